@@ -1,0 +1,76 @@
+//! PGN export of a game with the Seven Tag Roster plus `Variant`, `SetUp`/`FEN` and `Termination`.
+
+use super::{fen, san};
+use crate::rules::{Game, Outcome};
+
+/// Header values of a PGN record.
+#[derive(Clone, Debug, Default)]
+pub struct PgnHeaders {
+    pub event: String,
+    pub site: String,
+    /// `YYYY.MM.DD`.
+    pub date: String,
+    pub white: String,
+    pub black: String,
+    pub round: String,
+}
+
+fn quote(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"").chars().filter(|c| !c.is_control()).collect()
+}
+
+/// Writes a game as PGN. `outcome` is the final result (or `None` while the game goes on).
+pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> String {
+    let start = game.start();
+    let v = start.variant();
+    let result = outcome.map_or("*", |o| o.result_str());
+    let mut out = String::new();
+    let round = if headers.round.is_empty() { "-" } else { headers.round.as_str() };
+    for (k, val) in [
+        ("Event", headers.event.as_str()),
+        ("Site", headers.site.as_str()),
+        ("Date", headers.date.as_str()),
+        ("Round", round),
+        ("White", headers.white.as_str()),
+        ("Black", headers.black.as_str()),
+        ("Result", result),
+    ] {
+        out.push_str(&format!("[{k} \"{}\"]\n", quote(val)));
+    }
+    if v.name != "chess" {
+        out.push_str(&format!("[Variant \"{}\"]\n", quote(v.display_name)));
+    }
+    let start_fen = fen::write(start);
+    if start_fen != v.start_fen || v.name != "chess" && v.has_setups() {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", quote(&start_fen)));
+    }
+    if let Some(o) = outcome {
+        out.push_str(&format!("[Termination \"{}\"]\n", quote(o.reason_str())));
+    }
+    out.push('\n');
+    let mut line = String::new();
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, (pos, m)) in game.positions().iter().zip(game.moves()).enumerate() {
+        if i == 0 || pos.turn() == crate::rules::Color::White {
+            let dots = if pos.turn() == crate::rules::Color::White { "." } else { "..." };
+            tokens.push(format!("{}{}", pos.fullmoves(), dots));
+        }
+        tokens.push(san::write(pos, *m));
+    }
+    tokens.push(result.to_string());
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}

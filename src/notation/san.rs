@@ -1,0 +1,430 @@
+//! Standard algebraic notation, strict on output and lenient on input (chat users type `0-0`, `nf3`,
+//! `ed5`, `e8q`, `launch e1 e5`). Capatomic adds `O-O[e1,g1]` and launches `Me1^e5` (C16).
+
+use super::MoveError;
+use crate::rules::{Bitboard, Move, MoveKind, Position, Role, Square};
+
+/// SAN without the check suffix.
+pub fn write_plain(pos: &Position, m: Move) -> String {
+    match m.kind {
+        MoveKind::Castle { .. } => {
+            let mut s = if m.to.file() > m.from.file() { "O-O".to_string() } else { "O-O-O".to_string() };
+            let ms = pos.castling_missiles(m);
+            if !ms.is_empty() {
+                s.push('[');
+                s.push_str(&ms.iter().map(|q| q.to_string()).collect::<Vec<_>>().join(","));
+                s.push(']');
+            }
+            s
+        }
+        MoveKind::Launch => format!("M{}^{}", m.from, m.to),
+        _ => {
+            let Some(piece) = pos.piece_at(m.from) else { return super::uci::write(pos, m) };
+            let capture = pos.is_capture(m);
+            let mut s = String::new();
+            if piece.role == Role::Pawn {
+                if capture {
+                    s.push(m.from.file_char());
+                    s.push('x');
+                }
+                s.push_str(&m.to.to_string());
+                if let MoveKind::Promotion(r) = m.kind {
+                    s.push('=');
+                    s.push(r.upper_char());
+                }
+                return s;
+            }
+            s.push(piece.role.upper_char());
+            let others: Vec<Square> = pos
+                .legal_moves()
+                .iter()
+                .filter(|o| {
+                    o.to == m.to
+                        && o.from != m.from
+                        && matches!(o.kind, MoveKind::Normal)
+                        && pos.piece_at(o.from).map(|p| p.role) == Some(piece.role)
+                })
+                .map(|o| o.from)
+                .collect();
+            if !others.is_empty() {
+                let same_file = others.iter().any(|o| o.file() == m.from.file());
+                let same_rank = others.iter().any(|o| o.rank() == m.from.rank());
+                if !same_file {
+                    s.push(m.from.file_char());
+                } else if !same_rank {
+                    s.push_str(&(m.from.rank() + 1).to_string());
+                } else {
+                    s.push_str(&m.from.to_string());
+                }
+            }
+            if capture {
+                s.push('x');
+            }
+            s.push_str(&m.to.to_string());
+            s
+        }
+    }
+}
+
+/// `+`, `#` or nothing, for the position after `m`.
+pub fn suffix(pos: &Position, m: Move) -> &'static str {
+    let after = pos.play_unchecked(m);
+    if pos.variant().atomic && after.king(after.turn()).is_none() {
+        return "#";
+    }
+    if after.is_check() { if after.legal_moves().is_empty() { "#" } else { "+" } } else { "" }
+}
+
+/// SAN with check and mate marks.
+pub fn write(pos: &Position, m: Move) -> String {
+    let mut s = write_plain(pos, m);
+    s.push_str(suffix(pos, m));
+    s
+}
+
+/// Why the launch `from^to` is refused (C8), in words.
+pub fn launch_refusal(pos: &Position, from: Square, to: Square) -> String {
+    let v = pos.variant();
+    if !v.missiles {
+        return "there are no missile launches in this variant".into();
+    }
+    match pos.piece_at(from) {
+        Some(p) if p.role == Role::Missile && p.color == pos.turn() => {}
+        Some(p) if p.color == pos.turn() => {
+            return format!("the piece on {from} is a {}, not a missile", p.role.name());
+        }
+        _ => return format!("you have no missile on {from}"),
+    }
+    if !v.contains(to) {
+        return format!("{to} is off the board");
+    }
+    if !pos.armed() {
+        return "no piece other than a pawn has been captured yet, so missiles cannot launch (C8)".into();
+    }
+    if pos.is_attacked(from, pos.turn().other()) {
+        return format!("your missile on {from} is attacked, so it cannot launch (C8)");
+    }
+    if pos.shields().contains(to) {
+        return format!("{to} is shielded by a king (C7)");
+    }
+    "the launch would leave your king in check".into()
+}
+
+fn parse_castle(
+    pos: &Position,
+    body: &str,
+    missiles: Option<Vec<Square>>,
+    input: &str,
+) -> Option<Result<Move, MoveError>> {
+    let kingside = match body {
+        "o-o" | "0-0" | "oo" | "00" => true,
+        "o-o-o" | "0-0-0" | "ooo" | "000" => false,
+        _ => return None,
+    };
+    let wanted = missiles.unwrap_or_default();
+    let legal = pos.legal_moves();
+    let found = legal.iter().copied().find(|m| {
+        m.is_castle() && (m.to.file() > m.from.file()) == kingside && {
+            let mut ms = pos.castling_missiles(*m);
+            ms.sort();
+            let mut w = wanted.clone();
+            w.sort();
+            ms == w
+        }
+    });
+    Some(match found {
+        Some(m) => Ok(m),
+        None => {
+            let any_side = legal.iter().any(|m| m.is_castle() && (m.to.file() > m.from.file()) == kingside);
+            let reason = if any_side {
+                "those missiles cannot come along (C12): each needs a clear, unirradiated path and must never have moved".to_string()
+            } else if pos.is_check() {
+                "you cannot castle out of check".to_string()
+            } else {
+                "castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)"
+                    .to_string()
+            };
+            let mut options: Vec<String> = legal.iter().filter(|m| m.is_castle()).map(|m| write(pos, *m)).collect();
+            options.dedup();
+            let hints =
+                if options.is_empty() { vec![] } else { vec![format!("castling moves: {}", options.join(" "))] };
+            Err(MoveError::Illegal { input: input.to_string(), reason, hints })
+        }
+    })
+}
+
+fn split_missiles(s: &str) -> Result<(String, Option<Vec<Square>>), ()> {
+    match s.find('[') {
+        None => Ok((s.to_string(), None)),
+        Some(i) => {
+            let inner = s[i + 1..].strip_suffix(']').ok_or(())?;
+            let mut v = Vec::new();
+            for part in inner.split(',').filter(|p| !p.is_empty()) {
+                v.push(Square::parse(part).ok_or(())?);
+            }
+            Ok((s[..i].to_string(), Some(v)))
+        }
+    }
+}
+
+/// Takes a square off the end of `s` (`d5`, `a10`).
+fn take_last_square(s: &str) -> Option<(&str, Square)> {
+    for len in [3, 2] {
+        if s.len() >= len {
+            let (head, tail) = s.split_at(s.len() - len);
+            if let Some(sq) = Square::parse(tail) {
+                return Some((head, sq));
+            }
+        }
+    }
+    None
+}
+
+/// Reads SAN leniently and finds the legal move it means.
+pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
+    let trimmed = input.trim();
+    let syntax = || MoveError::Syntax(trimmed.to_string());
+    if !trimmed.is_ascii() {
+        return Err(syntax());
+    }
+    let mut s: String = trimmed.split_whitespace().collect::<Vec<_>>().join(" ");
+    let lower = s.to_ascii_lowercase();
+    let launch_word = lower.starts_with("launch ");
+    if launch_word {
+        s = s[7..].to_string();
+    }
+    let compact: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+    let compact = compact.trim_end_matches(['+', '#', '!', '?']).to_string();
+    let (body, missiles) = split_missiles(&compact.to_ascii_lowercase()).map_err(|_| syntax())?;
+    if let Some(r) = parse_castle(pos, &body, missiles.clone(), trimmed) {
+        return r;
+    }
+    if missiles.is_some() {
+        return Err(syntax());
+    }
+    // Launches: Me1^e5, e1^e5, launch e1 e5.
+    if body.contains('^') || launch_word {
+        let b = body.strip_prefix('m').filter(|r| r.contains('^') || launch_word).unwrap_or(&body);
+        let b = b.replace('^', "");
+        let (head, to) = take_last_square(&b).ok_or_else(syntax)?;
+        let from = Square::parse(head).ok_or_else(syntax)?;
+        let m = Move { from, to, kind: MoveKind::Launch };
+        if pos.legal_moves().contains(&m) {
+            return Ok(m);
+        }
+        return Err(MoveError::Illegal {
+            input: trimmed.to_string(),
+            reason: launch_refusal(pos, from, to),
+            hints: Vec::new(),
+        });
+    }
+    // Ordinary SAN: [piece][file][rank][x]square[=promo]
+    let raw: String = compact.chars().filter(|&c| c != 'x' && c != 'X' && c != ':' && c != '-').collect();
+    let raw = raw.trim_end_matches(['+', '#']);
+    let (raw, promo) = match raw.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() && i > 0 => {
+            let before = &raw[..i];
+            let before = before.strip_suffix('=').unwrap_or(before);
+            if before.ends_with(|ch: char| ch.is_ascii_digit()) {
+                (before.to_string(), Some(Role::from_char(c).ok_or_else(syntax)?))
+            } else {
+                (raw.to_string(), None)
+            }
+        }
+        _ => (raw.to_string(), None),
+    };
+    let (head, to) = take_last_square(&raw).ok_or_else(syntax)?;
+    let mut readings: Vec<(Role, Option<u8>, Option<u8>)> = Vec::new();
+    let disamb = |d: &str| -> Option<(Option<u8>, Option<u8>)> {
+        let mut file = None;
+        let mut rank = None;
+        let mut rest = d;
+        if let Some(c) = rest.chars().next().filter(|c| ('a'..='j').contains(c)) {
+            file = Some(c as u8 - b'a');
+            rest = &rest[1..];
+        }
+        if !rest.is_empty() {
+            let r: u8 = rest.parse().ok().filter(|r| (1..=10).contains(r))?;
+            rank = Some(r - 1);
+        }
+        Some((file, rank))
+    };
+    let mut chars = head.chars();
+    match chars.next() {
+        None => readings.push((Role::Pawn, None, None)),
+        Some(c) => {
+            if let Some(role) = Role::from_char(c) {
+                let explicit = c.is_ascii_uppercase() || !('a'..='j').contains(&c);
+                if let Some((f, r)) = disamb(chars.as_str()) {
+                    readings.push((role, f, r));
+                }
+                if !explicit {
+                    // Lower-case b, a, c could also be a pawn's file.
+                    if let Some((f, r)) = disamb(head) {
+                        readings.push((Role::Pawn, f, r));
+                    }
+                }
+            } else if let Some((f, r)) = disamb(head) {
+                readings.push((Role::Pawn, f, r));
+            }
+        }
+    }
+    if readings.is_empty() {
+        return Err(syntax());
+    }
+    let legal = pos.legal_moves();
+    let mut matches: Vec<Move> = Vec::new();
+    let mut needs_promo = false;
+    for &(role, file, rank) in &readings {
+        for m in legal.iter().copied() {
+            if m.to != to || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch) {
+                continue;
+            }
+            if pos.piece_at(m.from).map(|p| p.role) != Some(role) {
+                continue;
+            }
+            if file.is_some_and(|f| f != m.from.file()) || rank.is_some_and(|r| r != m.from.rank()) {
+                continue;
+            }
+            match (m.promotion_role(), promo) {
+                (Some(a), Some(b)) if a == b => {}
+                (None, None) => {}
+                (Some(_), None) => {
+                    needs_promo = true;
+                    continue;
+                }
+                _ => continue,
+            }
+            if !matches.contains(&m) {
+                matches.push(m);
+            }
+        }
+    }
+    match matches.as_slice() {
+        [m] => Ok(*m),
+        [] => Err(explain_illegal(pos, trimmed, &readings, to, needs_promo)),
+        many => Err(MoveError::Ambiguous {
+            input: trimmed.to_string(),
+            candidates: many.iter().map(|m| write(pos, *m)).collect(),
+        }),
+    }
+}
+
+fn explain_illegal(
+    pos: &Position,
+    input: &str,
+    readings: &[(Role, Option<u8>, Option<u8>)],
+    to: Square,
+    needs_promo: bool,
+) -> MoveError {
+    let input = input.to_string();
+    if needs_promo {
+        let roles: Vec<String> = pos.variant().promotion_roles.iter().map(|r| r.upper_char().to_string()).collect();
+        return MoveError::Illegal {
+            input,
+            reason: format!("say which piece to promote to: ={}", roles.join(", =")),
+            hints: Vec::new(),
+        };
+    }
+    let role = readings[0].0;
+    let us = pos.turn();
+    let legal = pos.legal_moves();
+    if !pos.variant().contains(to) {
+        return MoveError::Illegal { input, reason: format!("{to} is not on this board"), hints: Vec::new() };
+    }
+    if !pos.variant().has_role(role) {
+        return MoveError::Illegal {
+            input,
+            reason: format!("there is no {} in this variant", role.name()),
+            hints: vec![],
+        };
+    }
+    let mine: Bitboard = pos.pieces(us, role);
+    if mine.is_empty() {
+        return MoveError::Illegal { input, reason: format!("you have no {}", role.name()), hints: Vec::new() };
+    }
+    let mut role_moves: Vec<String> = legal
+        .iter()
+        .filter(|m| !m.is_castle() && !m.is_launch() && pos.piece_at(m.from).map(|p| p.role) == Some(role))
+        .map(|m| write(pos, *m))
+        .collect();
+    role_moves.dedup();
+    // A piece that reaches the square by its pattern, but the move would expose the king.
+    let reaches = Iterator::any(&mut mine.into_iter(), |from| {
+        let p = pos.piece_at(from);
+        p.is_some_and(|p| {
+            let pattern = pos.attacks_from(from, p);
+            let pawn_push = role == Role::Pawn && from.file() == to.file();
+            (pattern.contains(to) && pos.piece_at(to).is_none_or(|t| t.color != us)) || pawn_push
+        })
+    });
+    let reason = if pos.irradiated().contains(to) {
+        format!("{to} is irradiated: no piece may stand there (C5)")
+    } else if pos.piece_at(to).is_some_and(|p| p.color == us) {
+        format!("your own piece stands on {to}")
+    } else if reaches && pos.is_check() {
+        format!("you are in check, and that {} move does not answer it", role.name())
+    } else if reaches && role != Role::Pawn {
+        format!("that {} move would leave your king in check", role.name())
+    } else {
+        format!("no {} of yours can reach {to}", role.name())
+    };
+    let hints = if role_moves.is_empty() {
+        if pos.is_check() { vec!["you are in check".to_string()] } else { Vec::new() }
+    } else {
+        vec![format!("{} moves: {}", role.name(), role_moves.join(", "))]
+    };
+    MoveError::Illegal { input, reason, hints }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_position;
+    use crate::rules::variant::{CAPABLANCA, CHESS};
+
+    #[test]
+    fn lenient_input() {
+        let pos = Position::start(&CHESS);
+        for (typed, want) in [("e4", "e2e4"), ("Nf3", "g1f3"), ("nf3", "g1f3"), ("N f3", "g1f3"), ("Ng1f3", "g1f3")] {
+            let m = parse(&pos, typed).unwrap_or_else(|e| panic!("{typed}: {e}"));
+            assert_eq!(crate::notation::uci::write(&pos, m), want, "{typed}");
+        }
+        let pos = parse_position(&CHESS, "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+        for typed in ["exd5", "ed5", "e:d5", "exd5+", "Pxd5"] {
+            assert_eq!(write(&pos, parse(&pos, typed).unwrap()), "exd5", "{typed}");
+        }
+    }
+
+    #[test]
+    fn b_is_bishop_or_pawn() {
+        // Both a b-pawn and a bishop can take on c3... the lower-case b is ambiguous, upper-case B is not.
+        let pos = parse_position(&CHESS, "4k3/8/8/B7/8/2p5/1P6/4K3 w - - 0 1").unwrap();
+        assert!(matches!(parse(&pos, "bxc3"), Err(MoveError::Ambiguous { .. })));
+        assert_eq!(write(&pos, parse(&pos, "Bxc3").unwrap()), "Bxc3");
+    }
+
+    #[test]
+    fn illegal_messages_name_the_reason() {
+        let pos = Position::start(&CHESS);
+        let e = parse(&pos, "Nf4").unwrap_err().to_string();
+        assert!(e.contains("no knight of yours can reach f4") && e.contains("Nf3"), "{e}");
+        let pos = parse_position(&CHESS, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        let e = parse(&pos, "a8").unwrap_err().to_string();
+        assert!(e.contains("promote"), "{e}");
+        assert_eq!(write(&pos, parse(&pos, "a8q").unwrap()), "a8=Q+");
+    }
+
+    #[test]
+    fn disambiguation_and_castling() {
+        let pos = parse_position(&CAPABLANCA, "r3k4r/10/10/10/10/10/10/R3K4R w KQkq - 0 1").unwrap();
+        let m = parse(&pos, "0-0").unwrap();
+        assert_eq!(write(&pos, m), "O-O");
+        let pos = parse_position(&CHESS, "4k3/8/8/8/8/8/4K3/R6R w - - 0 1").unwrap();
+        assert!(matches!(parse(&pos, "Rd1"), Err(MoveError::Ambiguous { .. })));
+        assert_eq!(write(&pos, parse(&pos, "Rad1").unwrap()), "Rad1");
+        let pos = parse_position(&CHESS, "4k3/8/8/8/R7/8/8/R3K3 w - - 0 1").unwrap();
+        assert!(matches!(parse(&pos, "Ra2"), Err(MoveError::Ambiguous { .. })));
+        assert_eq!(write(&pos, parse(&pos, "R1a2").unwrap()), "R1a2");
+    }
+}

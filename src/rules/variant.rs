@@ -1,0 +1,316 @@
+//! Variants as data: one record of rule fields per variant, read by the one generic move generator.
+//!
+//! Each built-in variant is a short override of a parent record (`CHESS`, `CAPABLANCA`), the way
+//! Fairy-Stockfish describes its variants.
+
+use super::bitboard::Bitboard;
+use super::types::{Color, Role, Square};
+
+/// Where the start positions of a variant come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupKind {
+    /// One fixed array.
+    Fixed,
+    /// Capablanca Random Chess: 21,836 shuffled back ranks.
+    CapaRandom,
+    /// Capablanca Relocation Chess: Capablanca's array with a pre-game king/queen swap, 12 per side.
+    Relocation,
+    /// Capatomic Random Chess: the Capablanca Random ranks on rank 2, missiles behind the king.
+    CapatomicRandom,
+}
+
+/// How castling is written as a coordinate move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CastlingNotation {
+    /// `e1g1`: king to its destination (fixed arrays).
+    KingToDestination,
+    /// `f1j1`: king onto its own rook (random setups).
+    KingOntoRook,
+}
+
+/// How the FEN castling field is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenCastling {
+    /// `KQkq` (X-FEN: a file letter only where the outermost rook is not the one meant).
+    Standard,
+    /// `AJaj`: rook files.
+    Shredder,
+}
+
+/// One variant's rules.
+#[derive(Debug)]
+pub struct Variant {
+    /// UCI_Variant name, as Fairy-Stockfish spells it.
+    pub name: &'static str,
+    pub display_name: &'static str,
+    pub width: u8,
+    pub height: u8,
+    /// The default start position (Fairy-Stockfish's `startpos`).
+    pub start_fen: &'static str,
+    pub setups: SetupKind,
+    /// Pieces that exist in the variant (promotion, parsing, rendering).
+    pub roles: &'static [Role],
+    pub promotion_roles: &'static [Role],
+    /// White's promotion rank (0-based); Black's is mirrored.
+    pub promotion_rank: u8,
+    /// White's pawn start rank (0-based), from which the double step is allowed.
+    pub pawn_rank: u8,
+    /// White's castling rank (0-based).
+    pub castling_rank: u8,
+    /// King destination files for (king side, queen side) castling.
+    pub castle_king_files: [u8; 2],
+    /// Rook destination files for (king side, queen side) castling.
+    pub castle_rook_files: [u8; 2],
+    pub castling_notation: CastlingNotation,
+    pub fen_castling: FenCastling,
+    /// Atomic: captures explode.
+    pub atomic: bool,
+    /// Capatomic: missiles can launch, radiation, shields, the armed flag.
+    pub missiles: bool,
+    /// Rule pages for players.
+    pub rules_summary: &'static str,
+}
+
+const CHESS_ROLES: &[Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+const CAPA_ROLES: &[Role] =
+    &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop, Role::Chancellor];
+const STONES_ROLES: &[Role] =
+    &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop];
+const CAPATOMIC_ROLES: &[Role] = &[
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+    Role::Archbishop,
+    Role::Chancellor,
+    Role::Missile,
+];
+
+pub static CHESS: Variant = Variant {
+    name: "chess",
+    display_name: "Chess",
+    width: 8,
+    height: 8,
+    start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    setups: SetupKind::Fixed,
+    roles: CHESS_ROLES,
+    promotion_roles: &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
+    promotion_rank: 7,
+    pawn_rank: 1,
+    castling_rank: 0,
+    castle_king_files: [6, 2],
+    castle_rook_files: [5, 3],
+    castling_notation: CastlingNotation::KingToDestination,
+    fen_castling: FenCastling::Standard,
+    atomic: false,
+    missiles: false,
+    rules_summary: "Standard chess (FIDE rules): checkmate wins; stalemate, threefold repetition, the fifty-move \
+                    rule and dead positions draw.",
+};
+
+pub static CAPABLANCA: Variant = Variant {
+    name: "capablanca",
+    display_name: "Capablanca Chess",
+    width: 10,
+    height: 8,
+    start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+    roles: CAPA_ROLES,
+    promotion_roles: &[Role::Queen, Role::Chancellor, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
+    castle_king_files: [8, 2],
+    castle_rook_files: [7, 3],
+    rules_summary: "Chess on a 10×8 board with two new pieces: the archbishop (A, bishop + knight) and the \
+                    chancellor (C, rook + knight). Array RNABQKBCNR. Castling puts the king on i1/c1 and the rook \
+                    on h1/d1. Pawns promote to Q, C, A, R, B or N.",
+    ..CHESS
+};
+
+pub static CAPARANDOM: Variant = Variant {
+    name: "caparandom",
+    display_name: "Capablanca Random Chess",
+    start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w AJaj - 0 1",
+    setups: SetupKind::CapaRandom,
+    castling_notation: CastlingNotation::KingOntoRook,
+    fen_castling: FenCastling::Shredder,
+    rules_summary: "Capablanca chess from one of 21,836 shuffled back ranks: bishops on opposite colours, queen \
+                    and archbishop on opposite colours, king between the rooks, every pawn defended. Castling ends \
+                    on the usual squares (king i1/c1, rook h1/d1); type it as O-O / O-O-O or king onto rook.",
+    ..CAPABLANCA
+};
+
+pub static CAPARELOCATION: Variant = Variant {
+    name: "caparelocation",
+    display_name: "Capablanca Relocation Chess",
+    setups: SetupKind::Relocation,
+    rules_summary: "Capablanca chess where, before move 1, Black and then White may swap their king or queen \
+                    with another non-rook piece (bishops must stay on opposite colours): 12 choices each, 144 \
+                    positions. The king keeps its castling rights wherever it stands; castling ends on the usual \
+                    squares (king i1/c1, rook h1/d1).",
+    ..CAPARANDOM
+};
+
+pub static STONES: Variant = Variant {
+    name: "stones",
+    display_name: "Stone's Chess",
+    start_fen: "rnabqkbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBANR w KQkq - 0 1",
+    roles: STONES_ROLES,
+    promotion_roles: &[Role::Queen, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
+    rules_summary: "Chess on a 10×8 board with two archbishops (bishop + knight), array RNABQKBANR. The king \
+                    slides three squares when castling (to i1 or c1, rook to h1 or d1). Pawns promote to Q, A, R, \
+                    B or N.",
+    ..CAPABLANCA
+};
+
+pub static ATOMIC: Variant = Variant {
+    name: "atomic",
+    display_name: "Atomic Chess",
+    atomic: true,
+    rules_summary: "Chess where every capture explodes: the captured piece, the capturing piece and every piece \
+                    except pawns on the eight squares around are removed. Blowing up the enemy king wins at once; \
+                    kings cannot capture; a move that blows up your own king is illegal; kings that touch cannot \
+                    give check to each other.",
+    ..CHESS
+};
+
+pub static CAPATOMIC: Variant = Variant {
+    name: "capatomic",
+    display_name: "Capatomic Random Chess",
+    width: 10,
+    height: 10,
+    start_fen: "4m1m3/rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR/4M1M3 w AJaj - 0 1 e1,g1,e10,g10 -",
+    setups: SetupKind::CapatomicRandom,
+    roles: CAPATOMIC_ROLES,
+    promotion_roles: &[
+        Role::Queen,
+        Role::Chancellor,
+        Role::Archbishop,
+        Role::Rook,
+        Role::Bishop,
+        Role::Knight,
+        Role::Missile,
+    ],
+    promotion_rank: 8,
+    pawn_rank: 2,
+    castling_rank: 1,
+    castling_notation: CastlingNotation::KingOntoRook,
+    fen_castling: FenCastling::Shredder,
+    missiles: true,
+    rules_summary: "10×10 Capablanca Random Chess with two missiles (M) per side behind the king. A missile steps \
+                    like a king, or — once any non-pawn piece has been captured — may be launched at any square \
+                    outside the kings' shields (3×3 around each king) if no enemy piece attacks it: everything in \
+                    the 3×3 blast is removed except shielded squares, and the target square is irradiated for good \
+                    (nothing may stand on or pass through it; knight leaps jump over). Missiles may come along when \
+                    castling. Pawns start on rank 3 and promote on rank 9 to Q C A R B N or M.",
+    ..CAPABLANCA
+};
+
+/// Every variant, in display order.
+pub static VARIANTS: [&Variant; 7] = [&CHESS, &CAPABLANCA, &CAPARANDOM, &CAPARELOCATION, &STONES, &ATOMIC, &CAPATOMIC];
+
+impl Variant {
+    /// Looks a variant up by its name (case-insensitive; a few common aliases accepted).
+    pub fn by_name(name: &str) -> Option<&'static Variant> {
+        let n = name.trim().to_ascii_lowercase();
+        let n = match n.as_str() {
+            "standard" | "std" | "classical" | "normal" => "chess",
+            "capa" => "capablanca",
+            "crc" | "capablancarandom" | "capablanca-random" | "capablanca_random" => "caparandom",
+            "relocation" | "capablancarelocation" | "capablanca-relocation" => "caparelocation",
+            "stone" | "stone's" | "stoneschess" | "stones-chess" => "stones",
+            "capatomicrandom" | "capatomic-random" | "capatomic_random" => "capatomic",
+            other => other,
+        };
+        VARIANTS.iter().copied().find(|v| v.name == n)
+    }
+
+    /// All squares on this board.
+    pub fn board(&self) -> Bitboard {
+        board_mask(self.width, self.height)
+    }
+
+    pub fn contains(&self, sq: Square) -> bool {
+        sq.file() < self.width && sq.rank() < self.height
+    }
+
+    /// Rank index seen from `color`'s side (`rank` given from White's side).
+    pub fn relative_rank(&self, color: Color, rank: u8) -> u8 {
+        match color {
+            Color::White => rank,
+            Color::Black => self.height - 1 - rank,
+        }
+    }
+
+    pub fn promotion_rank_of(&self, color: Color) -> u8 {
+        self.relative_rank(color, self.promotion_rank)
+    }
+
+    pub fn pawn_rank_of(&self, color: Color) -> u8 {
+        self.relative_rank(color, self.pawn_rank)
+    }
+
+    pub fn castling_rank_of(&self, color: Color) -> u8 {
+        self.relative_rank(color, self.castling_rank)
+    }
+
+    /// The rank behind the castling rank, where Capatomic's missiles start.
+    pub fn missile_rank_of(&self, color: Color) -> Option<u8> {
+        if !self.missiles {
+            return None;
+        }
+        match color {
+            Color::White => self.castling_rank.checked_sub(1),
+            Color::Black => Some(self.height - self.castling_rank),
+        }
+    }
+
+    pub fn has_role(&self, role: Role) -> bool {
+        self.roles.contains(&role)
+    }
+
+    /// Whether this variant's start positions are chosen from a numbered list.
+    pub fn has_setups(&self) -> bool {
+        self.setups != SetupKind::Fixed
+    }
+}
+
+/// The squares of a `width` × `height` board on the 10×10 grid.
+pub const fn board_mask(width: u8, height: u8) -> Bitboard {
+    let mut bb = 0u128;
+    let mut r = 0;
+    while r < height {
+        let mut f = 0;
+        while f < width {
+            bb |= 1u128 << (r as u32 * 10 + f as u32);
+            f += 1;
+        }
+        r += 1;
+    }
+    Bitboard(bb)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_and_found() {
+        for v in VARIANTS {
+            assert_eq!(Variant::by_name(v.name).map(|x| x.name), Some(v.name));
+            assert_eq!(VARIANTS.iter().filter(|w| w.name == v.name).count(), 1);
+        }
+        assert!(Variant::by_name("nope").is_none());
+        assert_eq!(Variant::by_name("CRC").unwrap().name, "caparandom");
+    }
+
+    #[test]
+    fn derived_ranks() {
+        assert_eq!(CAPATOMIC.promotion_rank_of(Color::Black), 1);
+        assert_eq!(CAPATOMIC.pawn_rank_of(Color::Black), 7);
+        assert_eq!(CAPATOMIC.castling_rank_of(Color::Black), 8);
+        assert_eq!(CAPATOMIC.missile_rank_of(Color::Black), Some(9));
+        assert_eq!(CAPATOMIC.missile_rank_of(Color::White), Some(0));
+        assert_eq!(CHESS.missile_rank_of(Color::White), None);
+        assert_eq!(CAPABLANCA.board().count(), 80);
+    }
+}
