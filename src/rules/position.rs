@@ -261,7 +261,9 @@ impl Position {
         }
         for color in Color::ALL {
             let count = pos.pieces(color, Role::King).count();
-            if count != 1 {
+            // Atomic games end with a king blown up; that final position must still be readable.
+            let exploded = variant.atomic && count == 0 && pos.king(color.other()).is_some();
+            if count != 1 && !exploded {
                 return Err(PositionError::KingCount { color, count });
             }
         }
@@ -313,7 +315,8 @@ impl Position {
                 pos.ep_square = Some(ep);
             }
         }
-        if pos.is_attacked_king(setup.turn.other()) {
+        let game_over = pos.king(Color::White).is_none() || pos.king(Color::Black).is_none();
+        if !game_over && pos.is_attacked_king(setup.turn.other()) {
             return Err(PositionError::OpponentInCheck);
         }
         pos.hash = pos.compute_hash();
@@ -1079,8 +1082,11 @@ impl Position {
                     self.remove(sq);
                     touched.set(sq);
                 }
-                self.irradiated.set(m.to);
-                self.hash ^= zobrist::radiation(m.to);
+                // A launch may hit a square that is already irradiated (C8.3).
+                if !self.irradiated.contains(m.to) {
+                    self.irradiated.set(m.to);
+                    self.hash ^= zobrist::radiation(m.to);
+                }
             }
         }
         // Rights of rooks and missiles that moved or were removed end.
