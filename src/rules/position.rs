@@ -1116,32 +1116,32 @@ impl Position {
 
     // ----- game end -----
 
-    /// Whether `color` cannot possibly give mate (no pawns, no major pieces, at most one minor or only
-    /// bishops of one colour).
+    /// Whether `color` cannot give mate by any sequence of legal moves, helped by the opponent: a bare
+    /// king; a lone knight against a bare king; bishops of one colour against nothing but bishops of that
+    /// colour (as Fairy-Stockfish counts it; used for timeouts).
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         let own = self.by_color[color.index()];
+        let them = self.by_color[color.other().index()] & !self.by_role[Role::King.index()];
         let r = &self.by_role;
-        let heavy = r[Role::Pawn.index()]
-            | r[Role::Rook.index()]
-            | r[Role::Queen.index()]
-            | r[Role::Archbishop.index()]
-            | r[Role::Chancellor.index()]
-            | r[Role::Missile.index()];
-        if (own & heavy).any() {
+        let knights = r[Role::Knight.index()];
+        let bishops = r[Role::Bishop.index()];
+        let own_pieces = own & !r[Role::King.index()];
+        if (own_pieces & !(knights | bishops)).any() {
             return false;
         }
+        if own_pieces.is_empty() {
+            return true;
+        }
         if self.variant.atomic {
-            // A lone king or king and one minor cannot explode anything that is not there.
-            let minors = own & (r[Role::Knight.index()] | r[Role::Bishop.index()]);
-            return minors.count() <= 1 && (self.by_color[color.other().index()] & !r[Role::King.index()]).is_empty();
+            // A lone minor piece cannot blow anything up next to a bare king.
+            return own_pieces.count() == 1 && them.is_empty();
         }
-        let knights = own & r[Role::Knight.index()];
-        let bishops = own & r[Role::Bishop.index()];
-        if knights.is_empty() {
-            let dark = Bitboard::dark_squares();
-            return (bishops & dark).is_empty() || (bishops & !dark).is_empty();
+        if (own_pieces & knights).any() {
+            return own_pieces.count() == 1 && them.is_empty();
         }
-        knights.count() == 1 && bishops.is_empty()
+        let dark = Bitboard::dark_squares();
+        let all_bishops = own_pieces | them;
+        (them & !bishops).is_empty() && ((all_bishops & dark).is_empty() || (all_bishops & !dark).is_empty())
     }
 
     /// A dead position per C15: K v K, K+N v K, K+B v K, K+B v K+B with bishops on one colour.
