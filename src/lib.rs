@@ -4,5 +4,6 @@
 //! Layers, each depending only on those before it: [`rules`]; then [`notation`]; then the
 //! command-line tools in `main`.
 
+pub mod ai;
 pub mod notation;
 pub mod rules;
