@@ -36,6 +36,8 @@ struct Session {
     level: u8,
     stop: Arc<AtomicBool>,
     worker: Option<JoinHandle<()>>,
+    /// The running search is `go infinite` (only `stop` ends it).
+    infinite: bool,
     searches: u64,
 }
 
@@ -51,6 +53,7 @@ pub fn run(input: impl BufRead, out: Output) {
         level: 8,
         stop: Arc::new(AtomicBool::new(false)),
         worker: None,
+        infinite: false,
         searches: 0,
     };
     for line in input.lines() {
@@ -67,10 +70,11 @@ impl Session {
         say(&self.out, &format!("info string {text}"));
     }
 
-    /// Waits for a running search; with `stop`, asks it to stop first.
+    /// Waits for a running search (as Fairy-Stockfish does before `go`, `setoption`, `ucinewgame`); with
+    /// `stop`, or when the search is infinite, asks it to stop first.
     fn finish_search(&mut self, stop: bool) {
         if let Some(h) = self.worker.take() {
-            if stop {
+            if stop || self.infinite {
                 self.stop.store(true, Ordering::Relaxed);
             }
             let _ = h.join();
@@ -96,18 +100,18 @@ impl Session {
             }
             "isready" => say(&self.out, "readyok"),
             "ucinewgame" => {
-                self.finish_search(true);
+                self.finish_search(false);
                 if let Ok(mut t) = self.table.lock() {
                     t.clear();
                 }
             }
             "setoption" => self.setoption(&rest),
             "position" => {
-                self.finish_search(true);
+                self.finish_search(false);
                 self.set_position(&rest);
             }
             "go" => {
-                self.finish_search(true);
+                self.finish_search(false);
                 self.go(&rest);
             }
             "stop" => self.finish_search(true),
@@ -135,7 +139,7 @@ impl Session {
         match name.trim().to_ascii_lowercase().as_str() {
             "uci_variant" => match Variant::by_name(value) {
                 Some(v) => {
-                    self.finish_search(true);
+                    self.finish_search(false);
                     self.variant = v;
                     self.position = Position::start(v);
                     self.history.clear();
@@ -148,7 +152,7 @@ impl Session {
             },
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if (1..=1024).contains(&mb) => {
-                    self.finish_search(true);
+                    self.finish_search(false);
                     self.hash_mb = mb;
                     self.table = Arc::new(Mutex::new(Tt::new(mb)));
                 }
@@ -250,6 +254,7 @@ impl Session {
         limits.seed = self.position.hash() ^ self.searches;
         limits.hash_mb = self.hash_mb;
         self.stop = Arc::new(AtomicBool::new(false));
+        self.infinite = limits.infinite;
         limits.stop = Some(self.stop.clone());
         let pos = self.position.clone();
         let history = self.history.clone();
