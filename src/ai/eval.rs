@@ -405,14 +405,16 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
             continue;
         }
         let ready = missiles.into_iter().filter(|&m| !pos.is_attacked(m, color.other())).count() > 0;
+        // Before the first capture of a piece nobody can launch: a small, symmetric credit.
         let share = if !ready {
             0
+        } else if !pos.armed() {
+            p.launch_threat_waiting / 4
         } else if color == pos.turn() {
             p.launch_threat_to_move
         } else {
             p.launch_threat_waiting
         };
-        let share = if pos.armed() { share } else { share / 4 };
         let credit = gain * share / 100;
         score += if color == Color::White { credit } else { -credit };
     }
