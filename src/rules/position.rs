@@ -1058,8 +1058,11 @@ impl Position {
                     self.remove(sq);
                     touched.set(sq);
                 }
-                self.irradiated.set(m.to);
-                self.hash ^= zobrist::radiation(m.to);
+                // A launch at an already irradiated square (C8.3) must not toggle its hash key off.
+                if !self.irradiated.contains(m.to) {
+                    self.irradiated.set(m.to);
+                    self.hash ^= zobrist::radiation(m.to);
+                }
             }
         }
         // Rights of rooks and missiles that moved or were removed end.
