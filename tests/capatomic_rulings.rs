@@ -750,3 +750,22 @@ fn c16_fen_with_radiation_and_extra_fields() {
     assert!(fen::parse_position(&CAPATOMIC, &format!("{short} - armed")).is_err());
     assert!(fen::parse_position(&CAPATOMIC, &format!("{short} f1 -")).is_err());
 }
+
+#[test]
+fn c16_lower_case_file_and_x_is_a_pawn_capture() {
+    // Both the c3 pawn and the chancellor on e2 can take on d4; SAN writes the pawn capture `cxd4`,
+    // which must read back as the pawn, while `Cxd4` is the chancellor.
+    let p = pos("Kf1 Pc3 Ce2 kj10 ad4", "", "w - - 0 1");
+    let pawn = Move::normal(sq("c3"), sq("d4"));
+    let chancellor = Move::normal(sq("e2"), sq("d4"));
+    assert_eq!(san::write(&p, pawn), "cxd4");
+    assert_eq!(san::write(&p, chancellor), "Cxd4");
+    assert_eq!(notation::parse_move(&p, "cxd4").unwrap(), pawn);
+    assert_eq!(notation::parse_move(&p, "Cxd4").unwrap(), chancellor);
+    // The same for b (bishop) and a (archbishop) files.
+    let p = pos("Kf1 Pb3 Be2 kj10 nc4", "", "w - - 0 1");
+    assert_eq!(notation::parse_move(&p, "bxc4").unwrap(), Move::normal(sq("b3"), sq("c4")));
+    assert_eq!(notation::parse_move(&p, "Bxc4").unwrap(), Move::normal(sq("e2"), sq("c4")));
+    // Without the x, lower-case `bc4` stays ambiguous and says so.
+    assert!(notation::parse_move(&p, "bc4").unwrap_err().to_string().contains("ambiguous"));
+}

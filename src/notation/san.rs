@@ -300,6 +300,22 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
             }
         }
     }
+    // `cxd4`: a lower-case file letter followed by `x` is a pawn capture in SAN, even where a
+    // chancellor (or bishop, archbishop) could take on the same square.
+    let mut lead = compact.chars();
+    if matches.len() > 1
+        && lead.next().is_some_and(|c| ('a'..='j').contains(&c))
+        && lead.next().is_some_and(|c| c == 'x' || c == ':')
+    {
+        let pawn_moves: Vec<Move> = matches
+            .iter()
+            .copied()
+            .filter(|m| pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn))
+            .collect();
+        if !pawn_moves.is_empty() {
+            matches = pawn_moves;
+        }
+    }
     match matches.as_slice() {
         [m] => Ok(*m),
         [] => Err(explain_illegal(pos, trimmed, &readings, to, needs_promo)),
