@@ -580,10 +580,16 @@ impl Position {
 
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.gen_pseudo(&mut list);
-        self.retain_legal(&mut list);
+        let mut list = MoveList::with_capacity(64);
+        self.legal_moves_into(&mut list);
         list
+    }
+
+    /// Legal moves into a caller's buffer (cleared first), so hot loops reuse one allocation.
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.gen_pseudo(list);
+        self.retain_legal(list);
     }
 
     /// Number of legal moves (no list kept).
@@ -596,13 +602,28 @@ impl Position {
             list.clear();
             return;
         }
+        let king = self.king(self.turn);
+        let pinned = self.pinned(self.turn);
         if self.variant.atomic {
-            list.retain(|m| self.is_legal_by_playing(*m));
+            // Quiet moves of pieces other than the king cannot explode anything: the usual pin and
+            // check logic holds, and touching kings make every such move safe.
+            let adjacent = self.kings_adjacent();
+            let checkers = self.checkers();
+            let enemy = self.by_color[self.turn.other().index()];
+            list.retain(|m| {
+                let quiet = m.kind == MoveKind::Normal && !enemy.contains(m.to) && Some(m.from) != king;
+                if quiet && (adjacent || checkers.is_empty()) {
+                    if adjacent {
+                        // Moving away may separate the kings only if the king moves, which it does not.
+                        return true;
+                    }
+                    return king.is_some_and(|k| !pinned.contains(m.from) || attacks::line(k, m.from).contains(m.to));
+                }
+                self.is_legal_by_playing(*m)
+            });
             return;
         }
         let checkers = self.checkers();
-        let pinned = self.pinned(self.turn);
-        let king = self.king(self.turn);
         list.retain(|m| self.is_legal_fast(*m, checkers, pinned, king));
     }
 
@@ -1179,11 +1200,21 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
+        let mut buffers: Vec<MoveList> = (0..depth).map(|_| MoveList::with_capacity(128)).collect();
+        self.perft_with(depth, &mut buffers)
+    }
+
+    fn perft_with(&self, depth: u32, buffers: &mut [MoveList]) -> u64 {
+        let Some((list, rest)) = buffers.split_first_mut() else { return 1 };
+        self.legal_moves_into(list);
         if depth == 1 {
-            return moves.len() as u64;
+            return list.len() as u64;
         }
-        moves.iter().map(|&m| self.play_unchecked(m).perft(depth - 1)).sum()
+        let mut nodes = 0;
+        for &m in list.iter() {
+            nodes += self.play_unchecked(m).perft_with(depth - 1, rest);
+        }
+        nodes
     }
 
     /// Perft split by root move, in coordinate notation.
