@@ -5,9 +5,9 @@
 //! (`notation::uci::write`).
 
 use capabot::notation::{self, fen, san, uci};
+use capabot::rules::setups;
 use capabot::rules::variant::CAPATOMIC;
 use capabot::rules::{Color, DrawReason, Game, Move, MoveKind, Outcome, Piece, Position, Role, Square, WinReason};
-use capabot::rules::setups;
 
 // ----- helpers -----
 
@@ -201,10 +201,7 @@ fn c03_missile_steps_one_square_and_captures() {
     // Missile e5 with an own pawn on f4 and a black knight on d6 to take.
     let p = pos("Ka1 Me5 Pf4 kj10 nd6", "", "w - - 0 1");
     assert_eq!(moves_from(&p, "e5"), strs("e5d4 e5d5 e5d6 e5e4 e5e6 e5f5 e5f6"));
-    assert_eq!(
-        all_moves(&p),
-        strs("a1a2 a1b1 a1b2 e5d4 e5d5 e5d6 e5e4 e5e6 e5f5 e5f6 f4f5")
-    );
+    assert_eq!(all_moves(&p), strs("a1a2 a1b1 a1b2 e5d4 e5d5 e5d6 e5e4 e5e6 e5f5 e5f6 f4f5"));
     // A missile attacks its neighbours, so next to the black king it gives check.
     let p = pos("Ka1 Me8 kf9", "", "b - - 0 1");
     assert!(p.is_check());
@@ -239,12 +236,14 @@ fn c04_pawn_steps_and_promotion_on_rank_9_to_all_seven_pieces() {
     let after = p.play(m);
     assert_eq!(after.piece_at(sq("d9")), Some(Piece::new(Color::White, Role::Missile)));
     assert_eq!(san::write(&p, Move::promotion(sq("d8"), sq("e9"), Role::Chancellor)), "dxe9=C");
+    for typed in ["d9=C", "d9c", "d8d9c", "d8d9C"] {
+        assert_eq!(notation::parse_move(&p, typed).unwrap().kind, MoveKind::Promotion(Role::Chancellor), "{typed}");
+    }
+    let e = notation::parse_move(&p, "d9").unwrap_err().to_string();
+    assert!(e.contains("=M"), "{e}");
     // Black promotes on rank 2.
     let p = pos("Ka10 kj10 pc3", "", "b - - 0 1");
-    assert_eq!(
-        moves_from(&p, "c3"),
-        strs("c3c2q c3c2r c3c2b c3c2n c3c2a c3c2c c3c2m")
-    );
+    assert_eq!(moves_from(&p, "c3"), strs("c3c2q c3c2r c3c2b c3c2n c3c2a c3c2c c3c2m"));
 }
 
 #[test]
@@ -465,8 +464,7 @@ fn c10_launch_blocks_what_would_be_mate() {
     // King a1 with a2 and b2 irradiated, checked by the rook on j1: only launches help.
     let p = pos("Ka1 Me5 kj10 rj1", "a2 b2", "w - - 0 1 - +");
     assert!(p.is_check());
-    let want: Vec<String> =
-        "c1 d1 e1 f1 g1 h1 i1 j1 i2 j2".split_whitespace().map(|t| format!("e5^{t}")).collect();
+    let want: Vec<String> = "c1 d1 e1 f1 g1 h1 i1 j1 i2 j2".split_whitespace().map(|t| format!("e5^{t}")).collect();
     assert_eq!(all_moves(&p), sorted(want));
     assert_eq!(p.outcome(), None);
     // The same position before anything was captured is mate.
@@ -703,6 +701,7 @@ fn c16_lenient_input() {
         ("M e1^e5", "e1^e5"),
         ("LAUNCH e1 e5", "e1^e5"),
         ("me1^e5", "e1^e5"),
+        ("Me1^e5+", "e1^e5"),
         ("Me1^a10", "e1^a10"),
         ("launch e1 a10", "e1^a10"),
         ("O-O[e1,g1]", "f2j2[e1,g1]"),

@@ -307,11 +307,8 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
         && lead.next().is_some_and(|c| ('a'..='j').contains(&c))
         && lead.next().is_some_and(|c| c == 'x' || c == ':')
     {
-        let pawn_moves: Vec<Move> = matches
-            .iter()
-            .copied()
-            .filter(|m| pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn))
-            .collect();
+        let pawn_moves: Vec<Move> =
+            matches.iter().copied().filter(|m| pos.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn)).collect();
         if !pawn_moves.is_empty() {
             matches = pawn_moves;
         }
