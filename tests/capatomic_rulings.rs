@@ -30,8 +30,7 @@ fn fen_of(pieces: &str, radiation: &str, tail: &str) -> String {
     for rank in (0..10).rev() {
         let mut s = String::new();
         let mut empty = 0;
-        for file in 0..10 {
-            let c = board[rank][file];
+        for &c in &board[rank] {
             if c == '.' {
                 empty += 1;
             } else {
