@@ -5,4 +5,5 @@
 //! command-line tools in `main`.
 
 pub mod notation;
+pub mod render;
 pub mod rules;

@@ -261,7 +261,9 @@ impl Position {
         }
         for color in Color::ALL {
             let count = pos.pieces(color, Role::King).count();
-            if count != 1 {
+            // Atomic games end with a king blown up; that final position must still be readable.
+            let exploded = variant.atomic && count == 0 && pos.king(color.other()).is_some();
+            if count != 1 && !exploded {
                 return Err(PositionError::KingCount { color, count });
             }
         }
@@ -313,7 +315,8 @@ impl Position {
                 pos.ep_square = Some(ep);
             }
         }
-        if pos.is_attacked_king(setup.turn.other()) {
+        let game_over = pos.king(Color::White).is_none() || pos.king(Color::Black).is_none();
+        if !game_over && pos.is_attacked_king(setup.turn.other()) {
             return Err(PositionError::OpponentInCheck);
         }
         pos.hash = pos.compute_hash();
@@ -1081,7 +1084,7 @@ impl Position {
                     self.remove(sq);
                     touched.set(sq);
                 }
-                // A launch at an already irradiated square (C8.3) must not toggle its hash key off.
+                // A launch may hit a square that is already irradiated (C8.3).
                 if !self.irradiated.contains(m.to) {
                     self.irradiated.set(m.to);
                     self.hash ^= zobrist::radiation(m.to);
@@ -1115,32 +1118,32 @@ impl Position {
 
     // ----- game end -----
 
-    /// Whether `color` cannot possibly give mate (no pawns, no major pieces, at most one minor or only
-    /// bishops of one colour).
+    /// Whether `color` cannot give mate by any sequence of legal moves, helped by the opponent: a bare
+    /// king; a lone knight against a bare king; bishops of one colour against nothing but bishops of that
+    /// colour (as Fairy-Stockfish counts it; used for timeouts).
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         let own = self.by_color[color.index()];
+        let them = self.by_color[color.other().index()] & !self.by_role[Role::King.index()];
         let r = &self.by_role;
-        let heavy = r[Role::Pawn.index()]
-            | r[Role::Rook.index()]
-            | r[Role::Queen.index()]
-            | r[Role::Archbishop.index()]
-            | r[Role::Chancellor.index()]
-            | r[Role::Missile.index()];
-        if (own & heavy).any() {
+        let knights = r[Role::Knight.index()];
+        let bishops = r[Role::Bishop.index()];
+        let own_pieces = own & !r[Role::King.index()];
+        if (own_pieces & !(knights | bishops)).any() {
             return false;
         }
+        if own_pieces.is_empty() {
+            return true;
+        }
         if self.variant.atomic {
-            // A lone king or king and one minor cannot explode anything that is not there.
-            let minors = own & (r[Role::Knight.index()] | r[Role::Bishop.index()]);
-            return minors.count() <= 1 && (self.by_color[color.other().index()] & !r[Role::King.index()]).is_empty();
+            // A lone minor piece cannot blow anything up next to a bare king.
+            return own_pieces.count() == 1 && them.is_empty();
         }
-        let knights = own & r[Role::Knight.index()];
-        let bishops = own & r[Role::Bishop.index()];
-        if knights.is_empty() {
-            let dark = Bitboard::dark_squares();
-            return (bishops & dark).is_empty() || (bishops & !dark).is_empty();
+        if (own_pieces & knights).any() {
+            return own_pieces.count() == 1 && them.is_empty();
         }
-        knights.count() == 1 && bishops.is_empty()
+        let dark = Bitboard::dark_squares();
+        let all_bishops = own_pieces | them;
+        (them & !bishops).is_empty() && ((all_bishops & dark).is_empty() || (all_bishops & !dark).is_empty())
     }
 
     /// A dead position per C15: K v K, K+N v K, K+B v K, K+B v K+B with bishops on one colour.
