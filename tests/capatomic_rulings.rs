@@ -664,6 +664,8 @@ fn c15_dead_positions() {
         ("Ka1 Pc3 kj10", None),
         ("Ka1 Nc3 Nd3 kj10", None),
         ("Ka1 Nc3 kj10 nh5", None),
+        // Only the listed cases are dead: two bishops of one colour against a bare king are not in C15.
+        ("Ka1 Bd2 Bf4 kj10", None),
     ] {
         let p = pos(pieces, "", "w - - 0 1");
         assert_eq!(p.outcome(), want, "{pieces}");

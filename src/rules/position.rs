@@ -1166,6 +1166,11 @@ impl Position {
             return true;
         }
         if knights.is_empty() {
+            // Capatomic lists exactly K+B v K+B (C15); elsewhere any number of bishops on one colour is dead.
+            let one_each = Color::ALL.iter().all(|&c| (bishops & self.by_color[c.index()]).count() == 1);
+            if self.variant.missiles && !one_each {
+                return false;
+            }
             let dark = Bitboard::dark_squares();
             return (bishops & dark).is_empty() || (bishops & !dark).is_empty();
         }
