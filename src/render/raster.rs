@@ -91,8 +91,8 @@ fn rect(color: super::theme::Rgba) -> String {
 }
 
 /// Label size: font units to square units.
-const LABEL_SCALE: f32 = 2.2;
-const LABEL_PEN: f32 = 1.05;
+const LABEL_SCALE: f32 = 2.3;
+const LABEL_PEN: f32 = 1.3;
 
 /// The SVG markup under the piece: square colour, tints, shields, radiation, check glow, coordinates.
 fn under_layer(key: &TileKey, t: &ThemeData) -> String {
@@ -118,13 +118,13 @@ fn under_layer(key: &TileKey, t: &ThemeData) -> String {
             s.push_str(&format!("<path d=\"M {x} 100 L {} 0\"/>", x + 100));
         }
         s.push_str("</g>");
-        s.push_str(&format!("<g transform=\"translate(19 19) scale(0.62)\">{}</g>", assets::radiation_svg(t)));
+        s.push_str(&format!("<g transform=\"translate(16 16) scale(0.68)\">{}</g>", assets::radiation_svg(t)));
     }
     if key.check {
         s.push_str(&format!(
-            "<defs><radialGradient id=\"chk\" cx=\"50\" cy=\"50\" r=\"54\" gradientUnits=\"userSpaceOnUse\">\
+            "<defs><radialGradient id=\"chk\" cx=\"50\" cy=\"50\" r=\"62\" gradientUnits=\"userSpaceOnUse\">\
              <stop offset=\"0\" stop-color=\"{c}\" stop-opacity=\"1\"/>\
-             <stop offset=\"0.3\" stop-color=\"{c}\" stop-opacity=\"0.9\"/>\
+             <stop offset=\"0.4\" stop-color=\"{c}\" stop-opacity=\"0.85\"/>\
              <stop offset=\"1\" stop-color=\"{c}\" stop-opacity=\"0\"/></radialGradient></defs>\
              <rect width=\"100\" height=\"100\" fill=\"url(#chk)\"/>",
             c = t.check.hex()
