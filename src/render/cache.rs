@@ -164,6 +164,6 @@ mod tests {
     #[test]
     fn palette_fits_png() {
         let n = with_theme(Theme::Contrast, |c| c.palette_bytes().len());
-        assert!(n >= 3 * 16 && n <= 3 * 256 && n % 3 == 0, "{n}");
+        assert!((3 * 16..=3 * 256).contains(&n) && n.is_multiple_of(3), "{n}");
     }
 }
