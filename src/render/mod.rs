@@ -233,6 +233,31 @@ mod tests {
     }
 
     #[test]
+    fn every_variant_renders_through_a_playout() {
+        for v in crate::rules::VARIANTS {
+            let mut pos = Position::start(v);
+            let mut last = None;
+            for ply in 0..40 {
+                let moves = pos.legal_moves();
+                let Some(&m) = moves.get((ply * 7 + 3) % moves.len().max(1)) else { break };
+                pos = pos.play(m);
+                last = Some(m);
+            }
+            let opts = RenderOptions {
+                size: 333,
+                last_move: last,
+                show_launch_ready: true,
+                title: Some(format!("{} · move {}", v.display_name, pos.fullmoves())),
+                ..RenderOptions::for_position(&pos)
+            };
+            let layout = Layout::new(&pos, &opts);
+            let (w, h, px) = decode(&render(&pos, &opts));
+            assert_eq!((w, h), (layout.width(), layout.height()), "{}", v.name);
+            assert_eq!(px.len(), (w * h * 3) as usize, "{}", v.name);
+        }
+    }
+
+    #[test]
     fn orientation_changes_the_picture() {
         let pos = Position::start(&variant::CHESS);
         let a = decode(&render(&pos, &RenderOptions { size: 200, ..Default::default() })).2;
