@@ -4,6 +4,7 @@
 //! Layers, each depending only on those before it: [`rules`]; then [`notation`]; then the
 //! command-line tools in `main`.
 
+pub mod ai;
 pub mod notation;
 pub mod render;
 pub mod rules;
