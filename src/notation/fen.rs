@@ -83,11 +83,11 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(c) = fields.next() {
         setup.castling_rooks = parse_castling(variant, c, &setup)?;
     }
-    if let Some(ep) = fields.next() {
-        if ep != "-" {
-            setup.ep_square =
-                Some(Square::parse(ep).filter(|s| variant.contains(*s)).ok_or_else(|| FenError::EnPassant(ep.into()))?);
-        }
+    if let Some(ep) = fields.next()
+        && ep != "-"
+    {
+        setup.ep_square =
+            Some(Square::parse(ep).filter(|s| variant.contains(*s)).ok_or_else(|| FenError::EnPassant(ep.into()))?);
     }
     if let Some(h) = fields.next() {
         setup.halfmoves = h.parse().map_err(|_| FenError::Halfmoves(h.into()))?;
@@ -96,14 +96,14 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         setup.fullmoves = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| FenError::Fullmoves(n.into()))?;
     }
     if variant.missiles {
-        if let Some(m) = fields.next() {
-            if m != "-" {
-                for part in m.split(',') {
-                    let sq = Square::parse(part.trim())
-                        .filter(|s| variant.contains(*s))
-                        .ok_or_else(|| FenError::MissileRights(m.into()))?;
-                    setup.missile_rights.set(sq);
-                }
+        if let Some(m) = fields.next()
+            && m != "-"
+        {
+            for part in m.split(',') {
+                let sq = Square::parse(part.trim())
+                    .filter(|s| variant.contains(*s))
+                    .ok_or_else(|| FenError::MissileRights(m.into()))?;
+                setup.missile_rights.set(sq);
             }
         }
         if let Some(a) = fields.next() {

@@ -570,10 +570,10 @@ impl Position {
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let b = between(k, s) & blockers_all;
-            if let Some(only) = b.single() {
-                if self.by_color[color.index()].contains(only) {
-                    pinned.set(only);
-                }
+            if let Some(only) = b.single()
+                && self.by_color[color.index()].contains(only)
+            {
+                pinned.set(only);
             }
         }
         pinned
@@ -741,16 +741,19 @@ impl Position {
                 list.push(Move::normal(from, to));
             }
         };
-        if let Some(one) = from.offset(0, dr) {
-            if board.contains(one) && !occ.contains(one) && !rad.contains(one) {
-                push(one, list);
-                if from.rank() == v.pawn_rank_of(us) {
-                    if let Some(two) = from.offset(0, 2 * dr) {
-                        if board.contains(two) && !occ.contains(two) && !rad.contains(two) {
-                            list.push(Move::normal(from, two));
-                        }
-                    }
-                }
+        if let Some(one) = from.offset(0, dr)
+            && board.contains(one)
+            && !occ.contains(one)
+            && !rad.contains(one)
+        {
+            push(one, list);
+            if from.rank() == v.pawn_rank_of(us)
+                && let Some(two) = from.offset(0, 2 * dr)
+                && board.contains(two)
+                && !occ.contains(two)
+                && !rad.contains(two)
+            {
+                list.push(Move::normal(from, two));
             }
         }
         let caps =
@@ -771,12 +774,11 @@ impl Position {
     /// Whether `sq` counts as attacked for castling purposes.
     fn castle_path_attacked(&self, sq: Square) -> bool {
         let them = self.turn.other();
-        if self.variant.atomic {
-            if let Some(ek) = self.king(them) {
-                if ek.distance(sq) <= 1 {
-                    return false;
-                }
-            }
+        if self.variant.atomic
+            && let Some(ek) = self.king(them)
+            && ek.distance(sq) <= 1
+        {
+            return false;
         }
         self.is_attacked(sq, them)
     }
@@ -886,10 +888,10 @@ impl Position {
         let Some(mrank) = self.variant.missile_rank_of(self.turn) else { return Vec::new() };
         let mut out = Vec::new();
         for (bit, df) in [(1u8, -1i32), (2, 1)] {
-            if missiles & bit != 0 {
-                if let Some(sq) = Square::try_new(m.from.file() as i32 + df, mrank as i32) {
-                    out.push(sq);
-                }
+            if missiles & bit != 0
+                && let Some(sq) = Square::try_new(m.from.file() as i32 + df, mrank as i32)
+            {
+                out.push(sq);
             }
         }
         out
@@ -1097,10 +1099,10 @@ impl Position {
             let mut rights = self.missile_rights & !touched;
             for color in Color::ALL {
                 let rank = Bitboard::rank(v.castling_rank_of(color));
-                if (self.castling & rank).is_empty() {
-                    if let Some(mr) = v.missile_rank_of(color) {
-                        rights &= !Bitboard::rank(mr);
-                    }
+                if (self.castling & rank).is_empty()
+                    && let Some(mr) = v.missile_rank_of(color)
+                {
+                    rights &= !Bitboard::rank(mr);
                 }
             }
             if rights != self.missile_rights {
