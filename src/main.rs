@@ -155,6 +155,10 @@ enum Command {
     },
 }
 
+/// A Capatomic mid-game for the renderer benchmark (radiation, shields; `Me1^d6` then gives check).
+const BENCH_MIDGAME_FEN: &str =
+    "6m3/r2b1k1c1r/pp3ppp1p/3n2a3/4p3q1/1B2P2N2/2*4*2/PP1P1PPAPP/R1BQCK3R/4M1M3 w - - 0 20 - +";
+
 fn theme(name: &str) -> Result<Theme, String> {
     Theme::by_name(name).ok_or_else(|| {
         let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
@@ -300,9 +304,23 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::BenchRender { runs, size, theme: tn } => {
             let theme = theme(&tn)?;
-            for v in VARIANTS {
-                let pos = Position::start(v);
-                let opts = RenderOptions { size, theme, ..RenderOptions::default() };
+            let t = Instant::now();
+            render::render(
+                &Position::start(&capabot::rules::variant::CHESS),
+                &RenderOptions { theme, ..Default::default() },
+            );
+            println!("first render (palette, sprites, tiles): {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+            let mut cases: Vec<(String, Position, RenderOptions)> = VARIANTS
+                .iter()
+                .map(|v| (v.name.to_string(), Position::start(v), RenderOptions { size, theme, ..Default::default() }))
+                .collect();
+            let v = variant("capatomic")?;
+            let before = fen::parse_position(v, BENCH_MIDGAME_FEN).map_err(|e| e.to_string())?;
+            let (pos, last_move) = play_moves(before, &["Me1^d6".to_string()])?;
+            let opts =
+                RenderOptions { size, theme, last_move, show_launch_ready: true, ..RenderOptions::for_position(&pos) };
+            cases.push(("capatomic-mid".into(), pos, opts));
+            for (name, pos, opts) in cases {
                 let mut bytes = render::render(&pos, &opts).len();
                 let mut times = Vec::with_capacity(runs.max(1));
                 for _ in 0..runs.max(1) {
@@ -314,8 +332,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 times.sort_by(f64::total_cmp);
                 let l = render::Layout::new(&pos, &opts);
                 println!(
-                    "render {:<15} {}x{}: median {:.3} ms, {:.1} KB",
-                    v.name,
+                    "render {name:<15} {}x{}: median {:.3} ms, {:.1} KB",
                     l.width(),
                     l.height(),
                     times[times.len() / 2] * 1e3,

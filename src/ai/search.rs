@@ -276,19 +276,22 @@ impl<'a> Searcher<'a> {
             if depth <= 4 && static_eval - 100 * depth >= beta {
                 return static_eval;
             }
-            if !after_null && depth >= 3 && static_eval >= beta && self.null_move_ok(pos) {
-                if let Some(null) = Self::null_position(pos) {
-                    let r = 2 + depth / 4;
-                    self.path.push(null.hash());
-                    let mut child_pv = Vec::new();
-                    let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
-                    self.path.pop();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if s >= beta {
-                        return if s > MATE_BOUND { beta } else { s };
-                    }
+            if !after_null
+                && depth >= 3
+                && static_eval >= beta
+                && self.null_move_ok(pos)
+                && let Some(null) = Self::null_position(pos)
+            {
+                let r = 2 + depth / 4;
+                self.path.push(null.hash());
+                let mut child_pv = Vec::new();
+                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
                 }
             }
         }
