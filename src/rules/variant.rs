@@ -78,17 +78,7 @@ const CAPA_ROLES: &[Role] =
     &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop, Role::Chancellor];
 const STONES_ROLES: &[Role] =
     &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop];
-const CAPATOMIC_ROLES: &[Role] = &[
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-    Role::Archbishop,
-    Role::Chancellor,
-    Role::Missile,
-];
+const CAPATOMIC_ROLES: &[Role] = &Role::ALL;
 
 pub static CHESS: Variant = Variant {
     name: "chess",
