@@ -591,8 +591,80 @@ impl Position {
     /// Legal moves into a caller's buffer (cleared first), so hot loops reuse one allocation.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
-        self.gen_pseudo(list);
-        self.retain_legal(list);
+        if self.variant.atomic {
+            self.gen_pseudo(list);
+            self.retain_legal(list);
+        } else {
+            self.gen_legal(list);
+        }
+    }
+
+    /// Legal moves without a second pass for ordinary moves: check evasions and pins restrict the
+    /// destinations while generating; en passant, castling and launches are verified by playing them.
+    fn gen_legal(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let them = us.other();
+        let Some(k) = self.king(us) else { return };
+        let v = self.variant;
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[them.index()];
+        let occ = own | enemy;
+        let rad = self.irradiated;
+        let blockers = occ | rad;
+        let targets = ((enemy & !self.by_role[Role::King.index()]) | !occ) & !rad & v.board() & !own;
+        let checkers = self.checkers();
+        let pinned = self.pinned(us);
+        let evasion = match checkers.first() {
+            None => Bitboard::FULL,
+            Some(_) if checkers.more_than_one() => Bitboard::EMPTY,
+            Some(c) => between(k, c) | Bitboard::from_square(c),
+        };
+        for to in king_attacks(k) & targets {
+            if self.attackers_to(to, them, occ ^ Bitboard::from_square(k)).is_empty() {
+                list.push(Move::normal(k, to));
+            }
+        }
+        if evasion.any() {
+            for from in own ^ Bitboard::from_square(k) {
+                let Some(piece) = self.board[from.index()] else { continue };
+                let mut mask = evasion;
+                if pinned.contains(from) {
+                    mask &= attacks::line(k, from);
+                }
+                let dests = match piece.role {
+                    Role::Pawn => {
+                        self.gen_pawn_masked(from, mask, list);
+                        continue;
+                    }
+                    Role::Knight => knight_attacks(from),
+                    Role::Bishop => bishop_attacks(from, blockers),
+                    Role::Rook => rook_attacks(from, blockers),
+                    Role::Queen => bishop_attacks(from, blockers) | rook_attacks(from, blockers),
+                    Role::Archbishop => bishop_attacks(from, blockers) | knight_attacks(from),
+                    Role::Chancellor => rook_attacks(from, blockers) | knight_attacks(from),
+                    Role::Missile | Role::King => king_attacks(from),
+                };
+                for to in dests & targets & mask {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+        let special = list.len();
+        self.gen_en_passant(list);
+        if checkers.is_empty() {
+            self.gen_castling(list);
+        }
+        if v.missiles && self.armed {
+            self.gen_launches(list);
+        }
+        let mut keep = special;
+        for i in special..list.len() {
+            if self.is_legal_by_playing(list[i]) {
+                list[keep] = list[i];
+                keep += 1;
+            }
+        }
+        list.truncate(keep);
     }
 
     /// Number of legal moves (no list kept).
@@ -725,6 +797,11 @@ impl Position {
     }
 
     fn gen_pawn(&self, from: Square, list: &mut MoveList) {
+        self.gen_pawn_masked(from, Bitboard::FULL, list);
+    }
+
+    /// Pawn moves whose destination lies in `mask`.
+    fn gen_pawn_masked(&self, from: Square, mask: Bitboard, list: &mut MoveList) {
         let us = self.turn;
         let v = self.variant;
         let board = v.board();
@@ -746,18 +823,24 @@ impl Position {
             && !occ.contains(one)
             && !rad.contains(one)
         {
-            push(one, list);
+            if mask.contains(one) {
+                push(one, list);
+            }
             if from.rank() == v.pawn_rank_of(us)
                 && let Some(two) = from.offset(0, 2 * dr)
                 && board.contains(two)
                 && !occ.contains(two)
                 && !rad.contains(two)
+                && mask.contains(two)
             {
                 list.push(Move::normal(from, two));
             }
         }
-        let caps =
-            pawn_attacks(us, from) & self.by_color[us.other().index()] & !self.by_role[Role::King.index()] & board;
+        let caps = pawn_attacks(us, from)
+            & self.by_color[us.other().index()]
+            & !self.by_role[Role::King.index()]
+            & board
+            & mask;
         for to in caps {
             push(to, list);
         }
