@@ -108,6 +108,9 @@ enum Command {
         /// Print one line per game.
         #[arg(long)]
         verbose: bool,
+        /// Score games where one side keeps a queen's worth of extra material for ten plies.
+        #[arg(long)]
+        adjudicate: bool,
     },
 }
 
@@ -249,17 +252,24 @@ fn run(cli: Cli) -> Result<(), String> {
             } else {
                 variants.iter().map(|n| variant(n)).collect::<Result<_, _>>()?
             };
-            println!("| variant | depth | nodes | nps |");
-            println!("|---|---:|---:|---:|");
+            println!("| variant | depth | nodes | nps | time used (ms) |");
+            println!("|---|---:|---:|---:|---:|");
             for v in list {
                 let pos = Position::start(v);
                 let t = Instant::now();
                 let r = ai::best_move(&pos, &Limits::movetime(Duration::from_millis(movetime)));
                 let secs = t.elapsed().as_secs_f64();
-                println!("| {} | {} | {} | {:.0} |", v.name, r.depth, r.nodes, r.nodes as f64 / secs.max(1e-9));
+                println!(
+                    "| {} | {} | {} | {:.0} | {:.0} |",
+                    v.name,
+                    r.depth,
+                    r.nodes,
+                    r.nodes as f64 / secs.max(1e-9),
+                    secs * 1000.0
+                );
             }
         }
-        Command::Match { variant: vn, games, movetime, a, b, random_plies, seed, max_plies, verbose } => {
+        Command::Match { variant: vn, games, movetime, a, b, random_plies, seed, max_plies, verbose, adjudicate } => {
             let v = variant(&vn)?;
             let cfg = arena::MatchConfig {
                 variant: v,
@@ -268,6 +278,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 random_plies,
                 seed,
                 max_plies,
+                adjudicate,
             };
             let mut pa = arena::Player::new(arena::PlayerSpec::parse(&a)?, v, cfg.movetime, seed)?;
             let mut pb = arena::Player::new(arena::PlayerSpec::parse(&b)?, v, cfg.movetime, seed ^ 0x5eed)?;

@@ -260,6 +260,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Games longer than this are scored as draws.
     pub max_plies: usize,
+    /// Score a game once one side keeps a queen's worth of extra material for ten plies.
+    pub adjudicate: bool,
 }
 
 /// The start of game pair `pair`: a numbered setup where the variant has them, then random plies.
@@ -307,6 +309,7 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
         plies,
         start_fen: start_fen.clone(),
     };
+    let mut lead_plies: i32 = 0;
     loop {
         if let Some(o) = game.outcome() {
             let score_a = match o {
@@ -323,6 +326,20 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
         }
         if game.moves().len() >= cfg.max_plies {
             return finish(0.5, "move limit".into(), game.moves().len());
+        }
+        // Adjudication: a material lead of a queen or more kept for ten plies wins.
+        let p = game.position();
+        let lead = eval::material(p, a_color) - eval::material(p, a_color.other());
+        lead_plies = match (lead >= 850, lead <= -850) {
+            (true, _) if lead_plies >= 0 => lead_plies + 1,
+            (true, _) => 1,
+            (_, true) if lead_plies <= 0 => lead_plies - 1,
+            (_, true) => -1,
+            _ => 0,
+        };
+        if cfg.adjudicate && lead_plies.abs() >= 10 {
+            let s = if lead_plies > 0 { 1.0 } else { 0.0 };
+            return finish(s, "adjudicated: material".into(), game.moves().len());
         }
         let turn = game.position().turn();
         let seed = cfg.seed ^ ((pair as u64) << 20) ^ ((a_white as u64) << 40) ^ game.moves().len() as u64;

@@ -56,13 +56,13 @@ pub struct Level {
 
 /// The eight levels, weakest first.
 pub const LEVELS: [Level; 8] = [
-    Level { level: 1, name: "beginner", depth: Some(1), nodes: None, movetime_ms: 500, noise: 250, blunder_permille: 200 },
-    Level { level: 2, name: "novice", depth: Some(2), nodes: None, movetime_ms: 500, noise: 150, blunder_permille: 100 },
-    Level { level: 3, name: "casual", depth: Some(3), nodes: None, movetime_ms: 700, noise: 90, blunder_permille: 50 },
-    Level { level: 4, name: "club", depth: Some(4), nodes: Some(20_000), movetime_ms: 800, noise: 50, blunder_permille: 20 },
-    Level { level: 5, name: "strong club", depth: None, nodes: Some(60_000), movetime_ms: 1_000, noise: 25, blunder_permille: 0 },
-    Level { level: 6, name: "expert", depth: None, nodes: Some(200_000), movetime_ms: 1_500, noise: 0, blunder_permille: 0 },
-    Level { level: 7, name: "master", depth: None, nodes: Some(600_000), movetime_ms: 2_000, noise: 0, blunder_permille: 0 },
+    Level { level: 1, name: "beginner", depth: Some(1), nodes: None, movetime_ms: 500, noise: 300, blunder_permille: 250 },
+    Level { level: 2, name: "novice", depth: Some(2), nodes: None, movetime_ms: 500, noise: 150, blunder_permille: 120 },
+    Level { level: 3, name: "casual", depth: Some(3), nodes: Some(4_000), movetime_ms: 700, noise: 80, blunder_permille: 50 },
+    Level { level: 4, name: "club", depth: None, nodes: Some(5_000), movetime_ms: 800, noise: 40, blunder_permille: 20 },
+    Level { level: 5, name: "strong club", depth: None, nodes: Some(12_000), movetime_ms: 1_000, noise: 15, blunder_permille: 0 },
+    Level { level: 6, name: "expert", depth: None, nodes: Some(35_000), movetime_ms: 1_500, noise: 0, blunder_permille: 0 },
+    Level { level: 7, name: "master", depth: None, nodes: Some(100_000), movetime_ms: 2_000, noise: 0, blunder_permille: 0 },
     Level { level: 8, name: "full strength", depth: None, nodes: None, movetime_ms: 3_000, noise: 0, blunder_permille: 0 },
 ];
 
