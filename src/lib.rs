@@ -6,4 +6,5 @@
 
 pub mod ai;
 pub mod notation;
+pub mod render;
 pub mod rules;

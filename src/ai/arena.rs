@@ -81,7 +81,7 @@ impl Engine {
         });
         let mut e = Engine { child, stdin, lines: rx };
         e.send("uci")?;
-        e.wait_for("uciok", Duration::from_secs(30))?;
+        e.wait_for("uciok", Duration::from_secs(180))?;
         if variant.name != "chess" {
             e.send(&format!("setoption name UCI_Variant value {}", variant.name))?;
         }
@@ -92,7 +92,7 @@ impl Engine {
             e.send(&format!("setoption name Skill Level value {s}"))?;
         }
         e.send("isready")?;
-        e.wait_for("readyok", Duration::from_secs(60))?;
+        e.wait_for("readyok", Duration::from_secs(180))?;
         Ok(e)
     }
 
@@ -115,7 +115,7 @@ impl Engine {
     fn new_game(&mut self) -> Result<(), String> {
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(30)).map(|_| ())
+        self.wait_for("readyok", Duration::from_secs(120)).map(|_| ())
     }
 
     fn best(&mut self, game: &Game, movetime: Duration) -> Result<Move, String> {
@@ -129,7 +129,7 @@ impl Engine {
         }
         self.send(&line)?;
         self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let reply = self.wait_for("bestmove", movetime + Duration::from_secs(10))?;
+        let reply = self.wait_for("bestmove", movetime + Duration::from_secs(60))?;
         let text = reply.split_whitespace().nth(1).unwrap_or("");
         coord::parse(game.position(), text).map_err(|e| format!("engine move '{text}': {e}"))
     }

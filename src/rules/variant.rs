@@ -225,9 +225,8 @@ impl Variant {
     }
 
     /// All squares on this board.
+    #[inline]
     pub fn board(&self) -> Bitboard {
-        // The three board sizes in use are constants; computing the mask square by square on every call
-        // showed up in search profiles.
         const B8X8: Bitboard = board_mask(8, 8);
         const B10X8: Bitboard = board_mask(10, 8);
         const B10X10: Bitboard = board_mask(10, 10);
