@@ -368,7 +368,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let n = (w + d + l).max(1) as f64;
             let score = (w as f64 + d as f64 / 2.0) / n;
             let depth = if pa.searches > 0 { pa.depth_sum as f64 / pa.searches as f64 } else { 0.0 };
-            let nps = if pa.time_sum.as_secs_f64() > 0.0 { pa.nodes_sum as f64 / pa.time_sum.as_secs_f64() } else { 0.0 };
+            let nps =
+                if pa.time_sum.as_secs_f64() > 0.0 { pa.nodes_sum as f64 / pa.time_sum.as_secs_f64() } else { 0.0 };
             println!(
                 "| {} | {a} | {b} | {movetime} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
                 v.name,

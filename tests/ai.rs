@@ -210,7 +210,9 @@ fn uci_binary_speaks_protocol() {
         .stdin
         .take()
         .unwrap()
-        .write_all(b"uci\nsetoption name UCI_Variant value atomic\nposition startpos\ngo perft 3\ngo nodes 2000\nquit\n")
+        .write_all(
+            b"uci\nsetoption name UCI_Variant value atomic\nposition startpos\ngo perft 3\ngo nodes 2000\nquit\n",
+        )
         .unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();

@@ -20,7 +20,10 @@ pub enum PlayerSpec {
     /// capabot at a level (1..=8).
     Level(u8),
     /// A UCI engine command line, with an optional `Skill Level`.
-    Uci { cmd: String, skill: Option<u32> },
+    Uci {
+        cmd: String,
+        skill: Option<u32>,
+    },
 }
 
 impl PlayerSpec {

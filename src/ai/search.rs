@@ -111,7 +111,8 @@ impl<'a> Searcher<'a> {
         let p = self.params;
         let us = pos.turn();
         let mover = pos.piece_at(m.from).map(|x| value(p, x.role)).unwrap_or(0);
-        let victim_sq = if m.kind == MoveKind::EnPassant { crate::rules::Square::new(m.to.file(), m.from.rank()) } else { m.to };
+        let victim_sq =
+            if m.kind == MoveKind::EnPassant { crate::rules::Square::new(m.to.file(), m.from.rank()) } else { m.to };
         let victim = pos.piece_at(victim_sq).map(|x| value(p, x.role)).unwrap_or(0);
         let mut gain = victim - mover;
         let around = king_attacks(m.to) & pos.occupied() & !pos.by_role(Role::Pawn) & !Bitboard::from_square(m.from);
@@ -275,19 +276,22 @@ impl<'a> Searcher<'a> {
             if depth <= 4 && static_eval - 100 * depth >= beta {
                 return static_eval;
             }
-            if !after_null && depth >= 3 && static_eval >= beta && self.null_move_ok(pos) {
-                if let Some(null) = Self::null_position(pos) {
-                    let r = 2 + depth / 4;
-                    self.path.push(null.hash());
-                    let mut child_pv = Vec::new();
-                    let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
-                    self.path.pop();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if s >= beta {
-                        return if s > MATE_BOUND { beta } else { s };
-                    }
+            if !after_null
+                && depth >= 3
+                && static_eval >= beta
+                && self.null_move_ok(pos)
+                && let Some(null) = Self::null_position(pos)
+            {
+                let r = 2 + depth / 4;
+                self.path.push(null.hash());
+                let mut child_pv = Vec::new();
+                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
                 }
             }
         }
@@ -501,8 +505,7 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() || root.king(root.turn()).is_none() || root.king(root.turn().other()).is_none() {
             return result;
         }
-        let mut root_moves: Vec<(Move, i32)> =
-            moves.iter().map(|&m| (m, self.order_score(root, m, None, 0))).collect();
+        let mut root_moves: Vec<(Move, i32)> = moves.iter().map(|&m| (m, self.order_score(root, m, None, 0))).collect();
         root_moves.sort_by_key(|&(_, s)| -s);
         result.best = Some(root_moves[0].0);
         result.pv = vec![root_moves[0].0];
@@ -687,7 +690,8 @@ pub(crate) fn tactical_moves(pos: &Position) -> Vec<Move> {
         match piece.role {
             Role::Pawn => {
                 for to in pawn_attacks(us, from) & targets & board {
-                    let kind = if to.rank() == promo_rank { MoveKind::Promotion(Role::Queen) } else { MoveKind::Normal };
+                    let kind =
+                        if to.rank() == promo_rank { MoveKind::Promotion(Role::Queen) } else { MoveKind::Normal };
                     list.push(Move { from, to, kind });
                 }
                 let dr = if us == Color::White { 1 } else { -1 };

@@ -228,8 +228,7 @@ impl Session {
             }
             i += if args[i] == "infinite" { 1 } else { 2 };
         }
-        let (time, inc) =
-            if self.position.turn() == Color::White { (wtime, winc) } else { (btime, binc) };
+        let (time, inc) = if self.position.turn() == Color::White { (wtime, winc) } else { (btime, binc) };
         if let Some(t) = time
             && limits.movetime.is_none()
         {
