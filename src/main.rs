@@ -54,49 +54,6 @@ enum Command {
         #[arg(long)]
         depth: Option<u32>,
     },
-    /// Draw a position as a PNG picture.
-    Render {
-        #[arg(long)]
-        variant: String,
-        #[arg(long, conflicts_with = "setup")]
-        fen: Option<String>,
-        #[arg(long)]
-        setup: Option<usize>,
-        /// Moves played from the position; the last one is highlighted.
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
-        /// Show the board from the side not to move (default: the side to move sees it from their side).
-        #[arg(long)]
-        flip: bool,
-        /// Theme: wood (default), green, contrast.
-        #[arg(long, default_value = "wood")]
-        theme: String,
-        /// Board size in pixels (longer side), clamped to 160..=1600.
-        #[arg(long, default_value_t = 800)]
-        size: u32,
-        /// Title strip above the board.
-        #[arg(long)]
-        title: Option<String>,
-        /// Mark the missiles that may launch this turn.
-        #[arg(long)]
-        launch_ready: bool,
-        /// Leave out the coordinates.
-        #[arg(long)]
-        no_coordinates: bool,
-        /// Output file.
-        #[arg(short, long)]
-        output: std::path::PathBuf,
-    },
-    /// Renderer speed and picture size: median time to render and encode each variant's start position.
-    BenchRender {
-        /// Renders per variant.
-        #[arg(long, default_value_t = 200)]
-        runs: usize,
-        #[arg(long, default_value_t = 800)]
-        size: u32,
-        #[arg(long, default_value = "wood")]
-        theme: String,
-    },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
     /// Search one position and print the best move with depth, score, nodes and principal variation.
@@ -152,12 +109,54 @@ enum Command {
         /// Print one line per game.
         #[arg(long)]
         verbose: bool,
+        /// Score games where one side keeps a queen's worth of extra material for ten plies.
+        #[arg(long)]
+        adjudicate: bool,
+    },
+    /// Draw a position as a PNG picture.
+    Render {
+        #[arg(long)]
+        variant: String,
+        #[arg(long, conflicts_with = "setup")]
+        fen: Option<String>,
+        #[arg(long)]
+        setup: Option<usize>,
+        /// Moves played from the position; the last one is highlighted.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Show the board from the side not to move (default: the side to move sees it from their side).
+        #[arg(long)]
+        flip: bool,
+        /// Theme: wood (default), green, contrast.
+        #[arg(long, default_value = "wood")]
+        theme: String,
+        /// Board size in pixels (longer side), clamped to 160..=1600.
+        #[arg(long, default_value_t = 800)]
+        size: u32,
+        /// Title strip above the board.
+        #[arg(long)]
+        title: Option<String>,
+        /// Mark the missiles that may launch this turn.
+        #[arg(long)]
+        launch_ready: bool,
+        /// Leave out the coordinates.
+        #[arg(long)]
+        no_coordinates: bool,
+        /// Output file.
+        #[arg(short, long)]
+        output: std::path::PathBuf,
+    },
+    /// Renderer speed and picture size: median time to render and encode each variant's start position.
+    BenchRender {
+        /// Renders per variant.
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+        #[arg(long, default_value_t = 800)]
+        size: u32,
+        #[arg(long, default_value = "wood")]
+        theme: String,
     },
 }
-
-/// A Capatomic mid-game for the renderer benchmark (radiation, shields; `Me1^d6` then gives check).
-const BENCH_MIDGAME_FEN: &str =
-    "6m3/r2b1k1c1r/pp3ppp1p/3n2a3/4p3q1/1B2P2N2/2*4*2/PP1P1PPAPP/R1BQCK3R/4M1M3 w - - 0 20 - +";
 
 fn theme(name: &str) -> Result<Theme, String> {
     Theme::by_name(name).ok_or_else(|| {
@@ -272,74 +271,6 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             }
         }
-        Command::Render {
-            variant: vn,
-            fen,
-            setup,
-            moves,
-            flip,
-            theme: tn,
-            size,
-            title,
-            launch_ready,
-            no_coordinates,
-            output,
-        } => {
-            let v = variant(&vn)?;
-            let start = start_position(v, fen.as_deref(), setup, &[])?;
-            let (pos, last_move) = play_moves(start, &moves)?;
-            let mut opts = RenderOptions::for_position(&pos);
-            if flip {
-                opts.orientation = opts.orientation.other();
-            }
-            opts.theme = theme(&tn)?;
-            opts.size = size;
-            opts.title = title;
-            opts.last_move = last_move;
-            opts.show_launch_ready = launch_ready;
-            opts.coordinates = !no_coordinates;
-            let png = render::render(&pos, &opts);
-            std::fs::write(&output, &png).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-            eprintln!("wrote {} ({} bytes)", output.display(), png.len());
-        }
-        Command::BenchRender { runs, size, theme: tn } => {
-            let theme = theme(&tn)?;
-            let t = Instant::now();
-            render::render(
-                &Position::start(&capabot::rules::variant::CHESS),
-                &RenderOptions { theme, ..Default::default() },
-            );
-            println!("first render (palette, sprites, tiles): {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
-            let mut cases: Vec<(String, Position, RenderOptions)> = VARIANTS
-                .iter()
-                .map(|v| (v.name.to_string(), Position::start(v), RenderOptions { size, theme, ..Default::default() }))
-                .collect();
-            let v = variant("capatomic")?;
-            let before = fen::parse_position(v, BENCH_MIDGAME_FEN).map_err(|e| e.to_string())?;
-            let (pos, last_move) = play_moves(before, &["Me1^d6".to_string()])?;
-            let opts =
-                RenderOptions { size, theme, last_move, show_launch_ready: true, ..RenderOptions::for_position(&pos) };
-            cases.push(("capatomic-mid".into(), pos, opts));
-            for (name, pos, opts) in cases {
-                let mut bytes = render::render(&pos, &opts).len();
-                let mut times = Vec::with_capacity(runs.max(1));
-                for _ in 0..runs.max(1) {
-                    let t = Instant::now();
-                    let png = render::render(&pos, &opts);
-                    times.push(t.elapsed().as_secs_f64());
-                    bytes = png.len();
-                }
-                times.sort_by(f64::total_cmp);
-                let l = render::Layout::new(&pos, &opts);
-                println!(
-                    "render {name:<15} {}x{}: median {:.3} ms, {:.1} KB",
-                    l.width(),
-                    l.height(),
-                    times[times.len() / 2] * 1e3,
-                    bytes as f64 / 1024.0
-                );
-            }
-        }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));
             ai::uci::run(std::io::stdin().lock(), out);
@@ -383,17 +314,24 @@ fn run(cli: Cli) -> Result<(), String> {
             } else {
                 variants.iter().map(|n| variant(n)).collect::<Result<_, _>>()?
             };
-            println!("| variant | depth | nodes | nps |");
-            println!("|---|---:|---:|---:|");
+            println!("| variant | depth | nodes | nps | time used (ms) |");
+            println!("|---|---:|---:|---:|---:|");
             for v in list {
                 let pos = Position::start(v);
                 let t = Instant::now();
                 let r = ai::best_move(&pos, &Limits::movetime(Duration::from_millis(movetime)));
                 let secs = t.elapsed().as_secs_f64();
-                println!("| {} | {} | {} | {:.0} |", v.name, r.depth, r.nodes, r.nodes as f64 / secs.max(1e-9));
+                println!(
+                    "| {} | {} | {} | {:.0} | {:.0} |",
+                    v.name,
+                    r.depth,
+                    r.nodes,
+                    r.nodes as f64 / secs.max(1e-9),
+                    secs * 1000.0
+                );
             }
         }
-        Command::Match { variant: vn, games, movetime, a, b, random_plies, seed, max_plies, verbose } => {
+        Command::Match { variant: vn, games, movetime, a, b, random_plies, seed, max_plies, verbose, adjudicate } => {
             let v = variant(&vn)?;
             let cfg = arena::MatchConfig {
                 variant: v,
@@ -402,6 +340,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 random_plies,
                 seed,
                 max_plies,
+                adjudicate,
             };
             let mut pa = arena::Player::new(arena::PlayerSpec::parse(&a)?, v, cfg.movetime, seed)?;
             let mut pb = arena::Player::new(arena::PlayerSpec::parse(&b)?, v, cfg.movetime, seed ^ 0x5eed)?;
@@ -441,6 +380,61 @@ fn run(cli: Cli) -> Result<(), String> {
                 nps,
                 t.elapsed().as_secs_f64()
             );
+        }
+        Command::Render {
+            variant: vn,
+            fen,
+            setup,
+            moves,
+            flip,
+            theme: tn,
+            size,
+            title,
+            launch_ready,
+            no_coordinates,
+            output,
+        } => {
+            let v = variant(&vn)?;
+            let start = start_position(v, fen.as_deref(), setup, &[])?;
+            let (pos, last_move) = play_moves(start, &moves)?;
+            let mut opts = RenderOptions::for_position(&pos);
+            if flip {
+                opts.orientation = opts.orientation.other();
+            }
+            opts.theme = theme(&tn)?;
+            opts.size = size;
+            opts.title = title;
+            opts.last_move = last_move;
+            opts.show_launch_ready = launch_ready;
+            opts.coordinates = !no_coordinates;
+            let png = render::render(&pos, &opts);
+            std::fs::write(&output, &png).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+            eprintln!("wrote {} ({} bytes)", output.display(), png.len());
+        }
+        Command::BenchRender { runs, size, theme: tn } => {
+            let theme = theme(&tn)?;
+            for v in VARIANTS {
+                let pos = Position::start(v);
+                let opts = RenderOptions { size, theme, ..RenderOptions::default() };
+                let mut bytes = render::render(&pos, &opts).len();
+                let mut times = Vec::with_capacity(runs.max(1));
+                for _ in 0..runs.max(1) {
+                    let t = Instant::now();
+                    let png = render::render(&pos, &opts);
+                    times.push(t.elapsed().as_secs_f64());
+                    bytes = png.len();
+                }
+                times.sort_by(f64::total_cmp);
+                let l = render::Layout::new(&pos, &opts);
+                println!(
+                    "render {:<15} {}x{}: median {:.3} ms, {:.1} KB",
+                    v.name,
+                    l.width(),
+                    l.height(),
+                    times[times.len() / 2] * 1e3,
+                    bytes as f64 / 1024.0
+                );
+            }
         }
     }
     Ok(())

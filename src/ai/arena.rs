@@ -84,7 +84,7 @@ impl Engine {
         });
         let mut e = Engine { child, stdin, lines: rx };
         e.send("uci")?;
-        e.wait_for("uciok", Duration::from_secs(30))?;
+        e.wait_for("uciok", Duration::from_secs(180))?;
         if variant.name != "chess" {
             e.send(&format!("setoption name UCI_Variant value {}", variant.name))?;
         }
@@ -95,7 +95,7 @@ impl Engine {
             e.send(&format!("setoption name Skill Level value {s}"))?;
         }
         e.send("isready")?;
-        e.wait_for("readyok", Duration::from_secs(60))?;
+        e.wait_for("readyok", Duration::from_secs(180))?;
         Ok(e)
     }
 
@@ -118,7 +118,7 @@ impl Engine {
     fn new_game(&mut self) -> Result<(), String> {
         self.send("ucinewgame")?;
         self.send("isready")?;
-        self.wait_for("readyok", Duration::from_secs(30)).map(|_| ())
+        self.wait_for("readyok", Duration::from_secs(120)).map(|_| ())
     }
 
     fn best(&mut self, game: &Game, movetime: Duration) -> Result<Move, String> {
@@ -132,7 +132,7 @@ impl Engine {
         }
         self.send(&line)?;
         self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let reply = self.wait_for("bestmove", movetime + Duration::from_secs(10))?;
+        let reply = self.wait_for("bestmove", movetime + Duration::from_secs(60))?;
         let text = reply.split_whitespace().nth(1).unwrap_or("");
         coord::parse(game.position(), text).map_err(|e| format!("engine move '{text}': {e}"))
     }
@@ -263,6 +263,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Games longer than this are scored as draws.
     pub max_plies: usize,
+    /// Score a game once one side keeps a queen's worth of extra material for ten plies.
+    pub adjudicate: bool,
 }
 
 /// The start of game pair `pair`: a numbered setup where the variant has them, then random plies.
@@ -310,6 +312,7 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
         plies,
         start_fen: start_fen.clone(),
     };
+    let mut lead_plies: i32 = 0;
     loop {
         if let Some(o) = game.outcome() {
             let score_a = match o {
@@ -326,6 +329,20 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
         }
         if game.moves().len() >= cfg.max_plies {
             return finish(0.5, "move limit".into(), game.moves().len());
+        }
+        // Adjudication: a material lead of a queen or more kept for ten plies wins.
+        let p = game.position();
+        let lead = eval::material(p, a_color) - eval::material(p, a_color.other());
+        lead_plies = match (lead >= 850, lead <= -850) {
+            (true, _) if lead_plies >= 0 => lead_plies + 1,
+            (true, _) => 1,
+            (_, true) if lead_plies <= 0 => lead_plies - 1,
+            (_, true) => -1,
+            _ => 0,
+        };
+        if cfg.adjudicate && lead_plies.abs() >= 10 {
+            let s = if lead_plies > 0 { 1.0 } else { 0.0 };
+            return finish(s, "adjudicated: material".into(), game.moves().len());
         }
         let turn = game.position().turn();
         let seed = cfg.seed ^ ((pair as u64) << 20) ^ ((a_white as u64) << 40) ^ game.moves().len() as u64;

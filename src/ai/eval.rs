@@ -5,7 +5,7 @@
 //! Every value and weight lives in one [`EvalParams`] table per variant ([`params_for`]); the code here
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
-use crate::rules::attacks::{king_attacks, pawn_attacks};
+use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::rules::{Bitboard, Color, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
@@ -163,15 +163,47 @@ fn ahead(color: Color, sq: Square) -> Bitboard {
     }
 }
 
+const FILES: [Bitboard; 10] = {
+    let mut f = [Bitboard::EMPTY; 10];
+    let mut i = 0;
+    while i < 10 {
+        f[i] = Bitboard::file(i as u8);
+        i += 1;
+    }
+    f
+};
+
+#[inline]
+fn file_mask(file: u8) -> Bitboard {
+    FILES[file as usize]
+}
+
 fn adjacent_files(v: &Variant, file: u8) -> Bitboard {
     let mut bb = Bitboard::EMPTY;
     if file > 0 {
-        bb |= Bitboard::file(file - 1);
+        bb |= file_mask(file - 1);
     }
     if file + 1 < v.width {
-        bb |= Bitboard::file(file + 1);
+        bb |= file_mask(file + 1);
     }
     bb
+}
+
+/// Squares a piece attacks (the rules engine's `attacks_from`, with the board mask and blockers
+/// computed once per evaluation).
+#[inline]
+fn piece_attacks(role: Role, color: Color, sq: Square, blockers: Bitboard, board: Bitboard) -> Bitboard {
+    let bb = match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, blockers),
+        Role::Rook => rook_attacks(sq, blockers),
+        Role::Queen => bishop_attacks(sq, blockers) | rook_attacks(sq, blockers),
+        Role::King | Role::Missile => king_attacks(sq),
+        Role::Archbishop => bishop_attacks(sq, blockers) | knight_attacks(sq),
+        Role::Chancellor => rook_attacks(sq, blockers) | knight_attacks(sq),
+    };
+    bb & board
 }
 
 /// Everything computed for one side.
@@ -229,6 +261,8 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     let mut material = 0;
     let mut danger_units = 0;
     let mut attackers = 0;
+    let blockers = pos.occupied() | pos.irradiated();
+    let board = v.board();
     for sq in own {
         let Some(piece) = pos.piece_at(sq) else { continue };
         let ri = piece.role.index();
@@ -250,7 +284,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                 mg -= p.king_advance_mg * adv.max(0);
             }
             _ => {
-                let att = pos.attacks_from(sq, piece);
+                let att = piece_attacks(piece.role, us, sq, blockers, board);
                 let mob = (att & !own & !enemy_pawn_attacks).count() as i32;
                 mg += p.mobility[ri] * mob;
                 eg += p.mobility[ri] * mob;
@@ -275,7 +309,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     }
     if let Some(k) = pos.king(us) {
         // Pawn shelter in front of the king.
-        let files = Bitboard::file(k.file()) | adjacent_files(v, k.file());
+        let files = file_mask(k.file()) | adjacent_files(v, k.file());
         let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
         let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
         mg += p.pawn_shelter * near;
@@ -313,7 +347,7 @@ fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
     let promo = v.promotion_rank as i32;
     let start = v.pawn_rank as i32;
     for sq in pawns {
-        let file = Bitboard::file(sq.file());
+        let file = file_mask(sq.file());
         let adj = adjacent_files(v, sq.file());
         if (pawns & file & ahead(us, sq)).any() {
             mg -= p.doubled_pawn.0;

@@ -62,8 +62,8 @@ pub const LEVELS: [Level; 8] = [
         depth: Some(1),
         nodes: None,
         movetime_ms: 500,
-        noise: 250,
-        blunder_permille: 200,
+        noise: 300,
+        blunder_permille: 250,
     },
     Level {
         level: 2,
@@ -72,32 +72,40 @@ pub const LEVELS: [Level; 8] = [
         nodes: None,
         movetime_ms: 500,
         noise: 150,
-        blunder_permille: 100,
+        blunder_permille: 120,
     },
-    Level { level: 3, name: "casual", depth: Some(3), nodes: None, movetime_ms: 700, noise: 90, blunder_permille: 50 },
+    Level {
+        level: 3,
+        name: "casual",
+        depth: Some(3),
+        nodes: Some(4_000),
+        movetime_ms: 700,
+        noise: 80,
+        blunder_permille: 50,
+    },
     Level {
         level: 4,
         name: "club",
-        depth: Some(4),
-        nodes: Some(20_000),
+        depth: None,
+        nodes: Some(5_000),
         movetime_ms: 800,
-        noise: 50,
+        noise: 40,
         blunder_permille: 20,
     },
     Level {
         level: 5,
         name: "strong club",
         depth: None,
-        nodes: Some(60_000),
+        nodes: Some(12_000),
         movetime_ms: 1_000,
-        noise: 25,
+        noise: 15,
         blunder_permille: 0,
     },
     Level {
         level: 6,
         name: "expert",
         depth: None,
-        nodes: Some(200_000),
+        nodes: Some(35_000),
         movetime_ms: 1_500,
         noise: 0,
         blunder_permille: 0,
@@ -106,7 +114,7 @@ pub const LEVELS: [Level; 8] = [
         level: 7,
         name: "master",
         depth: None,
-        nodes: Some(600_000),
+        nodes: Some(100_000),
         movetime_ms: 2_000,
         noise: 0,
         blunder_permille: 0,
@@ -198,14 +206,23 @@ pub struct Info {
 
 /// The best move in `pos` within `limits` (no game history: repetitions before `pos` are unknown).
 pub fn best_move(pos: &Position, limits: &Limits) -> SearchResult {
-    search_with(pos, &[], limits, &mut tt::Tt::new(table_mb(limits)), &mut |_| {})
+    search_fresh(pos, &[], limits)
+}
+
+/// A search with a new table, whose allocation counts against the time limit.
+fn search_fresh(pos: &Position, history: &[u64], limits: &Limits) -> SearchResult {
+    let t = std::time::Instant::now();
+    let mut table = tt::Tt::new(table_mb(limits));
+    let mut limits = limits.clone();
+    limits.movetime = limits.movetime.map(|m| m.saturating_sub(t.elapsed()).max(Duration::from_millis(1)));
+    search_with(pos, history, &limits, &mut table, &mut |_| {})
 }
 
 /// The best move in the game's current position, avoiding or seeking repetitions of earlier positions.
 pub fn best_move_in_game(game: &Game, limits: &Limits) -> SearchResult {
     let history: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
     let history = &history[..history.len().saturating_sub(1)];
-    search_with(game.position(), history, limits, &mut tt::Tt::new(table_mb(limits)), &mut |_| {})
+    search_fresh(game.position(), history, limits)
 }
 
 fn table_mb(limits: &Limits) -> usize {

@@ -5,8 +5,8 @@
 use super::eval::{self, EvalParams, evaluate, value};
 use super::tt::{Bound, Tt};
 use super::{Info, Limits, SearchResult};
-use crate::rules::attacks::king_attacks;
-use crate::rules::{Bitboard, Move, MoveKind, Position, Role, Setup};
+use crate::rules::attacks::{king_attacks, pawn_attacks};
+use crate::rules::{Bitboard, Color, Move, MoveKind, Position, Role, Setup};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::Ordering;
@@ -433,13 +433,18 @@ impl<'a> Searcher<'a> {
             }
             alpha = alpha.max(stand);
         }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        if in_check && qply >= 6 {
-            return evaluate(pos);
-        }
+        let moves = if in_check {
+            let all = pos.legal_moves();
+            if all.is_empty() {
+                return -MATE + ply as i32;
+            }
+            if qply >= 6 {
+                return evaluate(pos);
+            }
+            all
+        } else {
+            tactical_moves(pos)
+        };
         let mut list: Vec<(Move, i32)> = Vec::new();
         for m in moves {
             if in_check {
@@ -469,6 +474,9 @@ impl<'a> Searcher<'a> {
         let mut best = stand;
         for (m, _) in list {
             let child = pos.play_unchecked(m);
+            if !in_check && !legal_after(pos, &child) {
+                continue;
+            }
             let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
             if self.stopped {
                 return 0;
@@ -667,8 +675,129 @@ impl<'a> Searcher<'a> {
     }
 }
 
+/// Captures, queen promotions and destructive launches, generated directly (pseudo-legal: check each
+/// with [`legal_after`]). Much cheaper than the full legal move list in quiescence search.
+pub(crate) fn tactical_moves(pos: &Position) -> Vec<Move> {
+    let v = pos.variant();
+    let us = pos.turn();
+    let them = us.other();
+    let board = v.board();
+    let targets = pos.by_color(them) & !pos.by_role(Role::King);
+    let promo_rank = v.promotion_rank_of(us);
+    let mut list = Vec::new();
+    for from in pos.by_color(us) {
+        let Some(piece) = pos.piece_at(from) else { continue };
+        match piece.role {
+            Role::Pawn => {
+                for to in pawn_attacks(us, from) & targets & board {
+                    let kind =
+                        if to.rank() == promo_rank { MoveKind::Promotion(Role::Queen) } else { MoveKind::Normal };
+                    list.push(Move { from, to, kind });
+                }
+                let dr = if us == Color::White { 1 } else { -1 };
+                if let Some(one) = from.offset(0, dr)
+                    && one.rank() == promo_rank
+                    && board.contains(one)
+                    && !pos.occupied().contains(one)
+                    && !pos.irradiated().contains(one)
+                {
+                    list.push(Move { from, to: one, kind: MoveKind::Promotion(Role::Queen) });
+                }
+            }
+            Role::King if v.atomic => {}
+            _ => {
+                for to in pos.attacks_from(from, piece) & targets {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+    if v.missiles && pos.armed() {
+        let ready = pos.launch_ready_missiles();
+        if ready.any() {
+            let shields = pos.shields();
+            let mut aims = Bitboard::EMPTY;
+            for e in pos.by_color(them) & !shields {
+                aims |= king_attacks(e) | Bitboard::from_square(e);
+            }
+            for from in ready {
+                for to in aims & board & !shields {
+                    list.push(Move { from, to, kind: MoveKind::Launch });
+                }
+            }
+        }
+    }
+    list
+}
+
+/// Whether the move that led from `before` to `after` was legal: the mover's king survives and is not
+/// left in check (atomic: unless the enemy king exploded or the kings touch).
+pub(crate) fn legal_after(before: &Position, after: &Position) -> bool {
+    let us = before.turn();
+    let Some(k) = after.king(us) else { return false };
+    if before.variant().atomic {
+        match after.king(us.other()) {
+            None => return true,
+            Some(ek) if ek.distance(k) <= 1 => return true,
+            Some(_) => {}
+        }
+    }
+    !after.is_attacked(k, us.other())
+}
+
 fn lmr(depth: i32, searched: usize) -> i32 {
     let d = (depth as f64).ln();
     let n = (searched as f64).ln();
     (0.5 + d * n / 2.2) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{VARIANTS, setups};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// The direct generator agrees with the rules engine: every legal capture (queen promotions) is
+    /// generated, and everything generated that passes `legal_after` is legal.
+    #[test]
+    fn tactical_moves_match_legal_captures() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for v in VARIANTS {
+            for game in 0..12 {
+                let mut pos = if v.has_setups() {
+                    setups::position(v, setups::random_index(v, &mut rng)).unwrap()
+                } else {
+                    Position::start(v)
+                };
+                for _ in 0..(20 + game * 6) {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() || pos.king(pos.turn().other()).is_none() {
+                        break;
+                    }
+                    if !pos.is_check() {
+                        let generated: Vec<Move> = tactical_moves(&pos)
+                            .into_iter()
+                            .filter(|&m| legal_after(&pos, &pos.play_unchecked(m)))
+                            .collect();
+                        for m in &generated {
+                            assert!(legal.contains(m), "{} generated illegal {m:?} in {pos:?}", v.name);
+                        }
+                        for m in &legal {
+                            let wanted = match m.kind {
+                                MoveKind::Normal => pos.is_capture(*m),
+                                MoveKind::Promotion(r) => r == Role::Queen,
+                                _ => false,
+                            };
+                            if wanted {
+                                assert!(generated.contains(m), "{} missed {m:?} in {pos:?}", v.name);
+                            }
+                        }
+                    }
+                    let m = legal[rng.random_range(0..legal.len())];
+                    pos = pos.play_unchecked(m);
+                }
+            }
+        }
+    }
 }
