@@ -6,3 +6,5 @@
 
 pub mod notation;
 pub mod rules;
+pub mod bot;
+pub mod store;
