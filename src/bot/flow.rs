@@ -164,6 +164,11 @@ impl Bot {
     fn game_for(&self, msg: &IncomingMessage, id: Option<i64>) -> Res<(Player, GameRow)> {
         let conn = self.conn()?;
         let Some(me) = players::find(&conn, &msg.platform, &msg.author_id)? else {
+            if let Some(id) = id
+                && games::get(&conn, id)?.is_some()
+            {
+                return user(format!("Game #{id} is not yours: you are not playing in it."));
+            }
             return user("You have no games yet. Start one with !challenge @someone or !play.");
         };
         match id {
@@ -537,6 +542,10 @@ impl Bot {
             user(format!("I don't know the command '{}'. Say {prefix}help for the list.", short(text.split_whitespace().next().unwrap_or(""))))
         };
         let Some(me) = players::find(&conn, &msg.platform, &msg.author_id)? else {
+            if id.is_some() {
+                drop(conn);
+                self.game_for(msg, id)?;
+            }
             return if explicit { user("You have no game here. Start one with !challenge @someone or !play.") } else { unknown() };
         };
         let row = match id {
