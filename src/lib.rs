@@ -6,6 +6,7 @@
 //! the command-line tools in `main`.
 
 pub mod notation;
+pub mod render;
 pub mod rules;
 pub mod bot;
 pub mod store;

@@ -4,8 +4,9 @@ use capabot::bot::{self, Bot, FirstLegalMove, MoveOracle, NoAi, SystemClock};
 use capabot::config::Config;
 use capabot::console::{Console, ConsoleOptions};
 use capabot::notation::{self, fen, uci};
-use capabot::rules::{Position, VARIANTS, Variant, setups};
 use capabot::store::Store;
+use capabot::render::{self, RenderOptions, Theme};
+use capabot::rules::{Move, Position, VARIANTS, Variant, setups};
 use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -99,6 +100,49 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Draw a position as a PNG picture.
+    Render {
+        #[arg(long)]
+        variant: String,
+        #[arg(long, conflicts_with = "setup")]
+        fen: Option<String>,
+        #[arg(long)]
+        setup: Option<usize>,
+        /// Moves played from the position; the last one is highlighted.
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Show the board from the side not to move (default: the side to move sees it from their side).
+        #[arg(long)]
+        flip: bool,
+        /// Theme: wood (default), green, contrast.
+        #[arg(long, default_value = "wood")]
+        theme: String,
+        /// Board size in pixels (longer side), clamped to 160..=1600.
+        #[arg(long, default_value_t = 800)]
+        size: u32,
+        /// Title strip above the board.
+        #[arg(long)]
+        title: Option<String>,
+        /// Mark the missiles that may launch this turn.
+        #[arg(long)]
+        launch_ready: bool,
+        /// Leave out the coordinates.
+        #[arg(long)]
+        no_coordinates: bool,
+        /// Output file.
+        #[arg(short, long)]
+        output: std::path::PathBuf,
+    },
+    /// Renderer speed and picture size: median time to render and encode each variant's start position.
+    BenchRender {
+        /// Renders per variant.
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+        #[arg(long, default_value_t = 800)]
+        size: u32,
+        #[arg(long, default_value = "wood")]
+        theme: String,
+    },
 }
 
 /// The AI behind capabot's own side.
@@ -113,6 +157,13 @@ fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+fn theme(name: &str) -> Result<Theme, String> {
+    Theme::by_name(name).ok_or_else(|| {
+        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
+        format!("unknown theme '{name}'; known: {}", names.join(", "))
+    })
 }
 
 fn variant(name: &str) -> Result<&'static Variant, String> {
@@ -139,6 +190,17 @@ fn start_position(
         pos = pos.play(mv);
     }
     Ok(pos)
+}
+
+/// Plays `moves` from `pos`, returning the final position and the last move.
+fn play_moves(mut pos: Position, moves: &[String]) -> Result<(Position, Option<Move>), String> {
+    let mut last = None;
+    for m in moves {
+        let mv = notation::parse_move(&pos, m).map_err(|e| e.to_string())?;
+        pos = pos.play(mv);
+        last = Some(mv);
+    }
+    Ok((pos, last))
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -269,6 +331,61 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.pictures,
                 r.refused
             );
+        }
+        Command::Render {
+            variant: vn,
+            fen,
+            setup,
+            moves,
+            flip,
+            theme: tn,
+            size,
+            title,
+            launch_ready,
+            no_coordinates,
+            output,
+        } => {
+            let v = variant(&vn)?;
+            let start = start_position(v, fen.as_deref(), setup, &[])?;
+            let (pos, last_move) = play_moves(start, &moves)?;
+            let mut opts = RenderOptions::for_position(&pos);
+            if flip {
+                opts.orientation = opts.orientation.other();
+            }
+            opts.theme = theme(&tn)?;
+            opts.size = size;
+            opts.title = title;
+            opts.last_move = last_move;
+            opts.show_launch_ready = launch_ready;
+            opts.coordinates = !no_coordinates;
+            let png = render::render(&pos, &opts);
+            std::fs::write(&output, &png).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+            eprintln!("wrote {} ({} bytes)", output.display(), png.len());
+        }
+        Command::BenchRender { runs, size, theme: tn } => {
+            let theme = theme(&tn)?;
+            for v in VARIANTS {
+                let pos = Position::start(v);
+                let opts = RenderOptions { size, theme, ..RenderOptions::default() };
+                let mut bytes = render::render(&pos, &opts).len();
+                let mut times = Vec::with_capacity(runs.max(1));
+                for _ in 0..runs.max(1) {
+                    let t = Instant::now();
+                    let png = render::render(&pos, &opts);
+                    times.push(t.elapsed().as_secs_f64());
+                    bytes = png.len();
+                }
+                times.sort_by(f64::total_cmp);
+                let l = render::Layout::new(&pos, &opts);
+                println!(
+                    "render {:<15} {}x{}: median {:.3} ms, {:.1} KB",
+                    v.name,
+                    l.width(),
+                    l.height(),
+                    times[times.len() / 2] * 1e3,
+                    bytes as f64 / 1024.0
+                );
+            }
         }
     }
     Ok(())

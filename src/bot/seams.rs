@@ -1,6 +1,7 @@
 //! The two seams between the bot and the heavier parts: the board picture and the AI. Tests drive
 //! the bot through them with stand-ins; the real renderer and AI plug in here.
 
+use crate::render::{RenderOptions, render};
 use crate::rules::{Color, Game, Move, Position};
 use std::time::Duration;
 
@@ -39,9 +40,19 @@ impl MoveOracle for FirstLegalMove {
     }
 }
 
-/// The board picture (PNG) of `pos` seen from `viewer`, with `last_move` highlighted; `None` when
-/// this build has no renderer.
+/// Size in pixels of the board pictures the bot sends.
+pub const PICTURE_SIZE: u32 = 640;
+
+/// The board picture (PNG) of `pos` seen from `viewer`, with `last_move` highlighted and the
+/// launch-ready missiles marked.
 pub fn board_png(pos: &Position, last_move: Option<Move>, viewer: Color) -> Option<Vec<u8>> {
-    let _ = (pos, last_move, viewer);
-    None
+    let opts = RenderOptions {
+        size: PICTURE_SIZE,
+        orientation: viewer,
+        last_move,
+        show_launch_ready: pos.variant().missiles,
+        ..RenderOptions::default()
+    };
+    let png = render(pos, &opts);
+    (!png.is_empty()).then_some(png)
 }

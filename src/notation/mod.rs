@@ -9,7 +9,7 @@ pub mod pgn;
 pub mod san;
 pub mod uci;
 
-use crate::rules::{Move, Position};
+use crate::rules::{Move, Position, Role};
 use std::fmt;
 
 /// Why a typed move was not accepted.
@@ -60,15 +60,20 @@ pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
     if text.chars().count() > 40 {
         return Err(MoveError::TooLong);
     }
-    match uci::parse(pos, text) {
-        Ok(m) => return Ok(m),
-        Err(e @ (MoveError::Illegal { .. } | MoveError::Ambiguous { .. })) => {
-            // A coordinate-looking move that is illegal: SAN cannot read it any better.
-            if uci::looks_like_coordinates(text) {
-                return Err(e);
-            }
+    // An upper-case piece letter first means SAN (`A5c6`: archbishop from rank 5), even where the text
+    // also reads as coordinates (`a5c6`); otherwise coordinates are tried first.
+    let san_first = text.chars().next().is_some_and(|c| c.is_ascii_uppercase() && Role::from_char(c).is_some());
+    if san_first {
+        if let Ok(m) = san::parse(pos, text) {
+            return Ok(m);
         }
-        Err(_) => {}
     }
-    san::parse(pos, text)
+    match uci::parse(pos, text) {
+        Ok(m) => Ok(m),
+        Err(coord_err) => match san::parse(pos, text) {
+            Ok(m) => Ok(m),
+            // A coordinate-shaped input gets the coordinate explanation.
+            Err(san_err) => Err(if uci::looks_like_coordinates(text) { coord_err } else { san_err }),
+        },
+    }
 }

@@ -275,7 +275,11 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     let legal = pos.legal_moves();
     let mut matches: Vec<Move> = Vec::new();
     let mut needs_promo = false;
-    for &(role, file, rank) in &readings {
+    // Readings are tried in order (a pawn's file before a lower-case piece letter, as SAN means it);
+    // the first reading that matches any legal move wins.
+    let mut pawn_first = readings.clone();
+    pawn_first.sort_by_key(|r| r.0 != Role::Pawn || head.chars().next().is_some_and(|c| c.is_ascii_uppercase()));
+    for &(role, file, rank) in &pawn_first {
         for m in legal.iter().copied() {
             if m.to != to || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch) {
                 continue;
@@ -298,6 +302,9 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
             if !matches.contains(&m) {
                 matches.push(m);
             }
+        }
+        if !matches.is_empty() {
+            break;
         }
     }
     match matches.as_slice() {
@@ -398,10 +405,13 @@ mod tests {
 
     #[test]
     fn b_is_bishop_or_pawn() {
-        // Both a b-pawn and a bishop can take on c3... the lower-case b is ambiguous, upper-case B is not.
         let pos = parse_position(&CHESS, "4k3/8/8/B7/8/2p5/1P6/4K3 w - - 0 1").unwrap();
-        assert!(matches!(parse(&pos, "bxc3"), Err(MoveError::Ambiguous { .. })));
+        // Lower case b is the b-pawn, as SAN means it; upper case B is the bishop.
+        assert_eq!(write(&pos, parse(&pos, "bxc3").unwrap()), "bxc3");
         assert_eq!(write(&pos, parse(&pos, "Bxc3").unwrap()), "Bxc3");
+        // Where no pawn can make the move, a lower-case piece letter is read as the piece.
+        let pos = parse_position(&CHESS, "4k3/8/8/B7/8/2p5/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(write(&pos, parse(&pos, "bxc3").unwrap()), "Bxc3");
     }
 
     #[test]

@@ -261,7 +261,9 @@ impl Position {
         }
         for color in Color::ALL {
             let count = pos.pieces(color, Role::King).count();
-            if count != 1 {
+            // Atomic games end with a king blown up; that final position must still be readable.
+            let exploded = variant.atomic && count == 0 && pos.king(color.other()).is_some();
+            if count != 1 && !exploded {
                 return Err(PositionError::KingCount { color, count });
             }
         }
@@ -313,7 +315,8 @@ impl Position {
                 pos.ep_square = Some(ep);
             }
         }
-        if pos.is_attacked_king(setup.turn.other()) {
+        let game_over = pos.king(Color::White).is_none() || pos.king(Color::Black).is_none();
+        if !game_over && pos.is_attacked_king(setup.turn.other()) {
             return Err(PositionError::OpponentInCheck);
         }
         pos.hash = pos.compute_hash();
@@ -580,10 +583,16 @@ impl Position {
 
     /// All legal moves.
     pub fn legal_moves(&self) -> MoveList {
-        let mut list = MoveList::new();
-        self.gen_pseudo(&mut list);
-        self.retain_legal(&mut list);
+        let mut list = MoveList::with_capacity(64);
+        self.legal_moves_into(&mut list);
         list
+    }
+
+    /// Legal moves into a caller's buffer (cleared first), so hot loops reuse one allocation.
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
+        list.clear();
+        self.gen_pseudo(list);
+        self.retain_legal(list);
     }
 
     /// Number of legal moves (no list kept).
@@ -596,13 +605,28 @@ impl Position {
             list.clear();
             return;
         }
+        let king = self.king(self.turn);
+        let pinned = self.pinned(self.turn);
         if self.variant.atomic {
-            list.retain(|m| self.is_legal_by_playing(*m));
+            // Quiet moves of pieces other than the king cannot explode anything: the usual pin and
+            // check logic holds, and touching kings make every such move safe.
+            let adjacent = self.kings_adjacent();
+            let checkers = self.checkers();
+            let enemy = self.by_color[self.turn.other().index()];
+            list.retain(|m| {
+                let quiet = m.kind == MoveKind::Normal && !enemy.contains(m.to) && Some(m.from) != king;
+                if quiet && (adjacent || checkers.is_empty()) {
+                    if adjacent {
+                        // Moving away may separate the kings only if the king moves, which it does not.
+                        return true;
+                    }
+                    return king.is_some_and(|k| !pinned.contains(m.from) || attacks::line(k, m.from).contains(m.to));
+                }
+                self.is_legal_by_playing(*m)
+            });
             return;
         }
         let checkers = self.checkers();
-        let pinned = self.pinned(self.turn);
-        let king = self.king(self.turn);
         list.retain(|m| self.is_legal_fast(*m, checkers, pinned, king));
     }
 
@@ -1058,8 +1082,11 @@ impl Position {
                     self.remove(sq);
                     touched.set(sq);
                 }
-                self.irradiated.set(m.to);
-                self.hash ^= zobrist::radiation(m.to);
+                // A launch may hit a square that is already irradiated (C8.3).
+                if !self.irradiated.contains(m.to) {
+                    self.irradiated.set(m.to);
+                    self.hash ^= zobrist::radiation(m.to);
+                }
             }
         }
         // Rights of rooks and missiles that moved or were removed end.
@@ -1089,32 +1116,32 @@ impl Position {
 
     // ----- game end -----
 
-    /// Whether `color` cannot possibly give mate (no pawns, no major pieces, at most one minor or only
-    /// bishops of one colour).
+    /// Whether `color` cannot give mate by any sequence of legal moves, helped by the opponent: a bare
+    /// king; a lone knight against a bare king; bishops of one colour against nothing but bishops of that
+    /// colour (as Fairy-Stockfish counts it; used for timeouts).
     pub fn has_insufficient_material(&self, color: Color) -> bool {
         let own = self.by_color[color.index()];
+        let them = self.by_color[color.other().index()] & !self.by_role[Role::King.index()];
         let r = &self.by_role;
-        let heavy = r[Role::Pawn.index()]
-            | r[Role::Rook.index()]
-            | r[Role::Queen.index()]
-            | r[Role::Archbishop.index()]
-            | r[Role::Chancellor.index()]
-            | r[Role::Missile.index()];
-        if (own & heavy).any() {
+        let knights = r[Role::Knight.index()];
+        let bishops = r[Role::Bishop.index()];
+        let own_pieces = own & !r[Role::King.index()];
+        if (own_pieces & !(knights | bishops)).any() {
             return false;
         }
+        if own_pieces.is_empty() {
+            return true;
+        }
         if self.variant.atomic {
-            // A lone king or king and one minor cannot explode anything that is not there.
-            let minors = own & (r[Role::Knight.index()] | r[Role::Bishop.index()]);
-            return minors.count() <= 1 && (self.by_color[color.other().index()] & !r[Role::King.index()]).is_empty();
+            // A lone minor piece cannot blow anything up next to a bare king.
+            return own_pieces.count() == 1 && them.is_empty();
         }
-        let knights = own & r[Role::Knight.index()];
-        let bishops = own & r[Role::Bishop.index()];
-        if knights.is_empty() {
-            let dark = Bitboard::dark_squares();
-            return (bishops & dark).is_empty() || (bishops & !dark).is_empty();
+        if (own_pieces & knights).any() {
+            return own_pieces.count() == 1 && them.is_empty();
         }
-        knights.count() == 1 && bishops.is_empty()
+        let dark = Bitboard::dark_squares();
+        let all_bishops = own_pieces | them;
+        (them & !bishops).is_empty() && ((all_bishops & dark).is_empty() || (all_bishops & !dark).is_empty())
     }
 
     /// A dead position per C15: K v K, K+N v K, K+B v K, K+B v K+B with bishops on one colour.
@@ -1176,11 +1203,21 @@ impl Position {
         if depth == 0 {
             return 1;
         }
-        let moves = self.legal_moves();
+        let mut buffers: Vec<MoveList> = (0..depth).map(|_| MoveList::with_capacity(128)).collect();
+        self.perft_with(depth, &mut buffers)
+    }
+
+    fn perft_with(&self, depth: u32, buffers: &mut [MoveList]) -> u64 {
+        let Some((list, rest)) = buffers.split_first_mut() else { return 1 };
+        self.legal_moves_into(list);
         if depth == 1 {
-            return moves.len() as u64;
+            return list.len() as u64;
         }
-        moves.iter().map(|&m| self.play_unchecked(m).perft(depth - 1)).sum()
+        let mut nodes = 0;
+        for &m in list.iter() {
+            nodes += self.play_unchecked(m).perft_with(depth - 1, rest);
+        }
+        nodes
     }
 
     /// Perft split by root move, in coordinate notation.

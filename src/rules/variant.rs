@@ -225,8 +225,17 @@ impl Variant {
     }
 
     /// All squares on this board.
+    #[inline]
     pub fn board(&self) -> Bitboard {
-        board_mask(self.width, self.height)
+        const B8X8: Bitboard = board_mask(8, 8);
+        const B10X8: Bitboard = board_mask(10, 8);
+        const B10X10: Bitboard = board_mask(10, 10);
+        match (self.width, self.height) {
+            (8, 8) => B8X8,
+            (10, 8) => B10X8,
+            (10, 10) => B10X10,
+            (w, h) => board_mask(w, h),
+        }
     }
 
     pub fn contains(&self, sq: Square) -> bool {

@@ -64,9 +64,23 @@ impl From<rusqlite_migration::Error> for StoreError {
 /// Result type of the store.
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// Waits for another writer: short sleeps first (writes take well under a millisecond), then 1 ms
+/// steps, giving up after about [`BUSY_TIMEOUT`]. SQLite's own busy timeout sleeps in steps of up
+/// to 100 ms, which would make every contended write slow.
+fn busy_wait(attempt: i32) -> bool {
+    let attempt = attempt.max(0) as u64;
+    if attempt < 100 {
+        std::thread::sleep(Duration::from_micros(50));
+        true
+    } else {
+        std::thread::sleep(Duration::from_millis(1));
+        attempt < 100 + BUSY_TIMEOUT.as_millis() as u64
+    }
+}
+
 /// Applies the per-connection settings: WAL journal, foreign keys, busy timeout.
 pub fn configure(conn: &Connection) -> Result<()> {
-    conn.busy_timeout(BUSY_TIMEOUT)?;
+    conn.busy_handler(Some(busy_wait))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     // With WAL, NORMAL keeps every committed transaction across a crash of the process; only an
     // operating-system crash or power loss may lose the last few.

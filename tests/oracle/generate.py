@@ -83,17 +83,17 @@ castlingQueensideFile = c
 # then random fill); terminal_extra: extra terminal positions harvested
 # one ply below sampled records.
 PLAN = {
-    "chess": dict(games=50, target=1000, terminal_extra=150),
-    "capablanca": dict(games=45, target=1000, terminal_extra=150),
-    "caparandom": dict(games=50, target=1000, terminal_extra=150),
-    "caparelocation": dict(games=60, target=1000, terminal_extra=150),
-    "stones": dict(games=45, target=1000, terminal_extra=150),
-    "atomic": dict(games=110, target=1000, terminal_extra=150),
+    "chess": dict(games=50, target=1000, terminal_extra=150, p3_every=10, p3_cap=2000),
+    "capablanca": dict(games=35, target=1000, terminal_extra=150, p3_every=20, p3_cap=1200),
+    "caparandom": dict(games=35, target=1000, terminal_extra=150, p3_every=20, p3_cap=1200),
+    "caparelocation": dict(games=35, target=1000, terminal_extra=150, p3_every=20, p3_cap=1200),
+    "stones": dict(games=35, target=1000, terminal_extra=150, p3_every=20, p3_cap=1200),
+    "atomic": dict(games=110, target=1000, terminal_extra=150, p3_every=20, p3_cap=1200),
 }
-QUICK_PLAN = {v: dict(games=4, target=40, terminal_extra=10) for v in VARIANTS}
-
-PERFT3_EVERY = 10          # ask for perft(3) on every 10th record ...
-PERFT3_MAX_PERFT2 = 2000   # ... unless perft(2) is above this (cost bound)
+QUICK_PLAN = {v: dict(games=4, target=40, terminal_extra=10, p3_every=10, p3_cap=2000)
+              for v in VARIANTS}
+# perft(3) is asked for on every p3_every-th record (and on harvested
+# terminal positions), and skipped when perft(2) > p3_cap (cost bound).
 MAX_PLIES = 500
 NEAR_END = 4               # positions before a game's end kept as "near-end"
 
@@ -347,7 +347,8 @@ def play_games(args):
 
 def compute_record(args):
     """Compute one record.  Returns (line, info dict, terminal child FENs)."""
-    variant, fen, want_p3 = args
+    variant, fen, p3_cap = args
+    want_p3 = p3_cap > 0
     ev, c960 = ENGINE[variant], is960(variant)
     fen = sf.get_fen(ev, fen, [], c960)
     moves = sorted(sf.legal_moves(ev, fen, [], c960))
@@ -356,7 +357,7 @@ def compute_record(args):
     p1 = len(moves)
     p2 = sum(len(c) for c in children)
     p3 = "-"
-    if want_p3 and p2 <= PERFT3_MAX_PERFT2:
+    if want_p3 and p2 <= p3_cap:
         if p1 == 0:
             p3 = 0
         else:
@@ -441,7 +442,7 @@ def main():
     # Sanity checks of the engine set-up (start-position perft).
     for v, want in [("chess", [20, 400, 8902]), ("capablanca", [28, 784, 25228]),
                     ("atomic", [20, 400, 8902]), ("stones", [28, 784, 25142])]:
-        line, _, _ = compute_record((v, sf.start_fen(v), True))
+        line, _, _ = compute_record((v, sf.start_fen(v), 10 ** 9))
         got = [int(x) for x in line.split("\t")[1:4]]
         print("start perft %-10s %s %s" % (v, got, "ok" if got == want else "MISMATCH"))
         if got != want:
@@ -476,7 +477,8 @@ def main():
         rng = random.Random("%d:select:%s" % (SEED, v))
         fens = select_positions(v, cands[v], plan[v]["target"], rng)
         rng.shuffle(fens)
-        tasks = [(v, f, i % PERFT3_EVERY == 0) for i, f in enumerate(fens)]
+        pe, pc = plan[v]["p3_every"], plan[v]["p3_cap"]
+        tasks = [(v, f, pc if i % pe == 0 else 0) for i, f in enumerate(fens)]
         res = pool.map(compute_record, tasks, chunksize=4)
         # Second pass: terminal positions found one ply below the records.
         seen = set(l.split("\t")[0] for l, _, _ in res)
@@ -486,7 +488,7 @@ def main():
                 if f not in seen and len(extra) < plan[v]["terminal_extra"]:
                     seen.add(f)
                     extra.append(f)
-        res += pool.map(compute_record, [(v, f, True) for f in extra], chunksize=8)
+        res += pool.map(compute_record, [(v, f, pc) for f in extra], chunksize=8)
         path = os.path.join(opts.out, v + ".tsv")
         with open(path, "w") as fh:
             fh.write(HEADER + "\n")
@@ -506,9 +508,40 @@ def main():
     pool.close()
     pool.join()
 
-    if set(variants) == set(VARIANTS) and not opts.quick:
-        write_summary(opts.out, summary, len(setups))
+    # SUMMARY.md is rebuilt from all six files on disk, so a partial run
+    # (--only) still leaves a consistent summary.
+    paths = [os.path.join(opts.out, v + ".tsv") for v in VARIANTS]
+    if all(os.path.exists(p) for p in paths):
+        write_summary(opts.out, [(v, stats_from_file(v, p)) for v, p in zip(VARIANTS, paths)],
+                      len(setups))
     print("total %.0fs" % (time.time() - t0))
+
+
+def stats_from_file(variant, path):
+    ev, c960 = ENGINE[variant], is960(variant)
+    c = dict.fromkeys(["castle", "ep", "promo", "check", "mate", "stalemate",
+                       "explosion", "insufficient", "p3", "records"], 0)
+    with open(path) as fh:
+        for line in fh:
+            if line.startswith("#"):
+                continue
+            r = line.rstrip("\n").split("\t")
+            fen, moves = r[0], r[4].split()
+            castle, ep, promo, _ = classify_moves(fen, moves)
+            wk, bk = kings_present(fen)
+            check = (wk and bk) and bool(sf.gives_check(ev, fen, [], c960))
+            c["records"] += 1
+            c["castle"] += castle
+            c["ep"] += ep
+            c["promo"] += promo
+            c["check"] += check
+            c["mate"] += (not moves) and check
+            c["stalemate"] += (not moves) and not check and wk and bk
+            c["explosion"] += not (wk and bk)
+            c["insufficient"] += r[7] != "0,0"
+            c["p3"] += r[3] != "-"
+    c["bytes"] = os.path.getsize(path)
+    return c
 
 
 def write_summary(out, summary, nsetups):

@@ -1,0 +1,236 @@
+//! Board pictures for chat: [`render`] turns a position into PNG bytes, for every board size the engine knows
+//! (8×8, 10×8, 10×10), with coordinates, the last move, check, and Capatomic's radiation, king shields and
+//! launch-ready missiles.
+//!
+//! Modelled on lila-gif: the artwork is hand-drawn SVG embedded at build time ([`assets`]), rasterised with
+//! resvg once per square size; every distinct square look (colour, tints, markers, piece, label) is composed
+//! once into a tile of palette indices and cached ([`cache`]); a render then only decides each square's look,
+//! copies tiles into an indexed frame and encodes it ([`encode`]). Themes are data ([`theme`]).
+
+pub mod assets;
+pub mod cache;
+pub mod encode;
+pub mod glyphs;
+pub mod options;
+pub mod palette;
+pub mod raster;
+pub mod theme;
+
+pub use options::{MAX_SIZE, MIN_SIZE, RenderOptions};
+pub use theme::Theme;
+
+use crate::rules::{Color, MoveKind, Position, Square};
+use raster::{EDGE_BOTTOM, EDGE_LEFT, EDGE_RIGHT, EDGE_TOP, IN_SHIELD, TileKey, Tint};
+
+/// Pixel geometry of one picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Board width and height in squares.
+    pub files: u32,
+    pub ranks: u32,
+    /// Square side in pixels.
+    pub square: u32,
+    /// Height of the title strip above the board (0 without a title).
+    pub title_height: u32,
+}
+
+impl Layout {
+    /// The layout `render` uses for this position and these options.
+    pub fn new(pos: &Position, opts: &RenderOptions) -> Layout {
+        let v = pos.variant();
+        let (files, ranks) = (u32::from(v.width).max(1), u32::from(v.height).max(1));
+        let square = opts.clamped_size() / files.max(ranks);
+        let title_height = if title_text(opts).is_some() { (square * 11 / 20).max(22) } else { 0 };
+        Layout { files, ranks, square, title_height }
+    }
+
+    /// Picture width in pixels.
+    pub fn width(&self) -> u32 {
+        self.files * self.square
+    }
+
+    /// Picture height in pixels (board plus title strip).
+    pub fn height(&self) -> u32 {
+        self.ranks * self.square + self.title_height
+    }
+
+    /// The square shown at screen column `col` (from the left) and row `row` (from the top).
+    pub fn square_at(&self, orientation: Color, col: u32, row: u32) -> Square {
+        let (f, r) = match orientation {
+            Color::White => (col, self.ranks - 1 - row),
+            Color::Black => (self.files - 1 - col, row),
+        };
+        Square::new(f as u8, r as u8)
+    }
+}
+
+/// The title to draw, cleaned: control characters dropped, at most [`options::MAX_TITLE_CHARS`] characters.
+fn title_text(opts: &RenderOptions) -> Option<String> {
+    let t: String = opts.title.as_deref()?.chars().filter(|c| !c.is_control()).take(options::MAX_TITLE_CHARS).collect();
+    let t = t.trim().to_string();
+    (!t.is_empty()).then_some(t)
+}
+
+/// How each square looks, in screen order (row by row from the top left).
+pub fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<TileKey> {
+    let (w, h) = (layout.files as i32, layout.ranks as i32);
+    let on_board = |f: i32, r: i32| (0..w).contains(&f) && (0..h).contains(&r);
+    let near = |a: Square, f: i32, r: i32| (i32::from(a.file()) - f).abs() <= 1 && (i32::from(a.rank()) - r).abs() <= 1;
+    let check_king = if pos.is_check() { pos.king(pos.turn()) } else { None };
+    let kings: [Option<Square>; 2] =
+        if pos.variant().missiles { [pos.king(Color::White), pos.king(Color::Black)] } else { [None, None] };
+    let launch_ready = if opts.show_launch_ready { pos.launch_ready_missiles() } else { Default::default() };
+    let irradiated = pos.irradiated();
+    // Screen steps: (file, rank) change when moving one square up/right/down/left on screen.
+    let dir: i32 = if opts.orientation == Color::White { 1 } else { -1 };
+    let screen_edges = [(EDGE_TOP, 0, dir), (EDGE_RIGHT, dir, 0), (EDGE_BOTTOM, 0, -dir), (EDGE_LEFT, -dir, 0)];
+
+    let mut keys = Vec::with_capacity((layout.files * layout.ranks) as usize);
+    for row in 0..layout.ranks {
+        for col in 0..layout.files {
+            let sq = layout.square_at(opts.orientation, col, row);
+            let (f, r) = (i32::from(sq.file()), i32::from(sq.rank()));
+            let mut key = TileKey::plain(sq.is_dark());
+            if let Some(m) = opts.last_move {
+                if m.kind == MoveKind::Launch {
+                    if near(m.to, f, r) {
+                        key.tint = Tint::Blast;
+                    } else if m.from == sq {
+                        key.tint = Tint::LastMove;
+                    }
+                } else if m.from == sq || m.to == sq {
+                    key.tint = Tint::LastMove;
+                }
+            }
+            key.check = check_king == Some(sq);
+            key.irradiated = irradiated.contains(sq);
+            for (c, king) in kings.iter().enumerate() {
+                if let Some(k) = *king
+                    && near(k, f, r)
+                {
+                    let mut bits = IN_SHIELD;
+                    for (bit, df, dr) in screen_edges {
+                        let (nf, nr) = (f + df, r + dr);
+                        if !on_board(nf, nr) || !near(k, nf, nr) {
+                            bits |= bit;
+                        }
+                    }
+                    key.shield[c] = bits;
+                }
+            }
+            key.launch_ready = launch_ready.contains(sq);
+            key.piece = pos.piece_at(sq);
+            if opts.coordinates {
+                if row == layout.ranks - 1 {
+                    key.file_label = Some(sq.file());
+                }
+                if col == 0 {
+                    key.rank_label = Some(sq.rank());
+                }
+            }
+            keys.push(key);
+        }
+    }
+    keys
+}
+
+/// The position as a PNG picture (8-bit indexed colour). Never panics; sizes are clamped.
+pub fn render(pos: &Position, opts: &RenderOptions) -> Vec<u8> {
+    let layout = Layout::new(pos, opts);
+    let keys = tile_keys(pos, opts, &layout);
+    let title = title_text(opts);
+    let (width, height, sq) = (layout.width() as usize, layout.height() as usize, layout.square as usize);
+    let mut pixels = vec![0u8; width * height];
+    let (palette, tiles) = cache::with_theme(opts.theme, |c| {
+        if let Some(t) = &title {
+            let strip = c.title(t, layout.width(), layout.title_height);
+            pixels[..strip.len()].copy_from_slice(&strip);
+        }
+        let tiles: Vec<_> = keys.iter().map(|k| c.tile(layout.square, k)).collect();
+        (c.palette_bytes(), tiles)
+    });
+    let top = layout.title_height as usize;
+    for (i, tile) in tiles.iter().enumerate() {
+        let (col, row) = (i % layout.files as usize, i / layout.files as usize);
+        let x0 = col * sq;
+        for y in 0..sq {
+            let start = (top + row * sq + y) * width + x0;
+            pixels[start..start + sq].copy_from_slice(&tile[y * sq..(y + 1) * sq]);
+        }
+    }
+    encode::indexed_png(layout.width(), layout.height(), &palette, &pixels)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Move, Role, variant};
+
+    fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>) {
+        let mut dec = png::Decoder::new(std::io::Cursor::new(bytes.to_vec()));
+        dec.set_transformations(png::Transformations::EXPAND);
+        let mut r = dec.read_info().unwrap();
+        let mut buf = vec![0; r.output_buffer_size().unwrap()];
+        let info = r.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info.width, info.height, buf)
+    }
+
+    #[test]
+    fn sizes_follow_the_board() {
+        for (v, w, h) in
+            [(&variant::CHESS, 480, 480), (&variant::CAPABLANCA, 480, 384), (&variant::CAPATOMIC, 480, 480)]
+        {
+            let pos = Position::start(v);
+            let (pw, ph, _) = decode(&render(&pos, &RenderOptions { size: 480, ..Default::default() }));
+            assert_eq!((pw, ph), (w, h), "{}", v.name);
+        }
+    }
+
+    #[test]
+    fn flipping_mirrors_the_squares() {
+        let l = Layout { files: 10, ranks: 8, square: 10, title_height: 0 };
+        assert_eq!(l.square_at(Color::White, 0, 0), Square::parse("a8").unwrap());
+        assert_eq!(l.square_at(Color::Black, 0, 0), Square::parse("j1").unwrap());
+    }
+
+    #[test]
+    fn shields_and_launch_marks_in_capatomic() {
+        let pos = Position::start(&variant::CAPATOMIC);
+        let opts = RenderOptions { show_launch_ready: true, ..Default::default() };
+        let layout = Layout::new(&pos, &opts);
+        let keys = tile_keys(&pos, &opts, &layout);
+        let shielded = keys.iter().filter(|k| k.shield[0] & IN_SHIELD != 0).count();
+        assert_eq!(shielded, 9);
+        assert_eq!(keys.iter().filter(|k| k.shield[1] & IN_SHIELD != 0).count(), 9);
+        let marked: Vec<_> = keys.iter().filter(|k| k.launch_ready).map(|k| k.piece.map(|p| p.role)).collect();
+        assert!(marked.iter().all(|r| *r == Some(Role::Missile)), "{marked:?}");
+    }
+
+    #[test]
+    fn launch_tints_the_blast_area() {
+        let pos = Position::start(&variant::CAPATOMIC);
+        let m = Move { from: Square::parse("e1").unwrap(), to: Square::parse("e5").unwrap(), kind: MoveKind::Launch };
+        let opts = RenderOptions { last_move: Some(m), ..Default::default() };
+        let keys = tile_keys(&pos, &opts, &Layout::new(&pos, &opts));
+        assert_eq!(keys.iter().filter(|k| k.tint == Tint::Blast).count(), 9);
+        assert_eq!(keys.iter().filter(|k| k.tint == Tint::LastMove).count(), 1);
+    }
+
+    #[test]
+    fn title_adds_a_strip_and_bad_sizes_are_clamped() {
+        let pos = Position::start(&variant::CHESS);
+        let opts = RenderOptions { size: 1, title: Some("a\u{7} b".into()), ..Default::default() };
+        let (w, h, _) = decode(&render(&pos, &opts));
+        assert_eq!(w, MIN_SIZE);
+        assert!(h > MIN_SIZE);
+    }
+
+    #[test]
+    fn orientation_changes_the_picture() {
+        let pos = Position::start(&variant::CHESS);
+        let a = decode(&render(&pos, &RenderOptions { size: 200, ..Default::default() })).2;
+        let b = decode(&render(&pos, &RenderOptions { size: 200, orientation: Color::Black, ..Default::default() })).2;
+        assert_ne!(a, b);
+    }
+}
