@@ -200,12 +200,26 @@ impl Bot {
     }
 
     /// Replays a stored game and checks it reaches the stored FEN.
+    ///
+    /// Row and moves are read in one read transaction (one snapshot); when the game has moved on
+    /// since `row` was read, the caller is told the position changed.
     pub(crate) fn load_game(&self, conn: &Conn<'_>, row: &GameRow) -> Res<Game> {
+        let tx = conn.unchecked_transaction()?;
+        let fresh = games::get(&tx, row.id)?.ok_or_else(|| BotError::Internal(format!("game {} vanished", row.id)))?;
+        if fresh.ply != row.ply || fresh.status != row.status {
+            return user(format!(
+                "Game #{}: the position changed meanwhile (another move came first). Look at !board and try again.",
+                row.id
+            ));
+        }
+        let stored = games::moves(&tx, row.id)?;
+        tx.commit()?;
+        let row = &fresh;
         let v = variant_named(&row.variant).map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
         let start = fen::parse_position(v, &row.start_fen)
             .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))?;
         let mut game = Game::new(start);
-        for m in games::moves(conn, row.id)? {
+        for m in stored {
             let mv = uci::parse(game.position(), &m.uci)
                 .map_err(|e| BotError::Internal(format!("game {} ply {}: stored move {} does not replay: {e}", row.id, m.ply, m.uci)))?;
             if !game.play(mv) {
@@ -340,11 +354,10 @@ impl Bot {
     fn accept(&self, msg: &IncomingMessage, id: Option<i64>) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
-        let me = match players::find(&conn, &msg.platform, &msg.author_id)? {
-            Some(p) => p,
-            None => self.me(&conn, msg)?,
-        };
-        let list = challenges::acceptable(&conn, &msg.platform, &msg.chat_id, me.id, now)?;
+        // Someone new may accept an open challenge; their player record is made only then.
+        let known = players::find(&conn, &msg.platform, &msg.author_id)?;
+        let me_id = known.as_ref().map_or(-1, |p| p.id);
+        let list = challenges::acceptable(&conn, &msg.platform, &msg.chat_id, me_id, now)?;
         let ch = match id {
             Some(id) => match list.into_iter().find(|c| c.id == id) {
                 Some(c) => c,
@@ -352,7 +365,7 @@ impl Bot {
             },
             None => {
                 // Direct challenges first, then open ones.
-                let mut direct: Vec<_> = list.iter().filter(|c| c.challenged == Some(me.id)).cloned().collect();
+                let mut direct: Vec<_> = list.iter().filter(|c| c.challenged == Some(me_id)).cloned().collect();
                 match (direct.len(), list.len()) {
                     (1, _) => direct.remove(0),
                     (0, 1) => list.into_iter().next().expect("one"),
@@ -367,6 +380,10 @@ impl Bot {
         if !challenges::close(&conn, ch.id, "accepted", None)? {
             return user(format!("Challenge #{} is no longer open.", ch.id));
         }
+        let me = match known {
+            Some(p) => p,
+            None => self.me(&conn, msg)?,
+        };
         let challenger = players::get(&conn, ch.challenger)?.ok_or_else(|| BotError::Internal("challenger vanished".into()))?;
         let v = variant_named(&ch.variant)?;
         drop(conn);
