@@ -5,10 +5,10 @@
 //! [`bot`] and its storage [`store`]; then the front ends ([`console`]) with their [`config`]; then
 //! the command-line tools in `main`.
 
+pub mod bot;
+pub mod config;
+pub mod console;
 pub mod notation;
 pub mod render;
 pub mod rules;
-pub mod bot;
 pub mod store;
-pub mod config;
-pub mod console;

@@ -81,7 +81,8 @@ fn ply_guard_under_threads_at_the_store_level() {
     let wins = handles.into_iter().map(|h| h.join().unwrap()).filter(|&w| w).count();
     assert_eq!(wins, 1);
     let c = tb_bot.store().conn().unwrap();
-    let (ply, fen): (i64, String) = c.query_row("SELECT ply, fen FROM games WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+    let (ply, fen): (i64, String) =
+        c.query_row("SELECT ply, fen FROM games WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
     assert_eq!(ply, 1);
     let n_moves: i64 = c.query_row("SELECT count(*) FROM moves", [], |r| r.get(0)).unwrap();
     assert_eq!(n_moves, 1);

@@ -13,7 +13,8 @@ use std::sync::Arc;
 fn start_of(tb: &TestBot, game: i64) -> Position {
     let (v, f): (String, String) = {
         let c = tb.bot.store().conn().unwrap();
-        c.query_row("SELECT variant, start_fen FROM games WHERE id = ?1", [game], |r| Ok((r.get(0)?, r.get(1)?))).unwrap()
+        c.query_row("SELECT variant, start_fen FROM games WHERE id = ?1", [game], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
     };
     fen::parse_position(Variant::by_name(&v).unwrap(), &f).unwrap()
 }
@@ -325,7 +326,10 @@ fn playing_the_ai() {
     let out = tb.say("alice", "!play chess level:2 color:white");
     assert!(out.contains("Game #1 starts") && out.contains("capabot (level 2)"), "{out}");
     let out = tb.say("alice", "e4");
-    assert!(out.contains("1. e4 played by alice") && out.contains("1... ") && out.contains("played by capabot"), "{out}");
+    assert!(
+        out.contains("1. e4 played by alice") && out.contains("1... ") && out.contains("played by capabot"),
+        "{out}"
+    );
     assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
     // AI as White moves at once; `challenge @capabot` works too.
     let out = tb.say_in("other", "bob", "!challenge @capabot atomic color:black");
@@ -375,7 +379,11 @@ fn restart_mid_game_keeps_fen_clock_and_offers() {
     let path = db_path(dir.path());
     let (fen_before, deadline_before, board_before);
     {
-        let tb = TestBot { dir: tempfile::tempdir().unwrap(), clock: clock.clone(), bot: open_bot(&path, clock.clone(), Arc::new(NoAi)) };
+        let tb = TestBot {
+            dir: tempfile::tempdir().unwrap(),
+            clock: clock.clone(),
+            bot: open_bot(&path, clock.clone(), Arc::new(NoAi)),
+        };
         tb.say("alice", "!challenge @bob capatomic color:white days:2 setup:5");
         tb.say("bob", "!accept");
         let start = {
@@ -392,7 +400,11 @@ fn restart_mid_game_keeps_fen_clock_and_offers() {
         assert!(board_before.contains("Draw offered by alice"), "{board_before}");
     }
     // A new bot on the same file: same position, same deadline, the offer still stands.
-    let tb = TestBot { dir: tempfile::tempdir().unwrap(), clock: clock.clone(), bot: open_bot(&path, clock, Arc::new(NoAi)) };
+    let tb = TestBot {
+        dir: tempfile::tempdir().unwrap(),
+        clock: clock.clone(),
+        bot: open_bot(&path, clock, Arc::new(NoAi)),
+    };
     assert_eq!(tb.query_str("SELECT fen FROM games"), fen_before);
     assert_eq!(tb.query_i64("SELECT deadline FROM games"), deadline_before);
     assert_eq!(tb.say("bob", "!board"), board_before);

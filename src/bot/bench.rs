@@ -2,8 +2,8 @@
 //! database file, reporting accepted moves per second and latency percentiles.
 
 use super::{Bot, BotConfig, IncomingMessage, NoAi, SystemClock};
-use crate::rules::{Game, Position, Variant, setups};
 use crate::notation::{fen, san};
+use crate::rules::{Game, Position, Variant, setups};
 use crate::store::{Store, games};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -62,7 +62,11 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
     for i in 0..opts.games {
         let chat = format!("table-{i}");
         let (a, b) = (format!("w{i}"), format!("b{i}"));
-        let setup = if opts.variant.has_setups() { format!(" setup:{}", i % setups::count(opts.variant)) } else { String::new() };
+        let setup = if opts.variant.has_setups() {
+            format!(" setup:{}", i % setups::count(opts.variant))
+        } else {
+            String::new()
+        };
         let mut m = msg(&chat, &a, format!("!challenge @{b} {} color:white days:7{setup}", opts.variant.name));
         m.mentions = vec![super::UserRef { id: b.clone(), name: b.clone() }];
         let r = bot.handle(&m);

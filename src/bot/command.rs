@@ -15,7 +15,10 @@ pub enum Command {
     Play(ChallengeArgs),
     Accept(Option<i64>),
     Decline(Option<i64>),
-    Move { game: Option<i64>, text: String },
+    Move {
+        game: Option<i64>,
+        text: String,
+    },
     Board(Option<i64>),
     Games,
     Resign(Option<i64>),
@@ -24,11 +27,17 @@ pub enum Command {
     Abort(Option<i64>),
     Fen(Option<i64>),
     Pgn(Option<i64>),
-    Swap { game: Option<i64>, text: String },
+    Swap {
+        game: Option<i64>,
+        text: String,
+    },
     NoSwap(Option<i64>),
     Settings(SettingsArgs),
     /// Not a command word: maybe a bare move (`e4`, `#12 e4`).
-    Other { game: Option<i64>, text: String },
+    Other {
+        game: Option<i64>,
+        text: String,
+    },
 }
 
 /// Options of `challenge` and `play`.
@@ -115,7 +124,11 @@ fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
                     Ok(l @ 1..=8) => c.level = Some(l),
                     _ => return Err(format!("level must be 1 to 8, not '{v}'")),
                 },
-                _ => return Err(format!("unknown option '{k}'; options are days:N, color:white|black|random, setup:N, level:N")),
+                _ => {
+                    return Err(format!(
+                        "unknown option '{k}'; options are days:N, color:white|black|random, setup:N, level:N"
+                    ));
+                }
             }
         } else if c.variant.is_none() {
             c.variant = Some(lower);
@@ -134,7 +147,9 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
-                let ok = !v.is_empty() && v.chars().count() <= 3 && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace());
+                let ok = !v.is_empty()
+                    && v.chars().count() <= 3
+                    && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace());
                 if !ok {
                     return Err("a prefix is 1 to 3 symbols such as ! or ?".into());
                 }

@@ -153,7 +153,10 @@ impl Bot {
 
     fn notify_of(&self, conn: &Conn<'_>, platform: &str, id: PlayerId) -> Res<Vec<UserRef>> {
         let name = self.name_of(conn, id)?;
-        Ok(players::accounts_on(conn, id, platform)?.into_iter().map(|uid| UserRef { id: uid, name: name.clone() }).collect())
+        Ok(players::accounts_on(conn, id, platform)?
+            .into_iter()
+            .map(|uid| UserRef { id: uid, name: name.clone() })
+            .collect())
     }
 
     fn is_self_mention(&self, m: &UserRef) -> bool {
@@ -192,7 +195,12 @@ impl Bot {
                     1 => Ok((me, open.into_iter().next().expect("one"))),
                     _ => {
                         let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
-                        user(format!("You have {} games here ({}); add the number, e.g. !board {}.", open.len(), ids.join(", "), ids[0]))
+                        user(format!(
+                            "You have {} games here ({}); add the number, e.g. !board {}.",
+                            open.len(),
+                            ids.join(", "),
+                            ids[0]
+                        ))
                     }
                 }
             }
@@ -215,15 +223,20 @@ impl Bot {
         let stored = games::moves(&tx, row.id)?;
         tx.commit()?;
         let row = &fresh;
-        let v = variant_named(&row.variant).map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
+        let v = variant_named(&row.variant)
+            .map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
         let start = fen::parse_position(v, &row.start_fen)
             .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))?;
         let mut game = Game::new(start);
         for m in stored {
-            let mv = uci::parse(game.position(), &m.uci)
-                .map_err(|e| BotError::Internal(format!("game {} ply {}: stored move {} does not replay: {e}", row.id, m.ply, m.uci)))?;
+            let mv = uci::parse(game.position(), &m.uci).map_err(|e| {
+                BotError::Internal(format!("game {} ply {}: stored move {} does not replay: {e}", row.id, m.ply, m.uci))
+            })?;
             if !game.play(mv) {
-                return Err(BotError::Internal(format!("game {} ply {}: stored move {} is illegal", row.id, m.ply, m.uci)));
+                return Err(BotError::Internal(format!(
+                    "game {} ply {}: stored move {} is illegal",
+                    row.id, m.ply, m.uci
+                )));
             }
         }
         let now_fen = fen::write(game.position());
@@ -251,7 +264,15 @@ impl Bot {
         })
     }
 
-    fn board_reply(&self, platform: &str, chat: &str, text: String, pos: &Position, last: Option<Move>, viewer: Color) -> Reply {
+    fn board_reply(
+        &self,
+        platform: &str,
+        chat: &str,
+        text: String,
+        pos: &Position,
+        last: Option<Move>,
+        viewer: Color,
+    ) -> Reply {
         let mut r = self.reply(platform, chat, text);
         if self.config.pictures {
             r.png = board_png(pos, last, viewer);
@@ -266,7 +287,8 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let chat = settings::get(&conn, &msg.platform, &msg.chat_id)?;
-        let vname = args.variant.clone().or(chat.default_variant).unwrap_or_else(|| self.config.default_variant.clone());
+        let vname =
+            args.variant.clone().or(chat.default_variant).unwrap_or_else(|| self.config.default_variant.clone());
         let v = variant_named(&vname)?;
         if let Some(s) = args.setup
             && (s as usize) >= setups::count(v)
@@ -319,7 +341,8 @@ impl Bot {
             },
             now,
         )?;
-        let clock = days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
+        let clock =
+            days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
         let setup = args.setup.map(|s| format!(", setup {s}")).unwrap_or_default();
         let hours = self.config.challenge_expiry_secs / 3600;
         let mut r = match &challenged {
@@ -372,7 +395,11 @@ impl Bot {
                     (0, 0) => return user("There is no challenge here for you to accept."),
                     _ => {
                         let ids: Vec<String> = list.iter().map(|c| format!("#{}", c.id)).collect();
-                        return user(format!("Several challenges are open ({}); say which, e.g. !accept {}.", ids.join(", "), ids[0]));
+                        return user(format!(
+                            "Several challenges are open ({}); say which, e.g. !accept {}.",
+                            ids.join(", "),
+                            ids[0]
+                        ));
                     }
                 }
             }
@@ -384,7 +411,8 @@ impl Bot {
             Some(p) => p,
             None => self.me(&conn, msg)?,
         };
-        let challenger = players::get(&conn, ch.challenger)?.ok_or_else(|| BotError::Internal("challenger vanished".into()))?;
+        let challenger =
+            players::get(&conn, ch.challenger)?.ok_or_else(|| BotError::Internal("challenger vanished".into()))?;
         let v = variant_named(&ch.variant)?;
         drop(conn);
         self.start_game(msg, v, ch.setup, ch.days_per_move, &ch.color, &challenger, &me, None, Some(ch.id))
@@ -445,7 +473,8 @@ impl Bot {
             conn.execute("UPDATE challenges SET game_id = ?1 WHERE id = ?2", rusqlite::params![id, ch])?;
         }
         let setup_txt = setup.map(|s| format!(", setup {s}")).unwrap_or_default();
-        let clock = days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
+        let clock =
+            days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
         let level = ai_level.map(|l| format!(" (level {l})")).unwrap_or_default();
         let mut out = Response::default();
         if relocation {
@@ -463,17 +492,11 @@ impl Bot {
             );
             r.notify = self.notify_of(&conn, &msg.platform, black.id)?;
             out.replies.push(r);
-            if black.is_ai || white.is_ai {
-                // The AI keeps Capablanca's array.
+            // The AI keeps Capablanca's array: as Black it chooses "no swap" at once (as White, once
+            // Black has chosen; see `swap_as`).
+            if black.is_ai {
                 drop(conn);
-                let ai_color = if black.is_ai { Color::Black } else { Color::White };
-                let conn = self.conn()?;
-                let me = if ai_color == Color::Black { black } else { white };
-                let _ = me;
-                drop(conn);
-                if ai_color == Color::Black {
-                    out.extend(self.swap_as(msg, id, Color::Black, 0)?);
-                }
+                out.extend(self.swap_as(id, Color::Black, 0)?);
             }
             return Ok(out);
         }
@@ -553,17 +576,31 @@ impl Bot {
 
     // ----- moves -----
 
-    fn move_cmd(&self, msg: &IncomingMessage, id: Option<i64>, text: &str, prefix: &str, explicit: bool) -> Res<Response> {
+    fn move_cmd(
+        &self,
+        msg: &IncomingMessage,
+        id: Option<i64>,
+        text: &str,
+        prefix: &str,
+        explicit: bool,
+    ) -> Res<Response> {
         let conn = self.conn()?;
         let unknown = || {
-            user(format!("I don't know the command '{}'. Say {prefix}help for the list.", short(text.split_whitespace().next().unwrap_or(""))))
+            user(format!(
+                "I don't know the command '{}'. Say {prefix}help for the list.",
+                short(text.split_whitespace().next().unwrap_or(""))
+            ))
         };
         let Some(me) = players::find(&conn, &msg.platform, &msg.author_id)? else {
             if id.is_some() {
                 drop(conn);
                 self.game_for(msg, id)?;
             }
-            return if explicit { user("You have no game here. Start one with !challenge @someone or !play.") } else { unknown() };
+            return if explicit {
+                user("You have no game here. Start one with !challenge @someone or !play.")
+            } else {
+                unknown()
+            };
         };
         let row = match id {
             Some(_) => {
@@ -579,8 +616,10 @@ impl Bot {
                         unknown()
                     };
                 }
-                let mine: Vec<&GameRow> =
-                    open.iter().filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id).collect();
+                let mine: Vec<&GameRow> = open
+                    .iter()
+                    .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+                    .collect();
                 match mine.as_slice() {
                     [g] => (*g).clone(),
                     [] if open.len() == 1 => open[0].clone(),
@@ -614,7 +653,9 @@ impl Bot {
         let mut conn = self.conn()?;
         let id = row.id;
         match row.status {
-            Status::Setup => return user(format!("Game #{id} is still in its setup phase: choose a swap with !swap or !noswap.")),
+            Status::Setup => {
+                return user(format!("Game #{id} is still in its setup phase: choose a swap with !swap or !noswap."));
+            }
             Status::Finished => {
                 return user(format!(
                     "Game #{id} is over ({}); start a new one with !challenge.",
@@ -624,7 +665,9 @@ impl Bot {
             Status::Aborted => return user(format!("Game #{id} was aborted.")),
             Status::Active => {}
         }
-        let Some(_) = row.color_of(me.id) else { return user(format!("Game #{id} is not yours: you are not playing in it.")) };
+        let Some(_) = row.color_of(me.id) else {
+            return user(format!("Game #{id} is not yours: you are not playing in it."));
+        };
         let turn = turn_of_fen(&row.fen);
         if row.player(turn) != me.id {
             let other = self.name_of(&conn, row.player(turn))?;
@@ -664,15 +707,8 @@ impl Bot {
         let outcome = game.outcome();
         let fen_after = fen::write(&after);
         let (deadline, remind_at) = clock_after(row.days_per_move, now);
-        let update = MoveUpdate {
-            typed,
-            san: &san_text,
-            uci: &uci_text,
-            fen_after: &fen_after,
-            deadline,
-            remind_at,
-            outcome,
-        };
+        let update =
+            MoveUpdate { typed, san: &san_text, uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
         if !games::apply_move(conn, id, row.ply, &update, now)? {
             return user(format!(
                 "Game #{id}: the position changed before your move landed (another move came first). Look at !board and try again."
@@ -692,7 +728,11 @@ impl Bot {
             }
             if let Some(dl) = deadline {
                 let _ = dl;
-                text.push_str(&format!(" {} day{} to reply.", row.days_per_move.unwrap_or(0), if row.days_per_move == Some(1) { "" } else { "s" }));
+                text.push_str(&format!(
+                    " {} day{} to reply.",
+                    row.days_per_move.unwrap_or(0),
+                    if row.days_per_move == Some(1) { "" } else { "s" }
+                ));
             }
         }
         let viewer = if outcome.is_some() { mover_color(row, mover.id) } else { next };
@@ -712,7 +752,12 @@ impl Bot {
     fn end_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
         Ok(match o {
             Outcome::Decisive { winner, .. } => {
-                format!("Game over: {} — {} wins by {}.", o.result_str(), self.name_of(conn, row.player(winner))?, o.reason_str())
+                format!(
+                    "Game over: {} — {} wins by {}.",
+                    o.result_str(),
+                    self.name_of(conn, row.player(winner))?,
+                    o.reason_str()
+                )
             }
             Outcome::Draw(_) => format!("Game over: {} — draw by {}.", o.result_str(), o.reason_str()),
         })
@@ -745,7 +790,10 @@ impl Bot {
             let r = self.reply(
                 &row.platform,
                 &row.chat_id,
-                format!("Game #{}: capabot could not find a move (no AI in this build?). You can !abort the game.", row.id),
+                format!(
+                    "Game #{}: capabot could not find a move (no AI in this build?). You can !abort the game.",
+                    row.id
+                ),
             );
             return Ok(Response { replies: vec![r], ai_jobs: vec![] });
         };
@@ -822,13 +870,28 @@ impl Bot {
             } else {
                 "their turn".to_string()
             };
-            lines.push(format!("#{} {} vs {}, ply {}, {state}{here}", g.id, g.variant, self.name_of(&conn, opp)?, g.ply));
+            lines.push(format!(
+                "#{} {} vs {}, ply {}, {state}{here}",
+                g.id,
+                g.variant,
+                self.name_of(&conn, opp)?,
+                g.ply
+            ));
         }
         for c in challenges::acceptable(&conn, &msg.platform, &msg.chat_id, me.id, now)? {
-            lines.push(format!("challenge #{} from {} ({}): {prefix}accept #{}", c.id, self.name_of(&conn, c.challenger)?, c.variant, c.id));
+            lines.push(format!(
+                "challenge #{} from {} ({}): {prefix}accept #{}",
+                c.id,
+                self.name_of(&conn, c.challenger)?,
+                c.variant,
+                c.id
+            ));
         }
         if lines.is_empty() {
-            return Ok(self.say(msg, format!("No games in progress. Start one with {prefix}challenge @someone or {prefix}play.")));
+            return Ok(self.say(
+                msg,
+                format!("No games in progress. Start one with {prefix}challenge @someone or {prefix}play."),
+            ));
         }
         Ok(self.say(msg, format!("Your games:\n{}", lines.join("\n"))))
     }
@@ -882,7 +945,12 @@ impl Bot {
     fn resign(&self, msg: &IncomingMessage, id: Option<i64>) -> Res<Response> {
         let (me, row) = self.active_game(msg, id)?;
         let c = mover_color(&row, me.id);
-        self.finish_with(msg, &row, Outcome::Decisive { winner: c.other(), reason: WinReason::Resignation }, row.player(c.other()))
+        self.finish_with(
+            msg,
+            &row,
+            Outcome::Decisive { winner: c.other(), reason: WinReason::Resignation },
+            row.player(c.other()),
+        )
     }
 
     fn draw(&self, msg: &IncomingMessage, id: Option<i64>) -> Res<Response> {
@@ -903,7 +971,12 @@ impl Bot {
         let mut r = self.reply(
             &msg.platform,
             &msg.chat_id,
-            format!("Game #{}: {} offers a draw. {}: !draw to accept; any move declines.", row.id, me.name, self.name_of(&conn, opp)?),
+            format!(
+                "Game #{}: {} offers a draw. {}: !draw to accept; any move declines.",
+                row.id,
+                me.name,
+                self.name_of(&conn, opp)?
+            ),
         );
         r.notify = self.notify_of(&conn, &msg.platform, opp)?;
         r.choices = vec![Choice { label: "Accept draw".into(), command: format!("!draw #{}", row.id) }];
@@ -919,7 +992,9 @@ impl Bot {
         let pending = offers::get(&conn, row.id, OfferKind::Takeback)?;
         let requester = match &pending {
             Some(o) if o.by_player == opp => Some(my_color.other()),
-            Some(_) => return user(format!("Game #{}: you already asked for a takeback; waiting for your opponent.", row.id)),
+            Some(_) => {
+                return user(format!("Game #{}: you already asked for a takeback; waiting for your opponent.", row.id));
+            }
             None if vs_ai => Some(my_color),
             None => None,
         };
@@ -931,7 +1006,12 @@ impl Bot {
             let mut r = self.reply(
                 &msg.platform,
                 &msg.chat_id,
-                format!("Game #{}: {} asks to take back their last move. {}: !takeback to agree.", row.id, me.name, self.name_of(&conn, opp)?),
+                format!(
+                    "Game #{}: {} asks to take back their last move. {}: !takeback to agree.",
+                    row.id,
+                    me.name,
+                    self.name_of(&conn, opp)?
+                ),
             );
             r.notify = self.notify_of(&conn, &msg.platform, opp)?;
             r.choices = vec![Choice { label: "Allow takeback".into(), command: format!("!takeback #{}", row.id) }];
@@ -978,7 +1058,10 @@ impl Bot {
         let opp = row.player(mover_color(&row, me.id).other());
         let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
         if row.ply >= 2 && !vs_ai {
-            return user(format!("Game #{}: both sides have moved, so it can no longer be aborted; !resign or !draw instead.", row.id));
+            return user(format!(
+                "Game #{}: both sides have moved, so it can no longer be aborted; !resign or !draw instead.",
+                row.id
+            ));
         }
         if !games::abort(&mut conn, row.id, row.ply, self.clock.now())? {
             return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
@@ -993,7 +1076,10 @@ impl Bot {
     fn swap(&self, msg: &IncomingMessage, id: Option<i64>, text: &str) -> Res<Response> {
         let (me, row) = self.game_for(msg, id)?;
         if row.status != Status::Setup {
-            return user(format!("Game #{} is not in a setup phase; swaps are for Capablanca Relocation before the first move.", row.id));
+            return user(format!(
+                "Game #{} is not in a setup phase; swaps are for Capablanca Relocation before the first move.",
+                row.id
+            ));
         }
         let Some(swap) = setups::parse_relocation_swap(text) else {
             return user(format!(
@@ -1006,10 +1092,10 @@ impl Bot {
             let name = self.name_of(&self.conn()?, row.player(color))?;
             return user(format!("Game #{}: {name} ({}) chooses the swap now.", row.id, color.name()));
         }
-        self.swap_as(msg, row.id, color, swap as u32)
+        self.swap_as(row.id, color, swap as u32)
     }
 
-    fn swap_as(&self, msg: &IncomingMessage, id: i64, color: Color, swap: u32) -> Res<Response> {
+    fn swap_as(&self, id: i64, color: Color, swap: u32) -> Res<Response> {
         let mut conn = self.conn()?;
         let now = self.clock.now();
         if !games::set_swap(&mut conn, id, color, swap, now)? {
@@ -1028,7 +1114,8 @@ impl Bot {
                 if !games::start_after_setup(&mut conn, id, idx, &start_fen, deadline, remind_at, now)? {
                     return user(format!("Game #{id}: the setup already ended."));
                 }
-                let white = players::get(&conn, row.white)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+                let white =
+                    players::get(&conn, row.white)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
                 let text = format!(
                     "Game #{id}: White chose {name}; setup {idx}. The game begins: {} (white) to move.",
                     white.name
@@ -1043,17 +1130,25 @@ impl Bot {
                 }
             }
             (Some(_), None) => {
-                let white = players::get(&conn, row.white)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+                let white =
+                    players::get(&conn, row.white)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
                 if white.is_ai {
-                    out.replies.push(self.reply(&row.platform, &row.chat_id, format!("Game #{id}: Black chose {name}.")));
+                    out.replies.push(self.reply(
+                        &row.platform,
+                        &row.chat_id,
+                        format!("Game #{id}: Black chose {name}."),
+                    ));
                     drop(conn);
-                    out.extend(self.swap_as(msg, id, Color::White, 0)?);
+                    out.extend(self.swap_as(id, Color::White, 0)?);
                     return Ok(out);
                 }
                 let mut r = self.reply(
                     &row.platform,
                     &row.chat_id,
-                    format!("Game #{id}: Black chose {name}. {} (white): !swap K b, !swap Q h, ... or !noswap.", white.name),
+                    format!(
+                        "Game #{id}: Black chose {name}. {} (white): !swap K b, !swap Q h, ... or !noswap.",
+                        white.name
+                    ),
                 );
                 r.notify = self.notify_of(&conn, &row.platform, white.id)?;
                 out.replies.push(r);

@@ -23,8 +23,7 @@ pub struct Challenge {
     pub expires_at: i64,
 }
 
-const COLUMNS: &str =
-    "id, platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color, status, created_at, \
+const COLUMNS: &str = "id, platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color, status, created_at, \
      expires_at";
 
 fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
@@ -86,7 +85,13 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<Challenge>> {
 
 /// Open, unexpired challenges in a chat that `player` may accept (addressed to them, or open to all
 /// and not their own), newest first.
-pub fn acceptable(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId, now: i64) -> Result<Vec<Challenge>> {
+pub fn acceptable(
+    conn: &Connection,
+    platform: &str,
+    chat_id: &str,
+    player: PlayerId,
+    now: i64,
+) -> Result<Vec<Challenge>> {
     let mut st = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM challenges WHERE platform = ?1 AND chat_id = ?2 AND status = 'open' AND expires_at > ?4
            AND (challenged_id = ?3 OR (challenged_id IS NULL AND challenger_id <> ?3)) ORDER BY id DESC"

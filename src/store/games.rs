@@ -278,11 +278,12 @@ pub fn apply_move(conn: &mut Connection, id: GameId, expected_ply: u32, m: &Move
         }
         None => (Status::Active, None, None, m.deadline, m.remind_at),
     };
-    let n = tx.prepare_cached(
-        "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
+    let n = tx
+        .prepare_cached(
+            "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
            remind_at = ?6, updated_at = ?7 WHERE id = ?8 AND ply = ?9 AND status = 'active'",
-    )?
-    .execute(params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply])?;
+        )?
+        .execute(params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply])?;
     if n != 1 {
         return Ok(false);
     }
@@ -327,6 +328,7 @@ pub fn abort(conn: &mut Connection, id: GameId, expected_ply: u32, now: i64) -> 
 }
 
 /// Takes back moves: from `expected_ply` down to `new_ply`, with the FEN and clock there.
+#[allow(clippy::too_many_arguments)]
 pub fn take_back(
     conn: &mut Connection,
     id: GameId,
@@ -383,11 +385,10 @@ pub fn start_after_setup(
 
 /// Clears the reminder of a game at `expected_ply` (it was sent).
 pub fn mark_reminded(conn: &Connection, id: GameId, expected_ply: u32) -> Result<bool> {
-    let n = conn
-        .execute("UPDATE games SET remind_at = NULL WHERE id = ?1 AND ply = ?2 AND status = 'active'", params![
-            id,
-            expected_ply
-        ])?;
+    let n = conn.execute(
+        "UPDATE games SET remind_at = NULL WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+        params![id, expected_ply],
+    )?;
     Ok(n == 1)
 }
 

@@ -186,10 +186,8 @@ mod tests {
         assert_eq!(mode, "wal");
         let fk: i64 = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
         assert_eq!(fk, 1);
-        let n: i64 =
-            conn.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'", [], |r| {
-                r.get(0)
-            })
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'", [], |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1);
         drop(conn);

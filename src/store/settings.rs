@@ -46,7 +46,8 @@ mod tests {
         let store = Store::open(dir.path().join("s.db")).unwrap();
         let c = store.conn().unwrap();
         assert_eq!(get(&c, "console", "main").unwrap(), ChatSettings::default());
-        let s = ChatSettings { prefix: Some("?".into()), default_variant: Some("capatomic".into()), default_days: Some(3) };
+        let s =
+            ChatSettings { prefix: Some("?".into()), default_variant: Some("capatomic".into()), default_days: Some(3) };
         set(&c, "console", "main", &s).unwrap();
         assert_eq!(get(&c, "console", "main").unwrap(), s);
     }

@@ -131,10 +131,9 @@ pub fn decisive_playout(start: &Position, wants: Wants) -> (Vec<String>, Outcome
                 .copied()
                 .find(|m| wins(m))
                 .or_else(|| {
-                    moves
-                        .iter()
-                        .copied()
-                        .find(|m| wants.missile_castle && matches!(m.kind, MoveKind::Castle { missiles } if missiles != 0))
+                    moves.iter().copied().find(|m| {
+                        wants.missile_castle && matches!(m.kind, MoveKind::Castle { missiles } if missiles != 0)
+                    })
                 })
                 .or_else(|| {
                     if wants.launch && !launched && sans.len() > 6 {
