@@ -5,6 +5,7 @@
 //! [`bot`] and its storage [`store`]; then the front ends ([`console`]) with their [`config`]; then
 //! the command-line tools in `main`.
 
+pub mod ai;
 pub mod bot;
 pub mod config;
 pub mod console;

@@ -1,6 +1,7 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
-use capabot::bot::{self, Bot, FirstLegalMove, MoveOracle, NoAi, SystemClock};
+use capabot::ai::{self, Limits, arena};
+use capabot::bot::{self, Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
 use capabot::config::Config;
 use capabot::console::{Console, ConsoleOptions};
 use capabot::notation::{self, fen, uci};
@@ -11,8 +12,8 @@ use clap::{Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::Arc;
-use std::time::Instant;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "capabot", version, about = "A chat bot for chess variants, with its own rules engine")]
@@ -100,6 +101,65 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
+    Uci,
+    /// Search one position and print the best move with depth, score, nodes and principal variation.
+    Think {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long, conflicts_with = "setup")]
+        fen: Option<String>,
+        #[arg(long)]
+        setup: Option<usize>,
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Use a playing level's limits (1..8) instead.
+        #[arg(long)]
+        level: Option<u8>,
+    },
+    /// Search speed: nodes per second and depth reached from each variant's start position.
+    BenchAi {
+        /// Milliseconds per position.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, num_args = 1..)]
+        variants: Vec<String>,
+    },
+    /// Play a match between two players and print the score (random, greedy, level:K, uci:CMD[@skill]).
+    Match {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Games (played in pairs with colours swapped).
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Milliseconds per move (capabot levels keep their own lower limits).
+        #[arg(long, default_value_t = 200)]
+        movetime: u64,
+        #[arg(long)]
+        a: String,
+        #[arg(long)]
+        b: String,
+        /// Random quiet plies before the players take over (same for both games of a pair).
+        #[arg(long, default_value_t = 2)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+        /// Print one line per game.
+        #[arg(long)]
+        verbose: bool,
+        /// Score games where one side keeps a queen's worth of extra material for ten plies.
+        #[arg(long)]
+        adjudicate: bool,
+    },
     /// Draw a position as a PNG picture.
     Render {
         #[arg(long)]
@@ -147,10 +207,11 @@ enum Command {
 
 /// The AI behind capabot's own side.
 fn oracle() -> Arc<dyn MoveOracle> {
-    if std::env::var("CAPABOT_AI").as_deref() == Ok("first-legal") {
-        return Arc::new(FirstLegalMove);
+    match std::env::var("CAPABOT_AI").as_deref() {
+        Ok("first-legal") => Arc::new(FirstLegalMove),
+        Ok("none") => Arc::new(NoAi),
+        _ => Arc::new(CapabotAi),
     }
-    Arc::new(NoAi)
 }
 
 fn init_tracing() {
@@ -330,6 +391,116 @@ fn run(cli: Cli) -> Result<(), String> {
                 r.max.as_secs_f64() * 1e3,
                 r.pictures,
                 r.refused
+            );
+        }
+        Command::Uci => {
+            let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));
+            ai::uci::run(std::io::stdin().lock(), out);
+        }
+        Command::Think { variant: vn, fen, setup, moves, movetime, depth, nodes, level } => {
+            let v = variant(&vn)?;
+            let pos = start_position(v, fen.as_deref(), setup, &moves)?;
+            let mut limits = match level {
+                Some(l) if (1..=8).contains(&l) => Limits::for_level(l),
+                Some(l) => return Err(format!("levels are 1 to 8, not {l}")),
+                None => Limits::default(),
+            };
+            limits.depth = depth.or(limits.depth);
+            limits.nodes = nodes.or(limits.nodes);
+            limits.movetime = movetime.map(Duration::from_millis).or(limits.movetime);
+            if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+                limits.movetime = Some(Duration::from_secs(1));
+            }
+            let root = pos.clone();
+            let t = Instant::now();
+            let r = ai::search_with(&pos, &[], &limits, &mut ai::tt::Tt::new(16), &mut |info| {
+                println!("{}", ai::uci::info_line(&root, info))
+            });
+            let secs = t.elapsed().as_secs_f64();
+            match r.best {
+                Some(m) => println!(
+                    "bestmove {} ({}) score {} depth {} nodes {} in {:.3} s",
+                    uci::write(&pos, m),
+                    notation::san::write(&pos, m),
+                    r.score,
+                    r.depth,
+                    r.nodes,
+                    secs
+                ),
+                None => println!("no move: the game is over"),
+            }
+        }
+        Command::BenchAi { movetime, variants } => {
+            let list: Vec<&'static Variant> = if variants.is_empty() {
+                VARIANTS.to_vec()
+            } else {
+                variants.iter().map(|n| variant(n)).collect::<Result<_, _>>()?
+            };
+            println!("| variant | depth | nodes | nps | time used (ms) |");
+            println!("|---|---:|---:|---:|---:|");
+            for v in list {
+                let pos = Position::start(v);
+                let t = Instant::now();
+                let r = ai::best_move(&pos, &Limits::movetime(Duration::from_millis(movetime)));
+                let secs = t.elapsed().as_secs_f64();
+                println!(
+                    "| {} | {} | {} | {:.0} | {:.0} |",
+                    v.name,
+                    r.depth,
+                    r.nodes,
+                    r.nodes as f64 / secs.max(1e-9),
+                    secs * 1000.0
+                );
+            }
+        }
+        Command::Match { variant: vn, games, movetime, a, b, random_plies, seed, max_plies, verbose, adjudicate } => {
+            let v = variant(&vn)?;
+            let cfg = arena::MatchConfig {
+                variant: v,
+                games,
+                movetime: Duration::from_millis(movetime.max(1)),
+                random_plies,
+                seed,
+                max_plies,
+                adjudicate,
+            };
+            let mut pa = arena::Player::new(arena::PlayerSpec::parse(&a)?, v, cfg.movetime, seed)?;
+            let mut pb = arena::Player::new(arena::PlayerSpec::parse(&b)?, v, cfg.movetime, seed ^ 0x5eed)?;
+            let (mut w, mut d, mut l) = (0, 0, 0);
+            let t = Instant::now();
+            for g in 0..games {
+                let rec = arena::play_game(&cfg, &mut pa, &mut pb, g / 2, g % 2 == 0);
+                match rec.score_a {
+                    s if s > 0.75 => w += 1,
+                    s if s < 0.25 => l += 1,
+                    _ => d += 1,
+                }
+                if verbose {
+                    println!(
+                        "game {:>3}: A {} {} ({}, {} plies) from {}",
+                        g + 1,
+                        if rec.white_is_a { "white" } else { "black" },
+                        rec.score_a,
+                        rec.reason,
+                        rec.plies,
+                        rec.start_fen
+                    );
+                }
+            }
+            let n = (w + d + l).max(1) as f64;
+            let score = (w as f64 + d as f64 / 2.0) / n;
+            let depth = if pa.searches > 0 { pa.depth_sum as f64 / pa.searches as f64 } else { 0.0 };
+            let nps =
+                if pa.time_sum.as_secs_f64() > 0.0 { pa.nodes_sum as f64 / pa.time_sum.as_secs_f64() } else { 0.0 };
+            println!(
+                "| {} | {a} | {b} | {movetime} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
+                v.name,
+                w + d + l,
+                score * 100.0,
+                arena::elo_diff(score),
+                depth,
+                nps,
+                t.elapsed().as_secs_f64()
             );
         }
         Command::Render {

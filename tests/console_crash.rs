@@ -26,6 +26,8 @@ fn demo_script_runs() {
     assert!(text.contains("alice wins by checkmate"), "{text}");
     assert!(text.contains("draw by agreement"), "{text}");
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    // The real AI answers in the AI game.
+    assert!(text.contains("1... ") && text.contains("played by capabot"), "{text}");
     // Default database and board folder in the working directory; pictures are real PNGs.
     assert!(dir.path().join("capabot.db").exists());
     let pngs: Vec<_> = std::fs::read_dir(dir.path().join("boards")).unwrap().map(|e| e.unwrap().path()).collect();

@@ -79,12 +79,12 @@ fn check_file(name: &str) -> (usize, Vec<String>) {
         if insufficient != ours_ins {
             failures.push(format!("{where_}: insufficient material theirs {insufficient:?}, ours {ours_ins:?}"));
         }
-        if f[8] != "-" {
-            if let Some(&first) = moves.iter().find(|&&m| uci::write(&pos, m) == their_uci[0]) {
-                let after = fen::write(&pos.play(first));
-                if after != f[8] {
-                    failures.push(format!("{where_}: after {}: ours {after}, theirs {}", their_uci[0], f[8]));
-                }
+        if f[8] != "-"
+            && let Some(&first) = moves.iter().find(|&&m| uci::write(&pos, m) == their_uci[0])
+        {
+            let after = fen::write(&pos.play(first));
+            if after != f[8] {
+                failures.push(format!("{where_}: after {}: ours {after}, theirs {}", their_uci[0], f[8]));
             }
         }
     }

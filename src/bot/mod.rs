@@ -16,7 +16,7 @@ pub mod seams;
 pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
-pub use seams::{FirstLegalMove, MoveOracle, NoAi, board_png};
+pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png};
 pub use textboard::text_board;
 
 use crate::rules::{Game, Move};

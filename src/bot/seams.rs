@@ -1,6 +1,7 @@
 //! The two seams between the bot and the heavier parts: the board picture and the AI. Tests drive
 //! the bot through them with stand-ins; the real renderer and AI plug in here.
 
+use crate::ai::Limits;
 use crate::render::{RenderOptions, render};
 use crate::rules::{Color, Game, Move, Position};
 use std::time::Duration;
@@ -37,6 +38,19 @@ impl MoveOracle for FirstLegalMove {
     }
     fn budget(&self, _: u8) -> Duration {
         Duration::ZERO
+    }
+}
+
+/// capabot's own AI ([`crate::ai`]) at the level's limits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CapabotAi;
+
+impl MoveOracle for CapabotAi {
+    fn choose(&self, game: &Game, level: u8) -> Option<Move> {
+        crate::ai::best_move_in_game(game, &Limits::for_level(level)).best
+    }
+    fn budget(&self, level: u8) -> Duration {
+        Limits::for_level(level).movetime.unwrap_or_default()
     }
 }
 

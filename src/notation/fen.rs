@@ -83,11 +83,11 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
     if let Some(c) = fields.next() {
         setup.castling_rooks = parse_castling(variant, c, &setup)?;
     }
-    if let Some(ep) = fields.next() {
-        if ep != "-" {
-            setup.ep_square =
-                Some(Square::parse(ep).filter(|s| variant.contains(*s)).ok_or_else(|| FenError::EnPassant(ep.into()))?);
-        }
+    if let Some(ep) = fields.next()
+        && ep != "-"
+    {
+        setup.ep_square =
+            Some(Square::parse(ep).filter(|s| variant.contains(*s)).ok_or_else(|| FenError::EnPassant(ep.into()))?);
     }
     if let Some(h) = fields.next() {
         setup.halfmoves = h.parse().map_err(|_| FenError::Halfmoves(h.into()))?;
@@ -96,14 +96,14 @@ pub fn parse(variant: &Variant, fen: &str) -> Result<Setup, FenError> {
         setup.fullmoves = n.parse().ok().filter(|&n| n >= 1).ok_or_else(|| FenError::Fullmoves(n.into()))?;
     }
     if variant.missiles {
-        if let Some(m) = fields.next() {
-            if m != "-" {
-                for part in m.split(',') {
-                    let sq = Square::parse(part.trim())
-                        .filter(|s| variant.contains(*s))
-                        .ok_or_else(|| FenError::MissileRights(m.into()))?;
-                    setup.missile_rights.set(sq);
-                }
+        if let Some(m) = fields.next()
+            && m != "-"
+        {
+            for part in m.split(',') {
+                let sq = Square::parse(part.trim())
+                    .filter(|s| variant.contains(*s))
+                    .ok_or_else(|| FenError::MissileRights(m.into()))?;
+                setup.missile_rights.set(sq);
             }
         }
         if let Some(a) = fields.next() {
@@ -250,10 +250,15 @@ pub fn write_castling(pos: &Position) -> String {
         let mut letters: Vec<char> = Vec::new();
         let own_rooks = pos.pieces(color, Role::Rook) & Bitboard::rank(rank);
         match v.fen_castling {
-            FenCastling::Shredder => {
+            FenCastling::ShredderFileOrder => {
                 for r in rooks {
                     letters.push(r.file_char());
                 }
+            }
+            FenCastling::Shredder => {
+                let mut sorted: Vec<Square> = rooks.collect();
+                sorted.sort_by_key(|s| std::cmp::Reverse(s.file()));
+                letters.extend(sorted.iter().map(|s| s.file_char()));
             }
             FenCastling::Standard => {
                 // King side first, then queen side; a file letter where an outer rook would be meant.
@@ -281,7 +286,7 @@ pub fn write_castling(pos: &Position) -> String {
     if out.is_empty() { "-".into() } else { out }
 }
 
-/// Writes the FEN of a position (en passant only when an en-passant capture is legal).
+/// Writes the FEN of a position.
 pub fn write(pos: &Position) -> String {
     let mut out = write_board(pos);
     out.push(' ');
@@ -289,7 +294,10 @@ pub fn write(pos: &Position) -> String {
     out.push(' ');
     out.push_str(&write_castling(pos));
     out.push(' ');
-    match pos.legal_ep_square() {
+    // Fairy-Stockfish writes the square whenever an enemy pawn stands ready to take; Capatomic writes
+    // it only when the capture is legal (C16).
+    let ep = if pos.variant().missiles { pos.legal_ep_square() } else { pos.ep_square() };
+    match ep {
         Some(sq) => out.push_str(&sq.to_string()),
         None => out.push('-'),
     }

@@ -63,10 +63,8 @@ pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
     // An upper-case piece letter first means SAN (`A5c6`: archbishop from rank 5), even where the text
     // also reads as coordinates (`a5c6`); otherwise coordinates are tried first.
     let san_first = text.chars().next().is_some_and(|c| c.is_ascii_uppercase() && Role::from_char(c).is_some());
-    if san_first {
-        if let Ok(m) = san::parse(pos, text) {
-            return Ok(m);
-        }
+    if san_first && let Ok(m) = san::parse(pos, text) {
+        return Ok(m);
     }
     match uci::parse(pos, text) {
         Ok(m) => Ok(m),

@@ -69,9 +69,7 @@ pub fn write_plain(pos: &Position, m: Move) -> String {
 /// `+`, `#` or nothing, for the position after `m`.
 pub fn suffix(pos: &Position, m: Move) -> &'static str {
     let after = pos.play_unchecked(m);
-    if pos.variant().atomic && after.king(after.turn()).is_none() {
-        return "#";
-    }
+    // Atomic: blowing up the king ends the game without a mate sign, as Fairy-Stockfish writes it.
     if after.is_check() { if after.legal_moves().is_empty() { "#" } else { "+" } } else { "" }
 }
 

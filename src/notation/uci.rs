@@ -54,15 +54,16 @@ struct Parsed {
 fn take_square(s: &str) -> Option<(Square, &str)> {
     // One file letter and one or two digits; prefer two digits when they form a valid rank.
     let bytes = s.as_bytes();
-    if bytes.len() >= 3 && bytes[2].is_ascii_digit() {
-        if let Some(sq) = Square::parse(&s[..3]) {
-            return Some((sq, &s[3..]));
-        }
+    if bytes.len() >= 3
+        && bytes[2].is_ascii_digit()
+        && let Some(sq) = Square::parse(&s[..3])
+    {
+        return Some((sq, &s[3..]));
     }
-    if bytes.len() >= 2 {
-        if let Some(sq) = Square::parse(&s[..2]) {
-            return Some((sq, &s[2..]));
-        }
+    if bytes.len() >= 2
+        && let Some(sq) = Square::parse(&s[..2])
+    {
+        return Some((sq, &s[2..]));
     }
     None
 }

@@ -15,7 +15,7 @@ const SAMPLE_SQUARE: u32 = 48;
 /// Square sizes kept per theme; the oldest is dropped beyond this.
 const MAX_SIZES: usize = 6;
 /// Tiles kept per square size; the map is emptied beyond this.
-const MAX_TILES: usize = 3000;
+const MAX_TILES: usize = 2000;
 
 /// Sprites and tiles for one square size.
 struct SizeCache {
@@ -164,6 +164,6 @@ mod tests {
     #[test]
     fn palette_fits_png() {
         let n = with_theme(Theme::Contrast, |c| c.palette_bytes().len());
-        assert!(n >= 3 * 16 && n <= 3 * 256 && n % 3 == 0, "{n}");
+        assert!((3 * 16..=3 * 256).contains(&n) && n.is_multiple_of(3), "{n}");
     }
 }

@@ -1,5 +1,6 @@
-//! PNG encoding of an indexed image, tuned for speed: fdeflate's fast mode with the `Sub` filter, which turns
-//! the board's long runs of one colour into zeros.
+//! PNG encoding of an indexed image, tuned for speed: fdeflate's fast mode with adaptive per-row filters (it
+//! codes runs of zeros well, and the filters turn the board's flat squares and repeated rows into zeros).
+//! Measured at 800 px: `Adaptive` ≈ `Paeth` < `Up` < `Sub` < no filter in size, at similar speed.
 
 /// Encodes `pixels` (one palette index per pixel, row by row) as an 8-bit indexed PNG.
 pub fn indexed_png(width: u32, height: u32, palette: &[u8], pixels: &[u8]) -> Vec<u8> {
@@ -10,7 +11,7 @@ pub fn indexed_png(width: u32, height: u32, palette: &[u8], pixels: &[u8]) -> Ve
         enc.set_depth(png::BitDepth::Eight);
         enc.set_palette(palette);
         enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::Sub);
+        enc.set_filter(png::Filter::Adaptive);
         let mut writer = enc.write_header()?;
         writer.write_image_data(pixels)?;
         writer.finish()

@@ -134,6 +134,12 @@ pub fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<T
     keys
 }
 
+/// Prepares the theme's palette ahead of the first render (otherwise the first render of a theme in a process
+/// takes a few hundred milliseconds longer). Optional.
+pub fn warm_up(theme: Theme) {
+    cache::with_theme(theme, |_| ());
+}
+
 /// The position as a PNG picture (8-bit indexed colour). Never panics; sizes are clamped.
 pub fn render(pos: &Position, opts: &RenderOptions) -> Vec<u8> {
     let layout = Layout::new(pos, opts);
@@ -224,6 +230,31 @@ mod tests {
         let (w, h, _) = decode(&render(&pos, &opts));
         assert_eq!(w, MIN_SIZE);
         assert!(h > MIN_SIZE);
+    }
+
+    #[test]
+    fn every_variant_renders_through_a_playout() {
+        for v in crate::rules::VARIANTS {
+            let mut pos = Position::start(v);
+            let mut last = None;
+            for ply in 0..40 {
+                let moves = pos.legal_moves();
+                let Some(&m) = moves.get((ply * 7 + 3) % moves.len().max(1)) else { break };
+                pos = pos.play(m);
+                last = Some(m);
+            }
+            let opts = RenderOptions {
+                size: 333,
+                last_move: last,
+                show_launch_ready: true,
+                title: Some(format!("{} · move {}", v.display_name, pos.fullmoves())),
+                ..RenderOptions::for_position(&pos)
+            };
+            let layout = Layout::new(&pos, &opts);
+            let (w, h, px) = decode(&render(&pos, &opts));
+            assert_eq!((w, h), (layout.width(), layout.height()), "{}", v.name);
+            assert_eq!(px.len(), (w * h * 3) as usize, "{}", v.name);
+        }
     }
 
     #[test]

@@ -90,12 +90,20 @@ fn rect(color: super::theme::Rgba) -> String {
     format!("<rect width=\"100\" height=\"100\" fill=\"{}\" fill-opacity=\"{}\"/>", color.hex(), color.opacity())
 }
 
-/// Label size: font units to square units.
-const LABEL_SCALE: f32 = 2.2;
-const LABEL_PEN: f32 = 1.05;
+/// Label size: font units to square units, raised on small squares so digits stay at least
+/// `LABEL_MIN_CAP_PX` pixels tall.
+const LABEL_SCALE: f32 = 2.3;
+const LABEL_MAX_SCALE: f32 = 3.1;
+const LABEL_MIN_CAP_PX: f32 = 8.0;
+const LABEL_PEN: f32 = 1.3;
+
+fn label_scale(size: u32) -> f32 {
+    let min_for_pixels = LABEL_MIN_CAP_PX * 100.0 / (glyphs::CAP_HEIGHT * size.max(1) as f32);
+    LABEL_SCALE.max(min_for_pixels).min(LABEL_MAX_SCALE)
+}
 
 /// The SVG markup under the piece: square colour, tints, shields, radiation, check glow, coordinates.
-fn under_layer(key: &TileKey, t: &ThemeData) -> String {
+fn under_layer(key: &TileKey, t: &ThemeData, size: u32) -> String {
     let mut s = rect(if key.dark { t.dark } else { t.light });
     match key.tint {
         Tint::None => {}
@@ -118,13 +126,13 @@ fn under_layer(key: &TileKey, t: &ThemeData) -> String {
             s.push_str(&format!("<path d=\"M {x} 100 L {} 0\"/>", x + 100));
         }
         s.push_str("</g>");
-        s.push_str(&format!("<g transform=\"translate(19 19) scale(0.62)\">{}</g>", assets::radiation_svg(t)));
+        s.push_str(&format!("<g transform=\"translate(16 16) scale(0.68)\">{}</g>", assets::radiation_svg(t)));
     }
     if key.check {
         s.push_str(&format!(
-            "<defs><radialGradient id=\"chk\" cx=\"50\" cy=\"50\" r=\"54\" gradientUnits=\"userSpaceOnUse\">\
+            "<defs><radialGradient id=\"chk\" cx=\"50\" cy=\"50\" r=\"62\" gradientUnits=\"userSpaceOnUse\">\
              <stop offset=\"0\" stop-color=\"{c}\" stop-opacity=\"1\"/>\
-             <stop offset=\"0.3\" stop-color=\"{c}\" stop-opacity=\"0.9\"/>\
+             <stop offset=\"0.4\" stop-color=\"{c}\" stop-opacity=\"0.85\"/>\
              <stop offset=\"1\" stop-color=\"{c}\" stop-opacity=\"0\"/></radialGradient></defs>\
              <rect width=\"100\" height=\"100\" fill=\"url(#chk)\"/>",
             c = t.check.hex()
@@ -155,16 +163,18 @@ fn under_layer(key: &TileKey, t: &ThemeData) -> String {
             t.shield_line[c].hex()
         ));
     }
+    let scale = label_scale(size);
     let label_color = if key.dark { t.coord_on_dark } else { t.coord_on_light };
     if let Some(r) = key.rank_label {
         let text = (u32::from(r) + 1).to_string();
-        let baseline = 4.0 + (glyphs::BASELINE - 1.0) * LABEL_SCALE;
-        s.push_str(&glyphs::text_svg(&text, 4.0, baseline, LABEL_SCALE, &label_color.hex(), LABEL_PEN));
+        let baseline = 4.0 + (glyphs::BASELINE - 1.0) * scale;
+        s.push_str(&glyphs::text_svg(&text, 4.0, baseline, scale, &label_color.hex(), LABEL_PEN));
     }
     if let Some(f) = key.file_label {
         let text = char::from(b'a' + f.min(25)).to_string();
-        let x = 96.0 - glyphs::text_width(&text) * LABEL_SCALE;
-        s.push_str(&glyphs::text_svg(&text, x, 91.0, LABEL_SCALE, &label_color.hex(), LABEL_PEN));
+        let x = 96.0 - glyphs::text_width(&text) * scale;
+        let baseline = 100.0 - 4.0 - 2.4 * scale;
+        s.push_str(&glyphs::text_svg(&text, x, baseline.max(88.0), scale, &label_color.hex(), LABEL_PEN));
     }
     doc(&s)
 }
@@ -184,7 +194,7 @@ fn over_layer(key: &TileKey, t: &ThemeData) -> Option<String> {
 pub fn tile(key: &TileKey, t: &ThemeData, size: u32, sprite: Option<&Pixmap>) -> Pixmap {
     let mut p = pixmap(size, size);
     let scale = size as f32 / 100.0;
-    draw_svg(&under_layer(key, t), &mut p, scale);
+    draw_svg(&under_layer(key, t, size), &mut p, scale);
     if let Some(sp) = sprite {
         p.draw_pixmap(0, 0, sp.as_ref(), &PixmapPaint::default(), Transform::identity(), None);
     }
@@ -217,6 +227,13 @@ pub fn title_strip(text: &str, t: &ThemeData, width: u32, height: u32) -> Pixmap
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn labels_grow_on_small_squares() {
+        assert_eq!(label_scale(100), LABEL_SCALE);
+        assert!(label_scale(40) > LABEL_SCALE);
+        assert_eq!(label_scale(1), LABEL_MAX_SCALE);
+    }
     use crate::render::theme::Theme;
     use crate::rules::{Color, Role};
 

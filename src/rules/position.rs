@@ -570,10 +570,10 @@ impl Position {
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
             let b = between(k, s) & blockers_all;
-            if let Some(only) = b.single() {
-                if self.by_color[color.index()].contains(only) {
-                    pinned.set(only);
-                }
+            if let Some(only) = b.single()
+                && self.by_color[color.index()].contains(only)
+            {
+                pinned.set(only);
             }
         }
         pinned
@@ -591,8 +591,80 @@ impl Position {
     /// Legal moves into a caller's buffer (cleared first), so hot loops reuse one allocation.
     pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
-        self.gen_pseudo(list);
-        self.retain_legal(list);
+        if self.variant.atomic {
+            self.gen_pseudo(list);
+            self.retain_legal(list);
+        } else {
+            self.gen_legal(list);
+        }
+    }
+
+    /// Legal moves without a second pass for ordinary moves: check evasions and pins restrict the
+    /// destinations while generating; en passant, castling and launches are verified by playing them.
+    fn gen_legal(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let them = us.other();
+        let Some(k) = self.king(us) else { return };
+        let v = self.variant;
+        let own = self.by_color[us.index()];
+        let enemy = self.by_color[them.index()];
+        let occ = own | enemy;
+        let rad = self.irradiated;
+        let blockers = occ | rad;
+        let targets = ((enemy & !self.by_role[Role::King.index()]) | !occ) & !rad & v.board() & !own;
+        let checkers = self.checkers();
+        let pinned = self.pinned(us);
+        let evasion = match checkers.first() {
+            None => Bitboard::FULL,
+            Some(_) if checkers.more_than_one() => Bitboard::EMPTY,
+            Some(c) => between(k, c) | Bitboard::from_square(c),
+        };
+        for to in king_attacks(k) & targets {
+            if self.attackers_to(to, them, occ ^ Bitboard::from_square(k)).is_empty() {
+                list.push(Move::normal(k, to));
+            }
+        }
+        if evasion.any() {
+            for from in own ^ Bitboard::from_square(k) {
+                let Some(piece) = self.board[from.index()] else { continue };
+                let mut mask = evasion;
+                if pinned.contains(from) {
+                    mask &= attacks::line(k, from);
+                }
+                let dests = match piece.role {
+                    Role::Pawn => {
+                        self.gen_pawn_masked(from, mask, list);
+                        continue;
+                    }
+                    Role::Knight => knight_attacks(from),
+                    Role::Bishop => bishop_attacks(from, blockers),
+                    Role::Rook => rook_attacks(from, blockers),
+                    Role::Queen => bishop_attacks(from, blockers) | rook_attacks(from, blockers),
+                    Role::Archbishop => bishop_attacks(from, blockers) | knight_attacks(from),
+                    Role::Chancellor => rook_attacks(from, blockers) | knight_attacks(from),
+                    Role::Missile | Role::King => king_attacks(from),
+                };
+                for to in dests & targets & mask {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+        let special = list.len();
+        self.gen_en_passant(list);
+        if checkers.is_empty() {
+            self.gen_castling(list);
+        }
+        if v.missiles && self.armed {
+            self.gen_launches(list);
+        }
+        let mut keep = special;
+        for i in special..list.len() {
+            if self.is_legal_by_playing(list[i]) {
+                list[keep] = list[i];
+                keep += 1;
+            }
+        }
+        list.truncate(keep);
     }
 
     /// Number of legal moves (no list kept).
@@ -725,6 +797,11 @@ impl Position {
     }
 
     fn gen_pawn(&self, from: Square, list: &mut MoveList) {
+        self.gen_pawn_masked(from, Bitboard::FULL, list);
+    }
+
+    /// Pawn moves whose destination lies in `mask`.
+    fn gen_pawn_masked(&self, from: Square, mask: Bitboard, list: &mut MoveList) {
         let us = self.turn;
         let v = self.variant;
         let board = v.board();
@@ -741,20 +818,29 @@ impl Position {
                 list.push(Move::normal(from, to));
             }
         };
-        if let Some(one) = from.offset(0, dr) {
-            if board.contains(one) && !occ.contains(one) && !rad.contains(one) {
+        if let Some(one) = from.offset(0, dr)
+            && board.contains(one)
+            && !occ.contains(one)
+            && !rad.contains(one)
+        {
+            if mask.contains(one) {
                 push(one, list);
-                if from.rank() == v.pawn_rank_of(us) {
-                    if let Some(two) = from.offset(0, 2 * dr) {
-                        if board.contains(two) && !occ.contains(two) && !rad.contains(two) {
-                            list.push(Move::normal(from, two));
-                        }
-                    }
-                }
+            }
+            if from.rank() == v.pawn_rank_of(us)
+                && let Some(two) = from.offset(0, 2 * dr)
+                && board.contains(two)
+                && !occ.contains(two)
+                && !rad.contains(two)
+                && mask.contains(two)
+            {
+                list.push(Move::normal(from, two));
             }
         }
-        let caps =
-            pawn_attacks(us, from) & self.by_color[us.other().index()] & !self.by_role[Role::King.index()] & board;
+        let caps = pawn_attacks(us, from)
+            & self.by_color[us.other().index()]
+            & !self.by_role[Role::King.index()]
+            & board
+            & mask;
         for to in caps {
             push(to, list);
         }
@@ -771,12 +857,11 @@ impl Position {
     /// Whether `sq` counts as attacked for castling purposes.
     fn castle_path_attacked(&self, sq: Square) -> bool {
         let them = self.turn.other();
-        if self.variant.atomic {
-            if let Some(ek) = self.king(them) {
-                if ek.distance(sq) <= 1 {
-                    return false;
-                }
-            }
+        if self.variant.atomic
+            && let Some(ek) = self.king(them)
+            && ek.distance(sq) <= 1
+        {
+            return false;
         }
         self.is_attacked(sq, them)
     }
@@ -886,10 +971,10 @@ impl Position {
         let Some(mrank) = self.variant.missile_rank_of(self.turn) else { return Vec::new() };
         let mut out = Vec::new();
         for (bit, df) in [(1u8, -1i32), (2, 1)] {
-            if missiles & bit != 0 {
-                if let Some(sq) = Square::try_new(m.from.file() as i32 + df, mrank as i32) {
-                    out.push(sq);
-                }
+            if missiles & bit != 0
+                && let Some(sq) = Square::try_new(m.from.file() as i32 + df, mrank as i32)
+            {
+                out.push(sq);
             }
         }
         out
@@ -1097,10 +1182,10 @@ impl Position {
             let mut rights = self.missile_rights & !touched;
             for color in Color::ALL {
                 let rank = Bitboard::rank(v.castling_rank_of(color));
-                if (self.castling & rank).is_empty() {
-                    if let Some(mr) = v.missile_rank_of(color) {
-                        rights &= !Bitboard::rank(mr);
-                    }
+                if (self.castling & rank).is_empty()
+                    && let Some(mr) = v.missile_rank_of(color)
+                {
+                    rights &= !Bitboard::rank(mr);
                 }
             }
             if rights != self.missile_rights {
@@ -1164,6 +1249,11 @@ impl Position {
             return true;
         }
         if knights.is_empty() {
+            // Capatomic lists exactly K+B v K+B (C15); elsewhere any number of bishops on one colour is dead.
+            let one_each = Color::ALL.iter().all(|&c| (bishops & self.by_color[c.index()]).count() == 1);
+            if self.variant.missiles && !one_each {
+                return false;
+            }
             let dark = Bitboard::dark_squares();
             return (bishops & dark).is_empty() || (bishops & !dark).is_empty();
         }

@@ -33,8 +33,10 @@ pub enum CastlingNotation {
 pub enum FenCastling {
     /// `KQkq` (X-FEN: a file letter only where the outermost rook is not the one meant).
     Standard,
-    /// `AJaj`: rook files.
+    /// `JAja`: rook files, king side first for each colour (as Fairy-Stockfish writes them).
     Shredder,
+    /// `AJaj`: rook files in file order (Capatomic, C16).
+    ShredderFileOrder,
 }
 
 /// One variant's rules.
@@ -76,17 +78,7 @@ const CAPA_ROLES: &[Role] =
     &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop, Role::Chancellor];
 const STONES_ROLES: &[Role] =
     &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop];
-const CAPATOMIC_ROLES: &[Role] = &[
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-    Role::Archbishop,
-    Role::Chancellor,
-    Role::Missile,
-];
+const CAPATOMIC_ROLES: &[Role] = &Role::ALL;
 
 pub static CHESS: Variant = Variant {
     name: "chess",
@@ -129,7 +121,7 @@ pub static CAPABLANCA: Variant = Variant {
 pub static CAPARANDOM: Variant = Variant {
     name: "caparandom",
     display_name: "Capablanca Random Chess",
-    start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w AJaj - 0 1",
+    start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w JAja - 0 1",
     setups: SetupKind::CapaRandom,
     castling_notation: CastlingNotation::KingOntoRook,
     fen_castling: FenCastling::Shredder,
@@ -194,7 +186,7 @@ pub static CAPATOMIC: Variant = Variant {
     pawn_rank: 2,
     castling_rank: 1,
     castling_notation: CastlingNotation::KingOntoRook,
-    fen_castling: FenCastling::Shredder,
+    fen_castling: FenCastling::ShredderFileOrder,
     missiles: true,
     rules_summary: "10×10 Capablanca Random Chess with two missiles (M) per side behind the king. A missile steps \
                     like a king, or — once any non-pawn piece has been captured — may be launched at any square \

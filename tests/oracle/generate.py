@@ -4,7 +4,7 @@
 How to run (from the repository root):
 
     pip install -r tests/oracle/requirements.txt
-    python3 tests/oracle/generate.py            # full run, ~30-40 min on 2 cores
+    python3 tests/oracle/generate.py            # full run, ~35 min on 2 idle cores
     python3 tests/oracle/generate.py --quick    # small smoke run (few records)
     python3 tests/oracle/generate.py --only chess,atomic
 

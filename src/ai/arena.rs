@@ -1,0 +1,369 @@
+//! Matches between players — capabot at a level, a random mover, a greedy capturer, or any UCI engine
+//! started by a command line (Fairy-Stockfish, an earlier capabot build) — with capabot's rules engine as
+//! referee. Used by `capabot match` to calibrate the levels and to measure strength.
+
+use super::{Limits, best_move_in_game, eval};
+use crate::notation::{fen, uci as coord};
+use crate::rules::{Color, Game, Move, Outcome, Position, Variant, setups};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+/// Who plays.
+#[derive(Clone, Debug)]
+pub enum PlayerSpec {
+    Random,
+    Greedy,
+    /// capabot at a level (1..=8).
+    Level(u8),
+    /// A UCI engine command line, with an optional `Skill Level`.
+    Uci {
+        cmd: String,
+        skill: Option<u32>,
+    },
+}
+
+impl PlayerSpec {
+    /// `random`, `greedy`, `level:K`, `uci:CMD` or `uci:CMD@skill` (skill level sent as `Skill Level`).
+    pub fn parse(text: &str) -> Result<PlayerSpec, String> {
+        match text {
+            "random" => Ok(PlayerSpec::Random),
+            "greedy" => Ok(PlayerSpec::Greedy),
+            _ => {
+                if let Some(l) = text.strip_prefix("level:") {
+                    let l: u8 = l.parse().map_err(|_| format!("bad level '{l}'"))?;
+                    if !(1..=8).contains(&l) {
+                        return Err("levels are 1 to 8".into());
+                    }
+                    Ok(PlayerSpec::Level(l))
+                } else if let Some(c) = text.strip_prefix("uci:") {
+                    match c.rsplit_once('@') {
+                        Some((cmd, s)) if s.parse::<u32>().is_ok() => {
+                            Ok(PlayerSpec::Uci { cmd: cmd.to_string(), skill: s.parse().ok() })
+                        }
+                        _ => Ok(PlayerSpec::Uci { cmd: c.to_string(), skill: None }),
+                    }
+                } else {
+                    Err(format!("unknown player '{text}' (random, greedy, level:K, uci:CMD[@skill])"))
+                }
+            }
+        }
+    }
+}
+
+/// A UCI engine in a child process.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start(cmd: &str, variant: &Variant, skill: Option<u32>) -> Result<Engine, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(cmd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start '{cmd}': {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut e = Engine { child, stdin, lines: rx };
+        e.send("uci")?;
+        e.wait_for("uciok", Duration::from_secs(180))?;
+        if variant.name != "chess" {
+            e.send(&format!("setoption name UCI_Variant value {}", variant.name))?;
+        }
+        if super::uci::needs_chess960(variant) {
+            e.send("setoption name UCI_Chess960 value true")?;
+        }
+        if let Some(s) = skill {
+            e.send(&format!("setoption name Skill Level value {s}"))?;
+        }
+        e.send("isready")?;
+        e.wait_for("readyok", Duration::from_secs(180))?;
+        Ok(e)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("engine gone: {e}"))
+    }
+
+    fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, String> {
+        let end = Instant::now() + timeout;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if l.starts_with(prefix) => return Ok(l),
+                Ok(_) => {}
+                Err(_) => return Err(format!("no '{prefix}' from engine in {timeout:?}")),
+            }
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for("readyok", Duration::from_secs(120)).map(|_| ())
+    }
+
+    fn best(&mut self, game: &Game, movetime: Duration) -> Result<Move, String> {
+        let mut line = format!("position fen {}", fen::write(game.start()));
+        if !game.moves().is_empty() {
+            line.push_str(" moves");
+            for (p, m) in game.positions().iter().zip(game.moves()) {
+                line.push(' ');
+                line.push_str(&coord::write(p, *m));
+            }
+        }
+        self.send(&line)?;
+        self.send(&format!("go movetime {}", movetime.as_millis()))?;
+        let reply = self.wait_for("bestmove", movetime + Duration::from_secs(60))?;
+        let text = reply.split_whitespace().nth(1).unwrap_or("");
+        coord::parse(game.position(), text).map_err(|e| format!("engine move '{text}': {e}"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        std::thread::sleep(Duration::from_millis(50));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A player during a match.
+pub struct Player {
+    spec: PlayerSpec,
+    engine: Option<Engine>,
+    movetime: Duration,
+    rng: StdRng,
+    /// Depth and node totals of capabot's searches (for reports).
+    pub searches: u64,
+    pub depth_sum: u64,
+    pub nodes_sum: u64,
+    pub time_sum: Duration,
+}
+
+impl Player {
+    pub fn new(spec: PlayerSpec, variant: &Variant, movetime: Duration, seed: u64) -> Result<Player, String> {
+        let engine = match &spec {
+            PlayerSpec::Uci { cmd, skill } => Some(Engine::start(cmd, variant, *skill)?),
+            _ => None,
+        };
+        Ok(Player {
+            spec,
+            engine,
+            movetime,
+            rng: StdRng::seed_from_u64(seed),
+            searches: 0,
+            depth_sum: 0,
+            nodes_sum: 0,
+            time_sum: Duration::ZERO,
+        })
+    }
+
+    fn new_game(&mut self) -> Result<(), String> {
+        match &mut self.engine {
+            Some(e) => e.new_game(),
+            None => Ok(()),
+        }
+    }
+
+    /// The player's move; `Err` means the player failed (crash, timeout, illegal move) and loses.
+    pub fn choose(&mut self, game: &Game, seed: u64) -> Result<Move, String> {
+        let pos = game.position();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Err("no legal moves".into());
+        }
+        match self.spec {
+            PlayerSpec::Random => Ok(moves[self.rng.random_range(0..moves.len())]),
+            PlayerSpec::Greedy => Ok(greedy(pos, &moves, &mut self.rng)),
+            PlayerSpec::Level(l) => {
+                let mut limits = Limits::for_level(l).with_seed(seed);
+                limits.movetime = Some(limits.movetime.map_or(self.movetime, |t| t.min(self.movetime)));
+                let t = Instant::now();
+                let r = best_move_in_game(game, &limits);
+                self.time_sum += t.elapsed();
+                self.searches += 1;
+                self.depth_sum += r.depth as u64;
+                self.nodes_sum += r.nodes;
+                r.best.ok_or_else(|| "capabot returned no move".into())
+            }
+            PlayerSpec::Uci { .. } => {
+                let mt = self.movetime;
+                match &mut self.engine {
+                    Some(e) => e.best(game, mt),
+                    None => Err("engine not running".into()),
+                }
+            }
+        }
+    }
+}
+
+/// Captures whatever wins the most material at once (explosions and launches counted); otherwise a
+/// random move.
+pub fn greedy(pos: &Position, moves: &[Move], rng: &mut StdRng) -> Move {
+    let us = pos.turn();
+    let mut best = Vec::new();
+    let mut best_val = i32::MIN;
+    for &m in moves {
+        let after = pos.play_unchecked(m);
+        let val = if after.king(us.other()).is_none() {
+            1_000_000
+        } else {
+            eval::material(&after, us) - eval::material(&after, us.other())
+        };
+        if val > best_val {
+            best_val = val;
+            best.clear();
+        }
+        if val == best_val {
+            best.push(m);
+        }
+    }
+    best[rng.random_range(0..best.len())]
+}
+
+/// One finished game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub white_is_a: bool,
+    /// 1.0 win for A, 0.5 draw, 0.0 loss.
+    pub score_a: f64,
+    pub reason: String,
+    pub plies: usize,
+    pub start_fen: String,
+}
+
+/// Match settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub variant: &'static Variant,
+    pub games: usize,
+    pub movetime: Duration,
+    /// Random plies played before the players take over (the same for both games of a pair).
+    pub random_plies: usize,
+    pub seed: u64,
+    /// Games longer than this are scored as draws.
+    pub max_plies: usize,
+    /// Score a game once one side keeps a queen's worth of extra material for ten plies.
+    pub adjudicate: bool,
+}
+
+/// The start of game pair `pair`: a numbered setup where the variant has them, then random plies.
+fn opening(cfg: &MatchConfig, pair: usize) -> Game {
+    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_mul(7919).wrapping_add(pair as u64));
+    let v = cfg.variant;
+    let start = if v.has_setups() {
+        let idx = setups::random_index(v, &mut rng);
+        setups::position(v, idx).unwrap_or_else(|| Position::start(v))
+    } else {
+        Position::start(v)
+    };
+    for _ in 0..20 {
+        let mut game = Game::new(start.clone());
+        let mut ok = true;
+        for _ in 0..cfg.random_plies {
+            let moves = game.position().legal_moves();
+            // Avoid random captures and launches: keep the opening balanced.
+            let quiet: Vec<Move> =
+                moves.iter().copied().filter(|&m| !game.position().is_capture(m) && !m.is_launch()).collect();
+            if quiet.is_empty() || game.outcome().is_some() {
+                ok = false;
+                break;
+            }
+            game.play(quiet[rng.random_range(0..quiet.len())]);
+        }
+        if ok {
+            return game;
+        }
+    }
+    Game::new(start)
+}
+
+/// Plays one game; `a` has White when `a_white`.
+pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize, a_white: bool) -> GameRecord {
+    let mut game = opening(cfg, pair);
+    let start_fen = fen::write(game.position());
+    let _ = a.new_game();
+    let _ = b.new_game();
+    let a_color = if a_white { Color::White } else { Color::Black };
+    let finish = |score_a: f64, reason: String, plies: usize| GameRecord {
+        white_is_a: a_white,
+        score_a,
+        reason,
+        plies,
+        start_fen: start_fen.clone(),
+    };
+    let mut lead_plies: i32 = 0;
+    loop {
+        if let Some(o) = game.outcome() {
+            let score_a = match o {
+                Outcome::Decisive { winner, .. } => {
+                    if winner == a_color {
+                        1.0
+                    } else {
+                        0.0
+                    }
+                }
+                Outcome::Draw(_) => 0.5,
+            };
+            return finish(score_a, o.reason_str().to_string(), game.moves().len());
+        }
+        if game.moves().len() >= cfg.max_plies {
+            return finish(0.5, "move limit".into(), game.moves().len());
+        }
+        // Adjudication: a material lead of a queen or more kept for ten plies wins.
+        let p = game.position();
+        let lead = eval::material(p, a_color) - eval::material(p, a_color.other());
+        lead_plies = match (lead >= 850, lead <= -850) {
+            (true, _) if lead_plies >= 0 => lead_plies + 1,
+            (true, _) => 1,
+            (_, true) if lead_plies <= 0 => lead_plies - 1,
+            (_, true) => -1,
+            _ => 0,
+        };
+        if cfg.adjudicate && lead_plies.abs() >= 10 {
+            let s = if lead_plies > 0 { 1.0 } else { 0.0 };
+            return finish(s, "adjudicated: material".into(), game.moves().len());
+        }
+        let turn = game.position().turn();
+        let seed = cfg.seed ^ ((pair as u64) << 20) ^ ((a_white as u64) << 40) ^ game.moves().len() as u64;
+        let mover = if turn == a_color { &mut *a } else { &mut *b };
+        match mover.choose(&game, seed) {
+            Ok(m) => {
+                if !game.play(m) {
+                    let s = if turn == a_color { 0.0 } else { 1.0 };
+                    return finish(s, "illegal move".into(), game.moves().len());
+                }
+            }
+            Err(e) => {
+                let s = if turn == a_color { 0.0 } else { 1.0 };
+                return finish(s, format!("forfeit: {e}"), game.moves().len());
+            }
+        }
+    }
+}
+
+/// Elo difference implied by a score fraction (clamped at ±800).
+pub fn elo_diff(score: f64) -> f64 {
+    let s = score.clamp(0.001, 0.999);
+    (-400.0 * (1.0 / s - 1.0).log10()).clamp(-800.0, 800.0)
+}

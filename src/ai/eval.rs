@@ -1,0 +1,569 @@
+//! Static evaluation: material, piece-square terms sized to the board, mobility, king safety and pawn
+//! structure, plus the atomic (explosion exposure, touching kings) and Capatomic (launch threats, shields,
+//! missiles kept ready to castle) terms.
+//!
+//! Every value and weight lives in one [`EvalParams`] table per variant ([`params_for`]); the code here
+//! only combines them. Scores are centipawns from the point of view of the side to move.
+
+use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::rules::{Bitboard, Color, Piece, Position, Role, Square, Variant};
+
+/// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
+/// (P N B R Q K A C M).
+#[derive(Debug)]
+pub struct EvalParams {
+    /// Material in the middlegame, per role.
+    pub material_mg: [i32; 9],
+    /// Material in the endgame, per role.
+    pub material_eg: [i32; 9],
+    /// Game-phase weight of each role (pawns and kings 0); the sum at the start is the full phase.
+    pub phase: [i32; 9],
+    /// Centralisation bonus per step away from the nearest edge (files and ranks added), middlegame.
+    pub center_mg: [i32; 9],
+    /// Same, endgame.
+    pub center_eg: [i32; 9],
+    /// Middlegame penalty per rank the king has left its castling rank.
+    pub king_advance_mg: i32,
+    /// Pawn bonus per rank advanced, middlegame and endgame.
+    pub pawn_advance: (i32, i32),
+    /// Mobility per reachable square (not own-occupied, not attacked by enemy pawns), per role.
+    pub mobility: [i32; 9],
+    /// Bonus for each own pawn in the three files in front of the king, within two ranks (middlegame).
+    pub pawn_shelter: i32,
+    /// King-danger units per attack on the king zone, by attacking role.
+    pub king_attack_units: [i32; 9],
+    /// Middlegame penalty = units² / this divisor (capped by `king_danger_cap`).
+    pub king_danger_div: i32,
+    pub king_danger_cap: i32,
+    pub doubled_pawn: (i32, i32),
+    pub isolated_pawn: (i32, i32),
+    /// Passed pawn bonus by how far it has advanced as a fraction of the way (0..=8 eighths), endgame.
+    pub passed_pawn: [i32; 9],
+    pub bishop_pair: (i32, i32),
+    /// Bonus for the side to move.
+    pub tempo: i32,
+    /// Atomic: penalty per own piece next to the own king that the enemy attacks (a capture there explodes
+    /// the king).
+    pub atomic_exposed_attacked: i32,
+    /// Atomic: penalty per own piece next to the own king (potential explosion fuse).
+    pub atomic_exposed: i32,
+    /// Atomic: bonus for the side behind in material when the kings touch (no checks, no explosions).
+    pub atomic_kings_touch: i32,
+    /// Capatomic: share (per cent) of the best launch gain credited to the side to move...
+    pub launch_threat_to_move: i32,
+    /// ...and to the side not to move.
+    pub launch_threat_waiting: i32,
+    /// Capatomic: bonus per own non-pawn piece inside the own king's shield (immune to launches), when
+    /// missiles are live.
+    pub shield_piece: i32,
+    /// Capatomic: bonus per missile that may still come along when castling.
+    pub missile_castle_ready: i32,
+    /// Capatomic: penalty per irradiated square in the own king zone (fewer flight squares).
+    pub radiation_near_king: i32,
+}
+
+const N: usize = 1;
+const B: usize = 2;
+const R: usize = 3;
+const Q: usize = 4;
+const A: usize = 6;
+const C: usize = 7;
+
+/// Chess and the 10×8 Capablanca family.
+pub static STANDARD: EvalParams = STANDARD_PARAMS;
+
+const STANDARD_PARAMS: EvalParams = EvalParams {
+    material_mg: [85, 320, 335, 480, 930, 0, 800, 850, 400],
+    material_eg: [105, 290, 320, 520, 960, 0, 820, 900, 380],
+    phase: [0, 1, 1, 2, 4, 0, 3, 3, 1],
+    center_mg: [0, 6, 3, 0, 1, 0, 3, 2, 1],
+    center_eg: [0, 4, 3, 1, 3, 8, 3, 3, 2],
+    king_advance_mg: 18,
+    pawn_advance: (2, 9),
+    mobility: [0, 4, 4, 2, 1, 0, 3, 2, 0],
+    pawn_shelter: 12,
+    king_attack_units: [1, 2, 2, 3, 5, 0, 4, 4, 1],
+    king_danger_div: 3,
+    king_danger_cap: 500,
+    doubled_pawn: (10, 20),
+    isolated_pawn: (12, 15),
+    passed_pawn: [0, 5, 10, 20, 35, 60, 95, 140, 150],
+    bishop_pair: (30, 50),
+    tempo: 12,
+    atomic_exposed_attacked: 0,
+    atomic_exposed: 0,
+    atomic_kings_touch: 0,
+    launch_threat_to_move: 0,
+    launch_threat_waiting: 0,
+    shield_piece: 0,
+    missile_castle_ready: 0,
+    radiation_near_king: 0,
+};
+
+/// Atomic chess: pieces are bombs; knights and pawns matter relatively more, kings hide less.
+pub static ATOMIC: EvalParams = EvalParams {
+    material_mg: [110, 300, 320, 480, 900, 0, 800, 850, 400],
+    material_eg: [140, 280, 300, 500, 930, 0, 820, 900, 380],
+    center_mg: [0, 5, 3, 0, 1, 0, 3, 2, 1],
+    king_advance_mg: 10,
+    pawn_shelter: 4,
+    king_attack_units: [1, 2, 2, 2, 3, 0, 3, 3, 1],
+    atomic_exposed_attacked: 220,
+    atomic_exposed: 12,
+    atomic_kings_touch: 60,
+    ..STANDARD_PARAMS
+};
+
+/// Capatomic Random Chess: 10×10 with missiles.
+pub static CAPATOMIC: EvalParams = EvalParams {
+    material_mg: [80, 310, 330, 470, 900, 0, 780, 820, 420],
+    material_eg: [100, 290, 320, 510, 940, 0, 800, 880, 380],
+    phase: [0, 1, 1, 2, 4, 0, 3, 3, 1],
+    launch_threat_to_move: 60,
+    launch_threat_waiting: 25,
+    shield_piece: 6,
+    missile_castle_ready: 15,
+    radiation_near_king: 15,
+    ..STANDARD_PARAMS
+};
+
+/// The parameter table of a variant.
+pub fn params_for(variant: &Variant) -> &'static EvalParams {
+    if variant.missiles {
+        &CAPATOMIC
+    } else if variant.atomic {
+        &ATOMIC
+    } else {
+        &STANDARD
+    }
+}
+
+/// Material value (middlegame) of a role, used for move ordering, SEE and launch gains.
+#[inline]
+pub fn value(params: &EvalParams, role: Role) -> i32 {
+    if role == Role::King { 20_000 } else { params.material_mg[role.index()] }
+}
+
+fn steps_from_edge(v: &Variant, sq: Square) -> i32 {
+    let f = sq.file() as i32;
+    let r = sq.rank() as i32;
+    f.min(v.width as i32 - 1 - f) + r.min(v.height as i32 - 1 - r)
+}
+
+fn relative_rank(v: &Variant, color: Color, sq: Square) -> i32 {
+    v.relative_rank(color, sq.rank()) as i32
+}
+
+/// Squares strictly ahead of `sq` for `color` (all files).
+fn ahead(color: Color, sq: Square) -> Bitboard {
+    let r = sq.rank() as u32;
+    match color {
+        Color::White => Bitboard(Bitboard::FULL.0 & !((1u128 << ((r + 1) * 10)) - 1)),
+        Color::Black => Bitboard((1u128 << (r * 10)) - 1),
+    }
+}
+
+const FILES: [Bitboard; 10] = {
+    let mut f = [Bitboard::EMPTY; 10];
+    let mut i = 0;
+    while i < 10 {
+        f[i] = Bitboard::file(i as u8);
+        i += 1;
+    }
+    f
+};
+
+#[inline]
+fn file_mask(file: u8) -> Bitboard {
+    FILES[file as usize]
+}
+
+fn adjacent_files(v: &Variant, file: u8) -> Bitboard {
+    let mut bb = Bitboard::EMPTY;
+    if file > 0 {
+        bb |= file_mask(file - 1);
+    }
+    if file + 1 < v.width {
+        bb |= file_mask(file + 1);
+    }
+    bb
+}
+
+/// Squares a piece attacks (the rules engine's `attacks_from`, with the board mask and blockers
+/// computed once per evaluation).
+#[inline]
+fn piece_attacks(role: Role, color: Color, sq: Square, blockers: Bitboard, board: Bitboard) -> Bitboard {
+    let bb = match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, blockers),
+        Role::Rook => rook_attacks(sq, blockers),
+        Role::Queen => bishop_attacks(sq, blockers) | rook_attacks(sq, blockers),
+        Role::King | Role::Missile => king_attacks(sq),
+        Role::Archbishop => bishop_attacks(sq, blockers) | knight_attacks(sq),
+        Role::Chancellor => rook_attacks(sq, blockers) | knight_attacks(sq),
+    };
+    bb & board
+}
+
+/// Everything computed for one side.
+struct Side {
+    mg: i32,
+    eg: i32,
+    phase: i32,
+    material: i32,
+}
+
+/// The evaluation of `pos` for the side to move.
+pub fn evaluate(pos: &Position) -> i32 {
+    let v = pos.variant();
+    let p = params_for(v);
+    let white = eval_side(pos, p, Color::White);
+    let black = eval_side(pos, p, Color::Black);
+    let mut mg = white.mg - black.mg;
+    let mut eg = white.eg - black.eg;
+    if v.atomic {
+        let touch = atomic_kings_touch(pos, p, white.material - black.material);
+        mg += touch;
+        eg += touch;
+    }
+    let full_phase = start_phase(v, p);
+    let phase = (white.phase + black.phase).min(full_phase);
+    let mut score = (mg * phase + eg * (full_phase - phase)) / full_phase.max(1);
+    if v.missiles {
+        score += launch_threats(pos, p);
+    }
+    let stm = if pos.turn() == Color::White { score } else { -score };
+    stm + p.tempo
+}
+
+fn start_phase(v: &Variant, p: &EvalParams) -> i32 {
+    // Two of each minor and rook, one queen per side on 8 files; the 10-file arrays add A and C (or two A).
+    let base = 2 * (2 * p.phase[N] + 2 * p.phase[B] + 2 * p.phase[R] + p.phase[Q]);
+    if v.width >= 10 { base + 2 * (p.phase[A] + p.phase[C]) } else { base }
+}
+
+fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
+    let v = pos.variant();
+    let them = us.other();
+    let own = pos.by_color(us);
+    let enemy_pawn_attacks = {
+        let mut bb = Bitboard::EMPTY;
+        for sq in pos.pieces(them, Role::Pawn) {
+            bb |= pawn_attacks(them, sq);
+        }
+        bb
+    };
+    let enemy_king_zone = pos.king(them).map(|k| king_attacks(k) | Bitboard::from_square(k)).unwrap_or_default();
+    let mut mg = 0;
+    let mut eg = 0;
+    let mut phase = 0;
+    let mut material = 0;
+    let mut danger_units = 0;
+    let mut attackers = 0;
+    let blockers = pos.occupied() | pos.irradiated();
+    let board = v.board();
+    for sq in own {
+        let Some(piece) = pos.piece_at(sq) else { continue };
+        let ri = piece.role.index();
+        mg += p.material_mg[ri];
+        eg += p.material_eg[ri];
+        material += p.material_mg[ri];
+        phase += p.phase[ri];
+        let centre = steps_from_edge(v, sq);
+        mg += p.center_mg[ri] * centre;
+        eg += p.center_eg[ri] * centre;
+        match piece.role {
+            Role::Pawn => {
+                let adv = relative_rank(v, us, sq) - v.pawn_rank as i32;
+                mg += p.pawn_advance.0 * adv;
+                eg += p.pawn_advance.1 * adv;
+            }
+            Role::King => {
+                let adv = relative_rank(v, us, sq) - v.castling_rank as i32;
+                mg -= p.king_advance_mg * adv.max(0);
+            }
+            _ => {
+                let att = piece_attacks(piece.role, us, sq, blockers, board);
+                let mob = (att & !own & !enemy_pawn_attacks).count() as i32;
+                mg += p.mobility[ri] * mob;
+                eg += p.mobility[ri] * mob;
+                let hits = (att & enemy_king_zone).count() as i32;
+                if hits > 0 {
+                    danger_units += hits * p.king_attack_units[ri];
+                    attackers += 1;
+                }
+            }
+        }
+    }
+    // Attacks on the enemy king zone: only when at least two pieces join in.
+    if attackers >= 2 && !v.atomic {
+        mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
+    }
+    let (pmg, peg) = pawn_structure(pos, p, us);
+    mg += pmg;
+    eg += peg;
+    if pos.pieces(us, Role::Bishop).count() >= 2 {
+        mg += p.bishop_pair.0;
+        eg += p.bishop_pair.1;
+    }
+    if let Some(k) = pos.king(us) {
+        // Pawn shelter in front of the king.
+        let files = file_mask(k.file()) | adjacent_files(v, k.file());
+        let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
+        let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
+        mg += p.pawn_shelter * near;
+        if v.atomic {
+            let fuse = king_attacks(k) & own;
+            for sq in fuse {
+                mg -= p.atomic_exposed;
+                if (pos.attackers_to(sq, them, pos.occupied()) & !pos.pieces(them, Role::King)).any() {
+                    mg -= p.atomic_exposed_attacked;
+                    eg -= p.atomic_exposed_attacked;
+                }
+            }
+        }
+        if v.missiles {
+            let zone = king_attacks(k);
+            let rad = (zone & pos.irradiated()).count() as i32;
+            mg -= p.radiation_near_king * rad;
+            let shielded = zone & own & !pos.pieces(us, Role::Pawn);
+            mg += p.shield_piece * shielded.count() as i32;
+        }
+    }
+    if v.missiles {
+        let ready = pos.missile_rights() & pos.pieces(us, Role::Missile);
+        mg += p.missile_castle_ready * ready.count() as i32;
+    }
+    Side { mg, eg, phase, material }
+}
+
+fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
+    let v = pos.variant();
+    let pawns = pos.pieces(us, Role::Pawn);
+    let theirs = pos.pieces(us.other(), Role::Pawn);
+    let mut mg = 0;
+    let mut eg = 0;
+    let promo = v.promotion_rank as i32;
+    let start = v.pawn_rank as i32;
+    for sq in pawns {
+        let file = file_mask(sq.file());
+        let adj = adjacent_files(v, sq.file());
+        if (pawns & file & ahead(us, sq)).any() {
+            mg -= p.doubled_pawn.0;
+            eg -= p.doubled_pawn.1;
+        }
+        if (pawns & adj).is_empty() {
+            mg -= p.isolated_pawn.0;
+            eg -= p.isolated_pawn.1;
+        }
+        if (theirs & (file | adj) & ahead(us, sq)).is_empty() {
+            let adv = (relative_rank(v, us, sq) - start).max(0);
+            let span = (promo - start).max(1);
+            let eighths = ((adv * 8) / span).clamp(0, 8) as usize;
+            mg += p.passed_pawn[eighths] / 2;
+            eg += p.passed_pawn[eighths];
+        }
+    }
+    (mg, eg)
+}
+
+fn atomic_kings_touch(pos: &Position, p: &EvalParams, white_minus_black: i32) -> i32 {
+    match (pos.king(Color::White), pos.king(Color::Black)) {
+        (Some(a), Some(b)) if a.distance(b) <= 1 => {
+            if white_minus_black < 0 {
+                p.atomic_kings_touch
+            } else if white_minus_black > 0 {
+                -p.atomic_kings_touch
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// What a launch at `to` would do, for the side `us` launching from `from`: enemy material destroyed
+/// minus own material destroyed (the missile itself included).
+pub fn launch_gain(pos: &Position, p: &EvalParams, us: Color, from: Square, to: Square) -> i32 {
+    let shields = pos.shields();
+    let blast = (king_attacks(to) | Bitboard::from_square(to)) & !shields & pos.occupied();
+    let mut gain = -value(p, Role::Missile);
+    for sq in blast {
+        if sq == from {
+            continue;
+        }
+        if let Some(piece) = pos.piece_at(sq) {
+            let val = value(p, piece.role);
+            gain += if piece.color == us { -val } else { val };
+        }
+    }
+    gain
+}
+
+/// Capatomic: credit each side with part of the best launch it has (or will have once armed).
+fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
+    if pos.pieces(Color::White, Role::Missile).is_empty() && pos.pieces(Color::Black, Role::Missile).is_empty() {
+        return 0;
+    }
+    let v = pos.variant();
+    let shields = pos.shields();
+    // Per-square material, White positive; shielded squares count nothing.
+    let mut grid = [0i32; 100];
+    for sq in pos.occupied() & !shields {
+        if let Some(piece) = pos.piece_at(sq) {
+            let val = value(p, piece.role);
+            grid[sq.index()] = if piece.color == Color::White { val } else { -val };
+        }
+    }
+    let mut best = [0i32; 2];
+    let targets = v.board() & !shields & !pos.irradiated();
+    for to in targets {
+        let mut sum = 0;
+        for sq in king_attacks(to) | Bitboard::from_square(to) {
+            sum += grid[sq.index()];
+        }
+        // White gains `-sum` of black material... sum is white-minus-black destroyed.
+        best[0] = best[0].max(-sum);
+        best[1] = best[1].max(sum);
+    }
+    let mut score = 0;
+    for color in Color::ALL {
+        let missiles = pos.pieces(color, Role::Missile);
+        if missiles.is_empty() {
+            continue;
+        }
+        // A missile standing in the blast counts against the gain; approximate by its value once.
+        let gain = best[color.index()] - value(p, Role::Missile);
+        if gain <= 0 {
+            continue;
+        }
+        let ready = missiles.into_iter().filter(|&m| !pos.is_attacked(m, color.other())).count() > 0;
+        // Before the first capture of a piece nobody can launch: a small, symmetric credit.
+        let share = if !ready {
+            0
+        } else if !pos.armed() {
+            p.launch_threat_waiting / 4
+        } else if color == pos.turn() {
+            p.launch_threat_to_move
+        } else {
+            p.launch_threat_waiting
+        };
+        let credit = gain * share / 100;
+        score += if color == Color::White { credit } else { -credit };
+    }
+    score
+}
+
+/// Static exchange evaluation of a normal capture or move to `m_to` by the piece on `from` (non-atomic):
+/// the material balance of the best capture sequence on that square, for the side to move.
+pub fn see(pos: &Position, p: &EvalParams, from: Square, to: Square) -> i32 {
+    let Some(attacker) = pos.piece_at(from) else { return 0 };
+    let victim = pos.piece_at(to).map(|x| value(p, x.role)).unwrap_or(0);
+    let mut gains = [0i32; 40];
+    let mut depth = 0;
+    gains[0] = victim;
+    let mut occ = pos.occupied() ^ Bitboard::from_square(from);
+    let mut on_square = value(p, attacker.role);
+    let mut side = pos.turn().other();
+    loop {
+        let atts = pos.attackers_to(to, side, occ) & occ;
+        let Some((sq, role)) = least_valuable(pos, atts) else { break };
+        depth += 1;
+        if depth >= gains.len() {
+            break;
+        }
+        gains[depth] = on_square - gains[depth - 1];
+        if role == Role::King && pos.attackers_to(to, side.other(), occ ^ Bitboard::from_square(sq)).any() {
+            // The king cannot take into a defended square.
+            depth -= 1;
+            break;
+        }
+        on_square = value(p, role);
+        occ ^= Bitboard::from_square(sq);
+        side = side.other();
+    }
+    while depth > 0 {
+        gains[depth - 1] = -((-gains[depth - 1]).max(gains[depth]));
+        depth -= 1;
+    }
+    gains[0]
+}
+
+fn least_valuable(pos: &Position, atts: Bitboard) -> Option<(Square, Role)> {
+    const ORDER: [Role; 9] = [
+        Role::Pawn,
+        Role::Knight,
+        Role::Bishop,
+        Role::Missile,
+        Role::Rook,
+        Role::Archbishop,
+        Role::Chancellor,
+        Role::Queen,
+        Role::King,
+    ];
+    for role in ORDER {
+        if let Some(sq) = (atts & pos.by_role(role)).first() {
+            return Some((sq, role));
+        }
+    }
+    None
+}
+
+/// Material (middlegame values) of one side, without the king.
+pub fn material(pos: &Position, color: Color) -> i32 {
+    let p = params_for(pos.variant());
+    pos.by_color(color)
+        .into_iter()
+        .filter_map(|sq| pos.piece_at(sq))
+        .filter(|pc: &Piece| pc.role != Role::King)
+        .map(|pc| value(p, pc.role))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen;
+    use crate::rules::variant;
+
+    #[test]
+    fn start_positions_are_balanced() {
+        for v in crate::rules::VARIANTS {
+            let pos = Position::start(v);
+            let e = evaluate(&pos);
+            assert!(e.abs() <= 40, "{}: {e}", v.name);
+        }
+    }
+
+    #[test]
+    fn extra_queen_is_winning() {
+        let pos = fen::parse_position(&variant::CHESS, "4k3/8/8/8/8/8/8/3QK3 w - - 0 1").unwrap();
+        assert!(evaluate(&pos) > 800);
+        let pos = fen::parse_position(&variant::CHESS, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
+        assert!(evaluate(&pos) < -800);
+    }
+
+    #[test]
+    fn see_counts_defenders() {
+        // Rook takes a pawn defended by a pawn: loses the exchange.
+        let pos = fen::parse_position(&variant::CHESS, "4k3/8/2p5/3p4/8/8/8/3RK3 w - - 0 1").unwrap();
+        let p = params_for(pos.variant());
+        let s = see(&pos, p, Square::parse("d1").unwrap(), Square::parse("d5").unwrap());
+        assert!(s < 0, "{s}");
+        let pos = fen::parse_position(&variant::CHESS, "4k3/8/8/3p4/8/8/8/3RK3 w - - 0 1").unwrap();
+        let s = see(&pos, p, Square::parse("d1").unwrap(), Square::parse("d5").unwrap());
+        assert_eq!(s, value(p, Role::Pawn));
+    }
+
+    #[test]
+    fn atomic_punishes_attacked_fuse_next_to_king() {
+        // White's knight on e2 sits next to the king and the black queen attacks it.
+        let attacked = fen::parse_position(&variant::ATOMIC, "4k3/8/8/7q/8/8/4N3/4K3 w - - 0 1").unwrap();
+        let quiet = fen::parse_position(&variant::ATOMIC, "4k3/8/7q/8/8/8/4N3/4K3 w - - 0 1").unwrap();
+        let p = params_for(attacked.variant());
+        let a = eval_side(&attacked, p, Color::White).mg;
+        let q = eval_side(&quiet, p, Color::White).mg;
+        assert_eq!(q - a, p.atomic_exposed_attacked);
+    }
+}

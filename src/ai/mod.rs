@@ -1,0 +1,289 @@
+//! capabot's chess AI for every variant the rules engine knows, Capatomic included: an alpha-beta
+//! searcher ([`search`]) over a per-variant evaluation ([`eval`]), limited by time, depth or nodes, with
+//! eight playing levels ([`Limits::for_level`]) and a UCI front end ([`uci`]) in Fairy-Stockfish's
+//! conventions. Depends on [`crate::rules`] (and [`crate::notation`] for UCI text) only.
+//!
+//! The search is deterministic for a given seed when limited by depth or nodes. Call it from a blocking
+//! thread: a search runs until its limits say stop.
+
+pub mod arena;
+pub mod eval;
+pub mod search;
+pub mod tt;
+pub mod uci;
+
+use crate::rules::{Game, Move, Position};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+pub use search::{MATE, MATE_BOUND};
+
+/// When a search stops and how well it plays.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Deepest iteration (plies).
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (exactly reproducible).
+    pub nodes: Option<u64>,
+    /// Wall-clock budget; the search returns within about 20 ms of it.
+    pub movetime: Option<Duration>,
+    /// Seed for the deliberate mistakes of the weaker levels.
+    pub seed: u64,
+    /// Weaker levels: random noise (± centipawns) added to each root move's score.
+    pub noise: i32,
+    /// Weaker levels: chance (per mille) of picking a plausible but not best move.
+    pub blunder_permille: u32,
+    /// Search until stopped (UCI `go infinite`): ignore depth-based early exits.
+    pub infinite: bool,
+    /// Set from another thread to stop the search (UCI `stop`).
+    pub stop: Option<Arc<AtomicBool>>,
+    /// Transposition table size in megabytes (0 = 16).
+    pub hash_mb: usize,
+}
+
+/// One level's settings, as published in docs/ai.md.
+#[derive(Clone, Copy, Debug)]
+pub struct Level {
+    pub level: u8,
+    pub name: &'static str,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime_ms: u64,
+    pub noise: i32,
+    pub blunder_permille: u32,
+}
+
+/// The eight levels, weakest first.
+pub const LEVELS: [Level; 8] = [
+    Level {
+        level: 1,
+        name: "beginner",
+        depth: Some(1),
+        nodes: None,
+        movetime_ms: 500,
+        noise: 300,
+        blunder_permille: 250,
+    },
+    Level {
+        level: 2,
+        name: "novice",
+        depth: Some(2),
+        nodes: None,
+        movetime_ms: 500,
+        noise: 150,
+        blunder_permille: 120,
+    },
+    Level {
+        level: 3,
+        name: "casual",
+        depth: Some(3),
+        nodes: Some(4_000),
+        movetime_ms: 700,
+        noise: 80,
+        blunder_permille: 50,
+    },
+    Level {
+        level: 4,
+        name: "club",
+        depth: None,
+        nodes: Some(5_000),
+        movetime_ms: 800,
+        noise: 40,
+        blunder_permille: 20,
+    },
+    Level {
+        level: 5,
+        name: "strong club",
+        depth: None,
+        nodes: Some(12_000),
+        movetime_ms: 1_000,
+        noise: 15,
+        blunder_permille: 0,
+    },
+    Level {
+        level: 6,
+        name: "expert",
+        depth: None,
+        nodes: Some(35_000),
+        movetime_ms: 1_500,
+        noise: 0,
+        blunder_permille: 0,
+    },
+    Level {
+        level: 7,
+        name: "master",
+        depth: None,
+        nodes: Some(100_000),
+        movetime_ms: 2_000,
+        noise: 0,
+        blunder_permille: 0,
+    },
+    Level {
+        level: 8,
+        name: "full strength",
+        depth: None,
+        nodes: None,
+        movetime_ms: 3_000,
+        noise: 0,
+        blunder_permille: 0,
+    },
+];
+
+impl Limits {
+    /// The limits of a playing level, 1 (beginner) to 8 (full strength); out-of-range levels are clamped.
+    pub fn for_level(level: u8) -> Limits {
+        let l = LEVELS[(level.clamp(1, 8) - 1) as usize];
+        Limits {
+            depth: l.depth,
+            nodes: l.nodes,
+            movetime: Some(Duration::from_millis(l.movetime_ms)),
+            noise: l.noise,
+            blunder_permille: l.blunder_permille,
+            ..Limits::default()
+        }
+    }
+
+    /// Same limits with another seed (vary the weaker levels' mistakes from move to move).
+    pub fn with_seed(mut self, seed: u64) -> Limits {
+        self.seed = seed;
+        self
+    }
+
+    /// Depth-limited search (tests, puzzles).
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    /// Time-limited search at full strength.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits { movetime: Some(t), ..Limits::default() }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` only when the game is over.
+    pub best: Option<Move>,
+    /// Centipawns for the side to move; mate in `n` plies is `MATE - n` (negative: being mated).
+    pub score: i32,
+    /// Deepest finished iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Move>,
+}
+
+impl SearchResult {
+    /// Moves to mate (positive: the side to move mates), if the score is a mate score.
+    pub fn mate_in(&self) -> Option<i32> {
+        mate_in(self.score)
+    }
+}
+
+/// Moves to mate for a score, if it is a mate score (UCI `score mate`).
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score > MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score < -MATE_BOUND {
+        Some(-((MATE + score) / 2))
+    } else {
+        None
+    }
+}
+
+/// Progress report after each finished iteration.
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: i32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// The best move in `pos` within `limits` (no game history: repetitions before `pos` are unknown).
+pub fn best_move(pos: &Position, limits: &Limits) -> SearchResult {
+    search_fresh(pos, &[], limits)
+}
+
+/// A search with a new table, whose allocation counts against the time limit.
+fn search_fresh(pos: &Position, history: &[u64], limits: &Limits) -> SearchResult {
+    let t = std::time::Instant::now();
+    let mut table = tt::Tt::new(table_mb(limits));
+    let mut limits = limits.clone();
+    limits.movetime = limits.movetime.map(|m| m.saturating_sub(t.elapsed()).max(Duration::from_millis(1)));
+    search_with(pos, history, &limits, &mut table, &mut |_| {})
+}
+
+/// The best move in the game's current position, avoiding or seeking repetitions of earlier positions.
+pub fn best_move_in_game(game: &Game, limits: &Limits) -> SearchResult {
+    let history: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
+    let history = &history[..history.len().saturating_sub(1)];
+    search_fresh(game.position(), history, limits)
+}
+
+fn table_mb(limits: &Limits) -> usize {
+    if limits.hash_mb == 0 {
+        // Small searches need small tables (cheaper to allocate).
+        match (limits.nodes, limits.depth) {
+            (Some(n), _) if n <= 100_000 => 4,
+            (None, Some(d)) if d <= 4 => 4,
+            _ => 16,
+        }
+    } else {
+        limits.hash_mb
+    }
+}
+
+/// The full interface: earlier positions' hashes (oldest first, not including `pos`), a table kept by
+/// the caller, and a callback for each finished iteration.
+pub fn search_with(
+    pos: &Position,
+    history: &[u64],
+    limits: &Limits,
+    table: &mut tt::Tt,
+    on_info: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let mut s = search::Searcher::new(table, limits, history, pos.variant().atomic);
+    s.run(pos, on_info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant;
+
+    #[test]
+    fn levels_are_ordered() {
+        for w in LEVELS.windows(2) {
+            assert!(w[0].level + 1 == w[1].level);
+            assert!(w[0].noise >= w[1].noise);
+            assert!(w[0].movetime_ms <= w[1].movetime_ms);
+        }
+        let l = Limits::for_level(0);
+        assert_eq!(l.depth, Some(1));
+        let l = Limits::for_level(99);
+        assert_eq!(l.noise, 0);
+    }
+
+    #[test]
+    fn mate_in_from_scores() {
+        assert_eq!(mate_in(MATE - 1), Some(1));
+        assert_eq!(mate_in(MATE - 3), Some(2));
+        assert_eq!(mate_in(-(MATE - 2)), Some(-1));
+        assert_eq!(mate_in(120), None);
+    }
+
+    #[test]
+    fn start_position_move_at_depth_3() {
+        let pos = Position::start(&variant::CHESS);
+        let r = best_move(&pos, &Limits::depth(3));
+        let m = r.best.expect("a move");
+        assert!(pos.legal_moves().contains(&m));
+        assert_eq!(r.depth, 3);
+        assert!(r.nodes > 0);
+    }
+}

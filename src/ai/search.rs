@@ -1,0 +1,803 @@
+//! The search: iterative deepening, principal-variation alpha-beta with a transposition table, quiescence
+//! search over captures (explosions and destructive launches included), check extensions, null-move
+//! pruning where it is sound, late-move reductions and shallow-depth pruning.
+
+use super::eval::{self, EvalParams, evaluate, value};
+use super::tt::{Bound, Tt};
+use super::{Info, Limits, SearchResult};
+use crate::rules::attacks::{king_attacks, pawn_attacks};
+use crate::rules::{Bitboard, Color, Move, MoveKind, Position, Role, Setup};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Larger than any score.
+pub const INF: i32 = 32_000;
+/// The score of mate at the root; mate in `n` plies scores `MATE - n`.
+pub const MATE: i32 = 31_000;
+/// Scores beyond this are mates.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const MAX_PLY: usize = 120;
+
+pub(crate) struct Searcher<'a> {
+    params: &'static EvalParams,
+    tt: &'a mut Tt,
+    limits: &'a Limits,
+    start: Instant,
+    deadline: Option<Instant>,
+    nodes: u64,
+    stopped: bool,
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+    /// Hashes of the game so far, then of the positions on the search path (current last).
+    path: Vec<u64>,
+    seldepth: u32,
+    atomic: bool,
+}
+
+fn history_index(pos: &Position, m: Move) -> usize {
+    (pos.turn().index() * 100 + m.from.index()) * 100 + m.to.index()
+}
+
+/// Whether the move changes material (captures, explosions, destructive launches) or promotes.
+fn is_tactical(pos: &Position, m: Move) -> bool {
+    matches!(m.kind, MoveKind::Promotion(_)) || pos.is_capture(m)
+}
+
+impl<'a> Searcher<'a> {
+    pub(crate) fn new(tt: &'a mut Tt, limits: &'a Limits, history: &[u64], variant_atomic: bool) -> Searcher<'a> {
+        let start = Instant::now();
+        Searcher {
+            params: &eval::STANDARD,
+            tt,
+            limits,
+            start,
+            deadline: limits.movetime.map(|t| start + t),
+            nodes: 0,
+            stopped: false,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            history: vec![0; 2 * 100 * 100],
+            path: history.to_vec(),
+            seldepth: 0,
+            atomic: variant_atomic,
+        }
+    }
+
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes
+            && self.nodes >= n
+        {
+            self.stopped = true;
+        }
+        if self.nodes & 31 == 0 {
+            if let Some(d) = self.deadline
+                && Instant::now() >= d
+            {
+                self.stopped = true;
+            }
+            if let Some(s) = &self.limits.stop
+                && s.load(Ordering::Relaxed)
+            {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn is_draw(&self, pos: &Position) -> bool {
+        if pos.halfmoves() >= 100 || pos.is_insufficient_material() {
+            return true;
+        }
+        let hash = pos.hash();
+        let n = self.path.len();
+        let window = (pos.halfmoves() as usize).min(n.saturating_sub(1));
+        let mut back = 2;
+        while back <= window {
+            if self.path[n - 1 - back] == hash {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    /// Material change of a capture in atomic chess: everything the explosion removes.
+    fn atomic_gain(&self, pos: &Position, m: Move) -> i32 {
+        let p = self.params;
+        let us = pos.turn();
+        let mover = pos.piece_at(m.from).map(|x| value(p, x.role)).unwrap_or(0);
+        let victim_sq =
+            if m.kind == MoveKind::EnPassant { crate::rules::Square::new(m.to.file(), m.from.rank()) } else { m.to };
+        let victim = pos.piece_at(victim_sq).map(|x| value(p, x.role)).unwrap_or(0);
+        let mut gain = victim - mover;
+        let around = king_attacks(m.to) & pos.occupied() & !pos.by_role(Role::Pawn) & !Bitboard::from_square(m.from);
+        for sq in around {
+            if let Some(pc) = pos.piece_at(sq) {
+                let v = value(p, pc.role);
+                gain += if pc.color == us { -v } else { v };
+            }
+        }
+        gain
+    }
+
+    /// Expected material gain of a tactical move (for ordering and quiescence pruning).
+    fn gain(&self, pos: &Position, m: Move) -> i32 {
+        let p = self.params;
+        match m.kind {
+            MoveKind::Launch => eval::launch_gain(pos, p, pos.turn(), m.from, m.to),
+            MoveKind::Castle { .. } => 0,
+            _ => {
+                let promo = m.promotion_role().map(|r| value(p, r) - value(p, Role::Pawn)).unwrap_or(0);
+                if !pos.is_capture(m) {
+                    return promo;
+                }
+                if self.atomic {
+                    return self.atomic_gain(pos, m) + promo;
+                }
+                if m.kind == MoveKind::EnPassant {
+                    return value(p, Role::Pawn);
+                }
+                eval::see(pos, p, m.from, m.to) + promo
+            }
+        }
+    }
+
+    fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+        if Some(m) == tt_move {
+            return 10_000_000;
+        }
+        if is_tactical(pos, m) {
+            let g = self.gain(pos, m);
+            if m.kind != MoveKind::Launch && !self.atomic && pos.is_capture(m) {
+                // MVV-LVA among non-losing captures.
+                let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
+                let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
+                if g >= 0 {
+                    return 2_000_000 + victim * 16 - attacker;
+                }
+                return -400_000 + g;
+            }
+            if g >= 0 {
+                return 2_000_000 + g.min(50_000);
+            }
+            return -400_000 + g.max(-300_000);
+        }
+        let k = &self.killers[ply.min(MAX_PLY)];
+        if k[0] == Some(m) {
+            return 1_000_000;
+        }
+        if k[1] == Some(m) {
+            return 999_000;
+        }
+        self.history[history_index(pos, m)]
+    }
+
+    fn null_move_ok(&self, pos: &Position) -> bool {
+        if self.atomic {
+            return false;
+        }
+        let us = pos.turn();
+        let own = pos.by_color(us) & !pos.pieces(us, Role::Pawn) & !pos.pieces(us, Role::King);
+        own.any()
+    }
+
+    fn null_position(pos: &Position) -> Option<Position> {
+        let mut s: Setup = pos.to_setup();
+        s.turn = s.turn.other();
+        s.ep_square = None;
+        Position::from_setup(pos.variant(), &s).ok()
+    }
+
+    fn score_to_tt(score: i32, ply: usize) -> i32 {
+        if score > MATE_BOUND {
+            score + ply as i32
+        } else if score < -MATE_BOUND {
+            score - ply as i32
+        } else {
+            score
+        }
+    }
+
+    fn score_from_tt(score: i32, ply: usize) -> i32 {
+        if score > MATE_BOUND {
+            score - ply as i32
+        } else if score < -MATE_BOUND {
+            score + ply as i32
+        } else {
+            score
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv: &mut Vec<Move>,
+        after_null: bool,
+    ) -> i32 {
+        pv.clear();
+        let pv_node = beta - alpha > 1;
+        let us = pos.turn();
+        if pos.king(us).is_none() {
+            return -MATE + ply as i32;
+        }
+        if pos.king(us.other()).is_none() {
+            return MATE - ply as i32;
+        }
+        if ply > 0 {
+            if self.is_draw(pos) {
+                return 0;
+            }
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let in_check = pos.is_check();
+        if in_check && ply < MAX_PLY / 2 {
+            depth += 1;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(pos, ply, alpha, beta, 0);
+        }
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        let hash = pos.hash();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(hash) {
+            tt_move = e.mv;
+            if !pv_node && e.depth as i32 >= depth {
+                let s = Self::score_from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        if !pv_node && !in_check && beta.abs() < MATE_BOUND {
+            // Reverse futility: far above beta at shallow depth.
+            if depth <= 4 && static_eval - 100 * depth >= beta {
+                return static_eval;
+            }
+            if !after_null
+                && depth >= 3
+                && static_eval >= beta
+                && self.null_move_ok(pos)
+                && let Some(null) = Self::null_position(pos)
+            {
+                let r = 2 + depth / 4;
+                self.path.push(null.hash());
+                let mut child_pv = Vec::new();
+                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
+                self.path.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if s >= beta {
+                    return if s > MATE_BOUND { beta } else { s };
+                }
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut list: Vec<(Move, i32)> = moves
+            .into_iter()
+            // Launches that destroy nothing only matter as check blocks (or at the root).
+            .filter(|&m| ply == 0 || in_check || m.kind != MoveKind::Launch || pos.is_capture(m))
+            .map(|m| (m, self.order_score(pos, m, tt_move, ply)))
+            .collect();
+        let orig_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        let mut quiets: Vec<Move> = Vec::new();
+        let mut child_pv = Vec::new();
+        for i in 0..list.len() {
+            let mut bi = i;
+            for j in i + 1..list.len() {
+                if list[j].1 > list[bi].1 {
+                    bi = j;
+                }
+            }
+            list.swap(i, bi);
+            let (m, order) = list[i];
+            let tactical = is_tactical(pos, m) && order > 0;
+            let child = pos.play_unchecked(m);
+            let gives_check = child.is_check();
+            let quiet = !tactical && !gives_check;
+            if !pv_node && !in_check && searched > 0 && quiet && best_score > -MATE_BOUND {
+                if depth <= 3 && searched >= 3 + 2 * (depth * depth) as usize {
+                    continue;
+                }
+                if depth <= 2 && static_eval + 120 + 150 * depth <= alpha {
+                    continue;
+                }
+            }
+            self.path.push(child.hash());
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false);
+            } else {
+                let mut r = 0;
+                if depth >= 3 && searched >= 3 && quiet && !in_check {
+                    r = lmr(depth, searched);
+                    if pv_node {
+                        r -= 1;
+                    }
+                    if order >= 999_000 {
+                        r -= 1;
+                    }
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, &mut child_pv, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(&child, new_depth, ply + 1, -alpha - 1, -alpha, &mut child_pv, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false);
+                }
+            }
+            self.path.pop();
+            if self.stopped {
+                return 0;
+            }
+            searched += 1;
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    pv.clear();
+                    pv.push(m);
+                    pv.extend_from_slice(&child_pv);
+                    if score >= beta {
+                        if !tactical {
+                            self.reward(pos, m, &quiets, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                quiets.push(m);
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, best_move, Self::score_to_tt(best_score, ply), depth, bound);
+        best_score
+    }
+
+    fn reward(&mut self, pos: &Position, m: Move, quiets: &[Move], depth: i32, ply: usize) {
+        let k = &mut self.killers[ply.min(MAX_PLY)];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        let update = |h: &mut i32, b: i32| {
+            *h += b - *h * b.abs() / 16_384;
+        };
+        update(&mut self.history[history_index(pos, m)], bonus);
+        for &q in quiets {
+            update(&mut self.history[history_index(pos, q)], -bonus);
+        }
+    }
+
+    fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+        self.nodes += 1;
+        if self.check_stop() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply as u32);
+        let us = pos.turn();
+        if pos.king(us).is_none() {
+            return -MATE + ply as i32;
+        }
+        if pos.king(us.other()).is_none() {
+            return MATE - ply as i32;
+        }
+        if ply >= MAX_PLY || pos.is_insufficient_material() {
+            return if ply >= MAX_PLY { evaluate(pos) } else { 0 };
+        }
+        let in_check = pos.is_check();
+        let stand = if in_check { -INF } else { evaluate(pos) };
+        if !in_check {
+            if stand >= beta {
+                return stand;
+            }
+            alpha = alpha.max(stand);
+        }
+        let moves = if in_check {
+            let all = pos.legal_moves();
+            if all.is_empty() {
+                return -MATE + ply as i32;
+            }
+            if qply >= 6 {
+                return evaluate(pos);
+            }
+            all
+        } else {
+            tactical_moves(pos)
+        };
+        let mut list: Vec<(Move, i32)> = Vec::new();
+        for m in moves {
+            if in_check {
+                let g = if is_tactical(pos, m) { self.gain(pos, m) } else { -1 };
+                list.push((m, g));
+                continue;
+            }
+            if !is_tactical(pos, m) {
+                continue;
+            }
+            if let Some(r) = m.promotion_role()
+                && r != Role::Queen
+                && !pos.is_capture(m)
+            {
+                continue;
+            }
+            let g = self.gain(pos, m);
+            if g < 0 || (m.kind == MoveKind::Launch && g <= 0) {
+                continue;
+            }
+            if g < 10_000 && stand + g + 200 < alpha {
+                continue;
+            }
+            list.push((m, g));
+        }
+        list.sort_by_key(|&(_, g)| -g);
+        let mut best = stand;
+        for (m, _) in list {
+            let child = pos.play_unchecked(m);
+            if !in_check && !legal_after(pos, &child) {
+                continue;
+            }
+            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Iterative deepening from the root. `on_info` hears about every finished iteration.
+    pub(crate) fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
+        self.params = eval::params_for(root.variant());
+        self.atomic = root.variant().atomic;
+        self.tt.new_search();
+        self.path.push(root.hash());
+        let mut result = SearchResult { best: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
+        let moves = root.legal_moves();
+        if moves.is_empty() || root.king(root.turn()).is_none() || root.king(root.turn().other()).is_none() {
+            return result;
+        }
+        let mut root_moves: Vec<(Move, i32)> = moves.iter().map(|&m| (m, self.order_score(root, m, None, 0))).collect();
+        root_moves.sort_by_key(|&(_, s)| -s);
+        result.best = Some(root_moves[0].0);
+        result.pv = vec![root_moves[0].0];
+        let noisy = self.limits.noise > 0 || self.limits.blunder_permille > 0;
+        let max_depth = self.limits.depth.unwrap_or(100).clamp(1, MAX_PLY as u32 - 10) as i32;
+        let mut exact_scores: Vec<(Move, i32)> = Vec::new();
+        let mut prev_score: i32 = 0;
+        for depth in 1..=max_depth {
+            let mut pv = Vec::new();
+            let mut child_pv = Vec::new();
+            let mut scores: Vec<(Move, i32)> = Vec::new();
+            // Aspiration window around the previous score, widened on failure.
+            let mut window = if depth >= 4 && !noisy && prev_score.abs() < MATE_BOUND { 40 } else { INF };
+            let (mut alpha, mut beta) =
+                if window < INF { (prev_score - window, prev_score + window) } else { (-INF, INF) };
+            let mut best_score;
+            loop {
+                best_score = -INF;
+                let mut a = alpha;
+                let mut best_here: Option<Move> = None;
+                scores.clear();
+                for (i, &(m, _)) in root_moves.iter().enumerate() {
+                    let child = root.play_unchecked(m);
+                    self.path.push(child.hash());
+                    let s = if i == 0 || noisy {
+                        let lo = if noisy { -INF } else { a };
+                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false)
+                    } else {
+                        let mut s = -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false);
+                        if s > a && s < beta {
+                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false);
+                        }
+                        s
+                    };
+                    self.path.pop();
+                    if self.stopped {
+                        break;
+                    }
+                    scores.push((m, s));
+                    if s > best_score {
+                        best_score = s;
+                        if s > a || best_here.is_none() {
+                            best_here = Some(m);
+                            pv.clear();
+                            pv.push(m);
+                            pv.extend_from_slice(&child_pv);
+                        }
+                        if s > a {
+                            a = s;
+                        }
+                        if s >= beta {
+                            break;
+                        }
+                    }
+                }
+                if self.stopped {
+                    // A partial iteration still counts if it found a better move than the last one.
+                    if let Some(b) = best_here
+                        && depth > 1
+                        && best_score > prev_score
+                        && best_score > alpha
+                        && Some(b) != result.best
+                    {
+                        result.best = Some(b);
+                        result.pv = pv.clone();
+                        result.score = best_score;
+                    }
+                    break;
+                }
+                if best_score <= alpha && alpha > -INF {
+                    window *= 4;
+                    alpha = if window >= 1000 { -INF } else { prev_score - window };
+                    continue;
+                }
+                if best_score >= beta && beta < INF {
+                    window *= 4;
+                    beta = if window >= 1000 { INF } else { prev_score + window };
+                    continue;
+                }
+                break;
+            }
+            if self.stopped && depth > 1 {
+                break;
+            }
+            if self.stopped && scores.is_empty() {
+                break;
+            }
+            // Finished (or a first iteration cut short): best move to the front.
+            if let Some(&first) = pv.first() {
+                result.best = Some(first);
+                result.pv = pv.clone();
+                result.score = best_score;
+                result.depth = depth as u32;
+                prev_score = best_score;
+                if let Some(idx) = root_moves.iter().position(|&(m, _)| m == first) {
+                    let e = root_moves.remove(idx);
+                    root_moves.insert(0, e);
+                }
+            }
+            if noisy {
+                exact_scores = scores.clone();
+            }
+            result.nodes = self.nodes;
+            on_info(&Info {
+                depth: depth as u32,
+                seldepth: self.seldepth.max(depth as u32),
+                score: result.score,
+                nodes: self.nodes,
+                time: self.start.elapsed(),
+                pv: result.pv.clone(),
+            });
+            if self.stopped || root_moves.len() == 1 && self.limits.depth.is_none() && !self.limits.infinite {
+                break;
+            }
+            if best_score.abs() > MATE_BOUND && MATE - best_score.abs() <= depth && !self.limits.infinite {
+                break;
+            }
+            if let Some(t) = self.limits.movetime
+                && !self.limits.infinite
+                && self.start.elapsed() > t.mul_f64(0.55)
+            {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        if noisy && !exact_scores.is_empty() {
+            self.pick_with_mistakes(&mut result, &exact_scores);
+        }
+        result
+    }
+
+    /// Levels below full strength: add seeded noise to the root scores and sometimes pick a plausible
+    /// second-rate move.
+    fn pick_with_mistakes(&self, result: &mut SearchResult, scores: &[(Move, i32)]) {
+        let mut rng = StdRng::seed_from_u64(self.limits.seed);
+        let noise = self.limits.noise.max(0);
+        let best_exact = scores.iter().map(|&(_, s)| s).max().unwrap_or(0);
+        let mut choice = None;
+        if self.limits.blunder_permille > 0 && rng.random_range(0..1000) < self.limits.blunder_permille {
+            // A believable mistake: some move not far below the best (never one that walks into mate).
+            let margin = 150 + 3 * noise;
+            let plausible: Vec<&(Move, i32)> =
+                scores.iter().filter(|&&(_, s)| s >= best_exact - margin && s > -MATE_BOUND).collect();
+            if !plausible.is_empty() {
+                choice = Some(*plausible[rng.random_range(0..plausible.len())]);
+            }
+        }
+        if choice.is_none() {
+            let mut best = i32::MIN;
+            for &(m, s) in scores {
+                let jitter = if noise > 0 { rng.random_range(-noise..=noise) } else { 0 };
+                // Mates are seen for what they are.
+                let v = if s.abs() > MATE_BOUND { s } else { s + jitter };
+                if v > best {
+                    best = v;
+                    choice = Some((m, s));
+                }
+            }
+        }
+        if let Some((m, s)) = choice
+            && Some(m) != result.best
+        {
+            result.best = Some(m);
+            result.score = s;
+            result.pv = vec![m];
+        }
+    }
+}
+
+/// Captures, queen promotions and destructive launches, generated directly (pseudo-legal: check each
+/// with [`legal_after`]). Much cheaper than the full legal move list in quiescence search.
+pub(crate) fn tactical_moves(pos: &Position) -> Vec<Move> {
+    let v = pos.variant();
+    let us = pos.turn();
+    let them = us.other();
+    let board = v.board();
+    let targets = pos.by_color(them) & !pos.by_role(Role::King);
+    let promo_rank = v.promotion_rank_of(us);
+    let mut list = Vec::new();
+    for from in pos.by_color(us) {
+        let Some(piece) = pos.piece_at(from) else { continue };
+        match piece.role {
+            Role::Pawn => {
+                for to in pawn_attacks(us, from) & targets & board {
+                    let kind =
+                        if to.rank() == promo_rank { MoveKind::Promotion(Role::Queen) } else { MoveKind::Normal };
+                    list.push(Move { from, to, kind });
+                }
+                let dr = if us == Color::White { 1 } else { -1 };
+                if let Some(one) = from.offset(0, dr)
+                    && one.rank() == promo_rank
+                    && board.contains(one)
+                    && !pos.occupied().contains(one)
+                    && !pos.irradiated().contains(one)
+                {
+                    list.push(Move { from, to: one, kind: MoveKind::Promotion(Role::Queen) });
+                }
+            }
+            Role::King if v.atomic => {}
+            _ => {
+                for to in pos.attacks_from(from, piece) & targets {
+                    list.push(Move::normal(from, to));
+                }
+            }
+        }
+    }
+    if v.missiles && pos.armed() {
+        let ready = pos.launch_ready_missiles();
+        if ready.any() {
+            let shields = pos.shields();
+            let mut aims = Bitboard::EMPTY;
+            for e in pos.by_color(them) & !shields {
+                aims |= king_attacks(e) | Bitboard::from_square(e);
+            }
+            for from in ready {
+                for to in aims & board & !shields {
+                    list.push(Move { from, to, kind: MoveKind::Launch });
+                }
+            }
+        }
+    }
+    list
+}
+
+/// Whether the move that led from `before` to `after` was legal: the mover's king survives and is not
+/// left in check (atomic: unless the enemy king exploded or the kings touch).
+pub(crate) fn legal_after(before: &Position, after: &Position) -> bool {
+    let us = before.turn();
+    let Some(k) = after.king(us) else { return false };
+    if before.variant().atomic {
+        match after.king(us.other()) {
+            None => return true,
+            Some(ek) if ek.distance(k) <= 1 => return true,
+            Some(_) => {}
+        }
+    }
+    !after.is_attacked(k, us.other())
+}
+
+fn lmr(depth: i32, searched: usize) -> i32 {
+    let d = (depth as f64).ln();
+    let n = (searched as f64).ln();
+    (0.5 + d * n / 2.2) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{VARIANTS, setups};
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// The direct generator agrees with the rules engine: every legal capture (queen promotions) is
+    /// generated, and everything generated that passes `legal_after` is legal.
+    #[test]
+    fn tactical_moves_match_legal_captures() {
+        let mut rng = StdRng::seed_from_u64(3);
+        for v in VARIANTS {
+            for game in 0..12 {
+                let mut pos = if v.has_setups() {
+                    setups::position(v, setups::random_index(v, &mut rng)).unwrap()
+                } else {
+                    Position::start(v)
+                };
+                for _ in 0..(20 + game * 6) {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() || pos.king(pos.turn().other()).is_none() {
+                        break;
+                    }
+                    if !pos.is_check() {
+                        let generated: Vec<Move> = tactical_moves(&pos)
+                            .into_iter()
+                            .filter(|&m| legal_after(&pos, &pos.play_unchecked(m)))
+                            .collect();
+                        for m in &generated {
+                            assert!(legal.contains(m), "{} generated illegal {m:?} in {pos:?}", v.name);
+                        }
+                        for m in &legal {
+                            let wanted = match m.kind {
+                                MoveKind::Normal => pos.is_capture(*m),
+                                MoveKind::Promotion(r) => r == Role::Queen,
+                                _ => false,
+                            };
+                            if wanted {
+                                assert!(generated.contains(m), "{} missed {m:?} in {pos:?}", v.name);
+                            }
+                        }
+                    }
+                    let m = legal[rng.random_range(0..legal.len())];
+                    pos = pos.play_unchecked(m);
+                }
+            }
+        }
+    }
+}
