@@ -1,10 +1,15 @@
 //! capabot: a chat bot for chess variants, with its own rules engine for Capatomic Random Chess,
 //! Capablanca Random and Relocation Chess, Stone's Chess, atomic chess, chess and Capablanca chess.
 //!
-//! Layers, each depending only on those before it: [`rules`]; then [`notation`]; then the
-//! command-line tools in `main`.
+//! Layers, each depending only on those before it: [`rules`]; then [`notation`]; then the bot core
+//! [`bot`] and its storage [`store`]; then the front ends ([`console`]) with their [`config`]; then
+//! the command-line tools in `main`.
 
 pub mod ai;
+pub mod bot;
+pub mod config;
+pub mod console;
 pub mod notation;
 pub mod render;
 pub mod rules;
+pub mod store;

@@ -1,10 +1,16 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
 use capabot::ai::{self, Limits, arena};
+use capabot::bot::{self, Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
+use capabot::config::Config;
+use capabot::console::{Console, ConsoleOptions};
 use capabot::notation::{self, fen, uci};
 use capabot::render::{self, RenderOptions, Theme};
 use capabot::rules::{Move, Position, VARIANTS, Variant, setups};
+use capabot::store::Store;
 use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -53,6 +59,47 @@ enum Command {
         variants: Vec<String>,
         #[arg(long)]
         depth: Option<u32>,
+    },
+    /// A terminal chat with the bot: type `name> message` (e.g. `alice> !challenge @bob capatomic`).
+    Console {
+        /// Configuration file (default: ./capabot.toml when present).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Database file (overrides config and CAPABOT_DB).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Folder for board pictures (default ./boards).
+        #[arg(long)]
+        boards: Option<PathBuf>,
+        /// Run the lines of FILE instead of reading the terminal.
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Do not write board pictures.
+        #[arg(long)]
+        no_pictures: bool,
+        /// Do not print text boards.
+        #[arg(long)]
+        no_text_boards: bool,
+    },
+    /// Load run of the bot core: N games played concurrently with the real database (and renderer).
+    BenchBot {
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        #[arg(long, default_value_t = 4)]
+        threads: usize,
+        /// Plies per game at most.
+        #[arg(long, default_value_t = 40)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        /// Leave out board pictures.
+        #[arg(long)]
+        no_pictures: bool,
+        /// Database file (default: a fresh file in a temporary folder).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
     },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
@@ -156,6 +203,21 @@ enum Command {
         #[arg(long, default_value = "wood")]
         theme: String,
     },
+}
+
+/// The AI behind capabot's own side.
+fn oracle() -> Arc<dyn MoveOracle> {
+    match std::env::var("CAPABOT_AI").as_deref() {
+        Ok("first-legal") => Arc::new(FirstLegalMove),
+        Ok("none") => Arc::new(NoAi),
+        _ => Arc::new(CapabotAi),
+    }
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
 fn theme(name: &str) -> Result<Theme, String> {
@@ -270,6 +332,66 @@ fn run(cli: Cli) -> Result<(), String> {
                     nodes as f64 / median / 1e6
                 );
             }
+        }
+        Command::Console { config, db, boards, script, no_pictures, no_text_boards } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            if let Some(b) = boards {
+                cfg.boards_dir = b;
+            }
+            if no_pictures {
+                cfg.pictures = false;
+            }
+            let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
+            let bot = Bot::new(store, Arc::new(SystemClock), oracle(), cfg.bot_config());
+            let interactive = script.is_none() && std::io::stdin().is_terminal();
+            let opts = ConsoleOptions {
+                boards_dir: cfg.pictures.then(|| cfg.boards_dir.clone()),
+                text_boards: !no_text_boards,
+                prompt: interactive,
+            };
+            if interactive {
+                println!(
+                    "capabot console — database {}. Type `name> message`, e.g. `alice> !help`; /as NAME, /quit.",
+                    cfg.db.display()
+                );
+            }
+            let mut console = Console::new(&bot, opts);
+            let mut out = std::io::stdout().lock();
+            let res = match script {
+                Some(path) => {
+                    let f = std::fs::File::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+                    console.run(std::io::BufReader::new(f), &mut out)
+                }
+                None => console.run(std::io::stdin().lock(), &mut out),
+            };
+            res.map_err(|e| format!("console: {e}"))?;
+        }
+        Command::BenchBot { games, threads, plies, variant: vn, no_pictures, db, seed } => {
+            let v = variant(&vn)?;
+            let tmp = std::env::temp_dir().join(format!("capabot-bench-{}", std::process::id()));
+            let path = db.unwrap_or_else(|| tmp.join("bench.db"));
+            let opts = bot::bench::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
+            let r = bot::bench::run(&path, &opts);
+            let _ = std::fs::remove_dir_all(&tmp);
+            let r = r?;
+            println!(
+                "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
+                 latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused",
+                games,
+                threads,
+                v.name,
+                r.accepted,
+                r.elapsed.as_secs_f64(),
+                r.moves_per_sec(),
+                r.p50.as_secs_f64() * 1e3,
+                r.p99.as_secs_f64() * 1e3,
+                r.max.as_secs_f64() * 1e3,
+                r.pictures,
+                r.refused
+            );
         }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));
@@ -441,6 +563,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
+    init_tracing();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,170 @@
+//! A load run (not a test): many simulated games played at once through [`Bot::handle`] with a real
+//! database file, reporting accepted moves per second and latency percentiles.
+
+use super::{Bot, BotConfig, IncomingMessage, NoAi, SystemClock};
+use crate::notation::{fen, san};
+use crate::rules::{Game, Position, Variant, setups};
+use crate::store::{Store, games};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BenchOptions {
+    pub games: usize,
+    pub threads: usize,
+    /// Plies per game at most (games that end sooner stop sooner).
+    pub plies: usize,
+    pub variant: &'static Variant,
+    pub pictures: bool,
+    pub seed: u64,
+}
+
+/// What came out.
+#[derive(Clone, Debug)]
+pub struct BenchReport {
+    pub accepted: usize,
+    pub refused: usize,
+    pub pictures: usize,
+    pub elapsed: Duration,
+    pub p50: Duration,
+    pub p99: Duration,
+    pub max: Duration,
+}
+
+impl BenchReport {
+    pub fn moves_per_sec(&self) -> f64 {
+        self.accepted as f64 / self.elapsed.as_secs_f64().max(1e-9)
+    }
+}
+
+fn msg(chat: &str, who: &str, text: String) -> IncomingMessage {
+    IncomingMessage {
+        platform: "bench".into(),
+        chat_id: chat.into(),
+        author_id: who.into(),
+        author_name: who.into(),
+        text,
+        mentions: vec![],
+    }
+}
+
+/// Plays `opts.games` games concurrently on `opts.threads` threads against a fresh database at `db`.
+pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
+    let store = Store::open(db).map_err(|e| e.to_string())?;
+    let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
+    let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
+    // Set-up (not timed): one chat, challenge and acceptance per game.
+    let mut tables = Vec::new();
+    for i in 0..opts.games {
+        let chat = format!("table-{i}");
+        let (a, b) = (format!("w{i}"), format!("b{i}"));
+        let setup = if opts.variant.has_setups() {
+            format!(" setup:{}", i % setups::count(opts.variant))
+        } else {
+            String::new()
+        };
+        let mut m = msg(&chat, &a, format!("!challenge @{b} {} color:white days:7{setup}", opts.variant.name));
+        m.mentions = vec![super::UserRef { id: b.clone(), name: b.clone() }];
+        let r = bot.handle(&m);
+        if !r.text().contains("Challenge #") {
+            return Err(format!("set-up failed: {}", r.text()));
+        }
+        let r = bot.handle(&msg(&chat, &b, "!accept".into()));
+        if !r.text().contains("starts") {
+            return Err(format!("set-up failed: {}", r.text()));
+        }
+        tables.push((chat, a, b));
+    }
+    let start_fens: Vec<String> = {
+        let conn = bot.store().conn().map_err(|e| e.to_string())?;
+        let mut v = Vec::new();
+        for i in 0..opts.games {
+            let g = games::get(&conn, (i + 1) as i64).map_err(|e| e.to_string())?.ok_or("game missing")?;
+            v.push(g.start_fen);
+        }
+        v
+    };
+    let t0 = Instant::now();
+    let mut handles = Vec::new();
+    for t in 0..opts.threads.max(1) {
+        let bot = Arc::clone(&bot);
+        let mine: Vec<(String, String, String, String)> = tables
+            .iter()
+            .zip(&start_fens)
+            .enumerate()
+            .filter(|(i, _)| i % opts.threads.max(1) == t)
+            .map(|(_, ((c, a, b), f))| (c.clone(), a.clone(), b.clone(), f.clone()))
+            .collect();
+        let variant = opts.variant;
+        let plies = opts.plies;
+        let seed = opts.seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        handles.push(std::thread::spawn(move || {
+            let mut rng = StdRng::seed_from_u64(seed);
+            let mut games: Vec<(String, String, String, Game, bool)> = mine
+                .into_iter()
+                .map(|(c, a, b, f)| {
+                    let pos = fen::parse_position(variant, &f).unwrap_or_else(|_| Position::start(variant));
+                    (c, a, b, Game::new(pos), false)
+                })
+                .collect();
+            let (mut lat, mut refused, mut pics) = (Vec::new(), 0usize, 0usize);
+            for _ in 0..plies {
+                let mut any = false;
+                for (chat, a, b, game, done) in games.iter_mut() {
+                    if *done || game.outcome().is_some() {
+                        continue;
+                    }
+                    let pos = game.position().clone();
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        continue;
+                    }
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    let who = if pos.turn() == crate::rules::Color::White { a.as_str() } else { b.as_str() };
+                    let text = format!("!move {}", san::write_plain(&pos, mv));
+                    let t = Instant::now();
+                    let r = bot.handle(&msg(chat, who, text));
+                    let dt = t.elapsed();
+                    if r.text().contains("played by") {
+                        lat.push(dt);
+                        pics += r.replies.iter().filter(|r| r.png.is_some()).count();
+                        game.play(mv);
+                        any = true;
+                    } else {
+                        // Out of step with the bot (should not happen): stop this game.
+                        refused += 1;
+                        *done = true;
+                    }
+                }
+                if !any {
+                    break;
+                }
+            }
+            (lat, refused, pics)
+        }));
+    }
+    let mut all = Vec::new();
+    let (mut refused, mut pictures) = (0, 0);
+    for h in handles {
+        let (l, r, p) = h.join().map_err(|_| "a bench thread panicked")?;
+        all.extend(l);
+        refused += r;
+        pictures += p;
+    }
+    let elapsed = t0.elapsed();
+    all.sort();
+    let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
+    Ok(BenchReport {
+        accepted: all.len(),
+        refused,
+        pictures,
+        elapsed,
+        p50: pct(0.50),
+        p99: pct(0.99),
+        max: all.last().copied().unwrap_or_default(),
+    })
+}

@@ -1,0 +1,72 @@
+//! The two seams between the bot and the heavier parts: the board picture and the AI. Tests drive
+//! the bot through them with stand-ins; the real renderer and AI plug in here.
+
+use crate::ai::Limits;
+use crate::render::{RenderOptions, render};
+use crate::rules::{Color, Game, Move, Position};
+use std::time::Duration;
+
+/// Chooses moves for capabot's own side in AI games. Called off the async runtime (the front end
+/// runs [`super::AiJob`]s on a blocking pool), so it may take its time.
+pub trait MoveOracle: Send + Sync {
+    /// The move to play in `game` at `level` (1..=8), or `None` when there is none to play.
+    fn choose(&self, game: &Game, level: u8) -> Option<Move>;
+    /// The time budget of a level, for the "thinking…" acknowledgment.
+    fn budget(&self, level: u8) -> Duration;
+}
+
+/// Where no AI is available: never finds a move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoAi;
+
+impl MoveOracle for NoAi {
+    fn choose(&self, _: &Game, _: u8) -> Option<Move> {
+        None
+    }
+    fn budget(&self, _: u8) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// A stand-in for tests and load runs: plays the first legal move in generator order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FirstLegalMove;
+
+impl MoveOracle for FirstLegalMove {
+    fn choose(&self, game: &Game, _: u8) -> Option<Move> {
+        game.position().legal_moves().into_iter().next()
+    }
+    fn budget(&self, _: u8) -> Duration {
+        Duration::ZERO
+    }
+}
+
+/// capabot's own AI ([`crate::ai`]) at the level's limits.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CapabotAi;
+
+impl MoveOracle for CapabotAi {
+    fn choose(&self, game: &Game, level: u8) -> Option<Move> {
+        crate::ai::best_move_in_game(game, &Limits::for_level(level)).best
+    }
+    fn budget(&self, level: u8) -> Duration {
+        Limits::for_level(level).movetime.unwrap_or_default()
+    }
+}
+
+/// Size in pixels of the board pictures the bot sends.
+pub const PICTURE_SIZE: u32 = 640;
+
+/// The board picture (PNG) of `pos` seen from `viewer`, with `last_move` highlighted and the
+/// launch-ready missiles marked.
+pub fn board_png(pos: &Position, last_move: Option<Move>, viewer: Color) -> Option<Vec<u8>> {
+    let opts = RenderOptions {
+        size: PICTURE_SIZE,
+        orientation: viewer,
+        last_move,
+        show_launch_ready: pos.variant().missiles,
+        ..RenderOptions::default()
+    };
+    let png = render(pos, &opts);
+    (!png.is_empty()).then_some(png)
+}

@@ -1,0 +1,506 @@
+//! Games and their moves (one aggregate). Every change to a game's position runs in one IMMEDIATE
+//! transaction guarded by the expected ply: `UPDATE games ... WHERE id = ? AND ply = ?` must touch
+//! exactly one row, so two submissions for the same ply cannot both land.
+
+use super::players::PlayerId;
+use super::{Result, offers};
+use crate::rules::{Color, DrawReason, Outcome, WinReason};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+
+/// Game id (the `games.id` column).
+pub type GameId = i64;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Relocation setup phase: swaps are being chosen.
+    Setup,
+    Active,
+    Finished,
+    Aborted,
+}
+
+impl Status {
+    fn as_str(self) -> &'static str {
+        match self {
+            Status::Setup => "setup",
+            Status::Active => "active",
+            Status::Finished => "finished",
+            Status::Aborted => "aborted",
+        }
+    }
+
+    fn parse(s: &str) -> Status {
+        match s {
+            "setup" => Status::Setup,
+            "active" => Status::Active,
+            "finished" => Status::Finished,
+            _ => Status::Aborted,
+        }
+    }
+}
+
+/// A stored game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: GameId,
+    pub platform: String,
+    pub chat_id: String,
+    pub variant: String,
+    pub setup: Option<u32>,
+    pub start_fen: String,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub ai_level: Option<u8>,
+    pub days_per_move: Option<u32>,
+    pub status: Status,
+    pub result: Option<String>,
+    pub termination: Option<String>,
+    pub fen: String,
+    pub ply: u32,
+    pub deadline: Option<i64>,
+    pub remind_at: Option<i64>,
+    pub white_swap: Option<u32>,
+    pub black_swap: Option<u32>,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl GameRow {
+    /// The player of one colour.
+    pub fn player(&self, c: Color) -> PlayerId {
+        if c == Color::White { self.white } else { self.black }
+    }
+
+    /// The colour a player has in this game, if any (White first when someone plays both sides).
+    pub fn color_of(&self, p: PlayerId) -> Option<Color> {
+        if self.white == p {
+            Some(Color::White)
+        } else if self.black == p {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    /// The stored outcome of a finished game.
+    pub fn outcome(&self) -> Option<Outcome> {
+        outcome_from_db(self.result.as_deref()?, self.termination.as_deref()?)
+    }
+}
+
+const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move, \
+     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at";
+
+fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+    Ok(GameRow {
+        id: r.get(0)?,
+        platform: r.get(1)?,
+        chat_id: r.get(2)?,
+        variant: r.get(3)?,
+        setup: r.get(4)?,
+        start_fen: r.get(5)?,
+        white: r.get(6)?,
+        black: r.get(7)?,
+        ai_level: r.get(8)?,
+        days_per_move: r.get(9)?,
+        status: Status::parse(&r.get::<_, String>(10)?),
+        result: r.get(11)?,
+        termination: r.get(12)?,
+        fen: r.get(13)?,
+        ply: r.get(14)?,
+        deadline: r.get(15)?,
+        remind_at: r.get(16)?,
+        white_swap: r.get(17)?,
+        black_swap: r.get(18)?,
+        created_at: r.get(19)?,
+        updated_at: r.get(20)?,
+    })
+}
+
+/// A game to create.
+#[derive(Clone, Debug)]
+pub struct NewGame<'a> {
+    pub platform: &'a str,
+    pub chat_id: &'a str,
+    pub variant: &'a str,
+    pub setup: Option<u32>,
+    pub start_fen: &'a str,
+    pub white: PlayerId,
+    pub black: PlayerId,
+    pub ai_level: Option<u8>,
+    pub days_per_move: Option<u32>,
+    pub status: Status,
+    pub deadline: Option<i64>,
+    pub remind_at: Option<i64>,
+}
+
+/// Inserts a game at ply 0 (its current FEN is its start FEN).
+pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
+    conn.execute(
+        "INSERT INTO games (platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move,
+           status, fen, ply, deadline, remind_at, created_at, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13)",
+        params![
+            g.platform,
+            g.chat_id,
+            g.variant,
+            g.setup,
+            g.start_fen,
+            g.white,
+            g.black,
+            g.ai_level,
+            g.days_per_move,
+            g.status.as_str(),
+            g.deadline,
+            g.remind_at,
+            now
+        ],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// A game by id.
+pub fn get(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?
+        .query_row([id], row_to_game)
+        .optional()?)
+}
+
+/// Games in a chat with a player in them, in setup or active, oldest first.
+pub fn open_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Vec<GameRow>> {
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM games WHERE platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active')
+           AND (white_id = ?3 OR black_id = ?3) ORDER BY id"
+    ))?;
+    let rows = st.query_map(params![platform, chat_id, player], row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// The most recent game in a chat with a player in it (any status).
+pub fn latest_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Option<GameRow>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM games WHERE platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3)
+             ORDER BY id DESC LIMIT 1"
+        ))?
+        .query_row(params![platform, chat_id, player], row_to_game)
+        .optional()?)
+}
+
+/// Open games of a player anywhere, oldest first.
+pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM games WHERE status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id"
+    ))?;
+    let rows = st.query_map([player], row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Active games whose deadline has passed.
+pub fn due_timeouts(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
+    let mut st =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE status = 'active' AND deadline <= ?1"))?;
+    let rows = st.query_map([now], row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Active games whose reminder time has passed.
+pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
+    let mut st =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE status = 'active' AND remind_at <= ?1"))?;
+    let rows = st.query_map([now], row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.
+pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
+    Ok(conn.query_row(
+        "SELECT min(t) FROM (SELECT min(deadline) AS t FROM games WHERE status = 'active'
+                             UNION ALL SELECT min(remind_at) FROM games WHERE status = 'active')",
+        [],
+        |r| r.get(0),
+    )?)
+}
+
+/// Active games in which capabot's AI (`ai_player`) is to move: the front end restarts their jobs.
+pub fn ai_to_move(conn: &Connection, ai_player: PlayerId) -> Result<Vec<GameRow>> {
+    let mut st = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM games WHERE status = 'active' AND ai_level IS NOT NULL
+           AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))"
+    ))?;
+    let rows = st.query_map([ai_player], row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// A stored move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub ply: u32,
+    pub typed: String,
+    pub san: String,
+    pub uci: String,
+    pub played_at: i64,
+}
+
+/// The moves of a game in order.
+pub fn moves(conn: &Connection, id: GameId) -> Result<Vec<MoveRow>> {
+    let mut st =
+        conn.prepare_cached("SELECT ply, typed, san, uci, played_at FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let rows = st.query_map([id], |r| {
+        Ok(MoveRow { ply: r.get(0)?, typed: r.get(1)?, san: r.get(2)?, uci: r.get(3)?, played_at: r.get(4)? })
+    })?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// A move to store, with the game state after it.
+#[derive(Clone, Debug)]
+pub struct MoveUpdate<'a> {
+    pub typed: &'a str,
+    pub san: &'a str,
+    pub uci: &'a str,
+    pub fen_after: &'a str,
+    pub deadline: Option<i64>,
+    pub remind_at: Option<i64>,
+    /// Set when the move ends the game.
+    pub outcome: Option<Outcome>,
+}
+
+/// Stores the move for ply `expected_ply + 1` if the game is still active at `expected_ply`, and
+/// clears pending offers. Returns `false` (and changes nothing) when the game moved on meanwhile.
+pub fn apply_move(conn: &mut Connection, id: GameId, expected_ply: u32, m: &MoveUpdate<'_>, now: i64) -> Result<bool> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let (status, result, term, deadline, remind) = match m.outcome {
+        Some(o) => {
+            let (r, t) = outcome_to_db(o);
+            (Status::Finished, Some(r), Some(t), None, None)
+        }
+        None => (Status::Active, None, None, m.deadline, m.remind_at),
+    };
+    let n = tx
+        .prepare_cached(
+            "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
+           remind_at = ?6, updated_at = ?7 WHERE id = ?8 AND ply = ?9 AND status = 'active'",
+        )?
+        .execute(params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply])?;
+    if n != 1 {
+        return Ok(false);
+    }
+    tx.prepare_cached("INSERT INTO moves (game_id, ply, typed, san, uci, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
+        .execute(params![id, expected_ply + 1, m.typed, m.san, m.uci, now])?;
+    offers::clear(&tx, id)?;
+    tx.commit()?;
+    Ok(true)
+}
+
+/// Ends an active game at `expected_ply` with an outcome (resignation, agreement, timeout).
+pub fn finish(conn: &mut Connection, id: GameId, expected_ply: u32, outcome: Outcome, now: i64) -> Result<bool> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let (r, t) = outcome_to_db(outcome);
+    let n = tx.execute(
+        "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
+           updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status = 'active'",
+        params![r, t, now, id, expected_ply],
+    )?;
+    if n != 1 {
+        return Ok(false);
+    }
+    offers::clear(&tx, id)?;
+    tx.commit()?;
+    Ok(true)
+}
+
+/// Aborts a game in setup or active at `expected_ply`.
+pub fn abort(conn: &mut Connection, id: GameId, expected_ply: u32, now: i64) -> Result<bool> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let n = tx.execute(
+        "UPDATE games SET status = 'aborted', deadline = NULL, remind_at = NULL, updated_at = ?1
+         WHERE id = ?2 AND ply = ?3 AND status IN ('setup', 'active')",
+        params![now, id, expected_ply],
+    )?;
+    if n != 1 {
+        return Ok(false);
+    }
+    offers::clear(&tx, id)?;
+    tx.commit()?;
+    Ok(true)
+}
+
+/// Takes back moves: from `expected_ply` down to `new_ply`, with the FEN and clock there.
+#[allow(clippy::too_many_arguments)]
+pub fn take_back(
+    conn: &mut Connection,
+    id: GameId,
+    expected_ply: u32,
+    new_ply: u32,
+    fen: &str,
+    deadline: Option<i64>,
+    remind_at: Option<i64>,
+    now: i64,
+) -> Result<bool> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let n = tx.execute(
+        "UPDATE games SET ply = ?1, fen = ?2, deadline = ?3, remind_at = ?4, updated_at = ?5
+         WHERE id = ?6 AND ply = ?7 AND status = 'active'",
+        params![new_ply, fen, deadline, remind_at, now, id, expected_ply],
+    )?;
+    if n != 1 {
+        return Ok(false);
+    }
+    tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2", params![id, new_ply])?;
+    offers::clear(&tx, id)?;
+    tx.commit()?;
+    Ok(true)
+}
+
+/// Records a relocation swap of one colour during the setup phase. Returns `false` if the game is
+/// no longer in setup or that colour already chose.
+pub fn set_swap(conn: &mut Connection, id: GameId, color: Color, swap: u32, now: i64) -> Result<bool> {
+    let col = if color == Color::White { "white_swap" } else { "black_swap" };
+    let n = conn.execute(
+        &format!("UPDATE games SET {col} = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'setup' AND {col} IS NULL"),
+        params![swap, now, id],
+    )?;
+    Ok(n == 1)
+}
+
+/// Ends the setup phase: the game starts from `start_fen` (setup index `setup`).
+pub fn start_after_setup(
+    conn: &mut Connection,
+    id: GameId,
+    setup: u32,
+    start_fen: &str,
+    deadline: Option<i64>,
+    remind_at: Option<i64>,
+    now: i64,
+) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE games SET status = 'active', setup = ?1, start_fen = ?2, fen = ?2, deadline = ?3, remind_at = ?4,
+           updated_at = ?5 WHERE id = ?6 AND status = 'setup' AND ply = 0",
+        params![setup, start_fen, deadline, remind_at, now, id],
+    )?;
+    Ok(n == 1)
+}
+
+/// Clears the reminder of a game at `expected_ply` (it was sent).
+pub fn mark_reminded(conn: &Connection, id: GameId, expected_ply: u32) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE games SET remind_at = NULL WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+        params![id, expected_ply],
+    )?;
+    Ok(n == 1)
+}
+
+/// How an outcome is stored: `(result, termination code)`.
+pub fn outcome_to_db(o: Outcome) -> (&'static str, &'static str) {
+    let t = match o {
+        Outcome::Decisive { reason, .. } => match reason {
+            WinReason::Checkmate => "checkmate",
+            WinReason::KingExploded => "king_exploded",
+            WinReason::Resignation => "resignation",
+            WinReason::Timeout => "timeout",
+            WinReason::Forfeit => "forfeit",
+        },
+        Outcome::Draw(reason) => match reason {
+            DrawReason::Stalemate => "stalemate",
+            DrawReason::Repetition => "repetition",
+            DrawReason::FiftyMoves => "fifty_moves",
+            DrawReason::InsufficientMaterial => "insufficient_material",
+            DrawReason::Agreement => "agreement",
+            DrawReason::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
+        },
+    };
+    (o.result_str(), t)
+}
+
+/// Reads a stored outcome back.
+pub fn outcome_from_db(result: &str, termination: &str) -> Option<Outcome> {
+    let winner = match result {
+        "1-0" => Some(Color::White),
+        "0-1" => Some(Color::Black),
+        "1/2-1/2" => None,
+        _ => return None,
+    };
+    match winner {
+        Some(winner) => {
+            let reason = match termination {
+                "checkmate" => WinReason::Checkmate,
+                "king_exploded" => WinReason::KingExploded,
+                "resignation" => WinReason::Resignation,
+                "timeout" => WinReason::Timeout,
+                "forfeit" => WinReason::Forfeit,
+                _ => return None,
+            };
+            Some(Outcome::Decisive { winner, reason })
+        }
+        None => Some(Outcome::Draw(match termination {
+            "stalemate" => DrawReason::Stalemate,
+            "repetition" => DrawReason::Repetition,
+            "fifty_moves" => DrawReason::FiftyMoves,
+            "insufficient_material" => DrawReason::InsufficientMaterial,
+            "agreement" => DrawReason::Agreement,
+            "timeout_vs_insufficient_material" => DrawReason::TimeoutVsInsufficientMaterial,
+            _ => return None,
+        })),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, players};
+
+    #[test]
+    fn ply_guard_lets_one_move_land() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("g.db")).unwrap();
+        let mut c = store.conn().unwrap();
+        let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
+        let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
+        let fen = "start";
+        let ng = NewGame {
+            platform: "t",
+            chat_id: "c",
+            variant: "chess",
+            setup: None,
+            start_fen: fen,
+            white: a,
+            black: b,
+            ai_level: None,
+            days_per_move: None,
+            status: Status::Active,
+            deadline: None,
+            remind_at: None,
+        };
+        let id = create(&c, &ng, 0).unwrap();
+        let m = MoveUpdate {
+            typed: "e4",
+            san: "e4",
+            uci: "e2e4",
+            fen_after: "after",
+            deadline: None,
+            remind_at: None,
+            outcome: None,
+        };
+        assert!(apply_move(&mut c, id, 0, &m, 1).unwrap());
+        assert!(!apply_move(&mut c, id, 0, &m, 1).unwrap());
+        let g = get(&c, id).unwrap().unwrap();
+        assert_eq!((g.ply, g.fen.as_str()), (1, "after"));
+        assert_eq!(moves(&c, id).unwrap().len(), 1);
+        assert!(take_back(&mut c, id, 1, 0, fen, None, None, 2).unwrap());
+        assert!(moves(&c, id).unwrap().is_empty());
+    }
+
+    #[test]
+    fn outcomes_round_trip() {
+        for o in [
+            Outcome::Decisive { winner: Color::Black, reason: WinReason::Timeout },
+            Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial),
+            Outcome::Decisive { winner: Color::White, reason: WinReason::KingExploded },
+        ] {
+            let (r, t) = outcome_to_db(o);
+            assert_eq!(outcome_from_db(r, t), Some(o));
+        }
+    }
+}

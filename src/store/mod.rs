@@ -1,0 +1,199 @@
+//! SQLite storage for the bot: players, games and their moves, challenges, offers and per-chat
+//! settings. One module per table or aggregate, each speaking the bot's own ids.
+//!
+//! The schema lives in numbered SQL files under `migrations/`, embedded at build time and applied by
+//! `rusqlite_migration` when a database is opened. Connection settings (WAL journal, foreign keys,
+//! busy timeout) are applied to every connection here, outside the migrations. [`Store`] keeps a
+//! small pool of connections so that several threads can use one store at once.
+
+pub mod challenges;
+pub mod games;
+pub mod offers;
+pub mod players;
+pub mod settings;
+
+use rusqlite::Connection;
+use rusqlite_migration::{M, Migrations};
+use std::path::{Path, PathBuf};
+use std::sync::{LazyLock, Mutex};
+use std::time::Duration;
+
+/// The schema migrations, in order. Never edit a released file; add a new one.
+pub static MIGRATIONS: LazyLock<Migrations<'static>> =
+    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("../../migrations/0001_initial.sql"))]));
+
+/// How long a connection waits for another writer before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Connections kept idle in the pool at most.
+const MAX_IDLE: usize = 8;
+
+/// A storage failure.
+#[derive(Debug)]
+pub enum StoreError {
+    Sqlite(rusqlite::Error),
+    Migration(rusqlite_migration::Error),
+    /// Stored data that does not make sense (for example a game whose moves do not replay to its FEN).
+    Corrupt(String),
+}
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Sqlite(e) => write!(f, "database error: {e}"),
+            StoreError::Migration(e) => write!(f, "migration error: {e}"),
+            StoreError::Corrupt(s) => write!(f, "stored data is inconsistent: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> Self {
+        StoreError::Sqlite(e)
+    }
+}
+
+impl From<rusqlite_migration::Error> for StoreError {
+    fn from(e: rusqlite_migration::Error) -> Self {
+        StoreError::Migration(e)
+    }
+}
+
+/// Result type of the store.
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Waits for another writer: short sleeps first (writes take well under a millisecond), then 1 ms
+/// steps, giving up after about [`BUSY_TIMEOUT`]. SQLite's own busy timeout sleeps in steps of up
+/// to 100 ms, which would make every contended write slow.
+fn busy_wait(attempt: i32) -> bool {
+    let attempt = attempt.max(0) as u64;
+    if attempt < 100 {
+        std::thread::sleep(Duration::from_micros(50));
+        true
+    } else {
+        std::thread::sleep(Duration::from_millis(1));
+        attempt < 100 + BUSY_TIMEOUT.as_millis() as u64
+    }
+}
+
+/// Applies the per-connection settings: WAL journal, foreign keys, busy timeout.
+pub fn configure(conn: &Connection) -> Result<()> {
+    conn.busy_handler(Some(busy_wait))?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    // With WAL, NORMAL keeps every committed transaction across a crash of the process; only an
+    // operating-system crash or power loss may lose the last few.
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "foreign_keys", true)?;
+    Ok(())
+}
+
+/// Opens one configured connection to `path` without migrating.
+pub fn open_connection(path: &Path) -> Result<Connection> {
+    let conn = Connection::open(path)?;
+    configure(&conn)?;
+    Ok(conn)
+}
+
+/// A database file with a small pool of configured connections.
+pub struct Store {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+/// A connection borrowed from a [`Store`]; goes back to the pool when dropped.
+pub struct Conn<'a> {
+    store: &'a Store,
+    conn: Option<Connection>,
+}
+
+impl std::ops::Deref for Conn<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn.as_ref().expect("present until drop")
+    }
+}
+
+impl std::ops::DerefMut for Conn<'_> {
+    fn deref_mut(&mut self) -> &mut Connection {
+        self.conn.as_mut().expect("present until drop")
+    }
+}
+
+impl Drop for Conn<'_> {
+    fn drop(&mut self) {
+        if let Some(c) = self.conn.take()
+            && let Ok(mut idle) = self.store.idle.lock()
+            && idle.len() < MAX_IDLE
+        {
+            idle.push(c);
+        }
+    }
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: impl Into<PathBuf>) -> Result<Store> {
+        let path = path.into();
+        if let Some(dir) = path.parent()
+            && !dir.as_os_str().is_empty()
+        {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let mut conn = open_connection(&path)?;
+        MIGRATIONS.to_latest(&mut conn)?;
+        Ok(Store { path, idle: Mutex::new(vec![conn]) })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Borrows a connection (opening a new one when none is idle).
+    pub fn conn(&self) -> Result<Conn<'_>> {
+        let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
+        let conn = match pooled {
+            Some(c) => c,
+            None => open_connection(&self.path)?,
+        };
+        Ok(Conn { store: self, conn: Some(conn) })
+    }
+
+    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    pub fn integrity_check(&self) -> Result<String> {
+        let conn = self.conn()?;
+        Ok(conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn migrations_are_valid() {
+        MIGRATIONS.validate().expect("migrations validate");
+    }
+
+    #[test]
+    fn open_applies_schema_and_settings() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("t.db")).unwrap();
+        let conn = store.conn().unwrap();
+        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        assert_eq!(mode, "wal");
+        let fk: i64 = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        assert_eq!(fk, 1);
+        let n: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+        drop(conn);
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+        // Opening again is a no-op migration.
+        drop(store);
+        Store::open(dir.path().join("t.db")).unwrap();
+    }
+}

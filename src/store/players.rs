@@ -1,0 +1,112 @@
+//! Players and their platform accounts. A player is found by (platform, user id); capabot's own AI
+//! is a player too, on the pseudo-platform `capabot`.
+
+use super::Result;
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// Player id (the `players.id` column).
+pub type PlayerId = i64;
+
+/// A stored player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub id: PlayerId,
+    pub name: String,
+    pub is_ai: bool,
+}
+
+/// The platform and user id under which capabot's AI is stored.
+pub const AI_PLATFORM: &str = "capabot";
+/// User id of capabot's AI on [`AI_PLATFORM`].
+pub const AI_USER: &str = "ai";
+
+/// Finds the player behind an account, without creating one.
+pub fn find(conn: &Connection, platform: &str, user_id: &str) -> Result<Option<Player>> {
+    Ok(conn
+        .query_row(
+            "SELECT p.id, p.name, p.is_ai FROM accounts a JOIN players p ON p.id = a.player_id
+             WHERE a.platform = ?1 AND a.user_id = ?2",
+            params![platform, user_id],
+            |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }),
+        )
+        .optional()?)
+}
+
+/// Finds or creates the player behind an account; updates the display name when it changed.
+pub fn ensure(conn: &Connection, platform: &str, user_id: &str, name: &str, now: i64) -> Result<Player> {
+    if let Some(p) = find(conn, platform, user_id)? {
+        if p.name != name && !name.is_empty() {
+            conn.execute("UPDATE players SET name = ?1 WHERE id = ?2", params![name, p.id])?;
+            return Ok(Player { name: name.to_string(), ..p });
+        }
+        return Ok(p);
+    }
+    let is_ai = platform == AI_PLATFORM;
+    let tx = conn.unchecked_transaction()?;
+    tx.execute("INSERT INTO players (name, is_ai, created_at) VALUES (?1, ?2, ?3)", params![name, is_ai, now])?;
+    let id = tx.last_insert_rowid();
+    let inserted = tx.execute(
+        "INSERT INTO accounts (platform, user_id, player_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
+        params![platform, user_id, id],
+    )?;
+    if inserted == 0 {
+        // Another connection created the account first: use theirs.
+        drop(tx);
+        return find(conn, platform, user_id)?.ok_or_else(|| super::StoreError::Corrupt("account vanished".into()));
+    }
+    tx.commit()?;
+    Ok(Player { id, name: name.to_string(), is_ai })
+}
+
+/// capabot's AI player, created on first use.
+pub fn ai(conn: &Connection, now: i64) -> Result<Player> {
+    ensure(conn, AI_PLATFORM, AI_USER, "capabot", now)
+}
+
+/// A player by id.
+pub fn get(conn: &Connection, id: PlayerId) -> Result<Option<Player>> {
+    Ok(conn
+        .query_row("SELECT id, name, is_ai FROM players WHERE id = ?1", [id], |r| {
+            Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? })
+        })
+        .optional()?)
+}
+
+/// Links another platform account to an existing player.
+pub fn link(conn: &Connection, player: PlayerId, platform: &str, user_id: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO accounts (platform, user_id, player_id) VALUES (?1, ?2, ?3)
+         ON CONFLICT (platform, user_id) DO UPDATE SET player_id = excluded.player_id",
+        params![platform, user_id, player],
+    )?;
+    Ok(())
+}
+
+/// The account ids of a player on one platform (for notifications).
+pub fn accounts_on(conn: &Connection, player: PlayerId, platform: &str) -> Result<Vec<String>> {
+    let mut st = conn.prepare_cached("SELECT user_id FROM accounts WHERE player_id = ?1 AND platform = ?2")?;
+    let rows = st.query_map(params![player, platform], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[test]
+    fn ensure_is_idempotent_and_renames() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("p.db")).unwrap();
+        let c = store.conn().unwrap();
+        assert_eq!(find(&c, "console", "alice").unwrap(), None);
+        let a = ensure(&c, "console", "alice", "Alice", 1).unwrap();
+        let b = ensure(&c, "console", "alice", "Alice B", 2).unwrap();
+        assert_eq!(a.id, b.id);
+        assert_eq!(get(&c, a.id).unwrap().unwrap().name, "Alice B");
+        link(&c, a.id, "matrix", "@alice:example.org").unwrap();
+        assert_eq!(find(&c, "matrix", "@alice:example.org").unwrap().unwrap().id, a.id);
+        assert_eq!(accounts_on(&c, a.id, "console").unwrap(), vec!["alice".to_string()]);
+        assert!(ai(&c, 3).unwrap().is_ai);
+    }
+}

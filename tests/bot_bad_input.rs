@@ -1,0 +1,94 @@
+//! Bad input: random bytes, huge lines, unicode and right-to-left text, SQL-looking text and moves
+//! in someone else's game get a clear refusal (or are ignored as chatter) and change nothing.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+
+fn game_in_progress() -> TestBot {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb
+}
+
+#[test]
+fn fixed_nasty_inputs_change_nothing() {
+    let tb = game_in_progress();
+    let before = tb.fingerprint();
+    let big = "a".repeat(100_000);
+    let inputs = [
+        format!("!{big}"),
+        format!("!move {big}"),
+        big.clone(),
+        "!move '; DROP TABLE games; --".into(),
+        "!challenge @bob chess'); DELETE FROM moves; --".into(),
+        "!move e5\"; UPDATE games SET ply = 99".into(),
+        "!move مرحبا".into(),
+        "!move \u{202e}5e".into(),
+        "!\u{0}\u{1}\u{7f}".into(),
+        "!move #99999999999999999999 e5".into(),
+        "!move #-1 e5".into(),
+        "!board #0".into(),
+        "!accept #1".into(),
+        "!swap K b".into(),
+        "!abort #7".into(),
+        "!resign #42".into(),
+        "!settings prefix:abc".into(),
+        "!challenge days:4".into(),
+        "!play level:0".into(),
+        "!rules nosuchvariant".into(),
+        "!".into(),
+        "".into(),
+        "   ".into(),
+    ];
+    for text in &inputs {
+        // Carol is not in the game: moves in someone else's game are refused too.
+        for who in ["bob", "carol", "🙂"] {
+            let r = tb.raw(who, text);
+            if text.starts_with('!') && text.trim().len() > 1 {
+                assert!(!r.replies.is_empty(), "no answer to {:?}", &text[..text.len().min(40)]);
+                let t = r.text();
+                assert!(!t.contains("error id"), "internal error for {:?}: {t}", &text[..text.len().min(40)]);
+                assert!(t.len() < 2000, "answer too long");
+            }
+        }
+    }
+    // Carol trying Bob's move in Alice and Bob's game.
+    let out = tb.say("carol", "!move #1 e5");
+    assert!(out.contains("not yours"), "{out}");
+    assert_eq!(tb.fingerprint(), before);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+
+    #[test]
+    fn random_text_never_panics_or_writes(
+        body in prop_oneof![
+            any::<String>(),
+            "[ -~]{0,80}",
+            proptest::collection::vec(any::<u8>(), 0..200).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+            "(move|board|resign|draw|takeback|abort|fen|pgn|swap|accept|decline) ?[#0-9a-zA-Z^\\[\\],=+ '\";-]{0,30}",
+        ],
+        prefixed in any::<bool>(),
+        who in prop_oneof![Just("bob"), Just("carol"), Just("זאב")],
+    ) {
+        let tb = game_in_progress();
+        let before = tb.fingerprint();
+        let text = if prefixed { format!("!{body}") } else { body };
+        // Commands that legitimately write (a real move, resign, an offer...) are left out by
+        // comparing only when the reply is a refusal or silence.
+        let r = tb.raw(who, &text);
+        let t = r.text();
+        prop_assert!(!t.contains("error id"), "internal error: {}", t);
+        let wrote = t.contains("played by") || t.contains("Game over") || t.contains("offers a draw")
+            || t.contains("asks to take back") || t.contains("aborted") || t.contains("hallenge #")
+            || t.contains("Settings saved") || t.contains("declined") || t.contains("cancelled");
+        if !wrote {
+            prop_assert_eq!(tb.fingerprint(), before);
+        }
+    }
+}

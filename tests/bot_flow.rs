@@ -1,0 +1,466 @@
+//! Flow tests of the bot core against a real SQLite file: full games in every variant, offers,
+//! takebacks, aborts, the relocation setup phase, the clock, challenges, several games per chat,
+//! PGN, AI games, restarts and the load-time consistency check.
+
+mod common;
+
+use capabot::bot::{FirstLegalMove, ManualClock, NoAi};
+use capabot::notation::fen;
+use capabot::rules::{Color, Outcome, Position, Variant, WinReason};
+use common::*;
+use std::sync::Arc;
+
+fn start_of(tb: &TestBot, game: i64) -> Position {
+    let (v, f): (String, String) = {
+        let c = tb.bot.store().conn().unwrap();
+        c.query_row("SELECT variant, start_fen FROM games WHERE id = ?1", [game], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+    };
+    fen::parse_position(Variant::by_name(&v).unwrap(), &f).unwrap()
+}
+
+fn full_game(variant: &str, extra: &str, wants: Wants) {
+    let tb = new_bot();
+    let out = tb.say("alice", &format!("!challenge @bob {variant} color:white days:3 {extra}"));
+    assert!(out.contains("Challenge #1"), "{out}");
+    let out = tb.say("bob", "!accept");
+    assert!(out.contains("Game #1 starts"), "{out}");
+    if variant == "caparelocation" {
+        let out = tb.say("alice", "!swap K b");
+        assert!(out.contains("chooses the swap now"), "White may not choose first: {out}");
+        let out = tb.say("bob", "!swap K b");
+        assert!(out.contains("Black chose"), "{out}");
+        let out = tb.say("alice", "!noswap");
+        assert!(out.contains("The game begins"), "{out}");
+        // Black's king moved to file b; White's array is Capablanca's.
+        let start = start_of(&tb, 1);
+        assert_eq!(start.king(Color::Black).map(|s| s.to_string()).as_deref(), Some("b8"));
+        assert_eq!(start.king(Color::White).map(|s| s.to_string()).as_deref(), Some("f1"));
+    }
+    let start = start_of(&tb, 1);
+    let (sans, outcome) = decisive_playout(&start, wants);
+    let last = play_through(&tb, "alice", "bob", &sans, start.turn());
+    let Outcome::Decisive { winner, reason } = outcome else { unreachable!() };
+    let winner_name = if winner == Color::White { "alice" } else { "bob" };
+    let how = if reason == WinReason::Checkmate { "checkmate" } else { "king exploded" };
+    assert!(last.contains(&format!("{winner_name} wins by {how}")), "{variant}: {last}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "finished");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves WHERE game_id = 1"), sans.len() as i64);
+    tb.bot.verify_game(1).expect("replays to the stored FEN");
+    let pgn = tb.say("alice", "!pgn");
+    assert!(pgn.contains(&format!("[Result \"{}\"]", outcome.result_str())), "{pgn}");
+    assert!(pgn.contains(&format!("[Termination \"{}\"]", outcome.reason_str())), "{pgn}");
+    // Moving in a finished game is refused politely.
+    let out = tb.say("alice", "!move e4");
+    assert!(out.contains("over") || out.contains("no game"), "{out}");
+}
+
+#[test]
+fn full_game_chess() {
+    full_game("chess", "", Wants::default());
+}
+
+#[test]
+fn full_game_capablanca() {
+    full_game("capablanca", "", Wants::default());
+}
+
+#[test]
+fn full_game_caparandom() {
+    full_game("caparandom", "setup:1234", Wants::default());
+}
+
+#[test]
+fn full_game_caparelocation_with_setup_phase() {
+    full_game("caparelocation", "", Wants::default());
+}
+
+#[test]
+fn full_game_stones() {
+    full_game("stones", "", Wants::default());
+}
+
+#[test]
+fn full_game_atomic() {
+    full_game("atomic", "", Wants::default());
+}
+
+#[test]
+fn full_game_capatomic_with_launch_and_missile_castling() {
+    full_game("capatomic", "setup:77", Wants { launch: true, missile_castle: true });
+}
+
+#[test]
+fn capatomic_bare_launch_notation() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white");
+    tb.say("bob", "!accept");
+    let start = start_of(&tb, 1);
+    let (sans, _) = decisive_playout(&start, Wants { launch: true, missile_castle: false });
+    // Play up to the first launch with bare moves (no command word), written as SAN.
+    let mut turn = Color::White;
+    for s in &sans {
+        let who = if turn == Color::White { "alice" } else { "bob" };
+        let out = tb.say(who, s);
+        assert!(out.contains("played by"), "{s}: {out}");
+        if s.contains('^') {
+            return;
+        }
+        turn = turn.other();
+    }
+    panic!("no launch in the playout");
+}
+
+#[test]
+fn illegal_and_out_of_turn_moves_are_explained() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let out = tb.say("alice", "!move Nf4");
+    assert!(out.contains("Nf4 is not legal") && out.contains("Nf3"), "{out}");
+    let out = tb.say("bob", "!move e5");
+    assert!(out.contains("not your turn"), "{out}");
+    let out = tb.say("carol", "!move #1 e4");
+    assert!(out.contains("not yours") || out.contains("no games"), "{out}");
+    tb.say("carol", "!challenge @dave chess");
+    let out = tb.say("carol", "!move #1 e4");
+    assert!(out.contains("not yours"), "{out}");
+    let out = tb.say("alice", "!frobnicate");
+    assert!(out.contains("help"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
+}
+
+#[test]
+fn resign_and_draw_agreement() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    let out = tb.say("bob", "!resign");
+    assert!(out.contains("1-0") && out.contains("alice wins by resignation"), "{out}");
+
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let out = tb.say("alice", "!draw");
+    assert!(out.contains("offers a draw"), "{out}");
+    // A move declines the offer: it does not survive the next move.
+    tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM offers"), 0);
+    let out = tb.say("alice", "!draw");
+    assert!(out.contains("offers a draw"), "{out}");
+    let out = tb.say("alice", "!draw");
+    assert!(out.contains("already offered"), "{out}");
+    let out = tb.say("bob", "!draw");
+    assert!(out.contains("1/2-1/2") && out.contains("agreement"), "{out}");
+    assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 2"), "agreement");
+}
+
+#[test]
+fn takeback_by_agreement() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    tb.say("alice", "Qh5");
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("asks to take back"), "{out}");
+    let out = tb.say("bob", "!takeback");
+    assert!(out.contains("1 move taken back"), "{out}");
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 2);
+    tb.bot.verify_game(1).unwrap();
+    // Bob asks after Alice replied: his move and her reply go.
+    tb.say("alice", "Nf3");
+    tb.say("bob", "!takeback");
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("2 moves taken back") && out.contains("bob (black) to move"), "{out}");
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 1);
+    tb.bot.verify_game(1).unwrap();
+}
+
+#[test]
+fn abort_only_before_both_sides_moved() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    let out = tb.say("bob", "!abort");
+    assert!(out.contains("aborted"), "{out}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "aborted");
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    let out = tb.say("alice", "!abort");
+    assert!(out.contains("can no longer be aborted"), "{out}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 2"), "active");
+}
+
+#[test]
+fn reminder_then_timeout_with_fast_forward_clock() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white days:5");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    // Bob has 5 days; the reminder comes when 1 day (20 %) is left.
+    tb.clock.advance(3 * 86_400);
+    assert!(tb.bot.tick().replies.is_empty());
+    tb.clock.advance(86_400 + 60);
+    let r = tb.bot.tick();
+    assert!(r.text().contains("reminder") && r.text().contains("bob"), "{}", r.text());
+    assert!(r.replies[0].notify.iter().any(|u| u.id == "bob"));
+    assert!(tb.bot.tick().replies.is_empty(), "the reminder is sent once");
+    tb.clock.advance(86_400);
+    let r = tb.bot.tick();
+    assert!(r.text().contains("bob ran out of time") && r.text().contains("1-0"), "{}", r.text());
+    assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 1"), "timeout");
+    let out = tb.say("bob", "e5");
+    assert!(out.is_empty() || out.contains("over"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 1);
+}
+
+#[test]
+fn timeout_against_lone_king_is_a_draw() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white days:1");
+    tb.say("bob", "!accept");
+    // Put the game in a position where Black has only a king and White is to move.
+    {
+        let c = tb.bot.store().conn().unwrap();
+        let f = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+        c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [f]).unwrap();
+    }
+    tb.clock.advance(2 * 86_400);
+    let r = tb.bot.tick();
+    assert!(r.text().contains("alice ran out of time") && r.text().contains("1/2-1/2"), "{}", r.text());
+    assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 1"), "timeout_vs_insufficient_material");
+}
+
+#[test]
+fn challenges_expire() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess");
+    tb.clock.advance(47 * 3600);
+    assert!(tb.bot.tick().replies.is_empty());
+    tb.clock.advance(2 * 3600);
+    let r = tb.bot.tick();
+    assert!(r.text().contains("Challenge #1 expired"), "{}", r.text());
+    let out = tb.say("bob", "!accept");
+    assert!(out.contains("no challenge"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 0);
+}
+
+#[test]
+fn open_challenge_and_decline() {
+    let tb = new_bot();
+    let out = tb.say("alice", "!challenge stones");
+    assert!(out.contains("Open challenge #1"), "{out}");
+    let out = tb.say("alice", "!accept");
+    assert!(out.contains("no challenge"), "cannot accept one's own: {out}");
+    let out = tb.say("carol", "!accept #1");
+    assert!(out.contains("Game #1 starts") && out.contains("Stone"), "{out}");
+    let out = tb.say("dave", "!accept #1");
+    assert!(out.contains("no open challenge"), "{out}");
+    tb.say("alice", "!challenge @bob chess");
+    let out = tb.say("bob", "!decline");
+    assert!(out.contains("declined"), "{out}");
+    tb.say("alice", "!challenge @bob chess");
+    let out = tb.say("alice", "!decline");
+    assert!(out.contains("cancelled"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 1);
+}
+
+#[test]
+fn two_games_in_one_channel() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "!challenge @carol capablanca color:white");
+    tb.say("carol", "!accept");
+    let out = tb.say("alice", "!move e4");
+    assert!(out.contains("#1, #2") && out.contains("!move #1"), "{out}");
+    let out = tb.say("alice", "!move #2 e4");
+    assert!(out.contains("Game #2: 1. e4"), "{out}");
+    // Now only game #1 waits for Alice: a bare move goes there.
+    let out = tb.say("alice", "d4");
+    assert!(out.contains("Game #1: 1. d4"), "{out}");
+    let out = tb.say("carol", "e5");
+    assert!(out.contains("Game #2: 1... e5"), "{out}");
+    let out = tb.say("bob", "!move #2 e5");
+    assert!(out.contains("not yours"), "{out}");
+    let out = tb.say("alice", "!board");
+    assert!(out.contains("2 games"), "{out}");
+    let out = tb.say("alice", "!games");
+    assert!(out.contains("#1 chess vs bob") && out.contains("#2 capablanca vs carol"), "{out}");
+}
+
+#[test]
+fn pgn_headers_of_a_random_setup_game() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparandom color:black setup:42");
+    tb.say("bob", "!accept");
+    tb.say("bob", "e4");
+    tb.say("alice", "!resign");
+    let pgn = tb.say("bob", "!pgn");
+    for h in [
+        "[Event \"capabot game #1\"]",
+        "[Site \"test chat main\"]",
+        "[Date \"2025.11.21\"]",
+        "[White \"bob\"]",
+        "[Black \"alice\"]",
+        "[Result \"1-0\"]",
+        "[SetUp \"1\"]",
+        "[Termination \"resignation\"]",
+    ] {
+        assert!(pgn.contains(h), "missing {h} in\n{pgn}");
+    }
+    assert!(pgn.contains("[Variant \"") && pgn.contains("[FEN \""), "{pgn}");
+    assert!(pgn.contains("1. e4 1-0"), "{pgn}");
+}
+
+#[test]
+fn playing_the_ai() {
+    let tb = new_bot();
+    let out = tb.say("alice", "!play chess level:2 color:white");
+    assert!(out.contains("Game #1 starts") && out.contains("capabot (level 2)"), "{out}");
+    let out = tb.say("alice", "e4");
+    assert!(
+        out.contains("1. e4 played by alice") && out.contains("1... ") && out.contains("played by capabot"),
+        "{out}"
+    );
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+    // AI as White moves at once; `challenge @capabot` works too.
+    let out = tb.say_in("other", "bob", "!challenge @capabot atomic color:black");
+    assert!(out.contains("1. ") && out.contains("played by capabot"), "{out}");
+    // Takeback against the AI is immediate and returns to the human's turn.
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("2 moves taken back"), "{out}");
+    // A stale AI job (the game moved on) is dropped.
+    let r = tb.raw("alice", "e4");
+    let job = r.ai_jobs[0].clone();
+    let first = tb.bot.finish_ai_job(&job, tb.bot.run_ai_job(&job));
+    assert!(first.text().contains("played by capabot"));
+    let again = tb.bot.finish_ai_job(&job, tb.bot.run_ai_job(&job));
+    assert!(again.replies.is_empty());
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+    // Draw offers to the AI are declined.
+    let out = tb.say("alice", "!draw");
+    assert!(out.contains("declines"), "{out}");
+}
+
+#[test]
+fn pending_ai_jobs_after_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let path = db_path(dir.path());
+    {
+        // Without an AI the job never lands.
+        let bot = open_bot(&path, clock.clone(), Arc::new(NoAi));
+        let r = bot.handle(&msg_in("main", "alice", "!play chess color:white"));
+        assert!(r.text().contains("starts"));
+        let r = bot.handle(&msg_in("main", "alice", "e4"));
+        assert_eq!(r.ai_jobs.len(), 1);
+        let r = bot.finish_ai_job(&r.ai_jobs[0], None);
+        assert!(r.text().contains("could not find a move"), "{}", r.text());
+    }
+    let bot = open_bot(&path, clock, Arc::new(FirstLegalMove));
+    let jobs = bot.pending_ai_jobs();
+    assert_eq!(jobs.len(), 1);
+    let replies = bot.run_ai_jobs_inline(jobs);
+    assert!(replies[0].text.contains("played by capabot"));
+}
+
+#[test]
+fn restart_mid_game_keeps_fen_clock_and_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let path = db_path(dir.path());
+    let (fen_before, deadline_before, board_before);
+    {
+        let tb = TestBot {
+            dir: tempfile::tempdir().unwrap(),
+            clock: clock.clone(),
+            bot: open_bot(&path, clock.clone(), Arc::new(NoAi)),
+        };
+        tb.say("alice", "!challenge @bob capatomic color:white days:2 setup:5");
+        tb.say("bob", "!accept");
+        let start = {
+            let c = tb.bot.store().conn().unwrap();
+            let f: String = c.query_row("SELECT start_fen FROM games", [], |r| r.get(0)).unwrap();
+            fen::parse_position(Variant::by_name("capatomic").unwrap(), &f).unwrap()
+        };
+        let (sans, _) = decisive_playout(&start, Wants::default());
+        play_through(&tb, "alice", "bob", &sans[..6], Color::White);
+        tb.say("alice", "!draw");
+        fen_before = tb.query_str("SELECT fen FROM games");
+        deadline_before = tb.query_i64("SELECT deadline FROM games");
+        board_before = tb.say("bob", "!board");
+        assert!(board_before.contains("Draw offered by alice"), "{board_before}");
+    }
+    // A new bot on the same file: same position, same deadline, the offer still stands.
+    let tb = TestBot {
+        dir: tempfile::tempdir().unwrap(),
+        clock: clock.clone(),
+        bot: open_bot(&path, clock, Arc::new(NoAi)),
+    };
+    assert_eq!(tb.query_str("SELECT fen FROM games"), fen_before);
+    assert_eq!(tb.query_i64("SELECT deadline FROM games"), deadline_before);
+    assert_eq!(tb.say("bob", "!board"), board_before);
+    let out = tb.say("bob", "!draw");
+    assert!(out.contains("agreement"), "{out}");
+    drop(dir);
+}
+
+#[test]
+fn fen_mismatch_is_reported_not_repaired() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    let bad = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1";
+    {
+        let c = tb.bot.store().conn().unwrap();
+        c.execute("UPDATE games SET fen = ?1 WHERE id = 1", [bad]).unwrap();
+    }
+    let out = tb.say("bob", "!board");
+    assert!(out.contains("error id"), "{out}");
+    let out = tb.say("bob", "e5");
+    assert!(out.contains("error id"), "{out}");
+    assert!(tb.bot.verify_game(1).unwrap_err().contains("consistency check failed"));
+    assert_eq!(tb.query_str("SELECT fen FROM games WHERE id = 1"), bad, "never silently repaired");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 1);
+}
+
+#[test]
+fn chat_settings_change_the_prefix() {
+    let tb = new_bot();
+    let out = tb.say("alice", "!settings prefix:? variant:chess days:3");
+    assert!(out.contains("saved"), "{out}");
+    assert!(tb.say("alice", "!help").is_empty(), "the old prefix is ignored");
+    let out = tb.say("alice", "?challenge @bob");
+    assert!(out.contains("Chess (3 days per move"), "{out}");
+}
+
+#[test]
+fn relocation_setup_with_the_ai_and_bad_swaps() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept");
+    let out = tb.say("bob", "!swap X y");
+    assert!(out.contains("can't read the swap"), "{out}");
+    let out = tb.say("bob", "e5");
+    assert!(out.is_empty(), "bare text in setup is not a move: {out}");
+    let out = tb.say("bob", "!move e5");
+    assert!(out.contains("setup phase"), "{out}");
+    let out = tb.say("bob", "!swap Q h");
+    assert!(out.contains("Black chose"), "{out}");
+    let out = tb.say("bob", "!noswap");
+    assert!(out.contains("chooses the swap now"), "{out}");
+    // Against the AI: it keeps Capablanca's array, so the game starts once the human chose.
+    let out = tb.say_in("ai", "carol", "!play caparelocation color:white");
+    assert!(out.contains("Black chose no swap"), "{out}");
+    let out = tb.say_in("ai", "carol", "!swap K c");
+    assert!(out.contains("The game begins"), "{out}");
+}

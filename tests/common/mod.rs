@@ -1,0 +1,173 @@
+//! Helpers shared by the bot's integration tests: a bot on a temporary database file with a manual
+//! clock, message builders, a database fingerprint, and seeded playouts that end decisively.
+#![allow(dead_code)]
+
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, IncomingMessage, ManualClock, MoveOracle, Response, UserRef};
+use capabot::notation::san;
+use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position};
+use capabot::store::Store;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+pub const T0: i64 = 1_763_683_200; // 2025-11-21
+
+pub struct TestBot {
+    pub dir: tempfile::TempDir,
+    pub clock: Arc<ManualClock>,
+    pub bot: Bot,
+}
+
+pub fn db_path(dir: &Path) -> PathBuf {
+    dir.join("capabot.db")
+}
+
+pub fn open_bot(path: &Path, clock: Arc<ManualClock>, oracle: Arc<dyn MoveOracle>) -> Bot {
+    let store = Store::open(path).expect("open store");
+    Bot::new(store, clock, oracle, BotConfig { pictures: false, ..BotConfig::default() })
+}
+
+pub fn new_bot() -> TestBot {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(ManualClock::new(T0));
+    let bot = open_bot(&db_path(dir.path()), clock.clone(), Arc::new(FirstLegalMove));
+    TestBot { dir, clock, bot }
+}
+
+pub fn msg_in(chat: &str, who: &str, text: &str) -> IncomingMessage {
+    let mentions = text
+        .split_whitespace()
+        .filter_map(|w| w.strip_prefix('@'))
+        .map(|n| UserRef { id: n.to_lowercase(), name: n.to_string() })
+        .collect();
+    IncomingMessage {
+        platform: "test".into(),
+        chat_id: chat.into(),
+        author_id: who.to_lowercase(),
+        author_name: who.into(),
+        text: text.into(),
+        mentions,
+    }
+}
+
+impl TestBot {
+    /// Says `text` as `who` in chat `main`; runs AI jobs inline; returns all reply texts.
+    pub fn say(&self, who: &str, text: &str) -> String {
+        self.say_in("main", who, text)
+    }
+
+    pub fn say_in(&self, chat: &str, who: &str, text: &str) -> String {
+        let r = self.bot.handle(&msg_in(chat, who, text));
+        let mut out = r.text();
+        let more = self.bot.run_ai_jobs_inline(r.ai_jobs);
+        for m in more {
+            out.push('\n');
+            out.push_str(&m.text);
+        }
+        out
+    }
+
+    pub fn raw(&self, who: &str, text: &str) -> Response {
+        self.bot.handle(&msg_in("main", who, text))
+    }
+
+    pub fn query_i64(&self, sql: &str) -> i64 {
+        let c = self.bot.store().conn().unwrap();
+        c.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    pub fn query_str(&self, sql: &str) -> String {
+        let c = self.bot.store().conn().unwrap();
+        c.query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    /// Every row of every table, as text: equal fingerprints mean an unchanged database.
+    pub fn fingerprint(&self) -> String {
+        fingerprint(&self.bot)
+    }
+}
+
+pub fn fingerprint(bot: &Bot) -> String {
+    let c = bot.store().conn().unwrap();
+    let mut out = String::new();
+    for t in ["players", "accounts", "games", "moves", "challenges", "offers", "chat_settings"] {
+        let mut st = c.prepare(&format!("SELECT * FROM {t} ORDER BY 1, 2")).unwrap();
+        let n = st.column_count();
+        let mut rows = st.query([]).unwrap();
+        while let Some(r) = rows.next().unwrap() {
+            for i in 0..n {
+                let v: rusqlite::types::Value = r.get(i).unwrap();
+                out.push_str(&format!("{v:?}|"));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// What a playout must contain.
+#[derive(Clone, Copy, Default)]
+pub struct Wants {
+    pub launch: bool,
+    pub missile_castle: bool,
+}
+
+/// A seeded random game from `start` that ends decisively (mate or explosion), preferring moves
+/// that win at once, and (for `wants`) launches and castlings with missiles. Returns the SAN moves
+/// and the outcome.
+pub fn decisive_playout(start: &Position, wants: Wants) -> (Vec<String>, Outcome) {
+    for seed in 0..500u64 {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut game = Game::new(start.clone());
+        let mut sans = Vec::new();
+        let (mut launched, mut castled) = (false, false);
+        while game.outcome().is_none() && sans.len() < 400 {
+            let pos = game.position().clone();
+            let moves = pos.legal_moves();
+            let wins = |m: &Move| matches!(pos.play(*m).outcome(), Some(Outcome::Decisive { .. }));
+            let pick = moves
+                .iter()
+                .copied()
+                .find(|m| wins(m))
+                .or_else(|| {
+                    moves.iter().copied().find(|m| {
+                        wants.missile_castle && matches!(m.kind, MoveKind::Castle { missiles } if missiles != 0)
+                    })
+                })
+                .or_else(|| {
+                    if wants.launch && !launched && sans.len() > 6 {
+                        moves.iter().copied().find(|m| m.kind == MoveKind::Launch && !pos.play(*m).is_check())
+                    } else {
+                        None
+                    }
+                })
+                .unwrap_or_else(|| moves[rng.random_range(0..moves.len())]);
+            launched |= pick.kind == MoveKind::Launch;
+            castled |= matches!(pick.kind, MoveKind::Castle { missiles } if missiles != 0);
+            sans.push(san::write(&pos, pick));
+            game.play(pick);
+        }
+        let ok_extras = (!wants.launch || launched) && (!wants.missile_castle || castled);
+        if let Some(o @ Outcome::Decisive { .. }) = game.outcome()
+            && ok_extras
+        {
+            return (sans, o);
+        }
+    }
+    panic!("no decisive playout found");
+}
+
+/// Plays SAN moves through the bot, alternating between the players of White and Black; returns
+/// the last reply text.
+pub fn play_through(tb: &TestBot, white: &str, black: &str, sans: &[String], start_turn: Color) -> String {
+    let mut turn = start_turn;
+    let mut last = String::new();
+    for (i, s) in sans.iter().enumerate() {
+        let who = if turn == Color::White { white } else { black };
+        last = tb.say(who, &format!("!move {s}"));
+        assert!(last.contains("played by"), "ply {i} {s} by {who} refused: {last}");
+        turn = turn.other();
+    }
+    last
+}
