@@ -1218,8 +1218,9 @@ impl Position {
             return true;
         }
         if self.variant.atomic {
-            // A lone minor piece cannot blow anything up next to a bare king.
-            return own_pieces.count() == 1 && them.is_empty();
+            // Any piece can still win by capture or check (Fairy-Stockfish counts only a bare king); once a
+            // king has exploded, nobody can mate any more.
+            return self.king(Color::White).is_none() || self.king(Color::Black).is_none();
         }
         if (own_pieces & knights).any() {
             return own_pieces.count() == 1 && them.is_empty();
