@@ -1218,9 +1218,9 @@ impl Position {
             return true;
         }
         if self.variant.atomic {
-            // Any piece can still win by capture or check (Fairy-Stockfish counts only a bare king); once a
-            // king has exploded, nobody can mate any more.
-            return self.king(Color::White).is_none() || self.king(Color::Black).is_none();
+            // Any piece can still win by capture or check, as Fairy-Stockfish counts it, unless nothing of
+            // the opponent is left at all (its king exploded and no pieces remain).
+            return self.by_color[color.other().index()].is_empty();
         }
         if (own_pieces & knights).any() {
             return own_pieces.count() == 1 && them.is_empty();
