@@ -4,7 +4,7 @@
 //! because squares off a smaller board are never occupied and never targets.
 
 use super::bitboard::Bitboard;
-use super::types::{Color, Square};
+use super::types::{Color, Role, Square};
 use std::sync::OnceLock;
 
 /// Directions in (file, rank) steps. The first four increase the square index, the last four decrease it.
@@ -134,6 +134,21 @@ pub fn bishop_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
         bb |= ray(t, d, sq, blockers);
     }
     bb
+}
+
+/// The squares a piece attacks from `sq` (C6): its capture pattern, sliders stopped by `blockers`.
+#[inline]
+pub fn piece_attacks(color: Color, role: Role, sq: Square, blockers: Bitboard) -> Bitboard {
+    match role {
+        Role::Pawn => pawn_attacks(color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, blockers),
+        Role::Rook => rook_attacks(sq, blockers),
+        Role::Queen => bishop_attacks(sq, blockers) | rook_attacks(sq, blockers),
+        Role::King | Role::Missile => king_attacks(sq),
+        Role::Archbishop => bishop_attacks(sq, blockers) | knight_attacks(sq),
+        Role::Chancellor => rook_attacks(sq, blockers) | knight_attacks(sq),
+    }
 }
 
 /// Squares strictly between `a` and `b` if they share a rank, file or diagonal.

@@ -516,17 +516,7 @@ impl Position {
     /// Squares a piece on `sq` attacks (C6), given the blockers on the board.
     pub fn attacks_from(&self, sq: Square, piece: Piece) -> Bitboard {
         let blockers = self.occupied() | self.irradiated;
-        let bb = match piece.role {
-            Role::Pawn => pawn_attacks(piece.color, sq),
-            Role::Knight => knight_attacks(sq),
-            Role::Bishop => bishop_attacks(sq, blockers),
-            Role::Rook => rook_attacks(sq, blockers),
-            Role::Queen => bishop_attacks(sq, blockers) | rook_attacks(sq, blockers),
-            Role::King | Role::Missile => king_attacks(sq),
-            Role::Archbishop => bishop_attacks(sq, blockers) | knight_attacks(sq),
-            Role::Chancellor => rook_attacks(sq, blockers) | knight_attacks(sq),
-        };
-        bb & self.variant.board()
+        attacks::piece_attacks(piece.color, piece.role, sq, blockers) & self.variant.board()
     }
 
     fn kings_adjacent(&self) -> bool {
@@ -631,19 +621,11 @@ impl Position {
                 if pinned.contains(from) {
                     mask &= attacks::line(k, from);
                 }
-                let dests = match piece.role {
-                    Role::Pawn => {
-                        self.gen_pawn_masked(from, mask, list);
-                        continue;
-                    }
-                    Role::Knight => knight_attacks(from),
-                    Role::Bishop => bishop_attacks(from, blockers),
-                    Role::Rook => rook_attacks(from, blockers),
-                    Role::Queen => bishop_attacks(from, blockers) | rook_attacks(from, blockers),
-                    Role::Archbishop => bishop_attacks(from, blockers) | knight_attacks(from),
-                    Role::Chancellor => rook_attacks(from, blockers) | knight_attacks(from),
-                    Role::Missile | Role::King => king_attacks(from),
-                };
+                if piece.role == Role::Pawn {
+                    self.gen_pawn_masked(from, mask, list);
+                    continue;
+                }
+                let dests = attacks::piece_attacks(us, piece.role, from, blockers);
                 for to in dests & targets & mask {
                     list.push(Move::normal(from, to));
                 }
@@ -770,20 +752,9 @@ impl Position {
                     self.gen_pawn(from, list);
                     continue;
                 }
-                Role::Knight => knight_attacks(from),
-                Role::Bishop => bishop_attacks(from, blockers),
-                Role::Rook => rook_attacks(from, blockers),
-                Role::Queen => bishop_attacks(from, blockers) | rook_attacks(from, blockers),
-                Role::Archbishop => bishop_attacks(from, blockers) | knight_attacks(from),
-                Role::Chancellor => rook_attacks(from, blockers) | knight_attacks(from),
-                Role::Missile => king_attacks(from),
-                Role::King => {
-                    if v.atomic {
-                        king_attacks(from) & !occ
-                    } else {
-                        king_attacks(from)
-                    }
-                }
+                // Atomic kings cannot capture.
+                Role::King if v.atomic => king_attacks(from) & !occ,
+                role => attacks::piece_attacks(us, role, from, blockers),
             };
             for to in dests & targets {
                 list.push(Move::normal(from, to));
