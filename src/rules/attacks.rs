@@ -137,7 +137,7 @@ pub fn bishop_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
 }
 
 /// The squares a piece attacks from `sq` (C6): its capture pattern, sliders stopped by `blockers`.
-#[inline]
+#[inline(always)]
 pub fn piece_attacks(color: Color, role: Role, sq: Square, blockers: Bitboard) -> Bitboard {
     match role {
         Role::Pawn => pawn_attacks(color, sq),
