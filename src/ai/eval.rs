@@ -5,7 +5,7 @@
 //! Every value and weight lives in one [`EvalParams`] table per variant ([`params_for`]); the code here
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
-use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::rules::attacks::{king_attacks, pawn_attacks};
 use crate::rules::{Bitboard, Color, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
@@ -189,21 +189,10 @@ fn adjacent_files(v: &Variant, file: u8) -> Bitboard {
     bb
 }
 
-/// Squares a piece attacks (the rules engine's `attacks_from`, with the board mask and blockers
-/// computed once per evaluation).
+/// Squares a piece attacks (the rules engine's pattern, masked with the board computed once per evaluation).
 #[inline]
 fn piece_attacks(role: Role, color: Color, sq: Square, blockers: Bitboard, board: Bitboard) -> Bitboard {
-    let bb = match role {
-        Role::Pawn => pawn_attacks(color, sq),
-        Role::Knight => knight_attacks(sq),
-        Role::Bishop => bishop_attacks(sq, blockers),
-        Role::Rook => rook_attacks(sq, blockers),
-        Role::Queen => bishop_attacks(sq, blockers) | rook_attacks(sq, blockers),
-        Role::King | Role::Missile => king_attacks(sq),
-        Role::Archbishop => bishop_attacks(sq, blockers) | knight_attacks(sq),
-        Role::Chancellor => rook_attacks(sq, blockers) | knight_attacks(sq),
-    };
-    bb & board
+    crate::rules::attacks::piece_attacks(color, role, sq, blockers) & board
 }
 
 /// Everything computed for one side.
