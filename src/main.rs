@@ -156,9 +156,13 @@ enum Command {
         /// Print one line per game.
         #[arg(long)]
         verbose: bool,
-        /// Score games where one side keeps a queen's worth of extra material for ten plies.
+        /// Score games where one side keeps a queen's worth of extra material for ten plies; draws after ply
+        /// 160 once material stays within two pawns for twenty plies.
         #[arg(long)]
         adjudicate: bool,
+        /// Games played at once (one thread each; UCI engines are started once per thread).
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
     },
     /// Draw a position as a PNG picture.
     Render {
@@ -453,7 +457,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 );
             }
         }
-        Command::Match { variant: vn, games, movetime, a, b, random_plies, seed, max_plies, verbose, adjudicate } => {
+        Command::Match {
+            variant: vn,
+            games,
+            movetime,
+            a,
+            b,
+            random_plies,
+            seed,
+            max_plies,
+            verbose,
+            adjudicate,
+            concurrency,
+        } => {
             let v = variant(&vn)?;
             let cfg = arena::MatchConfig {
                 variant: v,
@@ -464,17 +480,10 @@ fn run(cli: Cli) -> Result<(), String> {
                 max_plies,
                 adjudicate,
             };
-            let mut pa = arena::Player::new(arena::PlayerSpec::parse(&a)?, v, cfg.movetime, seed)?;
-            let mut pb = arena::Player::new(arena::PlayerSpec::parse(&b)?, v, cfg.movetime, seed ^ 0x5eed)?;
-            let (mut w, mut d, mut l) = (0, 0, 0);
+            let spec_a = arena::PlayerSpec::parse(&a)?;
+            let spec_b = arena::PlayerSpec::parse(&b)?;
             let t = Instant::now();
-            for g in 0..games {
-                let rec = arena::play_game(&cfg, &mut pa, &mut pb, g / 2, g % 2 == 0);
-                match rec.score_a {
-                    s if s > 0.75 => w += 1,
-                    s if s < 0.25 => l += 1,
-                    _ => d += 1,
-                }
+            let sum = arena::run_match(&cfg, &spec_a, &spec_b, concurrency, &mut |g, rec| {
                 if verbose {
                     println!(
                         "game {:>3}: A {} {} ({}, {} plies) from {}",
@@ -485,13 +494,11 @@ fn run(cli: Cli) -> Result<(), String> {
                         rec.plies,
                         rec.start_fen
                     );
+                    println!("  moves {}", rec.moves.join(" "));
                 }
-            }
-            let n = (w + d + l).max(1) as f64;
-            let score = (w as f64 + d as f64 / 2.0) / n;
-            let depth = if pa.searches > 0 { pa.depth_sum as f64 / pa.searches as f64 } else { 0.0 };
-            let nps =
-                if pa.time_sum.as_secs_f64() > 0.0 { pa.nodes_sum as f64 / pa.time_sum.as_secs_f64() } else { 0.0 };
+            })?;
+            let (w, d, l) = (sum.wins, sum.draws, sum.losses);
+            let (score, depth, nps) = (sum.score(), sum.avg_depth(), sum.nps());
             println!(
                 "| {} | {a} | {b} | {movetime} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
                 v.name,

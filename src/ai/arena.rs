@@ -197,7 +197,11 @@ impl Player {
             PlayerSpec::Greedy => Ok(greedy(pos, &moves, &mut self.rng)),
             PlayerSpec::Level(l) => {
                 let mut limits = Limits::for_level(l).with_seed(seed);
-                limits.movetime = Some(limits.movetime.map_or(self.movetime, |t| t.min(self.movetime)));
+                if limits.movetime.is_none_or(|t| t >= self.movetime) {
+                    // The match's time per move, used in full like the opponent's.
+                    limits.movetime = Some(self.movetime);
+                    limits.soft_movetime = None;
+                }
                 let t = Instant::now();
                 let r = best_move_in_game(game, &limits);
                 self.time_sum += t.elapsed();
@@ -250,6 +254,8 @@ pub struct GameRecord {
     pub reason: String,
     pub plies: usize,
     pub start_fen: String,
+    /// The moves played from `start_fen`, in coordinate notation.
+    pub moves: Vec<String>,
 }
 
 /// Match settings.
@@ -263,7 +269,8 @@ pub struct MatchConfig {
     pub seed: u64,
     /// Games longer than this are scored as draws.
     pub max_plies: usize,
-    /// Score a game once one side keeps a queen's worth of extra material for ten plies.
+    /// Score a game once one side keeps a queen's worth of extra material for ten plies, and call it a
+    /// draw after ply 160 once material has stayed within two pawns for twenty plies.
     pub adjudicate: bool,
 }
 
@@ -305,14 +312,21 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
     let _ = a.new_game();
     let _ = b.new_game();
     let a_color = if a_white { Color::White } else { Color::Black };
-    let finish = |score_a: f64, reason: String, plies: usize| GameRecord {
+    let opening_plies = game.moves().len();
+    let finish = |score_a: f64, reason: String, game: &Game| GameRecord {
         white_is_a: a_white,
         score_a,
         reason,
-        plies,
+        plies: game.moves().len(),
         start_fen: start_fen.clone(),
+        moves: game.positions()[opening_plies..]
+            .iter()
+            .zip(&game.moves()[opening_plies..])
+            .map(|(p, m)| coord::write(p, *m))
+            .collect(),
     };
     let mut lead_plies: i32 = 0;
+    let mut level_plies = 0;
     loop {
         if let Some(o) = game.outcome() {
             let score_a = match o {
@@ -325,10 +339,10 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
                 }
                 Outcome::Draw(_) => 0.5,
             };
-            return finish(score_a, o.reason_str().to_string(), game.moves().len());
+            return finish(score_a, o.reason_str().to_string(), &game);
         }
         if game.moves().len() >= cfg.max_plies {
-            return finish(0.5, "move limit".into(), game.moves().len());
+            return finish(0.5, "move limit".into(), &game);
         }
         // Adjudication: a material lead of a queen or more kept for ten plies wins.
         let p = game.position();
@@ -342,7 +356,11 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
         };
         if cfg.adjudicate && lead_plies.abs() >= 10 {
             let s = if lead_plies > 0 { 1.0 } else { 0.0 };
-            return finish(s, "adjudicated: material".into(), game.moves().len());
+            return finish(s, "adjudicated: material".into(), &game);
+        }
+        level_plies = if lead.abs() <= 200 { level_plies + 1 } else { 0 };
+        if cfg.adjudicate && level_plies >= 20 && game.moves().len() >= 160 {
+            return finish(0.5, "adjudicated: draw".into(), &game);
         }
         let turn = game.position().turn();
         let seed = cfg.seed ^ ((pair as u64) << 20) ^ ((a_white as u64) << 40) ^ game.moves().len() as u64;
@@ -351,12 +369,12 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
             Ok(m) => {
                 if !game.play(m) {
                     let s = if turn == a_color { 0.0 } else { 1.0 };
-                    return finish(s, "illegal move".into(), game.moves().len());
+                    return finish(s, "illegal move".into(), &game);
                 }
             }
             Err(e) => {
                 let s = if turn == a_color { 0.0 } else { 1.0 };
-                return finish(s, format!("forfeit: {e}"), game.moves().len());
+                return finish(s, format!("forfeit: {e}"), &game);
             }
         }
     }
@@ -366,4 +384,92 @@ pub fn play_game(cfg: &MatchConfig, a: &mut Player, b: &mut Player, pair: usize,
 pub fn elo_diff(score: f64) -> f64 {
     let s = score.clamp(0.001, 0.999);
     (-400.0 * (1.0 / s - 1.0).log10()).clamp(-800.0, 800.0)
+}
+
+/// A finished match: wins, draws and losses for A, and A's search statistics (capabot levels only).
+#[derive(Clone, Debug, Default)]
+pub struct MatchSummary {
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    pub searches: u64,
+    pub depth_sum: u64,
+    pub nodes_sum: u64,
+    pub time_sum: Duration,
+}
+
+impl MatchSummary {
+    /// A's score as a fraction (0.5 when nothing was played).
+    pub fn score(&self) -> f64 {
+        let n = self.wins + self.draws + self.losses;
+        if n == 0 { 0.5 } else { (self.wins as f64 + self.draws as f64 / 2.0) / n as f64 }
+    }
+
+    /// A's average finished search depth.
+    pub fn avg_depth(&self) -> f64 {
+        if self.searches == 0 { 0.0 } else { self.depth_sum as f64 / self.searches as f64 }
+    }
+
+    /// A's nodes per second over all its searches.
+    pub fn nps(&self) -> f64 {
+        let t = self.time_sum.as_secs_f64();
+        if t > 0.0 { self.nodes_sum as f64 / t } else { 0.0 }
+    }
+}
+
+/// Plays `cfg.games` games between `a` and `b` on `concurrency` threads (each with its own players, so
+/// UCI engines run once per thread). `on_game(index, record)` hears about each game as it ends.
+pub fn run_match(
+    cfg: &MatchConfig,
+    a: &PlayerSpec,
+    b: &PlayerSpec,
+    concurrency: usize,
+    on_game: &mut dyn FnMut(usize, &GameRecord),
+) -> Result<MatchSummary, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = channel::<Result<(usize, GameRecord), String>>();
+    let mut summary = MatchSummary::default();
+    let threads = concurrency.clamp(1, cfg.games.max(1));
+    std::thread::scope(|scope| {
+        let mut handles = Vec::new();
+        for t in 0..threads {
+            let tx = tx.clone();
+            let next = &next;
+            handles.push(scope.spawn(move || -> Result<Player, String> {
+                let seed = cfg.seed ^ ((t as u64) << 48);
+                let mut pa = Player::new(a.clone(), cfg.variant, cfg.movetime, seed)?;
+                let mut pb = Player::new(b.clone(), cfg.variant, cfg.movetime, seed ^ 0x5eed)?;
+                loop {
+                    let g = next.fetch_add(1, Ordering::Relaxed);
+                    if g >= cfg.games {
+                        break;
+                    }
+                    let rec = play_game(cfg, &mut pa, &mut pb, g / 2, g % 2 == 0);
+                    if tx.send(Ok((g, rec))).is_err() {
+                        break;
+                    }
+                }
+                Ok(pa)
+            }));
+        }
+        drop(tx);
+        for msg in rx {
+            let Ok((g, rec)) = msg else { continue };
+            match rec.score_a {
+                s if s > 0.75 => summary.wins += 1,
+                s if s < 0.25 => summary.losses += 1,
+                _ => summary.draws += 1,
+            }
+            on_game(g, &rec);
+        }
+        for h in handles {
+            let pa = h.join().map_err(|_| "a match thread panicked".to_string())??;
+            summary.searches += pa.searches;
+            summary.depth_sum += pa.depth_sum;
+            summary.nodes_sum += pa.nodes_sum;
+            summary.time_sum += pa.time_sum;
+        }
+        Ok(summary)
+    })
 }

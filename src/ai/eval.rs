@@ -24,6 +24,8 @@ pub struct EvalParams {
     pub center_eg: [i32; 9],
     /// Middlegame penalty per rank the king has left its castling rank.
     pub king_advance_mg: i32,
+    /// Middlegame penalty per file the king stands away from the nearest edge file (castle early).
+    pub king_center_file_mg: i32,
     /// Pawn bonus per rank advanced, middlegame and endgame.
     pub pawn_advance: (i32, i32),
     /// Mobility per reachable square (not own-occupied, not attacked by enemy pawns), per role.
@@ -35,11 +37,27 @@ pub struct EvalParams {
     /// Middlegame penalty = units² / this divisor (capped by `king_danger_cap`).
     pub king_danger_div: i32,
     pub king_danger_cap: i32,
+    /// King-danger units per enemy piece that can give a check from a square we do not guard, by role.
+    pub safe_check_units: [i32; 9],
+    /// Middlegame penalty per file at or next to the king without an own pawn in front of it.
+    pub king_open_file: i32,
     pub doubled_pawn: (i32, i32),
     pub isolated_pawn: (i32, i32),
     /// Passed pawn bonus by how far it has advanced as a fraction of the way (0..=8 eighths), endgame.
     pub passed_pawn: [i32; 9],
     pub bishop_pair: (i32, i32),
+    /// Rook-movers (rook, chancellor) on a file without pawns, and on one without own pawns.
+    pub rook_open_file: (i32, i32),
+    pub rook_semi_open_file: (i32, i32),
+    /// Per enemy piece (not pawn, not king) attacked by one of our pawns.
+    pub threat_by_pawn: (i32, i32),
+    /// Per enemy piece attacked by a piece worth clearly less (minor on rook or heavier, rook on heavier).
+    pub threat_by_lesser: (i32, i32),
+    /// Per enemy piece (not pawn, not king) we attack that nothing of theirs defends.
+    pub hanging: (i32, i32),
+    /// Endgame, per passed pawn: bonus per step the enemy king is farther than ours from its stop square,
+    /// scaled by how far the pawn has come (eighths, as `passed_pawn`) and divided by 8.
+    pub passed_king_distance: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
     /// Atomic: penalty per own piece next to the own king that the enemy attacks (a capture there explodes
@@ -79,16 +97,25 @@ const STANDARD_PARAMS: EvalParams = EvalParams {
     center_mg: [0, 6, 3, 0, 1, 0, 3, 2, 1],
     center_eg: [0, 4, 3, 1, 3, 8, 3, 3, 2],
     king_advance_mg: 18,
+    king_center_file_mg: 14,
     pawn_advance: (2, 9),
     mobility: [0, 4, 4, 2, 1, 0, 3, 2, 0],
     pawn_shelter: 12,
     king_attack_units: [1, 2, 2, 3, 5, 0, 4, 4, 1],
     king_danger_div: 3,
-    king_danger_cap: 500,
+    king_danger_cap: 600,
+    safe_check_units: [0, 5, 3, 5, 6, 0, 6, 7, 0],
+    king_open_file: 18,
     doubled_pawn: (10, 20),
     isolated_pawn: (12, 15),
     passed_pawn: [0, 5, 10, 20, 35, 60, 95, 140, 150],
     bishop_pair: (30, 50),
+    rook_open_file: (30, 12),
+    rook_semi_open_file: (14, 6),
+    threat_by_pawn: (55, 40),
+    threat_by_lesser: (35, 25),
+    hanging: (25, 15),
+    passed_king_distance: 5,
     tempo: 12,
     atomic_exposed_attacked: 0,
     atomic_exposed: 0,
@@ -106,7 +133,13 @@ pub static ATOMIC: EvalParams = EvalParams {
     material_eg: [140, 280, 300, 500, 930, 0, 820, 900, 380],
     center_mg: [0, 5, 3, 0, 1, 0, 3, 2, 1],
     king_advance_mg: 10,
+    king_center_file_mg: 4,
     pawn_shelter: 4,
+    king_open_file: 0,
+    // Captures explode the capturer too: who attacks what is a different question here.
+    threat_by_pawn: (0, 0),
+    threat_by_lesser: (0, 0),
+    hanging: (0, 0),
     king_attack_units: [1, 2, 2, 2, 3, 0, 3, 3, 1],
     atomic_exposed_attacked: 220,
     atomic_exposed: 12,
@@ -201,6 +234,38 @@ struct Side {
     eg: i32,
     phase: i32,
     material: i32,
+    /// Squares attacked by this side: by pawns, by minor pieces (knights, bishops, missiles), by rooks,
+    /// by anything.
+    att_pawn: Bitboard,
+    att_minor: Bitboard,
+    att_rook: Bitboard,
+    att_all: Bitboard,
+    /// Attacks on the enemy king: units from the king zone, and how many pieces join in.
+    danger_units: i32,
+    attackers: i32,
+    /// Squares from which each piece could check the enemy king, with the units such a check is worth.
+    checks: [(Bitboard, i32); 16],
+    n_checks: usize,
+}
+
+impl Side {
+    /// Middlegame king-danger penalty this side inflicts on the enemy king, given what the enemy guards.
+    fn king_attack(&self, p: &EvalParams, enemy_guards: Bitboard) -> i32 {
+        let mut units = self.danger_units;
+        let mut safe_checks = 0;
+        for &(squares, u) in &self.checks[..self.n_checks] {
+            if (squares & !enemy_guards).any() {
+                units += u;
+                safe_checks += 1;
+            }
+        }
+        // One attacker alone is no attack, unless it can also check safely.
+        if self.attackers >= 2 || (self.attackers >= 1 && safe_checks > 0) {
+            (units * units / p.king_danger_div.max(1)).min(p.king_danger_cap)
+        } else {
+            0
+        }
+    }
 }
 
 /// The evaluation of `pos` for the side to move.
@@ -209,8 +274,13 @@ pub fn evaluate(pos: &Position) -> i32 {
     let p = params_for(v);
     let white = eval_side(pos, p, Color::White);
     let black = eval_side(pos, p, Color::Black);
-    let mut mg = white.mg - black.mg;
-    let mut eg = white.eg - black.eg;
+    let (twm, twe) = threats(pos, p, Color::White, &white, &black);
+    let (tbm, tbe) = threats(pos, p, Color::Black, &black, &white);
+    let mut mg = white.mg - black.mg + twm - tbm;
+    if !v.atomic {
+        mg += white.king_attack(p, black.att_all) - black.king_attack(p, white.att_all);
+    }
+    let mut eg = white.eg - black.eg + twe - tbe;
     if v.atomic {
         let touch = atomic_kings_touch(pos, p, white.material - black.material);
         mg += touch;
@@ -243,13 +313,24 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         }
         bb
     };
-    let enemy_king_zone = pos.king(them).map(|k| king_attacks(k) | Bitboard::from_square(k)).unwrap_or_default();
+    let enemy_king = pos.king(them);
+    let enemy_king_zone = enemy_king.map(|k| king_attacks(k) | Bitboard::from_square(k)).unwrap_or_default();
+    let mut checks = [(Bitboard::EMPTY, 0); 16];
+    let mut n_checks = 0;
     let mut mg = 0;
     let mut eg = 0;
     let mut phase = 0;
     let mut material = 0;
     let mut danger_units = 0;
     let mut attackers = 0;
+    let own_pawns = pos.pieces(us, Role::Pawn);
+    let all_pawns = pos.by_role(Role::Pawn);
+    let mut att_pawn = Bitboard::EMPTY;
+    for sq in own_pawns {
+        att_pawn |= pawn_attacks(us, sq);
+    }
+    att_pawn &= v.board();
+    let (mut att_minor, mut att_rook, mut att_all) = (Bitboard::EMPTY, Bitboard::EMPTY, att_pawn);
     let blockers = pos.occupied() | pos.irradiated();
     let board = v.board();
     for sq in own {
@@ -271,9 +352,30 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
             Role::King => {
                 let adv = relative_rank(v, us, sq) - v.castling_rank as i32;
                 mg -= p.king_advance_mg * adv.max(0);
+                let f = sq.file() as i32;
+                mg -= p.king_center_file_mg * f.min(v.width as i32 - 1 - f);
+                if !v.atomic {
+                    att_all |= king_attacks(sq) & board;
+                }
             }
             _ => {
                 let att = piece_attacks(piece.role, us, sq, blockers, board);
+                att_all |= att;
+                match piece.role {
+                    Role::Knight | Role::Bishop | Role::Missile => att_minor |= att,
+                    Role::Rook => att_rook |= att,
+                    _ => {}
+                }
+                if matches!(piece.role, Role::Rook | Role::Chancellor) {
+                    let file = file_mask(sq.file());
+                    if (all_pawns & file).is_empty() {
+                        mg += p.rook_open_file.0;
+                        eg += p.rook_open_file.1;
+                    } else if (own_pawns & file).is_empty() {
+                        mg += p.rook_semi_open_file.0;
+                        eg += p.rook_semi_open_file.1;
+                    }
+                }
                 let mob = (att & !own & !enemy_pawn_attacks).count() as i32;
                 mg += p.mobility[ri] * mob;
                 eg += p.mobility[ri] * mob;
@@ -282,12 +384,19 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                     danger_units += hits * p.king_attack_units[ri];
                     attackers += 1;
                 }
+                if let Some(k) = enemy_king
+                    && p.safe_check_units[ri] > 0
+                    && n_checks < checks.len()
+                {
+                    // The piece's moves are symmetric: it checks from where it would attack the king.
+                    let from = piece_attacks(piece.role, us, k, blockers, board) & att & !own;
+                    if from.any() {
+                        checks[n_checks] = (from, p.safe_check_units[ri]);
+                        n_checks += 1;
+                    }
+                }
             }
         }
-    }
-    // Attacks on the enemy king zone: only when at least two pieces join in.
-    if attackers >= 2 && !v.atomic {
-        mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
     }
     let (pmg, peg) = pawn_structure(pos, p, us);
     mg += pmg;
@@ -302,6 +411,17 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
         let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
         mg += p.pawn_shelter * near;
+        let heavy_enemies =
+            pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen) | pos.pieces(them, Role::Chancellor);
+        if heavy_enemies.any() {
+            let lo = k.file().saturating_sub(1);
+            let hi = (k.file() + 1).min(v.width - 1);
+            for f in lo..=hi {
+                if (pos.pieces(us, Role::Pawn) & file_mask(f) & ahead(us, k)).is_empty() {
+                    mg -= p.king_open_file;
+                }
+            }
+        }
         if v.atomic {
             let fuse = king_attacks(k) & own;
             for sq in fuse {
@@ -324,7 +444,26 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let ready = pos.missile_rights() & pos.pieces(us, Role::Missile);
         mg += p.missile_castle_ready * ready.count() as i32;
     }
-    Side { mg, eg, phase, material }
+    Side { mg, eg, phase, material, att_pawn, att_minor, att_rook, att_all, danger_units, attackers, checks, n_checks }
+}
+
+/// Threats by `us` (side `mine`) against the pieces of the other side (`theirs`): pieces attacked by
+/// pawns, heavy pieces attacked by lighter ones, and undefended pieces under attack.
+fn threats(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &Side) -> (i32, i32) {
+    let them = us.other();
+    let pieces = pos.by_color(them) & !pos.by_role(Role::Pawn) & !pos.by_role(Role::King);
+    if pieces.is_empty() {
+        return (0, 0);
+    }
+    let minors = pos.by_role(Role::Knight) | pos.by_role(Role::Bishop) | pos.by_role(Role::Missile);
+    let heavies = pos.by_role(Role::Queen) | pos.by_role(Role::Archbishop) | pos.by_role(Role::Chancellor);
+    let by_pawn = (pieces & mine.att_pawn).count() as i32;
+    let by_lesser = ((pieces & !minors & mine.att_minor) | (pieces & heavies & mine.att_rook)).count() as i32;
+    let hanging = (pieces & mine.att_all & !theirs.att_all).count() as i32;
+    (
+        p.threat_by_pawn.0 * by_pawn + p.threat_by_lesser.0 * by_lesser + p.hanging.0 * hanging,
+        p.threat_by_pawn.1 * by_pawn + p.threat_by_lesser.1 * by_lesser + p.hanging.1 * hanging,
+    )
 }
 
 fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
@@ -335,6 +474,8 @@ fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
     let mut eg = 0;
     let promo = v.promotion_rank as i32;
     let start = v.pawn_rank as i32;
+    let own_king = pos.king(us);
+    let their_king = pos.king(us.other());
     for sq in pawns {
         let file = file_mask(sq.file());
         let adj = adjacent_files(v, sq.file());
@@ -352,6 +493,11 @@ fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
             let eighths = ((adv * 8) / span).clamp(0, 8) as usize;
             mg += p.passed_pawn[eighths] / 2;
             eg += p.passed_pawn[eighths];
+            let dr = if us == Color::White { 1 } else { -1 };
+            if let (Some(stop), Some(ok), Some(tk)) = (sq.offset(0, dr), own_king, their_king) {
+                let lead = tk.distance(stop) as i32 - ok.distance(stop) as i32;
+                eg += p.passed_king_distance * lead * eighths as i32 / 8;
+            }
         }
     }
     (mg, eg)

@@ -28,6 +28,8 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Wall-clock budget; the search returns within about 20 ms of it.
     pub movetime: Option<Duration>,
+    /// No new iteration starts after this much time (`None`: keep deepening until `movetime`).
+    pub soft_movetime: Option<Duration>,
     /// Seed for the deliberate mistakes of the weaker levels.
     pub seed: u64,
     /// Weaker levels: random noise (± centipawns) added to each root move's score.
@@ -138,6 +140,8 @@ impl Limits {
             depth: l.depth,
             nodes: l.nodes,
             movetime: Some(Duration::from_millis(l.movetime_ms)),
+            // The time is a cap for chat players: answer sooner when another iteration would not finish.
+            soft_movetime: Some(Duration::from_millis(l.movetime_ms * 11 / 20)),
             noise: l.noise,
             blunder_permille: l.blunder_permille,
             ..Limits::default()
@@ -215,6 +219,7 @@ fn search_fresh(pos: &Position, history: &[u64], limits: &Limits) -> SearchResul
     let mut table = tt::Tt::new(table_mb(limits));
     let mut limits = limits.clone();
     limits.movetime = limits.movetime.map(|m| m.saturating_sub(t.elapsed()).max(Duration::from_millis(1)));
+    limits.soft_movetime = limits.soft_movetime.map(|m| m.saturating_sub(t.elapsed()));
     search_with(pos, history, &limits, &mut table, &mut |_| {})
 }
 

@@ -6,7 +6,7 @@ use super::eval::{self, EvalParams, evaluate, value};
 use super::tt::{Bound, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
-use crate::rules::{Bitboard, Color, Move, MoveKind, Position, Role, Setup};
+use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Setup};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::Ordering;
@@ -34,6 +34,17 @@ pub(crate) struct Searcher<'a> {
     path: Vec<u64>,
     seldepth: u32,
     atomic: bool,
+    /// Static evaluation at each ply of the current path (`-INF` when in check), for "improving".
+    evals: Vec<i32>,
+    /// Reusable move buffers, one per ply (taken while a node uses them).
+    move_bufs: Vec<MoveList>,
+    order_bufs: Vec<Vec<(Move, i32)>>,
+    /// Late-move reductions by depth and move number.
+    lmr: Vec<[i8; 64]>,
+    /// The move played at each ply of the current path (`None`: a null move).
+    played: Vec<Option<Move>>,
+    /// The quiet reply that last refuted each move (by its from and to squares).
+    counter: Vec<Option<Move>>,
 }
 
 fn history_index(pos: &Position, m: Move) -> usize {
@@ -61,6 +72,20 @@ impl<'a> Searcher<'a> {
             path: history.to_vec(),
             seldepth: 0,
             atomic: variant_atomic,
+            evals: vec![-INF; MAX_PLY + 2],
+            move_bufs: vec![MoveList::new(); MAX_PLY + 2],
+            order_bufs: vec![Vec::new(); MAX_PLY + 2],
+            lmr: (0..64)
+                .map(|d| {
+                    let mut row = [0i8; 64];
+                    for (n, r) in row.iter_mut().enumerate() {
+                        *r = lmr(d as i32, n) as i8;
+                    }
+                    row
+                })
+                .collect(),
+            played: vec![None; MAX_PLY + 2],
+            counter: vec![None; 100 * 100],
         }
     }
 
@@ -174,6 +199,12 @@ impl<'a> Searcher<'a> {
         if k[1] == Some(m) {
             return 999_000;
         }
+        if ply > 0
+            && let Some(prev) = self.played[ply - 1]
+            && self.counter[prev.from.index() * 100 + prev.to.index()] == Some(m)
+        {
+            return 998_000;
+        }
         self.history[history_index(pos, m)]
     }
 
@@ -271,9 +302,13 @@ impl<'a> Searcher<'a> {
             }
         }
         let static_eval = if in_check { -INF } else { evaluate(pos) };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago: prune less, reduce less.
+        let improving = !in_check && ply >= 2 && self.evals[ply - 2] != -INF && static_eval > self.evals[ply - 2];
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth.
-            if depth <= 4 && static_eval - 100 * depth >= beta {
+            let margin = if improving { 70 } else { 90 };
+            if depth <= 6 && static_eval - margin * depth >= beta {
                 return static_eval;
             }
             if !after_null
@@ -282,8 +317,9 @@ impl<'a> Searcher<'a> {
                 && self.null_move_ok(pos)
                 && let Some(null) = Self::null_position(pos)
             {
-                let r = 2 + depth / 4;
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.path.push(null.hash());
+                self.played[ply] = None;
                 let mut child_pv = Vec::new();
                 let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
                 self.path.pop();
@@ -295,16 +331,25 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
-        let moves = pos.legal_moves();
+        // Internal iterative reduction: without a hash move this node is probably not worth a full depth.
+        if depth >= 4 && tt_move.is_none() {
+            depth -= 1;
+        }
+        let mut moves = std::mem::take(&mut self.move_bufs[ply]);
+        pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
+            self.move_bufs[ply] = moves;
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let mut list: Vec<(Move, i32)> = moves
-            .into_iter()
+        let mut list = std::mem::take(&mut self.order_bufs[ply]);
+        list.clear();
+        for &m in moves.iter() {
             // Launches that destroy nothing only matter as check blocks (or at the root).
-            .filter(|&m| ply == 0 || in_check || m.kind != MoveKind::Launch || pos.is_capture(m))
-            .map(|m| (m, self.order_score(pos, m, tt_move, ply)))
-            .collect();
+            if ply == 0 || in_check || m.kind != MoveKind::Launch || pos.is_capture(m) {
+                list.push((m, self.order_score(pos, m, tt_move, ply)));
+            }
+        }
+        self.move_bufs[ply] = moves;
         let orig_alpha = alpha;
         let mut best_score = -INF;
         let mut best_move = None;
@@ -320,32 +365,47 @@ impl<'a> Searcher<'a> {
             }
             list.swap(i, bi);
             let (m, order) = list[i];
-            let tactical = is_tactical(pos, m) && order > 0;
+            let capture_like = is_tactical(pos, m);
+            let tactical = capture_like && order > 0;
+            let losing_capture = capture_like && order < 0 && Some(m) != tt_move;
             let child = pos.play_unchecked(m);
             let gives_check = child.is_check();
             let quiet = !tactical && !gives_check;
             if !pv_node && !in_check && searched > 0 && quiet && best_score > -MATE_BOUND {
-                if depth <= 3 && searched >= 3 + 2 * (depth * depth) as usize {
-                    continue;
-                }
-                if depth <= 2 && static_eval + 120 + 150 * depth <= alpha {
+                if !capture_like {
+                    // Late-move pruning: the tail of the quiet moves at shallow depth.
+                    if depth <= 4 && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 } {
+                        continue;
+                    }
+                    // Futility: a quiet move cannot lift a hopeless static score to alpha.
+                    if depth <= 3 && static_eval + 100 + 100 * depth <= alpha {
+                        continue;
+                    }
+                } else if losing_capture && depth <= 3 && order + 400_000 < -120 * depth {
+                    // A capture that loses material by the exchange count.
                     continue;
                 }
             }
             self.path.push(child.hash());
+            self.played[ply] = Some(m);
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
                 score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false);
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 3 && quiet && !in_check {
-                    r = lmr(depth, searched);
+                if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !in_check {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
                     }
-                    if order >= 999_000 {
+                    if !improving {
+                        r += 1;
+                    }
+                    if order >= 998_000 {
                         r -= 1;
+                    } else if !capture_like {
+                        r -= order / 5_000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -359,6 +419,7 @@ impl<'a> Searcher<'a> {
             }
             self.path.pop();
             if self.stopped {
+                self.order_bufs[ply] = list;
                 return 0;
             }
             searched += 1;
@@ -382,6 +443,7 @@ impl<'a> Searcher<'a> {
                 quiets.push(m);
             }
         }
+        self.order_bufs[ply] = list;
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > orig_alpha {
@@ -398,6 +460,11 @@ impl<'a> Searcher<'a> {
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
+        }
+        if ply > 0
+            && let Some(prev) = self.played[ply - 1]
+        {
+            self.counter[prev.from.index() * 100 + prev.to.index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
         let update = |h: &mut i32, b: i32| {
@@ -425,6 +492,20 @@ impl<'a> Searcher<'a> {
         if ply >= MAX_PLY || pos.is_insufficient_material() {
             return if ply >= MAX_PLY { evaluate(pos) } else { 0 };
         }
+        let hash = pos.hash();
+        let pv_node = beta - alpha > 1;
+        if !pv_node && let Some(e) = self.tt.probe(hash) {
+            let s = Self::score_from_tt(e.score, ply);
+            let cut = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            if cut {
+                return s;
+            }
+        }
+        let orig_alpha = alpha;
         let in_check = pos.is_check();
         let stand = if in_check { -INF } else { evaluate(pos) };
         if !in_check {
@@ -472,6 +553,7 @@ impl<'a> Searcher<'a> {
         }
         list.sort_by_key(|&(_, g)| -g);
         let mut best = stand;
+        let mut best_move = None;
         for (m, _) in list {
             let child = pos.play_unchecked(m);
             if !in_check && !legal_after(pos, &child) {
@@ -485,12 +567,21 @@ impl<'a> Searcher<'a> {
                 best = s;
                 if s > alpha {
                     alpha = s;
+                    best_move = Some(m);
                     if s >= beta {
                         break;
                     }
                 }
             }
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > orig_alpha && pv_node {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(hash, best_move, Self::score_to_tt(best, ply), 0, bound);
         best
     }
 
@@ -530,6 +621,7 @@ impl<'a> Searcher<'a> {
                 for (i, &(m, _)) in root_moves.iter().enumerate() {
                     let child = root.play_unchecked(m);
                     self.path.push(child.hash());
+                    self.played[0] = Some(m);
                     let s = if i == 0 || noisy {
                         let lo = if noisy { -INF } else { a };
                         -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false)
@@ -623,9 +715,9 @@ impl<'a> Searcher<'a> {
             if best_score.abs() > MATE_BOUND && MATE - best_score.abs() <= depth && !self.limits.infinite {
                 break;
             }
-            if let Some(t) = self.limits.movetime
+            if let Some(t) = self.limits.soft_movetime
                 && !self.limits.infinite
-                && self.start.elapsed() > t.mul_f64(0.55)
+                && self.start.elapsed() > t
             {
                 break;
             }
@@ -746,8 +838,8 @@ pub(crate) fn legal_after(before: &Position, after: &Position) -> bool {
 }
 
 fn lmr(depth: i32, searched: usize) -> i32 {
-    let d = (depth as f64).ln();
-    let n = (searched as f64).ln();
+    let d = (depth.max(1) as f64).ln();
+    let n = (searched.max(1) as f64).ln();
     (0.5 + d * n / 2.2) as i32
 }
 

@@ -1,4 +1,6 @@
-//! The transposition table: a fixed-size array of search results keyed by the position hash.
+//! The transposition table: a fixed-size array of two-entry buckets keyed by the position hash. The first
+//! entry of a bucket keeps the deepest result of the current search, the second is always replaced, so
+//! shallow quiescence results never push out the deep ones.
 
 use crate::rules::Move;
 
@@ -24,24 +26,24 @@ pub struct Entry {
     generation: u8,
 }
 
-/// A transposition table whose size is a power of two.
+/// A transposition table whose bucket count is a power of two.
 pub struct Tt {
-    entries: Vec<Entry>,
+    buckets: Vec<[Entry; 2]>,
     mask: usize,
     generation: u8,
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least 1,024 entries).
+    /// A table of about `mb` megabytes (at least 512 buckets).
     pub fn new(mb: usize) -> Tt {
-        let want = (mb.max(1) << 20) / std::mem::size_of::<Entry>();
-        let size = want.next_power_of_two().max(1024) / 2;
-        Tt { entries: vec![Entry::default(); size.max(1024)], mask: size.max(1024) - 1, generation: 0 }
+        let want = (mb.max(1) << 20) / std::mem::size_of::<[Entry; 2]>();
+        let size = (want.next_power_of_two() / 2).max(512);
+        Tt { buckets: vec![[Entry::default(); 2]; size], mask: size - 1, generation: 0 }
     }
 
     /// Forgets everything (UCI `ucinewgame`).
     pub fn clear(&mut self) {
-        self.entries.iter_mut().for_each(|e| *e = Entry::default());
+        self.buckets.iter_mut().for_each(|b| *b = [Entry::default(); 2]);
         self.generation = 0;
     }
 
@@ -52,20 +54,35 @@ impl Tt {
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && key != 0).then_some(e)
+        if key == 0 {
+            return None;
+        }
+        let b = &self.buckets[key as usize & self.mask];
+        b.iter().find(|e| e.key == key).copied()
     }
 
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
         let generation = self.generation;
-        let slot = &mut self.entries[key as usize & self.mask];
-        let replace = slot.key != key || slot.generation != generation || depth as i16 >= slot.depth - 2;
-        if !replace {
-            return;
-        }
-        let mv = mv.or(if slot.key == key { slot.mv } else { None });
-        *slot = Entry { key, mv, score, depth: depth.clamp(-100, 1000) as i16, bound, generation };
+        let depth = depth.clamp(-100, 1000) as i16;
+        let bucket = &mut self.buckets[key as usize & self.mask];
+        let slot = if let Some(i) = bucket.iter().position(|e| e.key == key) {
+            let e = &bucket[i];
+            // Keep a deeper result of this search unless the new one is exact.
+            if e.generation == generation && depth < e.depth - 2 && bound != Bound::Exact {
+                return;
+            }
+            i
+        } else if bucket[0].generation != generation || depth >= bucket[0].depth {
+            // The displaced depth-preferred entry moves to the always-replace slot.
+            bucket[1] = bucket[0];
+            0
+        } else {
+            1
+        };
+        let old = bucket[slot];
+        let mv = mv.or(if old.key == key { old.mv } else { None });
+        bucket[slot] = Entry { key, mv, score, depth, bound, generation };
     }
 }
 
@@ -82,5 +99,23 @@ mod tests {
         assert!(tt.probe(999).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());
+    }
+
+    #[test]
+    fn shallow_results_do_not_push_out_deep_ones() {
+        let mut tt = Tt::new(1);
+        let buckets = tt.mask as u64 + 1;
+        tt.store(7, None, 10, 9, Bound::Exact);
+        // Two other keys in the same bucket, both shallow: the deep entry stays.
+        tt.store(7 + buckets, None, 20, 0, Bound::Upper);
+        tt.store(7 + 2 * buckets, None, 30, 0, Bound::Upper);
+        assert_eq!(tt.probe(7).map(|e| e.depth), Some(9));
+        assert!(tt.probe(7 + 2 * buckets).is_some());
+        assert!(tt.probe(7 + buckets).is_none());
+        // A new search lets a fresh entry take the first slot; the old one moves to the second.
+        tt.new_search();
+        tt.store(7 + buckets, None, 40, 1, Bound::Lower);
+        assert!(tt.probe(7 + buckets).is_some());
+        assert!(tt.probe(7).is_some());
     }
 }

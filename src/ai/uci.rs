@@ -234,7 +234,9 @@ impl Session {
         {
             let togo = togo.unwrap_or(30).clamp(1, 50);
             let budget = (t / togo + inc * 3 / 4).min(t / 3).saturating_sub(20).max(5);
-            limits.movetime = Some(Duration::from_millis(budget));
+            // Aim at the budget, but let an iteration under way run on to three times it.
+            limits.soft_movetime = Some(Duration::from_millis(budget / 2));
+            limits.movetime = Some(Duration::from_millis((budget * 3).min(t / 4).max(budget)));
         }
         if self.level < 8 {
             let l = LEVELS[(self.level - 1) as usize];
