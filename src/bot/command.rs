@@ -92,6 +92,15 @@ fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
     Ok(game)
 }
 
+/// An optional game number and the words after it, which must not be empty (`hint` says what to write).
+fn game_and_text(args: &[&str], hint: &str) -> Result<(Option<i64>, String), ParseError> {
+    let (game, rest) = split_game(args);
+    if rest.is_empty() {
+        return Err(hint.into());
+    }
+    Ok((game, rest.join(" ")))
+}
+
 fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
     if matches!(v, "none" | "0" | "off") {
         return Ok(None);
@@ -179,11 +188,8 @@ pub fn parse(body: &str) -> Result<Command, ParseError> {
         "accept" => Command::Accept(only_game("accept", args)?),
         "decline" | "cancel" => Command::Decline(only_game(&w, args)?),
         "move" | "m" => {
-            let (game, rest) = split_game(args);
-            if rest.is_empty() {
-                return Err("say which move, e.g. !move e4 or !move #12 Nf3".into());
-            }
-            Command::Move { game, text: rest.join(" ") }
+            let (game, text) = game_and_text(args, "say which move, e.g. !move e4 or !move #12 Nf3")?;
+            Command::Move { game, text }
         }
         "board" | "b" | "show" => Command::Board(only_game("board", args)?),
         "games" | "list" => Command::Games,
@@ -194,11 +200,9 @@ pub fn parse(body: &str) -> Result<Command, ParseError> {
         "fen" => Command::Fen(only_game("fen", args)?),
         "pgn" => Command::Pgn(only_game("pgn", args)?),
         "swap" => {
-            let (game, rest) = split_game(args);
-            if rest.is_empty() {
-                return Err("say which swap, e.g. !swap K b (king with the piece on b) or !noswap".into());
-            }
-            Command::Swap { game, text: rest.join(" ") }
+            let (game, text) =
+                game_and_text(args, "say which swap, e.g. !swap K b (king with the piece on b) or !noswap")?;
+            Command::Swap { game, text }
         }
         "noswap" => Command::NoSwap(only_game("noswap", args)?),
         "settings" | "set" => Command::Settings(parse_settings(args)?),
