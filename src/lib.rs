@@ -1,9 +1,10 @@
 //! capabot: a chat bot for chess variants, with its own rules engine for Capatomic Random Chess,
 //! Capablanca Random and Relocation Chess, Stone's Chess, atomic chess, chess and Capablanca chess.
 //!
-//! Layers, each depending only on those before it: [`rules`]; then [`notation`]; then the bot core
-//! [`bot`] and its storage [`store`]; then the front ends ([`console`]) with their [`config`]; then
-//! the command-line tools in `main`.
+//! Layers, each depending only on those before it: [`rules`]; then [`notation`], [`ai`] and
+//! [`render`]; then the bot core [`bot`] and its storage [`store`]; then the front ends
+//! ([`console`]) with their [`config`], and the work behind the command-line [`tools`]; then `main`,
+//! which parses the command line and prints.
 
 pub mod ai;
 pub mod bot;
@@ -13,3 +14,4 @@ pub mod notation;
 pub mod render;
 pub mod rules;
 pub mod store;
+pub mod tools;

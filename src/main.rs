@@ -1,19 +1,19 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
-use capabot::ai::{self, Limits, arena};
+use capabot::ai;
 use capabot::bot::{self, Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
 use capabot::config::Config;
 use capabot::console::{Console, ConsoleOptions};
-use capabot::notation::{self, fen, uci};
-use capabot::render::{self, RenderOptions, Theme};
-use capabot::rules::{Move, Position, VARIANTS, Variant, setups};
+use capabot::notation::fen;
+use capabot::render::{self, RenderOptions};
+use capabot::rules::{Move, Position, VARIANTS, setups};
 use capabot::store::Store;
-use clap::{Parser, Subcommand};
+use capabot::tools;
+use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
 #[derive(Parser)]
 #[command(name = "capabot", version, about = "A chat bot for chess variants, with its own rules engine")]
@@ -28,14 +28,8 @@ enum Command {
     Variants,
     /// Count leaf nodes of the move tree (move generator check).
     Perft {
-        #[arg(long)]
-        variant: String,
-        #[arg(long, conflicts_with = "setup")]
-        fen: Option<String>,
-        #[arg(long)]
-        setup: Option<usize>,
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         #[arg(long)]
         depth: u32,
         /// One line per root move, then the total.
@@ -104,15 +98,10 @@ enum Command {
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
     /// Search one position and print the best move with depth, score, nodes and principal variation.
+    #[command(mut_arg("variant", |a| a.required(false).default_value("chess")))]
     Think {
-        #[arg(long, default_value = "chess")]
-        variant: String,
-        #[arg(long, conflicts_with = "setup")]
-        fen: Option<String>,
-        #[arg(long)]
-        setup: Option<usize>,
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         /// Milliseconds.
         #[arg(long)]
         movetime: Option<u64>,
@@ -165,16 +154,10 @@ enum Command {
         concurrency: usize,
     },
     /// Draw a position as a PNG picture.
+    #[command(mut_arg("moves", |a| a.help("Moves played from the position; the last one is highlighted")))]
     Render {
-        #[arg(long)]
-        variant: String,
-        #[arg(long, conflicts_with = "setup")]
-        fen: Option<String>,
-        #[arg(long)]
-        setup: Option<usize>,
-        /// Moves played from the position; the last one is highlighted.
-        #[arg(long, num_args = 1..)]
-        moves: Vec<String>,
+        #[command(flatten)]
+        position: PositionArgs,
         /// Show the board from the side not to move (default: the side to move sees it from their side).
         #[arg(long)]
         flip: bool,
@@ -195,7 +178,7 @@ enum Command {
         no_coordinates: bool,
         /// Output file.
         #[arg(short, long)]
-        output: std::path::PathBuf,
+        output: PathBuf,
     },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
@@ -207,6 +190,27 @@ enum Command {
         #[arg(long, default_value = "wood")]
         theme: String,
     },
+}
+
+/// The position a sub-command works on (`perft`, `think`, `render`).
+#[derive(Args)]
+struct PositionArgs {
+    #[arg(long)]
+    variant: String,
+    #[arg(long, conflicts_with = "setup")]
+    fen: Option<String>,
+    #[arg(long)]
+    setup: Option<usize>,
+    #[arg(long, num_args = 1..)]
+    moves: Vec<String>,
+}
+
+impl PositionArgs {
+    /// The position after the moves, and the last move.
+    fn resolve(&self) -> Result<(Position, Option<Move>), String> {
+        let v = tools::variant(&self.variant)?;
+        tools::position(v, self.fen.as_deref(), self.setup, &self.moves)
+    }
 }
 
 /// The AI behind capabot's own side.
@@ -224,50 +228,6 @@ fn init_tracing() {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
-fn theme(name: &str) -> Result<Theme, String> {
-    Theme::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = Theme::ALL.iter().map(|t| t.name()).collect();
-        format!("unknown theme '{name}'; known: {}", names.join(", "))
-    })
-}
-
-fn variant(name: &str) -> Result<&'static Variant, String> {
-    Variant::by_name(name).ok_or_else(|| {
-        let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
-        format!("unknown variant '{name}'; known: {}", names.join(", "))
-    })
-}
-
-fn start_position(
-    v: &'static Variant,
-    fen_text: Option<&str>,
-    setup: Option<usize>,
-    moves: &[String],
-) -> Result<Position, String> {
-    let mut pos = match (fen_text, setup) {
-        (Some(f), _) => fen::parse_position(v, f).map_err(|e| format!("bad FEN: {e}"))?,
-        (None, Some(i)) => setups::position(v, i)
-            .ok_or_else(|| format!("{} has setups 0…{}, not {i}", v.name, setups::count(v).saturating_sub(1)))?,
-        (None, None) => Position::start(v),
-    };
-    for m in moves {
-        let mv = notation::parse_move(&pos, m).map_err(|e| e.to_string())?;
-        pos = pos.play(mv);
-    }
-    Ok(pos)
-}
-
-/// Plays `moves` from `pos`, returning the final position and the last move.
-fn play_moves(mut pos: Position, moves: &[String]) -> Result<(Position, Option<Move>), String> {
-    let mut last = None;
-    for m in moves {
-        let mv = notation::parse_move(&pos, m).map_err(|e| e.to_string())?;
-        pos = pos.play(mv);
-        last = Some(mv);
-    }
-    Ok((pos, last))
-}
-
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Variants => {
@@ -275,66 +235,31 @@ fn run(cli: Cli) -> Result<(), String> {
                 println!("{} {}", v.name, v.display_name);
             }
         }
-        Command::Perft { variant: vn, fen, setup, moves, depth, divide } => {
-            let v = variant(&vn)?;
-            let pos = start_position(v, fen.as_deref(), setup, &moves)?;
+        Command::Perft { position, depth, divide } => {
+            let (pos, _) = position.resolve()?;
             if divide {
-                let mut total = 0;
-                let mut lines: Vec<(String, u64)> =
-                    pos.divide(depth).into_iter().map(|(m, n)| (uci::write(&pos, m), n)).collect();
-                lines.sort();
+                let (lines, total) = tools::perft::divide(&pos, depth);
                 for (m, n) in lines {
                     println!("{m}: {n}");
-                    total += n;
                 }
                 println!();
                 println!("Nodes searched: {total}");
             } else {
-                let t = Instant::now();
-                let n = pos.perft(depth);
-                let secs = t.elapsed().as_secs_f64();
+                let (n, secs) = tools::perft::timed(&pos, depth);
                 println!("Nodes searched: {n}");
-                eprintln!("time {:.3} s, {:.1} M nodes/s", secs, n as f64 / secs.max(1e-9) / 1e6);
+                eprintln!("{}", tools::perft::speed_line(n, secs));
             }
         }
-        Command::Setups { variant: vn, index } => {
-            let v = variant(&vn)?;
+        Command::Setups { variant, index } => {
+            let v = tools::variant(&variant)?;
             match index {
                 None => println!("{}", setups::count(v)),
-                Some(i) => {
-                    let pos = setups::position(v, i).ok_or_else(|| {
-                        format!("{} has setups 0…{}, not {i}", v.name, setups::count(v).saturating_sub(1))
-                    })?;
-                    println!("{}", fen::write(&pos));
-                }
+                Some(i) => println!("{}", fen::write(&tools::setup(v, i)?)),
             }
         }
         Command::Bench { runs, variants, depth } => {
-            let list: Vec<(&'static Variant, u32)> = if variants.is_empty() {
-                ["chess", "capablanca", "atomic", "capatomic"]
-                    .iter()
-                    .map(|n| (Variant::by_name(n).expect("built in"), if *n == "capatomic" { 4 } else { 5 }))
-                    .collect()
-            } else {
-                variants.iter().map(|n| variant(n).map(|v| (v, 5))).collect::<Result<_, _>>()?
-            };
-            for (v, d) in list {
-                let d = depth.unwrap_or(d);
-                let pos = Position::start(v);
-                let mut times = Vec::new();
-                let mut nodes = 0;
-                for _ in 0..runs.max(1) {
-                    let t = Instant::now();
-                    nodes = pos.perft(d);
-                    times.push(t.elapsed().as_secs_f64());
-                }
-                times.sort_by(f64::total_cmp);
-                let median = times[times.len() / 2];
-                println!(
-                    "perft {:<12} depth {d}: {nodes:>11} nodes, median {median:.3} s, {:.1} M nodes/s",
-                    v.name,
-                    nodes as f64 / median / 1e6
-                );
+            for (v, d) in tools::perft::bench_list(&variants, depth)? {
+                println!("{}", tools::perft::bench(v, d, runs));
             }
         }
         Command::Console { config, db, boards, script, no_pictures, no_text_boards } => {
@@ -373,92 +298,30 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             res.map_err(|e| format!("console: {e}"))?;
         }
-        Command::BenchBot { games, threads, plies, variant: vn, no_pictures, db, seed } => {
-            let v = variant(&vn)?;
-            let tmp = std::env::temp_dir().join(format!("capabot-bench-{}", std::process::id()));
-            let path = db.unwrap_or_else(|| tmp.join("bench.db"));
+        Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
+            let v = tools::variant(&variant)?;
             let opts = bot::bench::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
-            let r = bot::bench::run(&path, &opts);
-            let _ = std::fs::remove_dir_all(&tmp);
-            let r = r?;
-            println!(
-                "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
-                 latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused",
-                games,
-                threads,
-                v.name,
-                r.accepted,
-                r.elapsed.as_secs_f64(),
-                r.moves_per_sec(),
-                r.p50.as_secs_f64() * 1e3,
-                r.p99.as_secs_f64() * 1e3,
-                r.max.as_secs_f64() * 1e3,
-                r.pictures,
-                r.refused
-            );
+            let r = bot::bench::run_with_db(db.as_deref(), &opts)?;
+            println!("{}", r.summary(&opts));
         }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));
             ai::uci::run(std::io::stdin().lock(), out);
         }
-        Command::Think { variant: vn, fen, setup, moves, movetime, depth, nodes, level } => {
-            let v = variant(&vn)?;
-            let pos = start_position(v, fen.as_deref(), setup, &moves)?;
-            let mut limits = match level {
-                Some(l) if (1..=8).contains(&l) => Limits::for_level(l),
-                Some(l) => return Err(format!("levels are 1 to 8, not {l}")),
-                None => Limits::default(),
-            };
-            limits.depth = depth.or(limits.depth);
-            limits.nodes = nodes.or(limits.nodes);
-            limits.movetime = movetime.map(Duration::from_millis).or(limits.movetime);
-            if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
-                limits.movetime = Some(Duration::from_secs(1));
-            }
-            let root = pos.clone();
-            let t = Instant::now();
-            let r = ai::search_with(&pos, &[], &limits, &mut ai::tt::Tt::new(16), &mut |info| {
-                println!("{}", ai::uci::info_line(&root, info))
-            });
-            let secs = t.elapsed().as_secs_f64();
-            match r.best {
-                Some(m) => println!(
-                    "bestmove {} ({}) score {} depth {} nodes {} in {:.3} s",
-                    uci::write(&pos, m),
-                    notation::san::write(&pos, m),
-                    r.score,
-                    r.depth,
-                    r.nodes,
-                    secs
-                ),
-                None => println!("no move: the game is over"),
-            }
+        Command::Think { position, movetime, depth, nodes, level } => {
+            let (pos, _) = position.resolve()?;
+            let limits = tools::engine::think_limits(level, depth, nodes, movetime)?;
+            println!("{}", tools::engine::think(&pos, &limits, &mut |line| println!("{line}")));
         }
         Command::BenchAi { movetime, variants } => {
-            let list: Vec<&'static Variant> = if variants.is_empty() {
-                VARIANTS.to_vec()
-            } else {
-                variants.iter().map(|n| variant(n)).collect::<Result<_, _>>()?
-            };
-            println!("| variant | depth | nodes | nps | time used (ms) |");
-            println!("|---|---:|---:|---:|---:|");
+            let list = tools::variants_or_all(&variants)?;
+            println!("{}", tools::engine::BENCH_AI_HEADER);
             for v in list {
-                let pos = Position::start(v);
-                let t = Instant::now();
-                let r = ai::best_move(&pos, &Limits::movetime(Duration::from_millis(movetime)));
-                let secs = t.elapsed().as_secs_f64();
-                println!(
-                    "| {} | {} | {} | {:.0} | {:.0} |",
-                    v.name,
-                    r.depth,
-                    r.nodes,
-                    r.nodes as f64 / secs.max(1e-9),
-                    secs * 1000.0
-                );
+                println!("{}", tools::engine::bench_ai(v, movetime));
             }
         }
         Command::Match {
-            variant: vn,
+            variant,
             games,
             movetime,
             a,
@@ -470,67 +333,33 @@ fn run(cli: Cli) -> Result<(), String> {
             adjudicate,
             concurrency,
         } => {
-            let v = variant(&vn)?;
-            let cfg = arena::MatchConfig {
-                variant: v,
+            let options = tools::engine::MatchOptions {
+                variant: tools::variant(&variant)?,
                 games,
-                movetime: Duration::from_millis(movetime.max(1)),
+                movetime,
+                a,
+                b,
                 random_plies,
                 seed,
                 max_plies,
                 adjudicate,
+                concurrency,
             };
-            let spec_a = arena::PlayerSpec::parse(&a)?;
-            let spec_b = arena::PlayerSpec::parse(&b)?;
-            let t = Instant::now();
-            let sum = arena::run_match(&cfg, &spec_a, &spec_b, concurrency, &mut |g, rec| {
+            let report = tools::engine::play_match(&options, &mut |g, rec| {
                 if verbose {
-                    println!(
-                        "game {:>3}: A {} {} ({}, {} plies) from {}",
-                        g + 1,
-                        if rec.white_is_a { "white" } else { "black" },
-                        rec.score_a,
-                        rec.reason,
-                        rec.plies,
-                        rec.start_fen
-                    );
+                    println!("{}", tools::engine::game_line(g, rec));
                     println!("  moves {}", rec.moves.join(" "));
                 }
             })?;
-            let (w, d, l) = (sum.wins, sum.draws, sum.losses);
-            let (score, depth, nps) = (sum.score(), sum.avg_depth(), sum.nps());
-            println!(
-                "| {} | {a} | {b} | {movetime} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
-                v.name,
-                w + d + l,
-                score * 100.0,
-                arena::elo_diff(score),
-                depth,
-                nps,
-                t.elapsed().as_secs_f64()
-            );
+            println!("{report}");
         }
-        Command::Render {
-            variant: vn,
-            fen,
-            setup,
-            moves,
-            flip,
-            theme: tn,
-            size,
-            title,
-            launch_ready,
-            no_coordinates,
-            output,
-        } => {
-            let v = variant(&vn)?;
-            let start = start_position(v, fen.as_deref(), setup, &[])?;
-            let (pos, last_move) = play_moves(start, &moves)?;
+        Command::Render { position, flip, theme, size, title, launch_ready, no_coordinates, output } => {
+            let (pos, last_move) = position.resolve()?;
             let mut opts = RenderOptions::for_position(&pos);
             if flip {
                 opts.orientation = opts.orientation.other();
             }
-            opts.theme = theme(&tn)?;
+            opts.theme = tools::theme(&theme)?;
             opts.size = size;
             opts.title = title;
             opts.last_move = last_move;
@@ -540,29 +369,10 @@ fn run(cli: Cli) -> Result<(), String> {
             std::fs::write(&output, &png).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
             eprintln!("wrote {} ({} bytes)", output.display(), png.len());
         }
-        Command::BenchRender { runs, size, theme: tn } => {
-            let theme = theme(&tn)?;
+        Command::BenchRender { runs, size, theme } => {
+            let opts = RenderOptions { size, theme: tools::theme(&theme)?, ..RenderOptions::default() };
             for v in VARIANTS {
-                let pos = Position::start(v);
-                let opts = RenderOptions { size, theme, ..RenderOptions::default() };
-                let mut bytes = render::render(&pos, &opts).len();
-                let mut times = Vec::with_capacity(runs.max(1));
-                for _ in 0..runs.max(1) {
-                    let t = Instant::now();
-                    let png = render::render(&pos, &opts);
-                    times.push(t.elapsed().as_secs_f64());
-                    bytes = png.len();
-                }
-                times.sort_by(f64::total_cmp);
-                let l = render::Layout::new(&pos, &opts);
-                println!(
-                    "render {:<15} {}x{}: median {:.3} ms, {:.1} KB",
-                    v.name,
-                    l.width(),
-                    l.height(),
-                    times[times.len() / 2] * 1e3,
-                    bytes as f64 / 1024.0
-                );
+                println!("{}", render::bench::bench(&Position::start(v), &opts, runs));
             }
         }
     }

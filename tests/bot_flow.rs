@@ -181,6 +181,36 @@ fn takeback_by_agreement() {
 }
 
 #[test]
+fn takeback_request_can_be_declined() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("asks to take back") && out.contains("!takeback decline"), "{out}");
+    // Only the one asked may decline; nothing changes otherwise.
+    let out = tb.say("alice", "!takeback decline");
+    assert!(out.contains("the takeback request is yours"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM offers"), 1);
+    let r = tb.raw("bob", "!takeback decline #1");
+    let out = r.text();
+    assert!(out.contains("bob declined alice's takeback request"), "{out}");
+    assert!(r.replies.iter().any(|r| r.notify.iter().any(|u| u.id == "alice")), "the asker is notified: {r:?}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM offers"), 0);
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+    // Declined means gone: Bob's own takeback is now a new request, not an agreement.
+    let out = tb.say("bob", "!takeback");
+    assert!(out.contains("bob asks to take back"), "{out}");
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+    let out = tb.say("alice", "!takeback decline");
+    assert!(out.contains("alice declined bob's takeback request"), "{out}");
+    let out = tb.say("alice", "!takeback decline");
+    assert!(out.contains("no takeback request to decline"), "{out}");
+    tb.bot.verify_game(1).unwrap();
+}
+
+#[test]
 fn abort_only_before_both_sides_moved() {
     let tb = new_bot();
     tb.say("alice", "!challenge @bob chess color:white");

@@ -39,6 +39,25 @@ impl BenchReport {
     pub fn moves_per_sec(&self) -> f64 {
         self.accepted as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
+
+    /// The one-line summary `capabot bench-bot` prints for a run with `opts`.
+    pub fn summary(&self, opts: &BenchOptions) -> String {
+        format!(
+            "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
+             latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused",
+            opts.games,
+            opts.threads,
+            opts.variant.name,
+            self.accepted,
+            self.elapsed.as_secs_f64(),
+            self.moves_per_sec(),
+            self.p50.as_secs_f64() * 1e3,
+            self.p99.as_secs_f64() * 1e3,
+            self.max.as_secs_f64() * 1e3,
+            self.pictures,
+            self.refused
+        )
+    }
 }
 
 fn msg(chat: &str, who: &str, text: String) -> IncomingMessage {
@@ -50,6 +69,15 @@ fn msg(chat: &str, who: &str, text: String) -> IncomingMessage {
         text,
         mentions: vec![],
     }
+}
+
+/// Like [`run`], with the database at `db` or, when `None`, in a fresh temporary folder removed afterwards.
+pub fn run_with_db(db: Option<&Path>, opts: &BenchOptions) -> Result<BenchReport, String> {
+    let tmp = std::env::temp_dir().join(format!("capabot-bench-{}", std::process::id()));
+    let path = db.map_or_else(|| tmp.join("bench.db"), Path::to_path_buf);
+    let r = run(&path, opts);
+    let _ = std::fs::remove_dir_all(&tmp);
+    r
 }
 
 /// Plays `opts.games` games concurrently on `opts.threads` threads against a fresh database at `db`.
@@ -167,4 +195,20 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
         p99: pct(0.99),
         max: all.last().copied().unwrap_or_default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::CHESS;
+
+    #[test]
+    fn small_run_plays_every_ply_and_summarises() {
+        let opts = BenchOptions { games: 2, threads: 1, plies: 4, variant: &CHESS, pictures: false, seed: 1 };
+        let dir = tempfile::tempdir().unwrap();
+        let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
+        assert_eq!((r.accepted, r.refused, r.pictures), (8, 0, 0));
+        let line = r.summary(&opts);
+        assert!(line.starts_with("bench-bot 2 games on 1 threads (chess): 8 accepted moves in "), "{line}");
+    }
 }

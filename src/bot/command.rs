@@ -24,6 +24,8 @@ pub enum Command {
     Resign(Option<i64>),
     Draw(Option<i64>),
     Takeback(Option<i64>),
+    /// `takeback decline [#game]`: refuse the opponent's takeback request.
+    TakebackDecline(Option<i64>),
     Abort(Option<i64>),
     Fen(Option<i64>),
     Pgn(Option<i64>),
@@ -90,6 +92,15 @@ fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
         return Err(format!("{word} takes at most a game number like #12, not '{}'", rest.join(" ")));
     }
     Ok(game)
+}
+
+/// An optional game number and the words after it, which must not be empty (`hint` says what to write).
+fn game_and_text(args: &[&str], hint: &str) -> Result<(Option<i64>, String), ParseError> {
+    let (game, rest) = split_game(args);
+    if rest.is_empty() {
+        return Err(hint.into());
+    }
+    Ok((game, rest.join(" ")))
 }
 
 fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
@@ -179,26 +190,33 @@ pub fn parse(body: &str) -> Result<Command, ParseError> {
         "accept" => Command::Accept(only_game("accept", args)?),
         "decline" | "cancel" => Command::Decline(only_game(&w, args)?),
         "move" | "m" => {
-            let (game, rest) = split_game(args);
-            if rest.is_empty() {
-                return Err("say which move, e.g. !move e4 or !move #12 Nf3".into());
-            }
-            Command::Move { game, text: rest.join(" ") }
+            let (game, text) = game_and_text(args, "say which move, e.g. !move e4 or !move #12 Nf3")?;
+            Command::Move { game, text }
         }
         "board" | "b" | "show" => Command::Board(only_game("board", args)?),
         "games" | "list" => Command::Games,
         "resign" => Command::Resign(only_game("resign", args)?),
         "draw" => Command::Draw(only_game("draw", args)?),
-        "takeback" | "undo" => Command::Takeback(only_game("takeback", args)?),
+        "takeback" | "undo" => {
+            let (game, rest) = split_game(args);
+            match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+                [] => Command::Takeback(game),
+                [r] if matches!(r.as_str(), "decline" | "no") => Command::TakebackDecline(game),
+                _ => {
+                    return Err(format!(
+                        "takeback takes at most a game number like #12 and 'decline', not '{}'",
+                        rest.join(" ")
+                    ));
+                }
+            }
+        }
         "abort" => Command::Abort(only_game("abort", args)?),
         "fen" => Command::Fen(only_game("fen", args)?),
         "pgn" => Command::Pgn(only_game("pgn", args)?),
         "swap" => {
-            let (game, rest) = split_game(args);
-            if rest.is_empty() {
-                return Err("say which swap, e.g. !swap K b (king with the piece on b) or !noswap".into());
-            }
-            Command::Swap { game, text: rest.join(" ") }
+            let (game, text) =
+                game_and_text(args, "say which swap, e.g. !swap K b (king with the piece on b) or !noswap")?;
+            Command::Swap { game, text }
         }
         "noswap" => Command::NoSwap(only_game("noswap", args)?),
         "settings" | "set" => Command::Settings(parse_settings(args)?),
@@ -236,6 +254,10 @@ mod tests {
         assert_eq!(parse("move #12 e4").unwrap(), Command::Move { game: Some(12), text: "e4".into() });
         assert_eq!(parse("Me1^e5").unwrap(), Command::Other { game: None, text: "Me1^e5".into() });
         assert_eq!(parse("board #3").unwrap(), Command::Board(Some(3)));
+        assert_eq!(parse("takeback #4").unwrap(), Command::Takeback(Some(4)));
+        assert_eq!(parse("takeback Decline #4").unwrap(), Command::TakebackDecline(Some(4)));
+        assert_eq!(parse("undo no").unwrap(), Command::TakebackDecline(None));
+        assert!(parse("takeback please").unwrap_err().contains("'please'"));
         assert!(parse("resign now please").is_err());
         assert_eq!(parse("").unwrap(), Command::Help);
     }

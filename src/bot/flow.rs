@@ -104,6 +104,7 @@ impl Bot {
             Command::Resign(id) => self.resign(msg, id),
             Command::Draw(id) => self.draw(msg, id),
             Command::Takeback(id) => self.takeback(msg, id),
+            Command::TakebackDecline(id) => self.takeback_decline(msg, id),
             Command::Abort(id) => self.abort(msg, id),
             Command::Fen(id) => {
                 let (_, row) = self.game_for(msg, id)?;
@@ -1007,14 +1008,17 @@ impl Bot {
                 &msg.platform,
                 &msg.chat_id,
                 format!(
-                    "Game #{}: {} asks to take back their last move. {}: !takeback to agree.",
+                    "Game #{}: {} asks to take back their last move. {}: !takeback to agree, !takeback decline to refuse.",
                     row.id,
                     me.name,
                     self.name_of(&conn, opp)?
                 ),
             );
             r.notify = self.notify_of(&conn, &msg.platform, opp)?;
-            r.choices = vec![Choice { label: "Allow takeback".into(), command: format!("!takeback #{}", row.id) }];
+            r.choices = vec![
+                Choice { label: "Allow takeback".into(), command: format!("!takeback #{}", row.id) },
+                Choice { label: "Decline takeback".into(), command: format!("!takeback decline #{}", row.id) },
+            ];
             return Ok(Response { replies: vec![r], ai_jobs: vec![] });
         };
         // Undo the requester's last move (and the reply to it, if there was one).
@@ -1045,6 +1049,35 @@ impl Bot {
             next.name()
         );
         let mut r = self.board_reply(&msg.platform, &msg.chat_id, text, pos, game.moves().last().copied(), next);
+        r.notify = self.notify_of(&conn, &msg.platform, opp)?;
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+
+    /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
+    fn takeback_decline(&self, msg: &IncomingMessage, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.active_game(msg, id)?;
+        let conn = self.conn()?;
+        let opp = row.player(mover_color(&row, me.id).other());
+        match offers::get(&conn, row.id, OfferKind::Takeback)? {
+            Some(o) if o.by_player == opp => {}
+            Some(_) => {
+                return user(format!(
+                    "Game #{}: the takeback request is yours; your opponent may agree or decline it.",
+                    row.id
+                ));
+            }
+            None => return user(format!("Game #{}: there is no takeback request to decline.", row.id)),
+        }
+        if !offers::remove(&conn, row.id, OfferKind::Takeback, opp)? {
+            return user(format!("Game #{}: the takeback request is no longer pending.", row.id));
+        }
+        let text = format!(
+            "Game #{}: {} declined {}'s takeback request; the game goes on.",
+            row.id,
+            me.name,
+            self.name_of(&conn, opp)?
+        );
+        let mut r = self.reply(&msg.platform, &msg.chat_id, text);
         r.notify = self.notify_of(&conn, &msg.platform, opp)?;
         Ok(Response { replies: vec![r], ai_jobs: vec![] })
     }
@@ -1290,7 +1323,8 @@ pub fn help_text(p: &str) -> String {
 {p}accept [#id] / {p}decline [#id] — answer a challenge (decline your own to cancel it)
 {p}move [#game] <move> — e.g. {p}move e4, {p}move #12 Nf3, {p}move Me1^e5; a bare e4 works when one game waits for you
 {p}board [#game] — the board picture; {p}games — your games and challenges
-{p}resign, {p}draw (offer or accept), {p}takeback (ask or agree), {p}abort (before both sides moved)
+{p}resign, {p}draw (offer or accept), {p}takeback (ask or agree), {p}takeback decline (refuse a takeback request)
+{p}abort (before both sides moved)
 {p}fen, {p}pgn — export the position or the game
 {p}swap K b / {p}noswap — the Capablanca Relocation setup phase (Black chooses first)
 {p}variants, {p}rules capatomic — the variants and their rules

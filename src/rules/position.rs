@@ -583,7 +583,7 @@ impl Position {
         list.clear();
         if self.variant.atomic {
             self.gen_pseudo(list);
-            self.retain_legal(list);
+            self.retain_legal_atomic(list);
         } else {
             self.gen_legal(list);
         }
@@ -654,58 +654,26 @@ impl Position {
         self.legal_moves().len()
     }
 
-    fn retain_legal(&self, list: &mut MoveList) {
-        if self.king(self.turn).is_none() {
+    /// Atomic variants: keeps the legal moves of a pseudo-legal list. Quiet moves of pieces other
+    /// than the king cannot explode anything, so the usual pin and check logic holds for them (and
+    /// touching kings make every such move safe); everything else is verified by playing it.
+    fn retain_legal_atomic(&self, list: &mut MoveList) {
+        let Some(king) = self.king(self.turn) else {
             list.clear();
             return;
-        }
-        let king = self.king(self.turn);
+        };
         let pinned = self.pinned(self.turn);
-        if self.variant.atomic {
-            // Quiet moves of pieces other than the king cannot explode anything: the usual pin and
-            // check logic holds, and touching kings make every such move safe.
-            let adjacent = self.kings_adjacent();
-            let checkers = self.checkers();
-            let enemy = self.by_color[self.turn.other().index()];
-            list.retain(|m| {
-                let quiet = m.kind == MoveKind::Normal && !enemy.contains(m.to) && Some(m.from) != king;
-                if quiet && (adjacent || checkers.is_empty()) {
-                    if adjacent {
-                        // Moving away may separate the kings only if the king moves, which it does not.
-                        return true;
-                    }
-                    return king.is_some_and(|k| !pinned.contains(m.from) || attacks::line(k, m.from).contains(m.to));
-                }
-                self.is_legal_by_playing(*m)
-            });
-            return;
-        }
+        let adjacent = self.kings_adjacent();
         let checkers = self.checkers();
-        list.retain(|m| self.is_legal_fast(*m, checkers, pinned, king));
-    }
-
-    fn is_legal_fast(&self, m: Move, checkers: Bitboard, pinned: Bitboard, king: Option<Square>) -> bool {
-        let Some(k) = king else { return false };
-        match m.kind {
-            MoveKind::Normal | MoveKind::Promotion(_) => {
-                if m.from == k {
-                    // King step: the destination must not be attacked once the king has left its square.
-                    let occ = self.occupied() ^ Bitboard::from_square(k);
-                    return self.attackers_to(m.to, self.turn.other(), occ).is_empty();
-                }
-                if checkers.any() {
-                    if checkers.more_than_one() {
-                        return false;
-                    }
-                    let Some(c) = checkers.first() else { return false };
-                    if m.to != c && !between(k, c).contains(m.to) {
-                        return false;
-                    }
-                }
-                !pinned.contains(m.from) || attacks::line(k, m.from).contains(m.to)
+        let enemy = self.by_color[self.turn.other().index()];
+        list.retain(|m| {
+            let quiet = m.kind == MoveKind::Normal && !enemy.contains(m.to) && m.from != king;
+            if quiet && (adjacent || checkers.is_empty()) {
+                // With touching kings, moving a piece other than the king cannot separate them.
+                return adjacent || !pinned.contains(m.from) || attacks::line(king, m.from).contains(m.to);
             }
-            _ => self.is_legal_by_playing(m),
-        }
+            self.is_legal_by_playing(*m)
+        });
     }
 
     fn is_legal_by_playing(&self, m: Move) -> bool {
@@ -722,14 +690,7 @@ impl Position {
 
     /// Whether `m` is legal here (it need not come from this position's move list).
     pub fn is_legal(&self, m: Move) -> bool {
-        let mut list = MoveList::new();
-        self.gen_pseudo(&mut list);
-        list.contains(&m) && {
-            let mut one = MoveList::new();
-            one.push(m);
-            self.retain_legal(&mut one);
-            !one.is_empty()
-        }
+        self.legal_moves().contains(&m)
     }
 
     fn gen_pseudo(&self, list: &mut MoveList) {

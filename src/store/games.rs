@@ -5,7 +5,7 @@
 use super::players::PlayerId;
 use super::{Result, offers};
 use crate::rules::{Color, DrawReason, Outcome, WinReason};
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Params, Row, TransactionBehavior, params};
 
 /// Game id (the `games.id` column).
 pub type GameId = i64;
@@ -160,58 +160,58 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     Ok(conn.last_insert_rowid())
 }
 
+/// The games matching `filter` (SQL after `WHERE`, may end in `ORDER BY` / `LIMIT`), read as rows.
+fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<GameRow>> {
+    let mut st = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE {filter}"))?;
+    let rows = st.query_map(params, row_to_game)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// The first game matching `filter`, if any.
+fn select_one(conn: &Connection, filter: &str, params: impl Params) -> Result<Option<GameRow>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE {filter}"))?
+        .query_row(params, row_to_game)
+        .optional()?)
+}
+
 /// A game by id.
 pub fn get(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
-    Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?
-        .query_row([id], row_to_game)
-        .optional()?)
+    select_one(conn, "id = ?1", [id])
 }
 
 /// Games in a chat with a player in them, in setup or active, oldest first.
 pub fn open_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Vec<GameRow>> {
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM games WHERE platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active')
-           AND (white_id = ?3 OR black_id = ?3) ORDER BY id"
-    ))?;
-    let rows = st.query_map(params![platform, chat_id, player], row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    select(
+        conn,
+        "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = ?3 OR black_id = ?3)
+         ORDER BY id",
+        params![platform, chat_id, player],
+    )
 }
 
 /// The most recent game in a chat with a player in it (any status).
 pub fn latest_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Option<GameRow>> {
-    Ok(conn
-        .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM games WHERE platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3)
-             ORDER BY id DESC LIMIT 1"
-        ))?
-        .query_row(params![platform, chat_id, player], row_to_game)
-        .optional()?)
+    select_one(
+        conn,
+        "platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3) ORDER BY id DESC LIMIT 1",
+        params![platform, chat_id, player],
+    )
 }
 
 /// Open games of a player anywhere, oldest first.
 pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM games WHERE status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id"
-    ))?;
-    let rows = st.query_map([player], row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    select(conn, "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id", [player])
 }
 
 /// Active games whose deadline has passed.
 pub fn due_timeouts(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    let mut st =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE status = 'active' AND deadline <= ?1"))?;
-    let rows = st.query_map([now], row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    select(conn, "status = 'active' AND deadline <= ?1", [now])
 }
 
 /// Active games whose reminder time has passed.
 pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    let mut st =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE status = 'active' AND remind_at <= ?1"))?;
-    let rows = st.query_map([now], row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    select(conn, "status = 'active' AND remind_at <= ?1", [now])
 }
 
 /// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.
@@ -226,12 +226,11 @@ pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
 
 /// Active games in which capabot's AI (`ai_player`) is to move: the front end restarts their jobs.
 pub fn ai_to_move(conn: &Connection, ai_player: PlayerId) -> Result<Vec<GameRow>> {
-    let mut st = conn.prepare(&format!(
-        "SELECT {COLUMNS} FROM games WHERE status = 'active' AND ai_level IS NOT NULL
-           AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))"
-    ))?;
-    let rows = st.query_map([ai_player], row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    select(
+        conn,
+        "status = 'active' AND ai_level IS NOT NULL AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))",
+        [ai_player],
+    )
 }
 
 /// A stored move.

@@ -1,5 +1,5 @@
 //! Pending draw offers and takeback requests: at most one of each kind per game, cleared by the
-//! next move (see [`super::games::apply_move`]).
+//! next move (see [`super::games::apply_move`]) or, for a takeback request, when it is declined.
 
 use super::Result;
 use super::players::PlayerId;
@@ -49,10 +49,13 @@ pub fn put(conn: &Connection, game: i64, kind: OfferKind, by: PlayerId, ply: u32
     Ok(())
 }
 
-/// Removes the offer of one kind.
-pub fn remove(conn: &Connection, game: i64, kind: OfferKind) -> Result<()> {
-    conn.execute("DELETE FROM offers WHERE game_id = ?1 AND kind = ?2", params![game, kind.as_str()])?;
-    Ok(())
+/// Removes the offer of one kind made by `by` (a declined offer); whether there was one.
+pub fn remove(conn: &Connection, game: i64, kind: OfferKind, by: PlayerId) -> Result<bool> {
+    let n = conn.execute(
+        "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2 AND by_player = ?3",
+        params![game, kind.as_str(), by],
+    )?;
+    Ok(n == 1)
 }
 
 /// Removes every offer in a game.

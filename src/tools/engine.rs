@@ -1,0 +1,239 @@
+//! capabot's AI on the command line: searching one position (`think`), search speed per variant
+//! (`bench-ai`) and matches between players (`match`), as report lines built on [`crate::ai`].
+
+use crate::ai::{self, Limits, arena};
+use crate::notation::{san, uci};
+use crate::rules::{Position, Variant};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// The limits of `think`: a playing level's (1..=8) or none, with `depth`, `nodes` and `movetime`
+/// (milliseconds) overriding it; one second when nothing limits the search.
+pub fn think_limits(
+    level: Option<u8>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+) -> Result<Limits, String> {
+    let mut limits = match level {
+        Some(l) if (1..=8).contains(&l) => Limits::for_level(l),
+        Some(l) => return Err(format!("levels are 1 to 8, not {l}")),
+        None => Limits::default(),
+    };
+    limits.depth = depth.or(limits.depth);
+    limits.nodes = nodes.or(limits.nodes);
+    limits.movetime = movetime.map(Duration::from_millis).or(limits.movetime);
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.movetime.is_none() {
+        limits.movetime = Some(Duration::from_secs(1));
+    }
+    Ok(limits)
+}
+
+/// Searches `pos` with a fresh table, passing a UCI `info` line for each finished iteration to
+/// `on_info`, and returns the closing line: the best move with score, depth, nodes and time.
+pub fn think(pos: &Position, limits: &Limits, on_info: &mut dyn FnMut(String)) -> String {
+    let t = Instant::now();
+    let r =
+        ai::search_with(pos, &[], limits, &mut ai::tt::Tt::new(16), &mut |info| on_info(ai::uci::info_line(pos, info)));
+    let secs = t.elapsed().as_secs_f64();
+    match r.best {
+        Some(m) => format!(
+            "bestmove {} ({}) score {} depth {} nodes {} in {:.3} s",
+            uci::write(pos, m),
+            san::write(pos, m),
+            r.score,
+            r.depth,
+            r.nodes,
+            secs
+        ),
+        None => "no move: the game is over".to_string(),
+    }
+}
+
+/// The header of the `bench-ai` table (Markdown), two lines.
+pub const BENCH_AI_HEADER: &str = "| variant | depth | nodes | nps | time used (ms) |\n|---|---:|---:|---:|---:|";
+
+/// One `bench-ai` row: a timed search from a variant's start position.
+#[derive(Clone, Debug)]
+pub struct AiBench {
+    pub variant: &'static Variant,
+    pub depth: u32,
+    pub nodes: u64,
+    /// Seconds the search took.
+    pub secs: f64,
+}
+
+impl fmt::Display for AiBench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "| {} | {} | {} | {:.0} | {:.0} |",
+            self.variant.name,
+            self.depth,
+            self.nodes,
+            self.nodes as f64 / self.secs.max(1e-9),
+            self.secs * 1000.0
+        )
+    }
+}
+
+/// Searches the start position of `v` for `movetime` milliseconds.
+pub fn bench_ai(v: &'static Variant, movetime: u64) -> AiBench {
+    let pos = Position::start(v);
+    let t = Instant::now();
+    let r = ai::best_move(&pos, &Limits::movetime(Duration::from_millis(movetime)));
+    AiBench { variant: v, depth: r.depth, nodes: r.nodes, secs: t.elapsed().as_secs_f64() }
+}
+
+/// What `match` plays: the command line's options.
+#[derive(Clone, Debug)]
+pub struct MatchOptions {
+    pub variant: &'static Variant,
+    /// Games, played in pairs with colours swapped.
+    pub games: usize,
+    /// Milliseconds per move.
+    pub movetime: u64,
+    /// Player specs (see [`arena::PlayerSpec::parse`]).
+    pub a: String,
+    pub b: String,
+    pub random_plies: usize,
+    pub seed: u64,
+    pub max_plies: usize,
+    pub adjudicate: bool,
+    /// Games played at once, one thread each.
+    pub concurrency: usize,
+}
+
+/// The outcome of a match from A's side, with A's search statistics.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    pub options: MatchOptions,
+    pub wins: usize,
+    pub draws: usize,
+    pub losses: usize,
+    /// A's average search depth and nodes per second (0 when A does not search).
+    pub depth: f64,
+    pub nps: f64,
+    pub elapsed: Duration,
+}
+
+impl MatchReport {
+    /// A's score, 0 to 1.
+    pub fn score(&self) -> f64 {
+        let n = (self.wins + self.draws + self.losses).max(1) as f64;
+        (self.wins as f64 + self.draws as f64 / 2.0) / n
+    }
+}
+
+impl fmt::Display for MatchReport {
+    /// One Markdown table row: variant, players, time, games, +W =D -L, score, Elo, depth, nps, time.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let o = &self.options;
+        let (w, d, l) = (self.wins, self.draws, self.losses);
+        let score = self.score();
+        write!(
+            f,
+            "| {} | {} | {} | {} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
+            o.variant.name,
+            o.a,
+            o.b,
+            o.movetime,
+            w + d + l,
+            score * 100.0,
+            arena::elo_diff(score),
+            self.depth,
+            self.nps,
+            self.elapsed.as_secs_f64()
+        )
+    }
+}
+
+/// The line `match --verbose` prints for game `index` (0-based).
+pub fn game_line(index: usize, rec: &arena::GameRecord) -> String {
+    format!(
+        "game {:>3}: A {} {} ({}, {} plies) from {}",
+        index + 1,
+        if rec.white_is_a { "white" } else { "black" },
+        rec.score_a,
+        rec.reason,
+        rec.plies,
+        rec.start_fen
+    )
+}
+
+/// Plays the match, calling `on_game` after each game, and returns the totals.
+pub fn play_match(
+    options: &MatchOptions,
+    on_game: &mut dyn FnMut(usize, &arena::GameRecord),
+) -> Result<MatchReport, String> {
+    let v = options.variant;
+    let cfg = arena::MatchConfig {
+        variant: v,
+        games: options.games,
+        movetime: Duration::from_millis(options.movetime.max(1)),
+        random_plies: options.random_plies,
+        seed: options.seed,
+        max_plies: options.max_plies,
+        adjudicate: options.adjudicate,
+    };
+    let a = arena::PlayerSpec::parse(&options.a)?;
+    let b = arena::PlayerSpec::parse(&options.b)?;
+    let t = Instant::now();
+    let sum = arena::run_match(&cfg, &a, &b, options.concurrency, on_game)?;
+    let (wins, draws, losses) = (sum.wins, sum.draws, sum.losses);
+    let (depth, nps) = (sum.avg_depth(), sum.nps());
+    Ok(MatchReport { options: options.clone(), wins, draws, losses, depth, nps, elapsed: t.elapsed() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::CHESS;
+
+    #[test]
+    fn think_limits_combine_level_and_overrides() {
+        let l = think_limits(None, None, None, None).unwrap();
+        assert_eq!(l.movetime, Some(Duration::from_secs(1)));
+        let l = think_limits(Some(1), Some(3), None, Some(50)).unwrap();
+        assert_eq!(
+            (l.depth, l.movetime, l.noise),
+            (Some(3), Some(Duration::from_millis(50)), Limits::for_level(1).noise)
+        );
+        assert_eq!(think_limits(Some(9), None, None, None).unwrap_err(), "levels are 1 to 8, not 9");
+    }
+
+    #[test]
+    fn think_reports_iterations_and_the_best_move() {
+        let mut infos = Vec::new();
+        let line = think(&Position::start(&CHESS), &Limits::depth(2), &mut |l| infos.push(l));
+        assert_eq!(infos.len(), 2);
+        assert!(infos[0].starts_with("info depth 1 "), "{infos:?}");
+        assert!(line.starts_with("bestmove ") && line.contains(" depth 2 "), "{line}");
+    }
+
+    #[test]
+    fn match_counts_every_game() {
+        let options = MatchOptions {
+            variant: &CHESS,
+            games: 2,
+            movetime: 5,
+            a: "random".into(),
+            b: "greedy".into(),
+            random_plies: 2,
+            seed: 3,
+            max_plies: 40,
+            adjudicate: false,
+            concurrency: 2,
+        };
+        let mut lines = Vec::new();
+        let r = play_match(&options, &mut |g, rec| lines.push(game_line(g, rec))).unwrap();
+        assert_eq!(r.wins + r.draws + r.losses, 2);
+        assert_eq!(lines.len(), 2);
+        // Two threads: the games may end in either order.
+        lines.sort();
+        assert!(lines[1].starts_with("game   2: A black "), "{lines:?}");
+        assert!(r.to_string().starts_with("| chess | random | greedy | 5 ms | 2 | +"), "{r}");
+        let bad = MatchOptions { b: "bogus".into(), ..options };
+        assert!(play_match(&bad, &mut |_, _| {}).unwrap_err().contains("unknown player"));
+    }
+}
