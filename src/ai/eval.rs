@@ -37,10 +37,6 @@ pub struct EvalParams {
     /// Middlegame penalty = units² / this divisor (capped by `king_danger_cap`).
     pub king_danger_div: i32,
     pub king_danger_cap: i32,
-    /// King-danger units per enemy piece that can give a check from a square we do not guard, by role.
-    pub safe_check_units: [i32; 9],
-    /// Middlegame penalty per file at or next to the king without an own pawn in front of it.
-    pub king_open_file: i32,
     pub doubled_pawn: (i32, i32),
     pub isolated_pawn: (i32, i32),
     /// Passed pawn bonus by how far it has advanced as a fraction of the way (0..=8 eighths), endgame.
@@ -103,9 +99,7 @@ const STANDARD_PARAMS: EvalParams = EvalParams {
     pawn_shelter: 12,
     king_attack_units: [1, 2, 2, 3, 5, 0, 4, 4, 1],
     king_danger_div: 3,
-    king_danger_cap: 600,
-    safe_check_units: [0, 5, 3, 5, 6, 0, 6, 7, 0],
-    king_open_file: 18,
+    king_danger_cap: 500,
     doubled_pawn: (10, 20),
     isolated_pawn: (12, 15),
     passed_pawn: [0, 5, 10, 20, 35, 60, 95, 140, 150],
@@ -135,7 +129,6 @@ pub static ATOMIC: EvalParams = EvalParams {
     king_advance_mg: 10,
     king_center_file_mg: 4,
     pawn_shelter: 4,
-    king_open_file: 0,
     // Captures explode the capturer too: who attacks what is a different question here.
     threat_by_pawn: (0, 0),
     threat_by_lesser: (0, 0),
@@ -240,32 +233,6 @@ struct Side {
     att_minor: Bitboard,
     att_rook: Bitboard,
     att_all: Bitboard,
-    /// Attacks on the enemy king: units from the king zone, and how many pieces join in.
-    danger_units: i32,
-    attackers: i32,
-    /// Squares from which each piece could check the enemy king, with the units such a check is worth.
-    checks: [(Bitboard, i32); 16],
-    n_checks: usize,
-}
-
-impl Side {
-    /// Middlegame king-danger penalty this side inflicts on the enemy king, given what the enemy guards.
-    fn king_attack(&self, p: &EvalParams, enemy_guards: Bitboard) -> i32 {
-        let mut units = self.danger_units;
-        let mut safe_checks = 0;
-        for &(squares, u) in &self.checks[..self.n_checks] {
-            if (squares & !enemy_guards).any() {
-                units += u;
-                safe_checks += 1;
-            }
-        }
-        // One attacker alone is no attack, unless it can also check safely.
-        if self.attackers >= 2 || (self.attackers >= 1 && safe_checks > 0) {
-            (units * units / p.king_danger_div.max(1)).min(p.king_danger_cap)
-        } else {
-            0
-        }
-    }
 }
 
 /// The evaluation of `pos` for the side to move.
@@ -277,9 +244,6 @@ pub fn evaluate(pos: &Position) -> i32 {
     let (twm, twe) = threats(pos, p, Color::White, &white, &black);
     let (tbm, tbe) = threats(pos, p, Color::Black, &black, &white);
     let mut mg = white.mg - black.mg + twm - tbm;
-    if !v.atomic {
-        mg += white.king_attack(p, black.att_all) - black.king_attack(p, white.att_all);
-    }
     let mut eg = white.eg - black.eg + twe - tbe;
     if v.atomic {
         let touch = atomic_kings_touch(pos, p, white.material - black.material);
@@ -313,10 +277,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         }
         bb
     };
-    let enemy_king = pos.king(them);
-    let enemy_king_zone = enemy_king.map(|k| king_attacks(k) | Bitboard::from_square(k)).unwrap_or_default();
-    let mut checks = [(Bitboard::EMPTY, 0); 16];
-    let mut n_checks = 0;
+    let enemy_king_zone = pos.king(them).map(|k| king_attacks(k) | Bitboard::from_square(k)).unwrap_or_default();
     let mut mg = 0;
     let mut eg = 0;
     let mut phase = 0;
@@ -384,19 +345,12 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                     danger_units += hits * p.king_attack_units[ri];
                     attackers += 1;
                 }
-                if let Some(k) = enemy_king
-                    && p.safe_check_units[ri] > 0
-                    && n_checks < checks.len()
-                {
-                    // The piece's moves are symmetric: it checks from where it would attack the king.
-                    let from = piece_attacks(piece.role, us, k, blockers, board) & att & !own;
-                    if from.any() {
-                        checks[n_checks] = (from, p.safe_check_units[ri]);
-                        n_checks += 1;
-                    }
-                }
             }
         }
+    }
+    // Attacks on the enemy king zone: only when at least two pieces join in.
+    if attackers >= 2 && !v.atomic {
+        mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
     }
     let (pmg, peg) = pawn_structure(pos, p, us);
     mg += pmg;
@@ -411,17 +365,6 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
         let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
         mg += p.pawn_shelter * near;
-        let heavy_enemies =
-            pos.pieces(them, Role::Rook) | pos.pieces(them, Role::Queen) | pos.pieces(them, Role::Chancellor);
-        if heavy_enemies.any() {
-            let lo = k.file().saturating_sub(1);
-            let hi = (k.file() + 1).min(v.width - 1);
-            for f in lo..=hi {
-                if (pos.pieces(us, Role::Pawn) & file_mask(f) & ahead(us, k)).is_empty() {
-                    mg -= p.king_open_file;
-                }
-            }
-        }
         if v.atomic {
             let fuse = king_attacks(k) & own;
             for sq in fuse {
@@ -444,7 +387,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let ready = pos.missile_rights() & pos.pieces(us, Role::Missile);
         mg += p.missile_castle_ready * ready.count() as i32;
     }
-    Side { mg, eg, phase, material, att_pawn, att_minor, att_rook, att_all, danger_units, attackers, checks, n_checks }
+    Side { mg, eg, phase, material, att_pawn, att_minor, att_rook, att_all }
 }
 
 /// Threats by `us` (side `mine`) against the pieces of the other side (`theirs`): pieces attacked by
