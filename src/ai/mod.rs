@@ -283,6 +283,24 @@ mod tests {
     }
 
     #[test]
+    fn soft_time_stops_deepening_but_a_fixed_time_does_not() {
+        let pos = Position::start(&variant::CHESS);
+        // A soft limit already passed: the first iteration finishes, no second one starts.
+        let soft = Limits {
+            movetime: Some(Duration::from_secs(30)),
+            soft_movetime: Some(Duration::ZERO),
+            ..Limits::default()
+        };
+        assert_eq!(best_move(&pos, &soft).depth, 1);
+        // Without one, the search deepens until another limit stops it.
+        let fixed = Limits { movetime: Some(Duration::from_secs(30)), depth: Some(4), ..Limits::default() };
+        assert_eq!(best_move(&pos, &fixed).depth, 4);
+        // Levels answer sooner than their cap.
+        let l = Limits::for_level(8);
+        assert!(l.soft_movetime.unwrap() < l.movetime.unwrap());
+    }
+
+    #[test]
     fn start_position_move_at_depth_3() {
         let pos = Position::start(&variant::CHESS);
         let r = best_move(&pos, &Limits::depth(3));
