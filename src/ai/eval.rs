@@ -314,7 +314,12 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                 let adv = relative_rank(v, us, sq) - v.castling_rank as i32;
                 mg -= p.king_advance_mg * adv.max(0);
                 let f = sq.file() as i32;
-                mg -= p.king_center_file_mg * f.min(v.width as i32 - 1 - f);
+                let mut steps = f.min(v.width as i32 - 1 - f);
+                if (pos.castling_rooks() & own).any() {
+                    // Still free to castle: counted as if castled, so walking the king loses by it.
+                    steps = steps.min(1);
+                }
+                mg -= p.king_center_file_mg * steps;
                 if !v.atomic {
                     att_all |= king_attacks(sq) & board;
                 }
@@ -620,6 +625,16 @@ mod tests {
         assert!(evaluate(&pos) > 800);
         let pos = fen::parse_position(&variant::CHESS, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1").unwrap();
         assert!(evaluate(&pos) < -800);
+    }
+
+    #[test]
+    fn walking_the_king_off_its_castling_rights_costs() {
+        let castle = fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").unwrap();
+        let walked = fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w kq - 0 1").unwrap();
+        let p = params_for(castle.variant());
+        let c = eval_side(&castle, p, Color::White).mg;
+        let w = eval_side(&walked, p, Color::White).mg;
+        assert!(c > w, "castling rights {c} vs king walked to f1 {w}");
     }
 
     #[test]
