@@ -445,7 +445,7 @@ pub fn run_match(
                     if g >= cfg.games {
                         break;
                     }
-                    let rec = play_game(cfg, &mut pa, &mut pb, g / 2, g % 2 == 0);
+                    let rec = play_game(cfg, &mut pa, &mut pb, g / 2, g.is_multiple_of(2));
                     if tx.send(Ok((g, rec))).is_err() {
                         break;
                     }

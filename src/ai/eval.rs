@@ -629,7 +629,8 @@ mod tests {
 
     #[test]
     fn walking_the_king_off_its_castling_rights_costs() {
-        let castle = fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").unwrap();
+        let castle =
+            fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").unwrap();
         let walked = fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w kq - 0 1").unwrap();
         let p = params_for(castle.variant());
         let c = eval_side(&castle, p, Color::White).mg;

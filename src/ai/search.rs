@@ -79,7 +79,7 @@ impl<'a> Searcher<'a> {
                 .map(|d| {
                     let mut row = [0i8; 64];
                     for (n, r) in row.iter_mut().enumerate() {
-                        *r = lmr(d as i32, n) as i8;
+                        *r = lmr(d, n) as i8;
                     }
                     row
                 })
