@@ -108,29 +108,18 @@ pub struct MatchOptions {
 #[derive(Clone, Debug)]
 pub struct MatchReport {
     pub options: MatchOptions,
-    pub wins: usize,
-    pub draws: usize,
-    pub losses: usize,
-    /// A's average search depth and nodes per second (0 when A does not search).
-    pub depth: f64,
-    pub nps: f64,
+    /// Wins, draws and losses for A, and A's search statistics.
+    pub summary: arena::MatchSummary,
     pub elapsed: Duration,
-}
-
-impl MatchReport {
-    /// A's score, 0 to 1.
-    pub fn score(&self) -> f64 {
-        let n = (self.wins + self.draws + self.losses).max(1) as f64;
-        (self.wins as f64 + self.draws as f64 / 2.0) / n
-    }
 }
 
 impl fmt::Display for MatchReport {
     /// One Markdown table row: variant, players, time, games, +W =D -L, score, Elo, depth, nps, time.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let o = &self.options;
-        let (w, d, l) = (self.wins, self.draws, self.losses);
-        let score = self.score();
+        let sum = &self.summary;
+        let (w, d, l) = (sum.wins, sum.draws, sum.losses);
+        let score = sum.score();
         write!(
             f,
             "| {} | {} | {} | {} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
@@ -141,8 +130,8 @@ impl fmt::Display for MatchReport {
             w + d + l,
             score * 100.0,
             arena::elo_diff(score),
-            self.depth,
-            self.nps,
+            sum.avg_depth(),
+            sum.nps(),
             self.elapsed.as_secs_f64()
         )
     }
@@ -179,10 +168,8 @@ pub fn play_match(
     let a = arena::PlayerSpec::parse(&options.a)?;
     let b = arena::PlayerSpec::parse(&options.b)?;
     let t = Instant::now();
-    let sum = arena::run_match(&cfg, &a, &b, options.concurrency, on_game)?;
-    let (wins, draws, losses) = (sum.wins, sum.draws, sum.losses);
-    let (depth, nps) = (sum.avg_depth(), sum.nps());
-    Ok(MatchReport { options: options.clone(), wins, draws, losses, depth, nps, elapsed: t.elapsed() })
+    let summary = arena::run_match(&cfg, &a, &b, options.concurrency, on_game)?;
+    Ok(MatchReport { options: options.clone(), summary, elapsed: t.elapsed() })
 }
 
 #[cfg(test)]
@@ -227,7 +214,7 @@ mod tests {
         };
         let mut lines = Vec::new();
         let r = play_match(&options, &mut |g, rec| lines.push(game_line(g, rec))).unwrap();
-        assert_eq!(r.wins + r.draws + r.losses, 2);
+        assert_eq!(r.summary.wins + r.summary.draws + r.summary.losses, 2);
         assert_eq!(lines.len(), 2);
         // Two threads: the games may end in either order.
         lines.sort();
