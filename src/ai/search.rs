@@ -3,7 +3,7 @@
 //! pruning where it is sound, late-move reductions and shallow-depth pruning.
 
 use super::eval::{self, EvalParams, evaluate, value};
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, Entry, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
 use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Setup};
@@ -234,6 +234,17 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// The stored score, if its bound settles the window `alpha..beta` (the caller checks the depth).
+    fn tt_cutoff(e: &Entry, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+        let s = Self::score_from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        cut.then_some(s)
+    }
+
     fn score_from_tt(score: i32, ply: usize) -> i32 {
         if score > MATE_BOUND {
             score - ply as i32
@@ -289,16 +300,11 @@ impl<'a> Searcher<'a> {
         let mut tt_move = None;
         if let Some(e) = self.tt.probe(hash) {
             tt_move = e.mv;
-            if !pv_node && e.depth as i32 >= depth {
-                let s = Self::score_from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+            if !pv_node
+                && e.depth as i32 >= depth
+                && let Some(s) = Self::tt_cutoff(&e, ply, alpha, beta)
+            {
+                return s;
             }
         }
         let static_eval = if in_check { -INF } else { evaluate(pos) };
@@ -494,16 +500,11 @@ impl<'a> Searcher<'a> {
         }
         let hash = pos.hash();
         let pv_node = beta - alpha > 1;
-        if !pv_node && let Some(e) = self.tt.probe(hash) {
-            let s = Self::score_from_tt(e.score, ply);
-            let cut = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s >= beta,
-                Bound::Upper => s <= alpha,
-            };
-            if cut {
-                return s;
-            }
+        if !pv_node
+            && let Some(e) = self.tt.probe(hash)
+            && let Some(s) = Self::tt_cutoff(&e, ply, alpha, beta)
+        {
+            return s;
         }
         let orig_alpha = alpha;
         let in_check = pos.is_check();
