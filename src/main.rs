@@ -153,6 +153,42 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         concurrency: usize,
     },
+    /// Evaluation tuning, step 1: sample positions (FEN lines) from fast self-play games.
+    TuneGen {
+        #[arg(long)]
+        variant: String,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Search nodes per move.
+        #[arg(long, default_value_t = 1500)]
+        nodes: u64,
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        /// Positions kept per game at most.
+        #[arg(long, default_value_t = 40)]
+        per_game: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Evaluation tuning, step 3: fit the variant's weights to labelled positions (tools/tune/label.py)
+    /// and print the new table.
+    TuneFit {
+        /// The variant whose table is the starting point.
+        #[arg(long)]
+        variant: String,
+        /// Labelled files as VARIANT:PATH (lines `FEN;score;bestmove`).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        #[arg(long, default_value_t = 20)]
+        passes: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Only weights whose field name starts with one of these (default: all that matter).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+    },
     /// Draw a position as a PNG picture.
     #[command(mut_arg("moves", |a| a.help("Moves played from the position; the last one is highlighted")))]
     Render {
@@ -352,6 +388,35 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
             })?;
             println!("{report}");
+        }
+        Command::TuneGen { variant, games, nodes, random_plies, per_game, seed, threads } => {
+            let variant = tools::variant(&variant)?;
+            let opts = tools::tune::GenOptions { variant, games, nodes, random_plies, per_game, seed, threads };
+            for line in tools::tune::generate(&opts) {
+                println!("{line}");
+            }
+        }
+        Command::TuneFit { variant, data, passes, threads, only } => {
+            let v = tools::variant(&variant)?;
+            let mut samples = Vec::new();
+            for spec in &data {
+                let (name, path) = spec.split_once(':').ok_or_else(|| format!("--data wants VARIANT:PATH, not {spec}"))?;
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let (mut s, skipped) = tools::tune::load_samples(tools::variant(name)?, &text);
+                eprintln!("{path}: {} positions ({skipped:?})", s.len());
+                samples.append(&mut s);
+            }
+            let weights: Vec<_> = tools::tune::tunable_weights(v)
+                .into_iter()
+                .filter(|w| only.is_empty() || only.iter().any(|o| w.field.starts_with(o.as_str())))
+                .collect();
+            let start = ai::eval::params_for(v);
+            let opts = tools::tune::FitOptions { passes, threads };
+            let report = tools::tune::fit(start, &weights, samples, &opts, &mut |line| eprintln!("{line}"));
+            for (w, old, new) in &report.changes {
+                eprintln!("{}[{}]: {old} -> {new}", w.field, w.index);
+            }
+            print!("{}", report.params.to_rust());
         }
         Command::Render { position, flip, theme, size, title, launch_ready, no_coordinates, output } => {
             let (pos, last_move) = position.resolve()?;

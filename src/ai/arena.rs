@@ -276,8 +276,14 @@ pub struct MatchConfig {
 
 /// The start of game pair `pair`: a numbered setup where the variant has them, then random plies.
 fn opening(cfg: &MatchConfig, pair: usize) -> Game {
-    let mut rng = StdRng::seed_from_u64(cfg.seed.wrapping_mul(7919).wrapping_add(pair as u64));
-    let v = cfg.variant;
+    let seed = cfg.seed.wrapping_mul(7919).wrapping_add(pair as u64);
+    random_opening(cfg.variant, cfg.random_plies, seed)
+}
+
+/// A random start for `v`: a random numbered setup where the variant has them, then `plies` random quiet
+/// moves (no captures or launches, so that the opening stays balanced). Reproducible for a seed.
+pub fn random_opening(v: &'static Variant, plies: usize, seed: u64) -> Game {
+    let mut rng = StdRng::seed_from_u64(seed);
     let start = if v.has_setups() {
         let idx = setups::random_index(v, &mut rng);
         setups::position(v, idx).unwrap_or_else(|| Position::start(v))
@@ -287,9 +293,8 @@ fn opening(cfg: &MatchConfig, pair: usize) -> Game {
     for _ in 0..20 {
         let mut game = Game::new(start.clone());
         let mut ok = true;
-        for _ in 0..cfg.random_plies {
+        for _ in 0..plies {
             let moves = game.position().legal_moves();
-            // Avoid random captures and launches: keep the opening balanced.
             let quiet: Vec<Move> =
                 moves.iter().copied().filter(|&m| !game.position().is_capture(m) && !m.is_launch()).collect();
             if quiet.is_empty() || game.outcome().is_some() {

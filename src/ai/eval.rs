@@ -10,7 +10,7 @@ use crate::rules::{Bitboard, Color, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
 /// (P N B R Q K A C M).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct EvalParams {
     /// Material in the middlegame, per role.
     pub material_mg: [i32; 9],
@@ -83,7 +83,7 @@ const Q: usize = 4;
 const A: usize = 6;
 const C: usize = 7;
 
-/// Chess and the 10×8 Capablanca family.
+/// Chess.
 pub static STANDARD: EvalParams = STANDARD_PARAMS;
 
 const STANDARD_PARAMS: EvalParams = EvalParams {
@@ -140,6 +140,9 @@ pub static ATOMIC: EvalParams = EvalParams {
     ..STANDARD_PARAMS
 };
 
+/// The 10×8 Capablanca family (Capablanca, Capablanca Random, Capablanca Relocation, Stone's Chess).
+pub static CAPABLANCA: EvalParams = EvalParams { ..STANDARD_PARAMS };
+
 /// Capatomic Random Chess: 10×10 with missiles.
 pub static CAPATOMIC: EvalParams = EvalParams {
     material_mg: [80, 310, 330, 470, 900, 0, 780, 820, 420],
@@ -159,8 +162,74 @@ pub fn params_for(variant: &Variant) -> &'static EvalParams {
         &CAPATOMIC
     } else if variant.atomic {
         &ATOMIC
+    } else if variant.width >= 10 {
+        &CAPABLANCA
     } else {
         &STANDARD
+    }
+}
+
+/// How a field of [`EvalParams`] is written: one number, a pair, or an array.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldShape {
+    Scalar,
+    Pair,
+    Array,
+}
+
+impl EvalParams {
+    /// Calls `f` with each field's name, shape and numbers (pairs as two numbers), in declaration order,
+    /// so that a tuner can change any weight and print the table back as Rust.
+    pub fn visit_fields(&mut self, f: &mut dyn FnMut(&'static str, FieldShape, &mut [i32])) {
+        use FieldShape::*;
+        macro_rules! arrays { ($($name:ident),*) => { $( f(stringify!($name), Array, &mut self.$name); )* } }
+        macro_rules! scalars {
+            ($($name:ident),*) => { $( f(stringify!($name), Scalar, std::slice::from_mut(&mut self.$name)); )* }
+        }
+        macro_rules! pairs {
+            ($($name:ident),*) => { $(
+                let mut two = [self.$name.0, self.$name.1];
+                f(stringify!($name), Pair, &mut two);
+                self.$name = (two[0], two[1]);
+            )* }
+        }
+        arrays!(material_mg, material_eg, phase, center_mg, center_eg);
+        scalars!(king_advance_mg, king_center_file_mg);
+        pairs!(pawn_advance);
+        arrays!(mobility);
+        scalars!(pawn_shelter);
+        arrays!(king_attack_units);
+        scalars!(king_danger_div, king_danger_cap);
+        pairs!(doubled_pawn, isolated_pawn);
+        arrays!(passed_pawn);
+        pairs!(bishop_pair, rook_open_file, rook_semi_open_file, threat_by_pawn, threat_by_lesser, hanging);
+        scalars!(
+            passed_king_distance,
+            tempo,
+            atomic_exposed_attacked,
+            atomic_exposed,
+            atomic_kings_touch,
+            launch_threat_to_move,
+            launch_threat_waiting,
+            shield_piece,
+            missile_castle_ready,
+            radiation_near_king
+        );
+    }
+
+    /// The table as the body of a Rust struct literal (one `field: value,` line each).
+    pub fn to_rust(&self) -> String {
+        let mut out = String::new();
+        self.clone().visit_fields(&mut |name, shape, vals| {
+            let list = vals.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+            let value = match shape {
+                FieldShape::Scalar => list,
+                FieldShape::Pair => format!("({list})"),
+                FieldShape::Array => format!("[{list}]"),
+            };
+            out.push_str(&format!("    {name}: {value},\n"));
+        });
+        out
     }
 }
 
@@ -237,8 +306,12 @@ struct Side {
 
 /// The evaluation of `pos` for the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, params_for(pos.variant()))
+}
+
+/// The evaluation of `pos` for the side to move, with the weights `p` (for tuning).
+pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
     let v = pos.variant();
-    let p = params_for(v);
     let white = eval_side(pos, p, Color::White);
     let black = eval_side(pos, p, Color::Black);
     let (twm, twe) = threats(pos, p, Color::White, &white, &black);

@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod perft;
+pub mod tune;
 
 use crate::notation::{self, fen};
 use crate::render::Theme;
