@@ -188,6 +188,9 @@ enum Command {
         /// Only weights whose field name starts with one of these (default: all that matter).
         #[arg(long, num_args = 1..)]
         only: Vec<String>,
+        /// Leave out weights whose field name starts with one of these.
+        #[arg(long, num_args = 1..)]
+        skip: Vec<String>,
     },
     /// Draw a position as a PNG picture.
     #[command(mut_arg("moves", |a| a.help("Moves played from the position; the last one is highlighted")))]
@@ -396,7 +399,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 println!("{line}");
             }
         }
-        Command::TuneFit { variant, data, passes, threads, only } => {
+        Command::TuneFit { variant, data, passes, threads, only, skip } => {
             let v = tools::variant(&variant)?;
             let mut samples = Vec::new();
             for spec in &data {
@@ -409,6 +412,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let weights: Vec<_> = tools::tune::tunable_weights(v)
                 .into_iter()
                 .filter(|w| only.is_empty() || only.iter().any(|o| w.field.starts_with(o.as_str())))
+                .filter(|w| !skip.iter().any(|o| w.field.starts_with(o.as_str())))
                 .collect();
             let start = ai::eval::params_for(v);
             let opts = tools::tune::FitOptions { passes, threads };

@@ -56,6 +56,16 @@ pub struct EvalParams {
     pub passed_king_distance: i32,
     /// Bonus for the side to move.
     pub tempo: i32,
+    /// Per pawn defended by an own pawn (a chain), and again per pawn standing beside one (a phalanx).
+    pub pawn_connected: (i32, i32),
+    /// Per rook-mover (rook, chancellor) on the second rank from the enemy side.
+    pub rook_seventh: (i32, i32),
+    /// Per knight or bishop on an outpost: in the enemy half, defended by a pawn, out of enemy pawns' reach.
+    pub outpost: (i32, i32),
+    /// Middlegame, per piece attacking the enemy king zone (when at least two do).
+    pub king_attackers: i32,
+    /// Middlegame penalty when no own pawn stands on the king's file.
+    pub king_open_file: i32,
     /// Atomic: penalty per own piece next to the own king that the enemy attacks (a capture there explodes
     /// the king).
     pub atomic_exposed_attacked: i32,
@@ -111,6 +121,11 @@ const STANDARD_PARAMS: EvalParams = EvalParams {
     hanging: (25, 15),
     passed_king_distance: 5,
     tempo: 12,
+    pawn_connected: (0, 0),
+    rook_seventh: (0, 0),
+    outpost: (0, 0),
+    king_attackers: 0,
+    king_open_file: 0,
     atomic_exposed_attacked: 0,
     atomic_exposed: 0,
     atomic_kings_touch: 0,
@@ -123,25 +138,85 @@ const STANDARD_PARAMS: EvalParams = EvalParams {
 
 /// Atomic chess: pieces are bombs; knights and pawns matter relatively more, kings hide less.
 pub static ATOMIC: EvalParams = EvalParams {
-    material_mg: [110, 300, 320, 480, 900, 0, 800, 850, 400],
-    material_eg: [140, 280, 300, 500, 930, 0, 820, 900, 380],
-    center_mg: [0, 5, 3, 0, 1, 0, 3, 2, 1],
-    king_advance_mg: 10,
-    king_center_file_mg: 4,
-    pawn_shelter: 4,
-    // Captures explode the capturer too: who attacks what is a different question here.
-    threat_by_pawn: (0, 0),
-    threat_by_lesser: (0, 0),
-    hanging: (0, 0),
+    material_mg: [212, 216, 356, 330, 816, 0, 800, 850, 400],
+    material_eg: [194, 286, 288, 536, 978, 0, 820, 900, 380],
+    phase: [0, 1, 1, 2, 4, 0, 3, 3, 1],
+    center_mg: [-13, 48, -18, -15, -29, -49, 3, 2, 1],
+    center_eg: [-5, 22, 17, 21, 72, 33, 3, 3, 2],
+    king_advance_mg: 125,
+    king_center_file_mg: 41,
+    pawn_advance: (13, 18),
+    mobility: [0, 11, 28, 18, 18, 0, 3, 2, 0],
+    pawn_shelter: -3,
     king_attack_units: [1, 2, 2, 2, 3, 0, 3, 3, 1],
-    atomic_exposed_attacked: 220,
-    atomic_exposed: 12,
-    atomic_kings_touch: 60,
-    ..STANDARD_PARAMS
+    king_danger_div: 3,
+    king_danger_cap: 500,
+    doubled_pawn: (10, 20),
+    isolated_pawn: (-8, -11),
+    passed_pawn: [-30, -37, 0, 20, 100, 144, 245, 140, 150],
+    bishop_pair: (63, -45),
+    rook_open_file: (377, 20),
+    rook_semi_open_file: (40, 44),
+    threat_by_pawn: (95, 70),
+    threat_by_lesser: (162, 115),
+    hanging: (-41, -7),
+    pawn_connected: (19, 0),
+    rook_seventh: (621, 114),
+    outpost: (81, -54),
+    king_attackers: 0,
+    king_open_file: 15,
+    passed_king_distance: 7,
+    tempo: 122,
+    atomic_exposed_attacked: 138,
+    atomic_exposed: 32,
+    atomic_kings_touch: -63,
+    launch_threat_to_move: 0,
+    launch_threat_waiting: 0,
+    shield_piece: 0,
+    missile_castle_ready: 0,
+    radiation_near_king: 0,
 };
 
 /// The 10×8 Capablanca family (Capablanca, Capablanca Random, Capablanca Relocation, Stone's Chess).
-pub static CAPABLANCA: EvalParams = EvalParams { ..STANDARD_PARAMS };
+pub static CAPABLANCA: EvalParams = EvalParams {
+    material_mg: [73, 290, 347, 462, 1014, 0, 776, 832, 400],
+    material_eg: [93, 218, 206, 448, 900, 0, 712, 810, 380],
+    phase: [0, 1, 1, 2, 4, 0, 3, 3, 1],
+    center_mg: [3, 14, 3, 5, -9, -20, 5, 2, 1],
+    center_eg: [-4, 4, 10, 4, 20, -3, 28, 22, 2],
+    king_advance_mg: -5,
+    king_center_file_mg: 27,
+    pawn_advance: (3, 5),
+    mobility: [0, 9, 10, 7, 5, 0, 5, 4, 0],
+    pawn_shelter: 3,
+    king_attack_units: [1, 6, 3, 5, 5, 0, 6, 5, 1],
+    king_danger_div: 3,
+    king_danger_cap: 365,
+    doubled_pawn: (17, 5),
+    isolated_pawn: (12, 5),
+    passed_pawn: [3, -4, 19, 20, 69, 148, 218, 140, 150],
+    bishop_pair: (55, 55),
+    rook_open_file: (45, 6),
+    rook_semi_open_file: (13, 25),
+    threat_by_pawn: (102, 41),
+    threat_by_lesser: (104, 46),
+    hanging: (39, 49),
+    pawn_connected: (8, 5),
+    rook_seventh: (18, 33),
+    outpost: (41, 14),
+    king_attackers: 0,
+    king_open_file: 38,
+    passed_king_distance: 38,
+    tempo: 63,
+    atomic_exposed_attacked: 0,
+    atomic_exposed: 0,
+    atomic_kings_touch: 0,
+    launch_threat_to_move: 0,
+    launch_threat_waiting: 0,
+    shield_piece: 0,
+    missile_castle_ready: 0,
+    radiation_near_king: 0,
+};
 
 /// Capatomic Random Chess: 10×10 with missiles.
 pub static CAPATOMIC: EvalParams = EvalParams {
@@ -203,6 +278,8 @@ impl EvalParams {
         pairs!(doubled_pawn, isolated_pawn);
         arrays!(passed_pawn);
         pairs!(bishop_pair, rook_open_file, rook_semi_open_file, threat_by_pawn, threat_by_lesser, hanging);
+        pairs!(pawn_connected, rook_seventh, outpost);
+        scalars!(king_attackers, king_open_file);
         scalars!(
             passed_king_distance,
             tempo,
@@ -405,7 +482,20 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                     Role::Rook => att_rook |= att,
                     _ => {}
                 }
+                if matches!(piece.role, Role::Knight | Role::Bishop)
+                    && att_pawn.contains(sq)
+                    && 2 * relative_rank(v, us, sq) >= v.height as i32 - 2
+                    && relative_rank(v, us, sq) <= v.height as i32 - 3
+                    && (pos.pieces(them, Role::Pawn) & adjacent_files(v, sq.file()) & ahead(us, sq)).is_empty()
+                {
+                    mg += p.outpost.0;
+                    eg += p.outpost.1;
+                }
                 if matches!(piece.role, Role::Rook | Role::Chancellor) {
+                    if relative_rank(v, us, sq) == v.height as i32 - 2 {
+                        mg += p.rook_seventh.0;
+                        eg += p.rook_seventh.1;
+                    }
                     let file = file_mask(sq.file());
                     if (all_pawns & file).is_empty() {
                         mg += p.rook_open_file.0;
@@ -429,7 +519,11 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     // Attacks on the enemy king zone: only when at least two pieces join in.
     if attackers >= 2 && !v.atomic {
         mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
+        mg += p.king_attackers * attackers;
     }
+    let connected = (own_pawns & att_pawn).count() as i32 + phalanx_pawns(v, own_pawns);
+    mg += p.pawn_connected.0 * connected;
+    eg += p.pawn_connected.1 * connected;
     let (pmg, peg) = pawn_structure(pos, p, us);
     mg += pmg;
     eg += peg;
@@ -443,6 +537,9 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
         let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
         mg += p.pawn_shelter * near;
+        if (own_pawns & file_mask(k.file())).is_empty() {
+            mg -= p.king_open_file;
+        }
         if v.atomic {
             let fuse = king_attacks(k) & own;
             for sq in fuse {
@@ -485,6 +582,18 @@ fn threats(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &Side
         p.threat_by_pawn.0 * by_pawn + p.threat_by_lesser.0 * by_lesser + p.hanging.0 * hanging,
         p.threat_by_pawn.1 * by_pawn + p.threat_by_lesser.1 * by_lesser + p.hanging.1 * hanging,
     )
+}
+
+/// Pawns with an own pawn on a neighbouring square of the same rank.
+fn phalanx_pawns(v: &Variant, pawns: Bitboard) -> i32 {
+    let mut n = 0;
+    for sq in pawns {
+        let beside = [sq.offset(-1, 0), sq.offset(1, 0)];
+        if beside.into_iter().flatten().any(|b| v.contains(b) && pawns.contains(b)) {
+            n += 1;
+        }
+    }
+    n
 }
 
 fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
@@ -687,7 +796,8 @@ mod tests {
     fn start_positions_are_balanced() {
         for v in crate::rules::VARIANTS {
             let pos = Position::start(v);
-            let e = evaluate(&pos);
+            // Symmetric start: only the side to move's tempo bonus remains.
+            let e = evaluate(&pos) - params_for(v).tempo;
             assert!(e.abs() <= 40, "{}: {e}", v.name);
         }
     }
@@ -709,6 +819,39 @@ mod tests {
         let c = eval_side(&castle, p, Color::White).mg;
         let w = eval_side(&walked, p, Color::White).mg;
         assert!(c > w, "castling rights {c} vs king walked to f1 {w}");
+    }
+
+    /// The middlegame part of `us`'s side evaluation that one weight adds, for a position.
+    fn term(fen_text: &str, us: Color, set: fn(&mut EvalParams)) -> i32 {
+        let pos = fen::parse_position(&variant::CHESS, fen_text).unwrap();
+        let mut p = STANDARD.clone();
+        set(&mut p);
+        eval_side(&pos, &p, us).mg - eval_side(&pos, &STANDARD, us).mg
+    }
+
+    #[test]
+    fn outposts_need_pawn_support_and_no_enemy_pawn_able_to_chase() {
+        let set: fn(&mut EvalParams) = |p| p.outpost = (40, 0);
+        // Knight on e5 defended by d4, no black pawn on d or f files ahead of it.
+        assert_eq!(term("4k3/p6p/8/4N3/3P4/8/8/4K3 w - - 0 1", Color::White, set), 40);
+        // A black pawn on f7 can chase it away.
+        assert_eq!(term("4k3/p4p1p/8/4N3/3P4/8/8/4K3 w - - 0 1", Color::White, set), 0);
+        // Not defended by a pawn.
+        assert_eq!(term("4k3/p6p/8/4N3/8/3P4/8/4K3 w - - 0 1", Color::White, set), 0);
+    }
+
+    #[test]
+    fn connected_pawns_rook_on_seventh_and_open_king_file_are_counted() {
+        let connected: fn(&mut EvalParams) = |p| p.pawn_connected = (10, 0);
+        // d4 defends e5 (chain) and e5 stands beside f5 (phalanx): e5 twice and f5 once, d4 not at all.
+        assert_eq!(term("4k3/8/8/4PP2/3P4/8/8/4K3 w - - 0 1", Color::White, connected), 30);
+        let seventh: fn(&mut EvalParams) = |p| p.rook_seventh = (25, 0);
+        assert_eq!(term("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", Color::White, seventh), 25);
+        assert_eq!(term("4k3/r7/8/8/8/8/8/4K3 b - - 0 1", Color::Black, seventh), 0);
+        assert_eq!(term("4k3/8/8/8/8/8/r7/4K3 b - - 0 1", Color::Black, seventh), 25);
+        let open: fn(&mut EvalParams) = |p| p.king_open_file = 30;
+        assert_eq!(term("4k3/8/8/8/8/8/3P1P2/4K3 w - - 0 1", Color::White, open), -30);
+        assert_eq!(term("4k3/8/8/8/8/8/3PPP2/4K3 w - - 0 1", Color::White, open), 0);
     }
 
     #[test]
