@@ -403,7 +403,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let v = tools::variant(&variant)?;
             let mut samples = Vec::new();
             for spec in &data {
-                let (name, path) = spec.split_once(':').ok_or_else(|| format!("--data wants VARIANT:PATH, not {spec}"))?;
+                let (name, path) =
+                    spec.split_once(':').ok_or_else(|| format!("--data wants VARIANT:PATH, not {spec}"))?;
                 let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
                 let (mut s, skipped) = tools::tune::load_samples(tools::variant(name)?, &text);
                 eprintln!("{path}: {} positions ({skipped:?})", s.len());

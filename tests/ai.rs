@@ -28,14 +28,15 @@ fn forced_win(p: &Position, n: u32) -> bool {
     })
 }
 
-/// The puzzle is a mate in exactly `n`, and the AI finds it at depth 2n (score and a winning first move).
+/// The puzzle is a mate in exactly `n`, and the AI finds it by depth 2n + 1 (score and a winning first move;
+/// the extra ply leaves room for late-move reductions, which may shorten a quiet first move by one ply).
 fn check_mate_in(variant: &str, text: &str, n: u32) -> capabot::rules::Move {
     let p = pos(variant, text);
     assert!(forced_win(&p, n), "{variant} {text}: no forced win in {n}");
     if n > 1 {
         assert!(!forced_win(&p, n - 1), "{variant} {text}: already a win in {}", n - 1);
     }
-    let r = best_move(&p, &Limits::depth(2 * n));
+    let r = best_move(&p, &Limits::depth(2 * n + 1));
     let m = r.best.expect("a move");
     assert_eq!(r.mate_in(), Some(n as i32), "{variant} {text}: score {} pv {:?}", r.score, r.pv);
     let after = p.play_unchecked(m);

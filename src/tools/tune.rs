@@ -39,9 +39,7 @@ pub fn generate(opts: &GenOptions) -> Vec<String> {
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
-                s.spawn(move || {
-                    (t..opts.games).step_by(threads).map(|g| (g, sample_game(opts, g))).collect::<Vec<_>>()
-                })
+                s.spawn(move || (t..opts.games).step_by(threads).map(|g| (g, sample_game(opts, g))).collect::<Vec<_>>())
             })
             .collect();
         per_thread = handles.into_iter().map(|h| h.join().unwrap_or_default()).collect();
@@ -195,7 +193,10 @@ pub fn tunable_weights(v: &Variant) -> Vec<Weight> {
                 }
                 "center_mg" | "center_eg" => has_role(index),
                 "atomic_exposed_attacked" | "atomic_exposed" | "atomic_kings_touch" => v.atomic,
-                "launch_threat_to_move" | "launch_threat_waiting" | "shield_piece" | "missile_castle_ready"
+                "launch_threat_to_move"
+                | "launch_threat_waiting"
+                | "shield_piece"
+                | "missile_castle_ready"
                 | "radiation_near_king" => v.missiles,
                 _ => true,
             };
@@ -328,9 +329,12 @@ mod tests {
         set(&mut p, &w, 77);
         assert_eq!(p.threat_by_pawn, (eval::STANDARD.threat_by_pawn.0, 77));
         let text = p.to_rust();
-        assert!(text.contains("    threat_by_pawn: (55, 77),\n"), "{text}");
-        assert!(text.contains("    tempo: 12,\n"));
-        assert!(text.starts_with("    material_mg: [85, 320,"));
+        let pawn_threat = format!("    threat_by_pawn: ({}, 77),\n", eval::STANDARD.threat_by_pawn.0);
+        assert!(text.contains(&pawn_threat), "{text}");
+        assert!(text.contains(&format!("    tempo: {},\n", eval::STANDARD.tempo)));
+        let m = eval::STANDARD.material_mg;
+        assert!(text.starts_with(&format!("    material_mg: [{}, {},", m[0], m[1])));
+        assert_eq!(text.lines().count(), 37);
     }
 
     #[test]
