@@ -3,7 +3,7 @@
 //! pruning where it is sound, late-move reductions and shallow-depth pruning.
 
 use super::eval::{self, EvalParams, evaluate, value};
-use super::tt::{Bound, Entry, Tt};
+use super::tt::{Bound, Entry, NO_EVAL, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
 use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Setup};
@@ -45,6 +45,19 @@ pub(crate) struct Searcher<'a> {
     played: Vec<Option<Move>>,
     /// The quiet reply that last refuted each move (by its from and to squares).
     counter: Vec<Option<Move>>,
+}
+
+/// The static evaluation, taken from the transposition table when it has one.
+#[inline]
+fn cached_eval(pos: &Position, stored: i16) -> i32 {
+    if stored != NO_EVAL { stored as i32 } else { evaluate(pos) }
+}
+
+/// A static evaluation as stored in the transposition table (`-INF`, in check, and out-of-range values are
+/// not stored).
+#[inline]
+fn eval_to_tt(e: i32) -> i16 {
+    if e > i16::MIN as i32 && e <= i16::MAX as i32 { e as i16 } else { NO_EVAL }
 }
 
 fn history_index(pos: &Position, m: Move) -> usize {
@@ -298,8 +311,10 @@ impl<'a> Searcher<'a> {
         }
         let hash = pos.hash();
         let mut tt_move = None;
+        let mut tt_eval = NO_EVAL;
         if let Some(e) = self.tt.probe(hash) {
             tt_move = e.mv;
+            tt_eval = e.eval;
             if !pv_node
                 && e.depth as i32 >= depth
                 && let Some(s) = Self::tt_cutoff(&e, ply, alpha, beta)
@@ -307,7 +322,7 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { evaluate(pos) };
+        let static_eval = if in_check { -INF } else { cached_eval(pos, tt_eval) };
         self.evals[ply] = static_eval;
         // Better than two plies ago: prune less, reduce less.
         let improving = !in_check && ply >= 2 && self.evals[ply - 2] != -INF && static_eval > self.evals[ply - 2];
@@ -457,7 +472,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(hash, best_move, Self::score_to_tt(best_score, ply), depth, bound);
+        self.tt.store(hash, best_move, Self::score_to_tt(best_score, ply), depth, bound, eval_to_tt(static_eval));
         best_score
     }
 
@@ -500,15 +515,16 @@ impl<'a> Searcher<'a> {
         }
         let hash = pos.hash();
         let pv_node = beta - alpha > 1;
-        if !pv_node
-            && let Some(e) = self.tt.probe(hash)
-            && let Some(s) = Self::tt_cutoff(&e, ply, alpha, beta)
-        {
-            return s;
+        let mut tt_eval = NO_EVAL;
+        if let Some(e) = self.tt.probe(hash) {
+            if !pv_node && let Some(s) = Self::tt_cutoff(&e, ply, alpha, beta) {
+                return s;
+            }
+            tt_eval = e.eval;
         }
         let orig_alpha = alpha;
         let in_check = pos.is_check();
-        let stand = if in_check { -INF } else { evaluate(pos) };
+        let stand = if in_check { -INF } else { cached_eval(pos, tt_eval) };
         if !in_check {
             if stand >= beta {
                 return stand;
@@ -582,7 +598,7 @@ impl<'a> Searcher<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(hash, best_move, Self::score_to_tt(best, ply), 0, bound);
+        self.tt.store(hash, best_move, Self::score_to_tt(best, ply), 0, bound, eval_to_tt(stand));
         best
     }
 

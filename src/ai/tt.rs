@@ -23,8 +23,13 @@ pub struct Entry {
     pub score: i32,
     pub depth: i16,
     pub bound: Bound,
+    /// The static evaluation of the position ([`NO_EVAL`] when unknown or in check).
+    pub eval: i16,
     generation: u8,
 }
+
+/// The stored static evaluation of a position in check or not yet evaluated.
+pub const NO_EVAL: i16 = i16::MIN;
 
 /// A transposition table whose bucket count is a power of two.
 pub struct Tt {
@@ -62,7 +67,8 @@ impl Tt {
     }
 
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, eval: i16) {
         let generation = self.generation;
         let depth = depth.clamp(-100, 1000) as i16;
         let bucket = &mut self.buckets[key as usize & self.mask];
@@ -81,8 +87,10 @@ impl Tt {
             1
         };
         let old = bucket[slot];
-        let mv = mv.or(if old.key == key { old.mv } else { None });
-        bucket[slot] = Entry { key, mv, score, depth, bound, generation };
+        let same = old.key == key;
+        let mv = mv.or(if same { old.mv } else { None });
+        let eval = if eval == NO_EVAL && same { old.eval } else { eval };
+        bucket[slot] = Entry { key, mv, score, depth, bound, eval, generation };
     }
 }
 
@@ -93,9 +101,12 @@ mod tests {
     #[test]
     fn store_then_probe() {
         let mut tt = Tt::new(1);
-        tt.store(12345, None, 77, 5, Bound::Lower);
+        tt.store(12345, None, 77, 5, Bound::Lower, 31);
         let e = tt.probe(12345).expect("stored");
-        assert_eq!((e.score, e.depth, e.bound), (77, 5, Bound::Lower));
+        assert_eq!((e.score, e.depth, e.bound, e.eval), (77, 5, Bound::Lower, 31));
+        // A later store without an evaluation keeps the known one.
+        tt.store(12345, None, 80, 6, Bound::Exact, NO_EVAL);
+        assert_eq!(tt.probe(12345).map(|e| (e.score, e.eval)), Some((80, 31)));
         assert!(tt.probe(999).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());
@@ -105,16 +116,16 @@ mod tests {
     fn shallow_results_do_not_push_out_deep_ones() {
         let mut tt = Tt::new(1);
         let buckets = tt.mask as u64 + 1;
-        tt.store(7, None, 10, 9, Bound::Exact);
+        tt.store(7, None, 10, 9, Bound::Exact, NO_EVAL);
         // Two other keys in the same bucket, both shallow: the deep entry stays.
-        tt.store(7 + buckets, None, 20, 0, Bound::Upper);
-        tt.store(7 + 2 * buckets, None, 30, 0, Bound::Upper);
+        tt.store(7 + buckets, None, 20, 0, Bound::Upper, NO_EVAL);
+        tt.store(7 + 2 * buckets, None, 30, 0, Bound::Upper, NO_EVAL);
         assert_eq!(tt.probe(7).map(|e| e.depth), Some(9));
         assert!(tt.probe(7 + 2 * buckets).is_some());
         assert!(tt.probe(7 + buckets).is_none());
         // A new search lets a fresh entry take the first slot; the old one moves to the second.
         tt.new_search();
-        tt.store(7 + buckets, None, 40, 1, Bound::Lower);
+        tt.store(7 + buckets, None, 40, 1, Bound::Lower, NO_EVAL);
         assert!(tt.probe(7 + buckets).is_some());
         assert!(tt.probe(7).is_some());
     }
