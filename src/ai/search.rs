@@ -45,6 +45,28 @@ pub(crate) struct Searcher<'a> {
     played: Vec<Option<Move>>,
     /// The quiet reply that last refuted each move (by its from and to squares).
     counter: Vec<Option<Move>>,
+    /// The moved piece and its destination at each ply of the current path ([`piece_to`]; `None`: a null
+    /// move), the keys of the continuation histories.
+    keys: Vec<Option<usize>>,
+    /// Continuation histories: how well a quiet move did after the move one ply earlier (`cont[0]`, the
+    /// opponent's reply) and two plies earlier (`cont[1]`, our own previous move), indexed by side to move,
+    /// then the earlier move's key, then this move's key.
+    cont: [Vec<i16>; 2],
+}
+
+/// Number of distinct (piece, destination) keys: roles times squares of the largest board.
+const KEYS: usize = Role::COUNT * 100;
+
+/// The continuation-history key of `m` in `pos`: the moving piece's role and the destination square.
+#[inline]
+fn piece_to(pos: &Position, m: Move) -> Option<usize> {
+    pos.piece_at(m.from).map(|p| p.role.index() * 100 + m.to.index())
+}
+
+/// The slot of a continuation-history table for the side to move, the earlier move's key and this move's key.
+#[inline]
+fn cont_index(side: Color, earlier: usize, key: usize) -> usize {
+    (side.index() * KEYS + earlier) * KEYS + key
 }
 
 /// The static evaluation, taken from the transposition table when it has one.
@@ -99,6 +121,8 @@ impl<'a> Searcher<'a> {
                 .collect(),
             played: vec![None; MAX_PLY + 2],
             counter: vec![None; 100 * 100],
+            keys: vec![None; MAX_PLY + 2],
+            cont: [vec![0; 2 * KEYS * KEYS], vec![0; 2 * KEYS * KEYS]],
         }
     }
 
@@ -218,7 +242,21 @@ impl<'a> Searcher<'a> {
         {
             return 998_000;
         }
-        self.history[history_index(pos, m)]
+        self.history[history_index(pos, m)] + self.cont_score(pos, m, ply)
+    }
+
+    /// The continuation-history score of a quiet move at `ply`: how it did after the previous two moves.
+    fn cont_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+        let Some(key) = piece_to(pos, m) else { return 0 };
+        let mut s = 0;
+        for (back, table) in self.cont.iter().enumerate() {
+            if ply > back
+                && let Some(earlier) = self.keys[ply - 1 - back]
+            {
+                s += table[cont_index(pos.turn(), earlier, key)] as i32;
+            }
+        }
+        s
     }
 
     fn null_move_ok(&self, pos: &Position) -> bool {
@@ -341,6 +379,7 @@ impl<'a> Searcher<'a> {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.path.push(null.hash());
                 self.played[ply] = None;
+                self.keys[ply] = None;
                 let mut child_pv = Vec::new();
                 let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
                 self.path.pop();
@@ -409,6 +448,7 @@ impl<'a> Searcher<'a> {
             }
             self.path.push(child.hash());
             self.played[ply] = Some(m);
+            self.keys[ply] = piece_to(pos, m);
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
@@ -426,7 +466,7 @@ impl<'a> Searcher<'a> {
                     if order >= 998_000 {
                         r -= 1;
                     } else if !capture_like {
-                        r -= order / 5_000;
+                        r -= order / 8_000;
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -494,6 +534,26 @@ impl<'a> Searcher<'a> {
         update(&mut self.history[history_index(pos, m)], bonus);
         for &q in quiets {
             update(&mut self.history[history_index(pos, q)], -bonus);
+        }
+        let side = pos.turn();
+        for back in 0..2 {
+            if ply <= back {
+                break;
+            }
+            let Some(earlier) = self.keys[ply - 1 - back] else { continue };
+            let table = &mut self.cont[back];
+            let mut bump = |mv: Move, b: i32| {
+                if let Some(key) = piece_to(pos, mv) {
+                    let h = &mut table[cont_index(side, earlier, key)];
+                    let mut v = *h as i32;
+                    update(&mut v, b);
+                    *h = v.clamp(-16_384, 16_384) as i16;
+                }
+            };
+            bump(m, bonus);
+            for &q in quiets {
+                bump(q, -bonus);
+            }
         }
     }
 
@@ -639,6 +699,7 @@ impl<'a> Searcher<'a> {
                     let child = root.play_unchecked(m);
                     self.path.push(child.hash());
                     self.played[0] = Some(m);
+                    self.keys[0] = piece_to(root, m);
                     let s = if i == 0 || noisy {
                         let lo = if noisy { -INF } else { a };
                         -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false)
