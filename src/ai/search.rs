@@ -75,8 +75,8 @@ fn cached_eval(pos: &Position, stored: i16) -> i32 {
     if stored != NO_EVAL { stored as i32 } else { evaluate(pos) }
 }
 
-/// A static evaluation as stored in the transposition table (`-INF`, in check, and out-of-range values are
-/// not stored).
+/// A static evaluation as stored in the transposition table (values outside `i16` are not stored; the
+/// `-INF` of a position in check is, but never read, as a position in check is never evaluated).
 #[inline]
 fn eval_to_tt(e: i32) -> i16 {
     if e > i16::MIN as i32 && e <= i16::MAX as i32 { e as i16 } else { NO_EVAL }
