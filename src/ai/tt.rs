@@ -67,7 +67,6 @@ impl Tt {
     }
 
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, eval: i16) {
         let generation = self.generation;
         let depth = depth.clamp(-100, 1000) as i16;
