@@ -306,6 +306,10 @@ impl<'a> Searcher<'a> {
         }
     }
 
+    /// Alpha-beta over `depth` plies from `pos`, `ply` plies below the root; the principal variation goes
+    /// into `pv`. `after_null`: the move into `pos` was a null move (no second one in a row). `cut_node`:
+    /// a null-window node expected to fail high (its parent searched it as a reduced late move or as the
+    /// reply to a null move), where late moves are reduced further.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -316,6 +320,7 @@ impl<'a> Searcher<'a> {
         mut beta: i32,
         pv: &mut Vec<Move>,
         after_null: bool,
+        cut_node: bool,
     ) -> i32 {
         pv.clear();
         let pv_node = beta - alpha > 1;
@@ -367,7 +372,7 @@ impl<'a> Searcher<'a> {
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth.
             let margin = if improving { 70 } else { 90 };
-            if depth <= 6 && static_eval - margin * depth >= beta {
+            if depth <= 8 && static_eval - margin * depth >= beta {
                 return static_eval;
             }
             if !after_null
@@ -376,12 +381,12 @@ impl<'a> Searcher<'a> {
                 && self.null_move_ok(pos)
                 && let Some(null) = Self::null_position(pos)
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = 4 + depth / 3 + ((static_eval - beta) / 200).min(3);
                 self.path.push(null.hash());
                 self.played[ply] = None;
                 self.keys[ply] = None;
                 let mut child_pv = Vec::new();
-                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true);
+                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true, !cut_node);
                 self.path.pop();
                 if self.stopped {
                     return 0;
@@ -433,12 +438,23 @@ impl<'a> Searcher<'a> {
             let quiet = !tactical && !gives_check;
             if !pv_node && !in_check && searched > 0 && quiet && best_score > -MATE_BOUND {
                 if !capture_like {
+                    // The depth this move would get after its late-move reduction.
+                    let lmr_depth = (depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32).max(0);
                     // Late-move pruning: the tail of the quiet moves at shallow depth.
-                    if depth <= 4 && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 } {
+                    if depth <= 8 && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 } {
                         continue;
                     }
                     // Futility: a quiet move cannot lift a hopeless static score to alpha.
-                    if depth <= 3 && static_eval + 100 + 100 * depth <= alpha {
+                    if lmr_depth <= 6 && static_eval + 120 + 110 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    // A quiet move that hangs material by the exchange count, the more the shallower (not in
+                    // atomic, where a capture blows up the capturer too).
+                    if lmr_depth <= 6
+                        && !self.atomic
+                        && !matches!(m.kind, MoveKind::Castle { .. })
+                        && eval::see(pos, self.params, m.from, m.to) < -22 * (lmr_depth + 1) * (lmr_depth + 1)
+                    {
                         continue;
                     }
                 } else if losing_capture && depth <= 3 && order + 400_000 < -120 * depth {
@@ -452,13 +468,26 @@ impl<'a> Searcher<'a> {
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
-                score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false);
+                score = -self.search(
+                    &child,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    &mut child_pv,
+                    false,
+                    !pv_node && !cut_node,
+                );
             } else {
                 let mut r = 0;
                 if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !in_check {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
                         r -= 1;
+                    }
+                    if cut_node {
+                        // Expected to fail high: the later moves are unlikely to matter.
+                        r += 2;
                     }
                     if !improving {
                         r += 1;
@@ -470,12 +499,22 @@ impl<'a> Searcher<'a> {
                     }
                     r = r.clamp(0, new_depth - 1);
                 }
-                score = -self.search(&child, new_depth - r, ply + 1, -alpha - 1, -alpha, &mut child_pv, false);
+                score = -self.search(
+                    &child,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    &mut child_pv,
+                    false,
+                    r > 0 || !cut_node,
+                );
                 if score > alpha && r > 0 {
-                    score = -self.search(&child, new_depth, ply + 1, -alpha - 1, -alpha, &mut child_pv, false);
+                    score =
+                        -self.search(&child, new_depth, ply + 1, -alpha - 1, -alpha, &mut child_pv, false, !cut_node);
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false);
+                    score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false, false);
                 }
             }
             self.path.pop();
@@ -702,11 +741,11 @@ impl<'a> Searcher<'a> {
                     self.keys[0] = piece_to(root, m);
                     let s = if i == 0 || noisy {
                         let lo = if noisy { -INF } else { a };
-                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false)
+                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false, false)
                     } else {
-                        let mut s = -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false);
+                        let mut s = -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false, true);
                         if s > a && s < beta {
-                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false);
+                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false, false);
                         }
                         s
                     };
