@@ -1,63 +1,21 @@
 #!/usr/bin/env python3
 """Find capabot's costly moves in its lost games, with Fairy-Stockfish as the judge.
 
-Reads the output of `capabot match --verbose` (lines `game N: A white|black SCORE (...) from FEN` followed by
-`  moves ...`, where A is the capabot player), has Fairy-Stockfish (tools/fsf, run setup.sh first) evaluate
-every position of each game A lost with a search of NODES nodes, and prints each of A's moves after which
-the evaluation fell by THRESHOLD centipawns or more from A's side, with Fairy-Stockfish's preferred move
-and a UCI `position` command to replay the position before the move.
+Reads the output of `capabot match --verbose` (lines `game N: A white|black SCORE (...) from FEN`
+followed by `  moves ...`, where A is the capabot player), has Fairy-Stockfish (tools/fsf, run setup.sh
+first) evaluate every position of each game A lost with a search of NODES nodes, and prints each of A's
+moves (other than Fairy-Stockfish's own choice) after which the evaluation fell by THRESHOLD centipawns or
+more from A's side, with the move Fairy-Stockfish preferred and a UCI `position` command to replay the
+position before the move.
 
 Usage: tools/fsf/review.py MATCH_LOG VARIANT [NODES [THRESHOLD [MAX_GAMES]]]
 """
-import os
 import re
-import subprocess
 import sys
 
-UCI = os.path.join(os.path.dirname(os.path.abspath(__file__)), "uci.js")
+from engine import Engine
+
 GAME = re.compile(r"game\s+(\d+): A (white|black) ([\d.]+) \((.*)\) from (.*)$")
-SCORE = re.compile(r"score (cp|mate) (-?\d+)")
-
-
-class Engine:
-    def __init__(self, variant):
-        self.proc = subprocess.Popen(["node", UCI], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.send("uci")
-        self.until("uciok")
-        self.send(f"setoption name UCI_Variant value {variant}")
-        self.send("isready")
-        self.until("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, prefix):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise SystemExit("Fairy-Stockfish exited")
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
-    def evaluate(self, position, nodes):
-        """Score in centipawns for the side to move (mates as +-3000) and the best move."""
-        self.send(f"position {position}")
-        self.send(f"go nodes {nodes}")
-        lines = self.until("bestmove")
-        score = None
-        for line in lines:
-            m = SCORE.search(line)
-            if m:
-                v = int(m.group(2))
-                score = v if m.group(1) == "cp" else (3000 if v > 0 else -3000)
-        return score, lines[-1].split()[1]
-
-    def quit(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
 
 
 def games(path):
@@ -92,7 +50,12 @@ def main():
             white_to_move = white_first == (k % 2 == 0)
             ours = cp if white_to_move == (colour == "white") else -cp
             mover_was_capabot = white_to_move != (colour == "white")
-            if before is not None and mover_was_capabot and before[0] - ours >= threshold:
+            if (
+                before is not None
+                and mover_was_capabot
+                and before[0] - ours >= threshold
+                and moves[k - 1] != before[1]  # the judge's own choice is its search noise, not a mistake
+            ):
                 prev = f"fen {fen}" + (f" moves {' '.join(moves[:k - 1])}" if k > 1 else "")
                 print(f"  ply {k}: {moves[k - 1]} ({before[0]} -> {ours}), Fairy-Stockfish prefers {before[1]}")
                 print(f"    position {prev}", flush=True)
