@@ -308,8 +308,9 @@ impl<'a> Searcher<'a> {
 
     /// Alpha-beta over `depth` plies from `pos`, `ply` plies below the root; the principal variation goes
     /// into `pv`. `after_null`: the move into `pos` was a null move (no second one in a row). `cut_node`:
-    /// a null-window node expected to fail high (its parent searched it as a reduced late move or as the
-    /// reply to a null move), where late moves are reduced further.
+    /// a null-window node expected to fail high, where late moves are reduced further. Expectations
+    /// alternate down the tree (the children of a cut node searched at full depth are not cut nodes, and
+    /// the other way round); a reduced late move's child is always one.
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
