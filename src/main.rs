@@ -131,6 +131,12 @@ enum Command {
         /// Milliseconds per move (capabot levels keep their own lower limits).
         #[arg(long, default_value_t = 200)]
         movetime: u64,
+        /// Nodes per move for A instead of the time (a load-independent match).
+        #[arg(long)]
+        a_nodes: Option<u64>,
+        /// Nodes per move for B instead of the time.
+        #[arg(long)]
+        b_nodes: Option<u64>,
         #[arg(long)]
         a: String,
         #[arg(long)]
@@ -363,6 +369,8 @@ fn run(cli: Cli) -> Result<(), String> {
             variant,
             games,
             movetime,
+            a_nodes,
+            b_nodes,
             a,
             b,
             random_plies,
@@ -376,6 +384,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 variant: tools::variant(&variant)?,
                 games,
                 movetime,
+                nodes_a: a_nodes,
+                nodes_b: b_nodes,
                 a,
                 b,
                 random_plies,

@@ -121,7 +121,8 @@ impl Engine {
         self.wait_for("readyok", Duration::from_secs(120)).map(|_| ())
     }
 
-    fn best(&mut self, game: &Game, movetime: Duration) -> Result<Move, String> {
+    /// The engine's move after `go movetime` or, with a node budget, `go nodes`.
+    fn best(&mut self, game: &Game, movetime: Duration, nodes: Option<u64>) -> Result<Move, String> {
         let mut line = format!("position fen {}", fen::write(game.start()));
         if !game.moves().is_empty() {
             line.push_str(" moves");
@@ -131,8 +132,16 @@ impl Engine {
             }
         }
         self.send(&line)?;
-        self.send(&format!("go movetime {}", movetime.as_millis()))?;
-        let reply = self.wait_for("bestmove", movetime + Duration::from_secs(60))?;
+        let reply = match nodes {
+            Some(n) => {
+                self.send(&format!("go nodes {n}"))?;
+                self.wait_for("bestmove", Duration::from_secs(600))?
+            }
+            None => {
+                self.send(&format!("go movetime {}", movetime.as_millis()))?;
+                self.wait_for("bestmove", movetime + Duration::from_secs(60))?
+            }
+        };
         let text = reply.split_whitespace().nth(1).unwrap_or("");
         coord::parse(game.position(), text).map_err(|e| format!("engine move '{text}': {e}"))
     }
@@ -152,6 +161,8 @@ pub struct Player {
     spec: PlayerSpec,
     engine: Option<Engine>,
     movetime: Duration,
+    /// A node budget per move in place of the time (load-independent matches).
+    nodes: Option<u64>,
     rng: StdRng,
     /// Depth and node totals of capabot's searches (for reports).
     pub searches: u64,
@@ -161,7 +172,13 @@ pub struct Player {
 }
 
 impl Player {
-    pub fn new(spec: PlayerSpec, variant: &Variant, movetime: Duration, seed: u64) -> Result<Player, String> {
+    pub fn new(
+        spec: PlayerSpec,
+        variant: &Variant,
+        movetime: Duration,
+        nodes: Option<u64>,
+        seed: u64,
+    ) -> Result<Player, String> {
         let engine = match &spec {
             PlayerSpec::Uci { cmd, skill } => Some(Engine::start(cmd, variant, *skill)?),
             _ => None,
@@ -170,6 +187,7 @@ impl Player {
             spec,
             engine,
             movetime,
+            nodes,
             rng: StdRng::seed_from_u64(seed),
             searches: 0,
             depth_sum: 0,
@@ -197,7 +215,12 @@ impl Player {
             PlayerSpec::Greedy => Ok(greedy(pos, &moves, &mut self.rng)),
             PlayerSpec::Level(l) => {
                 let mut limits = Limits::for_level(l).with_seed(seed);
-                if limits.movetime.is_none_or(|t| t >= self.movetime) {
+                if let Some(n) = self.nodes {
+                    // A node budget replaces the level's node and time limits.
+                    limits.nodes = Some(n);
+                    limits.movetime = None;
+                    limits.soft_movetime = None;
+                } else if limits.movetime.is_none_or(|t| t >= self.movetime) {
                     // The match's time per move, used in full like the opponent's.
                     limits.movetime = Some(self.movetime);
                     limits.soft_movetime = None;
@@ -211,9 +234,9 @@ impl Player {
                 r.best.ok_or_else(|| "capabot returned no move".into())
             }
             PlayerSpec::Uci { .. } => {
-                let mt = self.movetime;
+                let (mt, nodes) = (self.movetime, self.nodes);
                 match &mut self.engine {
-                    Some(e) => e.best(game, mt),
+                    Some(e) => e.best(game, mt, nodes),
                     None => Err("engine not running".into()),
                 }
             }
@@ -264,6 +287,10 @@ pub struct MatchConfig {
     pub variant: &'static Variant,
     pub games: usize,
     pub movetime: Duration,
+    /// Node budgets per move for A and B in place of `movetime` (results then do not depend on the
+    /// machine's load).
+    pub nodes_a: Option<u64>,
+    pub nodes_b: Option<u64>,
     /// Random plies played before the players take over (the same for both games of a pair).
     pub random_plies: usize,
     pub seed: u64,
@@ -443,8 +470,8 @@ pub fn run_match(
             let next = &next;
             handles.push(scope.spawn(move || -> Result<Player, String> {
                 let seed = cfg.seed ^ ((t as u64) << 48);
-                let mut pa = Player::new(a.clone(), cfg.variant, cfg.movetime, seed)?;
-                let mut pb = Player::new(b.clone(), cfg.variant, cfg.movetime, seed ^ 0x5eed)?;
+                let mut pa = Player::new(a.clone(), cfg.variant, cfg.movetime, cfg.nodes_a, seed)?;
+                let mut pb = Player::new(b.clone(), cfg.variant, cfg.movetime, cfg.nodes_b, seed ^ 0x5eed)?;
                 loop {
                     let g = next.fetch_add(1, Ordering::Relaxed);
                     if g >= cfg.games {

@@ -93,6 +93,9 @@ pub struct MatchOptions {
     pub games: usize,
     /// Milliseconds per move.
     pub movetime: u64,
+    /// Node budgets per move for A and B in place of the time (load-independent matches).
+    pub nodes_a: Option<u64>,
+    pub nodes_b: Option<u64>,
     /// Player specs (see [`arena::PlayerSpec::parse`]).
     pub a: String,
     pub b: String,
@@ -122,11 +125,11 @@ impl fmt::Display for MatchReport {
         let score = sum.score();
         write!(
             f,
-            "| {} | {} | {} | {} ms | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
+            "| {} | {} | {} | {} | {} | +{w} ={d} -{l} | {:.1} % | {:+.0} | {:.1} | {:.0} | {:.0} s |",
             o.variant.name,
             o.a,
             o.b,
-            o.movetime,
+            budget(o.movetime, o.nodes_a, o.nodes_b),
             w + d + l,
             score * 100.0,
             arena::elo_diff(score),
@@ -134,6 +137,15 @@ impl fmt::Display for MatchReport {
             sum.nps(),
             self.elapsed.as_secs_f64()
         )
+    }
+}
+
+/// The match's limit per move: the time, or the node budgets (`A / B nodes`) where set.
+fn budget(movetime: u64, a: Option<u64>, b: Option<u64>) -> String {
+    let side = |n: Option<u64>| n.map_or(format!("{movetime} ms"), |n| format!("{n} nodes"));
+    match (a, b) {
+        (None, None) => format!("{movetime} ms"),
+        _ => format!("{} / {}", side(a), side(b)),
     }
 }
 
@@ -160,6 +172,8 @@ pub fn play_match(
         variant: v,
         games: options.games,
         movetime: Duration::from_millis(options.movetime.max(1)),
+        nodes_a: options.nodes_a,
+        nodes_b: options.nodes_b,
         random_plies: options.random_plies,
         seed: options.seed,
         max_plies: options.max_plies,
@@ -204,6 +218,8 @@ mod tests {
             variant: &CHESS,
             games: 2,
             movetime: 5,
+            nodes_a: None,
+            nodes_b: None,
             a: "random".into(),
             b: "greedy".into(),
             random_plies: 2,
@@ -222,5 +238,29 @@ mod tests {
         assert!(r.to_string().starts_with("| chess | random | greedy | 5 ms | 2 | +"), "{r}");
         let bad = MatchOptions { b: "bogus".into(), ..options };
         assert!(play_match(&bad, &mut |_, _| {}).unwrap_err().contains("unknown player"));
+    }
+
+    #[test]
+    fn a_node_budget_replaces_the_time_per_move() {
+        // A full-strength level given a whole second per move but only 300 nodes must stop at the nodes.
+        let options = MatchOptions {
+            variant: &CHESS,
+            games: 2,
+            movetime: 1000,
+            nodes_a: Some(300),
+            nodes_b: None,
+            a: "level:8".into(),
+            b: "random".into(),
+            random_plies: 2,
+            seed: 5,
+            max_plies: 12,
+            adjudicate: false,
+            concurrency: 1,
+        };
+        let r = play_match(&options, &mut |_, _| {}).unwrap();
+        let s = &r.summary;
+        assert!(s.searches >= 6, "{s:?}");
+        assert!(s.nodes_sum <= s.searches * 400, "{s:?}");
+        assert!(r.to_string().contains("| 300 nodes / 1000 ms | 2 |"), "{r}");
     }
 }
