@@ -28,8 +28,18 @@ pub struct EvalParams {
     pub king_center_file_mg: i32,
     /// Pawn bonus per rank advanced, middlegame and endgame.
     pub pawn_advance: (i32, i32),
-    /// Mobility per reachable square (not own-occupied, not attacked by enemy pawns), per role.
+    /// Mobility per reachable square (not own-occupied, not attacked by enemy pawns), per role: middlegame
+    /// and endgame.
     pub mobility: [i32; 9],
+    pub mobility_eg: [i32; 9],
+    /// Bonus by rank, seen from the piece's own side: index role × 10 + rank (0 = own back rank),
+    /// middlegame and endgame.
+    pub rank_mg: [i32; 90],
+    pub rank_eg: [i32; 90],
+    /// Bonus by file, counted from the nearest edge file: index role × 5 + files from the edge (0..=4),
+    /// middlegame and endgame.
+    pub file_mg: [i32; 45],
+    pub file_eg: [i32; 45],
     /// Bonus for each own pawn in the three files in front of the king, within two ranks (middlegame).
     pub pawn_shelter: i32,
     /// King-danger units per attack on the king zone, by attacking role.
@@ -104,6 +114,11 @@ pub static STANDARD: EvalParams = EvalParams {
     king_center_file_mg: 13,
     pawn_advance: (3, 5),
     mobility: [0, 6, 10, 6, 6, 0, 3, 2, 0],
+    mobility_eg: [0, 6, 10, 6, 6, 0, 3, 2, 0],
+    rank_mg: [0; 90],
+    rank_eg: [0; 90],
+    file_mg: [0; 45],
+    file_eg: [0; 45],
     pawn_shelter: 0,
     king_attack_units: [1, 3, 0, -3, 4, 0, 4, 4, 1],
     king_danger_div: 3,
@@ -146,6 +161,11 @@ const HAND_PARAMS: EvalParams = EvalParams {
     king_center_file_mg: 14,
     pawn_advance: (2, 9),
     mobility: [0, 4, 4, 2, 1, 0, 3, 2, 0],
+    mobility_eg: [0, 4, 4, 2, 1, 0, 3, 2, 0],
+    rank_mg: [0; 90],
+    rank_eg: [0; 90],
+    file_mg: [0; 45],
+    file_eg: [0; 45],
     pawn_shelter: 12,
     king_attack_units: [1, 2, 2, 3, 5, 0, 4, 4, 1],
     king_danger_div: 3,
@@ -187,6 +207,11 @@ pub static ATOMIC: EvalParams = EvalParams {
     king_center_file_mg: 41,
     pawn_advance: (13, 18),
     mobility: [0, 11, 28, 18, 18, 0, 3, 2, 0],
+    mobility_eg: [0, 11, 28, 18, 18, 0, 3, 2, 0],
+    rank_mg: [0; 90],
+    rank_eg: [0; 90],
+    file_mg: [0; 45],
+    file_eg: [0; 45],
     pawn_shelter: -3,
     king_attack_units: [1, 2, 2, 2, 3, 0, 3, 3, 1],
     king_danger_div: 3,
@@ -219,34 +244,54 @@ pub static ATOMIC: EvalParams = EvalParams {
 
 /// The 10×8 Capablanca family (Capablanca, Capablanca Random, Capablanca Relocation, Stone's Chess).
 pub static CAPABLANCA: EvalParams = EvalParams {
-    material_mg: [73, 278, 329, 456, 1044, 0, 776, 838, 400],
+    material_mg: [67, 284, 335, 462, 1038, 0, 776, 838, 400],
     material_eg: [105, 290, 320, 520, 960, 0, 820, 900, 380],
     phase: [0, 1, 1, 2, 4, 0, 3, 3, 1],
-    center_mg: [4, 14, 5, 5, -14, -22, 4, 1, 1],
-    center_eg: [-4, 2, 1, 5, 30, -3, 24, 26, 2],
-    king_advance_mg: -7,
+    center_mg: [6, 14, 3, 6, -7, -18, 5, 5, 1],
+    center_eg: [-4, 1, 2, 6, 17, -9, 15, 15, 2],
+    king_advance_mg: 13,
     king_center_file_mg: 29,
-    pawn_advance: (1, 5),
-    mobility: [0, 9, 10, 7, 6, 0, 6, 4, 0],
-    pawn_shelter: 2,
-    king_attack_units: [1, 6, 3, 5, 5, 0, 6, 5, 1],
+    pawn_advance: (0, 5),
+    mobility: [0, 11, 12, 9, 5, 0, 6, 3, 0],
+    mobility_eg: [0, 5, 4, 3, 10, 0, 6, 9, 0],
+    rank_mg: [
+        0, 2, -6, 2, 2, 25, -117, 0, 0, 0, 7, 0, -4, 3, 9, 33, 6, 6, 0, 0, 6, 14, -8, 5, -20, 6, -75, -18, 0, 0, 0,
+        -18, -17, -1, 12, 51, -1, 65, 0, 0, 24, 24, -15, -64, -31, 52, -12, 56, 0, 0, 0, 0, -24, -2, 8, -3, 132, 2, 0,
+        0, 16, 22, 1, -4, -10, 115, 20, -63, 0, 0, 14, 10, -2, -1, -33, 10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ],
+    rank_eg: [
+        0, 0, -10, -11, 7, -6, 22, 0, 0, 0, -48, -9, -1, 1, 11, 1, 13, -65, 0, 0, -29, 0, 39, 16, 4, -22, -5, 7, 0, 0,
+        -12, 0, 10, 30, 5, 10, -3, 56, 0, 0, -63, -40, -2, 65, 5, -2, 72, 6, 0, 0, -60, -10, 24, 17, 1, 24, 41, -99, 0,
+        0, -61, -8, -4, 81, 111, -22, 22, 0, 0, 0, -79, -80, -15, 9, 73, 11, 18, 213, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0,
+    ],
+    file_mg: [
+        -9, -5, 7, 2, -1, -5, 3, 8, -1, -9, -11, 11, 4, 0, -2, -3, 0, -5, 6, -3, -7, -4, 2, -1, 0, -73, 13, 3, 1, 0,
+        -2, -9, 0, 2, 2, 10, -8, 1, -3, 5, 0, 0, 0, 0, 0,
+    ],
+    file_eg: [
+        -8, 0, 0, 0, 2, -8, -3, -3, -2, 4, -8, -30, 11, 0, 0, 0, 13, 12, -12, -3, -1, 2, 0, -2, -2, -2, 6, 0, 0, 0, -2,
+        3, 0, 2, 1, -1, 0, 3, 0, -14, 0, 0, 0, 0, 0,
+    ],
+    pawn_shelter: 4,
+    king_attack_units: [1, 5, 3, 5, 5, 0, 5, 5, 1],
     king_danger_div: 3,
     king_danger_cap: 365,
     doubled_pawn: (16, 10),
-    isolated_pawn: (12, 5),
-    passed_pawn: [1, -8, 19, 20, 75, 148, 239, 140, 150],
-    bishop_pair: (59, 34),
-    rook_open_file: (49, 9),
-    rook_semi_open_file: (14, 29),
-    threat_by_pawn: (102, 37),
-    threat_by_lesser: (104, 55),
-    hanging: (39, 48),
-    pawn_connected: (8, 5),
-    rook_seventh: (16, 36),
-    outpost: (41, 20),
-    king_attackers: 2,
-    king_open_file: 38,
-    passed_king_distance: 41,
+    isolated_pawn: (12, 6),
+    passed_pawn: [1, 0, 27, 20, 62, 148, 239, 140, 150],
+    bishop_pair: (64, 46),
+    rook_open_file: (37, 11),
+    rook_semi_open_file: (5, 33),
+    threat_by_pawn: (102, 47),
+    threat_by_lesser: (104, 71),
+    hanging: (39, 44),
+    pawn_connected: (9, 6),
+    rook_seventh: (13, 50),
+    outpost: (37, 24),
+    king_attackers: 4,
+    king_open_file: 35,
+    passed_king_distance: 37,
     tempo: 63,
     atomic_exposed_attacked: 0,
     atomic_exposed: 0,
@@ -311,7 +356,7 @@ impl EvalParams {
         arrays!(material_mg, material_eg, phase, center_mg, center_eg);
         scalars!(king_advance_mg, king_center_file_mg);
         pairs!(pawn_advance);
-        arrays!(mobility);
+        arrays!(mobility, mobility_eg, rank_mg, rank_eg, file_mg, file_eg);
         scalars!(pawn_shelter);
         arrays!(king_attack_units);
         scalars!(king_danger_div, king_danger_cap);
@@ -494,6 +539,13 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let centre = steps_from_edge(v, sq);
         mg += p.center_mg[ri] * centre;
         eg += p.center_eg[ri] * centre;
+        let rank = ri * 10 + relative_rank(v, us, sq) as usize;
+        mg += p.rank_mg[rank];
+        eg += p.rank_eg[rank];
+        let f = sq.file() as usize;
+        let file = ri * 5 + f.min(v.width as usize - 1 - f);
+        mg += p.file_mg[file];
+        eg += p.file_eg[file];
         match piece.role {
             Role::Pawn => {
                 let adv = relative_rank(v, us, sq) - v.pawn_rank as i32;
@@ -547,7 +599,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                 }
                 let mob = (att & !own & !enemy_pawn_attacks).count() as i32;
                 mg += p.mobility[ri] * mob;
-                eg += p.mobility[ri] * mob;
+                eg += p.mobility_eg[ri] * mob;
                 let hits = (att & enemy_king_zone).count() as i32;
                 if hits > 0 {
                     danger_units += hits * p.king_attack_units[ri];
@@ -831,6 +883,24 @@ mod tests {
     use super::*;
     use crate::notation::fen;
     use crate::rules::variant;
+
+    #[test]
+    fn rank_and_file_tables_count_from_each_side() {
+        // A white knight on e5 and a black one on d4: rank 4 (from White) and rank 4 (from Black), both three
+        // files from the edge, so the tables cancel; move only the white knight and they show.
+        let p0 = STANDARD.clone();
+        let mut p1 = STANDARD.clone();
+        p1.rank_mg[N * 10 + 4] += 40;
+        p1.rank_eg[N * 10 + 4] += 40;
+        p1.file_mg[N * 5 + 3] += 7;
+        p1.file_eg[N * 5 + 3] += 7;
+        let both = fen::parse_position(&variant::CHESS, "4k3/8/8/4N3/3n4/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(evaluate_with(&both, &p1), evaluate_with(&both, &p0));
+        let one = fen::parse_position(&variant::CHESS, "4k3/8/8/4N3/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(evaluate_with(&one, &p1), evaluate_with(&one, &p0) + 47);
+        let black = fen::parse_position(&variant::CHESS, "4k3/8/8/8/3n4/8/8/4K3 b - - 0 1").unwrap();
+        assert_eq!(evaluate_with(&black, &p1), evaluate_with(&black, &p0) + 47);
+    }
 
     #[test]
     fn start_positions_are_balanced() {

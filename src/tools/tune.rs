@@ -188,7 +188,13 @@ pub fn tunable_weights(v: &Variant) -> Vec<Weight> {
             let keep = match field {
                 "phase" | "king_danger_div" => false,
                 "material_mg" | "material_eg" => index != Role::King.index() && has_role(index),
-                "mobility" | "king_attack_units" => {
+                "rank_mg" | "rank_eg" => {
+                    let (role, rank) = (index / 10, index % 10);
+                    let pawn_rank_ok = role != Role::Pawn.index() || (rank >= 1 && rank + 1 < v.height as usize);
+                    has_role(role) && rank < v.height as usize && pawn_rank_ok
+                }
+                "file_mg" | "file_eg" => has_role(index / 5) && index % 5 < v.width.div_ceil(2) as usize,
+                "mobility" | "mobility_eg" | "king_attack_units" => {
                     index != Role::King.index() && index != Role::Pawn.index() && has_role(index)
                 }
                 "center_mg" | "center_eg" => has_role(index),
@@ -334,7 +340,7 @@ mod tests {
         assert!(text.contains(&format!("    tempo: {},\n", eval::STANDARD.tempo)));
         let m = eval::STANDARD.material_mg;
         assert!(text.starts_with(&format!("    material_mg: [{}, {},", m[0], m[1])));
-        assert_eq!(text.lines().count(), 37);
+        assert_eq!(text.lines().count(), 42);
     }
 
     #[test]
@@ -346,6 +352,13 @@ mod tests {
         assert!(!chess.iter().any(|w| w.field == "phase" || w.field.starts_with("atomic")));
         assert!(tunable_weights(&variant::ATOMIC).iter().any(|w| w.field == "atomic_exposed"));
         assert!(!capa.contains(&Weight { field: "material_mg", index: Role::King.index() }));
+        // Rank and file tables: only ranks and files the board has, no pawns on the back or last rank.
+        let knight_rank = |r: usize| Weight { field: "rank_mg", index: Role::Knight.index() * 10 + r };
+        assert!(chess.contains(&knight_rank(7)) && !chess.contains(&knight_rank(8)));
+        let pawn_rank = |r: usize| Weight { field: "rank_eg", index: Role::Pawn.index() * 10 + r };
+        assert!(chess.contains(&pawn_rank(6)) && !chess.contains(&pawn_rank(0)) && !chess.contains(&pawn_rank(7)));
+        let centre_file = Weight { field: "file_mg", index: Role::Rook.index() * 5 + 4 };
+        assert!(capa.contains(&centre_file) && !chess.contains(&centre_file));
     }
 
     #[test]
