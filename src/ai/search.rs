@@ -52,6 +52,8 @@ pub(crate) struct Searcher<'a> {
     /// opponent's reply) and two plies earlier (`cont[1]`, our own previous move), indexed by side to move,
     /// then the earlier move's key, then this move's key.
     cont: [Vec<i16>; 2],
+    /// Capture history: how well each capture (side, moving role, destination, captured role) did.
+    captures: Vec<i16>,
 }
 
 /// Number of distinct (piece, destination) keys: roles times squares of the largest board.
@@ -61,6 +63,17 @@ const KEYS: usize = Role::COUNT * 100;
 #[inline]
 fn piece_to(pos: &Position, m: Move) -> Option<usize> {
     pos.piece_at(m.from).map(|p| p.role.index() * 100 + m.to.index())
+}
+
+/// The capture-history slot of a capture `m` (not a launch) in `pos`.
+#[inline]
+fn capture_index(pos: &Position, m: Move) -> Option<usize> {
+    if m.kind == MoveKind::Launch {
+        return None;
+    }
+    let victim = if m.kind == MoveKind::EnPassant { Role::Pawn } else { pos.piece_at(m.to)?.role };
+    let mover = pos.piece_at(m.from)?.role;
+    Some(((pos.turn().index() * Role::COUNT + mover.index()) * 100 + m.to.index()) * Role::COUNT + victim.index())
 }
 
 /// The slot of a continuation-history table for the side to move, the earlier move's key and this move's key.
@@ -80,6 +93,20 @@ fn cached_eval(pos: &Position, stored: i16) -> i32 {
 #[inline]
 fn eval_to_tt(e: i32) -> i16 {
     if e > i16::MIN as i32 && e <= i16::MAX as i32 { e as i16 } else { NO_EVAL }
+}
+
+/// History "gravity": moves a history score by `bonus`, the less the nearer it already is to ±16,384.
+#[inline]
+fn gravity(h: &mut i32, bonus: i32) {
+    *h += bonus - *h * bonus.abs() / 16_384;
+}
+
+/// [`gravity`] for the 16-bit tables (continuation and capture histories).
+#[inline]
+fn gravity16(h: &mut i16, bonus: i32) {
+    let mut v = *h as i32;
+    gravity(&mut v, bonus);
+    *h = v.clamp(-16_384, 16_384) as i16;
 }
 
 fn history_index(pos: &Position, m: Move) -> usize {
@@ -123,6 +150,7 @@ impl<'a> Searcher<'a> {
             counter: vec![None; 100 * 100],
             keys: vec![None; MAX_PLY + 2],
             cont: [vec![0; 2 * KEYS * KEYS], vec![0; 2 * KEYS * KEYS]],
+            captures: vec![0; 2 * Role::COUNT * 100 * Role::COUNT],
         }
     }
 
@@ -220,7 +248,8 @@ impl<'a> Searcher<'a> {
                 let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
                 let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
                 if g >= 0 {
-                    return 2_000_000 + victim * 16 - attacker;
+                    let learned = capture_index(pos, m).map(|i| self.captures[i] as i32 / 8).unwrap_or(0);
+                    return 2_000_000 + victim * 16 + learned - attacker;
                 }
                 return -400_000 + g;
             }
@@ -356,7 +385,8 @@ impl<'a> Searcher<'a> {
         let hash = pos.hash();
         let mut tt_move = None;
         let mut tt_eval = NO_EVAL;
-        if let Some(e) = self.tt.probe(hash) {
+        let tt_hit = self.tt.probe(hash);
+        if let Some(e) = tt_hit {
             tt_move = e.mv;
             tt_eval = e.eval;
             if !pv_node
@@ -368,21 +398,35 @@ impl<'a> Searcher<'a> {
         }
         let static_eval = if in_check { -INF } else { cached_eval(pos, tt_eval) };
         self.evals[ply] = static_eval;
+        // For pruning, a stored search score is a better guess than the static one where its bound
+        // points the same way.
+        let mut guess = static_eval;
+        if !in_check && let Some(e) = tt_hit {
+            let s = Self::score_from_tt(e.score, ply);
+            let fits = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > static_eval,
+                Bound::Upper => s < static_eval,
+            };
+            if fits && s.abs() < MATE_BOUND {
+                guess = s;
+            }
+        }
         // Better than two plies ago: prune less, reduce less.
         let improving = !in_check && ply >= 2 && self.evals[ply - 2] != -INF && static_eval > self.evals[ply - 2];
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth.
             let margin = if improving { 70 } else { 90 };
-            if depth <= 8 && static_eval - margin * depth >= beta {
-                return static_eval;
+            if depth <= 8 && guess - margin * depth >= beta {
+                return guess;
             }
             if !after_null
                 && depth >= 3
-                && static_eval >= beta
+                && guess >= beta
                 && self.null_move_ok(pos)
                 && let Some(null) = Self::null_position(pos)
             {
-                let r = 4 + depth / 3 + ((static_eval - beta) / 200).min(3);
+                let r = 4 + depth / 3 + ((guess - beta) / 200).min(3);
                 self.path.push(null.hash());
                 self.played[ply] = None;
                 self.keys[ply] = None;
@@ -421,6 +465,7 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         let mut searched = 0;
         let mut quiets: Vec<Move> = Vec::new();
+        let mut captures_tried: Vec<Move> = Vec::new();
         let mut child_pv = Vec::new();
         for i in 0..list.len() {
             let mut bi = i;
@@ -436,7 +481,16 @@ impl<'a> Searcher<'a> {
             let losing_capture = capture_like && order < 0 && Some(m) != tt_move;
             let child = pos.play_unchecked(m);
             let gives_check = child.is_check();
-            let quiet = !tactical && !gives_check;
+            // A check that hangs the checking piece by exchange count (not in atomic, where captures
+            // explode): not extended, and reduced and pruned like a quiet move.
+            let unsafe_check = gives_check
+                && !self.atomic
+                && if capture_like {
+                    order < 0
+                } else {
+                    matches!(m.kind, MoveKind::Normal) && eval::see(pos, self.params, m.from, m.to) < 0
+                };
+            let quiet = !tactical && (!gives_check || unsafe_check);
             if !pv_node && !in_check && searched > 0 && quiet && best_score > -MATE_BOUND {
                 if !capture_like {
                     // The depth this move would get after its late-move reduction.
@@ -446,7 +500,7 @@ impl<'a> Searcher<'a> {
                         continue;
                     }
                     // Futility: a quiet move cannot lift a hopeless static score to alpha.
-                    if lmr_depth <= 6 && static_eval + 120 + 110 * lmr_depth <= alpha {
+                    if lmr_depth <= 6 && guess + 120 + 110 * lmr_depth <= alpha {
                         continue;
                     }
                     // A quiet move that hangs material by the exchange count, the more the shallower (not in
@@ -466,7 +520,8 @@ impl<'a> Searcher<'a> {
             self.path.push(child.hash());
             self.played[ply] = Some(m);
             self.keys[ply] = piece_to(pos, m);
-            let new_depth = depth - 1;
+            // The child in check extends itself by a ply; an unsafe check takes that back.
+            let new_depth = depth - 1 - unsafe_check as i32;
             let mut score;
             if searched == 0 {
                 score = -self.search(
@@ -481,9 +536,13 @@ impl<'a> Searcher<'a> {
                 );
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 + pv_node as usize && quiet && !in_check {
+                if depth >= 3 && searched >= 2 + pv_node as usize && !tactical && !in_check {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     if pv_node {
+                        r -= 1;
+                    }
+                    if !quiet {
+                        // A safe check: reduced one ply less.
                         r -= 1;
                     }
                     if cut_node {
@@ -536,12 +595,16 @@ impl<'a> Searcher<'a> {
                         if !tactical {
                             self.reward(pos, m, &quiets, depth, ply);
                         }
+                        self.reward_captures(pos, capture_like.then_some(m), &captures_tried, depth);
                         break;
                     }
                 }
             }
             if !tactical {
                 quiets.push(m);
+            }
+            if capture_like && m.kind != MoveKind::Launch {
+                captures_tried.push(m);
             }
         }
         self.order_bufs[ply] = list;
@@ -556,6 +619,23 @@ impl<'a> Searcher<'a> {
         best_score
     }
 
+    /// After a cut-off: raise the capture history of the capture that caused it (if it was one) and
+    /// lower that of the captures tried before it.
+    fn reward_captures(&mut self, pos: &Position, best: Option<Move>, tried: &[Move], depth: i32) {
+        let bonus = (depth * depth).min(400);
+        let mut bump = |mv: Move, b: i32| {
+            if let Some(i) = capture_index(pos, mv) {
+                gravity16(&mut self.captures[i], b);
+            }
+        };
+        if let Some(m) = best {
+            bump(m, bonus);
+        }
+        for &c in tried {
+            bump(c, -bonus);
+        }
+    }
+
     fn reward(&mut self, pos: &Position, m: Move, quiets: &[Move], depth: i32, ply: usize) {
         let k = &mut self.killers[ply.min(MAX_PLY)];
         if k[0] != Some(m) {
@@ -568,12 +648,9 @@ impl<'a> Searcher<'a> {
             self.counter[prev.from.index() * 100 + prev.to.index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        let update = |h: &mut i32, b: i32| {
-            *h += b - *h * b.abs() / 16_384;
-        };
-        update(&mut self.history[history_index(pos, m)], bonus);
+        gravity(&mut self.history[history_index(pos, m)], bonus);
         for &q in quiets {
-            update(&mut self.history[history_index(pos, q)], -bonus);
+            gravity(&mut self.history[history_index(pos, q)], -bonus);
         }
         let side = pos.turn();
         for back in 0..2 {
@@ -584,10 +661,7 @@ impl<'a> Searcher<'a> {
             let table = &mut self.cont[back];
             let mut bump = |mv: Move, b: i32| {
                 if let Some(key) = piece_to(pos, mv) {
-                    let h = &mut table[cont_index(side, earlier, key)];
-                    let mut v = *h as i32;
-                    update(&mut v, b);
-                    *h = v.clamp(-16_384, 16_384) as i16;
+                    gravity16(&mut table[cont_index(side, earlier, key)], b);
                 }
             };
             bump(m, bonus);
@@ -964,9 +1038,30 @@ fn lmr(depth: i32, searched: usize) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{VARIANTS, setups};
+    use crate::notation::fen;
+    use crate::rules::{Square, VARIANTS, setups, variant};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).unwrap()
+    }
+
+    /// Capture-history slots tell the capturing role apart, and the capture from the quiet move; an en
+    /// passant capture shares the slot of a pawn taking a pawn on the same square.
+    #[test]
+    fn capture_history_slots() {
+        let pos = fen::parse_position(&variant::CHESS, "4k3/8/8/3p4/8/2N5/8/4K2Q w - - 0 1").unwrap();
+        let by_knight = capture_index(&pos, Move::normal(sq("c3"), sq("d5"))).unwrap();
+        let by_queen = capture_index(&pos, Move::normal(sq("h1"), sq("d5"))).unwrap();
+        assert_ne!(by_knight, by_queen);
+        assert_eq!(capture_index(&pos, Move::normal(sq("c3"), sq("e4"))), None);
+        let ep = fen::parse_position(&variant::CHESS, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1").unwrap();
+        let plain = fen::parse_position(&variant::CHESS, "4k3/8/3p4/4P3/8/8/8/4K3 w - - 0 1").unwrap();
+        let ep_slot = capture_index(&ep, Move { from: sq("e5"), to: sq("d6"), kind: MoveKind::EnPassant });
+        assert_eq!(ep_slot, capture_index(&plain, Move::normal(sq("e5"), sq("d6"))));
+        assert!(ep_slot.is_some());
+    }
 
     /// The direct generator agrees with the rules engine: every legal capture (queen promotions) is
     /// generated, and everything generated that passes `legal_after` is legal.
