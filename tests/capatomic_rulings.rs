@@ -259,6 +259,22 @@ fn c04_en_passant() {
     assert_eq!(done.piece_at(sq("e4")), Some(Piece::new(Color::Black, Role::Pawn)));
 }
 
+#[test]
+fn c04_c16_en_passant_square_kept_only_while_the_capture_is_legal() {
+    // e3-e5 beside the d5 pawn, but that pawn is pinned on the d-file (rook d1, king d10): no en passant,
+    // so no square in the FEN and none in the position.
+    let p = pos("Kj1 Rd1 Pe3 kd10 pd5", "", "w - - 0 1");
+    let after = play(&p, "e3e5");
+    assert!(fen::write(&after).contains(" b - - 0 1"), "{}", fen::write(&after));
+    assert_eq!(after.ep_square(), None);
+    // The same position read from a FEN with or without the (accepted) square is one position, with one
+    // hash, so repetition counting and the hash table treat them alike.
+    let with_square = fen::parse_position(&CAPATOMIC, &fen::write(&after).replace(" b - - ", " b - e4 ")).unwrap();
+    assert_eq!(with_square.hash(), after.hash());
+    assert!(with_square == after);
+    assert_eq!(after.hash(), after.recomputed_hash());
+}
+
 // ----- C5 irradiated squares -----
 
 #[test]

@@ -295,9 +295,8 @@ pub fn write(pos: &Position) -> String {
     out.push_str(&write_castling(pos));
     out.push(' ');
     // Fairy-Stockfish writes the square whenever an enemy pawn stands ready to take; Capatomic writes
-    // it only when the capture is legal (C16).
-    let ep = if pos.variant().missiles { pos.legal_ep_square() } else { pos.ep_square() };
-    match ep {
+    // it only when the capture is legal (C16), and its positions keep it only then.
+    match pos.ep_square() {
         Some(sq) => out.push_str(&sq.to_string()),
         None => out.push('-'),
     }

@@ -320,6 +320,7 @@ impl Position {
             return Err(PositionError::OpponentInCheck);
         }
         pos.hash = pos.compute_hash();
+        pos.drop_illegal_ep();
         Ok(pos)
     }
 
@@ -404,7 +405,8 @@ impl Position {
         list.iter().any(|m| m.to == ep && self.is_legal(*m)).then_some(ep)
     }
 
-    /// The raw en-passant square (set after a double step next to an enemy pawn).
+    /// The en-passant square: set after a double step next to an enemy pawn (in Capatomic only while
+    /// the capture is legal).
     pub fn ep_square(&self) -> Option<Square> {
         self.ep_square
     }
@@ -1129,6 +1131,19 @@ impl Position {
         }
         self.turn = us.other();
         self.hash ^= zobrist::BLACK_TO_MOVE;
+        self.drop_illegal_ep();
+    }
+
+    /// Capatomic keeps the en-passant square only while the capture is legal (C16: the FEN writes it
+    /// only then), so positions that differ in nothing else are the same position, with the same hash.
+    fn drop_illegal_ep(&mut self) {
+        if self.variant.missiles
+            && let Some(ep) = self.ep_square
+            && self.legal_ep_square().is_none()
+        {
+            self.ep_square = None;
+            self.hash ^= zobrist::ep_file(ep.file());
+        }
     }
 
     // ----- game end -----
