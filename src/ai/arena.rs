@@ -2,7 +2,7 @@
 //! started by a command line (Fairy-Stockfish, an earlier capabot build) — with capabot's rules engine as
 //! referee. Used by `capabot match` to calibrate the levels and to measure strength.
 
-use super::{Limits, best_move_in_game, eval};
+use super::{Limits, Memory, best_move_in_game_with, eval};
 use crate::notation::{fen, uci as coord};
 use crate::rules::{Color, Game, Move, Outcome, Position, Variant, setups};
 use rand::rngs::StdRng;
@@ -160,6 +160,8 @@ impl Drop for Engine {
 pub struct Player {
     spec: PlayerSpec,
     engine: Option<Engine>,
+    /// capabot's memory (hash table and move statistics), kept through a game like a UCI engine's.
+    memory: Option<Memory>,
     movetime: Duration,
     /// A node budget per move in place of the time (load-independent matches).
     nodes: Option<u64>,
@@ -183,9 +185,15 @@ impl Player {
             PlayerSpec::Uci { cmd, skill } => Some(Engine::start(cmd, variant, *skill)?),
             _ => None,
         };
+        let memory = match spec {
+            // The size a UCI engine gets by default.
+            PlayerSpec::Level(_) => Some(Memory::new(16)),
+            _ => None,
+        };
         Ok(Player {
             spec,
             engine,
+            memory,
             movetime,
             nodes,
             rng: StdRng::seed_from_u64(seed),
@@ -197,6 +205,9 @@ impl Player {
     }
 
     fn new_game(&mut self) -> Result<(), String> {
+        if let Some(m) = &mut self.memory {
+            m.clear();
+        }
         match &mut self.engine {
             Some(e) => e.new_game(),
             None => Ok(()),
@@ -226,7 +237,10 @@ impl Player {
                     limits.soft_movetime = None;
                 }
                 let t = Instant::now();
-                let r = best_move_in_game(game, &limits);
+                let r = match &mut self.memory {
+                    Some(memory) => best_move_in_game_with(game, &limits, memory),
+                    None => return Err("capabot has no memory".into()),
+                };
                 self.time_sum += t.elapsed();
                 self.searches += 1;
                 self.depth_sum += r.depth as u64;

@@ -213,21 +213,52 @@ pub fn best_move(pos: &Position, limits: &Limits) -> SearchResult {
     search_fresh(pos, &[], limits)
 }
 
-/// A search with a new table, whose allocation counts against the time limit.
+/// A search with a new memory, whose allocation counts against the time limit.
 fn search_fresh(pos: &Position, history: &[u64], limits: &Limits) -> SearchResult {
     let t = std::time::Instant::now();
-    let mut table = tt::Tt::new(table_mb(limits));
+    let mut memory = Memory::new(table_mb(limits));
     let mut limits = limits.clone();
     limits.movetime = limits.movetime.map(|m| m.saturating_sub(t.elapsed()).max(Duration::from_millis(1)));
     limits.soft_movetime = limits.soft_movetime.map(|m| m.saturating_sub(t.elapsed()));
-    search_with(pos, history, &limits, &mut table, &mut |_| {})
+    search_with(pos, history, &limits, &mut memory, &mut |_| {})
 }
 
 /// The best move in the game's current position, avoiding or seeking repetitions of earlier positions.
 pub fn best_move_in_game(game: &Game, limits: &Limits) -> SearchResult {
-    let history: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
-    let history = &history[..history.len().saturating_sub(1)];
-    search_fresh(game.position(), history, limits)
+    search_fresh(game.position(), &game_history(game), limits)
+}
+
+/// [`best_move_in_game`] for a caller that keeps a [`Memory`] for the game from move to move, as an
+/// engine in a match does: each search starts from what the one before learned.
+pub fn best_move_in_game_with(game: &Game, limits: &Limits, memory: &mut Memory) -> SearchResult {
+    search_with(game.position(), &game_history(game), limits, memory, &mut |_| {})
+}
+
+/// The hashes of the game's positions before the current one.
+fn game_history(game: &Game) -> Vec<u64> {
+    let mut history: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
+    history.pop();
+    history
+}
+
+/// What searches keep from move to move of one game: the transposition table and the move-ordering
+/// statistics (history, counter moves, continuation and capture histories).
+pub struct Memory {
+    pub(crate) tt: tt::Tt,
+    stats: Box<search::Stats>,
+}
+
+impl Memory {
+    /// A memory with a transposition table of about `mb` megabytes.
+    pub fn new(mb: usize) -> Memory {
+        Memory { tt: tt::Tt::new(mb), stats: Box::new(search::Stats::new()) }
+    }
+
+    /// Forgets everything (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.stats.clear();
+    }
 }
 
 fn table_mb(limits: &Limits) -> usize {
@@ -243,16 +274,16 @@ fn table_mb(limits: &Limits) -> usize {
     }
 }
 
-/// The full interface: earlier positions' hashes (oldest first, not including `pos`), a table kept by
+/// The full interface: earlier positions' hashes (oldest first, not including `pos`), a memory kept by
 /// the caller, and a callback for each finished iteration.
 pub fn search_with(
     pos: &Position,
     history: &[u64],
     limits: &Limits,
-    table: &mut tt::Tt,
+    memory: &mut Memory,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let mut s = search::Searcher::new(table, limits, history, pos.variant().atomic);
+    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant().atomic);
     s.run(pos, on_info)
 }
 
@@ -308,5 +339,21 @@ mod tests {
         assert!(pos.legal_moves().contains(&m));
         assert_eq!(r.depth, 3);
         assert!(r.nodes > 0);
+    }
+
+    #[test]
+    fn memory_carries_over_between_searches_until_cleared() {
+        let pos = Position::start(&variant::CAPABLANCA);
+        let limits = Limits::depth(7);
+        let mut memory = Memory::new(4);
+        let first = search_with(&pos, &[], &limits, &mut memory, &mut |_| {});
+        // The second search finds the first one's results in the table and ordering statistics.
+        let again = search_with(&pos, &[], &limits, &mut memory, &mut |_| {});
+        assert!(again.nodes * 2 < first.nodes, "{} nodes after {}", again.nodes, first.nodes);
+        // Cleared, it starts from nothing: the same search as the first.
+        memory.clear();
+        let fresh = search_with(&pos, &[], &limits, &mut memory, &mut |_| {});
+        assert_eq!((fresh.nodes, fresh.best), (first.nodes, first.best));
+        assert_eq!(best_move(&pos, &limits).nodes, first.nodes);
     }
 }

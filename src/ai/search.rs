@@ -29,7 +29,8 @@ pub(crate) struct Searcher<'a> {
     nodes: u64,
     stopped: bool,
     killers: Vec<[Option<Move>; 2]>,
-    history: Vec<i32>,
+    /// The move-ordering statistics, kept by the caller from one search of a game to the next.
+    stats: &'a mut Stats,
     /// Hashes of the game so far, then of the positions on the search path (current last).
     path: Vec<u64>,
     seldepth: u32,
@@ -43,17 +44,44 @@ pub(crate) struct Searcher<'a> {
     lmr: Vec<[i8; 64]>,
     /// The move played at each ply of the current path (`None`: a null move).
     played: Vec<Option<Move>>,
-    /// The quiet reply that last refuted each move (by its from and to squares).
-    counter: Vec<Option<Move>>,
     /// The moved piece and its destination at each ply of the current path ([`piece_to`]; `None`: a null
     /// move), the keys of the continuation histories.
     keys: Vec<Option<usize>>,
+}
+
+/// What the searches of one game learn about moves, beyond the transposition table: kept from move to
+/// move, so each search starts with the order the last one found (cleared for a new game).
+pub(crate) struct Stats {
+    /// History: how often a quiet move (side, from, to) refuted, minus how often it was tried in vain.
+    history: Vec<i32>,
+    /// The quiet reply that last refuted each move (by its from and to squares).
+    counter: Vec<Option<Move>>,
     /// Continuation histories: how well a quiet move did after the move one ply earlier (`cont[0]`, the
     /// opponent's reply) and two plies earlier (`cont[1]`, our own previous move), indexed by side to move,
     /// then the earlier move's key, then this move's key.
     cont: [Vec<i16>; 2],
     /// Capture history: how well each capture (side, moving role, destination, captured role) did.
     captures: Vec<i16>,
+}
+
+impl Stats {
+    pub(crate) fn new() -> Stats {
+        Stats {
+            history: vec![0; 2 * 100 * 100],
+            counter: vec![None; 100 * 100],
+            cont: [vec![0; 2 * KEYS * KEYS], vec![0; 2 * KEYS * KEYS]],
+            captures: vec![0; 2 * Role::COUNT * 100 * Role::COUNT],
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.history.fill(0);
+        self.counter.fill(None);
+        for t in &mut self.cont {
+            t.fill(0);
+        }
+        self.captures.fill(0);
+    }
 }
 
 /// Number of distinct (piece, destination) keys: roles times squares of the largest board.
@@ -119,7 +147,13 @@ fn is_tactical(pos: &Position, m: Move) -> bool {
 }
 
 impl<'a> Searcher<'a> {
-    pub(crate) fn new(tt: &'a mut Tt, limits: &'a Limits, history: &[u64], variant_atomic: bool) -> Searcher<'a> {
+    pub(crate) fn new(
+        tt: &'a mut Tt,
+        stats: &'a mut Stats,
+        limits: &'a Limits,
+        history: &[u64],
+        variant_atomic: bool,
+    ) -> Searcher<'a> {
         let start = Instant::now();
         Searcher {
             params: &eval::STANDARD,
@@ -130,7 +164,7 @@ impl<'a> Searcher<'a> {
             nodes: 0,
             stopped: false,
             killers: vec![[None; 2]; MAX_PLY + 2],
-            history: vec![0; 2 * 100 * 100],
+            stats,
             path: history.to_vec(),
             seldepth: 0,
             atomic: variant_atomic,
@@ -147,10 +181,7 @@ impl<'a> Searcher<'a> {
                 })
                 .collect(),
             played: vec![None; MAX_PLY + 2],
-            counter: vec![None; 100 * 100],
             keys: vec![None; MAX_PLY + 2],
-            cont: [vec![0; 2 * KEYS * KEYS], vec![0; 2 * KEYS * KEYS]],
-            captures: vec![0; 2 * Role::COUNT * 100 * Role::COUNT],
         }
     }
 
@@ -248,7 +279,7 @@ impl<'a> Searcher<'a> {
                 let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
                 let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
                 if g >= 0 {
-                    let learned = capture_index(pos, m).map(|i| self.captures[i] as i32 / 8).unwrap_or(0);
+                    let learned = capture_index(pos, m).map(|i| self.stats.captures[i] as i32 / 8).unwrap_or(0);
                     return 2_000_000 + victim * 16 + learned - attacker;
                 }
                 return -400_000 + g;
@@ -267,18 +298,18 @@ impl<'a> Searcher<'a> {
         }
         if ply > 0
             && let Some(prev) = self.played[ply - 1]
-            && self.counter[prev.from.index() * 100 + prev.to.index()] == Some(m)
+            && self.stats.counter[prev.from.index() * 100 + prev.to.index()] == Some(m)
         {
             return 998_000;
         }
-        self.history[history_index(pos, m)] + self.cont_score(pos, m, ply)
+        self.stats.history[history_index(pos, m)] + self.cont_score(pos, m, ply)
     }
 
     /// The continuation-history score of a quiet move at `ply`: how it did after the previous two moves.
     fn cont_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
         let Some(key) = piece_to(pos, m) else { return 0 };
         let mut s = 0;
-        for (back, table) in self.cont.iter().enumerate() {
+        for (back, table) in self.stats.cont.iter().enumerate() {
             if ply > back
                 && let Some(earlier) = self.keys[ply - 1 - back]
             {
@@ -625,7 +656,7 @@ impl<'a> Searcher<'a> {
         let bonus = (depth * depth).min(400);
         let mut bump = |mv: Move, b: i32| {
             if let Some(i) = capture_index(pos, mv) {
-                gravity16(&mut self.captures[i], b);
+                gravity16(&mut self.stats.captures[i], b);
             }
         };
         if let Some(m) = best {
@@ -645,12 +676,12 @@ impl<'a> Searcher<'a> {
         if ply > 0
             && let Some(prev) = self.played[ply - 1]
         {
-            self.counter[prev.from.index() * 100 + prev.to.index()] = Some(m);
+            self.stats.counter[prev.from.index() * 100 + prev.to.index()] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        gravity(&mut self.history[history_index(pos, m)], bonus);
+        gravity(&mut self.stats.history[history_index(pos, m)], bonus);
         for &q in quiets {
-            gravity(&mut self.history[history_index(pos, q)], -bonus);
+            gravity(&mut self.stats.history[history_index(pos, q)], -bonus);
         }
         let side = pos.turn();
         for back in 0..2 {
@@ -658,7 +689,7 @@ impl<'a> Searcher<'a> {
                 break;
             }
             let Some(earlier) = self.keys[ply - 1 - back] else { continue };
-            let table = &mut self.cont[back];
+            let table = &mut self.stats.cont[back];
             let mut bump = |mv: Move, b: i32| {
                 if let Some(key) = piece_to(pos, mv) {
                     gravity16(&mut table[cont_index(side, earlier, key)], b);

@@ -4,8 +4,7 @@
 //! [`run`] reads commands line by line; searches run on a worker thread so that `stop` and `isready` are
 //! answered at once. Bad input is reported as `info string ...` and changes nothing.
 
-use super::tt::Tt;
-use super::{Info, LEVELS, Limits, mate_in, search_with};
+use super::{Info, LEVELS, Limits, Memory, mate_in, search_with};
 use crate::notation::{fen, uci as coord};
 use crate::rules::variant::CastlingNotation;
 use crate::rules::{Color, Position, VARIANTS, Variant};
@@ -31,7 +30,7 @@ struct Session {
     position: Position,
     /// Hashes of the positions before the current one (repetition detection).
     history: Vec<u64>,
-    table: Arc<Mutex<Tt>>,
+    memory: Arc<Mutex<Memory>>,
     hash_mb: usize,
     level: u8,
     stop: Arc<AtomicBool>,
@@ -48,7 +47,7 @@ pub fn run(input: impl BufRead, out: Output) {
         variant: &crate::rules::variant::CHESS,
         position: Position::start(&crate::rules::variant::CHESS),
         history: Vec::new(),
-        table: Arc::new(Mutex::new(Tt::new(16))),
+        memory: Arc::new(Mutex::new(Memory::new(16))),
         hash_mb: 16,
         level: 8,
         stop: Arc::new(AtomicBool::new(false)),
@@ -101,8 +100,8 @@ impl Session {
             "isready" => say(&self.out, "readyok"),
             "ucinewgame" => {
                 self.finish_search(false);
-                if let Ok(mut t) = self.table.lock() {
-                    t.clear();
+                if let Ok(mut m) = self.memory.lock() {
+                    m.clear();
                 }
             }
             "setoption" => self.setoption(&rest),
@@ -154,7 +153,7 @@ impl Session {
                 Ok(mb) if (1..=1024).contains(&mb) => {
                     self.finish_search(false);
                     self.hash_mb = mb;
-                    self.table = Arc::new(Mutex::new(Tt::new(mb)));
+                    self.memory = Arc::new(Mutex::new(Memory::new(mb)));
                 }
                 _ => self.info(&format!("Hash must be 1 to 1024, not '{value}'")),
             },
@@ -259,15 +258,15 @@ impl Session {
         limits.stop = Some(self.stop.clone());
         let pos = self.position.clone();
         let history = self.history.clone();
-        let table = self.table.clone();
+        let memory = self.memory.clone();
         let out = self.out.clone();
         self.worker = Some(std::thread::spawn(move || {
             let started = Instant::now();
-            let Ok(mut tt) = table.lock() else { return };
+            let Ok(mut memory) = memory.lock() else { return };
             let root = pos.clone();
             let mut report = |info: &Info| say(&out, &info_line(&root, info));
-            let result = search_with(&pos, &history, &limits, &mut tt, &mut report);
-            drop(tt);
+            let result = search_with(&pos, &history, &limits, &mut memory, &mut report);
+            drop(memory);
             let _ = started;
             match result.best {
                 Some(m) => {

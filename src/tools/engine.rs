@@ -29,12 +29,12 @@ pub fn think_limits(
     Ok(limits)
 }
 
-/// Searches `pos` with a fresh table, passing a UCI `info` line for each finished iteration to
+/// Searches `pos` with a fresh memory, passing a UCI `info` line for each finished iteration to
 /// `on_info`, and returns the closing line: the best move with score, depth, nodes and time.
 pub fn think(pos: &Position, limits: &Limits, on_info: &mut dyn FnMut(String)) -> String {
     let t = Instant::now();
     let r =
-        ai::search_with(pos, &[], limits, &mut ai::tt::Tt::new(16), &mut |info| on_info(ai::uci::info_line(pos, info)));
+        ai::search_with(pos, &[], limits, &mut ai::Memory::new(16), &mut |info| on_info(ai::uci::info_line(pos, info)));
     let secs = t.elapsed().as_secs_f64();
     match r.best {
         Some(m) => format!(
