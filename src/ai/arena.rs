@@ -160,7 +160,8 @@ impl Drop for Engine {
 pub struct Player {
     spec: PlayerSpec,
     engine: Option<Engine>,
-    /// capabot's memory (hash table and move statistics), kept through a game like a UCI engine's.
+    /// capabot's memory (hash table and move statistics), kept through a game like a UCI engine's;
+    /// made at the first search of a level player.
     memory: Option<Memory>,
     movetime: Duration,
     /// A node budget per move in place of the time (load-independent matches).
@@ -185,15 +186,10 @@ impl Player {
             PlayerSpec::Uci { cmd, skill } => Some(Engine::start(cmd, variant, *skill)?),
             _ => None,
         };
-        let memory = match spec {
-            // The size a UCI engine gets by default.
-            PlayerSpec::Level(_) => Some(Memory::new(16)),
-            _ => None,
-        };
         Ok(Player {
             spec,
             engine,
-            memory,
+            memory: None,
             movetime,
             nodes,
             rng: StdRng::seed_from_u64(seed),
@@ -237,10 +233,9 @@ impl Player {
                     limits.soft_movetime = None;
                 }
                 let t = Instant::now();
-                let r = match &mut self.memory {
-                    Some(memory) => best_move_in_game_with(game, &limits, memory),
-                    None => return Err("capabot has no memory".into()),
-                };
+                // The size a UCI engine gets by default.
+                let memory = self.memory.get_or_insert_with(|| Memory::new(16));
+                let r = best_move_in_game_with(game, &limits, memory);
                 self.time_sum += t.elapsed();
                 self.searches += 1;
                 self.depth_sum += r.depth as u64;

@@ -244,7 +244,7 @@ fn game_history(game: &Game) -> Vec<u64> {
 /// What searches keep from move to move of one game: the transposition table and the move-ordering
 /// statistics (history, counter moves, continuation and capture histories).
 pub struct Memory {
-    pub(crate) tt: tt::Tt,
+    tt: tt::Tt,
     stats: Box<search::Stats>,
 }
 

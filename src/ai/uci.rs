@@ -12,7 +12,7 @@ use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Where replies go; shared with the search thread.
 pub type Output = Arc<Mutex<dyn Write + Send>>;
@@ -261,13 +261,11 @@ impl Session {
         let memory = self.memory.clone();
         let out = self.out.clone();
         self.worker = Some(std::thread::spawn(move || {
-            let started = Instant::now();
             let Ok(mut memory) = memory.lock() else { return };
             let root = pos.clone();
             let mut report = |info: &Info| say(&out, &info_line(&root, info));
             let result = search_with(&pos, &history, &limits, &mut memory, &mut report);
             drop(memory);
-            let _ = started;
             match result.best {
                 Some(m) => {
                     let mut line = format!("bestmove {}", coord::write(&pos, m));

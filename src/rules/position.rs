@@ -398,7 +398,7 @@ impl Position {
     }
 
     /// The en-passant square if an en-passant capture is legal now.
-    pub fn legal_ep_square(&self) -> Option<Square> {
+    fn legal_ep_square(&self) -> Option<Square> {
         let ep = self.ep_square?;
         let mut list = MoveList::new();
         self.gen_en_passant(&mut list);
