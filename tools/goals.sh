@@ -14,26 +14,13 @@ sweep_games=${5:-10}
 sweep_mt=${6:-100}
 conc=${7:-2}
 here=$(cd "$(dirname "$0")" && pwd)
-fsf="uci:node $here/fsf/uci.js"
-
 echo "# capabot goals run, $(date -u '+%Y-%m-%d %H:%M UTC'), $(git -C "$here" rev-parse --short HEAD), $(nproc) cores"
 echo
 echo "| variant | A | B | time/move | games | +win =draw -loss | score | Elo | A avg depth | A nps | wall |"
 echo "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|"
-for v in chess capablanca caparandom caparelocation stones atomic capatomic; do
-  for opp in random greedy; do
-    "$bin" match --variant "$v" --games "$sweep_games" --movetime "$sweep_mt" --a level:8 --b "$opp" \
-      --random-plies 2 --max-plies 400 --seed 3 --concurrency "$conc" | grep '^|'
-  done
-done
-for skill in 10 20; do
-  games=$skill10_games
-  [ "$skill" = 20 ] && games=$full_games
-  for v in chess capablanca caparandom atomic; do
-    "$bin" match --variant "$v" --games "$games" --movetime "$mt" --a level:8 --b "$fsf@$skill" \
-      --random-plies 2 --max-plies 300 --adjudicate --seed 31 --concurrency "$conc" | grep '^|'
-  done
-done
+"$here/sweep.sh" "$bin" "$sweep_games" "$sweep_mt" "$conc" 3
+"$here/fsf_match.sh" "$bin" "$skill10_games" "$mt" 10 "chess capablanca caparandom atomic" "$conc" 31
+"$here/fsf_match.sh" "$bin" "$full_games" "$mt" 20 "chess capablanca caparandom atomic" "$conc" 31
 echo
 echo '```'
 "$bin" bench-ai --movetime "$mt"
