@@ -15,6 +15,25 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
+/// `println!` for the sub-commands' results: a reader that stops early (`capabot match ... | head`) ends
+/// the program quietly instead of a panic over the closed pipe.
+macro_rules! outln {
+    () => { emit(format_args!("\n")) };
+    ($($arg:tt)*) => { emit(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+fn emit(text: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(text).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the output: {e}");
+            std::process::exit(1);
+        }
+        std::process::exit(0);
+    }
+}
+
 #[derive(Parser)]
 #[command(name = "capabot", version, about = "A chat bot for chess variants, with its own rules engine")]
 struct Cli {
@@ -277,7 +296,7 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Variants => {
             for v in VARIANTS {
-                println!("{} {}", v.name, v.display_name);
+                outln!("{} {}", v.name, v.display_name);
             }
         }
         Command::Perft { position, depth, divide } => {
@@ -285,26 +304,26 @@ fn run(cli: Cli) -> Result<(), String> {
             if divide {
                 let (lines, total) = tools::perft::divide(&pos, depth);
                 for (m, n) in lines {
-                    println!("{m}: {n}");
+                    outln!("{m}: {n}");
                 }
-                println!();
-                println!("Nodes searched: {total}");
+                outln!();
+                outln!("Nodes searched: {total}");
             } else {
                 let (n, secs) = tools::perft::timed(&pos, depth);
-                println!("Nodes searched: {n}");
+                outln!("Nodes searched: {n}");
                 eprintln!("{}", tools::perft::speed_line(n, secs));
             }
         }
         Command::Setups { variant, index } => {
             let v = tools::variant(&variant)?;
             match index {
-                None => println!("{}", setups::count(v)),
-                Some(i) => println!("{}", fen::write(&tools::setup(v, i)?)),
+                None => outln!("{}", setups::count(v)),
+                Some(i) => outln!("{}", fen::write(&tools::setup(v, i)?)),
             }
         }
         Command::Bench { runs, variants, depth } => {
             for (v, d) in tools::perft::bench_list(&variants, depth)? {
-                println!("{}", tools::perft::bench(v, d, runs));
+                outln!("{}", tools::perft::bench(v, d, runs));
             }
         }
         Command::Console { config, db, boards, script, no_pictures, no_text_boards } => {
@@ -327,7 +346,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 prompt: interactive,
             };
             if interactive {
-                println!(
+                outln!(
                     "capabot console — database {}. Type `name> message`, e.g. `alice> !help`; /as NAME, /quit.",
                     cfg.db.display()
                 );
@@ -347,7 +366,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let v = tools::variant(&variant)?;
             let opts = bot::bench::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
             let r = bot::bench::run_with_db(db.as_deref(), &opts)?;
-            println!("{}", r.summary(&opts));
+            outln!("{}", r.summary(&opts));
         }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));
@@ -356,13 +375,13 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::Think { position, movetime, depth, nodes, level } => {
             let (pos, _) = position.resolve()?;
             let limits = tools::engine::think_limits(level, depth, nodes, movetime)?;
-            println!("{}", tools::engine::think(&pos, &limits, &mut |line| println!("{line}")));
+            outln!("{}", tools::engine::think(&pos, &limits, &mut |line| outln!("{line}")));
         }
         Command::BenchAi { movetime, variants } => {
             let list = tools::variants_or_all(&variants)?;
-            println!("{}", tools::engine::BENCH_AI_HEADER);
+            outln!("{}", tools::engine::BENCH_AI_HEADER);
             for v in list {
-                println!("{}", tools::engine::bench_ai(v, movetime));
+                outln!("{}", tools::engine::bench_ai(v, movetime));
             }
         }
         Command::Match {
@@ -396,17 +415,17 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let report = tools::engine::play_match(&options, &mut |g, rec| {
                 if verbose {
-                    println!("{}", tools::engine::game_line(g, rec));
-                    println!("  moves {}", rec.moves.join(" "));
+                    outln!("{}", tools::engine::game_line(g, rec));
+                    outln!("  moves {}", rec.moves.join(" "));
                 }
             })?;
-            println!("{report}");
+            outln!("{report}");
         }
         Command::TuneGen { variant, games, nodes, random_plies, per_game, seed, threads } => {
             let variant = tools::variant(&variant)?;
             let opts = tools::tune::GenOptions { variant, games, nodes, random_plies, per_game, seed, threads };
             for line in tools::tune::generate(&opts) {
-                println!("{line}");
+                outln!("{line}");
             }
         }
         Command::TuneFit { variant, data, passes, threads, only, skip } => {
@@ -431,7 +450,7 @@ fn run(cli: Cli) -> Result<(), String> {
             for (w, old, new) in &report.changes {
                 eprintln!("{}[{}]: {old} -> {new}", w.field, w.index);
             }
-            print!("{}", report.params.to_rust());
+            emit(format_args!("{}", report.params.to_rust()));
         }
         Command::Render { position, flip, theme, size, title, launch_ready, no_coordinates, output } => {
             let (pos, last_move) = position.resolve()?;
@@ -452,7 +471,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::BenchRender { runs, size, theme } => {
             let opts = RenderOptions { size, theme: tools::theme(&theme)?, ..RenderOptions::default() };
             for v in VARIANTS {
-                println!("{}", render::bench::bench(&Position::start(v), &opts, runs));
+                outln!("{}", render::bench::bench(&Position::start(v), &opts, runs));
             }
         }
     }
