@@ -5,7 +5,7 @@
 //! Every value and weight lives in one [`EvalParams`] table per variant ([`params_for`]); the code here
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
-use crate::rules::attacks::{king_attacks, pawn_attacks};
+use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use crate::rules::{Bitboard, Color, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
@@ -76,6 +76,15 @@ pub struct EvalParams {
     pub king_attackers: i32,
     /// Middlegame penalty when no own pawn stands on the king's file.
     pub king_open_file: i32,
+    /// Middlegame penalty per square from which an enemy piece could check the king next move, where
+    /// nothing of ours attacks it and no enemy piece stands (not in atomic).
+    pub safe_check: i32,
+    /// Middlegame penalty per square next to the king that the enemy's pieces (not its king) attack and
+    /// ours (not the king) do not defend.
+    pub king_ring_weak: i32,
+    /// Middlegame penalty per enemy pawn on the king's file or a neighbouring one, at most three ranks in
+    /// front of the king.
+    pub pawn_storm: i32,
     /// Atomic: penalty per own piece next to the own king that the enemy attacks (a capture there explodes
     /// the king).
     pub atomic_exposed_attacked: i32,
@@ -137,6 +146,9 @@ pub static STANDARD: EvalParams = EvalParams {
     outpost: (33, 31),
     king_attackers: 23,
     king_open_file: 33,
+    safe_check: 0,
+    king_ring_weak: 0,
+    pawn_storm: 0,
     passed_king_distance: 36,
     tempo: 36,
     atomic_exposed_attacked: 0,
@@ -186,6 +198,9 @@ const HAND_PARAMS: EvalParams = EvalParams {
     outpost: (0, 0),
     king_attackers: 0,
     king_open_file: 0,
+    safe_check: 0,
+    king_ring_weak: 0,
+    pawn_storm: 0,
     atomic_exposed_attacked: 0,
     atomic_exposed: 0,
     atomic_kings_touch: 0,
@@ -230,6 +245,9 @@ pub static ATOMIC: EvalParams = EvalParams {
     outpost: (81, -54),
     king_attackers: 0,
     king_open_file: 15,
+    safe_check: 0,
+    king_ring_weak: 0,
+    pawn_storm: 0,
     passed_king_distance: 7,
     tempo: 122,
     atomic_exposed_attacked: 138,
@@ -291,6 +309,9 @@ pub static CAPABLANCA: EvalParams = EvalParams {
     outpost: (37, 24),
     king_attackers: 4,
     king_open_file: 35,
+    safe_check: 66,
+    king_ring_weak: 46,
+    pawn_storm: 38,
     passed_king_distance: 37,
     tempo: 63,
     atomic_exposed_attacked: 0,
@@ -364,7 +385,7 @@ impl EvalParams {
         arrays!(passed_pawn);
         pairs!(bishop_pair, rook_open_file, rook_semi_open_file, threat_by_pawn, threat_by_lesser, hanging);
         pairs!(pawn_connected, rook_seventh, outpost);
-        scalars!(king_attackers, king_open_file);
+        scalars!(king_attackers, king_open_file, safe_check, king_ring_weak, pawn_storm);
         scalars!(
             passed_king_distance,
             tempo,
@@ -464,6 +485,13 @@ struct Side {
     att_minor: Bitboard,
     att_rook: Bitboard,
     att_all: Bitboard,
+    /// Squares attacked by this side's pieces other than the king (pawns included).
+    att_pieces: Bitboard,
+    /// Squares reached by pieces that move like a knight, along diagonals, along ranks and files: a piece
+    /// arriving there checks a king a knight's move, a diagonal or a straight line away.
+    att_leap: Bitboard,
+    att_diag: Bitboard,
+    att_line: Bitboard,
 }
 
 /// The evaluation of `pos` for the side to move.
@@ -479,6 +507,9 @@ pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
     let (twm, twe) = threats(pos, p, Color::White, &white, &black);
     let (tbm, tbe) = threats(pos, p, Color::Black, &black, &white);
     let mut mg = white.mg - black.mg + twm - tbm;
+    if !v.atomic && (p.safe_check != 0 || p.king_ring_weak != 0 || p.pawn_storm != 0) {
+        mg += king_danger(pos, p, Color::White, &white, &black) - king_danger(pos, p, Color::Black, &black, &white);
+    }
     let mut eg = white.eg - black.eg + twe - tbe;
     if v.atomic {
         let touch = atomic_kings_touch(pos, p, white.material - black.material);
@@ -527,6 +558,8 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     }
     att_pawn &= v.board();
     let (mut att_minor, mut att_rook, mut att_all) = (Bitboard::EMPTY, Bitboard::EMPTY, att_pawn);
+    let (mut att_leap, mut att_diag, mut att_line, mut att_king) =
+        (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
     let blockers = pos.occupied() | pos.irradiated();
     let board = v.board();
     for sq in own {
@@ -563,7 +596,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                 }
                 mg -= p.king_center_file_mg * steps;
                 if !v.atomic {
-                    att_all |= king_attacks(sq) & board;
+                    att_king = king_attacks(sq) & board;
                 }
             }
             _ => {
@@ -573,6 +606,15 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                     Role::Knight | Role::Bishop | Role::Missile => att_minor |= att,
                     Role::Rook => att_rook |= att,
                     _ => {}
+                }
+                if matches!(piece.role, Role::Knight | Role::Archbishop | Role::Chancellor) {
+                    att_leap |= att;
+                }
+                if matches!(piece.role, Role::Bishop | Role::Queen | Role::Archbishop) {
+                    att_diag |= att;
+                }
+                if matches!(piece.role, Role::Rook | Role::Queen | Role::Chancellor) {
+                    att_line |= att;
                 }
                 if matches!(piece.role, Role::Knight | Role::Bishop)
                     && att_pawn.contains(sq)
@@ -654,7 +696,9 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let ready = pos.missile_rights() & pos.pieces(us, Role::Missile);
         mg += p.missile_castle_ready * ready.count() as i32;
     }
-    Side { mg, eg, phase, material, att_pawn, att_minor, att_rook, att_all }
+    let att_pieces = att_all;
+    att_all |= att_king;
+    Side { mg, eg, phase, material, att_pawn, att_minor, att_rook, att_all, att_pieces, att_leap, att_diag, att_line }
 }
 
 /// Threats by `us` (side `mine`) against the pieces of the other side (`theirs`): pieces attacked by
@@ -674,6 +718,27 @@ fn threats(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &Side
         p.threat_by_pawn.0 * by_pawn + p.threat_by_lesser.0 * by_lesser + p.hanging.0 * hanging,
         p.threat_by_pawn.1 * by_pawn + p.threat_by_lesser.1 * by_lesser + p.hanging.1 * hanging,
     )
+}
+
+/// The middlegame terms of `us`'s king safety that need both sides' attacks: safe checks, weak squares
+/// next to the king, enemy pawns storming it (a positive number is good for `us`).
+fn king_danger(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &Side) -> i32 {
+    let Some(k) = pos.king(us) else { return 0 };
+    let v = pos.variant();
+    let board = v.board();
+    let blockers = pos.occupied() | pos.irradiated();
+    let them = us.other();
+    let checks = (knight_attacks(k) & theirs.att_leap)
+        | (bishop_attacks(k, blockers) & theirs.att_diag)
+        | (rook_attacks(k, blockers) & theirs.att_line);
+    let safe = (checks & board & !mine.att_all & !pos.by_color(them)).count() as i32;
+    let weak = (king_attacks(k) & board & theirs.att_pieces & !mine.att_pieces).count() as i32;
+    let files = file_mask(k.file()) | adjacent_files(v, k.file());
+    let storm = (pos.pieces(them, Role::Pawn) & files & ahead(us, k))
+        .into_iter()
+        .filter(|s| s.rank().abs_diff(k.rank()) <= 3)
+        .count() as i32;
+    -(p.safe_check * safe + p.king_ring_weak * weak + p.pawn_storm * storm)
 }
 
 /// Pawns with an own pawn on a neighbouring square of the same rank.
@@ -900,6 +965,36 @@ mod tests {
         assert_eq!(evaluate_with(&one, &p1), evaluate_with(&one, &p0) + 47);
         let black = fen::parse_position(&variant::CHESS, "4k3/8/8/8/3n4/8/8/4K3 b - - 0 1").unwrap();
         assert_eq!(evaluate_with(&black, &p1), evaluate_with(&black, &p0) + 47);
+    }
+
+    /// `king_danger` for White with one weight set to 1 (the others 0): the count that weight multiplies.
+    fn white_king_count(fen_text: &str, field: &str) -> i32 {
+        let pos = fen::parse_position(&variant::CAPABLANCA, fen_text).unwrap();
+        let mut p = CAPABLANCA.clone();
+        p.safe_check = (field == "safe_check") as i32;
+        p.king_ring_weak = (field == "king_ring_weak") as i32;
+        p.pawn_storm = (field == "pawn_storm") as i32;
+        let white = eval_side(&pos, &p, Color::White);
+        let black = eval_side(&pos, &p, Color::Black);
+        -king_danger(&pos, &p, Color::White, &white, &black)
+    }
+
+    #[test]
+    fn king_danger_counts_safe_checks_weak_squares_and_storming_pawns() {
+        // The rook on j7 can check the king on a1 from a7 and from j1.
+        assert_eq!(white_king_count("4k5/9r/10/10/10/10/10/K9 w - - 0 1", "safe_check"), 2);
+        // A white rook on b7 bars the way to a7; a white bishop on h3 guards j1 as well.
+        assert_eq!(white_king_count("4k5/1R7r/10/10/10/10/10/K9 w - - 0 1", "safe_check"), 1);
+        assert_eq!(white_king_count("4k5/1R7r/10/10/10/7B2/10/K9 w - - 0 1", "safe_check"), 0);
+        // An archbishop on e4 checks from c2 (arriving along a diagonal, checking by a knight's move) and
+        // from c3 and f6 (arriving by knight's moves, checking along the long diagonal).
+        assert_eq!(white_king_count("4k5/10/10/10/4a5/10/10/K9 w - - 0 1", "safe_check"), 3);
+        // A chancellor on c4 attacks b2 (a knight's move), the one neighbour of the king it reaches; a white
+        // knight on d3 defends it.
+        assert_eq!(white_king_count("4k5/10/10/10/2c7/10/10/K9 w - - 0 1", "king_ring_weak"), 1);
+        assert_eq!(white_king_count("4k5/10/10/10/2c7/3N6/10/K9 w - - 0 1", "king_ring_weak"), 0);
+        // Black pawns on b3 and a4 are within three ranks in front of the king; the one on b6 is not.
+        assert_eq!(white_king_count("4k5/10/1p8/10/p9/1p8/10/K9 w - - 0 1", "pawn_storm"), 2);
     }
 
     #[test]

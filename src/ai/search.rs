@@ -40,6 +40,10 @@ pub(crate) struct Searcher<'a> {
     /// Reusable move buffers, one per ply (taken while a node uses them).
     move_bufs: Vec<MoveList>,
     order_bufs: Vec<Vec<(Move, i32)>>,
+    /// The quiescence search's moves, one buffer per ply.
+    q_bufs: Vec<Vec<Move>>,
+    /// The quiet moves and the captures a node has tried without a cut-off, one pair of buffers per ply.
+    tried_bufs: Vec<(Vec<Move>, Vec<Move>)>,
     /// Late-move reductions by depth and move number.
     lmr: Vec<[i8; 64]>,
     /// The move played at each ply of the current path (`None`: a null move).
@@ -171,6 +175,8 @@ impl<'a> Searcher<'a> {
             evals: vec![-INF; MAX_PLY + 2],
             move_bufs: vec![MoveList::new(); MAX_PLY + 2],
             order_bufs: vec![Vec::new(); MAX_PLY + 2],
+            q_bufs: vec![Vec::new(); MAX_PLY + 2],
+            tried_bufs: vec![(Vec::new(), Vec::new()); MAX_PLY + 2],
             lmr: (0..64)
                 .map(|d| {
                     let mut row = [0i8; 64];
@@ -495,8 +501,9 @@ impl<'a> Searcher<'a> {
         let mut best_score = -INF;
         let mut best_move = None;
         let mut searched = 0;
-        let mut quiets: Vec<Move> = Vec::new();
-        let mut captures_tried: Vec<Move> = Vec::new();
+        let (mut quiets, mut captures_tried) = std::mem::take(&mut self.tried_bufs[ply]);
+        quiets.clear();
+        captures_tried.clear();
         let mut child_pv = Vec::new();
         for i in 0..list.len() {
             let mut bi = i;
@@ -514,12 +521,15 @@ impl<'a> Searcher<'a> {
             let gives_check = child.is_check();
             // A check that hangs the checking piece by exchange count (not in atomic, where captures
             // explode): not extended, and reduced and pruned like a quiet move.
+            // The exchange count of a quiet move, computed at most once.
+            let mut quiet_see = None;
             let unsafe_check = gives_check
                 && !self.atomic
                 && if capture_like {
                     order < 0
                 } else {
-                    matches!(m.kind, MoveKind::Normal) && eval::see(pos, self.params, m.from, m.to) < 0
+                    matches!(m.kind, MoveKind::Normal)
+                        && *quiet_see.insert(eval::see(pos, self.params, m.from, m.to)) < 0
                 };
             let quiet = !tactical && (!gives_check || unsafe_check);
             if !pv_node && !in_check && searched > 0 && quiet && best_score > -MATE_BOUND {
@@ -539,7 +549,8 @@ impl<'a> Searcher<'a> {
                     if lmr_depth <= 6
                         && !self.atomic
                         && !matches!(m.kind, MoveKind::Castle { .. })
-                        && eval::see(pos, self.params, m.from, m.to) < -22 * (lmr_depth + 1) * (lmr_depth + 1)
+                        && quiet_see.unwrap_or_else(|| eval::see(pos, self.params, m.from, m.to))
+                            < -22 * (lmr_depth + 1) * (lmr_depth + 1)
                     {
                         continue;
                     }
@@ -611,6 +622,7 @@ impl<'a> Searcher<'a> {
             self.path.pop();
             if self.stopped {
                 self.order_bufs[ply] = list;
+                self.tried_bufs[ply] = (quiets, captures_tried);
                 return 0;
             }
             searched += 1;
@@ -639,6 +651,7 @@ impl<'a> Searcher<'a> {
             }
         }
         self.order_bufs[ply] = list;
+        self.tried_bufs[ply] = (quiets, captures_tried);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if alpha > orig_alpha {
@@ -736,20 +749,25 @@ impl<'a> Searcher<'a> {
             }
             alpha = alpha.max(stand);
         }
-        let moves = if in_check {
+        let mut moves = std::mem::take(&mut self.q_bufs[ply]);
+        moves.clear();
+        if in_check {
             let all = pos.legal_moves();
             if all.is_empty() {
+                self.q_bufs[ply] = moves;
                 return -MATE + ply as i32;
             }
             if qply >= 6 {
+                self.q_bufs[ply] = moves;
                 return evaluate(pos);
             }
-            all
+            moves.extend(all.iter().copied());
         } else {
-            tactical_moves(pos)
-        };
-        let mut list: Vec<(Move, i32)> = Vec::new();
-        for m in moves {
+            tactical_moves_into(pos, &mut moves);
+        }
+        let mut list = std::mem::take(&mut self.order_bufs[ply]);
+        list.clear();
+        for &m in &moves {
             if in_check {
                 let g = if is_tactical(pos, m) { self.gain(pos, m) } else { -1 };
                 list.push((m, g));
@@ -773,16 +791,18 @@ impl<'a> Searcher<'a> {
             }
             list.push((m, g));
         }
+        self.q_bufs[ply] = moves;
         list.sort_by_key(|&(_, g)| -g);
         let mut best = stand;
         let mut best_move = None;
-        for (m, _) in list {
+        for &(m, _) in &list {
             let child = pos.play_unchecked(m);
             if !in_check && !legal_after(pos, &child) {
                 continue;
             }
             let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
             if self.stopped {
+                self.order_bufs[ply] = list;
                 return 0;
             }
             if s > best {
@@ -796,6 +816,7 @@ impl<'a> Searcher<'a> {
                 }
             }
         }
+        self.order_bufs[ply] = list;
         let bound = if best >= beta {
             Bound::Lower
         } else if alpha > orig_alpha && pv_node {
@@ -990,16 +1011,24 @@ impl<'a> Searcher<'a> {
     }
 }
 
-/// Captures, queen promotions and destructive launches, generated directly (pseudo-legal: check each
-/// with [`legal_after`]). Much cheaper than the full legal move list in quiescence search.
-pub(crate) fn tactical_moves(pos: &Position) -> Vec<Move> {
+/// [`tactical_moves_into`] a new list.
+#[cfg(test)]
+fn tactical_moves(pos: &Position) -> Vec<Move> {
+    let mut list = Vec::new();
+    tactical_moves_into(pos, &mut list);
+    list
+}
+
+/// Captures, queen promotions and destructive launches, generated directly and appended to `list`
+/// (pseudo-legal: check each with [`legal_after`]). Much cheaper than the full legal move list in
+/// quiescence search.
+fn tactical_moves_into(pos: &Position, list: &mut Vec<Move>) {
     let v = pos.variant();
     let us = pos.turn();
     let them = us.other();
     let board = v.board();
     let targets = pos.by_color(them) & !pos.by_role(Role::King);
     let promo_rank = v.promotion_rank_of(us);
-    let mut list = Vec::new();
     for from in pos.by_color(us) {
         let Some(piece) = pos.piece_at(from) else { continue };
         match piece.role {
@@ -1042,7 +1071,6 @@ pub(crate) fn tactical_moves(pos: &Position) -> Vec<Move> {
             }
         }
     }
-    list
 }
 
 /// Whether the move that led from `before` to `after` was legal: the mover's king survives and is not

@@ -199,6 +199,8 @@ pub fn tunable_weights(v: &Variant) -> Vec<Weight> {
                 }
                 "center_mg" | "center_eg" => has_role(index),
                 "atomic_exposed_attacked" | "atomic_exposed" | "atomic_kings_touch" => v.atomic,
+                // Left out of atomic chess, whose king safety is about explosions (the atomic_* weights).
+                "safe_check" | "king_ring_weak" | "pawn_storm" => !v.atomic,
                 "launch_threat_to_move"
                 | "launch_threat_waiting"
                 | "shield_piece"
