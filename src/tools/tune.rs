@@ -342,7 +342,8 @@ mod tests {
         assert!(text.contains(&format!("    tempo: {},\n", eval::STANDARD.tempo)));
         let m = eval::STANDARD.material_mg;
         assert!(text.starts_with(&format!("    material_mg: [{}, {},", m[0], m[1])));
-        assert_eq!(text.lines().count(), 42);
+        assert!(text.contains("    safe_check: 0,\n    king_ring_weak: 0,\n    pawn_storm: 0,\n"), "{text}");
+        assert_eq!(text.lines().count(), 45);
     }
 
     #[test]
@@ -353,6 +354,8 @@ mod tests {
         assert!(!chess.contains(&archbishop) && capa.contains(&archbishop));
         assert!(!chess.iter().any(|w| w.field == "phase" || w.field.starts_with("atomic")));
         assert!(tunable_weights(&variant::ATOMIC).iter().any(|w| w.field == "atomic_exposed"));
+        assert!(!tunable_weights(&variant::ATOMIC).iter().any(|w| w.field == "safe_check"));
+        assert!(tunable_weights(&variant::CAPARANDOM).iter().any(|w| w.field == "pawn_storm"));
         assert!(!capa.contains(&Weight { field: "material_mg", index: Role::King.index() }));
         // Rank and file tables: only ranks and files the board has, no pawns on the back or last rank.
         let knight_rank = |r: usize| Weight { field: "rank_mg", index: Role::Knight.index() * 10 + r };
