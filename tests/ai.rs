@@ -28,15 +28,16 @@ fn forced_win(p: &Position, n: u32) -> bool {
     })
 }
 
-/// The puzzle is a mate in exactly `n`, and the AI finds it by depth 2n + 1 (score and a winning first move;
-/// the extra ply leaves room for late-move reductions, which may shorten a quiet first move by one ply).
+/// The puzzle is a mate in exactly `n`, and the AI finds it by depth 2n + 2 (score and a winning first move;
+/// the two extra plies leave room for the pruning of a quiet first move's line: a late-move reduction, or a
+/// null move that fails high on material before the mate is seen, as in the capablanca mate in two below).
 fn check_mate_in(variant: &str, text: &str, n: u32) -> capabot::rules::Move {
     let p = pos(variant, text);
     assert!(forced_win(&p, n), "{variant} {text}: no forced win in {n}");
     if n > 1 {
         assert!(!forced_win(&p, n - 1), "{variant} {text}: already a win in {}", n - 1);
     }
-    let r = best_move(&p, &Limits::depth(2 * n + 1));
+    let r = best_move(&p, &Limits::depth(2 * n + 2));
     let m = r.best.expect("a move");
     assert_eq!(r.mate_in(), Some(n as i32), "{variant} {text}: score {} pv {:?}", r.score, r.pv);
     let after = p.play_unchecked(m);
