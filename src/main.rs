@@ -140,6 +140,19 @@ enum Command {
         #[arg(long, num_args = 1..)]
         variants: Vec<String>,
     },
+    /// Deadline keeping: how far past a fixed time per move searches return, over varied positions.
+    BenchDeadline {
+        /// Milliseconds per search.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Searches per variant.
+        #[arg(long, default_value_t = 50)]
+        searches: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, num_args = 1..)]
+        variants: Vec<String>,
+    },
     /// Play a match between two players and print the score (random, greedy, level:K, uci:CMD[@skill]).
     Match {
         #[arg(long, default_value = "chess")]
@@ -382,6 +395,13 @@ fn run(cli: Cli) -> Result<(), String> {
             outln!("{}", tools::engine::BENCH_AI_HEADER);
             for v in list {
                 outln!("{}", tools::engine::bench_ai(v, movetime));
+            }
+        }
+        Command::BenchDeadline { movetime, searches, seed, variants } => {
+            let list = tools::variants_or_all(&variants)?;
+            outln!("{}", tools::engine::BENCH_DEADLINE_HEADER);
+            for v in list {
+                outln!("{}", tools::engine::bench_deadline(v, movetime, searches.max(1), seed));
             }
         }
         Command::Match {

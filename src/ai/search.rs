@@ -6,7 +6,7 @@ use super::eval::{self, EvalParams, evaluate, value};
 use super::tt::{Bound, Entry, NO_EVAL, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
-use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Setup};
+use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::Ordering;
@@ -334,13 +334,6 @@ impl<'a> Searcher<'a> {
         own.any()
     }
 
-    fn null_position(pos: &Position) -> Option<Position> {
-        let mut s: Setup = pos.to_setup();
-        s.turn = s.turn.other();
-        s.ep_square = None;
-        Position::from_setup(pos.variant(), &s).ok()
-    }
-
     fn score_to_tt(score: i32, ply: usize) -> i32 {
         if score > MATE_BOUND {
             score + ply as i32
@@ -461,7 +454,7 @@ impl<'a> Searcher<'a> {
                 && depth >= 3
                 && guess >= beta
                 && self.null_move_ok(pos)
-                && let Some(null) = Self::null_position(pos)
+                && let Some(null) = pos.null_move()
             {
                 let r = 4 + depth / 3 + ((guess - beta) / 200).min(3);
                 self.path.push(null.hash());

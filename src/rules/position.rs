@@ -958,6 +958,22 @@ impl Position {
         p
     }
 
+    /// The same position with the other side to move and no en-passant square: a "pass", which the
+    /// search uses for null-move pruning. `None` when the side to move is in check (passing would leave
+    /// its king attacked) or a king is gone.
+    pub fn null_move(&self) -> Option<Position> {
+        if self.king(Color::White).is_none() || self.king(Color::Black).is_none() || self.is_check() {
+            return None;
+        }
+        let mut p = self.clone();
+        if let Some(ep) = p.ep_square.take() {
+            p.hash ^= zobrist::ep_file(ep.file());
+        }
+        p.turn = p.turn.other();
+        p.hash ^= zobrist::BLACK_TO_MOVE;
+        Some(p)
+    }
+
     /// Whether `m` captures something (launches count when they destroy a piece).
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
@@ -1287,5 +1303,32 @@ mod tests {
             pos = pos.play(m);
             assert_eq!(pos.hash(), pos.recomputed_hash());
         }
+    }
+
+    #[test]
+    fn null_move_passes_the_turn_like_a_rebuilt_setup() {
+        for variant in [&CHESS, &CAPATOMIC] {
+            let mut pos = Position::start(variant);
+            for i in 0..30 {
+                let moves = pos.legal_moves();
+                let Some(&m) = moves.get((i * 7) % moves.len().max(1)) else { break };
+                pos = pos.play(m);
+                match pos.null_move() {
+                    Some(null) => {
+                        let mut s = pos.to_setup();
+                        s.turn = s.turn.other();
+                        s.ep_square = None;
+                        let rebuilt = Position::from_setup(variant, &s).unwrap();
+                        assert_eq!(null, rebuilt, "after {i} plies");
+                        assert_eq!(null.hash(), null.recomputed_hash());
+                        assert_ne!(null.hash(), pos.hash());
+                    }
+                    None => assert!(pos.is_check() || pos.outcome().is_some(), "{pos:?}"),
+                }
+            }
+        }
+        // In check a pass is not allowed.
+        let checked = crate::notation::fen::parse_position(&CHESS, "4k3/8/8/8/8/8/8/4K2r w - - 0 1").unwrap();
+        assert!(checked.is_check() && checked.null_move().is_none());
     }
 }

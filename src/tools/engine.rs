@@ -4,6 +4,8 @@
 use crate::ai::{self, Limits, arena};
 use crate::notation::{san, uci};
 use crate::rules::{Position, Variant};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -83,6 +85,75 @@ pub fn bench_ai(v: &'static Variant, movetime: u64) -> AiBench {
     let t = Instant::now();
     let r = ai::best_move(&pos, &Limits::movetime(Duration::from_millis(movetime)));
     AiBench { variant: v, depth: r.depth, nodes: r.nodes, secs: t.elapsed().as_secs_f64() }
+}
+
+/// The header of the `bench-deadline` table (Markdown), two lines.
+pub const BENCH_DEADLINE_HEADER: &str = "| variant | searches | time per move (ms) | over, median (ms) | over, 90th pct (ms) | over, max (ms) |\n|---|---:|---:|---:|---:|---:|";
+
+/// One `bench-deadline` row: how far past a fixed time per move capabot's searches returned, measured by
+/// the caller around the whole call (table set-up included), over varied positions of one variant.
+#[derive(Clone, Debug)]
+pub struct DeadlineBench {
+    pub variant: &'static Variant,
+    pub movetime: u64,
+    /// Milliseconds past the deadline per search, sorted; a search that ended early (a forced move, a mate
+    /// found) counts as 0.
+    pub over_ms: Vec<f64>,
+}
+
+impl DeadlineBench {
+    /// The overshoot at quantile `q` (0..=1) of the sorted sample.
+    pub fn quantile(&self, q: f64) -> f64 {
+        if self.over_ms.is_empty() {
+            return 0.0;
+        }
+        let i = ((self.over_ms.len() - 1) as f64 * q).round() as usize;
+        self.over_ms[i]
+    }
+}
+
+impl fmt::Display for DeadlineBench {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "| {} | {} | {} | {:.1} | {:.1} | {:.1} |",
+            self.variant.name,
+            self.over_ms.len(),
+            self.movetime,
+            self.quantile(0.5),
+            self.quantile(0.9),
+            self.quantile(1.0)
+        )
+    }
+}
+
+/// Runs `searches` searches of `movetime` milliseconds each on positions of `v` reached by random play
+/// (a random setup where the variant has them, then up to 40 random moves, captures and launches included)
+/// and measures how long after the deadline each returned.
+pub fn bench_deadline(v: &'static Variant, movetime: u64, searches: usize, seed: u64) -> DeadlineBench {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let budget = Duration::from_millis(movetime);
+    let mut over_ms = Vec::with_capacity(searches);
+    while over_ms.len() < searches {
+        let mut game = arena::random_opening(v, 0, rng.random());
+        let plies = rng.random_range(0..40);
+        for _ in 0..plies {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            game.play(moves[rng.random_range(0..moves.len())]);
+        }
+        if game.outcome().is_some() || game.position().legal_moves().is_empty() {
+            continue;
+        }
+        let t = Instant::now();
+        let _ = ai::best_move_in_game(&game, &Limits::movetime(budget));
+        let over = t.elapsed().saturating_sub(budget);
+        over_ms.push(over.as_secs_f64() * 1000.0);
+    }
+    over_ms.sort_by(f64::total_cmp);
+    DeadlineBench { variant: v, movetime, over_ms }
 }
 
 /// What `match` plays: the command line's options.
@@ -210,6 +281,16 @@ mod tests {
         assert_eq!(infos.len(), 2);
         assert!(infos[0].starts_with("info depth 1 "), "{infos:?}");
         assert!(line.starts_with("bestmove ") && line.contains(" depth 2 "), "{line}");
+    }
+
+    #[test]
+    fn deadline_bench_measures_every_search_and_reads_quantiles() {
+        let b = bench_deadline(&CHESS, 5, 4, 7);
+        assert_eq!(b.over_ms.len(), 4);
+        assert!(b.over_ms.windows(2).all(|w| w[0] <= w[1]) && b.over_ms[0] >= 0.0, "{:?}", b.over_ms);
+        let row = DeadlineBench { variant: &CHESS, movetime: 5, over_ms: vec![0.0, 1.0, 2.0, 3.0, 10.0] };
+        assert_eq!((row.quantile(0.5), row.quantile(0.9), row.quantile(1.0)), (2.0, 10.0, 10.0));
+        assert_eq!(row.to_string(), "| chess | 5 | 5 | 2.0 | 10.0 | 10.0 |");
     }
 
     #[test]

@@ -342,7 +342,12 @@ mod tests {
         assert!(text.contains(&format!("    tempo: {},\n", eval::STANDARD.tempo)));
         let m = eval::STANDARD.material_mg;
         assert!(text.starts_with(&format!("    material_mg: [{}, {},", m[0], m[1])));
-        assert!(text.contains("    safe_check: 0,\n    king_ring_weak: 0,\n    pawn_storm: 0,\n"), "{text}");
+        let s = &eval::STANDARD;
+        let king_terms = format!(
+            "    safe_check: {},\n    king_ring_weak: {},\n    pawn_storm: {},\n",
+            s.safe_check, s.king_ring_weak, s.pawn_storm
+        );
+        assert!(text.contains(&king_terms), "{text}");
         assert_eq!(text.lines().count(), 45);
     }
 
