@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every playing goal of the AI measured side by side in one run, with one build, one after another on the
 # same machine: capabot's level 8 against the random and greedy movers in every variant, against
-# Fairy-Stockfish at Skill Level 10 and at full strength (Skill Level 20) at equal time per move, and the
-# search speed from each start position. Prints one Markdown table row per match (see `capabot match`).
+# Fairy-Stockfish at Skill Level 10 and at full strength (Skill Level 20) at equal time per move, the
+# search speed from each start position, and how far past a fixed time per move searches return. Prints one Markdown table row per match (see `capabot match`).
 # Run tools/fsf/setup.sh first. Usage:
 #   tools/goals.sh BINARY [SKILL10_GAMES [FULL_GAMES [MOVETIME [SWEEP_GAMES [SWEEP_MOVETIME [CONCURRENCY]]]]]] > goals.md
 set -euo pipefail
@@ -24,4 +24,6 @@ echo "|---|---|---|---|---:|---|---:|---:|---:|---:|---:|"
 echo
 echo '```'
 "$bin" bench-ai --movetime "$mt"
+echo
+"$bin" bench-deadline --movetime 200 --searches 30
 echo '```'
