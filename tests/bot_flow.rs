@@ -380,6 +380,40 @@ fn playing_the_ai() {
     assert!(out.contains("declines"), "{out}");
 }
 
+/// Plays the first legal move and claims that levels 8 and up take two seconds (the real AI's budgets
+/// are checked in `bot::seams`).
+struct SlowAtTopLevel;
+
+impl capabot::bot::MoveOracle for SlowAtTopLevel {
+    fn choose(&self, game: &capabot::rules::Game, level: u8) -> Option<capabot::rules::Move> {
+        FirstLegalMove.choose(game, level)
+    }
+    fn budget(&self, level: u8) -> std::time::Duration {
+        std::time::Duration::from_millis(if level >= 8 { 2_000 } else { 300 })
+    }
+}
+
+#[test]
+fn slow_ai_moves_are_announced_and_fast_ones_are_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = open_bot(&db_path(dir.path()), Arc::new(ManualClock::new(T0)), Arc::new(SlowAtTopLevel));
+    // capabot as White at level 8: the acknowledgment comes at once, with the job, before the move.
+    let r = bot.handle(&msg_in("main", "alice", "!play chess level:8 color:black"));
+    assert_eq!(r.ai_jobs.len(), 1);
+    let text = r.text();
+    assert!(text.contains("Game #1 starts") && text.contains("Game #1: capabot is thinking"), "{text}");
+    let moved = bot.run_ai_jobs_inline(r.ai_jobs);
+    assert!(moved.iter().any(|m| m.text.contains("1. ") && m.text.contains("played by capabot")));
+    // Every later move of the level-8 AI is announced too.
+    let r = bot.handle(&msg_in("main", "alice", "e5"));
+    assert_eq!(r.ai_jobs.len(), 1);
+    assert!(r.text().contains("1... e5 played by alice") && r.text().contains("capabot is thinking"), "{}", r.text());
+    // A quick level says nothing before its move.
+    let r = bot.handle(&msg_in("other", "bob", "!play chess level:3 color:black"));
+    assert_eq!(r.ai_jobs.len(), 1);
+    assert!(!r.text().contains("thinking"), "{}", r.text());
+}
+
 #[test]
 fn pending_ai_jobs_after_restart() {
     let dir = tempfile::tempdir().unwrap();

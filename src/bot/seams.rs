@@ -50,9 +50,20 @@ impl MoveOracle for CapabotAi {
         crate::ai::best_move_in_game(game, &Limits::for_level(level)).best
     }
     fn budget(&self, level: u8) -> Duration {
-        Limits::for_level(level).movetime.unwrap_or_default()
+        let limits = Limits::for_level(level);
+        let cap = limits.movetime.unwrap_or_default();
+        // A level that stops on nodes answers long before its time cap; estimate its time at a speed
+        // well below what the search reaches on this project's 2-core machines (400–800 k nodes/s), so
+        // a busy or slow host still gets the acknowledgment when a move may take over a second.
+        match limits.nodes {
+            Some(n) => cap.min(Duration::from_secs_f64(n as f64 / SLOW_NODES_PER_SECOND)),
+            None => cap,
+        }
     }
 }
+
+/// The search speed assumed for the "thinking…" estimate of node-limited levels.
+const SLOW_NODES_PER_SECOND: f64 = 100_000.0;
 
 /// Size in pixels of the board pictures the bot sends.
 pub const PICTURE_SIZE: u32 = 640;
@@ -69,4 +80,21 @@ pub fn board_png(pos: &Position, last_move: Option<Move>, viewer: Color) -> Opti
     };
     let png = render(pos, &opts);
     (!png.is_empty()).then_some(png)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_levels_that_may_take_over_a_second_announce_thinking() {
+        let ai = CapabotAi;
+        // Levels 1-2 stop at depth 1-2 within a 0.5 s cap; 3-7 stop on at most 100,000 nodes.
+        for level in 1..=7 {
+            assert!(ai.budget(level) <= Duration::from_secs(1), "level {level}: {:?}", ai.budget(level));
+        }
+        assert_eq!(ai.budget(6), Duration::from_millis(350));
+        // Level 8 searches on the clock, up to its 3 s cap.
+        assert_eq!(ai.budget(8), Duration::from_secs(3));
+    }
 }
