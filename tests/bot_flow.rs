@@ -4,11 +4,12 @@
 
 mod common;
 
-use capabot::bot::{FirstLegalMove, ManualClock, NoAi};
+use capabot::bot::{FirstLegalMove, ManualClock, MoveOracle, NoAi};
 use capabot::notation::fen;
-use capabot::rules::{Color, Outcome, Position, Variant, WinReason};
+use capabot::rules::{Color, Game, Move, Outcome, Position, Variant, WinReason};
 use common::*;
 use std::sync::Arc;
+use std::time::Duration;
 
 fn start_of(tb: &TestBot, game: i64) -> Position {
     let (v, f): (String, String) = {
@@ -384,12 +385,12 @@ fn playing_the_ai() {
 /// are checked in `bot::seams`).
 struct SlowAtTopLevel;
 
-impl capabot::bot::MoveOracle for SlowAtTopLevel {
-    fn choose(&self, game: &capabot::rules::Game, level: u8) -> Option<capabot::rules::Move> {
+impl MoveOracle for SlowAtTopLevel {
+    fn choose(&self, game: &Game, level: u8) -> Option<Move> {
         FirstLegalMove.choose(game, level)
     }
-    fn budget(&self, level: u8) -> std::time::Duration {
-        std::time::Duration::from_millis(if level >= 8 { 2_000 } else { 300 })
+    fn budget(&self, level: u8) -> Duration {
+        Duration::from_millis(if level >= 8 { 2_000 } else { 300 })
     }
 }
 
