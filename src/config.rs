@@ -1,11 +1,73 @@
 //! Configuration: `capabot.toml` (optional) overridden by environment variables, with defaults that
-//! work on a fresh machine (database `./capabot.db`, boards in `./boards/`).
+//! work on a fresh machine (database `./capabot.db`, boards in `./boards/`). One section per front
+//! end (`[console]`, `[discord]`, `[matrix]`) and one for the `[host]`. Secrets (tokens, passwords)
+//! are never read from the file: only from the environment, by the front end that needs them.
 //!
-//! Environment: `CAPABOT_CONFIG` (path of the TOML file), `CAPABOT_DB`, `CAPABOT_BOARDS`,
-//! `CAPABOT_PREFIX`, `CAPABOT_DEFAULT_VARIANT`, `CAPABOT_PICTURES` (`0`/`1`).
+//! Environment: `CAPABOT_CONFIG` (path of the TOML file), `CAPABOT_DB`, `CAPABOT_PREFIX`,
+//! `CAPABOT_DEFAULT_VARIANT`, `CAPABOT_PICTURES` (`0`/`1`), `CAPABOT_AI_THREADS`, `CAPABOT_BOARDS`,
+//! `CAPABOT_DISCORD_PROXY`, `CAPABOT_DISCORD_GUILD`, `CAPABOT_MATRIX_STORE`.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+
+/// `[host]`: the shared async host.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct HostSection {
+    /// AI searches at once (default: one fewer than the cores, at least one).
+    pub ai_threads: Option<usize>,
+    /// Seconds between scheduler runs (reminders, timeouts, expiries).
+    pub tick_seconds: u64,
+    /// Seconds that shutdown waits for moves in flight.
+    pub shutdown_grace_seconds: u64,
+}
+
+impl Default for HostSection {
+    fn default() -> Self {
+        HostSection { ai_threads: None, tick_seconds: 30, shutdown_grace_seconds: 10 }
+    }
+}
+
+/// `[console]`.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConsoleSection {
+    /// Folder where board pictures are written.
+    pub boards_dir: PathBuf,
+}
+
+impl Default for ConsoleSection {
+    fn default() -> Self {
+        ConsoleSection { boards_dir: PathBuf::from("boards") }
+    }
+}
+
+/// `[discord]` (the token comes from `DISCORD_TOKEN` or the file named by `DISCORD_TOKEN_FILE`).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct DiscordSection {
+    /// Register slash commands in this guild only (instant) instead of globally.
+    pub guild: Option<u64>,
+    /// An HTTP base URL through which every REST call goes (a shared rate-limit proxy).
+    pub proxy: Option<String>,
+    /// Read plain messages (prefix commands and bare moves); needs the message-content intent.
+    pub message_content: bool,
+}
+
+/// `[matrix]` (homeserver, user and password or access token come from `MATRIX_HOMESERVER`,
+/// `MATRIX_USER`, `MATRIX_PASSWORD` / `MATRIX_ACCESS_TOKEN`).
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct MatrixSection {
+    /// Session, sync token and encryption keys.
+    pub store: PathBuf,
+}
+
+impl Default for MatrixSection {
+    fn default() -> Self {
+        MatrixSection { store: PathBuf::from("matrix-store") }
+    }
+}
 
 /// Everything the front ends read at start-up.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
@@ -13,8 +75,6 @@ use std::path::{Path, PathBuf};
 pub struct Config {
     /// SQLite database file.
     pub db: PathBuf,
-    /// Folder where the console writes board pictures.
-    pub boards_dir: PathBuf,
     /// Command prefix.
     pub prefix: String,
     /// Variant when a challenge names none.
@@ -23,19 +83,30 @@ pub struct Config {
     pub challenge_expiry_hours: u32,
     /// Attach board pictures.
     pub pictures: bool,
+    pub host: HostSection,
+    pub console: ConsoleSection,
+    pub discord: DiscordSection,
+    pub matrix: MatrixSection,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             db: PathBuf::from("capabot.db"),
-            boards_dir: PathBuf::from("boards"),
             prefix: "!".into(),
             default_variant: "capatomic".into(),
             challenge_expiry_hours: 48,
             pictures: true,
+            host: HostSection::default(),
+            console: ConsoleSection::default(),
+            discord: DiscordSection::default(),
+            matrix: MatrixSection::default(),
         }
     }
+}
+
+fn parse_env<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
+    v.parse().map_err(|_| format!("{key}: cannot read '{v}'"))
 }
 
 impl Config {
@@ -57,7 +128,7 @@ impl Config {
             cfg.db = PathBuf::from(v);
         }
         if let Some(v) = env("CAPABOT_BOARDS") {
-            cfg.boards_dir = PathBuf::from(v);
+            cfg.console.boards_dir = PathBuf::from(v);
         }
         if let Some(v) = env("CAPABOT_PREFIX") {
             cfg.prefix = v;
@@ -68,13 +139,26 @@ impl Config {
         if let Some(v) = env("CAPABOT_PICTURES") {
             cfg.pictures = !matches!(v.as_str(), "0" | "false" | "no" | "off");
         }
+        if let Some(v) = env("CAPABOT_AI_THREADS") {
+            cfg.host.ai_threads = Some(parse_env("CAPABOT_AI_THREADS", &v)?);
+        }
+        if let Some(v) = env("CAPABOT_DISCORD_PROXY") {
+            cfg.discord.proxy = Some(v);
+        }
+        if let Some(v) = env("CAPABOT_DISCORD_GUILD") {
+            cfg.discord.guild = Some(parse_env("CAPABOT_DISCORD_GUILD", &v)?);
+        }
+        if let Some(v) = env("CAPABOT_MATRIX_STORE") {
+            cfg.matrix.store = PathBuf::from(v);
+        }
         cfg.check()?;
         Ok(cfg)
     }
 
     fn parse_file(p: &Path) -> Result<Config, String> {
         let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-        toml::from_str(&text).map_err(|e| format!("{}: {e}", p.display()))
+        // Only the message, never the source line: a misplaced secret must not be echoed.
+        toml::from_str(&text).map_err(|e| format!("{}: {}", p.display(), e.message().trim()))
     }
 
     fn check(&self) -> Result<(), String> {
@@ -83,6 +167,14 @@ impl Config {
         }
         if crate::rules::Variant::by_name(&self.default_variant).is_none() {
             return Err(format!("unknown default_variant '{}'", self.default_variant));
+        }
+        if self.host.ai_threads == Some(0) {
+            return Err("host.ai_threads must be at least 1".into());
+        }
+        if let Some(p) = &self.discord.proxy
+            && !(p.starts_with("http://") || p.starts_with("https://"))
+        {
+            return Err(format!("discord.proxy must be an http:// or https:// URL, not '{p}'"));
         }
         Ok(())
     }
@@ -97,6 +189,14 @@ impl Config {
             ..crate::bot::BotConfig::default()
         }
     }
+
+    /// The host's settings derived from this configuration.
+    pub fn host_config(&self) -> crate::host::HostConfig {
+        crate::host::HostConfig {
+            ai_threads: self.host.ai_threads.unwrap_or_else(crate::host::default_ai_threads),
+            tick_every: std::time::Duration::from_secs(self.host.tick_seconds.max(1)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -107,23 +207,45 @@ mod tests {
     fn file_then_env() {
         let dir = tempfile::tempdir().unwrap();
         let f = dir.path().join("c.toml");
-        std::fs::write(&f, "db = \"/tmp/x.db\"\nprefix = \"?\"\n").unwrap();
+        std::fs::write(
+            &f,
+            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\n[console]\nboards_dir = \"pics\"\n\
+             [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\n",
+        )
+        .unwrap();
         let cfg = Config::load_with(Some(&f), |_| None).unwrap();
         assert_eq!(cfg.db, PathBuf::from("/tmp/x.db"));
         assert_eq!(cfg.prefix, "?");
-        assert_eq!(cfg.boards_dir, PathBuf::from("boards"));
-        let cfg = Config::load_with(Some(&f), |k| (k == "CAPABOT_DB").then(|| "/tmp/y.db".to_string())).unwrap();
+        assert_eq!(cfg.console.boards_dir, PathBuf::from("pics"));
+        assert_eq!(cfg.host_config().ai_threads, 3);
+        assert_eq!(cfg.discord.proxy.as_deref(), Some("http://127.0.0.1:9"));
+        assert_eq!(cfg.matrix.store, PathBuf::from("/var/m"));
+        let env = |k: &str| match k {
+            "CAPABOT_DB" => Some("/tmp/y.db".to_string()),
+            "CAPABOT_AI_THREADS" => Some("2".to_string()),
+            "CAPABOT_MATRIX_STORE" => Some("/tmp/ms".to_string()),
+            _ => None,
+        };
+        let cfg = Config::load_with(Some(&f), env).unwrap();
         assert_eq!(cfg.db, PathBuf::from("/tmp/y.db"));
-        std::fs::write(&f, "dbb = 1\n").unwrap();
-        assert!(Config::load_with(Some(&f), |_| None).is_err());
-        std::fs::write(&f, "default_variant = \"nope\"\n").unwrap();
-        assert!(Config::load_with(Some(&f), |_| None).is_err());
+        assert_eq!(cfg.host_config().ai_threads, 2);
+        assert_eq!(cfg.matrix.store, PathBuf::from("/tmp/ms"));
+        for bad in
+            ["dbb = 1\n", "default_variant = \"nope\"\n", "[discord]\ntoken = \"x\"\n", "[host]\nai_threads = 0\n"]
+        {
+            std::fs::write(&f, bad).unwrap();
+            assert!(Config::load_with(Some(&f), |_| None).is_err(), "{bad}");
+        }
+        // A secret in the file is refused without being echoed.
+        std::fs::write(&f, "[discord]\ntoken = \"SECRET-abc\"\n").unwrap();
+        assert!(!Config::load_with(Some(&f), |_| None).unwrap_err().contains("SECRET-abc"));
     }
 
     #[test]
     fn defaults_without_file() {
-        let cfg = Config::load_with(None, |_| None);
+        let cfg = Config::load_with(None, |_| None).unwrap();
         // The test runs in the crate root, which has no capabot.toml.
-        assert_eq!(cfg.unwrap().db, PathBuf::from("capabot.db"));
+        assert_eq!(cfg.db, PathBuf::from("capabot.db"));
+        assert!(cfg.host_config().ai_threads >= 1);
     }
 }

@@ -2,14 +2,15 @@
 //! Capablanca Random and Relocation Chess, Stone's Chess, atomic chess, chess and Capablanca chess.
 //!
 //! Layers, each depending only on those before it: [`rules`]; then [`notation`], [`ai`] and
-//! [`render`]; then the bot core [`bot`] and its storage [`store`]; then the front ends
-//! ([`console`]) with their [`config`], and the work behind the command-line [`tools`]; then `main`,
+//! [`render`]; then the bot core [`bot`] and its storage [`store`]; then the [`host`] and the
+//! front ends ([`console`]) with their [`config`], and the work behind the command-line [`tools`]; then `main`,
 //! which parses the command line and prints.
 
 pub mod ai;
 pub mod bot;
 pub mod config;
 pub mod console;
+pub mod host;
 pub mod notation;
 pub mod render;
 pub mod rules;

@@ -3,7 +3,8 @@
 use capabot::ai;
 use capabot::bot::{self, Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
 use capabot::config::Config;
-use capabot::console::{Console, ConsoleOptions};
+use capabot::console::{self, ConsoleOptions, ConsoleOutput};
+use capabot::host::{self, Host};
 use capabot::notation::fen;
 use capabot::render::{self, RenderOptions};
 use capabot::rules::{Move, Position, VARIANTS, setups};
@@ -299,6 +300,18 @@ fn oracle() -> Arc<dyn MoveOracle> {
     }
 }
 
+/// Opens the database and starts the host on a tokio runtime.
+fn start_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
+    let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
+    let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), oracle(), cfg.bot_config()));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let host = Host::new(bot, cfg.host_config());
+    Ok((host, rt))
+}
+
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
@@ -345,18 +358,22 @@ fn run(cli: Cli) -> Result<(), String> {
                 cfg.db = db;
             }
             if let Some(b) = boards {
-                cfg.boards_dir = b;
+                cfg.console.boards_dir = b;
             }
             if no_pictures {
                 cfg.pictures = false;
             }
-            let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
-            let bot = Bot::new(store, Arc::new(SystemClock), oracle(), cfg.bot_config());
             let interactive = script.is_none() && std::io::stdin().is_terminal();
             let opts = ConsoleOptions {
-                boards_dir: cfg.pictures.then(|| cfg.boards_dir.clone()),
+                boards_dir: cfg.pictures.then(|| cfg.console.boards_dir.clone()),
                 text_boards: !no_text_boards,
                 prompt: interactive,
+            };
+            let input: Box<dyn std::io::BufRead + Send> = match &script {
+                Some(path) => Box::new(std::io::BufReader::new(
+                    std::fs::File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?,
+                )),
+                None => Box::new(std::io::BufReader::new(std::io::stdin())),
             };
             if interactive {
                 outln!(
@@ -364,16 +381,19 @@ fn run(cli: Cli) -> Result<(), String> {
                     cfg.db.display()
                 );
             }
-            let mut console = Console::new(&bot, opts);
-            let mut out = std::io::stdout().lock();
-            let res = match script {
-                Some(path) => {
-                    let f = std::fs::File::open(&path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-                    console.run(std::io::BufReader::new(f), &mut out)
+            let (host, rt) = start_host(&cfg)?;
+            let output = Arc::new(ConsoleOutput::new(Box::new(std::io::stdout()), opts));
+            let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
+            let res = rt.block_on(async {
+                let console = tokio::spawn(console::run(host.clone(), output, input));
+                tokio::select! {
+                    r = console => r.map_err(|e| format!("console: {e}"))?.map_err(|e| format!("console: {e}")),
+                    _ = host::shutdown_signal() => Ok(()),
                 }
-                None => console.run(std::io::stdin().lock(), &mut out),
-            };
-            res.map_err(|e| format!("console: {e}"))?;
+            });
+            rt.block_on(host.shutdown(grace));
+            rt.shutdown_timeout(std::time::Duration::from_millis(100));
+            res?;
         }
         Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
             let v = tools::variant(&variant)?;

@@ -293,7 +293,7 @@ fn open_challenge_and_decline() {
     let out = tb.say("carol", "!accept #1");
     assert!(out.contains("Game #1 starts") && out.contains("Stone"), "{out}");
     let out = tb.say("dave", "!accept #1");
-    assert!(out.contains("no open challenge"), "{out}");
+    assert!(out.contains("no longer open"), "{out}");
     tb.say("alice", "!challenge @bob chess");
     let out = tb.say("bob", "!decline");
     assert!(out.contains("declined"), "{out}");

@@ -1,7 +1,7 @@
 //! A load run (not a test): many simulated games played at once through [`Bot::handle`] with a real
 //! database file, reporting accepted moves per second and latency percentiles.
 
-use super::{Bot, BotConfig, IncomingMessage, NoAi, SystemClock};
+use super::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
 use crate::notation::{fen, san};
 use crate::rules::{Game, Position, Variant, setups};
 use crate::store::{Store, games};
@@ -60,15 +60,8 @@ impl BenchReport {
     }
 }
 
-fn msg(chat: &str, who: &str, text: String) -> IncomingMessage {
-    IncomingMessage {
-        platform: "bench".into(),
-        chat_id: chat.into(),
-        author_id: who.into(),
-        author_name: who.into(),
-        text,
-        mentions: vec![],
-    }
+fn msg(chat: &str, who: &str, text: String) -> Input {
+    Input::text(Scope::chat("bench", chat), UserRef::new(who, who), text)
 }
 
 /// Like [`run`], with the database at `db` or, when `None`, in a fresh temporary folder removed afterwards.

@@ -1,4 +1,6 @@
-//! Command words and their arguments, as typed after the prefix. Parsing only; no storage.
+//! The commands: one table ([`COMMANDS`]) from which the parser, the help text and the command
+//! list a front end registers (Discord slash commands, their descriptions and options) all come, so
+//! a new command is written in one place. Parsing only; no storage.
 
 /// The days-per-move values a correspondence game may have.
 pub const DAYS_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -23,6 +25,8 @@ pub enum Command {
     Games,
     Resign(Option<i64>),
     Draw(Option<i64>),
+    /// `draw decline [#game]`: refuse the opponent's draw offer.
+    DrawDecline(Option<i64>),
     Takeback(Option<i64>),
     /// `takeback decline [#game]`: refuse the opponent's takeback request.
     TakebackDecline(Option<i64>),
@@ -35,6 +39,8 @@ pub enum Command {
     },
     NoSwap(Option<i64>),
     Settings(SettingsArgs),
+    /// `notify on|off`: direct-message notices (reminders, "your move"); none shows the setting.
+    Notify(Option<bool>),
     /// Not a command word: maybe a bare move (`e4`, `#12 e4`).
     Other {
         game: Option<i64>,
@@ -53,14 +59,20 @@ pub struct ChallengeArgs {
     pub color: Option<String>,
     pub setup: Option<u32>,
     pub level: Option<u8>,
+    /// `rated` / `casual` as a bare word; `None` leaves it to the community's rule.
+    pub rated: Option<bool>,
 }
 
 /// Options of `settings`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsArgs {
+    /// `settings community ...`: the community's settings, which its chats inherit.
+    pub community: bool,
     pub prefix: Option<String>,
     pub variant: Option<String>,
     pub days: Option<Option<u32>>,
+    /// Open a thread for each new game.
+    pub thread: Option<bool>,
 }
 
 /// A command the user typed wrongly, with a message saying how to type it.
@@ -141,6 +153,10 @@ fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
                     ));
                 }
             }
+        } else if matches!(lower.as_str(), "casual" | "unrated") {
+            c.rated = Some(false);
+        } else if lower == "rated" {
+            c.rated = Some(true);
         } else if c.variant.is_none() {
             c.variant = Some(lower);
         } else {
@@ -150,11 +166,23 @@ fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
     Ok(c)
 }
 
+fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
+    match v.to_lowercase().as_str() {
+        "on" | "yes" | "true" | "1" => Ok(true),
+        "off" | "no" | "false" | "0" => Ok(false),
+        _ => Err(format!("{key} is on or off, not '{v}'")),
+    }
+}
+
 fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
     let mut s = SettingsArgs::default();
     for a in args {
+        if matches!(a.to_lowercase().as_str(), "community" | "server" | "space") {
+            s.community = true;
+            continue;
+        }
         let Some((k, v)) = a.split_once(':') else {
-            return Err("settings take prefix:X, variant:NAME, days:N".into());
+            return Err("settings take [community] prefix:X, variant:NAME, days:N, thread:on|off".into());
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
@@ -168,10 +196,352 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             }
             "variant" => s.variant = Some(v.to_lowercase()),
             "days" => s.days = Some(parse_days(&v.to_lowercase())?),
-            other => return Err(format!("unknown setting '{other}'; settings are prefix, variant, days")),
+            "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
+            other => {
+                return Err(format!("unknown setting '{other}'; settings are prefix, variant, days, thread"));
+            }
         }
     }
     Ok(s)
+}
+
+// ----- the table -----
+
+/// How a command's option is given: in a slash command it is a typed option; in text it is one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A person (`@name` in text; their id comes in the input's mentions).
+    User,
+    /// A variant name (choices: the variants).
+    Variant,
+    /// `days:N` (choices: [`DAYS_CHOICES`] and none).
+    Days,
+    /// `color:white|black|random`.
+    Color,
+    /// `setup:N`.
+    Setup,
+    /// `level:1..8`.
+    Level,
+    /// A game or challenge number, `#N`.
+    Game,
+    /// A move in the caller's game (front ends may autocomplete the legal moves).
+    Move,
+    /// Free text.
+    Text,
+    /// `key:value` text.
+    Keyed(&'static str),
+    /// A yes/no choice written as one of two words: (yes word, no word).
+    Flag(&'static str, &'static str),
+    /// A yes/no choice written `key:on` or `key:off`.
+    Switch(&'static str),
+}
+
+/// One option of a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    /// Shown by front ends (at most 100 characters).
+    pub description: &'static str,
+    pub kind: OptionKind,
+    pub required: bool,
+}
+
+/// One command: its words, help, options and parser.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandSpec {
+    /// The command word (and slash command name).
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    /// Arguments as typed after the word, for the help text.
+    pub usage: &'static str,
+    /// One line (at most 100 characters: it is the slash command's description too).
+    pub summary: &'static str,
+    /// What to type after the prefix, for the help text.
+    pub example: &'static str,
+    pub options: &'static [OptionSpec],
+    /// Needs a community administrator when used in a community.
+    pub admin: bool,
+    parse: fn(&str, &[&str]) -> Result<Command, ParseError>,
+}
+
+const fn opt(name: &'static str, description: &'static str, kind: OptionKind) -> OptionSpec {
+    OptionSpec { name, description, kind, required: false }
+}
+
+const fn req(name: &'static str, description: &'static str, kind: OptionKind) -> OptionSpec {
+    OptionSpec { name, description, kind, required: true }
+}
+
+const GAME_OPT: OptionSpec = opt("game", "Game number (when you have several games here)", OptionKind::Game);
+const GAME_ONLY: &[OptionSpec] = &[GAME_OPT];
+
+/// Every command, in help order.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "challenge",
+        aliases: &["c"],
+        usage: "[@user] [variant] [days:N] [color:white|black|random] [setup:N] [casual]",
+        summary: "Challenge someone (or anyone here, without @user) to a game",
+        example: "challenge @bob capatomic days:3",
+        options: &[
+            opt("opponent", "Who to challenge (leave out for an open challenge)", OptionKind::User),
+            opt("variant", "Which variant", OptionKind::Variant),
+            opt("days", "Days per move", OptionKind::Days),
+            opt("color", "Your colour", OptionKind::Color),
+            opt("setup", "Setup number (random-setup variants)", OptionKind::Setup),
+            opt("casual", "Not rated", OptionKind::Flag("casual", "rated")),
+        ],
+        admin: false,
+        parse: |_, a| Ok(Command::Challenge(parse_challenge(a)?)),
+    },
+    CommandSpec {
+        name: "play",
+        aliases: &[],
+        usage: "[variant] [level:1-8] [days:N] [color:C] [setup:N]",
+        summary: "Play capabot's AI",
+        example: "play chess level:2",
+        options: &[
+            opt("variant", "Which variant", OptionKind::Variant),
+            opt("level", "AI level, 1 (weakest) to 8", OptionKind::Level),
+            opt("days", "Days per move", OptionKind::Days),
+            opt("color", "Your colour", OptionKind::Color),
+            opt("setup", "Setup number (random-setup variants)", OptionKind::Setup),
+        ],
+        admin: false,
+        parse: |_, a| Ok(Command::Play(parse_challenge(a)?)),
+    },
+    CommandSpec {
+        name: "accept",
+        aliases: &[],
+        usage: "[#id]",
+        summary: "Accept a challenge",
+        example: "accept #4",
+        options: &[opt("challenge", "Challenge number", OptionKind::Game)],
+        admin: false,
+        parse: |w, a| Ok(Command::Accept(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "decline",
+        aliases: &["cancel"],
+        usage: "[#id]",
+        summary: "Decline a challenge (or cancel your own)",
+        example: "decline #4",
+        options: &[opt("challenge", "Challenge number", OptionKind::Game)],
+        admin: false,
+        parse: |w, a| Ok(Command::Decline(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "move",
+        aliases: &["m"],
+        usage: "[#game] <move>",
+        summary: "Make a move; a bare move such as e4 works too when one game waits for you",
+        example: "move Nf3",
+        options: &[req("move", "Your move, e.g. e4, Nxf7#, Me1^e5", OptionKind::Move), GAME_OPT],
+        admin: false,
+        parse: |_, a| {
+            let (game, text) = game_and_text(a, "say which move, e.g. !move e4 or !move #12 Nf3")?;
+            Ok(Command::Move { game, text })
+        },
+    },
+    CommandSpec {
+        name: "board",
+        aliases: &["b", "show"],
+        usage: "[#game]",
+        summary: "Show the board",
+        example: "board",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |_, a| Ok(Command::Board(only_game("board", a)?)),
+    },
+    CommandSpec {
+        name: "games",
+        aliases: &["list"],
+        usage: "",
+        summary: "Your games and the challenges waiting for you",
+        example: "games",
+        options: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Games),
+    },
+    CommandSpec {
+        name: "resign",
+        aliases: &[],
+        usage: "[#game]",
+        summary: "Resign a game",
+        example: "resign",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |w, a| Ok(Command::Resign(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "draw",
+        aliases: &[],
+        usage: "[#game] [decline]",
+        summary: "Offer a draw, accept your opponent's offer, or decline it",
+        example: "draw",
+        options: &[GAME_OPT, opt("decline", "Refuse your opponent's offer", OptionKind::Flag("decline", ""))],
+        admin: false,
+        parse: |_, a| {
+            let (game, rest) = split_game(a);
+            match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+                [] => Ok(Command::Draw(game)),
+                [r] if matches!(r.as_str(), "decline" | "no") => Ok(Command::DrawDecline(game)),
+                _ => Err(format!("draw takes at most a game number like #12 and 'decline', not '{}'", rest.join(" "))),
+            }
+        },
+    },
+    CommandSpec {
+        name: "takeback",
+        aliases: &["undo"],
+        usage: "[#game] [decline]",
+        summary: "Ask to take back your last move, agree to your opponent's request, or decline it",
+        example: "takeback",
+        options: &[GAME_OPT, opt("decline", "Refuse your opponent's request", OptionKind::Flag("decline", ""))],
+        admin: false,
+        parse: |_, a| {
+            let (game, rest) = split_game(a);
+            match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+                [] => Ok(Command::Takeback(game)),
+                [r] if matches!(r.as_str(), "decline" | "no") => Ok(Command::TakebackDecline(game)),
+                _ => Err(format!(
+                    "takeback takes at most a game number like #12 and 'decline', not '{}'",
+                    rest.join(" ")
+                )),
+            }
+        },
+    },
+    CommandSpec {
+        name: "abort",
+        aliases: &[],
+        usage: "[#game]",
+        summary: "Abort a game before both sides have moved",
+        example: "abort",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |w, a| Ok(Command::Abort(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "fen",
+        aliases: &[],
+        usage: "[#game]",
+        summary: "The position as FEN",
+        example: "fen",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |w, a| Ok(Command::Fen(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "pgn",
+        aliases: &[],
+        usage: "[#game]",
+        summary: "The game as PGN",
+        example: "pgn #12",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |w, a| Ok(Command::Pgn(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "swap",
+        aliases: &[],
+        usage: "[#game] <K|Q> <file or piece>",
+        summary: "Capablanca Relocation setup phase: swap your king or queen (Black chooses first)",
+        example: "swap K b",
+        options: &[req("swap", "K or Q and a file or piece, e.g. K b", OptionKind::Text), GAME_OPT],
+        admin: false,
+        parse: |_, a| {
+            let (game, text) =
+                game_and_text(a, "say which swap, e.g. !swap K b (king with the piece on b) or !noswap")?;
+            Ok(Command::Swap { game, text })
+        },
+    },
+    CommandSpec {
+        name: "noswap",
+        aliases: &[],
+        usage: "[#game]",
+        summary: "Capablanca Relocation setup phase: keep your pieces where they are",
+        example: "noswap",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |w, a| Ok(Command::NoSwap(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "variants",
+        aliases: &[],
+        usage: "",
+        summary: "The variants capabot plays",
+        example: "variants",
+        options: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Variants),
+    },
+    CommandSpec {
+        name: "rules",
+        aliases: &[],
+        usage: "[variant]",
+        summary: "The rules of a variant",
+        example: "rules capatomic",
+        options: &[opt("variant", "Which variant", OptionKind::Variant)],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Rules(None)),
+            [v] => Ok(Command::Rules(Some(v.to_lowercase()))),
+            _ => Err("rules takes one variant name, e.g. rules capatomic".into()),
+        },
+    },
+    CommandSpec {
+        name: "settings",
+        aliases: &["set"],
+        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off]",
+        summary: "This chat's (or with community, the whole community's) defaults",
+        example: "settings prefix:? variant:chess days:3",
+        options: &[
+            opt(
+                "community",
+                "Change the community's settings, which its chats inherit",
+                OptionKind::Flag("community", ""),
+            ),
+            opt("prefix", "Command prefix, 1 to 3 symbols", OptionKind::Keyed("prefix")),
+            opt("variant", "Default variant", OptionKind::Keyed("variant")),
+            opt("days", "Default days per move", OptionKind::Days),
+            opt("thread", "Open a thread for each game", OptionKind::Switch("thread")),
+        ],
+        admin: true,
+        parse: |_, a| Ok(Command::Settings(parse_settings(a)?)),
+    },
+    CommandSpec {
+        name: "notify",
+        aliases: &[],
+        usage: "[on|off]",
+        summary: "Reminders and \"your move\" notices in your direct messages, on or off",
+        example: "notify off",
+        options: &[opt("dm", "Direct-message notices", OptionKind::Flag("on", "off"))],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Notify(None)),
+            [v] => Ok(Command::Notify(Some(parse_switch("notify", v)?))),
+            _ => Err("notify takes on or off".into()),
+        },
+    },
+    CommandSpec {
+        name: "help",
+        aliases: &["h", "commands"],
+        usage: "",
+        summary: "The commands",
+        example: "help",
+        options: &[],
+        admin: false,
+        parse: |_, _| Ok(Command::Help),
+    },
+];
+
+fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
+    if args.is_empty() { Ok(cmd) } else { Err(format!("{word} takes nothing after it, not '{}'", args.join(" "))) }
+}
+
+/// The command whose word (or alias) is `word` (any case).
+pub fn spec(word: &str) -> Option<&'static CommandSpec> {
+    let w = word.to_lowercase();
+    COMMANDS.iter().find(|c| c.name == w || c.aliases.contains(&w.as_str()))
 }
 
 /// Parses the text after the prefix.
@@ -180,51 +550,135 @@ pub fn parse(body: &str) -> Result<Command, ParseError> {
     let Some((&word, args)) = toks.split_first() else {
         return Ok(Command::Help);
     };
-    let w = word.to_lowercase();
-    Ok(match w.as_str() {
-        "help" | "h" | "commands" => Command::Help,
-        "variants" => Command::Variants,
-        "rules" => Command::Rules(args.first().map(|s| s.to_lowercase())),
-        "challenge" | "c" => Command::Challenge(parse_challenge(args)?),
-        "play" => Command::Play(parse_challenge(args)?),
-        "accept" => Command::Accept(only_game("accept", args)?),
-        "decline" | "cancel" => Command::Decline(only_game(&w, args)?),
-        "move" | "m" => {
-            let (game, text) = game_and_text(args, "say which move, e.g. !move e4 or !move #12 Nf3")?;
-            Command::Move { game, text }
-        }
-        "board" | "b" | "show" => Command::Board(only_game("board", args)?),
-        "games" | "list" => Command::Games,
-        "resign" => Command::Resign(only_game("resign", args)?),
-        "draw" => Command::Draw(only_game("draw", args)?),
-        "takeback" | "undo" => {
-            let (game, rest) = split_game(args);
-            match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
-                [] => Command::Takeback(game),
-                [r] if matches!(r.as_str(), "decline" | "no") => Command::TakebackDecline(game),
-                _ => {
-                    return Err(format!(
-                        "takeback takes at most a game number like #12 and 'decline', not '{}'",
-                        rest.join(" ")
-                    ));
-                }
-            }
-        }
-        "abort" => Command::Abort(only_game("abort", args)?),
-        "fen" => Command::Fen(only_game("fen", args)?),
-        "pgn" => Command::Pgn(only_game("pgn", args)?),
-        "swap" => {
-            let (game, text) =
-                game_and_text(args, "say which swap, e.g. !swap K b (king with the piece on b) or !noswap")?;
-            Command::Swap { game, text }
-        }
-        "noswap" => Command::NoSwap(only_game("noswap", args)?),
-        "settings" | "set" => Command::Settings(parse_settings(args)?),
-        _ => {
+    match spec(word) {
+        Some(s) => (s.parse)(&word.to_lowercase(), args),
+        None => {
             let (game, rest) = split_game(&toks);
-            Command::Other { game, text: rest.join(" ") }
+            Ok(Command::Other { game, text: rest.join(" ") })
         }
-    })
+    }
+}
+
+/// A value a front end collected for an option (a slash command's typed options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Text(String),
+    Integer(i64),
+    Bool(bool),
+    User(crate::bot::UserRef),
+}
+
+/// Builds the command of a slash command from its typed options: each option becomes the word it
+/// stands for and goes through the same parser as typed text. Returns the command and the users
+/// named by user options (the input's mentions).
+pub fn from_options(
+    name: &str,
+    values: &[(&str, OptionValue)],
+) -> Result<(Command, Vec<crate::bot::UserRef>), ParseError> {
+    let spec = spec(name).ok_or_else(|| format!("unknown command '{name}'"))?;
+    let mut words = Vec::new();
+    let mut mentions = Vec::new();
+    for o in spec.options {
+        let Some((_, v)) = values.iter().find(|(n, _)| *n == o.name) else {
+            if o.required {
+                return Err(format!("{name} needs the option '{}'", o.name));
+            }
+            continue;
+        };
+        let text = match v {
+            OptionValue::Text(t) => t.trim().to_string(),
+            OptionValue::Integer(i) => i.to_string(),
+            OptionValue::Bool(b) => b.to_string(),
+            OptionValue::User(u) => u.id.clone(),
+        };
+        let word = match (o.kind, v) {
+            (OptionKind::User, OptionValue::User(u)) => {
+                mentions.push(u.clone());
+                format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
+            }
+            (OptionKind::User, _) => return Err(format!("the option '{}' must be a person", o.name)),
+            (OptionKind::Days, _) => format!("days:{text}"),
+            (OptionKind::Color, _) => format!("color:{text}"),
+            (OptionKind::Setup, _) => format!("setup:{text}"),
+            (OptionKind::Level, _) => format!("level:{text}"),
+            (OptionKind::Game, _) => format!("#{}", text.trim_start_matches('#')),
+            (OptionKind::Keyed(k), _) => format!("{k}:{text}"),
+            (OptionKind::Flag(yes, no), OptionValue::Bool(b)) => (if *b { yes } else { no }).to_string(),
+            (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),
+            (OptionKind::Flag(..) | OptionKind::Switch(_), _) => {
+                return Err(format!("the option '{}' is true or false", o.name));
+            }
+            (OptionKind::Variant | OptionKind::Move | OptionKind::Text, _) => text,
+        };
+        if word.is_empty() {
+            continue;
+        }
+        if word.chars().any(char::is_whitespace) && !matches!(o.kind, OptionKind::Move | OptionKind::Text) {
+            return Err(format!("the option '{}' is one word, not '{word}'", o.name));
+        }
+        words.push(word);
+    }
+    for (n, _) in values {
+        if !spec.options.iter().any(|o| o.name == *n) {
+            return Err(format!("{name} has no option '{n}'"));
+        }
+    }
+    let args: Vec<&str> = words.iter().flat_map(|w| w.split_whitespace()).collect();
+    Ok(((spec.parse)(spec.name, &args)?, mentions))
+}
+
+fn game_word(id: Option<i64>) -> String {
+    id.map(|n| format!(" #{n}")).unwrap_or_default()
+}
+
+impl Command {
+    /// The command as it would be typed after `prefix` (for front ends without buttons).
+    pub fn typed(&self, prefix: &str) -> String {
+        let body = match self {
+            Command::Help => "help".to_string(),
+            Command::Variants => "variants".into(),
+            Command::Rules(v) => format!("rules {}", v.as_deref().unwrap_or("")).trim_end().to_string(),
+            Command::Challenge(_) => "challenge".into(),
+            Command::Play(_) => "play".into(),
+            Command::Accept(id) => format!("accept{}", game_word(*id)),
+            Command::Decline(id) => format!("decline{}", game_word(*id)),
+            Command::Move { game, text } | Command::Other { game, text } => format!("move{} {text}", game_word(*game)),
+            Command::Board(id) => format!("board{}", game_word(*id)),
+            Command::Games => "games".into(),
+            Command::Resign(id) => format!("resign{}", game_word(*id)),
+            Command::Draw(id) => format!("draw{}", game_word(*id)),
+            Command::DrawDecline(id) => format!("draw decline{}", game_word(*id)),
+            Command::Takeback(id) => format!("takeback{}", game_word(*id)),
+            Command::TakebackDecline(id) => format!("takeback decline{}", game_word(*id)),
+            Command::Abort(id) => format!("abort{}", game_word(*id)),
+            Command::Fen(id) => format!("fen{}", game_word(*id)),
+            Command::Pgn(id) => format!("pgn{}", game_word(*id)),
+            Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
+            Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
+            Command::Settings(_) => "settings".into(),
+            Command::Notify(v) => match v {
+                None => "notify".into(),
+                Some(b) => format!("notify {}", if *b { "on" } else { "off" }),
+            },
+        };
+        format!("{prefix}{body}")
+    }
+}
+
+/// The `help` text, from the table: every command with its usage and an example.
+pub fn help_text(p: &str) -> String {
+    let mut s = format!("Commands (prefix {p}):");
+    for c in COMMANDS {
+        let usage = if c.usage.is_empty() { String::new() } else { format!(" {}", c.usage) };
+        s.push_str(&format!("\n{p}{}{usage} — {}", c.name, c.summary));
+        if c.example != c.name {
+            s.push_str(&format!(", e.g. {p}{}", c.example));
+        }
+    }
+    s.push_str(&format!(
+        "\nDays per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: e4, Nxf7#, Me1^e5 (a Capatomic launch). {p}variants, {p}rules capatomic."
+    ));
+    s
 }
 
 #[cfg(test)]
@@ -242,7 +696,8 @@ mod tests {
                 days: Some(Some(3)),
                 color: Some("black".into()),
                 setup: Some(17),
-                level: None
+                level: None,
+                rated: None
             })
         );
         assert!(parse("challenge @bob days:4").unwrap_err().contains("1, 2, 3, 5, 7, 10, 14"));
@@ -260,5 +715,79 @@ mod tests {
         assert!(parse("takeback please").unwrap_err().contains("'please'"));
         assert!(parse("resign now please").is_err());
         assert_eq!(parse("").unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn every_command_word_is_in_the_table_once() {
+        let mut words: Vec<&str> =
+            COMMANDS.iter().flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied())).collect();
+        let n = words.len();
+        words.sort();
+        words.dedup();
+        assert_eq!(words.len(), n, "a word names two commands");
+        for c in COMMANDS {
+            assert!(c.summary.len() <= 100 && !c.summary.is_empty(), "{}", c.name);
+            assert!(c.options.iter().all(|o| o.description.len() <= 100), "{}", c.name);
+            assert!(
+                help_text("!").contains(&format!("!{} ", c.name)) || help_text("!").contains(&format!("!{} —", c.name))
+            );
+            // The example parses to the command itself.
+            let parsed = parse(c.example).unwrap();
+            assert_eq!(spec(c.example.split_whitespace().next().unwrap()).map(|s| s.name), Some(c.name));
+            assert!(!matches!(parsed, Command::Other { .. }), "{}", c.example);
+        }
+    }
+
+    #[test]
+    fn options_build_the_same_command_as_text() {
+        let bob = crate::bot::UserRef::new("u2", "Bob Smith");
+        let (c, m) = from_options(
+            "challenge",
+            &[
+                ("opponent", OptionValue::User(bob.clone())),
+                ("variant", OptionValue::Text("capatomic".into())),
+                ("days", OptionValue::Text("3".into())),
+                ("casual", OptionValue::Bool(true)),
+            ],
+        )
+        .unwrap();
+        let mut expect = match parse("challenge @bob capatomic days:3 casual").unwrap() {
+            Command::Challenge(a) => a,
+            other => panic!("{other:?}"),
+        };
+        expect.mentions_someone = true;
+        assert_eq!(c, Command::Challenge(expect));
+        assert_eq!(m, vec![bob]);
+        assert_eq!(
+            from_options("move", &[("move", OptionValue::Text("Nf3".into())), ("game", OptionValue::Integer(12))])
+                .unwrap()
+                .0,
+            Command::Move { game: Some(12), text: "Nf3".into() }
+        );
+        assert!(from_options("move", &[]).unwrap_err().contains("needs the option 'move'"));
+        assert!(from_options("board", &[("nope", OptionValue::Bool(true))]).is_err());
+        assert!(from_options("play", &[("level", OptionValue::Integer(9))]).is_err());
+        assert_eq!(
+            from_options("settings", &[("community", OptionValue::Bool(true)), ("thread", OptionValue::Bool(true))])
+                .unwrap()
+                .0,
+            Command::Settings(SettingsArgs { community: true, thread: Some(true), ..SettingsArgs::default() })
+        );
+    }
+
+    #[test]
+    fn typed_form_parses_back() {
+        for c in [
+            Command::Accept(Some(4)),
+            Command::Decline(None),
+            Command::Draw(Some(2)),
+            Command::DrawDecline(Some(2)),
+            Command::TakebackDecline(Some(3)),
+            Command::Resign(None),
+            Command::Notify(Some(false)),
+        ] {
+            let t = c.typed("?");
+            assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");
+        }
     }
 }

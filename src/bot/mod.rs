@@ -1,109 +1,44 @@
-//! The platform-neutral bot: chat messages in, replies out. Front ends (console now, Discord and
-//! Matrix later) translate their platform's events into [`IncomingMessage`]s and show the [`Reply`]s;
-//! all game logic lives here, on top of the rules engine and the [`crate::store`].
+//! The platform-neutral bot: [`Input`]s in (a text line or a typed command, with its scope), replies
+//! out, each naming its [`Target`]. Front ends (console, Discord, Matrix) translate their platform's
+//! events into inputs and show the [`Reply`]s through the host; all game logic lives here, on top of
+//! the rules engine and the [`crate::store`].
 //!
 //! Time comes from an injectable [`Clock`]; the AI and the board picture sit behind the seams in
 //! [`seams`]. AI moves are never computed inside [`Bot::handle`]: it hands back [`AiJob`]s that the
-//! front end runs on a blocking pool ([`Bot::run_ai_job`]) and feeds back with
+//! host runs on a bounded blocking pool ([`Bot::run_ai_job`]) and feeds back with
 //! [`Bot::finish_ai_job`], which stores the move through the same guarded transaction as a human
 //! move.
 
 pub mod bench;
 pub mod clock;
 pub mod command;
-mod flow;
+pub(crate) mod commands;
+pub mod error;
+pub mod io;
+mod scheduler;
 pub mod seams;
 pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use command::Command;
+pub use error::BotError;
+pub use io::{
+    AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, GameCard, Input, NewThread, Receipt, Reply, Response,
+    Scope, Slot, Target, UserRef,
+};
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png};
 pub use textboard::text_board;
 
-use crate::rules::{Game, Move};
-use crate::store::{Store, StoreError};
+use crate::rules::Move;
+use crate::store::settings::Settings;
+use crate::store::{Store, events, games};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-/// Someone on a chat platform.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct UserRef {
-    /// The platform's user id.
-    pub id: String,
-    /// Display name.
-    pub name: String,
-}
-
-/// A chat message as the bot sees it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IncomingMessage {
-    /// `console`, `discord`, `matrix`, ...
-    pub platform: String,
-    pub chat_id: String,
-    pub author_id: String,
-    pub author_name: String,
-    pub text: String,
-    /// Users mentioned in the message, in order.
-    pub mentions: Vec<UserRef>,
-}
-
-/// A button-like choice the front end may offer, described neutrally.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Choice {
-    pub label: String,
-    /// The command text that choosing it sends, e.g. `!accept 4`.
-    pub command: String,
-}
-
-/// Something the bot says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Reply {
-    pub platform: String,
-    pub chat_id: String,
-    pub text: String,
-    /// A board picture.
-    pub png: Option<Vec<u8>>,
-    /// A compact text board, for front ends without pictures (and the console).
-    pub text_board: Option<String>,
-    pub choices: Vec<Choice>,
-    /// Users to notify (ping).
-    pub notify: Vec<UserRef>,
-}
-
-/// Work for the front end: compute capabot's move in an AI game off the async runtime.
-#[derive(Clone, Debug)]
-pub struct AiJob {
-    pub game_id: i64,
-    /// The ply the game was at when the job was made; the move lands only if it still is.
-    pub ply: u32,
-    pub level: u8,
-    /// The game so far (history included, for repetition).
-    pub game: Game,
-}
-
-/// The bot's answer to a message or a scheduler tick.
-#[derive(Clone, Debug, Default)]
-pub struct Response {
-    pub replies: Vec<Reply>,
-    pub ai_jobs: Vec<AiJob>,
-}
-
-impl Response {
-    /// Appends another response.
-    pub fn extend(&mut self, other: Response) {
-        self.replies.extend(other.replies);
-        self.ai_jobs.extend(other.ai_jobs);
-    }
-
-    /// All reply texts joined by newlines (handy in tests and logs).
-    pub fn text(&self) -> String {
-        self.replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
-    }
-}
 
 /// Settings of the core.
 #[derive(Clone, Debug)]
 pub struct BotConfig {
-    /// Command prefix where a chat has not set its own.
+    /// Command prefix where neither the chat nor its community has set its own.
     pub prefix: String,
     /// How long a challenge stays open.
     pub challenge_expiry_secs: i64,
@@ -130,24 +65,38 @@ impl Default for BotConfig {
     }
 }
 
-/// Why a command failed.
-#[derive(Debug)]
-pub(crate) enum BotError {
-    /// The user's mistake: told to them as is.
-    User(String),
-    /// Our failure: logged with an error id; the user gets the id.
-    Internal(String),
+/// The settings in force for one input: the chat's, its community's, then the configuration's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Effective {
+    pub prefix: String,
+    pub default_variant: String,
+    pub default_days: Option<u32>,
+    pub thread_per_game: bool,
 }
 
-impl From<StoreError> for BotError {
-    fn from(e: StoreError) -> Self {
-        BotError::Internal(e.to_string())
+/// One input being handled, with the settings in force where it was said.
+pub(crate) struct Ctx<'a> {
+    pub inp: &'a Input,
+    pub settings: Effective,
+}
+
+impl Ctx<'_> {
+    pub fn scope(&self) -> &Scope {
+        &self.inp.scope
     }
-}
 
-impl From<rusqlite::Error> for BotError {
-    fn from(e: rusqlite::Error) -> Self {
-        BotError::Internal(format!("database error: {e}"))
+    /// The chat prefix (for the command hints in replies).
+    pub fn p(&self) -> &str {
+        &self.settings.prefix
+    }
+
+    pub fn target(&self) -> Target {
+        Target::Chat(self.inp.scope.clone())
+    }
+
+    /// One reply to the input's chat.
+    pub fn say(&self, text: impl Into<String>) -> Response {
+        Response::one(Reply::new(self.target(), text))
     }
 }
 
@@ -181,38 +130,75 @@ impl Bot {
         self.clock.now()
     }
 
-    /// Handles one chat message. Never panics on any input; internal failures come back as a short
-    /// message with an error id.
-    pub fn handle(&self, msg: &IncomingMessage) -> Response {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle_inner(msg)));
-        match result {
-            Ok(Ok(r)) => r,
-            Ok(Err(BotError::User(text))) => self.say(msg, text),
-            Ok(Err(BotError::Internal(e))) => self.internal_error(msg, &e),
-            Err(_) => self.internal_error(msg, "panic while handling a message"),
+    /// The settings in force in a scope.
+    pub fn effective_settings(&self, scope: &Scope) -> Result<Effective, BotError> {
+        let conn = self.store.conn()?;
+        let s = crate::store::settings::effective(&conn, &scope.platform, scope.community.as_deref(), &scope.chat)?;
+        Ok(self.resolve(&s))
+    }
+
+    fn resolve(&self, s: &Settings) -> Effective {
+        Effective {
+            prefix: s.prefix.clone().unwrap_or_else(|| self.config.prefix.clone()),
+            default_variant: s.default_variant.clone().unwrap_or_else(|| self.config.default_variant.clone()),
+            default_days: s.default_days.unwrap_or(None),
+            thread_per_game: s.thread_per_game.unwrap_or(false),
         }
     }
 
-    fn internal_error(&self, msg: &IncomingMessage, detail: &str) -> Response {
+    /// Handles one input. Never panics on any input; internal failures come back as a short
+    /// message with an error id. An event whose platform id was handled before gets no answer and
+    /// changes nothing.
+    pub fn handle(&self, inp: &Input) -> Response {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle_claimed(inp)));
+        let reply_to_author = |text: String| {
+            let mut r = Reply::new(Target::Chat(inp.scope.clone()), text);
+            r.audience = Audience::Author;
+            Response::one(r)
+        };
+        match result {
+            Ok(Ok(r)) => r,
+            Ok(Err(BotError::User(text))) => reply_to_author(text),
+            Ok(Err(BotError::Internal(e))) => reply_to_author(self.internal_error(inp, &e)),
+            Err(_) => reply_to_author(self.internal_error(inp, "panic while handling a message")),
+        }
+    }
+
+    fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
+        if let Some(id) = &inp.event_id {
+            let conn = self.store.conn()?;
+            if !events::claim(&conn, &inp.scope.platform, id, self.clock.now())? {
+                tracing::debug!(platform = %inp.scope.platform, event = %id, "redelivered event ignored");
+                return Ok(Response::default());
+            }
+        }
+        let settings = self.effective_settings(&inp.scope)?;
+        self.dispatch(&Ctx { inp, settings })
+    }
+
+    fn internal_error(&self, inp: &Input, detail: &str) -> String {
         let seq = self.error_seq.fetch_add(1, Ordering::Relaxed);
         let id = format!("E{:x}-{seq}", self.clock.now().rem_euclid(1 << 24));
-        tracing::error!(error_id = %id, platform = %msg.platform, chat = %msg.chat_id, author = %msg.author_id, "{detail}");
-        self.say(msg, format!("Sorry, something went wrong on my side (error id {id})."))
+        tracing::error!(error_id = %id, platform = %inp.scope.platform, chat = %inp.scope.chat, author = %inp.author.id, "{detail}");
+        format!("Sorry, something went wrong on my side (error id {id}).")
     }
 
-    pub(crate) fn say(&self, msg: &IncomingMessage, text: String) -> Response {
-        Response { replies: vec![self.reply(&msg.platform, &msg.chat_id, text)], ai_jobs: vec![] }
-    }
-
-    pub(crate) fn reply(&self, platform: &str, chat_id: &str, text: String) -> Reply {
-        Reply {
-            platform: platform.to_string(),
-            chat_id: chat_id.to_string(),
-            text,
-            png: None,
-            text_board: None,
-            choices: vec![],
-            notify: vec![],
+    /// A front end delivered `reply`: remembers the message under the reply's slot and the thread
+    /// opened for a game, so later replies replace that message and go to that thread.
+    pub fn delivered(&self, reply: &Reply, receipt: &Receipt) {
+        let run = || -> Result<(), BotError> {
+            let conn = self.store.conn()?;
+            let platform = reply.target.platform();
+            if let (Some(slot), Some(mid)) = (&reply.slot, &receipt.message_id) {
+                events::set_slot(&conn, platform, &slot.key, mid, self.clock.now())?;
+            }
+            if let (Some(t), Some(thread)) = (&reply.new_thread, &receipt.thread_id) {
+                games::set_thread(&conn, t.game_id, thread)?;
+            }
+            Ok(())
+        };
+        if let Err(e) = run() {
+            tracing::error!("could not record a delivery: {e:?}");
         }
     }
 
@@ -222,7 +208,7 @@ impl Bot {
         self.oracle.choose(&job.game, job.level)
     }
 
-    /// Runs an AI job inline and feeds its move back, repeating for follow-up jobs (console, tests).
+    /// Runs an AI job inline and feeds its move back, repeating for follow-up jobs (tests).
     pub fn run_ai_jobs_inline(&self, mut jobs: Vec<AiJob>) -> Vec<Reply> {
         let mut replies = Vec::new();
         let mut guard = 0;

@@ -1,11 +1,18 @@
-//! The console front end: a terminal chat where one person speaks as several users, processed by
-//! the same core as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
+//! The console front end: a terminal chat where one person speaks as several users, run through the
+//! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
 //! speaker, `/chat NAME` the chat, `/tick` runs the scheduler, `/quit` ends. Board pictures are
 //! written to a folder and their paths printed, with a compact text board.
+//!
+//! Each line is settled (its replies printed and the AI's answers played) before the next is read,
+//! so a script's output is deterministic. The console has no direct messages: notices meant for
+//! them come to the chat.
 
-use crate::bot::{Bot, IncomingMessage, Reply, UserRef};
+use crate::bot::{Input, Receipt, Reply, Scope, Target, UserRef};
+use crate::host::{DeliveryError, FrontEnd, Host};
+use async_trait::async_trait;
 use std::io::{self, BufRead, Write};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 /// Platform name of console users.
 pub const PLATFORM: &str = "console";
@@ -25,15 +32,6 @@ impl Default for ConsoleOptions {
     fn default() -> Self {
         ConsoleOptions { boards_dir: Some(PathBuf::from("boards")), text_boards: true, prompt: false }
     }
-}
-
-/// A console session: the current speaker and chat, and a counter for picture files.
-pub struct Console<'a> {
-    bot: &'a Bot,
-    opts: ConsoleOptions,
-    speaker: String,
-    chat: String,
-    pictures: u64,
 }
 
 /// The message a console line stands for: `(speaker, text)`; `None` for an empty line.
@@ -61,119 +59,163 @@ pub fn mentions_in(text: &str) -> Vec<UserRef> {
         .collect()
 }
 
-impl<'a> Console<'a> {
-    pub fn new(bot: &'a Bot, opts: ConsoleOptions) -> Console<'a> {
-        Console { bot, opts, speaker: "alice".into(), chat: "main".into(), pictures: 0 }
+/// The console's output side: prints replies, writes board pictures.
+pub struct ConsoleOutput {
+    out: Mutex<Box<dyn Write + Send>>,
+    opts: ConsoleOptions,
+    pictures: Mutex<u64>,
+}
+
+impl ConsoleOutput {
+    pub fn new(out: Box<dyn Write + Send>, opts: ConsoleOptions) -> ConsoleOutput {
+        ConsoleOutput { out: Mutex::new(out), opts, pictures: Mutex::new(0) }
     }
 
-    /// Runs every line of `input`, writing the bot's replies to `out`.
-    pub fn run(&mut self, input: impl BufRead, out: &mut impl Write) -> io::Result<()> {
-        let jobs = self.bot.pending_ai_jobs();
-        let replies = self.bot.run_ai_jobs_inline(jobs);
-        self.print(out, &replies)?;
-        let tick = self.bot.tick();
-        self.print(out, &tick.replies)?;
-        self.prompt(out)?;
-        for line in input.lines() {
-            let line = match line {
-                Ok(l) => l,
-                Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                    writeln!(out, "(skipped a line that is not UTF-8)")?;
-                    continue;
-                }
-                Err(e) => return Err(e),
-            };
-            if !self.line(&line, out)? {
-                break;
-            }
-            self.prompt(out)?;
-        }
-        Ok(())
+    /// Writes a line of the console's own (not a reply).
+    pub fn note(&self, text: &str) -> io::Result<()> {
+        let mut out = self.out.lock().map_err(|_| io::Error::other("console output poisoned"))?;
+        writeln!(out, "{text}")?;
+        out.flush()
     }
 
-    fn prompt(&self, out: &mut impl Write) -> io::Result<()> {
+    fn prompt(&self, speaker: &str) -> io::Result<()> {
         if self.opts.prompt {
-            write!(out, "{}> ", self.speaker)?;
+            let mut out = self.out.lock().map_err(|_| io::Error::other("console output poisoned"))?;
+            write!(out, "{speaker}> ")?;
             out.flush()?;
         }
         Ok(())
     }
 
-    /// Handles one line; returns `false` on `/quit`.
-    pub fn line(&mut self, line: &str, out: &mut impl Write) -> io::Result<bool> {
-        let trimmed = line.trim();
-        if trimmed.starts_with("//") || trimmed.starts_with("# ") || trimmed == "#" {
-            return Ok(true);
+    fn print(&self, r: &Reply) -> io::Result<()> {
+        let mut text = r.text.replace('\n', "\n          ");
+        if !r.notify.is_empty() {
+            let names: Vec<String> = r.notify.iter().map(|u| format!("@{}", u.id)).collect();
+            text = format!("{} {text}", names.join(" "));
         }
-        if let Some(cmd) = trimmed.strip_prefix('/') {
-            let mut parts = cmd.split_whitespace();
-            match (parts.next(), parts.next()) {
-                (Some("as"), Some(name)) => {
-                    self.speaker = name.to_string();
-                    writeln!(out, "(speaking as {name})")?;
-                }
-                (Some("chat"), Some(name)) => {
-                    self.chat = name.to_string();
-                    writeln!(out, "(in chat {name})")?;
-                }
-                (Some("tick"), None) => {
-                    let r = self.bot.tick();
-                    self.print(out, &r.replies)?;
-                }
-                (Some("quit" | "exit"), None) => return Ok(false),
-                _ => writeln!(out, "(console commands: /as NAME, /chat NAME, /tick, /quit; or type NAME> MESSAGE)")?,
+        let mut lines = vec![format!("capabot> {text}")];
+        if let (Some(png), Some(dir)) = (&r.png, &self.opts.boards_dir) {
+            let n = {
+                let mut c = self.pictures.lock().map_err(|_| io::Error::other("counter poisoned"))?;
+                *c += 1;
+                *c
+            };
+            let path = dir.join(format!("board-{}-{n:04}.png", std::process::id()));
+            match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, png)) {
+                Ok(()) => lines.push(format!("          board: {}", path.display())),
+                Err(e) => lines.push(format!("          (could not write {}: {e})", path.display())),
             }
-            return Ok(true);
         }
-        let speaker = self.speaker.clone();
-        let Some((name, text)) = split_line(line, &speaker) else { return Ok(true) };
-        let msg = IncomingMessage {
-            platform: PLATFORM.into(),
-            chat_id: self.chat.clone(),
-            author_id: name.to_lowercase(),
-            author_name: name.to_string(),
-            text: text.to_string(),
-            mentions: mentions_in(text),
-        };
-        let r = self.bot.handle(&msg);
-        self.print(out, &r.replies)?;
-        // The console has no async runtime: AI moves are computed inline.
-        let more = self.bot.run_ai_jobs_inline(r.ai_jobs);
-        self.print(out, &more)?;
-        Ok(true)
-    }
-
-    fn print(&mut self, out: &mut impl Write, replies: &[Reply]) -> io::Result<()> {
-        for r in replies {
-            let mut text = r.text.replace('\n', "\n          ");
-            if !r.notify.is_empty() {
-                let names: Vec<String> = r.notify.iter().map(|u| format!("@{}", u.id)).collect();
-                text = format!("{} {text}", names.join(" "));
-            }
-            writeln!(out, "capabot> {text}")?;
-            if let (Some(png), Some(dir)) = (&r.png, &self.opts.boards_dir) {
-                self.pictures += 1;
-                let stamp = std::process::id();
-                let path = dir.join(format!("board-{stamp}-{:04}.png", self.pictures));
-                match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, png)) {
-                    Ok(()) => writeln!(out, "          board: {}", path.display())?,
-                    Err(e) => writeln!(out, "          (could not write {}: {e})", path.display())?,
-                }
-            }
-            if self.opts.text_boards
-                && let Some(tb) = &r.text_board
-            {
-                for l in tb.lines() {
-                    writeln!(out, "          {l}")?;
-                }
-            }
-            if !r.choices.is_empty() {
-                let c: Vec<String> = r.choices.iter().map(|c| format!("[{}: {}]", c.label, c.command)).collect();
-                writeln!(out, "          {}", c.join(" "))?;
-            }
+        if self.opts.text_boards
+            && let Some(tb) = &r.text_board
+        {
+            lines.extend(tb.lines().map(|l| format!("          {l}")));
+        }
+        if !r.choices.is_empty() {
+            let c: Vec<String> = r.choices.iter().map(|c| format!("[{}: {}]", c.label, c.typed)).collect();
+            lines.push(format!("          {}", c.join(" ")));
+        }
+        let mut out = self.out.lock().map_err(|_| io::Error::other("console output poisoned"))?;
+        for l in lines {
+            writeln!(out, "{l}")?;
         }
         out.flush()
     }
+}
+
+#[async_trait]
+impl FrontEnd for ConsoleOutput {
+    fn platform(&self) -> &str {
+        PLATFORM
+    }
+
+    fn has_direct_messages(&self) -> bool {
+        false
+    }
+
+    async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        // Author-only replies are printed like the others: the console's one reader is every user.
+        if let Target::Direct { .. } = reply.target {
+            return Err(DeliveryError::Failed("the console has no direct messages".into()));
+        }
+        self.print(reply).map_err(|e| DeliveryError::Failed(format!("console output: {e}")))?;
+        Ok(Receipt::default())
+    }
+}
+
+/// The console's input side: the current speaker and chat.
+struct Session {
+    speaker: String,
+    chat: String,
+}
+
+/// Runs the console on `host`: every line of `input` (read on its own thread), replies printed to
+/// `output`, until the input ends, `/quit`, or shutdown begins.
+pub async fn run(host: Arc<Host>, output: Arc<ConsoleOutput>, input: Box<dyn BufRead + Send>) -> io::Result<()> {
+    host.register(output.clone());
+    host.resume_ai().await;
+    host.tick().await;
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<io::Result<String>>(16);
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            if tx.blocking_send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let stop = host.stopping();
+    let mut s = Session { speaker: "alice".into(), chat: "main".into() };
+    output.prompt(&s.speaker)?;
+    loop {
+        let line = tokio::select! {
+            _ = stop.cancelled() => break,
+            line = rx.recv() => match line {
+                None => break,
+                Some(Ok(l)) => l,
+                Some(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
+                    output.note("(skipped a line that is not UTF-8)")?;
+                    continue;
+                }
+                Some(Err(e)) => return Err(e),
+            },
+        };
+        if !line_to_host(&host, &output, &mut s, &line).await? {
+            break;
+        }
+        output.prompt(&s.speaker)?;
+    }
+    Ok(())
+}
+
+/// Handles one line; `false` on `/quit`.
+async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session, line: &str) -> io::Result<bool> {
+    let trimmed = line.trim();
+    if trimmed.starts_with("//") || trimmed.starts_with("# ") || trimmed == "#" {
+        return Ok(true);
+    }
+    if let Some(cmd) = trimmed.strip_prefix('/') {
+        let mut parts = cmd.split_whitespace();
+        match (parts.next(), parts.next()) {
+            (Some("as"), Some(name)) => {
+                s.speaker = name.to_string();
+                output.note(&format!("(speaking as {name})"))?;
+            }
+            (Some("chat"), Some(name)) => {
+                s.chat = name.to_string();
+                output.note(&format!("(in chat {name})"))?;
+            }
+            (Some("tick"), None) => host.tick().await,
+            (Some("quit" | "exit"), None) => return Ok(false),
+            _ => output.note("(console commands: /as NAME, /chat NAME, /tick, /quit; or type NAME> MESSAGE)")?,
+        }
+        return Ok(true);
+    }
+    let speaker = s.speaker.clone();
+    let Some((name, text)) = split_line(line, &speaker) else { return Ok(true) };
+    let input = Input::text(Scope::chat(PLATFORM, s.chat.clone()), UserRef::new(name.to_lowercase(), name), text)
+        .with_mentions(mentions_in(text))
+        .as_admin(true);
+    Ok(host.handle(input).await.is_ok())
 }
 
 #[cfg(test)]

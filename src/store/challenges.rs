@@ -21,10 +21,11 @@ pub struct Challenge {
     pub status: String,
     pub created_at: i64,
     pub expires_at: i64,
+    pub community_id: Option<String>,
 }
 
 const COLUMNS: &str = "id, platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color, status, created_at, \
-     expires_at";
+     expires_at, community_id";
 
 fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
     Ok(Challenge {
@@ -40,6 +41,7 @@ fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
         status: r.get(9)?,
         created_at: r.get(10)?,
         expires_at: r.get(11)?,
+        community_id: r.get(12)?,
     })
 }
 
@@ -47,6 +49,7 @@ fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
 #[derive(Clone, Debug)]
 pub struct NewChallenge<'a> {
     pub platform: &'a str,
+    pub community_id: Option<&'a str>,
     pub chat_id: &'a str,
     pub challenger: PlayerId,
     pub challenged: Option<PlayerId>,
@@ -61,7 +64,7 @@ pub struct NewChallenge<'a> {
 pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> {
     conn.execute(
         "INSERT INTO challenges (platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color,
-           status, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10)",
+           status, created_at, expires_at, community_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11)",
         params![
             c.platform,
             c.chat_id,
@@ -72,7 +75,8 @@ pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> 
             c.days_per_move,
             c.color,
             now,
-            c.expires_at
+            c.expires_at,
+            c.community_id
         ],
     )?;
     Ok(conn.last_insert_rowid())

@@ -64,6 +64,10 @@ pub struct GameRow {
     pub black_swap: Option<u32>,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The community the game's chat belongs to (none in the console or a direct chat).
+    pub community_id: Option<String>,
+    /// The thread the game is played in, once one was opened for it.
+    pub thread_id: Option<String>,
 }
 
 impl GameRow {
@@ -90,7 +94,7 @@ impl GameRow {
 }
 
 const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move, \
-     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at";
+     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id";
 
 fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -115,6 +119,8 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         black_swap: r.get(18)?,
         created_at: r.get(19)?,
         updated_at: r.get(20)?,
+        community_id: r.get(21)?,
+        thread_id: r.get(22)?,
     })
 }
 
@@ -122,6 +128,7 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
 #[derive(Clone, Debug)]
 pub struct NewGame<'a> {
     pub platform: &'a str,
+    pub community_id: Option<&'a str>,
     pub chat_id: &'a str,
     pub variant: &'a str,
     pub setup: Option<u32>,
@@ -139,8 +146,8 @@ pub struct NewGame<'a> {
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     conn.execute(
         "INSERT INTO games (platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move,
-           status, fen, ply, deadline, remind_at, created_at, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13)",
+           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14)",
         params![
             g.platform,
             g.chat_id,
@@ -154,7 +161,8 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
             g.status.as_str(),
             g.deadline,
             g.remind_at,
-            now
+            now,
+            g.community_id
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -382,6 +390,12 @@ pub fn start_after_setup(
     Ok(n == 1)
 }
 
+/// Records the thread a game is played in.
+pub fn set_thread(conn: &Connection, id: GameId, thread_id: &str) -> Result<bool> {
+    let n = conn.execute("UPDATE games SET thread_id = ?1 WHERE id = ?2", params![thread_id, id])?;
+    Ok(n == 1)
+}
+
 /// Clears the reminder of a game at `expected_ply` (it was sent).
 pub fn mark_reminded(conn: &Connection, id: GameId, expected_ply: u32) -> Result<bool> {
     let n = conn.execute(
@@ -460,6 +474,7 @@ mod tests {
         let fen = "start";
         let ng = NewGame {
             platform: "t",
+            community_id: None,
             chat_id: "c",
             variant: "chess",
             setup: None,

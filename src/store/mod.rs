@@ -1,5 +1,5 @@
-//! SQLite storage for the bot: players, games and their moves, challenges, offers and per-chat
-//! settings. One module per table or aggregate, each speaking the bot's own ids.
+//! SQLite storage for the bot: players, games and their moves, challenges, offers, chat and
+//! community settings, handled events and replaceable messages. One module per table or aggregate, each speaking the bot's own ids.
 //!
 //! The schema lives in numbered SQL files under `migrations/`, embedded at build time and applied by
 //! `rusqlite_migration` when a database is opened. Connection settings (WAL journal, foreign keys,
@@ -7,6 +7,7 @@
 //! small pool of connections so that several threads can use one store at once.
 
 pub mod challenges;
+pub mod events;
 pub mod games;
 pub mod offers;
 pub mod players;
@@ -19,8 +20,12 @@ use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
 
 /// The schema migrations, in order. Never edit a released file; add a new one.
-pub static MIGRATIONS: LazyLock<Migrations<'static>> =
-    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("../../migrations/0001_initial.sql"))]));
+pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_initial.sql")),
+        M::up(include_str!("../../migrations/0002_communities.sql")),
+    ])
+});
 
 /// How long a connection waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);

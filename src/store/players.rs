@@ -89,6 +89,25 @@ pub fn accounts_on(conn: &Connection, player: PlayerId, platform: &str) -> Resul
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
+/// Whether a player wants reminders and "your move" notices in their direct messages (default yes).
+pub fn dm_notices(conn: &Connection, player: PlayerId) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT dm_notices FROM player_prefs WHERE player_id = ?1")?
+        .query_row([player], |r| r.get(0))
+        .optional()?
+        .unwrap_or(true))
+}
+
+/// Turns a player's direct-message notices on or off.
+pub fn set_dm_notices(conn: &Connection, player: PlayerId, on: bool) -> Result<()> {
+    conn.execute(
+        "INSERT INTO player_prefs (player_id, dm_notices) VALUES (?1, ?2)
+         ON CONFLICT (player_id) DO UPDATE SET dm_notices = excluded.dm_notices",
+        params![player, on],
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +127,8 @@ mod tests {
         assert_eq!(find(&c, "matrix", "@alice:example.org").unwrap().unwrap().id, a.id);
         assert_eq!(accounts_on(&c, a.id, "console").unwrap(), vec!["alice".to_string()]);
         assert!(ai(&c, 3).unwrap().is_ai);
+        assert!(dm_notices(&c, a.id).unwrap());
+        set_dm_notices(&c, a.id, false).unwrap();
+        assert!(!dm_notices(&c, a.id).unwrap());
     }
 }

@@ -1,36 +1,115 @@
-//! Per-chat settings: command prefix, default variant and default days per move.
+//! Settings of chats and communities: command prefix, default variant, default days per move and
+//! whether each game gets its own thread. A chat inherits what it does not set from its community,
+//! and the community from the configuration.
 
 use super::Result;
 use rusqlite::{Connection, OptionalExtension, params};
 
-/// A chat's settings; `None` means the configured default.
+/// One level of settings (a chat's or a community's); `None` means inherited.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct ChatSettings {
+pub struct Settings {
     pub prefix: Option<String>,
     pub default_variant: Option<String>,
-    pub default_days: Option<u32>,
+    /// `Some(None)`: no clock.
+    pub default_days: Option<Option<u32>>,
+    pub thread_per_game: Option<bool>,
 }
 
-/// The settings of a chat (all `None` when never set).
-pub fn get(conn: &Connection, platform: &str, chat_id: &str) -> Result<ChatSettings> {
+impl Settings {
+    /// These settings with the unset ones taken from `parent`.
+    pub fn over(&self, parent: &Settings) -> Settings {
+        Settings {
+            prefix: self.prefix.clone().or_else(|| parent.prefix.clone()),
+            default_variant: self.default_variant.clone().or_else(|| parent.default_variant.clone()),
+            default_days: self.default_days.or(parent.default_days),
+            thread_per_game: self.thread_per_game.or(parent.thread_per_game),
+        }
+    }
+}
+
+fn days_to_db(d: Option<Option<u32>>) -> Option<u32> {
+    d.map(|d| d.unwrap_or(0))
+}
+
+fn days_from_db(d: Option<u32>) -> Option<Option<u32>> {
+    d.map(|d| (d != 0).then_some(d))
+}
+
+fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
     Ok(conn
-        .prepare_cached(
-            "SELECT prefix, default_variant, default_days FROM chat_settings WHERE platform = ?1 AND chat_id = ?2",
-        )?
-        .query_row(params![platform, chat_id], |r| {
-            Ok(ChatSettings { prefix: r.get(0)?, default_variant: r.get(1)?, default_days: r.get(2)? })
+        .prepare_cached(sql)?
+        .query_row(params![a, b], |r| {
+            Ok(Settings {
+                prefix: r.get(0)?,
+                default_variant: r.get(1)?,
+                default_days: days_from_db(r.get(2)?),
+                thread_per_game: r.get(3)?,
+            })
         })
         .optional()?
         .unwrap_or_default())
 }
 
+/// A chat's own settings (all `None` when never set).
+pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings> {
+    read(
+        conn,
+        "SELECT prefix, default_variant, default_days, thread_per_game FROM chat_settings
+         WHERE platform = ?1 AND chat_id = ?2",
+        platform,
+        chat_id,
+    )
+}
+
+/// A community's own settings (all `None` when never set).
+pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Result<Settings> {
+    read(
+        conn,
+        "SELECT prefix, default_variant, default_days, thread_per_game FROM community_settings
+         WHERE platform = ?1 AND community_id = ?2",
+        platform,
+        community_id,
+    )
+}
+
+/// The settings in force in a chat of a community: the chat's, then the community's (the
+/// configuration's defaults are the caller's last level).
+pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, chat_id: &str) -> Result<Settings> {
+    let own = chat(conn, platform, chat_id)?;
+    Ok(match community_id {
+        Some(c) => own.over(&community(conn, platform, c)?),
+        None => own,
+    })
+}
+
 /// Stores a chat's settings (replacing the row).
-pub fn set(conn: &Connection, platform: &str, chat_id: &str, s: &ChatSettings) -> Result<()> {
+pub fn set_chat(
+    conn: &Connection,
+    platform: &str,
+    community_id: Option<&str>,
+    chat_id: &str,
+    s: &Settings,
+) -> Result<()> {
     conn.execute(
-        "INSERT INTO chat_settings (platform, chat_id, prefix, default_variant, default_days) VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT (platform, chat_id) DO UPDATE SET prefix = excluded.prefix,
-           default_variant = excluded.default_variant, default_days = excluded.default_days",
-        params![platform, chat_id, s.prefix, s.default_variant, s.default_days],
+        "INSERT INTO chat_settings (platform, chat_id, community_id, prefix, default_variant, default_days, thread_per_game)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (platform, chat_id) DO UPDATE SET community_id = excluded.community_id, prefix = excluded.prefix,
+           default_variant = excluded.default_variant, default_days = excluded.default_days,
+           thread_per_game = excluded.thread_per_game",
+        params![platform, chat_id, community_id, s.prefix, s.default_variant, days_to_db(s.default_days), s.thread_per_game],
+    )?;
+    Ok(())
+}
+
+/// Stores a community's settings (replacing the row).
+pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &Settings) -> Result<()> {
+    conn.execute(
+        "INSERT INTO community_settings (platform, community_id, prefix, default_variant, default_days, thread_per_game)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (platform, community_id) DO UPDATE SET prefix = excluded.prefix,
+           default_variant = excluded.default_variant, default_days = excluded.default_days,
+           thread_per_game = excluded.thread_per_game",
+        params![platform, community_id, s.prefix, s.default_variant, days_to_db(s.default_days), s.thread_per_game],
     )?;
     Ok(())
 }
@@ -41,14 +120,29 @@ mod tests {
     use crate::store::Store;
 
     #[test]
-    fn round_trip() {
+    fn chats_inherit_from_their_community_and_override_it() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("s.db")).unwrap();
         let c = store.conn().unwrap();
-        assert_eq!(get(&c, "console", "main").unwrap(), ChatSettings::default());
-        let s =
-            ChatSettings { prefix: Some("?".into()), default_variant: Some("capatomic".into()), default_days: Some(3) };
-        set(&c, "console", "main", &s).unwrap();
-        assert_eq!(get(&c, "console", "main").unwrap(), s);
+        assert_eq!(chat(&c, "console", "main").unwrap(), Settings::default());
+        let guild = Settings {
+            prefix: Some("?".into()),
+            default_variant: Some("chess".into()),
+            default_days: Some(Some(3)),
+            thread_per_game: Some(true),
+        };
+        set_community(&c, "discord", "g1", &guild).unwrap();
+        assert_eq!(effective(&c, "discord", Some("g1"), "c1").unwrap(), guild);
+        // A chat overrides two settings, one of them with "no clock".
+        let own = Settings { prefix: Some("$".into()), default_days: Some(None), ..Settings::default() };
+        set_chat(&c, "discord", Some("g1"), "c1", &own).unwrap();
+        let e = effective(&c, "discord", Some("g1"), "c1").unwrap();
+        assert_eq!(e.prefix.as_deref(), Some("$"));
+        assert_eq!(e.default_days, Some(None));
+        assert_eq!(e.default_variant.as_deref(), Some("chess"));
+        assert_eq!(e.thread_per_game, Some(true));
+        // Another community's chats see nothing of it.
+        assert_eq!(effective(&c, "discord", Some("g2"), "c9").unwrap(), Settings::default());
+        assert_eq!(chat(&c, "discord", "c1").unwrap(), own);
     }
 }

@@ -2,7 +2,7 @@
 //! clock, message builders, a database fingerprint, and seeded playouts that end decisively.
 #![allow(dead_code)]
 
-use capabot::bot::{Bot, BotConfig, FirstLegalMove, IncomingMessage, ManualClock, MoveOracle, Response, UserRef};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, MoveOracle, Response, Scope, UserRef};
 use capabot::notation::san;
 use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position};
 use capabot::store::Store;
@@ -35,20 +35,13 @@ pub fn new_bot() -> TestBot {
     TestBot { dir, clock, bot }
 }
 
-pub fn msg_in(chat: &str, who: &str, text: &str) -> IncomingMessage {
+pub fn msg_in(chat: &str, who: &str, text: &str) -> Input {
     let mentions = text
         .split_whitespace()
         .filter_map(|w| w.strip_prefix('@'))
         .map(|n| UserRef { id: n.to_lowercase(), name: n.to_string() })
         .collect();
-    IncomingMessage {
-        platform: "test".into(),
-        chat_id: chat.into(),
-        author_id: who.to_lowercase(),
-        author_name: who.into(),
-        text: text.into(),
-        mentions,
-    }
+    Input::text(Scope::chat("test", chat), UserRef::new(who.to_lowercase(), who), text).with_mentions(mentions)
 }
 
 impl TestBot {
@@ -91,7 +84,18 @@ impl TestBot {
 pub fn fingerprint(bot: &Bot) -> String {
     let c = bot.store().conn().unwrap();
     let mut out = String::new();
-    for t in ["players", "accounts", "games", "moves", "challenges", "offers", "chat_settings"] {
+    for t in [
+        "players",
+        "accounts",
+        "games",
+        "moves",
+        "challenges",
+        "offers",
+        "chat_settings",
+        "community_settings",
+        "player_prefs",
+        "reply_slots",
+    ] {
         let mut st = c.prepare(&format!("SELECT * FROM {t} ORDER BY 1, 2")).unwrap();
         let n = st.column_count();
         let mut rows = st.query([]).unwrap();

@@ -1,0 +1,371 @@
+//! Challenges (direct, open, against the AI), accepting and declining them, and the start of a game.
+
+use super::{Bot, BotError, Ctx, Res, clock_after, short, user, variant_named};
+use crate::bot::command::{ChallengeArgs, Command};
+use crate::bot::io::{AiJob, Choice, ChoiceStyle, NewThread, Reply, Response, Slot, Target};
+use crate::notation::fen;
+use crate::rules::{Color, Game, Position, Variant, setups};
+use crate::store::challenges;
+use crate::store::games::{self, NewGame, Status};
+use crate::store::players::{self, Player};
+use rand::RngExt;
+
+impl Bot {
+    pub(super) fn challenge(&self, cx: &Ctx<'_>, args: ChallengeArgs, play: bool) -> Res<Response> {
+        let conn = self.conn()?;
+        let now = self.clock.now();
+        let vname = args.variant.clone().unwrap_or_else(|| cx.settings.default_variant.clone());
+        let v = variant_named(&vname)?;
+        if let Some(s) = args.setup
+            && (s as usize) >= setups::count(v)
+        {
+            return user(format!("{} has setups 0 to {}, not {s}.", v.display_name, setups::count(v) - 1));
+        }
+        if args.setup.is_some() && v.name == crate::rules::variant::CAPARELOCATION.name {
+            return user("Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.");
+        }
+        let days = args.days.unwrap_or(cx.settings.default_days);
+        let color = args.color.clone().unwrap_or_else(|| "random".into());
+        let target = cx.inp.mentions.first();
+        let vs_ai = play || target.is_some_and(|m| self.is_self_mention(m));
+        if args.mentions_someone && target.is_none() && !play {
+            return user("I could not tell who you mentioned; mention them so the chat links their name.");
+        }
+        if args.level.is_some() && !vs_ai {
+            return user(format!("level:N is for games against me: {}play [variant] level:N.", cx.p()));
+        }
+        let me = self.me(&conn, cx)?;
+        if vs_ai {
+            let ai = players::ai(&conn, now)?;
+            let level = args.level.unwrap_or(3);
+            drop(conn);
+            return self.start_game(cx, v, args.setup, days, &color, &me, &ai, Some(level), None);
+        }
+        let challenged = match target {
+            Some(m) => {
+                if m.id == cx.inp.author.id {
+                    return user("You cannot challenge yourself.");
+                }
+                let name = if m.name.is_empty() { m.id.as_str() } else { m.name.as_str() };
+                Some(players::ensure(&conn, &cx.scope().platform, &m.id, &short(name), now)?)
+            }
+            None => None,
+        };
+        let expires = now + self.config.challenge_expiry_secs;
+        let id = challenges::create(
+            &conn,
+            &challenges::NewChallenge {
+                platform: &cx.scope().platform,
+                community_id: cx.scope().community.as_deref(),
+                chat_id: &cx.scope().chat,
+                challenger: me.id,
+                challenged: challenged.as_ref().map(|p| p.id),
+                variant: v.name,
+                setup: args.setup,
+                days_per_move: days,
+                color: &color,
+                expires_at: expires,
+            },
+            now,
+        )?;
+        let clock =
+            days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
+        let setup = args.setup.map(|s| format!(", setup {s}")).unwrap_or_default();
+        let hours = self.config.challenge_expiry_secs / 3600;
+        let p = cx.p();
+        let mut r = match &challenged {
+            Some(c) => {
+                let mut r = self.reply_in(
+                    cx.scope(),
+                    format!(
+                        "Challenge #{id}: {} challenges {} to {} ({clock}{setup}, {} plays {color}). {}: {p}accept or {p}decline (expires in {hours} h).",
+                        me.name, c.name, v.display_name, me.name, c.name
+                    ),
+                );
+                r.notify = self.notify_of(&conn, &cx.scope().platform, c.id)?;
+                r
+            }
+            None => self.reply_in(
+                cx.scope(),
+                format!(
+                    "Open challenge #{id}: {} wants to play {} ({clock}{setup}, {} plays {color}). Anyone here: {p}accept {id} (expires in {hours} h).",
+                    me.name, v.display_name, me.name
+                ),
+            ),
+        };
+        let accepter = challenged.as_ref().and(cx.inp.mentions.first().cloned());
+        let accept = Command::Accept(Some(id));
+        let decline = Command::Decline(Some(id));
+        r.choices = vec![
+            Choice {
+                label: "Accept".into(),
+                typed: accept.typed(p),
+                command: accept,
+                style: ChoiceStyle::Primary,
+                for_user: accepter.clone(),
+            },
+            Choice {
+                label: "Decline".into(),
+                typed: decline.typed(p),
+                command: decline,
+                style: ChoiceStyle::Secondary,
+                for_user: accepter,
+            },
+        ];
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+
+    pub(super) fn accept(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let conn = self.conn()?;
+        let now = self.clock.now();
+        // Someone new may accept an open challenge; their player record is made only then.
+        let known = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+        let me_id = known.as_ref().map_or(-1, |p| p.id);
+        let list = challenges::acceptable(&conn, &cx.scope().platform, &cx.scope().chat, me_id, now)?;
+        let ch = match id {
+            Some(id) => match list.into_iter().find(|c| c.id == id) {
+                Some(c) => c,
+                None => return self.not_acceptable(&conn, cx, id, me_id),
+            },
+            None => {
+                // Direct challenges first, then open ones.
+                let mut direct: Vec<_> = list.iter().filter(|c| c.challenged == Some(me_id)).cloned().collect();
+                match (direct.len(), list.len()) {
+                    (1, _) => direct.remove(0),
+                    (0, 1) => list.into_iter().next().expect("one"),
+                    (0, 0) => return user("There is no challenge here for you to accept."),
+                    _ => {
+                        let ids: Vec<String> = list.iter().map(|c| format!("#{}", c.id)).collect();
+                        return user(format!(
+                            "Several challenges are open ({}); say which, e.g. {}accept {}.",
+                            ids.join(", "),
+                            cx.p(),
+                            ids[0]
+                        ));
+                    }
+                }
+            }
+        };
+        if !challenges::close(&conn, ch.id, "accepted", None)? {
+            return user(format!("Challenge #{} is no longer open.", ch.id));
+        }
+        let me = match known {
+            Some(p) => p,
+            None => self.me(&conn, cx)?,
+        };
+        let challenger =
+            players::get(&conn, ch.challenger)?.ok_or_else(|| BotError::Internal("challenger vanished".into()))?;
+        let v = variant_named(&ch.variant)?;
+        drop(conn);
+        self.start_game(cx, v, ch.setup, ch.days_per_move, &ch.color, &challenger, &me, None, Some(ch.id))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn start_game(
+        &self,
+        cx: &Ctx<'_>,
+        v: &'static Variant,
+        setup: Option<u32>,
+        days: Option<u32>,
+        color: &str,
+        challenger: &Player,
+        other: &Player,
+        ai_level: Option<u8>,
+        challenge: Option<i64>,
+    ) -> Res<Response> {
+        let conn = self.conn()?;
+        let now = self.clock.now();
+        let challenger_white = match color {
+            "white" => true,
+            "black" => false,
+            _ => rand::rng().random_range(0..2) == 0,
+        };
+        let (white, black) = if challenger_white { (challenger, other) } else { (other, challenger) };
+        let relocation = v.name == crate::rules::variant::CAPARELOCATION.name;
+        let (setup, start) = if relocation {
+            (None, Position::start(v))
+        } else if v.has_setups() {
+            let idx = setup.unwrap_or_else(|| setups::random_index(v, &mut rand::rng()) as u32);
+            let pos = setups::position(v, idx as usize).ok_or_else(|| BotError::User(format!("no setup {idx}")))?;
+            (Some(idx), pos)
+        } else {
+            (None, Position::start(v))
+        };
+        let start_fen = fen::write(&start);
+        let (deadline, remind_at) = if relocation { (None, None) } else { clock_after(days, now) };
+        let id = games::create(
+            &conn,
+            &NewGame {
+                platform: &cx.scope().platform,
+                community_id: cx.scope().community.as_deref(),
+                chat_id: &cx.scope().chat,
+                variant: v.name,
+                setup,
+                start_fen: &start_fen,
+                white: white.id,
+                black: black.id,
+                ai_level,
+                days_per_move: days,
+                status: if relocation { Status::Setup } else { Status::Active },
+                deadline,
+                remind_at,
+            },
+            now,
+        )?;
+        if let Some(ch) = challenge {
+            conn.execute("UPDATE challenges SET game_id = ?1 WHERE id = ?2", rusqlite::params![id, ch])?;
+        }
+        let start_target = game_target_of(cx, id);
+        let p = cx.p();
+        let thread = (cx.settings.thread_per_game && !cx.scope().direct).then(|| NewThread {
+            game_id: id,
+            title: format!("Game #{id}: {} vs {} ({})", white.name, black.name, v.display_name),
+        });
+        let setup_txt = setup.map(|s| format!(", setup {s}")).unwrap_or_default();
+        let clock =
+            days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
+        let level = ai_level.map(|l| format!(" (level {l})")).unwrap_or_default();
+        let mut out = Response::default();
+        if relocation {
+            let mut r = self.board_reply(
+                start_target.clone(),
+                format!(
+                    "Game #{id} starts: {} (white) vs {} (black), {}, {clock}. Setup phase: {} (black) chooses first: \
+                     {p}swap K b (king with the piece on file b), {p}swap Q h, ... or {p}noswap.",
+                    white.name, black.name, v.display_name, black.name
+                ),
+                &start,
+                None,
+                Color::Black,
+            );
+            r.notify = self.notify_of(&conn, &cx.scope().platform, black.id)?;
+            r.new_thread = thread;
+            out.replies.push(r);
+            // The AI keeps Capablanca's array: as Black it chooses "no swap" at once (as White, once
+            // Black has chosen; see `swap_as`).
+            if black.is_ai {
+                drop(conn);
+                out.extend(self.swap_as(id, Color::Black, 0, p)?);
+            }
+            return Ok(out);
+        }
+        let to_move = white;
+        let mut r = self.board_reply(
+            start_target.clone(),
+            format!(
+                "Game #{id} starts: {}{} (white) vs {}{} (black), {}{setup_txt}, {clock}. {} (white) to move.",
+                white.name,
+                if white.is_ai { &level } else { "" },
+                black.name,
+                if black.is_ai { &level } else { "" },
+                v.display_name,
+                to_move.name
+            ),
+            &start,
+            None,
+            Color::White,
+        );
+        if !to_move.is_ai {
+            r.notify = self.notify_of(&conn, &cx.scope().platform, to_move.id)?;
+        }
+        if let Some(row) = games::get(&conn, id)? {
+            r.card = Some(self.game_card(&conn, &row, &start, None)?);
+        }
+        r.new_thread = thread;
+        out.replies.push(r);
+        if let Some(level) = ai_level
+            && white.is_ai
+        {
+            out.extend(self.ai_turn(&game_target_of(cx, id), id, 0, level, Game::new(start)));
+        }
+        Ok(out)
+    }
+
+    /// The AI's turn: an [`AiJob`] for the host, announced ("thinking…", a message the move will
+    /// replace) when it may take over a second.
+    pub(in crate::bot) fn ai_turn(&self, target: &Target, id: i64, ply: u32, level: u8, game: Game) -> Response {
+        let mut out = Response::default();
+        if self.oracle.budget(level) > std::time::Duration::from_secs(1) {
+            let mut r = Reply::new(target.clone(), format!("Game #{id}: capabot is thinking…"));
+            r.slot = Some(Slot { key: thinking_slot(id), previous: None });
+            out.replies.push(r);
+        }
+        out.ai_jobs.push(AiJob { game_id: id, ply, level, game });
+        out
+    }
+
+    pub(super) fn decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let conn = self.conn()?;
+        let now = self.clock.now();
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+            return user("There is no challenge here for you to decline.");
+        };
+        let mut list = challenges::acceptable(&conn, &cx.scope().platform, &cx.scope().chat, me.id, now)?;
+        list.retain(|c| c.challenged == Some(me.id));
+        let own = challenges::made_by(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
+        let (ch, status) = match id {
+            Some(id) => {
+                if let Some(c) = list.iter().find(|c| c.id == id) {
+                    (c.clone(), "declined")
+                } else if let Some(c) = own.iter().find(|c| c.id == id) {
+                    (c.clone(), "cancelled")
+                } else {
+                    return user(format!("There is no open challenge #{id} here for you to decline or cancel."));
+                }
+            }
+            None => match (list.as_slice(), own.as_slice()) {
+                ([c], _) => (c.clone(), "declined"),
+                ([], [c]) => (c.clone(), "cancelled"),
+                ([], []) => return user("There is no challenge here for you to decline or cancel."),
+                _ => return user(format!("Several challenges are open; say which, e.g. {}decline #3.", cx.p())),
+            },
+        };
+        if !challenges::close(&conn, ch.id, status, None)? {
+            return user(format!("Challenge #{} is no longer open.", ch.id));
+        }
+        let mut r = self.reply_in(cx.scope(), format!("Challenge #{} {status} by {}.", ch.id, me.name));
+        if status == "declined" {
+            r.notify = self.notify_of(&conn, &cx.scope().platform, ch.challenger)?;
+        }
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+}
+
+/// The slot of a game's "thinking…" message, which the AI's move replaces.
+pub(in crate::bot) fn thinking_slot(game_id: i64) -> String {
+    format!("game:{game_id}:thinking")
+}
+
+/// Where the first replies of a game just made in the input's chat go (its thread does not exist yet).
+fn game_target_of(cx: &Ctx<'_>, _id: i64) -> Target {
+    Target::Chat(cx.scope().without_thread())
+}
+
+impl Bot {
+    /// Why challenge `id` cannot be accepted by this author, said precisely.
+    pub(super) fn not_acceptable(
+        &self,
+        conn: &crate::store::Conn<'_>,
+        cx: &Ctx<'_>,
+        id: i64,
+        me: i64,
+    ) -> Res<Response> {
+        let Some(c) = challenges::get(conn, id)? else { return user(format!("There is no challenge #{id}.")) };
+        if c.platform != cx.scope().platform || c.chat_id != cx.scope().chat {
+            return user(format!("Challenge #{id} is not in this chat."));
+        }
+        if c.status != "open" {
+            return user(format!("Challenge #{id} is no longer open ({}).", c.status));
+        }
+        if c.expires_at <= self.clock.now() {
+            return user(format!("Challenge #{id} has expired."));
+        }
+        if c.challenger == me {
+            return user(format!("Challenge #{id} is your own; {}decline #{id} cancels it.", cx.p()));
+        }
+        match c.challenged {
+            Some(other) => user(format!("Challenge #{id} is for {}, not for you.", self.name_of(conn, other)?)),
+            None => user(format!("There is no open challenge #{id} here that you can accept.")),
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! The commands themselves, one module per family: challenges and game start, moves (and the AI's
+//! moves fed back), offers (resign, draw, takeback, abort), the Capablanca Relocation setup phase,
+//! information (board, games, PGN) and settings. This module routes an input to its handler and
+//! holds what they share: finding the game a command is about, replaying it, reply building.
+
+mod challenge;
+mod info;
+mod moves;
+mod offers;
+mod relocation;
+mod settings;
+
+use super::command::{self, Command};
+use super::error::{Res, user};
+use super::io::{Audience, Body, Choice, ChoiceStyle, GameCard, Reply, Response, Scope, Target, UserRef};
+use super::seams::board_png;
+use super::textboard::text_board;
+use super::{Bot, BotError, Ctx};
+use crate::notation::{fen, uci};
+use crate::rules::{Color, Game, Move, Position, VARIANTS, Variant};
+use crate::store::games::{self, GameRow, Status};
+use crate::store::players::{self, Player, PlayerId};
+use crate::store::{Conn, challenges::Challenge};
+
+pub(super) const DAY: i64 = 86_400;
+
+/// Deadline and reminder time for a move made at `now` with `days` per move.
+pub(in crate::bot) fn clock_after(days: Option<u32>, now: i64) -> (Option<i64>, Option<i64>) {
+    match days {
+        Some(d) => {
+            let span = i64::from(d) * DAY;
+            let deadline = now + span;
+            (Some(deadline), Some(deadline - span / 5))
+        }
+        None => (None, None),
+    }
+}
+
+pub(in crate::bot) fn turn_of_fen(fen_text: &str) -> Color {
+    if fen_text.split_whitespace().nth(1) == Some("b") { Color::Black } else { Color::White }
+}
+
+pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
+    let lower = name.to_lowercase();
+    let found = Variant::by_name(&lower).or_else(|| {
+        VARIANTS.iter().copied().find(|v| v.display_name.to_lowercase().replace(' ', "") == lower.replace(' ', ""))
+    });
+    match found {
+        Some(v) => Ok(v),
+        None => {
+            let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+            user(format!("I don't know the variant '{}'. Variants: {}.", short(name), names.join(", ")))
+        }
+    }
+}
+
+/// User text cut to 40 characters without control characters, for echoing back.
+pub(super) fn short(s: &str) -> String {
+    s.chars().filter(|c| !c.is_control()).take(40).collect()
+}
+
+pub(super) fn move_label(pos: &Position, san_text: &str) -> String {
+    let dots = if pos.turn() == Color::White { "." } else { "..." };
+    format!("{}{dots} {san_text}", pos.fullmoves())
+}
+
+/// A button-like choice carrying a typed command (and its typed form under prefix `p`).
+pub(super) fn choice(label: &str, command: Command, style: ChoiceStyle, for_user: Option<UserRef>, p: &str) -> Choice {
+    Choice { label: label.into(), typed: command.typed(p), command, style, for_user }
+}
+
+pub(super) fn mover_color(row: &GameRow, p: PlayerId) -> Color {
+    row.color_of(p).unwrap_or(Color::White)
+}
+
+/// The chat (and thread) a game is played in.
+pub(in crate::bot) fn game_scope(row: &GameRow) -> Scope {
+    Scope {
+        platform: row.platform.clone(),
+        community: row.community_id.clone(),
+        chat: row.chat_id.clone(),
+        thread: row.thread_id.clone(),
+        direct: false,
+    }
+}
+
+pub(in crate::bot) fn game_target(row: &GameRow) -> Target {
+    Target::Chat(game_scope(row))
+}
+
+/// The chat a challenge was made in.
+pub(in crate::bot) fn challenge_target(c: &Challenge) -> Target {
+    Target::Chat(Scope {
+        platform: c.platform.clone(),
+        community: c.community_id.clone(),
+        chat: c.chat_id.clone(),
+        thread: None,
+        direct: false,
+    })
+}
+
+impl Bot {
+    pub(in crate::bot) fn conn(&self) -> Res<Conn<'_>> {
+        Ok(self.store.conn()?)
+    }
+
+    pub(in crate::bot) fn reply_in(&self, scope: &Scope, text: impl Into<String>) -> Reply {
+        Reply::new(Target::Chat(scope.clone()), text)
+    }
+
+    pub(in crate::bot) fn reply_game(&self, row: &GameRow, text: impl Into<String>) -> Reply {
+        Reply::new(game_target(row), text)
+    }
+
+    /// A reply only the author needs (ephemeral where the platform can).
+    pub(in crate::bot) fn private(&self, cx: &Ctx<'_>, text: impl Into<String>) -> Response {
+        let mut r = Reply::new(cx.target(), text);
+        r.audience = Audience::Author;
+        Response::one(r)
+    }
+
+    /// Routes one input: a typed command straight to its handler; a text line through the parser
+    /// when it starts with the prefix, else as a possible bare move.
+    pub(in crate::bot) fn dispatch(&self, cx: &Ctx<'_>) -> Res<Response> {
+        let p = cx.p().to_string();
+        let cmd = match &cx.inp.body {
+            Body::Command(c) => c.clone(),
+            Body::Text(raw) => {
+                let text = raw.trim();
+                let Some(body) = text.strip_prefix(p.as_str()) else {
+                    return self.plain_text(cx, text);
+                };
+                if raw.len() > self.config.max_input {
+                    return user(format!(
+                        "That message is too long ({} characters); commands are short. Say {p}help for the list.",
+                        raw.chars().count()
+                    ));
+                }
+                match command::parse(body) {
+                    Ok(c) => c,
+                    Err(e) => return user(format!("{e}. Say {p}help for the commands.")),
+                }
+            }
+        };
+        self.run_command(cx, cmd)
+    }
+
+    fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
+        match cmd {
+            Command::Help => Ok(cx.say(command::help_text(cx.p()))),
+            Command::Variants => Ok(cx.say(info::variants_text())),
+            Command::Rules(name) => {
+                let v = variant_named(name.as_deref().unwrap_or(&cx.settings.default_variant))?;
+                Ok(cx.say(format!("{}: {}", v.display_name, v.rules_summary)))
+            }
+            Command::Challenge(args) => self.challenge(cx, args, false),
+            Command::Play(args) => self.challenge(cx, args, true),
+            Command::Accept(id) => self.accept(cx, id),
+            Command::Decline(id) => self.decline(cx, id),
+            Command::Move { game, text } => self.move_cmd(cx, game, &text, true),
+            Command::Other { game, text } => self.move_cmd(cx, game, &text, false),
+            Command::Board(id) => self.board(cx, id),
+            Command::Games => self.games_list(cx),
+            Command::Resign(id) => self.resign(cx, id),
+            Command::Draw(id) => self.draw(cx, id),
+            Command::DrawDecline(id) => self.draw_decline(cx, id),
+            Command::Takeback(id) => self.takeback(cx, id),
+            Command::TakebackDecline(id) => self.takeback_decline(cx, id),
+            Command::Abort(id) => self.abort(cx, id),
+            Command::Fen(id) => {
+                let (_, row) = self.game_for(cx, id)?;
+                Ok(cx.say(format!("Game #{}: {}", row.id, row.fen)))
+            }
+            Command::Pgn(id) => self.pgn(cx, id),
+            Command::Swap { game, text } => self.swap(cx, game, &text),
+            Command::NoSwap(game) => self.swap(cx, game, "none"),
+            Command::Settings(args) => self.settings(cx, args),
+            Command::Notify(on) => self.notify_setting(cx, on),
+        }
+    }
+
+    pub(in crate::bot) fn me(&self, conn: &Conn<'_>, cx: &Ctx<'_>) -> Res<Player> {
+        let name =
+            if cx.inp.author.name.trim().is_empty() { cx.inp.author.id.as_str() } else { cx.inp.author.name.trim() };
+        Ok(players::ensure(conn, &cx.scope().platform, &cx.inp.author.id, &short(name), self.clock.now())?)
+    }
+
+    pub(in crate::bot) fn name_of(&self, conn: &Conn<'_>, id: PlayerId) -> Res<String> {
+        Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| p.name))
+    }
+
+    pub(in crate::bot) fn notify_of(&self, conn: &Conn<'_>, platform: &str, id: PlayerId) -> Res<Vec<UserRef>> {
+        let name = self.name_of(conn, id)?;
+        Ok(players::accounts_on(conn, id, platform)?
+            .into_iter()
+            .map(|uid| UserRef { id: uid, name: name.clone() })
+            .collect())
+    }
+
+    pub(in crate::bot) fn is_self_mention(&self, m: &UserRef) -> bool {
+        self.config.self_names.iter().any(|n| n.eq_ignore_ascii_case(&m.id) || n.eq_ignore_ascii_case(&m.name))
+    }
+
+    /// The game a command is about: `#id`, or the author's only open game in this chat.
+    pub(in crate::bot) fn game_for(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<(Player, GameRow)> {
+        let conn = self.conn()?;
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+            if let Some(id) = id
+                && games::get(&conn, id)?.is_some()
+            {
+                return user(format!("Game #{id} is not yours: you are not playing in it."));
+            }
+            return user("You have no games yet. Start one with !challenge @someone or !play.");
+        };
+        match id {
+            Some(id) => {
+                let Some(row) = games::get(&conn, id)? else { return user(format!("There is no game #{id}.")) };
+                if row.platform != cx.scope().platform || row.chat_id != cx.scope().chat {
+                    return user(format!("Game #{id} is not in this chat."));
+                }
+                if row.color_of(me.id).is_none() {
+                    return user(format!("Game #{id} is not yours: you are not playing in it."));
+                }
+                Ok((me, row))
+            }
+            None => {
+                let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
+                match open.len() {
+                    0 => match games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)? {
+                        Some(row) => Ok((me, row)),
+                        None => user("You have no game in this chat. Start one with !challenge @someone or !play."),
+                    },
+                    1 => Ok((me, open.into_iter().next().expect("one"))),
+                    _ => {
+                        let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
+                        user(format!(
+                            "You have {} games here ({}); add the number, e.g. !board {}.",
+                            open.len(),
+                            ids.join(", "),
+                            ids[0]
+                        ))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Replays a stored game and checks it reaches the stored FEN.
+    ///
+    /// Row and moves are read in one read transaction (one snapshot); when the game has moved on
+    /// since `row` was read, the caller is told the position changed.
+    pub(in crate::bot) fn load_game(&self, conn: &Conn<'_>, row: &GameRow) -> Res<Game> {
+        let tx = conn.unchecked_transaction()?;
+        let fresh = games::get(&tx, row.id)?.ok_or_else(|| BotError::Internal(format!("game {} vanished", row.id)))?;
+        if fresh.ply != row.ply || fresh.status != row.status {
+            return user(format!(
+                "Game #{}: the position changed meanwhile (another move came first). Look at !board and try again.",
+                row.id
+            ));
+        }
+        let stored = games::moves(&tx, row.id)?;
+        tx.commit()?;
+        let row = &fresh;
+        let v = variant_named(&row.variant)
+            .map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
+        let start = fen::parse_position(v, &row.start_fen)
+            .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))?;
+        let mut game = Game::new(start);
+        for m in stored {
+            let mv = uci::parse(game.position(), &m.uci).map_err(|e| {
+                BotError::Internal(format!("game {} ply {}: stored move {} does not replay: {e}", row.id, m.ply, m.uci))
+            })?;
+            if !game.play(mv) {
+                return Err(BotError::Internal(format!(
+                    "game {} ply {}: stored move {} is illegal",
+                    row.id, m.ply, m.uci
+                )));
+            }
+        }
+        let now_fen = fen::write(game.position());
+        if now_fen != row.fen || game.moves().len() != row.ply as usize {
+            return Err(BotError::Internal(format!(
+                "game {}: consistency check failed: moves replay to '{now_fen}' ({} plies) but the stored FEN is '{}' (ply {})",
+                row.id,
+                game.moves().len(),
+                row.fen,
+                row.ply
+            )));
+        }
+        Ok(game)
+    }
+
+    /// Checks a stored game replays to its FEN (for start-up checks and tests).
+    pub fn verify_game(&self, id: i64) -> Result<(), String> {
+        let conn = self.conn().map_err(|_| "no connection".to_string())?;
+        let row = games::get(&conn, id).map_err(|e| e.to_string())?.ok_or("no such game")?;
+        if row.status == Status::Setup {
+            return Ok(());
+        }
+        self.load_game(&conn, &row).map(|_| ()).map_err(|e| match e {
+            BotError::User(s) | BotError::Internal(s) => s,
+        })
+    }
+
+    pub(in crate::bot) fn board_reply(
+        &self,
+        target: Target,
+        text: String,
+        pos: &Position,
+        last: Option<Move>,
+        viewer: Color,
+    ) -> Reply {
+        let mut r = Reply::new(target, text);
+        if self.config.pictures {
+            r.png = board_png(pos, last, viewer);
+            r.alt_text = Some(alt_text(pos, last));
+        }
+        r.text_board = Some(text_board(pos));
+        r
+    }
+
+    /// The facts of a game for front ends that lay them out.
+    pub(in crate::bot) fn game_card(
+        &self,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        pos: &Position,
+        last: Option<String>,
+    ) -> Res<GameCard> {
+        let v = variant_named(&row.variant)?;
+        let active = matches!(row.status, Status::Active | Status::Setup);
+        let to_move = if active {
+            let p = row.player(pos.turn());
+            let name = self.name_of(conn, p)?;
+            players::accounts_on(conn, p, &row.platform)?.into_iter().next().map(|id| UserRef { id, name })
+        } else {
+            None
+        };
+        Ok(GameCard {
+            game_id: row.id,
+            variant: v.display_name.to_string(),
+            white: self.name_of(conn, row.white)?,
+            black: self.name_of(conn, row.black)?,
+            last_move: last,
+            to_move,
+            deadline: row.deadline.filter(|_| active),
+            result: None,
+        })
+    }
+}
+
+/// A description of the board for screen readers: the side to move, the last move and the pieces.
+fn alt_text(pos: &Position, last: Option<Move>) -> String {
+    let v = pos.variant();
+    let mut white = Vec::new();
+    let mut black = Vec::new();
+    for rank in (0..v.height).rev() {
+        for file in 0..v.width {
+            let sq = crate::rules::Square::new(file, rank);
+            if let Some(p) = pos.piece_at(sq) {
+                let c = p.fen_char();
+                let entry = format!("{}{sq}", c.to_ascii_uppercase());
+                if c.is_ascii_uppercase() { white.push(entry) } else { black.push(entry) }
+            }
+        }
+    }
+    let last = last.map(|m| format!(" Last move {} to {}.", m.from, m.to)).unwrap_or_default();
+    format!(
+        "{} board, {} to move.{last} White: {}. Black: {}.",
+        v.display_name,
+        pos.turn().name(),
+        white.join(" "),
+        black.join(" ")
+    )
+}

@@ -1,0 +1,341 @@
+//! Moves: typed (`move e4`) and bare (`e4`), checked against the rules and stored through the
+//! ply-guarded transaction; the AI's moves fed back by the host; the notices that follow a move.
+
+use super::challenge::thinking_slot;
+use super::{
+    Bot, BotError, Ctx, Res, clock_after, game_target, move_label, mover_color, short, turn_of_fen, user, variant_named,
+};
+use crate::bot::io::{AiJob, Reply, Response, Slot, Target, UserRef};
+use crate::notation::{self, fen, san, uci};
+use crate::rules::{Game, Move, Outcome};
+use crate::store::games::{self, GameRow, MoveUpdate, Status};
+use crate::store::players::{self, Player, PlayerId};
+use crate::store::{Conn, events};
+
+impl Bot {
+    /// Text without the prefix: a bare move when it is one for the author's only game to move in
+    /// here; otherwise ignored (people talk in chats).
+    pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
+        if text.is_empty() || text.len() > 40 || text.contains(char::is_whitespace) {
+            return Ok(Response::default());
+        }
+        let conn = self.conn()?;
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+            return Ok(Response::default());
+        };
+        let mine: Vec<GameRow> = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?
+            .into_iter()
+            .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+            .collect();
+        let [row] = mine.as_slice() else { return Ok(Response::default()) };
+        let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else {
+            return Ok(Response::default());
+        };
+        if notation::parse_move(&pos, text).is_err() {
+            return Ok(Response::default());
+        }
+        let row = row.clone();
+        drop(conn);
+        self.play_move(cx, &me, row, text)
+    }
+
+    pub(super) fn move_cmd(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str, explicit: bool) -> Res<Response> {
+        let prefix = cx.p();
+        let conn = self.conn()?;
+        let unknown = || {
+            user(format!(
+                "I don't know the command '{}'. Say {prefix}help for the list.",
+                short(text.split_whitespace().next().unwrap_or(""))
+            ))
+        };
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+            if id.is_some() {
+                drop(conn);
+                self.game_for(cx, id)?;
+            }
+            return if explicit {
+                user("You have no game here. Start one with !challenge @someone or !play.")
+            } else {
+                unknown()
+            };
+        };
+        let row = match id {
+            Some(_) => {
+                drop(conn);
+                self.game_for(cx, id)?.1
+            }
+            None => {
+                let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
+                if open.is_empty() {
+                    return if explicit {
+                        user("You have no game in progress here. Start one with !challenge @someone or !play.")
+                    } else {
+                        unknown()
+                    };
+                }
+                let mine: Vec<&GameRow> = open
+                    .iter()
+                    .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+                    .collect();
+                match mine.as_slice() {
+                    [g] => (*g).clone(),
+                    [] if open.len() == 1 => open[0].clone(),
+                    [] => return user("It is not your turn in any of your games here."),
+                    many => {
+                        let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
+                        return user(format!(
+                            "It is your turn in {} games here ({}); say which: {prefix}move {} {}.",
+                            many.len(),
+                            ids.join(", "),
+                            ids[0],
+                            short(text)
+                        ));
+                    }
+                }
+            }
+        };
+        if !explicit {
+            // A bare word that is not a move in this game: probably a mistyped command.
+            let v = variant_named(&row.variant)?;
+            if let Ok(pos) = fen::parse_position(v, &row.fen)
+                && let Err(notation::MoveError::Syntax(_)) = notation::parse_move(&pos, text)
+            {
+                return unknown();
+            }
+        }
+        self.play_move(cx, &me, row, text)
+    }
+
+    pub(super) fn play_move(&self, _cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
+        let mut conn = self.conn()?;
+        let id = row.id;
+        match row.status {
+            Status::Setup => {
+                return user(format!("Game #{id} is still in its setup phase: choose a swap with !swap or !noswap."));
+            }
+            Status::Finished => {
+                return user(format!(
+                    "Game #{id} is over ({}); start a new one with !challenge.",
+                    row.result.as_deref().unwrap_or("finished")
+                ));
+            }
+            Status::Aborted => return user(format!("Game #{id} was aborted.")),
+            Status::Active => {}
+        }
+        let Some(_) = row.color_of(me.id) else {
+            return user(format!("Game #{id} is not yours: you are not playing in it."));
+        };
+        let turn = turn_of_fen(&row.fen);
+        if row.player(turn) != me.id {
+            let other = self.name_of(&conn, row.player(turn))?;
+            return user(format!("It is not your turn in game #{id}: {other} ({}) is to move.", turn.name()));
+        }
+        let mut game = self.load_game(&conn, &row)?;
+        let pos = game.position().clone();
+        let mv = match notation::parse_move(&pos, text) {
+            Ok(m) => m,
+            Err(e) => return user(format!("Game #{id}: {e}")),
+        };
+        self.commit_move(&mut conn, &row, &mut game, mv, &short(text), me)
+    }
+
+    /// Applies `mv` (legal in `game`) as ply `row.ply + 1` and builds the replies.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn commit_move(
+        &self,
+        conn: &mut Conn<'_>,
+        row: &GameRow,
+        game: &mut Game,
+        mv: Move,
+        typed: &str,
+        mover: &Player,
+    ) -> Res<Response> {
+        let now = self.clock.now();
+        let id = row.id;
+        let before = game.position().clone();
+        let san_text = san::write(&before, mv);
+        let uci_text = uci::write(&before, mv);
+        if !game.play(mv) {
+            return user(format!("Game #{id}: that move is not legal here."));
+        }
+        let after = game.position().clone();
+        let outcome = game.outcome();
+        let fen_after = fen::write(&after);
+        let (deadline, remind_at) = clock_after(row.days_per_move, now);
+        let update =
+            MoveUpdate { typed, san: &san_text, uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
+        if !games::apply_move(conn, id, row.ply, &update, now)? {
+            return user(format!(
+                "Game #{id}: the position changed before your move landed (another move came first). Look at the board and try again."
+            ));
+        }
+        let label = move_label(&before, &san_text);
+        let next = after.turn();
+        let next_player = row.player(next);
+        let next_name = self.name_of(conn, next_player)?;
+        let mut text = format!("Game #{id}: {label} played by {}.", mover.name);
+        if let Some(o) = outcome {
+            text.push_str(&format!(" {}", self.end_text(conn, row, o)?));
+        } else {
+            text.push_str(&format!(" {next_name} ({}) to move.", next.name()));
+            if after.is_check() {
+                text.push_str(" Check!");
+            }
+            if deadline.is_some() {
+                text.push_str(&format!(
+                    " {} day{} to reply.",
+                    row.days_per_move.unwrap_or(0),
+                    if row.days_per_move == Some(1) { "" } else { "s" }
+                ));
+            }
+        }
+        let viewer = if outcome.is_some() { mover_color(row, mover.id) } else { next };
+        let platform = row.platform.as_str();
+        let mut r = self.board_reply(game_target(row), text, &after, Some(mv), viewer);
+        let opponent = row.player(mover_color(row, mover.id).other());
+        r.notify = self.notify_of(conn, platform, opponent)?;
+        let fresh = games::get(conn, id)?.unwrap_or_else(|| row.clone());
+        let mut card = self.game_card(conn, &fresh, &after, Some(label.clone()))?;
+        card.result = match outcome {
+            Some(o) => Some(self.end_text(conn, row, o)?),
+            None => None,
+        };
+        r.card = Some(card);
+        if mover.is_ai {
+            // The move replaces the "thinking…" message, where there was one.
+            let key = thinking_slot(id);
+            if let Some(previous) = events::slot(conn, platform, &key)? {
+                events::clear_slot(conn, platform, &key)?;
+                r.slot = Some(Slot { key: format!("{key}:done"), previous: Some(previous) });
+            }
+        }
+        let mut out = Response::one(r);
+        let next_is_ai = players::get(conn, next_player)?.is_some_and(|p| p.is_ai);
+        if outcome.is_none()
+            && let Some(level) = row.ai_level
+            && next_is_ai
+        {
+            out.extend(self.ai_turn(&game_target(&fresh), id, row.ply + 1, level, game.clone()));
+        }
+        if outcome.is_none() && !next_is_ai && row.days_per_move.is_some() {
+            let notice = format!(
+                "Your move in game #{id} against {} ({}): {label}. {} to reply.",
+                mover.name,
+                variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name),
+                days_text(row.days_per_move.unwrap_or(0))
+            );
+            out.replies.extend(self.direct_notice(conn, &fresh, next_player, notice, false)?);
+        }
+        Ok(out)
+    }
+
+    pub(in crate::bot) fn end_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
+        Ok(match o {
+            Outcome::Decisive { winner, .. } => {
+                format!(
+                    "Game over: {} — {} wins by {}.",
+                    o.result_str(),
+                    self.name_of(conn, row.player(winner))?,
+                    o.reason_str()
+                )
+            }
+            Outcome::Draw(_) => format!("Game over: {} — draw by {}.", o.result_str(), o.reason_str()),
+        })
+    }
+
+    /// Feeds back the move of an [`AiJob`]: stored through the same guarded transaction as human
+    /// moves; dropped when the game moved on meanwhile.
+    pub fn finish_ai_job(&self, job: &AiJob, mv: Option<Move>) -> Response {
+        match self.finish_ai_inner(job, mv) {
+            Ok(r) => r,
+            Err(BotError::User(s)) => {
+                tracing::info!(game = job.game_id, "AI move not applied: {s}");
+                Response::default()
+            }
+            Err(BotError::Internal(e)) => {
+                tracing::error!(game = job.game_id, "AI move failed: {e}");
+                Response::default()
+            }
+        }
+    }
+
+    pub(super) fn finish_ai_inner(&self, job: &AiJob, mv: Option<Move>) -> Res<Response> {
+        let mut conn = self.conn()?;
+        let Some(row) = games::get(&conn, job.game_id)? else { return user("game vanished") };
+        if row.status != Status::Active || row.ply != job.ply {
+            return user("the game moved on");
+        }
+        let ai = players::ai(&conn, self.clock.now())?;
+        let Some(mv) = mv.filter(|m| job.game.position().is_legal(*m)) else {
+            let r = self.reply_game(
+                &row,
+                format!(
+                    "Game #{}: capabot could not find a move (no AI in this build?). You can !abort the game.",
+                    row.id
+                ),
+            );
+            return Ok(Response { replies: vec![r], ai_jobs: vec![] });
+        };
+        let mut game = self.load_game(&conn, &row)?;
+        let typed = san::write(game.position(), mv);
+        self.commit_move(&mut conn, &row, &mut game, mv, &typed, &ai)
+    }
+
+    /// AI jobs for games where capabot is to move (after a restart).
+    pub fn pending_ai_jobs(&self) -> Vec<AiJob> {
+        let run = || -> Res<Vec<AiJob>> {
+            let conn = self.conn()?;
+            let ai = players::ai(&conn, self.clock.now())?;
+            let mut jobs = Vec::new();
+            for row in games::ai_to_move(&conn, ai.id)? {
+                let game = self.load_game(&conn, &row)?;
+                jobs.push(AiJob { game_id: row.id, ply: row.ply, level: row.ai_level.unwrap_or(3), game });
+            }
+            Ok(jobs)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::error!("could not list pending AI games: {e:?}");
+            Vec::new()
+        })
+    }
+}
+
+fn days_text(d: u32) -> String {
+    format!("{d} day{}", if d == 1 { "" } else { "s" })
+}
+
+impl Bot {
+    /// A notice for one player in their direct messages, unless they turned them off. With
+    /// `fallback`, the game's chat gets it where direct messages are impossible (a reminder);
+    /// without, it is dropped there (the chat already saw the move that it repeats).
+    pub(in crate::bot) fn direct_notice(
+        &self,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        player: PlayerId,
+        text: String,
+        fallback: bool,
+    ) -> Res<Vec<Reply>> {
+        let notify = self.notify_of(conn, &row.platform, player)?;
+        let Some(user) = notify.first().cloned() else { return Ok(vec![]) };
+        let chat = match game_target(row) {
+            Target::Chat(s) => s,
+            Target::Direct { .. } => return Err(BotError::Internal("a game's target is a chat".into())),
+        };
+        let dm = players::dm_notices(conn, player)?;
+        let mut r = match (dm, fallback) {
+            (true, _) => Reply::new(
+                Target::Direct {
+                    platform: row.platform.clone(),
+                    user: user.clone(),
+                    fallback: fallback.then(|| chat.clone()),
+                },
+                text,
+            ),
+            (false, true) => Reply::new(Target::Chat(chat), text),
+            (false, false) => return Ok(vec![]),
+        };
+        r.notify = vec![UserRef { ..user }];
+        Ok(vec![r])
+    }
+}

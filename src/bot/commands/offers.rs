@@ -1,0 +1,233 @@
+//! Ending or undoing by agreement: resign, draw offers, takeback requests, abort.
+
+use super::{Bot, Ctx, Res, choice, clock_after, game_target, mover_color, turn_of_fen, user};
+use crate::bot::command::Command;
+use crate::bot::io::{ChoiceStyle, Response};
+use crate::notation::fen;
+use crate::rules::{DrawReason, Outcome, WinReason};
+use crate::store::games::{self, GameRow, Status};
+use crate::store::offers::{self, OfferKind};
+use crate::store::players::{self, Player, PlayerId};
+
+impl Bot {
+    pub(super) fn active_game(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<(Player, GameRow)> {
+        let (me, row) = self.game_for(cx, id)?;
+        match row.status {
+            Status::Active => Ok((me, row)),
+            Status::Setup => user(format!("Game #{} is still in its setup phase.", row.id)),
+            Status::Finished | Status::Aborted => user(format!("Game #{} is already over.", row.id)),
+        }
+    }
+
+    pub(super) fn finish_with(&self, cx: &Ctx<'_>, row: &GameRow, o: Outcome, notify: PlayerId) -> Res<Response> {
+        let mut conn = self.conn()?;
+        if !games::finish(&mut conn, row.id, row.ply, o, self.clock.now())? {
+            return user(format!(
+                "Game #{}: the position changed meanwhile; look at {}board and try again.",
+                row.id,
+                cx.p()
+            ));
+        }
+        let text = format!("Game #{}: {}", row.id, self.end_text(&conn, row, o)?);
+        let mut r = self.reply_game(row, text);
+        r.notify = self.notify_of(&conn, &cx.scope().platform, notify)?;
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+
+    pub(super) fn resign(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.active_game(cx, id)?;
+        let c = mover_color(&row, me.id);
+        self.finish_with(
+            cx,
+            &row,
+            Outcome::Decisive { winner: c.other(), reason: WinReason::Resignation },
+            row.player(c.other()),
+        )
+    }
+
+    pub(super) fn draw(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.active_game(cx, id)?;
+        let conn = self.conn()?;
+        let opp = row.player(mover_color(&row, me.id).other());
+        if let Some(o) = offers::get(&conn, row.id, OfferKind::Draw)? {
+            if o.by_player == opp {
+                drop(conn);
+                return self.finish_with(cx, &row, Outcome::Draw(DrawReason::Agreement), opp);
+            }
+            return user(format!("Game #{}: you already offered a draw; it stands until the next move.", row.id));
+        }
+        if row.ai_level.is_some() && players::get(&conn, opp)?.is_some_and(|p| p.is_ai) {
+            return Ok(cx.say(format!("Game #{}: capabot declines the draw and plays on.", row.id)));
+        }
+        offers::put(&conn, row.id, OfferKind::Draw, me.id, row.ply, self.clock.now())?;
+        let p = cx.p();
+        let mut r = self.reply_game(
+            &row,
+            format!(
+                "Game #{}: {} offers a draw. {}: {p}draw to accept, {p}draw decline to refuse; any move declines.",
+                row.id,
+                me.name,
+                self.name_of(&conn, opp)?
+            ),
+        );
+        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+        let them = r.notify.first().cloned();
+        r.choices = vec![
+            choice("Accept draw", Command::Draw(Some(row.id)), ChoiceStyle::Primary, them.clone(), p),
+            choice("Decline draw", Command::DrawDecline(Some(row.id)), ChoiceStyle::Secondary, them, p),
+        ];
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+
+    pub(super) fn takeback(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.active_game(cx, id)?;
+        let mut conn = self.conn()?;
+        let my_color = mover_color(&row, me.id);
+        let opp = row.player(my_color.other());
+        let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
+        let pending = offers::get(&conn, row.id, OfferKind::Takeback)?;
+        let requester = match &pending {
+            Some(o) if o.by_player == opp => Some(my_color.other()),
+            Some(_) => {
+                return user(format!("Game #{}: you already asked for a takeback; waiting for your opponent.", row.id));
+            }
+            None if vs_ai => Some(my_color),
+            None => None,
+        };
+        let Some(req_color) = requester else {
+            if row.ply == 0 {
+                return user(format!("Game #{}: there is no move to take back.", row.id));
+            }
+            offers::put(&conn, row.id, OfferKind::Takeback, me.id, row.ply, self.clock.now())?;
+            let p = cx.p();
+            let mut r = self.reply_game(
+                &row,
+                format!(
+                    "Game #{}: {} asks to take back their last move. {}: {p}takeback to agree, {p}takeback decline to refuse.",
+                    row.id,
+                    me.name,
+                    self.name_of(&conn, opp)?
+                ),
+            );
+            r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+            let them = r.notify.first().cloned();
+            r.choices = vec![
+                choice("Allow takeback", Command::Takeback(Some(row.id)), ChoiceStyle::Primary, them.clone(), p),
+                choice("Decline takeback", Command::TakebackDecline(Some(row.id)), ChoiceStyle::Secondary, them, p),
+            ];
+            return Ok(Response { replies: vec![r], ai_jobs: vec![] });
+        };
+        // Undo the requester's last move (and the reply to it, if there was one).
+        let turn = turn_of_fen(&row.fen);
+        let undo = if turn == req_color { 2 } else { 1 };
+        if row.ply < undo {
+            return user(format!("Game #{}: there is no move of yours to take back.", row.id));
+        }
+        let mut game = self.load_game(&conn, &row)?;
+        for _ in 0..undo {
+            game.undo();
+        }
+        let new_ply = row.ply - undo;
+        let fen_now = fen::write(game.position());
+        let now = self.clock.now();
+        let (deadline, remind_at) = clock_after(row.days_per_move, now);
+        if !games::take_back(&mut conn, row.id, row.ply, new_ply, &fen_now, deadline, remind_at, now)? {
+            return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
+        }
+        let pos = game.position();
+        let next = pos.turn();
+        let text = format!(
+            "Game #{}: {} move{} taken back. {} ({}) to move.",
+            row.id,
+            undo,
+            if undo == 1 { "" } else { "s" },
+            self.name_of(&conn, row.player(next))?,
+            next.name()
+        );
+        let mut r = self.board_reply(game_target(&row), text, pos, game.moves().last().copied(), next);
+        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+
+    /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
+    pub(super) fn takeback_decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.active_game(cx, id)?;
+        let conn = self.conn()?;
+        let opp = row.player(mover_color(&row, me.id).other());
+        match offers::get(&conn, row.id, OfferKind::Takeback)? {
+            Some(o) if o.by_player == opp => {}
+            Some(_) => {
+                return user(format!(
+                    "Game #{}: the takeback request is yours; your opponent may agree or decline it.",
+                    row.id
+                ));
+            }
+            None => return user(format!("Game #{}: there is no takeback request to decline.", row.id)),
+        }
+        if !offers::remove(&conn, row.id, OfferKind::Takeback, opp)? {
+            return user(format!("Game #{}: the takeback request is no longer pending.", row.id));
+        }
+        let text = format!(
+            "Game #{}: {} declined {}'s takeback request; the game goes on.",
+            row.id,
+            me.name,
+            self.name_of(&conn, opp)?
+        );
+        let mut r = self.reply_game(&row, text);
+        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+
+    pub(super) fn abort(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.game_for(cx, id)?;
+        let mut conn = self.conn()?;
+        if matches!(row.status, Status::Finished | Status::Aborted) {
+            return user(format!("Game #{} is already over.", row.id));
+        }
+        let opp = row.player(mover_color(&row, me.id).other());
+        let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
+        if row.ply >= 2 && !vs_ai {
+            return user(format!(
+                "Game #{}: both sides have moved, so it can no longer be aborted; !resign or !draw instead.",
+                row.id
+            ));
+        }
+        if !games::abort(&mut conn, row.id, row.ply, self.clock.now())? {
+            return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
+        }
+        let mut r = self.reply_game(&row, format!("Game #{} aborted by {}.", row.id, me.name));
+        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+    }
+}
+
+impl Bot {
+    /// Refuses the opponent's pending draw offer and tells them; the game goes on unchanged.
+    pub(super) fn draw_decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.active_game(cx, id)?;
+        let conn = self.conn()?;
+        let opp = row.player(mover_color(&row, me.id).other());
+        match offers::get(&conn, row.id, OfferKind::Draw)? {
+            Some(o) if o.by_player == opp => {}
+            Some(_) => {
+                return user(format!(
+                    "Game #{}: the draw offer is yours; your opponent may accept or decline it.",
+                    row.id
+                ));
+            }
+            None => return user(format!("Game #{}: there is no draw offer to decline.", row.id)),
+        }
+        if !offers::remove(&conn, row.id, OfferKind::Draw, opp)? {
+            return user(format!("Game #{}: the draw offer is no longer pending.", row.id));
+        }
+        let text = format!(
+            "Game #{}: {} declined {}'s draw offer; the game goes on.",
+            row.id,
+            me.name,
+            self.name_of(&conn, opp)?
+        );
+        let mut r = self.reply_game(&row, text);
+        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+        Ok(Response::one(r))
+    }
+}

@@ -1,0 +1,94 @@
+//! The Capablanca Relocation setup phase: Black, then White, swap the king or queen with another
+//! back-rank piece (or keep the array); then the game starts from the chosen setup.
+
+use super::{Bot, BotError, Ctx, Res, clock_after, game_target, short, user};
+use crate::bot::io::Response;
+use crate::notation::fen;
+use crate::rules::variant::CAPARELOCATION;
+use crate::rules::{Color, Game, setups};
+use crate::store::games::{self, Status};
+use crate::store::players;
+
+impl Bot {
+    pub(super) fn swap(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str) -> Res<Response> {
+        let (me, row) = self.game_for(cx, id)?;
+        if row.status != Status::Setup {
+            return user(format!(
+                "Game #{} is not in a setup phase; swaps are for Capablanca Relocation before the first move.",
+                row.id
+            ));
+        }
+        let Some(swap) = setups::parse_relocation_swap(text) else {
+            return user(format!(
+                "I can't read the swap '{}'. Write the king or queen and the piece or file to swap with: {p}swap K b, {p}swap Q h, {p}swap KA, or {p}noswap.",
+                short(text),
+                p = cx.p()
+            ));
+        };
+        let color = if row.black_swap.is_none() { Color::Black } else { Color::White };
+        if row.player(color) != me.id {
+            let name = self.name_of(&self.conn()?, row.player(color))?;
+            return user(format!("Game #{}: {name} ({}) chooses the swap now.", row.id, color.name()));
+        }
+        self.swap_as(row.id, color, swap as u32, cx.p())
+    }
+
+    /// Records `color`'s swap; when both have chosen, the game starts.
+    pub(super) fn swap_as(&self, id: i64, color: Color, swap: u32, p: &str) -> Res<Response> {
+        let mut conn = self.conn()?;
+        let now = self.clock.now();
+        if !games::set_swap(&mut conn, id, color, swap, now)? {
+            return user(format!("Game #{id}: that swap was already chosen."));
+        }
+        let row = games::get(&conn, id)?.ok_or_else(|| BotError::Internal("game vanished".into()))?;
+        let name = setups::relocation_swap_name(swap as usize);
+        let mut out = Response::default();
+        match (row.black_swap, row.white_swap) {
+            (Some(b), Some(w)) => {
+                let idx = b * 12 + w;
+                let start = setups::position(&CAPARELOCATION, idx as usize)
+                    .ok_or_else(|| BotError::Internal(format!("no relocation setup {idx}")))?;
+                let start_fen = fen::write(&start);
+                let (deadline, remind_at) = clock_after(row.days_per_move, now);
+                if !games::start_after_setup(&mut conn, id, idx, &start_fen, deadline, remind_at, now)? {
+                    return user(format!("Game #{id}: the setup already ended."));
+                }
+                let white =
+                    players::get(&conn, row.white)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+                let text = format!(
+                    "Game #{id}: White chose {name}; setup {idx}. The game begins: {} (white) to move.",
+                    white.name
+                );
+                let mut r = self.board_reply(game_target(&row), text, &start, None, Color::White);
+                r.notify = self.notify_of(&conn, &row.platform, white.id)?;
+                out.replies.push(r);
+                if let Some(level) = row.ai_level
+                    && white.is_ai
+                {
+                    out.extend(self.ai_turn(&game_target(&row), id, 0, level, Game::new(start)));
+                }
+            }
+            (Some(_), None) => {
+                let white =
+                    players::get(&conn, row.white)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+                if white.is_ai {
+                    out.replies.push(self.reply_game(&row, format!("Game #{id}: Black chose {name}.")));
+                    drop(conn);
+                    out.extend(self.swap_as(id, Color::White, 0, p)?);
+                    return Ok(out);
+                }
+                let mut r = self.reply_game(
+                    &row,
+                    format!(
+                        "Game #{id}: Black chose {name}. {} (white): {p}swap K b, {p}swap Q h, ... or {p}noswap.",
+                        white.name
+                    ),
+                );
+                r.notify = self.notify_of(&conn, &row.platform, white.id)?;
+                out.replies.push(r);
+            }
+            _ => return Err(BotError::Internal("swap state out of order".into())),
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,302 @@
+//! The contract between front ends and the core: what comes in ([`Input`]: a text line or a typed
+//! [`Command`], with its [`Scope`], author and platform event id) and what goes out ([`Reply`]s,
+//! each naming its [`Target`], and [`AiJob`]s for the host's AI pool).
+//!
+//! Nothing here knows a platform: a Discord guild, a Matrix space and the console all become a
+//! [`Scope`]; a button, a reaction and a slash command all become [`Body::Command`].
+
+use super::command::Command;
+use crate::rules::Game;
+
+/// Someone on a chat platform.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct UserRef {
+    /// The platform's user id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+}
+
+impl UserRef {
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> UserRef {
+        UserRef { id: id.into(), name: name.into() }
+    }
+}
+
+/// Where something is said: platform, community (Discord guild, Matrix space or room; none in a
+/// direct chat or the console), chat, and thread where the platform has one.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Scope {
+    /// `console`, `discord`, `matrix`, ...
+    pub platform: String,
+    pub community: Option<String>,
+    pub chat: String,
+    pub thread: Option<String>,
+    /// A direct chat between one person and the bot.
+    pub direct: bool,
+}
+
+impl Scope {
+    /// A chat in no community (the console, tests).
+    pub fn chat(platform: impl Into<String>, chat: impl Into<String>) -> Scope {
+        Scope { platform: platform.into(), chat: chat.into(), ..Scope::default() }
+    }
+
+    /// The same scope inside a community.
+    pub fn in_community(mut self, community: impl Into<String>) -> Scope {
+        self.community = Some(community.into());
+        self
+    }
+
+    /// The same chat without its thread.
+    pub fn without_thread(&self) -> Scope {
+        Scope { thread: None, ..self.clone() }
+    }
+}
+
+/// What was said: a text line as typed, or a command already typed by the platform (a slash
+/// command, a button, a reaction).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Body {
+    Text(String),
+    Command(Command),
+}
+
+/// One event from a front end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub scope: Scope,
+    pub author: UserRef,
+    pub body: Body,
+    /// Users mentioned, in order (a slash command's user options come here too).
+    pub mentions: Vec<UserRef>,
+    /// The platform's id of the event; a redelivered event (same id) is answered once.
+    pub event_id: Option<String>,
+    /// The author administers the community (Discord: Manage Server; Matrix: power level 50 or more).
+    /// Front ends without communities (the console) pass `true`.
+    pub author_is_admin: bool,
+}
+
+impl Input {
+    /// A typed text line.
+    pub fn text(scope: Scope, author: UserRef, text: impl Into<String>) -> Input {
+        Input { scope, author, body: Body::Text(text.into()), mentions: vec![], event_id: None, author_is_admin: false }
+    }
+
+    /// A typed command (button, reaction, slash command).
+    pub fn command(scope: Scope, author: UserRef, command: Command) -> Input {
+        Input { body: Body::Command(command), ..Input::text(scope, author, "") }
+    }
+
+    pub fn with_mentions(mut self, mentions: Vec<UserRef>) -> Input {
+        self.mentions = mentions;
+        self
+    }
+
+    pub fn with_event_id(mut self, id: impl Into<String>) -> Input {
+        self.event_id = Some(id.into());
+        self
+    }
+
+    pub fn as_admin(mut self, admin: bool) -> Input {
+        self.author_is_admin = admin;
+        self
+    }
+
+    /// The text of a text input (empty for a typed command).
+    pub fn text_body(&self) -> &str {
+        match &self.body {
+            Body::Text(t) => t,
+            Body::Command(_) => "",
+        }
+    }
+}
+
+/// Where a reply goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A chat (and thread).
+    Chat(Scope),
+    /// A person's direct messages on a platform; where the front end has none, or the person's
+    /// direct messages are closed, `fallback` (when given) gets it instead.
+    Direct { platform: String, user: UserRef, fallback: Option<Scope> },
+}
+
+impl Target {
+    pub fn platform(&self) -> &str {
+        match self {
+            Target::Chat(s) => &s.platform,
+            Target::Direct { platform, .. } => platform,
+        }
+    }
+
+    /// The chat of a chat target.
+    pub fn chat(&self) -> Option<&Scope> {
+        match self {
+            Target::Chat(s) => Some(s),
+            Target::Direct { .. } => None,
+        }
+    }
+}
+
+/// Who needs to see a reply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Audience {
+    /// Everyone in the chat.
+    #[default]
+    Everyone,
+    /// Only the author of the input (an illegal move, "not your turn"): ephemeral where the
+    /// platform can, otherwise a reply that pings no one.
+    Author,
+}
+
+/// How a choice is drawn where it is a button.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChoiceStyle {
+    #[default]
+    Primary,
+    Secondary,
+    /// Destructive (resign): front ends ask for a confirmation.
+    Danger,
+}
+
+/// A button-like choice: choosing it sends `command` as a typed command, whatever the chat's prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub label: String,
+    pub command: Command,
+    /// The command as typed with the chat's prefix at the time of the reply, for front ends without
+    /// buttons (`!accept #4`).
+    pub typed: String,
+    pub style: ChoiceStyle,
+    /// The one person who may choose it (`None`: anyone in the chat). The core checks again when the
+    /// command arrives; front ends may refuse early.
+    pub for_user: Option<UserRef>,
+}
+
+/// A file to attach (PGN export).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    pub name: String,
+    pub mime: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+/// A message the core may later replace (a standings message, "thinking…" replaced by the move):
+/// the core keeps the platform's message id under `key`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub key: String,
+    /// The platform message id now held under `key`: front ends that can edit replace that message;
+    /// the others (and all when `None`) send anew.
+    pub previous: Option<String>,
+}
+
+/// Ask the front end to open a thread for a game with this reply as its first message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewThread {
+    pub game_id: i64,
+    pub title: String,
+}
+
+/// The facts of a game shown with a move or a board, for front ends that lay them out (embeds).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameCard {
+    pub game_id: i64,
+    pub variant: String,
+    pub white: String,
+    pub black: String,
+    /// The last move as `12... Nxf7#`.
+    pub last_move: Option<String>,
+    /// Who is to move (while the game goes on).
+    pub to_move: Option<UserRef>,
+    /// Unix time of the move deadline.
+    pub deadline: Option<i64>,
+    /// `1-0 — alice wins by checkmate` once over.
+    pub result: Option<String>,
+}
+
+/// Something the bot says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    pub target: Target,
+    pub text: String,
+    pub audience: Audience,
+    /// A board picture (PNG) and its description for screen readers.
+    pub png: Option<Vec<u8>>,
+    pub alt_text: Option<String>,
+    /// A compact text board, for front ends without pictures (and the console).
+    pub text_board: Option<String>,
+    pub file: Option<Attachment>,
+    pub card: Option<GameCard>,
+    pub choices: Vec<Choice>,
+    /// Users to notify (ping); nobody else is pinged.
+    pub notify: Vec<UserRef>,
+    pub slot: Option<Slot>,
+    pub new_thread: Option<NewThread>,
+}
+
+impl Reply {
+    /// A plain text reply.
+    pub fn new(target: Target, text: impl Into<String>) -> Reply {
+        Reply {
+            target,
+            text: text.into(),
+            audience: Audience::Everyone,
+            png: None,
+            alt_text: None,
+            text_board: None,
+            file: None,
+            card: None,
+            choices: vec![],
+            notify: vec![],
+            slot: None,
+            new_thread: None,
+        }
+    }
+}
+
+/// What a front end reports back after delivering a reply.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Receipt {
+    /// The platform's id of the message sent (or edited).
+    pub message_id: Option<String>,
+    /// The thread opened for [`Reply::new_thread`].
+    pub thread_id: Option<String>,
+}
+
+/// Work for the host: compute capabot's move in an AI game off the async runtime.
+#[derive(Clone, Debug)]
+pub struct AiJob {
+    pub game_id: i64,
+    /// The ply the game was at when the job was made; the move lands only if it still is.
+    pub ply: u32,
+    pub level: u8,
+    /// The game so far (history included, for repetition).
+    pub game: Game,
+}
+
+/// The bot's answer to an input or a scheduler tick.
+#[derive(Clone, Debug, Default)]
+pub struct Response {
+    pub replies: Vec<Reply>,
+    pub ai_jobs: Vec<AiJob>,
+}
+
+impl Response {
+    /// One reply.
+    pub fn one(r: Reply) -> Response {
+        Response { replies: vec![r], ai_jobs: vec![] }
+    }
+
+    /// Appends another response.
+    pub fn extend(&mut self, other: Response) {
+        self.replies.extend(other.replies);
+        self.ai_jobs.extend(other.ai_jobs);
+    }
+
+    /// All reply texts joined by newlines (handy in tests and logs).
+    pub fn text(&self) -> String {
+        self.replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+    }
+}

@@ -1,0 +1,83 @@
+//! The scheduler: what is due at the clock's time — losses on time, reminders, challenge expiry,
+//! the pruning of old event ids. Everything due is read from the database, so it survives restarts.
+
+use super::Bot;
+use super::commands::{challenge_target, turn_of_fen};
+use super::error::Res;
+use super::io::{Reply, Response};
+use crate::rules::{DrawReason, Outcome, WinReason};
+use crate::store::{challenges, events, games, players};
+
+impl Bot {
+    /// Runs what is due at the clock's time: reminders at 20 % of the move time left, losses on
+    /// time (a draw when the other side cannot possibly mate), challenge expiry. Everything due is
+    /// read from the database, so deadlines survive restarts.
+    pub fn tick(&self) -> Response {
+        match self.tick_inner() {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!("scheduler failed: {e:?}");
+                Response::default()
+            }
+        }
+    }
+
+    fn tick_inner(&self) -> Res<Response> {
+        let mut conn = self.conn()?;
+        let now = self.clock.now();
+        let mut out = Response::default();
+        for row in games::due_timeouts(&conn, now)? {
+            let turn = turn_of_fen(&row.fen);
+            let winner = turn.other();
+            let game = match self.load_game(&conn, &row) {
+                Ok(g) => g,
+                Err(e) => {
+                    tracing::error!(game = row.id, "timeout skipped: {e:?}");
+                    continue;
+                }
+            };
+            let o = if game.position().has_insufficient_material(winner) {
+                Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial)
+            } else {
+                Outcome::Decisive { winner, reason: WinReason::Timeout }
+            };
+            if games::finish(&mut conn, row.id, row.ply, o, now)? {
+                let loser = self.name_of(&conn, row.player(turn))?;
+                let text = format!("Game #{}: {loser} ran out of time. {}", row.id, self.end_text(&conn, &row, o)?);
+                let mut r = self.reply_game(&row, text);
+                r.notify = self.notify_of(&conn, &row.platform, row.white)?;
+                r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
+                out.replies.push(r);
+            }
+        }
+        for row in games::due_reminders(&conn, now)? {
+            if games::mark_reminded(&conn, row.id, row.ply)? {
+                let turn = turn_of_fen(&row.fen);
+                let p = row.player(turn);
+                if players::get(&conn, p)?.is_some_and(|p| p.is_ai) {
+                    continue;
+                }
+                let left = row.deadline.unwrap_or(now) - now;
+                let text = format!(
+                    "Game #{}: reminder: {} ({}) to move, {}h {}m left.",
+                    row.id,
+                    self.name_of(&conn, p)?,
+                    turn.name(),
+                    left.max(0) / 3600,
+                    left.max(0) % 3600 / 60
+                );
+                // To the player's direct messages (the game's chat where that cannot be).
+                out.replies.extend(self.direct_notice(&conn, &row, p, text, true)?);
+            }
+        }
+        for c in challenges::due_expiries(&conn, now)? {
+            if challenges::close(&conn, c.id, "expired", None)? {
+                let mut r = Reply::new(challenge_target(&c), format!("Challenge #{} expired.", c.id));
+                r.notify = self.notify_of(&conn, &c.platform, c.challenger)?;
+                out.replies.push(r);
+            }
+        }
+        events::prune(&conn, now)?;
+        Ok(out)
+    }
+}
