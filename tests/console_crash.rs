@@ -142,3 +142,62 @@ fn sigkill_mid_script_loses_no_acknowledged_move() {
         bot.verify_game(id).unwrap();
     }
 }
+
+/// SIGTERM while the level-8 AI thinks: the console stops, and the AI's move is either stored and
+/// announced, or not stored at all and played after the restart — never half-stored.
+#[test]
+fn sigterm_during_a_level_8_move_stores_it_whole_or_not_at_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("term.db");
+    let mut child = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["console", "--no-pictures", "--no-text-boards", "--db"])
+        .arg(&db)
+        .env_remove("CAPABOT_AI")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "erin> !play capatomic level:8 color:black setup:7").unwrap();
+    stdin.flush().unwrap();
+    let mut reader = BufReader::new(child.stdout.take().unwrap());
+    let mut out = String::new();
+    // Wait for the acknowledgment, then terminate while the search runs (it takes up to 3 s).
+    while !out.contains("thinking") {
+        let mut l = String::new();
+        assert!(reader.read_line(&mut l).unwrap() > 0, "console ended early: {out}");
+        out.push_str(&l);
+    }
+    let status = Command::new("kill").arg("-TERM").arg(child.id().to_string()).status().unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut rest).unwrap();
+    out.push_str(&rest);
+    let exit = child.wait().unwrap();
+    assert!(exit.success(), "graceful exit: {exit:?}");
+    drop(stdin);
+    let stored = || -> i64 {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.query_row("SELECT ply FROM games WHERE id = 1", [], |r| r.get(0)).unwrap()
+    };
+    let announced = out.contains("played by capabot");
+    assert_eq!(stored() == 1, announced, "stored exactly when announced: {out}");
+    // After a restart the AI's move is there (played now if it was not stored before), once.
+    let again = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["console", "--no-pictures", "--no-text-boards", "--db"])
+        .arg(&db)
+        .env_remove("CAPABOT_AI")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(text.contains("played by capabot"), !announced, "{text}");
+    assert_eq!(stored(), 1);
+    let store = Store::open(&db).unwrap();
+    let bot = Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), BotConfig::default());
+    bot.verify_game(1).unwrap();
+}

@@ -150,32 +150,42 @@ impl Bot {
     }
 
     /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
+    /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
     pub(super) fn takeback_decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        self.decline_offer(cx, id, OfferKind::Takeback)
+    }
+
+    /// Refuses the opponent's pending draw offer and tells them; the game goes on unchanged.
+    pub(super) fn draw_decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        self.decline_offer(cx, id, OfferKind::Draw)
+    }
+
+    fn decline_offer(&self, cx: &Ctx<'_>, id: Option<i64>, kind: OfferKind) -> Res<Response> {
+        let (what, answer) = match kind {
+            OfferKind::Draw => ("draw offer", "accept"),
+            OfferKind::Takeback => ("takeback request", "agree to"),
+        };
         let (me, row) = self.active_game(cx, id)?;
         let conn = self.conn()?;
         let opp = row.player(mover_color(&row, me.id).other());
-        match offers::get(&conn, row.id, OfferKind::Takeback)? {
+        match offers::get(&conn, row.id, kind)? {
             Some(o) if o.by_player == opp => {}
             Some(_) => {
                 return user(format!(
-                    "Game #{}: the takeback request is yours; your opponent may agree or decline it.",
+                    "Game #{}: the {what} is yours; your opponent may {answer} or decline it.",
                     row.id
                 ));
             }
-            None => return user(format!("Game #{}: there is no takeback request to decline.", row.id)),
+            None => return user(format!("Game #{}: there is no {what} to decline.", row.id)),
         }
-        if !offers::remove(&conn, row.id, OfferKind::Takeback, opp)? {
-            return user(format!("Game #{}: the takeback request is no longer pending.", row.id));
+        if !offers::remove(&conn, row.id, kind, opp)? {
+            return user(format!("Game #{}: the {what} is no longer pending.", row.id));
         }
-        let text = format!(
-            "Game #{}: {} declined {}'s takeback request; the game goes on.",
-            row.id,
-            me.name,
-            self.name_of(&conn, opp)?
-        );
+        let text =
+            format!("Game #{}: {} declined {}'s {what}; the game goes on.", row.id, me.name, self.name_of(&conn, opp)?);
         let mut r = self.reply_game(&row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 
     pub(super) fn abort(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
@@ -198,36 +208,5 @@ impl Bot {
         let mut r = self.reply_game(&row, format!("Game #{} aborted by {}.", row.id, me.name));
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
         Ok(Response { replies: vec![r], ai_jobs: vec![] })
-    }
-}
-
-impl Bot {
-    /// Refuses the opponent's pending draw offer and tells them; the game goes on unchanged.
-    pub(super) fn draw_decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
-        let (me, row) = self.active_game(cx, id)?;
-        let conn = self.conn()?;
-        let opp = row.player(mover_color(&row, me.id).other());
-        match offers::get(&conn, row.id, OfferKind::Draw)? {
-            Some(o) if o.by_player == opp => {}
-            Some(_) => {
-                return user(format!(
-                    "Game #{}: the draw offer is yours; your opponent may accept or decline it.",
-                    row.id
-                ));
-            }
-            None => return user(format!("Game #{}: there is no draw offer to decline.", row.id)),
-        }
-        if !offers::remove(&conn, row.id, OfferKind::Draw, opp)? {
-            return user(format!("Game #{}: the draw offer is no longer pending.", row.id));
-        }
-        let text = format!(
-            "Game #{}: {} declined {}'s draw offer; the game goes on.",
-            row.id,
-            me.name,
-            self.name_of(&conn, opp)?
-        );
-        let mut r = self.reply_game(&row, text);
-        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
-        Ok(Response::one(r))
     }
 }

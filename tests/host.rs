@@ -1,0 +1,128 @@
+//! The shared host: replies delivered through the front end that owns their platform, direct
+//! messages with their fallback, AI moves on the pool, and shutdown.
+
+mod common;
+
+use async_trait::async_trait;
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Receipt, Reply, Scope, Target, UserRef};
+use capabot::host::{DeliveryError, FrontEnd, Host, HostConfig};
+use capabot::store::Store;
+use common::T0;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// A front end that records what it was asked to show.
+struct Recorder {
+    platform: &'static str,
+    dms: bool,
+    /// Users whose direct messages are closed.
+    closed: Vec<String>,
+    seen: Mutex<Vec<Reply>>,
+}
+
+impl Recorder {
+    fn new(platform: &'static str, dms: bool, closed: &[&str]) -> Arc<Recorder> {
+        Arc::new(Recorder {
+            platform,
+            dms,
+            closed: closed.iter().map(|s| s.to_string()).collect(),
+            seen: Mutex::default(),
+        })
+    }
+    fn texts(&self) -> Vec<(String, String)> {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                let place = match &r.target {
+                    Target::Chat(s) => format!("chat:{}", s.chat),
+                    Target::Direct { user, .. } => format!("dm:{}", user.id),
+                };
+                (place, r.text.clone())
+            })
+            .collect()
+    }
+}
+
+#[async_trait]
+impl FrontEnd for Recorder {
+    fn platform(&self) -> &str {
+        self.platform
+    }
+    fn has_direct_messages(&self) -> bool {
+        self.dms
+    }
+    async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        if let Target::Direct { user, .. } = &reply.target
+            && self.closed.contains(&user.id)
+        {
+            return Err(DeliveryError::DirectMessagesClosed);
+        }
+        self.seen.lock().unwrap().push(reply.clone());
+        Ok(Receipt { message_id: Some(format!("m{}", self.seen.lock().unwrap().len())), thread_id: None })
+    }
+}
+
+fn say(platform: &str, who: &str, text: &str) -> Input {
+    let mentions = text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| UserRef::new(n, n)).collect();
+    Input::text(Scope::chat(platform, "main"), UserRef::new(who, who), text).with_mentions(mentions)
+}
+
+fn host_with(dir: &std::path::Path, clock: Arc<ManualClock>) -> Arc<Host> {
+    let bot = Bot::new(
+        Store::open(dir.join("h.db")).unwrap(),
+        clock,
+        Arc::new(FirstLegalMove),
+        BotConfig { pictures: false, ..BotConfig::default() },
+    );
+    Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reminders_go_to_dms_where_the_front_end_has_them_and_to_the_chat_where_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let host = host_with(dir.path(), clock.clone());
+    let with_dms = Recorder::new("chatnet", true, &["dora"]);
+    let without = Recorder::new("console", false, &[]);
+    host.register(with_dms.clone());
+    host.register(without.clone());
+    for p in ["chatnet", "console"] {
+        host.handle(say(p, "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
+        host.handle(say(p, "bob", "!accept")).await.unwrap();
+        host.handle(say(p, "alice", "e4")).await.unwrap();
+    }
+    // A third game on chatnet whose player has closed direct messages.
+    host.handle(say("chatnet", "carl", "!challenge @dora chess days:1 color:white")).await.unwrap();
+    host.handle(say("chatnet", "dora", "!accept")).await.unwrap();
+    host.handle(say("chatnet", "carl", "e4")).await.unwrap();
+    clock.advance(20 * 3600);
+    host.tick().await;
+    let dm = with_dms.texts();
+    assert!(dm.iter().any(|(w, t)| w == "dm:bob" && t.contains("reminder")), "{dm:?}");
+    assert!(dm.iter().any(|(w, t)| w == "dm:bob" && t.contains("Your move in game #1")), "{dm:?}");
+    assert!(
+        dm.iter().any(|(w, t)| w == "chat:main" && t.contains("reminder") && t.contains("dora")),
+        "closed DMs fall back: {dm:?}"
+    );
+    let plain = without.texts();
+    assert!(plain.iter().any(|(w, t)| w == "chat:main" && t.contains("reminder") && t.contains("bob")), "{plain:?}");
+    assert!(plain.iter().all(|(w, _)| w.starts_with("chat:")), "{plain:?}");
+    // The your-move notice repeats the chat's move announcement: without DMs it is not sent at all.
+    assert!(!plain.iter().any(|(_, t)| t.contains("Your move")), "{plain:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ai_moves_are_played_through_the_pool_and_inputs_stop_at_shutdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let fe = Recorder::new("chatnet", true, &[]);
+    host.register(fe.clone());
+    host.handle(say("chatnet", "erin", "!play chess color:black")).await.unwrap();
+    host.handle(say("chatnet", "erin", "!move e5")).await.ok();
+    let texts = fe.texts();
+    assert!(texts.iter().any(|(_, t)| t.contains("1. ") && t.contains("played by capabot")), "{texts:?}");
+    host.shutdown(Duration::from_secs(5)).await;
+    assert!(host.handle(say("chatnet", "erin", "!board")).await.is_err(), "no input after shutdown");
+}
