@@ -256,3 +256,32 @@ fn text_and_typed_commands_run_the_same_handlers() {
     assert_eq!(tb.fingerprint(), before);
     assert!(matches!(typed.body, Body::Command(_)));
 }
+
+#[test]
+fn move_suggestions_are_the_callers_legal_moves_filtered_by_what_was_typed() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white setup:0");
+    tb.say("bob", "!accept");
+    let scope = Scope::chat("test", "main");
+    let all = tb.bot.suggest_moves(&scope, "alice", None, "");
+    assert_eq!(all.len(), 25, "capped at 25: {all:?}");
+    assert!(tb.bot.suggest_moves(&scope, "bob", None, "").is_empty(), "not bob's turn");
+    assert!(tb.bot.suggest_moves(&scope, "carol", None, "").is_empty(), "carol has no game");
+    let n = tb.bot.suggest_moves(&scope, "alice", None, "N");
+    assert!(!n.is_empty() && n.iter().all(|m| m.to_lowercase().contains('n')), "{n:?}");
+    assert!(n[0].starts_with('N'), "prefix matches first: {n:?}");
+    // Every suggestion is accepted as a move.
+    let pick = n[0].clone();
+    let out = tb.say("alice", &format!("!move {pick}"));
+    assert!(out.contains("played by alice"), "{out}");
+    // Castling is offered where it is legal.
+    tb.say("carol", "!challenge @dave chess color:white");
+    tb.say("dave", "!accept");
+    let side = Scope::chat("test", "main");
+    for (who, m) in
+        [("carol", "e4"), ("dave", "e5"), ("carol", "Nf3"), ("dave", "Nc6"), ("carol", "Bc4"), ("dave", "Nf6")]
+    {
+        assert!(tb.say(who, &format!("!move #2 {m}")).contains("played by"));
+    }
+    assert_eq!(tb.bot.suggest_moves(&side, "carol", Some(2), "o-"), vec!["O-O".to_string()]);
+}

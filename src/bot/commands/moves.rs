@@ -339,3 +339,47 @@ impl Bot {
         Ok(vec![r])
     }
 }
+
+/// Most move suggestions a front end shows (Discord's autocomplete takes 25).
+pub const MAX_SUGGESTIONS: usize = 25;
+
+impl Bot {
+    /// The author's legal moves in SAN, in their game in this chat where they are to move (`game`
+    /// picks one when they have several), those starting with `typed` first (case-insensitive,
+    /// ignoring `+`/`#`), then those containing it; at most [`MAX_SUGGESTIONS`]. Launches and
+    /// castling included. Empty when they have no game to move in here.
+    pub fn suggest_moves(
+        &self,
+        scope: &crate::bot::Scope,
+        user_id: &str,
+        game: Option<i64>,
+        typed: &str,
+    ) -> Vec<String> {
+        let run = || -> Res<Vec<String>> {
+            let conn = self.conn()?;
+            let Some(me) = players::find(&conn, &scope.platform, user_id)? else { return Ok(vec![]) };
+            let open = games::open_in_chat(&conn, &scope.platform, &scope.chat, me.id)?;
+            let mine: Vec<&GameRow> = open
+                .iter()
+                .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+                .filter(|g| game.is_none_or(|id| g.id == id))
+                .collect();
+            let Some(row) = mine.first() else { return Ok(vec![]) };
+            let pos = fen::parse_position(variant_named(&row.variant)?, &row.fen)
+                .map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))?;
+            let norm = |s: &str| s.trim_end_matches(['+', '#']).to_lowercase();
+            let want = norm(typed.trim());
+            let mut sans: Vec<String> = pos.legal_moves().into_iter().map(|m| san::write(&pos, m)).collect();
+            sans.sort();
+            let (mut first, mut rest): (Vec<String>, Vec<String>) =
+                sans.into_iter().filter(|s| norm(s).contains(&want)).partition(|s| norm(s).starts_with(&want));
+            first.append(&mut rest);
+            first.truncate(MAX_SUGGESTIONS);
+            Ok(first)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::warn!("move suggestions failed: {e}");
+            vec![]
+        })
+    }
+}
