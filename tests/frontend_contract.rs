@@ -72,7 +72,9 @@ fn a_redelivered_event_is_answered_once_and_changes_nothing() {
     let mut other = msg_in("main", "bob", "!move e5").with_event_id("evt-42");
     other.scope.platform = "other".into();
     assert!(tb.bot.handle(&other).text().contains("no game"), "a different platform's event 42 is new");
-    assert!(tb.bot.handle(&msg_in("main", "bob", "e5").with_event_id("evt-43")).text().contains("played by bob"));
+    let r = tb.bot.handle(&msg_in("main", "bob", "e5").with_event_id("evt-43"));
+    assert!(r.text().contains("played by bob"));
+    assert!(r.replies.iter().all(|r| r.in_reply_to.as_deref() == Some("evt-43")), "replies name their input");
 }
 
 #[test]

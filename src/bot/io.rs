@@ -234,6 +234,9 @@ pub struct Reply {
     pub notify: Vec<UserRef>,
     pub slot: Option<Slot>,
     pub new_thread: Option<NewThread>,
+    /// The platform event id of the input this answers (none for the AI's later moves and the
+    /// scheduler): front ends answer an interaction with its own replies.
+    pub in_reply_to: Option<String>,
 }
 
 impl Reply {
@@ -252,6 +255,7 @@ impl Reply {
             notify: vec![],
             slot: None,
             new_thread: None,
+            in_reply_to: None,
         }
     }
 }

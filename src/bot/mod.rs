@@ -156,12 +156,16 @@ impl Bot {
             r.audience = Audience::Author;
             Response::one(r)
         };
-        match result {
+        let mut response = match result {
             Ok(Ok(r)) => r,
             Ok(Err(BotError::User(text))) => reply_to_author(text),
             Ok(Err(BotError::Internal(e))) => reply_to_author(self.internal_error(inp, &e)),
             Err(_) => reply_to_author(self.internal_error(inp, "panic while handling a message")),
+        };
+        for r in &mut response.replies {
+            r.in_reply_to.clone_from(&inp.event_id);
         }
+        response
     }
 
     fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
