@@ -8,7 +8,6 @@
 //! [`Bot::finish_ai_job`], which stores the move through the same guarded transaction as a human
 //! move.
 
-pub mod bench;
 pub mod clock;
 pub mod command;
 mod flow;
