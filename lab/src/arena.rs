@@ -4,6 +4,7 @@
 
 use capabot::ai::{Limits, Memory, best_move_in_game_with, eval, uci::needs_chess960};
 use capabot::notation::{fen, uci as coord};
+use capabot::rules::variant::CHESS;
 use capabot::rules::{Color, Game, Move, Outcome, Position, Variant, setups};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -85,7 +86,8 @@ impl Engine {
         let mut e = Engine { child, stdin, lines: rx };
         e.send("uci")?;
         e.wait_for("uciok", Duration::from_secs(180))?;
-        if variant.name != "chess" {
+        // Standard chess is every UCI engine's default, and engines that play only chess lack the option.
+        if !std::ptr::eq(variant, &CHESS) {
             e.send(&format!("setoption name UCI_Variant value {}", variant.name))?;
         }
         if needs_chess960(variant) {
