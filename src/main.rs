@@ -1,7 +1,7 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
 use capabot::ai;
-use capabot::bot::{self, Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
+use capabot::bot::{Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
 use capabot::config::Config;
 use capabot::console::{self, ConsoleOptions, ConsoleOutput};
 use capabot::host::{self, Host};
@@ -16,7 +16,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
-/// `println!` for the sub-commands' results: a reader that stops early (`capabot match ... | head`) ends
+/// `println!` for the sub-commands' results: a reader that stops early (`capabot perft ... | head`) ends
 /// the program quietly instead of a panic over the closed pipe.
 macro_rules! outln {
     () => { emit(format_args!("\n")) };
@@ -63,17 +63,6 @@ enum Command {
         #[arg(long)]
         index: Option<usize>,
     },
-    /// Perft speed from the start positions (nodes per second, median of several runs).
-    Bench {
-        /// Runs per variant.
-        #[arg(long, default_value_t = 5)]
-        runs: usize,
-        /// Only these variants (default: chess, capablanca, atomic at depth 5; capatomic at depth 4).
-        #[arg(long, num_args = 1..)]
-        variants: Vec<String>,
-        #[arg(long)]
-        depth: Option<u32>,
-    },
     /// A terminal chat with the bot: type `name> message` (e.g. `alice> !challenge @bob capatomic`).
     Console {
         /// Configuration file (default: ./capabot.toml when present).
@@ -95,142 +84,8 @@ enum Command {
         #[arg(long)]
         no_text_boards: bool,
     },
-    /// Load run of the bot core: N games played concurrently with the real database (and renderer).
-    BenchBot {
-        #[arg(long, default_value_t = 200)]
-        games: usize,
-        #[arg(long, default_value_t = 4)]
-        threads: usize,
-        /// Plies per game at most.
-        #[arg(long, default_value_t = 40)]
-        plies: usize,
-        #[arg(long, default_value = "capatomic")]
-        variant: String,
-        /// Leave out board pictures.
-        #[arg(long)]
-        no_pictures: bool,
-        /// Database file (default: a fresh file in a temporary folder).
-        #[arg(long)]
-        db: Option<PathBuf>,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-    },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
-    /// Search one position and print the best move with depth, score, nodes and principal variation.
-    #[command(mut_arg("variant", |a| a.required(false).default_value("chess")))]
-    Think {
-        #[command(flatten)]
-        position: PositionArgs,
-        /// Milliseconds.
-        #[arg(long)]
-        movetime: Option<u64>,
-        #[arg(long)]
-        depth: Option<u32>,
-        #[arg(long)]
-        nodes: Option<u64>,
-        /// Use a playing level's limits (1..8) instead.
-        #[arg(long)]
-        level: Option<u8>,
-    },
-    /// Search speed: nodes per second and depth reached from each variant's start position.
-    BenchAi {
-        /// Milliseconds per position.
-        #[arg(long, default_value_t = 1000)]
-        movetime: u64,
-        #[arg(long, num_args = 1..)]
-        variants: Vec<String>,
-    },
-    /// Deadline keeping: how far past a fixed time per move searches return, over varied positions.
-    BenchDeadline {
-        /// Milliseconds per search.
-        #[arg(long, default_value_t = 100)]
-        movetime: u64,
-        /// Searches per variant.
-        #[arg(long, default_value_t = 50)]
-        searches: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, num_args = 1..)]
-        variants: Vec<String>,
-    },
-    /// Play a match between two players and print the score (random, greedy, level:K, uci:CMD[@skill]).
-    Match {
-        #[arg(long, default_value = "chess")]
-        variant: String,
-        /// Games (played in pairs with colours swapped).
-        #[arg(long, default_value_t = 10)]
-        games: usize,
-        /// Milliseconds per move (capabot levels keep their own lower limits).
-        #[arg(long, default_value_t = 200)]
-        movetime: u64,
-        /// Nodes per move for A instead of the time (a load-independent match).
-        #[arg(long)]
-        a_nodes: Option<u64>,
-        /// Nodes per move for B instead of the time.
-        #[arg(long)]
-        b_nodes: Option<u64>,
-        #[arg(long)]
-        a: String,
-        #[arg(long)]
-        b: String,
-        /// Random quiet plies before the players take over (same for both games of a pair).
-        #[arg(long, default_value_t = 2)]
-        random_plies: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 300)]
-        max_plies: usize,
-        /// Print one line per game.
-        #[arg(long)]
-        verbose: bool,
-        /// Score games where one side keeps a queen's worth of extra material for ten plies; draws after ply
-        /// 160 once material stays within two pawns for twenty plies.
-        #[arg(long)]
-        adjudicate: bool,
-        /// Games played at once (one thread each; UCI engines are started once per thread).
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-    },
-    /// Evaluation tuning, step 1: sample positions (FEN lines) from fast self-play games.
-    TuneGen {
-        #[arg(long)]
-        variant: String,
-        #[arg(long, default_value_t = 100)]
-        games: usize,
-        /// Search nodes per move.
-        #[arg(long, default_value_t = 1500)]
-        nodes: u64,
-        #[arg(long, default_value_t = 8)]
-        random_plies: usize,
-        /// Positions kept per game at most.
-        #[arg(long, default_value_t = 40)]
-        per_game: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-    },
-    /// Evaluation tuning, step 3: fit the variant's weights to labelled positions (tools/tune/label.py)
-    /// and print the new table.
-    TuneFit {
-        /// The variant whose table is the starting point.
-        #[arg(long)]
-        variant: String,
-        /// Labelled files as VARIANT:PATH (lines `FEN;score;bestmove`).
-        #[arg(long, num_args = 1.., required = true)]
-        data: Vec<String>,
-        #[arg(long, default_value_t = 20)]
-        passes: usize,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        /// Only weights whose field name starts with one of these (default: all that matter).
-        #[arg(long, num_args = 1..)]
-        only: Vec<String>,
-        /// Leave out weights whose field name starts with one of these.
-        #[arg(long, num_args = 1..)]
-        skip: Vec<String>,
-    },
     /// Draw a position as a PNG picture.
     #[command(mut_arg("moves", |a| a.help("Moves played from the position; the last one is highlighted")))]
     Render {
@@ -258,19 +113,9 @@ enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
-    /// Renderer speed and picture size: median time to render and encode each variant's start position.
-    BenchRender {
-        /// Renders per variant.
-        #[arg(long, default_value_t = 200)]
-        runs: usize,
-        #[arg(long, default_value_t = 800)]
-        size: u32,
-        #[arg(long, default_value = "wood")]
-        theme: String,
-    },
 }
 
-/// The position a sub-command works on (`perft`, `think`, `render`).
+/// The position a sub-command works on (`perft`, `render`).
 #[derive(Args)]
 struct PositionArgs {
     #[arg(long)]
@@ -347,11 +192,6 @@ fn run(cli: Cli) -> Result<(), String> {
                 Some(i) => outln!("{}", fen::write(&tools::setup(v, i)?)),
             }
         }
-        Command::Bench { runs, variants, depth } => {
-            for (v, d) in tools::perft::bench_list(&variants, depth)? {
-                outln!("{}", tools::perft::bench(v, d, runs));
-            }
-        }
         Command::Console { config, db, boards, script, no_pictures, no_text_boards } => {
             let mut cfg = Config::load(config.as_deref())?;
             if let Some(db) = db {
@@ -395,102 +235,9 @@ fn run(cli: Cli) -> Result<(), String> {
             rt.shutdown_timeout(std::time::Duration::from_millis(100));
             res?;
         }
-        Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
-            let v = tools::variant(&variant)?;
-            let opts = bot::bench::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
-            let r = bot::bench::run_with_db(db.as_deref(), &opts)?;
-            outln!("{}", r.summary(&opts));
-        }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));
             ai::uci::run(std::io::stdin().lock(), out);
-        }
-        Command::Think { position, movetime, depth, nodes, level } => {
-            let (pos, _) = position.resolve()?;
-            let limits = tools::engine::think_limits(level, depth, nodes, movetime)?;
-            outln!("{}", tools::engine::think(&pos, &limits, &mut |line| outln!("{line}")));
-        }
-        Command::BenchAi { movetime, variants } => {
-            let list = tools::variants_or_all(&variants)?;
-            outln!("{}", tools::engine::BENCH_AI_HEADER);
-            for v in list {
-                outln!("{}", tools::engine::bench_ai(v, movetime));
-            }
-        }
-        Command::BenchDeadline { movetime, searches, seed, variants } => {
-            let list = tools::variants_or_all(&variants)?;
-            outln!("{}", tools::engine::BENCH_DEADLINE_HEADER);
-            for v in list {
-                outln!("{}", tools::engine::bench_deadline(v, movetime, searches.max(1), seed));
-            }
-        }
-        Command::Match {
-            variant,
-            games,
-            movetime,
-            a_nodes,
-            b_nodes,
-            a,
-            b,
-            random_plies,
-            seed,
-            max_plies,
-            verbose,
-            adjudicate,
-            concurrency,
-        } => {
-            let options = tools::engine::MatchOptions {
-                variant: tools::variant(&variant)?,
-                games,
-                movetime,
-                nodes_a: a_nodes,
-                nodes_b: b_nodes,
-                a,
-                b,
-                random_plies,
-                seed,
-                max_plies,
-                adjudicate,
-                concurrency,
-            };
-            let report = tools::engine::play_match(&options, &mut |g, rec| {
-                if verbose {
-                    outln!("{}", tools::engine::game_line(g, rec));
-                    outln!("  moves {}", rec.moves.join(" "));
-                }
-            })?;
-            outln!("{report}");
-        }
-        Command::TuneGen { variant, games, nodes, random_plies, per_game, seed, threads } => {
-            let variant = tools::variant(&variant)?;
-            let opts = tools::tune::GenOptions { variant, games, nodes, random_plies, per_game, seed, threads };
-            for line in tools::tune::generate(&opts) {
-                outln!("{line}");
-            }
-        }
-        Command::TuneFit { variant, data, passes, threads, only, skip } => {
-            let v = tools::variant(&variant)?;
-            let mut samples = Vec::new();
-            for spec in &data {
-                let (name, path) =
-                    spec.split_once(':').ok_or_else(|| format!("--data wants VARIANT:PATH, not {spec}"))?;
-                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
-                let (mut s, skipped) = tools::tune::load_samples(tools::variant(name)?, &text);
-                eprintln!("{path}: {} positions ({skipped:?})", s.len());
-                samples.append(&mut s);
-            }
-            let weights: Vec<_> = tools::tune::tunable_weights(v)
-                .into_iter()
-                .filter(|w| only.is_empty() || only.iter().any(|o| w.field.starts_with(o.as_str())))
-                .filter(|w| !skip.iter().any(|o| w.field.starts_with(o.as_str())))
-                .collect();
-            let start = ai::eval::params_for(v);
-            let opts = tools::tune::FitOptions { passes, threads };
-            let report = tools::tune::fit(start, &weights, samples, &opts, &mut |line| eprintln!("{line}"));
-            for (w, old, new) in &report.changes {
-                eprintln!("{}[{}]: {old} -> {new}", w.field, w.index);
-            }
-            emit(format_args!("{}", report.params.to_rust()));
         }
         Command::Render { position, flip, theme, size, title, launch_ready, no_coordinates, output } => {
             let (pos, last_move) = position.resolve()?;
@@ -507,12 +254,6 @@ fn run(cli: Cli) -> Result<(), String> {
             let png = render::render(&pos, &opts);
             std::fs::write(&output, &png).map_err(|e| format!("cannot write {}: {e}", output.display()))?;
             eprintln!("wrote {} ({} bytes)", output.display(), png.len());
-        }
-        Command::BenchRender { runs, size, theme } => {
-            let opts = RenderOptions { size, theme: tools::theme(&theme)?, ..RenderOptions::default() };
-            for v in VARIANTS {
-                outln!("{}", render::bench::bench(&Position::start(v), &opts, runs));
-            }
         }
     }
     Ok(())

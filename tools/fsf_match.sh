@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # capabot level 8 against Fairy-Stockfish (tools/fsf, run tools/fsf/setup.sh first) at equal time per move.
+# BINARY is the laboratory binary (default or empty: tools/lab_bin.sh builds target/release/lab).
 # Usage: tools/fsf_match.sh BINARY GAMES MOVETIME SKILL "chess capablanca ..." [CONCURRENCY [SEED]] >> results.md
 set -euo pipefail
-bin=${1:-target/release/capabot}
+bin=${1:-$("$(dirname "$0")/lab_bin.sh")}
 games=${2:-4}
 mt=${3:-1000}
 skill=${4:-10}

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # capabot (level 8 at MOVETIME ms) against the random and greedy movers in every variant.
+# BINARY is the laboratory binary (default or empty: tools/lab_bin.sh builds target/release/lab).
 # Usage: tools/sweep.sh BINARY GAMES MOVETIME [CONCURRENCY [SEED]] >> results.md
 set -euo pipefail
-bin=${1:-target/release/capabot}
+bin=${1:-$("$(dirname "$0")/lab_bin.sh")}
 games=${2:-10}
 mt=${3:-100}
 conc=${4:-1}

@@ -6,7 +6,7 @@
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
 use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use crate::rules::{Bitboard, Color, Piece, Position, Role, Square, Variant};
+use crate::rules::{Bitboard, Color, EvalFamily, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
 /// (P N B R Q K A C M).
@@ -351,16 +351,13 @@ pub static CAPATOMIC: EvalParams = EvalParams {
     ..HAND_PARAMS
 };
 
-/// The parameter table of a variant.
+/// The parameter table of a variant: the one of its evaluation family ([`Variant::eval_family`]).
 pub fn params_for(variant: &Variant) -> &'static EvalParams {
-    if variant.missiles {
-        &CAPATOMIC
-    } else if variant.atomic {
-        &ATOMIC
-    } else if variant.width >= 10 {
-        &CAPABLANCA
-    } else {
-        &STANDARD
+    match variant.eval_family {
+        EvalFamily::Standard => &STANDARD,
+        EvalFamily::Capablanca => &CAPABLANCA,
+        EvalFamily::Atomic => &ATOMIC,
+        EvalFamily::Capatomic => &CAPATOMIC,
     }
 }
 
@@ -962,6 +959,17 @@ mod tests {
     use super::*;
     use crate::notation::fen;
     use crate::rules::variant;
+
+    #[test]
+    fn each_variant_reads_its_family_s_table() {
+        let table = |v| params_for(v) as *const EvalParams;
+        assert_eq!(table(&variant::CHESS), &STANDARD as *const _);
+        assert_eq!(table(&variant::ATOMIC), &ATOMIC as *const _);
+        assert_eq!(table(&variant::CAPATOMIC), &CAPATOMIC as *const _);
+        for v in [&variant::CAPABLANCA, &variant::CAPARANDOM, &variant::CAPARELOCATION, &variant::STONES] {
+            assert_eq!(table(v), &CAPABLANCA as *const _, "{}", v.name);
+        }
+    }
 
     #[test]
     fn rank_and_file_tables_count_from_each_side() {

@@ -9,7 +9,6 @@
 //! [`Bot::finish_ai_job`], which stores the move through the same guarded transaction as a human
 //! move.
 
-pub mod bench;
 pub mod clock;
 pub mod command;
 pub(crate) mod commands;

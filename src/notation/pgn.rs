@@ -37,11 +37,12 @@ pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> Str
     ] {
         out.push_str(&format!("[{k} \"{}\"]\n", quote(val)));
     }
-    if v.name != "chess" {
-        out.push_str(&format!("[Variant \"{}\"]\n", quote(v.display_name)));
+    if let Some(tag) = v.pgn_variant {
+        out.push_str(&format!("[Variant \"{}\"]\n", quote(tag)));
     }
+    // Variants with numbered setups always name their start, even the default one.
     let start_fen = fen::write(start);
-    if start_fen != v.start_fen || v.name != "chess" && v.has_setups() {
+    if start_fen != v.start_fen || v.has_setups() {
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", quote(&start_fen)));
     }

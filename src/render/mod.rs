@@ -8,7 +8,6 @@
 //! copies tiles into an indexed frame and encodes it ([`encode`]). Themes are data ([`theme`]).
 
 pub mod assets;
-pub mod bench;
 pub mod cache;
 pub mod encode;
 pub mod glyphs;

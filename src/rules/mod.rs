@@ -1,6 +1,7 @@
 //! The rules engine: boards up to 10×10, variants described as data, legal moves and outcomes.
 //!
-//! No I/O, chat, images or storage here. Notation lives beside it in [`crate::notation`] and uses only
+//! No I/O, chat, images or storage here, and nothing from the layers above: start positions come from the
+//! variant records, not from FEN. Notation lives beside it in [`crate::notation`] and uses only
 //! the public API of [`Position`].
 
 pub mod attacks;
@@ -18,4 +19,4 @@ pub use game::Game;
 pub use moves::{Move, MoveKind, MoveList};
 pub use position::{DrawReason, Outcome, Position, PositionError, Setup, WinReason};
 pub use types::{Color, Piece, Role, Square};
-pub use variant::{VARIANTS, Variant};
+pub use variant::{EvalFamily, SetupKind, VARIANTS, Variant};

@@ -197,15 +197,42 @@ impl PartialEq for Position {
 impl Eq for Position {}
 
 impl fmt::Debug for Position {
+    /// The variant, the board rank by rank from the top (`.` empty, `*` irradiated, FEN piece letters),
+    /// then the other state fields.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({} {})", self.variant.name, crate::notation::fen::write(self))
+        let v = self.variant;
+        let mut board = String::new();
+        for rank in (0..v.height).rev() {
+            if rank + 1 < v.height {
+                board.push('/');
+            }
+            for file in 0..v.width {
+                let sq = Square::new(file, rank);
+                board.push(match self.piece_at(sq) {
+                    Some(p) => p.fen_char(),
+                    None if self.irradiated.contains(sq) => '*',
+                    None => '.',
+                });
+            }
+        }
+        write!(
+            f,
+            "Position({} {board} {:?} castling {:?} ep {:?} clocks {} {}",
+            v.name, self.turn, self.castling, self.ep_square, self.halfmoves, self.fullmoves
+        )?;
+        if v.missiles {
+            write!(f, " missiles {:?} armed {}", self.missile_rights, self.armed)?;
+        }
+        write!(f, ")")
     }
 }
 
 impl Position {
-    /// The variant's default start position.
+    /// The variant's default start position, built from its start rank ([`Variant::start_rank`]).
     pub fn start(variant: &'static Variant) -> Position {
-        crate::notation::fen::parse_position(variant, variant.start_fen).expect("built-in start positions are valid")
+        let rank = variant.start_rank;
+        Position::from_setup(variant, &super::setups::setup_from_ranks(variant, rank, rank))
+            .expect("built-in start positions are valid")
     }
 
     /// Checks a setup and builds the position.
@@ -1328,7 +1355,13 @@ mod tests {
             }
         }
         // In check a pass is not allowed.
-        let checked = crate::notation::fen::parse_position(&CHESS, "4k3/8/8/8/8/8/8/4K2r w - - 0 1").unwrap();
+        let mut s = Setup::empty();
+        for (sq, color, role) in
+            [("e8", Color::Black, Role::King), ("e1", Color::White, Role::King), ("h1", Color::Black, Role::Rook)]
+        {
+            s.board[Square::parse(sq).unwrap().index()] = Some(Piece::new(color, role));
+        }
+        let checked = Position::from_setup(&CHESS, &s).unwrap();
         assert!(checked.is_check() && checked.null_move().is_none());
     }
 }

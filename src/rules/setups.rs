@@ -208,14 +208,16 @@ pub fn random_index<R: Rng + ?Sized>(variant: &Variant, rng: &mut R) -> usize {
     rng.random_range(0..count(variant))
 }
 
-/// Builds the start setup from White's and Black's back ranks (Black's given from file a to j too).
-pub fn setup_from_ranks(variant: &Variant, white: &BackRank, black: &BackRank) -> Setup {
+/// Builds the start setup from White's and Black's back ranks (Black's given from file a too, one role per
+/// file of the board): pawns fill the pawn ranks, every rook may castle, and where the variant has
+/// missiles they stand behind the king on both sides of its file.
+pub fn setup_from_ranks(variant: &Variant, white: &[Role], black: &[Role]) -> Setup {
     let mut s = Setup::empty();
     for color in Color::ALL {
         let back = if color == Color::White { white } else { black };
         let rank = variant.castling_rank_of(color);
         let pawn_rank = variant.pawn_rank_of(color);
-        for f in 0..10u8 {
+        for f in 0..variant.width {
             let sq = Square::new(f, rank);
             s.board[sq.index()] = Some(Piece::new(color, back[f as usize]));
             if back[f as usize] == Role::Rook {
@@ -271,7 +273,7 @@ mod tests {
         let mut fens = std::collections::HashSet::new();
         for i in 0..144 {
             let p = position(&CAPARELOCATION, i).expect("valid");
-            fens.insert(crate::notation::fen::write(&p));
+            fens.insert(format!("{p:?}"));
         }
         assert_eq!(fens.len(), 144);
         assert!(position(&CAPARELOCATION, 144).is_none());

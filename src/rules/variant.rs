@@ -19,6 +19,20 @@ pub enum SetupKind {
     CapatomicRandom,
 }
 
+/// Which of the AI's evaluation tables plays a variant: variants that play alike share one table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EvalFamily {
+    /// 8×8 chess.
+    Standard,
+    /// The 10×8 boards with archbishops and chancellors (Capablanca, its random and relocation forms,
+    /// Stone's chess).
+    Capablanca,
+    /// Atomic chess: captures explode.
+    Atomic,
+    /// Capatomic: 10×10 with missiles.
+    Capatomic,
+}
+
 /// How castling is written as a coordinate move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CastlingNotation {
@@ -47,9 +61,18 @@ pub struct Variant {
     pub display_name: &'static str,
     pub width: u8,
     pub height: u8,
-    /// The default start position (Fairy-Stockfish's `startpos`).
+    /// The default start position (Fairy-Stockfish's `startpos`), as notation writes it.
     pub start_fen: &'static str,
+    /// White's back rank in the default start position, from file a, one role per file; Black mirrors it.
+    /// The rules build the start position from it ([`super::setups::setup_from_ranks`]: pawns on the pawn
+    /// ranks, every rook may castle, missiles behind the king); it agrees with `start_fen`.
+    pub start_rank: &'static [Role],
+    /// Where the start positions come from (one fixed array or a numbered list).
     pub setups: SetupKind,
+    /// The AI's evaluation table for this variant.
+    pub eval_family: EvalFamily,
+    /// The value of PGN's `Variant` tag; `None` for standard chess, which has no such tag.
+    pub pgn_variant: Option<&'static str>,
     /// Pieces that exist in the variant (promotion, parsing, rendering).
     pub roles: &'static [Role],
     pub promotion_roles: &'static [Role],
@@ -73,6 +96,15 @@ pub struct Variant {
     pub rules_summary: &'static str,
 }
 
+// Back-rank letters for the start ranks below.
+const R: Role = Role::Rook;
+const N: Role = Role::Knight;
+const B: Role = Role::Bishop;
+const Q: Role = Role::Queen;
+const K: Role = Role::King;
+const A: Role = Role::Archbishop;
+const C: Role = Role::Chancellor;
+
 const CHESS_ROLES: &[Role] = &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 const CAPA_ROLES: &[Role] =
     &[Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King, Role::Archbishop, Role::Chancellor];
@@ -86,7 +118,10 @@ pub static CHESS: Variant = Variant {
     width: 8,
     height: 8,
     start_fen: "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    start_rank: &[R, N, B, Q, K, B, N, R],
     setups: SetupKind::Fixed,
+    eval_family: EvalFamily::Standard,
+    pgn_variant: None,
     roles: CHESS_ROLES,
     promotion_roles: &[Role::Queen, Role::Rook, Role::Bishop, Role::Knight],
     promotion_rank: 7,
@@ -108,6 +143,9 @@ pub static CAPABLANCA: Variant = Variant {
     width: 10,
     height: 8,
     start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
+    start_rank: &[R, N, A, B, Q, K, B, C, N, R],
+    eval_family: EvalFamily::Capablanca,
+    pgn_variant: Some("Capablanca Chess"),
     roles: CAPA_ROLES,
     promotion_roles: &[Role::Queen, Role::Chancellor, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
     castle_king_files: [8, 2],
@@ -123,6 +161,7 @@ pub static CAPARANDOM: Variant = Variant {
     display_name: "Capablanca Random Chess",
     start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w JAja - 0 1",
     setups: SetupKind::CapaRandom,
+    pgn_variant: Some("Capablanca Random Chess"),
     castling_notation: CastlingNotation::KingOntoRook,
     fen_castling: FenCastling::Shredder,
     rules_summary: "Capablanca chess from one of 21,836 shuffled back ranks: bishops on opposite colours, queen \
@@ -135,6 +174,7 @@ pub static CAPARELOCATION: Variant = Variant {
     name: "caparelocation",
     display_name: "Capablanca Relocation Chess",
     setups: SetupKind::Relocation,
+    pgn_variant: Some("Capablanca Relocation Chess"),
     rules_summary: "Capablanca chess where, before move 1, Black and then White may swap their king or queen \
                     with another non-rook piece (bishops must stay on opposite colours): 12 choices each, 144 \
                     positions. The king keeps its castling rights wherever it stands; castling ends on the usual \
@@ -146,6 +186,8 @@ pub static STONES: Variant = Variant {
     name: "stones",
     display_name: "Stone's Chess",
     start_fen: "rnabqkbanr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBANR w KQkq - 0 1",
+    start_rank: &[R, N, A, B, Q, K, B, A, N, R],
+    pgn_variant: Some("Stone's Chess"),
     roles: STONES_ROLES,
     promotion_roles: &[Role::Queen, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
     rules_summary: "Chess on a 10×8 board with two archbishops (bishop + knight), array RNABQKBANR. The king \
@@ -157,6 +199,8 @@ pub static STONES: Variant = Variant {
 pub static ATOMIC: Variant = Variant {
     name: "atomic",
     display_name: "Atomic Chess",
+    eval_family: EvalFamily::Atomic,
+    pgn_variant: Some("Atomic Chess"),
     atomic: true,
     rules_summary: "Chess where every capture explodes: the captured piece, the capturing piece and every piece \
                     except pawns on the eight squares around are removed. Blowing up the enemy king wins at once; \
@@ -171,7 +215,10 @@ pub static CAPATOMIC: Variant = Variant {
     width: 10,
     height: 10,
     start_fen: "4m1m3/rnbqckabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQCKABNR/4M1M3 w AJaj - 0 1 e1,g1,e10,g10 -",
+    start_rank: &[R, N, B, Q, C, K, A, B, N, R],
     setups: SetupKind::CapatomicRandom,
+    eval_family: EvalFamily::Capatomic,
+    pgn_variant: Some("Capatomic Random Chess"),
     roles: CAPATOMIC_ROLES,
     promotion_roles: &[
         Role::Queen,
@@ -302,6 +349,15 @@ mod tests {
         }
         assert!(Variant::by_name("nope").is_none());
         assert_eq!(Variant::by_name("CRC").unwrap().name, "caparandom");
+    }
+
+    #[test]
+    fn start_ranks_fill_the_board_with_the_variant_s_pieces() {
+        for v in VARIANTS {
+            assert_eq!(v.start_rank.len(), v.width as usize, "{}", v.name);
+            assert!(v.start_rank.iter().all(|&r| v.has_role(r)), "{}", v.name);
+            assert_eq!(v.start_rank.iter().filter(|&&r| r == Role::King).count(), 1, "{}", v.name);
+        }
     }
 
     #[test]

@@ -1,15 +1,53 @@
-//! The work behind capabot's command-line sub-commands (perft, think, bench-ai, match...), kept out
-//! of `main` so that it only parses arguments, wires configuration and prints. Everything here
-//! returns data or finished report lines; nothing prints. Layer: next to the front ends, on top of
-//! [`crate::rules`], [`crate::notation`], [`crate::ai`] and [`crate::render`].
+//! The work behind capabot's command-line sub-commands (perft, setups, render...), kept out of `main`
+//! so that it only parses arguments, wires configuration and prints: reading the names and positions a
+//! user types, and perft. The laboratory (`lab/`: benchmarks, matches, tuning) reads its arguments
+//! through the same functions. Everything here returns data or finished report lines; nothing prints.
+//! Layer: next to the front ends, on top of [`crate::rules`], [`crate::notation`] and [`crate::render`].
 
-pub mod engine;
 pub mod perft;
-pub mod tune;
 
 use crate::notation::{self, fen};
 use crate::render::Theme;
 use crate::rules::{Move, Position, VARIANTS, Variant, setups};
+
+/// Writes a sub-command's output to stdout. A reader that stops early (`lab match ... | head`) ends the
+/// program quietly instead of a panic over the closed pipe; any other write error ends it with status 1.
+pub fn emit(text: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_fmt(text).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("error: cannot write the output: {e}");
+            std::process::exit(1);
+        }
+        std::process::exit(0);
+    }
+}
+
+/// `println!` through [`emit`], for the results of command-line sub-commands.
+#[macro_export]
+macro_rules! outln {
+    () => { $crate::tools::emit(format_args!("\n")) };
+    ($($arg:tt)*) => { $crate::tools::emit(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Log lines to stderr, filtered by `RUST_LOG` (warnings and errors by default).
+pub fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// A sub-command's exit status: success, or the error printed to stderr and status 2.
+pub fn exit_code(result: Result<(), String>) -> std::process::ExitCode {
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}
 
 /// The variant called `name`, or a message listing the known ones.
 pub fn variant(name: &str) -> Result<&'static Variant, String> {
@@ -60,12 +98,6 @@ pub fn position(
     Ok((pos, last))
 }
 
-/// The median of some durations in seconds (0 for none); sorts `times`.
-pub fn median_secs(times: &mut [f64]) -> f64 {
-    times.sort_by(f64::total_cmp);
-    times.get(times.len() / 2).copied().unwrap_or(0.0)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,12 +119,5 @@ mod tests {
         assert_eq!(setup(chess, 3).unwrap_err(), "chess has setups 0…0, not 3");
         assert!(position(chess, Some("bad"), None, &[]).unwrap_err().starts_with("bad FEN"));
         assert_eq!(variants_or_all(&[]).unwrap().len(), VARIANTS.len());
-    }
-
-    #[test]
-    fn median_of_odd_and_even_counts() {
-        assert_eq!(median_secs(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median_secs(&mut [4.0, 1.0, 3.0, 2.0]), 3.0);
-        assert_eq!(median_secs(&mut []), 0.0);
     }
 }

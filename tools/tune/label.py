@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Label positions with Fairy-Stockfish's search score, for `capabot tune`.
+"""Label positions with Fairy-Stockfish's search score, for `lab tune-fit` (positions from `lab tune-gen`).
 
 Reads lines `FEN` (one variant per run) and writes `FEN;score;bestmove`, the score in centipawns from the
 side to move after a search of NODES nodes (mate scores become +-3000). Needs tools/fsf/setup.sh.

@@ -21,7 +21,7 @@ impl Bot {
         {
             return user(format!("{} has setups 0 to {}, not {s}.", v.display_name, setups::count(v) - 1));
         }
-        if args.setup.is_some() && v.name == crate::rules::variant::CAPARELOCATION.name {
+        if args.setup.is_some() && v.setups == crate::rules::SetupKind::Relocation {
             return user("Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.");
         }
         let days = args.days.unwrap_or(cx.settings.default_days);
@@ -181,7 +181,7 @@ impl Bot {
             _ => rand::rng().random_range(0..2) == 0,
         };
         let (white, black) = if challenger_white { (challenger, other) } else { (other, challenger) };
-        let relocation = v.name == crate::rules::variant::CAPARELOCATION.name;
+        let relocation = v.setups == crate::rules::SetupKind::Relocation;
         let (setup, start) = if relocation {
             (None, Position::start(v))
         } else if v.has_setups() {

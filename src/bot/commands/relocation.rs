@@ -1,10 +1,9 @@
 //! The Capablanca Relocation setup phase: Black, then White, swap the king or queen with another
 //! back-rank piece (or keep the array); then the game starts from the chosen setup.
 
-use super::{Bot, BotError, Ctx, Res, clock_after, game_target, short, user};
+use super::{Bot, BotError, Ctx, Res, clock_after, game_target, short, user, variant_named};
 use crate::bot::io::Response;
 use crate::notation::fen;
-use crate::rules::variant::CAPARELOCATION;
 use crate::rules::{Color, Game, setups};
 use crate::store::games::{self, Status};
 use crate::store::players;
@@ -46,7 +45,7 @@ impl Bot {
         match (row.black_swap, row.white_swap) {
             (Some(b), Some(w)) => {
                 let idx = b * 12 + w;
-                let start = setups::position(&CAPARELOCATION, idx as usize)
+                let start = setups::position(variant_named(&row.variant)?, idx as usize)
                     .ok_or_else(|| BotError::Internal(format!("no relocation setup {idx}")))?;
                 let start_fen = fen::write(&start);
                 let (deadline, remind_at) = clock_after(row.days_per_move, now);

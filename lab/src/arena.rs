@@ -1,10 +1,11 @@
 //! Matches between players — capabot at a level, a random mover, a greedy capturer, or any UCI engine
 //! started by a command line (Fairy-Stockfish, an earlier capabot build) — with capabot's rules engine as
-//! referee. Used by `capabot match` to calibrate the levels and to measure strength.
+//! referee. Used by `lab match` to calibrate the levels and to measure strength.
 
-use super::{Limits, Memory, best_move_in_game_with, eval};
-use crate::notation::{fen, uci as coord};
-use crate::rules::{Color, Game, Move, Outcome, Position, Variant, setups};
+use capabot::ai::{Limits, Memory, best_move_in_game_with, eval, uci::needs_chess960};
+use capabot::notation::{fen, uci as coord};
+use capabot::rules::variant::CHESS;
+use capabot::rules::{Color, Game, Move, Outcome, Position, Variant, setups};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
@@ -85,10 +86,11 @@ impl Engine {
         let mut e = Engine { child, stdin, lines: rx };
         e.send("uci")?;
         e.wait_for("uciok", Duration::from_secs(180))?;
-        if variant.name != "chess" {
+        // Standard chess is every UCI engine's default, and engines that play only chess lack the option.
+        if !std::ptr::eq(variant, &CHESS) {
             e.send(&format!("setoption name UCI_Variant value {}", variant.name))?;
         }
-        if super::uci::needs_chess960(variant) {
+        if needs_chess960(variant) {
             e.send("setoption name UCI_Chess960 value true")?;
         }
         if let Some(s) = skill {

@@ -1,10 +1,10 @@
 //! A load run (not a test): many simulated games played at once through [`Bot::handle`] with a real
 //! database file, reporting accepted moves per second and latency percentiles.
 
-use super::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
-use crate::notation::{fen, san};
-use crate::rules::{Game, Position, Variant, setups};
-use crate::store::{Store, games};
+use capabot::bot::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
+use capabot::notation::{fen, san};
+use capabot::rules::{Color, Game, Position, Variant, setups};
+use capabot::store::{Store, games};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::path::Path;
@@ -40,7 +40,7 @@ impl BenchReport {
         self.accepted as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
 
-    /// The one-line summary `capabot bench-bot` prints for a run with `opts`.
+    /// The one-line summary `lab bench-bot` prints for a run with `opts`.
     pub fn summary(&self, opts: &BenchOptions) -> String {
         format!(
             "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
@@ -89,7 +89,7 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
             String::new()
         };
         let mut m = msg(&chat, &a, format!("!challenge @{b} {} color:white days:7{setup}", opts.variant.name));
-        m.mentions = vec![super::UserRef { id: b.clone(), name: b.clone() }];
+        m.mentions = vec![UserRef { id: b.clone(), name: b.clone() }];
         let r = bot.handle(&m);
         if !r.text().contains("Challenge #") {
             return Err(format!("set-up failed: {}", r.text()));
@@ -145,7 +145,7 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
                         continue;
                     }
                     let mv = moves[rng.random_range(0..moves.len())];
-                    let who = if pos.turn() == crate::rules::Color::White { a.as_str() } else { b.as_str() };
+                    let who = if pos.turn() == Color::White { a.as_str() } else { b.as_str() };
                     let text = format!("!move {}", san::write_plain(&pos, mv));
                     let t = Instant::now();
                     let r = bot.handle(&msg(chat, who, text));
@@ -193,7 +193,7 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::variant::CHESS;
+    use capabot::rules::variant::CHESS;
 
     #[test]
     fn small_run_plays_every_ply_and_summarises() {

@@ -1,9 +1,11 @@
-//! capabot's AI on the command line: searching one position (`think`), search speed per variant
-//! (`bench-ai`) and matches between players (`match`), as report lines built on [`crate::ai`].
+//! capabot's AI in the laboratory: searching one position (`think`), search speed per variant
+//! (`bench-ai`), deadline keeping (`bench-deadline`) and matches between players (`match`), as report
+//! lines built on [`capabot::ai`].
 
-use crate::ai::{self, Limits, arena};
-use crate::notation::{san, uci};
-use crate::rules::{Position, Variant};
+use crate::arena;
+use capabot::ai::{self, Limits};
+use capabot::notation::{san, uci};
+use capabot::rules::{Position, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::fmt;
@@ -260,7 +262,7 @@ pub fn play_match(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::variant::CHESS;
+    use capabot::rules::variant::CHESS;
 
     #[test]
     fn think_limits_combine_level_and_overrides() {

@@ -1,7 +1,8 @@
 //! Renderer speed and picture size (not a test): the median time to render and encode a position.
 
-use super::{Layout, RenderOptions, render};
-use crate::rules::Position;
+use super::median_secs;
+use capabot::render::{Layout, RenderOptions, render};
+use capabot::rules::Position;
 use std::fmt;
 use std::time::Instant;
 
@@ -41,13 +42,12 @@ pub fn bench(pos: &Position, opts: &RenderOptions, runs: usize) -> RenderBench {
         times.push(t.elapsed().as_secs_f64());
         bytes = png.len();
     }
-    times.sort_by(f64::total_cmp);
     let l = Layout::new(pos, opts);
     RenderBench {
         variant: pos.variant().name,
         width: l.width(),
         height: l.height(),
-        median: times[times.len() / 2],
+        median: median_secs(&mut times),
         bytes,
     }
 }
@@ -55,7 +55,7 @@ pub fn bench(pos: &Position, opts: &RenderOptions, runs: usize) -> RenderBench {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::variant::CAPABLANCA;
+    use capabot::rules::variant::CAPABLANCA;
 
     #[test]
     fn reports_geometry_and_size() {

@@ -1,4 +1,4 @@
-//! Evaluation tuning (`capabot tune-gen`, `capabot tune-fit`): fit the weights of an [`EvalParams`] table to
+//! Evaluation tuning (`lab tune-gen`, `lab tune-fit`): fit the weights of an [`EvalParams`] table to
 //! the scores a stronger engine gives to quiet positions.
 //!
 //! The pipeline: `tune-gen` plays fast self-play games from random openings and writes a sample of their
@@ -9,11 +9,11 @@
 //! static evaluation and by the label — the Texel method, with engine scores instead of game results — and
 //! prints the new table as Rust. Every tenth position is held out to show the fit generalises.
 
-use crate::ai::arena::random_opening;
-use crate::ai::eval::{self, EvalParams};
-use crate::ai::{Limits, best_move_in_game};
-use crate::notation::{self, fen};
-use crate::rules::{Position, Role, Variant};
+use crate::arena::random_opening;
+use capabot::ai::eval::{self, EvalParams};
+use capabot::ai::{Limits, best_move_in_game};
+use capabot::notation::{self, fen};
+use capabot::rules::{Position, Role, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -327,7 +327,7 @@ pub fn fit(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::variant;
+    use capabot::rules::variant;
 
     #[test]
     fn visiting_and_printing_round_trips_every_weight() {

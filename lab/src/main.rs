@@ -1,0 +1,299 @@
+//! The `lab` command: capabot's laboratory. Speed runs (perft, renderer, search, deadlines, the bot core
+//! under load), single searches, matches against other players and engines, and evaluation tuning. The
+//! work is in the `capabot_lab` library; this file only parses arguments and prints.
+
+use capabot::ai;
+use capabot::outln;
+use capabot::render::RenderOptions;
+use capabot::rules::{Position, VARIANTS};
+use capabot::tools::{self, emit, init_tracing};
+use capabot_lab::{bench, engine, tune};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "lab", version, about = "capabot's laboratory: benchmarks, matches and evaluation tuning")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Perft speed from the start positions (nodes per second, median of several runs).
+    Bench {
+        /// Runs per variant.
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        /// Only these variants (default: chess, capablanca, atomic at depth 5; capatomic at depth 4).
+        #[arg(long, num_args = 1..)]
+        variants: Vec<String>,
+        #[arg(long)]
+        depth: Option<u32>,
+    },
+    /// Load run of the bot core: N games played concurrently with the real database (and renderer).
+    BenchBot {
+        #[arg(long, default_value_t = 200)]
+        games: usize,
+        #[arg(long, default_value_t = 4)]
+        threads: usize,
+        /// Plies per game at most.
+        #[arg(long, default_value_t = 40)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        /// Leave out board pictures.
+        #[arg(long)]
+        no_pictures: bool,
+        /// Database file (default: a fresh file in a temporary folder).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Search one position and print the best move with depth, score, nodes and principal variation.
+    Think {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long, conflicts_with = "setup")]
+        fen: Option<String>,
+        #[arg(long)]
+        setup: Option<usize>,
+        #[arg(long, num_args = 1..)]
+        moves: Vec<String>,
+        /// Milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        #[arg(long)]
+        depth: Option<u32>,
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Use a playing level's limits (1..8) instead.
+        #[arg(long)]
+        level: Option<u8>,
+    },
+    /// Search speed: nodes per second and depth reached from each variant's start position.
+    BenchAi {
+        /// Milliseconds per position.
+        #[arg(long, default_value_t = 1000)]
+        movetime: u64,
+        #[arg(long, num_args = 1..)]
+        variants: Vec<String>,
+    },
+    /// Deadline keeping: how far past a fixed time per move searches return, over varied positions.
+    BenchDeadline {
+        /// Milliseconds per search.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Searches per variant.
+        #[arg(long, default_value_t = 50)]
+        searches: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, num_args = 1..)]
+        variants: Vec<String>,
+    },
+    /// Play a match between two players and print the score (random, greedy, level:K, uci:CMD[@skill]).
+    Match {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Games (played in pairs with colours swapped).
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Milliseconds per move (capabot levels keep their own lower limits).
+        #[arg(long, default_value_t = 200)]
+        movetime: u64,
+        /// Nodes per move for A instead of the time (a load-independent match).
+        #[arg(long)]
+        a_nodes: Option<u64>,
+        /// Nodes per move for B instead of the time.
+        #[arg(long)]
+        b_nodes: Option<u64>,
+        #[arg(long)]
+        a: String,
+        #[arg(long)]
+        b: String,
+        /// Random quiet plies before the players take over (same for both games of a pair).
+        #[arg(long, default_value_t = 2)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 300)]
+        max_plies: usize,
+        /// Print one line per game.
+        #[arg(long)]
+        verbose: bool,
+        /// Score games where one side keeps a queen's worth of extra material for ten plies; draws after ply
+        /// 160 once material stays within two pawns for twenty plies.
+        #[arg(long)]
+        adjudicate: bool,
+        /// Games played at once (one thread each; UCI engines are started once per thread).
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+    },
+    /// Evaluation tuning, step 1: sample positions (FEN lines) from fast self-play games.
+    TuneGen {
+        #[arg(long)]
+        variant: String,
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Search nodes per move.
+        #[arg(long, default_value_t = 1500)]
+        nodes: u64,
+        #[arg(long, default_value_t = 8)]
+        random_plies: usize,
+        /// Positions kept per game at most.
+        #[arg(long, default_value_t = 40)]
+        per_game: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
+    /// Evaluation tuning, step 3: fit the variant's weights to labelled positions (tools/tune/label.py)
+    /// and print the new table.
+    TuneFit {
+        /// The variant whose table is the starting point.
+        #[arg(long)]
+        variant: String,
+        /// Labelled files as VARIANT:PATH (lines `FEN;score;bestmove`).
+        #[arg(long, num_args = 1.., required = true)]
+        data: Vec<String>,
+        #[arg(long, default_value_t = 20)]
+        passes: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Only weights whose field name starts with one of these (default: all that matter).
+        #[arg(long, num_args = 1..)]
+        only: Vec<String>,
+        /// Leave out weights whose field name starts with one of these.
+        #[arg(long, num_args = 1..)]
+        skip: Vec<String>,
+    },
+    /// Renderer speed and picture size: median time to render and encode each variant's start position.
+    BenchRender {
+        /// Renders per variant.
+        #[arg(long, default_value_t = 200)]
+        runs: usize,
+        #[arg(long, default_value_t = 800)]
+        size: u32,
+        #[arg(long, default_value = "wood")]
+        theme: String,
+    },
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.command {
+        Command::Bench { runs, variants, depth } => {
+            for (v, d) in bench::perft::bench_list(&variants, depth)? {
+                outln!("{}", bench::perft::bench(v, d, runs));
+            }
+        }
+        Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
+            let r = bench::bot::run_with_db(db.as_deref(), &opts)?;
+            outln!("{}", r.summary(&opts));
+        }
+        Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {
+            let (pos, _) = tools::position(tools::variant(&variant)?, fen.as_deref(), setup, &moves)?;
+            let limits = engine::think_limits(level, depth, nodes, movetime)?;
+            outln!("{}", engine::think(&pos, &limits, &mut |line| outln!("{line}")));
+        }
+        Command::BenchAi { movetime, variants } => {
+            let list = tools::variants_or_all(&variants)?;
+            outln!("{}", engine::BENCH_AI_HEADER);
+            for v in list {
+                outln!("{}", engine::bench_ai(v, movetime));
+            }
+        }
+        Command::BenchDeadline { movetime, searches, seed, variants } => {
+            let list = tools::variants_or_all(&variants)?;
+            outln!("{}", engine::BENCH_DEADLINE_HEADER);
+            for v in list {
+                outln!("{}", engine::bench_deadline(v, movetime, searches.max(1), seed));
+            }
+        }
+        Command::Match {
+            variant,
+            games,
+            movetime,
+            a_nodes,
+            b_nodes,
+            a,
+            b,
+            random_plies,
+            seed,
+            max_plies,
+            verbose,
+            adjudicate,
+            concurrency,
+        } => {
+            let options = engine::MatchOptions {
+                variant: tools::variant(&variant)?,
+                games,
+                movetime,
+                nodes_a: a_nodes,
+                nodes_b: b_nodes,
+                a,
+                b,
+                random_plies,
+                seed,
+                max_plies,
+                adjudicate,
+                concurrency,
+            };
+            let report = engine::play_match(&options, &mut |g, rec| {
+                if verbose {
+                    outln!("{}", engine::game_line(g, rec));
+                    outln!("  moves {}", rec.moves.join(" "));
+                }
+            })?;
+            outln!("{report}");
+        }
+        Command::TuneGen { variant, games, nodes, random_plies, per_game, seed, threads } => {
+            let variant = tools::variant(&variant)?;
+            let opts = tune::GenOptions { variant, games, nodes, random_plies, per_game, seed, threads };
+            for line in tune::generate(&opts) {
+                outln!("{line}");
+            }
+        }
+        Command::TuneFit { variant, data, passes, threads, only, skip } => {
+            let v = tools::variant(&variant)?;
+            let mut samples = Vec::new();
+            for spec in &data {
+                let (name, path) =
+                    spec.split_once(':').ok_or_else(|| format!("--data wants VARIANT:PATH, not {spec}"))?;
+                let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+                let (mut s, skipped) = tune::load_samples(tools::variant(name)?, &text);
+                eprintln!("{path}: {} positions ({skipped:?})", s.len());
+                samples.append(&mut s);
+            }
+            let weights: Vec<_> = tune::tunable_weights(v)
+                .into_iter()
+                .filter(|w| only.is_empty() || only.iter().any(|o| w.field.starts_with(o.as_str())))
+                .filter(|w| !skip.iter().any(|o| w.field.starts_with(o.as_str())))
+                .collect();
+            let start = ai::eval::params_for(v);
+            let opts = tune::FitOptions { passes, threads };
+            let report = tune::fit(start, &weights, samples, &opts, &mut |line| eprintln!("{line}"));
+            for (w, old, new) in &report.changes {
+                eprintln!("{}[{}]: {old} -> {new}", w.field, w.index);
+            }
+            emit(format_args!("{}", report.params.to_rust()));
+        }
+        Command::BenchRender { runs, size, theme } => {
+            let opts = RenderOptions { size, theme: tools::theme(&theme)?, ..RenderOptions::default() };
+            for v in VARIANTS {
+                outln!("{}", bench::render::bench(&Position::start(v), &opts, runs));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    init_tracing();
+    tools::exit_code(run(Cli::parse()))
+}
