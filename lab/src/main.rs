@@ -193,8 +193,8 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
-            let r = bench::bot::run_with_db(db.as_deref(), &opts)?;
-            outln!("{}", r.summary(&opts));
+            let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
+            outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
         Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {
             let (pos, _) = tools::position(tools::variant(&variant)?, fen.as_deref(), setup, &moves)?;

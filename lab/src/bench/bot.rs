@@ -1,14 +1,19 @@
-//! A load run (not a test): many simulated games played at once through [`Bot::handle`] with a real
-//! database file, reporting accepted moves per second and latency percentiles.
+//! A load run (not a test): many simulated games played at once with a real database file, reporting
+//! accepted moves per second and latency percentiles — through the bare core ([`Bot::handle`]) and
+//! through the [`Host`] (blocking pool, delivery to a front end), so the host's cost shows beside the
+//! core's in one run.
 
-use capabot::bot::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
+use async_trait::async_trait;
+use capabot::bot::{Bot, BotConfig, Input, NoAi, Receipt, Reply, Scope, SystemClock, UserRef};
+use capabot::host::{DeliveryError, FrontEnd, Host, HostConfig};
 use capabot::notation::{fen, san};
 use capabot::rules::{Color, Game, Position, Variant, setups};
 use capabot::store::{Store, games};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// What to run.
@@ -66,18 +71,105 @@ fn msg(chat: &str, who: &str, text: String) -> Input {
 
 /// Like [`run`], with the database at `db` or, when `None`, in a fresh temporary folder removed afterwards.
 pub fn run_with_db(db: Option<&Path>, opts: &BenchOptions) -> Result<BenchReport, String> {
+    Ok(run_both(db, opts)?.0)
+}
+
+/// The same games (same seed) through the bare core and then through the host, each on its own fresh
+/// database (`db`, and `db` with `.host` added, when given).
+pub fn run_both(db: Option<&Path>, opts: &BenchOptions) -> Result<(BenchReport, BenchReport), String> {
     let tmp = std::env::temp_dir().join(format!("capabot-bench-{}", std::process::id()));
     let path = db.map_or_else(|| tmp.join("bench.db"), Path::to_path_buf);
-    let r = run(&path, opts);
+    let host_path = path.with_extension("host.db");
+    let core = run_through(&path, opts, Through::Core);
+    let host = core.is_ok().then(|| run_through(&host_path, opts, Through::Host));
     let _ = std::fs::remove_dir_all(&tmp);
-    r
+    let core = core?;
+    Ok((core, host.ok_or("host run skipped")??))
+}
+
+/// The two-line summary of [`run_both`]: core, host, and the host's share of the core's throughput.
+pub fn summary_both(core: &BenchReport, host: &BenchReport, opts: &BenchOptions) -> String {
+    format!(
+        "core: {}\nhost: {}\nhost/core throughput {:.1} %",
+        core.summary(opts),
+        host.summary(opts),
+        100.0 * host.moves_per_sec() / core.moves_per_sec().max(1e-9)
+    )
+}
+
+/// Through what the moves go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Through {
+    /// `Bot::handle` called on the load threads.
+    Core,
+    /// `Host::handle` on a tokio runtime, replies delivered to a front end that records them.
+    Host,
+}
+
+/// The front end of the host run: remembers, per input, whether a move was announced and how many
+/// pictures came with it.
+#[derive(Default)]
+struct Tally {
+    seen: Mutex<HashMap<String, (bool, usize)>>,
+}
+
+#[async_trait]
+impl FrontEnd for Tally {
+    fn platform(&self) -> &str {
+        "bench"
+    }
+    fn has_direct_messages(&self) -> bool {
+        false
+    }
+    async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        if let Some(id) = &reply.in_reply_to
+            && let Ok(mut seen) = self.seen.lock()
+        {
+            let e = seen.entry(id.clone()).or_default();
+            e.0 |= reply.text.contains("played by");
+            e.1 += usize::from(reply.png.is_some());
+        }
+        Ok(Receipt::default())
+    }
 }
 
 /// Plays `opts.games` games concurrently on `opts.threads` threads against a fresh database at `db`.
 pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
+    run_through(db, opts, Through::Core)
+}
+
+/// [`run`] through the bare core or the host.
+pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<BenchReport, String> {
     let store = Store::open(db).map_err(|e| e.to_string())?;
     let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
     let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))?;
+    let host = Host::new(bot.clone(), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
+    let tally = Arc::new(Tally::default());
+    host.register(tally.clone());
+    let seq = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    // One move through the chosen path: (announced, pictures).
+    let drive = {
+        let (bot, host, tally, handle) = (bot.clone(), host.clone(), tally.clone(), rt.handle().clone());
+        move |input: Input| -> (bool, usize) {
+            match through {
+                Through::Core => {
+                    let r = bot.handle(&input);
+                    (r.text().contains("played by"), r.replies.iter().filter(|r| r.png.is_some()).count())
+                }
+                Through::Host => {
+                    let id = format!("e{}", seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+                    let _ = handle.block_on(host.handle(input.with_event_id(id.clone())));
+                    tally.seen.lock().ok().and_then(|mut s| s.remove(&id)).unwrap_or((false, 0))
+                }
+            }
+        }
+    };
+    let drive = Arc::new(drive);
     // Set-up (not timed): one chat, challenge and acceptance per game.
     let mut tables = Vec::new();
     for i in 0..opts.games {
@@ -112,7 +204,7 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
     let t0 = Instant::now();
     let mut handles = Vec::new();
     for t in 0..opts.threads.max(1) {
-        let bot = Arc::clone(&bot);
+        let drive = Arc::clone(&drive);
         let mine: Vec<(String, String, String, String)> = tables
             .iter()
             .zip(&start_fens)
@@ -148,11 +240,11 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
                     let who = if pos.turn() == Color::White { a.as_str() } else { b.as_str() };
                     let text = format!("!move {}", san::write_plain(&pos, mv));
                     let t = Instant::now();
-                    let r = bot.handle(&msg(chat, who, text));
+                    let (played, pictures) = drive(msg(chat, who, text));
                     let dt = t.elapsed();
-                    if r.text().contains("played by") {
+                    if played {
                         lat.push(dt);
-                        pics += r.replies.iter().filter(|r| r.png.is_some()).count();
+                        pics += pictures;
                         game.play(mv);
                         any = true;
                     } else {
@@ -201,6 +293,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
         assert_eq!((r.accepted, r.refused, r.pictures), (8, 0, 0));
+        let (core, host) = run_both(Some(&dir.path().join("c.db")), &opts).unwrap();
+        assert_eq!((core.accepted, host.accepted, host.refused), (8, 8, 0), "the host plays the same moves");
+        assert!(summary_both(&core, &host, &opts).contains("host/core throughput"));
         let line = r.summary(&opts);
         assert!(line.starts_with("bench-bot 2 games on 1 threads (chess): 8 accepted moves in "), "{line}");
     }
