@@ -8,9 +8,12 @@
 
 pub mod challenges;
 pub mod games;
+pub mod ladders;
+pub mod links;
 pub mod offers;
 pub mod players;
 pub mod settings;
+pub mod tournaments;
 
 use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
@@ -19,8 +22,12 @@ use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
 
 /// The schema migrations, in order. Never edit a released file; add a new one.
-pub static MIGRATIONS: LazyLock<Migrations<'static>> =
-    LazyLock::new(|| Migrations::new(vec![M::up(include_str!("../../migrations/0001_initial.sql"))]));
+pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
+    Migrations::new(vec![
+        M::up(include_str!("../../migrations/0001_initial.sql")),
+        M::up(include_str!("../../migrations/0003_community.sql")),
+    ])
+});
 
 /// How long a connection waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
