@@ -8,6 +8,7 @@
 
 pub mod ai;
 pub mod bot;
+pub mod community;
 pub mod config;
 pub mod console;
 pub mod host;

@@ -9,9 +9,12 @@
 pub mod challenges;
 pub mod events;
 pub mod games;
+pub mod ladders;
+pub mod links;
 pub mod offers;
 pub mod players;
 pub mod settings;
+pub mod tournaments;
 
 use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
@@ -24,6 +27,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
     Migrations::new(vec![
         M::up(include_str!("../../migrations/0001_initial.sql")),
         M::up(include_str!("../../migrations/0002_communities.sql")),
+        M::up(include_str!("../../migrations/0003_community.sql")),
     ])
 });
 

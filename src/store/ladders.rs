@@ -1,0 +1,532 @@
+//! Rank ladders: settings per community and variant, each season's opening order, its challenges
+//! and its append-only history, and the closed seasons' final standings.
+//!
+//! The rules live in [`crate::community::ladder`]; this module loads a [`Ladder`], lets the caller
+//! apply operations to it, and writes it back, all in one immediate transaction so that two
+//! commands on the same ladder cannot interleave.
+
+use super::{Result, StoreError};
+use crate::community::PlayerId;
+use crate::community::ladder::{
+    ChallengeId, ChallengeResult, ChallengeStatus, EventKind, Ladder, LadderChallenge, LadderError, LadderEvent,
+    LadderParts, LadderSettings, Season,
+};
+use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+
+/// Ladder id (the `ladders.id` column).
+pub type LadderId = i64;
+
+/// Where a ladder is and what it is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderInfo {
+    pub id: LadderId,
+    pub platform: String,
+    pub community_id: String,
+    pub variant: String,
+    pub settings: LadderSettings,
+    pub season: u32,
+}
+
+fn info_from(r: &Row<'_>) -> rusqlite::Result<LadderInfo> {
+    Ok(LadderInfo {
+        id: r.get(0)?,
+        platform: r.get(1)?,
+        community_id: r.get(2)?,
+        variant: r.get(3)?,
+        settings: LadderSettings { days_per_move: r.get(4)?, max_places_up: r.get(5)?, accept_days: r.get(6)? },
+        season: r.get(7)?,
+    })
+}
+
+const INFO: &str = "SELECT id, platform, community_id, variant, days_per_move, max_places_up, accept_days, season
+                    FROM ladders";
+
+/// Creates the ladder of a community for a variant; `None` when it already has one.
+pub fn create(
+    conn: &Connection,
+    platform: &str,
+    community_id: &str,
+    variant: &str,
+    settings: LadderSettings,
+    now: i64,
+) -> Result<Option<LadderId>> {
+    let n = conn.execute(
+        "INSERT INTO ladders (platform, community_id, variant, days_per_move, max_places_up, accept_days,
+                              season, season_opened_at, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7) ON CONFLICT DO NOTHING",
+        params![
+            platform,
+            community_id,
+            variant,
+            settings.days_per_move,
+            settings.max_places_up,
+            settings.accept_days,
+            now
+        ],
+    )?;
+    Ok((n == 1).then(|| conn.last_insert_rowid()))
+}
+
+/// The ladder of a community for a variant.
+pub fn find(conn: &Connection, platform: &str, community_id: &str, variant: &str) -> Result<Option<LadderInfo>> {
+    let sql = format!("{INFO} WHERE platform = ?1 AND community_id = ?2 AND variant = ?3");
+    Ok(conn.query_row(&sql, params![platform, community_id, variant], info_from).optional()?)
+}
+
+/// The ladders of a community, by variant.
+pub fn list(conn: &Connection, platform: &str, community_id: &str) -> Result<Vec<LadderInfo>> {
+    let sql = format!("{INFO} WHERE platform = ?1 AND community_id = ?2 ORDER BY variant");
+    let mut st = conn.prepare_cached(&sql)?;
+    let rows = st.query_map(params![platform, community_id], info_from)?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+fn status_to_db(s: ChallengeStatus) -> &'static str {
+    match s {
+        ChallengeStatus::Pending => "pending",
+        ChallengeStatus::Accepted => "accepted",
+        ChallengeStatus::Finished => "finished",
+        ChallengeStatus::Forfeited => "forfeited",
+        ChallengeStatus::Withdrawn => "withdrawn",
+        ChallengeStatus::Cancelled => "cancelled",
+    }
+}
+
+fn status_from_db(s: &str) -> Result<ChallengeStatus> {
+    Ok(match s {
+        "pending" => ChallengeStatus::Pending,
+        "accepted" => ChallengeStatus::Accepted,
+        "finished" => ChallengeStatus::Finished,
+        "forfeited" => ChallengeStatus::Forfeited,
+        "withdrawn" => ChallengeStatus::Withdrawn,
+        "cancelled" => ChallengeStatus::Cancelled,
+        _ => return Err(StoreError::Corrupt(format!("ladder challenge status {s:?}"))),
+    })
+}
+
+fn result_to_db(r: ChallengeResult) -> &'static str {
+    match r {
+        ChallengeResult::ChallengerWon => "challenger",
+        ChallengeResult::ChallengedWon => "challenged",
+        ChallengeResult::Draw => "draw",
+    }
+}
+
+/// One `ladder_events` row's columns after `at`.
+struct EventRow {
+    kind: String,
+    player: Option<PlayerId>,
+    other: Option<PlayerId>,
+    challenge: Option<ChallengeId>,
+    result: Option<String>,
+    forfeit: Option<bool>,
+    undoes: Option<u32>,
+    reason: Option<String>,
+}
+
+impl EventRow {
+    fn from_kind(k: &EventKind) -> EventRow {
+        let mut row = EventRow {
+            kind: String::new(),
+            player: None,
+            other: None,
+            challenge: None,
+            result: None,
+            forfeit: None,
+            undoes: None,
+            reason: None,
+        };
+        let kind = match k {
+            EventKind::Joined(p) | EventKind::Left(p) | EventKind::Removed(p) => {
+                row.player = Some(*p);
+                match k {
+                    EventKind::Joined(_) => "joined",
+                    EventKind::Left(_) => "left",
+                    _ => "removed",
+                }
+            }
+            EventKind::Result { challenge, challenger, challenged, result, forfeit } => {
+                (row.player, row.other, row.challenge) = (Some(*challenger), Some(*challenged), Some(*challenge));
+                (row.result, row.forfeit) = (Some(result_to_db(*result).to_string()), Some(*forfeit));
+                "result"
+            }
+            EventKind::Undone { event, reason } => {
+                (row.undoes, row.reason) = (Some(*event), Some(reason.clone()));
+                "undone"
+            }
+        };
+        row.kind = kind.to_string();
+        row
+    }
+
+    fn into_kind(self) -> Result<EventKind> {
+        let bad = || StoreError::Corrupt(format!("ladder event of kind {:?} lacks a column", self.kind));
+        Ok(match self.kind.as_str() {
+            "joined" => EventKind::Joined(self.player.ok_or_else(bad)?),
+            "left" => EventKind::Left(self.player.ok_or_else(bad)?),
+            "removed" => EventKind::Removed(self.player.ok_or_else(bad)?),
+            "result" => EventKind::Result {
+                challenge: self.challenge.ok_or_else(bad)?,
+                challenger: self.player.ok_or_else(bad)?,
+                challenged: self.other.ok_or_else(bad)?,
+                result: match self.result.as_deref() {
+                    Some("challenger") => ChallengeResult::ChallengerWon,
+                    Some("challenged") => ChallengeResult::ChallengedWon,
+                    Some("draw") => ChallengeResult::Draw,
+                    _ => return Err(bad()),
+                },
+                forfeit: self.forfeit.ok_or_else(bad)?,
+            },
+            "undone" => EventKind::Undone { event: self.undoes.ok_or_else(bad)?, reason: self.reason.ok_or_else(bad)? },
+            k => return Err(StoreError::Corrupt(format!("ladder event kind {k:?}"))),
+        })
+    }
+}
+
+fn standings_of(conn: &Connection, id: LadderId, season: u32, kind: &str) -> Result<Vec<PlayerId>> {
+    let mut st = conn.prepare_cached(
+        "SELECT player_id FROM ladder_standings WHERE ladder_id = ?1 AND season = ?2 AND kind = ?3 ORDER BY place",
+    )?;
+    let rows = st.query_map(params![id, season, kind], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Loads a ladder with its current season and its archive.
+pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
+    let head = conn
+        .query_row(
+            "SELECT days_per_move, max_places_up, accept_days, season, season_opened_at FROM ladders WHERE id = ?1",
+            [id],
+            |r| {
+                let settings =
+                    LadderSettings { days_per_move: r.get(0)?, max_places_up: r.get(1)?, accept_days: r.get(2)? };
+                Ok((settings, r.get::<_, u32>(3)?, r.get::<_, i64>(4)?))
+            },
+        )
+        .optional()?;
+    let Some((settings, season, season_opened_at)) = head else { return Ok(None) };
+    let season_start = standings_of(conn, id, season, "start")?;
+    let mut st = conn.prepare_cached(
+        "SELECT id, at, kind, player_id, other_id, challenge_id, result, forfeit, undoes, reason
+         FROM ladder_events WHERE ladder_id = ?1 AND season = ?2 ORDER BY id",
+    )?;
+    let rows = st.query_map(params![id, season], |r| {
+        let row = EventRow {
+            kind: r.get(2)?,
+            player: r.get(3)?,
+            other: r.get(4)?,
+            challenge: r.get(5)?,
+            result: r.get(6)?,
+            forfeit: r.get(7)?,
+            undoes: r.get(8)?,
+            reason: r.get(9)?,
+        };
+        Ok((r.get::<_, u32>(0)?, r.get::<_, i64>(1)?, row))
+    })?;
+    let mut events = Vec::new();
+    for row in rows {
+        let (eid, at, row) = row?;
+        events.push(LadderEvent { id: eid, at, kind: row.into_kind()? });
+    }
+    let mut st = conn.prepare_cached(
+        "SELECT id, challenger_id, challenged_id, status, issued_at, accept_by, accepted_at, game_id
+         FROM ladder_challenges WHERE ladder_id = ?1 AND season = ?2 ORDER BY id",
+    )?;
+    let rows = st.query_map(params![id, season], |r| {
+        Ok((
+            LadderChallenge {
+                id: r.get(0)?,
+                challenger: r.get(1)?,
+                challenged: r.get(2)?,
+                status: ChallengeStatus::Pending,
+                issued_at: r.get(4)?,
+                accept_by: r.get(5)?,
+                accepted_at: r.get(6)?,
+                game: r.get(7)?,
+            },
+            r.get::<_, String>(3)?,
+        ))
+    })?;
+    let mut challenges = Vec::new();
+    for row in rows {
+        let (c, status) = row?;
+        challenges.push(LadderChallenge { status: status_from_db(&status)?, ..c });
+    }
+    let mut st = conn.prepare_cached(
+        "SELECT season, opened_at, closed_at FROM ladder_seasons WHERE ladder_id = ?1 ORDER BY season",
+    )?;
+    let seasons: Vec<(u32, i64, i64)> =
+        st.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<std::result::Result<_, _>>()?;
+    let mut archive = Vec::new();
+    for (number, opened_at, closed_at) in seasons {
+        archive.push(Season { number, opened_at, closed_at, standings: standings_of(conn, id, number, "final")? });
+    }
+    let parts = LadderParts { settings, season, season_opened_at, season_start, events, challenges, archive };
+    Ladder::restore(parts).map(Some).map_err(|e| StoreError::Corrupt(format!("ladder {id}: {e}")))
+}
+
+fn write_standings(tx: &Transaction<'_>, id: LadderId, season: u32, kind: &str, players: &[PlayerId]) -> Result<()> {
+    tx.execute(
+        "DELETE FROM ladder_standings WHERE ladder_id = ?1 AND season = ?2 AND kind = ?3",
+        params![id, season, kind],
+    )?;
+    let mut st = tx.prepare_cached(
+        "INSERT INTO ladder_standings (ladder_id, season, kind, place, player_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (i, p) in players.iter().enumerate() {
+        st.execute(params![id, season, kind, i + 1, p])?;
+    }
+    Ok(())
+}
+
+/// Writes the ladder's current season and archive (events are only ever added).
+fn save(tx: &Transaction<'_>, id: LadderId, ladder: &Ladder) -> Result<()> {
+    let p = ladder.parts();
+    tx.execute(
+        "UPDATE ladders SET season = ?2, season_opened_at = ?3 WHERE id = ?1",
+        params![id, p.season, p.season_opened_at],
+    )?;
+    write_standings(tx, id, p.season, "start", &p.season_start)?;
+    let mut st = tx.prepare_cached(
+        "INSERT INTO ladder_events (ladder_id, season, id, at, kind, player_id, other_id, challenge_id, result,
+                                    forfeit, undoes, reason)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) ON CONFLICT DO NOTHING",
+    )?;
+    for e in &p.events {
+        let r = EventRow::from_kind(&e.kind);
+        st.execute(params![
+            id,
+            p.season,
+            e.id,
+            e.at,
+            r.kind,
+            r.player,
+            r.other,
+            r.challenge,
+            r.result,
+            r.forfeit,
+            r.undoes,
+            r.reason
+        ])?;
+    }
+    let mut st = tx.prepare_cached(
+        "INSERT OR REPLACE INTO ladder_challenges (ladder_id, season, id, challenger_id, challenged_id, status,
+                                                   issued_at, accept_by, accepted_at, game_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?;
+    for c in &p.challenges {
+        st.execute(params![
+            id,
+            p.season,
+            c.id,
+            c.challenger,
+            c.challenged,
+            status_to_db(c.status),
+            c.issued_at,
+            c.accept_by,
+            c.accepted_at,
+            c.game
+        ])?;
+    }
+    for s in &p.archive {
+        let new = tx.execute(
+            "INSERT INTO ladder_seasons (ladder_id, season, opened_at, closed_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT DO NOTHING",
+            params![id, s.number, s.opened_at, s.closed_at],
+        )?;
+        if new == 1 {
+            write_standings(tx, id, s.number, "final", &s.standings)?;
+        }
+    }
+    Ok(())
+}
+
+/// Loads ladder `id`, applies `op` and, when it succeeds, stores the result — all in one
+/// immediate transaction. The outer error is a storage failure; the inner one is `op`'s refusal,
+/// which leaves the stored ladder as it was. `op` must not close the season (see [`close_season`]).
+pub fn update<T>(
+    conn: &mut Connection,
+    id: LadderId,
+    op: impl FnOnce(&mut Ladder) -> std::result::Result<T, LadderError>,
+) -> Result<std::result::Result<T, LadderError>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut ladder = load(&tx, id)?.ok_or_else(|| StoreError::Corrupt(format!("no ladder {id}")))?;
+    let season = ladder.season();
+    let out = op(&mut ladder);
+    if out.is_ok() {
+        if ladder.season() != season {
+            return Err(StoreError::Corrupt("a ladder season is closed with ladders::close_season".into()));
+        }
+        save(&tx, id, &ladder)?;
+        tx.commit()?;
+    }
+    Ok(out)
+}
+
+/// Closes the current season of ladder `id` (see [`Ladder::close_season`]) and returns it.
+pub fn close_season(conn: &mut Connection, id: LadderId, now: i64) -> Result<Season> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let mut ladder = load(&tx, id)?.ok_or_else(|| StoreError::Corrupt(format!("no ladder {id}")))?;
+    // The closing season's challenges are cancelled in place before the season moves on.
+    let before = ladder.clone();
+    let closed = ladder.close_season(now).clone();
+    let mut cancelled = before.parts().clone();
+    for c in cancelled.challenges.iter_mut().filter(|c| c.status.is_open()) {
+        c.status = ChallengeStatus::Cancelled;
+    }
+    let cancelled = Ladder::restore(cancelled).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+    save(&tx, id, &cancelled)?;
+    save(&tx, id, &ladder)?;
+    tx.commit()?;
+    Ok(closed)
+}
+
+/// The ladder and challenge (of its current season) that game `game` is played for.
+pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(LadderId, ChallengeId)>> {
+    Ok(conn
+        .query_row(
+            "SELECT c.ladder_id, c.id FROM ladder_challenges c JOIN ladders l ON l.id = c.ladder_id
+             WHERE c.game_id = ?1 AND c.season = l.season AND c.status = 'accepted'",
+            [game],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+/// Ladders with a pending challenge whose time to accept is over at `now` (to run
+/// [`Ladder::expire_due`] on).
+pub fn due(conn: &Connection, now: i64) -> Result<Vec<LadderId>> {
+    let mut st = conn.prepare_cached(
+        "SELECT DISTINCT c.ladder_id FROM ladder_challenges c JOIN ladders l ON l.id = c.ladder_id
+         WHERE c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season ORDER BY c.ladder_id",
+    )?;
+    let rows = st.query_map([now], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// The earliest time a pending ladder challenge runs out.
+pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
+    Ok(conn.query_row("SELECT min(accept_by) FROM ladder_challenges WHERE status = 'pending'", [], |r| r.get(0))?)
+}
+
+/// A game between `white` and `black` for tests of community tables.
+#[cfg(test)]
+pub(crate) fn test_game(conn: &Connection, white: PlayerId, black: PlayerId) -> i64 {
+    use crate::store::games::{NewGame, Status, create};
+    let g = NewGame {
+        community_id: None,
+        platform: "test",
+        chat_id: "c",
+        variant: "chess",
+        setup: None,
+        start_fen: "start",
+        white,
+        black,
+        ai_level: None,
+        days_per_move: Some(3),
+        status: Status::Active,
+        deadline: None,
+        remind_at: None,
+    };
+    create(conn, &g, 0).unwrap()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, players};
+
+    fn setup() -> (tempfile::TempDir, Store, Vec<PlayerId>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("l.db")).unwrap();
+        let c = store.conn().unwrap();
+        let ids = (1..=5)
+            .map(|i| players::ensure(&c, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id)
+            .collect();
+        drop(c);
+        (dir, store, ids)
+    }
+
+    #[test]
+    fn create_find_and_list() {
+        let (_d, store, _) = setup();
+        let c = store.conn().unwrap();
+        let s = LadderSettings { days_per_move: 2, max_places_up: 4, accept_days: 5 };
+        let id = create(&c, "matrix", "!room", "chess", s, 10).unwrap().unwrap();
+        assert_eq!(create(&c, "matrix", "!room", "chess", s, 11).unwrap(), None);
+        create(&c, "matrix", "!room", "atomic", LadderSettings::default(), 10).unwrap().unwrap();
+        let found = find(&c, "matrix", "!room", "chess").unwrap().unwrap();
+        assert_eq!((found.id, found.settings, found.season), (id, s, 1));
+        let names: Vec<String> = list(&c, "matrix", "!room").unwrap().into_iter().map(|l| l.variant).collect();
+        assert_eq!(names, ["atomic", "chess"]);
+        assert!(load(&c, id).unwrap().unwrap().standings().is_empty());
+        assert!(load(&c, 999).unwrap().is_none());
+    }
+
+    #[test]
+    fn operations_round_trip_and_refusals_change_nothing() {
+        let (_d, store, p) = setup();
+        let mut c = store.conn().unwrap();
+        let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
+        update(&mut c, id, |l| p.iter().try_for_each(|&x| l.join(x, 5).map(|_| ()))).unwrap().unwrap();
+        let ch = update(&mut c, id, |l| l.challenge_player(p[4], p[2], 10)).unwrap().unwrap();
+        update(&mut c, id, |l| l.accept(p[2], 20)).unwrap().unwrap();
+        // A refused operation after a successful one in the same closure rolls both back.
+        let refused = update(&mut c, id, |l| {
+            l.leave(p[0], 30)?;
+            l.join(p[1], 30)
+        })
+        .unwrap();
+        assert_eq!(refused, Err(LadderError::AlreadyOnLadder { place: 1 }));
+        assert_eq!(load(&c, id).unwrap().unwrap().standings(), p.as_slice());
+        update(&mut c, id, |l| l.record_result(ch, ChallengeResult::ChallengerWon, 40)).unwrap().unwrap();
+        let ch2 = update(&mut c, id, |l| l.challenge_player(p[1], p[0], 50)).unwrap().unwrap();
+        update(&mut c, id, |l| l.undo(6, "wrong result reported", 60)).unwrap().unwrap();
+        let l = load(&c, id).unwrap().unwrap();
+        assert_eq!(l.standings(), p.as_slice());
+        assert_eq!(l.challenge(ch2).unwrap().status, ChallengeStatus::Pending);
+        assert!(
+            matches!(&l.events()[6].kind, EventKind::Undone { event: 6, reason } if reason == "wrong result reported")
+        );
+        assert_eq!(l.events().len(), 7);
+        // The pending challenge runs out after three days.
+        let deadline = 50 + 3 * 86_400;
+        assert_eq!(next_due(&c).unwrap(), Some(deadline));
+        assert!(due(&c, deadline - 1).unwrap().is_empty());
+        assert_eq!(due(&c, deadline).unwrap(), [id]);
+        update(&mut c, id, |l| Ok(l.expire_due(deadline))).unwrap().unwrap();
+        assert_eq!(load(&c, id).unwrap().unwrap().standings()[..2], [p[1], p[0]]);
+        assert!(due(&c, deadline).unwrap().is_empty());
+    }
+
+    #[test]
+    fn games_find_their_challenge_and_seasons_are_archived() {
+        let (_d, store, p) = setup();
+        let mut c = store.conn().unwrap();
+        let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
+        let game = test_game(&c, p[1], p[0]);
+        update(&mut c, id, |l| {
+            l.join(p[0], 1)?;
+            l.join(p[1], 1)?;
+            l.join(p[2], 1)
+        })
+        .unwrap()
+        .unwrap();
+        let ch = update(&mut c, id, |l| l.challenge_player(p[1], p[0], 2)).unwrap().unwrap();
+        update(&mut c, id, |l| l.accept(p[0], 3)).unwrap().unwrap();
+        update(&mut c, id, |l| l.attach_game(ch, game)).unwrap().unwrap();
+        assert_eq!(find_by_game(&c, game).unwrap(), Some((id, ch)));
+        let closed = close_season(&mut c, id, 100).unwrap();
+        assert_eq!(closed.standings, p[..3]);
+        let l = load(&c, id).unwrap().unwrap();
+        assert_eq!((l.season(), l.standings()), (2, &p[..3]));
+        assert_eq!(l.archive(), [closed]);
+        let old: String = c
+            .query_row("SELECT status FROM ladder_challenges WHERE ladder_id = ?1 AND season = 1", [id], |r| r.get(0))
+            .unwrap();
+        assert_eq!(old, "cancelled");
+        assert_eq!(find_by_game(&c, game).unwrap(), None);
+        // Closing inside update is refused.
+        assert!(update(&mut c, id, |l| Ok(l.close_season(200).number)).is_err());
+    }
+}

@@ -1,0 +1,295 @@
+//! Linking a person's accounts on several platforms, with one-time codes.
+//!
+//! `link` on one platform stores a code for that account ([`create_code`]); `link CODE` on
+//! another platform ([`redeem`]) makes both accounts one player. Rules:
+//!
+//! - A code lasts ten minutes, is used once, and asking again replaces the account's older codes.
+//! - The two accounts must be on different platforms, and a person has at most one account per
+//!   platform (so a notification always has one place to go): linking that would give them two is
+//!   refused; unlink the old one first.
+//! - When both accounts already belong to different players, the two players are merged into the
+//!   older one (by creation time): every account, game, challenge, offer, tournament entry and
+//!   ladder entry of the newer player moves to the older one, and the newer player's row stays,
+//!   without accounts, with a line in `player_merges`. Two players whose histories meet — they
+//!   played each other, or share a tournament or a ladder — are not merged, since one person
+//!   cannot have played themselves or hold two places; the link is refused instead.
+//! - Ratings: see the ratings tables' merge (added with them).
+//! - [`unlink`] gives the account a new player of its own; all shared history stays with the old
+//!   player, which keeps the other accounts.
+
+use super::Result;
+use super::players::{self, PlayerId};
+use crate::community::link::{CODE_LIFETIME_SECS, LinkCode, LinkError};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+
+type Answer<T> = std::result::Result<T, LinkError>;
+
+/// What a successful link did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Linked {
+    /// The player both accounts now belong to.
+    pub player: PlayerId,
+    /// The player merged into it, when both accounts had one with history or a record.
+    pub merged: Option<PlayerId>,
+}
+
+/// A new code for the account (`platform`, `user_id`), replacing its unused ones.
+pub fn create_code(conn: &mut Connection, platform: &str, user_id: &str, now: i64) -> Result<Answer<LinkCode>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    if players::find(&tx, platform, user_id)?.is_none() {
+        return Ok(Err(LinkError::UnknownAccount));
+    }
+    tx.execute(
+        "DELETE FROM link_codes WHERE (platform = ?1 AND user_id = ?2 AND used_at IS NULL) OR expires_at <= ?3",
+        params![platform, user_id, now],
+    )?;
+    loop {
+        let code = LinkCode::generate();
+        let n = tx.execute(
+            "INSERT INTO link_codes (code, platform, user_id, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT DO NOTHING",
+            params![code.as_str(), platform, user_id, now, now + CODE_LIFETIME_SECS],
+        )?;
+        if n == 1 {
+            tx.commit()?;
+            return Ok(Ok(code));
+        }
+    }
+}
+
+fn platforms_of(tx: &Transaction<'_>, player: PlayerId) -> Result<Vec<String>> {
+    let mut st = tx.prepare_cached("SELECT DISTINCT platform FROM accounts WHERE player_id = ?1 ORDER BY platform")?;
+    let rows = st.query_map([player], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Whether players `a` and `b` have played each other or share a tournament or ladder.
+fn histories_meet(tx: &Transaction<'_>, a: PlayerId, b: PlayerId) -> Result<bool> {
+    Ok(tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM games WHERE (white_id = ?1 AND black_id = ?2) OR (white_id = ?2 AND black_id = ?1))
+             OR EXISTS (SELECT 1 FROM tournament_players x JOIN tournament_players y USING (tournament_id)
+                        WHERE x.player_id = ?1 AND y.player_id = ?2)
+             OR EXISTS (SELECT 1 FROM ladder_members x JOIN ladder_members y USING (ladder_id)
+                        WHERE x.player_id = ?1 AND y.player_id = ?2)",
+        params![a, b],
+        |r| r.get(0),
+    )?)
+}
+
+/// The player columns that move with a merge, as (table, column).
+const PLAYER_COLUMNS: &[(&str, &str)] = &[
+    ("accounts", "player_id"),
+    ("games", "white_id"),
+    ("games", "black_id"),
+    ("challenges", "challenger_id"),
+    ("challenges", "challenged_id"),
+    ("offers", "by_player"),
+    ("tournament_players", "player_id"),
+    ("tournament_games", "white_id"),
+    ("tournament_games", "black_id"),
+    ("ladder_standings", "player_id"),
+    ("ladder_challenges", "challenger_id"),
+    ("ladder_challenges", "challenged_id"),
+    ("ladder_events", "player_id"),
+    ("ladder_events", "other_id"),
+];
+
+/// Moves everything of player `from` to player `into`.
+fn merge(tx: &Transaction<'_>, into: PlayerId, from: PlayerId, now: i64) -> Result<()> {
+    for (table, column) in PLAYER_COLUMNS {
+        tx.execute(&format!("UPDATE {table} SET {column} = ?1 WHERE {column} = ?2"), params![into, from])?;
+    }
+    tx.execute(
+        "INSERT INTO player_merges (merged_id, kept_id, merged_at) VALUES (?1, ?2, ?3)",
+        params![from, into, now],
+    )?;
+    Ok(())
+}
+
+/// The account (`platform`, `user_id`, shown as `name`) uses `typed`, a code made on another
+/// platform: both accounts become one player.
+pub fn redeem(
+    conn: &mut Connection,
+    typed: &str,
+    platform: &str,
+    user_id: &str,
+    name: &str,
+    now: i64,
+) -> Result<Answer<Linked>> {
+    let code = match LinkCode::parse(typed) {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(e)),
+    };
+    // The typing account becomes a player first (in its own transaction) even if linking fails.
+    players::ensure(conn, platform, user_id, name, now)?;
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let row: Option<(String, String, i64, Option<i64>)> = tx
+        .query_row(
+            "SELECT platform, user_id, expires_at, used_at FROM link_codes WHERE code = ?1",
+            [code.as_str()],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .optional()?;
+    let Some((code_platform, code_user, expires_at, used_at)) = row else { return Ok(Err(LinkError::Unknown)) };
+    let refusal = if used_at.is_some() {
+        Some(LinkError::AlreadyUsed)
+    } else if expires_at <= now {
+        Some(LinkError::Expired)
+    } else if (code_platform.as_str(), code_user.as_str()) == (platform, user_id) {
+        Some(LinkError::SameAccount)
+    } else if code_platform == platform {
+        Some(LinkError::SamePlatform)
+    } else {
+        None
+    };
+    if let Some(e) = refusal {
+        return Ok(Err(e));
+    }
+    let Some(owner) = players::find(&tx, &code_platform, &code_user)? else { return Ok(Err(LinkError::Unknown)) };
+    let Some(user) = players::find(&tx, platform, user_id)? else { return Ok(Err(LinkError::UnknownAccount)) };
+    if owner.id == user.id {
+        return Ok(Err(LinkError::AlreadyLinked));
+    }
+    let theirs = platforms_of(&tx, owner.id)?;
+    if let Some(p) = platforms_of(&tx, user.id)?.into_iter().find(|p| theirs.contains(p)) {
+        return Ok(Err(LinkError::TwoAccountsOn(p)));
+    }
+    if histories_meet(&tx, owner.id, user.id)? {
+        return Ok(Err(LinkError::HistoriesMeet));
+    }
+    let created = |id: PlayerId| -> Result<i64> {
+        Ok(tx.query_row("SELECT created_at FROM players WHERE id = ?1", [id], |r| r.get(0))?)
+    };
+    let (keep, drop) = if (created(owner.id)?, owner.id) <= (created(user.id)?, user.id) {
+        (owner.id, user.id)
+    } else {
+        (user.id, owner.id)
+    };
+    merge(&tx, keep, drop, now)?;
+    tx.execute("UPDATE link_codes SET used_at = ?2 WHERE code = ?1", params![code.as_str(), now])?;
+    tx.commit()?;
+    Ok(Ok(Linked { player: keep, merged: Some(drop) }))
+}
+
+/// Detaches the account (`platform`, `user_id`) from its player, giving it a new player named
+/// `name`; the shared history stays with the old player. Returns the new player.
+pub fn unlink(conn: &mut Connection, platform: &str, user_id: &str, name: &str, now: i64) -> Result<Answer<PlayerId>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some(p) = players::find(&tx, platform, user_id)? else { return Ok(Err(LinkError::UnknownAccount)) };
+    let accounts: i64 = tx.query_row("SELECT count(*) FROM accounts WHERE player_id = ?1", [p.id], |r| r.get(0))?;
+    if accounts < 2 {
+        return Ok(Err(LinkError::NotLinked));
+    }
+    tx.execute("INSERT INTO players (name, is_ai, created_at) VALUES (?1, 0, ?2)", params![name, now])?;
+    let new = tx.last_insert_rowid();
+    tx.execute(
+        "UPDATE accounts SET player_id = ?1 WHERE platform = ?2 AND user_id = ?3",
+        params![new, platform, user_id],
+    )?;
+    tx.commit()?;
+    Ok(Ok(new))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, ladders::test_game};
+
+    fn store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("k.db")).unwrap();
+        (dir, store)
+    }
+
+    fn code_for(c: &mut Connection, platform: &str, user: &str, now: i64) -> String {
+        create_code(c, platform, user, now).unwrap().unwrap().to_string()
+    }
+
+    #[test]
+    fn a_code_links_two_accounts_once() {
+        let (_d, store) = store();
+        let mut c = store.conn().unwrap();
+        assert_eq!(create_code(&mut c, "discord", "1", 0).unwrap(), Err(LinkError::UnknownAccount));
+        let alice = players::ensure(&c, "discord", "1", "alice", 10).unwrap();
+        let code = code_for(&mut c, "discord", "1", 100);
+        // The new Matrix account has no player yet: it is created and merged into alice.
+        let linked = redeem(&mut c, &code.to_lowercase(), "matrix", "@a:x", "alice", 200).unwrap().unwrap();
+        assert_eq!(linked.player, alice.id);
+        assert_eq!(players::find(&c, "matrix", "@a:x").unwrap().unwrap().id, alice.id);
+        assert_eq!(redeem(&mut c, &code, "matrix", "@b:x", "bob", 201).unwrap(), Err(LinkError::AlreadyUsed));
+        assert_eq!(redeem(&mut c, "ABCD-EFGH", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Unknown));
+        assert_eq!(redeem(&mut c, "nope", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Malformed));
+    }
+
+    #[test]
+    fn refusals() {
+        let (_d, store) = store();
+        let mut c = store.conn().unwrap();
+        players::ensure(&c, "discord", "1", "alice", 10).unwrap();
+        players::ensure(&c, "discord", "2", "bob", 10).unwrap();
+        let code = code_for(&mut c, "discord", "1", 100);
+        assert_eq!(redeem(&mut c, &code, "discord", "1", "a", 101).unwrap(), Err(LinkError::SameAccount));
+        assert_eq!(redeem(&mut c, &code, "discord", "2", "b", 101).unwrap(), Err(LinkError::SamePlatform));
+        assert_eq!(
+            redeem(&mut c, &code, "matrix", "@a:x", "a", 100 + CODE_LIFETIME_SECS).unwrap(),
+            Err(LinkError::Expired)
+        );
+        // Asking again replaces the old code.
+        let old = code_for(&mut c, "discord", "1", 1000);
+        let new = code_for(&mut c, "discord", "1", 1001);
+        assert_eq!(redeem(&mut c, &old, "matrix", "@a:x", "a", 1002).unwrap(), Err(LinkError::Unknown));
+        redeem(&mut c, &new, "matrix", "@a:x", "a", 1002).unwrap().unwrap();
+        let again = code_for(&mut c, "discord", "1", 1003);
+        assert_eq!(redeem(&mut c, &again, "matrix", "@a:x", "a", 1004).unwrap(), Err(LinkError::AlreadyLinked));
+        // Bob's Discord account cannot join alice, who already has one on Discord.
+        let code = code_for(&mut c, "matrix", "@a:x", 1005);
+        assert_eq!(
+            redeem(&mut c, &code, "discord", "2", "b", 1006).unwrap(),
+            Err(LinkError::TwoAccountsOn("discord".into()))
+        );
+        // Accounts that played each other are not merged.
+        let carol = players::ensure(&c, "console", "carol", "carol", 10).unwrap().id;
+        let dave = players::ensure(&c, "matrix", "@d:x", "dave", 10).unwrap().id;
+        test_game(&c, carol, dave);
+        let code = code_for(&mut c, "console", "carol", 1007);
+        assert_eq!(redeem(&mut c, &code, "matrix", "@d:x", "dave", 1008).unwrap(), Err(LinkError::HistoriesMeet));
+        // A refusal does not use the code up: the right account can still use it.
+        assert_eq!(redeem(&mut c, &code, "telegram", "9", "c", 1009).unwrap().unwrap().player, carol);
+    }
+
+    #[test]
+    fn merging_keeps_both_histories_under_the_older_player() {
+        let (_d, store) = store();
+        let mut c = store.conn().unwrap();
+        let old = players::ensure(&c, "discord", "1", "alice", 10).unwrap().id;
+        let new = players::ensure(&c, "matrix", "@a:x", "alice m", 20).unwrap().id;
+        let other = players::ensure(&c, "discord", "3", "bob", 5).unwrap().id;
+        let g1 = test_game(&c, old, other);
+        let g2 = test_game(&c, other, new);
+        let l = crate::store::ladders::create(&c, "matrix", "!r", "chess", Default::default(), 0).unwrap().unwrap();
+        crate::store::ladders::update(&mut c, l, |ladder| ladder.join(new, 30)).unwrap().unwrap();
+        // The code comes from the newer account; the older player is kept all the same.
+        let code = code_for(&mut c, "matrix", "@a:x", 100);
+        let linked = redeem(&mut c, &code, "discord", "1", "alice", 101).unwrap().unwrap();
+        assert_eq!(linked, Linked { player: old, merged: Some(new) });
+        for (platform, user) in [("discord", "1"), ("matrix", "@a:x")] {
+            assert_eq!(players::find(&c, platform, user).unwrap().unwrap().id, old);
+        }
+        fn sides(c: &Connection, g: i64) -> (PlayerId, PlayerId) {
+            c.query_row("SELECT white_id, black_id FROM games WHERE id = ?1", [g], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+        }
+        assert_eq!((sides(&c, g1), sides(&c, g2)), ((old, other), (other, old)));
+        assert_eq!(crate::store::ladders::load(&c, l).unwrap().unwrap().standings(), [old]);
+        let merged: PlayerId =
+            c.query_row("SELECT kept_id FROM player_merges WHERE merged_id = ?1", [new], |r| r.get(0)).unwrap();
+        assert_eq!(merged, old);
+        // Unlinking gives the Matrix account a fresh player; the history stays with alice.
+        let fresh = unlink(&mut c, "matrix", "@a:x", "alice m", 200).unwrap().unwrap();
+        assert!(fresh != old && fresh != new);
+        assert_eq!(players::find(&c, "matrix", "@a:x").unwrap().unwrap().id, fresh);
+        assert_eq!(sides(&c, g2), (other, old));
+        assert_eq!(unlink(&mut c, "matrix", "@a:x", "x", 201).unwrap(), Err(LinkError::NotLinked));
+        assert_eq!(unlink(&mut c, "matrix", "@nobody", "x", 201).unwrap(), Err(LinkError::UnknownAccount));
+    }
+}

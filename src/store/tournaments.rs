@@ -1,0 +1,539 @@
+//! Tournaments: registration, seeds, and the rounds with their pairings and results.
+//!
+//! A round robin is scheduled whole when it starts (all its games may be played at once, as is
+//! usual in correspondence play); a Swiss gets its first round at the start and each next round
+//! from [`pair_next`] once the previous one is over. Pairing rules are in
+//! [`crate::community::roundrobin`] and [`crate::community::swiss`]. Each change runs in one
+//! immediate transaction.
+
+use super::{Result, StoreError};
+use crate::community::PlayerId;
+use crate::community::roundrobin::berger;
+use crate::community::swiss::{Swiss, SwissError};
+use crate::community::tiebreak::{Scoring, Standing, standings};
+use crate::community::tournament::{Game, Outcome, Round};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use std::fmt;
+
+/// Tournament id (the `tournaments.id` column).
+pub type TournamentId = i64;
+
+/// How a tournament is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum System {
+    RoundRobin,
+    DoubleRoundRobin,
+    Swiss { rounds: usize },
+}
+
+/// Where a tournament is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Registration,
+    Running,
+    Finished,
+}
+
+/// A tournament's row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentInfo {
+    pub id: TournamentId,
+    pub platform: String,
+    pub community_id: String,
+    pub name: String,
+    pub variant: String,
+    pub system: System,
+    pub days_per_move: u32,
+    pub status: Status,
+}
+
+/// A tournament with its players (seed order) and rounds so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tournament {
+    pub info: TournamentInfo,
+    pub players: Vec<PlayerId>,
+    pub rounds: Vec<Round>,
+}
+
+impl Tournament {
+    /// How this tournament's system scores byes and breaks ties.
+    pub fn scoring(&self) -> Scoring {
+        match self.info.system {
+            System::Swiss { .. } => Scoring::SWISS,
+            _ => Scoring::ROUND_ROBIN,
+        }
+    }
+
+    /// The standings so far.
+    pub fn standings(&self) -> Vec<Standing> {
+        standings(&self.players, &self.rounds, &self.scoring())
+    }
+}
+
+/// Why a tournament operation was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentError {
+    UnknownTournament,
+    /// Registration has closed.
+    NotRegistering,
+    AlreadyRegistered,
+    NotRegistered,
+    TooFewPlayers,
+    /// Given seeds are not exactly the registered players.
+    SeedsMismatch,
+    NotRunning,
+    /// A round robin has all its rounds from the start.
+    NothingToPair,
+    UnknownBoard {
+        round: usize,
+        board: usize,
+    },
+    AlreadyDecided {
+        round: usize,
+        board: usize,
+    },
+    Swiss(SwissError),
+}
+
+impl fmt::Display for TournamentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TournamentError::UnknownTournament => write!(f, "There is no such tournament."),
+            TournamentError::NotRegistering => write!(f, "Registration for this tournament has closed."),
+            TournamentError::AlreadyRegistered => write!(f, "You are already registered for this tournament."),
+            TournamentError::NotRegistered => write!(f, "You are not registered for this tournament."),
+            TournamentError::TooFewPlayers => write!(f, "A tournament needs at least two players to start."),
+            TournamentError::SeedsMismatch => write!(f, "The seed list must name every registered player once."),
+            TournamentError::NotRunning => write!(f, "This tournament is not running."),
+            TournamentError::NothingToPair => write!(f, "A round robin has all its rounds from the start."),
+            TournamentError::UnknownBoard { round, board } => write!(f, "Round {round} has no board {board}."),
+            TournamentError::AlreadyDecided { round, board } => {
+                write!(f, "The game on board {board} of round {round} already has a result.")
+            }
+            TournamentError::Swiss(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for TournamentError {}
+
+type Answer<T> = std::result::Result<T, TournamentError>;
+
+fn system_to_db(s: System) -> (&'static str, Option<usize>) {
+    match s {
+        System::RoundRobin => ("roundrobin", None),
+        System::DoubleRoundRobin => ("double_roundrobin", None),
+        System::Swiss { rounds } => ("swiss", Some(rounds)),
+    }
+}
+
+fn info_from(r: &Row<'_>) -> rusqlite::Result<(TournamentInfo, String, Option<usize>, String)> {
+    let info = TournamentInfo {
+        id: r.get(0)?,
+        platform: r.get(1)?,
+        community_id: r.get(2)?,
+        name: r.get(3)?,
+        variant: r.get(4)?,
+        system: System::RoundRobin,
+        days_per_move: r.get(7)?,
+        status: Status::Registration,
+    };
+    Ok((info, r.get(5)?, r.get(6)?, r.get(8)?))
+}
+
+fn decode(row: (TournamentInfo, String, Option<usize>, String)) -> Result<TournamentInfo> {
+    let (info, system, rounds, status) = row;
+    let system = match (system.as_str(), rounds) {
+        ("roundrobin", _) => System::RoundRobin,
+        ("double_roundrobin", _) => System::DoubleRoundRobin,
+        ("swiss", Some(rounds)) => System::Swiss { rounds },
+        _ => return Err(StoreError::Corrupt(format!("tournament {} has system {system:?}", info.id))),
+    };
+    let status = match status.as_str() {
+        "registration" => Status::Registration,
+        "running" => Status::Running,
+        "finished" => Status::Finished,
+        _ => return Err(StoreError::Corrupt(format!("tournament {} has status {status:?}", info.id))),
+    };
+    Ok(TournamentInfo { system, status, ..info })
+}
+
+const INFO: &str =
+    "SELECT id, platform, community_id, name, variant, system, rounds, days_per_move, status FROM tournaments";
+
+/// Creates a tournament open for registration.
+#[allow(clippy::too_many_arguments)]
+pub fn create(
+    conn: &Connection,
+    platform: &str,
+    community_id: &str,
+    name: &str,
+    variant: &str,
+    system: System,
+    days_per_move: u32,
+    created_by: Option<PlayerId>,
+    now: i64,
+) -> Result<TournamentId> {
+    let (system, rounds) = system_to_db(system);
+    conn.execute(
+        "INSERT INTO tournaments (platform, community_id, name, variant, system, rounds, days_per_move, status,
+                                  created_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'registration', ?8, ?9)",
+        params![platform, community_id, name, variant, system, rounds, days_per_move, created_by, now],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// A tournament's row.
+pub fn info(conn: &Connection, id: TournamentId) -> Result<Option<TournamentInfo>> {
+    conn.query_row(&format!("{INFO} WHERE id = ?1"), [id], info_from).optional()?.map(decode).transpose()
+}
+
+/// A community's tournaments, newest first.
+pub fn list(conn: &Connection, platform: &str, community_id: &str) -> Result<Vec<TournamentInfo>> {
+    let mut st = conn.prepare_cached(&format!("{INFO} WHERE platform = ?1 AND community_id = ?2 ORDER BY id DESC"))?;
+    let rows = st.query_map(params![platform, community_id], info_from)?;
+    rows.map(|r| decode(r?)).collect()
+}
+
+/// A tournament with its players and rounds.
+pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
+    let Some(info) = info(conn, id)? else { return Ok(None) };
+    let mut st =
+        conn.prepare_cached("SELECT player_id FROM tournament_players WHERE tournament_id = ?1 ORDER BY seed")?;
+    let players = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+    let mut st = conn.prepare_cached(
+        "SELECT round, board, white_id, black_id, result FROM tournament_games WHERE tournament_id = ?1
+         ORDER BY round, board",
+    )?;
+    let rows = st.query_map([id], |r| {
+        Ok((
+            r.get::<_, usize>(0)?,
+            r.get::<_, PlayerId>(2)?,
+            r.get::<_, Option<PlayerId>>(3)?,
+            r.get::<_, Option<String>>(4)?,
+        ))
+    })?;
+    let mut rounds: Vec<Round> = Vec::new();
+    for row in rows {
+        let (round, white, black, result) = row?;
+        while rounds.len() < round {
+            rounds.push(Round::default());
+        }
+        let r = &mut rounds[round - 1];
+        match black {
+            None => r.bye = Some(white),
+            Some(black) => {
+                let outcome = match result.as_deref() {
+                    None => None,
+                    Some("1-0") => Some(Outcome::WhiteWins),
+                    Some("0-1") => Some(Outcome::BlackWins),
+                    Some("1/2-1/2") => Some(Outcome::Draw),
+                    Some(x) => return Err(StoreError::Corrupt(format!("tournament result {x:?}"))),
+                };
+                r.games.push(Game { white, black, outcome });
+            }
+        }
+    }
+    Ok(Some(Tournament { info, players, rounds }))
+}
+
+/// Registers `player`; returns their seed (registration order).
+pub fn register(conn: &mut Connection, id: TournamentId, player: PlayerId, now: i64) -> Result<Answer<usize>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    match info(&tx, id)? {
+        None => return Ok(Err(TournamentError::UnknownTournament)),
+        Some(i) if i.status != Status::Registration => return Ok(Err(TournamentError::NotRegistering)),
+        _ => {}
+    }
+    let seed: usize =
+        tx.query_row("SELECT count(*) + 1 FROM tournament_players WHERE tournament_id = ?1", [id], |r| r.get(0))?;
+    let n = tx.execute(
+        "INSERT INTO tournament_players (tournament_id, player_id, seed, joined_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (tournament_id, player_id) DO NOTHING",
+        params![id, player, seed, now],
+    )?;
+    if n == 0 {
+        return Ok(Err(TournamentError::AlreadyRegistered));
+    }
+    tx.commit()?;
+    Ok(Ok(seed))
+}
+
+/// Takes back a registration before the start; the later seeds move up one.
+pub fn unregister(conn: &mut Connection, id: TournamentId, player: PlayerId) -> Result<Answer<()>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    match info(&tx, id)? {
+        None => return Ok(Err(TournamentError::UnknownTournament)),
+        Some(i) if i.status != Status::Registration => return Ok(Err(TournamentError::NotRegistering)),
+        _ => {}
+    }
+    let seed: Option<i64> = tx
+        .query_row(
+            "SELECT seed FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2",
+            params![id, player],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let Some(seed) = seed else { return Ok(Err(TournamentError::NotRegistered)) };
+    tx.execute("DELETE FROM tournament_players WHERE tournament_id = ?1 AND player_id = ?2", params![id, player])?;
+    // Two steps so that the UNIQUE seed never sees two rows with one seed.
+    tx.execute(
+        "UPDATE tournament_players SET seed = seed + 1000000 WHERE tournament_id = ?1 AND seed > ?2",
+        params![id, seed],
+    )?;
+    tx.execute(
+        "UPDATE tournament_players SET seed = seed - 1000001 WHERE tournament_id = ?1 AND seed > 1000000",
+        [id],
+    )?;
+    tx.commit()?;
+    Ok(Ok(()))
+}
+
+fn insert_round(conn: &Connection, id: TournamentId, number: usize, round: &Round) -> Result<()> {
+    let mut st = conn.prepare_cached(
+        "INSERT INTO tournament_games (tournament_id, round, board, white_id, black_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    if let Some(p) = round.bye {
+        st.execute(params![id, number, 0, p, None::<PlayerId>])?;
+    }
+    for (i, g) in round.games.iter().enumerate() {
+        st.execute(params![id, number, i + 1, g.white, g.black])?;
+    }
+    Ok(())
+}
+
+/// Closes registration and makes the first round (a round robin: all rounds). `seeds`, when
+/// given, reorders the players (for example by rating); otherwise registration order stands.
+pub fn start(conn: &mut Connection, id: TournamentId, seeds: Option<&[PlayerId]>) -> Result<Answer<Vec<Round>>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some(t) = load(&tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    if t.info.status != Status::Registration {
+        return Ok(Err(TournamentError::NotRegistering));
+    }
+    let players = match seeds {
+        Some(s) => {
+            let (mut a, mut b) = (s.to_vec(), t.players.clone());
+            a.sort_unstable();
+            a.dedup();
+            b.sort_unstable();
+            if a != b || s.len() != t.players.len() {
+                return Ok(Err(TournamentError::SeedsMismatch));
+            }
+            s.to_vec()
+        }
+        None => t.players.clone(),
+    };
+    if players.len() < 2 {
+        return Ok(Err(TournamentError::TooFewPlayers));
+    }
+    let rounds = match t.info.system {
+        System::RoundRobin => berger(&players, false),
+        System::DoubleRoundRobin => berger(&players, true),
+        System::Swiss { rounds } => match Swiss::new(players.clone(), rounds).and_then(|s| s.pair_next(&[])) {
+            Ok(r) => vec![r],
+            Err(e) => return Ok(Err(TournamentError::Swiss(e))),
+        },
+    };
+    tx.execute("UPDATE tournament_players SET seed = seed + 1000000 WHERE tournament_id = ?1", [id])?;
+    for (i, p) in players.iter().enumerate() {
+        tx.execute(
+            "UPDATE tournament_players SET seed = ?3 WHERE tournament_id = ?1 AND player_id = ?2",
+            params![id, p, i + 1],
+        )?;
+    }
+    for (i, r) in rounds.iter().enumerate() {
+        insert_round(&tx, id, i + 1, r)?;
+    }
+    tx.execute("UPDATE tournaments SET status = 'running' WHERE id = ?1", [id])?;
+    tx.commit()?;
+    Ok(Ok(rounds))
+}
+
+/// Pairs the next Swiss round once the previous one is over; returns it with its number.
+pub fn pair_next(conn: &mut Connection, id: TournamentId) -> Result<Answer<(usize, Round)>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some(t) = load(&tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    if t.info.status != Status::Running {
+        return Ok(Err(TournamentError::NotRunning));
+    }
+    let System::Swiss { rounds } = t.info.system else { return Ok(Err(TournamentError::NothingToPair)) };
+    let round = match Swiss::new(t.players.clone(), rounds).and_then(|s| s.pair_next(&t.rounds)) {
+        Ok(r) => r,
+        Err(e) => return Ok(Err(TournamentError::Swiss(e))),
+    };
+    let number = t.rounds.len() + 1;
+    insert_round(&tx, id, number, &round)?;
+    tx.commit()?;
+    Ok(Ok((number, round)))
+}
+
+/// Notes the game played on a board (boards count from 1).
+pub fn set_game(conn: &Connection, id: TournamentId, round: usize, board: usize, game: i64) -> Result<Answer<()>> {
+    let n = conn.execute(
+        "UPDATE tournament_games SET game_id = ?4 WHERE tournament_id = ?1 AND round = ?2 AND board = ?3 AND board > 0",
+        params![id, round, board, game],
+    )?;
+    Ok(if n == 1 { Ok(()) } else { Err(TournamentError::UnknownBoard { round, board }) })
+}
+
+/// The tournament, round and board that game `game` is played for.
+pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(TournamentId, usize, usize)>> {
+    Ok(conn
+        .query_row("SELECT tournament_id, round, board FROM tournament_games WHERE game_id = ?1", [game], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?)
+}
+
+/// Records a board's result (a loss on time or by forfeit is recorded as the other side's win).
+/// Returns whether that finished the tournament.
+pub fn record_result(
+    conn: &mut Connection,
+    id: TournamentId,
+    round: usize,
+    board: usize,
+    outcome: Outcome,
+) -> Result<Answer<bool>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let Some(t) = load(&tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    if t.info.status != Status::Running {
+        return Ok(Err(TournamentError::NotRunning));
+    }
+    let Some(game) = board.checked_sub(1).and_then(|b| t.rounds.get(round.wrapping_sub(1))?.games.get(b)) else {
+        return Ok(Err(TournamentError::UnknownBoard { round, board }));
+    };
+    if game.outcome.is_some() {
+        return Ok(Err(TournamentError::AlreadyDecided { round, board }));
+    }
+    let result = match outcome {
+        Outcome::WhiteWins => "1-0",
+        Outcome::BlackWins => "0-1",
+        Outcome::Draw => "1/2-1/2",
+    };
+    tx.execute(
+        "UPDATE tournament_games SET result = ?4 WHERE tournament_id = ?1 AND round = ?2 AND board = ?3",
+        params![id, round, board, result],
+    )?;
+    let open: i64 = tx.query_row(
+        "SELECT count(*) FROM tournament_games WHERE tournament_id = ?1 AND board > 0 AND result IS NULL",
+        [id],
+        |r| r.get(0),
+    )?;
+    let all_rounds = match t.info.system {
+        System::Swiss { rounds } => t.rounds.len() == rounds,
+        _ => true,
+    };
+    let finished = open == 0 && all_rounds;
+    if finished {
+        tx.execute("UPDATE tournaments SET status = 'finished' WHERE id = ?1", [id])?;
+    }
+    tx.commit()?;
+    Ok(Ok(finished))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{Store, players};
+
+    fn setup(n: usize) -> (tempfile::TempDir, Store, Vec<PlayerId>) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("t.db")).unwrap();
+        let c = store.conn().unwrap();
+        let ids = (1..=n)
+            .map(|i| players::ensure(&c, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id)
+            .collect();
+        drop(c);
+        (dir, store, ids)
+    }
+
+    #[test]
+    fn registration_and_seeds() {
+        let (_d, store, p) = setup(4);
+        let mut c = store.conn().unwrap();
+        let id = create(&c, "discord", "g", "Spring", "chess", System::RoundRobin, 3, Some(p[0]), 5).unwrap();
+        assert_eq!(start(&mut c, id, None).unwrap(), Err(TournamentError::TooFewPlayers));
+        for (i, &x) in p.iter().enumerate() {
+            assert_eq!(register(&mut c, id, x, 6).unwrap(), Ok(i + 1));
+        }
+        assert_eq!(register(&mut c, id, p[0], 6).unwrap(), Err(TournamentError::AlreadyRegistered));
+        unregister(&mut c, id, p[1]).unwrap().unwrap();
+        assert_eq!(unregister(&mut c, id, p[1]).unwrap(), Err(TournamentError::NotRegistered));
+        assert_eq!(load(&c, id).unwrap().unwrap().players, [p[0], p[2], p[3]]);
+        assert_eq!(start(&mut c, id, Some(&[p[0], p[0], p[2]])).unwrap(), Err(TournamentError::SeedsMismatch));
+        let rounds = start(&mut c, id, Some(&[p[3], p[0], p[2]])).unwrap().unwrap();
+        assert_eq!(rounds.len(), 3);
+        let t = load(&c, id).unwrap().unwrap();
+        assert_eq!((t.players.clone(), t.info.status), (vec![p[3], p[0], p[2]], Status::Running));
+        assert_eq!(t.rounds, rounds);
+        assert_eq!(register(&mut c, id, p[1], 7).unwrap(), Err(TournamentError::NotRegistering));
+        assert_eq!(pair_next(&mut c, id).unwrap(), Err(TournamentError::NothingToPair));
+        assert_eq!(list(&c, "discord", "g").unwrap(), [t.info]);
+    }
+
+    #[test]
+    fn round_robin_runs_to_the_end() {
+        let (_d, store, p) = setup(3);
+        let mut c = store.conn().unwrap();
+        let id = create(&c, "discord", "g", "RR", "atomic", System::DoubleRoundRobin, 3, None, 5).unwrap();
+        for &x in &p {
+            register(&mut c, id, x, 6).unwrap().unwrap();
+        }
+        let rounds = start(&mut c, id, None).unwrap().unwrap();
+        assert_eq!(rounds.len(), 6);
+        assert!(rounds.iter().all(|r| r.games.len() == 1 && r.bye.is_some()));
+        let game = crate::store::ladders::test_game(&c, rounds[0].games[0].white, rounds[0].games[0].black);
+        set_game(&c, id, 1, 1, game).unwrap().unwrap();
+        assert_eq!(set_game(&c, id, 1, 0, game).unwrap(), Err(TournamentError::UnknownBoard { round: 1, board: 0 }));
+        assert_eq!(find_by_game(&c, game).unwrap(), Some((id, 1, 1)));
+        for r in 1..=6 {
+            let last = record_result(&mut c, id, r, 1, Outcome::WhiteWins).unwrap().unwrap();
+            assert_eq!(last, r == 6);
+        }
+        assert_eq!(record_result(&mut c, id, 1, 1, Outcome::Draw).unwrap(), Err(TournamentError::NotRunning));
+        let t = load(&c, id).unwrap().unwrap();
+        assert_eq!(t.info.status, Status::Finished);
+        // Everyone won their two white games and sat out twice (no points in a round robin): 2 points
+        // each, Sonneborn–Berger 2 × 2 = 4 each.
+        assert!(t.standings().iter().all(|s| s.score.0 == 8 && s.tiebreaks[0].0 == 16));
+    }
+
+    #[test]
+    fn swiss_pairs_round_by_round() {
+        let (_d, store, p) = setup(5);
+        let mut c = store.conn().unwrap();
+        let id = create(&c, "matrix", "!r", "Swiss", "chess", System::Swiss { rounds: 3 }, 3, None, 5).unwrap();
+        for &x in &p {
+            register(&mut c, id, x, 6).unwrap().unwrap();
+        }
+        let first = start(&mut c, id, None).unwrap().unwrap();
+        assert_eq!(first.len(), 1);
+        assert_eq!(first[0].bye, Some(p[4]));
+        assert_eq!(pair_next(&mut c, id).unwrap(), Err(TournamentError::Swiss(SwissError::RoundIncomplete(1))));
+        for round in 1..=3 {
+            let t = load(&c, id).unwrap().unwrap();
+            for board in 1..=t.rounds[round - 1].games.len() {
+                assert!(!record_result(&mut c, id, round, board, Outcome::Draw).unwrap().unwrap() || round == 3);
+            }
+            assert_eq!(
+                record_result(&mut c, id, round, 9, Outcome::Draw).unwrap(),
+                if round == 3 {
+                    Err(TournamentError::NotRunning)
+                } else {
+                    Err(TournamentError::UnknownBoard { round, board: 9 })
+                }
+            );
+            if round < 3 {
+                let (n, r) = pair_next(&mut c, id).unwrap().unwrap();
+                assert_eq!(n, round + 1);
+                assert_eq!(load(&c, id).unwrap().unwrap().rounds[round], r);
+            }
+        }
+        let t = load(&c, id).unwrap().unwrap();
+        assert_eq!(t.info.status, Status::Finished);
+        let byes: std::collections::HashSet<_> = t.rounds.iter().map(|r| r.bye.unwrap()).collect();
+        assert_eq!(byes.len(), 3);
+        assert_eq!(t.scoring(), Scoring::SWISS);
+    }
+}
