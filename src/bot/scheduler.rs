@@ -41,9 +41,14 @@ impl Bot {
             } else {
                 Outcome::Decisive { winner, reason: WinReason::Timeout }
             };
-            if games::finish(&mut conn, row.id, row.ply, o, now)? {
+            let mut notes = Vec::new();
+            let mut on_end = |c: &rusqlite::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
+            if games::finish(&mut conn, row.id, row.ply, o, now, &mut on_end)? {
                 let loser = self.name_of(&conn, row.player(turn))?;
-                let text = format!("Game #{}: {loser} ran out of time. {}", row.id, self.end_text(&conn, &row, o)?);
+                let mut text = format!("Game #{}: {loser} ran out of time. {}", row.id, self.end_text(&conn, &row, o)?);
+                for n in &notes {
+                    text.push_str(&format!("\n{n}"));
+                }
                 let mut r = self.reply_game(&row, text);
                 r.notify = self.notify_of(&conn, &row.platform, row.white)?;
                 r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);

@@ -274,9 +274,32 @@ pub struct MoveUpdate<'a> {
     pub outcome: Option<Outcome>,
 }
 
+/// Called inside the transaction that stores a game's result, with the finished row: what must change
+/// with the result (ratings, ladder standings, tournament scores) changes atomically with it — a
+/// crash leaves both or neither.
+pub type OnEnd<'a> = &'a mut dyn FnMut(&Connection, &GameRow) -> Result<()>;
+
+/// An [`OnEnd`] that does nothing.
+pub fn no_end_hook(_: &Connection, _: &GameRow) -> Result<()> {
+    Ok(())
+}
+
+fn run_end_hook(tx: &Connection, id: GameId, on_end: OnEnd<'_>) -> Result<()> {
+    let row = get(tx, id)?.ok_or_else(|| super::StoreError::Corrupt(format!("game {id} vanished")))?;
+    on_end(tx, &row)
+}
+
 /// Stores the move for ply `expected_ply + 1` if the game is still active at `expected_ply`, and
-/// clears pending offers. Returns `false` (and changes nothing) when the game moved on meanwhile.
-pub fn apply_move(conn: &mut Connection, id: GameId, expected_ply: u32, m: &MoveUpdate<'_>, now: i64) -> Result<bool> {
+/// clears pending offers; a move that ends the game runs `on_end` in the same transaction. Returns
+/// `false` (and changes nothing) when the game moved on meanwhile.
+pub fn apply_move(
+    conn: &mut Connection,
+    id: GameId,
+    expected_ply: u32,
+    m: &MoveUpdate<'_>,
+    now: i64,
+    on_end: OnEnd<'_>,
+) -> Result<bool> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let (status, result, term, deadline, remind) = match m.outcome {
         Some(o) => {
@@ -297,12 +320,23 @@ pub fn apply_move(conn: &mut Connection, id: GameId, expected_ply: u32, m: &Move
     tx.prepare_cached("INSERT INTO moves (game_id, ply, typed, san, uci, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
         .execute(params![id, expected_ply + 1, m.typed, m.san, m.uci, now])?;
     offers::clear(&tx, id)?;
+    if m.outcome.is_some() {
+        run_end_hook(&tx, id, on_end)?;
+    }
     tx.commit()?;
     Ok(true)
 }
 
-/// Ends an active game at `expected_ply` with an outcome (resignation, agreement, timeout).
-pub fn finish(conn: &mut Connection, id: GameId, expected_ply: u32, outcome: Outcome, now: i64) -> Result<bool> {
+/// Ends an active game at `expected_ply` with an outcome (resignation, agreement, timeout), running
+/// `on_end` in the same transaction.
+pub fn finish(
+    conn: &mut Connection,
+    id: GameId,
+    expected_ply: u32,
+    outcome: Outcome,
+    now: i64,
+    on_end: OnEnd<'_>,
+) -> Result<bool> {
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     let (r, t) = outcome_to_db(outcome);
     let n = tx.execute(
@@ -314,6 +348,7 @@ pub fn finish(conn: &mut Connection, id: GameId, expected_ply: u32, outcome: Out
         return Ok(false);
     }
     offers::clear(&tx, id)?;
+    run_end_hook(&tx, id, on_end)?;
     tx.commit()?;
     Ok(true)
 }
@@ -497,13 +532,55 @@ mod tests {
             remind_at: None,
             outcome: None,
         };
-        assert!(apply_move(&mut c, id, 0, &m, 1).unwrap());
-        assert!(!apply_move(&mut c, id, 0, &m, 1).unwrap());
+        assert!(apply_move(&mut c, id, 0, &m, 1, &mut no_end_hook).unwrap());
+        assert!(!apply_move(&mut c, id, 0, &m, 1, &mut no_end_hook).unwrap());
         let g = get(&c, id).unwrap().unwrap();
         assert_eq!((g.ply, g.fen.as_str()), (1, "after"));
         assert_eq!(moves(&c, id).unwrap().len(), 1);
         assert!(take_back(&mut c, id, 1, 0, fen, None, None, 2).unwrap());
         assert!(moves(&c, id).unwrap().is_empty());
+    }
+
+    #[test]
+    fn a_failing_end_hook_leaves_neither_result_nor_consequence() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("g.db")).unwrap();
+        let mut c = store.conn().unwrap();
+        let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
+        let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
+        let ng = NewGame {
+            platform: "t",
+            community_id: None,
+            chat_id: "c",
+            variant: "chess",
+            setup: None,
+            start_fen: "start",
+            white: a,
+            black: b,
+            ai_level: None,
+            days_per_move: None,
+            status: Status::Active,
+            deadline: None,
+            remind_at: None,
+        };
+        let id = create(&c, &ng, 0).unwrap();
+        let resign = Outcome::Decisive { winner: Color::White, reason: WinReason::Resignation };
+        let mut failing = |conn: &Connection, row: &GameRow| {
+            assert_eq!(row.status, Status::Finished, "the hook sees the stored result");
+            conn.execute("UPDATE players SET name = 'changed' WHERE id = ?1", [a])?;
+            Err(crate::store::StoreError::Corrupt("hook failed".into()))
+        };
+        assert!(finish(&mut c, id, 0, resign, 1, &mut failing).is_err());
+        assert_eq!(get(&c, id).unwrap().unwrap().status, Status::Active);
+        assert_eq!(players::get(&c, a).unwrap().unwrap().name, "A");
+        let mut seen = 0;
+        let mut ok = |_: &Connection, _: &GameRow| {
+            seen += 1;
+            Ok(())
+        };
+        assert!(finish(&mut c, id, 0, resign, 1, &mut ok).unwrap());
+        assert_eq!(seen, 1);
+        assert_eq!(get(&c, id).unwrap().unwrap().result.as_deref(), Some("1-0"));
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod info;
 mod moves;
 mod offers;
 mod relocation;
+mod results;
 mod settings;
 
 use super::command::{self, Command};

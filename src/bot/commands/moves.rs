@@ -164,7 +164,9 @@ impl Bot {
         let (deadline, remind_at) = clock_after(row.days_per_move, now);
         let update =
             MoveUpdate { typed, san: &san_text, uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
-        if !games::apply_move(conn, id, row.ply, &update, now)? {
+        let mut notes = Vec::new();
+        let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
+        if !games::apply_move(conn, id, row.ply, &update, now, &mut on_end)? {
             return user(format!(
                 "Game #{id}: the position changed before your move landed (another move came first). Look at the board and try again."
             ));
@@ -176,6 +178,9 @@ impl Bot {
         let mut text = format!("Game #{id}: {label} played by {}.", mover.name);
         if let Some(o) = outcome {
             text.push_str(&format!(" {}", self.end_text(conn, row, o)?));
+            for n in &notes {
+                text.push_str(&format!("\n{n}"));
+            }
         } else {
             text.push_str(&format!(" {next_name} ({}) to move.", next.name()));
             if after.is_check() {

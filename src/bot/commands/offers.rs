@@ -21,14 +21,19 @@ impl Bot {
 
     pub(super) fn finish_with(&self, cx: &Ctx<'_>, row: &GameRow, o: Outcome, notify: PlayerId) -> Res<Response> {
         let mut conn = self.conn()?;
-        if !games::finish(&mut conn, row.id, row.ply, o, self.clock.now())? {
+        let mut notes = Vec::new();
+        let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
+        if !games::finish(&mut conn, row.id, row.ply, o, self.clock.now(), &mut on_end)? {
             return user(format!(
                 "Game #{}: the position changed meanwhile; look at {}board and try again.",
                 row.id,
                 cx.p()
             ));
         }
-        let text = format!("Game #{}: {}", row.id, self.end_text(&conn, row, o)?);
+        let mut text = format!("Game #{}: {}", row.id, self.end_text(&conn, row, o)?);
+        for n in &notes {
+            text.push_str(&format!("\n{n}"));
+        }
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, notify)?;
         Ok(Response { replies: vec![r], ai_jobs: vec![] })
