@@ -74,7 +74,7 @@ fn ply_guard_under_threads_at_the_store_level() {
                     outcome: None,
                 };
                 barrier.wait();
-                games::apply_move(&mut c, 1, 0, &m, T0).unwrap()
+                games::apply_move(&mut c, 1, 0, &m, T0, &mut games::no_end_hook).unwrap()
             })
         })
         .collect();
