@@ -60,6 +60,18 @@ async fn ping(
     Ok(())
 }
 
+/// Thinks first, then answers in two parts and opens a thread on the first.
+#[poise::command(slash_command)]
+async fn think(ctx: Context<'_>) -> Result<(), Error> {
+    ctx.defer().await?;
+    let first = ctx.say("first thought").await?.into_message().await?;
+    let second = ctx.say("second thought").await?;
+    second.edit(ctx, poise::CreateReply::default().content("second thought, edited")).await?;
+    let thread = serenity::CreateThread::new("analysis");
+    first.channel_id.create_thread_from_message(ctx, first.id, thread).await?;
+    Ok(())
+}
+
 /// A tiny valid PNG: 4×2 grey pixels.
 fn tiny_png() -> Vec<u8> {
     let mut bytes = Vec::new();
@@ -112,11 +124,11 @@ async fn on_message(ctx: &serenity::Context, probe: &Probe, message: &serenity::
             .await?;
     } else if message.content == "!dm" {
         let dm = message.author.direct_message(ctx, serenity::CreateMessage::new().content("hello in private")).await;
-        if let Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))) = &dm {
-            if response.error.code == 50007 {
-                channel.say(ctx, "your DMs are closed").await?;
-                return Ok(());
-            }
+        if let Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))) = &dm
+            && response.error.code == 50007
+        {
+            channel.say(ctx, "your DMs are closed").await?;
+            return Ok(());
         }
         dm?;
     }
@@ -129,7 +141,7 @@ async fn bot_client(fake: &FakeDiscord, token: &str, probe: Arc<Probe>) -> seren
     let http = serenity::HttpBuilder::new(token).proxy(fake.base_url()).ratelimiter_disabled(true).build();
     let framework = poise::Framework::builder()
         .options(poise::FrameworkOptions {
-            commands: vec![ping()],
+            commands: vec![ping(), think()],
             event_handler: |framework, event| Box::pin(on_event(framework, event)),
             ..Default::default()
         })
@@ -239,7 +251,7 @@ async fn scenario() {
         assert_eq!(command["options"][0]["type"], 3);
         assert_eq!(command["options"][0]["autocomplete"], true);
     }
-    assert_eq!(fake.commands(Some(GUILD)).len(), 1);
+    assert_eq!(fake.commands(Some(GUILD)).len(), 2);
 
     // A slash command gets a reply with a button; mentions are restricted.
     let options = json!([{ "name": "piece", "type": 3, "value": "rook" }]);
@@ -261,6 +273,18 @@ async fn scenario() {
     let update = fake.wait_for(|sent| is_response_to(sent, click.id, 7), WAIT).await;
     assert_eq!(update.content(), Some("clicked by alice"));
     assert_eq!(update.message_id, Some(reply_message));
+
+    // A deferred command: edits of the original response, a follow-up and its edit, a thread.
+    let command = fake.slash_command(GENERAL, ALICE, "think", json!([]));
+    fake.wait_for(|sent| is_response_to(sent, command.id, 5), WAIT).await;
+    let first = fake.wait_for(|sent| sent.content() == Some("first thought"), WAIT).await;
+    let follow_up = |sent: &Sent| sent.kind == SentKind::FollowUp && sent.content() == Some("second thought");
+    fake.wait_for(follow_up, WAIT).await;
+    let edited = |sent: &Sent| sent.kind == SentKind::Edit && sent.content() == Some("second thought, edited");
+    fake.wait_for(edited, WAIT).await;
+    let thread = fake.wait_for(|sent| sent.kind == SentKind::Thread, WAIT).await;
+    assert_eq!(thread.message_id, first.message_id, "a thread from a message has its id");
+    assert_eq!(thread.payload["name"], "analysis");
 
     // A PNG upload arrives whole.
     fake.send_message(GENERAL, ALICE, "!board");
@@ -293,7 +317,7 @@ async fn scenario() {
     // A redelivered event reaches the bot again; its dedup answers once.
     let id = fake.send_message(GENERAL, ALICE, "!echo twice");
     fake.wait_for(channel_message("echo: twice"), WAIT).await;
-    fake.redeliver_where(|event, data| event == "MESSAGE_CREATE" && data["id"] == id.to_string());
+    fake.redeliver_where(|event, data| event == "MESSAGE_CREATE" && data["id"].as_str() == Some(&*id.to_string()));
     let deadline = tokio::time::Instant::now() + WAIT;
     while probe.echo_deliveries.load(Ordering::SeqCst) < 3 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;

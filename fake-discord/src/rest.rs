@@ -140,12 +140,27 @@ fn no_content() -> Response {
     StatusCode::NO_CONTENT.into_response()
 }
 
+/// A Discord error answer: HTTP status, Discord's error code and message.
+#[derive(Clone, Copy, Debug)]
+struct ApiError(StatusCode, u32, &'static str);
+
+impl ApiError {
+    const UNKNOWN_CHANNEL: ApiError = ApiError(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+    const UNKNOWN_MESSAGE: ApiError = ApiError(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(self.0, self.1, self.2)
+    }
+}
+
 fn unknown_channel() -> Response {
-    error(StatusCode::NOT_FOUND, 10003, "Unknown Channel")
+    ApiError::UNKNOWN_CHANNEL.into_response()
 }
 
 fn unknown_message() -> Response {
-    error(StatusCode::NOT_FOUND, 10008, "Unknown Message")
+    ApiError::UNKNOWN_MESSAGE.into_response()
 }
 
 /// A request body: JSON, or multipart with `payload_json` and `files[n]` parts.
@@ -315,27 +330,27 @@ async fn create_dm(AxumState(shared): SharedState, body: Payload) -> Response {
 
 /// Whether the bot may post in `channel`: it exists, and is not the DM of a user whose DMs are
 /// closed (Discord's 50007).
-fn check_postable(state: &State, channel: u64) -> Result<(), Response> {
+fn check_postable(state: &State, channel: u64) -> Result<(), ApiError> {
     if !state.channels.contains_key(&channel) {
-        return Err(unknown_channel());
+        return Err(ApiError::UNKNOWN_CHANNEL);
     }
     let closed = state.dm_channels.iter().any(|(user, dm)| *dm == channel && state.closed_dms.contains(user));
     if closed {
-        return Err(error(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user"));
+        return Err(ApiError(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user"));
     }
     Ok(())
 }
 
 /// Checks a message body as Discord does: something to show, content within the limit.
-fn check_message_body(payload: &Payload) -> Result<(), Response> {
+fn check_message_body(payload: &Payload) -> Result<(), ApiError> {
     let json = &payload.json;
     let content = json["content"].as_str().unwrap_or_default();
     if content.chars().count() > CONTENT_LIMIT {
-        return Err(error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: content too long"));
+        return Err(ApiError(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: content too long"));
     }
     let has = |field: &str| json[field].as_array().is_some_and(|items| !items.is_empty());
     if content.is_empty() && payload.files.is_empty() && !has("embeds") && !has("components") && !has("poll") {
-        return Err(error(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message"));
+        return Err(ApiError(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message"));
     }
     Ok(())
 }
@@ -398,7 +413,7 @@ fn push_sent(
 async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>, body: Payload) -> Response {
     let mut state = shared.lock();
     if let Err(response) = check_postable(&state, channel).and_then(|()| check_message_body(&body)) {
-        return response;
+        return response.into_response();
     }
     let message = bot_message(&mut state, channel, &body);
     let id = payloads::id_of(&message);
@@ -479,9 +494,9 @@ fn start_thread(state: &mut State, channel: u64, id: u64, body: Payload) -> Resp
 }
 
 /// The interaction a token belongs to, or Discord's "Unknown interaction".
-fn interaction_for(state: &State, token: &str) -> Result<(u64, u64), Response> {
+fn interaction_for(state: &State, token: &str) -> Result<(u64, u64), ApiError> {
     let record = state.interactions.get(token);
-    let unknown = || error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+    let unknown = || ApiError(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
     record.map(|record| (record.id, record.channel)).ok_or_else(unknown)
 }
 
@@ -495,7 +510,7 @@ async fn interaction_callback(
     let (interaction, channel) = match interaction_for(&state, &token) {
         Ok(found) if found.0 == id => found,
         Ok(_) => return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction"),
-        Err(response) => return response,
+        Err(response) => return response.into_response(),
     };
     if state.interactions[&token].acknowledged {
         return error(StatusCode::BAD_REQUEST, 40060, "Interaction has already been acknowledged.");
@@ -509,7 +524,7 @@ async fn interaction_callback(
         // Reply with a message.
         4 => {
             if let Err(response) = check_message_body(&data) {
-                return response;
+                return response.into_response();
             }
             let message = bot_message(&mut state, channel, &data);
             message_id = Some(payloads::id_of(&message));
@@ -547,8 +562,8 @@ async fn interaction_callback(
 }
 
 /// The interaction of a webhook (follow-up) request, checking the application id.
-fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64), Response> {
-    let unknown = || error(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64), ApiError> {
+    let unknown = || ApiError(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
     if app != state.config.bot_id {
         return Err(unknown());
     }
@@ -561,9 +576,9 @@ fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64
 }
 
 /// `@original` or a message id, as a stored message id.
-fn webhook_message(state: &State, token: &str, message: &str) -> Result<u64, Response> {
+fn webhook_message(state: &State, token: &str, message: &str) -> Result<u64, ApiError> {
     let id = if message == "@original" { state.interactions[token].original } else { message.parse().ok() };
-    id.filter(|id| state.messages.contains_key(id)).ok_or_else(unknown_message)
+    id.filter(|id| state.messages.contains_key(id)).ok_or(ApiError::UNKNOWN_MESSAGE)
 }
 
 async fn create_followup(
@@ -574,10 +589,10 @@ async fn create_followup(
     let mut state = shared.lock();
     let (interaction, channel) = match webhook_interaction(&state, app, &token) {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(response) => return response.into_response(),
     };
     if let Err(response) = check_message_body(&body) {
-        return response;
+        return response.into_response();
     }
     let message = bot_message(&mut state, channel, &body);
     let id = payloads::id_of(&message);
@@ -593,7 +608,7 @@ async fn get_webhook_message(
     let found = webhook_interaction(&state, app, &token).and_then(|_| webhook_message(&state, &token, &message));
     match found {
         Ok(id) => ok(state.messages[&id].clone()),
-        Err(response) => response,
+        Err(response) => response.into_response(),
     }
 }
 
@@ -607,7 +622,7 @@ async fn edit_webhook_message(
         .and_then(|found| webhook_message(&state, &token, &message).map(|id| (found, id)));
     match found {
         Ok(((interaction, channel), id)) => edit_stored(&mut state, channel, id, Some(interaction), body),
-        Err(response) => response,
+        Err(response) => response.into_response(),
     }
 }
 
@@ -620,7 +635,7 @@ async fn delete_webhook_message(
         .and_then(|found| webhook_message(&state, &token, &message).map(|id| (found, id)));
     match found {
         Ok(((interaction, channel), id)) => delete_stored(&mut state, channel, id, Some(interaction)),
-        Err(response) => response,
+        Err(response) => response.into_response(),
     }
 }
 
