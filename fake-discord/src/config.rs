@@ -1,0 +1,110 @@
+//! What the fake world holds at the start: the bot's token and user, and its guilds with their
+//! channels, roles and members. Ids are chosen by the test, so assertions can name them.
+
+/// Permissions of `@everyone` in a new guild: view channels, send messages, embed links, attach
+/// files, read history, use application commands, send in threads, create public threads.
+pub const DEFAULT_EVERYONE_PERMISSIONS: u64 =
+    (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 38) | (1 << 35);
+
+/// The bot and the guilds it is in.
+#[derive(Clone, Debug)]
+pub struct FakeConfig {
+    /// The bot token the client must present (`Bot <token>`); anything else gets 401.
+    pub token: String,
+    /// The bot's user id, which is also its application id.
+    pub bot_id: u64,
+    /// The bot's user name.
+    pub bot_name: String,
+    /// The guilds the bot is a member of.
+    pub guilds: Vec<GuildSpec>,
+    /// The gateway heartbeat interval sent in HELLO, in milliseconds.
+    pub heartbeat_interval_ms: u64,
+}
+
+impl FakeConfig {
+    /// A bot named "capabot" with id 1000 and no guilds.
+    pub fn new(token: &str) -> FakeConfig {
+        FakeConfig {
+            token: token.to_owned(),
+            bot_id: 1000,
+            bot_name: "capabot".to_owned(),
+            guilds: Vec::new(),
+            heartbeat_interval_ms: 41_250,
+        }
+    }
+
+    /// Adds a guild the bot is in.
+    pub fn guild(mut self, guild: GuildSpec) -> FakeConfig {
+        self.guilds.push(guild);
+        self
+    }
+
+    /// Sets the heartbeat interval (short ones make heartbeats happen during a test).
+    pub fn heartbeat_interval_ms(mut self, interval: u64) -> FakeConfig {
+        self.heartbeat_interval_ms = interval;
+        self
+    }
+}
+
+/// A guild: its `@everyone` role has the guild's id and [`DEFAULT_EVERYONE_PERMISSIONS`].
+#[derive(Clone, Debug)]
+pub struct GuildSpec {
+    pub id: u64,
+    pub name: String,
+    /// Text channels: (id, name).
+    pub channels: Vec<(u64, String)>,
+    pub roles: Vec<RoleSpec>,
+    pub members: Vec<MemberSpec>,
+}
+
+/// A role with its permission bitset.
+#[derive(Clone, Debug)]
+pub struct RoleSpec {
+    pub id: u64,
+    pub name: String,
+    pub permissions: u64,
+}
+
+/// A human member (the bot is added as a member by the fake itself).
+#[derive(Clone, Debug)]
+pub struct MemberSpec {
+    pub id: u64,
+    pub name: String,
+    pub roles: Vec<u64>,
+}
+
+impl GuildSpec {
+    /// A guild with only `@everyone`, no channels and no members.
+    pub fn new(id: u64, name: &str) -> GuildSpec {
+        GuildSpec {
+            id,
+            name: name.to_owned(),
+            channels: Vec::new(),
+            roles: vec![RoleSpec { id, name: "@everyone".to_owned(), permissions: DEFAULT_EVERYONE_PERMISSIONS }],
+            members: Vec::new(),
+        }
+    }
+
+    /// Adds a text channel.
+    pub fn text_channel(mut self, id: u64, name: &str) -> GuildSpec {
+        self.channels.push((id, name.to_owned()));
+        self
+    }
+
+    /// Adds a role with the given permission bits.
+    pub fn role(mut self, id: u64, name: &str, permissions: u64) -> GuildSpec {
+        self.roles.push(RoleSpec { id, name: name.to_owned(), permissions });
+        self
+    }
+
+    /// Adds a member with no role but `@everyone`.
+    pub fn member(self, id: u64, name: &str) -> GuildSpec {
+        self.member_with_roles(id, name, &[])
+    }
+
+    /// Adds a member with roles (ids of roles added with [`Self::role`]).
+    pub fn member_with_roles(mut self, id: u64, name: &str, roles: &[u64]) -> GuildSpec {
+        self.members.push(MemberSpec { id, name: name.to_owned(), roles: roles.to_vec() });
+        self
+    }
+}

@@ -1,0 +1,326 @@
+//! A fake Discord for tests: the REST API v10 and the gateway WebSocket, served on 127.0.0.1 so
+//! that a real Discord client (serenity, poise) can connect to it and be driven by a test.
+//!
+//! The test starts a [`FakeDiscord`] from a [`FakeConfig`] that describes the bot and its guilds,
+//! points the client at [`FakeDiscord::base_url`] (REST) — the gateway URL is handed out by
+//! `GET /gateway` and `GET /gateway/bot` — and then plays the users' side: it sends messages,
+//! runs slash commands, clicks buttons, cuts the gateway, and waits for what the bot sent back.
+//!
+//! ```no_run
+//! # async fn demo() {
+//! use std::time::Duration;
+//! use fake_discord::{FakeConfig, FakeDiscord, GuildSpec};
+//!
+//! let fake = FakeDiscord::start(
+//!     FakeConfig::new("secret-token")
+//!         .guild(GuildSpec::new(10, "Chess club").text_channel(11, "general").member(12, "alice")),
+//! )
+//! .await;
+//! // ... start the bot against fake.base_url(), then:
+//! fake.wait_ready(Duration::from_secs(10)).await;
+//! fake.send_message(11, 12, "hello bot");
+//! let reply = fake.wait_for(|sent| sent.channel_id == Some(11), Duration::from_secs(10)).await;
+//! assert_eq!(reply.content(), Some("hello"));
+//! fake.assert_no_problems();
+//! # }
+//! ```
+//!
+//! Modules: [`config`] (what the fake world holds), `state` (what it recorded), `payloads` (the
+//! JSON objects Discord sends), `rest` (the HTTP routes) and `gateway` (the WebSocket).
+
+pub mod config;
+mod gateway;
+mod payloads;
+mod rest;
+mod state;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, MutexGuard};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::task::JoinHandle;
+
+pub use config::{FakeConfig, GuildSpec};
+pub use state::{GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
+use state::{Shared, State};
+
+/// A running fake Discord. Cheap to clone; the server stops when the last clone is dropped.
+#[derive(Clone)]
+pub struct FakeDiscord {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    server: JoinHandle<()>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.server.abort();
+    }
+}
+
+impl FakeDiscord {
+    /// Binds a free port on 127.0.0.1 and serves the fake there.
+    ///
+    /// # Panics
+    /// If no port can be bound (the tests cannot run without one).
+    pub async fn start(config: FakeConfig) -> FakeDiscord {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("fake Discord: cannot bind 127.0.0.1");
+        let addr = listener.local_addr().expect("bound socket has an address");
+        let shared = Arc::new(Shared::new(config, addr));
+        let app = rest::router(Arc::clone(&shared));
+        let server = tokio::spawn(async move {
+            if let Err(error) = axum::serve(listener, app).await {
+                tracing::error!(target: "fake_discord", "server stopped: {error}");
+            }
+        });
+        FakeDiscord { inner: Arc::new(Inner { shared, addr, server }) }
+    }
+
+    /// `http://127.0.0.1:PORT`: give it to serenity's `HttpBuilder::proxy`, which replaces
+    /// `https://discord.com` with it in every REST URL.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.inner.addr)
+    }
+
+    /// `ws://127.0.0.1:PORT/gateway`, as `GET /gateway/bot` reports it.
+    pub fn gateway_url(&self) -> String {
+        self.inner.shared.gateway_url()
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.inner.shared.lock()
+    }
+
+    /// Waits until the bot has a live gateway session (READY and the guilds were sent).
+    ///
+    /// # Panics
+    /// After `timeout`, with what the gateway has seen so far.
+    pub async fn wait_ready(&self, timeout: Duration) {
+        self.wait_until("a live gateway session", timeout, |state| state.gateway.is_live()).await;
+    }
+
+    /// Waits until the bot has sent gateway opcode `op` (e.g. 1 for a heartbeat, acknowledged
+    /// at once by the fake).
+    ///
+    /// # Panics
+    /// After `timeout`.
+    pub async fn wait_for_gateway_op(&self, op: u64, timeout: Duration) {
+        self.wait_until(&format!("gateway op {op}"), timeout, |state| state.gateway.ops_received.contains(&op)).await;
+    }
+
+    /// The first thing the bot sent (now or in the past) that matches `predicate`.
+    ///
+    /// # Panics
+    /// After `timeout`, listing everything the bot did send, so a failing test says why.
+    pub async fn wait_for(&self, predicate: impl Fn(&Sent) -> bool, timeout: Duration) -> Sent {
+        self.wait_until("a matching message from the bot", timeout, |state| {
+            state.sent.iter().find(|sent| predicate(sent)).cloned()
+        })
+        .await
+    }
+
+    /// The first REST request received that matches `predicate`.
+    ///
+    /// # Panics
+    /// After `timeout`, listing the requests received.
+    pub async fn wait_for_request(
+        &self,
+        predicate: impl Fn(&RecordedRequest) -> bool,
+        timeout: Duration,
+    ) -> RecordedRequest {
+        self.wait_until("a matching REST request", timeout, |state| {
+            state.requests.iter().find(|request| predicate(request)).cloned()
+        })
+        .await
+    }
+
+    /// Polls `check` on every change of the fake's state until it gives `Some`/`true`.
+    async fn wait_until<T: Found>(&self, what: &str, timeout: Duration, check: impl Fn(&State) -> T) -> T::Output {
+        let mut changes = self.inner.shared.changes.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            if let Some(found) = check(&self.state()).found() {
+                return found;
+            }
+            if tokio::time::timeout_at(deadline, changes.changed()).await.is_err() {
+                let state = self.state();
+                panic!("fake Discord: timed out after {timeout:?} waiting for {what}.\n{}", state.summary());
+            }
+        }
+    }
+
+    /// Every REST request received, in order.
+    pub fn requests(&self) -> Vec<RecordedRequest> {
+        self.state().requests.clone()
+    }
+
+    /// Requests to routes the fake does not know (answered 404).
+    pub fn unexpected_requests(&self) -> Vec<RecordedRequest> {
+        self.state().requests.iter().filter(|request| request.unexpected).cloned().collect()
+    }
+
+    /// Everything the bot sent, in order.
+    pub fn sent(&self) -> Vec<Sent> {
+        self.state().sent.clone()
+    }
+
+    /// The application commands the bot registered: global ones under `None`.
+    pub fn commands(&self, guild: Option<u64>) -> Vec<Value> {
+        self.state().commands.get(&guild).cloned().unwrap_or_default()
+    }
+
+    /// Every file the bot uploaded, with its PNG check.
+    pub fn files(&self) -> Vec<ReceivedFile> {
+        self.state().sent.iter().flat_map(|sent| sent.files.clone()).collect()
+    }
+
+    /// Panics if anything went wrong on the fake's side: unexpected requests or uploads that are
+    /// not valid PNG images.
+    pub fn assert_no_problems(&self) {
+        let state = self.state();
+        let problems = state.problems();
+        assert!(problems.is_empty(), "fake Discord saw problems: {problems:#?}");
+    }
+
+    /// The opcodes the bot sent on the gateway, in order (2 = IDENTIFY, 6 = RESUME, 1 = heartbeat).
+    pub fn gateway_ops(&self) -> Vec<u64> {
+        self.state().gateway.ops_received.clone()
+    }
+
+    /// The IDENTIFY payloads (`d`) received, to check intents and compression.
+    pub fn identify_payloads(&self) -> Vec<Value> {
+        self.state().gateway.identifies.clone()
+    }
+
+    /// The query strings of every gateway connection (serenity sends `v=10` only).
+    pub fn gateway_queries(&self) -> Vec<String> {
+        self.state().gateway.queries.clone()
+    }
+
+    /// A user posts `content` in `channel` (MESSAGE_CREATE); returns the message id.
+    ///
+    /// # Panics
+    /// If the channel or user is unknown.
+    pub fn send_message(&self, channel: u64, author: u64, content: &str) -> u64 {
+        let mut state = self.state();
+        let message = state.user_message(channel, author, content);
+        let id = payloads::id_of(&message);
+        state.dispatch("MESSAGE_CREATE", message);
+        id
+    }
+
+    /// A user runs the slash command `name` with `options` (a JSON array of
+    /// `{"name", "type", "value"}` as Discord sends them); returns the interaction.
+    ///
+    /// # Panics
+    /// If the bot has not registered `name`, or the channel or user is unknown.
+    pub fn slash_command(&self, channel: u64, user: u64, name: &str, options: Value) -> Interaction {
+        self.state().command_interaction(2, channel, user, name, options)
+    }
+
+    /// A user types in an option of `name` that has autocomplete: `options` must mark one
+    /// option `"focused": true`. The bot answers with callback type 8.
+    ///
+    /// # Panics
+    /// As [`Self::slash_command`].
+    pub fn autocomplete(&self, channel: u64, user: u64, name: &str, options: Value) -> Interaction {
+        self.state().command_interaction(4, channel, user, name, options)
+    }
+
+    /// A user clicks the button `custom_id` on `message` (which the fake must have seen).
+    ///
+    /// # Panics
+    /// If the message, channel or user is unknown.
+    pub fn click_button(&self, channel: u64, user: u64, message: u64, custom_id: &str) -> Interaction {
+        let component = json!({ "custom_id": custom_id, "component_type": 2 });
+        self.state().component_interaction(channel, user, message, component)
+    }
+
+    /// The DM channel between the bot and `user`, created if needed; returns its id.
+    pub fn dm_channel(&self, user: u64) -> u64 {
+        self.state().dm_channel(user)
+    }
+
+    /// A user writes to the bot in DMs (MESSAGE_CREATE without a guild); returns the message id.
+    pub fn send_dm(&self, user: u64, content: &str) -> u64 {
+        let channel = self.dm_channel(user);
+        self.send_message(channel, user, content)
+    }
+
+    /// Makes `user`'s DMs closed (or open again): the bot's messages to them get error 50007.
+    pub fn set_dms_closed(&self, user: u64, closed: bool) {
+        let mut state = self.state();
+        if closed {
+            state.closed_dms.insert(user);
+        } else {
+            state.closed_dms.remove(&user);
+        }
+    }
+
+    /// Cuts the gateway connection without a close frame (as a network drop does) and holds
+    /// new connections until [`Self::reopen_gateway`], so that events sent meanwhile are
+    /// queued and must be replayed on RESUME.
+    pub fn drop_gateway(&self) {
+        self.drop_gateway_with(GatewayDrop::Abort);
+    }
+
+    /// Ends the gateway connection in the given way (see [`GatewayDrop`]); new connections are
+    /// held until [`Self::reopen_gateway`].
+    pub fn drop_gateway_with(&self, how: GatewayDrop) {
+        self.inner.shared.set_gateway_open(false);
+        self.state().gateway.disconnect(how);
+    }
+
+    /// Lets held and new gateway connections proceed.
+    pub fn reopen_gateway(&self) {
+        self.inner.shared.set_gateway_open(true);
+    }
+
+    /// Dispatches the last event again (see [`Self::redeliver_where`]).
+    ///
+    /// # Panics
+    /// If nothing was dispatched in this session.
+    pub fn redeliver_last(&self) {
+        self.state().gateway.redeliver_where(|_, _| true);
+    }
+
+    /// Dispatches again the latest event of this session for which `matches(event name, data)`
+    /// holds, so that a test can check the bot's dedup. It gets a new sequence number (an old
+    /// one would put serenity's sequence tracking back and make it warn).
+    ///
+    /// # Panics
+    /// If no event matches.
+    pub fn redeliver_where(&self, matches: impl Fn(&str, &Value) -> bool) {
+        self.state().gateway.redeliver_where(matches);
+    }
+
+    /// Dispatches any gateway event (`t`, `d`), for events the helpers above do not cover.
+    pub fn dispatch(&self, event: &str, data: Value) {
+        self.state().dispatch(event, data);
+    }
+}
+
+/// What [`FakeDiscord::wait_until`] checks for: a boolean condition or an optional value.
+trait Found {
+    type Output;
+    fn found(self) -> Option<Self::Output>;
+}
+
+impl Found for bool {
+    type Output = ();
+    fn found(self) -> Option<()> {
+        self.then_some(())
+    }
+}
+
+impl<T> Found for Option<T> {
+    type Output = T;
+    fn found(self) -> Option<T> {
+        self
+    }
+}

@@ -1,0 +1,673 @@
+//! The REST API v10 under `/api/v10`, plus the gateway's WebSocket at `/gateway`.
+//!
+//! Every request passes [`record`], which stores it, checks the `Authorization: Bot <token>`
+//! header and bumps the change counter. A route the fake does not know answers 404 with
+//! Discord's error shape and is marked unexpected. To fake another endpoint, add a route in
+//! [`router`] and a handler that takes [`Payload`] for its body.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{FromRequest, Multipart, Path, Request, State as AxumState};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use serde_json::{Value, json};
+
+use crate::gateway;
+use crate::payloads::{self, snowflake};
+use crate::state::{ReceivedFile, RecordedRequest, Sent, SentKind, Shared, State};
+
+/// The state every handler extracts.
+type SharedState = AxumState<Arc<Shared>>;
+
+/// The largest body the fake reads (Discord's own limit is lower).
+const BODY_LIMIT: usize = 64 * 1024 * 1024;
+/// Message content above this many characters is refused, as Discord does.
+const CONTENT_LIMIT: usize = 2000;
+
+pub fn router(shared: Arc<Shared>) -> Router {
+    let api = Router::new()
+        .route("/gateway", get(gateway_info))
+        .route("/gateway/bot", get(gateway_bot))
+        .route("/users/@me", get(current_user))
+        .route("/users/@me/channels", post(create_dm))
+        .route("/oauth2/applications/@me", get(application))
+        .route("/applications/{app}/commands", put(set_global_commands).get(global_commands))
+        .route("/applications/{app}/guilds/{guild}/commands", put(set_guild_commands).get(guild_commands))
+        .route("/channels/{channel}", get(get_channel))
+        .route("/channels/{channel}/messages", post(create_message))
+        .route("/channels/{channel}/messages/{message}", get(get_message).patch(edit_message).delete(delete_message))
+        .route("/channels/{channel}/messages/{message}/threads", post(thread_from_message))
+        .route("/channels/{channel}/threads", post(thread_without_message))
+        .route("/interactions/{id}/{token}/callback", post(interaction_callback))
+        .route("/webhooks/{app}/{token}", post(create_followup))
+        .route(
+            "/webhooks/{app}/{token}/messages/{message}",
+            get(get_webhook_message).patch(edit_webhook_message).delete(delete_webhook_message),
+        )
+        .route("/guilds/{guild}", get(get_guild))
+        .route("/guilds/{guild}/members/{user}", get(get_member))
+        .route("/guilds/{guild}/channels", get(get_guild_channels))
+        .route("/guilds/{guild}/roles", get(get_guild_roles))
+        .fallback(unexpected);
+    Router::new()
+        .nest("/api/v10", api)
+        .route("/gateway", get(gateway::upgrade))
+        .fallback(unexpected)
+        .layer(middleware::from_fn_with_state(Arc::clone(&shared), record))
+        .with_state(shared)
+}
+
+/// Marks a response as coming from the fallback, for [`record`].
+#[derive(Clone, Copy)]
+struct Unexpected;
+
+/// The index of the current request in [`State::requests`], for [`Payload`].
+#[derive(Clone, Copy)]
+struct RequestIndex(usize);
+
+async fn record(AxumState(shared): SharedState, request: Request, next: Next) -> Response {
+    let (mut parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
+        return error(StatusCode::PAYLOAD_TOO_LARGE, 40005, "Request entity too large");
+    };
+    let path = parts.uri.path().to_owned();
+    let is_json = content_type(&parts.headers).is_some_and(|kind| kind.starts_with("application/json"));
+    let body_json = if is_json { serde_json::from_slice(&bytes).unwrap_or(Value::Null) } else { Value::Null };
+    let index = {
+        let mut state = shared.lock();
+        state.requests.push(RecordedRequest {
+            method: parts.method.to_string(),
+            path: path.clone(),
+            query: parts.uri.query().map(str::to_owned),
+            body: body_json,
+            status: 0,
+            unexpected: false,
+        });
+        state.requests.len() - 1
+    };
+    parts.extensions.insert(RequestIndex(index));
+    let response = if needs_token(&path) && !authorized(&shared, &parts.headers) {
+        error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
+    } else {
+        next.run(Request::from_parts(parts, Body::from(bytes))).await
+    };
+    {
+        let mut state = shared.lock();
+        let recorded = &mut state.requests[index];
+        recorded.status = response.status().as_u16();
+        recorded.unexpected = response.extensions().get::<Unexpected>().is_some();
+    }
+    shared.notify();
+    response
+}
+
+/// Discord does not check tokens on the gateway lookup, interaction callbacks and webhooks (the
+/// interaction token is the credential); the WebSocket checks its own in IDENTIFY.
+fn needs_token(path: &str) -> bool {
+    let Some(route) = path.strip_prefix("/api/v10") else { return false };
+    !(route == "/gateway" || route.starts_with("/interactions/") || route.starts_with("/webhooks/"))
+}
+
+fn authorized(shared: &Shared, headers: &HeaderMap) -> bool {
+    let token = shared.lock().config.token.clone();
+    let given = headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok());
+    given == Some(format!("Bot {token}").as_str())
+}
+
+fn content_type(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::CONTENT_TYPE).and_then(|value| value.to_str().ok())
+}
+
+async fn unexpected() -> Response {
+    let mut response = error(StatusCode::NOT_FOUND, 0, "404: Not Found");
+    response.extensions_mut().insert(Unexpected);
+    response
+}
+
+fn error(status: StatusCode, code: u32, message: &str) -> Response {
+    (status, axum::Json(payloads::error(code, message))).into_response()
+}
+
+fn ok(value: Value) -> Response {
+    axum::Json(value).into_response()
+}
+
+fn no_content() -> Response {
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// A Discord error answer: HTTP status, Discord's error code and message.
+#[derive(Clone, Copy, Debug)]
+struct ApiError(StatusCode, u32, &'static str);
+
+impl ApiError {
+    const UNKNOWN_CHANNEL: ApiError = ApiError(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
+    const UNKNOWN_MESSAGE: ApiError = ApiError(StatusCode::NOT_FOUND, 10008, "Unknown Message");
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(self.0, self.1, self.2)
+    }
+}
+
+fn unknown_channel() -> Response {
+    ApiError::UNKNOWN_CHANNEL.into_response()
+}
+
+fn unknown_message() -> Response {
+    ApiError::UNKNOWN_MESSAGE.into_response()
+}
+
+/// A request body: JSON, or multipart with `payload_json` and `files[n]` parts.
+pub struct Payload {
+    pub json: Value,
+    pub files: Vec<ReceivedFile>,
+}
+
+impl FromRequest<Arc<Shared>> for Payload {
+    type Rejection = Response;
+
+    async fn from_request(request: Request, shared: &Arc<Shared>) -> Result<Payload, Response> {
+        let index = request.extensions().get::<RequestIndex>().copied();
+        let is_multipart = content_type(request.headers()).is_some_and(|kind| kind.starts_with("multipart/"));
+        if !is_multipart {
+            let bytes = Bytes::from_request(request, shared).await.map_err(IntoResponse::into_response)?;
+            if bytes.is_empty() {
+                return Ok(Payload { json: Value::Null, files: Vec::new() });
+            }
+            let json = serde_json::from_slice(&bytes)
+                .map_err(|_| error(StatusCode::BAD_REQUEST, 50109, "The request body contains invalid JSON."))?;
+            return Ok(Payload { json, files: Vec::new() });
+        }
+        let mut multipart = Multipart::from_request(request, shared).await.map_err(IntoResponse::into_response)?;
+        let mut payload = Payload { json: Value::Null, files: Vec::new() };
+        let bad_form = || error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+        while let Some(field) = multipart.next_field().await.map_err(|_| bad_form())? {
+            let name = field.name().unwrap_or_default().to_owned();
+            let filename = field.file_name().map(str::to_owned);
+            let content_type = field.content_type().map(str::to_owned);
+            let bytes = field.bytes().await.map_err(|_| bad_form())?;
+            if name == "payload_json" {
+                payload.json = serde_json::from_slice(&bytes).map_err(|_| bad_form())?;
+            } else {
+                let png = decode_png(&bytes);
+                let filename = filename.unwrap_or_default();
+                payload.files.push(ReceivedFile { field: name, filename, content_type, bytes: bytes.to_vec(), png });
+            }
+        }
+        if let Some(RequestIndex(index)) = index {
+            shared.lock().requests[index].body = payload.json.clone();
+        }
+        Ok(payload)
+    }
+}
+
+/// Decodes a whole PNG image, returning its size.
+fn decode_png(bytes: &[u8]) -> Result<(u32, u32), String> {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().map_err(|error| error.to_string())?;
+    let size = reader.output_buffer_size().ok_or("image too large")?;
+    let mut buffer = vec![0; size];
+    let info = reader.next_frame(&mut buffer).map_err(|error| error.to_string())?;
+    Ok((info.width, info.height))
+}
+
+async fn gateway_info(AxumState(shared): SharedState) -> Response {
+    ok(json!({ "url": shared.gateway_url() }))
+}
+
+async fn gateway_bot(AxumState(shared): SharedState) -> Response {
+    let limit = json!({ "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 });
+    ok(json!({ "url": shared.gateway_url(), "shards": 1, "session_start_limit": limit }))
+}
+
+async fn current_user(AxumState(shared): SharedState) -> Response {
+    let mut user = shared.lock().bot_user();
+    user["verified"] = json!(true);
+    user["mfa_enabled"] = json!(false);
+    ok(user)
+}
+
+/// The application; its owner is the first member of the first guild (or the bot itself).
+async fn application(AxumState(shared): SharedState) -> Response {
+    let state = shared.lock();
+    let owner = state.config.guilds.iter().flat_map(|guild| &guild.members).next();
+    let owner = owner.map_or_else(|| state.bot_user(), |member| state.users[&member.id].clone());
+    ok(json!({
+        "id": state.config.bot_id.to_string(),
+        "name": state.config.bot_name,
+        "icon": null,
+        "description": "",
+        "bot_public": false,
+        "bot_require_code_grant": false,
+        "owner": owner,
+        "verify_key": "0".repeat(64),
+        "team": null,
+        "flags": 0,
+        "role_connections_verification_url": null,
+        "redirect_uris": [],
+        "interactions_endpoint_url": null,
+    }))
+}
+
+async fn set_global_commands(AxumState(shared): SharedState, Path(app): Path<u64>, body: Payload) -> Response {
+    set_commands(&shared, app, None, body.json)
+}
+
+async fn set_guild_commands(
+    AxumState(shared): SharedState,
+    Path((app, guild)): Path<(u64, u64)>,
+    body: Payload,
+) -> Response {
+    set_commands(&shared, app, Some(guild), body.json)
+}
+
+/// Bulk overwrite: keeps the id of a command that already existed under the same name.
+fn set_commands(shared: &Shared, app: u64, guild: Option<u64>, body: Value) -> Response {
+    let mut state = shared.lock();
+    if app != state.config.bot_id {
+        return error(StatusCode::FORBIDDEN, 50001, "Missing Access");
+    }
+    let Value::Array(new_commands) = body else {
+        return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+    };
+    let old = state.commands.get(&guild).cloned().unwrap_or_default();
+    let mut commands = Vec::new();
+    for mut command in new_commands {
+        if command["name"].as_str().is_none_or(str::is_empty) {
+            return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+        }
+        let existing = old.iter().find(|old| old["name"] == command["name"]).map(payloads::id_of);
+        let id = existing.unwrap_or_else(|| state.new_id());
+        let version = state.new_id();
+        let kind = command.get("type").cloned().unwrap_or(json!(1));
+        let fields = json!({
+            "id": id.to_string(),
+            "application_id": app.to_string(),
+            "version": version.to_string(),
+            "type": kind,
+            "default_member_permissions": command.get("default_member_permissions").cloned().unwrap_or(Value::Null),
+            "nsfw": false,
+        });
+        payloads::merge(&mut command, fields);
+        if command.get("description").is_none() {
+            command["description"] = json!("");
+        }
+        if let Some(guild) = guild {
+            command["guild_id"] = json!(guild.to_string());
+        }
+        commands.push(command);
+    }
+    state.commands.insert(guild, commands.clone());
+    ok(Value::Array(commands))
+}
+
+async fn global_commands(AxumState(shared): SharedState) -> Response {
+    ok(Value::Array(shared.lock().commands.get(&None).cloned().unwrap_or_default()))
+}
+
+async fn guild_commands(AxumState(shared): SharedState, Path((_, guild)): Path<(u64, u64)>) -> Response {
+    ok(Value::Array(shared.lock().commands.get(&Some(guild)).cloned().unwrap_or_default()))
+}
+
+async fn get_channel(AxumState(shared): SharedState, Path(channel): Path<u64>) -> Response {
+    shared.lock().channels.get(&channel).cloned().map_or_else(unknown_channel, ok)
+}
+
+async fn create_dm(AxumState(shared): SharedState, body: Payload) -> Response {
+    let mut state = shared.lock();
+    let Some(user) = snowflake(&body.json["recipient_id"]).filter(|user| state.users.contains_key(user)) else {
+        return error(StatusCode::NOT_FOUND, 10013, "Unknown User");
+    };
+    let channel = state.dm_channel(user);
+    ok(state.channels[&channel].clone())
+}
+
+/// Whether the bot may post in `channel`: it exists, and is not the DM of a user whose DMs are
+/// closed (Discord's 50007).
+fn check_postable(state: &State, channel: u64) -> Result<(), ApiError> {
+    if !state.channels.contains_key(&channel) {
+        return Err(ApiError::UNKNOWN_CHANNEL);
+    }
+    let closed = state.dm_channels.iter().any(|(user, dm)| *dm == channel && state.closed_dms.contains(user));
+    if closed {
+        return Err(ApiError(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user"));
+    }
+    Ok(())
+}
+
+/// Checks a message body as Discord does: something to show, content within the limit.
+fn check_message_body(payload: &Payload) -> Result<(), ApiError> {
+    let json = &payload.json;
+    let content = json["content"].as_str().unwrap_or_default();
+    if content.chars().count() > CONTENT_LIMIT {
+        return Err(ApiError(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: content too long"));
+    }
+    let has = |field: &str| json[field].as_array().is_some_and(|items| !items.is_empty());
+    if content.is_empty() && payload.files.is_empty() && !has("embeds") && !has("components") && !has("poll") {
+        return Err(ApiError(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message"));
+    }
+    Ok(())
+}
+
+/// Creates and stores a message from the bot, with attachments for the uploaded files.
+fn bot_message(state: &mut State, channel: u64, payload: &Payload) -> Value {
+    let id = state.new_id();
+    let guild = state.guild_of(channel);
+    let content = payload.json["content"].as_str().unwrap_or_default();
+    let mut message = payloads::message(id, channel, guild, state.bot_user(), content);
+    apply_edit(state, &mut message, payload);
+    if let Some(reference) = payload.json.get("message_reference") {
+        message["message_reference"] = reference.clone();
+        message["type"] = json!(19);
+    }
+    state.messages.insert(id, message.clone());
+    message
+}
+
+/// Applies the fields of a create or edit body to a message.
+fn apply_edit(state: &mut State, message: &mut Value, payload: &Payload) {
+    for field in ["content", "embeds", "components", "flags"] {
+        if let Some(value) = payload.json.get(field) {
+            message[field] = value.clone();
+        }
+    }
+    if payload.files.is_empty() {
+        return;
+    }
+    let channel = snowflake(&message["channel_id"]).unwrap_or(0);
+    let mut attachments = Vec::new();
+    for file in &payload.files {
+        let id = state.new_id();
+        let kind = file.content_type.as_deref().unwrap_or("application/octet-stream");
+        attachments.push(payloads::attachment(id, channel, &file.filename, kind, file.bytes.len()));
+    }
+    message["attachments"] = Value::Array(attachments);
+}
+
+fn push_sent(
+    state: &mut State,
+    kind: SentKind,
+    channel: Option<u64>,
+    message: Option<u64>,
+    interaction: Option<u64>,
+    payload: Payload,
+) {
+    let allowed_mentions = payload.json.get("allowed_mentions").cloned();
+    state.sent.push(Sent {
+        kind,
+        channel_id: channel,
+        message_id: message,
+        interaction_id: interaction,
+        payload: payload.json,
+        files: payload.files,
+        allowed_mentions,
+    });
+}
+
+async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>, body: Payload) -> Response {
+    let mut state = shared.lock();
+    if let Err(response) = check_postable(&state, channel).and_then(|()| check_message_body(&body)) {
+        return response.into_response();
+    }
+    let message = bot_message(&mut state, channel, &body);
+    let id = payloads::id_of(&message);
+    push_sent(&mut state, SentKind::Message, Some(channel), Some(id), None, body);
+    state.dispatch("MESSAGE_CREATE", message.clone());
+    ok(message)
+}
+
+async fn get_message(AxumState(shared): SharedState, Path((_, message)): Path<(u64, u64)>) -> Response {
+    shared.lock().messages.get(&message).cloned().map_or_else(unknown_message, ok)
+}
+
+async fn edit_message(
+    AxumState(shared): SharedState,
+    Path((channel, message)): Path<(u64, u64)>,
+    body: Payload,
+) -> Response {
+    let mut state = shared.lock();
+    edit_stored(&mut state, channel, message, None, body)
+}
+
+fn edit_stored(state: &mut State, channel: u64, message: u64, interaction: Option<u64>, body: Payload) -> Response {
+    let Some(mut stored) = state.messages.get(&message).cloned() else {
+        return unknown_message();
+    };
+    apply_edit(state, &mut stored, &body);
+    stored["edited_timestamp"] = json!(payloads::TIMESTAMP);
+    state.messages.insert(message, stored.clone());
+    push_sent(state, SentKind::Edit, Some(channel), Some(message), interaction, body);
+    ok(stored)
+}
+
+async fn delete_message(AxumState(shared): SharedState, Path((channel, message)): Path<(u64, u64)>) -> Response {
+    let mut state = shared.lock();
+    delete_stored(&mut state, channel, message, None)
+}
+
+fn delete_stored(state: &mut State, channel: u64, message: u64, interaction: Option<u64>) -> Response {
+    if state.messages.remove(&message).is_none() {
+        return unknown_message();
+    }
+    let payload = Payload { json: Value::Null, files: Vec::new() };
+    push_sent(state, SentKind::Delete, Some(channel), Some(message), interaction, payload);
+    no_content()
+}
+
+async fn thread_from_message(
+    AxumState(shared): SharedState,
+    Path((channel, message)): Path<(u64, u64)>,
+    body: Payload,
+) -> Response {
+    let mut state = shared.lock();
+    if !state.messages.contains_key(&message) {
+        return unknown_message();
+    }
+    // A thread started from a message has the message's id.
+    start_thread(&mut state, channel, message, body)
+}
+
+async fn thread_without_message(AxumState(shared): SharedState, Path(channel): Path<u64>, body: Payload) -> Response {
+    let mut state = shared.lock();
+    let id = state.new_id();
+    start_thread(&mut state, channel, id, body)
+}
+
+fn start_thread(state: &mut State, channel: u64, id: u64, body: Payload) -> Response {
+    let Some(guild) = state.guild_of(channel) else {
+        return unknown_channel();
+    };
+    let name = body.json["name"].as_str().unwrap_or("thread").to_owned();
+    let thread = payloads::thread(guild, channel, id, &name, state.config.bot_id);
+    state.channels.insert(id, thread.clone());
+    push_sent(state, SentKind::Thread, Some(channel), Some(id), None, body);
+    let mut event = thread.clone();
+    event["newly_created"] = json!(true);
+    state.dispatch("THREAD_CREATE", event);
+    (StatusCode::CREATED, axum::Json(thread)).into_response()
+}
+
+/// The interaction a token belongs to, or Discord's "Unknown interaction".
+fn interaction_for(state: &State, token: &str) -> Result<(u64, u64), ApiError> {
+    let record = state.interactions.get(token);
+    let unknown = || ApiError(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+    record.map(|record| (record.id, record.channel)).ok_or_else(unknown)
+}
+
+/// `POST /interactions/{id}/{token}/callback`: the first answer to an interaction.
+async fn interaction_callback(
+    AxumState(shared): SharedState,
+    Path((id, token)): Path<(u64, String)>,
+    body: Payload,
+) -> Response {
+    let mut state = shared.lock();
+    let (interaction, channel) = match interaction_for(&state, &token) {
+        Ok(found) if found.0 == id => found,
+        Ok(_) => return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction"),
+        Err(response) => return response.into_response(),
+    };
+    if state.interactions[&token].acknowledged {
+        return error(StatusCode::BAD_REQUEST, 40060, "Interaction has already been acknowledged.");
+    }
+    let callback_type = body.json["type"].as_u64().unwrap_or(0);
+    let data = Payload { json: body.json["data"].clone(), files: body.files };
+    let mut message_id = None;
+    match callback_type {
+        // PONG, deferred update, autocomplete result, modal: no message.
+        1 | 6 | 8 | 9 => {}
+        // Reply with a message.
+        4 => {
+            if let Err(response) = check_message_body(&data) {
+                return response.into_response();
+            }
+            let message = bot_message(&mut state, channel, &data);
+            message_id = Some(payloads::id_of(&message));
+        }
+        // Deferred reply: a "thinking…" message, edited later through @original.
+        5 => {
+            let mut message = bot_message(&mut state, channel, &data);
+            message["flags"] = json!(message["flags"].as_u64().unwrap_or(0) | 128);
+            let id = payloads::id_of(&message);
+            state.messages.insert(id, message);
+            message_id = Some(id);
+        }
+        // Update the message whose component was used.
+        7 => {
+            let Some(source) = state.interactions[&token].source_message else {
+                return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: not a component interaction");
+            };
+            let Some(mut stored) = state.messages.get(&source).cloned() else {
+                return unknown_message();
+            };
+            apply_edit(&mut state, &mut stored, &data);
+            state.messages.insert(source, stored);
+            message_id = Some(source);
+        }
+        _ => return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: unknown callback type"),
+    }
+    let record = state.interactions.get_mut(&token).expect("looked up above");
+    record.acknowledged = true;
+    if matches!(callback_type, 4 | 5) {
+        record.original = message_id;
+    }
+    let kind = SentKind::InteractionResponse { callback_type };
+    push_sent(&mut state, kind, Some(channel), message_id, Some(interaction), data);
+    no_content()
+}
+
+/// The interaction of a webhook (follow-up) request, checking the application id.
+fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64), ApiError> {
+    let unknown = || ApiError(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
+    if app != state.config.bot_id {
+        return Err(unknown());
+    }
+    let found = interaction_for(state, token).map_err(|_| unknown())?;
+    // Follow-ups need an acknowledged interaction.
+    if !state.interactions[token].acknowledged {
+        return Err(unknown());
+    }
+    Ok(found)
+}
+
+/// `@original` or a message id, as a stored message id.
+fn webhook_message(state: &State, token: &str, message: &str) -> Result<u64, ApiError> {
+    let id = if message == "@original" { state.interactions[token].original } else { message.parse().ok() };
+    id.filter(|id| state.messages.contains_key(id)).ok_or(ApiError::UNKNOWN_MESSAGE)
+}
+
+async fn create_followup(
+    AxumState(shared): SharedState,
+    Path((app, token)): Path<(u64, String)>,
+    body: Payload,
+) -> Response {
+    let mut state = shared.lock();
+    let (interaction, channel) = match webhook_interaction(&state, app, &token) {
+        Ok(found) => found,
+        Err(response) => return response.into_response(),
+    };
+    if let Err(response) = check_message_body(&body) {
+        return response.into_response();
+    }
+    let message = bot_message(&mut state, channel, &body);
+    let id = payloads::id_of(&message);
+    push_sent(&mut state, SentKind::FollowUp, Some(channel), Some(id), Some(interaction), body);
+    ok(message)
+}
+
+async fn get_webhook_message(
+    AxumState(shared): SharedState,
+    Path((app, token, message)): Path<(u64, String, String)>,
+) -> Response {
+    let state = shared.lock();
+    let found = webhook_interaction(&state, app, &token).and_then(|_| webhook_message(&state, &token, &message));
+    match found {
+        Ok(id) => ok(state.messages[&id].clone()),
+        Err(response) => response.into_response(),
+    }
+}
+
+async fn edit_webhook_message(
+    AxumState(shared): SharedState,
+    Path((app, token, message)): Path<(u64, String, String)>,
+    body: Payload,
+) -> Response {
+    let mut state = shared.lock();
+    let found = webhook_interaction(&state, app, &token)
+        .and_then(|found| webhook_message(&state, &token, &message).map(|id| (found, id)));
+    match found {
+        Ok(((interaction, channel), id)) => edit_stored(&mut state, channel, id, Some(interaction), body),
+        Err(response) => response.into_response(),
+    }
+}
+
+async fn delete_webhook_message(
+    AxumState(shared): SharedState,
+    Path((app, token, message)): Path<(u64, String, String)>,
+) -> Response {
+    let mut state = shared.lock();
+    let found = webhook_interaction(&state, app, &token)
+        .and_then(|found| webhook_message(&state, &token, &message).map(|id| (found, id)));
+    match found {
+        Ok(((interaction, channel), id)) => delete_stored(&mut state, channel, id, Some(interaction)),
+        Err(response) => response.into_response(),
+    }
+}
+
+fn unknown_guild() -> Response {
+    error(StatusCode::NOT_FOUND, 10004, "Unknown Guild")
+}
+
+/// Runs `answer` on the configured guild `guild`, or answers "Unknown Guild".
+fn with_guild(shared: &Shared, guild: u64, answer: impl FnOnce(&State, &crate::GuildSpec) -> Response) -> Response {
+    let state = shared.lock();
+    match state.config.guilds.iter().find(|spec| spec.id == guild) {
+        Some(spec) => answer(&state, spec),
+        None => unknown_guild(),
+    }
+}
+
+async fn get_guild(AxumState(shared): SharedState, Path(guild): Path<u64>) -> Response {
+    with_guild(&shared, guild, |state, spec| ok(payloads::guild(spec, state.config.bot_id)))
+}
+
+async fn get_member(AxumState(shared): SharedState, Path((guild, user)): Path<(u64, u64)>) -> Response {
+    with_guild(&shared, guild, |state, _| {
+        let members = state.guild_members(guild);
+        let member = members.into_iter().find(|member| snowflake(&member["user"]["id"]) == Some(user));
+        member.map_or_else(|| error(StatusCode::NOT_FOUND, 10007, "Unknown Member"), ok)
+    })
+}
+
+async fn get_guild_channels(AxumState(shared): SharedState, Path(guild): Path<u64>) -> Response {
+    with_guild(&shared, guild, |_, spec| ok(Value::Array(payloads::guild_channels(spec))))
+}
+
+async fn get_guild_roles(AxumState(shared): SharedState, Path(guild): Path<u64>) -> Response {
+    with_guild(&shared, guild, |_, spec| ok(Value::Array(payloads::guild_roles(spec))))
+}
