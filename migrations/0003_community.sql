@@ -142,3 +142,38 @@ CREATE VIEW ladder_members AS
     SELECT ladder_id, player_id FROM ladder_standings
     UNION SELECT ladder_id, player_id FROM ladder_events WHERE player_id IS NOT NULL
     UNION SELECT ladder_id, other_id FROM ladder_events WHERE other_id IS NOT NULL;
+
+-- Glicko-2 ratings per scope and variant. `scope` is '' for the global rating, or
+-- 'platform:community_id' (for example 'discord:1234') for a community's own rating.
+CREATE TABLE ratings (
+    player_id       INTEGER NOT NULL REFERENCES players(id),
+    scope           TEXT    NOT NULL,
+    variant         TEXT    NOT NULL,
+    rating          REAL    NOT NULL,
+    deviation       REAL    NOT NULL CHECK (deviation > 0),
+    volatility      REAL    NOT NULL CHECK (volatility > 0),
+    games           INTEGER NOT NULL DEFAULT 0 CHECK (games >= 0),
+    wins            INTEGER NOT NULL DEFAULT 0 CHECK (wins >= 0),
+    draws           INTEGER NOT NULL DEFAULT 0 CHECK (draws >= 0),
+    losses          INTEGER NOT NULL DEFAULT 0 CHECK (losses >= 0),
+    last_game_at    INTEGER,
+    PRIMARY KEY (scope, variant, player_id),
+    CHECK (games = wins + draws + losses)
+) WITHOUT ROWID;
+CREATE INDEX ratings_player ON ratings(player_id);
+
+-- Every rating change, for charts: one row per player and rated game. A game is rated at most once
+-- per player and scope.
+CREATE TABLE rating_history (
+    id              INTEGER PRIMARY KEY,
+    player_id       INTEGER NOT NULL REFERENCES players(id),
+    scope           TEXT    NOT NULL,
+    variant         TEXT    NOT NULL,
+    game_id         INTEGER REFERENCES games(id),
+    at              INTEGER NOT NULL,
+    rating_before   REAL    NOT NULL,
+    rating_after    REAL    NOT NULL,
+    deviation_after REAL    NOT NULL,
+    UNIQUE (player_id, scope, variant, game_id)
+);
+CREATE INDEX rating_history_player ON rating_history(player_id, scope, variant, at);

@@ -1,4 +1,4 @@
-//! Community rules: rank ladders, round-robin and Swiss tournaments with their tie-breaks,
+//! Community rules: ratings, rank ladders, round-robin and Swiss tournaments with their tie-breaks,
 //! and the one-time codes that link a person's accounts on several platforms.
 //!
 //! Pure logic only: no I/O and nothing else from the crate. States are plain values changed by
@@ -6,6 +6,7 @@
 
 pub mod ladder;
 pub mod link;
+pub mod rating;
 pub mod roundrobin;
 pub mod swiss;
 pub mod tiebreak;

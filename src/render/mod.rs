@@ -9,11 +9,14 @@
 
 pub mod assets;
 pub mod cache;
+pub mod card;
+pub mod chart;
 pub mod encode;
 pub mod glyphs;
 pub mod options;
 pub mod palette;
 pub mod raster;
+pub mod text;
 pub mod theme;
 
 pub use options::{MAX_SIZE, MIN_SIZE, RenderOptions};

@@ -13,7 +13,9 @@
 //!   without accounts, with a line in `player_merges`. Two players whose histories meet — they
 //!   played each other, or share a tournament or a ladder — are not merged, since one person
 //!   cannot have played themselves or hold two places; the link is refused instead.
-//! - Ratings: see the ratings tables' merge (added with them).
+//! - Ratings: for each scope and variant where both players have one, the rating with more games
+//!   is kept (the older player's on a tie) and the other dropped; their rating histories both move,
+//!   so charts show every rated game of the person.
 //! - [`unlink`] gives the account a new player of its own; all shared history stays with the old
 //!   player, which keeps the other accounts.
 
@@ -99,6 +101,19 @@ fn merge(tx: &Transaction<'_>, into: PlayerId, from: PlayerId, now: i64) -> Resu
     for (table, column) in PLAYER_COLUMNS {
         tx.execute(&format!("UPDATE {table} SET {column} = ?1 WHERE {column} = ?2"), params![into, from])?;
     }
+    // Ratings of one scope and variant: the one with more games stays (the kept player's on a tie).
+    tx.execute(
+        "DELETE FROM ratings WHERE player_id = ?1 AND EXISTS (SELECT 1 FROM ratings d WHERE d.player_id = ?2
+             AND d.scope = ratings.scope AND d.variant = ratings.variant AND d.games > ratings.games)",
+        params![into, from],
+    )?;
+    tx.execute(
+        "DELETE FROM ratings WHERE player_id = ?2 AND EXISTS (SELECT 1 FROM ratings k WHERE k.player_id = ?1
+             AND k.scope = ratings.scope AND k.variant = ratings.variant)",
+        params![into, from],
+    )?;
+    tx.execute("UPDATE ratings SET player_id = ?1 WHERE player_id = ?2", params![into, from])?;
+    tx.execute("UPDATE rating_history SET player_id = ?1 WHERE player_id = ?2", params![into, from])?;
     tx.execute(
         "INSERT INTO player_merges (merged_id, kept_id, merged_at) VALUES (?1, ?2, ?3)",
         params![from, into, now],
@@ -268,6 +283,19 @@ mod tests {
         let g2 = test_game(&c, other, new);
         let l = crate::store::ladders::create(&c, "matrix", "!r", "chess", Default::default(), 0).unwrap().unwrap();
         crate::store::ladders::update(&mut c, l, |ladder| ladder.join(new, 30)).unwrap().unwrap();
+        for (player, variant, rating, games) in [
+            (old, "chess", 1500.0, 2),
+            (new, "chess", 1700.0, 5),
+            (old, "atomic", 1600.0, 3),
+            (new, "atomic", 1400.0, 3),
+        ] {
+            c.execute(
+                "INSERT INTO ratings (player_id, scope, variant, rating, deviation, volatility, games, wins)
+                 VALUES (?1, '', ?2, ?3, 100, 0.06, ?4, ?4)",
+                params![player, variant, rating, games],
+            )
+            .unwrap();
+        }
         // The code comes from the newer account; the older player is kept all the same.
         let code = code_for(&mut c, "matrix", "@a:x", 100);
         let linked = redeem(&mut c, &code, "discord", "1", "alice", 101).unwrap().unwrap();
@@ -284,6 +312,17 @@ mod tests {
         let merged: PlayerId =
             c.query_row("SELECT kept_id FROM player_merges WHERE merged_id = ?1", [new], |r| r.get(0)).unwrap();
         assert_eq!(merged, old);
+        // Ratings: in chess the newer player had more games and its rating is kept; in atomic the older.
+        let ratings: Vec<(String, f64, i64)> = c
+            .prepare("SELECT variant, rating, games FROM ratings WHERE player_id = ?1 ORDER BY variant")
+            .unwrap()
+            .query_map([old], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        assert_eq!(ratings, [("atomic".to_string(), 1600.0, 3), ("chess".to_string(), 1700.0, 5)]);
+        let rows: i64 = c.query_row("SELECT count(*) FROM ratings WHERE player_id = ?1", [new], |r| r.get(0)).unwrap();
+        assert_eq!(rows, 0);
         // Unlinking gives the Matrix account a fresh player; the history stays with alice.
         let fresh = unlink(&mut c, "matrix", "@a:x", "alice m", 200).unwrap().unwrap();
         assert!(fresh != old && fresh != new);

@@ -13,6 +13,7 @@ pub mod ladders;
 pub mod links;
 pub mod offers;
 pub mod players;
+pub mod ratings;
 pub mod settings;
 pub mod tournaments;
 

@@ -1,0 +1,426 @@
+//! Ratings per scope and variant, and their history (the `ratings` and `rating_history` tables).
+//!
+//! Every function takes a `&Connection`, which a `&rusqlite::Transaction` derefs to: the bot rates a
+//! game inside the same transaction that stores its result, so a result is never stored unrated or
+//! rated twice (`rating_history` holds one row per player, scope and game).
+
+use super::Result;
+use super::games::GameId;
+use super::players::PlayerId;
+use crate::community::rating::{Rating, Score, Side, rate_game};
+use rusqlite::{Connection, OptionalExtension, Row, params};
+
+/// Most rows a leaderboard shows in each of its lists.
+pub const MAX_LEADERBOARD: usize = 50;
+/// Most history points returned at once.
+pub const MAX_HISTORY: usize = 1000;
+
+/// Where a rating counts: everywhere, or in one community of one platform.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    Global,
+    Community { platform: String, community_id: String },
+}
+
+impl Scope {
+    /// A community's scope.
+    pub fn community(platform: &str, community_id: &str) -> Scope {
+        Scope::Community { platform: platform.to_string(), community_id: community_id.to_string() }
+    }
+
+    /// The stored key: '' for global, 'platform:community_id' otherwise.
+    pub fn key(&self) -> String {
+        match self {
+            Scope::Global => String::new(),
+            Scope::Community { platform, community_id } => format!("{platform}:{community_id}"),
+        }
+    }
+}
+
+/// A player's rating and record in one scope and variant.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerRating {
+    pub player_id: PlayerId,
+    /// As of the last game (use [`Rating::at`] for the deviation today).
+    pub rating: Rating,
+    pub games: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    pub last_game_at: Option<i64>,
+}
+
+impl PlayerRating {
+    /// A player who has not played in this scope and variant yet.
+    pub fn new(player_id: PlayerId) -> PlayerRating {
+        PlayerRating { player_id, rating: Rating::new(), games: 0, wins: 0, draws: 0, losses: 0, last_game_at: None }
+    }
+
+    /// The rating at time `now`, its deviation grown for the time since the last game.
+    pub fn rating_at(&self, now: i64) -> Rating {
+        self.rating.at(self.last_game_at, now)
+    }
+
+    fn record(&mut self, score: Score, rating: Rating, at: i64) {
+        self.rating = rating;
+        self.games += 1;
+        match score {
+            Score::Win => self.wins += 1,
+            Score::Draw => self.draws += 1,
+            Score::Loss => self.losses += 1,
+        }
+        self.last_game_at = Some(at);
+    }
+}
+
+const COLUMNS: &str = "player_id, rating, deviation, volatility, games, wins, draws, losses, last_game_at";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<PlayerRating> {
+    Ok(PlayerRating {
+        player_id: r.get(0)?,
+        rating: Rating { rating: r.get(1)?, deviation: r.get(2)?, volatility: r.get(3)? },
+        games: r.get(4)?,
+        wins: r.get(5)?,
+        draws: r.get(6)?,
+        losses: r.get(7)?,
+        last_game_at: r.get(8)?,
+    })
+}
+
+/// The stored rating of `player`, or `None` before their first rated game here.
+pub fn get(conn: &Connection, player: PlayerId, scope: &Scope, variant: &str) -> Result<Option<PlayerRating>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {COLUMNS} FROM ratings WHERE scope = ?1 AND variant = ?2 AND player_id = ?3"),
+            params![scope.key(), variant, player],
+            from_row,
+        )
+        .optional()?)
+}
+
+/// The stored rating of `player`, or a new player's.
+pub fn get_or_new(conn: &Connection, player: PlayerId, scope: &Scope, variant: &str) -> Result<PlayerRating> {
+    Ok(get(conn, player, scope, variant)?.unwrap_or_else(|| PlayerRating::new(player)))
+}
+
+/// Inserts or replaces the rating row of `r.player_id`.
+pub fn upsert(conn: &Connection, scope: &Scope, variant: &str, r: &PlayerRating) -> Result<()> {
+    conn.execute(
+        &format!(
+            "INSERT INTO ratings (scope, variant, {COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+             ON CONFLICT (scope, variant, player_id) DO UPDATE SET rating = excluded.rating,
+               deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,
+               wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+               last_game_at = excluded.last_game_at"
+        ),
+        params![
+            scope.key(),
+            variant,
+            r.player_id,
+            r.rating.rating,
+            r.rating.deviation,
+            r.rating.volatility,
+            r.games,
+            r.wins,
+            r.draws,
+            r.losses,
+            r.last_game_at
+        ],
+    )?;
+    Ok(())
+}
+
+/// One player's side of a rated game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingChange {
+    pub player_id: PlayerId,
+    pub before: Rating,
+    pub after: PlayerRating,
+}
+
+/// Rates a game between `a` and `b` (`score` is `a`'s result) played at `at`, stores both new
+/// ratings and their history rows, and returns the changes. Call it inside the transaction that
+/// stores the game's result. Rating the same game again for the same player and scope fails with
+/// a constraint error, which rolls that transaction back.
+#[allow(clippy::too_many_arguments)]
+pub fn rate(
+    conn: &Connection,
+    scope: &Scope,
+    variant: &str,
+    game: Option<GameId>,
+    a: PlayerId,
+    b: PlayerId,
+    score: Score,
+    at: i64,
+) -> Result<(RatingChange, RatingChange)> {
+    let mut ra = get_or_new(conn, a, scope, variant)?;
+    let mut rb = get_or_new(conn, b, scope, variant)?;
+    let (before_a, before_b) = (ra.rating, rb.rating);
+    let (na, nb) = rate_game(
+        Side { rating: ra.rating, last_game_at: ra.last_game_at },
+        Side { rating: rb.rating, last_game_at: rb.last_game_at },
+        score,
+        at,
+    );
+    ra.record(score, na, at);
+    rb.record(score.flip(), nb, at);
+    for (r, before) in [(&ra, before_a), (&rb, before_b)] {
+        upsert(conn, scope, variant, r)?;
+        conn.execute(
+            "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
+               deviation_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![r.player_id, scope.key(), variant, game, at, before.rating, r.rating.rating, r.rating.deviation],
+        )?;
+    }
+    Ok((
+        RatingChange { player_id: a, before: before_a, after: ra },
+        RatingChange { player_id: b, before: before_b, after: rb },
+    ))
+}
+
+/// One leaderboard row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// Place among established (non-provisional) players from 1; `None` for provisional ones.
+    pub place: Option<u32>,
+    pub name: String,
+    /// The rating with its deviation as of `now`.
+    pub current: Rating,
+    pub record: PlayerRating,
+}
+
+/// A leaderboard: established players by rating, provisional players apart, and the asker's row.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Leaderboard {
+    /// The best established players, at most the requested number.
+    pub top: Vec<Standing>,
+    /// The provisional players with the most games, at most the requested number.
+    pub provisional: Vec<Standing>,
+    /// The asker's own row wherever it is (also when it is in `top`), if they have played here.
+    pub me: Option<Standing>,
+    /// Established players in all.
+    pub established: u32,
+}
+
+/// The leaderboard of a scope and variant at time `now` (deviations grow with inactivity, so a
+/// player who stops playing becomes provisional again and leaves the ranking). `limit` is capped at
+/// [`MAX_LEADERBOARD`].
+pub fn leaderboard(
+    conn: &Connection,
+    scope: &Scope,
+    variant: &str,
+    limit: usize,
+    me: Option<PlayerId>,
+    now: i64,
+) -> Result<Leaderboard> {
+    let limit = limit.min(MAX_LEADERBOARD);
+    let mut stmt = conn.prepare(
+        "SELECT r.player_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.draws, r.losses,
+                r.last_game_at, p.name
+         FROM ratings r JOIN players p ON p.id = r.player_id
+         WHERE r.scope = ?1 AND r.variant = ?2",
+    )?;
+    let rows = stmt.query_map(params![scope.key(), variant], |r| Ok((from_row(r)?, r.get::<_, String>(9)?)))?;
+    let (mut established, mut provisional) = (Vec::new(), Vec::new());
+    for row in rows {
+        let (record, name) = row?;
+        let current = record.rating_at(now);
+        let s = Standing { place: None, name, current, record };
+        if current.is_provisional() { provisional.push(s) } else { established.push(s) }
+    }
+    established.sort_by(|a, b| {
+        b.current
+            .rating
+            .total_cmp(&a.current.rating)
+            .then(b.record.games.cmp(&a.record.games))
+            .then(a.name.cmp(&b.name))
+    });
+    provisional.sort_by(|a, b| {
+        b.record
+            .games
+            .cmp(&a.record.games)
+            .then(b.current.rating.total_cmp(&a.current.rating))
+            .then(a.name.cmp(&b.name))
+    });
+    for (i, s) in established.iter_mut().enumerate() {
+        s.place = Some(i as u32 + 1);
+    }
+    let mine = me.and_then(|id| established.iter().chain(&provisional).find(|s| s.record.player_id == id).cloned());
+    let count = established.len() as u32;
+    established.truncate(limit);
+    provisional.truncate(limit);
+    Ok(Leaderboard { top: established, provisional, me: mine, established: count })
+}
+
+/// One point of a player's rating history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryPoint {
+    pub at: i64,
+    pub game_id: Option<GameId>,
+    pub rating_before: f64,
+    pub rating_after: f64,
+    pub deviation_after: f64,
+}
+
+/// The last `limit` (at most [`MAX_HISTORY`]) rating changes of `player`, oldest first.
+pub fn history(
+    conn: &Connection,
+    player: PlayerId,
+    scope: &Scope,
+    variant: &str,
+    limit: usize,
+) -> Result<Vec<HistoryPoint>> {
+    let mut stmt = conn.prepare(
+        "SELECT at, game_id, rating_before, rating_after, deviation_after FROM rating_history
+         WHERE player_id = ?1 AND scope = ?2 AND variant = ?3 ORDER BY at DESC, id DESC LIMIT ?4",
+    )?;
+    let mut points = stmt
+        .query_map(params![player, scope.key(), variant, limit.min(MAX_HISTORY) as i64], |r| {
+            Ok(HistoryPoint {
+                at: r.get(0)?,
+                game_id: r.get(1)?,
+                rating_before: r.get(2)?,
+                rating_after: r.get(3)?,
+                deviation_after: r.get(4)?,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    points.reverse();
+    Ok(points)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::community::rating::{PROVISIONAL_DEVIATION, RATING_PERIOD_SECS};
+    use crate::store::{Store, StoreError, players};
+
+    const DAY: i64 = 24 * 60 * 60;
+
+    fn setup() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("r.db")).unwrap();
+        (dir, store)
+    }
+
+    fn player(conn: &Connection, name: &str) -> PlayerId {
+        players::ensure(conn, "test", name, name, 0).unwrap().id
+    }
+
+    #[test]
+    fn scope_keys() {
+        assert_eq!(Scope::Global.key(), "");
+        assert_eq!(Scope::community("discord", "1234").key(), "discord:1234");
+    }
+
+    #[test]
+    fn rate_stores_both_sides_and_history_in_the_callers_transaction() {
+        let (_dir, store) = setup();
+        let mut conn = store.conn().unwrap();
+        let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
+        let scope = Scope::community("discord", "1");
+        assert_eq!(get(&conn, a, &scope, "chess").unwrap(), None);
+
+        // Rolled back: nothing stored.
+        {
+            let tx = conn.transaction().unwrap();
+            rate(&tx, &scope, "chess", None, a, b, Score::Win, 100).unwrap();
+            assert!(get(&tx, a, &scope, "chess").unwrap().is_some());
+        }
+        assert_eq!(get(&conn, a, &scope, "chess").unwrap(), None);
+
+        let tx = conn.transaction().unwrap();
+        let (ca, cb) = rate(&tx, &scope, "chess", None, a, b, Score::Win, 100).unwrap();
+        tx.commit().unwrap();
+        assert!(ca.after.rating.rating > 1500.0 && cb.after.rating.rating < 1500.0);
+        let sa = get(&conn, a, &scope, "chess").unwrap().unwrap();
+        assert_eq!(sa, ca.after);
+        assert_eq!((sa.games, sa.wins, sa.draws, sa.losses, sa.last_game_at), (1, 1, 0, 0, Some(100)));
+        let sb = get(&conn, b, &scope, "chess").unwrap().unwrap();
+        assert_eq!((sb.games, sb.wins, sb.losses), (1, 0, 1));
+        // Other scopes and variants are untouched.
+        assert_eq!(get(&conn, a, &Scope::Global, "chess").unwrap(), None);
+        assert_eq!(get(&conn, a, &scope, "atomic").unwrap(), None);
+
+        let h = history(&conn, a, &scope, "chess", 10).unwrap();
+        assert_eq!(h.len(), 1);
+        assert_eq!((h[0].at, h[0].rating_before, h[0].rating_after), (100, 1500.0, sa.rating.rating));
+    }
+
+    #[test]
+    fn a_game_is_rated_once_per_scope() {
+        let (_dir, store) = setup();
+        let conn = store.conn().unwrap();
+        let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
+        conn.execute(
+            "INSERT INTO games (id, platform, chat_id, variant, start_fen, white_id, black_id, status, fen,
+               created_at, updated_at) VALUES (7, 'test', 'c', 'chess', '', ?1, ?2, 'finished', '', 0, 0)",
+            params![a, b],
+        )
+        .unwrap();
+        rate(&conn, &Scope::Global, "chess", Some(7), a, b, Score::Draw, 5).unwrap();
+        rate(&conn, &Scope::community("matrix", "!x"), "chess", Some(7), a, b, Score::Draw, 5).unwrap();
+        let tx = conn.unchecked_transaction().unwrap();
+        let again = rate(&tx, &Scope::Global, "chess", Some(7), a, b, Score::Draw, 5);
+        assert!(matches!(again, Err(StoreError::Sqlite(_))), "{again:?}");
+        drop(tx);
+        assert_eq!(get(&conn, a, &Scope::Global, "chess").unwrap().unwrap().games, 1);
+    }
+
+    #[test]
+    fn leaderboard_keeps_provisional_players_apart_and_finds_the_asker() {
+        let (_dir, store) = setup();
+        let conn = store.conn().unwrap();
+        let scope = Scope::community("discord", "9");
+        let ids: Vec<PlayerId> = (0..14).map(|i| player(&conn, &format!("p{i:02}"))).collect();
+        // Twelve established players with ratings 1300..1850 and two provisional newcomers.
+        for (i, &id) in ids.iter().enumerate().take(12) {
+            let r = PlayerRating {
+                rating: Rating { rating: 1300.0 + 50.0 * i as f64, deviation: 60.0, volatility: 0.06 },
+                games: 30,
+                wins: 10,
+                draws: 10,
+                losses: 10,
+                last_game_at: Some(1000),
+                ..PlayerRating::new(id)
+            };
+            upsert(&conn, &scope, "chess", &r).unwrap();
+        }
+        rate(&conn, &scope, "chess", None, ids[12], ids[13], Score::Win, 1000).unwrap();
+
+        let board = leaderboard(&conn, &scope, "chess", 10, Some(ids[0]), 1000).unwrap();
+        assert_eq!(board.established, 12);
+        assert_eq!(board.top.len(), 10);
+        assert_eq!(board.top[0].name, "p11");
+        assert_eq!(board.top[0].place, Some(1));
+        assert_eq!(board.provisional.len(), 2);
+        assert!(board.provisional.iter().all(|s| s.place.is_none() && s.current.deviation > PROVISIONAL_DEVIATION));
+        let me = board.me.unwrap();
+        assert_eq!((me.name.as_str(), me.place), ("p00", Some(12)));
+
+        let newcomer = leaderboard(&conn, &scope, "chess", 3, Some(ids[13]), 1000).unwrap();
+        assert_eq!(newcomer.top.len(), 3);
+        assert_eq!(newcomer.me.unwrap().place, None);
+
+        // After years away everyone is provisional again.
+        let later = leaderboard(&conn, &scope, "chess", 10, None, 1000 + 2000 * RATING_PERIOD_SECS).unwrap();
+        assert!(later.top.is_empty() && later.provisional.len() == 10 && later.me.is_none());
+        assert!(leaderboard(&conn, &Scope::Global, "chess", 10, Some(ids[0]), 0).unwrap() == Leaderboard::default());
+    }
+
+    #[test]
+    fn history_is_oldest_first_and_bounded() {
+        let (_dir, store) = setup();
+        let conn = store.conn().unwrap();
+        let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
+        for day in 0..20 {
+            rate(&conn, &Scope::Global, "chess", None, a, b, Score::Win, day * DAY).unwrap();
+        }
+        let all = history(&conn, a, &Scope::Global, "chess", 100).unwrap();
+        assert_eq!(all.len(), 20);
+        assert!(all.windows(2).all(|w| w[0].at < w[1].at && w[0].rating_after == w[1].rating_before));
+        let last5 = history(&conn, a, &Scope::Global, "chess", 5).unwrap();
+        assert_eq!(last5, all[15..].to_vec());
+        assert!(history(&conn, a, &Scope::Global, "atomic", 5).unwrap().is_empty());
+    }
+}
