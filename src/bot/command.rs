@@ -41,6 +41,12 @@ pub enum Command {
     Settings(SettingsArgs),
     /// `notify on|off`: direct-message notices (reminders, "your move"); none shows the setting.
     Notify(Option<bool>),
+    /// `rating [@user] [variant] [global]`.
+    Rating(RatingArgs),
+    /// `leaderboard [variant] [global]`.
+    Leaderboard(RatingArgs),
+    /// `history [@user] [variant] [global]`: the rating chart.
+    History(RatingArgs),
     /// Not a command word: maybe a bare move (`e4`, `#12 e4`).
     Other {
         game: Option<i64>,
@@ -63,6 +69,35 @@ pub struct ChallengeArgs {
     pub rated: Option<bool>,
 }
 
+/// Options of `rating`, `leaderboard` and `history`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RatingArgs {
+    /// Whether an `@name` was written (who it is comes in the mentions).
+    pub someone: bool,
+    pub variant: Option<String>,
+    /// The global ratings even in a community.
+    pub global: bool,
+}
+
+fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, ParseError> {
+    let mut r = RatingArgs::default();
+    for a in args {
+        if a.starts_with('@') || a.starts_with("<@") {
+            if !people {
+                return Err(format!("{word} is about everyone; leave out '{a}'"));
+            }
+            r.someone = true;
+        } else if a.eq_ignore_ascii_case("global") {
+            r.global = true;
+        } else if r.variant.is_none() {
+            r.variant = Some(a.to_lowercase());
+        } else {
+            return Err(format!("I don't understand '{a}' here"));
+        }
+    }
+    Ok(r)
+}
+
 /// Options of `settings`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsArgs {
@@ -73,6 +108,8 @@ pub struct SettingsArgs {
     pub days: Option<Option<u32>>,
     /// Open a thread for each new game.
     pub thread: Option<bool>,
+    /// The community's rule for rated games.
+    pub rated: Option<crate::store::settings::RatedGames>,
 }
 
 /// A command the user typed wrongly, with a message saying how to type it.
@@ -182,7 +219,10 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             continue;
         }
         let Some((k, v)) = a.split_once(':') else {
-            return Err("settings take [community] prefix:X, variant:NAME, days:N, thread:on|off".into());
+            return Err(
+                "settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, rated:choice|always|never"
+                    .into(),
+            );
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
@@ -197,8 +237,14 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             "variant" => s.variant = Some(v.to_lowercase()),
             "days" => s.days = Some(parse_days(&v.to_lowercase())?),
             "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
+            "rated" => {
+                s.rated = Some(
+                    crate::store::settings::RatedGames::parse(&v.to_lowercase())
+                        .ok_or_else(|| format!("rated is choice, always or never, not '{v}'"))?,
+                )
+            }
             other => {
-                return Err(format!("unknown setting '{other}'; settings are prefix, variant, days, thread"));
+                return Err(format!("unknown setting '{other}'; settings are prefix, variant, days, thread, rated"));
             }
         }
     }
@@ -491,7 +537,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "settings",
         aliases: &["set"],
-        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off]",
+        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [rated:choice|always|never]",
         summary: "This chat's (or with community, the whole community's) defaults",
         example: "settings prefix:? variant:chess days:3",
         options: &[
@@ -504,6 +550,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("variant", "Default variant", OptionKind::Keyed("variant")),
             opt("days", "Default days per move", OptionKind::Days),
             opt("thread", "Open a thread for each game", OptionKind::Switch("thread")),
+            opt("rated", "Community rule: choice, always or never rated", OptionKind::Keyed("rated")),
         ],
         admin: true,
         parse: |_, a| Ok(Command::Settings(parse_settings(a)?)),
@@ -521,6 +568,47 @@ pub static COMMANDS: &[CommandSpec] = &[
             [v] => Ok(Command::Notify(Some(parse_switch("notify", v)?))),
             _ => Err("notify takes on or off".into()),
         },
+    },
+    CommandSpec {
+        name: "rating",
+        aliases: &["elo"],
+        usage: "[@user] [variant] [global]",
+        summary: "A rating (yours or someone's) in this community, or global",
+        example: "rating capatomic",
+        options: &[
+            opt("player", "Whose rating (default: yours)", OptionKind::User),
+            opt("variant", "Which variant", OptionKind::Variant),
+            opt("global", "Global ratings instead of this community's", OptionKind::Flag("global", "")),
+        ],
+        admin: false,
+        parse: |w, a| Ok(Command::Rating(parse_rating(w, a, true)?)),
+    },
+    CommandSpec {
+        name: "leaderboard",
+        aliases: &["top"],
+        usage: "[variant] [global]",
+        summary: "The top 10 and your own place, as a picture",
+        example: "leaderboard chess",
+        options: &[
+            opt("variant", "Which variant", OptionKind::Variant),
+            opt("global", "Global ratings instead of this community's", OptionKind::Flag("global", "")),
+        ],
+        admin: false,
+        parse: |w, a| Ok(Command::Leaderboard(parse_rating(w, a, false)?)),
+    },
+    CommandSpec {
+        name: "history",
+        aliases: &[],
+        usage: "[@user] [variant] [global]",
+        summary: "A chart of the rating over time",
+        example: "history capatomic",
+        options: &[
+            opt("player", "Whose history (default: yours)", OptionKind::User),
+            opt("variant", "Which variant", OptionKind::Variant),
+            opt("global", "Global ratings instead of this community's", OptionKind::Flag("global", "")),
+        ],
+        admin: false,
+        parse: |w, a| Ok(Command::History(parse_rating(w, a, true)?)),
     },
     CommandSpec {
         name: "help",
@@ -656,6 +744,9 @@ impl Command {
             Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
             Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
             Command::Settings(_) => "settings".into(),
+            Command::Rating(_) => "rating".into(),
+            Command::Leaderboard(_) => "leaderboard".into(),
+            Command::History(_) => "history".into(),
             Command::Notify(v) => match v {
                 None => "notify".into(),
                 Some(b) => format!("notify {}", if *b { "on" } else { "off" }),

@@ -22,10 +22,11 @@ pub struct Challenge {
     pub created_at: i64,
     pub expires_at: i64,
     pub community_id: Option<String>,
+    pub rated: bool,
 }
 
 const COLUMNS: &str = "id, platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color, status, created_at, \
-     expires_at, community_id";
+     expires_at, community_id, rated";
 
 fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
     Ok(Challenge {
@@ -42,6 +43,7 @@ fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
         created_at: r.get(10)?,
         expires_at: r.get(11)?,
         community_id: r.get(12)?,
+        rated: r.get(13)?,
     })
 }
 
@@ -50,6 +52,7 @@ fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
 pub struct NewChallenge<'a> {
     pub platform: &'a str,
     pub community_id: Option<&'a str>,
+    pub rated: bool,
     pub chat_id: &'a str,
     pub challenger: PlayerId,
     pub challenged: Option<PlayerId>,
@@ -64,7 +67,8 @@ pub struct NewChallenge<'a> {
 pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> {
     conn.execute(
         "INSERT INTO challenges (platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color,
-           status, created_at, expires_at, community_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11)",
+           status, created_at, expires_at, community_id, rated)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11, ?12)",
         params![
             c.platform,
             c.chat_id,
@@ -76,7 +80,8 @@ pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> 
             c.color,
             now,
             c.expires_at,
-            c.community_id
+            c.community_id,
+            c.rated
         ],
     )?;
     Ok(conn.last_insert_rowid())

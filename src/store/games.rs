@@ -68,6 +68,8 @@ pub struct GameRow {
     pub community_id: Option<String>,
     /// The thread the game is played in, once one was opened for it.
     pub thread_id: Option<String>,
+    /// Whether the result changes ratings.
+    pub rated: bool,
 }
 
 impl GameRow {
@@ -94,7 +96,7 @@ impl GameRow {
 }
 
 const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move, \
-     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id";
+     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated";
 
 fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -121,6 +123,7 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         updated_at: r.get(20)?,
         community_id: r.get(21)?,
         thread_id: r.get(22)?,
+        rated: r.get(23)?,
     })
 }
 
@@ -129,6 +132,7 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
 pub struct NewGame<'a> {
     pub platform: &'a str,
     pub community_id: Option<&'a str>,
+    pub rated: bool,
     pub chat_id: &'a str,
     pub variant: &'a str,
     pub setup: Option<u32>,
@@ -146,8 +150,8 @@ pub struct NewGame<'a> {
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     conn.execute(
         "INSERT INTO games (platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move,
-           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14)",
+           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15)",
         params![
             g.platform,
             g.chat_id,
@@ -162,7 +166,8 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
             g.deadline,
             g.remind_at,
             now,
-            g.community_id
+            g.community_id,
+            g.rated
         ],
     )?;
     Ok(conn.last_insert_rowid())
@@ -510,6 +515,7 @@ mod tests {
         let ng = NewGame {
             platform: "t",
             community_id: None,
+            rated: false,
             chat_id: "c",
             variant: "chess",
             setup: None,
@@ -551,6 +557,7 @@ mod tests {
         let ng = NewGame {
             platform: "t",
             community_id: None,
+            rated: false,
             chat_id: "c",
             variant: "chess",
             setup: None,

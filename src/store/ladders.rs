@@ -415,6 +415,7 @@ pub(crate) fn test_game(conn: &Connection, white: PlayerId, black: PlayerId) -> 
     use crate::store::games::{NewGame, Status, create};
     let g = NewGame {
         community_id: None,
+        rated: false,
         platform: "test",
         chat_id: "c",
         variant: "chess",

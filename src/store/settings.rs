@@ -114,6 +114,54 @@ pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &
     Ok(())
 }
 
+/// Whether a community's games between people are rated.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RatedGames {
+    /// Rated unless the challenger asks for a casual game.
+    #[default]
+    Choice,
+    Always,
+    Never,
+}
+
+impl RatedGames {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RatedGames::Choice => "choice",
+            RatedGames::Always => "always",
+            RatedGames::Never => "never",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<RatedGames> {
+        match s {
+            "choice" => Some(RatedGames::Choice),
+            "always" => Some(RatedGames::Always),
+            "never" => Some(RatedGames::Never),
+            _ => None,
+        }
+    }
+}
+
+/// A community's rule for rated games.
+pub fn rated_games(conn: &Connection, platform: &str, community_id: &str) -> Result<RatedGames> {
+    let v: Option<Option<String>> = conn
+        .prepare_cached("SELECT rated_games FROM community_settings WHERE platform = ?1 AND community_id = ?2")?
+        .query_row(params![platform, community_id], |r| r.get(0))
+        .optional()?;
+    Ok(v.flatten().as_deref().and_then(RatedGames::parse).unwrap_or_default())
+}
+
+/// Sets a community's rule for rated games.
+pub fn set_rated_games(conn: &Connection, platform: &str, community_id: &str, rule: RatedGames) -> Result<()> {
+    conn.execute(
+        "INSERT INTO community_settings (platform, community_id, rated_games) VALUES (?1, ?2, ?3)
+         ON CONFLICT (platform, community_id) DO UPDATE SET rated_games = excluded.rated_games",
+        params![platform, community_id, rule.as_str()],
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

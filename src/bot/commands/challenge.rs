@@ -31,6 +31,22 @@ impl Bot {
         if args.mentions_someone && target.is_none() && !play {
             return user("I could not tell who you mentioned; mention them so the chat links their name.");
         }
+        let rule = match &cx.scope().community {
+            Some(c) => crate::store::settings::rated_games(&conn, &cx.scope().platform, c)?,
+            None => crate::store::settings::RatedGames::Choice,
+        };
+        let rated = match (rule, args.rated) {
+            (_, _) if vs_ai => false,
+            (crate::store::settings::RatedGames::Always, Some(false)) => {
+                return user("This community plays rated games only; leave out casual.");
+            }
+            (crate::store::settings::RatedGames::Never, Some(true)) => {
+                return user("This community plays casual games only; leave out rated.");
+            }
+            (crate::store::settings::RatedGames::Always, _) => true,
+            (crate::store::settings::RatedGames::Never, _) => false,
+            (crate::store::settings::RatedGames::Choice, r) => r.unwrap_or(true),
+        };
         if args.level.is_some() && !vs_ai {
             return user(format!("level:N is for games against me: {}play [variant] level:N.", cx.p()));
         }
@@ -39,7 +55,7 @@ impl Bot {
             let ai = players::ai(&conn, now)?;
             let level = args.level.unwrap_or(3);
             drop(conn);
-            return self.start_game(cx, v, args.setup, days, &color, &me, &ai, Some(level), None);
+            return self.start_game(cx, v, args.setup, days, &color, &me, &ai, Some(level), None, false);
         }
         let challenged = match target {
             Some(m) => {
@@ -57,6 +73,7 @@ impl Bot {
             &challenges::NewChallenge {
                 platform: &cx.scope().platform,
                 community_id: cx.scope().community.as_deref(),
+                rated,
                 chat_id: &cx.scope().chat,
                 challenger: me.id,
                 challenged: challenged.as_ref().map(|p| p.id),
@@ -72,6 +89,7 @@ impl Bot {
             days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
         let setup = args.setup.map(|s| format!(", setup {s}")).unwrap_or_default();
         let hours = self.config.challenge_expiry_secs / 3600;
+        let clock = if rated { format!("{clock}, rated") } else { format!("{clock}, casual") };
         let p = cx.p();
         let mut r = match &challenged {
             Some(c) => {
@@ -157,7 +175,7 @@ impl Bot {
             players::get(&conn, ch.challenger)?.ok_or_else(|| BotError::Internal("challenger vanished".into()))?;
         let v = variant_named(&ch.variant)?;
         drop(conn);
-        self.start_game(cx, v, ch.setup, ch.days_per_move, &ch.color, &challenger, &me, None, Some(ch.id))
+        self.start_game(cx, v, ch.setup, ch.days_per_move, &ch.color, &challenger, &me, None, Some(ch.id), ch.rated)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -172,6 +190,7 @@ impl Bot {
         other: &Player,
         ai_level: Option<u8>,
         challenge: Option<i64>,
+        rated: bool,
     ) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
@@ -198,6 +217,7 @@ impl Bot {
             &NewGame {
                 platform: &cx.scope().platform,
                 community_id: cx.scope().community.as_deref(),
+                rated,
                 chat_id: &cx.scope().chat,
                 variant: v.name,
                 setup,

@@ -7,6 +7,7 @@ mod challenge;
 mod info;
 mod moves;
 mod offers;
+mod ratings;
 mod relocation;
 mod results;
 mod settings;
@@ -177,6 +178,9 @@ impl Bot {
             Command::NoSwap(game) => self.swap(cx, game, "none"),
             Command::Settings(args) => self.settings(cx, args),
             Command::Notify(on) => self.notify_setting(cx, on),
+            Command::Rating(args) => self.rating_cmd(cx, args),
+            Command::Leaderboard(args) => self.leaderboard_cmd(cx, args),
+            Command::History(args) => self.history_cmd(cx, args),
         }
     }
 

@@ -4,7 +4,11 @@
 //! with the result.
 
 use super::Bot;
+use crate::community::rating::{Score, change_line};
+use crate::rules::{Color, Outcome};
 use crate::store::games::GameRow;
+use crate::store::players;
+use crate::store::ratings::{self, Scope as RatingScope};
 use rusqlite::Connection;
 
 /// Environment variable naming a failure point, for crash tests (never set in production).
@@ -28,7 +32,43 @@ impl Bot {
         notes: &mut Vec<String>,
     ) -> crate::store::Result<()> {
         failpoint("after-result");
-        let _ = (conn, row, notes);
+        self.rate_game(conn, row, notes)?;
+        // community results
+        Ok(())
+    }
+
+    /// Rates a finished rated game, globally and in its community, and announces the community's
+    /// (or, outside communities, the global) changes.
+    fn rate_game(&self, conn: &Connection, row: &GameRow, notes: &mut Vec<String>) -> crate::store::Result<()> {
+        let Some(outcome) = row.outcome() else { return Ok(()) };
+        if !row.rated || row.white == row.black {
+            return Ok(());
+        }
+        let score = match outcome {
+            Outcome::Decisive { winner: Color::White, .. } => Score::Win,
+            Outcome::Decisive { winner: Color::Black, .. } => Score::Loss,
+            Outcome::Draw(_) => Score::Draw,
+        };
+        let now = self.clock.now();
+        let global =
+            ratings::rate(conn, &RatingScope::Global, &row.variant, Some(row.id), row.white, row.black, score, now)?;
+        let shown = match &row.community_id {
+            Some(c) => {
+                let scope = RatingScope::community(&row.platform, c);
+                ratings::rate(conn, &scope, &row.variant, Some(row.id), row.white, row.black, score, now)?
+            }
+            None => global,
+        };
+        failpoint("after-rating");
+        let name = |id| -> crate::store::Result<String> {
+            Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| p.name))
+        };
+        let (w, b) = shown;
+        notes.push(format!(
+            "Ratings: {}, {}.",
+            change_line(&name(w.player_id)?, w.before, w.after.rating),
+            change_line(&name(b.player_id)?, b.before, b.after.rating)
+        ));
         Ok(())
     }
 }

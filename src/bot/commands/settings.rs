@@ -16,6 +16,9 @@ impl Bot {
         let scope = cx.scope();
         let p = cx.p();
         let conn = self.conn()?;
+        if args.rated.is_some() && !args.community {
+            return user(format!("rated: is a community rule: {p}settings community rated:choice|always|never."));
+        }
         if args.community && scope.community.is_none() {
             return user("This chat belongs to no community; leave out 'community' to change this chat's settings.");
         }
@@ -23,6 +26,10 @@ impl Bot {
         if !changing {
             let e = &cx.settings;
             let whose = if args.community { "This community's defaults" } else { "Settings here" };
+            let rule = match &scope.community {
+                Some(c) => format!(", rated games: {}", settings::rated_games(&conn, &scope.platform, c)?.as_str()),
+                None => String::new(),
+            };
             let e = if args.community {
                 let c = settings::community(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""))?;
                 self.resolve(&c)
@@ -30,7 +37,7 @@ impl Bot {
                 e.clone()
             };
             return Ok(cx.say(format!(
-                "{whose}: prefix {}, variant {}, days {}, thread per game {}. Change with {p}settings prefix:? variant:chess days:3 thread:on{}.",
+                "{whose}: prefix {}, variant {}, days {}, thread per game {}{rule}. Change with {p}settings prefix:? variant:chess days:3 thread:on{}.",
                 e.prefix,
                 e.default_variant,
                 days_text(e.default_days),
@@ -60,6 +67,9 @@ impl Bot {
         }
         let saved: Settings = s;
         if args.community {
+            if let Some(rule) = args.rated {
+                settings::set_rated_games(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), rule)?;
+            }
             settings::set_community(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), &saved)?;
             Ok(cx.say("Community settings saved; chats that set nothing of their own follow them."))
         } else {

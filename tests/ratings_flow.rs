@@ -1,0 +1,157 @@
+//! Ratings through the core: rated and casual games, the community's rule, AI games, aborts, one
+//! rating per variant, the commands that show them, and the result and its rating changes stored
+//! together or not at all (a process killed between them).
+
+mod common;
+
+use capabot::bot::Input;
+use capabot::rules::VARIANTS;
+use common::*;
+use std::process::Command;
+
+fn guild(who: &str, text: &str) -> Input {
+    let mut i = msg_in("g-chat", who, text);
+    i.scope = i.scope.in_community("g1");
+    i
+}
+
+fn fools_mate(tb: &TestBot, white: &str, black: &str) -> String {
+    let mut last = String::new();
+    for (who, m) in [(white, "f3"), (black, "e5"), (white, "g4"), (black, "Qh4#")] {
+        last = tb.say(who, m);
+    }
+    last
+}
+
+#[test]
+fn a_rated_game_changes_both_ratings_and_says_so() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    assert!(tb.say("bob", "!accept").contains("starts"));
+    let end = fools_mate(&tb, "alice", "bob");
+    assert!(end.contains("bob wins by checkmate"), "{end}");
+    assert!(end.contains("Ratings: alice 1500? → "), "{end}");
+    assert!(end.contains("bob 1500? → "), "{end}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE scope = '' AND variant = 'chess'"), 2);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM rating_history WHERE game_id = 1"), 2);
+    let bob: f64 = {
+        let c = tb.bot.store().conn().unwrap();
+        c.query_row(
+            "SELECT rating FROM ratings r JOIN accounts a ON a.player_id = r.player_id WHERE a.user_id = 'bob'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    assert!(bob > 1500.0, "the winner gains: {bob}");
+    // The commands show it.
+    let r = tb.bot.handle(&msg_in("main", "bob", "!rating chess"));
+    assert!(r.text().contains("bob — Chess globally: ") && r.text().contains("1 game: +1 =0 −0"), "{}", r.text());
+    let r = tb.bot.handle(&msg_in("main", "carol", "!leaderboard chess"));
+    assert!(r.text().contains("Chess leaderboard globally") && r.text().contains("Provisional: bob"), "{}", r.text());
+    assert!(r.replies[0].png.as_ref().is_some_and(|p| p.starts_with(b"\x89PNG")));
+    let r = tb.bot.handle(&msg_in("main", "carol", "!history @alice chess"));
+    assert!(r.text().contains("alice's Chess rating globally: 1500 → "), "{}", r.text());
+    assert!(r.replies[0].png.as_ref().is_some_and(|p| p.starts_with(b"\x89PNG")));
+    assert!(tb.say("carol", "!rating chess").contains("carol has no rated Chess games globally yet"));
+}
+
+#[test]
+fn casual_ai_and_aborted_games_change_no_rating() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white casual");
+    tb.say("bob", "!accept");
+    let end = fools_mate(&tb, "alice", "bob");
+    assert!(end.contains("wins by checkmate") && !end.contains("Ratings"), "{end}");
+    tb.say("carol", "!play chess level:1 color:white");
+    assert!(tb.say("carol", "!resign").contains("capabot wins"));
+    tb.say("dave", "!challenge @erin chess");
+    tb.say("erin", "!accept");
+    assert!(tb.say("dave", "!abort").contains("aborted"));
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings"), 0);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM rating_history"), 0);
+}
+
+#[test]
+fn a_community_may_force_rated_or_casual_games_and_keeps_its_own_ratings() {
+    let tb = new_bot();
+    assert!(tb.bot.handle(&guild("mod", "!settings community rated:always").as_admin(true)).text().contains("saved"));
+    let r = tb.bot.handle(&guild("alice", "!challenge @bob chess casual"));
+    assert!(r.text().contains("rated games only"), "{}", r.text());
+    tb.bot.handle(&guild("alice", "!challenge @bob chess color:white"));
+    tb.bot.handle(&guild("bob", "!accept"));
+    for (who, m) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4")] {
+        tb.bot.handle(&guild(who, m));
+    }
+    let end = tb.bot.handle(&guild("bob", "Qh4#")).text();
+    assert!(end.contains("Ratings: alice 1500? → "), "{end}");
+    // Kept per community and globally.
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE scope = 'test:g1'"), 2);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE scope = ''"), 2);
+    let r = tb.bot.handle(&guild("bob", "!rating chess")).text();
+    assert!(r.contains("in this community") && r.contains("Globally"), "{r}");
+    // Never rated.
+    tb.bot.handle(&guild("mod", "!settings community rated:never").as_admin(true));
+    assert!(tb.bot.handle(&guild("alice", "!challenge @bob chess rated")).text().contains("casual games only"));
+    let r = tb.bot.handle(&guild("alice", "!challenge @bob chess"));
+    assert!(r.text().contains("casual"), "{}", r.text());
+}
+
+#[test]
+fn every_variant_keeps_its_own_rating() {
+    let tb = new_bot();
+    for (i, v) in VARIANTS.iter().enumerate() {
+        let chat = format!("t{i}");
+        let say = |who: &str, text: &str| tb.say_in(&chat, who, text);
+        say("alice", &format!("!challenge @bob {} color:white", v.name));
+        assert!(say("bob", "!accept").contains("starts"), "{}", v.name);
+        if v.name == "caparelocation" {
+            say("bob", "!noswap");
+            say("alice", "!noswap");
+        }
+        let out = say("bob", "!resign");
+        assert!(out.contains("alice wins by resignation") && out.contains("Ratings:"), "{}: {out}", v.name);
+    }
+    assert_eq!(tb.query_i64("SELECT count(DISTINCT variant) FROM ratings"), VARIANTS.len() as i64);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE rating > 1500 AND games = 1"), VARIANTS.len() as i64);
+}
+
+/// The console killed (abort) after the result is written and before the rating, and after the
+/// rating and before the commit: the database has both or neither.
+#[test]
+fn a_crash_between_result_and_rating_leaves_both_or_neither() {
+    let bin = env!("CARGO_BIN_EXE_capabot");
+    for point in ["after-result", "after-rating"] {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("c.db");
+        let run = |script: &str, failpoint: Option<&str>| {
+            let f = dir.path().join("s.txt");
+            std::fs::write(&f, script).unwrap();
+            let mut c = Command::new(bin);
+            c.current_dir(dir.path())
+                .args(["console", "--no-pictures", "--no-text-boards", "--script"])
+                .arg(&f)
+                .arg("--db")
+                .arg(&db);
+            match failpoint {
+                Some(p) => c.env("CAPABOT_FAILPOINT", p),
+                None => c.env_remove("CAPABOT_FAILPOINT"),
+            };
+            c.output().unwrap()
+        };
+        let out = run("alice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\nbob> !resign\n", Some(point));
+        assert!(!out.status.success(), "{point}: the process died");
+        let q = |sql: &str| -> i64 {
+            let c = rusqlite::Connection::open(&db).unwrap();
+            c.query_row(sql, [], |r| r.get(0)).unwrap()
+        };
+        assert_eq!(q("SELECT count(*) FROM games WHERE status = 'finished'"), 0, "{point}");
+        assert_eq!(q("SELECT count(*) FROM ratings"), 0, "{point}");
+        assert_eq!(q("SELECT count(*) FROM rating_history"), 0, "{point}");
+        // After the restart the resignation goes through with its ratings, once.
+        let out = run("bob> !resign\n", None);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Ratings:"), "{point}");
+        assert_eq!(q("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
+        assert_eq!(q("SELECT count(*) FROM rating_history"), 2);
+    }
+}
