@@ -29,6 +29,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0001_initial.sql")),
         M::up(include_str!("../../migrations/0002_communities.sql")),
         M::up(include_str!("../../migrations/0003_community.sql")),
+        M::up(include_str!("../../migrations/0004_ladder_chat.sql")),
     ])
 });
 

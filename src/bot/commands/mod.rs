@@ -5,6 +5,8 @@
 
 mod challenge;
 mod info;
+mod ladder;
+mod link;
 mod moves;
 mod offers;
 mod relocation;
@@ -85,6 +87,8 @@ pub(in crate::bot) fn game_scope(row: &GameRow) -> Scope {
     }
 }
 
+pub(in crate::bot) use ladder::Answer as LadderAnswer;
+
 pub(in crate::bot) fn game_target(row: &GameRow) -> Target {
     Target::Chat(game_scope(row))
 }
@@ -143,7 +147,10 @@ impl Bot {
                 }
             }
         };
-        self.run_command(cx, cmd)
+        let mut out = self.run_command(cx, cmd)?;
+        // community results: standings messages owed since a game's end moved ladder places
+        out.extend(self.ladder_standings_owed()?);
+        Ok(out)
     }
 
     fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
@@ -177,6 +184,9 @@ impl Bot {
             Command::NoSwap(game) => self.swap(cx, game, "none"),
             Command::Settings(args) => self.settings(cx, args),
             Command::Notify(on) => self.notify_setting(cx, on),
+            Command::Link(code) => self.link(cx, code),
+            Command::Unlink => self.unlink(cx),
+            Command::Ladder(c) => self.ladder_cmd(cx, c),
         }
     }
 

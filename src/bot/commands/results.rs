@@ -28,7 +28,8 @@ impl Bot {
         notes: &mut Vec<String>,
     ) -> crate::store::Result<()> {
         failpoint("after-result");
-        let _ = (conn, row, notes);
+        // community results
+        self.ladder_game_end(conn, row, notes)?;
         Ok(())
     }
 }
