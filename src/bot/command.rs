@@ -52,6 +52,41 @@ pub enum Command {
         game: Option<i64>,
         text: String,
     },
+    /// `link [CODE]`: a one-time code for linking accounts, or linking with one.
+    Link(Option<String>),
+    /// `unlink`: this account leaves the person it was linked to.
+    Unlink,
+    /// `ladder ...`: the community's rank ladders.
+    Ladder(LadderCmd),
+}
+
+/// What `ladder` is asked to do; `variant` picks the ladder where the community has several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LadderCmd {
+    Show,
+    Create {
+        variant: String,
+        days: Option<u32>,
+        reach: Option<usize>,
+        wait: Option<u32>,
+    },
+    Join(Option<String>),
+    Leave(Option<String>),
+    /// A challenge of the first mentioned user.
+    Challenge(Option<String>),
+    Accept(Option<String>),
+    Decline(Option<String>),
+    /// Removal of the first mentioned user.
+    Remove(Option<String>),
+    Undo {
+        event: u32,
+        reason: String,
+    },
+    SeasonClose(Option<String>),
+    Season {
+        number: u32,
+        variant: Option<String>,
+    },
 }
 
 /// Options of `challenge` and `play`.
@@ -611,6 +646,52 @@ pub static COMMANDS: &[CommandSpec] = &[
         parse: |w, a| Ok(Command::History(parse_rating(w, a, true)?)),
     },
     CommandSpec {
+        name: "link",
+        aliases: &[],
+        usage: "[CODE]",
+        summary: "Link your accounts on two platforms: get a code here, then say link CODE on the other",
+        example: "link ABCD-EFGH",
+        options: &[opt("code", "The code from your other platform (leave out to get one)", OptionKind::Text)],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Link(None)),
+            _ => Ok(Command::Link(Some(a.concat()))),
+        },
+    },
+    CommandSpec {
+        name: "unlink",
+        aliases: &[],
+        usage: "",
+        summary: "Unlink this account from your accounts on other platforms",
+        example: "unlink",
+        options: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Unlink),
+    },
+    CommandSpec {
+        name: "ladder",
+        aliases: &[],
+        usage: "[join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]",
+        summary: "The community's rank ladders: standings, joining, challenges up the ladder, seasons",
+        example: "ladder challenge @bob chess",
+        options: &[
+            opt(
+                "action",
+                "join, leave, challenge, accept, decline, create, remove, undo, season, season close",
+                OptionKind::Text,
+            ),
+            opt("player", "Who to challenge or remove", OptionKind::User),
+            opt("number", "The event to undo or the season to show", OptionKind::Text),
+            opt("variant", "Which ladder (its variant)", OptionKind::Variant),
+            opt("days", "create: days per move", OptionKind::Days),
+            opt("reach", "create: how many places up a player may challenge", OptionKind::Keyed("reach")),
+            opt("wait", "create: days to accept a challenge", OptionKind::Keyed("wait")),
+            opt("reason", "undo: why the result is undone", OptionKind::Text),
+        ],
+        admin: false,
+        parse: |_, a| Ok(Command::Ladder(parse_ladder(a)?)),
+    },
+    CommandSpec {
         name: "help",
         aliases: &["h", "commands"],
         usage: "",
@@ -624,6 +705,90 @@ pub static COMMANDS: &[CommandSpec] = &[
 
 fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
     if args.is_empty() { Ok(cmd) } else { Err(format!("{word} takes nothing after it, not '{}'", args.join(" "))) }
+}
+
+fn positive<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, ParseError> {
+    match v.parse::<u32>() {
+        Ok(n) if n >= 1 => v.parse().map_err(|_| format!("{key} must be a number from 1, not '{v}'")),
+        _ => Err(format!("{key} must be a number from 1, not '{v}'")),
+    }
+}
+
+/// `ladder` and its subcommands; `@user` words are skipped (the mentions say who).
+fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
+    let words: Vec<String> =
+        args.iter().filter(|a| !a.starts_with('@') && !a.starts_with("<@")).map(|a| a.to_lowercase()).collect();
+    let variant = |rest: &[String]| -> Result<Option<String>, ParseError> {
+        match rest {
+            [] => Ok(None),
+            [v] => Ok(Some(v.clone())),
+            _ => Err(format!("ladder takes one variant name here, not '{}'", rest.join(" "))),
+        }
+    };
+    let Some((sub, rest)) = words.split_first() else { return Ok(LadderCmd::Show) };
+    Ok(match sub.as_str() {
+        "join" => LadderCmd::Join(variant(rest)?),
+        "leave" => LadderCmd::Leave(variant(rest)?),
+        "challenge" => LadderCmd::Challenge(variant(rest)?),
+        "accept" => LadderCmd::Accept(variant(rest)?),
+        "decline" => LadderCmd::Decline(variant(rest)?),
+        "remove" => LadderCmd::Remove(variant(rest)?),
+        "create" => {
+            let (mut v, mut days, mut reach, mut wait) = (None, None, None, None);
+            for w in rest {
+                match w.split_once(':') {
+                    Some(("days" | "d", x)) => match parse_days(x)? {
+                        Some(d) => days = Some(d),
+                        None => return Err("a ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14".into()),
+                    },
+                    Some(("reach", x)) => reach = Some(positive("reach", x)?),
+                    Some(("wait", x)) => wait = Some(positive("wait", x)?),
+                    Some((k, _)) => return Err(format!("ladder create takes days:N, reach:N and wait:N, not '{k}'")),
+                    None if v.is_none() => v = Some(w.clone()),
+                    None => return Err(format!("ladder create takes one variant, not also '{w}'")),
+                }
+            }
+            let variant = v.ok_or("say which variant, e.g. ladder create chess days:3 reach:3 wait:3")?;
+            LadderCmd::Create { variant, days, reach, wait }
+        }
+        "undo" => {
+            let n = rest.first().ok_or("say which ladder event to undo and why, e.g. ladder undo 5 wrong result")?;
+            let event = positive("the event number", n.trim_start_matches('#'))?;
+            let reason: Vec<&str> =
+                args.iter().skip_while(|a| !a.eq_ignore_ascii_case("undo")).skip(2).copied().collect();
+            LadderCmd::Undo { event, reason: reason.join(" ") }
+        }
+        "season" => match rest.split_first() {
+            Some((c, more)) if c == "close" => LadderCmd::SeasonClose(variant(more)?),
+            Some((n, more)) => LadderCmd::Season { number: positive("the season", n)?, variant: variant(more)? },
+            None => return Err("say ladder season close, or ladder season N to see a closed season".into()),
+        },
+        other => {
+            return Err(format!(
+                "unknown ladder action '{other}'; actions: join, leave, challenge, accept, decline, create, remove, undo, season"
+            ));
+        }
+    })
+}
+
+impl LadderCmd {
+    /// The command as typed after the prefix.
+    fn typed(&self) -> String {
+        let v = |v: &Option<String>| v.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+        match self {
+            LadderCmd::Show => "ladder".into(),
+            LadderCmd::Create { variant, .. } => format!("ladder create {variant}"),
+            LadderCmd::Join(x) => format!("ladder join{}", v(x)),
+            LadderCmd::Leave(x) => format!("ladder leave{}", v(x)),
+            LadderCmd::Challenge(x) => format!("ladder challenge{}", v(x)),
+            LadderCmd::Accept(x) => format!("ladder accept{}", v(x)),
+            LadderCmd::Decline(x) => format!("ladder decline{}", v(x)),
+            LadderCmd::Remove(x) => format!("ladder remove{}", v(x)),
+            LadderCmd::Undo { event, reason } => format!("ladder undo {event} {reason}"),
+            LadderCmd::SeasonClose(x) => format!("ladder season close{}", v(x)),
+            LadderCmd::Season { number, variant } => format!("ladder season {number}{}", v(variant)),
+        }
+    }
 }
 
 /// The command whose word (or alias) is `word` (any case).
@@ -751,6 +916,9 @@ impl Command {
                 None => "notify".into(),
                 Some(b) => format!("notify {}", if *b { "on" } else { "off" }),
             },
+            Command::Link(code) => format!("link {}", code.as_deref().unwrap_or("")).trim_end().to_string(),
+            Command::Unlink => "unlink".into(),
+            Command::Ladder(c) => c.typed(),
         };
         format!("{prefix}{body}")
     }

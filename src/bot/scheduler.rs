@@ -75,6 +75,8 @@ impl Bot {
                 out.replies.extend(self.direct_notice(&conn, &row, p, text, true)?);
             }
         }
+        // community: ladder challenges not accepted in time (before the ordinary expiry below)
+        out.extend(self.ladder_tick()?);
         for c in challenges::due_expiries(&conn, now)? {
             if challenges::close(&conn, c.id, "expired", None)? {
                 let mut r = Reply::new(challenge_target(&c), format!("Challenge #{} expired.", c.id));

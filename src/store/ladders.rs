@@ -11,7 +11,7 @@ use crate::community::ladder::{
     ChallengeId, ChallengeResult, ChallengeStatus, EventKind, Ladder, LadderChallenge, LadderError, LadderEvent,
     LadderParts, LadderSettings, Season,
 };
-use rusqlite::{Connection, OptionalExtension, Row, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
 
 /// Ladder id (the `ladders.id` column).
 pub type LadderId = i64;
@@ -265,7 +265,7 @@ pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
     Ladder::restore(parts).map(Some).map_err(|e| StoreError::Corrupt(format!("ladder {id}: {e}")))
 }
 
-fn write_standings(tx: &Transaction<'_>, id: LadderId, season: u32, kind: &str, players: &[PlayerId]) -> Result<()> {
+fn write_standings(tx: &Connection, id: LadderId, season: u32, kind: &str, players: &[PlayerId]) -> Result<()> {
     tx.execute(
         "DELETE FROM ladder_standings WHERE ladder_id = ?1 AND season = ?2 AND kind = ?3",
         params![id, season, kind],
@@ -280,7 +280,7 @@ fn write_standings(tx: &Transaction<'_>, id: LadderId, season: u32, kind: &str, 
 }
 
 /// Writes the ladder's current season and archive (events are only ever added).
-fn save(tx: &Transaction<'_>, id: LadderId, ladder: &Ladder) -> Result<()> {
+fn save(tx: &Connection, id: LadderId, ladder: &Ladder) -> Result<()> {
     let p = ladder.parts();
     tx.execute(
         "UPDATE ladders SET season = ?2, season_opened_at = ?3 WHERE id = ?1",
@@ -361,6 +361,99 @@ pub fn update<T>(
         tx.commit()?;
     }
     Ok(out)
+}
+
+/// Like [`update`], inside a transaction the caller holds (a game's end hook).
+pub fn update_in<T>(
+    conn: &Connection,
+    id: LadderId,
+    op: impl FnOnce(&mut Ladder) -> std::result::Result<T, LadderError>,
+) -> Result<std::result::Result<T, LadderError>> {
+    let mut ladder = load(conn, id)?.ok_or_else(|| StoreError::Corrupt(format!("no ladder {id}")))?;
+    let season = ladder.season();
+    let out = op(&mut ladder);
+    if out.is_ok() {
+        if ladder.season() != season {
+            return Err(StoreError::Corrupt("a ladder season is closed with ladders::close_season".into()));
+        }
+        save(conn, id, &ladder)?;
+    }
+    Ok(out)
+}
+
+/// A ladder's row by id.
+pub fn info(conn: &Connection, id: LadderId) -> Result<Option<LadderInfo>> {
+    Ok(conn.query_row(&format!("{INFO} WHERE id = ?1"), [id], info_from).optional()?)
+}
+
+/// The chat and thread a ladder's standings message goes to.
+pub fn chat(conn: &Connection, id: LadderId) -> Result<Option<(String, Option<String>)>> {
+    Ok(conn
+        .query_row("SELECT chat_id, thread_id FROM ladders WHERE id = ?1 AND chat_id IS NOT NULL", [id], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()?)
+}
+
+/// Notes the chat and thread a ladder's standings message goes to.
+pub fn set_chat(conn: &Connection, id: LadderId, chat_id: &str, thread_id: Option<&str>) -> Result<()> {
+    conn.execute("UPDATE ladders SET chat_id = ?2, thread_id = ?3 WHERE id = ?1", params![id, chat_id, thread_id])?;
+    Ok(())
+}
+
+/// Ties an ordinary challenge to the ladder challenge it offers.
+pub fn link_challenge(
+    conn: &Connection,
+    challenge_id: i64,
+    id: LadderId,
+    season: u32,
+    ladder_challenge: ChallengeId,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO ladder_challenge_links (challenge_id, ladder_id, season, ladder_challenge) VALUES (?1, ?2, ?3, ?4)",
+        params![challenge_id, id, season, ladder_challenge],
+    )?;
+    Ok(())
+}
+
+/// The ladder challenge an ordinary challenge offers: (ladder, season, ladder challenge).
+pub fn challenge_link(conn: &Connection, challenge_id: i64) -> Result<Option<(LadderId, u32, ChallengeId)>> {
+    Ok(conn
+        .query_row(
+            "SELECT ladder_id, season, ladder_challenge FROM ladder_challenge_links WHERE challenge_id = ?1",
+            [challenge_id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()?)
+}
+
+/// The ordinary challenge offering a ladder challenge.
+pub fn linked_challenge(
+    conn: &Connection,
+    id: LadderId,
+    season: u32,
+    ladder_challenge: ChallengeId,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .query_row(
+            "SELECT challenge_id FROM ladder_challenge_links WHERE ladder_id = ?1 AND season = ?2 AND ladder_challenge = ?3",
+            params![id, season, ladder_challenge],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Notes that a ladder's standings message is owed.
+pub fn mark_standings_due(conn: &Connection, id: LadderId) -> Result<()> {
+    conn.execute("INSERT INTO ladder_standings_due (ladder_id) VALUES (?1) ON CONFLICT DO NOTHING", [id])?;
+    Ok(())
+}
+
+/// Takes the ladders whose standings message is owed (each is taken by one caller).
+pub fn take_standings_due(conn: &Connection) -> Result<Vec<LadderId>> {
+    let mut st = conn.prepare_cached("DELETE FROM ladder_standings_due RETURNING ladder_id")?;
+    let rows = st.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 /// Closes the current season of ladder `id` (see [`Ladder::close_season`]) and returns it.

@@ -30,6 +30,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0002_communities.sql")),
         M::up(include_str!("../../migrations/0003_community.sql")),
         M::up(include_str!("../../migrations/0004_rated_games.sql")),
+        M::up(include_str!("../../migrations/0005_ladder_chat.sql")),
     ])
 });
 

@@ -164,6 +164,9 @@ impl Bot {
                 }
             }
         };
+        if let Some(r) = self.ladder_via_challenge(cx, ch.id, super::LadderAnswer::Accept)? {
+            return Ok(r);
+        }
         if !challenges::close(&conn, ch.id, "accepted", None)? {
             return user(format!("Challenge #{} is no longer open.", ch.id));
         }
@@ -340,6 +343,10 @@ impl Bot {
                 _ => return user(format!("Several challenges are open; say which, e.g. {}decline #3.", cx.p())),
             },
         };
+        let answer = if status == "declined" { super::LadderAnswer::Decline } else { super::LadderAnswer::Withdraw };
+        if let Some(r) = self.ladder_via_challenge(cx, ch.id, answer)? {
+            return Ok(r);
+        }
         if !challenges::close(&conn, ch.id, status, None)? {
             return user(format!("Challenge #{} is no longer open.", ch.id));
         }

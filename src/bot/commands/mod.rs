@@ -5,6 +5,8 @@
 
 mod challenge;
 mod info;
+mod ladder;
+mod link;
 mod moves;
 mod offers;
 mod ratings;
@@ -86,6 +88,8 @@ pub(in crate::bot) fn game_scope(row: &GameRow) -> Scope {
     }
 }
 
+pub(in crate::bot) use ladder::Answer as LadderAnswer;
+
 pub(in crate::bot) fn game_target(row: &GameRow) -> Target {
     Target::Chat(game_scope(row))
 }
@@ -144,7 +148,10 @@ impl Bot {
                 }
             }
         };
-        self.run_command(cx, cmd)
+        let mut out = self.run_command(cx, cmd)?;
+        // community results: standings messages owed since a game's end moved ladder places
+        out.extend(self.ladder_standings_owed()?);
+        Ok(out)
     }
 
     fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
@@ -181,6 +188,9 @@ impl Bot {
             Command::Rating(args) => self.rating_cmd(cx, args),
             Command::Leaderboard(args) => self.leaderboard_cmd(cx, args),
             Command::History(args) => self.history_cmd(cx, args),
+            Command::Link(code) => self.link(cx, code),
+            Command::Unlink => self.unlink(cx),
+            Command::Ladder(c) => self.ladder_cmd(cx, c),
         }
     }
 

@@ -210,7 +210,11 @@ impl Bot {
         if !games::abort(&mut conn, row.id, row.ply, self.clock.now())? {
             return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
         }
-        let mut r = self.reply_game(&row, format!("Game #{} aborted by {}.", row.id, me.name));
+        let mut text = format!("Game #{} aborted by {}.", row.id, me.name);
+        if let Some(line) = self.ladder_game_aborted(row.id)? {
+            text.push_str(&format!("\n{line}"));
+        }
+        let mut r = self.reply_game(&row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
         Ok(Response { replies: vec![r], ai_jobs: vec![] })
     }

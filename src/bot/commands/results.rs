@@ -34,6 +34,7 @@ impl Bot {
         failpoint("after-result");
         self.rate_game(conn, row, notes)?;
         // community results
+        self.ladder_game_end(conn, row, notes)?;
         Ok(())
     }
 

@@ -1,0 +1,575 @@
+//! Rank ladder commands: standings, joining and leaving, ladder challenges (offered as ordinary
+//! challenges so that `accept`/`decline` answer them), administration (create, remove, undo,
+//! seasons), the result of a ladder game (inside the end hook's transaction), aborted games, and
+//! the scheduler's forfeits of challenges not accepted in time.
+//!
+//! After every change that moves places, the standings go to the chat where the ladder was created
+//! as a reply under the slot `ladder:{id}:standings`, so front ends that can edit keep one message.
+
+use super::{Bot, Ctx, Res, choice, short, user, variant_named};
+use crate::bot::command::{Command, LadderCmd};
+use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
+use crate::community::PlayerId;
+use crate::community::ladder::{ChallengeResult, ChallengeStatus, Effect, Ladder, LadderError, LadderSettings};
+use crate::rules::{Color, Outcome};
+use crate::store::challenges::{self, NewChallenge};
+use crate::store::games::GameRow;
+use crate::store::ladders::{self, LadderId, LadderInfo};
+use crate::store::{Conn, events, games, players};
+use rusqlite::Connection;
+
+/// How an ordinary challenge offering a ladder challenge is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(in crate::bot) enum Answer {
+    Accept,
+    Decline,
+    /// The challenger takes it back.
+    Withdraw,
+}
+
+fn standings_slot(id: LadderId) -> String {
+    format!("ladder:{id}:standings")
+}
+
+fn plural(n: impl Into<i64>, word: &str) -> String {
+    let n = n.into();
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
+impl Bot {
+    pub(super) fn ladder_cmd(&self, cx: &Ctx<'_>, cmd: LadderCmd) -> Res<Response> {
+        let Some(community) = cx.scope().community.clone() else {
+            return user("Ladders belong to a community (a server or space); this chat is in none.");
+        };
+        let admin_only = matches!(
+            cmd,
+            LadderCmd::Create { .. } | LadderCmd::Remove(_) | LadderCmd::Undo { .. } | LadderCmd::SeasonClose(_)
+        );
+        if admin_only && !cx.inp.author_is_admin {
+            return user("Sorry, only the community's administrators may do that with a ladder.");
+        }
+        let accept = matches!(cmd, LadderCmd::Accept(_));
+        let mut conn = self.conn()?;
+        let now = self.clock.now();
+        let platform = cx.scope().platform.clone();
+        match cmd {
+            LadderCmd::Show => {
+                let all = ladders::list(&conn, &platform, &community)?;
+                if all.is_empty() {
+                    return user(format!(
+                        "This community has no ladder yet; an administrator can make one with {}ladder create chess.",
+                        cx.p()
+                    ));
+                }
+                let mut texts = Vec::new();
+                for info in &all {
+                    texts.push(self.standings_text(&conn, info, cx.p())?);
+                }
+                Ok(cx.say(texts.join("\n\n")))
+            }
+            LadderCmd::Create { variant, days, reach, wait } => {
+                let v = variant_named(&variant)?;
+                let d = LadderSettings::default();
+                let settings = LadderSettings {
+                    days_per_move: days.unwrap_or(d.days_per_move),
+                    max_places_up: reach.unwrap_or(d.max_places_up),
+                    accept_days: wait.unwrap_or(d.accept_days),
+                };
+                let Some(id) = ladders::create(&conn, &platform, &community, v.name, settings, now)? else {
+                    return user(format!("This community already has a {} ladder.", v.display_name));
+                };
+                ladders::set_chat(&conn, id, &cx.scope().chat, cx.scope().thread.as_deref())?;
+                Ok(cx.say(format!(
+                    "The {} ladder is open: {} per move, challenges up to {} up, {} to accept. Join with {}ladder join.",
+                    v.display_name,
+                    plural(settings.days_per_move, "day"),
+                    plural(settings.max_places_up as i64, "place"),
+                    plural(settings.accept_days, "day"),
+                    cx.p()
+                )))
+            }
+            LadderCmd::Join(v) => {
+                let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
+                let me = self.me(&conn, cx)?;
+                let place = self.ladder_op(&mut conn, &info, |l| l.join(me.id, now))?;
+                let mut out =
+                    cx.say(format!("{} joins the {} ladder in place {place}.", me.name, self.ladder_name(&info)));
+                out.replies.push(self.standings_reply(&conn, &info)?);
+                Ok(out)
+            }
+            LadderCmd::Leave(v) => {
+                let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
+                let me = self.me(&conn, cx)?;
+                let cancelled = self.ladder_op(&mut conn, &info, |l| l.leave(me.id, now))?;
+                self.close_linked(&conn, &info, cancelled, "cancelled")?;
+                let mut out = cx.say(format!("{} leaves the {} ladder.", me.name, self.ladder_name(&info)));
+                out.replies.push(self.standings_reply(&conn, &info)?);
+                Ok(out)
+            }
+            LadderCmd::Remove(v) => {
+                let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
+                let Some(who) = cx.inp.mentions.first() else {
+                    return user(format!("Say whom to remove, e.g. {}ladder remove @bob.", cx.p()));
+                };
+                let Some(p) = players::find(&conn, &platform, &who.id)? else {
+                    return user(format!("{} is not on this ladder.", short(&who.name)));
+                };
+                let cancelled = self.ladder_op(&mut conn, &info, |l| l.remove(p.id, now))?;
+                self.close_linked(&conn, &info, cancelled, "cancelled")?;
+                let mut out = cx.say(format!(
+                    "{} is removed from the {} ladder by an administrator.",
+                    p.name,
+                    self.ladder_name(&info)
+                ));
+                out.replies.push(self.standings_reply(&conn, &info)?);
+                Ok(out)
+            }
+            LadderCmd::Challenge(v) => self.ladder_challenge(cx, &mut conn, &community, v.as_deref()),
+            LadderCmd::Accept(v) | LadderCmd::Decline(v) => {
+                let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
+                let Some(me) = players::find(&conn, &platform, &cx.inp.author.id)? else {
+                    return user(LadderError::NoChallengeToAnswer.describe(|_| String::new()));
+                };
+                let ladder = self.load_ladder(&conn, info.id)?;
+                let Some(c) =
+                    ladder.challenges().iter().find(|c| c.status == ChallengeStatus::Pending && c.challenged == me.id)
+                else {
+                    return user(LadderError::NoChallengeToAnswer.describe(|_| String::new()));
+                };
+                let linked = ladders::linked_challenge(&conn, info.id, ladder.season(), c.id)?;
+                drop(conn);
+                self.ladder_answer(cx, &info, linked, if accept { Answer::Accept } else { Answer::Decline })
+            }
+            LadderCmd::Undo { event, reason } => {
+                let info = self.pick_ladder(&conn, cx, &community, None)?;
+                self.ladder_op(&mut conn, &info, |l| l.undo(event, &reason, now))?;
+                let mut out = cx.say(format!(
+                    "Ladder event {event} of the {} ladder is undone by an administrator (reason: {}).",
+                    self.ladder_name(&info),
+                    short(reason.trim())
+                ));
+                out.replies.push(self.standings_reply(&conn, &info)?);
+                Ok(out)
+            }
+            LadderCmd::SeasonClose(v) => {
+                let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
+                let before = self.load_ladder(&conn, info.id)?;
+                let closed = ladders::close_season(&mut conn, info.id, now)?;
+                for c in before.challenges().iter().filter(|c| c.status.is_open()) {
+                    self.close_linked(&conn, &info, Some(c.id), "cancelled")?;
+                }
+                let mut out = cx.say(format!(
+                    "Season {} of the {} ladder is closed and its final standings archived ({}ladder season {}). \
+                     Season {} opens with the same order; open ladder challenges are cancelled.",
+                    closed.number,
+                    self.ladder_name(&info),
+                    cx.p(),
+                    closed.number,
+                    closed.number + 1
+                ));
+                let info = ladders::info(&conn, info.id)?.unwrap_or(info);
+                out.replies.push(self.standings_reply(&conn, &info)?);
+                Ok(out)
+            }
+            LadderCmd::Season { number, variant } => {
+                let info = self.pick_ladder(&conn, cx, &community, variant.as_deref())?;
+                let ladder = self.load_ladder(&conn, info.id)?;
+                let Some(s) = ladder.archive().iter().find(|s| s.number == number) else {
+                    return user(format!(
+                        "The {} ladder has no closed season {number}; it is in season {}.",
+                        self.ladder_name(&info),
+                        ladder.season()
+                    ));
+                };
+                let mut text =
+                    format!("{} ladder, season {number} (closed), final standings:", self.ladder_name(&info));
+                for (i, p) in s.standings.iter().enumerate() {
+                    text.push_str(&format!("\n{}. {}", i + 1, self.name_of(&conn, *p)?));
+                }
+                if s.standings.is_empty() {
+                    text.push_str("\nNobody stood on it.");
+                }
+                Ok(cx.say(text))
+            }
+        }
+    }
+
+    fn ladder_name(&self, info: &LadderInfo) -> String {
+        variant_named(&info.variant).map_or_else(|_| info.variant.clone(), |v| v.display_name.to_string())
+    }
+
+    fn load_ladder(&self, conn: &Connection, id: LadderId) -> Res<Ladder> {
+        ladders::load(conn, id)?.ok_or_else(|| crate::bot::BotError::Internal(format!("ladder {id} vanished")))
+    }
+
+    /// The ladder a command is about: the variant's, the community's only one, or the chat's
+    /// default variant's.
+    fn pick_ladder(&self, conn: &Connection, cx: &Ctx<'_>, community: &str, variant: Option<&str>) -> Res<LadderInfo> {
+        let platform = &cx.scope().platform;
+        if let Some(v) = variant {
+            let v = variant_named(v)?;
+            return match ladders::find(conn, platform, community, v.name)? {
+                Some(l) => Ok(l),
+                None => user(format!("This community has no {} ladder.", v.display_name)),
+            };
+        }
+        let mut all = ladders::list(conn, platform, community)?;
+        match all.len() {
+            0 => user(format!(
+                "This community has no ladder yet; an administrator can make one with {}ladder create chess.",
+                cx.p()
+            )),
+            1 => Ok(all.remove(0)),
+            _ => match all.iter().position(|l| l.variant == cx.settings.default_variant) {
+                Some(i) => Ok(all.remove(i)),
+                None => {
+                    let names: Vec<&str> = all.iter().map(|l| l.variant.as_str()).collect();
+                    user(format!("This community has several ladders ({}); add the variant.", names.join(", ")))
+                }
+            },
+        }
+    }
+
+    /// Runs a ladder operation in its own transaction; a refusal becomes the user's message with names.
+    fn ladder_op<T>(
+        &self,
+        conn: &mut Conn<'_>,
+        info: &LadderInfo,
+        op: impl FnOnce(&mut Ladder) -> Result<T, LadderError>,
+    ) -> Res<T> {
+        match ladders::update(conn, info.id, op)? {
+            Ok(t) => Ok(t),
+            Err(e) => user(self.describe(conn, &e)),
+        }
+    }
+
+    fn describe(&self, conn: &Connection, e: &LadderError) -> String {
+        e.describe(|p| name(conn, p).unwrap_or_else(|_| format!("player {p}")))
+    }
+
+    /// Closes the ordinary challenge offering ladder challenge `lc` (if any, and still open).
+    fn close_linked(&self, conn: &Connection, info: &LadderInfo, lc: Option<u32>, status: &str) -> Res<()> {
+        let Some(lc) = lc else { return Ok(()) };
+        let season = ladders::info(conn, info.id)?.map_or(info.season, |i| i.season);
+        for s in [season, info.season] {
+            if let Some(ch) = ladders::linked_challenge(conn, info.id, s, lc)? {
+                challenges::close(conn, ch, status, None)?;
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    fn standings_text(&self, conn: &Connection, info: &LadderInfo, p: &str) -> Res<String> {
+        let ladder = self.load_ladder(conn, info.id)?;
+        let s = ladder.settings();
+        let mut text = format!(
+            "{} ladder, season {} ({} per move, challenge up to {} up, {} to accept):",
+            self.ladder_name(info),
+            ladder.season(),
+            plural(s.days_per_move, "day"),
+            plural(s.max_places_up as i64, "place"),
+            plural(s.accept_days, "day")
+        );
+        for (i, &pl) in ladder.standings().iter().enumerate() {
+            text.push_str(&format!("\n{}. {}", i + 1, name(conn, pl)?));
+            if let Some(c) = ladder.open_challenge_of(pl) {
+                let other = if c.challenger == pl { c.challenged } else { c.challenger };
+                let dir = if c.challenger == pl { "challenges" } else { "challenged by" };
+                let state = match (c.status, c.game) {
+                    (ChallengeStatus::Accepted, Some(g)) => format!("game #{g}"),
+                    (ChallengeStatus::Accepted, None) => "accepted".into(),
+                    _ => "waiting for an answer".into(),
+                };
+                text.push_str(&format!(" — {dir} {} ({state})", name(conn, other)?));
+            }
+        }
+        if ladder.standings().is_empty() {
+            text.push_str(&format!("\nNobody is on it yet: {p}ladder join {}.", info.variant));
+        }
+        Ok(text)
+    }
+
+    /// The standings message of a ladder, to the chat it was created in, under its slot.
+    pub(in crate::bot) fn standings_reply(&self, conn: &Connection, info: &LadderInfo) -> Res<Reply> {
+        let (chat, thread) = ladders::chat(conn, info.id)?.unwrap_or_default();
+        let scope = Scope {
+            platform: info.platform.clone(),
+            community: Some(info.community_id.clone()),
+            chat,
+            thread,
+            direct: false,
+        };
+        let prefix = self.effective_settings(&scope)?.prefix;
+        let mut r = Reply::new(Target::Chat(scope), self.standings_text(conn, info, &prefix)?);
+        let key = standings_slot(info.id);
+        r.slot = Some(Slot { previous: events::slot(conn, &info.platform, &key)?, key });
+        Ok(r)
+    }
+
+    fn ladder_challenge(
+        &self,
+        cx: &Ctx<'_>,
+        conn: &mut Conn<'_>,
+        community: &str,
+        variant: Option<&str>,
+    ) -> Res<Response> {
+        let now = self.clock.now();
+        let info = self.pick_ladder(conn, cx, community, variant)?;
+        let Some(them) = cx.inp.mentions.first() else {
+            return user(format!("Say whom you challenge, e.g. {}ladder challenge @bob.", cx.p()));
+        };
+        let me = self.me(conn, cx)?;
+        let name = if them.name.is_empty() { them.id.as_str() } else { them.name.as_str() };
+        let other = players::ensure(conn, &cx.scope().platform, &them.id, &short(name), now)?;
+        let lc = self.ladder_op(conn, &info, |l| l.challenge_player(me.id, other.id, now))?;
+        let ladder = self.load_ladder(conn, info.id)?;
+        let c =
+            ladder.challenge(lc).cloned().ok_or_else(|| crate::bot::BotError::Internal("challenge vanished".into()))?;
+        let v = variant_named(&info.variant)?;
+        let ch = challenges::create(
+            conn,
+            &NewChallenge {
+                platform: &cx.scope().platform,
+                community_id: Some(community),
+                rated: crate::store::settings::rated_games(conn, &cx.scope().platform, community)?
+                    != crate::store::settings::RatedGames::Never,
+                chat_id: &cx.scope().chat,
+                challenger: me.id,
+                challenged: Some(other.id),
+                variant: v.name,
+                setup: None,
+                days_per_move: Some(info.settings.days_per_move),
+                color: "random",
+                expires_at: c.accept_by,
+            },
+            now,
+        )?;
+        ladders::link_challenge(conn, ch, info.id, ladder.season(), lc)?;
+        let p = cx.p();
+        let days = plural(info.settings.accept_days, "day");
+        let mut r = self.reply_in(
+            cx.scope(),
+            format!(
+                "Ladder challenge #{ch}: {} (place {}) challenges {} (place {}) on the {} ladder. {}: {p}accept #{ch} \
+                 or {p}decline #{ch} within {days}; declining or not answering counts as a win of {}.",
+                me.name,
+                ladder.place_of(me.id).unwrap_or(0),
+                other.name,
+                ladder.place_of(other.id).unwrap_or(0),
+                v.display_name,
+                other.name,
+                me.name
+            ),
+        );
+        r.notify = self.notify_of(conn, &cx.scope().platform, other.id)?;
+        let them = r.notify.first().cloned();
+        r.choices = vec![
+            choice("Accept", Command::Accept(Some(ch)), ChoiceStyle::Primary, them.clone(), p),
+            choice("Decline", Command::Decline(Some(ch)), ChoiceStyle::Secondary, them, p),
+        ];
+        Ok(Response::one(r))
+    }
+
+    /// `accept`/`decline` of an ordinary challenge that offers a ladder challenge; `None` for others.
+    pub(in crate::bot) fn ladder_via_challenge(
+        &self,
+        cx: &Ctx<'_>,
+        challenge: i64,
+        answer: Answer,
+    ) -> Res<Option<Response>> {
+        let conn = self.conn()?;
+        let Some((lid, _, _)) = ladders::challenge_link(&conn, challenge)? else { return Ok(None) };
+        let Some(info) = ladders::info(&conn, lid)? else { return Ok(None) };
+        drop(conn);
+        self.ladder_answer(cx, &info, Some(challenge), answer).map(Some)
+    }
+
+    fn ladder_answer(&self, cx: &Ctx<'_>, info: &LadderInfo, linked: Option<i64>, answer: Answer) -> Res<Response> {
+        let mut conn = self.conn()?;
+        let now = self.clock.now();
+        let me = self.me(&conn, cx)?;
+        let name = self.ladder_name(info);
+        match answer {
+            Answer::Withdraw => {
+                let lc = self.ladder_op(&mut conn, info, |l| l.withdraw(me.id))?;
+                self.close_linked(&conn, info, Some(lc), "cancelled")?;
+                Ok(cx.say(format!("{} withdraws their {name} ladder challenge.", me.name)))
+            }
+            Answer::Decline => {
+                let (lc, effect) = self.ladder_op(&mut conn, info, |l| l.decline(me.id, now))?;
+                self.close_linked(&conn, info, Some(lc), "declined")?;
+                let ladder = self.load_ladder(&conn, info.id)?;
+                let challenger = ladder.challenge(lc).map_or(me.id, |c| c.challenger);
+                let mut r = self.reply_in(
+                    cx.scope(),
+                    format!(
+                        "{} declines the {name} ladder challenge of {}, which counts as forfeited. {}",
+                        me.name,
+                        self.name_of(&conn, challenger)?,
+                        self.effect_line(&conn, effect, challenger, me.id)?
+                    ),
+                );
+                r.notify = self.notify_of(&conn, &cx.scope().platform, challenger)?;
+                let mut out = Response::one(r);
+                out.replies.push(self.standings_reply(&conn, info)?);
+                Ok(out)
+            }
+            Answer::Accept => {
+                let lc = self.ladder_op(&mut conn, info, |l| l.accept(me.id, now))?;
+                let ladder = self.load_ladder(&conn, info.id)?;
+                let c = ladder
+                    .challenge(lc)
+                    .cloned()
+                    .ok_or_else(|| crate::bot::BotError::Internal("challenge vanished".into()))?;
+                if let Some(ch) = linked {
+                    challenges::close(&conn, ch, "accepted", None)?;
+                }
+                let challenger = players::get(&conn, c.challenger)?
+                    .ok_or_else(|| crate::bot::BotError::Internal("challenger vanished".into()))?;
+                let v = variant_named(&info.variant)?;
+                let rated = match &cx.scope().community {
+                    Some(c) => {
+                        crate::store::settings::rated_games(&conn, &cx.scope().platform, c)?
+                            != crate::store::settings::RatedGames::Never
+                    }
+                    None => true,
+                };
+                drop(conn);
+                let days = Some(info.settings.days_per_move);
+                let mut out = self.start_game(cx, v, None, days, "random", &challenger, &me, None, linked, rated)?;
+                let mut conn = self.conn()?;
+                let game = games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?
+                    .filter(|g| g.created_at == now && (g.white == challenger.id || g.black == challenger.id));
+                if let Some(g) = game {
+                    self.ladder_op(&mut conn, info, |l| l.attach_game(lc, g.id))?;
+                }
+                let head = self.reply_in(
+                    cx.scope(),
+                    format!("{} accepts the {name} ladder challenge of {}.", me.name, challenger.name),
+                );
+                out.replies.insert(0, head);
+                Ok(out)
+            }
+        }
+    }
+
+    /// "bob takes place 2 from alice." or "The standings stay as they are."
+    fn effect_line(
+        &self,
+        conn: &Connection,
+        effect: Effect,
+        challenger: PlayerId,
+        challenged: PlayerId,
+    ) -> Res<String> {
+        Ok(match effect {
+            Effect::Climbed { winner, to, .. } => {
+                let loser = if winner == challenger { challenged } else { challenger };
+                format!("{} takes place {to} from {}.", name(conn, winner)?, name(conn, loser)?)
+            }
+            Effect::Unchanged => "The standings stay as they are.".into(),
+        })
+    }
+
+    /// The end hook's part for ladders: a finished ladder game's result goes into its ladder in
+    /// the same transaction; the announcement gets a line.
+    pub(in crate::bot) fn ladder_game_end(
+        &self,
+        conn: &Connection,
+        row: &GameRow,
+        notes: &mut Vec<String>,
+    ) -> crate::store::Result<()> {
+        let Some((lid, lc)) = ladders::find_by_game(conn, row.id)? else { return Ok(()) };
+        let Some(outcome) = row.outcome() else { return Ok(()) };
+        let now = self.clock.now();
+        let Some(ladder) = ladders::load(conn, lid)? else { return Ok(()) };
+        let Some(c) = ladder.challenge(lc).cloned() else { return Ok(()) };
+        let result = match outcome {
+            Outcome::Draw(_) => ChallengeResult::Draw,
+            Outcome::Decisive { winner, .. } => {
+                let challenger_color = if row.white == c.challenger { Color::White } else { Color::Black };
+                if winner == challenger_color { ChallengeResult::ChallengerWon } else { ChallengeResult::ChallengedWon }
+            }
+        };
+        match ladders::update_in(conn, lid, |l| l.record_result(lc, result, now))? {
+            Ok(effect) => {
+                let line = match (effect, result) {
+                    (Effect::Climbed { .. }, _) => {
+                        ladders::mark_standings_due(conn, lid)?;
+                        self.effect_line(conn, effect, c.challenger, c.challenged).unwrap_or_default()
+                    }
+                    (Effect::Unchanged, ChallengeResult::Draw) => "a draw changes nothing.".into(),
+                    (Effect::Unchanged, _) => "the standings stay as they are.".into(),
+                };
+                notes.push(format!("Ladder: {line}"));
+            }
+            Err(e) => tracing::warn!(game = row.id, "ladder result not recorded: {e}"),
+        }
+        Ok(())
+    }
+
+    /// An aborted ladder game cancels its ladder challenge; returns the line to announce.
+    pub(in crate::bot) fn ladder_game_aborted(&self, game: i64) -> Res<Option<String>> {
+        let mut conn = self.conn()?;
+        let Some((lid, lc)) = ladders::find_by_game(&conn, game)? else { return Ok(None) };
+        Ok(match ladders::update(&mut conn, lid, |l| l.cancel(lc))? {
+            Ok(()) => Some("Ladder: the challenge is cancelled with the game; the standings stay as they are.".into()),
+            Err(_) => None,
+        })
+    }
+
+    /// The scheduler's part for ladders: challenges not accepted in time are forfeited, and the
+    /// standings messages owed since game ends are sent.
+    pub(in crate::bot) fn ladder_tick(&self) -> Res<Response> {
+        let mut conn = self.conn()?;
+        let now = self.clock.now();
+        let mut out = Response::default();
+        for lid in ladders::due(&conn, now)? {
+            let Some(info) = ladders::info(&conn, lid)? else { continue };
+            let expired = match ladders::update(&mut conn, lid, |l| Ok(l.expire_due(now)))? {
+                Ok(e) => e,
+                Err(e) => {
+                    tracing::error!(ladder = lid, "ladder expiry failed: {e}");
+                    continue;
+                }
+            };
+            let ladder = self.load_ladder(&conn, lid)?;
+            for (lc, effect) in expired {
+                self.close_linked(&conn, &info, Some(lc), "expired")?;
+                let Some(c) = ladder.challenge(lc) else { continue };
+                let mut r = self.standings_reply(&conn, &info)?;
+                r.slot = None;
+                r.text = format!(
+                    "Ladder: {} did not accept the {} ladder challenge of {} in time, which counts as forfeited. {}",
+                    self.name_of(&conn, c.challenged)?,
+                    self.ladder_name(&info),
+                    self.name_of(&conn, c.challenger)?,
+                    self.effect_line(&conn, effect, c.challenger, c.challenged)?
+                );
+                r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
+                r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
+                out.replies.push(r);
+            }
+            ladders::mark_standings_due(&conn, lid)?;
+        }
+        out.extend(self.ladder_standings_owed()?);
+        Ok(out)
+    }
+
+    /// The standings messages owed since game ends moved places.
+    pub(in crate::bot) fn ladder_standings_owed(&self) -> Res<Response> {
+        let conn = self.conn()?;
+        let mut out = Response::default();
+        for lid in ladders::take_standings_due(&conn)? {
+            if let Some(info) = ladders::info(&conn, lid)? {
+                out.replies.push(self.standings_reply(&conn, &info)?);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// A player's name, read through any connection (the end hook has no pooled one).
+fn name(conn: &Connection, id: PlayerId) -> Res<String> {
+    Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| p.name))
+}

@@ -1,0 +1,214 @@
+//! Community commands through the core: rank ladders (joining, challenges, results from real
+//! games, draws, forfeits by expiry, limits, administration, seasons, the standings message and its
+//! slot) and linking accounts across platforms.
+
+mod common;
+
+use capabot::bot::{Audience, Input, Receipt, Reply, Response};
+use common::{T0, TestBot, msg_in, new_bot};
+
+/// `text` said by `who` in chat `main` of community `g`.
+fn cin(who: &str, text: &str, admin: bool) -> Input {
+    let mut i = msg_in("main", who, text).as_admin(admin);
+    i.scope.community = Some("g".into());
+    i
+}
+
+fn say(tb: &TestBot, who: &str, text: &str) -> Response {
+    tb.bot.handle(&cin(who, text, false))
+}
+
+fn admin(tb: &TestBot, text: &str) -> Response {
+    tb.bot.handle(&cin("Admin", text, true))
+}
+
+/// The standings reply of a response (the one carrying the ladder's slot).
+fn standings(r: &Response) -> &Reply {
+    r.replies
+        .iter()
+        .find(|r| r.slot.as_ref().is_some_and(|s| s.key.starts_with("ladder:")))
+        .unwrap_or_else(|| panic!("no standings reply in {:?}", r.text()))
+}
+
+/// The names in a standings text, top first.
+fn order(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let (n, rest) = l.split_once(". ")?;
+            n.parse::<u32>().ok()?;
+            Some(rest.split(" — ").next().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// The number after `marker` in `text` (`#12` after "Ladder challenge ").
+fn number_after(text: &str, marker: &str) -> i64 {
+    let at = text.find(marker).unwrap_or_else(|| panic!("no '{marker}' in {text}")) + marker.len();
+    text[at..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+}
+
+#[test]
+fn ladder_season_from_joining_to_the_archive() {
+    let tb = new_bot();
+    // Outside a community, and for non-administrators, a polite refusal.
+    let r = tb.bot.handle(&msg_in("main", "Alice", "!ladder join"));
+    assert!(r.text().contains("Ladders belong to a community"), "{}", r.text());
+    assert!(say(&tb, "Alice", "!ladder create chess").text().contains("only the community's administrators"));
+    assert!(admin(&tb, "!ladder create chess days:3 reach:2 wait:3").text().contains("The Chess ladder is open"));
+    assert!(admin(&tb, "!ladder create chess").text().contains("already has a Chess ladder"));
+
+    // Joining order is the order on the ladder.
+    let mut last = Response::default();
+    for who in ["Alice", "Bob", "Carol", "Dave", "Erin"] {
+        last = say(&tb, who, "!ladder join");
+        assert!(last.text().contains(&format!("{who} joins the Chess ladder")), "{}", last.text());
+    }
+    let s = standings(&last);
+    assert_eq!(order(&s.text), ["Alice", "Bob", "Carol", "Dave", "Erin"]);
+    assert_eq!(s.slot.as_ref().unwrap().previous, None);
+    assert_eq!(s.target.chat().unwrap().chat, "main");
+    // The front end delivered it as message m1: the next standings message replaces m1.
+    tb.bot.delivered(s, &Receipt { message_id: Some("m1".into()), thread_id: None });
+
+    // Reach limit and one open challenge per player.
+    let r = say(&tb, "Erin", "!ladder challenge @Bob");
+    assert!(r.text().contains("You may challenge at most 2 places up: Bob is 3 places above you."), "{}", r.text());
+    let r = say(&tb, "Erin", "!ladder challenge @Carol");
+    let ch = number_after(&r.text(), "Ladder challenge #");
+    assert!(r.replies[0].notify.iter().any(|u| u.id == "carol"));
+    assert!(say(&tb, "Dave", "!ladder challenge @Erin").text().contains("only challenge players above you"));
+    assert!(say(&tb, "Dave", "!ladder challenge @Carol").text().contains("Carol already has an open ladder challenge"));
+    assert!(
+        say(&tb, "Erin", "!ladder challenge @Dave")
+            .text()
+            .contains("You already have an open ladder challenge with Carol")
+    );
+    assert!(say(&tb, "Dave", "!ladder challenge @Bob").text().contains("Bob")); // Dave may challenge Bob
+    assert!(
+        say(&tb, "Dave", "!ladder challenge @Carol")
+            .text()
+            .contains("You already have an open ladder challenge with Bob")
+    );
+    // Bob declines Dave's: a forfeit, Dave climbs over Carol to Bob's place.
+    let r = say(&tb, "Bob", "!ladder decline");
+    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob."), "{}", r.text());
+    assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Carol", "Erin"]);
+    assert_eq!(standings(&r).slot.as_ref().unwrap().previous.as_deref(), Some("m1"));
+
+    // Carol answers Erin's challenge with the ordinary accept; the game has the ladder's clock.
+    let r = say(&tb, "Carol", &format!("!accept #{ch}"));
+    assert!(r.text().contains("Carol accepts the Chess ladder challenge of Erin"), "{}", r.text());
+    let game = number_after(&r.text(), "Game #");
+    assert!(r.text().contains("3 days per move"), "{}", r.text());
+    assert!(say(&tb, "Admin", "!ladder").text().contains(&format!("Erin — challenges Carol (game #{game})")));
+    // The lower challenger wins: Erin takes Carol's place, Carol moves down one.
+    let r = say(&tb, "Carol", "!resign");
+    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol."), "{}", r.text());
+    assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
+
+    // A draw changes nothing.
+    let r = say(&tb, "Erin", "!ladder challenge @Dave");
+    assert!(r.text().contains("Ladder challenge #"), "{}", r.text());
+    let r = say(&tb, "Dave", "!ladder accept");
+    assert!(r.text().contains("Game #"), "{}", r.text());
+    say(&tb, "Erin", "!draw");
+    let r = say(&tb, "Dave", "!draw");
+    assert!(r.text().contains("Ladder: a draw changes nothing."), "{}", r.text());
+    assert!(r.replies.iter().all(|r| r.slot.is_none()), "no standings message when nothing moved");
+
+    // Not accepted in time: forfeited by the scheduler.
+    assert!(say(&tb, "Carol", "!ladder challenge @Bob").text().contains("Ladder challenge #"));
+    tb.clock.advance(3 * 86_400 - 1);
+    assert!(!tb.bot.tick().text().contains("forfeited"));
+    tb.clock.advance(1);
+    let r = tb.bot.tick();
+    assert!(
+        r.text().contains("Bob did not accept the Chess ladder challenge of Carol in time, which counts as forfeited. Carol takes place 3 from Bob."),
+        "{}",
+        r.text()
+    );
+    assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Carol", "Bob", "Erin"]);
+    assert!(!tb.bot.tick().text().contains("Challenge #"), "the ordinary challenge expired with it");
+
+    // Undo with a reason (administrators only). Events: 5 joins, Dave's forfeit (6), Erin's win (7),
+    // the draw (8), Carol's forfeit (9).
+    assert!(say(&tb, "Bob", "!ladder undo 9 I was away").text().contains("only the community's administrators"));
+    assert!(admin(&tb, "!ladder undo 9").text().contains("Say why"));
+    assert!(admin(&tb, "!ladder undo 2 oops").text().contains("not a result"));
+    let r = admin(&tb, "!ladder undo 9 Bob was in hospital");
+    assert!(r.text().contains("reason: Bob was in hospital"), "{}", r.text());
+    assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
+    assert!(say(&tb, "Carol", "!ladder remove @Bob").text().contains("only the community's administrators"));
+
+    // Season close archives; the archive can be shown; the new season keeps the order.
+    let r = admin(&tb, "!ladder season close");
+    assert!(r.text().contains("Season 1 of the Chess ladder is closed"), "{}", r.text());
+    let s = say(&tb, "Alice", "!ladder season 1").text();
+    assert!(s.contains("season 1 (closed)"), "{s}");
+    assert_eq!(order(&s), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
+    let now = say(&tb, "Alice", "!ladder").text();
+    assert!(now.contains("season 2"), "{now}");
+    assert_eq!(order(&now), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
+    assert!(say(&tb, "Alice", "!ladder season 2").text().contains("no closed season 2"));
+    assert!(tb.bot.now() > T0);
+}
+
+#[test]
+fn aborted_ladder_game_cancels_the_challenge() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    say(&tb, "Alice", "!ladder join");
+    say(&tb, "Bob", "!ladder join");
+    say(&tb, "Bob", "!ladder challenge @Alice");
+    let r = say(&tb, "Alice", "!accept");
+    assert!(r.text().contains("Game #"), "{}", r.text());
+    let r = say(&tb, "Bob", "!abort");
+    assert!(r.text().contains("Ladder: the challenge is cancelled"), "{}", r.text());
+    // Both are free again.
+    assert!(say(&tb, "Bob", "!ladder challenge @Alice").text().contains("Ladder challenge #"));
+    // Withdrawing with the ordinary decline of one's own challenge.
+    assert!(say(&tb, "Bob", "!decline").text().contains("Bob withdraws"));
+}
+
+fn on(platform: &str, who: &str, id: &str, text: &str) -> Input {
+    let mut i = msg_in("room", who, text);
+    i.scope.platform = platform.into();
+    i.author.id = id.into();
+    i
+}
+
+#[test]
+fn linking_accounts_across_platforms() {
+    let tb = new_bot();
+    // Alice plays Bob on Discord.
+    let mut ch = on("discord", "Alice", "d-alice", "!challenge @bob chess");
+    ch.mentions[0].id = "d-bob".into();
+    tb.bot.handle(&ch);
+    assert!(tb.bot.handle(&on("discord", "Bob", "d-bob", "!accept")).text().contains("Game #1 starts"));
+    // Asking for a code answers privately.
+    let r = tb.bot.handle(&on("discord", "Alice", "d-alice", "!link"));
+    assert_eq!(r.replies.len(), 1);
+    assert_eq!(r.replies[0].audience, Audience::Author);
+    let text = &r.replies[0].text;
+    let code = text.split_whitespace().nth(4).unwrap().trim_end_matches('.').to_string();
+    assert_eq!(code.len(), 9, "{text}");
+    // Before linking, the Matrix account has no games.
+    assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!games")).text().contains("no games"));
+    let r = tb.bot.handle(&on("matrix", "alice", "@alice:m", &format!("!link {code}")));
+    assert!(r.text().contains("Linked"), "{}", r.text());
+    let games = tb.bot.handle(&on("matrix", "alice", "@alice:m", "!games")).text();
+    assert!(games.contains("#1 chess vs bob"), "{games}");
+    // A code works once.
+    let r = tb.bot.handle(&on("telegram", "x", "t-x", &format!("!link {code}")));
+    assert!(r.text().contains("already been used"), "{}", r.text());
+    // Codes expire after ten minutes.
+    let r = tb.bot.handle(&on("discord", "Bob", "d-bob", "!link"));
+    let code = r.replies[0].text.split_whitespace().nth(4).unwrap().trim_end_matches('.').to_string();
+    tb.clock.advance(10 * 60);
+    let r = tb.bot.handle(&on("matrix", "bob", "@bob:m", &format!("!link {code}")));
+    assert!(r.text().contains("expired"), "{}", r.text());
+    assert!(tb.bot.handle(&on("matrix", "bob", "@bob:m", "!link nonsense")).text().contains("not a link code"));
+    // Unlinking gives the Matrix account its own player again.
+    assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!unlink")).text().contains("Unlinked"));
+    assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!unlink")).text().contains("not linked"));
+}
