@@ -11,6 +11,8 @@ pub mod bot;
 pub mod community;
 pub mod config;
 pub mod console;
+#[cfg(feature = "discord")]
+pub mod discord;
 pub mod host;
 pub mod notation;
 pub mod render;

@@ -84,6 +84,16 @@ enum Command {
         #[arg(long)]
         no_text_boards: bool,
     },
+    /// Run the Discord bot (token from DISCORD_TOKEN or the file named by DISCORD_TOKEN_FILE).
+    #[cfg(feature = "discord")]
+    Discord {
+        /// Configuration file (default: ./capabot.toml when present).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Database file (overrides config and CAPABOT_DB).
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
     /// Draw a position as a PNG picture.
@@ -232,6 +242,24 @@ fn run(cli: Cli) -> Result<(), String> {
                 }
             });
             rt.block_on(host.shutdown(grace));
+            rt.shutdown_timeout(std::time::Duration::from_millis(100));
+            res?;
+        }
+        #[cfg(feature = "discord")]
+        Command::Discord { config, db } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            let token = capabot::discord::Token::from_env()?;
+            let opts = capabot::discord::DiscordOptions {
+                guild: cfg.discord.guild,
+                proxy: cfg.discord.proxy.clone(),
+                message_content: cfg.discord.message_content,
+                grace: std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds),
+            };
+            let (host, rt) = start_host(&cfg)?;
+            let res = rt.block_on(capabot::discord::run(host, token, opts, host::shutdown_signal()));
             rt.shutdown_timeout(std::time::Duration::from_millis(100));
             res?;
         }

@@ -1,0 +1,119 @@
+//! Slash commands from the one command table ([`COMMANDS`]): each entry becomes a Discord
+//! application command with its description and typed options, and a slash command's options go
+//! back through [`from_options`] into the same [`Command`] the text parser makes.
+//!
+//! We register with serenity's builders and dispatch ourselves rather than through poise: poise's
+//! commands are made for one Rust function per command, while ours are rows of a table that all end
+//! in the same place (`Host::handle`), so a poise `Command` per row would only wrap one dispatcher.
+
+use crate::bot::UserRef;
+use crate::bot::command::{COMMANDS, Command, DAYS_CHOICES, OptionKind, OptionSpec, OptionValue, from_options};
+use crate::rules::VARIANTS;
+use serenity::all::{
+    CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand, CreateCommandOption, ResolvedValue,
+    Unresolved,
+};
+
+/// Every command of the table as a slash command.
+pub fn slash_commands() -> Vec<CreateCommand> {
+    COMMANDS
+        .iter()
+        .map(|spec| {
+            let options = spec.options.iter().map(slash_option).collect();
+            CreateCommand::new(spec.name).description(spec.summary).set_options(options)
+        })
+        .collect()
+}
+
+fn slash_option(o: &OptionSpec) -> CreateCommandOption {
+    let kind = match o.kind {
+        OptionKind::User => CommandOptionType::User,
+        OptionKind::Setup | OptionKind::Level | OptionKind::Game => CommandOptionType::Integer,
+        OptionKind::Flag(..) | OptionKind::Switch(_) => CommandOptionType::Boolean,
+        _ => CommandOptionType::String,
+    };
+    let mut opt = CreateCommandOption::new(kind, o.name, o.description).required(o.required);
+    match o.kind {
+        OptionKind::Variant => {
+            for v in VARIANTS {
+                opt = opt.add_string_choice(v.display_name, v.name);
+            }
+        }
+        OptionKind::Days => {
+            for d in DAYS_CHOICES {
+                opt = opt.add_string_choice(format!("{d} days"), d.to_string());
+            }
+            opt = opt.add_string_choice("none (no clock)", "none");
+        }
+        OptionKind::Color => {
+            for c in ["white", "black", "random"] {
+                opt = opt.add_string_choice(c, c);
+            }
+        }
+        OptionKind::Level => opt = opt.min_int_value(1).max_int_value(8),
+        OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
+        OptionKind::Game => opt = opt.min_int_value(1),
+        OptionKind::Move => opt = opt.set_autocomplete(true),
+        _ => {}
+    }
+    opt
+}
+
+/// The command of a slash command's options, and the users its user options name.
+pub fn command_from(name: &str, options: &[(String, ResolvedValue<'_>)]) -> Result<(Command, Vec<UserRef>), String> {
+    let mut values = Vec::new();
+    for (n, v) in options {
+        let value = match v {
+            ResolvedValue::String(s) => OptionValue::Text(s.to_string()),
+            ResolvedValue::Integer(i) => OptionValue::Integer(*i),
+            ResolvedValue::Boolean(b) => OptionValue::Bool(*b),
+            ResolvedValue::User(u, member) => {
+                let name = member.and_then(|m| m.nick.clone()).unwrap_or_else(|| u.display_name().to_string());
+                OptionValue::User(UserRef::new(u.id.to_string(), name))
+            }
+            // Without the resolved user (not sent by every client), the id alone.
+            ResolvedValue::Unresolved(Unresolved::User(id)) => {
+                OptionValue::User(UserRef::new(id.to_string(), "player"))
+            }
+            _ => return Err(format!("the option '{n}' has a type I do not take")),
+        };
+        values.push((n.as_str(), value));
+    }
+    from_options(name, &values)
+}
+
+/// The focused option's text and the `game` option of an autocomplete request.
+pub fn autocomplete_query(options: &[CommandDataOption]) -> (String, Option<i64>) {
+    let mut typed = String::new();
+    let mut game = None;
+    for o in options {
+        match &o.value {
+            CommandDataOptionValue::Autocomplete { value, .. } => typed = value.clone(),
+            CommandDataOptionValue::Integer(i) if o.name == "game" => game = Some(*i),
+            _ => {}
+        }
+    }
+    (typed, game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_table_entry_becomes_a_slash_command() {
+        let json = serde_json_like(&slash_commands());
+        assert_eq!(json.len(), COMMANDS.len());
+        for (c, spec) in json.iter().zip(COMMANDS) {
+            assert!(c.contains(&format!("\"name\":\"{}\"", spec.name)), "{c}");
+        }
+        let play = &json[COMMANDS.iter().position(|c| c.name == "play").unwrap()];
+        assert!(play.contains("\"max_value\":8"), "{play}");
+        let mv = &json[COMMANDS.iter().position(|c| c.name == "move").unwrap()];
+        assert!(mv.contains("\"autocomplete\":true"), "{mv}");
+    }
+
+    fn serde_json_like(commands: &[CreateCommand]) -> Vec<String> {
+        commands.iter().map(|c| serenity::json::to_string(c).expect("serialises")).collect()
+    }
+}

@@ -1,0 +1,345 @@
+//! Replies to Discord: a [`Reply`] becomes a message (text, an embed for the game card with the
+//! board picture inside it, buttons, a PGN file), sent as the answer of the interaction it replies
+//! to, as an edit of the message its slot names, or as a channel, thread or direct message.
+//! Only the reply's `notify` users are ever pinged.
+
+use super::permissions;
+use crate::bot::{Audience, Choice, ChoiceStyle, Receipt, Reply, Target};
+use crate::host::{DeliveryError, FrontEnd};
+use async_trait::async_trait;
+use serenity::all::{
+    Builder, ButtonStyle, Cache, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, CreateThread, EditAttachments, EditInteractionResponse, EditMessage, GuildId, Http, InteractionId,
+    MessageId, UserId,
+};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Where an interaction's answer stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Nothing sent yet: the first reply is the interaction's response.
+    Open,
+    /// "Thinking…" shown (type 5): the first reply edits it.
+    Deferred,
+    /// Answered: further replies are follow-ups.
+    Answered,
+}
+
+/// An interaction the core is working on.
+pub struct Pending {
+    pub id: InteractionId,
+    pub token: String,
+    pub answer: Answer,
+}
+
+/// Interactions in progress by id; each behind an async lock so that the defer timer and a reply
+/// never answer the same interaction twice.
+pub type PendingMap = Mutex<HashMap<String, Arc<tokio::sync::Mutex<Pending>>>>;
+
+/// The Discord front end the host delivers through.
+pub struct DiscordFrontEnd {
+    pub http: Arc<Http>,
+    pub cache: Arc<Cache>,
+    pub pending: Arc<PendingMap>,
+}
+
+/// Prefix of a button's custom id for a command sent when clicked.
+pub const RUN: &str = "cb";
+/// Prefix of a button's custom id for a command that asks for a confirmation first (resign).
+pub const CONFIRM: &str = "ck";
+
+/// `cb:<user id or empty>:<command as typed without prefix>`: at most 100 characters.
+pub fn custom_id(prefix: &str, choice: &Choice) -> String {
+    let user = choice.for_user.as_ref().map(|u| u.id.as_str()).unwrap_or("");
+    let mut id = format!("{prefix}:{user}:{}", choice.command.typed(""));
+    id.truncate(100);
+    id
+}
+
+fn button(choice: &Choice) -> CreateButton {
+    let (style, prefix) = match choice.style {
+        ChoiceStyle::Primary => (ButtonStyle::Primary, RUN),
+        ChoiceStyle::Secondary => (ButtonStyle::Secondary, RUN),
+        ChoiceStyle::Danger => (ButtonStyle::Danger, CONFIRM),
+    };
+    CreateButton::new(custom_id(prefix, choice)).label(choice.label.clone()).style(style)
+}
+
+/// Buttons, five to a row (Discord's limit), at most five rows.
+pub fn rows(choices: &[Choice]) -> Vec<CreateActionRow> {
+    choices.chunks(5).take(5).map(|c| CreateActionRow::Buttons(c.iter().map(button).collect())).collect()
+}
+
+/// The parts of a Discord message, built once and poured into whichever builder the route needs.
+struct Parts {
+    content: String,
+    embed: Option<CreateEmbed>,
+    files: Vec<CreateAttachment>,
+    rows: Vec<CreateActionRow>,
+    mentions: CreateAllowedMentions,
+    ephemeral: bool,
+}
+
+const BOARD: &str = "board.png";
+
+fn parts(reply: &Reply) -> Parts {
+    let ephemeral = reply.audience == Audience::Author;
+    let pinged: Vec<UserId> = if ephemeral {
+        vec![]
+    } else {
+        reply.notify.iter().filter_map(|u| u.id.parse::<u64>().ok()).map(UserId::new).collect()
+    };
+    let mut content = String::new();
+    for u in &pinged {
+        let tag = format!("<@{u}>");
+        if !reply.text.contains(&tag) {
+            content.push_str(&tag);
+            content.push(' ');
+        }
+    }
+    content.push_str(&reply.text);
+    if content.trim().is_empty() {
+        content = "…".into();
+    }
+    if content.chars().count() > 2000 {
+        content = content.chars().take(1999).collect::<String>() + "…";
+    }
+    let mut files = Vec::new();
+    if let Some(png) = &reply.png {
+        let mut a = CreateAttachment::bytes(png.clone(), BOARD);
+        if let Some(alt) = &reply.alt_text {
+            a = a.description(alt.chars().take(1024).collect::<String>());
+        }
+        files.push(a);
+    }
+    if let Some(f) = &reply.file {
+        files.push(CreateAttachment::bytes(f.bytes.clone(), f.name.clone()));
+    }
+    let embed = reply.card.as_ref().map(|card| {
+        let mut e = CreateEmbed::new()
+            .title(format!("Game #{} · {}", card.game_id, card.variant))
+            .field("White", card.white.clone(), true)
+            .field("Black", card.black.clone(), true);
+        if let Some(m) = &card.last_move {
+            e = e.field("Move", m.clone(), true);
+        }
+        if let Some(u) = &card.to_move {
+            let who = if u.id.parse::<u64>().is_ok() { format!("<@{}>", u.id) } else { u.name.clone() };
+            e = e.field("To move", who, true);
+        }
+        if let Some(t) = card.deadline {
+            e = e.field("Deadline", format!("<t:{t}:R>"), true);
+        }
+        if let Some(r) = &card.result {
+            e = e.field("Result", r.clone(), false);
+        }
+        if reply.png.is_some() {
+            e = e.image(format!("attachment://{BOARD}"));
+        }
+        e
+    });
+    let mentions = CreateAllowedMentions::new().everyone(false).empty_roles().replied_user(false).users(pinged);
+    Parts { content, embed, files, rows: rows(&reply.choices), mentions, ephemeral }
+}
+
+fn failed(e: serenity::Error) -> DeliveryError {
+    if let serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) = &e
+        && r.error.code == 50007
+    {
+        return DeliveryError::DirectMessagesClosed;
+    }
+    DeliveryError::Failed(format!("Discord refused the message: {e}"))
+}
+
+fn id_of(s: &str) -> Result<u64, DeliveryError> {
+    s.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| DeliveryError::Failed(format!("not a Discord id: {s}")))
+}
+
+impl DiscordFrontEnd {
+    fn pending(&self, reply: &Reply) -> Option<Arc<tokio::sync::Mutex<Pending>>> {
+        let id = reply.in_reply_to.as_ref()?;
+        self.pending.lock().ok()?.get(id).cloned()
+    }
+
+    /// Answers an interaction (response, edit of "thinking…", or follow-up).
+    async fn answer(&self, p: &mut Pending, reply: &Reply) -> Result<Option<MessageId>, DeliveryError> {
+        let m = parts(reply);
+        let http = self.http.as_ref();
+        let want_id = reply.slot.is_some() || reply.new_thread.is_some();
+        match p.answer {
+            Answer::Open => {
+                let mut b = CreateInteractionResponseMessage::new()
+                    .content(m.content)
+                    .ephemeral(m.ephemeral)
+                    .components(m.rows)
+                    .allowed_mentions(m.mentions)
+                    .files(m.files);
+                if let Some(e) = m.embed {
+                    b = b.embed(e);
+                }
+                CreateInteractionResponse::Message(b).execute(http, (p.id, &p.token)).await.map_err(failed)?;
+                p.answer = Answer::Answered;
+                if want_id {
+                    let msg = http.get_original_interaction_response(&p.token).await.map_err(failed)?;
+                    return Ok(Some(msg.id));
+                }
+                Ok(None)
+            }
+            Answer::Deferred if !m.ephemeral => {
+                let mut b =
+                    EditInteractionResponse::new().content(m.content).components(m.rows).allowed_mentions(m.mentions);
+                let mut attachments = EditAttachments::new();
+                for f in m.files {
+                    attachments = attachments.add(f);
+                }
+                b = b.attachments(attachments);
+                if let Some(e) = m.embed {
+                    b = b.embed(e);
+                }
+                let msg = b.execute(http, &p.token).await.map_err(failed)?;
+                p.answer = Answer::Answered;
+                Ok(Some(msg.id))
+            }
+            Answer::Deferred | Answer::Answered => {
+                if p.answer == Answer::Deferred {
+                    // "Thinking…" was public; an answer for the author alone replaces it privately.
+                    let _ = http.delete_original_interaction_response(&p.token).await;
+                    p.answer = Answer::Answered;
+                }
+                let mut b = CreateInteractionResponseFollowup::new()
+                    .content(m.content)
+                    .ephemeral(m.ephemeral)
+                    .components(m.rows)
+                    .allowed_mentions(m.mentions)
+                    .files(m.files);
+                if let Some(e) = m.embed {
+                    b = b.embed(e);
+                }
+                let msg = b.execute(http, (None, &p.token)).await.map_err(failed)?;
+                Ok(Some(msg.id))
+            }
+        }
+    }
+
+    /// Checks the bot may post a game in the chat (guild channels known to the cache only).
+    fn check_permissions(&self, guild: Option<&str>, chat: &str, thread: bool) -> Result<(), DeliveryError> {
+        let Some(guild) = guild.and_then(|g| g.parse::<u64>().ok()) else { return Ok(()) };
+        let me = self.cache.current_user().id;
+        let Ok(chat) = id_of(chat) else { return Ok(()) };
+        let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me);
+        match have.and_then(|have| permissions::missing(have, permissions::needed(thread))) {
+            Some(lacking) => Err(DeliveryError::Failed(format!("missing permissions in <#{chat}>: {lacking}"))),
+            None => Ok(()),
+        }
+    }
+
+    /// Sends (or, for a slot, edits) a message in a channel.
+    async fn post(&self, channel: ChannelId, reply: &Reply) -> Result<MessageId, DeliveryError> {
+        let m = parts(reply);
+        let http = self.http.as_ref();
+        if let Some(prev) = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok())
+        {
+            let mut b = EditMessage::new().content(m.content.clone()).components(m.rows.clone());
+            let mut attachments = EditAttachments::new();
+            for f in m.files.clone() {
+                attachments = attachments.add(f);
+            }
+            b = b.attachments(attachments).allowed_mentions(m.mentions.clone());
+            if let Some(e) = m.embed.clone() {
+                b = b.embed(e);
+            }
+            match channel.edit_message(http, MessageId::new(prev), b).await {
+                Ok(msg) => return Ok(msg.id),
+                // The old message is gone: send anew.
+                Err(e) => tracing::info!("slot message not edited ({e}); sending a new one"),
+            }
+        }
+        let mut b =
+            CreateMessage::new().content(m.content).components(m.rows).allowed_mentions(m.mentions).add_files(m.files);
+        if let Some(e) = m.embed {
+            b = b.embed(e);
+        }
+        if m.ephemeral
+            && let Some(source) = reply.in_reply_to.as_ref().and_then(|s| s.parse::<u64>().ok())
+        {
+            // A text command's private answer: a reply to it that pings no one.
+            b = b.reference_message((channel, MessageId::new(source)));
+        }
+        channel.send_message(http, b).await.map(|msg| msg.id).map_err(failed)
+    }
+}
+
+#[async_trait]
+impl FrontEnd for DiscordFrontEnd {
+    fn platform(&self) -> &str {
+        "discord"
+    }
+
+    fn has_direct_messages(&self) -> bool {
+        true
+    }
+
+    async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        let mut receipt = Receipt::default();
+        let (channel, message) = match &reply.target {
+            Target::Direct { user, .. } => {
+                let user = UserId::new(id_of(&user.id)?);
+                let dm = user.create_dm_channel(self.http.as_ref()).await.map_err(failed)?;
+                (dm.id, self.post(dm.id, reply).await?)
+            }
+            Target::Chat(scope) => {
+                let pending =
+                    if reply.slot.as_ref().is_some_and(|s| s.previous.is_some()) { None } else { self.pending(reply) };
+                let channel = ChannelId::new(id_of(scope.thread.as_deref().unwrap_or(&scope.chat))?);
+                let answered = match pending {
+                    Some(p) => {
+                        let mut p = p.lock().await;
+                        self.answer(&mut p, reply).await?
+                    }
+                    None => {
+                        self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
+                        Some(self.post(channel, reply).await?)
+                    }
+                };
+                match answered {
+                    Some(m) => (channel, m),
+                    None => {
+                        receipt.message_id = None;
+                        return Ok(receipt);
+                    }
+                }
+            }
+        };
+        receipt.message_id = Some(message.to_string());
+        if let Some(t) = &reply.new_thread {
+            let name: String = t.title.chars().take(100).collect();
+            match channel.create_thread_from_message(self.http.as_ref(), message, CreateThread::new(name)).await {
+                Ok(thread) => receipt.thread_id = Some(thread.id.to_string()),
+                Err(e) => tracing::warn!(game = t.game_id, "thread not opened: {e}"),
+            }
+        }
+        Ok(receipt)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Command, UserRef};
+
+    #[test]
+    fn custom_ids_carry_the_command_and_fit() {
+        let choice = Choice {
+            label: "Accept".into(),
+            command: Command::Accept(Some(4)),
+            typed: "!accept #4".into(),
+            style: ChoiceStyle::Primary,
+            for_user: Some(UserRef::new("123456789012345678", "bob")),
+        };
+        assert_eq!(custom_id(RUN, &choice), "cb:123456789012345678:accept #4");
+        let long = Choice { command: Command::Move { game: Some(1), text: "x".repeat(200) }, ..choice };
+        assert!(custom_id(RUN, &long).len() <= 100);
+    }
+}

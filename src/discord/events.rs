@@ -1,0 +1,266 @@
+//! Discord events to [`Input`]s: slash commands, autocomplete, button clicks and plain messages.
+//! No game logic: each event becomes one input for [`Host::handle`], with the event's id so that the
+//! core answers a redelivered event once.
+
+use super::commands::{autocomplete_query, command_from};
+use super::deliver::{Answer, CONFIRM, Pending, PendingMap, RUN};
+use super::permissions;
+use crate::bot::command::{self, Command};
+use crate::bot::{Input, Scope, UserRef};
+use crate::host::Host;
+use serenity::all::{
+    AutocompleteChoice, Builder, ButtonStyle, ChannelType, CommandInteraction, ComponentInteraction, Context,
+    CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
+    CreateInteractionResponseMessage, EventHandler, Interaction, InteractionId, Member, Message, PartialChannel,
+    Permissions, Ready, User,
+};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// After this long without an answer an interaction is deferred (Discord allows 3 s).
+const DEFER_AFTER: Duration = Duration::from_millis(1500);
+
+/// Commands whose answer usually carries a picture or waits for the AI: deferred at once.
+const SLOW: &[&str] = &["play", "move", "board", "accept", "swap", "noswap", "takeback"];
+
+/// The serenity event handler.
+pub struct Handler {
+    pub host: Arc<Host>,
+    pub pending: Arc<PendingMap>,
+    /// Read plain messages (the message-content intent is on).
+    pub message_content: bool,
+}
+
+fn scope_of(guild: Option<String>, channel: u64, parent: Option<u64>, is_thread: bool) -> Scope {
+    let mut s = match (is_thread, parent) {
+        (true, Some(p)) => Scope { thread: Some(channel.to_string()), ..Scope::chat("discord", p.to_string()) },
+        _ => Scope::chat("discord", channel.to_string()),
+    };
+    match guild {
+        Some(g) => s.community = Some(g),
+        None => s.direct = true,
+    }
+    s
+}
+
+fn is_thread(kind: ChannelType) -> bool {
+    matches!(kind, ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread)
+}
+
+fn interaction_scope(guild: Option<String>, channel_id: u64, channel: Option<&PartialChannel>) -> Scope {
+    let (thread, parent) = channel.map(|c| (is_thread(c.kind), c.parent_id.map(|p| p.get()))).unwrap_or_default();
+    scope_of(guild, channel_id, parent, thread)
+}
+
+fn user_ref(user: &User, member: Option<&Member>) -> UserRef {
+    let name = member.and_then(|m| m.nick.clone()).unwrap_or_else(|| user.display_name().to_string());
+    UserRef::new(user.id.to_string(), name)
+}
+
+fn is_admin(member: Option<&Member>) -> bool {
+    member.and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator())
+}
+
+/// A private answer to an interaction that pings no one, sent before the core is reached.
+async fn private(ctx: &Context, id: InteractionId, token: &str, text: String, rows: Vec<CreateActionRow>) {
+    let msg = CreateInteractionResponseMessage::new()
+        .content(text)
+        .ephemeral(true)
+        .components(rows)
+        .allowed_mentions(CreateAllowedMentions::new().empty_users().empty_roles());
+    if let Err(e) = CreateInteractionResponse::Message(msg).execute(ctx, (id, token)).await {
+        tracing::warn!("private answer not sent: {e}");
+    }
+}
+
+impl Handler {
+    /// Runs an interaction's input through the host: registers it for the replies, defers it when
+    /// it may take long (at once for slow commands, otherwise after [`DEFER_AFTER`]), and closes it.
+    async fn run_interaction(&self, ctx: &Context, id: InteractionId, token: &str, slow: bool, input: Input) {
+        let key = id.to_string();
+        let entry = Arc::new(tokio::sync::Mutex::new(Pending { id, token: token.to_string(), answer: Answer::Open }));
+        if let Ok(mut map) = self.pending.lock() {
+            map.insert(key.clone(), entry.clone());
+        }
+        let defer = {
+            let (entry, http) = (entry.clone(), ctx.http.clone());
+            tokio::spawn(async move {
+                if !slow {
+                    tokio::time::sleep(DEFER_AFTER).await;
+                }
+                let mut p = entry.lock().await;
+                if p.answer == Answer::Open {
+                    let r = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+                    match r.execute(http.as_ref(), (p.id, &p.token)).await {
+                        Ok(()) => p.answer = Answer::Deferred,
+                        Err(e) => tracing::warn!("interaction not deferred: {e}"),
+                    }
+                }
+            })
+        };
+        if slow {
+            let _ = defer.await;
+            let handled = self.host.handle(input).await;
+            self.close(ctx, &key, &entry, handled.is_err()).await;
+        } else {
+            // The timer is left to run out rather than aborted mid-request; it does nothing once answered.
+            let handled = self.host.handle(input).await;
+            drop(defer);
+            self.close(ctx, &key, &entry, handled.is_err()).await;
+        }
+    }
+
+    /// Forgets a finished interaction; one that got no reply at all is answered so that Discord
+    /// does not show a failure.
+    async fn close(&self, ctx: &Context, key: &str, entry: &tokio::sync::Mutex<Pending>, stopping: bool) {
+        if let Ok(mut map) = self.pending.lock() {
+            map.remove(key);
+        }
+        let mut p = entry.lock().await;
+        let text = if stopping { "capabot is restarting; try again in a minute." } else { "Done." };
+        match p.answer {
+            Answer::Open => private(ctx, p.id, &p.token, text.into(), vec![]).await,
+            Answer::Deferred => {
+                let edit = serenity::all::EditInteractionResponse::new().content(text);
+                if let Err(e) = edit.execute(ctx, &p.token).await {
+                    tracing::warn!("deferred interaction not closed: {e}");
+                }
+            }
+            Answer::Answered => {}
+        }
+        p.answer = Answer::Answered;
+    }
+
+    async fn on_command(&self, ctx: &Context, cmd: &CommandInteraction) {
+        let guild = cmd.guild_id.map(|g| g.to_string());
+        let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
+        if let Some(have) = cmd.app_permissions
+            && scope.community.is_some()
+            && let Some(lacking) = permissions::missing(have, permissions::needed(false))
+        {
+            let text = format!("I cannot show games here: I am missing {lacking} in this channel.");
+            return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
+        }
+        let options: Vec<(String, serenity::all::ResolvedValue<'_>)> =
+            cmd.data.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect();
+        let (command, mentions) = match command_from(&cmd.data.name, &options) {
+            Ok(c) => c,
+            Err(e) => return private(ctx, cmd.id, &cmd.token, e, vec![]).await,
+        };
+        let author = user_ref(&cmd.user, cmd.member.as_deref());
+        let input = Input::command(scope, author, command)
+            .with_mentions(mentions)
+            .with_event_id(cmd.id.to_string())
+            .as_admin(is_admin(cmd.member.as_deref()));
+        let slow = SLOW.contains(&cmd.data.name.as_str());
+        self.run_interaction(ctx, cmd.id, &cmd.token, slow, input).await;
+    }
+
+    async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
+        let guild = cmd.guild_id.map(|g| g.to_string());
+        let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
+        let (typed, game) = autocomplete_query(&cmd.data.options);
+        let (bot, user) = (self.host.bot().clone(), cmd.user.id.to_string());
+        let moves = tokio::task::spawn_blocking(move || bot.suggest_moves(&scope, &user, game, &typed))
+            .await
+            .unwrap_or_default();
+        let choices = moves.into_iter().take(25).map(|m| AutocompleteChoice::new(m.clone(), m)).collect();
+        let r = CreateInteractionResponse::Autocomplete(CreateAutocompleteResponse::new().set_choices(choices));
+        if let Err(e) = r.execute(ctx, (cmd.id, &cmd.token)).await {
+            tracing::warn!("autocomplete not answered: {e}");
+        }
+    }
+
+    async fn on_button(&self, ctx: &Context, press: &ComponentInteraction) {
+        let mut parts = press.data.custom_id.splitn(3, ':');
+        let (Some(kind), Some(for_user), Some(typed)) = (parts.next(), parts.next(), parts.next()) else {
+            return private(ctx, press.id, &press.token, "That button is out of date.".into(), vec![]).await;
+        };
+        if !for_user.is_empty() && for_user != press.user.id.to_string() {
+            return private(ctx, press.id, &press.token, "This is not your game.".into(), vec![]).await;
+        }
+        let Ok(command) = command::parse(typed) else {
+            return private(ctx, press.id, &press.token, "That button is out of date.".into(), vec![]).await;
+        };
+        if kind == CONFIRM {
+            let what = match &command {
+                Command::Resign(Some(n)) => format!("Resign game #{n}?"),
+                _ => "Are you sure?".into(),
+            };
+            let yes = CreateButton::new(format!("{RUN}:{for_user}:{typed}")).label("Yes").style(ButtonStyle::Danger);
+            return private(ctx, press.id, &press.token, what, vec![CreateActionRow::Buttons(vec![yes])]).await;
+        }
+        if kind != RUN {
+            return private(ctx, press.id, &press.token, "That button is out of date.".into(), vec![]).await;
+        }
+        let guild = press.guild_id.map(|g| g.to_string());
+        let scope = interaction_scope(guild, press.channel_id.get(), press.channel.as_ref());
+        let input = Input::command(scope, user_ref(&press.user, press.member.as_ref()), command)
+            .with_event_id(press.id.to_string())
+            .as_admin(is_admin(press.member.as_ref()));
+        self.run_interaction(ctx, press.id, &press.token, true, input).await;
+    }
+
+    async fn on_message(&self, ctx: &Context, msg: &Message) {
+        if msg.author.bot || !self.message_content || msg.content.trim().is_empty() {
+            return;
+        }
+        let (thread, parent) = match msg.guild_id.and_then(|g| ctx.cache.guild(g)) {
+            Some(g) => match g.threads.iter().find(|t| t.id == msg.channel_id) {
+                Some(t) => (true, t.parent_id.map(|p| p.get())),
+                None => (false, None),
+            },
+            None => (false, None),
+        };
+        let scope = scope_of(msg.guild_id.map(|g| g.to_string()), msg.channel_id.get(), parent, thread);
+        let mentions = msg.mentions.iter().filter(|u| !u.bot).map(|u| user_ref(u, None)).collect();
+        let admin = match (msg.guild_id, msg.member.as_ref()) {
+            (Some(g), Some(_)) => ctx.cache.guild(g).is_some_and(|g| {
+                g.members.get(&msg.author.id).is_some_and(|m| {
+                    let p = g.member_permissions(m);
+                    p.contains(Permissions::MANAGE_GUILD) || p.administrator()
+                })
+            }),
+            _ => false,
+        };
+        let name = msg.member.as_ref().and_then(|m| m.nick.clone()).unwrap_or_else(|| msg.author.display_name().into());
+        let input = Input::text(scope, UserRef::new(msg.author.id.to_string(), name), msg.content.clone())
+            .with_mentions(mentions)
+            .with_event_id(msg.id.to_string())
+            .as_admin(admin);
+        let _ = self.host.handle(input).await;
+    }
+}
+
+#[serenity::async_trait]
+impl EventHandler for Handler {
+    async fn ready(&self, _ctx: Context, ready: Ready) {
+        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+    }
+
+    async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        match &interaction {
+            Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
+            Interaction::Autocomplete(cmd) => self.on_autocomplete(&ctx, cmd).await,
+            Interaction::Component(press) => self.on_button(&ctx, press).await,
+            _ => {}
+        }
+    }
+
+    async fn message(&self, ctx: Context, msg: Message) {
+        self.on_message(&ctx, &msg).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threads_belong_to_their_channel() {
+        let s = scope_of(Some("10".into()), 30, Some(11), true);
+        assert_eq!((s.chat.as_str(), s.thread.as_deref(), s.direct), ("11", Some("30"), false));
+        let dm = scope_of(None, 40, None, false);
+        assert!(dm.direct && dm.community.is_none());
+    }
+}

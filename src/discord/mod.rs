@@ -1,0 +1,130 @@
+//! The Discord front end (serenity): slash commands from the command table, buttons, plain
+//! messages, and replies as embeds with the board inside. It translates events and replies only;
+//! the game is the core's, reached through the [`Host`].
+//!
+//! - [`commands`]: the table as slash commands; options back to [`crate::bot::Command`].
+//! - [`events`]: interactions and messages to [`crate::bot::Input`].
+//! - [`deliver`]: [`crate::bot::Reply`] to messages, interaction answers, threads and DMs.
+//! - [`permissions`]: what the bot needs in a channel and which of it is missing.
+
+pub mod commands;
+pub mod deliver;
+pub mod events;
+pub mod permissions;
+
+use crate::host::Host;
+use serenity::all::{ClientBuilder, Command as AppCommand, GatewayIntents, GuildId, Http, HttpBuilder};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How to connect.
+#[derive(Clone, Debug, Default)]
+pub struct DiscordOptions {
+    /// Register the slash commands in this guild only (instant) instead of globally.
+    pub guild: Option<u64>,
+    /// Send every REST call through this base URL (a rate-limit proxy, or a fake Discord in tests).
+    pub proxy: Option<String>,
+    /// Read plain messages (needs the privileged message-content intent).
+    pub message_content: bool,
+    /// How long in-flight work may take to finish at shutdown.
+    pub grace: Duration,
+}
+
+/// A bot token that never shows itself in logs or errors.
+pub struct Token(String);
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Token(…)")
+    }
+}
+
+impl Token {
+    /// From `DISCORD_TOKEN`, or the file named by `DISCORD_TOKEN_FILE`.
+    pub fn from_env() -> Result<Token, String> {
+        if let Ok(t) = std::env::var("DISCORD_TOKEN")
+            && !t.trim().is_empty()
+        {
+            return Ok(Token(t.trim().to_string()));
+        }
+        if let Ok(path) = std::env::var("DISCORD_TOKEN_FILE") {
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("cannot read DISCORD_TOKEN_FILE {path}: {e}"))?;
+            if !text.trim().is_empty() {
+                return Ok(Token(text.trim().to_string()));
+            }
+            return Err(format!("DISCORD_TOKEN_FILE {path} is empty"));
+        }
+        Err("no Discord token: set DISCORD_TOKEN or DISCORD_TOKEN_FILE".into())
+    }
+
+    pub fn new(token: impl Into<String>) -> Token {
+        Token(token.into())
+    }
+}
+
+/// The gateway intents: guilds (channels, permissions), DMs, and messages when reading them.
+pub fn intents(message_content: bool) -> GatewayIntents {
+    let mut i = GatewayIntents::GUILDS | GatewayIntents::DIRECT_MESSAGES;
+    if message_content {
+        i |= GatewayIntents::GUILD_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
+    }
+    i
+}
+
+fn make_http(token: &Token, proxy: Option<&str>) -> Http {
+    let mut http = HttpBuilder::new(&token.0);
+    if let Some(proxy) = proxy {
+        // serenity sends REST through the proxy only with its own ratelimiter off.
+        http = http.proxy(proxy).ratelimiter_disabled(true);
+    }
+    http.build()
+}
+
+/// Connects, registers the slash commands, plugs the front end into the host and runs until
+/// `stop` resolves (then the host shuts down, and the gateway after it). A rejected token is an
+/// error before anything else happens.
+pub async fn run(
+    host: Arc<Host>,
+    token: Token,
+    opts: DiscordOptions,
+    stop: impl Future<Output = ()>,
+) -> Result<(), String> {
+    let http = make_http(&token, opts.proxy.as_deref());
+    let app = http.get_current_application_info().await.map_err(|e| match &e {
+        serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 401 => {
+            "Discord rejected the token (401 Unauthorized)".to_string()
+        }
+        _ => format!("cannot reach Discord: {e}"),
+    })?;
+    let pending = Arc::new(deliver::PendingMap::default());
+    let handler =
+        events::Handler { host: host.clone(), pending: pending.clone(), message_content: opts.message_content };
+    let mut client =
+        ClientBuilder::new_with_http(make_http(&token, opts.proxy.as_deref()), intents(opts.message_content))
+            .event_handler(handler)
+            .await
+            .map_err(|e| format!("cannot start the Discord client: {e}"))?;
+    drop(token);
+    let http = client.http.clone();
+    http.set_application_id(app.id);
+    let commands = commands::slash_commands();
+    match opts.guild {
+        Some(g) => GuildId::new(g).set_commands(http.clone(), commands).await.map(|_| ()),
+        None => AppCommand::set_global_commands(http.clone(), commands).await.map(|_| ()),
+    }
+    .map_err(|e| format!("cannot register the slash commands: {e}"))?;
+    host.register(Arc::new(deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending }));
+    let scheduler = host.start_scheduler();
+    host.resume_ai().await;
+    let shards = client.shard_manager.clone();
+    let result = tokio::select! {
+        r = client.start_autosharded() => r.map_err(|e| format!("Discord connection ended: {e}")),
+        _ = stop => Ok(()),
+    };
+    host.shutdown(opts.grace).await;
+    scheduler.abort();
+    shards.shutdown_all().await;
+    result
+}

@@ -1,0 +1,54 @@
+//! The bot's own permissions in a channel: what it needs to show a game there, and which of those
+//! it lacks, named so that a server admin can fix it.
+
+use serenity::all::{Cache, ChannelId, GuildId, Permissions, UserId};
+
+/// What the bot needs in a chat: to talk, to show boards (embed + file) and to keep history.
+pub fn needed(thread: bool) -> Permissions {
+    let mut p = Permissions::VIEW_CHANNEL
+        | Permissions::SEND_MESSAGES
+        | Permissions::EMBED_LINKS
+        | Permissions::ATTACH_FILES
+        | Permissions::READ_MESSAGE_HISTORY;
+    if thread {
+        p |= Permissions::CREATE_PUBLIC_THREADS | Permissions::SEND_MESSAGES_IN_THREADS;
+    }
+    p
+}
+
+/// The permissions in `needed` that `have` lacks, by name (`None` when nothing is missing).
+pub fn missing(have: Permissions, needed: Permissions) -> Option<String> {
+    let lacking = needed - have;
+    if lacking.is_empty() {
+        return None;
+    }
+    let names: Vec<String> = lacking.iter_names().map(|(n, _)| n.to_lowercase().replace('_', " ")).collect();
+    Some(names.join(", "))
+}
+
+/// The bot's permissions in a guild channel from the cache (`None` when the cache does not know).
+pub fn in_channel(cache: &Cache, guild: GuildId, channel: ChannelId, me: UserId) -> Option<Permissions> {
+    let guild = cache.guild(guild)?;
+    let channel = guild.channels.get(&channel)?;
+    let member = guild.members.get(&me)?;
+    Some(guild.user_permissions_in(channel, member))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_what_is_missing() {
+        assert_eq!(missing(Permissions::all(), needed(true)), None);
+        let have = needed(false) - Permissions::ATTACH_FILES;
+        assert_eq!(missing(have, needed(false)).as_deref(), Some("attach files"));
+        assert!(missing(needed(false), needed(true)).unwrap().contains("create public threads"));
+    }
+
+    /// The invite link's permission integer in the README.
+    #[test]
+    fn invite_permissions() {
+        assert_eq!(needed(true).bits(), 309_237_763_072);
+    }
+}
