@@ -1,0 +1,262 @@
+//! Room events → [`Input`]s: text messages (a mention of the bot turns the rest into a command),
+//! reactions on the bot's choice prompts, and invitations (joined with back-off, then greeted).
+//!
+//! Each room has one worker that hands its inputs to the host in order, so two quick moves in one
+//! game arrive as they were sent while other rooms go on meanwhile.
+
+use super::PLATFORM;
+use super::outbound::MatrixFrontEnd;
+use crate::bot::command;
+use crate::bot::{Body, Input, Scope, UserRef};
+use crate::host::Host;
+use matrix_sdk::event_handler::Ctx;
+use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
+use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
+use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent, Relation};
+use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
+use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId, UserId, int};
+use matrix_sdk::{Room, RoomState};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// The shared state of the event handlers.
+#[derive(Clone)]
+struct Shared {
+    host: Arc<Host>,
+    front: Arc<MatrixFrontEnd>,
+    queues: Arc<Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Input>>>>,
+}
+
+impl Shared {
+    /// Queues an input behind the earlier ones of its room.
+    fn submit(&self, room: OwnedRoomId, input: Input) {
+        let Ok(mut queues) = self.queues.lock() else { return };
+        let tx = queues.entry(room).or_insert_with(|| {
+            let (tx, mut rx) = mpsc::unbounded_channel::<Input>();
+            let (host, front) = (self.host.clone(), self.front.clone());
+            tokio::spawn(async move {
+                while let Some(input) = rx.recv().await {
+                    let started = std::time::Instant::now();
+                    if host.handle(input).await.is_err() {
+                        break;
+                    }
+                    front.record_handling(started.elapsed());
+                }
+            });
+            tx
+        });
+        let _ = tx.send(input);
+    }
+}
+
+/// Registers the event handlers.
+pub fn listen(host: Arc<Host>, front: Arc<MatrixFrontEnd>) {
+    let client = front.client.clone();
+    client.add_event_handler_context(Shared { host, front, queues: Arc::default() });
+    client.add_event_handler(on_message);
+    client.add_event_handler(on_reaction);
+    client.add_event_handler(on_invite);
+}
+
+async fn on_invite(event: StrippedRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
+    if Some(event.state_key.as_ref()) != shared.front.client.user_id() || room.state() != RoomState::Invited {
+        return;
+    }
+    join_with_backoff(shared.front.clone(), room);
+}
+
+/// Joins a room, retrying with back-off (a homeserver may announce the invitation before the room can
+/// be joined), then greets it.
+pub fn join_with_backoff(front: Arc<MatrixFrontEnd>, room: Room) {
+    tokio::spawn(async move {
+        let mut delay = Duration::from_millis(200);
+        for attempt in 1..=10 {
+            match room.join().await {
+                Ok(()) => {
+                    front.greet(&room).await;
+                    return;
+                }
+                Err(e) => {
+                    tracing::info!(room = %room.room_id(), attempt, "joining failed, retrying: {e}");
+                    tokio::time::sleep(delay).await;
+                    delay = (delay * 2).min(Duration::from_secs(60));
+                }
+            }
+        }
+        tracing::warn!(room = %room.room_id(), "gave up joining");
+    });
+}
+
+async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, shared: Ctx<Shared>) {
+    let me = shared.front.me.clone();
+    if event.sender == me.user_id {
+        return;
+    }
+    let MessageType::Text(text) = &event.content.msgtype else { return };
+    let thread = match &event.content.relates_to {
+        Some(Relation::Thread(t)) => Some(t.event_id.to_string()),
+        Some(Relation::Replacement(_)) => return,
+        _ => None,
+    };
+    let mut mentioned: Vec<OwnedUserId> =
+        event.content.mentions.as_ref().map(|m| m.user_ids.iter().cloned().collect()).unwrap_or_default();
+    if let Some(html) = &text.formatted {
+        for id in pills(&html.body) {
+            if !mentioned.contains(&id) {
+                mentioned.push(id);
+            }
+        }
+    }
+    let (addressed, rest) = strip_address(&text.body, &me);
+    if addressed && let Some(i) = mentioned.iter().position(|id| *id == me.user_id) {
+        // The address itself is no mention (`capabot: challenge @capabot` still names the bot).
+        mentioned.remove(i);
+    }
+    let body = if addressed {
+        match command::parse(rest) {
+            Ok(c) => Body::Command(c),
+            Err(_) => Body::Text(rest.to_string()),
+        }
+    } else {
+        Body::Text(text.body.clone())
+    };
+    let mut mentions = Vec::new();
+    for id in &mentioned {
+        mentions.push(user_ref(&room, id).await);
+    }
+    let mut input = Input {
+        scope: scope(&room, thread).await,
+        author: user_ref(&room, &event.sender).await,
+        body,
+        mentions,
+        event_id: Some(event.event_id.to_string()),
+        author_is_admin: is_admin(&room, &event.sender).await,
+    };
+    if input.scope.direct {
+        input.scope.community = None;
+    }
+    shared.submit(room.room_id().to_owned(), input);
+}
+
+async fn on_reaction(event: OriginalSyncReactionEvent, room: Room, shared: Ctx<Shared>) {
+    if event.sender == shared.front.me.user_id {
+        return;
+    }
+    let relates = &event.content.relates_to;
+    let Some(choice) = shared.front.prompted_choice(&relates.event_id, &relates.key) else { return };
+    if choice.for_user.as_ref().is_some_and(|u| u.id != event.sender.as_str()) {
+        tracing::debug!(sender = %event.sender, "a reaction by someone the choice is not for; ignored");
+        return;
+    }
+    let thread = shared.front.prompt_thread(&relates.event_id);
+    let mut input = Input::command(scope(&room, thread).await, user_ref(&room, &event.sender).await, choice.command)
+        .with_event_id(event.event_id.to_string())
+        .as_admin(is_admin(&room, &event.sender).await);
+    if input.scope.direct {
+        input.scope.community = None;
+    }
+    shared.submit(room.room_id().to_owned(), input);
+}
+
+/// The bot as others address it.
+#[derive(Clone, Debug)]
+pub struct Me {
+    pub user_id: OwnedUserId,
+    pub display_name: Option<String>,
+}
+
+/// Whether `body` starts by addressing the bot (`capabot: help`, `@capabot:hs help`), and the rest.
+pub fn strip_address<'a>(body: &'a str, me: &Me) -> (bool, &'a str) {
+    let trimmed = body.trim_start();
+    let mut names = vec![me.user_id.as_str().to_string(), me.user_id.localpart().to_string()];
+    names.extend(me.display_name.clone());
+    // The longest name first: `@bot:hs` before `bot`.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    for name in names {
+        for candidate in [name.clone(), format!("@{name}")] {
+            let Some(head) = trimmed.get(..candidate.len()) else { continue };
+            if !head.eq_ignore_ascii_case(&candidate) {
+                continue;
+            }
+            let rest = &trimmed[candidate.len()..];
+            if rest.is_empty() || rest.starts_with([':', ',', ' ']) {
+                return (true, rest.trim_start_matches([':', ',']).trim());
+            }
+        }
+    }
+    (false, body)
+}
+
+/// The user ids of the mention pills (`https://matrix.to/#/@user:server`) in an HTML body.
+pub fn pills(html: &str) -> Vec<OwnedUserId> {
+    let mut found = Vec::new();
+    for part in html.split("https://matrix.to/#/").skip(1) {
+        let end = part.find(['"', '\'', '?', '>']).unwrap_or(part.len());
+        let id = part[..end].replace("%40", "@").replace("%3A", ":");
+        if let Ok(id) = UserId::parse(id.as_str())
+            && !found.contains(&id)
+        {
+            found.push(id);
+        }
+    }
+    found
+}
+
+async fn scope(room: &Room, thread: Option<String>) -> Scope {
+    let room_id = room.room_id().to_string();
+    let direct = room.is_direct().await.unwrap_or(false);
+    Scope {
+        platform: PLATFORM.to_string(),
+        community: (!direct).then(|| room_id.clone()),
+        chat: room_id,
+        thread,
+        direct,
+    }
+}
+
+async fn user_ref(room: &Room, id: &UserId) -> UserRef {
+    let name = match room.get_member_no_sync(id).await {
+        Ok(Some(m)) => m.display_name().map(str::to_string),
+        _ => None,
+    };
+    UserRef::new(id.as_str(), name.unwrap_or_else(|| id.localpart().to_string()))
+}
+
+/// Power level 50 or more in the room.
+async fn is_admin(room: &Room, id: &UserId) -> bool {
+    match room.power_levels().await {
+        Ok(levels) => match levels.for_user(id) {
+            UserPowerLevel::Infinite => true,
+            UserPowerLevel::Int(level) => level >= int!(50),
+            _ => false,
+        },
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn me() -> Me {
+        Me { user_id: "@capabot:example.org".try_into().unwrap(), display_name: Some("Capa Bot".into()) }
+    }
+
+    #[test]
+    fn an_address_to_the_bot_is_stripped() {
+        assert_eq!(strip_address("capabot: help", &me()), (true, "help"));
+        assert_eq!(strip_address("@capabot:example.org challenge @a:b", &me()), (true, "challenge @a:b"));
+        assert_eq!(strip_address("Capa Bot, games", &me()), (true, "games"));
+        assert_eq!(strip_address("capabotx help", &me()), (false, "capabotx help"));
+        assert_eq!(strip_address("e2e4", &me()), (false, "e2e4"));
+    }
+
+    #[test]
+    fn pills_name_users() {
+        let html = r#"<a href="https://matrix.to/#/@alice:hs">alice</a> and <a href="https://matrix.to/#/%40bob%3Ahs">bob</a>"#;
+        let ids: Vec<String> = pills(html).iter().map(|u| u.to_string()).collect();
+        assert_eq!(ids, ["@alice:hs", "@bob:hs"]);
+    }
+}

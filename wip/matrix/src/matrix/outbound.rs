@@ -1,0 +1,328 @@
+//! [`Reply`]s → Matrix events: formatted text with mention pills (and `m.mentions` set to exactly the
+//! users notified), the board as `m.image`, PGN as `m.file`, replies, threads and `m.replace` edits;
+//! choices become reaction prompts (✅ for the first, ❌ for the second) remembered until a
+//! reaction picks one.
+
+use super::inbound::Me;
+use crate::bot::{Audience, Choice, Receipt, Reply, Target, UserRef};
+use crate::host::{DeliveryError, FrontEnd};
+use async_trait::async_trait;
+use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
+use matrix_sdk::room::reply::{EnforceThread, Reply as SdkReply};
+use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::events::reaction::ReactionEventContent;
+use matrix_sdk::ruma::events::relation::{Annotation, InReplyTo, Thread};
+use matrix_sdk::ruma::events::room::message::{
+    AddMentions, Relation, ReplacementMetadata, ReplyWithinThread, RoomMessageEventContent, TextMessageEventContent,
+};
+use matrix_sdk::ruma::{OwnedEventId, OwnedUserId, RoomId, UInt, UserId};
+use matrix_sdk::{Client, Room};
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// The reaction keys of the first and second choice.
+pub const PROMPT_KEYS: [&str; 2] = ["✅", "❌"];
+
+/// A message's prompt: its choices and the thread it is in.
+struct Prompt {
+    choices: Vec<Choice>,
+    thread: Option<String>,
+}
+
+/// The Matrix front end as the host sees it.
+pub struct MatrixFrontEnd {
+    pub client: Client,
+    pub me: Me,
+    prompts: Mutex<HashMap<OwnedEventId, Prompt>>,
+    /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
+    direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
+    handling: Mutex<Vec<Duration>>,
+}
+
+impl MatrixFrontEnd {
+    pub async fn new(client: Client) -> std::sync::Arc<MatrixFrontEnd> {
+        let user_id = client.user_id().expect("a logged-in client").to_owned();
+        let display_name = client.account().get_display_name().await.ok().flatten();
+        std::sync::Arc::new(MatrixFrontEnd {
+            client,
+            me: Me { user_id, display_name },
+            prompts: Mutex::default(),
+            direct_rooms: Mutex::default(),
+            handling: Mutex::default(),
+        })
+    }
+
+    /// Remembers how long the host took over one input (the bot's own share of a reply's delay).
+    pub fn record_handling(&self, took: Duration) {
+        if let Ok(mut v) = self.handling.lock() {
+            v.push(took);
+        }
+    }
+
+    /// The times the host took over each input so far.
+    pub fn handling_times(&self) -> Vec<Duration> {
+        self.handling.lock().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    /// The choice a reaction with `key` on `event` picks, if that event is a prompt.
+    pub fn prompted_choice(&self, event: &OwnedEventId, key: &str) -> Option<Choice> {
+        let index = PROMPT_KEYS.iter().position(|k| key.trim_end_matches('\u{fe0f}') == *k)?;
+        let prompts = self.prompts.lock().ok()?;
+        prompts.get(event)?.choices.get(index).cloned()
+    }
+
+    /// The thread a prompt was posted in.
+    pub fn prompt_thread(&self, event: &OwnedEventId) -> Option<String> {
+        self.prompts.lock().ok()?.get(event)?.thread.clone()
+    }
+
+    /// A short greeting in a room the bot has just joined.
+    pub async fn greet(&self, room: &Room) {
+        let text = "Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). \
+                    Say !help for the commands, or address me by name: capabot: help.";
+        if let Err(e) = room.send(RoomMessageEventContent::text_plain(text)).await {
+            tracing::warn!(room = %room.room_id(), "could not greet: {e}");
+        }
+    }
+
+    async fn room_for(&self, target: &Target) -> Result<(Room, Option<String>), DeliveryError> {
+        match target {
+            Target::Chat(scope) => {
+                let id = RoomId::parse(scope.chat.as_str()).map_err(|e| failed("room id", e))?;
+                let room = self.client.get_room(&id).ok_or_else(|| DeliveryError::Failed(format!("not in {id}")))?;
+                Ok((room, scope.thread.clone()))
+            }
+            Target::Direct { user, .. } => Ok((self.direct_room(user).await?, None)),
+        }
+    }
+
+    /// The direct room with `user`: the known one, else a new one (`is_direct`, listed in `m.direct`).
+    async fn direct_room(&self, user: &UserRef) -> Result<Room, DeliveryError> {
+        let id = UserId::parse(user.id.as_str()).map_err(|e| failed("user id", e))?;
+        if let Some(room) = self.direct_rooms.lock().ok().and_then(|m| m.get(&id).cloned()) {
+            return Ok(room);
+        }
+        let room = match self.client.get_dm_room(&id) {
+            Some(room) => room,
+            None => self.client.create_dm(&id).await.map_err(|e| failed("creating a direct room", e))?,
+        };
+        if let Ok(mut m) = self.direct_rooms.lock() {
+            m.insert(id, room.clone());
+        }
+        Ok(room)
+    }
+}
+
+fn failed(what: &str, e: impl std::fmt::Display) -> DeliveryError {
+    DeliveryError::Failed(format!("{what}: {e}"))
+}
+
+#[async_trait]
+impl FrontEnd for MatrixFrontEnd {
+    fn platform(&self) -> &str {
+        super::PLATFORM
+    }
+
+    fn has_direct_messages(&self) -> bool {
+        true
+    }
+
+    async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        let (room, thread) = self.room_for(&reply.target).await?;
+        let thread_root: Option<OwnedEventId> = thread.as_deref().and_then(|t| t.try_into().ok());
+        let answer_to: Option<OwnedEventId> = match reply.audience {
+            Audience::Author => reply.in_reply_to.as_deref().and_then(|t| t.try_into().ok()),
+            Audience::Everyone => None,
+        };
+        let mut receipt = Receipt::default();
+        let mut last: Option<OwnedEventId> = None;
+
+        let has_text = !reply.text.is_empty() || !reply.choices.is_empty() || reply.png.is_none();
+        if has_text {
+            let mut content = text_content(reply);
+            let previous: Option<OwnedEventId> =
+                reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.try_into().ok());
+            let id = if let Some(previous) = previous {
+                let mentions = content.mentions.clone();
+                let edit = content.make_replacement(ReplacementMetadata::new(previous.clone(), mentions));
+                room.send(edit).await.map_err(|e| failed("editing", e))?;
+                previous
+            } else {
+                content.relates_to = match (&thread_root, &answer_to) {
+                    (Some(root), Some(to)) => Some(Relation::Thread(Thread::reply(root.clone(), to.clone()))),
+                    (Some(root), None) => Some(Relation::Thread(Thread::without_fallback(root.clone()))),
+                    (None, Some(to)) => Some(Relation::Reply(matrix_sdk::ruma::events::relation::Reply::new(
+                        InReplyTo::new(to.clone()),
+                    ))),
+                    (None, None) => None,
+                };
+                room.send(content).await.map_err(|e| failed("sending", e))?.response.event_id
+            };
+            receipt.message_id = Some(id.to_string());
+            last = Some(id);
+        }
+
+        if let Some(png) = &reply.png {
+            let (width, height) = png_size(png).unwrap_or((0, 0));
+            let info = BaseImageInfo {
+                width: Some(UInt::from(width)),
+                height: Some(UInt::from(height)),
+                size: UInt::new(png.len() as u64),
+                ..Default::default()
+            };
+            let alt = reply.alt_text.clone().unwrap_or_else(|| "the board".into());
+            let config = AttachmentConfig::new()
+                .info(AttachmentInfo::Image(info))
+                .caption(Some(TextMessageEventContent::plain(alt)))
+                .mentions(Some(Mentions::new()))
+                .reply(attachment_reply(&thread_root, &last));
+            let sent = room
+                .send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config)
+                .await
+                .map_err(|e| failed("sending the board", e))?;
+            if receipt.message_id.is_none() {
+                receipt.message_id = Some(sent.event_id.to_string());
+                last = Some(sent.event_id.clone());
+            }
+        }
+
+        if let Some(file) = &reply.file {
+            let mime: mime::Mime = file.mime.parse().unwrap_or(mime::APPLICATION_OCTET_STREAM);
+            let config =
+                AttachmentConfig::new().mentions(Some(Mentions::new())).reply(attachment_reply(&thread_root, &last));
+            room.send_attachment(&file.name, &mime, file.bytes.clone(), config)
+                .await
+                .map_err(|e| failed("sending the file", e))?;
+        }
+
+        if let (Some(_), Some(root)) = (&reply.new_thread, &receipt.message_id) {
+            receipt.thread_id = Some(root.clone());
+        }
+
+        if !reply.choices.is_empty()
+            && let Some(id) = &last
+        {
+            let thread = receipt.thread_id.clone().or(thread.clone());
+            if let Ok(mut prompts) = self.prompts.lock() {
+                prompts.insert(id.clone(), Prompt { choices: reply.choices.clone(), thread });
+            }
+            for key in PROMPT_KEYS.iter().take(reply.choices.len()) {
+                let reaction = ReactionEventContent::new(Annotation::new(id.clone(), key.to_string()));
+                if let Err(e) = room.send(reaction).await {
+                    tracing::warn!("could not add the prompt {key}: {e}");
+                }
+            }
+        }
+        Ok(receipt)
+    }
+}
+
+/// Attachments follow the text into its thread (as a reply to the message just sent there).
+fn attachment_reply(thread_root: &Option<OwnedEventId>, last: &Option<OwnedEventId>) -> Option<SdkReply> {
+    thread_root.as_ref()?;
+    let event_id = last.clone().or_else(|| thread_root.clone())?;
+    Some(SdkReply {
+        event_id,
+        enforce_thread: EnforceThread::Threaded(ReplyWithinThread::No),
+        add_mentions: AddMentions::No,
+    })
+}
+
+/// The text of a reply: plain and HTML, pills for the notified users, the choices explained, the
+/// text board where there is no picture; `m.mentions` lists exactly the notified users.
+pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
+    let mut plain = reply.text.clone();
+    let mut html = escape(&reply.text);
+    let notify: Vec<&UserRef> = match reply.audience {
+        Audience::Everyone => reply.notify.iter().collect(),
+        Audience::Author => vec![],
+    };
+    for user in &notify {
+        let pill = format!("<a href=\"https://matrix.to/#/{}\">{}</a>", user.id, escape(&user.name));
+        let named = [format!("@{}", escape(&user.name)), escape(&user.name), escape(&user.id)];
+        match named.iter().find(|n| html.contains(n.as_str())) {
+            Some(n) => html = html.replacen(n.as_str(), &pill, 1),
+            None => {
+                html = format!("{pill}: {html}");
+                plain = format!("{}: {plain}", user.name);
+            }
+        }
+    }
+    if reply.png.is_none()
+        && let Some(board) = &reply.text_board
+    {
+        plain.push_str(&format!("\n{board}"));
+        html.push_str(&format!("<pre><code>{}</code></pre>", escape(board)));
+    }
+    if !reply.choices.is_empty() {
+        let lines = choice_lines(&reply.choices);
+        plain.push_str(&format!("\n{lines}"));
+        html.push_str(&format!("<br>{}", escape(&lines)));
+    }
+    let html = html.replace('\n', "<br>");
+    let ids: Vec<OwnedUserId> = notify.iter().filter_map(|u| UserId::parse(u.id.as_str()).ok()).collect();
+    RoomMessageEventContent::text_html(plain, html).add_mentions(Mentions::with_user_ids(ids))
+}
+
+/// What each reaction means, and the typed form of every choice.
+pub fn choice_lines(choices: &[Choice]) -> String {
+    let parts: Vec<String> = choices
+        .iter()
+        .enumerate()
+        .map(|(i, c)| match PROMPT_KEYS.get(i) {
+            Some(key) => format!("{key} {} (or type {})", c.label, c.typed),
+            None => format!("{}: type {}", c.label, c.typed),
+        })
+        .collect();
+    format!("React {}", parts.join(" · "))
+}
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Width and height from a PNG's header.
+pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
+    if png.len() < 24 || &png[1..4] != b"PNG" {
+        return None;
+    }
+    let w = u32::from_be_bytes(png[16..20].try_into().ok()?);
+    let h = u32::from_be_bytes(png[20..24].try_into().ok()?);
+    Some((w, h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Command, Scope};
+    use matrix_sdk::ruma::events::room::message::MessageType;
+
+    #[test]
+    fn notified_users_get_pills_and_exactly_their_mentions() {
+        let target = Target::Chat(Scope::chat("matrix", "!r:hs"));
+        let mut reply = Reply::new(target, "@alice to move <now>");
+        reply.notify = vec![UserRef::new("@alice:hs", "alice")];
+        let content = text_content(&reply);
+        let MessageType::Text(t) = &content.msgtype else { panic!() };
+        let html = &t.formatted.as_ref().unwrap().body;
+        assert!(html.starts_with("<a href=\"https://matrix.to/#/@alice:hs\">alice</a> to move &lt;now&gt;"), "{html}");
+        let ids: Vec<String> = content.mentions.unwrap().user_ids.iter().map(|u| u.to_string()).collect();
+        assert_eq!(ids, ["@alice:hs"]);
+        reply.audience = Audience::Author;
+        assert!(text_content(&reply).mentions.unwrap().user_ids.is_empty());
+    }
+
+    #[test]
+    fn choices_are_explained() {
+        let choice = |label: &str, typed: &str| Choice {
+            label: label.into(),
+            command: Command::Help,
+            typed: typed.into(),
+            style: Default::default(),
+            for_user: None,
+        };
+        let text = choice_lines(&[choice("Accept", "!accept #1"), choice("Decline", "!decline #1")]);
+        assert_eq!(text, "React ✅ Accept (or type !accept #1) · ❌ Decline (or type !decline #1)");
+    }
+}

@@ -1,0 +1,148 @@
+//! The generated Synapse configuration: a single-process test server on 127.0.0.1 with SQLite,
+//! no federation, generous rate limits and cheap password hashing.
+
+use std::path::Path;
+
+/// Rate limits so high that no test or benchmark meets them (per second and burst).
+const UNLIMITED: &str = "{per_second: 100000, burst_count: 100000}";
+
+/// Everything that differs between two test servers.
+pub(crate) struct ServerConfig<'a> {
+    pub server_name: &'a str,
+    pub port: u16,
+    pub data_dir: &'a Path,
+    pub shared_secret: &'a str,
+    pub macaroon_secret: &'a str,
+    pub form_secret: &'a str,
+}
+
+/// File names inside the data directory.
+pub(crate) const CONFIG_FILE: &str = "homeserver.yaml";
+pub(crate) const LOG_CONFIG_FILE: &str = "log.yaml";
+pub(crate) const LOG_FILE: &str = "homeserver.log";
+pub(crate) const OUTPUT_FILE: &str = "output.log";
+pub(crate) const SIGNING_KEY_FILE: &str = "signing.key";
+
+impl ServerConfig<'_> {
+    /// The contents of `homeserver.yaml`.
+    pub(crate) fn homeserver_yaml(&self) -> String {
+        let path = |name: &str| yaml_string(&self.data_dir.join(name).to_string_lossy());
+        let lines = [
+            format!("server_name: {}", yaml_string(self.server_name)),
+            format!("public_baseurl: 'http://127.0.0.1:{}/'", self.port),
+            format!("pid_file: {}", path("homeserver.pid")),
+            // Only the client API is served: no federation listener.
+            "listeners:".into(),
+            format!("  - port: {}", self.port),
+            "    bind_addresses: ['127.0.0.1']".into(),
+            "    type: http".into(),
+            "    tls: false".into(),
+            "    x_forwarded: false".into(),
+            "    resources:".into(),
+            "      - names: [client]".into(),
+            "        compress: false".into(),
+            "database:".into(),
+            "  name: sqlite3".into(),
+            "  args:".into(),
+            format!("    database: {}", path("homeserver.db")),
+            format!("log_config: {}", path(LOG_CONFIG_FILE)),
+            format!("media_store_path: {}", path("media_store")),
+            format!("signing_key_path: {}", path(SIGNING_KEY_FILE)),
+            format!("registration_shared_secret: {}", yaml_string(self.shared_secret)),
+            format!("macaroon_secret_key: {}", yaml_string(self.macaroon_secret)),
+            format!("form_secret: {}", yaml_string(self.form_secret)),
+            "report_stats: false".into(),
+            "enable_registration: false".into(),
+            "enable_metrics: false".into(),
+            "bcrypt_rounds: 4".into(),
+            "federation_domain_whitelist: []".into(),
+            "trusted_key_servers: []".into(),
+            "suppress_key_server_warning: true".into(),
+            "url_preview_enabled: false".into(),
+            // Presence and the user directory cost start-up and background work tests never use.
+            "presence:".into(),
+            "  enabled: false".into(),
+            "user_directory:".into(),
+            "  enabled: false".into(),
+            format!("rc_message: {UNLIMITED}"),
+            format!("rc_registration: {UNLIMITED}"),
+            format!("rc_registration_token_validity: {UNLIMITED}"),
+            "rc_login:".into(),
+            format!("  address: {UNLIMITED}"),
+            format!("  account: {UNLIMITED}"),
+            format!("  failed_attempts: {UNLIMITED}"),
+            format!("rc_admin_redaction: {UNLIMITED}"),
+            "rc_joins:".into(),
+            format!("  local: {UNLIMITED}"),
+            format!("  remote: {UNLIMITED}"),
+            format!("rc_joins_per_room: {UNLIMITED}"),
+            "rc_invites:".into(),
+            format!("  per_room: {UNLIMITED}"),
+            format!("  per_user: {UNLIMITED}"),
+            format!("  per_issuer: {UNLIMITED}"),
+            format!("rc_key_requests: {UNLIMITED}"),
+            format!("rc_3pid_validation: {UNLIMITED}"),
+            format!("rc_third_party_invite: {UNLIMITED}"),
+            format!("rc_media_create: {UNLIMITED}"),
+            "rc_presence:".into(),
+            format!("  per_user: {UNLIMITED}"),
+            format!("rc_delayed_event_mgmt: {UNLIMITED}"),
+            format!("rc_room_creation: {UNLIMITED}"),
+            format!("rc_reports: {UNLIMITED}"),
+            format!("rc_user_directory: {UNLIMITED}"),
+            format!("rc_profile: {UNLIMITED}"),
+        ];
+        lines.join("\n") + "\n"
+    }
+
+    /// The Python logging configuration: everything at INFO into `homeserver.log`.
+    pub(crate) fn log_yaml(&self) -> String {
+        let log = yaml_string(&self.data_dir.join(LOG_FILE).to_string_lossy());
+        [
+            "version: 1",
+            "formatters:",
+            "  precise:",
+            "    format: '%(asctime)s - %(name)s - %(lineno)d - %(levelname)s - %(message)s'",
+            "handlers:",
+            "  file:",
+            "    class: logging.FileHandler",
+            "    formatter: precise",
+            &format!("    filename: {log}"),
+            "    encoding: utf8",
+            "root:",
+            "  level: INFO",
+            "  handlers: [file]",
+            "disable_existing_loggers: false",
+        ]
+        .join("\n")
+            + "\n"
+    }
+}
+
+/// A single-quoted YAML scalar.
+fn yaml_string(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_config_names_the_port_and_keeps_federation_off() {
+        let config = ServerConfig {
+            server_name: "localhost",
+            port: 4321,
+            data_dir: Path::new("/tmp/it's here"),
+            shared_secret: "s",
+            macaroon_secret: "m",
+            form_secret: "f",
+        };
+        let yaml = config.homeserver_yaml();
+        assert!(yaml.contains("  - port: 4321\n"));
+        assert!(yaml.contains("database: '/tmp/it''s here/homeserver.db'"));
+        assert!(yaml.contains("federation_domain_whitelist: []"));
+        assert!(!yaml.contains("federation]"));
+        assert!(config.log_yaml().contains("filename: '/tmp/it''s here/homeserver.log'"));
+    }
+}

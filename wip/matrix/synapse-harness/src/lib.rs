@@ -1,0 +1,18 @@
+//! A real Synapse for capabot's Matrix tests and benchmarks: installed once from PyPI into a
+//! virtual environment under the cargo target directory, then started per test on a free port
+//! of 127.0.0.1 with a generated configuration (SQLite, no federation, no rate limits) in a
+//! temporary directory. Users are registered through the shared-secret admin API.
+//!
+//! Every wait is bounded, and every error carries the tail of Synapse's log.
+
+mod config;
+mod error;
+mod install;
+mod process;
+mod register;
+mod server;
+
+pub use error::HarnessError;
+pub use install::{SYNAPSE_VERSION, ensure_installed, venv_dir};
+pub use register::RegisteredUser;
+pub use server::Synapse;

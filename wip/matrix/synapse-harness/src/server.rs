@@ -1,0 +1,350 @@
+//! One running Synapse: its data directory, its process, and what tests do to it (register users,
+//! stop, restart, pause).
+
+use std::fs::{self, File};
+use std::io::Read;
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use crate::config::{self, ServerConfig};
+use crate::error::HarnessError;
+use crate::install::ensure_installed;
+use crate::process::{signal, wait_bounded};
+use crate::register::{RegisteredUser, hex, registration_mac};
+
+/// How long Synapse may take to answer `/_matrix/client/versions` after being launched.
+const START_TIMEOUT: Duration = Duration::from_secs(120);
+/// How long a graceful stop may take before the process is killed.
+const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+/// The limit on one admin API request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many log lines an error shows.
+const LOG_LINES: usize = 60;
+/// Launch attempts when the chosen port turns out to be taken.
+const PORT_ATTEMPTS: usize = 3;
+
+/// A Synapse home server on 127.0.0.1 with its own data in a temporary directory. It stops when
+/// dropped; the directory is deleted unless `SYNAPSE_HARNESS_KEEP` is set, in which case its path
+/// is printed.
+///
+/// ```no_run
+/// let synapse = synapse_harness::Synapse::start()?;
+/// let bot = synapse.register_user("bot", false)?;
+/// println!("{} at {}", bot.user_id, synapse.homeserver_url());
+/// # Ok::<(), synapse_harness::HarnessError>(())
+/// ```
+pub struct Synapse {
+    dir: Option<TempDir>,
+    data_dir: PathBuf,
+    port: u16,
+    python: PathBuf,
+    shared_secret: String,
+    child: Option<Child>,
+    paused: bool,
+    agent: ureq::Agent,
+}
+
+impl Synapse {
+    /// The server name: user ids are `@name:localhost`.
+    pub const SERVER_NAME: &'static str = "localhost";
+
+    /// Installs Synapse if needed (see [`ensure_installed`]), writes a fresh configuration and
+    /// signing key into a new temporary directory, launches it on a free port and waits until it
+    /// answers.
+    pub fn start() -> Result<Synapse, HarnessError> {
+        let python = ensure_installed()?;
+        let base = std::env::var_os("SYNAPSE_HARNESS_TMPDIR")
+            .map(PathBuf::from)
+            .or_else(|| {
+                // A tmpfs makes SQLite's fsyncs free.
+                let shm = Path::new("/dev/shm");
+                shm.is_dir().then(|| shm.to_path_buf())
+            })
+            .unwrap_or_else(std::env::temp_dir);
+        let dir = tempfile::Builder::new()
+            .prefix("synapse-harness-")
+            .tempdir_in(&base)
+            .map_err(|e| HarnessError::new(format!("cannot create a directory in {base:?}: {e}")))?;
+        let data_dir = dir.path().to_path_buf();
+        let agent = ureq::Agent::config_builder()
+            .timeout_global(Some(REQUEST_TIMEOUT))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut synapse = Synapse {
+            dir: Some(dir),
+            data_dir,
+            port: 0,
+            python,
+            shared_secret: random_hex(16)?,
+            child: None,
+            paused: false,
+            agent,
+        };
+        let signing_key = base64::engine::general_purpose::STANDARD_NO_PAD.encode(random(32)?);
+        synapse.write(config::SIGNING_KEY_FILE, &format!("ed25519 a_test {signing_key}\n"))?;
+        let (macaroon_secret, form_secret) = (random_hex(16)?, random_hex(16)?);
+        for attempt in 1..=PORT_ATTEMPTS {
+            synapse.port = free_port()?;
+            let config = ServerConfig {
+                server_name: Self::SERVER_NAME,
+                port: synapse.port,
+                data_dir: &synapse.data_dir,
+                shared_secret: &synapse.shared_secret,
+                macaroon_secret: &macaroon_secret,
+                form_secret: &form_secret,
+            };
+            synapse.write(config::CONFIG_FILE, &config.homeserver_yaml())?;
+            synapse.write(config::LOG_CONFIG_FILE, &config.log_yaml())?;
+            match synapse.launch() {
+                Ok(()) => return Ok(synapse),
+                // Another process took the port between our probe and Synapse's bind.
+                Err(_) if attempt < PORT_ATTEMPTS && synapse.log_mentions("Address already in use") => {}
+                Err(e) => return Err(e),
+            }
+        }
+        unreachable!("the last attempt returns")
+    }
+
+    /// The client-server API's base URL, e.g. `http://127.0.0.1:34567`.
+    pub fn homeserver_url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    /// The port it listens on; the same after [`restart`](Self::restart).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The temporary directory with its configuration, database, media and logs.
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    /// Synapse's own log.
+    pub fn log_path(&self) -> PathBuf {
+        self.data_dir.join(config::LOG_FILE)
+    }
+
+    /// The last `lines` lines of Synapse's log and of its standard output and error.
+    pub fn log_tail(&self, lines: usize) -> String {
+        HarnessError::with_logs("", &self.log_files(), lines).to_string().trim_start().to_string()
+    }
+
+    /// Registers a user with a generated password through the shared-secret admin API, without
+    /// logging it in (it has no device until a client logs in).
+    pub fn register_user(&self, localpart: &str, admin: bool) -> Result<RegisteredUser, HarnessError> {
+        let url = format!("{}/_synapse/admin/v1/register", self.homeserver_url());
+        let nonce = self.request_json(self.agent.get(&url).call(), "fetching a registration nonce")?;
+        let nonce = nonce["nonce"]
+            .as_str()
+            .ok_or_else(|| self.error(format!("the registration nonce answer has no nonce: {nonce}")))?;
+        let password = format!("{localpart}-{}", random_hex(8)?);
+        let body = json!({
+            "nonce": nonce,
+            "username": localpart,
+            "password": password,
+            "admin": admin,
+            // No device: the user's only devices are those its clients log in with.
+            "inhibit_login": true,
+            "mac": registration_mac(&self.shared_secret, nonce, localpart, &password, admin),
+        });
+        let what = format!("registering {localpart}");
+        let answer = self.request_json(self.agent.post(&url).send_json(&body), &what)?;
+        let user_id =
+            answer["user_id"].as_str().ok_or_else(|| self.error(format!("{what}: no user_id in {answer}")))?;
+        Ok(RegisteredUser { localpart: localpart.to_string(), user_id: user_id.to_string(), password })
+    }
+
+    /// Registers several ordinary users, e.g. `["bot", "alice", "bob"]`.
+    pub fn register_users(&self, localparts: &[&str]) -> Result<Vec<RegisteredUser>, HarnessError> {
+        localparts.iter().map(|localpart| self.register_user(localpart, false)).collect()
+    }
+
+    /// Whether the process is running (possibly paused).
+    pub fn is_running(&mut self) -> bool {
+        self.child.as_mut().is_some_and(|child| matches!(child.try_wait(), Ok(None)))
+    }
+
+    /// Stops Synapse: SIGTERM, then SIGKILL if it has not exited within 10 s. Stopping a stopped
+    /// server does nothing.
+    pub fn stop(&mut self) -> Result<(), HarnessError> {
+        let Some(mut child) = self.child.take() else {
+            return Ok(());
+        };
+        if std::mem::take(&mut self.paused) {
+            let _ = signal(&child, libc::SIGCONT);
+        }
+        if matches!(child.try_wait(), Ok(None)) {
+            let _ = signal(&child, libc::SIGTERM);
+        }
+        match wait_bounded(&mut child, STOP_TIMEOUT) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                Ok(())
+            }
+            Err(e) => Err(self.error(format!("waiting for Synapse to stop: {e}"))),
+        }
+    }
+
+    /// Kills Synapse with SIGKILL, as a crash would.
+    pub fn kill(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        self.paused = false;
+    }
+
+    /// Starts a stopped Synapse again on the same port with the same data, and waits until it
+    /// answers. Does nothing if it is running.
+    pub fn start_again(&mut self) -> Result<(), HarnessError> {
+        if self.is_running() {
+            return Ok(());
+        }
+        self.child = None;
+        self.launch()
+    }
+
+    /// [`stop`](Self::stop) then [`start_again`](Self::start_again): Synapse restarted mid-test.
+    pub fn restart(&mut self) -> Result<(), HarnessError> {
+        self.stop()?;
+        self.start_again()
+    }
+
+    /// Freezes the process (SIGSTOP): connections stay open but nothing answers, as with a hung
+    /// server.
+    pub fn pause(&mut self) -> Result<(), HarnessError> {
+        self.send_signal(libc::SIGSTOP, "pause")?;
+        self.paused = true;
+        Ok(())
+    }
+
+    /// Lets a paused process go on (SIGCONT).
+    pub fn resume(&mut self) -> Result<(), HarnessError> {
+        self.send_signal(libc::SIGCONT, "resume")?;
+        self.paused = false;
+        Ok(())
+    }
+
+    fn send_signal(&self, sig: libc::c_int, what: &str) -> Result<(), HarnessError> {
+        let child = self
+            .child
+            .as_ref()
+            .ok_or_else(|| HarnessError::new(format!("cannot {what} Synapse: it is not running")))?;
+        signal(child, sig).map_err(|e| self.error(format!("cannot {what} Synapse: {e}")))
+    }
+
+    /// Launches the process and waits until the client API answers.
+    fn launch(&mut self) -> Result<(), HarnessError> {
+        let output = File::options()
+            .create(true)
+            .append(true)
+            .open(self.data_dir.join(config::OUTPUT_FILE))
+            .map_err(|e| self.error(format!("cannot open Synapse's output file: {e}")))?;
+        let stderr = output.try_clone().map_err(|e| self.error(format!("cannot share Synapse's output file: {e}")))?;
+        let child = Command::new(&self.python)
+            .args(["-m", "synapse.app.homeserver", "--config-path"])
+            .arg(self.data_dir.join(config::CONFIG_FILE))
+            .current_dir(&self.data_dir)
+            .stdin(Stdio::null())
+            .stdout(output)
+            .stderr(stderr)
+            .spawn()
+            .map_err(|e| self.error(format!("cannot run {}: {e}", self.python.display())))?;
+        self.child = Some(child);
+        let deadline = Instant::now() + START_TIMEOUT;
+        let url = format!("{}/_matrix/client/versions", self.homeserver_url());
+        let probe: ureq::Agent =
+            ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(2))).build().into();
+        loop {
+            if let Some(child) = self.child.as_mut()
+                && let Ok(Some(status)) = child.try_wait()
+            {
+                self.child = None;
+                return Err(self.error(format!("Synapse exited while starting ({status})")));
+            }
+            if probe.get(&url).call().is_ok() {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                self.kill();
+                return Err(self.error(format!("Synapse did not answer {url} within {START_TIMEOUT:?}")));
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The JSON body of a successful admin API answer.
+    fn request_json(
+        &self,
+        answer: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+        what: &str,
+    ) -> Result<Value, HarnessError> {
+        let mut answer = answer.map_err(|e| self.error(format!("{what}: {e}")))?;
+        let status = answer.status();
+        let body =
+            answer.body_mut().read_to_string().map_err(|e| self.error(format!("{what}: reading the answer: {e}")))?;
+        if !status.is_success() {
+            return Err(self.error(format!("{what}: HTTP {status}: {body}")));
+        }
+        serde_json::from_str(&body).map_err(|e| self.error(format!("{what}: {e} in {body}")))
+    }
+
+    fn write(&self, name: &str, contents: &str) -> Result<(), HarnessError> {
+        let path = self.data_dir.join(name);
+        fs::write(&path, contents).map_err(|e| HarnessError::new(format!("cannot write {}: {e}", path.display())))
+    }
+
+    fn log_files(&self) -> [PathBuf; 2] {
+        [self.log_path(), self.data_dir.join(config::OUTPUT_FILE)]
+    }
+
+    fn log_mentions(&self, needle: &str) -> bool {
+        self.log_files().iter().any(|path| fs::read_to_string(path).is_ok_and(|text| text.contains(needle)))
+    }
+
+    /// An error carrying the tail of Synapse's logs.
+    fn error(&self, what: String) -> HarnessError {
+        HarnessError::with_logs(what, &self.log_files(), LOG_LINES)
+    }
+}
+
+impl Drop for Synapse {
+    fn drop(&mut self) {
+        let _ = self.stop();
+        if std::env::var_os("SYNAPSE_HARNESS_KEEP").is_some()
+            && let Some(dir) = self.dir.take()
+        {
+            eprintln!("synapse-harness: kept {}", dir.keep().display());
+        }
+    }
+}
+
+/// A port on 127.0.0.1 that was free a moment ago.
+fn free_port() -> Result<u16, HarnessError> {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .map(|address| address.port())
+        .map_err(|e| HarnessError::new(format!("cannot find a free port: {e}")))
+}
+
+fn random(len: usize) -> Result<Vec<u8>, HarnessError> {
+    let mut bytes = vec![0; len];
+    File::open("/dev/urandom")
+        .and_then(|mut file| file.read_exact(&mut bytes))
+        .map_err(|e| HarnessError::new(format!("cannot read /dev/urandom: {e}")))?;
+    Ok(bytes)
+}
+
+fn random_hex(len: usize) -> Result<String, HarnessError> {
+    random(len).map(|bytes| hex(&bytes))
+}

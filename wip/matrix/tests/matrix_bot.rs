@@ -1,0 +1,323 @@
+//! The Matrix front end against a real Synapse (from `synapse-harness`), the real host, a temporary
+//! database and store, and matrix-sdk clients as the humans: invitation and greeting, a challenge
+//! accepted by reaction (someone else's reaction ignored), a full Capatomic game with a launch by
+//! typed moves, board pictures (PNG, 640 px), the bot restarted mid-game from its store (same
+//! device, no replayed history) and Synapse restarted mid-game (nothing lost, nothing twice).
+//!
+//! The delay from a human's move to the bot's answer is printed (p50/p99), with the host's share.
+
+mod common;
+
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock};
+use capabot::host::{Host, HostConfig};
+use capabot::matrix::{self, Credentials, MatrixFrontEnd, session::Secret};
+use capabot::notation::fen;
+use capabot::rules::{Position, Variant};
+use capabot::store::Store;
+use common::{T0, Wants, decisive_playout};
+use matrix_sdk::config::SyncSettings;
+use matrix_sdk::ruma::api::client::room::create_room::v3::{Request as CreateRoom, RoomPreset};
+use matrix_sdk::ruma::events::Mentions;
+use matrix_sdk::ruma::events::reaction::ReactionEventContent;
+use matrix_sdk::ruma::events::relation::Annotation;
+use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent};
+use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId};
+use matrix_sdk::{Client, Room, RoomState};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use synapse_harness::{RegisteredUser, Synapse};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+const WAIT: Duration = Duration::from_secs(40);
+
+/// A message a human saw.
+#[derive(Debug, Clone)]
+struct Seen {
+    room: OwnedRoomId,
+    event_id: OwnedEventId,
+    sender: OwnedUserId,
+    content: RoomMessageEventContent,
+    at: Instant,
+}
+
+/// A human: a client, what it saw, its sync loop.
+struct Human {
+    client: Client,
+    seen: mpsc::UnboundedReceiver<Seen>,
+    sync: JoinHandle<()>,
+    _store: tempfile::TempDir,
+}
+
+impl Human {
+    async fn log_in(synapse: &Synapse, user: &RegisteredUser) -> Human {
+        let store = tempfile::tempdir().unwrap();
+        let client = Client::builder()
+            .homeserver_url(synapse.homeserver_url())
+            .sqlite_store(store.path(), None)
+            .build()
+            .await
+            .unwrap();
+        client.matrix_auth().login_username(&user.localpart, &user.password).send().await.expect("log in");
+        client.sync_once(SyncSettings::default()).await.expect("first sync");
+        let (tx, seen) = mpsc::unbounded_channel();
+        client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room| {
+            let tx = tx.clone();
+            let at = Instant::now();
+            async move {
+                let _ = tx.send(Seen {
+                    room: room.room_id().to_owned(),
+                    event_id: ev.event_id,
+                    sender: ev.sender,
+                    content: ev.content,
+                    at,
+                });
+            }
+        });
+        // Joins whatever it is invited to.
+        client.add_event_handler(
+            |ev: matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent, room: Room, client: Client| async move {
+                if Some(ev.state_key.as_ref()) == client.user_id() && room.state() == RoomState::Invited {
+                    tokio::spawn(async move {
+                        for _ in 0..20 {
+                            if room.join().await.is_ok() {
+                                return;
+                            }
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                        }
+                    });
+                }
+            },
+        );
+        let syncing = client.clone();
+        let sync = tokio::spawn(async move {
+            let settings = SyncSettings::default().timeout(Duration::from_secs(5));
+            loop {
+                if syncing.sync_once(settings.clone()).await.is_err() {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        });
+        Human { client, seen, sync, _store: store }
+    }
+
+    fn id(&self) -> OwnedUserId {
+        self.client.user_id().unwrap().to_owned()
+    }
+
+    fn room(&self, id: &OwnedRoomId) -> Room {
+        self.client.get_room(id).expect("a known room")
+    }
+
+    /// Sends a text (with pills and `m.mentions` for `mention`) and returns its event id and time.
+    async fn say(&self, room: &OwnedRoomId, text: &str, mention: &[&Human]) -> (OwnedEventId, Instant) {
+        let mut content = RoomMessageEventContent::text_plain(text);
+        if !mention.is_empty() {
+            let ids: Vec<OwnedUserId> = mention.iter().map(|h| h.id()).collect();
+            content = content.add_mentions(Mentions::with_user_ids(ids));
+        }
+        let at = Instant::now();
+        let id = self.room(room).send(content).await.expect("send").response.event_id;
+        (id, at)
+    }
+
+    /// Waits for a message by `sender` in `room` that `wanted` accepts.
+    async fn expect(
+        &mut self,
+        room: &OwnedRoomId,
+        sender: &OwnedUserId,
+        what: &str,
+        wanted: impl Fn(&Seen) -> bool,
+    ) -> Seen {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            match tokio::time::timeout_at(deadline, self.seen.recv()).await {
+                Ok(Some(s)) if s.room == *room && s.sender == *sender && wanted(&s) => return s,
+                Ok(Some(_)) => {}
+                Ok(None) => panic!("handlers gone"),
+                Err(_) => panic!("waited {WAIT:?} for {what}"),
+            }
+        }
+    }
+
+    /// Waits for a text by `sender` containing `needle`.
+    async fn expect_text(&mut self, room: &OwnedRoomId, sender: &OwnedUserId, needle: &str) -> Seen {
+        self.expect(room, sender, needle, |s| s.content.body().contains(needle)).await
+    }
+
+    /// Everything seen within `quiet`.
+    async fn drain(&mut self, quiet: Duration) -> Vec<Seen> {
+        let mut all = Vec::new();
+        while let Ok(Some(s)) = tokio::time::timeout(quiet, self.seen.recv()).await {
+            all.push(s);
+        }
+        all
+    }
+}
+
+/// The bot: a host on the database, the Matrix front end on the store.
+struct RunningBot {
+    host: Arc<Host>,
+    front: Arc<MatrixFrontEnd>,
+    sync: JoinHandle<()>,
+}
+
+async fn start_bot(
+    synapse: &Synapse,
+    user: &RegisteredUser,
+    db: &Path,
+    store: &Path,
+    clock: Arc<ManualClock>,
+) -> RunningBot {
+    let creds = Credentials {
+        homeserver: synapse.homeserver_url(),
+        user: user.localpart.clone(),
+        secret: Secret::Password(user.password.clone()),
+    };
+    let bot = Bot::new(
+        Store::open(db).unwrap(),
+        clock,
+        Arc::new(FirstLegalMove),
+        BotConfig { self_names: vec!["capabot".into(), user.user_id.clone()], ..BotConfig::default() },
+    );
+    let host = Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
+    let client = matrix::session::connect(&creds, store).await.expect("the bot logs in");
+    let front = matrix::serve(host.clone(), client).await;
+    let (h, c) = (host.clone(), front.client.clone());
+    let sync = tokio::spawn(async move { matrix::sync_until_stopped(&h, &c).await });
+    RunningBot { host, front, sync }
+}
+
+impl RunningBot {
+    async fn stop(self) -> Arc<MatrixFrontEnd> {
+        self.host.shutdown(Duration::from_secs(5)).await;
+        let _ = self.sync.await;
+        self.front
+    }
+}
+
+fn start_of(db: &Path, game: i64) -> Position {
+    let conn = Store::open(db).unwrap();
+    let conn = conn.conn().unwrap();
+    let (v, f): (String, String) = conn
+        .query_row("SELECT variant, start_fen FROM games WHERE id = ?1", [game], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap();
+    fen::parse_position(Variant::by_name(&v).unwrap(), &f).unwrap()
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn png_width(png: &[u8]) -> u32 {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png.to_vec())).read_info().expect("a PNG");
+    decoder.info().width
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_matrix_bot_plays_through_a_real_synapse() {
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    let mut synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+    let users = synapse.register_users(&["capabot", "alice", "bob", "carol"]).unwrap_or_else(|e| panic!("{e}"));
+    let data = tempfile::tempdir().unwrap();
+    let db = data.path().join("capabot.db");
+    let store = data.path().join("matrix-store");
+    let clock = Arc::new(ManualClock::new(T0));
+
+    let mut alice = Human::log_in(&synapse, &users[1]).await;
+    let mut bob = Human::log_in(&synapse, &users[2]).await;
+    let carol = Human::log_in(&synapse, &users[3]).await;
+    let mut bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let device = bot.front.client.device_id().unwrap().to_owned();
+
+    // Invitation, autojoin, greeting.
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone(), bob.id(), carol.id()];
+    request.preset = Some(RoomPreset::PublicChat);
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    alice.expect_text(&room, &bot_id, "!help").await;
+    for h in [&bob, &carol] {
+        let c = h.client.clone();
+        let r = room.clone();
+        let deadline = Instant::now() + WAIT;
+        while c.get_room(&r).is_none_or(|r| r.state() != RoomState::Joined) {
+            assert!(Instant::now() < deadline, "a human did not join");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    // A challenge; carol's reaction is ignored; bob accepts by reaction.
+    alice.say(&room, &format!("!challenge @{} capatomic color:white setup:77", users[2].localpart), &[&bob]).await;
+    let challenge = alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    assert!(challenge.content.body().contains("✅"), "{}", challenge.content.body());
+    let react = |id: &OwnedEventId, key: &str| ReactionEventContent::new(Annotation::new(id.clone(), key.into()));
+    carol.room(&room).send(react(&challenge.event_id, "✅")).await.unwrap();
+    let quiet = alice.drain(Duration::from_secs(2)).await;
+    assert!(quiet.iter().all(|s| s.sender != bot_id), "the bot answered carol's reaction: {quiet:?}");
+    bob.room(&room).send(react(&challenge.event_id, "✅")).await.unwrap();
+    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+
+    // The game by typed moves, with a launch.
+    let start = start_of(&db, 1);
+    let (sans, _outcome) = decisive_playout(&start, Wants { launch: true, ..Wants::default() });
+    let mut delays = Vec::new();
+    let mut picture_checked = false;
+    let restart_at = sans.len() / 3;
+    let synapse_restart_at = 2 * sans.len() / 3;
+    for (ply, san) in sans.iter().enumerate() {
+        if ply == restart_at {
+            bot.stop().await;
+            // Someone speaks while the bot is away: it is history and gets no answer.
+            alice.say(&room, "!games", &[]).await;
+            bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+            assert_eq!(bot.front.client.device_id(), Some(&*device), "the same device after a restart");
+            let replayed = alice.drain(Duration::from_secs(2)).await;
+            assert!(replayed.iter().all(|s| s.sender != bot_id), "history replayed: {replayed:?}");
+        }
+        if ply == synapse_restart_at {
+            tokio::task::block_in_place(|| synapse.restart()).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let white_to_move = (ply % 2 == 0) == (start.turn() == capabot::rules::Color::White);
+        let mover = if white_to_move { &alice } else { &bob };
+        let (_, sent) = mover.say(&room, &format!("!move {san}"), &[]).await;
+        let answer = alice.expect_text(&room, &bot_id, "played by").await;
+        delays.push(answer.at - sent);
+        if !picture_checked {
+            let image = alice
+                .expect(&room, &bot_id, "a board picture", |s| matches!(s.content.msgtype, MessageType::Image(_)))
+                .await;
+            let MessageType::Image(image) = &image.content.msgtype else { unreachable!() };
+            let png = alice.client.media().get_file(image, false).await.unwrap().expect("a file");
+            assert_eq!(png_width(&png), 640, "the board's width");
+            picture_checked = true;
+        }
+    }
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    let all_text: Vec<String> = rest.iter().map(|s| s.content.body().to_string()).collect();
+    assert!(all_text.iter().all(|t| !t.contains("played by")), "a move answered twice: {all_text:?}");
+    let moves: i64 = Store::open(&db)
+        .unwrap()
+        .conn()
+        .unwrap()
+        .query_row("SELECT count(*) FROM moves WHERE game_id = 1", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(moves, sans.len() as i64, "every move stored once");
+
+    delays.sort();
+    let mut handling = bot.front.handling_times();
+    handling.sort();
+    println!(
+        "move → bot reply over {} moves: p50 {:?}, p99 {:?}; inside Host::handle p50 {:?}, p99 {:?}",
+        delays.len(),
+        percentile(&delays, 0.5),
+        percentile(&delays, 0.99),
+        percentile(&handling, 0.5),
+        percentile(&handling, 0.99),
+    );
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
