@@ -66,22 +66,35 @@ impl Bot {
         }
         offers::put(&conn, row.id, OfferKind::Draw, me.id, row.ply, self.clock.now())?;
         let p = cx.p();
-        let mut r = self.reply_game(
-            &row,
-            format!(
-                "Game #{}: {} offers a draw. {}: {p}draw to accept, {p}draw decline to refuse; any move declines.",
-                row.id,
-                me.name,
-                self.name_of(&conn, opp)?
-            ),
+        let text = format!(
+            "Game #{}: {} offers a draw. {}: {p}draw to accept, {p}draw decline to refuse; any move declines.",
+            row.id,
+            me.name,
+            self.name_of(&conn, opp)?
         );
-        r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
+        let answers =
+            [("Accept draw", Command::Draw(Some(row.id))), ("Decline draw", Command::DrawDecline(Some(row.id)))];
+        self.offer_reply(cx, &conn, &row, opp, text, answers)
+    }
+
+    /// The announcement of an offer to `opp`, pinging them, with their two answers as choices.
+    fn offer_reply(
+        &self,
+        cx: &Ctx<'_>,
+        conn: &crate::store::Conn<'_>,
+        row: &GameRow,
+        opp: PlayerId,
+        text: String,
+        [(yes_label, yes), (no_label, no)]: [(&str, Command); 2],
+    ) -> Res<Response> {
+        let mut r = self.reply_game(row, text);
+        r.notify = self.notify_of(conn, &cx.scope().platform, opp)?;
         let them = r.notify.first().cloned();
         r.choices = vec![
-            choice("Accept draw", Command::Draw(Some(row.id)), ChoiceStyle::Primary, them.clone(), p),
-            choice("Decline draw", Command::DrawDecline(Some(row.id)), ChoiceStyle::Secondary, them, p),
+            choice(yes_label, yes, ChoiceStyle::Primary, them.clone(), cx.p()),
+            choice(no_label, no, ChoiceStyle::Secondary, them, cx.p()),
         ];
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 
     pub(super) fn takeback(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
@@ -105,22 +118,17 @@ impl Bot {
             }
             offers::put(&conn, row.id, OfferKind::Takeback, me.id, row.ply, self.clock.now())?;
             let p = cx.p();
-            let mut r = self.reply_game(
-                &row,
-                format!(
-                    "Game #{}: {} asks to take back their last move. {}: {p}takeback to agree, {p}takeback decline to refuse.",
-                    row.id,
-                    me.name,
-                    self.name_of(&conn, opp)?
-                ),
+            let text = format!(
+                "Game #{}: {} asks to take back their last move. {}: {p}takeback to agree, {p}takeback decline to refuse.",
+                row.id,
+                me.name,
+                self.name_of(&conn, opp)?
             );
-            r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
-            let them = r.notify.first().cloned();
-            r.choices = vec![
-                choice("Allow takeback", Command::Takeback(Some(row.id)), ChoiceStyle::Primary, them.clone(), p),
-                choice("Decline takeback", Command::TakebackDecline(Some(row.id)), ChoiceStyle::Secondary, them, p),
+            let answers = [
+                ("Allow takeback", Command::Takeback(Some(row.id))),
+                ("Decline takeback", Command::TakebackDecline(Some(row.id))),
             ];
-            return Ok(Response { replies: vec![r], ai_jobs: vec![] });
+            return self.offer_reply(cx, &conn, &row, opp, text, answers);
         };
         // Undo the requester's last move (and the reply to it, if there was one).
         let turn = turn_of_fen(&row.fen);
