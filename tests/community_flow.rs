@@ -5,22 +5,7 @@
 mod common;
 
 use capabot::bot::{Audience, Input, Receipt, Reply, Response};
-use common::{T0, TestBot, msg_in, new_bot};
-
-/// `text` said by `who` in chat `main` of community `g`.
-fn cin(who: &str, text: &str, admin: bool) -> Input {
-    let mut i = msg_in("main", who, text).as_admin(admin);
-    i.scope.community = Some("g".into());
-    i
-}
-
-fn say(tb: &TestBot, who: &str, text: &str) -> Response {
-    tb.bot.handle(&cin(who, text, false))
-}
-
-fn admin(tb: &TestBot, text: &str) -> Response {
-    tb.bot.handle(&cin("Admin", text, true))
-}
+use common::{T0, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
 
 /// The standings reply of a response (the one carrying the ladder's slot).
 fn standings(r: &Response) -> &Reply {
@@ -39,12 +24,6 @@ fn order(text: &str) -> Vec<String> {
             Some(rest.split(" — ").next().unwrap().to_string())
         })
         .collect()
-}
-
-/// The number after `marker` in `text` (`#12` after "Ladder challenge ").
-fn number_after(text: &str, marker: &str) -> i64 {
-    let at = text.find(marker).unwrap_or_else(|| panic!("no '{marker}' in {text}")) + marker.len();
-    text[at..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
 }
 
 #[test]

@@ -58,6 +58,41 @@ pub enum Command {
     Unlink,
     /// `ladder ...`: the community's rank ladders.
     Ladder(LadderCmd),
+    /// `tournament ...`: the community's round robins and Swiss tournaments.
+    Tournament(TournamentCmd),
+}
+
+/// How a tournament asked for by `tournament create` is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    RoundRobin,
+    DoubleRoundRobin,
+    Swiss,
+}
+
+/// What `tournament` is asked to do; `id` (`#N`) picks the tournament where the community has several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCmd {
+    /// The list, or one tournament's standings and pairings (of round `round`, else the current one).
+    Show {
+        id: Option<i64>,
+        round: Option<u32>,
+    },
+    Create {
+        kind: TournamentKind,
+        /// Swiss rounds (default: enough for a clear winner, as many as the field allows).
+        rounds: Option<u32>,
+        variant: Option<String>,
+        days: Option<u32>,
+        /// Days of registration before it starts by itself; `Some(0)`: an administrator starts it.
+        signup: Option<u32>,
+        /// As written (case kept); empty for the default name.
+        name: String,
+    },
+    Join(Option<i64>),
+    Leave(Option<i64>),
+    Start(Option<i64>),
+    Cancel(Option<i64>),
 }
 
 /// What `ladder` is asked to do; `variant` picks the ladder where the community has several.
@@ -692,6 +727,29 @@ pub static COMMANDS: &[CommandSpec] = &[
         parse: |_, a| Ok(Command::Ladder(parse_ladder(a)?)),
     },
     CommandSpec {
+        name: "tournament",
+        aliases: &["tourney"],
+        usage: "[#N] [join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])",
+        summary: "The community's tournaments: round robin or Swiss, registration, pairings and standings",
+        example: "tournament create swiss capatomic rounds:5 days:3 Winter Cup",
+        options: &[
+            opt("action", "join, leave, create, start, cancel, or round N to see a round", OptionKind::Text),
+            opt("tournament", "Which tournament (its number)", OptionKind::Game),
+            opt("system", "create: roundrobin, double (round robin twice) or swiss", OptionKind::Text),
+            opt("variant", "create: which variant", OptionKind::Variant),
+            opt("rounds", "create: Swiss rounds", OptionKind::Keyed("rounds")),
+            opt("days", "create: days per move", OptionKind::Days),
+            opt(
+                "signup",
+                "create: days of registration before it starts by itself (0: start by hand)",
+                OptionKind::Keyed("signup"),
+            ),
+            opt("name", "create: the tournament's name", OptionKind::Text),
+        ],
+        admin: false,
+        parse: |_, a| Ok(Command::Tournament(parse_tournament(a)?)),
+    },
+    CommandSpec {
         name: "help",
         aliases: &["h", "commands"],
         usage: "",
@@ -769,6 +827,110 @@ fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
             ));
         }
     })
+}
+
+/// `tournament` and its actions. `#N` anywhere names the tournament; after `create`, the system,
+/// variant and `key:value` options may come in any order and the other words are the name.
+fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+    let mut id = None;
+    let mut words = Vec::new();
+    for a in args {
+        match a.strip_prefix('#') {
+            Some(n) if id.is_none() => id = Some(positive::<i64>("the tournament number", n)?),
+            Some(_) => return Err("name one tournament, not two".into()),
+            None => words.push(*a),
+        }
+    }
+    let Some((action, rest)) = words.split_first() else { return Ok(TournamentCmd::Show { id, round: None }) };
+    let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, ParseError> {
+        match rest {
+            [] => Ok(cmd),
+            _ => Err(format!("tournament {} takes only the tournament's number, not '{}'", action, rest.join(" "))),
+        }
+    };
+    match action.to_lowercase().as_str() {
+        "join" => none_after(TournamentCmd::Join(id)),
+        "leave" => none_after(TournamentCmd::Leave(id)),
+        "start" => none_after(TournamentCmd::Start(id)),
+        "cancel" => none_after(TournamentCmd::Cancel(id)),
+        "round" => match rest {
+            [n] => Ok(TournamentCmd::Show { id, round: Some(positive("the round", n)?) }),
+            _ => Err("say which round, e.g. tournament round 2".into()),
+        },
+        "create" => parse_tournament_create(rest),
+        a => match a.strip_prefix("round:") {
+            Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(positive("the round", n)?) }),
+            _ => Err(format!(
+                "unknown tournament action '{}'; actions: join, leave, create, start, cancel, round N",
+                a.chars().take(20).collect::<String>()
+            )),
+        },
+    }
+}
+
+fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+    let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None, None, None);
+    let mut name = Vec::new();
+    for w in args {
+        let lower = w.to_lowercase();
+        let system = match lower.as_str() {
+            "roundrobin" | "round-robin" | "rr" => Some(TournamentKind::RoundRobin),
+            "double" | "doubleroundrobin" | "drr" => Some(TournamentKind::DoubleRoundRobin),
+            "swiss" => Some(TournamentKind::Swiss),
+            _ => None,
+        };
+        if let Some(k) = system
+            && kind.is_none()
+        {
+            kind = Some(k);
+            continue;
+        }
+        match lower.split_once(':') {
+            Some(("rounds", x)) => rounds = Some(positive::<u32>("rounds", x)?),
+            Some(("days" | "d", x)) => match parse_days(x)? {
+                Some(d) => days = Some(d),
+                None => return Err("a tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14".into()),
+            },
+            Some(("signup", x)) => {
+                signup = Some(match x {
+                    "none" | "off" | "0" => 0,
+                    _ => match x.parse::<u32>() {
+                        Ok(n) if (1..=30).contains(&n) => n,
+                        _ => return Err(format!("signup is the days of registration, 0 to 30, not '{x}'")),
+                    },
+                })
+            }
+            Some((k, _)) if name.is_empty() => {
+                return Err(format!("tournament create takes rounds:N, days:N and signup:N, not '{k}:'"));
+            }
+            _ if variant.is_none() && name.is_empty() && crate::rules::Variant::by_name(&lower).is_some() => {
+                variant = Some(lower)
+            }
+            _ => name.push(*w),
+        }
+    }
+    let kind = kind.unwrap_or(TournamentKind::RoundRobin);
+    if rounds.is_some() && kind != TournamentKind::Swiss {
+        return Err("rounds:N is for a Swiss; a round robin has as many rounds as it needs".into());
+    }
+    let name: String = name.join(" ").chars().filter(|c| !c.is_control()).take(60).collect();
+    Ok(TournamentCmd::Create { kind, rounds, variant, days, signup, name })
+}
+
+impl TournamentCmd {
+    /// The command as typed after the prefix.
+    fn typed(&self) -> String {
+        let n = |id: &Option<i64>| id.map(|i| format!(" #{i}")).unwrap_or_default();
+        match self {
+            TournamentCmd::Show { id, round: None } => format!("tournament{}", n(id)),
+            TournamentCmd::Show { id, round: Some(r) } => format!("tournament{} round {r}", n(id)),
+            TournamentCmd::Create { .. } => "tournament create".into(),
+            TournamentCmd::Join(id) => format!("tournament{} join", n(id)),
+            TournamentCmd::Leave(id) => format!("tournament{} leave", n(id)),
+            TournamentCmd::Start(id) => format!("tournament{} start", n(id)),
+            TournamentCmd::Cancel(id) => format!("tournament{} cancel", n(id)),
+        }
+    }
 }
 
 impl LadderCmd {
@@ -919,6 +1081,7 @@ impl Command {
             Command::Link(code) => format!("link {}", code.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Unlink => "unlink".into(),
             Command::Ladder(c) => c.typed(),
+            Command::Tournament(c) => c.typed(),
         };
         format!("{prefix}{body}")
     }
@@ -974,6 +1137,61 @@ mod tests {
         assert!(parse("takeback please").unwrap_err().contains("'please'"));
         assert!(parse("resign now please").is_err());
         assert_eq!(parse("").unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn parses_tournament_commands() {
+        assert_eq!(
+            parse("tournament create Swiss capatomic rounds:5 days:3 signup:2 Winter Cup").unwrap(),
+            Command::Tournament(TournamentCmd::Create {
+                kind: TournamentKind::Swiss,
+                rounds: Some(5),
+                variant: Some("capatomic".into()),
+                days: Some(3),
+                signup: Some(2),
+                name: "Winter Cup".into()
+            })
+        );
+        // A variant word inside the name stays in the name.
+        let TournamentCmd::Create { kind, variant, name, .. } =
+            parse_tournament(&["create", "The", "chess", "open"]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((kind, variant, name.as_str()), (TournamentKind::RoundRobin, None, "The chess open"));
+        assert_eq!(parse("tourney #4 join").unwrap(), Command::Tournament(TournamentCmd::Join(Some(4))));
+        assert_eq!(
+            parse("tournament round 2 #4").unwrap(),
+            Command::Tournament(TournamentCmd::Show { id: Some(4), round: Some(2) })
+        );
+        assert!(parse("tournament join now").unwrap_err().contains("only the tournament's number"));
+        assert!(parse("tournament create swiss signup:99").unwrap_err().contains("0 to 30"));
+        assert!(parse("tournament #1 #2").is_err());
+        assert!(parse("tournament dance").unwrap_err().contains("unknown tournament action"));
+        // A slash command's options give the same command.
+        let (c, _) = from_options(
+            "tournament",
+            &[
+                ("action", OptionValue::Text("create".into())),
+                ("system", OptionValue::Text("double".into())),
+                ("variant", OptionValue::Text("chess".into())),
+                ("name", OptionValue::Text("Club Cup".into())),
+                ("signup", OptionValue::Integer(0)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            c,
+            Command::Tournament(TournamentCmd::Create {
+                kind: TournamentKind::DoubleRoundRobin,
+                rounds: None,
+                variant: Some("chess".into()),
+                days: None,
+                signup: Some(0),
+                name: "Club Cup".into()
+            })
+        );
+        assert_eq!(Command::Tournament(TournamentCmd::Join(Some(3))).typed("!"), "!tournament #3 join");
     }
 
     #[test]

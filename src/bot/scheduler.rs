@@ -77,6 +77,8 @@ impl Bot {
         }
         // community: ladder challenges not accepted in time (before the ordinary expiry below)
         out.extend(self.ladder_tick()?);
+        // community: tournaments whose registration closed, and rounds and results to announce
+        out.extend(self.tournament_tick()?);
         for c in challenges::due_expiries(&conn, now)? {
             if challenges::close(&conn, c.id, "expired", None)? {
                 let mut r = Reply::new(challenge_target(&c), format!("Challenge #{} expired.", c.id));

@@ -45,6 +45,14 @@ pub struct TournamentInfo {
     pub system: System,
     pub days_per_move: u32,
     pub status: Status,
+    /// The chat (and thread) it was created in, where pairings and standings go.
+    pub chat_id: Option<String>,
+    pub thread_id: Option<String>,
+    /// When registration closes by itself (the scheduler then starts it).
+    pub signup_until: Option<i64>,
+    /// The last round whose pairings were announced, and whether the final standings were.
+    pub announced_round: usize,
+    pub announced_end: bool,
 }
 
 /// A tournament with its players (seed order) and rounds so far.
@@ -123,6 +131,8 @@ fn system_to_db(s: System) -> (&'static str, Option<usize>) {
     match s {
         System::RoundRobin => ("roundrobin", None),
         System::DoubleRoundRobin => ("double_roundrobin", None),
+        // Zero rounds: to be set at the start, from the number of players.
+        System::Swiss { rounds: 0 } => ("swiss", None),
         System::Swiss { rounds } => ("swiss", Some(rounds)),
     }
 }
@@ -137,6 +147,11 @@ fn info_from(r: &Row<'_>) -> rusqlite::Result<(TournamentInfo, String, Option<us
         system: System::RoundRobin,
         days_per_move: r.get(7)?,
         status: Status::Registration,
+        chat_id: r.get(9)?,
+        thread_id: r.get(10)?,
+        signup_until: r.get(11)?,
+        announced_round: r.get(12)?,
+        announced_end: r.get(13)?,
     };
     Ok((info, r.get(5)?, r.get(6)?, r.get(8)?))
 }
@@ -146,7 +161,7 @@ fn decode(row: (TournamentInfo, String, Option<usize>, String)) -> Result<Tourna
     let system = match (system.as_str(), rounds) {
         ("roundrobin", _) => System::RoundRobin,
         ("double_roundrobin", _) => System::DoubleRoundRobin,
-        ("swiss", Some(rounds)) => System::Swiss { rounds },
+        ("swiss", rounds) => System::Swiss { rounds: rounds.unwrap_or(0) },
         _ => return Err(StoreError::Corrupt(format!("tournament {} has system {system:?}", info.id))),
     };
     let status = match status.as_str() {
@@ -158,8 +173,8 @@ fn decode(row: (TournamentInfo, String, Option<usize>, String)) -> Result<Tourna
     Ok(TournamentInfo { system, status, ..info })
 }
 
-const INFO: &str =
-    "SELECT id, platform, community_id, name, variant, system, rounds, days_per_move, status FROM tournaments";
+const INFO: &str = "SELECT id, platform, community_id, name, variant, system, rounds, days_per_move, status, chat_id,
+                           thread_id, signup_until, announced_round, announced_end FROM tournaments";
 
 /// Creates a tournament open for registration.
 #[allow(clippy::too_many_arguments)]
@@ -306,8 +321,12 @@ fn insert_round(conn: &Connection, id: TournamentId, number: usize, round: &Roun
 /// Closes registration and makes the first round (a round robin: all rounds). `seeds`, when
 /// given, reorders the players (for example by rating); otherwise registration order stands.
 pub fn start(conn: &mut Connection, id: TournamentId, seeds: Option<&[PlayerId]>) -> Result<Answer<Vec<Round>>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let Some(t) = load(&tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    in_transaction(conn, |tx| start_in(tx, id, seeds))
+}
+
+/// [`start`] inside the caller's transaction (which also creates the games, say).
+pub fn start_in(tx: &Connection, id: TournamentId, seeds: Option<&[PlayerId]>) -> Result<Answer<Vec<Round>>> {
+    let Some(t) = load(tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
     if t.info.status != Status::Registration {
         return Ok(Err(TournamentError::NotRegistering));
     }
@@ -343,17 +362,20 @@ pub fn start(conn: &mut Connection, id: TournamentId, seeds: Option<&[PlayerId]>
         )?;
     }
     for (i, r) in rounds.iter().enumerate() {
-        insert_round(&tx, id, i + 1, r)?;
+        insert_round(tx, id, i + 1, r)?;
     }
-    tx.execute("UPDATE tournaments SET status = 'running' WHERE id = ?1", [id])?;
-    tx.commit()?;
+    tx.execute("UPDATE tournaments SET status = 'running', signup_until = NULL WHERE id = ?1", [id])?;
     Ok(Ok(rounds))
 }
 
 /// Pairs the next Swiss round once the previous one is over; returns it with its number.
 pub fn pair_next(conn: &mut Connection, id: TournamentId) -> Result<Answer<(usize, Round)>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let Some(t) = load(&tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    in_transaction(conn, |tx| pair_next_in(tx, id))
+}
+
+/// [`pair_next`] inside the caller's transaction.
+pub fn pair_next_in(tx: &Connection, id: TournamentId) -> Result<Answer<(usize, Round)>> {
+    let Some(t) = load(tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
     if t.info.status != Status::Running {
         return Ok(Err(TournamentError::NotRunning));
     }
@@ -363,8 +385,7 @@ pub fn pair_next(conn: &mut Connection, id: TournamentId) -> Result<Answer<(usiz
         Err(e) => return Ok(Err(TournamentError::Swiss(e))),
     };
     let number = t.rounds.len() + 1;
-    insert_round(&tx, id, number, &round)?;
-    tx.commit()?;
+    insert_round(tx, id, number, &round)?;
     Ok(Ok((number, round)))
 }
 
@@ -395,8 +416,18 @@ pub fn record_result(
     board: usize,
     outcome: Outcome,
 ) -> Result<Answer<bool>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let Some(t) = load(&tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    in_transaction(conn, |tx| record_result_in(tx, id, round, board, outcome))
+}
+
+/// [`record_result`] inside the caller's transaction (the one storing the game's result).
+pub fn record_result_in(
+    tx: &Connection,
+    id: TournamentId,
+    round: usize,
+    board: usize,
+    outcome: Outcome,
+) -> Result<Answer<bool>> {
+    let Some(t) = load(tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
     if t.info.status != Status::Running {
         return Ok(Err(TournamentError::NotRunning));
     }
@@ -428,8 +459,88 @@ pub fn record_result(
     if finished {
         tx.execute("UPDATE tournaments SET status = 'finished' WHERE id = ?1", [id])?;
     }
-    tx.commit()?;
     Ok(Ok(finished))
+}
+
+/// Runs `f` in an immediate transaction, committed only when `f` answers yes.
+fn in_transaction<T>(conn: &mut Connection, f: impl FnOnce(&Connection) -> Result<Answer<T>>) -> Result<Answer<T>> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let answer = f(&tx)?;
+    if answer.is_ok() {
+        tx.commit()?;
+    }
+    Ok(answer)
+}
+
+/// Notes the chat (and thread) a tournament was created in.
+pub fn set_chat(conn: &Connection, id: TournamentId, chat: &str, thread: Option<&str>) -> Result<()> {
+    conn.execute("UPDATE tournaments SET chat_id = ?2, thread_id = ?3 WHERE id = ?1", params![id, chat, thread])?;
+    Ok(())
+}
+
+/// Sets (or with `None` clears) when registration closes by itself.
+pub fn set_signup_until(conn: &Connection, id: TournamentId, until: Option<i64>) -> Result<()> {
+    conn.execute("UPDATE tournaments SET signup_until = ?2 WHERE id = ?1", params![id, until])?;
+    Ok(())
+}
+
+/// Tournaments whose registration window has closed by `now` and that have not started.
+pub fn signup_due(conn: &Connection, now: i64) -> Result<Vec<TournamentId>> {
+    let mut st = conn.prepare_cached(
+        "SELECT id FROM tournaments WHERE status = 'registration' AND signup_until <= ?1 ORDER BY id",
+    )?;
+    let rows = st.query_map([now], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Tournaments with something not yet announced: a round's pairings, or the final standings.
+pub fn unannounced(conn: &Connection) -> Result<Vec<TournamentId>> {
+    let mut st = conn.prepare_cached(
+        "SELECT id FROM tournaments t WHERE (status = 'finished' AND announced_end = 0)
+            OR (status IN ('running', 'finished') AND announced_round <
+                (SELECT coalesce(max(round), 0) FROM tournament_games g WHERE g.tournament_id = t.id))
+         ORDER BY id",
+    )?;
+    let rows = st.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
+/// Claims the announcement of rounds up to `round` (and of the end when `end`), if what was
+/// announced is still `(from_round, from_end)`: whether this caller is the one to announce it.
+pub fn claim_announcement(
+    conn: &Connection,
+    id: TournamentId,
+    from_round: usize,
+    from_end: bool,
+    round: usize,
+    end: bool,
+) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE tournaments SET announced_round = ?4, announced_end = ?5
+         WHERE id = ?1 AND announced_round = ?2 AND announced_end = ?3",
+        params![id, from_round, from_end, round, end],
+    )? == 1)
+}
+
+/// Sets a Swiss's number of rounds (before its start, when the field's size is known).
+pub fn set_rounds(conn: &Connection, id: TournamentId, rounds: usize) -> Result<()> {
+    conn.execute("UPDATE tournaments SET rounds = ?2 WHERE id = ?1 AND system = 'swiss'", params![id, rounds])?;
+    Ok(())
+}
+
+/// Cancels a tournament that has not started (its registrations go with it); whether it did.
+pub fn cancel(conn: &Connection, id: TournamentId) -> Result<bool> {
+    Ok(conn.execute("DELETE FROM tournaments WHERE id = ?1 AND status = 'registration'", [id])? == 1)
+}
+
+/// The games of a round, board by board (board 1 first), as far as they were started.
+pub fn round_games(conn: &Connection, id: TournamentId, round: usize) -> Result<Vec<(usize, Option<i64>)>> {
+    let mut st = conn.prepare_cached(
+        "SELECT board, game_id FROM tournament_games WHERE tournament_id = ?1 AND round = ?2 AND board > 0
+         ORDER BY board",
+    )?;
+    let rows = st.query_map(params![id, round], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 #[cfg(test)]

@@ -175,3 +175,26 @@ pub fn play_through(tb: &TestBot, white: &str, black: &str, sans: &[String], sta
     }
     last
 }
+
+/// `text` said by `who` in chat `main` of community `g` (as an administrator when `admin`).
+pub fn cin(who: &str, text: &str, admin: bool) -> Input {
+    let mut i = msg_in("main", who, text).as_admin(admin);
+    i.scope.community = Some("g".into());
+    i
+}
+
+/// `text` said by `who`, not an administrator, in community `g`.
+pub fn community_say(tb: &TestBot, who: &str, text: &str) -> Response {
+    tb.bot.handle(&cin(who, text, false))
+}
+
+/// `text` said by the administrator `Admin` in community `g`.
+pub fn community_admin(tb: &TestBot, text: &str) -> Response {
+    tb.bot.handle(&cin("Admin", text, true))
+}
+
+/// The number after `marker` in `text` (`12` after "Ladder challenge #").
+pub fn number_after(text: &str, marker: &str) -> i64 {
+    let at = text.find(marker).unwrap_or_else(|| panic!("no '{marker}' in {text}")) + marker.len();
+    text[at..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+}

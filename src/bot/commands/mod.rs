@@ -13,6 +13,7 @@ mod ratings;
 mod relocation;
 mod results;
 mod settings;
+mod tournament;
 
 use super::command::{self, Command};
 use super::error::{Res, user};
@@ -149,8 +150,10 @@ impl Bot {
             }
         };
         let mut out = self.run_command(cx, cmd)?;
-        // community results: standings messages owed since a game's end moved ladder places
+        // community results: standings messages owed since a game's end moved ladder places, and
+        // tournament rounds paired or finished by it
         out.extend(self.ladder_standings_owed()?);
+        out.extend(self.tournament_owed()?);
         Ok(out)
     }
 
@@ -191,6 +194,7 @@ impl Bot {
             Command::Link(code) => self.link(cx, code),
             Command::Unlink => self.unlink(cx),
             Command::Ladder(c) => self.ladder_cmd(cx, c),
+            Command::Tournament(c) => self.tournament_cmd(cx, c),
         }
     }
 

@@ -209,6 +209,12 @@ impl Bot {
         }
         let opp = row.player(mover_color(&row, me.id).other());
         let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
+        if self.is_tournament_game(&conn, row.id)? {
+            return user(format!(
+                "Game #{} is a tournament game, which cannot be aborted; !resign or !draw instead.",
+                row.id
+            ));
+        }
         if row.ply >= 2 && !vs_ai {
             return user(format!(
                 "Game #{}: both sides have moved, so it can no longer be aborted; !resign or !draw instead.",

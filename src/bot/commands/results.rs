@@ -35,6 +35,7 @@ impl Bot {
         self.rate_game(conn, row, notes)?;
         // community results
         self.ladder_game_end(conn, row, notes)?;
+        self.tournament_game_end(conn, row, notes)?;
         Ok(())
     }
 

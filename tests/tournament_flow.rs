@@ -1,0 +1,349 @@
+//! Tournaments through the core: a 6-player round robin and an 8-player Swiss played to the end
+//! with results from real games (resignations, draws by agreement, a loss on time), their pairings
+//! and standings with tie-breaks checked against expectations computed by hand; the registration
+//! window that starts a tournament by itself; and the refusals (non-administrators, aborting a
+//! tournament game, registering twice or late).
+
+mod common;
+
+use capabot::bot::Response;
+use capabot::bot::command::{Command, TournamentCmd};
+use common::{TestBot, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
+use std::collections::{HashMap, HashSet};
+
+const DAY: i64 = 86_400;
+
+/// One board as the database holds it.
+#[derive(Debug)]
+struct Board {
+    round: i64,
+    white: String,
+    black: String,
+    game: i64,
+}
+
+/// The boards of a tournament's round (all rounds with `None`), with the players' names.
+fn boards(tb: &TestBot, t: i64, round: Option<i64>) -> Vec<Board> {
+    let c = tb.bot.store().conn().unwrap();
+    let mut st = c
+        .prepare(
+            "SELECT g.round, w.name, b.name, g.game_id FROM tournament_games g
+             JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+             WHERE g.tournament_id = ?1 AND g.board > 0 AND (?2 IS NULL OR g.round = ?2) ORDER BY g.round, g.board",
+        )
+        .unwrap();
+    st.query_map(rusqlite::params![t, round], |r| {
+        Ok(Board { round: r.get(0)?, white: r.get(1)?, black: r.get(2)?, game: r.get(3)? })
+    })
+    .unwrap()
+    .map(Result::unwrap)
+    .collect()
+}
+
+/// The standings lines ("1. Alice 3½ (SB 7.75)") of the last standings in `text`.
+fn standings_lines(text: &str) -> Vec<String> {
+    let start = text.rfind("standings:").unwrap_or_else(|| panic!("no standings in {text}"));
+    text[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Ends game `game` with `winner` (None: a draw by agreement), as the players would.
+fn decide(tb: &TestBot, b: &Board, winner: Option<&str>) -> Response {
+    match winner {
+        Some(w) => {
+            let loser = if w == b.white { &b.black } else { &b.white };
+            say(tb, loser, &format!("!resign #{}", b.game))
+        }
+        None => {
+            let offer = say(tb, &b.white, &format!("!draw #{}", b.game));
+            assert!(offer.text().contains("offers a draw"), "{}", offer.text());
+            say(tb, &b.black, &format!("!draw #{}", b.game))
+        }
+    }
+}
+
+#[test]
+fn six_player_round_robin_with_sonneborn_berger() {
+    let tb = new_bot();
+    let r = admin(&tb, "!tournament create roundrobin caparandom days:7 signup:0 Autumn Cup");
+    let t = number_after(&r.text(), "Tournament #");
+    assert!(r.text().contains("Autumn Cup: Capablanca Random Chess, round robin, 7 days per move"), "{}", r.text());
+    // Everyone may press Join: it carries the typed command.
+    let join = &r.replies[0].choices[0];
+    assert_eq!(join.command, Command::Tournament(TournamentCmd::Join(Some(t))));
+    assert!(join.for_user.is_none());
+
+    let names = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"];
+    for (i, who) in names.iter().enumerate() {
+        let r = say(&tb, who, "!tournament join");
+        assert!(r.text().contains(&format!("{who} joins Autumn Cup (#{t}); {} player", i + 1)), "{}", r.text());
+    }
+    assert!(say(&tb, "Bob", "!tournament join").text().contains("already registered"));
+    let shown = say(&tb, "Bob", &format!("!tournament #{t}")).text();
+    assert!(
+        shown.contains("Registration is open; an administrator starts it.") && shown.contains("6. Frank"),
+        "{shown}"
+    );
+
+    let started = admin(&tb, "!tournament start");
+    let text = started.text();
+    assert!(text.contains(&format!("Tournament #{t} Autumn Cup starts with 6 players")), "{text}");
+    // Berger's table for six: round 1 is 1–6, 2–5, 3–4; every round is paired at once.
+    assert!(text.contains("Round 1 of 5:\nBoard 1: Alice – Frank"), "{text}");
+    assert!(text.contains("Board 2: Bob – Erin") && text.contains("Board 3: Carol – Dave"), "{text}");
+    assert!(text.contains("Round 5 of 5:"), "{text}");
+    let pinged: HashSet<String> = started.replies[0].notify.iter().map(|u| u.id.clone()).collect();
+    assert_eq!(pinged, names.iter().map(|n| n.to_lowercase()).collect::<HashSet<_>>());
+    assert!(
+        admin(&tb, &format!("!tournament #{t} join")).text().contains("Registration for this tournament has closed")
+    );
+
+    let all = boards(&tb, t, None);
+    assert_eq!(all.len(), 15, "every pair meets once");
+    let pairs: HashSet<(String, String)> = all
+        .iter()
+        .map(
+            |b| if b.white < b.black { (b.white.clone(), b.black.clone()) } else { (b.black.clone(), b.white.clone()) },
+        )
+        .collect();
+    assert_eq!(pairs.len(), 15);
+    // One random setup per round, on all its boards; the games are rated (the community's default).
+    for round in 1..=5 {
+        let fens: HashSet<String> = boards(&tb, t, Some(round))
+            .iter()
+            .map(|b| tb.query_str(&format!("SELECT start_fen FROM games WHERE id = {}", b.game)))
+            .collect();
+        assert_eq!(fens.len(), 1, "round {round}: {fens:?}");
+    }
+    assert_eq!(tb.query_i64(&format!("SELECT min(rated) FROM games WHERE id IN ({})", ids(&all))), 1);
+    // A tournament game cannot be aborted.
+    let g = &all[0];
+    let r = say(&tb, &g.white, &format!("!abort #{}", g.game));
+    assert!(r.text().contains("tournament game, which cannot be aborted"), "{}", r.text());
+
+    // The results, pair by pair (`None`: a draw). Scores: Alice 3½, Bob 3½, Dave 2½, Erin 2½,
+    // Carol 1½, Frank 1½.
+    let winner = |a: &str, b: &str| -> Option<&'static str> {
+        let key = if a < b { (a, b) } else { (b, a) };
+        match key {
+            ("Alice", "Bob") | ("Alice", "Carol") | ("Alice", "Frank") => Some("Alice"),
+            ("Alice", "Dave") => None,
+            ("Alice", "Erin") => Some("Erin"),
+            ("Bob", "Carol") | ("Bob", "Dave") | ("Bob", "Frank") => Some("Bob"),
+            ("Bob", "Erin") => None,
+            ("Carol", "Dave") => Some("Carol"),
+            ("Carol", "Erin") => Some("Erin"),
+            ("Carol", "Frank") => None,
+            ("Dave", "Erin") | ("Dave", "Frank") => Some("Dave"),
+            ("Erin", "Frank") => Some("Frank"),
+            other => panic!("no result for {other:?}"),
+        }
+    };
+    let mut last = String::new();
+    for (i, b) in all.iter().enumerate() {
+        let w = winner(&b.white, &b.black);
+        let r = decide(&tb, b, w.map(|w| if w == b.white { b.white.as_str() } else { b.black.as_str() }));
+        last = r.text();
+        assert!(last.contains(&format!("Tournament #{t} Autumn Cup: the result stands on board")), "{last}");
+        if i + 1 < all.len() {
+            assert!(!last.contains("is over"), "{last}");
+        }
+    }
+    // Sonneborn–Berger by hand: Alice beat Bob 3½, Carol 1½, Frank 1½ and drew Dave 2½ → 7.75;
+    // Bob beat Carol 1½, Dave 2½, Frank 1½, drew Erin 2½ → 6.75; Erin beat Alice 3½, Carol 1½,
+    // drew Bob 3½ → 6.75; Dave beat Erin 2½, Frank 1½, drew Alice 3½ → 5.75; Carol beat Dave 2½,
+    // drew Frank 1½ → 3.25; Frank beat Erin 2½, drew Carol 1½ → 3.25 (then seed: Carol first).
+    assert!(last.contains(&format!("Tournament #{t} Autumn Cup is over. Final standings:")), "{last}");
+    assert_eq!(
+        standings_lines(&last),
+        [
+            "1. Alice 3½ (SB 7.75)",
+            "2. Bob 3½ (SB 6.75)",
+            "3. Erin 2½ (SB 6.75)",
+            "4. Dave 2½ (SB 5.75)",
+            "5. Carol 1½ (SB 3.25)",
+            "6. Frank 1½ (SB 3.25)",
+        ]
+    );
+    assert!(last.contains("Congratulations, Alice!"));
+    // Announced once: the next command owes nothing more.
+    assert!(!say(&tb, "Bob", "!help").text().contains("is over"));
+    let shown = say(&tb, "Bob", &format!("!tournament #{t} round 1")).text();
+    assert!(shown.contains("Final standings:") && shown.contains("Round 1 of 5:"), "{shown}");
+    // Everyone's rating moved with the rated games.
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE scope = 'test:g' AND variant = 'caparandom'"), 6);
+}
+
+fn ids(bs: &[Board]) -> String {
+    bs.iter().map(|b| b.game.to_string()).collect::<Vec<_>>().join(",")
+}
+
+#[test]
+fn eight_player_swiss_with_buchholz_and_a_loss_on_time() {
+    let tb = new_bot();
+    // Seeds follow the community ratings; unrated players (1500) keep registration order.
+    let r = admin(&tb, "!tournament create swiss chess days:2 signup:0");
+    let t = number_after(&r.text(), "Tournament #");
+    assert!(r.text().contains("Chess Swiss: Chess, Swiss (rounds set by the number of players)"), "{}", r.text());
+    let names = ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"];
+    for who in names {
+        say(&tb, who, &format!("!tournament #{t} join"));
+    }
+    say(&tb, "P9", &format!("!tournament #{t} join"));
+    assert!(say(&tb, "P9", &format!("!tournament #{t} leave")).text().contains("P9 leaves"));
+    let started = admin(&tb, &format!("!tournament #{t} start")).text();
+    // Eight players: ⌈log₂ 8⌉ + 1 = 4 rounds. Round 1 folds the field: 1–5, 6–2, 3–7, 8–4 (the
+    // higher seed has White on odd boards).
+    assert!(started.contains("Round 1 of 4:\nBoard 1: P1 – P5 (game #"), "{started}");
+    assert!(started.contains("Board 2: P6 – P2 (") && started.contains("Board 3: P3 – P7 ("), "{started}");
+    assert!(started.contains("Board 4: P8 – P4 ("), "{started}");
+    assert!(!started.contains("Round 2"), "a Swiss is paired round by round: {started}");
+
+    // The higher seed wins every game; the last game of round 4 is lost on time.
+    let seed = |n: &str| n[1..].parse::<u32>().unwrap();
+    let mut final_text = String::new();
+    for round in 1..=4 {
+        let bs = boards(&tb, t, Some(round));
+        assert_eq!(bs.len(), 4, "round {round}");
+        for (i, b) in bs.iter().enumerate() {
+            let w = if seed(&b.white) < seed(&b.black) { &b.white } else { &b.black };
+            let last_game = round == 4 && i == 3;
+            if last_game {
+                // White plays one move, then Black lets the clock run out (or the other way round).
+                let (mover, sleeper) = if w == &b.white { (&b.white, &b.black) } else { (&b.black, &b.white) };
+                if mover == &b.white {
+                    assert!(say(&tb, mover, &format!("!move #{} e4", b.game)).text().contains("played by"));
+                }
+                tb.clock.advance(2 * DAY + 1);
+                let r = tb.bot.tick().text();
+                assert!(r.contains(&format!("{sleeper} ran out of time")), "{r}");
+                final_text = r;
+            } else {
+                let r = decide(&tb, b, Some(w.as_str())).text();
+                if i == 3 && round < 4 {
+                    assert!(r.contains(&format!("round {round} is complete and round {} is paired", round + 1)), "{r}");
+                    assert!(r.contains(&format!("Tournament #{t} Chess Swiss: round {} is paired.", round + 1)), "{r}");
+                }
+            }
+        }
+    }
+    // Pairings by the documented rule (worked by hand in the module's terms): round 2 pairs 2–1,
+    // 4–3, 5–6, 7–8; round 3: 1–3, 5–2, 7–4, 6–8; round 4: 4–1, 3–2, 8–5, 6–7.
+    let pairs: Vec<(i64, String, String)> =
+        boards(&tb, t, None).into_iter().map(|b| (b.round, b.white, b.black)).collect();
+    let expect = [
+        (1, "P1", "P5"),
+        (1, "P6", "P2"),
+        (1, "P3", "P7"),
+        (1, "P8", "P4"),
+        (2, "P2", "P1"),
+        (2, "P4", "P3"),
+        (2, "P5", "P6"),
+        (2, "P7", "P8"),
+        (3, "P1", "P3"),
+        (3, "P5", "P2"),
+        (3, "P7", "P4"),
+        (3, "P6", "P8"),
+        (4, "P4", "P1"),
+        (4, "P3", "P2"),
+        (4, "P8", "P5"),
+        (4, "P6", "P7"),
+    ];
+    let expect: Vec<(i64, String, String)> =
+        expect.iter().map(|(r, w, b)| (*r, w.to_string(), b.to_string())).collect();
+    assert_eq!(pairs, expect);
+    // Never the same pairing twice; colours within ±2.
+    let mut met = HashSet::new();
+    let mut diff: HashMap<String, i32> = HashMap::new();
+    for (_, w, b) in &pairs {
+        assert!(met.insert(if w < b { (w.clone(), b.clone()) } else { (b.clone(), w.clone()) }), "{w}–{b} twice");
+        *diff.entry(w.clone()).or_default() += 1;
+        *diff.entry(b.clone()).or_default() -= 1;
+    }
+    assert!(diff.values().all(|d| d.abs() <= 2), "{diff:?}");
+
+    // Scores 4, 3, 2, 2, 2, 2, 1, 0. Buchholz (sum of the opponents' scores) by hand: P3 met P7 1,
+    // P4 2, P1 4, P2 3 → 10; P5: P1 4, P6 2, P2 3, P8 0 → 9; P4: P8 0, P3 2, P7 1, P1 4 → 7;
+    // P6: P2 3, P5 2, P8 0, P7 1 → 6. Buchholz cut-1 drops the lowest: P7 met P3 2, P8 0, P4 2,
+    // P6 2 → 6 − 0 = 6; P8 met P4 2, P7 1, P6 2, P5 2 → 7 − 1 = 6.
+    assert!(final_text.contains(&format!("Tournament #{t} Chess Swiss is over. Final standings:")), "{final_text}");
+    assert_eq!(
+        standings_lines(&final_text),
+        [
+            "1. P1 4 (Buch 9, Buch-1 7)",
+            "2. P2 3 (Buch 10, Buch-1 8)",
+            "3. P3 2 (Buch 10, Buch-1 9)",
+            "4. P5 2 (Buch 9, Buch-1 9)",
+            "5. P4 2 (Buch 7, Buch-1 7)",
+            "6. P6 2 (Buch 6, Buch-1 6)",
+            "7. P7 1 (Buch 6, Buch-1 6)",
+            "8. P8 0 (Buch 7, Buch-1 6)",
+        ]
+    );
+    // Said once, even with the scheduler running again.
+    assert!(!tb.bot.tick().text().contains("is over"));
+}
+
+#[test]
+fn registration_window_starts_the_tournament_by_itself() {
+    let tb = new_bot();
+    // Only administrators create, start and cancel; outside a community there are no tournaments.
+    let r = tb.bot.handle(&msg_in("main", "Alice", "!tournament"));
+    assert!(r.text().contains("Tournaments belong to a community"), "{}", r.text());
+    assert!(say(&tb, "Alice", "!tournament create swiss").text().contains("only the community's administrators"));
+    assert!(say(&tb, "Alice", "!tournament").text().contains("no tournament yet"));
+    assert!(admin(&tb, "!tournament create swiss rounds:0").text().contains("rounds must be a number from 1"));
+    assert!(admin(&tb, "!tournament create roundrobin rounds:3").text().contains("rounds:N is for a Swiss"));
+    assert!(admin(&tb, "!tournament create rr days:4").text().contains("days must be one of"));
+
+    let r = admin(&tb, "!tournament create swiss chess rounds:5 days:1 signup:2 Blitz Night").text();
+    assert!(r.contains("starts by itself in 2 days"), "{r}");
+    let t = number_after(&r, "Tournament #");
+    let lonely = admin(&tb, "!tournament create rr chess signup:1 Nobody Came").text();
+    let t2 = number_after(&lonely, "Tournament #");
+    let list = say(&tb, "Bob", "!tournament").text();
+    assert!(
+        list.contains(&format!("#{t} Blitz Night: Chess, Swiss, 5 rounds; registration, 0 players so far")),
+        "{list}"
+    );
+    assert!(say(&tb, "Bob", "!tournament join").text().contains("several"), "two are open: say which");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, &format!("!tournament #{t} join"));
+    }
+    say(&tb, "Dave", &format!("!tournament #{t2} join"));
+
+    // A day on: the lonely one's window closes with one player; it waits for an administrator.
+    tb.clock.advance(DAY);
+    let r = tb.bot.tick().text();
+    assert!(r.contains(&format!("Tournament #{t2} Nobody Came: registration has closed with 1 player")), "{r}");
+    assert!(!r.contains("Blitz Night"), "{r}");
+    assert!(tb.bot.tick().text().is_empty(), "said once");
+    assert!(say(&tb, "Erin", &format!("!tournament #{t2} join")).text().contains("Erin joins"));
+    assert!(
+        say(&tb, "Dave", &format!("!tournament #{t2} cancel")).text().contains("only the community's administrators")
+    );
+    assert!(admin(&tb, &format!("!tournament #{t2} cancel")).text().contains("is cancelled"));
+    assert!(admin(&tb, &format!("!tournament #{t2}")).text().contains(&format!("no tournament #{t2}")));
+
+    // Two days after creation Blitz Night starts by itself: three players, 5 rounds asked for but
+    // three players can only play 3 without a rematch; one bye a round.
+    tb.clock.advance(DAY - 1);
+    assert!(!tb.bot.tick().text().contains("Blitz Night starts"));
+    tb.clock.advance(1);
+    let r = tb.bot.tick();
+    let text = r.text();
+    assert!(text.contains(&format!("Tournament #{t} Blitz Night starts with 3 players")), "{text}");
+    // The bye goes to the lowest-ranked player.
+    assert!(text.contains("Round 1 of 3:\nBoard 1: Alice – Bob") && text.contains("Bye: Carol (1 point)"), "{text}");
+    let pinged: Vec<&str> = r.replies.iter().flat_map(|r| r.notify.iter().map(|u| u.id.as_str())).collect();
+    assert_eq!(pinged, ["alice", "bob"], "the paired players are mentioned");
+    assert!(admin(&tb, &format!("!tournament #{t} cancel")).text().contains("closed"));
+    let shown = say(&tb, "Bob", &format!("!tournament #{t}")).text();
+    assert!(shown.contains("Standings:\n1. Carol 1 (Buch 0, Buch-1 0)\n2. Alice 0"), "{shown}");
+    assert!(shown.contains("Round 1 of 3:") && shown.contains("playing"), "{shown}");
+    assert!(say(&tb, "Bob", &format!("!tournament #{t} round 2")).text().contains("has 1 round so far"));
+}
