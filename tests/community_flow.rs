@@ -21,7 +21,8 @@ fn order(text: &str) -> Vec<String> {
         .filter_map(|l| {
             let (n, rest) = l.split_once(". ")?;
             n.parse::<u32>().ok()?;
-            Some(rest.split(" — ").next().unwrap().to_string())
+            let who = rest.split(" — ").next().unwrap();
+            Some(who.rsplit_once(" (").map_or(who, |(n, _)| n).to_string())
         })
         .collect()
 }
@@ -44,6 +45,8 @@ fn ladder_season_from_joining_to_the_archive() {
     }
     let s = standings(&last);
     assert_eq!(order(&s.text), ["Alice", "Bob", "Carol", "Dave", "Erin"]);
+    // Each line has the player's community rating (provisional before any rated game).
+    assert!(s.text.contains("\n1. Alice (1500?)\n"), "{}", s.text);
     assert_eq!(s.slot.as_ref().unwrap().previous, None);
     assert_eq!(s.target.chat().unwrap().chat, "main");
     // The front end delivered it as message m1: the next standings message replaces m1.
@@ -79,11 +82,15 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(r.text().contains("Carol accepts the Chess ladder challenge of Erin"), "{}", r.text());
     let game = number_after(&r.text(), "Game #");
     assert!(r.text().contains("3 days per move"), "{}", r.text());
-    assert!(say(&tb, "Admin", "!ladder").text().contains(&format!("Erin — challenges Carol (game #{game})")));
+    assert!(say(&tb, "Admin", "!ladder").text().contains(&format!("Erin (1500?) — challenges Carol (game #{game})")));
     // The lower challenger wins: Erin takes Carol's place, Carol moves down one.
     let r = say(&tb, "Carol", "!resign");
     assert!(r.text().contains("Ladder: Erin takes place 4 from Carol."), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
+    // The rated ladder game moved both ratings, and the standings show them.
+    let erin = standings(&r).text.lines().find(|l| l.starts_with("4. Erin")).unwrap().to_string();
+    let rating: u32 = erin.trim_start_matches("4. Erin (").trim_end_matches(')').trim_end_matches('?').parse().unwrap();
+    assert!(rating > 1500, "{erin}");
 
     // A draw changes nothing.
     let r = say(&tb, "Erin", "!ladder challenge @Dave");

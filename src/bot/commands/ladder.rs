@@ -271,8 +271,13 @@ impl Bot {
             plural(s.max_places_up as i64, "place"),
             plural(s.accept_days, "day")
         );
+        let scope = crate::store::ratings::Scope::community(&info.platform, &info.community_id);
+        let now = self.clock.now();
         for (i, &pl) in ladder.standings().iter().enumerate() {
-            text.push_str(&format!("\n{}. {}", i + 1, name(conn, pl)?));
+            // The community rating in the ladder's variant, as of today ("1500?" before any rated game).
+            let rating = crate::store::ratings::get(conn, pl, &scope, &info.variant)?
+                .map_or_else(crate::community::rating::Rating::default, |r| r.rating.at(r.last_game_at, now));
+            text.push_str(&format!("\n{}. {} ({})", i + 1, name(conn, pl)?, rating.display()));
             if let Some(c) = ladder.open_challenge_of(pl) {
                 let other = if c.challenger == pl { c.challenged } else { c.challenger };
                 let dir = if c.challenger == pl { "challenges" } else { "challenged by" };
