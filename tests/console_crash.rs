@@ -37,6 +37,32 @@ fn demo_script_runs() {
     assert!(text.contains("board: boards/"), "{text}");
 }
 
+/// The console's chats form a community: a tournament is created, joined, started and its game
+/// played to the final standings there.
+#[test]
+fn a_tournament_in_the_console() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("t.txt");
+    std::fs::write(
+        &script,
+        "alice> !tournament create rr chess signup:0 Kitchen Cup\nalice> !tournament join\nbob> !tournament join\n\
+         alice> !tournament start\nbob> !resign\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .current_dir(dir.path())
+        .args(["console", "--no-pictures", "--no-text-boards", "--script"])
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Tournament #1 Kitchen Cup starts with 2 players"), "{text}");
+    assert!(text.contains("Board 1: alice – bob (game #1)"), "{text}");
+    assert!(text.contains("Tournament #1 Kitchen Cup is over. Final standings:"), "{text}");
+    assert!(text.contains("1. alice 1 (SB 0)") && text.contains("2. bob 0 (SB 0)"), "{text}");
+}
+
 /// `Game #N: 3... Nc6 played by` → (game, ply, san).
 fn parse_ack(line: &str) -> Option<(i64, i64, String)> {
     let rest = &line[line.find("Game #")? + 6..];

@@ -16,6 +16,8 @@ use std::sync::{Arc, Mutex};
 
 /// Platform name of console users.
 pub const PLATFORM: &str = "console";
+/// The one community of the console's chats.
+pub const COMMUNITY: &str = "console";
 
 /// Console settings.
 #[derive(Clone, Debug)]
@@ -212,7 +214,10 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
     }
     let speaker = s.speaker.clone();
     let Some((name, text)) = split_line(line, &speaker) else { return Ok(true) };
-    let input = Input::text(Scope::chat(PLATFORM, s.chat.clone()), UserRef::new(name.to_lowercase(), name), text)
+    // Every console chat is in one community, so that ratings per community, ladders and
+    // tournaments can be tried here too; the console's user is everyone, administrator included.
+    let scope = Scope::chat(PLATFORM, s.chat.clone()).in_community(COMMUNITY);
+    let input = Input::text(scope, UserRef::new(name.to_lowercase(), name), text)
         .with_mentions(mentions_in(text))
         .as_admin(true);
     Ok(host.handle(input).await.is_ok())

@@ -566,10 +566,11 @@ impl Bot {
             let Some(scope) = tournament_scope(info) else { continue };
             let prefix = self.effective_settings(&scope)?.prefix;
             let mut notify: Vec<PlayerId> = Vec::new();
-            let mut text = String::new();
+            // Paragraphs (a header, each round, the standings), packed into messages below.
+            let mut parts: Vec<String> = Vec::new();
             if info.announced_round < last {
                 let first = info.announced_round + 1;
-                text.push_str(&if first == 1 {
+                parts.push(if first == 1 {
                     format!(
                         "Tournament #{} {} starts with {}. Play your games here ({prefix}move #N ...); {} per move.",
                         info.id,
@@ -581,39 +582,67 @@ impl Bot {
                     format!("Tournament #{} {}: round {first} is paired.", info.id, info.name)
                 });
                 for n in first..=last {
-                    text.push('\n');
-                    text.push_str(&self.round_text(conn, &t, n)?);
+                    parts.push(self.round_text(conn, &t, n)?);
                     for g in &t.rounds[n - 1].games {
                         notify.extend([g.white, g.black]);
                     }
                 }
             }
             if end && !info.announced_end {
-                if !text.is_empty() {
-                    text.push('\n');
-                }
-                let winner = t.standings().first().map(|s| s.player);
-                text.push_str(&format!(
+                let mut text = format!(
                     "Tournament #{} {} is over. Final standings:\n{}",
                     info.id,
                     info.name,
                     self.standings_table(conn, &t)?
-                ));
-                if let Some(w) = winner {
+                );
+                if let Some(w) = t.standings().first().map(|s| s.player) {
                     text.push_str(&format!("\nCongratulations, {}!", name(conn, w)?));
                 }
+                parts.push(text);
                 notify.extend(t.players.iter().copied());
             }
             notify.sort_unstable();
             notify.dedup();
-            let mut r = Reply::new(Target::Chat(scope), text);
-            for pl in notify {
-                r.notify.extend(self.notify_of(conn, &info.platform, pl)?);
+            // Everyone concerned is mentioned once, in the first message.
+            for (i, text) in pack(parts).into_iter().enumerate() {
+                let mut r = Reply::new(Target::Chat(scope.clone()), text);
+                if i == 0 {
+                    for &pl in &notify {
+                        r.notify.extend(self.notify_of(conn, &info.platform, pl)?);
+                    }
+                }
+                out.replies.push(r);
             }
-            out.replies.push(r);
         }
         Ok(out)
     }
+}
+
+/// The longest message an announcement is packed into (chat platforms cap messages; Discord at
+/// 2000 characters).
+const MESSAGE_CHARS: usize = 1800;
+
+/// Joins paragraphs into as few messages of at most [`MESSAGE_CHARS`] as fit, breaking only
+/// between paragraphs (and inside one only when it alone is longer, between its lines).
+fn pack(parts: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for line in parts
+        .iter()
+        .flat_map(|p| if p.chars().count() <= MESSAGE_CHARS { vec![p.as_str()] } else { p.lines().collect() })
+    {
+        if !cur.is_empty() && cur.chars().count() + 1 + line.chars().count() > MESSAGE_CHARS {
+            out.push(std::mem::take(&mut cur));
+        }
+        if !cur.is_empty() {
+            cur.push('\n');
+        }
+        cur.push_str(line);
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
 }
 
 /// The round to show by default: the first with games still being played, else the last.
@@ -652,4 +681,33 @@ fn answer<T>(a: Result<T, TournamentError>) -> Res<T> {
 /// A player's name, read through any connection (the end hook has no pooled one).
 fn name(conn: &Connection, id: PlayerId) -> Res<String> {
     Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| short(&p.name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn announcements_are_packed_between_paragraphs() {
+        let round = |n: usize| {
+            format!("Round {n}:\n{}", vec!["Board: someone – someone else (game #100): playing"; 20].join("\n"))
+        };
+        let parts: Vec<String> = (1..=9).map(round).collect();
+        let packed = pack(parts.clone());
+        assert!(packed.len() > 1 && packed.iter().all(|m| m.chars().count() <= MESSAGE_CHARS));
+        // Nothing lost, nothing reordered, every round whole in one message.
+        assert_eq!(packed.join("\n"), parts.join("\n"));
+        for p in &parts {
+            assert!(packed.iter().any(|m| m.contains(p.as_str())));
+        }
+        // A paragraph longer than a message is split between its lines.
+        let long = vec!["x".repeat(100); 40].join("\n");
+        let packed = pack(vec![long.clone()]);
+        assert!(packed.len() >= 3 && packed.iter().all(|m| m.chars().count() <= MESSAGE_CHARS));
+        assert_eq!(packed.join("\n"), long);
+        assert_eq!(default_swiss_rounds(8), 4);
+        assert_eq!(default_swiss_rounds(3), 3);
+        assert_eq!(default_swiss_rounds(9), 5);
+        assert_eq!(default_swiss_rounds(2), 1);
+    }
 }
