@@ -63,6 +63,52 @@ fn a_tournament_in_the_console() {
     assert!(text.contains("1. alice 1 (SB 0)") && text.contains("2. bob 0 (SB 0)"), "{text}");
 }
 
+/// A crash after the last result of a Swiss round, with the next round paired and its games made but
+/// not committed: after the restart neither the result nor the new round is there, and the same
+/// resignation then stores all of it once.
+#[test]
+fn a_crash_while_pairing_the_next_round_leaves_all_or_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let run = |script: &str, failpoint: Option<&str>| {
+        let f = dir.path().join("s.txt");
+        std::fs::write(&f, script).unwrap();
+        let mut c = Command::new(BIN);
+        c.current_dir(dir.path()).args(["console", "--no-pictures", "--no-text-boards", "--script"]).arg(&f);
+        c.arg("--db").arg(&db);
+        match failpoint {
+            Some(p) => c.env("CAPABOT_FAILPOINT", p),
+            None => c.env_remove("CAPABOT_FAILPOINT"),
+        };
+        c.output().unwrap()
+    };
+    let q = |sql: &str| -> i64 {
+        let c = rusqlite::Connection::open(&db).unwrap();
+        c.query_row(sql, [], |r| r.get(0)).unwrap()
+    };
+    // Four players: round 1 is p1–p3 and p4–p2; the higher seeds win.
+    let out = run(
+        "p1> !tournament create swiss chess rounds:2 signup:0\np1> !tournament join\np2> !tournament join\n\
+         p3> !tournament join\np4> !tournament join\np1> !tournament start\np3> !resign\np4> !resign\n",
+        Some("after-next-round"),
+    );
+    assert!(!out.status.success(), "the process died at the failpoint");
+    assert_eq!(q("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
+    assert_eq!(q("SELECT count(*) FROM tournament_games WHERE result IS NOT NULL"), 1);
+    assert_eq!(q("SELECT count(*) FROM tournament_games WHERE round = 2"), 0);
+    assert_eq!(q("SELECT count(*) FROM games"), 2);
+    // Two players rated globally and in the console's community: 4 rows per game.
+    assert_eq!(q("SELECT count(*) FROM rating_history"), 4, "only the first game's ratings");
+    // Restarted, the same resignation completes the round and pairs the next, once.
+    let out = run("p4> !resign\n", None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("round 1 is complete and round 2 is paired"), "{text}");
+    assert_eq!(q("SELECT count(*) FROM tournament_games WHERE round = 1 AND result IS NOT NULL"), 2);
+    assert_eq!(q("SELECT count(*) FROM tournament_games WHERE round = 2 AND game_id IS NOT NULL"), 2);
+    assert_eq!(q("SELECT count(*) FROM games"), 4);
+    assert_eq!(q("SELECT count(*) FROM rating_history"), 8);
+}
+
 /// `Game #N: 3... Nc6 played by` → (game, ply, san).
 fn parse_ack(line: &str) -> Option<(i64, i64, String)> {
     let rest = &line[line.find("Game #")? + 6..];

@@ -495,6 +495,7 @@ impl Bot {
             match tournaments::pair_next_in(conn, tid)? {
                 Ok((n, next)) => {
                     self.create_round_games(conn, &t.info, n, &next)?;
+                    super::results::failpoint("after-next-round");
                     line.push_str(&format!("; round {round} is complete and round {n} is paired."));
                 }
                 Err(e) => {
