@@ -19,8 +19,8 @@ pub struct FakeConfig {
     pub guilds: Vec<GuildSpec>,
     /// The gateway heartbeat interval sent in HELLO, in milliseconds.
     pub heartbeat_interval_ms: u64,
-    /// Keep every request and everything the bot sent (for assertions); off for load runs,
-    /// which read [`crate::FakeDiscord::sent_stream`] instead.
+    /// Keep every request and everything the bot sent (for assertions) and decode every upload;
+    /// off for load runs, which read [`crate::FakeDiscord::sent_stream`] instead.
     pub keep_history: bool,
 }
 
@@ -43,7 +43,8 @@ impl FakeConfig {
         self
     }
 
-    /// Keeps no history of requests and sends: for load runs, where it would only grow.
+    /// Keeps no history of requests and sends, and leaves uploads undecoded (their
+    /// [`crate::ReceivedFile::png`] says so): for load runs, which measure the bot, not the fake.
     pub fn without_history(mut self) -> FakeConfig {
         self.keep_history = false;
         self

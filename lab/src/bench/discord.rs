@@ -156,7 +156,7 @@ async fn play_game(
             break;
         }
         latencies.push(answer.at.saturating_duration_since(sent_at));
-        pictures += answer.files.iter().filter(|f| f.png.is_ok()).count();
+        pictures += answer.files.iter().filter(|f| f.filename.ends_with(".png") && !f.bytes.is_empty()).count();
         game.play(mv);
     }
     (latencies, refused, pictures)
@@ -264,8 +264,8 @@ fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize) -> Result<String, Str
         opts.variant.name,
         if opts.pictures { "with pictures" } else { "no pictures" },
         opts.plies,
-        median_line(&mut core),
-        median_line(&mut discord)
+        median_line(&core),
+        median_line(&discord)
     );
     Ok(out)
 }
@@ -284,8 +284,8 @@ fn line(r: &BenchReport) -> String {
     )
 }
 
-fn median_line(reports: &mut [BenchReport]) -> String {
-    let mut of = |f: &dyn Fn(&BenchReport) -> f64| {
+fn median_line(reports: &[BenchReport]) -> String {
+    let of = |f: &dyn Fn(&BenchReport) -> f64| {
         let mut v: Vec<f64> = reports.iter().map(f).collect();
         super::median_secs(&mut v)
     };
