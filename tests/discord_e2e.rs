@@ -1,16 +1,25 @@
 //! capabot's Discord front end end to end: the real serenity client and the real host against the
-//! in-repo fake Discord, on a temporary database. Any WARN or ERROR from serenity or poise fails.
+//! in-repo fake Discord, on a temporary database with a manual clock. Each test is one scenario;
+//! all of them end with the same sweep over everything the bot sent (every picture a whole PNG of
+//! the board's size, every message's allowed mentions explicit and pinging only users it names,
+//! no REST call refused), and any WARN or ERROR from serenity, poise or the fake fails them.
 
 mod common;
 
-use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, MoveOracle};
 use capabot::discord::{self, DiscordOptions, Token};
 use capabot::host::{Host, HostConfig};
+use capabot::notation::fen;
+use capabot::rules::{Color, Position, Variant};
 use capabot::store::Store;
-use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
+use common::{Wants, decisive_playout};
+use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, Interaction, Sent, SentKind};
 use serde_json::{Value, json};
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
 use tracing::field::{Field, Visit};
 use tracing_subscriber::layer::{Context as LayerContext, SubscriberExt};
 use tracing_subscriber::{EnvFilter, Layer};
@@ -21,18 +30,27 @@ const GENERAL: u64 = 11;
 const ALICE: u64 = 12;
 const BOB: u64 = 13;
 const CAROL: u64 = 14;
+/// A role with Manage Server, which Alice has (server settings need it).
+const MANAGERS: u64 = 15;
+const MANAGE_GUILD: u64 = 1 << 5;
 const WAIT: Duration = Duration::from_secs(30);
-const SCENARIO: Duration = Duration::from_secs(180);
+const SCENARIO: Duration = Duration::from_secs(240);
+/// The size of every board picture: chess and Capatomic boards are square, 640 px wide.
+const BOARD_PX: (u32, u32) = (640, 640);
 
 fn world() -> FakeConfig {
     FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
         GuildSpec::new(GUILD, "Chess club")
             .text_channel(GENERAL, "general")
-            .member(ALICE, "alice")
+            .role(MANAGERS, "managers", MANAGE_GUILD)
+            .member_with_roles(ALICE, "alice", &[MANAGERS])
             .member(BOB, "bob")
             .member(CAROL, "carol"),
     )
 }
+
+// ---------------------------------------------------------------------------------------------
+// Warnings from serenity, poise and the fake fail a test.
 
 /// Records WARN and ERROR events from serenity, poise and the fake.
 #[derive(Clone, Default)]
@@ -71,19 +89,108 @@ impl WarningRecorder {
     }
 }
 
-fn host_on(dir: &std::path::Path, pictures: bool) -> Arc<Host> {
-    let bot = Bot::new(
-        Store::open(dir.join("capabot.db")).expect("store"),
-        Arc::new(ManualClock::new(common::T0)),
-        Arc::new(FirstLegalMove),
-        BotConfig { pictures, ..BotConfig::default() },
-    );
-    Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) })
+/// Runs a scenario within [`SCENARIO`] and fails it on any warning.
+async fn scenario(body: impl Future<Output = ()>) {
+    let warnings = WarningRecorder::default();
+    let _guard = warnings.install();
+    tokio::time::timeout(SCENARIO, body).await.expect("scenario finished in time");
+    let warnings = warnings.take();
+    assert!(warnings.is_empty(), "serenity, poise or the fake warned: {warnings:#?}");
 }
 
-fn options(fake: &FakeDiscord) -> DiscordOptions {
-    DiscordOptions { guild: Some(GUILD), proxy: Some(fake.base_url()), message_content: true, grace: WAIT }
+// ---------------------------------------------------------------------------------------------
+// The world: a fake Discord, a database and a clock that outlive bot restarts.
+
+struct Env {
+    dir: tempfile::TempDir,
+    clock: Arc<ManualClock>,
+    fake: FakeDiscord,
+    /// Gateway sessions started so far (one per bot start).
+    sessions: u64,
+    /// Where the slash commands are registered: the guild, or globally (`None`, which DMs need).
+    commands_in: Option<u64>,
 }
+
+/// A running `capabot discord`.
+struct Running {
+    host: Arc<Host>,
+    stop: oneshot::Sender<()>,
+    task: JoinHandle<Result<(), String>>,
+}
+
+impl Env {
+    async fn new(world: FakeConfig) -> Env {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fake = FakeDiscord::start(world).await;
+        Env { dir, clock: Arc::new(ManualClock::new(common::T0)), fake, sessions: 0, commands_in: Some(GUILD) }
+    }
+
+    fn host(&self, oracle: Arc<dyn MoveOracle>) -> Arc<Host> {
+        let bot = Bot::new(
+            Store::open(self.dir.path().join("capabot.db")).expect("store"),
+            self.clock.clone(),
+            oracle,
+            BotConfig { pictures: true, ..BotConfig::default() },
+        );
+        Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) })
+    }
+
+    /// Starts the bot on the database and waits for its gateway session.
+    async fn start(&mut self) -> Running {
+        self.start_with(Arc::new(FirstLegalMove)).await
+    }
+
+    async fn start_with(&mut self, oracle: Arc<dyn MoveOracle>) -> Running {
+        let host = self.host(oracle);
+        let (stop, stop_rx) = oneshot::channel::<()>();
+        let proxy = Some(self.fake.base_url());
+        let opts = DiscordOptions { guild: self.commands_in, proxy, message_content: true, grace: WAIT };
+        let task = tokio::spawn(discord::run(host.clone(), Token::new(TOKEN), opts, async move {
+            let _ = stop_rx.await;
+        }));
+        self.sessions += 1;
+        self.fake.wait_for_sessions(self.sessions, WAIT).await;
+        Running { host, stop, task }
+    }
+
+    /// A single number from the database.
+    fn query(&self, running: &Running, sql: &str) -> i64 {
+        let conn = running.host.bot().store().conn().expect("conn");
+        conn.query_row(sql, [], |r| r.get(0)).expect(sql)
+    }
+
+    fn query_text(&self, running: &Running, sql: &str) -> String {
+        let conn = running.host.bot().store().conn().expect("conn");
+        conn.query_row(sql, [], |r| r.get(0)).expect(sql)
+    }
+
+    /// The start position of a game, from the database.
+    fn start_of(&self, running: &Running, game: i64) -> Position {
+        let conn = running.host.bot().store().conn().expect("conn");
+        let (variant, start): (String, String) = conn
+            .query_row("SELECT variant, start_fen FROM games WHERE id = ?1", [game], |r| Ok((r.get(0)?, r.get(1)?)))
+            .expect("game row");
+        fen::parse_position(Variant::by_name(&variant).expect("variant"), &start).expect("start FEN")
+    }
+
+    /// Stops the bot, then checks everything the fake received.
+    async fn finish(self, running: Running, allowed_refusals: &[(u16, &str)]) {
+        running.stop().await;
+        sweep(&self.fake, allowed_refusals);
+    }
+}
+
+impl Running {
+    /// Ends the run future as SIGTERM would; it must end cleanly.
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        let ended = tokio::time::timeout(WAIT, self.task).await.expect("stops in time").expect("task");
+        assert!(ended.is_ok(), "{ended:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the bot sent.
 
 /// What the bot said in answer to an interaction (response, edit of the deferred one, follow-up).
 fn answers(interaction: u64) -> impl Fn(&Sent) -> bool {
@@ -100,120 +207,650 @@ fn ephemeral(s: &Sent) -> bool {
     s.payload["flags"].as_u64().is_some_and(|f| f & 64 != 0)
 }
 
-/// Every message pings exactly the users named in `allowed_mentions.users`, never roles or everyone.
+/// The users a message pings (its `allowed_mentions.users`).
+fn pinged(s: &Sent) -> Vec<String> {
+    let users = s.allowed_mentions.as_ref().and_then(|m| m["users"].as_array().cloned()).unwrap_or_default();
+    users.iter().filter_map(|u| u.as_str().map(str::to_owned)).collect()
+}
+
+/// An embed field's value by name.
+fn field<'a>(s: &'a Sent, name: &str) -> Option<&'a str> {
+    let fields = s.payload["embeds"][0]["fields"].as_array()?;
+    fields.iter().find(|f| f["name"] == name).and_then(|f| f["value"].as_str())
+}
+
+/// The move of a board embed in SAN, without its number (`"1... e5"` gives `"e5"`).
+fn move_of(s: &Sent) -> Option<&str> {
+    field(s, "Move").and_then(|label| label.rsplit(' ').next())
+}
+
+/// Every message the bot sends or edits states its allowed mentions: no `@everyone`, `@here` or
+/// roles, no pinged reply author, and only users its text names (none in a private answer).
 fn check_mentions(s: &Sent) {
-    let Some(m) = &s.allowed_mentions else { return };
+    let carries_message = matches!(
+        s.kind,
+        SentKind::Message | SentKind::Edit | SentKind::FollowUp | SentKind::InteractionResponse { callback_type: 4 }
+    );
+    let Some(content) = s.content().filter(|_| carries_message) else { return };
+    let m = s.allowed_mentions.clone().unwrap_or_else(|| panic!("no allowed_mentions on {s:?}"));
     assert_eq!(m["parse"], json!([]), "no mass mentions: {m}");
+    assert!(m["roles"].as_array().is_none_or(Vec::is_empty), "no roles pinged: {m}");
+    assert_ne!(m["replied_user"], json!(true), "{m}");
+    for user in pinged(s) {
+        assert!(content.contains(&format!("<@{user}>")), "pings {user} without naming them: {content}");
+    }
+    if ephemeral(s) {
+        assert!(pinged(s).is_empty(), "a private answer pings no one: {s:?}");
+    }
 }
 
-#[tokio::test(flavor = "current_thread")]
-async fn a_game_by_slash_commands_and_buttons() {
-    let warnings = WarningRecorder::default();
-    let _guard = warnings.install();
-    tokio::time::timeout(SCENARIO, game_scenario()).await.expect("scenario finished in time");
-    let warnings = warnings.take();
-    assert!(warnings.is_empty(), "serenity, poise or the fake warned: {warnings:#?}");
-}
-
-async fn game_scenario() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let fake = FakeDiscord::start(world()).await;
-    let host = host_on(dir.path(), true);
-    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let running = tokio::spawn(discord::run(host.clone(), Token::new(TOKEN), options(&fake), async move {
-        let _ = stop_rx.await;
-    }));
-    fake.wait_ready(WAIT).await;
-
-    // Every command of the table is registered in the guild.
-    let path = format!("/api/v10/applications/1000/guilds/{GUILD}/commands");
-    fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
-    let registered = fake.commands(Some(GUILD));
-    assert_eq!(registered.len(), capabot::bot::command::COMMANDS.len());
-
-    // Alice challenges Bob as White; the answer carries an Accept button for Bob only.
-    let opts = json!([
-        { "name": "opponent", "type": 6, "value": BOB.to_string() },
-        { "name": "variant", "type": 3, "value": "chess" },
-        { "name": "color", "type": 3, "value": "white" },
-    ]);
-    let challenge = fake.slash_command(GENERAL, ALICE, "challenge", opts);
-    let offer = fake.wait_for(answers(challenge.id), WAIT).await;
-    check_mentions(&offer);
-    let buttons = offer.custom_ids();
-    let accept = buttons.iter().find(|id| id.contains("accept")).expect("an accept button").clone();
-    let mentions = offer.allowed_mentions.clone().expect("allowed_mentions");
-    assert_eq!(mentions["users"], json!([BOB.to_string()]), "only Bob is pinged: {mentions}");
-    let offer_message = match offer.message_id {
-        Some(m) => m,
-        None => {
-            fake.wait_for(|s| s.kind == SentKind::Message || s.message_id.is_some(), WAIT).await.message_id.unwrap()
-        }
-    };
-
-    // Carol's click is refused before the core; Bob's accepts.
-    let wrong = fake.click_button(GENERAL, CAROL, offer_message, &accept);
-    let refused = fake.wait_for(answers(wrong.id), WAIT).await;
-    assert!(ephemeral(&refused) && refused.content() == Some("This is not your game."), "{refused:?}");
-    let click = fake.click_button(GENERAL, BOB, offer_message, &accept);
-    let started = fake.wait_for(answers(click.id), WAIT).await;
-    check_mentions(&started);
-
-    // Alice plays e4: a board embed with the 640 px picture inside it.
-    let mv = fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }]));
-    let played = fake.wait_for(answers(mv.id), WAIT).await;
-    check_mentions(&played);
-    assert_eq!(played.files.len(), 1, "{played:?}");
-    let (w, _) = played.files[0].png.clone().expect("a PNG");
-    assert_eq!(w, 640);
-    let embed = &played.payload["embeds"][0];
-    assert_eq!(embed["image"]["url"], "attachment://board.png", "{embed}");
-
-    // Autocomplete answers Bob's legal moves.
-    let typing =
-        fake.autocomplete(GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e", "focused": true }]));
-    let choices = fake
-        .wait_for(
-            |s| s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 },
-            WAIT,
-        )
-        .await
-        .choices();
-    assert!(choices.contains(&json!("e5")), "{choices:?}");
-    assert!(choices.len() <= 25);
-
-    // An illegal move is answered to Bob alone.
-    let bad = fake.slash_command(GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e4" }]));
-    let refusal = fake.wait_for(answers(bad.id), WAIT).await;
-    assert!(ephemeral(&refusal), "{refusal:?}");
-    let m = refusal.allowed_mentions.clone().unwrap_or(Value::Null);
-    assert!(m["users"].as_array().is_none_or(|u| u.is_empty()), "a private answer pings no one: {m}");
-
-    // A bare typed move.
-    fake.send_message(GENERAL, BOB, "e5");
-    let reply = fake.wait_for(|s| s.kind == SentKind::Message && s.files.len() == 1, WAIT).await;
-    check_mentions(&reply);
-
+/// The checks every scenario ends with: the fake saw no unknown route or broken upload, every
+/// picture is a board of [`BOARD_PX`], every message's mentions are explicit and narrow, and no
+/// REST call was refused except the listed (status, path ending) pairs the scenario provoked.
+fn sweep(fake: &FakeDiscord, allowed_refusals: &[(u16, &str)]) {
     fake.assert_no_problems();
-    for s in fake.sent() {
-        check_mentions(&s);
+    let sent = fake.sent();
+    assert!(!sent.is_empty());
+    for s in &sent {
+        check_mentions(s);
         for f in &s.files {
+            assert!(f.filename.ends_with(".png") || f.filename.ends_with(".pgn"), "{}", f.filename);
             if f.filename.ends_with(".png") {
-                assert_eq!(f.png.clone().map(|(w, _)| w), Ok(640));
+                assert_eq!(f.png, Ok(BOARD_PX), "{} in {s:?}", f.filename);
             }
         }
     }
-    let _ = stop_tx.send(());
-    let ended = tokio::time::timeout(WAIT, running).await.expect("stops in time").expect("task");
-    assert!(ended.is_ok(), "{ended:?}");
+    for r in fake.requests() {
+        if r.status >= 400 {
+            let allowed = allowed_refusals.iter().any(|(status, end)| r.status == *status && r.path.ends_with(end));
+            assert!(allowed, "refused REST call {} {} -> {}: {}", r.method, r.path, r.status, r.body);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Playing.
+
+/// Runs a slash command and waits for its first answer.
+async fn command(fake: &FakeDiscord, channel: u64, user: u64, name: &str, options: Value) -> (Interaction, Sent) {
+    let interaction = fake.slash_command(channel, user, name, options);
+    let answer = fake.wait_for(answers(interaction.id), WAIT).await;
+    (interaction, answer)
+}
+
+/// Plays `san` by `/move` and checks it was accepted: a public board embed with the move in it.
+async fn play(fake: &FakeDiscord, channel: u64, user: u64, san: &str) -> Sent {
+    let (_, answer) = command(fake, channel, user, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
+    assert!(!ephemeral(&answer) && field(&answer, "Move").is_some(), "{san} by {user} refused: {answer:?}");
+    assert_eq!(answer.files.len(), 1, "{answer:?}");
+    assert_eq!(answer.payload["embeds"][0]["image"]["url"], "attachment://board.png");
+    answer
+}
+
+/// The id of the message a sent thing created or edited.
+fn message_of(s: &Sent) -> u64 {
+    s.message_id.unwrap_or_else(|| panic!("no message id: {s:?}"))
+}
+
+/// The custom id of the button whose id contains `part`.
+fn button(s: &Sent, part: &str) -> String {
+    let ids = s.custom_ids();
+    ids.iter().find(|id| id.contains(part)).unwrap_or_else(|| panic!("no '{part}' button in {ids:?}")).clone()
+}
+
+/// Alice challenges Bob (Alice White) with `extra` options; Bob accepts by button. Returns the
+/// answer to the click (the game's start).
+async fn new_game(fake: &FakeDiscord, channel: u64, variant: &str, extra: &[Value]) -> Sent {
+    let mut options = vec![
+        json!({ "name": "opponent", "type": 6, "value": BOB.to_string() }),
+        json!({ "name": "variant", "type": 3, "value": variant }),
+        json!({ "name": "color", "type": 3, "value": "white" }),
+    ];
+    options.extend_from_slice(extra);
+    let (_, offer) = command(fake, channel, ALICE, "challenge", Value::Array(options)).await;
+    assert_eq!(pinged(&offer), vec![BOB.to_string()], "only Bob is pinged: {offer:?}");
+    let click = fake.click_button(channel, BOB, message_of(&offer), &button(&offer, "accept"));
+    let started = fake.wait_for(answers(click.id), WAIT).await;
+    assert!(started.content().is_some_and(|c| c.contains("starts")), "{started:?}");
+    started
+}
+
+/// Waits until an event dispatched now has been answered, then until nothing new was sent for
+/// `quiet`, so that a check for "nothing more" after an earlier event is fair.
+async fn settle(fake: &FakeDiscord, quiet: Duration) {
+    let (_, answer) = command(fake, GENERAL, CAROL, "variants", json!([])).await;
+    assert!(answer.content().is_some_and(|c| c.to_lowercase().contains("capatomic")), "{answer:?}");
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let mut count = fake.requests().len();
+    loop {
+        tokio::time::sleep(quiet).await;
+        let now = fake.requests().len();
+        if now == count || tokio::time::Instant::now() > deadline {
+            return;
+        }
+        count = now;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scenarios.
+
+/// A challenge accepted by button (Carol's click refused), a move by slash command with the board
+/// in an embed, autocomplete of legal moves, an illegal move answered privately, a bare typed move.
+#[tokio::test(flavor = "current_thread")]
+async fn a_game_by_slash_commands_and_buttons() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+
+        // Every command of the table is registered in the guild.
+        let path = format!("/api/v10/applications/1000/guilds/{GUILD}/commands");
+        fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
+        assert_eq!(fake.commands(Some(GUILD)).len(), capabot::bot::command::COMMANDS.len());
+
+        // Alice challenges Bob as White; the answer carries an Accept button for Bob only.
+        let opts = json!([
+            { "name": "opponent", "type": 6, "value": BOB.to_string() },
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "color", "type": 3, "value": "white" },
+        ]);
+        let (_, offer) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
+        assert_eq!(pinged(&offer), vec![BOB.to_string()], "only Bob is pinged: {offer:?}");
+        let accept = button(&offer, "accept");
+        assert!(accept.contains(&BOB.to_string()), "{accept}");
+
+        // Carol's click is refused before the core; Bob's accepts.
+        let wrong = fake.click_button(GENERAL, CAROL, message_of(&offer), &accept);
+        let refused = fake.wait_for(answers(wrong.id), WAIT).await;
+        assert!(ephemeral(&refused) && refused.content() == Some("This is not your game."), "{refused:?}");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games"), 0, "Carol's click changed nothing");
+        let click = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
+        let started = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(started.content().is_some_and(|c| c.contains("Game #1 starts")), "{started:?}");
+        assert_eq!(pinged(&started), vec![ALICE.to_string()], "White, to move, is pinged: {started:?}");
+
+        // Alice plays e4: a board embed with the picture inside it, Bob pinged, his turn shown.
+        let played = play(&fake, GENERAL, ALICE, "e4").await;
+        assert_eq!(pinged(&played), vec![BOB.to_string()]);
+        assert_eq!(field(&played, "To move"), Some(format!("<@{BOB}>").as_str()));
+        assert!(played.files[0].bytes.len() > 1000);
+
+        // Autocomplete answers Bob's legal moves that start with what he typed.
+        let typing = fake.autocomplete(
+            GENERAL,
+            BOB,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "N", "focused": true }]),
+        );
+        let choices = fake
+            .wait_for(
+                |s| s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 },
+                WAIT,
+            )
+            .await
+            .choices();
+        let mut knights: Vec<&str> = choices.iter().filter_map(Value::as_str).collect();
+        knights.sort_unstable();
+        assert_eq!(knights, ["Na6", "Nc6", "Nf6", "Nh6"], "{choices:?}");
+
+        // An illegal move is answered to Bob alone, and changes nothing.
+        let (_, refusal) =
+            command(&fake, GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e4" }])).await;
+        assert!(ephemeral(&refusal) && refusal.content().is_some_and(|c| c.contains("not legal")), "{refusal:?}");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 1);
+
+        // A bare typed move.
+        let typed = fake.send_message(GENERAL, BOB, "e5");
+        let reply = fake
+            .wait_for(|s| s.kind == SentKind::Message && s.channel_id == Some(GENERAL) && s.files.len() == 1, WAIT)
+            .await;
+        assert_eq!(move_of(&reply), Some("e5"), "{reply:?}");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
+        // A redelivered message is applied once.
+        let messages = |fake: &FakeDiscord| fake.sent().iter().filter(|s| s.kind == SentKind::Message).count();
+        let before = messages(&fake);
+        fake.redeliver_where(|event, data| event == "MESSAGE_CREATE" && data["id"] == typed.to_string().as_str());
+        settle(&fake, Duration::from_millis(300)).await;
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
+        assert_eq!(messages(&fake), before, "nothing answered twice");
+
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// A whole Capatomic game by slash commands, launches included, to its decisive end.
+#[tokio::test(flavor = "current_thread")]
+async fn a_capatomic_game_with_a_launch_to_the_end() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "capatomic", &[json!({ "name": "setup", "type": 4, "value": 77 })]).await;
+        let start = env.start_of(&bot, 1);
+        assert_eq!(start.turn(), Color::White);
+        let (line, outcome) = decisive_playout(&start, Wants { launch: true, missile_castle: false });
+        assert!(line.iter().any(|m| m.contains('^')), "the line has a launch: {line:?}");
+
+        let mut last = None;
+        for (ply, san) in line.iter().enumerate() {
+            let who = if ply % 2 == 0 { ALICE } else { BOB };
+            let answer = play(&fake, GENERAL, who, san).await;
+            let number = ply / 2 + 1;
+            let label = if ply % 2 == 0 { format!("{number}. {san}") } else { format!("{number}... {san}") };
+            assert_eq!(field(&answer, "Move"), Some(label.as_str()), "ply {ply}");
+            last = Some(answer);
+        }
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM moves WHERE game_id = 1"), line.len() as i64);
+        assert_eq!(env.query_text(&bot, "SELECT status FROM games WHERE id = 1"), "finished");
+        assert_eq!(env.query_text(&bot, "SELECT result FROM games WHERE id = 1"), outcome.result_str());
+        bot.host.bot().verify_game(1).expect("the stored moves replay to the stored position");
+
+        // The last card says who won and how; nobody is to move any more.
+        let last = last.expect("moves were played");
+        let result = field(&last, "Result").unwrap_or_else(|| panic!("no result: {last:?}"));
+        assert!(result.contains(outcome.result_str()) && result.contains("wins"), "{result}");
+        assert_eq!(field(&last, "To move"), None);
+
+        // A move after the end is refused privately.
+        let (_, late) =
+            command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }])).await;
+        assert!(ephemeral(&late), "{late:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// A takeback allowed and a draw accepted, both by the opponent's buttons.
+#[tokio::test(flavor = "current_thread")]
+async fn takeback_and_draw_by_buttons() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        play(&fake, GENERAL, ALICE, "e4").await;
+
+        // Alice asks to take e4 back; Bob's "Allow" button is Bob's alone.
+        let (_, ask) = command(&fake, GENERAL, ALICE, "takeback", json!([])).await;
+        assert_eq!(pinged(&ask), vec![BOB.to_string()], "{ask:?}");
+        let allow = button(&ask, "takeback #1");
+        assert!(!allow.contains("decline") && allow.contains(&BOB.to_string()), "{allow}");
+        let not_hers = fake.click_button(GENERAL, ALICE, message_of(&ask), &allow);
+        let refused = fake.wait_for(answers(not_hers.id), WAIT).await;
+        assert!(ephemeral(&refused), "{refused:?}");
+        let click = fake.click_button(GENERAL, BOB, message_of(&ask), &allow);
+        let undone = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(undone.content().is_some_and(|c| c.contains("1 move taken back")), "{undone:?}");
+        assert_eq!(undone.files.len(), 1);
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 0);
+
+        // Alice plays d4 instead, then offers a draw, which Bob accepts by button.
+        play(&fake, GENERAL, ALICE, "d4").await;
+        let (_, offer) = command(&fake, GENERAL, ALICE, "draw", json!([])).await;
+        assert_eq!(pinged(&offer), vec![BOB.to_string()], "{offer:?}");
+        let accept = button(&offer, "draw #1");
+        assert!(!accept.contains("decline"), "{accept}");
+        let click = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
+        let drawn = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(drawn.content().is_some_and(|c| c.contains("draw by agreement")), "{drawn:?}");
+        assert_eq!(env.query_text(&bot, "SELECT result FROM games WHERE id = 1"), "1/2-1/2");
+        assert_eq!(env.query_text(&bot, "SELECT status FROM games WHERE id = 1"), "finished");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM moves WHERE game_id = 1"), 1, "only d4 is stored");
+
+        // The button clicked again (a second click) changes nothing: the game is over.
+        let again = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
+        let late = fake.wait_for(answers(again.id), WAIT).await;
+        assert!(ephemeral(&late), "{late:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// `/play` against the AI: acknowledged at once with a deferred response (type 5), the game's
+/// start in place of "thinking…", then the AI's first move as the interaction's follow-up; a
+/// human move gets the AI's answer the same way; also in a DM with the bot.
+#[tokio::test(flavor = "current_thread")]
+async fn a_game_against_the_ai_in_a_channel_and_in_dms() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        env.commands_in = None;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
+
+        let options = json!([
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "color", "type": 3, "value": "black" },
+            { "name": "level", "type": 4, "value": 1 },
+        ]);
+        let play_ai = fake.slash_command(GENERAL, ALICE, "play", options);
+        let deferred = fake
+            .wait_for(
+                |s| s.interaction_id == Some(play_ai.id) && matches!(s.kind, SentKind::InteractionResponse { .. }),
+                WAIT,
+            )
+            .await;
+        assert_eq!(deferred.kind, SentKind::InteractionResponse { callback_type: 5 }, "deferred at once");
+        let start = fake.wait_for(|s| s.interaction_id == Some(play_ai.id) && s.kind == SentKind::Edit, WAIT).await;
+        assert!(start.content().is_some_and(|c| c.contains("Game #1 starts") && c.contains("capabot")), "{start:?}");
+        let ai_move =
+            fake.wait_for(|s| s.interaction_id == Some(play_ai.id) && s.kind == SentKind::FollowUp, WAIT).await;
+        assert!(field(&ai_move, "Move").is_some() && ai_move.files.len() == 1, "{ai_move:?}");
+        assert_eq!(pinged(&ai_move), vec![ALICE.to_string()], "Alice is told it is her move");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 1);
+
+        // Alice answers; the AI's reply follows her move's answer.
+        let (mv, mine) = command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e5" }])).await;
+        assert_eq!(move_of(&mine), Some("e5"), "{mine:?}");
+        let reply = fake.wait_for(|s| s.interaction_id == Some(mv.id) && s.kind == SentKind::FollowUp, WAIT).await;
+        assert!(field(&reply, "Move").is_some(), "{reply:?}");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 3);
+
+        // In Bob's DMs with the bot: a game against the AI, Bob as White.
+        let dm = fake.dm_channel(BOB);
+        let options = json!([{ "name": "variant", "type": 3, "value": "chess" }, { "name": "color", "type": 3, "value": "white" }]);
+        let (_, started) = command(&fake, dm, BOB, "play", options).await;
+        assert!(started.content().is_some_and(|c| c.contains("Game #2 starts")), "{started:?}");
+        let (mv, mine) = command(&fake, dm, BOB, "move", json!([{ "name": "move", "type": 3, "value": "Nf3" }])).await;
+        assert_eq!(move_of(&mine), Some("Nf3"));
+        let reply = fake.wait_for(|s| s.interaction_id == Some(mv.id) && s.kind == SentKind::FollowUp, WAIT).await;
+        assert_eq!(reply.channel_id, Some(dm));
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 2"), 2);
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Correspondence: "your move" notices and reminders by DM when the clock runs down (the clock is
+/// fast-forwarded); reminders in the game's channel when the player's DMs are closed or cannot be
+/// opened, or after `/notify` off.
+#[tokio::test(flavor = "current_thread")]
+async fn dm_reminders_and_the_channel_fallback() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[json!({ "name": "days", "type": 3, "value": "1" })]).await;
+        let (bob_dm, alice_dm) = (fake.dm_channel(BOB), fake.dm_channel(ALICE));
+        let dms_to = |fake: &FakeDiscord, dm: u64| fake.sent().iter().filter(|s| s.channel_id == Some(dm)).count();
+        let reminders_in_channel = |fake: &FakeDiscord, user: u64| {
+            let reminder = |s: &&Sent| {
+                s.channel_id == Some(GENERAL)
+                    && s.content().is_some_and(|c| c.contains("reminder"))
+                    && pinged(s) == vec![user.to_string()]
+            };
+            fake.sent().iter().filter(reminder).count()
+        };
+
+        // Alice moves: Bob gets a "your move" notice by DM; the card shows the deadline.
+        let played = play(&fake, GENERAL, ALICE, "e4").await;
+        let in_a_day = common::T0 + 86_400;
+        assert_eq!(field(&played, "Deadline"), Some(format!("<t:{in_a_day}:R>").as_str()));
+        let notice = fake.wait_for(|s| s.channel_id == Some(bob_dm) && s.kind == SentKind::Message, WAIT).await;
+        assert!(notice.content().is_some_and(|c| c.contains("Your move in game #1 against alice")), "{notice:?}");
+        assert_eq!(pinged(&notice), vec![BOB.to_string()]);
+
+        // 23 hours later the scheduler reminds Bob, by DM; a second tick does not repeat it.
+        env.clock.advance(23 * 3600);
+        bot.host.tick().await;
+        let reminder = fake
+            .wait_for(|s| s.channel_id == Some(bob_dm) && s.content().is_some_and(|c| c.contains("reminder")), WAIT)
+            .await;
+        let text = reminder.content().unwrap_or_default();
+        assert!(text.contains("Game #1: reminder: bob (black) to move, 1h 0m left"), "{text}");
+        bot.host.tick().await;
+        assert_eq!(dms_to(&fake, bob_dm), 2, "one notice, one reminder");
+
+        // Alice closes her DMs: the answer to Bob's move, which pings her, is all she gets, and
+        // her reminder comes to the channel.
+        fake.set_dms_closed(ALICE, true);
+        let played = play(&fake, GENERAL, BOB, "e5").await;
+        assert_eq!(pinged(&played), vec![ALICE.to_string()]);
+        env.clock.advance(23 * 3600);
+        bot.host.tick().await;
+        let fallback = fake
+            .wait_for(|s| s.channel_id == Some(GENERAL) && s.content().is_some_and(|c| c.contains("reminder")), WAIT)
+            .await;
+        assert!(fallback.content().is_some_and(|c| c.contains("alice (white) to move")), "{fallback:?}");
+        assert_eq!(pinged(&fallback), vec![ALICE.to_string()]);
+        assert_eq!(dms_to(&fake, alice_dm), 0, "nothing reached Alice's closed DMs");
+        assert!(fake.requests().iter().any(|r| r.path == format!("/api/v10/channels/{alice_dm}/messages")));
+
+        // Bob's DM channel cannot even be opened: his reminder falls back to the channel as well.
+        fake.set_dm_channel_refused(BOB, true);
+        play(&fake, GENERAL, ALICE, "Nf3").await;
+        env.clock.advance(23 * 3600);
+        bot.host.tick().await;
+        let to_bob = |s: &Sent| {
+            s.channel_id == Some(GENERAL)
+                && s.content().is_some_and(|c| c.contains("reminder: bob"))
+                && pinged(s) == vec![BOB.to_string()]
+        };
+        fake.wait_for(to_bob, WAIT).await;
+        assert_eq!(dms_to(&fake, bob_dm), 2, "no DM while Bob's could not be opened");
+
+        // With notices off, Bob's DMs stay quiet even though they work again.
+        fake.set_dm_channel_refused(BOB, false);
+        let (_, off) =
+            command(&fake, GENERAL, BOB, "notify", json!([{ "name": "dm", "type": 5, "value": false }])).await;
+        assert!(ephemeral(&off), "{off:?}");
+        play(&fake, GENERAL, BOB, "Nc6").await;
+        play(&fake, GENERAL, ALICE, "Bb5").await;
+        env.clock.advance(23 * 3600);
+        bot.host.tick().await;
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while reminders_in_channel(&fake, BOB) < 2 {
+            assert!(tokio::time::Instant::now() < deadline, "Bob's second reminder did not come");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(dms_to(&fake, bob_dm), 2, "no DM after /notify off");
+        assert_eq!(env.query_text(&bot, "SELECT status FROM games WHERE id = 1"), "active");
+        let refusals = [(403, format!("/channels/{alice_dm}/messages")), (403, "/users/@me/channels".to_string())];
+        let refusals: Vec<(u16, &str)> = refusals.iter().map(|(code, path)| (*code, path.as_str())).collect();
+        env.finish(bot, &refusals).await;
+    })
+    .await;
+}
+
+/// A thread per game (a server setting only a manager may change): the game opens a thread from
+/// its start message, and its moves, typed or by slash command, are answered inside it.
+#[tokio::test(flavor = "current_thread")]
+async fn a_thread_per_game() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let thread_on =
+            json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }]);
+
+        // Bob may not change the server's settings; Alice (Manage Server) may.
+        let (_, refused) = command(&fake, GENERAL, BOB, "settings", thread_on.clone()).await;
+        assert!(ephemeral(&refused), "{refused:?}");
+        let (_, changed) = command(&fake, GENERAL, ALICE, "settings", thread_on).await;
+        assert!(!changed.content().unwrap_or_default().is_empty(), "{changed:?}");
+
+        let started = new_game(&fake, GENERAL, "chess", &[]).await;
+        let thread = fake.wait_for(|s| s.kind == SentKind::Thread, WAIT).await;
+        assert_eq!(thread.message_id, started.message_id, "the thread hangs on the start message");
+        assert_eq!(thread.channel_id, Some(GENERAL));
+        assert!(thread.payload["name"].as_str().is_some_and(|n| n.contains("Game #1")), "{thread:?}");
+        let thread_id = message_of(&thread);
+
+        // A slash command in the thread is answered there.
+        let answer = play(&fake, thread_id, ALICE, "e4").await;
+        assert_eq!(answer.channel_id, Some(thread_id));
+        // A typed move in the thread, answered in the thread.
+        fake.send_message(thread_id, BOB, "e5");
+        let reply = fake
+            .wait_for(|s| s.kind == SentKind::Message && s.channel_id == Some(thread_id) && s.files.len() == 1, WAIT)
+            .await;
+        assert_eq!(move_of(&reply), Some("e5"));
+        // A move made from the main channel is announced in the game's thread.
+        fake.send_message(GENERAL, ALICE, "Nf3");
+        let reply = fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("Nf3"), WAIT).await;
+        assert_eq!(reply.channel_id, Some(thread_id));
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 3);
+        let stored = env.query_text(&bot, "SELECT thread_id FROM games WHERE id = 1");
+        assert_eq!(stored, thread_id.to_string());
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// The gateway drops mid-game (TCP cut, then Discord's op 7 Reconnect): serenity resumes, the
+/// moves sent meanwhile are applied once each; an interaction delivered twice is applied once.
+#[tokio::test(flavor = "current_thread")]
+async fn the_gateway_drops_and_resumes_mid_game() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        play(&fake, GENERAL, ALICE, "e4").await;
+
+        // The connection is cut; Bob's move is sent while the bot is away.
+        fake.drop_gateway();
+        let away = fake.slash_command(GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e5" }]));
+        fake.reopen_gateway();
+        let answer = fake.wait_for(answers(away.id), WAIT).await;
+        assert_eq!(move_of(&answer), Some("e5"), "{answer:?}");
+
+        // Discord asks for a reconnect; a typed move waits for the resumed session.
+        fake.drop_gateway_with(GatewayDrop::Reconnect);
+        fake.send_message(GENERAL, ALICE, "Nf3");
+        fake.reopen_gateway();
+        fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("Nf3"), WAIT).await;
+        fake.wait_ready(WAIT).await;
+
+        let ops = fake.gateway_ops();
+        assert_eq!(ops.iter().filter(|op| **op == 2).count(), 1, "one IDENTIFY only: {ops:?}");
+        assert_eq!(ops.iter().filter(|op| **op == 6).count(), 2, "two RESUMEs: {ops:?}");
+
+        // Bob's move interaction delivered again: nothing is applied or answered twice.
+        let answered = |fake: &FakeDiscord| fake.sent().iter().filter(|s| s.interaction_id == Some(away.id)).count();
+        let before = answered(&fake);
+        let away_id = away.id.to_string();
+        fake.redeliver_where(|event, data| event == "INTERACTION_CREATE" && data["id"] == away_id.as_str());
+        settle(&fake, Duration::from_millis(300)).await;
+        assert_eq!(answered(&fake), before, "the repeat got no second answer");
+
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 3);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM moves WHERE game_id = 1"), 3);
+        let moves: Vec<Sent> = fake.sent().into_iter().filter(|s| field(s, "Move").is_some()).collect();
+        assert_eq!(moves.len(), 3, "each move announced once: {moves:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// The bot is stopped mid-game and started again on the same database: the game, and the
+/// buttons already shown, carry on.
+#[tokio::test(flavor = "current_thread")]
+async fn the_bot_restarts_mid_game() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        play(&fake, GENERAL, ALICE, "e4").await;
+        let (_, offer) = command(&fake, GENERAL, ALICE, "draw", json!([])).await;
+        bot.stop().await;
+
+        let bot = env.start().await;
+        // Bob declines the draw with the button shown before the restart, then plays on.
+        let decline = button(&offer, "decline");
+        let click = fake.click_button(GENERAL, BOB, message_of(&offer), &decline);
+        let declined = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(declined.content().is_some_and(|c| c.contains("declined")), "{declined:?}");
+        play(&fake, GENERAL, BOB, "e5").await;
+        play(&fake, GENERAL, ALICE, "Nf3").await;
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 3);
+        bot.host.bot().verify_game(1).expect("consistent after the restart");
+        assert_eq!(fake.identify_payloads().len(), 2, "a new session after the restart");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// A wrong token through the library: one clear error that does not repeat the token.
+#[tokio::test(flavor = "current_thread")]
+async fn a_rejected_token_is_one_clear_error() {
+    let env = Env::new(world()).await;
+    let host = env.host(Arc::new(FirstLegalMove));
+    let opts =
+        DiscordOptions { guild: Some(GUILD), proxy: Some(env.fake.base_url()), message_content: true, grace: WAIT };
+    let r = discord::run(host, Token::new("wrong-secret"), opts, std::future::pending()).await;
+    let e = r.expect_err("a wrong token fails");
+    assert!(e.contains("rejected the token") && !e.contains("wrong-secret"), "{e}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The `capabot discord` binary.
+
+/// Runs `capabot discord` in an empty directory with only the given environment; kills it after
+/// [`WAIT`].
+fn capabot_discord(dir: &std::path::Path, env: &[(&str, String)]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"));
+    cmd.arg("discord").current_dir(dir).env_clear().env("CAPABOT_DB", dir.join("capabot.db"));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child =
+        cmd.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().expect("capabot starts");
+    let deadline = std::time::Instant::now() + WAIT;
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("capabot discord did not stop within {WAIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+fn one_line_error(out: &std::process::Output, secret: Option<&str>) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(out.status.code(), Some(2), "exit status 2: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "one line: {stderr:?}");
+    assert!(stdout.is_empty(), "{stdout:?}");
+    if let Some(secret) = secret {
+        assert!(!stderr.contains(secret) && !stdout.contains(secret), "the token leaked: {stderr}");
+    }
+    stderr
+}
+
+#[test]
+fn the_binary_without_a_token_exits_2() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = capabot_discord(dir.path(), &[]);
+    let err = one_line_error(&out, None);
+    assert!(err.contains("DISCORD_TOKEN"), "{err}");
+    let out = capabot_discord(dir.path(), &[("DISCORD_TOKEN_FILE", dir.path().join("missing").display().to_string())]);
+    let err = one_line_error(&out, None);
+    assert!(err.contains("DISCORD_TOKEN_FILE"), "{err}");
 }
 
 #[tokio::test(flavor = "current_thread")]
-async fn a_rejected_token_is_one_clear_error() {
-    let dir = tempfile::tempdir().expect("tempdir");
+async fn the_binary_with_a_rejected_token_exits_2() {
     let fake = FakeDiscord::start(world()).await;
-    let host = host_on(dir.path(), false);
-    let r = discord::run(host, Token::new("wrong"), options(&fake), std::future::pending()).await;
-    let e = r.expect_err("a wrong token fails");
-    assert!(e.contains("rejected the token") && !e.contains("wrong"), "{e}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let secret = "rejected-secret-7f3a".to_string();
+    let token_file = dir.path().join("token");
+    std::fs::write(&token_file, format!("{secret}\n")).expect("token file");
+    let proxy = ("CAPABOT_DISCORD_PROXY", fake.base_url());
+    let runs = [
+        vec![("DISCORD_TOKEN", secret.clone()), proxy.clone()],
+        vec![("DISCORD_TOKEN_FILE", token_file.display().to_string()), proxy.clone()],
+    ];
+    for env in runs {
+        let path = dir.path().to_path_buf();
+        let out = tokio::task::spawn_blocking(move || capabot_discord(&path, &env)).await.expect("run");
+        let err = one_line_error(&out, Some(&secret));
+        assert!(err.contains("rejected the token"), "{err}");
+    }
+    // It asked the fake (so the rejection is Discord's answer, not a guess).
+    assert!(fake.requests().iter().any(|r| r.status == 401), "{:?}", fake.requests());
 }

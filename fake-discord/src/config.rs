@@ -19,6 +19,9 @@ pub struct FakeConfig {
     pub guilds: Vec<GuildSpec>,
     /// The gateway heartbeat interval sent in HELLO, in milliseconds.
     pub heartbeat_interval_ms: u64,
+    /// Keep every request and everything the bot sent (for assertions) and decode every upload;
+    /// off for load runs, which read [`crate::FakeDiscord::sent_stream`] instead.
+    pub keep_history: bool,
 }
 
 impl FakeConfig {
@@ -30,12 +33,20 @@ impl FakeConfig {
             bot_name: "capabot".to_owned(),
             guilds: Vec::new(),
             heartbeat_interval_ms: 41_250,
+            keep_history: true,
         }
     }
 
     /// Adds a guild the bot is in.
     pub fn guild(mut self, guild: GuildSpec) -> FakeConfig {
         self.guilds.push(guild);
+        self
+    }
+
+    /// Keeps no history of requests and sends, and leaves uploads undecoded (their
+    /// [`crate::ReceivedFile::png`] says so): for load runs, which measure the bot, not the fake.
+    pub fn without_history(mut self) -> FakeConfig {
+        self.keep_history = false;
         self
     }
 

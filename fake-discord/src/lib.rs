@@ -104,6 +104,17 @@ impl FakeDiscord {
         self.wait_until("a live gateway session", timeout, |state| state.gateway.is_live()).await;
     }
 
+    /// Waits until `count` gateway sessions were started (IDENTIFY answered with READY) and the
+    /// latest is live: after a bot restart, pass the number of starts so far.
+    ///
+    /// # Panics
+    /// After `timeout`.
+    pub async fn wait_for_sessions(&self, count: u64, timeout: Duration) {
+        let what = format!("{count} gateway sessions");
+        self.wait_until(&what, timeout, |state| state.gateway.sessions_started >= count && state.gateway.is_live())
+            .await;
+    }
+
     /// Waits until the bot has sent gateway opcode `op` (e.g. 1 for a heartbeat, acknowledged
     /// at once by the fake).
     ///
@@ -167,6 +178,14 @@ impl FakeDiscord {
     /// Everything the bot sent, in order.
     pub fn sent(&self) -> Vec<Sent> {
         self.state().sent.clone()
+    }
+
+    /// Everything the bot sends from now on, as it happens (one stream at a time: a new call
+    /// replaces the previous one). For load runs, with [`FakeConfig::without_history`].
+    pub fn sent_stream(&self) -> tokio::sync::mpsc::UnboundedReceiver<Sent> {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+        self.state().sent_stream = Some(tx);
+        rx
     }
 
     /// The application commands the bot registered: global ones under `None`.
@@ -259,6 +278,17 @@ impl FakeDiscord {
             state.closed_dms.insert(user);
         } else {
             state.closed_dms.remove(&user);
+        }
+    }
+
+    /// Makes opening a DM channel with `user` fail with 50007 (or work again), as Discord answers
+    /// for a user who shares no server with the bot or has blocked it.
+    pub fn set_dm_channel_refused(&self, user: u64, refused: bool) {
+        let mut state = self.state();
+        if refused {
+            state.refused_dm_channels.insert(user);
+        } else {
+            state.refused_dm_channels.remove(&user);
         }
     }
 

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use tokio::sync::{mpsc, watch};
 
 use crate::config::FakeConfig;
-use crate::payloads::{self, InteractionBase};
+use crate::payloads::{self, InteractionBase, snowflake};
 
 /// First id the fake hands out; below it, ids belong to the test's configuration.
 const FIRST_ID: u64 = 1_200_000_000_000_000_000;
@@ -70,7 +70,7 @@ pub struct RecordedRequest {
 }
 
 /// A file the bot uploaded, checked to be a PNG image.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ReceivedFile {
     /// The multipart field, e.g. `files[0]`.
     pub field: String,
@@ -79,6 +79,19 @@ pub struct ReceivedFile {
     pub bytes: Vec<u8>,
     /// Width and height when the bytes decode as a PNG, else why they do not.
     pub png: Result<(u32, u32), String>,
+}
+
+/// Without the bytes, which would drown a failing test's message.
+impl std::fmt::Debug for ReceivedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReceivedFile")
+            .field("field", &self.field)
+            .field("filename", &self.filename)
+            .field("content_type", &self.content_type)
+            .field("bytes", &self.bytes.len())
+            .field("png", &self.png)
+            .finish()
+    }
 }
 
 /// What kind of thing the bot sent.
@@ -112,6 +125,8 @@ pub struct Sent {
     pub files: Vec<ReceivedFile>,
     /// The `allowed_mentions` the bot sent with it, if any.
     pub allowed_mentions: Option<Value>,
+    /// When the fake received it (for latency measurements).
+    pub at: std::time::Instant,
 }
 
 impl Sent {
@@ -262,7 +277,12 @@ pub struct State {
     /// User id → their DM channel with the bot.
     pub dm_channels: HashMap<u64, u64>,
     pub closed_dms: HashSet<u64>,
+    /// Users with whom even opening a DM channel fails with 50007 (as for a user who shares no
+    /// server with the bot).
+    pub refused_dm_channels: HashSet<u64>,
     pub interactions: HashMap<String, InteractionRecord>,
+    /// Where each [`Sent`] is also sent as it happens ([`crate::FakeDiscord::sent_stream`]).
+    pub sent_stream: Option<mpsc::UnboundedSender<Sent>>,
     /// Registered commands: `None` for global, `Some(guild)` per guild.
     pub commands: HashMap<Option<u64>, Vec<Value>>,
     pub gateway: GatewayState,
@@ -291,7 +311,9 @@ impl State {
             messages: HashMap::new(),
             dm_channels: HashMap::new(),
             closed_dms: HashSet::new(),
+            refused_dm_channels: HashSet::new(),
             interactions: HashMap::new(),
+            sent_stream: None,
             commands: HashMap::new(),
             gateway: GatewayState::default(),
         }
@@ -422,11 +444,43 @@ impl State {
         }
         let command = registered.into_iter().find(|command| command["name"] == name);
         let command = command.unwrap_or_else(|| panic!("fake Discord: the bot has not registered /{name}"));
+        let resolved = self.resolved_users(guild, &options);
         let mut data = json!({ "id": command["id"], "name": name, "type": 1, "options": options });
+        if let Some(resolved) = resolved {
+            data["resolved"] = resolved;
+        }
         if let Some(guild) = guild {
             data["guild_id"] = json!(guild.to_string());
         }
         self.interaction(kind, channel, user, data, None)
+    }
+
+    /// The `resolved` object of a command's data: the users its user options (type 6) name and,
+    /// in a guild, their partial members (without `user`, `deaf` and `mute`), as Discord sends.
+    fn resolved_users(&self, guild: Option<u64>, options: &Value) -> Option<Value> {
+        let named = options.as_array()?.iter().filter(|option| option["type"] == 6);
+        let ids: Vec<u64> = named.filter_map(|option| snowflake(&option["value"])).collect();
+        if ids.is_empty() {
+            return None;
+        }
+        let (mut users, mut members) = (serde_json::Map::new(), serde_json::Map::new());
+        for id in ids {
+            users.insert(id.to_string(), self.user(id));
+            if let Some(guild) = guild {
+                let mut member = self.member_with_permissions(guild, id);
+                if let Value::Object(fields) = &mut member {
+                    for field in ["user", "deaf", "mute"] {
+                        fields.remove(field);
+                    }
+                }
+                members.insert(id.to_string(), member);
+            }
+        }
+        let mut resolved = json!({ "users": users });
+        if guild.is_some() {
+            resolved["members"] = Value::Object(members);
+        }
+        Some(resolved)
     }
 
     pub fn component_interaction(&mut self, channel: u64, user: u64, message: u64, data: Value) -> Interaction {

@@ -52,6 +52,28 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Load run through Discord (the fake, on 127.0.0.1): N games played by /move interactions,
+    /// moves/s and latency from interaction to the answer's REST call, beside the bare core.
+    BenchDiscord {
+        #[arg(long, default_value_t = 50)]
+        games: usize,
+        /// Runtime worker threads (and the core run's load threads).
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Plies per game at most.
+        #[arg(long, default_value_t = 40)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        /// Leave out board pictures.
+        #[arg(long)]
+        no_pictures: bool,
+        /// Rounds; the medians are reported.
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Search one position and print the best move with depth, score, nodes and principal variation.
     Think {
         #[arg(long, default_value = "chess")]
@@ -195,6 +217,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
             let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
+        }
+        Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
+            outln!("{}", bench::discord::run_rounds(&opts, runs)?);
         }
         Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {
             let (pos, _) = tools::position(tools::variant(&variant)?, fen.as_deref(), setup, &moves)?;

@@ -29,6 +29,33 @@ pub struct Handler {
     pub pending: Arc<PendingMap>,
     /// Read plain messages (the message-content intent is on).
     pub message_content: bool,
+    /// Interactions seen lately, so that one delivered twice is answered once.
+    pub seen: RecentIds,
+}
+
+/// The last [`RecentIds::CAPACITY`] event ids seen. The core ignores an event it has handled
+/// before, but an interaction can be answered only once: a second delivery must not even try.
+#[derive(Default)]
+pub struct RecentIds(std::sync::Mutex<(std::collections::HashSet<u64>, std::collections::VecDeque<u64>)>);
+
+impl RecentIds {
+    const CAPACITY: usize = 4096;
+
+    /// True the first time `id` is seen (among the recent ones).
+    pub fn first_time(&self, id: u64) -> bool {
+        let Ok(mut guard) = self.0.lock() else { return true };
+        let (set, order) = &mut *guard;
+        if !set.insert(id) {
+            return false;
+        }
+        order.push_back(id);
+        if order.len() > Self::CAPACITY
+            && let Some(old) = order.pop_front()
+        {
+            set.remove(&old);
+        }
+        true
+    }
 }
 
 fn scope_of(guild: Option<String>, channel: u64, parent: Option<u64>, is_thread: bool) -> Scope {
@@ -121,7 +148,9 @@ impl Handler {
         match p.answer {
             Answer::Open => private(ctx, p.id, &p.token, text.into(), vec![]).await,
             Answer::Deferred => {
-                let edit = serenity::all::EditInteractionResponse::new().content(text);
+                let edit = serenity::all::EditInteractionResponse::new()
+                    .content(text)
+                    .allowed_mentions(CreateAllowedMentions::new().empty_users().empty_roles());
                 if let Err(e) = edit.execute(ctx, &p.token).await {
                     tracing::warn!("deferred interaction not closed: {e}");
                 }
@@ -239,6 +268,11 @@ impl EventHandler for Handler {
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {
+        let id = interaction.id();
+        if !self.seen.first_time(id.get()) {
+            tracing::debug!(interaction = %id, "interaction delivered again; answered already");
+            return;
+        }
         match &interaction {
             Interaction::Command(cmd) => self.on_command(&ctx, cmd).await,
             Interaction::Autocomplete(cmd) => self.on_autocomplete(&ctx, cmd).await,
@@ -262,5 +296,16 @@ mod tests {
         assert_eq!((s.chat.as_str(), s.thread.as_deref(), s.direct), ("11", Some("30"), false));
         let dm = scope_of(None, 40, None, false);
         assert!(dm.direct && dm.community.is_none());
+    }
+
+    #[test]
+    fn recent_ids_remember_a_bounded_window() {
+        let seen = RecentIds::default();
+        assert!(seen.first_time(1) && !seen.first_time(1));
+        for id in 2..=(RecentIds::CAPACITY as u64 + 1) {
+            assert!(seen.first_time(id));
+        }
+        // 1 fell out of the window; the newest are still known.
+        assert!(seen.first_time(1) && !seen.first_time(RecentIds::CAPACITY as u64 + 1));
     }
 }

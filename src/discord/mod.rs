@@ -99,8 +99,12 @@ pub async fn run(
         _ => format!("cannot reach Discord: {e}"),
     })?;
     let pending = Arc::new(deliver::PendingMap::default());
-    let handler =
-        events::Handler { host: host.clone(), pending: pending.clone(), message_content: opts.message_content };
+    let handler = events::Handler {
+        host: host.clone(),
+        pending: pending.clone(),
+        message_content: opts.message_content,
+        seen: events::RecentIds::default(),
+    };
     let mut client =
         ClientBuilder::new_with_http(make_http(&token, opts.proxy.as_deref()), intents(opts.message_content))
             .event_handler(handler)

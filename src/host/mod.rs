@@ -129,8 +129,9 @@ impl Host {
         self.tracker
             .track_future(async move {
                 let bot = me.bot.clone();
+                let origin = input.event_id.clone();
                 let response = blocking(move || bot.handle(&input)).await.unwrap_or_default();
-                me.settle(response).await;
+                me.settle(response, origin).await;
             })
             .await;
         Ok(())
@@ -143,7 +144,7 @@ impl Host {
             .track_future(async move {
                 let bot = me.bot.clone();
                 let response = blocking(move || bot.tick()).await.unwrap_or_default();
-                me.settle(response).await;
+                me.settle(response, None).await;
             })
             .await;
     }
@@ -167,19 +168,24 @@ impl Host {
     pub async fn resume_ai(self: &Arc<Self>) {
         let bot = self.bot.clone();
         let jobs = blocking(move || bot.pending_ai_jobs()).await.unwrap_or_default();
-        self.settle(Response { replies: vec![], ai_jobs: jobs }).await;
+        self.settle(Response { replies: vec![], ai_jobs: jobs }, None).await;
     }
 
     /// Delivers replies (in order), then runs the AI jobs, each on the bounded pool, feeding their
-    /// moves back and settling what follows.
-    async fn settle(self: &Arc<Self>, response: Response) {
-        for r in &response.replies {
+    /// moves back and settling what follows. `origin` is the event that caused it all: the AI's
+    /// replies answer it too (a Discord interaction gets the AI's move as its follow-up while it
+    /// is still open).
+    async fn settle(self: &Arc<Self>, mut response: Response, origin: Option<String>) {
+        for r in &mut response.replies {
+            if r.in_reply_to.is_none() {
+                r.in_reply_to.clone_from(&origin);
+            }
             self.deliver(r).await;
         }
         let mut running = Vec::new();
         for job in response.ai_jobs {
-            let me = self.clone();
-            running.push(self.tracker.spawn(async move { me.run_ai(job).await }));
+            let (me, origin) = (self.clone(), origin.clone());
+            running.push(self.tracker.spawn(async move { me.run_ai(job, origin).await }));
         }
         for r in running {
             let _ = r.await;
@@ -187,11 +193,15 @@ impl Host {
     }
 
     /// Boxed with `Send` spelled out: the AI's move may start another AI job (recursion).
-    fn run_ai(self: Arc<Self>, job: AiJob) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
-        Box::pin(self.run_ai_inner(job))
+    fn run_ai(
+        self: Arc<Self>,
+        job: AiJob,
+        origin: Option<String>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+        Box::pin(self.run_ai_inner(job, origin))
     }
 
-    async fn run_ai_inner(self: Arc<Self>, job: AiJob) {
+    async fn run_ai_inner(self: Arc<Self>, job: AiJob, origin: Option<String>) {
         let Ok(permit) = self.ai_pool.clone().acquire_owned().await else { return };
         if self.stop.is_cancelled() {
             return;
@@ -219,7 +229,7 @@ impl Host {
         drop(permit);
         let bot = self.bot.clone();
         let response = blocking(move || bot.finish_ai_job(&job, mv)).await.unwrap_or_default();
-        self.settle(response).await;
+        self.settle(response, origin).await;
     }
 
     fn front_end(&self, platform: &str) -> Option<Arc<dyn FrontEnd>> {

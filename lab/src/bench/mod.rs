@@ -1,8 +1,9 @@
-//! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`) and the bot core under load
-//! (`bench-bot`). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
+//! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`), the bot core under load
+//! (`bench-bot`) and the same through Discord, faked on 127.0.0.1 (`bench-discord`). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
 //! in [`crate::engine`].
 
 pub mod bot;
+pub mod discord;
 pub mod perft;
 pub mod render;
 

@@ -1,0 +1,313 @@
+//! A load run through Discord (not a test): the real serenity client and host against the in-repo
+//! fake Discord on 127.0.0.1, N games played at once by `/move` interactions. It reports accepted
+//! moves per second and the latency from the interaction's dispatch to the REST call that carries
+//! the answer (the board embed), beside the bare core's figure for the same games from
+//! [`super::bot`] in the same run.
+
+use super::bot::{BenchOptions, BenchReport, Through};
+use capabot::bot::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
+use capabot::discord::{DiscordOptions, Token};
+use capabot::host::{Host, HostConfig};
+use capabot::notation::{fen, san};
+use capabot::rules::{Color, Game, Position, setups};
+use capabot::store::{Store, games};
+use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use serde_json::json;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+
+const TOKEN: &str = "bench-token";
+const GUILD: u64 = 10;
+/// Channel `FIRST_CHANNEL + i` holds game `i`; its players are users `FIRST_USER + 2i` (White)
+/// and `FIRST_USER + 2i + 1`.
+const FIRST_CHANNEL: u64 = 100_000;
+const FIRST_USER: u64 = 1_000_000;
+/// How long one move may wait for its answer before the game is given up.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The answers of interactions, handed to whoever waits for them (or kept until they do).
+#[derive(Default)]
+struct Answers {
+    waiting: HashMap<u64, oneshot::Sender<Sent>>,
+    early: HashMap<u64, Sent>,
+}
+
+impl Answers {
+    fn deliver(&mut self, sent: Sent) {
+        let Some(id) = sent.interaction_id else { return };
+        let answer = matches!(sent.kind, SentKind::Edit | SentKind::FollowUp)
+            || sent.kind == (SentKind::InteractionResponse { callback_type: 4 });
+        if !answer {
+            return;
+        }
+        match self.waiting.remove(&id) {
+            Some(tx) => {
+                let _ = tx.send(sent);
+            }
+            None => {
+                self.early.entry(id).or_insert(sent);
+            }
+        }
+    }
+
+    fn wait(&mut self, id: u64) -> oneshot::Receiver<Sent> {
+        let (tx, rx) = oneshot::channel();
+        match self.early.remove(&id) {
+            Some(sent) => {
+                let _ = tx.send(sent);
+            }
+            None => {
+                self.waiting.insert(id, tx);
+            }
+        }
+        rx
+    }
+}
+
+fn world(games: usize) -> FakeConfig {
+    let mut guild = GuildSpec::new(GUILD, "Bench club");
+    for i in 0..games as u64 {
+        guild = guild
+            .text_channel(FIRST_CHANNEL + i, &format!("table-{i}"))
+            .member(FIRST_USER + 2 * i, &format!("w{i}"))
+            .member(FIRST_USER + 2 * i + 1, &format!("b{i}"));
+    }
+    FakeConfig::new(TOKEN).without_history().guild(guild)
+}
+
+/// Challenges and acceptances straight through the core (not timed); returns each game's start.
+fn set_up(bot: &Bot, opts: &BenchOptions) -> Result<Vec<Position>, String> {
+    for i in 0..opts.games as u64 {
+        let scope = Scope::chat("discord", (FIRST_CHANNEL + i).to_string()).in_community(GUILD.to_string());
+        let white = UserRef::new((FIRST_USER + 2 * i).to_string(), format!("w{i}"));
+        let black = UserRef::new((FIRST_USER + 2 * i + 1).to_string(), format!("b{i}"));
+        let setup = if opts.variant.has_setups() {
+            format!(" setup:{}", i as usize % setups::count(opts.variant))
+        } else {
+            String::new()
+        };
+        let text = format!("!challenge <@{}> {} color:white{setup}", black.id, opts.variant.name);
+        let r = bot.handle(&Input::text(scope.clone(), white, text).with_mentions(vec![black.clone()]));
+        if !r.text().contains("Challenge #") {
+            return Err(format!("set-up failed: {}", r.text()));
+        }
+        let r = bot.handle(&Input::text(scope, black, "!accept"));
+        if !r.text().contains("starts") {
+            return Err(format!("set-up failed: {}", r.text()));
+        }
+    }
+    let conn = bot.store().conn().map_err(|e| e.to_string())?;
+    let mut starts = Vec::new();
+    for i in 0..opts.games {
+        let g = games::get(&conn, (i + 1) as i64).map_err(|e| e.to_string())?.ok_or("game missing")?;
+        starts.push(fen::parse_position(opts.variant, &g.start_fen).map_err(|e| e.to_string())?);
+    }
+    Ok(starts)
+}
+
+/// One game: random legal moves by `/move`, each awaited; latencies of the accepted ones.
+async fn play_game(
+    fake: FakeDiscord,
+    answers: Arc<Mutex<Answers>>,
+    index: u64,
+    start: Position,
+    plies: usize,
+    seed: u64,
+) -> (Vec<Duration>, usize, usize) {
+    let mut rng = StdRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let mut game = Game::new(start);
+    let (mut latencies, mut refused, mut pictures) = (Vec::new(), 0, 0);
+    let channel = FIRST_CHANNEL + index;
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            break;
+        }
+        let pos = game.position().clone();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.random_range(0..moves.len())];
+        let user = FIRST_USER + 2 * index + u64::from(pos.turn() != Color::White);
+        let options = json!([{ "name": "move", "type": 3, "value": san::write_plain(&pos, mv) }]);
+        let sent_at = Instant::now();
+        // The lock is held over the dispatch so that the id is known before any answer is.
+        let rx = {
+            let mut answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+            let interaction = fake.slash_command(channel, user, "move", options);
+            answers.wait(interaction.id)
+        };
+        let answer = match tokio::time::timeout(ANSWER_TIMEOUT, rx).await {
+            Ok(Ok(answer)) => answer,
+            _ => {
+                refused += 1;
+                break;
+            }
+        };
+        let played =
+            answer.payload["flags"].as_u64().is_none_or(|f| f & 64 == 0) && !answer.payload["embeds"].is_null();
+        if !played {
+            refused += 1;
+            break;
+        }
+        latencies.push(answer.at.saturating_duration_since(sent_at));
+        pictures += answer.files.iter().filter(|f| f.filename.ends_with(".png") && !f.bytes.is_empty()).count();
+        game.play(mv);
+    }
+    (latencies, refused, pictures)
+}
+
+/// The games of `opts` played through Discord (the fake) on a fresh database at `db`.
+pub fn run_discord(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(opts.threads.max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))?;
+    rt.block_on(async {
+        let store = Store::open(db).map_err(|e| e.to_string())?;
+        let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
+        let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
+        let starts = {
+            let (bot, opts) = (bot.clone(), opts.clone());
+            tokio::task::spawn_blocking(move || set_up(&bot, &opts)).await.map_err(|e| e.to_string())??
+        };
+        let fake = FakeDiscord::start(world(opts.games)).await;
+        let host = Host::new(bot, HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
+        let discord = DiscordOptions {
+            guild: Some(GUILD),
+            proxy: Some(fake.base_url()),
+            message_content: false,
+            grace: Duration::from_secs(10),
+        };
+        let (stop, stopped) = oneshot::channel::<()>();
+        let running = tokio::spawn(capabot::discord::run(host, Token::new(TOKEN), discord, async move {
+            let _ = stopped.await;
+        }));
+        fake.wait_for_sessions(1, Duration::from_secs(60)).await;
+
+        let answers = Arc::new(Mutex::new(Answers::default()));
+        let mut stream = fake.sent_stream();
+        let collector = {
+            let answers = answers.clone();
+            tokio::spawn(async move {
+                while let Some(sent) = stream.recv().await {
+                    answers.lock().unwrap_or_else(|p| p.into_inner()).deliver(sent);
+                }
+            })
+        };
+        let t0 = Instant::now();
+        let mut players = Vec::new();
+        for (i, start) in starts.into_iter().enumerate() {
+            let game = play_game(fake.clone(), answers.clone(), i as u64, start, opts.plies, opts.seed);
+            players.push(tokio::spawn(game));
+        }
+        let (mut all, mut refused, mut pictures) = (Vec::new(), 0, 0);
+        for p in players {
+            let (l, r, n) = p.await.map_err(|e| format!("a game task failed: {e}"))?;
+            all.extend(l);
+            refused += r;
+            pictures += n;
+        }
+        let elapsed = t0.elapsed();
+        collector.abort();
+        let _ = stop.send(());
+        match tokio::time::timeout(Duration::from_secs(30), running).await {
+            Ok(Ok(Ok(()))) => {}
+            Ok(Ok(Err(e))) => return Err(e),
+            _ => return Err("the bot did not stop".into()),
+        }
+        all.sort();
+        let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
+        Ok(BenchReport {
+            accepted: all.len(),
+            refused,
+            pictures,
+            elapsed,
+            p50: pct(0.50),
+            p99: pct(0.99),
+            max: all.last().copied().unwrap_or_default(),
+        })
+    })
+}
+
+/// `runs` rounds of the bare core and of Discord on the same games, each on a fresh database in a
+/// temporary folder: every round's two lines, then the medians.
+pub fn run_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("capabot-bench-discord-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let result = rounds_in(&dir, opts, runs);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize) -> Result<String, String> {
+    let mut out = String::new();
+    let (mut core, mut discord) = (Vec::new(), Vec::new());
+    for round in 0..runs.max(1) {
+        let c = super::bot::run_through(&dir.join(format!("core-{round}.db")), opts, Through::Core)?;
+        let d = run_discord(&dir.join(format!("discord-{round}.db")), opts)?;
+        out += &format!("round {}: core    {}\n", round + 1, line(&c));
+        out += &format!("round {}: discord {}\n", round + 1, line(&d));
+        core.push(c);
+        discord.push(d);
+    }
+    out += &format!(
+        "medians of {} rounds, {} games of {} ({}), up to {} plies each:\n  core    {}\n  discord {}",
+        core.len(),
+        opts.games,
+        opts.variant.name,
+        if opts.pictures { "with pictures" } else { "no pictures" },
+        opts.plies,
+        median_line(&core),
+        median_line(&discord)
+    );
+    Ok(out)
+}
+
+fn line(r: &BenchReport) -> String {
+    format!(
+        "{} moves in {:.2} s = {:.0} moves/s; p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; {} pictures; {} refused",
+        r.accepted,
+        r.elapsed.as_secs_f64(),
+        r.moves_per_sec(),
+        r.p50.as_secs_f64() * 1e3,
+        r.p99.as_secs_f64() * 1e3,
+        r.max.as_secs_f64() * 1e3,
+        r.pictures,
+        r.refused
+    )
+}
+
+fn median_line(reports: &[BenchReport]) -> String {
+    let of = |f: &dyn Fn(&BenchReport) -> f64| {
+        let mut v: Vec<f64> = reports.iter().map(f).collect();
+        super::median_secs(&mut v)
+    };
+    format!(
+        "{:.0} moves/s; p50 {:.1} ms, p99 {:.1} ms",
+        of(&|r| r.moves_per_sec()),
+        of(&|r| r.p50.as_secs_f64() * 1e3),
+        of(&|r| r.p99.as_secs_f64() * 1e3)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use capabot::rules::variant::CHESS;
+
+    #[test]
+    fn a_small_run_through_discord_plays_every_ply() {
+        let opts = BenchOptions { games: 2, threads: 2, plies: 4, variant: &CHESS, pictures: true, seed: 3 };
+        let dir = tempfile::tempdir().unwrap();
+        let r = run_discord(&dir.path().join("d.db"), &opts).unwrap();
+        assert_eq!((r.accepted, r.refused, r.pictures), (8, 0, 8), "{r:?}");
+        assert!(r.p50 > Duration::ZERO && r.p50 <= r.p99);
+    }
+}
