@@ -14,6 +14,8 @@ pub mod console;
 #[cfg(feature = "discord")]
 pub mod discord;
 pub mod host;
+#[cfg(feature = "matrix")]
+pub mod matrix;
 pub mod notation;
 pub mod render;
 pub mod rules;

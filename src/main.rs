@@ -94,6 +94,19 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Run the Matrix bot (MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN).
+    #[cfg(feature = "matrix")]
+    Matrix {
+        /// Configuration file (default: ./capabot.toml when present).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Database file (overrides config and CAPABOT_DB).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The Matrix store folder: session, sync token, encryption keys (overrides `[matrix] store`).
+        #[arg(long)]
+        store: Option<PathBuf>,
+    },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
     /// Draw a position as a PNG picture.
@@ -260,6 +273,35 @@ fn run(cli: Cli) -> Result<(), String> {
             };
             let (host, rt) = start_host(&cfg)?;
             let res = rt.block_on(capabot::discord::run(host, token, opts, host::shutdown_signal()));
+            rt.shutdown_timeout(std::time::Duration::from_millis(100));
+            res?;
+        }
+        #[cfg(feature = "matrix")]
+        Command::Matrix { config, db, store } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            if let Some(store) = store {
+                cfg.matrix.store = store;
+            }
+            let creds = capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?;
+            let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
+            let (host, rt) = start_host(&cfg)?;
+            let res = rt.block_on(async {
+                let client = capabot::matrix::session::connect(&creds, &cfg.matrix.store).await.map_err(|e| e.to_string())?;
+                let front = capabot::matrix::serve(host.clone(), client).await;
+                let scheduler = host.start_scheduler();
+                let resuming = host.clone();
+                tokio::spawn(async move { resuming.resume_ai().await });
+                tokio::select! {
+                    _ = capabot::matrix::sync_until_stopped(&host, &front.client) => {}
+                    _ = host::shutdown_signal() => {}
+                }
+                host.shutdown(grace).await;
+                scheduler.abort();
+                Ok::<(), String>(())
+            });
             rt.shutdown_timeout(std::time::Duration::from_millis(100));
             res?;
         }

@@ -60,7 +60,7 @@ struct MessageText(String);
 
 impl Visit for MessageText {
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
-        self.0 += &format!("{}={value:?} ", field.name());
+        self.0.push_str(&format!("{}={value:?} ", field.name()));
     }
 }
 

@@ -504,13 +504,13 @@ impl State {
     pub fn summary(&self) -> String {
         let mut text = String::from("REST requests:\n");
         for request in &self.requests {
-            text += &format!("  {} {} -> {} {}\n", request.method, request.path, request.status, request.body);
+            text.push_str(&format!("  {} {} -> {} {}\n", request.method, request.path, request.status, request.body));
         }
         text += "Sent by the bot:\n";
         for sent in &self.sent {
-            text += &format!("  {:?} channel {:?}: {}\n", sent.kind, sent.channel_id, sent.payload);
+            text.push_str(&format!("  {:?} channel {:?}: {}\n", sent.kind, sent.channel_id, sent.payload));
         }
-        text += &format!("Gateway ops received: {:?}\n", self.gateway.ops_received);
+        text.push_str(&format!("Gateway ops received: {:?}\n", self.gateway.ops_received));
         text
     }
 }

@@ -252,12 +252,12 @@ fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize) -> Result<String, Str
     for round in 0..runs.max(1) {
         let c = super::bot::run_through(&dir.join(format!("core-{round}.db")), opts, Through::Core)?;
         let d = run_discord(&dir.join(format!("discord-{round}.db")), opts)?;
-        out += &format!("round {}: core    {}\n", round + 1, line(&c));
-        out += &format!("round {}: discord {}\n", round + 1, line(&d));
+        out.push_str(&format!("round {}: core    {}\n", round + 1, line(&c)));
+        out.push_str(&format!("round {}: discord {}\n", round + 1, line(&d)));
         core.push(c);
         discord.push(d);
     }
-    out += &format!(
+    out.push_str(&format!(
         "medians of {} rounds, {} games of {} ({}), up to {} plies each:\n  core    {}\n  discord {}",
         core.len(),
         opts.games,
@@ -266,7 +266,7 @@ fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize) -> Result<String, Str
         opts.plies,
         median_line(&core),
         median_line(&discord)
-    );
+    ));
     Ok(out)
 }
 

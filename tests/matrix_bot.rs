@@ -19,8 +19,14 @@ use matrix_sdk::config::SyncSettings;
 use matrix_sdk::ruma::api::client::room::create_room::v3::{Request as CreateRoom, RoomPreset};
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::reaction::ReactionEventContent;
-use matrix_sdk::ruma::events::relation::Annotation;
-use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent, RoomMessageEventContent};
+use matrix_sdk::deserialized_responses::EncryptionInfo;
+use matrix_sdk::ruma::events::InitialStateEvent;
+use matrix_sdk::ruma::events::relation::{Annotation, Thread};
+use matrix_sdk::ruma::events::room::MediaSource;
+use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
+use matrix_sdk::ruma::events::room::message::{
+    MessageType, OriginalSyncRoomMessageEvent, Relation, RoomMessageEventContent,
+};
 use matrix_sdk::ruma::{OwnedEventId, OwnedRoomId, OwnedUserId};
 use matrix_sdk::{Client, Room, RoomState};
 use std::path::Path;
@@ -39,7 +45,19 @@ struct Seen {
     event_id: OwnedEventId,
     sender: OwnedUserId,
     content: RoomMessageEventContent,
+    /// It arrived encrypted (and was decrypted).
+    encrypted: bool,
     at: Instant,
+}
+
+impl Seen {
+    /// The thread root the message is in.
+    fn thread(&self) -> Option<&OwnedEventId> {
+        match &self.content.relates_to {
+            Some(Relation::Thread(t)) => Some(&t.event_id),
+            _ => None,
+        }
+    }
 }
 
 /// A human: a client, what it saw, its sync loop.
@@ -62,19 +80,22 @@ impl Human {
         client.matrix_auth().login_username(&user.localpart, &user.password).send().await.expect("log in");
         client.sync_once(SyncSettings::default()).await.expect("first sync");
         let (tx, seen) = mpsc::unbounded_channel();
-        client.add_event_handler(move |ev: OriginalSyncRoomMessageEvent, room: Room| {
-            let tx = tx.clone();
-            let at = Instant::now();
-            async move {
-                let _ = tx.send(Seen {
-                    room: room.room_id().to_owned(),
-                    event_id: ev.event_id,
-                    sender: ev.sender,
-                    content: ev.content,
-                    at,
-                });
-            }
-        });
+        client.add_event_handler(
+            move |ev: OriginalSyncRoomMessageEvent, room: Room, encryption: Option<EncryptionInfo>| {
+                let tx = tx.clone();
+                let at = Instant::now();
+                async move {
+                    let _ = tx.send(Seen {
+                        room: room.room_id().to_owned(),
+                        event_id: ev.event_id,
+                        sender: ev.sender,
+                        content: ev.content,
+                        encrypted: encryption.is_some(),
+                        at,
+                    });
+                }
+            },
+        );
         // Joins whatever it is invited to.
         client.add_event_handler(
             |ev: matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent, room: Room, client: Client| async move {
@@ -122,6 +143,24 @@ impl Human {
         (id, at)
     }
 
+    /// Sends a text into the thread that starts at `root`.
+    async fn say_in_thread(&self, room: &OwnedRoomId, root: &OwnedEventId, text: &str) -> Instant {
+        let mut content = RoomMessageEventContent::text_plain(text);
+        content.relates_to = Some(Relation::Thread(Thread::without_fallback(root.clone())));
+        let at = Instant::now();
+        self.room(room).send(content).await.expect("send");
+        at
+    }
+
+    /// Waits until this human has joined `room`.
+    async fn wait_joined(&self, room: &OwnedRoomId) {
+        let deadline = Instant::now() + WAIT;
+        while self.client.get_room(room).is_none_or(|r| r.state() != RoomState::Joined) {
+            assert!(Instant::now() < deadline, "a human did not join");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
     /// Waits for a message by `sender` in `room` that `wanted` accepts.
     async fn expect(
         &mut self,
@@ -131,12 +170,26 @@ impl Human {
         wanted: impl Fn(&Seen) -> bool,
     ) -> Seen {
         let deadline = tokio::time::Instant::now() + WAIT;
+        let mut passed = Vec::new();
         loop {
             match tokio::time::timeout_at(deadline, self.seen.recv()).await {
                 Ok(Some(s)) if s.room == *room && s.sender == *sender && wanted(&s) => return s,
+                Ok(Some(s)) => passed.push(format!("{}: {}", s.sender, s.content.body())),
+                Ok(None) => panic!("handlers gone"),
+                Err(_) => panic!("waited {WAIT:?} for {what}; saw meanwhile: {passed:#?}"),
+            }
+        }
+    }
+
+    /// Waits for a text by `sender` containing `needle`, in any room.
+    async fn expect_anywhere(&mut self, sender: &OwnedUserId, needle: &str) -> Seen {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        loop {
+            match tokio::time::timeout_at(deadline, self.seen.recv()).await {
+                Ok(Some(s)) if s.sender == *sender && s.content.body().contains(needle) => return s,
                 Ok(Some(_)) => {}
                 Ok(None) => panic!("handlers gone"),
-                Err(_) => panic!("waited {WAIT:?} for {what}"),
+                Err(_) => panic!("waited {WAIT:?} for {needle}"),
             }
         }
     }
@@ -226,7 +279,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     let clock = Arc::new(ManualClock::new(T0));
 
     let mut alice = Human::log_in(&synapse, &users[1]).await;
-    let mut bob = Human::log_in(&synapse, &users[2]).await;
+    let bob = Human::log_in(&synapse, &users[2]).await;
     let carol = Human::log_in(&synapse, &users[3]).await;
     let mut bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
     let bot_id = bot.front.me.user_id.clone();
@@ -239,13 +292,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
     alice.expect_text(&room, &bot_id, "!help").await;
     for h in [&bob, &carol] {
-        let c = h.client.clone();
-        let r = room.clone();
-        let deadline = Instant::now() + WAIT;
-        while c.get_room(&r).is_none_or(|r| r.state() != RoomState::Joined) {
-            assert!(Instant::now() < deadline, "a human did not join");
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
+        h.wait_joined(&room).await;
     }
 
     // A challenge; carol's reaction is ignored; bob accepts by reaction.
@@ -268,6 +315,8 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     let synapse_restart_at = 2 * sans.len() / 3;
     for (ply, san) in sans.iter().enumerate() {
         if ply == restart_at {
+            // The last answer's picture arrives after its text: let it come before the bot stops.
+            alice.drain(Duration::from_secs(2)).await;
             bot.stop().await;
             // Someone speaks while the bot is away: it is history and gets no answer.
             alice.say(&room, "!games", &[]).await;
@@ -305,6 +354,32 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
         .unwrap();
     assert_eq!(moves, sans.len() as i64, "every move stored once");
 
+    // Short atomic games by bare moves until 200 moves have been timed.
+    let mut game = 1;
+    let mut played = sans.len() as i64;
+    while delays.len() < 200 && game < 40 {
+        game += 1;
+        alice.say(&room, &format!("!challenge @{} atomic color:white", users[2].localpart), &[&bob]).await;
+        alice.expect_text(&room, &bot_id, &format!("Challenge #{game}")).await;
+        bob.say(&room, "!accept", &[]).await;
+        alice.expect_text(&room, &bot_id, &format!("Game #{game} starts")).await;
+        let (sans, _) = decisive_playout(&start_of(&db, game), Wants::default());
+        for (ply, san) in sans.iter().enumerate() {
+            let mover = if ply % 2 == 0 { &alice } else { &bob };
+            let (_, sent) = mover.say(&room, san, &[]).await;
+            let answer = alice.expect_text(&room, &bot_id, &format!("Game #{game}: {san} played by")).await;
+            delays.push(answer.at - sent);
+        }
+        played += sans.len() as i64;
+    }
+    let stored: i64 = Store::open(&db)
+        .unwrap()
+        .conn()
+        .unwrap()
+        .query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(stored, played, "every move of every game stored once");
+
     delays.sort();
     let mut handling = bot.front.handling_times();
     handling.sort();
@@ -318,6 +393,89 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     );
     bot.stop().await;
     for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// An encrypted room works like a plain one: greeting, settings by a power-level-100 member only,
+/// a game in its own thread by bare moves with encrypted board pictures, and the reminder that a
+/// fast-forwarded clock causes in a direct room, which the next reminder reuses.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_encrypted_room_plays_like_a_plain_one() {
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+    let users = synapse.register_users(&["capabot", "alice", "bob"]).unwrap_or_else(|e| panic!("{e}"));
+    let data = tempfile::tempdir().unwrap();
+    let db = data.path().join("capabot.db");
+    let clock = Arc::new(ManualClock::new(T0));
+    let mut alice = Human::log_in(&synapse, &users[1]).await;
+    let mut bob = Human::log_in(&synapse, &users[2]).await;
+    let bot = start_bot(&synapse, &users[0], &db, &data.path().join("matrix-store"), clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone(), bob.id()];
+    request.preset = Some(RoomPreset::PrivateChat);
+    let encryption = RoomEncryptionEventContent::with_recommended_defaults();
+    request.initial_state = vec![InitialStateEvent::with_empty_state_key(encryption).to_raw_any()];
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    let hello = alice.expect_text(&room, &bot_id, "!help").await;
+    assert!(hello.encrypted, "the greeting is encrypted");
+    bob.wait_joined(&room).await;
+
+    // Settings are for power level 50 or more: bob (0) is refused, alice (100, the creator) is not.
+    bob.say(&room, "!settings thread:on", &[]).await;
+    let refused = bob.expect_text(&room, &bot_id, "Only the community's administrators").await;
+    assert!(refused.encrypted);
+    alice.say(&room, "!settings thread:on", &[]).await;
+    alice.expect_text(&room, &bot_id, "Settings saved").await;
+
+    alice.say(&room, &format!("!challenge @{} atomic color:white days:1", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    bob.say(&room, "!accept", &[]).await;
+    let root = alice.expect_text(&room, &bot_id, "Game #1 starts").await.event_id;
+
+    // 20 of the 24 hours pass: alice, to move, is reminded in a direct room.
+    clock.advance(20 * 3600);
+    bot.host.tick().await;
+    let reminder = alice.expect_anywhere(&bot_id, "Game #1: reminder").await;
+    assert_ne!(reminder.room, room, "the reminder comes in a direct room");
+    let (sans, _) = decisive_playout(&start_of(&db, 1), Wants::default());
+    assert!(sans.len() > 3, "a game long enough for a second reminder");
+    let mut picture_checked = false;
+    for (ply, san) in sans.iter().enumerate() {
+        if ply == 2 {
+            clock.advance(20 * 3600);
+            bot.host.tick().await;
+            let again = alice.expect_anywhere(&bot_id, "Game #1: reminder").await;
+            assert_eq!(again.room, reminder.room, "the direct room is created once and reused");
+        }
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        mover.say_in_thread(&room, &root, san).await;
+        let answer = alice.expect_text(&room, &bot_id, &format!("Game #1: {san} played by")).await;
+        assert_eq!(answer.thread(), Some(&root), "the answer is in the game's thread");
+        assert!(answer.encrypted, "the answer is encrypted");
+        if !picture_checked {
+            let image = alice
+                .expect(&room, &bot_id, "a board picture", |s| matches!(s.content.msgtype, MessageType::Image(_)))
+                .await;
+            assert!(image.encrypted && image.thread() == Some(&root));
+            let MessageType::Image(image) = &image.content.msgtype else { unreachable!() };
+            assert!(matches!(image.source, MediaSource::Encrypted(_)), "the picture is an encrypted attachment");
+            let png = alice.client.media().get_file(image, false).await.unwrap().expect("a file");
+            assert_eq!(png_width(&png), 640, "the board's width");
+            picture_checked = true;
+        }
+    }
+    let result: Option<String> = Store::open(&db)
+        .unwrap()
+        .conn()
+        .unwrap()
+        .query_row("SELECT result FROM games WHERE id = 1", [], |r| r.get(0))
+        .unwrap();
+    assert!(result.is_some(), "the game ended");
+    bot.stop().await;
+    for h in [alice, bob] {
         h.sync.abort();
     }
 }
