@@ -349,6 +349,17 @@ async fn a_game_by_slash_commands_and_buttons() {
         fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
         assert_eq!(fake.commands(Some(GUILD)).len(), capabot::bot::command::COMMANDS.len());
 
+        // Where the bot may not attach files nor embed links, it says so privately and does nothing.
+        let all = 2_251_799_813_685_247u64;
+        fake.set_app_permissions(GENERAL, Some(all & !(1 << 14) & !(1 << 15)));
+        let opts = json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }]);
+        let (_, lacking) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
+        assert!(ephemeral(&lacking), "{lacking:?}");
+        let text = lacking.content().unwrap_or_default();
+        assert!(text.contains("missing embed links, attach files"), "{text}");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM challenges"), 0);
+        fake.set_app_permissions(GENERAL, None);
+
         // Alice challenges Bob as White; the answer carries an Accept button for Bob only.
         let opts = json!([
             { "name": "opponent", "type": 6, "value": BOB.to_string() },
@@ -462,7 +473,7 @@ async fn a_capatomic_game_with_a_launch_to_the_end() {
     .await;
 }
 
-/// A takeback allowed and a draw accepted, both by the opponent's buttons.
+/// A takeback allowed, a takeback declined and a draw accepted, all by the opponent's buttons.
 #[tokio::test(flavor = "current_thread")]
 async fn takeback_and_draw_by_buttons() {
     scenario(async {
@@ -486,8 +497,19 @@ async fn takeback_and_draw_by_buttons() {
         assert_eq!(undone.files.len(), 1);
         assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 0);
 
-        // Alice plays d4 instead, then offers a draw, which Bob accepts by button.
+        // Alice plays d4 instead and asks to take it back too; Bob declines by button.
         play(&fake, GENERAL, ALICE, "d4").await;
+        let (_, ask) = command(&fake, GENERAL, ALICE, "takeback", json!([])).await;
+        let decline = button(&ask, "decline");
+        assert!(decline.contains(&BOB.to_string()), "{decline}");
+        let click = fake.click_button(GENERAL, BOB, message_of(&ask), &decline);
+        let declined = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(declined.content().is_some_and(|c| c.contains("declined") && c.contains("takeback")), "{declined:?}");
+        assert_eq!(pinged(&declined), vec![ALICE.to_string()], "{declined:?}");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 1, "d4 stays");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM offers"), 0, "no request left");
+
+        // Then Alice offers a draw, which Bob accepts by button.
         let (_, offer) = command(&fake, GENERAL, ALICE, "draw", json!([])).await;
         assert_eq!(pinged(&offer), vec![BOB.to_string()], "{offer:?}");
         let accept = button(&offer, "draw #1");
@@ -692,6 +714,17 @@ async fn a_thread_per_game() {
         let reply = fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("Nf3"), WAIT).await;
         assert_eq!(reply.channel_id, Some(thread_id));
         assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 3);
+        // A slash command from the main channel: the move goes to the thread, the interaction is
+        // told where, privately.
+        let (interaction, note) =
+            command(&fake, GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "Nc6" }])).await;
+        // (Private, unless a slow machine made the bot defer first: then the "thinking…" is edited.)
+        assert!(ephemeral(&note) || note.kind == SentKind::Edit, "{note:?}");
+        assert_eq!(note.payload["content"], format!("Posted in <#{thread_id}>."), "{note:?}");
+        let posted = fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("Nc6"), WAIT).await;
+        assert_eq!(posted.channel_id, Some(thread_id));
+        assert!(fake.sent().iter().all(|s| !(answers(interaction.id)(s) && move_of(s).is_some())));
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 4);
         let stored = env.query_text(&bot, "SELECT thread_id FROM games WHERE id = 1");
         assert_eq!(stored, thread_id.to_string());
         env.finish(bot, &[]).await;

@@ -152,6 +152,7 @@ fn a_crash_between_result_and_rating_leaves_both_or_neither() {
         let out = run("bob> !resign\n", None);
         assert!(String::from_utf8_lossy(&out.stdout).contains("Ratings:"), "{point}");
         assert_eq!(q("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
-        assert_eq!(q("SELECT count(*) FROM rating_history"), 2);
+        // Two players, each rated globally and in the console's community.
+        assert_eq!(q("SELECT count(*) FROM rating_history"), 4);
     }
 }

@@ -281,6 +281,16 @@ impl FakeDiscord {
         }
     }
 
+    /// The bot's permissions that interactions in `channel` report as `app_permissions` (`None`:
+    /// every permission, the default), as a server whose roles or overwrites deny some would.
+    pub fn set_app_permissions(&self, channel: u64, permissions: Option<u64>) {
+        let mut state = self.state();
+        match permissions {
+            Some(p) => state.app_permissions.insert(channel, p),
+            None => state.app_permissions.remove(&channel),
+        };
+    }
+
     /// Makes opening a DM channel with `user` fail with 50007 (or work again), as Discord answers
     /// for a user who shares no server with the bot or has blocked it.
     pub fn set_dm_channel_refused(&self, user: u64, refused: bool) {

@@ -285,6 +285,9 @@ pub struct State {
     pub sent_stream: Option<mpsc::UnboundedSender<Sent>>,
     /// Registered commands: `None` for global, `Some(guild)` per guild.
     pub commands: HashMap<Option<u64>, Vec<Value>>,
+    /// The bot's permissions that interactions in a channel report (`app_permissions`); every
+    /// permission where a channel is not listed.
+    pub app_permissions: HashMap<u64, u64>,
     pub gateway: GatewayState,
 }
 
@@ -315,6 +318,7 @@ impl State {
             interactions: HashMap::new(),
             sent_stream: None,
             commands: HashMap::new(),
+            app_permissions: HashMap::new(),
             gateway: GatewayState::default(),
         }
     }
@@ -418,6 +422,9 @@ impl State {
             user: self.user(user),
         };
         let mut interaction = payloads::interaction(base, kind, data);
+        if let Some(permissions) = self.app_permissions.get(&channel) {
+            interaction["app_permissions"] = Value::String(permissions.to_string());
+        }
         if let Some(message) = source {
             let found = self.messages.get(&message).cloned();
             interaction["message"] = found.unwrap_or_else(|| panic!("fake Discord: unknown message {message}"));

@@ -32,6 +32,10 @@ pub struct Pending {
     pub id: InteractionId,
     pub token: String,
     pub answer: Answer,
+    /// The channel (or thread) the interaction came from: only replies meant for it answer it.
+    pub channel: ChannelId,
+    /// Where a reply meant for another channel went (a game's thread), to tell the person.
+    pub elsewhere: Option<ChannelId>,
 }
 
 /// Interactions in progress by id; each behind an async lock so that the defer timer and a reply
@@ -293,11 +297,18 @@ impl FrontEnd for DiscordFrontEnd {
                 let pending =
                     if reply.slot.as_ref().is_some_and(|s| s.previous.is_some()) { None } else { self.pending(reply) };
                 let channel = ChannelId::new(id_of(scope.thread.as_deref().unwrap_or(&scope.chat))?);
+                let mut pending = match pending {
+                    Some(p) => Some(p.lock_owned().await),
+                    None => None,
+                };
+                if let Some(p) = pending.as_mut().filter(|p| p.channel != channel) {
+                    // Meant for another channel (a game's own thread): posted there, and the
+                    // interaction is told where when it closes.
+                    p.elsewhere.get_or_insert(channel);
+                    pending = None;
+                }
                 let answered = match pending {
-                    Some(p) => {
-                        let mut p = p.lock().await;
-                        self.answer(&mut p, reply).await?
-                    }
+                    Some(mut p) => self.answer(&mut p, reply).await?,
                     None => {
                         self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
                         Some(self.post(channel, reply).await?)

@@ -9,10 +9,10 @@ use crate::bot::command::{self, Command};
 use crate::bot::{Input, Scope, UserRef};
 use crate::host::Host;
 use serenity::all::{
-    AutocompleteChoice, Builder, ButtonStyle, ChannelType, CommandInteraction, ComponentInteraction, Context,
-    CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseMessage, EventHandler, Interaction, InteractionId, Member, Message, PartialChannel,
-    Permissions, Ready, User,
+    AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
+    Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, Interaction, InteractionId, Member,
+    Message, PartialChannel, Permissions, Ready, User,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -103,9 +103,16 @@ async fn private(ctx: &Context, id: InteractionId, token: &str, text: String, ro
 impl Handler {
     /// Runs an interaction's input through the host: registers it for the replies, defers it when
     /// it may take long (at once for slow commands, otherwise after [`DEFER_AFTER`]), and closes it.
-    async fn run_interaction(&self, ctx: &Context, id: InteractionId, token: &str, slow: bool, input: Input) {
+    async fn run_interaction(
+        &self,
+        ctx: &Context,
+        (id, token, channel): (InteractionId, &str, ChannelId),
+        slow: bool,
+        input: Input,
+    ) {
         let key = id.to_string();
-        let entry = Arc::new(tokio::sync::Mutex::new(Pending { id, token: token.to_string(), answer: Answer::Open }));
+        let pending = Pending { id, token: token.to_string(), answer: Answer::Open, channel, elsewhere: None };
+        let entry = Arc::new(tokio::sync::Mutex::new(pending));
         if let Ok(mut map) = self.pending.lock() {
             map.insert(key.clone(), entry.clone());
         }
@@ -144,9 +151,13 @@ impl Handler {
             map.remove(key);
         }
         let mut p = entry.lock().await;
-        let text = if stopping { "capabot is restarting; try again in a minute." } else { "Done." };
+        let text = match p.elsewhere {
+            _ if stopping => "capabot is restarting; try again in a minute.".to_string(),
+            Some(channel) => format!("Posted in <#{channel}>."),
+            None => "Done.".to_string(),
+        };
         match p.answer {
-            Answer::Open => private(ctx, p.id, &p.token, text.into(), vec![]).await,
+            Answer::Open => private(ctx, p.id, &p.token, text, vec![]).await,
             Answer::Deferred => {
                 let edit = serenity::all::EditInteractionResponse::new()
                     .content(text)
@@ -182,7 +193,7 @@ impl Handler {
             .with_event_id(cmd.id.to_string())
             .as_admin(is_admin(cmd.member.as_deref()));
         let slow = SLOW.contains(&cmd.data.name.as_str());
-        self.run_interaction(ctx, cmd.id, &cmd.token, slow, input).await;
+        self.run_interaction(ctx, (cmd.id, &cmd.token, cmd.channel_id), slow, input).await;
     }
 
     async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
@@ -227,7 +238,7 @@ impl Handler {
         let input = Input::command(scope, user_ref(&press.user, press.member.as_ref()), command)
             .with_event_id(press.id.to_string())
             .as_admin(is_admin(press.member.as_ref()));
-        self.run_interaction(ctx, press.id, &press.token, true, input).await;
+        self.run_interaction(ctx, (press.id, &press.token, press.channel_id), true, input).await;
     }
 
     async fn on_message(&self, ctx: &Context, msg: &Message) {
