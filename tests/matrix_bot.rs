@@ -250,6 +250,15 @@ impl RunningBot {
     }
 }
 
+/// The bot's answer to `san` in game `game` ("Game #2: 3... Nf6 played by bob.").
+fn answers(game: i64, san: &str) -> impl Fn(&Seen) -> bool {
+    let (head, tail) = (format!("Game #{game}: "), format!(" {san} played by "));
+    move |s| {
+        let body = s.content.body();
+        body.starts_with(&head) && body.contains(&tail)
+    }
+}
+
 fn start_of(db: &Path, game: i64) -> Position {
     let conn = Store::open(db).unwrap();
     let conn = conn.conn().unwrap();
@@ -367,7 +376,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
         for (ply, san) in sans.iter().enumerate() {
             let mover = if ply % 2 == 0 { &alice } else { &bob };
             let (_, sent) = mover.say(&room, san, &[]).await;
-            let answer = alice.expect_text(&room, &bot_id, &format!("Game #{game}: {san} played by")).await;
+            let answer = alice.expect(&room, &bot_id, san, answers(game, san)).await;
             delays.push(answer.at - sent);
         }
         played += sans.len() as i64;
@@ -452,7 +461,7 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
         }
         let mover = if ply % 2 == 0 { &alice } else { &bob };
         mover.say_in_thread(&room, &root, san).await;
-        let answer = alice.expect_text(&room, &bot_id, &format!("Game #1: {san} played by")).await;
+        let answer = alice.expect(&room, &bot_id, san, answers(1, san)).await;
         assert_eq!(answer.thread(), Some(&root), "the answer is in the game's thread");
         assert!(answer.encrypted, "the answer is encrypted");
         if !picture_checked {
