@@ -488,3 +488,38 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
         h.sync.abort();
     }
 }
+
+/// `capabot matrix` without credentials, and with a password the homeserver rejects: one line on
+/// stderr that names what to fix and never the secret, exit status 2.
+#[test]
+fn the_binary_with_missing_or_rejected_credentials_exits_2() {
+    let synapse = Synapse::start().unwrap_or_else(|e| panic!("{e}"));
+    let users = synapse.register_users(&["alice"]).unwrap_or_else(|e| panic!("{e}"));
+    let dir = tempfile::tempdir().unwrap();
+    let run = |env: &[(&str, String)]| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"));
+        c.current_dir(dir.path()).arg("matrix");
+        for k in ["MATRIX_HOMESERVER", "MATRIX_USER", "MATRIX_PASSWORD", "MATRIX_ACCESS_TOKEN", "CAPABOT_MATRIX_STORE"] {
+            c.env_remove(k);
+        }
+        c.envs(env.iter().map(|(k, v)| (*k, v.as_str())));
+        c.output().unwrap()
+    };
+    let one_line = |out: &std::process::Output| {
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        err
+    };
+    let err = one_line(&run(&[("MATRIX_HOMESERVER", synapse.homeserver_url())]));
+    assert!(err.contains("MATRIX_USER"), "{err}");
+    let secret = "not-the-password-7f3a".to_string();
+    let err = one_line(&run(&[
+        ("MATRIX_HOMESERVER", synapse.homeserver_url()),
+        ("MATRIX_USER", users[0].localpart.clone()),
+        ("MATRIX_PASSWORD", secret.clone()),
+    ]));
+    assert!(err.contains("rejected MATRIX_USER/MATRIX_PASSWORD"), "{err}");
+    assert!(!err.contains(&secret), "the secret leaked: {err}");
+    assert!(!dir.path().join("matrix-store").join("session.json").exists(), "no session saved");
+}
