@@ -259,6 +259,11 @@ fn answers(game: i64, san: &str) -> impl Fn(&Seen) -> bool {
     }
 }
 
+/// One value from the bot's database.
+fn query<T: rusqlite::types::FromSql>(db: &Path, sql: &str) -> T {
+    Store::open(db).unwrap().conn().unwrap().query_row(sql, [], |r| r.get(0)).unwrap()
+}
+
 fn start_of(db: &Path, game: i64) -> Position {
     let conn = Store::open(db).unwrap();
     let conn = conn.conn().unwrap();
@@ -355,12 +360,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     let rest = alice.drain(Duration::from_secs(2)).await;
     let all_text: Vec<String> = rest.iter().map(|s| s.content.body().to_string()).collect();
     assert!(all_text.iter().all(|t| !t.contains("played by")), "a move answered twice: {all_text:?}");
-    let moves: i64 = Store::open(&db)
-        .unwrap()
-        .conn()
-        .unwrap()
-        .query_row("SELECT count(*) FROM moves WHERE game_id = 1", [], |r| r.get(0))
-        .unwrap();
+    let moves: i64 = query(&db, "SELECT count(*) FROM moves WHERE game_id = 1");
     assert_eq!(moves, sans.len() as i64, "every move stored once");
 
     // Short atomic games by bare moves until 200 moves have been timed.
@@ -381,12 +381,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
         }
         played += sans.len() as i64;
     }
-    let stored: i64 = Store::open(&db)
-        .unwrap()
-        .conn()
-        .unwrap()
-        .query_row("SELECT count(*) FROM moves", [], |r| r.get(0))
-        .unwrap();
+    let stored: i64 = query(&db, "SELECT count(*) FROM moves");
     assert_eq!(stored, played, "every move of every game stored once");
 
     delays.sort();
@@ -476,12 +471,7 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
             picture_checked = true;
         }
     }
-    let result: Option<String> = Store::open(&db)
-        .unwrap()
-        .conn()
-        .unwrap()
-        .query_row("SELECT result FROM games WHERE id = 1", [], |r| r.get(0))
-        .unwrap();
+    let result: Option<String> = query(&db, "SELECT result FROM games WHERE id = 1");
     assert!(result.is_some(), "the game ended");
     bot.stop().await;
     for h in [alice, bob] {
