@@ -182,7 +182,8 @@ fn start_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), Stri
 
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+        // matrix-sdk logs every failed request as an error; the front end reports (and retries) them itself.
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,matrix_sdk::http_client=off"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
 }
 
