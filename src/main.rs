@@ -290,7 +290,8 @@ fn run(cli: Cli) -> Result<(), String> {
             let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
             let (host, rt) = start_host(&cfg)?;
             let res = rt.block_on(async {
-                let client = capabot::matrix::session::connect(&creds, &cfg.matrix.store).await.map_err(|e| e.to_string())?;
+                let client =
+                    capabot::matrix::session::connect(&creds, &cfg.matrix.store).await.map_err(|e| e.to_string())?;
                 let front = capabot::matrix::serve(host.clone(), client).await;
                 let scheduler = host.start_scheduler();
                 let resuming = host.clone();

@@ -16,11 +16,11 @@ use capabot::rules::{Position, Variant};
 use capabot::store::Store;
 use common::{T0, Wants, decisive_playout};
 use matrix_sdk::config::SyncSettings;
+use matrix_sdk::deserialized_responses::EncryptionInfo;
 use matrix_sdk::ruma::api::client::room::create_room::v3::{Request as CreateRoom, RoomPreset};
+use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::reaction::ReactionEventContent;
-use matrix_sdk::deserialized_responses::EncryptionInfo;
-use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::events::relation::{Annotation, Thread};
 use matrix_sdk::ruma::events::room::MediaSource;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
@@ -489,7 +489,8 @@ fn the_binary_with_missing_or_rejected_credentials_exits_2() {
     let run = |env: &[(&str, String)]| {
         let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"));
         c.current_dir(dir.path()).arg("matrix");
-        for k in ["MATRIX_HOMESERVER", "MATRIX_USER", "MATRIX_PASSWORD", "MATRIX_ACCESS_TOKEN", "CAPABOT_MATRIX_STORE"] {
+        for k in ["MATRIX_HOMESERVER", "MATRIX_USER", "MATRIX_PASSWORD", "MATRIX_ACCESS_TOKEN", "CAPABOT_MATRIX_STORE"]
+        {
             c.env_remove(k);
         }
         c.envs(env.iter().map(|(k, v)| (*k, v.as_str())));
