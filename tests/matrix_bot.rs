@@ -329,6 +329,9 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     let synapse_restart_at = 2 * sans.len() / 3;
     for (ply, san) in sans.iter().enumerate() {
         if ply == restart_at {
+            // A challenge to carol, answered by reaction only after the restart.
+            alice.say(&room, &format!("!challenge @{} chess", users[3].localpart), &[&carol]).await;
+            let prompt = alice.expect_text(&room, &bot_id, "Challenge #2").await.event_id;
             // The last answer's picture arrives after its text: let it come before the bot stops.
             alice.drain(Duration::from_secs(2)).await;
             bot.stop().await;
@@ -338,6 +341,9 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
             assert_eq!(bot.front.client.device_id(), Some(&*device), "the same device after a restart");
             let replayed = alice.drain(Duration::from_secs(2)).await;
             assert!(replayed.iter().all(|s| s.sender != bot_id), "history replayed: {replayed:?}");
+            // The prompt from before the restart still works: its choices are in the message.
+            carol.room(&room).send(react(&prompt, "❌")).await.unwrap();
+            alice.expect_text(&room, &bot_id, "Challenge #2 declined by carol").await;
         }
         if ply == synapse_restart_at {
             tokio::task::block_in_place(|| synapse.restart()).unwrap_or_else(|e| panic!("{e}"));
@@ -368,8 +374,9 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     let mut played = sans.len() as i64;
     while delays.len() < 200 && game < 40 {
         game += 1;
+        // (Challenge #2 was carol's.)
         alice.say(&room, &format!("!challenge @{} atomic color:white", users[2].localpart), &[&bob]).await;
-        alice.expect_text(&room, &bot_id, &format!("Challenge #{game}")).await;
+        alice.expect_text(&room, &bot_id, &format!("Challenge #{}", game + 1)).await;
         bob.say(&room, "!accept", &[]).await;
         alice.expect_text(&room, &bot_id, &format!("Game #{game} starts")).await;
         let (sans, _) = decisive_playout(&start_of(&db, game), Wants::default());

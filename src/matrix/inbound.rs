@@ -145,6 +145,10 @@ async fn on_reaction(event: OriginalSyncReactionEvent, room: Room, shared: Ctx<S
         return;
     }
     let relates = &event.content.relates_to;
+    if !shared.front.knows_prompt(&relates.event_id) {
+        // A message from before a restart: its prompt is in its content.
+        shared.front.load_prompt(&room, &relates.event_id).await;
+    }
     let Some(choice) = shared.front.prompted_choice(&relates.event_id, &relates.key) else { return };
     if choice.for_user.as_ref().is_some_and(|u| u.id != event.sender.as_str()) {
         tracing::debug!(sender = %event.sender, "a reaction by someone the choice is not for; ignored");

@@ -24,6 +24,10 @@ use std::time::Duration;
 /// The reaction keys of the first and second choice.
 pub const PROMPT_KEYS: [&str; 2] = ["✅", "❌"];
 
+/// The field of a prompt message's content that carries its choices (the typed commands and who
+/// may choose them), so that a reaction still works after a restart.
+pub const PROMPT_FIELD: &str = "org.capabot.prompt";
+
 /// A message's prompt: its choices and the thread it is in.
 struct Prompt {
     choices: Vec<Choice>,
@@ -75,6 +79,31 @@ impl MatrixFrontEnd {
     /// The thread a prompt was posted in.
     pub fn prompt_thread(&self, event: &OwnedEventId) -> Option<String> {
         self.prompts.lock().ok()?.get(event)?.thread.clone()
+    }
+
+    /// Whether `event` is known here (a prompt, or a message known not to be one).
+    pub fn knows_prompt(&self, event: &OwnedEventId) -> bool {
+        self.prompts.lock().is_ok_and(|p| p.contains_key(event))
+    }
+
+    /// Reads the prompt that `event` carries (a message of the bot's sent before a restart) from
+    /// the homeserver and remembers it; a message that is no prompt is remembered as one without
+    /// choices, so it is fetched once.
+    pub async fn load_prompt(&self, room: &Room, event: &OwnedEventId) {
+        let content = match room.load_or_fetch_event(event, None).await {
+            Ok(ev) => match ev.raw().deserialize_as::<serde_json::Value>() {
+                Ok(v) if v["sender"].as_str() == Some(self.me.user_id.as_str()) => v["content"].clone(),
+                _ => serde_json::Value::Null,
+            },
+            Err(e) => {
+                tracing::info!(%event, "the reacted-to message could not be read: {e}");
+                return;
+            }
+        };
+        let prompt = prompt_of(&content).unwrap_or(Prompt { choices: vec![], thread: None });
+        if let Ok(mut prompts) = self.prompts.lock() {
+            prompts.insert(event.clone(), prompt);
+        }
     }
 
     /// A short greeting in a room the bot has just joined.
@@ -157,7 +186,13 @@ impl FrontEnd for MatrixFrontEnd {
                     ))),
                     (None, None) => None,
                 };
-                room.send(content).await.map_err(|e| failed("sending", e))?.response.event_id
+                if reply.choices.is_empty() {
+                    room.send(content).await.map_err(|e| failed("sending", e))?.response.event_id
+                } else {
+                    let mut raw = serde_json::to_value(&content).map_err(|e| failed("encoding", e))?;
+                    raw[PROMPT_FIELD] = prompt_json(&reply.choices);
+                    room.send_raw("m.room.message", raw).await.map_err(|e| failed("sending", e))?.response.event_id
+                }
             };
             receipt.message_id = Some(id.to_string());
             last = Some(id);
@@ -265,6 +300,39 @@ pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
     RoomMessageEventContent::text_html(plain, html).add_mentions(Mentions::with_user_ids(ids))
 }
 
+/// The choices as a prompt message carries them: `{"choices": [{"command": "accept #4", "for": "@bob:hs"}]}`.
+pub fn prompt_json(choices: &[Choice]) -> serde_json::Value {
+    let list: Vec<serde_json::Value> = choices
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "label": c.label,
+                "command": c.command.typed(""),
+                "for": c.for_user.as_ref().map(|u| serde_json::json!({ "id": u.id, "name": u.name })),
+            })
+        })
+        .collect();
+    serde_json::json!({ "choices": list })
+}
+
+/// The prompt a message's content carries, with the thread it is in.
+fn prompt_of(content: &serde_json::Value) -> Option<Prompt> {
+    let list = content[PROMPT_FIELD]["choices"].as_array()?;
+    let mut choices = Vec::new();
+    for c in list {
+        let command = crate::bot::command::parse(c["command"].as_str()?).ok()?;
+        let for_user = match &c["for"] {
+            serde_json::Value::Null => None,
+            u => Some(UserRef::new(u["id"].as_str()?, u["name"].as_str().unwrap_or_default())),
+        };
+        let label = c["label"].as_str().unwrap_or_default().to_string();
+        choices.push(Choice { label, typed: command.typed("!"), command, style: Default::default(), for_user });
+    }
+    let relation = &content["m.relates_to"];
+    let thread = (relation["rel_type"] == "m.thread").then(|| relation["event_id"].as_str().map(str::to_string));
+    Some(Prompt { choices, thread: thread.flatten() })
+}
+
 /// What each reaction means, and the typed form of every choice.
 pub fn choice_lines(choices: &[Choice]) -> String {
     let parts: Vec<String> = choices
@@ -311,6 +379,28 @@ mod tests {
         assert_eq!(ids, ["@alice:hs"]);
         reply.audience = Audience::Author;
         assert!(text_content(&reply).mentions.unwrap().user_ids.is_empty());
+    }
+
+    #[test]
+    fn a_prompt_survives_in_its_message() {
+        let choice = |label: &str, command: Command, who: Option<UserRef>| Choice {
+            label: label.into(),
+            typed: command.typed("!"),
+            command,
+            style: Default::default(),
+            for_user: who,
+        };
+        let bob = UserRef::new("@bob:hs", "bob");
+        let choices = [
+            choice("Accept", Command::Accept(Some(4)), Some(bob.clone())),
+            choice("Decline", Command::Decline(Some(4)), None),
+        ];
+        let mut content = serde_json::json!({ "body": "Challenge #4", "m.relates_to": { "rel_type": "m.thread", "event_id": "$root" } });
+        content[PROMPT_FIELD] = prompt_json(&choices);
+        let prompt = prompt_of(&content).expect("a prompt");
+        assert_eq!(prompt.choices, choices);
+        assert_eq!(prompt.thread.as_deref(), Some("$root"));
+        assert!(prompt_of(&serde_json::json!({ "body": "hello" })).is_none());
     }
 
     #[test]
