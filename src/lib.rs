@@ -3,8 +3,9 @@
 //!
 //! Layers, each depending only on those before it: [`rules`]; then [`notation`], [`ai`] and
 //! [`render`]; then the bot core [`bot`] and its storage [`store`]; then the [`host`] and the
-//! front ends ([`console`]) with their [`config`], and the work behind the command-line [`tools`]; then `main`,
-//! which parses the command line and prints.
+//! front ends ([`console`], and behind the cargo features `discord` and `matrix` their modules)
+//! with their [`config`], and the work behind the command-line [`tools`]; then `main`, which
+//! parses the command line and prints.
 
 pub mod ai;
 pub mod bot;
