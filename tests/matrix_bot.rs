@@ -8,10 +8,11 @@
 
 mod common;
 
-use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, MoveOracle};
 use capabot::host::{Host, HostConfig};
 use capabot::matrix::{self, Credentials, MatrixFrontEnd, session::Secret};
 use capabot::notation::fen;
+use capabot::rules::{Game, Move};
 use capabot::rules::{Position, Variant};
 use capabot::store::Store;
 use common::{T0, Wants, decisive_playout};
@@ -209,6 +210,19 @@ impl Human {
     }
 }
 
+/// The AI of these tests: the first legal move at once, with a budget long enough that the bot
+/// says "thinking…" first and the move then replaces that message (an `m.replace` edit).
+struct Announced;
+
+impl MoveOracle for Announced {
+    fn choose(&self, game: &Game, level: u8) -> Option<Move> {
+        FirstLegalMove.choose(game, level)
+    }
+    fn budget(&self, _: u8) -> Duration {
+        Duration::from_secs(2)
+    }
+}
+
 /// The bot: a host on the database, the Matrix front end on the store.
 struct RunningBot {
     host: Arc<Host>,
@@ -231,7 +245,7 @@ async fn start_bot(
     let bot = Bot::new(
         Store::open(db).unwrap(),
         clock,
-        Arc::new(FirstLegalMove),
+        Arc::new(Announced),
         BotConfig { self_names: vec!["capabot".into(), user.user_id.clone()], ..BotConfig::default() },
     );
     let host = Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
@@ -409,8 +423,9 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
 }
 
 /// An encrypted room works like a plain one: greeting, settings by a power-level-100 member only,
-/// a game in its own thread by bare moves with encrypted board pictures, and the reminder that a
-/// fast-forwarded clock causes in a direct room, which the next reminder reuses.
+/// a game in its own thread by bare moves with encrypted board pictures, the reminder that a
+/// fast-forwarded clock causes in a direct room, which the next reminder reuses, and the AI's
+/// move as an edit of its "thinking…" message.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_encrypted_room_plays_like_a_plain_one() {
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
@@ -480,6 +495,24 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
     }
     let result: Option<String> = query(&db, "SELECT result FROM games WHERE id = 1");
     assert!(result.is_some(), "the game ended");
+
+    // Against the AI, which moves first: "thinking…", then the move as an edit of that message.
+    alice.say(&room, "!play atomic color:black", &[]).await;
+    let thinking = alice.expect_text(&room, &bot_id, "Game #2: capabot is thinking").await;
+    let edit = alice
+        .expect(
+            &room,
+            &bot_id,
+            "the thinking message edited",
+            |s| matches!(&s.content.relates_to, Some(Relation::Replacement(r)) if r.event_id == thinking.event_id),
+        )
+        .await;
+    assert!(edit.encrypted);
+    let Some(Relation::Replacement(replacement)) = &edit.content.relates_to else { unreachable!() };
+    let new_body = replacement.new_content.msgtype.body();
+    assert!(new_body.starts_with("Game #2: 1. ") && new_body.contains(" played by "), "{new_body}");
+    assert_eq!(query::<i64>(&db, "SELECT ply FROM games WHERE id = 2"), 1);
+
     bot.stop().await;
     for h in [alice, bob] {
         h.sync.abort();
