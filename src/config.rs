@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 pub struct HostSection {
     /// AI searches at once (default: one fewer than the cores, at least one).
     pub ai_threads: Option<usize>,
+    /// Inputs the core works on at once (default: the cores, at least two); the rest wait in order.
+    pub core_threads: Option<usize>,
     /// Seconds between scheduler runs (reminders, timeouts, expiries).
     pub tick_seconds: u64,
     /// Seconds that shutdown waits for moves in flight.
@@ -24,7 +26,7 @@ pub struct HostSection {
 
 impl Default for HostSection {
     fn default() -> Self {
-        HostSection { ai_threads: None, tick_seconds: 30, shutdown_grace_seconds: 10 }
+        HostSection { ai_threads: None, core_threads: None, tick_seconds: 30, shutdown_grace_seconds: 10 }
     }
 }
 
@@ -171,6 +173,9 @@ impl Config {
         if self.host.ai_threads == Some(0) {
             return Err("host.ai_threads must be at least 1".into());
         }
+        if self.host.core_threads == Some(0) {
+            return Err("host.core_threads must be at least 1".into());
+        }
         if let Some(p) = &self.discord.proxy
             && !(p.starts_with("http://") || p.starts_with("https://"))
         {
@@ -194,6 +199,7 @@ impl Config {
     pub fn host_config(&self) -> crate::host::HostConfig {
         crate::host::HostConfig {
             ai_threads: self.host.ai_threads.unwrap_or_else(crate::host::default_ai_threads),
+            core_threads: self.host.core_threads.unwrap_or_else(crate::host::default_core_threads),
             tick_every: std::time::Duration::from_secs(self.host.tick_seconds.max(1)),
         }
     }
@@ -209,7 +215,7 @@ mod tests {
         let f = dir.path().join("c.toml");
         std::fs::write(
             &f,
-            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\n[console]\nboards_dir = \"pics\"\n\
+            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\n[console]\nboards_dir = \"pics\"\n\
              [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\n",
         )
         .unwrap();
@@ -218,6 +224,7 @@ mod tests {
         assert_eq!(cfg.prefix, "?");
         assert_eq!(cfg.console.boards_dir, PathBuf::from("pics"));
         assert_eq!(cfg.host_config().ai_threads, 3);
+        assert_eq!(cfg.host_config().core_threads, 4);
         assert_eq!(cfg.discord.proxy.as_deref(), Some("http://127.0.0.1:9"));
         assert_eq!(cfg.matrix.store, PathBuf::from("/var/m"));
         let env = |k: &str| match k {
@@ -230,9 +237,13 @@ mod tests {
         assert_eq!(cfg.db, PathBuf::from("/tmp/y.db"));
         assert_eq!(cfg.host_config().ai_threads, 2);
         assert_eq!(cfg.matrix.store, PathBuf::from("/tmp/ms"));
-        for bad in
-            ["dbb = 1\n", "default_variant = \"nope\"\n", "[discord]\ntoken = \"x\"\n", "[host]\nai_threads = 0\n"]
-        {
+        for bad in [
+            "dbb = 1\n",
+            "default_variant = \"nope\"\n",
+            "[discord]\ntoken = \"x\"\n",
+            "[host]\nai_threads = 0\n",
+            "[host]\ncore_threads = 0\n",
+        ] {
             std::fs::write(&f, bad).unwrap();
             assert!(Config::load_with(Some(&f), |_| None).is_err(), "{bad}");
         }

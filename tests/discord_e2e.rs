@@ -132,7 +132,10 @@ impl Env {
             oracle,
             BotConfig { pictures: true, ..BotConfig::default() },
         );
-        Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) })
+        Host::new(
+            Arc::new(bot),
+            HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+        )
     }
 
     /// Starts the bot on the database and waits for its gateway session.

@@ -76,7 +76,10 @@ fn host_with(dir: &std::path::Path, clock: Arc<ManualClock>) -> Arc<Host> {
         Arc::new(FirstLegalMove),
         BotConfig { pictures: false, ..BotConfig::default() },
     );
-    Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) })
+    Host::new(
+        Arc::new(bot),
+        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -262,7 +262,10 @@ async fn start_bot_with(
         Arc::new(Announced),
         BotConfig { self_names: vec!["capabot".into(), user.user_id.clone()], ..BotConfig::default() },
     );
-    let host = Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
+    let host = Host::new(
+        Arc::new(bot),
+        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+    );
     let client = matrix::session::connect(&creds, store).await.expect("the bot logs in");
     let front = matrix::serve(host.clone(), client).await;
     let (h, c) = (host.clone(), front.client.clone());

@@ -20,8 +20,10 @@ use std::time::Duration;
 /// After this long without an answer an interaction is deferred (Discord allows 3 s).
 const DEFER_AFTER: Duration = Duration::from_millis(1500);
 
-/// Commands whose answer usually carries a picture or waits for the AI: deferred at once.
-const SLOW: &[&str] = &["play", "move", "board", "accept", "swap", "noswap", "takeback"];
+/// Commands whose answer may wait for the AI (its first move as White): deferred at once. The rest
+/// are answered directly (the core answers a move, picture included, in a few milliseconds) and
+/// deferred only when the answer is late.
+const SLOW: &[&str] = &["play"];
 
 /// The serenity event handler.
 pub struct Handler {
@@ -100,9 +102,20 @@ async fn private(ctx: &Context, id: InteractionId, token: &str, text: String, ro
     }
 }
 
+/// Shows "thinking…" (a deferred response) unless the interaction has been answered already.
+async fn defer(http: Arc<serenity::all::Http>, mut p: tokio::sync::OwnedMutexGuard<Pending>) {
+    if p.answer == Answer::Open {
+        let r = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+        match r.execute(http.as_ref(), (p.id, &p.token)).await {
+            Ok(()) => p.answer = Answer::Deferred,
+            Err(e) => tracing::warn!("interaction not deferred: {e}"),
+        }
+    }
+}
+
 impl Handler {
     /// Runs an interaction's input through the host: registers it for the replies, defers it when
-    /// it may take long (at once for slow commands, otherwise after [`DEFER_AFTER`]), and closes it.
+    /// it may take long (at once for [`SLOW`] commands, otherwise after [`DEFER_AFTER`]), and closes it.
     async fn run_interaction(
         &self,
         ctx: &Context,
@@ -116,32 +129,22 @@ impl Handler {
         if let Ok(mut map) = self.pending.lock() {
             map.insert(key.clone(), entry.clone());
         }
-        let defer = {
-            let (entry, http) = (entry.clone(), ctx.http.clone());
-            tokio::spawn(async move {
-                if !slow {
-                    tokio::time::sleep(DEFER_AFTER).await;
-                }
-                let mut p = entry.lock().await;
-                if p.answer == Answer::Open {
-                    let r = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
-                    match r.execute(http.as_ref(), (p.id, &p.token)).await {
-                        Ok(()) => p.answer = Answer::Deferred,
-                        Err(e) => tracing::warn!("interaction not deferred: {e}"),
-                    }
-                }
-            })
-        };
+        let http = ctx.http.clone();
         if slow {
-            let _ = defer.await;
-            let handled = self.host.handle(input).await;
-            self.close(ctx, &key, &entry, handled.is_err()).await;
+            // Deferred at once, while the core works: the lock taken here makes the first reply wait
+            // for the deferral to be acknowledged, so that it edits the "thinking…" response.
+            tokio::spawn(defer(http, entry.clone().lock_owned().await));
         } else {
-            // The timer is left to run out rather than aborted mid-request; it does nothing once answered.
-            let handled = self.host.handle(input).await;
-            drop(defer);
-            self.close(ctx, &key, &entry, handled.is_err()).await;
+            // Deferred only if the answer is late; the timer is left to run out rather than aborted
+            // mid-request, and does nothing once the interaction is answered.
+            let entry = entry.clone();
+            tokio::spawn(async move {
+                tokio::time::sleep(DEFER_AFTER).await;
+                defer(http, entry.lock_owned().await).await;
+            });
         }
+        let handled = self.host.handle(input).await;
+        self.close(ctx, &key, &entry, handled.is_err()).await;
     }
 
     /// Forgets a finished interaction; one that got no reply at all is answered so that Discord

@@ -54,14 +54,26 @@ pub trait FrontEnd: Send + Sync {
 pub struct HostConfig {
     /// AI searches at once.
     pub ai_threads: usize,
+    /// The core's blocking work (SQLite, pictures) at once. More than the cores only adds contention:
+    /// inputs beyond it wait their turn in arrival order, each holding no database connection.
+    pub core_threads: usize,
     /// How often the scheduler runs.
     pub tick_every: Duration,
 }
 
 impl Default for HostConfig {
     fn default() -> Self {
-        HostConfig { ai_threads: default_ai_threads(), tick_every: Duration::from_secs(30) }
+        HostConfig {
+            ai_threads: default_ai_threads(),
+            core_threads: default_core_threads(),
+            tick_every: Duration::from_secs(30),
+        }
     }
+}
+
+/// As many as the cores, at least two (so that one slow input never holds up all others).
+pub fn default_core_threads() -> usize {
+    std::thread::available_parallelism().map_or(2, |n| n.get()).max(2)
 }
 
 /// One fewer than the cores, at least one.
@@ -86,6 +98,7 @@ pub struct Host {
     bot: Arc<Bot>,
     front_ends: RwLock<HashMap<String, Arc<dyn FrontEnd>>>,
     ai_pool: Arc<Semaphore>,
+    core_pool: Arc<Semaphore>,
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
@@ -97,6 +110,7 @@ impl Host {
             bot,
             front_ends: RwLock::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config,
@@ -130,7 +144,7 @@ impl Host {
             .track_future(async move {
                 let bot = me.bot.clone();
                 let origin = input.event_id.clone();
-                let response = blocking(move || bot.handle(&input)).await.unwrap_or_default();
+                let response = me.blocking(move || bot.handle(&input)).await.unwrap_or_default();
                 me.settle(response, origin).await;
             })
             .await;
@@ -143,7 +157,7 @@ impl Host {
         self.tracker
             .track_future(async move {
                 let bot = me.bot.clone();
-                let response = blocking(move || bot.tick()).await.unwrap_or_default();
+                let response = me.blocking(move || bot.tick()).await.unwrap_or_default();
                 me.settle(response, None).await;
             })
             .await;
@@ -167,7 +181,7 @@ impl Host {
     /// Plays the AI's moves in games where it was to move when the bot stopped.
     pub async fn resume_ai(self: &Arc<Self>) {
         let bot = self.bot.clone();
-        let jobs = blocking(move || bot.pending_ai_jobs()).await.unwrap_or_default();
+        let jobs = self.blocking(move || bot.pending_ai_jobs()).await.unwrap_or_default();
         self.settle(Response { replies: vec![], ai_jobs: jobs }, None).await;
     }
 
@@ -228,7 +242,7 @@ impl Host {
         // The pool bounds searches only: the moves that follow may need a place of their own.
         drop(permit);
         let bot = self.bot.clone();
-        let response = blocking(move || bot.finish_ai_job(&job, mv)).await.unwrap_or_default();
+        let response = self.blocking(move || bot.finish_ai_job(&job, mv)).await.unwrap_or_default();
         self.settle(response, origin).await;
     }
 
@@ -268,10 +282,23 @@ impl Host {
             Ok(receipt) => {
                 if reply.slot.is_some() || reply.new_thread.is_some() {
                     let (bot, reply) = (self.bot.clone(), reply.clone());
-                    let _ = blocking(move || bot.delivered(&reply, &receipt)).await;
+                    let _ = self.blocking(move || bot.delivered(&reply, &receipt)).await;
                 }
             }
             Err(e) => tracing::warn!(platform = reply.target.platform(), "reply not delivered: {e}"),
+        }
+    }
+
+    /// Runs the core's blocking work (SQLite, pictures) on the blocking pool, at most
+    /// [`HostConfig::core_threads`] at once, in arrival order.
+    async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let _permit = self.core_pool.acquire().await.ok()?;
+        match tokio::task::spawn_blocking(f).await {
+            Ok(v) => Some(v),
+            Err(e) => {
+                tracing::error!("blocking work failed: {e}");
+                None
+            }
         }
     }
 
@@ -282,17 +309,6 @@ impl Host {
         self.tracker.close();
         if tokio::time::timeout(grace, self.tracker.wait()).await.is_err() {
             tracing::warn!("shutdown: work still running after {grace:?}; leaving it");
-        }
-    }
-}
-
-/// Runs blocking work (SQLite, pictures) on the blocking pool.
-async fn blocking<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-    match tokio::task::spawn_blocking(f).await {
-        Ok(v) => Some(v),
-        Err(e) => {
-            tracing::error!("blocking work failed: {e}");
-            None
         }
     }
 }

@@ -148,7 +148,10 @@ pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<B
         .enable_all()
         .build()
         .map_err(|e| format!("runtime: {e}"))?;
-    let host = Host::new(bot.clone(), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
+    let host = Host::new(
+        bot.clone(),
+        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+    );
     let tally = Arc::new(Tally::default());
     host.register(tally.clone());
     let seq = Arc::new(std::sync::atomic::AtomicU64::new(0));

@@ -178,7 +178,10 @@ pub fn run_discord(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String
             tokio::task::spawn_blocking(move || set_up(&bot, &opts)).await.map_err(|e| e.to_string())??
         };
         let fake = FakeDiscord::start(world(opts.games)).await;
-        let host = Host::new(bot, HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600) });
+        let host = Host::new(
+            bot,
+            HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+        );
         let discord = DiscordOptions {
             guild: Some(GUILD),
             proxy: Some(fake.base_url()),
