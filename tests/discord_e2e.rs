@@ -285,6 +285,7 @@ async fn command(fake: &FakeDiscord, channel: u64, user: u64, name: &str, option
 async fn play(fake: &FakeDiscord, channel: u64, user: u64, san: &str) -> Sent {
     let (_, answer) = command(fake, channel, user, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
     assert!(!ephemeral(&answer) && field(&answer, "Move").is_some(), "{san} by {user} refused: {answer:?}");
+    assert_eq!(answer.kind, SentKind::InteractionResponse { callback_type: 4 }, "answered directly, not deferred");
     assert_eq!(answer.files.len(), 1, "{answer:?}");
     assert_eq!(answer.payload["embeds"][0]["image"]["url"], "attachment://board.png");
     answer

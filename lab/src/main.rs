@@ -73,6 +73,9 @@ enum Command {
         runs: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The host's core_threads (default: the host's own default).
+        #[arg(long)]
+        core_threads: Option<usize>,
     },
     /// Search one position and print the best move with depth, score, nodes and principal variation.
     Think {
@@ -214,13 +217,16 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
             let v = tools::variant(&variant)?;
-            let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
+            let pictures = !no_pictures;
+            let opts =
+                bench::bot::BenchOptions { games, threads, plies, variant: v, pictures, seed, core_threads: None };
             let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
-        Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed } => {
+        Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed, core_threads } => {
             let v = tools::variant(&variant)?;
-            let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures: !no_pictures, seed };
+            let pictures = !no_pictures;
+            let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures, seed, core_threads };
             outln!("{}", bench::discord::run_rounds(&opts, runs)?);
         }
         Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {

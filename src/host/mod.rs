@@ -335,3 +335,42 @@ pub async fn shutdown_signal() {
         let _ = tokio::signal::ctrl_c().await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{BotConfig, NoAi, SystemClock};
+    use crate::store::Store;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_cores_work_runs_at_most_core_threads_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = Bot::new(
+            Store::open(dir.path().join("h.db")).unwrap(),
+            Arc::new(SystemClock),
+            Arc::new(NoAi),
+            BotConfig::default(),
+        );
+        let host = Host::new(Arc::new(bot), HostConfig { core_threads: 2, ..HostConfig::default() });
+        let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let jobs: Vec<_> = (0..10)
+            .map(|_| {
+                let (host, now, most) = (host.clone(), now.clone(), most.clone());
+                tokio::spawn(async move {
+                    host.blocking(move || {
+                        let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                        most.fetch_max(n, Ordering::SeqCst);
+                        std::thread::sleep(Duration::from_millis(20));
+                        now.fetch_sub(1, Ordering::SeqCst);
+                    })
+                    .await
+                })
+            })
+            .collect();
+        for j in jobs {
+            assert_eq!(j.await.unwrap(), Some(()));
+        }
+        assert_eq!(most.load(Ordering::SeqCst), 2, "ten 20 ms jobs overlap, two at a time");
+    }
+}

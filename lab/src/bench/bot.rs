@@ -26,6 +26,19 @@ pub struct BenchOptions {
     pub variant: &'static Variant,
     pub pictures: bool,
     pub seed: u64,
+    /// The host's [`HostConfig::core_threads`] (its default when `None`).
+    pub core_threads: Option<usize>,
+}
+
+impl BenchOptions {
+    /// The host's settings for a load run: no scheduler ticks, one AI thread.
+    pub fn host_config(&self) -> HostConfig {
+        let mut config = HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() };
+        if let Some(n) = self.core_threads {
+            config.core_threads = n;
+        }
+        config
+    }
 }
 
 /// What came out.
@@ -148,10 +161,7 @@ pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<B
         .enable_all()
         .build()
         .map_err(|e| format!("runtime: {e}"))?;
-    let host = Host::new(
-        bot.clone(),
-        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
-    );
+    let host = Host::new(bot.clone(), opts.host_config());
     let tally = Arc::new(Tally::default());
     host.register(tally.clone());
     let seq = Arc::new(std::sync::atomic::AtomicU64::new(0));
@@ -292,7 +302,15 @@ mod tests {
 
     #[test]
     fn small_run_plays_every_ply_and_summarises() {
-        let opts = BenchOptions { games: 2, threads: 1, plies: 4, variant: &CHESS, pictures: false, seed: 1 };
+        let opts = BenchOptions {
+            games: 2,
+            threads: 1,
+            plies: 4,
+            variant: &CHESS,
+            pictures: false,
+            seed: 1,
+            core_threads: None,
+        };
         let dir = tempfile::tempdir().unwrap();
         let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
         assert_eq!((r.accepted, r.refused, r.pictures), (8, 0, 0));

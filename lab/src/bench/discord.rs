@@ -7,7 +7,7 @@
 use super::bot::{BenchOptions, BenchReport, Through};
 use capabot::bot::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
 use capabot::discord::{DiscordOptions, Token};
-use capabot::host::{Host, HostConfig};
+use capabot::host::Host;
 use capabot::notation::{fen, san};
 use capabot::rules::{Color, Game, Position, setups};
 use capabot::store::{Store, games};
@@ -178,10 +178,7 @@ pub fn run_discord(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String
             tokio::task::spawn_blocking(move || set_up(&bot, &opts)).await.map_err(|e| e.to_string())??
         };
         let fake = FakeDiscord::start(world(opts.games)).await;
-        let host = Host::new(
-            bot,
-            HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
-        );
+        let host = Host::new(bot, opts.host_config());
         let discord = DiscordOptions {
             guild: Some(GUILD),
             proxy: Some(fake.base_url()),
@@ -307,7 +304,15 @@ mod tests {
 
     #[test]
     fn a_small_run_through_discord_plays_every_ply() {
-        let opts = BenchOptions { games: 2, threads: 2, plies: 4, variant: &CHESS, pictures: true, seed: 3 };
+        let opts = BenchOptions {
+            games: 2,
+            threads: 2,
+            plies: 4,
+            variant: &CHESS,
+            pictures: true,
+            seed: 3,
+            core_threads: None,
+        };
         let dir = tempfile::tempdir().unwrap();
         let r = run_discord(&dir.path().join("d.db"), &opts).unwrap();
         assert_eq!((r.accepted, r.refused, r.pictures), (8, 0, 8), "{r:?}");
