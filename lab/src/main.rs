@@ -76,6 +76,10 @@ enum Command {
         /// The host's core_threads (default: the host's own default).
         #[arg(long)]
         core_threads: Option<usize>,
+        /// Offer the Discord run's moves at this many per second in all (spread evenly over the games)
+        /// instead of each game moving as soon as it is answered; latency counts from when a move was due.
+        #[arg(long)]
+        rate: Option<f64>,
     },
     /// Search one position and print the best move with depth, score, nodes and principal variation.
     Think {
@@ -223,11 +227,11 @@ fn run(cli: Cli) -> Result<(), String> {
             let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
-        Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed, core_threads } => {
+        Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed, core_threads, rate } => {
             let v = tools::variant(&variant)?;
             let pictures = !no_pictures;
             let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures, seed, core_threads };
-            outln!("{}", bench::discord::run_rounds(&opts, runs)?);
+            outln!("{}", bench::discord::run_rounds(&opts, runs, rate)?);
         }
         Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {
             let (pos, _) = tools::position(tools::variant(&variant)?, fen.as_deref(), setup, &moves)?;

@@ -8,6 +8,7 @@ use super::permissions;
 use crate::bot::command::{self, Command};
 use crate::bot::{Input, Scope, UserRef};
 use crate::host::Host;
+use crate::host::recent::Recent;
 use serenity::all::{
     AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
@@ -37,26 +38,20 @@ pub struct Handler {
 
 /// The last [`RecentIds::CAPACITY`] event ids seen. The core ignores an event it has handled
 /// before, but an interaction can be answered only once: a second delivery must not even try.
-#[derive(Default)]
-pub struct RecentIds(std::sync::Mutex<(std::collections::HashSet<u64>, std::collections::VecDeque<u64>)>);
+pub struct RecentIds(std::sync::Mutex<Recent<u64, ()>>);
+
+impl Default for RecentIds {
+    fn default() -> Self {
+        RecentIds(std::sync::Mutex::new(Recent::new(Self::CAPACITY)))
+    }
+}
 
 impl RecentIds {
     const CAPACITY: usize = 4096;
 
     /// True the first time `id` is seen (among the recent ones).
     pub fn first_time(&self, id: u64) -> bool {
-        let Ok(mut guard) = self.0.lock() else { return true };
-        let (set, order) = &mut *guard;
-        if !set.insert(id) {
-            return false;
-        }
-        order.push_back(id);
-        if order.len() > Self::CAPACITY
-            && let Some(old) = order.pop_front()
-        {
-            set.remove(&old);
-        }
-        true
+        self.0.lock().map_or(true, |mut seen| seen.first_time(id))
     }
 }
 

@@ -10,6 +10,8 @@
 //! abandons AI searches still running — their moves are not stored, and [`Host::resume_ai`] plays
 //! them after the restart, so an AI move is either stored and announced or not stored at all.
 
+pub mod recent;
+
 use crate::bot::{AiJob, Bot, Input, Receipt, Reply, Response, Target};
 use async_trait::async_trait;
 use std::collections::HashMap;

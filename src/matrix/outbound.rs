@@ -5,6 +5,7 @@
 
 use super::inbound::Me;
 use crate::bot::{Audience, Choice, Receipt, Reply, Target, UserRef};
+use crate::host::recent::Recent;
 use crate::host::{DeliveryError, FrontEnd};
 use async_trait::async_trait;
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};
@@ -17,7 +18,7 @@ use matrix_sdk::ruma::events::room::message::{
 };
 use matrix_sdk::ruma::{OwnedEventId, OwnedUserId, RoomId, UInt, UserId};
 use matrix_sdk::{Client, Room};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -34,14 +35,21 @@ struct Prompt {
     thread: Option<String>,
 }
 
+/// Prompts remembered at most; older ones are forgotten first and read again from their message
+/// (see [`MatrixFrontEnd::load_prompt`]) if someone reacts to them.
+const PROMPTS_KEPT: usize = 10_000;
+
+/// Host handling times kept (the latest).
+const TIMES_KEPT: usize = 10_000;
+
 /// The Matrix front end as the host sees it.
 pub struct MatrixFrontEnd {
     pub client: Client,
     pub me: Me,
-    prompts: Mutex<HashMap<OwnedEventId, Prompt>>,
+    prompts: Mutex<Recent<OwnedEventId, Prompt>>,
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
-    handling: Mutex<Vec<Duration>>,
+    handling: Mutex<VecDeque<Duration>>,
 }
 
 impl MatrixFrontEnd {
@@ -51,7 +59,7 @@ impl MatrixFrontEnd {
         std::sync::Arc::new(MatrixFrontEnd {
             client,
             me: Me { user_id, display_name },
-            prompts: Mutex::default(),
+            prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
         })
@@ -60,13 +68,16 @@ impl MatrixFrontEnd {
     /// Remembers how long the host took over one input (the bot's own share of a reply's delay).
     pub fn record_handling(&self, took: Duration) {
         if let Ok(mut v) = self.handling.lock() {
-            v.push(took);
+            v.push_back(took);
+            if v.len() > TIMES_KEPT {
+                v.pop_front();
+            }
         }
     }
 
-    /// The times the host took over each input so far.
+    /// The times the host took over each input, the latest [`TIMES_KEPT`].
     pub fn handling_times(&self) -> Vec<Duration> {
-        self.handling.lock().map(|v| v.clone()).unwrap_or_default()
+        self.handling.lock().map(|v| v.iter().copied().collect()).unwrap_or_default()
     }
 
     /// The choice a reaction with `key` on `event` picks, if that event is a prompt.
@@ -83,15 +94,20 @@ impl MatrixFrontEnd {
 
     /// Whether `event` is known here (a prompt, or a message known not to be one).
     pub fn knows_prompt(&self, event: &OwnedEventId) -> bool {
-        self.prompts.lock().is_ok_and(|p| p.contains_key(event))
+        self.prompts.lock().is_ok_and(|p| p.get(event).is_some())
     }
 
-    /// Reads the prompt that `event` carries (a message of the bot's sent before a restart) from
-    /// the homeserver and remembers it; a message that is no prompt is remembered as one without
-    /// choices, so it is fetched once.
+    /// Reads the prompt that `event` carries (a message of the bot's sent before a restart, or one
+    /// forgotten since) from the homeserver and remembers it; a message that is no prompt is
+    /// remembered as one without choices, so it is fetched once. A message that could not be
+    /// decrypted (yet) is not remembered: the next reaction tries again.
     pub async fn load_prompt(&self, room: &Room, event: &OwnedEventId) {
         let content = match room.load_or_fetch_event(event, None).await {
             Ok(ev) => match ev.raw().deserialize_as::<serde_json::Value>() {
+                Ok(v) if v["type"] == "m.room.encrypted" => {
+                    tracing::info!(%event, "the reacted-to message could not be decrypted");
+                    return;
+                }
                 Ok(v) if v["sender"].as_str() == Some(self.me.user_id.as_str()) => v["content"].clone(),
                 _ => serde_json::Value::Null,
             },

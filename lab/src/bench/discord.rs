@@ -110,20 +110,30 @@ fn set_up(bot: &Bot, opts: &BenchOptions) -> Result<Vec<Position>, String> {
     Ok(starts)
 }
 
-/// One game: random legal moves by `/move`, each awaited; latencies of the accepted ones.
+/// When the moves of one game are due in a paced run: its first move at `first`, then one every
+/// `every` (or as soon as the previous one is answered, if that is later).
+#[derive(Clone, Copy)]
+struct Pace {
+    first: Instant,
+    every: Duration,
+}
+
+/// One game: random legal moves by `/move`, each awaited; latencies of the accepted ones. Paced, a
+/// move's latency counts from when it was due, so that a late answer also delays the next move's
+/// clock rather than hiding it.
 async fn play_game(
     fake: FakeDiscord,
     answers: Arc<Mutex<Answers>>,
-    index: u64,
-    start: Position,
+    (index, start): (u64, Position),
     plies: usize,
     seed: u64,
+    pace: Option<Pace>,
 ) -> (Vec<Duration>, usize, usize) {
     let mut rng = StdRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut game = Game::new(start);
     let (mut latencies, mut refused, mut pictures) = (Vec::new(), 0, 0);
     let channel = FIRST_CHANNEL + index;
-    for _ in 0..plies {
+    for ply in 0..plies {
         if game.outcome().is_some() {
             break;
         }
@@ -135,7 +145,11 @@ async fn play_game(
         let mv = moves[rng.random_range(0..moves.len())];
         let user = FIRST_USER + 2 * index + u64::from(pos.turn() != Color::White);
         let options = json!([{ "name": "move", "type": 3, "value": san::write_plain(&pos, mv) }]);
-        let sent_at = Instant::now();
+        let due = pace.map(|p| p.first + p.every * ply as u32);
+        if let Some(due) = due {
+            tokio::time::sleep_until(due.into()).await;
+        }
+        let sent_at = due.unwrap_or_else(Instant::now);
         // The lock is held over the dispatch so that the id is known before any answer is.
         let rx = {
             let mut answers = answers.lock().unwrap_or_else(|p| p.into_inner());
@@ -162,8 +176,10 @@ async fn play_game(
     (latencies, refused, pictures)
 }
 
-/// The games of `opts` played through Discord (the fake) on a fresh database at `db`.
-pub fn run_discord(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
+/// The games of `opts` played through Discord (the fake) on a fresh database at `db`: each game's
+/// next move sent as soon as the last is answered, or, with `rate`, moves offered at `rate` per
+/// second in all, spread evenly over the games.
+pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<BenchReport, String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(opts.threads.max(1))
         .enable_all()
@@ -202,9 +218,14 @@ pub fn run_discord(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String
             })
         };
         let t0 = Instant::now();
+        let games = starts.len().max(1) as f64;
         let mut players = Vec::new();
         for (i, start) in starts.into_iter().enumerate() {
-            let game = play_game(fake.clone(), answers.clone(), i as u64, start, opts.plies, opts.seed);
+            let pace = rate.filter(|r| *r > 0.0).map(|r| Pace {
+                first: t0 + Duration::from_secs_f64(i as f64 / r),
+                every: Duration::from_secs_f64(games / r),
+            });
+            let game = play_game(fake.clone(), answers.clone(), (i as u64, start), opts.plies, opts.seed, pace);
             players.push(tokio::spawn(game));
         }
         let (mut all, mut refused, mut pictures) = (Vec::new(), 0, 0);
@@ -238,32 +259,33 @@ pub fn run_discord(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String
 
 /// `runs` rounds of the bare core and of Discord on the same games, each on a fresh database in a
 /// temporary folder: every round's two lines, then the medians.
-pub fn run_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
+pub fn run_rounds(opts: &BenchOptions, runs: usize, rate: Option<f64>) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("capabot-bench-discord-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = rounds_in(&dir, opts, runs);
+    let result = rounds_in(&dir, opts, runs, rate);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize) -> Result<String, String> {
+fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize, rate: Option<f64>) -> Result<String, String> {
     let mut out = String::new();
     let (mut core, mut discord) = (Vec::new(), Vec::new());
     for round in 0..runs.max(1) {
         let c = super::bot::run_through(&dir.join(format!("core-{round}.db")), opts, Through::Core)?;
-        let d = run_discord(&dir.join(format!("discord-{round}.db")), opts)?;
+        let d = run_discord(&dir.join(format!("discord-{round}.db")), opts, rate)?;
         out.push_str(&format!("round {}: core    {}\n", round + 1, line(&c)));
         out.push_str(&format!("round {}: discord {}\n", round + 1, line(&d)));
         core.push(c);
         discord.push(d);
     }
     out.push_str(&format!(
-        "medians of {} rounds, {} games of {} ({}), up to {} plies each:\n  core    {}\n  discord {}",
+        "medians of {} rounds, {} games of {} ({}), up to {} plies each{}:\n  core    {}\n  discord {}",
         core.len(),
         opts.games,
         opts.variant.name,
         if opts.pictures { "with pictures" } else { "no pictures" },
         opts.plies,
+        rate.map(|r| format!(", Discord moves offered at {r:.0}/s")).unwrap_or_default(),
         median_line(&core),
         median_line(&discord)
     ));
@@ -314,8 +336,13 @@ mod tests {
             core_threads: None,
         };
         let dir = tempfile::tempdir().unwrap();
-        let r = run_discord(&dir.path().join("d.db"), &opts).unwrap();
+        let r = run_discord(&dir.path().join("d.db"), &opts, None).unwrap();
         assert_eq!((r.accepted, r.refused, r.pictures), (8, 0, 8), "{r:?}");
         assert!(r.p50 > Duration::ZERO && r.p50 <= r.p99);
+        // Paced at 40 moves/s in all: eight moves take at least 3/20 s (each game's fourth move is
+        // due 3 × 2/40 s after its first).
+        let r = run_discord(&dir.path().join("p.db"), &opts, Some(40.0)).unwrap();
+        assert_eq!((r.accepted, r.refused), (8, 0), "{r:?}");
+        assert!(r.elapsed >= Duration::from_millis(150), "{r:?}");
     }
 }
