@@ -69,8 +69,14 @@ impl FakeDiscord {
     /// # Panics
     /// If no port can be bound (the tests cannot run without one).
     pub async fn start(config: FakeConfig) -> FakeDiscord {
+        use axum::serve::ListenerExt;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("fake Discord: cannot bind 127.0.0.1");
         let addr = listener.local_addr().expect("bound socket has an address");
+        // Without TCP_NODELAY, a small gateway event written right after another waits for the
+        // client's delayed acknowledgement (up to 40 ms on Linux): Discord's own latency is not that.
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let shared = Arc::new(Shared::new(config, addr));
         let app = rest::router(Arc::clone(&shared));
         let server = tokio::spawn(async move {
