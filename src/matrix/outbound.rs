@@ -18,6 +18,7 @@ use matrix_sdk::ruma::events::room::message::{
 };
 use matrix_sdk::ruma::{OwnedEventId, OwnedUserId, RoomId, UInt, UserId};
 use matrix_sdk::{Client, Room};
+use serde::Deserialize;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -316,33 +317,58 @@ pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
     RoomMessageEventContent::text_html(plain, html).add_mentions(Mentions::with_user_ids(ids))
 }
 
-/// The choices as a prompt message carries them: `{"choices": [{"command": "accept #4", "for": "@bob:hs"}]}`.
+/// A prompt as its message carries it in [`PROMPT_FIELD`]:
+/// `{"choices": [{"label": "Accept", "command": "accept #4", "for": {"id": "@bob:hs", "name": "bob"}}]}`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PromptField {
+    choices: Vec<ChoiceField>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct ChoiceField {
+    #[serde(default)]
+    label: String,
+    /// The command as typed without prefix.
+    command: String,
+    /// Who alone may choose it (anyone when absent).
+    #[serde(rename = "for", default)]
+    for_user: Option<UserField>,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct UserField {
+    id: String,
+    #[serde(default)]
+    name: String,
+}
+
+/// The choices as a prompt message carries them (see [`PromptField`]).
 pub fn prompt_json(choices: &[Choice]) -> serde_json::Value {
-    let list: Vec<serde_json::Value> = choices
+    let choices = choices
         .iter()
-        .map(|c| {
-            serde_json::json!({
-                "label": c.label,
-                "command": c.command.typed(""),
-                "for": c.for_user.as_ref().map(|u| serde_json::json!({ "id": u.id, "name": u.name })),
-            })
+        .map(|c| ChoiceField {
+            label: c.label.clone(),
+            command: c.command.typed(""),
+            for_user: c.for_user.as_ref().map(|u| UserField { id: u.id.clone(), name: u.name.clone() }),
         })
         .collect();
-    serde_json::json!({ "choices": list })
+    serde_json::to_value(PromptField { choices }).unwrap_or_default()
 }
 
 /// The prompt a message's content carries, with the thread it is in.
 fn prompt_of(content: &serde_json::Value) -> Option<Prompt> {
-    let list = content[PROMPT_FIELD]["choices"].as_array()?;
+    let field = PromptField::deserialize(content.get(PROMPT_FIELD)?).ok()?;
     let mut choices = Vec::new();
-    for c in list {
-        let command = crate::bot::command::parse(c["command"].as_str()?).ok()?;
-        let for_user = match &c["for"] {
-            serde_json::Value::Null => None,
-            u => Some(UserRef::new(u["id"].as_str()?, u["name"].as_str().unwrap_or_default())),
-        };
-        let label = c["label"].as_str().unwrap_or_default().to_string();
-        choices.push(Choice { label, typed: command.typed("!"), command, style: Default::default(), for_user });
+    for c in field.choices {
+        let command = crate::bot::command::parse(&c.command).ok()?;
+        let for_user = c.for_user.map(|u| UserRef::new(u.id, u.name));
+        choices.push(Choice {
+            label: c.label,
+            typed: command.typed("!"),
+            command,
+            style: Default::default(),
+            for_user,
+        });
     }
     let relation = &content["m.relates_to"];
     let thread = (relation["rel_type"] == "m.thread").then(|| relation["event_id"].as_str().map(str::to_string));
