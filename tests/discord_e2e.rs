@@ -478,6 +478,37 @@ async fn a_capatomic_game_with_a_launch_to_the_end() {
 }
 
 /// A takeback allowed, a takeback declined and a draw accepted, all by the opponent's buttons.
+/// A move whose answer is late (the database is held by another writer for longer than the 1.5 s
+/// after which an interaction is deferred): "thinking…" (type 5) is shown in time, then the move
+/// replaces it once the database is free.
+#[tokio::test(flavor = "current_thread")]
+async fn a_late_answer_is_deferred_in_time() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+
+        let blocker = bot.host.bot().store().conn().expect("conn");
+        blocker.execute_batch("BEGIN IMMEDIATE").expect("the write lock");
+        let mv = fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }]));
+        let first = fake
+            .wait_for(
+                |s| s.interaction_id == Some(mv.id) && matches!(s.kind, SentKind::InteractionResponse { .. }),
+                WAIT,
+            )
+            .await;
+        assert_eq!(first.kind, SentKind::InteractionResponse { callback_type: 5 }, "deferred while the core waits");
+        blocker.execute_batch("ROLLBACK").expect("the lock released");
+        drop(blocker);
+        let answer = fake.wait_for(|s| s.interaction_id == Some(mv.id) && s.kind == SentKind::Edit, WAIT).await;
+        assert_eq!(move_of(&answer), Some("e4"), "{answer:?}");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 1);
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "current_thread")]
 async fn takeback_and_draw_by_buttons() {
     scenario(async {
