@@ -201,7 +201,15 @@ impl Config {
             ai_threads: self.host.ai_threads.unwrap_or_else(crate::host::default_ai_threads),
             core_threads: self.host.core_threads.unwrap_or_else(crate::host::default_core_threads),
             tick_every: std::time::Duration::from_secs(self.host.tick_seconds.max(1)),
+            // The console is one person typing (or a script): no limits there; chat front ends
+            // get them (`chat_host_config`).
+            limits: None,
         }
+    }
+
+    /// The host's settings for the chat platforms: with per-person and per-chat rate limits.
+    pub fn chat_host_config(&self) -> crate::host::HostConfig {
+        crate::host::HostConfig { limits: Some(crate::host::limits::LimitConfig::default()), ..self.host_config() }
     }
 }
 

@@ -85,6 +85,19 @@ enum Command {
         no_text_boards: bool,
     },
     /// Run the Discord bot (token from DISCORD_TOKEN or the file named by DISCORD_TOKEN_FILE).
+    /// Every chat front end that has credentials in the environment (Discord: DISCORD_TOKEN or
+    /// DISCORD_TOKEN_FILE; Matrix: MATRIX_HOMESERVER, MATRIX_USER and a password or access token),
+    /// in one process with one host, one scheduler and one database.
+    #[cfg(any(feature = "discord", feature = "matrix"))]
+    Run {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// The Matrix store directory.
+        #[arg(long)]
+        store: Option<PathBuf>,
+    },
     #[cfg(feature = "discord")]
     Discord {
         /// Configuration file (default: ./capabot.toml when present).
@@ -170,13 +183,26 @@ fn oracle() -> Arc<dyn MoveOracle> {
 
 /// Opens the database and starts the host on a tokio runtime.
 fn start_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
+    start_host_with(cfg, cfg.host_config())
+}
+
+/// A host for the chat platforms (with rate limits).
+#[cfg(any(feature = "discord", feature = "matrix"))]
+fn start_chat_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
+    start_host_with(cfg, cfg.chat_host_config())
+}
+
+fn start_host_with(
+    cfg: &Config,
+    host_config: capabot::host::HostConfig,
+) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
     let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
     let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), oracle(), cfg.bot_config()));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let host = Host::new(bot, cfg.host_config());
+    let host = Host::new(bot, host_config);
     Ok((host, rt))
 }
 
@@ -185,6 +211,84 @@ fn init_tracing() {
         // matrix-sdk logs every failed request as an error; the front end reports (and retries) them itself.
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,matrix_sdk::http_client=off"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+}
+
+/// Whether any of these environment variables is set and not empty.
+#[cfg(any(feature = "discord", feature = "matrix"))]
+fn has_env(names: &[&str]) -> bool {
+    names.iter().any(|n| std::env::var(n).is_ok_and(|v| !v.trim().is_empty()))
+}
+
+/// `capabot run`: every front end with credentials, on one host. The first front end that ends with
+/// an error stops the others.
+#[cfg(any(feature = "discord", feature = "matrix"))]
+fn run_all(cfg: Config) -> Result<(), String> {
+    use tokio_util::sync::CancellationToken;
+    #[cfg(feature = "discord")]
+    let discord = has_env(&["DISCORD_TOKEN", "DISCORD_TOKEN_FILE"]);
+    #[cfg(not(feature = "discord"))]
+    let discord = false;
+    #[cfg(feature = "matrix")]
+    let matrix = has_env(&["MATRIX_HOMESERVER", "MATRIX_USER"]);
+    #[cfg(not(feature = "matrix"))]
+    let matrix = false;
+    if !discord && !matrix {
+        return Err("no chat front end has credentials: set DISCORD_TOKEN (or DISCORD_TOKEN_FILE) for Discord, \
+                    MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD (or MATRIX_ACCESS_TOKEN) for Matrix"
+            .into());
+    }
+    let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
+    let (host, rt) = start_chat_host(&cfg)?;
+    let stop = CancellationToken::new();
+    let res = rt.block_on(async {
+        let signal = stop.clone();
+        tokio::spawn(async move {
+            host::shutdown_signal().await;
+            signal.cancel();
+        });
+        let mut tasks: tokio::task::JoinSet<Result<(), String>> = tokio::task::JoinSet::new();
+        #[cfg(feature = "discord")]
+        if discord {
+            let token = capabot::discord::Token::from_env()?;
+            let opts = capabot::discord::DiscordOptions {
+                guild: cfg.discord.guild,
+                proxy: cfg.discord.proxy.clone(),
+                message_content: cfg.discord.message_content,
+                grace,
+            };
+            let (h, s) = (host.clone(), stop.clone());
+            tasks.spawn(async move { capabot::discord::run(h, token, opts, s.cancelled_owned()).await });
+        }
+        #[cfg(feature = "matrix")]
+        if matrix {
+            let creds = capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?;
+            let (h, s, store) = (host.clone(), stop.clone(), cfg.matrix.store.clone());
+            tasks.spawn(async move {
+                let client = capabot::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
+                let front = capabot::matrix::serve(h.clone(), client).await;
+                h.start_scheduler();
+                let resuming = h.clone();
+                tokio::spawn(async move { resuming.resume_ai().await });
+                tokio::select! {
+                    _ = capabot::matrix::sync_until_stopped(&h, &front.client) => {}
+                    _ = s.cancelled() => {}
+                }
+                h.shutdown(grace).await;
+                Ok(())
+            });
+        }
+        let mut first_error = None;
+        while let Some(done) = tasks.join_next().await {
+            if let Err(e) = done.map_err(|e| format!("a front end failed: {e}")).and_then(|r| r) {
+                first_error.get_or_insert(e);
+                stop.cancel();
+            }
+        }
+        host.shutdown(grace).await;
+        first_error.map_or(Ok(()), Err)
+    });
+    rt.shutdown_timeout(std::time::Duration::from_millis(100));
+    res
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -250,6 +354,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
             let res = rt.block_on(async {
                 let console = tokio::spawn(console::run(host.clone(), output, input));
+                host.start_drainer();
                 tokio::select! {
                     r = console => r.map_err(|e| format!("console: {e}"))?.map_err(|e| format!("console: {e}")),
                     _ = host::shutdown_signal() => Ok(()),
@@ -258,6 +363,17 @@ fn run(cli: Cli) -> Result<(), String> {
             rt.block_on(host.shutdown(grace));
             rt.shutdown_timeout(std::time::Duration::from_millis(100));
             res?;
+        }
+        #[cfg(any(feature = "discord", feature = "matrix"))]
+        Command::Run { config, db, store } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            if let Some(store) = store {
+                cfg.matrix.store = store;
+            }
+            run_all(cfg)?;
         }
         #[cfg(feature = "discord")]
         Command::Discord { config, db } => {
@@ -272,7 +388,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 message_content: cfg.discord.message_content,
                 grace: std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds),
             };
-            let (host, rt) = start_host(&cfg)?;
+            let (host, rt) = start_chat_host(&cfg)?;
             let res = rt.block_on(capabot::discord::run(host, token, opts, host::shutdown_signal()));
             rt.shutdown_timeout(std::time::Duration::from_millis(100));
             res?;
@@ -288,7 +404,7 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             let creds = capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?;
             let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
-            let (host, rt) = start_host(&cfg)?;
+            let (host, rt) = start_chat_host(&cfg)?;
             let res = rt.block_on(async {
                 let client =
                     capabot::matrix::session::connect(&creds, &cfg.matrix.store).await.map_err(|e| e.to_string())?;

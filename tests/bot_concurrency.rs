@@ -62,7 +62,7 @@ fn ply_guard_under_threads_at_the_store_level() {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
                 let store = Store::open(&path).unwrap();
-                let mut c = store.conn().unwrap();
+                let c = store.conn().unwrap();
                 let fen = format!("fen-{i}");
                 let m = games::MoveUpdate {
                     typed: "x",
@@ -74,7 +74,7 @@ fn ply_guard_under_threads_at_the_store_level() {
                     outcome: None,
                 };
                 barrier.wait();
-                games::apply_move(&mut c, 1, 0, &m, T0, &mut games::no_end_hook).unwrap()
+                games::apply_move(&c, 1, 0, &m, T0, &mut games::no_end_hook).unwrap()
             })
         })
         .collect();

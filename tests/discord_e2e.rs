@@ -922,3 +922,204 @@ async fn the_binary_with_a_rejected_token_exits_2() {
     // It asked the fake (so the rejection is Discord's answer, not a guess).
     assert!(fake.requests().iter().any(|r| r.status == 401), "{:?}", fake.requests());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Delivery through the outbox: passing failures retried in order, nothing posted twice, a chat
+// that is gone classified, and a crash between commit and delivery.
+
+const OTHER: u64 = 16;
+
+fn two_channels() -> FakeConfig {
+    FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
+        GuildSpec::new(GUILD, "Chess club")
+            .text_channel(GENERAL, "general")
+            .text_channel(OTHER, "other")
+            .role(MANAGERS, "managers", MANAGE_GUILD)
+            .member_with_roles(ALICE, "alice", &[MANAGERS])
+            .member(BOB, "bob")
+            .member(CAROL, "carol"),
+    )
+}
+
+/// Messages (not interaction answers) the bot posted in `channel` whose text contains `part`.
+fn posts_with(fake: &FakeDiscord, channel: u64, part: &str) -> usize {
+    fake.sent()
+        .iter()
+        .filter(|s| s.kind == SentKind::Message && s.channel_id == Some(channel))
+        .filter(|s| s.content().is_some_and(|c| c.contains(part)))
+        .count()
+}
+
+/// A 429 (serenity's ratelimiter is off behind a proxy, so the bot sees it, with a body that has
+/// no `code`) and 503s on a move's answer are retried until it goes through, answered once; an
+/// answer lost after Discord made the message is retried with the same nonce and not posted twice;
+/// a reply still failing after the inline tries is announced as queued (never "Done.") and
+/// delivered in the channel later, before the next move's answer.
+#[tokio::test(flavor = "current_thread")]
+async fn rate_limits_and_server_errors_are_retried_without_loss_or_duplicates() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+
+        fake.fail_next("POST", "/callback", FaultKind::RateLimited { retry_after: 0.3, global: false }, 1);
+        fake.fail_next("POST", "/callback", FaultKind::ServerError(503), 1);
+        let answer = play(&fake, GENERAL, ALICE, "e4").await;
+        assert_eq!(move_of(&answer), Some("e4"));
+        let callbacks = fake.requests().iter().filter(|r| r.path.ends_with("/callback")).count();
+        assert!(callbacks >= 3, "the 429 and the 503 were retried: {callbacks} callbacks");
+
+        // A typed move is answered by a channel message: Discord makes it, the answer is lost.
+        fake.fail_next("POST", "/messages", FaultKind::AnswerLost, 1);
+        fake.send_message(GENERAL, BOB, "e5");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'pending'") > 0
+            || posts_with(&fake, GENERAL, "e5 played by bob") == 0
+        {
+            assert!(tokio::time::Instant::now() < deadline, "the typed move's answer was not settled");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let posts = fake
+            .requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.ends_with(&format!("/channels/{GENERAL}/messages")))
+            .count();
+        assert!(posts >= 2, "retried after the lost answer ({posts} posts)");
+        assert_eq!(posts_with(&fake, GENERAL, "e5 played by bob"), 1, "the nonce kept it to one message");
+
+        // Three failures in a row: left for the drainer; the person is told it is queued.
+        fake.fail_next("POST", "/callback", FaultKind::ServerError(502), 3);
+        let i = fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "Nf3" }]));
+        let told = fake.wait_for(answers(i.id), WAIT).await;
+        assert!(ephemeral(&told), "{told:?}");
+        assert!(told.content().is_some_and(|c| c.contains("queued") && !c.contains("Done")), "{told:?}");
+        let later = fake
+            .wait_for(
+                |s| s.kind == SentKind::Message && s.content().is_some_and(|c| c.contains("Nf3 played by alice")),
+                WAIT,
+            )
+            .await;
+        assert_eq!(later.channel_id, Some(GENERAL));
+        // The next move's answer comes after it, not before.
+        let next = play(&fake, GENERAL, BOB, "Nc6").await;
+        assert!(next.at > later.at);
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 4);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE state <> 'sent'"), 0);
+        env.finish(bot, &[(429, "/callback"), (503, "/callback"), (502, "/callback"), (503, "/messages")]).await;
+    })
+    .await;
+}
+
+/// The game's channel is deleted: the reply that cannot be posted there is classified (not
+/// retried), the game is paused with its clock stopped, the players are told by DM where they can
+/// be, and a player takes the game up again in another channel.
+#[tokio::test(flavor = "current_thread")]
+async fn a_deleted_channel_pauses_its_games_and_tells_the_players() {
+    scenario(async {
+        let mut env = Env::new(two_channels()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[json!({ "name": "days", "type": 3, "value": "1" })]).await;
+        play(&fake, GENERAL, ALICE, "e4").await;
+        let (bob_dm, alice_dm) = (fake.dm_channel(BOB), fake.dm_channel(ALICE));
+        fake.set_dms_closed(BOB, true);
+        fake.delete_channel(GENERAL);
+        // Bob's reminder falls back to the deleted channel.
+        env.clock.advance(23 * 3600);
+        bot.host.tick().await;
+        let paused = fake
+            .wait_for(|s| s.channel_id == Some(alice_dm) && s.content().is_some_and(|c| c.contains("paused")), WAIT)
+            .await;
+        assert!(paused.content().is_some_and(|c| c.contains("Game #1")), "{paused:?}");
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 1);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND deadline IS NULL"), 1, "clock stopped");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE failure = 'chat-gone'"), 1);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'pending'"), 0, "nothing retries");
+        // The clock stays stopped: no loss on time a day later.
+        env.clock.advance(3 * 86_400);
+        bot.host.tick().await;
+        assert_eq!(env.query_text(&bot, "SELECT status FROM games WHERE id = 1"), "active");
+        // Bob goes on in the other channel.
+        let (_, moved) = command(
+            &fake,
+            OTHER,
+            BOB,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "e5" }, { "name": "game", "type": 4, "value": 1 }]),
+        )
+        .await;
+        assert_eq!(move_of(&moved), Some("e5"), "{moved:?}");
+        assert_eq!(env.query_text(&bot, "SELECT chat_id FROM games WHERE id = 1"), OTHER.to_string());
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 0);
+        let _ = bob_dm;
+        let refusals = [(404, format!("/channels/{GENERAL}/messages")), (403, format!("/channels/{bob_dm}/messages"))];
+        let refusals: Vec<(u16, &str)> = refusals.iter().map(|(code, path)| (*code, path.as_str())).collect();
+        env.finish(bot, &refusals).await;
+    })
+    .await;
+}
+
+/// `capabot discord` dies (abort, as SIGKILL would) right after a move's commit and before its
+/// answer is sent; after the restart the answer arrives exactly once, and the game goes on.
+#[tokio::test(flavor = "current_thread")]
+async fn a_crash_between_commit_and_delivery_loses_no_answer() {
+    let fake = FakeDiscord::start(world()).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let start = |failpoint: Option<&str>| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"));
+        cmd.arg("discord")
+            .current_dir(dir.path())
+            .env_clear()
+            .env("CAPABOT_DB", dir.path().join("capabot.db"))
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+            .env("CAPABOT_DISCORD_GUILD", GUILD.to_string())
+            .env("CAPABOT_AI", "first-legal")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        if let Some(f) = failpoint {
+            cmd.env("CAPABOT_FAILPOINT", f);
+        }
+        cmd.spawn().expect("capabot starts")
+    };
+    let mut first = start(Some("after-commit:played by alice"));
+    fake.wait_for_sessions(1, WAIT).await;
+    new_game(&fake, GENERAL, "chess", &[]).await;
+    fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }]));
+    let deadline = std::time::Instant::now() + WAIT;
+    let status = loop {
+        if let Some(s) = first.try_wait().expect("wait") {
+            break s;
+        }
+        assert!(std::time::Instant::now() < deadline, "the failpoint did not fire");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert!(!status.success(), "died at the failpoint");
+    let said = |part: &str| fake.sent().iter().filter(|s| s.content().is_some_and(|c| c.contains(part))).count();
+    assert_eq!(said("e4 played by alice"), 0, "not delivered before the crash");
+
+    let mut second = start(None);
+    fake.wait_for_sessions(2, WAIT).await;
+    let answer = fake
+        .wait_for(
+            |s| s.kind == SentKind::Message && s.content().is_some_and(|c| c.contains("e4 played by alice")),
+            WAIT,
+        )
+        .await;
+    assert_eq!(answer.channel_id, Some(GENERAL));
+    // The game goes on; the answer to Bob's move comes after, and the first answer only once.
+    let (_, e5) = command(&fake, GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e5" }])).await;
+    assert!(e5.at > answer.at);
+    assert_eq!(said("e4 played by alice"), 1, "delivered exactly once");
+    let store = Store::open(dir.path().join("capabot.db")).expect("store");
+    let conn = store.conn().expect("conn");
+    let plies: i64 = conn.query_row("SELECT count(*) FROM moves WHERE game_id = 1", [], |r| r.get(0)).expect("moves");
+    assert_eq!(plies, 2);
+    let waiting: i64 =
+        conn.query_row("SELECT count(*) FROM outbox WHERE state <> 'sent'", [], |r| r.get(0)).expect("outbox");
+    assert_eq!(waiting, 0);
+    let _ = second.kill();
+    let _ = second.wait();
+}

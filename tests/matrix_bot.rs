@@ -574,3 +574,73 @@ fn the_binary_with_missing_or_rejected_credentials_exits_2() {
     assert!(!err.contains(&secret), "the secret leaked: {err}");
     assert!(!dir.path().join("matrix-store").join("session.json").exists(), "no session saved");
 }
+
+/// `capabot matrix` dies (abort, as SIGKILL would) right after a move's commit and before its
+/// answer is sent; after the restart the answer arrives exactly once (from the outbox, with the
+/// row as the transaction id), in order before the next move's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crash_between_commit_and_delivery_loses_no_answer() {
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+    let users = synapse.register_users(&["capabot", "alice", "bob"]).unwrap_or_else(|e| panic!("{e}"));
+    let data = tempfile::tempdir().unwrap();
+    let db = data.path().join("capabot.db");
+    let start = |failpoint: Option<&str>| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"));
+        c.current_dir(data.path())
+            .arg("matrix")
+            .env_remove("MATRIX_ACCESS_TOKEN")
+            .env("MATRIX_HOMESERVER", synapse.homeserver_url())
+            .env("MATRIX_USER", &users[0].localpart)
+            .env("MATRIX_PASSWORD", &users[0].password)
+            .env("CAPABOT_DB", &db)
+            .env("CAPABOT_MATRIX_STORE", data.path().join("matrix-store"))
+            .env("CAPABOT_AI", "first-legal")
+            .env("CAPABOT_PICTURES", "0")
+            .env_remove("CAPABOT_FAILPOINT")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        if let Some(f) = failpoint {
+            c.env("CAPABOT_FAILPOINT", f);
+        }
+        c.spawn().expect("capabot matrix starts")
+    };
+    let mut alice = Human::log_in(&synapse, &users[1]).await;
+    let bob = Human::log_in(&synapse, &users[2]).await;
+    let mut first = start(Some("after-commit:e4 played by"));
+    let bot_id: OwnedUserId = users[0].user_id.as_str().try_into().unwrap();
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone(), bob.id()];
+    request.preset = Some(RoomPreset::PublicChat);
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    alice.expect_text(&room, &bot_id, "!help").await;
+    bob.wait_joined(&room).await;
+    alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    alice.say(&room, "e4", &[]).await;
+    let deadline = Instant::now() + WAIT;
+    let status = loop {
+        if let Some(s) = first.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < deadline, "the failpoint did not fire");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(!status.success(), "died at the failpoint");
+    assert_eq!(query::<i64>(&db, "SELECT count(*) FROM moves WHERE game_id = 1"), 1, "the move was committed");
+    let before = alice.drain(Duration::from_secs(1)).await;
+    assert!(!before.iter().any(answers(1, "e4")), "not delivered before the crash: {before:?}");
+
+    let mut second = start(None);
+    let answer = alice.expect(&room, &bot_id, "the e4 answer after the restart", answers(1, "e4")).await;
+    bob.say(&room, "e5", &[]).await;
+    let next = alice.expect(&room, &bot_id, "the e5 answer", answers(1, "e5")).await;
+    assert!(next.at > answer.at);
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    assert!(!rest.iter().any(answers(1, "e4")), "the e4 answer came twice: {rest:?}");
+    assert_eq!(query::<i64>(&db, "SELECT count(*) FROM outbox WHERE state <> 'sent'"), 0);
+    let _ = second.kill();
+    let _ = second.wait();
+}

@@ -42,7 +42,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 pub use config::{FakeConfig, GuildSpec};
-pub use state::{GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
+pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};
 
 /// A running fake Discord. Cheap to clone; the server stops when the last clone is dropped.
@@ -275,6 +275,21 @@ impl FakeDiscord {
     pub fn send_dm(&self, user: u64, content: &str) -> u64 {
         let channel = self.dm_channel(user);
         self.send_message(channel, user, content)
+    }
+
+    /// Answers the next `times` requests of `method` whose path contains `path_contains` with a
+    /// failure ([`FaultKind`]) instead of (or, for [`FaultKind::AnswerLost`], after) doing them.
+    pub fn fail_next(&self, method: &str, path_contains: &str, kind: FaultKind, times: usize) {
+        self.state().faults.push(Fault { method: method.into(), path_contains: path_contains.into(), kind, times });
+    }
+
+    /// Deletes a channel (or thread): the gateway gets CHANNEL_DELETE, and posting there answers
+    /// 404 Unknown Channel (10003).
+    pub fn delete_channel(&self, channel: u64) {
+        let mut state = self.state();
+        if let Some(c) = state.channels.remove(&channel) {
+            state.dispatch("CHANNEL_DELETE", c);
+        }
     }
 
     /// Makes `user`'s DMs closed (or open again): the bot's messages to them get error 50007.

@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::gateway;
 use crate::payloads::{self, snowflake};
-use crate::state::{ReceivedFile, RecordedRequest, Sent, SentKind, Shared, State};
+use crate::state::{FaultKind, ReceivedFile, RecordedRequest, Sent, SentKind, Shared, State};
 
 /// The state every handler extracts.
 type SharedState = AxumState<Arc<Shared>>;
@@ -94,10 +94,19 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
     if let Some(index) = index {
         parts.extensions.insert(RequestIndex(index));
     }
+    let fault = shared.lock().take_fault(parts.method.as_str(), &path);
     let response = if needs_token(&path) && !authorized(&shared, &parts.headers) {
         error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
     } else {
-        next.run(Request::from_parts(parts, Body::from(bytes))).await
+        match fault {
+            Some(FaultKind::RateLimited { retry_after, global }) => rate_limited(retry_after, global),
+            Some(FaultKind::ServerError(status)) => server_error(status),
+            Some(FaultKind::AnswerLost) => {
+                let _ = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+                server_error(503)
+            }
+            None => next.run(Request::from_parts(parts, Body::from(bytes))).await,
+        }
     };
     if let Some(index) = index {
         let mut state = shared.lock();
@@ -107,6 +116,33 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
     }
     shared.notify();
     response
+}
+
+/// Discord's 429: `Retry-After` (whole seconds, rounded up) and the `X-RateLimit-*` headers, and a
+/// JSON body with `message`, `retry_after` (seconds, fractional) and `global` — and no `code`.
+fn rate_limited(retry_after: f64, global: bool) -> Response {
+    let body = json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": global });
+    let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body)).into_response();
+    let headers = response.headers_mut();
+    let secs = retry_after.ceil().max(1.0).to_string();
+    headers.insert(header::RETRY_AFTER, secs.parse().expect("a number is a header value"));
+    headers.insert("x-ratelimit-limit", "5".parse().expect("header"));
+    headers.insert("x-ratelimit-remaining", "0".parse().expect("header"));
+    headers.insert("x-ratelimit-reset-after", retry_after.to_string().parse().expect("header"));
+    headers.insert("x-ratelimit-bucket", "fakebucket".parse().expect("header"));
+    if global {
+        headers.insert("x-ratelimit-global", "true".parse().expect("header"));
+        headers.insert("x-ratelimit-scope", "global".parse().expect("header"));
+    } else {
+        headers.insert("x-ratelimit-scope", "user".parse().expect("header"));
+    }
+    response
+}
+
+fn server_error(status: u16) -> Response {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+    (status, [(header::CONTENT_TYPE, "text/plain")], "upstream connect error or disconnect/reset before headers")
+        .into_response()
 }
 
 /// Discord does not check tokens on the gateway lookup, interaction callbacks and webhooks (the
@@ -434,7 +470,25 @@ async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>
     if let Err(response) = check_postable(&state, channel).and_then(|()| check_message_body(&body)) {
         return response.into_response();
     }
-    let message = bot_message(&mut state, channel, &body);
+    // `enforce_nonce`: a message the bot made with this nonce (Discord keeps them a few minutes)
+    // is returned instead of a second one.
+    let nonce = body.json.get("nonce").filter(|n| !n.is_null()).cloned();
+    if let Some(nonce) = &nonce
+        && body.json["enforce_nonce"].as_bool() == Some(true)
+        && let Some(existing) = state.messages.values().find(|m| {
+            snowflake(&m["channel_id"]) == Some(channel)
+                && m.get("nonce") == Some(nonce)
+                && m["author"]["bot"] == json!(true)
+        })
+    {
+        return ok(existing.clone());
+    }
+    let mut message = bot_message(&mut state, channel, &body);
+    if let Some(nonce) = nonce {
+        message["nonce"] = nonce;
+        let id = payloads::id_of(&message);
+        state.messages.insert(id, message.clone());
+    }
     let id = payloads::id_of(&message);
     push_sent(&mut state, SentKind::Message, Some(channel), Some(id), None, body);
     state.dispatch("MESSAGE_CREATE", message.clone());

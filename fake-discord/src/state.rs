@@ -265,8 +265,33 @@ impl GatewayState {
 }
 
 /// Everything the fake knows and recorded.
+/// A failure the fake answers instead of (or after) doing what a request asks, as Discord does
+/// under load: switched on by the tests, for the requests whose method and path match.
+#[derive(Clone, Debug)]
+pub struct Fault {
+    pub method: String,
+    /// A part of the path (`/messages`, `/callback`, `/webhooks/`).
+    pub path_contains: String,
+    pub kind: FaultKind,
+    /// How many matching requests get it.
+    pub times: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FaultKind {
+    /// 429 with Discord's headers and body (`retry_after` in seconds; `global` for the global
+    /// limit, whose answer also carries `X-RateLimit-Global` and `X-RateLimit-Scope: global`).
+    RateLimited { retry_after: f64, global: bool },
+    /// A 5xx status with a plain-text body, as Discord's edge answers when a backend fails.
+    ServerError(u16),
+    /// The request is carried out, but its answer is lost: the client sees a 503.
+    AnswerLost,
+}
+
 pub struct State {
     pub config: FakeConfig,
+    /// Failures to answer, in order ([`Fault`]).
+    pub faults: Vec<Fault>,
     next_id: u64,
     pub requests: Vec<RecordedRequest>,
     pub sent: Vec<Sent>,
@@ -306,6 +331,7 @@ impl State {
         }
         State {
             config,
+            faults: Vec::new(),
             next_id: FIRST_ID,
             requests: Vec::new(),
             sent: Vec::new(),
@@ -321,6 +347,18 @@ impl State {
             app_permissions: HashMap::new(),
             gateway: GatewayState::default(),
         }
+    }
+
+    /// The fault a request gets, if one matches (counting it down).
+    pub fn take_fault(&mut self, method: &str, path: &str) -> Option<FaultKind> {
+        let i =
+            self.faults.iter().position(|f| f.method == method && path.contains(&f.path_contains) && f.times > 0)?;
+        self.faults[i].times -= 1;
+        let kind = self.faults[i].kind;
+        if self.faults[i].times == 0 {
+            self.faults.remove(i);
+        }
+        Some(kind)
     }
 
     pub fn new_id(&mut self) -> u64 {

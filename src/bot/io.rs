@@ -9,7 +9,7 @@ use super::command::Command;
 use crate::rules::Game;
 
 /// Someone on a chat platform.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct UserRef {
     /// The platform's user id.
     pub id: String,
@@ -25,7 +25,7 @@ impl UserRef {
 
 /// Where something is said: platform, community (Discord guild, Matrix space or room; none in a
 /// direct chat or the console), chat, and thread where the platform has one.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Scope {
     /// `console`, `discord`, `matrix`, ...
     pub platform: String,
@@ -113,7 +113,7 @@ impl Input {
 }
 
 /// Where a reply goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Target {
     /// A chat (and thread).
     Chat(Scope),
@@ -140,7 +140,7 @@ impl Target {
 }
 
 /// Who needs to see a reply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Audience {
     /// Everyone in the chat.
     #[default]
@@ -151,7 +151,7 @@ pub enum Audience {
 }
 
 /// How a choice is drawn where it is a button.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ChoiceStyle {
     #[default]
     Primary,
@@ -161,9 +161,11 @@ pub enum ChoiceStyle {
 }
 
 /// A button-like choice: choosing it sends `command` as a typed command, whatever the chat's prefix.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Choice {
     pub label: String,
+    /// Stored as the command typed without prefix (the outbox keeps replies as JSON).
+    #[serde(with = "command_as_text")]
     pub command: Command,
     /// The command as typed with the chat's prefix at the time of the reply, for front ends without
     /// buttons (`!accept #4`).
@@ -175,16 +177,16 @@ pub struct Choice {
 }
 
 /// A file to attach (PGN export).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Attachment {
     pub name: String,
-    pub mime: &'static str,
+    pub mime: String,
     pub bytes: Vec<u8>,
 }
 
 /// A message the core may later replace (a standings message, "thinking…" replaced by the move):
 /// the core keeps the platform's message id under `key`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Slot {
     pub key: String,
     /// The platform message id now held under `key`: front ends that can edit replace that message;
@@ -193,14 +195,14 @@ pub struct Slot {
 }
 
 /// Ask the front end to open a thread for a game with this reply as its first message.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NewThread {
     pub game_id: i64,
     pub title: String,
 }
 
 /// The facts of a game shown with a move or a board, for front ends that lay them out (embeds).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct GameCard {
     pub game_id: i64,
     pub variant: String,
@@ -217,12 +219,14 @@ pub struct GameCard {
 }
 
 /// Something the bot says.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reply {
     pub target: Target,
     pub text: String,
     pub audience: Audience,
-    /// A board picture (PNG) and its description for screen readers.
+    /// A board picture (PNG) and its description for screen readers. Kept beside the JSON in the
+    /// outbox, not inside it.
+    #[serde(skip)]
     pub png: Option<Vec<u8>>,
     pub alt_text: Option<String>,
     /// A compact text board, for front ends without pictures (and the console).
@@ -237,6 +241,10 @@ pub struct Reply {
     /// The platform event id of the input this answers (none for the AI's later moves and the
     /// scheduler): front ends answer an interaction with its own replies.
     pub in_reply_to: Option<String>,
+    /// The reply's row in the outbox, once it is read from there: a key for the platforms' own
+    /// idempotency (Discord's nonce, Matrix's transaction id), so a retry never posts twice.
+    #[serde(skip)]
+    pub outbox_id: Option<i64>,
 }
 
 impl Reply {
@@ -256,6 +264,7 @@ impl Reply {
             slot: None,
             new_thread: None,
             in_reply_to: None,
+            outbox_id: None,
         }
     }
 }
@@ -285,12 +294,16 @@ pub struct AiJob {
 pub struct Response {
     pub replies: Vec<Reply>,
     pub ai_jobs: Vec<AiJob>,
+    /// The replies are in the outbox (committed with the change they announce): the host delivers
+    /// them from there. Otherwise (a response built by hand, or an apology when the database
+    /// failed) it shows them directly.
+    pub queued: bool,
 }
 
 impl Response {
     /// One reply.
     pub fn one(r: Reply) -> Response {
-        Response { replies: vec![r], ai_jobs: vec![] }
+        Response { replies: vec![r], ai_jobs: vec![], queued: false }
     }
 
     /// Appends another response.
@@ -302,5 +315,20 @@ impl Response {
     /// All reply texts joined by newlines (handy in tests and logs).
     pub fn text(&self) -> String {
         self.replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")
+    }
+}
+
+/// A choice's command in stored replies: as typed without a prefix, parsed back when read.
+mod command_as_text {
+    use super::Command;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(c: &Command, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&c.typed(""))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Command, D::Error> {
+        let text = String::deserialize(d)?;
+        super::super::command::parse(&text).map_err(serde::de::Error::custom)
     }
 }

@@ -14,6 +14,7 @@ pub mod command;
 pub(crate) mod commands;
 pub mod error;
 pub mod io;
+pub mod outbox;
 mod scheduler;
 pub mod seams;
 pub mod textboard;
@@ -49,6 +50,10 @@ pub struct BotConfig {
     pub self_names: Vec<String>,
     /// Variant when a challenge names none and the chat has no default.
     pub default_variant: String,
+    /// Games against the AI one person may have going on at once.
+    pub max_ai_games_per_player: usize,
+    /// Games against the AI going on at once, everyone's together.
+    pub max_ai_games: usize,
 }
 
 impl Default for BotConfig {
@@ -60,6 +65,8 @@ impl Default for BotConfig {
             pictures: true,
             self_names: vec!["capabot".into()],
             default_variant: "capatomic".into(),
+            max_ai_games_per_player: 3,
+            max_ai_games: 200,
         }
     }
 }
@@ -149,17 +156,56 @@ impl Bot {
     /// message with an error id. An event whose platform id was handled before gets no answer and
     /// changes nothing.
     pub fn handle(&self, inp: &Input) -> Response {
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle_claimed(inp)));
+        self.in_unit(|| self.handle_in_unit(inp))
+    }
+
+    fn handle_in_unit(&self, inp: &Input) -> Response {
+        // The event's claim stays even when the work is undone: a user error changes nothing, and
+        // the event is still answered once.
+        if let Some(id) = &inp.event_id {
+            let claimed = self
+                .store
+                .conn()
+                .and_then(|c| events::claim(&c, &inp.scope.platform, id, self.clock.now()))
+                .map_err(BotError::from);
+            match claimed {
+                Ok(true) => {}
+                Ok(false) => {
+                    tracing::debug!(platform = %inp.scope.platform, event = %id, "redelivered event ignored");
+                    return Response::default();
+                }
+                Err(e) => return self.answer(inp, Err(e)),
+            }
+        }
+        let result = self.all_or_nothing(|| self.handle_claimed(inp));
+        self.answer(inp, result)
+    }
+
+    /// Runs `work` inside the unit of work so that an error (or a panic) undoes all of it.
+    pub(crate) fn all_or_nothing(
+        &self,
+        work: impl FnOnce() -> Result<Response, BotError>,
+    ) -> Result<Response, BotError> {
+        let savepoint = |sql: &str| -> Result<(), BotError> { Ok(self.store.conn()?.execute_batch(sql)?) };
+        savepoint("SAVEPOINT work")?;
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
+            .unwrap_or_else(|_| Err(BotError::Internal("panic while handling a message".into())));
+        savepoint(if result.is_ok() { "RELEASE work" } else { "ROLLBACK TO work; RELEASE work" })?;
+        result
+    }
+
+    /// The response to an input: the work's replies, or one answer to the author (a user error as
+    /// is, an internal one as an apology with an error id); every reply answers the input's event.
+    fn answer(&self, inp: &Input, result: Result<Response, BotError>) -> Response {
         let reply_to_author = |text: String| {
             let mut r = Reply::new(Target::Chat(inp.scope.clone()), text);
             r.audience = Audience::Author;
             Response::one(r)
         };
         let mut response = match result {
-            Ok(Ok(r)) => r,
-            Ok(Err(BotError::User(text))) => reply_to_author(text),
-            Ok(Err(BotError::Internal(e))) => reply_to_author(self.internal_error(inp, &e)),
-            Err(_) => reply_to_author(self.internal_error(inp, "panic while handling a message")),
+            Ok(r) => r,
+            Err(BotError::User(text)) => reply_to_author(text),
+            Err(BotError::Internal(e)) => reply_to_author(self.internal_error(inp, &e)),
         };
         for r in &mut response.replies {
             r.in_reply_to.clone_from(&inp.event_id);
@@ -168,13 +214,6 @@ impl Bot {
     }
 
     fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
-        if let Some(id) = &inp.event_id {
-            let conn = self.store.conn()?;
-            if !events::claim(&conn, &inp.scope.platform, id, self.clock.now())? {
-                tracing::debug!(platform = %inp.scope.platform, event = %id, "redelivered event ignored");
-                return Ok(Response::default());
-            }
-        }
         let settings = self.effective_settings(&inp.scope)?;
         self.dispatch(&Ctx { inp, settings })
     }

@@ -13,17 +13,17 @@ impl Bot {
     /// time (a draw when the other side cannot possibly mate), challenge expiry. Everything due is
     /// read from the database, so deadlines survive restarts.
     pub fn tick(&self) -> Response {
-        match self.tick_inner() {
+        self.in_unit(|| match self.all_or_nothing(|| self.tick_inner()) {
             Ok(r) => r,
             Err(e) => {
                 tracing::error!("scheduler failed: {e:?}");
                 Response::default()
             }
-        }
+        })
     }
 
     fn tick_inner(&self) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let mut out = Response::default();
         for row in games::due_timeouts(&conn, now)? {
@@ -43,7 +43,7 @@ impl Bot {
             };
             let mut notes = Vec::new();
             let mut on_end = |c: &rusqlite::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
-            if games::finish(&mut conn, row.id, row.ply, o, now, &mut on_end)? {
+            if games::finish(&conn, row.id, row.ply, o, now, &mut on_end)? {
                 let loser = self.name_of(&conn, row.player(turn))?;
                 let mut text = format!("Game #{}: {loser} ran out of time. {}", row.id, self.end_text(&conn, &row, o)?);
                 for n in &notes {

@@ -11,7 +11,7 @@ use serenity::all::{
     Builder, ButtonStyle, Cache, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
     CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
     CreateMessage, CreateThread, EditAttachments, EditInteractionResponse, EditMessage, GuildId, Http, InteractionId,
-    MessageId, UserId,
+    MessageId, Nonce, UserId,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -148,13 +148,55 @@ fn parts(reply: &Reply) -> Parts {
     Parts { content, embed, files, rows: rows(&reply.choices), mentions, ephemeral }
 }
 
-fn failed(e: serenity::Error) -> DeliveryError {
-    if let serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) = &e
-        && r.error.code == 50007
-    {
-        return DeliveryError::DirectMessagesClosed;
+/// Discord's JSON error codes that say the chat is gone or closed to the bot: Unknown Channel,
+/// Unknown Guild, Missing Access (the bot was removed or can no longer see the channel).
+const GONE: &[isize] = &[10003, 10004, 50001];
+/// Codes that forbid this post: Missing Permissions, a locked or archived thread the bot may not
+/// reopen, a thread locked by a moderator.
+const FORBIDDEN: &[isize] = &[50013, 50083, 160005];
+/// Cannot send messages to this user (closed DMs).
+const DMS_CLOSED: isize = 50007;
+
+/// Classifies a failed request by its HTTP status first (a 429 or 5xx body may not even decode:
+/// behind a proxy Discord's 429 has no `code`, and serenity reports code -1), then by Discord's
+/// error code.
+pub fn classify(e: &serenity::Error) -> DeliveryError {
+    use serenity::all::HttpError;
+    let serenity::Error::Http(http) = e else {
+        return DeliveryError::Failed(format!("Discord refused the message: {e}"));
+    };
+    match http {
+        HttpError::UnsuccessfulRequest(r) => {
+            let status = r.status_code.as_u16();
+            let code = r.error.code;
+            let detail = format!("Discord answered {status} ({code}: {})", r.error.message);
+            if status == 429 || status == 408 || status >= 500 {
+                DeliveryError::transient(detail)
+            } else if code == DMS_CLOSED {
+                DeliveryError::DirectMessagesClosed
+            } else if GONE.contains(&code) {
+                DeliveryError::ChatGone(detail)
+            } else if FORBIDDEN.contains(&code) || status == 403 {
+                DeliveryError::Forbidden(detail)
+            } else {
+                DeliveryError::Failed(detail)
+            }
+        }
+        // No answer at all (connection refused or reset, timeout): try again.
+        HttpError::Request(_) => DeliveryError::transient(format!("Discord did not answer: {e}")),
+        _ => DeliveryError::Failed(format!("Discord refused the message: {e}")),
     }
-    DeliveryError::Failed(format!("Discord refused the message: {e}"))
+}
+
+fn failed(e: serenity::Error) -> DeliveryError {
+    classify(&e)
+}
+
+/// An interaction whose token no longer answers (Unknown Interaction, Unknown Webhook, or any 404
+/// of an interaction route): its reply goes to the channel instead.
+fn interaction_expired(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r))
+        if r.status_code.as_u16() == 404 || [10062, 10015].contains(&r.error.code))
 }
 
 fn id_of(s: &str) -> Result<u64, DeliveryError> {
@@ -168,7 +210,7 @@ impl DiscordFrontEnd {
     }
 
     /// Answers an interaction (response, edit of "thinking…", or follow-up).
-    async fn answer(&self, p: &mut Pending, reply: &Reply) -> Result<Option<MessageId>, DeliveryError> {
+    async fn answer(&self, p: &mut Pending, reply: &Reply) -> Result<Option<MessageId>, serenity::Error> {
         let m = parts(reply);
         let http = self.http.as_ref();
         let want_id = reply.slot.is_some() || reply.new_thread.is_some();
@@ -183,10 +225,10 @@ impl DiscordFrontEnd {
                 if let Some(e) = m.embed {
                     b = b.embed(e);
                 }
-                CreateInteractionResponse::Message(b).execute(http, (p.id, &p.token)).await.map_err(failed)?;
+                CreateInteractionResponse::Message(b).execute(http, (p.id, &p.token)).await?;
                 p.answer = Answer::Answered;
                 if want_id {
-                    let msg = http.get_original_interaction_response(&p.token).await.map_err(failed)?;
+                    let msg = http.get_original_interaction_response(&p.token).await?;
                     return Ok(Some(msg.id));
                 }
                 Ok(None)
@@ -202,7 +244,7 @@ impl DiscordFrontEnd {
                 if let Some(e) = m.embed {
                     b = b.embed(e);
                 }
-                let msg = b.execute(http, &p.token).await.map_err(failed)?;
+                let msg = b.execute(http, &p.token).await?;
                 p.answer = Answer::Answered;
                 Ok(Some(msg.id))
             }
@@ -221,7 +263,7 @@ impl DiscordFrontEnd {
                 if let Some(e) = m.embed {
                     b = b.embed(e);
                 }
-                let msg = b.execute(http, (None, &p.token)).await.map_err(failed)?;
+                let msg = b.execute(http, (None, &p.token)).await?;
                 Ok(Some(msg.id))
             }
         }
@@ -234,7 +276,7 @@ impl DiscordFrontEnd {
         let Ok(chat) = id_of(chat) else { return Ok(()) };
         let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me);
         match have.and_then(|have| permissions::missing(have, permissions::needed(thread))) {
-            Some(lacking) => Err(DeliveryError::Failed(format!("missing permissions in <#{chat}>: {lacking}"))),
+            Some(lacking) => Err(DeliveryError::Forbidden(format!("missing permissions in <#{chat}>: {lacking}"))),
             None => Ok(()),
         }
     }
@@ -262,6 +304,11 @@ impl DiscordFrontEnd {
         }
         let mut b =
             CreateMessage::new().content(m.content).components(m.rows).allowed_mentions(m.mentions).add_files(m.files);
+        if let Some(id) = reply.outbox_id {
+            // Discord returns the message already made with this nonce instead of a second one:
+            // a retry after a lost answer or a crash never posts twice.
+            b = b.nonce(Nonce::String(format!("cb{id}"))).enforce_nonce(true);
+        }
         if let Some(e) = m.embed {
             b = b.embed(e);
         }
@@ -301,17 +348,34 @@ impl FrontEnd for DiscordFrontEnd {
                     Some(p) => Some(p.lock_owned().await),
                     None => None,
                 };
-                if let Some(p) = pending.as_mut().filter(|p| p.channel != channel) {
-                    // Meant for another channel (a game's own thread): posted there, and the
-                    // interaction is told where when it closes.
-                    p.elsewhere.get_or_insert(channel);
-                    pending = None;
+                let mut elsewhere = None;
+                if let Some(p) = pending.take() {
+                    if p.channel == channel {
+                        pending = Some(p);
+                    } else {
+                        // Meant for another channel (a game's own thread): posted there, and the
+                        // interaction is told where when it closes — once the post went through.
+                        elsewhere = Some(p);
+                    }
                 }
                 let answered = match pending {
-                    Some(mut p) => self.answer(&mut p, reply).await?,
+                    Some(mut p) => match self.answer(&mut p, reply).await {
+                        Err(e) if interaction_expired(&e) => {
+                            tracing::info!("interaction no longer answers ({e}); posting in the channel");
+                            p.answer = Answer::Answered;
+                            drop(p);
+                            self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
+                            Some(self.post(channel, reply).await?)
+                        }
+                        other => other.map_err(failed)?,
+                    },
                     None => {
                         self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
-                        Some(self.post(channel, reply).await?)
+                        let posted = self.post(channel, reply).await?;
+                        if let Some(mut p) = elsewhere {
+                            p.elsewhere.get_or_insert(channel);
+                        }
+                        Some(posted)
                     }
                 };
                 match answered {

@@ -7,8 +7,8 @@ use super::deliver::{Answer, CONFIRM, Pending, PendingMap, RUN};
 use super::permissions;
 use crate::bot::command::{self, Command};
 use crate::bot::{Input, Scope, UserRef};
-use crate::host::Host;
 use crate::host::recent::Recent;
+use crate::host::{Delivery, Host};
 use serenity::all::{
     AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
     Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
@@ -34,6 +34,9 @@ pub struct Handler {
     pub message_content: bool,
     /// Interactions seen lately, so that one delivered twice is answered once.
     pub seen: RecentIds,
+    /// Whether the first READY came (the outbox drainer and the AI's pending moves start then).
+    pub started: std::sync::atomic::AtomicBool,
+    pub drainer: std::sync::OnceLock<tokio::task::JoinHandle<()>>,
 }
 
 /// The last [`RecentIds::CAPACITY`] event ids seen. The core ignores an event it has handled
@@ -139,20 +142,35 @@ impl Handler {
             });
         }
         let handled = self.host.handle(input).await;
-        self.close(ctx, &key, &entry, handled.is_err()).await;
+        self.close(ctx, &key, &entry, handled).await;
     }
 
     /// Forgets a finished interaction; one that got no reply at all is answered so that Discord
     /// does not show a failure.
-    async fn close(&self, ctx: &Context, key: &str, entry: &tokio::sync::Mutex<Pending>, stopping: bool) {
+    async fn close(
+        &self,
+        ctx: &Context,
+        key: &str,
+        entry: &tokio::sync::Mutex<Pending>,
+        handled: Result<Delivery, crate::host::HostError>,
+    ) {
         if let Ok(mut map) = self.pending.lock() {
             map.remove(key);
         }
         let mut p = entry.lock().await;
-        let text = match p.elsewhere {
-            _ if stopping => "capabot is restarting; try again in a minute.".to_string(),
-            Some(channel) => format!("Posted in <#{channel}>."),
-            None => "Done.".to_string(),
+        if matches!(handled, Ok(Delivery::Ignored)) {
+            // A flood, told to slow down once already: left unanswered.
+            return;
+        }
+        // Never claim an answer went out when it did not: a reply left in the outbox (Discord
+        // busy) is announced as coming, not as done.
+        let text = match (handled, p.elsewhere) {
+            (Err(_), _) => "capabot is restarting; try again in a minute.".to_string(),
+            (Ok(Delivery::Delayed), _) => {
+                "Discord is busy: my answer is queued and will be posted in this channel shortly.".to_string()
+            }
+            (Ok(Delivery::Done | Delivery::Ignored), Some(channel)) => format!("Posted in <#{channel}>."),
+            (Ok(Delivery::Done | Delivery::Ignored), None) => "Done.".to_string(),
         };
         match p.answer {
             Answer::Open => private(ctx, p.id, &p.token, text, vec![]).await,
@@ -274,6 +292,13 @@ impl Handler {
 impl EventHandler for Handler {
     async fn ready(&self, _ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+        // Once per process, after the first connection: what the outbox holds goes out, and the AI
+        // plays the moves it owed when the bot stopped (never before Discord is reachable).
+        if !self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            let host = self.host.clone();
+            let _ = self.drainer.set(host.start_drainer());
+            tokio::spawn(async move { host.resume_ai().await });
+        }
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {

@@ -104,6 +104,8 @@ pub async fn run(
         pending: pending.clone(),
         message_content: opts.message_content,
         seen: events::RecentIds::default(),
+        started: Default::default(),
+        drainer: Default::default(),
     };
     let mut client =
         ClientBuilder::new_with_http(make_http(&token, opts.proxy.as_deref()), intents(opts.message_content))
@@ -121,7 +123,6 @@ pub async fn run(
     .map_err(|e| format!("cannot register the slash commands: {e}"))?;
     host.register(Arc::new(deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending }));
     let scheduler = host.start_scheduler();
-    host.resume_ai().await;
     let shards = client.shard_manager.clone();
     let result = tokio::select! {
         r = client.start_autosharded() => r.map_err(|e| format!("Discord connection ended: {e}")),

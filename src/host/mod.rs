@@ -6,12 +6,22 @@
 //! front end has them, the reply's fallback chat where it has not. Front ends translate events into
 //! [`Input`]s and call [`Host::handle`]; they hold no game logic.
 //!
+//! Delivery goes through the core's outbox ([`crate::bot::outbox`]): the core commits a change and
+//! its replies together; the host then drains the chats it touched, one chat at a time and in
+//! order, through the front end that owns the platform. A passing failure (429, 5xx, a timeout) is
+//! retried after the platform's retry-after or with back-off, inline when short and otherwise by
+//! the drainer ([`Host::start_drainer`]), which also delivers what a crash or restart left behind;
+//! a permanent one is classified and reported back to the core. A process drains only the
+//! platforms it has front ends for.
+//!
 //! Shutdown: [`Host::shutdown`] stops taking input, lets in-flight work finish and be announced, and
 //! abandons AI searches still running — their moves are not stored, and [`Host::resume_ai`] plays
 //! them after the restart, so an AI move is either stored and announced or not stored at all.
 
+pub mod limits;
 pub mod recent;
 
+use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, Input, Receipt, Reply, Response, Target};
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -21,23 +31,83 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-/// Why a reply could not be delivered.
+/// Why a reply could not be delivered. The texts say what, without secrets.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DeliveryError {
     /// The person does not accept direct messages (from the bot): use the fallback chat.
     DirectMessagesClosed,
-    /// Anything else (network, permissions); the text says what, without secrets.
+    /// A passing failure (rate limit, server error, timeout): try again, after `retry_after` when
+    /// the platform said how long.
+    Transient { retry_after: Option<Duration>, detail: String },
+    /// The chat is gone or closed to the bot: deleted, the bot removed or kicked, a room left or
+    /// upgraded.
+    ChatGone(String),
+    /// The bot may not post there (a missing permission, a locked thread).
+    Forbidden(String),
+    /// The platform refused the message itself; anything else that trying again will not fix.
     Failed(String),
+}
+
+impl DeliveryError {
+    /// A passing failure without a retry-after.
+    pub fn transient(detail: impl Into<String>) -> DeliveryError {
+        DeliveryError::Transient { retry_after: None, detail: detail.into() }
+    }
+
+    fn failure(&self) -> Failure {
+        match self {
+            DeliveryError::DirectMessagesClosed => Failure::DirectClosed,
+            DeliveryError::ChatGone(_) => Failure::ChatGone,
+            DeliveryError::Forbidden(_) => Failure::Forbidden,
+            DeliveryError::Transient { .. } | DeliveryError::Failed(_) => Failure::Refused,
+        }
+    }
 }
 
 impl std::fmt::Display for DeliveryError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             DeliveryError::DirectMessagesClosed => f.write_str("direct messages are closed"),
-            DeliveryError::Failed(s) => f.write_str(s),
+            DeliveryError::Transient { retry_after: Some(d), detail } => {
+                write!(f, "{detail} (retry after {} ms)", d.as_millis())
+            }
+            DeliveryError::Transient { retry_after: None, detail } => f.write_str(detail),
+            DeliveryError::ChatGone(s) | DeliveryError::Forbidden(s) | DeliveryError::Failed(s) => f.write_str(s),
         }
     }
 }
+
+/// Passing failures retried inline (waiting at most [`INLINE_WAIT`] each) before a row is left to
+/// the drainer.
+const INLINE_TRIES: u32 = 3;
+const INLINE_WAIT: Duration = Duration::from_secs(5);
+/// After this many attempts a row is given up ("nothing retries forever"): with the back-off below
+/// that is about a day.
+const MAX_ATTEMPTS: u32 = 16;
+
+/// Seconds to wait after the `attempts`-th passing failure without a retry-after: 2, 4, 8, ...
+/// up to an hour.
+fn backoff_secs(attempts: u32) -> i64 {
+    (1i64 << attempts.clamp(1, 12)).min(3600)
+}
+
+/// The future of [`Host::settle`].
+type Settling = std::pin::Pin<Box<dyn std::future::Future<Output = Delivery> + Send>>;
+
+/// Whether everything an input caused went out by the time [`Host::handle`] returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// Every reply was delivered (or failed for good and was reported).
+    Done,
+    /// The input was not handled: its author is flooding, and was told so already.
+    Ignored,
+    /// Some reply is waiting in the outbox for a retry (a rate limit, a server error): it will
+    /// follow, in order, but the person has not seen it yet.
+    Delayed,
+}
+
+/// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
+const CHAT_LOCKS: usize = 256;
 
 /// A chat platform as the host sees it: it shows replies. Input goes the other way, through
 /// [`Host::handle`].
@@ -61,6 +131,8 @@ pub struct HostConfig {
     pub core_threads: usize,
     /// How often the scheduler runs.
     pub tick_every: Duration,
+    /// Rate limits and the bound on waiting inputs (`None`: none, as in the console).
+    pub limits: Option<limits::LimitConfig>,
 }
 
 impl Default for HostConfig {
@@ -69,6 +141,7 @@ impl Default for HostConfig {
             ai_threads: default_ai_threads(),
             core_threads: default_core_threads(),
             tick_every: Duration::from_secs(30),
+            limits: None,
         }
     }
 }
@@ -104,6 +177,17 @@ pub struct Host {
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
+    chat_locks: Vec<tokio::sync::Mutex<()>>,
+    /// Woken when a row is left for later, so the drainer recomputes its sleep.
+    drain_wake: tokio::sync::Notify,
+    /// What was started once per process, however many front ends ask: the scheduler, the
+    /// drainer, the AI's pending moves.
+    limits: Option<limits::Limits>,
+    /// Inputs in the core or waiting for it.
+    in_core: std::sync::atomic::AtomicUsize,
+    started_scheduler: std::sync::atomic::AtomicBool,
+    started_drainer: std::sync::atomic::AtomicBool,
+    resumed_ai: std::sync::atomic::AtomicBool,
 }
 
 impl Host {
@@ -115,7 +199,14 @@ impl Host {
             core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
-            config,
+            config: config.clone(),
+            chat_locks: (0..CHAT_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            drain_wake: tokio::sync::Notify::new(),
+            limits: config.limits.clone().map(limits::Limits::new),
+            in_core: Default::default(),
+            started_scheduler: Default::default(),
+            started_drainer: Default::default(),
+            resumed_ai: Default::default(),
         })
     }
 
@@ -137,20 +228,59 @@ impl Host {
 
     /// Handles one input: the core's work on the blocking pool, then every reply delivered and every
     /// AI move it caused played and delivered. Completes when all of it is done.
-    pub async fn handle(self: &Arc<Self>, input: Input) -> Result<(), HostError> {
+    pub async fn handle(self: &Arc<Self>, input: Input) -> Result<Delivery, HostError> {
         if self.stop.is_cancelled() {
             return Err(HostError::ShuttingDown);
         }
+        if let Some(refusal) = self.refuse(&input) {
+            return Ok(match refusal {
+                Some(reply) => {
+                    if let Err(e) = self.deliver(&reply).await {
+                        tracing::info!("a refusal was not delivered: {e}");
+                    }
+                    Delivery::Done
+                }
+                None => Delivery::Ignored,
+            });
+        }
         let me = self.clone();
-        self.tracker
+        let delivery = self
+            .tracker
             .track_future(async move {
                 let bot = me.bot.clone();
                 let origin = input.event_id.clone();
+                me.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let response = me.blocking(move || bot.handle(&input)).await.unwrap_or_default();
-                me.settle(response, origin).await;
+                me.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                me.settle(response, origin).await
             })
             .await;
-        Ok(())
+        Ok(delivery)
+    }
+
+    /// Whether the limits turn `input` away: `Some(Some(reply))` answers it with the reply (to its
+    /// author only), `Some(None)` ignores it, `None` lets it through.
+    fn refuse(&self, input: &Input) -> Option<Option<Reply>> {
+        let limits = self.limits.as_ref()?;
+        let say = |text: &str| {
+            let mut r = Reply::new(Target::Chat(input.scope.clone()), text);
+            r.audience = crate::bot::Audience::Author;
+            r.in_reply_to.clone_from(&input.event_id);
+            Some(Some(r))
+        };
+        if self.in_core.load(std::sync::atomic::Ordering::SeqCst) >= limits.config.max_waiting {
+            return say("I am very busy right now: try again in a minute.");
+        }
+        let p = &input.scope.platform;
+        let user = format!("{p}:{}", input.author.id);
+        let chat = format!("{p}:{}", input.scope.chat);
+        match limits.check(&user, &chat) {
+            limits::Verdict::Go => None,
+            limits::Verdict::SlowDown => {
+                say("Slow down, please: I am ignoring your messages here for a minute. Your games are safe.")
+            }
+            limits::Verdict::Ignore => Some(None),
+        }
     }
 
     /// Runs the scheduler once and delivers what it says.
@@ -160,43 +290,80 @@ impl Host {
             .track_future(async move {
                 let bot = me.bot.clone();
                 let response = me.blocking(move || bot.tick()).await.unwrap_or_default();
-                me.settle(response, None).await;
+                let _ = me.settle(response, None).await;
             })
             .await;
     }
 
-    /// Ticks the scheduler every [`HostConfig::tick_every`] until shutdown.
+    /// Ticks the scheduler every [`HostConfig::tick_every`] until shutdown (once per host: a second
+    /// call starts nothing).
     pub fn start_scheduler(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
         let me = self.clone();
+        let first = !self.started_scheduler.swap(true, std::sync::atomic::Ordering::SeqCst);
         tokio::spawn(async move {
+            if !first {
+                return;
+            }
             let mut every = tokio::time::interval(me.config.tick_every);
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
                     _ = me.stop.cancelled() => break,
-                    _ = every.tick() => me.tick().await,
+                    _ = every.tick() => {
+                        if let Some(l) = &me.limits {
+                            l.prune();
+                        }
+                        me.tick().await
+                    }
                 }
             }
         })
     }
 
-    /// Plays the AI's moves in games where it was to move when the bot stopped.
+    /// Plays the AI's moves in games where it was to move when the bot stopped (once per host).
     pub async fn resume_ai(self: &Arc<Self>) {
+        if self.resumed_ai.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
         let bot = self.bot.clone();
         let jobs = self.blocking(move || bot.pending_ai_jobs()).await.unwrap_or_default();
-        self.settle(Response { replies: vec![], ai_jobs: jobs }, None).await;
+        let _ = self.settle(Response { ai_jobs: jobs, ..Response::default() }, None).await;
     }
 
-    /// Delivers replies (in order), then runs the AI jobs, each on the bounded pool, feeding their
-    /// moves back and settling what follows. `origin` is the event that caused it all: the AI's
-    /// replies answer it too (a Discord interaction gets the AI's move as its follow-up while it
-    /// is still open).
-    async fn settle(self: &Arc<Self>, mut response: Response, origin: Option<String>) {
-        for r in &mut response.replies {
-            if r.in_reply_to.is_none() {
-                r.in_reply_to.clone_from(&origin);
+    /// Delivers replies (in order, from the outbox when they are queued there), then runs the AI
+    /// jobs, each on the bounded pool, feeding their moves back and settling what follows. `origin`
+    /// is the event that caused it all: the AI's replies answer it too (a Discord interaction gets
+    /// the AI's move as its follow-up while it is still open).
+    fn settle(self: &Arc<Self>, response: Response, origin: Option<String>) -> Settling {
+        // Boxed with `Send` spelled out: settling may lead to settling again (failure notices).
+        let me = self.clone();
+        Box::pin(async move { me.settle_now(response, origin).await })
+    }
+
+    async fn settle_now(self: &Arc<Self>, mut response: Response, origin: Option<String>) -> Delivery {
+        let mut delivery = Delivery::Done;
+        if response.queued {
+            let mut chats: Vec<(String, String)> = Vec::new();
+            for r in &response.replies {
+                let chat = (r.target.platform().to_string(), core_outbox::chat_key(&r.target));
+                if !chats.contains(&chat) {
+                    chats.push(chat);
+                }
             }
-            self.deliver(r).await;
+            for (platform, key) in chats {
+                if !self.drain_chat(&platform, &key).await {
+                    delivery = Delivery::Delayed;
+                }
+            }
+        } else {
+            for r in &mut response.replies {
+                if r.in_reply_to.is_none() {
+                    r.in_reply_to.clone_from(&origin);
+                }
+                if let Err(e) = self.deliver(r).await {
+                    tracing::warn!(platform = r.target.platform(), "reply not delivered: {e}");
+                }
+            }
         }
         let mut running = Vec::new();
         for job in response.ai_jobs {
@@ -204,23 +371,150 @@ impl Host {
             running.push(self.tracker.spawn(async move { me.run_ai(job, origin).await }));
         }
         for r in running {
-            let _ = r.await;
+            if r.await.unwrap_or(Delivery::Done) == Delivery::Delayed {
+                delivery = Delivery::Delayed;
+            }
+        }
+        delivery
+    }
+
+    fn platforms(&self) -> Vec<String> {
+        self.front_ends.read().map(|m| m.keys().cloned().collect()).unwrap_or_default()
+    }
+
+    /// Delivers the waiting rows of one chat, oldest first, while they go through. A passing
+    /// failure is retried inline when the wait is short, else left (with the rows behind it) for
+    /// the drainer; a permanent one is reported to the core, whose notices are delivered in turn.
+    /// Rows of a platform without a front end here stay for a process that has one.
+    /// `false` when rows are left waiting.
+    pub async fn drain_chat(self: &Arc<Self>, platform: &str, key: &str) -> bool {
+        if self.front_end(platform).is_none() {
+            return false;
+        }
+        let stripe = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            (platform, key).hash(&mut h);
+            (h.finish() as usize) % CHAT_LOCKS
+        };
+        let _turn = self.chat_locks[stripe].lock().await;
+        loop {
+            let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
+            let Some(rows) = self.blocking(move || bot.outbox_pending(&p, &k, 16)).await else { return false };
+            if rows.is_empty() {
+                return true;
+            }
+            for row in rows {
+                if !self.deliver_row(row).await {
+                    return false;
+                }
+            }
         }
     }
 
+    /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
+    async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> bool {
+        if row.not_before > self.bot.now() {
+            return false;
+        }
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.deliver(&row.reply).await {
+                Ok(receipt) => {
+                    let bot = self.bot.clone();
+                    let _ = self.blocking(move || bot.outbox_sent(row.id, &row.reply, &receipt)).await;
+                    return true;
+                }
+                Err(DeliveryError::Transient { retry_after, detail }) => {
+                    let attempts = row.attempts + tries;
+                    let wait = retry_after.unwrap_or(Duration::from_secs(backoff_secs(attempts) as u64));
+                    if attempts >= MAX_ATTEMPTS {
+                        tracing::warn!(row = row.id, "reply given up after {attempts} attempts: {detail}");
+                        self.fail_row(row, Failure::Refused, format!("gave up: {detail}")).await;
+                        return true;
+                    }
+                    if tries < INLINE_TRIES && wait <= INLINE_WAIT {
+                        tracing::info!(row = row.id, "delivery failed for now ({detail}); again in {wait:?}");
+                        tokio::select! {
+                            _ = tokio::time::sleep(wait) => continue,
+                            _ = self.stop.cancelled() => {}
+                        }
+                    }
+                    let secs = wait.as_secs_f64().ceil().max(1.0) as i64;
+                    tracing::info!(row = row.id, "delivery failed for now ({detail}); left for {secs} s");
+                    let bot = self.bot.clone();
+                    let _ = self.blocking(move || bot.outbox_retry(row.id, tries, secs, &detail)).await;
+                    self.drain_wake.notify_one();
+                    return false;
+                }
+                Err(e) => {
+                    tracing::warn!(row = row.id, platform = row.reply.target.platform(), "reply not delivered: {e}");
+                    self.fail_row(row, e.failure(), e.to_string()).await;
+                    return true;
+                }
+            }
+        }
+    }
+
+    async fn fail_row(self: &Arc<Self>, row: Outgoing, failure: Failure, detail: String) {
+        let bot = self.bot.clone();
+        let notices = self.blocking(move || bot.outbox_failed(row.id, &row.reply, failure, &detail)).await;
+        if let Some(notices) = notices.filter(|n| !n.replies.is_empty()) {
+            // Other chats (the players' direct messages): drained on their own, not under this
+            // chat's turn.
+            self.tracker.spawn(self.settle(notices, None));
+        }
+    }
+
+    /// Delivers, every few seconds and at once when started, the rows a crash, a restart or a
+    /// passing failure left behind, for the platforms this process has front ends for. Start it
+    /// after the front ends are connected.
+    pub fn start_drainer(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+        let me = self.clone();
+        let first = !self.started_drainer.swap(true, std::sync::atomic::Ordering::SeqCst);
+        tokio::spawn(async move {
+            if !first {
+                return;
+            }
+            loop {
+                let platforms = me.platforms();
+                let bot = me.bot.clone();
+                let due = me
+                    .blocking(move || {
+                        let names: Vec<&str> = platforms.iter().map(String::as_str).collect();
+                        (bot.outbox_due(&names), bot.outbox_next_due_in(&names))
+                    })
+                    .await;
+                let next = match due {
+                    Some((chats, next)) => {
+                        for (platform, key) in chats {
+                            let me2 = me.clone();
+                            me.tracker.spawn(async move { me2.drain_chat(&platform, &key).await });
+                        }
+                        next
+                    }
+                    None => None,
+                };
+                let sleep = Duration::from_secs(next.map_or(5, |s| s.clamp(1, 5) as u64));
+                tokio::select! {
+                    _ = me.stop.cancelled() => break,
+                    _ = tokio::time::sleep(sleep) => {}
+                    _ = me.drain_wake.notified() => {}
+                }
+            }
+        })
+    }
+
     /// Boxed with `Send` spelled out: the AI's move may start another AI job (recursion).
-    fn run_ai(
-        self: Arc<Self>,
-        job: AiJob,
-        origin: Option<String>,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> {
+    fn run_ai(self: Arc<Self>, job: AiJob, origin: Option<String>) -> Settling {
         Box::pin(self.run_ai_inner(job, origin))
     }
 
-    async fn run_ai_inner(self: Arc<Self>, job: AiJob, origin: Option<String>) {
-        let Ok(permit) = self.ai_pool.clone().acquire_owned().await else { return };
+    async fn run_ai_inner(self: Arc<Self>, job: AiJob, origin: Option<String>) -> Delivery {
+        let Ok(permit) = self.ai_pool.clone().acquire_owned().await else { return Delivery::Done };
         if self.stop.is_cancelled() {
-            return;
+            return Delivery::Done;
         }
         let bot = self.bot.clone();
         let search = {
@@ -231,21 +525,22 @@ impl Host {
             // Shutdown abandons the search: nothing is stored, and the move is played after the restart.
             _ = self.stop.cancelled() => {
                 tracing::info!(game = job.game_id, "AI search abandoned by shutdown");
-                return;
+                return Delivery::Done;
             }
             mv = search => match mv {
                 Ok(mv) => mv,
                 Err(e) => {
                     tracing::error!(game = job.game_id, "AI search failed: {e}");
-                    return;
+                    return Delivery::Done;
                 }
             },
         };
         // The pool bounds searches only: the moves that follow may need a place of their own.
         drop(permit);
         let bot = self.bot.clone();
-        let response = self.blocking(move || bot.finish_ai_job(&job, mv)).await.unwrap_or_default();
-        self.settle(response, origin).await;
+        let o = origin.clone();
+        let response = self.blocking(move || bot.finish_ai_job_for(&job, mv, o.as_deref())).await.unwrap_or_default();
+        self.settle(response, origin).await
     }
 
     fn front_end(&self, platform: &str) -> Option<Arc<dyn FrontEnd>> {
@@ -253,41 +548,31 @@ impl Host {
     }
 
     /// Delivers one reply through its platform's front end; a direct message goes to its fallback
-    /// chat where the front end has no direct messages or the person's are closed.
-    pub async fn deliver(&self, reply: &Reply) {
+    /// chat where the front end has no direct messages, or the person's are closed, or the direct
+    /// chat cannot be reached for good.
+    pub async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
         let Some(fe) = self.front_end(reply.target.platform()) else {
-            tracing::warn!(platform = reply.target.platform(), "no front end for a reply; dropped");
-            return;
+            return Err(DeliveryError::transient(format!("no front end for {} here", reply.target.platform())));
         };
-        let result = match &reply.target {
+        let to_fallback = |chat: &crate::bot::Scope| {
+            let mut r = reply.clone();
+            r.target = Target::Chat(chat.clone());
+            r
+        };
+        match &reply.target {
             Target::Direct { fallback, .. } if !fe.has_direct_messages() => match fallback {
-                Some(chat) => {
-                    let mut r = reply.clone();
-                    r.target = Target::Chat(chat.clone());
-                    fe.deliver(&r).await
-                }
-                None => return,
+                Some(chat) => fe.deliver(&to_fallback(chat)).await,
+                // Nowhere to say it on this platform: settled, nothing shown.
+                None => Ok(Receipt::default()),
             },
-            _ => match fe.deliver(reply).await {
-                Err(e) if matches!(reply.target, Target::Direct { fallback: Some(_), .. }) => {
+            Target::Direct { fallback: Some(chat), .. } => match fe.deliver(reply).await {
+                Err(e) if !matches!(e, DeliveryError::Transient { .. }) => {
                     tracing::info!("direct message not delivered ({e}); sent to the game's chat");
-                    let mut r = reply.clone();
-                    if let Target::Direct { fallback: Some(chat), .. } = &reply.target {
-                        r.target = Target::Chat(chat.clone());
-                    }
-                    fe.deliver(&r).await
+                    fe.deliver(&to_fallback(chat)).await
                 }
                 other => other,
             },
-        };
-        match result {
-            Ok(receipt) => {
-                if reply.slot.is_some() || reply.new_thread.is_some() {
-                    let (bot, reply) = (self.bot.clone(), reply.clone());
-                    let _ = self.blocking(move || bot.delivered(&reply, &receipt)).await;
-                }
-            }
-            Err(e) => tracing::warn!(platform = reply.target.platform(), "reply not delivered: {e}"),
+            _ => fe.deliver(reply).await,
         }
     }
 

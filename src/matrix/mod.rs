@@ -51,6 +51,8 @@ pub async fn serve(host: Arc<Host>, client: Client) -> Arc<MatrixFrontEnd> {
     }
     let front = MatrixFrontEnd::new(client.clone()).await;
     host.register(front.clone());
+    // Connected: what the outbox holds for Matrix goes out (replies a crash or restart left behind).
+    host.start_drainer();
     inbound::listen(host, front.clone());
     for room in client.invited_rooms() {
         inbound::join_with_backoff(front.clone(), room);

@@ -136,7 +136,10 @@ impl MatrixFrontEnd {
         match target {
             Target::Chat(scope) => {
                 let id = RoomId::parse(scope.chat.as_str()).map_err(|e| failed("room id", e))?;
-                let room = self.client.get_room(&id).ok_or_else(|| DeliveryError::Failed(format!("not in {id}")))?;
+                let room = self.client.get_room(&id).ok_or_else(|| DeliveryError::ChatGone(format!("not in {id}")))?;
+                if room.state() != matrix_sdk::RoomState::Joined {
+                    return Err(DeliveryError::ChatGone(format!("no longer in {id} ({:?})", room.state())));
+                }
                 Ok((room, scope.thread.clone()))
             }
             Target::Direct { user, .. } => Ok((self.direct_room(user).await?, None)),
@@ -151,7 +154,7 @@ impl MatrixFrontEnd {
         }
         let room = match self.client.get_dm_room(&id) {
             Some(room) => room,
-            None => self.client.create_dm(&id).await.map_err(|e| failed("creating a direct room", e))?,
+            None => self.client.create_dm(&id).await.map_err(|e| classify("creating a direct room", &e))?,
         };
         if let Ok(mut m) = self.direct_rooms.lock() {
             m.insert(id, room.clone());
@@ -162,6 +165,41 @@ impl MatrixFrontEnd {
 
 fn failed(what: &str, e: impl std::fmt::Display) -> DeliveryError {
     DeliveryError::Failed(format!("{what}: {e}"))
+}
+
+/// Classifies a failed request: rate limits (with the server's retry-after), server errors and no
+/// answer are passing; a refusal to post (not in the room, kicked, banned) means the room is gone
+/// for the bot; anything else is a refusal of the message itself.
+fn classify(what: &str, e: &matrix_sdk::Error) -> DeliveryError {
+    use matrix_sdk::ruma::api::error::{ErrorKind, RetryAfter};
+    let detail = format!("{what}: {e}");
+    if let Some(api) = e.as_client_api_error() {
+        let status = api.status_code.as_u16();
+        return match api.error_kind() {
+            Some(ErrorKind::LimitExceeded(data)) => DeliveryError::Transient {
+                retry_after: match data.retry_after {
+                    Some(RetryAfter::Delay(d)) => Some(d),
+                    Some(RetryAfter::DateTime(t)) => t.duration_since(std::time::SystemTime::now()).ok(),
+                    None => None,
+                },
+                detail,
+            },
+            _ if status == 429 || status >= 500 => DeliveryError::transient(detail),
+            Some(ErrorKind::Forbidden { .. }) | Some(ErrorKind::NotFound) => DeliveryError::ChatGone(detail),
+            _ => DeliveryError::Failed(detail),
+        };
+    }
+    match e {
+        // No answer from the homeserver at all.
+        matrix_sdk::Error::Http(_) => DeliveryError::transient(detail),
+        _ => DeliveryError::Failed(detail),
+    }
+}
+
+/// The transaction id of one event of an outbox row: the homeserver answers a repeated
+/// `PUT /send/{type}/{txnId}` with the event it made the first time, so a retry never posts twice.
+fn txn(reply: &Reply, part: &str) -> Option<matrix_sdk::ruma::OwnedTransactionId> {
+    reply.outbox_id.map(|id| format!("capabot-{id}-{part}").into())
 }
 
 #[async_trait]
@@ -192,7 +230,11 @@ impl FrontEnd for MatrixFrontEnd {
             let id = if let Some(previous) = previous {
                 let mentions = content.mentions.clone();
                 let edit = content.make_replacement(ReplacementMetadata::new(previous.clone(), mentions));
-                room.send(edit).await.map_err(|e| failed("editing", e))?;
+                let mut send = room.send(edit);
+                if let Some(t) = txn(reply, "edit") {
+                    send = send.with_transaction_id(t);
+                }
+                send.await.map_err(|e| classify("editing", &e))?;
                 previous
             } else {
                 content.relates_to = match (&thread_root, &answer_to) {
@@ -204,11 +246,20 @@ impl FrontEnd for MatrixFrontEnd {
                     (None, None) => None,
                 };
                 if reply.choices.is_empty() {
-                    room.send(content).await.map_err(|e| failed("sending", e))?.response.event_id
+                    let mut send = room.send(content);
+                    if let Some(t) = txn(reply, "text") {
+                        send = send.with_transaction_id(t);
+                    }
+                    send.await.map_err(|e| classify("sending", &e))?.response.event_id
                 } else {
                     let mut raw = serde_json::to_value(&content).map_err(|e| failed("encoding", e))?;
                     raw[PROMPT_FIELD] = prompt_json(&reply.choices);
-                    room.send_raw("m.room.message", raw).await.map_err(|e| failed("sending", e))?.response.event_id
+                    let t = txn(reply, "text");
+                    let mut send = room.send_raw("m.room.message", raw);
+                    if let Some(t) = &t {
+                        send = send.with_transaction_id(t);
+                    }
+                    send.await.map_err(|e| classify("sending", &e))?.response.event_id
                 }
             };
             receipt.message_id = Some(id.to_string());
@@ -224,7 +275,11 @@ impl FrontEnd for MatrixFrontEnd {
                 ..Default::default()
             };
             let alt = reply.alt_text.clone().unwrap_or_else(|| "the board".into());
-            let config = AttachmentConfig::new()
+            let mut config = AttachmentConfig::new();
+            if let Some(t) = txn(reply, "board") {
+                config = config.txn_id(t);
+            }
+            let config = config
                 .info(AttachmentInfo::Image(info))
                 .caption(Some(TextMessageEventContent::plain(alt)))
                 .mentions(Some(Mentions::new()))
@@ -232,7 +287,7 @@ impl FrontEnd for MatrixFrontEnd {
             let sent = room
                 .send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config)
                 .await
-                .map_err(|e| failed("sending the board", e))?;
+                .map_err(|e| classify("sending the board", &e))?;
             if receipt.message_id.is_none() {
                 receipt.message_id = Some(sent.event_id.to_string());
                 last = Some(sent.event_id.clone());
@@ -241,11 +296,14 @@ impl FrontEnd for MatrixFrontEnd {
 
         if let Some(file) = &reply.file {
             let mime: mime::Mime = file.mime.parse().unwrap_or(mime::APPLICATION_OCTET_STREAM);
-            let config =
-                AttachmentConfig::new().mentions(Some(Mentions::new())).reply(attachment_reply(&thread_root, &last));
+            let mut config = AttachmentConfig::new();
+            if let Some(t) = txn(reply, "file") {
+                config = config.txn_id(t);
+            }
+            let config = config.mentions(Some(Mentions::new())).reply(attachment_reply(&thread_root, &last));
             room.send_attachment(&file.name, &mime, file.bytes.clone(), config)
                 .await
-                .map_err(|e| failed("sending the file", e))?;
+                .map_err(|e| classify("sending the file", &e))?;
         }
 
         if let (Some(_), Some(root)) = (&reply.new_thread, &receipt.message_id) {
@@ -261,7 +319,11 @@ impl FrontEnd for MatrixFrontEnd {
             }
             for key in PROMPT_KEYS.iter().take(reply.choices.len()) {
                 let reaction = ReactionEventContent::new(Annotation::new(id.clone(), key.to_string()));
-                if let Err(e) = room.send(reaction).await {
+                let mut send = room.send(reaction);
+                if let Some(t) = txn(reply, &format!("prompt-{key}")) {
+                    send = send.with_transaction_id(t);
+                }
+                if let Err(e) = send.await {
                     tracing::warn!("could not add the prompt {key}: {e}");
                 }
             }

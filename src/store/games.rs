@@ -5,7 +5,7 @@
 use super::players::PlayerId;
 use super::{Result, offers};
 use crate::rules::{Color, DrawReason, Outcome, WinReason};
-use rusqlite::{Connection, OptionalExtension, Params, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Params, Row, params};
 
 /// Game id (the `games.id` column).
 pub type GameId = i64;
@@ -70,6 +70,8 @@ pub struct GameRow {
     pub thread_id: Option<String>,
     /// Whether the result changes ratings.
     pub rated: bool,
+    /// The game's chat is gone: its clock is stopped until a player moves from another chat.
+    pub paused: bool,
 }
 
 impl GameRow {
@@ -96,7 +98,7 @@ impl GameRow {
 }
 
 const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move, \
-     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated";
+     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated, paused";
 
 fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -124,6 +126,7 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         community_id: r.get(21)?,
         thread_id: r.get(22)?,
         rated: r.get(23)?,
+        paused: r.get(24)?,
     })
 }
 
@@ -246,6 +249,17 @@ pub fn ai_to_move(conn: &Connection, ai_player: PlayerId) -> Result<Vec<GameRow>
     )
 }
 
+/// Games against the AI not yet over: `player`'s, and everyone's.
+pub fn open_ai_games(conn: &Connection, player: PlayerId) -> Result<(usize, usize)> {
+    let (mine, all): (i64, i64) = conn.query_row(
+        "SELECT count(*) FILTER (WHERE white_id = ?1 OR black_id = ?1), count(*) FROM games
+         WHERE ai_level IS NOT NULL AND status IN ('setup', 'active')",
+        [player],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok((mine as usize, all as usize))
+}
+
 /// A stored move.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRow {
@@ -298,14 +312,14 @@ fn run_end_hook(tx: &Connection, id: GameId, on_end: OnEnd<'_>) -> Result<()> {
 /// clears pending offers; a move that ends the game runs `on_end` in the same transaction. Returns
 /// `false` (and changes nothing) when the game moved on meanwhile.
 pub fn apply_move(
-    conn: &mut Connection,
+    conn: &Connection,
     id: GameId,
     expected_ply: u32,
     m: &MoveUpdate<'_>,
     now: i64,
     on_end: OnEnd<'_>,
 ) -> Result<bool> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = super::immediate(conn)?;
     let (status, result, term, deadline, remind) = match m.outcome {
         Some(o) => {
             let (r, t) = outcome_to_db(o);
@@ -316,7 +330,7 @@ pub fn apply_move(
     let n = tx
         .prepare_cached(
             "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
-           remind_at = ?6, updated_at = ?7 WHERE id = ?8 AND ply = ?9 AND status = 'active'",
+           remind_at = ?6, updated_at = ?7, paused = 0 WHERE id = ?8 AND ply = ?9 AND status = 'active'",
         )?
         .execute(params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply])?;
     if n != 1 {
@@ -335,14 +349,14 @@ pub fn apply_move(
 /// Ends an active game at `expected_ply` with an outcome (resignation, agreement, timeout), running
 /// `on_end` in the same transaction.
 pub fn finish(
-    conn: &mut Connection,
+    conn: &Connection,
     id: GameId,
     expected_ply: u32,
     outcome: Outcome,
     now: i64,
     on_end: OnEnd<'_>,
 ) -> Result<bool> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = super::immediate(conn)?;
     let (r, t) = outcome_to_db(outcome);
     let n = tx.execute(
         "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
@@ -359,8 +373,8 @@ pub fn finish(
 }
 
 /// Aborts a game in setup or active at `expected_ply`.
-pub fn abort(conn: &mut Connection, id: GameId, expected_ply: u32, now: i64) -> Result<bool> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+pub fn abort(conn: &Connection, id: GameId, expected_ply: u32, now: i64) -> Result<bool> {
+    let tx = super::immediate(conn)?;
     let n = tx.execute(
         "UPDATE games SET status = 'aborted', deadline = NULL, remind_at = NULL, updated_at = ?1
          WHERE id = ?2 AND ply = ?3 AND status IN ('setup', 'active')",
@@ -377,7 +391,7 @@ pub fn abort(conn: &mut Connection, id: GameId, expected_ply: u32, now: i64) -> 
 /// Takes back moves: from `expected_ply` down to `new_ply`, with the FEN and clock there.
 #[allow(clippy::too_many_arguments)]
 pub fn take_back(
-    conn: &mut Connection,
+    conn: &Connection,
     id: GameId,
     expected_ply: u32,
     new_ply: u32,
@@ -386,7 +400,7 @@ pub fn take_back(
     remind_at: Option<i64>,
     now: i64,
 ) -> Result<bool> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = super::immediate(conn)?;
     let n = tx.execute(
         "UPDATE games SET ply = ?1, fen = ?2, deadline = ?3, remind_at = ?4, updated_at = ?5
          WHERE id = ?6 AND ply = ?7 AND status = 'active'",
@@ -403,7 +417,7 @@ pub fn take_back(
 
 /// Records a relocation swap of one colour during the setup phase. Returns `false` if the game is
 /// no longer in setup or that colour already chose.
-pub fn set_swap(conn: &mut Connection, id: GameId, color: Color, swap: u32, now: i64) -> Result<bool> {
+pub fn set_swap(conn: &Connection, id: GameId, color: Color, swap: u32, now: i64) -> Result<bool> {
     let col = if color == Color::White { "white_swap" } else { "black_swap" };
     let n = conn.execute(
         &format!("UPDATE games SET {col} = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'setup' AND {col} IS NULL"),
@@ -414,7 +428,7 @@ pub fn set_swap(conn: &mut Connection, id: GameId, color: Color, swap: u32, now:
 
 /// Ends the setup phase: the game starts from `start_fen` (setup index `setup`).
 pub fn start_after_setup(
-    conn: &mut Connection,
+    conn: &Connection,
     id: GameId,
     setup: u32,
     start_fen: &str,
@@ -426,6 +440,32 @@ pub fn start_after_setup(
         "UPDATE games SET status = 'active', setup = ?1, start_fen = ?2, fen = ?2, deadline = ?3, remind_at = ?4,
            updated_at = ?5 WHERE id = ?6 AND status = 'setup' AND ply = 0",
         params![setup, start_fen, deadline, remind_at, now, id],
+    )?;
+    Ok(n == 1)
+}
+
+/// Pauses the active games of a chat (or thread) that is gone: their clocks stop. Returns them.
+pub fn pause_in_chat(conn: &Connection, platform: &str, chat: &str, now: i64) -> Result<Vec<GameRow>> {
+    let rows = select(
+        conn,
+        "status IN ('setup', 'active') AND paused = 0 AND platform = ?1 AND (chat_id = ?2 OR thread_id = ?2)",
+        params![platform, chat],
+    )?;
+    conn.execute(
+        "UPDATE games SET paused = 1, deadline = NULL, remind_at = NULL, updated_at = ?3
+         WHERE status IN ('setup', 'active') AND paused = 0 AND platform = ?1 AND (chat_id = ?2 OR thread_id = ?2)",
+        params![platform, chat, now],
+    )?;
+    Ok(rows)
+}
+
+/// Moves a paused game to another chat of its platform (a player went on with it there); its
+/// clock starts again with the next move.
+pub fn relocate(conn: &Connection, id: GameId, chat: &str, community: Option<&str>, now: i64) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE games SET chat_id = ?2, community_id = ?3, thread_id = NULL, paused = 0, updated_at = ?4
+         WHERE id = ?1 AND paused = 1",
+        params![id, chat, community, now],
     )?;
     Ok(n == 1)
 }
@@ -508,7 +548,7 @@ mod tests {
     fn ply_guard_lets_one_move_land() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("g.db")).unwrap();
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
         let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
         let fen = "start";
@@ -538,12 +578,12 @@ mod tests {
             remind_at: None,
             outcome: None,
         };
-        assert!(apply_move(&mut c, id, 0, &m, 1, &mut no_end_hook).unwrap());
-        assert!(!apply_move(&mut c, id, 0, &m, 1, &mut no_end_hook).unwrap());
+        assert!(apply_move(&c, id, 0, &m, 1, &mut no_end_hook).unwrap());
+        assert!(!apply_move(&c, id, 0, &m, 1, &mut no_end_hook).unwrap());
         let g = get(&c, id).unwrap().unwrap();
         assert_eq!((g.ply, g.fen.as_str()), (1, "after"));
         assert_eq!(moves(&c, id).unwrap().len(), 1);
-        assert!(take_back(&mut c, id, 1, 0, fen, None, None, 2).unwrap());
+        assert!(take_back(&c, id, 1, 0, fen, None, None, 2).unwrap());
         assert!(moves(&c, id).unwrap().is_empty());
     }
 
@@ -551,7 +591,7 @@ mod tests {
     fn a_failing_end_hook_leaves_neither_result_nor_consequence() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("g.db")).unwrap();
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
         let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
         let ng = NewGame {
@@ -577,7 +617,7 @@ mod tests {
             conn.execute("UPDATE players SET name = 'changed' WHERE id = ?1", [a])?;
             Err(crate::store::StoreError::Corrupt("hook failed".into()))
         };
-        assert!(finish(&mut c, id, 0, resign, 1, &mut failing).is_err());
+        assert!(finish(&c, id, 0, resign, 1, &mut failing).is_err());
         assert_eq!(get(&c, id).unwrap().unwrap().status, Status::Active);
         assert_eq!(players::get(&c, a).unwrap().unwrap().name, "A");
         let mut seen = 0;
@@ -585,7 +625,7 @@ mod tests {
             seen += 1;
             Ok(())
         };
-        assert!(finish(&mut c, id, 0, resign, 1, &mut ok).unwrap());
+        assert!(finish(&c, id, 0, resign, 1, &mut ok).unwrap());
         assert_eq!(seen, 1);
         assert_eq!(get(&c, id).unwrap().unwrap().result.as_deref(), Some("1-0"));
     }

@@ -11,7 +11,7 @@ use crate::community::ladder::{
     ChallengeId, ChallengeResult, ChallengeStatus, EventKind, Ladder, LadderChallenge, LadderError, LadderEvent,
     LadderParts, LadderSettings, Season,
 };
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 
 /// Ladder id (the `ladders.id` column).
 pub type LadderId = i64;
@@ -345,11 +345,11 @@ fn save(tx: &Connection, id: LadderId, ladder: &Ladder) -> Result<()> {
 /// immediate transaction. The outer error is a storage failure; the inner one is `op`'s refusal,
 /// which leaves the stored ladder as it was. `op` must not close the season (see [`close_season`]).
 pub fn update<T>(
-    conn: &mut Connection,
+    conn: &Connection,
     id: LadderId,
     op: impl FnOnce(&mut Ladder) -> std::result::Result<T, LadderError>,
 ) -> Result<std::result::Result<T, LadderError>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = super::immediate(conn)?;
     let mut ladder = load(&tx, id)?.ok_or_else(|| StoreError::Corrupt(format!("no ladder {id}")))?;
     let season = ladder.season();
     let out = op(&mut ladder);
@@ -457,8 +457,8 @@ pub fn take_standings_due(conn: &Connection) -> Result<Vec<LadderId>> {
 }
 
 /// Closes the current season of ladder `id` (see [`Ladder::close_season`]) and returns it.
-pub fn close_season(conn: &mut Connection, id: LadderId, now: i64) -> Result<Season> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+pub fn close_season(conn: &Connection, id: LadderId, now: i64) -> Result<Season> {
+    let tx = super::immediate(conn)?;
     let mut ladder = load(&tx, id)?.ok_or_else(|| StoreError::Corrupt(format!("no ladder {id}")))?;
     // The closing season's challenges are cancelled in place before the season moves on.
     let before = ladder.clone();
@@ -560,22 +560,22 @@ mod tests {
     #[test]
     fn operations_round_trip_and_refusals_change_nothing() {
         let (_d, store, p) = setup();
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
-        update(&mut c, id, |l| p.iter().try_for_each(|&x| l.join(x, 5).map(|_| ()))).unwrap().unwrap();
-        let ch = update(&mut c, id, |l| l.challenge_player(p[4], p[2], 10)).unwrap().unwrap();
-        update(&mut c, id, |l| l.accept(p[2], 20)).unwrap().unwrap();
+        update(&c, id, |l| p.iter().try_for_each(|&x| l.join(x, 5).map(|_| ()))).unwrap().unwrap();
+        let ch = update(&c, id, |l| l.challenge_player(p[4], p[2], 10)).unwrap().unwrap();
+        update(&c, id, |l| l.accept(p[2], 20)).unwrap().unwrap();
         // A refused operation after a successful one in the same closure rolls both back.
-        let refused = update(&mut c, id, |l| {
+        let refused = update(&c, id, |l| {
             l.leave(p[0], 30)?;
             l.join(p[1], 30)
         })
         .unwrap();
         assert_eq!(refused, Err(LadderError::AlreadyOnLadder { place: 1 }));
         assert_eq!(load(&c, id).unwrap().unwrap().standings(), p.as_slice());
-        update(&mut c, id, |l| l.record_result(ch, ChallengeResult::ChallengerWon, 40)).unwrap().unwrap();
-        let ch2 = update(&mut c, id, |l| l.challenge_player(p[1], p[0], 50)).unwrap().unwrap();
-        update(&mut c, id, |l| l.undo(6, "wrong result reported", 60)).unwrap().unwrap();
+        update(&c, id, |l| l.record_result(ch, ChallengeResult::ChallengerWon, 40)).unwrap().unwrap();
+        let ch2 = update(&c, id, |l| l.challenge_player(p[1], p[0], 50)).unwrap().unwrap();
+        update(&c, id, |l| l.undo(6, "wrong result reported", 60)).unwrap().unwrap();
         let l = load(&c, id).unwrap().unwrap();
         assert_eq!(l.standings(), p.as_slice());
         assert_eq!(l.challenge(ch2).unwrap().status, ChallengeStatus::Pending);
@@ -588,7 +588,7 @@ mod tests {
         assert_eq!(next_due(&c).unwrap(), Some(deadline));
         assert!(due(&c, deadline - 1).unwrap().is_empty());
         assert_eq!(due(&c, deadline).unwrap(), [id]);
-        update(&mut c, id, |l| Ok(l.expire_due(deadline))).unwrap().unwrap();
+        update(&c, id, |l| Ok(l.expire_due(deadline))).unwrap().unwrap();
         assert_eq!(load(&c, id).unwrap().unwrap().standings()[..2], [p[1], p[0]]);
         assert!(due(&c, deadline).unwrap().is_empty());
     }
@@ -596,21 +596,21 @@ mod tests {
     #[test]
     fn games_find_their_challenge_and_seasons_are_archived() {
         let (_d, store, p) = setup();
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
         let game = test_game(&c, p[1], p[0]);
-        update(&mut c, id, |l| {
+        update(&c, id, |l| {
             l.join(p[0], 1)?;
             l.join(p[1], 1)?;
             l.join(p[2], 1)
         })
         .unwrap()
         .unwrap();
-        let ch = update(&mut c, id, |l| l.challenge_player(p[1], p[0], 2)).unwrap().unwrap();
-        update(&mut c, id, |l| l.accept(p[0], 3)).unwrap().unwrap();
-        update(&mut c, id, |l| l.attach_game(ch, game)).unwrap().unwrap();
+        let ch = update(&c, id, |l| l.challenge_player(p[1], p[0], 2)).unwrap().unwrap();
+        update(&c, id, |l| l.accept(p[0], 3)).unwrap().unwrap();
+        update(&c, id, |l| l.attach_game(ch, game)).unwrap().unwrap();
         assert_eq!(find_by_game(&c, game).unwrap(), Some((id, ch)));
-        let closed = close_season(&mut c, id, 100).unwrap();
+        let closed = close_season(&c, id, 100).unwrap();
         assert_eq!(closed.standings, p[..3]);
         let l = load(&c, id).unwrap().unwrap();
         assert_eq!((l.season(), l.standings()), (2, &p[..3]));
@@ -621,6 +621,6 @@ mod tests {
         assert_eq!(old, "cancelled");
         assert_eq!(find_by_game(&c, game).unwrap(), None);
         // Closing inside update is refused.
-        assert!(update(&mut c, id, |l| Ok(l.close_season(200).number)).is_err());
+        assert!(update(&c, id, |l| Ok(l.close_season(200).number)).is_err());
     }
 }

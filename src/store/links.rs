@@ -22,7 +22,7 @@
 use super::Result;
 use super::players::{self, PlayerId};
 use crate::community::link::{CODE_LIFETIME_SECS, LinkCode, LinkError};
-use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, params};
 
 type Answer<T> = std::result::Result<T, LinkError>;
 
@@ -36,8 +36,8 @@ pub struct Linked {
 }
 
 /// A new code for the account (`platform`, `user_id`), replacing its unused ones.
-pub fn create_code(conn: &mut Connection, platform: &str, user_id: &str, now: i64) -> Result<Answer<LinkCode>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+pub fn create_code(conn: &Connection, platform: &str, user_id: &str, now: i64) -> Result<Answer<LinkCode>> {
+    let tx = super::immediate(conn)?;
     if players::find(&tx, platform, user_id)?.is_none() {
         return Ok(Err(LinkError::UnknownAccount));
     }
@@ -59,14 +59,14 @@ pub fn create_code(conn: &mut Connection, platform: &str, user_id: &str, now: i6
     }
 }
 
-fn platforms_of(tx: &Transaction<'_>, player: PlayerId) -> Result<Vec<String>> {
+fn platforms_of(tx: &Connection, player: PlayerId) -> Result<Vec<String>> {
     let mut st = tx.prepare_cached("SELECT DISTINCT platform FROM accounts WHERE player_id = ?1 ORDER BY platform")?;
     let rows = st.query_map([player], |r| r.get(0))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
 /// Whether players `a` and `b` have played each other or share a tournament or ladder.
-fn histories_meet(tx: &Transaction<'_>, a: PlayerId, b: PlayerId) -> Result<bool> {
+fn histories_meet(tx: &Connection, a: PlayerId, b: PlayerId) -> Result<bool> {
     Ok(tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM games WHERE (white_id = ?1 AND black_id = ?2) OR (white_id = ?2 AND black_id = ?1))
              OR EXISTS (SELECT 1 FROM tournament_players x JOIN tournament_players y USING (tournament_id)
@@ -97,7 +97,7 @@ const PLAYER_COLUMNS: &[(&str, &str)] = &[
 ];
 
 /// Moves everything of player `from` to player `into`.
-fn merge(tx: &Transaction<'_>, into: PlayerId, from: PlayerId, now: i64) -> Result<()> {
+fn merge(tx: &Connection, into: PlayerId, from: PlayerId, now: i64) -> Result<()> {
     for (table, column) in PLAYER_COLUMNS {
         tx.execute(&format!("UPDATE {table} SET {column} = ?1 WHERE {column} = ?2"), params![into, from])?;
     }
@@ -124,7 +124,7 @@ fn merge(tx: &Transaction<'_>, into: PlayerId, from: PlayerId, now: i64) -> Resu
 /// The account (`platform`, `user_id`, shown as `name`) uses `typed`, a code made on another
 /// platform: both accounts become one player.
 pub fn redeem(
-    conn: &mut Connection,
+    conn: &Connection,
     typed: &str,
     platform: &str,
     user_id: &str,
@@ -137,7 +137,7 @@ pub fn redeem(
     };
     // The typing account becomes a player first (in its own transaction) even if linking fails.
     players::ensure(conn, platform, user_id, name, now)?;
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let tx = super::immediate(conn)?;
     let row: Option<(String, String, i64, Option<i64>)> = tx
         .query_row(
             "SELECT platform, user_id, expires_at, used_at FROM link_codes WHERE code = ?1",
@@ -188,8 +188,8 @@ pub fn redeem(
 
 /// Detaches the account (`platform`, `user_id`) from its player, giving it a new player named
 /// `name`; the shared history stays with the old player. Returns the new player.
-pub fn unlink(conn: &mut Connection, platform: &str, user_id: &str, name: &str, now: i64) -> Result<Answer<PlayerId>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+pub fn unlink(conn: &Connection, platform: &str, user_id: &str, name: &str, now: i64) -> Result<Answer<PlayerId>> {
+    let tx = super::immediate(conn)?;
     let Some(p) = players::find(&tx, platform, user_id)? else { return Ok(Err(LinkError::UnknownAccount)) };
     let accounts: i64 = tx.query_row("SELECT count(*) FROM accounts WHERE player_id = ?1", [p.id], |r| r.get(0))?;
     if accounts < 2 {
@@ -216,73 +216,73 @@ mod tests {
         (dir, store)
     }
 
-    fn code_for(c: &mut Connection, platform: &str, user: &str, now: i64) -> String {
+    fn code_for(c: &Connection, platform: &str, user: &str, now: i64) -> String {
         create_code(c, platform, user, now).unwrap().unwrap().to_string()
     }
 
     #[test]
     fn a_code_links_two_accounts_once() {
         let (_d, store) = store();
-        let mut c = store.conn().unwrap();
-        assert_eq!(create_code(&mut c, "discord", "1", 0).unwrap(), Err(LinkError::UnknownAccount));
+        let c = store.conn().unwrap();
+        assert_eq!(create_code(&c, "discord", "1", 0).unwrap(), Err(LinkError::UnknownAccount));
         let alice = players::ensure(&c, "discord", "1", "alice", 10).unwrap();
-        let code = code_for(&mut c, "discord", "1", 100);
+        let code = code_for(&c, "discord", "1", 100);
         // The new Matrix account has no player yet: it is created and merged into alice.
-        let linked = redeem(&mut c, &code.to_lowercase(), "matrix", "@a:x", "alice", 200).unwrap().unwrap();
+        let linked = redeem(&c, &code.to_lowercase(), "matrix", "@a:x", "alice", 200).unwrap().unwrap();
         assert_eq!(linked.player, alice.id);
         assert_eq!(players::find(&c, "matrix", "@a:x").unwrap().unwrap().id, alice.id);
-        assert_eq!(redeem(&mut c, &code, "matrix", "@b:x", "bob", 201).unwrap(), Err(LinkError::AlreadyUsed));
-        assert_eq!(redeem(&mut c, "ABCD-EFGH", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Unknown));
-        assert_eq!(redeem(&mut c, "nope", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Malformed));
+        assert_eq!(redeem(&c, &code, "matrix", "@b:x", "bob", 201).unwrap(), Err(LinkError::AlreadyUsed));
+        assert_eq!(redeem(&c, "ABCD-EFGH", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Unknown));
+        assert_eq!(redeem(&c, "nope", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Malformed));
     }
 
     #[test]
     fn refusals() {
         let (_d, store) = store();
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         players::ensure(&c, "discord", "1", "alice", 10).unwrap();
         players::ensure(&c, "discord", "2", "bob", 10).unwrap();
-        let code = code_for(&mut c, "discord", "1", 100);
-        assert_eq!(redeem(&mut c, &code, "discord", "1", "a", 101).unwrap(), Err(LinkError::SameAccount));
-        assert_eq!(redeem(&mut c, &code, "discord", "2", "b", 101).unwrap(), Err(LinkError::SamePlatform));
+        let code = code_for(&c, "discord", "1", 100);
+        assert_eq!(redeem(&c, &code, "discord", "1", "a", 101).unwrap(), Err(LinkError::SameAccount));
+        assert_eq!(redeem(&c, &code, "discord", "2", "b", 101).unwrap(), Err(LinkError::SamePlatform));
         assert_eq!(
-            redeem(&mut c, &code, "matrix", "@a:x", "a", 100 + CODE_LIFETIME_SECS).unwrap(),
+            redeem(&c, &code, "matrix", "@a:x", "a", 100 + CODE_LIFETIME_SECS).unwrap(),
             Err(LinkError::Expired)
         );
         // Asking again replaces the old code.
-        let old = code_for(&mut c, "discord", "1", 1000);
-        let new = code_for(&mut c, "discord", "1", 1001);
-        assert_eq!(redeem(&mut c, &old, "matrix", "@a:x", "a", 1002).unwrap(), Err(LinkError::Unknown));
-        redeem(&mut c, &new, "matrix", "@a:x", "a", 1002).unwrap().unwrap();
-        let again = code_for(&mut c, "discord", "1", 1003);
-        assert_eq!(redeem(&mut c, &again, "matrix", "@a:x", "a", 1004).unwrap(), Err(LinkError::AlreadyLinked));
+        let old = code_for(&c, "discord", "1", 1000);
+        let new = code_for(&c, "discord", "1", 1001);
+        assert_eq!(redeem(&c, &old, "matrix", "@a:x", "a", 1002).unwrap(), Err(LinkError::Unknown));
+        redeem(&c, &new, "matrix", "@a:x", "a", 1002).unwrap().unwrap();
+        let again = code_for(&c, "discord", "1", 1003);
+        assert_eq!(redeem(&c, &again, "matrix", "@a:x", "a", 1004).unwrap(), Err(LinkError::AlreadyLinked));
         // Bob's Discord account cannot join alice, who already has one on Discord.
-        let code = code_for(&mut c, "matrix", "@a:x", 1005);
+        let code = code_for(&c, "matrix", "@a:x", 1005);
         assert_eq!(
-            redeem(&mut c, &code, "discord", "2", "b", 1006).unwrap(),
+            redeem(&c, &code, "discord", "2", "b", 1006).unwrap(),
             Err(LinkError::TwoAccountsOn("discord".into()))
         );
         // Accounts that played each other are not merged.
         let carol = players::ensure(&c, "console", "carol", "carol", 10).unwrap().id;
         let dave = players::ensure(&c, "matrix", "@d:x", "dave", 10).unwrap().id;
         test_game(&c, carol, dave);
-        let code = code_for(&mut c, "console", "carol", 1007);
-        assert_eq!(redeem(&mut c, &code, "matrix", "@d:x", "dave", 1008).unwrap(), Err(LinkError::HistoriesMeet));
+        let code = code_for(&c, "console", "carol", 1007);
+        assert_eq!(redeem(&c, &code, "matrix", "@d:x", "dave", 1008).unwrap(), Err(LinkError::HistoriesMeet));
         // A refusal does not use the code up: the right account can still use it.
-        assert_eq!(redeem(&mut c, &code, "telegram", "9", "c", 1009).unwrap().unwrap().player, carol);
+        assert_eq!(redeem(&c, &code, "telegram", "9", "c", 1009).unwrap().unwrap().player, carol);
     }
 
     #[test]
     fn merging_keeps_both_histories_under_the_older_player() {
         let (_d, store) = store();
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let old = players::ensure(&c, "discord", "1", "alice", 10).unwrap().id;
         let new = players::ensure(&c, "matrix", "@a:x", "alice m", 20).unwrap().id;
         let other = players::ensure(&c, "discord", "3", "bob", 5).unwrap().id;
         let g1 = test_game(&c, old, other);
         let g2 = test_game(&c, other, new);
         let l = crate::store::ladders::create(&c, "matrix", "!r", "chess", Default::default(), 0).unwrap().unwrap();
-        crate::store::ladders::update(&mut c, l, |ladder| ladder.join(new, 30)).unwrap().unwrap();
+        crate::store::ladders::update(&c, l, |ladder| ladder.join(new, 30)).unwrap().unwrap();
         for (player, variant, rating, games) in [
             (old, "chess", 1500.0, 2),
             (new, "chess", 1700.0, 5),
@@ -297,8 +297,8 @@ mod tests {
             .unwrap();
         }
         // The code comes from the newer account; the older player is kept all the same.
-        let code = code_for(&mut c, "matrix", "@a:x", 100);
-        let linked = redeem(&mut c, &code, "discord", "1", "alice", 101).unwrap().unwrap();
+        let code = code_for(&c, "matrix", "@a:x", 100);
+        let linked = redeem(&c, &code, "discord", "1", "alice", 101).unwrap().unwrap();
         assert_eq!(linked, Linked { player: old, merged: Some(new) });
         for (platform, user) in [("discord", "1"), ("matrix", "@a:x")] {
             assert_eq!(players::find(&c, platform, user).unwrap().unwrap().id, old);
@@ -324,11 +324,11 @@ mod tests {
         let rows: i64 = c.query_row("SELECT count(*) FROM ratings WHERE player_id = ?1", [new], |r| r.get(0)).unwrap();
         assert_eq!(rows, 0);
         // Unlinking gives the Matrix account a fresh player; the history stays with alice.
-        let fresh = unlink(&mut c, "matrix", "@a:x", "alice m", 200).unwrap().unwrap();
+        let fresh = unlink(&c, "matrix", "@a:x", "alice m", 200).unwrap().unwrap();
         assert!(fresh != old && fresh != new);
         assert_eq!(players::find(&c, "matrix", "@a:x").unwrap().unwrap().id, fresh);
         assert_eq!(sides(&c, g2), (other, old));
-        assert_eq!(unlink(&mut c, "matrix", "@a:x", "x", 201).unwrap(), Err(LinkError::NotLinked));
-        assert_eq!(unlink(&mut c, "matrix", "@nobody", "x", 201).unwrap(), Err(LinkError::UnknownAccount));
+        assert_eq!(unlink(&c, "matrix", "@a:x", "x", 201).unwrap(), Err(LinkError::NotLinked));
+        assert_eq!(unlink(&c, "matrix", "@nobody", "x", 201).unwrap(), Err(LinkError::UnknownAccount));
     }
 }

@@ -12,6 +12,7 @@ pub mod games;
 pub mod ladders;
 pub mod links;
 pub mod offers;
+pub mod outbox;
 pub mod players;
 pub mod ratings;
 pub mod settings;
@@ -19,7 +20,9 @@ pub mod tournaments;
 
 use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::{LazyLock, Mutex};
 use std::time::Duration;
 
@@ -32,6 +35,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0004_rated_games.sql")),
         M::up(include_str!("../../migrations/0005_ladder_chat.sql")),
         M::up(include_str!("../../migrations/0006_tournament_chat.sql")),
+        M::up(include_str!("../../migrations/0007_outbox.sql")),
     ])
 });
 
@@ -119,18 +123,25 @@ pub struct Store {
 pub struct Conn<'a> {
     store: &'a Store,
     conn: Option<Connection>,
+    /// This thread's unit of work's connection, shared by every `Conn` taken inside the unit.
+    ambient: Option<Rc<Connection>>,
+}
+
+impl Conn<'_> {
+    /// Takes the connection out of the guard (it will not go back to the pool by itself).
+    fn detach(mut self) -> Option<Connection> {
+        self.conn.take()
+    }
 }
 
 impl std::ops::Deref for Conn<'_> {
     type Target = Connection;
     fn deref(&self) -> &Connection {
-        self.conn.as_ref().expect("present until drop")
-    }
-}
-
-impl std::ops::DerefMut for Conn<'_> {
-    fn deref_mut(&mut self) -> &mut Connection {
-        self.conn.as_mut().expect("present until drop")
+        match (&self.ambient, &self.conn) {
+            (Some(a), _) => a,
+            (None, Some(c)) => c,
+            (None, None) => unreachable!("a Conn holds a connection until dropped"),
+        }
     }
 }
 
@@ -141,6 +152,109 @@ impl Drop for Conn<'_> {
             && idle.len() < MAX_IDLE
         {
             idle.push(c);
+        }
+    }
+}
+
+/// This thread's unit of work, when one is open: its connection (absent while a [`Conn`] borrows
+/// it) and the store it belongs to (by address).
+struct Ambient {
+    store: usize,
+    conn: Rc<Connection>,
+}
+
+thread_local! {
+    static AMBIENT: RefCell<Option<Ambient>> = const { RefCell::new(None) };
+}
+
+/// One unit of work: a write transaction (`BEGIN IMMEDIATE`) that every [`Store::conn`] on this
+/// thread joins until it is committed or dropped (rolled back). The core handles an input in one
+/// unit, so the change, the event's claim and the replies in the outbox land together or not at
+/// all. Transactions opened inside it with [`immediate`] become savepoints.
+pub struct Unit<'s> {
+    store: &'s Store,
+    done: bool,
+}
+
+impl Unit<'_> {
+    /// Commits everything done in the unit.
+    pub fn commit(mut self) -> Result<()> {
+        self.done = true;
+        let conn = self.take()?;
+        let r = conn.execute_batch("COMMIT");
+        if r.is_err() {
+            let _ = conn.execute_batch("ROLLBACK");
+        }
+        self.store.give_back(conn);
+        Ok(r?)
+    }
+
+    fn take(&self) -> Result<Connection> {
+        let shared = AMBIENT.with(|a| a.borrow_mut().take()).map(|u| u.conn);
+        shared
+            .and_then(|rc| Rc::try_unwrap(rc).ok())
+            .ok_or_else(|| StoreError::Corrupt("the unit of work's connection is still borrowed".into()))
+    }
+}
+
+impl Drop for Unit<'_> {
+    fn drop(&mut self) {
+        if self.done {
+            return;
+        }
+        if let Ok(conn) = self.take() {
+            let _ = conn.execute_batch("ROLLBACK");
+            self.store.give_back(conn);
+        }
+    }
+}
+
+/// A write transaction on `conn`: `BEGIN IMMEDIATE` on its own, a savepoint inside a unit of work
+/// or another transaction. Rolled back when dropped without [`Tx::commit`].
+pub struct Tx<'c> {
+    conn: &'c Connection,
+    nested: bool,
+    open: bool,
+}
+
+/// Opens a [`Tx`] for writing.
+pub fn immediate(conn: &Connection) -> Result<Tx<'_>> {
+    begin(conn, "BEGIN IMMEDIATE")
+}
+
+/// Opens a [`Tx`] for reading several rows from one snapshot.
+pub fn snapshot(conn: &Connection) -> Result<Tx<'_>> {
+    begin(conn, "BEGIN")
+}
+
+fn begin<'c>(conn: &'c Connection, outer: &str) -> Result<Tx<'c>> {
+    let nested = !conn.is_autocommit();
+    conn.execute_batch(if nested { "SAVEPOINT capabot_tx" } else { outer })?;
+    Ok(Tx { conn, nested, open: true })
+}
+
+impl Tx<'_> {
+    pub fn commit(mut self) -> Result<()> {
+        self.open = false;
+        Ok(self.conn.execute_batch(if self.nested { "RELEASE capabot_tx" } else { "COMMIT" })?)
+    }
+}
+
+impl std::ops::Deref for Tx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
+impl Drop for Tx<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            let _ = self.conn.execute_batch(if self.nested {
+                "ROLLBACK TO capabot_tx; RELEASE capabot_tx"
+            } else {
+                "ROLLBACK"
+            });
         }
     }
 }
@@ -164,14 +278,41 @@ impl Store {
         &self.path
     }
 
-    /// Borrows a connection (opening a new one when none is idle).
+    /// Borrows a connection (opening a new one when none is idle); inside a unit of work on this
+    /// thread, the unit's connection.
     pub fn conn(&self) -> Result<Conn<'_>> {
+        let me = self as *const Store as usize;
+        let ambient = AMBIENT.with(|a| a.borrow().as_ref().filter(|u| u.store == me).map(|u| u.conn.clone()));
+        if ambient.is_some() {
+            return Ok(Conn { store: self, conn: None, ambient });
+        }
         let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let conn = match pooled {
             Some(c) => c,
             None => open_connection(&self.path)?,
         };
-        Ok(Conn { store: self, conn: Some(conn) })
+        Ok(Conn { store: self, conn: Some(conn), ambient: None })
+    }
+
+    /// Opens a unit of work on this thread (see [`Unit`]). Units do not nest.
+    pub fn begin_unit(&self) -> Result<Unit<'_>> {
+        if AMBIENT.with(|a| a.borrow().is_some()) {
+            return Err(StoreError::Corrupt("a unit of work inside another".into()));
+        }
+        let conn = self.conn()?;
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let conn = conn.detach().ok_or_else(|| StoreError::Corrupt("no connection".into()))?;
+        let me = self as *const Store as usize;
+        AMBIENT.with(|a| *a.borrow_mut() = Some(Ambient { store: me, conn: Rc::new(conn) }));
+        Ok(Unit { store: self, done: false })
+    }
+
+    fn give_back(&self, conn: Connection) {
+        if let Ok(mut idle) = self.idle.lock()
+            && idle.len() < MAX_IDLE
+        {
+            idle.push(conn);
+        }
     }
 
     /// `PRAGMA integrity_check`: "ok" when the file is sound.

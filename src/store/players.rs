@@ -42,7 +42,7 @@ pub fn ensure(conn: &Connection, platform: &str, user_id: &str, name: &str, now:
         return Ok(p);
     }
     let is_ai = platform == AI_PLATFORM;
-    let tx = conn.unchecked_transaction()?;
+    let tx = super::immediate(conn)?;
     tx.execute("INSERT INTO players (name, is_ai, created_at) VALUES (?1, ?2, ?3)", params![name, is_ai, now])?;
     let id = tx.last_insert_rowid();
     let inserted = tx.execute(

@@ -316,20 +316,20 @@ mod tests {
     #[test]
     fn rate_stores_both_sides_and_history_in_the_callers_transaction() {
         let (_dir, store) = setup();
-        let mut conn = store.conn().unwrap();
+        let conn = store.conn().unwrap();
         let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
         let scope = Scope::community("discord", "1");
         assert_eq!(get(&conn, a, &scope, "chess").unwrap(), None);
 
         // Rolled back: nothing stored.
         {
-            let tx = conn.transaction().unwrap();
+            let tx = conn.unchecked_transaction().unwrap();
             rate(&tx, &scope, "chess", None, a, b, Score::Win, 100).unwrap();
             assert!(get(&tx, a, &scope, "chess").unwrap().is_some());
         }
         assert_eq!(get(&conn, a, &scope, "chess").unwrap(), None);
 
-        let tx = conn.transaction().unwrap();
+        let tx = conn.unchecked_transaction().unwrap();
         let (ca, cb) = rate(&tx, &scope, "chess", None, a, b, Score::Win, 100).unwrap();
         tx.commit().unwrap();
         assert!(ca.after.rating.rating > 1500.0 && cb.after.rating.rating < 1500.0);

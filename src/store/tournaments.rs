@@ -12,7 +12,7 @@ use crate::community::roundrobin::berger;
 use crate::community::swiss::{Swiss, SwissError};
 use crate::community::tiebreak::{Scoring, Standing, standings};
 use crate::community::tournament::{Game, Outcome, Round};
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Row, params};
 use std::fmt;
 
 /// Tournament id (the `tournaments.id` column).
@@ -254,8 +254,8 @@ pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
 }
 
 /// Registers `player`; returns their seed (registration order).
-pub fn register(conn: &mut Connection, id: TournamentId, player: PlayerId, now: i64) -> Result<Answer<usize>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+pub fn register(conn: &Connection, id: TournamentId, player: PlayerId, now: i64) -> Result<Answer<usize>> {
+    let tx = super::immediate(conn)?;
     match info(&tx, id)? {
         None => return Ok(Err(TournamentError::UnknownTournament)),
         Some(i) if i.status != Status::Registration => return Ok(Err(TournamentError::NotRegistering)),
@@ -276,8 +276,8 @@ pub fn register(conn: &mut Connection, id: TournamentId, player: PlayerId, now: 
 }
 
 /// Takes back a registration before the start; the later seeds move up one.
-pub fn unregister(conn: &mut Connection, id: TournamentId, player: PlayerId) -> Result<Answer<()>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+pub fn unregister(conn: &Connection, id: TournamentId, player: PlayerId) -> Result<Answer<()>> {
+    let tx = super::immediate(conn)?;
     match info(&tx, id)? {
         None => return Ok(Err(TournamentError::UnknownTournament)),
         Some(i) if i.status != Status::Registration => return Ok(Err(TournamentError::NotRegistering)),
@@ -320,7 +320,7 @@ fn insert_round(conn: &Connection, id: TournamentId, number: usize, round: &Roun
 
 /// Closes registration and makes the first round (a round robin: all rounds). `seeds`, when
 /// given, reorders the players (for example by rating); otherwise registration order stands.
-pub fn start(conn: &mut Connection, id: TournamentId, seeds: Option<&[PlayerId]>) -> Result<Answer<Vec<Round>>> {
+pub fn start(conn: &Connection, id: TournamentId, seeds: Option<&[PlayerId]>) -> Result<Answer<Vec<Round>>> {
     in_transaction(conn, |tx| start_in(tx, id, seeds))
 }
 
@@ -369,7 +369,7 @@ pub fn start_in(tx: &Connection, id: TournamentId, seeds: Option<&[PlayerId]>) -
 }
 
 /// Pairs the next Swiss round once the previous one is over; returns it with its number.
-pub fn pair_next(conn: &mut Connection, id: TournamentId) -> Result<Answer<(usize, Round)>> {
+pub fn pair_next(conn: &Connection, id: TournamentId) -> Result<Answer<(usize, Round)>> {
     in_transaction(conn, |tx| pair_next_in(tx, id))
 }
 
@@ -410,7 +410,7 @@ pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(TournamentId
 /// Records a board's result (a loss on time or by forfeit is recorded as the other side's win).
 /// Returns whether that finished the tournament.
 pub fn record_result(
-    conn: &mut Connection,
+    conn: &Connection,
     id: TournamentId,
     round: usize,
     board: usize,
@@ -463,8 +463,8 @@ pub fn record_result_in(
 }
 
 /// Runs `f` in an immediate transaction, committed only when `f` answers yes.
-fn in_transaction<T>(conn: &mut Connection, f: impl FnOnce(&Connection) -> Result<Answer<T>>) -> Result<Answer<T>> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+fn in_transaction<T>(conn: &Connection, f: impl FnOnce(&Connection) -> Result<Answer<T>>) -> Result<Answer<T>> {
+    let tx = super::immediate(conn)?;
     let answer = f(&tx)?;
     if answer.is_ok() {
         tx.commit()?;
@@ -562,36 +562,36 @@ mod tests {
     #[test]
     fn registration_and_seeds() {
         let (_d, store, p) = setup(4);
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let id = create(&c, "discord", "g", "Spring", "chess", System::RoundRobin, 3, Some(p[0]), 5).unwrap();
-        assert_eq!(start(&mut c, id, None).unwrap(), Err(TournamentError::TooFewPlayers));
+        assert_eq!(start(&c, id, None).unwrap(), Err(TournamentError::TooFewPlayers));
         for (i, &x) in p.iter().enumerate() {
-            assert_eq!(register(&mut c, id, x, 6).unwrap(), Ok(i + 1));
+            assert_eq!(register(&c, id, x, 6).unwrap(), Ok(i + 1));
         }
-        assert_eq!(register(&mut c, id, p[0], 6).unwrap(), Err(TournamentError::AlreadyRegistered));
-        unregister(&mut c, id, p[1]).unwrap().unwrap();
-        assert_eq!(unregister(&mut c, id, p[1]).unwrap(), Err(TournamentError::NotRegistered));
+        assert_eq!(register(&c, id, p[0], 6).unwrap(), Err(TournamentError::AlreadyRegistered));
+        unregister(&c, id, p[1]).unwrap().unwrap();
+        assert_eq!(unregister(&c, id, p[1]).unwrap(), Err(TournamentError::NotRegistered));
         assert_eq!(load(&c, id).unwrap().unwrap().players, [p[0], p[2], p[3]]);
-        assert_eq!(start(&mut c, id, Some(&[p[0], p[0], p[2]])).unwrap(), Err(TournamentError::SeedsMismatch));
-        let rounds = start(&mut c, id, Some(&[p[3], p[0], p[2]])).unwrap().unwrap();
+        assert_eq!(start(&c, id, Some(&[p[0], p[0], p[2]])).unwrap(), Err(TournamentError::SeedsMismatch));
+        let rounds = start(&c, id, Some(&[p[3], p[0], p[2]])).unwrap().unwrap();
         assert_eq!(rounds.len(), 3);
         let t = load(&c, id).unwrap().unwrap();
         assert_eq!((t.players.clone(), t.info.status), (vec![p[3], p[0], p[2]], Status::Running));
         assert_eq!(t.rounds, rounds);
-        assert_eq!(register(&mut c, id, p[1], 7).unwrap(), Err(TournamentError::NotRegistering));
-        assert_eq!(pair_next(&mut c, id).unwrap(), Err(TournamentError::NothingToPair));
+        assert_eq!(register(&c, id, p[1], 7).unwrap(), Err(TournamentError::NotRegistering));
+        assert_eq!(pair_next(&c, id).unwrap(), Err(TournamentError::NothingToPair));
         assert_eq!(list(&c, "discord", "g").unwrap(), [t.info]);
     }
 
     #[test]
     fn round_robin_runs_to_the_end() {
         let (_d, store, p) = setup(3);
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let id = create(&c, "discord", "g", "RR", "atomic", System::DoubleRoundRobin, 3, None, 5).unwrap();
         for &x in &p {
-            register(&mut c, id, x, 6).unwrap().unwrap();
+            register(&c, id, x, 6).unwrap().unwrap();
         }
-        let rounds = start(&mut c, id, None).unwrap().unwrap();
+        let rounds = start(&c, id, None).unwrap().unwrap();
         assert_eq!(rounds.len(), 6);
         assert!(rounds.iter().all(|r| r.games.len() == 1 && r.bye.is_some()));
         let game = crate::store::ladders::test_game(&c, rounds[0].games[0].white, rounds[0].games[0].black);
@@ -599,10 +599,10 @@ mod tests {
         assert_eq!(set_game(&c, id, 1, 0, game).unwrap(), Err(TournamentError::UnknownBoard { round: 1, board: 0 }));
         assert_eq!(find_by_game(&c, game).unwrap(), Some((id, 1, 1)));
         for r in 1..=6 {
-            let last = record_result(&mut c, id, r, 1, Outcome::WhiteWins).unwrap().unwrap();
+            let last = record_result(&c, id, r, 1, Outcome::WhiteWins).unwrap().unwrap();
             assert_eq!(last, r == 6);
         }
-        assert_eq!(record_result(&mut c, id, 1, 1, Outcome::Draw).unwrap(), Err(TournamentError::NotRunning));
+        assert_eq!(record_result(&c, id, 1, 1, Outcome::Draw).unwrap(), Err(TournamentError::NotRunning));
         let t = load(&c, id).unwrap().unwrap();
         assert_eq!(t.info.status, Status::Finished);
         // Everyone won their two white games and sat out twice (no points in a round robin): 2 points
@@ -613,22 +613,22 @@ mod tests {
     #[test]
     fn swiss_pairs_round_by_round() {
         let (_d, store, p) = setup(5);
-        let mut c = store.conn().unwrap();
+        let c = store.conn().unwrap();
         let id = create(&c, "matrix", "!r", "Swiss", "chess", System::Swiss { rounds: 3 }, 3, None, 5).unwrap();
         for &x in &p {
-            register(&mut c, id, x, 6).unwrap().unwrap();
+            register(&c, id, x, 6).unwrap().unwrap();
         }
-        let first = start(&mut c, id, None).unwrap().unwrap();
+        let first = start(&c, id, None).unwrap().unwrap();
         assert_eq!(first.len(), 1);
         assert_eq!(first[0].bye, Some(p[4]));
-        assert_eq!(pair_next(&mut c, id).unwrap(), Err(TournamentError::Swiss(SwissError::RoundIncomplete(1))));
+        assert_eq!(pair_next(&c, id).unwrap(), Err(TournamentError::Swiss(SwissError::RoundIncomplete(1))));
         for round in 1..=3 {
             let t = load(&c, id).unwrap().unwrap();
             for board in 1..=t.rounds[round - 1].games.len() {
-                assert!(!record_result(&mut c, id, round, board, Outcome::Draw).unwrap().unwrap() || round == 3);
+                assert!(!record_result(&c, id, round, board, Outcome::Draw).unwrap().unwrap() || round == 3);
             }
             assert_eq!(
-                record_result(&mut c, id, round, 9, Outcome::Draw).unwrap(),
+                record_result(&c, id, round, 9, Outcome::Draw).unwrap(),
                 if round == 3 {
                     Err(TournamentError::NotRunning)
                 } else {
@@ -636,7 +636,7 @@ mod tests {
                 }
             );
             if round < 3 {
-                let (n, r) = pair_next(&mut c, id).unwrap().unwrap();
+                let (n, r) = pair_next(&c, id).unwrap().unwrap();
                 assert_eq!(n, round + 1);
                 assert_eq!(load(&c, id).unwrap().unwrap().rounds[round], r);
             }

@@ -53,6 +53,20 @@ impl Bot {
         let me = self.me(&conn, cx)?;
         if vs_ai {
             let ai = players::ai(&conn, now)?;
+            // Each game against the AI costs searches: a cap per person and one for everyone.
+            let (mine, all) = crate::store::games::open_ai_games(&conn, me.id)?;
+            if mine >= self.config.max_ai_games_per_player {
+                return user(format!(
+                    "You already have {mine} games against me going on, the most I play with one person at once. \
+                     Finish or {p}resign one first ({p}games lists them).",
+                    p = cx.p()
+                ));
+            }
+            if all >= self.config.max_ai_games {
+                return user(format!(
+                    "I am playing {all} games at once, all I can take right now. Try again when some are over."
+                ));
+            }
             let level = args.level.unwrap_or(3);
             drop(conn);
             return self.start_game(cx, v, args.setup, days, &color, &me, &ai, Some(level), None, false);
@@ -130,7 +144,7 @@ impl Bot {
                 for_user: accepter,
             },
         ];
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 
     pub(super) fn accept(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
@@ -354,7 +368,7 @@ impl Bot {
         if status == "declined" {
             r.notify = self.notify_of(&conn, &cx.scope().platform, ch.challenger)?;
         }
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 }
 

@@ -47,7 +47,7 @@ impl Bot {
         let viewer = row.color_of(me.id).unwrap_or(Color::White);
         let mut r = self.board_reply(cx.target(), text, pos, game.moves().last().copied(), viewer);
         r.card = Some(self.game_card(&conn, &row, pos, None)?);
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 
     pub(super) fn games_list(&self, cx: &Ctx<'_>) -> Res<Response> {
@@ -101,7 +101,7 @@ impl Bot {
         let mut r = Reply::new(cx.target(), text.clone());
         r.file = Some(Attachment {
             name: format!("capabot-game-{}.pgn", row.id),
-            mime: "application/x-chess-pgn",
+            mime: "application/x-chess-pgn".into(),
             bytes: text.into_bytes(),
         });
         Ok(Response::one(r))

@@ -49,7 +49,7 @@ impl Bot {
             return user("Sorry, only the community's administrators may do that with a ladder.");
         }
         let accept = matches!(cmd, LadderCmd::Accept(_));
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let platform = cx.scope().platform.clone();
         match cmd {
@@ -91,7 +91,7 @@ impl Bot {
             LadderCmd::Join(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let me = self.me(&conn, cx)?;
-                let place = self.ladder_op(&mut conn, &info, |l| l.join(me.id, now))?;
+                let place = self.ladder_op(&conn, &info, |l| l.join(me.id, now))?;
                 let mut out =
                     cx.say(format!("{} joins the {} ladder in place {place}.", me.name, self.ladder_name(&info)));
                 out.replies.push(self.standings_reply(&conn, &info)?);
@@ -100,7 +100,7 @@ impl Bot {
             LadderCmd::Leave(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let me = self.me(&conn, cx)?;
-                let cancelled = self.ladder_op(&mut conn, &info, |l| l.leave(me.id, now))?;
+                let cancelled = self.ladder_op(&conn, &info, |l| l.leave(me.id, now))?;
                 self.close_linked(&conn, &info, cancelled, "cancelled")?;
                 let mut out = cx.say(format!("{} leaves the {} ladder.", me.name, self.ladder_name(&info)));
                 out.replies.push(self.standings_reply(&conn, &info)?);
@@ -114,7 +114,7 @@ impl Bot {
                 let Some(p) = players::find(&conn, &platform, &who.id)? else {
                     return user(format!("{} is not on this ladder.", short(&who.name)));
                 };
-                let cancelled = self.ladder_op(&mut conn, &info, |l| l.remove(p.id, now))?;
+                let cancelled = self.ladder_op(&conn, &info, |l| l.remove(p.id, now))?;
                 self.close_linked(&conn, &info, cancelled, "cancelled")?;
                 let mut out = cx.say(format!(
                     "{} is removed from the {} ladder by an administrator.",
@@ -124,7 +124,7 @@ impl Bot {
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
             }
-            LadderCmd::Challenge(v) => self.ladder_challenge(cx, &mut conn, &community, v.as_deref()),
+            LadderCmd::Challenge(v) => self.ladder_challenge(cx, &conn, &community, v.as_deref()),
             LadderCmd::Accept(v) | LadderCmd::Decline(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let Some(me) = players::find(&conn, &platform, &cx.inp.author.id)? else {
@@ -142,7 +142,7 @@ impl Bot {
             }
             LadderCmd::Undo { event, reason } => {
                 let info = self.pick_ladder(&conn, cx, &community, None)?;
-                self.ladder_op(&mut conn, &info, |l| l.undo(event, &reason, now))?;
+                self.ladder_op(&conn, &info, |l| l.undo(event, &reason, now))?;
                 let mut out = cx.say(format!(
                     "Ladder event {event} of the {} ladder is undone by an administrator (reason: {}).",
                     self.ladder_name(&info),
@@ -154,7 +154,7 @@ impl Bot {
             LadderCmd::SeasonClose(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let before = self.load_ladder(&conn, info.id)?;
-                let closed = ladders::close_season(&mut conn, info.id, now)?;
+                let closed = ladders::close_season(&conn, info.id, now)?;
                 for c in before.challenges().iter().filter(|c| c.status.is_open()) {
                     self.close_linked(&conn, &info, Some(c.id), "cancelled")?;
                 }
@@ -233,7 +233,7 @@ impl Bot {
     /// Runs a ladder operation in its own transaction; a refusal becomes the user's message with names.
     fn ladder_op<T>(
         &self,
-        conn: &mut Conn<'_>,
+        conn: &Conn<'_>,
         info: &LadderInfo,
         op: impl FnOnce(&mut Ladder) -> Result<T, LadderError>,
     ) -> Res<T> {
@@ -312,13 +312,7 @@ impl Bot {
         Ok(r)
     }
 
-    fn ladder_challenge(
-        &self,
-        cx: &Ctx<'_>,
-        conn: &mut Conn<'_>,
-        community: &str,
-        variant: Option<&str>,
-    ) -> Res<Response> {
+    fn ladder_challenge(&self, cx: &Ctx<'_>, conn: &Conn<'_>, community: &str, variant: Option<&str>) -> Res<Response> {
         let now = self.clock.now();
         let info = self.pick_ladder(conn, cx, community, variant)?;
         let Some(them) = cx.inp.mentions.first() else {
@@ -391,18 +385,18 @@ impl Bot {
     }
 
     fn ladder_answer(&self, cx: &Ctx<'_>, info: &LadderInfo, linked: Option<i64>, answer: Answer) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let me = self.me(&conn, cx)?;
         let name = self.ladder_name(info);
         match answer {
             Answer::Withdraw => {
-                let lc = self.ladder_op(&mut conn, info, |l| l.withdraw(me.id))?;
+                let lc = self.ladder_op(&conn, info, |l| l.withdraw(me.id))?;
                 self.close_linked(&conn, info, Some(lc), "cancelled")?;
                 Ok(cx.say(format!("{} withdraws their {name} ladder challenge.", me.name)))
             }
             Answer::Decline => {
-                let (lc, effect) = self.ladder_op(&mut conn, info, |l| l.decline(me.id, now))?;
+                let (lc, effect) = self.ladder_op(&conn, info, |l| l.decline(me.id, now))?;
                 self.close_linked(&conn, info, Some(lc), "declined")?;
                 let ladder = self.load_ladder(&conn, info.id)?;
                 let challenger = ladder.challenge(lc).map_or(me.id, |c| c.challenger);
@@ -421,7 +415,7 @@ impl Bot {
                 Ok(out)
             }
             Answer::Accept => {
-                let lc = self.ladder_op(&mut conn, info, |l| l.accept(me.id, now))?;
+                let lc = self.ladder_op(&conn, info, |l| l.accept(me.id, now))?;
                 let ladder = self.load_ladder(&conn, info.id)?;
                 let c = ladder
                     .challenge(lc)
@@ -443,11 +437,11 @@ impl Bot {
                 drop(conn);
                 let days = Some(info.settings.days_per_move);
                 let mut out = self.start_game(cx, v, None, days, "random", &challenger, &me, None, linked, rated)?;
-                let mut conn = self.conn()?;
+                let conn = self.conn()?;
                 let game = games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?
                     .filter(|g| g.created_at == now && (g.white == challenger.id || g.black == challenger.id));
                 if let Some(g) = game {
-                    self.ladder_op(&mut conn, info, |l| l.attach_game(lc, g.id))?;
+                    self.ladder_op(&conn, info, |l| l.attach_game(lc, g.id))?;
                 }
                 let head = self.reply_in(
                     cx.scope(),
@@ -515,9 +509,9 @@ impl Bot {
 
     /// An aborted ladder game cancels its ladder challenge; returns the line to announce.
     pub(in crate::bot) fn ladder_game_aborted(&self, game: i64) -> Res<Option<String>> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let Some((lid, lc)) = ladders::find_by_game(&conn, game)? else { return Ok(None) };
-        Ok(match ladders::update(&mut conn, lid, |l| l.cancel(lc))? {
+        Ok(match ladders::update(&conn, lid, |l| l.cancel(lc))? {
             Ok(()) => Some("Ladder: the challenge is cancelled with the game; the standings stay as they are.".into()),
             Err(_) => None,
         })
@@ -526,12 +520,12 @@ impl Bot {
     /// The scheduler's part for ladders: challenges not accepted in time are forfeited, and the
     /// standings messages owed since game ends are sent.
     pub(in crate::bot) fn ladder_tick(&self) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let mut out = Response::default();
         for lid in ladders::due(&conn, now)? {
             let Some(info) = ladders::info(&conn, lid)? else { continue };
-            let expired = match ladders::update(&mut conn, lid, |l| Ok(l.expire_due(now)))? {
+            let expired = match ladders::update(&conn, lid, |l| Ok(l.expire_due(now)))? {
                 Ok(e) => e,
                 Err(e) => {
                     tracing::error!(ladder = lid, "ladder expiry failed: {e}");

@@ -8,12 +8,12 @@ use crate::store::links;
 
 impl Bot {
     pub(super) fn link(&self, cx: &Ctx<'_>, code: Option<String>) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let me = self.me(&conn, cx)?;
         let p = cx.p();
         let Some(code) = code else {
-            let code = match links::create_code(&mut conn, &cx.scope().platform, &cx.inp.author.id, now)? {
+            let code = match links::create_code(&conn, &cx.scope().platform, &cx.inp.author.id, now)? {
                 Ok(c) => c,
                 Err(e) => return user(e.to_string()),
             };
@@ -27,7 +27,7 @@ impl Bot {
             ));
         };
         let platform = cx.scope().platform.clone();
-        match links::redeem(&mut conn, &code, &platform, &cx.inp.author.id, &short(&me.name), now)? {
+        match links::redeem(&conn, &code, &platform, &cx.inp.author.id, &short(&me.name), now)? {
             Ok(linked) => {
                 let name = self.name_of(&conn, linked.player)?;
                 Ok(self.private(
@@ -43,10 +43,10 @@ impl Bot {
     }
 
     pub(super) fn unlink(&self, cx: &Ctx<'_>) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let me = self.me(&conn, cx)?;
-        match links::unlink(&mut conn, &cx.scope().platform, &cx.inp.author.id, &short(&me.name), now)? {
+        match links::unlink(&conn, &cx.scope().platform, &cx.inp.author.id, &short(&me.name), now)? {
             Ok(_) => Ok(self.private(
                 cx,
                 format!(

@@ -233,7 +233,13 @@ impl Bot {
         };
         match id {
             Some(id) => {
-                let Some(row) = games::get(&conn, id)? else { return user(format!("There is no game #{id}.")) };
+                let Some(mut row) = games::get(&conn, id)? else { return user(format!("There is no game #{id}.")) };
+                if row.paused && row.platform == cx.scope().platform && row.color_of(me.id).is_some() {
+                    // Its chat is gone: the game goes on where a player takes it up.
+                    let scope = cx.scope();
+                    games::relocate(&conn, id, &scope.chat, scope.community.as_deref(), self.clock.now())?;
+                    row = games::get(&conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))?;
+                }
                 if row.platform != cx.scope().platform || row.chat_id != cx.scope().chat {
                     return user(format!("Game #{id} is not in this chat."));
                 }
@@ -269,7 +275,7 @@ impl Bot {
     /// Row and moves are read in one read transaction (one snapshot); when the game has moved on
     /// since `row` was read, the caller is told the position changed.
     pub(in crate::bot) fn load_game(&self, conn: &Conn<'_>, row: &GameRow) -> Res<Game> {
-        let tx = conn.unchecked_transaction()?;
+        let tx = crate::store::snapshot(conn)?;
         let fresh = games::get(&tx, row.id)?.ok_or_else(|| BotError::Internal(format!("game {} vanished", row.id)))?;
         if fresh.ply != row.ply || fresh.status != row.status {
             return user(format!(

@@ -107,7 +107,7 @@ impl Bot {
     }
 
     pub(super) fn play_move(&self, _cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let id = row.id;
         match row.status {
             Status::Setup => {
@@ -136,14 +136,14 @@ impl Bot {
             Ok(m) => m,
             Err(e) => return user(format!("Game #{id}: {e}")),
         };
-        self.commit_move(&mut conn, &row, &mut game, mv, &short(text), me)
+        self.commit_move(&conn, &row, &mut game, mv, &short(text), me)
     }
 
     /// Applies `mv` (legal in `game`) as ply `row.ply + 1` and builds the replies.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn commit_move(
         &self,
-        conn: &mut Conn<'_>,
+        conn: &Conn<'_>,
         row: &GameRow,
         game: &mut Game,
         mv: Move,
@@ -251,7 +251,25 @@ impl Bot {
     /// Feeds back the move of an [`AiJob`]: stored through the same guarded transaction as human
     /// moves; dropped when the game moved on meanwhile.
     pub fn finish_ai_job(&self, job: &AiJob, mv: Option<Move>) -> Response {
-        match self.finish_ai_inner(job, mv) {
+        self.finish_ai_job_for(job, mv, None)
+    }
+
+    /// [`Bot::finish_ai_job`] for the input `origin` that led to it: the move's replies answer that
+    /// event too (a Discord interaction gets the AI's move as its follow-up while it is open).
+    pub fn finish_ai_job_for(&self, job: &AiJob, mv: Option<Move>, origin: Option<&str>) -> Response {
+        self.in_unit(|| {
+            let mut r = self.finish_ai_job_now(job, mv);
+            for reply in &mut r.replies {
+                if reply.in_reply_to.is_none() {
+                    reply.in_reply_to = origin.map(str::to_string);
+                }
+            }
+            r
+        })
+    }
+
+    fn finish_ai_job_now(&self, job: &AiJob, mv: Option<Move>) -> Response {
+        match self.all_or_nothing(|| self.finish_ai_inner(job, mv)) {
             Ok(r) => r,
             Err(BotError::User(s)) => {
                 tracing::info!(game = job.game_id, "AI move not applied: {s}");
@@ -265,7 +283,7 @@ impl Bot {
     }
 
     pub(super) fn finish_ai_inner(&self, job: &AiJob, mv: Option<Move>) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let Some(row) = games::get(&conn, job.game_id)? else { return user("game vanished") };
         if row.status != Status::Active || row.ply != job.ply {
             return user("the game moved on");
@@ -279,11 +297,11 @@ impl Bot {
                     row.id
                 ),
             );
-            return Ok(Response { replies: vec![r], ai_jobs: vec![] });
+            return Ok(Response::one(r));
         };
         let mut game = self.load_game(&conn, &row)?;
         let typed = san::write(game.position(), mv);
-        self.commit_move(&mut conn, &row, &mut game, mv, &typed, &ai)
+        self.commit_move(&conn, &row, &mut game, mv, &typed, &ai)
     }
 
     /// AI jobs for games where capabot is to move (after a restart).

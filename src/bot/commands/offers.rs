@@ -20,10 +20,10 @@ impl Bot {
     }
 
     pub(super) fn finish_with(&self, cx: &Ctx<'_>, row: &GameRow, o: Outcome, notify: PlayerId) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let mut notes = Vec::new();
         let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
-        if !games::finish(&mut conn, row.id, row.ply, o, self.clock.now(), &mut on_end)? {
+        if !games::finish(&conn, row.id, row.ply, o, self.clock.now(), &mut on_end)? {
             return user(format!(
                 "Game #{}: the position changed meanwhile; look at {}board and try again.",
                 row.id,
@@ -36,7 +36,7 @@ impl Bot {
         }
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, notify)?;
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 
     pub(super) fn resign(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
@@ -99,7 +99,7 @@ impl Bot {
 
     pub(super) fn takeback(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let (me, row) = self.active_game(cx, id)?;
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let my_color = mover_color(&row, me.id);
         let opp = row.player(my_color.other());
         let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
@@ -144,7 +144,7 @@ impl Bot {
         let fen_now = fen::write(game.position());
         let now = self.clock.now();
         let (deadline, remind_at) = clock_after(row.days_per_move, now);
-        if !games::take_back(&mut conn, row.id, row.ply, new_ply, &fen_now, deadline, remind_at, now)? {
+        if !games::take_back(&conn, row.id, row.ply, new_ply, &fen_now, deadline, remind_at, now)? {
             return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
         }
         let pos = game.position();
@@ -159,7 +159,7 @@ impl Bot {
         );
         let mut r = self.board_reply(game_target(&row), text, pos, game.moves().last().copied(), next);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 
     /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
@@ -203,7 +203,7 @@ impl Bot {
 
     pub(super) fn abort(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let (me, row) = self.game_for(cx, id)?;
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         if matches!(row.status, Status::Finished | Status::Aborted) {
             return user(format!("Game #{} is already over.", row.id));
         }
@@ -221,7 +221,7 @@ impl Bot {
                 row.id
             ));
         }
-        if !games::abort(&mut conn, row.id, row.ply, self.clock.now())? {
+        if !games::abort(&conn, row.id, row.ply, self.clock.now())? {
             return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
         }
         let mut text = format!("Game #{} aborted by {}.", row.id, me.name);
@@ -230,6 +230,6 @@ impl Bot {
         }
         let mut r = self.reply_game(&row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        Ok(Response::one(r))
     }
 }

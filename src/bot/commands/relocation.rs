@@ -34,9 +34,9 @@ impl Bot {
 
     /// Records `color`'s swap; when both have chosen, the game starts.
     pub(super) fn swap_as(&self, id: i64, color: Color, swap: u32, p: &str) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
-        if !games::set_swap(&mut conn, id, color, swap, now)? {
+        if !games::set_swap(&conn, id, color, swap, now)? {
             return user(format!("Game #{id}: that swap was already chosen."));
         }
         let row = games::get(&conn, id)?.ok_or_else(|| BotError::Internal("game vanished".into()))?;
@@ -49,7 +49,7 @@ impl Bot {
                     .ok_or_else(|| BotError::Internal(format!("no relocation setup {idx}")))?;
                 let start_fen = fen::write(&start);
                 let (deadline, remind_at) = clock_after(row.days_per_move, now);
-                if !games::start_after_setup(&mut conn, id, idx, &start_fen, deadline, remind_at, now)? {
+                if !games::start_after_setup(&conn, id, idx, &start_fen, deadline, remind_at, now)? {
                     return user(format!("Game #{id}: the setup already ended."));
                 }
                 let white =

@@ -22,7 +22,7 @@ use crate::store::ratings::{self, Scope as RatingScope};
 use crate::store::settings::{RatedGames, rated_games};
 use crate::store::tournaments::{self, Status, System, Tournament, TournamentError, TournamentId, TournamentInfo};
 use crate::store::{Conn, players};
-use rusqlite::{Connection, TransactionBehavior};
+use rusqlite::Connection;
 
 /// Registration lasts this many days unless `signup:N` says otherwise.
 const DEFAULT_SIGNUP_DAYS: u32 = 3;
@@ -79,7 +79,7 @@ impl Bot {
         if admin_only && !cx.inp.author_is_admin {
             return user("Sorry, only the community's administrators may create, start or cancel a tournament.");
         }
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let p = cx.p().to_string();
         match cmd {
@@ -163,7 +163,7 @@ impl Bot {
             TournamentCmd::Join(id) => {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
                 let me = self.me(&conn, cx)?;
-                let seed = answer(tournaments::register(&mut conn, info.id, me.id, now)?)?;
+                let seed = answer(tournaments::register(&conn, info.id, me.id, now)?)?;
                 Ok(cx.say(format!(
                     "{} joins {} (#{}); {} registered.",
                     me.name,
@@ -177,12 +177,12 @@ impl Bot {
                 let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
                     return user(TournamentError::NotRegistered.to_string());
                 };
-                answer(tournaments::unregister(&mut conn, info.id, me.id)?)?;
+                answer(tournaments::unregister(&conn, info.id, me.id)?)?;
                 Ok(cx.say(format!("{} leaves {} (#{}).", me.name, info.name, info.id)))
             }
             TournamentCmd::Start(id) => {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
-                answer(self.start_tournament(&mut conn, &info)?)?;
+                answer(self.start_tournament(&conn, &info)?)?;
                 let mut out = Response::default();
                 out.extend(self.tournament_owed_in(&conn)?);
                 if out.replies.is_empty() {
@@ -376,10 +376,10 @@ impl Bot {
     /// transaction. A refusal (too few players, say) changes nothing.
     pub(in crate::bot) fn start_tournament(
         &self,
-        conn: &mut Conn<'_>,
+        conn: &Conn<'_>,
         info: &TournamentInfo,
     ) -> Res<Result<(), TournamentError>> {
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = crate::store::immediate(conn)?;
         let t = self.load_tournament(&tx, info.id)?;
         if t.info.status != Status::Registration {
             return Ok(Err(TournamentError::NotRegistering));
@@ -518,12 +518,12 @@ impl Bot {
     /// The scheduler's part for tournaments: those whose registration closed start (or, with too
     /// few players, wait for an administrator), and what is owed is announced.
     pub(in crate::bot) fn tournament_tick(&self) -> Res<Response> {
-        let mut conn = self.conn()?;
+        let conn = self.conn()?;
         let now = self.clock.now();
         let mut out = Response::default();
         for tid in tournaments::signup_due(&conn, now)? {
             let Some(info) = tournaments::info(&conn, tid)? else { continue };
-            match self.start_tournament(&mut conn, &info)? {
+            match self.start_tournament(&conn, &info)? {
                 Ok(()) => {}
                 Err(e) => {
                     tournaments::set_signup_until(&conn, tid, None)?;

@@ -1,0 +1,252 @@
+//! The core's side of the transactional outbox ([`crate::store::outbox`]): every input, AI move and
+//! scheduler run is one unit of work whose replies are written to the outbox before it commits, so
+//! a reply exists exactly when the change it announces does. Front ends then deliver the rows
+//! through the host and report back here: sent (with the platform's message id, remembered for
+//! slots and threads), to be retried, or failed for good — and a chat that is gone pauses its games
+//! and tells their players where it can.
+
+use super::{Bot, BotError, Receipt, Reply, Response, Target};
+use crate::store::{events, games, outbox, players};
+use serde::{Deserialize, Serialize};
+
+/// Environment variable naming a crash point of the outbox, for crash tests (never set in
+/// production): `after-commit:TEXT` aborts the process right after a unit of work whose replies
+/// contain TEXT has committed, before anything is delivered.
+const FAILPOINT_PREFIX: &str = "after-commit:";
+
+/// A reply waiting in the outbox.
+#[derive(Clone, Debug)]
+pub struct Outgoing {
+    pub id: i64,
+    pub reply: Reply,
+    /// Delivery attempts made before this one.
+    pub attempts: u32,
+    /// Not to be tried before this time (a retry-after or back-off).
+    pub not_before: i64,
+}
+
+/// How a delivery ended for good.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The chat (channel, thread, room) no longer exists or the bot is no longer in it.
+    ChatGone,
+    /// The bot may not post there (missing permission, locked thread).
+    Forbidden,
+    /// The person's direct messages are closed and the reply has no fallback chat.
+    DirectClosed,
+    /// The platform refused the message itself (a bug of ours: too long, malformed).
+    Refused,
+}
+
+impl Failure {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Failure::ChatGone => "chat-gone",
+            Failure::Forbidden => "forbidden",
+            Failure::DirectClosed => "direct-closed",
+            Failure::Refused => "refused",
+        }
+    }
+}
+
+/// The stored form of a reply: the reply as JSON (its picture is kept beside it).
+#[derive(Serialize, Deserialize)]
+struct Stored {
+    v: u32,
+    reply: Reply,
+}
+
+/// The outbox key of a target: rows with one key go out in order.
+pub fn chat_key(target: &Target) -> String {
+    match target {
+        Target::Chat(s) => match &s.thread {
+            Some(t) => format!("c:{}/{}", s.chat, t),
+            None => format!("c:{}", s.chat),
+        },
+        Target::Direct { user, .. } => format!("d:{}", user.id),
+    }
+}
+
+fn encode(reply: &Reply) -> Result<String, BotError> {
+    serde_json::to_string(&Stored { v: 1, reply: reply.clone() })
+        .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
+}
+
+fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
+    let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?;
+    let mut reply = stored.reply;
+    reply.png = row.picture;
+    reply.outbox_id = Some(row.id);
+    Ok(Outgoing { id: row.id, reply, attempts: row.attempts, not_before: row.next_attempt_at })
+}
+
+impl Bot {
+    /// Runs `work` as one unit of work: its changes and its replies (written to the outbox) commit
+    /// together. The response says whether its replies are queued; when the unit could not be
+    /// opened or committed, nothing of the work stays and the response carries one apology, not
+    /// queued (the host shows it directly).
+    pub(in crate::bot) fn in_unit(&self, work: impl FnOnce() -> Response) -> Response {
+        let unit = match self.store.begin_unit() {
+            Ok(u) => u,
+            Err(e) => return self.unit_failed(&format!("cannot begin: {e}")),
+        };
+        let mut response = work();
+        let now = self.clock.now();
+        let queue = || -> Result<(), BotError> {
+            let conn = self.conn()?;
+            for r in &response.replies {
+                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encode(r)?, r.png.as_deref(), now)?;
+            }
+            Ok(())
+        };
+        if let Err(e) = queue() {
+            drop(unit);
+            return self.unit_failed(&format!("{e:?}"));
+        }
+        if let Err(e) = unit.commit() {
+            return self.unit_failed(&format!("cannot commit: {e}"));
+        }
+        response.queued = !response.replies.is_empty();
+        if let Ok(v) = std::env::var("CAPABOT_FAILPOINT")
+            && let Some(text) = v.strip_prefix(FAILPOINT_PREFIX)
+            && response.replies.iter().any(|r| r.text.contains(text))
+        {
+            eprintln!("failpoint {v}: aborting");
+            std::process::abort();
+        }
+        response
+    }
+
+    fn unit_failed(&self, detail: &str) -> Response {
+        tracing::error!("unit of work failed: {detail}");
+        Response::default()
+    }
+
+    /// The rows of one chat waiting to be delivered, oldest first. A row that cannot be read is
+    /// marked failed (it would otherwise hold its chat back for ever).
+    pub fn outbox_pending(&self, platform: &str, key: &str, limit: usize) -> Vec<Outgoing> {
+        let run = || -> Result<Vec<Outgoing>, BotError> {
+            let conn = self.conn()?;
+            let mut out = Vec::new();
+            for row in outbox::pending_in(&conn, platform, key, limit)? {
+                let id = row.id;
+                match decode(row) {
+                    Ok(o) => out.push(o),
+                    Err(e) => {
+                        tracing::error!("{e}");
+                        outbox::mark_failed(&conn, id, "unreadable", &e, self.clock.now())?;
+                    }
+                }
+            }
+            Ok(out)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::error!("cannot read the outbox: {e:?}");
+            Vec::new()
+        })
+    }
+
+    /// Chats of these platforms with a row due now.
+    pub fn outbox_due(&self, platforms: &[&str]) -> Vec<(String, String)> {
+        let run = || -> Result<_, BotError> { Ok(outbox::due_chats(&*self.conn()?, platforms, self.clock.now())?) };
+        run().unwrap_or_else(|e| {
+            tracing::error!("cannot read the outbox: {e:?}");
+            Vec::new()
+        })
+    }
+
+    /// Seconds until the next row of these platforms is due (`None`: nothing waits).
+    pub fn outbox_next_due_in(&self, platforms: &[&str]) -> Option<i64> {
+        let conn = self.conn().ok()?;
+        outbox::next_due(&conn, platforms).ok().flatten().map(|t| (t - self.clock.now()).max(0))
+    }
+
+    /// Whether row `id` still waits.
+    pub fn outbox_is_pending(&self, id: i64) -> bool {
+        self.conn().ok().and_then(|c| outbox::is_pending(&c, id).ok()).unwrap_or(false)
+    }
+
+    /// Row `id` was delivered: marks it sent and remembers the message under the reply's slot and
+    /// the thread opened for a game (so later replies replace that message and go to that thread),
+    /// all in one transaction.
+    pub fn outbox_sent(&self, id: i64, reply: &Reply, receipt: &Receipt) {
+        let run = || -> Result<(), BotError> {
+            let conn = self.conn()?;
+            let tx = crate::store::immediate(&conn)?;
+            let now = self.clock.now();
+            outbox::mark_sent(&tx, id, receipt.message_id.as_deref(), now)?;
+            let platform = reply.target.platform();
+            if let (Some(slot), Some(mid)) = (&reply.slot, &receipt.message_id) {
+                events::set_slot(&tx, platform, &slot.key, mid, now)?;
+            }
+            if let (Some(t), Some(thread)) = (&reply.new_thread, &receipt.thread_id) {
+                games::set_thread(&tx, t.game_id, thread)?;
+            }
+            tx.commit()?;
+            Ok(())
+        };
+        if let Err(e) = run() {
+            tracing::error!("could not record a delivery: {e:?}");
+        }
+    }
+
+    /// Row `id` failed `tries` times for a passing reason: tried again in `after_secs`.
+    pub fn outbox_retry(&self, id: i64, tries: u32, after_secs: i64, error: &str) {
+        let run = || -> Result<(), BotError> {
+            Ok(outbox::retry_at(&*self.conn()?, id, tries, self.clock.now() + after_secs.max(1), error)?)
+        };
+        if let Err(e) = run() {
+            tracing::error!("could not record a failed delivery: {e:?}");
+        }
+    }
+
+    /// Row `id` cannot be delivered. When its chat is gone, the games played there are paused
+    /// (their clocks stopped) and their players told by direct message; those notices are queued
+    /// in the same unit of work.
+    pub fn outbox_failed(&self, id: i64, reply: &Reply, failure: Failure, error: &str) -> Response {
+        self.in_unit(|| {
+            let run = || -> Result<Response, BotError> {
+                let conn = self.conn()?;
+                outbox::mark_failed(&conn, id, failure.as_str(), error, self.clock.now())?;
+                drop(conn);
+                // A direct message fails with "chat gone" only in its fallback chat.
+                match (&reply.target, failure) {
+                    (Target::Chat(scope), Failure::ChatGone)
+                    | (Target::Direct { fallback: Some(scope), .. }, Failure::ChatGone) => self.pause_games_in(scope),
+                    _ => Ok(Response::default()),
+                }
+            };
+            run().unwrap_or_else(|e| {
+                tracing::error!("could not record a failed delivery: {e:?}");
+                Response::default()
+            })
+        })
+    }
+
+    /// Pauses the active games of a chat that is gone and tells their players.
+    fn pause_games_in(&self, scope: &super::Scope) -> Result<Response, BotError> {
+        let conn = self.conn()?;
+        let chat = scope.thread.as_deref().unwrap_or(&scope.chat);
+        let paused = games::pause_in_chat(&conn, &scope.platform, chat, self.clock.now())?;
+        let mut out = Response::default();
+        for row in paused {
+            for color in [crate::rules::Color::White, crate::rules::Color::Black] {
+                let pid = row.player(color);
+                if players::get(&conn, pid)?.is_some_and(|p| p.is_ai) {
+                    continue;
+                }
+                let Some(account) = self.notify_of(&conn, &scope.platform, pid)?.into_iter().next() else { continue };
+                let text = format!(
+                    "Game #{} is paused: I can no longer post in its chat (it was deleted, or I was removed). \
+                     Its clock is stopped. You can go on with `move #{} …` in any chat where I am, or here.",
+                    row.id, row.id
+                );
+                out.replies.push(Reply::new(
+                    Target::Direct { platform: scope.platform.clone(), user: account, fallback: None },
+                    text,
+                ));
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,188 @@
+//! The transactional outbox: replies waiting to be delivered, written in the transaction of the
+//! change they announce and drained by the front end of their platform.
+//!
+//! Rows of one chat (`chat_key`) go out in id order: a row waiting for its retry holds back the
+//! later rows of its chat, so a channel never shows a move's answer after the next move's. A row
+//! ends `sent` (with the platform's message id) or `failed` (a permanent failure, classified);
+//! nothing is retried forever. The store keeps rows as text and bytes; the core encodes replies.
+
+use super::Result;
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// How long delivered and failed rows are kept (for the operator's counts).
+pub const KEEP_DONE_SECS: i64 = 7 * 86_400;
+
+/// One row waiting to be delivered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub id: i64,
+    pub platform: String,
+    pub chat_key: String,
+    /// The reply as the core encoded it.
+    pub reply: String,
+    pub picture: Option<Vec<u8>>,
+    /// Attempts made so far.
+    pub attempts: u32,
+    pub next_attempt_at: i64,
+}
+
+/// Adds a row; returns its id.
+pub fn push(
+    conn: &Connection,
+    platform: &str,
+    chat_key: &str,
+    reply: &str,
+    picture: Option<&[u8]>,
+    now: i64,
+) -> Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
+    )?
+    .execute(params![platform, chat_key, reply, picture, now])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// The rows of one chat still to be delivered, oldest first (at most `limit`).
+pub fn pending_in(conn: &Connection, platform: &str, chat_key: &str, limit: usize) -> Result<Vec<Pending>> {
+    let mut st = conn.prepare_cached(
+        "SELECT id, platform, chat_key, reply, picture, attempts, next_attempt_at FROM outbox
+         WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' ORDER BY id LIMIT ?3",
+    )?;
+    let rows = st.query_map(params![platform, chat_key, limit as i64], |r| {
+        Ok(Pending {
+            id: r.get(0)?,
+            platform: r.get(1)?,
+            chat_key: r.get(2)?,
+            reply: r.get(3)?,
+            picture: r.get(4)?,
+            attempts: r.get(5)?,
+            next_attempt_at: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Chats of these platforms whose oldest pending row is due at `now`, with that row's id (oldest
+/// first).
+pub fn due_chats(conn: &Connection, platforms: &[&str], now: i64) -> Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    let mut st = conn.prepare_cached(
+        "SELECT o.platform, o.chat_key FROM outbox o
+         WHERE o.platform = ?1 AND o.state = 'pending' AND o.next_attempt_at <= ?2
+           AND o.id = (SELECT min(id) FROM outbox p WHERE p.platform = o.platform AND p.chat_key = o.chat_key
+                       AND p.state = 'pending')
+         ORDER BY o.id",
+    )?;
+    for p in platforms {
+        let rows = st.query_map(params![p, now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    }
+    Ok(out)
+}
+
+/// The earliest time a pending row of these platforms is due (for the drainer's sleep).
+pub fn next_due(conn: &Connection, platforms: &[&str]) -> Result<Option<i64>> {
+    let mut best: Option<i64> = None;
+    for p in platforms {
+        let t: Option<i64> = conn
+            .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE platform = ?1 AND state = 'pending'")?
+            .query_row([p], |r| r.get(0))
+            .optional()?
+            .flatten();
+        best = match (best, t) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+    }
+    Ok(best)
+}
+
+/// Whether row `id` is still waiting (another task may have delivered it meanwhile).
+pub fn is_pending(conn: &Connection, id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM outbox WHERE id = ?1 AND state = 'pending'")?
+        .query_row([id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// Row `id` was delivered as `message_id`; its picture is no longer kept.
+pub fn mark_sent(conn: &Connection, id: i64, message_id: Option<&str>, now: i64) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE outbox SET state = 'sent', message_id = ?2, done_at = ?3, attempts = attempts + 1, picture = NULL,
+         error = NULL WHERE id = ?1",
+    )?
+    .execute(params![id, message_id, now])?;
+    Ok(())
+}
+
+/// Row `id` failed `tries` times for a passing reason: tried again at `at`.
+pub fn retry_at(conn: &Connection, id: i64, tries: u32, at: i64, error: &str) -> Result<()> {
+    conn.prepare_cached("UPDATE outbox SET attempts = attempts + ?4, next_attempt_at = ?2, error = ?3 WHERE id = ?1")?
+        .execute(params![id, at, error, tries])?;
+    Ok(())
+}
+
+/// Row `id` cannot be delivered (`failure`: its kind); never tried again.
+pub fn mark_failed(conn: &Connection, id: i64, failure: &str, error: &str, now: i64) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE outbox SET state = 'failed', failure = ?2, error = ?3, done_at = ?4, attempts = attempts + 1,
+         picture = NULL WHERE id = ?1",
+    )?
+    .execute(params![id, failure, error, now])?;
+    Ok(())
+}
+
+/// Rows by platform and state (`failed` split by kind): what the operator sees.
+pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
+    let mut st = conn.prepare_cached(
+        "SELECT platform, CASE WHEN state = 'failed' THEN 'failed:' || coalesce(failure, '?') ELSE state END AS s,
+                count(*) FROM outbox GROUP BY platform, s ORDER BY platform, s",
+    )?;
+    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Forgets rows delivered or failed more than [`KEEP_DONE_SECS`] ago.
+pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
+    Ok(conn.execute("DELETE FROM outbox WHERE state <> 'pending' AND done_at < ?1", [now - KEEP_DONE_SECS])?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    #[test]
+    fn rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("o.db")).unwrap();
+        let c = store.conn().unwrap();
+        let a1 = push(&c, "discord", "c:1", "a1", Some(b"png"), 100).unwrap();
+        let b1 = push(&c, "discord", "c:2", "b1", None, 100).unwrap();
+        let a2 = push(&c, "discord", "c:1", "a2", None, 100).unwrap();
+        push(&c, "matrix", "c:1", "m1", None, 100).unwrap();
+        let rows = pending_in(&c, "discord", "c:1", 10).unwrap();
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), vec![a1, a2]);
+        assert_eq!(rows[0].picture.as_deref(), Some(&b"png"[..]));
+        assert_eq!(
+            due_chats(&c, &["discord"], 100).unwrap(),
+            vec![("discord".into(), "c:1".into()), ("discord".into(), "c:2".into())]
+        );
+        // a1 waits for its retry: its chat is not due, though a2 would be.
+        retry_at(&c, a1, 1, 130, "503").unwrap();
+        assert_eq!(due_chats(&c, &["discord"], 110).unwrap(), vec![("discord".into(), "c:2".into())]);
+        assert_eq!(next_due(&c, &["discord"]).unwrap(), Some(100));
+        mark_sent(&c, b1, Some("m-9"), 111).unwrap();
+        assert!(!is_pending(&c, b1).unwrap());
+        assert_eq!(next_due(&c, &["discord"]).unwrap(), Some(100), "a2 is due, behind a1");
+        assert_eq!(due_chats(&c, &["discord"], 130).unwrap(), vec![("discord".into(), "c:1".into())]);
+        mark_failed(&c, a1, "chat-gone", "404 Unknown Channel", 131).unwrap();
+        assert_eq!(pending_in(&c, "discord", "c:1", 10).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), vec![a2]);
+        let counts = counts(&c).unwrap();
+        assert!(counts.contains(&("discord".into(), "failed:chat-gone".into(), 1)), "{counts:?}");
+        assert!(counts.contains(&("discord".into(), "sent".into(), 1)), "{counts:?}");
+        assert_eq!(prune(&c, 131 + KEEP_DONE_SECS + 1).unwrap(), 2);
+    }
+}
