@@ -99,6 +99,18 @@ impl ThemeCache {
         indices
     }
 
+    /// An opaque RGB picture (r, g, b per pixel, row by row) as palette indices: each colour to its
+    /// nearest entry, as tiles are.
+    pub fn quantize_rgb(&mut self, rgb: &[u8]) -> Vec<u8> {
+        rgb.chunks_exact(3).map(|c| self.palette.index_of([c[0], c[1], c[2]])).collect()
+    }
+
+    /// The palette colour a true colour is drawn with (for measuring what the palette loses).
+    pub fn nearest(&mut self, c: [u8; 3]) -> [u8; 3] {
+        let i = self.palette.index_of(c);
+        self.palette.color(i)
+    }
+
     /// A title strip as palette indices (not cached: titles change every move).
     pub fn title(&mut self, text: &str, width: u32, height: u32) -> Vec<u8> {
         let p = raster::title_strip(text, self.theme, width, height);
