@@ -36,7 +36,9 @@ impl Bot {
         }
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, notify)?;
-        Ok(Response { replies: vec![r], ai_jobs: vec![] })
+        let mut replies = vec![r];
+        replies.extend(self.gif_at_end(&conn, row.id));
+        Ok(Response { replies, ai_jobs: vec![] })
     }
 
     pub(super) fn resign(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
