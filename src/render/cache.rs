@@ -133,6 +133,13 @@ fn sample_palette(theme: &'static ThemeData) -> Palette {
             TileKey { shield: [shield_all, 0], ..base },
             TileKey { shield: [0, shield_other], ..base },
         ];
+        // Tints inside a king's shield blend into flat colours of their own: sample them too, or
+        // a shielded last-move square is drawn in a visibly different colour (found by `lab bench-gif`).
+        for tint in [Tint::LastMove, Tint::Blast] {
+            for shield in [[shield_all, 0], [0, shield_other]] {
+                hist.add(&raster::tile(&TileKey { tint, shield, ..base }, theme, s, None));
+            }
+        }
         for v in variants {
             hist.add(&raster::tile(&v, theme, s, None));
             for p in all_pieces() {
@@ -144,6 +151,8 @@ fn sample_palette(theme: &'static ThemeData) -> Palette {
             let king = Piece::new(c, Role::King);
             let sprite = raster::piece_sprite(king, theme, s);
             hist.add(&raster::tile(&TileKey { piece: Some(king), check: true, ..base }, theme, s, Some(&sprite)));
+            let shielded = TileKey { piece: Some(king), check: true, shield: [shield_all, shield_other], ..base };
+            hist.add(&raster::tile(&shielded, theme, s, Some(&sprite)));
             let missile = Piece::new(c, Role::Missile);
             let sprite = raster::piece_sprite(missile, theme, s);
             let key = TileKey { piece: Some(missile), launch_ready: true, ..base };
