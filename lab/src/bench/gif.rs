@@ -202,8 +202,8 @@ pub fn bench(opts: &GifBenchOptions) -> Result<(GifBench, Vec<u8>), String> {
         let bytes = render_gif_frames(&req, mode).map_err(|e| e.to_string())?;
         Ok((t.elapsed().as_secs_f64(), bytes))
     };
-    // The palette is built at start-up by the bot (`render::warm_up`); the cold run then still
-    // rasterises every square look at this size.
+    // A bot has drawn boards of the theme long before a game ends, so its palette exists; the cold
+    // run still rasterises every square look of this game at this size.
     capabot::render::warm_up(opts.theme);
     let (cold, mut bytes) = time(FrameMode::Changed)?;
     let (mut times, mut full_times, mut full_bytes) = (Vec::new(), Vec::new(), 0);
