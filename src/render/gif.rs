@@ -139,12 +139,8 @@ pub fn render_gif_frames(req: &GifRequest<'_>, mode: FrameMode) -> Result<Vec<u8
             let canvas = name_strip(name(color), color, result, req.theme, gl.width(), gl.strip);
             c.quantize_rgb(canvas.img.as_raw())
         };
-        let strips = [
-            strip(top_color, None),
-            strip(bottom_color, None),
-            strip(top_color, req.result),
-            strip(bottom_color, None),
-        ];
+        // Above, below, and above on the last frame with the result.
+        let strips = [strip(top_color, None), strip(bottom_color, None), strip(top_color, req.result)];
         (c.palette_bytes(), strips)
     });
 
@@ -183,13 +179,14 @@ pub fn render_gif_frames(req: &GifRequest<'_>, mode: FrameMode) -> Result<Vec<u8
             let (col, row) = (i % gl.board.files as usize, i / gl.board.files as usize);
             grow(col * sq, board_top + row * sq, (col + 1) * sq, board_top + (row + 1) * sq);
         }
-        let (top, bottom) =
-            if last && req.result.is_some() { (&strips[2], &strips[3]) } else { (&strips[0], &strips[1]) };
-        if ply == 0 || (last && req.result.is_some()) {
+        let top = if last && req.result.is_some() { &strips[2] } else { &strips[0] };
+        if ply == 0 {
             next[..strip_len].copy_from_slice(top);
-            next[bottom_start..bottom_start + strip_len].copy_from_slice(bottom);
+            next[bottom_start..bottom_start + strip_len].copy_from_slice(&strips[1]);
+            grow(0, 0, width, height);
+        } else if last && req.result.is_some() {
+            next[..strip_len].copy_from_slice(top);
             grow(0, 0, width, board_top);
-            grow(0, height - board_top, width, height);
         }
         keys = new_keys;
         let frame = if ply == 0 || mode == FrameMode::Full {
