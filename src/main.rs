@@ -120,6 +120,14 @@ enum Command {
         #[arg(long)]
         store: Option<PathBuf>,
     },
+    /// The outbox by platform and state: replies waiting, sent, and failed for good by kind (what an
+    /// operator watches).
+    Outbox {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        db: Option<PathBuf>,
+    },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
     /// Draw a position as a PNG picture.
@@ -422,6 +430,21 @@ fn run(cli: Cli) -> Result<(), String> {
             });
             rt.shutdown_timeout(std::time::Duration::from_millis(100));
             res?;
+        }
+        Command::Outbox { config, db } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
+            let conn = store.conn().map_err(|e| e.to_string())?;
+            let counts = capabot::store::outbox::counts(&conn).map_err(|e| e.to_string())?;
+            if counts.is_empty() {
+                outln!("the outbox is empty");
+            }
+            for (platform, state, n) in counts {
+                outln!("{platform} {state} {n}");
+            }
         }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));

@@ -52,6 +52,23 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// Animated games: a game of P plies at S px as a GIF, encode time (median of R runs), size, and
+    /// the same frames written whole; the palette's colour error.
+    BenchGif {
+        #[arg(long, default_value_t = 120)]
+        plies: usize,
+        #[arg(long, default_value_t = 640)]
+        size: u32,
+        #[arg(long, default_value_t = 9)]
+        runs: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        #[arg(long, default_value = "wood")]
+        theme: String,
+        /// Write the animation here as well.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Load run through Discord (the fake, on 127.0.0.1): N games played by /move interactions,
     /// moves/s and latency from interaction to the answer's REST call, beside the bare core.
     BenchDiscord {
@@ -227,11 +244,26 @@ fn run(cli: Cli) -> Result<(), String> {
             let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
+        #[cfg(feature = "discord")]
         Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed, core_threads, rate } => {
             let v = tools::variant(&variant)?;
             let pictures = !no_pictures;
             let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures, seed, core_threads };
             outln!("{}", bench::discord::run_rounds(&opts, runs, rate)?);
+        }
+        #[cfg(not(feature = "discord"))]
+        Command::BenchDiscord { .. } => {
+            return Err("bench-discord needs the laboratory built with its `discord` feature (the default)".into());
+        }
+        Command::BenchGif { plies, size, runs, variant, theme, out } => {
+            let v = tools::variant(&variant)?;
+            let theme = capabot::render::Theme::by_name(&theme).ok_or_else(|| format!("no theme '{theme}'"))?;
+            let opts = bench::gif::GifBenchOptions { variant: v, plies, size, runs, theme };
+            let (report, bytes) = bench::gif::bench(&opts)?;
+            outln!("{report}");
+            if let Some(path) = out {
+                std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+            }
         }
         Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {
             let (pos, _) = tools::position(tools::variant(&variant)?, fen.as_deref(), setup, &moves)?;

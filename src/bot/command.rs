@@ -33,6 +33,8 @@ pub enum Command {
     Abort(Option<i64>),
     Fen(Option<i64>),
     Pgn(Option<i64>),
+    /// `gif [#game]`: the whole game as an animated picture.
+    Gif(Option<i64>),
     Swap {
         game: Option<i64>,
         text: String,
@@ -180,6 +182,8 @@ pub struct SettingsArgs {
     pub thread: Option<bool>,
     /// The community's rule for rated games.
     pub rated: Option<crate::store::settings::RatedGames>,
+    /// Post the game as an animated picture when it ends.
+    pub gif: Option<bool>,
 }
 
 /// A command the user typed wrongly, with a message saying how to type it.
@@ -289,10 +293,9 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             continue;
         }
         let Some((k, v)) = a.split_once(':') else {
-            return Err(
-                "settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, rated:choice|always|never"
-                    .into(),
-            );
+            return Err("settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, \
+                 rated:choice|always|never"
+                .into());
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
@@ -307,6 +310,7 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             "variant" => s.variant = Some(v.to_lowercase()),
             "days" => s.days = Some(parse_days(&v.to_lowercase())?),
             "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
+            "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
             "rated" => {
                 s.rated = Some(
                     crate::store::settings::RatedGames::parse(&v.to_lowercase())
@@ -314,7 +318,9 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
                 )
             }
             other => {
-                return Err(format!("unknown setting '{other}'; settings are prefix, variant, days, thread, rated"));
+                return Err(format!(
+                    "unknown setting '{other}'; settings are prefix, variant, days, thread, gif, rated"
+                ));
             }
         }
     }
@@ -557,6 +563,16 @@ pub static COMMANDS: &[CommandSpec] = &[
         parse: |w, a| Ok(Command::Pgn(only_game(w, a)?)),
     },
     CommandSpec {
+        name: "gif",
+        aliases: &["replay", "animate"],
+        usage: "[#game]",
+        summary: "The whole game as an animated picture, one frame per move",
+        example: "gif #12",
+        options: GAME_ONLY,
+        admin: false,
+        parse: |w, a| Ok(Command::Gif(only_game(w, a)?)),
+    },
+    CommandSpec {
         name: "swap",
         aliases: &[],
         usage: "[#game] <K|Q> <file or piece>",
@@ -607,7 +623,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "settings",
         aliases: &["set"],
-        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [rated:choice|always|never]",
+        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [rated:choice|always|never]",
         summary: "This chat's (or with community, the whole community's) defaults",
         example: "settings prefix:? variant:chess days:3",
         options: &[
@@ -620,6 +636,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("variant", "Default variant", OptionKind::Keyed("variant")),
             opt("days", "Default days per move", OptionKind::Days),
             opt("thread", "Open a thread for each game", OptionKind::Switch("thread")),
+            opt("gif", "Post the game as an animated picture when it ends", OptionKind::Switch("gif")),
             opt("rated", "Community rule: choice, always or never rated", OptionKind::Keyed("rated")),
         ],
         admin: true,
@@ -1068,6 +1085,7 @@ impl Command {
             Command::Abort(id) => format!("abort{}", game_word(*id)),
             Command::Fen(id) => format!("fen{}", game_word(*id)),
             Command::Pgn(id) => format!("pgn{}", game_word(*id)),
+            Command::Gif(id) => format!("gif{}", game_word(*id)),
             Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
             Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
             Command::Settings(_) => "settings".into(),
@@ -1245,6 +1263,13 @@ mod tests {
         assert!(from_options("board", &[("nope", OptionValue::Bool(true))]).is_err());
         assert!(from_options("play", &[("level", OptionValue::Integer(9))]).is_err());
         assert_eq!(
+            from_options("settings", &[("gif", OptionValue::Bool(true))]).unwrap().0,
+            Command::Settings(SettingsArgs { gif: Some(true), ..SettingsArgs::default() })
+        );
+        assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
+        assert!(parse("gif everything").is_err());
+        assert!(parse("settings gif:maybe").unwrap_err().contains("gif is on or off"));
+        assert_eq!(
             from_options("settings", &[("community", OptionValue::Bool(true)), ("thread", OptionValue::Bool(true))])
                 .unwrap()
                 .0,
@@ -1262,6 +1287,8 @@ mod tests {
             Command::TakebackDecline(Some(3)),
             Command::Resign(None),
             Command::Notify(Some(false)),
+            Command::Gif(Some(7)),
+            Command::Gif(None),
         ] {
             let t = c.typed("?");
             assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");

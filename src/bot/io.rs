@@ -176,6 +176,41 @@ pub struct Choice {
     pub for_user: Option<UserRef>,
 }
 
+/// How a reply's picture is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PictureFormat {
+    /// A still picture (a board, a card, a chart).
+    Png,
+    /// An animated picture (a whole game): to be sent so that it plays inline.
+    Gif,
+}
+
+impl PictureFormat {
+    /// The MIME type (`image/png`, `image/gif`).
+    pub fn mime(self) -> &'static str {
+        match self {
+            PictureFormat::Png => "image/png",
+            PictureFormat::Gif => "image/gif",
+        }
+    }
+
+    /// The file name extension without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            PictureFormat::Png => "png",
+            PictureFormat::Gif => "gif",
+        }
+    }
+
+    /// A file name for an attachment in this format (`board.png`, `game.gif`).
+    pub fn file_name(self) -> &'static str {
+        match self {
+            PictureFormat::Png => "board.png",
+            PictureFormat::Gif => "game.gif",
+        }
+    }
+}
+
 /// A file to attach (PGN export).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Attachment {
@@ -228,6 +263,11 @@ pub struct Reply {
     /// outbox, not inside it.
     #[serde(skip)]
     pub png: Option<Vec<u8>>,
+    /// An animated picture (GIF) of a whole game, described by `alt_text` too. A reply carries a
+    /// still picture or an animation, never both; [`Reply::picture`] gives whichever it is with its
+    /// format. Kept beside the JSON in the outbox, like `png`.
+    #[serde(skip)]
+    pub animation: Option<Vec<u8>>,
     pub alt_text: Option<String>,
     /// A compact text board, for front ends without pictures (and the console).
     pub text_board: Option<String>,
@@ -255,6 +295,7 @@ impl Reply {
             text: text.into(),
             audience: Audience::Everyone,
             png: None,
+            animation: None,
             alt_text: None,
             text_board: None,
             file: None,
@@ -265,6 +306,17 @@ impl Reply {
             new_thread: None,
             in_reply_to: None,
             outbox_id: None,
+        }
+    }
+}
+
+impl Reply {
+    /// The reply's picture, if any, with its format: the animation, else the still picture.
+    pub fn picture(&self) -> Option<(PictureFormat, &[u8])> {
+        match (&self.animation, &self.png) {
+            (Some(gif), _) => Some((PictureFormat::Gif, gif.as_slice())),
+            (None, Some(png)) => Some((PictureFormat::Png, png.as_slice())),
+            (None, None) => None,
         }
     }
 }

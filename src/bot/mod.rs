@@ -23,10 +23,10 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
 pub use error::BotError;
 pub use io::{
-    AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, GameCard, Input, NewThread, Receipt, Reply, Response,
-    Scope, Slot, Target, UserRef,
+    AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, GameCard, Input, NewThread, PictureFormat, Receipt, Reply,
+    Response, Scope, Slot, Target, UserRef,
 };
-pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png};
+pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
 pub use textboard::text_board;
 
 use crate::rules::Move;
@@ -78,6 +78,8 @@ pub struct Effective {
     pub default_variant: String,
     pub default_days: Option<u32>,
     pub thread_per_game: bool,
+    /// Post the game as an animated picture when it ends.
+    pub gif_at_end: bool,
 }
 
 /// One input being handled, with the settings in force where it was said.
@@ -149,6 +151,7 @@ impl Bot {
             default_variant: s.default_variant.clone().unwrap_or_else(|| self.config.default_variant.clone()),
             default_days: s.default_days.unwrap_or(None),
             thread_per_game: s.thread_per_game.unwrap_or(false),
+            gif_at_end: s.gif_at_end.unwrap_or(false),
         }
     }
 

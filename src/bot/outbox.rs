@@ -54,6 +54,9 @@ impl Failure {
 struct Stored {
     v: u32,
     reply: Reply,
+    /// The picture beside the row is the reply's animation (GIF), not its still picture.
+    #[serde(default)]
+    animated: bool,
 }
 
 /// The outbox key of a target: rows with one key go out in order.
@@ -68,14 +71,18 @@ pub fn chat_key(target: &Target) -> String {
 }
 
 fn encode(reply: &Reply) -> Result<String, BotError> {
-    serde_json::to_string(&Stored { v: 1, reply: reply.clone() })
+    serde_json::to_string(&Stored { v: 1, reply: reply.clone(), animated: reply.animation.is_some() })
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
 }
 
 fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
     let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?;
     let mut reply = stored.reply;
-    reply.png = row.picture;
+    if stored.animated {
+        reply.animation = row.picture;
+    } else {
+        reply.png = row.picture;
+    }
     reply.outbox_id = Some(row.id);
     Ok(Outgoing { id: row.id, reply, attempts: row.attempts, not_before: row.next_attempt_at })
 }
@@ -95,7 +102,8 @@ impl Bot {
         let queue = || -> Result<(), BotError> {
             let conn = self.conn()?;
             for r in &response.replies {
-                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encode(r)?, r.png.as_deref(), now)?;
+                let picture = r.animation.as_deref().or(r.png.as_deref());
+                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encode(r)?, picture, now)?;
             }
             Ok(())
         };

@@ -53,6 +53,7 @@ impl Bot {
                 r.notify = self.notify_of(&conn, &row.platform, row.white)?;
                 r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
                 out.replies.push(r);
+                out.replies.extend(self.gif_at_end(&conn, row.id));
             }
         }
         for row in games::due_reminders(&conn, now)? {

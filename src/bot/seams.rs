@@ -2,7 +2,7 @@
 //! the bot through them with stand-ins; the real renderer and AI plug in here.
 
 use crate::ai::Limits;
-use crate::render::{RenderOptions, render};
+use crate::render::{GifError, GifRequest, RenderOptions, Theme, render, render_gif};
 use crate::rules::{Color, Game, Move, Position};
 use std::time::Duration;
 
@@ -80,6 +80,26 @@ pub fn board_png(pos: &Position, last_move: Option<Move>, viewer: Color) -> Opti
     };
     let png = render(pos, &opts);
     (!png.is_empty()).then_some(png)
+}
+
+/// The whole game as an animated picture (GIF) seen from `viewer`, names on top and bottom and
+/// `result` written on the last frame; at the bot's picture size.
+pub fn game_gif(
+    game: &Game,
+    white: &str,
+    black: &str,
+    result: Option<&str>,
+    viewer: Color,
+) -> Result<Vec<u8>, GifError> {
+    render_gif(&GifRequest {
+        game,
+        white,
+        black,
+        result,
+        orientation: viewer,
+        size: PICTURE_SIZE,
+        theme: Theme::default(),
+    })
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! The console front end: a terminal chat where one person speaks as several users, run through the
 //! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
-//! speaker, `/chat NAME` the chat, `/tick` runs the scheduler, `/quit` ends. Board pictures are
-//! written to a folder and their paths printed, with a compact text board.
+//! speaker, `/chat NAME` the chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
+//! and game animations (`.gif`) are written to a folder and their paths printed, with a compact text
+//! board.
 //!
 //! Each line is settled (its replies printed and the AI's answers played) before the next is read,
 //! so a script's output is deterministic. The console has no direct messages: notices meant for
 //! them come to the chat.
 
-use crate::bot::{Input, Receipt, Reply, Scope, Target, UserRef};
+use crate::bot::{Input, PictureFormat, Receipt, Reply, Scope, Target, UserRef};
 use crate::host::{DeliveryError, FrontEnd, Host};
 use async_trait::async_trait;
 use std::io::{self, BufRead, Write};
@@ -96,15 +97,19 @@ impl ConsoleOutput {
             text = format!("{} {text}", names.join(" "));
         }
         let mut lines = vec![format!("capabot> {text}")];
-        if let (Some(png), Some(dir)) = (&r.png, &self.opts.boards_dir) {
+        if let (Some((format, bytes)), Some(dir)) = (r.picture(), &self.opts.boards_dir) {
             let n = {
                 let mut c = self.pictures.lock().map_err(|_| io::Error::other("counter poisoned"))?;
                 *c += 1;
                 *c
             };
-            let path = dir.join(format!("board-{}-{n:04}.png", std::process::id()));
-            match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, png)) {
-                Ok(()) => lines.push(format!("          board: {}", path.display())),
+            let (stem, label) = match format {
+                PictureFormat::Png => ("board", "board"),
+                PictureFormat::Gif => ("game", "animation"),
+            };
+            let path = dir.join(format!("{stem}-{}-{n:04}.{}", std::process::id(), format.extension()));
+            match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, bytes)) {
+                Ok(()) => lines.push(format!("          {label}: {}", path.display())),
                 Err(e) => lines.push(format!("          (could not write {}: {e})", path.display())),
             }
         }

@@ -36,7 +36,13 @@ pub struct Pending {
     pub channel: ChannelId,
     /// Where a reply meant for another channel went (a game's thread), to tell the person.
     pub elsewhere: Option<ChannelId>,
+    /// When the interaction came: its token answers for 15 minutes only.
+    pub since: std::time::Instant,
 }
+
+/// How long an interaction's token is used: Discord accepts follow-ups for 15 minutes; a reply
+/// later than this (a slow AI move) is posted in the channel instead.
+pub const TOKEN_LIFETIME: std::time::Duration = std::time::Duration::from_secs(14 * 60);
 
 /// Interactions in progress by id; each behind an async lock so that the defer timer and a reply
 /// never answer the same interaction twice.
@@ -86,7 +92,6 @@ struct Parts {
     ephemeral: bool,
 }
 
-const BOARD: &str = "board.png";
 
 fn parts(reply: &Reply) -> Parts {
     let ephemeral = reply.audience == Audience::Author;
@@ -111,8 +116,10 @@ fn parts(reply: &Reply) -> Parts {
         content = content.chars().take(1999).collect::<String>() + "…";
     }
     let mut files = Vec::new();
-    if let Some(png) = &reply.png {
-        let mut a = CreateAttachment::bytes(png.clone(), BOARD);
+    let picture = reply.picture();
+    if let Some((format, bytes)) = picture {
+        // A `.gif` attachment plays inline; a `.png` shows as the picture.
+        let mut a = CreateAttachment::bytes(bytes.to_vec(), format.file_name());
         if let Some(alt) = &reply.alt_text {
             a = a.description(alt.chars().take(1024).collect::<String>());
         }
@@ -139,8 +146,8 @@ fn parts(reply: &Reply) -> Parts {
         if let Some(r) = &card.result {
             e = e.field("Result", r.clone(), false);
         }
-        if reply.png.is_some() {
-            e = e.image(format!("attachment://{BOARD}"));
+        if let Some((format, _)) = picture {
+            e = e.image(format!("attachment://{}", format.file_name()));
         }
         e
     });
@@ -207,6 +214,11 @@ impl DiscordFrontEnd {
     fn pending(&self, reply: &Reply) -> Option<Arc<tokio::sync::Mutex<Pending>>> {
         let id = reply.in_reply_to.as_ref()?;
         self.pending.lock().ok()?.get(id).cloned()
+    }
+
+    /// Whether an interaction's token is too old to answer with.
+    fn expired(p: &Pending) -> bool {
+        p.since.elapsed() > TOKEN_LIFETIME
     }
 
     /// Answers an interaction (response, edit of "thinking…", or follow-up).
@@ -359,7 +371,7 @@ impl FrontEnd for DiscordFrontEnd {
                     }
                 }
                 let answered = match pending {
-                    Some(mut p) => match self.answer(&mut p, reply).await {
+                    Some(mut p) if !Self::expired(&p) => match self.answer(&mut p, reply).await {
                         Err(e) if interaction_expired(&e) => {
                             tracing::info!("interaction no longer answers ({e}); posting in the channel");
                             p.answer = Answer::Answered;
@@ -369,7 +381,7 @@ impl FrontEnd for DiscordFrontEnd {
                         }
                         other => other.map_err(failed)?,
                     },
-                    None => {
+                    _ => {
                         self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
                         let posted = self.post(channel, reply).await?;
                         if let Some(mut p) = elsewhere {

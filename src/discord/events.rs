@@ -122,7 +122,14 @@ impl Handler {
         input: Input,
     ) {
         let key = id.to_string();
-        let pending = Pending { id, token: token.to_string(), answer: Answer::Open, channel, elsewhere: None };
+        let pending = Pending {
+            id,
+            token: token.to_string(),
+            answer: Answer::Open,
+            channel,
+            elsewhere: None,
+            since: std::time::Instant::now(),
+        };
         let entry = Arc::new(tokio::sync::Mutex::new(pending));
         if let Ok(mut map) = self.pending.lock() {
             map.insert(key.clone(), entry.clone());

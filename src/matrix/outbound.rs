@@ -4,7 +4,7 @@
 //! reaction picks one.
 
 use super::inbound::Me;
-use crate::bot::{Audience, Choice, Receipt, Reply, Target, UserRef};
+use crate::bot::{Audience, Choice, PictureFormat, Receipt, Reply, Target, UserRef};
 use crate::host::recent::Recent;
 use crate::host::{DeliveryError, FrontEnd};
 use async_trait::async_trait;
@@ -222,7 +222,7 @@ impl FrontEnd for MatrixFrontEnd {
         let mut receipt = Receipt::default();
         let mut last: Option<OwnedEventId> = None;
 
-        let has_text = !reply.text.is_empty() || !reply.choices.is_empty() || reply.png.is_none();
+        let has_text = !reply.text.is_empty() || !reply.choices.is_empty() || reply.picture().is_none();
         if has_text {
             let mut content = text_content(reply);
             let previous: Option<OwnedEventId> =
@@ -266,12 +266,12 @@ impl FrontEnd for MatrixFrontEnd {
             last = Some(id);
         }
 
-        if let Some(png) = &reply.png {
-            let (width, height) = png_size(png).unwrap_or((0, 0));
+        if let Some((format, bytes)) = reply.picture() {
+            let (width, height) = picture_size(format, bytes).unwrap_or((0, 0));
             let info = BaseImageInfo {
                 width: Some(UInt::from(width)),
                 height: Some(UInt::from(height)),
-                size: UInt::new(png.len() as u64),
+                size: UInt::new(bytes.len() as u64),
                 ..Default::default()
             };
             let alt = reply.alt_text.clone().unwrap_or_else(|| "the board".into());
@@ -285,7 +285,7 @@ impl FrontEnd for MatrixFrontEnd {
                 .mentions(Some(Mentions::new()))
                 .reply(attachment_reply(&thread_root, &last));
             let sent = room
-                .send_attachment("board.png", &mime::IMAGE_PNG, png.clone(), config)
+                .send_attachment(format.file_name(), &picture_mime(format), bytes.to_vec(), config)
                 .await
                 .map_err(|e| classify("sending the board", &e))?;
             if receipt.message_id.is_none() {
@@ -363,7 +363,7 @@ pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
             }
         }
     }
-    if reply.png.is_none()
+    if reply.picture().is_none()
         && let Some(board) = &reply.text_board
     {
         plain.push_str(&format!("\n{board}"));
@@ -455,6 +455,24 @@ fn escape(s: &str) -> String {
 }
 
 /// Width and height from a PNG's header.
+fn picture_mime(format: PictureFormat) -> mime::Mime {
+    match format {
+        PictureFormat::Png => mime::IMAGE_PNG,
+        PictureFormat::Gif => mime::IMAGE_GIF,
+    }
+}
+
+/// Width and height of a picture from its header (PNG's IHDR, GIF's logical screen).
+pub fn picture_size(format: PictureFormat, bytes: &[u8]) -> Option<(u32, u32)> {
+    match format {
+        PictureFormat::Png => png_size(bytes),
+        PictureFormat::Gif => {
+            let h = bytes.get(..10).filter(|h| h.starts_with(b"GIF8"))?;
+            Some((u32::from(u16::from_le_bytes([h[6], h[7]])), u32::from(u16::from_le_bytes([h[8], h[9]]))))
+        }
+    }
+}
+
 pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     if png.len() < 24 || &png[1..4] != b"PNG" {
         return None;

@@ -99,6 +99,18 @@ impl ThemeCache {
         indices
     }
 
+    /// An opaque RGB picture (r, g, b per pixel, row by row) as palette indices: each colour to its
+    /// nearest entry, as tiles are.
+    pub fn quantize_rgb(&mut self, rgb: &[u8]) -> Vec<u8> {
+        rgb.chunks_exact(3).map(|c| self.palette.index_of([c[0], c[1], c[2]])).collect()
+    }
+
+    /// The palette colour a true colour is drawn with (for measuring what the palette loses).
+    pub fn nearest(&mut self, c: [u8; 3]) -> [u8; 3] {
+        let i = self.palette.index_of(c);
+        self.palette.color(i)
+    }
+
     /// A title strip as palette indices (not cached: titles change every move).
     pub fn title(&mut self, text: &str, width: u32, height: u32) -> Vec<u8> {
         let p = raster::title_strip(text, self.theme, width, height);
@@ -121,6 +133,13 @@ fn sample_palette(theme: &'static ThemeData) -> Palette {
             TileKey { shield: [shield_all, 0], ..base },
             TileKey { shield: [0, shield_other], ..base },
         ];
+        // Tints inside a king's shield blend into flat colours of their own: sample them too, or
+        // a shielded last-move square is drawn in a visibly different colour (found by `lab bench-gif`).
+        for tint in [Tint::LastMove, Tint::Blast] {
+            for shield in [[shield_all, 0], [0, shield_other]] {
+                hist.add(&raster::tile(&TileKey { tint, shield, ..base }, theme, s, None));
+            }
+        }
         for v in variants {
             hist.add(&raster::tile(&v, theme, s, None));
             for p in all_pieces() {
@@ -132,6 +151,8 @@ fn sample_palette(theme: &'static ThemeData) -> Palette {
             let king = Piece::new(c, Role::King);
             let sprite = raster::piece_sprite(king, theme, s);
             hist.add(&raster::tile(&TileKey { piece: Some(king), check: true, ..base }, theme, s, Some(&sprite)));
+            let shielded = TileKey { piece: Some(king), check: true, shield: [shield_all, shield_other], ..base };
+            hist.add(&raster::tile(&shielded, theme, s, Some(&sprite)));
             let missile = Piece::new(c, Role::Missile);
             let sprite = raster::piece_sprite(missile, theme, s);
             let key = TileKey { piece: Some(missile), launch_ready: true, ..base };

@@ -12,6 +12,7 @@ pub mod cache;
 pub mod card;
 pub mod chart;
 pub mod encode;
+pub mod gif;
 pub mod glyphs;
 pub mod options;
 pub mod palette;
@@ -19,6 +20,7 @@ pub mod raster;
 pub mod text;
 pub mod theme;
 
+pub use gif::{GifError, GifRequest, render_gif};
 pub use options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 pub use theme::Theme;
 
@@ -148,7 +150,7 @@ pub fn render(pos: &Position, opts: &RenderOptions) -> Vec<u8> {
     let layout = Layout::new(pos, opts);
     let keys = tile_keys(pos, opts, &layout);
     let title = title_text(opts);
-    let (width, height, sq) = (layout.width() as usize, layout.height() as usize, layout.square as usize);
+    let (width, height) = (layout.width() as usize, layout.height() as usize);
     let mut pixels = vec![0u8; width * height];
     let (palette, tiles) = cache::with_theme(opts.theme, |c| {
         if let Some(t) = &title {
@@ -158,16 +160,22 @@ pub fn render(pos: &Position, opts: &RenderOptions) -> Vec<u8> {
         let tiles: Vec<_> = keys.iter().map(|k| c.tile(layout.square, k)).collect();
         (c.palette_bytes(), tiles)
     });
-    let top = layout.title_height as usize;
     for (i, tile) in tiles.iter().enumerate() {
-        let (col, row) = (i % layout.files as usize, i / layout.files as usize);
-        let x0 = col * sq;
-        for y in 0..sq {
-            let start = (top + row * sq + y) * width + x0;
-            pixels[start..start + sq].copy_from_slice(&tile[y * sq..(y + 1) * sq]);
-        }
+        blit_square(&layout, i, tile, &mut pixels, width, layout.title_height as usize);
     }
     encode::indexed_png(layout.width(), layout.height(), &palette, &pixels)
+}
+
+/// Copies square `i` (in [`tile_keys`] order) into an indexed picture `width` pixels wide whose board
+/// starts `top` rows down.
+pub(crate) fn blit_square(layout: &Layout, i: usize, tile: &[u8], pixels: &mut [u8], width: usize, top: usize) {
+    let sq = layout.square as usize;
+    let (col, row) = (i % layout.files as usize, i / layout.files as usize);
+    let x0 = col * sq;
+    for y in 0..sq {
+        let start = (top + row * sq + y) * width + x0;
+        pixels[start..start + sq].copy_from_slice(&tile[y * sq..(y + 1) * sq]);
+    }
 }
 
 #[cfg(test)]

@@ -88,6 +88,11 @@ impl Palette {
         self.colors.iter().flatten().copied().collect()
     }
 
+    /// The colour of entry `i` (black past the end).
+    pub fn color(&self, i: u8) -> [u8; 3] {
+        self.colors.get(usize::from(i)).copied().unwrap_or([0, 0, 0])
+    }
+
     /// Index of the entry nearest to `c`.
     pub fn index_of(&mut self, c: [u8; 3]) -> u8 {
         let key = pack(c);

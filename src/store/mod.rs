@@ -35,7 +35,8 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0004_rated_games.sql")),
         M::up(include_str!("../../migrations/0005_ladder_chat.sql")),
         M::up(include_str!("../../migrations/0006_tournament_chat.sql")),
-        M::up(include_str!("../../migrations/0007_outbox.sql")),
+        M::up(include_str!("../../migrations/0007_gif_at_end.sql")),
+        M::up(include_str!("../../migrations/0008_outbox.sql")),
     ])
 });
 

@@ -1,5 +1,5 @@
-//! Settings of chats and communities: command prefix, default variant, default days per move and
-//! whether each game gets its own thread. A chat inherits what it does not set from its community,
+//! Settings of chats and communities: command prefix, default variant, default days per move,
+//! whether each game gets its own thread and whether a finished game is posted as an animation. A chat inherits what it does not set from its community,
 //! and the community from the configuration.
 
 use super::Result;
@@ -13,6 +13,8 @@ pub struct Settings {
     /// `Some(None)`: no clock.
     pub default_days: Option<Option<u32>>,
     pub thread_per_game: Option<bool>,
+    /// Post the game as an animated picture when it ends.
+    pub gif_at_end: Option<bool>,
 }
 
 impl Settings {
@@ -23,6 +25,7 @@ impl Settings {
             default_variant: self.default_variant.clone().or_else(|| parent.default_variant.clone()),
             default_days: self.default_days.or(parent.default_days),
             thread_per_game: self.thread_per_game.or(parent.thread_per_game),
+            gif_at_end: self.gif_at_end.or(parent.gif_at_end),
         }
     }
 }
@@ -44,6 +47,7 @@ fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
                 default_variant: r.get(1)?,
                 default_days: days_from_db(r.get(2)?),
                 thread_per_game: r.get(3)?,
+                gif_at_end: r.get(4)?,
             })
         })
         .optional()?
@@ -54,7 +58,7 @@ fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
 pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings> {
     read(
         conn,
-        "SELECT prefix, default_variant, default_days, thread_per_game FROM chat_settings
+        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end FROM chat_settings
          WHERE platform = ?1 AND chat_id = ?2",
         platform,
         chat_id,
@@ -65,7 +69,7 @@ pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings
 pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Result<Settings> {
     read(
         conn,
-        "SELECT prefix, default_variant, default_days, thread_per_game FROM community_settings
+        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end FROM community_settings
          WHERE platform = ?1 AND community_id = ?2",
         platform,
         community_id,
@@ -91,12 +95,22 @@ pub fn set_chat(
     s: &Settings,
 ) -> Result<()> {
     conn.execute(
-        "INSERT INTO chat_settings (platform, chat_id, community_id, prefix, default_variant, default_days, thread_per_game)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+        "INSERT INTO chat_settings (platform, chat_id, community_id, prefix, default_variant, default_days, thread_per_game,
+           gif_at_end)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (platform, chat_id) DO UPDATE SET community_id = excluded.community_id, prefix = excluded.prefix,
            default_variant = excluded.default_variant, default_days = excluded.default_days,
-           thread_per_game = excluded.thread_per_game",
-        params![platform, chat_id, community_id, s.prefix, s.default_variant, days_to_db(s.default_days), s.thread_per_game],
+           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end",
+        params![
+            platform,
+            chat_id,
+            community_id,
+            s.prefix,
+            s.default_variant,
+            days_to_db(s.default_days),
+            s.thread_per_game,
+            s.gif_at_end
+        ],
     )?;
     Ok(())
 }
@@ -104,12 +118,21 @@ pub fn set_chat(
 /// Stores a community's settings (replacing the row).
 pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &Settings) -> Result<()> {
     conn.execute(
-        "INSERT INTO community_settings (platform, community_id, prefix, default_variant, default_days, thread_per_game)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+        "INSERT INTO community_settings (platform, community_id, prefix, default_variant, default_days, thread_per_game,
+           gif_at_end)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT (platform, community_id) DO UPDATE SET prefix = excluded.prefix,
            default_variant = excluded.default_variant, default_days = excluded.default_days,
-           thread_per_game = excluded.thread_per_game",
-        params![platform, community_id, s.prefix, s.default_variant, days_to_db(s.default_days), s.thread_per_game],
+           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end",
+        params![
+            platform,
+            community_id,
+            s.prefix,
+            s.default_variant,
+            days_to_db(s.default_days),
+            s.thread_per_game,
+            s.gif_at_end
+        ],
     )?;
     Ok(())
 }
@@ -178,17 +201,24 @@ mod tests {
             default_variant: Some("chess".into()),
             default_days: Some(Some(3)),
             thread_per_game: Some(true),
+            gif_at_end: Some(true),
         };
         set_community(&c, "discord", "g1", &guild).unwrap();
         assert_eq!(effective(&c, "discord", Some("g1"), "c1").unwrap(), guild);
         // A chat overrides two settings, one of them with "no clock".
-        let own = Settings { prefix: Some("$".into()), default_days: Some(None), ..Settings::default() };
+        let own = Settings {
+            prefix: Some("$".into()),
+            default_days: Some(None),
+            gif_at_end: Some(false),
+            ..Settings::default()
+        };
         set_chat(&c, "discord", Some("g1"), "c1", &own).unwrap();
         let e = effective(&c, "discord", Some("g1"), "c1").unwrap();
         assert_eq!(e.prefix.as_deref(), Some("$"));
         assert_eq!(e.default_days, Some(None));
         assert_eq!(e.default_variant.as_deref(), Some("chess"));
         assert_eq!(e.thread_per_game, Some(true));
+        assert_eq!(e.gif_at_end, Some(false), "the chat's own off wins over the community's on");
         // Another community's chats see nothing of it.
         assert_eq!(effective(&c, "discord", Some("g2"), "c9").unwrap(), Settings::default());
         assert_eq!(chat(&c, "discord", "c1").unwrap(), own);

@@ -1,9 +1,12 @@
-//! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`), the bot core under load
-//! (`bench-bot`) and the same through Discord, faked on 127.0.0.1 (`bench-discord`). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
+//! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`), animated games
+//! (`bench-gif`), the bot core under load (`bench-bot`) and the same through Discord, faked on
+//! 127.0.0.1 (`bench-discord`, with the `discord` feature). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
 //! in [`crate::engine`].
 
 pub mod bot;
+#[cfg(feature = "discord")]
 pub mod discord;
+pub mod gif;
 pub mod perft;
 pub mod render;
 

@@ -1,9 +1,12 @@
-//! What a player looks at: the board, their games and challenges, the variants, PGN export.
+//! What a player looks at: the board, their games and challenges, the variants, PGN export, the
+//! whole game as an animated picture.
 
-use super::{Bot, BotError, Ctx, Res, turn_of_fen, user};
-use crate::bot::io::{Attachment, Reply, Response};
-use crate::notation::pgn;
-use crate::rules::{Color, VARIANTS};
+use super::{Bot, BotError, Ctx, Res, game_target, turn_of_fen, user, variant_named};
+use crate::bot::io::{Attachment, Reply, Response, Target};
+use crate::bot::seams::game_gif;
+use crate::notation::{pgn, san};
+use crate::render::GifError;
+use crate::rules::{Color, Game, VARIANTS};
 use crate::store::challenges;
 use crate::store::games::{self, GameRow, Status};
 use crate::store::offers::{self, OfferKind};
@@ -107,12 +110,89 @@ impl Bot {
         Ok(Response::one(r))
     }
 
+    /// A player's name as a game record shows it (the AI with its level).
+    fn record_name(&self, conn: &Conn<'_>, row: &GameRow, id: crate::store::players::PlayerId) -> Res<String> {
+        let p = players::get(conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+        Ok(if p.is_ai { format!("capabot (level {})", row.ai_level.unwrap_or(0)) } else { p.name })
+    }
+
+    pub(super) fn gif(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let (me, row) = self.game_for(cx, id)?;
+        if !self.config.pictures {
+            return user("Pictures are switched off on this bot; !pgn gives the game as text.");
+        }
+        let conn = self.conn()?;
+        let viewer = row.color_of(me.id).unwrap_or(Color::White);
+        Ok(Response::one(self.gif_reply(&conn, &row, cx.target(), viewer)?))
+    }
+
+    /// The game as an animated picture (one frame per ply, the result on the last) with a line of
+    /// text and an alt text that gives the moves.
+    pub(in crate::bot) fn gif_reply(
+        &self,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        target: Target,
+        viewer: Color,
+    ) -> Res<Reply> {
+        if row.status == Status::Setup {
+            return user(format!("Game #{} is still in its setup phase: there is nothing to animate yet.", row.id));
+        }
+        let game = self.load_game(conn, row)?;
+        if game.moves().is_empty() {
+            return user(format!("Game #{} has no moves yet: there is nothing to animate.", row.id));
+        }
+        let white = self.record_name(conn, row, row.white)?;
+        let black = self.record_name(conn, row, row.black)?;
+        let result = match (row.outcome(), row.status) {
+            (Some(o), _) => Some(format!("{} · {}", o.result_str(), o.reason_str())),
+            (None, Status::Aborted) => Some("aborted".to_string()),
+            (None, _) => None,
+        };
+        let bytes = game_gif(&game, &white, &black, result.as_deref(), viewer).map_err(|e| match e {
+            GifError::TooLong { .. } => {
+                BotError::User(format!("Game #{}: {e}; {}pgn gives it as text.", row.id, self.config.prefix))
+            }
+            GifError::Encoding(e) => BotError::Internal(format!("game {}: {e}", row.id)),
+        })?;
+        let variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name);
+        let plies = game.moves().len();
+        let state = result.as_deref().map_or_else(|| "in progress".to_string(), |r| r.to_string());
+        let text = format!(
+            "Game #{}, {white} (white) vs {black} (black), {variant}: {} move{}, {state}.",
+            row.id,
+            plies.div_ceil(2),
+            if plies.div_ceil(2) == 1 { "" } else { "s" }
+        );
+        let mut r = Reply::new(target, text);
+        r.alt_text = Some(gif_alt_text(&game, row.id, variant, &white, &black, &state));
+        r.animation = Some(bytes);
+        Ok(r)
+    }
+
+    /// The game's animation for its chat when the game has just ended and the chat (or its
+    /// community) asks for it; nothing otherwise. A failure is logged, never fails the move.
+    pub(in crate::bot) fn gif_at_end(&self, conn: &Conn<'_>, game_id: i64) -> Vec<Reply> {
+        let run = || -> Res<Option<Reply>> {
+            let Some(row) = games::get(conn, game_id)? else { return Ok(None) };
+            let s = crate::store::settings::effective(conn, &row.platform, row.community_id.as_deref(), &row.chat_id)?;
+            if !self.config.pictures || !self.resolve(&s).gif_at_end {
+                return Ok(None);
+            }
+            Ok(Some(self.gif_reply(conn, &row, game_target(&row), Color::White)?))
+        };
+        match run() {
+            Ok(r) => r.into_iter().collect(),
+            Err(e) => {
+                tracing::warn!(game = game_id, "no animation at the game's end: {e:?}");
+                Vec::new()
+            }
+        }
+    }
+
     pub(in crate::bot) fn pgn_of(&self, conn: &Conn<'_>, row: &GameRow) -> Res<String> {
         let game = self.load_game(conn, row)?;
-        let name = |id| -> Res<String> {
-            let p = players::get(conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
-            Ok(if p.is_ai { format!("capabot (level {})", row.ai_level.unwrap_or(0)) } else { p.name })
-        };
+        let name = |id| self.record_name(conn, row, id);
         let headers = pgn::PgnHeaders {
             event: format!("capabot game #{}", row.id),
             site: format!("{} chat {}", row.platform, row.chat_id),
@@ -130,4 +210,33 @@ impl Bot {
         let row = games::get(&conn, id).ok()??;
         self.pgn_of(&conn, &row).ok()
     }
+}
+
+/// Longest move list in an animation's alt text, in characters (Discord keeps 1,024 of a description).
+const ALT_MOVES_CHARS: usize = 700;
+
+/// The alt text of a game's animation: what it shows, the moves in SAN (cut with an ellipsis when
+/// long) and the result.
+fn gif_alt_text(game: &Game, id: i64, variant: &str, white: &str, black: &str, state: &str) -> String {
+    let mut moves = String::new();
+    for (i, (pos, m)) in game.positions().iter().zip(game.moves()).enumerate() {
+        let word = if pos.turn() == Color::White || i == 0 {
+            let dots = if pos.turn() == Color::White { "." } else { "..." };
+            format!("{}{dots} {}", pos.fullmoves(), san::write(pos, *m))
+        } else {
+            san::write(pos, *m)
+        };
+        if moves.chars().count() + word.chars().count() + 1 > ALT_MOVES_CHARS {
+            moves.push_str(" …");
+            break;
+        }
+        if !moves.is_empty() {
+            moves.push(' ');
+        }
+        moves.push_str(&word);
+    }
+    format!(
+        "Animated board of game #{id}, {variant}: {white} (white) vs {black} (black), one frame per move from the start. \
+         Moves: {moves}. Result: {state}."
+    )
 }

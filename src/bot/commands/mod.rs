@@ -184,6 +184,7 @@ impl Bot {
                 Ok(cx.say(format!("Game #{}: {}", row.id, row.fen)))
             }
             Command::Pgn(id) => self.pgn(cx, id),
+            Command::Gif(id) => self.gif(cx, id),
             Command::Swap { game, text } => self.swap(cx, game, &text),
             Command::NoSwap(game) => self.swap(cx, game, "none"),
             Command::Settings(args) => self.settings(cx, args),

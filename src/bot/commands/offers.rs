@@ -36,7 +36,9 @@ impl Bot {
         }
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, notify)?;
-        Ok(Response::one(r))
+        let mut replies = vec![r];
+        replies.extend(self.gif_at_end(&conn, row.id));
+        Ok(Response { replies, ..Response::default() })
     }
 
     pub(super) fn resign(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {

@@ -1,5 +1,5 @@
-//! Settings: a chat's or a community's defaults (prefix, variant, days, thread per game), and a
-//! person's direct-message notices.
+//! Settings: a chat's or a community's defaults (prefix, variant, days, thread per game, the game's
+//! animation when it ends), and a person's direct-message notices.
 
 use super::{Bot, Ctx, Res, user, variant_named};
 use crate::bot::command::SettingsArgs;
@@ -37,11 +37,12 @@ impl Bot {
                 e.clone()
             };
             return Ok(cx.say(format!(
-                "{whose}: prefix {}, variant {}, days {}, thread per game {}{rule}. Change with {p}settings prefix:? variant:chess days:3 thread:on{}.",
+                "{whose}: prefix {}, variant {}, days {}, thread per game {}, animation at the end {}{rule}. Change with {p}settings prefix:? variant:chess days:3 thread:on gif:on{}.",
                 e.prefix,
                 e.default_variant,
                 days_text(e.default_days),
                 if e.thread_per_game { "on" } else { "off" },
+                if e.gif_at_end { "on" } else { "off" },
                 if scope.community.is_some() { format!(" ({p}settings community ... for the whole community)") } else { String::new() },
             )));
         }
@@ -64,6 +65,9 @@ impl Bot {
         }
         if let Some(t) = args.thread {
             s.thread_per_game = Some(t);
+        }
+        if let Some(g) = args.gif {
+            s.gif_at_end = Some(g);
         }
         let saved: Settings = s;
         if args.community {

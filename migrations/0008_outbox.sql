@@ -1,4 +1,4 @@
--- capabot schema, version 7: the transactional outbox. Every reply the core makes is written here
+-- capabot schema, version 8: the transactional outbox. Every reply the core makes is written here
 -- in the transaction of the change it announces; each front end drains its platform's rows in order
 -- per chat and marks them sent with the platform's message id.
 
