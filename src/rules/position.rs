@@ -758,9 +758,6 @@ impl Position {
         if v.missiles && self.armed {
             self.gen_launches(list);
         }
-        if let Some(b) = self.bombs[us.index()] {
-            list.push(Move::detonate(b));
-        }
         let mut keep = special;
         for i in special..list.len() {
             if self.is_legal_by_playing(list[i]) {
@@ -769,6 +766,20 @@ impl Position {
             }
         }
         list.truncate(keep);
+        if v.bombs {
+            self.gen_detonation(list);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn gen_detonation(&self, list: &mut MoveList) {
+        if let Some(b) = self.bombs[self.turn.index()] {
+            let m = Move::detonate(b);
+            if self.is_legal_detonation(&self.play_unchecked(m)) {
+                list.push(m);
+            }
+        }
     }
 
     /// Number of legal moves (no list kept).
@@ -808,36 +819,54 @@ impl Position {
         });
     }
 
+    /// Ordinary moves only (detonations are checked apart, off this hot path).
     fn is_legal_by_playing(&self, m: Move) -> bool {
         let after = self.play_unchecked(m);
-        self.is_legal_result(m, &after)
+        self.is_legal_ordinary(&after)
+    }
+
+    #[inline]
+    fn is_legal_ordinary(&self, after: &Position) -> bool {
+        let us = self.turn;
+        if after.king(us).is_none() {
+            // Death match: exploding both kings at once is allowed; only the own king never. (Moves are
+            // generated only while the own king stands, or in a kingless death match, where every move
+            // is legal without coming here.)
+            return self.variant.death_match && after.king(us.other()).is_none();
+        }
+        if self.variant.atomic && after.king(us.other()).is_none() {
+            return true;
+        }
+        !after.is_attacked_king(us)
+    }
+
+    /// Bomb rulings: out of check a detonation may take either king (or leave the own one exposed if it
+    /// takes the enemy's); in check it must leave the own king alive and safe.
+    #[cold]
+    #[inline(never)]
+    fn is_legal_detonation(&self, after: &Position) -> bool {
+        let us = self.turn;
+        let in_check = self.is_check();
+        match (after.king(us), after.king(us.other())) {
+            (None, _) => !in_check,
+            (Some(_), None) => !in_check || !after.is_attacked_king(us),
+            (Some(_), Some(_)) => !after.is_attacked_king(us),
+        }
     }
 
     /// Whether `after`, the position `m` leads to from here, is one the rules allow (the mover's king
     /// survives and is not left in check, with each variant's exceptions). For moves from
     /// [`Position::legal_moves`]'s pseudo-legal stage; the search uses it to check its own captures.
+    #[inline]
     pub fn is_legal_result(&self, m: Move, after: &Position) -> bool {
-        let us = self.turn;
-        let them = us.other();
-        let v = self.variant;
         if m.kind == MoveKind::Detonate {
-            // Bomb rulings: out of check a detonation may take either king (or leave the own one exposed
-            // if it takes the enemy's); in check it must leave the own king alive and safe.
-            let in_check = self.is_check();
-            return match (after.king(us), after.king(them)) {
-                (None, _) => !in_check,
-                (Some(_), None) => !in_check || !after.is_attacked_king(us),
-                (Some(_), Some(_)) => !after.is_attacked_king(us),
-            };
+            return self.is_legal_detonation(after);
         }
-        if after.king(us).is_none() {
-            // Death match: exploding both kings at once is allowed; only the own king never.
-            return v.death_match && self.king(us).is_some() && after.king(them).is_none();
+        if self.king(self.turn).is_none() {
+            // A kingless death match: nothing royal to protect.
+            return self.variant.death_match;
         }
-        if v.atomic && after.king(them).is_none() {
-            return true;
-        }
-        !after.is_attacked_king(us)
+        self.is_legal_ordinary(after)
     }
 
     /// The square where `m` sets off an atomic explosion, if it does.
@@ -891,10 +920,29 @@ impl Position {
                 list.push(Move::normal(from, to));
             }
         }
+        if !v.check {
+            self.gen_pawn_king_captures(list);
+        }
         self.gen_en_passant(list);
         self.gen_castling(list);
         if v.missiles && self.armed {
             self.gen_launches(list);
+        }
+    }
+
+    /// Without check: pawn captures of the enemy king (the pawn generator, kept fast for everything else,
+    /// never targets kings).
+    fn gen_pawn_king_captures(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let Some(k) = self.king(us.other()) else { return };
+        for from in pawn_attacks(us.other(), k) & self.pieces(us, Role::Pawn) {
+            if k.rank() == self.variant.promotion_rank_of(us) {
+                for &role in self.variant.promotion_roles {
+                    list.push(Move::promotion(from, k, role));
+                }
+            } else {
+                list.push(Move::normal(from, k));
+            }
         }
     }
 
@@ -938,8 +986,11 @@ impl Position {
                 list.push(Move::normal(from, two));
             }
         }
-        let royal = if v.check { self.by_role[Role::King.index()] } else { Bitboard::EMPTY };
-        let caps = pawn_attacks(us, from) & self.by_color[us.other().index()] & !royal & board & mask;
+        let caps = pawn_attacks(us, from)
+            & self.by_color[us.other().index()]
+            & !self.by_role[Role::King.index()]
+            & board
+            & mask;
         for to in caps {
             push(to, list);
         }
@@ -956,9 +1007,6 @@ impl Position {
     /// Whether `sq` counts as attacked for castling purposes.
     fn castle_path_attacked(&self, sq: Square) -> bool {
         let them = self.turn.other();
-        if !self.variant.check {
-            return false;
-        }
         if self.variant.atomic
             && let Some(ek) = self.king(them)
             && ek.distance(sq) <= 1
@@ -1005,7 +1053,7 @@ impl Position {
             let _ = (k_bb, r_bb);
             // Every square the king crosses or lands on must be safe.
             let (a, b) = (k.file().min(kdest.file()), k.file().max(kdest.file()));
-            if (a..=b).map(|f| Square::new(f, rank)).any(|s| s != k && self.castle_path_attacked(s)) {
+            if v.check && (a..=b).map(|f| Square::new(f, rank)).any(|s| s != k && self.castle_path_attacked(s)) {
                 continue;
             }
             list.push(Move { from: k, to: r, kind: MoveKind::Castle { missiles: 0 } });
@@ -1295,15 +1343,7 @@ impl Position {
                     self.hash ^= zobrist::radiation(m.to);
                 }
             }
-            MoveKind::Detonate => {
-                // The bomb and all eight neighbours, pawns and kings of both colours; no chain reaction.
-                self.halfmoves = 0;
-                let blast = (king_attacks(m.from) | Bitboard::from_square(m.from)) & self.occupied();
-                for sq in blast {
-                    self.remove(sq);
-                    touched.set(sq);
-                }
-            }
+            MoveKind::Detonate => self.detonate(m.from, &mut touched),
         }
         // Rights of rooks and missiles that moved or were removed end.
         if (self.castling & touched).any() {
@@ -1331,8 +1371,23 @@ impl Position {
         self.drop_illegal_ep();
     }
 
+    /// Secret-bomb chess: the bomb and all eight neighbours go, pawns and kings of both colours; no chain
+    /// reaction.
+    #[cold]
+    #[inline(never)]
+    fn detonate(&mut self, bomb: Square, touched: &mut Bitboard) {
+        self.halfmoves = 0;
+        let blast = (king_attacks(bomb) | Bitboard::from_square(bomb)) & self.occupied();
+        for sq in blast {
+            self.remove(sq);
+            touched.set(sq);
+        }
+    }
+
     /// Secret-bomb chess: moves the mover's bomb along with its piece (the rook when castling, the new
     /// piece when promoting) and ends bombs that are captured or caught in a detonation.
+    #[cold]
+    #[inline(never)]
     fn carry_bombs(&mut self, m: Move) {
         let us = self.turn;
         let vanished = match m.kind {
