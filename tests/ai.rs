@@ -135,7 +135,7 @@ fn random_position(variant: &'static Variant, seed: u64, plies: usize) -> Positi
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(40))]
     #[test]
-    fn search_returns_legal_moves(vi in 0usize..7, seed in any::<u64>(), plies in 0usize..60, level in 1u8..=8) {
+    fn search_returns_legal_moves(vi in 0usize..capabot::rules::VARIANTS.len(), seed in any::<u64>(), plies in 0usize..60, level in 1u8..=8) {
         let v = capabot::rules::VARIANTS[vi];
         let p = random_position(v, seed, plies);
         let limits = Limits { nodes: Some(1_500), movetime: None, ..Limits::for_level(level).with_seed(seed) };

@@ -1,8 +1,9 @@
 //! Perft as data: one driver over `tests/data/perft/*.perft` (id, variant, FEN, depth and node counts),
-//! like shakmaty's. Records above a node limit are skipped so CI stays fast; set `CAPABOT_PERFT_MAX` to raise it.
+//! like shakmaty's. A `bombs WHITE BLACK` line (`-` for none) gives secret-bomb chess its hidden bombs, which
+//! FEN never carries. Records above a node limit are skipped so CI stays fast; set `CAPABOT_PERFT_MAX` to raise it.
 
 use capabot::notation::fen;
-use capabot::rules::Variant;
+use capabot::rules::{Square, Variant};
 use std::fs;
 
 struct Record {
@@ -10,6 +11,7 @@ struct Record {
     variant: String,
     fen: String,
     expected: Vec<(u32, u64)>,
+    bombs: [Option<Square>; 2],
     source: String,
 }
 
@@ -27,6 +29,7 @@ fn load() -> Vec<Record> {
                 variant: String::new(),
                 fen: String::new(),
                 expected: Vec::new(),
+                bombs: [None; 2],
                 source: source.clone(),
             };
             for line in block.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
@@ -38,6 +41,11 @@ fn load() -> Vec<Record> {
                     "perft" => {
                         let (d, n) = value.split_once(' ').expect("perft DEPTH NODES");
                         rec.expected.push((d.parse().expect("depth"), n.trim().parse().expect("nodes")));
+                    }
+                    "bombs" => {
+                        let mut squares =
+                            value.split_whitespace().map(|t| if t == "-" { None } else { Square::parse(t) });
+                        rec.bombs = [squares.next().flatten(), squares.next().flatten()];
                     }
                     other => panic!("{source}: unknown key {other}"),
                 }
@@ -59,6 +67,7 @@ fn perft_data_files() {
     for rec in &records {
         let variant = Variant::by_name(&rec.variant).unwrap_or_else(|| panic!("{}: variant {}", rec.id, rec.variant));
         let pos = fen::parse_position(variant, &rec.fen).unwrap_or_else(|e| panic!("{} ({}): {e}", rec.id, rec.source));
+        let pos = pos.with_bombs(rec.bombs).unwrap_or_else(|e| panic!("{} ({}): bombs: {e}", rec.id, rec.source));
         for &(depth, nodes) in &rec.expected {
             if nodes > max {
                 continue;

@@ -100,7 +100,11 @@ fn a_community_may_force_rated_or_casual_games_and_keeps_its_own_ratings() {
 #[test]
 fn every_variant_keeps_its_own_rating() {
     let tb = new_bot();
-    for (i, v) in VARIANTS.iter().enumerate() {
+    // Secret-bomb chess cannot be challenged until the bot can ask for the bombs by direct message.
+    let playable: Vec<_> = VARIANTS.iter().filter(|v| !v.bombs).collect();
+    let out = tb.say_in("bombs", "alice", "!challenge @bob bomb");
+    assert!(out.contains("secret bomb"), "{out}");
+    for (i, v) in playable.iter().enumerate() {
         let chat = format!("t{i}");
         let say = |who: &str, text: &str| tb.say_in(&chat, who, text);
         say("alice", &format!("!challenge @bob {} color:white", v.name));
@@ -112,8 +116,8 @@ fn every_variant_keeps_its_own_rating() {
         let out = say("bob", "!resign");
         assert!(out.contains("alice wins by resignation") && out.contains("Ratings:"), "{}: {out}", v.name);
     }
-    assert_eq!(tb.query_i64("SELECT count(DISTINCT variant) FROM ratings"), VARIANTS.len() as i64);
-    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE rating > 1500 AND games = 1"), VARIANTS.len() as i64);
+    assert_eq!(tb.query_i64("SELECT count(DISTINCT variant) FROM ratings"), playable.len() as i64);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE rating > 1500 AND games = 1"), playable.len() as i64);
 }
 
 /// The console killed (abort) after the result is written and before the rating, and after the

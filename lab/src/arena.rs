@@ -5,7 +5,7 @@
 use capabot::ai::{Limits, Memory, best_move_in_game_with, eval, uci::needs_chess960};
 use capabot::notation::{fen, uci as coord};
 use capabot::rules::variant::CHESS;
-use capabot::rules::{Color, Game, Move, Outcome, Position, Variant, setups};
+use capabot::rules::{Color, Game, Move, Outcome, Position, Role, Variant, setups};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
@@ -319,7 +319,8 @@ fn opening(cfg: &MatchConfig, pair: usize) -> Game {
 }
 
 /// A random start for `v`: a random numbered setup where the variant has them, then `plies` random quiet
-/// moves (no captures or launches, so that the opening stays balanced). Reproducible for a seed.
+/// moves (no captures or launches, so that the opening stays balanced); in secret-bomb chess a random bomb
+/// per side (each engine's search hides the other's). Reproducible for a seed.
 pub fn random_opening(v: &'static Variant, plies: usize, seed: u64) -> Game {
     let mut rng = StdRng::seed_from_u64(seed);
     let start = if v.has_setups() {
@@ -327,6 +328,17 @@ pub fn random_opening(v: &'static Variant, plies: usize, seed: u64) -> Game {
         setups::position(v, idx).unwrap_or_else(|| Position::start(v))
     } else {
         Position::start(v)
+    };
+    // Secret-bomb chess: each side's bomb is one of its non-king pieces, drawn at random.
+    let start = if v.bombs {
+        let mut bombs = [None; 2];
+        for color in Color::ALL {
+            let pieces: Vec<_> = (start.by_color(color) & !start.by_role(Role::King)).into_iter().collect();
+            bombs[color.index()] = pieces.get(rng.random_range(0..pieces.len().max(1))).copied();
+        }
+        start.with_bombs(bombs).unwrap_or(start)
+    } else {
+        start
     };
     for _ in 0..20 {
         let mut game = Game::new(start.clone());

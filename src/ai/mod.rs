@@ -282,6 +282,15 @@ pub fn search_with(
     memory: &mut Memory,
     on_info: &mut dyn FnMut(&Info),
 ) -> SearchResult {
+    // Secret-bomb chess: search the position as the side to move knows it; the opponent's bomb is
+    // treated as absent and never read.
+    let known;
+    let pos = if pos.variant().bombs {
+        known = pos.without_bomb(pos.turn().other());
+        &known
+    } else {
+        pos
+    };
     let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant().atomic);
     s.run(pos, on_info)
 }

@@ -384,12 +384,8 @@ impl<'a> Searcher<'a> {
     ) -> i32 {
         pv.clear();
         let pv_node = beta - alpha > 1;
-        let us = pos.turn();
-        if pos.king(us).is_none() {
-            return -MATE + ply as i32;
-        }
-        if pos.king(us.other()).is_none() {
-            return MATE - ply as i32;
+        if let Some(score) = terminal_score(pos, ply) {
+            return score;
         }
         if ply > 0 {
             if self.is_draw(pos) {
@@ -714,12 +710,8 @@ impl<'a> Searcher<'a> {
             return 0;
         }
         self.seldepth = self.seldepth.max(ply as u32);
-        let us = pos.turn();
-        if pos.king(us).is_none() {
-            return -MATE + ply as i32;
-        }
-        if pos.king(us.other()).is_none() {
-            return MATE - ply as i32;
+        if let Some(score) = terminal_score(pos, ply) {
+            return score;
         }
         if ply >= MAX_PLY || pos.is_insufficient_material() {
             return if ply >= MAX_PLY { evaluate(pos) } else { 0 };
@@ -790,7 +782,7 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         for &(m, _) in &list {
             let child = pos.play_unchecked(m);
-            if !in_check && !legal_after(pos, &child) {
+            if !in_check && !legal_after(pos, m, &child) {
                 continue;
             }
             let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
@@ -829,7 +821,7 @@ impl<'a> Searcher<'a> {
         self.path.push(root.hash());
         let mut result = SearchResult { best: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
         let moves = root.legal_moves();
-        if moves.is_empty() || root.king(root.turn()).is_none() || root.king(root.turn().other()).is_none() {
+        if moves.is_empty() || terminal_score(root, 0).is_some() {
             return result;
         }
         let mut root_moves: Vec<(Move, i32)> = moves.iter().map(|&m| (m, self.order_score(root, m, None, 0))).collect();
@@ -1020,7 +1012,8 @@ fn tactical_moves_into(pos: &Position, list: &mut Vec<Move>) {
     let us = pos.turn();
     let them = us.other();
     let board = v.board();
-    let targets = pos.by_color(them) & !pos.by_role(Role::King);
+    // Without check (no-check atomic) kings may be captured.
+    let targets = if v.check { pos.by_color(them) & !pos.by_role(Role::King) } else { pos.by_color(them) };
     let promo_rank = v.promotion_rank_of(us);
     for from in pos.by_color(us) {
         let Some(piece) = pos.piece_at(from) else { continue };
@@ -1066,19 +1059,31 @@ fn tactical_moves_into(pos: &Position, list: &mut Vec<Move>) {
     }
 }
 
-/// Whether the move that led from `before` to `after` was legal: the mover's king survives and is not
-/// left in check (atomic: unless the enemy king exploded or the kings touch).
-pub(crate) fn legal_after(before: &Position, after: &Position) -> bool {
-    let us = before.turn();
-    let Some(k) = after.king(us) else { return false };
-    if before.variant().atomic {
-        match after.king(us.other()) {
-            None => return true,
-            Some(ek) if ek.distance(k) <= 1 => return true,
-            Some(_) => {}
-        }
+/// The score of a position whose game is over because kings are gone (atomic explosions, detonations),
+/// from the side to move's view; `None` while the game goes on. A death match goes on without kings
+/// until a side has no material left.
+#[inline]
+fn terminal_score(pos: &Position, ply: usize) -> Option<i32> {
+    let us = pos.turn();
+    let mated = -MATE + ply as i32;
+    match (pos.king(us), pos.king(us.other())) {
+        (Some(_), Some(_)) => None,
+        (None, Some(_)) => Some(mated),
+        (Some(_), None) => Some(-mated),
+        (None, None) if !pos.variant().death_match => Some(0),
+        (None, None) => match (pos.by_color(us).any(), pos.by_color(us.other()).any()) {
+            (true, true) => None,
+            (false, false) => Some(0),
+            (false, true) => Some(mated),
+            (true, false) => Some(-mated),
+        },
     }
-    !after.is_attacked(k, us.other())
+}
+
+/// Whether the move `m` that led from `before` to `after` was legal (the rules' own test: the mover's
+/// king survives and is not left in check, with each variant's exceptions).
+pub(crate) fn legal_after(before: &Position, m: Move, after: &Position) -> bool {
+    before.is_legal_result(m, after)
 }
 
 fn lmr(depth: i32, searched: usize) -> i32 {
@@ -1135,7 +1140,7 @@ mod tests {
                     if !pos.is_check() {
                         let generated: Vec<Move> = tactical_moves(&pos)
                             .into_iter()
-                            .filter(|&m| legal_after(&pos, &pos.play_unchecked(m)))
+                            .filter(|&m| legal_after(&pos, m, &pos.play_unchecked(m)))
                             .collect();
                         for m in &generated {
                             assert!(legal.contains(m), "{} generated illegal {m:?} in {pos:?}", v.name);

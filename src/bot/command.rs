@@ -1116,7 +1116,7 @@ pub fn help_text(p: &str) -> String {
         }
     }
     s.push_str(&format!(
-        "\nDays per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: e4, Nxf7#, Me1^e5 (a Capatomic launch). {p}variants, {p}rules capatomic."
+        "\nDays per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: e4, Nxf7#, Me1^e5 (a Capatomic launch), @e4 or boom e4 (a secret bomb's detonation). {p}variants, {p}rules capatomic."
     ));
     s
 }

@@ -1,4 +1,5 @@
-//! PGN export of a game with the Seven Tag Roster plus `Variant`, `SetUp`/`FEN` and `Termination`.
+//! PGN export of a game with the Seven Tag Roster plus `Variant`, `SetUp`/`FEN` and `Termination`; a finished
+//! secret-bomb game also names where the bombs started (`WhiteBomb`, `BlackBomb`), a game in progress never.
 
 use super::{fen, san};
 use crate::rules::{Game, Outcome};
@@ -48,6 +49,12 @@ pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> Str
     }
     if let Some(o) = outcome {
         out.push_str(&format!("[Termination \"{}\"]\n", quote(o.reason_str())));
+        if v.bombs {
+            for (tag, color) in [("WhiteBomb", crate::rules::Color::White), ("BlackBomb", crate::rules::Color::Black)] {
+                let sq = start.bomb(color).map_or("-".to_string(), |s| s.to_string());
+                out.push_str(&format!("[{tag} \"{sq}\"]\n"));
+            }
+        }
     }
     out.push('\n');
     let mut line = String::new();
@@ -74,4 +81,30 @@ pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> Str
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::variant::BOMB;
+    use crate::rules::{Color, DrawReason, Move, Position, Square};
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    #[test]
+    fn bombs_are_named_only_when_the_game_is_over() {
+        let start = Position::start(&BOMB).with_bombs([Some(sq("b1")), Some(sq("g8"))]).unwrap();
+        let mut game = Game::new(start);
+        assert!(game.play(Move::normal(sq("g1"), sq("f3"))));
+        assert!(game.play(Move::detonate(sq("g8"))));
+        let going = write(&game, &PgnHeaders::default(), None);
+        assert!(!going.contains("WhiteBomb") && !going.contains("BlackBomb") && !going.contains("b1"), "{going}");
+        // The detonation itself is public once played.
+        assert!(going.contains("@g8"), "{going}");
+        let over = write(&game, &PgnHeaders::default(), Some(Outcome::Draw(DrawReason::Agreement)));
+        assert!(over.contains("[WhiteBomb \"b1\"]") && over.contains("[BlackBomb \"g8\"]"), "{over}");
+        assert_eq!(game.position().bomb(Color::Black), None);
+    }
 }

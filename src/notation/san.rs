@@ -1,5 +1,6 @@
 //! Standard algebraic notation, strict on output and lenient on input (chat users type `0-0`, `nf3`,
-//! `ed5`, `e8q`, `launch e1 e5`). Capatomic adds `O-O[e1,g1]` and launches `Me1^e5` (C16).
+//! `ed5`, `e8q`, `launch e1 e5`). Capatomic adds `O-O[e1,g1]` and launches `Me1^e5` (C16); secret-bomb
+//! chess adds detonations, written `@e4` and read as `@e4`, `boom e4` or a bare `boom`.
 
 use super::MoveError;
 use crate::rules::{Bitboard, Move, MoveKind, Position, Role, Square};
@@ -18,6 +19,7 @@ pub fn write_plain(pos: &Position, m: Move) -> String {
             s
         }
         MoveKind::Launch => format!("M{}^{}", m.from, m.to),
+        MoveKind::Detonate => format!("@{}", m.from),
         _ => {
             let Some(piece) = pos.piece_at(m.from) else { return super::uci::write(pos, m) };
             let capture = pos.is_capture(m);
@@ -78,6 +80,28 @@ pub fn write(pos: &Position, m: Move) -> String {
     let mut s = write_plain(pos, m);
     s.push_str(suffix(pos, m));
     s
+}
+
+/// Why a detonation is refused: one message whatever the reason, so that a refusal read by others (in
+/// a channel) never tells where the bomb is or is not.
+pub fn detonation_refusal(pos: &Position) -> String {
+    if !pos.variant().bombs {
+        return "there are no bombs in this variant".into();
+    }
+    "no detonation there now: name your own bomb's square, and in check the blast must leave your king \
+     alive and out of check"
+        .into()
+}
+
+/// Reads `@e4`, `boom e4`, `boom@e4` or a bare `boom` (lower-case, spaces removed): `Some(square)`,
+/// `Some(None)` for a bare `boom`, `None` when the text is not a detonation.
+fn detonation_square(compact_lower: &str) -> Option<Option<Square>> {
+    let rest = compact_lower.strip_prefix("boom").or_else(|| compact_lower.strip_prefix('@'))?;
+    let rest = rest.strip_prefix('@').unwrap_or(rest);
+    if rest.is_empty() {
+        return Some(None);
+    }
+    Square::parse(rest).map(Some)
 }
 
 /// Why the launch `from^to` is refused (C8), in words.
@@ -200,6 +224,15 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     if missiles.is_some() {
         return Err(syntax());
     }
+    if let Some(sq) = detonation_square(&body) {
+        let legal = pos.legal_moves();
+        let found = legal.iter().copied().find(|m| m.is_detonation() && sq.is_none_or(|s| s == m.from));
+        return found.ok_or_else(|| MoveError::Illegal {
+            input: trimmed.to_string(),
+            reason: detonation_refusal(pos),
+            hints: Vec::new(),
+        });
+    }
     // Launches: Me1^e5, e1^e5, launch e1 e5.
     if body.contains('^') || launch_word {
         let b = body.strip_prefix('m').filter(|r| r.contains('^') || launch_word).unwrap_or(&body);
@@ -279,7 +312,7 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     pawn_first.sort_by_key(|r| r.0 != Role::Pawn || head.chars().next().is_some_and(|c| c.is_ascii_uppercase()));
     for &(role, file, rank) in &pawn_first {
         for m in legal.iter().copied() {
-            if m.to != to || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch) {
+            if m.to != to || matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch | MoveKind::Detonate) {
                 continue;
             }
             if pos.piece_at(m.from).map(|p| p.role) != Some(role) {
@@ -350,7 +383,10 @@ fn explain_illegal(
     }
     let mut role_moves: Vec<String> = legal
         .iter()
-        .filter(|m| !m.is_castle() && !m.is_launch() && pos.piece_at(m.from).map(|p| p.role) == Some(role))
+        .filter(|m| {
+            // Hints never list a detonation: they may be read by others.
+            !m.is_castle() && !m.is_launch() && !m.is_detonation() && pos.piece_at(m.from).map(|p| p.role) == Some(role)
+        })
         .map(|m| write(pos, *m))
         .collect();
     role_moves.dedup();

@@ -1,6 +1,6 @@
 //! Coordinate moves (UCI style): `e2e4`, `e7e8q`, `a9a10`; castling as Fairy-Stockfish writes it
 //! (king to destination in fixed arrays, king onto rook in random setups), Capatomic launches `e1^e5`
-//! and missiles along `f2j2[e1,g1]` (C16).
+//! and missiles along `f2j2[e1,g1]` (C16); a secret bomb's detonation is its square twice, `e4e4`.
 
 use super::MoveError;
 use crate::rules::variant::CastlingNotation;
@@ -25,7 +25,7 @@ fn missiles_suffix(pos: &Position, m: Move) -> String {
 /// Writes a move in coordinate notation.
 pub fn write(pos: &Position, m: Move) -> String {
     match m.kind {
-        MoveKind::Normal | MoveKind::EnPassant => format!("{}{}", m.from, m.to),
+        MoveKind::Normal | MoveKind::EnPassant | MoveKind::Detonate => format!("{}{}", m.from, m.to),
         MoveKind::Promotion(r) => format!("{}{}{}", m.from, m.to, r.lower_char()),
         MoveKind::Launch => format!("{}^{}", m.from, m.to),
         MoveKind::Castle { .. } => {
@@ -143,8 +143,13 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
 fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
     let input = text.trim().to_string();
     let legal = pos.legal_moves();
+    if p.from == p.to && pos.variant().bombs {
+        return MoveError::Illegal { input, reason: super::san::detonation_refusal(pos), hints: Vec::new() };
+    }
     let hints_from = |sq: Square| -> Vec<String> {
-        let mut h: Vec<String> = legal.iter().filter(|m| m.from == sq).map(|m| super::san::write(pos, *m)).collect();
+        // Hints never list a detonation: they may be read by others.
+        let mut h: Vec<String> =
+            legal.iter().filter(|m| m.from == sq && !m.is_detonation()).map(|m| super::san::write(pos, *m)).collect();
         h.sort();
         h.dedup();
         h

@@ -85,6 +85,7 @@ pub fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<T
     let kings: [Option<Square>; 2] =
         if pos.variant().missiles { [pos.king(Color::White), pos.king(Color::Black)] } else { [None, None] };
     let launch_ready = if opts.show_launch_ready { pos.launch_ready_missiles() } else { Default::default() };
+    let own_bomb = opts.show_bomb_of.and_then(|c| pos.bomb(c));
     let irradiated = pos.irradiated();
     // Screen steps: (file, rank) change when moving one square up/right/down/left on screen.
     let dir: i32 = if opts.orientation == Color::White { 1 } else { -1 };
@@ -97,7 +98,8 @@ pub fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<T
             let (f, r) = (i32::from(sq.file()), i32::from(sq.rank()));
             let mut key = TileKey::plain(sq.is_dark());
             if let Some(m) = opts.last_move {
-                if m.kind == MoveKind::Launch {
+                // A launch or a detonation tints its 3×3 blast.
+                if matches!(m.kind, MoveKind::Launch | MoveKind::Detonate) {
                     if near(m.to, f, r) {
                         key.tint = Tint::Blast;
                     } else if m.from == sq {
@@ -124,6 +126,7 @@ pub fn tile_keys(pos: &Position, opts: &RenderOptions, layout: &Layout) -> Vec<T
                 }
             }
             key.launch_ready = launch_ready.contains(sq);
+            key.bomb = own_bomb == Some(sq);
             key.piece = pos.piece_at(sq);
             if opts.coordinates {
                 if row == layout.ranks - 1 {
@@ -266,6 +269,30 @@ mod tests {
             assert_eq!((w, h), (layout.width(), layout.height()), "{}", v.name);
             assert_eq!(px.len(), (w * h * 3) as usize, "{}", v.name);
         }
+    }
+
+    #[test]
+    fn kingless_death_match_and_bombs_render() {
+        let kingless =
+            crate::notation::fen::parse_position(&variant::ATOMIC_DEATHMATCH, "8/p7/8/4n3/8/8/P7/4R3 w - - 0 1")
+                .expect("a kingless death match position");
+        let (w, h, _) = decode(&render(&kingless, &RenderOptions { size: 200, ..Default::default() }));
+        assert_eq!((w, h), (200, 200));
+        // A bomb is drawn only where the picture asks for that side's bomb.
+        let b1 = Square::parse("b1").expect("square");
+        let pos = Position::start(&variant::BOMB).with_bombs([Some(b1), Some(Square::parse("g8").expect("square"))]);
+        let pos = pos.expect("own pieces");
+        let plain = RenderOptions { size: 200, ..Default::default() };
+        let layout = Layout::new(&pos, &plain);
+        assert!(tile_keys(&pos, &plain, &layout).iter().all(|k| !k.bomb));
+        let mine = RenderOptions { show_bomb_of: Some(Color::White), ..plain.clone() };
+        let marked: Vec<_> = tile_keys(&pos, &mine, &layout).iter().filter(|k| k.bomb).map(|k| k.piece).collect();
+        assert_eq!(marked, vec![pos.piece_at(b1)]);
+        assert_ne!(decode(&render(&pos, &plain)).2, decode(&render(&pos, &mine)).2);
+        let bomb = Move::detonate(b1);
+        let after = pos.play(bomb);
+        let keys = tile_keys(&after, &RenderOptions { last_move: Some(bomb), ..plain }, &layout);
+        assert_eq!(keys.iter().filter(|k| k.tint == Tint::Blast).count(), 6, "b1 and its five neighbours");
     }
 
     #[test]

@@ -22,6 +22,9 @@ pub struct RenderOptions {
     pub last_move: Option<Move>,
     /// Mark the missiles of the side to move that may launch this turn (Capatomic).
     pub show_launch_ready: bool,
+    /// Secret-bomb chess: mark this side's bomb. Only for a picture that goes to that player alone; every
+    /// other picture leaves it `None` (the default), so no bomb is drawn.
+    pub show_bomb_of: Option<Color>,
     /// Title strip above the board (players, variant, move number); `None` = no strip.
     pub title: Option<String>,
     /// File letters and rank numbers along the edges.
@@ -36,6 +39,7 @@ impl Default for RenderOptions {
             theme: Theme::default(),
             last_move: None,
             show_launch_ready: false,
+            show_bomb_of: None,
             title: None,
             coordinates: true,
         }

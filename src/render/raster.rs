@@ -36,6 +36,8 @@ pub struct TileKey {
     /// Per king colour: `IN_SHIELD` plus `EDGE_*` bits, or 0.
     pub shield: [u8; 2],
     pub launch_ready: bool,
+    /// Secret-bomb chess: this piece is the viewer's own bomb (only in pictures for that player).
+    pub bomb: bool,
     pub piece: Option<Piece>,
     /// File letter (0 = a) drawn bottom right, rank number (0 = 1) drawn top left.
     pub file_label: Option<u8>,
@@ -52,6 +54,7 @@ impl TileKey {
             irradiated: false,
             shield: [0, 0],
             launch_ready: false,
+            bomb: false,
             piece: None,
             file_label: None,
             rank_label: None,
@@ -179,15 +182,30 @@ fn under_layer(key: &TileKey, t: &ThemeData, size: u32) -> String {
     doc(&s)
 }
 
-/// The SVG markup over the piece: the launch-ready mark.
+/// The SVG markup over the piece: the launch-ready mark (top right) and the own-bomb mark (bottom left: a
+/// round bomb with a lit fuse).
 fn over_layer(key: &TileKey, t: &ThemeData) -> Option<String> {
-    key.launch_ready.then(|| {
-        doc(&format!(
+    if !key.launch_ready && !key.bomb {
+        return None;
+    }
+    let mut s = String::new();
+    if key.launch_ready {
+        s.push_str(&format!(
             "<circle cx=\"86\" cy=\"14\" r=\"8\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2.5\"/>",
             t.launch_mark.hex(),
             t.launch_mark_edge.hex()
-        ))
-    })
+        ));
+    }
+    if key.bomb {
+        s.push_str(&format!(
+            "<path d=\"M 18 80 Q 20 72 27 71\" fill=\"none\" stroke=\"{edge}\" stroke-width=\"2.5\"/>\
+             <circle cx=\"14\" cy=\"86\" r=\"9\" fill=\"{edge}\" stroke=\"{spark}\" stroke-width=\"2\"/>\
+             <circle cx=\"28\" cy=\"70\" r=\"4\" fill=\"{spark}\"/>",
+            edge = t.launch_mark_edge.hex(),
+            spark = t.launch_mark.hex()
+        ));
+    }
+    Some(doc(&s))
 }
 
 /// Composes one square at `size` pixels. `sprite` is the cached piece sprite for `key.piece`, if any.

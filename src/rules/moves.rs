@@ -1,5 +1,5 @@
-//! Moves: ordinary moves, promotions, en passant, castling (with Capatomic's missiles) and launches,
-//! all one small value type, like shakmaty's `Move::Put` beside its ordinary moves.
+//! Moves: ordinary moves, promotions, en passant, castling (with Capatomic's missiles), launches and
+//! secret-bomb detonations, all one small value type, like shakmaty's `Move::Put` beside its ordinary moves.
 
 use super::types::{Role, Square};
 
@@ -18,6 +18,8 @@ pub enum MoveKind {
     },
     /// Capatomic: the missile on `from` is launched at `to` (C8).
     Launch,
+    /// Secret-bomb chess: the bomb on `from` (= `to`) detonates, removing itself and its eight neighbours.
+    Detonate,
 }
 
 /// A move in a position.
@@ -43,6 +45,15 @@ impl Move {
 
     pub fn is_launch(self) -> bool {
         self.kind == MoveKind::Launch
+    }
+
+    /// A secret bomb's detonation on `sq`.
+    pub const fn detonate(sq: Square) -> Move {
+        Move { from: sq, to: sq, kind: MoveKind::Detonate }
+    }
+
+    pub fn is_detonation(self) -> bool {
+        self.kind == MoveKind::Detonate
     }
 
     pub fn promotion_role(self) -> Option<Role> {

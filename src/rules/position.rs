@@ -29,6 +29,9 @@ pub struct Setup {
     pub missile_rights: Bitboard,
     /// Capatomic: a non-pawn piece has been captured earlier in the game.
     pub armed: bool,
+    /// Secret-bomb chess: each side's bomb square (by [`Color::index`]). Never written to FEN: the bot
+    /// keeps the secret apart and gives it to the rules with [`Position::with_bombs`].
+    pub bombs: [Option<Square>; 2],
 }
 
 impl Setup {
@@ -43,6 +46,7 @@ impl Setup {
             fullmoves: 1,
             missile_rights: Bitboard::EMPTY,
             armed: false,
+            bombs: [None; 2],
         }
     }
 }
@@ -52,7 +56,10 @@ impl Setup {
 pub enum PositionError {
     PieceOffBoard(Square),
     PieceNotInVariant(Piece),
-    KingCount { color: Color, count: u32 },
+    KingCount {
+        color: Color,
+        count: u32,
+    },
     PawnOnBadRank(Square),
     PieceOnRadiation(Square),
     RadiationNotAllowed,
@@ -61,6 +68,10 @@ pub enum PositionError {
     BadEnPassant(Square),
     OpponentInCheck,
     BadMoveNumber,
+    /// A bomb in a variant without bombs.
+    BombsNotAllowed,
+    /// A bomb on a square without a piece of its side other than the king.
+    BadBomb(Square),
 }
 
 impl fmt::Display for PositionError {
@@ -85,6 +96,10 @@ impl fmt::Display for PositionError {
             PositionError::BadEnPassant(sq) => write!(f, "{sq} cannot be an en-passant square here"),
             PositionError::OpponentInCheck => write!(f, "the side not to move is in check"),
             PositionError::BadMoveNumber => write!(f, "the move number must be at least 1"),
+            PositionError::BombsNotAllowed => write!(f, "bombs exist only in secret-bomb chess"),
+            PositionError::BadBomb(sq) => {
+                write!(f, "a bomb must be one of its side's pieces other than the king, not {sq}")
+            }
         }
     }
 }
@@ -107,6 +122,8 @@ pub enum WinReason {
     Timeout,
     /// The opponent abandoned or was disqualified.
     Forfeit,
+    /// Atomic death match: the other side has no material left after the kings exploded.
+    NoMaterial,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +135,8 @@ pub enum DrawReason {
     Agreement,
     /// Time ran out but the other side could not possibly mate.
     TimeoutVsInsufficientMaterial,
+    /// Secret-bomb chess: a detonation removed both kings.
+    BothKingsExploded,
 }
 
 impl Outcome {
@@ -146,6 +165,7 @@ impl Outcome {
                 WinReason::Resignation => "resignation",
                 WinReason::Timeout => "time forfeit",
                 WinReason::Forfeit => "forfeit",
+                WinReason::NoMaterial => "no material left",
             },
             Outcome::Draw(reason) => match reason {
                 DrawReason::Stalemate => "stalemate",
@@ -154,6 +174,7 @@ impl Outcome {
                 DrawReason::InsufficientMaterial => "insufficient material",
                 DrawReason::Agreement => "agreement",
                 DrawReason::TimeoutVsInsufficientMaterial => "time out, but no mating material",
+                DrawReason::BothKingsExploded => "both kings exploded",
             },
         }
     }
@@ -175,6 +196,8 @@ pub struct Position {
     halfmoves: u32,
     fullmoves: u32,
     armed: bool,
+    /// Secret-bomb chess: each side's bomb square, while it has one.
+    bombs: [Option<Square>; 2],
     hash: u64,
 }
 
@@ -190,6 +213,7 @@ impl PartialEq for Position {
             && self.halfmoves == other.halfmoves
             && self.fullmoves == other.fullmoves
             && self.armed == other.armed
+            && self.bombs == other.bombs
             && self.hash == other.hash
     }
 }
@@ -223,6 +247,9 @@ impl fmt::Debug for Position {
         if v.missiles {
             write!(f, " missiles {:?} armed {}", self.missile_rights, self.armed)?;
         }
+        if v.bombs {
+            write!(f, " bombs {:?}", self.bombs)?;
+        }
         write!(f, ")")
     }
 }
@@ -251,6 +278,7 @@ impl Position {
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
             armed: variant.missiles && setup.armed,
+            bombs: [None; 2],
             hash: 0,
         };
         if setup.fullmoves == 0 {
@@ -286,11 +314,15 @@ impl Position {
             }
             pos.irradiated = setup.irradiated;
         }
+        let kingless = pos.by_role(Role::King).is_empty();
         for color in Color::ALL {
             let count = pos.pieces(color, Role::King).count();
-            // Atomic games end with a king blown up; that final position must still be readable.
-            let exploded = variant.atomic && count == 0 && pos.king(color.other()).is_some();
-            if count != 1 && !exploded {
+            // Atomic and bomb games end with a king blown up; that final position must still be readable,
+            // and a death match goes on without kings.
+            let can_vanish = variant.atomic || variant.bombs;
+            let exploded = can_vanish && count == 0 && pos.king(color.other()).is_some();
+            let both_gone = (variant.death_match || variant.bombs) && kingless;
+            if count != 1 && !exploded && !both_gone {
                 return Err(PositionError::KingCount { color, count });
             }
         }
@@ -346,6 +378,17 @@ impl Position {
         if !game_over && pos.is_attacked_king(setup.turn.other()) {
             return Err(PositionError::OpponentInCheck);
         }
+        if setup.bombs.iter().any(Option::is_some) {
+            if !variant.bombs {
+                return Err(PositionError::BombsNotAllowed);
+            }
+            for color in Color::ALL {
+                if let Some(b) = setup.bombs[color.index()] {
+                    pos.check_bomb(color, b)?;
+                    pos.bombs[color.index()] = Some(b);
+                }
+            }
+        }
         pos.hash = pos.compute_hash();
         pos.drop_illegal_ep();
         Ok(pos)
@@ -363,7 +406,50 @@ impl Position {
             fullmoves: self.fullmoves,
             missile_rights: self.missile_rights,
             armed: self.armed,
+            bombs: self.bombs,
         }
+    }
+
+    fn check_bomb(&self, color: Color, sq: Square) -> Result<(), PositionError> {
+        match self.piece_at(sq) {
+            Some(p) if p.color == color && p.role != Role::King => Ok(()),
+            _ => Err(PositionError::BadBomb(sq)),
+        }
+    }
+
+    /// Secret-bomb chess: `color`'s bomb square, while it has a bomb. This is hidden information: only
+    /// the rules, that side's own pictures and the end of the game may read it.
+    pub fn bomb(&self, color: Color) -> Option<Square> {
+        self.bombs[color.index()]
+    }
+
+    /// The same position with the given bombs (by [`Color::index`]; `None`: no bomb); refused outside
+    /// secret-bomb chess or where a bomb is not one of its side's pieces other than the king.
+    pub fn with_bombs(&self, bombs: [Option<Square>; 2]) -> Result<Position, PositionError> {
+        if bombs.iter().any(Option::is_some) && !self.variant.bombs {
+            return Err(PositionError::BombsNotAllowed);
+        }
+        let mut p = self.clone();
+        for color in Color::ALL {
+            if let Some(b) = bombs[color.index()] {
+                self.check_bomb(color, b)?;
+            }
+            p.set_bomb(color, bombs[color.index()]);
+        }
+        Ok(p)
+    }
+
+    /// The same position as `color`'s opponent knows it: `color`'s bomb unknown (treated as none).
+    pub fn without_bomb(&self, color: Color) -> Position {
+        let mut p = self.clone();
+        p.set_bomb(color, None);
+        p
+    }
+
+    /// Bombs are not hashed: repetition is judged on what both players can see, and a bomb only ever
+    /// changes by a capture or a detonation, which no repetition spans anyway.
+    fn set_bomb(&mut self, color: Color, sq: Option<Square>) {
+        self.bombs[color.index()] = sq;
     }
 
     // ----- accessors -----
@@ -447,7 +533,7 @@ impl Position {
     }
 
     /// Hash of everything that matters for repetition (C14): pieces, side to move, castling and missile
-    /// rights, en passant, radiation, armed flag.
+    /// rights, en passant, radiation, armed flag (not secret bombs: see [`Position::with_bombs`]).
     pub fn hash(&self) -> u64 {
         self.hash
     }
@@ -558,7 +644,7 @@ impl Position {
     /// Whether `color`'s king is attacked (for atomic: and the kings do not touch).
     fn is_attacked_king(&self, color: Color) -> bool {
         let Some(k) = self.king(color) else { return false };
-        if self.variant.atomic && self.kings_adjacent() {
+        if !self.variant.check || (self.variant.atomic && self.kings_adjacent()) {
             return false;
         }
         self.is_attacked(k, color.other())
@@ -567,7 +653,7 @@ impl Position {
     /// Enemy pieces giving check to the side to move.
     pub fn checkers(&self) -> Bitboard {
         let Some(k) = self.king(self.turn) else { return Bitboard::EMPTY };
-        if self.variant.atomic && self.kings_adjacent() {
+        if !self.variant.check || (self.variant.atomic && self.kings_adjacent()) {
             return Bitboard::EMPTY;
         }
         self.attackers_to(k, self.turn.other(), self.occupied())
@@ -625,6 +711,10 @@ impl Position {
         let them = us.other();
         let Some(k) = self.king(us) else { return };
         let v = self.variant;
+        // A detonation may have removed only the detonating side's own king: the game is over.
+        if v.bombs && self.king(them).is_none() {
+            return;
+        }
         let own = self.by_color[us.index()];
         let enemy = self.by_color[them.index()];
         let occ = own | enemy;
@@ -676,6 +766,20 @@ impl Position {
             }
         }
         list.truncate(keep);
+        if v.bombs {
+            self.gen_detonation(list);
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn gen_detonation(&self, list: &mut MoveList) {
+        if let Some(b) = self.bombs[self.turn.index()] {
+            let m = Move::detonate(b);
+            if self.is_legal_detonation(&self.play_unchecked(m)) {
+                list.push(m);
+            }
+        }
     }
 
     /// Number of legal moves (no list kept).
@@ -688,9 +792,19 @@ impl Position {
     /// touching kings make every such move safe); everything else is verified by playing it.
     fn retain_legal_atomic(&self, list: &mut MoveList) {
         let Some(king) = self.king(self.turn) else {
-            list.clear();
+            // A death match goes on without kings (every pseudo-legal move is legal) until a side has no
+            // material left.
+            let kingless = self.by_role[Role::King.index()].is_empty();
+            if !(self.variant.death_match && kingless && self.by_color[self.turn.other().index()].any()) {
+                list.clear();
+            }
             return;
         };
+        if !self.variant.check {
+            // No check: a move is legal unless its explosion takes the own king (never the capturer).
+            list.retain(|m| self.explosion_center(*m).is_none_or(|c| king.distance(c) > 1));
+            return;
+        }
         let pinned = self.pinned(self.turn);
         let adjacent = self.kings_adjacent();
         let checkers = self.checkers();
@@ -705,16 +819,71 @@ impl Position {
         });
     }
 
+    /// Ordinary moves only (detonations are checked apart, off this hot path).
     fn is_legal_by_playing(&self, m: Move) -> bool {
         let after = self.play_unchecked(m);
+        self.is_legal_ordinary(&after)
+    }
+
+    #[inline]
+    fn is_legal_ordinary(&self, after: &Position) -> bool {
         let us = self.turn;
         if after.king(us).is_none() {
-            return false;
+            // Death match: exploding both kings at once is allowed; only the own king never. (Moves are
+            // generated only while the own king stands, or in a kingless death match, where every move
+            // is legal without coming here.)
+            return self.variant.death_match && after.king(us.other()).is_none();
         }
         if self.variant.atomic && after.king(us.other()).is_none() {
             return true;
         }
         !after.is_attacked_king(us)
+    }
+
+    /// Bomb rulings: out of check a detonation may take either king (or leave the own one exposed if it
+    /// takes the enemy's); in check it must leave the own king alive and safe.
+    #[cold]
+    #[inline(never)]
+    fn is_legal_detonation(&self, after: &Position) -> bool {
+        let us = self.turn;
+        let in_check = self.is_check();
+        match (after.king(us), after.king(us.other())) {
+            (None, _) => !in_check,
+            (Some(_), None) => !in_check || !after.is_attacked_king(us),
+            (Some(_), Some(_)) => !after.is_attacked_king(us),
+        }
+    }
+
+    /// Whether `after`, the position `m` leads to from here, is one the rules allow (the mover's king
+    /// survives and is not left in check, with each variant's exceptions). For moves from
+    /// [`Position::legal_moves`]'s pseudo-legal stage; the search uses it to check its own captures.
+    #[inline]
+    pub fn is_legal_result(&self, m: Move, after: &Position) -> bool {
+        if m.kind == MoveKind::Detonate {
+            return self.is_legal_detonation(after);
+        }
+        if self.king(self.turn).is_none() {
+            // A kingless death match: nothing royal to protect.
+            return self.variant.death_match;
+        }
+        self.is_legal_ordinary(after)
+    }
+
+    /// The square where `m` sets off an atomic explosion, if it does.
+    pub fn explosion_center(&self, m: Move) -> Option<Square> {
+        let v = self.variant;
+        if !v.atomic {
+            return None;
+        }
+        match m.kind {
+            MoveKind::EnPassant => v.pawn_captures_explode.then_some(m.to),
+            MoveKind::Normal | MoveKind::Promotion(_) => {
+                let capture = self.by_color[self.turn.other().index()].contains(m.to);
+                let by_pawn = self.by_role[Role::Pawn.index()].contains(m.from);
+                (capture && (v.pawn_captures_explode || !by_pawn)).then_some(m.to)
+            }
+            _ => None,
+        }
     }
 
     /// Whether `m` is legal here (it need not come from this position's move list).
@@ -732,7 +901,8 @@ impl Position {
         let occ = own | enemy;
         let rad = self.irradiated;
         let blockers = occ | rad;
-        let enemy_targets = enemy & !self.by_role[Role::King.index()];
+        // Without check a king may be captured (and explodes).
+        let enemy_targets = if v.check { enemy & !self.by_role[Role::King.index()] } else { enemy };
         let targets = (enemy_targets | !occ) & !rad & board & !own;
 
         for from in own {
@@ -750,10 +920,29 @@ impl Position {
                 list.push(Move::normal(from, to));
             }
         }
+        if !v.check {
+            self.gen_pawn_king_captures(list);
+        }
         self.gen_en_passant(list);
         self.gen_castling(list);
         if v.missiles && self.armed {
             self.gen_launches(list);
+        }
+    }
+
+    /// Without check: pawn captures of the enemy king (the pawn generator, kept fast for everything else,
+    /// never targets kings).
+    fn gen_pawn_king_captures(&self, list: &mut MoveList) {
+        let us = self.turn;
+        let Some(k) = self.king(us.other()) else { return };
+        for from in pawn_attacks(us.other(), k) & self.pieces(us, Role::Pawn) {
+            if k.rank() == self.variant.promotion_rank_of(us) {
+                for &role in self.variant.promotion_roles {
+                    list.push(Move::promotion(from, k, role));
+                }
+            } else {
+                list.push(Move::normal(from, k));
+            }
         }
     }
 
@@ -864,7 +1053,7 @@ impl Position {
             let _ = (k_bb, r_bb);
             // Every square the king crosses or lands on must be safe.
             let (a, b) = (k.file().min(kdest.file()), k.file().max(kdest.file()));
-            if (a..=b).map(|f| Square::new(f, rank)).any(|s| s != k && self.castle_path_attacked(s)) {
+            if v.check && (a..=b).map(|f| Square::new(f, rank)).any(|s| s != k && self.castle_path_attacked(s)) {
                 continue;
             }
             list.push(Move { from: k, to: r, kind: MoveKind::Castle { missiles: 0 } });
@@ -1004,7 +1193,7 @@ impl Position {
     /// Whether `m` captures something (launches count when they destroy a piece).
     pub fn is_capture(&self, m: Move) -> bool {
         match m.kind {
-            MoveKind::EnPassant => true,
+            MoveKind::EnPassant | MoveKind::Detonate => true,
             MoveKind::Castle { .. } => false,
             MoveKind::Launch => {
                 let blast = (king_attacks(m.to) | Bitboard::from_square(m.to)) & !self.shields();
@@ -1017,7 +1206,7 @@ impl Position {
     /// Whether `m` resets the fifty-move counter (pawn moves, captures, launches).
     pub fn is_zeroing(&self, m: Move) -> bool {
         match m.kind {
-            MoveKind::Launch | MoveKind::EnPassant | MoveKind::Promotion(_) => true,
+            MoveKind::Launch | MoveKind::EnPassant | MoveKind::Promotion(_) | MoveKind::Detonate => true,
             MoveKind::Castle { .. } => false,
             MoveKind::Normal => {
                 self.occupied().contains(m.to) || self.piece_at(m.from).is_some_and(|p| p.role == Role::Pawn)
@@ -1047,11 +1236,12 @@ impl Position {
     }
 
     fn explode(&mut self, center: Square, removed: &mut Bitboard) {
-        // Atomic: the capturing piece and every non-pawn neighbour go.
+        // Atomic: the capturing piece and every neighbour go, pawns only where blasts kill pawns.
         if self.remove(center).is_some() {
             removed.set(center);
         }
-        let around = king_attacks(center) & self.occupied() & !self.by_role[Role::Pawn.index()];
+        let spared = if self.variant.blast_kills_pawns { Bitboard::EMPTY } else { self.by_role[Role::Pawn.index()] };
+        let around = king_attacks(center) & self.occupied() & !spared;
         for sq in around {
             self.remove(sq);
             removed.set(sq);
@@ -1065,6 +1255,9 @@ impl Position {
             self.hash ^= zobrist::ep_file(ep.file());
         }
         let mut touched = Bitboard::from_square(m.from) | Bitboard::from_square(m.to);
+        if v.bombs {
+            self.carry_bombs(m);
+        }
         self.halfmoves += 1;
         match m.kind {
             MoveKind::Normal | MoveKind::Promotion(_) => {
@@ -1092,7 +1285,7 @@ impl Position {
                         self.hash ^= zobrist::ep_file(mid.file());
                     }
                 }
-                if v.atomic && captured.is_some() {
+                if v.atomic && captured.is_some() && (v.pawn_captures_explode || piece.role != Role::Pawn) {
                     self.explode(m.to, &mut touched);
                 }
             }
@@ -1102,7 +1295,7 @@ impl Position {
                 let victim = Square::new(m.to.file(), m.from.rank());
                 self.remove(victim);
                 self.put(m.to, piece);
-                if v.atomic {
+                if v.atomic && v.pawn_captures_explode {
                     self.explode(m.to, &mut touched);
                 }
             }
@@ -1150,6 +1343,7 @@ impl Position {
                     self.hash ^= zobrist::radiation(m.to);
                 }
             }
+            MoveKind::Detonate => self.detonate(m.from, &mut touched),
         }
         // Rights of rooks and missiles that moved or were removed end.
         if (self.castling & touched).any() {
@@ -1175,6 +1369,51 @@ impl Position {
         self.turn = us.other();
         self.hash ^= zobrist::BLACK_TO_MOVE;
         self.drop_illegal_ep();
+    }
+
+    /// Secret-bomb chess: the bomb and all eight neighbours go, pawns and kings of both colours; no chain
+    /// reaction.
+    #[cold]
+    #[inline(never)]
+    fn detonate(&mut self, bomb: Square, touched: &mut Bitboard) {
+        self.halfmoves = 0;
+        let blast = (king_attacks(bomb) | Bitboard::from_square(bomb)) & self.occupied();
+        for sq in blast {
+            self.remove(sq);
+            touched.set(sq);
+        }
+    }
+
+    /// Secret-bomb chess: moves the mover's bomb along with its piece (the rook when castling, the new
+    /// piece when promoting) and ends bombs that are captured or caught in a detonation.
+    #[cold]
+    #[inline(never)]
+    fn carry_bombs(&mut self, m: Move) {
+        let us = self.turn;
+        let vanished = match m.kind {
+            MoveKind::Detonate => king_attacks(m.from) | Bitboard::from_square(m.from),
+            MoveKind::EnPassant => Bitboard::from_square(Square::new(m.to.file(), m.from.rank())),
+            MoveKind::Castle { .. } => Bitboard::EMPTY,
+            _ => Bitboard::from_square(m.to),
+        };
+        let own = self.bombs[us.index()];
+        let moved = match m.kind {
+            MoveKind::Castle { .. } if own == Some(m.to) => {
+                let side = if m.to.file() > m.from.file() { 0 } else { 1 };
+                Some(Square::new(self.variant.castle_rook_files[side], m.from.rank()))
+            }
+            MoveKind::Detonate | MoveKind::Castle { .. } => own,
+            _ if own == Some(m.from) => Some(m.to),
+            _ => own,
+        };
+        let moved = moved.filter(|sq| m.kind != MoveKind::Detonate || !vanished.contains(*sq));
+        if moved != own {
+            self.set_bomb(us, moved);
+        }
+        let theirs = self.bombs[us.other().index()];
+        if theirs.is_some_and(|b| vanished.contains(b)) {
+            self.set_bomb(us.other(), None);
+        }
     }
 
     /// Capatomic keeps the en-passant square only while the capture is legal (C16: the FEN writes it
@@ -1207,6 +1446,10 @@ impl Position {
         if own_pieces.is_empty() {
             return true;
         }
+        if self.variant.bombs {
+            // Any piece may be a bomb, and the rules do not reveal which.
+            return false;
+        }
         if self.variant.atomic {
             // Any piece can still win by capture or check, as Fairy-Stockfish counts it, unless nothing of
             // the opponent is left at all (its king exploded and no pieces remain).
@@ -1228,7 +1471,7 @@ impl Position {
         if others.is_empty() {
             return true;
         }
-        if self.variant.atomic {
+        if self.variant.atomic || self.variant.bombs {
             return false;
         }
         let knights = r[Role::Knight.index()];
@@ -1255,11 +1498,26 @@ impl Position {
     /// atomic explosion, dead position, fifty-move rule.
     pub fn outcome(&self) -> Option<Outcome> {
         let us = self.turn;
-        if self.king(us).is_none() {
-            return Some(Outcome::Decisive { winner: us.other(), reason: WinReason::KingExploded });
-        }
-        if self.king(us.other()).is_none() {
-            return Some(Outcome::Decisive { winner: us, reason: WinReason::KingExploded });
+        match (self.king(us), self.king(us.other())) {
+            (Some(_), Some(_)) => {}
+            (None, None) if self.variant.death_match => {
+                // Kingless: the side left with no material loses; an empty board draws.
+                let ours = self.by_color[us.index()].any();
+                let theirs = self.by_color[us.other().index()].any();
+                match (ours, theirs) {
+                    (true, true) => {}
+                    (false, false) => return Some(Outcome::Draw(DrawReason::InsufficientMaterial)),
+                    (false, true) => {
+                        return Some(Outcome::Decisive { winner: us.other(), reason: WinReason::NoMaterial });
+                    }
+                    (true, false) => return Some(Outcome::Decisive { winner: us, reason: WinReason::NoMaterial }),
+                }
+            }
+            (None, None) => return Some(Outcome::Draw(DrawReason::BothKingsExploded)),
+            (None, Some(_)) => {
+                return Some(Outcome::Decisive { winner: us.other(), reason: WinReason::KingExploded });
+            }
+            (Some(_), None) => return Some(Outcome::Decisive { winner: us, reason: WinReason::KingExploded }),
         }
         if self.legal_moves().is_empty() {
             return Some(if self.is_check() {

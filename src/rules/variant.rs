@@ -92,6 +92,20 @@ pub struct Variant {
     pub atomic: bool,
     /// Capatomic: missiles can launch, radiation, shields, the armed flag.
     pub missiles: bool,
+    /// Whether check exists. `false` (no-check atomic): no move is refused for leaving the king attacked,
+    /// castling ignores attacked squares, a king may be captured (the capture explodes it) and there is
+    /// no checkmate; a king still never captures.
+    pub check: bool,
+    /// Atomic death match: a capture that explodes both kings is legal, and the game goes on without
+    /// kings until one side has no material left.
+    pub death_match: bool,
+    /// Atomic: a capture made by a pawn explodes (`false`: it is an ordinary capture).
+    pub pawn_captures_explode: bool,
+    /// Atomic: pawns around an explosion are destroyed too (lichess atomic: they survive).
+    pub blast_kills_pawns: bool,
+    /// Secret-bomb chess: each side may have one bomb piece (not the king) that it may detonate instead
+    /// of moving; captures do not explode.
+    pub bombs: bool,
     /// Rule pages for players.
     pub rules_summary: &'static str,
 }
@@ -133,6 +147,11 @@ pub static CHESS: Variant = Variant {
     fen_castling: FenCastling::Standard,
     atomic: false,
     missiles: false,
+    check: true,
+    death_match: false,
+    pawn_captures_explode: true,
+    blast_kills_pawns: false,
+    bombs: false,
     rules_summary: "Standard chess (FIDE rules): checkmate wins; stalemate, threefold repetition, the fifty-move \
                     rule and dead positions draw.",
 };
@@ -244,8 +263,69 @@ pub static CAPATOMIC: Variant = Variant {
     ..CAPABLANCA
 };
 
+pub static ATOMIC_NOCHECK: Variant = Variant {
+    name: "atomic-nocheck",
+    display_name: "No-Check Atomic Chess",
+    pgn_variant: Some("No-Check Atomic Chess"),
+    check: false,
+    rules_summary: "Atomic chess without check (the Internet Chess Club's rules): any move is allowed that does not \
+                    blow up your own king, so a king may walk next to or into attack, and a king left attacked may \
+                    be captured, which explodes it. Kings never capture. Only exploding the enemy king wins; no \
+                    legal move is stalemate.",
+    ..ATOMIC
+};
+
+pub static ATOMIC_DEATHMATCH: Variant = Variant {
+    name: "atomic-deathmatch",
+    display_name: "Death-Match Atomic Chess",
+    pgn_variant: Some("Death-Match Atomic Chess"),
+    death_match: true,
+    rules_summary: "Atomic chess where a capture that blows up both kings at once is legal: the game then goes on \
+                    without kings (no check) until one side has no pieces or pawns left, and that side loses; an \
+                    empty board, or a kingless side with no legal move, is a draw. Blowing up only your own king \
+                    stays illegal.",
+    ..ATOMIC
+};
+
+pub static ATOMIC_PAWNSAFE: Variant = Variant {
+    name: "atomic-pawnsafe",
+    display_name: "Pawn-Safe Atomic Chess",
+    pgn_variant: Some("Pawn-Safe Atomic Chess"),
+    pawn_captures_explode: false,
+    blast_kills_pawns: true,
+    rules_summary: "Atomic chess where pawns do not set off explosions: a capture by a pawn (en passant and \
+                    promotion included) is an ordinary capture. Captures by pieces explode as usual, and the \
+                    explosion destroys every piece on the eight squares around, pawns included. Check as in atomic.",
+    ..ATOMIC
+};
+
+pub static BOMB: Variant = Variant {
+    name: "bomb",
+    display_name: "Secret-Bomb Chess",
+    pgn_variant: Some("Secret-Bomb Chess"),
+    bombs: true,
+    rules_summary: "Chess where each side secretly names one of its pieces other than the king (pawns allowed) as \
+                    its bomb before its first move. Instead of moving you may detonate it (@e4 or boom e4): the bomb \
+                    and every piece on the eight squares around, of both colours, are removed. Removing the enemy \
+                    king wins, only your own loses, both draws; in check a detonation must leave your king alive and \
+                    safe. A captured bomb is gone; a promoted bomb pawn's new piece is the bomb.",
+    ..CHESS
+};
+
 /// Every variant, in display order.
-pub static VARIANTS: [&Variant; 7] = [&CHESS, &CAPABLANCA, &CAPARANDOM, &CAPARELOCATION, &STONES, &ATOMIC, &CAPATOMIC];
+pub static VARIANTS: [&Variant; 11] = [
+    &CHESS,
+    &CAPABLANCA,
+    &CAPARANDOM,
+    &CAPARELOCATION,
+    &STONES,
+    &ATOMIC,
+    &ATOMIC_NOCHECK,
+    &ATOMIC_DEATHMATCH,
+    &ATOMIC_PAWNSAFE,
+    &BOMB,
+    &CAPATOMIC,
+];
 
 impl Variant {
     /// Looks a variant up by its name (case-insensitive; a few common aliases accepted).
@@ -258,6 +338,10 @@ impl Variant {
             "relocation" | "capablancarelocation" | "capablanca-relocation" => "caparelocation",
             "stone" | "stone's" | "stoneschess" | "stones-chess" => "stones",
             "capatomicrandom" | "capatomic-random" | "capatomic_random" => "capatomic",
+            "nocheck" | "atomicnocheck" | "atomic_nocheck" | "nocheckatomic" | "icc-atomic" => "atomic-nocheck",
+            "deathmatch" | "atomicdeathmatch" | "atomic_deathmatch" | "death-match" => "atomic-deathmatch",
+            "pawnsafe" | "atomicpawnsafe" | "atomic_pawnsafe" | "pawn-safe" => "atomic-pawnsafe",
+            "secretbomb" | "secret-bomb" | "bombchess" | "bomb-chess" => "bomb",
             other => other,
         };
         VARIANTS.iter().copied().find(|v| v.name == n)

@@ -494,6 +494,7 @@ pub fn outcome_to_db(o: Outcome) -> (&'static str, &'static str) {
             WinReason::Resignation => "resignation",
             WinReason::Timeout => "timeout",
             WinReason::Forfeit => "forfeit",
+            WinReason::NoMaterial => "no_material",
         },
         Outcome::Draw(reason) => match reason {
             DrawReason::Stalemate => "stalemate",
@@ -502,6 +503,7 @@ pub fn outcome_to_db(o: Outcome) -> (&'static str, &'static str) {
             DrawReason::InsufficientMaterial => "insufficient_material",
             DrawReason::Agreement => "agreement",
             DrawReason::TimeoutVsInsufficientMaterial => "timeout_vs_insufficient_material",
+            DrawReason::BothKingsExploded => "both_kings_exploded",
         },
     };
     (o.result_str(), t)
@@ -523,6 +525,7 @@ pub fn outcome_from_db(result: &str, termination: &str) -> Option<Outcome> {
                 "resignation" => WinReason::Resignation,
                 "timeout" => WinReason::Timeout,
                 "forfeit" => WinReason::Forfeit,
+                "no_material" => WinReason::NoMaterial,
                 _ => return None,
             };
             Some(Outcome::Decisive { winner, reason })
@@ -534,6 +537,7 @@ pub fn outcome_from_db(result: &str, termination: &str) -> Option<Outcome> {
             "insufficient_material" => DrawReason::InsufficientMaterial,
             "agreement" => DrawReason::Agreement,
             "timeout_vs_insufficient_material" => DrawReason::TimeoutVsInsufficientMaterial,
+            "both_kings_exploded" => DrawReason::BothKingsExploded,
             _ => return None,
         })),
     }
@@ -636,6 +640,8 @@ mod tests {
             Outcome::Decisive { winner: Color::Black, reason: WinReason::Timeout },
             Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial),
             Outcome::Decisive { winner: Color::White, reason: WinReason::KingExploded },
+            Outcome::Decisive { winner: Color::Black, reason: WinReason::NoMaterial },
+            Outcome::Draw(DrawReason::BothKingsExploded),
         ] {
             let (r, t) = outcome_to_db(o);
             assert_eq!(outcome_from_db(r, t), Some(o));

@@ -1,6 +1,6 @@
 //! Challenges (direct, open, against the AI), accepting and declining them, and the start of a game.
 
-use super::{Bot, BotError, Ctx, Res, clock_after, short, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, clock_after, playable_variant, short, user, variant_named};
 use crate::bot::command::{ChallengeArgs, Command};
 use crate::bot::io::{AiJob, Choice, ChoiceStyle, NewThread, Reply, Response, Slot, Target};
 use crate::notation::fen;
@@ -15,7 +15,7 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let vname = args.variant.clone().unwrap_or_else(|| cx.settings.default_variant.clone());
-        let v = variant_named(&vname)?;
+        let v = playable_variant(&vname)?;
         if let Some(s) = args.setup
             && (s as usize) >= setups::count(v)
         {

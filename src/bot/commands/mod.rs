@@ -59,6 +59,19 @@ pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
     }
 }
 
+/// A variant a new game may be started in: secret-bomb chess waits for its bomb-choosing flow (each
+/// player names a bomb by direct message), which the bot does not have yet.
+pub(super) fn playable_variant(name: &str) -> Res<&'static Variant> {
+    let v = variant_named(name)?;
+    if v.bombs {
+        return user(format!(
+            "{} needs each player to choose a secret bomb by direct message, and I cannot run that yet.",
+            v.display_name
+        ));
+    }
+    Ok(v)
+}
+
 /// User text cut to 40 characters without control characters, for echoing back.
 pub(super) fn short(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).take(40).collect()

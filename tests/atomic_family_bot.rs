@@ -1,0 +1,42 @@
+//! The atomic family through the bot core as the console drives it: listed by `variants`, explained by
+//! `rules`, challenged by name, played to a death-match double explosion and kingless play; secret-bomb
+//! chess is refused until the bot can ask for the bombs by direct message.
+
+mod common;
+
+use common::*;
+
+#[test]
+fn atomic_family_is_listed_explained_and_played_by_name() {
+    let tb = new_bot();
+    let list = tb.say("alice", "!variants");
+    for name in ["atomic-nocheck", "atomic-deathmatch", "atomic-pawnsafe", "bomb"] {
+        assert!(list.contains(name), "{list}");
+    }
+    assert!(tb.say("alice", "!rules deathmatch").contains("both kings"));
+    assert!(tb.say("alice", "!help").contains("boom e4"));
+    // No-check atomic: White ignores the queen's attack on its king (illegal in atomic), and loses it.
+    tb.say("alice", "!challenge @bob atomic-nocheck color:white");
+    assert!(tb.say("bob", "!accept").contains("starts"));
+    for (who, mv) in [("alice", "e4"), ("bob", "e5"), ("alice", "Ke2"), ("bob", "Qh4")] {
+        let out = tb.say(who, mv);
+        assert!(!out.contains("not legal"), "{mv}: {out}");
+    }
+    let out = tb.say("alice", "Kf3");
+    assert!(!out.contains("not legal"), "{out}");
+    let out = tb.say("bob", "Qf4");
+    assert!(!out.contains("not legal"), "{out}");
+    // The queen on f4 attacks the king on f3; without check White may play on.
+    let out = tb.say("alice", "a3");
+    assert!(!out.contains("not legal"), "{out}");
+    let out = tb.say("bob", "Qxf3");
+    assert!(out.contains("bob wins"), "{out}");
+}
+
+#[test]
+fn secret_bomb_waits_for_its_direct_message_flow() {
+    let tb = new_bot();
+    let out = tb.say("alice", "!challenge @bob bomb");
+    assert!(out.contains("secret bomb") && out.contains("direct message"), "{out}");
+    assert!(!tb.say("bob", "!accept").contains("starts"));
+}
