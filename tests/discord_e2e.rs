@@ -989,8 +989,9 @@ async fn rate_limits_and_server_errors_are_retried_without_loss_or_duplicates() 
         assert!(posts >= 2, "retried after the lost answer ({posts} posts)");
         assert_eq!(posts_with(&fake, GENERAL, "e5 played by bob"), 1, "the nonce kept it to one message");
 
-        // Three failures in a row: left for the drainer; the person is told it is queued.
-        fake.fail_next("POST", "/callback", FaultKind::ServerError(502), 3);
+        // Failures on every try (three answers and the deferral after 1.5 s in between): left for
+        // the drainer; the person is told it is queued.
+        fake.fail_next("POST", "/callback", FaultKind::ServerError(502), 4);
         let i = fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "Nf3" }]));
         let told = fake.wait_for(answers(i.id), WAIT).await;
         assert!(ephemeral(&told), "{told:?}");

@@ -122,6 +122,7 @@ fn assert_same_as_stills(game: &Game, chosen: &[usize]) {
                 show_launch_ready: false,
                 title: None,
                 coordinates: true,
+                show_bomb_of: None,
             };
             let (sw, sh, still) = decode_png(&render(&positions[ply], &opts));
             assert_eq!((sw, sh + 2 * strip), (w, h), "frame {ply}: the board between two strips");

@@ -106,6 +106,8 @@ pub fn frame_options(req: &GifRequest<'_>, ply: usize) -> RenderOptions {
         show_launch_ready: false,
         title: None,
         coordinates: true,
+        // The animation is for everyone: no secret bomb is ever marked in it.
+        show_bomb_of: None,
     }
 }
 
