@@ -640,6 +640,7 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
     assert!(next.at > answer.at);
     let rest = alice.drain(Duration::from_secs(2)).await;
     assert!(!rest.iter().any(answers(1, "e4")), "the e4 answer came twice: {rest:?}");
+    // Every row ends sent (after the two seconds of quiet above, the last one is marked too).
     assert_eq!(query::<i64>(&db, "SELECT count(*) FROM outbox WHERE state <> 'sent'"), 0);
     let _ = second.kill();
     let _ = second.wait();

@@ -92,7 +92,6 @@ struct Parts {
     ephemeral: bool,
 }
 
-
 fn parts(reply: &Reply) -> Parts {
     let ephemeral = reply.audience == Audience::Author;
     let pinged: Vec<UserId> = if ephemeral {
