@@ -126,6 +126,14 @@ impl Env {
     }
 
     fn host(&self, oracle: Arc<dyn MoveOracle>) -> Arc<Host> {
+        self.host_with_limits(oracle, None)
+    }
+
+    fn host_with_limits(
+        &self,
+        oracle: Arc<dyn MoveOracle>,
+        limits: Option<capabot::host::limits::LimitConfig>,
+    ) -> Arc<Host> {
         let bot = Bot::new(
             Store::open(self.dir.path().join("capabot.db")).expect("store"),
             self.clock.clone(),
@@ -134,7 +142,7 @@ impl Env {
         );
         Host::new(
             Arc::new(bot),
-            HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+            HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), limits, ..HostConfig::default() },
         )
     }
 
@@ -144,7 +152,10 @@ impl Env {
     }
 
     async fn start_with(&mut self, oracle: Arc<dyn MoveOracle>) -> Running {
-        let host = self.host(oracle);
+        self.start_host(self.host(oracle)).await
+    }
+
+    async fn start_host(&mut self, host: Arc<Host>) -> Running {
         let (stop, stop_rx) = oneshot::channel::<()>();
         let proxy = Some(self.fake.base_url());
         let opts = DiscordOptions { guild: self.commands_in, proxy, message_content: true, grace: WAIT };
@@ -1173,4 +1184,47 @@ async fn capabot_run_serves_discord() {
     play(&fake, GENERAL, ALICE, "e4").await;
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// With the chat platforms' limits on: a flood of 200 commands from Carol is answered once with
+/// "slow down" (after her burst) and then ignored, while Alice and Bob play on, answered as usual.
+#[tokio::test(flavor = "current_thread")]
+async fn a_flood_is_told_to_slow_down_once_and_others_play_on() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let limits = capabot::host::limits::LimitConfig::default();
+        let host = env.host_with_limits(Arc::new(FirstLegalMove), Some(limits.clone()));
+        let bot = env.start_host(host).await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let flood: Vec<Interaction> =
+            (0..200).map(|_| fake.slash_command(GENERAL, CAROL, "variants", json!([]))).collect();
+        // Alice and Bob are not held back.
+        play(&fake, GENERAL, ALICE, "e4").await;
+        play(&fake, GENERAL, BOB, "e5").await;
+        let last = flood.last().expect("a flood").id;
+        let slow = fake.wait_for(|s| s.content().is_some_and(|c| c.contains("Slow down")), WAIT).await;
+        assert!(ephemeral(&slow), "{slow:?}");
+        // Until nothing more is sent for half a second (Carol cannot be the probe: she is ignored).
+        let mut count = fake.requests().len();
+        loop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let now = fake.requests().len();
+            if now == count {
+                break;
+            }
+            count = now;
+        }
+        let ids: Vec<u64> = flood.iter().map(|i| i.id).collect();
+        let answered: Vec<Sent> =
+            fake.sent().into_iter().filter(|s| s.interaction_id.is_some_and(|i| ids.contains(&i))).collect();
+        let slow_downs = answered.iter().filter(|s| s.content().is_some_and(|c| c.contains("Slow down"))).count();
+        assert_eq!(slow_downs, 1, "told once");
+        let served =
+            answered.iter().filter(|s| s.content().is_some_and(|c| c.to_lowercase().contains("capatomic"))).count();
+        assert!(served <= limits.user_burst as usize + 1, "{served} of the flood served");
+        assert!(answered.iter().all(|s| s.interaction_id != Some(last)), "the end of the flood is ignored");
+        env.finish(bot, &[]).await;
+    })
+    .await;
 }
