@@ -185,7 +185,7 @@ fn classify(what: &str, e: &matrix_sdk::Error) -> DeliveryError {
                 detail,
             },
             _ if status == 429 || status >= 500 => DeliveryError::transient(detail),
-            Some(ErrorKind::Forbidden { .. }) | Some(ErrorKind::NotFound) => DeliveryError::ChatGone(detail),
+            Some(ErrorKind::Forbidden | ErrorKind::NotFound) => DeliveryError::ChatGone(detail),
             _ => DeliveryError::Failed(detail),
         };
     }
