@@ -88,6 +88,8 @@ impl Bot {
             }
         }
         events::prune(&conn, now)?;
+        // Delivered and failed outbox rows are kept a week for the operator's counts.
+        crate::store::outbox::prune(&conn, now)?;
         Ok(out)
     }
 }
