@@ -1059,7 +1059,13 @@ async fn a_deleted_channel_pauses_its_games_and_tells_the_players() {
         assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 1);
         assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND deadline IS NULL"), 1, "clock stopped");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE failure = 'chat-gone'"), 1);
-        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'pending'"), 0, "nothing retries");
+        // Nothing retries: the notices settle (Alice's sent, Bob's closed DMs failed for good).
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'pending'") > 0 {
+            assert!(tokio::time::Instant::now() < deadline, "a row keeps waiting");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(env.query(&bot, "SELECT count(*) FROM outbox WHERE failure = 'direct-closed'") >= 1, "Bob's notice");
         // The clock stays stopped: no loss on time a day later.
         env.clock.advance(3 * 86_400);
         bot.host.tick().await;
