@@ -160,7 +160,7 @@ struct Session {
 /// `output`, until the input ends, `/quit`, or shutdown begins.
 pub async fn run(host: Arc<Host>, output: Arc<ConsoleOutput>, input: Box<dyn BufRead + Send>) -> io::Result<()> {
     host.register(output.clone());
-    host.resume_ai().await;
+    host.resume_ai_and_wait().await;
     host.tick().await;
     let (tx, mut rx) = tokio::sync::mpsc::channel::<io::Result<String>>(16);
     std::thread::spawn(move || {

@@ -299,12 +299,9 @@ impl Handler {
 impl EventHandler for Handler {
     async fn ready(&self, _ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        // Once per process, after the first connection: what the outbox holds goes out, and the AI
-        // plays the moves it owed when the bot stopped (never before Discord is reachable).
+        // Once per process, after the first connection: what the outbox holds goes out.
         if !self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            let host = self.host.clone();
-            let _ = self.drainer.set(host.start_drainer());
-            tokio::spawn(async move { host.resume_ai().await });
+            let _ = self.drainer.set(self.host.start_drainer());
         }
     }
 

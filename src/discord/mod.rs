@@ -123,6 +123,10 @@ pub async fn run(
     .map_err(|e| format!("cannot register the slash commands: {e}"))?;
     host.register(Arc::new(deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending }));
     let scheduler = host.start_scheduler();
+    // The games where the AI owes a move are listed before the gateway connects (so no new input
+    // can race the listing); the searches run in the background while Discord connects, and their
+    // answers wait in the outbox.
+    host.resume_ai().await;
     let shards = client.shard_manager.clone();
     let result = tokio::select! {
         r = client.start_autosharded() => r.map_err(|e| format!("Discord connection ended: {e}")),

@@ -320,14 +320,31 @@ impl Host {
         })
     }
 
-    /// Plays the AI's moves in games where it was to move when the bot stopped (once per host).
+    /// Plays the AI's moves in games where it was to move when the bot stopped (once per host). It
+    /// returns once the games are listed — before any new input can start another search for them —
+    /// and plays the moves in the background; their replies wait in the outbox until a front end
+    /// delivers them.
     pub async fn resume_ai(self: &Arc<Self>) {
+        if let Some(settling) = self.resume_ai_listed().await {
+            self.tracker.spawn(settling);
+        }
+    }
+
+    /// [`Host::resume_ai`], returning only once the moves are played and announced (the console,
+    /// whose script goes on after it).
+    pub async fn resume_ai_and_wait(self: &Arc<Self>) {
+        if let Some(settling) = self.resume_ai_listed().await {
+            settling.await;
+        }
+    }
+
+    async fn resume_ai_listed(self: &Arc<Self>) -> Option<Settling> {
         if self.resumed_ai.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            return;
+            return None;
         }
         let bot = self.bot.clone();
         let jobs = self.blocking(move || bot.pending_ai_jobs()).await.unwrap_or_default();
-        let _ = self.settle(Response { ai_jobs: jobs, ..Response::default() }, None).await;
+        (!jobs.is_empty()).then(|| self.settle(Response { ai_jobs: jobs, ..Response::default() }, None))
     }
 
     /// Delivers replies (in order, from the outbox when they are queued there), then runs the AI
