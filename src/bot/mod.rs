@@ -231,20 +231,27 @@ impl Bot {
     /// A front end delivered `reply`: remembers the message under the reply's slot and the thread
     /// opened for a game, so later replies replace that message and go to that thread.
     pub fn delivered(&self, reply: &Reply, receipt: &Receipt) {
-        let run = || -> Result<(), BotError> {
-            let conn = self.store.conn()?;
-            let platform = reply.target.platform();
-            if let (Some(slot), Some(mid)) = (&reply.slot, &receipt.message_id) {
-                events::set_slot(&conn, platform, &slot.key, mid, self.clock.now())?;
-            }
-            if let (Some(t), Some(thread)) = (&reply.new_thread, &receipt.thread_id) {
-                games::set_thread(&conn, t.game_id, thread)?;
-            }
-            Ok(())
-        };
+        let run = || -> Result<(), BotError> { self.remember_delivery(&*self.store.conn()?, reply, receipt) };
         if let Err(e) = run() {
             tracing::error!("could not record a delivery: {e:?}");
         }
+    }
+
+    /// What [`Bot::delivered`] records, on `conn` (the outbox records it with the row's state).
+    pub(crate) fn remember_delivery(
+        &self,
+        conn: &rusqlite::Connection,
+        reply: &Reply,
+        receipt: &Receipt,
+    ) -> Result<(), BotError> {
+        let platform = reply.target.platform();
+        if let (Some(slot), Some(mid)) = (&reply.slot, &receipt.message_id) {
+            events::set_slot(conn, platform, &slot.key, mid, self.clock.now())?;
+        }
+        if let (Some(t), Some(thread)) = (&reply.new_thread, &receipt.thread_id) {
+            games::set_thread(conn, t.game_id, thread)?;
+        }
+        Ok(())
     }
 
     /// Computes the move of an AI job (blocking; run it on a blocking pool, never on an async

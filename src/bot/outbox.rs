@@ -6,7 +6,7 @@
 //! and tells their players where it can.
 
 use super::{Bot, BotError, Receipt, Reply, Response, Target};
-use crate::store::{events, games, outbox, players};
+use crate::store::{games, outbox, players};
 use serde::{Deserialize, Serialize};
 
 /// Environment variable naming a crash point of the outbox, for crash tests (never set in
@@ -115,7 +115,7 @@ impl Bot {
             return self.unit_failed(&format!("cannot commit: {e}"));
         }
         response.queued = !response.replies.is_empty();
-        if let Ok(v) = std::env::var("CAPABOT_FAILPOINT")
+        if let Ok(v) = std::env::var(super::commands::FAILPOINT_ENV)
             && let Some(text) = v.strip_prefix(FAILPOINT_PREFIX)
             && response.replies.iter().any(|r| r.text.contains(text))
         {
@@ -181,15 +181,8 @@ impl Bot {
         let run = || -> Result<(), BotError> {
             let conn = self.conn()?;
             let tx = crate::store::immediate(&conn)?;
-            let now = self.clock.now();
-            outbox::mark_sent(&tx, id, receipt.message_id.as_deref(), now)?;
-            let platform = reply.target.platform();
-            if let (Some(slot), Some(mid)) = (&reply.slot, &receipt.message_id) {
-                events::set_slot(&tx, platform, &slot.key, mid, now)?;
-            }
-            if let (Some(t), Some(thread)) = (&reply.new_thread, &receipt.thread_id) {
-                games::set_thread(&tx, t.game_id, thread)?;
-            }
+            outbox::mark_sent(&tx, id, receipt.message_id.as_deref(), self.clock.now())?;
+            self.remember_delivery(&tx, reply, receipt)?;
             tx.commit()?;
             Ok(())
         };

@@ -180,11 +180,11 @@ pub struct Host {
     chat_locks: Vec<tokio::sync::Mutex<()>>,
     /// Woken when a row is left for later, so the drainer recomputes its sleep.
     drain_wake: tokio::sync::Notify,
-    /// What was started once per process, however many front ends ask: the scheduler, the
-    /// drainer, the AI's pending moves.
     limits: Option<limits::Limits>,
     /// Inputs in the core or waiting for it.
     in_core: std::sync::atomic::AtomicUsize,
+    /// What was started once per process, however many front ends ask: the scheduler, the
+    /// drainer, the AI's pending moves.
     started_scheduler: std::sync::atomic::AtomicBool,
     started_drainer: std::sync::atomic::AtomicBool,
     resumed_ai: std::sync::atomic::AtomicBool,

@@ -12,6 +12,7 @@ mod offers;
 mod ratings;
 mod relocation;
 mod results;
+pub(in crate::bot) use results::FAILPOINT_ENV;
 mod settings;
 mod tournament;
 
