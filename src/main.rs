@@ -227,24 +227,30 @@ fn has_env(names: &[&str]) -> bool {
     names.iter().any(|n| std::env::var(n).is_ok_and(|v| !v.trim().is_empty()))
 }
 
-/// `capabot run`: every front end with credentials, on one host. The first front end that ends with
-/// an error stops the others.
+/// `capabot run`: the front ends with credentials in the environment.
 #[cfg(any(feature = "discord", feature = "matrix"))]
-fn run_all(cfg: Config) -> Result<(), String> {
-    use tokio_util::sync::CancellationToken;
-    #[cfg(feature = "discord")]
-    let discord = has_env(&["DISCORD_TOKEN", "DISCORD_TOKEN_FILE"]);
-    #[cfg(not(feature = "discord"))]
-    let discord = false;
-    #[cfg(feature = "matrix")]
-    let matrix = has_env(&["MATRIX_HOMESERVER", "MATRIX_USER"]);
-    #[cfg(not(feature = "matrix"))]
-    let matrix = false;
+fn run_with_credentials(cfg: Config) -> Result<(), String> {
+    let discord = cfg!(feature = "discord") && has_env(&["DISCORD_TOKEN", "DISCORD_TOKEN_FILE"]);
+    let matrix = cfg!(feature = "matrix") && has_env(&["MATRIX_HOMESERVER", "MATRIX_USER"]);
     if !discord && !matrix {
         return Err("no chat front end has credentials: set DISCORD_TOKEN (or DISCORD_TOKEN_FILE) for Discord, \
                     MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD (or MATRIX_ACCESS_TOKEN) for Matrix"
             .into());
     }
+    run_front_ends(cfg, discord, matrix)
+}
+
+/// Runs the chosen front ends on one host, one scheduler and one database until SIGINT/SIGTERM;
+/// the first front end that ends with an error stops the others. Credentials are read (and a
+/// missing one reported) before anything starts.
+#[cfg(any(feature = "discord", feature = "matrix"))]
+#[allow(unused_variables)]
+fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String> {
+    use tokio_util::sync::CancellationToken;
+    #[cfg(feature = "discord")]
+    let token = if discord { Some(capabot::discord::Token::from_env()?) } else { None };
+    #[cfg(feature = "matrix")]
+    let creds = if matrix { Some(capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?) } else { None };
     let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
     let (host, rt) = start_chat_host(&cfg)?;
     let stop = CancellationToken::new();
@@ -256,8 +262,7 @@ fn run_all(cfg: Config) -> Result<(), String> {
         });
         let mut tasks: tokio::task::JoinSet<Result<(), String>> = tokio::task::JoinSet::new();
         #[cfg(feature = "discord")]
-        if discord {
-            let token = capabot::discord::Token::from_env()?;
+        if let Some(token) = token {
             let opts = capabot::discord::DiscordOptions {
                 guild: cfg.discord.guild,
                 proxy: cfg.discord.proxy.clone(),
@@ -268,8 +273,7 @@ fn run_all(cfg: Config) -> Result<(), String> {
             tasks.spawn(async move { capabot::discord::run(h, token, opts, s.cancelled_owned()).await });
         }
         #[cfg(feature = "matrix")]
-        if matrix {
-            let creds = capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?;
+        if let Some(creds) = creds {
             let (h, s, store) = (host.clone(), stop.clone(), cfg.matrix.store.clone());
             tasks.spawn(async move {
                 let client = capabot::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
@@ -381,7 +385,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(store) = store {
                 cfg.matrix.store = store;
             }
-            run_all(cfg)?;
+            run_with_credentials(cfg)?;
         }
         #[cfg(feature = "discord")]
         Command::Discord { config, db } => {
@@ -389,17 +393,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(db) = db {
                 cfg.db = db;
             }
-            let token = capabot::discord::Token::from_env()?;
-            let opts = capabot::discord::DiscordOptions {
-                guild: cfg.discord.guild,
-                proxy: cfg.discord.proxy.clone(),
-                message_content: cfg.discord.message_content,
-                grace: std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds),
-            };
-            let (host, rt) = start_chat_host(&cfg)?;
-            let res = rt.block_on(capabot::discord::run(host, token, opts, host::shutdown_signal()));
-            rt.shutdown_timeout(std::time::Duration::from_millis(100));
-            res?;
+            run_front_ends(cfg, true, false)?;
         }
         #[cfg(feature = "matrix")]
         Command::Matrix { config, db, store } => {
@@ -410,26 +404,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(store) = store {
                 cfg.matrix.store = store;
             }
-            let creds = capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?;
-            let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
-            let (host, rt) = start_chat_host(&cfg)?;
-            let res = rt.block_on(async {
-                let client =
-                    capabot::matrix::session::connect(&creds, &cfg.matrix.store).await.map_err(|e| e.to_string())?;
-                let front = capabot::matrix::serve(host.clone(), client).await;
-                let scheduler = host.start_scheduler();
-                let resuming = host.clone();
-                tokio::spawn(async move { resuming.resume_ai().await });
-                tokio::select! {
-                    _ = capabot::matrix::sync_until_stopped(&host, &front.client) => {}
-                    _ = host::shutdown_signal() => {}
-                }
-                host.shutdown(grace).await;
-                scheduler.abort();
-                Ok::<(), String>(())
-            });
-            rt.shutdown_timeout(std::time::Duration::from_millis(100));
-            res?;
+            run_front_ends(cfg, false, true)?;
         }
         Command::Outbox { config, db } => {
             let mut cfg = Config::load(config.as_deref())?;

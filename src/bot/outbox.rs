@@ -90,8 +90,8 @@ fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
 impl Bot {
     /// Runs `work` as one unit of work: its changes and its replies (written to the outbox) commit
     /// together. The response says whether its replies are queued; when the unit could not be
-    /// opened or committed, nothing of the work stays and the response carries one apology, not
-    /// queued (the host shows it directly).
+    /// opened or committed, nothing of the work stays, the failure is logged and the response is
+    /// empty (nobody is answered: see the closing note of the outbox work).
     pub(in crate::bot) fn in_unit(&self, work: impl FnOnce() -> Response) -> Response {
         let unit = match self.store.begin_unit() {
             Ok(u) => u,

@@ -34,9 +34,6 @@ pub struct Handler {
     pub message_content: bool,
     /// Interactions seen lately, so that one delivered twice is answered once.
     pub seen: RecentIds,
-    /// Whether the first READY came (the outbox drainer and the AI's pending moves start then).
-    pub started: std::sync::atomic::AtomicBool,
-    pub drainer: std::sync::OnceLock<tokio::task::JoinHandle<()>>,
 }
 
 /// The last [`RecentIds::CAPACITY`] event ids seen. The core ignores an event it has handled
@@ -299,10 +296,9 @@ impl Handler {
 impl EventHandler for Handler {
     async fn ready(&self, _ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        // Once per process, after the first connection: what the outbox holds goes out.
-        if !self.started.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            let _ = self.drainer.set(self.host.start_drainer());
-        }
+        // Connected: what the outbox holds goes out (the host starts its drainer once, whatever
+        // the number of READYs).
+        self.host.start_drainer();
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {

@@ -104,8 +104,6 @@ pub async fn run(
         pending: pending.clone(),
         message_content: opts.message_content,
         seen: events::RecentIds::default(),
-        started: Default::default(),
-        drainer: Default::default(),
     };
     let mut client =
         ClientBuilder::new_with_http(make_http(&token, opts.proxy.as_deref()), intents(opts.message_content))
