@@ -1,6 +1,6 @@
 //! The atomic family through the bot core as the console drives it: listed by `variants`, explained by
 //! `rules`, challenged by name, played to a death-match double explosion and kingless play; secret-bomb
-//! chess is refused until the bot can ask for the bombs by direct message.
+//! chess starts by asking for the bombs by direct message (its whole flow: `tests/secret_bomb_flow.rs`).
 
 mod common;
 
@@ -34,9 +34,9 @@ fn atomic_family_is_listed_explained_and_played_by_name() {
 }
 
 #[test]
-fn secret_bomb_waits_for_its_direct_message_flow() {
+fn secret_bomb_starts_with_the_choice_by_direct_message() {
     let tb = new_bot();
-    let out = tb.say("alice", "!challenge @bob bomb");
-    assert!(out.contains("secret bomb") && out.contains("direct message"), "{out}");
-    assert!(!tb.say("bob", "!accept").contains("starts"));
+    tb.say("alice", "!challenge @bob bomb");
+    let out = tb.say("bob", "!accept");
+    assert!(out.contains("starts") && out.contains("secret bomb") && out.contains("direct message"), "{out}");
 }

@@ -1234,3 +1234,83 @@ async fn a_flood_is_told_to_slow_down_once_and_others_play_on() {
     })
     .await;
 }
+
+/// Whether a sent thing names `square` as a square (`b1` followed by a space, a full stop, a quote, a
+/// bracket or a comma; not inside a FEN such as `rnbqkb1r`).
+fn names_square(s: &Sent, square: &str) -> bool {
+    let body = s.payload.to_string();
+    [" ", ".", "\"", ")", ",", ";"].iter().any(|end| body.contains(&format!("{square}{end}")))
+}
+
+/// Secret-bomb chess on Discord: each player gets the choice as buttons in their DMs, chooses there,
+/// and the channel never sees a bomb before the blast; the blast wins and the end names both bombs.
+#[tokio::test(flavor = "current_thread")]
+async fn a_secret_bomb_game_with_the_choices_by_direct_message() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "bomb", &[]).await;
+        let (dm_alice, dm_bob) = (fake.dm_channel(ALICE), fake.dm_channel(BOB));
+        let prompt_of = |dm: u64| {
+            let fake = fake.clone();
+            async move { fake.wait_for(move |s| s.channel_id == Some(dm) && s.custom_ids().len() == 15, WAIT).await }
+        };
+        let (to_alice, to_bob) = (prompt_of(dm_alice).await, prompt_of(dm_bob).await);
+        assert_eq!(to_alice.files.len(), 1, "her side's board comes with the prompt: {to_alice:?}");
+        // A move before the bomb is refused, privately.
+        let (_, refused) =
+            command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "Nc3" }])).await;
+        assert!(
+            ephemeral(&refused) && refused.content().is_some_and(|c| c.contains("choose your secret bomb")),
+            "{refused:?}"
+        );
+        // The choices, by the buttons in the DMs.
+        let click = fake.click_button(dm_alice, ALICE, message_of(&to_alice), &button(&to_alice, "bomb #1 b1"));
+        let chosen = fake.wait_for(answers(click.id), WAIT).await;
+        let mine = fake
+            .wait_for(
+                |s| {
+                    s.channel_id == Some(dm_alice)
+                        && s.content().is_some_and(|c| c.contains("your bomb is the knight on b1"))
+                },
+                WAIT,
+            )
+            .await;
+        assert_eq!(mine.files.len(), 1, "her board with the bomb marked: {mine:?} (click answered {chosen:?})");
+        fake.wait_for(
+            |s| s.channel_id == Some(GENERAL) && s.content().is_some_and(|c| c.contains("has chosen a secret bomb")),
+            WAIT,
+        )
+        .await;
+        let click = fake.click_button(dm_bob, BOB, message_of(&to_bob), &button(&to_bob, "bomb #1 h7"));
+        fake.wait_for(answers(click.id), WAIT).await;
+        fake.wait_for(
+            |s| s.channel_id == Some(GENERAL) && s.content().is_some_and(|c| c.contains("Both bombs are set")),
+            WAIT,
+        )
+        .await;
+        for (who, san) in [(ALICE, "Nc3"), (BOB, "a6"), (ALICE, "Nd5"), (BOB, "a5"), (ALICE, "Nxe7"), (BOB, "a4")] {
+            play(&fake, GENERAL, who, san).await;
+        }
+        settle(&fake, Duration::from_millis(300)).await;
+        // Nothing the channel or the other player saw names a bomb.
+        for s in fake.sent() {
+            let public_or_bobs = s.channel_id != Some(dm_alice) && s.channel_id != Some(dm_bob);
+            if public_or_bobs || s.channel_id == Some(dm_bob) {
+                assert!(!names_square(&s, "b1"), "Alice's bomb shown: {s:?}");
+            }
+            if public_or_bobs || s.channel_id == Some(dm_alice) {
+                assert!(!names_square(&s, "h7"), "Bob's bomb shown: {s:?}");
+            }
+        }
+        let (_, end) =
+            command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "@e7" }])).await;
+        let said = end.payload.to_string();
+        assert!(said.contains("alice wins") || said.contains("Alice wins") || said.contains("wins"), "{end:?}");
+        assert!(said.contains("knight on b1") && said.contains("pawn on h7"), "the end names both bombs: {end:?}");
+        assert_eq!(env.query_text(&bot, "SELECT status FROM games WHERE id = 1"), "finished");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}

@@ -40,6 +40,12 @@ pub enum Command {
         text: String,
     },
     NoSwap(Option<i64>),
+    /// `bomb [#game] [square]`: secret-bomb chess — choose one's bomb (in a direct message), or see
+    /// one's own board with it marked.
+    Bomb {
+        game: Option<i64>,
+        square: Option<String>,
+    },
     Settings(SettingsArgs),
     /// `notify on|off`: direct-message notices (reminders, "your move"); none shows the setting.
     Notify(Option<bool>),
@@ -597,6 +603,23 @@ pub static COMMANDS: &[CommandSpec] = &[
         parse: |w, a| Ok(Command::NoSwap(only_game(w, a)?)),
     },
     CommandSpec {
+        name: "bomb",
+        aliases: &[],
+        usage: "[#game] [square]",
+        summary: "Secret-bomb chess: choose your bomb by direct message, or see your board with it marked",
+        example: "bomb g1",
+        options: &[opt("square", "The square of your piece to make your bomb, e.g. g1", OptionKind::Text), GAME_OPT],
+        admin: false,
+        parse: |w, a| {
+            let (game, rest) = split_game(a);
+            match rest.as_slice() {
+                [] => Ok(Command::Bomb { game, square: None }),
+                [sq] => Ok(Command::Bomb { game, square: Some(sq.to_lowercase()) }),
+                _ => Err(format!("{w} takes a game number like #12 and one square like g1, not '{}'", rest.join(" "))),
+            }
+        },
+    },
+    CommandSpec {
         name: "variants",
         aliases: &[],
         usage: "",
@@ -1088,6 +1111,9 @@ impl Command {
             Command::Gif(id) => format!("gif{}", game_word(*id)),
             Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
             Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
+            Command::Bomb { game, square } => {
+                format!("bomb{} {}", game_word(*game), square.as_deref().unwrap_or("")).trim_end().to_string()
+            }
             Command::Settings(_) => "settings".into(),
             Command::Rating(_) => "rating".into(),
             Command::Leaderboard(_) => "leaderboard".into(),

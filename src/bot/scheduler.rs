@@ -27,6 +27,10 @@ impl Bot {
         let now = self.clock.now();
         let mut out = Response::default();
         for row in games::due_timeouts(&conn, now)? {
+            // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
+            if self.bomb_at_random(&conn, &row, &mut out)? {
+                continue;
+            }
             let turn = turn_of_fen(&row.fen);
             let winner = turn.other();
             let game = match self.load_game(&conn, &row) {

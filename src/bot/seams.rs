@@ -71,7 +71,18 @@ pub const PICTURE_SIZE: u32 = 640;
 /// The board picture (PNG) of `pos` seen from `viewer`, with `last_move` highlighted and the
 /// launch-ready missiles marked.
 pub fn board_png(pos: &Position, last_move: Option<Move>, viewer: Color) -> Option<Vec<u8>> {
+    board_png_marking(pos, last_move, viewer, None)
+}
+
+/// [`board_png`] with `bomb_of`'s secret bomb marked: only for a picture that goes to that player alone.
+pub fn board_png_marking(
+    pos: &Position,
+    last_move: Option<Move>,
+    viewer: Color,
+    bomb_of: Option<Color>,
+) -> Option<Vec<u8>> {
     let opts = RenderOptions {
+        show_bomb_of: bomb_of,
         size: PICTURE_SIZE,
         orientation: viewer,
         last_move,

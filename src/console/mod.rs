@@ -1,12 +1,13 @@
 //! The console front end: a terminal chat where one person speaks as several users, run through the
 //! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
-//! speaker, `/chat NAME` the chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
+//! speaker, `/chat NAME` the chat, `/dm MESSAGE` says a message to the bot in the speaker's direct
+//! chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
 //! and game animations (`.gif`) are written to a folder and their paths printed, with a compact text
 //! board.
 //!
 //! Each line is settled (its replies printed and the AI's answers played) before the next is read,
-//! so a script's output is deterministic. The console has no direct messages: notices meant for
-//! them come to the chat.
+//! so a script's output is deterministic. Direct messages are printed with the person they are
+//! for (`capabot → @bob:`): the console's one reader is every user, so nothing is secret here.
 
 use crate::bot::{Input, PictureFormat, Receipt, Reply, Scope, Target, UserRef};
 use crate::host::{DeliveryError, FrontEnd, Host};
@@ -92,11 +93,18 @@ impl ConsoleOutput {
 
     fn print(&self, r: &Reply) -> io::Result<()> {
         let mut text = r.text.replace('\n', "\n          ");
-        if !r.notify.is_empty() {
+        let direct = match &r.target {
+            Target::Direct { user, .. } => Some(user.id.clone()),
+            Target::Chat(_) => None,
+        };
+        if !r.notify.is_empty() && direct.is_none() {
             let names: Vec<String> = r.notify.iter().map(|u| format!("@{}", u.id)).collect();
             text = format!("{} {text}", names.join(" "));
         }
-        let mut lines = vec![format!("capabot> {text}")];
+        let mut lines = vec![match direct {
+            Some(to) => format!("capabot → @{to}: {text}"),
+            None => format!("capabot> {text}"),
+        }];
         if let (Some((format, bytes)), Some(dir)) = (r.picture(), &self.opts.boards_dir) {
             let n = {
                 let mut c = self.pictures.lock().map_err(|_| io::Error::other("counter poisoned"))?;
@@ -137,14 +145,12 @@ impl FrontEnd for ConsoleOutput {
     }
 
     fn has_direct_messages(&self) -> bool {
-        false
+        true
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
-        // Author-only replies are printed like the others: the console's one reader is every user.
-        if let Target::Direct { .. } = reply.target {
-            return Err(DeliveryError::Failed("the console has no direct messages".into()));
-        }
+        // Author-only replies and direct messages are printed like the others (direct ones with
+        // whom they are for): the console's one reader is every user.
         self.print(reply).map_err(|e| DeliveryError::Failed(format!("console output: {e}")))?;
         Ok(Receipt::default())
     }
@@ -212,8 +218,18 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
                 output.note(&format!("(in chat {name})"))?;
             }
             (Some("tick"), None) => host.tick().await,
+            (Some("dm"), Some(_)) => {
+                let text = cmd.trim_start().strip_prefix("dm").unwrap_or("").trim();
+                let name = s.speaker.clone();
+                let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("dm-{}", name.to_lowercase())) };
+                let input = Input::text(scope, UserRef::new(name.to_lowercase(), &name), text)
+                    .with_mentions(mentions_in(text))
+                    .as_admin(true);
+                return Ok(host.handle(input).await.is_ok());
+            }
             (Some("quit" | "exit"), None) => return Ok(false),
-            _ => output.note("(console commands: /as NAME, /chat NAME, /tick, /quit; or type NAME> MESSAGE)")?,
+            _ => output
+                .note("(console commands: /as NAME, /chat NAME, /dm MESSAGE, /tick, /quit; or type NAME> MESSAGE)")?,
         }
         return Ok(true);
     }

@@ -72,6 +72,9 @@ pub struct GameRow {
     pub rated: bool,
     /// The game's chat is gone: its clock is stopped until a player moves from another chat.
     pub paused: bool,
+    /// Secret-bomb chess: each side's bomb (by [`Color::index`]) as the square its piece stood on at
+    /// the start; `None` until chosen. Secret until the game is over.
+    pub bombs: [Option<String>; 2],
 }
 
 impl GameRow {
@@ -98,7 +101,8 @@ impl GameRow {
 }
 
 const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move, \
-     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated, paused";
+     status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated, paused, \
+     white_bomb, black_bomb";
 
 fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     Ok(GameRow {
@@ -127,6 +131,7 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         thread_id: r.get(22)?,
         rated: r.get(23)?,
         paused: r.get(24)?,
+        bombs: [r.get(25)?, r.get(26)?],
     })
 }
 
@@ -471,6 +476,35 @@ pub fn relocate(conn: &Connection, id: GameId, chat: &str, community: Option<&st
 }
 
 /// Records the thread a game is played in.
+/// Secret-bomb chess: records `color`'s bomb (its square at the start) in an active game where that
+/// side has none yet. `false`: already chosen, or the game is not active.
+pub fn set_bomb(conn: &Connection, id: GameId, color: Color, square: &str, now: i64) -> Result<bool> {
+    let column = if color == Color::White { "white_bomb" } else { "black_bomb" };
+    let n = conn.execute(
+        &format!(
+            "UPDATE games SET {column} = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'active' AND {column} IS NULL"
+        ),
+        params![square, now, id],
+    )?;
+    Ok(n == 1)
+}
+
+/// Gives the side to move at `expected_ply` a new deadline (and reminder time) in an active game.
+pub fn set_clock(
+    conn: &Connection,
+    id: GameId,
+    expected_ply: u32,
+    deadline: Option<i64>,
+    remind_at: Option<i64>,
+    now: i64,
+) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE games SET deadline = ?1, remind_at = ?2, updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status = 'active'",
+        params![deadline, remind_at, now, id, expected_ply],
+    )?;
+    Ok(n == 1)
+}
+
 pub fn set_thread(conn: &Connection, id: GameId, thread_id: &str) -> Result<bool> {
     let n = conn.execute("UPDATE games SET thread_id = ?1 WHERE id = ?2", params![thread_id, id])?;
     Ok(n == 1)

@@ -309,11 +309,23 @@ impl Bot {
             r.card = Some(self.game_card(&conn, &row, &start, None)?);
         }
         r.new_thread = thread;
+        let prompts = if v.bombs {
+            r.text.push_str(" First each player chooses a secret bomb: I sent each of you a direct message.");
+            self.bomb_start(&conn, id)?
+        } else {
+            vec![]
+        };
         out.replies.push(r);
+        out.replies.extend(prompts);
         if let Some(level) = ai_level
             && white.is_ai
         {
-            out.extend(self.ai_turn(&game_target_of(cx, id), id, 0, level, Game::new(start)));
+            // The AI's game carries its own bomb (chosen just now), never the other side's.
+            let game = match games::get(&conn, id)? {
+                Some(row) if v.bombs => self.load_game(&conn, &row)?,
+                _ => Game::new(start),
+            };
+            out.extend(self.ai_turn(&game_target_of(cx, id), id, 0, level, game));
         }
         Ok(out)
     }

@@ -23,6 +23,12 @@ pub(super) fn variants_text() -> String {
 
 impl Bot {
     pub(super) fn board(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        // In a direct chat, one's own secret-bomb game is shown with the bomb marked.
+        if cx.scope().direct
+            && let Some(own) = self.own_bomb_board(cx, id)?
+        {
+            return Ok(own);
+        }
         let (me, row) = self.game_for(cx, id)?;
         let conn = self.conn()?;
         let game = self.load_game(&conn, &row)?;

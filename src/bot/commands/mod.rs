@@ -3,6 +3,7 @@
 //! information (board, games, PGN) and settings. This module routes an input to its handler and
 //! holds what they share: finding the game a command is about, replaying it, reply building.
 
+mod bombs;
 mod challenge;
 mod info;
 mod ladder;
@@ -60,13 +61,19 @@ pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
     }
 }
 
-/// A variant a new game may be started in: secret-bomb chess waits for its bomb-choosing flow (each
-/// player names a bomb by direct message), which the bot does not have yet.
+/// A variant a game may be challenged to (every variant).
 pub(super) fn playable_variant(name: &str) -> Res<&'static Variant> {
+    variant_named(name)
+}
+
+/// A variant a ladder or tournament may be played in: every variant but secret-bomb chess, whose
+/// games start with each player's choice by direct message, which the pairings of a series do not
+/// ask for yet.
+pub(super) fn series_variant(name: &str) -> Res<&'static Variant> {
     let v = variant_named(name)?;
     if v.bombs {
         return user(format!(
-            "{} needs each player to choose a secret bomb by direct message, and I cannot run that yet.",
+            "{} is played by challenge (each player chooses a secret bomb by direct message); ladders and tournaments do not offer it yet.",
             v.display_name
         ));
     }
@@ -148,8 +155,13 @@ impl Bot {
             Body::Command(c) => c.clone(),
             Body::Text(raw) => {
                 let text = raw.trim();
-                let Some(body) = text.strip_prefix(p.as_str()) else {
-                    return self.plain_text(cx, text);
+                // In a direct chat with capabot every line is for it: the prefix may be left out
+                // of a command word (`bomb g1`); anything else is a possible bare move.
+                let first_word = text.split_whitespace().next().unwrap_or("");
+                let body = match text.strip_prefix(p.as_str()) {
+                    Some(body) => body,
+                    None if cx.scope().direct && command::spec(first_word).is_some() => text,
+                    None => return self.plain_text(cx, text),
                 };
                 if raw.len() > self.config.max_input {
                     return user(format!(
@@ -201,6 +213,7 @@ impl Bot {
             Command::Gif(id) => self.gif(cx, id),
             Command::Swap { game, text } => self.swap(cx, game, &text),
             Command::NoSwap(game) => self.swap(cx, game, "none"),
+            Command::Bomb { game, square } => self.bomb(cx, game, square),
             Command::Settings(args) => self.settings(cx, args),
             Command::Notify(on) => self.notify_setting(cx, on),
             Command::Rating(args) => self.rating_cmd(cx, args),
@@ -303,8 +316,14 @@ impl Bot {
         let row = &fresh;
         let v = variant_named(&row.variant)
             .map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
-        let start = fen::parse_position(v, &row.start_fen)
+        let mut start = fen::parse_position(v, &row.start_fen)
             .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))?;
+        if v.bombs {
+            // The secret bombs, chosen on the start position; the rules carry them from there.
+            start = start
+                .with_bombs(bombs::stored_bombs(row)?)
+                .map_err(|e| BotError::Internal(format!("game {}: stored bombs: {e}", row.id)))?;
+        }
         let mut game = Game::new(start);
         for m in stored {
             let mv = uci::parse(game.position(), &m.uci).map_err(|e| {

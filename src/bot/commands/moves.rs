@@ -28,7 +28,7 @@ impl Bot {
             .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
             .collect();
         let [row] = mine.as_slice() else { return Ok(Response::default()) };
-        let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else {
+        let Ok(pos) = self.position_for_mover(&conn, row) else {
             return Ok(Response::default());
         };
         if notation::parse_move(&pos, text).is_err() {
@@ -106,7 +106,7 @@ impl Bot {
         self.play_move(cx, &me, row, text)
     }
 
-    pub(super) fn play_move(&self, _cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
+    pub(super) fn play_move(&self, cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
         let conn = self.conn()?;
         let id = row.id;
         match row.status {
@@ -129,6 +129,9 @@ impl Bot {
         if row.player(turn) != me.id {
             let other = self.name_of(&conn, row.player(turn))?;
             return user(format!("It is not your turn in game #{id}: {other} ({}) is to move.", turn.name()));
+        }
+        if let Some(out) = self.bomb_missing(cx, &conn, &row, turn)? {
+            return Ok(out);
         }
         let mut game = self.load_game(&conn, &row)?;
         let pos = game.position().clone();
@@ -238,7 +241,7 @@ impl Bot {
     }
 
     pub(in crate::bot) fn end_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
-        Ok(match o {
+        let mut text = match o {
             Outcome::Decisive { winner, .. } => {
                 format!(
                     "Game over: {} — {} wins by {}.",
@@ -248,7 +251,14 @@ impl Bot {
                 )
             }
             Outcome::Draw(_) => format!("Game over: {} — draw by {}.", o.result_str(), o.reason_str()),
-        })
+        };
+        // Secret-bomb chess: the secret ends with the game.
+        let fresh = games::get(conn, row.id)?;
+        if let Some(reveal) = self.bombs_revealed(fresh.as_ref().unwrap_or(row))? {
+            text.push(' ');
+            text.push_str(&reveal);
+        }
+        Ok(text)
     }
 
     /// Feeds back the move of an [`AiJob`]: stored through the same guarded transaction as human
@@ -326,6 +336,20 @@ impl Bot {
     }
 }
 
+impl Bot {
+    /// A game's position as its side to move knows it: from the stored FEN, or in secret-bomb chess
+    /// replayed with that side's own bomb and without the other side's.
+    fn position_for_mover(&self, conn: &Conn<'_>, row: &GameRow) -> Res<crate::rules::Position> {
+        let v = variant_named(&row.variant)?;
+        if v.bombs {
+            let game = self.load_game(conn, row)?;
+            let pos = game.position();
+            return Ok(pos.without_bomb(pos.turn().other()));
+        }
+        fen::parse_position(v, &row.fen).map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))
+    }
+}
+
 fn days_text(d: u32) -> String {
     format!("{d} day{}", if d == 1 { "" } else { "s" })
 }
@@ -391,8 +415,7 @@ impl Bot {
                 .filter(|g| game.is_none_or(|id| g.id == id))
                 .collect();
             let Some(row) = mine.first() else { return Ok(vec![]) };
-            let pos = fen::parse_position(variant_named(&row.variant)?, &row.fen)
-                .map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))?;
+            let pos = self.position_for_mover(&conn, row)?;
             let norm = |s: &str| s.trim_end_matches(['+', '#']).to_lowercase();
             let want = norm(typed.trim());
             let mut sans: Vec<String> = pos.legal_moves().into_iter().map(|m| san::write(&pos, m)).collect();

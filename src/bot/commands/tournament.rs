@@ -9,7 +9,7 @@
 //! play), with the tournament's days per move; a loss on time is a loss like any other. Each
 //! round of a random-setup variant uses one setup on all its boards.
 
-use super::{Bot, Ctx, DAY, Res, choice, clock_after, playable_variant, short, user, variant_named};
+use super::{Bot, Ctx, DAY, Res, choice, clock_after, series_variant, short, user, variant_named};
 use crate::bot::command::{Command, DAYS_CHOICES, TournamentCmd, TournamentKind};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Target};
 use crate::community::PlayerId;
@@ -95,7 +95,7 @@ impl Bot {
                 Ok(cx.say(self.tournament_text(&conn, &t, round.map(|r| r as usize), &p, now)?))
             }
             TournamentCmd::Create { kind, rounds, variant, days, signup, name } => {
-                let v = playable_variant(variant.as_deref().unwrap_or(&cx.settings.default_variant))?;
+                let v = series_variant(variant.as_deref().unwrap_or(&cx.settings.default_variant))?;
                 let days = days.or(cx.settings.default_days).filter(|d| DAYS_CHOICES.contains(d)).unwrap_or(3);
                 let system = match kind {
                     TournamentKind::RoundRobin => System::RoundRobin,

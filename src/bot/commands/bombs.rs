@@ -1,0 +1,386 @@
+//! Secret-bomb chess: each player names one of their pieces (not the king) as their bomb, by direct
+//! message, before their first move. The choice is stored as the piece's square at the start
+//! (`games.white_bomb` / `black_bomb`) and given to the rules when the game is replayed
+//! ([`Bot::load_game`]); from there the rules carry it with its piece.
+//!
+//! The secret stays secret: the prompt and every picture with a bomb marked go to the owner's direct
+//! messages only (no fallback to a chat); a choice typed in a shared chat is refused unread; the
+//! game's chat hears only *that* a side has chosen, and where both bombs were once the game is over.
+//! A side that has not chosen when its first move's time runs out gets a bomb at random (see
+//! [`Bot::bomb_at_random`]); capabot's own side chooses at random at once.
+
+use super::{Bot, BotError, Ctx, Res, clock_after, game_target, user};
+use crate::bot::io::{Audience, Body, Choice, ChoiceStyle, Reply, Response, Target};
+use crate::bot::seams::board_png_marking;
+use crate::bot::textboard::text_board;
+use crate::notation::fen;
+use crate::rules::{Color, Position, Role, Square};
+use crate::store::Conn;
+use crate::store::games::{self, GameRow, Status};
+use crate::store::players::{self, Player};
+use rand::seq::IndexedRandom;
+
+/// The squares of `color`'s pieces that may become its bomb (every piece but the king), in board
+/// order (a1, b1, … then rank 2 …).
+pub(in crate::bot) fn bomb_candidates(pos: &Position, color: Color) -> Vec<Square> {
+    let v = pos.variant();
+    let mut out = Vec::new();
+    for rank in 0..v.height {
+        for file in 0..v.width {
+            let sq = Square::new(file, rank);
+            if pos.piece_at(sq).is_some_and(|p| p.color == color && p.role != Role::King) {
+                out.push(sq);
+            }
+        }
+    }
+    out
+}
+
+/// A piece on a square in words: "the knight on g1".
+fn piece_words(pos: &Position, sq: Square) -> String {
+    match pos.piece_at(sq) {
+        Some(p) => format!("the {} on {sq}", p.role.name().to_lowercase()),
+        None => format!("the piece on {sq}"),
+    }
+}
+
+/// A button label for a bomb candidate: `Ng1`, or the square alone for a pawn (`e2`).
+fn candidate_label(pos: &Position, sq: Square) -> String {
+    match pos.piece_at(sq) {
+        Some(p) if p.role != Role::Pawn => format!("{}{sq}", p.role.upper_char()),
+        _ => sq.to_string(),
+    }
+}
+
+/// The bombs stored for a game, as squares (a stored square that does not parse is corrupt data).
+pub(in crate::bot) fn stored_bombs(row: &GameRow) -> Res<[Option<Square>; 2]> {
+    let parse = |s: &Option<String>| -> Res<Option<Square>> {
+        match s {
+            None => Ok(None),
+            Some(t) => Square::parse(t).map(Some).ok_or_else(|| {
+                BotError::Internal(format!("game {}: stored bomb square '{t}' is not a square", row.id))
+            }),
+        }
+    };
+    Ok([parse(&row.bombs[0])?, parse(&row.bombs[1])?])
+}
+
+impl Bot {
+    /// `bomb [#game] [square]`: choose one's bomb (a square), or without one, see one's own board
+    /// with the bomb marked (or the prompt again while it is not chosen) — always in direct messages.
+    pub(super) fn bomb(&self, cx: &Ctx<'_>, id: Option<i64>, square: Option<String>) -> Res<Response> {
+        // A choice typed in a shared chat is read by everyone there: refused before it is looked at.
+        // Buttons and slash commands are not seen by others (their answers are private).
+        let private = cx.scope().direct || matches!(cx.inp.body, Body::Command(_));
+        if square.is_some() && !private {
+            return user(
+                "Not here: everyone in this chat can read that. Choose your bomb in a direct message to me \
+                 (answer the message I sent you, or say bomb there). Nothing was chosen, so any piece is still yours to pick.",
+            );
+        }
+        let conn = self.conn()?;
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+            return user("You have no secret-bomb game.");
+        };
+        let row = self.bomb_game_of(&conn, &me, id)?;
+        let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
+        match square {
+            Some(sq) => self.choose_bomb(cx, &conn, &me, &row, color, &sq),
+            None => {
+                let to = self.direct_to(cx, &row);
+                let mut out = match stored_bombs(&row)?[color.index()] {
+                    None => Response {
+                        replies: self.bomb_prompt(&conn, &row, color)?.into_iter().collect(),
+                        ..Default::default()
+                    },
+                    Some(_) => Response::one(self.own_board(&conn, &row, color, to)?),
+                };
+                if !cx.scope().direct && matches!(cx.inp.body, Body::Text(_)) {
+                    out.replies.push(private_reply(cx, "I sent it to your direct messages."));
+                }
+                Ok(out)
+            }
+        }
+    }
+
+    /// The author's secret-bomb game: `#id`, or their only open one anywhere on this platform.
+    fn bomb_game_of(&self, conn: &Conn<'_>, me: &Player, id: Option<i64>) -> Res<GameRow> {
+        let mine: Vec<GameRow> = games::open_of_player(conn, me.id)?
+            .into_iter()
+            .filter(|g| super::variant_named(&g.variant).is_ok_and(|v| v.bombs))
+            .collect();
+        match id {
+            Some(id) => match mine.into_iter().find(|g| g.id == id) {
+                Some(g) => Ok(g),
+                None => user(format!("Game #{id} is not a secret-bomb game of yours in progress.")),
+            },
+            None => match mine.as_slice() {
+                [] => user("You have no secret-bomb game in progress."),
+                [g] => Ok(g.clone()),
+                many => {
+                    let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
+                    user(format!(
+                        "You have {} secret-bomb games ({}); add the number, e.g. bomb {} g1.",
+                        many.len(),
+                        ids.join(", "),
+                        ids[0]
+                    ))
+                }
+            },
+        }
+    }
+
+    /// A direct message to the author on this platform (no fallback: it may carry a secret).
+    fn direct_to(&self, cx: &Ctx<'_>, row: &GameRow) -> Target {
+        Target::Direct { platform: row.platform.clone(), user: cx.inp.author.clone(), fallback: None }
+    }
+
+    fn choose_bomb(
+        &self,
+        cx: &Ctx<'_>,
+        conn: &Conn<'_>,
+        me: &Player,
+        row: &GameRow,
+        color: Color,
+        typed: &str,
+    ) -> Res<Response> {
+        let id = row.id;
+        if row.status != Status::Active {
+            return user(format!("Game #{id} is not in progress."));
+        }
+        let start = self.start_position(row)?;
+        if let Some(b) = stored_bombs(row)?[color.index()] {
+            return Ok(Response::one(private_reply(
+                cx,
+                format!(
+                    "Game #{id}: your bomb is already chosen ({} at the start); it cannot change.",
+                    piece_words(&start, b)
+                ),
+            )));
+        }
+        let Some(sq) = Square::parse(typed.trim())
+            .filter(|s| s.file() < start.variant().width && s.rank() < start.variant().height)
+        else {
+            return user(format!("'{}' is not a square: name one like g1.", super::short(typed)));
+        };
+        if !bomb_candidates(&start, color).contains(&sq) {
+            return user(format!(
+                "Game #{id}: your bomb must be one of your own pieces other than the king, as they stand at the start; {sq} is not."
+            ));
+        }
+        if !games::set_bomb(conn, id, color, &sq.to_string(), self.clock.now())? {
+            return user(format!("Game #{id}: your bomb was chosen meanwhile; say bomb to see it."));
+        }
+        let row = games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))?;
+        let mut out = Response::default();
+        let mut mine = self.own_board(conn, &row, color, self.direct_to(cx, &row))?;
+        mine.text = format!(
+            "Game #{id}: your bomb is {}. It moves with its piece (a promoted pawn's new piece keeps it). On your turn, \
+             instead of a move, detonate it with @ and its square (move @{sq} while it is there): it and every piece \
+             next to it are removed.",
+            piece_words(&start, sq)
+        );
+        mine.in_reply_to = None;
+        out.replies.push(mine);
+        out.replies.push(self.chosen_notice(&row, color, me)?);
+        Ok(out)
+    }
+
+    /// The game's chat hears that a side has its bomb (never which).
+    fn chosen_notice(&self, row: &GameRow, color: Color, who: &Player) -> Res<Reply> {
+        let bombs = stored_bombs(row)?;
+        let pos_turn = super::turn_of_fen(&row.fen);
+        let mut text = format!("Game #{}: {} ({}) has chosen a secret bomb.", row.id, who.name, color.name());
+        if bombs.iter().all(Option::is_some) {
+            text.push_str(" Both bombs are set.");
+        }
+        let mut r = Reply::new(game_target(row), text);
+        if pos_turn == color {
+            r.text.push_str(&format!(" {} to move.", who.name));
+        }
+        Ok(r)
+    }
+
+    /// The prompt that asks `color`'s player to choose a bomb: their own side's pieces as buttons,
+    /// the board from their side, to their direct messages only. `None` for capabot's own side.
+    pub(in crate::bot) fn bomb_prompt(&self, conn: &Conn<'_>, row: &GameRow, color: Color) -> Res<Option<Reply>> {
+        let player = row.player(color);
+        if players::get(conn, player)?.is_some_and(|p| p.is_ai) {
+            return Ok(None);
+        }
+        let Some(account) = self.notify_of(conn, &row.platform, player)?.into_iter().next() else { return Ok(None) };
+        let start = self.start_position(row)?;
+        let opponent = self.name_of(conn, row.player(color.other()))?;
+        let candidates = bomb_candidates(&start, color);
+        let example = candidates.first().map(|s| s.to_string()).unwrap_or_else(|| "g1".into());
+        let target = Target::Direct { platform: row.platform.clone(), user: account.clone(), fallback: None };
+        let mut r = self.board_reply(
+            target,
+            format!(
+                "Game #{} against {opponent} (secret-bomb chess, you play {}): choose your secret bomb, one of your \
+                 pieces other than the king. Nobody else learns which until it explodes or the game ends. Press its \
+                 button, or answer here with bomb and its square (bomb {example}). You cannot move before you choose.",
+                row.id,
+                color.name()
+            ),
+            &start,
+            None,
+            color,
+        );
+        r.choices = candidates
+            .iter()
+            .map(|&sq| Choice {
+                label: candidate_label(&start, sq),
+                typed: format!("bomb #{} {sq}", row.id),
+                command: crate::bot::command::Command::Bomb { game: Some(row.id), square: Some(sq.to_string()) },
+                style: ChoiceStyle::Secondary,
+                for_user: Some(account.clone()),
+            })
+            .collect();
+        Ok(Some(r))
+    }
+
+    /// The prompts of a game that has just started: to every human player without a bomb; capabot's
+    /// own side chooses at random at once.
+    pub(in crate::bot) fn bomb_start(&self, conn: &Conn<'_>, id: i64) -> Res<Vec<Reply>> {
+        let row = games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))?;
+        let mut out = Vec::new();
+        for color in [Color::White, Color::Black] {
+            if players::get(conn, row.player(color))?.is_some_and(|p| p.is_ai) {
+                let start = self.start_position(&row)?;
+                if let Some(sq) = bomb_candidates(&start, color).choose(&mut rand::rng()) {
+                    games::set_bomb(conn, id, color, &sq.to_string(), self.clock.now())?;
+                }
+            } else {
+                out.extend(self.bomb_prompt(conn, &row, color)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `color`'s own board, bomb marked: for that player's direct messages only.
+    fn own_board(&self, conn: &Conn<'_>, row: &GameRow, color: Color, to: Target) -> Res<Reply> {
+        let game = self.load_game(conn, row)?;
+        let pos = game.position();
+        let start = self.start_position(row)?;
+        let bomb_now = pos.bomb(color);
+        let started = stored_bombs(row)?[color.index()];
+        let where_now = match (started, bomb_now) {
+            (Some(s), Some(now)) => format!("your bomb started as {} and is on {now} now", piece_words(&start, s)),
+            (Some(s), None) => format!("your bomb ({} at the start) is gone", piece_words(&start, s)),
+            (None, _) => "you have not chosen your bomb yet".to_string(),
+        };
+        let text = format!("Game #{}: {where_now}.", row.id);
+        let mut r = Reply::new(to, text);
+        if self.config.pictures {
+            r.png = board_png_marking(pos, game.moves().last().copied(), color, Some(color));
+            r.alt_text = Some(format!("Your board in game #{}; {where_now}.", row.id));
+        }
+        r.text_board = Some(text_board(pos));
+        Ok(r)
+    }
+
+    /// `board` in a direct chat: one's own board in a secret-bomb game, bomb marked (`None` when the
+    /// author has no such game, so the ordinary board answers).
+    pub(super) fn own_bomb_board(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Option<Response>> {
+        let conn = self.conn()?;
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else { return Ok(None) };
+        let Ok(row) = self.bomb_game_of(&conn, &me, id) else { return Ok(None) };
+        let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
+        Ok(Some(Response::one(self.own_board(&conn, &row, color, self.direct_to(cx, &row))?)))
+    }
+
+    /// A move is refused while its side has no bomb: the player is told (privately) and prompted again.
+    pub(super) fn bomb_missing(
+        &self,
+        cx: &Ctx<'_>,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        color: Color,
+    ) -> Res<Option<Response>> {
+        if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) || stored_bombs(row)?[color.index()].is_some() {
+            return Ok(None);
+        }
+        let mut out = Response::one(private_reply(
+            cx,
+            format!(
+                "Game #{}: choose your secret bomb before your first move; I sent you the choice in a direct message.",
+                row.id
+            ),
+        ));
+        out.replies.extend(self.bomb_prompt(conn, row, color)?);
+        Ok(Some(out))
+    }
+
+    /// At the deadline of a side's first move with no bomb chosen: a bomb at random, the player told
+    /// (directly), the chat told that it happened (not which), and a new full move time. `false`
+    /// when this game needs no such thing (the ordinary loss on time applies).
+    pub(in crate::bot) fn bomb_at_random(&self, conn: &Conn<'_>, row: &GameRow, out: &mut Response) -> Res<bool> {
+        let turn = super::turn_of_fen(&row.fen);
+        if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) || stored_bombs(row)?[turn.index()].is_some() {
+            return Ok(false);
+        }
+        let start = self.start_position(row)?;
+        let Some(&sq) = bomb_candidates(&start, turn).choose(&mut rand::rng()) else { return Ok(false) };
+        let now = self.clock.now();
+        if !games::set_bomb(conn, row.id, turn, &sq.to_string(), now)? {
+            return Ok(false);
+        }
+        let (deadline, remind_at) = clock_after(row.days_per_move, now);
+        games::set_clock(conn, row.id, row.ply, deadline, remind_at, now)?;
+        let row = games::get(conn, row.id)?.ok_or_else(|| BotError::Internal(format!("game {} vanished", row.id)))?;
+        let name = self.name_of(conn, row.player(turn))?;
+        if let Some(account) = self.notify_of(conn, &row.platform, row.player(turn))?.into_iter().next() {
+            let to = Target::Direct { platform: row.platform.clone(), user: account, fallback: None };
+            let mut r = self.own_board(conn, &row, turn, to)?;
+            r.text = format!(
+                "Game #{}: your time to choose ran out, so I chose your bomb at random: {}. Your move time starts again.",
+                row.id,
+                piece_words(&start, sq)
+            );
+            out.replies.push(r);
+        }
+        let mut note = Reply::new(
+            game_target(&row),
+            format!(
+                "Game #{}: {name} ({}) did not choose a bomb in time, so one was chosen at random. {name} to move.",
+                row.id,
+                turn.name()
+            ),
+        );
+        note.notify = self.notify_of(conn, &row.platform, row.player(turn))?;
+        out.replies.push(note);
+        Ok(true)
+    }
+
+    /// Where both bombs were, for the end of a game (secret no more).
+    pub(in crate::bot) fn bombs_revealed(&self, row: &GameRow) -> Res<Option<String>> {
+        if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) {
+            return Ok(None);
+        }
+        let start = self.start_position(row)?;
+        let bombs = stored_bombs(row)?;
+        let side = |c: Color| {
+            let name = if c == Color::White { "White" } else { "Black" };
+            match bombs[c.index()] {
+                Some(sq) => format!("{name}'s was {}", piece_words(&start, sq)),
+                None => format!("{name} never chose one"),
+            }
+        };
+        Ok(Some(format!("The bombs, where they started: {}; {}.", side(Color::White), side(Color::Black))))
+    }
+
+    /// A game's start position as stored (no bombs).
+    fn start_position(&self, row: &GameRow) -> Res<Position> {
+        let v = super::variant_named(&row.variant)?;
+        fen::parse_position(v, &row.start_fen)
+            .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))
+    }
+}
+
+/// A reply for the author alone.
+fn private_reply(cx: &Ctx<'_>, text: impl Into<String>) -> Reply {
+    let mut r = Reply::new(cx.target(), text);
+    r.audience = Audience::Author;
+    r
+}

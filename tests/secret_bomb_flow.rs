@@ -1,0 +1,178 @@
+//! Secret-bomb chess through the bot core: each player chooses a bomb by direct message before their
+//! first move, the game's chat and the opponent never learn it before it explodes or the game ends
+//! (every reply of a whole game is searched for the squares), a choice typed in a shared chat is
+//! refused, a side that does not choose in time gets one at random, and capabot's own side chooses
+//! at once.
+
+mod common;
+
+use capabot::bot::{Input, Reply, Response, Scope, Target, UserRef};
+use common::*;
+
+/// Says `text` in `who`'s direct chat with the bot.
+fn dm(tb: &TestBot, who: &str, text: &str) -> Response {
+    let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
+    tb.bot.handle(&Input::text(scope, UserRef::new(who, who), text))
+}
+
+/// Who may read a reply: `None` for everyone in a chat, `Some(user)` for one person's direct messages.
+fn reader(r: &Reply) -> Option<String> {
+    match &r.target {
+        Target::Direct { user, fallback, .. } => {
+            assert!(
+                fallback.is_none() || !r.text.contains("bomb is"),
+                "a secret must never fall back to a chat: {r:?}"
+            );
+            Some(user.id.clone())
+        }
+        Target::Chat(s) if s.direct => Some(s.chat.trim_start_matches("dm-").to_string()),
+        Target::Chat(_) => None,
+    }
+}
+
+/// Everything a reply shows a reader, as text (picture bytes left out).
+fn shown(r: &Reply) -> String {
+    let mut copy = r.clone();
+    copy.png = None;
+    serde_json::to_string(&copy).expect("reply as JSON")
+}
+
+/// Records every reply and checks none reveals a secret to someone it is not for.
+struct Watch {
+    /// (owner, the bomb's start square)
+    secrets: Vec<(&'static str, &'static str)>,
+    seen: Vec<Reply>,
+}
+
+impl Watch {
+    fn take(&mut self, r: Response) -> String {
+        let mut text = String::new();
+        for reply in r.replies {
+            let reader = reader(&reply);
+            let body = shown(&reply);
+            for (owner, square) in &self.secrets {
+                if reader.as_deref() != Some(owner) {
+                    assert!(
+                        !body.contains(&format!("{square}\""))
+                            && !body.contains(&format!("{square} "))
+                            && !body.contains(&format!("{square}."))
+                            && !body.contains(&format!("{square})")),
+                        "{owner}'s bomb ({square}) shown to {reader:?}: {body}"
+                    );
+                }
+            }
+            text.push_str(&reply.text);
+            text.push('\n');
+            self.seen.push(reply);
+        }
+        text
+    }
+}
+
+#[test]
+fn a_whole_bomb_game_keeps_both_secrets_until_the_blast() {
+    let tb = new_bot();
+    let mut w = Watch { secrets: vec![("alice", "b1"), ("bob", "h7")], seen: vec![] };
+    w.take(tb.raw("alice", "!challenge @bob bomb color:white"));
+    let start = tb.raw("bob", "!accept");
+    let prompts: Vec<&Reply> =
+        start.replies.iter().filter(|r| r.choices.iter().any(|c| c.typed.starts_with("bomb"))).collect();
+    assert_eq!(prompts.len(), 2, "one prompt per player: {start:?}");
+    for p in &prompts {
+        assert!(
+            matches!(&p.target, Target::Direct { fallback: None, .. }),
+            "prompts go to direct messages only: {p:?}"
+        );
+        assert_eq!(p.choices.len(), 15, "every piece but the king: {:?}", p.choices);
+    }
+    let to_alice = prompts.iter().find(|p| reader(p).as_deref() == Some("alice")).expect("alice's prompt");
+    assert!(to_alice.choices.iter().any(|c| c.label == "Nb1" && c.typed.ends_with(" b1")), "{:?}", to_alice.choices);
+    assert!(w.take(start).contains("secret bomb"));
+
+    // No move before the bomb; a choice typed in the shared chat is refused and stores nothing.
+    let out = w.take(tb.raw("alice", "e4"));
+    assert!(out.contains("choose your secret bomb"), "{out}");
+    let out = w.take(tb.raw("alice", "!move e4"));
+    assert!(out.contains("choose your secret bomb"), "{out}");
+    assert_eq!(tb.query_i64("SELECT COUNT(*) FROM moves"), 0);
+    let before = tb.fingerprint();
+    let refused = tb.raw("alice", "!bomb c2");
+    assert!(refused.text().contains("Not here"), "{}", refused.text());
+    assert_eq!(tb.fingerprint(), before, "a refused choice changes nothing");
+    // Not a piece of hers, the king, an empty square, a non-square: refused with a reason.
+    for bad in ["bomb e7", "bomb e1", "bomb e4", "bomb z9", "bomb #99 b1"] {
+        let out = dm(&tb, "alice", bad).text();
+        assert!(!out.contains("your bomb is"), "{bad}: {out}");
+    }
+    assert_eq!(tb.fingerprint(), before);
+
+    // The choices, by direct message.
+    let out = w.take(dm(&tb, "alice", "bomb b1"));
+    assert!(out.contains("your bomb is the knight on b1"), "{out}");
+    assert!(out.contains("alice (white) has chosen a secret bomb"), "{out}");
+    let out = w.take(dm(&tb, "alice", "bomb c2"));
+    assert!(out.contains("already chosen"), "{out}");
+    let out = w.take(dm(&tb, "bob", "!bomb h7"));
+    assert!(out.contains("Both bombs are set"), "{out}");
+
+    // A game: what the chat and each player see is searched for the other's secret at every step.
+    for (who, mv) in [("alice", "Nc3"), ("bob", "a6"), ("alice", "Nd5"), ("bob", "a5")] {
+        let out = w.take(tb.raw(who, mv));
+        assert!(out.contains("played by"), "{mv}: {out}");
+    }
+    for look in ["!board", "!pgn", "!fen", "!games"] {
+        w.take(tb.raw("bob", look));
+        w.take(tb.raw("alice", look));
+    }
+    // Her own board, by direct message, marks her bomb: for her eyes only.
+    let own = dm(&tb, "alice", "board");
+    assert!(own.text().contains("knight on b1") && own.text().contains("on d5 now"), "{}", own.text());
+    w.take(own);
+    // A detonation that is not hers: refused without telling where hers is.
+    let out = w.take(tb.raw("alice", "Nxe7"));
+    assert!(out.contains("played by"), "{out}");
+    let out = w.take(tb.raw("bob", "!move @h8"));
+    assert!(out.contains("no detonation there"), "{out}");
+    let out = w.take(tb.raw("bob", "a4"));
+    assert!(out.contains("played by"), "{out}");
+    // The knight on e7 explodes next to the black king.
+    w.secrets.clear();
+    let end = w.take(tb.raw("alice", "@e7"));
+    assert!(end.contains("alice wins"), "{end}");
+    assert!(end.contains("White's was the knight on b1") && end.contains("Black's was the pawn on h7"), "{end}");
+    let pgn = tb.raw("bob", "!pgn").text();
+    assert!(pgn.contains("[WhiteBomb \"b1\"]") && pgn.contains("[BlackBomb \"h7\"]"), "{pgn}");
+    assert!(w.seen.len() > 20);
+}
+
+#[test]
+fn a_side_that_does_not_choose_in_time_gets_a_bomb_at_random() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob bomb color:white days:1");
+    tb.say("bob", "!accept");
+    dm(&tb, "alice", "bomb g1");
+    assert!(tb.say("alice", "e4").contains("played by"));
+    // Bob lets his first move's day run out without a bomb: one is chosen for him, the game goes on.
+    tb.clock.advance(86_400 + 60);
+    let tick = tb.bot.tick();
+    let to_bob = tick.replies.iter().find(|r| reader(r).as_deref() == Some("bob")).expect("bob is told");
+    assert!(to_bob.text.contains("chose your bomb at random"), "{}", to_bob.text);
+    let public = tick.replies.iter().find(|r| reader(r).is_none()).expect("the chat is told");
+    assert!(public.text.contains("chosen at random") && !public.text.contains("bomb is"), "{}", public.text);
+    assert_eq!(tb.query_str("SELECT status FROM games"), "active");
+    assert_eq!(tb.query_i64("SELECT black_bomb IS NOT NULL FROM games"), 1);
+    assert!(tb.say("bob", "e5").contains("played by"));
+}
+
+#[test]
+fn capabot_chooses_its_own_bomb_at_once() {
+    let tb = new_bot();
+    let r = tb.raw("alice", "!play bomb color:white level:1");
+    let prompts = r.replies.iter().filter(|r| !r.choices.is_empty() && reader(r).as_deref() == Some("alice")).count();
+    assert_eq!(prompts, 1, "{r:?}");
+    assert_eq!(tb.query_i64("SELECT black_bomb IS NOT NULL AND white_bomb IS NULL FROM games"), 1);
+    assert!(tb.say("alice", "e4").contains("choose your secret bomb"));
+    dm(&tb, "alice", "bomb a2");
+    let out = tb.say("alice", "e4");
+    assert!(out.contains("played by alice") && out.contains("played by capabot"), "{out}");
+}
