@@ -28,7 +28,13 @@ pub struct HostSection {
 
 impl Default for HostSection {
     fn default() -> Self {
-        HostSection { ai_threads: None, core_threads: None, tick_seconds: 30, shutdown_grace_seconds: 10, metrics: None }
+        HostSection {
+            ai_threads: None,
+            core_threads: None,
+            tick_seconds: 30,
+            shutdown_grace_seconds: 10,
+            metrics: None,
+        }
     }
 }
 

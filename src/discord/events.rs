@@ -11,9 +11,9 @@ use crate::host::recent::Recent;
 use crate::host::{Delivery, Host};
 use serenity::all::{
     AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
-    Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
+    ConnectionStage, Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, Interaction, InteractionId, Member,
-    ConnectionStage, Message, PartialChannel, Permissions, Ready, ShardStageUpdateEvent, User,
+    Message, PartialChannel, Permissions, Ready, ShardStageUpdateEvent, User,
 };
 use std::sync::Arc;
 use std::time::Duration;

@@ -152,8 +152,9 @@ pub mod endpoint {
             .set_buckets_for_metric(Matcher::Full(super::LATENCY.into()), &super::LATENCY_BUCKETS)
             .and_then(PrometheusBuilder::install_recorder)
             .map_err(|e| format!("cannot start the metrics recorder: {e}"))?;
-        let listener =
-            tokio::net::TcpListener::bind(addr).await.map_err(|e| format!("cannot listen on {addr} for metrics: {e}"))?;
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr} for metrics: {e}"))?;
         let bound = listener.local_addr().map_err(|e| format!("metrics listener: {e}"))?;
         let stop = host.stopping();
         for platform in host.platforms() {
@@ -214,7 +215,10 @@ mod tests {
         assert_eq!(body["platforms"]["discord"], "connected");
         let down = Health { platforms: vec![("discord".into(), true), ("matrix".into(), false)], ..up.clone() };
         assert!(!down.ok());
-        assert_eq!(serde_json::from_str::<serde_json::Value>(&down.to_json()).unwrap()["platforms"]["matrix"], "disconnected");
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&down.to_json()).unwrap()["platforms"]["matrix"],
+            "disconnected"
+        );
         assert!(!Health { database: false, ..up.clone() }.ok());
         assert!(!Health { platforms: vec![], ..up }.ok(), "no front end yet");
     }
@@ -223,7 +227,7 @@ mod tests {
     fn a_move_counts_once_per_game_and_a_board_shown_not_at_all() {
         let recorder = DebuggingRecorder::new();
         let snapshotter = recorder.snapshotter();
-        metrics::with_local_recorder(&recorder, || {
+        let values: Vec<(String, f64)> = metrics::with_local_recorder(&recorder, || {
             let chat = Target::Chat(Scope::chat("discord", "1"));
             let mut moved = Reply::new(chat.clone(), "e4 played");
             moved.card = Some(card(7, Some("1. e4")));
@@ -235,21 +239,24 @@ mod tests {
             let mut search = AiSearch::queued();
             search.start();
             drop(search);
-            let _waiting = AiSearch::queued();
+            // One search still waiting for the pool when the snapshot is taken.
+            let waiting = AiSearch::queued();
+            let values = snapshotter
+                .snapshot()
+                .into_vec()
+                .into_iter()
+                .map(|(key, _, _, value)| {
+                    let v = match value {
+                        DebugValue::Counter(n) => n as f64,
+                        DebugValue::Gauge(g) => g.into_inner(),
+                        DebugValue::Histogram(h) => h.len() as f64,
+                    };
+                    (key.key().name().to_string(), v)
+                })
+                .collect();
+            drop(waiting);
+            values
         });
-        let values: Vec<(String, f64)> = snapshotter
-            .snapshot()
-            .into_vec()
-            .into_iter()
-            .map(|(key, _, _, value)| {
-                let v = match value {
-                    DebugValue::Counter(n) => n as f64,
-                    DebugValue::Gauge(g) => g.into_inner(),
-                    DebugValue::Histogram(h) => h.len() as f64,
-                };
-                (key.key().name().to_string(), v)
-            })
-            .collect();
         let value = |name: &str| values.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
         assert_eq!(value(MOVES), Some(1.0), "one move in game 7, none shown in game 8: {values:?}");
         assert_eq!(value(AI_RUNNING), Some(0.0), "{values:?}");

@@ -33,7 +33,9 @@ impl std::fmt::Display for BackupError {
             BackupError::TargetExists(p) => {
                 write!(f, "{} exists already; choose another name or pass --force to replace it", p.display())
             }
-            BackupError::SameFile(p) => write!(f, "{} is the database itself; the copy needs another name", p.display()),
+            BackupError::SameFile(p) => {
+                write!(f, "{} is the database itself; the copy needs another name", p.display())
+            }
             BackupError::CopyDamaged(s) => write!(f, "the copy failed its integrity check: {s}"),
             BackupError::Sqlite(e) => write!(f, "database error: {e}"),
             BackupError::Io(p, e) => write!(f, "{}: {e}", p.display()),
@@ -142,18 +144,18 @@ mod tests {
     /// has the same total, and as many ledger lines as transfers counted.
     fn bank(conn: &Connection) {
         conn.execute_batch(
-            "CREATE TABLE accounts (id INTEGER PRIMARY KEY, balance INTEGER NOT NULL);
-             CREATE TABLE ledger (n INTEGER PRIMARY KEY, payload BLOB NOT NULL);
-             CREATE TABLE counter (transfers INTEGER NOT NULL);
-             INSERT INTO counter VALUES (0);
+            "CREATE TABLE bank_accounts (id INTEGER PRIMARY KEY, balance INTEGER NOT NULL);
+             CREATE TABLE bank_ledger (n INTEGER PRIMARY KEY, payload BLOB NOT NULL);
+             CREATE TABLE bank_counter (transfers INTEGER NOT NULL);
+             INSERT INTO bank_counter VALUES (0);
              WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 10)
-             INSERT INTO accounts SELECT i, 100 FROM k;",
+             INSERT INTO bank_accounts SELECT i, 100 FROM k;",
         )
         .unwrap();
         // Some bulk, so that copying takes a while next to one commit.
         conn.execute_batch(
             "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 4000)
-             INSERT INTO ledger (n, payload) SELECT -i, randomblob(1000) FROM k;",
+             INSERT INTO bank_ledger (n, payload) SELECT -i, randomblob(1000) FROM k;",
         )
         .unwrap();
     }
@@ -162,10 +164,10 @@ mod tests {
         let from = n % 10 + 1;
         let to = (n * 7 + 3) % 10 + 1;
         let tx = crate::store::immediate(conn).unwrap();
-        conn.execute("UPDATE accounts SET balance = balance - 1 WHERE id = ?1", [from]).unwrap();
-        conn.execute("UPDATE accounts SET balance = balance + 1 WHERE id = ?1", [to]).unwrap();
-        conn.execute("INSERT INTO ledger (n, payload) VALUES (?1, randomblob(200))", [n]).unwrap();
-        conn.execute("UPDATE counter SET transfers = transfers + 1", []).unwrap();
+        conn.execute("UPDATE bank_accounts SET balance = balance - 1 WHERE id = ?1", [from]).unwrap();
+        conn.execute("UPDATE bank_accounts SET balance = balance + 1 WHERE id = ?1", [to]).unwrap();
+        conn.execute("INSERT INTO bank_ledger (n, payload) VALUES (?1, randomblob(200))", [n]).unwrap();
+        conn.execute("UPDATE bank_counter SET transfers = transfers + 1", []).unwrap();
         tx.commit().unwrap();
     }
 
@@ -175,13 +177,14 @@ mod tests {
         let c = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
         let verdict: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
         assert_eq!(verdict, "ok");
-        let total: i64 = c.query_row("SELECT sum(balance) FROM accounts", [], |r| r.get(0)).unwrap();
+        let total: i64 = c.query_row("SELECT sum(balance) FROM bank_accounts", [], |r| r.get(0)).unwrap();
         assert_eq!(total, 1000, "a transfer caught half-way");
-        let counted: i64 = c.query_row("SELECT transfers FROM counter", [], |r| r.get(0)).unwrap();
-        let lines: i64 = c.query_row("SELECT count(*) FROM ledger WHERE n >= 0", [], |r| r.get(0)).unwrap();
+        let counted: i64 = c.query_row("SELECT transfers FROM bank_counter", [], |r| r.get(0)).unwrap();
+        let lines: i64 = c.query_row("SELECT count(*) FROM bank_ledger WHERE n >= 0", [], |r| r.get(0)).unwrap();
         assert_eq!(counted, lines, "the counter and the ledger from different commits");
         // The schema's own tables came along.
-        let migrated: i64 = c.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'games'", [], |r| r.get(0)).unwrap();
+        let migrated: i64 =
+            c.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'games'", [], |r| r.get(0)).unwrap();
         assert_eq!(migrated, 1);
         counted
     }
