@@ -99,10 +99,27 @@ fn copy_checked(source: &Path, partial: &Path) -> Result<BackupReport, BackupErr
     let _ = std::fs::remove_file(partial);
     let mut dst = Connection::open(partial)?;
     {
-        let copy = rusqlite::backup::Backup::new(&src, &mut dst)?;
+        use rusqlite::backup::{Backup, StepResult};
+        let copy = Backup::new(&src, &mut dst)?;
         // -1: every page in one step, i.e. inside one read transaction of the source: the copy is
-        // one commit's state, and a write made meanwhile cannot restart the copy.
-        copy.run_to_completion(-1, std::time::Duration::ZERO, None)?;
+        // one commit's state, and a write made meanwhile cannot restart the copy. A step refused
+        // for a lock is tried again a bounded number of times.
+        let mut tries = 0;
+        loop {
+            match copy.step(-1)? {
+                StepResult::Done => break,
+                StepResult::More | StepResult::Busy | StepResult::Locked if tries < 200 => {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50));
+                }
+                _ => {
+                    return Err(BackupError::Sqlite(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+                        Some("the database stayed locked; try again".into()),
+                    )));
+                }
+            }
+        }
     }
     let verdict: Vec<String> = {
         let mut st = dst.prepare("PRAGMA integrity_check")?;
