@@ -5,7 +5,7 @@
 //!
 //! Environment: `CAPABOT_CONFIG` (path of the TOML file), `CAPABOT_DB`, `CAPABOT_PREFIX`,
 //! `CAPABOT_DEFAULT_VARIANT`, `CAPABOT_PICTURES` (`0`/`1`), `CAPABOT_AI_THREADS`, `CAPABOT_BOARDS`,
-//! `CAPABOT_DISCORD_PROXY`, `CAPABOT_DISCORD_GUILD`, `CAPABOT_MATRIX_STORE`.
+//! `CAPABOT_DISCORD_PROXY`, `CAPABOT_DISCORD_GUILD`, `CAPABOT_MATRIX_STORE`, `CAPABOT_METRICS`.
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -22,11 +22,19 @@ pub struct HostSection {
     pub tick_seconds: u64,
     /// Seconds that shutdown waits for moves in flight.
     pub shutdown_grace_seconds: u64,
+    /// Where to serve `/healthz` and Prometheus `/metrics` (a loopback address; off when absent).
+    pub metrics: Option<std::net::SocketAddr>,
 }
 
 impl Default for HostSection {
     fn default() -> Self {
-        HostSection { ai_threads: None, core_threads: None, tick_seconds: 30, shutdown_grace_seconds: 10 }
+        HostSection {
+            ai_threads: None,
+            core_threads: None,
+            tick_seconds: 30,
+            shutdown_grace_seconds: 10,
+            metrics: None,
+        }
     }
 }
 
@@ -153,6 +161,9 @@ impl Config {
         if let Some(v) = env("CAPABOT_MATRIX_STORE") {
             cfg.matrix.store = PathBuf::from(v);
         }
+        if let Some(v) = env("CAPABOT_METRICS") {
+            cfg.host.metrics = Some(parse_env("CAPABOT_METRICS", &v)?);
+        }
         cfg.check()?;
         Ok(cfg)
     }
@@ -175,6 +186,12 @@ impl Config {
         }
         if self.host.core_threads == Some(0) {
             return Err("host.core_threads must be at least 1".into());
+        }
+        // Unauthenticated: never on a public interface (a reverse proxy or a tunnel can carry it).
+        if let Some(a) = self.host.metrics
+            && !a.ip().is_loopback()
+        {
+            return Err(format!("host.metrics must be a loopback address such as 127.0.0.1:9187, not {a}"));
         }
         if let Some(p) = &self.discord.proxy
             && !(p.starts_with("http://") || p.starts_with("https://"))
@@ -245,12 +262,20 @@ mod tests {
         assert_eq!(cfg.db, PathBuf::from("/tmp/y.db"));
         assert_eq!(cfg.host_config().ai_threads, 2);
         assert_eq!(cfg.matrix.store, PathBuf::from("/tmp/ms"));
+        assert_eq!(cfg.host.metrics, None, "off by default");
+        std::fs::write(&f, "[host]\nmetrics = \"127.0.0.1:9187\"\n").unwrap();
+        let cfg = Config::load_with(Some(&f), |_| None).unwrap();
+        assert_eq!(cfg.host.metrics, Some("127.0.0.1:9187".parse().unwrap()));
+        let public = |k: &str| (k == "CAPABOT_METRICS").then(|| "0.0.0.0:1".to_string());
+        assert!(Config::load_with(Some(&f), public).unwrap_err().contains("loopback"));
         for bad in [
             "dbb = 1\n",
             "default_variant = \"nope\"\n",
             "[discord]\ntoken = \"x\"\n",
             "[host]\nai_threads = 0\n",
             "[host]\ncore_threads = 0\n",
+            "[host]\nmetrics = \"0.0.0.0:9187\"\n",
+            "[host]\nmetrics = \"localhost\"\n",
         ] {
             std::fs::write(&f, bad).unwrap();
             assert!(Config::load_with(Some(&f), |_| None).is_err(), "{bad}");

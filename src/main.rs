@@ -128,6 +128,20 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// A consistent copy of the SQLite database, safe while the bot runs and writes (SQLite's
+    /// online backup). PostgreSQL: use `pg_dump` (see the README).
+    Backup {
+        /// Where the copy goes; refused when it exists, unless --force.
+        file: PathBuf,
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Database file (overrides config and CAPABOT_DB).
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Replace FILE when it exists.
+        #[arg(long)]
+        force: bool,
+    },
     /// Speak the UCI protocol on stdin/stdout (Fairy-Stockfish conventions, option UCI_Variant).
     Uci,
     /// Draw a position as a PNG picture.
@@ -251,10 +265,19 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
     let token = if discord { Some(capabot::discord::Token::from_env()?) } else { None };
     #[cfg(feature = "matrix")]
     let creds = if matrix { Some(capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?) } else { None };
+    #[cfg(not(feature = "metrics-http"))]
+    if cfg.host.metrics.is_some() {
+        return Err("host.metrics is set, but this build has no metrics endpoint (cargo feature metrics-http)".into());
+    }
     let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
     let (host, rt) = start_chat_host(&cfg)?;
     let stop = CancellationToken::new();
     let res = rt.block_on(async {
+        #[cfg(feature = "metrics-http")]
+        if let Some(addr) = cfg.host.metrics {
+            let bound = host::metrics::endpoint::serve(host.clone(), addr).await?;
+            eprintln!("capabot: health and metrics on http://{bound}/healthz and http://{bound}/metrics");
+        }
         let signal = stop.clone();
         tokio::spawn(async move {
             host::shutdown_signal().await;
@@ -420,6 +443,20 @@ fn run(cli: Cli) -> Result<(), String> {
             for (platform, state, n) in counts {
                 outln!("{platform} {state} {n}");
             }
+        }
+        Command::Backup { file, config, db, force } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            let report = capabot::store::backup::backup(&cfg.db, &file, force).map_err(|e| e.to_string())?;
+            outln!(
+                "backed up {} to {} ({} pages, {} bytes; integrity check ok)",
+                cfg.db.display(),
+                file.display(),
+                report.pages,
+                report.bytes
+            );
         }
         Command::Uci => {
             let out: ai::uci::Output = Arc::new(Mutex::new(std::io::stdout()));

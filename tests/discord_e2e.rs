@@ -1313,4 +1313,101 @@ async fn a_secret_bomb_game_with_the_choices_by_direct_message() {
         env.finish(bot, &[]).await;
     })
     .await;
+
+/// `GET path` on the bot's metrics endpoint: status code and body.
+#[cfg(feature = "metrics-http")]
+fn http_get(addr: &str, path: &str) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect to the metrics endpoint");
+    s.set_read_timeout(Some(WAIT)).expect("timeout");
+    write!(s, "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").expect("request");
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).expect("response");
+    let (head, body) = raw.split_once("\r\n\r\n").expect("a head and a body");
+    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).expect("a status code");
+    (status, body.to_string())
+}
+
+/// The value of one Prometheus series (`name{labels}`) in a scrape; 0 when absent.
+#[cfg(feature = "metrics-http")]
+fn series(scrape: &str, name_and_labels: &str) -> f64 {
+    scrape
+        .lines()
+        .find_map(|l| l.strip_prefix(name_and_labels).and_then(|rest| rest.trim().parse().ok()))
+        .unwrap_or(0.0)
+}
+
+/// `capabot discord` with `[host] metrics` set: `/healthz` says Discord is connected and the
+/// database answers, and `/metrics` counts the commands, the moves and their latency of a game
+/// played meanwhile, and shows the outbox and the connection per platform.
+#[cfg(feature = "metrics-http")]
+#[tokio::test(flavor = "current_thread")]
+async fn the_metrics_endpoint_counts_a_game_and_reports_health() {
+    use std::io::BufRead;
+    let fake = FakeDiscord::start(world()).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+        .arg("discord")
+        .current_dir(dir.path())
+        .env_clear()
+        .env("CAPABOT_DB", dir.path().join("capabot.db"))
+        .env("DISCORD_TOKEN", TOKEN)
+        .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+        .env("CAPABOT_DISCORD_GUILD", GUILD.to_string())
+        .env("CAPABOT_METRICS", "127.0.0.1:0")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("capabot discord starts");
+    // The endpoint's address (a free port) is the first thing said on stderr; the rest is read on
+    // so that the pipe never fills.
+    let stderr = child.stderr.take().expect("stderr");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let addr = loop {
+        let line = rx.recv_timeout(WAIT).expect("capabot names its metrics address");
+        if let Some(rest) = line.strip_prefix("capabot: health and metrics on http://") {
+            break rest.split('/').next().expect("host:port").to_string();
+        }
+    };
+    assert!(addr.starts_with("127.0.0.1:"), "{addr}");
+    fake.wait_for_sessions(1, WAIT).await;
+    // READY reaches the bot just after the session starts.
+    let deadline = std::time::Instant::now() + WAIT;
+    let health = loop {
+        let (status, body) = http_get(&addr, "/healthz");
+        if status == 200 {
+            break body;
+        }
+        assert_eq!(status, 503, "{body}");
+        assert!(std::time::Instant::now() < deadline, "never healthy: {body}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let health: Value = serde_json::from_str(&health).expect("JSON");
+    assert_eq!(health, json!({ "status": "ok", "database": "ok", "platforms": { "discord": "connected" } }));
+
+    let before = http_get(&addr, "/metrics").1;
+    new_game(&fake, GENERAL, "chess", &[]).await;
+    play(&fake, GENERAL, ALICE, "e4").await;
+    play(&fake, GENERAL, BOB, "e5").await;
+    let (status, after) = http_get(&addr, "/metrics");
+    assert_eq!(status, 200);
+    let moved = |name: &str| series(&after, name) - series(&before, name);
+    let discord = "{platform=\"discord\"}";
+    assert_eq!(moved(&format!("capabot_moves_total{discord}")), 2.0, "{after}");
+    // The challenge, the accepting click and the two moves at least.
+    assert!(moved(&format!("capabot_commands_total{discord}")) >= 4.0, "{after}");
+    assert!(moved(&format!("capabot_command_seconds_count{discord}")) >= 4.0, "{after}");
+    assert!(after.contains("capabot_command_seconds_bucket{platform=\"discord\",le=\"0.5\"}"), "{after}");
+    assert_eq!(series(&after, &format!("capabot_connected{discord}")), 1.0, "{after}");
+    assert!(after.contains(&format!("capabot_outbox_pending{discord}")), "{after}");
+    assert!(!after.contains("capabot_delivery_failures_total{"), "nothing failed: {after}");
+    let (status, _) = http_get(&addr, "/nothing-here");
+    assert_eq!(status, 404);
+    let _ = child.kill();
+    let _ = child.wait();
 }

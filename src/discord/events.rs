@@ -11,9 +11,9 @@ use crate::host::recent::Recent;
 use crate::host::{Delivery, Host};
 use serenity::all::{
     AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
-    Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
+    ConnectionStage, Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
     CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, Interaction, InteractionId, Member,
-    Message, PartialChannel, Permissions, Ready, User,
+    Message, PartialChannel, Permissions, Ready, ShardStageUpdateEvent, User,
 };
 use std::sync::Arc;
 use std::time::Duration;
@@ -296,9 +296,15 @@ impl Handler {
 impl EventHandler for Handler {
     async fn ready(&self, _ctx: Context, ready: Ready) {
         tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+        self.host.set_connected("discord", true);
         // Connected: what the outbox holds goes out (the host starts its drainer once, whatever
         // the number of READYs).
         self.host.start_drainer();
+    }
+
+    /// The gateway went down (reconnecting, resuming) or up again: for `/healthz`.
+    async fn shard_stage_update(&self, _ctx: Context, event: ShardStageUpdateEvent) {
+        self.host.set_connected("discord", event.new == ConnectionStage::Connected);
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {

@@ -19,6 +19,7 @@
 //! them after the restart, so an AI move is either stored and announced or not stored at all.
 
 pub mod limits;
+pub mod metrics;
 pub mod recent;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
@@ -52,6 +53,17 @@ impl DeliveryError {
     /// A passing failure without a retry-after.
     pub fn transient(detail: impl Into<String>) -> DeliveryError {
         DeliveryError::Transient { retry_after: None, detail: detail.into() }
+    }
+
+    /// The `kind` label of a failed delivery in the metrics.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            DeliveryError::DirectMessagesClosed => "direct_closed",
+            DeliveryError::Transient { .. } => "transient",
+            DeliveryError::ChatGone(_) => "chat_gone",
+            DeliveryError::Forbidden(_) => "forbidden",
+            DeliveryError::Failed(_) => "failed",
+        }
     }
 
     fn failure(&self) -> Failure {
@@ -188,6 +200,8 @@ pub struct Host {
     started_scheduler: std::sync::atomic::AtomicBool,
     started_drainer: std::sync::atomic::AtomicBool,
     resumed_ai: std::sync::atomic::AtomicBool,
+    /// Whether each front end's gateway or sync is connected, as it last said.
+    connected: RwLock<HashMap<String, bool>>,
 }
 
 impl Host {
@@ -207,6 +221,7 @@ impl Host {
             started_scheduler: Default::default(),
             started_drainer: Default::default(),
             resumed_ai: Default::default(),
+            connected: Default::default(),
         })
     }
 
@@ -214,6 +229,62 @@ impl Host {
     pub fn register(&self, fe: Arc<dyn FrontEnd>) {
         if let Ok(mut map) = self.front_ends.write() {
             map.insert(fe.platform().to_string(), fe);
+        }
+    }
+
+    /// A front end says its gateway or sync went up or down (for `/healthz` and the metrics).
+    pub fn set_connected(&self, platform: &str, up: bool) {
+        if let Ok(mut map) = self.connected.write() {
+            map.insert(platform.to_string(), up);
+        }
+        metrics::connected(platform, up);
+    }
+
+    /// Whether `platform`'s front end said it is connected (not until it says so).
+    pub fn is_connected(&self, platform: &str) -> bool {
+        self.connected.read().ok().and_then(|m| m.get(platform).copied()).unwrap_or(false)
+    }
+
+    /// Each front end plugged in, connected or not, and whether the database answers a query.
+    pub async fn health(&self) -> metrics::Health {
+        let mut platforms: Vec<(String, bool)> =
+            self.platforms().into_iter().map(|p| (p.clone(), self.is_connected(&p))).collect();
+        platforms.sort();
+        let bot = self.bot.clone();
+        // Not through the core's queue: a busy bot is still a healthy one.
+        let database = tokio::task::spawn_blocking(move || {
+            let conn = bot.store().conn().map_err(|e| e.to_string())?;
+            conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).map_err(|e| e.to_string())
+        })
+        .await
+        .map_err(|e| e.to_string())
+        .and_then(|r| r);
+        if let Err(e) = &database {
+            tracing::warn!("health check: the database does not answer: {e}");
+        }
+        metrics::Health { platforms, database: database.is_ok() }
+    }
+
+    /// Sets the outbox gauge of every platform (plugged in here or with rows waiting) from the
+    /// database.
+    pub async fn refresh_outbox_gauges(&self) {
+        let bot = self.bot.clone();
+        let counts = tokio::task::spawn_blocking(move || {
+            let conn = bot.store().conn().ok()?;
+            crate::store::outbox::counts(&conn).ok()
+        })
+        .await
+        .ok()
+        .flatten();
+        let Some(counts) = counts else { return };
+        let mut pending: HashMap<String, i64> = self.platforms().into_iter().map(|p| (p, 0)).collect();
+        for (platform, state, n) in counts {
+            if state == "pending" {
+                *pending.entry(platform).or_default() += n;
+            }
+        }
+        for (platform, n) in pending {
+            ::metrics::gauge!(metrics::OUTBOX_PENDING, "platform" => platform).set(n as f64);
         }
     }
 
@@ -243,6 +314,7 @@ impl Host {
                 None => Delivery::Ignored,
             });
         }
+        let (started, platform) = (std::time::Instant::now(), input.scope.platform.clone());
         let me = self.clone();
         let delivery = self
             .tracker
@@ -255,6 +327,7 @@ impl Host {
                 me.settle(response, origin).await
             })
             .await;
+        metrics::input_handled(&platform, started.elapsed());
         Ok(delivery)
     }
 
@@ -358,6 +431,7 @@ impl Host {
     }
 
     async fn settle_now(self: &Arc<Self>, mut response: Response, origin: Option<String>) -> Delivery {
+        metrics::moves_announced(&response.replies);
         let mut delivery = Delivery::Done;
         if response.queued {
             let mut chats: Vec<(String, String)> = Vec::new();
@@ -378,6 +452,7 @@ impl Host {
                     r.in_reply_to.clone_from(&origin);
                 }
                 if let Err(e) = self.deliver(r).await {
+                    metrics::delivery_failed(r.target.platform(), e.kind());
                     tracing::warn!(platform = r.target.platform(), "reply not delivered: {e}");
                 }
             }
@@ -444,10 +519,12 @@ impl Host {
                     return true;
                 }
                 Err(DeliveryError::Transient { retry_after, detail }) => {
+                    metrics::delivery_failed(row.reply.target.platform(), "transient");
                     let attempts = row.attempts + tries;
                     let wait = retry_after.unwrap_or(Duration::from_secs(backoff_secs(attempts) as u64));
                     if attempts >= MAX_ATTEMPTS {
                         tracing::warn!(row = row.id, "reply given up after {attempts} attempts: {detail}");
+                        metrics::delivery_failed(row.reply.target.platform(), "gave_up");
                         self.fail_row(row, Failure::Refused, format!("gave up: {detail}")).await;
                         return true;
                     }
@@ -466,6 +543,7 @@ impl Host {
                     return false;
                 }
                 Err(e) => {
+                    metrics::delivery_failed(row.reply.target.platform(), e.kind());
                     tracing::warn!(row = row.id, platform = row.reply.target.platform(), "reply not delivered: {e}");
                     self.fail_row(row, e.failure(), e.to_string()).await;
                     return true;
@@ -529,7 +607,9 @@ impl Host {
     }
 
     async fn run_ai_inner(self: Arc<Self>, job: AiJob, origin: Option<String>) -> Delivery {
+        let mut gauge = metrics::AiSearch::queued();
         let Ok(permit) = self.ai_pool.clone().acquire_owned().await else { return Delivery::Done };
+        gauge.start();
         if self.stop.is_cancelled() {
             return Delivery::Done;
         }
@@ -554,6 +634,7 @@ impl Host {
         };
         // The pool bounds searches only: the moves that follow may need a place of their own.
         drop(permit);
+        drop(gauge);
         let bot = self.bot.clone();
         let o = origin.clone();
         let response = self.blocking(move || bot.finish_ai_job_for(&job, mv, o.as_deref())).await.unwrap_or_default();

@@ -73,12 +73,14 @@ pub async fn sync_until_stopped(host: &Host, client: &Client) {
         };
         match result {
             Ok(_) => {
+                host.set_connected(PLATFORM, true);
                 if std::mem::replace(&mut failing, false) {
                     tracing::info!("Matrix sync works again");
                 }
                 delay = Duration::from_millis(200);
             }
             Err(e) => {
+                host.set_connected(PLATFORM, false);
                 if !std::mem::replace(&mut failing, true) {
                     tracing::warn!("Matrix sync failed, retrying with back-off: {e}");
                 }

@@ -6,6 +6,7 @@
 //! busy timeout) are applied to every connection here, outside the migrations. [`Store`] keeps a
 //! small pool of connections so that several threads can use one store at once.
 
+pub mod backup;
 pub mod challenges;
 pub mod events;
 pub mod games;
