@@ -53,9 +53,9 @@ pub(crate) fn server_account() -> Result<Option<Account>, HarnessError> {
 fn choose_account() -> Result<Account, HarnessError> {
     if let Some(name) = std::env::var_os("PG_HARNESS_USER") {
         let name = name.to_string_lossy().into_owned();
-        return lookup(&name)?
-            .filter(|account| account.uid != 0)
-            .ok_or_else(|| HarnessError::new(format!("PG_HARNESS_USER={name} is no existing account other than root")));
+        return lookup(&name)?.filter(|account| account.uid != 0).ok_or_else(|| {
+            HarnessError::new(format!("PG_HARNESS_USER={name} is no existing account other than root"))
+        });
     }
     if let Some(account) = lookup(DEFAULT_ACCOUNT)? {
         return Ok(account);
@@ -90,8 +90,7 @@ fn lookup(name: &str) -> Result<Option<Account>, HarnessError> {
     let mut found: *mut libc::passwd = std::ptr::null_mut();
     // SAFETY: every pointer is valid for the call, and the buffer's length is the one passed;
     // getpwnam_r (unlike getpwnam) keeps no static state, so other threads are no concern.
-    let code =
-        unsafe { libc::getpwnam_r(c_name.as_ptr(), &mut entry, buffer.as_mut_ptr(), buffer.len(), &mut found) };
+    let code = unsafe { libc::getpwnam_r(c_name.as_ptr(), &mut entry, buffer.as_mut_ptr(), buffer.len(), &mut found) };
     if code != 0 {
         let error = std::io::Error::from_raw_os_error(code);
         return Err(HarnessError::new(format!("cannot look up the account {name}: {error}")));
@@ -140,7 +139,11 @@ pub(crate) fn reachable_bin_dir(bin_dir: &Path, account: &Account) -> Result<Pat
             .map_err(|e| HarnessError::new(format!("cannot open up {}: {e}", dir.display())))?;
     }
     if !runs_as(&copied_bin, account) {
-        return Err(HarnessError::new(format!("the account {} cannot run the copy in {}", account.name, shared.display())));
+        return Err(HarnessError::new(format!(
+            "the account {} cannot run the copy in {}",
+            account.name,
+            shared.display()
+        )));
     }
     fs::write(&marker, "").map_err(|e| HarnessError::new(format!("cannot write {}: {e}", marker.display())))?;
     Ok(copied_bin)
@@ -162,7 +165,9 @@ fn owned_by_root(path: &Path) -> bool {
 
 /// Copies the directory `from` to `to` (files keep their modes; directories become 0755).
 fn copy_tree(from: &Path, to: &Path) -> Result<(), HarnessError> {
-    let fail = |what: &str, path: &Path, e: std::io::Error| HarnessError::new(format!("cannot {what} {}: {e}", path.display()));
+    let fail = |what: &str, path: &Path, e: std::io::Error| {
+        HarnessError::new(format!("cannot {what} {}: {e}", path.display()))
+    };
     fs::create_dir_all(to).map_err(|e| fail("create", to, e))?;
     fs::set_permissions(to, fs::Permissions::from_mode(0o755)).map_err(|e| fail("open up", to, e))?;
     for entry in fs::read_dir(from).map_err(|e| fail("read", from, e))? {

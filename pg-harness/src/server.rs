@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
 
-use crate::account::{Account, server_account, reachable_bin_dir};
+use crate::account::{Account, reachable_bin_dir, server_account};
 use crate::error::HarnessError;
 use crate::install::ensure_installed;
 use crate::kept::Kept;
@@ -99,8 +99,9 @@ impl PgServer {
         fs::write(dir.path().join(OWNER_FILE), std::process::id().to_string())
             .map_err(|e| HarnessError::new(format!("cannot write in {}: {e}", dir.path().display())))?;
         if let Some(account) = &account {
-            std::os::unix::fs::chown(dir.path(), Some(account.uid), Some(account.gid))
-                .map_err(|e| HarnessError::new(format!("cannot give {} to {}: {e}", dir.path().display(), account.name)))?;
+            std::os::unix::fs::chown(dir.path(), Some(account.uid), Some(account.gid)).map_err(|e| {
+                HarnessError::new(format!("cannot give {} to {}: {e}", dir.path().display(), account.name))
+            })?;
         }
         let mut server = PgServer {
             log: dir.path().join("postgres.log"),
@@ -236,8 +237,8 @@ impl PgServer {
             postgres.arg("-c").arg(setting);
         }
         postgres.stdin(std::process::Stdio::null()).stdout(log).stderr(log_too);
-        let process =
-            Kept::spawn(postgres).map_err(|e| HarnessError::new(format!("cannot run {}/postgres: {e}", bin_dir.display())))?;
+        let process = Kept::spawn(postgres)
+            .map_err(|e| HarnessError::new(format!("cannot run {}/postgres: {e}", bin_dir.display())))?;
         *self.process.lock().unwrap_or_else(|e| e.into_inner()) = Some(process);
         let deadline = Instant::now() + START_TIMEOUT;
         loop {

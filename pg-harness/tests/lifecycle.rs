@@ -47,8 +47,7 @@ fn a_server_gives_each_test_its_own_database_and_leaves_nothing_behind() {
     let name = one.name().to_string();
     drop(one);
     assert!(first.query_one("SELECT 1", &[]).is_err(), "its connections were ended");
-    let left: i64 =
-        second.query_one("SELECT count(*) FROM pg_database WHERE datname = $1", &[&name]).unwrap().get(0);
+    let left: i64 = second.query_one("SELECT count(*) FROM pg_database WHERE datname = $1", &[&name]).unwrap().get(0);
     assert_eq!(left, 0);
 
     drop((second, two));
