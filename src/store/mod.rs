@@ -7,6 +7,7 @@
 //! small pool of connections so that several threads can use one store at once.
 
 pub mod challenges;
+pub mod db;
 pub mod events;
 pub mod games;
 pub mod ladders;
@@ -14,6 +15,8 @@ pub mod links;
 pub mod offers;
 pub mod outbox;
 pub mod players;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod ratings;
 pub mod settings;
 pub mod tournaments;
