@@ -8,6 +8,7 @@
 
 pub mod backup;
 pub mod challenges;
+pub mod db;
 pub mod events;
 pub mod games;
 pub mod ladders;
@@ -15,6 +16,8 @@ pub mod links;
 pub mod offers;
 pub mod outbox;
 pub mod players;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod ratings;
 pub mod settings;
 pub mod tournaments;

@@ -1,0 +1,126 @@
+//! The PostgreSQL side of the store (cargo feature `postgres`): its schema and how it is applied.
+//! For now this is the foundation only; the store's functions still speak SQLite
+//! (see `docs/postgres.md` for the road to one interface with two backends).
+//!
+//! The schema lives in `migrations/postgres/`, one file per SQLite migration with the same number
+//! and the same meaning (`tests/pg_schema.rs` checks that the two agree column by column). The files
+//! are embedded at build time and applied by `refinery`, which records each in
+//! `refinery_schema_history` with a checksum and refuses a database whose applied migrations were
+//! edited or are unknown. Several processes may start at once: the migrations run under a
+//! PostgreSQL advisory lock, so one applies them and the others then find nothing to do.
+
+use std::fmt;
+use std::time::Duration;
+
+use r2d2_postgres::PostgresConnectionManager;
+use r2d2_postgres::postgres::{Client, Config, NoTls};
+use refinery::{Migration, Runner};
+
+/// The PostgreSQL migrations, in order: `V<n>__<name>` is SQLite's `000<n>_<name>.sql`. Never edit
+/// a released file; add a new one on both sides.
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    ("V1__initial", include_str!("../../migrations/postgres/V1__initial.sql")),
+    ("V2__communities", include_str!("../../migrations/postgres/V2__communities.sql")),
+    ("V3__community", include_str!("../../migrations/postgres/V3__community.sql")),
+    ("V4__rated_games", include_str!("../../migrations/postgres/V4__rated_games.sql")),
+    ("V5__ladder_chat", include_str!("../../migrations/postgres/V5__ladder_chat.sql")),
+    ("V6__tournament_chat", include_str!("../../migrations/postgres/V6__tournament_chat.sql")),
+    ("V7__gif_at_end", include_str!("../../migrations/postgres/V7__gif_at_end.sql")),
+    ("V8__outbox", include_str!("../../migrations/postgres/V8__outbox.sql")),
+    ("V9__secret_bombs", include_str!("../../migrations/postgres/V9__secret_bombs.sql")),
+];
+
+/// The table in which refinery records the applied migrations.
+pub const HISTORY_TABLE: &str = "refinery_schema_history";
+
+/// The advisory lock key that serialises migrations between processes ("capabot" in ASCII).
+const MIGRATION_LOCK: i64 = 0x0063_6170_6162_6f74;
+
+/// A pool of connections to one PostgreSQL database.
+pub type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<NoTls>>;
+
+/// Why the PostgreSQL store could not be opened or migrated. No variant carries the URL (it may
+/// hold a password).
+#[derive(Debug)]
+pub enum PgError {
+    /// The `db` setting is no valid PostgreSQL URL or connection string.
+    Url(String),
+    Postgres(r2d2_postgres::postgres::Error),
+    Pool(r2d2_postgres::r2d2::Error),
+    Migration(refinery::Error),
+}
+
+impl fmt::Display for PgError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgError::Url(why) => write!(f, "invalid PostgreSQL URL: {why}"),
+            PgError::Postgres(e) => write!(f, "PostgreSQL error: {e}"),
+            PgError::Pool(e) => write!(f, "cannot connect to PostgreSQL: {e}"),
+            PgError::Migration(e) => write!(f, "PostgreSQL migration error: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for PgError {}
+
+impl From<r2d2_postgres::postgres::Error> for PgError {
+    fn from(e: r2d2_postgres::postgres::Error) -> Self {
+        PgError::Postgres(e)
+    }
+}
+
+/// refinery's runner over [`MIGRATIONS`], one transaction per migration.
+pub fn runner() -> Result<Runner, PgError> {
+    let migrations = MIGRATIONS
+        .iter()
+        .map(|(name, sql)| Migration::unapplied(name, sql))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(PgError::Migration)?;
+    Ok(Runner::new(&migrations))
+}
+
+/// Brings the database to the latest schema and returns how many migrations it applied. Holds a
+/// session-level advisory lock meanwhile, so concurrent callers apply each migration once.
+pub fn migrate(client: &mut Client) -> Result<usize, PgError> {
+    client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])?;
+    let report = runner().and_then(|runner| runner.run(client).map_err(PgError::Migration));
+    let unlocked = client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]);
+    let report = report?;
+    unlocked?;
+    Ok(report.applied_migrations().len())
+}
+
+/// Connects to the database at `url` (`postgres://user:password@host:port/database`, or a
+/// key=value connection string), brings its schema up to date and returns a pool of at most
+/// `max_connections` connections.
+pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
+    // The parser's message never repeats the password it was given.
+    let config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
+    let pool = r2d2_postgres::r2d2::Pool::builder()
+        .max_size(max_connections.max(1))
+        .connection_timeout(Duration::from_secs(10))
+        .build(PostgresConnectionManager::new(config, NoTls))
+        .map_err(PgError::Pool)?;
+    migrate(&mut *pool.get().map_err(PgError::Pool)?)?;
+    Ok(pool)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_migration_name_parses_and_versions_count_up_from_one() {
+        let runner = runner().unwrap();
+        let versions: Vec<_> = runner.get_migrations().iter().map(|m| m.version()).collect();
+        let expected: Vec<_> = (1..=MIGRATIONS.len()).collect();
+        assert_eq!(versions.iter().map(|v| *v as usize).collect::<Vec<_>>(), expected);
+    }
+
+    #[test]
+    fn a_bad_url_is_refused_without_repeating_it() {
+        let error = open_pool("postgres://bob:secret@127.0.0.1:notaport/db", 1).unwrap_err();
+        assert!(matches!(error, PgError::Url(_)), "{error}");
+        assert!(!error.to_string().contains("secret"), "{error}");
+    }
+}

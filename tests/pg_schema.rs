@@ -1,0 +1,385 @@
+//! The SQLite and PostgreSQL schemas agree: every table and view, column by column (name, order,
+//! mapped type, nullability, default, auto-numbering), primary keys, foreign keys, unique
+//! constraints and named indexes. SQLite's schema comes from the store's own migrations in
+//! memory, PostgreSQL's from `store::postgres` on a real server started by `pg-harness`; a
+//! migration added on one side only fails `the_two_schemas_agree_column_by_column`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::thread;
+
+use capabot::store;
+use capabot::store::postgres::{HISTORY_TABLE, MIGRATIONS as PG_MIGRATIONS, migrate, open_pool};
+use pg_harness::PgServer;
+use pg_harness::postgres::{Client, GenericClient};
+use rusqlite::Connection;
+
+/// One column, in PostgreSQL's terms.
+#[derive(Debug, Clone, PartialEq)]
+struct Column {
+    name: String,
+    /// PostgreSQL's type name (`bigint`, `text`, `double precision`, `bytea`); empty in views.
+    ty: String,
+    not_null: bool,
+    /// Its place in the primary key, from 1.
+    primary_key: Option<u32>,
+    /// Numbered by the database when an insert leaves it out (SQLite's rowid alias, PostgreSQL's
+    /// identity column).
+    auto: bool,
+    default: Option<String>,
+}
+
+#[derive(Debug, Default, PartialEq)]
+struct Table {
+    is_view: bool,
+    columns: Vec<Column>,
+    /// (column, referenced table, referenced column, on delete)
+    foreign_keys: BTreeSet<(String, String, String, String)>,
+    unique: BTreeSet<Vec<String>>,
+    /// name → (columns, unique, partial)
+    indexes: BTreeMap<String, (Vec<String>, bool, bool)>,
+}
+
+type Schema = BTreeMap<String, Table>;
+
+/// SQLite's declared column types and the PostgreSQL types the migrations map them to.
+fn mapped_type(sqlite: &str) -> String {
+    match sqlite.to_ascii_uppercase().as_str() {
+        "INTEGER" => "bigint".into(),
+        "TEXT" => "text".into(),
+        "REAL" => "double precision".into(),
+        "BLOB" => "bytea".into(),
+        other => format!("no PostgreSQL type for SQLite's {other:?}: add it to mapped_type"),
+    }
+}
+
+/// A default as written, without PostgreSQL's cast (`'pending'::text` is `'pending'`).
+fn plain_default(default: &str) -> String {
+    match default.find("::") {
+        Some(cast) if default.starts_with('\'') => default[..cast].to_string(),
+        _ => default.to_string(),
+    }
+}
+
+fn sqlite_schema(conn: &Connection) -> Schema {
+    let mut schema = Schema::new();
+    let mut tables = conn
+        .prepare("SELECT name, type = 'view' FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")
+        .unwrap();
+    let names: Vec<(String, bool)> =
+        tables.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).unwrap().map(Result::unwrap).collect();
+    for (name, is_view) in names {
+        let without_rowid: bool = conn
+            .query_row("SELECT wr FROM pragma_table_list WHERE name = ?1 AND schema = 'main'", [&name], |row| {
+                row.get(0)
+            })
+            .unwrap();
+        let foreign_keys: BTreeSet<(String, String, String, String)> = conn
+            .prepare("SELECT \"from\", \"table\", \"to\", on_delete FROM pragma_foreign_key_list(?1)")
+            .unwrap()
+            .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut columns: Vec<Column> = conn
+            .prepare("SELECT name, type, \"notnull\", dflt_value, pk FROM pragma_table_info(?1) ORDER BY cid")
+            .unwrap()
+            .query_map([&name], |row| {
+                let declared: String = row.get(1)?;
+                let pk: u32 = row.get(4)?;
+                Ok(Column {
+                    name: row.get(0)?,
+                    ty: if is_view { String::new() } else { mapped_type(&declared) },
+                    // Primary key columns are NOT NULL in PostgreSQL (and in WITHOUT ROWID tables).
+                    not_null: !is_view && (row.get::<_, bool>(2)? || pk > 0),
+                    primary_key: (pk > 0).then_some(pk),
+                    auto: false,
+                    default: row.get(3)?,
+                })
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        // A lone INTEGER PRIMARY KEY of a rowid table is numbered by SQLite, unless it holds
+        // another table's id (player_prefs.player_id): then nothing ever leaves it out.
+        let key: Vec<usize> = (0..columns.len()).filter(|&i| columns[i].primary_key.is_some()).collect();
+        if let [only] = key[..] {
+            let column = &columns[only];
+            let refers = foreign_keys.iter().any(|(from, ..)| *from == column.name);
+            if !without_rowid && !is_view && column.ty == "bigint" && !refers {
+                columns[only].auto = true;
+            }
+        }
+        let mut unique = BTreeSet::new();
+        let mut indexes = BTreeMap::new();
+        let list: Vec<(String, bool, String, bool)> = conn
+            .prepare("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)")
+            .unwrap()
+            .query_map([&name], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        for (index, is_unique, origin, partial) in list {
+            let index_columns: Vec<String> = conn
+                .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
+                .unwrap()
+                .query_map([&index], |row| row.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            match origin.as_str() {
+                "u" => {
+                    unique.insert(index_columns);
+                }
+                "c" => {
+                    indexes.insert(index, (index_columns, is_unique, partial));
+                }
+                _ => {} // the primary key's own index
+            }
+        }
+        schema.insert(name, Table { is_view, columns, foreign_keys, unique, indexes });
+    }
+    schema
+}
+
+fn postgres_schema(client: &mut impl GenericClient) -> Schema {
+    let mut schema = Schema::new();
+    let tables = client
+        .query(
+            "SELECT table_name::text, table_type = 'VIEW' FROM information_schema.tables
+             WHERE table_schema = 'public' AND table_name <> $1",
+            &[&HISTORY_TABLE],
+        )
+        .unwrap();
+    for row in tables {
+        let (name, is_view): (String, bool) = (row.get(0), row.get(1));
+        let key: BTreeMap<String, u32> = client
+            .query(
+                "SELECT a.attname::text, array_position(c.conkey, a.attnum)::int
+                 FROM pg_constraint c JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+                 WHERE c.contype = 'p' AND c.conrelid = $1::text::regclass",
+                &[&name],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| (row.get(0), row.get::<_, i32>(1).unsigned_abs()))
+            .collect();
+        let columns = client
+            .query(
+                "SELECT column_name::text, data_type::text, is_nullable = 'NO', column_default::text, is_identity = 'YES'
+                 FROM information_schema.columns WHERE table_schema = 'public' AND table_name = $1
+                 ORDER BY ordinal_position",
+                &[&name],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| {
+                let name: String = row.get(0);
+                Column {
+                    primary_key: key.get(&name).copied(),
+                    ty: if is_view { String::new() } else { row.get(1) },
+                    not_null: !is_view && row.get::<_, bool>(2),
+                    default: row.get::<_, Option<String>>(3).map(|d| plain_default(&d)),
+                    auto: row.get(4),
+                    name,
+                }
+            })
+            .collect();
+        let constraint_columns = "ARRAY(SELECT a.attname::text FROM unnest(c.conkey) WITH ORDINALITY k(num, ord)
+             JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.num ORDER BY k.ord)";
+        let foreign_keys = client
+            .query(
+                &format!(
+                    "SELECT {constraint_columns}, f.relname::text,
+                        ARRAY(SELECT a.attname::text FROM unnest(c.confkey) WITH ORDINALITY k(num, ord)
+                              JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.num ORDER BY k.ord),
+                        CASE c.confdeltype WHEN 'c' THEN 'CASCADE' WHEN 'a' THEN 'NO ACTION' ELSE c.confdeltype::text END
+                     FROM pg_constraint c JOIN pg_class f ON f.oid = c.confrelid
+                     WHERE c.contype = 'f' AND c.conrelid = $1::text::regclass"
+                ),
+                &[&name],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| {
+                let (from, to): (Vec<String>, Vec<String>) = (row.get(0), row.get(2));
+                assert_eq!((from.len(), to.len()), (1, 1), "{name}: only single-column foreign keys are compared");
+                (from[0].clone(), row.get(1), to[0].clone(), row.get(3))
+            })
+            .collect();
+        let unique = client
+            .query(
+                &format!("SELECT {constraint_columns} FROM pg_constraint c WHERE c.contype = 'u' AND c.conrelid = $1::text::regclass"),
+                &[&name],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| row.get(0))
+            .collect();
+        let indexes = client
+            .query(
+                "SELECT i.relname::text,
+                    ARRAY(SELECT a.attname::text FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(num, ord)
+                          JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.num ORDER BY k.ord),
+                    x.indisunique, x.indpred IS NOT NULL
+                 FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+                 WHERE x.indrelid = $1::text::regclass
+                   AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)",
+                &[&name],
+            )
+            .unwrap()
+            .iter()
+            .map(|row| (row.get(0), (row.get(1), row.get(2), row.get(3))))
+            .collect();
+        schema.insert(name, Table { is_view, columns, foreign_keys, unique, indexes });
+    }
+    schema
+}
+
+/// What differs between the two schemas, one line per difference; empty when they agree.
+fn differences(sqlite: &Schema, postgres: &Schema) -> Vec<String> {
+    let mut found = Vec::new();
+    for name in sqlite.keys().chain(postgres.keys()).collect::<BTreeSet<_>>() {
+        let (Some(s), Some(p)) = (sqlite.get(name), postgres.get(name)) else {
+            let side = if sqlite.contains_key(name) { "SQLite" } else { "PostgreSQL" };
+            found.push(format!("{name}: only in {side}"));
+            continue;
+        };
+        if s.is_view != p.is_view {
+            found.push(format!("{name}: a view on one side only"));
+        }
+        let names = |t: &Table| t.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+        if names(s) != names(p) {
+            found.push(format!("{name}: columns {:?} in SQLite, {:?} in PostgreSQL", names(s), names(p)));
+        }
+        for sc in &s.columns {
+            if let Some(pc) = p.columns.iter().find(|pc| pc.name == sc.name)
+                && sc != pc
+            {
+                found.push(format!("{name}.{}: {sc:?} in SQLite, {pc:?} in PostgreSQL", sc.name));
+            }
+        }
+        for (what, s, p) in [
+            ("foreign keys", format!("{:?}", s.foreign_keys), format!("{:?}", p.foreign_keys)),
+            ("unique constraints", format!("{:?}", s.unique), format!("{:?}", p.unique)),
+            ("indexes", format!("{:?}", s.indexes), format!("{:?}", p.indexes)),
+        ] {
+            if s != p {
+                found.push(format!("{name}: {what} {s} in SQLite, {p} in PostgreSQL"));
+            }
+        }
+    }
+    found
+}
+
+fn sqlite_migrated() -> Connection {
+    let mut conn = Connection::open_in_memory().unwrap();
+    store::MIGRATIONS.to_latest(&mut conn).unwrap();
+    conn
+}
+
+fn postgres_migrated(server: &PgServer) -> (pg_harness::TestDatabase<'_>, Client) {
+    let database = server.create_database().unwrap();
+    let mut client = database.connect().unwrap();
+    assert_eq!(migrate(&mut client).unwrap(), PG_MIGRATIONS.len());
+    (database, client)
+}
+
+fn server() -> &'static PgServer {
+    PgServer::shared().unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn the_two_schemas_agree_column_by_column() {
+    let (_database, mut client) = postgres_migrated(server());
+    let (sqlite, postgres) = (sqlite_schema(&sqlite_migrated()), postgres_schema(&mut client));
+    assert!(sqlite.len() >= 25, "every table was read: {:?}", sqlite.keys());
+    assert!(sqlite["games"].columns.len() >= 25 && sqlite["ladder_members"].is_view);
+    assert!(sqlite["players"].columns[0].auto && !sqlite["player_prefs"].columns[0].auto);
+    let found = differences(&sqlite, &postgres);
+    assert!(found.is_empty(), "the schemas differ:\n{}", found.join("\n"));
+    // Each side has as many migrations: a version added to one side only is a version missing
+    // on the other.
+    let sqlite_version: usize = sqlite_migrated().query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+    assert_eq!(sqlite_version, PG_MIGRATIONS.len());
+}
+
+#[test]
+fn a_change_on_one_side_only_is_caught() {
+    let (_database, mut client) = postgres_migrated(server());
+    let postgres = postgres_schema(&mut client);
+
+    // SQLite-only changes.
+    for (change, expected) in [
+        ("ALTER TABLE games ADD COLUMN extra TEXT", "games: columns"),
+        ("CREATE TABLE extra (id INTEGER PRIMARY KEY)", "extra: only in SQLite"),
+        ("CREATE INDEX games_extra ON games(variant)", "games: indexes"),
+    ] {
+        let sqlite = sqlite_migrated();
+        sqlite.execute_batch(change).unwrap();
+        let found = differences(&sqlite_schema(&sqlite), &postgres);
+        assert!(found.iter().any(|line| line.starts_with(expected)), "{change}: {found:?}");
+    }
+
+    // PostgreSQL-only changes, each rolled back (PostgreSQL's DDL is transactional).
+    let sqlite = sqlite_schema(&sqlite_migrated());
+    for (change, expected) in [
+        ("ALTER TABLE players ALTER COLUMN name DROP NOT NULL", "players.name:"),
+        ("ALTER TABLE outbox ALTER COLUMN reply TYPE BYTEA USING reply::bytea", "outbox.reply:"),
+        (
+            "ALTER TABLE offers DROP CONSTRAINT offers_pkey; ALTER TABLE offers ADD PRIMARY KEY (game_id)",
+            "offers.kind:",
+        ),
+        ("ALTER TABLE games ALTER COLUMN id DROP IDENTITY", "games.id:"),
+        ("ALTER TABLE outbox ALTER COLUMN state SET DEFAULT 'sent'", "outbox.state:"),
+        ("ALTER TABLE moves DROP CONSTRAINT moves_game_id_fkey", "moves: foreign keys"),
+        ("ALTER TABLE ladders DROP CONSTRAINT ladders_platform_community_id_variant_key", "ladders: unique"),
+        ("CREATE TABLE extra (id BIGINT)", "extra: only in PostgreSQL"),
+    ] {
+        let mut transaction = client.transaction().unwrap();
+        transaction.batch_execute(change).unwrap();
+        let found = differences(&sqlite, &postgres_schema(&mut transaction));
+        assert!(found.iter().any(|line| line.starts_with(expected)), "{change}: {found:?}");
+        transaction.rollback().unwrap();
+    }
+    assert!(differences(&sqlite, &postgres_schema(&mut client)).is_empty(), "every change was rolled back");
+}
+
+#[test]
+fn migrations_apply_once_even_from_several_processes_at_once() {
+    let server = server();
+    let database = server.create_database().unwrap();
+    // Four connections migrate the empty database together: the advisory lock lets one apply
+    // every migration and the others find nothing left.
+    let applied: usize = thread::scope(|scope| {
+        let workers: Vec<_> = (0..4)
+            .map(|_| {
+                let mut client = database.connect().unwrap();
+                scope.spawn(move || migrate(&mut client).unwrap())
+            })
+            .collect();
+        workers.into_iter().map(|worker| worker.join().unwrap()).sum()
+    });
+    assert_eq!(applied, PG_MIGRATIONS.len());
+    let pool = open_pool(&database.url(), 2).unwrap();
+    let mut client = pool.get().unwrap();
+    assert_eq!(migrate(&mut client).unwrap(), 0, "a migrated database needs nothing");
+    let recorded: i64 = client.query_one(&format!("SELECT count(*) FROM {HISTORY_TABLE}"), &[]).unwrap().get(0);
+    assert_eq!(recorded, PG_MIGRATIONS.len() as i64);
+}
+
+#[test]
+fn the_postgres_schema_numbers_rows_and_keeps_its_checks() {
+    let (_database, mut client) = postgres_migrated(server());
+    let ids: Vec<i64> = (0..2)
+        .map(|_| {
+            client.query_one("INSERT INTO players (name, created_at) VALUES ('p', 0) RETURNING id", &[]).unwrap().get(0)
+        })
+        .collect();
+    assert_eq!(ids, [1, 2]);
+    let bad_flag = client.execute("INSERT INTO players (name, is_ai, created_at) VALUES ('q', 2, 0)", &[]);
+    assert!(bad_flag.is_err(), "is_ai is 0 or 1");
+    let unknown_player = client.execute("INSERT INTO accounts VALUES ('discord', '1', 99)", &[]);
+    assert!(unknown_player.is_err(), "accounts reference players");
+    let members: i64 = client.query_one("SELECT count(*) FROM ladder_members", &[]).unwrap().get(0);
+    assert_eq!(members, 0);
+}
