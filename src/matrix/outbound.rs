@@ -4,6 +4,7 @@
 //! reaction picks one.
 
 use super::inbound::Me;
+use super::mentions::{self, escape};
 use crate::bot::{Audience, Choice, PictureFormat, Receipt, Reply, Target, UserRef};
 use crate::host::recent::Recent;
 use crate::host::{DeliveryError, FrontEnd};
@@ -346,23 +347,11 @@ fn attachment_reply(thread_root: &Option<OwnedEventId>, last: &Option<OwnedEvent
 /// The text of a reply: plain and HTML, pills for the notified users, the choices explained, the
 /// text board where there is no picture; `m.mentions` lists exactly the notified users.
 pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
-    let mut plain = reply.text.clone();
-    let mut html = escape(&reply.text);
     let notify: Vec<&UserRef> = match reply.audience {
         Audience::Everyone => reply.notify.iter().collect(),
         Audience::Author => vec![],
     };
-    for user in &notify {
-        let pill = format!("<a href=\"https://matrix.to/#/{}\">{}</a>", user.id, escape(&user.name));
-        let named = [format!("@{}", escape(&user.name)), escape(&user.name), escape(&user.id)];
-        match named.iter().find(|n| html.contains(n.as_str())) {
-            Some(n) => html = html.replacen(n.as_str(), &pill, 1),
-            None => {
-                html = format!("{pill}: {html}");
-                plain = format!("{}: {plain}", user.name);
-            }
-        }
-    }
+    let (mut plain, mut html) = mentions::render(&mentions::parts(&reply.text, &notify));
     if reply.picture().is_none()
         && let Some(board) = &reply.text_board
     {
@@ -448,10 +437,6 @@ pub fn choice_lines(choices: &[Choice]) -> String {
         })
         .collect();
     format!("React {}", parts.join(" · "))
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Width and height from a PNG's header.
