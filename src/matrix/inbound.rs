@@ -12,7 +12,7 @@ use crate::bot::{Body, Input, Scope, UserRef};
 use crate::host::Host;
 use matrix_sdk::event_handler::Ctx;
 use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
-use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
+use matrix_sdk::ruma::events::room::member::{MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{MessageFormat, MessageType, OriginalSyncRoomMessageEvent, Relation};
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId, UserId, int};
@@ -59,13 +59,44 @@ pub fn listen(host: Arc<Host>, front: Arc<MatrixFrontEnd>) {
     client.add_event_handler(on_message);
     client.add_event_handler(on_reaction);
     client.add_event_handler(on_invite);
+    client.add_event_handler(on_member);
 }
 
 async fn on_invite(event: StrippedRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
     if Some(event.state_key.as_ref()) != shared.front.client.user_id() || room.state() != RoomState::Invited {
         return;
     }
-    join_with_backoff(shared.front.clone(), room);
+    answer_invitation(shared.front.clone(), room, Some(&*event.sender)).await;
+}
+
+/// Joins `room` if the operator allows invitations by `inviter` (or to the room) and the bot is in
+/// fewer rooms than its cap; declines it otherwise.
+pub async fn answer_invitation(front: Arc<MatrixFrontEnd>, room: Room, inviter: Option<&UserId>) {
+    let allowed = front.invitation_allowed(inviter, room.room_id());
+    let full = front.client.joined_rooms().len() >= front.options.max_rooms;
+    if allowed && !full {
+        join_with_backoff(front, room);
+        return;
+    }
+    let why = if allowed { "the bot is in as many rooms as it may be" } else { "the inviter is not allowed" };
+    tracing::info!(room = %room.room_id(), inviter = ?inviter, "invitation declined: {why}");
+    if let Err(e) = room.leave().await {
+        tracing::info!(room = %room.room_id(), "declining the invitation failed: {e}");
+    }
+}
+
+/// Someone left or was removed: the bot leaves a room where it is alone.
+async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
+    let gone = matches!(event.content.membership, MembershipState::Leave | MembershipState::Ban);
+    if !gone || event.state_key == shared.front.me.user_id || room.state() != RoomState::Joined {
+        return;
+    }
+    if room.joined_members_count() <= 1 {
+        tracing::info!(room = %room.room_id(), "alone in the room; leaving it");
+        if let Err(e) = room.leave().await {
+            tracing::info!(room = %room.room_id(), "leaving failed: {e}");
+        }
+    }
 }
 
 /// Joins a room, retrying with back-off (a homeserver may announce the invitation before the room can

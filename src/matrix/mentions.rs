@@ -12,9 +12,9 @@
 
 use crate::bot::UserRef;
 use matrix_sdk::ruma::events::room::message::sanitize::remove_plain_reply_fallback;
-use ruma_html::{Html, NodeData, NodeRef};
 use matrix_sdk::ruma::matrix_uri::MatrixId;
 use matrix_sdk::ruma::{MatrixToUri, MatrixUri, OwnedUserId, UserId};
+use ruma_html::{Html, NodeData, NodeRef};
 
 /// The user a link names (`https://matrix.to/#/@bob:hs`, `matrix:u/bob:hs`), if it names one.
 fn linked_user(link: &str) -> Option<OwnedUserId> {
@@ -67,8 +67,12 @@ fn walk(nodes: &[NodeRef], out: &mut String) {
                     "mx-reply" => {}
                     "br" => out.push('\n'),
                     "a" => {
-                        let href =
-                            element.attrs.borrow().iter().find(|a| &*a.name.local == "href").map(|a| a.value.to_string());
+                        let href = element
+                            .attrs
+                            .borrow()
+                            .iter()
+                            .find(|a| &*a.name.local == "href")
+                            .map(|a| a.value.to_string());
                         match href.as_deref().and_then(linked_user) {
                             Some(user) => out.push_str(user.as_str()),
                             None => walk(&children, out),
@@ -181,7 +185,10 @@ pub fn parts<'a>(text: &str, users: &[&'a UserRef]) -> Vec<Part<'a>> {
                 let Part::Text(t) = parts[i].clone() else { continue };
                 let after = t[at + needle.len()..].to_string();
                 let replaced = vec![Part::Text(t[..at].to_string()), Part::User(user, needle), Part::Text(after)];
-                parts.splice(i..=i, replaced);
+                let tail = parts.split_off(i + 1);
+                parts.pop();
+                parts.extend(replaced);
+                parts.extend(tail);
             }
             None => front.push(user),
         }
@@ -241,7 +248,10 @@ mod tests {
         assert_eq!(said("!challenge Bob chess", Some(html)), "!challenge @bob:example.org chess");
         let html = r#"!rating <a href="https://matrix.to/#/%40bob%3Aexample.org">Bob &amp; co</a>"#;
         assert_eq!(said("", Some(html)), "!rating @bob:example.org");
-        assert_eq!(said("!ladder challenge https://matrix.to/#/@bob:example.org", None), "!ladder challenge @bob:example.org");
+        assert_eq!(
+            said("!ladder challenge https://matrix.to/#/@bob:example.org", None),
+            "!ladder challenge @bob:example.org"
+        );
         let text = "!challenge @carol:hs @bob:example.org, chess";
         assert_eq!(mentioned(text, &[], false), [id("@carol:hs"), id("@bob:example.org")]);
     }

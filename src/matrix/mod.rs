@@ -43,16 +43,41 @@ pub async fn has_synced_before(client: &Client) -> bool {
 /// restart nothing is skipped: the next sync resumes from the stored token, its events are handled
 /// (the core's event-id store keeps any from answering twice).
 pub async fn serve(host: Arc<Host>, client: Client) -> Arc<MatrixFrontEnd> {
+    serve_with(host, client, Options::default()).await
+}
+
+/// Whose invitations the bot accepts, and how many rooms it stays in.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Patterns (`*` for any text) of inviters' user ids or of room ids; empty means the bot's own
+    /// server (`*:its.server`).
+    pub allow: Vec<String>,
+    /// Invitations beyond this many joined rooms are declined.
+    pub max_rooms: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { allow: Vec::new(), max_rooms: 500 }
+    }
+}
+
+/// [`serve`] with the operator's [`Options`].
+pub async fn serve_with(host: Arc<Host>, client: Client, options: Options) -> Arc<MatrixFrontEnd> {
     if !has_synced_before(&client).await {
         skip_history(&host, &client).await;
     }
-    let front = MatrixFrontEnd::new(client.clone()).await;
+    let front = MatrixFrontEnd::new(client.clone(), options).await;
     host.register(front.clone());
     // Connected: what the outbox holds for Matrix goes out (replies a crash or restart left behind).
     host.start_drainer();
     inbound::listen(host, front.clone());
     for room in client.invited_rooms() {
-        inbound::join_with_backoff(front.clone(), room);
+        let front = front.clone();
+        tokio::spawn(async move {
+            let inviter = room.invite_details().await.ok().and_then(|i| i.inviter).map(|m| m.user_id().to_owned());
+            inbound::answer_invitation(front, room, inviter.as_deref()).await;
+        });
     }
     front
 }

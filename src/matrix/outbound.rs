@@ -48,6 +48,8 @@ const TIMES_KEPT: usize = 10_000;
 pub struct MatrixFrontEnd {
     pub client: Client,
     pub me: Me,
+    /// Whose invitations are accepted.
+    pub options: super::Options,
     prompts: Mutex<Recent<OwnedEventId, Prompt>>,
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
@@ -55,12 +57,13 @@ pub struct MatrixFrontEnd {
 }
 
 impl MatrixFrontEnd {
-    pub async fn new(client: Client) -> std::sync::Arc<MatrixFrontEnd> {
+    pub async fn new(client: Client, options: super::Options) -> std::sync::Arc<MatrixFrontEnd> {
         let user_id = client.user_id().expect("a logged-in client").to_owned();
         let display_name = client.account().get_display_name().await.ok().flatten();
         std::sync::Arc::new(MatrixFrontEnd {
             client,
             me: Me { user_id, display_name },
+            options,
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
@@ -122,6 +125,17 @@ impl MatrixFrontEnd {
         if let Ok(mut prompts) = self.prompts.lock() {
             prompts.insert(event.clone(), prompt);
         }
+    }
+
+    /// Whether an invitation by `inviter` to `room` is accepted: one of the allowed patterns (by
+    /// default the bot's own server) matches the inviter's user id or the room id.
+    pub fn invitation_allowed(&self, inviter: Option<&UserId>, room: &RoomId) -> bool {
+        let own = [format!("*:{}", self.me.user_id.server_name())];
+        let patterns = if self.options.allow.is_empty() { &own[..] } else { &self.options.allow[..] };
+        patterns.iter().any(|p| {
+            let p = wildmatch::WildMatch::new(p);
+            inviter.is_some_and(|u| p.matches(u.as_str())) || p.matches(room.as_str())
+        })
     }
 
     /// A short greeting in a room the bot has just joined.
