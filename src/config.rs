@@ -71,11 +71,16 @@ pub struct DiscordSection {
 pub struct MatrixSection {
     /// Session, sync token and encryption keys.
     pub store: PathBuf,
+    /// Whose invitations are accepted: patterns (`*` for any text) of inviters' user ids or of
+    /// room ids, such as `"*:example.org"`; empty means the bot's own server.
+    pub allow: Vec<String>,
+    /// The most rooms the bot stays in; invitations beyond are declined.
+    pub max_rooms: usize,
 }
 
 impl Default for MatrixSection {
     fn default() -> Self {
-        MatrixSection { store: PathBuf::from("matrix-store") }
+        MatrixSection { store: PathBuf::from("matrix-store"), allow: Vec::new(), max_rooms: 500 }
     }
 }
 
@@ -241,7 +246,7 @@ mod tests {
         std::fs::write(
             &f,
             "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\n[console]\nboards_dir = \"pics\"\n\
-             [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\n",
+             [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\nallow = [\"*:example.org\"]\n",
         )
         .unwrap();
         let cfg = Config::load_with(Some(&f), |_| None).unwrap();
@@ -252,6 +257,7 @@ mod tests {
         assert_eq!(cfg.host_config().core_threads, 4);
         assert_eq!(cfg.discord.proxy.as_deref(), Some("http://127.0.0.1:9"));
         assert_eq!(cfg.matrix.store, PathBuf::from("/var/m"));
+        assert_eq!(cfg.matrix.allow, ["*:example.org"]);
         let env = |k: &str| match k {
             "CAPABOT_DB" => Some("/tmp/y.db".to_string()),
             "CAPABOT_AI_THREADS" => Some("2".to_string()),

@@ -298,9 +298,10 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
         #[cfg(feature = "matrix")]
         if let Some(creds) = creds {
             let (h, s, store) = (host.clone(), stop.clone(), cfg.matrix.store.clone());
+            let options = capabot::matrix::Options { allow: cfg.matrix.allow.clone(), max_rooms: cfg.matrix.max_rooms };
             tasks.spawn(async move {
                 let client = capabot::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
-                let front = capabot::matrix::serve(h.clone(), client).await;
+                let front = capabot::matrix::serve_with(h.clone(), client, options).await;
                 h.start_scheduler();
                 let resuming = h.clone();
                 tokio::spawn(async move { resuming.resume_ai().await });

@@ -2,7 +2,10 @@
 //! database and store, and matrix-sdk clients as the humans: invitation and greeting, a challenge
 //! accepted by reaction (someone else's reaction ignored), a full Capatomic game with a launch by
 //! typed moves, board pictures (PNG, 640 px), the bot restarted mid-game from its store (same
-//! device, no replayed history) and Synapse restarted mid-game (nothing lost, nothing twice).
+//! device, what was said meanwhile answered once, no replayed history) and Synapse restarted
+//! mid-game (nothing lost, nothing twice); and what real clients send: moves made while the bot was
+//! stopped, Element's mention pills, bare MXIDs and matrix.to links, a reply to someone, a display
+//! name made to break the HTML, a message from before the bot joined.
 //!
 //! The delay from a human's move to the bot's answer is printed (p50/p99), with the host's share.
 
@@ -22,7 +25,7 @@ use matrix_sdk::ruma::api::client::room::create_room::v3::{Request as CreateRoom
 use matrix_sdk::ruma::events::InitialStateEvent;
 use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::reaction::ReactionEventContent;
-use matrix_sdk::ruma::events::relation::{Annotation, Thread};
+use matrix_sdk::ruma::events::relation::{Annotation, InReplyTo, Reply, Thread};
 use matrix_sdk::ruma::events::room::MediaSource;
 use matrix_sdk::ruma::events::room::encryption::RoomEncryptionEventContent;
 use matrix_sdk::ruma::events::room::message::{
@@ -144,6 +147,24 @@ impl Human {
         (id, at)
     }
 
+    /// Sends a message as Element does: the plain body and the formatted one (with its pills),
+    /// `m.mentions` for `mention`, and a reply relation to `reply_to`.
+    async fn send_formatted(
+        &self,
+        room: &OwnedRoomId,
+        plain: &str,
+        html: &str,
+        mention: &[OwnedUserId],
+        reply_to: Option<&OwnedEventId>,
+    ) -> OwnedEventId {
+        let mut content =
+            RoomMessageEventContent::text_html(plain, html).add_mentions(Mentions::with_user_ids(mention.to_vec()));
+        if let Some(to) = reply_to {
+            content.relates_to = Some(Relation::Reply(Reply::new(InReplyTo::new(to.clone()))));
+        }
+        self.room(room).send(content).await.expect("send").response.event_id
+    }
+
     /// Sends a text into the thread that starts at `root`.
     async fn say_in_thread(&self, room: &OwnedRoomId, root: &OwnedEventId, text: &str) -> Instant {
         let mut content = RoomMessageEventContent::text_plain(text);
@@ -237,7 +258,8 @@ async fn start_bot(
     store: &Path,
     clock: Arc<ManualClock>,
 ) -> RunningBot {
-    start_bot_with(synapse, user, Secret::Password(user.password.clone()), db, store, clock).await
+    start_bot_allowing(synapse, user, Secret::Password(user.password.clone()), db, store, clock, Default::default())
+        .await
 }
 
 /// An access token of `user`'s, from a login by a throwaway client (as an operator gets one).
@@ -247,13 +269,15 @@ async fn access_token(synapse: &Synapse, user: &RegisteredUser) -> String {
     client.access_token().expect("a token")
 }
 
-async fn start_bot_with(
+/// The bot with the operator's Matrix options (whose invitations it accepts).
+async fn start_bot_allowing(
     synapse: &Synapse,
     user: &RegisteredUser,
     secret: Secret,
     db: &Path,
     store: &Path,
     clock: Arc<ManualClock>,
+    options: matrix::Options,
 ) -> RunningBot {
     let creds = Credentials { homeserver: synapse.homeserver_url(), user: user.localpart.clone(), secret };
     let bot = Bot::new(
@@ -267,7 +291,7 @@ async fn start_bot_with(
         HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
     );
     let client = matrix::session::connect(&creds, store).await.expect("the bot logs in");
-    let front = matrix::serve(host.clone(), client).await;
+    let front = matrix::serve_with(host.clone(), client, options).await;
     let (h, c) = (host.clone(), front.client.clone());
     let sync = tokio::spawn(async move { matrix::sync_until_stopped(&h, &c).await });
     RunningBot { host, front, sync }
@@ -313,19 +337,37 @@ fn png_width(png: &[u8]) -> u32 {
     decoder.info().width
 }
 
+/// A Synapse with the bot's account and three humans logged in, a database and a store.
+struct Scene {
+    synapse: Synapse,
+    users: Vec<RegisteredUser>,
+    _data: tempfile::TempDir,
+    db: std::path::PathBuf,
+    store: std::path::PathBuf,
+    clock: Arc<ManualClock>,
+    alice: Human,
+    bob: Human,
+    carol: Human,
+}
+
+impl Scene {
+    async fn start() -> Scene {
+        let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+        let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+        let users = synapse.register_users(&["capabot", "alice", "bob", "carol"]).unwrap_or_else(|e| panic!("{e}"));
+        let data = tempfile::tempdir().unwrap();
+        let (db, store) = (data.path().join("capabot.db"), data.path().join("matrix-store"));
+        let clock = Arc::new(ManualClock::new(T0));
+        let alice = Human::log_in(&synapse, &users[1]).await;
+        let bob = Human::log_in(&synapse, &users[2]).await;
+        let carol = Human::log_in(&synapse, &users[3]).await;
+        Scene { synapse, users, _data: data, db, store, clock, alice, bob, carol }
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_matrix_bot_plays_through_a_real_synapse() {
-    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
-    let mut synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
-    let users = synapse.register_users(&["capabot", "alice", "bob", "carol"]).unwrap_or_else(|e| panic!("{e}"));
-    let data = tempfile::tempdir().unwrap();
-    let db = data.path().join("capabot.db");
-    let store = data.path().join("matrix-store");
-    let clock = Arc::new(ManualClock::new(T0));
-
-    let mut alice = Human::log_in(&synapse, &users[1]).await;
-    let bob = Human::log_in(&synapse, &users[2]).await;
-    let carol = Human::log_in(&synapse, &users[3]).await;
+    let Scene { mut synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
     let mut bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
     let bot_id = bot.front.me.user_id.clone();
     let device = bot.front.client.device_id().unwrap().to_owned();
@@ -366,10 +408,11 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
             // The last answer's picture arrives after its text: let it come before the bot stops.
             alice.drain(Duration::from_secs(2)).await;
             bot.stop().await;
-            // Someone speaks while the bot is away: it is history and gets no answer.
+            // Someone speaks while the bot is away: answered once it is back, and nothing older again.
             alice.say(&room, "!games", &[]).await;
             bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
             assert_eq!(bot.front.client.device_id(), Some(&*device), "the same device after a restart");
+            alice.expect_text(&room, &bot_id, "#1 capatomic vs").await;
             let replayed = alice.drain(Duration::from_secs(2)).await;
             assert!(replayed.iter().all(|s| s.sender != bot_id), "history replayed: {replayed:?}");
             // The prompt from before the restart still works: its choices are in the message.
@@ -439,6 +482,145 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     }
 }
 
+/// What real clients send, and moves sent while the bot was stopped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_clients_are_understood_and_downtime_is_caught_up() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    // Display names: Bob's as Element shows it; carol's made to break words and HTML.
+    bob.client.account().set_display_name(Some("Bob")).await.unwrap();
+    carol.client.account().set_display_name(Some("e<b>\u{202E}")).await.unwrap();
+    // Invitations from alice and bob only (carol's are declined).
+    let options = matrix::Options { allow: vec!["@alice:*".into(), "@bob:*".into()], max_rooms: 10 };
+    let password = || Secret::Password(users[0].password.clone());
+    let mut bot =
+        start_bot_allowing(&synapse, &users[0], password(), &db, &store, clock.clone(), options.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+
+    // A room where alice asks for the variants before the bot is in it: history, not answered.
+    let mut request = CreateRoom::new();
+    request.invite = vec![bob.id(), carol.id()];
+    request.preset = Some(RoomPreset::PublicChat);
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    alice.say(&room, "!variants", &[]).await;
+    alice.room(&room).invite_user_by_id(&bot_id).await.unwrap();
+    let first = alice.expect(&room, &bot_id, "the bot's first message", |_| true).await;
+    assert!(first.content.body().starts_with("Hello! I am capabot"), "{}", first.content.body());
+    let early = alice.drain(Duration::from_secs(2)).await;
+    assert!(early.iter().all(|s| s.sender != bot_id), "answered a message from before it joined: {early:?}");
+    for h in [&bob, &carol] {
+        h.wait_joined(&room).await;
+    }
+
+    // Element's pill: the display name in the plain body, the pill in the formatted one.
+    let pill = |id: &OwnedUserId, name: &str| format!("<a href=\"https://matrix.to/#/{id}\">{name}</a>");
+    alice
+        .send_formatted(
+            &room,
+            "!challenge Bob chess color:white",
+            &format!("!challenge {} chess color:white", pill(&bob.id(), "Bob")),
+            &[bob.id()],
+            None,
+        )
+        .await;
+    let challenge = alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    assert!(challenge.content.body().contains("alice challenges Bob to Chess "), "{}", challenge.content.body());
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+
+    // The bot stops; three moves are sent meanwhile; after the start each is answered once.
+    alice.drain(Duration::from_secs(1)).await;
+    bot.stop().await;
+    for (mover, san) in [(&alice, "e4"), (&bob, "e5"), (&alice, "Nf3")] {
+        mover.say(&room, san, &[]).await;
+    }
+    bot = start_bot_allowing(&synapse, &users[0], password(), &db, &store, clock.clone(), options.clone()).await;
+    for san in ["e4", "e5", "Nf3"] {
+        alice.expect(&room, &bot_id, san, answers(1, san)).await;
+    }
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    let twice: Vec<&str> = rest.iter().map(|s| s.content.body()).filter(|b| b.contains("played by")).collect();
+    assert!(twice.is_empty(), "answered twice: {twice:?}");
+    assert_eq!(query::<i64>(&db, "SELECT count(*) FROM moves WHERE game_id = 1"), 3, "each move stored once");
+
+    // Bare moves not taken get one short answer per person and game; chatter gets none.
+    for (who, text) in [(&carol, "Nc6"), (&carol, "d5"), (&alice, "d4"), (&alice, "d3"), (&bob, "Nd5"), (&bob, "Nd4")] {
+        who.say(&room, text, &[]).await;
+    }
+    bob.say(&room, "hello", &[]).await;
+    bob.say(&room, "Nc6", &[]).await;
+    let said: Vec<String> = alice
+        .drain(Duration::from_secs(3))
+        .await
+        .into_iter()
+        .filter(|s| s.sender == bot_id && matches!(s.content.msgtype, MessageType::Text(_)))
+        .map(|s| s.content.body().to_string())
+        .collect();
+    let count = |needle: &str| said.iter().filter(|b| b.contains(needle)).count();
+    assert_eq!(count("Game #1 is between alice and Bob; only they move in it."), 1, "{said:#?}");
+    assert_eq!(count("Game #1: not your move; Bob is to move."), 1, "{said:#?}");
+    assert_eq!(count("is not legal"), 1, "{said:#?}");
+    assert_eq!(count(" Nc6 played by Bob"), 1, "{said:#?}");
+    assert_eq!(said.len(), 4, "nothing else (no answer to chatter): {said:#?}");
+
+    // A bare MXID and a matrix.to link name Bob too.
+    alice.say(&room, &format!("!rating {} chess", bob.id()), &[]).await;
+    alice.expect_text(&room, &bot_id, "Bob has no rated Chess games").await;
+    alice.say(&room, &format!("!rating https://matrix.to/#/{} chess", bob.id()), &[]).await;
+    alice.expect_text(&room, &bot_id, "Bob has no rated Chess games").await;
+
+    // A reply to carol's message (its fallback quoting her, its m.mentions naming her) challenges
+    // the one pilled in the command, not her.
+    let (carols, _) = carol.say(&room, "anyone for atomic?", &[]).await;
+    let plain = format!("> <{}> anyone for atomic?\n\n!challenge Bob atomic", carol.id());
+    let html = format!(
+        "<mx-reply><blockquote><a href=\"https://matrix.to/#/{room}/{carols}\">In reply to</a> {}<br>anyone for atomic?</blockquote></mx-reply>!challenge {} atomic",
+        pill(&carol.id(), "carol"),
+        pill(&bob.id(), "Bob")
+    );
+    alice.send_formatted(&room, &plain, &html, &[carol.id(), bob.id()], Some(&carols)).await;
+    let challenge = alice.expect_text(&room, &bot_id, "Challenge #2").await;
+    assert!(challenge.content.body().contains("alice challenges Bob to Atomic Chess "), "{}", challenge.content.body());
+
+    // A name made to break the HTML: carol's pill is a word of its own, her name escaped.
+    alice.say(&room, &format!("!challenge {} chess", carol.id()), &[]).await;
+    let challenge = alice.expect_text(&room, &bot_id, "Challenge #3").await;
+    let MessageType::Text(text) = &challenge.content.msgtype else { panic!("not text") };
+    let html = &text.formatted.as_ref().expect("an HTML body").body;
+    let carol_pill = format!("<a href=\"https://matrix.to/#/{}\">e&lt;b&gt;</a>", carol.id());
+    assert!(html.contains(&format!(" {carol_pill} ")), "{html}");
+    assert!(!html.contains("<b>") && !html.contains('\u{202E}'), "{html}");
+    assert_eq!(html.matches("<a ").count(), html.matches("</a>").count(), "{html}");
+    let mentioned: Vec<OwnedUserId> = challenge.content.mentions.expect("m.mentions").user_ids.into_iter().collect();
+    assert_eq!(mentioned, [carol.id()]);
+
+    // carol may not invite the bot: it declines. In a room alice leaves it is alone, and leaves too.
+    let left = |id: OwnedRoomId| {
+        let client = bot.front.client.clone();
+        async move {
+            let deadline = Instant::now() + WAIT;
+            while client.get_room(&id).is_none_or(|r| r.state() != RoomState::Left) {
+                assert!(Instant::now() < deadline, "the bot is still in (or invited to) {id}");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    };
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone()];
+    let carols_room = carol.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    left(carols_room).await;
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone()];
+    let alices_room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    alice.expect_text(&alices_room, &bot_id, "!help").await;
+    alice.room(&alices_room).leave().await.unwrap();
+    left(alices_room).await;
+
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
 /// An encrypted room works like a plain one: greeting, settings by a power-level-100 member only,
 /// a game in its own thread by bare moves with encrypted board pictures, the reminder that a
 /// fast-forwarded clock causes in a direct room, which the next reminder reuses, and the AI's
@@ -455,7 +637,8 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
     let mut bob = Human::log_in(&synapse, &users[2]).await;
     // This bot starts from an access token (the other test's from a password).
     let token = Secret::AccessToken(access_token(&synapse, &users[0]).await);
-    let bot = start_bot_with(&synapse, &users[0], token, &db, &data.path().join("matrix-store"), clock.clone()).await;
+    let store = data.path().join("matrix-store");
+    let bot = start_bot_allowing(&synapse, &users[0], token, &db, &store, clock.clone(), Default::default()).await;
     let bot_id = bot.front.me.user_id.clone();
 
     let mut request = CreateRoom::new();

@@ -115,12 +115,14 @@ pub struct Bot {
     pub(crate) oracle: Arc<dyn MoveOracle>,
     pub(crate) config: BotConfig,
     error_seq: AtomicU64,
+    /// (game, person) pairs already told that a bare move of theirs was not taken: told once.
+    pub(crate) told_bare: std::sync::Mutex<std::collections::HashSet<(i64, String)>>,
 }
 
 impl Bot {
     /// A bot on an opened store.
     pub fn new(store: Store, clock: Arc<dyn Clock>, oracle: Arc<dyn MoveOracle>, config: BotConfig) -> Bot {
-        Bot { store, clock, oracle, config, error_seq: AtomicU64::new(0) }
+        Bot { store, clock, oracle, config, error_seq: AtomicU64::new(0), told_bare: Default::default() }
     }
 
     /// The store (for front ends' start-up checks and tests).

@@ -5,16 +5,17 @@
 //! game arrive as they were sent while other rooms go on meanwhile.
 
 use super::PLATFORM;
+use super::mentions;
 use super::outbound::MatrixFrontEnd;
 use crate::bot::command;
 use crate::bot::{Body, Input, Scope, UserRef};
 use crate::host::Host;
 use matrix_sdk::event_handler::Ctx;
 use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
-use matrix_sdk::ruma::events::room::member::StrippedRoomMemberEvent;
-use matrix_sdk::ruma::events::room::message::{MessageType, OriginalSyncRoomMessageEvent, Relation};
+use matrix_sdk::ruma::events::room::member::{MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent};
+use matrix_sdk::ruma::events::room::message::{MessageFormat, MessageType, OriginalSyncRoomMessageEvent, Relation};
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
-use matrix_sdk::ruma::{OwnedRoomId, OwnedUserId, UserId, int};
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId, UserId, int};
 use matrix_sdk::{Room, RoomState};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -58,13 +59,44 @@ pub fn listen(host: Arc<Host>, front: Arc<MatrixFrontEnd>) {
     client.add_event_handler(on_message);
     client.add_event_handler(on_reaction);
     client.add_event_handler(on_invite);
+    client.add_event_handler(on_member);
 }
 
 async fn on_invite(event: StrippedRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
     if Some(event.state_key.as_ref()) != shared.front.client.user_id() || room.state() != RoomState::Invited {
         return;
     }
-    join_with_backoff(shared.front.clone(), room);
+    answer_invitation(shared.front.clone(), room, Some(&*event.sender)).await;
+}
+
+/// Joins `room` if the operator allows invitations by `inviter` (or to the room) and the bot is in
+/// fewer rooms than its cap; declines it otherwise.
+pub async fn answer_invitation(front: Arc<MatrixFrontEnd>, room: Room, inviter: Option<&UserId>) {
+    let allowed = front.invitation_allowed(inviter, room.room_id());
+    let full = front.client.joined_rooms().len() >= front.options.max_rooms;
+    if allowed && !full {
+        join_with_backoff(front, room);
+        return;
+    }
+    let why = if allowed { "the bot is in as many rooms as it may be" } else { "the inviter is not allowed" };
+    tracing::info!(room = %room.room_id(), inviter = ?inviter, "invitation declined: {why}");
+    if let Err(e) = room.leave().await {
+        tracing::info!(room = %room.room_id(), "declining the invitation failed: {e}");
+    }
+}
+
+/// Someone left or was removed: the bot leaves a room where it is alone.
+async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
+    let gone = matches!(event.content.membership, MembershipState::Leave | MembershipState::Ban);
+    if !gone || event.state_key == shared.front.me.user_id || room.state() != RoomState::Joined {
+        return;
+    }
+    if room.joined_members_count() <= 1 {
+        tracing::info!(room = %room.room_id(), "alone in the room; leaving it");
+        if let Err(e) = room.leave().await {
+            tracing::info!(room = %room.room_id(), "leaving failed: {e}");
+        }
+    }
 }
 
 /// Joins a room, retrying with back-off (a homeserver may announce the invitation before the room can
@@ -94,33 +126,35 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, shared: Ctx
     if event.sender == me.user_id {
         return;
     }
+    if !after_joining(&room, &me.user_id, event.origin_server_ts).await {
+        tracing::debug!(room = %room.room_id(), "a message from before the bot joined; not answered");
+        return;
+    }
     let MessageType::Text(text) = &event.content.msgtype else { return };
-    let thread = match &event.content.relates_to {
-        Some(Relation::Thread(t)) => Some(t.event_id.to_string()),
+    let (thread, reply) = match &event.content.relates_to {
+        Some(Relation::Thread(t)) => (Some(t.event_id.to_string()), false),
         Some(Relation::Replacement(_)) => return,
-        _ => None,
+        Some(Relation::Reply(_)) => (None, true),
+        _ => (None, false),
     };
-    let mut mentioned: Vec<OwnedUserId> =
-        event.content.mentions.as_ref().map(|m| m.user_ids.iter().cloned().collect()).unwrap_or_default();
-    if let Some(html) = &text.formatted {
-        for id in pills(&html.body) {
-            if !mentioned.contains(&id) {
-                mentioned.push(id);
-            }
-        }
+    let html = text.formatted.as_ref().filter(|f| f.format == MessageFormat::Html).map(|f| f.body.as_str());
+    let said = mentions::said(&text.body, html);
+    let (addressed, rest) = strip_address(&said, &me);
+    let command_text = if addressed { rest } else { said.as_str() };
+    let mut hinted = Vec::new();
+    // The address is no mention (`capabot: challenge @capabot` still names the bot).
+    let hints = event.content.mentions.iter().flat_map(|m| m.user_ids.iter());
+    for id in hints.filter(|id| !addressed || **id != me.user_id) {
+        hinted.push((id.clone(), user_ref(&room, id).await.name));
     }
-    let (addressed, rest) = strip_address(&text.body, &me);
-    if addressed && let Some(i) = mentioned.iter().position(|id| *id == me.user_id) {
-        // The address itself is no mention (`capabot: challenge @capabot` still names the bot).
-        mentioned.remove(i);
-    }
+    let mentioned = mentions::mentioned(command_text, &hinted, reply);
     let body = if addressed {
         match command::parse(rest) {
             Ok(c) => Body::Command(c),
             Err(_) => Body::Text(rest.to_string()),
         }
     } else {
-        Body::Text(text.body.clone())
+        Body::Text(said.clone())
     };
     let mut mentions = Vec::new();
     for id in &mentioned {
@@ -193,21 +227,6 @@ pub fn strip_address<'a>(body: &'a str, me: &Me) -> (bool, &'a str) {
     (false, body)
 }
 
-/// The user ids of the mention pills (`https://matrix.to/#/@user:server`) in an HTML body.
-pub fn pills(html: &str) -> Vec<OwnedUserId> {
-    let mut found = Vec::new();
-    for part in html.split("https://matrix.to/#/").skip(1) {
-        let end = part.find(['"', '\'', '?', '>']).unwrap_or(part.len());
-        let id = part[..end].replace("%40", "@").replace("%3A", ":");
-        if let Ok(id) = UserId::parse(id.as_str())
-            && !found.contains(&id)
-        {
-            found.push(id);
-        }
-    }
-    found
-}
-
 async fn scope(room: &Room, thread: Option<String>) -> Scope {
     let room_id = room.room_id().to_string();
     let direct = room.is_direct().await.unwrap_or(false);
@@ -225,7 +244,16 @@ async fn user_ref(room: &Room, id: &UserId) -> UserRef {
         Ok(Some(m)) => m.display_name().map(str::to_string),
         _ => None,
     };
-    UserRef::new(id.as_str(), name.unwrap_or_else(|| id.localpart().to_string()))
+    UserRef::new(id.as_str(), mentions::clean_name(name.as_deref().unwrap_or(""), id.localpart()))
+}
+
+/// Whether an event sent at `at` came after the bot's latest join of `room` (history from before
+/// it joined, or from while it was away after a kick, is not answered).
+async fn after_joining(room: &Room, me: &UserId, at: MilliSecondsSinceUnixEpoch) -> bool {
+    match room.get_member_no_sync(me).await {
+        Ok(Some(member)) => member.event().origin_server_ts().is_none_or(|joined| at >= joined),
+        _ => true,
+    }
 }
 
 /// Power level 50 or more in the room.
@@ -255,12 +283,5 @@ mod tests {
         assert_eq!(strip_address("Capa Bot, games", &me()), (true, "games"));
         assert_eq!(strip_address("capabotx help", &me()), (false, "capabotx help"));
         assert_eq!(strip_address("e2e4", &me()), (false, "e2e4"));
-    }
-
-    #[test]
-    fn pills_name_users() {
-        let html = r#"<a href="https://matrix.to/#/@alice:hs">alice</a> and <a href="https://matrix.to/#/%40bob%3Ahs">bob</a>"#;
-        let ids: Vec<String> = pills(html).iter().map(|u| u.to_string()).collect();
-        assert_eq!(ids, ["@alice:hs", "@bob:hs"]);
     }
 }

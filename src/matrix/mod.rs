@@ -6,6 +6,7 @@
 //! [`outbound`] translates replies, and this module wires them to the sync loop.
 
 pub mod inbound;
+pub mod mentions;
 pub mod outbound;
 pub mod session;
 
@@ -21,43 +22,84 @@ use std::time::Duration;
 /// The platform name in [`crate::bot::Scope::platform`].
 pub const PLATFORM: &str = "matrix";
 
-/// Runs the Matrix front end on `client` until the host shuts down: skips what happened before
-/// start-up (one sync whose events nobody handles), joins pending invitations, then syncs with
-/// back-off while the homeserver is away.
+/// Runs the Matrix front end on `client` until the host shuts down: on the very first login skips
+/// the history (one sync whose events nobody handles), otherwise resumes from the stored sync token
+/// and answers what was said meanwhile; joins pending invitations, then syncs with back-off while
+/// the homeserver is away.
 pub async fn run(host: Arc<Host>, client: Client) -> Arc<MatrixFrontEnd> {
     let front = serve(host.clone(), client).await;
     sync_until_stopped(&host, &front.client).await;
     front
 }
 
+/// Whether the store holds a sync token (the bot has synced before, so what came since is news).
+pub async fn has_synced_before(client: &Client) -> bool {
+    use matrix_sdk::store::StateStoreDataKey;
+    matches!(client.state_store().get_kv_data(StateStoreDataKey::SyncToken).await, Ok(Some(_)))
+}
+
 /// Everything [`run`] does except the sync loop: returns the front end, registered with the host
-/// and listening, once the history before start-up has been skipped.
+/// and listening. On the very first login the history before start-up is skipped first; after a
+/// restart nothing is skipped: the next sync resumes from the stored token, its events are handled
+/// (the core's event-id store keeps any from answering twice).
 pub async fn serve(host: Arc<Host>, client: Client) -> Arc<MatrixFrontEnd> {
+    serve_with(host, client, Options::default()).await
+}
+
+/// Whose invitations the bot accepts, and how many rooms it stays in.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Patterns (`*` for any text) of inviters' user ids or of room ids; empty means the bot's own
+    /// server (`*:its.server`).
+    pub allow: Vec<String>,
+    /// Invitations beyond this many joined rooms are declined.
+    pub max_rooms: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { allow: Vec::new(), max_rooms: 500 }
+    }
+}
+
+/// [`serve`] with the operator's [`Options`].
+pub async fn serve_with(host: Arc<Host>, client: Client, options: Options) -> Arc<MatrixFrontEnd> {
+    if !has_synced_before(&client).await {
+        skip_history(&host, &client).await;
+    }
+    let front = MatrixFrontEnd::new(client.clone(), options).await;
+    host.register(front.clone());
+    // Connected: what the outbox holds for Matrix goes out (replies a crash or restart left behind).
+    host.start_drainer();
+    inbound::listen(host, front.clone());
+    for room in client.invited_rooms() {
+        let front = front.clone();
+        tokio::spawn(async move {
+            let inviter = room.invite_details().await.ok().and_then(|i| i.inviter).map(|m| m.user_id().to_owned());
+            inbound::answer_invitation(front, room, inviter.as_deref()).await;
+        });
+    }
+    front
+}
+
+/// The first sync of a new login, whose events are history: nobody listens yet. It returns at once
+/// (no sync token, so no long poll).
+async fn skip_history(host: &Host, client: &Client) {
     let stop = host.stopping();
     let mut delay = Duration::from_millis(200);
-    // The first sync's events are history (or were handled before a restart): nobody listens yet.
     loop {
         match client.sync_once(SyncSettings::default()).await {
-            Ok(_) => break,
+            Ok(_) => return,
             Err(e) => {
                 tracing::warn!("first Matrix sync failed, retrying in {delay:?}: {e}");
                 tokio::select! {
-                    _ = stop.cancelled() => break,
+                    _ = stop.cancelled() => return,
                     _ = tokio::time::sleep(delay) => {}
                 }
                 delay = (delay * 2).min(Duration::from_secs(30));
             }
         }
     }
-    let front = MatrixFrontEnd::new(client.clone()).await;
-    host.register(front.clone());
-    // Connected: what the outbox holds for Matrix goes out (replies a crash or restart left behind).
-    host.start_drainer();
-    inbound::listen(host, front.clone());
-    for room in client.invited_rooms() {
-        inbound::join_with_backoff(front.clone(), room);
-    }
-    front
 }
 
 /// Syncs until the host stops, retrying with back-off (capped at 30 s) while the homeserver fails.

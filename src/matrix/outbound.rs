@@ -4,6 +4,7 @@
 //! reaction picks one.
 
 use super::inbound::Me;
+use super::mentions::{self, escape};
 use crate::bot::{Audience, Choice, PictureFormat, Receipt, Reply, Target, UserRef};
 use crate::host::recent::Recent;
 use crate::host::{DeliveryError, FrontEnd};
@@ -47,6 +48,8 @@ const TIMES_KEPT: usize = 10_000;
 pub struct MatrixFrontEnd {
     pub client: Client,
     pub me: Me,
+    /// Whose invitations are accepted.
+    pub options: super::Options,
     prompts: Mutex<Recent<OwnedEventId, Prompt>>,
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
@@ -54,12 +57,13 @@ pub struct MatrixFrontEnd {
 }
 
 impl MatrixFrontEnd {
-    pub async fn new(client: Client) -> std::sync::Arc<MatrixFrontEnd> {
+    pub async fn new(client: Client, options: super::Options) -> std::sync::Arc<MatrixFrontEnd> {
         let user_id = client.user_id().expect("a logged-in client").to_owned();
         let display_name = client.account().get_display_name().await.ok().flatten();
         std::sync::Arc::new(MatrixFrontEnd {
             client,
             me: Me { user_id, display_name },
+            options,
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
@@ -85,7 +89,12 @@ impl MatrixFrontEnd {
     pub fn prompted_choice(&self, event: &OwnedEventId, key: &str) -> Option<Choice> {
         let index = PROMPT_KEYS.iter().position(|k| key.trim_end_matches('\u{fe0f}') == *k)?;
         let prompts = self.prompts.lock().ok()?;
-        prompts.get(event)?.choices.get(index).cloned()
+        let prompt = prompts.get(event)?;
+        // A prompt with more choices than keys (a secret bomb's pieces) is answered by typing only.
+        if !reactable(&prompt.choices) {
+            return None;
+        }
+        prompt.choices.get(index).cloned()
     }
 
     /// The thread a prompt was posted in.
@@ -121,6 +130,17 @@ impl MatrixFrontEnd {
         if let Ok(mut prompts) = self.prompts.lock() {
             prompts.insert(event.clone(), prompt);
         }
+    }
+
+    /// Whether an invitation by `inviter` to `room` is accepted: one of the allowed patterns (by
+    /// default the bot's own server) matches the inviter's user id or the room id.
+    pub fn invitation_allowed(&self, inviter: Option<&UserId>, room: &RoomId) -> bool {
+        let own = [format!("*:{}", self.me.user_id.server_name())];
+        let patterns = if self.options.allow.is_empty() { &own[..] } else { &self.options.allow[..] };
+        patterns.iter().any(|p| {
+            let p = wildmatch::WildMatch::new(p);
+            inviter.is_some_and(|u| p.matches(u.as_str())) || p.matches(room.as_str())
+        })
     }
 
     /// A short greeting in a room the bot has just joined.
@@ -317,7 +337,7 @@ impl FrontEnd for MatrixFrontEnd {
             if let Ok(mut prompts) = self.prompts.lock() {
                 prompts.insert(id.clone(), Prompt { choices: reply.choices.clone(), thread });
             }
-            for key in PROMPT_KEYS.iter().take(reply.choices.len()) {
+            for key in PROMPT_KEYS.iter().take(reply.choices.len()).filter(|_| reactable(&reply.choices)) {
                 let reaction = ReactionEventContent::new(Annotation::new(id.clone(), key.to_string()));
                 let mut send = room.send(reaction);
                 if let Some(t) = txn(reply, &format!("prompt-{key}")) {
@@ -346,23 +366,11 @@ fn attachment_reply(thread_root: &Option<OwnedEventId>, last: &Option<OwnedEvent
 /// The text of a reply: plain and HTML, pills for the notified users, the choices explained, the
 /// text board where there is no picture; `m.mentions` lists exactly the notified users.
 pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
-    let mut plain = reply.text.clone();
-    let mut html = escape(&reply.text);
     let notify: Vec<&UserRef> = match reply.audience {
         Audience::Everyone => reply.notify.iter().collect(),
         Audience::Author => vec![],
     };
-    for user in &notify {
-        let pill = format!("<a href=\"https://matrix.to/#/{}\">{}</a>", user.id, escape(&user.name));
-        let named = [format!("@{}", escape(&user.name)), escape(&user.name), escape(&user.id)];
-        match named.iter().find(|n| html.contains(n.as_str())) {
-            Some(n) => html = html.replacen(n.as_str(), &pill, 1),
-            None => {
-                html = format!("{pill}: {html}");
-                plain = format!("{}: {plain}", user.name);
-            }
-        }
-    }
+    let (mut plain, mut html) = mentions::render(&mentions::parts(&reply.text, &notify));
     if reply.picture().is_none()
         && let Some(board) = &reply.text_board
     {
@@ -437,8 +445,17 @@ fn prompt_of(content: &serde_json::Value) -> Option<Prompt> {
     Some(Prompt { choices, thread: thread.flatten() })
 }
 
+/// Whether a prompt's choices are offered as reactions (one key per choice); longer lists are typed.
+fn reactable(choices: &[Choice]) -> bool {
+    choices.len() <= PROMPT_KEYS.len()
+}
+
 /// What each reaction means, and the typed form of every choice.
 pub fn choice_lines(choices: &[Choice]) -> String {
+    if !reactable(choices) {
+        let typed: Vec<String> = choices.iter().map(|c| format!("{} ({})", c.typed, c.label)).collect();
+        return format!("Type one of: {}", typed.join(" · "));
+    }
     let parts: Vec<String> = choices
         .iter()
         .enumerate()
@@ -448,10 +465,6 @@ pub fn choice_lines(choices: &[Choice]) -> String {
         })
         .collect();
     format!("React {}", parts.join(" · "))
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// Width and height from a PNG's header.

@@ -76,10 +76,27 @@ fn session_file(store: &Path) -> PathBuf {
     store.join("session.json")
 }
 
+/// The passphrase that encrypts the store (`MATRIX_STORE_PASSPHRASE`), if the operator gives one.
+fn store_passphrase() -> Option<String> {
+    std::env::var("MATRIX_STORE_PASSPHRASE").ok().filter(|p| !p.is_empty())
+}
+
+/// Creates the store directory readable by its owner only (it holds the session and the keys).
+fn create_private_dir(store: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(store)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(store, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
+}
+
 async fn build_client(homeserver: &str, store: &Path) -> Result<Client, StartError> {
+    let passphrase = store_passphrase();
     Client::builder()
         .homeserver_url(homeserver)
-        .sqlite_store(store, None)
+        .sqlite_store(store, passphrase.as_deref())
         .build()
         .await
         .map_err(|e| StartError::Other(format!("cannot set up the Matrix client for {homeserver}: {e}")))
@@ -90,7 +107,7 @@ async fn build_client(homeserver: &str, store: &Path) -> Result<Client, StartErr
 pub async fn connect(creds: &Credentials, store: &Path) -> Result<Client, StartError> {
     // Several rustls back ends may be compiled in; without a process default TLS clients panic.
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
-    std::fs::create_dir_all(store)
+    create_private_dir(store)
         .map_err(|e| StartError::Other(format!("cannot create the store {}: {e}", store.display())))?;
     let file = session_file(store);
     if let Ok(saved) = std::fs::read_to_string(&file) {
@@ -192,5 +209,15 @@ mod tests {
         assert!(!format!("{creds:?}").contains("hunter2"));
         let err = Credentials::from_lookup(|k| (k == "MATRIX_HOMESERVER").then(|| "x".into())).unwrap_err();
         assert!(err.to_string().contains("MATRIX_USER"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_store_is_for_its_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("matrix-store");
+        create_private_dir(&store).unwrap();
+        assert_eq!(std::fs::metadata(&store).unwrap().permissions().mode() & 0o777, 0o700);
     }
 }

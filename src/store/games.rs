@@ -211,6 +211,11 @@ pub fn open_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: Pl
     )
 }
 
+/// Active games in a chat, whoever plays them, oldest first.
+pub fn active_in_chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Vec<GameRow>> {
+    select(conn, "platform = ?1 AND chat_id = ?2 AND status = 'active' ORDER BY id", params![platform, chat_id])
+}
+
 /// The most recent game in a chat with a player in it (any status).
 pub fn latest_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Option<GameRow>> {
     select_one(

@@ -14,29 +14,60 @@ use crate::store::{Conn, events};
 
 impl Bot {
     /// Text without the prefix: a bare move when it is one for the author's only game to move in
-    /// here; otherwise ignored (people talk in chats).
+    /// here. A text that reads as a move in a game here but is not taken (illegal, out of turn, or
+    /// by someone not playing) gets one short answer per person and game, so a player knows; other
+    /// text is ignored (people talk in chats).
     pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
         if text.is_empty() || text.len() > 40 || text.contains(char::is_whitespace) {
             return Ok(Response::default());
         }
         let conn = self.conn()?;
-        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-            return Ok(Response::default());
-        };
-        let mine: Vec<GameRow> = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?
-            .into_iter()
-            .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
-            .collect();
-        let [row] = mine.as_slice() else { return Ok(Response::default()) };
-        let Ok(pos) = self.position_for_mover(&conn, row) else {
-            return Ok(Response::default());
-        };
-        if notation::parse_move(&pos, text).is_err() {
-            return Ok(Response::default());
+        let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
+        let me = players::find(&conn, platform, &cx.inp.author.id)?;
+        if let Some(me) = &me {
+            let mine: Vec<GameRow> = games::open_in_chat(&conn, platform, chat, me.id)?
+                .into_iter()
+                .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+                .collect();
+            if let [row] = mine.as_slice() {
+                let Ok(pos) = self.position_for_mover(&conn, row) else {
+                    return Ok(Response::default());
+                };
+                return match notation::parse_move(&pos, text) {
+                    Ok(_) => {
+                        let row = row.clone();
+                        drop(conn);
+                        self.play_move(cx, me, row, text)
+                    }
+                    Err(e) if reads_as_move(&e) => Ok(self.tell_once(cx, row.id, format!("Game #{}: {e}", row.id))),
+                    Err(_) => Ok(Response::default()),
+                };
+            }
         }
-        let row = row.clone();
-        drop(conn);
-        self.play_move(cx, &me, row, text)
+        for row in games::active_in_chat(&conn, platform, chat)? {
+            let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { continue };
+            if notation::parse_move(&pos, text).is_err_and(|e| !reads_as_move(&e)) {
+                continue;
+            }
+            let mover = self.name_of(&conn, row.player(turn_of_fen(&row.fen)))?;
+            let answer = match me.as_ref().and_then(|m| row.color_of(m.id)) {
+                Some(_) => format!("Game #{}: not your move; {mover} is to move.", row.id),
+                None => format!(
+                    "Game #{} is between {} and {}; only they move in it.",
+                    row.id,
+                    self.name_of(&conn, row.white)?,
+                    self.name_of(&conn, row.black)?
+                ),
+            };
+            return Ok(self.tell_once(cx, row.id, answer));
+        }
+        Ok(Response::default())
+    }
+
+    /// `text` for the author alone, the first time only for this person and game.
+    fn tell_once(&self, cx: &Ctx<'_>, game: i64, text: String) -> Response {
+        let first = self.told_bare.lock().is_ok_and(|mut told| told.insert((game, cx.inp.author.id.clone())));
+        if first { self.private(cx, text) } else { Response::default() }
     }
 
     pub(super) fn move_cmd(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str, explicit: bool) -> Res<Response> {
@@ -431,4 +462,10 @@ impl Bot {
             vec![]
         })
     }
+}
+
+/// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
+/// ambiguous here), rather than chatter.
+fn reads_as_move(e: &notation::MoveError) -> bool {
+    matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
 }
