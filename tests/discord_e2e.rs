@@ -13,7 +13,7 @@ use capabot::notation::fen;
 use capabot::rules::{Color, Position, Variant};
 use capabot::store::Store;
 use common::{Wants, decisive_playout};
-use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, Interaction, RateLimits, Sent, SentKind};
+use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, Interaction, Sent, SentKind};
 use serde_json::{Value, json};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -1506,38 +1506,6 @@ async fn settled_offers_show_no_live_buttons() {
         assert_eq!(env.query_text(&bot, "SELECT status FROM challenges WHERE id = 2"), "cancelled");
         fake.wait_for(|s| s.kind == SentKind::Edit && s.message_id == offer.message_id && all_disabled(s), WAIT).await;
         env.finish(bot, &[]).await;
-    })
-    .await;
-}
-
-/// With Discord's rate limits enforced by the fake (two posts per channel a second) and the bot
-/// behind a proxy (serenity's own ratelimiter off), four typed moves in a row overrun the
-/// channel's bucket: the 429s are retried from the outbox and every move is announced once, in
-/// the order played.
-#[tokio::test(flavor = "current_thread")]
-async fn rate_limited_posts_arrive_once_in_order() {
-    scenario(async {
-        let limits = RateLimits { per_route: 2, global: 50, window: Duration::from_secs(1) };
-        let mut env = Env::new(world().rate_limits(limits)).await;
-        let bot = env.start().await;
-        let fake = env.fake.clone();
-        new_game(&fake, GENERAL, "chess", &[]).await;
-        let moves = [(ALICE, "e4"), (BOB, "e5"), (ALICE, "Nf3"), (BOB, "Nc6")];
-        for (who, san) in moves {
-            fake.send_message(GENERAL, who, san);
-        }
-        fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("Nc6"), WAIT).await;
-        let limited = fake.requests().iter().filter(|r| r.status == 429).count();
-        assert!(limited > 0, "the bucket was overrun");
-        let announced: Vec<String> = fake
-            .sent()
-            .iter()
-            .filter(|s| s.kind == SentKind::Message)
-            .filter_map(|s| move_of(s).map(str::to_owned))
-            .collect();
-        assert_eq!(announced, ["e4", "e5", "Nf3", "Nc6"]);
-        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 4);
-        env.finish(bot, &[(429, "/messages")]).await;
     })
     .await;
 }

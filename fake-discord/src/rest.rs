@@ -456,7 +456,8 @@ fn check_limits(json: &Value) -> Result<(), Response> {
     for (i, embed) in embeds.iter().enumerate() {
         let i = i.to_string();
         let mut check = |path: &[&str], limit: usize, failed: &mut Value| {
-            let value = path.iter().fold(embed, |value, key| &value[key]);
+            // (A pointer, so that a field's number indexes the array of fields.)
+            let value = embed.pointer(&format!("/{}", path.join("/"))).unwrap_or(&Value::Null);
             total += chars(value);
             if chars(value) > limit {
                 let at = path.iter().fold(&mut *failed, |tree, key| &mut tree[key]);
