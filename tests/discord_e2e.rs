@@ -109,6 +109,8 @@ struct Env {
     sessions: u64,
     /// Where the slash commands are registered: the guild, or globally (`None`, which DMs need).
     commands_in: Option<u64>,
+    /// `[discord] message_content`: whether the bot asks for the privileged intent.
+    message_content: bool,
 }
 
 /// A running `capabot discord`.
@@ -122,7 +124,8 @@ impl Env {
     async fn new(world: FakeConfig) -> Env {
         let dir = tempfile::tempdir().expect("tempdir");
         let fake = FakeDiscord::start(world).await;
-        Env { dir, clock: Arc::new(ManualClock::new(common::T0)), fake, sessions: 0, commands_in: Some(GUILD) }
+        let clock = Arc::new(ManualClock::new(common::T0));
+        Env { dir, clock, fake, sessions: 0, commands_in: Some(GUILD), message_content: true }
     }
 
     fn host(&self, oracle: Arc<dyn MoveOracle>) -> Arc<Host> {
@@ -158,7 +161,8 @@ impl Env {
     async fn start_host(&mut self, host: Arc<Host>) -> Running {
         let (stop, stop_rx) = oneshot::channel::<()>();
         let proxy = Some(self.fake.base_url());
-        let opts = DiscordOptions { guild: self.commands_in, proxy, message_content: true, grace: WAIT };
+        let opts =
+            DiscordOptions { guild: self.commands_in, proxy, message_content: self.message_content, grace: WAIT };
         let task = tokio::spawn(discord::run(host.clone(), Token::new(TOKEN), opts, async move {
             let _ = stop_rx.await;
         }));
@@ -302,6 +306,16 @@ async fn play(fake: &FakeDiscord, channel: u64, user: u64, san: &str) -> Sent {
     answer
 }
 
+/// The moves an autocomplete request was answered with (callback type 8), sorted.
+async fn suggestions(fake: &FakeDiscord, typing: &Interaction) -> Vec<String> {
+    let answer =
+        |s: &Sent| s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 };
+    let choices = fake.wait_for(answer, WAIT).await.choices();
+    let mut moves: Vec<String> = choices.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    moves.sort_unstable();
+    moves
+}
+
 /// The id of the message a sent thing created or edited.
 fn message_of(s: &Sent) -> u64 {
     s.message_id.unwrap_or_else(|| panic!("no message id: {s:?}"))
@@ -409,16 +423,7 @@ async fn a_game_by_slash_commands_and_buttons() {
             "move",
             json!([{ "name": "move", "type": 3, "value": "N", "focused": true }]),
         );
-        let choices = fake
-            .wait_for(
-                |s| s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 },
-                WAIT,
-            )
-            .await
-            .choices();
-        let mut knights: Vec<&str> = choices.iter().filter_map(Value::as_str).collect();
-        knights.sort_unstable();
-        assert_eq!(knights, ["Na6", "Nc6", "Nf6", "Nh6"], "{choices:?}");
+        assert_eq!(suggestions(&fake, &typing).await, ["Na6", "Nc6", "Nf6", "Nh6"]);
 
         // An illegal move is answered to Bob alone, and changes nothing.
         let (_, refusal) =
@@ -1076,7 +1081,7 @@ async fn a_deleted_channel_pauses_its_games_and_tells_the_players() {
             OTHER,
             BOB,
             "move",
-            json!([{ "name": "move", "type": 3, "value": "e5" }, { "name": "game", "type": 4, "value": 1 }]),
+            json!([{ "name": "move", "type": 3, "value": "e5" }, { "name": "game", "type": 3, "value": "1" }]),
         )
         .await;
         assert_eq!(move_of(&moved), Some("e5"), "{moved:?}");
@@ -1230,6 +1235,276 @@ async fn a_flood_is_told_to_slow_down_once_and_others_play_on() {
             answered.iter().filter(|s| s.content().is_some_and(|c| c.to_lowercase().contains("capatomic"))).count();
         assert!(served <= limits.user_burst as usize + 1, "{served} of the flood served");
         assert!(answered.iter().all(|s| s.interaction_id != Some(last)), "the end of the flood is ignored");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Discord as it really is: what the fake used to be kinder about.
+
+/// The bot's typed message in a channel, once one contains `part`.
+async fn said(fake: &FakeDiscord, channel: u64, part: &str) -> Sent {
+    let part = part.to_owned();
+    let found = move |s: &Sent| {
+        s.kind == SentKind::Message && s.channel_id == Some(channel) && s.content().is_some_and(|c| c.contains(&part))
+    };
+    fake.wait_for(found, WAIT).await
+}
+
+/// GUILD_CREATE carries only the bot's member (no members intent): a typed admin command from a
+/// member with Manage Server is allowed from the message's own member and the guild's roles, and
+/// one from a member without it is refused. (Before: every typed admin command was refused.)
+#[tokio::test(flavor = "current_thread")]
+async fn typed_admin_commands_use_the_messages_member() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        fake.send_message(GENERAL, BOB, "!settings community days:5");
+        said(&fake, GENERAL, "Only the community's administrators").await;
+        fake.send_message(GENERAL, ALICE, "!settings community days:7");
+        said(&fake, GENERAL, "Community settings saved").await;
+        let days = "SELECT default_days FROM community_settings WHERE community_id = '10'";
+        assert_eq!(env.query(&bot, days), 7);
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// `/help` is longer than Discord's 2,000 characters: it arrives whole, in several messages split
+/// between lines (the first the interaction's response, the rest follow-ups), none refused by the
+/// fake's length check. (Before: cut at 2,000 characters, its end lost.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_long_answer_is_split_not_cut() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let (help, first) = command(&fake, GENERAL, BOB, "help", json!([])).await;
+        assert!(first.content().is_some_and(|c| c.starts_with("Commands")), "{first:?}");
+        let end = fake
+            .wait_for(|s| answers(help.id)(s) && s.content().is_some_and(|c| c.contains("Days per move")), WAIT)
+            .await;
+        assert_eq!(end.kind, SentKind::FollowUp, "{end:?}");
+        let pieces: Vec<String> =
+            fake.sent().iter().filter(|s| answers(help.id)(s)).filter_map(|s| s.content().map(str::to_owned)).collect();
+        assert!(pieces.len() >= 2 && pieces.iter().all(|p| p.chars().count() <= 2000), "{pieces:?}");
+        let whole = pieces.join("\n");
+        let expected = capabot::bot::command::help_text("!", false);
+        for name in capabot::bot::command::COMMANDS.iter().map(|c| c.name) {
+            assert!(
+                whole.contains(&format!("/{name}")) || whole.contains(&format!("!{name}")),
+                "{name} missing: {whole}"
+            );
+        }
+        assert_eq!(whole.lines().count(), expected.lines().count(), "no line lost or cut: {whole}");
+        assert!(pieces.iter().all(|p| !p.ends_with('…')), "{pieces:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// A command sent as a reply to someone, with the reply's ping on: the challenge goes to the
+/// player typed in it, not to the replied-to author whom Discord lists among the mentions too
+/// (and not in the typed order). (Before: Bob, the replied-to author, was challenged.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_reply_does_not_make_its_author_the_opponent() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let hello = fake.send_message(GENERAL, BOB, "anyone for a game?");
+        fake.reply_to(GENERAL, CAROL, hello, true, &format!("!challenge <@{ALICE}> chess"));
+        let offer = said(&fake, GENERAL, "challenges").await;
+        assert_eq!(pinged(&offer), vec![ALICE.to_string()], "{offer:?}");
+        let challenged = "SELECT a.user_id FROM challenges c JOIN accounts a ON a.player_id = c.challenged_id";
+        assert_eq!(env.query_text(&bot, challenged), ALICE.to_string());
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Without the message-content intent, typed commands still work in DMs, where Discord gives
+/// the content anyway; guild messages then reach the bot without content (or not at all).
+/// (Before: with `message_content = false` every typed message was ignored, DMs included.)
+#[tokio::test(flavor = "current_thread")]
+async fn typed_commands_in_dms_work_without_the_content_intent() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        env.message_content = false;
+        env.commands_in = None;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let intents = fake.identify_payloads()[0]["intents"].as_u64().expect("intents");
+        assert_eq!(intents & (1 << 15), 0, "no privileged intent asked for");
+        let dm = fake.dm_channel(BOB);
+        fake.send_dm(BOB, "!variants");
+        let answer = said(&fake, dm, "capatomic").await;
+        assert_eq!(answer.channel_id, Some(dm));
+        // The global commands say where they are offered: the server's own not in DMs, and the
+        // administrators' shown to Manage Server only.
+        let path = "/api/v10/applications/1000/commands";
+        fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
+        let commands = fake.commands(None);
+        let named = |n: &str| commands.iter().find(|c| c["name"] == n).cloned().expect("registered");
+        assert_eq!(named("settings")["contexts"], json!([0]));
+        assert_eq!(named("settings")["default_member_permissions"], "32");
+        assert_eq!(named("play")["contexts"], json!([0, 1]));
+        let (_, listed) = command(&fake, dm, BOB, "variants", json!([])).await;
+        assert!(listed.content().is_some_and(|c| c.contains("capatomic")), "{listed:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// A game's thread: opened with the longest auto-archive (a week); inside it the permission that
+/// counts is Send Messages in Threads, not Send Messages; once Discord archived it, the next
+/// move's post un-archives it. (Before: the thread archived after a day, and a slash command in
+/// a thread where the bot may not Send Messages in the channel was refused.)
+#[tokio::test(flavor = "current_thread")]
+async fn game_threads_live_as_long_as_discord_allows() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let thread_on =
+            json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }]);
+        command(&fake, GENERAL, ALICE, "settings", thread_on).await;
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let thread = fake.wait_for(|s| s.kind == SentKind::Thread, WAIT).await;
+        assert_eq!(thread.payload["auto_archive_duration"], 10080, "{thread:?}");
+        let thread_id = message_of(&thread);
+
+        // In the thread the bot may Send Messages in Threads but not Send Messages.
+        let all = 2_251_799_813_685_247u64;
+        fake.set_app_permissions(thread_id, Some(all & !(1 << 11)));
+        let answer = play(&fake, thread_id, ALICE, "e4").await;
+        assert_eq!(answer.channel_id, Some(thread_id));
+
+        // Discord archives the thread; Bob's move typed in the channel is posted there and so
+        // un-archives it.
+        fake.archive_thread(thread_id, false);
+        fake.send_message(GENERAL, BOB, "e5");
+        let posted = fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("e5"), WAIT).await;
+        assert_eq!(posted.channel_id, Some(thread_id));
+        assert_eq!(fake.thread_state(thread_id), (false, false));
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Autocomplete of `/move` with the game number filled in too: Discord sends the options of an
+/// autocomplete request as typed, so the number arrives as text; the request still parses and
+/// is answered with the legal moves of that game. (Before: an integer option sent as text made
+/// serenity drop the whole interaction, and nothing was suggested.)
+#[tokio::test(flavor = "current_thread")]
+async fn autocomplete_reads_the_other_options_as_typed() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let options = json!([
+            { "name": "move", "type": 3, "value": "N", "focused": true },
+            { "name": "game", "type": 4, "value": 1 },
+        ]);
+        let typing = fake.autocomplete(GENERAL, ALICE, "move", options);
+        assert_eq!(suggestions(&fake, &typing).await, ["Na3", "Nc3", "Nf3", "Nh3"]);
+        // The slash command itself takes the number as text too.
+        let (_, played) = command(
+            &fake,
+            GENERAL,
+            ALICE,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "Nf3" }, { "name": "game", "type": 3, "value": "1" }]),
+        )
+        .await;
+        assert_eq!(move_of(&played), Some("Nf3"), "{played:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Without the message-content intent typed commands never reach the bot in a server: there the
+/// texts name slash commands and buttons (`/accept`, the Accept button), and help lists the slash
+/// commands; in DMs, where typed commands work, they keep the prefix. (Before: "!accept" and a
+/// help of typed commands that Discord never delivers.)
+#[tokio::test(flavor = "current_thread")]
+async fn texts_name_what_works_where_they_are_read() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        env.message_content = false;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let opts = json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }]);
+        let (_, offer) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
+        let text = offer.content().unwrap_or_default();
+        assert!(text.contains("/accept") && text.contains("Accept or Decline button") && !text.contains('!'), "{text}");
+        let (help, first) = command(&fake, GENERAL, BOB, "help", json!([])).await;
+        settle(&fake, Duration::from_millis(300)).await;
+        let whole: Vec<String> =
+            fake.sent().iter().filter(|s| answers(help.id)(s)).filter_map(|s| s.content().map(str::to_owned)).collect();
+        let whole = whole.join("\n");
+        assert!(first.content().is_some_and(|c| c.starts_with("Commands")), "{first:?}");
+        assert!(whole.contains("\n/challenge — ") && !whole.contains('!'), "{whole}");
+        // In a DM typed commands reach the bot: the hint there is the prefix.
+        let dm = fake.dm_channel(BOB);
+        fake.send_dm(BOB, "!games");
+        let answer = said(&fake, dm, "!challenge").await;
+        assert_eq!(answer.channel_id, Some(dm));
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Whether every button of a sent message is disabled.
+fn all_disabled(s: &Sent) -> bool {
+    let rows = s.payload["components"].as_array().cloned().unwrap_or_default();
+    let buttons: Vec<Value> =
+        rows.iter().flat_map(|r| r["components"].as_array().cloned().unwrap_or_default()).collect();
+    !buttons.is_empty() && buttons.iter().all(|b| b["disabled"] == true)
+}
+
+/// Offers' buttons as Discord users meet them: once Bob accepts, the offer's buttons are disabled
+/// (the message edited); a second press of the dead button is answered privately at once, with no
+/// public "thinking…"; a challenger withdraws from the challenge's own message. (Before: the
+/// buttons stayed live, a stale press showed a public "thinking…" first, and there was no
+/// Withdraw button.)
+#[tokio::test(flavor = "current_thread")]
+async fn settled_offers_show_no_live_buttons() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let opts = json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }, { "name": "variant", "type": 3, "value": "chess" }]);
+        let (_, offer) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
+        let accept = button(&offer, "accept");
+        let click = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
+        fake.wait_for(answers(click.id), WAIT).await;
+        let edited = fake
+            .wait_for(|s| s.kind == SentKind::Edit && s.message_id == offer.message_id && all_disabled(s), WAIT)
+            .await;
+        assert_eq!(edited.interaction_id, None, "{edited:?}");
+
+        // The dead button pressed again: a private answer at once, never a public deferral.
+        let again = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
+        let stale = fake.wait_for(answers(again.id), WAIT).await;
+        assert!(ephemeral(&stale), "{stale:?}");
+        let deferred = |s: &Sent| s.interaction_id == Some(again.id) && s.kind == SentKind::InteractionResponse { callback_type: 5 };
+        assert!(!fake.sent().iter().any(deferred), "no public thinking…");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games"), 1);
+
+        // Carol challenges Alice and takes it back from the offer's Withdraw button.
+        let opts = json!([{ "name": "opponent", "type": 6, "value": ALICE.to_string() }]);
+        let (_, offer) = command(&fake, GENERAL, CAROL, "challenge", opts).await;
+        let withdraw = offer.custom_ids().into_iter().find(|id| id.contains(&CAROL.to_string())).expect("a Withdraw button");
+        let click = fake.click_button(GENERAL, CAROL, message_of(&offer), &withdraw);
+        let answer = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(!ephemeral(&answer), "{answer:?}");
+        assert_eq!(env.query_text(&bot, "SELECT status FROM challenges WHERE id = 2"), "cancelled");
+        fake.wait_for(|s| s.kind == SentKind::Edit && s.message_id == offer.message_id && all_disabled(s), WAIT).await;
         env.finish(bot, &[]).await;
     })
     .await;

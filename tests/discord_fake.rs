@@ -367,3 +367,51 @@ async fn wrong_token_fails_cleanly() {
     };
     assert!(warnings.iter().all(about_token), "{warnings:#?}");
 }
+
+/// The paths and codes of a refused request's 50035 error tree, as serenity reads them.
+fn form_errors(result: Result<serenity::Message, serenity::Error>) -> Vec<(String, String)> {
+    let Err(serenity::Error::Http(serenity::HttpError::UnsuccessfulRequest(response))) = result else {
+        panic!("expected Discord's 400, got {result:?}");
+    };
+    assert_eq!((response.status_code.as_u16(), response.error.code), (400, 50035), "{response:?}");
+    assert_eq!(response.error.message, "Invalid Form Body");
+    response.error.errors.iter().map(|e| (e.path.clone(), e.code.clone())).collect()
+}
+
+/// Over-long content and embeds beyond Discord's limits are refused as Discord does: 400, code
+/// 50035 "Invalid Form Body" with the tree of what failed, which serenity reads into paths. (The
+/// raw routes: serenity's builders would refuse the content before sending.)
+#[tokio::test(flavor = "current_thread")]
+async fn limits_are_refused_with_discords_error_tree() {
+    let fake = FakeDiscord::start(world(TOKEN)).await;
+    let http = serenity::HttpBuilder::new(TOKEN).proxy(fake.base_url()).ratelimiter_disabled(true).build();
+    let channel = serenity::ChannelId::new(GENERAL);
+    let send = |body: serde_json::Value| {
+        let http = &http;
+        async move { http.send_message(channel, vec![], &body).await }
+    };
+    let too_long = send(json!({ "content": "x".repeat(2001) })).await;
+    assert_eq!(form_errors(too_long), [("content".into(), "BASE_TYPE_MAX_LENGTH".into())]);
+    let fine = send(json!({ "content": "é".repeat(2000) })).await;
+    assert!(fine.is_ok(), "2,000 characters are allowed, whatever their bytes: {fine:?}");
+
+    let fields: Vec<serde_json::Value> = (0..26).map(|i| json!({ "name": format!("f{i}"), "value": "v" })).collect();
+    let refused = send(json!({ "embeds": [{ "title": "t".repeat(257), "fields": fields }] })).await;
+    let mut paths = form_errors(refused);
+    paths.sort();
+    let expected: [(String, String); 2] = [
+        ("embeds.0.fields".into(), "BASE_TYPE_MAX_LENGTH".into()),
+        ("embeds.0.title".into(), "BASE_TYPE_MAX_LENGTH".into()),
+    ];
+    assert_eq!(paths, expected);
+    // Each part within its limit, but more than 6,000 characters in all.
+    let big = json!({ "embeds": [{
+        "description": "d".repeat(4000),
+        "fields": [{ "name": "a", "value": "v".repeat(1024) }, { "name": "b", "value": "v".repeat(1024) }],
+    }] });
+    assert_eq!(form_errors(send(big).await), [("embeds".into(), "MAX_EMBED_SIZE_EXCEEDED".into())]);
+    // An edit is held to the same limits.
+    let message = send(json!({ "content": "short" })).await.expect("sent");
+    let refused = http.edit_message(channel, message.id, &json!({ "content": "y".repeat(2001) }), vec![]).await;
+    assert_eq!(form_errors(refused), [("content".into(), "BASE_TYPE_MAX_LENGTH".into())]);
+}

@@ -22,6 +22,20 @@ pub struct FakeConfig {
     /// Keep every request and everything the bot sent (for assertions) and decode every upload;
     /// off for load runs, which read [`crate::FakeDiscord::sent_stream`] instead.
     pub keep_history: bool,
+    /// Discord's rate limits, enforced when set ([`FakeConfig::rate_limits`]).
+    pub rate_limits: Option<RateLimits>,
+}
+
+/// Rate limits as Discord enforces them: so many requests per route bucket (the method and the
+/// path with its major parameter — channel, guild or webhook — kept and other ids left out) and
+/// so many in all, per window. Every limited answer carries the `X-RateLimit-*` headers; a request
+/// over a limit gets 429 with `retry_after` (and, for the global limit, `global: true`). Interaction
+/// callbacks are not limited, as on Discord.
+#[derive(Clone, Copy, Debug)]
+pub struct RateLimits {
+    pub per_route: u32,
+    pub global: u32,
+    pub window: std::time::Duration,
 }
 
 impl FakeConfig {
@@ -34,6 +48,7 @@ impl FakeConfig {
             guilds: Vec::new(),
             heartbeat_interval_ms: 41_250,
             keep_history: true,
+            rate_limits: None,
         }
     }
 
@@ -47,6 +62,12 @@ impl FakeConfig {
     /// [`crate::ReceivedFile::png`] says so): for load runs, which measure the bot, not the fake.
     pub fn without_history(mut self) -> FakeConfig {
         self.keep_history = false;
+        self
+    }
+
+    /// Enforces rate limits (off by default: most tests are about other things).
+    pub fn rate_limits(mut self, limits: RateLimits) -> FakeConfig {
+        self.rate_limits = Some(limits);
         self
     }
 

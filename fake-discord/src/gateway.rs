@@ -157,8 +157,11 @@ fn identify(state: &mut State, data: &Value, gateway_url: &str) {
     });
     state.dispatch("READY", ready);
     for guild in state.config.guilds.clone() {
-        let members = state.guild_members(guild.id);
-        state.dispatch("GUILD_CREATE", payloads::guild_create(&guild, state.config.bot_id, members));
+        // Without the privileged GUILD_MEMBERS intent Discord sends only a few members (the bot
+        // itself, and those in voice): the bot must not learn who administers from this list.
+        let me = payloads::member(state.bot_user(), &[]);
+        let count = state.guild_members(guild.id).len();
+        state.dispatch("GUILD_CREATE", payloads::guild_create(&guild, state.config.bot_id, vec![me], count));
     }
     for (event, data) in std::mem::take(&mut state.gateway.before_session) {
         state.dispatch(&event, data);

@@ -41,7 +41,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-pub use config::{FakeConfig, GuildSpec};
+pub use config::{FakeConfig, GuildSpec, RateLimits};
 pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};
 
@@ -239,6 +239,20 @@ impl FakeDiscord {
         id
     }
 
+    /// A user replies to `message` in `channel` with `content` (MESSAGE_CREATE with
+    /// `message_reference` and `referenced_message`); with `ping`, the replied author is among
+    /// the message's mentions, as when the client's "@ON" is left on. Returns the message id.
+    ///
+    /// # Panics
+    /// If the channel, user or message is unknown.
+    pub fn reply_to(&self, channel: u64, author: u64, message: u64, ping: bool, content: &str) -> u64 {
+        let mut state = self.state();
+        let reply = state.user_reply(channel, author, content, Some((message, ping)));
+        let id = payloads::id_of(&reply);
+        state.dispatch("MESSAGE_CREATE", reply);
+        id
+    }
+
     /// A user runs the slash command `name` with `options` (a JSON array of
     /// `{"name", "type", "value"}` as Discord sends them); returns the interaction.
     ///
@@ -290,6 +304,26 @@ impl FakeDiscord {
         if let Some(c) = state.channels.remove(&channel) {
             state.dispatch("CHANNEL_DELETE", c);
         }
+    }
+
+    /// Archives a thread (as Discord does after its auto-archive duration without activity), and
+    /// with `locked` locks it too (as a moderator may): THREAD_UPDATE goes out. A message posted
+    /// into an archived, unlocked thread un-archives it; editing a message in an archived thread,
+    /// or posting into a locked one, answers 400 with code 50083.
+    ///
+    /// # Panics
+    /// If `thread` is not a thread the fake knows.
+    pub fn archive_thread(&self, thread: u64, locked: bool) {
+        let mut state = self.state();
+        let update = state.set_thread_archived(thread, true, locked);
+        state.dispatch("THREAD_UPDATE", update);
+    }
+
+    /// Whether a thread is archived now, and whether it is locked.
+    pub fn thread_state(&self, thread: u64) -> (bool, bool) {
+        let state = self.state();
+        let metadata = &state.channels.get(&thread).expect("a known thread")["thread_metadata"];
+        (metadata["archived"] == true, metadata["locked"] == true)
     }
 
     /// Makes `user`'s DMs closed (or open again): the bot's messages to them get error 50007.

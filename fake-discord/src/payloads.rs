@@ -158,14 +158,15 @@ pub fn guild_channels(spec: &GuildSpec) -> Vec<Value> {
     channels.map(|(position, (id, name))| text_channel(spec.id, *id, name, position)).collect()
 }
 
-/// GUILD_CREATE: the REST guild plus channels, members and the other gateway-only fields.
-pub fn guild_create(spec: &GuildSpec, owner: u64, members: Vec<Value>) -> Value {
+/// GUILD_CREATE: the REST guild plus channels, the members sent (`member_count` counts them all)
+/// and the other gateway-only fields.
+pub fn guild_create(spec: &GuildSpec, owner: u64, members: Vec<Value>, member_count: usize) -> Value {
     let mut guild = guild(spec, owner);
     let extra = json!({
         "joined_at": TIMESTAMP,
         "large": false,
         "unavailable": false,
-        "member_count": members.len(),
+        "member_count": member_count,
         "voice_states": [],
         "members": members,
         "channels": guild_channels(spec),

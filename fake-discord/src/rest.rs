@@ -95,8 +95,11 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
         parts.extensions.insert(RequestIndex(index));
     }
     let fault = shared.lock().take_fault(parts.method.as_str(), &path);
-    let response = if needs_token(&path) && !authorized(&shared, &parts.headers) {
+    let limit = shared.lock().rate_limit(parts.method.as_str(), &path);
+    let mut response = if needs_token(&path) && !authorized(&shared, &parts.headers) {
         error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
+    } else if let Some(limit) = limit.as_ref().filter(|limit| limit.over) {
+        rate_limited(limit.reset_after.as_secs_f64(), limit.global)
     } else {
         match fault {
             Some(FaultKind::RateLimited { retry_after, global }) => rate_limited(retry_after, global),
@@ -108,6 +111,9 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
             None => next.run(Request::from_parts(parts, Body::from(bytes))).await,
         }
     };
+    if let Some(limit) = limit.filter(|limit| !limit.over) {
+        rate_limit_headers(&mut response, &limit);
+    }
     if let Some(index) = index {
         let mut state = shared.lock();
         let recorded = &mut state.requests[index];
@@ -137,6 +143,27 @@ fn rate_limited(retry_after: f64, global: bool) -> Response {
         headers.insert("x-ratelimit-scope", "user".parse().expect("header"));
     }
     response
+}
+
+/// The `X-RateLimit-*` headers of an answer within the limits.
+fn rate_limit_headers(response: &mut Response, limit: &crate::state::RateLimitState) {
+    let headers = response.headers_mut();
+    let pairs = [
+        ("x-ratelimit-limit", limit.limit.to_string()),
+        ("x-ratelimit-remaining", limit.remaining.to_string()),
+        ("x-ratelimit-reset-after", format!("{:.3}", limit.reset_after.as_secs_f64())),
+        ("x-ratelimit-bucket", format!("{:x}", fnv(&limit.bucket))),
+    ];
+    for (name, value) in pairs {
+        if let Ok(value) = value.parse() {
+            headers.insert(name, value);
+        }
+    }
+}
+
+/// A stable hash of a bucket's key for `X-RateLimit-Bucket` (Discord's are opaque too).
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3))
 }
 
 fn server_error(status: u16) -> Response {
@@ -188,6 +215,8 @@ impl ApiError {
     const UNKNOWN_CHANNEL: ApiError = ApiError(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
     const UNKNOWN_MESSAGE: ApiError = ApiError(StatusCode::NOT_FOUND, 10008, "Unknown Message");
     const CANNOT_MESSAGE_USER: ApiError = ApiError(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user");
+    const THREAD_ARCHIVED: ApiError =
+        ApiError(StatusCode::BAD_REQUEST, 50083, "Operation was attempted on an archived thread");
 }
 
 impl IntoResponse for ApiError {
@@ -387,18 +416,88 @@ fn check_postable(state: &State, channel: u64) -> Result<(), ApiError> {
     Ok(())
 }
 
-/// Checks a message body as Discord does: something to show, content within the limit.
-fn check_message_body(payload: &Payload) -> Result<(), ApiError> {
+/// Checks a message body as Discord does: something to show, within Discord's limits.
+fn check_message_body(payload: &Payload) -> Result<(), Response> {
+    check_limits(&payload.json)?;
     let json = &payload.json;
     let content = json["content"].as_str().unwrap_or_default();
-    if content.chars().count() > CONTENT_LIMIT {
-        return Err(ApiError(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: content too long"));
-    }
     let has = |field: &str| json[field].as_array().is_some_and(|items| !items.is_empty());
     if content.is_empty() && payload.files.is_empty() && !has("embeds") && !has("components") && !has("poll") {
-        return Err(ApiError(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message"));
+        return Err(ApiError(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message").into_response());
     }
     Ok(())
+}
+
+/// Embed limits (Discord's "Embed Limits"): characters per part and in all, and fields per embed.
+const EMBED_TITLE: usize = 256;
+const EMBED_DESCRIPTION: usize = 4096;
+const EMBED_FIELDS: usize = 25;
+const EMBED_FIELD_NAME: usize = 256;
+const EMBED_FIELD_VALUE: usize = 1024;
+const EMBED_FOOTER: usize = 2048;
+const EMBED_AUTHOR: usize = 256;
+const EMBED_TOTAL: usize = 6000;
+const EMBEDS_PER_MESSAGE: usize = 10;
+
+/// Checks content and embeds against Discord's limits (on creates and edits alike); a breach is
+/// answered as Discord does: 400, code 50035 "Invalid Form Body" with the tree of what failed.
+fn check_limits(json: &Value) -> Result<(), Response> {
+    let mut errors = serde_json::Map::new();
+    let chars = |value: &Value| value.as_str().map_or(0, |text| text.chars().count());
+    if chars(&json["content"]) > CONTENT_LIMIT {
+        errors.insert("content".into(), too_long(CONTENT_LIMIT));
+    }
+    let embeds = json["embeds"].as_array().cloned().unwrap_or_default();
+    if embeds.len() > EMBEDS_PER_MESSAGE {
+        errors.insert("embeds".into(), too_long(EMBEDS_PER_MESSAGE));
+    }
+    let mut total = 0;
+    let mut per_embed = Value::Object(serde_json::Map::new());
+    for (i, embed) in embeds.iter().enumerate() {
+        let i = i.to_string();
+        let mut check = |path: &[&str], limit: usize, failed: &mut Value| {
+            // (A pointer, so that a field's number indexes the array of fields.)
+            let value = embed.pointer(&format!("/{}", path.join("/"))).unwrap_or(&Value::Null);
+            total += chars(value);
+            if chars(value) > limit {
+                let at = path.iter().fold(&mut *failed, |tree, key| &mut tree[key]);
+                *at = too_long(limit);
+            }
+        };
+        check(&["title"], EMBED_TITLE, &mut per_embed[&i]);
+        check(&["description"], EMBED_DESCRIPTION, &mut per_embed[&i]);
+        check(&["footer", "text"], EMBED_FOOTER, &mut per_embed[&i]);
+        check(&["author", "name"], EMBED_AUTHOR, &mut per_embed[&i]);
+        let fields = embed["fields"].as_array().map_or(&[][..], Vec::as_slice);
+        if fields.len() > EMBED_FIELDS {
+            per_embed[&i]["fields"] = too_long(EMBED_FIELDS);
+        }
+        for j in 0..fields.len() {
+            let j = j.to_string();
+            check(&["fields", &j, "name"], EMBED_FIELD_NAME, &mut per_embed[&i]);
+            check(&["fields", &j, "value"], EMBED_FIELD_VALUE, &mut per_embed[&i]);
+        }
+    }
+    if let Value::Object(per_embed) = &mut per_embed {
+        per_embed.retain(|_, failed| !failed.is_null());
+    }
+    if total > EMBED_TOTAL {
+        let error = json!({ "code": "MAX_EMBED_SIZE_EXCEEDED", "message": "Embed size exceeds maximum size of 6000" });
+        per_embed["_errors"] = json!([error]);
+    }
+    if per_embed.as_object().is_some_and(|failed| !failed.is_empty()) {
+        errors.insert("embeds".into(), per_embed);
+    }
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let body = json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors });
+    Err((StatusCode::BAD_REQUEST, axum::Json(body)).into_response())
+}
+
+/// One `_errors` leaf of a 50035 answer for a value over `limit`.
+fn too_long(limit: usize) -> Value {
+    json!({ "_errors": [{ "code": "BASE_TYPE_MAX_LENGTH", "message": format!("Must be {limit} or fewer in length.") }] })
 }
 
 /// Creates and stores a message from the bot, with attachments for the uploaded files.
@@ -467,8 +566,20 @@ fn push_sent(
 
 async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>, body: Payload) -> Response {
     let mut state = shared.lock();
-    if let Err(response) = check_postable(&state, channel).and_then(|()| check_message_body(&body)) {
+    if let Err(response) = check_postable(&state, channel) {
         return response.into_response();
+    }
+    if let Err(response) = check_message_body(&body) {
+        return response;
+    }
+    // A message un-archives an archived thread, unless it is locked.
+    match state.thread_archived(channel) {
+        Some((_, true)) => return ApiError::THREAD_ARCHIVED.into_response(),
+        Some((true, false)) => {
+            let update = state.set_thread_archived(channel, false, false);
+            state.dispatch("THREAD_UPDATE", update);
+        }
+        _ => {}
     }
     // `enforce_nonce`: a message the bot made with this nonce (Discord keeps them a few minutes)
     // is returned instead of a second one.
@@ -512,6 +623,12 @@ fn edit_stored(state: &mut State, channel: u64, message: u64, interaction: Optio
     let Some(mut stored) = state.messages.get(&message).cloned() else {
         return unknown_message();
     };
+    if let Err(response) = check_limits(&body.json) {
+        return response;
+    }
+    if state.thread_archived(channel).is_some_and(|(archived, _)| archived) {
+        return ApiError::THREAD_ARCHIVED.into_response();
+    }
     apply_edit(state, &mut stored, &body);
     stored["edited_timestamp"] = json!(payloads::TIMESTAMP);
     state.messages.insert(message, stored.clone());
@@ -557,7 +674,13 @@ fn start_thread(state: &mut State, channel: u64, id: u64, body: Payload) -> Resp
         return unknown_channel();
     };
     let name = body.json["name"].as_str().unwrap_or("thread").to_owned();
-    let thread = payloads::thread(guild, channel, id, &name, state.config.bot_id);
+    let mut thread = payloads::thread(guild, channel, id, &name, state.config.bot_id);
+    if let Some(minutes) = body.json["auto_archive_duration"].as_u64() {
+        if ![60, 1440, 4320, 10080].contains(&minutes) {
+            return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
+        }
+        thread["thread_metadata"]["auto_archive_duration"] = json!(minutes);
+    }
     state.channels.insert(id, thread.clone());
     push_sent(state, SentKind::Thread, Some(channel), Some(id), None, body);
     let mut event = thread.clone();
@@ -597,7 +720,7 @@ async fn interaction_callback(
         // Reply with a message.
         4 => {
             if let Err(response) = check_message_body(&data) {
-                return response.into_response();
+                return response;
             }
             let message = bot_message(&mut state, channel, &data);
             message_id = Some(payloads::id_of(&message));
@@ -665,7 +788,7 @@ async fn create_followup(
         Err(response) => return response.into_response(),
     };
     if let Err(response) = check_message_body(&body) {
-        return response.into_response();
+        return response;
     }
     let message = bot_message(&mut state, channel, &body);
     let id = payloads::id_of(&message);

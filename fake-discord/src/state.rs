@@ -264,7 +264,72 @@ impl GatewayState {
     }
 }
 
-/// Everything the fake knows and recorded.
+/// A command's options as Discord sends them: each with the type the command registered for it
+/// (when it registered one of that name), a string option's value as text; in an autocomplete
+/// request (`autocomplete`) every value is the text the user typed, unvalidated, so a number
+/// arrives as a string.
+fn as_sent(command: &Value, options: Value, autocomplete: bool) -> Value {
+    let Value::Array(mut options) = options else { return options };
+    let registered = command["options"].as_array().map_or(&[][..], Vec::as_slice);
+    for option in &mut options {
+        if let Some(spec) = registered.iter().find(|spec| spec["name"] == option["name"]) {
+            option["type"] = spec["type"].clone();
+        }
+        // A string option holds the text typed, whatever it looks like.
+        let text = autocomplete || option["type"] == 3;
+        if text && let Some(value) = option.get_mut("value") {
+            *value = match value.take() {
+                Value::String(text) => Value::String(text),
+                other => Value::String(other.to_string()),
+            };
+        }
+    }
+    Value::Array(options)
+}
+
+/// Where a request stands against the rate limits ([`State::rate_limit`]).
+pub struct RateLimitState {
+    pub bucket: String,
+    pub limit: u32,
+    pub remaining: u32,
+    pub reset_after: std::time::Duration,
+    /// The request is over a limit: it gets 429.
+    pub over: bool,
+    /// The limit it is over is the global one.
+    pub global: bool,
+}
+
+/// A route's bucket path: the major parameter (the id after `channels`, `guilds`, `webhooks`
+/// and `applications`, and a webhook's token) kept, other ids as `:id`.
+fn bucket_path(route: &str) -> String {
+    let mut previous = "";
+    let mut parts = Vec::new();
+    for segment in route.split('/') {
+        let major = ["channels", "guilds", "webhooks", "applications"].contains(&previous);
+        let token = parts.len() >= 2 && parts[parts.len() - 2] == "webhooks";
+        let id = !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit());
+        parts.push(if id && !major && !token { ":id".to_owned() } else { segment.to_owned() });
+        previous = segment;
+    }
+    parts.join("/")
+}
+
+/// The user ids a message's content mentions (`<@id>` or `<@!id>`), in the order typed.
+fn mentioned_ids(content: &str) -> Vec<u64> {
+    let mut ids = Vec::new();
+    for (at, _) in content.match_indices("<@") {
+        let rest = content[at + 2..].trim_start_matches('!');
+        let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        if rest[digits.len()..].starts_with('>')
+            && let Ok(id) = digits.parse::<u64>()
+            && !ids.contains(&id)
+        {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
 /// A failure the fake answers instead of (or after) doing what a request asks, as Discord does
 /// under load: switched on by the tests, for the requests whose method and path match.
 #[derive(Clone, Debug)]
@@ -288,6 +353,7 @@ pub enum FaultKind {
     AnswerLost,
 }
 
+/// Everything the fake knows and recorded.
 pub struct State {
     pub config: FakeConfig,
     /// Failures to answer, in order ([`Fault`]).
@@ -314,6 +380,8 @@ pub struct State {
     /// permission where a channel is not listed.
     pub app_permissions: HashMap<u64, u64>,
     pub gateway: GatewayState,
+    /// Requests counted per rate-limit bucket (`""` for the global one) in the current window.
+    pub rate_windows: HashMap<String, (std::time::Instant, u32)>,
 }
 
 impl State {
@@ -346,6 +414,7 @@ impl State {
             commands: HashMap::new(),
             app_permissions: HashMap::new(),
             gateway: GatewayState::default(),
+            rate_windows: HashMap::new(),
         }
     }
 
@@ -361,6 +430,39 @@ impl State {
         Some(kind)
     }
 
+    /// Counts a request against the rate limits, when they are on: `None` when they are off or
+    /// the route is not limited, else the bucket's state — whether the request is over the route's
+    /// or the global limit, what remains and when the window resets.
+    pub fn rate_limit(&mut self, method: &str, path: &str) -> Option<RateLimitState> {
+        let limits = self.config.rate_limits?;
+        let route = path.strip_prefix("/api/v10")?;
+        if route.starts_with("/gateway") || route.starts_with("/interactions/") {
+            return None;
+        }
+        let bucket = format!("{method} {}", bucket_path(route));
+        let now = std::time::Instant::now();
+        let mut count = |key: &str| {
+            let (start, n) = self.rate_windows.entry(key.to_owned()).or_insert((now, 0));
+            if now.duration_since(*start) >= limits.window {
+                *start = now;
+                *n = 0;
+            }
+            *n += 1;
+            (*n, limits.window.saturating_sub(now.duration_since(*start)))
+        };
+        let (global_count, global_reset) = count("");
+        let (route_count, reset_after) = count(&bucket);
+        let over_global = global_count > limits.global;
+        Some(RateLimitState {
+            bucket,
+            limit: limits.per_route,
+            remaining: limits.per_route.saturating_sub(route_count),
+            reset_after: if over_global { global_reset } else { reset_after },
+            over: over_global || route_count > limits.per_route,
+            global: over_global,
+        })
+    }
+
     pub fn new_id(&mut self) -> u64 {
         self.next_id += 1;
         self.next_id
@@ -370,8 +472,64 @@ impl State {
         self.users[&self.config.bot_id].clone()
     }
 
+    /// Dispatches an event as the bot's session receives it: messages only with the intents
+    /// that let them through, and their content only where Discord gives it (see
+    /// [`Self::as_received`]).
     pub fn dispatch(&mut self, event: &str, data: Value) {
+        let data = match event {
+            "MESSAGE_CREATE" | "MESSAGE_UPDATE" => match self.as_received(data) {
+                Some(data) => data,
+                None => return,
+            },
+            _ => data,
+        };
         self.gateway.dispatch(event, data);
+    }
+
+    /// A message as the bot's intents let it see it (the last IDENTIFY's; every intent before
+    /// the first): guild messages need GUILD_MESSAGES and DMs DIRECT_MESSAGES, or the event is not
+    /// sent; without MESSAGE_CONTENT a guild message arrives with empty content, embeds,
+    /// attachments and components, unless it is the bot's own or mentions the bot. DMs always
+    /// carry their content.
+    fn as_received(&self, mut message: Value) -> Option<Value> {
+        const GUILD_MESSAGES: u64 = 1 << 9;
+        const DIRECT_MESSAGES: u64 = 1 << 12;
+        const MESSAGE_CONTENT: u64 = 1 << 15;
+        let Some(intents) = self.gateway.identifies.last().map(|identify| identify["intents"].as_u64().unwrap_or(0))
+        else {
+            return Some(message);
+        };
+        let in_guild = !message["guild_id"].is_null();
+        let needed = if in_guild { GUILD_MESSAGES } else { DIRECT_MESSAGES };
+        if intents & needed == 0 {
+            return None;
+        }
+        let bot = self.config.bot_id.to_string();
+        let own = message["author"]["id"] == bot.as_str();
+        let mentions_bot =
+            message["mentions"].as_array().is_some_and(|users| users.iter().any(|user| user["id"] == bot.as_str()));
+        if in_guild && intents & MESSAGE_CONTENT == 0 && !own && !mentions_bot {
+            message["content"] = json!("");
+            for field in ["embeds", "attachments", "components"] {
+                message[field] = json!([]);
+            }
+        }
+        Some(message)
+    }
+
+    /// Sets a thread's `archived` and `locked`; returns the thread as THREAD_UPDATE carries it.
+    pub fn set_thread_archived(&mut self, thread: u64, archived: bool, locked: bool) -> Value {
+        let channel = self.channels.get_mut(&thread).filter(|channel| channel["type"] == 11);
+        let channel = channel.unwrap_or_else(|| panic!("fake Discord: {thread} is not a thread"));
+        channel["thread_metadata"]["archived"] = json!(archived);
+        channel["thread_metadata"]["locked"] = json!(locked);
+        channel.clone()
+    }
+
+    /// A thread's `(archived, locked)`; `None` for a channel that is not a thread.
+    pub fn thread_archived(&self, channel: u64) -> Option<(bool, bool)> {
+        let metadata = &self.channels.get(&channel)?.get("thread_metadata")?;
+        Some((metadata["archived"] == true, metadata["locked"] == true))
     }
 
     /// The guild a channel belongs to, `None` for DMs.
@@ -416,21 +574,77 @@ impl State {
         found.unwrap_or_else(|| panic!("fake Discord: unknown user {user}"))
     }
 
-    /// A message by a user, stored so that the bot may reply to or fetch it.
+    /// A message by a user, stored so that the bot may reply to or fetch it. Its `mentions` are
+    /// the known users its content names (`<@id>`, `<@!id>`), each with its partial `member` in a
+    /// guild. Discord does not promise they come in the order typed: the fake lists them by
+    /// descending id, so that a bot which takes the list's order for the typed one is caught.
     pub fn user_message(&mut self, channel: u64, author: u64, content: &str) -> Value {
+        self.user_reply(channel, author, content, None)
+    }
+
+    /// A message by a user; with `reply_to` (a message, and whether the reply pings its author)
+    /// a reply as Discord sends it: `type` 19, `message_reference`, the whole
+    /// `referenced_message`, and the replied author among the `mentions` when pinged although
+    /// the text does not name them.
+    pub fn user_reply(&mut self, channel: u64, author: u64, content: &str, reply_to: Option<(u64, bool)>) -> Value {
         let guild = payloads::snowflake(&self.channel(channel)["guild_id"]);
         let id = self.new_id();
         let mut message = payloads::message(id, channel, guild, self.user(author), content);
         if let Some(guild) = guild {
-            let mut member = self.member_with_permissions(guild, author);
-            if let Value::Object(fields) = &mut member {
-                fields.remove("user");
-                fields.remove("permissions");
-            }
-            message["member"] = member;
+            message["member"] = self.partial_member(guild, author, &["user", "permissions"]);
         }
+        let mut named = mentioned_ids(content);
+        if let Some((replied, ping)) = reply_to {
+            let found = self.messages.get(&replied).cloned();
+            let referenced = found.unwrap_or_else(|| panic!("fake Discord: unknown message {replied}"));
+            let replied_author = snowflake(&referenced["author"]["id"]).unwrap_or(0);
+            if ping && !named.contains(&replied_author) {
+                named.push(replied_author);
+            }
+            let mut reference = json!({ "message_id": replied.to_string(), "channel_id": channel.to_string() });
+            if let Some(guild) = guild {
+                reference["guild_id"] = json!(guild.to_string());
+            }
+            message["message_reference"] = reference;
+            message["referenced_message"] = referenced;
+            message["type"] = json!(19);
+        }
+        named.retain(|user| self.users.contains_key(user));
+        named.sort_unstable_by(|a, b| b.cmp(a));
+        named.dedup();
+        let mentions: Vec<Value> = named
+            .iter()
+            .map(|&user| {
+                let mut object = self.user(user);
+                if let Some(guild) = guild.filter(|&guild| self.is_member(guild, user)) {
+                    object["member"] = self.partial_member(guild, user, &["user", "permissions"]);
+                }
+                object
+            })
+            .collect();
+        message["mentions"] = Value::Array(mentions);
         self.messages.insert(id, message.clone());
         message
+    }
+
+    fn is_member(&self, guild: u64, user: u64) -> bool {
+        user == self.config.bot_id
+            || self.config.guilds.iter().any(|spec| spec.id == guild && spec.members.iter().any(|m| m.id == user))
+    }
+
+    /// A member object without the given fields (messages carry members without `user`).
+    fn partial_member(&self, guild: u64, user: u64, without: &[&str]) -> Value {
+        let mut member = if user == self.config.bot_id {
+            payloads::member(self.bot_user(), &[])
+        } else {
+            self.member_with_permissions(guild, user)
+        };
+        if let Value::Object(fields) = &mut member {
+            for field in without {
+                fields.remove(*field);
+            }
+        }
+        member
     }
 
     pub fn dm_channel(&mut self, user: u64) -> u64 {
@@ -489,6 +703,15 @@ impl State {
         }
         let command = registered.into_iter().find(|command| command["name"] == name);
         let command = command.unwrap_or_else(|| panic!("fake Discord: the bot has not registered /{name}"));
+        // Discord offers a command only in the contexts it names (0 servers, 1 the bot's DMs).
+        if let Some(contexts) = command["contexts"].as_array() {
+            let here = if guild.is_some() { 0 } else { 1 };
+            assert!(
+                contexts.contains(&json!(here)),
+                "fake Discord: /{name} is not offered here (contexts {contexts:?})"
+            );
+        }
+        let options = as_sent(&command, options, kind == 4);
         let resolved = self.resolved_users(guild, &options);
         let mut data = json!({ "id": command["id"], "name": name, "type": 1, "options": options });
         if let Some(resolved) = resolved {
@@ -512,13 +735,7 @@ impl State {
         for id in ids {
             users.insert(id.to_string(), self.user(id));
             if let Some(guild) = guild {
-                let mut member = self.member_with_permissions(guild, id);
-                if let Value::Object(fields) = &mut member {
-                    for field in ["user", "deaf", "mute"] {
-                        fields.remove(field);
-                    }
-                }
-                members.insert(id.to_string(), member);
+                members.insert(id.to_string(), self.partial_member(guild, id, &["user", "deaf", "mute"]));
             }
         }
         let mut resolved = json!({ "users": users });

@@ -1131,18 +1131,29 @@ impl Command {
     }
 }
 
-/// The `help` text, from the table: every command with its usage and an example.
-pub fn help_text(p: &str) -> String {
-    let mut s = format!("Commands (prefix {p}):");
+/// The `help` text, from the table: every command with its usage and an example, written as
+/// commands are given where it is read: typed with the prefix `p`, or (`slash`) as the
+/// platform's slash commands, whose options the platform shows as they are typed.
+pub fn help_text(p: &str, slash: bool) -> String {
+    let mut s = if slash {
+        "Commands (type / and pick one; its options are offered as you go; offers come with buttons):".to_string()
+    } else {
+        format!("Commands (prefix {p}):")
+    };
     for c in COMMANDS {
+        if slash {
+            s.push_str(&format!("\n/{} — {}", c.name, c.summary));
+            continue;
+        }
         let usage = if c.usage.is_empty() { String::new() } else { format!(" {}", c.usage) };
         s.push_str(&format!("\n{p}{}{usage} — {}", c.name, c.summary));
         if c.example != c.name {
             s.push_str(&format!(", e.g. {p}{}", c.example));
         }
     }
+    let moves = if slash { "/move e4, /move Nxf7#" } else { "e4, Nxf7#" };
     s.push_str(&format!(
-        "\nDays per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: e4, Nxf7#, Me1^e5 (a Capatomic launch), @e4 or boom e4 (a secret bomb's detonation). {p}variants, {p}rules capatomic."
+        "\nDays per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: {moves}, Me1^e5 (a Capatomic launch), @e4 or boom e4 (a secret bomb's detonation). {p}variants, {p}rules capatomic."
     ));
     s
 }
@@ -1250,13 +1261,18 @@ mod tests {
             assert!(c.summary.len() <= 100 && !c.summary.is_empty(), "{}", c.name);
             assert!(c.options.iter().all(|o| o.description.len() <= 100), "{}", c.name);
             assert!(
-                help_text("!").contains(&format!("!{} ", c.name)) || help_text("!").contains(&format!("!{} —", c.name))
+                help_text("!", false).contains(&format!("!{} ", c.name))
+                    || help_text("!", false).contains(&format!("!{} —", c.name))
             );
             // The example parses to the command itself.
             let parsed = parse(c.example).unwrap();
             assert_eq!(spec(c.example.split_whitespace().next().unwrap()).map(|s| s.name), Some(c.name));
             assert!(!matches!(parsed, Command::Other { .. }), "{}", c.example);
         }
+        // Where only slash commands reach the bot, help names them and nothing typed.
+        let slash = help_text("/", true);
+        assert!(COMMANDS.iter().all(|c| slash.contains(&format!("\n/{} — ", c.name))), "{slash}");
+        assert!(!slash.contains('!') && !slash.contains("e.g."), "{slash}");
     }
 
     #[test]

@@ -36,6 +36,29 @@ pub struct Scope {
     pub direct: bool,
 }
 
+/// How people give the bot commands on a platform, so that texts, prompts and help name what
+/// works where they are read: typed commands with the chat's prefix (`!accept`), or a platform's
+/// own commands and buttons (Discord's `/accept` and the Accept button) where typed text does not
+/// reach the bot.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CommandStyle {
+    /// The platform has slash commands and buttons.
+    pub slash: bool,
+    /// Typed commands reach the bot in community chats (on Discord: the message-content
+    /// intent). In direct chats they always do.
+    pub typed_in_communities: bool,
+}
+
+impl CommandStyle {
+    /// Typed commands everywhere (the console, Matrix): the default.
+    pub const TYPED: CommandStyle = CommandStyle { slash: false, typed_in_communities: true };
+
+    /// Whether commands said in `scope` are written as slash commands rather than typed.
+    pub fn slash_in(&self, scope: &Scope) -> bool {
+        self.slash && !scope.direct && scope.community.is_some() && !self.typed_in_communities
+    }
+}
+
 impl Scope {
     /// A chat in no community (the console, tests).
     pub fn chat(platform: impl Into<String>, chat: impl Into<String>) -> Scope {

@@ -23,8 +23,8 @@ pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
 pub use error::BotError;
 pub use io::{
-    AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, GameCard, Input, NewThread, PictureFormat, Receipt, Reply,
-    Response, Scope, Slot, Target, UserRef,
+    AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread, PictureFormat,
+    Receipt, Reply, Response, Scope, Slot, Target, UserRef,
 };
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
 pub use textboard::text_board;
@@ -74,7 +74,11 @@ impl Default for BotConfig {
 /// The settings in force for one input: the chat's, its community's, then the configuration's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Effective {
+    /// The prefix typed commands are read with.
     pub prefix: String,
+    /// How texts write a command here: the prefix where typed commands reach the bot, `/` where
+    /// only the platform's slash commands and buttons do ([`CommandStyle`]).
+    pub hint: String,
     pub default_variant: String,
     pub default_days: Option<u32>,
     pub thread_per_game: bool,
@@ -93,9 +97,15 @@ impl Ctx<'_> {
         &self.inp.scope
     }
 
-    /// The chat prefix (for the command hints in replies).
+    /// How a command is written where the input was said (for the command hints in replies):
+    /// the chat's prefix, or `/` where only slash commands reach the bot.
     pub fn p(&self) -> &str {
-        &self.settings.prefix
+        &self.settings.hint
+    }
+
+    /// Whether commands are slash commands here (help lists them so).
+    pub fn slash(&self) -> bool {
+        self.settings.hint == "/" && self.settings.prefix != "/"
     }
 
     pub fn target(&self) -> Target {
@@ -117,12 +127,22 @@ pub struct Bot {
     error_seq: AtomicU64,
     /// (game, person) pairs already told that a bare move of theirs was not taken: told once.
     pub(crate) told_bare: std::sync::Mutex<std::collections::HashSet<(i64, String)>>,
+    /// How commands are given per platform (set by the host as front ends register).
+    command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
 }
 
 impl Bot {
     /// A bot on an opened store.
     pub fn new(store: Store, clock: Arc<dyn Clock>, oracle: Arc<dyn MoveOracle>, config: BotConfig) -> Bot {
-        Bot { store, clock, oracle, config, error_seq: AtomicU64::new(0), told_bare: Default::default() }
+        Bot {
+            store,
+            clock,
+            oracle,
+            config,
+            error_seq: AtomicU64::new(0),
+            told_bare: Default::default(),
+            command_styles: Default::default(),
+        }
     }
 
     /// The store (for front ends' start-up checks and tests).
@@ -140,16 +160,41 @@ impl Bot {
         self.clock.now()
     }
 
+    /// Says how people give commands on `platform` ([`CommandStyle::TYPED`] until set).
+    pub fn set_command_style(&self, platform: &str, style: CommandStyle) {
+        if let Ok(mut styles) = self.command_styles.write() {
+            styles.insert(platform.to_string(), style);
+        }
+    }
+
+    /// How people give commands on `platform`.
+    pub fn command_style(&self, platform: &str) -> CommandStyle {
+        let styles = self.command_styles.read();
+        styles.ok().and_then(|s| s.get(platform).copied()).unwrap_or(CommandStyle::TYPED)
+    }
+
     /// The settings in force in a scope.
     pub fn effective_settings(&self, scope: &Scope) -> Result<Effective, BotError> {
         let conn = self.store.conn()?;
         let s = crate::store::settings::effective(&conn, &scope.platform, scope.community.as_deref(), &scope.chat)?;
-        Ok(self.resolve(&s))
+        let mut e = self.resolve(&s);
+        if self.command_style(&scope.platform).slash_in(scope) {
+            e.hint = "/".into();
+        }
+        Ok(e)
     }
 
+    /// How commands are written in texts for `scope` (see [`Effective::hint`]).
+    pub(crate) fn hint_for(&self, scope: &Scope) -> String {
+        self.effective_settings(scope).map_or_else(|_| self.config.prefix.clone(), |s| s.hint)
+    }
+
+    /// The settings stored, with the configuration's defaults (commands written as typed).
     fn resolve(&self, s: &Settings) -> Effective {
+        let prefix = s.prefix.clone().unwrap_or_else(|| self.config.prefix.clone());
         Effective {
-            prefix: s.prefix.clone().unwrap_or_else(|| self.config.prefix.clone()),
+            hint: prefix.clone(),
+            prefix,
             default_variant: s.default_variant.clone().unwrap_or_else(|| self.config.default_variant.clone()),
             default_days: s.default_days.unwrap_or(None),
             thread_per_game: s.thread_per_game.unwrap_or(false),

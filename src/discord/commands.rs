@@ -10,24 +10,49 @@ use crate::bot::UserRef;
 use crate::bot::command::{COMMANDS, Command, DAYS_CHOICES, OptionKind, OptionSpec, OptionValue, from_options};
 use crate::rules::VARIANTS;
 use serenity::all::{
-    CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand, CreateCommandOption, ResolvedValue,
-    Unresolved,
+    CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand, CreateCommandOption,
+    InstallationContext, InteractionContext, Permissions, ResolvedValue, Unresolved,
 };
 
-/// Every command of the table as a slash command.
-pub fn slash_commands() -> Vec<CreateCommand> {
+/// Commands that make sense only in a server (its settings, ladders and tournaments): not
+/// offered in DMs.
+const SERVER_ONLY: &[&str] = &["settings", "ladder", "tournament"];
+
+/// Every command of the table as a slash command. Administrators' commands are shown by default
+/// only to members with Manage Server (a server may change that); registered `global`ly, each
+/// also says where it is offered (server-only ones not in DMs) and that the bot is installed in
+/// servers — Discord takes those two for global commands only.
+pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
     COMMANDS
         .iter()
         .map(|spec| {
-            let options = spec.options.iter().map(slash_option).collect();
-            CreateCommand::new(spec.name).description(spec.summary).set_options(options)
+            // In an autocomplete request Discord sends the other options as typed, unvalidated:
+            // a number there could be any text, which serenity cannot read as an integer option
+            // (the whole interaction would be dropped), so a command with autocomplete takes its
+            // game number as text.
+            let autocompleted = spec.options.iter().any(|o| o.kind == OptionKind::Move);
+            let options = spec.options.iter().map(|o| slash_option(o, autocompleted)).collect();
+            let mut command = CreateCommand::new(spec.name).description(spec.summary).set_options(options);
+            if spec.admin {
+                command = command.default_member_permissions(Permissions::MANAGE_GUILD);
+            }
+            if global {
+                let contexts = if SERVER_ONLY.contains(&spec.name) {
+                    vec![InteractionContext::Guild]
+                } else {
+                    vec![InteractionContext::Guild, InteractionContext::BotDm]
+                };
+                command = command.integration_types(vec![InstallationContext::Guild]).contexts(contexts);
+            }
+            command
         })
         .collect()
 }
 
-fn slash_option(o: &OptionSpec) -> CreateCommandOption {
+fn slash_option(o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
     let kind = match o.kind {
         OptionKind::User => CommandOptionType::User,
+        OptionKind::Game if autocompleted => CommandOptionType::String,
         OptionKind::Setup | OptionKind::Level | OptionKind::Game => CommandOptionType::Integer,
         OptionKind::Flag(..) | OptionKind::Switch(_) => CommandOptionType::Boolean,
         _ => CommandOptionType::String,
@@ -52,6 +77,7 @@ fn slash_option(o: &OptionSpec) -> CreateCommandOption {
         }
         OptionKind::Level => opt = opt.min_int_value(1).max_int_value(8),
         OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
+        OptionKind::Game if autocompleted => opt = opt.max_length(20),
         OptionKind::Game => opt = opt.min_int_value(1),
         OptionKind::Move => opt = opt.set_autocomplete(true),
         _ => {}
@@ -90,6 +116,9 @@ pub fn autocomplete_query(options: &[CommandDataOption]) -> (String, Option<i64>
         match &o.value {
             CommandDataOptionValue::Autocomplete { value, .. } => typed = value.clone(),
             CommandDataOptionValue::Integer(i) if o.name == "game" => game = Some(*i),
+            CommandDataOptionValue::String(s) if o.name == "game" => {
+                game = s.trim().trim_start_matches('#').parse().ok()
+            }
             _ => {}
         }
     }
@@ -102,7 +131,7 @@ mod tests {
 
     #[test]
     fn every_table_entry_becomes_a_slash_command() {
-        let json = serde_json_like(&slash_commands());
+        let json = serde_json_like(&slash_commands(false));
         assert_eq!(json.len(), COMMANDS.len());
         for (c, spec) in json.iter().zip(COMMANDS) {
             assert!(c.contains(&format!("\"name\":\"{}\"", spec.name)), "{c}");
@@ -111,6 +140,28 @@ mod tests {
         assert!(play.contains("\"max_value\":8"), "{play}");
         let mv = &json[COMMANDS.iter().position(|c| c.name == "move").unwrap()];
         assert!(mv.contains("\"autocomplete\":true"), "{mv}");
+        // Beside an autocompleted option the game number is text (see `slash_commands`).
+        let mv: serenity::json::Value = serenity::json::from_str(mv).expect("JSON");
+        let game = mv["options"].as_array().and_then(|o| o.iter().find(|o| o["name"] == "game")).expect("game");
+        assert_eq!(game["type"], 3, "{game}");
+    }
+
+    #[test]
+    fn global_commands_say_where_they_are_offered() {
+        let json: Vec<serenity::json::Value> =
+            serde_json_like(&slash_commands(true)).iter().map(|c| serenity::json::from_str(c).expect("JSON")).collect();
+        let named = |n: &str| json.iter().find(|c| c["name"] == n).expect("registered").clone();
+        let settings = named("settings");
+        assert_eq!(settings["contexts"], serenity::json::json!([0]), "{settings}");
+        assert_eq!(settings["default_member_permissions"], "32", "{settings}");
+        let play = named("play");
+        assert_eq!(play["contexts"], serenity::json::json!([0, 1]), "{play}");
+        assert_eq!(play["integration_types"], serenity::json::json!([0]), "{play}");
+        assert!(play["default_member_permissions"].is_null(), "{play}");
+        assert_eq!(named("tournament")["contexts"], serenity::json::json!([0]));
+        // A guild's commands carry neither (Discord takes them for global ones only).
+        let guild = serde_json_like(&slash_commands(false));
+        assert!(guild.iter().all(|c| !c.contains("\"contexts\"")), "{guild:?}");
     }
 
     fn serde_json_like(commands: &[CreateCommand]) -> Vec<String> {

@@ -3,15 +3,15 @@
 //! to, as an edit of the message its slot names, or as a channel, thread or direct message.
 //! Only the reply's `notify` users are ever pinged.
 
-use super::permissions;
-use crate::bot::{Audience, Choice, ChoiceStyle, Receipt, Reply, Target};
+use super::{permissions, split};
+use crate::bot::{Audience, Choice, ChoiceStyle, CommandStyle, Receipt, Reply, Target};
 use crate::host::{DeliveryError, FrontEnd};
 use async_trait::async_trait;
 use serenity::all::{
-    Builder, ButtonStyle, Cache, ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, CreateThread, EditAttachments, EditInteractionResponse, EditMessage, GuildId, Http, InteractionId,
-    MessageId, Nonce, UserId,
+    AutoArchiveDuration, Builder, ButtonStyle, Cache, ChannelId, CreateActionRow, CreateAllowedMentions,
+    CreateAttachment, CreateButton, CreateEmbed, CreateInteractionResponse, CreateInteractionResponseFollowup,
+    CreateInteractionResponseMessage, CreateMessage, CreateThread, EditAttachments, EditInteractionResponse,
+    EditMessage, GuildId, Http, InteractionId, MessageId, Nonce, UserId,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -23,6 +23,9 @@ pub enum Answer {
     Open,
     /// "Thinking…" shown (type 5): the first reply edits it.
     Deferred,
+    /// A button press acknowledged without a message (type 6, nothing shown in the channel):
+    /// replies are follow-ups.
+    Acknowledged,
     /// Answered: further replies are follow-ups.
     Answered,
 }
@@ -38,6 +41,10 @@ pub struct Pending {
     pub elsewhere: Option<ChannelId>,
     /// When the interaction came: its token answers for 15 minutes only.
     pub since: std::time::Instant,
+    /// A button press (deferred without a public "thinking…").
+    pub component: bool,
+    /// A reply for everyone came of it (a button's offer is then settled).
+    pub public: bool,
 }
 
 /// How long an interaction's token is used: Discord accepts follow-ups for 15 minutes; a reply
@@ -53,6 +60,8 @@ pub struct DiscordFrontEnd {
     pub http: Arc<Http>,
     pub cache: Arc<Cache>,
     pub pending: Arc<PendingMap>,
+    /// Typed messages in servers reach the bot (the message-content intent is on).
+    pub message_content: bool,
 }
 
 /// Prefix of a button's custom id for a command sent when clicked.
@@ -111,9 +120,6 @@ fn parts(reply: &Reply) -> Parts {
     if content.trim().is_empty() {
         content = "…".into();
     }
-    if content.chars().count() > 2000 {
-        content = content.chars().take(1999).collect::<String>() + "…";
-    }
     let mut files = Vec::new();
     let picture = reply.picture();
     if let Some((format, bytes)) = picture {
@@ -129,9 +135,9 @@ fn parts(reply: &Reply) -> Parts {
     }
     let embed = reply.card.as_ref().map(|card| {
         let mut e = CreateEmbed::new()
-            .title(format!("Game #{} · {}", card.game_id, card.variant))
-            .field("White", card.white.clone(), true)
-            .field("Black", card.black.clone(), true);
+            .title(split::clamp(&format!("Game #{} · {}", card.game_id, card.variant), split::EMBED_TITLE))
+            .field("White", split::clamp(&card.white, split::FIELD_VALUE), true)
+            .field("Black", split::clamp(&card.black, split::FIELD_VALUE), true);
         if let Some(m) = &card.last_move {
             e = e.field("Move", m.clone(), true);
         }
@@ -143,7 +149,7 @@ fn parts(reply: &Reply) -> Parts {
             e = e.field("Deadline", format!("<t:{t}:R>"), true);
         }
         if let Some(r) = &card.result {
-            e = e.field("Result", r.clone(), false);
+            e = e.field("Result", split::clamp(r, split::FIELD_VALUE), false);
         }
         if let Some((format, _)) = picture {
             e = e.image(format!("attachment://{}", format.file_name()));
@@ -259,7 +265,7 @@ impl DiscordFrontEnd {
                 p.answer = Answer::Answered;
                 Ok(Some(msg.id))
             }
-            Answer::Deferred | Answer::Answered => {
+            Answer::Deferred | Answer::Acknowledged | Answer::Answered => {
                 if p.answer == Answer::Deferred {
                     // "Thinking…" was public; an answer for the author alone replaces it privately.
                     let _ = http.delete_original_interaction_response(&p.token).await;
@@ -286,14 +292,15 @@ impl DiscordFrontEnd {
         let me = self.cache.current_user().id;
         let Ok(chat) = id_of(chat) else { return Ok(()) };
         let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me);
-        match have.and_then(|have| permissions::missing(have, permissions::needed(thread))) {
+        match have.and_then(|have| permissions::missing(have, permissions::to_post(thread))) {
             Some(lacking) => Err(DeliveryError::Forbidden(format!("missing permissions in <#{chat}>: {lacking}"))),
             None => Ok(()),
         }
     }
 
-    /// Sends (or, for a slot, edits) a message in a channel.
-    async fn post(&self, channel: ChannelId, reply: &Reply) -> Result<MessageId, DeliveryError> {
+    /// Sends (or, for a slot, edits) a message in a channel; `piece` numbers the messages of a
+    /// reply split for length.
+    async fn post(&self, channel: ChannelId, reply: &Reply, piece: usize) -> Result<MessageId, DeliveryError> {
         let m = parts(reply);
         let http = self.http.as_ref();
         if let Some(prev) = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok())
@@ -318,7 +325,8 @@ impl DiscordFrontEnd {
         if let Some(id) = reply.outbox_id {
             // Discord returns the message already made with this nonce instead of a second one:
             // a retry after a lost answer or a crash never posts twice.
-            b = b.nonce(Nonce::String(format!("cb{id}"))).enforce_nonce(true);
+            let nonce = if piece == 0 { format!("cb{id}") } else { format!("cb{id}.{piece}") };
+            b = b.nonce(Nonce::String(nonce)).enforce_nonce(true);
         }
         if let Some(e) = m.embed {
             b = b.embed(e);
@@ -343,13 +351,64 @@ impl FrontEnd for DiscordFrontEnd {
         true
     }
 
+    fn command_style(&self) -> CommandStyle {
+        CommandStyle { slash: true, typed_in_communities: self.message_content }
+    }
+
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        let mut receipt = Receipt::default();
+        // The last piece, which carries the card, picture, buttons and slot, is the receipt's.
+        for (piece, part) in pieces_of(reply).iter().enumerate() {
+            receipt = self.deliver_piece(part, piece).await?;
+        }
+        Ok(receipt)
+    }
+}
+
+/// A reply as the messages Discord takes: one, or for a text over [`split::CONTENT`] several,
+/// split at paragraphs or lines. The first pings whom the reply pings; the others only whom
+/// their own text names; the last carries the card, picture, file, buttons, slot and thread.
+fn pieces_of(reply: &Reply) -> Vec<Reply> {
+    // Room for the pings `parts` writes before a text that does not name them.
+    let tags: usize =
+        reply.notify.iter().filter(|u| !reply.text.contains(&format!("<@{}>", u.id))).map(|u| u.id.len() + 4).sum();
+    let texts = split::pieces(&reply.text, split::CONTENT.saturating_sub(tags).max(split::CONTENT / 2));
+    if texts.len() == 1 {
+        return vec![reply.clone()];
+    }
+    let last = texts.len() - 1;
+    let mut out = Vec::with_capacity(texts.len());
+    for (i, text) in texts.into_iter().enumerate() {
+        let mut piece = if i == last {
+            reply.clone()
+        } else {
+            Reply {
+                audience: reply.audience,
+                in_reply_to: reply.in_reply_to.clone(),
+                outbox_id: reply.outbox_id,
+                ..Reply::new(reply.target.clone(), String::new())
+            }
+        };
+        piece.notify = if i == 0 {
+            reply.notify.clone()
+        } else {
+            reply.notify.iter().filter(|u| text.contains(&format!("<@{}>", u.id))).cloned().collect()
+        };
+        piece.text = text;
+        out.push(piece);
+    }
+    out
+}
+
+impl DiscordFrontEnd {
+    /// Delivers one message of a reply (see [`pieces_of`]).
+    async fn deliver_piece(&self, reply: &Reply, piece: usize) -> Result<Receipt, DeliveryError> {
         let mut receipt = Receipt::default();
         let (channel, message) = match &reply.target {
             Target::Direct { user, .. } => {
                 let user = UserId::new(id_of(&user.id)?);
                 let dm = user.create_dm_channel(self.http.as_ref()).await.map_err(failed)?;
-                (dm.id, self.post(dm.id, reply).await?)
+                (dm.id, self.post(dm.id, reply, piece).await?)
             }
             Target::Chat(scope) => {
                 let pending =
@@ -369,22 +428,28 @@ impl FrontEnd for DiscordFrontEnd {
                         elsewhere = Some(p);
                     }
                 }
+                let public = reply.audience != Audience::Author;
                 let answered = match pending {
-                    Some(mut p) if !Self::expired(&p) => match self.answer(&mut p, reply).await {
-                        Err(e) if interaction_expired(&e) => {
-                            tracing::info!("interaction no longer answers ({e}); posting in the channel");
-                            p.answer = Answer::Answered;
-                            drop(p);
-                            self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
-                            Some(self.post(channel, reply).await?)
+                    Some(mut p) if !Self::expired(&p) => {
+                        p.public |= public;
+                        match self.answer(&mut p, reply).await {
+                            Err(e) if interaction_expired(&e) => {
+                                tracing::info!("interaction no longer answers ({e}); posting in the channel");
+                                p.answer = Answer::Answered;
+                                drop(p);
+                                let thread = scope.thread.is_some();
+                                self.check_permissions(scope.community.as_deref(), &scope.chat, thread)?;
+                                Some(self.post(channel, reply, piece).await?)
+                            }
+                            other => other.map_err(failed)?,
                         }
-                        other => other.map_err(failed)?,
-                    },
+                    }
                     _ => {
                         self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
-                        let posted = self.post(channel, reply).await?;
+                        let posted = self.post(channel, reply, piece).await?;
                         if let Some(mut p) = elsewhere {
                             p.elsewhere.get_or_insert(channel);
+                            p.public |= public;
                         }
                         Some(posted)
                     }
@@ -401,7 +466,10 @@ impl FrontEnd for DiscordFrontEnd {
         receipt.message_id = Some(message.to_string());
         if let Some(t) = &reply.new_thread {
             let name: String = t.title.chars().take(100).collect();
-            match channel.create_thread_from_message(self.http.as_ref(), message, CreateThread::new(name)).await {
+            // The longest auto-archive Discord allows (a week): a correspondence game's thread
+            // would otherwise be archived between two moves a day apart.
+            let thread = CreateThread::new(name).auto_archive_duration(AutoArchiveDuration::OneWeek);
+            match channel.create_thread_from_message(self.http.as_ref(), message, thread).await {
                 Ok(thread) => receipt.thread_id = Some(thread.id.to_string()),
                 Err(e) => tracing::warn!(game = t.game_id, "thread not opened: {e}"),
             }

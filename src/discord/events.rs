@@ -10,11 +10,13 @@ use crate::bot::{Input, Scope, UserRef};
 use crate::host::recent::Recent;
 use crate::host::{Delivery, Host};
 use serenity::all::{
-    AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction,
-    ConnectionStage, Context, CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseMessage, EventHandler, Interaction, InteractionId, Member,
-    Message, PartialChannel, Permissions, Ready, ShardStageUpdateEvent, User,
+    ActionRow, ActionRowComponent, AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType,
+    CommandInteraction, ComponentInteraction, ConnectionStage, Context, CreateActionRow, CreateAllowedMentions,
+    CreateAutocompleteResponse, CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage, EditMessage,
+    EventHandler, Interaction, InteractionId, Member, Message, MessageFlags, PartialChannel, Permissions, Ready,
+    ShardStageUpdateEvent, User, UserId,
 };
+use serenity::utils::parse_user_mention;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -76,6 +78,22 @@ fn interaction_scope(guild: Option<String>, channel_id: u64, channel: Option<&Pa
     scope_of(guild, channel_id, parent, thread)
 }
 
+/// The users a message's text mentions, in the order typed. A message's `mentions` also holds
+/// the author of the message it replies to (when the reply pings), and Discord does not keep
+/// them in the typed order.
+fn typed_mentions(content: &str) -> Vec<UserId> {
+    let mut ids = Vec::new();
+    for (at, _) in content.match_indices("<@") {
+        let tag = &content[at..];
+        if let Some(id) = tag.find('>').and_then(|end| parse_user_mention(&tag[..=end]))
+            && !ids.contains(&id)
+        {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
 fn user_ref(user: &User, member: Option<&Member>) -> UserRef {
     let name = member.and_then(|m| m.nick.clone()).unwrap_or_else(|| user.display_name().to_string());
     UserRef::new(user.id.to_string(), name)
@@ -83,6 +101,15 @@ fn user_ref(user: &User, member: Option<&Member>) -> UserRef {
 
 fn is_admin(member: Option<&Member>) -> bool {
     member.and_then(|m| m.permissions).is_some_and(|p| p.manage_guild() || p.administrator())
+}
+
+/// A message's buttons, all disabled.
+fn disabled(rows: &[ActionRow]) -> Vec<CreateActionRow> {
+    let button = |c: &ActionRowComponent| match c {
+        ActionRowComponent::Button(b) => Some(CreateButton::from(b.clone()).disabled(true)),
+        _ => None,
+    };
+    rows.iter().map(|row| CreateActionRow::Buttons(row.components.iter().filter_map(button).collect())).collect()
 }
 
 /// A private answer to an interaction that pings no one, sent before the core is reached.
@@ -97,12 +124,18 @@ async fn private(ctx: &Context, id: InteractionId, token: &str, text: String, ro
     }
 }
 
-/// Shows "thinking…" (a deferred response) unless the interaction has been answered already.
+/// Shows "thinking…" (a deferred response) unless the interaction has been answered already; a
+/// button press is acknowledged without it, so that an answer only its presser sees never
+/// flashes a public "thinking…" in the channel.
 async fn defer(http: Arc<serenity::all::Http>, mut p: tokio::sync::OwnedMutexGuard<Pending>) {
     if p.answer == Answer::Open {
-        let r = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+        let (r, state) = if p.component {
+            (CreateInteractionResponse::Acknowledge, Answer::Acknowledged)
+        } else {
+            (CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new()), Answer::Deferred)
+        };
         match r.execute(http.as_ref(), (p.id, &p.token)).await {
-            Ok(()) => p.answer = Answer::Deferred,
+            Ok(()) => p.answer = state,
             Err(e) => tracing::warn!("interaction not deferred: {e}"),
         }
     }
@@ -110,14 +143,15 @@ async fn defer(http: Arc<serenity::all::Http>, mut p: tokio::sync::OwnedMutexGua
 
 impl Handler {
     /// Runs an interaction's input through the host: registers it for the replies, defers it when
-    /// it may take long (at once for [`SLOW`] commands, otherwise after [`DEFER_AFTER`]), and closes it.
+    /// it may take long (at once for [`SLOW`] commands, otherwise after [`DEFER_AFTER`]; a button
+    /// press without "thinking…"), and closes it.
     async fn run_interaction(
         &self,
         ctx: &Context,
         (id, token, channel): (InteractionId, &str, ChannelId),
-        slow: bool,
+        (slow, component): (bool, bool),
         input: Input,
-    ) {
+    ) -> bool {
         let key = id.to_string();
         let pending = Pending {
             id,
@@ -126,6 +160,8 @@ impl Handler {
             channel,
             elsewhere: None,
             since: std::time::Instant::now(),
+            component,
+            public: false,
         };
         let entry = Arc::new(tokio::sync::Mutex::new(pending));
         if let Ok(mut map) = self.pending.lock() {
@@ -147,6 +183,7 @@ impl Handler {
         }
         let handled = self.host.handle(input).await;
         self.close(ctx, &key, &entry, handled).await;
+        entry.lock().await.public
     }
 
     /// Forgets a finished interaction; one that got no reply at all is answered so that Discord
@@ -186,7 +223,8 @@ impl Handler {
                     tracing::warn!("deferred interaction not closed: {e}");
                 }
             }
-            Answer::Answered => {}
+            // Acknowledged without a message: what the press did shows in the channel.
+            Answer::Acknowledged | Answer::Answered => {}
         }
         p.answer = Answer::Answered;
     }
@@ -196,7 +234,7 @@ impl Handler {
         let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
         if let Some(have) = cmd.app_permissions
             && scope.community.is_some()
-            && let Some(lacking) = permissions::missing(have, permissions::needed(false))
+            && let Some(lacking) = permissions::missing(have, permissions::to_post(scope.thread.is_some()))
         {
             let text = format!("I cannot show games here: I am missing {lacking} in this channel.");
             return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
@@ -213,7 +251,7 @@ impl Handler {
             .with_event_id(cmd.id.to_string())
             .as_admin(is_admin(cmd.member.as_deref()));
         let slow = SLOW.contains(&cmd.data.name.as_str());
-        self.run_interaction(ctx, (cmd.id, &cmd.token, cmd.channel_id), slow, input).await;
+        self.run_interaction(ctx, (cmd.id, &cmd.token, cmd.channel_id), (slow, false), input).await;
     }
 
     async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
@@ -258,11 +296,24 @@ impl Handler {
         let input = Input::command(scope, user_ref(&press.user, press.member.as_ref()), command)
             .with_event_id(press.id.to_string())
             .as_admin(is_admin(press.member.as_ref()));
-        self.run_interaction(ctx, (press.id, &press.token, press.channel_id), true, input).await;
+        // Answered directly when the core is quick (a stale or someone else's press privately, at
+        // once); acknowledged without a message only when late.
+        let public = self.run_interaction(ctx, (press.id, &press.token, press.channel_id), (false, true), input).await;
+        // A press meant for one person that everyone was told of settled the offer: its buttons
+        // are disabled so that nobody presses a dead one (an ephemeral message has no edit route).
+        let ephemeral = press.message.flags.is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
+        if public && !for_user.is_empty() && !ephemeral {
+            let edit = EditMessage::new().components(disabled(&press.message.components));
+            if let Err(e) = press.channel_id.edit_message(ctx, press.message.id, edit).await {
+                tracing::info!("settled offer's buttons not disabled: {e}");
+            }
+        }
     }
 
     async fn on_message(&self, ctx: &Context, msg: &Message) {
-        if msg.author.bot || !self.message_content || msg.content.trim().is_empty() {
+        // Discord gives a message's content in DMs even without the message-content intent.
+        let readable = self.message_content || msg.guild_id.is_none();
+        if msg.author.bot || !readable || msg.content.trim().is_empty() {
             return;
         }
         let (thread, parent) = match msg.guild_id.and_then(|g| ctx.cache.guild(g)) {
@@ -273,14 +324,22 @@ impl Handler {
             None => (false, None),
         };
         let scope = scope_of(msg.guild_id.map(|g| g.to_string()), msg.channel_id.get(), parent, thread);
-        let mentions = msg.mentions.iter().filter(|u| !u.bot).map(|u| user_ref(u, None)).collect();
-        let admin = match (msg.guild_id, msg.member.as_ref()) {
-            (Some(g), Some(_)) => ctx.cache.guild(g).is_some_and(|g| {
-                g.members.get(&msg.author.id).is_some_and(|m| {
-                    let p = g.member_permissions(m);
+        let mentions = typed_mentions(&msg.content)
+            .into_iter()
+            .filter_map(|id| msg.mentions.iter().find(|u| u.id == id))
+            .filter(|u| !u.bot)
+            .map(|u| user_ref(u, None))
+            .collect();
+        // The message's own partial member (its roles) against the guild's roles: the cached
+        // member list holds only a few members without the privileged members intent.
+        let admin = match (msg.guild_id, msg.member.as_deref()) {
+            // (serenity asserts that a member's user, if sent, is the author.)
+            (Some(g), Some(member)) if member.user.as_ref().is_none_or(|u| u.id == msg.author.id) => {
+                ctx.cache.guild(g).is_some_and(|g| {
+                    let p = g.partial_member_permissions(msg.author.id, member);
                     p.contains(Permissions::MANAGE_GUILD) || p.administrator()
                 })
-            }),
+            }
             _ => false,
         };
         let name = msg.member.as_ref().and_then(|m| m.nick.clone()).unwrap_or_else(|| msg.author.display_name().into());
@@ -336,6 +395,13 @@ mod tests {
         assert_eq!((s.chat.as_str(), s.thread.as_deref(), s.direct), ("11", Some("30"), false));
         let dm = scope_of(None, 40, None, false);
         assert!(dm.direct && dm.community.is_none());
+    }
+
+    #[test]
+    fn mentions_come_in_the_order_typed() {
+        let ids = |text: &str| typed_mentions(text).into_iter().map(UserId::get).collect::<Vec<_>>();
+        assert_eq!(ids("!challenge <@!20> and <@10> then <@20> <@x> <@0> <@ <@&30>"), [20, 10]);
+        assert_eq!(ids("no one"), Vec::<u64>::new());
     }
 
     #[test]

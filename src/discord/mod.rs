@@ -6,11 +6,13 @@
 //! - [`events`]: interactions and messages to [`crate::bot::Input`].
 //! - [`deliver`]: [`crate::bot::Reply`] to messages, interaction answers, threads and DMs.
 //! - [`permissions`]: what the bot needs in a channel and which of it is missing.
+//! - [`split`]: Discord's size limits; long answers as several messages.
 
 pub mod commands;
 pub mod deliver;
 pub mod events;
 pub mod permissions;
+pub mod split;
 
 use crate::host::Host;
 use serenity::all::{ClientBuilder, Command as AppCommand, GatewayIntents, GuildId, Http, HttpBuilder};
@@ -113,13 +115,16 @@ pub async fn run(
     drop(token);
     let http = client.http.clone();
     http.set_application_id(app.id);
-    let commands = commands::slash_commands();
+    let commands = commands::slash_commands(opts.guild.is_none());
     match opts.guild {
         Some(g) => GuildId::new(g).set_commands(http.clone(), commands).await.map(|_| ()),
         None => AppCommand::set_global_commands(http.clone(), commands).await.map(|_| ()),
     }
     .map_err(|e| format!("cannot register the slash commands: {e}"))?;
-    host.register(Arc::new(deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending }));
+    let message_content = opts.message_content;
+    let front_end =
+        deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending, message_content };
+    host.register(Arc::new(front_end));
     let scheduler = host.start_scheduler();
     // The games where the AI owes a move are listed before the gateway connects (so no new input
     // can race the listing); the searches run in the background while Discord connects, and their

@@ -16,6 +16,13 @@ pub fn needed(thread: bool) -> Permissions {
     p
 }
 
+/// What the bot needs to show a game in a channel, or inside a thread, where Send Messages in
+/// Threads counts instead of Send Messages.
+pub fn to_post(in_thread: bool) -> Permissions {
+    let send = if in_thread { Permissions::SEND_MESSAGES_IN_THREADS } else { Permissions::SEND_MESSAGES };
+    (needed(false) - Permissions::SEND_MESSAGES) | send
+}
+
 /// The permissions in `needed` that `have` lacks, by name (`None` when nothing is missing).
 pub fn missing(have: Permissions, needed: Permissions) -> Option<String> {
     let lacking = needed - have;
@@ -44,6 +51,9 @@ mod tests {
         let have = needed(false) - Permissions::ATTACH_FILES;
         assert_eq!(missing(have, needed(false)).as_deref(), Some("attach files"));
         assert!(missing(needed(false), needed(true)).unwrap().contains("create public threads"));
+        let in_thread = needed(true) - Permissions::SEND_MESSAGES;
+        assert_eq!(missing(in_thread, to_post(true)), None);
+        assert_eq!(missing(in_thread, to_post(false)).as_deref(), Some("send messages"));
     }
 
     /// The invite link's permission integer in the README.

@@ -23,7 +23,7 @@ pub mod metrics;
 pub mod recent;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
-use crate::bot::{AiJob, Bot, Input, Receipt, Reply, Response, Target};
+use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};
 use async_trait::async_trait;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -129,6 +129,10 @@ pub trait FrontEnd: Send + Sync {
     fn platform(&self) -> &str;
     /// Whether it can send direct messages to a person.
     fn has_direct_messages(&self) -> bool;
+    /// How people give commands on the platform (the core's texts name what works there).
+    fn command_style(&self) -> CommandStyle {
+        CommandStyle::TYPED
+    }
     /// Shows one reply (edits the message named by its slot where the platform can).
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError>;
 }
@@ -227,6 +231,7 @@ impl Host {
 
     /// Plugs in a front end for its platform (replacing an earlier one).
     pub fn register(&self, fe: Arc<dyn FrontEnd>) {
+        self.bot.set_command_style(fe.platform(), fe.command_style());
         if let Ok(mut map) = self.front_ends.write() {
             map.insert(fe.platform().to_string(), fe);
         }

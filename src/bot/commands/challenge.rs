@@ -105,12 +105,21 @@ impl Bot {
         let hours = self.config.challenge_expiry_secs / 3600;
         let clock = if rated { format!("{clock}, rated") } else { format!("{clock}, casual") };
         let p = cx.p();
+        // Where commands are slash commands, the offer's buttons come first.
+        let (answer, anyone) = if cx.slash() {
+            (
+                "the Accept or Decline button, or /accept and /decline".to_string(),
+                format!("the Accept button or /accept {id}"),
+            )
+        } else {
+            (format!("{p}accept or {p}decline"), format!("{p}accept {id}"))
+        };
         let mut r = match &challenged {
             Some(c) => {
                 let mut r = self.reply_in(
                     cx.scope(),
                     format!(
-                        "Challenge #{id}: {} challenges {} to {} ({clock}{setup}, {} plays {color}). {}: {p}accept or {p}decline (expires in {hours} h).",
+                        "Challenge #{id}: {} challenges {} to {} ({clock}{setup}, {} plays {color}). {}: {answer} (expires in {hours} h).",
                         me.name, c.name, v.display_name, me.name, c.name
                     ),
                 );
@@ -120,7 +129,7 @@ impl Bot {
             None => self.reply_in(
                 cx.scope(),
                 format!(
-                    "Open challenge #{id}: {} wants to play {} ({clock}{setup}, {} plays {color}). Anyone here: {p}accept {id} (expires in {hours} h).",
+                    "Open challenge #{id}: {} wants to play {} ({clock}{setup}, {} plays {color}). Anyone here: {anyone} (expires in {hours} h).",
                     me.name, v.display_name, me.name
                 ),
             ),
@@ -139,9 +148,18 @@ impl Bot {
             Choice {
                 label: "Decline".into(),
                 typed: decline.typed(p),
-                command: decline,
+                command: decline.clone(),
                 style: ChoiceStyle::Secondary,
                 for_user: accepter,
+            },
+            // The challenger takes it back from the offer itself (a decline by the challenger
+            // cancels); platforms that show only two choices leave this one out.
+            Choice {
+                label: "Withdraw".into(),
+                typed: decline.typed(p),
+                command: decline,
+                style: ChoiceStyle::Secondary,
+                for_user: Some(cx.inp.author.clone()),
             },
         ];
         Ok(Response::one(r))

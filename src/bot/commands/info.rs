@@ -1,7 +1,7 @@
 //! What a player looks at: the board, their games and challenges, the variants, PGN export, the
 //! whole game as an animated picture.
 
-use super::{Bot, BotError, Ctx, Res, game_target, turn_of_fen, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, game_scope, game_target, turn_of_fen, user, variant_named};
 use crate::bot::io::{Attachment, Reply, Response, Target};
 use crate::bot::seams::game_gif;
 use crate::notation::{pgn, san};
@@ -125,7 +125,7 @@ impl Bot {
     pub(super) fn gif(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let (me, row) = self.game_for(cx, id)?;
         if !self.config.pictures {
-            return user("Pictures are switched off on this bot; !pgn gives the game as text.");
+            return user(format!("Pictures are switched off on this bot; {}pgn gives the game as text.", cx.p()));
         }
         let conn = self.conn()?;
         let viewer = row.color_of(me.id).unwrap_or(Color::White);
@@ -156,9 +156,11 @@ impl Bot {
             (None, _) => None,
         };
         let bytes = game_gif(&game, &white, &black, result.as_deref(), viewer).map_err(|e| match e {
-            GifError::TooLong { .. } => {
-                BotError::User(format!("Game #{}: {e}; {}pgn gives it as text.", row.id, self.config.prefix))
-            }
+            GifError::TooLong { .. } => BotError::User(format!(
+                "Game #{}: {e}; {}pgn gives it as text.",
+                row.id,
+                self.hint_for(&game_scope(row))
+            )),
             GifError::Encoding(e) => BotError::Internal(format!("game {}: {e}", row.id)),
         })?;
         let variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name);

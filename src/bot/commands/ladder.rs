@@ -305,7 +305,7 @@ impl Bot {
             thread,
             direct: false,
         };
-        let prefix = self.effective_settings(&scope)?.prefix;
+        let prefix = self.effective_settings(&scope)?.hint;
         let mut r = Reply::new(Target::Chat(scope), self.standings_text(conn, info, &prefix)?);
         let key = standings_slot(info.id);
         r.slot = Some(Slot { previous: events::slot(conn, &info.platform, &key)?, key });

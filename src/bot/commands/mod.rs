@@ -150,7 +150,8 @@ impl Bot {
     /// Routes one input: a typed command straight to its handler; a text line through the parser
     /// when it starts with the prefix, else as a possible bare move.
     pub(in crate::bot) fn dispatch(&self, cx: &Ctx<'_>) -> Res<Response> {
-        let p = cx.p().to_string();
+        // Typed text is read with the prefix; `cx.p()` is how replies write commands.
+        let p = cx.settings.prefix.clone();
         let cmd = match &cx.inp.body {
             Body::Command(c) => c.clone(),
             Body::Text(raw) => {
@@ -185,7 +186,7 @@ impl Bot {
 
     fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
         match cmd {
-            Command::Help => Ok(cx.say(command::help_text(cx.p()))),
+            Command::Help => Ok(cx.say(command::help_text(cx.p(), cx.slash()))),
             Command::Variants => Ok(cx.say(info::variants_text())),
             Command::Rules(name) => {
                 let v = variant_named(name.as_deref().unwrap_or(&cx.settings.default_variant))?;
@@ -257,7 +258,10 @@ impl Bot {
             {
                 return user(format!("Game #{id} is not yours: you are not playing in it."));
             }
-            return user("You have no games yet. Start one with !challenge @someone or !play.");
+            return user(format!(
+                "You have no games yet. Start one with {p}challenge @someone or {p}play.",
+                p = cx.p()
+            ));
         };
         match id {
             Some(id) => {
@@ -281,15 +285,19 @@ impl Bot {
                 match open.len() {
                     0 => match games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)? {
                         Some(row) => Ok((me, row)),
-                        None => user("You have no game in this chat. Start one with !challenge @someone or !play."),
+                        None => user(format!(
+                            "You have no game in this chat. Start one with {p}challenge @someone or {p}play.",
+                            p = cx.p()
+                        )),
                     },
                     1 => Ok((me, open.into_iter().next().expect("one"))),
                     _ => {
                         let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
                         user(format!(
-                            "You have {} games here ({}); add the number, e.g. !board {}.",
+                            "You have {} games here ({}); add the number, e.g. {}board {}.",
                             open.len(),
                             ids.join(", "),
+                            cx.p(),
                             ids[0]
                         ))
                     }
@@ -307,8 +315,9 @@ impl Bot {
         let fresh = games::get(&tx, row.id)?.ok_or_else(|| BotError::Internal(format!("game {} vanished", row.id)))?;
         if fresh.ply != row.ply || fresh.status != row.status {
             return user(format!(
-                "Game #{}: the position changed meanwhile (another move came first). Look at !board and try again.",
-                row.id
+                "Game #{}: the position changed meanwhile (another move came first). Look at {}board and try again.",
+                row.id,
+                self.hint_for(&game_scope(row))
             ));
         }
         let stored = games::moves(&tx, row.id)?;

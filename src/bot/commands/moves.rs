@@ -3,7 +3,8 @@
 
 use super::challenge::thinking_slot;
 use super::{
-    Bot, BotError, Ctx, Res, clock_after, game_target, move_label, mover_color, short, turn_of_fen, user, variant_named,
+    Bot, BotError, Ctx, Res, clock_after, game_scope, game_target, move_label, mover_color, short, turn_of_fen, user,
+    variant_named,
 };
 use crate::bot::io::{AiJob, Reply, Response, Slot, Target, UserRef};
 use crate::notation::{self, fen, san, uci};
@@ -85,7 +86,7 @@ impl Bot {
                 self.game_for(cx, id)?;
             }
             return if explicit {
-                user("You have no game here. Start one with !challenge @someone or !play.")
+                user(format!("You have no game here. Start one with {p}challenge @someone or {p}play.", p = cx.p()))
             } else {
                 unknown()
             };
@@ -99,7 +100,10 @@ impl Bot {
                 let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
                 if open.is_empty() {
                     return if explicit {
-                        user("You have no game in progress here. Start one with !challenge @someone or !play.")
+                        user(format!(
+                            "You have no game in progress here. Start one with {p}challenge @someone or {p}play.",
+                            p = cx.p()
+                        ))
                     } else {
                         unknown()
                     };
@@ -142,12 +146,16 @@ impl Bot {
         let id = row.id;
         match row.status {
             Status::Setup => {
-                return user(format!("Game #{id} is still in its setup phase: choose a swap with !swap or !noswap."));
+                return user(format!(
+                    "Game #{id} is still in its setup phase: choose a swap with {p}swap or {p}noswap.",
+                    p = cx.p()
+                ));
             }
             Status::Finished => {
                 return user(format!(
-                    "Game #{id} is over ({}); start a new one with !challenge.",
-                    row.result.as_deref().unwrap_or("finished")
+                    "Game #{id} is over ({}); start a new one with {}challenge.",
+                    row.result.as_deref().unwrap_or("finished"),
+                    cx.p()
                 ));
             }
             Status::Aborted => return user(format!("Game #{id} was aborted.")),
@@ -337,8 +345,9 @@ impl Bot {
             let r = self.reply_game(
                 &row,
                 format!(
-                    "Game #{}: capabot could not find a move (no AI in this build?). You can !abort the game.",
-                    row.id
+                    "Game #{}: capabot could not find a move (no AI in this build?). You can {}abort the game.",
+                    row.id,
+                    self.hint_for(&game_scope(&row))
                 ),
             );
             return Ok(Response::one(r));

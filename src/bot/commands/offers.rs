@@ -213,14 +213,16 @@ impl Bot {
         let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
         if self.is_tournament_game(&conn, row.id)? {
             return user(format!(
-                "Game #{} is a tournament game, which cannot be aborted; !resign or !draw instead.",
-                row.id
+                "Game #{} is a tournament game, which cannot be aborted; {p}resign or {p}draw instead.",
+                row.id,
+                p = cx.p()
             ));
         }
         if row.ply >= 2 && !vs_ai {
             return user(format!(
-                "Game #{}: both sides have moved, so it can no longer be aborted; !resign or !draw instead.",
-                row.id
+                "Game #{}: both sides have moved, so it can no longer be aborted; {p}resign or {p}draw instead.",
+                row.id,
+                p = cx.p()
             ));
         }
         if !games::abort(&conn, row.id, row.ply, self.clock.now())? {

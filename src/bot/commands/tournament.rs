@@ -565,9 +565,9 @@ impl Bot {
                 continue;
             }
             let Some(scope) = tournament_scope(info) else { continue };
-            let prefix = self.effective_settings(&scope)?.prefix;
+            let prefix = self.effective_settings(&scope)?.hint;
             let mut notify: Vec<PlayerId> = Vec::new();
-            // Paragraphs (a header, each round, the standings), packed into messages below.
+            // Paragraphs: a header, each round, the standings.
             let mut parts: Vec<String> = Vec::new();
             if info.announced_round < last {
                 let first = info.announced_round + 1;
@@ -604,46 +604,16 @@ impl Bot {
             }
             notify.sort_unstable();
             notify.dedup();
-            // Everyone concerned is mentioned once, in the first message.
-            for (i, text) in pack(parts).into_iter().enumerate() {
-                let mut r = Reply::new(Target::Chat(scope.clone()), text);
-                if i == 0 {
-                    for &pl in &notify {
-                        r.notify.extend(self.notify_of(conn, &info.platform, pl)?);
-                    }
-                }
-                out.replies.push(r);
+            // One reply, its paragraphs apart: a front end whose platform caps a message's
+            // length splits it there. Everyone concerned is mentioned once.
+            let mut r = Reply::new(Target::Chat(scope.clone()), parts.join("\n\n"));
+            for &pl in &notify {
+                r.notify.extend(self.notify_of(conn, &info.platform, pl)?);
             }
+            out.replies.push(r);
         }
         Ok(out)
     }
-}
-
-/// The longest message an announcement is packed into (chat platforms cap messages; Discord at
-/// 2000 characters).
-const MESSAGE_CHARS: usize = 1800;
-
-/// Joins paragraphs into as few messages of at most [`MESSAGE_CHARS`] as fit, breaking only
-/// between paragraphs (and inside one only when it alone is longer, between its lines).
-fn pack(parts: Vec<String>) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for line in parts
-        .iter()
-        .flat_map(|p| if p.chars().count() <= MESSAGE_CHARS { vec![p.as_str()] } else { p.lines().collect() })
-    {
-        if !cur.is_empty() && cur.chars().count() + 1 + line.chars().count() > MESSAGE_CHARS {
-            out.push(std::mem::take(&mut cur));
-        }
-        if !cur.is_empty() {
-            cur.push('\n');
-        }
-        cur.push_str(line);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
 }
 
 /// The round to show by default: the first with games still being played, else the last.
@@ -689,23 +659,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn announcements_are_packed_between_paragraphs() {
-        let round = |n: usize| {
-            format!("Round {n}:\n{}", vec!["Board: someone – someone else (game #100): playing"; 20].join("\n"))
-        };
-        let parts: Vec<String> = (1..=9).map(round).collect();
-        let packed = pack(parts.clone());
-        assert!(packed.len() > 1 && packed.iter().all(|m| m.chars().count() <= MESSAGE_CHARS));
-        // Nothing lost, nothing reordered, every round whole in one message.
-        assert_eq!(packed.join("\n"), parts.join("\n"));
-        for p in &parts {
-            assert!(packed.iter().any(|m| m.contains(p.as_str())));
-        }
-        // A paragraph longer than a message is split between its lines.
-        let long = vec!["x".repeat(100); 40].join("\n");
-        let packed = pack(vec![long.clone()]);
-        assert!(packed.len() >= 3 && packed.iter().all(|m| m.chars().count() <= MESSAGE_CHARS));
-        assert_eq!(packed.join("\n"), long);
+    fn default_rounds() {
         assert_eq!(default_swiss_rounds(8), 4);
         assert_eq!(default_swiss_rounds(3), 3);
         assert_eq!(default_swiss_rounds(9), 5);
