@@ -828,3 +828,51 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
     let _ = second.kill();
     let _ = second.wait();
 }
+
+/// Secret-bomb chess on Matrix: each player is asked in a direct room (the pieces listed to type, no
+/// reactions), chooses there, and the game's room hears only that a bomb was chosen; the blast wins
+/// and the end names both bombs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, mut bob, carol } = Scene::start().await;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone(), bob.id()];
+    request.preset = Some(RoomPreset::PublicChat);
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    alice.expect_text(&room, &bot_id, "!help").await;
+    bob.wait_joined(&room).await;
+    alice.say(&room, &format!("!challenge @{} bomb color:white", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    bob.say(&room, "!accept", &[]).await;
+    let start = alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    assert!(start.content.body().contains("secret bomb"), "{}", start.content.body());
+    let to_alice = alice.expect_anywhere(&bot_id, "choose your secret bomb").await;
+    let to_bob = bob.expect_anywhere(&bot_id, "choose your secret bomb").await;
+    assert!(to_alice.room != room && to_bob.room != room && to_alice.room != to_bob.room, "one direct room each");
+    assert!(to_alice.content.body().contains("bomb #1 b1"), "her pieces to type: {}", to_alice.content.body());
+    alice.say(&to_alice.room, "bomb b1", &[]).await;
+    alice.expect_text(&to_alice.room, &bot_id, "your bomb is the knight on b1").await;
+    let chosen = alice.expect_text(&room, &bot_id, "has chosen a secret bomb").await;
+    assert!(!chosen.content.body().contains("b1"), "{}", chosen.content.body());
+    bob.say(&to_bob.room, "!bomb h7", &[]).await;
+    bob.expect_text(&to_bob.room, &bot_id, "your bomb is the pawn on h7").await;
+    alice.expect_text(&room, &bot_id, "Both bombs are set").await;
+    for (ply, san) in ["Nc3", "a6", "Nd5", "a5", "Nxe7", "a4"].iter().enumerate() {
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        mover.say(&room, san, &[]).await;
+        let answer = alice.expect(&room, &bot_id, san, answers(1, san)).await;
+        let body = answer.content.body().to_string();
+        assert!(!body.contains("b1") && !body.contains("h7"), "a bomb named before the blast: {body}");
+    }
+    alice.say(&room, "@e7", &[]).await;
+    let end = alice.expect(&room, &bot_id, "the blast", answers(1, "@e7")).await;
+    let body = end.content.body();
+    assert!(body.contains("alice wins") && body.contains("knight on b1") && body.contains("pawn on h7"), "{body}");
+    assert_eq!(query::<String>(&db, "SELECT status FROM games WHERE id = 1"), "finished");
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
