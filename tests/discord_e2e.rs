@@ -1588,6 +1588,7 @@ async fn a_secret_bomb_game_with_the_choices_by_direct_message() {
         env.finish(bot, &[]).await;
     })
     .await;
+}
 
 /// `GET path` on the bot's metrics endpoint: status code and body.
 #[cfg(feature = "metrics-http")]

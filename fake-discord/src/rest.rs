@@ -417,13 +417,13 @@ fn check_postable(state: &State, channel: u64) -> Result<(), ApiError> {
 }
 
 /// Checks a message body as Discord does: something to show, within Discord's limits.
-fn check_message_body(payload: &Payload) -> Result<(), Response> {
+fn check_message_body(payload: &Payload) -> Result<(), Box<Response>> {
     check_limits(&payload.json)?;
     let json = &payload.json;
     let content = json["content"].as_str().unwrap_or_default();
     let has = |field: &str| json[field].as_array().is_some_and(|items| !items.is_empty());
     if content.is_empty() && payload.files.is_empty() && !has("embeds") && !has("components") && !has("poll") {
-        return Err(ApiError(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message").into_response());
+        return Err(Box::new(ApiError(StatusCode::BAD_REQUEST, 50006, "Cannot send an empty message").into_response()));
     }
     Ok(())
 }
@@ -441,7 +441,7 @@ const EMBEDS_PER_MESSAGE: usize = 10;
 
 /// Checks content and embeds against Discord's limits (on creates and edits alike); a breach is
 /// answered as Discord does: 400, code 50035 "Invalid Form Body" with the tree of what failed.
-fn check_limits(json: &Value) -> Result<(), Response> {
+fn check_limits(json: &Value) -> Result<(), Box<Response>> {
     let mut errors = serde_json::Map::new();
     let chars = |value: &Value| value.as_str().map_or(0, |text| text.chars().count());
     if chars(&json["content"]) > CONTENT_LIMIT {
@@ -492,7 +492,7 @@ fn check_limits(json: &Value) -> Result<(), Response> {
         return Ok(());
     }
     let body = json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors });
-    Err((StatusCode::BAD_REQUEST, axum::Json(body)).into_response())
+    Err(Box::new((StatusCode::BAD_REQUEST, axum::Json(body)).into_response()))
 }
 
 /// One `_errors` leaf of a 50035 answer for a value over `limit`.
@@ -570,7 +570,7 @@ async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>
         return response.into_response();
     }
     if let Err(response) = check_message_body(&body) {
-        return response;
+        return *response;
     }
     // A message un-archives an archived thread, unless it is locked.
     match state.thread_archived(channel) {
@@ -624,7 +624,7 @@ fn edit_stored(state: &mut State, channel: u64, message: u64, interaction: Optio
         return unknown_message();
     };
     if let Err(response) = check_limits(&body.json) {
-        return response;
+        return *response;
     }
     if state.thread_archived(channel).is_some_and(|(archived, _)| archived) {
         return ApiError::THREAD_ARCHIVED.into_response();
@@ -720,7 +720,7 @@ async fn interaction_callback(
         // Reply with a message.
         4 => {
             if let Err(response) = check_message_body(&data) {
-                return response;
+                return *response;
             }
             let message = bot_message(&mut state, channel, &data);
             message_id = Some(payloads::id_of(&message));
@@ -788,7 +788,7 @@ async fn create_followup(
         Err(response) => return response.into_response(),
     };
     if let Err(response) = check_message_body(&body) {
-        return response;
+        return *response;
     }
     let message = bot_message(&mut state, channel, &body);
     let id = payloads::id_of(&message);
