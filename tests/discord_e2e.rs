@@ -1510,11 +1510,14 @@ async fn settled_offers_show_no_live_buttons() {
     .await;
 }
 
-/// Whether a sent thing names `square` as a square (`b1` followed by a space, a full stop, a quote, a
-/// bracket or a comma; not inside a FEN such as `rnbqkb1r`).
+/// Whether a sent thing names `square` as a bomb's square.
 fn names_square(s: &Sent, square: &str) -> bool {
+    // (Pieces are public: the alt text lists every one, `Nb1` included; a bomb is named by the
+    // bot's own phrases or its choice's command.)
     let body = s.payload.to_string();
-    [" ", ".", "\"", ")", ",", ";"].iter().any(|end| body.contains(&format!("{square}{end}")))
+    [format!("on {square}"), format!("#1 {square}"), format!("bomb {square}"), format!("@{square}")]
+        .iter()
+        .any(|phrase| body.contains(phrase.as_str()))
 }
 
 /// Secret-bomb chess on Discord: each player gets the choice as buttons in their DMs, chooses there,
@@ -1670,10 +1673,20 @@ async fn the_metrics_endpoint_counts_a_game_and_reports_health() {
     new_game(&fake, GENERAL, "chess", &[]).await;
     play(&fake, GENERAL, ALICE, "e4").await;
     play(&fake, GENERAL, BOB, "e5").await;
-    let (status, after) = http_get(&addr, "/metrics");
-    assert_eq!(status, 200);
-    let moved = |name: &str| series(&after, name) - series(&before, name);
     let discord = "{platform=\"discord\"}";
+    // An input is counted when its delivery is settled, just after its answer reaches the fake.
+    let deadline = std::time::Instant::now() + WAIT;
+    let after = loop {
+        let (status, after) = http_get(&addr, "/metrics");
+        assert_eq!(status, 200);
+        let counted = series(&after, &format!("capabot_commands_total{discord}"))
+            - series(&before, &format!("capabot_commands_total{discord}"));
+        if counted >= 4.0 || std::time::Instant::now() > deadline {
+            break after;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let moved = |name: &str| series(&after, name) - series(&before, name);
     assert_eq!(moved(&format!("capabot_moves_total{discord}")), 2.0, "{after}");
     // The challenge, the accepting click and the two moves at least.
     assert!(moved(&format!("capabot_commands_total{discord}")) >= 4.0, "{after}");

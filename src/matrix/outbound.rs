@@ -445,9 +445,14 @@ fn prompt_of(content: &serde_json::Value) -> Option<Prompt> {
     Some(Prompt { choices, thread: thread.flatten() })
 }
 
-/// Whether a prompt's choices are offered as reactions (one key per choice); longer lists are typed.
+/// Most choices of a prompt whose first choices are offered as reactions (accept, decline and the
+/// challenger's withdraw); a longer list (a secret bomb's fifteen pieces) is typed, since a reaction
+/// key would pick a piece nobody named.
+const MAX_REACTION_PROMPT: usize = 4;
+
+/// Whether a prompt's first choices are offered as reactions.
 fn reactable(choices: &[Choice]) -> bool {
-    choices.len() <= PROMPT_KEYS.len()
+    choices.len() <= MAX_REACTION_PROMPT
 }
 
 /// What each reaction means, and the typed form of every choice.
