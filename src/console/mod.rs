@@ -220,12 +220,8 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
             (Some("tick"), None) => host.tick().await,
             (Some("dm"), Some(_)) => {
                 let text = cmd.trim_start().strip_prefix("dm").unwrap_or("").trim();
-                let name = s.speaker.clone();
-                let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("dm-{}", name.to_lowercase())) };
-                let input = Input::text(scope, UserRef::new(name.to_lowercase(), &name), text)
-                    .with_mentions(mentions_in(text))
-                    .as_admin(true);
-                return Ok(host.handle(input).await.is_ok());
+                let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("dm-{}", s.speaker.to_lowercase())) };
+                return Ok(host.handle(console_input(scope, &s.speaker, text)).await.is_ok());
             }
             (Some("quit" | "exit"), None) => return Ok(false),
             _ => output
@@ -238,10 +234,13 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
     // Every console chat is in one community, so that ratings per community, ladders and
     // tournaments can be tried here too; the console's user is everyone, administrator included.
     let scope = Scope::chat(PLATFORM, s.chat.clone()).in_community(COMMUNITY);
-    let input = Input::text(scope, UserRef::new(name.to_lowercase(), name), text)
-        .with_mentions(mentions_in(text))
-        .as_admin(true);
-    Ok(host.handle(input).await.is_ok())
+    Ok(host.handle(console_input(scope, name, text)).await.is_ok())
+}
+
+/// A console line as an input from `name` (user ids are lower-case names; the console's user is
+/// everyone, administrator included).
+fn console_input(scope: Scope, name: &str, text: &str) -> Input {
+    Input::text(scope, UserRef::new(name.to_lowercase(), name), text).with_mentions(mentions_in(text)).as_admin(true)
 }
 
 #[cfg(test)]

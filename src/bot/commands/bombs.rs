@@ -9,11 +9,12 @@
 //! A side that has not chosen when its first move's time runs out gets a bomb at random (see
 //! [`Bot::bomb_at_random`]); capabot's own side chooses at random at once.
 
+use super::choice;
 use super::{Bot, BotError, Ctx, Res, clock_after, game_target, user};
-use crate::bot::io::{Audience, Body, Choice, ChoiceStyle, Reply, Response, Target};
+use crate::bot::command::Command;
+use crate::bot::io::{Audience, Body, ChoiceStyle, Reply, Response, Target};
 use crate::bot::seams::board_png_marking;
 use crate::bot::textboard::text_board;
-use crate::notation::fen;
 use crate::rules::{Color, Position, Role, Square};
 use crate::store::Conn;
 use crate::store::games::{self, GameRow, Status};
@@ -148,7 +149,7 @@ impl Bot {
         if row.status != Status::Active {
             return user(format!("Game #{id} is not in progress."));
         }
-        let start = self.start_position(row)?;
+        let start = super::start_position(row)?;
         if let Some(b) = stored_bombs(row)?[color.index()] {
             return Ok(Response::one(private_reply(
                 cx,
@@ -209,7 +210,7 @@ impl Bot {
             return Ok(None);
         }
         let Some(account) = self.notify_of(conn, &row.platform, player)?.into_iter().next() else { return Ok(None) };
-        let start = self.start_position(row)?;
+        let start = super::start_position(row)?;
         let opponent = self.name_of(conn, row.player(color.other()))?;
         let candidates = bomb_candidates(&start, color);
         let example = candidates.first().map(|s| s.to_string()).unwrap_or_else(|| "g1".into());
@@ -229,12 +230,9 @@ impl Bot {
         );
         r.choices = candidates
             .iter()
-            .map(|&sq| Choice {
-                label: candidate_label(&start, sq),
-                typed: format!("bomb #{} {sq}", row.id),
-                command: crate::bot::command::Command::Bomb { game: Some(row.id), square: Some(sq.to_string()) },
-                style: ChoiceStyle::Secondary,
-                for_user: Some(account.clone()),
+            .map(|&sq| {
+                let command = Command::Bomb { game: Some(row.id), square: Some(sq.to_string()) };
+                choice(&candidate_label(&start, sq), command, ChoiceStyle::Secondary, Some(account.clone()), "")
             })
             .collect();
         Ok(Some(r))
@@ -247,7 +245,7 @@ impl Bot {
         let mut out = Vec::new();
         for color in [Color::White, Color::Black] {
             if players::get(conn, row.player(color))?.is_some_and(|p| p.is_ai) {
-                let start = self.start_position(&row)?;
+                let start = super::start_position(&row)?;
                 if let Some(sq) = bomb_candidates(&start, color).choose(&mut rand::rng()) {
                     games::set_bomb(conn, id, color, &sq.to_string(), self.clock.now())?;
                 }
@@ -262,7 +260,7 @@ impl Bot {
     fn own_board(&self, conn: &Conn<'_>, row: &GameRow, color: Color, to: Target) -> Res<Reply> {
         let game = self.load_game(conn, row)?;
         let pos = game.position();
-        let start = self.start_position(row)?;
+        let start = super::start_position(row)?;
         let bomb_now = pos.bomb(color);
         let started = stored_bombs(row)?[color.index()];
         let where_now = match (started, bomb_now) {
@@ -320,7 +318,7 @@ impl Bot {
         if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) || stored_bombs(row)?[turn.index()].is_some() {
             return Ok(false);
         }
-        let start = self.start_position(row)?;
+        let start = super::start_position(row)?;
         let Some(&sq) = bomb_candidates(&start, turn).choose(&mut rand::rng()) else { return Ok(false) };
         let now = self.clock.now();
         if !games::set_bomb(conn, row.id, turn, &sq.to_string(), now)? {
@@ -353,12 +351,15 @@ impl Bot {
         Ok(true)
     }
 
-    /// Where both bombs were, for the end of a game (secret no more).
-    pub(in crate::bot) fn bombs_revealed(&self, row: &GameRow) -> Res<Option<String>> {
+    /// Where both bombs were, for the end of a game (secret no more). Read afresh: a bomb may have
+    /// been chosen after `row` was read.
+    pub(in crate::bot) fn bombs_revealed(&self, conn: &Conn<'_>, row: &GameRow) -> Res<Option<String>> {
         if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) {
             return Ok(None);
         }
-        let start = self.start_position(row)?;
+        let fresh = games::get(conn, row.id)?;
+        let row = fresh.as_ref().unwrap_or(row);
+        let start = super::start_position(row)?;
         let bombs = stored_bombs(row)?;
         let side = |c: Color| {
             let name = if c == Color::White { "White" } else { "Black" };
@@ -368,13 +369,6 @@ impl Bot {
             }
         };
         Ok(Some(format!("The bombs, where they started: {}; {}.", side(Color::White), side(Color::Black))))
-    }
-
-    /// A game's start position as stored (no bombs).
-    fn start_position(&self, row: &GameRow) -> Res<Position> {
-        let v = super::variant_named(&row.variant)?;
-        fen::parse_position(v, &row.start_fen)
-            .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))
     }
 }
 

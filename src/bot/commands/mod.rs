@@ -80,6 +80,14 @@ pub(super) fn series_variant(name: &str) -> Res<&'static Variant> {
     Ok(v)
 }
 
+/// A game's start position as stored (no secret bombs: see [`Bot::load_game`]).
+pub(in crate::bot) fn start_position(row: &GameRow) -> Res<Position> {
+    let v =
+        variant_named(&row.variant).map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
+    fen::parse_position(v, &row.start_fen)
+        .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))
+}
+
 /// User text cut to 40 characters without control characters, for echoing back.
 pub(super) fn short(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).take(40).collect()
@@ -323,11 +331,8 @@ impl Bot {
         let stored = games::moves(&tx, row.id)?;
         tx.commit()?;
         let row = &fresh;
-        let v = variant_named(&row.variant)
-            .map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
-        let mut start = fen::parse_position(v, &row.start_fen)
-            .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))?;
-        if v.bombs {
+        let mut start = start_position(row)?;
+        if start.variant().bombs {
             // The secret bombs, chosen on the start position; the rules carry them from there.
             start = start
                 .with_bombs(bombs::stored_bombs(row)?)

@@ -292,8 +292,7 @@ impl Bot {
             Outcome::Draw(_) => format!("Game over: {} — draw by {}.", o.result_str(), o.reason_str()),
         };
         // Secret-bomb chess: the secret ends with the game.
-        let fresh = games::get(conn, row.id)?;
-        if let Some(reveal) = self.bombs_revealed(fresh.as_ref().unwrap_or(row))? {
+        if let Some(reveal) = self.bombs_revealed(conn, row)? {
             text.push(' ');
             text.push_str(&reveal);
         }
