@@ -2,12 +2,20 @@
 //! first move, the game's chat and the opponent never learn it before it explodes or the game ends
 //! (every reply of a whole game is searched for the squares), a choice typed in a shared chat is
 //! refused, a side that does not choose in time gets one at random, and capabot's own side chooses
-//! at once.
+//! at once. A property test plays random games twice, with the same moves and two different secret
+//! bombs for Black, and checks that White and the chat see exactly the same texts and pictures in both.
 
 mod common;
 
-use capabot::bot::{Input, Reply, Response, Scope, Target, UserRef};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Reply, Response, Scope, Target, UserRef};
+use capabot::notation::san;
+use capabot::rules::variant::BOMB;
+use capabot::rules::{Color, Move, Position, Role, Square};
 use common::*;
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
 
 /// Says `text` in `who`'s direct chat with the bot.
 fn dm(tb: &TestBot, who: &str, text: &str) -> Response {
@@ -175,4 +183,90 @@ fn capabot_chooses_its_own_bomb_at_once() {
     dm(&tb, "alice", "bomb a2");
     let out = tb.say("alice", "e4");
     assert!(out.contains("played by alice") && out.contains("played by capabot"), "{out}");
+}
+
+/// A bot that draws its pictures (so a bomb marked in a picture would show as a difference).
+fn bot_with_pictures() -> TestBot {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let clock = Arc::new(ManualClock::new(T0));
+    let store = capabot::store::Store::open(&db_path(dir.path())).expect("open store");
+    let config = BotConfig { pictures: true, ..BotConfig::default() };
+    let bot = Bot::new(store, clock.clone(), Arc::new(FirstLegalMove), config);
+    TestBot { dir, clock, bot }
+}
+
+/// What everybody but `secret_owner` is shown by a response: text, choices and pictures, in order.
+fn seen_by_others(r: &Response, secret_owner: &str) -> Vec<(String, Option<Vec<u8>>)> {
+    r.replies
+        .iter()
+        .filter(|reply| reader(reply).as_deref() != Some(secret_owner))
+        .map(|reply| (shown(reply), reply.png.clone()))
+        .collect()
+}
+
+fn pieces(pos: &Position, color: Color) -> Vec<Square> {
+    (pos.by_color(color) & !pos.by_role(Role::King)).into_iter().collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Non-interference: two games with the same moves, where only Black's secret bomb differs, look the
+    /// same to White and to the chat — every text, button and picture — until the game ends (whose
+    /// announcement names both bombs). White detonates her own bomb now and then; Black never does.
+    #[test]
+    fn the_other_players_bomb_changes_nothing_anyone_else_sees(seed in any::<u64>(), plies in 8usize..70) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let start = Position::start(&BOMB);
+        let white = pieces(&start, Color::White);
+        let black = pieces(&start, Color::Black);
+        let her = white[rng.random_range(0..white.len())];
+        let first = black[rng.random_range(0..black.len())];
+        let mut second = black[rng.random_range(0..black.len())];
+        while second == first {
+            second = black[rng.random_range(0..black.len())];
+        }
+        let worlds = [bot_with_pictures(), bot_with_pictures()];
+        let both = |act: &dyn Fn(&TestBot) -> Response| -> Result<[Response; 2], TestCaseError> {
+            let a = act(&worlds[0]);
+            let b = act(&worlds[1]);
+            prop_assert_eq!(seen_by_others(&a, "bob"), seen_by_others(&b, "bob"));
+            Ok([a, b])
+        };
+        both(&|tb| tb.raw("alice", "!challenge @bob bomb color:white"))?;
+        both(&|tb| tb.raw("bob", "!accept"))?;
+        both(&|tb| dm(tb, "alice", &format!("bomb {her}")))?;
+        let [a, b] = [dm(&worlds[0], "bob", &format!("bomb {first}")), dm(&worlds[1], "bob", &format!("bomb {second}"))];
+        prop_assert_eq!(seen_by_others(&a, "bob"), seen_by_others(&b, "bob"));
+        prop_assert!(a.text().contains("Both bombs are set"), "{}", a.text());
+
+        // Her own bomb is known to the test (it is the same in both worlds); his is not tracked at all.
+        let mut pos = start.with_bombs([Some(her), None]).expect("her own piece");
+        let mut over = false;
+        for _ in 0..plies {
+            let moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            let m = moves[rng.random_range(0..moves.len())];
+            let next = pos.play(m);
+            let who = if pos.turn() == Color::White { "alice" } else { "bob" };
+            let text = san::write(&pos, m);
+            let a = worlds[0].raw(who, &text);
+            let b = worlds[1].raw(who, &text);
+            // The end names both bombs (his blast is covered by the scripted game above): stop there.
+            if next.outcome().is_some() || a.text().contains("Black's was") || b.text().contains("Black's was") {
+                over = true;
+                break;
+            }
+            prop_assert!(a.text().contains("played by"), "{}: {}", text, a.text());
+            prop_assert_eq!(seen_by_others(&a, "bob"), seen_by_others(&b, "bob"), "after {}", text);
+            pos = next;
+        }
+        // A finished game's PGN names both bombs: the looks are compared while it goes on.
+        for look in ["!board", "!pgn", "!fen", "!games", "!game"].into_iter().filter(|_| !over) {
+            both(&|tb| tb.raw("alice", look))?;
+            both(&|tb| tb.raw("bob", look))?;
+        }
+    }
 }
