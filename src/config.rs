@@ -62,6 +62,45 @@ pub struct DiscordSection {
     pub proxy: Option<String>,
     /// Read plain messages (prefix commands and bare moves); needs the message-content intent.
     pub message_content: bool,
+    /// The shards this process runs, `"0-3"` or `"2"` (both ends included); needs `shard_total`.
+    /// Without it: every shard of `shard_total`, or as many as Discord recommends.
+    pub shards: Option<String>,
+    /// How many shards the bot runs in all, over every process.
+    pub shard_total: Option<u32>,
+}
+
+/// The shards one process runs: `first..=last` of `total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ShardRange {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl DiscordSection {
+    /// The shard range from `shards` and `shard_total`; `None` to run as many as Discord
+    /// recommends.
+    pub fn shard_range(&self) -> Result<Option<ShardRange>, String> {
+        let total = match (self.shard_total, &self.shards) {
+            (None, None) => return Ok(None),
+            (None, Some(_)) => return Err("discord.shards needs discord.shard_total (how many shards in all)".into()),
+            (Some(0), _) => return Err("discord.shard_total must be at least 1".into()),
+            (Some(total), _) => total,
+        };
+        let Some(text) = &self.shards else { return Ok(Some(ShardRange { first: 0, last: total - 1, total })) };
+        let number = |t: &str| t.trim().parse::<u32>().ok();
+        let (first, last) = match text.split_once('-') {
+            Some((a, b)) => (number(a), number(b)),
+            None => (number(text), number(text)),
+        };
+        match (first, last) {
+            (Some(first), Some(last)) if first <= last && last < total => Ok(Some(ShardRange { first, last, total })),
+            _ => Err(format!(
+                "discord.shards must be a shard or a range such as 0-3, within 0-{} of {total} shards, not '{text}'",
+                total - 1
+            )),
+        }
+    }
 }
 
 /// `[matrix]` (homeserver, user and password or access token come from `MATRIX_HOMESERVER`,
@@ -160,6 +199,12 @@ impl Config {
         if let Some(v) = env("CAPABOT_DISCORD_PROXY") {
             cfg.discord.proxy = Some(v);
         }
+        if let Some(v) = env("CAPABOT_DISCORD_SHARDS") {
+            cfg.discord.shards = Some(v);
+        }
+        if let Some(v) = env("CAPABOT_DISCORD_SHARD_TOTAL") {
+            cfg.discord.shard_total = Some(parse_env("CAPABOT_DISCORD_SHARD_TOTAL", &v)?);
+        }
         if let Some(v) = env("CAPABOT_DISCORD_GUILD") {
             cfg.discord.guild = Some(parse_env("CAPABOT_DISCORD_GUILD", &v)?);
         }
@@ -203,6 +248,7 @@ impl Config {
         {
             return Err(format!("discord.proxy must be an http:// or https:// URL, not '{p}'"));
         }
+        self.discord.shard_range()?;
         Ok(())
     }
 
@@ -238,6 +284,34 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_ranges() {
+        let range = |shards: Option<&str>, total: Option<u32>| {
+            DiscordSection { shards: shards.map(str::to_string), shard_total: total, ..DiscordSection::default() }
+                .shard_range()
+        };
+        assert_eq!(range(None, None), Ok(None));
+        assert_eq!(range(None, Some(8)), Ok(Some(ShardRange { first: 0, last: 7, total: 8 })));
+        assert_eq!(range(Some("0-3"), Some(8)), Ok(Some(ShardRange { first: 0, last: 3, total: 8 })));
+        assert_eq!(range(Some(" 5 "), Some(8)), Ok(Some(ShardRange { first: 5, last: 5, total: 8 })));
+        for (shards, total) in
+            [(Some("0-3"), None), (Some("4-8"), Some(8)), (Some("3-1"), Some(8)), (Some("x"), Some(2))]
+        {
+            let e = range(shards, total).unwrap_err();
+            assert!(e.starts_with("discord.shards"), "{e}");
+        }
+        assert!(range(None, Some(0)).is_err());
+        let env = |k: &str| match k {
+            "CAPABOT_DISCORD_SHARDS" => Some("2-3".to_string()),
+            "CAPABOT_DISCORD_SHARD_TOTAL" => Some("6".to_string()),
+            _ => None,
+        };
+        let cfg = Config::load_with(None, env).unwrap();
+        assert_eq!(cfg.discord.shard_range(), Ok(Some(ShardRange { first: 2, last: 3, total: 6 })));
+        let bad = |k: &str| (k == "CAPABOT_DISCORD_SHARDS").then(|| "1".to_string());
+        assert!(Config::load_with(None, bad).unwrap_err().contains("shard_total"));
+    }
 
     #[test]
     fn file_then_env() {

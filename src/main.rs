@@ -97,6 +97,8 @@ enum Command {
         /// The Matrix store directory.
         #[arg(long)]
         store: Option<PathBuf>,
+        #[command(flatten)]
+        shards: ShardArgs,
     },
     #[cfg(feature = "discord")]
     Discord {
@@ -106,6 +108,8 @@ enum Command {
         /// Database file (overrides config and CAPABOT_DB).
         #[arg(long)]
         db: Option<PathBuf>,
+        #[command(flatten)]
+        shards: ShardArgs,
     },
     /// Run the Matrix bot (MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN).
     #[cfg(feature = "matrix")]
@@ -241,6 +245,33 @@ fn has_env(names: &[&str]) -> bool {
     names.iter().any(|n| std::env::var(n).is_ok_and(|v| !v.trim().is_empty()))
 }
 
+/// Which Discord shards this process runs (override `[discord] shards` and `shard_total`).
+#[cfg(any(feature = "discord", feature = "matrix"))]
+#[derive(Args, Debug, Default)]
+struct ShardArgs {
+    /// The Discord shards this process runs, such as 0-3 (both ends included); needs --shard-total.
+    /// Without it: every shard of --shard-total, or as many as Discord recommends.
+    #[arg(long)]
+    shards: Option<String>,
+    /// How many Discord shards the bot runs in all, over every process.
+    #[arg(long)]
+    shard_total: Option<u32>,
+}
+
+#[cfg(any(feature = "discord", feature = "matrix"))]
+impl ShardArgs {
+    fn apply(self, cfg: &mut Config) -> Result<(), String> {
+        if self.shards.is_some() {
+            cfg.discord.shards = self.shards;
+        }
+        if self.shard_total.is_some() {
+            cfg.discord.shard_total = self.shard_total;
+        }
+        // The message names the options' config keys; the flags set the same values.
+        cfg.discord.shard_range().map(|_| ())
+    }
+}
+
 /// `capabot run`: the front ends with credentials in the environment.
 #[cfg(any(feature = "discord", feature = "matrix"))]
 fn run_with_credentials(cfg: Config) -> Result<(), String> {
@@ -290,6 +321,11 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
                 guild: cfg.discord.guild,
                 proxy: cfg.discord.proxy.clone(),
                 message_content: cfg.discord.message_content,
+                shards: cfg.discord.shard_range()?.map(|r| capabot::discord::Shards {
+                    first: r.first,
+                    last: r.last,
+                    total: r.total,
+                }),
                 grace,
             };
             let (h, s) = (host.clone(), stop.clone());
@@ -401,8 +437,9 @@ fn run(cli: Cli) -> Result<(), String> {
             res?;
         }
         #[cfg(any(feature = "discord", feature = "matrix"))]
-        Command::Run { config, db, store } => {
+        Command::Run { config, db, store, shards } => {
             let mut cfg = Config::load(config.as_deref())?;
+            shards.apply(&mut cfg)?;
             if let Some(db) = db {
                 cfg.db = db;
             }
@@ -412,8 +449,9 @@ fn run(cli: Cli) -> Result<(), String> {
             run_with_credentials(cfg)?;
         }
         #[cfg(feature = "discord")]
-        Command::Discord { config, db } => {
+        Command::Discord { config, db, shards } => {
             let mut cfg = Config::load(config.as_deref())?;
+            shards.apply(&mut cfg)?;
             if let Some(db) = db {
                 cfg.db = db;
             }

@@ -161,8 +161,13 @@ impl Env {
     async fn start_host(&mut self, host: Arc<Host>) -> Running {
         let (stop, stop_rx) = oneshot::channel::<()>();
         let proxy = Some(self.fake.base_url());
-        let opts =
-            DiscordOptions { guild: self.commands_in, proxy, message_content: self.message_content, grace: WAIT };
+        let opts = DiscordOptions {
+            guild: self.commands_in,
+            proxy,
+            message_content: self.message_content,
+            shards: None,
+            grace: WAIT,
+        };
         let task = tokio::spawn(discord::run(host.clone(), Token::new(TOKEN), opts, async move {
             let _ = stop_rx.await;
         }));
@@ -863,8 +868,13 @@ async fn the_bot_restarts_mid_game() {
 async fn a_rejected_token_is_one_clear_error() {
     let env = Env::new(world()).await;
     let host = env.host(Arc::new(FirstLegalMove));
-    let opts =
-        DiscordOptions { guild: Some(GUILD), proxy: Some(env.fake.base_url()), message_content: true, grace: WAIT };
+    let opts = DiscordOptions {
+        guild: Some(GUILD),
+        proxy: Some(env.fake.base_url()),
+        message_content: true,
+        shards: None,
+        grace: WAIT,
+    };
     let r = discord::run(host, Token::new("wrong-secret"), opts, std::future::pending()).await;
     let e = r.expect_err("a wrong token fails");
     assert!(e.contains("rejected the token") && !e.contains("wrong-secret"), "{e}");
@@ -1699,4 +1709,88 @@ async fn the_metrics_endpoint_counts_a_game_and_reports_health() {
     assert_eq!(status, 404);
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// A guild whose events Discord sends on shard 1 of 2: `(id >> 22) % 2 == 1` (GUILD's are on 0).
+const SHARD1_GUILD: u64 = 1 << 22;
+const SHARD1_CHANNEL: u64 = SHARD1_GUILD + 1;
+
+/// The world with a second guild, on the other shard, and two shards recommended.
+fn two_shards() -> FakeConfig {
+    world().shards(2).guild(
+        GuildSpec::new(SHARD1_GUILD, "Second club")
+            .text_channel(SHARD1_CHANNEL, "second")
+            .member(ALICE, "alice")
+            .member(BOB, "bob"),
+    )
+}
+
+/// Discord's sharding: with two shards recommended (`GET /gateway/bot`) the bot runs both; each
+/// identifies as `[id, 2]`, learns only its own guilds, and receives their events, so games in the
+/// guilds on both shards are answered.
+#[tokio::test(flavor = "current_thread")]
+async fn the_recommended_shards_each_serve_their_guilds() {
+    scenario(async {
+        let mut env = Env::new(two_shards()).await;
+        env.commands_in = None;
+        let running = env.start().await;
+        assert_eq!(env.fake.live_shards(), vec![[0, 2], [1, 2]]);
+        assert_eq!((env.fake.shard_of_guild(GUILD), env.fake.shard_of_guild(SHARD1_GUILD)), (0, 1));
+        let shards: Vec<Value> = env.fake.identify_payloads().iter().map(|i| i["shard"].clone()).collect();
+        assert_eq!(shards.len(), 2, "one IDENTIFY per shard: {shards:?}");
+        assert!(shards.contains(&json!([0, 2])) && shards.contains(&json!([1, 2])), "{shards:?}");
+        for channel in [GENERAL, SHARD1_CHANNEL] {
+            new_game(&env.fake, channel, "chess", &[]).await;
+            play(&env.fake, channel, ALICE, "e4").await;
+        }
+        env.finish(running, &[]).await;
+    })
+    .await;
+}
+
+/// Shard ranges over processes: `capabot discord --shards 1-1 --shard-total 2` identifies as shard
+/// 1 only and answers that shard's guild; a command in the guild on shard 0 waits for its shard
+/// (Discord holds nothing for a shard without a session: the fake queues it for the test) until a
+/// second process with `--shards 0 --shard-total 2`, on the same database, serves it. A range
+/// outside the total is refused before connecting.
+#[tokio::test(flavor = "current_thread")]
+async fn shard_ranges_split_the_guilds_between_processes() {
+    let fake = FakeDiscord::start(two_shards()).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let start = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"));
+        cmd.arg("discord")
+            .args(args)
+            .current_dir(dir.path())
+            .env_clear()
+            .env("CAPABOT_DB", dir.path().join("capabot.db"))
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        cmd
+    };
+    let refused = start(&["--shards", "1-2", "--shard-total", "2"]).output().expect("runs");
+    assert_eq!(refused.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(err.contains("discord.shards") && err.contains("0-1 of 2"), "{err}");
+    assert!(fake.identify_payloads().is_empty(), "refused before connecting");
+
+    let mut second = start(&["--shards", "1-1", "--shard-total", "2"]).spawn().expect("starts");
+    fake.wait_for_shards(&[[1, 2]], WAIT).await;
+    new_game(&fake, SHARD1_CHANNEL, "chess", &[]).await;
+    play(&fake, SHARD1_CHANNEL, ALICE, "e4").await;
+    // Shard 0 has no session yet: its guild's command waits for one.
+    let waiting = fake.slash_command(GENERAL, CAROL, "variants", json!([]));
+    let mut first = start(&["--shards", "0", "--shard-total", "2"]).spawn().expect("starts");
+    fake.wait_for_shards(&[[0, 2], [1, 2]], WAIT).await;
+    let answer = fake.wait_for(answers(waiting.id), WAIT).await;
+    assert!(answer.content().is_some_and(|c| c.contains("Capatomic")), "{answer:?}");
+    // Both processes share the database: the game begun on shard 1 is listed from shard 0's guild.
+    let (_, games) = command(&fake, GENERAL, ALICE, "games", json!([])).await;
+    assert!(format!("{:?}", games.payload).contains("bob"), "{games:?}");
+    for child in [&mut first, &mut second] {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
 }

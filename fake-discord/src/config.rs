@@ -24,6 +24,8 @@ pub struct FakeConfig {
     pub keep_history: bool,
     /// Discord's rate limits, enforced when set ([`FakeConfig::rate_limits`]).
     pub rate_limits: Option<RateLimits>,
+    /// The shard count `GET /gateway/bot` recommends (1 unless [`FakeConfig::shards`]).
+    pub recommended_shards: u32,
 }
 
 /// Rate limits as Discord enforces them: so many requests per route bucket (the method and the
@@ -49,6 +51,7 @@ impl FakeConfig {
             heartbeat_interval_ms: 41_250,
             keep_history: true,
             rate_limits: None,
+            recommended_shards: 1,
         }
     }
 
@@ -68,6 +71,14 @@ impl FakeConfig {
     /// Enforces rate limits (off by default: most tests are about other things).
     pub fn rate_limits(mut self, limits: RateLimits) -> FakeConfig {
         self.rate_limits = Some(limits);
+        self
+    }
+
+    /// Recommends `count` shards in `GET /gateway/bot` (as Discord does from 2,500 guilds on).
+    /// Each guild's events go to shard `(guild_id >> 22) % total` of the total the bot identified
+    /// with, direct messages to shard 0.
+    pub fn shards(mut self, count: u32) -> FakeConfig {
+        self.recommended_shards = count.max(1);
         self
     }
 

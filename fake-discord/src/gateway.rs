@@ -22,6 +22,8 @@ const AUTHENTICATION_FAILED: u16 = 4004;
 const UNKNOWN_OPCODE: u16 = 4001;
 /// Discord's close code for a frame that is not JSON.
 const DECODE_ERROR: u16 = 4002;
+/// Discord's close code for a `shard` in IDENTIFY that is not `[id, total]` with `id < total`.
+const INVALID_SHARD: u16 = 4010;
 
 /// How long a connection closed by the client may take to finish the close handshake.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -78,15 +80,11 @@ async fn run(shared: Arc<Shared>, mut socket: WebSocket, query: String) {
             }
         }
     }
-    let mut state = shared.lock();
-    if state.gateway.connection.as_ref().is_some_and(|connection| connection.id == id) {
-        state.gateway.connection = None;
-    }
-    drop(state);
+    shared.lock().gateway.connections.remove(&id);
     shared.notify();
 }
 
-/// Makes this connection the current one (ending any other) and says HELLO.
+/// Opens a connection (no shard yet: IDENTIFY or RESUME says which) and says HELLO.
 fn register(shared: &Shared, tx: mpsc::UnboundedSender<Outgoing>, query: String) -> u64 {
     let mut state = shared.lock();
     let interval = state.config.heartbeat_interval_ms;
@@ -94,32 +92,31 @@ fn register(shared: &Shared, tx: mpsc::UnboundedSender<Outgoing>, query: String)
     gateway.connections_opened += 1;
     let id = gateway.connections_opened;
     gateway.queries.push(query);
-    if let Some(old) = gateway.connection.replace(Connection { id, tx, live: false }) {
-        let _ = old.tx.send(Outgoing::Abort);
-    }
-    gateway.send(Outgoing::Text(json!({ "op": 10, "d": { "heartbeat_interval": interval } }).to_string()));
+    gateway.connections.insert(id, Connection { tx, shard: None, live: false });
+    gateway.send_to(id, Outgoing::Text(json!({ "op": 10, "d": { "heartbeat_interval": interval } }).to_string()));
     id
 }
 
 fn handle_frame(shared: &Shared, connection: u64, text: &str) {
     let mut state = shared.lock();
-    if state.gateway.connection.as_ref().is_none_or(|current| current.id != connection) {
+    // A connection replaced by another for its shard is ended; its last frames do nothing.
+    if !state.gateway.connections.contains_key(&connection) {
         return;
     }
     let Ok(frame) = serde_json::from_str::<Value>(text) else {
-        state.gateway.send(Outgoing::Close(DECODE_ERROR));
+        state.gateway.send_to(connection, Outgoing::Close(DECODE_ERROR));
         return;
     };
     let op = frame["op"].as_u64().unwrap_or(u64::MAX);
     state.gateway.ops_received.push(op);
     let data = &frame["d"];
     match op {
-        1 => state.gateway.send(Outgoing::Text(json!({ "op": 11 }).to_string())),
-        2 => identify(&mut state, data, &shared.gateway_url()),
-        6 => resume(&mut state, data),
+        1 => state.gateway.send_to(connection, Outgoing::Text(json!({ "op": 11 }).to_string())),
+        2 => identify(&mut state, connection, data, &shared.gateway_url()),
+        6 => resume(&mut state, connection, data),
         // Presence updates, voice state and member requests are accepted and ignored.
         3 | 4 | 8 => {}
-        _ => state.gateway.send(Outgoing::Close(UNKNOWN_OPCODE)),
+        _ => state.gateway.send_to(connection, Outgoing::Close(UNKNOWN_OPCODE)),
     }
 }
 
@@ -128,21 +125,41 @@ fn token_matches(state: &State, data: &Value) -> bool {
     token.strip_prefix("Bot ").unwrap_or(token) == state.config.token
 }
 
-/// IDENTIFY: a new session, READY, one GUILD_CREATE per guild, then events queued before it.
-fn identify(state: &mut State, data: &Value, gateway_url: &str) {
+/// The `shard` of an IDENTIFY: `[id, total]` with `id < total`; `[0, 1]` when left out.
+fn shard_of_identify(data: &Value) -> Option<[u32; 2]> {
+    let Some(shard) = data.get("shard") else { return Some([0, 1]) };
+    let number = |i: usize| shard.get(i).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+    match (shard.as_array().map(Vec::len), number(0), number(1)) {
+        (Some(2), Some(id), Some(total)) if id < total => Some([id, total]),
+        _ => None,
+    }
+}
+
+/// IDENTIFY: a new session for the shard named, READY with the shard's guilds, one GUILD_CREATE
+/// per guild of the shard, then that shard's events queued before it.
+fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str) {
     if !token_matches(state, data) {
-        state.gateway.send(Outgoing::Close(AUTHENTICATION_FAILED));
+        state.gateway.send_to(connection, Outgoing::Close(AUTHENTICATION_FAILED));
         return;
     }
+    let Some(shard) = shard_of_identify(data) else {
+        state.gateway.send_to(connection, Outgoing::Close(INVALID_SHARD));
+        return;
+    };
     state.gateway.identifies.push(data.clone());
+    if state.gateway.shard_total != shard[1] {
+        // Sharded anew: the sessions of the old count end.
+        state.gateway.shard_total = shard[1];
+        state.gateway.sessions.clear();
+    }
     state.gateway.sessions_started += 1;
     let session_id = format!("fake-session-{}", state.gateway.sessions_started);
-    state.gateway.session = Some(Session { id: session_id.clone(), seq: 0, log: Vec::new() });
-    if let Some(connection) = &mut state.gateway.connection {
-        connection.live = true;
-    }
+    state.gateway.sessions.insert(shard[0], Session { id: session_id.clone(), shard, seq: 0, log: Vec::new() });
+    state.gateway.claim_shard(connection, shard[0]);
+    let on_shard = |state: &State, id: u64| state.gateway.shard_of("GUILD_CREATE", &json!({ "id": id })) == shard[0];
+    let shard_guilds: Vec<_> = state.config.guilds.iter().filter(|guild| on_shard(state, guild.id)).cloned().collect();
     let guilds: Vec<Value> =
-        state.config.guilds.iter().map(|guild| json!({ "id": guild.id.to_string(), "unavailable": true })).collect();
+        shard_guilds.iter().map(|guild| json!({ "id": guild.id.to_string(), "unavailable": true })).collect();
     let mut user = state.bot_user();
     user["verified"] = json!(true);
     user["mfa_enabled"] = json!(false);
@@ -152,42 +169,44 @@ fn identify(state: &mut State, data: &Value, gateway_url: &str) {
         "guilds": guilds,
         "session_id": session_id,
         "resume_gateway_url": gateway_url,
-        "shard": data.get("shard").cloned().unwrap_or(json!([0, 1])),
+        "shard": shard,
         "application": { "id": state.config.bot_id.to_string(), "flags": 0 },
     });
-    state.dispatch("READY", ready);
-    for guild in state.config.guilds.clone() {
+    // READY goes to the session just made (it carries no guild to route by).
+    state.gateway.dispatch_on(shard[0], "READY", ready);
+    for guild in shard_guilds {
         // Without the privileged GUILD_MEMBERS intent Discord sends only a few members (the bot
         // itself, and those in voice): the bot must not learn who administers from this list.
         let me = payloads::member(state.bot_user(), &[]);
         let count = state.guild_members(guild.id).len();
         state.dispatch("GUILD_CREATE", payloads::guild_create(&guild, state.config.bot_id, vec![me], count));
     }
-    for (event, data) in std::mem::take(&mut state.gateway.before_session) {
+    let queued = std::mem::take(&mut state.gateway.before_session);
+    for (event, data) in queued {
+        // Events for shards still without a session wait again.
         state.dispatch(&event, data);
     }
 }
 
 /// RESUME: replays the session's dispatches after the client's seq, then RESUMED; an unknown
 /// session gets op 9 Invalid Session (not resumable), so the client identifies anew.
-fn resume(state: &mut State, data: &Value) {
+fn resume(state: &mut State, connection: u64, data: &Value) {
     if !token_matches(state, data) {
-        state.gateway.send(Outgoing::Close(AUTHENTICATION_FAILED));
+        state.gateway.send_to(connection, Outgoing::Close(AUTHENTICATION_FAILED));
         return;
     }
     let after = data["seq"].as_u64().unwrap_or(0);
     let gateway = &mut state.gateway;
-    let Some(session) = gateway.session.as_ref().filter(|session| data["session_id"] == session.id.as_str()) else {
-        gateway.send(Outgoing::Text(json!({ "op": 9, "d": false }).to_string()));
+    let Some(session) = gateway.sessions.values().find(|session| data["session_id"] == session.id.as_str()) else {
+        gateway.send_to(connection, Outgoing::Text(json!({ "op": 9, "d": false }).to_string()));
         return;
     };
+    let shard = session.shard[0];
     let missed: Vec<String> =
         session.log.iter().filter(|(seq, _)| *seq > after).map(|(_, frame)| frame.clone()).collect();
     for frame in missed {
-        gateway.send(Outgoing::Text(frame));
+        gateway.send_to(connection, Outgoing::Text(frame));
     }
-    if let Some(connection) = &mut gateway.connection {
-        connection.live = true;
-    }
-    gateway.dispatch("RESUMED", json!({}));
+    gateway.claim_shard(connection, shard);
+    gateway.dispatch_on(shard, "RESUMED", json!({}));
 }

@@ -121,6 +121,26 @@ impl FakeDiscord {
             .await;
     }
 
+    /// The shards with a live session: `[id, total]` each, in shard order.
+    pub fn live_shards(&self) -> Vec<[u32; 2]> {
+        self.state().gateway.live_shards()
+    }
+
+    /// Waits until exactly `shards` (`[id, total]` each, in shard order) have live sessions.
+    ///
+    /// # Panics
+    /// After `timeout`.
+    pub async fn wait_for_shards(&self, shards: &[[u32; 2]], timeout: Duration) {
+        let what = format!("live shards {shards:?}");
+        self.wait_until(&what, timeout, |state| state.gateway.live_shards() == shards).await;
+    }
+
+    /// The shard that receives a guild's events: `(guild_id >> 22) % total` of the total the bot
+    /// identified with.
+    pub fn shard_of_guild(&self, guild: u64) -> u32 {
+        self.state().gateway.shard_of("GUILD_CREATE", &serde_json::json!({ "id": guild.to_string() }))
+    }
+
     /// Waits until the bot has sent gateway opcode `op` (e.g. 1 for a heartbeat, acknowledged
     /// at once by the fake).
     ///

@@ -295,7 +295,8 @@ async fn gateway_info(AxumState(shared): SharedState) -> Response {
 
 async fn gateway_bot(AxumState(shared): SharedState) -> Response {
     let limit = json!({ "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 });
-    ok(json!({ "url": shared.gateway_url(), "shards": 1, "session_start_limit": limit }))
+    let shards = shared.lock().config.recommended_shards;
+    ok(json!({ "url": shared.gateway_url(), "shards": shards, "session_start_limit": limit }))
 }
 
 async fn current_user(AxumState(shared): SharedState) -> Response {

@@ -3,7 +3,7 @@
 //!
 //! One `std::sync::Mutex` guards it all; it is never held across an `.await`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::SocketAddr;
 use std::sync::{Mutex, MutexGuard};
 
@@ -168,7 +168,7 @@ pub enum GatewayDrop {
 }
 
 /// What a gateway connection task must write next.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Outgoing {
     Text(String),
     Close(u16),
@@ -187,79 +187,144 @@ pub struct InteractionRecord {
 }
 
 pub struct Connection {
-    pub id: u64,
     pub tx: mpsc::UnboundedSender<Outgoing>,
+    /// The shard it identified or resumed as; `None` until then.
+    pub shard: Option<u32>,
     /// Identified or resumed: dispatches go out on it.
     pub live: bool,
 }
 
 pub struct Session {
     pub id: String,
+    /// The shard this session serves: `[id, total]` as IDENTIFY named it.
+    pub shard: [u32; 2],
     pub seq: u64,
     /// Every dispatch of the session as sent: (seq, frame text), for RESUME replays.
     pub log: Vec<(u64, String)>,
 }
 
+/// The gateway as Discord runs it for one bot: one session per shard, each guild's events on the
+/// shard `(guild_id >> 22) % shard_total` and direct messages on shard 0.
 #[derive(Default)]
 pub struct GatewayState {
     pub ops_received: Vec<u64>,
     pub identifies: Vec<Value>,
     pub queries: Vec<String>,
-    pub session: Option<Session>,
-    /// Events dispatched before any session existed, sent after the first READY.
+    /// The sessions by shard id.
+    pub sessions: BTreeMap<u32, Session>,
+    /// The shard count the sessions identified with (1 before the first IDENTIFY).
+    pub shard_total: u32,
+    /// Events dispatched before their shard had a session, sent after its READY.
     pub before_session: Vec<(String, Value)>,
-    pub connection: Option<Connection>,
+    /// The open WebSocket connections by id.
+    pub connections: BTreeMap<u64, Connection>,
     pub sessions_started: u64,
     pub connections_opened: u64,
 }
 
 impl GatewayState {
-    pub fn is_live(&self) -> bool {
-        self.connection.as_ref().is_some_and(|connection| connection.live)
+    fn total(&self) -> u32 {
+        self.shard_total.max(1)
     }
 
-    pub fn send(&self, outgoing: Outgoing) {
-        if let Some(connection) = &self.connection {
-            // A closed receiver means the connection task already ended; nothing to do.
+    /// Every shard of the identified total has a live connection.
+    pub fn is_live(&self) -> bool {
+        (0..self.total()).all(|shard| self.live_connection(shard).is_some())
+    }
+
+    /// The shards with a live session: `[id, total]` each, in shard order.
+    pub fn live_shards(&self) -> Vec<[u32; 2]> {
+        let sessions = self.sessions.iter();
+        sessions.filter(|(shard, _)| self.live_connection(**shard).is_some()).map(|(_, s)| s.shard).collect()
+    }
+
+    fn live_connection(&self, shard: u32) -> Option<&Connection> {
+        self.connections.values().find(|connection| connection.live && connection.shard == Some(shard))
+    }
+
+    /// The shard whose session receives an event: its guild's (from `guild_id`, or `id` in the
+    /// guild events themselves), shard 0 for everything else (direct messages).
+    pub fn shard_of(&self, event: &str, data: &Value) -> u32 {
+        let guild_event = matches!(event, "GUILD_CREATE" | "GUILD_UPDATE" | "GUILD_DELETE");
+        let guild = if guild_event { &data["id"] } else { &data["guild_id"] };
+        snowflake(guild).map_or(0, |id| ((id >> 22) % u64::from(self.total())) as u32)
+    }
+
+    /// Writes to one connection (a closed receiver means its task already ended).
+    pub fn send_to(&self, connection: u64, outgoing: Outgoing) {
+        if let Some(connection) = self.connections.get(&connection) {
             let _ = connection.tx.send(outgoing);
         }
     }
 
-    /// Sends one dispatch in the current session (or keeps it for the first session).
+    /// Sends one dispatch in its shard's session (or keeps it for that shard's first session).
     pub fn dispatch(&mut self, event: &str, data: Value) {
-        let live = self.is_live();
-        let Some(session) = &mut self.session else {
+        let shard = self.shard_of(event, &data);
+        self.dispatch_on(shard, event, data);
+    }
+
+    /// Sends one dispatch in `shard`'s session (or keeps it for that shard's first session).
+    pub fn dispatch_on(&mut self, shard: u32, event: &str, data: Value) {
+        let Some(session) = self.sessions.get_mut(&shard) else {
             self.before_session.push((event.to_owned(), data));
             return;
         };
         session.seq += 1;
         let frame = json!({ "op": 0, "s": session.seq, "t": event, "d": data }).to_string();
         session.log.push((session.seq, frame.clone()));
-        if live {
-            self.send(Outgoing::Text(frame));
+        if let Some(connection) = self.live_connection(shard) {
+            let _ = connection.tx.send(Outgoing::Text(frame));
         }
     }
 
+    /// Ends every connection in the given way.
     pub fn disconnect(&mut self, how: GatewayDrop) {
         let outgoing = match how {
             GatewayDrop::Abort => Outgoing::Abort,
             GatewayDrop::Close(code) => Outgoing::Close(code),
             GatewayDrop::Reconnect => Outgoing::Text(json!({ "op": 7, "d": null }).to_string()),
         };
-        self.send(outgoing);
-        if let Some(connection) = &mut self.connection {
+        for connection in self.connections.values_mut() {
+            let _ = connection.tx.send(outgoing.clone());
             connection.live = false;
         }
     }
 
-    /// Dispatches again, under a new sequence number, the latest event for which `matches`
-    /// (given the event name and data) is true. A new number keeps the client's sequence
-    /// tracking happy; the client sees the same event twice, as after an at-least-once replay.
+    /// Makes `connection` the one serving `shard`, ending any other connection that served it.
+    pub fn claim_shard(&mut self, connection: u64, shard: u32) {
+        for (id, other) in &mut self.connections {
+            if *id != connection && other.shard == Some(shard) {
+                let _ = other.tx.send(Outgoing::Abort);
+                other.live = false;
+                other.shard = None;
+            }
+        }
+        if let Some(mine) = self.connections.get_mut(&connection) {
+            mine.shard = Some(shard);
+            mine.live = true;
+        }
+    }
+
+    /// Dispatches again, under a new sequence number, the latest event (in any shard's session)
+    /// for which `matches` (given the event name and data) is true. A new number keeps the
+    /// client's sequence tracking happy; the client sees the same event twice, as after an
+    /// at-least-once replay.
     pub fn redeliver_where(&mut self, matches: impl Fn(&str, &Value) -> bool) {
-        let log = self.session.as_ref().map(|session| session.log.as_slice()).unwrap_or_default();
-        let mut frames = log.iter().rev().filter_map(|(_, frame)| serde_json::from_str::<Value>(frame).ok());
-        let found = frames.find(|frame| matches(frame["t"].as_str().unwrap_or_default(), &frame["d"]));
-        let frame = found.expect("fake Discord: no dispatched event matches, nothing to redeliver");
+        let mut frames: Vec<(u64, Value)> = Vec::new();
+        for session in self.sessions.values() {
+            for (seq, frame) in session.log.iter().rev() {
+                if let Ok(frame) = serde_json::from_str::<Value>(frame)
+                    && matches(frame["t"].as_str().unwrap_or_default(), &frame["d"])
+                {
+                    frames.push((*seq, frame));
+                    break;
+                }
+            }
+        }
+        // With several sessions, the one written last: sequence numbers are per session, so the
+        // order of writing is not known across them; tests that redeliver use one shard.
+        let frame = frames.into_iter().max_by_key(|(seq, _)| *seq).map(|(_, frame)| frame);
+        let frame = frame.expect("fake Discord: no dispatched event matches, nothing to redeliver");
         self.dispatch(frame["t"].as_str().unwrap_or_default(), frame["d"].clone());
     }
 }

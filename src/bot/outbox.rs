@@ -169,6 +169,26 @@ impl Bot {
         outbox::next_due(&conn, platforms).ok().flatten().map(|t| (t - self.clock.now()).max(0))
     }
 
+    /// Takes or renews `owner`'s lease on delivering a chat (see [`outbox::lease_chat`]): false
+    /// while another process delivers it, or when the database cannot say.
+    pub fn outbox_lease(&self, platform: &str, key: &str, owner: &str) -> bool {
+        let run = || -> Result<bool, BotError> {
+            Ok(outbox::lease_chat(&*self.conn()?, platform, key, owner, self.clock.now())?)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::error!("cannot lease the outbox: {e:?}");
+            false
+        })
+    }
+
+    /// Gives up `owner`'s lease on a chat.
+    pub fn outbox_release(&self, platform: &str, key: &str, owner: &str) {
+        let run = || -> Result<(), BotError> { Ok(outbox::release_chat(&*self.conn()?, platform, key, owner)?) };
+        if let Err(e) = run() {
+            tracing::error!("cannot release the outbox lease: {e:?}");
+        }
+    }
+
     /// Whether row `id` still waits.
     pub fn outbox_is_pending(&self, id: i64) -> bool {
         self.conn().ok().and_then(|c| outbox::is_pending(&c, id).ok()).unwrap_or(false)

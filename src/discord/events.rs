@@ -36,6 +36,40 @@ pub struct Handler {
     pub message_content: bool,
     /// Interactions seen lately, so that one delivered twice is answered once.
     pub seen: RecentIds,
+    /// The shards of this process that are connected, and how many it runs (0 until known: with
+    /// Discord's recommended count, the first READY tells).
+    pub shards: ShardHealth,
+}
+
+/// Which of a process's shards are connected: Discord counts as connected (for `/healthz`) only
+/// while every one of them is.
+#[derive(Default)]
+pub struct ShardHealth {
+    up: std::sync::Mutex<std::collections::BTreeSet<u32>>,
+    expected: std::sync::atomic::AtomicU32,
+}
+
+impl ShardHealth {
+    /// For a process that runs `count` shards (0: as many as the first READY says in all).
+    pub fn new(count: u32) -> ShardHealth {
+        ShardHealth { expected: count.into(), ..ShardHealth::default() }
+    }
+
+    /// Records one shard's state; true when every shard of the process is connected.
+    fn set(&self, shard: u32, connected: bool, total: Option<u32>) -> bool {
+        use std::sync::atomic::Ordering;
+        if let Some(total) = total {
+            let _ = self.expected.compare_exchange(0, total, Ordering::Relaxed, Ordering::Relaxed);
+        }
+        let mut up = self.up.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if connected {
+            up.insert(shard);
+        } else {
+            up.remove(&shard);
+        }
+        let expected = self.expected.load(Ordering::Relaxed).max(1);
+        up.len() >= expected as usize
+    }
 }
 
 /// The last [`RecentIds::CAPACITY`] event ids seen. The core ignores an event it has handled
@@ -353,9 +387,11 @@ impl Handler {
 
 #[serenity::async_trait]
 impl EventHandler for Handler {
-    async fn ready(&self, _ctx: Context, ready: Ready) {
-        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
-        self.host.set_connected("discord", true);
+    async fn ready(&self, ctx: Context, ready: Ready) {
+        let shard = ctx.shard_id.0;
+        tracing::info!(user = %ready.user.name, guilds = ready.guilds.len(), shard, "connected to Discord");
+        let all_up = self.shards.set(shard, true, ready.shard.map(|s| s.total));
+        self.host.set_connected("discord", all_up);
         // Connected: what the outbox holds goes out (the host starts its drainer once, whatever
         // the number of READYs).
         self.host.start_drainer();
@@ -363,7 +399,8 @@ impl EventHandler for Handler {
 
     /// The gateway went down (reconnecting, resuming) or up again: for `/healthz`.
     async fn shard_stage_update(&self, _ctx: Context, event: ShardStageUpdateEvent) {
-        self.host.set_connected("discord", event.new == ConnectionStage::Connected);
+        let all_up = self.shards.set(event.shard_id.0, event.new == ConnectionStage::Connected, None);
+        self.host.set_connected("discord", all_up);
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {

@@ -29,8 +29,19 @@ pub struct DiscordOptions {
     pub proxy: Option<String>,
     /// Read plain messages (needs the privileged message-content intent).
     pub message_content: bool,
+    /// The shards this process runs; `None`: as many as Discord recommends (`GET /gateway/bot`).
+    pub shards: Option<Shards>,
     /// How long in-flight work may take to finish at shutdown.
     pub grace: Duration,
+}
+
+/// The shards one process runs: `first..=last` of `total` over every process. Discord sends a
+/// guild's events on shard `(guild_id >> 22) % total` and direct messages on shard 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
 }
 
 /// A bot token that never shows itself in logs or errors.
@@ -106,6 +117,7 @@ pub async fn run(
         pending: pending.clone(),
         message_content: opts.message_content,
         seen: events::RecentIds::default(),
+        shards: events::ShardHealth::new(opts.shards.map_or(0, |s| s.last - s.first + 1)),
     };
     let mut client =
         ClientBuilder::new_with_http(make_http(&token, opts.proxy.as_deref()), intents(opts.message_content))
@@ -132,7 +144,13 @@ pub async fn run(
     host.resume_ai().await;
     let shards = client.shard_manager.clone();
     let result = tokio::select! {
-        r = client.start_autosharded() => r.map_err(|e| format!("Discord connection ended: {e}")),
+        // serenity's `start_shard_range` takes the last shard included: `first..last` runs `last` too.
+        r = async {
+            match opts.shards {
+                Some(s) => client.start_shard_range(s.first..s.last, s.total).await,
+                None => client.start_autosharded().await,
+            }
+        } => r.map_err(|e| format!("Discord connection ended: {e}")),
         _ = stop => Ok(()),
     };
     host.shutdown(opts.grace).await;

@@ -206,6 +206,8 @@ pub struct Host {
     resumed_ai: std::sync::atomic::AtomicBool,
     /// Whether each front end's gateway or sync is connected, as it last said.
     connected: RwLock<HashMap<String, bool>>,
+    /// This process among those sharing the database: the owner of the chats' delivery leases.
+    owner: String,
 }
 
 impl Host {
@@ -226,6 +228,7 @@ impl Host {
             started_drainer: Default::default(),
             resumed_ai: Default::default(),
             connected: Default::default(),
+            owner: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
         })
     }
 
@@ -482,7 +485,8 @@ impl Host {
     /// Delivers the waiting rows of one chat, oldest first, while they go through. A passing
     /// failure is retried inline when the wait is short, else left (with the rows behind it) for
     /// the drainer; a permanent one is reported to the core, whose notices are delivered in turn.
-    /// Rows of a platform without a front end here stay for a process that has one.
+    /// Rows of a platform without a front end here stay for a process that has one, and a chat
+    /// is delivered by one process at a time (the one holding its lease in the database).
     /// `false` when rows are left waiting.
     pub async fn drain_chat(self: &Arc<Self>, platform: &str, key: &str) -> bool {
         if self.front_end(platform).is_none() {
@@ -495,18 +499,35 @@ impl Host {
             (h.finish() as usize) % CHAT_LOCKS
         };
         let _turn = self.chat_locks[stripe].lock().await;
-        loop {
-            let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
-            let Some(rows) = self.blocking(move || bot.outbox_pending(&p, &k, 16)).await else { return false };
-            if rows.is_empty() {
-                return true;
+        // Across processes on one database: the chat's lease, renewed before every row.
+        let drained = 'drain: loop {
+            if !self.lease_chat(platform, key).await {
+                // Another process delivers this chat; the drainer looks again later.
+                break 'drain false;
             }
-            for row in rows {
+            let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
+            let Some(rows) = self.blocking(move || bot.outbox_pending(&p, &k, 16)).await else { break 'drain false };
+            if rows.is_empty() {
+                break 'drain true;
+            }
+            for (i, row) in rows.into_iter().enumerate() {
+                if i > 0 && !self.lease_chat(platform, key).await {
+                    break 'drain false;
+                }
                 if !self.deliver_row(row).await {
-                    return false;
+                    break 'drain false;
                 }
             }
-        }
+        };
+        let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+        let _ = self.blocking(move || bot.outbox_release(&p, &k, &owner)).await;
+        drained
+    }
+
+    /// Takes or renews this process's lease on delivering a chat.
+    async fn lease_chat(self: &Arc<Self>, platform: &str, key: &str) -> bool {
+        let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+        self.blocking(move || bot.outbox_lease(&p, &k, &owner)).await.unwrap_or(false)
     }
 
     /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
@@ -517,6 +538,13 @@ impl Host {
         let mut tries = 0;
         loop {
             tries += 1;
+            // A retry renews the chat's lease first (a short lease: see `outbox::LEASE_SECS`).
+            if tries > 1 {
+                let key = core_outbox::chat_key(&row.reply.target);
+                if !self.lease_chat(row.reply.target.platform(), &key).await {
+                    return false;
+                }
+            }
             match self.deliver(&row.reply).await {
                 Ok(receipt) => {
                     let bot = self.bot.clone();

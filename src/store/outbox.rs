@@ -134,6 +134,34 @@ pub fn mark_failed(conn: &Connection, id: i64, failure: &str, error: &str, now: 
     Ok(())
 }
 
+/// How long a chat's delivery lease lasts unless renewed. Its holder renews it before every row and
+/// every retry, so it need only outlast one delivery attempt; short, because a process that died
+/// holding it (a crash mid-delivery) keeps the chat waiting that long after its restart. Should an
+/// attempt outlast it, another process may deliver the same row again: the platforms' idempotency
+/// (Discord's nonce, Matrix's transaction id) shows it once.
+pub const LEASE_SECS: i64 = 10;
+
+/// Takes or renews the lease on delivering a chat's rows for `owner` (one process) until
+/// `now + LEASE_SECS`: true when `owner` holds it now. Another owner's lease is taken only once it
+/// has run out.
+pub fn lease_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &str, now: i64) -> Result<bool> {
+    let changed = conn
+        .prepare_cached(
+            "INSERT INTO outbox_leases (platform, chat_key, owner, until) VALUES (?1, ?2, ?3, ?4 + ?5)
+             ON CONFLICT (platform, chat_key) DO UPDATE SET owner = excluded.owner, until = excluded.until
+             WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until <= ?4",
+        )?
+        .execute(params![platform, chat_key, owner, now, LEASE_SECS])?;
+    Ok(changed == 1)
+}
+
+/// Gives up `owner`'s lease on a chat (nothing if another owner holds it).
+pub fn release_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &str) -> Result<()> {
+    conn.prepare_cached("DELETE FROM outbox_leases WHERE platform = ?1 AND chat_key = ?2 AND owner = ?3")?
+        .execute(params![platform, chat_key, owner])?;
+    Ok(())
+}
+
 /// Rows by platform and state (`failed` split by kind): what the operator sees.
 pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
     let mut st = conn.prepare_cached(
@@ -184,5 +212,25 @@ mod tests {
         assert!(counts.contains(&("discord".into(), "failed:chat-gone".into(), 1)), "{counts:?}");
         assert!(counts.contains(&("discord".into(), "sent".into(), 1)), "{counts:?}");
         assert_eq!(prune(&c, 131 + KEEP_DONE_SECS + 1).unwrap(), 2);
+    }
+
+    #[test]
+    fn one_process_at_a_time_delivers_a_chat() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("o.db")).unwrap();
+        let c = store.conn().unwrap();
+        assert!(lease_chat(&c, "discord", "c:1", "p1", 100).unwrap());
+        assert!(!lease_chat(&c, "discord", "c:1", "p2", 101).unwrap(), "held by p1");
+        assert!(lease_chat(&c, "discord", "c:2", "p2", 101).unwrap(), "another chat is free");
+        assert!(lease_chat(&c, "matrix", "c:1", "p2", 101).unwrap(), "so is the same key on another platform");
+        assert!(lease_chat(&c, "discord", "c:1", "p1", 120).unwrap(), "renewed by its owner");
+        assert!(!lease_chat(&c, "discord", "c:1", "p2", 120 + LEASE_SECS - 1).unwrap(), "renewal counts");
+        release_chat(&c, "discord", "c:1", "p2").unwrap();
+        assert!(!lease_chat(&c, "discord", "c:1", "p2", 121).unwrap(), "only the owner releases");
+        release_chat(&c, "discord", "c:1", "p1").unwrap();
+        assert!(lease_chat(&c, "discord", "c:1", "p2", 121).unwrap(), "released");
+        // p2 dies holding it: p1 takes over once it runs out, not before.
+        assert!(!lease_chat(&c, "discord", "c:1", "p1", 121 + LEASE_SECS - 1).unwrap());
+        assert!(lease_chat(&c, "discord", "c:1", "p1", 121 + LEASE_SECS).unwrap());
     }
 }

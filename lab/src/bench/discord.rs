@@ -199,6 +199,7 @@ pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<
             guild: Some(GUILD),
             proxy: Some(fake.base_url()),
             message_content: false,
+            shards: None,
             grace: Duration::from_secs(10),
         };
         let (stop, stopped) = oneshot::channel::<()>();
