@@ -142,7 +142,7 @@ fn identify(state: &mut State, data: &Value, gateway_url: &str) {
         connection.live = true;
     }
     let guilds: Vec<Value> =
-        state.config.guilds.iter().map(|guild| json!({ "id": guild.id.to_string(), "unavailable": true })).collect();
+        state.bot_guilds().map(|guild| json!({ "id": guild.id.to_string(), "unavailable": true })).collect();
     let mut user = state.bot_user();
     user["verified"] = json!(true);
     user["mfa_enabled"] = json!(false);
@@ -156,7 +156,8 @@ fn identify(state: &mut State, data: &Value, gateway_url: &str) {
         "application": { "id": state.config.bot_id.to_string(), "flags": 0 },
     });
     state.dispatch("READY", ready);
-    for guild in state.config.guilds.clone() {
+    let guilds: Vec<crate::GuildSpec> = state.bot_guilds().cloned().collect();
+    for guild in guilds {
         // Without the privileged GUILD_MEMBERS intent Discord sends only a few members (the bot
         // itself, and those in voice): the bot must not learn who administers from this list.
         let me = payloads::member(state.bot_user(), &[]);
