@@ -354,6 +354,11 @@ async fn new_game(fake: &FakeDiscord, channel: u64, variant: &str, extra: &[Valu
 async fn settle(fake: &FakeDiscord, quiet: Duration) {
     let (_, answer) = command(fake, GENERAL, CAROL, "variants", json!([])).await;
     assert!(answer.content().is_some_and(|c| c.to_lowercase().contains("capatomic")), "{answer:?}");
+    settle_quietly(fake, quiet).await;
+}
+
+/// Waits until the fake saw no request for `quiet`.
+async fn settle_quietly(fake: &FakeDiscord, quiet: Duration) {
     let deadline = tokio::time::Instant::now() + WAIT;
     let mut count = fake.requests().len();
     loop {
@@ -1105,6 +1110,179 @@ async fn a_deleted_channel_pauses_its_games_and_tells_the_players() {
     .await;
 }
 
+/// A second server, where Alice (not Bob) also meets the bot.
+const GUILD2: u64 = 20;
+const LOUNGE: u64 = 21;
+
+fn two_guilds() -> FakeConfig {
+    world().guild(GuildSpec::new(GUILD2, "Lounge").text_channel(LOUNGE, "lounge").member(ALICE, "alice"))
+}
+
+/// Waits until no outbox row is pending.
+async fn outbox_settled(env: &Env, running: &Running) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while env.query(running, "SELECT count(*) FROM outbox WHERE state = 'pending'") > 0 {
+        assert!(tokio::time::Instant::now() < deadline, "a row keeps waiting");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// REST calls of `method` on a path ending with `end` that Discord answered with `status`.
+fn answered(fake: &FakeDiscord, method: &str, end: &str, status: u16) -> usize {
+    fake.requests().iter().filter(|r| r.method == method && r.path.ends_with(end) && r.status == status).count()
+}
+
+/// Messages to `user`'s DM channel that contain `part`.
+fn dms_with(fake: &FakeDiscord, user: u64, part: &str) -> usize {
+    posts_with(fake, fake.dm_channel(user), part)
+}
+
+/// The bot is removed from the server (GUILD_DELETE without `unavailable`; then 403 Missing
+/// Access on its channels, and no DM to whoever shares no other server with it): the games there
+/// are paused at once with their clocks stopped, the players told by DM where Discord lets the bot
+/// (Alice, met in another server; not Bob), a reply waiting for a retry is tried once more and
+/// failed for good, and `capabot outbox` shows the count. (Before: nothing happened on the
+/// removal; the games' clocks ran on, and only a later reply paused the one chat it went to.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_removed_bot_pauses_the_servers_games_and_retries_nothing_for_ever() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(two_guilds()).await;
+        // Global commands: Alice takes the game up in the other server.
+        env.commands_in = None;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[json!({ "name": "days", "type": 3, "value": "1" })]).await;
+        play(&fake, GENERAL, ALICE, "e4").await;
+        // Bob's typed move commits; its answer meets 503s and waits for a retry.
+        let general = format!("/channels/{GENERAL}/messages");
+        fake.fail_next("POST", &general, FaultKind::ServerError(503), 3);
+        fake.send_message(GENERAL, BOB, "e5");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while answered(&fake, "POST", &general, 503) < 3 {
+            assert!(tokio::time::Instant::now() < deadline, "the answer was not tried three times");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
+        let (alice_dm, bob_dm) = (fake.dm_channel(ALICE), fake.dm_channel(BOB));
+
+        fake.remove_bot_from_guild(GUILD);
+        let paused = fake
+            .wait_for(|s| s.channel_id == Some(alice_dm) && s.content().is_some_and(|c| c.contains("paused")), WAIT)
+            .await;
+        assert!(paused.content().is_some_and(|c| c.contains("Game #1")), "{paused:?}");
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 1);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND deadline IS NULL"), 1, "clock stopped");
+
+        // The waiting answer is tried once more, refused with Missing Access, and given up.
+        env.clock.advance(60);
+        outbox_settled(&env, &bot).await;
+        assert_eq!(answered(&fake, "POST", &general, 403), 1);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE failure = 'chat-gone'"), 1);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE failure = 'direct-closed'"), 1, "Bob's notice");
+        // Nothing more: a day later (the drainer looks every few seconds) no retry, no loss on time.
+        env.clock.advance(86_400);
+        bot.host.tick().await;
+        settle_quietly(&fake, Duration::from_millis(5_500)).await;
+        assert_eq!(answered(&fake, "POST", &general, 403), 1, "not retried");
+        assert_eq!(env.query_text(&bot, "SELECT status FROM games WHERE id = 1"), "active");
+        assert_eq!(dms_with(&fake, ALICE, "paused"), 1, "told once");
+
+        // The operator's count.
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+            .args(["outbox", "--db"])
+            .arg(env.dir.path().join("capabot.db"))
+            .current_dir(env.dir.path())
+            .env_clear()
+            .output()
+            .expect("capabot outbox runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains("discord failed:chat-gone 1"), "{text}");
+        assert!(text.contains("discord failed:direct-closed 1"), "{text}");
+
+        // Alice takes the game up in the other server.
+        let (_, moved) = command(
+            &fake,
+            LOUNGE,
+            ALICE,
+            "move",
+            json!([{ "name": "move", "type": 3, "value": "Nf3" }, { "name": "game", "type": 3, "value": "1" }]),
+        )
+        .await;
+        assert_eq!(move_of(&moved), Some("Nf3"), "{moved:?}");
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 0);
+        assert_eq!(env.query_text(&bot, "SELECT community_id FROM games WHERE id = 1"), GUILD2.to_string());
+        let refusals = [(503, general.clone()), (403, general.clone()), (403, format!("/channels/{bob_dm}/messages"))];
+        let refusals: Vec<(u16, &str)> = refusals.iter().map(|(code, path)| (*code, path.as_str())).collect();
+        env.finish(bot, &refusals).await;
+    })
+    .await;
+}
+
+/// A moderator locks a game's thread (Discord then refuses the bot's posts there with 50083): the
+/// failure is permanent (not retried), the game is paused and both players are told by DM once,
+/// although two answers failed there; a player goes on in the channel, where the game now lives.
+/// (Before: the players were never told, the clock ran on, and a move typed in the channel was
+/// announced into the locked thread again.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_locked_thread_is_told_once_and_the_game_goes_on_in_the_channel() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let thread_on =
+            json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }]);
+        command(&fake, GENERAL, ALICE, "settings", thread_on).await;
+        new_game(&fake, GENERAL, "chess", &[json!({ "name": "days", "type": 3, "value": "1" })]).await;
+        let thread = message_of(&fake.wait_for(|s| s.kind == SentKind::Thread, WAIT).await);
+        fake.send_message(GENERAL, ALICE, "e4");
+        said(&fake, thread, "e4 played by alice").await;
+
+        // Bob's answer waits for a retry; the thread is locked; Alice's answer queues behind.
+        let in_thread = format!("/channels/{thread}/messages");
+        fake.fail_next("POST", &in_thread, FaultKind::ServerError(503), 3);
+        fake.send_message(GENERAL, BOB, "e5");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while answered(&fake, "POST", &in_thread, 503) < 3 {
+            assert!(tokio::time::Instant::now() < deadline, "the answer was not tried three times");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        fake.archive_thread(thread, true);
+        fake.send_message(GENERAL, ALICE, "Nf3");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'pending'") < 2 {
+            assert!(tokio::time::Instant::now() < deadline, "Alice's answer was not queued");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        env.clock.advance(60);
+        outbox_settled(&env, &bot).await;
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE failure = 'forbidden'"), 2);
+        assert_eq!(answered(&fake, "POST", &in_thread, 400), 2, "each tried once, not retried");
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 1);
+        for user in [ALICE, BOB] {
+            let told = dms_with(&fake, user, "Game #1 is paused");
+            assert_eq!(told, 1, "{user} told once");
+        }
+        assert!(dms_with(&fake, BOB, "locked") == 1, "the DM says why");
+
+        // Bob goes on in the channel: the game leaves its thread, and nobody is told again.
+        fake.send_message(GENERAL, BOB, "Nc6");
+        let answer = said(&fake, GENERAL, "Nc6 played by bob").await;
+        assert_eq!(answer.channel_id, Some(GENERAL));
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 0);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND thread_id IS NULL"), 1);
+        outbox_settled(&env, &bot).await;
+        assert_eq!(answered(&fake, "POST", &in_thread, 400), 2);
+        for user in [ALICE, BOB] {
+            assert_eq!(dms_with(&fake, user, "paused"), 1);
+        }
+        env.finish(bot, &[(503, in_thread.as_str()), (400, in_thread.as_str())]).await;
+    })
+    .await;
+}
+
 /// `capabot discord` dies (abort, as SIGKILL would) right after a move's commit and before its
 /// answer is sent; after the restart the answer arrives exactly once, and the game goes on.
 #[tokio::test(flavor = "current_thread")]
@@ -1227,15 +1405,7 @@ async fn a_flood_is_told_to_slow_down_once_and_others_play_on() {
         let slow = fake.wait_for(|s| s.content().is_some_and(|c| c.contains("Slow down")), WAIT).await;
         assert!(ephemeral(&slow), "{slow:?}");
         // Until nothing more is sent for half a second (Carol cannot be the probe: she is ignored).
-        let mut count = fake.requests().len();
-        loop {
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            let now = fake.requests().len();
-            if now == count {
-                break;
-            }
-            count = now;
-        }
+        settle_quietly(&fake, Duration::from_millis(500)).await;
         let ids: Vec<u64> = flood.iter().map(|i| i.id).collect();
         let answered: Vec<Sent> =
             fake.sent().into_iter().filter(|s| s.interaction_id.is_some_and(|i| ids.contains(&i))).collect();

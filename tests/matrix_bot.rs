@@ -305,6 +305,18 @@ impl RunningBot {
     }
 }
 
+/// Alice opens a public room with the bot and Bob in it; returns it once the bot greeted and Bob
+/// joined.
+async fn room_with_bot_and_bob(alice: &mut Human, bob: &Human, bot_id: &OwnedUserId) -> OwnedRoomId {
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone(), bob.id()];
+    request.preset = Some(RoomPreset::PublicChat);
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    alice.expect_text(&room, bot_id, "!help").await;
+    bob.wait_joined(&room).await;
+    room
+}
+
 /// The bot's answer to `san` in game `game` ("Game #2: 3... Nf6 played by bob.").
 fn answers(game: i64, san: &str) -> impl Fn(&Seen) -> bool {
     let (head, tail) = (format!("Game #{game}: "), format!(" {san} played by "));
@@ -792,12 +804,7 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
     let bob = Human::log_in(&synapse, &users[2]).await;
     let mut first = start(Some("after-commit:e4 played by"));
     let bot_id: OwnedUserId = users[0].user_id.as_str().try_into().unwrap();
-    let mut request = CreateRoom::new();
-    request.invite = vec![bot_id.clone(), bob.id()];
-    request.preset = Some(RoomPreset::PublicChat);
-    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
-    alice.expect_text(&room, &bot_id, "!help").await;
-    bob.wait_joined(&room).await;
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
     alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
     alice.expect_text(&room, &bot_id, "Challenge #1").await;
     bob.say(&room, "!accept", &[]).await;
@@ -837,12 +844,7 @@ async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
     let Scene { synapse, users, _data, db, store, clock, mut alice, mut bob, carol } = Scene::start().await;
     let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
     let bot_id = bot.front.me.user_id.clone();
-    let mut request = CreateRoom::new();
-    request.invite = vec![bot_id.clone(), bob.id()];
-    request.preset = Some(RoomPreset::PublicChat);
-    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
-    alice.expect_text(&room, &bot_id, "!help").await;
-    bob.wait_joined(&room).await;
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
     alice.say(&room, &format!("!challenge @{} bomb color:white", users[2].localpart), &[&bob]).await;
     alice.expect_text(&room, &bot_id, "Challenge #1").await;
     bob.say(&room, "!accept", &[]).await;
@@ -873,6 +875,248 @@ async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
     assert_eq!(query::<String>(&db, "SELECT status FROM games WHERE id = 1"), "finished");
     bot.stop().await;
     for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// The bot is kicked from a room with a game: the game is paused at once with its clock stopped,
+/// both players are told by direct message (once, even when a later reply for the room fails as
+/// well), and a player goes on in the direct room. (Before: nothing happened on the kick; the
+/// clock ran on and nobody was told until a reply for the room failed.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kicked_bot_pauses_the_rooms_game_and_tells_the_players() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, mut bob, carol } = Scene::start().await;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    alice.say(&room, &format!("!challenge @{} chess color:white days:1", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    alice.say(&room, "e4", &[]).await;
+    alice.expect(&room, &bot_id, "e4", answers(1, "e4")).await;
+    assert!(query::<Option<i64>>(&db, "SELECT deadline FROM games WHERE id = 1").is_some());
+
+    alice.room(&room).kick_user(&bot_id, Some("no bots here")).await.expect("kick");
+    let to_alice = alice.expect_anywhere(&bot_id, "Game #1 is paused").await;
+    let to_bob = bob.expect_anywhere(&bot_id, "Game #1 is paused").await;
+    assert!(to_alice.room != room && to_bob.room != room, "told in direct rooms");
+    assert_eq!(query::<i64>(&db, "SELECT paused FROM games WHERE id = 1"), 1);
+    assert_eq!(query::<Option<i64>>(&db, "SELECT deadline FROM games WHERE id = 1"), None, "clock stopped");
+
+    // A reply still meant for the room (a reminder from before the pause would be one): it fails
+    // for good as "chat gone", and nobody is told again.
+    let late = capabot::bot::Reply::new(
+        capabot::bot::Target::Chat(capabot::bot::Scope::chat("matrix", room.to_string())),
+        "a late reply",
+    );
+    let failed = bot.host.deliver(&late).await;
+    assert!(matches!(failed, Err(capabot::host::DeliveryError::ChatGone(_))), "{failed:?}");
+    let again = bot.host.bot().outbox_failed(0, &late, capabot::bot::outbox::Failure::ChatGone, "kicked");
+    assert!(again.replies.is_empty(), "told once: {:?}", again.replies);
+
+    // Bob goes on in his direct room with the bot.
+    bob.say(&to_bob.room, "move #1 e5", &[]).await;
+    bob.expect(&to_bob.room, &bot_id, "e5", answers(1, "e5")).await;
+    assert_eq!(query::<i64>(&db, "SELECT paused FROM games WHERE id = 1"), 0);
+    assert_eq!(query::<String>(&db, "SELECT chat_id FROM games WHERE id = 1"), to_bob.room.to_string());
+    let more = alice.drain(Duration::from_secs(2)).await;
+    assert!(more.iter().all(|s| !s.content.body().contains("paused")), "told again: {more:?}");
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `capabot run` with both front ends in one process: the fake Discord beside the real Synapse.
+
+mod both {
+    use super::*;
+    use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
+    use serde_json::Value;
+
+    pub const TOKEN: &str = "fake-bot-token";
+    pub const GUILD: u64 = 10;
+    pub const GENERAL: u64 = 11;
+    pub const ALICE: u64 = 12;
+    pub const BOB: u64 = 13;
+
+    pub fn world() -> FakeConfig {
+        FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
+            GuildSpec::new(GUILD, "Chess club")
+                .text_channel(GENERAL, "general")
+                .member(ALICE, "alice")
+                .member(BOB, "bob"),
+        )
+    }
+
+    /// The first thing the bot sent whose text contains `part`.
+    pub async fn said(fake: &FakeDiscord, part: &str) -> Sent {
+        let part = part.to_owned();
+        fake.wait_for(move |s| s.content().is_some_and(|c| c.contains(&part)), WAIT).await
+    }
+
+    /// Runs a slash command and waits for an answer to it containing `part`.
+    pub async fn slash(fake: &FakeDiscord, user: u64, name: &str, options: Value, part: &str) -> Sent {
+        let i = fake.slash_command(GENERAL, user, name, options);
+        let part = part.to_owned();
+        fake.wait_for(move |s| s.interaction_id == Some(i.id) && s.content().is_some_and(|c| c.contains(&part)), WAIT)
+            .await
+    }
+
+    /// A message (not an interaction answer) in `channel` containing `part`.
+    pub async fn posted(fake: &FakeDiscord, channel: u64, part: &str) -> Sent {
+        let part = part.to_owned();
+        let wanted = move |s: &Sent| {
+            s.kind == SentKind::Message
+                && s.channel_id == Some(channel)
+                && s.content().is_some_and(|c| c.contains(&part))
+        };
+        fake.wait_for(wanted, WAIT).await
+    }
+
+    /// The code in "Your link code is ABCD-EFGH. …".
+    pub fn code_in(text: &str) -> String {
+        let after = text.split("link code is ").nth(1).unwrap_or_else(|| panic!("no code in {text}"));
+        after.split(['.', ' ']).next().unwrap_or_default().to_owned()
+    }
+
+    /// `capabot run` with credentials for both platforms, the scheduler ticking every second.
+    pub fn capabot_run(
+        dir: &Path,
+        fake: &FakeDiscord,
+        synapse: &Synapse,
+        bot: &RegisteredUser,
+        ai: &str,
+    ) -> std::process::Child {
+        std::fs::write(dir.join("capabot.toml"), "[host]\ntick_seconds = 1\n").expect("config");
+        std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+            .arg("run")
+            .current_dir(dir)
+            .env_clear()
+            .env("CAPABOT_CONFIG", dir.join("capabot.toml"))
+            .env("CAPABOT_DB", dir.join("capabot.db"))
+            .env("CAPABOT_PICTURES", "0")
+            .env("CAPABOT_AI", ai)
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+            .env("CAPABOT_DISCORD_GUILD", GUILD.to_string())
+            .env("MATRIX_HOMESERVER", synapse.homeserver_url())
+            .env("MATRIX_USER", &bot.localpart)
+            .env("MATRIX_PASSWORD", &bot.password)
+            .env("CAPABOT_MATRIX_STORE", dir.join("matrix-store"))
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("capabot run starts")
+    }
+}
+
+/// `capabot run` serves the fake Discord and the real Synapse in one process, with one database
+/// and one scheduler: Alice and Bob link their Discord and Matrix accounts and play a game on each
+/// platform as the same two players; one scheduler run reminds Alice on both platforms, each on
+/// its own; and the AI's moves owed on each platform when the process stopped are played and
+/// announced on their own platform after the restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn capabot_run_serves_discord_and_matrix_at_once() {
+    use both::*;
+    use serde_json::json;
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+    let users = synapse.register_users(&["capabot", "alice", "bob"]).unwrap_or_else(|e| panic!("{e}"));
+    let fake = fake_discord::FakeDiscord::start(world()).await;
+    let data = tempfile::tempdir().unwrap();
+    let db = data.path().join("capabot.db");
+    let mut alice = Human::log_in(&synapse, &users[1]).await;
+    let mut bob = Human::log_in(&synapse, &users[2]).await;
+    let bot_id: OwnedUserId = users[0].user_id.as_str().try_into().unwrap();
+
+    // The AI finds no move in the first run: it owes them when the process stops.
+    let mut first = capabot_run(data.path(), &fake, &synapse, &users[0], "none");
+    fake.wait_for_sessions(1, WAIT).await;
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+
+    // Linked accounts: a code from Discord, redeemed on Matrix.
+    for (discord, human) in [(ALICE, &mut alice), (BOB, &mut bob)] {
+        let given = slash(&fake, discord, "link", json!([]), "link code is").await;
+        let code = code_in(given.content().unwrap_or_default());
+        human.say(&room, &format!("!link {code}"), &[]).await;
+        human.expect_anywhere(&bot_id, "Linked:").await;
+    }
+
+    // A game on each platform between the same two players.
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": BOB.to_string() },
+        { "name": "variant", "type": 3, "value": "chess" },
+        { "name": "color", "type": 3, "value": "white" },
+        { "name": "days", "type": 3, "value": "1" },
+    ]);
+    let offer = slash(&fake, ALICE, "challenge", options, "Challenge #1").await;
+    let accept = offer.custom_ids().into_iter().find(|id| id.contains("accept")).expect("an accept button");
+    let message = offer.message_id.expect("the offer's message");
+    fake.click_button(GENERAL, BOB, message, &accept);
+    said(&fake, "Game #1 starts").await;
+    alice.say(&room, &format!("!challenge @{} chess color:white days:1", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #2").await;
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #2 starts").await;
+    let players = |id: i64| -> (i64, i64) {
+        let conn = Store::open(&db).unwrap();
+        let conn = conn.conn().unwrap();
+        conn.query_row("SELECT white_id, black_id FROM games WHERE id = ?1", [id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+    };
+    assert_eq!(players(1), players(2), "the same two players on both platforms");
+    let platforms: Vec<String> = {
+        let conn = Store::open(&db).unwrap();
+        let conn = conn.conn().unwrap();
+        let mut st = conn.prepare("SELECT platform FROM games ORDER BY id").unwrap();
+        st.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+    };
+    assert_eq!(platforms, ["discord", "matrix"]);
+
+    // Both reminders fall due; the one scheduler sends each on its own platform.
+    Store::open(&db)
+        .unwrap()
+        .conn()
+        .unwrap()
+        .execute("UPDATE games SET remind_at = strftime('%s', 'now') - 1 WHERE id IN (1, 2)", [])
+        .unwrap();
+    let alice_dm = fake.dm_channel(ALICE);
+    posted(&fake, alice_dm, "Game #1: reminder").await;
+    let reminder = alice.expect_anywhere(&bot_id, "Game #2: reminder").await;
+    assert_ne!(reminder.room, room, "by direct message");
+    assert!(
+        !fake.sent().iter().any(|s| s.content().is_some_and(|c| c.contains("Game #2"))),
+        "nothing of the Matrix game on Discord"
+    );
+
+    // A game against the AI on each platform; the AI owes its answer when the process stops.
+    let play =
+        json!([{ "name": "variant", "type": 3, "value": "chess" }, { "name": "color", "type": 3, "value": "white" }]);
+    slash(&fake, ALICE, "play", play, "Game #3").await;
+    let e4 = json!([{ "name": "move", "type": 3, "value": "e4" }, { "name": "game", "type": 3, "value": "3" }]);
+    fake.slash_command(GENERAL, ALICE, "move", e4);
+    said(&fake, "Game #3: capabot could not find a move").await;
+    alice.say(&room, "!play chess color:white", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #4").await;
+    alice.say(&room, "!move #4 e4", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #4: capabot could not find a move").await;
+    let _ = first.kill();
+    let _ = first.wait();
+
+    let mut second = capabot_run(data.path(), &fake, &synapse, &users[0], "first-legal");
+    let on_discord = posted(&fake, GENERAL, "played by capabot").await;
+    assert!(on_discord.content().is_some_and(|c| c.contains("Game #3: 1... ")), "{on_discord:?}");
+    let on_matrix =
+        alice.expect(&room, &bot_id, "the AI's move", |s| s.content.body().contains("played by capabot")).await;
+    assert!(on_matrix.content.body().contains("Game #4: 1... "), "{}", on_matrix.content.body());
+    let ply = |id: i64| query::<i64>(&db, &format!("SELECT ply FROM games WHERE id = {id}"));
+    assert_eq!((ply(3), ply(4)), (2, 2));
+    let _ = second.kill();
+    let _ = second.wait();
+    for h in [alice, bob] {
         h.sync.abort();
     }
 }

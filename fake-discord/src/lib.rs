@@ -326,6 +326,18 @@ impl FakeDiscord {
         }
     }
 
+    /// Removes the bot from a guild (kicked, or the app removed by an administrator): the gateway
+    /// gets GUILD_DELETE without `unavailable` (Discord's sign of a removal, not an outage); from
+    /// then on the guild's channels and the guild itself answer 403 Missing Access (50001), a DM to
+    /// a user who now shares no guild with the bot answers 50007, and a new session's READY no
+    /// longer lists the guild.
+    pub fn remove_bot_from_guild(&self, guild: u64) {
+        let mut state = self.state();
+        if state.left_guilds.insert(guild) {
+            state.dispatch("GUILD_DELETE", serde_json::json!({ "id": guild.to_string() }));
+        }
+    }
+
     /// Archives a thread (as Discord does after its auto-archive duration without activity), and
     /// with `locked` locks it too (as a moderator may): THREAD_UPDATE goes out. A message posted
     /// into an archived, unlocked thread un-archives it; editing a message in an archived thread,

@@ -215,6 +215,7 @@ impl ApiError {
     const UNKNOWN_CHANNEL: ApiError = ApiError(StatusCode::NOT_FOUND, 10003, "Unknown Channel");
     const UNKNOWN_MESSAGE: ApiError = ApiError(StatusCode::NOT_FOUND, 10008, "Unknown Message");
     const CANNOT_MESSAGE_USER: ApiError = ApiError(StatusCode::FORBIDDEN, 50007, "Cannot send messages to this user");
+    const MISSING_ACCESS: ApiError = ApiError(StatusCode::FORBIDDEN, 50001, "Missing Access");
     const THREAD_ARCHIVED: ApiError =
         ApiError(StatusCode::BAD_REQUEST, 50083, "Operation was attempted on an archived thread");
 }
@@ -404,17 +405,30 @@ async fn create_dm(AxumState(shared): SharedState, body: Payload) -> Response {
     ok(state.channels[&channel].clone())
 }
 
-/// Whether the bot may post in `channel`: it exists, and is not the DM of a user whose DMs are
-/// closed (Discord's 50007).
+/// Whether the bot may post in `channel`: it exists, it is not in a guild the bot was removed
+/// from (Missing Access, 50001), and it is not the DM of a user whose DMs are closed or who shares
+/// no guild with the bot any more (50007).
 fn check_postable(state: &State, channel: u64) -> Result<(), ApiError> {
     if !state.channels.contains_key(&channel) {
         return Err(ApiError::UNKNOWN_CHANNEL);
     }
-    let closed = state.dm_channels.iter().any(|(user, dm)| *dm == channel && state.closed_dms.contains(user));
+    check_access(state, channel)?;
+    let closed = state
+        .dm_channels
+        .iter()
+        .any(|(user, dm)| *dm == channel && (state.closed_dms.contains(user) || !state.shares_guild_with_bot(*user)));
     if closed {
         return Err(ApiError::CANNOT_MESSAGE_USER);
     }
     Ok(())
+}
+
+/// A channel of a guild the bot was removed from answers Missing Access to everything.
+fn check_access(state: &State, channel: u64) -> Result<(), ApiError> {
+    match state.guild_of(channel) {
+        Some(guild) if state.left_guilds.contains(&guild) => Err(ApiError::MISSING_ACCESS),
+        _ => Ok(()),
+    }
 }
 
 /// Checks a message body as Discord does: something to show, within Discord's limits.
@@ -627,6 +641,9 @@ fn edit_stored(state: &mut State, channel: u64, message: u64, interaction: Optio
     if let Err(response) = check_limits(&body.json) {
         return *response;
     }
+    if let Err(refused) = check_access(state, channel) {
+        return refused.into_response();
+    }
     if state.thread_archived(channel).is_some_and(|(archived, _)| archived) {
         return ApiError::THREAD_ARCHIVED.into_response();
     }
@@ -674,6 +691,9 @@ fn start_thread(state: &mut State, channel: u64, id: u64, body: Payload) -> Resp
     let Some(guild) = state.guild_of(channel) else {
         return unknown_channel();
     };
+    if let Err(refused) = check_access(state, channel) {
+        return refused.into_response();
+    }
     let name = body.json["name"].as_str().unwrap_or("thread").to_owned();
     let mut thread = payloads::thread(guild, channel, id, &name, state.config.bot_id);
     if let Some(minutes) = body.json["auto_archive_duration"].as_u64() {
@@ -843,6 +863,9 @@ fn unknown_guild() -> Response {
 /// Runs `answer` on the configured guild `guild`, or answers "Unknown Guild".
 fn with_guild(shared: &Shared, guild: u64, answer: impl FnOnce(&State, &crate::GuildSpec) -> Response) -> Response {
     let state = shared.lock();
+    if state.left_guilds.contains(&guild) {
+        return ApiError::MISSING_ACCESS.into_response();
+    }
     match state.config.guilds.iter().find(|spec| spec.id == guild) {
         Some(spec) => answer(&state, spec),
         None => unknown_guild(),

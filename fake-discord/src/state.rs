@@ -436,6 +436,8 @@ pub struct State {
     /// Users with whom even opening a DM channel fails with 50007 (as for a user who shares no
     /// server with the bot).
     pub refused_dm_channels: HashSet<u64>,
+    /// Guilds the bot was removed from ([`crate::FakeDiscord::remove_bot_from_guild`]).
+    pub left_guilds: HashSet<u64>,
     pub interactions: HashMap<String, InteractionRecord>,
     /// Where each [`Sent`] is also sent as it happens ([`crate::FakeDiscord::sent_stream`]).
     pub sent_stream: Option<mpsc::UnboundedSender<Sent>>,
@@ -474,6 +476,7 @@ impl State {
             dm_channels: HashMap::new(),
             closed_dms: HashSet::new(),
             refused_dm_channels: HashSet::new(),
+            left_guilds: HashSet::new(),
             interactions: HashMap::new(),
             sent_stream: None,
             commands: HashMap::new(),
@@ -690,6 +693,18 @@ impl State {
         message["mentions"] = Value::Array(mentions);
         self.messages.insert(id, message.clone());
         message
+    }
+
+    /// The guilds the bot is in (all configured ones but those it was removed from).
+    pub fn bot_guilds(&self) -> impl Iterator<Item = &crate::GuildSpec> {
+        self.config.guilds.iter().filter(|spec| !self.left_guilds.contains(&spec.id))
+    }
+
+    /// Whether `user` shares a guild with the bot. Discord lets a bot message only users it shares
+    /// a server with; a user the fake knows from no guild at all is let through.
+    pub fn shares_guild_with_bot(&self, user: u64) -> bool {
+        let known = self.config.guilds.iter().any(|spec| spec.members.iter().any(|m| m.id == user));
+        !known || self.bot_guilds().any(|spec| spec.members.iter().any(|m| m.id == user))
     }
 
     fn is_member(&self, guild: u64, user: u64) -> bool {

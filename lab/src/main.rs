@@ -98,6 +98,51 @@ enum Command {
         #[arg(long)]
         rate: Option<f64>,
     },
+    /// A flood through Discord (the fake): the games of `bench-discord`, paced, while one person
+    /// sends N commands at once in a chat of their own; the others' latency p50/p99 with and without
+    /// the flood (medians of several rounds, and their ratio), and how the flood was answered.
+    BenchFlood {
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 20)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        #[arg(long)]
+        no_pictures: bool,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Moves offered per second in all.
+        #[arg(long, default_value_t = 100.0)]
+        rate: f64,
+        /// Commands in the flood.
+        #[arg(long, default_value_t = 200)]
+        flood: usize,
+        /// Milliseconds after the first move that the flood comes.
+        #[arg(long, default_value_t = 1000)]
+        flood_after: u64,
+        /// Without the host's rate limits (to see what they prevent).
+        #[arg(long)]
+        no_limits: bool,
+    },
+    /// The cost of one write transaction per input with the picture rendered inside it: the bare
+    /// core on 1 and 2 threads, with and without pictures (medians of several runs).
+    BenchUnit {
+        #[arg(long, default_value_t = 50)]
+        games: usize,
+        #[arg(long, default_value_t = 20)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        #[arg(long, default_value_t = 5)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Search one position and print the best move with depth, score, nodes and principal variation.
     Think {
         #[arg(long, default_value = "chess")]
@@ -254,6 +299,52 @@ fn run(cli: Cli) -> Result<(), String> {
         #[cfg(not(feature = "discord"))]
         Command::BenchDiscord { .. } => {
             return Err("bench-discord needs the laboratory built with its `discord` feature (the default)".into());
+        }
+        #[cfg(feature = "discord")]
+        Command::BenchFlood {
+            games,
+            threads,
+            plies,
+            variant,
+            no_pictures,
+            runs,
+            seed,
+            rate,
+            flood,
+            flood_after,
+            no_limits,
+        } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions {
+                games,
+                threads,
+                plies,
+                variant: v,
+                pictures: !no_pictures,
+                seed,
+                core_threads: None,
+            };
+            let limits = (!no_limits).then(capabot::host::limits::LimitConfig::default);
+            let flood =
+                bench::discord::Flood { commands: flood, after: std::time::Duration::from_millis(flood_after), limits };
+            outln!("{}", bench::discord::flood_rounds(&opts, runs, Some(rate), &flood)?);
+        }
+        #[cfg(not(feature = "discord"))]
+        Command::BenchFlood { .. } => {
+            return Err("bench-flood needs the laboratory built with its `discord` feature (the default)".into());
+        }
+        Command::BenchUnit { games, plies, variant, runs, seed } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions {
+                games,
+                threads: 1,
+                plies,
+                variant: v,
+                pictures: true,
+                seed,
+                core_threads: None,
+            };
+            outln!("{}", bench::bot::unit_rounds(&opts, runs)?);
         }
         Command::BenchGif { plies, size, runs, variant, theme, out } => {
             let v = tools::variant(&variant)?;

@@ -221,9 +221,10 @@ impl Bot {
         }
     }
 
-    /// Row `id` cannot be delivered. When its chat is gone, the games played there are paused
-    /// (their clocks stopped) and their players told by direct message; those notices are queued
-    /// in the same unit of work.
+    /// Row `id` cannot be delivered. When its chat is gone or closed to the bot (deleted, the bot
+    /// removed, a thread locked, the permission to post taken away), the games played there are
+    /// paused (their clocks stopped) and their players told by direct message — once: a game
+    /// paused already tells nobody again. Those notices are queued in the same unit of work.
     pub fn outbox_failed(&self, id: i64, reply: &Reply, failure: Failure, error: &str) -> Response {
         self.in_unit(|| {
             let run = || -> Result<Response, BotError> {
@@ -231,24 +232,48 @@ impl Bot {
                 outbox::mark_failed(&conn, id, failure.as_str(), error, self.clock.now())?;
                 drop(conn);
                 // A direct message fails with "chat gone" only in its fallback chat.
-                match (&reply.target, failure) {
-                    (Target::Chat(scope), Failure::ChatGone)
-                    | (Target::Direct { fallback: Some(scope), .. }, Failure::ChatGone) => self.pause_games_in(scope),
-                    _ => Ok(Response::default()),
+                let scope = match &reply.target {
+                    Target::Chat(scope) | Target::Direct { fallback: Some(scope), .. } => scope,
+                    Target::Direct { fallback: None, .. } => return Ok(Response::default()),
+                };
+                let chat = scope.thread.as_deref().unwrap_or(&scope.chat);
+                match failure {
+                    Failure::ChatGone => self.pause_games(&scope.platform, Place::Chat(chat), Why::Gone),
+                    Failure::Forbidden => self.pause_games(&scope.platform, Place::Chat(chat), Why::Closed),
+                    Failure::DirectClosed | Failure::Refused => Ok(Response::default()),
                 }
             };
-            run().unwrap_or_else(|e| {
-                tracing::error!("could not record a failed delivery: {e:?}");
-                Response::default()
-            })
+            self.settled_or_logged(run)
         })
     }
 
-    /// Pauses the active games of a chat that is gone and tells their players.
-    fn pause_games_in(&self, scope: &super::Scope) -> Result<Response, BotError> {
+    /// A front end learnt that the bot can no longer post in a chat (a Matrix room it was kicked
+    /// from or left) or anywhere in a community (a Discord server it was removed from): its games
+    /// there are paused and their players told by direct message, as for a failed delivery.
+    pub fn chat_gone(&self, platform: &str, chat: &str) -> Response {
+        self.in_unit(|| self.settled_or_logged(|| self.pause_games(platform, Place::Chat(chat), Why::Gone)))
+    }
+
+    /// See [`Self::chat_gone`]: every game of a community.
+    pub fn community_gone(&self, platform: &str, community: &str) -> Response {
+        self.in_unit(|| self.settled_or_logged(|| self.pause_games(platform, Place::Community(community), Why::Gone)))
+    }
+
+    fn settled_or_logged(&self, run: impl FnOnce() -> Result<Response, BotError>) -> Response {
+        run().unwrap_or_else(|e| {
+            tracing::error!("could not record a failed delivery: {e:?}");
+            Response::default()
+        })
+    }
+
+    /// Pauses the active games of a place the bot can no longer post in and tells their players.
+    fn pause_games(&self, platform: &str, place: Place<'_>, why: Why) -> Result<Response, BotError> {
         let conn = self.conn()?;
-        let chat = scope.thread.as_deref().unwrap_or(&scope.chat);
-        let paused = games::pause_in_chat(&conn, &scope.platform, chat, self.clock.now())?;
+        let now = self.clock.now();
+        let paused = match place {
+            Place::Chat(chat) => games::pause_in_chat(&conn, platform, chat, now)?,
+            Place::Community(community) => games::pause_in_community(&conn, platform, community, now)?,
+        };
         let mut out = Response::default();
         for row in paused {
             for color in [crate::rules::Color::White, crate::rules::Color::Black] {
@@ -256,18 +281,40 @@ impl Bot {
                 if players::get(&conn, pid)?.is_some_and(|p| p.is_ai) {
                     continue;
                 }
-                let Some(account) = self.notify_of(&conn, &scope.platform, pid)?.into_iter().next() else { continue };
-                let text = format!(
-                    "Game #{} is paused: I can no longer post in its chat (it was deleted, or I was removed). \
-                     Its clock is stopped. You can go on with `move #{} …` in any chat where I am, or here.",
-                    row.id, row.id
-                );
+                let Some(account) = self.notify_of(&conn, platform, pid)?.into_iter().next() else { continue };
+                let text = match why {
+                    Why::Gone => format!(
+                        "Game #{} is paused: I can no longer post in its chat (it was deleted, or I was removed). \
+                         Its clock is stopped. You can go on with `move #{} …` in any chat where I am, or here.",
+                        row.id, row.id
+                    ),
+                    Why::Closed => format!(
+                        "Game #{} is paused: I may no longer post in its chat (it was locked, or my permission \
+                         to post there was taken away). Its clock is stopped. You can go on with `move #{} …` \
+                         in any chat where I am, or here.",
+                        row.id, row.id
+                    ),
+                };
                 out.replies.push(Reply::new(
-                    Target::Direct { platform: scope.platform.clone(), user: account, fallback: None },
+                    Target::Direct { platform: platform.to_string(), user: account, fallback: None },
                     text,
                 ));
             }
         }
         Ok(out)
     }
+}
+
+/// Where the bot can no longer post.
+#[derive(Clone, Copy)]
+enum Place<'a> {
+    Chat(&'a str),
+    Community(&'a str),
+}
+
+/// Why: the place is gone for the bot, or closed to its posts.
+#[derive(Clone, Copy)]
+enum Why {
+    Gone,
+    Closed,
 }

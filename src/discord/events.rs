@@ -13,8 +13,8 @@ use serenity::all::{
     ActionRow, ActionRowComponent, AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType,
     CommandInteraction, ComponentInteraction, ConnectionStage, Context, CreateActionRow, CreateAllowedMentions,
     CreateAutocompleteResponse, CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage, EditMessage,
-    EventHandler, Interaction, InteractionId, Member, Message, MessageFlags, PartialChannel, Permissions, Ready,
-    ShardStageUpdateEvent, User, UserId,
+    EventHandler, Guild, Interaction, InteractionId, Member, Message, MessageFlags, PartialChannel, Permissions, Ready,
+    ShardStageUpdateEvent, UnavailableGuild, User, UserId,
 };
 use serenity::utils::parse_user_mention;
 use std::sync::Arc;
@@ -401,6 +401,17 @@ impl EventHandler for Handler {
     async fn shard_stage_update(&self, _ctx: Context, event: ShardStageUpdateEvent) {
         let all_up = self.shards.set(event.shard_id.0, event.new == ConnectionStage::Connected, None);
         self.host.set_connected("discord", all_up);
+    }
+
+    /// GUILD_DELETE without `unavailable` means the bot was removed from the server (with it, an
+    /// outage that ends with a GUILD_CREATE): the games there are paused and their players told.
+    async fn guild_delete(&self, _ctx: Context, incomplete: UnavailableGuild, _full: Option<Guild>) {
+        if incomplete.unavailable {
+            tracing::info!(guild = %incomplete.id, "server unavailable for now");
+            return;
+        }
+        tracing::info!(guild = %incomplete.id, "removed from the server; pausing its games");
+        self.host.community_gone("discord", &incomplete.id.to_string()).await;
     }
 
     async fn interaction_create(&self, ctx: Context, interaction: Interaction) {

@@ -595,6 +595,25 @@ impl Host {
         }
     }
 
+    /// A front end learnt that the bot can no longer post in `chat` of `platform` (kicked from a
+    /// room, the room left): the games there are paused and their players told, once.
+    pub async fn chat_gone(self: &Arc<Self>, platform: &str, chat: &str) {
+        let (bot, p, c) = (self.bot.clone(), platform.to_string(), chat.to_string());
+        self.settle_closed(move || bot.chat_gone(&p, &c)).await;
+    }
+
+    /// The bot was removed from a whole community (a Discord server): see [`Self::chat_gone`].
+    pub async fn community_gone(self: &Arc<Self>, platform: &str, community: &str) {
+        let (bot, p, c) = (self.bot.clone(), platform.to_string(), community.to_string());
+        self.settle_closed(move || bot.community_gone(&p, &c)).await;
+    }
+
+    async fn settle_closed(self: &Arc<Self>, work: impl FnOnce() -> Response + Send + 'static) {
+        if let Some(notices) = self.blocking(work).await.filter(|n| !n.replies.is_empty()) {
+            self.settle(notices, None).await;
+        }
+    }
+
     /// Delivers, every few seconds and at once when started, the rows a crash, a restart or a
     /// passing failure left behind, for the platforms this process has front ends for. Start it
     /// after the front ends are connected.

@@ -85,10 +85,18 @@ pub async fn answer_invitation(front: Arc<MatrixFrontEnd>, room: Room, inviter: 
     }
 }
 
-/// Someone left or was removed: the bot leaves a room where it is alone.
+/// Someone left or was removed: the bot leaves a room where it is alone. The bot itself kicked,
+/// banned or gone: the room's games are paused and their players told (by direct message).
 async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
     let gone = matches!(event.content.membership, MembershipState::Leave | MembershipState::Ban);
-    if !gone || event.state_key == shared.front.me.user_id || room.state() != RoomState::Joined {
+    if gone && event.state_key == shared.front.me.user_id {
+        tracing::info!(room = %room.room_id(), by = %event.sender, "no longer in the room; pausing its games");
+        // Not awaited here: the notices may open direct rooms, which the sync must go on for.
+        let (host, room) = (shared.host.clone(), room.room_id().to_string());
+        tokio::spawn(async move { host.chat_gone(PLATFORM, &room).await });
+        return;
+    }
+    if !gone || room.state() != RoomState::Joined {
         return;
     }
     if room.joined_members_count() <= 1 {

@@ -456,15 +456,23 @@ pub fn start_after_setup(
 
 /// Pauses the active games of a chat (or thread) that is gone: their clocks stop. Returns them.
 pub fn pause_in_chat(conn: &Connection, platform: &str, chat: &str, now: i64) -> Result<Vec<GameRow>> {
-    let rows = select(
-        conn,
-        "status IN ('setup', 'active') AND paused = 0 AND platform = ?1 AND (chat_id = ?2 OR thread_id = ?2)",
-        params![platform, chat],
-    )?;
+    pause_where(conn, "platform = ?1 AND (chat_id = ?2 OR thread_id = ?2)", platform, chat, now)
+}
+
+/// Pauses the active games of a community (a server the bot was removed from): their clocks stop.
+/// Returns them.
+pub fn pause_in_community(conn: &Connection, platform: &str, community: &str, now: i64) -> Result<Vec<GameRow>> {
+    pause_where(conn, "platform = ?1 AND community_id = ?2", platform, community, now)
+}
+
+/// Pauses the active, unpaused games that `place` (over `?1` platform and `?2`) selects; returns
+/// those paused now, so that a second failure in the same place tells nobody again.
+fn pause_where(conn: &Connection, place: &str, platform: &str, key: &str, now: i64) -> Result<Vec<GameRow>> {
+    let filter = format!("status IN ('setup', 'active') AND paused = 0 AND {place}");
+    let rows = select(conn, &filter, params![platform, key])?;
     conn.execute(
-        "UPDATE games SET paused = 1, deadline = NULL, remind_at = NULL, updated_at = ?3
-         WHERE status IN ('setup', 'active') AND paused = 0 AND platform = ?1 AND (chat_id = ?2 OR thread_id = ?2)",
-        params![platform, chat, now],
+        &format!("UPDATE games SET paused = 1, deadline = NULL, remind_at = NULL, updated_at = ?3 WHERE {filter}"),
+        params![platform, key, now],
     )?;
     Ok(rows)
 }

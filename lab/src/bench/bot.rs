@@ -295,6 +295,63 @@ pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<B
     })
 }
 
+/// What one write transaction per input costs when the picture is rendered inside it: the bare core
+/// on 1 and on 2 threads, without and with pictures, `runs` rounds each on fresh databases in a
+/// temporary folder; the medians, each mode's speed-up from a second thread (the transaction
+/// serialises writers: what runs inside it cannot run in parallel), and the picture's share of a
+/// move.
+pub fn unit_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("capabot-bench-unit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    let modes = [(false, 1), (false, 2), (true, 1), (true, 2)];
+    let mut rates = [const { Vec::<f64>::new() }; 4];
+    let mut p50s = [const { Vec::<f64>::new() }; 4];
+    let result = (|| -> Result<(), String> {
+        for round in 0..runs.max(1) {
+            for (m, (pictures, threads)) in modes.iter().enumerate() {
+                let o = BenchOptions { pictures: *pictures, threads: *threads, ..opts.clone() };
+                let r = run_through(&dir.join(format!("u-{round}-{m}.db")), &o, Through::Core)?;
+                out.push_str(&format!("round {}: {}\n", round + 1, r.summary(&o)));
+                rates[m].push(r.moves_per_sec());
+                p50s[m].push(r.p50.as_secs_f64() * 1e3);
+            }
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result?;
+    let med: Vec<(f64, f64)> =
+        (0..4).map(|m| (super::median_secs(&mut rates[m]), super::median_secs(&mut p50s[m]))).collect();
+    out.push_str(&format!(
+        "medians of {} rounds, {} games of {}, {} plies:\n",
+        runs.max(1),
+        opts.games,
+        opts.variant.name,
+        opts.plies
+    ));
+    for (m, (pictures, threads)) in modes.iter().enumerate() {
+        out.push_str(&format!(
+            "  {} pictures, {threads} thread{}: {:.0} moves/s, p50 {:.2} ms\n",
+            if *pictures { "with" } else { "no  " },
+            if *threads == 1 { " " } else { "s" },
+            med[m].0,
+            med[m].1
+        ));
+    }
+    let per_move = |m: usize| 1e3 / med[m].0.max(1e-9);
+    out.push_str(&format!(
+        "  a second thread: × {:.2} without pictures, × {:.2} with them; the picture adds {:.2} ms to a move's \
+         transaction ({:.2} → {:.2} ms on one thread)",
+        med[1].0 / med[0].0.max(1e-9),
+        med[3].0 / med[2].0.max(1e-9),
+        per_move(2) - per_move(0),
+        per_move(0),
+        per_move(2)
+    ));
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,5 +376,21 @@ mod tests {
         assert!(summary_both(&core, &host, &opts).contains("host/core throughput"));
         let line = r.summary(&opts);
         assert!(line.starts_with("bench-bot 2 games on 1 threads (chess): 8 accepted moves in "), "{line}");
+    }
+
+    #[test]
+    fn the_unit_comparison_runs_every_mode() {
+        let opts = BenchOptions {
+            games: 2,
+            threads: 1,
+            plies: 2,
+            variant: &CHESS,
+            pictures: true,
+            seed: 2,
+            core_threads: None,
+        };
+        let out = unit_rounds(&opts, 1).unwrap();
+        assert_eq!(out.matches("4 accepted moves").count(), 4, "{out}");
+        assert!(out.contains("4 pictures") && out.contains("a second thread"), "{out}");
     }
 }

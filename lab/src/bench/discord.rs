@@ -7,7 +7,8 @@
 use super::bot::{BenchOptions, BenchReport, Through};
 use capabot::bot::{Bot, BotConfig, Input, NoAi, Scope, SystemClock, UserRef};
 use capabot::discord::{DiscordOptions, Token};
-use capabot::host::Host;
+use capabot::host::limits::LimitConfig;
+use capabot::host::{Host, HostConfig};
 use capabot::notation::{fen, san};
 use capabot::rules::{Color, Game, Position, setups};
 use capabot::store::{Store, games};
@@ -27,6 +28,9 @@ const GUILD: u64 = 10;
 /// and `FIRST_USER + 2i + 1`.
 const FIRST_CHANNEL: u64 = 100_000;
 const FIRST_USER: u64 = 1_000_000;
+/// The flooder of [`run_discord_flood`]: one user in one chat of their own.
+const FLOOD_CHANNEL: u64 = 99_999;
+const FLOODER: u64 = 999_999;
 /// How long one move may wait for its answer before the game is given up.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -70,7 +74,7 @@ impl Answers {
 }
 
 fn world(games: usize) -> FakeConfig {
-    let mut guild = GuildSpec::new(GUILD, "Bench club");
+    let mut guild = GuildSpec::new(GUILD, "Bench club").text_channel(FLOOD_CHANNEL, "flood").member(FLOODER, "flooder");
     for i in 0..games as u64 {
         guild = guild
             .text_channel(FIRST_CHANNEL + i, &format!("table-{i}"))
@@ -180,6 +184,38 @@ async fn play_game(
 /// next move sent as soon as the last is answered, or, with `rate`, moves offered at `rate` per
 /// second in all, spread evenly over the games.
 pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<BenchReport, String> {
+    Ok(run_discord_flood(db, opts, rate, &Flood::default())?.0)
+}
+
+/// A flood from one person in one chat during a Discord run.
+#[derive(Clone, Debug, Default)]
+pub struct Flood {
+    /// Commands (`/variants`) sent at once; 0 for none.
+    pub commands: usize,
+    /// When, after the first move.
+    pub after: Duration,
+    /// The host's rate limits ([`LimitConfig::default`], as `capabot run` has them); `None`: no
+    /// limits.
+    pub limits: Option<LimitConfig>,
+}
+
+/// How the flood was answered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FloodAnswers {
+    /// Served as usual (the variants listed).
+    pub served: usize,
+    /// "Slow down" answers.
+    pub slow_down: usize,
+}
+
+/// [`run_discord`] with a [`Flood`] from one person in one chat while the games move; the report
+/// covers the games' moves (the others), and the flood's answers are counted apart.
+pub fn run_discord_flood(
+    db: &Path,
+    opts: &BenchOptions,
+    rate: Option<f64>,
+    flood: &Flood,
+) -> Result<(BenchReport, FloodAnswers), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(opts.threads.max(1))
         .enable_all()
@@ -194,7 +230,7 @@ pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<
             tokio::task::spawn_blocking(move || set_up(&bot, &opts)).await.map_err(|e| e.to_string())??
         };
         let fake = FakeDiscord::start(world(opts.games)).await;
-        let host = Host::new(bot, opts.host_config());
+        let host = Host::new(bot, HostConfig { limits: flood.limits.clone(), ..opts.host_config() });
         let discord = DiscordOptions {
             guild: Some(GUILD),
             proxy: Some(fake.base_url()),
@@ -229,6 +265,15 @@ pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<
             let game = play_game(fake.clone(), answers.clone(), (i as u64, start), opts.plies, opts.seed, pace);
             players.push(tokio::spawn(game));
         }
+        let flooding = (flood.commands > 0).then(|| {
+            let (fake, commands, at) = (fake.clone(), flood.commands, t0 + flood.after);
+            tokio::spawn(async move {
+                tokio::time::sleep_until(at.into()).await;
+                (0..commands)
+                    .map(|_| fake.slash_command(FLOOD_CHANNEL, FLOODER, "variants", json!([])).id)
+                    .collect::<Vec<u64>>()
+            })
+        });
         let (mut all, mut refused, mut pictures) = (Vec::new(), 0, 0);
         for p in players {
             let (l, r, n) = p.await.map_err(|e| format!("a game task failed: {e}"))?;
@@ -237,7 +282,22 @@ pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<
             pictures += n;
         }
         let elapsed = t0.elapsed();
+        let flood_ids: Vec<u64> = match flooding {
+            Some(f) => f.await.map_err(|e| format!("the flood task failed: {e}"))?,
+            None => Vec::new(),
+        };
+        // The flood's last answers may still be on their way.
+        tokio::time::sleep(Duration::from_millis(if flood_ids.is_empty() { 0 } else { 500 })).await;
         collector.abort();
+        let mut flooded = FloodAnswers::default();
+        {
+            let answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+            for sent in flood_ids.iter().filter_map(|id| answers.early.get(id)) {
+                let text = sent.content().unwrap_or_default();
+                flooded.slow_down += usize::from(text.contains("Slow down"));
+                flooded.served += usize::from(text.to_lowercase().contains("capatomic"));
+            }
+        }
         let _ = stop.send(());
         match tokio::time::timeout(Duration::from_secs(30), running).await {
             Ok(Ok(Ok(()))) => {}
@@ -246,7 +306,7 @@ pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<
         }
         all.sort();
         let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
-        Ok(BenchReport {
+        let report = BenchReport {
             accepted: all.len(),
             refused,
             pictures,
@@ -254,8 +314,71 @@ pub fn run_discord(db: &Path, opts: &BenchOptions, rate: Option<f64>) -> Result<
             p50: pct(0.50),
             p99: pct(0.99),
             max: all.last().copied().unwrap_or_default(),
-        })
+        };
+        Ok((report, flooded))
     })
+}
+
+/// `runs` rounds, each a Discord run without the flood and one with it on fresh databases, in a
+/// temporary folder: every round's lines, then the medians and the flood run's latency as a ratio
+/// of the quiet run's.
+pub fn flood_rounds(opts: &BenchOptions, runs: usize, rate: Option<f64>, flood: &Flood) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("capabot-bench-flood-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let result = flood_rounds_in(&dir, opts, runs, rate, flood);
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}
+
+fn flood_rounds_in(
+    dir: &Path,
+    opts: &BenchOptions,
+    runs: usize,
+    rate: Option<f64>,
+    flood: &Flood,
+) -> Result<String, String> {
+    let mut out = String::new();
+    let (mut quiet, mut flooded) = (Vec::new(), Vec::new());
+    let quiet_flood = Flood { commands: 0, ..flood.clone() };
+    for round in 0..runs.max(1) {
+        let (q, _) = run_discord_flood(&dir.join(format!("quiet-{round}.db")), opts, rate, &quiet_flood)?;
+        let (f, answered) = run_discord_flood(&dir.join(format!("flood-{round}.db")), opts, rate, flood)?;
+        out.push_str(&format!("round {}: no flood {}\n", round + 1, line(&q)));
+        out.push_str(&format!(
+            "round {}: flood    {}; the flood: {} served, {} told to slow down, {} unanswered\n",
+            round + 1,
+            line(&f),
+            answered.served,
+            answered.slow_down,
+            flood.commands.saturating_sub(answered.served + answered.slow_down)
+        ));
+        quiet.push(q);
+        flooded.push(f);
+    }
+    let median = |reports: &[BenchReport], f: &dyn Fn(&BenchReport) -> f64| {
+        let mut v: Vec<f64> = reports.iter().map(f).collect();
+        super::median_secs(&mut v)
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let (q50, q99) = (median(&quiet, &|r| ms(r.p50)), median(&quiet, &|r| ms(r.p99)));
+    let (f50, f99) = (median(&flooded, &|r| ms(r.p50)), median(&flooded, &|r| ms(r.p99)));
+    out.push_str(&format!(
+        "medians of {} rounds, {} games of {} ({}), up to {} plies each{}, a flood of {} commands {} ms in, limits {}:\n  \
+         no flood p50 {q50:.1} ms, p99 {q99:.1} ms\n  flood    p50 {f50:.1} ms, p99 {f99:.1} ms\n  \
+         flood / no flood: p50 × {:.2}, p99 × {:.2}",
+        quiet.len(),
+        opts.games,
+        opts.variant.name,
+        if opts.pictures { "with pictures" } else { "no pictures" },
+        opts.plies,
+        rate.map(|r| format!(", moves offered at {r:.0}/s")).unwrap_or_default(),
+        flood.commands,
+        flood.after.as_millis(),
+        if flood.limits.is_some() { "on" } else { "off" },
+        f50 / q50.max(1e-9),
+        f99 / q99.max(1e-9),
+    ));
+    Ok(out)
 }
 
 /// `runs` rounds of the bare core and of Discord on the same games, each on a fresh database in a
@@ -345,5 +468,25 @@ mod tests {
         let r = run_discord(&dir.path().join("p.db"), &opts, Some(40.0)).unwrap();
         assert_eq!((r.accepted, r.refused), (8, 0), "{r:?}");
         assert!(r.elapsed >= Duration::from_millis(150), "{r:?}");
+    }
+
+    #[test]
+    fn a_flood_is_told_once_while_the_games_play_on() {
+        let opts = BenchOptions {
+            games: 2,
+            threads: 2,
+            plies: 4,
+            variant: &CHESS,
+            pictures: false,
+            seed: 5,
+            core_threads: None,
+        };
+        let limits = LimitConfig::default();
+        let flood = Flood { commands: 40, after: Duration::ZERO, limits: Some(limits.clone()) };
+        let dir = tempfile::tempdir().unwrap();
+        let (r, answered) = run_discord_flood(&dir.path().join("f.db"), &opts, Some(40.0), &flood).unwrap();
+        assert_eq!((r.accepted, r.refused), (8, 0), "the others' moves all answered: {r:?}");
+        assert_eq!(answered.slow_down, 1, "{answered:?}");
+        assert!(answered.served >= 1 && answered.served <= limits.user_burst as usize, "{answered:?}");
     }
 }

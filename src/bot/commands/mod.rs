@@ -273,13 +273,8 @@ impl Bot {
         };
         match id {
             Some(id) => {
-                let Some(mut row) = games::get(&conn, id)? else { return user(format!("There is no game #{id}.")) };
-                if row.paused && row.platform == cx.scope().platform && row.color_of(me.id).is_some() {
-                    // Its chat is gone: the game goes on where a player takes it up.
-                    let scope = cx.scope();
-                    games::relocate(&conn, id, &scope.chat, scope.community.as_deref(), self.clock.now())?;
-                    row = games::get(&conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))?;
-                }
+                let Some(row) = games::get(&conn, id)? else { return user(format!("There is no game #{id}.")) };
+                let row = self.take_up_paused(&conn, cx, &me, row)?;
                 if row.platform != cx.scope().platform || row.chat_id != cx.scope().chat {
                     return user(format!("Game #{id} is not in this chat."));
                 }
@@ -298,7 +293,10 @@ impl Bot {
                             p = cx.p()
                         )),
                     },
-                    1 => Ok((me, open.into_iter().next().expect("one"))),
+                    1 => {
+                        let row = self.take_up_paused(&conn, cx, &me, open.into_iter().next().expect("one"))?;
+                        Ok((me, row))
+                    }
                     _ => {
                         let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
                         user(format!(
@@ -312,6 +310,18 @@ impl Bot {
                 }
             }
         }
+    }
+
+    /// A paused game (its chat or thread gone or closed to the bot) goes on where one of its
+    /// players takes it up: it moves to this chat, out of its thread, so that its replies are no
+    /// longer sent where they cannot be posted (and its players are not told again).
+    fn take_up_paused(&self, conn: &Conn<'_>, cx: &Ctx<'_>, me: &Player, row: GameRow) -> Res<GameRow> {
+        if !row.paused || row.platform != cx.scope().platform || row.color_of(me.id).is_none() {
+            return Ok(row);
+        }
+        let (scope, id) = (cx.scope(), row.id);
+        games::relocate(conn, id, &scope.chat, scope.community.as_deref(), self.clock.now())?;
+        games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))
     }
 
     /// Replays a stored game and checks it reaches the stored FEN.

@@ -143,6 +143,7 @@ impl Bot {
 
     pub(super) fn play_move(&self, cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
         let conn = self.conn()?;
+        let row = self.take_up_paused(&conn, cx, me, row)?;
         let id = row.id;
         match row.status {
             Status::Setup => {
