@@ -125,12 +125,30 @@ macro_rules! num_arg {
     ($($t:ty),*) => {$(
         impl From<$t> for Arg {
             fn from(n: $t) -> Arg {
+                Arg::Num(i64::from(n))
+            }
+        }
+    )*};
+}
+num_arg!(i32, u32, u8, u16);
+
+impl From<i64> for Arg {
+    fn from(n: i64) -> Arg {
+        Arg::Num(n)
+    }
+}
+
+/// Counts that may not fit an `i64` (never in practice) are shown as the largest that does.
+macro_rules! wide_num_arg {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Arg {
+            fn from(n: $t) -> Arg {
                 Arg::Num(i64::try_from(n).unwrap_or(i64::MAX))
             }
         }
     )*};
 }
-num_arg!(i64, i32, u32, u8, u16, usize, u64);
+wide_num_arg!(usize, u64);
 
 /// A message by id with its arguments, to be rendered later in its reader's language (an error for
 /// the author). A message with the empty id is a text as is (from code not yet given an id).
