@@ -29,6 +29,8 @@ impl Bot {
         let now = self.clock.now();
         let mut out = Response::default();
         for row in games::due_timeouts(&conn, now)? {
+            // What the game's chat reads is in its language.
+            let _lang = crate::i18n::scoped(self.lang_in(&game_scope(&row)));
             // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
             if self.bomb_at_random(&conn, &row, &mut out)? {
                 continue;
