@@ -137,6 +137,8 @@ pub struct Config {
     pub challenge_expiry_hours: u32,
     /// Attach board pictures.
     pub pictures: bool,
+    /// The language (`en`, `tr`) where neither a person, a chat nor a community chose one.
+    pub lang: String,
     pub host: HostSection,
     pub console: ConsoleSection,
     pub discord: DiscordSection,
@@ -151,6 +153,7 @@ impl Default for Config {
             default_variant: "capatomic".into(),
             challenge_expiry_hours: 48,
             pictures: true,
+            lang: "en".into(),
             host: HostSection::default(),
             console: ConsoleSection::default(),
             discord: DiscordSection::default(),
@@ -193,6 +196,9 @@ impl Config {
         if let Some(v) = env("CAPABOT_PICTURES") {
             cfg.pictures = !matches!(v.as_str(), "0" | "false" | "no" | "off");
         }
+        if let Some(v) = env("CAPABOT_LANG") {
+            cfg.lang = v;
+        }
         if let Some(v) = env("CAPABOT_AI_THREADS") {
             cfg.host.ai_threads = Some(parse_env("CAPABOT_AI_THREADS", &v)?);
         }
@@ -228,6 +234,9 @@ impl Config {
         if self.prefix.is_empty() || self.prefix.chars().count() > 3 {
             return Err(format!("prefix must be 1 to 3 characters, not '{}'", self.prefix));
         }
+        if crate::i18n::Lang::parse(&self.lang).is_none() {
+            return Err(format!("lang must be en or tr, not '{}'", self.lang));
+        }
         if crate::rules::Variant::by_name(&self.default_variant).is_none() {
             return Err(format!("unknown default_variant '{}'", self.default_variant));
         }
@@ -259,6 +268,7 @@ impl Config {
             challenge_expiry_secs: i64::from(self.challenge_expiry_hours) * 3600,
             pictures: self.pictures,
             default_variant: self.default_variant.clone(),
+            lang: crate::i18n::Lang::parse(&self.lang).unwrap_or_default(),
             ..crate::bot::BotConfig::default()
         }
     }

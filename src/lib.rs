@@ -2,7 +2,7 @@
 //! Capablanca Random and Relocation Chess, Stone's Chess, atomic chess, chess and Capablanca chess.
 //!
 //! Layers, each depending only on those before it: [`rules`]; then [`notation`], [`ai`] and
-//! [`render`]; then the bot core [`bot`] and its storage [`store`]; then the [`host`] and the
+//! [`render`] and the message catalogues [`i18n`]; then the bot core [`bot`] and its storage [`store`]; then the [`host`] and the
 //! front ends ([`console`], and behind the cargo features `discord` and `matrix` their modules)
 //! with their [`config`], and the work behind the command-line [`tools`]; then `main`, which
 //! parses the command line and prints.
@@ -15,6 +15,7 @@ pub mod console;
 #[cfg(feature = "discord")]
 pub mod discord;
 pub mod host;
+pub mod i18n;
 #[cfg(feature = "matrix")]
 pub mod matrix;
 pub mod notation;

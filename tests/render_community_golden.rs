@@ -11,9 +11,9 @@
 //!
 //! On a mismatch the rendered picture is written to `target/golden-failures/` for comparison.
 
-use capabot::render::Theme;
 use capabot::render::card::{CardRequest, CardRow, render_card};
 use capabot::render::chart::{ChartPoint, ChartRequest, render_chart};
+use capabot::render::{PictureWords, Theme};
 
 mod golden_check;
 use golden_check::check;
@@ -41,6 +41,7 @@ fn career(games: usize) -> Vec<ChartPoint> {
 
 #[test]
 fn rating_charts() {
+    let english = PictureWords::default();
     let points = career(36);
     let cases: [(&str, &str, &str, &[ChartPoint], Theme); 4] = [
         ("chart-turkish", "Işıl Çağlar", "Capatomic Random Chess", &points, Theme::Wood),
@@ -55,7 +56,7 @@ fn rating_charts() {
         ),
     ];
     for (name, player, variant, points, theme) in cases {
-        let req = ChartRequest { player, variant, points, provisional_above: PROVISIONAL, theme };
+        let req = ChartRequest { player, variant, points, provisional_above: PROVISIONAL, theme, words: &english };
         check(name, &render_chart(&req));
     }
     let empty = ChartRequest {
@@ -64,6 +65,7 @@ fn rating_charts() {
         points: &[],
         provisional_above: PROVISIONAL,
         theme: Theme::Wood,
+        words: &english,
     };
     check("chart-empty", &render_chart(&empty));
 }
@@ -100,6 +102,7 @@ fn top_ten() -> Vec<CardRow> {
 
 #[test]
 fn leaderboard_cards() {
+    let english = PictureWords::default();
     let top = top_ten();
     let provisional = [
         CardRow { place: None, provisional: true, ..row(0, "Małgorzata", 1623.0, 4) },
@@ -113,6 +116,7 @@ fn leaderboard_cards() {
         provisional: &provisional,
         me: Some(&me_far),
         theme: Theme::Wood,
+        words: &english,
     };
     check("card-me-below", &render_card(&card));
 
@@ -129,6 +133,7 @@ fn leaderboard_cards() {
 /// Median time of a few chart renders, printed (run with `--nocapture` to see it).
 #[test]
 fn chart_render_time() {
+    let english = PictureWords::default();
     let points = career(200);
     let req = ChartRequest {
         player: "Işıl Çağlar",
@@ -136,6 +141,7 @@ fn chart_render_time() {
         points: &points,
         provisional_above: PROVISIONAL,
         theme: Theme::Wood,
+        words: &english,
     };
     let mut times: Vec<std::time::Duration> = (0..5)
         .map(|_| {

@@ -378,6 +378,17 @@ impl FakeDiscord {
         };
     }
 
+    /// The language `user`'s client is set to (a Discord locale such as `tr` or `en-US`), sent as
+    /// the `locale` of their interactions.
+    pub fn set_locale(&self, user: u64, locale: &str) {
+        self.state().locales.insert(user, locale.to_string());
+    }
+
+    /// A server's preferred language (`preferred_locale`), sent as its interactions' `guild_locale`.
+    pub fn set_guild_locale(&self, guild: u64, locale: &str) {
+        self.state().guild_locales.insert(guild, locale.to_string());
+    }
+
     /// Makes opening a DM channel with `user` fail with 50007 (or work again), as Discord answers
     /// for a user who shares no server with the bot or has blocked it.
     pub fn set_dm_channel_refused(&self, user: u64, refused: bool) {

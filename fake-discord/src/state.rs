@@ -446,6 +446,10 @@ pub struct State {
     /// The bot's permissions that interactions in a channel report (`app_permissions`); every
     /// permission where a channel is not listed.
     pub app_permissions: HashMap<u64, u64>,
+    /// Users' client languages, sent as interactions' `locale` (`en-US` where a user is not listed).
+    pub locales: HashMap<u64, String>,
+    /// Servers' preferred languages, sent as interactions' `guild_locale` (`en-US` where not listed).
+    pub guild_locales: HashMap<u64, String>,
     pub gateway: GatewayState,
     /// Requests counted per rate-limit bucket (`""` for the global one) in the current window.
     pub rate_windows: HashMap<String, (std::time::Instant, u32)>,
@@ -481,6 +485,8 @@ impl State {
             sent_stream: None,
             commands: HashMap::new(),
             app_permissions: HashMap::new(),
+            locales: HashMap::new(),
+            guild_locales: HashMap::new(),
             gateway: GatewayState::default(),
             rate_windows: HashMap::new(),
         }
@@ -756,6 +762,12 @@ impl State {
         let mut interaction = payloads::interaction(base, kind, data);
         if let Some(permissions) = self.app_permissions.get(&channel) {
             interaction["app_permissions"] = Value::String(permissions.to_string());
+        }
+        if let Some(locale) = self.locales.get(&user) {
+            interaction["locale"] = Value::String(locale.clone());
+        }
+        if let Some(locale) = guild.and_then(|g| self.guild_locales.get(&g)) {
+            interaction["guild_locale"] = Value::String(locale.clone());
         }
         if let Some(message) = source {
             let found = self.messages.get(&message).cloned();

@@ -1,6 +1,10 @@
 //! The commands: one table ([`COMMANDS`]) from which the parser, the help text and the command
 //! list a front end registers (Discord slash commands, their descriptions and options) all come, so
-//! a new command is written in one place. Parsing only; no storage.
+//! a new command is written in one place. Parsing only; no storage. Summaries and option
+//! descriptions are in the catalogues (`locales/*/commands.ftl`), by the command's and option's names.
+
+use crate::i18n::{Lang, Msg};
+use crate::msg;
 
 /// The days-per-move values a correspondence game may have.
 pub const DAYS_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
@@ -49,6 +53,8 @@ pub enum Command {
     Settings(SettingsArgs),
     /// `notify on|off`: direct-message notices (reminders, "your move"); none shows the setting.
     Notify(Option<bool>),
+    /// `lang [en|tr|default]`: the language capabot speaks to this person; none shows it.
+    Lang(Option<String>),
     /// `rating [@user] [variant] [global]`.
     Rating(RatingArgs),
     /// `leaderboard [variant] [global]`.
@@ -162,7 +168,7 @@ fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, P
     for a in args {
         if a.starts_with('@') || a.starts_with("<@") {
             if !people {
-                return Err(format!("{word} is about everyone; leave out '{a}'"));
+                return Err(msg!("parse-about-everyone", word = word, given = *a));
             }
             r.someone = true;
         } else if a.eq_ignore_ascii_case("global") {
@@ -170,7 +176,7 @@ fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, P
         } else if r.variant.is_none() {
             r.variant = Some(a.to_lowercase());
         } else {
-            return Err(format!("I don't understand '{a}' here"));
+            return Err(msg!("parse-not-understood", given = *a));
         }
     }
     Ok(r)
@@ -190,10 +196,13 @@ pub struct SettingsArgs {
     pub rated: Option<crate::store::settings::RatedGames>,
     /// Post the game as an animated picture when it ends.
     pub gif: Option<bool>,
+    /// The chat's (or community's) language, a code such as `tr`.
+    pub lang: Option<String>,
 }
 
-/// A command the user typed wrongly, with a message saying how to type it.
-pub type ParseError = String;
+/// A command the user typed wrongly, with a message saying how to type it (rendered in the
+/// reader's language).
+pub type ParseError = Msg;
 
 fn game_ref(tok: &str) -> Option<i64> {
     tok.strip_prefix('#').and_then(|n| n.parse().ok()).filter(|&n: &i64| n > 0)
@@ -218,16 +227,16 @@ fn split_game(args: &[&str]) -> (Option<i64>, Vec<String>) {
 fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
     let (game, rest) = split_game(args);
     if !rest.is_empty() {
-        return Err(format!("{word} takes at most a game number like #12, not '{}'", rest.join(" ")));
+        return Err(msg!("parse-only-game", word = word, given = rest.join(" ")));
     }
     Ok(game)
 }
 
 /// An optional game number and the words after it, which must not be empty (`hint` says what to write).
-fn game_and_text(args: &[&str], hint: &str) -> Result<(Option<i64>, String), ParseError> {
+fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), ParseError> {
     let (game, rest) = split_game(args);
     if rest.is_empty() {
-        return Err(hint.into());
+        return Err(hint);
     }
     Ok((game, rest.join(" ")))
 }
@@ -238,7 +247,7 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
     }
     match v.parse::<u32>() {
         Ok(d) if DAYS_CHOICES.contains(&d) => Ok(Some(d)),
-        _ => Err(format!("days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '{v}'")),
+        _ => Err(msg!("parse-days", given = v)),
     }
 }
 
@@ -257,18 +266,14 @@ fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
                     "white" | "w" => c.color = Some("white".into()),
                     "black" | "b" => c.color = Some("black".into()),
                     "random" | "r" | "any" => c.color = Some("random".into()),
-                    _ => return Err(format!("color must be white, black or random, not '{v}'")),
+                    _ => return Err(msg!("parse-color", given = v)),
                 },
-                "setup" => c.setup = Some(v.parse().map_err(|_| format!("setup must be a number, not '{v}'"))?),
+                "setup" => c.setup = Some(v.parse().map_err(|_| msg!("parse-setup", given = v))?),
                 "level" | "lvl" => match v.parse::<u8>() {
                     Ok(l @ 1..=8) => c.level = Some(l),
-                    _ => return Err(format!("level must be 1 to 8, not '{v}'")),
+                    _ => return Err(msg!("parse-level", given = v)),
                 },
-                _ => {
-                    return Err(format!(
-                        "unknown option '{k}'; options are days:N, color:white|black|random, setup:N, level:N"
-                    ));
-                }
+                _ => return Err(msg!("parse-unknown-option", given = k)),
             }
         } else if matches!(lower.as_str(), "casual" | "unrated") {
             c.rated = Some(false);
@@ -277,7 +282,7 @@ fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
         } else if c.variant.is_none() {
             c.variant = Some(lower);
         } else {
-            return Err(format!("I don't understand '{a}' here"));
+            return Err(msg!("parse-not-understood", given = *a));
         }
     }
     Ok(c)
@@ -287,7 +292,7 @@ fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
     match v.to_lowercase().as_str() {
         "on" | "yes" | "true" | "1" => Ok(true),
         "off" | "no" | "false" | "0" => Ok(false),
-        _ => Err(format!("{key} is on or off, not '{v}'")),
+        _ => Err(msg!("parse-switch", key = key, given = v)),
     }
 }
 
@@ -299,9 +304,7 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             continue;
         }
         let Some((k, v)) = a.split_once(':') else {
-            return Err("settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, \
-                 rated:choice|always|never"
-                .into());
+            return Err(msg!("parse-settings"));
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
@@ -309,7 +312,7 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
                     && v.chars().count() <= 3
                     && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace());
                 if !ok {
-                    return Err("a prefix is 1 to 3 symbols such as ! or ?".into());
+                    return Err(msg!("parse-prefix"));
                 }
                 s.prefix = Some(v.to_string());
             }
@@ -317,16 +320,18 @@ fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
             "days" => s.days = Some(parse_days(&v.to_lowercase())?),
             "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
             "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
+            "lang" | "language" | "dil" => match Lang::parse(v) {
+                Some(l) => s.lang = Some(l.code().to_string()),
+                None => return Err(msg!("lang-unknown", given = v)),
+            },
             "rated" => {
                 s.rated = Some(
                     crate::store::settings::RatedGames::parse(&v.to_lowercase())
-                        .ok_or_else(|| format!("rated is choice, always or never, not '{v}'"))?,
+                        .ok_or_else(|| msg!("parse-rated", given = v))?,
                 )
             }
             other => {
-                return Err(format!(
-                    "unknown setting '{other}'; settings are prefix, variant, days, thread, gif, rated"
-                ));
+                return Err(msg!("parse-unknown-setting", given = other));
             }
         }
     }
@@ -368,8 +373,6 @@ pub enum OptionKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
     pub name: &'static str,
-    /// Shown by front ends (at most 100 characters).
-    pub description: &'static str,
     pub kind: OptionKind,
     pub required: bool,
 }
@@ -382,8 +385,6 @@ pub struct CommandSpec {
     pub aliases: &'static [&'static str],
     /// Arguments as typed after the word, for the help text.
     pub usage: &'static str,
-    /// One line (at most 100 characters: it is the slash command's description too).
-    pub summary: &'static str,
     /// What to type after the prefix, for the help text.
     pub example: &'static str,
     pub options: &'static [OptionSpec],
@@ -392,15 +393,15 @@ pub struct CommandSpec {
     parse: fn(&str, &[&str]) -> Result<Command, ParseError>,
 }
 
-const fn opt(name: &'static str, description: &'static str, kind: OptionKind) -> OptionSpec {
-    OptionSpec { name, description, kind, required: false }
+const fn opt(name: &'static str, kind: OptionKind) -> OptionSpec {
+    OptionSpec { name, kind, required: false }
 }
 
-const fn req(name: &'static str, description: &'static str, kind: OptionKind) -> OptionSpec {
-    OptionSpec { name, description, kind, required: true }
+const fn req(name: &'static str, kind: OptionKind) -> OptionSpec {
+    OptionSpec { name, kind, required: true }
 }
 
-const GAME_OPT: OptionSpec = opt("game", "Game number (when you have several games here)", OptionKind::Game);
+const GAME_OPT: OptionSpec = opt("game", OptionKind::Game);
 const GAME_ONLY: &[OptionSpec] = &[GAME_OPT];
 
 /// Every command, in help order.
@@ -409,15 +410,14 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "challenge",
         aliases: &["c"],
         usage: "[@user] [variant] [days:N] [color:white|black|random] [setup:N] [casual]",
-        summary: "Challenge someone (or anyone here, without @user) to a game",
         example: "challenge @bob capatomic days:3",
         options: &[
-            opt("opponent", "Who to challenge (leave out for an open challenge)", OptionKind::User),
-            opt("variant", "Which variant", OptionKind::Variant),
-            opt("days", "Days per move", OptionKind::Days),
-            opt("color", "Your colour", OptionKind::Color),
-            opt("setup", "Setup number (random-setup variants)", OptionKind::Setup),
-            opt("casual", "Not rated", OptionKind::Flag("casual", "rated")),
+            opt("opponent", OptionKind::User),
+            opt("variant", OptionKind::Variant),
+            opt("days", OptionKind::Days),
+            opt("color", OptionKind::Color),
+            opt("setup", OptionKind::Setup),
+            opt("casual", OptionKind::Flag("casual", "rated")),
         ],
         admin: false,
         parse: |_, a| Ok(Command::Challenge(parse_challenge(a)?)),
@@ -426,14 +426,13 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "play",
         aliases: &[],
         usage: "[variant] [level:1-8] [days:N] [color:C] [setup:N]",
-        summary: "Play capabot's AI",
         example: "play chess level:2",
         options: &[
-            opt("variant", "Which variant", OptionKind::Variant),
-            opt("level", "AI level, 1 (weakest) to 8", OptionKind::Level),
-            opt("days", "Days per move", OptionKind::Days),
-            opt("color", "Your colour", OptionKind::Color),
-            opt("setup", "Setup number (random-setup variants)", OptionKind::Setup),
+            opt("variant", OptionKind::Variant),
+            opt("level", OptionKind::Level),
+            opt("days", OptionKind::Days),
+            opt("color", OptionKind::Color),
+            opt("setup", OptionKind::Setup),
         ],
         admin: false,
         parse: |_, a| Ok(Command::Play(parse_challenge(a)?)),
@@ -442,9 +441,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "accept",
         aliases: &[],
         usage: "[#id]",
-        summary: "Accept a challenge",
         example: "accept #4",
-        options: &[opt("challenge", "Challenge number", OptionKind::Game)],
+        options: &[opt("challenge", OptionKind::Game)],
         admin: false,
         parse: |w, a| Ok(Command::Accept(only_game(w, a)?)),
     },
@@ -452,9 +450,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "decline",
         aliases: &["cancel"],
         usage: "[#id]",
-        summary: "Decline a challenge (or cancel your own)",
         example: "decline #4",
-        options: &[opt("challenge", "Challenge number", OptionKind::Game)],
+        options: &[opt("challenge", OptionKind::Game)],
         admin: false,
         parse: |w, a| Ok(Command::Decline(only_game(w, a)?)),
     },
@@ -462,12 +459,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "move",
         aliases: &["m"],
         usage: "[#game] <move>",
-        summary: "Make a move; a bare move such as e4 works too when one game waits for you",
         example: "move Nf3",
-        options: &[req("move", "Your move, e.g. e4, Nxf7#, Me1^e5", OptionKind::Move), GAME_OPT],
+        options: &[req("move", OptionKind::Move), GAME_OPT],
         admin: false,
         parse: |_, a| {
-            let (game, text) = game_and_text(a, "say which move, e.g. !move e4 or !move #12 Nf3")?;
+            let (game, text) = game_and_text(a, msg!("parse-which-move"))?;
             Ok(Command::Move { game, text })
         },
     },
@@ -475,7 +471,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "board",
         aliases: &["b", "show"],
         usage: "[#game]",
-        summary: "Show the board",
         example: "board",
         options: GAME_ONLY,
         admin: false,
@@ -485,7 +480,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "games",
         aliases: &["list"],
         usage: "",
-        summary: "Your games and the challenges waiting for you",
         example: "games",
         options: &[],
         admin: false,
@@ -495,7 +489,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "resign",
         aliases: &[],
         usage: "[#game]",
-        summary: "Resign a game",
         example: "resign",
         options: GAME_ONLY,
         admin: false,
@@ -505,16 +498,15 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "draw",
         aliases: &[],
         usage: "[#game] [decline]",
-        summary: "Offer a draw, accept your opponent's offer, or decline it",
         example: "draw",
-        options: &[GAME_OPT, opt("decline", "Refuse your opponent's offer", OptionKind::Flag("decline", ""))],
+        options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
         admin: false,
         parse: |_, a| {
             let (game, rest) = split_game(a);
             match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
                 [] => Ok(Command::Draw(game)),
                 [r] if matches!(r.as_str(), "decline" | "no") => Ok(Command::DrawDecline(game)),
-                _ => Err(format!("draw takes at most a game number like #12 and 'decline', not '{}'", rest.join(" "))),
+                _ => Err(msg!("parse-game-decline", word = "draw", given = rest.join(" "))),
             }
         },
     },
@@ -522,19 +514,15 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "takeback",
         aliases: &["undo"],
         usage: "[#game] [decline]",
-        summary: "Ask to take back your last move, agree to your opponent's request, or decline it",
         example: "takeback",
-        options: &[GAME_OPT, opt("decline", "Refuse your opponent's request", OptionKind::Flag("decline", ""))],
+        options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
         admin: false,
         parse: |_, a| {
             let (game, rest) = split_game(a);
             match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
                 [] => Ok(Command::Takeback(game)),
                 [r] if matches!(r.as_str(), "decline" | "no") => Ok(Command::TakebackDecline(game)),
-                _ => Err(format!(
-                    "takeback takes at most a game number like #12 and 'decline', not '{}'",
-                    rest.join(" ")
-                )),
+                _ => Err(msg!("parse-game-decline", word = "takeback", given = rest.join(" "))),
             }
         },
     },
@@ -542,7 +530,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "abort",
         aliases: &[],
         usage: "[#game]",
-        summary: "Abort a game before both sides have moved",
         example: "abort",
         options: GAME_ONLY,
         admin: false,
@@ -552,7 +539,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "fen",
         aliases: &[],
         usage: "[#game]",
-        summary: "The position as FEN",
         example: "fen",
         options: GAME_ONLY,
         admin: false,
@@ -562,7 +548,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "pgn",
         aliases: &[],
         usage: "[#game]",
-        summary: "The game as PGN",
         example: "pgn #12",
         options: GAME_ONLY,
         admin: false,
@@ -572,7 +557,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "gif",
         aliases: &["replay", "animate"],
         usage: "[#game]",
-        summary: "The whole game as an animated picture, one frame per move",
         example: "gif #12",
         options: GAME_ONLY,
         admin: false,
@@ -582,13 +566,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "swap",
         aliases: &[],
         usage: "[#game] <K|Q> <file or piece>",
-        summary: "Capablanca Relocation setup phase: swap your king or queen (Black chooses first)",
         example: "swap K b",
-        options: &[req("swap", "K or Q and a file or piece, e.g. K b", OptionKind::Text), GAME_OPT],
+        options: &[req("swap", OptionKind::Text), GAME_OPT],
         admin: false,
         parse: |_, a| {
-            let (game, text) =
-                game_and_text(a, "say which swap, e.g. !swap K b (king with the piece on b) or !noswap")?;
+            let (game, text) = game_and_text(a, msg!("parse-which-swap"))?;
             Ok(Command::Swap { game, text })
         },
     },
@@ -596,7 +578,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "noswap",
         aliases: &[],
         usage: "[#game]",
-        summary: "Capablanca Relocation setup phase: keep your pieces where they are",
         example: "noswap",
         options: GAME_ONLY,
         admin: false,
@@ -606,16 +587,15 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "bomb",
         aliases: &[],
         usage: "[#game] [square]",
-        summary: "Secret-bomb chess: choose your bomb by direct message, or see your board with it marked",
         example: "bomb g1",
-        options: &[opt("square", "The square of your piece to make your bomb, e.g. g1", OptionKind::Text), GAME_OPT],
+        options: &[opt("square", OptionKind::Text), GAME_OPT],
         admin: false,
         parse: |w, a| {
             let (game, rest) = split_game(a);
             match rest.as_slice() {
                 [] => Ok(Command::Bomb { game, square: None }),
                 [sq] => Ok(Command::Bomb { game, square: Some(sq.to_lowercase()) }),
-                _ => Err(format!("{w} takes a game number like #12 and one square like g1, not '{}'", rest.join(" "))),
+                _ => Err(msg!("parse-bomb", word = w, given = rest.join(" "))),
             }
         },
     },
@@ -623,7 +603,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "variants",
         aliases: &[],
         usage: "",
-        summary: "The variants capabot plays",
         example: "variants",
         options: &[],
         admin: false,
@@ -633,34 +612,28 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "rules",
         aliases: &[],
         usage: "[variant]",
-        summary: "The rules of a variant",
         example: "rules capatomic",
-        options: &[opt("variant", "Which variant", OptionKind::Variant)],
+        options: &[opt("variant", OptionKind::Variant)],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Rules(None)),
             [v] => Ok(Command::Rules(Some(v.to_lowercase()))),
-            _ => Err("rules takes one variant name, e.g. rules capatomic".into()),
+            _ => Err(msg!("parse-rules")),
         },
     },
     CommandSpec {
         name: "settings",
         aliases: &["set"],
         usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [rated:choice|always|never]",
-        summary: "This chat's (or with community, the whole community's) defaults",
         example: "settings prefix:? variant:chess days:3",
         options: &[
-            opt(
-                "community",
-                "Change the community's settings, which its chats inherit",
-                OptionKind::Flag("community", ""),
-            ),
-            opt("prefix", "Command prefix, 1 to 3 symbols", OptionKind::Keyed("prefix")),
-            opt("variant", "Default variant", OptionKind::Keyed("variant")),
-            opt("days", "Default days per move", OptionKind::Days),
-            opt("thread", "Open a thread for each game", OptionKind::Switch("thread")),
-            opt("gif", "Post the game as an animated picture when it ends", OptionKind::Switch("gif")),
-            opt("rated", "Community rule: choice, always or never rated", OptionKind::Keyed("rated")),
+            opt("community", OptionKind::Flag("community", "")),
+            opt("prefix", OptionKind::Keyed("prefix")),
+            opt("variant", OptionKind::Keyed("variant")),
+            opt("days", OptionKind::Days),
+            opt("thread", OptionKind::Switch("thread")),
+            opt("gif", OptionKind::Switch("gif")),
+            opt("rated", OptionKind::Keyed("rated")),
         ],
         admin: true,
         parse: |_, a| Ok(Command::Settings(parse_settings(a)?)),
@@ -669,26 +642,37 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "notify",
         aliases: &[],
         usage: "[on|off]",
-        summary: "Reminders and \"your move\" notices in your direct messages, on or off",
         example: "notify off",
-        options: &[opt("dm", "Direct-message notices", OptionKind::Flag("on", "off"))],
+        options: &[opt("dm", OptionKind::Flag("on", "off"))],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Notify(None)),
             [v] => Ok(Command::Notify(Some(parse_switch("notify", v)?))),
-            _ => Err("notify takes on or off".into()),
+            _ => Err(msg!("parse-notify")),
+        },
+    },
+    CommandSpec {
+        name: "lang",
+        aliases: &["language", "dil"],
+        usage: "[en|tr|default]",
+        example: "lang tr",
+        options: &[opt("language", OptionKind::Text)],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Lang(None)),
+            [v] => Ok(Command::Lang(Some(v.to_lowercase()))),
+            _ => Err(msg!("lang-usage")),
         },
     },
     CommandSpec {
         name: "rating",
         aliases: &["elo"],
         usage: "[@user] [variant] [global]",
-        summary: "A rating (yours or someone's) in this community, or global",
         example: "rating capatomic",
         options: &[
-            opt("player", "Whose rating (default: yours)", OptionKind::User),
-            opt("variant", "Which variant", OptionKind::Variant),
-            opt("global", "Global ratings instead of this community's", OptionKind::Flag("global", "")),
+            opt("player", OptionKind::User),
+            opt("variant", OptionKind::Variant),
+            opt("global", OptionKind::Flag("global", "")),
         ],
         admin: false,
         parse: |w, a| Ok(Command::Rating(parse_rating(w, a, true)?)),
@@ -697,12 +681,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "leaderboard",
         aliases: &["top"],
         usage: "[variant] [global]",
-        summary: "The top 10 and your own place, as a picture",
         example: "leaderboard chess",
-        options: &[
-            opt("variant", "Which variant", OptionKind::Variant),
-            opt("global", "Global ratings instead of this community's", OptionKind::Flag("global", "")),
-        ],
+        options: &[opt("variant", OptionKind::Variant), opt("global", OptionKind::Flag("global", ""))],
         admin: false,
         parse: |w, a| Ok(Command::Leaderboard(parse_rating(w, a, false)?)),
     },
@@ -710,12 +690,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "history",
         aliases: &[],
         usage: "[@user] [variant] [global]",
-        summary: "A chart of the rating over time",
         example: "history capatomic",
         options: &[
-            opt("player", "Whose history (default: yours)", OptionKind::User),
-            opt("variant", "Which variant", OptionKind::Variant),
-            opt("global", "Global ratings instead of this community's", OptionKind::Flag("global", "")),
+            opt("player", OptionKind::User),
+            opt("variant", OptionKind::Variant),
+            opt("global", OptionKind::Flag("global", "")),
         ],
         admin: false,
         parse: |w, a| Ok(Command::History(parse_rating(w, a, true)?)),
@@ -724,9 +703,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "link",
         aliases: &[],
         usage: "[CODE]",
-        summary: "Link your accounts on two platforms: get a code here, then say link CODE on the other",
         example: "link ABCD-EFGH",
-        options: &[opt("code", "The code from your other platform (leave out to get one)", OptionKind::Text)],
+        options: &[opt("code", OptionKind::Text)],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Link(None)),
@@ -737,7 +715,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "unlink",
         aliases: &[],
         usage: "",
-        summary: "Unlink this account from your accounts on other platforms",
         example: "unlink",
         options: &[],
         admin: false,
@@ -747,21 +724,16 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "ladder",
         aliases: &[],
         usage: "[join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]",
-        summary: "The community's rank ladders: standings, joining, challenges up the ladder, seasons",
         example: "ladder challenge @bob chess",
         options: &[
-            opt(
-                "action",
-                "join, leave, challenge, accept, decline, create, remove, undo, season, season close",
-                OptionKind::Text,
-            ),
-            opt("player", "Who to challenge or remove", OptionKind::User),
-            opt("number", "The event to undo or the season to show", OptionKind::Text),
-            opt("variant", "Which ladder (its variant)", OptionKind::Variant),
-            opt("days", "create: days per move", OptionKind::Days),
-            opt("reach", "create: how many places up a player may challenge", OptionKind::Keyed("reach")),
-            opt("wait", "create: days to accept a challenge", OptionKind::Keyed("wait")),
-            opt("reason", "undo: why the result is undone", OptionKind::Text),
+            opt("action", OptionKind::Text),
+            opt("player", OptionKind::User),
+            opt("number", OptionKind::Text),
+            opt("variant", OptionKind::Variant),
+            opt("days", OptionKind::Days),
+            opt("reach", OptionKind::Keyed("reach")),
+            opt("wait", OptionKind::Keyed("wait")),
+            opt("reason", OptionKind::Text),
         ],
         admin: false,
         parse: |_, a| Ok(Command::Ladder(parse_ladder(a)?)),
@@ -770,21 +742,16 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "tournament",
         aliases: &["tourney"],
         usage: "[#N] [join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])",
-        summary: "The community's tournaments: round robin or Swiss, registration, pairings and standings",
         example: "tournament create swiss capatomic rounds:5 days:3 Winter Cup",
         options: &[
-            opt("action", "join, leave, create, start, cancel, or round N to see a round", OptionKind::Text),
-            opt("tournament", "Which tournament (its number)", OptionKind::Game),
-            opt("system", "create: roundrobin, double (round robin twice) or swiss", OptionKind::Text),
-            opt("variant", "create: which variant", OptionKind::Variant),
-            opt("rounds", "create: Swiss rounds", OptionKind::Keyed("rounds")),
-            opt("days", "create: days per move", OptionKind::Days),
-            opt(
-                "signup",
-                "create: days of registration before it starts by itself (0: start by hand)",
-                OptionKind::Keyed("signup"),
-            ),
-            opt("name", "create: the tournament's name", OptionKind::Text),
+            opt("action", OptionKind::Text),
+            opt("tournament", OptionKind::Game),
+            opt("system", OptionKind::Text),
+            opt("variant", OptionKind::Variant),
+            opt("rounds", OptionKind::Keyed("rounds")),
+            opt("days", OptionKind::Days),
+            opt("signup", OptionKind::Keyed("signup")),
+            opt("name", OptionKind::Text),
         ],
         admin: false,
         parse: |_, a| Ok(Command::Tournament(parse_tournament(a)?)),
@@ -793,7 +760,6 @@ pub static COMMANDS: &[CommandSpec] = &[
         name: "help",
         aliases: &["h", "commands"],
         usage: "",
-        summary: "The commands",
         example: "help",
         options: &[],
         admin: false,
@@ -801,14 +767,39 @@ pub static COMMANDS: &[CommandSpec] = &[
     },
 ];
 
+impl CommandSpec {
+    /// The message id of the one-line summary (at most 100 characters: it is the slash command's
+    /// description too): `cmd-NAME` in the catalogues.
+    pub fn summary_id(&self) -> String {
+        format!("cmd-{}", self.name)
+    }
+
+    /// The one-line summary in `lang`.
+    pub fn summary(&self, lang: Lang) -> String {
+        crate::i18n::tr(lang, &self.summary_id(), &[])
+    }
+
+    /// The message id of an option's description (at most 100 characters): `cmd-NAME-OPTION`
+    /// where the command has its own, else the shared `opt-OPTION`.
+    pub fn option_id(&self, o: &OptionSpec) -> String {
+        let own = format!("cmd-{}-{}", self.name, o.name);
+        if crate::i18n::has(Lang::En, &own) { own } else { format!("opt-{}", o.name) }
+    }
+
+    /// An option's description in `lang`.
+    pub fn option_description(&self, o: &OptionSpec, lang: Lang) -> String {
+        crate::i18n::tr(lang, &self.option_id(o), &[])
+    }
+}
+
 fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
-    if args.is_empty() { Ok(cmd) } else { Err(format!("{word} takes nothing after it, not '{}'", args.join(" "))) }
+    if args.is_empty() { Ok(cmd) } else { Err(msg!("parse-no-args", word = word, given = args.join(" "))) }
 }
 
 fn positive<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, ParseError> {
     match v.parse::<u32>() {
-        Ok(n) if n >= 1 => v.parse().map_err(|_| format!("{key} must be a number from 1, not '{v}'")),
-        _ => Err(format!("{key} must be a number from 1, not '{v}'")),
+        Ok(n) if n >= 1 => v.parse().map_err(|_| msg!("parse-positive", key = key, given = v)),
+        _ => Err(msg!("parse-positive", key = key, given = v)),
     }
 }
 
@@ -820,7 +811,7 @@ fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
         match rest {
             [] => Ok(None),
             [v] => Ok(Some(v.clone())),
-            _ => Err(format!("ladder takes one variant name here, not '{}'", rest.join(" "))),
+            _ => Err(msg!("parse-ladder-variant", given = rest.join(" "))),
         }
     };
     let Some((sub, rest)) = words.split_first() else { return Ok(LadderCmd::Show) };
@@ -837,34 +828,32 @@ fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
                 match w.split_once(':') {
                     Some(("days" | "d", x)) => match parse_days(x)? {
                         Some(d) => days = Some(d),
-                        None => return Err("a ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14".into()),
+                        None => return Err(msg!("parse-ladder-days")),
                     },
                     Some(("reach", x)) => reach = Some(positive("reach", x)?),
                     Some(("wait", x)) => wait = Some(positive("wait", x)?),
-                    Some((k, _)) => return Err(format!("ladder create takes days:N, reach:N and wait:N, not '{k}'")),
+                    Some((k, _)) => return Err(msg!("parse-ladder-create-key", given = k)),
                     None if v.is_none() => v = Some(w.clone()),
-                    None => return Err(format!("ladder create takes one variant, not also '{w}'")),
+                    None => return Err(msg!("parse-ladder-create-variant", given = w.as_str())),
                 }
             }
-            let variant = v.ok_or("say which variant, e.g. ladder create chess days:3 reach:3 wait:3")?;
+            let variant = v.ok_or_else(|| msg!("parse-ladder-create-which"))?;
             LadderCmd::Create { variant, days, reach, wait }
         }
         "undo" => {
-            let n = rest.first().ok_or("say which ladder event to undo and why, e.g. ladder undo 5 wrong result")?;
-            let event = positive("the event number", n.trim_start_matches('#'))?;
+            let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo"))?;
+            let event = positive("event", n.trim_start_matches('#'))?;
             let reason: Vec<&str> =
                 args.iter().skip_while(|a| !a.eq_ignore_ascii_case("undo")).skip(2).copied().collect();
             LadderCmd::Undo { event, reason: reason.join(" ") }
         }
         "season" => match rest.split_first() {
             Some((c, more)) if c == "close" => LadderCmd::SeasonClose(variant(more)?),
-            Some((n, more)) => LadderCmd::Season { number: positive("the season", n)?, variant: variant(more)? },
-            None => return Err("say ladder season close, or ladder season N to see a closed season".into()),
+            Some((n, more)) => LadderCmd::Season { number: positive("season", n)?, variant: variant(more)? },
+            None => return Err(msg!("parse-ladder-season")),
         },
         other => {
-            return Err(format!(
-                "unknown ladder action '{other}'; actions: join, leave, challenge, accept, decline, create, remove, undo, season"
-            ));
+            return Err(msg!("parse-ladder-action", given = other));
         }
     })
 }
@@ -876,8 +865,8 @@ fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
     let mut words = Vec::new();
     for a in args {
         match a.strip_prefix('#') {
-            Some(n) if id.is_none() => id = Some(positive::<i64>("the tournament number", n)?),
-            Some(_) => return Err("name one tournament, not two".into()),
+            Some(n) if id.is_none() => id = Some(positive::<i64>("tournament", n)?),
+            Some(_) => return Err(msg!("parse-tournament-two")),
             None => words.push(*a),
         }
     }
@@ -885,7 +874,7 @@ fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
     let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, ParseError> {
         match rest {
             [] => Ok(cmd),
-            _ => Err(format!("tournament {} takes only the tournament's number, not '{}'", action, rest.join(" "))),
+            _ => Err(msg!("parse-tournament-only-number", action = *action, given = rest.join(" "))),
         }
     };
     match action.to_lowercase().as_str() {
@@ -894,16 +883,13 @@ fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
         "start" => none_after(TournamentCmd::Start(id)),
         "cancel" => none_after(TournamentCmd::Cancel(id)),
         "round" => match rest {
-            [n] => Ok(TournamentCmd::Show { id, round: Some(positive("the round", n)?) }),
-            _ => Err("say which round, e.g. tournament round 2".into()),
+            [n] => Ok(TournamentCmd::Show { id, round: Some(positive("round", n)?) }),
+            _ => Err(msg!("parse-tournament-round")),
         },
         "create" => parse_tournament_create(rest),
         a => match a.strip_prefix("round:") {
-            Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(positive("the round", n)?) }),
-            _ => Err(format!(
-                "unknown tournament action '{}'; actions: join, leave, create, start, cancel, round N",
-                a.chars().take(20).collect::<String>()
-            )),
+            Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(positive("round", n)?) }),
+            _ => Err(msg!("parse-tournament-action", given = a.chars().take(20).collect::<String>())),
         },
     }
 }
@@ -929,19 +915,19 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
             Some(("rounds", x)) => rounds = Some(positive::<u32>("rounds", x)?),
             Some(("days" | "d", x)) => match parse_days(x)? {
                 Some(d) => days = Some(d),
-                None => return Err("a tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14".into()),
+                None => return Err(msg!("parse-tournament-days")),
             },
             Some(("signup", x)) => {
                 signup = Some(match x {
                     "none" | "off" | "0" => 0,
                     _ => match x.parse::<u32>() {
                         Ok(n) if (1..=30).contains(&n) => n,
-                        _ => return Err(format!("signup is the days of registration, 0 to 30, not '{x}'")),
+                        _ => return Err(msg!("parse-signup", given = x)),
                     },
                 })
             }
             Some((k, _)) if name.is_empty() => {
-                return Err(format!("tournament create takes rounds:N, days:N and signup:N, not '{k}:'"));
+                return Err(msg!("parse-tournament-create-key", given = k));
             }
             _ if variant.is_none() && name.is_empty() && crate::rules::Variant::by_name(&lower).is_some() => {
                 variant = Some(lower)
@@ -951,7 +937,7 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
     }
     let kind = kind.unwrap_or(TournamentKind::RoundRobin);
     if rounds.is_some() && kind != TournamentKind::Swiss {
-        return Err("rounds:N is for a Swiss; a round robin has as many rounds as it needs".into());
+        return Err(msg!("parse-rounds-swiss"));
     }
     let name: String = name.join(" ").chars().filter(|c| !c.is_control()).take(60).collect();
     Ok(TournamentCmd::Create { kind, rounds, variant, days, signup, name })
@@ -1030,13 +1016,13 @@ pub fn from_options(
     name: &str,
     values: &[(&str, OptionValue)],
 ) -> Result<(Command, Vec<crate::bot::UserRef>), ParseError> {
-    let spec = spec(name).ok_or_else(|| format!("unknown command '{name}'"))?;
+    let spec = spec(name).ok_or_else(|| msg!("parse-unknown-command", name = name))?;
     let mut words = Vec::new();
     let mut mentions = Vec::new();
     for o in spec.options {
         let Some((_, v)) = values.iter().find(|(n, _)| *n == o.name) else {
             if o.required {
-                return Err(format!("{name} needs the option '{}'", o.name));
+                return Err(msg!("parse-option-needed", name = name, option = o.name));
             }
             continue;
         };
@@ -1051,7 +1037,7 @@ pub fn from_options(
                 mentions.push(u.clone());
                 format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
             }
-            (OptionKind::User, _) => return Err(format!("the option '{}' must be a person", o.name)),
+            (OptionKind::User, _) => return Err(msg!("parse-option-person", option = o.name)),
             (OptionKind::Days, _) => format!("days:{text}"),
             (OptionKind::Color, _) => format!("color:{text}"),
             (OptionKind::Setup, _) => format!("setup:{text}"),
@@ -1061,7 +1047,7 @@ pub fn from_options(
             (OptionKind::Flag(yes, no), OptionValue::Bool(b)) => (if *b { yes } else { no }).to_string(),
             (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),
             (OptionKind::Flag(..) | OptionKind::Switch(_), _) => {
-                return Err(format!("the option '{}' is true or false", o.name));
+                return Err(msg!("parse-option-bool", option = o.name));
             }
             (OptionKind::Variant | OptionKind::Move | OptionKind::Text, _) => text,
         };
@@ -1069,13 +1055,13 @@ pub fn from_options(
             continue;
         }
         if word.chars().any(char::is_whitespace) && !matches!(o.kind, OptionKind::Move | OptionKind::Text) {
-            return Err(format!("the option '{}' is one word, not '{word}'", o.name));
+            return Err(msg!("parse-option-one-word", option = o.name, given = word));
         }
         words.push(word);
     }
     for (n, _) in values {
         if !spec.options.iter().any(|o| o.name == *n) {
-            return Err(format!("{name} has no option '{n}'"));
+            return Err(msg!("parse-option-unknown", name = name, option = *n));
         }
     }
     let args: Vec<&str> = words.iter().flat_map(|w| w.split_whitespace()).collect();
@@ -1122,6 +1108,7 @@ impl Command {
                 None => "notify".into(),
                 Some(b) => format!("notify {}", if *b { "on" } else { "off" }),
             },
+            Command::Lang(l) => format!("lang {}", l.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Link(code) => format!("link {}", code.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Unlink => "unlink".into(),
             Command::Ladder(c) => c.typed(),
@@ -1135,26 +1122,22 @@ impl Command {
 /// commands are given where it is read: typed with the prefix `p`, or (`slash`) as the
 /// platform's slash commands, whose options the platform shows as they are typed.
 pub fn help_text(p: &str, slash: bool) -> String {
-    let mut s = if slash {
-        "Commands (type / and pick one; its options are offered as you go; offers come with buttons):".to_string()
-    } else {
-        format!("Commands (prefix {p}):")
-    };
+    let lang = crate::i18n::current();
+    let mut s = if slash { crate::t!("help-head-slash") } else { crate::t!("help-head", p = p) };
     for c in COMMANDS {
         if slash {
-            s.push_str(&format!("\n/{} — {}", c.name, c.summary));
+            s.push_str(&format!("\n/{} — {}", c.name, c.summary(lang)));
             continue;
         }
         let usage = if c.usage.is_empty() { String::new() } else { format!(" {}", c.usage) };
-        s.push_str(&format!("\n{p}{}{usage} — {}", c.name, c.summary));
+        s.push_str(&format!("\n{p}{}{usage} — {}", c.name, c.summary(lang)));
         if c.example != c.name {
-            s.push_str(&format!(", e.g. {p}{}", c.example));
+            s.push_str(&crate::t!("help-example", p = p, example = c.example));
         }
     }
     let moves = if slash { "/move e4, /move Nxf7#" } else { "e4, Nxf7#" };
-    s.push_str(&format!(
-        "\nDays per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: {moves}, Me1^e5 (a Capatomic launch), @e4 or boom e4 (a secret bomb's detonation). {p}variants, {p}rules capatomic."
-    ));
+    s.push('\n');
+    s.push_str(&crate::t!("help-foot", moves = moves, p = p));
     s
 }
 
@@ -1177,7 +1160,7 @@ mod tests {
                 rated: None
             })
         );
-        assert!(parse("challenge @bob days:4").unwrap_err().contains("1, 2, 3, 5, 7, 10, 14"));
+        assert!(parse("challenge @bob days:4").unwrap_err().to_string().contains("1, 2, 3, 5, 7, 10, 14"));
         assert!(parse("play level:9").is_err());
     }
 
@@ -1189,7 +1172,7 @@ mod tests {
         assert_eq!(parse("takeback #4").unwrap(), Command::Takeback(Some(4)));
         assert_eq!(parse("takeback Decline #4").unwrap(), Command::TakebackDecline(Some(4)));
         assert_eq!(parse("undo no").unwrap(), Command::TakebackDecline(None));
-        assert!(parse("takeback please").unwrap_err().contains("'please'"));
+        assert!(parse("takeback please").unwrap_err().to_string().contains("'please'"));
         assert!(parse("resign now please").is_err());
         assert_eq!(parse("").unwrap(), Command::Help);
     }
@@ -1219,10 +1202,10 @@ mod tests {
             parse("tournament round 2 #4").unwrap(),
             Command::Tournament(TournamentCmd::Show { id: Some(4), round: Some(2) })
         );
-        assert!(parse("tournament join now").unwrap_err().contains("only the tournament's number"));
-        assert!(parse("tournament create swiss signup:99").unwrap_err().contains("0 to 30"));
+        assert!(parse("tournament join now").unwrap_err().to_string().contains("only the tournament's number"));
+        assert!(parse("tournament create swiss signup:99").unwrap_err().to_string().contains("0 to 30"));
         assert!(parse("tournament #1 #2").is_err());
-        assert!(parse("tournament dance").unwrap_err().contains("unknown tournament action"));
+        assert!(parse("tournament dance").unwrap_err().to_string().contains("unknown tournament action"));
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
@@ -1258,8 +1241,14 @@ mod tests {
         words.dedup();
         assert_eq!(words.len(), n, "a word names two commands");
         for c in COMMANDS {
-            assert!(c.summary.len() <= 100 && !c.summary.is_empty(), "{}", c.name);
-            assert!(c.options.iter().all(|o| o.description.len() <= 100), "{}", c.name);
+            for lang in Lang::ALL {
+                let summary = c.summary(lang);
+                assert!(summary.chars().count() <= 100 && !summary.is_empty(), "{} {lang:?}", c.name);
+                for o in c.options {
+                    let d = c.option_description(o, lang);
+                    assert!(d.chars().count() <= 100 && !d.is_empty(), "{} {} {lang:?}", c.name, o.name);
+                }
+            }
             assert!(
                 help_text("!", false).contains(&format!("!{} ", c.name))
                     || help_text("!", false).contains(&format!("!{} —", c.name))
@@ -1301,7 +1290,7 @@ mod tests {
                 .0,
             Command::Move { game: Some(12), text: "Nf3".into() }
         );
-        assert!(from_options("move", &[]).unwrap_err().contains("needs the option 'move'"));
+        assert!(from_options("move", &[]).unwrap_err().to_string().contains("needs the option 'move'"));
         assert!(from_options("board", &[("nope", OptionValue::Bool(true))]).is_err());
         assert!(from_options("play", &[("level", OptionValue::Integer(9))]).is_err());
         assert_eq!(
@@ -1310,7 +1299,7 @@ mod tests {
         );
         assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
         assert!(parse("gif everything").is_err());
-        assert!(parse("settings gif:maybe").unwrap_err().contains("gif is on or off"));
+        assert!(parse("settings gif:maybe").unwrap_err().to_string().contains("gif is on or off"));
         assert_eq!(
             from_options("settings", &[("community", OptionValue::Bool(true)), ("thread", OptionValue::Bool(true))])
                 .unwrap()

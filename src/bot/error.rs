@@ -1,13 +1,14 @@
 //! Why a command failed: the user's mistake (told to them, to them only) or ours (logged with an
 //! error id; the user gets the id).
 
+use crate::i18n::Msg;
 use crate::store::StoreError;
 
 /// Why a command failed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BotError {
-    /// The user's mistake: told to the author as is, changing nothing.
-    User(String),
+    /// The user's mistake: told to the author in their language, changing nothing.
+    User(Msg),
     /// Our failure: logged with an error id; the user gets the id.
     Internal(String),
 }
@@ -15,7 +16,7 @@ pub enum BotError {
 impl std::fmt::Display for BotError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BotError::User(s) => f.write_str(s),
+            BotError::User(m) => write!(f, "{m}"),
             BotError::Internal(s) => write!(f, "internal error: {s}"),
         }
     }
@@ -38,7 +39,8 @@ impl From<rusqlite::Error> for BotError {
 /// A result of the core.
 pub type Res<T> = Result<T, BotError>;
 
-/// The user's mistake, as an `Err`.
-pub fn user<T>(s: impl Into<String>) -> Res<T> {
-    Err(BotError::User(s.into()))
+/// The user's mistake, as an `Err`: a message by id ([`crate::msg!`]), rendered in the author's
+/// language when answered.
+pub fn user<T>(m: impl Into<Msg>) -> Res<T> {
+    Err(BotError::User(m.into()))
 }

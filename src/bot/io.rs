@@ -98,12 +98,27 @@ pub struct Input {
     /// The author administers the community (Discord: Manage Server; Matrix: power level 50 or more).
     /// Front ends without communities (the console) pass `true`.
     pub author_is_admin: bool,
+    /// The author's own language as their client reports it (Discord's interaction `locale`,
+    /// `tr`, `en-US`): what only they read is in it unless they chose a language with `lang`.
+    pub locale: Option<String>,
+    /// The community's language as the platform reports it (Discord's guild `preferred_locale`):
+    /// what the chat reads is in it unless the chat or the community chose one.
+    pub chat_locale: Option<String>,
 }
 
 impl Input {
     /// A typed text line.
     pub fn text(scope: Scope, author: UserRef, text: impl Into<String>) -> Input {
-        Input { scope, author, body: Body::Text(text.into()), mentions: vec![], event_id: None, author_is_admin: false }
+        Input {
+            scope,
+            author,
+            body: Body::Text(text.into()),
+            mentions: vec![],
+            event_id: None,
+            author_is_admin: false,
+            locale: None,
+            chat_locale: None,
+        }
     }
 
     /// A typed command (button, reaction, slash command).
@@ -118,6 +133,13 @@ impl Input {
 
     pub fn with_event_id(mut self, id: impl Into<String>) -> Input {
         self.event_id = Some(id.into());
+        self
+    }
+
+    /// The author's client locale and the community's preferred one, as the platform reports them.
+    pub fn with_locales(mut self, author: Option<String>, chat: Option<String>) -> Input {
+        self.locale = author;
+        self.chat_locale = chat;
         self
     }
 
@@ -308,6 +330,10 @@ pub struct Reply {
     /// idempotency (Discord's nonce, Matrix's transaction id), so a retry never posts twice.
     #[serde(skip)]
     pub outbox_id: Option<i64>,
+    /// The language the reply is written in (its reader's): front ends write their own words
+    /// around it (embed labels, confirmations) in it too.
+    #[serde(default)]
+    pub lang: crate::i18n::Lang,
 }
 
 impl Reply {
@@ -329,6 +355,7 @@ impl Reply {
             new_thread: None,
             in_reply_to: None,
             outbox_id: None,
+            lang: crate::i18n::current(),
         }
     }
 }

@@ -29,6 +29,7 @@ pub use io::{
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
 pub use textboard::text_board;
 
+use crate::i18n::{Lang, with_lang};
 use crate::rules::Move;
 use crate::store::settings::Settings;
 use crate::store::{Store, events, games};
@@ -54,6 +55,8 @@ pub struct BotConfig {
     pub max_ai_games_per_player: usize,
     /// Games against the AI going on at once, everyone's together.
     pub max_ai_games: usize,
+    /// The language where neither the person, the chat, its community nor the platform says one.
+    pub lang: Lang,
 }
 
 impl Default for BotConfig {
@@ -67,6 +70,7 @@ impl Default for BotConfig {
             default_variant: "capatomic".into(),
             max_ai_games_per_player: 3,
             max_ai_games: 200,
+            lang: Lang::En,
         }
     }
 }
@@ -84,12 +88,18 @@ pub struct Effective {
     pub thread_per_game: bool,
     /// Post the game as an animated picture when it ends.
     pub gif_at_end: bool,
+    /// The chat's language (its own, its community's, then the configuration's).
+    pub lang: Lang,
+    /// Whether the chat or its community chose the language (else a platform's locale may).
+    pub lang_chosen: bool,
 }
 
 /// One input being handled, with the settings in force where it was said.
 pub(crate) struct Ctx<'a> {
     pub inp: &'a Input,
     pub settings: Effective,
+    /// The author's language, for what only they read.
+    pub author_lang: Lang,
 }
 
 impl Ctx<'_> {
@@ -110,6 +120,11 @@ impl Ctx<'_> {
 
     pub fn target(&self) -> Target {
         Target::Chat(self.inp.scope.clone())
+    }
+
+    /// The chat's language, for what everyone there reads.
+    pub fn lang(&self) -> Lang {
+        self.settings.lang
     }
 
     /// One reply to the input's chat.
@@ -199,7 +214,40 @@ impl Bot {
             default_days: s.default_days.unwrap_or(None),
             thread_per_game: s.thread_per_game.unwrap_or(false),
             gif_at_end: s.gif_at_end.unwrap_or(false),
+            lang: s.lang.as_deref().and_then(Lang::parse).unwrap_or(self.config.lang),
+            lang_chosen: s.lang.as_deref().and_then(Lang::parse).is_some(),
         }
+    }
+
+    /// The language a chat reads (see [`Effective::lang`]); the configuration's when unknown.
+    pub(crate) fn lang_in(&self, scope: &Scope) -> Lang {
+        self.effective_settings(scope).map_or(self.config.lang, |s| s.lang)
+    }
+
+    /// The languages of an input: the chat's (its setting, else the platform's locale for the
+    /// community, else the configuration's) and the author's (their `lang` setting, else their
+    /// client's locale, else the chat's).
+    fn langs_of(&self, inp: &Input, settings: &mut Effective) -> Lang {
+        if !settings.lang_chosen
+            && let Some(l) = inp.chat_locale.as_deref().and_then(Lang::parse)
+        {
+            settings.lang = l;
+        }
+        let own = self.person_lang(&inp.scope.platform, &inp.author.id);
+        own.or_else(|| inp.locale.as_deref().and_then(Lang::parse)).unwrap_or(settings.lang)
+    }
+
+    /// A person's own language (`lang tr`), found by their account on a platform.
+    pub(crate) fn person_lang(&self, platform: &str, user_id: &str) -> Option<Lang> {
+        let conn = self.store.conn().ok()?;
+        let p = crate::store::players::find(&conn, platform, user_id).ok()??;
+        crate::store::players::lang(&conn, p.id).ok()?.as_deref().and_then(Lang::parse)
+    }
+
+    /// The language a player reads direct messages in: their own, else `chat`'s.
+    pub(crate) fn player_lang(&self, player: crate::store::players::PlayerId, chat: Lang) -> Lang {
+        let own = self.store.conn().ok().and_then(|c| crate::store::players::lang(&c, player).ok().flatten());
+        own.as_deref().and_then(Lang::parse).unwrap_or(chat)
     }
 
     /// Handles one input. Never panics on any input; internal failures come back as a short
@@ -247,15 +295,17 @@ impl Bot {
     /// The response to an input: the work's replies, or one answer to the author (a user error as
     /// is, an internal one as an apology with an error id); every reply answers the input's event.
     fn answer(&self, inp: &Input, result: Result<Response, BotError>) -> Response {
+        let author_lang = self.author_lang(inp);
         let reply_to_author = |text: String| {
             let mut r = Reply::new(Target::Chat(inp.scope.clone()), text);
             r.audience = Audience::Author;
+            r.lang = author_lang;
             Response::one(r)
         };
         let mut response = match result {
             Ok(r) => r,
-            Err(BotError::User(text)) => reply_to_author(text),
-            Err(BotError::Internal(e)) => reply_to_author(self.internal_error(inp, &e)),
+            Err(BotError::User(m)) => reply_to_author(m.render(author_lang)),
+            Err(BotError::Internal(e)) => reply_to_author(self.internal_error(inp, &e, author_lang)),
         };
         for r in &mut response.replies {
             r.in_reply_to.clone_from(&inp.event_id);
@@ -264,15 +314,24 @@ impl Bot {
     }
 
     fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
-        let settings = self.effective_settings(&inp.scope)?;
-        self.dispatch(&Ctx { inp, settings })
+        let mut settings = self.effective_settings(&inp.scope)?;
+        let author_lang = self.langs_of(inp, &mut settings);
+        with_lang(settings.lang, || self.dispatch(&Ctx { inp, settings: settings.clone(), author_lang }))
     }
 
-    fn internal_error(&self, inp: &Input, detail: &str) -> String {
+    /// The author's language for an input (their setting, their client's, the chat's).
+    fn author_lang(&self, inp: &Input) -> Lang {
+        match self.effective_settings(&inp.scope) {
+            Ok(mut s) => self.langs_of(inp, &mut s),
+            Err(_) => inp.locale.as_deref().and_then(Lang::parse).unwrap_or(self.config.lang),
+        }
+    }
+
+    fn internal_error(&self, inp: &Input, detail: &str, lang: Lang) -> String {
         let seq = self.error_seq.fetch_add(1, Ordering::Relaxed);
         let id = format!("E{:x}-{seq}", self.clock.now().rem_euclid(1 << 24));
         tracing::error!(error_id = %id, platform = %inp.scope.platform, chat = %inp.scope.chat, author = %inp.author.id, "{detail}");
-        format!("Sorry, something went wrong on my side (error id {id}).")
+        crate::tl!(lang, "internal-error", id = id)
     }
 
     /// A front end delivered `reply`: remembers the message under the reply's slot and the thread

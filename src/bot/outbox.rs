@@ -76,7 +76,7 @@ fn encode(reply: &Reply) -> Result<String, BotError> {
 }
 
 fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
-    let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?;
+    let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?; // i18n: operator
     let mut reply = stored.reply;
     if stored.animated {
         reply.animation = row.picture;
@@ -95,7 +95,7 @@ impl Bot {
     pub(in crate::bot) fn in_unit(&self, work: impl FnOnce() -> Response) -> Response {
         let unit = match self.store.begin_unit() {
             Ok(u) => u,
-            Err(e) => return self.unit_failed(&format!("cannot begin: {e}")),
+            Err(e) => return self.unit_failed(&format!("cannot begin: {e}")), // i18n: operator
         };
         let mut response = work();
         let now = self.clock.now();
@@ -112,7 +112,7 @@ impl Bot {
             return self.unit_failed(&format!("{e:?}"));
         }
         if let Err(e) = unit.commit() {
-            return self.unit_failed(&format!("cannot commit: {e}"));
+            return self.unit_failed(&format!("cannot commit: {e}")); // i18n: operator
         }
         response.queued = !response.replies.is_empty();
         if let Ok(v) = std::env::var(super::commands::FAILPOINT_ENV)
@@ -282,23 +282,17 @@ impl Bot {
                     continue;
                 }
                 let Some(account) = self.notify_of(&conn, platform, pid)?.into_iter().next() else { continue };
-                let text = match why {
-                    Why::Gone => format!(
-                        "Game #{} is paused: I can no longer post in its chat (it was deleted, or I was removed). \
-                         Its clock is stopped. You can go on with `move #{} …` in any chat where I am, or here.",
-                        row.id, row.id
-                    ),
-                    Why::Closed => format!(
-                        "Game #{} is paused: I may no longer post in its chat (it was locked, or my permission \
-                         to post there was taken away). Its clock is stopped. You can go on with `move #{} …` \
-                         in any chat where I am, or here.",
-                        row.id, row.id
-                    ),
-                };
-                out.replies.push(Reply::new(
-                    Target::Direct { platform: platform.to_string(), user: account, fallback: None },
-                    text,
-                ));
+                // Their own language, else the paused game's chat's.
+                let lang = self.player_lang(pid, self.lang_in(&super::commands::game_scope(&row)));
+                let target = Target::Direct { platform: platform.to_string(), user: account, fallback: None };
+                let reply = crate::i18n::with_lang(lang, || {
+                    let text = match why {
+                        Why::Gone => crate::t!("game-paused", id = row.id),
+                        Why::Closed => crate::t!("game-paused-closed", id = row.id),
+                    };
+                    Reply::new(target, text)
+                });
+                out.replies.push(reply);
             }
         }
         Ok(out)

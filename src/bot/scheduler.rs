@@ -2,11 +2,13 @@
 //! the pruning of old event ids. Everything due is read from the database, so it survives restarts.
 
 use super::Bot;
-use super::commands::{challenge_target, turn_of_fen};
+use super::commands::{challenge_target, color_word, game_scope, turn_of_fen};
 use super::error::Res;
 use super::io::{Reply, Response};
+use crate::i18n::with_lang;
 use crate::rules::{DrawReason, Outcome, WinReason};
 use crate::store::{challenges, events, games, players};
+use crate::t;
 
 impl Bot {
     /// Runs what is due at the clock's time: reminders at 20 % of the move time left, losses on
@@ -27,6 +29,8 @@ impl Bot {
         let now = self.clock.now();
         let mut out = Response::default();
         for row in games::due_timeouts(&conn, now)? {
+            // What the game's chat reads is in its language.
+            let _lang = crate::i18n::scoped(self.lang_in(&game_scope(&row)));
             // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
             if self.bomb_at_random(&conn, &row, &mut out)? {
                 continue;
@@ -49,7 +53,9 @@ impl Bot {
             let mut on_end = |c: &rusqlite::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
             if games::finish(&conn, row.id, row.ply, o, now, &mut on_end)? {
                 let loser = self.name_of(&conn, row.player(turn))?;
-                let mut text = format!("Game #{}: {loser} ran out of time. {}", row.id, self.end_text(&conn, &row, o)?);
+                let lang = self.lang_in(&game_scope(&row));
+                let end = with_lang(lang, || self.end_text(&conn, &row, o))?;
+                let mut text = crate::tl!(lang, "timeout", id = row.id, name = loser, end = end);
                 for n in &notes {
                     text.push_str(&format!("\n{n}"));
                 }
@@ -68,14 +74,18 @@ impl Bot {
                     continue;
                 }
                 let left = row.deadline.unwrap_or(now) - now;
-                let text = format!(
-                    "Game #{}: reminder: {} ({}) to move, {}h {}m left.",
-                    row.id,
-                    self.name_of(&conn, p)?,
-                    turn.name(),
-                    left.max(0) / 3600,
-                    left.max(0) % 3600 / 60
-                );
+                let lang = self.player_lang(p, self.lang_in(&game_scope(&row)));
+                let name = self.name_of(&conn, p)?;
+                let text = with_lang(lang, || {
+                    t!(
+                        "reminder",
+                        id = row.id,
+                        name = name,
+                        color = color_word(turn),
+                        hours = left.max(0) / 3600,
+                        minutes = left.max(0) % 3600 / 60
+                    )
+                });
                 // To the player's direct messages (the game's chat where that cannot be).
                 out.replies.extend(self.direct_notice(&conn, &row, p, text, true)?);
             }
@@ -86,7 +96,9 @@ impl Bot {
         out.extend(self.tournament_tick()?);
         for c in challenges::due_expiries(&conn, now)? {
             if challenges::close(&conn, c.id, "expired", None)? {
-                let mut r = Reply::new(challenge_target(&c), format!("Challenge #{} expired.", c.id));
+                let target = challenge_target(&c);
+                let lang = target.chat().map_or(self.config.lang, |s| self.lang_in(s));
+                let mut r = Reply::new(target, crate::tl!(lang, "challenge-expired-notice", id = c.id));
                 r.notify = self.notify_of(&conn, &c.platform, c.challenger)?;
                 out.replies.push(r);
             }

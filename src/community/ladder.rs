@@ -223,50 +223,44 @@ pub enum LadderError {
 }
 
 impl LadderError {
-    /// The message with players named by `name`.
+    /// The message with players named by `name`, in the language in force.
     pub fn describe(&self, name: impl Fn(PlayerId) -> String) -> String {
+        self.msg(name).render(crate::i18n::current())
+    }
+
+    /// The message by id, with players named by `name`.
+    pub fn msg(&self, name: impl Fn(PlayerId) -> String) -> crate::i18n::Msg {
+        use crate::msg;
         match self {
-            LadderError::NotOnLadder => "You are not on this ladder; join it first.".into(),
-            LadderError::PlayerNotOnLadder(p) => format!("{} is not on this ladder.", name(*p)),
-            LadderError::AlreadyOnLadder { place } => format!("You are already on this ladder, in place {place}."),
-            LadderError::ChallengeSelf => "You cannot challenge yourself.".into(),
-            LadderError::NotAbove { player, your_place, their_place } => format!(
-                "You can only challenge players above you: {} is in place {their_place}, you are in place {your_place}.",
-                name(*player)
-            ),
-            LadderError::TooFarUp { player, max, distance } => format!(
-                "You may challenge at most {max} place{} up: {} is {distance} places above you.",
-                if *max == 1 { "" } else { "s" },
-                name(*player)
-            ),
-            LadderError::YouHaveOpenChallenge { with } => format!(
-                "You already have an open ladder challenge with {}; finish it before starting another.",
-                name(*with)
-            ),
-            LadderError::TheyHaveOpenChallenge(p) => {
-                format!("{} already has an open ladder challenge; try again when it is over.", name(*p))
+            LadderError::NotOnLadder => msg!("ladder-not-on"),
+            LadderError::PlayerNotOnLadder(p) => msg!("ladder-player-not-on", name = name(*p)),
+            LadderError::AlreadyOnLadder { place } => msg!("ladder-already-on", place = *place),
+            LadderError::ChallengeSelf => msg!("challenge-self"),
+            LadderError::NotAbove { player, your_place, their_place } => {
+                msg!("ladder-not-above", name = name(*player), theirs = *their_place, yours = *your_place)
             }
-            LadderError::NoChallengeToAnswer => "Nobody has challenged you on this ladder.".into(),
-            LadderError::NoChallengeToWithdraw => "You have no pending ladder challenge to withdraw.".into(),
-            LadderError::UnknownChallenge(id) => format!("There is no ladder challenge number {id} this season."),
-            LadderError::NotBeingPlayed(id) => {
-                format!("Ladder challenge {id} is not being played, so it cannot take a result.")
+            LadderError::TooFarUp { player, max, distance } => {
+                msg!("ladder-too-far", max = *max, name = name(*player), distance = *distance)
             }
-            LadderError::AcceptDeadlinePassed => {
-                "The time to accept this challenge has passed: it counts as forfeited.".into()
-            }
-            LadderError::UnknownEvent(id) => format!("There is no ladder event number {id} this season."),
-            LadderError::NotAResult(id) => format!("Ladder event {id} is not a result; only results can be undone."),
-            LadderError::AlreadyUndone(id) => format!("The result in ladder event {id} has already been undone."),
-            LadderError::ReasonRequired => "Say why the result is undone; the reason is kept in the history.".into(),
-            LadderError::Corrupt(s) => format!("The stored ladder is inconsistent: {s}"),
+            LadderError::YouHaveOpenChallenge { with } => msg!("ladder-you-have-open", name = name(*with)),
+            LadderError::TheyHaveOpenChallenge(p) => msg!("ladder-they-have-open", name = name(*p)),
+            LadderError::NoChallengeToAnswer => msg!("ladder-no-challenge"),
+            LadderError::NoChallengeToWithdraw => msg!("ladder-nothing-to-withdraw"),
+            LadderError::UnknownChallenge(id) => msg!("ladder-unknown-challenge", id = *id),
+            LadderError::NotBeingPlayed(id) => msg!("ladder-not-played", id = *id),
+            LadderError::AcceptDeadlinePassed => msg!("ladder-deadline-passed"),
+            LadderError::UnknownEvent(id) => msg!("ladder-unknown-event", id = *id),
+            LadderError::NotAResult(id) => msg!("ladder-not-result", id = *id),
+            LadderError::AlreadyUndone(id) => msg!("ladder-already-undone", id = *id),
+            LadderError::ReasonRequired => msg!("ladder-reason-required"),
+            LadderError::Corrupt(s) => msg!("ladder-corrupt", detail = s.as_str()),
         }
     }
 }
 
 impl fmt::Display for LadderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = self.describe(|_| "that player".into());
+        let text = self.msg(|_| crate::tl!(crate::i18n::Lang::En, "that-player")).render(crate::i18n::Lang::En);
         let mut chars = text.chars();
         match chars.next() {
             Some(c) => write!(f, "{}{}", c.to_uppercase(), chars.as_str()),

@@ -82,32 +82,30 @@ pub enum LinkError {
     UnknownAccount,
 }
 
-impl fmt::Display for LinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl LinkError {
+    /// What the person is told, by message id.
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::msg;
         match self {
-            LinkError::Malformed => {
-                write!(f, "That is not a link code: codes are 8 letters and digits, like ABCD-EFGH.")
-            }
-            LinkError::Unknown => write!(f, "That link code is not known; ask for a new one with `link`."),
-            LinkError::Expired => write!(f, "That link code has expired (codes last 10 minutes); ask for a new one."),
-            LinkError::AlreadyUsed => write!(f, "That link code has already been used; ask for a new one."),
-            LinkError::SameAccount => {
-                write!(f, "Type the code on your account on the other platform, not on the one that made it.")
-            }
-            LinkError::SamePlatform => {
-                write!(f, "Both accounts are on the same platform; a code links accounts on different platforms.")
-            }
-            LinkError::AlreadyLinked => write!(f, "These accounts are already linked."),
-            LinkError::TwoAccountsOn(p) => {
-                write!(f, "You already have an account on {p} linked; unlink it first to link another.")
-            }
-            LinkError::HistoriesMeet => write!(
-                f,
-                "These accounts have played each other or share a ladder or tournament, so they cannot be merged."
-            ),
-            LinkError::NotLinked => write!(f, "This account is not linked to any other."),
-            LinkError::UnknownAccount => write!(f, "This account has not used the bot yet."),
+            LinkError::Malformed => msg!("link-malformed"),
+            LinkError::Unknown => msg!("link-unknown"),
+            LinkError::Expired => msg!("link-expired"),
+            LinkError::AlreadyUsed => msg!("link-used"),
+            LinkError::SameAccount => msg!("link-same-account"),
+            LinkError::SamePlatform => msg!("link-same-platform"),
+            LinkError::AlreadyLinked => msg!("link-already"),
+            LinkError::TwoAccountsOn(p) => msg!("link-two-accounts", platform = p.as_str()),
+            LinkError::HistoriesMeet => msg!("link-histories-meet"),
+            LinkError::NotLinked => msg!("link-not-linked"),
+            LinkError::UnknownAccount => msg!("link-unknown-account"),
         }
+    }
+}
+
+impl fmt::Display for LinkError {
+    /// In English (logs); people read [`LinkError::msg`] in their language.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.msg())
     }
 }
 

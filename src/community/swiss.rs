@@ -67,24 +67,26 @@ pub enum SwissError {
     NoPairing,
 }
 
-impl fmt::Display for SwissError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SwissError {
+    /// What the people in the chat are told, by message id.
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::msg;
         match self {
-            SwissError::TooFewPlayers => write!(f, "A Swiss tournament needs at least two players."),
-            SwissError::DuplicatePlayer(_) => write!(f, "A player is registered twice."),
-            SwissError::TooManyRounds { rounds, max } => {
-                write!(f, "{rounds} rounds is too many: with this many players there can be at most {max}.")
-            }
-            SwissError::RoundIncomplete(r) => {
-                write!(f, "Round {r} is not over yet: the next round is paired when all its games are finished.")
-            }
-            SwissError::Finished => write!(f, "All rounds have been played: the tournament is over."),
-            SwissError::UnknownPlayer(_) => write!(f, "A round names a player who is not in the tournament."),
-            SwissError::NoPairing => write!(
-                f,
-                "No pairing is possible without a rematch or a colour imbalance: the tournament has to end here."
-            ),
+            SwissError::TooFewPlayers => msg!("swiss-too-few"),
+            SwissError::DuplicatePlayer(_) => msg!("swiss-duplicate"),
+            SwissError::TooManyRounds { rounds, max } => msg!("swiss-too-many-rounds", rounds = *rounds, max = *max),
+            SwissError::RoundIncomplete(r) => msg!("swiss-round-incomplete", round = *r),
+            SwissError::Finished => msg!("swiss-finished"),
+            SwissError::UnknownPlayer(_) => msg!("swiss-unknown-player"),
+            SwissError::NoPairing => msg!("swiss-no-pairing"),
         }
+    }
+}
+
+impl fmt::Display for SwissError {
+    /// In English (logs); people read [`SwissError::msg`] in their language.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.msg())
     }
 }
 

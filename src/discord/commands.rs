@@ -7,7 +7,10 @@
 //! in the same place (`Host::handle`), so a poise `Command` per row would only wrap one dispatcher.
 
 use crate::bot::UserRef;
-use crate::bot::command::{COMMANDS, Command, DAYS_CHOICES, OptionKind, OptionSpec, OptionValue, from_options};
+use crate::bot::command::{
+    COMMANDS, Command, CommandSpec, DAYS_CHOICES, OptionKind, OptionSpec, OptionValue, from_options,
+};
+use crate::i18n::Lang;
 use crate::rules::VARIANTS;
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand, CreateCommandOption,
@@ -31,8 +34,16 @@ pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
             // (the whole interaction would be dropped), so a command with autocomplete takes its
             // game number as text.
             let autocompleted = spec.options.iter().any(|o| o.kind == OptionKind::Move);
-            let options = spec.options.iter().map(|o| slash_option(o, autocompleted)).collect();
-            let mut command = CreateCommand::new(spec.name).description(spec.summary).set_options(options);
+            let options = spec.options.iter().map(|o| slash_option(spec, o, autocompleted)).collect();
+            let mut command = CreateCommand::new(spec.name).description(spec.summary(Lang::En)).set_options(options);
+            // Discord shows these to people whose client is in the language; the command itself
+            // (what comes back in an interaction) keeps its name.
+            for (code, name) in others(|l| crate::i18n::tr(l, &format!("cmdname-{}", spec.name), &[])) {
+                command = command.name_localized(code, name);
+            }
+            for (code, text) in others(|l| spec.summary(l)) {
+                command = command.description_localized(code, text);
+            }
             if spec.admin {
                 command = command.default_member_permissions(Permissions::MANAGE_GUILD);
             }
@@ -49,7 +60,7 @@ pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
         .collect()
 }
 
-fn slash_option(o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
+fn slash_option(spec: &CommandSpec, o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
     let kind = match o.kind {
         OptionKind::User => CommandOptionType::User,
         OptionKind::Game if autocompleted => CommandOptionType::String,
@@ -57,7 +68,13 @@ fn slash_option(o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
         OptionKind::Flag(..) | OptionKind::Switch(_) => CommandOptionType::Boolean,
         _ => CommandOptionType::String,
     };
-    let mut opt = CreateCommandOption::new(kind, o.name, o.description).required(o.required);
+    let mut opt = CreateCommandOption::new(kind, o.name, spec.option_description(o, Lang::En)).required(o.required);
+    for (code, name) in others(|l| crate::i18n::tr(l, &format!("optname-{}", o.name), &[])) {
+        opt = opt.name_localized(code, name);
+    }
+    for (code, text) in others(|l| spec.option_description(o, l)) {
+        opt = opt.description_localized(code, text);
+    }
     match o.kind {
         OptionKind::Variant => {
             for v in VARIANTS {
@@ -66,13 +83,22 @@ fn slash_option(o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
         }
         OptionKind::Days => {
             for d in DAYS_CHOICES {
-                opt = opt.add_string_choice(format!("{d} days"), d.to_string());
+                opt = opt.add_string_choice_localized(
+                    crate::tl!(Lang::En, "choice-days", count = d),
+                    d.to_string(),
+                    others(|l| crate::tl!(l, "choice-days", count = d)),
+                );
             }
-            opt = opt.add_string_choice("none (no clock)", "none");
+            opt = opt.add_string_choice_localized(
+                crate::tl!(Lang::En, "choice-no-clock"),
+                "none",
+                others(|l| crate::tl!(l, "choice-no-clock")),
+            );
         }
         OptionKind::Color => {
             for c in ["white", "black", "random"] {
-                opt = opt.add_string_choice(c, c);
+                let id = format!("color-{c}");
+                opt = opt.add_string_choice_localized(c, c, others(|l| crate::i18n::tr(l, &id, &[])));
             }
         }
         OptionKind::Level => opt = opt.min_int_value(1).max_int_value(8),
@@ -86,7 +112,10 @@ fn slash_option(o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
 }
 
 /// The command of a slash command's options, and the users its user options name.
-pub fn command_from(name: &str, options: &[(String, ResolvedValue<'_>)]) -> Result<(Command, Vec<UserRef>), String> {
+pub fn command_from(
+    name: &str,
+    options: &[(String, ResolvedValue<'_>)],
+) -> Result<(Command, Vec<UserRef>), crate::i18n::Msg> {
     let mut values = Vec::new();
     for (n, v) in options {
         let value = match v {
@@ -101,11 +130,16 @@ pub fn command_from(name: &str, options: &[(String, ResolvedValue<'_>)]) -> Resu
             ResolvedValue::Unresolved(Unresolved::User(id)) => {
                 OptionValue::User(UserRef::new(id.to_string(), "player"))
             }
-            _ => return Err(format!("the option '{n}' has a type I do not take")),
+            _ => return Err(crate::msg!("parse-option-type", option = n.as_str())),
         };
         values.push((n.as_str(), value));
     }
     from_options(name, &values)
+}
+
+/// A text in every language but English, by locale code (Discord's `*_localizations`).
+fn others(text: impl Fn(Lang) -> String) -> Vec<(&'static str, String)> {
+    Lang::ALL.into_iter().filter(|l| *l != Lang::En).map(|l| (l.code(), text(l))).collect()
 }
 
 /// The focused option's text and the `game` option of an autocomplete request.

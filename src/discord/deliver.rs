@@ -6,6 +6,7 @@
 use super::{permissions, split};
 use crate::bot::{Audience, Choice, ChoiceStyle, CommandStyle, Receipt, Reply, Target};
 use crate::host::{DeliveryError, FrontEnd};
+use crate::tl;
 use async_trait::async_trait;
 use serenity::all::{
     AutoArchiveDuration, Builder, ButtonStyle, Cache, ChannelId, CreateActionRow, CreateAllowedMentions,
@@ -45,6 +46,8 @@ pub struct Pending {
     pub component: bool,
     /// A reply for everyone came of it (a button's offer is then settled).
     pub public: bool,
+    /// The language of the person who acted (their client's locale), for the front end's own words.
+    pub lang: crate::i18n::Lang,
 }
 
 /// How long an interaction's token is used: Discord accepts follow-ups for 15 minutes; a reply
@@ -133,23 +136,27 @@ fn parts(reply: &Reply) -> Parts {
     if let Some(f) = &reply.file {
         files.push(CreateAttachment::bytes(f.bytes.clone(), f.name.clone()));
     }
+    let lang = reply.lang;
     let embed = reply.card.as_ref().map(|card| {
         let mut e = CreateEmbed::new()
-            .title(split::clamp(&format!("Game #{} · {}", card.game_id, card.variant), split::EMBED_TITLE))
-            .field("White", split::clamp(&card.white, split::FIELD_VALUE), true)
-            .field("Black", split::clamp(&card.black, split::FIELD_VALUE), true);
+            .title(split::clamp(
+                &tl!(lang, "embed-title", id = card.game_id, variant = card.variant.as_str()),
+                split::EMBED_TITLE,
+            ))
+            .field(tl!(lang, "embed-white"), split::clamp(&card.white, split::FIELD_VALUE), true)
+            .field(tl!(lang, "embed-black"), split::clamp(&card.black, split::FIELD_VALUE), true);
         if let Some(m) = &card.last_move {
-            e = e.field("Move", m.clone(), true);
+            e = e.field(tl!(lang, "embed-move"), m.clone(), true);
         }
         if let Some(u) = &card.to_move {
             let who = if u.id.parse::<u64>().is_ok() { format!("<@{}>", u.id) } else { u.name.clone() };
-            e = e.field("To move", who, true);
+            e = e.field(tl!(lang, "embed-to-move"), who, true);
         }
         if let Some(t) = card.deadline {
-            e = e.field("Deadline", format!("<t:{t}:R>"), true);
+            e = e.field(tl!(lang, "embed-deadline"), format!("<t:{t}:R>"), true);
         }
         if let Some(r) = &card.result {
-            e = e.field("Result", split::clamp(r, split::FIELD_VALUE), false);
+            e = e.field(tl!(lang, "embed-result"), split::clamp(r, split::FIELD_VALUE), false);
         }
         if let Some((format, _)) = picture {
             e = e.image(format!("attachment://{}", format.file_name()));
@@ -386,6 +393,7 @@ fn pieces_of(reply: &Reply) -> Vec<Reply> {
                 audience: reply.audience,
                 in_reply_to: reply.in_reply_to.clone(),
                 outbox_id: reply.outbox_id,
+                lang: reply.lang,
                 ..Reply::new(reply.target.clone(), String::new())
             }
         };

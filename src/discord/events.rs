@@ -9,6 +9,8 @@ use crate::bot::command::{self, Command};
 use crate::bot::{Input, Scope, UserRef};
 use crate::host::recent::Recent;
 use crate::host::{Delivery, Host};
+use crate::i18n::Lang;
+use crate::tl;
 use serenity::all::{
     ActionRow, ActionRowComponent, AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType,
     CommandInteraction, ComponentInteraction, ConnectionStage, Context, CreateActionRow, CreateAllowedMentions,
@@ -196,6 +198,7 @@ impl Handler {
             since: std::time::Instant::now(),
             component,
             public: false,
+            lang: user_lang(&input),
         };
         let entry = Arc::new(tokio::sync::Mutex::new(pending));
         if let Ok(mut map) = self.pending.lock() {
@@ -239,13 +242,14 @@ impl Handler {
         }
         // Never claim an answer went out when it did not: a reply left in the outbox (Discord
         // busy) is announced as coming, not as done.
+        let lang = p.lang;
         let text = match (handled, p.elsewhere) {
-            (Err(_), _) => "capabot is restarting; try again in a minute.".to_string(),
-            (Ok(Delivery::Delayed), _) => {
-                "Discord is busy: my answer is queued and will be posted in this channel shortly.".to_string()
+            (Err(_), _) => tl!(lang, "discord-restarting"),
+            (Ok(Delivery::Delayed), _) => tl!(lang, "discord-busy"),
+            (Ok(Delivery::Done | Delivery::Ignored), Some(channel)) => {
+                tl!(lang, "discord-posted-in", channel = format!("<#{channel}>"))
             }
-            (Ok(Delivery::Done | Delivery::Ignored), Some(channel)) => format!("Posted in <#{channel}>."),
-            (Ok(Delivery::Done | Delivery::Ignored), None) => "Done.".to_string(),
+            (Ok(Delivery::Done | Delivery::Ignored), None) => tl!(lang, "discord-done"),
         };
         match p.answer {
             Answer::Open => private(ctx, p.id, &p.token, text, vec![]).await,
@@ -270,18 +274,23 @@ impl Handler {
             && scope.community.is_some()
             && let Some(lacking) = permissions::missing(have, permissions::to_post(scope.thread.is_some()))
         {
-            let text = format!("I cannot show games here: I am missing {lacking} in this channel.");
+            let lang = Lang::parse(&cmd.locale).unwrap_or_default();
+            let text = tl!(lang, "discord-missing-permissions", permissions = lacking);
             return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
         }
         let options: Vec<(String, serenity::all::ResolvedValue<'_>)> =
             cmd.data.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect();
         let (command, mentions) = match command_from(&cmd.data.name, &options) {
             Ok(c) => c,
-            Err(e) => return private(ctx, cmd.id, &cmd.token, e, vec![]).await,
+            Err(e) => {
+                let lang = Lang::parse(&cmd.locale).unwrap_or_default();
+                return private(ctx, cmd.id, &cmd.token, e.render(lang), vec![]).await;
+            }
         };
         let author = user_ref(&cmd.user, cmd.member.as_deref());
         let input = Input::command(scope, author, command)
             .with_mentions(mentions)
+            .with_locales(Some(cmd.locale.clone()), cmd.guild_locale.clone())
             .with_event_id(cmd.id.to_string())
             .as_admin(is_admin(cmd.member.as_deref()));
         let slow = SLOW.contains(&cmd.data.name.as_str());
@@ -304,30 +313,35 @@ impl Handler {
     }
 
     async fn on_button(&self, ctx: &Context, press: &ComponentInteraction) {
+        let lang = Lang::parse(&press.locale).unwrap_or_default();
+        let stale = || tl!(lang, "discord-button-stale");
         let mut parts = press.data.custom_id.splitn(3, ':');
         let (Some(kind), Some(for_user), Some(typed)) = (parts.next(), parts.next(), parts.next()) else {
-            return private(ctx, press.id, &press.token, "That button is out of date.".into(), vec![]).await;
+            return private(ctx, press.id, &press.token, stale(), vec![]).await;
         };
         if !for_user.is_empty() && for_user != press.user.id.to_string() {
-            return private(ctx, press.id, &press.token, "This is not your game.".into(), vec![]).await;
+            return private(ctx, press.id, &press.token, tl!(lang, "discord-not-your-game"), vec![]).await;
         }
         let Ok(command) = command::parse(typed) else {
-            return private(ctx, press.id, &press.token, "That button is out of date.".into(), vec![]).await;
+            return private(ctx, press.id, &press.token, stale(), vec![]).await;
         };
         if kind == CONFIRM {
             let what = match &command {
-                Command::Resign(Some(n)) => format!("Resign game #{n}?"),
-                _ => "Are you sure?".into(),
+                Command::Resign(Some(n)) => tl!(lang, "discord-confirm-resign", id = *n),
+                _ => tl!(lang, "discord-confirm"),
             };
-            let yes = CreateButton::new(format!("{RUN}:{for_user}:{typed}")).label("Yes").style(ButtonStyle::Danger);
+            let yes = CreateButton::new(format!("{RUN}:{for_user}:{typed}"))
+                .label(tl!(lang, "discord-yes"))
+                .style(ButtonStyle::Danger);
             return private(ctx, press.id, &press.token, what, vec![CreateActionRow::Buttons(vec![yes])]).await;
         }
         if kind != RUN {
-            return private(ctx, press.id, &press.token, "That button is out of date.".into(), vec![]).await;
+            return private(ctx, press.id, &press.token, stale(), vec![]).await;
         }
         let guild = press.guild_id.map(|g| g.to_string());
         let scope = interaction_scope(guild, press.channel_id.get(), press.channel.as_ref());
         let input = Input::command(scope, user_ref(&press.user, press.member.as_ref()), command)
+            .with_locales(Some(press.locale.clone()), press.guild_locale.clone())
             .with_event_id(press.id.to_string())
             .as_admin(is_admin(press.member.as_ref()));
         // Answered directly when the core is quick (a stale or someone else's press privately, at
@@ -431,6 +445,12 @@ impl EventHandler for Handler {
     async fn message(&self, ctx: Context, msg: Message) {
         self.on_message(&ctx, &msg).await;
     }
+}
+
+/// The language of the person behind an interaction, for the front end's own words: their client's
+/// locale (English for a language capabot does not speak).
+fn user_lang(input: &Input) -> Lang {
+    input.locale.as_deref().and_then(Lang::parse).unwrap_or_default()
 }
 
 #[cfg(test)]

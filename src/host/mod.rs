@@ -343,23 +343,24 @@ impl Host {
     /// author only), `Some(None)` ignores it, `None` lets it through.
     fn refuse(&self, input: &Input) -> Option<Option<Reply>> {
         let limits = self.limits.as_ref()?;
-        let say = |text: &str| {
+        // The author's client language where the platform says it (no database read here).
+        let lang = input.locale.as_deref().and_then(crate::i18n::Lang::parse).unwrap_or_default();
+        let say = |text: String| {
             let mut r = Reply::new(Target::Chat(input.scope.clone()), text);
+            r.lang = lang;
             r.audience = crate::bot::Audience::Author;
             r.in_reply_to.clone_from(&input.event_id);
             Some(Some(r))
         };
         if self.in_core.load(std::sync::atomic::Ordering::SeqCst) >= limits.config.max_waiting {
-            return say("I am very busy right now: try again in a minute.");
+            return say(crate::tl!(lang, "host-busy"));
         }
         let p = &input.scope.platform;
         let user = format!("{p}:{}", input.author.id);
         let chat = format!("{p}:{}", input.scope.chat);
         match limits.check(&user, &chat) {
             limits::Verdict::Go => None,
-            limits::Verdict::SlowDown => {
-                say("Slow down, please: I am ignoring your messages here for a minute. Your games are safe.")
-            }
+            limits::Verdict::SlowDown => say(crate::tl!(lang, "host-slow-down")),
             limits::Verdict::Ignore => Some(None),
         }
     }

@@ -175,6 +175,8 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, shared: Ctx
         mentions,
         event_id: Some(event.event_id.to_string()),
         author_is_admin: is_admin(&room, &event.sender).await,
+        locale: None,
+        chat_locale: None,
     };
     if input.scope.direct {
         input.scope.community = None;

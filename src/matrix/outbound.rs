@@ -294,7 +294,7 @@ impl FrontEnd for MatrixFrontEnd {
                 size: UInt::new(bytes.len() as u64),
                 ..Default::default()
             };
-            let alt = reply.alt_text.clone().unwrap_or_else(|| "the board".into());
+            let alt = reply.alt_text.clone().unwrap_or_else(|| crate::tl!(reply.lang, "matrix-board"));
             let mut config = AttachmentConfig::new();
             if let Some(t) = txn(reply, "board") {
                 config = config.txn_id(t);
@@ -378,7 +378,7 @@ pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
         html.push_str(&format!("<pre><code>{}</code></pre>", escape(board)));
     }
     if !reply.choices.is_empty() {
-        let lines = choice_lines(&reply.choices);
+        let lines = choice_lines(&reply.choices, reply.lang);
         plain.push_str(&format!("\n{lines}"));
         html.push_str(&format!("<br>{}", escape(&lines)));
     }
@@ -456,20 +456,21 @@ fn reactable(choices: &[Choice]) -> bool {
 }
 
 /// What each reaction means, and the typed form of every choice.
-pub fn choice_lines(choices: &[Choice]) -> String {
+pub fn choice_lines(choices: &[Choice], lang: crate::i18n::Lang) -> String {
+    use crate::tl;
     if !reactable(choices) {
         let typed: Vec<String> = choices.iter().map(|c| format!("{} ({})", c.typed, c.label)).collect();
-        return format!("Type one of: {}", typed.join(" · "));
+        return tl!(lang, "matrix-type-one", choices = typed.join(" · "));
     }
     let parts: Vec<String> = choices
         .iter()
         .enumerate()
         .map(|(i, c)| match PROMPT_KEYS.get(i) {
-            Some(key) => format!("{key} {} (or type {})", c.label, c.typed),
-            None => format!("{}: type {}", c.label, c.typed),
+            Some(key) => tl!(lang, "matrix-react-key", key = *key, label = c.label.as_str(), typed = c.typed.as_str()),
+            None => tl!(lang, "matrix-type-choice", label = c.label.as_str(), typed = c.typed.as_str()),
         })
         .collect();
-    format!("React {}", parts.join(" · "))
+    tl!(lang, "matrix-react", choices = parts.join(" · "))
 }
 
 /// Width and height from a PNG's header.
@@ -552,7 +553,8 @@ mod tests {
             style: Default::default(),
             for_user: None,
         };
-        let text = choice_lines(&[choice("Accept", "!accept #1"), choice("Decline", "!decline #1")]);
+        let text =
+            choice_lines(&[choice("Accept", "!accept #1"), choice("Decline", "!decline #1")], Default::default());
         assert_eq!(text, "React ✅ Accept (or type !accept #1) · ❌ Decline (or type !decline #1)");
     }
 }

@@ -44,6 +44,8 @@ pub struct CardRequest<'a> {
     /// The asker's row, appended when it is in neither list above.
     pub me: Option<&'a CardRow>,
     pub theme: Theme,
+    /// The card's own words, in its reader's language.
+    pub words: &'a super::PictureWords,
 }
 
 const TITLE_H: f32 = 70.0;
@@ -62,7 +64,7 @@ const COL_RECORD: f32 = WIDTH as f32 - MARGIN - 14.0;
 enum Line<'a> {
     Header,
     Row(&'a CardRow, bool),
-    Section(&'static str),
+    Section(&'a str),
     Gap,
 }
 
@@ -85,10 +87,10 @@ pub fn render_card(req: &CardRequest<'_>) -> Vec<u8> {
     let mut lines = vec![Line::Header];
     lines.extend(rows.iter().enumerate().map(|(i, r)| Line::Row(r, i % 2 == 1)));
     if rows.is_empty() {
-        lines.push(Line::Section("No established ratings yet"));
+        lines.push(Line::Section(&req.words.no_established));
     }
     if !provisional.is_empty() {
-        lines.push(Line::Section("Provisional"));
+        lines.push(Line::Section(&req.words.provisional_section));
         lines.extend(provisional.iter().enumerate().map(|(i, r)| Line::Row(r, i % 2 == 1)));
     }
     if let Some(me) = req.me.filter(|_| !me_shown) {
@@ -134,10 +136,10 @@ pub fn render_card(req: &CardRequest<'_>) -> Vec<u8> {
             Line::Header => {
                 let base = y + 20.0;
                 right(&mut cv, "#", COL_PLACE, base, 12.0, Face::Bold, muted);
-                cv.text("PLAYER", COL_NAME, base, 12.0, Face::Bold, muted);
-                right(&mut cv, "RATING", COL_RATING, base, 12.0, Face::Bold, muted);
-                right(&mut cv, "GAMES", COL_GAMES, base, 12.0, Face::Bold, muted);
-                right(&mut cv, "W / D / L", COL_RECORD, base, 12.0, Face::Bold, muted);
+                cv.text(&req.words.player, COL_NAME, base, 12.0, Face::Bold, muted);
+                right(&mut cv, &req.words.rating, COL_RATING, base, 12.0, Face::Bold, muted);
+                right(&mut cv, &req.words.games, COL_GAMES, base, 12.0, Face::Bold, muted);
+                right(&mut cv, &req.words.record, COL_RECORD, base, 12.0, Face::Bold, muted);
                 cv.fill_rect(x0 + 10.0, y + HEADER_H - 1.0, x1 - 10.0, y + HEADER_H, mix(panel, t.dark, 0.35));
                 y += HEADER_H;
             }
@@ -206,8 +208,16 @@ mod tests {
     #[test]
     fn rows_are_bounded_and_height_follows() {
         let many: Vec<CardRow> = (1..=100).map(|i| row(i, &"n".repeat(500))).collect();
-        let req =
-            CardRequest { title: "t", subtitle: "s", rows: &many, provisional: &many, me: None, theme: Theme::Green };
+        let words = crate::render::PictureWords::default();
+        let req = CardRequest {
+            title: "t",
+            subtitle: "s",
+            rows: &many,
+            provisional: &many,
+            me: None,
+            theme: Theme::Green,
+            words: &words,
+        };
         let big = render_card(&req);
         let small = render_card(&CardRequest { rows: &many[..3], provisional: &[], ..req.clone() });
         assert!(height(&big) > height(&small));
@@ -218,8 +228,16 @@ mod tests {
     fn my_row_is_appended_only_when_missing() {
         let rows: Vec<CardRow> = (1..=3).map(|i| row(i, "p")).collect();
         let me = CardRow { is_me: true, ..row(40, "me") };
-        let base =
-            CardRequest { title: "t", subtitle: "s", rows: &rows, provisional: &[], me: None, theme: Theme::Wood };
+        let words = crate::render::PictureWords::default();
+        let base = CardRequest {
+            title: "t",
+            subtitle: "s",
+            rows: &rows,
+            provisional: &[],
+            me: None,
+            theme: Theme::Wood,
+            words: &words,
+        };
         let without = height(&render_card(&base));
         let with = height(&render_card(&CardRequest { me: Some(&me), ..base.clone() }));
         assert!(with > without);

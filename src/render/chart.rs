@@ -40,6 +40,8 @@ pub struct ChartRequest<'a> {
     /// A point is provisional when its deviation is above this (the rating module's threshold).
     pub provisional_above: f64,
     pub theme: Theme,
+    /// The chart's own words, in its reader's language.
+    pub words: &'a super::PictureWords,
 }
 
 /// The colours of a chart, derived from a board theme.
@@ -71,7 +73,6 @@ fn colors(theme: Theme) -> Colors {
     }
 }
 
-const MONTHS: [&str; 12] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const DAY: i64 = 86_400;
 /// Times are clamped to 1970 … 2200 (Unix seconds), so date arithmetic stays small.
 const LATEST: i64 = 7_258_118_400;
@@ -92,9 +93,10 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-fn date_label(at: i64, with_year: bool) -> String {
+fn date_label(at: i64, with_year: bool, months: &[String; 12]) -> String {
     let (y, m, d) = civil(at.div_euclid(DAY));
-    if with_year { format!("{} {y}", MONTHS[m as usize - 1]) } else { format!("{d} {}", MONTHS[m as usize - 1]) }
+    let month = &months[m as usize - 1];
+    if with_year { format!("{month} {y}") } else { format!("{d} {month}") }
 }
 
 /// A step of about `span / target` rounded to 1, 2, 2.5 or 5 times a power of ten.
@@ -148,7 +150,7 @@ pub fn render_chart(req: &ChartRequest<'_>) -> Vec<u8> {
     let (left, right, top, bottom) = (72.0f32, w - 28.0, title_h + 26.0, h - 46.0);
     cv.fill_rounded_rect(left, top, right, bottom, 6.0, c.plot_bg);
     if pts.is_empty() {
-        let msg = "No rated games yet";
+        let msg = req.words.no_games.as_str();
         let mw = measure(msg, 18.0, Face::Regular);
         cv.text(msg, (left + right - mw) / 2.0, (top + bottom) / 2.0 + 6.0, 18.0, Face::Regular, c.muted);
         return cv.png();
@@ -180,7 +182,7 @@ pub fn render_chart(req: &ChartRequest<'_>) -> Vec<u8> {
     if let Some(xe) = prov_end {
         cv.fill_rect(left, top, xe, bottom, c.provisional_bg);
         if xe - left > 90.0 {
-            cv.text("provisional", left + 8.0, top + 18.0, 12.0, Face::Regular, c.muted);
+            cv.text(&req.words.provisional, left + 8.0, top + 18.0, 12.0, Face::Regular, c.muted);
         }
     }
 
@@ -214,7 +216,7 @@ pub fn render_chart(req: &ChartRequest<'_>) -> Vec<u8> {
         }
         let at = day * DAY;
         let x = if t1 == t0 { x_of(t0) } else { x_of(at.max(t0)) };
-        let label = date_label(at, with_year);
+        let label = date_label(at, with_year, &req.words.months);
         let lw = measure(&label, 13.0, Face::Regular);
         if at >= t0 - DAY && label != last_label && x - lw / 2.0 > last_right + 8.0 {
             cv.fill_rect(x - 0.5, bottom, x + 0.5, bottom + 5.0, c.grid);
@@ -327,8 +329,9 @@ mod tests {
             let (y, m, dd) = civil(d);
             assert_eq!(days_from_civil(y, m, dd), d);
         }
-        assert_eq!(date_label(1_709_164_800, false), "29 Feb");
-        assert_eq!(date_label(1_709_164_800, true), "Feb 2024");
+        let months = super::super::PictureWords::default().months;
+        assert_eq!(date_label(1_709_164_800, false, &months), "29 Feb");
+        assert_eq!(date_label(1_709_164_800, true, &months), "Feb 2024");
     }
 
     #[test]
@@ -356,6 +359,7 @@ mod tests {
                 points,
                 provisional_above: 110.0,
                 theme: Theme::Wood,
+                words: &Default::default(),
             };
             let png = render_chart(&req);
             assert_eq!(&png[1..4], b"PNG");

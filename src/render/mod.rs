@@ -24,6 +24,44 @@ pub use gif::{GifError, GifRequest, render_gif};
 pub use options::{MAX_SIZE, MIN_SIZE, RenderOptions};
 pub use theme::Theme;
 
+/// The words drawn on the rating pictures (leaderboard card, rating chart), in their reader's
+/// language; [`Default`] is English. The bot fills them from its catalogues.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PictureWords {
+    /// Column titles of the card (drawn as given; English uses capitals).
+    pub player: String,
+    pub rating: String,
+    pub games: String,
+    pub record: String,
+    /// The card's line when nobody is established yet.
+    pub no_established: String,
+    /// The card's section title of provisional players.
+    pub provisional_section: String,
+    /// The chart's text when there are no games.
+    pub no_games: String,
+    /// The chart's label of its provisional stretch.
+    pub provisional: String,
+    /// Short month names, January first.
+    pub months: [String; 12],
+}
+
+impl Default for PictureWords {
+    fn default() -> Self {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+        PictureWords {
+            player: "PLAYER".into(),
+            rating: "RATING".into(),
+            games: "GAMES".into(),
+            record: "W / D / L".into(),
+            no_established: "No established ratings yet".into(),
+            provisional_section: "Provisional".into(),
+            no_games: "No rated games yet".into(),
+            provisional: "provisional".into(),
+            months: months.map(String::from),
+        }
+    }
+}
+
 use crate::rules::{Color, MoveKind, Position, Square};
 use raster::{EDGE_BOTTOM, EDGE_LEFT, EDGE_RIGHT, EDGE_TOP, IN_SHIELD, TileKey, Tint};
 

@@ -106,8 +106,6 @@ pub struct Variant {
     /// Secret-bomb chess: each side may have one bomb piece (not the king) that it may detonate instead
     /// of moving; captures do not explode.
     pub bombs: bool,
-    /// Rule pages for players.
-    pub rules_summary: &'static str,
 }
 
 // Back-rank letters for the start ranks below.
@@ -152,8 +150,6 @@ pub static CHESS: Variant = Variant {
     pawn_captures_explode: true,
     blast_kills_pawns: false,
     bombs: false,
-    rules_summary: "Standard chess (FIDE rules): checkmate wins; stalemate, threefold repetition, the fifty-move \
-                    rule and dead positions draw.",
 };
 
 pub static CAPABLANCA: Variant = Variant {
@@ -169,9 +165,6 @@ pub static CAPABLANCA: Variant = Variant {
     promotion_roles: &[Role::Queen, Role::Chancellor, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
     castle_king_files: [8, 2],
     castle_rook_files: [7, 3],
-    rules_summary: "Chess on a 10×8 board with two new pieces: the archbishop (A, bishop + knight) and the \
-                    chancellor (C, rook + knight). Array RNABQKBCNR. Castling puts the king on i1/c1 and the rook \
-                    on h1/d1. Pawns promote to Q, C, A, R, B or N.",
     ..CHESS
 };
 
@@ -183,9 +176,6 @@ pub static CAPARANDOM: Variant = Variant {
     pgn_variant: Some("Capablanca Random Chess"),
     castling_notation: CastlingNotation::KingOntoRook,
     fen_castling: FenCastling::Shredder,
-    rules_summary: "Capablanca chess from one of 21,836 shuffled back ranks: bishops on opposite colours, queen \
-                    and archbishop on opposite colours, king between the rooks, every pawn defended. Castling ends \
-                    on the usual squares (king i1/c1, rook h1/d1); type it as O-O / O-O-O or king onto rook.",
     ..CAPABLANCA
 };
 
@@ -194,10 +184,6 @@ pub static CAPARELOCATION: Variant = Variant {
     display_name: "Capablanca Relocation Chess",
     setups: SetupKind::Relocation,
     pgn_variant: Some("Capablanca Relocation Chess"),
-    rules_summary: "Capablanca chess where, before move 1, Black and then White may swap their king or queen \
-                    with another non-rook piece (bishops must stay on opposite colours): 12 choices each, 144 \
-                    positions. The king keeps its castling rights wherever it stands; castling ends on the usual \
-                    squares (king i1/c1, rook h1/d1).",
     ..CAPARANDOM
 };
 
@@ -209,9 +195,6 @@ pub static STONES: Variant = Variant {
     pgn_variant: Some("Stone's Chess"),
     roles: STONES_ROLES,
     promotion_roles: &[Role::Queen, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
-    rules_summary: "Chess on a 10×8 board with two archbishops (bishop + knight), array RNABQKBANR. The king \
-                    slides three squares when castling (to i1 or c1, rook to h1 or d1). Pawns promote to Q, A, R, \
-                    B or N.",
     ..CAPABLANCA
 };
 
@@ -221,10 +204,6 @@ pub static ATOMIC: Variant = Variant {
     eval_family: EvalFamily::Atomic,
     pgn_variant: Some("Atomic Chess"),
     atomic: true,
-    rules_summary: "Chess where every capture explodes: the captured piece, the capturing piece and every piece \
-                    except pawns on the eight squares around are removed. Blowing up the enemy king wins at once; \
-                    kings cannot capture; a move that blows up your own king is illegal; kings that touch cannot \
-                    give check to each other.",
     ..CHESS
 };
 
@@ -254,12 +233,6 @@ pub static CAPATOMIC: Variant = Variant {
     castling_notation: CastlingNotation::KingOntoRook,
     fen_castling: FenCastling::ShredderFileOrder,
     missiles: true,
-    rules_summary: "10×10 Capablanca Random Chess with two missiles (M) per side behind the king. A missile steps \
-                    like a king, or — once any non-pawn piece has been captured — may be launched at any square \
-                    outside the kings' shields (3×3 around each king) if no enemy piece attacks it: everything in \
-                    the 3×3 blast is removed except shielded squares, and the target square is irradiated for good \
-                    (nothing may stand on or pass through it; knight leaps jump over). Missiles may come along when \
-                    castling. Pawns start on rank 3 and promote on rank 9 to Q C A R B N or M.",
     ..CAPABLANCA
 };
 
@@ -268,10 +241,6 @@ pub static ATOMIC_NOCHECK: Variant = Variant {
     display_name: "No-Check Atomic Chess",
     pgn_variant: Some("No-Check Atomic Chess"),
     check: false,
-    rules_summary: "Atomic chess without check (the Internet Chess Club's rules): any move is allowed that does not \
-                    blow up your own king, so a king may walk next to or into attack, and a king left attacked may \
-                    be captured, which explodes it. Kings never capture. Only exploding the enemy king wins; no \
-                    legal move is stalemate.",
     ..ATOMIC
 };
 
@@ -280,10 +249,6 @@ pub static ATOMIC_DEATHMATCH: Variant = Variant {
     display_name: "Death-Match Atomic Chess",
     pgn_variant: Some("Death-Match Atomic Chess"),
     death_match: true,
-    rules_summary: "Atomic chess where a capture that blows up both kings at once is legal: the game then goes on \
-                    without kings (no check) until one side has no pieces or pawns left, and that side loses; an \
-                    empty board, or a kingless side with no legal move, is a draw. Blowing up only your own king \
-                    stays illegal.",
     ..ATOMIC
 };
 
@@ -293,9 +258,6 @@ pub static ATOMIC_PAWNSAFE: Variant = Variant {
     pgn_variant: Some("Pawn-Safe Atomic Chess"),
     pawn_captures_explode: false,
     blast_kills_pawns: true,
-    rules_summary: "Atomic chess where pawns do not set off explosions: a capture by a pawn (en passant and \
-                    promotion included) is an ordinary capture. Captures by pieces explode as usual, and the \
-                    explosion destroys every piece on the eight squares around, pawns included. Check as in atomic.",
     ..ATOMIC
 };
 
@@ -304,11 +266,6 @@ pub static BOMB: Variant = Variant {
     display_name: "Secret-Bomb Chess",
     pgn_variant: Some("Secret-Bomb Chess"),
     bombs: true,
-    rules_summary: "Chess where each side secretly names one of its pieces other than the king (pawns allowed) as \
-                    its bomb before its first move. Instead of moving you may detonate it (@e4 or boom e4): the bomb \
-                    and every piece on the eight squares around, of both colours, are removed. Removing the enemy \
-                    king wins, only your own loses, both draws; in check a detonation must leave your king alive and \
-                    safe. A captured bomb is gone; a promoted bomb pawn's new piece is the bomb.",
     ..CHESS
 };
 

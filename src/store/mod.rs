@@ -42,6 +42,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0007_gif_at_end.sql")),
         M::up(include_str!("../../migrations/0008_outbox.sql")),
         M::up(include_str!("../../migrations/0009_secret_bombs.sql")),
+        M::up(include_str!("../../migrations/0010_languages.sql")),
         M::up(include_str!("../../migrations/0011_outbox_leases.sql")),
     ])
 });

@@ -108,6 +108,25 @@ pub fn set_dm_notices(conn: &Connection, player: PlayerId, on: bool) -> Result<(
     Ok(())
 }
 
+/// A person's own language (`en`, `tr`), when they chose one.
+pub fn lang(conn: &Connection, player: PlayerId) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT lang FROM player_prefs WHERE player_id = ?1")?
+        .query_row([player], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
+/// Sets (or with `None` forgets) a person's own language.
+pub fn set_lang(conn: &Connection, player: PlayerId, lang: Option<&str>) -> Result<()> {
+    conn.execute(
+        "INSERT INTO player_prefs (player_id, lang) VALUES (?1, ?2)
+         ON CONFLICT (player_id) DO UPDATE SET lang = excluded.lang",
+        params![player, lang],
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,5 +149,9 @@ mod tests {
         assert!(dm_notices(&c, a.id).unwrap());
         set_dm_notices(&c, a.id, false).unwrap();
         assert!(!dm_notices(&c, a.id).unwrap());
+        assert_eq!(lang(&c, a.id).unwrap(), None);
+        set_lang(&c, a.id, Some("tr")).unwrap();
+        assert_eq!(lang(&c, a.id).unwrap().as_deref(), Some("tr"));
+        assert!(!dm_notices(&c, a.id).unwrap(), "choosing a language keeps the notices setting");
     }
 }

@@ -28,6 +28,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V7__gif_at_end", include_str!("../../migrations/postgres/V7__gif_at_end.sql")),
     ("V8__outbox", include_str!("../../migrations/postgres/V8__outbox.sql")),
     ("V9__secret_bombs", include_str!("../../migrations/postgres/V9__secret_bombs.sql")),
+    ("V10__languages", include_str!("../../migrations/postgres/V10__languages.sql")),
     ("V11__outbox_leases", include_str!("../../migrations/postgres/V11__outbox_leases.sql")),
 ];
 

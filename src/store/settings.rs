@@ -15,6 +15,8 @@ pub struct Settings {
     pub thread_per_game: Option<bool>,
     /// Post the game as an animated picture when it ends.
     pub gif_at_end: Option<bool>,
+    /// The language replies are written in (`en`, `tr`).
+    pub lang: Option<String>,
 }
 
 impl Settings {
@@ -26,6 +28,7 @@ impl Settings {
             default_days: self.default_days.or(parent.default_days),
             thread_per_game: self.thread_per_game.or(parent.thread_per_game),
             gif_at_end: self.gif_at_end.or(parent.gif_at_end),
+            lang: self.lang.clone().or_else(|| parent.lang.clone()),
         }
     }
 }
@@ -48,6 +51,7 @@ fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
                 default_days: days_from_db(r.get(2)?),
                 thread_per_game: r.get(3)?,
                 gif_at_end: r.get(4)?,
+                lang: r.get(5)?,
             })
         })
         .optional()?
@@ -58,7 +62,7 @@ fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
 pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings> {
     read(
         conn,
-        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end FROM chat_settings
+        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM chat_settings
          WHERE platform = ?1 AND chat_id = ?2",
         platform,
         chat_id,
@@ -69,7 +73,7 @@ pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings
 pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Result<Settings> {
     read(
         conn,
-        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end FROM community_settings
+        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM community_settings
          WHERE platform = ?1 AND community_id = ?2",
         platform,
         community_id,
@@ -96,11 +100,11 @@ pub fn set_chat(
 ) -> Result<()> {
     conn.execute(
         "INSERT INTO chat_settings (platform, chat_id, community_id, prefix, default_variant, default_days, thread_per_game,
-           gif_at_end)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+           gif_at_end, lang)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
          ON CONFLICT (platform, chat_id) DO UPDATE SET community_id = excluded.community_id, prefix = excluded.prefix,
            default_variant = excluded.default_variant, default_days = excluded.default_days,
-           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end",
+           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end, lang = excluded.lang",
         params![
             platform,
             chat_id,
@@ -109,7 +113,8 @@ pub fn set_chat(
             s.default_variant,
             days_to_db(s.default_days),
             s.thread_per_game,
-            s.gif_at_end
+            s.gif_at_end,
+            s.lang
         ],
     )?;
     Ok(())
@@ -119,11 +124,11 @@ pub fn set_chat(
 pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &Settings) -> Result<()> {
     conn.execute(
         "INSERT INTO community_settings (platform, community_id, prefix, default_variant, default_days, thread_per_game,
-           gif_at_end)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+           gif_at_end, lang)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (platform, community_id) DO UPDATE SET prefix = excluded.prefix,
            default_variant = excluded.default_variant, default_days = excluded.default_days,
-           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end",
+           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end, lang = excluded.lang",
         params![
             platform,
             community_id,
@@ -131,7 +136,8 @@ pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &
             s.default_variant,
             days_to_db(s.default_days),
             s.thread_per_game,
-            s.gif_at_end
+            s.gif_at_end,
+            s.lang
         ],
     )?;
     Ok(())
@@ -202,6 +208,7 @@ mod tests {
             default_days: Some(Some(3)),
             thread_per_game: Some(true),
             gif_at_end: Some(true),
+            lang: Some("tr".into()),
         };
         set_community(&c, "discord", "g1", &guild).unwrap();
         assert_eq!(effective(&c, "discord", Some("g1"), "c1").unwrap(), guild);
@@ -210,6 +217,7 @@ mod tests {
             prefix: Some("$".into()),
             default_days: Some(None),
             gif_at_end: Some(false),
+            lang: Some("en".into()),
             ..Settings::default()
         };
         set_chat(&c, "discord", Some("g1"), "c1", &own).unwrap();
@@ -219,6 +227,7 @@ mod tests {
         assert_eq!(e.default_variant.as_deref(), Some("chess"));
         assert_eq!(e.thread_per_game, Some(true));
         assert_eq!(e.gif_at_end, Some(false), "the chat's own off wins over the community's on");
+        assert_eq!(e.lang.as_deref(), Some("en"), "the chat's own language wins over the community's");
         // Another community's chats see nothing of it.
         assert_eq!(effective(&c, "discord", Some("g2"), "c9").unwrap(), Settings::default());
         assert_eq!(chat(&c, "discord", "c1").unwrap(), own);

@@ -103,23 +103,34 @@ pub enum TournamentError {
     Swiss(SwissError),
 }
 
-impl fmt::Display for TournamentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl TournamentError {
+    /// What the person is told, by message id.
+    pub fn msg(&self) -> crate::i18n::Msg {
+        use crate::msg;
         match self {
-            TournamentError::UnknownTournament => write!(f, "There is no such tournament."),
-            TournamentError::NotRegistering => write!(f, "Registration for this tournament has closed."),
-            TournamentError::AlreadyRegistered => write!(f, "You are already registered for this tournament."),
-            TournamentError::NotRegistered => write!(f, "You are not registered for this tournament."),
-            TournamentError::TooFewPlayers => write!(f, "A tournament needs at least two players to start."),
-            TournamentError::SeedsMismatch => write!(f, "The seed list must name every registered player once."),
-            TournamentError::NotRunning => write!(f, "This tournament is not running."),
-            TournamentError::NothingToPair => write!(f, "A round robin has all its rounds from the start."),
-            TournamentError::UnknownBoard { round, board } => write!(f, "Round {round} has no board {board}."),
-            TournamentError::AlreadyDecided { round, board } => {
-                write!(f, "The game on board {board} of round {round} already has a result.")
+            TournamentError::UnknownTournament => msg!("tournament-unknown"),
+            TournamentError::NotRegistering => msg!("tournament-not-registering"),
+            TournamentError::AlreadyRegistered => msg!("tournament-already-registered"),
+            TournamentError::NotRegistered => msg!("tournament-not-registered"),
+            TournamentError::TooFewPlayers => msg!("tournament-too-few"),
+            TournamentError::SeedsMismatch => msg!("tournament-seeds-mismatch"),
+            TournamentError::NotRunning => msg!("tournament-not-running"),
+            TournamentError::NothingToPair => msg!("tournament-nothing-to-pair"),
+            TournamentError::UnknownBoard { round, board } => {
+                msg!("tournament-unknown-board", round = *round, board = *board)
             }
-            TournamentError::Swiss(e) => e.fmt(f),
+            TournamentError::AlreadyDecided { round, board } => {
+                msg!("tournament-already-decided", round = *round, board = *board)
+            }
+            TournamentError::Swiss(e) => e.msg(),
         }
+    }
+}
+
+impl fmt::Display for TournamentError {
+    /// In English (logs); people read [`TournamentError::msg`] in their language.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.msg())
     }
 }
 

@@ -10,15 +10,17 @@
 //! [`Bot::bomb_at_random`]); capabot's own side chooses at random at once.
 
 use super::choice;
-use super::{Bot, BotError, Ctx, Res, clock_after, game_target, user};
+use super::{Bot, BotError, Ctx, Res, clock_after, color_word, game_scope, game_target, user};
 use crate::bot::command::Command;
 use crate::bot::io::{Audience, Body, ChoiceStyle, Reply, Response, Target};
 use crate::bot::seams::board_png_marking;
 use crate::bot::textboard::text_board;
+use crate::i18n::{Msg, with_lang};
 use crate::rules::{Color, Position, Role, Square};
 use crate::store::Conn;
 use crate::store::games::{self, GameRow, Status};
 use crate::store::players::{self, Player};
+use crate::{msg, t};
 use rand::seq::IndexedRandom;
 
 /// The squares of `color`'s pieces that may become its bomb (every piece but the king), in board
@@ -37,12 +39,10 @@ pub(in crate::bot) fn bomb_candidates(pos: &Position, color: Color) -> Vec<Squar
     out
 }
 
-/// A piece on a square in words: "the knight on g1".
+/// A piece on a square in words, in the language in force: "the knight on g1".
 fn piece_words(pos: &Position, sq: Square) -> String {
-    match pos.piece_at(sq) {
-        Some(p) => format!("the {} on {sq}", p.role.name().to_lowercase()),
-        None => format!("the piece on {sq}"),
-    }
+    let role = pos.piece_at(sq).map_or("piece", |p| p.role.name());
+    t!("piece-on", role = role, square = sq.to_string())
 }
 
 /// A button label for a bomb candidate: `Ng1`, or the square alone for a pawn (`e2`).
@@ -74,14 +74,11 @@ impl Bot {
         // Buttons and slash commands are not seen by others (their answers are private).
         let private = cx.scope().direct || matches!(cx.inp.body, Body::Command(_));
         if square.is_some() && !private {
-            return user(
-                "Not here: everyone in this chat can read that. Choose your bomb in a direct message to me \
-                 (answer the message I sent you, or say bomb there). Nothing was chosen, so any piece is still yours to pick.",
-            );
+            return user(msg!("bomb-not-here"));
         }
         let conn = self.conn()?;
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-            return user("You have no secret-bomb game.");
+            return user(msg!("bomb-no-game"));
         };
         let row = self.bomb_game_of(&conn, &me, id)?;
         let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
@@ -97,7 +94,7 @@ impl Bot {
                     Some(_) => Response::one(self.own_board(&conn, &row, color, to)?),
                 };
                 if !cx.scope().direct && matches!(cx.inp.body, Body::Text(_)) {
-                    out.replies.push(private_reply(cx, "I sent it to your direct messages."));
+                    out.replies.push(private_reply(cx, msg!("bomb-sent-dm")));
                 }
                 Ok(out)
             }
@@ -113,19 +110,14 @@ impl Bot {
         match id {
             Some(id) => match mine.into_iter().find(|g| g.id == id) {
                 Some(g) => Ok(g),
-                None => user(format!("Game #{id} is not a secret-bomb game of yours in progress.")),
+                None => user(msg!("bomb-not-yours", id = id)),
             },
             None => match mine.as_slice() {
-                [] => user("You have no secret-bomb game in progress."),
+                [] => user(msg!("bomb-no-game-in-progress")),
                 [g] => Ok(g.clone()),
                 many => {
                     let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
-                    user(format!(
-                        "You have {} secret-bomb games ({}); add the number, e.g. bomb {} g1.",
-                        many.len(),
-                        ids.join(", "),
-                        ids[0]
-                    ))
+                    user(msg!("bomb-which", count = many.len(), ids = ids.join(", "), first = ids[0].as_str()))
                 }
             },
         }
@@ -147,40 +139,31 @@ impl Bot {
     ) -> Res<Response> {
         let id = row.id;
         if row.status != Status::Active {
-            return user(format!("Game #{id} is not in progress."));
+            return user(msg!("game-not-in-progress", id = id));
         }
         let start = super::start_position(row)?;
+        let mine_lang = cx.author_lang;
         if let Some(b) = stored_bombs(row)?[color.index()] {
-            return Ok(Response::one(private_reply(
-                cx,
-                format!(
-                    "Game #{id}: your bomb is already chosen ({} at the start); it cannot change.",
-                    piece_words(&start, b)
-                ),
-            )));
+            let piece = with_lang(mine_lang, || piece_words(&start, b));
+            return Ok(Response::one(private_reply(cx, msg!("bomb-already", id = id, piece = piece))));
         }
         let Some(sq) = Square::parse(typed.trim())
             .filter(|s| s.file() < start.variant().width && s.rank() < start.variant().height)
         else {
-            return user(format!("'{}' is not a square: name one like g1.", super::short(typed)));
+            return user(msg!("bomb-not-square", text = super::short(typed)));
         };
         if !bomb_candidates(&start, color).contains(&sq) {
-            return user(format!(
-                "Game #{id}: your bomb must be one of your own pieces other than the king, as they stand at the start; {sq} is not."
-            ));
+            return user(msg!("bomb-bad-square", id = id, square = sq.to_string()));
         }
         if !games::set_bomb(conn, id, color, &sq.to_string(), self.clock.now())? {
-            return user(format!("Game #{id}: your bomb was chosen meanwhile; say bomb to see it."));
+            return user(msg!("bomb-raced", id = id));
         }
         let row = games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))?;
         let mut out = Response::default();
-        let mut mine = self.own_board(conn, &row, color, self.direct_to(cx, &row))?;
-        mine.text = format!(
-            "Game #{id}: your bomb is {}. It moves with its piece (a promoted pawn's new piece keeps it). On your turn, \
-             instead of a move, detonate it with @ and its square (move @{sq} while it is there): it and every piece \
-             next to it are removed.",
-            piece_words(&start, sq)
-        );
+        let mut mine = with_lang(mine_lang, || self.own_board(conn, &row, color, self.direct_to(cx, &row)))?;
+        mine.text = with_lang(mine_lang, || {
+            t!("bomb-chosen", id = id, piece = piece_words(&start, sq), square = sq.to_string())
+        });
         mine.in_reply_to = None;
         out.replies.push(mine);
         out.replies.push(self.chosen_notice(&row, color, me)?);
@@ -191,13 +174,15 @@ impl Bot {
     fn chosen_notice(&self, row: &GameRow, color: Color, who: &Player) -> Res<Reply> {
         let bombs = stored_bombs(row)?;
         let pos_turn = super::turn_of_fen(&row.fen);
-        let mut text = format!("Game #{}: {} ({}) has chosen a secret bomb.", row.id, who.name, color.name());
+        let mut text = t!("bomb-chosen-notice", id = row.id, name = who.name.as_str(), color = color_word(color));
         if bombs.iter().all(Option::is_some) {
-            text.push_str(" Both bombs are set.");
+            text.push(' ');
+            text.push_str(&t!("bomb-both-set"));
         }
         let mut r = Reply::new(game_target(row), text);
         if pos_turn == color {
-            r.text.push_str(&format!(" {} to move.", who.name));
+            r.text.push(' ');
+            r.text.push_str(&t!("bomb-to-move", name = who.name.as_str()));
         }
         Ok(r)
     }
@@ -215,19 +200,11 @@ impl Bot {
         let candidates = bomb_candidates(&start, color);
         let example = candidates.first().map(|s| s.to_string()).unwrap_or_else(|| "g1".into());
         let target = Target::Direct { platform: row.platform.clone(), user: account.clone(), fallback: None };
-        let mut r = self.board_reply(
-            target,
-            format!(
-                "Game #{} against {opponent} (secret-bomb chess, you play {}): choose your secret bomb, one of your \
-                 pieces other than the king. Nobody else learns which until it explodes or the game ends. Press its \
-                 button, or answer here with bomb and its square (bomb {example}). You cannot move before you choose.",
-                row.id,
-                color.name()
-            ),
-            &start,
-            None,
-            color,
-        );
+        let lang = self.player_lang(player, self.lang_in(&game_scope(row)));
+        let mut r = with_lang(lang, || {
+            let text = t!("bomb-prompt", id = row.id, other = opponent, color = color_word(color), example = example);
+            self.board_reply(target, text, &start, None, color)
+        });
         r.choices = candidates
             .iter()
             .map(|&sq| {
@@ -264,15 +241,15 @@ impl Bot {
         let bomb_now = pos.bomb(color);
         let started = stored_bombs(row)?[color.index()];
         let where_now = match (started, bomb_now) {
-            (Some(s), Some(now)) => format!("your bomb started as {} and is on {now} now", piece_words(&start, s)),
-            (Some(s), None) => format!("your bomb ({} at the start) is gone", piece_words(&start, s)),
-            (None, _) => "you have not chosen your bomb yet".to_string(),
+            (Some(s), Some(now)) => t!("bomb-where-now", piece = piece_words(&start, s), square = now.to_string()),
+            (Some(s), None) => t!("bomb-gone", piece = piece_words(&start, s)),
+            (None, _) => t!("bomb-not-chosen"),
         };
-        let text = format!("Game #{}: {where_now}.", row.id);
+        let text = t!("bomb-own-board", id = row.id, state = where_now.as_str());
         let mut r = Reply::new(to, text);
         if self.config.pictures {
             r.png = board_png_marking(pos, game.moves().last().copied(), color, Some(color));
-            r.alt_text = Some(format!("Your board in game #{}; {where_now}.", row.id));
+            r.alt_text = Some(t!("bomb-own-board-alt", id = row.id, state = where_now.as_str()));
         }
         r.text_board = Some(text_board(pos));
         Ok(r)
@@ -285,7 +262,8 @@ impl Bot {
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else { return Ok(None) };
         let Ok(row) = self.bomb_game_of(&conn, &me, id) else { return Ok(None) };
         let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
-        Ok(Some(Response::one(self.own_board(&conn, &row, color, self.direct_to(cx, &row))?)))
+        let board = with_lang(cx.author_lang, || self.own_board(&conn, &row, color, self.direct_to(cx, &row)))?;
+        Ok(Some(Response::one(board)))
     }
 
     /// A move is refused while its side has no bomb: the player is told (privately) and prompted again.
@@ -299,13 +277,7 @@ impl Bot {
         if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) || stored_bombs(row)?[color.index()].is_some() {
             return Ok(None);
         }
-        let mut out = Response::one(private_reply(
-            cx,
-            format!(
-                "Game #{}: choose your secret bomb before your first move; I sent you the choice in a direct message.",
-                row.id
-            ),
-        ));
+        let mut out = Response::one(private_reply(cx, msg!("bomb-missing", id = row.id)));
         out.replies.extend(self.bomb_prompt(conn, row, color)?);
         Ok(Some(out))
     }
@@ -330,22 +302,16 @@ impl Bot {
         let name = self.name_of(conn, row.player(turn))?;
         if let Some(account) = self.notify_of(conn, &row.platform, row.player(turn))?.into_iter().next() {
             let to = Target::Direct { platform: row.platform.clone(), user: account, fallback: None };
-            let mut r = self.own_board(conn, &row, turn, to)?;
-            r.text = format!(
-                "Game #{}: your time to choose ran out, so I chose your bomb at random: {}. Your move time starts again.",
-                row.id,
-                piece_words(&start, sq)
-            );
+            let lang = self.player_lang(row.player(turn), self.lang_in(&game_scope(&row)));
+            let r = with_lang(lang, || -> Res<Reply> {
+                let mut r = self.own_board(conn, &row, turn, to)?;
+                r.text = t!("bomb-random-own", id = row.id, piece = piece_words(&start, sq));
+                Ok(r)
+            })?;
             out.replies.push(r);
         }
-        let mut note = Reply::new(
-            game_target(&row),
-            format!(
-                "Game #{}: {name} ({}) did not choose a bomb in time, so one was chosen at random. {name} to move.",
-                row.id,
-                turn.name()
-            ),
-        );
+        let mut note =
+            Reply::new(game_target(&row), t!("bomb-random-notice", id = row.id, name = name, color = color_word(turn)));
         note.notify = self.notify_of(conn, &row.platform, row.player(turn))?;
         out.replies.push(note);
         Ok(true)
@@ -362,19 +328,20 @@ impl Bot {
         let start = super::start_position(row)?;
         let bombs = stored_bombs(row)?;
         let side = |c: Color| {
-            let name = if c == Color::White { "White" } else { "Black" };
+            let side = if c == Color::White { "white" } else { "black" };
             match bombs[c.index()] {
-                Some(sq) => format!("{name}'s was {}", piece_words(&start, sq)),
-                None => format!("{name} never chose one"),
+                Some(sq) => t!("bomb-side-was", side = side, piece = piece_words(&start, sq)),
+                None => t!("bomb-side-never", side = side),
             }
         };
-        Ok(Some(format!("The bombs, where they started: {}; {}.", side(Color::White), side(Color::Black))))
+        Ok(Some(t!("bombs-revealed", white = side(Color::White), black = side(Color::Black))))
     }
 }
 
 /// A reply for the author alone.
-fn private_reply(cx: &Ctx<'_>, text: impl Into<String>) -> Reply {
-    let mut r = Reply::new(cx.target(), text);
+fn private_reply(cx: &Ctx<'_>, text: Msg) -> Reply {
+    let mut r = Reply::new(cx.target(), text.render(cx.author_lang));
     r.audience = Audience::Author;
+    r.lang = cx.author_lang;
     r
 }

@@ -8,7 +8,22 @@ use crate::rules::{Color, Game, Position, Variant, setups};
 use crate::store::challenges;
 use crate::store::games::{self, NewGame, Status};
 use crate::store::players::{self, Player};
+use crate::{msg, t};
 use rand::RngExt;
+
+/// Days per move as said in texts: `3 days per move`, `no clock`.
+pub(in crate::bot) fn clock_text(days: Option<u32>) -> String {
+    t!("clock-text", days = days.unwrap_or(0))
+}
+
+/// A challenge's colour choice (`white`, `black`, `random`) in the language in force.
+fn color_choice(color: &str) -> String {
+    match color {
+        "white" => t!("color-white"),
+        "black" => t!("color-black"),
+        _ => t!("color-random"),
+    }
+}
 
 impl Bot {
     pub(super) fn challenge(&self, cx: &Ctx<'_>, args: ChallengeArgs, play: bool) -> Res<Response> {
@@ -19,17 +34,17 @@ impl Bot {
         if let Some(s) = args.setup
             && (s as usize) >= setups::count(v)
         {
-            return user(format!("{} has setups 0 to {}, not {s}.", v.display_name, setups::count(v) - 1));
+            return user(msg!("setup-range", variant = v.display_name, max = setups::count(v) - 1, given = s));
         }
         if args.setup.is_some() && v.setups == crate::rules::SetupKind::Relocation {
-            return user("Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.");
+            return user(msg!("relocation-no-setup"));
         }
         let days = args.days.unwrap_or(cx.settings.default_days);
         let color = args.color.clone().unwrap_or_else(|| "random".into());
         let target = cx.inp.mentions.first();
         let vs_ai = play || target.is_some_and(|m| self.is_self_mention(m));
         if args.mentions_someone && target.is_none() && !play {
-            return user("I could not tell who you mentioned; mention them so the chat links their name.");
+            return user(msg!("mention-unclear"));
         }
         let rule = match &cx.scope().community {
             Some(c) => crate::store::settings::rated_games(&conn, &cx.scope().platform, c)?,
@@ -38,17 +53,17 @@ impl Bot {
         let rated = match (rule, args.rated) {
             (_, _) if vs_ai => false,
             (crate::store::settings::RatedGames::Always, Some(false)) => {
-                return user("This community plays rated games only; leave out casual.");
+                return user(msg!("community-rated-only"));
             }
             (crate::store::settings::RatedGames::Never, Some(true)) => {
-                return user("This community plays casual games only; leave out rated.");
+                return user(msg!("community-casual-only"));
             }
             (crate::store::settings::RatedGames::Always, _) => true,
             (crate::store::settings::RatedGames::Never, _) => false,
             (crate::store::settings::RatedGames::Choice, r) => r.unwrap_or(true),
         };
         if args.level.is_some() && !vs_ai {
-            return user(format!("level:N is for games against me: {}play [variant] level:N.", cx.p()));
+            return user(msg!("level-only-ai", p = cx.p()));
         }
         let me = self.me(&conn, cx)?;
         if vs_ai {
@@ -56,16 +71,10 @@ impl Bot {
             // Each game against the AI costs searches: a cap per person and one for everyone.
             let (mine, all) = crate::store::games::open_ai_games(&conn, me.id)?;
             if mine >= self.config.max_ai_games_per_player {
-                return user(format!(
-                    "You already have {mine} games against me going on, the most I play with one person at once. \
-                     Finish or {p}resign one first ({p}games lists them).",
-                    p = cx.p()
-                ));
+                return user(msg!("ai-games-mine", count = mine, p = cx.p()));
             }
             if all >= self.config.max_ai_games {
-                return user(format!(
-                    "I am playing {all} games at once, all I can take right now. Try again when some are over."
-                ));
+                return user(msg!("ai-games-all", count = all));
             }
             let level = args.level.unwrap_or(3);
             drop(conn);
@@ -74,7 +83,7 @@ impl Bot {
         let challenged = match target {
             Some(m) => {
                 if m.id == cx.inp.author.id {
-                    return user("You cannot challenge yourself.");
+                    return user(msg!("challenge-self"));
                 }
                 let name = if m.name.is_empty() { m.id.as_str() } else { m.name.as_str() };
                 Some(players::ensure(&conn, &cx.scope().platform, &m.id, &short(name), now)?)
@@ -99,28 +108,33 @@ impl Bot {
             },
             now,
         )?;
-        let clock =
-            days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
-        let setup = args.setup.map(|s| format!(", setup {s}")).unwrap_or_default();
+        let clock = clock_text(days);
+        let setup = args.setup.map(|s| t!("setup-suffix", number = s)).unwrap_or_default();
         let hours = self.config.challenge_expiry_secs / 3600;
-        let clock = if rated { format!("{clock}, rated") } else { format!("{clock}, casual") };
+        let clock = if rated { t!("clock-rated", clock = clock) } else { t!("clock-casual", clock = clock) };
         let p = cx.p();
         // Where commands are slash commands, the offer's buttons come first.
         let (answer, anyone) = if cx.slash() {
-            (
-                "the Accept or Decline button, or /accept and /decline".to_string(),
-                format!("the Accept button or /accept {id}"),
-            )
+            (t!("challenge-answer-slash"), t!("challenge-anyone-slash", id = id))
         } else {
-            (format!("{p}accept or {p}decline"), format!("{p}accept {id}"))
+            (t!("challenge-answer-typed", p = p), t!("challenge-anyone-typed", p = p, id = id))
         };
+        let color_text = color_choice(&color);
         let mut r = match &challenged {
             Some(c) => {
                 let mut r = self.reply_in(
                     cx.scope(),
-                    format!(
-                        "Challenge #{id}: {} challenges {} to {} ({clock}{setup}, {} plays {color}). {}: {answer} (expires in {hours} h).",
-                        me.name, c.name, v.display_name, me.name, c.name
+                    t!(
+                        "challenge-direct",
+                        id = id,
+                        name = me.name.as_str(),
+                        other = c.name.as_str(),
+                        variant = v.display_name,
+                        terms = clock.as_str(),
+                        setup = setup.as_str(),
+                        color = color_text.as_str(),
+                        answer = answer,
+                        hours = hours
                     ),
                 );
                 r.notify = self.notify_of(&conn, &cx.scope().platform, c.id)?;
@@ -128,9 +142,16 @@ impl Bot {
             }
             None => self.reply_in(
                 cx.scope(),
-                format!(
-                    "Open challenge #{id}: {} wants to play {} ({clock}{setup}, {} plays {color}). Anyone here: {anyone} (expires in {hours} h).",
-                    me.name, v.display_name, me.name
+                t!(
+                    "challenge-open",
+                    id = id,
+                    name = me.name.as_str(),
+                    variant = v.display_name,
+                    terms = clock.as_str(),
+                    setup = setup.as_str(),
+                    color = color_text.as_str(),
+                    anyone = anyone,
+                    hours = hours
                 ),
             ),
         };
@@ -139,14 +160,14 @@ impl Bot {
         let decline = Command::Decline(Some(id));
         r.choices = vec![
             Choice {
-                label: "Accept".into(),
+                label: t!("button-accept"),
                 typed: accept.typed(p),
                 command: accept,
                 style: ChoiceStyle::Primary,
                 for_user: accepter.clone(),
             },
             Choice {
-                label: "Decline".into(),
+                label: t!("button-decline"),
                 typed: decline.typed(p),
                 command: decline.clone(),
                 style: ChoiceStyle::Secondary,
@@ -155,7 +176,7 @@ impl Bot {
             // The challenger takes it back from the offer itself (a decline by the challenger
             // cancels); platforms that show only two choices leave this one out.
             Choice {
-                label: "Withdraw".into(),
+                label: t!("button-withdraw"),
                 typed: decline.typed(p),
                 command: decline,
                 style: ChoiceStyle::Secondary,
@@ -183,15 +204,10 @@ impl Bot {
                 match (direct.len(), list.len()) {
                     (1, _) => direct.remove(0),
                     (0, 1) => list.into_iter().next().expect("one"),
-                    (0, 0) => return user("There is no challenge here for you to accept."),
+                    (0, 0) => return user(msg!("accept-none")),
                     _ => {
                         let ids: Vec<String> = list.iter().map(|c| format!("#{}", c.id)).collect();
-                        return user(format!(
-                            "Several challenges are open ({}); say which, e.g. {}accept {}.",
-                            ids.join(", "),
-                            cx.p(),
-                            ids[0]
-                        ));
+                        return user(msg!("accept-which", ids = ids.join(", "), p = cx.p(), first = ids[0].as_str()));
                     }
                 }
             }
@@ -200,7 +216,7 @@ impl Bot {
             return Ok(r);
         }
         if !challenges::close(&conn, ch.id, "accepted", None)? {
-            return user(format!("Challenge #{} is no longer open.", ch.id));
+            return user(msg!("challenge-closed", id = ch.id));
         }
         let me = match known {
             Some(p) => p,
@@ -240,7 +256,8 @@ impl Bot {
             (None, Position::start(v))
         } else if v.has_setups() {
             let idx = setup.unwrap_or_else(|| setups::random_index(v, &mut rand::rng()) as u32);
-            let pos = setups::position(v, idx as usize).ok_or_else(|| BotError::User(format!("no setup {idx}")))?;
+            let pos = setups::position(v, idx as usize)
+                .ok_or_else(|| BotError::User(crate::msg!("no-setup", number = idx)))?;
             (Some(idx), pos)
         } else {
             (None, Position::start(v))
@@ -274,20 +291,29 @@ impl Bot {
         let p = cx.p();
         let thread = (cx.settings.thread_per_game && !cx.scope().direct).then(|| NewThread {
             game_id: id,
-            title: format!("Game #{id}: {} vs {} ({})", white.name, black.name, v.display_name),
+            title: t!(
+                "thread-title",
+                id = id,
+                white = white.name.as_str(),
+                black = black.name.as_str(),
+                variant = v.display_name
+            ),
         });
-        let setup_txt = setup.map(|s| format!(", setup {s}")).unwrap_or_default();
-        let clock =
-            days.map_or("no clock".to_string(), |d| format!("{d} day{} per move", if d == 1 { "" } else { "s" }));
-        let level = ai_level.map(|l| format!(" (level {l})")).unwrap_or_default();
+        let setup_txt = setup.map(|s| t!("setup-suffix", number = s)).unwrap_or_default();
+        let clock = clock_text(days);
+        let level = ai_level.map(|l| t!("level-suffix", level = l)).unwrap_or_default();
         let mut out = Response::default();
         if relocation {
             let mut r = self.board_reply(
                 start_target.clone(),
-                format!(
-                    "Game #{id} starts: {} (white) vs {} (black), {}, {clock}. Setup phase: {} (black) chooses first: \
-                     {p}swap K b (king with the piece on file b), {p}swap Q h, ... or {p}noswap.",
-                    white.name, black.name, v.display_name, black.name
+                t!(
+                    "game-starts-relocation",
+                    id = id,
+                    white = white.name.as_str(),
+                    black = black.name.as_str(),
+                    variant = v.display_name,
+                    clock = clock.as_str(),
+                    p = p
                 ),
                 &start,
                 None,
@@ -307,14 +333,15 @@ impl Bot {
         let to_move = white;
         let mut r = self.board_reply(
             start_target.clone(),
-            format!(
-                "Game #{id} starts: {}{} (white) vs {}{} (black), {}{setup_txt}, {clock}. {} (white) to move.",
-                white.name,
-                if white.is_ai { &level } else { "" },
-                black.name,
-                if black.is_ai { &level } else { "" },
-                v.display_name,
-                to_move.name
+            t!(
+                "game-starts",
+                id = id,
+                white = format!("{}{}", white.name, if white.is_ai { &level } else { "" }),
+                black = format!("{}{}", black.name, if black.is_ai { &level } else { "" }),
+                variant = v.display_name,
+                setup = setup_txt.as_str(),
+                clock = clock.as_str(),
+                mover = to_move.name.as_str()
             ),
             &start,
             None,
@@ -328,7 +355,8 @@ impl Bot {
         }
         r.new_thread = thread;
         let prompts = if v.bombs {
-            r.text.push_str(" First each player chooses a secret bomb: I sent each of you a direct message.");
+            r.text.push(' ');
+            r.text.push_str(&t!("bombs-first"));
             self.bomb_start(&conn, id)?
         } else {
             vec![]
@@ -353,7 +381,7 @@ impl Bot {
     pub(in crate::bot) fn ai_turn(&self, target: &Target, id: i64, ply: u32, level: u8, game: Game) -> Response {
         let mut out = Response::default();
         if self.oracle.budget(level) > std::time::Duration::from_secs(1) {
-            let mut r = Reply::new(target.clone(), format!("Game #{id}: capabot is thinking…"));
+            let mut r = Reply::new(target.clone(), t!("ai-thinking", id = id));
             r.slot = Some(Slot { key: thinking_slot(id), previous: None });
             out.replies.push(r);
         }
@@ -365,7 +393,7 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-            return user("There is no challenge here for you to decline.");
+            return user(msg!("decline-none-for-you"));
         };
         let mut list = challenges::acceptable(&conn, &cx.scope().platform, &cx.scope().chat, me.id, now)?;
         list.retain(|c| c.challenged == Some(me.id));
@@ -377,14 +405,14 @@ impl Bot {
                 } else if let Some(c) = own.iter().find(|c| c.id == id) {
                     (c.clone(), "cancelled")
                 } else {
-                    return user(format!("There is no open challenge #{id} here for you to decline or cancel."));
+                    return user(msg!("decline-unknown", id = id));
                 }
             }
             None => match (list.as_slice(), own.as_slice()) {
                 ([c], _) => (c.clone(), "declined"),
                 ([], [c]) => (c.clone(), "cancelled"),
-                ([], []) => return user("There is no challenge here for you to decline or cancel."),
-                _ => return user(format!("Several challenges are open; say which, e.g. {}decline #3.", cx.p())),
+                ([], []) => return user(msg!("decline-none")),
+                _ => return user(msg!("decline-which", p = cx.p())),
             },
         };
         let answer = if status == "declined" { super::LadderAnswer::Decline } else { super::LadderAnswer::Withdraw };
@@ -392,9 +420,10 @@ impl Bot {
             return Ok(r);
         }
         if !challenges::close(&conn, ch.id, status, None)? {
-            return user(format!("Challenge #{} is no longer open.", ch.id));
+            return user(msg!("challenge-closed", id = ch.id));
         }
-        let mut r = self.reply_in(cx.scope(), format!("Challenge #{} {status} by {}.", ch.id, me.name));
+        let mut r =
+            self.reply_in(cx.scope(), t!("challenge-ended", id = ch.id, status = status, name = me.name.as_str()));
         if status == "declined" {
             r.notify = self.notify_of(&conn, &cx.scope().platform, ch.challenger)?;
         }
@@ -421,22 +450,22 @@ impl Bot {
         id: i64,
         me: i64,
     ) -> Res<Response> {
-        let Some(c) = challenges::get(conn, id)? else { return user(format!("There is no challenge #{id}.")) };
+        let Some(c) = challenges::get(conn, id)? else { return user(msg!("challenge-none", id = id)) };
         if c.platform != cx.scope().platform || c.chat_id != cx.scope().chat {
-            return user(format!("Challenge #{id} is not in this chat."));
+            return user(msg!("challenge-not-here", id = id));
         }
         if c.status != "open" {
-            return user(format!("Challenge #{id} is no longer open ({}).", c.status));
+            return user(msg!("challenge-not-open", id = id, status = c.status.as_str()));
         }
         if c.expires_at <= self.clock.now() {
-            return user(format!("Challenge #{id} has expired."));
+            return user(msg!("challenge-expired", id = id));
         }
         if c.challenger == me {
-            return user(format!("Challenge #{id} is your own; {}decline #{id} cancels it.", cx.p()));
+            return user(msg!("challenge-own", id = id, p = cx.p()));
         }
         match c.challenged {
-            Some(other) => user(format!("Challenge #{id} is for {}, not for you.", self.name_of(conn, other)?)),
-            None => user(format!("There is no open challenge #{id} here that you can accept.")),
+            Some(other) => user(msg!("challenge-for-other", id = id, name = self.name_of(conn, other)?)),
+            None => user(msg!("challenge-none-open", id = id)),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! What a player looks at: the board, their games and challenges, the variants, PGN export, the
 //! whole game as an animated picture.
 
-use super::{Bot, BotError, Ctx, Res, game_scope, game_target, turn_of_fen, user, variant_named};
+use super::moves::reason_text;
+use super::{Bot, BotError, Ctx, Res, color_word, game_scope, game_target, turn_of_fen, user, variant_named};
 use crate::bot::io::{Attachment, Reply, Response, Target};
 use crate::bot::seams::game_gif;
 use crate::notation::{pgn, san};
@@ -11,10 +12,11 @@ use crate::store::challenges;
 use crate::store::games::{self, GameRow, Status};
 use crate::store::offers::{self, OfferKind};
 use crate::store::{Conn, players};
+use crate::{msg, t};
 
 /// The `variants` text.
 pub(super) fn variants_text() -> String {
-    let mut s = String::from("Variants:");
+    let mut s = t!("variants-head");
     for v in VARIANTS {
         s.push_str(&format!("\n{} — {}", v.name, v.display_name));
     }
@@ -35,23 +37,35 @@ impl Bot {
         let pos = game.position();
         let turn = pos.turn();
         let status = match row.status {
-            Status::Setup => "setup phase".to_string(),
-            Status::Active => format!("{} ({}) to move", self.name_of(&conn, row.player(turn))?, turn.name()),
-            Status::Finished => format!("finished {}", row.result.as_deref().unwrap_or("")),
-            Status::Aborted => "aborted".into(),
+            Status::Setup => t!("status-setup"),
+            Status::Active => {
+                t!("status-to-move", name = self.name_of(&conn, row.player(turn))?, color = color_word(turn))
+            }
+            Status::Finished => t!("status-finished", result = row.result.as_deref().unwrap_or("")),
+            Status::Aborted => t!("status-aborted"),
         };
         let white = self.name_of(&conn, row.white)?;
         let black = self.name_of(&conn, row.black)?;
-        let mut text = format!("Game #{}: {white} (white) vs {black} (black), {}; {status}.", row.id, row.variant);
+        let mut text = t!(
+            "board-head",
+            id = row.id,
+            white = white,
+            black = black,
+            variant = row.variant.as_str(),
+            status = status
+        );
         if let Some(dl) = row.deadline.filter(|_| row.status == Status::Active) {
             let left = dl - self.clock.now();
-            text.push_str(&format!(" Time left: {}h {}m.", left.max(0) / 3600, left.max(0) % 3600 / 60));
+            text.push(' ');
+            text.push_str(&t!("time-left", hours = left.max(0) / 3600, minutes = left.max(0) % 3600 / 60));
         }
         if let Some(o) = offers::get(&conn, row.id, OfferKind::Draw)? {
-            text.push_str(&format!(" Draw offered by {}.", self.name_of(&conn, o.by_player)?));
+            text.push(' ');
+            text.push_str(&t!("draw-pending", name = self.name_of(&conn, o.by_player)?));
         }
         if let Some(o) = offers::get(&conn, row.id, OfferKind::Takeback)? {
-            text.push_str(&format!(" Takeback requested by {}.", self.name_of(&conn, o.by_player)?));
+            text.push(' ');
+            text.push_str(&t!("takeback-pending", name = self.name_of(&conn, o.by_player)?));
         }
         let viewer = row.color_of(me.id).unwrap_or(Color::White);
         let mut r = self.board_reply(cx.target(), text, pos, game.moves().last().copied(), viewer);
@@ -64,43 +78,42 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-            return user(format!("You have no games. Start one with {prefix}challenge @someone or {prefix}play."));
+            return user(msg!("no-games", p = prefix));
         };
         let mut lines = Vec::new();
         for g in games::open_of_player(&conn, me.id)? {
             let opp = if g.white == me.id { g.black } else { g.white };
-            let here =
-                if g.platform == cx.scope().platform && g.chat_id == cx.scope().chat { "" } else { " (another chat)" };
+            let here = g.platform == cx.scope().platform && g.chat_id == cx.scope().chat;
             let state = if g.status == Status::Setup {
-                "setup phase".to_string()
+                "setup"
             } else if g.player(turn_of_fen(&g.fen)) == me.id {
-                "your turn".to_string()
+                "yours"
             } else {
-                "their turn".to_string()
+                "theirs"
             };
-            lines.push(format!(
-                "#{} {} vs {}, ply {}, {state}{here}",
-                g.id,
-                g.variant,
-                self.name_of(&conn, opp)?,
-                g.ply
+            lines.push(t!(
+                "games-line",
+                id = g.id,
+                variant = g.variant.as_str(),
+                other = self.name_of(&conn, opp)?,
+                ply = g.ply,
+                state = state,
+                here = if here { "here" } else { "elsewhere" }
             ));
         }
         for c in challenges::acceptable(&conn, &cx.scope().platform, &cx.scope().chat, me.id, now)? {
-            lines.push(format!(
-                "challenge #{} from {} ({}): {prefix}accept #{}",
-                c.id,
-                self.name_of(&conn, c.challenger)?,
-                c.variant,
-                c.id
+            lines.push(t!(
+                "games-challenge-line",
+                id = c.id,
+                name = self.name_of(&conn, c.challenger)?,
+                variant = c.variant.as_str(),
+                p = prefix
             ));
         }
         if lines.is_empty() {
-            return Ok(
-                cx.say(format!("No games in progress. Start one with {prefix}challenge @someone or {prefix}play."))
-            );
+            return Ok(cx.say(t!("games-none", p = prefix)));
         }
-        Ok(cx.say(format!("Your games:\n{}", lines.join("\n"))))
+        Ok(cx.say(format!("{}\n{}", t!("games-head"), lines.join("\n"))))
     }
 
     pub(super) fn pgn(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
@@ -119,13 +132,13 @@ impl Bot {
     /// A player's name as a game record shows it (the AI with its level).
     fn record_name(&self, conn: &Conn<'_>, row: &GameRow, id: crate::store::players::PlayerId) -> Res<String> {
         let p = players::get(conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
-        Ok(if p.is_ai { format!("capabot (level {})", row.ai_level.unwrap_or(0)) } else { p.name })
+        Ok(if p.is_ai { t!("ai-name-level", level = row.ai_level.unwrap_or(0)) } else { p.name })
     }
 
     pub(super) fn gif(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let (me, row) = self.game_for(cx, id)?;
         if !self.config.pictures {
-            return user(format!("Pictures are switched off on this bot; {}pgn gives the game as text.", cx.p()));
+            return user(msg!("pictures-off", p = cx.p()));
         }
         let conn = self.conn()?;
         let viewer = row.color_of(me.id).unwrap_or(Color::White);
@@ -142,35 +155,40 @@ impl Bot {
         viewer: Color,
     ) -> Res<Reply> {
         if row.status == Status::Setup {
-            return user(format!("Game #{} is still in its setup phase: there is nothing to animate yet.", row.id));
+            return user(msg!("gif-in-setup", id = row.id));
         }
         let game = self.load_game(conn, row)?;
         if game.moves().is_empty() {
-            return user(format!("Game #{} has no moves yet: there is nothing to animate.", row.id));
+            return user(msg!("gif-no-moves", id = row.id));
         }
         let white = self.record_name(conn, row, row.white)?;
         let black = self.record_name(conn, row, row.black)?;
         let result = match (row.outcome(), row.status) {
-            (Some(o), _) => Some(format!("{} · {}", o.result_str(), o.reason_str())),
-            (None, Status::Aborted) => Some("aborted".to_string()),
+            (Some(o), _) => Some(format!("{} · {}", o.result_str(), reason_text(o))),
+            (None, Status::Aborted) => Some(t!("status-aborted")),
             (None, _) => None,
         };
         let bytes = game_gif(&game, &white, &black, result.as_deref(), viewer).map_err(|e| match e {
-            GifError::TooLong { .. } => BotError::User(format!(
-                "Game #{}: {e}; {}pgn gives it as text.",
-                row.id,
-                self.hint_for(&game_scope(row))
+            GifError::TooLong { plies } => BotError::User(msg!(
+                "gif-too-long",
+                id = row.id,
+                plies = plies,
+                max = crate::render::gif::MAX_PLIES,
+                p = self.hint_for(&game_scope(row))
             )),
             GifError::Encoding(e) => BotError::Internal(format!("game {}: {e}", row.id)),
         })?;
         let variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name);
         let plies = game.moves().len();
-        let state = result.as_deref().map_or_else(|| "in progress".to_string(), |r| r.to_string());
-        let text = format!(
-            "Game #{}, {white} (white) vs {black} (black), {variant}: {} move{}, {state}.",
-            row.id,
-            plies.div_ceil(2),
-            if plies.div_ceil(2) == 1 { "" } else { "s" }
+        let state = result.as_deref().map_or_else(|| t!("status-in-progress"), |r| r.to_string());
+        let text = t!(
+            "gif-caption",
+            id = row.id,
+            white = white.as_str(),
+            black = black.as_str(),
+            variant = variant,
+            count = plies.div_ceil(2),
+            state = state.as_str()
         );
         let mut r = Reply::new(target, text);
         r.alt_text = Some(gif_alt_text(&game, row.id, variant, &white, &black, &state));
@@ -202,8 +220,9 @@ impl Bot {
         let game = self.load_game(conn, row)?;
         let name = |id| self.record_name(conn, row, id);
         let headers = pgn::PgnHeaders {
-            event: format!("capabot game #{}", row.id),
-            site: format!("{} chat {}", row.platform, row.chat_id),
+            // PGN tags are a file format's data, in English as PGN readers expect.
+            event: format!("capabot game #{}", row.id), // i18n: data
+            site: format!("{} chat {}", row.platform, row.chat_id), // i18n: data
             date: crate::bot::clock::pgn_date(row.created_at),
             white: name(row.white)?,
             black: name(row.black)?,
@@ -243,8 +262,5 @@ fn gif_alt_text(game: &Game, id: i64, variant: &str, white: &str, black: &str, s
         }
         moves.push_str(&word);
     }
-    format!(
-        "Animated board of game #{id}, {variant}: {white} (white) vs {black} (black), one frame per move from the start. \
-         Moves: {moves}. Result: {state}."
-    )
+    t!("gif-alt", id = id, variant = variant, white = white, black = black, moves = moves, state = state)
 }

@@ -11,11 +11,13 @@ use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
 use crate::community::ladder::{ChallengeResult, ChallengeStatus, Effect, Ladder, LadderError, LadderSettings};
+use crate::i18n::with_lang;
 use crate::rules::{Color, Outcome};
 use crate::store::challenges::{self, NewChallenge};
 use crate::store::games::GameRow;
 use crate::store::ladders::{self, LadderId, LadderInfo};
 use crate::store::{Conn, events, games, players};
+use crate::{msg, t};
 use rusqlite::Connection;
 
 /// How an ordinary challenge offering a ladder challenge is answered.
@@ -31,22 +33,25 @@ fn standings_slot(id: LadderId) -> String {
     format!("ladder:{id}:standings")
 }
 
-fn plural(n: impl Into<i64>, word: &str) -> String {
-    let n = n.into();
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+fn days_text(n: impl Into<i64>) -> String {
+    t!("n-days", count = n.into())
+}
+
+fn places_text(n: impl Into<i64>) -> String {
+    t!("n-places", count = n.into())
 }
 
 impl Bot {
     pub(super) fn ladder_cmd(&self, cx: &Ctx<'_>, cmd: LadderCmd) -> Res<Response> {
         let Some(community) = cx.scope().community.clone() else {
-            return user("Ladders belong to a community (a server or space); this chat is in none.");
+            return user(msg!("ladder-no-community"));
         };
         let admin_only = matches!(
             cmd,
             LadderCmd::Create { .. } | LadderCmd::Remove(_) | LadderCmd::Undo { .. } | LadderCmd::SeasonClose(_)
         );
         if admin_only && !cx.inp.author_is_admin {
-            return user("Sorry, only the community's administrators may do that with a ladder.");
+            return user(msg!("ladder-admins-only"));
         }
         let accept = matches!(cmd, LadderCmd::Accept(_));
         let conn = self.conn()?;
@@ -56,10 +61,7 @@ impl Bot {
             LadderCmd::Show => {
                 let all = ladders::list(&conn, &platform, &community)?;
                 if all.is_empty() {
-                    return user(format!(
-                        "This community has no ladder yet; an administrator can make one with {}ladder create chess.",
-                        cx.p()
-                    ));
+                    return user(msg!("ladder-none-yet", p = cx.p()));
                 }
                 let mut texts = Vec::new();
                 for info in &all {
@@ -76,24 +78,28 @@ impl Bot {
                     accept_days: wait.unwrap_or(d.accept_days),
                 };
                 let Some(id) = ladders::create(&conn, &platform, &community, v.name, settings, now)? else {
-                    return user(format!("This community already has a {} ladder.", v.display_name));
+                    return user(msg!("ladder-exists", variant = v.display_name));
                 };
                 ladders::set_chat(&conn, id, &cx.scope().chat, cx.scope().thread.as_deref())?;
-                Ok(cx.say(format!(
-                    "The {} ladder is open: {} per move, challenges up to {} up, {} to accept. Join with {}ladder join.",
-                    v.display_name,
-                    plural(settings.days_per_move, "day"),
-                    plural(settings.max_places_up as i64, "place"),
-                    plural(settings.accept_days, "day"),
-                    cx.p()
+                Ok(cx.say(t!(
+                    "ladder-created",
+                    variant = v.display_name,
+                    days = days_text(settings.days_per_move),
+                    reach = places_text(settings.max_places_up as i64),
+                    wait = days_text(settings.accept_days),
+                    p = cx.p()
                 )))
             }
             LadderCmd::Join(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let me = self.me(&conn, cx)?;
                 let place = self.ladder_op(&conn, &info, |l| l.join(me.id, now))?;
-                let mut out =
-                    cx.say(format!("{} joins the {} ladder in place {place}.", me.name, self.ladder_name(&info)));
+                let mut out = cx.say(t!(
+                    "ladder-joined",
+                    name = me.name.as_str(),
+                    ladder = self.ladder_name(&info),
+                    place = place
+                ));
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
             }
@@ -102,25 +108,21 @@ impl Bot {
                 let me = self.me(&conn, cx)?;
                 let cancelled = self.ladder_op(&conn, &info, |l| l.leave(me.id, now))?;
                 self.close_linked(&conn, &info, cancelled, "cancelled")?;
-                let mut out = cx.say(format!("{} leaves the {} ladder.", me.name, self.ladder_name(&info)));
+                let mut out = cx.say(t!("ladder-left", name = me.name.as_str(), ladder = self.ladder_name(&info)));
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
             }
             LadderCmd::Remove(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let Some(who) = cx.inp.mentions.first() else {
-                    return user(format!("Say whom to remove, e.g. {}ladder remove @bob.", cx.p()));
+                    return user(msg!("ladder-remove-whom", p = cx.p()));
                 };
                 let Some(p) = players::find(&conn, &platform, &who.id)? else {
-                    return user(format!("{} is not on this ladder.", short(&who.name)));
+                    return user(msg!("ladder-player-not-on", name = short(&who.name)));
                 };
                 let cancelled = self.ladder_op(&conn, &info, |l| l.remove(p.id, now))?;
                 self.close_linked(&conn, &info, cancelled, "cancelled")?;
-                let mut out = cx.say(format!(
-                    "{} is removed from the {} ladder by an administrator.",
-                    p.name,
-                    self.ladder_name(&info)
-                ));
+                let mut out = cx.say(t!("ladder-removed", name = p.name.as_str(), ladder = self.ladder_name(&info)));
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
             }
@@ -128,13 +130,13 @@ impl Bot {
             LadderCmd::Accept(v) | LadderCmd::Decline(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let Some(me) = players::find(&conn, &platform, &cx.inp.author.id)? else {
-                    return user(LadderError::NoChallengeToAnswer.describe(|_| String::new()));
+                    return user(LadderError::NoChallengeToAnswer.msg(|_| String::new()));
                 };
                 let ladder = self.load_ladder(&conn, info.id)?;
                 let Some(c) =
                     ladder.challenges().iter().find(|c| c.status == ChallengeStatus::Pending && c.challenged == me.id)
                 else {
-                    return user(LadderError::NoChallengeToAnswer.describe(|_| String::new()));
+                    return user(LadderError::NoChallengeToAnswer.msg(|_| String::new()));
                 };
                 let linked = ladders::linked_challenge(&conn, info.id, ladder.season(), c.id)?;
                 drop(conn);
@@ -143,10 +145,11 @@ impl Bot {
             LadderCmd::Undo { event, reason } => {
                 let info = self.pick_ladder(&conn, cx, &community, None)?;
                 self.ladder_op(&conn, &info, |l| l.undo(event, &reason, now))?;
-                let mut out = cx.say(format!(
-                    "Ladder event {event} of the {} ladder is undone by an administrator (reason: {}).",
-                    self.ladder_name(&info),
-                    short(reason.trim())
+                let mut out = cx.say(t!(
+                    "ladder-undone",
+                    event = event,
+                    ladder = self.ladder_name(&info),
+                    reason = short(reason.trim())
                 ));
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
@@ -158,14 +161,12 @@ impl Bot {
                 for c in before.challenges().iter().filter(|c| c.status.is_open()) {
                     self.close_linked(&conn, &info, Some(c.id), "cancelled")?;
                 }
-                let mut out = cx.say(format!(
-                    "Season {} of the {} ladder is closed and its final standings archived ({}ladder season {}). \
-                     Season {} opens with the same order; open ladder challenges are cancelled.",
-                    closed.number,
-                    self.ladder_name(&info),
-                    cx.p(),
-                    closed.number,
-                    closed.number + 1
+                let mut out = cx.say(t!(
+                    "ladder-season-closed",
+                    number = closed.number,
+                    ladder = self.ladder_name(&info),
+                    p = cx.p(),
+                    next = closed.number + 1
                 ));
                 let info = ladders::info(&conn, info.id)?.unwrap_or(info);
                 out.replies.push(self.standings_reply(&conn, &info)?);
@@ -175,19 +176,20 @@ impl Bot {
                 let info = self.pick_ladder(&conn, cx, &community, variant.as_deref())?;
                 let ladder = self.load_ladder(&conn, info.id)?;
                 let Some(s) = ladder.archive().iter().find(|s| s.number == number) else {
-                    return user(format!(
-                        "The {} ladder has no closed season {number}; it is in season {}.",
-                        self.ladder_name(&info),
-                        ladder.season()
+                    return user(msg!(
+                        "ladder-no-season",
+                        ladder = self.ladder_name(&info),
+                        number = number,
+                        current = ladder.season()
                     ));
                 };
-                let mut text =
-                    format!("{} ladder, season {number} (closed), final standings:", self.ladder_name(&info));
+                let mut text = t!("ladder-season-head", ladder = self.ladder_name(&info), number = number);
                 for (i, p) in s.standings.iter().enumerate() {
                     text.push_str(&format!("\n{}. {}", i + 1, self.name_of(&conn, *p)?));
                 }
                 if s.standings.is_empty() {
-                    text.push_str("\nNobody stood on it.");
+                    text.push('\n');
+                    text.push_str(&t!("ladder-season-empty"));
                 }
                 Ok(cx.say(text))
             }
@@ -210,21 +212,18 @@ impl Bot {
             let v = variant_named(v)?;
             return match ladders::find(conn, platform, community, v.name)? {
                 Some(l) => Ok(l),
-                None => user(format!("This community has no {} ladder.", v.display_name)),
+                None => user(msg!("ladder-no-such", variant = v.display_name)),
             };
         }
         let mut all = ladders::list(conn, platform, community)?;
         match all.len() {
-            0 => user(format!(
-                "This community has no ladder yet; an administrator can make one with {}ladder create chess.",
-                cx.p()
-            )),
+            0 => user(msg!("ladder-none-yet", p = cx.p())),
             1 => Ok(all.remove(0)),
             _ => match all.iter().position(|l| l.variant == cx.settings.default_variant) {
                 Some(i) => Ok(all.remove(i)),
                 None => {
                     let names: Vec<&str> = all.iter().map(|l| l.variant.as_str()).collect();
-                    user(format!("This community has several ladders ({}); add the variant.", names.join(", ")))
+                    user(msg!("ladder-which", names = names.join(", ")))
                 }
             },
         }
@@ -239,12 +238,8 @@ impl Bot {
     ) -> Res<T> {
         match ladders::update(conn, info.id, op)? {
             Ok(t) => Ok(t),
-            Err(e) => user(self.describe(conn, &e)),
+            Err(e) => user(e.msg(|p| name(conn, p).unwrap_or_else(|_| t!("player-fallback", id = p)))),
         }
-    }
-
-    fn describe(&self, conn: &Connection, e: &LadderError) -> String {
-        e.describe(|p| name(conn, p).unwrap_or_else(|_| format!("player {p}")))
     }
 
     /// Closes the ordinary challenge offering ladder challenge `lc` (if any, and still open).
@@ -263,13 +258,13 @@ impl Bot {
     fn standings_text(&self, conn: &Connection, info: &LadderInfo, p: &str) -> Res<String> {
         let ladder = self.load_ladder(conn, info.id)?;
         let s = ladder.settings();
-        let mut text = format!(
-            "{} ladder, season {} ({} per move, challenge up to {} up, {} to accept):",
-            self.ladder_name(info),
-            ladder.season(),
-            plural(s.days_per_move, "day"),
-            plural(s.max_places_up as i64, "place"),
-            plural(s.accept_days, "day")
+        let mut text = t!(
+            "ladder-standings-head",
+            ladder = self.ladder_name(info),
+            season = ladder.season(),
+            days = days_text(s.days_per_move),
+            reach = places_text(s.max_places_up as i64),
+            wait = days_text(s.accept_days)
         );
         let scope = crate::store::ratings::Scope::community(&info.platform, &info.community_id);
         let now = self.clock.now();
@@ -280,17 +275,18 @@ impl Bot {
             text.push_str(&format!("\n{}. {} ({})", i + 1, name(conn, pl)?, rating.display()));
             if let Some(c) = ladder.open_challenge_of(pl) {
                 let other = if c.challenger == pl { c.challenged } else { c.challenger };
-                let dir = if c.challenger == pl { "challenges" } else { "challenged by" };
+                let dir = if c.challenger == pl { "challenges" } else { "challenged" };
                 let state = match (c.status, c.game) {
-                    (ChallengeStatus::Accepted, Some(g)) => format!("game #{g}"),
-                    (ChallengeStatus::Accepted, None) => "accepted".into(),
-                    _ => "waiting for an answer".into(),
+                    (ChallengeStatus::Accepted, Some(g)) => t!("ladder-state-game", id = g),
+                    (ChallengeStatus::Accepted, None) => t!("ladder-state-accepted"),
+                    _ => t!("ladder-state-waiting"),
                 };
-                text.push_str(&format!(" — {dir} {} ({state})", name(conn, other)?));
+                text.push_str(&t!("ladder-standings-challenge", dir = dir, name = name(conn, other)?, state = state));
             }
         }
         if ladder.standings().is_empty() {
-            text.push_str(&format!("\nNobody is on it yet: {p}ladder join {}.", info.variant));
+            text.push('\n');
+            text.push_str(&t!("ladder-standings-empty", p = p, variant = info.variant.as_str()));
         }
         Ok(text)
     }
@@ -305,8 +301,9 @@ impl Bot {
             thread,
             direct: false,
         };
-        let prefix = self.effective_settings(&scope)?.hint;
-        let mut r = Reply::new(Target::Chat(scope), self.standings_text(conn, info, &prefix)?);
+        let settings = self.effective_settings(&scope)?;
+        let text = with_lang(settings.lang, || self.standings_text(conn, info, &settings.hint))?;
+        let mut r = Reply::new(Target::Chat(scope), text);
         let key = standings_slot(info.id);
         r.slot = Some(Slot { previous: events::slot(conn, &info.platform, &key)?, key });
         Ok(r)
@@ -316,7 +313,7 @@ impl Bot {
         let now = self.clock.now();
         let info = self.pick_ladder(conn, cx, community, variant)?;
         let Some(them) = cx.inp.mentions.first() else {
-            return user(format!("Say whom you challenge, e.g. {}ladder challenge @bob.", cx.p()));
+            return user(msg!("ladder-challenge-whom", p = cx.p()));
         };
         let me = self.me(conn, cx)?;
         let name = if them.name.is_empty() { them.id.as_str() } else { them.name.as_str() };
@@ -346,26 +343,26 @@ impl Bot {
         )?;
         ladders::link_challenge(conn, ch, info.id, ladder.season(), lc)?;
         let p = cx.p();
-        let days = plural(info.settings.accept_days, "day");
+        let wait = days_text(info.settings.accept_days);
         let mut r = self.reply_in(
             cx.scope(),
-            format!(
-                "Ladder challenge #{ch}: {} (place {}) challenges {} (place {}) on the {} ladder. {}: {p}accept #{ch} \
-                 or {p}decline #{ch} within {days}; declining or not answering counts as a win of {}.",
-                me.name,
-                ladder.place_of(me.id).unwrap_or(0),
-                other.name,
-                ladder.place_of(other.id).unwrap_or(0),
-                v.display_name,
-                other.name,
-                me.name
+            t!(
+                "ladder-challenge",
+                id = ch,
+                name = me.name.as_str(),
+                place = ladder.place_of(me.id).unwrap_or(0),
+                other = other.name.as_str(),
+                other_place = ladder.place_of(other.id).unwrap_or(0),
+                variant = v.display_name,
+                p = p,
+                wait = wait
             ),
         );
         r.notify = self.notify_of(conn, &cx.scope().platform, other.id)?;
         let them = r.notify.first().cloned();
         r.choices = vec![
-            choice("Accept", Command::Accept(Some(ch)), ChoiceStyle::Primary, them.clone(), p),
-            choice("Decline", Command::Decline(Some(ch)), ChoiceStyle::Secondary, them, p),
+            choice(&t!("button-accept"), Command::Accept(Some(ch)), ChoiceStyle::Primary, them.clone(), p),
+            choice(&t!("button-decline"), Command::Decline(Some(ch)), ChoiceStyle::Secondary, them, p),
         ];
         Ok(Response::one(r))
     }
@@ -393,7 +390,7 @@ impl Bot {
             Answer::Withdraw => {
                 let lc = self.ladder_op(&conn, info, |l| l.withdraw(me.id))?;
                 self.close_linked(&conn, info, Some(lc), "cancelled")?;
-                Ok(cx.say(format!("{} withdraws their {name} ladder challenge.", me.name)))
+                Ok(cx.say(t!("ladder-withdrawn", name = me.name.as_str(), ladder = name)))
             }
             Answer::Decline => {
                 let (lc, effect) = self.ladder_op(&conn, info, |l| l.decline(me.id, now))?;
@@ -402,11 +399,12 @@ impl Bot {
                 let challenger = ladder.challenge(lc).map_or(me.id, |c| c.challenger);
                 let mut r = self.reply_in(
                     cx.scope(),
-                    format!(
-                        "{} declines the {name} ladder challenge of {}, which counts as forfeited. {}",
-                        me.name,
-                        self.name_of(&conn, challenger)?,
-                        self.effect_line(&conn, effect, challenger, me.id)?
+                    t!(
+                        "ladder-declined",
+                        name = me.name.as_str(),
+                        ladder = name,
+                        other = self.name_of(&conn, challenger)?,
+                        effect = self.effect_line(&conn, effect, challenger, me.id)?
                     ),
                 );
                 r.notify = self.notify_of(&conn, &cx.scope().platform, challenger)?;
@@ -445,7 +443,7 @@ impl Bot {
                 }
                 let head = self.reply_in(
                     cx.scope(),
-                    format!("{} accepts the {name} ladder challenge of {}.", me.name, challenger.name),
+                    t!("ladder-accepted", name = me.name.as_str(), ladder = name, other = challenger.name.as_str()),
                 );
                 out.replies.insert(0, head);
                 Ok(out)
@@ -464,9 +462,9 @@ impl Bot {
         Ok(match effect {
             Effect::Climbed { winner, to, .. } => {
                 let loser = if winner == challenger { challenged } else { challenger };
-                format!("{} takes place {to} from {}.", name(conn, winner)?, name(conn, loser)?)
+                t!("ladder-climbed", name = name(conn, winner)?, place = to, other = name(conn, loser)?)
             }
-            Effect::Unchanged => "The standings stay as they are.".into(),
+            Effect::Unchanged => t!("ladder-unchanged"),
         })
     }
 
@@ -497,10 +495,10 @@ impl Bot {
                         ladders::mark_standings_due(conn, lid)?;
                         self.effect_line(conn, effect, c.challenger, c.challenged).unwrap_or_default()
                     }
-                    (Effect::Unchanged, ChallengeResult::Draw) => "a draw changes nothing.".into(),
-                    (Effect::Unchanged, _) => "the standings stay as they are.".into(),
+                    (Effect::Unchanged, ChallengeResult::Draw) => t!("ladder-note-draw"),
+                    (Effect::Unchanged, _) => t!("ladder-note-unchanged"),
                 };
-                notes.push(format!("Ladder: {line}"));
+                notes.push(t!("ladder-note", line = line));
             }
             Err(e) => tracing::warn!(game = row.id, "ladder result not recorded: {e}"),
         }
@@ -512,7 +510,7 @@ impl Bot {
         let conn = self.conn()?;
         let Some((lid, lc)) = ladders::find_by_game(&conn, game)? else { return Ok(None) };
         Ok(match ladders::update(&conn, lid, |l| l.cancel(lc))? {
-            Ok(()) => Some("Ladder: the challenge is cancelled with the game; the standings stay as they are.".into()),
+            Ok(()) => Some(t!("ladder-aborted")),
             Err(_) => None,
         })
     }
@@ -538,13 +536,16 @@ impl Bot {
                 let Some(c) = ladder.challenge(lc) else { continue };
                 let mut r = self.standings_reply(&conn, &info)?;
                 r.slot = None;
-                r.text = format!(
-                    "Ladder: {} did not accept the {} ladder challenge of {} in time, which counts as forfeited. {}",
-                    self.name_of(&conn, c.challenged)?,
-                    self.ladder_name(&info),
-                    self.name_of(&conn, c.challenger)?,
-                    self.effect_line(&conn, effect, c.challenger, c.challenged)?
-                );
+                let lang = r.target.chat().map_or(self.config.lang, |s| self.lang_in(s));
+                r.text = with_lang(lang, || -> Res<String> {
+                    Ok(t!(
+                        "ladder-forfeit",
+                        name = self.name_of(&conn, c.challenged)?,
+                        ladder = self.ladder_name(&info),
+                        other = self.name_of(&conn, c.challenger)?,
+                        effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
+                    ))
+                })?;
                 r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
                 r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
                 out.replies.push(r);
@@ -570,5 +571,5 @@ impl Bot {
 
 /// A player's name, read through any connection (the end hook has no pooled one).
 fn name(conn: &Connection, id: PlayerId) -> Res<String> {
-    Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| p.name))
+    Ok(players::get(conn, id)?.map_or_else(|| t!("player-fallback", id = id), |p| p.name))
 }

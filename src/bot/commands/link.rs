@@ -4,6 +4,7 @@
 use super::{Bot, Ctx, Res, short, user};
 use crate::bot::io::Response;
 use crate::community::link::CODE_LIFETIME_SECS;
+use crate::msg;
 use crate::store::links;
 
 impl Bot {
@@ -15,30 +16,19 @@ impl Bot {
         let Some(code) = code else {
             let code = match links::create_code(&conn, &cx.scope().platform, &cx.inp.author.id, now)? {
                 Ok(c) => c,
-                Err(e) => return user(e.to_string()),
+                Err(e) => return user(e.msg()),
             };
-            return Ok(self.private(
-                cx,
-                format!(
-                    "Your link code is {code}. On your other platform say {p}link {code} within {} minutes; \
-                     it works once. Keep it to yourself: whoever uses it joins their account to yours.",
-                    CODE_LIFETIME_SECS / 60
-                ),
-            ));
+            return Ok(
+                self.private(cx, msg!("link-code", code = code.to_string(), p = p, minutes = CODE_LIFETIME_SECS / 60))
+            );
         };
         let platform = cx.scope().platform.clone();
         match links::redeem(&conn, &code, &platform, &cx.inp.author.id, &short(&me.name), now)? {
             Ok(linked) => {
                 let name = self.name_of(&conn, linked.player)?;
-                Ok(self.private(
-                    cx,
-                    format!(
-                        "Linked: this {platform} account and your other account are now one player, {name}, \
-                         with all their games. {p}unlink undoes it."
-                    ),
-                ))
+                Ok(self.private(cx, msg!("link-done", platform = platform, name = name, p = p)))
             }
-            Err(e) => user(e.to_string()),
+            Err(e) => user(e.msg()),
         }
     }
 
@@ -47,15 +37,8 @@ impl Bot {
         let now = self.clock.now();
         let me = self.me(&conn, cx)?;
         match links::unlink(&conn, &cx.scope().platform, &cx.inp.author.id, &short(&me.name), now)? {
-            Ok(_) => Ok(self.private(
-                cx,
-                format!(
-                    "Unlinked: this {} account is a player of its own again; the shared history stays with your \
-                     other accounts.",
-                    cx.scope().platform
-                ),
-            )),
-            Err(e) => user(e.to_string()),
+            Ok(_) => Ok(self.private(cx, msg!("unlink-done", platform = cx.scope().platform.as_str()))),
+            Err(e) => user(e.msg()),
         }
     }
 }

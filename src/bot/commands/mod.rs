@@ -23,11 +23,13 @@ use super::io::{Audience, Body, Choice, ChoiceStyle, GameCard, Reply, Response, 
 use super::seams::board_png;
 use super::textboard::text_board;
 use super::{Bot, BotError, Ctx};
+use crate::i18n::{Lang, Msg};
 use crate::notation::{fen, uci};
 use crate::rules::{Color, Game, Move, Position, VARIANTS, Variant};
 use crate::store::games::{self, GameRow, Status};
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::{Conn, challenges::Challenge};
+use crate::{msg, t};
 
 pub(super) const DAY: i64 = 86_400;
 
@@ -56,7 +58,7 @@ pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
         Some(v) => Ok(v),
         None => {
             let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
-            user(format!("I don't know the variant '{}'. Variants: {}.", short(name), names.join(", ")))
+            user(msg!("variant-unknown", name = short(name), names = names.join(", ")))
         }
     }
 }
@@ -72,10 +74,7 @@ pub(super) fn playable_variant(name: &str) -> Res<&'static Variant> {
 pub(super) fn series_variant(name: &str) -> Res<&'static Variant> {
     let v = variant_named(name)?;
     if v.bombs {
-        return user(format!(
-            "{} is played by challenge (each player chooses a secret bomb by direct message); ladders and tournaments do not offer it yet.",
-            v.display_name
-        ));
+        return user(msg!("series-no-bombs", variant = v.display_name));
     }
     Ok(v)
 }
@@ -148,10 +147,16 @@ impl Bot {
         Reply::new(game_target(row), text)
     }
 
-    /// A reply only the author needs (ephemeral where the platform can).
-    pub(in crate::bot) fn private(&self, cx: &Ctx<'_>, text: impl Into<String>) -> Response {
-        let mut r = Reply::new(cx.target(), text);
+    /// A reply only the author needs (ephemeral where the platform can), in the author's language.
+    pub(in crate::bot) fn private(&self, cx: &Ctx<'_>, text: impl Into<Msg>) -> Response {
+        self.private_in(cx, cx.author_lang, text)
+    }
+
+    /// A reply only the author needs, in `lang`.
+    pub(in crate::bot) fn private_in(&self, cx: &Ctx<'_>, lang: Lang, text: impl Into<Msg>) -> Response {
+        let mut r = Reply::new(cx.target(), text.into().render(lang));
         r.audience = Audience::Author;
+        r.lang = lang;
         Response::one(r)
     }
 
@@ -173,14 +178,11 @@ impl Bot {
                     None => return self.plain_text(cx, text),
                 };
                 if raw.len() > self.config.max_input {
-                    return user(format!(
-                        "That message is too long ({} characters); commands are short. Say {p}help for the list.",
-                        raw.chars().count()
-                    ));
+                    return user(msg!("input-too-long", count = raw.chars().count(), p = p));
                 }
                 match command::parse(body) {
                     Ok(c) => c,
-                    Err(e) => return user(format!("{e}. Say {p}help for the commands.")),
+                    Err(e) => return user(msg!("parse-error", error = e, p = p)),
                 }
             }
         };
@@ -195,10 +197,11 @@ impl Bot {
     fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
         match cmd {
             Command::Help => Ok(cx.say(command::help_text(cx.p(), cx.slash()))),
+            Command::Lang(choice) => self.lang_setting(cx, choice),
             Command::Variants => Ok(cx.say(info::variants_text())),
             Command::Rules(name) => {
                 let v = variant_named(name.as_deref().unwrap_or(&cx.settings.default_variant))?;
-                Ok(cx.say(format!("{}: {}", v.display_name, v.rules_summary)))
+                Ok(cx.say(rules_page(v)))
             }
             Command::Challenge(args) => self.challenge(cx, args, false),
             Command::Play(args) => self.challenge(cx, args, true),
@@ -216,7 +219,7 @@ impl Bot {
             Command::Abort(id) => self.abort(cx, id),
             Command::Fen(id) => {
                 let (_, row) = self.game_for(cx, id)?;
-                Ok(cx.say(format!("Game #{}: {}", row.id, row.fen)))
+                Ok(cx.say(t!("game-fen", id = row.id, fen = row.fen.as_str())))
             }
             Command::Pgn(id) => self.pgn(cx, id),
             Command::Gif(id) => self.gif(cx, id),
@@ -242,7 +245,7 @@ impl Bot {
     }
 
     pub(in crate::bot) fn name_of(&self, conn: &Conn<'_>, id: PlayerId) -> Res<String> {
-        Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| p.name))
+        Ok(players::get(conn, id)?.map_or_else(|| t!("player-fallback", id = id), |p| p.name))
     }
 
     pub(in crate::bot) fn notify_of(&self, conn: &Conn<'_>, platform: &str, id: PlayerId) -> Res<Vec<UserRef>> {
@@ -264,22 +267,19 @@ impl Bot {
             if let Some(id) = id
                 && games::get(&conn, id)?.is_some()
             {
-                return user(format!("Game #{id} is not yours: you are not playing in it."));
+                return user(msg!("game-not-yours", id = id));
             }
-            return user(format!(
-                "You have no games yet. Start one with {p}challenge @someone or {p}play.",
-                p = cx.p()
-            ));
+            return user(msg!("no-games-yet", p = cx.p()));
         };
         match id {
             Some(id) => {
-                let Some(row) = games::get(&conn, id)? else { return user(format!("There is no game #{id}.")) };
+                let Some(row) = games::get(&conn, id)? else { return user(msg!("game-none", id = id)) };
                 let row = self.take_up_paused(&conn, cx, &me, row)?;
                 if row.platform != cx.scope().platform || row.chat_id != cx.scope().chat {
-                    return user(format!("Game #{id} is not in this chat."));
+                    return user(msg!("game-not-here", id = id));
                 }
                 if row.color_of(me.id).is_none() {
-                    return user(format!("Game #{id} is not yours: you are not playing in it."));
+                    return user(msg!("game-not-yours", id = id));
                 }
                 Ok((me, row))
             }
@@ -288,10 +288,7 @@ impl Bot {
                 match open.len() {
                     0 => match games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)? {
                         Some(row) => Ok((me, row)),
-                        None => user(format!(
-                            "You have no game in this chat. Start one with {p}challenge @someone or {p}play.",
-                            p = cx.p()
-                        )),
+                        None => user(msg!("no-game-in-chat", p = cx.p())),
                     },
                     1 => {
                         let row = self.take_up_paused(&conn, cx, &me, open.into_iter().next().expect("one"))?;
@@ -299,12 +296,12 @@ impl Bot {
                     }
                     _ => {
                         let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
-                        user(format!(
-                            "You have {} games here ({}); add the number, e.g. {}board {}.",
-                            open.len(),
-                            ids.join(", "),
-                            cx.p(),
-                            ids[0]
+                        user(msg!(
+                            "games-which",
+                            count = open.len(),
+                            ids = ids.join(", "),
+                            p = cx.p(),
+                            first = ids[0].as_str()
                         ))
                     }
                 }
@@ -332,11 +329,7 @@ impl Bot {
         let tx = crate::store::snapshot(conn)?;
         let fresh = games::get(&tx, row.id)?.ok_or_else(|| BotError::Internal(format!("game {} vanished", row.id)))?;
         if fresh.ply != row.ply || fresh.status != row.status {
-            return user(format!(
-                "Game #{}: the position changed meanwhile (another move came first). Look at {}board and try again.",
-                row.id,
-                self.hint_for(&game_scope(row))
-            ));
+            return user(msg!("position-changed", id = row.id, p = self.hint_for(&game_scope(row))));
         }
         let stored = games::moves(&tx, row.id)?;
         tx.commit()?;
@@ -375,13 +368,14 @@ impl Bot {
 
     /// Checks a stored game replays to its FEN (for start-up checks and tests).
     pub fn verify_game(&self, id: i64) -> Result<(), String> {
-        let conn = self.conn().map_err(|_| "no connection".to_string())?;
-        let row = games::get(&conn, id).map_err(|e| e.to_string())?.ok_or("no such game")?;
+        let conn = self.conn().map_err(|_| "no connection".to_string())?; // i18n: operator
+        let row = games::get(&conn, id).map_err(|e| e.to_string())?.ok_or("no such game")?; // i18n: operator
         if row.status == Status::Setup {
             return Ok(());
         }
         self.load_game(&conn, &row).map(|_| ()).map_err(|e| match e {
-            BotError::User(s) | BotError::Internal(s) => s,
+            BotError::User(m) => m.to_string(),
+            BotError::Internal(s) => s,
         })
     }
 
@@ -447,12 +441,36 @@ fn alt_text(pos: &Position, last: Option<Move>) -> String {
             }
         }
     }
-    let last = last.map(|m| format!(" Last move {} to {}.", m.from, m.to)).unwrap_or_default();
-    format!(
-        "{} board, {} to move.{last} White: {}. Black: {}.",
-        v.display_name,
-        pos.turn().name(),
-        white.join(" "),
-        black.join(" ")
+    let last = last.map(|m| t!("alt-last-move", from = m.from.to_string(), to = m.to.to_string())).unwrap_or_default();
+    t!(
+        "alt-board",
+        variant = v.display_name,
+        color = color_word(pos.turn()),
+        last = last,
+        white = white.join(" "),
+        black = black.join(" ")
     )
+}
+
+/// A side's name in the language in force (`white`, `beyaz`).
+pub(in crate::bot) fn color_word(c: Color) -> String {
+    match c {
+        Color::White => t!("color-white"),
+        Color::Black => t!("color-black"),
+    }
+}
+
+/// A side's name as a message, for one reader's language.
+pub(in crate::bot) fn color_msg(c: Color) -> Msg {
+    match c {
+        Color::White => msg!("color-white"),
+        Color::Black => msg!("color-black"),
+    }
+}
+
+/// The rules page of a variant in the language in force, with how moves are written.
+pub(in crate::bot) fn rules_page(v: &Variant) -> String {
+    let id = format!("rules-{}", v.name);
+    let page = crate::i18n::t(&id, &[]);
+    t!("rules-page", variant = v.display_name, page = page)
 }

@@ -3,15 +3,17 @@
 
 use super::challenge::thinking_slot;
 use super::{
-    Bot, BotError, Ctx, Res, clock_after, game_scope, game_target, move_label, mover_color, short, turn_of_fen, user,
-    variant_named,
+    Bot, BotError, Ctx, Res, clock_after, color_msg, color_word, game_scope, game_target, move_label, mover_color,
+    short, turn_of_fen, user, variant_named,
 };
 use crate::bot::io::{AiJob, Reply, Response, Slot, Target, UserRef};
+use crate::i18n::{Lang, with_lang};
 use crate::notation::{self, fen, san, uci};
 use crate::rules::{Game, Move, Outcome};
 use crate::store::games::{self, GameRow, MoveUpdate, Status};
 use crate::store::players::{self, Player, PlayerId};
 use crate::store::{Conn, events};
+use crate::{msg, t};
 
 impl Bot {
     /// Text without the prefix: a bare move when it is one for the author's only game to move in
@@ -40,7 +42,9 @@ impl Bot {
                         drop(conn);
                         self.play_move(cx, me, row, text)
                     }
-                    Err(e) if reads_as_move(&e) => Ok(self.tell_once(cx, row.id, format!("Game #{}: {e}", row.id))),
+                    Err(e) if reads_as_move(&e) => {
+                        Ok(self.tell_once(cx, row.id, msg!("game-move-error", id = row.id, error = move_error(&e))))
+                    }
                     Err(_) => Ok(Response::default()),
                 };
             }
@@ -52,12 +56,12 @@ impl Bot {
             }
             let mover = self.name_of(&conn, row.player(turn_of_fen(&row.fen)))?;
             let answer = match me.as_ref().and_then(|m| row.color_of(m.id)) {
-                Some(_) => format!("Game #{}: not your move; {mover} is to move.", row.id),
-                None => format!(
-                    "Game #{} is between {} and {}; only they move in it.",
-                    row.id,
-                    self.name_of(&conn, row.white)?,
-                    self.name_of(&conn, row.black)?
+                Some(_) => msg!("bare-not-your-move", id = row.id, mover = mover),
+                None => msg!(
+                    "bare-not-playing",
+                    id = row.id,
+                    white = self.name_of(&conn, row.white)?,
+                    black = self.name_of(&conn, row.black)?
                 ),
             };
             return Ok(self.tell_once(cx, row.id, answer));
@@ -66,7 +70,7 @@ impl Bot {
     }
 
     /// `text` for the author alone, the first time only for this person and game.
-    fn tell_once(&self, cx: &Ctx<'_>, game: i64, text: String) -> Response {
+    fn tell_once(&self, cx: &Ctx<'_>, game: i64, text: crate::i18n::Msg) -> Response {
         let first = self.told_bare.lock().is_ok_and(|mut told| told.insert((game, cx.inp.author.id.clone())));
         if first { self.private(cx, text) } else { Response::default() }
     }
@@ -74,22 +78,14 @@ impl Bot {
     pub(super) fn move_cmd(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str, explicit: bool) -> Res<Response> {
         let prefix = cx.p();
         let conn = self.conn()?;
-        let unknown = || {
-            user(format!(
-                "I don't know the command '{}'. Say {prefix}help for the list.",
-                short(text.split_whitespace().next().unwrap_or(""))
-            ))
-        };
+        let unknown =
+            || user(msg!("command-unknown", word = short(text.split_whitespace().next().unwrap_or("")), p = prefix));
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
             if id.is_some() {
                 drop(conn);
                 self.game_for(cx, id)?;
             }
-            return if explicit {
-                user(format!("You have no game here. Start one with {p}challenge @someone or {p}play.", p = cx.p()))
-            } else {
-                unknown()
-            };
+            return if explicit { user(msg!("no-game-here", p = cx.p())) } else { unknown() };
         };
         let row = match id {
             Some(_) => {
@@ -99,14 +95,7 @@ impl Bot {
             None => {
                 let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
                 if open.is_empty() {
-                    return if explicit {
-                        user(format!(
-                            "You have no game in progress here. Start one with {p}challenge @someone or {p}play.",
-                            p = cx.p()
-                        ))
-                    } else {
-                        unknown()
-                    };
+                    return if explicit { user(msg!("no-game-in-progress", p = cx.p())) } else { unknown() };
                 }
                 let mine: Vec<&GameRow> = open
                     .iter()
@@ -115,15 +104,16 @@ impl Bot {
                 match mine.as_slice() {
                     [g] => (*g).clone(),
                     [] if open.len() == 1 => open[0].clone(),
-                    [] => return user("It is not your turn in any of your games here."),
+                    [] => return user(msg!("not-your-turn-anywhere")),
                     many => {
                         let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
-                        return user(format!(
-                            "It is your turn in {} games here ({}); say which: {prefix}move {} {}.",
-                            many.len(),
-                            ids.join(", "),
-                            ids[0],
-                            short(text)
+                        return user(msg!(
+                            "your-turn-which",
+                            count = many.len(),
+                            ids = ids.join(", "),
+                            p = prefix,
+                            first = ids[0].as_str(),
+                            text = short(text)
                         ));
                     }
                 }
@@ -146,29 +136,25 @@ impl Bot {
         let row = self.take_up_paused(&conn, cx, me, row)?;
         let id = row.id;
         match row.status {
-            Status::Setup => {
-                return user(format!(
-                    "Game #{id} is still in its setup phase: choose a swap with {p}swap or {p}noswap.",
+            Status::Setup => return user(msg!("game-in-setup", id = id, p = cx.p())),
+            Status::Finished => {
+                return user(msg!(
+                    "game-over-already",
+                    id = id,
+                    result = row.result.as_deref().unwrap_or("none"),
                     p = cx.p()
                 ));
             }
-            Status::Finished => {
-                return user(format!(
-                    "Game #{id} is over ({}); start a new one with {}challenge.",
-                    row.result.as_deref().unwrap_or("finished"),
-                    cx.p()
-                ));
-            }
-            Status::Aborted => return user(format!("Game #{id} was aborted.")),
+            Status::Aborted => return user(msg!("game-aborted-already", id = id)),
             Status::Active => {}
         }
         let Some(_) = row.color_of(me.id) else {
-            return user(format!("Game #{id} is not yours: you are not playing in it."));
+            return user(msg!("game-not-yours", id = id));
         };
         let turn = turn_of_fen(&row.fen);
         if row.player(turn) != me.id {
             let other = self.name_of(&conn, row.player(turn))?;
-            return user(format!("It is not your turn in game #{id}: {other} ({}) is to move.", turn.name()));
+            return user(msg!("not-your-turn", id = id, other = other, color = color_msg(turn)));
         }
         if let Some(out) = self.bomb_missing(cx, &conn, &row, turn)? {
             return Ok(out);
@@ -177,7 +163,7 @@ impl Bot {
         let pos = game.position().clone();
         let mv = match notation::parse_move(&pos, text) {
             Ok(m) => m,
-            Err(e) => return user(format!("Game #{id}: {e}")),
+            Err(e) => return user(msg!("game-move-error", id = id, error = move_error(&e))),
         };
         self.commit_move(&conn, &row, &mut game, mv, &short(text), me)
     }
@@ -199,7 +185,7 @@ impl Bot {
         let san_text = san::write(&before, mv);
         let uci_text = uci::write(&before, mv);
         if !game.play(mv) {
-            return user(format!("Game #{id}: that move is not legal here."));
+            return user(msg!("move-not-legal", id = id));
         }
         let after = game.position().clone();
         let outcome = game.outcome();
@@ -210,31 +196,25 @@ impl Bot {
         let mut notes = Vec::new();
         let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
         if !games::apply_move(conn, id, row.ply, &update, now, &mut on_end)? {
-            return user(format!(
-                "Game #{id}: the position changed before your move landed (another move came first). Look at the board and try again."
-            ));
+            return user(msg!("move-raced", id = id));
         }
         let label = move_label(&before, &san_text);
         let next = after.turn();
         let next_player = row.player(next);
         let next_name = self.name_of(conn, next_player)?;
-        let mut text = format!("Game #{id}: {label} played by {}.", mover.name);
+        let mut text = t!("move-played", id = id, label = label.as_str(), name = mover.name.as_str());
         if let Some(o) = outcome {
             text.push_str(&format!(" {}", self.end_text(conn, row, o)?));
             for n in &notes {
                 text.push_str(&format!("\n{n}"));
             }
         } else {
-            text.push_str(&format!(" {next_name} ({}) to move.", next.name()));
+            text.push_str(&format!(" {}", t!("to-move", name = next_name.as_str(), color = color_word(next))));
             if after.is_check() {
-                text.push_str(" Check!");
+                text.push_str(&format!(" {}", t!("check")));
             }
             if deadline.is_some() {
-                text.push_str(&format!(
-                    " {} day{} to reply.",
-                    row.days_per_move.unwrap_or(0),
-                    if row.days_per_move == Some(1) { "" } else { "s" }
-                ));
+                text.push_str(&format!(" {}", t!("days-to-reply", count = row.days_per_move.unwrap_or(0))));
             }
         }
         let viewer = if outcome.is_some() { mover_color(row, mover.id) } else { next };
@@ -269,11 +249,15 @@ impl Bot {
             out.extend(self.ai_turn(&game_target(&fresh), id, row.ply + 1, level, game.clone()));
         }
         if outcome.is_none() && !next_is_ai && row.days_per_move.is_some() {
-            let notice = format!(
-                "Your move in game #{id} against {} ({}): {label}. {} to reply.",
-                mover.name,
-                variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name),
-                days_text(row.days_per_move.unwrap_or(0))
+            let lang = self.player_lang(next_player, crate::i18n::current());
+            let notice = crate::tl!(
+                lang,
+                "your-move-notice",
+                id = id,
+                name = mover.name.as_str(),
+                variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name),
+                label = label.as_str(),
+                days = row.days_per_move.unwrap_or(0)
             );
             out.replies.extend(self.direct_notice(conn, &fresh, next_player, notice, false)?);
         }
@@ -281,16 +265,15 @@ impl Bot {
     }
 
     pub(in crate::bot) fn end_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
+        let reason = reason_text(o);
         let mut text = match o {
-            Outcome::Decisive { winner, .. } => {
-                format!(
-                    "Game over: {} — {} wins by {}.",
-                    o.result_str(),
-                    self.name_of(conn, row.player(winner))?,
-                    o.reason_str()
-                )
-            }
-            Outcome::Draw(_) => format!("Game over: {} — draw by {}.", o.result_str(), o.reason_str()),
+            Outcome::Decisive { winner, .. } => t!(
+                "game-over-win",
+                result = o.result_str(),
+                name = self.name_of(conn, row.player(winner))?,
+                reason = reason
+            ),
+            Outcome::Draw(_) => t!("game-over-draw", result = o.result_str(), reason = reason),
         };
         // Secret-bomb chess: the secret ends with the game.
         if let Some(reveal) = self.bombs_revealed(conn, row)? {
@@ -309,8 +292,9 @@ impl Bot {
     /// [`Bot::finish_ai_job`] for the input `origin` that led to it: the move's replies answer that
     /// event too (a Discord interaction gets the AI's move as its follow-up while it is open).
     pub fn finish_ai_job_for(&self, job: &AiJob, mv: Option<Move>, origin: Option<&str>) -> Response {
+        let lang = self.game_lang(job.game_id);
         self.in_unit(|| {
-            let mut r = self.finish_ai_job_now(job, mv);
+            let mut r = with_lang(lang, || self.finish_ai_job_now(job, mv));
             for reply in &mut r.replies {
                 if reply.in_reply_to.is_none() {
                     reply.in_reply_to = origin.map(str::to_string);
@@ -323,8 +307,8 @@ impl Bot {
     fn finish_ai_job_now(&self, job: &AiJob, mv: Option<Move>) -> Response {
         match self.all_or_nothing(|| self.finish_ai_inner(job, mv)) {
             Ok(r) => r,
-            Err(BotError::User(s)) => {
-                tracing::info!(game = job.game_id, "AI move not applied: {s}");
+            Err(BotError::User(m)) => {
+                tracing::info!(game = job.game_id, "AI move not applied: {m}");
                 Response::default()
             }
             Err(BotError::Internal(e)) => {
@@ -336,25 +320,24 @@ impl Bot {
 
     pub(super) fn finish_ai_inner(&self, job: &AiJob, mv: Option<Move>) -> Res<Response> {
         let conn = self.conn()?;
-        let Some(row) = games::get(&conn, job.game_id)? else { return user("game vanished") };
+        let Some(row) = games::get(&conn, job.game_id)? else { return user(msg!("ai-game-vanished")) };
         if row.status != Status::Active || row.ply != job.ply {
-            return user("the game moved on");
+            return user(msg!("ai-game-moved-on"));
         }
         let ai = players::ai(&conn, self.clock.now())?;
         let Some(mv) = mv.filter(|m| job.game.position().is_legal(*m)) else {
-            let r = self.reply_game(
-                &row,
-                format!(
-                    "Game #{}: capabot could not find a move (no AI in this build?). You can {}abort the game.",
-                    row.id,
-                    self.hint_for(&game_scope(&row))
-                ),
-            );
+            let r = self.reply_game(&row, t!("ai-no-move", id = row.id, p = self.hint_for(&game_scope(&row))));
             return Ok(Response::one(r));
         };
         let mut game = self.load_game(&conn, &row)?;
         let typed = san::write(game.position(), mv);
         self.commit_move(&conn, &row, &mut game, mv, &typed, &ai)
+    }
+
+    /// The language a game's chat reads (the configuration's when the game is not found).
+    pub(in crate::bot) fn game_lang(&self, game_id: i64) -> Lang {
+        let row = self.conn().ok().and_then(|c| games::get(&c, game_id).ok().flatten());
+        row.map_or(self.config.lang, |r| self.lang_in(&game_scope(&r)))
     }
 
     /// AI jobs for games where capabot is to move (after a restart).
@@ -390,8 +373,32 @@ impl Bot {
     }
 }
 
-fn days_text(d: u32) -> String {
-    format!("{d} day{}", if d == 1 { "" } else { "s" })
+/// Why a game ended, in the language in force (`checkmate`, `şah mat`).
+pub(in crate::bot) fn reason_text(o: Outcome) -> String {
+    let words: Vec<&str> = o.reason_str().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let id = format!("reason-{}", words.join("-"));
+    if crate::i18n::has(Lang::En, &id) { crate::i18n::t(&id, &[]) } else { o.reason_str().to_string() }
+}
+
+/// A move that was not taken, as a message: the notation's own words in English, the catalogue's
+/// in other languages.
+pub(in crate::bot) fn move_error(e: &notation::MoveError) -> crate::i18n::Msg {
+    use notation::MoveError as E;
+    match e {
+        E::Empty => msg!("move-error-empty"),
+        E::TooLong => msg!("move-error-too-long"),
+        E::Syntax(s) => msg!("move-error-syntax", input = s.as_str()),
+        // The reason is the rules engine's own (English) words.
+        E::Illegal { input, reason, hints } => msg!(
+            "move-error-illegal",
+            input = input.as_str(),
+            reason = reason.as_str(),
+            hints = if hints.is_empty() { String::new() } else { format!("; {}", hints.join(", ")) }
+        ),
+        E::Ambiguous { input, candidates } => {
+            msg!("move-error-ambiguous", input = input.as_str(), candidates = candidates.join(&t!("word-or")))
+        }
+    }
 }
 
 impl Bot {

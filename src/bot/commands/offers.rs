@@ -1,6 +1,6 @@
 //! Ending or undoing by agreement: resign, draw offers, takeback requests, abort.
 
-use super::{Bot, Ctx, Res, choice, clock_after, game_target, mover_color, turn_of_fen, user};
+use super::{Bot, Ctx, Res, choice, clock_after, color_word, game_target, mover_color, turn_of_fen, user};
 use crate::bot::command::Command;
 use crate::bot::io::{ChoiceStyle, Response};
 use crate::notation::fen;
@@ -8,14 +8,15 @@ use crate::rules::{DrawReason, Outcome, WinReason};
 use crate::store::games::{self, GameRow, Status};
 use crate::store::offers::{self, OfferKind};
 use crate::store::players::{self, Player, PlayerId};
+use crate::{msg, t};
 
 impl Bot {
     pub(super) fn active_game(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<(Player, GameRow)> {
         let (me, row) = self.game_for(cx, id)?;
         match row.status {
             Status::Active => Ok((me, row)),
-            Status::Setup => user(format!("Game #{} is still in its setup phase.", row.id)),
-            Status::Finished | Status::Aborted => user(format!("Game #{} is already over.", row.id)),
+            Status::Setup => user(msg!("game-still-setup", id = row.id)),
+            Status::Finished | Status::Aborted => user(msg!("game-already-over", id = row.id)),
         }
     }
 
@@ -24,13 +25,9 @@ impl Bot {
         let mut notes = Vec::new();
         let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
         if !games::finish(&conn, row.id, row.ply, o, self.clock.now(), &mut on_end)? {
-            return user(format!(
-                "Game #{}: the position changed meanwhile; look at {}board and try again.",
-                row.id,
-                cx.p()
-            ));
+            return user(msg!("position-changed-short", id = row.id, p = cx.p()));
         }
-        let mut text = format!("Game #{}: {}", row.id, self.end_text(&conn, row, o)?);
+        let mut text = t!("game-ended", id = row.id, end = self.end_text(&conn, row, o)?);
         for n in &notes {
             text.push_str(&format!("\n{n}"));
         }
@@ -61,21 +58,18 @@ impl Bot {
                 drop(conn);
                 return self.finish_with(cx, &row, Outcome::Draw(DrawReason::Agreement), opp);
             }
-            return user(format!("Game #{}: you already offered a draw; it stands until the next move.", row.id));
+            return user(msg!("draw-already-offered", id = row.id));
         }
         if row.ai_level.is_some() && players::get(&conn, opp)?.is_some_and(|p| p.is_ai) {
-            return Ok(cx.say(format!("Game #{}: capabot declines the draw and plays on.", row.id)));
+            return Ok(cx.say(t!("draw-ai-declines", id = row.id)));
         }
         offers::put(&conn, row.id, OfferKind::Draw, me.id, row.ply, self.clock.now())?;
-        let p = cx.p();
-        let text = format!(
-            "Game #{}: {} offers a draw. {}: {p}draw to accept, {p}draw decline to refuse; any move declines.",
-            row.id,
-            me.name,
-            self.name_of(&conn, opp)?
-        );
-        let answers =
-            [("Accept draw", Command::Draw(Some(row.id))), ("Decline draw", Command::DrawDecline(Some(row.id)))];
+        let text =
+            t!("draw-offered", id = row.id, name = me.name.as_str(), other = self.name_of(&conn, opp)?, p = cx.p());
+        let answers = [
+            (t!("button-accept-draw"), Command::Draw(Some(row.id))),
+            (t!("button-decline-draw"), Command::DrawDecline(Some(row.id))),
+        ];
         self.offer_reply(cx, &conn, &row, opp, text, answers)
     }
 
@@ -87,14 +81,14 @@ impl Bot {
         row: &GameRow,
         opp: PlayerId,
         text: String,
-        [(yes_label, yes), (no_label, no)]: [(&str, Command); 2],
+        [(yes_label, yes), (no_label, no)]: [(String, Command); 2],
     ) -> Res<Response> {
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(conn, &cx.scope().platform, opp)?;
         let them = r.notify.first().cloned();
         r.choices = vec![
-            choice(yes_label, yes, ChoiceStyle::Primary, them.clone(), cx.p()),
-            choice(no_label, no, ChoiceStyle::Secondary, them, cx.p()),
+            choice(&yes_label, yes, ChoiceStyle::Primary, them.clone(), cx.p()),
+            choice(&no_label, no, ChoiceStyle::Secondary, them, cx.p()),
         ];
         Ok(Response::one(r))
     }
@@ -109,26 +103,26 @@ impl Bot {
         let requester = match &pending {
             Some(o) if o.by_player == opp => Some(my_color.other()),
             Some(_) => {
-                return user(format!("Game #{}: you already asked for a takeback; waiting for your opponent.", row.id));
+                return user(msg!("takeback-already-asked", id = row.id));
             }
             None if vs_ai => Some(my_color),
             None => None,
         };
         let Some(req_color) = requester else {
             if row.ply == 0 {
-                return user(format!("Game #{}: there is no move to take back.", row.id));
+                return user(msg!("takeback-nothing", id = row.id));
             }
             offers::put(&conn, row.id, OfferKind::Takeback, me.id, row.ply, self.clock.now())?;
-            let p = cx.p();
-            let text = format!(
-                "Game #{}: {} asks to take back their last move. {}: {p}takeback to agree, {p}takeback decline to refuse.",
-                row.id,
-                me.name,
-                self.name_of(&conn, opp)?
+            let text = t!(
+                "takeback-asked",
+                id = row.id,
+                name = me.name.as_str(),
+                other = self.name_of(&conn, opp)?,
+                p = cx.p()
             );
             let answers = [
-                ("Allow takeback", Command::Takeback(Some(row.id))),
-                ("Decline takeback", Command::TakebackDecline(Some(row.id))),
+                (t!("button-allow-takeback"), Command::Takeback(Some(row.id))),
+                (t!("button-decline-takeback"), Command::TakebackDecline(Some(row.id))),
             ];
             return self.offer_reply(cx, &conn, &row, opp, text, answers);
         };
@@ -136,7 +130,7 @@ impl Bot {
         let turn = turn_of_fen(&row.fen);
         let undo = if turn == req_color { 2 } else { 1 };
         if row.ply < undo {
-            return user(format!("Game #{}: there is no move of yours to take back.", row.id));
+            return user(msg!("takeback-nothing-yours", id = row.id));
         }
         let mut game = self.load_game(&conn, &row)?;
         for _ in 0..undo {
@@ -147,24 +141,22 @@ impl Bot {
         let now = self.clock.now();
         let (deadline, remind_at) = clock_after(row.days_per_move, now);
         if !games::take_back(&conn, row.id, row.ply, new_ply, &fen_now, deadline, remind_at, now)? {
-            return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
+            return user(msg!("position-changed-retry", id = row.id));
         }
         let pos = game.position();
         let next = pos.turn();
-        let text = format!(
-            "Game #{}: {} move{} taken back. {} ({}) to move.",
-            row.id,
-            undo,
-            if undo == 1 { "" } else { "s" },
-            self.name_of(&conn, row.player(next))?,
-            next.name()
+        let text = t!(
+            "takeback-done",
+            id = row.id,
+            count = undo,
+            name = self.name_of(&conn, row.player(next))?,
+            color = color_word(next)
         );
         let mut r = self.board_reply(game_target(&row), text, pos, game.moves().last().copied(), next);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
         Ok(Response::one(r))
     }
 
-    /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
     /// Refuses the opponent's pending takeback request and tells them; the game goes on unchanged.
     pub(super) fn takeback_decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         self.decline_offer(cx, id, OfferKind::Takeback)
@@ -176,9 +168,9 @@ impl Bot {
     }
 
     fn decline_offer(&self, cx: &Ctx<'_>, id: Option<i64>, kind: OfferKind) -> Res<Response> {
-        let (what, answer) = match kind {
-            OfferKind::Draw => ("draw offer", "accept"),
-            OfferKind::Takeback => ("takeback request", "agree to"),
+        let what = match kind {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
         };
         let (me, row) = self.active_game(cx, id)?;
         let conn = self.conn()?;
@@ -186,18 +178,15 @@ impl Bot {
         match offers::get(&conn, row.id, kind)? {
             Some(o) if o.by_player == opp => {}
             Some(_) => {
-                return user(format!(
-                    "Game #{}: the {what} is yours; your opponent may {answer} or decline it.",
-                    row.id
-                ));
+                return user(msg!("offer-yours", id = row.id, what = what));
             }
-            None => return user(format!("Game #{}: there is no {what} to decline.", row.id)),
+            None => return user(msg!("offer-none", id = row.id, what = what)),
         }
         if !offers::remove(&conn, row.id, kind, opp)? {
-            return user(format!("Game #{}: the {what} is no longer pending.", row.id));
+            return user(msg!("offer-gone", id = row.id, what = what));
         }
         let text =
-            format!("Game #{}: {} declined {}'s {what}; the game goes on.", row.id, me.name, self.name_of(&conn, opp)?);
+            t!("offer-declined", id = row.id, name = me.name.as_str(), other = self.name_of(&conn, opp)?, what = what);
         let mut r = self.reply_game(&row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
         Ok(Response::one(r))
@@ -207,28 +196,20 @@ impl Bot {
         let (me, row) = self.game_for(cx, id)?;
         let conn = self.conn()?;
         if matches!(row.status, Status::Finished | Status::Aborted) {
-            return user(format!("Game #{} is already over.", row.id));
+            return user(msg!("game-already-over", id = row.id));
         }
         let opp = row.player(mover_color(&row, me.id).other());
         let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
         if self.is_tournament_game(&conn, row.id)? {
-            return user(format!(
-                "Game #{} is a tournament game, which cannot be aborted; {p}resign or {p}draw instead.",
-                row.id,
-                p = cx.p()
-            ));
+            return user(msg!("abort-tournament", id = row.id, p = cx.p()));
         }
         if row.ply >= 2 && !vs_ai {
-            return user(format!(
-                "Game #{}: both sides have moved, so it can no longer be aborted; {p}resign or {p}draw instead.",
-                row.id,
-                p = cx.p()
-            ));
+            return user(msg!("abort-too-late", id = row.id, p = cx.p()));
         }
         if !games::abort(&conn, row.id, row.ply, self.clock.now())? {
-            return user(format!("Game #{}: the position changed meanwhile; try again.", row.id));
+            return user(msg!("position-changed-retry", id = row.id));
         }
-        let mut text = format!("Game #{} aborted by {}.", row.id, me.name);
+        let mut text = t!("game-aborted", id = row.id, name = me.name.as_str());
         if let Some(line) = self.ladder_game_aborted(row.id)? {
             text.push_str(&format!("\n{line}"));
         }

@@ -6,18 +6,35 @@ use super::{Bot, Ctx, Res, user, variant_named};
 use crate::bot::command::RatingArgs;
 use crate::bot::io::{Reply, Response};
 use crate::community::rating::PROVISIONAL_DEVIATION;
-use crate::render::Theme;
 use crate::render::card::{CardRequest, CardRow, render_card};
 use crate::render::chart::{ChartPoint, ChartRequest, render_chart};
+use crate::render::{PictureWords, Theme};
 use crate::rules::Variant;
 use crate::store::players::{self, Player};
 use crate::store::ratings::{self, Scope as RatingScope, Standing};
+use crate::{msg, t};
+
+/// The words of the rating pictures in the language in force.
+fn picture_words() -> PictureWords {
+    let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+    PictureWords {
+        player: t!("picture-player"),
+        rating: t!("picture-rating"),
+        games: t!("picture-games"),
+        record: t!("picture-record"),
+        no_established: t!("picture-no-established"),
+        provisional_section: t!("picture-provisional-section"),
+        no_games: t!("picture-no-games"),
+        provisional: t!("picture-provisional"),
+        months: months.map(|m| t!("picture-month", month = m)),
+    }
+}
 
 /// Rows on the leaderboard.
 const TOP: usize = 10;
 
 fn record(s: &ratings::PlayerRating) -> String {
-    format!("{} game{}: +{} ={} −{}", s.games, if s.games == 1 { "" } else { "s" }, s.wins, s.draws, s.losses)
+    t!("rating-record", count = s.games, wins = s.wins, draws = s.draws, losses = s.losses)
 }
 
 fn card_row(s: &Standing, me: Option<i64>) -> CardRow {
@@ -35,11 +52,12 @@ fn card_row(s: &Standing, me: Option<i64>) -> CardRow {
 }
 
 impl Bot {
-    /// The rating scope of a request and how to name it.
+    /// The rating scope of a request and how to name it (`community` or `global`, a selector of the
+    /// messages).
     fn rating_scope(&self, cx: &Ctx<'_>, global: bool) -> (RatingScope, &'static str) {
         match (&cx.scope().community, global) {
-            (Some(c), false) => (RatingScope::community(&cx.scope().platform, c), "in this community"),
-            _ => (RatingScope::Global, "globally"),
+            (Some(c), false) => (RatingScope::community(&cx.scope().platform, c), "community"),
+            _ => (RatingScope::Global, "global"),
         }
     }
 
@@ -49,7 +67,7 @@ impl Bot {
         let conn = self.conn()?;
         let who = match (args.someone, cx.inp.mentions.first()) {
             (true, None) => {
-                return user("I could not tell who you mentioned; mention them so the chat links their name.");
+                return user(msg!("mention-unclear"));
             }
             (true, Some(m)) => players::find(&conn, &cx.scope().platform, &m.id)?,
             (false, _) => players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?,
@@ -63,29 +81,32 @@ impl Bot {
         let Some(p) = who else {
             let name = if args.someone { cx.inp.mentions.first().map(|m| m.name.as_str()) } else { None };
             let name = name.unwrap_or(&cx.inp.author.name);
-            return Ok(cx.say(format!("{} has no rated {} games {where_} yet.", super::short(name), v.display_name)));
+            return Ok(cx.say(t!("rating-none", name = super::short(name), variant = v.display_name, scope = where_)));
         };
         let conn = self.conn()?;
         let now = self.clock.now();
         let Some(r) = ratings::get(&conn, p.id, &scope, v.name)? else {
-            return Ok(cx.say(format!("{} has no rated {} games {where_} yet.", p.name, v.display_name)));
+            return Ok(cx.say(t!("rating-none", name = p.name.as_str(), variant = v.display_name, scope = where_)));
         };
         let cur = r.rating_at(now);
-        let mut text = format!(
-            "{} — {} {where_}: {} (±{:.0}), {}.",
-            p.name,
-            v.display_name,
-            cur.display(),
-            cur.deviation,
-            record(&r)
+        let mut text = t!(
+            "rating-line",
+            name = p.name.as_str(),
+            variant = v.display_name,
+            scope = where_,
+            rating = cur.display(),
+            deviation = cur.deviation.round() as i64,
+            record = record(&r)
         );
         if scope != RatingScope::Global
             && let Some(g) = ratings::get(&conn, p.id, &RatingScope::Global, v.name)?
         {
-            text.push_str(&format!(" Globally {}.", g.rating_at(now).display()));
+            text.push(' ');
+            text.push_str(&t!("rating-global", rating = g.rating_at(now).display()));
         }
         if cur.is_provisional() {
-            text.push_str(" (? = provisional: too few games yet to be sure.)");
+            text.push(' ');
+            text.push_str(&t!("rating-provisional"));
         }
         Ok(cx.say(text))
     }
@@ -97,9 +118,9 @@ impl Bot {
         let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?.map(|p| p.id);
         let board = ratings::leaderboard(&conn, &scope, v.name, TOP, me, self.clock.now())?;
         if board.top.is_empty() && board.provisional.is_empty() {
-            return Ok(cx.say(format!("No rated {} games {where_} yet.", v.display_name)));
+            return Ok(cx.say(t!("leaderboard-empty", variant = v.display_name, scope = where_)));
         }
-        let mut text = format!("{} leaderboard {where_}:", v.display_name);
+        let mut text = t!("leaderboard-head", variant = v.display_name, scope = where_);
         for s in &board.top {
             text.push_str(&format!(
                 "\n{}. {} {} ({})",
@@ -110,24 +131,30 @@ impl Bot {
             ));
         }
         if board.top.is_empty() {
-            text.push_str("\nNobody is established yet (fewer games than needed).");
+            text.push('\n');
+            text.push_str(&t!("leaderboard-nobody"));
         }
         if let Some(m) = &board.me
             && !board.top.iter().any(|s| s.record.player_id == m.record.player_id)
         {
-            let place = m.place.map_or("provisional".to_string(), |p| format!("place {p} of {}", board.established));
-            text.push_str(&format!("\nYou: {} {} ({place}).", m.name, m.current.display()));
+            let place = m.place.map_or_else(
+                || t!("leaderboard-provisional-place"),
+                |p| t!("leaderboard-place", place = p, count = board.established),
+            );
+            text.push('\n');
+            text.push_str(&t!("leaderboard-you", name = m.name.as_str(), rating = m.current.display(), place = place));
         }
         if !board.provisional.is_empty() {
             let names: Vec<String> =
                 board.provisional.iter().map(|s| format!("{} {}", s.name, s.current.display())).collect();
-            text.push_str(&format!("\nProvisional: {}.", names.join(", ")));
+            text.push('\n');
+            text.push_str(&t!("leaderboard-provisional", names = names.join(", ")));
         }
         let rows: Vec<CardRow> = board.top.iter().map(|s| card_row(s, me)).collect();
         let prov: Vec<CardRow> = board.provisional.iter().map(|s| card_row(s, me)).collect();
         let mine = board.me.as_ref().map(|s| card_row(s, me));
-        let title = format!("{} leaderboard", v.display_name);
-        let subtitle = if scope == RatingScope::Global { "global".to_string() } else { "this community".to_string() };
+        let title = t!("leaderboard-title", variant = v.display_name);
+        let subtitle = t!("leaderboard-subtitle", scope = where_);
         let mut r = Reply::new(cx.target(), text);
         r.png = Some(render_card(&CardRequest {
             title: &title,
@@ -136,8 +163,14 @@ impl Bot {
             provisional: &prov,
             me: mine.as_ref(),
             theme: Theme::default(),
+            words: &picture_words(),
         }));
-        r.alt_text = Some(format!("{title}, {subtitle}: {} ranked players.", board.established));
+        r.alt_text = Some(t!(
+            "leaderboard-alt",
+            title = title.as_str(),
+            subtitle = subtitle.as_str(),
+            count = board.established
+        ));
         Ok(Response::one(r))
     }
 
@@ -150,18 +183,18 @@ impl Bot {
             None => vec![],
         };
         let (Some(p), Some(first), Some(last)) = (&who, points.first(), points.last()) else {
-            return Ok(cx.say(format!("No rated {} games {where_} yet for that person.", v.display_name)));
+            return Ok(cx.say(t!("history-none", variant = v.display_name, scope = where_)));
         };
         let high = points.iter().map(|h| h.rating_after).fold(f64::MIN, f64::max);
-        let text = format!(
-            "{}'s {} rating {where_}: {:.0} → {:.0} over {} rated game{}; highest {:.0}.",
-            p.name,
-            v.display_name,
-            first.rating_before,
-            last.rating_after,
-            points.len(),
-            if points.len() == 1 { "" } else { "s" },
-            high
+        let text = t!(
+            "history-line",
+            name = p.name.as_str(),
+            variant = v.display_name,
+            scope = where_,
+            first = first.rating_before.round() as i64,
+            last = last.rating_after.round() as i64,
+            count = points.len(),
+            high = high.round() as i64
         );
         let mut chart: Vec<ChartPoint> = Vec::with_capacity(points.len() + 1);
         for h in &points {
@@ -174,8 +207,9 @@ impl Bot {
             points: &chart,
             provisional_above: PROVISIONAL_DEVIATION,
             theme: Theme::default(),
+            words: &picture_words(),
         }));
-        r.alt_text = Some(format!("Chart: {text}"));
+        r.alt_text = Some(t!("history-alt", text = text));
         Ok(Response::one(r))
     }
 }

@@ -63,13 +63,13 @@ impl Bot {
         };
         failpoint("after-rating");
         let name = |id| -> crate::store::Result<String> {
-            Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| p.name))
+            Ok(players::get(conn, id)?.map_or_else(|| crate::t!("player-fallback", id = id), |p| p.name))
         };
         let (w, b) = shown;
-        notes.push(format!(
-            "Ratings: {}, {}.",
-            change_line(&name(w.player_id)?, w.before, w.after.rating),
-            change_line(&name(b.player_id)?, b.before, b.after.rating)
+        notes.push(crate::t!(
+            "ratings-changed",
+            white = change_line(&name(w.player_id)?, w.before, w.after.rating),
+            black = change_line(&name(b.player_id)?, b.before, b.after.rating)
         ));
         Ok(())
     }

@@ -1,14 +1,20 @@
 //! Settings: a chat's or a community's defaults (prefix, variant, days, thread per game, the game's
-//! animation when it ends), and a person's direct-message notices.
+//! animation when it ends, language), and a person's direct-message notices and language.
 
 use super::{Bot, Ctx, Res, user, variant_named};
 use crate::bot::command::SettingsArgs;
 use crate::bot::io::Response;
+use crate::i18n::{Lang, with_lang};
 use crate::store::players;
 use crate::store::settings::{self, Settings};
+use crate::{msg, t};
 
 fn days_text(d: Option<u32>) -> String {
-    d.map_or("none".into(), |d| d.to_string())
+    d.map_or_else(|| t!("settings-days-none"), |d| d.to_string())
+}
+
+fn on_off(on: bool) -> String {
+    if on { t!("settings-on") } else { t!("settings-off") }
 }
 
 impl Bot {
@@ -17,17 +23,16 @@ impl Bot {
         let p = cx.p();
         let conn = self.conn()?;
         if args.rated.is_some() && !args.community {
-            return user(format!("rated: is a community rule: {p}settings community rated:choice|always|never."));
+            return user(msg!("settings-rated-community", p = p));
         }
         if args.community && scope.community.is_none() {
-            return user("This chat belongs to no community; leave out 'community' to change this chat's settings.");
+            return user(msg!("settings-no-community"));
         }
         let changing = SettingsArgs { community: false, ..args.clone() } != SettingsArgs::default();
         if !changing {
             let e = &cx.settings;
-            let whose = if args.community { "This community's defaults" } else { "Settings here" };
             let rule = match &scope.community {
-                Some(c) => format!(", rated games: {}", settings::rated_games(&conn, &scope.platform, c)?.as_str()),
+                Some(c) => t!("settings-rated-rule", rule = settings::rated_games(&conn, &scope.platform, c)?.as_str()),
                 None => String::new(),
             };
             let e = if args.community {
@@ -36,18 +41,24 @@ impl Bot {
             } else {
                 e.clone()
             };
-            return Ok(cx.say(format!(
-                "{whose}: prefix {}, variant {}, days {}, thread per game {}, animation at the end {}{rule}. Change with {p}settings prefix:? variant:chess days:3 thread:on gif:on{}.",
-                e.prefix,
-                e.default_variant,
-                days_text(e.default_days),
-                if e.thread_per_game { "on" } else { "off" },
-                if e.gif_at_end { "on" } else { "off" },
-                if scope.community.is_some() { format!(" ({p}settings community ... for the whole community)") } else { String::new() },
+            let community =
+                if scope.community.is_some() { t!("settings-community-hint", p = p) } else { String::new() };
+            return Ok(cx.say(t!(
+                "settings-show",
+                whose = if args.community { "community" } else { "chat" },
+                prefix = e.prefix.as_str(),
+                variant = e.default_variant.as_str(),
+                days = days_text(e.default_days),
+                thread = on_off(e.thread_per_game),
+                gif = on_off(e.gif_at_end),
+                rule = rule,
+                lang = e.lang.code(),
+                p = p,
+                community = community,
             )));
         }
         if scope.community.is_some() && !cx.inp.author_is_admin {
-            return user("Only the community's administrators may change settings here.");
+            return user(msg!("settings-admins-only"));
         }
         let mut s = if args.community {
             settings::community(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""))?
@@ -69,47 +80,59 @@ impl Bot {
         if let Some(g) = args.gif {
             s.gif_at_end = Some(g);
         }
+        // The confirmation is read in the chat's new language.
+        let lang = args.lang.as_deref().and_then(Lang::parse).unwrap_or(cx.lang());
+        if let Some(l) = args.lang {
+            s.lang = Some(l);
+        }
         let saved: Settings = s;
         if args.community {
             if let Some(rule) = args.rated {
                 settings::set_rated_games(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), rule)?;
             }
             settings::set_community(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), &saved)?;
-            Ok(cx.say("Community settings saved; chats that set nothing of their own follow them."))
+            Ok(with_lang(lang, || cx.say(t!("settings-saved-community"))))
         } else {
             settings::set_chat(&conn, &scope.platform, scope.community.as_deref(), &scope.chat, &saved)?;
-            Ok(cx.say("Settings saved."))
+            Ok(with_lang(lang, || cx.say(t!("settings-saved"))))
         }
     }
 
     pub(super) fn notify_setting(&self, cx: &Ctx<'_>, on: Option<bool>) -> Res<Response> {
         let conn = self.conn()?;
         let me = self.me(&conn, cx)?;
-        match on {
+        let text = match on {
             None => {
                 let now = players::dm_notices(&conn, me.id)?;
-                Ok(self.private(
-                    cx,
-                    format!(
-                        "Direct-message notices (reminders, \"your move\") are {} for you; {}notify {} turns them {}.",
-                        if now { "on" } else { "off" },
-                        cx.p(),
-                        if now { "off" } else { "on" },
-                        if now { "off" } else { "on" }
-                    ),
-                ))
+                msg!("notify-show", state = if now { "on" } else { "off" }, p = cx.p())
             }
             Some(v) => {
                 players::set_dm_notices(&conn, me.id, v)?;
-                Ok(self.private(
-                    cx,
-                    if v {
-                        "Direct-message notices on: reminders and \"your move\" notices come to your direct messages."
-                    } else {
-                        "Direct-message notices off: reminders come to the game's chat."
-                    },
-                ))
+                if v { msg!("notify-on") } else { msg!("notify-off") }
             }
+        };
+        Ok(self.private(cx, text))
+    }
+
+    /// `lang [en|tr|default]`: the language capabot speaks to this person (what only they read,
+    /// their direct messages); `default` goes back to the chat's (or their client's) language.
+    pub(super) fn lang_setting(&self, cx: &Ctx<'_>, choice: Option<String>) -> Res<Response> {
+        let conn = self.conn()?;
+        let me = self.me(&conn, cx)?;
+        let Some(choice) = choice else {
+            let own = players::lang(&conn, me.id)?.as_deref().and_then(Lang::parse);
+            let text = match own {
+                Some(l) => msg!("lang-show-own", lang = l.code(), p = cx.p()),
+                None => msg!("lang-show-default", lang = cx.author_lang.code(), p = cx.p()),
+            };
+            return Ok(self.private(cx, text));
+        };
+        if matches!(choice.as_str(), "default" | "none" | "off" | "auto") {
+            players::set_lang(&conn, me.id, None)?;
+            return Ok(self.private_in(cx, cx.lang(), msg!("lang-cleared")));
         }
+        let Some(lang) = Lang::parse(&choice) else { return user(msg!("lang-unknown", given = choice)) };
+        players::set_lang(&conn, me.id, Some(lang.code()))?;
+        Ok(self.private_in(cx, lang, msg!("lang-set")))
     }
 }

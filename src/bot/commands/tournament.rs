@@ -15,6 +15,7 @@ use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Target};
 use crate::community::PlayerId;
 use crate::community::swiss::Swiss;
 use crate::community::tournament::{Outcome as TOutcome, Round};
+use crate::i18n::with_lang;
 use crate::notation::fen;
 use crate::rules::{Color, Outcome, Position, SetupKind, Variant, setups};
 use crate::store::games::{self, GameRow, NewGame, Status as GameStatus};
@@ -22,21 +23,21 @@ use crate::store::ratings::{self, Scope as RatingScope};
 use crate::store::settings::{RatedGames, rated_games};
 use crate::store::tournaments::{self, Status, System, Tournament, TournamentError, TournamentId, TournamentInfo};
 use crate::store::{Conn, players};
+use crate::{msg, t};
 use rusqlite::Connection;
 
 /// Registration lasts this many days unless `signup:N` says otherwise.
 const DEFAULT_SIGNUP_DAYS: u32 = 3;
 
-fn plural(n: impl Into<i64>, word: &str) -> String {
-    let n = n.into();
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+fn players_text(n: usize) -> String {
+    t!("n-players", count = n)
 }
 
 fn system_text(s: System) -> String {
     match s {
-        System::RoundRobin => "round robin".into(),
-        System::DoubleRoundRobin => "double round robin".into(),
-        System::Swiss { rounds } => format!("Swiss, {}", plural(rounds as i64, "round")),
+        System::RoundRobin => t!("system-roundrobin"),
+        System::DoubleRoundRobin => t!("system-double"),
+        System::Swiss { rounds } => t!("system-swiss", rounds = rounds),
     }
 }
 
@@ -45,20 +46,19 @@ fn time_left(secs: i64) -> String {
     let secs = secs.max(0);
     let (d, h, m) = (secs / DAY, secs % DAY / 3600, secs % 3600 / 60);
     match (d, h) {
-        (0, 0) => format!("in {}", plural(m.max(1), "minute")),
-        (0, _) => format!("in {}", plural(h, "hour")),
-        _ if h == 0 => format!("in {}", plural(d, "day")),
-        _ => format!("in {} {}", plural(d, "day"), plural(h, "hour")),
+        (0, 0) => t!("in-minutes", count = m.max(1)),
+        (0, _) => t!("in-hours", count = h),
+        _ => t!("in-days-hours", days = d, hours = h),
     }
 }
 
 /// The result as a tournament table writes it.
-fn result_text(o: Option<TOutcome>) -> &'static str {
+fn result_text(o: Option<TOutcome>) -> String {
     match o {
-        None => "playing",
-        Some(TOutcome::WhiteWins) => "1-0",
-        Some(TOutcome::BlackWins) => "0-1",
-        Some(TOutcome::Draw) => "½-½",
+        None => t!("result-playing"),
+        Some(TOutcome::WhiteWins) => "1-0".into(),
+        Some(TOutcome::BlackWins) => "0-1".into(),
+        Some(TOutcome::Draw) => "½-½".into(),
     }
 }
 
@@ -72,12 +72,12 @@ fn default_swiss_rounds(n: usize) -> usize {
 impl Bot {
     pub(super) fn tournament_cmd(&self, cx: &Ctx<'_>, cmd: TournamentCmd) -> Res<Response> {
         let Some(community) = cx.scope().community.clone() else {
-            return user("Tournaments belong to a community (a server or space); this chat is in none.");
+            return user(msg!("tournament-no-community"));
         };
         let admin_only =
             matches!(cmd, TournamentCmd::Create { .. } | TournamentCmd::Start(_) | TournamentCmd::Cancel(_));
         if admin_only && !cx.inp.author_is_admin {
-            return user("Sorry, only the community's administrators may create, start or cancel a tournament.");
+            return user(msg!("tournament-admins-only"));
         }
         let conn = self.conn()?;
         let now = self.clock.now();
@@ -90,7 +90,7 @@ impl Bot {
                 if let Some(r) = round
                     && (r as usize > t.rounds.len() || r == 0)
                 {
-                    return user(format!("{} has {} so far.", t.info.name, plural(t.rounds.len() as i64, "round")));
+                    return user(msg!("tournament-rounds-so-far", name = t.info.name.as_str(), count = t.rounds.len()));
                 }
                 Ok(cx.say(self.tournament_text(&conn, &t, round.map(|r| r as usize), &p, now)?))
             }
@@ -104,14 +104,8 @@ impl Bot {
                     TournamentKind::Swiss => System::Swiss { rounds: rounds.map_or(0, |r| r as usize) },
                 };
                 let name = if name.trim().is_empty() {
-                    format!(
-                        "{} {}",
-                        v.display_name,
-                        match kind {
-                            TournamentKind::Swiss => "Swiss",
-                            _ => "Round Robin",
-                        }
-                    )
+                    let kind = if kind == TournamentKind::Swiss { "swiss" } else { "roundrobin" };
+                    t!("tournament-default-name", variant = v.display_name, kind = kind)
                 } else {
                     name.trim().to_string()
                 };
@@ -130,29 +124,31 @@ impl Bot {
                 tournaments::set_chat(&conn, id, &cx.scope().chat, cx.scope().thread.as_deref())?;
                 let signup = signup.unwrap_or(DEFAULT_SIGNUP_DAYS);
                 let start_line = if signup == 0 {
-                    format!("An administrator starts it with {p}tournament #{id} start.")
+                    t!("tournament-start-by-hand", p = p.as_str(), id = id)
                 } else {
                     let until = now + i64::from(signup) * DAY;
                     tournaments::set_signup_until(&conn, id, Some(until))?;
-                    format!(
-                        "Registration closes and the tournament starts by itself {} (an administrator may start it sooner with {p}tournament #{id} start).",
-                        time_left(until - now)
-                    )
+                    t!("tournament-start-by-itself", when = time_left(until - now), p = p.as_str(), id = id)
                 };
                 let rounds_text = match system {
-                    System::Swiss { rounds: 0 } => "Swiss (rounds set by the number of players)".to_string(),
+                    System::Swiss { rounds: 0 } => t!("system-swiss-auto"),
                     s => system_text(s),
                 };
                 let mut r = self.reply_in(
                     cx.scope(),
-                    format!(
-                        "Tournament #{id}, {name}: {}, {rounds_text}, {} per move. Join with {p}tournament #{id} join. {start_line}",
-                        v.display_name,
-                        plural(days, "day")
+                    t!(
+                        "tournament-created",
+                        id = id,
+                        name = name.as_str(),
+                        variant = v.display_name,
+                        system = rounds_text,
+                        days = t!("n-days", count = days),
+                        p = p.as_str(),
+                        start = start_line
                     ),
                 );
                 r.choices = vec![choice(
-                    "Join",
+                    &t!("button-join"),
                     Command::Tournament(TournamentCmd::Join(Some(id))),
                     ChoiceStyle::Primary,
                     None,
@@ -164,21 +160,26 @@ impl Bot {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
                 let me = self.me(&conn, cx)?;
                 let seed = answer(tournaments::register(&conn, info.id, me.id, now)?)?;
-                Ok(cx.say(format!(
-                    "{} joins {} (#{}); {} registered.",
-                    me.name,
-                    info.name,
-                    info.id,
-                    plural(seed as i64, "player")
+                Ok(cx.say(t!(
+                    "tournament-joined",
+                    name = me.name.as_str(),
+                    tournament = info.name.as_str(),
+                    id = info.id,
+                    players = players_text(seed)
                 )))
             }
             TournamentCmd::Leave(id) => {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
                 let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-                    return user(TournamentError::NotRegistered.to_string());
+                    return user(TournamentError::NotRegistered.msg());
                 };
                 answer(tournaments::unregister(&conn, info.id, me.id)?)?;
-                Ok(cx.say(format!("{} leaves {} (#{}).", me.name, info.name, info.id)))
+                Ok(cx.say(t!(
+                    "tournament-left",
+                    name = me.name.as_str(),
+                    tournament = info.name.as_str(),
+                    id = info.id
+                )))
             }
             TournamentCmd::Start(id) => {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
@@ -186,16 +187,16 @@ impl Bot {
                 let mut out = Response::default();
                 out.extend(self.tournament_owed_in(&conn)?);
                 if out.replies.is_empty() {
-                    out = cx.say(format!("{} has started.", info.name));
+                    out = cx.say(t!("tournament-started", tournament = info.name.as_str()));
                 }
                 Ok(out)
             }
             TournamentCmd::Cancel(id) => {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
                 if !tournaments::cancel(&conn, info.id)? {
-                    return user(format!("{} has started; a running tournament cannot be cancelled.", info.name));
+                    return user(msg!("tournament-cannot-cancel", tournament = info.name.as_str()));
                 }
-                Ok(cx.say(format!("Tournament #{} ({}) is cancelled by an administrator.", info.id, info.name)))
+                Ok(cx.say(t!("tournament-cancelled", id = info.id, tournament = info.name.as_str())))
             }
         }
     }
@@ -219,11 +220,11 @@ impl Bot {
             return match tournaments::info(conn, id)? {
                 Some(t) if &t.platform == platform && t.community_id == community => match status {
                     Some(Status::Registration) if t.status != Status::Registration => {
-                        user(TournamentError::NotRegistering.to_string())
+                        user(TournamentError::NotRegistering.msg())
                     }
                     _ => Ok(t),
                 },
-                _ => user(format!("This community has no tournament #{id}.")),
+                _ => user(msg!("tournament-no-such", id = id)),
             };
         }
         let all = tournaments::list(conn, platform, community)?;
@@ -235,18 +236,12 @@ impl Bot {
             fitting.push(all[0].clone());
         }
         match fitting.len() {
-            0 if status == Some(Status::Registration) => user(format!(
-                "No tournament of this community is open for registration; {}tournament lists them.",
-                cx.p()
-            )),
-            0 => user(format!(
-                "This community has no tournament yet; an administrator can make one with {}tournament create swiss capatomic.",
-                cx.p()
-            )),
+            0 if status == Some(Status::Registration) => user(msg!("tournament-none-open", p = cx.p())),
+            0 => user(msg!("tournament-none-yet", p = cx.p())),
             1 => Ok(fitting.remove(0)),
             _ => {
                 let names: Vec<String> = fitting.iter().map(|t| format!("#{} {}", t.id, t.name)).collect();
-                user(format!("There are several ({}); add the number, e.g. #{}.", names.join(", "), fitting[0].id))
+                user(msg!("tournament-which", names = names.join(", "), first = fitting[0].id))
             }
         }
     }
@@ -254,13 +249,10 @@ impl Bot {
     fn tournament_list(&self, conn: &Connection, cx: &Ctx<'_>, community: &str) -> Res<Response> {
         let all = tournaments::list(conn, &cx.scope().platform, community)?;
         if all.is_empty() {
-            return Ok(cx.say(format!(
-                "This community has no tournament yet; an administrator can make one with {}tournament create swiss capatomic.",
-                cx.p()
-            )));
+            return Ok(cx.say(t!("tournament-none-yet", p = cx.p())));
         }
         let now = self.clock.now();
-        let mut text = "Tournaments:".to_string();
+        let mut text = t!("tournaments-head");
         // The open ones, then the last five finished.
         let open = all.iter().filter(|t| t.status != Status::Finished);
         let done = all.iter().filter(|t| t.status == Status::Finished).take(5);
@@ -270,16 +262,17 @@ impl Bot {
             let state = match t.status {
                 Status::Registration => match t.signup_until {
                     Some(u) => {
-                        format!("registration, {} so far, starts {}", plural(n as i64, "player"), time_left(u - now))
+                        t!("tournament-state-signup-until", players = players_text(n), when = time_left(u - now))
                     }
-                    None => format!("registration, {} so far", plural(n as i64, "player")),
+                    None => t!("tournament-state-signup", players = players_text(n)),
                 },
-                Status::Running => format!("running, {}", plural(n as i64, "player")),
-                Status::Finished => "finished".into(),
+                Status::Running => t!("tournament-state-running", players = players_text(n)),
+                Status::Finished => t!("tournament-state-finished"),
             };
             text.push_str(&format!("\n#{} {}: {v}, {}; {state}", t.id, t.name, system_text(t.system)));
         }
-        text.push_str(&format!("\nDetails: {}tournament #N.", cx.p()));
+        text.push('\n');
+        text.push_str(&t!("tournaments-details", p = cx.p()));
         Ok(cx.say(text))
     }
 
@@ -294,32 +287,37 @@ impl Bot {
     ) -> Res<String> {
         let info = &t.info;
         let v = variant_named(&info.variant).map_or(info.variant.clone(), |v| v.display_name.to_string());
-        let mut text = format!(
-            "Tournament #{} {}: {v}, {}, {} per move.",
-            info.id,
-            info.name,
-            system_text(info.system).replace("Swiss, 0 rounds", "Swiss"),
-            plural(info.days_per_move, "day")
+        let system = match info.system {
+            System::Swiss { rounds: 0 } => t!("system-swiss-plain"),
+            s => system_text(s),
+        };
+        let mut text = t!(
+            "tournament-head",
+            id = info.id,
+            name = info.name.as_str(),
+            variant = v,
+            system = system,
+            days = t!("n-days", count = info.days_per_move)
         );
         if info.status == Status::Registration {
+            text.push(' ');
             text.push_str(&match info.signup_until {
-                Some(u) => format!(" Registration is open; it starts {}.", time_left(u - now)),
-                None => " Registration is open; an administrator starts it.".into(),
+                Some(u) => t!("tournament-registration-until", when = time_left(u - now)),
+                None => t!("tournament-registration-by-hand"),
             });
-            text.push_str(&format!("\nPlayers ({}):", t.players.len()));
+            text.push('\n');
+            text.push_str(&t!("tournament-players-head", count = t.players.len()));
             for (i, &pl) in t.players.iter().enumerate() {
                 text.push_str(&format!("\n{}. {}", i + 1, name(conn, pl)?));
             }
             if t.players.is_empty() {
-                text.push_str(&format!("\nNobody yet: {p}tournament #{} join.", info.id));
+                text.push('\n');
+                text.push_str(&t!("tournament-nobody-yet", p = p, id = info.id));
             }
             return Ok(text);
         }
-        text.push_str(&format!(
-            "\n{}:\n{}",
-            if info.status == Status::Finished { "Final standings" } else { "Standings" },
-            self.standings_table(conn, t)?
-        ));
+        let head = if info.status == Status::Finished { "final" } else { "current" };
+        text.push_str(&format!("\n{}\n{}", t!("standings-head", kind = head), self.standings_table(conn, t)?));
         let shown = round.unwrap_or_else(|| current_round(t));
         if shown >= 1 {
             text.push('\n');
@@ -347,25 +345,28 @@ impl Bot {
             _ => t.rounds.len(),
         };
         let ids = tournaments::round_games(conn, t.info.id, number)?;
-        let mut text = format!("Round {number} of {total}:");
+        let mut text = t!("round-head", number = number, total = total);
         for (i, g) in round.games.iter().enumerate() {
             let game = ids.iter().find(|(b, _)| *b == i + 1).and_then(|(_, g)| *g);
-            let game = game.map(|g| format!(" (game #{g})")).unwrap_or_default();
-            text.push_str(&format!(
-                "\nBoard {}: {} – {}{game}: {}",
-                i + 1,
-                name(conn, g.white)?,
-                name(conn, g.black)?,
-                result_text(g.outcome)
+            let game = game.map(|g| t!("round-game", id = g)).unwrap_or_default();
+            text.push('\n');
+            text.push_str(&t!(
+                "round-board",
+                board = i + 1,
+                white = name(conn, g.white)?,
+                black = name(conn, g.black)?,
+                game = game,
+                result = result_text(g.outcome)
             ));
         }
         if let Some(b) = round.bye {
             let points = t.scoring().bye;
-            text.push_str(&format!(
-                "\nBye: {} ({} point{})",
-                name(conn, b)?,
-                points,
-                if points.0 == 4 { "" } else { "s" }
+            text.push('\n');
+            text.push_str(&t!(
+                "round-bye",
+                name = name(conn, b)?,
+                points = points.to_string(),
+                one = if points.0 == 4 { "one" } else { "other" }
             ));
         }
         Ok(text)
@@ -483,10 +484,9 @@ impl Bot {
             }
         };
         let Some(t) = tournaments::load(conn, tid)? else { return Ok(()) };
-        let mut line =
-            format!("Tournament #{tid} {}: the result stands on board {board} of round {round}", t.info.name);
+        let mut line = t!("tournament-result", id = tid, name = t.info.name.as_str(), board = board, round = round);
         if finished {
-            line.push_str("; that was the last game, the final standings follow.");
+            line.push_str(&t!("tournament-result-last"));
         } else if let System::Swiss { rounds } = t.info.system
             && t.rounds.len() == round
             && round < rounds
@@ -496,7 +496,7 @@ impl Bot {
                 Ok((n, next)) => {
                     self.create_round_games(conn, &t.info, n, &next)?;
                     super::results::failpoint("after-next-round");
-                    line.push_str(&format!("; round {round} is complete and round {n} is paired."));
+                    line.push_str(&t!("tournament-result-next", round = round, next = n));
                 }
                 Err(e) => {
                     tracing::error!(tournament = tid, "next round not paired: {e}");
@@ -529,15 +529,16 @@ impl Bot {
                     tournaments::set_signup_until(&conn, tid, None)?;
                     if let Some(scope) = tournament_scope(&info) {
                         let n = self.load_tournament(&conn, tid)?.players.len();
-                        out.replies.push(Reply::new(
-                            Target::Chat(scope),
-                            format!(
-                                "Tournament #{tid} {}: registration has closed with {}, so it did not start ({e}) \
-                                 An administrator may start it once more have joined, or cancel it.",
-                                info.name,
-                                plural(n as i64, "player")
-                            ),
-                        ));
+                        let text = with_lang(self.lang_in(&scope), || {
+                            t!(
+                                "tournament-not-started",
+                                id = tid,
+                                name = info.name.as_str(),
+                                players = players_text(n),
+                                reason = e.msg()
+                            )
+                        });
+                        out.replies.push(Reply::new(Target::Chat(scope), text));
                     }
                 }
             }
@@ -565,22 +566,25 @@ impl Bot {
                 continue;
             }
             let Some(scope) = tournament_scope(info) else { continue };
-            let prefix = self.effective_settings(&scope)?.hint;
+            let settings = self.effective_settings(&scope)?;
+            let prefix = settings.hint.clone();
+            let _lang = crate::i18n::scoped(settings.lang);
             let mut notify: Vec<PlayerId> = Vec::new();
             // Paragraphs: a header, each round, the standings.
             let mut parts: Vec<String> = Vec::new();
             if info.announced_round < last {
                 let first = info.announced_round + 1;
                 parts.push(if first == 1 {
-                    format!(
-                        "Tournament #{} {} starts with {}. Play your games here ({prefix}move #N ...); {} per move.",
-                        info.id,
-                        info.name,
-                        plural(t.players.len() as i64, "player"),
-                        plural(info.days_per_move, "day")
+                    t!(
+                        "tournament-starts",
+                        id = info.id,
+                        name = info.name.as_str(),
+                        players = players_text(t.players.len()),
+                        p = prefix.as_str(),
+                        days = t!("n-days", count = info.days_per_move)
                     )
                 } else {
-                    format!("Tournament #{} {}: round {first} is paired.", info.id, info.name)
+                    t!("tournament-round-paired", id = info.id, name = info.name.as_str(), round = first)
                 });
                 for n in first..=last {
                     parts.push(self.round_text(conn, &t, n)?);
@@ -591,13 +595,13 @@ impl Bot {
             }
             if end && !info.announced_end {
                 let mut text = format!(
-                    "Tournament #{} {} is over. Final standings:\n{}",
-                    info.id,
-                    info.name,
+                    "{}\n{}",
+                    t!("tournament-over", id = info.id, name = info.name.as_str()),
                     self.standings_table(conn, &t)?
                 );
                 if let Some(w) = t.standings().first().map(|s| s.player) {
-                    text.push_str(&format!("\nCongratulations, {}!", name(conn, w)?));
+                    text.push('\n');
+                    text.push_str(&t!("tournament-congratulations", name = name(conn, w)?));
                 }
                 parts.push(text);
                 notify.extend(t.players.iter().copied());
@@ -646,12 +650,12 @@ fn round_start(v: &'static Variant) -> (Option<u32>, Position) {
 
 /// A refusal as the user's message.
 fn answer<T>(a: Result<T, TournamentError>) -> Res<T> {
-    a.or_else(|e| user(e.to_string()))
+    a.or_else(|e| user(e.msg()))
 }
 
 /// A player's name, read through any connection (the end hook has no pooled one).
 fn name(conn: &Connection, id: PlayerId) -> Res<String> {
-    Ok(players::get(conn, id)?.map_or_else(|| format!("player {id}"), |p| short(&p.name)))
+    Ok(players::get(conn, id)?.map_or_else(|| t!("player-fallback", id = id), |p| short(&p.name)))
 }
 
 #[cfg(test)]

@@ -1,0 +1,259 @@
+# Communities: linked accounts, ratings, ladders, tournaments.
+
+link-malformed = That is not a link code: codes are 8 letters and digits, like ABCD-EFGH.
+link-unknown = That link code is not known; ask for a new one with `link`.
+link-expired = That link code has expired (codes last 10 minutes); ask for a new one.
+link-used = That link code has already been used; ask for a new one.
+link-same-account = Type the code on your account on the other platform, not on the one that made it.
+link-same-platform = Both accounts are on the same platform; a code links accounts on different platforms.
+link-already = These accounts are already linked.
+link-two-accounts = You already have an account on { $platform } linked; unlink it first to link another.
+link-histories-meet = These accounts have played each other or share a ladder or tournament, so they cannot be merged.
+link-not-linked = This account is not linked to any other.
+link-unknown-account = This account has not used the bot yet.
+link-code = Your link code is { $code }. On your other platform say { $p }link { $code } within { $minutes } minutes; it works once. Keep it to yourself: whoever uses it joins their account to yours.
+link-done = Linked: this { $platform } account and your other account are now one player, { $name }, with all their games. { $p }unlink undoes it.
+unlink-done = Unlinked: this { $platform } account is a player of its own again; the shared history stays with your other accounts.
+
+player-fallback = player { $id }
+ratings-changed = Ratings: { $white }, { $black }.
+
+# Ratings. $scope is community (this community's ratings) or global.
+rating-record = { $count ->
+        [one] { $count } game
+       *[other] { $count } games
+    }: +{ $wins } ={ $draws } −{ $losses }
+rating-none = { $name } has no rated { $variant } games { $scope ->
+        [community] in this community
+       *[global] globally
+    } yet.
+rating-line = { $name } — { $variant } { $scope ->
+        [community] in this community
+       *[global] globally
+    }: { $rating } (±{ $deviation }), { $record }.
+rating-global = Globally { $rating }.
+rating-provisional = (? = provisional: too few games yet to be sure.)
+leaderboard-empty = No rated { $variant } games { $scope ->
+        [community] in this community
+       *[global] globally
+    } yet.
+leaderboard-head = { $variant } leaderboard { $scope ->
+        [community] in this community
+       *[global] globally
+    }:
+leaderboard-nobody = Nobody is established yet (fewer games than needed).
+leaderboard-provisional-place = provisional
+leaderboard-place = place { $place } of { $count }
+leaderboard-you = You: { $name } { $rating } ({ $place }).
+leaderboard-provisional = Provisional: { $names }.
+leaderboard-title = { $variant } leaderboard
+leaderboard-subtitle = { $scope ->
+        [community] this community
+       *[global] global
+    }
+leaderboard-alt = { $title }, { $subtitle }: { $count } ranked players.
+history-none = No rated { $variant } games { $scope ->
+        [community] in this community
+       *[global] globally
+    } yet for that person.
+history-line = { $name }'s { $variant } rating { $scope ->
+        [community] in this community
+       *[global] globally
+    }: { $first } → { $last } over { $count ->
+        [one] { $count } rated game
+       *[other] { $count } rated games
+    }; highest { $high }.
+history-alt = Chart: { $text }
+
+# Ladders.
+that-player = that player
+ladder-not-on = You are not on this ladder; join it first.
+ladder-player-not-on = { $name } is not on this ladder.
+ladder-already-on = You are already on this ladder, in place { $place }.
+ladder-not-above = You can only challenge players above you: { $name } is in place { $theirs }, you are in place { $yours }.
+ladder-too-far = You may challenge at most { $max ->
+        [one] { $max } place
+       *[other] { $max } places
+    } up: { $name } is { $distance } places above you.
+ladder-you-have-open = You already have an open ladder challenge with { $name }; finish it before starting another.
+ladder-they-have-open = { $name } already has an open ladder challenge; try again when it is over.
+ladder-no-challenge = Nobody has challenged you on this ladder.
+ladder-nothing-to-withdraw = You have no pending ladder challenge to withdraw.
+ladder-unknown-challenge = There is no ladder challenge number { $id } this season.
+ladder-not-played = Ladder challenge { $id } is not being played, so it cannot take a result.
+ladder-deadline-passed = The time to accept this challenge has passed: it counts as forfeited.
+ladder-unknown-event = There is no ladder event number { $id } this season.
+ladder-not-result = Ladder event { $id } is not a result; only results can be undone.
+ladder-already-undone = The result in ladder event { $id } has already been undone.
+ladder-reason-required = Say why the result is undone; the reason is kept in the history.
+ladder-corrupt = The stored ladder is inconsistent: { $detail }
+n-days = { $count ->
+        [one] { $count } day
+       *[other] { $count } days
+    }
+n-places = { $count ->
+        [one] { $count } place
+       *[other] { $count } places
+    }
+ladder-no-community = Ladders belong to a community (a server or space); this chat is in none.
+ladder-admins-only = Sorry, only the community's administrators may do that with a ladder.
+ladder-none-yet = This community has no ladder yet; an administrator can make one with { $p }ladder create chess.
+ladder-exists = This community already has a { $variant } ladder.
+ladder-created = The { $variant } ladder is open: { $days } per move, challenges up to { $reach } up, { $wait } to accept. Join with { $p }ladder join.
+ladder-joined = { $name } joins the { $ladder } ladder in place { $place }.
+ladder-left = { $name } leaves the { $ladder } ladder.
+ladder-remove-whom = Say whom to remove, e.g. { $p }ladder remove @bob.
+ladder-removed = { $name } is removed from the { $ladder } ladder by an administrator.
+ladder-undone = Ladder event { $event } of the { $ladder } ladder is undone by an administrator (reason: { $reason }).
+ladder-season-closed = Season { $number } of the { $ladder } ladder is closed and its final standings archived ({ $p }ladder season { $number }). Season { $next } opens with the same order; open ladder challenges are cancelled.
+ladder-no-season = The { $ladder } ladder has no closed season { $number }; it is in season { $current }.
+ladder-season-head = { $ladder } ladder, season { $number } (closed), final standings:
+ladder-season-empty = Nobody stood on it.
+ladder-no-such = This community has no { $variant } ladder.
+ladder-which = This community has several ladders ({ $names }); add the variant.
+ladder-standings-head = { $ladder } ladder, season { $season } ({ $days } per move, challenge up to { $reach } up, { $wait } to accept):
+ladder-state-game = game #{ $id }
+ladder-state-accepted = accepted
+ladder-state-waiting = waiting for an answer
+ladder-standings-challenge = { " " }— { $dir ->
+        [challenges] challenges
+       *[challenged] challenged by
+    } { $name } ({ $state })
+ladder-standings-empty = Nobody is on it yet: { $p }ladder join { $variant }.
+ladder-challenge-whom = Say whom you challenge, e.g. { $p }ladder challenge @bob.
+ladder-challenge = Ladder challenge #{ $id }: { $name } (place { $place }) challenges { $other } (place { $other_place }) on the { $variant } ladder. { $other }: { $p }accept #{ $id } or { $p }decline #{ $id } within { $wait }; declining or not answering counts as a win of { $name }.
+ladder-withdrawn = { $name } withdraws their { $ladder } ladder challenge.
+ladder-declined = { $name } declines the { $ladder } ladder challenge of { $other }, which counts as forfeited. { $effect }
+ladder-accepted = { $name } accepts the { $ladder } ladder challenge of { $other }.
+ladder-climbed = { $name } takes place { $place } from { $other }.
+ladder-unchanged = The standings stay as they are.
+ladder-note-draw = a draw changes nothing.
+ladder-note-unchanged = the standings stay as they are.
+ladder-note = Ladder: { $line }
+ladder-aborted = Ladder: the challenge is cancelled with the game; the standings stay as they are.
+ladder-forfeit = Ladder: { $name } did not accept the { $ladder } ladder challenge of { $other } in time, which counts as forfeited. { $effect }
+
+# Tournaments.
+swiss-too-few = A Swiss tournament needs at least two players.
+swiss-duplicate = A player is registered twice.
+swiss-too-many-rounds = { $rounds } rounds is too many: with this many players there can be at most { $max }.
+swiss-round-incomplete = Round { $round } is not over yet: the next round is paired when all its games are finished.
+swiss-finished = All rounds have been played: the tournament is over.
+swiss-unknown-player = A round names a player who is not in the tournament.
+swiss-no-pairing = No pairing is possible without a rematch or a colour imbalance: the tournament has to end here.
+tournament-unknown = There is no such tournament.
+tournament-not-registering = Registration for this tournament has closed.
+tournament-already-registered = You are already registered for this tournament.
+tournament-not-registered = You are not registered for this tournament.
+tournament-too-few = A tournament needs at least two players to start.
+tournament-seeds-mismatch = The seed list must name every registered player once.
+tournament-not-running = This tournament is not running.
+tournament-nothing-to-pair = A round robin has all its rounds from the start.
+tournament-unknown-board = Round { $round } has no board { $board }.
+tournament-already-decided = The game on board { $board } of round { $round } already has a result.
+n-players = { $count ->
+        [one] { $count } player
+       *[other] { $count } players
+    }
+system-roundrobin = round robin
+system-double = double round robin
+system-swiss = Swiss, { $rounds ->
+        [one] { $rounds } round
+       *[other] { $rounds } rounds
+    }
+system-swiss-auto = Swiss (rounds set by the number of players)
+system-swiss-plain = Swiss
+in-minutes = in { $count ->
+        [one] { $count } minute
+       *[other] { $count } minutes
+    }
+in-hours = in { $count ->
+        [one] { $count } hour
+       *[other] { $count } hours
+    }
+in-days-hours = in { $days ->
+        [one] { $days } day
+       *[other] { $days } days
+    }{ $hours ->
+        [0] {""}
+        [one] { " " }{ $hours } hour
+       *[other] { " " }{ $hours } hours
+    }
+result-playing = playing
+tournament-no-community = Tournaments belong to a community (a server or space); this chat is in none.
+tournament-admins-only = Sorry, only the community's administrators may create, start or cancel a tournament.
+tournament-rounds-so-far = { $name } has { $count ->
+        [one] { $count } round
+       *[other] { $count } rounds
+    } so far.
+tournament-default-name = { $variant } { $kind ->
+        [swiss] Swiss
+       *[roundrobin] Round Robin
+    }
+tournament-start-by-hand = An administrator starts it with { $p }tournament #{ $id } start.
+tournament-start-by-itself = Registration closes and the tournament starts by itself { $when } (an administrator may start it sooner with { $p }tournament #{ $id } start).
+tournament-created = Tournament #{ $id }, { $name }: { $variant }, { $system }, { $days } per move. Join with { $p }tournament #{ $id } join. { $start }
+button-join = Join
+tournament-joined = { $name } joins { $tournament } (#{ $id }); { $players } registered.
+tournament-left = { $name } leaves { $tournament } (#{ $id }).
+tournament-started = { $tournament } has started.
+tournament-cannot-cancel = { $tournament } has started; a running tournament cannot be cancelled.
+tournament-cancelled = Tournament #{ $id } ({ $tournament }) is cancelled by an administrator.
+tournament-no-such = This community has no tournament #{ $id }.
+tournament-none-open = No tournament of this community is open for registration; { $p }tournament lists them.
+tournament-none-yet = This community has no tournament yet; an administrator can make one with { $p }tournament create swiss capatomic.
+tournament-which = There are several ({ $names }); add the number, e.g. #{ $first }.
+tournaments-head = Tournaments:
+tournament-state-signup-until = registration, { $players } so far, starts { $when }
+tournament-state-signup = registration, { $players } so far
+tournament-state-running = running, { $players }
+tournament-state-finished = finished
+tournaments-details = Details: { $p }tournament #N.
+tournament-head = Tournament #{ $id } { $name }: { $variant }, { $system }, { $days } per move.
+tournament-registration-until = Registration is open; it starts { $when }.
+tournament-registration-by-hand = Registration is open; an administrator starts it.
+tournament-players-head = Players ({ $count }):
+tournament-nobody-yet = Nobody yet: { $p }tournament #{ $id } join.
+standings-head = { $kind ->
+        [final] Final standings
+       *[current] Standings
+    }:
+round-head = Round { $number } of { $total }:
+round-game = { " " }(game #{ $id })
+round-board = Board { $board }: { $white } – { $black }{ $game }: { $result }
+round-bye = Bye: { $name } ({ $points } { $one ->
+        [one] point
+       *[other] points
+    })
+tournament-result = Tournament #{ $id } { $name }: the result stands on board { $board } of round { $round }
+tournament-result-last = ; that was the last game, the final standings follow.
+tournament-result-next = ; round { $round } is complete and round { $next } is paired.
+tournament-not-started = Tournament #{ $id } { $name }: registration has closed with { $players }, so it did not start ({ $reason }) An administrator may start it once more have joined, or cancel it.
+tournament-starts = Tournament #{ $id } { $name } starts with { $players }. Play your games here ({ $p }move #N ...); { $days } per move.
+tournament-round-paired = Tournament #{ $id } { $name }: round { $round } is paired.
+tournament-over = Tournament #{ $id } { $name } is over. Final standings:
+tournament-congratulations = Congratulations, { $name }!
+
+# Words drawn on the rating pictures.
+picture-player = PLAYER
+picture-rating = RATING
+picture-games = GAMES
+picture-record = W / D / L
+picture-no-established = No established ratings yet
+picture-provisional-section = Provisional
+picture-no-games = No rated games yet
+picture-provisional = provisional
+picture-month = { $month ->
+        [jan] Jan
+        [feb] Feb
+        [mar] Mar
+        [apr] Apr
+        [may] May
+        [jun] Jun
+        [jul] Jul
+        [aug] Aug
+        [sep] Sep
+        [oct] Oct
+        [nov] Nov
+       *[dec] Dec
+    }

@@ -1,0 +1,96 @@
+# The core: errors, settings, languages. Arguments: $p is how a command is written here (the
+# chat's prefix, or / where only slash commands reach capabot).
+
+internal-error = Sorry, something went wrong on my side (error id { $id }).
+input-too-long = That message is too long ({ $count } characters); commands are short. Say { $p }help for the list.
+parse-error = { $error }. Say { $p }help for the commands.
+command-unknown = I don't know the command '{ $word }'. Say { $p }help for the list.
+variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.
+series-no-bombs = { $variant } is played by challenge (each player chooses a secret bomb by direct message); ladders and tournaments do not offer it yet.
+no-setup = no setup { $number }
+word-or = { " or " }
+color-white = white
+color-black = black
+
+settings-days-none = none
+settings-on = on
+settings-off = off
+settings-rated-community = rated: is a community rule: { $p }settings community rated:choice|always|never.
+settings-no-community = This chat belongs to no community; leave out 'community' to change this chat's settings.
+settings-rated-rule = , rated games: { $rule }
+settings-community-hint = { " " }({ $p }settings community ... for the whole community)
+settings-show = { $whose ->
+        [community] This community's defaults
+       *[chat] Settings here
+    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on lang:tr{ $community }.
+settings-admins-only = Only the community's administrators may change settings here.
+settings-saved = Settings saved.
+settings-saved-community = Community settings saved; chats that set nothing of their own follow them.
+
+notify-show = Direct-message notices (reminders, "your move") are { $state ->
+        [on] on for you; { $p }notify off turns them off.
+       *[off] off for you; { $p }notify on turns them on.
+    }
+notify-on = Direct-message notices on: reminders and "your move" notices come to your direct messages.
+notify-off = Direct-message notices off: reminders come to the game's chat.
+
+lang-usage = lang takes en, tr or default
+lang-unknown = I speak en (English) and tr (Turkish), not '{ $given }'.
+lang-show-own = I speak { $lang } to you (your choice); { $p }lang default goes back to the chat's language.
+lang-show-default = I speak { $lang } to you (the chat's or your app's language); { $p }lang tr or { $p }lang en chooses your own.
+lang-set = From now on I speak English to you.
+lang-cleared = Your own language is forgotten: I speak the chat's language to you again.
+
+# Commands typed wrongly. $given is what was typed.
+parse-about-everyone = { $word } is about everyone; leave out '{ $given }'
+parse-not-understood = I don't understand '{ $given }' here
+parse-only-game = { $word } takes at most a game number like #12, not '{ $given }'
+parse-days = days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '{ $given }'
+parse-color = color must be white, black or random, not '{ $given }'
+parse-setup = setup must be a number, not '{ $given }'
+parse-level = level must be 1 to 8, not '{ $given }'
+parse-unknown-option = unknown option '{ $given }'; options are days:N, color:white|black|random, setup:N, level:N
+parse-switch = { $key } is on or off, not '{ $given }'
+parse-settings = settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, rated:choice|always|never, lang:en|tr
+parse-prefix = a prefix is 1 to 3 symbols such as ! or ?
+parse-rated = rated is choice, always or never, not '{ $given }'
+parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, rated, lang
+parse-which-move = say which move, e.g. !move e4 or !move #12 Nf3
+parse-game-decline = { $word } takes at most a game number like #12 and 'decline', not '{ $given }'
+parse-which-swap = say which swap, e.g. !swap K b (king with the piece on b) or !noswap
+parse-bomb = { $word } takes a game number like #12 and one square like g1, not '{ $given }'
+parse-rules = rules takes one variant name, e.g. rules capatomic
+parse-notify = notify takes on or off
+parse-no-args = { $word } takes nothing after it, not '{ $given }'
+parse-positive = { $key ->
+        [event] the event number
+        [season] the season
+        [tournament] the tournament number
+        [round] the round
+        [reach] reach
+        [wait] wait
+       *[rounds] rounds
+    } must be a number from 1, not '{ $given }'
+parse-ladder-variant = ladder takes one variant name here, not '{ $given }'
+parse-ladder-days = a ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14
+parse-ladder-create-key = ladder create takes days:N, reach:N and wait:N, not '{ $given }'
+parse-ladder-create-variant = ladder create takes one variant, not also '{ $given }'
+parse-ladder-create-which = say which variant, e.g. ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = say which ladder event to undo and why, e.g. ladder undo 5 wrong result
+parse-ladder-season = say ladder season close, or ladder season N to see a closed season
+parse-ladder-action = unknown ladder action '{ $given }'; actions: join, leave, challenge, accept, decline, create, remove, undo, season
+parse-tournament-two = name one tournament, not two
+parse-tournament-only-number = tournament { $action } takes only the tournament's number, not '{ $given }'
+parse-tournament-round = say which round, e.g. tournament round 2
+parse-tournament-action = unknown tournament action '{ $given }'; actions: join, leave, create, start, cancel, round N
+parse-tournament-days = a tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14
+parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'
+parse-tournament-create-key = tournament create takes rounds:N, days:N and signup:N, not '{ $given }:'
+parse-rounds-swiss = rounds:N is for a Swiss; a round robin has as many rounds as it needs
+parse-unknown-command = unknown command '{ $name }'
+parse-option-needed = { $name } needs the option '{ $option }'
+parse-option-person = the option '{ $option }' must be a person
+parse-option-bool = the option '{ $option }' is true or false
+parse-option-one-word = the option '{ $option }' is one word, not '{ $given }'
+parse-option-unknown = { $name } has no option '{ $option }'
+parse-option-type = the option '{ $option }' has a type I do not take

@@ -1,0 +1,251 @@
+# Games: moves, turns, results. Move notation stays in English letters in every language.
+
+game-move-error = Game #{ $id }: { $error }
+game-not-yours = Game #{ $id } is not yours: you are not playing in it.
+game-none = There is no game #{ $id }.
+game-not-here = Game #{ $id } is not in this chat.
+game-fen = Game #{ $id }: { $fen }
+no-games-yet = You have no games yet. Start one with { $p }challenge @someone or { $p }play.
+no-game-in-chat = You have no game in this chat. Start one with { $p }challenge @someone or { $p }play.
+no-game-here = You have no game here. Start one with { $p }challenge @someone or { $p }play.
+no-game-in-progress = You have no game in progress here. Start one with { $p }challenge @someone or { $p }play.
+games-which = You have { $count } games here ({ $ids }); add the number, e.g. { $p }board { $first }.
+position-changed = Game #{ $id }: the position changed meanwhile (another move came first). Look at { $p }board and try again.
+bare-not-your-move = Game #{ $id }: not your move; { $mover } is to move.
+bare-not-playing = Game #{ $id } is between { $white } and { $black }; only they move in it.
+not-your-turn-anywhere = It is not your turn in any of your games here.
+your-turn-which = It is your turn in { $count } games here ({ $ids }); say which: { $p }move { $first } { $text }.
+game-in-setup = Game #{ $id } is still in its setup phase: choose a swap with { $p }swap or { $p }noswap.
+game-over-already = Game #{ $id } is over ({ $result ->
+        [none] finished
+       *[other] { $result }
+    }); start a new one with { $p }challenge.
+game-aborted-already = Game #{ $id } was aborted.
+not-your-turn = It is not your turn in game #{ $id }: { $other } ({ $color }) is to move.
+move-not-legal = Game #{ $id }: that move is not legal here.
+move-raced = Game #{ $id }: the position changed before your move landed (another move came first). Look at the board and try again.
+move-played = Game #{ $id }: { $label } played by { $name }.
+to-move = { $name } ({ $color }) to move.
+check = Check!
+days-to-reply = { $count ->
+        [one] { $count } day to reply.
+       *[other] { $count } days to reply.
+    }
+your-move-notice = Your move in game #{ $id } against { $name } ({ $variant }): { $label }. { $days ->
+        [one] { $days } day to reply.
+       *[other] { $days } days to reply.
+    }
+game-over-win = Game over: { $result } — { $name } wins by { $reason }.
+game-over-draw = Game over: { $result } — draw by { $reason }.
+ai-no-move = Game #{ $id }: capabot could not find a move (no AI in this build?). You can { $p }abort the game.
+
+move-error-empty = no move given
+move-error-too-long = that is too long to be a move
+move-error-syntax = '{ $input }' is not a move I can read; try SAN like Nf3, exd5, O-O, e8=Q or coordinates like e2e4
+move-error-illegal = { $input } is not legal: { $reason }{ $hints }
+move-error-ambiguous = { $input } is ambiguous: did you mean { $candidates }?
+
+reason-checkmate = checkmate
+reason-king-exploded = king exploded
+reason-resignation = resignation
+reason-time-forfeit = time forfeit
+reason-forfeit = forfeit
+reason-no-material-left = no material left
+reason-stalemate = stalemate
+reason-threefold-repetition = threefold repetition
+reason-fifty-move-rule = fifty-move rule
+reason-insufficient-material = insufficient material
+reason-agreement = agreement
+reason-time-out-but-no-mating-material = time out, but no mating material
+reason-both-kings-exploded = both kings exploded
+
+# Pictures: the description of a board for screen readers.
+alt-board = { $variant } board, { $color } to move.{ $last } White: { $white }. Black: { $black }.
+alt-last-move = { " " }Last move { $from } to { $to }.
+
+# Challenges and the start of a game.
+color-random = random
+clock-text = { $days ->
+        [0] no clock
+        [one] { $days } day per move
+       *[other] { $days } days per move
+    }
+clock-rated = { $clock }, rated
+clock-casual = { $clock }, casual
+setup-suffix = , setup { $number }
+level-suffix = { " " }(level { $level })
+setup-range = { $variant } has setups 0 to { $max }, not { $given }.
+relocation-no-setup = Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.
+mention-unclear = I could not tell who you mentioned; mention them so the chat links their name.
+community-rated-only = This community plays rated games only; leave out casual.
+community-casual-only = This community plays casual games only; leave out rated.
+level-only-ai = level:N is for games against me: { $p }play [variant] level:N.
+ai-games-mine = You already have { $count } games against me going on, the most I play with one person at once. Finish or { $p }resign one first ({ $p }games lists them).
+ai-games-all = I am playing { $count } games at once, all I can take right now. Try again when some are over.
+challenge-self = You cannot challenge yourself.
+challenge-answer-slash = the Accept or Decline button, or /accept and /decline
+challenge-anyone-slash = the Accept button or /accept { $id }
+challenge-answer-typed = { $p }accept or { $p }decline
+challenge-anyone-typed = { $p }accept { $id }
+challenge-direct = Challenge #{ $id }: { $name } challenges { $other } to { $variant } ({ $terms }{ $setup }, { $name } plays { $color }). { $other }: { $answer } (expires in { $hours } h).
+challenge-open = Open challenge #{ $id }: { $name } wants to play { $variant } ({ $terms }{ $setup }, { $name } plays { $color }). Anyone here: { $anyone } (expires in { $hours } h).
+button-accept = Accept
+button-decline = Decline
+button-withdraw = Withdraw
+accept-none = There is no challenge here for you to accept.
+accept-which = Several challenges are open ({ $ids }); say which, e.g. { $p }accept { $first }.
+challenge-closed = Challenge #{ $id } is no longer open.
+thread-title = Game #{ $id }: { $white } vs { $black } ({ $variant })
+game-starts-relocation = Game #{ $id } starts: { $white } (white) vs { $black } (black), { $variant }, { $clock }. Setup phase: { $black } (black) chooses first: { $p }swap K b (king with the piece on file b), { $p }swap Q h, ... or { $p }noswap.
+game-starts = Game #{ $id } starts: { $white } (white) vs { $black } (black), { $variant }{ $setup }, { $clock }. { $mover } (white) to move.
+bombs-first = First each player chooses a secret bomb: I sent each of you a direct message.
+ai-thinking = Game #{ $id }: capabot is thinking…
+decline-none-for-you = There is no challenge here for you to decline.
+decline-unknown = There is no open challenge #{ $id } here for you to decline or cancel.
+decline-none = There is no challenge here for you to decline or cancel.
+decline-which = Several challenges are open; say which, e.g. { $p }decline #3.
+challenge-ended = Challenge #{ $id } { $status ->
+        [declined] declined
+       *[cancelled] cancelled
+    } by { $name }.
+challenge-none = There is no challenge #{ $id }.
+challenge-not-here = Challenge #{ $id } is not in this chat.
+challenge-not-open = Challenge #{ $id } is no longer open ({ $status }).
+challenge-expired = Challenge #{ $id } has expired.
+challenge-own = Challenge #{ $id } is your own; { $p }decline #{ $id } cancels it.
+challenge-for-other = Challenge #{ $id } is for { $name }, not for you.
+challenge-none-open = There is no open challenge #{ $id } here that you can accept.
+
+# Resigning, offers, takebacks, aborting.
+game-still-setup = Game #{ $id } is still in its setup phase.
+game-already-over = Game #{ $id } is already over.
+position-changed-short = Game #{ $id }: the position changed meanwhile; look at { $p }board and try again.
+position-changed-retry = Game #{ $id }: the position changed meanwhile; try again.
+game-ended = Game #{ $id }: { $end }
+draw-already-offered = Game #{ $id }: you already offered a draw; it stands until the next move.
+draw-ai-declines = Game #{ $id }: capabot declines the draw and plays on.
+draw-offered = Game #{ $id }: { $name } offers a draw. { $other }: { $p }draw to accept, { $p }draw decline to refuse; any move declines.
+button-accept-draw = Accept draw
+button-decline-draw = Decline draw
+takeback-already-asked = Game #{ $id }: you already asked for a takeback; waiting for your opponent.
+takeback-nothing = Game #{ $id }: there is no move to take back.
+takeback-asked = Game #{ $id }: { $name } asks to take back their last move. { $other }: { $p }takeback to agree, { $p }takeback decline to refuse.
+button-allow-takeback = Allow takeback
+button-decline-takeback = Decline takeback
+takeback-nothing-yours = Game #{ $id }: there is no move of yours to take back.
+takeback-done = Game #{ $id }: { $count ->
+        [one] { $count } move
+       *[other] { $count } moves
+    } taken back. { $name } ({ $color }) to move.
+offer-yours = Game #{ $id }: the { $what ->
+        [draw] draw offer is yours; your opponent may accept
+       *[takeback] takeback request is yours; your opponent may agree to
+    } or decline it.
+offer-none = Game #{ $id }: there is no { $what ->
+        [draw] draw offer
+       *[takeback] takeback request
+    } to decline.
+offer-gone = Game #{ $id }: the { $what ->
+        [draw] draw offer
+       *[takeback] takeback request
+    } is no longer pending.
+offer-declined = Game #{ $id }: { $name } declined { $other }'s { $what ->
+        [draw] draw offer
+       *[takeback] takeback request
+    }; the game goes on.
+abort-tournament = Game #{ $id } is a tournament game, which cannot be aborted; { $p }resign or { $p }draw instead.
+abort-too-late = Game #{ $id }: both sides have moved, so it can no longer be aborted; { $p }resign or { $p }draw instead.
+game-aborted = Game #{ $id } aborted by { $name }.
+
+# Capablanca Relocation's setup phase.
+swap-no-setup = Game #{ $id } is not in a setup phase; swaps are for Capablanca Relocation before the first move.
+swap-unreadable = I can't read the swap '{ $text }'. Write the king or queen and the piece or file to swap with: { $p }swap K b, { $p }swap Q h, { $p }swap KA, or { $p }noswap.
+swap-other-chooses = Game #{ $id }: { $name } ({ $color }) chooses the swap now.
+swap-already = Game #{ $id }: that swap was already chosen.
+swap-setup-over = Game #{ $id }: the setup already ended.
+swap-white-chose = Game #{ $id }: White chose { $swap }; setup { $setup }. The game begins: { $name } (white) to move.
+swap-black-chose = Game #{ $id }: Black chose { $swap }.
+swap-black-chose-next = Game #{ $id }: Black chose { $swap }. { $name } (white): { $p }swap K b, { $p }swap Q h, ... or { $p }noswap.
+
+# The scheduler: time, reminders, expiry.
+timeout = Game #{ $id }: { $name } ran out of time. { $end }
+reminder = Game #{ $id }: reminder: { $name } ({ $color }) to move, { $hours }h { $minutes }m left.
+challenge-expired-notice = Challenge #{ $id } expired.
+swap-none = no swap
+
+# Looking at games: the board, the list, animations.
+variants-head = Variants:
+status-setup = setup phase
+status-to-move = { $name } ({ $color }) to move
+status-finished = finished { $result }
+status-aborted = aborted
+status-in-progress = in progress
+board-head = Game #{ $id }: { $white } (white) vs { $black } (black), { $variant }; { $status }.
+time-left = Time left: { $hours }h { $minutes }m.
+draw-pending = Draw offered by { $name }.
+takeback-pending = Takeback requested by { $name }.
+no-games = You have no games. Start one with { $p }challenge @someone or { $p }play.
+games-line = #{ $id } { $variant } vs { $other }, ply { $ply }, { $state ->
+        [setup] setup phase
+        [yours] your turn
+       *[theirs] their turn
+    }{ $here ->
+        [here] {""}
+       *[elsewhere] { " " }(another chat)
+    }
+games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
+games-none = No games in progress. Start one with { $p }challenge @someone or { $p }play.
+games-head = Your games:
+ai-name-level = capabot (level { $level })
+pictures-off = Pictures are switched off on this bot; { $p }pgn gives the game as text.
+gif-in-setup = Game #{ $id } is still in its setup phase: there is nothing to animate yet.
+gif-no-moves = Game #{ $id } has no moves yet: there is nothing to animate.
+gif-too-long = Game #{ $id }: the game has { $plies } plies; animations stop at { $max }; { $p }pgn gives it as text.
+gif-caption = Game #{ $id }, { $white } (white) vs { $black } (black), { $variant }: { $count ->
+        [one] { $count } move
+       *[other] { $count } moves
+    }, { $state }.
+gif-alt = Animated board of game #{ $id }, { $variant }: { $white } (white) vs { $black } (black), one frame per move from the start. Moves: { $moves }. Result: { $state }.
+
+# Secret-bomb chess. $role is a piece's English name (pawn, knight, bishop, rook, queen, king,
+# archbishop, chancellor, missile, or piece).
+piece-on = the { $role } on { $square }
+bomb-not-here = Not here: everyone in this chat can read that. Choose your bomb in a direct message to me (answer the message I sent you, or say bomb there). Nothing was chosen, so any piece is still yours to pick.
+bomb-no-game = You have no secret-bomb game.
+bomb-sent-dm = I sent it to your direct messages.
+bomb-not-yours = Game #{ $id } is not a secret-bomb game of yours in progress.
+bomb-no-game-in-progress = You have no secret-bomb game in progress.
+bomb-which = You have { $count } secret-bomb games ({ $ids }); add the number, e.g. bomb { $first } g1.
+game-not-in-progress = Game #{ $id } is not in progress.
+bomb-already = Game #{ $id }: your bomb is already chosen ({ $piece } at the start); it cannot change.
+bomb-not-square = '{ $text }' is not a square: name one like g1.
+bomb-bad-square = Game #{ $id }: your bomb must be one of your own pieces other than the king, as they stand at the start; { $square } is not.
+bomb-raced = Game #{ $id }: your bomb was chosen meanwhile; say bomb to see it.
+bomb-chosen = Game #{ $id }: your bomb is { $piece }. It moves with its piece (a promoted pawn's new piece keeps it). On your turn, instead of a move, detonate it with @ and its square (move @{ $square } while it is there): it and every piece next to it are removed.
+bomb-chosen-notice = Game #{ $id }: { $name } ({ $color }) has chosen a secret bomb.
+bomb-both-set = Both bombs are set.
+bomb-to-move = { $name } to move.
+bomb-prompt = Game #{ $id } against { $other } (secret-bomb chess, you play { $color }): choose your secret bomb, one of your pieces other than the king. Nobody else learns which until it explodes or the game ends. Press its button, or answer here with bomb and its square (bomb { $example }). You cannot move before you choose.
+bomb-where-now = your bomb started as { $piece } and is on { $square } now
+bomb-gone = your bomb ({ $piece } at the start) is gone
+bomb-not-chosen = you have not chosen your bomb yet
+bomb-own-board = Game #{ $id }: { $state }.
+bomb-own-board-alt = Your board in game #{ $id }; { $state }.
+bomb-missing = Game #{ $id }: choose your secret bomb before your first move; I sent you the choice in a direct message.
+bomb-random-own = Game #{ $id }: your time to choose ran out, so I chose your bomb at random: { $piece }. Your move time starts again.
+bomb-random-notice = Game #{ $id }: { $name } ({ $color }) did not choose a bomb in time, so one was chosen at random. { $name } to move.
+bomb-side-was = { $side ->
+        [white] White's
+       *[black] Black's
+    } was { $piece }
+bomb-side-never = { $side ->
+        [white] White
+       *[black] Black
+    } never chose one
+bombs-revealed = The bombs, where they started: { $white }; { $black }.
+
+# Why an AI move was dropped (logged, not shown).
+ai-game-vanished = game vanished
+ai-game-moved-on = the game moved on
+game-paused = Game #{ $id } is paused: I can no longer post in its chat (it was deleted, or I was removed). Its clock is stopped. You can go on with `move #{ $id } …` in any chat where I am, or here.
+game-paused-closed = Game #{ $id } is paused: I may no longer post in its chat (it was locked, or my permission to post there was taken away). Its clock is stopped. You can go on with `move #{ $id } …` in any chat where I am, or here.

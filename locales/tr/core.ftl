@@ -1,0 +1,96 @@
+# Çekirdek: hatalar, ayarlar, diller. $p bir komutun burada nasıl yazıldığıdır (sohbetin öneki ya
+# da yalnızca eğik çizgi komutlarının ulaştığı yerde /).
+
+internal-error = Kusura bakma, bende bir şeyler ters gitti (hata kimliği { $id }).
+input-too-long = Bu mesaj çok uzun ({ $count } karakter); komutlar kısadır. Liste için { $p }help yaz.
+parse-error = { $error }. Komutlar için { $p }help yaz.
+command-unknown = '{ $word }' diye bir komut bilmiyorum. Liste için { $p }help yaz.
+variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
+series-no-bombs = { $variant } yalnızca teklifle oynanır (her oyuncu gizli bombasını özel mesajla seçer); merdivenler ve turnuvalar bunu henüz sunmuyor.
+no-setup = { $number } numaralı dizilim yok
+word-or = { " ya da " }
+color-white = beyaz
+color-black = siyah
+
+settings-days-none = yok
+settings-on = açık
+settings-off = kapalı
+settings-rated-community = rated: bir topluluk kuralıdır: { $p }settings community rated:choice|always|never.
+settings-no-community = Bu sohbet bir topluluğa bağlı değil; bu sohbetin ayarlarını değiştirmek için 'community' yazma.
+settings-rated-rule = , puanlı oyunlar: { $rule }
+settings-community-hint = { " " }(bütün topluluk için { $p }settings community ...)
+settings-show = { $whose ->
+        [community] Bu topluluğun varsayılanları
+       *[chat] Buradaki ayarlar
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on lang:en{ $community }.
+settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
+settings-saved = Ayarlar kaydedildi.
+settings-saved-community = Topluluk ayarları kaydedildi; kendi ayarı olmayan sohbetler bunlara uyar.
+
+notify-show = Özel mesaj bildirimleri (hatırlatmalar, "sıra sende") { $state ->
+        [on] senin için açık; { $p }notify off ile kapatırsın.
+       *[off] senin için kapalı; { $p }notify on ile açarsın.
+    }
+notify-on = Özel mesaj bildirimleri açık: hatırlatmalar ve "sıra sende" bildirimleri özel mesajlarına gelir.
+notify-off = Özel mesaj bildirimleri kapalı: hatırlatmalar oyunun sohbetine gelir.
+
+lang-usage = lang yanına en, tr ya da default alır
+lang-unknown = en (İngilizce) ve tr (Türkçe) konuşurum, '{ $given }' değil.
+lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang default ile sohbetin diline dönersin.
+lang-show-default = Seninle { $lang } konuşuyorum (sohbetin ya da uygulamanın dili); kendi dilini { $p }lang tr ya da { $p }lang en ile seçersin.
+lang-set = Bundan sonra seninle Türkçe konuşuyorum.
+lang-cleared = Kendi dil seçimin silindi: seninle yine sohbetin dilinde konuşuyorum.
+
+# Yanlış yazılmış komutlar. $given yazılan şeydir.
+parse-about-everyone = { $word } herkesle ilgilidir; '{ $given }' yazma
+parse-not-understood = Burada '{ $given }' ne demek anlamadım
+parse-only-game = { $word } yanına en çok #12 gibi bir oyun numarası alır, '{ $given }' değil
+parse-days = days 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
+parse-color = color white, black ya da random olmalı, '{ $given }' değil
+parse-setup = setup bir sayı olmalı, '{ $given }' değil
+parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
+parse-unknown-option = '{ $given }' diye bir seçenek yok; seçenekler days:N, color:white|black|random, setup:N, level:N
+parse-switch = { $key } on ya da off olur, '{ $given }' değil
+parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, rated:choice|always|never, lang:en|tr
+parse-prefix = önek, ! ya da ? gibi 1 ile 3 arası semboldür
+parse-rated = rated choice, always ya da never olur, '{ $given }' değil
+parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, rated, lang
+parse-which-move = hangi hamle olduğunu söyle, ör. !move e4 ya da !move #12 Nf3
+parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'decline' alır, '{ $given }' değil
+parse-which-swap = hangi yer değiştirme olduğunu söyle, ör. !swap K b (şah b'deki taşla) ya da !noswap
+parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
+parse-rules = rules yanına tek bir varyant adı alır, ör. rules capatomic
+parse-notify = notify yanına on ya da off alır
+parse-no-args = { $word } yanına bir şey almaz, '{ $given }' de
+parse-positive = { $key ->
+        [event] olay numarası
+        [season] sezon
+        [tournament] turnuva numarası
+        [round] tur
+        [reach] reach
+        [wait] wait
+       *[rounds] rounds
+    } 1'den başlayan bir sayı olmalı, '{ $given }' değil
+parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
+parse-ladder-days = bir merdivenin hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
+parse-ladder-create-key = ladder create days:N, reach:N ve wait:N alır, '{ $given }' değil
+parse-ladder-create-variant = ladder create tek bir varyant alır, ayrıca '{ $given }' değil
+parse-ladder-create-which = hangi varyant olduğunu söyle, ör. ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = hangi merdiven olayının neden geri alınacağını söyle, ör. ladder undo 5 yanlış sonuç
+parse-ladder-season = ladder season close ya da kapanmış bir sezonu görmek için ladder season N yaz
+parse-ladder-action = '{ $given }' diye bir merdiven işlemi yok; işlemler: join, leave, challenge, accept, decline, create, remove, undo, season
+parse-tournament-two = tek bir turnuva adlandır, iki değil
+parse-tournament-only-number = tournament { $action } yalnızca turnuvanın numarasını alır, '{ $given }' değil
+parse-tournament-round = hangi tur olduğunu söyle, ör. tournament round 2
+parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: join, leave, create, start, cancel, round N
+parse-tournament-days = bir turnuvanın hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
+parse-signup = signup kayıt günleridir, 0 ile 30 arası, '{ $given }' değil
+parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
+parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
+parse-unknown-command = '{ $name }' diye bir komut yok
+parse-option-needed = { $name } için '{ $option }' seçeneği gerekli
+parse-option-person = '{ $option }' seçeneği bir kişi olmalı
+parse-option-bool = '{ $option }' seçeneği doğru ya da yanlış olur
+parse-option-one-word = '{ $option }' seçeneği tek kelimedir, '{ $given }' değil
+parse-option-unknown = { $name } komutunun '{ $option }' diye bir seçeneği yok
+parse-option-type = '{ $option }' seçeneğinin türünü kabul etmiyorum

@@ -1,0 +1,255 @@
+# Oyunlar: hamleler, sıra, sonuçlar. Hamle gösterimi her dilde İngilizce harflerle kalır
+# (K şah, Q vezir, R kale, B fil, N at, A arkfil, C şansölye, M füze).
+
+game-move-error = Oyun #{ $id }: { $error }
+game-not-yours = Oyun #{ $id } senin değil: bu oyunda oynamıyorsun.
+game-none = #{ $id } numaralı oyun yok.
+game-not-here = Oyun #{ $id } bu sohbette değil.
+game-fen = Oyun #{ $id }: { $fen }
+no-games-yet = Henüz hiç oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+no-game-in-chat = Bu sohbette oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+no-game-here = Burada oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+no-game-in-progress = Burada süren bir oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $p }board { $first }.
+position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
+bare-not-your-move = Oyun #{ $id }: sıra sende değil; sıra { $mover } adlı oyuncuda.
+bare-not-playing = Oyun #{ $id }, { $white } ile { $black } arasında; hamleyi yalnızca onlar yapar.
+not-your-turn-anywhere = Buradaki oyunlarının hiçbirinde sıra sende değil.
+your-turn-which = Burada { $count } oyunda sıra sende ({ $ids }); hangisi olduğunu söyle: { $p }move { $first } { $text }.
+game-in-setup = Oyun #{ $id } hâlâ dizilim aşamasında: { $p }swap ya da { $p }noswap ile seçimini yap.
+game-over-already = Oyun #{ $id } bitti ({ $result ->
+        [none] sona erdi
+       *[other] { $result }
+    }); yenisini { $p }challenge ile başlat.
+game-aborted-already = Oyun #{ $id } iptal edildi.
+not-your-turn = Oyun #{ $id } içinde sıra sende değil: sıra { $other } ({ $color }) oyuncusunda.
+move-not-legal = Oyun #{ $id }: bu hamle burada kurallara uygun değil.
+move-raced = Oyun #{ $id }: hamlen ulaşmadan konum değişti (önce başka bir hamle geldi). Tahtaya bakıp yeniden dene.
+move-played = Oyun #{ $id }: { $label }, oynayan { $name }.
+to-move = Sıra { $name } ({ $color }) oyuncusunda.
+check = Şah!
+days-to-reply = Yanıt için { $count } gün var.
+your-move-notice = { $name } ile oynadığın #{ $id } numaralı oyunda ({ $variant }) sıra sende: { $label }. Yanıt için { $days } gün var.
+game-over-win = Oyun bitti: { $result } — { $name }, { $reason } ile kazandı.
+game-over-draw = Oyun bitti: { $result } — { $reason } ile berabere.
+ai-no-move = Oyun #{ $id }: capabot bir hamle bulamadı (bu sürümde yapay zekâ yok mu?). Oyunu { $p }abort ile iptal edebilirsin.
+
+move-error-empty = hamle yazılmadı
+move-error-too-long = bu bir hamle olamayacak kadar uzun
+move-error-syntax = '{ $input }' okuyabildiğim bir hamle değil; Nf3, exd5, O-O, e8=Q gibi SAN ya da e2e4 gibi koordinat dene
+move-error-illegal = { $input } oynanamaz: { $reason }{ $hints }
+move-error-ambiguous = { $input } belirsiz: { $candidates } mi demek istedin?
+
+reason-checkmate = şah mat
+reason-king-exploded = şahın patlaması
+reason-resignation = terk
+reason-time-forfeit = süre aşımı
+reason-forfeit = hükmen
+reason-no-material-left = taş kalmaması
+reason-stalemate = pat
+reason-threefold-repetition = üç kez tekrar
+reason-fifty-move-rule = elli hamle kuralı
+reason-insufficient-material = yetersiz taş
+reason-agreement = anlaşma
+reason-time-out-but-no-mating-material = süre aşımı, ama mat edecek taş yok
+reason-both-kings-exploded = iki şahın da patlaması
+
+# Resimler: ekran okuyucular için tahtanın tarifi.
+alt-board = { $variant } tahtası, sıra { $color } tarafta.{ $last } Beyaz: { $white }. Siyah: { $black }.
+alt-last-move = { " " }Son hamle { $from } karesinden { $to } karesine.
+
+# Teklifler ve oyunun başlaması.
+color-random = rastgele
+clock-text = { $days ->
+        [0] süre yok
+       *[other] hamle başına { $days } gün
+    }
+clock-rated = { $clock }, puanlı
+clock-casual = { $clock }, puansız
+setup-suffix = , dizilim { $number }
+level-suffix = { " " }(seviye { $level })
+setup-range = { $variant } dizilimleri 0 ile { $max } arasındadır, { $given } değil.
+relocation-no-setup = Capablanca Relocation dizilimini kabulden sonra yer değiştirmelerle seçer; setup:N yazma.
+mention-unclear = Kimi andığını anlayamadım; sohbet adını bağlasın diye onu etiketle.
+community-rated-only = Bu toplulukta yalnızca puanlı oyun oynanır; casual yazma.
+community-casual-only = Bu toplulukta yalnızca puansız oyun oynanır; rated yazma.
+level-only-ai = level:N bana karşı oyunlar içindir: { $p }play [varyant] level:N.
+ai-games-mine = Bana karşı zaten { $count } oyunun sürüyor, bir kişiyle aynı anda oynadığım en çok oyun bu. Önce birini bitir ya da { $p }resign ile terk et (liste için { $p }games).
+ai-games-all = Şu anda aynı anda { $count } oyun oynuyorum, kaldırabileceğim bu kadar. Bazıları bitince yeniden dene.
+challenge-self = Kendine meydan okuyamazsın.
+challenge-answer-slash = Kabul ya da Reddet düğmesi, veya /accept ve /decline
+challenge-anyone-slash = Kabul düğmesi ya da /accept { $id }
+challenge-answer-typed = { $p }accept ya da { $p }decline
+challenge-anyone-typed = { $p }accept { $id }
+challenge-direct = Teklif #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamayı teklif ediyor ({ $terms }{ $setup }, { $name } { $color } oynar). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-open = Açık teklif #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $name } { $color } oynar). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
+button-accept = Kabul
+button-decline = Reddet
+button-withdraw = Geri çek
+accept-none = Burada kabul edebileceğin bir teklif yok.
+accept-which = Birden çok açık teklif var ({ $ids }); hangisi olduğunu söyle, ör. { $p }accept { $first }.
+challenge-closed = Teklif #{ $id } artık açık değil.
+thread-title = Oyun #{ $id }: { $white } - { $black } ({ $variant })
+game-starts-relocation = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }, { $clock }. Dizilim aşaması: önce { $black } (siyah) seçer: { $p }swap K b (şah b sütunundaki taşla yer değiştirir), { $p }swap Q h, ... ya da { $p }noswap.
+game-starts = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }{ $setup }, { $clock }. Sıra { $mover } (beyaz) oyuncusunda.
+bombs-first = Önce her oyuncu gizli bir bomba seçer: ikinize de özel mesaj gönderdim.
+ai-thinking = Oyun #{ $id }: capabot düşünüyor…
+decline-none-for-you = Burada reddedebileceğin bir teklif yok.
+decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir teklif yok.
+decline-none = Burada reddedebileceğin ya da geri çekebileceğin bir teklif yok.
+decline-which = Birden çok açık teklif var; hangisi olduğunu söyle, ör. { $p }decline #3.
+challenge-ended = Teklif #{ $id }, { $name } tarafından { $status ->
+        [declined] reddedildi
+       *[cancelled] geri çekildi
+    }.
+challenge-none = #{ $id } numaralı teklif yok.
+challenge-not-here = Teklif #{ $id } bu sohbette değil.
+challenge-not-open = Teklif #{ $id } artık açık değil ({ $status ->
+        [accepted] kabul edildi
+        [declined] reddedildi
+        [cancelled] geri çekildi
+        [expired] süresi doldu
+       *[other] { $status }
+    }).
+challenge-expired = Teklif #{ $id } geçerliliğini yitirdi.
+challenge-own = Teklif #{ $id } senin kendi teklifin; { $p }decline #{ $id } ile geri çekersin.
+challenge-for-other = Teklif #{ $id }, { $name } için; senin için değil.
+challenge-none-open = Burada kabul edebileceğin #{ $id } numaralı açık bir teklif yok.
+
+# Terk, teklifler, geri almalar, iptal.
+game-still-setup = Oyun #{ $id } hâlâ dizilim aşamasında.
+game-already-over = Oyun #{ $id } zaten bitti.
+position-changed-short = Oyun #{ $id }: bu arada konum değişti; { $p }board ile tahtaya bakıp yeniden dene.
+position-changed-retry = Oyun #{ $id }: bu arada konum değişti; yeniden dene.
+game-ended = Oyun #{ $id }: { $end }
+draw-already-offered = Oyun #{ $id }: zaten beraberlik teklif ettin; teklifin bir sonraki hamleye kadar geçerli.
+draw-ai-declines = Oyun #{ $id }: capabot beraberliği reddediyor ve oynamaya devam ediyor.
+draw-offered = Oyun #{ $id }: { $name } beraberlik teklif ediyor. { $other }: kabul için { $p }draw, reddetmek için { $p }draw decline; herhangi bir hamle de reddetmek sayılır.
+button-accept-draw = Beraberliği kabul et
+button-decline-draw = Beraberliği reddet
+takeback-already-asked = Oyun #{ $id }: zaten geri alma istedin; rakibini bekliyoruz.
+takeback-nothing = Oyun #{ $id }: geri alınacak hamle yok.
+takeback-asked = Oyun #{ $id }: { $name } son hamlesini geri almak istiyor. { $other }: kabul için { $p }takeback, reddetmek için { $p }takeback decline.
+button-allow-takeback = Geri almaya izin ver
+button-decline-takeback = Geri almayı reddet
+takeback-nothing-yours = Oyun #{ $id }: geri alınacak bir hamlen yok.
+takeback-done = Oyun #{ $id }: { $count } hamle geri alındı. Sıra { $name } ({ $color }) oyuncusunda.
+offer-yours = Oyun #{ $id }: { $what ->
+        [draw] beraberlik teklifi senin; rakibin kabul
+       *[takeback] geri alma isteği senin; rakibin kabul
+    } ya da reddedebilir.
+offer-none = Oyun #{ $id }: reddedilecek bir { $what ->
+        [draw] beraberlik teklifi
+       *[takeback] geri alma isteği
+    } yok.
+offer-gone = Oyun #{ $id }: { $what ->
+        [draw] beraberlik teklifi
+       *[takeback] geri alma isteği
+    } artık beklemede değil.
+offer-declined = Oyun #{ $id }: { $name }, { $other } adlı oyuncunun { $what ->
+        [draw] beraberlik teklifini
+       *[takeback] geri alma isteğini
+    } reddetti; oyun sürüyor.
+abort-tournament = Oyun #{ $id } bir turnuva oyunu, iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
+abort-too-late = Oyun #{ $id }: iki taraf da hamle yaptı, artık iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
+game-aborted = Oyun #{ $id }, { $name } tarafından iptal edildi.
+
+# Capablanca Relocation dizilim aşaması.
+swap-no-setup = Oyun #{ $id } dizilim aşamasında değil; yer değiştirmeler ilk hamleden önce Capablanca Relocation içindir.
+swap-unreadable = '{ $text }' yer değiştirmesini okuyamadım. Şahı ya da veziri ve yer değiştireceği taşı ya da sütunu yaz: { $p }swap K b, { $p }swap Q h, { $p }swap KA ya da { $p }noswap.
+swap-other-chooses = Oyun #{ $id }: şimdi yer değiştirmeyi { $name } ({ $color }) seçiyor.
+swap-already = Oyun #{ $id }: bu yer değiştirme zaten seçildi.
+swap-setup-over = Oyun #{ $id }: dizilim aşaması zaten bitti.
+swap-white-chose = Oyun #{ $id }: Beyaz { $swap } seçti; dizilim { $setup }. Oyun başlıyor: sıra { $name } (beyaz) oyuncusunda.
+swap-black-chose = Oyun #{ $id }: Siyah { $swap } seçti.
+swap-black-chose-next = Oyun #{ $id }: Siyah { $swap } seçti. { $name } (beyaz): { $p }swap K b, { $p }swap Q h, ... ya da { $p }noswap.
+
+# Zamanlayıcı: süre, hatırlatmalar, geçerlilik.
+timeout = Oyun #{ $id }: { $name } süresini doldurdu. { $end }
+reminder = Oyun #{ $id }: hatırlatma: sıra { $name } ({ $color }) oyuncusunda, { $hours } sa { $minutes } dk kaldı.
+challenge-expired-notice = Teklif #{ $id } geçerliliğini yitirdi.
+swap-none = yer değiştirmeme
+
+# Oyunlara bakmak: tahta, liste, hareketli resimler.
+variants-head = Varyantlar:
+status-setup = dizilim aşaması
+status-to-move = sıra { $name } ({ $color }) oyuncusunda
+status-finished = bitti { $result }
+status-aborted = iptal edildi
+status-in-progress = sürüyor
+board-head = Oyun #{ $id }: { $white } (beyaz) - { $black } (siyah), { $variant }; { $status }.
+time-left = Kalan süre: { $hours } sa { $minutes } dk.
+draw-pending = { $name } beraberlik teklif etti.
+takeback-pending = { $name } geri alma istedi.
+no-games = Hiç oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+games-line = #{ $id } { $variant }, rakip { $other }, { $ply }. yarım hamle, { $state ->
+        [setup] dizilim aşaması
+        [yours] sıra sende
+       *[theirs] sıra rakipte
+    }{ $here ->
+        [here] {""}
+       *[elsewhere] { " " }(başka bir sohbette)
+    }
+games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
+games-none = Süren oyun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+games-head = Oyunların:
+ai-name-level = capabot (seviye { $level })
+pictures-off = Bu botta resimler kapalı; { $p }pgn oyunu metin olarak verir.
+gif-in-setup = Oyun #{ $id } hâlâ dizilim aşamasında: canlandırılacak bir şey yok.
+gif-no-moves = Oyun #{ $id } içinde henüz hamle yok: canlandırılacak bir şey yok.
+gif-too-long = Oyun #{ $id }: oyunda { $plies } yarım hamle var; hareketli resimler { $max } yarım hamlede durur; { $p }pgn oyunu metin olarak verir.
+gif-caption = Oyun #{ $id }, { $white } (beyaz) - { $black } (siyah), { $variant }: { $count } hamle, { $state }.
+gif-alt = #{ $id } numaralı oyunun hareketli tahtası, { $variant }: { $white } (beyaz) - { $black } (siyah), başlangıçtan itibaren her hamleye bir kare. Hamleler: { $moves }. Sonuç: { $state }.
+
+# Gizli bomba satrancı. $role bir taşın İngilizce adıdır.
+piece-on = { $square } karesindeki { $role ->
+        [pawn] piyon
+        [knight] at
+        [bishop] fil
+        [rook] kale
+        [queen] vezir
+        [king] şah
+        [archbishop] arkfil
+        [chancellor] şansölye
+        [missile] füze
+       *[other] taş
+    }
+bomb-not-here = Burada olmaz: bu sohbetteki herkes onu okuyabilir. Bombanı bana özel mesajla seç (gönderdiğim mesaja yanıt ver ya da orada bomb yaz). Hiçbir şey seçilmedi; istediğin taşı seçmekte hâlâ serbestsin.
+bomb-no-game = Gizli bomba oyunun yok.
+bomb-sent-dm = Özel mesajlarına gönderdim.
+bomb-not-yours = Oyun #{ $id }, süren bir gizli bomba oyunun değil.
+bomb-no-game-in-progress = Süren bir gizli bomba oyunun yok.
+bomb-which = { $count } gizli bomba oyunun var ({ $ids }); numarasını ekle, ör. bomb { $first } g1.
+game-not-in-progress = Oyun #{ $id } sürmüyor.
+bomb-already = Oyun #{ $id }: bomban zaten seçildi (başlangıçta { $piece }); değiştirilemez.
+bomb-not-square = '{ $text }' bir kare değil: g1 gibi bir kare söyle.
+bomb-bad-square = Oyun #{ $id }: bomban, başlangıçtaki hâliyle şah dışındaki kendi taşlarından biri olmalı; { $square } öyle değil.
+bomb-raced = Oyun #{ $id }: bu arada bomban seçildi; görmek için bomb yaz.
+bomb-chosen = Oyun #{ $id }: bomban { $piece }. Taşıyla birlikte gider (terfi eden piyonun yeni taşı da bombayı taşır). Sıra sendeyken hamle yerine @ ve karesiyle patlatabilirsin (oradayken @{ $square } oyna): bomba ve yanındaki her taş tahtadan kalkar.
+bomb-chosen-notice = Oyun #{ $id }: { $name } ({ $color }) gizli bombasını seçti.
+bomb-both-set = İki bomba da hazır.
+bomb-to-move = Sıra { $name } oyuncusunda.
+bomb-prompt = { $other } ile #{ $id } numaralı oyun (gizli bomba satrancı, sen { $color } oynuyorsun): gizli bombanı, şah dışındaki taşlarından birini seç. Patlayana ya da oyun bitene kadar kimse hangisi olduğunu öğrenmez. Düğmesine bas ya da buraya bomb ve karesini yaz (bomb { $example }). Seçmeden hamle yapamazsın.
+bomb-where-now = bomban başlangıçta { $piece } idi, şimdi { $square } karesinde
+bomb-gone = bomban (başlangıçta { $piece }) gitti
+bomb-not-chosen = bombanı henüz seçmedin
+bomb-own-board = Oyun #{ $id }: { $state }.
+bomb-own-board-alt = #{ $id } numaralı oyundaki tahtan; { $state }.
+bomb-missing = Oyun #{ $id }: ilk hamlenden önce gizli bombanı seç; seçeneği sana özel mesajla gönderdim.
+bomb-random-own = Oyun #{ $id }: seçme süren doldu, bombanı rastgele seçtim: { $piece }. Hamle süren yeniden başlıyor.
+bomb-random-notice = Oyun #{ $id }: { $name } ({ $color }) bombasını zamanında seçmedi, bu yüzden rastgele seçildi. Sıra { $name } oyuncusunda.
+bomb-side-was = { $side ->
+        [white] Beyazınki
+       *[black] Siyahınki
+    } { $piece } idi
+bomb-side-never = { $side ->
+        [white] Beyaz
+       *[black] Siyah
+    } hiç seçmedi
+bombs-revealed = Bombalar, başladıkları yerler: { $white }; { $black }.
+
+# Yapay zekâ hamlesinin neden bırakıldığı (günlüğe yazılır, gösterilmez).
+ai-game-vanished = oyun bulunamadı
+ai-game-moved-on = oyun ilerledi
+game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. Bulunduğum herhangi bir sohbette ya da burada `move #{ $id } …` ile sürdürebilirsin.
+game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. Bulunduğum herhangi bir sohbette ya da burada `move #{ $id } …` ile sürdürebilirsin.

@@ -1,0 +1,60 @@
+//! A whole game in Turkish in the console binary: `lang tr` switches what a person reads, `settings
+//! lang:tr` what the chat reads; move notation stays in English letters.
+
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_capabot");
+
+/// Runs a console script in `dir`; returns its output.
+fn console(dir: &Path, script: &str) -> String {
+    let file = dir.join("script.txt");
+    std::fs::write(&file, script).unwrap();
+    let out = Command::new(BIN)
+        .current_dir(dir)
+        .args(["console", "--no-text-boards", "--script"])
+        .arg(&file)
+        .env_remove("CAPABOT_DB")
+        .env_remove("CAPABOT_BOARDS")
+        .env_remove("CAPABOT_LANG")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_whole_game_in_turkish() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:tr\nalice> !lang\nalice> !challenge @bob chess color:white\nbob> !accept\n\
+         alice> f3\nbob> e5\nbob> e6\nalice> g4\nbob> Qh4#\nalice> !help\nalice> !rules chess\n",
+    );
+    assert!(out.contains("Ayarlar kaydedildi."), "{out}");
+    assert!(out.contains("Seninle tr konuşuyorum"), "{out}");
+    assert!(out.contains("Oyun #1: 1. f3, oynayan alice. Sıra bob (siyah) oyuncusunda."), "{out}");
+    // bob moves out of turn: told in Turkish, and the game is unchanged
+    assert!(out.contains("Oyun #1: sıra sende değil; sıra alice adlı oyuncuda."), "{out}");
+    assert!(out.contains("Oyun bitti: 0-1 — bob, şah mat ile kazandı."), "{out}");
+    assert!(out.contains("Komutlar (önek !):") && out.contains("K şah (King), Q vezir (Queen)"), "{out}");
+    assert!(out.contains("Standart satranç (FIDE kuralları)"), "{out}");
+    assert!(!out.contains("played by") && !out.contains("Game over"), "{out}");
+}
+
+#[test]
+fn a_persons_own_language_is_theirs_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "bob> !lang tr\nalice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\n\
+         bob> !move #9 e5\nalice> !move #9 e5\nbob> !lang default\nbob> !move #9 e5\n",
+    );
+    assert!(out.contains("Bundan sonra seninle Türkçe konuşuyorum."), "{out}");
+    // the chat stays English; bob's own mistakes are told to him in Turkish, alice's in English
+    assert!(out.contains("Game #1: 1. e4 played by alice."), "{out}");
+    assert!(out.contains("#9 numaralı oyun yok."), "{out}");
+    assert!(out.contains("There is no game #9."), "{out}");
+    assert!(out.contains("Your own language is forgotten") || out.contains("Kendi dil seçimin silindi"), "{out}");
+    assert_eq!(out.matches("There is no game #9.").count(), 2, "{out}");
+}
