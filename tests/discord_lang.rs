@@ -84,14 +84,13 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
             HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
         );
         let (stop, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let opts =
-            DiscordOptions {
-                guild: Some(GUILD),
-                proxy: Some(fake.base_url()),
-                message_content: true,
-                shards: None,
-                grace: WAIT,
-            };
+        let opts = DiscordOptions {
+            guild: Some(GUILD),
+            proxy: Some(fake.base_url()),
+            message_content: true,
+            shards: None,
+            grace: WAIT,
+        };
         let task = tokio::spawn(discord::run(host, Token::new(TOKEN), opts, async move {
             let _ = stop_rx.await;
         }));
