@@ -189,7 +189,7 @@ fn capabot_chooses_its_own_bomb_at_once() {
 fn bot_with_pictures() -> TestBot {
     let dir = tempfile::tempdir().expect("tempdir");
     let clock = Arc::new(ManualClock::new(T0));
-    let store = capabot::store::Store::open(&db_path(dir.path())).expect("open store");
+    let store = capabot::store::Store::open(db_path(dir.path())).expect("open store");
     let config = BotConfig { pictures: true, ..BotConfig::default() };
     let bot = Bot::new(store, clock.clone(), Arc::new(FirstLegalMove), config);
     TestBot { dir, clock, bot }
