@@ -1,9 +1,7 @@
 //! Secret-bomb chess in the console binary: the prompts come as direct messages printed with whom
 //! they are for, `/dm bomb …` answers them, and the game is won by the blast.
 
-use std::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_capabot");
+mod common;
 
 #[test]
 fn a_bomb_game_through_the_console() {
@@ -11,18 +9,7 @@ fn a_bomb_game_through_the_console() {
     let script = "alice> !challenge @bob bomb color:white\nbob> !accept\nalice> Nc3\n\
                   /as alice\n/dm bomb b1\n/as bob\n/dm bomb h7\n\
                   alice> Nc3\nbob> a6\nalice> Nd5\nbob> a5\nalice> Nxe7\nbob> a4\nalice> @e7\n";
-    let file = dir.path().join("script.txt");
-    std::fs::write(&file, script).unwrap();
-    let out = Command::new(BIN)
-        .current_dir(dir.path())
-        .args(["console", "--no-text-boards", "--script"])
-        .arg(&file)
-        .env_remove("CAPABOT_DB")
-        .env_remove("CAPABOT_BOARDS")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = common::console_script(dir.path(), script);
     assert!(text.contains("capabot → @alice: Game #1 against bob"), "{text}");
     assert!(text.contains("capabot → @bob: Game #1 against alice"), "{text}");
     assert!(text.contains("choose your secret bomb before your first move"), "{text}");

@@ -3,25 +3,10 @@
 //! by itself when a game ends.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_capabot");
+mod common;
 
-/// Runs a console script in `dir`; returns its output.
-fn console(dir: &Path, script: &str) -> String {
-    let file = dir.join("script.txt");
-    std::fs::write(&file, script).unwrap();
-    let out = Command::new(BIN)
-        .current_dir(dir)
-        .args(["console", "--no-text-boards", "--script"])
-        .arg(&file)
-        .env_remove("CAPABOT_DB")
-        .env_remove("CAPABOT_BOARDS")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::console_script as console;
 
 /// The `.gif` files the console reported writing, in order.
 fn animations(dir: &Path, text: &str) -> Vec<PathBuf> {

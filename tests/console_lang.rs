@@ -1,27 +1,9 @@
 //! A whole game in Turkish in the console binary: `lang tr` switches what a person reads, `settings
 //! lang:tr` what the chat reads; move notation stays in English letters.
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_capabot");
-
-/// Runs a console script in `dir`; returns its output.
-fn console(dir: &Path, script: &str) -> String {
-    let file = dir.join("script.txt");
-    std::fs::write(&file, script).unwrap();
-    let out = Command::new(BIN)
-        .current_dir(dir)
-        .args(["console", "--no-text-boards", "--script"])
-        .arg(&file)
-        .env_remove("CAPABOT_DB")
-        .env_remove("CAPABOT_BOARDS")
-        .env_remove("CAPABOT_LANG")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+use common::console_script as console;
 
 #[test]
 fn a_whole_game_in_turkish() {

@@ -217,17 +217,7 @@ impl Running {
 
 /// What the bot said in answer to an interaction (response, edit of the deferred one, follow-up).
 fn answers(interaction: u64) -> impl Fn(&Sent) -> bool {
-    move |s| {
-        s.interaction_id == Some(interaction)
-            && matches!(
-                s.kind,
-                SentKind::InteractionResponse { callback_type: 4 } | SentKind::Edit | SentKind::FollowUp
-            )
-    }
-}
-
-fn ephemeral(s: &Sent) -> bool {
-    s.payload["flags"].as_u64().is_some_and(|f| f & 64 != 0)
+    move |s| s.answers(interaction)
 }
 
 /// The users a message pings (its `allowed_mentions.users`).
@@ -262,7 +252,7 @@ fn check_mentions(s: &Sent) {
     for user in pinged(s) {
         assert!(content.contains(&format!("<@{user}>")), "pings {user} without naming them: {content}");
     }
-    if ephemeral(s) {
+    if s.is_ephemeral() {
         assert!(pinged(s).is_empty(), "a private answer pings no one: {s:?}");
     }
 }
@@ -301,10 +291,15 @@ async fn command(fake: &FakeDiscord, channel: u64, user: u64, name: &str, option
     (interaction, answer)
 }
 
+/// `/settings community:true thread:true`'s options: a thread per game in the whole server.
+fn threads_on() -> Value {
+    json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }])
+}
+
 /// Plays `san` by `/move` and checks it was accepted: a public board embed with the move in it.
 async fn play(fake: &FakeDiscord, channel: u64, user: u64, san: &str) -> Sent {
     let (_, answer) = command(fake, channel, user, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
-    assert!(!ephemeral(&answer) && field(&answer, "Move").is_some(), "{san} by {user} refused: {answer:?}");
+    assert!(!answer.is_ephemeral() && field(&answer, "Move").is_some(), "{san} by {user} refused: {answer:?}");
     assert_eq!(answer.kind, SentKind::InteractionResponse { callback_type: 4 }, "answered directly, not deferred");
     assert_eq!(answer.files.len(), 1, "{answer:?}");
     assert_eq!(answer.payload["embeds"][0]["image"]["url"], "attachment://board.png");
@@ -393,7 +388,7 @@ async fn a_game_by_slash_commands_and_buttons() {
         fake.set_app_permissions(GENERAL, Some(all & !(1 << 14) & !(1 << 15)));
         let opts = json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }]);
         let (_, lacking) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
-        assert!(ephemeral(&lacking), "{lacking:?}");
+        assert!(lacking.is_ephemeral(), "{lacking:?}");
         let text = lacking.content().unwrap_or_default();
         assert!(text.contains("missing embed links, attach files"), "{text}");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM challenges"), 0);
@@ -413,7 +408,7 @@ async fn a_game_by_slash_commands_and_buttons() {
         // Carol's click is refused before the core; Bob's accepts.
         let wrong = fake.click_button(GENERAL, CAROL, message_of(&offer), &accept);
         let refused = fake.wait_for(answers(wrong.id), WAIT).await;
-        assert!(ephemeral(&refused) && refused.content() == Some("This is not your game."), "{refused:?}");
+        assert!(refused.is_ephemeral() && refused.content() == Some("This is not your game."), "{refused:?}");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM games"), 0, "Carol's click changed nothing");
         let click = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
         let started = fake.wait_for(answers(click.id), WAIT).await;
@@ -438,7 +433,7 @@ async fn a_game_by_slash_commands_and_buttons() {
         // An illegal move is answered to Bob alone, and changes nothing.
         let (_, refusal) =
             command(&fake, GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e4" }])).await;
-        assert!(ephemeral(&refusal) && refusal.content().is_some_and(|c| c.contains("not legal")), "{refusal:?}");
+        assert!(refusal.is_ephemeral() && refusal.content().is_some_and(|c| c.contains("not legal")), "{refusal:?}");
         assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 1);
 
         // A bare typed move.
@@ -497,7 +492,7 @@ async fn a_capatomic_game_with_a_launch_to_the_end() {
         // A move after the end is refused privately.
         let (_, late) =
             command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }])).await;
-        assert!(ephemeral(&late), "{late:?}");
+        assert!(late.is_ephemeral(), "{late:?}");
         env.finish(bot, &[]).await;
     })
     .await;
@@ -551,7 +546,7 @@ async fn takeback_and_draw_by_buttons() {
         assert!(!allow.contains("decline") && allow.contains(&BOB.to_string()), "{allow}");
         let not_hers = fake.click_button(GENERAL, ALICE, message_of(&ask), &allow);
         let refused = fake.wait_for(answers(not_hers.id), WAIT).await;
-        assert!(ephemeral(&refused), "{refused:?}");
+        assert!(refused.is_ephemeral(), "{refused:?}");
         let click = fake.click_button(GENERAL, BOB, message_of(&ask), &allow);
         let undone = fake.wait_for(answers(click.id), WAIT).await;
         assert!(undone.content().is_some_and(|c| c.contains("1 move taken back")), "{undone:?}");
@@ -585,7 +580,7 @@ async fn takeback_and_draw_by_buttons() {
         // The button clicked again (a second click) changes nothing: the game is over.
         let again = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
         let late = fake.wait_for(answers(again.id), WAIT).await;
-        assert!(ephemeral(&late), "{late:?}");
+        assert!(late.is_ephemeral(), "{late:?}");
         env.finish(bot, &[]).await;
     })
     .await;
@@ -718,7 +713,7 @@ async fn dm_reminders_and_the_channel_fallback() {
         fake.set_dm_channel_refused(BOB, false);
         let (_, off) =
             command(&fake, GENERAL, BOB, "notify", json!([{ "name": "dm", "type": 5, "value": false }])).await;
-        assert!(ephemeral(&off), "{off:?}");
+        assert!(off.is_ephemeral(), "{off:?}");
         play(&fake, GENERAL, BOB, "Nc6").await;
         play(&fake, GENERAL, ALICE, "Bb5").await;
         env.clock.advance(23 * 3600);
@@ -745,12 +740,11 @@ async fn a_thread_per_game() {
         let mut env = Env::new(world()).await;
         let bot = env.start().await;
         let fake = env.fake.clone();
-        let thread_on =
-            json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }]);
+        let thread_on = threads_on();
 
         // Bob may not change the server's settings; Alice (Manage Server) may.
         let (_, refused) = command(&fake, GENERAL, BOB, "settings", thread_on.clone()).await;
-        assert!(ephemeral(&refused), "{refused:?}");
+        assert!(refused.is_ephemeral(), "{refused:?}");
         let (_, changed) = command(&fake, GENERAL, ALICE, "settings", thread_on).await;
         assert!(!changed.content().unwrap_or_default().is_empty(), "{changed:?}");
 
@@ -780,7 +774,7 @@ async fn a_thread_per_game() {
         let (interaction, note) =
             command(&fake, GENERAL, BOB, "move", json!([{ "name": "move", "type": 3, "value": "Nc6" }])).await;
         // (Private, unless a slow machine made the bot defer first: then the "thinking…" is edited.)
-        assert!(ephemeral(&note) || note.kind == SentKind::Edit, "{note:?}");
+        assert!(note.is_ephemeral() || note.kind == SentKind::Edit, "{note:?}");
         assert_eq!(note.payload["content"], format!("Posted in <#{thread_id}>."), "{note:?}");
         let posted = fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("Nc6"), WAIT).await;
         assert_eq!(posted.channel_id, Some(thread_id));
@@ -1002,7 +996,7 @@ async fn rate_limits_and_server_errors_are_retried_without_loss_or_duplicates() 
         let i = fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }]));
         let answer = fake.wait_for(|s| answers(i.id)(s) && field(s, "Move").is_some(), WAIT).await;
         assert_eq!(move_of(&answer), Some("e4"));
-        assert!(!ephemeral(&answer));
+        assert!(!answer.is_ephemeral());
         let callbacks = fake.requests().iter().filter(|r| r.path.ends_with("/callback")).count();
         assert!(callbacks >= 3, "the 429 and the 503 were retried: {callbacks} callbacks");
 
@@ -1029,7 +1023,7 @@ async fn rate_limits_and_server_errors_are_retried_without_loss_or_duplicates() 
         fake.fail_next("POST", "/callback", FaultKind::ServerError(502), 4);
         let i = fake.slash_command(GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "Nf3" }]));
         let told = fake.wait_for(answers(i.id), WAIT).await;
-        assert!(ephemeral(&told), "{told:?}");
+        assert!(told.is_ephemeral(), "{told:?}");
         assert!(told.content().is_some_and(|c| c.contains("queued") && !c.contains("Done")), "{told:?}");
         // The row waits for its back-off on the bot's clock (manual here).
         env.clock.advance(60);
@@ -1232,8 +1226,7 @@ async fn a_locked_thread_is_told_once_and_the_game_goes_on_in_the_channel() {
         let mut env = Env::new(world()).await;
         let bot = env.start().await;
         let fake = env.fake.clone();
-        let thread_on =
-            json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }]);
+        let thread_on = threads_on();
         command(&fake, GENERAL, ALICE, "settings", thread_on).await;
         new_game(&fake, GENERAL, "chess", &[json!({ "name": "days", "type": 3, "value": "1" })]).await;
         let thread = message_of(&fake.wait_for(|s| s.kind == SentKind::Thread, WAIT).await);
@@ -1403,7 +1396,7 @@ async fn a_flood_is_told_to_slow_down_once_and_others_play_on() {
         play(&fake, GENERAL, BOB, "e5").await;
         let last = flood.last().expect("a flood").id;
         let slow = fake.wait_for(|s| s.content().is_some_and(|c| c.contains("Slow down")), WAIT).await;
-        assert!(ephemeral(&slow), "{slow:?}");
+        assert!(slow.is_ephemeral(), "{slow:?}");
         // Until nothing more is sent for half a second (Carol cannot be the probe: she is ignored).
         settle_quietly(&fake, Duration::from_millis(500)).await;
         let ids: Vec<u64> = flood.iter().map(|i| i.id).collect();
@@ -1548,8 +1541,7 @@ async fn game_threads_live_as_long_as_discord_allows() {
         let mut env = Env::new(world()).await;
         let bot = env.start().await;
         let fake = env.fake.clone();
-        let thread_on =
-            json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }]);
+        let thread_on = threads_on();
         command(&fake, GENERAL, ALICE, "settings", thread_on).await;
         new_game(&fake, GENERAL, "chess", &[]).await;
         let thread = fake.wait_for(|s| s.kind == SentKind::Thread, WAIT).await;
@@ -1671,7 +1663,7 @@ async fn settled_offers_show_no_live_buttons() {
         // The dead button pressed again: a private answer at once, never a public deferral.
         let again = fake.click_button(GENERAL, BOB, message_of(&offer), &accept);
         let stale = fake.wait_for(answers(again.id), WAIT).await;
-        assert!(ephemeral(&stale), "{stale:?}");
+        assert!(stale.is_ephemeral(), "{stale:?}");
         let deferred = |s: &Sent| s.interaction_id == Some(again.id) && s.kind == SentKind::InteractionResponse { callback_type: 5 };
         assert!(!fake.sent().iter().any(deferred), "no public thinking…");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM games"), 1);
@@ -1682,7 +1674,7 @@ async fn settled_offers_show_no_live_buttons() {
         let withdraw = offer.custom_ids().into_iter().find(|id| id.contains(&CAROL.to_string())).expect("a Withdraw button");
         let click = fake.click_button(GENERAL, CAROL, message_of(&offer), &withdraw);
         let answer = fake.wait_for(answers(click.id), WAIT).await;
-        assert!(!ephemeral(&answer), "{answer:?}");
+        assert!(!answer.is_ephemeral(), "{answer:?}");
         assert_eq!(env.query_text(&bot, "SELECT status FROM challenges WHERE id = 2"), "cancelled");
         fake.wait_for(|s| s.kind == SentKind::Edit && s.message_id == offer.message_id && all_disabled(s), WAIT).await;
         env.finish(bot, &[]).await;
@@ -1720,7 +1712,7 @@ async fn a_secret_bomb_game_with_the_choices_by_direct_message() {
         let (_, refused) =
             command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "Nc3" }])).await;
         assert!(
-            ephemeral(&refused) && refused.content().is_some_and(|c| c.contains("choose your secret bomb")),
+            refused.is_ephemeral() && refused.content().is_some_and(|c| c.contains("choose your secret bomb")),
             "{refused:?}"
         );
         // The choices, by the buttons in the DMs.

@@ -11,7 +11,7 @@ use capabot::bot::{Bot, BotConfig, FirstLegalMove};
 use capabot::discord::{self, DiscordOptions, Token};
 use capabot::host::{Host, HostConfig};
 use capabot::store::Store;
-use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
+use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -35,17 +35,7 @@ fn world() -> FakeConfig {
 
 /// What the bot said in answer to an interaction (response, edit of the deferred one, follow-up).
 fn answers(interaction: u64) -> impl Fn(&Sent) -> bool {
-    move |s| {
-        s.interaction_id == Some(interaction)
-            && matches!(
-                s.kind,
-                SentKind::InteractionResponse { callback_type: 4 } | SentKind::Edit | SentKind::FollowUp
-            )
-    }
-}
-
-fn ephemeral(s: &Sent) -> bool {
-    s.payload["flags"].as_u64().is_some_and(|f| f & 64 != 0)
+    move |s| s.answers(interaction)
 }
 
 /// The labels of the buttons in a message.
@@ -120,7 +110,7 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
             ]),
         )
         .await;
-        assert!(!ephemeral(&offer), "{offer:?}");
+        assert!(!offer.is_ephemeral(), "{offer:?}");
         assert!(text(&offer).contains("Teklif #1: bob, alice adlı oyuncuya Chess oynamayı teklif ediyor"), "{offer:?}");
         let offered = labels(&offer);
         assert!(offered.contains(&"Kabul".to_string()) && offered.contains(&"Reddet".to_string()), "{offered:?}");
@@ -133,19 +123,19 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
 
         // Alice moves out of turn: told privately, in English.
         let early = command(&fake, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e5" }])).await;
-        assert!(ephemeral(&early), "{early:?}");
+        assert!(early.is_ephemeral(), "{early:?}");
         assert_eq!(text(&early), "It is not your turn in game #1: bob (white) is to move.");
 
         // Bob moves: the board embed and the text are Turkish.
         let moved = command(&fake, BOB, "move", json!([{ "name": "move", "type": 3, "value": "e4" }])).await;
-        assert!(!ephemeral(&moved), "{moved:?}");
+        assert!(!moved.is_ephemeral(), "{moved:?}");
         assert!(text(&moved).contains("Oyun #1: 1. e4, oynayan bob. Sıra alice (siyah) oyuncusunda."), "{moved:?}");
         let fields = moved.payload["embeds"][0]["fields"].as_array().cloned().unwrap_or_default();
         assert!(fields.iter().any(|f| f["name"] == "Hamle" && f["value"] == "1. e4"), "{fields:?}");
 
         // Bob moves again out of turn: told privately, in Turkish.
         let again = command(&fake, BOB, "move", json!([{ "name": "move", "type": 3, "value": "d4" }])).await;
-        assert!(ephemeral(&again), "{again:?}");
+        assert!(again.is_ephemeral(), "{again:?}");
         assert_eq!(text(&again), "Oyun #1 içinde sıra sende değil: sıra alice (siyah) oyuncusunda.");
 
         // Alice's own language setting wins over her app's for what only she reads.
@@ -153,7 +143,7 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         assert_eq!(text(&set), "Bundan sonra seninle Türkçe konuşuyorum.");
         let wrong = command(&fake, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "zz" }])).await;
         assert!(
-            ephemeral(&wrong) && text(&wrong).starts_with("Oyun #1: 'zz' okuyabildiğim bir hamle değil"),
+            wrong.is_ephemeral() && text(&wrong).starts_with("Oyun #1: 'zz' okuyabildiğim bir hamle değil"),
             "{wrong:?}"
         );
 

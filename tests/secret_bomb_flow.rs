@@ -7,7 +7,7 @@
 
 mod common;
 
-use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Reply, Response, Scope, Target, UserRef};
+use capabot::bot::{BotConfig, Input, Reply, Response, Scope, Target, UserRef};
 use capabot::notation::san;
 use capabot::rules::variant::BOMB;
 use capabot::rules::{Color, Move, Position, Role, Square};
@@ -15,7 +15,6 @@ use common::*;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use std::sync::Arc;
 
 /// Says `text` in `who`'s direct chat with the bot.
 fn dm(tb: &TestBot, who: &str, text: &str) -> Response {
@@ -187,12 +186,7 @@ fn capabot_chooses_its_own_bomb_at_once() {
 
 /// A bot that draws its pictures (so a bomb marked in a picture would show as a difference).
 fn bot_with_pictures() -> TestBot {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let clock = Arc::new(ManualClock::new(T0));
-    let store = capabot::store::Store::open(db_path(dir.path())).expect("open store");
-    let config = BotConfig { pictures: true, ..BotConfig::default() };
-    let bot = Bot::new(store, clock.clone(), Arc::new(FirstLegalMove), config);
-    TestBot { dir, clock, bot }
+    new_bot_with(BotConfig { pictures: true, ..BotConfig::default() })
 }
 
 /// What everybody but `secret_owner` is shown by a response: text, choices and pictures, in order.

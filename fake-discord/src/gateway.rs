@@ -156,8 +156,8 @@ fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str)
     let session_id = format!("fake-session-{}", state.gateway.sessions_started);
     state.gateway.sessions.insert(shard[0], Session { id: session_id.clone(), shard, seq: 0, log: Vec::new() });
     state.gateway.claim_shard(connection, shard[0]);
-    let on_shard = |state: &State, id: u64| state.gateway.shard_of("GUILD_CREATE", &json!({ "id": id })) == shard[0];
-    let shard_guilds: Vec<_> = state.bot_guilds().filter(|guild| on_shard(state, guild.id)).cloned().collect();
+    let shard_guilds: Vec<_> =
+        state.bot_guilds().filter(|guild| state.gateway.shard_of_guild(guild.id) == shard[0]).cloned().collect();
     let guilds: Vec<Value> =
         shard_guilds.iter().map(|guild| json!({ "id": guild.id.to_string(), "unavailable": true })).collect();
     let mut user = state.bot_user();

@@ -138,7 +138,7 @@ impl FakeDiscord {
     /// The shard that receives a guild's events: `(guild_id >> 22) % total` of the total the bot
     /// identified with.
     pub fn shard_of_guild(&self, guild: u64) -> u32 {
-        self.state().gateway.shard_of("GUILD_CREATE", &serde_json::json!({ "id": guild.to_string() }))
+        self.state().gateway.shard_of_guild(guild)
     }
 
     /// Waits until the bot has sent gateway opcode `op` (e.g. 1 for a heartbeat, acknowledged

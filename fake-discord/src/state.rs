@@ -130,6 +130,21 @@ pub struct Sent {
 }
 
 impl Sent {
+    /// Whether this is the bot's answer to `interaction`: its response with a message, the edit of
+    /// a deferred one, or a follow-up.
+    pub fn answers(&self, interaction: u64) -> bool {
+        self.interaction_id == Some(interaction)
+            && matches!(
+                self.kind,
+                SentKind::InteractionResponse { callback_type: 4 } | SentKind::Edit | SentKind::FollowUp
+            )
+    }
+
+    /// Whether only the user who acted sees it (flag 64, EPHEMERAL).
+    pub fn is_ephemeral(&self) -> bool {
+        self.payload["flags"].as_u64().is_some_and(|f| f & 64 != 0)
+    }
+
     /// The text content, if the payload has one.
     pub fn content(&self) -> Option<&str> {
         self.payload["content"].as_str()
@@ -247,7 +262,12 @@ impl GatewayState {
     pub fn shard_of(&self, event: &str, data: &Value) -> u32 {
         let guild_event = matches!(event, "GUILD_CREATE" | "GUILD_UPDATE" | "GUILD_DELETE");
         let guild = if guild_event { &data["id"] } else { &data["guild_id"] };
-        snowflake(guild).map_or(0, |id| ((id >> 22) % u64::from(self.total())) as u32)
+        snowflake(guild).map_or(0, |id| self.shard_of_guild(id))
+    }
+
+    /// The shard of a guild's events: `(guild_id >> 22) % total`.
+    pub fn shard_of_guild(&self, guild: u64) -> u32 {
+        ((guild >> 22) % u64::from(self.total())) as u32
     }
 
     /// Writes to one connection (a closed receiver means its task already ended).

@@ -29,10 +29,34 @@ pub fn open_bot(path: &Path, clock: Arc<ManualClock>, oracle: Arc<dyn MoveOracle
 }
 
 pub fn new_bot() -> TestBot {
+    new_bot_with(BotConfig { pictures: false, ..BotConfig::default() })
+}
+
+/// [`new_bot`] with another configuration (pictures on, for example).
+pub fn new_bot_with(config: BotConfig) -> TestBot {
     let dir = tempfile::tempdir().expect("tempdir");
     let clock = Arc::new(ManualClock::new(T0));
-    let bot = open_bot(&db_path(dir.path()), clock.clone(), Arc::new(FirstLegalMove));
+    let store = Store::open(db_path(dir.path())).expect("open store");
+    let bot = Bot::new(store, clock.clone(), Arc::new(FirstLegalMove), config);
     TestBot { dir, clock, bot }
+}
+
+/// Runs a script through the console binary in `dir` (no text boards; the database, pictures
+/// folder and language from the environment left out); returns what it printed.
+pub fn console_script(dir: &Path, script: &str) -> String {
+    let file = dir.join("script.txt");
+    std::fs::write(&file, script).expect("script file");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+        .current_dir(dir)
+        .args(["console", "--no-text-boards", "--script"])
+        .arg(&file)
+        .env_remove("CAPABOT_DB")
+        .env_remove("CAPABOT_BOARDS")
+        .env_remove("CAPABOT_LANG")
+        .output()
+        .expect("the console runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 pub fn msg_in(chat: &str, who: &str, text: &str) -> Input {
