@@ -42,7 +42,53 @@ ai-no-move = Game #{ $id }: capabot could not find a move (no AI in this build?)
 move-error-empty = no move given
 move-error-too-long = that is too long to be a move
 move-error-syntax = '{ $input }' is not a move I can read; try SAN like Nf3, exd5, O-O, e8=Q or coordinates like e2e4
-move-error-illegal = { $input } is not legal: { $reason }{ $hints }
+move-error-illegal = { $input } is not legal: { $reason }
+move-error-illegal-hints = { $input } is not legal: { $reason }; { $hints }
+move-error-hint-list = { $first }; { $rest }
+
+# Why a well-formed move is not legal. $role is a piece's name (piece-name), $owner and $turn are
+# white or black, $choices lists promotion pieces (=Q, =R).
+piece-name = { $role ->
+        [pawn] pawn
+        [knight] knight
+        [bishop] bishop
+        [rook] rook
+        [queen] queen
+        [king] king
+        [archbishop] archbishop
+        [chancellor] chancellor
+        [missile] missile
+       *[other] piece
+    }
+refusal-no-bombs = there are no bombs in this variant
+refusal-detonation = no detonation there now: name your own bomb's square, and in check the blast must leave your king alive and out of check
+refusal-no-missiles = there are no missile launches in this variant
+refusal-not-a-missile = the piece on { $from } is a { $role }, not a missile
+refusal-no-missile-on = you have no missile on { $from }
+refusal-off-board = { $square } is not on this board
+refusal-unarmed = no piece other than a pawn has been captured yet, so missiles cannot launch (C8)
+refusal-missile-attacked = your missile on { $from } is attacked, so it cannot launch (C8)
+refusal-shielded = { $square } is shielded by a king (C7)
+refusal-launch-into-check = the launch would leave your king in check
+refusal-castle-missiles = those missiles cannot come along (C12): each needs a clear, unirradiated path and must never have moved
+refusal-castle-in-check = you cannot castle out of check
+refusal-castle-impossible = castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)
+refusal-promotion = say which piece to promote to: { $choices }
+refusal-promotion-coordinates = say which piece to promote to, for example e8q
+refusal-no-such-role = there is no { $role } in this variant
+refusal-no-piece-of-role = you have no { $role }
+refusal-irradiated = { $square } is irradiated: no piece may stand there (C5)
+refusal-own-piece = your own piece stands on { $square }
+refusal-check-not-answered = you are in check, and that { $role } move does not answer it
+refusal-into-check = that { $role } move would leave your king in check
+refusal-cannot-reach = no { $role } of yours can reach { $square }
+refusal-no-piece-on = there is no piece on { $square }
+refusal-not-yours = the { $role } on { $square } belongs to { $owner }, and it is { $turn }'s turn
+refusal-no-legal-move = your { $role } on { $from } has no legal move
+refusal-cannot-go = your { $role } on { $from } cannot go to { $to }
+hint-moves = { $role } moves: { $moves }
+hint-castling = castling moves: { $moves }
+hint-in-check = you are in check
 move-error-ambiguous = { $input } is ambiguous: did you mean { $candidates }?
 
 reason-checkmate = checkmate

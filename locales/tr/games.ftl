@@ -37,7 +37,59 @@ ai-no-move = Oyun #{ $id }: capabot bir hamle bulamadı (bu sürümde yapay zek�
 move-error-empty = hamle yazılmadı
 move-error-too-long = bu bir hamle olamayacak kadar uzun
 move-error-syntax = '{ $input }' okuyabildiğim bir hamle değil; Nf3, exd5, O-O, e8=Q gibi SAN ya da e2e4 gibi koordinat dene
-move-error-illegal = { $input } oynanamaz: { $reason }{ $hints }
+move-error-illegal = { $input } oynanamaz: { $reason }
+move-error-illegal-hints = { $input } oynanamaz: { $reason }; { $hints }
+move-error-hint-list = { $first }; { $rest }
+
+# Bir hamlenin neden oynanamadığı. $role taşın adıdır (piece-name); $owner ve $turn white ya da
+# black; $choices terfi taşlarını sıralar (=Q, =R).
+piece-name = { $role ->
+        [pawn] piyon
+        [knight] at
+        [bishop] fil
+        [rook] kale
+        [queen] vezir
+        [king] şah
+        [archbishop] arkfil
+        [chancellor] şansölye
+        [missile] füze
+       *[other] taş
+    }
+refusal-no-bombs = bu varyantta bomba yok
+refusal-detonation = şu anda orada patlatma olmaz: kendi bombanın karesini söyle; şah çekilmişse patlama şahını hem sağ hem de şahtan kurtulmuş bırakmalı
+refusal-no-missiles = bu varyantta füze atışı yok
+refusal-not-a-missile = { $from } karesindeki taş { $role }, füze değil
+refusal-no-missile-on = { $from } karesinde füzen yok
+refusal-off-board = { $square } bu tahtada yok
+refusal-unarmed = henüz piyon dışında hiçbir taş alınmadı, bu yüzden füzeler atılamaz (C8)
+refusal-missile-attacked = { $from } karesindeki füzen tehdit altında, bu yüzden atılamaz (C8)
+refusal-shielded = { $square } karesi bir şahın kalkanı altında (C7)
+refusal-launch-into-check = bu atıştan sonra şahın şah altında kalır
+refusal-castle-missiles = bu füzeler roka katılamaz (C12): her birinin yolu açık ve radyasyonsuz olmalı, kendisi de hiç oynamamış olmalı
+refusal-castle-in-check = şah çekilmişken rok yapamazsın
+refusal-castle-impossible = o tarafa rok şu anda olmaz (şah ya da kale oynamış, arada taş var ya da geçilen bir kare tehdit altında)
+refusal-promotion = piyonun hangi taşa terfi edeceğini söyle: { $choices }
+refusal-promotion-coordinates = piyonun hangi taşa terfi edeceğini söyle, örneğin e8q
+refusal-no-such-role = bu varyantta { $role } yok
+refusal-no-piece-of-role = hiç { $role } kalmadı
+refusal-irradiated = { $square } karesi radyasyonlu: orada hiçbir taş duramaz (C5)
+refusal-own-piece = { $square } karesinde kendi taşın duruyor
+refusal-check-not-answered = şah çekildi ve bu { $role } hamlesi şahı savuşturmuyor
+refusal-into-check = bu { $role } hamlesinden sonra şahın şah altında kalır
+refusal-cannot-reach = { $square } karesine gidebilecek { $role } yok
+refusal-no-piece-on = { $square } karesinde taş yok
+refusal-not-yours = { $square } karesindeki { $role } { $owner ->
+        [white] Beyazın
+       *[black] Siyahın
+    }; sıra { $turn ->
+        [white] Beyazda
+       *[black] Siyahta
+    }
+refusal-no-legal-move = { $from } karesindeki { $role } için yasal hamle yok
+refusal-cannot-go = { $from } karesindeki { $role } { $to } karesine gidemez
+hint-moves = { $role } hamleleri: { $moves }
+hint-castling = rok hamleleri: { $moves }
+hint-in-check = şah altındasın
 move-error-ambiguous = { $input } belirsiz: { $candidates } mi demek istedin?
 
 reason-checkmate = şah mat

@@ -9,7 +9,7 @@ pub mod pgn;
 pub mod san;
 pub mod uci;
 
-use crate::rules::{Move, Position, Role};
+use crate::rules::{Color, Move, Position, Role, Square};
 use std::fmt;
 
 /// Why a typed move was not accepted.
@@ -22,9 +22,142 @@ pub enum MoveError {
     /// Not a move in any notation capabot reads.
     Syntax(String),
     /// A well-formed move that is not legal here; `reason` says why, `hints` lists close legal moves.
-    Illegal { input: String, reason: String, hints: Vec<String> },
+    Illegal { input: String, reason: Refusal, hints: Vec<Hint> },
     /// More than one legal move matches.
     Ambiguous { input: String, candidates: Vec<String> },
+}
+
+/// Why a well-formed move is not legal here, as data: the chat layers put it in words in the
+/// reader's language; [`fmt::Display`] gives the English words for tools and logs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// `@e4` in a variant without bombs.
+    NoBombs,
+    /// A detonation that is not possible: one reason whatever the cause, so that a refusal read by
+    /// others never tells where a secret bomb is or is not.
+    Detonation,
+    /// A launch in a variant without missiles.
+    NoMissiles,
+    /// A launch from a square holding another of the mover's pieces.
+    NotAMissile { from: Square, role: Role },
+    /// A launch from a square without a missile of the mover's.
+    NoMissileOn { from: Square },
+    /// A square outside the board.
+    OffBoard { square: Square },
+    /// Missiles cannot launch before a piece other than a pawn is captured (C8).
+    Unarmed,
+    /// An attacked missile cannot launch (C8).
+    MissileAttacked { from: Square },
+    /// A king's shield protects the target (C7).
+    Shielded { square: Square },
+    /// The launch would leave the mover's king in check.
+    LaunchIntoCheck,
+    /// The named missiles cannot castle along (C12).
+    CastleMissiles,
+    /// Castling out of check.
+    CastleInCheck,
+    /// Castling that way is not possible now.
+    CastleImpossible,
+    /// A pawn reaching the last rank without a promotion piece named (SAN); `roles` are the choices.
+    Promotion { roles: Vec<Role> },
+    /// The same in coordinates (`e8q`).
+    PromotionCoordinates,
+    /// A piece letter of a piece the variant does not have.
+    NoSuchRole { role: Role },
+    /// The mover has no piece of that kind left.
+    NoPieceOfRole { role: Role },
+    /// No piece may stand on an irradiated square (C5).
+    Irradiated { square: Square },
+    /// The mover's own piece stands on the target.
+    OwnPiece { square: Square },
+    /// In check, and the move does not answer it.
+    CheckNotAnswered { role: Role },
+    /// The move would leave the mover's king in check.
+    IntoCheck { role: Role },
+    /// No piece of that kind can reach the square.
+    CannotReach { role: Role, square: Square },
+    /// Coordinates from an empty square.
+    NoPieceOn { square: Square },
+    /// Coordinates from the other side's piece; `owner` is that side (the other is to move).
+    NotYours { role: Role, square: Square, owner: Color },
+    /// The piece on the square has no legal move at all.
+    NoLegalMove { role: Role, from: Square },
+    /// The piece has legal moves, but not to that square.
+    CannotGo { role: Role, from: Square, to: Square },
+}
+
+/// A legal alternative shown beside a refusal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Hint {
+    /// The legal moves of the pieces of one kind (in SAN).
+    Moves { role: Role, moves: Vec<String> },
+    /// The legal castling moves (in SAN).
+    Castling(Vec<String>),
+    /// The mover is in check (and the named piece has no move).
+    InCheck,
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Refusal as R;
+        match self {
+            R::NoBombs => write!(f, "there are no bombs in this variant"),
+            R::Detonation => write!(
+                f,
+                "no detonation there now: name your own bomb's square, and in check the blast must leave your king \
+                 alive and out of check"
+            ),
+            R::NoMissiles => write!(f, "there are no missile launches in this variant"),
+            R::NotAMissile { from, role } => write!(f, "the piece on {from} is a {}, not a missile", role.name()),
+            R::NoMissileOn { from } => write!(f, "you have no missile on {from}"),
+            R::OffBoard { square } => write!(f, "{square} is not on this board"),
+            R::Unarmed => {
+                write!(f, "no piece other than a pawn has been captured yet, so missiles cannot launch (C8)")
+            }
+            R::MissileAttacked { from } => write!(f, "your missile on {from} is attacked, so it cannot launch (C8)"),
+            R::Shielded { square } => write!(f, "{square} is shielded by a king (C7)"),
+            R::LaunchIntoCheck => write!(f, "the launch would leave your king in check"),
+            R::CastleMissiles => write!(
+                f,
+                "those missiles cannot come along (C12): each needs a clear, unirradiated path and must never have moved"
+            ),
+            R::CastleInCheck => write!(f, "you cannot castle out of check"),
+            R::CastleImpossible => write!(
+                f,
+                "castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)"
+            ),
+            R::Promotion { roles } => {
+                let letters: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
+                write!(f, "say which piece to promote to: {}", letters.join(", "))
+            }
+            R::PromotionCoordinates => write!(f, "say which piece to promote to, for example e8q"),
+            R::NoSuchRole { role } => write!(f, "there is no {} in this variant", role.name()),
+            R::NoPieceOfRole { role } => write!(f, "you have no {}", role.name()),
+            R::Irradiated { square } => write!(f, "{square} is irradiated: no piece may stand there (C5)"),
+            R::OwnPiece { square } => write!(f, "your own piece stands on {square}"),
+            R::CheckNotAnswered { role } => {
+                write!(f, "you are in check, and that {} move does not answer it", role.name())
+            }
+            R::IntoCheck { role } => write!(f, "that {} move would leave your king in check", role.name()),
+            R::CannotReach { role, square } => write!(f, "no {} of yours can reach {square}", role.name()),
+            R::NoPieceOn { square } => write!(f, "there is no piece on {square}"),
+            R::NotYours { role, square, owner } => {
+                write!(f, "the {} on {square} belongs to {owner}, and it is {}'s turn", role.name(), owner.other())
+            }
+            R::NoLegalMove { role, from } => write!(f, "your {} on {from} has no legal move", role.name()),
+            R::CannotGo { role, from, to } => write!(f, "your {} on {from} cannot go to {to}", role.name()),
+        }
+    }
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Hint::Moves { role, moves } => write!(f, "{} moves: {}", role.name(), moves.join(", ")),
+            Hint::Castling(moves) => write!(f, "castling moves: {}", moves.join(" ")),
+            Hint::InCheck => write!(f, "you are in check"),
+        }
+    }
 }
 
 impl fmt::Display for MoveError {
@@ -37,8 +170,8 @@ impl fmt::Display for MoveError {
             }
             MoveError::Illegal { input, reason, hints } => {
                 write!(f, "{input} is not legal: {reason}")?;
-                if !hints.is_empty() {
-                    write!(f, "; {}", hints.join(", "))?;
+                for h in hints {
+                    write!(f, "; {h}")?;
                 }
                 Ok(())
             }

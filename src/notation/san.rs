@@ -2,7 +2,7 @@
 //! `ed5`, `e8q`, `launch e1 e5`). Capatomic adds `O-O[e1,g1]` and launches `Me1^e5` (C16); secret-bomb
 //! chess adds detonations, written `@e4` and read as `@e4`, `boom e4` or a bare `boom`.
 
-use super::MoveError;
+use super::{Hint, MoveError, Refusal};
 use crate::rules::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// SAN without the check suffix.
@@ -82,15 +82,10 @@ pub fn write(pos: &Position, m: Move) -> String {
     s
 }
 
-/// Why a detonation is refused: one message whatever the reason, so that a refusal read by others (in
+/// Why a detonation is refused: one reason whatever the cause, so that a refusal read by others (in
 /// a channel) never tells where the bomb is or is not.
-pub fn detonation_refusal(pos: &Position) -> String {
-    if !pos.variant().bombs {
-        return "there are no bombs in this variant".into();
-    }
-    "no detonation there now: name your own bomb's square, and in check the blast must leave your king \
-     alive and out of check"
-        .into()
+pub fn detonation_refusal(pos: &Position) -> Refusal {
+    if pos.variant().bombs { Refusal::Detonation } else { Refusal::NoBombs }
 }
 
 /// Reads `@e4`, `boom e4`, `boom@e4` or a bare `boom` (lower-case, spaces removed): `Some(square)`,
@@ -104,32 +99,30 @@ fn detonation_square(compact_lower: &str) -> Option<Option<Square>> {
     Square::parse(rest).map(Some)
 }
 
-/// Why the launch `from^to` is refused (C8), in words.
-pub fn launch_refusal(pos: &Position, from: Square, to: Square) -> String {
+/// Why the launch `from^to` is refused (C8).
+pub fn launch_refusal(pos: &Position, from: Square, to: Square) -> Refusal {
     let v = pos.variant();
     if !v.missiles {
-        return "there are no missile launches in this variant".into();
+        return Refusal::NoMissiles;
     }
     match pos.piece_at(from) {
         Some(p) if p.role == Role::Missile && p.color == pos.turn() => {}
-        Some(p) if p.color == pos.turn() => {
-            return format!("the piece on {from} is a {}, not a missile", p.role.name());
-        }
-        _ => return format!("you have no missile on {from}"),
+        Some(p) if p.color == pos.turn() => return Refusal::NotAMissile { from, role: p.role },
+        _ => return Refusal::NoMissileOn { from },
     }
     if !v.contains(to) {
-        return format!("{to} is off the board");
+        return Refusal::OffBoard { square: to };
     }
     if !pos.armed() {
-        return "no piece other than a pawn has been captured yet, so missiles cannot launch (C8)".into();
+        return Refusal::Unarmed;
     }
     if pos.is_attacked(from, pos.turn().other()) {
-        return format!("your missile on {from} is attacked, so it cannot launch (C8)");
+        return Refusal::MissileAttacked { from };
     }
     if pos.shields().contains(to) {
-        return format!("{to} is shielded by a king (C7)");
+        return Refusal::Shielded { square: to };
     }
-    "the launch would leave your king in check".into()
+    Refusal::LaunchIntoCheck
 }
 
 fn parse_castle(
@@ -159,17 +152,15 @@ fn parse_castle(
         None => {
             let any_side = legal.iter().any(|m| m.is_castle() && (m.to.file() > m.from.file()) == kingside);
             let reason = if any_side {
-                "those missiles cannot come along (C12): each needs a clear, unirradiated path and must never have moved".to_string()
+                Refusal::CastleMissiles
             } else if pos.is_check() {
-                "you cannot castle out of check".to_string()
+                Refusal::CastleInCheck
             } else {
-                "castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)"
-                    .to_string()
+                Refusal::CastleImpossible
             };
             let mut options: Vec<String> = legal.iter().filter(|m| m.is_castle()).map(|m| write(pos, *m)).collect();
             options.dedup();
-            let hints =
-                if options.is_empty() { vec![] } else { vec![format!("castling moves: {}", options.join(" "))] };
+            let hints = if options.is_empty() { vec![] } else { vec![Hint::Castling(options)] };
             Err(MoveError::Illegal { input: input.to_string(), reason, hints })
         }
     })
@@ -357,29 +348,21 @@ fn explain_illegal(
 ) -> MoveError {
     let input = input.to_string();
     if needs_promo {
-        let roles: Vec<String> = pos.variant().promotion_roles.iter().map(|r| r.upper_char().to_string()).collect();
-        return MoveError::Illegal {
-            input,
-            reason: format!("say which piece to promote to: ={}", roles.join(", =")),
-            hints: Vec::new(),
-        };
+        let roles = pos.variant().promotion_roles.to_vec();
+        return MoveError::Illegal { input, reason: Refusal::Promotion { roles }, hints: Vec::new() };
     }
     let role = readings[0].0;
     let us = pos.turn();
     let legal = pos.legal_moves();
     if !pos.variant().contains(to) {
-        return MoveError::Illegal { input, reason: format!("{to} is not on this board"), hints: Vec::new() };
+        return MoveError::Illegal { input, reason: Refusal::OffBoard { square: to }, hints: Vec::new() };
     }
     if !pos.variant().has_role(role) {
-        return MoveError::Illegal {
-            input,
-            reason: format!("there is no {} in this variant", role.name()),
-            hints: vec![],
-        };
+        return MoveError::Illegal { input, reason: Refusal::NoSuchRole { role }, hints: vec![] };
     }
     let mine: Bitboard = pos.pieces(us, role);
     if mine.is_empty() {
-        return MoveError::Illegal { input, reason: format!("you have no {}", role.name()), hints: Vec::new() };
+        return MoveError::Illegal { input, reason: Refusal::NoPieceOfRole { role }, hints: Vec::new() };
     }
     let mut role_moves: Vec<String> = legal
         .iter()
@@ -400,20 +383,20 @@ fn explain_illegal(
         })
     });
     let reason = if pos.irradiated().contains(to) {
-        format!("{to} is irradiated: no piece may stand there (C5)")
+        Refusal::Irradiated { square: to }
     } else if pos.piece_at(to).is_some_and(|p| p.color == us) {
-        format!("your own piece stands on {to}")
+        Refusal::OwnPiece { square: to }
     } else if reaches && pos.is_check() {
-        format!("you are in check, and that {} move does not answer it", role.name())
+        Refusal::CheckNotAnswered { role }
     } else if reaches && role != Role::Pawn {
-        format!("that {} move would leave your king in check", role.name())
+        Refusal::IntoCheck { role }
     } else {
-        format!("no {} of yours can reach {to}", role.name())
+        Refusal::CannotReach { role, square: to }
     };
     let hints = if role_moves.is_empty() {
-        if pos.is_check() { vec!["you are in check".to_string()] } else { Vec::new() }
+        if pos.is_check() { vec![Hint::InCheck] } else { Vec::new() }
     } else {
-        vec![format!("{} moves: {}", role.name(), role_moves.join(", "))]
+        vec![Hint::Moves { role, moves: role_moves }]
     };
     MoveError::Illegal { input, reason, hints }
 }

@@ -2,7 +2,7 @@
 //! (king to destination in fixed arrays, king onto rook in random setups), Capatomic launches `e1^e5`
 //! and missiles along `f2j2[e1,g1]` (C16); a secret bomb's detonation is its square twice, `e4e4`.
 
-use super::MoveError;
+use super::{Hint, MoveError, Refusal};
 use crate::rules::variant::CastlingNotation;
 use crate::rules::{Move, MoveKind, Position, Role, Square};
 
@@ -155,28 +155,26 @@ fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
         h
     };
     let reason = match pos.piece_at(p.from) {
-        None => format!("there is no piece on {}", p.from),
-        Some(pc) if pc.color != pos.turn() => {
-            format!("the {} on {} belongs to {}, and it is {}'s turn", pc.role.name(), p.from, pc.color, pos.turn())
-        }
+        None => Refusal::NoPieceOn { square: p.from },
+        Some(pc) if pc.color != pos.turn() => Refusal::NotYours { role: pc.role, square: p.from, owner: pc.color },
         Some(pc) => {
             let hints = hints_from(p.from);
             let reason = if p.launch {
                 super::san::launch_refusal(pos, p.from, p.to)
             } else if hints.is_empty() {
-                format!("your {} on {} has no legal move", pc.role.name(), p.from)
+                Refusal::NoLegalMove { role: pc.role, from: p.from }
             } else if p.promo.is_none()
                 && legal.iter().any(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some())
             {
-                "say which piece to promote to, for example e8q".to_string()
+                Refusal::PromotionCoordinates
             } else if p.missiles.is_some() {
-                "those missiles cannot come along with this castling".to_string()
+                Refusal::CastleMissiles
             } else {
-                format!("your {} on {} cannot go to {}", pc.role.name(), p.from, p.to)
+                Refusal::CannotGo { role: pc.role, from: p.from, to: p.to }
             };
             let mut hint_list = Vec::new();
             if !hints.is_empty() {
-                hint_list.push(format!("{} moves: {}", pc.role.name(), hints.join(" ")));
+                hint_list.push(Hint::Moves { role: pc.role, moves: hints });
             }
             return MoveError::Illegal { input, reason, hints: hint_list };
         }

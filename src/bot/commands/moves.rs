@@ -380,25 +380,85 @@ pub(in crate::bot) fn reason_text(o: Outcome) -> String {
     if crate::i18n::has(Lang::En, &id) { crate::i18n::t(&id, &[]) } else { o.reason_str().to_string() }
 }
 
-/// A move that was not taken, as a message: the notation's own words in English, the catalogue's
-/// in other languages.
+/// A move that was not taken, as a message in its reader's language.
 pub(in crate::bot) fn move_error(e: &notation::MoveError) -> crate::i18n::Msg {
     use notation::MoveError as E;
     match e {
         E::Empty => msg!("move-error-empty"),
         E::TooLong => msg!("move-error-too-long"),
         E::Syntax(s) => msg!("move-error-syntax", input = s.as_str()),
-        // The reason is the rules engine's own (English) words.
-        E::Illegal { input, reason, hints } => msg!(
-            "move-error-illegal",
-            input = input.as_str(),
-            reason = reason.as_str(),
-            hints = if hints.is_empty() { String::new() } else { format!("; {}", hints.join(", ")) }
-        ),
+        E::Illegal { input, reason, hints } => match hint_list(hints) {
+            None => msg!("move-error-illegal", input = input.as_str(), reason = refusal(reason)),
+            Some(hints) => {
+                msg!("move-error-illegal-hints", input = input.as_str(), reason = refusal(reason), hints = hints)
+            }
+        },
         E::Ambiguous { input, candidates } => {
             msg!("move-error-ambiguous", input = input.as_str(), candidates = candidates.join(&t!("word-or")))
         }
     }
+}
+
+/// Why a move is not legal, as a message.
+fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
+    use notation::Refusal as R;
+    let sq = |s: &crate::rules::Square| s.to_string();
+    match r {
+        R::NoBombs => msg!("refusal-no-bombs"),
+        R::Detonation => msg!("refusal-detonation"),
+        R::NoMissiles => msg!("refusal-no-missiles"),
+        R::NotAMissile { from, role } => msg!("refusal-not-a-missile", from = sq(from), role = piece_name(*role)),
+        R::NoMissileOn { from } => msg!("refusal-no-missile-on", from = sq(from)),
+        R::OffBoard { square } => msg!("refusal-off-board", square = sq(square)),
+        R::Unarmed => msg!("refusal-unarmed"),
+        R::MissileAttacked { from } => msg!("refusal-missile-attacked", from = sq(from)),
+        R::Shielded { square } => msg!("refusal-shielded", square = sq(square)),
+        R::LaunchIntoCheck => msg!("refusal-launch-into-check"),
+        R::CastleMissiles => msg!("refusal-castle-missiles"),
+        R::CastleInCheck => msg!("refusal-castle-in-check"),
+        R::CastleImpossible => msg!("refusal-castle-impossible"),
+        R::Promotion { roles } => {
+            let choices: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
+            msg!("refusal-promotion", choices = choices.join(", "))
+        }
+        R::PromotionCoordinates => msg!("refusal-promotion-coordinates"),
+        R::NoSuchRole { role } => msg!("refusal-no-such-role", role = piece_name(*role)),
+        R::NoPieceOfRole { role } => msg!("refusal-no-piece-of-role", role = piece_name(*role)),
+        R::Irradiated { square } => msg!("refusal-irradiated", square = sq(square)),
+        R::OwnPiece { square } => msg!("refusal-own-piece", square = sq(square)),
+        R::CheckNotAnswered { role } => msg!("refusal-check-not-answered", role = piece_name(*role)),
+        R::IntoCheck { role } => msg!("refusal-into-check", role = piece_name(*role)),
+        R::CannotReach { role, square } => msg!("refusal-cannot-reach", role = piece_name(*role), square = sq(square)),
+        R::NoPieceOn { square } => msg!("refusal-no-piece-on", square = sq(square)),
+        R::NotYours { role, square, owner } => msg!(
+            "refusal-not-yours",
+            role = piece_name(*role),
+            square = sq(square),
+            owner = owner.name(),
+            turn = owner.other().name()
+        ),
+        R::NoLegalMove { role, from } => msg!("refusal-no-legal-move", role = piece_name(*role), from = sq(from)),
+        R::CannotGo { role, from, to } => {
+            msg!("refusal-cannot-go", role = piece_name(*role), from = sq(from), to = sq(to))
+        }
+    }
+}
+
+/// A piece's name in the reader's language.
+fn piece_name(role: crate::rules::Role) -> crate::i18n::Msg {
+    msg!("piece-name", role = role.name())
+}
+
+/// The legal alternatives beside a refusal, as one message (`None` without any).
+fn hint_list(hints: &[notation::Hint]) -> Option<crate::i18n::Msg> {
+    use notation::Hint as H;
+    let one = |h: &H| match h {
+        H::Moves { role, moves } => msg!("hint-moves", role = piece_name(*role), moves = moves.join(", ")),
+        H::Castling(moves) => msg!("hint-castling", moves = moves.join(" ")),
+        H::InCheck => msg!("hint-in-check"),
+    };
+    let (last, rest) = hints.split_last()?;
+    Some(rest.iter().rev().fold(one(last), |tail, h| msg!("move-error-hint-list", first = one(h), rest = tail)))
 }
 
 impl Bot {
