@@ -267,9 +267,12 @@ fn sweep(fake: &FakeDiscord, allowed_refusals: &[(u16, &str)]) {
     for s in &sent {
         check_mentions(s);
         for f in &s.files {
-            assert!(f.filename.ends_with(".png") || f.filename.ends_with(".pgn"), "{}", f.filename);
+            assert!([".png", ".gif", ".pgn"].iter().any(|e| f.filename.ends_with(e)), "{}", f.filename);
             if f.filename.ends_with(".png") {
-                assert_eq!(f.png, Ok(BOARD_PX), "{} in {s:?}", f.filename);
+                assert_eq!(f.image, Ok(BOARD_PX), "{} in {s:?}", f.filename);
+            }
+            if f.filename.ends_with(".gif") {
+                assert!(f.image.is_ok() && f.frames > 1, "an animation: {f:?} in {s:?}");
             }
         }
     }
@@ -383,14 +386,14 @@ async fn a_game_by_slash_commands_and_buttons() {
         fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
         assert_eq!(fake.commands(Some(GUILD)).len(), capabot::bot::command::COMMANDS.len());
 
-        // Where the bot may not attach files nor embed links, it says so privately and does nothing.
+        // Where the bot may not send messages, it says so privately and does nothing.
         let all = 2_251_799_813_685_247u64;
-        fake.set_app_permissions(GENERAL, Some(all & !(1 << 14) & !(1 << 15)));
+        fake.set_app_permissions(GENERAL, Some(all & !(1 << 11)));
         let opts = json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }]);
         let (_, lacking) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
         assert!(lacking.is_ephemeral(), "{lacking:?}");
         let text = lacking.content().unwrap_or_default();
-        assert!(text.contains("missing embed links, attach files"), "{text}");
+        assert!(text.contains("missing send messages"), "{text}");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM challenges"), 0);
         fake.set_app_permissions(GENERAL, None);
 
@@ -451,6 +454,85 @@ async fn a_game_by_slash_commands_and_buttons() {
         assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
         assert_eq!(messages(&fake), before, "nothing answered twice");
 
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// A channel where the bot may neither attach files nor embed links: the game goes on. Answers to
+/// slash commands carry the board as usual (Discord lets an interaction's answer embed and attach
+/// anywhere); the bot's own posts there (a typed move's answer) are refused by Discord with 403
+/// Missing Permissions, and go out again as text with one line saying why the picture is missing.
+/// (Before: every command there was refused.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_channel_without_picture_permissions_plays_without_pictures() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let all = 2_251_799_813_685_247u64;
+        fake.set_app_permissions(GENERAL, Some(all & !(1 << 14) & !(1 << 15)));
+
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        play(&fake, GENERAL, ALICE, "e4").await;
+        fake.send_message(GENERAL, BOB, "e5");
+        let posted = fake.wait_for(|s| s.kind == SentKind::Message && s.channel_id == Some(GENERAL), WAIT).await;
+        let text = posted.content().unwrap_or_default();
+        assert!(text.contains("1... e5 played by bob"), "{text}");
+        assert!(text.contains("No board picture here: I am missing embed links, attach files"), "{text}");
+        assert!(posted.files.is_empty(), "{posted:?}");
+        assert!(posted.payload["embeds"].as_array().is_none_or(Vec::is_empty), "{posted:?}");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
+        let refused = fake.requests().iter().filter(|r| r.status == 403).count();
+        assert_eq!(refused, 1, "one refused post, then the text alone");
+        env.finish(bot, &[(403, &format!("/channels/{GENERAL}/messages"))]).await;
+    })
+    .await;
+}
+
+/// A finished game as an animated picture: with `/settings gif:true` the channel gets it when the
+/// game ends, and `/gif game:1` gives it to anyone who asks (a spectator here): a `.gif` attachment that
+/// Discord plays inline, one frame for the start and one per ply, with its alt text.
+#[tokio::test(flavor = "current_thread")]
+async fn a_finished_game_as_an_animated_picture() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let gif_on = json!([{ "name": "gif", "type": 5, "value": true }]);
+        let (_, changed) = command(&fake, GENERAL, ALICE, "settings", gif_on).await;
+        assert!(!changed.is_ephemeral(), "{changed:?}");
+
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        for (who, san) in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4"), (BOB, "Qh4#")] {
+            play(&fake, GENERAL, who, san).await;
+        }
+        let is_animation = |s: &Sent| s.files.iter().any(|f| f.filename.ends_with(".gif"));
+        let posted = fake.wait_for(|s| s.channel_id == Some(GENERAL) && is_animation(s), WAIT).await;
+        let (_, mine) = command(&fake, GENERAL, CAROL, "gif", json!([])).await;
+        assert!(mine.is_ephemeral() && !is_animation(&mine), "Carol has no game of her own: {mine:?}");
+        let game_one = json!([{ "name": "game", "type": 4, "value": 1 }]);
+        let (_, asked) = command(&fake, GENERAL, CAROL, "gif", game_one).await;
+        let asked = if is_animation(&asked) {
+            asked
+        } else {
+            let id = asked.interaction_id.expect("an answer");
+            fake.wait_for(|s| s.answers(id) && is_animation(s), WAIT).await
+        };
+        for sent in [&posted, &asked] {
+            let gif = sent.files.iter().find(|f| f.filename.ends_with(".gif")).expect("a gif");
+            assert!(gif.bytes.starts_with(b"GIF89a"), "{gif:?}");
+            assert_eq!(gif.frames, 5, "the start and four plies: {gif:?}");
+            let (width, height) = gif.image.clone().expect("decodes");
+            assert!(width >= 600 && height >= width, "a board with the names above and below: {gif:?}");
+            let described = sent.payload["attachments"].as_array().into_iter().flatten().any(|a| {
+                a["filename"] == gif.filename.as_str()
+                    && a["description"].as_str().is_some_and(|d| d.contains("Animated board") && d.contains("Qh4#"))
+            });
+            assert!(described, "alt text on the attachment: {}", sent.payload);
+            assert!(sent.content().is_some_and(|c| c.contains("Game #1") && c.contains("0-1")), "{sent:?}");
+        }
+        assert!(!asked.is_ephemeral(), "a picture for the channel: {asked:?}");
         env.finish(bot, &[]).await;
     })
     .await;

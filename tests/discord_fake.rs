@@ -291,7 +291,7 @@ async fn scenario() {
     let board = fake.wait_for(channel_message("the board"), WAIT).await;
     assert_eq!(board.files.len(), 1);
     assert_eq!(board.files[0].filename, "board.png");
-    assert_eq!(board.files[0].png, Ok((4, 2)));
+    assert_eq!(board.files[0].image, Ok((4, 2)));
     let mentions = board.allowed_mentions.expect("allowed_mentions sent");
     assert_eq!(mentions["parse"], json!([]), "no mass mentions: {mentions}");
 

@@ -5,7 +5,8 @@
 //! device, what was said meanwhile answered once, no replayed history) and Synapse restarted
 //! mid-game (nothing lost, nothing twice); and what real clients send: moves made while the bot was
 //! stopped, Element's mention pills, bare MXIDs and matrix.to links, a reply to someone, a display
-//! name made to break the HTML, a message from before the bot joined.
+//! name made to break the HTML, a message from before the bot joined; a finished game as an animated
+//! GIF.
 //!
 //! The delay from a human's move to the bot's answer is printed (p50/p99), with the host's share.
 
@@ -344,6 +345,19 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
 }
 
+/// A GIF's logical width and its number of frames, decoding every frame.
+fn gif_width_and_frames(bytes: &[u8]) -> (u32, usize) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(bytes).expect("a GIF");
+    let width = u32::from(decoder.width());
+    let mut frames = 0;
+    while decoder.read_next_frame().expect("a frame").is_some() {
+        frames += 1;
+    }
+    (width, frames)
+}
+
 fn png_width(png: &[u8]) -> u32 {
     let decoder = png::Decoder::new(std::io::Cursor::new(png.to_vec())).read_info().expect("a PNG");
     decoder.info().width
@@ -454,6 +468,24 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     assert!(all_text.iter().all(|t| !t.contains("played by")), "a move answered twice: {all_text:?}");
     let moves: i64 = query(&db, "SELECT count(*) FROM moves WHERE game_id = 1");
     assert_eq!(moves, sans.len() as i64, "every move stored once");
+
+    // The finished game as an animation: an `m.image` of type image/gif, one frame for the start and
+    // one per ply, its size in the event's info and its alt text as the body.
+    carol.say(&room, "!gif #1", &[]).await;
+    let animation = alice
+        .expect(&room, &bot_id, "an animated picture", |s| {
+            matches!(&s.content.msgtype, MessageType::Image(i)
+                if i.info.as_ref().and_then(|i| i.mimetype.as_deref()) == Some("image/gif"))
+        })
+        .await;
+    let MessageType::Image(image) = &animation.content.msgtype else { unreachable!() };
+    assert!(image.body.contains("Animated board of game #1"), "alt text: {}", image.body);
+    let gif = alice.client.media().get_file(image, false).await.unwrap().expect("a file");
+    let (width, frames) = gif_width_and_frames(&gif);
+    assert_eq!(frames, sans.len() + 1, "the start and every ply");
+    let info = image.info.as_ref().expect("info");
+    assert_eq!(info.width.map(u64::from), Some(u64::from(width)), "the width in the event is the picture's");
+    assert_eq!(info.size.map(u64::from), Some(gif.len() as u64));
 
     // Short atomic games by bare moves until 200 moves have been timed.
     let mut game = 1;

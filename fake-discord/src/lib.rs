@@ -368,8 +368,11 @@ impl FakeDiscord {
         }
     }
 
-    /// The bot's permissions that interactions in `channel` report as `app_permissions` (`None`:
-    /// every permission, the default), as a server whose roles or overwrites deny some would.
+    /// The bot's permissions in `channel` (`None`: every permission, the default), as a server whose
+    /// roles or overwrites deny some would. Interactions there report them as `app_permissions`,
+    /// with Embed Links and Attach Files always added (Discord's rule: an interaction's answer may
+    /// always embed and attach); the bot's own posts and edits there are refused with 403 Missing
+    /// Permissions (50013), or lose their embeds, as Discord does.
     pub fn set_app_permissions(&self, channel: u64, permissions: Option<u64>) {
         let mut state = self.state();
         match permissions {

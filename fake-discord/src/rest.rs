@@ -218,6 +218,38 @@ impl ApiError {
     const MISSING_ACCESS: ApiError = ApiError(StatusCode::FORBIDDEN, 50001, "Missing Access");
     const THREAD_ARCHIVED: ApiError =
         ApiError(StatusCode::BAD_REQUEST, 50083, "Operation was attempted on an archived thread");
+    const MISSING_PERMISSIONS: ApiError = ApiError(StatusCode::FORBIDDEN, 50013, "Missing Permissions");
+}
+
+const SEND_MESSAGES: u64 = 1 << 11;
+const EMBED_LINKS: u64 = 1 << 14;
+const ATTACH_FILES: u64 = 1 << 15;
+const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
+
+/// The bot's own post or edit in a channel where it lacks permissions (set by
+/// `FakeDiscord::set_app_permissions`), as Discord answers it: without Send Messages (Send
+/// Messages in Threads inside a thread) or with files but without Attach Files, 403 Missing
+/// Permissions; with embeds but without Embed Links, the embeds are dropped silently, or 403 when
+/// nothing else is left to post. `creating` is false for an edit (no Send Messages needed).
+fn check_bot_permissions(state: &State, channel: u64, body: &mut Payload, creating: bool) -> Result<(), ApiError> {
+    let Some(&have) = state.app_permissions.get(&channel) else { return Ok(()) };
+    let send = if state.thread_archived(channel).is_some() { SEND_MESSAGES_IN_THREADS } else { SEND_MESSAGES };
+    if creating && have & send == 0 {
+        return Err(ApiError::MISSING_PERMISSIONS);
+    }
+    let attachments = body.json["attachments"].as_array().is_some_and(|a| !a.is_empty());
+    if (!body.files.is_empty() || (creating && attachments)) && have & ATTACH_FILES == 0 {
+        return Err(ApiError::MISSING_PERMISSIONS);
+    }
+    let embeds = body.json["embeds"].as_array().is_some_and(|e| !e.is_empty());
+    if embeds && have & EMBED_LINKS == 0 {
+        let content = body.json["content"].as_str().is_some_and(|c| !c.trim().is_empty());
+        if creating && !content {
+            return Err(ApiError::MISSING_PERMISSIONS);
+        }
+        body.json["embeds"] = json!([]);
+    }
+    Ok(())
 }
 
 impl IntoResponse for ApiError {
@@ -268,9 +300,20 @@ impl FromRequest<Arc<Shared>> for Payload {
             if name == "payload_json" {
                 payload.json = serde_json::from_slice(&bytes).map_err(|_| bad_form())?;
             } else {
-                let png = if check_uploads { decode_png(&bytes) } else { Err("not decoded (no history kept)".into()) };
                 let filename = filename.unwrap_or_default();
-                payload.files.push(ReceivedFile { field: name, filename, content_type, bytes: bytes.to_vec(), png });
+                let (image, frames) = if check_uploads {
+                    decode_picture(&filename, &bytes)
+                } else {
+                    (Err("not decoded (no history kept)".into()), 0)
+                };
+                payload.files.push(ReceivedFile {
+                    field: name,
+                    filename,
+                    content_type,
+                    bytes: bytes.to_vec(),
+                    image,
+                    frames,
+                });
             }
         }
         if let Some(RequestIndex(index)) = index {
@@ -278,6 +321,35 @@ impl FromRequest<Arc<Shared>> for Payload {
         }
         Ok(payload)
     }
+}
+
+/// Decodes a whole upload as the picture its file name says: its size and frames. Discord itself
+/// stores any file; decoding catches a bot that sends broken pictures.
+fn decode_picture(filename: &str, bytes: &[u8]) -> (Result<(u32, u32), String>, usize) {
+    let lower = filename.to_ascii_lowercase();
+    if lower.ends_with(".png") {
+        (decode_png(bytes), 1)
+    } else if lower.ends_with(".gif") {
+        match decode_gif(bytes) {
+            Ok((size, frames)) => (Ok(size), frames),
+            Err(error) => (Err(error), 0),
+        }
+    } else {
+        (Ok((0, 0)), 0)
+    }
+}
+
+/// Decodes every frame of a GIF, returning its logical screen size and its number of frames.
+fn decode_gif(bytes: &[u8]) -> Result<((u32, u32), usize), String> {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options.read_info(std::io::Cursor::new(bytes)).map_err(|error| error.to_string())?;
+    let size = (u32::from(decoder.width()), u32::from(decoder.height()));
+    let mut frames = 0;
+    while decoder.read_next_frame().map_err(|error| error.to_string())?.is_some() {
+        frames += 1;
+    }
+    if frames == 0 { Err("a GIF without frames".into()) } else { Ok((size, frames)) }
 }
 
 /// Decodes a whole PNG image, returning its size.
@@ -580,12 +652,16 @@ fn push_sent(
 }
 
 async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>, body: Payload) -> Response {
+    let mut body = body;
     let mut state = shared.lock();
     if let Err(response) = check_postable(&state, channel) {
         return response.into_response();
     }
     if let Err(response) = check_message_body(&body) {
         return *response;
+    }
+    if let Err(refused) = check_bot_permissions(&state, channel, &mut body, true) {
+        return refused.into_response();
     }
     // A message un-archives an archived thread, unless it is locked.
     match state.thread_archived(channel) {
@@ -630,7 +706,11 @@ async fn edit_message(
     Path((channel, message)): Path<(u64, u64)>,
     body: Payload,
 ) -> Response {
+    let mut body = body;
     let mut state = shared.lock();
+    if let Err(refused) = check_bot_permissions(&state, channel, &mut body, false) {
+        return refused.into_response();
+    }
     edit_stored(&mut state, channel, message, None, body)
 }
 

@@ -77,8 +77,11 @@ pub struct ReceivedFile {
     pub filename: String,
     pub content_type: Option<String>,
     pub bytes: Vec<u8>,
-    /// Width and height when the bytes decode as a PNG, else why they do not.
-    pub png: Result<(u32, u32), String>,
+    /// Width and height when the bytes decode as the picture their file name says (`.png`, `.gif`),
+    /// else why they do not; `Ok((0, 0))` for a file that is not a picture (a `.pgn`).
+    pub image: Result<(u32, u32), String>,
+    /// The frames of a picture: 1 for a PNG, one per frame for a GIF, 0 for other files.
+    pub frames: usize,
 }
 
 /// Without the bytes, which would drown a failing test's message.
@@ -89,7 +92,8 @@ impl std::fmt::Debug for ReceivedFile {
             .field("filename", &self.filename)
             .field("content_type", &self.content_type)
             .field("bytes", &self.bytes.len())
-            .field("png", &self.png)
+            .field("image", &self.image)
+            .field("frames", &self.frames)
             .finish()
     }
 }
@@ -781,7 +785,9 @@ impl State {
         };
         let mut interaction = payloads::interaction(base, kind, data);
         if let Some(permissions) = self.app_permissions.get(&channel) {
-            interaction["app_permissions"] = Value::String(permissions.to_string());
+            // An interaction's answer may always embed and attach, so Discord always reports those two.
+            let answerable = permissions | (1 << 14) | (1 << 15);
+            interaction["app_permissions"] = Value::String(answerable.to_string());
         }
         if let Some(locale) = self.locales.get(&user) {
             interaction["locale"] = Value::String(locale.clone());
@@ -867,8 +873,8 @@ impl State {
         let mut problems: Vec<String> =
             unexpected.map(|request| format!("unexpected request {} {}", request.method, request.path)).collect();
         for file in self.sent.iter().flat_map(|sent| &sent.files) {
-            if let Err(error) = &file.png {
-                problems.push(format!("upload {} is not a valid PNG: {error}", file.filename));
+            if let Err(error) = &file.image {
+                problems.push(format!("upload {} is not a valid picture: {error}", file.filename));
             }
         }
         problems

@@ -305,9 +305,44 @@ impl DiscordFrontEnd {
         }
     }
 
+    /// The picture permissions the bot lacks in a guild channel, by name, as far as the cache
+    /// knows (`None`: nothing missing, a DM, or not known).
+    fn lacking_for_pictures(&self, guild: Option<&str>, chat: &str) -> Option<String> {
+        let guild = guild.and_then(|g| g.parse::<u64>().ok())?;
+        let chat = id_of(chat).ok()?;
+        let me = self.cache.current_user().id;
+        let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me)?;
+        permissions::missing(have, permissions::for_pictures())
+    }
+
+    /// Posts in a channel; where the bot may not attach files or embed links there (known from the
+    /// cache, or learnt from Discord's 403 Missing Permissions), the reply goes out without its
+    /// picture, card and file, with one line saying why.
+    async fn post(
+        &self,
+        channel: ChannelId,
+        reply: &Reply,
+        piece: usize,
+        lacking: Option<String>,
+    ) -> Result<MessageId, DeliveryError> {
+        let shows = |r: &Reply| r.picture().is_some() || r.card.is_some() || r.file.is_some();
+        if let Some(lacking) = lacking.filter(|_| shows(reply)) {
+            return self.post_once(channel, &without_pictures(reply, &lacking), piece).await.map_err(failed);
+        }
+        match self.post_once(channel, reply, piece).await {
+            Err(e) if missing_permissions(&e) && shows(reply) => {
+                let names = permissions::missing(serenity::all::Permissions::empty(), permissions::for_pictures())
+                    .unwrap_or_default();
+                tracing::info!(%channel, "a picture was refused ({e}); posting without it");
+                self.post_once(channel, &without_pictures(reply, &names), piece).await.map_err(failed)
+            }
+            other => other.map_err(failed),
+        }
+    }
+
     /// Sends (or, for a slot, edits) a message in a channel; `piece` numbers the messages of a
     /// reply split for length.
-    async fn post(&self, channel: ChannelId, reply: &Reply, piece: usize) -> Result<MessageId, DeliveryError> {
+    async fn post_once(&self, channel: ChannelId, reply: &Reply, piece: usize) -> Result<MessageId, serenity::Error> {
         let m = parts(reply);
         let http = self.http.as_ref();
         if let Some(prev) = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok())
@@ -344,8 +379,26 @@ impl DiscordFrontEnd {
             // A text command's private answer: a reply to it that pings no one.
             b = b.reference_message((channel, MessageId::new(source)));
         }
-        channel.send_message(http, b).await.map(|msg| msg.id).map_err(failed)
+        channel.send_message(http, b).await.map(|msg| msg.id)
     }
+}
+
+/// Whether Discord refused a request for Missing Permissions (50013).
+fn missing_permissions(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) if r.error.code == 50013)
+}
+
+/// `reply` without its picture, card and file, and with a line saying which permissions they need.
+fn without_pictures(reply: &Reply, lacking: &str) -> Reply {
+    let mut plain = reply.clone();
+    plain.png = None;
+    plain.animation = None;
+    plain.alt_text = None;
+    plain.card = None;
+    plain.file = None;
+    plain.text.push('\n');
+    plain.text.push_str(&tl!(reply.lang, "discord-pictures-left-out", permissions = lacking));
+    plain
 }
 
 #[async_trait]
@@ -416,7 +469,7 @@ impl DiscordFrontEnd {
             Target::Direct { user, .. } => {
                 let user = UserId::new(id_of(&user.id)?);
                 let dm = user.create_dm_channel(self.http.as_ref()).await.map_err(failed)?;
-                (dm.id, self.post(dm.id, reply, piece).await?)
+                (dm.id, self.post(dm.id, reply, piece, None).await?)
             }
             Target::Chat(scope) => {
                 let pending =
@@ -447,14 +500,16 @@ impl DiscordFrontEnd {
                                 drop(p);
                                 let thread = scope.thread.is_some();
                                 self.check_permissions(scope.community.as_deref(), &scope.chat, thread)?;
-                                Some(self.post(channel, reply, piece).await?)
+                                let lacking = self.lacking_for_pictures(scope.community.as_deref(), &scope.chat);
+                                Some(self.post(channel, reply, piece, lacking).await?)
                             }
                             other => other.map_err(failed)?,
                         }
                     }
                     _ => {
                         self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
-                        let posted = self.post(channel, reply, piece).await?;
+                        let lacking = self.lacking_for_pictures(scope.community.as_deref(), &scope.chat);
+                        let posted = self.post(channel, reply, piece, lacking).await?;
                         if let Some(mut p) = elsewhere {
                             p.elsewhere.get_or_insert(channel);
                             p.public |= public;

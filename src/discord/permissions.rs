@@ -16,11 +16,17 @@ pub fn needed(thread: bool) -> Permissions {
     p
 }
 
-/// What the bot needs to show a game in a channel, or inside a thread, where Send Messages in
-/// Threads counts instead of Send Messages.
+/// What the bot needs to play in a channel at all, or inside a thread, where Send Messages in
+/// Threads counts instead of Send Messages. Pictures ([`for_pictures`]) are left out where they
+/// are missing, never the game.
 pub fn to_post(in_thread: bool) -> Permissions {
     let send = if in_thread { Permissions::SEND_MESSAGES_IN_THREADS } else { Permissions::SEND_MESSAGES };
-    (needed(false) - Permissions::SEND_MESSAGES) | send
+    (needed(false) - Permissions::SEND_MESSAGES - for_pictures()) | send
+}
+
+/// What a post needs for its board picture and card (an interaction's answer always has both).
+pub fn for_pictures() -> Permissions {
+    Permissions::EMBED_LINKS | Permissions::ATTACH_FILES
 }
 
 /// The permissions in `needed` that `have` lacks, by name (`None` when nothing is missing).
@@ -50,6 +56,8 @@ mod tests {
         assert_eq!(missing(Permissions::all(), needed(true)), None);
         let have = needed(false) - Permissions::ATTACH_FILES;
         assert_eq!(missing(have, needed(false)).as_deref(), Some("attach files"));
+        assert_eq!(missing(have, to_post(false)), None, "a game goes on without pictures");
+        assert_eq!(missing(have, for_pictures()).as_deref(), Some("attach files"));
         assert!(missing(needed(false), needed(true)).unwrap().contains("create public threads"));
         let in_thread = needed(true) - Permissions::SEND_MESSAGES;
         assert_eq!(missing(in_thread, to_post(true)), None);

@@ -54,10 +54,17 @@ pub struct MatrixFrontEnd {
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
     handling: Mutex<VecDeque<Duration>>,
+    /// The language of the greeting in a room just joined (the configuration's: nobody there has
+    /// chosen one yet).
+    greeting_lang: crate::i18n::Lang,
 }
 
 impl MatrixFrontEnd {
-    pub async fn new(client: Client, options: super::Options) -> std::sync::Arc<MatrixFrontEnd> {
+    pub async fn new(
+        client: Client,
+        options: super::Options,
+        greeting_lang: crate::i18n::Lang,
+    ) -> std::sync::Arc<MatrixFrontEnd> {
         let user_id = client.user_id().expect("a logged-in client").to_owned();
         let display_name = client.account().get_display_name().await.ok().flatten();
         std::sync::Arc::new(MatrixFrontEnd {
@@ -67,6 +74,7 @@ impl MatrixFrontEnd {
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
+            greeting_lang,
         })
     }
 
@@ -145,8 +153,7 @@ impl MatrixFrontEnd {
 
     /// A short greeting in a room the bot has just joined.
     pub async fn greet(&self, room: &Room) {
-        let text = "Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). \
-                    Say !help for the commands, or address me by name: capabot: help.";
+        let text = crate::tl!(self.greeting_lang, "matrix-greeting");
         if let Err(e) = room.send(RoomMessageEventContent::text_plain(text)).await {
             tracing::warn!(room = %room.room_id(), "could not greet: {e}");
         }

@@ -116,8 +116,28 @@ impl Bot {
         Ok(cx.say(format!("{}\n{}", t!("games-head"), lines.join("\n"))))
     }
 
+    /// The game whose record (`pgn`, `gif`) someone asks for, and the side they see it from: their
+    /// own game as [`Bot::game_for`] finds it, or, by number, a finished game played in this chat,
+    /// which everyone here watched (an unfinished one could show a secret bomb to a spectator).
+    fn record_for(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<(Color, GameRow)> {
+        if let Some(id) = id {
+            let conn = self.conn()?;
+            if let Some(row) = games::get(&conn, id)?
+                && row.platform == cx.scope().platform
+                && row.chat_id == cx.scope().chat
+                && matches!(row.status, Status::Finished | Status::Aborted)
+            {
+                let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+                let viewer = me.and_then(|me| row.color_of(me.id)).unwrap_or(Color::White);
+                return Ok((viewer, row));
+            }
+        }
+        let (me, row) = self.game_for(cx, id)?;
+        Ok((row.color_of(me.id).unwrap_or(Color::White), row))
+    }
+
     pub(super) fn pgn(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
-        let (_, row) = self.game_for(cx, id)?;
+        let (_, row) = self.record_for(cx, id)?;
         let conn = self.conn()?;
         let text = self.pgn_of(&conn, &row)?;
         let mut r = Reply::new(cx.target(), text.clone());
@@ -136,12 +156,11 @@ impl Bot {
     }
 
     pub(super) fn gif(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
-        let (me, row) = self.game_for(cx, id)?;
+        let (viewer, row) = self.record_for(cx, id)?;
         if !self.config.pictures {
             return user(msg!("pictures-off", p = cx.p()));
         }
         let conn = self.conn()?;
-        let viewer = row.color_of(me.id).unwrap_or(Color::White);
         Ok(Response::one(self.gif_reply(&conn, &row, cx.target(), viewer)?))
     }
 
