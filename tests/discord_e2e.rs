@@ -490,6 +490,58 @@ async fn a_channel_without_picture_permissions_plays_without_pictures() {
     .await;
 }
 
+/// Plays the first legal move at once but announces a long think, so that the bot shows
+/// "thinking…" before the move and the move replaces it.
+struct Deliberate;
+
+impl MoveOracle for Deliberate {
+    fn choose(&self, game: &capabot::rules::Game, level: u8) -> Option<capabot::rules::Move> {
+        FirstLegalMove.choose(game, level)
+    }
+    fn budget(&self, _: u8) -> Duration {
+        Duration::from_secs(5)
+    }
+}
+
+/// The AI's move replaces its "thinking…" message, and pings the player to move. Discord notifies
+/// mentions in new messages only, not in edits: the move is a new message and "thinking…" is
+/// deleted. (Before: the "thinking…" message was edited, and the ping notified nobody.)
+#[tokio::test(flavor = "current_thread")]
+async fn the_ai_move_that_replaces_thinking_pings_in_a_new_message() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start_with(Arc::new(Deliberate)).await;
+        let fake = env.fake.clone();
+        let options = json!([
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "color", "type": 3, "value": "white" },
+            { "name": "level", "type": 4, "value": 1 },
+        ]);
+        let play_ai = fake.slash_command(GENERAL, ALICE, "play", options);
+        let starts =
+            |s: &Sent| s.interaction_id == Some(play_ai.id) && s.content().is_some_and(|c| c.contains("starts"));
+        fake.wait_for(starts, WAIT).await;
+
+        play(&fake, GENERAL, ALICE, "e4").await;
+        let thinking = fake.wait_for(|s| s.content().is_some_and(|c| c.contains("capabot is thinking")), WAIT).await;
+        let ai_move = fake
+            .wait_for(|s| move_of(s).is_some() && field(s, "Move").is_some_and(|m| m.starts_with("1...")), WAIT)
+            .await;
+        assert_eq!(ai_move.kind, SentKind::Message, "a new message, not an edit: {ai_move:?}");
+        assert_eq!(pinged(&ai_move), vec![ALICE.to_string()], "Alice is told it is her move");
+        assert!(ai_move.content().is_some_and(|c| c.contains(&format!("<@{ALICE}>"))), "{ai_move:?}");
+        let gone = message_of(&thinking);
+        fake.wait_for(|s| s.kind == SentKind::Delete && s.message_id == Some(gone), WAIT).await;
+        assert!(
+            !fake.sent().iter().any(|s| s.kind == SentKind::Edit && s.message_id == Some(gone)),
+            "the thinking message is not edited"
+        );
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
 /// A finished game as an animated picture: with `/settings gif:true` the channel gets it when the
 /// game ends, and `/gif game:1` gives it to anyone who asks (a spectator here): a `.gif` attachment that
 /// Discord plays inline, one frame for the start and one per ply, with its alt text.

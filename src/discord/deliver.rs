@@ -341,12 +341,16 @@ impl DiscordFrontEnd {
     }
 
     /// Sends (or, for a slot, edits) a message in a channel; `piece` numbers the messages of a
-    /// reply split for length.
+    /// reply split for length. Discord notifies mentions in new messages only, never in edits: a
+    /// slot's reply that pings someone (the AI's move replacing "thinking…", the player to move
+    /// pinged) is posted anew and the old message deleted.
     async fn post_once(&self, channel: ChannelId, reply: &Reply, piece: usize) -> Result<MessageId, serenity::Error> {
         let m = parts(reply);
         let http = self.http.as_ref();
-        if let Some(prev) = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok())
-        {
+        let previous = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok());
+        let pings = reply.audience != Audience::Author && !reply.notify.is_empty();
+        let replaced = previous.filter(|_| pings);
+        if let Some(prev) = previous.filter(|_| !pings) {
             let mut b = EditMessage::new().content(m.content.clone()).components(m.rows.clone());
             let mut attachments = EditAttachments::new();
             for f in m.files.clone() {
@@ -379,7 +383,13 @@ impl DiscordFrontEnd {
             // A text command's private answer: a reply to it that pings no one.
             b = b.reference_message((channel, MessageId::new(source)));
         }
-        channel.send_message(http, b).await.map(|msg| msg.id)
+        let sent = channel.send_message(http, b).await?.id;
+        if let Some(prev) = replaced
+            && let Err(e) = channel.delete_message(http, MessageId::new(prev)).await
+        {
+            tracing::info!(%channel, "the message replaced by a new one stays ({e})");
+        }
+        Ok(sent)
     }
 }
 
