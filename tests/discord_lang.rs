@@ -11,7 +11,7 @@ use capabot::bot::{Bot, BotConfig, FirstLegalMove};
 use capabot::discord::{self, DiscordOptions, Token};
 use capabot::host::{Host, HostConfig};
 use capabot::store::Store;
-use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent};
+use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -146,6 +146,13 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
             wrong.is_ephemeral() && text(&wrong).starts_with("Oyun #1: 'zz' okuyabildiğim bir hamle değil"),
             "{wrong:?}"
         );
+
+        // A move typed in the channel (a message, not an interaction): the answer is in the
+        // server's language, its preferred locale from GUILD_CREATE. (Before: English, since only
+        // interactions carried the server's language.)
+        fake.send_message(GENERAL, ALICE, "e5");
+        let typed = fake.wait_for(|s| s.kind == SentKind::Message && text(s).contains("1... e5"), WAIT).await;
+        assert!(text(&typed).contains("Oyun #1: 1... e5, oynayan alice. Sıra bob (beyaz) oyuncusunda."), "{typed:?}");
 
         let _ = stop.send(());
         let ended = tokio::time::timeout(WAIT, task).await.expect("stops in time").expect("task");

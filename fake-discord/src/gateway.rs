@@ -179,7 +179,10 @@ fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str)
         // itself, and those in voice): the bot must not learn who administers from this list.
         let me = payloads::member(state.bot_user(), &[]);
         let count = state.guild_members(guild.id).len();
-        state.dispatch("GUILD_CREATE", payloads::guild_create(&guild, state.config.bot_id, vec![me], count));
+        state.dispatch(
+            "GUILD_CREATE",
+            payloads::guild_create(&guild, state.config.bot_id, state.guild_locale(guild.id), vec![me], count),
+        );
     }
     let queued = std::mem::take(&mut state.gateway.before_session);
     for (event, data) in queued {

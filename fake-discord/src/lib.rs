@@ -387,7 +387,8 @@ impl FakeDiscord {
         self.state().locales.insert(user, locale.to_string());
     }
 
-    /// A server's preferred language (`preferred_locale`), sent as its interactions' `guild_locale`.
+    /// A server's preferred language: its `preferred_locale` in GUILD_CREATE (so set it before the
+    /// bot connects) and in `GET /guilds/{id}`, and its interactions' `guild_locale`.
     pub fn set_guild_locale(&self, guild: u64, locale: &str) {
         self.state().guild_locales.insert(guild, locale.to_string());
     }

@@ -115,7 +115,8 @@ pub fn dm_channel(id: u64, recipient: Value) -> Value {
 }
 
 /// The guild as REST returns it (no members or channels).
-pub fn guild(spec: &GuildSpec, owner: u64) -> Value {
+/// A guild object; `locale` is its `preferred_locale` (the server's language).
+pub fn guild(spec: &GuildSpec, owner: u64, locale: &str) -> Value {
     json!({
         "id": spec.id.to_string(),
         "name": spec.name,
@@ -140,7 +141,7 @@ pub fn guild(spec: &GuildSpec, owner: u64) -> Value {
         "description": null,
         "banner": null,
         "premium_tier": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": locale,
         "public_updates_channel_id": null,
         "nsfw_level": 0,
         "stickers": [],
@@ -160,8 +161,8 @@ pub fn guild_channels(spec: &GuildSpec) -> Vec<Value> {
 
 /// GUILD_CREATE: the REST guild plus channels, the members sent (`member_count` counts them all)
 /// and the other gateway-only fields.
-pub fn guild_create(spec: &GuildSpec, owner: u64, members: Vec<Value>, member_count: usize) -> Value {
-    let mut guild = guild(spec, owner);
+pub fn guild_create(spec: &GuildSpec, owner: u64, locale: &str, members: Vec<Value>, member_count: usize) -> Value {
+    let mut guild = guild(spec, owner, locale);
     let extra = json!({
         "joined_at": TIMESTAMP,
         "large": false,

@@ -953,7 +953,9 @@ fn with_guild(shared: &Shared, guild: u64, answer: impl FnOnce(&State, &crate::G
 }
 
 async fn get_guild(AxumState(shared): SharedState, Path(guild): Path<u64>) -> Response {
-    with_guild(&shared, guild, |state, spec| ok(payloads::guild(spec, state.config.bot_id)))
+    with_guild(&shared, guild, |state, spec| {
+        ok(payloads::guild(spec, state.config.bot_id, state.guild_locale(spec.id)))
+    })
 }
 
 async fn get_member(AxumState(shared): SharedState, Path((guild, user)): Path<(u64, u64)>) -> Response {

@@ -630,6 +630,11 @@ impl State {
         Some((metadata["archived"] == true, metadata["locked"] == true))
     }
 
+    /// A server's language (`preferred_locale`; `en-US` unless set).
+    pub fn guild_locale(&self, guild: u64) -> &str {
+        self.guild_locales.get(&guild).map_or("en-US", String::as_str)
+    }
+
     /// The guild a channel belongs to, `None` for DMs.
     pub fn guild_of(&self, channel: u64) -> Option<u64> {
         self.channels.get(&channel).and_then(|channel| payloads::snowflake(&channel["guild_id"]))

@@ -364,12 +364,16 @@ impl Handler {
         if msg.author.bot || !readable || msg.content.trim().is_empty() {
             return;
         }
-        let (thread, parent) = match msg.guild_id.and_then(|g| ctx.cache.guild(g)) {
-            Some(g) => match g.threads.iter().find(|t| t.id == msg.channel_id) {
-                Some(t) => (true, t.parent_id.map(|p| p.get())),
-                None => (false, None),
-            },
-            None => (false, None),
+        // The server's language (its preferred locale) is the chat's unless settings say otherwise.
+        let (thread, parent, guild_locale) = match msg.guild_id.and_then(|g| ctx.cache.guild(g)) {
+            Some(g) => {
+                let locale = Some(g.preferred_locale.clone());
+                match g.threads.iter().find(|t| t.id == msg.channel_id) {
+                    Some(t) => (true, t.parent_id.map(|p| p.get()), locale),
+                    None => (false, None, locale),
+                }
+            }
+            None => (false, None, None),
         };
         let scope = scope_of(msg.guild_id.map(|g| g.to_string()), msg.channel_id.get(), parent, thread);
         let mentions = typed_mentions(&msg.content)
@@ -393,6 +397,7 @@ impl Handler {
         let name = msg.member.as_ref().and_then(|m| m.nick.clone()).unwrap_or_else(|| msg.author.display_name().into());
         let input = Input::text(scope, UserRef::new(msg.author.id.to_string(), name), msg.content.clone())
             .with_mentions(mentions)
+            .with_locales(None, guild_locale)
             .with_event_id(msg.id.to_string())
             .as_admin(admin);
         let _ = self.host.handle(input).await;
