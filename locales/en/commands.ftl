@@ -162,6 +162,14 @@ discord-posted-in = Posted in { $channel }.
 discord-done = Done.
 discord-missing-permissions = I cannot show games here: I am missing { $permissions } in this channel.
 discord-pictures-left-out = (No board picture here: I am missing { $permissions } in this channel.)
+# Discord's permissions, as Discord names them to people.
+perm-view-channel = view channel
+perm-send-messages = send messages
+perm-embed-links = embed links
+perm-attach-files = attach files
+perm-read-message-history = read message history
+perm-create-public-threads = create public threads
+perm-send-messages-in-threads = send messages in threads
 discord-button-stale = That button is out of date.
 discord-not-your-game = This is not your game.
 discord-confirm-resign = Resign game #{ $id }?
@@ -184,3 +192,7 @@ matrix-board = the board
 matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say !help for the commands, or address me by name: capabot: help. Türkçe için: !lang tr.
 host-busy = I am very busy right now: try again in a minute.
 host-slow-down = Slow down, please: I am ignoring your messages here for a minute. Your games are safe.
+
+# The console's own words.
+console-not-written = (could not write { $path }: { $error })
+console-not-utf8 = (skipped a line that is not UTF-8)

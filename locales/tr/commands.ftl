@@ -159,6 +159,14 @@ discord-posted-in = { $channel } kanalına gönderildi.
 discord-done = Tamam.
 discord-missing-permissions = Burada oyun gösteremiyorum: bu kanalda { $permissions } iznim eksik.
 discord-pictures-left-out = (Burada tahta resmi yok: bu kanalda { $permissions } iznim eksik.)
+# Discord'un izinleri, Discord'un kişilere gösterdiği adlarıyla.
+perm-view-channel = Kanalları Görüntüle
+perm-send-messages = Mesaj Gönder
+perm-embed-links = Bağlantı Yerleştir
+perm-attach-files = Dosya Ekle
+perm-read-message-history = Mesaj Geçmişini Oku
+perm-create-public-threads = Herkese Açık Alt Başlıklar Oluştur
+perm-send-messages-in-threads = Alt Başlıklarda Mesaj Gönder
 discord-button-stale = Bu düğmenin süresi geçmiş.
 discord-not-your-game = Bu senin oyunun değil.
 discord-confirm-resign = #{ $id } numaralı oyunu terk ediyor musun?
@@ -181,3 +189,7 @@ matrix-board = tahta
 matrix-greeting = Merhaba! Ben capabot: sohbette satranç çeşitleri (Capatomic, Capablanca, atom satrancı, satranç). Komutlar için !help yaz ya da bana adımla seslen: capabot: help. For English: !lang en.
 host-busy = Şu anda çok meşgulüm: bir dakika sonra yeniden dene.
 host-slow-down = Biraz yavaş lütfen: buradaki mesajlarını bir dakika boyunca görmezden geliyorum. Oyunların güvende.
+
+# Konsolun kendi sözleri.
+console-not-written = ({ $path } yazılamadı: { $error })
+console-not-utf8 = (UTF-8 olmayan bir satır atlandı)

@@ -118,7 +118,15 @@ impl ConsoleOutput {
             let path = dir.join(format!("{stem}-{}-{n:04}.{}", std::process::id(), format.extension()));
             match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, bytes)) {
                 Ok(()) => lines.push(format!("          {label}: {}", path.display())),
-                Err(e) => lines.push(format!("          (could not write {}: {e})", path.display())),
+                Err(e) => {
+                    let said = crate::tl!(
+                        r.lang,
+                        "console-not-written",
+                        path = path.display().to_string(),
+                        error = e.to_string()
+                    );
+                    lines.push(format!("          {said}"));
+                }
             }
         }
         if self.opts.text_boards
@@ -186,7 +194,7 @@ pub async fn run(host: Arc<Host>, output: Arc<ConsoleOutput>, input: Box<dyn Buf
                 None => break,
                 Some(Ok(l)) => l,
                 Some(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                    output.note("(skipped a line that is not UTF-8)")?;
+                    output.note(&crate::tl!(host.bot().config.lang, "console-not-utf8"))?;
                     continue;
                 }
                 Some(Err(e)) => return Err(e),

@@ -307,12 +307,12 @@ impl DiscordFrontEnd {
 
     /// The picture permissions the bot lacks in a guild channel, by name, as far as the cache
     /// knows (`None`: nothing missing, a DM, or not known).
-    fn lacking_for_pictures(&self, guild: Option<&str>, chat: &str) -> Option<String> {
+    fn lacking_for_pictures(&self, guild: Option<&str>, chat: &str) -> Option<serenity::all::Permissions> {
         let guild = guild.and_then(|g| g.parse::<u64>().ok())?;
         let chat = id_of(chat).ok()?;
         let me = self.cache.current_user().id;
         let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me)?;
-        permissions::missing(have, permissions::for_pictures())
+        Some(permissions::for_pictures() - have).filter(|lacking| !lacking.is_empty())
     }
 
     /// Posts in a channel; where the bot may not attach files or embed links there (known from the
@@ -323,18 +323,17 @@ impl DiscordFrontEnd {
         channel: ChannelId,
         reply: &Reply,
         piece: usize,
-        lacking: Option<String>,
+        lacking: Option<serenity::all::Permissions>,
     ) -> Result<MessageId, DeliveryError> {
         let shows = |r: &Reply| r.picture().is_some() || r.card.is_some() || r.file.is_some();
         if let Some(lacking) = lacking.filter(|_| shows(reply)) {
-            return self.post_once(channel, &without_pictures(reply, &lacking), piece).await.map_err(failed);
+            return self.post_once(channel, &without_pictures(reply, lacking), piece).await.map_err(failed);
         }
         match self.post_once(channel, reply, piece).await {
             Err(e) if missing_permissions(&e) && shows(reply) => {
-                let names = permissions::missing(serenity::all::Permissions::empty(), permissions::for_pictures())
-                    .unwrap_or_default();
                 tracing::info!(%channel, "a picture was refused ({e}); posting without it");
-                self.post_once(channel, &without_pictures(reply, &names), piece).await.map_err(failed)
+                let plain = without_pictures(reply, permissions::for_pictures());
+                self.post_once(channel, &plain, piece).await.map_err(failed)
             }
             other => other.map_err(failed),
         }
@@ -399,7 +398,7 @@ fn missing_permissions(e: &serenity::Error) -> bool {
 }
 
 /// `reply` without its picture, card and file, and with a line saying which permissions they need.
-fn without_pictures(reply: &Reply, lacking: &str) -> Reply {
+fn without_pictures(reply: &Reply, lacking: serenity::all::Permissions) -> Reply {
     let mut plain = reply.clone();
     plain.png = None;
     plain.animation = None;
@@ -407,7 +406,8 @@ fn without_pictures(reply: &Reply, lacking: &str) -> Reply {
     plain.card = None;
     plain.file = None;
     plain.text.push('\n');
-    plain.text.push_str(&tl!(reply.lang, "discord-pictures-left-out", permissions = lacking));
+    let names = permissions::names_in(lacking, reply.lang);
+    plain.text.push_str(&tl!(reply.lang, "discord-pictures-left-out", permissions = names));
     plain
 }
 

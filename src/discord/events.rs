@@ -272,9 +272,9 @@ impl Handler {
         let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
         if let Some(have) = cmd.app_permissions
             && scope.community.is_some()
-            && let Some(lacking) = permissions::missing(have, permissions::to_post(scope.thread.is_some()))
+            && let lang = Lang::parse(&cmd.locale).unwrap_or_default()
+            && let Some(lacking) = permissions::missing_in(have, permissions::to_post(scope.thread.is_some()), lang)
         {
-            let lang = Lang::parse(&cmd.locale).unwrap_or_default();
             let text = tl!(lang, "discord-missing-permissions", permissions = lacking);
             return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
         }

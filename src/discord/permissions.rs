@@ -39,6 +39,27 @@ pub fn missing(have: Permissions, needed: Permissions) -> Option<String> {
     Some(names.join(", "))
 }
 
+/// The permissions in `needed` that `have` lacks, as Discord names them in `lang` (`None` when
+/// nothing is missing), for the people who read it.
+pub fn missing_in(have: Permissions, needed: Permissions, lang: crate::i18n::Lang) -> Option<String> {
+    let lacking = needed - have;
+    (!lacking.is_empty()).then(|| names_in(lacking, lang))
+}
+
+/// Permissions by the names Discord shows in `lang` (the catalogue's `perm-…`), English where the
+/// catalogue has none.
+pub fn names_in(permissions: Permissions, lang: crate::i18n::Lang) -> String {
+    let names: Vec<String> = permissions
+        .iter_names()
+        .map(|(n, _)| {
+            let english = n.to_lowercase().replace('_', " ");
+            let id = format!("perm-{}", english.replace(' ', "-"));
+            if crate::i18n::has(lang, &id) { crate::i18n::tr(lang, &id, &[]) } else { english }
+        })
+        .collect();
+    names.join(", ")
+}
+
 /// The bot's permissions in a guild channel from the cache (`None` when the cache does not know).
 pub fn in_channel(cache: &Cache, guild: GuildId, channel: ChannelId, me: UserId) -> Option<Permissions> {
     let guild = cache.guild(guild)?;
@@ -58,6 +79,15 @@ mod tests {
         assert_eq!(missing(have, needed(false)).as_deref(), Some("attach files"));
         assert_eq!(missing(have, to_post(false)), None, "a game goes on without pictures");
         assert_eq!(missing(have, for_pictures()).as_deref(), Some("attach files"));
+        let tr = crate::i18n::Lang::Tr;
+        assert_eq!(missing_in(have, for_pictures(), tr).as_deref(), Some("Dosya Ekle"));
+        assert_eq!(names_in(for_pictures(), crate::i18n::Lang::En), "embed links, attach files");
+        for (name, _) in needed(true).iter_names() {
+            let id = format!("perm-{}", name.to_lowercase().replace('_', "-"));
+            for lang in crate::i18n::Lang::ALL {
+                assert!(crate::i18n::has(lang, &id), "{id} in {}", lang.code());
+            }
+        }
         assert!(missing(needed(false), needed(true)).unwrap().contains("create public threads"));
         let in_thread = needed(true) - Permissions::SEND_MESSAGES;
         assert_eq!(missing(in_thread, to_post(true)), None);
