@@ -1735,8 +1735,9 @@ async fn autocomplete_reads_the_other_options_as_typed() {
 
 /// Without the message-content intent typed commands never reach the bot in a server: there the
 /// texts name slash commands and buttons (`/accept`, the Accept button), and help lists the slash
-/// commands; in DMs, where typed commands work, they keep the prefix. (Before: "!accept" and a
-/// help of typed commands that Discord never delivers.)
+/// commands; in DMs, where typed commands work, they keep the prefix; a message addressed to the
+/// bot by its mention is a command. (Before: "!accept" and a help of typed commands that Discord
+/// never delivers.)
 #[tokio::test(flavor = "current_thread")]
 async fn texts_name_what_works_where_they_are_read() {
     scenario(async {
@@ -1755,6 +1756,20 @@ async fn texts_name_what_works_where_they_are_read() {
         let whole = whole.join("\n");
         assert!(first.content().is_some_and(|c| c.starts_with("Commands")), "{first:?}");
         assert!(whole.contains("\n/challenge — ") && !whole.contains('!'), "{whole}");
+        // A message that starts with the bot's mention reaches it even without the intent (Discord
+        // gives such messages their content), and is a command. (Before: ignored in servers.)
+        fake.send_message(GENERAL, BOB, "<@1000> games");
+        let games = fake
+            .wait_for(
+                |s| {
+                    s.kind == SentKind::Message
+                        && s.channel_id == Some(GENERAL)
+                        && s.content().is_some_and(|c| c.contains("#1"))
+                },
+                WAIT,
+            )
+            .await;
+        assert!(games.content().is_some_and(|c| c.contains("alice")), "{games:?}");
         // In a DM typed commands reach the bot: the hint there is the prefix.
         let dm = fake.dm_channel(BOB);
         fake.send_dm(BOB, "!games");

@@ -117,6 +117,14 @@ fn interaction_scope(guild: Option<String>, channel_id: u64, channel: Option<&Pa
 /// The users a message's text mentions, in the order typed. A message's `mentions` also holds
 /// the author of the message it replies to (when the reply pings), and Discord does not keep
 /// them in the typed order.
+/// What follows the bot's mention at the start of a message (`<@id>` or `<@!id>`), trimmed;
+/// `None` when the message does not start with it.
+fn addressed_to(content: &str, me: UserId) -> Option<&str> {
+    let text = content.trim_start();
+    let end = text.strip_prefix("<@")?.find('>')? + 2;
+    (parse_user_mention(&text[..=end]) == Some(me)).then(|| text[end + 1..].trim())
+}
+
 fn typed_mentions(content: &str) -> Vec<UserId> {
     let mut ids = Vec::new();
     for (at, _) in content.match_indices("<@") {
@@ -359,8 +367,12 @@ impl Handler {
     }
 
     async fn on_message(&self, ctx: &Context, msg: &Message) {
-        // Discord gives a message's content in DMs even without the message-content intent.
-        let readable = self.message_content || msg.guild_id.is_none();
+        // Discord gives a message's content in DMs and in messages that mention the bot even
+        // without the message-content intent; a message that starts with the bot's mention is a
+        // command addressed to it (`@capabot challenge @bob`).
+        let me = ctx.cache.current_user().id;
+        let rest = addressed_to(&msg.content, me);
+        let readable = self.message_content || msg.guild_id.is_none() || rest.is_some();
         if msg.author.bot || !readable || msg.content.trim().is_empty() {
             return;
         }
@@ -376,7 +388,8 @@ impl Handler {
             None => (false, None, None),
         };
         let scope = scope_of(msg.guild_id.map(|g| g.to_string()), msg.channel_id.get(), parent, thread);
-        let mentions = typed_mentions(&msg.content)
+        let said = rest.unwrap_or(&msg.content);
+        let mentions = typed_mentions(said)
             .into_iter()
             .filter_map(|id| msg.mentions.iter().find(|u| u.id == id))
             .filter(|u| !u.bot)
@@ -395,7 +408,13 @@ impl Handler {
             _ => false,
         };
         let name = msg.member.as_ref().and_then(|m| m.nick.clone()).unwrap_or_else(|| msg.author.display_name().into());
-        let input = Input::text(scope, UserRef::new(msg.author.id.to_string(), name), msg.content.clone())
+        let author = UserRef::new(msg.author.id.to_string(), name);
+        let input = match rest.map(command::parse) {
+            Some(Ok(command)) => Input::command(scope, author, command),
+            Some(Err(_)) => Input::text(scope, author, said),
+            None => Input::text(scope, author, msg.content.clone()),
+        };
+        let input = input
             .with_mentions(mentions)
             .with_locales(None, guild_locale)
             .with_event_id(msg.id.to_string())
@@ -475,6 +494,18 @@ mod tests {
         let ids = |text: &str| typed_mentions(text).into_iter().map(UserId::get).collect::<Vec<_>>();
         assert_eq!(ids("!challenge <@!20> and <@10> then <@20> <@x> <@0> <@ <@&30>"), [20, 10]);
         assert_eq!(ids("no one"), Vec::<u64>::new());
+    }
+
+    #[test]
+    fn a_message_is_addressed_by_a_leading_mention_of_the_bot() {
+        let me = UserId::new(1000);
+        assert_eq!(addressed_to("<@1000> challenge <@13> chess", me), Some("challenge <@13> chess"));
+        assert_eq!(addressed_to("  <@!1000>games", me), Some("games"));
+        assert_eq!(addressed_to("<@1000>", me), Some(""));
+        assert_eq!(addressed_to("<@13> <@1000> games", me), None, "someone else first");
+        assert_eq!(addressed_to("hello <@1000>", me), None);
+        assert_eq!(addressed_to("<@1000", me), None);
+        assert_eq!(addressed_to("<@>", me), None);
     }
 
     #[test]

@@ -77,11 +77,13 @@ impl Token {
     }
 }
 
-/// The gateway intents: guilds (channels, permissions), DMs, and messages when reading them.
+/// The gateway intents: guilds (channels, permissions), DMs, and server messages; their content
+/// only with the privileged intent, but without it Discord still gives the content of messages
+/// that mention the bot (`@capabot challenge @bob`).
 pub fn intents(message_content: bool) -> GatewayIntents {
-    let mut i = GatewayIntents::GUILDS | GatewayIntents::DIRECT_MESSAGES;
+    let mut i = GatewayIntents::GUILDS | GatewayIntents::DIRECT_MESSAGES | GatewayIntents::GUILD_MESSAGES;
     if message_content {
-        i |= GatewayIntents::GUILD_MESSAGES | GatewayIntents::MESSAGE_CONTENT;
+        i |= GatewayIntents::MESSAGE_CONTENT;
     }
     i
 }
