@@ -4,7 +4,7 @@
 //! Only the reply's `notify` users are ever pinged.
 
 use super::{permissions, split};
-use crate::bot::{Audience, Choice, ChoiceStyle, CommandStyle, Receipt, Reply, Target};
+use crate::bot::{Audience, Choice, ChoiceStyle, CommandStyle, Receipt, Reply, Scope, Target};
 use crate::host::{DeliveryError, FrontEnd};
 use crate::tl;
 use async_trait::async_trait;
@@ -293,26 +293,19 @@ impl DiscordFrontEnd {
         }
     }
 
-    /// Checks the bot may post a game in the chat (guild channels known to the cache only).
-    fn check_permissions(&self, guild: Option<&str>, chat: &str, thread: bool) -> Result<(), DeliveryError> {
-        let Some(guild) = guild.and_then(|g| g.parse::<u64>().ok()) else { return Ok(()) };
+    /// Checks the bot may post a game in the chat, and returns the picture permissions it lacks
+    /// there (guild channels known to the cache only; one cache lookup for both).
+    fn check_permissions(&self, scope: &Scope) -> Result<Option<serenity::all::Permissions>, DeliveryError> {
+        let Some(guild) = scope.community.as_deref().and_then(|g| g.parse::<u64>().ok()) else { return Ok(None) };
+        let Ok(chat) = id_of(&scope.chat) else { return Ok(None) };
         let me = self.cache.current_user().id;
-        let Ok(chat) = id_of(chat) else { return Ok(()) };
-        let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me);
-        match have.and_then(|have| permissions::missing(have, permissions::to_post(thread))) {
-            Some(lacking) => Err(DeliveryError::Forbidden(format!("missing permissions in <#{chat}>: {lacking}"))),
-            None => Ok(()),
+        let Some(have) = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me) else {
+            return Ok(None);
+        };
+        if let Some(lacking) = permissions::missing(have, permissions::to_post(scope.thread.is_some())) {
+            return Err(DeliveryError::Forbidden(format!("missing permissions in <#{chat}>: {lacking}")));
         }
-    }
-
-    /// The picture permissions the bot lacks in a guild channel, by name, as far as the cache
-    /// knows (`None`: nothing missing, a DM, or not known).
-    fn lacking_for_pictures(&self, guild: Option<&str>, chat: &str) -> Option<serenity::all::Permissions> {
-        let guild = guild.and_then(|g| g.parse::<u64>().ok())?;
-        let chat = id_of(chat).ok()?;
-        let me = self.cache.current_user().id;
-        let have = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me)?;
-        Some(permissions::for_pictures() - have).filter(|lacking| !lacking.is_empty())
+        Ok(Some(permissions::for_pictures() - have).filter(|lacking| !lacking.is_empty()))
     }
 
     /// Posts in a channel; where the bot may not attach files or embed links there (known from the
@@ -508,17 +501,14 @@ impl DiscordFrontEnd {
                                 tracing::info!("interaction no longer answers ({e}); posting in the channel");
                                 p.answer = Answer::Answered;
                                 drop(p);
-                                let thread = scope.thread.is_some();
-                                self.check_permissions(scope.community.as_deref(), &scope.chat, thread)?;
-                                let lacking = self.lacking_for_pictures(scope.community.as_deref(), &scope.chat);
+                                let lacking = self.check_permissions(scope)?;
                                 Some(self.post(channel, reply, piece, lacking).await?)
                             }
                             other => other.map_err(failed)?,
                         }
                     }
                     _ => {
-                        self.check_permissions(scope.community.as_deref(), &scope.chat, scope.thread.is_some())?;
-                        let lacking = self.lacking_for_pictures(scope.community.as_deref(), &scope.chat);
+                        let lacking = self.check_permissions(scope)?;
                         let posted = self.post(channel, reply, piece, lacking).await?;
                         if let Some(mut p) = elsewhere {
                             p.elsewhere.get_or_insert(channel);
