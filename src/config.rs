@@ -127,7 +127,8 @@ impl Default for MatrixSection {
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
 pub struct Config {
-    /// SQLite database file.
+    /// The database: a SQLite file, or a PostgreSQL URL (`postgres://user@host/db`; the password
+    /// best in `PGPASSWORD` or `CAPABOT_DATABASE_URL`, not in the file).
     pub db: PathBuf,
     /// Command prefix.
     pub prefix: String,
@@ -167,6 +168,30 @@ fn parse_env<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, String> {
 }
 
 impl Config {
+    /// Opens the store the `db` setting names (SQLite file or PostgreSQL URL), migrated. The
+    /// message of a failure names the database by [`Config::database_label`], never its password.
+    pub fn open_store(&self) -> Result<crate::store::Store, String> {
+        let db = self.db.to_string_lossy();
+        crate::store::Store::open_setting(&db).map_err(|e| format!("cannot open {}: {e}", self.database_label()))
+    }
+
+    /// The database as it may be shown and logged: a SQLite path, or a PostgreSQL URL without
+    /// its password.
+    pub fn database_label(&self) -> String {
+        let db = self.db.to_string_lossy();
+        if !crate::store::is_postgres_url(&db) {
+            return db.into_owned();
+        }
+        let (scheme, rest) = db.split_once("://").unwrap_or(("postgres", &db));
+        match rest.split_once('@') {
+            Some((user, host)) => {
+                let user = user.split_once(':').map_or(user, |(name, _password)| name);
+                format!("{scheme}://{user}@{host}")
+            }
+            None => db.into_owned(),
+        }
+    }
+
     /// Loads `file` (or `$CAPABOT_CONFIG`, or `./capabot.toml` when it exists), then applies the
     /// environment overrides.
     pub fn load(file: Option<&Path>) -> Result<Config, String> {
@@ -182,6 +207,9 @@ impl Config {
             None => Config::default(),
         };
         if let Some(v) = env("CAPABOT_DB") {
+            cfg.db = PathBuf::from(v);
+        }
+        if let Some(v) = env("CAPABOT_DATABASE_URL") {
             cfg.db = PathBuf::from(v);
         }
         if let Some(v) = env("CAPABOT_BOARDS") {
@@ -293,6 +321,19 @@ impl Config {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_postgres_url_is_shown_without_its_password() {
+        let mut cfg = Config::default();
+        assert_eq!(cfg.database_label(), "capabot.db");
+        cfg.db = PathBuf::from("postgres://bot:s3cret@db.example.org:5432/capabot");
+        assert_eq!(cfg.database_label(), "postgres://bot@db.example.org:5432/capabot");
+        cfg.db = PathBuf::from("postgresql://db.example.org/capabot");
+        assert_eq!(cfg.database_label(), "postgresql://db.example.org/capabot");
+        let env = |k: &str| (k == "CAPABOT_DATABASE_URL").then(|| "postgres://a:b@h/d".to_string());
+        let cfg = Config::load_with(None, env).unwrap();
+        assert_eq!(cfg.db, PathBuf::from("postgres://a:b@h/d"));
+    }
+
     use super::*;
 
     #[test]

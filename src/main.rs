@@ -8,7 +8,6 @@ use capabot::host::{self, Host};
 use capabot::notation::fen;
 use capabot::render::{self, RenderOptions};
 use capabot::rules::{Move, Position, VARIANTS, setups};
-use capabot::store::Store;
 use capabot::tools;
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -222,7 +221,7 @@ fn start_host_with(
     cfg: &Config,
     host_config: capabot::host::HostConfig,
 ) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
-    let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
+    let store = cfg.open_store()?;
     let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), oracle(), cfg.bot_config()));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -418,7 +417,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if interactive {
                 outln!(
                     "capabot console — database {}. Type `name> message`, e.g. `alice> !help`; /as NAME, /quit.",
-                    cfg.db.display()
+                    cfg.database_label()
                 );
             }
             let (host, rt) = start_host(&cfg)?;
@@ -473,7 +472,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(db) = db {
                 cfg.db = db;
             }
-            let store = Store::open(&cfg.db).map_err(|e| format!("cannot open {}: {e}", cfg.db.display()))?;
+            let store = cfg.open_store()?;
             let conn = store.conn().map_err(|e| e.to_string())?;
             let counts = capabot::store::outbox::counts(&conn).map_err(|e| e.to_string())?;
             if counts.is_empty() {
@@ -487,6 +486,12 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut cfg = Config::load(config.as_deref())?;
             if let Some(db) = db {
                 cfg.db = db;
+            }
+            if capabot::store::is_postgres_url(&cfg.db.to_string_lossy()) {
+                return Err(format!(
+                    "{} is a PostgreSQL database: back it up with pg_dump (see the README)",
+                    cfg.database_label()
+                ));
             }
             let report = capabot::store::backup::backup(&cfg.db, &file, force).map_err(|e| e.to_string())?;
             outln!(

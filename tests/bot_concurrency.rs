@@ -4,7 +4,7 @@
 mod common;
 
 use capabot::bot::NoAi;
-use capabot::store::{Store, games};
+use capabot::store::games;
 use common::*;
 use std::sync::{Arc, Barrier};
 
@@ -50,7 +50,7 @@ fn ply_guard_under_threads_at_the_store_level() {
     // Every thread holds the same expected ply: the guard alone decides.
     let dir = tempfile::tempdir().unwrap();
     let path = db_path(dir.path());
-    let store = Store::open(&path).unwrap();
+    let store = open_store(&path);
     let tb_bot = open_bot(&path, Arc::new(capabot::bot::ManualClock::new(T0)), Arc::new(NoAi));
     tb_bot.handle(&msg_in("main", "alice", "!challenge @bob chess color:white"));
     tb_bot.handle(&msg_in("main", "bob", "!accept"));
@@ -61,7 +61,7 @@ fn ply_guard_under_threads_at_the_store_level() {
         .map(|i| {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
-                let store = Store::open(&path).unwrap();
+                let store = open_store(&path);
                 let c = store.conn().unwrap();
                 let fen = format!("fen-{i}");
                 let m = games::MoveUpdate {
@@ -82,9 +82,9 @@ fn ply_guard_under_threads_at_the_store_level() {
     assert_eq!(wins, 1);
     let c = tb_bot.store().conn().unwrap();
     let (ply, fen): (i64, String) =
-        c.query_row("SELECT ply, fen FROM games WHERE id = 1", [], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+        c.query_row("SELECT ply, fen FROM games WHERE id = 1", (), |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
     assert_eq!(ply, 1);
-    let n_moves: i64 = c.query_row("SELECT count(*) FROM moves", [], |r| r.get(0)).unwrap();
+    let n_moves: i64 = c.query_row("SELECT count(*) FROM moves", (), |r| r.get(0)).unwrap();
     assert_eq!(n_moves, 1);
     assert!(fen.starts_with("fen-"));
 }

@@ -453,7 +453,7 @@ fn restart_mid_game_keeps_fen_clock_and_offers() {
         tb.say("bob", "!accept");
         let start = {
             let c = tb.bot.store().conn().unwrap();
-            let f: String = c.query_row("SELECT start_fen FROM games", [], |r| r.get(0)).unwrap();
+            let f: String = c.query_row("SELECT start_fen FROM games", (), |r| r.get(0)).unwrap();
             fen::parse_position(Variant::by_name("capatomic").unwrap(), &f).unwrap()
         };
         let (sans, _) = decisive_playout(&start, Wants::default());

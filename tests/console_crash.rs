@@ -190,7 +190,7 @@ fn sigkill_mid_script_loses_no_acknowledged_move() {
     let conn = store.conn().unwrap();
     let mut st = conn.prepare("SELECT game_id, ply, san FROM moves").unwrap();
     let stored: Vec<(i64, i64, String)> =
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(|r| r.unwrap()).collect();
+        st.query_map((), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(|r| r.unwrap()).collect();
     let set: HashSet<_> = stored.iter().cloned().collect();
     assert_eq!(set.len(), stored.len(), "a move stored twice");
     for a in &acks {
@@ -200,7 +200,7 @@ fn sigkill_mid_script_loses_no_acknowledged_move() {
     assert_eq!(acked.len(), acks.len(), "a move acknowledged twice");
     // At most the one move in flight at the kill may be stored without its acknowledgment.
     assert!(stored.len() <= acks.len() + 1, "{} stored, {} acknowledged", stored.len(), acks.len());
-    let plies: i64 = conn.query_row("SELECT coalesce(sum(ply), 0) FROM games", [], |r| r.get(0)).unwrap();
+    let plies: i64 = conn.query_row("SELECT coalesce(sum(ply), 0) FROM games", (), |r| r.get(0)).unwrap();
     assert_eq!(plies as usize, stored.len());
     drop(st);
     drop(conn);
@@ -208,7 +208,7 @@ fn sigkill_mid_script_loses_no_acknowledged_move() {
     let ids: Vec<i64> = {
         let c = bot.store().conn().unwrap();
         let mut st = c.prepare("SELECT id FROM games").unwrap();
-        st.query_map([], |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect()
+        st.query_map((), |r| r.get(0)).unwrap().map(|r| r.unwrap()).collect()
     };
     for id in ids {
         bot.verify_game(id).unwrap();
@@ -252,7 +252,7 @@ fn sigterm_during_a_level_8_move_stores_it_whole_or_not_at_all() {
     drop(stdin);
     let stored = || -> i64 {
         let c = rusqlite::Connection::open(&db).unwrap();
-        c.query_row("SELECT ply FROM games WHERE id = 1", [], |r| r.get(0)).unwrap()
+        c.query_row("SELECT ply FROM games WHERE id = 1", (), |r| r.get(0)).unwrap()
     };
     let announced = out.contains("played by capabot");
     assert_eq!(stored() == 1, announced, "stored exactly when announced: {out}");

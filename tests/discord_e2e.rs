@@ -179,12 +179,12 @@ impl Env {
     /// A single number from the database.
     fn query(&self, running: &Running, sql: &str) -> i64 {
         let conn = running.host.bot().store().conn().expect("conn");
-        conn.query_row(sql, [], |r| r.get(0)).expect(sql)
+        conn.query_row(sql, (), |r| r.get(0)).expect(sql)
     }
 
     fn query_text(&self, running: &Running, sql: &str) -> String {
         let conn = running.host.bot().store().conn().expect("conn");
-        conn.query_row(sql, [], |r| r.get(0)).expect(sql)
+        conn.query_row(sql, (), |r| r.get(0)).expect(sql)
     }
 
     /// The start position of a game, from the database.
@@ -1464,13 +1464,13 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
     assert_eq!(said("e4 played by alice"), 1, "delivered exactly once");
     let store = Store::open(dir.path().join("capabot.db")).expect("store");
     let conn = store.conn().expect("conn");
-    let plies: i64 = conn.query_row("SELECT count(*) FROM moves WHERE game_id = 1", [], |r| r.get(0)).expect("moves");
+    let plies: i64 = conn.query_row("SELECT count(*) FROM moves WHERE game_id = 1", (), |r| r.get(0)).expect("moves");
     assert_eq!(plies, 2);
     // Every row ends sent (the last one is marked just after Discord took it).
     let deadline = std::time::Instant::now() + WAIT;
     loop {
         let waiting: i64 =
-            conn.query_row("SELECT count(*) FROM outbox WHERE state <> 'sent'", [], |r| r.get(0)).expect("outbox");
+            conn.query_row("SELECT count(*) FROM outbox WHERE state <> 'sent'", (), |r| r.get(0)).expect("outbox");
         if waiting == 0 {
             break;
         }

@@ -328,8 +328,8 @@ fn answers(game: i64, san: &str) -> impl Fn(&Seen) -> bool {
 }
 
 /// One value from the bot's database.
-fn query<T: rusqlite::types::FromSql>(db: &Path, sql: &str) -> T {
-    Store::open(db).unwrap().conn().unwrap().query_row(sql, [], |r| r.get(0)).unwrap()
+fn query<T: capabot::store::sql::FromSql>(db: &Path, sql: &str) -> T {
+    Store::open(db).unwrap().conn().unwrap().query_row(sql, (), |r| r.get(0)).unwrap()
 }
 
 fn start_of(db: &Path, game: i64) -> Position {
@@ -1104,7 +1104,7 @@ async fn capabot_run_serves_discord_and_matrix_at_once() {
         let conn = Store::open(&db).unwrap();
         let conn = conn.conn().unwrap();
         let mut st = conn.prepare("SELECT platform FROM games ORDER BY id").unwrap();
-        st.query_map([], |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
+        st.query_map((), |r| r.get(0)).unwrap().collect::<Result<_, _>>().unwrap()
     };
     assert_eq!(platforms, ["discord", "matrix"]);
 
@@ -1113,7 +1113,7 @@ async fn capabot_run_serves_discord_and_matrix_at_once() {
         .unwrap()
         .conn()
         .unwrap()
-        .execute("UPDATE games SET remind_at = strftime('%s', 'now') - 1 WHERE id IN (1, 2)", [])
+        .execute("UPDATE games SET remind_at = strftime('%s', 'now') - 1 WHERE id IN (1, 2)", ())
         .unwrap();
     let alice_dm = fake.dm_channel(ALICE);
     posted(&fake, alice_dm, "Game #1: reminder").await;

@@ -66,7 +66,7 @@ fn sqlite_schema(conn: &Connection) -> Schema {
         .prepare("SELECT name, type = 'view' FROM sqlite_schema WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'")
         .unwrap();
     let names: Vec<(String, bool)> =
-        tables.query_map([], |row| Ok((row.get(0)?, row.get(1)?))).unwrap().map(Result::unwrap).collect();
+        tables.query_map((), |row| Ok((row.get(0)?, row.get(1)?))).unwrap().map(Result::unwrap).collect();
     for (name, is_view) in names {
         let without_rowid: bool = conn
             .query_row("SELECT wr FROM pragma_table_list WHERE name = ?1 AND schema = 'main'", [&name], |row| {
@@ -299,7 +299,7 @@ fn the_two_schemas_agree_column_by_column() {
     assert!(found.is_empty(), "the schemas differ:\n{}", found.join("\n"));
     // Each side has as many migrations: a version added to one side only is a version missing
     // on the other.
-    let sqlite_version: usize = sqlite_migrated().query_row("PRAGMA user_version", [], |row| row.get(0)).unwrap();
+    let sqlite_version: usize = sqlite_migrated().query_row("PRAGMA user_version", (), |row| row.get(0)).unwrap();
     assert_eq!(sqlite_version, PG_MIGRATIONS.len());
 }
 

@@ -38,7 +38,7 @@ fn a_rated_game_changes_both_ratings_and_says_so() {
         let c = tb.bot.store().conn().unwrap();
         c.query_row(
             "SELECT rating FROM ratings r JOIN accounts a ON a.player_id = r.player_id WHERE a.user_id = 'bob'",
-            [],
+            (),
             |r| r.get(0),
         )
         .unwrap()
@@ -135,7 +135,7 @@ fn a_crash_between_result_and_rating_leaves_both_or_neither() {
                 .args(["console", "--no-pictures", "--no-text-boards", "--script"])
                 .arg(&f)
                 .arg("--db")
-                .arg(&db);
+                .arg(db_setting(&db));
             match failpoint {
                 Some(p) => c.env("CAPABOT_FAILPOINT", p),
                 None => c.env_remove("CAPABOT_FAILPOINT"),
@@ -145,15 +145,15 @@ fn a_crash_between_result_and_rating_leaves_both_or_neither() {
         let out = run("alice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\nbob> !resign\n", Some(point));
         assert!(!out.status.success(), "{point}: the process died");
         let q = |sql: &str| -> i64 {
-            let c = rusqlite::Connection::open(&db).unwrap();
-            c.query_row(sql, [], |r| r.get(0)).unwrap()
+            let store = open_store(&db);
+            store.conn().unwrap().query_row(sql, (), |r| r.get(0)).unwrap()
         };
         assert_eq!(q("SELECT count(*) FROM games WHERE status = 'finished'"), 0, "{point}");
         assert_eq!(q("SELECT count(*) FROM ratings"), 0, "{point}");
         assert_eq!(q("SELECT count(*) FROM rating_history"), 0, "{point}");
         // After the restart the resignation goes through with its ratings, once.
         let out = run("bob> !resign\n", None);
-        assert!(String::from_utf8_lossy(&out.stdout).contains("Ratings:"), "{point}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("Ratings:"), "{point}: {out:?}");
         assert_eq!(q("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
         // Two players, each rated globally and in the console's community.
         assert_eq!(q("SELECT count(*) FROM rating_history"), 4);

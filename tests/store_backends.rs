@@ -1,97 +1,71 @@
-//! The prototype `store::db::Db` on both backends, and the two guarantees issue 33 builds on, shown
-//! with the store's own statements between two connections: an event id claimed by two connections
-//! at once is claimed once, and a move guarded by its ply lands once. When the first connection
-//! rolls back instead (a process that died mid-way), the second one gets it.
+//! The store on both backends, and the two guarantees issue 33 builds on, shown with the store's
+//! own functions between two stores (two processes) on one database: an event id claimed by both
+//! at once is claimed once, and a move guarded by its ply lands once. When the first one rolls back
+//! instead (a process that died mid-way), the second one gets it.
 
 use std::thread;
-use std::time::Duration;
 
-use capabot::store::db::{Db, Value};
-use capabot::store::{self, postgres::migrate};
+use capabot::store::{Connection, Store, events};
 use pg_harness::PgServer;
-use pg_harness::postgres::Client;
-
-/// A connection of either backend, owned (so that it can move to another thread).
-enum Conn {
-    Sqlite(rusqlite::Connection),
-    Postgres(Client),
-}
-
-impl Conn {
-    fn db(&mut self) -> Db<'_> {
-        match self {
-            Conn::Sqlite(conn) => Db::Sqlite(conn),
-            Conn::Postgres(client) => Db::Postgres(client),
-        }
-    }
-}
-
-/// `events::claim`'s statement.
-fn claim(db: &mut Db<'_>, event_id: &str) -> bool {
-    let sql =
-        "INSERT INTO processed_events (platform, event_id, handled_at) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING";
-    db.execute(sql, &[Value::Text("discord"), Value::Text(event_id), Value::I64(0)]).unwrap() == 1
-}
 
 /// `games::apply_move`'s guard.
-fn advance(db: &mut Db<'_>, game: i64, expected_ply: i64) -> bool {
+fn advance(conn: &Connection, game: i64, expected_ply: i64) -> bool {
     let sql = "UPDATE games SET ply = ply + 1, updated_at = ?3 WHERE id = ?1 AND ply = ?2 AND status = 'active'";
-    db.execute(sql, &[Value::I64(game), Value::I64(expected_ply), Value::I64(1)]).unwrap() == 1
+    conn.execute(sql, capabot::store_params![game, expected_ply, 1]).unwrap() == 1
 }
 
-/// Two connections to one migrated database with one active game (id 1) at ply 0.
-type Pair = (Conn, Conn);
+fn claim(conn: &Connection, event_id: &str) -> bool {
+    events::claim(conn, "discord", event_id, 0).unwrap()
+}
+
+/// Two stores on one migrated database with one active game (id 1) at ply 0.
+type Pair = (Store, Store);
 
 fn sqlite_pair(dir: &tempfile::TempDir) -> Pair {
     let path = dir.path().join("capabot.db");
-    let open = || {
-        let conn = store::open_connection(&path).unwrap();
-        conn.busy_timeout(Duration::from_secs(30)).unwrap();
-        conn
-    };
-    let mut first = open();
-    store::MIGRATIONS.to_latest(&mut first).unwrap();
-    let mut pair = (Conn::Sqlite(first), Conn::Sqlite(open()));
-    seed(&mut pair.0.db());
+    let pair = (Store::open(&path).unwrap(), Store::open(&path).unwrap());
+    seed(&pair.0.conn().unwrap());
     pair
 }
 
 fn postgres_pair(database: &pg_harness::TestDatabase<'_>) -> Pair {
-    let mut first = database.connect().unwrap();
-    migrate(&mut first).unwrap();
-    let mut pair = (Conn::Postgres(first), Conn::Postgres(database.connect().unwrap()));
-    seed(&mut pair.0.db());
+    let pair = (Store::open_postgres(&database.url(), 2).unwrap(), Store::open_postgres(&database.url(), 2).unwrap());
+    seed(&pair.0.conn().unwrap());
     pair
 }
 
-fn seed(db: &mut Db<'_>) {
+fn seed(conn: &Connection) {
     let player = "INSERT INTO players (id, name, created_at) VALUES (?1, ?2, 0)";
-    db.execute(player, &[Value::I64(1), Value::Text("white")]).unwrap();
-    db.execute(player, &[Value::I64(2), Value::Text("black")]).unwrap();
-    db.execute(
+    conn.execute(player, capabot::store_params![1, "white"]).unwrap();
+    conn.execute(player, capabot::store_params![2, "black"]).unwrap();
+    conn.execute(
         "INSERT INTO games (id, platform, chat_id, variant, start_fen, white_id, black_id, status, fen, created_at, updated_at)
          VALUES (1, 'discord', ?1, 'chess', 'x', 1, 2, 'active', 'x', 0, 0)",
-        &[Value::Text("c1")],
+        ["c1"],
     )
     .unwrap();
 }
 
-/// The first connection does `act` in an open transaction; the second does it too from another
+/// The first store does `act` in an open transaction; the second does it too from another
 /// thread (waiting for the first where the engine makes it), then the first commits or rolls
 /// back. Returns what each got.
-fn race(pair: Pair, act: fn(&mut Db<'_>) -> bool, first_commits: bool) -> (bool, bool) {
-    let (mut first, mut second) = pair;
-    let mut db = first.db();
-    db.begin_write().unwrap();
-    let first_got = act(&mut db);
+fn race(pair: Pair, act: fn(&Connection) -> bool, first_commits: bool) -> (bool, bool) {
+    let (first, second) = pair;
+    let conn = first.conn().unwrap();
+    conn.begin_write().unwrap();
+    let first_got = act(&conn);
     let other = thread::spawn(move || {
-        let mut db = second.db();
-        db.begin_write().unwrap();
-        let got = act(&mut db);
-        db.batch("COMMIT").unwrap();
+        let conn = second.conn().unwrap();
+        conn.begin_write().unwrap();
+        let got = act(&conn);
+        conn.commit().unwrap();
         got
     });
-    db.batch(if first_commits { "COMMIT" } else { "ROLLBACK" }).unwrap();
+    if first_commits {
+        conn.commit().unwrap();
+    } else {
+        conn.rollback().unwrap();
+    }
     (first_got, other.join().unwrap())
 }
 
@@ -106,9 +80,9 @@ fn both_backends(check: impl Fn(&str, Pair, bool)) {
 }
 
 #[test]
-fn an_event_claimed_by_two_connections_at_once_is_claimed_once() {
+fn an_event_claimed_by_two_stores_at_once_is_claimed_once() {
     both_backends(|backend, pair, first_commits| {
-        let got = race(pair, |db| claim(db, "event-1"), first_commits);
+        let got = race(pair, |conn| claim(conn, "event-1"), first_commits);
         // Committed: the second finds it handled. Rolled back: the second claims it itself.
         assert_eq!(got, (true, !first_commits), "{backend}, first commits: {first_commits}");
     });
@@ -117,7 +91,7 @@ fn an_event_claimed_by_two_connections_at_once_is_claimed_once() {
 #[test]
 fn a_move_guarded_by_its_ply_lands_once() {
     both_backends(|backend, pair, first_commits| {
-        let got = race(pair, |db| advance(db, 1, 0), first_commits);
+        let got = race(pair, |conn| advance(conn, 1, 0), first_commits);
         assert_eq!(got, (true, !first_commits), "{backend}, first commits: {first_commits}");
     });
 }
@@ -127,14 +101,14 @@ fn rows_read_back_alike_on_both_backends() {
     let server = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
     let dir = tempfile::tempdir().unwrap();
     let database = server.create_database().unwrap();
-    for (backend, (mut conn, _)) in [("SQLite", sqlite_pair(&dir)), ("PostgreSQL", postgres_pair(&database))] {
-        let mut db = conn.db();
-        assert!(claim(&mut db, "e-1") && !claim(&mut db, "e-1"), "{backend}: a second claim fails");
-        let rows = db
-            .query(
+    for (backend, (store, _)) in [("SQLite", sqlite_pair(&dir)), ("PostgreSQL", postgres_pair(&database))] {
+        let conn = store.conn().unwrap();
+        assert!(claim(&conn, "e-1") && !claim(&conn, "e-1"), "{backend}: a second claim fails");
+        let rows: Vec<(i64, String, Option<String>)> = conn
+            .query_all(
                 "SELECT id, name, NULLIF(name, ?1) FROM players WHERE id >= ?2 ORDER BY id",
-                &[Value::Text("black"), Value::I64(1)],
-                |row| Ok((row.i64(0)?, row.text(1)?, row.opt_text(2)?)),
+                capabot::store_params!["black", 1],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)),
             )
             .unwrap();
         assert_eq!(
@@ -142,7 +116,15 @@ fn rows_read_back_alike_on_both_backends() {
             [(1, "white".to_string(), Some("white".to_string())), (2, "black".to_string(), None)],
             "{backend}"
         );
-        let nulls = db.execute("UPDATE games SET termination = ?1 WHERE id = ?2", &[Value::Null, Value::I64(1)]);
+        let none: Option<String> = None;
+        let nulls = conn.execute("UPDATE games SET termination = ?1 WHERE id = ?2", capabot::store_params![none, 1]);
         assert_eq!(nulls.unwrap(), 1, "{backend}: a NULL parameter of any type");
+        // Integers of every width, booleans, sums and floating point read back as the store's types.
+        let (count, truth, half): (u32, bool, f64) = conn
+            .query_row("SELECT count(*), 1 = 1, CAST(1 AS DOUBLE PRECISION) / 2", (), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!((count, truth, half), (1, true, 0.5), "{backend}");
     }
 }

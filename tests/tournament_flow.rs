@@ -29,10 +29,10 @@ fn boards(tb: &TestBot, t: i64, round: Option<i64>) -> Vec<Board> {
         .prepare(
             "SELECT g.round, w.name, b.name, g.game_id FROM tournament_games g
              JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
-             WHERE g.tournament_id = ?1 AND g.board > 0 AND (?2 IS NULL OR g.round = ?2) ORDER BY g.round, g.board",
+             WHERE g.tournament_id = ?1 AND g.board > 0 AND (CAST(?2 AS BIGINT) IS NULL OR g.round = ?2) ORDER BY g.round, g.board",
         )
         .unwrap();
-    st.query_map(rusqlite::params![t, round], |r| {
+    st.query_map(capabot::store_params![t, round], |r| {
         Ok(Board { round: r.get(0)?, white: r.get(1)?, black: r.get(2)?, game: r.get(3)? })
     })
     .unwrap()

@@ -30,8 +30,8 @@ impl From<StoreError> for BotError {
     }
 }
 
-impl From<rusqlite::Error> for BotError {
-    fn from(e: rusqlite::Error) -> Self {
+impl From<crate::store::sql::Error> for BotError {
+    fn from(e: crate::store::sql::Error) -> Self {
         BotError::Internal(format!("database error: {e}"))
     }
 }

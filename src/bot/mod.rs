@@ -346,7 +346,7 @@ impl Bot {
     /// What [`Bot::delivered`] records, on `conn` (the outbox records it with the row's state).
     pub(crate) fn remember_delivery(
         &self,
-        conn: &rusqlite::Connection,
+        conn: &crate::store::Connection,
         reply: &Reply,
         receipt: &Receipt,
     ) -> Result<(), BotError> {

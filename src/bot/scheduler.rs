@@ -50,7 +50,7 @@ impl Bot {
                 Outcome::Decisive { winner, reason: WinReason::Timeout }
             };
             let mut notes = Vec::new();
-            let mut on_end = |c: &rusqlite::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
+            let mut on_end = |c: &crate::store::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
             if games::finish(&conn, row.id, row.ply, o, now, &mut on_end)? {
                 let loser = self.name_of(&conn, row.player(turn))?;
                 let lang = self.lang_in(&game_scope(&row));

@@ -262,7 +262,7 @@ impl Host {
         // Not through the core's queue: a busy bot is still a healthy one.
         let database = tokio::task::spawn_blocking(move || {
             let conn = bot.store().conn().map_err(|e| e.to_string())?;
-            conn.query_row("SELECT 1", [], |r| r.get::<_, i64>(0)).map_err(|e| e.to_string())
+            conn.query_row("SELECT 1", (), |r| r.get::<i64>(0)).map_err(|e| e.to_string())
         })
         .await
         .map_err(|e| e.to_string())

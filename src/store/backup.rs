@@ -123,12 +123,12 @@ fn copy_checked(source: &Path, partial: &Path) -> Result<BackupReport, BackupErr
     }
     let verdict: Vec<String> = {
         let mut st = dst.prepare("PRAGMA integrity_check")?;
-        st.query_map([], |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<_>>()?
+        st.query_map((), |r| r.get::<_, String>(0))?.collect::<rusqlite::Result<_>>()?
     };
     if verdict != ["ok"] {
         return Err(BackupError::CopyDamaged(verdict.into_iter().take(5).collect::<Vec<_>>().join("; ")));
     }
-    let pages: i64 = dst.query_row("PRAGMA page_count", [], |r| r.get(0))?;
+    let pages: i64 = dst.query_row("PRAGMA page_count", (), |r| r.get(0))?;
     // A single self-contained file: fold the copy's own WAL (if any) into it before it is moved.
     dst.pragma_update(None, "journal_mode", "DELETE")?;
     drop(dst);
@@ -177,14 +177,14 @@ mod tests {
         .unwrap();
     }
 
-    fn transfer(conn: &Connection, n: i64) {
+    fn transfer(conn: &crate::store::Connection, n: i64) {
         let from = n % 10 + 1;
         let to = (n * 7 + 3) % 10 + 1;
         let tx = crate::store::immediate(conn).unwrap();
         conn.execute("UPDATE bank_accounts SET balance = balance - 1 WHERE id = ?1", [from]).unwrap();
         conn.execute("UPDATE bank_accounts SET balance = balance + 1 WHERE id = ?1", [to]).unwrap();
         conn.execute("INSERT INTO bank_ledger (n, payload) VALUES (?1, randomblob(200))", [n]).unwrap();
-        conn.execute("UPDATE bank_counter SET transfers = transfers + 1", []).unwrap();
+        conn.execute("UPDATE bank_counter SET transfers = transfers + 1", ()).unwrap();
         tx.commit().unwrap();
     }
 
@@ -192,16 +192,16 @@ mod tests {
     /// and the counter matches the ledger. Returns the transfers it holds.
     fn check_copy(path: &Path) -> i64 {
         let c = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY).unwrap();
-        let verdict: String = c.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+        let verdict: String = c.query_row("PRAGMA integrity_check", (), |r| r.get(0)).unwrap();
         assert_eq!(verdict, "ok");
-        let total: i64 = c.query_row("SELECT sum(balance) FROM bank_accounts", [], |r| r.get(0)).unwrap();
+        let total: i64 = c.query_row("SELECT sum(balance) FROM bank_accounts", (), |r| r.get(0)).unwrap();
         assert_eq!(total, 1000, "a transfer caught half-way");
-        let counted: i64 = c.query_row("SELECT transfers FROM bank_counter", [], |r| r.get(0)).unwrap();
-        let lines: i64 = c.query_row("SELECT count(*) FROM bank_ledger WHERE n >= 0", [], |r| r.get(0)).unwrap();
+        let counted: i64 = c.query_row("SELECT transfers FROM bank_counter", (), |r| r.get(0)).unwrap();
+        let lines: i64 = c.query_row("SELECT count(*) FROM bank_ledger WHERE n >= 0", (), |r| r.get(0)).unwrap();
         assert_eq!(counted, lines, "the counter and the ledger from different commits");
         // The schema's own tables came along.
         let migrated: i64 =
-            c.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'games'", [], |r| r.get(0)).unwrap();
+            c.query_row("SELECT count(*) FROM sqlite_master WHERE name = 'games'", (), |r| r.get(0)).unwrap();
         assert_eq!(migrated, 1);
         counted
     }
@@ -211,7 +211,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("live.db");
         let store = Arc::new(Store::open(&db).unwrap());
-        bank(&store.conn().unwrap());
+        bank(store.conn().unwrap().as_sqlite().unwrap());
         let (stop, done) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicI64::new(0)));
         let writer = {
             let (store, stop, done) = (store.clone(), stop.clone(), done.clone());
@@ -264,7 +264,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("live.db");
         let store = Store::open(&db).unwrap();
-        bank(&store.conn().unwrap());
+        bank(store.conn().unwrap().as_sqlite().unwrap());
         let target = dir.path().join("copy.db");
         std::fs::write(&target, b"precious").unwrap();
         let err = backup(&db, &target, false).unwrap_err();

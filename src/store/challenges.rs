@@ -2,7 +2,7 @@
 
 use super::Result;
 use super::players::PlayerId;
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, params};
 
 /// A stored challenge.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct Challenge {
 const COLUMNS: &str = "id, platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color, status, created_at, \
      expires_at, community_id, rated";
 
-fn row(r: &Row<'_>) -> rusqlite::Result<Challenge> {
+fn row(r: &Row<'_>) -> crate::store::sql::Result<Challenge> {
     Ok(Challenge {
         id: r.get(0)?,
         platform: r.get(1)?,
@@ -65,10 +65,10 @@ pub struct NewChallenge<'a> {
 
 /// Inserts an open challenge.
 pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> {
-    conn.execute(
+    Ok(conn.query_row(
         "INSERT INTO challenges (platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color,
            status, created_at, expires_at, community_id, rated)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11, ?12)",
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11, ?12) RETURNING id",
         params![
             c.platform,
             c.chat_id,
@@ -83,8 +83,8 @@ pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> 
             c.community_id,
             c.rated
         ],
-    )?;
-    Ok(conn.last_insert_rowid())
+        |r| r.get(0),
+    )?)
 }
 
 /// A challenge by id.

@@ -4,7 +4,7 @@
 //! second claim of the same id fails, so the event is answered once.
 
 use super::Result;
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 
 /// How long handled event ids are kept (platforms redeliver within minutes; a week is ample).
 pub const KEEP_EVENTS_SECS: i64 = 7 * 86_400;

@@ -5,7 +5,7 @@
 use super::players::PlayerId;
 use super::{Result, offers};
 use crate::rules::{Color, DrawReason, Outcome, WinReason};
-use rusqlite::{Connection, OptionalExtension, Params, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Params, Row, params};
 
 /// Game id (the `games.id` column).
 pub type GameId = i64;
@@ -104,7 +104,7 @@ const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_i
      status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated, paused, \
      white_bomb, black_bomb";
 
-fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+fn row_to_game(r: &Row<'_>) -> crate::store::sql::Result<GameRow> {
     Ok(GameRow {
         id: r.get(0)?,
         platform: r.get(1)?,
@@ -116,7 +116,7 @@ fn row_to_game(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         black: r.get(7)?,
         ai_level: r.get(8)?,
         days_per_move: r.get(9)?,
-        status: Status::parse(&r.get::<_, String>(10)?),
+        status: Status::parse(&r.get::<String>(10)?),
         result: r.get(11)?,
         termination: r.get(12)?,
         fen: r.get(13)?,
@@ -156,10 +156,10 @@ pub struct NewGame<'a> {
 
 /// Inserts a game at ply 0 (its current FEN is its start FEN).
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
-    conn.execute(
+    Ok(conn.query_row(
         "INSERT INTO games (platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move,
            status, fen, ply, deadline, remind_at, created_at, updated_at, community_id, rated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15) RETURNING id",
         params![
             g.platform,
             g.chat_id,
@@ -177,8 +177,8 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
             g.community_id,
             g.rated
         ],
-    )?;
-    Ok(conn.last_insert_rowid())
+        |r| r.get(0),
+    )?)
 }
 
 /// The games matching `filter` (SQL after `WHERE`, may end in `ORDER BY` / `LIMIT`), read as rows.
@@ -244,8 +244,8 @@ pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
 pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
     Ok(conn.query_row(
         "SELECT min(t) FROM (SELECT min(deadline) AS t FROM games WHERE status = 'active'
-                             UNION ALL SELECT min(remind_at) FROM games WHERE status = 'active')",
-        [],
+                             UNION ALL SELECT min(remind_at) FROM games WHERE status = 'active') AS due",
+        (),
         |r| r.get(0),
     )?)
 }

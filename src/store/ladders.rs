@@ -11,7 +11,7 @@ use crate::community::ladder::{
     ChallengeId, ChallengeResult, ChallengeStatus, EventKind, Ladder, LadderChallenge, LadderError, LadderEvent,
     LadderParts, LadderSettings, Season,
 };
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, params};
 
 /// Ladder id (the `ladders.id` column).
 pub type LadderId = i64;
@@ -27,7 +27,7 @@ pub struct LadderInfo {
     pub season: u32,
 }
 
-fn info_from(r: &Row<'_>) -> rusqlite::Result<LadderInfo> {
+fn info_from(r: &Row<'_>) -> crate::store::sql::Result<LadderInfo> {
     Ok(LadderInfo {
         id: r.get(0)?,
         platform: r.get(1)?,
@@ -50,21 +50,23 @@ pub fn create(
     settings: LadderSettings,
     now: i64,
 ) -> Result<Option<LadderId>> {
-    let n = conn.execute(
-        "INSERT INTO ladders (platform, community_id, variant, days_per_move, max_places_up, accept_days,
+    Ok(conn
+        .query_row(
+            "INSERT INTO ladders (platform, community_id, variant, days_per_move, max_places_up, accept_days,
                               season, season_opened_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7) ON CONFLICT DO NOTHING",
-        params![
-            platform,
-            community_id,
-            variant,
-            settings.days_per_move,
-            settings.max_places_up,
-            settings.accept_days,
-            now
-        ],
-    )?;
-    Ok((n == 1).then(|| conn.last_insert_rowid()))
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7) ON CONFLICT DO NOTHING RETURNING id",
+            params![
+                platform,
+                community_id,
+                variant,
+                settings.days_per_move,
+                settings.max_places_up,
+                settings.accept_days,
+                now
+            ],
+            |r| r.get(0),
+        )
+        .optional()?)
 }
 
 /// The ladder of a community for a variant.
@@ -200,7 +202,7 @@ pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
             |r| {
                 let settings =
                     LadderSettings { days_per_move: r.get(0)?, max_places_up: r.get(1)?, accept_days: r.get(2)? };
-                Ok((settings, r.get::<_, u32>(3)?, r.get::<_, i64>(4)?))
+                Ok((settings, r.get::<u32>(3)?, r.get::<i64>(4)?))
             },
         )
         .optional()?;
@@ -221,7 +223,7 @@ pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
             undoes: r.get(8)?,
             reason: r.get(9)?,
         };
-        Ok((r.get::<_, u32>(0)?, r.get::<_, i64>(1)?, row))
+        Ok((r.get::<u32>(0)?, r.get::<i64>(1)?, row))
     })?;
     let mut events = Vec::new();
     for row in rows {
@@ -244,7 +246,7 @@ pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
                 accepted_at: r.get(6)?,
                 game: r.get(7)?,
             },
-            r.get::<_, String>(3)?,
+            r.get::<String>(3)?,
         ))
     })?;
     let mut challenges = Vec::new();
@@ -310,9 +312,12 @@ fn save(tx: &Connection, id: LadderId, ladder: &Ladder) -> Result<()> {
         ])?;
     }
     let mut st = tx.prepare_cached(
-        "INSERT OR REPLACE INTO ladder_challenges (ladder_id, season, id, challenger_id, challenged_id, status,
-                                                   issued_at, accept_by, accepted_at, game_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        "INSERT INTO ladder_challenges (ladder_id, season, id, challenger_id, challenged_id, status,
+                                        issued_at, accept_by, accepted_at, game_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+         ON CONFLICT (ladder_id, season, id) DO UPDATE SET challenger_id = excluded.challenger_id,
+           challenged_id = excluded.challenged_id, status = excluded.status, issued_at = excluded.issued_at,
+           accept_by = excluded.accept_by, accepted_at = excluded.accepted_at, game_id = excluded.game_id",
     )?;
     for c in &p.challenges {
         st.execute(params![
@@ -452,7 +457,7 @@ pub fn mark_standings_due(conn: &Connection, id: LadderId) -> Result<()> {
 /// Takes the ladders whose standings message is owed (each is taken by one caller).
 pub fn take_standings_due(conn: &Connection) -> Result<Vec<LadderId>> {
     let mut st = conn.prepare_cached("DELETE FROM ladder_standings_due RETURNING ladder_id")?;
-    let rows = st.query_map([], |r| r.get(0))?;
+    let rows = st.query_map((), |r| r.get(0))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
@@ -499,7 +504,7 @@ pub fn due(conn: &Connection, now: i64) -> Result<Vec<LadderId>> {
 
 /// The earliest time a pending ladder challenge runs out.
 pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
-    Ok(conn.query_row("SELECT min(accept_by) FROM ladder_challenges WHERE status = 'pending'", [], |r| r.get(0))?)
+    Ok(conn.query_row("SELECT min(accept_by) FROM ladder_challenges WHERE status = 'pending'", (), |r| r.get(0))?)
 }
 
 /// A game between `white` and `black` for tests of community tables.

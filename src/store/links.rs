@@ -22,7 +22,7 @@
 use super::Result;
 use super::players::{self, PlayerId};
 use crate::community::link::{CODE_LIFETIME_SECS, LinkCode, LinkError};
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 
 type Answer<T> = std::result::Result<T, LinkError>;
 
@@ -195,8 +195,11 @@ pub fn unlink(conn: &Connection, platform: &str, user_id: &str, name: &str, now:
     if accounts < 2 {
         return Ok(Err(LinkError::NotLinked));
     }
-    tx.execute("INSERT INTO players (name, is_ai, created_at) VALUES (?1, 0, ?2)", params![name, now])?;
-    let new = tx.last_insert_rowid();
+    let new: i64 = tx.query_row(
+        "INSERT INTO players (name, is_ai, created_at) VALUES (?1, 0, ?2) RETURNING id",
+        params![name, now],
+        |r| r.get(0),
+    )?;
     tx.execute(
         "UPDATE accounts SET player_id = ?1 WHERE platform = ?2 AND user_id = ?3",
         params![new, platform, user_id],
@@ -314,7 +317,7 @@ mod tests {
         assert_eq!(merged, old);
         // Ratings: in chess the newer player had more games and its rating is kept; in atomic the older.
         let ratings: Vec<(String, f64, i64)> = c
-            .prepare("SELECT variant, rating, games FROM ratings WHERE player_id = ?1 ORDER BY variant")
+            .prepare_cached("SELECT variant, rating, games FROM ratings WHERE player_id = ?1 ORDER BY variant")
             .unwrap()
             .query_map([old], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .unwrap()

@@ -8,7 +8,6 @@
 
 pub mod backup;
 pub mod challenges;
-pub mod db;
 pub mod events;
 pub mod games;
 pub mod ladders;
@@ -20,10 +19,11 @@ pub mod players;
 pub mod postgres;
 pub mod ratings;
 pub mod settings;
+pub mod sql;
 pub mod tournaments;
 
-use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
+pub use sql::Connection;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -56,8 +56,10 @@ const MAX_IDLE: usize = 8;
 /// A storage failure.
 #[derive(Debug)]
 pub enum StoreError {
-    Sqlite(rusqlite::Error),
+    Db(sql::Error),
     Migration(rusqlite_migration::Error),
+    #[cfg(feature = "postgres")]
+    Postgres(postgres::PgError),
     /// Stored data that does not make sense (for example a game whose moves do not replay to its FEN).
     Corrupt(String),
 }
@@ -65,8 +67,10 @@ pub enum StoreError {
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            StoreError::Sqlite(e) => write!(f, "database error: {e}"),
+            StoreError::Db(e) => write!(f, "database error: {e}"),
             StoreError::Migration(e) => write!(f, "migration error: {e}"),
+            #[cfg(feature = "postgres")]
+            StoreError::Postgres(e) => write!(f, "{e}"),
             StoreError::Corrupt(s) => write!(f, "stored data is inconsistent: {s}"),
         }
     }
@@ -74,9 +78,15 @@ impl std::fmt::Display for StoreError {
 
 impl std::error::Error for StoreError {}
 
+impl From<sql::Error> for StoreError {
+    fn from(e: sql::Error) -> Self {
+        StoreError::Db(e)
+    }
+}
+
 impl From<rusqlite::Error> for StoreError {
     fn from(e: rusqlite::Error) -> Self {
-        StoreError::Sqlite(e)
+        StoreError::Db(e.into())
     }
 }
 
@@ -104,7 +114,7 @@ fn busy_wait(attempt: i32) -> bool {
 }
 
 /// Applies the per-connection settings: WAL journal, foreign keys, busy timeout.
-pub fn configure(conn: &Connection) -> Result<()> {
+pub fn configure(conn: &rusqlite::Connection) -> Result<()> {
     conn.busy_handler(Some(busy_wait))?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     // With WAL, NORMAL keeps every committed transaction across a crash of the process; only an
@@ -114,17 +124,32 @@ pub fn configure(conn: &Connection) -> Result<()> {
     Ok(())
 }
 
-/// Opens one configured connection to `path` without migrating.
-pub fn open_connection(path: &Path) -> Result<Connection> {
-    let conn = Connection::open(path)?;
+/// Opens one configured SQLite connection to `path` without migrating.
+pub fn open_connection(path: &Path) -> Result<rusqlite::Connection> {
+    let conn = rusqlite::Connection::open(path)?;
     configure(&conn)?;
     Ok(conn)
 }
 
-/// A database file with a small pool of configured connections.
+/// Where the data lives: a SQLite file, or a PostgreSQL database.
+enum Backend {
+    Sqlite {
+        path: PathBuf,
+        idle: Mutex<Vec<Connection>>,
+    },
+    #[cfg(feature = "postgres")]
+    Postgres(postgres::Pool),
+}
+
+/// The bot's database, SQLite or PostgreSQL, with a small pool of connections so that several
+/// threads can use one store at once.
 pub struct Store {
-    path: PathBuf,
-    idle: Mutex<Vec<Connection>>,
+    backend: Backend,
+}
+
+/// Whether a `db` setting names a PostgreSQL database rather than a SQLite file.
+pub fn is_postgres_url(db: &str) -> bool {
+    db.starts_with("postgres://") || db.starts_with("postgresql://")
 }
 
 /// A connection borrowed from a [`Store`]; goes back to the pool when dropped.
@@ -155,11 +180,8 @@ impl std::ops::Deref for Conn<'_> {
 
 impl Drop for Conn<'_> {
     fn drop(&mut self) {
-        if let Some(c) = self.conn.take()
-            && let Ok(mut idle) = self.store.idle.lock()
-            && idle.len() < MAX_IDLE
-        {
-            idle.push(c);
+        if let Some(c) = self.conn.take() {
+            self.store.give_back(c);
         }
     }
 }
@@ -175,10 +197,10 @@ thread_local! {
     static AMBIENT: RefCell<Option<Ambient>> = const { RefCell::new(None) };
 }
 
-/// One unit of work: a write transaction (`BEGIN IMMEDIATE`) that every [`Store::conn`] on this
-/// thread joins until it is committed or dropped (rolled back). The core handles an input in one
-/// unit, so the change, the event's claim and the replies in the outbox land together or not at
-/// all. Transactions opened inside it with [`immediate`] become savepoints.
+/// One unit of work: a write transaction that every [`Store::conn`] on this thread joins until it
+/// is committed or dropped (rolled back). The core handles an input in one unit, so the change, the
+/// event's claim and the replies in the outbox land together or not at all. Transactions opened
+/// inside it with [`immediate`] become savepoints.
 pub struct Unit<'s> {
     store: &'s Store,
     done: bool,
@@ -189,9 +211,9 @@ impl Unit<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.done = true;
         let conn = self.take()?;
-        let r = conn.execute_batch("COMMIT");
+        let r = conn.commit();
         if r.is_err() {
-            let _ = conn.execute_batch("ROLLBACK");
+            let _ = conn.rollback();
         }
         self.store.give_back(conn);
         Ok(r?)
@@ -211,14 +233,14 @@ impl Drop for Unit<'_> {
             return;
         }
         if let Ok(conn) = self.take() {
-            let _ = conn.execute_batch("ROLLBACK");
+            let _ = conn.rollback();
             self.store.give_back(conn);
         }
     }
 }
 
-/// A write transaction on `conn`: `BEGIN IMMEDIATE` on its own, a savepoint inside a unit of work
-/// or another transaction. Rolled back when dropped without [`Tx::commit`].
+/// A transaction on `conn`: on its own, a write (or snapshot) transaction; inside a unit of work
+/// or another transaction, a savepoint. Rolled back when dropped without [`Tx::commit`].
 pub struct Tx<'c> {
     conn: &'c Connection,
     nested: bool,
@@ -227,24 +249,34 @@ pub struct Tx<'c> {
 
 /// Opens a [`Tx`] for writing.
 pub fn immediate(conn: &Connection) -> Result<Tx<'_>> {
-    begin(conn, "BEGIN IMMEDIATE")
+    begin(conn, true)
 }
 
 /// Opens a [`Tx`] for reading several rows from one snapshot.
 pub fn snapshot(conn: &Connection) -> Result<Tx<'_>> {
-    begin(conn, "BEGIN")
+    begin(conn, false)
 }
 
-fn begin<'c>(conn: &'c Connection, outer: &str) -> Result<Tx<'c>> {
+fn begin(conn: &Connection, write: bool) -> Result<Tx<'_>> {
     let nested = !conn.is_autocommit();
-    conn.execute_batch(if nested { "SAVEPOINT capabot_tx" } else { outer })?;
+    if nested {
+        conn.execute_batch("SAVEPOINT capabot_tx")?;
+    } else if write {
+        conn.begin_write()?;
+    } else {
+        conn.begin_read()?;
+    }
     Ok(Tx { conn, nested, open: true })
 }
 
 impl Tx<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        Ok(self.conn.execute_batch(if self.nested { "RELEASE capabot_tx" } else { "COMMIT" })?)
+        if self.nested {
+            Ok(self.conn.execute_batch("RELEASE SAVEPOINT capabot_tx")?)
+        } else {
+            Ok(self.conn.commit()?)
+        }
     }
 }
 
@@ -258,17 +290,17 @@ impl std::ops::Deref for Tx<'_> {
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if self.open {
-            let _ = self.conn.execute_batch(if self.nested {
-                "ROLLBACK TO capabot_tx; RELEASE capabot_tx"
+            let _ = if self.nested {
+                self.conn.execute_batch("ROLLBACK TO SAVEPOINT capabot_tx; RELEASE SAVEPOINT capabot_tx")
             } else {
-                "ROLLBACK"
-            });
+                self.conn.rollback()
+            };
         }
     }
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    /// Opens (creating if needed) the SQLite database at `path` and brings its schema up to date.
     pub fn open(path: impl Into<PathBuf>) -> Result<Store> {
         let path = path.into();
         if let Some(dir) = path.parent()
@@ -278,12 +310,45 @@ impl Store {
         }
         let mut conn = open_connection(&path)?;
         MIGRATIONS.to_latest(&mut conn)?;
-        Ok(Store { path, idle: Mutex::new(vec![conn]) })
+        Ok(Store { backend: Backend::Sqlite { path, idle: Mutex::new(vec![Connection::Sqlite(conn)]) } })
     }
 
-    /// The database file.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Opens the database a `db` setting names: a `postgres://` URL (with the `postgres` feature),
+    /// else a SQLite file. The schema is brought up to date either way.
+    pub fn open_setting(db: &str) -> Result<Store> {
+        if is_postgres_url(db) {
+            #[cfg(feature = "postgres")]
+            return Store::open_postgres(db, POSTGRES_CONNECTIONS);
+            #[cfg(not(feature = "postgres"))]
+            return Err(StoreError::Corrupt("this build has no PostgreSQL support (cargo feature `postgres`)".into()));
+        }
+        Store::open(db)
+    }
+
+    /// Connects to the PostgreSQL database at `url`, migrates it and keeps a pool of at most
+    /// `max_connections`.
+    #[cfg(feature = "postgres")]
+    pub fn open_postgres(url: &str, max_connections: u32) -> Result<Store> {
+        let pool = postgres::open_pool(url, max_connections).map_err(StoreError::Postgres)?;
+        Ok(Store { backend: Backend::Postgres(pool) })
+    }
+
+    /// The SQLite database file (none on PostgreSQL).
+    pub fn path(&self) -> Option<&Path> {
+        match &self.backend {
+            Backend::Sqlite { path, .. } => Some(path),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => None,
+        }
+    }
+
+    /// The dialect of the store's connections.
+    pub fn dialect(&self) -> sql::Dialect {
+        match &self.backend {
+            Backend::Sqlite { .. } => sql::Dialect::Sqlite,
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => sql::Dialect::Postgres,
+        }
     }
 
     /// Borrows a connection (opening a new one when none is idle); inside a unit of work on this
@@ -294,10 +359,15 @@ impl Store {
         if ambient.is_some() {
             return Ok(Conn { store: self, conn: None, ambient });
         }
-        let pooled = self.idle.lock().ok().and_then(|mut idle| idle.pop());
-        let conn = match pooled {
-            Some(c) => c,
-            None => open_connection(&self.path)?,
+        let conn = match &self.backend {
+            Backend::Sqlite { path, idle } => match idle.lock().ok().and_then(|mut idle| idle.pop()) {
+                Some(c) => c,
+                None => Connection::Sqlite(open_connection(path)?),
+            },
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(pool) => {
+                Connection::postgres(pool.get().map_err(|e| StoreError::Postgres(postgres::PgError::Pool(e)))?)
+            }
         };
         Ok(Conn { store: self, conn: Some(conn), ambient: None })
     }
@@ -308,7 +378,7 @@ impl Store {
             return Err(StoreError::Corrupt("a unit of work inside another".into()));
         }
         let conn = self.conn()?;
-        conn.execute_batch("BEGIN IMMEDIATE")?;
+        conn.begin_write()?;
         let conn = conn.detach().ok_or_else(|| StoreError::Corrupt("no connection".into()))?;
         let me = self as *const Store as usize;
         AMBIENT.with(|a| *a.borrow_mut() = Some(Ambient { store: me, conn: Rc::new(conn) }));
@@ -316,19 +386,38 @@ impl Store {
     }
 
     fn give_back(&self, conn: Connection) {
-        if let Ok(mut idle) = self.idle.lock()
-            && idle.len() < MAX_IDLE
-        {
-            idle.push(conn);
+        // A connection left inside a transaction (a failed rollback) is not reused.
+        if !conn.is_autocommit() {
+            return;
+        }
+        match &self.backend {
+            Backend::Sqlite { idle, .. } => {
+                if let Ok(mut idle) = idle.lock()
+                    && idle.len() < MAX_IDLE
+                {
+                    idle.push(conn);
+                }
+            }
+            // PostgreSQL connections go back to their pool when dropped.
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(_) => drop(conn),
         }
     }
 
-    /// `PRAGMA integrity_check`: "ok" when the file is sound.
+    /// Whether the database is sound: SQLite's `PRAGMA integrity_check` ("ok" when it is); on
+    /// PostgreSQL, "ok" when a query answers.
     pub fn integrity_check(&self) -> Result<String> {
         let conn = self.conn()?;
-        Ok(conn.query_row("PRAGMA integrity_check", [], |r| r.get(0))?)
+        match conn.as_sqlite() {
+            Some(sqlite) => Ok(sqlite.query_row("PRAGMA integrity_check", (), |r| r.get(0))?),
+            None => Ok(conn.query_row("SELECT 'ok'", (), |r| r.get(0))?),
+        }
     }
 }
+
+/// Connections the PostgreSQL pool keeps at most.
+#[cfg(feature = "postgres")]
+const POSTGRES_CONNECTIONS: u32 = 16;
 
 #[cfg(test)]
 mod tests {
@@ -344,12 +433,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(dir.path().join("t.db")).unwrap();
         let conn = store.conn().unwrap();
-        let mode: String = conn.query_row("PRAGMA journal_mode", [], |r| r.get(0)).unwrap();
+        let mode: String = conn.query_row("PRAGMA journal_mode", (), |r| r.get(0)).unwrap();
         assert_eq!(mode, "wal");
-        let fk: i64 = conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0)).unwrap();
+        let fk: i64 = conn.query_row("PRAGMA foreign_keys", (), |r| r.get(0)).unwrap();
         assert_eq!(fk, 1);
         let n: i64 = conn
-            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'", [], |r| r.get(0))
+            .query_row("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'games'", (), |r| r.get(0))
             .unwrap();
         assert_eq!(n, 1);
         drop(conn);

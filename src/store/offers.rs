@@ -3,7 +3,7 @@
 
 use super::Result;
 use super::players::PlayerId;
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 
 /// What is offered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 //! nothing is retried forever. The store keeps rows as text and bytes; the core encodes replies.
 
 use super::Result;
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 
 /// How long delivered and failed rows are kept (for the operator's counts).
 pub const KEEP_DONE_SECS: i64 = 7 * 86_400;
@@ -35,12 +35,12 @@ pub fn push(
     picture: Option<&[u8]>,
     now: i64,
 ) -> Result<i64> {
-    conn.prepare_cached(
-        "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5)",
-    )?
-    .execute(params![platform, chat_key, reply, picture, now])?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn
+        .prepare_cached(
+            "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id",
+        )?
+        .query_row(params![platform, chat_key, reply, picture, now], |r| r.get(0))?)
 }
 
 /// The rows of one chat still to be delivered, oldest first (at most `limit`).
@@ -60,7 +60,7 @@ pub fn pending_in(conn: &Connection, platform: &str, chat_key: &str, limit: usiz
             next_attempt_at: r.get(6)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
 /// Chats of these platforms whose oldest pending row is due at `now`, with that row's id (oldest
@@ -76,7 +76,7 @@ pub fn due_chats(conn: &Connection, platforms: &[&str], now: i64) -> Result<Vec<
     )?;
     for p in platforms {
         let rows = st.query_map(params![p, now], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        out.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+        out.extend(rows.collect::<crate::store::sql::Result<Vec<_>>>()?);
     }
     Ok(out)
 }
@@ -168,8 +168,8 @@ pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
         "SELECT platform, CASE WHEN state = 'failed' THEN 'failed:' || coalesce(failure, '?') ELSE state END AS s,
                 count(*) FROM outbox GROUP BY platform, s ORDER BY platform, s",
     )?;
-    let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let rows = st.query_map((), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
 /// Forgets rows delivered or failed more than [`KEEP_DONE_SECS`] ago.

@@ -2,7 +2,7 @@
 //! is a player too, on the pseudo-platform `capabot`.
 
 use super::Result;
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 
 /// Player id (the `players.id` column).
 pub type PlayerId = i64;
@@ -43,8 +43,11 @@ pub fn ensure(conn: &Connection, platform: &str, user_id: &str, name: &str, now:
     }
     let is_ai = platform == AI_PLATFORM;
     let tx = super::immediate(conn)?;
-    tx.execute("INSERT INTO players (name, is_ai, created_at) VALUES (?1, ?2, ?3)", params![name, is_ai, now])?;
-    let id = tx.last_insert_rowid();
+    let id: i64 = tx.query_row(
+        "INSERT INTO players (name, is_ai, created_at) VALUES (?1, ?2, ?3) RETURNING id",
+        params![name, is_ai, now],
+        |r| r.get(0),
+    )?;
     let inserted = tx.execute(
         "INSERT INTO accounts (platform, user_id, player_id) VALUES (?1, ?2, ?3) ON CONFLICT DO NOTHING",
         params![platform, user_id, id],

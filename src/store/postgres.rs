@@ -100,6 +100,7 @@ pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
     let config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
     let pool = r2d2_postgres::r2d2::Pool::builder()
         .max_size(max_connections.max(1))
+        .min_idle(Some(1))
         .connection_timeout(Duration::from_secs(10))
         .build(PostgresConnectionManager::new(config, NoTls))
         .map_err(PgError::Pool)?;

@@ -8,7 +8,7 @@ use super::Result;
 use super::games::GameId;
 use super::players::PlayerId;
 use crate::community::rating::{Rating, Score, Side, rate_game};
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, params};
 
 /// Most rows a leaderboard shows in each of its lists.
 pub const MAX_LEADERBOARD: usize = 50;
@@ -75,7 +75,7 @@ impl PlayerRating {
 
 const COLUMNS: &str = "player_id, rating, deviation, volatility, games, wins, draws, losses, last_game_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<PlayerRating> {
+fn from_row(r: &Row<'_>) -> crate::store::sql::Result<PlayerRating> {
     Ok(PlayerRating {
         player_id: r.get(0)?,
         rating: Rating { rating: r.get(1)?, deviation: r.get(2)?, volatility: r.get(3)? },
@@ -214,13 +214,13 @@ pub fn leaderboard(
     now: i64,
 ) -> Result<Leaderboard> {
     let limit = limit.min(MAX_LEADERBOARD);
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT r.player_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.draws, r.losses,
                 r.last_game_at, p.name
          FROM ratings r JOIN players p ON p.id = r.player_id
          WHERE r.scope = ?1 AND r.variant = ?2",
     )?;
-    let rows = stmt.query_map(params![scope.key(), variant], |r| Ok((from_row(r)?, r.get::<_, String>(9)?)))?;
+    let rows = stmt.query_map(params![scope.key(), variant], |r| Ok((from_row(r)?, r.get::<String>(9)?)))?;
     let (mut established, mut provisional) = (Vec::new(), Vec::new());
     for row in rows {
         let (record, name) = row?;
@@ -270,7 +270,7 @@ pub fn history(
     variant: &str,
     limit: usize,
 ) -> Result<Vec<HistoryPoint>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare_cached(
         "SELECT at, game_id, rating_before, rating_after, deviation_after FROM rating_history
          WHERE player_id = ?1 AND scope = ?2 AND variant = ?3 ORDER BY at DESC, id DESC LIMIT ?4",
     )?;
@@ -284,7 +284,7 @@ pub fn history(
                 deviation_after: r.get(4)?,
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::store::sql::Result<Vec<_>>>()?;
     points.reverse();
     Ok(points)
 }
@@ -323,13 +323,13 @@ mod tests {
 
         // Rolled back: nothing stored.
         {
-            let tx = conn.unchecked_transaction().unwrap();
+            let tx = crate::store::immediate(&conn).unwrap();
             rate(&tx, &scope, "chess", None, a, b, Score::Win, 100).unwrap();
             assert!(get(&tx, a, &scope, "chess").unwrap().is_some());
         }
         assert_eq!(get(&conn, a, &scope, "chess").unwrap(), None);
 
-        let tx = conn.unchecked_transaction().unwrap();
+        let tx = crate::store::immediate(&conn).unwrap();
         let (ca, cb) = rate(&tx, &scope, "chess", None, a, b, Score::Win, 100).unwrap();
         tx.commit().unwrap();
         assert!(ca.after.rating.rating > 1500.0 && cb.after.rating.rating < 1500.0);
@@ -360,9 +360,9 @@ mod tests {
         .unwrap();
         rate(&conn, &Scope::Global, "chess", Some(7), a, b, Score::Draw, 5).unwrap();
         rate(&conn, &Scope::community("matrix", "!x"), "chess", Some(7), a, b, Score::Draw, 5).unwrap();
-        let tx = conn.unchecked_transaction().unwrap();
+        let tx = crate::store::immediate(&conn).unwrap();
         let again = rate(&tx, &Scope::Global, "chess", Some(7), a, b, Score::Draw, 5);
-        assert!(matches!(again, Err(StoreError::Sqlite(_))), "{again:?}");
+        assert!(matches!(again, Err(StoreError::Db(_))), "{again:?}");
         drop(tx);
         assert_eq!(get(&conn, a, &Scope::Global, "chess").unwrap().unwrap().games, 1);
     }

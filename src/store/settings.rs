@@ -3,7 +3,7 @@
 //! and the community from the configuration.
 
 use super::Result;
-use rusqlite::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params};
 
 /// One level of settings (a chat's or a community's); `None` means inherited.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

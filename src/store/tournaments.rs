@@ -12,7 +12,7 @@ use crate::community::roundrobin::berger;
 use crate::community::swiss::{Swiss, SwissError};
 use crate::community::tiebreak::{Scoring, Standing, standings};
 use crate::community::tournament::{Game, Outcome, Round};
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, params};
 use std::fmt;
 
 /// Tournament id (the `tournaments.id` column).
@@ -148,7 +148,7 @@ fn system_to_db(s: System) -> (&'static str, Option<usize>) {
     }
 }
 
-fn info_from(r: &Row<'_>) -> rusqlite::Result<(TournamentInfo, String, Option<usize>, String)> {
+fn info_from(r: &Row<'_>) -> crate::store::sql::Result<(TournamentInfo, String, Option<usize>, String)> {
     let info = TournamentInfo {
         id: r.get(0)?,
         platform: r.get(1)?,
@@ -201,13 +201,13 @@ pub fn create(
     now: i64,
 ) -> Result<TournamentId> {
     let (system, rounds) = system_to_db(system);
-    conn.execute(
+    Ok(conn.query_row(
         "INSERT INTO tournaments (platform, community_id, name, variant, system, rounds, days_per_move, status,
                                   created_by, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'registration', ?8, ?9)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'registration', ?8, ?9) RETURNING id",
         params![platform, community_id, name, variant, system, rounds, days_per_move, created_by, now],
-    )?;
-    Ok(conn.last_insert_rowid())
+        |r| r.get(0),
+    )?)
 }
 
 /// A tournament's row.
@@ -233,12 +233,7 @@ pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
          ORDER BY round, board",
     )?;
     let rows = st.query_map([id], |r| {
-        Ok((
-            r.get::<_, usize>(0)?,
-            r.get::<_, PlayerId>(2)?,
-            r.get::<_, Option<PlayerId>>(3)?,
-            r.get::<_, Option<String>>(4)?,
-        ))
+        Ok((r.get::<usize>(0)?, r.get::<PlayerId>(2)?, r.get::<Option<PlayerId>>(3)?, r.get::<Option<String>>(4)?))
     })?;
     let mut rounds: Vec<Round> = Vec::new();
     for row in rows {
@@ -512,7 +507,7 @@ pub fn unannounced(conn: &Connection) -> Result<Vec<TournamentId>> {
                 (SELECT coalesce(max(round), 0) FROM tournament_games g WHERE g.tournament_id = t.id))
          ORDER BY id",
     )?;
-    let rows = st.query_map([], |r| r.get(0))?;
+    let rows = st.query_map((), |r| r.get(0))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 

@@ -23,8 +23,51 @@ pub fn db_path(dir: &Path) -> PathBuf {
     dir.join("capabot.db")
 }
 
+/// Whether this test binary runs the flows on PostgreSQL (`tests/pg_flows.rs`) rather than SQLite.
+pub fn on_postgres() -> bool {
+    env!("CARGO_CRATE_NAME").starts_with("pg_")
+}
+
+/// The `db` setting that stands for a database file: the file itself on SQLite; on PostgreSQL,
+/// the URL of a database of the binary's one server made for that file (the same one each time,
+/// so that a test can reopen its store as after a restart, or hand it to the binary).
+pub fn db_setting(path: &Path) -> String {
+    if !on_postgres() {
+        return path.to_string_lossy().into_owned();
+    }
+    postgres_database(path)
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres_database(_: &Path) -> String {
+    unreachable!("the PostgreSQL flows need the `postgres` feature")
+}
+
+#[cfg(feature = "postgres")]
+fn postgres_database(path: &Path) -> String {
+    static DATABASES: std::sync::Mutex<Vec<(PathBuf, String)>> = std::sync::Mutex::new(Vec::new());
+    let mut databases = DATABASES.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, url)) = databases.iter().find(|(p, _)| p == path) {
+        return url.clone();
+    }
+    let server = pg_harness::PgServer::shared().expect("PostgreSQL for the tests");
+    let database = server.create_database().expect("a test database");
+    let url = database.url();
+    // Kept until the server stops with the test binary.
+    std::mem::forget(database);
+    databases.push((path.to_path_buf(), url.clone()));
+    url
+}
+
+/// The store for a database file, on this binary's backend (see [`db_setting`]). The core's
+/// warnings and errors go to the test's output, so that a failing test shows an internal error.
+pub fn open_store(path: &Path) -> Store {
+    let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter("capabot=warn").try_init();
+    Store::open_setting(&db_setting(path)).expect("open the store")
+}
+
 pub fn open_bot(path: &Path, clock: Arc<ManualClock>, oracle: Arc<dyn MoveOracle>) -> Bot {
-    let store = Store::open(path).expect("open store");
+    let store = open_store(path);
     Bot::new(store, clock, oracle, BotConfig { pictures: false, ..BotConfig::default() })
 }
 
@@ -36,7 +79,7 @@ pub fn new_bot() -> TestBot {
 pub fn new_bot_with(config: BotConfig) -> TestBot {
     let dir = tempfile::tempdir().expect("tempdir");
     let clock = Arc::new(ManualClock::new(T0));
-    let store = Store::open(db_path(dir.path())).expect("open store");
+    let store = open_store(&db_path(dir.path()));
     let bot = Bot::new(store, clock.clone(), Arc::new(FirstLegalMove), config);
     TestBot { dir, clock, bot }
 }
@@ -91,12 +134,12 @@ impl TestBot {
 
     pub fn query_i64(&self, sql: &str) -> i64 {
         let c = self.bot.store().conn().unwrap();
-        c.query_row(sql, [], |r| r.get(0)).unwrap()
+        c.query_row(sql, (), |r| r.get(0)).unwrap()
     }
 
     pub fn query_str(&self, sql: &str) -> String {
         let c = self.bot.store().conn().unwrap();
-        c.query_row(sql, [], |r| r.get(0)).unwrap()
+        c.query_row(sql, (), |r| r.get(0)).unwrap()
     }
 
     /// Every row of every table, as text: equal fingerprints mean an unchanged database.
@@ -120,14 +163,13 @@ pub fn fingerprint(bot: &Bot) -> String {
         "player_prefs",
         "reply_slots",
     ] {
-        let mut st = c.prepare(&format!("SELECT * FROM {t} ORDER BY 1, 2")).unwrap();
-        let n = st.column_count();
-        let mut rows = st.query([]).unwrap();
-        while let Some(r) = rows.next().unwrap() {
-            for i in 0..n {
-                let v: rusqlite::types::Value = r.get(i).unwrap();
-                out.push_str(&format!("{v:?}|"));
-            }
+        let rows = c
+            .query_all(&format!("SELECT * FROM {t} ORDER BY 1, 2"), (), |r| {
+                (0..r.column_count()).map(|i| r.display(i)).collect::<Result<Vec<_>, _>>()
+            })
+            .unwrap();
+        for row in rows {
+            out.push_str(&row.join("|"));
             out.push('\n');
         }
     }

@@ -405,15 +405,15 @@ def select_positions(variant, cands, target, rng):
             by_tag.setdefault(t, []).append(f)
     for t in by_tag.values():
         rng.shuffle(t)
-    take(by_tag.get("final", []))
+    take(by_tag.get("final", ()))
     if variant == "caparelocation":
-        take(by_tag.get("start", []))
-    take(by_tag.get("near_end", []), 200)
-    take(by_tag.get("ep", []), 100)
-    take(by_tag.get("promo", []), 120)
-    take(by_tag.get("castle", []), 100)
+        take(by_tag.get("start", ()))
+    take(by_tag.get("near_end", ()), 200)
+    take(by_tag.get("ep", ()), 100)
+    take(by_tag.get("promo", ()), 120)
+    take(by_tag.get("castle", ()), 100)
     if variant == "atomic":
-        take(by_tag.get("after_capture", []), 250)
+        take(by_tag.get("after_capture", ()), 250)
     rest = [f for f, _ in cands]
     rng.shuffle(rest)
     take(rest, max(0, target - len(chosen)))

@@ -285,7 +285,7 @@ impl Bot {
             now,
         )?;
         if let Some(ch) = challenge {
-            conn.execute("UPDATE challenges SET game_id = ?1 WHERE id = ?2", rusqlite::params![id, ch])?;
+            conn.execute("UPDATE challenges SET game_id = ?1 WHERE id = ?2", crate::store::sql::params![id, ch])?;
         }
         let start_target = game_target_of(cx, id);
         let p = cx.p();

@@ -13,12 +13,12 @@ use crate::community::PlayerId;
 use crate::community::ladder::{ChallengeResult, ChallengeStatus, Effect, Ladder, LadderError, LadderSettings};
 use crate::i18n::with_lang;
 use crate::rules::{Color, Outcome};
+use crate::store::Connection;
 use crate::store::challenges::{self, NewChallenge};
 use crate::store::games::GameRow;
 use crate::store::ladders::{self, LadderId, LadderInfo};
 use crate::store::{Conn, events, games, players};
 use crate::{msg, t};
-use rusqlite::Connection;
 
 /// How an ordinary challenge offering a ladder challenge is answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -194,7 +194,7 @@ impl Bot {
         let update =
             MoveUpdate { typed, san: &san_text, uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
         let mut notes = Vec::new();
-        let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
+        let mut on_end = |c: &crate::store::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
         if !games::apply_move(conn, id, row.ply, &update, now, &mut on_end)? {
             return user(msg!("move-raced", id = id));
         }

@@ -23,7 +23,7 @@ impl Bot {
     pub(super) fn finish_with(&self, cx: &Ctx<'_>, row: &GameRow, o: Outcome, notify: PlayerId) -> Res<Response> {
         let conn = self.conn()?;
         let mut notes = Vec::new();
-        let mut on_end = |c: &rusqlite::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
+        let mut on_end = |c: &crate::store::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
         if !games::finish(&conn, row.id, row.ply, o, self.clock.now(), &mut on_end)? {
             return user(msg!("position-changed-short", id = row.id, p = cx.p()));
         }

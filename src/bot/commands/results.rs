@@ -6,10 +6,10 @@
 use super::Bot;
 use crate::community::rating::{Score, change_line};
 use crate::rules::{Color, Outcome};
+use crate::store::Connection;
 use crate::store::games::GameRow;
 use crate::store::players;
 use crate::store::ratings::{self, Scope as RatingScope};
-use rusqlite::Connection;
 
 /// Environment variable naming a failure point, for crash tests (never set in production).
 pub const FAILPOINT_ENV: &str = "CAPABOT_FAILPOINT";

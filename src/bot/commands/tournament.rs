@@ -18,13 +18,13 @@ use crate::community::tournament::{Outcome as TOutcome, Round};
 use crate::i18n::with_lang;
 use crate::notation::fen;
 use crate::rules::{Color, Outcome, Position, SetupKind, Variant, setups};
+use crate::store::Connection;
 use crate::store::games::{self, GameRow, NewGame, Status as GameStatus};
 use crate::store::ratings::{self, Scope as RatingScope};
 use crate::store::settings::{RatedGames, rated_games};
 use crate::store::tournaments::{self, Status, System, Tournament, TournamentError, TournamentId, TournamentInfo};
 use crate::store::{Conn, players};
 use crate::{msg, t};
-use rusqlite::Connection;
 
 /// Registration lasts this many days unless `signup:N` says otherwise.
 const DEFAULT_SIGNUP_DAYS: u32 = 3;

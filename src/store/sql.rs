@@ -1,0 +1,708 @@
+//! One connection type over both backends (issue 33, `docs/postgres.md`): the store's modules are
+//! written once against [`Connection`], whose few methods mirror the part of rusqlite's API the
+//! store uses (`execute`, `query_row`, `prepare_cached(..).query_map(..)`, `.optional()`), so a
+//! store function reads the same as before and runs on SQLite or on PostgreSQL.
+//!
+//! Statements are written in the SQL both engines accept, with SQLite's `?1`, `?2` placeholders;
+//! for PostgreSQL they become `$1`, `$2` and the prepared statement is cached per connection.
+//! Parameters and columns are the five kinds the schema uses ([`Value`]): the PostgreSQL schema
+//! keeps SQLite's integers (flags are 0/1 `BIGINT`s, times Unix seconds), so one row mapper reads
+//! both. The rare statement that must differ asks [`Connection::dialect`].
+
+#[cfg(feature = "postgres")]
+use std::cell::{Cell, RefCell};
+#[cfg(feature = "postgres")]
+use std::collections::HashMap;
+use std::fmt;
+
+/// A statement parameter.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Value<'a> {
+    Null,
+    I64(i64),
+    F64(f64),
+    Text(&'a str),
+    Bytes(&'a [u8]),
+}
+
+/// Which SQL dialect a connection speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+/// A pooled PostgreSQL connection.
+#[cfg(feature = "postgres")]
+pub type PgClient =
+    r2d2_postgres::r2d2::PooledConnection<r2d2_postgres::PostgresConnectionManager<r2d2_postgres::postgres::NoTls>>;
+
+/// One PostgreSQL connection with its prepared statements.
+#[cfg(feature = "postgres")]
+pub struct PgConnection {
+    client: RefCell<PgClient>,
+    statements: RefCell<HashMap<String, r2d2_postgres::postgres::Statement>>,
+}
+
+/// A connection of either backend.
+pub enum Connection {
+    Sqlite(rusqlite::Connection),
+    #[cfg(feature = "postgres")]
+    Postgres(Box<PgConnection>, Cell<bool>),
+}
+
+/// A failed statement, from either backend.
+#[derive(Debug)]
+pub enum Error {
+    Sqlite(rusqlite::Error),
+    #[cfg(feature = "postgres")]
+    Postgres(r2d2_postgres::postgres::Error),
+    /// `query_row` found no row.
+    NoRows,
+    /// A column's value does not fit the type it is read as.
+    Type {
+        column: usize,
+        wanted: &'static str,
+    },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Sqlite(e) => write!(f, "SQLite: {e}"),
+            #[cfg(feature = "postgres")]
+            Error::Postgres(e) => match e.as_db_error() {
+                Some(db) => write!(f, "PostgreSQL: {} ({})", db.message(), db.code().code()),
+                None => write!(f, "PostgreSQL: {e}"),
+            },
+            Error::NoRows => f.write_str("no row"),
+            Error::Type { column, wanted } => write!(f, "column {column} is not a {wanted}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Self {
+        match e {
+            rusqlite::Error::QueryReturnedNoRows => Error::NoRows,
+            e => Error::Sqlite(e),
+        }
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl From<r2d2_postgres::postgres::Error> for Error {
+    fn from(e: r2d2_postgres::postgres::Error) -> Self {
+        Error::Postgres(e)
+    }
+}
+
+/// Result of a statement.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `query_row(..).optional()`: no row is `None`, not an error.
+pub trait OptionalExtension<T> {
+    fn optional(self) -> Result<Option<T>>;
+}
+
+impl<T> OptionalExtension<T> for Result<T> {
+    fn optional(self) -> Result<Option<T>> {
+        match self {
+            Ok(v) => Ok(Some(v)),
+            Err(Error::NoRows) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A value that can be a statement parameter.
+pub trait ToSql {
+    fn to_value(&self) -> Value<'_>;
+}
+
+macro_rules! integer_to_sql {
+    ($($t:ty),*) => {$(
+        impl ToSql for $t {
+            fn to_value(&self) -> Value<'_> {
+                // Every integer the store writes fits an i64 (ids, plies, Unix seconds, counts).
+                Value::I64(i64::try_from(*self).unwrap_or(i64::MAX))
+            }
+        }
+    )*};
+}
+integer_to_sql!(i64, i32, i16, i8, u64, u32, u16, u8, usize);
+
+impl ToSql for bool {
+    fn to_value(&self) -> Value<'_> {
+        Value::I64(i64::from(*self))
+    }
+}
+
+impl ToSql for f64 {
+    fn to_value(&self) -> Value<'_> {
+        Value::F64(*self)
+    }
+}
+
+impl ToSql for str {
+    fn to_value(&self) -> Value<'_> {
+        Value::Text(self)
+    }
+}
+
+impl ToSql for String {
+    fn to_value(&self) -> Value<'_> {
+        Value::Text(self)
+    }
+}
+
+impl ToSql for [u8] {
+    fn to_value(&self) -> Value<'_> {
+        Value::Bytes(self)
+    }
+}
+
+impl ToSql for Vec<u8> {
+    fn to_value(&self) -> Value<'_> {
+        Value::Bytes(self)
+    }
+}
+
+impl<T: ToSql> ToSql for Option<T> {
+    fn to_value(&self) -> Value<'_> {
+        self.as_ref().map_or(Value::Null, T::to_value)
+    }
+}
+
+impl<T: ToSql + ?Sized> ToSql for &T {
+    fn to_value(&self) -> Value<'_> {
+        (**self).to_value()
+    }
+}
+
+impl ToSql for Value<'_> {
+    fn to_value(&self) -> Value<'_> {
+        *self
+    }
+}
+
+/// A statement's parameters: `params![a, b]`, an array of one type, or `()` for none.
+pub trait Params {
+    fn values(&self) -> Vec<Value<'_>>;
+}
+
+impl Params for () {
+    fn values(&self) -> Vec<Value<'_>> {
+        Vec::new()
+    }
+}
+
+impl Params for &[&dyn ToSql] {
+    fn values(&self) -> Vec<Value<'_>> {
+        self.iter().map(|p| p.to_value()).collect()
+    }
+}
+
+impl<T: ToSql, const N: usize> Params for [T; N] {
+    fn values(&self) -> Vec<Value<'_>> {
+        self.iter().map(ToSql::to_value).collect()
+    }
+}
+
+impl Params for Vec<Value<'_>> {
+    fn values(&self) -> Vec<Value<'_>> {
+        self.clone()
+    }
+}
+
+/// Parameters of mixed types, like rusqlite's macro of the same name.
+#[macro_export]
+macro_rules! store_params {
+    () => { () };
+    ($($p:expr),+ $(,)?) => {
+        &[$(&$p as &dyn $crate::store::sql::ToSql),+] as &[&dyn $crate::store::sql::ToSql]
+    };
+}
+pub use crate::store_params as params;
+
+/// A column's value as read.
+pub enum Column<'r> {
+    Null,
+    I64(i64),
+    F64(f64),
+    Text(std::borrow::Cow<'r, str>),
+    Bytes(std::borrow::Cow<'r, [u8]>),
+}
+
+/// A value that can be read from a column.
+pub trait FromSql: Sized {
+    /// The value, or the name of the type that could not be read (for the error).
+    fn from_column(c: Column<'_>) -> Result<Self, &'static str>;
+}
+
+macro_rules! integer_from_sql {
+    ($($t:ty),*) => {$(
+        impl FromSql for $t {
+            fn from_column(c: Column<'_>) -> Result<Self, &'static str> {
+                match c {
+                    Column::I64(v) => <$t>::try_from(v).map_err(|_| stringify!($t)),
+                    _ => Err(stringify!($t)),
+                }
+            }
+        }
+    )*};
+}
+integer_from_sql!(i64, i32, i16, i8, u64, u32, u16, u8, usize);
+
+impl FromSql for bool {
+    fn from_column(c: Column<'_>) -> Result<Self, &'static str> {
+        match c {
+            Column::I64(v) => Ok(v != 0),
+            _ => Err("bool"),
+        }
+    }
+}
+
+impl FromSql for f64 {
+    fn from_column(c: Column<'_>) -> Result<Self, &'static str> {
+        match c {
+            Column::F64(v) => Ok(v),
+            Column::I64(v) => Ok(v as f64),
+            _ => Err("f64"),
+        }
+    }
+}
+
+impl FromSql for String {
+    fn from_column(c: Column<'_>) -> Result<Self, &'static str> {
+        match c {
+            Column::Text(v) => Ok(v.into_owned()),
+            _ => Err("text"),
+        }
+    }
+}
+
+impl FromSql for Vec<u8> {
+    fn from_column(c: Column<'_>) -> Result<Self, &'static str> {
+        match c {
+            Column::Bytes(v) => Ok(v.into_owned()),
+            Column::Text(v) => Ok(v.into_owned().into_bytes()),
+            _ => Err("blob"),
+        }
+    }
+}
+
+impl<T: FromSql> FromSql for Option<T> {
+    fn from_column(c: Column<'_>) -> Result<Self, &'static str> {
+        match c {
+            Column::Null => Ok(None),
+            c => T::from_column(c).map(Some),
+        }
+    }
+}
+
+/// One result row; columns are read by index.
+pub enum Row<'r> {
+    Sqlite(&'r rusqlite::Row<'r>),
+    #[cfg(feature = "postgres")]
+    Postgres(&'r r2d2_postgres::postgres::Row),
+}
+
+impl Row<'_> {
+    /// How many columns the row has.
+    pub fn column_count(&self) -> usize {
+        match self {
+            Row::Sqlite(row) => row.as_ref().column_count(),
+            #[cfg(feature = "postgres")]
+            Row::Postgres(row) => row.len(),
+        }
+    }
+
+    /// Column `idx` as text whatever its type (for comparing whole tables in tests and tools):
+    /// `NULL`, the number, the text in quotes, or the bytes' length.
+    pub fn display(&self, idx: usize) -> Result<String> {
+        Ok(match self.column(idx)? {
+            Column::Null => "NULL".into(),
+            Column::I64(v) => v.to_string(),
+            Column::F64(v) => format!("{v:?}"),
+            Column::Text(v) => format!("{v:?}"),
+            Column::Bytes(v) => format!("<{} bytes>", v.len()),
+        })
+    }
+
+    fn column(&self, idx: usize) -> Result<Column<'_>> {
+        Ok(match self {
+            Row::Sqlite(row) => {
+                use rusqlite::types::ValueRef;
+                match row.get_ref(idx)? {
+                    ValueRef::Null => Column::Null,
+                    ValueRef::Integer(v) => Column::I64(v),
+                    ValueRef::Real(v) => Column::F64(v),
+                    ValueRef::Text(v) => Column::Text(String::from_utf8_lossy(v)),
+                    ValueRef::Blob(v) => Column::Bytes(v.into()),
+                }
+            }
+            #[cfg(feature = "postgres")]
+            Row::Postgres(row) => pg::column(row, idx)?,
+        })
+    }
+
+    /// The value of column `idx` (from 0).
+    pub fn get<T: FromSql>(&self, idx: usize) -> Result<T> {
+        T::from_column(self.column(idx)?).map_err(|wanted| Error::Type { column: idx, wanted })
+    }
+}
+
+/// A statement to run on a connection (prepared and cached by the backend at first use).
+pub struct Statement<'c> {
+    conn: &'c Connection,
+    sql: String,
+}
+
+impl Statement<'_> {
+    /// Runs the statement; the number of rows it changed.
+    pub fn execute(&mut self, params: impl Params) -> Result<usize> {
+        self.conn.execute(&self.sql, params)
+    }
+
+    /// Every row, mapped.
+    pub fn query_map<T>(
+        &mut self,
+        params: impl Params,
+        map: impl FnMut(&Row<'_>) -> Result<T>,
+    ) -> Result<std::vec::IntoIter<Result<T>>> {
+        Ok(self.conn.query_all(&self.sql, params, map)?.into_iter().map(Ok).collect::<Vec<_>>().into_iter())
+    }
+
+    /// The first row, mapped; [`Error::NoRows`] when there is none.
+    pub fn query_row<T>(&mut self, params: impl Params, map: impl FnOnce(&Row<'_>) -> Result<T>) -> Result<T> {
+        self.conn.query_row(&self.sql, params, map)
+    }
+
+    /// Whether the query returns any row.
+    pub fn exists(&mut self, params: impl Params) -> Result<bool> {
+        Ok(self.conn.query_row(&self.sql, params, |_| Ok(())).optional()?.is_some())
+    }
+}
+
+impl Connection {
+    /// The dialect this connection speaks.
+    pub fn dialect(&self) -> Dialect {
+        match self {
+            Connection::Sqlite(_) => Dialect::Sqlite,
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(..) => Dialect::Postgres,
+        }
+    }
+
+    /// The SQLite connection underneath, where there is one (backup, integrity checks).
+    pub fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
+        match self {
+            Connection::Sqlite(conn) => Some(conn),
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(..) => None,
+        }
+    }
+
+    /// A statement for [`Statement::query_map`] and friends (the backends cache every statement).
+    pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
+        self.prepare_cached(sql)
+    }
+
+    /// A statement for [`Statement::query_map`] and friends.
+    pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
+        Ok(Statement { conn: self, sql: sql.to_owned() })
+    }
+
+    /// Runs one statement; the number of rows it changed.
+    pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
+        let values = params.values();
+        match self {
+            Connection::Sqlite(conn) => {
+                Ok(conn.prepare_cached(sql)?.execute(rusqlite::params_from_iter(values.iter()))?)
+            }
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, _) => pg.with_statement(sql, &values, |client, statement| {
+                Ok(client.execute(statement, &pg::params(&values))? as usize)
+            }),
+        }
+    }
+
+    /// The first row of a query, mapped; [`Error::NoRows`] when there is none.
+    pub fn query_row<T>(&self, sql: &str, params: impl Params, map: impl FnOnce(&Row<'_>) -> Result<T>) -> Result<T> {
+        let values = params.values();
+        match self {
+            Connection::Sqlite(conn) => {
+                let mut statement = conn.prepare_cached(sql)?;
+                let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
+                match rows.next()? {
+                    Some(row) => map(&Row::Sqlite(row)),
+                    None => Err(Error::NoRows),
+                }
+            }
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, _) => {
+                let rows = pg.with_statement(sql, &values, |client, statement| {
+                    Ok(client.query(statement, &pg::params(&values))?)
+                })?;
+                match rows.first() {
+                    Some(row) => map(&Row::Postgres(row)),
+                    None => Err(Error::NoRows),
+                }
+            }
+        }
+    }
+
+    /// Every row of a query, mapped.
+    pub fn query_all<T>(
+        &self,
+        sql: &str,
+        params: impl Params,
+        mut map: impl FnMut(&Row<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let values = params.values();
+        match self {
+            Connection::Sqlite(conn) => {
+                let mut statement = conn.prepare_cached(sql)?;
+                let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
+                let mut out = Vec::new();
+                while let Some(row) = rows.next()? {
+                    out.push(map(&Row::Sqlite(row))?);
+                }
+                Ok(out)
+            }
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, _) => {
+                let rows = pg.with_statement(sql, &values, |client, statement| {
+                    Ok(client.query(statement, &pg::params(&values))?)
+                })?;
+                rows.iter().map(|row| map(&Row::Postgres(row))).collect()
+            }
+        }
+    }
+
+    /// Runs statements without parameters (DDL, `SAVEPOINT`, …).
+    pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        match self {
+            Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, _) => Ok(pg.client.borrow_mut().batch_execute(sql)?),
+        }
+    }
+
+    /// Whether no transaction is open.
+    pub fn is_autocommit(&self) -> bool {
+        match self {
+            Connection::Sqlite(conn) => conn.is_autocommit(),
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(_, open) => !open.get(),
+        }
+    }
+
+    /// Opens a transaction for writing: SQLite's `BEGIN IMMEDIATE` (one writer at a time),
+    /// PostgreSQL's `BEGIN` (READ COMMITTED; row locks and the statements' own guards decide).
+    pub fn begin_write(&self) -> Result<()> {
+        self.begin("BEGIN IMMEDIATE")
+    }
+
+    /// Opens a transaction for reading several statements from one snapshot (PostgreSQL:
+    /// REPEATABLE READ, read only).
+    pub fn begin_read(&self) -> Result<()> {
+        self.begin("BEGIN")
+    }
+
+    fn begin(&self, sqlite: &str) -> Result<()> {
+        match self {
+            Connection::Sqlite(conn) => Ok(conn.execute_batch(sqlite)?),
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, open) => {
+                let sql = if sqlite == "BEGIN" { "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" } else { "BEGIN" };
+                pg.client.borrow_mut().batch_execute(sql)?;
+                open.set(true);
+                Ok(())
+            }
+        }
+    }
+
+    /// Commits the open transaction.
+    pub fn commit(&self) -> Result<()> {
+        self.end("COMMIT")
+    }
+
+    /// Rolls the open transaction back.
+    pub fn rollback(&self) -> Result<()> {
+        self.end("ROLLBACK")
+    }
+
+    fn end(&self, sql: &str) -> Result<()> {
+        match self {
+            Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, open) => {
+                open.set(false);
+                Ok(pg.client.borrow_mut().batch_execute(sql)?)
+            }
+        }
+    }
+
+    /// A PostgreSQL connection from a pool.
+    #[cfg(feature = "postgres")]
+    pub fn postgres(client: PgClient) -> Connection {
+        Connection::Postgres(
+            Box::new(PgConnection { client: RefCell::new(client), statements: RefCell::new(HashMap::new()) }),
+            Cell::new(false),
+        )
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl PgConnection {
+    /// Runs `f` with the client and the statement for `sql` with parameters of these values'
+    /// types, prepared once per connection and signature. Each parameter is declared with its
+    /// value's type (`?1 + ?2` has no type PostgreSQL could infer); a NULL's type is left to
+    /// PostgreSQL.
+    fn with_statement<T>(
+        &self,
+        sql: &str,
+        values: &[Value<'_>],
+        f: impl FnOnce(&mut PgClient, &r2d2_postgres::postgres::Statement) -> Result<T>,
+    ) -> Result<T> {
+        let mut client = self.client.borrow_mut();
+        let mut key: String = values.iter().map(pg::signature).collect();
+        key.push('\0');
+        key.push_str(sql);
+        let cached = self.statements.borrow().get(&key).cloned();
+        let statement = match cached {
+            Some(s) => s,
+            None => {
+                let types: Vec<_> = values.iter().map(pg::declared_type).collect();
+                let s = client.prepare_typed(&numbered_placeholders(sql), &types)?;
+                self.statements.borrow_mut().insert(key, s.clone());
+                s
+            }
+        };
+        f(&mut client, &statement)
+    }
+}
+
+#[cfg(feature = "postgres")]
+mod pg {
+    use super::{Column, Error, Value};
+    use bytes::BytesMut;
+    use r2d2_postgres::postgres::Row;
+    use r2d2_postgres::postgres::types::{IsNull, Kind, ToSql, Type, to_sql_checked};
+    use std::error::Error as StdError;
+
+    /// One letter per parameter kind, for the prepared statements' cache key.
+    pub(super) fn signature(value: &Value<'_>) -> char {
+        match value {
+            Value::Null => 'n',
+            Value::I64(_) => 'i',
+            Value::F64(_) => 'f',
+            Value::Text(_) => 't',
+            Value::Bytes(_) => 'b',
+        }
+    }
+
+    /// The type a parameter is declared with: its value's, or for a NULL none (object id 0:
+    /// PostgreSQL infers it from the statement).
+    pub(super) fn declared_type(value: &Value<'_>) -> Type {
+        match value {
+            Value::Null => Type::new("unspecified".into(), 0, Kind::Pseudo, "pg_catalog".into()),
+            Value::I64(_) => Type::INT8,
+            Value::F64(_) => Type::FLOAT8,
+            Value::Text(_) => Type::TEXT,
+            Value::Bytes(_) => Type::BYTEA,
+        }
+    }
+
+    pub(super) fn params<'v>(values: &'v [Value<'_>]) -> Vec<&'v (dyn ToSql + Sync)> {
+        values.iter().map(|value| value as &(dyn ToSql + Sync)).collect()
+    }
+
+    /// A column by its PostgreSQL type: integers of every width and booleans as integers,
+    /// floating point, text and bytes.
+    pub(super) fn column<'r>(row: &'r Row, idx: usize) -> Result<Column<'r>, Error> {
+        let ty =
+            row.columns().get(idx).map(|c| c.type_().clone()).ok_or(Error::Type { column: idx, wanted: "column" })?;
+        let column = match ty {
+            Type::INT8 => row.try_get::<_, Option<i64>>(idx)?.map(Column::I64),
+            Type::INT4 => row.try_get::<_, Option<i32>>(idx)?.map(|v| Column::I64(v.into())),
+            Type::INT2 => row.try_get::<_, Option<i16>>(idx)?.map(|v| Column::I64(v.into())),
+            Type::BOOL => row.try_get::<_, Option<bool>>(idx)?.map(|v| Column::I64(v.into())),
+            Type::FLOAT8 => row.try_get::<_, Option<f64>>(idx)?.map(Column::F64),
+            Type::FLOAT4 => row.try_get::<_, Option<f32>>(idx)?.map(|v| Column::F64(v.into())),
+            Type::BYTEA => row.try_get::<_, Option<&[u8]>>(idx)?.map(|v| Column::Bytes(v.into())),
+            _ => row.try_get::<_, Option<&str>>(idx)?.map(|v| Column::Text(v.into())),
+        };
+        Ok(column.unwrap_or(Column::Null))
+    }
+
+    /// A value is written as the type its parameter was declared with ([`declared_type`]), or
+    /// for a NULL, of any type.
+    impl ToSql for Value<'_> {
+        fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> Result<IsNull, Box<dyn StdError + Sync + Send>> {
+            match *self {
+                Value::Null => Ok(IsNull::Yes),
+                Value::I64(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql(ty, out),
+                Value::I64(v) => v.to_sql(ty, out),
+                Value::F64(v) => v.to_sql(ty, out),
+                Value::Text(v) => v.to_sql(ty, out),
+                Value::Bytes(v) => v.to_sql(ty, out),
+            }
+        }
+
+        fn accepts(_: &Type) -> bool {
+            true
+        }
+
+        to_sql_checked!();
+    }
+}
+
+impl rusqlite::ToSql for Value<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        use rusqlite::types::ValueRef;
+        Ok(rusqlite::types::ToSqlOutput::Borrowed(match *self {
+            Value::Null => ValueRef::Null,
+            Value::I64(v) => ValueRef::Integer(v),
+            Value::F64(v) => ValueRef::Real(v),
+            Value::Text(v) => ValueRef::Text(v.as_bytes()),
+            Value::Bytes(v) => ValueRef::Blob(v),
+        }))
+    }
+}
+
+/// SQLite's `?N` placeholders as PostgreSQL's `$N`, leaving string literals and quoted names alone.
+pub fn numbered_placeholders(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut quote = None;
+    for c in sql.chars() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '?') => {
+                out.push('$');
+                continue;
+            }
+            _ => {}
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_numbered_outside_literals() {
+        assert_eq!(
+            numbered_placeholders("SELECT '?1', \"a?\" FROM t WHERE x = ?1 AND y = ?12"),
+            "SELECT '?1', \"a?\" FROM t WHERE x = $1 AND y = $12"
+        );
+    }
+}
