@@ -128,3 +128,52 @@ fn rows_read_back_alike_on_both_backends() {
         assert_eq!((count, truth, half), (1, true, 0.5), "{backend}");
     }
 }
+
+/// The scheduler on PostgreSQL: the due rows one process's tick has taken are skipped by another
+/// process's tick at once (it neither waits for them nor handles them too); when the first
+/// process dies before committing, they come back to the others.
+#[test]
+fn due_rows_taken_by_one_process_are_skipped_by_another_until_it_ends() {
+    use capabot::store::games;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let server = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+    for first_commits in [false, true] {
+        let database = server.create_database().unwrap();
+        let (first, second) = postgres_pair(&database);
+        first.conn().unwrap().execute("UPDATE games SET deadline = 5, remind_at = 5 WHERE id = 1", ()).unwrap();
+        let due = |conn: &Connection| {
+            let ids = |rows: Vec<games::GameRow>| rows.iter().map(|g| g.id).collect::<Vec<_>>();
+            (ids(games::due_timeouts(conn, 10).unwrap()), ids(games::due_reminders(conn, 10).unwrap()))
+        };
+        let conn = first.conn().unwrap();
+        conn.begin_write().unwrap();
+        assert_eq!(due(&conn), (vec![1], vec![1]));
+        let second = std::sync::Arc::new(second);
+        let (tx, rx) = mpsc::channel();
+        let other = second.clone();
+        thread::spawn(move || {
+            let conn = other.conn().unwrap();
+            conn.begin_write().unwrap();
+            let got = due(&conn);
+            conn.commit().unwrap();
+            let _ = tx.send(got);
+        });
+        // Bounded: a tick that waited for the rows would still be waiting.
+        let got = rx.recv_timeout(Duration::from_secs(30)).expect("the other tick waited for rows taken by the first");
+        assert_eq!(got, (vec![], vec![]), "the other tick took rows the first one holds");
+        if first_commits {
+            conn.execute("UPDATE games SET deadline = NULL, remind_at = NULL WHERE id = 1", ()).unwrap();
+            conn.commit().unwrap();
+        } else {
+            // The process dies: its transaction ends without a commit.
+            conn.rollback().unwrap();
+        }
+        let conn = second.conn().unwrap();
+        conn.begin_write().unwrap();
+        let expected = if first_commits { (vec![], vec![]) } else { (vec![1], vec![1]) };
+        assert_eq!(due(&conn), expected, "first commits: {first_commits}");
+        conn.rollback().unwrap();
+    }
+}

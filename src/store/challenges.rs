@@ -119,10 +119,13 @@ pub fn made_by(conn: &Connection, platform: &str, chat_id: &str, player: PlayerI
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// Open challenges whose time is up.
+/// Open challenges whose time is up, taken for the caller's transaction
+/// ([`Connection::take_due`]).
 pub fn due_expiries(conn: &Connection, now: i64) -> Result<Vec<Challenge>> {
-    let mut st =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?1"))?;
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?1 ORDER BY id{}",
+        conn.take_due()
+    ))?;
     let rows = st.query_map([now], row)?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }

@@ -231,13 +231,15 @@ pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow
 }
 
 /// Active games whose deadline has passed.
+/// Taken for the caller's transaction ([`Connection::take_due`]).
 pub fn due_timeouts(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    select(conn, "status = 'active' AND deadline <= ?1", [now])
+    select(conn, &format!("status = 'active' AND deadline <= ?1 ORDER BY id{}", conn.take_due()), [now])
 }
 
 /// Active games whose reminder time has passed.
+/// Taken for the caller's transaction ([`Connection::take_due`]).
 pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    select(conn, "status = 'active' AND remind_at <= ?1", [now])
+    select(conn, &format!("status = 'active' AND remind_at <= ?1 ORDER BY id{}", conn.take_due()), [now])
 }
 
 /// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.

@@ -397,6 +397,17 @@ impl Connection {
         }
     }
 
+    /// The clause that makes a scheduler's `SELECT` of due rows take them for this transaction:
+    /// on PostgreSQL `FOR UPDATE SKIP LOCKED` (rows another process is handling are left to it,
+    /// and come back when its transaction ends, committed or aborted by its death); on SQLite
+    /// nothing, as its write transactions already run one at a time.
+    pub fn take_due(&self) -> &'static str {
+        match self.dialect() {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE SKIP LOCKED",
+        }
+    }
+
     /// The SQLite connection underneath, where there is one (backup, integrity checks).
     pub fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
         match self {

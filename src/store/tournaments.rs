@@ -490,11 +490,13 @@ pub fn set_signup_until(conn: &Connection, id: TournamentId, until: Option<i64>)
     Ok(())
 }
 
-/// Tournaments whose registration window has closed by `now` and that have not started.
+/// Tournaments whose registration window has closed by `now` and that have not started, taken
+/// for the caller's transaction ([`Connection::take_due`]).
 pub fn signup_due(conn: &Connection, now: i64) -> Result<Vec<TournamentId>> {
-    let mut st = conn.prepare_cached(
-        "SELECT id FROM tournaments WHERE status = 'registration' AND signup_until <= ?1 ORDER BY id",
-    )?;
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT id FROM tournaments WHERE status = 'registration' AND signup_until <= ?1 ORDER BY id{}",
+        conn.take_due()
+    ))?;
     let rows = st.query_map([now], |r| r.get(0))?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
