@@ -131,6 +131,21 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// Copies everything from the database (the config's `db`, or --from) into an empty PostgreSQL
+    /// database in one transaction, compares the row counts and replays every game; refuses a
+    /// target that has any row. Stop the bot first.
+    #[cfg(feature = "postgres")]
+    Migrate {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The database to copy (overrides config and CAPABOT_DB).
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// The PostgreSQL database (postgres://…); default CAPABOT_DATABASE_URL, which keeps the
+        /// password out of the process list.
+        #[arg(long)]
+        to: Option<String>,
+    },
     /// A consistent copy of the SQLite database, safe while the bot runs and writes (SQLite's
     /// online backup). PostgreSQL: use `pg_dump` (see the README).
     Backup {
@@ -466,6 +481,34 @@ fn run(cli: Cli) -> Result<(), String> {
                 cfg.matrix.store = store;
             }
             run_front_ends(cfg, false, true)?;
+        }
+        #[cfg(feature = "postgres")]
+        Command::Migrate { config, from, to } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(from) = from {
+                cfg.db = from;
+            }
+            let to = to
+                .or_else(|| std::env::var("CAPABOT_DATABASE_URL").ok())
+                .ok_or("name the PostgreSQL database with --to or CAPABOT_DATABASE_URL")?;
+            let target_cfg = Config { db: PathBuf::from(to), ..cfg.clone() };
+            if !capabot::store::is_postgres_url(&target_cfg.db.to_string_lossy()) {
+                return Err(format!("{} is not a postgres:// URL", target_cfg.database_label()));
+            }
+            let source = cfg.open_store()?;
+            let bot = Bot::new(target_cfg.open_store()?, Arc::new(SystemClock), Arc::new(NoAi), cfg.bot_config());
+            let report = capabot::store::copy::copy(&source, bot.store(), |id| bot.verify_game(id))
+                .map_err(|e| format!("nothing was copied: {e}"))?;
+            for (table, rows) in &report.tables {
+                outln!("{table}: {rows} rows");
+            }
+            outln!(
+                "copied {} tables from {} to {}; row counts equal; {} games replayed",
+                report.tables.len(),
+                cfg.database_label(),
+                target_cfg.database_label(),
+                report.games
+            );
         }
         Command::Outbox { config, db } => {
             let mut cfg = Config::load(config.as_deref())?;

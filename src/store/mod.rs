@@ -8,6 +8,8 @@
 
 pub mod backup;
 pub mod challenges;
+#[cfg(feature = "postgres")]
+pub mod copy;
 pub mod events;
 pub mod games;
 pub mod ladders;

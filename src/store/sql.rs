@@ -228,12 +228,38 @@ macro_rules! store_params {
 pub use crate::store_params as params;
 
 /// A column's value as read.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Column<'r> {
     Null,
     I64(i64),
     F64(f64),
     Text(std::borrow::Cow<'r, str>),
     Bytes(std::borrow::Cow<'r, [u8]>),
+}
+
+impl Column<'_> {
+    /// The value, owning its text or bytes.
+    pub fn into_owned(self) -> Column<'static> {
+        match self {
+            Column::Null => Column::Null,
+            Column::I64(v) => Column::I64(v),
+            Column::F64(v) => Column::F64(v),
+            Column::Text(v) => Column::Text(v.into_owned().into()),
+            Column::Bytes(v) => Column::Bytes(v.into_owned().into()),
+        }
+    }
+}
+
+impl ToSql for Column<'_> {
+    fn to_value(&self) -> Value<'_> {
+        match self {
+            Column::Null => Value::Null,
+            Column::I64(v) => Value::I64(*v),
+            Column::F64(v) => Value::F64(*v),
+            Column::Text(v) => Value::Text(v),
+            Column::Bytes(v) => Value::Bytes(v),
+        }
+    }
 }
 
 /// A value that can be read from a column.
@@ -332,7 +358,8 @@ impl Row<'_> {
         })
     }
 
-    fn column(&self, idx: usize) -> Result<Column<'_>> {
+    /// Column `idx` as it is stored, whatever its type (for copying rows between databases).
+    pub fn column(&self, idx: usize) -> Result<Column<'_>> {
         Ok(match self {
             Row::Sqlite(row) => {
                 use rusqlite::types::ValueRef;

@@ -1,0 +1,122 @@
+//! `capabot migrate`: the whole database copied into an empty PostgreSQL database in one
+//! transaction — every table of the schema in the order of its foreign keys, the identity columns
+//! moved past the copied ids, the row counts compared — and every game replayed through the rules
+//! (by the caller's check) before the commit. A target with any row is refused, so a second run
+//! changes nothing.
+//!
+//! The tables and their columns are read from the target's catalogue, so a table added by a later
+//! migration is copied without a change here (`tests/pg_schema.rs` keeps the two schemas equal).
+//! Each table is read into memory whole: fine for a bot's database (a few hundred megabytes at the
+//! most), and simpler than a streaming copy.
+
+use super::sql::{Column, Connection, Dialect, params};
+use super::{Result, Store, StoreError};
+
+/// What a copy did.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct CopyReport {
+    /// Every table with the rows copied into it, in the order copied.
+    pub tables: Vec<(String, usize)>,
+    /// Games replayed through the rules.
+    pub games: usize,
+}
+
+/// Copies `from` into the empty PostgreSQL store `to` in one transaction; `replay(game_id)` is
+/// called for every copied game inside that transaction (on `to`'s unit of work) and any error
+/// it returns aborts the copy.
+pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Result<(), String>) -> Result<CopyReport> {
+    if to.dialect() != Dialect::Postgres {
+        return Err(refused("the target must be a PostgreSQL database (a postgres:// URL)"));
+    }
+    let unit = to.begin_unit()?;
+    let target = to.conn()?;
+    let source = from.conn()?;
+    let tables = tables_in_order(&target)?;
+    for table in &tables {
+        let rows: i64 = target.query_row(&format!("SELECT count(*) FROM {table}"), (), |r| r.get(0))?;
+        if rows > 0 {
+            return Err(refused(&format!("the target is not empty: {table} has {rows} rows")));
+        }
+    }
+    let mut report = CopyReport::default();
+    for table in &tables {
+        let columns = columns_of(&target, table)?;
+        let list = columns.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ");
+        let rows = source.query_all(&format!("SELECT {list} FROM {table}"), (), |r| {
+            (0..columns.len()).map(|i| r.column(i).map(Column::into_owned)).collect::<super::sql::Result<Vec<_>>>()
+        })?;
+        let slots = (1..=columns.len()).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+        let insert = format!("INSERT INTO {table} ({list}) VALUES ({slots})");
+        for row in &rows {
+            let values: Vec<_> = row.iter().map(super::sql::ToSql::to_value).collect();
+            target.execute(&insert, values).map_err(|e| StoreError::Corrupt(format!("copying {table}: {e}")))?;
+        }
+        for (column, _) in columns.iter().filter(|(_, identity)| *identity) {
+            // The next id handed out comes after the copied ones.
+            target.query_row(
+                &format!(
+                    "SELECT setval(pg_get_serial_sequence(?1, ?2), coalesce(max({column}), 0) + 1, false) FROM {table}"
+                ),
+                params![table, column],
+                |r| r.get::<i64>(0),
+            )?;
+        }
+        let copied: i64 = target.query_row(&format!("SELECT count(*) FROM {table}"), (), |r| r.get(0))?;
+        if copied != rows.len() as i64 {
+            return Err(StoreError::Corrupt(format!("{table}: {} rows read, {copied} in the target", rows.len())));
+        }
+        report.tables.push((table.clone(), rows.len()));
+    }
+    let games: Vec<i64> = target.query_all("SELECT id FROM games ORDER BY id", (), |r| r.get(0))?;
+    for id in &games {
+        replay(*id).map_err(|e| StoreError::Corrupt(format!("game {id} does not replay: {e}")))?;
+    }
+    report.games = games.len();
+    drop(source);
+    drop(target);
+    unit.commit()?;
+    Ok(report)
+}
+
+fn refused(why: &str) -> StoreError {
+    StoreError::Corrupt(why.to_owned())
+}
+
+/// The schema's tables (not the migrations' history), each after the tables it refers to.
+fn tables_in_order(conn: &Connection) -> Result<Vec<String>> {
+    let mut left: Vec<String> = conn.query_all(
+        "SELECT table_name::text FROM information_schema.tables
+         WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> ?1 ORDER BY 1",
+        [super::postgres::HISTORY_TABLE],
+        |r| r.get(0),
+    )?;
+    let references: Vec<(String, String)> = conn.query_all(
+        "SELECT DISTINCT tc.table_name::text, ccu.table_name::text FROM information_schema.table_constraints tc
+         JOIN information_schema.constraint_column_usage ccu
+           ON ccu.constraint_schema = tc.constraint_schema AND ccu.constraint_name = tc.constraint_name
+         WHERE tc.constraint_type = 'FOREIGN KEY' AND tc.table_schema = current_schema()",
+        (),
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    let mut ordered = Vec::with_capacity(left.len());
+    while !left.is_empty() {
+        let ready = left.iter().position(|t| {
+            references.iter().all(|(from, to)| from != t || to == t || ordered.contains(to) || !left.contains(to))
+        });
+        let Some(i) = ready else {
+            return Err(StoreError::Corrupt(format!("foreign keys in a cycle among {}", left.join(", "))));
+        };
+        ordered.push(left.remove(i));
+    }
+    Ok(ordered)
+}
+
+/// A table's columns in order, each with whether it is an identity column.
+fn columns_of(conn: &Connection, table: &str) -> Result<Vec<(String, bool)>> {
+    Ok(conn.query_all(
+        "SELECT column_name::text, is_identity::text FROM information_schema.columns
+         WHERE table_schema = current_schema() AND table_name = ?1 ORDER BY ordinal_position",
+        [table],
+        |r| Ok((r.get(0)?, r.get::<String>(1)? == "YES")),
+    )?)
+}
