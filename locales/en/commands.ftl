@@ -197,7 +197,10 @@ optname-variant = variant
 optname-wait = wait
 
 # Slash command choices.
-choice-days = { $count } days
+choice-days = { $count ->
+        [one] { $count } day
+       *[other] { $count } days
+    }
 choice-no-clock = none (no clock)
 
 # The Discord front end's own words.

@@ -297,7 +297,11 @@ mod tests {
         assert_eq!(signup["max_value"], 30, "{signup}");
         let days = option(&create, "days");
         assert_eq!(days["type"], 4, "{days}");
-        assert_eq!(days["choices"][0]["value"], 1, "{days}");
+        assert_eq!(
+            (days["choices"][0]["value"].clone(), days["choices"][0]["name"].clone()),
+            (1.into(), "1 day".into())
+        );
+        assert_eq!(days["choices"][1]["name"], "2 days", "{days}");
         assert_eq!(option(&create, "system")["choices"][2]["value"], "swiss");
         let challenge = sub("ladder", "challenge");
         let player = option(&challenge, "player");
