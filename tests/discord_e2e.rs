@@ -287,6 +287,13 @@ fn sweep(fake: &FakeDiscord, allowed_refusals: &[(u16, &str)]) {
 // ---------------------------------------------------------------------------------------------
 // Playing.
 
+/// The commands the bot registered in the guild, once it has.
+async fn registered_in_guild(fake: &FakeDiscord) -> Vec<Value> {
+    let path = format!("/api/v10/applications/1000/guilds/{GUILD}/commands");
+    fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
+    fake.commands(Some(GUILD))
+}
+
 /// Runs a slash command and waits for its first answer.
 async fn command(fake: &FakeDiscord, channel: u64, user: u64, name: &str, options: Value) -> (Interaction, Sent) {
     let interaction = fake.slash_command(channel, user, name, options);
@@ -382,9 +389,7 @@ async fn a_game_by_slash_commands_and_buttons() {
         let fake = env.fake.clone();
 
         // Every command of the table is registered in the guild.
-        let path = format!("/api/v10/applications/1000/guilds/{GUILD}/commands");
-        fake.wait_for_request(|r| r.method == "PUT" && r.path == path, WAIT).await;
-        assert_eq!(fake.commands(Some(GUILD)).len(), capabot::bot::command::COMMANDS.len());
+        assert_eq!(registered_in_guild(&fake).await.len(), capabot::bot::command::COMMANDS.len());
 
         // Where the bot may not send messages, it says so privately and does nothing.
         let all = 2_251_799_813_685_247u64;
@@ -2104,4 +2109,221 @@ async fn shard_ranges_split_the_guilds_between_processes() {
         let _ = child.kill();
         let _ = child.wait();
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ladders and tournaments by subcommands.
+
+/// Runs `/name sub` with `options` (the subcommand's own) and waits for its first answer.
+async fn subcommand(
+    fake: &FakeDiscord,
+    (channel, user): (u64, u64),
+    name: &str,
+    sub: &str,
+    options: Value,
+) -> (Interaction, Sent) {
+    command(fake, channel, user, name, json!([{ "name": sub, "type": 1, "options": options }])).await
+}
+
+/// A registered command's subcommand, and a subcommand's option, by name.
+fn child(parent: &Value, name: &str) -> Value {
+    let children = parent["options"].as_array().unwrap_or_else(|| panic!("no options in {parent}"));
+    children.iter().find(|c| c["name"] == name).cloned().unwrap_or_else(|| panic!("no {name} in {parent}"))
+}
+
+/// A ladder run by subcommands: an administrator creates it (a member may not: Discord shows the
+/// subcommand to everyone, the bot refuses), two players join, one challenges the other with a
+/// user option, the standings show it, and the challenged accepts: the game starts. (Before:
+/// `/ladder` took an `action` text option, and `/ladder join` was refused as an option of a type
+/// the bot does not take.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_ladder_by_subcommands() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+
+        let create = json!([
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "days", "type": 4, "value": 3 },
+            { "name": "reach", "type": 4, "value": 2 },
+        ]);
+        let (_, refused) = subcommand(&fake, (GENERAL, CAROL), "ladder", "create", create.clone()).await;
+        assert!(refused.is_ephemeral(), "{refused:?}");
+        assert!(refused.content().is_some_and(|c| c.contains("only the community's administrators")), "{refused:?}");
+        let (_, created) = subcommand(&fake, (GENERAL, ALICE), "ladder", "create", create).await;
+        let text = created.content().unwrap_or_default();
+        assert!(
+            text.contains("The Chess ladder is open: 3 days per move, challenges up to 2 places up"),
+            "{created:?}"
+        );
+
+        let (_, joined) = subcommand(&fake, (GENERAL, BOB), "ladder", "join", json!([])).await;
+        assert!(joined.content().is_some_and(|c| c.contains("bob joins the Chess ladder in place 1")), "{joined:?}");
+        let variant = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
+        let (_, joined) = subcommand(&fake, (GENERAL, ALICE), "ladder", "join", variant).await;
+        assert!(joined.content().is_some_and(|c| c.contains("alice joins the Chess ladder in place 2")), "{joined:?}");
+
+        // Alice challenges Bob, named by a user option; Bob is pinged with Accept and Decline.
+        let bob = json!([{ "name": "player", "type": 6, "value": BOB.to_string() }]);
+        let (_, offer) = subcommand(&fake, (GENERAL, ALICE), "ladder", "challenge", bob).await;
+        let text = offer.content().unwrap_or_default();
+        assert!(text.contains("alice (place 2) challenges bob (place 1) on the Chess ladder"), "{offer:?}");
+        assert_eq!(pinged(&offer), vec![BOB.to_string()], "{offer:?}");
+        assert!(button(&offer, "accept").contains(&BOB.to_string()));
+
+        let (_, standings) = subcommand(&fake, (GENERAL, CAROL), "ladder", "standings", json!([])).await;
+        let text = standings.content().unwrap_or_default();
+        assert!(text.contains("Chess ladder, season 1"), "{standings:?}");
+        assert!(text.contains("1. bob") && text.contains("2. alice"), "{text}");
+        assert!(text.contains("challenged by alice (waiting for an answer)"), "{text}");
+
+        let (_, accepted) = subcommand(&fake, (GENERAL, BOB), "ladder", "accept", json!([])).await;
+        assert!(!accepted.is_ephemeral(), "{accepted:?}");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games"), 1, "the ladder game started");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Discord's client keeps a value within an integer option's range, but the bot does not count on
+/// it: a tournament created with `signup` over 30 or a round numbered 0 is refused privately in
+/// the parser's words and creates nothing; within range the same subcommand creates it, a player
+/// joins by number, and a member's `/tournament start` is refused by the core (Discord shows an
+/// administrators' subcommand to everyone). (Before: `/tournament create` was refused as an
+/// option of a type the bot does not take, whatever its values.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_tournament_subcommand_refuses_values_out_of_range() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let alice = (GENERAL, ALICE);
+
+        let too_long = json!([
+            { "name": "system", "type": 3, "value": "swiss" },
+            { "name": "signup", "type": 4, "value": 99 },
+        ]);
+        let (_, refused) = subcommand(&fake, alice, "tournament", "create", too_long).await;
+        assert!(refused.is_ephemeral(), "{refused:?}");
+        assert_eq!(refused.content(), Some("signup is the days of registration, 0 to 30, not '99'"), "{refused:?}");
+        let (_, refused) =
+            subcommand(&fake, alice, "tournament", "round", json!([{ "name": "round", "type": 4, "value": 0 }])).await;
+        assert!(refused.is_ephemeral(), "{refused:?}");
+        assert_eq!(refused.content(), Some("the round must be a number from 1, not '0'"), "{refused:?}");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM tournaments"), 0);
+
+        let create = json!([
+            { "name": "system", "type": 3, "value": "swiss" },
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "rounds", "type": 4, "value": 3 },
+            { "name": "days", "type": 4, "value": 2 },
+            { "name": "signup", "type": 4, "value": 0 },
+            { "name": "name", "type": 3, "value": "Club Cup" },
+        ]);
+        let (_, created) = subcommand(&fake, alice, "tournament", "create", create).await;
+        let text = created.content().unwrap_or_default();
+        assert!(text.contains("Tournament #1, Club Cup: Chess"), "{created:?}");
+        assert!(text.contains("2 days per move"), "{text}");
+        let number = json!([{ "name": "tournament", "type": 4, "value": 1 }]);
+        let (_, joined) = subcommand(&fake, (GENERAL, BOB), "tournament", "join", number.clone()).await;
+        assert!(
+            joined.content().is_some_and(|c| c.contains("bob joins Club Cup (#1); 1 player registered")),
+            "{joined:?}"
+        );
+        let (_, refused) = subcommand(&fake, (GENERAL, CAROL), "tournament", "start", number).await;
+        assert!(refused.is_ephemeral(), "{refused:?}");
+        assert!(refused.content().is_some_and(|c| c.contains("only the community's administrators")), "{refused:?}");
+        assert_eq!(env.query_text(&bot, "SELECT status FROM tournaments WHERE id = 1"), "registration");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// What the bot registers for `/ladder` and `/tournament`: only subcommands (type 1), every number
+/// an integer option (type 4) with the range the parser takes, days as integer choices. The fake
+/// checks a registration as Discord does: the same commands with a bound beyond Discord's, or a
+/// subcommand beside a plain option, are refused with 400 and code 50035 at the failing path.
+/// (Before: one `action` text option and numbers as text.)
+#[tokio::test(flavor = "current_thread")]
+async fn ladder_and_tournament_register_subcommands_with_integer_ranges() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let commands = registered_in_guild(&fake).await;
+        let named = |n: &str| commands.iter().find(|c| c["name"] == n).cloned().expect("registered");
+        let (ladder, tournament) = (named("ladder"), named("tournament"));
+        for c in [&ladder, &tournament] {
+            let subs = c["options"].as_array().expect("options");
+            assert!(subs.len() >= 7 && subs.iter().all(|s| s["type"] == 1), "{c}");
+            assert!(c["default_member_permissions"].is_null(), "every member sees it: {c}");
+        }
+        let range = |o: &Value| (o["type"].clone(), o["min_value"].clone(), o["max_value"].clone());
+        let create = child(&tournament, "create");
+        assert_eq!(range(&child(&create, "signup")), (json!(4), json!(0), json!(30)));
+        assert_eq!(range(&child(&create, "rounds")), (json!(4), json!(1), json!(u32::MAX)));
+        let days = child(&create, "days");
+        assert_eq!(days["type"], 4, "{days}");
+        let values: Vec<Value> =
+            days["choices"].as_array().expect("choices").iter().map(|c| c["value"].clone()).collect();
+        assert_eq!(Value::Array(values), json!([1, 2, 3, 5, 7, 10, 14]), "{days}");
+        assert_eq!(range(&child(&child(&tournament, "round"), "round")), (json!(4), json!(1), json!(u32::MAX)));
+        assert_eq!(child(&child(&tournament, "join"), "tournament")["type"], 4);
+        assert_eq!(range(&child(&child(&ladder, "undo"), "event")), (json!(4), json!(1), json!(u32::MAX)));
+        assert_eq!(range(&child(&child(&ladder, "create"), "reach")), (json!(4), json!(1), json!(u32::MAX)));
+        let player = child(&child(&ladder, "challenge"), "player");
+        assert_eq!((player["type"].clone(), player["required"].clone()), (json!(6), json!(true)));
+        assert_eq!(child(&ladder, "season-close")["name_localizations"]["tr"], "sezonu-kapat");
+
+        // The same registration with one bound beyond Discord's, and with a subcommand beside a
+        // plain option, is refused as Discord refuses it.
+        let http = serenity::all::HttpBuilder::new(TOKEN)
+            .proxy(fake.base_url())
+            .ratelimiter_disabled(true)
+            .application_id(serenity::all::ApplicationId::new(1000))
+            .build();
+        let put = |body: Value| {
+            let http = &http;
+            async move { http.create_guild_commands(serenity::all::GuildId::new(GUILD), &body).await }
+        };
+        let strip = |c: &Value| {
+            let mut c = c.clone();
+            for field in ["id", "application_id", "version", "guild_id", "nsfw", "type", "default_member_permissions"] {
+                c.as_object_mut().expect("object").remove(field);
+            }
+            c
+        };
+        let at = commands.iter().position(|c| c["name"] == "tournament").expect("tournament");
+        let sub =
+            tournament["options"].as_array().expect("subs").iter().position(|s| s["name"] == "create").expect("create");
+        let opt =
+            create["options"].as_array().expect("opts").iter().position(|o| o["name"] == "rounds").expect("rounds");
+        let mut body: Vec<Value> = commands.iter().map(strip).collect();
+        body[at]["options"][sub]["options"][opt]["max_value"] = json!((1u64 << 53) + 1);
+        let refused = put(Value::Array(body)).await;
+        let where_ = format!("{at}.options.{sub}.options.{opt}.max_value");
+        assert_eq!(form_errors(refused), [(where_, "NUMBER_TYPE_MAX".to_string())]);
+        let mut body: Vec<Value> = commands.iter().map(strip).collect();
+        let plain = json!({ "type": 4, "name": "rounds", "description": "Rounds", "min_value": 1 });
+        body[at]["options"].as_array_mut().expect("subs").push(plain);
+        let refused = put(Value::Array(body)).await;
+        let last = tournament["options"].as_array().expect("subs").len();
+        let where_ = format!("{at}.options.{last}.type");
+        assert_eq!(form_errors(refused), [(where_, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID".to_string())]);
+        assert_eq!(fake.commands(Some(GUILD)), commands, "a refused overwrite changes nothing");
+        let (_, listed) = subcommand(&fake, (GENERAL, CAROL), "tournament", "standings", json!([])).await;
+        assert!(listed.content().is_some_and(|c| c.contains("tournament create")), "{listed:?}");
+        env.finish(bot, &[(400, "/commands")]).await;
+    })
+    .await;
+}
+
+/// The paths and codes of a refused request's 50035 error tree, as serenity reads them.
+fn form_errors<T: std::fmt::Debug>(result: Result<T, serenity::Error>) -> Vec<(String, String)> {
+    let Err(serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(response))) = result else {
+        panic!("expected Discord's 400, got {result:?}");
+    };
+    assert_eq!((response.status_code.as_u16(), response.error.code), (400, 50035), "{response:?}");
+    response.error.errors.iter().map(|e| (e.path.clone(), e.code.clone())).collect()
 }

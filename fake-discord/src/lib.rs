@@ -26,8 +26,10 @@
 //! ```
 //!
 //! Modules: [`config`] (what the fake world holds), `state` (what it recorded), `payloads` (the
-//! JSON objects Discord sends), `rest` (the HTTP routes) and `gateway` (the WebSocket).
+//! JSON objects Discord sends), `rest` (the HTTP routes), `commands` (Discord's checks on
+//! registered commands) and `gateway` (the WebSocket).
 
+mod commands;
 pub mod config;
 mod gateway;
 mod payloads;
@@ -274,10 +276,12 @@ impl FakeDiscord {
     }
 
     /// A user runs the slash command `name` with `options` (a JSON array of
-    /// `{"name", "type", "value"}` as Discord sends them); returns the interaction.
+    /// `{"name", "type", "value"}` as Discord sends them; a subcommand as
+    /// `{"name", "type": 1, "options": [...]}`, the only option); returns the interaction.
     ///
     /// # Panics
-    /// If the bot has not registered `name`, or the channel or user is unknown.
+    /// If the bot has not registered `name` or these options (Discord's client offers no others),
+    /// or the channel or user is unknown.
     pub fn slash_command(&self, channel: u64, user: u64, name: &str, options: Value) -> Interaction {
         self.state().command_interaction(2, channel, user, name, options)
     }

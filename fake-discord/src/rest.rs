@@ -16,9 +16,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use serde_json::{Value, json};
 
-use crate::gateway;
 use crate::payloads::{self, snowflake};
 use crate::state::{FaultKind, ReceivedFile, RecordedRequest, Sent, SentKind, Shared, State};
+use crate::{commands, gateway};
 
 /// The state every handler extracts.
 type SharedState = AxumState<Arc<Shared>>;
@@ -413,7 +413,8 @@ async fn set_guild_commands(
     set_commands(&shared, app, Some(guild), body.json)
 }
 
-/// Bulk overwrite: keeps the id of a command that already existed under the same name.
+/// Bulk overwrite, refused as a whole where Discord would refuse a command ([`commands::check`]);
+/// keeps the id of a command that already existed under the same name.
 fn set_commands(shared: &Shared, app: u64, guild: Option<u64>, body: Value) -> Response {
     let mut state = shared.lock();
     if app != state.config.bot_id {
@@ -422,12 +423,13 @@ fn set_commands(shared: &Shared, app: u64, guild: Option<u64>, body: Value) -> R
     let Value::Array(new_commands) = body else {
         return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
     };
+    if let Err(errors) = commands::check(&new_commands) {
+        let body = json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors });
+        return (StatusCode::BAD_REQUEST, axum::Json(body)).into_response();
+    }
     let old = state.commands.get(&guild).cloned().unwrap_or_default();
     let mut commands = Vec::new();
     for mut command in new_commands {
-        if command["name"].as_str().is_none_or(str::is_empty) {
-            return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body");
-        }
         let existing = old.iter().find(|old| old["name"] == command["name"]).map(payloads::id_of);
         let id = existing.unwrap_or_else(|| state.new_id());
         let version = state.new_id();

@@ -353,16 +353,33 @@ impl GatewayState {
     }
 }
 
-/// A command's options as Discord sends them: each with the type the command registered for it
-/// (when it registered one of that name), a string option's value as text; in an autocomplete
-/// request (`autocomplete`) every value is the text the user typed, unvalidated, so a number
-/// arrives as a string.
+/// A command's options as Discord sends them: each with the type the command registered for it,
+/// a string option's value as text; in an autocomplete request (`autocomplete`) every value is the
+/// text the user typed, unvalidated, so a number arrives as a string. A subcommand (type 1) or
+/// group (2) carries its own options, sent the same way. Discord's client offers only what was
+/// registered: one subcommand where the command has them, and no option of another name.
+/// (Bounds and choices are the client's business too; a test may send any value, as a modified
+/// client could, to see the bot refuse it.)
+///
+/// # Panics
+/// If the options are not what the client could send for `command`.
 fn as_sent(command: &Value, options: Value, autocomplete: bool) -> Value {
     let Value::Array(mut options) = options else { return options };
     let registered = command["options"].as_array().map_or(&[][..], Vec::as_slice);
+    let name = command["name"].as_str().unwrap_or_default();
+    let nested = |o: &Value| matches!(o["type"].as_u64(), Some(1 | 2));
+    if registered.iter().any(nested) {
+        assert_eq!(options.len(), 1, "fake Discord: /{name} is run as one of its subcommands, not {options:?}");
+    }
     for option in &mut options {
-        if let Some(spec) = registered.iter().find(|spec| spec["name"] == option["name"]) {
-            option["type"] = spec["type"].clone();
+        let Some(spec) = registered.iter().find(|spec| spec["name"] == option["name"]) else {
+            panic!("fake Discord: /{name} has no option {}", option["name"]);
+        };
+        option["type"] = spec["type"].clone();
+        if nested(spec) {
+            let inner = option.get_mut("options").map(Value::take).unwrap_or_else(|| json!([]));
+            option["options"] = as_sent(spec, inner, autocomplete);
+            continue;
         }
         // A string option holds the text typed, whatever it looks like.
         let text = autocomplete || option["type"] == 3;
@@ -374,6 +391,17 @@ fn as_sent(command: &Value, options: Value, autocomplete: bool) -> Value {
         }
     }
     Value::Array(options)
+}
+
+/// The values of a command's user options (type 6), in its subcommands too.
+fn user_options(options: &Value, out: &mut Vec<u64>) {
+    for option in options.as_array().map_or(&[][..], Vec::as_slice) {
+        match option["type"].as_u64() {
+            Some(6) => out.extend(snowflake(&option["value"])),
+            Some(1 | 2) => user_options(&option["options"], out),
+            _ => {}
+        }
+    }
 }
 
 /// Where a request stands against the rate limits ([`State::rate_limit`]).
@@ -846,11 +874,12 @@ impl State {
         self.interaction(kind, channel, user, data, None)
     }
 
-    /// The `resolved` object of a command's data: the users its user options (type 6) name and,
+    /// The `resolved` object of a command's data: the users its user options (type 6, in
+    /// subcommands too) name and,
     /// in a guild, their partial members (without `user`, `deaf` and `mute`), as Discord sends.
     fn resolved_users(&self, guild: Option<u64>, options: &Value) -> Option<Value> {
-        let named = options.as_array()?.iter().filter(|option| option["type"] == 6);
-        let ids: Vec<u64> = named.filter_map(|option| snowflake(&option["value"])).collect();
+        let mut ids = Vec::new();
+        user_options(options, &mut ids);
         if ids.is_empty() {
             return None;
         }

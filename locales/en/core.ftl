@@ -88,6 +88,7 @@ parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'
 parse-tournament-create-key = tournament create takes rounds:N, days:N and signup:N, not '{ $given }:'
 parse-rounds-swiss = rounds:N is for a Swiss; a round robin has as many rounds as it needs
 parse-unknown-command = unknown command '{ $name }'
+parse-subcommand-needed = { $name } needs one of its actions: { $subcommands }
 parse-option-needed = { $name } needs the option '{ $option }'
 parse-option-person = the option '{ $option }' must be a person
 parse-option-bool = the option '{ $option }' is true or false

@@ -88,6 +88,7 @@ parse-signup = signup kayıt günleridir, 0 ile 30 arası, '{ $given }' değil
 parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
 parse-unknown-command = '{ $name }' diye bir komut yok
+parse-subcommand-needed = { $name } işlemlerinden biriyle kullanılır: { $subcommands }
 parse-option-needed = { $name } için '{ $option }' seçeneği gerekli
 parse-option-person = '{ $option }' seçeneği bir kişi olmalı
 parse-option-bool = '{ $option }' seçeneği doğru ya da yanlış olur

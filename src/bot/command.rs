@@ -347,8 +347,12 @@ pub enum OptionKind {
     User,
     /// A variant name (choices: the variants).
     Variant,
+    /// A variant a ladder or tournament may have (choices: the variants without secret bombs).
+    SeriesVariant,
     /// `days:N` (choices: [`DAYS_CHOICES`] and none).
     Days,
+    /// `days:N` for something that always has a clock (ladders, tournaments): [`DAYS_CHOICES`] only.
+    DaysPerMove,
     /// `color:white|black|random`.
     Color,
     /// `setup:N`.
@@ -367,7 +371,56 @@ pub enum OptionKind {
     Flag(&'static str, &'static str),
     /// A yes/no choice written `key:on` or `key:off`.
     Switch(&'static str),
+    /// A whole number in a [`Range`], written `key:N` (`rounds:5`).
+    Number(Range),
+    /// A whole number in a [`Range`], written bare after the words before it (`ladder season 3`).
+    Count(Range),
+    /// One of a few words (a slash command's choices).
+    Choice(&'static [&'static str]),
 }
+
+/// The whole numbers an option takes: the parser refuses others, and a front end with typed
+/// options (Discord's integer options) offers exactly these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// The word for it in `key:N` and in messages.
+    pub key: &'static str,
+    pub min: u32,
+    pub max: u32,
+}
+
+impl Range {
+    /// Numbers from 1 with no limit of their own (the parser's `u32`).
+    const fn from_one(key: &'static str) -> Range {
+        Range { key, min: 1, max: u32::MAX }
+    }
+
+    /// `given` as a number of the range; out of it, `parse-positive`'s message, so a range with a
+    /// message of its own (`signup`) says it itself.
+    fn parse(&self, given: &str) -> Result<u32, ParseError> {
+        match given.parse::<u32>() {
+            Ok(n) if (self.min..=self.max).contains(&n) => Ok(n),
+            _ => Err(msg!("parse-positive", key = self.key, given = given)),
+        }
+    }
+}
+
+/// Swiss rounds (`rounds:N`); more than the field allows are cut at the start.
+pub const ROUNDS: Range = Range::from_one("rounds");
+/// Days of registration before a tournament starts by itself; 0: an administrator starts it.
+pub const SIGNUP: Range = Range { key: "signup", min: 0, max: 30 };
+/// How many places up a ladder challenge may reach.
+pub const REACH: Range = Range::from_one("reach");
+/// Days a ladder challenge may wait for an answer.
+pub const WAIT: Range = Range::from_one("wait");
+/// A ladder event's number (`ladder undo N`).
+pub const EVENT: Range = Range::from_one("event");
+/// A ladder season's number.
+pub const SEASON: Range = Range::from_one("season");
+/// A tournament round's number.
+pub const ROUND: Range = Range::from_one("round");
+/// The pairing systems of `tournament create`, as typed.
+pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
 
 /// One option of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -388,9 +441,35 @@ pub struct CommandSpec {
     /// What to type after the prefix, for the help text.
     pub example: &'static str,
     pub options: &'static [OptionSpec],
+    /// What the command does, one word each (`ladder join`): where there are any, a front end
+    /// with typed options offers these instead of [`Self::options`], each with its own options.
+    pub subcommands: &'static [SubcommandSpec],
     /// Needs a community administrator when used in a community.
     pub admin: bool,
     parse: fn(&str, &[&str]) -> Result<Command, ParseError>,
+}
+
+/// One action of a command (Discord's SUB_COMMAND): its name, the words it stands for after the
+/// command's word, and its options, which become the words after those. The command's parser
+/// reads them, so a subcommand gives what its typed words give.
+#[derive(Clone, Copy, Debug)]
+pub struct SubcommandSpec {
+    /// The slash name (lower case, `-` between words).
+    pub name: &'static str,
+    /// The typed words it stands for (`season close`).
+    pub words: &'static str,
+    pub options: &'static [OptionSpec],
+    /// Only a community administrator may do it: the core checks that (Discord shows a command's
+    /// subcommands to everyone who sees the command).
+    pub admin: bool,
+}
+
+const fn sub(name: &'static str, options: &'static [OptionSpec]) -> SubcommandSpec {
+    SubcommandSpec { name, words: name, options, admin: false }
+}
+
+const fn admin_sub(name: &'static str, options: &'static [OptionSpec]) -> SubcommandSpec {
+    SubcommandSpec { name, words: name, options, admin: true }
 }
 
 const fn opt(name: &'static str, kind: OptionKind) -> OptionSpec {
@@ -403,6 +482,57 @@ const fn req(name: &'static str, kind: OptionKind) -> OptionSpec {
 
 const GAME_OPT: OptionSpec = opt("game", OptionKind::Game);
 const GAME_ONLY: &[OptionSpec] = &[GAME_OPT];
+
+/// Which of the community's ladders, by its variant's name. Not a choice of every variant: Discord
+/// counts choices towards a command's 4,000 characters, and ten subcommands with eleven variants
+/// each would pass them (and most variants have no ladder).
+const LADDER: OptionSpec = opt("variant", OptionKind::Text);
+
+/// `ladder`'s actions; who is challenged or removed is a person option (the mentions).
+static LADDER_ACTIONS: &[SubcommandSpec] = &[
+    sub("standings", &[]),
+    sub("join", &[LADDER]),
+    sub("leave", &[LADDER]),
+    sub("challenge", &[req("player", OptionKind::User), LADDER]),
+    sub("accept", &[LADDER]),
+    sub("decline", &[LADDER]),
+    sub("season", &[req("season", OptionKind::Count(SEASON)), LADDER]),
+    admin_sub(
+        "create",
+        &[
+            req("variant", OptionKind::SeriesVariant),
+            opt("days", OptionKind::DaysPerMove),
+            opt("reach", OptionKind::Number(REACH)),
+            opt("wait", OptionKind::Number(WAIT)),
+        ],
+    ),
+    admin_sub("remove", &[req("player", OptionKind::User), LADDER]),
+    admin_sub("undo", &[req("event", OptionKind::Count(EVENT)), opt("reason", OptionKind::Text)]),
+    SubcommandSpec { name: "season-close", words: "season close", options: &[LADDER], admin: true },
+];
+
+const TOURNAMENT: OptionSpec = opt("tournament", OptionKind::Game);
+
+/// `tournament`'s actions; the tournament's number is `#N` among the words.
+static TOURNAMENT_ACTIONS: &[SubcommandSpec] = &[
+    sub("standings", &[TOURNAMENT]),
+    sub("round", &[req("round", OptionKind::Count(ROUND)), TOURNAMENT]),
+    sub("join", &[TOURNAMENT]),
+    sub("leave", &[TOURNAMENT]),
+    admin_sub(
+        "create",
+        &[
+            opt("system", OptionKind::Choice(SYSTEMS)),
+            opt("variant", OptionKind::SeriesVariant),
+            opt("rounds", OptionKind::Number(ROUNDS)),
+            opt("days", OptionKind::DaysPerMove),
+            opt("signup", OptionKind::Number(SIGNUP)),
+            opt("name", OptionKind::Text),
+        ],
+    ),
+    admin_sub("start", &[TOURNAMENT]),
+    admin_sub("cancel", &[TOURNAMENT]),
+];
 
 /// Every command, in help order.
 pub static COMMANDS: &[CommandSpec] = &[
@@ -419,6 +549,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("setup", OptionKind::Setup),
             opt("casual", OptionKind::Flag("casual", "rated")),
         ],
+        subcommands: &[],
         admin: false,
         parse: |_, a| Ok(Command::Challenge(parse_challenge(a)?)),
     },
@@ -434,6 +565,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("color", OptionKind::Color),
             opt("setup", OptionKind::Setup),
         ],
+        subcommands: &[],
         admin: false,
         parse: |_, a| Ok(Command::Play(parse_challenge(a)?)),
     },
@@ -443,6 +575,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#id]",
         example: "accept #4",
         options: &[opt("challenge", OptionKind::Game)],
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Accept(only_game(w, a)?)),
     },
@@ -452,6 +585,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#id]",
         example: "decline #4",
         options: &[opt("challenge", OptionKind::Game)],
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Decline(only_game(w, a)?)),
     },
@@ -461,6 +595,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game] <move>",
         example: "move Nf3",
         options: &[req("move", OptionKind::Move), GAME_OPT],
+        subcommands: &[],
         admin: false,
         parse: |_, a| {
             let (game, text) = game_and_text(a, msg!("parse-which-move"))?;
@@ -473,6 +608,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "board",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |_, a| Ok(Command::Board(only_game("board", a)?)),
     },
@@ -482,6 +618,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "",
         example: "games",
         options: &[],
+        subcommands: &[],
         admin: false,
         parse: |w, a| no_args(w, a, Command::Games),
     },
@@ -491,6 +628,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "resign",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Resign(only_game(w, a)?)),
     },
@@ -500,6 +638,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game] [decline]",
         example: "draw",
         options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
+        subcommands: &[],
         admin: false,
         parse: |_, a| {
             let (game, rest) = split_game(a);
@@ -516,6 +655,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game] [decline]",
         example: "takeback",
         options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
+        subcommands: &[],
         admin: false,
         parse: |_, a| {
             let (game, rest) = split_game(a);
@@ -532,6 +672,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "abort",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Abort(only_game(w, a)?)),
     },
@@ -541,6 +682,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "fen",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Fen(only_game(w, a)?)),
     },
@@ -550,6 +692,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "pgn #12",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Pgn(only_game(w, a)?)),
     },
@@ -559,6 +702,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "gif #12",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Gif(only_game(w, a)?)),
     },
@@ -568,6 +712,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game] <K|Q> <file or piece>",
         example: "swap K b",
         options: &[req("swap", OptionKind::Text), GAME_OPT],
+        subcommands: &[],
         admin: false,
         parse: |_, a| {
             let (game, text) = game_and_text(a, msg!("parse-which-swap"))?;
@@ -580,6 +725,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game]",
         example: "noswap",
         options: GAME_ONLY,
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::NoSwap(only_game(w, a)?)),
     },
@@ -589,6 +735,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[#game] [square]",
         example: "bomb g1",
         options: &[opt("square", OptionKind::Text), GAME_OPT],
+        subcommands: &[],
         admin: false,
         parse: |w, a| {
             let (game, rest) = split_game(a);
@@ -605,6 +752,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "",
         example: "variants",
         options: &[],
+        subcommands: &[],
         admin: false,
         parse: |w, a| no_args(w, a, Command::Variants),
     },
@@ -614,6 +762,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[variant]",
         example: "rules capatomic",
         options: &[opt("variant", OptionKind::Variant)],
+        subcommands: &[],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Rules(None)),
@@ -635,6 +784,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("gif", OptionKind::Switch("gif")),
             opt("rated", OptionKind::Keyed("rated")),
         ],
+        subcommands: &[],
         admin: true,
         parse: |_, a| Ok(Command::Settings(parse_settings(a)?)),
     },
@@ -644,6 +794,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[on|off]",
         example: "notify off",
         options: &[opt("dm", OptionKind::Flag("on", "off"))],
+        subcommands: &[],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Notify(None)),
@@ -657,6 +808,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[en|tr|default]",
         example: "lang tr",
         options: &[opt("language", OptionKind::Text)],
+        subcommands: &[],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Lang(None)),
@@ -674,6 +826,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("variant", OptionKind::Variant),
             opt("global", OptionKind::Flag("global", "")),
         ],
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Rating(parse_rating(w, a, true)?)),
     },
@@ -683,6 +836,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[variant] [global]",
         example: "leaderboard chess",
         options: &[opt("variant", OptionKind::Variant), opt("global", OptionKind::Flag("global", ""))],
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::Leaderboard(parse_rating(w, a, false)?)),
     },
@@ -696,6 +850,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("variant", OptionKind::Variant),
             opt("global", OptionKind::Flag("global", "")),
         ],
+        subcommands: &[],
         admin: false,
         parse: |w, a| Ok(Command::History(parse_rating(w, a, true)?)),
     },
@@ -705,6 +860,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "[CODE]",
         example: "link ABCD-EFGH",
         options: &[opt("code", OptionKind::Text)],
+        subcommands: &[],
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Link(None)),
@@ -717,42 +873,27 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "",
         example: "unlink",
         options: &[],
+        subcommands: &[],
         admin: false,
         parse: |w, a| no_args(w, a, Command::Unlink),
     },
     CommandSpec {
         name: "ladder",
         aliases: &[],
-        usage: "[join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]",
+        usage: "[standings|join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]",
         example: "ladder challenge @bob chess",
-        options: &[
-            opt("action", OptionKind::Text),
-            opt("player", OptionKind::User),
-            opt("number", OptionKind::Text),
-            opt("variant", OptionKind::Variant),
-            opt("days", OptionKind::Days),
-            opt("reach", OptionKind::Keyed("reach")),
-            opt("wait", OptionKind::Keyed("wait")),
-            opt("reason", OptionKind::Text),
-        ],
+        options: &[],
+        subcommands: LADDER_ACTIONS,
         admin: false,
         parse: |_, a| Ok(Command::Ladder(parse_ladder(a)?)),
     },
     CommandSpec {
         name: "tournament",
         aliases: &["tourney"],
-        usage: "[#N] [join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])",
+        usage: "[#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])",
         example: "tournament create swiss capatomic rounds:5 days:3 Winter Cup",
-        options: &[
-            opt("action", OptionKind::Text),
-            opt("tournament", OptionKind::Game),
-            opt("system", OptionKind::Text),
-            opt("variant", OptionKind::Variant),
-            opt("rounds", OptionKind::Keyed("rounds")),
-            opt("days", OptionKind::Days),
-            opt("signup", OptionKind::Keyed("signup")),
-            opt("name", OptionKind::Text),
-        ],
+        options: &[],
+        subcommands: TOURNAMENT_ACTIONS,
         admin: false,
         parse: |_, a| Ok(Command::Tournament(parse_tournament(a)?)),
     },
@@ -762,6 +903,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         usage: "",
         example: "help",
         options: &[],
+        subcommands: &[],
         admin: false,
         parse: |_, _| Ok(Command::Help),
     },
@@ -779,28 +921,43 @@ impl CommandSpec {
         crate::i18n::tr(lang, &self.summary_id(), &[])
     }
 
-    /// The message id of an option's description (at most 100 characters): `cmd-NAME-OPTION`
-    /// where the command has its own, else the shared `opt-OPTION`.
-    pub fn option_id(&self, o: &OptionSpec) -> String {
+    /// The message id of an option's description (at most 100 characters): `sub-NAME-SUB-OPTION`
+    /// where the option of subcommand `sub` has its own, else `cmd-NAME-OPTION` where the command
+    /// has its own, else the shared `opt-OPTION`.
+    pub fn option_id(&self, sub: Option<&SubcommandSpec>, o: &OptionSpec) -> String {
+        if let Some(sub) = sub {
+            let own = format!("sub-{}-{}-{}", self.name, sub.name, o.name);
+            if crate::i18n::has(Lang::En, &own) {
+                return own;
+            }
+        }
         let own = format!("cmd-{}-{}", self.name, o.name);
         if crate::i18n::has(Lang::En, &own) { own } else { format!("opt-{}", o.name) }
     }
 
     /// An option's description in `lang`.
-    pub fn option_description(&self, o: &OptionSpec, lang: Lang) -> String {
-        crate::i18n::tr(lang, &self.option_id(o), &[])
+    pub fn option_description(&self, sub: Option<&SubcommandSpec>, o: &OptionSpec, lang: Lang) -> String {
+        crate::i18n::tr(lang, &self.option_id(sub, o), &[])
+    }
+
+    /// The message id of a subcommand's description (at most 100 characters): `sub-NAME-SUB`.
+    pub fn subcommand_summary_id(&self, sub: &SubcommandSpec) -> String {
+        format!("sub-{}-{}", self.name, sub.name)
+    }
+
+    /// A subcommand's description in `lang`.
+    pub fn subcommand_summary(&self, sub: &SubcommandSpec, lang: Lang) -> String {
+        crate::i18n::tr(lang, &self.subcommand_summary_id(sub), &[])
+    }
+
+    /// The message id of a subcommand's name where it is shown translated: `subname-NAME-SUB`.
+    pub fn subcommand_name_id(&self, sub: &SubcommandSpec) -> String {
+        format!("subname-{}-{}", self.name, sub.name)
     }
 }
 
 fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
     if args.is_empty() { Ok(cmd) } else { Err(msg!("parse-no-args", word = word, given = args.join(" "))) }
-}
-
-fn positive<T: std::str::FromStr>(key: &str, v: &str) -> Result<T, ParseError> {
-    match v.parse::<u32>() {
-        Ok(n) if n >= 1 => v.parse().map_err(|_| msg!("parse-positive", key = key, given = v)),
-        _ => Err(msg!("parse-positive", key = key, given = v)),
-    }
 }
 
 /// `ladder` and its subcommands; `@user` words are skipped (the mentions say who).
@@ -816,6 +973,8 @@ fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
     };
     let Some((sub, rest)) = words.split_first() else { return Ok(LadderCmd::Show) };
     Ok(match sub.as_str() {
+        "standings" if rest.is_empty() => LadderCmd::Show,
+        "standings" => return Err(msg!("parse-no-args", word = "ladder standings", given = rest.join(" "))),
         "join" => LadderCmd::Join(variant(rest)?),
         "leave" => LadderCmd::Leave(variant(rest)?),
         "challenge" => LadderCmd::Challenge(variant(rest)?),
@@ -830,8 +989,8 @@ fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
                         Some(d) => days = Some(d),
                         None => return Err(msg!("parse-ladder-days")),
                     },
-                    Some(("reach", x)) => reach = Some(positive("reach", x)?),
-                    Some(("wait", x)) => wait = Some(positive("wait", x)?),
+                    Some(("reach", x)) => reach = Some(REACH.parse(x)? as usize),
+                    Some(("wait", x)) => wait = Some(WAIT.parse(x)?),
                     Some((k, _)) => return Err(msg!("parse-ladder-create-key", given = k)),
                     None if v.is_none() => v = Some(w.clone()),
                     None => return Err(msg!("parse-ladder-create-variant", given = w.as_str())),
@@ -842,14 +1001,14 @@ fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
         }
         "undo" => {
             let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo"))?;
-            let event = positive("event", n.trim_start_matches('#'))?;
+            let event = EVENT.parse(n.trim_start_matches('#'))?;
             let reason: Vec<&str> =
                 args.iter().skip_while(|a| !a.eq_ignore_ascii_case("undo")).skip(2).copied().collect();
             LadderCmd::Undo { event, reason: reason.join(" ") }
         }
         "season" => match rest.split_first() {
             Some((c, more)) if c == "close" => LadderCmd::SeasonClose(variant(more)?),
-            Some((n, more)) => LadderCmd::Season { number: positive("season", n)?, variant: variant(more)? },
+            Some((n, more)) => LadderCmd::Season { number: SEASON.parse(n)?, variant: variant(more)? },
             None => return Err(msg!("parse-ladder-season")),
         },
         other => {
@@ -865,7 +1024,9 @@ fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
     let mut words = Vec::new();
     for a in args {
         match a.strip_prefix('#') {
-            Some(n) if id.is_none() => id = Some(positive::<i64>("tournament", n)?),
+            Some(n) if id.is_none() => {
+                id = Some(game_ref(a).ok_or_else(|| msg!("parse-positive", key = "tournament", given = n))?)
+            }
             Some(_) => return Err(msg!("parse-tournament-two")),
             None => words.push(*a),
         }
@@ -878,17 +1039,18 @@ fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
         }
     };
     match action.to_lowercase().as_str() {
+        "standings" => none_after(TournamentCmd::Show { id, round: None }),
         "join" => none_after(TournamentCmd::Join(id)),
         "leave" => none_after(TournamentCmd::Leave(id)),
         "start" => none_after(TournamentCmd::Start(id)),
         "cancel" => none_after(TournamentCmd::Cancel(id)),
         "round" => match rest {
-            [n] => Ok(TournamentCmd::Show { id, round: Some(positive("round", n)?) }),
+            [n] => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
             _ => Err(msg!("parse-tournament-round")),
         },
         "create" => parse_tournament_create(rest),
         a => match a.strip_prefix("round:") {
-            Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(positive("round", n)?) }),
+            Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
             _ => Err(msg!("parse-tournament-action", given = a.chars().take(20).collect::<String>())),
         },
     }
@@ -912,18 +1074,15 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
             continue;
         }
         match lower.split_once(':') {
-            Some(("rounds", x)) => rounds = Some(positive::<u32>("rounds", x)?),
+            Some(("rounds", x)) => rounds = Some(ROUNDS.parse(x)?),
             Some(("days" | "d", x)) => match parse_days(x)? {
                 Some(d) => days = Some(d),
                 None => return Err(msg!("parse-tournament-days")),
             },
             Some(("signup", x)) => {
                 signup = Some(match x {
-                    "none" | "off" | "0" => 0,
-                    _ => match x.parse::<u32>() {
-                        Ok(n) if (1..=30).contains(&n) => n,
-                        _ => return Err(msg!("parse-signup", given = x)),
-                    },
+                    "none" | "off" => 0,
+                    _ => SIGNUP.parse(x).map_err(|_| msg!("parse-signup", given = x))?,
                 })
             }
             Some((k, _)) if name.is_empty() => {
@@ -1009,17 +1168,31 @@ pub enum OptionValue {
     User(crate::bot::UserRef),
 }
 
-/// Builds the command of a slash command from its typed options: each option becomes the word it
-/// stands for and goes through the same parser as typed text. Returns the command and the users
-/// named by user options (the input's mentions).
+/// Builds the command of a slash command from its typed options: the subcommand (where the
+/// command has them) becomes its words and each option the word it stands for, and all go through
+/// the same parser as typed text. Returns the command and the users named by user options (the
+/// input's mentions).
 pub fn from_options(
     name: &str,
+    subcommand: Option<&str>,
     values: &[(&str, OptionValue)],
 ) -> Result<(Command, Vec<crate::bot::UserRef>), ParseError> {
     let spec = spec(name).ok_or_else(|| msg!("parse-unknown-command", name = name))?;
-    let mut words = Vec::new();
+    let (mut words, options): (Vec<String>, _) = match (subcommand, spec.subcommands) {
+        (None, []) => (Vec::new(), spec.options),
+        (Some(given), subs) => {
+            let Some(sub) = subs.iter().find(|s| s.name == given) else {
+                return Err(msg!("parse-option-unknown", name = name, option = given));
+            };
+            (vec![sub.words.to_string()], sub.options)
+        }
+        (None, subs) => {
+            let names: Vec<&str> = subs.iter().map(|s| s.name).collect();
+            return Err(msg!("parse-subcommand-needed", name = name, subcommands = names.join(", ")));
+        }
+    };
     let mut mentions = Vec::new();
-    for o in spec.options {
+    for o in options {
         let Some((_, v)) = values.iter().find(|(n, _)| *n == o.name) else {
             if o.required {
                 return Err(msg!("parse-option-needed", name = name, option = o.name));
@@ -1038,18 +1211,21 @@ pub fn from_options(
                 format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
             }
             (OptionKind::User, _) => return Err(msg!("parse-option-person", option = o.name)),
-            (OptionKind::Days, _) => format!("days:{text}"),
+            (OptionKind::Days | OptionKind::DaysPerMove, _) => format!("days:{text}"),
             (OptionKind::Color, _) => format!("color:{text}"),
             (OptionKind::Setup, _) => format!("setup:{text}"),
             (OptionKind::Level, _) => format!("level:{text}"),
             (OptionKind::Game, _) => format!("#{}", text.trim_start_matches('#')),
             (OptionKind::Keyed(k), _) => format!("{k}:{text}"),
+            (OptionKind::Number(r), _) => format!("{}:{text}", r.key),
             (OptionKind::Flag(yes, no), OptionValue::Bool(b)) => (if *b { yes } else { no }).to_string(),
             (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),
             (OptionKind::Flag(..) | OptionKind::Switch(_), _) => {
                 return Err(msg!("parse-option-bool", option = o.name));
             }
-            (OptionKind::Variant | OptionKind::Move | OptionKind::Text, _) => text,
+            (OptionKind::Variant | OptionKind::SeriesVariant | OptionKind::Move | OptionKind::Text, _) => text,
+            (OptionKind::Count(_), _) => text,
+            (OptionKind::Choice(_), _) => text,
         };
         if word.is_empty() {
             continue;
@@ -1060,7 +1236,7 @@ pub fn from_options(
         words.push(word);
     }
     for (n, _) in values {
-        if !spec.options.iter().any(|o| o.name == *n) {
+        if !options.iter().any(|o| o.name == *n) {
             return Err(msg!("parse-option-unknown", name = name, option = *n));
         }
     }
@@ -1209,8 +1385,8 @@ mod tests {
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
+            Some("create"),
             &[
-                ("action", OptionValue::Text("create".into())),
                 ("system", OptionValue::Text("double".into())),
                 ("variant", OptionValue::Text("chess".into())),
                 ("name", OptionValue::Text("Club Cup".into())),
@@ -1245,8 +1421,22 @@ mod tests {
                 let summary = c.summary(lang);
                 assert!(summary.chars().count() <= 100 && !summary.is_empty(), "{} {lang:?}", c.name);
                 for o in c.options {
-                    let d = c.option_description(o, lang);
+                    let d = c.option_description(None, o, lang);
                     assert!(d.chars().count() <= 100 && !d.is_empty(), "{} {} {lang:?}", c.name, o.name);
+                }
+                for sub in c.subcommands {
+                    let summary = c.subcommand_summary(sub, lang);
+                    assert!(summary.chars().count() <= 100 && !summary.is_empty(), "{} {} {lang:?}", c.name, sub.name);
+                    for o in sub.options {
+                        let d = c.option_description(Some(sub), o, lang);
+                        assert!(
+                            d.chars().count() <= 100 && !d.is_empty(),
+                            "{} {} {} {lang:?}",
+                            c.name,
+                            sub.name,
+                            o.name
+                        );
+                    }
                 }
             }
             assert!(
@@ -1269,6 +1459,7 @@ mod tests {
         let bob = crate::bot::UserRef::new("u2", "Bob Smith");
         let (c, m) = from_options(
             "challenge",
+            None,
             &[
                 ("opponent", OptionValue::User(bob.clone())),
                 ("variant", OptionValue::Text("capatomic".into())),
@@ -1285,27 +1476,125 @@ mod tests {
         assert_eq!(c, Command::Challenge(expect));
         assert_eq!(m, vec![bob]);
         assert_eq!(
-            from_options("move", &[("move", OptionValue::Text("Nf3".into())), ("game", OptionValue::Integer(12))])
-                .unwrap()
-                .0,
+            from_options(
+                "move",
+                None,
+                &[("move", OptionValue::Text("Nf3".into())), ("game", OptionValue::Integer(12))]
+            )
+            .unwrap()
+            .0,
             Command::Move { game: Some(12), text: "Nf3".into() }
         );
-        assert!(from_options("move", &[]).unwrap_err().to_string().contains("needs the option 'move'"));
-        assert!(from_options("board", &[("nope", OptionValue::Bool(true))]).is_err());
-        assert!(from_options("play", &[("level", OptionValue::Integer(9))]).is_err());
+        assert!(from_options("move", None, &[]).unwrap_err().to_string().contains("needs the option 'move'"));
+        assert!(from_options("board", None, &[("nope", OptionValue::Bool(true))]).is_err());
+        assert!(from_options("play", None, &[("level", OptionValue::Integer(9))]).is_err());
         assert_eq!(
-            from_options("settings", &[("gif", OptionValue::Bool(true))]).unwrap().0,
+            from_options("settings", None, &[("gif", OptionValue::Bool(true))]).unwrap().0,
             Command::Settings(SettingsArgs { gif: Some(true), ..SettingsArgs::default() })
         );
         assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
         assert!(parse("gif everything").is_err());
         assert!(parse("settings gif:maybe").unwrap_err().to_string().contains("gif is on or off"));
         assert_eq!(
-            from_options("settings", &[("community", OptionValue::Bool(true)), ("thread", OptionValue::Bool(true))])
-                .unwrap()
-                .0,
+            from_options(
+                "settings",
+                None,
+                &[("community", OptionValue::Bool(true)), ("thread", OptionValue::Bool(true))]
+            )
+            .unwrap()
+            .0,
             Command::Settings(SettingsArgs { community: true, thread: Some(true), ..SettingsArgs::default() })
         );
+    }
+
+    #[test]
+    fn subcommands_build_the_same_command_as_text() {
+        use OptionValue::{Integer, Text, User};
+        let bob = crate::bot::UserRef::new("u2", "Bob");
+        let text = |t: &str| Text(t.to_string());
+        // (command, subcommand, its options, the same typed)
+        type Case<'a> = (&'a str, &'a str, Vec<(&'a str, OptionValue)>, &'a str);
+        let cases: Vec<Case> = vec![
+            ("ladder", "standings", vec![], "ladder"),
+            ("ladder", "join", vec![("variant", text("chess"))], "ladder join chess"),
+            ("ladder", "leave", vec![], "ladder leave"),
+            (
+                "ladder",
+                "challenge",
+                vec![("player", User(bob.clone())), ("variant", text("capatomic"))],
+                "ladder challenge @bob capatomic",
+            ),
+            ("ladder", "accept", vec![], "ladder accept"),
+            ("ladder", "decline", vec![("variant", text("chess"))], "ladder decline chess"),
+            ("ladder", "season", vec![("season", Integer(2)), ("variant", text("chess"))], "ladder season 2 chess"),
+            (
+                "ladder",
+                "create",
+                vec![("variant", text("chess")), ("days", Integer(3)), ("reach", Integer(4)), ("wait", Integer(2))],
+                "ladder create chess days:3 reach:4 wait:2",
+            ),
+            ("ladder", "remove", vec![("player", User(bob.clone()))], "ladder remove @bob"),
+            (
+                "ladder",
+                "undo",
+                vec![("event", Integer(5)), ("reason", text("wrong result"))],
+                "ladder undo 5 wrong result",
+            ),
+            ("ladder", "season-close", vec![], "ladder season close"),
+            ("tournament", "standings", vec![("tournament", Integer(4))], "tournament #4"),
+            ("tournament", "round", vec![("round", Integer(2)), ("tournament", Integer(4))], "tournament round 2 #4"),
+            ("tournament", "join", vec![], "tournament join"),
+            ("tournament", "leave", vec![("tournament", Integer(4))], "tourney #4 leave"),
+            (
+                "tournament",
+                "create",
+                vec![
+                    ("system", text("swiss")),
+                    ("variant", text("capatomic")),
+                    ("rounds", Integer(5)),
+                    ("days", Integer(3)),
+                    ("signup", Integer(0)),
+                    ("name", text("Winter Cup")),
+                ],
+                "tournament create swiss capatomic rounds:5 days:3 signup:0 Winter Cup",
+            ),
+            ("tournament", "start", vec![("tournament", Integer(3))], "tournament #3 start"),
+            ("tournament", "cancel", vec![], "tournament cancel"),
+        ];
+        for (name, sub, values, typed) in &cases {
+            let (c, mentions) = from_options(name, Some(sub), values).unwrap_or_else(|e| panic!("{name} {sub}: {e}"));
+            assert_eq!(c, parse(typed).unwrap(), "/{name} {sub} is '{typed}'");
+            let named = values.iter().any(|(_, v)| matches!(v, User(_)));
+            assert_eq!(mentions, if named { vec![bob.clone()] } else { vec![] });
+        }
+        // Every subcommand of the table is among the cases, and typed as its own words.
+        for c in COMMANDS {
+            for sub in c.subcommands {
+                assert!(
+                    cases.iter().any(|(n, s, ..)| *n == c.name && s == &sub.name),
+                    "no case for {} {}",
+                    c.name,
+                    sub.name
+                );
+            }
+        }
+        // Values out of the ranges the parser takes are refused in the parser's words.
+        let refused = |name: &str, sub: Option<&str>, values: &[(&str, OptionValue)]| {
+            from_options(name, sub, values).expect_err("refused").to_string()
+        };
+        assert!(refused("tournament", Some("create"), &[("signup", Integer(31))]).contains("0 to 30"));
+        assert!(refused("tournament", Some("round"), &[("round", Integer(0))]).contains("from 1"));
+        assert!(refused("tournament", Some("join"), &[("tournament", Integer(-2))]).contains("from 1, not '-2'"));
+        assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("from 1"));
+        assert!(refused("ladder", Some("create"), &[("variant", text("chess")), ("days", Integer(4))]).contains("14"));
+        assert!(refused("ladder", Some("challenge"), &[]).contains("needs the option 'player'"));
+        assert!(refused("ladder", None, &[]).contains("join, leave"));
+        assert!(refused("ladder", Some("dance"), &[]).contains("dance"));
+        assert!(refused("board", Some("join"), &[]).contains("join"));
+        assert!(refused("ladder", Some("join"), &[("season", Integer(2))]).contains("season"));
+        assert!(parse("ladder standings chess").is_err());
+        assert_eq!(ROUNDS.parse("4294967295"), Ok(u32::MAX));
+        assert!(ROUNDS.parse("4294967296").is_err() && SIGNUP.parse("0").is_ok());
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Slash commands from the one command table ([`COMMANDS`]): each entry becomes a Discord
-//! application command with its description and typed options, and a slash command's options go
-//! back through [`from_options`] into the same [`Command`] the text parser makes.
+//! application command with its description and typed options (or, for a command with actions such
+//! as `ladder join`, one subcommand per action, each with its own options), and a slash command's
+//! subcommand and options go back through [`from_options`] into the same [`Command`] the text
+//! parser makes.
 //!
 //! We register with serenity's builders and dispatch ourselves rather than through poise: poise's
 //! commands are made for one Rust function per command, while ours are rows of a table that all end
@@ -8,33 +10,38 @@
 
 use crate::bot::UserRef;
 use crate::bot::command::{
-    COMMANDS, Command, CommandSpec, DAYS_CHOICES, OptionKind, OptionSpec, OptionValue, from_options,
+    COMMANDS, Command, CommandSpec, DAYS_CHOICES, OptionKind, OptionSpec, OptionValue, SubcommandSpec, from_options,
 };
 use crate::i18n::Lang;
 use crate::rules::VARIANTS;
 use serenity::all::{
     CommandDataOption, CommandDataOptionValue, CommandOptionType, CreateCommand, CreateCommandOption,
-    InstallationContext, InteractionContext, Permissions, ResolvedValue, Unresolved,
+    InstallationContext, InteractionContext, Permissions, ResolvedOption, ResolvedValue, Unresolved,
 };
 
 /// Commands that make sense only in a server (its settings, ladders and tournaments): not
 /// offered in DMs.
 const SERVER_ONLY: &[&str] = &["settings", "ladder", "tournament"];
 
+/// The largest integer Discord takes as an option's bound (2^53); game numbers have no other.
+const MAX_INTEGER: u64 = 1 << 53;
+
 /// Every command of the table as a slash command. Administrators' commands are shown by default
 /// only to members with Manage Server (a server may change that); registered `global`ly, each
 /// also says where it is offered (server-only ones not in DMs) and that the bot is installed in
 /// servers — Discord takes those two for global commands only.
+///
+/// Discord has no such default per subcommand: a command with some administrators' actions
+/// (`ladder create`) is shown to everyone, and the core refuses those actions to others.
 pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
     COMMANDS
         .iter()
         .map(|spec| {
-            // In an autocomplete request Discord sends the other options as typed, unvalidated:
-            // a number there could be any text, which serenity cannot read as an integer option
-            // (the whole interaction would be dropped), so a command with autocomplete takes its
-            // game number as text.
-            let autocompleted = spec.options.iter().any(|o| o.kind == OptionKind::Move);
-            let options = spec.options.iter().map(|o| slash_option(spec, o, autocompleted)).collect();
+            let options = if spec.subcommands.is_empty() {
+                slash_options(spec, None, spec.options)
+            } else {
+                spec.subcommands.iter().map(|sub| slash_subcommand(spec, sub)).collect()
+            };
             let mut command = CreateCommand::new(spec.name).description(spec.summary(Lang::En)).set_options(options);
             // Discord shows these to people whose client is in the language; the command itself
             // (what comes back in an interaction) keeps its name.
@@ -60,24 +67,59 @@ pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
         .collect()
 }
 
-fn slash_option(spec: &CommandSpec, o: &OptionSpec, autocompleted: bool) -> CreateCommandOption {
+/// One action of a command as a subcommand (option type 1) with its own options.
+fn slash_subcommand(spec: &CommandSpec, sub: &SubcommandSpec) -> CreateCommandOption {
+    let mut option =
+        CreateCommandOption::new(CommandOptionType::SubCommand, sub.name, spec.subcommand_summary(sub, Lang::En))
+            .set_sub_options(slash_options(spec, Some(sub), sub.options));
+    for (code, name) in others(|l| crate::i18n::tr(l, &spec.subcommand_name_id(sub), &[])) {
+        option = option.name_localized(code, name);
+    }
+    for (code, text) in others(|l| spec.subcommand_summary(sub, l)) {
+        option = option.description_localized(code, text);
+    }
+    option
+}
+
+/// The options of a command or of one of its subcommands.
+fn slash_options(spec: &CommandSpec, sub: Option<&SubcommandSpec>, options: &[OptionSpec]) -> Vec<CreateCommandOption> {
+    // In an autocomplete request Discord sends the other options as typed, unvalidated: a number
+    // there could be any text, which serenity cannot read as an integer option (the whole
+    // interaction would be dropped), so a command with autocomplete takes its game number as text.
+    let autocompleted = options.iter().any(|o| o.kind == OptionKind::Move);
+    options.iter().map(|o| slash_option(spec, sub, o, autocompleted)).collect()
+}
+
+fn slash_option(
+    spec: &CommandSpec,
+    sub: Option<&SubcommandSpec>,
+    o: &OptionSpec,
+    autocompleted: bool,
+) -> CreateCommandOption {
     let kind = match o.kind {
         OptionKind::User => CommandOptionType::User,
         OptionKind::Game if autocompleted => CommandOptionType::String,
-        OptionKind::Setup | OptionKind::Level | OptionKind::Game => CommandOptionType::Integer,
+        OptionKind::Setup
+        | OptionKind::Level
+        | OptionKind::Game
+        | OptionKind::DaysPerMove
+        | OptionKind::Number(_)
+        | OptionKind::Count(_) => CommandOptionType::Integer,
         OptionKind::Flag(..) | OptionKind::Switch(_) => CommandOptionType::Boolean,
         _ => CommandOptionType::String,
     };
-    let mut opt = CreateCommandOption::new(kind, o.name, spec.option_description(o, Lang::En)).required(o.required);
+    let mut opt =
+        CreateCommandOption::new(kind, o.name, spec.option_description(sub, o, Lang::En)).required(o.required);
     for (code, name) in others(|l| crate::i18n::tr(l, &format!("optname-{}", o.name), &[])) {
         opt = opt.name_localized(code, name);
     }
-    for (code, text) in others(|l| spec.option_description(o, l)) {
+    for (code, text) in others(|l| spec.option_description(sub, o, l)) {
         opt = opt.description_localized(code, text);
     }
     match o.kind {
-        OptionKind::Variant => {
-            for v in VARIANTS {
+        OptionKind::Variant | OptionKind::SeriesVariant => {
+            let series = o.kind == OptionKind::SeriesVariant;
+            for v in VARIANTS.iter().filter(|v| !(series && v.bombs)) {
                 opt = opt.add_string_choice(v.display_name, v.name);
             }
         }
@@ -95,6 +137,25 @@ fn slash_option(spec: &CommandSpec, o: &OptionSpec, autocompleted: bool) -> Crea
                 others(|l| crate::tl!(l, "choice-no-clock")),
             );
         }
+        OptionKind::DaysPerMove => {
+            for d in DAYS_CHOICES {
+                opt = opt.add_int_choice_localized(
+                    crate::tl!(Lang::En, "choice-days", count = d),
+                    d as i32,
+                    others(|l| crate::tl!(l, "choice-days", count = d)),
+                );
+            }
+        }
+        OptionKind::Choice(words) => {
+            for w in words {
+                let id = format!("choice-{}-{w}", o.name);
+                let en = crate::i18n::tr(Lang::En, &id, &[]);
+                opt = opt.add_string_choice_localized(en, *w, others(|l| crate::i18n::tr(l, &id, &[])));
+            }
+        }
+        OptionKind::Number(r) | OptionKind::Count(r) => {
+            opt = opt.min_int_value(r.min.into()).max_int_value(r.max.into());
+        }
         OptionKind::Color => {
             for c in ["white", "black", "random"] {
                 let id = format!("color-{c}");
@@ -104,21 +165,23 @@ fn slash_option(spec: &CommandSpec, o: &OptionSpec, autocompleted: bool) -> Crea
         OptionKind::Level => opt = opt.min_int_value(1).max_int_value(8),
         OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
         OptionKind::Game if autocompleted => opt = opt.max_length(20),
-        OptionKind::Game => opt = opt.min_int_value(1),
+        OptionKind::Game => opt = opt.min_int_value(1).max_int_value(MAX_INTEGER),
         OptionKind::Move => opt = opt.set_autocomplete(true),
         _ => {}
     }
     opt
 }
 
-/// The command of a slash command's options, and the users its user options name.
-pub fn command_from(
-    name: &str,
-    options: &[(String, ResolvedValue<'_>)],
-) -> Result<(Command, Vec<UserRef>), crate::i18n::Msg> {
+/// The command of a slash command's options (a subcommand comes as the only option, with the
+/// options given inside it), and the users its user options name.
+pub fn command_from(name: &str, options: &[ResolvedOption<'_>]) -> Result<(Command, Vec<UserRef>), crate::i18n::Msg> {
+    let (subcommand, options) = match options {
+        [ResolvedOption { name: sub, value: ResolvedValue::SubCommand(inner), .. }] => (Some(*sub), inner.as_slice()),
+        _ => (None, options),
+    };
     let mut values = Vec::new();
-    for (n, v) in options {
-        let value = match v {
+    for o in options {
+        let value = match &o.value {
             ResolvedValue::String(s) => OptionValue::Text(s.to_string()),
             ResolvedValue::Integer(i) => OptionValue::Integer(*i),
             ResolvedValue::Boolean(b) => OptionValue::Bool(*b),
@@ -130,11 +193,11 @@ pub fn command_from(
             ResolvedValue::Unresolved(Unresolved::User(id)) => {
                 OptionValue::User(UserRef::new(id.to_string(), "player"))
             }
-            _ => return Err(crate::msg!("parse-option-type", option = n.as_str())),
+            _ => return Err(crate::msg!("parse-option-type", option = o.name)),
         };
-        values.push((n.as_str(), value));
+        values.push((o.name, value));
     }
-    from_options(name, &values)
+    from_options(name, subcommand, &values)
 }
 
 /// A text in every language but English, by locale code (Discord's `*_localizations`).
@@ -192,10 +255,82 @@ mod tests {
         assert_eq!(play["contexts"], serenity::json::json!([0, 1]), "{play}");
         assert_eq!(play["integration_types"], serenity::json::json!([0]), "{play}");
         assert!(play["default_member_permissions"].is_null(), "{play}");
-        assert_eq!(named("tournament")["contexts"], serenity::json::json!([0]));
+        // Ladders and tournaments belong to a server: offered there only, to every member (some of
+        // their actions are administrators', which the core checks: Discord cannot hide one
+        // subcommand).
+        for name in ["ladder", "tournament"] {
+            let c = named(name);
+            assert_eq!(c["contexts"], serenity::json::json!([0]), "{c}");
+            assert!(c["default_member_permissions"].is_null(), "{c}");
+        }
         // A guild's commands carry neither (Discord takes them for global ones only).
         let guild = serde_json_like(&slash_commands(false));
         assert!(guild.iter().all(|c| !c.contains("\"contexts\"")), "{guild:?}");
+    }
+
+    #[test]
+    fn ladder_and_tournament_actions_are_subcommands_with_typed_options() {
+        let json: Vec<serenity::json::Value> = serde_json_like(&slash_commands(false))
+            .iter()
+            .map(|c| serenity::json::from_str(c).expect("JSON"))
+            .collect();
+        for spec in COMMANDS.iter().filter(|c| !c.subcommands.is_empty()) {
+            let c = json.iter().find(|c| c["name"] == spec.name).expect("registered");
+            let subs = c["options"].as_array().expect("options");
+            let names: Vec<&str> = subs.iter().filter_map(|s| s["name"].as_str()).collect();
+            let table: Vec<&str> = spec.subcommands.iter().map(|s| s.name).collect();
+            assert_eq!(names, table, "{c}");
+            assert!(subs.iter().all(|s| s["type"] == 1), "only subcommands: {c}");
+        }
+        let sub = |command: &str, sub: &str| {
+            let c = json.iter().find(|c| c["name"] == command).expect("registered");
+            let subs = c["options"].as_array().expect("options");
+            subs.iter().find(|s| s["name"] == sub).cloned().expect("subcommand")
+        };
+        let option = |s: &serenity::json::Value, name: &str| {
+            s["options"].as_array().and_then(|o| o.iter().find(|o| o["name"] == name).cloned()).expect(name)
+        };
+        let create = sub("tournament", "create");
+        assert_eq!(create["name_localizations"]["tr"], "oluştur", "{create}");
+        let signup = option(&create, "signup");
+        assert_eq!((signup["type"].clone(), signup["min_value"].clone()), (4.into(), 0.into()), "{signup}");
+        assert_eq!(signup["max_value"], 30, "{signup}");
+        let days = option(&create, "days");
+        assert_eq!(days["type"], 4, "{days}");
+        assert_eq!(
+            (days["choices"][0]["value"].clone(), days["choices"][0]["name"].clone()),
+            (1.into(), "1 day".into())
+        );
+        assert_eq!(days["choices"][1]["name"], "2 days", "{days}");
+        assert_eq!(option(&create, "system")["choices"][2]["value"], "swiss");
+        let challenge = sub("ladder", "challenge");
+        let player = option(&challenge, "player");
+        assert_eq!((player["type"].clone(), player["required"].clone()), (6.into(), true.into()), "{player}");
+        let round = option(&sub("tournament", "round"), "round");
+        assert_eq!((round["type"].clone(), round["min_value"].clone()), (4.into(), 1.into()), "{round}");
+        let undo = sub("ladder", "undo");
+        assert_eq!(undo["description"], "Administrators: undo a ladder event (a result, a forfeit) by its number");
+    }
+
+    /// Discord refuses a command whose names, descriptions and choices (at every level) pass 4,000
+    /// characters; ladders' and tournaments' subcommands come closest.
+    #[test]
+    fn every_command_fits_discords_size() {
+        fn size(item: &serenity::json::Value) -> usize {
+            let text = |v: &serenity::json::Value| match v {
+                serenity::json::Value::String(s) => s.chars().count(),
+                serenity::json::Value::Null => 0,
+                other => other.to_string().len(),
+            };
+            let choices =
+                item["choices"].as_array().map_or(0, |c| c.iter().map(|c| text(&c["name"]) + text(&c["value"])).sum());
+            let options = item["options"].as_array().map_or(0, |o| o.iter().map(size).sum());
+            text(&item["name"]) + text(&item["description"]) + choices + options
+        }
+        for c in serde_json_like(&slash_commands(true)) {
+            let c: serenity::json::Value = serenity::json::from_str(&c).expect("JSON");
+            assert!(size(&c) <= 3000, "{} has {} characters, near Discord's 4,000", c["name"], size(&c));
+        }
     }
 
     fn serde_json_like(commands: &[CreateCommand]) -> Vec<String> {

@@ -286,9 +286,7 @@ impl Handler {
             let text = tl!(lang, "discord-missing-permissions", permissions = lacking);
             return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
         }
-        let options: Vec<(String, serenity::all::ResolvedValue<'_>)> =
-            cmd.data.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect();
-        let (command, mentions) = match command_from(&cmd.data.name, &options) {
+        let (command, mentions) = match command_from(&cmd.data.name, &cmd.data.options()) {
             Ok(c) => c,
             Err(e) => {
                 let lang = Lang::parse(&cmd.locale).unwrap_or_default();

@@ -196,8 +196,22 @@ fn every_id_the_code_uses_exists_with_exactly_the_arguments_it_takes() {
             assert!(en.contains_key(&id), "{id}");
         }
         for o in c.options {
-            assert!(en.contains_key(&c.option_id(o)), "{} {}", c.name, o.name);
+            assert!(en.contains_key(&c.option_id(None, o)), "{} {}", c.name, o.name);
             assert!(en.contains_key(&format!("optname-{}", o.name)), "optname-{}", o.name);
+        }
+        for sub in c.subcommands {
+            for id in [c.subcommand_summary_id(sub), c.subcommand_name_id(sub)] {
+                assert!(en.contains_key(&id), "{id}");
+            }
+            for o in sub.options {
+                assert!(en.contains_key(&c.option_id(Some(sub), o)), "{} {} {}", c.name, sub.name, o.name);
+                assert!(en.contains_key(&format!("optname-{}", o.name)), "optname-{}", o.name);
+                if let crate::bot::command::OptionKind::Choice(words) = o.kind {
+                    for w in words {
+                        assert!(en.contains_key(&format!("choice-{}-{w}", o.name)), "choice-{}-{w}", o.name);
+                    }
+                }
+            }
         }
     }
     for v in crate::rules::VARIANTS {
@@ -245,7 +259,8 @@ fn reads_as_text(lit: &str) -> bool {
 
 /// String literals of code lines that are not comments, logs or internal errors (those are for
 /// operators, in English), nor marked `// i18n: data` (a file format's words) or `// i18n:
-/// operator` (start-up checks), nor a command's syntax in the command table (`usage:`, `example:`).
+/// operator` (start-up checks), nor a command's syntax in the command table (`usage:`, `example:`,
+/// a subcommand's `words:`).
 fn user_facing_literals(code: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut statement = String::new();
@@ -272,6 +287,7 @@ fn user_facing_literals(code: &str) -> Vec<String> {
             "// i18n:",
             "usage:",
             "example:",
+            "words:",
         ]
         .iter()
         .any(|k| statement.contains(k));
@@ -321,31 +337,39 @@ fn slash_command_names_are_valid_in_every_language() {
         (1..=32).contains(&s.chars().count())
             && s.chars().all(|c| c == '-' || c == '_' || c.is_numeric() || (c.is_alphabetic() && !c.is_uppercase()))
     };
-    for lang in Lang::ALL {
-        for c in crate::bot::command::COMMANDS {
-            let name = tr(lang, &format!("cmdname-{}", c.name), &[]);
-            assert!(valid(&name), "{name:?} ({})", lang.code());
-            for o in c.options {
-                let name = tr(lang, &format!("optname-{}", o.name), &[]);
-                assert!(valid(&name), "{name:?} ({})", lang.code());
-            }
-        }
-    }
-    // Names within one command are unique in every language (Discord refuses duplicates).
-    for lang in Lang::ALL {
-        let mut names: Vec<String> =
-            crate::bot::command::COMMANDS.iter().map(|c| tr(lang, &format!("cmdname-{}", c.name), &[])).collect();
+    let option_names = |lang: Lang, options: &[crate::bot::command::OptionSpec]| -> Vec<String> {
+        options.iter().map(|o| tr(lang, &format!("optname-{}", o.name), &[])).collect()
+    };
+    let unique = |mut names: Vec<String>, what: &str| {
         names.sort();
         let before = names.len();
         names.dedup();
-        assert_eq!(before, names.len(), "two commands share a name in {}", lang.code());
-        for c in crate::bot::command::COMMANDS {
-            let mut opts: Vec<String> =
-                c.options.iter().map(|o| tr(lang, &format!("optname-{}", o.name), &[])).collect();
-            opts.sort();
-            let before = opts.len();
-            opts.dedup();
-            assert_eq!(before, opts.len(), "{}: two options share a name in {}", c.name, lang.code());
+        assert_eq!(before, names.len(), "{what}: two share a name");
+    };
+    for lang in Lang::ALL {
+        let code = lang.code();
+        let commands = crate::bot::command::COMMANDS;
+        for c in commands {
+            let name = tr(lang, &format!("cmdname-{}", c.name), &[]);
+            assert!(valid(&name), "{name:?} ({code})");
+            for name in option_names(lang, c.options) {
+                assert!(valid(&name), "{name:?} ({code})");
+            }
+            // Names within one command (and one subcommand) are unique (Discord refuses duplicates).
+            unique(option_names(lang, c.options), &format!("{} options in {code}", c.name));
+            let subs: Vec<String> = c.subcommands.iter().map(|s| tr(lang, &c.subcommand_name_id(s), &[])).collect();
+            for name in &subs {
+                assert!(valid(name), "{name:?} ({code})");
+            }
+            unique(subs, &format!("{} subcommands in {code}", c.name));
+            for sub in c.subcommands {
+                assert!(valid(sub.name), "{}", sub.name);
+                for name in option_names(lang, sub.options) {
+                    assert!(valid(&name), "{name:?} ({code})");
+                }
+                unique(option_names(lang, sub.options), &format!("{} {} options in {code}", c.name, sub.name));
+            }
         }
+        unique(commands.iter().map(|c| tr(lang, &format!("cmdname-{}", c.name), &[])).collect(), code);
     }
 }
