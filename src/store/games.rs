@@ -188,10 +188,12 @@ fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<Ga
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// The first game matching `filter`, if any.
+/// The first game matching `filter`, if any, locked for a write transaction
+/// ([`Connection::lock_row`]): what the transaction reads of the game next (its moves) is of the
+/// same state, and another writer of the game waits.
 fn select_one(conn: &Connection, filter: &str, params: impl Params) -> Result<Option<GameRow>> {
     Ok(conn
-        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE {filter}"))?
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE {filter}{}", conn.lock_row()))?
         .query_row(params, row_to_game)
         .optional()?)
 }

@@ -48,7 +48,8 @@ pub struct PgConnection {
 pub enum Connection {
     Sqlite(rusqlite::Connection),
     #[cfg(feature = "postgres")]
-    Postgres(Box<PgConnection>, Cell<bool>),
+    /// With its open transaction: none, a write (`Some(true)`) or a read-only snapshot.
+    Postgres(Box<PgConnection>, Cell<Option<bool>>),
 }
 
 /// A failed statement, from either backend.
@@ -435,6 +436,20 @@ impl Connection {
         }
     }
 
+    /// The clause that makes a `SELECT` of one aggregate's row lock it for this write transaction:
+    /// on PostgreSQL `FOR UPDATE`, so that what the transaction reads next (a game's moves after
+    /// its row) is of the same state — at READ COMMITTED each statement sees what was committed
+    /// before it, and a move committed between the two reads would make them disagree. A second
+    /// writer of the same game waits for the first and then reads its result. Nothing on SQLite
+    /// (one writer at a time) or in a read-only snapshot.
+    pub fn lock_row(&self) -> &'static str {
+        match self {
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(_, open) if open.get() == Some(true) => " FOR UPDATE",
+            _ => "",
+        }
+    }
+
     /// The SQLite connection underneath, where there is one (backup, integrity checks).
     pub fn as_sqlite(&self) -> Option<&rusqlite::Connection> {
         match self {
@@ -535,7 +550,7 @@ impl Connection {
         match self {
             Connection::Sqlite(conn) => conn.is_autocommit(),
             #[cfg(feature = "postgres")]
-            Connection::Postgres(_, open) => !open.get(),
+            Connection::Postgres(_, open) => open.get().is_none(),
         }
     }
 
@@ -556,9 +571,10 @@ impl Connection {
             Connection::Sqlite(conn) => Ok(conn.execute_batch(sqlite)?),
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
-                let sql = if sqlite == "BEGIN" { "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" } else { "BEGIN" };
+                let write = sqlite != "BEGIN";
+                let sql = if write { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" };
                 pg.client.borrow_mut().batch_execute(sql)?;
-                open.set(true);
+                open.set(Some(write));
                 Ok(())
             }
         }
@@ -579,7 +595,7 @@ impl Connection {
             Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
-                open.set(false);
+                open.set(None);
                 Ok(pg.client.borrow_mut().batch_execute(sql)?)
             }
         }
@@ -590,7 +606,7 @@ impl Connection {
     pub fn postgres(client: PgClient) -> Connection {
         Connection::Postgres(
             Box::new(PgConnection { client: RefCell::new(client), statements: RefCell::new(HashMap::new()) }),
-            Cell::new(false),
+            Cell::new(None),
         )
     }
 }
