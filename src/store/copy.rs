@@ -79,7 +79,7 @@ pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Resul
 }
 
 fn refused(why: &str) -> StoreError {
-    StoreError::Corrupt(why.to_owned())
+    StoreError::Refused(why.to_owned())
 }
 
 /// The schema's tables (not the migrations' history), each after the tables it refers to.

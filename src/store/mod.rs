@@ -64,6 +64,8 @@ pub enum StoreError {
     Postgres(postgres::PgError),
     /// Stored data that does not make sense (for example a game whose moves do not replay to its FEN).
     Corrupt(String),
+    /// An operation refused as asked (a non-empty target, a backend this build lacks), with why.
+    Refused(String),
 }
 
 impl std::fmt::Display for StoreError {
@@ -74,6 +76,7 @@ impl std::fmt::Display for StoreError {
             #[cfg(feature = "postgres")]
             StoreError::Postgres(e) => write!(f, "{e}"),
             StoreError::Corrupt(s) => write!(f, "stored data is inconsistent: {s}"),
+            StoreError::Refused(s) => f.write_str(s),
         }
     }
 }
@@ -322,7 +325,7 @@ impl Store {
             #[cfg(feature = "postgres")]
             return Store::open_postgres(db, POSTGRES_CONNECTIONS);
             #[cfg(not(feature = "postgres"))]
-            return Err(StoreError::Corrupt("this build has no PostgreSQL support (cargo feature `postgres`)".into()));
+            return Err(StoreError::Refused("this build has no PostgreSQL support (cargo feature `postgres`)".into()));
         }
         Store::open(db)
     }

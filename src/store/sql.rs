@@ -41,7 +41,8 @@ pub type PgClient =
 #[cfg(feature = "postgres")]
 pub struct PgConnection {
     client: RefCell<PgClient>,
-    statements: RefCell<HashMap<String, r2d2_postgres::postgres::Statement>>,
+    /// Prepared statements by SQL text, then by parameter signature ([`pg::signature`]).
+    statements: RefCell<HashMap<String, Vec<(String, r2d2_postgres::postgres::Statement)>>>,
 }
 
 /// A connection of either backend.
@@ -383,6 +384,9 @@ impl Row<'_> {
     }
 }
 
+/// The mapped rows of [`Statement::query_map`], each `Ok` (mapping stopped at the first error).
+pub type Rows<T> = std::iter::Map<std::vec::IntoIter<T>, fn(T) -> Result<T>>;
+
 /// A statement to run on a connection (prepared and cached by the backend at first use).
 pub struct Statement<'c> {
     conn: &'c Connection,
@@ -396,12 +400,8 @@ impl Statement<'_> {
     }
 
     /// Every row, mapped.
-    pub fn query_map<T>(
-        &mut self,
-        params: impl Params,
-        map: impl FnMut(&Row<'_>) -> Result<T>,
-    ) -> Result<std::vec::IntoIter<Result<T>>> {
-        Ok(self.conn.query_all(&self.sql, params, map)?.into_iter().map(Ok).collect::<Vec<_>>().into_iter())
+    pub fn query_map<T>(&mut self, params: impl Params, map: impl FnMut(&Row<'_>) -> Result<T>) -> Result<Rows<T>> {
+        Ok(self.conn.query_all(&self.sql, params, map)?.into_iter().map(Ok as fn(T) -> Result<T>))
     }
 
     /// The first row, mapped; [`Error::NoRows`] when there is none.
@@ -485,27 +485,12 @@ impl Connection {
 
     /// The first row of a query, mapped; [`Error::NoRows`] when there is none.
     pub fn query_row<T>(&self, sql: &str, params: impl Params, map: impl FnOnce(&Row<'_>) -> Result<T>) -> Result<T> {
-        let values = params.values();
-        match self {
-            Connection::Sqlite(conn) => {
-                let mut statement = conn.prepare_cached(sql)?;
-                let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
-                match rows.next()? {
-                    Some(row) => map(&Row::Sqlite(row)),
-                    None => Err(Error::NoRows),
-                }
-            }
-            #[cfg(feature = "postgres")]
-            Connection::Postgres(pg, _) => {
-                let rows = pg.with_statement(sql, &values, |client, statement| {
-                    Ok(client.query(statement, &pg::params(&values))?)
-                })?;
-                match rows.first() {
-                    Some(row) => map(&Row::Postgres(row)),
-                    None => Err(Error::NoRows),
-                }
-            }
-        }
+        let (mut map, mut first) = (Some(map), None);
+        self.each_row(sql, params, |row| {
+            first = map.take().map(|map| map(row));
+            Ok(false)
+        })?;
+        first.unwrap_or(Err(Error::NoRows))
     }
 
     /// Every row of a query, mapped.
@@ -515,25 +500,40 @@ impl Connection {
         params: impl Params,
         mut map: impl FnMut(&Row<'_>) -> Result<T>,
     ) -> Result<Vec<T>> {
+        let mut out = Vec::new();
+        self.each_row(sql, params, |row| {
+            out.push(map(row)?);
+            Ok(true)
+        })?;
+        Ok(out)
+    }
+
+    /// Runs a query and hands its rows to `f` in order, while `f` says to go on.
+    fn each_row(&self, sql: &str, params: impl Params, mut f: impl FnMut(&Row<'_>) -> Result<bool>) -> Result<()> {
         let values = params.values();
         match self {
             Connection::Sqlite(conn) => {
                 let mut statement = conn.prepare_cached(sql)?;
                 let mut rows = statement.query(rusqlite::params_from_iter(values.iter()))?;
-                let mut out = Vec::new();
                 while let Some(row) = rows.next()? {
-                    out.push(map(&Row::Sqlite(row))?);
+                    if !f(&Row::Sqlite(row))? {
+                        break;
+                    }
                 }
-                Ok(out)
             }
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, _) => {
                 let rows = pg.with_statement(sql, &values, |client, statement| {
                     Ok(client.query(statement, &pg::params(&values))?)
                 })?;
-                rows.iter().map(|row| map(&Row::Postgres(row))).collect()
+                for row in &rows {
+                    if !f(&Row::Postgres(row))? {
+                        break;
+                    }
+                }
             }
         }
+        Ok(())
     }
 
     /// Runs statements without parameters (DDL, `SAVEPOINT`, …).
@@ -624,16 +624,20 @@ impl PgConnection {
         f: impl FnOnce(&mut PgClient, &r2d2_postgres::postgres::Statement) -> Result<T>,
     ) -> Result<T> {
         let mut client = self.client.borrow_mut();
-        let mut key: String = values.iter().map(pg::signature).collect();
-        key.push('\0');
-        key.push_str(sql);
-        let cached = self.statements.borrow().get(&key).cloned();
+        // Found without allocating: the statement runs once per input, the preparation once.
+        let same = |signature: &str| signature.chars().eq(values.iter().map(pg::signature));
+        let cached = self
+            .statements
+            .borrow()
+            .get(sql)
+            .and_then(|prepared| prepared.iter().find(|(signature, _)| same(signature)).map(|(_, s)| s.clone()));
         let statement = match cached {
             Some(s) => s,
             None => {
                 let types: Vec<_> = values.iter().map(pg::declared_type).collect();
                 let s = client.prepare_typed(&numbered_placeholders(sql), &types)?;
-                self.statements.borrow_mut().insert(key, s.clone());
+                let signature = values.iter().map(pg::signature).collect();
+                self.statements.borrow_mut().entry(sql.to_owned()).or_default().push((signature, s.clone()));
                 s
             }
         };
