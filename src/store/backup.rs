@@ -150,6 +150,7 @@ fn put_in_place(partial: &Path, target: &Path, overwrite: bool) -> Result<(), Ba
     }
 }
 
+// SQLite's online backup API: SQLite only. PostgreSQL is backed up with its own `pg_dump` (README).
 #[cfg(test)]
 mod tests {
     use super::*;

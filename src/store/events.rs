@@ -52,11 +52,11 @@ pub fn clear_slot(conn: &Connection, platform: &str, key: &str) -> Result<()> {
 mod tests {
     use super::*;
     use crate::store::Store;
+    use crate::store::testing::on_both_backends;
 
-    #[test]
-    fn an_event_is_claimed_once_and_slots_keep_the_latest_message() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("e.db")).unwrap();
+    on_both_backends!(an_event_is_claimed_once_and_slots_keep_the_latest_message);
+
+    fn an_event_is_claimed_once_and_slots_keep_the_latest_message(store: &Store) {
         let c = store.conn().unwrap();
         assert!(claim(&c, "discord", "ev1", 100).unwrap());
         assert!(!claim(&c, "discord", "ev1", 101).unwrap());

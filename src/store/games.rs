@@ -597,12 +597,12 @@ pub fn outcome_from_db(result: &str, termination: &str) -> Option<Outcome> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::on_both_backends;
     use crate::store::{Store, players};
 
-    #[test]
-    fn ply_guard_lets_one_move_land() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("g.db")).unwrap();
+    on_both_backends!(ply_guard_lets_one_move_land, a_failing_end_hook_leaves_neither_result_nor_consequence);
+
+    fn ply_guard_lets_one_move_land(store: &Store) {
         let c = store.conn().unwrap();
         let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
         let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
@@ -642,10 +642,7 @@ mod tests {
         assert!(moves(&c, id).unwrap().is_empty());
     }
 
-    #[test]
-    fn a_failing_end_hook_leaves_neither_result_nor_consequence() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("g.db")).unwrap();
+    fn a_failing_end_hook_leaves_neither_result_nor_consequence(store: &Store) {
         let c = store.conn().unwrap();
         let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
         let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;

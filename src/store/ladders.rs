@@ -534,22 +534,22 @@ pub(crate) fn test_game(conn: &Connection, white: PlayerId, black: PlayerId) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::on_both_backends;
     use crate::store::{Store, players};
 
-    fn setup() -> (tempfile::TempDir, Store, Vec<PlayerId>) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("l.db")).unwrap();
+    on_both_backends!(
+        create_find_and_list,
+        operations_round_trip_and_refusals_change_nothing,
+        games_find_their_challenge_and_seasons_are_archived,
+    );
+
+    /// Five players, `u1`…`u5`.
+    fn five_players(store: &Store) -> Vec<PlayerId> {
         let c = store.conn().unwrap();
-        let ids = (1..=5)
-            .map(|i| players::ensure(&c, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id)
-            .collect();
-        drop(c);
-        (dir, store, ids)
+        (1..=5).map(|i| players::ensure(&c, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id).collect()
     }
 
-    #[test]
-    fn create_find_and_list() {
-        let (_d, store, _) = setup();
+    fn create_find_and_list(store: &Store) {
         let c = store.conn().unwrap();
         let s = LadderSettings { days_per_move: 2, max_places_up: 4, accept_days: 5 };
         let id = create(&c, "matrix", "!room", "chess", s, 10).unwrap().unwrap();
@@ -563,9 +563,8 @@ mod tests {
         assert!(load(&c, 999).unwrap().is_none());
     }
 
-    #[test]
-    fn operations_round_trip_and_refusals_change_nothing() {
-        let (_d, store, p) = setup();
+    fn operations_round_trip_and_refusals_change_nothing(store: &Store) {
+        let p = five_players(store);
         let c = store.conn().unwrap();
         let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
         update(&c, id, |l| p.iter().try_for_each(|&x| l.join(x, 5).map(|_| ()))).unwrap().unwrap();
@@ -599,9 +598,8 @@ mod tests {
         assert!(due(&c, deadline).unwrap().is_empty());
     }
 
-    #[test]
-    fn games_find_their_challenge_and_seasons_are_archived() {
-        let (_d, store, p) = setup();
+    fn games_find_their_challenge_and_seasons_are_archived(store: &Store) {
+        let p = five_players(store);
         let c = store.conn().unwrap();
         let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
         let game = test_game(&c, p[1], p[0]);

@@ -211,21 +211,20 @@ pub fn unlink(conn: &Connection, platform: &str, user_id: &str, name: &str, now:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::on_both_backends;
     use crate::store::{Store, ladders::test_game};
 
-    fn store() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("k.db")).unwrap();
-        (dir, store)
-    }
+    on_both_backends!(
+        a_code_links_two_accounts_once,
+        refusals,
+        merging_keeps_both_histories_under_the_older_player,
+    );
 
     fn code_for(c: &Connection, platform: &str, user: &str, now: i64) -> String {
         create_code(c, platform, user, now).unwrap().unwrap().to_string()
     }
 
-    #[test]
-    fn a_code_links_two_accounts_once() {
-        let (_d, store) = store();
+    fn a_code_links_two_accounts_once(store: &Store) {
         let c = store.conn().unwrap();
         assert_eq!(create_code(&c, "discord", "1", 0).unwrap(), Err(LinkError::UnknownAccount));
         let alice = players::ensure(&c, "discord", "1", "alice", 10).unwrap();
@@ -239,9 +238,7 @@ mod tests {
         assert_eq!(redeem(&c, "nope", "matrix", "@b:x", "b", 201).unwrap(), Err(LinkError::Malformed));
     }
 
-    #[test]
-    fn refusals() {
-        let (_d, store) = store();
+    fn refusals(store: &Store) {
         let c = store.conn().unwrap();
         players::ensure(&c, "discord", "1", "alice", 10).unwrap();
         players::ensure(&c, "discord", "2", "bob", 10).unwrap();
@@ -275,9 +272,7 @@ mod tests {
         assert_eq!(redeem(&c, &code, "telegram", "9", "c", 1009).unwrap().unwrap().player, carol);
     }
 
-    #[test]
-    fn merging_keeps_both_histories_under_the_older_player() {
-        let (_d, store) = store();
+    fn merging_keeps_both_histories_under_the_older_player(store: &Store) {
         let c = store.conn().unwrap();
         let old = players::ensure(&c, "discord", "1", "alice", 10).unwrap().id;
         let new = players::ensure(&c, "matrix", "@a:x", "alice m", 20).unwrap().id;

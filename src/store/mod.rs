@@ -424,10 +424,98 @@ impl Store {
 #[cfg(feature = "postgres")]
 const POSTGRES_CONNECTIONS: u32 = 16;
 
+/// Test support: a store unit test whose meaning is the same on both backends is written once, as
+/// `fn name(store: &Store)`, and [`on_both_backends!`](testing::on_both_backends) makes it one test
+/// per backend this build has (`name::sqlite`, `name::postgres`), each on a fresh, migrated store.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Store;
+    use std::panic::{AssertUnwindSafe, catch_unwind, resume_unwind};
+
+    /// A backend this build has.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) enum Backend {
+        Sqlite,
+        #[cfg(feature = "postgres")]
+        Postgres,
+    }
+
+    impl std::fmt::Display for Backend {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(match self {
+                Backend::Sqlite => "SQLite",
+                #[cfg(feature = "postgres")]
+                Backend::Postgres => "PostgreSQL",
+            })
+        }
+    }
+
+    /// Connections a test's PostgreSQL store keeps at most (a test holds one or two at a time).
+    #[cfg(feature = "postgres")]
+    const POSTGRES_CONNECTIONS: u32 = 4;
+
+    /// Runs `test` on a new, migrated store of `backend`: SQLite in a temporary directory;
+    /// PostgreSQL in a new database of this test binary's shared server (`pg-harness`), dropped
+    /// afterwards. A failure's message starts with the backend it failed on.
+    pub(crate) fn run_on(backend: Backend, test: impl FnOnce(&Store)) {
+        match backend {
+            Backend::Sqlite => {
+                let dir = tempfile::tempdir().expect("a temporary directory");
+                let store = Store::open(dir.path().join("test.db")).unwrap_or_else(|e| panic!("on {backend}: {e}"));
+                on(backend, || test(&store));
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres => {
+                let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("on {backend}: {e}"));
+                let database = server.create_database().unwrap_or_else(|e| panic!("on {backend}: {e}"));
+                // Dropped before its database (locals drop in reverse order).
+                let store = Store::open_postgres(&database.url(), POSTGRES_CONNECTIONS)
+                    .unwrap_or_else(|e| panic!("on {backend}: {e}"));
+                on(backend, || test(&store));
+            }
+        }
+    }
+
+    /// Runs `test`, naming `backend` in the message of a panic.
+    fn on(backend: Backend, test: impl FnOnce()) {
+        if let Err(panic) = catch_unwind(AssertUnwindSafe(test)) {
+            let message = panic.downcast_ref::<String>().map(String::as_str).or(panic.downcast_ref::<&str>().copied());
+            match message {
+                Some(message) => panic!("on {backend}: {message}"),
+                None => resume_unwind(panic),
+            }
+        }
+    }
+
+    /// `on_both_backends!(a, b)` makes, for each function `fn a(store: &Store)` of the module, the
+    /// tests `a::sqlite` and (with the `postgres` feature) `a::postgres`.
+    macro_rules! on_both_backends {
+        ($($test:ident),+ $(,)?) => {$(
+            mod $test {
+                use $crate::store::testing::{Backend, run_on};
+
+                #[test]
+                fn sqlite() {
+                    run_on(Backend::Sqlite, super::$test);
+                }
+
+                #[cfg(feature = "postgres")]
+                #[test]
+                fn postgres() {
+                    run_on(Backend::Postgres, super::$test);
+                }
+            }
+        )+};
+    }
+    pub(crate) use on_both_backends;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    // SQLite's own migrations, settings and PRAGMAs: SQLite only. PostgreSQL's migrations are
+    // checked in `postgres.rs` and below.
     #[test]
     fn migrations_are_valid() {
         MIGRATIONS.validate().expect("migrations validate");
@@ -451,5 +539,35 @@ mod tests {
         // Opening again is a no-op migration.
         drop(store);
         Store::open(dir.path().join("t.db")).unwrap();
+    }
+
+    /// PostgreSQL's counterpart of the test above: every migration applied and recorded once, the
+    /// schema's tables there, the soundness check answering, and opening again applying nothing.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn open_postgres_applies_schema_once() {
+        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        let database = server.create_database().unwrap();
+        let store = Store::open_postgres(&database.url(), 2).unwrap();
+        assert_eq!(store.dialect(), sql::Dialect::Postgres);
+        assert_eq!(store.path(), None);
+        let conn = store.conn().unwrap();
+        let tables: i64 = conn
+            .query_row(
+                "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public' AND table_name = 'games'",
+                (),
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(tables, 1);
+        let applied: i64 =
+            conn.query_row(&format!("SELECT count(*) FROM {}", postgres::HISTORY_TABLE), (), |r| r.get(0)).unwrap();
+        assert_eq!(applied as usize, postgres::MIGRATIONS.len());
+        drop(conn);
+        assert_eq!(store.integrity_check().unwrap(), "ok");
+        drop(store);
+        Store::open_postgres(&database.url(), 1).unwrap();
+        let mut client = database.connect().unwrap();
+        assert_eq!(postgres::migrate(&mut client).unwrap(), 0, "nothing left to apply");
     }
 }

@@ -181,11 +181,14 @@ pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
 mod tests {
     use super::*;
     use crate::store::Store;
+    use crate::store::testing::on_both_backends;
 
-    #[test]
-    fn rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("o.db")).unwrap();
+    on_both_backends!(
+        rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back,
+        one_process_at_a_time_delivers_a_chat,
+    );
+
+    fn rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back(store: &Store) {
         let c = store.conn().unwrap();
         let a1 = push(&c, "discord", "c:1", "a1", Some(b"png"), 100).unwrap();
         let b1 = push(&c, "discord", "c:2", "b1", None, 100).unwrap();
@@ -214,10 +217,7 @@ mod tests {
         assert_eq!(prune(&c, 131 + KEEP_DONE_SECS + 1).unwrap(), 2);
     }
 
-    #[test]
-    fn one_process_at_a_time_delivers_a_chat() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("o.db")).unwrap();
+    fn one_process_at_a_time_delivers_a_chat(store: &Store) {
         let c = store.conn().unwrap();
         assert!(lease_chat(&c, "discord", "c:1", "p1", 100).unwrap());
         assert!(!lease_chat(&c, "discord", "c:1", "p2", 101).unwrap(), "held by p1");

@@ -134,11 +134,11 @@ pub fn set_lang(conn: &Connection, player: PlayerId, lang: Option<&str>) -> Resu
 mod tests {
     use super::*;
     use crate::store::Store;
+    use crate::store::testing::on_both_backends;
 
-    #[test]
-    fn ensure_is_idempotent_and_renames() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("p.db")).unwrap();
+    on_both_backends!(ensure_is_idempotent_and_renames);
+
+    fn ensure_is_idempotent_and_renames(store: &Store) {
         let c = store.conn().unwrap();
         assert_eq!(find(&c, "console", "alice").unwrap(), None);
         let a = ensure(&c, "console", "alice", "Alice", 1).unwrap();

@@ -293,15 +293,17 @@ pub fn history(
 mod tests {
     use super::*;
     use crate::community::rating::{PROVISIONAL_DEVIATION, RATING_PERIOD_SECS};
+    use crate::store::testing::on_both_backends;
     use crate::store::{Store, StoreError, players};
 
     const DAY: i64 = 24 * 60 * 60;
 
-    fn setup() -> (tempfile::TempDir, Store) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("r.db")).unwrap();
-        (dir, store)
-    }
+    on_both_backends!(
+        rate_stores_both_sides_and_history_in_the_callers_transaction,
+        a_game_is_rated_once_per_scope,
+        leaderboard_keeps_provisional_players_apart_and_finds_the_asker,
+        history_is_oldest_first_and_bounded,
+    );
 
     fn player(conn: &Connection, name: &str) -> PlayerId {
         players::ensure(conn, "test", name, name, 0).unwrap().id
@@ -313,9 +315,7 @@ mod tests {
         assert_eq!(Scope::community("discord", "1234").key(), "discord:1234");
     }
 
-    #[test]
-    fn rate_stores_both_sides_and_history_in_the_callers_transaction() {
-        let (_dir, store) = setup();
+    fn rate_stores_both_sides_and_history_in_the_callers_transaction(store: &Store) {
         let conn = store.conn().unwrap();
         let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
         let scope = Scope::community("discord", "1");
@@ -347,9 +347,7 @@ mod tests {
         assert_eq!((h[0].at, h[0].rating_before, h[0].rating_after), (100, 1500.0, sa.rating.rating));
     }
 
-    #[test]
-    fn a_game_is_rated_once_per_scope() {
-        let (_dir, store) = setup();
+    fn a_game_is_rated_once_per_scope(store: &Store) {
         let conn = store.conn().unwrap();
         let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
         conn.execute(
@@ -367,9 +365,7 @@ mod tests {
         assert_eq!(get(&conn, a, &Scope::Global, "chess").unwrap().unwrap().games, 1);
     }
 
-    #[test]
-    fn leaderboard_keeps_provisional_players_apart_and_finds_the_asker() {
-        let (_dir, store) = setup();
+    fn leaderboard_keeps_provisional_players_apart_and_finds_the_asker(store: &Store) {
         let conn = store.conn().unwrap();
         let scope = Scope::community("discord", "9");
         let ids: Vec<PlayerId> = (0..14).map(|i| player(&conn, &format!("p{i:02}"))).collect();
@@ -408,9 +404,7 @@ mod tests {
         assert!(leaderboard(&conn, &Scope::Global, "chess", 10, Some(ids[0]), 0).unwrap() == Leaderboard::default());
     }
 
-    #[test]
-    fn history_is_oldest_first_and_bounded() {
-        let (_dir, store) = setup();
+    fn history_is_oldest_first_and_bounded(store: &Store) {
         let conn = store.conn().unwrap();
         let (a, b) = (player(&conn, "alice"), player(&conn, "bob"));
         for day in 0..20 {

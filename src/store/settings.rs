@@ -195,11 +195,11 @@ pub fn set_rated_games(conn: &Connection, platform: &str, community_id: &str, ru
 mod tests {
     use super::*;
     use crate::store::Store;
+    use crate::store::testing::on_both_backends;
 
-    #[test]
-    fn chats_inherit_from_their_community_and_override_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("s.db")).unwrap();
+    on_both_backends!(chats_inherit_from_their_community_and_override_it);
+
+    fn chats_inherit_from_their_community_and_override_it(store: &Store) {
         let c = store.conn().unwrap();
         assert_eq!(chat(&c, "console", "main").unwrap(), Settings::default());
         let guild = Settings {

@@ -554,22 +554,19 @@ pub fn round_games(conn: &Connection, id: TournamentId, round: usize) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::testing::on_both_backends;
     use crate::store::{Store, players};
 
-    fn setup(n: usize) -> (tempfile::TempDir, Store, Vec<PlayerId>) {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("t.db")).unwrap();
+    on_both_backends!(registration_and_seeds, round_robin_runs_to_the_end, swiss_pairs_round_by_round);
+
+    /// `n` players, `u1`, `u2`, ….
+    fn new_players(store: &Store, n: usize) -> Vec<PlayerId> {
         let c = store.conn().unwrap();
-        let ids = (1..=n)
-            .map(|i| players::ensure(&c, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id)
-            .collect();
-        drop(c);
-        (dir, store, ids)
+        (1..=n).map(|i| players::ensure(&c, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id).collect()
     }
 
-    #[test]
-    fn registration_and_seeds() {
-        let (_d, store, p) = setup(4);
+    fn registration_and_seeds(store: &Store) {
+        let p = new_players(store, 4);
         let c = store.conn().unwrap();
         let id = create(&c, "discord", "g", "Spring", "chess", System::RoundRobin, 3, Some(p[0]), 5).unwrap();
         assert_eq!(start(&c, id, None).unwrap(), Err(TournamentError::TooFewPlayers));
@@ -591,9 +588,8 @@ mod tests {
         assert_eq!(list(&c, "discord", "g").unwrap(), [t.info]);
     }
 
-    #[test]
-    fn round_robin_runs_to_the_end() {
-        let (_d, store, p) = setup(3);
+    fn round_robin_runs_to_the_end(store: &Store) {
+        let p = new_players(store, 3);
         let c = store.conn().unwrap();
         let id = create(&c, "discord", "g", "RR", "atomic", System::DoubleRoundRobin, 3, None, 5).unwrap();
         for &x in &p {
@@ -618,9 +614,8 @@ mod tests {
         assert!(t.standings().iter().all(|s| s.score.0 == 8 && s.tiebreaks[0].0 == 16));
     }
 
-    #[test]
-    fn swiss_pairs_round_by_round() {
-        let (_d, store, p) = setup(5);
+    fn swiss_pairs_round_by_round(store: &Store) {
+        let p = new_players(store, 5);
         let c = store.conn().unwrap();
         let id = create(&c, "matrix", "!r", "Swiss", "chess", System::Swiss { rounds: 3 }, 3, None, 5).unwrap();
         for &x in &p {
