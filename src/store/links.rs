@@ -214,11 +214,7 @@ mod tests {
     use crate::store::testing::on_both_backends;
     use crate::store::{Store, ladders::test_game};
 
-    on_both_backends!(
-        a_code_links_two_accounts_once,
-        refusals,
-        merging_keeps_both_histories_under_the_older_player,
-    );
+    on_both_backends!(a_code_links_two_accounts_once, refusals, merging_keeps_both_histories_under_the_older_player);
 
     fn code_for(c: &Connection, platform: &str, user: &str, now: i64) -> String {
         create_code(c, platform, user, now).unwrap().unwrap().to_string()
