@@ -2354,7 +2354,8 @@ async fn game_between(fake: &FakeDiscord, channel: u64, white: u64, black: u64) 
 }
 
 /// Seven moves each, none repeating a position.
-const OPENING: [&str; 14] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "d3", "d6", "Nc3", "Nf6", "Be3", "Be6", "Qd2", "Qd7"];
+const OPENING: [&str; 14] =
+    ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "d3", "d6", "Nc3", "Nf6", "Be3", "Be6", "Qd2", "Qd7"];
 
 /// The statuses the fake answered to the bot's posts in `channel`, in order.
 fn post_statuses(fake: &FakeDiscord, channel: u64) -> Vec<u16> {
@@ -2372,7 +2373,15 @@ async fn play_opening_in_both(fake: &FakeDiscord) {
         }
         for (channel, players) in games {
             let said = format!("{san} played by {}", players[ply % 2].1);
-            fake.wait_for(|s| s.kind == SentKind::Message && s.channel_id == Some(channel) && s.content().is_some_and(|c| c.contains(&said)), WAIT).await;
+            fake.wait_for(
+                |s| {
+                    s.kind == SentKind::Message
+                        && s.channel_id == Some(channel)
+                        && s.content().is_some_and(|c| c.contains(&said))
+                },
+                WAIT,
+            )
+            .await;
         }
     }
     for (channel, players) in games {
@@ -2436,6 +2445,8 @@ async fn a_global_rate_limit_loses_nothing() {
         let fake = env.fake.clone();
         game_between(&fake, GENERAL, ALICE, BOB).await;
         game_between(&fake, OTHER, CAROL, DAVE).await;
+        // The offers' buttons are disabled by edits after the games start: let them go first.
+        settle_quietly(&fake, Duration::from_millis(500)).await;
         fake.set_rate_limits(Some(limits));
         play_opening_in_both(&fake).await;
         all_sent(&env, &bot).await;
@@ -2482,12 +2493,18 @@ async fn ladder_variants_are_suggested_from_the_communitys_ladders() {
                 };
                 let choices = fake.wait_for(answer, WAIT).await.payload["choices"].clone();
                 let pairs = choices.as_array().cloned().unwrap_or_default();
-                pairs.iter().map(|c| format!("{}={}", c["name"].as_str().unwrap_or("?"), c["value"].as_str().unwrap_or("?"))).collect::<Vec<_>>()
+                pairs
+                    .iter()
+                    .map(|c| format!("{}={}", c["name"].as_str().unwrap_or("?"), c["value"].as_str().unwrap_or("?")))
+                    .collect::<Vec<_>>()
             }
         };
         assert_eq!(offered(typing("")).await, ["Atomic Chess=atomic", "Capablanca Chess=capablanca", "Chess=chess"]);
         assert_eq!(offered(typing("CAPA")).await, ["Capablanca Chess=capablanca"]);
-        assert_eq!(offered(typing("chess")).await, ["Chess=chess", "Atomic Chess=atomic", "Capablanca Chess=capablanca"]);
+        assert_eq!(
+            offered(typing("chess")).await,
+            ["Chess=chess", "Atomic Chess=atomic", "Capablanca Chess=capablanca"]
+        );
         assert!(offered(typing("stones")).await.is_empty(), "no ladder, no suggestion");
 
         let variant = json!([{ "name": "variant", "type": 3, "value": "capablanca" }]);

@@ -881,7 +881,8 @@ async fn interaction_callback(
 /// An autocomplete result as Discord validates it: at most 25 choices, each with a name of 1 to
 /// 100 characters and a value that is a number or a string of 1 to 100 characters.
 fn check_choices(data: &Value) -> Result<(), Box<Response>> {
-    let invalid = |why: &str| Err(Box::new(error(StatusCode::BAD_REQUEST, 50035, &format!("Invalid Form Body: {why}"))));
+    let invalid =
+        |why: &str| Err(Box::new(error(StatusCode::BAD_REQUEST, 50035, &format!("Invalid Form Body: {why}"))));
     let Some(choices) = data["choices"].as_array() else { return invalid("choices is required") };
     if choices.len() > 25 {
         return invalid("choices: must be 25 or fewer in length");

@@ -320,7 +320,9 @@ impl Handler {
         // Discord takes at most 25 choices, each name and value of 1 to 100 characters.
         let choices = suggested
             .into_iter()
-            .filter(|(name, value)| (1..=100).contains(&name.chars().count()) && (1..=100).contains(&value.chars().count()))
+            .filter(|(name, value)| {
+                (1..=100).contains(&name.chars().count()) && (1..=100).contains(&value.chars().count())
+            })
             .take(25)
             .map(|(name, value)| AutocompleteChoice::new(name, value))
             .collect();
