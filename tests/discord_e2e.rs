@@ -2327,3 +2327,190 @@ fn form_errors<T: std::fmt::Debug>(result: Result<T, serenity::Error>) -> Vec<(S
     assert_eq!((response.status_code.as_u16(), response.error.code), (400, 50035), "{response:?}");
     response.error.errors.iter().map(|e| (e.path.clone(), e.code.clone())).collect()
 }
+
+// ---------------------------------------------------------------------------------------------
+// Discord's rate limits, as the fake enforces them, and ladder autocomplete.
+
+const DAVE: u64 = 17;
+
+/// Two channels and four players, with the fake's rate limits on.
+fn two_channels_limited(limits: fake_discord::RateLimits) -> FakeConfig {
+    let mut world = two_channels().rate_limits(limits);
+    world.guilds[0] = world.guilds[0].clone().member(DAVE, "dave");
+    world
+}
+
+/// `white` challenges `black` to chess in `channel` and `black` accepts by button.
+async fn game_between(fake: &FakeDiscord, channel: u64, white: u64, black: u64) {
+    let options = json!([
+        { "name": "opponent", "type": 6, "value": black.to_string() },
+        { "name": "variant", "type": 3, "value": "chess" },
+        { "name": "color", "type": 3, "value": "white" },
+    ]);
+    let (_, offer) = command(fake, channel, white, "challenge", options).await;
+    let click = fake.click_button(channel, black, message_of(&offer), &button(&offer, "accept"));
+    let started = fake.wait_for(answers(click.id), WAIT).await;
+    assert!(started.content().is_some_and(|c| c.contains("starts")), "{started:?}");
+}
+
+/// Seven moves each, none repeating a position.
+const OPENING: [&str; 14] =
+    ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "d3", "d6", "Nc3", "Nf6", "Be3", "Be6", "Qd2", "Qd7"];
+
+/// The statuses the fake answered to the bot's posts in `channel`, in order.
+fn post_statuses(fake: &FakeDiscord, channel: u64) -> Vec<u16> {
+    let path = format!("/api/v10/channels/{channel}/messages");
+    fake.requests().iter().filter(|r| r.method == "POST" && r.path == path).map(|r| r.status).collect()
+}
+
+/// Plays [`OPENING`] by typed moves in both channels at once, each move as soon as the previous
+/// one's answer is posted (a bounded loop of 14 plies), and checks every answer was posted once.
+async fn play_opening_in_both(fake: &FakeDiscord) {
+    let games = [(GENERAL, [(ALICE, "alice"), (BOB, "bob")]), (OTHER, [(CAROL, "carol"), (DAVE, "dave")])];
+    for (ply, san) in OPENING.iter().enumerate() {
+        for (channel, players) in games {
+            fake.send_message(channel, players[ply % 2].0, san);
+        }
+        for (channel, players) in games {
+            let said = format!("{san} played by {}", players[ply % 2].1);
+            fake.wait_for(
+                |s| {
+                    s.kind == SentKind::Message
+                        && s.channel_id == Some(channel)
+                        && s.content().is_some_and(|c| c.contains(&said))
+                },
+                WAIT,
+            )
+            .await;
+        }
+    }
+    for (channel, players) in games {
+        for (ply, san) in OPENING.iter().enumerate() {
+            let said = format!("{san} played by {}", players[ply % 2].1);
+            assert_eq!(posts_with(fake, channel, &said), 1, "'{said}' posted once in {channel}");
+        }
+    }
+}
+
+/// Every outbox row ends sent.
+async fn all_sent(env: &Env, running: &Running) {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while env.query(running, "SELECT count(*) FROM outbox WHERE state <> 'sent'") > 0 {
+        assert!(tokio::time::Instant::now() < deadline, "rows left unsent");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Two games played fast in two channels against Discord's per-route limit (two posts a second
+/// per channel, as the fake enforces it with Discord's headers and 429 body): the fake serves
+/// 429s, each channel's bucket apart, and every answer is posted exactly once; each 429 costs the
+/// bot a single retry (the next try of that post succeeds), so it never asks again too early.
+#[tokio::test(flavor = "current_thread")]
+async fn per_route_rate_limits_cost_one_retry_and_lose_nothing() {
+    scenario(async {
+        let limits = fake_discord::RateLimits::per_route(2, Duration::from_secs(1));
+        let mut env = Env::new(two_channels_limited(limits)).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        game_between(&fake, GENERAL, ALICE, BOB).await;
+        game_between(&fake, OTHER, CAROL, DAVE).await;
+        play_opening_in_both(&fake).await;
+        all_sent(&env, &bot).await;
+        for channel in [GENERAL, OTHER] {
+            let statuses = post_statuses(&fake, channel);
+            let limited = statuses.iter().filter(|s| **s == 429).count();
+            let posted = statuses.iter().filter(|s| **s == 200).count();
+            assert!(limited > 0, "the limit was reached in {channel}: {statuses:?}");
+            assert_eq!(posted, OPENING.len(), "every answer posted once in {channel}: {statuses:?}");
+            assert!(statuses.windows(2).all(|w| w != [429, 429]), "a 429 costs one retry: {statuses:?}");
+            assert_eq!(statuses.last(), Some(&200));
+            let scopes = fake.requests().into_iter().filter(|r| r.status == 429).map(|r| r.limit_scope);
+            assert!(scopes.into_iter().all(|s| s.as_deref() == Some("user")), "per-route 429s");
+        }
+        env.finish(bot, &[(429, "/messages")]).await;
+    })
+    .await;
+}
+
+/// The same games against a global limit of three requests a second (Discord's is 50): the fake
+/// answers `global: true` 429s, and still every answer is posted exactly once.
+#[tokio::test(flavor = "current_thread")]
+async fn a_global_rate_limit_loses_nothing() {
+    scenario(async {
+        let limits = fake_discord::RateLimits::per_route(100, Duration::from_secs(1)).global(3, Duration::from_secs(1));
+        let mut env = Env::new(two_channels_limited(limits)).await;
+        // On from the first move: a refused start-up (application, gateway) is another story.
+        env.fake.set_rate_limits(None);
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        game_between(&fake, GENERAL, ALICE, BOB).await;
+        game_between(&fake, OTHER, CAROL, DAVE).await;
+        // The offers' buttons are disabled by edits after the games start: let them go first.
+        settle_quietly(&fake, Duration::from_millis(500)).await;
+        fake.set_rate_limits(Some(limits));
+        play_opening_in_both(&fake).await;
+        all_sent(&env, &bot).await;
+        let limited: Vec<_> = fake.requests().into_iter().filter(|r| r.status == 429).collect();
+        assert!(!limited.is_empty(), "the global limit was reached");
+        for channel in [GENERAL, OTHER] {
+            let statuses = post_statuses(&fake, channel);
+            assert_eq!(statuses.iter().filter(|s| **s == 200).count(), OPENING.len(), "{statuses:?}");
+        }
+        assert!(limited.iter().all(|r| r.limit_scope.as_deref() == Some("global")), "{limited:?}");
+        env.finish(bot, &[(429, "/messages")]).await;
+    })
+    .await;
+}
+
+/// `/ladder join`'s variant suggests the community's ladders as the member types (shown name,
+/// variant as value), those starting with the text first; variants without a ladder are not
+/// offered; the chosen value joins the ladder. (Before: `variant` was plain text with no
+/// suggestions, and the fake refuses a focused option that was not registered with autocomplete.)
+#[tokio::test(flavor = "current_thread")]
+async fn ladder_variants_are_suggested_from_the_communitys_ladders() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        for variant in ["chess", "capablanca", "atomic"] {
+            let create = json!([{ "name": "variant", "type": 3, "value": variant }]);
+            let (_, created) = subcommand(&fake, (GENERAL, ALICE), "ladder", "create", create).await;
+            assert!(!created.is_ephemeral(), "{created:?}");
+        }
+        let ladder = registered_in_guild(&fake).await.into_iter().find(|c| c["name"] == "ladder").expect("ladder");
+        for sub in ["join", "leave", "challenge", "accept", "decline", "season", "remove"] {
+            assert_eq!(child(&child(&ladder, sub), "variant")["autocomplete"], true, "/ladder {sub}");
+        }
+        let typing = |typed: &str| {
+            let focused = json!([{ "name": "variant", "type": 3, "value": typed, "focused": true }]);
+            fake.autocomplete(GENERAL, BOB, "ladder", json!([{ "name": "join", "type": 1, "options": focused }]))
+        };
+        let offered = |typing: Interaction| {
+            let fake = fake.clone();
+            async move {
+                let answer = |s: &Sent| {
+                    s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 }
+                };
+                let choices = fake.wait_for(answer, WAIT).await.payload["choices"].clone();
+                let pairs = choices.as_array().cloned().unwrap_or_default();
+                pairs
+                    .iter()
+                    .map(|c| format!("{}={}", c["name"].as_str().unwrap_or("?"), c["value"].as_str().unwrap_or("?")))
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(offered(typing("")).await, ["Atomic Chess=atomic", "Capablanca Chess=capablanca", "Chess=chess"]);
+        assert_eq!(offered(typing("CAPA")).await, ["Capablanca Chess=capablanca"]);
+        assert_eq!(
+            offered(typing("chess")).await,
+            ["Chess=chess", "Atomic Chess=atomic", "Capablanca Chess=capablanca"]
+        );
+        assert!(offered(typing("stones")).await.is_empty(), "no ladder, no suggestion");
+
+        let variant = json!([{ "name": "variant", "type": 3, "value": "capablanca" }]);
+        let (_, joined) = subcommand(&fake, (GENERAL, BOB), "ladder", "join", variant).await;
+        assert!(joined.content().is_some_and(|c| c.contains("bob joins the Capablanca Chess ladder")), "{joined:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}

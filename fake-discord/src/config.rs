@@ -28,16 +28,35 @@ pub struct FakeConfig {
     pub recommended_shards: u32,
 }
 
-/// Rate limits as Discord enforces them: so many requests per route bucket (the method and the
-/// path with its major parameter — channel, guild or webhook — kept and other ids left out) and
-/// so many in all, per window. Every limited answer carries the `X-RateLimit-*` headers; a request
-/// over a limit gets 429 with `retry_after` (and, for the global limit, `global: true`). Interaction
-/// callbacks are not limited, as on Discord.
+/// Rate limits as Discord documents them (developer docs, "Rate Limits"): each route bucket —
+/// the method and the path with its top-level resource kept (channel, guild, or webhook id and
+/// token) and other ids left out, so two channels never share one — allows `per_route` requests
+/// per `window`; all requests of the bot together allow `global` per `global_window` (Discord:
+/// 50 a second), except interaction callbacks and interaction follow-ups, which Discord exempts
+/// from the global limit. Every limited answer carries `X-RateLimit-Limit`, `-Remaining`,
+/// `-Reset` (Unix seconds), `-Reset-After` (seconds) and `-Bucket`; a request over a limit gets
+/// 429 with `Retry-After`, `X-RateLimit-Scope` (`user`, or `global` with `X-RateLimit-Global`)
+/// and a body with `retry_after` in seconds and `global`.
 #[derive(Clone, Copy, Debug)]
 pub struct RateLimits {
     pub per_route: u32,
-    pub global: u32,
     pub window: std::time::Duration,
+    pub global: u32,
+    pub global_window: std::time::Duration,
+}
+
+impl RateLimits {
+    /// `per_route` requests per `window` in each bucket, and Discord's global 50 a second.
+    pub fn per_route(per_route: u32, window: std::time::Duration) -> RateLimits {
+        RateLimits { per_route, window, global: 50, global_window: std::time::Duration::from_secs(1) }
+    }
+
+    /// Replaces the global limit: `global` requests per `window`.
+    pub fn global(mut self, global: u32, window: std::time::Duration) -> RateLimits {
+        self.global = global;
+        self.global_window = window;
+        self
+    }
 }
 
 impl FakeConfig {

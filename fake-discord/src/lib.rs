@@ -315,6 +315,13 @@ impl FakeDiscord {
         self.send_message(channel, user, content)
     }
 
+    /// Switches Discord's rate limits on (or off with `None`) from now on, with fresh windows.
+    pub fn set_rate_limits(&self, limits: Option<RateLimits>) {
+        let mut state = self.state();
+        state.config.rate_limits = limits;
+        state.rate_windows.clear();
+    }
+
     /// Answers the next `times` requests of `method` whose path contains `path_contains` with a
     /// failure ([`FaultKind`]) instead of (or, for [`FaultKind::AnswerLost`], after) doing them.
     pub fn fail_next(&self, method: &str, path_contains: &str, kind: FaultKind, times: usize) {

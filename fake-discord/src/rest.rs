@@ -17,7 +17,7 @@ use axum::routing::{get, post, put};
 use serde_json::{Value, json};
 
 use crate::payloads::{self, snowflake};
-use crate::state::{FaultKind, ReceivedFile, RecordedRequest, Sent, SentKind, Shared, State};
+use crate::state::{FaultKind, RateLimitState, ReceivedFile, RecordedRequest, Sent, SentKind, Shared, State};
 use crate::{commands, gateway};
 
 /// The state every handler extracts.
@@ -87,6 +87,7 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
                 body: body_json,
                 status: 0,
                 unexpected: false,
+                limit_scope: None,
             });
             state.requests.len() - 1
         })
@@ -99,10 +100,12 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
     let mut response = if needs_token(&path) && !authorized(&shared, &parts.headers) {
         error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
     } else if let Some(limit) = limit.as_ref().filter(|limit| limit.over) {
-        rate_limited(limit.reset_after.as_secs_f64(), limit.global)
+        rate_limited(limit)
     } else {
         match fault {
-            Some(FaultKind::RateLimited { retry_after, global }) => rate_limited(retry_after, global),
+            Some(FaultKind::RateLimited { retry_after, global }) => {
+                rate_limited(&shared.lock().scripted_limit(parts.method.as_str(), &path, retry_after, global))
+            }
             Some(FaultKind::ServerError(status)) => server_error(status),
             Some(FaultKind::AnswerLost) => {
                 let _ = next.run(Request::from_parts(parts, Body::from(bytes))).await;
@@ -119,38 +122,44 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
         let recorded = &mut state.requests[index];
         recorded.status = response.status().as_u16();
         recorded.unexpected = response.extensions().get::<Unexpected>().is_some();
+        let scope = response.headers().get("x-ratelimit-scope").and_then(|scope| scope.to_str().ok());
+        recorded.limit_scope = scope.map(str::to_owned);
     }
     shared.notify();
     response
 }
 
-/// Discord's 429: `Retry-After` (whole seconds, rounded up) and the `X-RateLimit-*` headers, and a
-/// JSON body with `message`, `retry_after` (seconds, fractional) and `global` — and no `code`.
-fn rate_limited(retry_after: f64, global: bool) -> Response {
-    let body = json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": global });
+/// Discord's 429: `Retry-After` (whole seconds, rounded up), `X-RateLimit-Scope`, and a JSON
+/// body with `message`, `retry_after` (seconds, fractional) and `global` — and no `code`. Over a
+/// route's limit it carries that bucket's `X-RateLimit-*` headers; over the global limit
+/// `X-RateLimit-Global: true` instead (the global limit is no bucket).
+fn rate_limited(limit: &RateLimitState) -> Response {
+    let retry_after = (limit.reset_after.as_secs_f64() * 1000.0).ceil() / 1000.0;
+    let body = json!({ "message": "You are being rate limited.", "retry_after": retry_after, "global": limit.global });
     let mut response = (StatusCode::TOO_MANY_REQUESTS, axum::Json(body)).into_response();
-    let headers = response.headers_mut();
     let secs = retry_after.ceil().max(1.0).to_string();
+    let headers = response.headers_mut();
     headers.insert(header::RETRY_AFTER, secs.parse().expect("a number is a header value"));
-    headers.insert("x-ratelimit-limit", "5".parse().expect("header"));
-    headers.insert("x-ratelimit-remaining", "0".parse().expect("header"));
-    headers.insert("x-ratelimit-reset-after", retry_after.to_string().parse().expect("header"));
-    headers.insert("x-ratelimit-bucket", "fakebucket".parse().expect("header"));
-    if global {
+    if limit.global {
         headers.insert("x-ratelimit-global", "true".parse().expect("header"));
         headers.insert("x-ratelimit-scope", "global".parse().expect("header"));
     } else {
-        headers.insert("x-ratelimit-scope", "user".parse().expect("header"));
+        rate_limit_headers(&mut response, limit);
+        response.headers_mut().insert("x-ratelimit-scope", "user".parse().expect("header"));
     }
     response
 }
 
-/// The `X-RateLimit-*` headers of an answer within the limits.
-fn rate_limit_headers(response: &mut Response, limit: &crate::state::RateLimitState) {
+/// The `X-RateLimit-*` headers of a bucket: its limit, what remains, when it resets (as Unix
+/// seconds and as seconds from now, both with milliseconds) and its opaque id.
+fn rate_limit_headers(response: &mut Response, limit: &RateLimitState) {
+    let reset_at = std::time::SystemTime::now() + limit.reset_after;
+    let reset_at = reset_at.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let headers = response.headers_mut();
     let pairs = [
         ("x-ratelimit-limit", limit.limit.to_string()),
         ("x-ratelimit-remaining", limit.remaining.to_string()),
+        ("x-ratelimit-reset", format!("{:.3}", reset_at.as_secs_f64())),
         ("x-ratelimit-reset-after", format!("{:.3}", limit.reset_after.as_secs_f64())),
         ("x-ratelimit-bucket", format!("{:x}", fnv(&limit.bucket))),
     ];
@@ -815,6 +824,15 @@ async fn interaction_callback(
         return error(StatusCode::BAD_REQUEST, 40060, "Interaction has already been acknowledged.");
     }
     let callback_type = body.json["type"].as_u64().unwrap_or(0);
+    // An autocomplete request takes only an autocomplete result, and nothing else takes one.
+    if (state.interactions[&token].kind == 4) != (callback_type == 8) {
+        return error(StatusCode::BAD_REQUEST, 50035, "Invalid Form Body: interaction response type");
+    }
+    if callback_type == 8
+        && let Err(response) = check_choices(&body.json["data"])
+    {
+        return *response;
+    }
     let data = Payload { json: body.json["data"].clone(), files: body.files };
     let mut message_id = None;
     match callback_type {
@@ -858,6 +876,31 @@ async fn interaction_callback(
     let kind = SentKind::InteractionResponse { callback_type };
     push_sent(&mut state, kind, Some(channel), message_id, Some(interaction), data);
     no_content()
+}
+
+/// An autocomplete result as Discord validates it: at most 25 choices, each with a name of 1 to
+/// 100 characters and a value that is a number or a string of 1 to 100 characters.
+fn check_choices(data: &Value) -> Result<(), Box<Response>> {
+    let invalid =
+        |why: &str| Err(Box::new(error(StatusCode::BAD_REQUEST, 50035, &format!("Invalid Form Body: {why}"))));
+    let Some(choices) = data["choices"].as_array() else { return invalid("choices is required") };
+    if choices.len() > 25 {
+        return invalid("choices: must be 25 or fewer in length");
+    }
+    let within = |text: &str| (1..=100).contains(&text.chars().count());
+    for choice in choices {
+        if !choice["name"].as_str().is_some_and(within) {
+            return invalid("choices.name: must be between 1 and 100 in length");
+        }
+        let value_ok = match &choice["value"] {
+            Value::String(text) => within(text),
+            value => value.is_number(),
+        };
+        if !value_ok {
+            return invalid("choices.value: must be a number or between 1 and 100 in length");
+        }
+    }
+    Ok(())
 }
 
 /// The interaction of a webhook (follow-up) request, checking the application id.

@@ -67,6 +67,8 @@ pub struct RecordedRequest {
     pub status: u16,
     /// True when no route matched (answered 404).
     pub unexpected: bool,
+    /// The `X-RateLimit-Scope` of a 429 (`user`, `global`): which limit refused it.
+    pub limit_scope: Option<String>,
 }
 
 /// A file the bot uploaded, checked to be a PNG image.
@@ -197,6 +199,8 @@ pub enum Outgoing {
 /// An interaction's progress, keyed by token.
 pub struct InteractionRecord {
     pub id: u64,
+    /// The interaction type: 2 command, 3 component, 4 autocomplete.
+    pub kind: u8,
     pub channel: u64,
     pub acknowledged: bool,
     /// The message of the original response, once there is one.
@@ -376,6 +380,13 @@ fn as_sent(command: &Value, options: Value, autocomplete: bool) -> Value {
             panic!("fake Discord: /{name} has no option {}", option["name"]);
         };
         option["type"] = spec["type"].clone();
+        if option["focused"] == json!(true) {
+            assert!(
+                autocomplete && spec["autocomplete"] == json!(true),
+                "fake Discord: /{name}'s option {} has no autocomplete, so no client focuses it",
+                option["name"]
+            );
+        }
         if nested(spec) {
             let inner = option.get_mut("options").map(Value::take).unwrap_or_else(|| json!([]));
             option["options"] = as_sent(spec, inner, autocomplete);
@@ -558,35 +569,55 @@ impl State {
 
     /// Counts a request against the rate limits, when they are on: `None` when they are off or
     /// the route is not limited, else the bucket's state — whether the request is over the route's
-    /// or the global limit, what remains and when the window resets.
+    /// or the global limit, what remains and when the window resets. A request refused by the
+    /// global limit never reached its route, so it does not count there.
     pub fn rate_limit(&mut self, method: &str, path: &str) -> Option<RateLimitState> {
         let limits = self.config.rate_limits?;
         let route = path.strip_prefix("/api/v10")?;
         if route.starts_with("/gateway") || route.starts_with("/interactions/") {
             return None;
         }
+        // Follow-ups and edits of interaction answers use the application's id as webhook id.
+        let interaction_webhook = route.starts_with(&format!("/webhooks/{}/", self.config.bot_id));
         let bucket = format!("{method} {}", bucket_path(route));
         let now = std::time::Instant::now();
-        let mut count = |key: &str| {
-            let (start, n) = self.rate_windows.entry(key.to_owned()).or_insert((now, 0));
-            if now.duration_since(*start) >= limits.window {
+        let windows = &mut self.rate_windows;
+        let mut count = |key: &str, max: u32, window: std::time::Duration| {
+            let (start, n) = windows.entry(key.to_owned()).or_insert((now, 0));
+            if now.duration_since(*start) >= window {
                 *start = now;
                 *n = 0;
             }
-            *n += 1;
-            (*n, limits.window.saturating_sub(now.duration_since(*start)))
+            let over = *n >= max;
+            if !over {
+                *n += 1;
+            }
+            (over, max - *n, window.saturating_sub(now.duration_since(*start)))
         };
-        let (global_count, global_reset) = count("");
-        let (route_count, reset_after) = count(&bucket);
-        let over_global = global_count > limits.global;
-        Some(RateLimitState {
-            bucket,
-            limit: limits.per_route,
-            remaining: limits.per_route.saturating_sub(route_count),
-            reset_after: if over_global { global_reset } else { reset_after },
-            over: over_global || route_count > limits.per_route,
-            global: over_global,
-        })
+        if !interaction_webhook {
+            let (over, _, reset_after) = count("", limits.global, limits.global_window);
+            if over {
+                let limit = limits.global;
+                return Some(RateLimitState { bucket, limit, remaining: 0, reset_after, over, global: true });
+            }
+        }
+        let (over, remaining, reset_after) = count(&bucket, limits.per_route, limits.window);
+        Some(RateLimitState { bucket, limit: limits.per_route, remaining, reset_after, over, global: false })
+    }
+
+    /// The state a scripted 429 ([`FaultKind::RateLimited`]) announces: the request's bucket,
+    /// empty until `retry_after` seconds from now.
+    pub fn scripted_limit(&self, method: &str, path: &str, retry_after: f64, global: bool) -> RateLimitState {
+        let route = path.strip_prefix("/api/v10").unwrap_or(path);
+        let limit = self.config.rate_limits.map_or(5, |limits| if global { limits.global } else { limits.per_route });
+        RateLimitState {
+            bucket: format!("{method} {}", bucket_path(route)),
+            limit,
+            remaining: 0,
+            reset_after: std::time::Duration::from_secs_f64(retry_after.max(0.0)),
+            over: true,
+            global,
+        }
     }
 
     pub fn new_id(&mut self) -> u64 {
@@ -832,7 +863,8 @@ impl State {
             let found = self.messages.get(&message).cloned();
             interaction["message"] = found.unwrap_or_else(|| panic!("fake Discord: unknown message {message}"));
         }
-        let record = InteractionRecord { id, channel, acknowledged: false, original: None, source_message: source };
+        let record =
+            InteractionRecord { id, kind, channel, acknowledged: false, original: None, source_message: source };
         self.interactions.insert(token.clone(), record);
         self.dispatch("INTERACTION_CREATE", interaction);
         Interaction { id, token }
@@ -926,5 +958,54 @@ impl State {
         }
         text.push_str(&format!("Gateway ops received: {:?}\n", self.gateway.ops_received));
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RateLimits;
+    use std::time::Duration;
+
+    fn limited(limits: RateLimits) -> State {
+        State::new(FakeConfig::new("t").rate_limits(limits))
+    }
+
+    /// (over, global, remaining) of one request.
+    fn ask(state: &mut State, method: &str, path: &str) -> (bool, bool, u32) {
+        let limit = state.rate_limit(method, path).expect("limited route");
+        (limit.over, limit.global, limit.remaining)
+    }
+
+    #[test]
+    fn each_channel_has_its_own_bucket_and_other_ids_share_it() {
+        let mut state = limited(RateLimits::per_route(2, Duration::from_secs(60)));
+        assert_eq!(ask(&mut state, "POST", "/api/v10/channels/1/messages"), (false, false, 1));
+        assert_eq!(ask(&mut state, "POST", "/api/v10/channels/1/messages"), (false, false, 0));
+        assert_eq!(ask(&mut state, "POST", "/api/v10/channels/1/messages"), (true, false, 0));
+        // Another channel, another bucket; another message of the same channel, the same one.
+        assert_eq!(ask(&mut state, "POST", "/api/v10/channels/2/messages"), (false, false, 1));
+        assert_eq!(ask(&mut state, "PATCH", "/api/v10/channels/2/messages/7"), (false, false, 1));
+        assert_eq!(ask(&mut state, "PATCH", "/api/v10/channels/2/messages/8"), (false, false, 0));
+        assert_eq!(ask(&mut state, "PATCH", "/api/v10/channels/2/messages/9"), (true, false, 0));
+        // A webhook's bucket is its id and token.
+        assert_eq!(ask(&mut state, "POST", "/api/v10/webhooks/5/abc"), (false, false, 1));
+        assert_eq!(ask(&mut state, "POST", "/api/v10/webhooks/5/abd"), (false, false, 1));
+        assert!(state.rate_limit("POST", "/api/v10/interactions/1/abc/callback").is_none());
+    }
+
+    #[test]
+    fn the_global_limit_spares_interactions_and_is_not_counted_twice() {
+        let limits = RateLimits::per_route(10, Duration::from_secs(60)).global(2, Duration::from_secs(60));
+        let mut state = limited(limits);
+        assert!(!ask(&mut state, "GET", "/api/v10/channels/1").0);
+        assert!(!ask(&mut state, "GET", "/api/v10/channels/2").0);
+        assert_eq!(ask(&mut state, "GET", "/api/v10/channels/3"), (true, true, 0));
+        // Interaction follow-ups (the application's webhook) are not bound by the global limit.
+        let bot = state.config.bot_id;
+        assert_eq!(ask(&mut state, "POST", &format!("/api/v10/webhooks/{bot}/tok")), (false, false, 9));
+        // The refused request never reached its route: channel 3's bucket is untouched.
+        state.rate_windows.remove("");
+        assert_eq!(ask(&mut state, "GET", "/api/v10/channels/3"), (false, false, 9));
     }
 }

@@ -363,6 +363,9 @@ pub enum OptionKind {
     Game,
     /// A move in the caller's game (front ends may autocomplete the legal moves).
     Move,
+    /// One of the community's ladders, by its variant (front ends may autocomplete the
+    /// community's ladders: [`crate::bot::Bot::suggest_ladders`]).
+    Ladder,
     /// Free text.
     Text,
     /// `key:value` text.
@@ -485,8 +488,9 @@ const GAME_ONLY: &[OptionSpec] = &[GAME_OPT];
 
 /// Which of the community's ladders, by its variant's name. Not a choice of every variant: Discord
 /// counts choices towards a command's 4,000 characters, and ten subcommands with eleven variants
-/// each would pass them (and most variants have no ladder).
-const LADDER: OptionSpec = opt("variant", OptionKind::Text);
+/// each would pass them (and most variants have no ladder); front ends suggest the community's
+/// existing ladders instead.
+const LADDER: OptionSpec = opt("variant", OptionKind::Ladder);
 
 /// `ladder`'s actions; who is challenged or removed is a person option (the mentions).
 static LADDER_ACTIONS: &[SubcommandSpec] = &[
@@ -1223,7 +1227,14 @@ pub fn from_options(
             (OptionKind::Flag(..) | OptionKind::Switch(_), _) => {
                 return Err(msg!("parse-option-bool", option = o.name));
             }
-            (OptionKind::Variant | OptionKind::SeriesVariant | OptionKind::Move | OptionKind::Text, _) => text,
+            (
+                OptionKind::Variant
+                | OptionKind::SeriesVariant
+                | OptionKind::Ladder
+                | OptionKind::Move
+                | OptionKind::Text,
+                _,
+            ) => text,
             (OptionKind::Count(_), _) => text,
             (OptionKind::Choice(_), _) => text,
         };

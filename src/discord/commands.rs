@@ -166,7 +166,7 @@ fn slash_option(
         OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
         OptionKind::Game if autocompleted => opt = opt.max_length(20),
         OptionKind::Game => opt = opt.min_int_value(1).max_int_value(MAX_INTEGER),
-        OptionKind::Move => opt = opt.set_autocomplete(true),
+        OptionKind::Move | OptionKind::Ladder => opt = opt.set_autocomplete(true),
         _ => {}
     }
     opt
@@ -205,21 +205,41 @@ fn others(text: impl Fn(Lang) -> String) -> Vec<(&'static str, String)> {
     Lang::ALL.into_iter().filter(|l| *l != Lang::En).map(|l| (l.code(), text(l))).collect()
 }
 
-/// The focused option's text and the `game` option of an autocomplete request.
-pub fn autocomplete_query(options: &[CommandDataOption]) -> (String, Option<i64>) {
-    let mut typed = String::new();
-    let mut game = None;
+/// What an autocomplete request asks for: the kind of the focused option (from the command
+/// table, inside the subcommand where there is one), what was typed in it so far, and the `game`
+/// option as the user typed it (see [`slash_options`]).
+#[derive(Debug, PartialEq)]
+pub struct Autocompleting {
+    pub kind: Option<OptionKind>,
+    pub typed: String,
+    pub game: Option<i64>,
+}
+
+/// Reads an autocomplete request of command `name`.
+pub fn autocomplete_query(name: &str, options: &[CommandDataOption]) -> Autocompleting {
+    let spec = COMMANDS.iter().find(|c| c.name == name);
+    let (sub, options) = match options {
+        [CommandDataOption { name: sub, value: CommandDataOptionValue::SubCommand(inner), .. }] => {
+            (spec.and_then(|c| c.subcommands.iter().find(|s| s.name == sub)), inner.as_slice())
+        }
+        _ => (None, options),
+    };
+    let table = sub.map_or_else(|| spec.map_or(&[][..], |c| c.options), |s| s.options);
+    let mut query = Autocompleting { kind: None, typed: String::new(), game: None };
     for o in options {
         match &o.value {
-            CommandDataOptionValue::Autocomplete { value, .. } => typed = value.clone(),
-            CommandDataOptionValue::Integer(i) if o.name == "game" => game = Some(*i),
+            CommandDataOptionValue::Autocomplete { value, .. } => {
+                query.typed = value.clone();
+                query.kind = table.iter().find(|spec| spec.name == o.name).map(|spec| spec.kind);
+            }
+            CommandDataOptionValue::Integer(i) if o.name == "game" => query.game = Some(*i),
             CommandDataOptionValue::String(s) if o.name == "game" => {
-                game = s.trim().trim_start_matches('#').parse().ok()
+                query.game = s.trim().trim_start_matches('#').parse().ok()
             }
             _ => {}
         }
     }
-    (typed, game)
+    query
 }
 
 #[cfg(test)]

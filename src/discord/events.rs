@@ -5,7 +5,7 @@
 use super::commands::{autocomplete_query, command_from};
 use super::deliver::{Answer, CONFIRM, Pending, PendingMap, RUN};
 use super::permissions;
-use crate::bot::command::{self, Command};
+use crate::bot::command::{self, Command, OptionKind};
 use crate::bot::{Input, Scope, UserRef};
 use crate::host::recent::Recent;
 use crate::host::{Delivery, Host};
@@ -306,12 +306,26 @@ impl Handler {
     async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
         let guild = cmd.guild_id.map(|g| g.to_string());
         let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
-        let (typed, game) = autocomplete_query(&cmd.data.options);
+        let query = autocomplete_query(&cmd.data.name, &cmd.data.options);
         let (bot, user) = (self.host.bot().clone(), cmd.user.id.to_string());
-        let moves = tokio::task::spawn_blocking(move || bot.suggest_moves(&scope, &user, game, &typed))
-            .await
-            .unwrap_or_default();
-        let choices = moves.into_iter().take(25).map(|m| AutocompleteChoice::new(m.clone(), m)).collect();
+        let suggested = tokio::task::spawn_blocking(move || match query.kind {
+            Some(OptionKind::Ladder) => bot.suggest_ladders(&scope, &query.typed),
+            Some(OptionKind::Move) => {
+                bot.suggest_moves(&scope, &user, query.game, &query.typed).into_iter().map(|m| (m.clone(), m)).collect()
+            }
+            _ => Vec::new(),
+        })
+        .await
+        .unwrap_or_default();
+        // Discord takes at most 25 choices, each name and value of 1 to 100 characters.
+        let choices = suggested
+            .into_iter()
+            .filter(|(name, value)| {
+                (1..=100).contains(&name.chars().count()) && (1..=100).contains(&value.chars().count())
+            })
+            .take(25)
+            .map(|(name, value)| AutocompleteChoice::new(name, value))
+            .collect();
         let r = CreateInteractionResponse::Autocomplete(CreateAutocompleteResponse::new().set_choices(choices));
         if let Err(e) = r.execute(ctx, (cmd.id, &cmd.token)).await {
             tracing::warn!("autocomplete not answered: {e}");

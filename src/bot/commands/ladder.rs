@@ -196,6 +196,34 @@ impl Bot {
         }
     }
 
+    /// The community's ladders for a front end's picker, as (name shown, value to send): those
+    /// whose variant (name or shown name) starts with `typed` first, case-insensitive, then those
+    /// containing it; at most [`super::moves::MAX_SUGGESTIONS`]. Empty outside a community.
+    pub fn suggest_ladders(&self, scope: &Scope, typed: &str) -> Vec<(String, String)> {
+        let Some(community) = scope.community.as_deref() else { return vec![] };
+        let all = match self.conn().and_then(|conn| Ok(ladders::list(&conn, &scope.platform, community)?)) {
+            Ok(all) => all,
+            Err(e) => {
+                tracing::warn!("ladder suggestions failed: {e}");
+                return vec![];
+            }
+        };
+        let want = typed.trim().to_lowercase();
+        let mut named: Vec<(String, String)> =
+            all.iter().map(|info| (self.ladder_name(info), info.variant.clone())).collect();
+        named.sort();
+        let fits = |(shown, value): &(String, String), test: &dyn Fn(&str) -> bool| {
+            test(&shown.to_lowercase()) || test(&value.to_lowercase())
+        };
+        let (mut first, mut rest): (Vec<_>, Vec<_>) = named
+            .into_iter()
+            .filter(|pair| fits(pair, &|s| s.contains(&want)))
+            .partition(|pair| fits(pair, &|s| s.starts_with(&want)));
+        first.append(&mut rest);
+        first.truncate(super::moves::MAX_SUGGESTIONS);
+        first
+    }
+
     fn ladder_name(&self, info: &LadderInfo) -> String {
         variant_named(&info.variant).map_or_else(|_| info.variant.clone(), |v| v.display_name.to_string())
     }
