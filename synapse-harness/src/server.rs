@@ -169,7 +169,8 @@ impl Synapse {
     /// One call to a user's `override_ratelimit` admin endpoint.
     fn admin_request(&self, method: &str, user_id: &str, body: Option<&Value>, what: &str) -> Result<(), HarnessError> {
         let token = self.admin_token()?;
-        let url = format!("{}/_synapse/admin/v1/users/{}/override_ratelimit", self.homeserver_url(), encode_path(user_id));
+        let url =
+            format!("{}/_synapse/admin/v1/users/{}/override_ratelimit", self.homeserver_url(), encode_path(user_id));
         let auth = format!("Bearer {token}");
         let answer = match (method, body) {
             ("POST", Some(body)) => self.agent.post(&url).header("Authorization", &auth).send_json(body),
