@@ -1206,7 +1206,7 @@ async fn a_busy_room_under_synapses_default_rate_limit_loses_nothing() {
     assert_eq!(got, wanted, "every answer once and in order; the bot said: {bodies:#?}");
     // Each move's answer is one event: its board, captioned with the text (before: a text and then a
     // picture, twice the events against the limit).
-    for s in said.iter().filter(|s| label(s).is_some_and(|l| l.starts_with("move "))) {
+    for s in said.iter().filter(|&s| label(s).is_some_and(|l| l.starts_with("move "))) {
         let MessageType::Image(image) = &s.content.msgtype else {
             panic!("the answer {:?} is not a captioned picture; the bot said: {bodies:#?}", s.content.body())
         };
