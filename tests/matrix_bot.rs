@@ -1222,8 +1222,8 @@ async fn a_busy_room_under_synapses_default_rate_limit_loses_nothing() {
 }
 
 /// The bot's sync filter as Synapse applies it: in a room of nine members where only alice spoke
-/// last, an initial sync with the filter carries the membership of the sender (and perhaps the
-/// syncing user) only; without it, every member's.
+/// last, an initial sync with the filter carries fewer memberships (the sender's and those that
+/// name the room); without it, every member's.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sync_filter_lazy_loads_members() {
     use matrix_sdk::ruma::api::client::sync::sync_events::v3::{Filter, Request as SyncRequest};
@@ -1265,7 +1265,8 @@ async fn the_sync_filter_lazy_loads_members() {
     let all = members(None).await;
     let lazy = members(Some(matrix::sync_filter_definition())).await;
     assert_eq!(all, 9, "without the filter every member comes");
-    assert!((1..=2).contains(&lazy), "with it only the sender's (and carol's own): {lazy}");
+    // Synapse also sends the members that name an unnamed room (up to five "heroes"): 6 here.
+    assert!(lazy < all && lazy <= 7, "with it only the sender's, the heroes' and carol's own: {lazy}");
     for h in [alice, bob, carol] {
         h.sync.abort();
     }
