@@ -431,7 +431,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
             // A challenge to carol, answered by reaction only after the restart.
             alice.say(&room, &format!("!challenge @{} chess", users[3].localpart), &[&carol]).await;
             let prompt = alice.expect_text(&room, &bot_id, "Challenge #2").await.event_id;
-            // The last answer's picture arrives after its text: let it come before the bot stops.
+            // Let the prompt's reactions come before the bot stops.
             alice.drain(Duration::from_secs(2)).await;
             bot.stop().await;
             // Someone speaks while the bot is away: answered once it is back, and nothing older again.
@@ -454,10 +454,9 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
         let answer = alice.expect_text(&room, &bot_id, "played by").await;
         delays.push(answer.at - sent);
         if !picture_checked {
-            let image = alice
-                .expect(&room, &bot_id, "a board picture", |s| matches!(s.content.msgtype, MessageType::Image(_)))
-                .await;
-            let MessageType::Image(image) = &image.content.msgtype else { unreachable!() };
+            // One event: the board with the answer as its caption.
+            let MessageType::Image(image) = &answer.content.msgtype else { panic!("not a picture: {answer:?}") };
+            assert_eq!(image.filename.as_deref(), Some("board.png"), "a caption, not a file name, as the body");
             let png = alice.client.media().get_file(image, false).await.unwrap().expect("a file");
             assert_eq!(png_width(&png), 640, "the board's width");
             picture_checked = true;
@@ -596,7 +595,8 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
         .drain(Duration::from_secs(3))
         .await
         .into_iter()
-        .filter(|s| s.sender == bot_id && matches!(s.content.msgtype, MessageType::Text(_)))
+        // Texts and the move's captioned board alike.
+        .filter(|s| s.sender == bot_id)
         .map(|s| s.content.body().to_string())
         .collect();
     let count = |needle: &str| said.iter().filter(|b| b.contains(needle)).count();
@@ -729,11 +729,7 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
         assert_eq!(answer.thread(), Some(&root), "the answer is in the game's thread");
         assert!(answer.encrypted, "the answer is encrypted");
         if !picture_checked {
-            let image = alice
-                .expect(&room, &bot_id, "a board picture", |s| matches!(s.content.msgtype, MessageType::Image(_)))
-                .await;
-            assert!(image.encrypted && image.thread() == Some(&root));
-            let MessageType::Image(image) = &image.content.msgtype else { unreachable!() };
+            let MessageType::Image(image) = &answer.content.msgtype else { panic!("not a picture: {answer:?}") };
             assert!(matches!(image.source, MediaSource::Encrypted(_)), "the picture is an encrypted attachment");
             let png = alice.client.media().get_file(image, false).await.unwrap().expect("a file");
             assert_eq!(png_width(&png), 640, "the board's width");
@@ -1149,6 +1145,130 @@ async fn capabot_run_serves_discord_and_matrix_at_once() {
     let _ = second.kill();
     let _ = second.wait();
     for h in [alice, bob] {
+        h.sync.abort();
+    }
+}
+
+/// A busy room with the bot under Synapse's default limit on sending events (`rc_message`: one
+/// event every five seconds, a burst of ten; the operator exempted nobody): the players send twelve
+/// moves and a command in quick succession, more answers than the burst. Every answer arrives
+/// exactly once and in order, none lost, and each move's answer is one event (its board captioned
+/// with the text).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_busy_room_under_synapses_default_rate_limit_loses_nothing() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    alice.room(&room).invite_user_by_id(&carol.id()).await.unwrap();
+    carol.wait_joined(&room).await;
+    alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    alice.drain(Duration::from_secs(2)).await;
+
+    // From here on the bot is limited as on a server whose operator did not exempt it.
+    synapse.use_default_message_limit(bot_id.as_str()).unwrap_or_else(|e| panic!("{e}"));
+    let (sans, _) = decisive_playout(&start_of(&db, 1), Wants::default());
+    let sans = &sans[..12.min(sans.len() - 1)];
+    let mut wanted: Vec<String> = Vec::new();
+    for (ply, san) in sans.iter().enumerate() {
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        mover.say(&room, san, &[]).await;
+        wanted.push(format!("move {san}"));
+        if ply == sans.len() / 2 {
+            carol.say(&room, "!games", &[]).await;
+            wanted.push("games".into());
+        }
+    }
+
+    // Everything the bot says in the room, until the last answer and a quiet spell after it.
+    let label = |s: &Seen| -> Option<String> {
+        if s.content.body().starts_with("You have no games") {
+            return Some("games".into());
+        }
+        sans.iter().find(|san| answers(1, san)(s)).map(|san| format!("move {san}"))
+    };
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
+    let mut said: Vec<Seen> = Vec::new();
+    let last = wanted.last().cloned();
+    while said.iter().filter_map(label).last() != last {
+        match tokio::time::timeout_at(deadline, alice.seen.recv()).await {
+            Ok(Some(s)) if s.room == room && s.sender == bot_id => said.push(s),
+            Ok(Some(_)) => {}
+            Ok(None) => panic!("handlers gone"),
+            Err(_) => break,
+        }
+    }
+    said.extend(alice.drain(Duration::from_secs(6)).await.into_iter().filter(|s| s.room == room && s.sender == bot_id));
+    let bodies: Vec<String> = said.iter().map(|s| s.content.body().to_string()).collect();
+    let got: Vec<String> = said.iter().filter_map(label).collect();
+    assert_eq!(got, wanted, "every answer once and in order; the bot said: {bodies:#?}");
+    // Each move's answer is one event: its board, captioned with the text (before: a text and then a
+    // picture, twice the events against the limit).
+    for s in said.iter().filter(|&s| label(s).is_some_and(|l| l.starts_with("move "))) {
+        let MessageType::Image(image) = &s.content.msgtype else {
+            panic!("the answer {:?} is not a captioned picture; the bot said: {bodies:#?}", s.content.body())
+        };
+        assert_eq!(image.filename.as_deref(), Some("board.png"));
+    }
+    assert_eq!(said.len(), wanted.len(), "nothing else, nothing twice: {bodies:#?}");
+    let moves: i64 = query(&db, "SELECT count(*) FROM moves WHERE game_id = 1");
+    assert_eq!(moves, sans.len() as i64, "every move stored once");
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// The bot's sync filter as Synapse applies it: in a room of nine members where only alice spoke
+/// last, an initial sync with the filter carries fewer memberships (the sender's and those that
+/// name the room); without it, every member's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sync_filter_lazy_loads_members() {
+    use matrix_sdk::ruma::api::client::sync::sync_events::v3::{Filter, Request as SyncRequest};
+    let Scene { synapse, users: _, _data, db: _, store: _, clock: _, alice, bob, carol } = Scene::start().await;
+    let mut request = CreateRoom::new();
+    request.preset = Some(RoomPreset::PublicChat);
+    let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+    let extra: Vec<String> = (1..=6).map(|i| format!("member{i}")).collect();
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    let mut joiners = vec![bob.client.clone(), carol.client.clone()];
+    for user in synapse.register_users(&extra).unwrap_or_else(|e| panic!("{e}")) {
+        let client = Client::builder().homeserver_url(synapse.homeserver_url()).build().await.unwrap();
+        client.matrix_auth().login_username(&user.localpart, &user.password).send().await.expect("log in");
+        joiners.push(client);
+    }
+    for client in &joiners {
+        client.join_room_by_id(&room).await.expect("join");
+    }
+    alice.say(&room, "hello", &[]).await;
+
+    // Carol's members of the room in an initial sync whose timeline is alice's last message.
+    let members = |filter: Option<matrix_sdk::ruma::api::client::filter::FilterDefinition>| {
+        let (client, room) = (carol.client.clone(), room.clone());
+        async move {
+            let mut definition = filter.unwrap_or_default();
+            definition.room.timeline.limit = Some(1u32.into());
+            let mut request = SyncRequest::new();
+            request.filter = Some(Filter::FilterDefinition(definition));
+            let response = client.send(request).await.expect("a sync");
+            let joined = response.rooms.join.get(&room).expect("carol is in the room");
+            let matrix_sdk::ruma::api::client::sync::sync_events::v3::State::Before(state) = &joined.state else {
+                panic!("state before the timeline was asked for")
+            };
+            let types = state.events.iter().map(|e| e.get_field::<String>("type"));
+            let timeline = joined.timeline.events.iter().map(|e| e.get_field::<String>("type"));
+            types.chain(timeline).filter(|t| matches!(t, Ok(Some(t)) if t == "m.room.member")).count()
+        }
+    };
+    let all = members(None).await;
+    let lazy = members(Some(matrix::sync_filter_definition())).await;
+    assert_eq!(all, 9, "without the filter every member comes");
+    // Synapse also sends the members that name an unnamed room (up to five "heroes"): 6 here.
+    assert!(lazy < all && lazy <= 7, "with it only the sender's, the heroes' and carol's own: {lazy}");
+    for h in [alice, bob, carol] {
         h.sync.abort();
     }
 }

@@ -250,7 +250,13 @@ async fn scope(room: &Room, thread: Option<String>) -> Scope {
 }
 
 async fn user_ref(room: &Room, id: &UserId) -> UserRef {
-    let name = match room.get_member_no_sync(id).await {
+    // Members are lazy-loaded (see `sync_filter`): a sender's membership comes with its event, but
+    // someone only mentioned may be unknown yet, and then the room's member list is fetched once.
+    let member = match room.get_member_no_sync(id).await {
+        Ok(None) => room.get_member(id).await,
+        known => known,
+    };
+    let name = match member {
         Ok(Some(m)) => m.display_name().map(str::to_string),
         _ => None,
     };

@@ -16,6 +16,8 @@ pub use session::{Credentials, StartError};
 use crate::host::Host;
 use matrix_sdk::Client;
 use matrix_sdk::config::SyncSettings;
+use matrix_sdk::ruma::api::client::filter::{FilterDefinition, LazyLoadOptions, RoomEventFilter};
+use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -82,13 +84,34 @@ pub async fn serve_with(host: Arc<Host>, client: Client, options: Options) -> Ar
     front
 }
 
+/// The filter of every sync: room members lazy-loaded (a sync carries the members of the events'
+/// senders, not every member of every room; a room's joined count comes in its summary), no typing
+/// notices, read receipts or presence, which the bot never reads. Everything it acts on stays:
+/// messages, reactions and encrypted events in the timeline, its own and others' membership
+/// changes, room state such as power levels and tombstones, its account data (`m.direct`) and the
+/// to-device messages that carry room keys. Sent inline, so a changed filter needs no stored id.
+pub fn sync_filter() -> Filter {
+    Filter::FilterDefinition(sync_filter_definition())
+}
+
+/// The definition behind [`sync_filter`].
+pub fn sync_filter_definition() -> FilterDefinition {
+    let mut filter = FilterDefinition::default();
+    let lazy = LazyLoadOptions::Enabled { include_redundant_members: false };
+    filter.room.state.lazy_load_options = lazy.clone();
+    filter.room.timeline.lazy_load_options = lazy;
+    filter.room.ephemeral = RoomEventFilter::ignore_all();
+    filter.presence = matrix_sdk::ruma::api::client::filter::Filter::ignore_all();
+    filter
+}
+
 /// The first sync of a new login, whose events are history: nobody listens yet. It returns at once
 /// (no sync token, so no long poll).
 async fn skip_history(host: &Host, client: &Client) {
     let stop = host.stopping();
     let mut delay = Duration::from_millis(200);
     loop {
-        match client.sync_once(SyncSettings::default()).await {
+        match client.sync_once(SyncSettings::default().filter(sync_filter())).await {
             Ok(_) => return,
             Err(e) => {
                 tracing::warn!("first Matrix sync failed, retrying in {delay:?}: {e}");
@@ -105,7 +128,7 @@ async fn skip_history(host: &Host, client: &Client) {
 /// Syncs until the host stops, retrying with back-off (capped at 30 s) while the homeserver fails.
 pub async fn sync_until_stopped(host: &Host, client: &Client) {
     let stop = host.stopping();
-    let settings = SyncSettings::default().timeout(Duration::from_secs(20));
+    let settings = SyncSettings::default().filter(sync_filter()).timeout(Duration::from_secs(20));
     let mut delay = Duration::from_millis(200);
     let mut failing = false;
     loop {

@@ -15,8 +15,10 @@ use matrix_sdk::ruma::events::Mentions;
 use matrix_sdk::ruma::events::reaction::ReactionEventContent;
 use matrix_sdk::ruma::events::relation::{Annotation, InReplyTo, Thread};
 use matrix_sdk::ruma::events::room::message::{
-    AddMentions, Relation, ReplacementMetadata, ReplyWithinThread, RoomMessageEventContent, TextMessageEventContent,
+    AddMentions, ImageMessageEventContent, MessageType, Relation, ReplacementMetadata, ReplyWithinThread,
+    RoomMessageEventContent, TextMessageEventContent,
 };
+use matrix_sdk::ruma::events::room::{ImageInfo, MediaSource};
 use matrix_sdk::ruma::{OwnedEventId, OwnedUserId, RoomId, UInt, UserId};
 use matrix_sdk::{Client, Room};
 use serde::Deserialize;
@@ -159,6 +161,19 @@ impl MatrixFrontEnd {
         }
     }
 
+    /// Uploads a picture, encrypted where the room is.
+    async fn upload(&self, room: &Room, mime: &mime::Mime, bytes: &[u8]) -> Result<MediaSource, DeliveryError> {
+        let state = room.latest_encryption_state().await.map_err(|e| classify("reading the room's encryption", &e))?;
+        if state.is_encrypted() {
+            let mut reader = std::io::Cursor::new(bytes);
+            let file = self.client.upload_encrypted_file(&mut reader).await.map_err(|e| classify("uploading", &e))?;
+            Ok(MediaSource::Encrypted(Box::new(file)))
+        } else {
+            let sent = self.client.media().upload(mime, bytes.to_vec(), None).await;
+            Ok(MediaSource::Plain(sent.map_err(|e| classify("uploading", &e))?.content_uri))
+        }
+    }
+
     async fn room_for(&self, target: &Target) -> Result<(Room, Option<String>), DeliveryError> {
         match target {
             Target::Chat(scope) => {
@@ -249,11 +264,19 @@ impl FrontEnd for MatrixFrontEnd {
         let mut receipt = Receipt::default();
         let mut last: Option<OwnedEventId> = None;
 
+        let previous: Option<OwnedEventId> =
+            reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.try_into().ok());
+        // A board and its text go as one captioned image (half the events against the homeserver's
+        // rate limit, which counts every event); an edit or a prompt keeps its own text message, and
+        // an animation its own event, whose body is its long alt text (the moves).
+        let captioned = reply.animation.is_none()
+            && reply.png.is_some()
+            && !reply.text.is_empty()
+            && reply.choices.is_empty()
+            && previous.is_none();
         let has_text = !reply.text.is_empty() || !reply.choices.is_empty() || reply.picture().is_none();
-        if has_text {
+        if has_text && !captioned {
             let mut content = text_content(reply);
-            let previous: Option<OwnedEventId> =
-                reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.try_into().ok());
             let id = if let Some(previous) = previous {
                 let mentions = content.mentions.clone();
                 let edit = content.make_replacement(ReplacementMetadata::new(previous.clone(), mentions));
@@ -264,14 +287,7 @@ impl FrontEnd for MatrixFrontEnd {
                 send.await.map_err(|e| classify("editing", &e))?;
                 previous
             } else {
-                content.relates_to = match (&thread_root, &answer_to) {
-                    (Some(root), Some(to)) => Some(Relation::Thread(Thread::reply(root.clone(), to.clone()))),
-                    (Some(root), None) => Some(Relation::Thread(Thread::without_fallback(root.clone()))),
-                    (None, Some(to)) => Some(Relation::Reply(matrix_sdk::ruma::events::relation::Reply::new(
-                        InReplyTo::new(to.clone()),
-                    ))),
-                    (None, None) => None,
-                };
+                content.relates_to = relation(&thread_root, &answer_to);
                 if reply.choices.is_empty() {
                     let mut send = room.send(content);
                     if let Some(t) = txn(reply, "text") {
@@ -293,7 +309,20 @@ impl FrontEnd for MatrixFrontEnd {
             last = Some(id);
         }
 
-        if let Some((format, bytes)) = reply.picture() {
+        if let Some((format, bytes)) = reply.picture()
+            && captioned
+        {
+            let source = self.upload(&room, &picture_mime(format), bytes).await?;
+            let mut content = captioned_picture(reply, format, bytes, source);
+            content.relates_to = relation(&thread_root, &answer_to);
+            let mut send = room.send(content);
+            if let Some(t) = txn(reply, "captioned") {
+                send = send.with_transaction_id(t);
+            }
+            let id = send.await.map_err(|e| classify("sending the board", &e))?.response.event_id;
+            receipt.message_id = Some(id.to_string());
+            last = Some(id);
+        } else if let Some((format, bytes)) = reply.picture() {
             let (width, height) = picture_size(format, bytes).unwrap_or((0, 0));
             let info = BaseImageInfo {
                 width: Some(UInt::from(width)),
@@ -357,6 +386,48 @@ impl FrontEnd for MatrixFrontEnd {
         }
         Ok(receipt)
     }
+}
+
+/// Where a new message goes: into the thread (answering `answer_to` there), or as a reply to
+/// `answer_to`, or plainly into the room.
+fn relation<C>(thread_root: &Option<OwnedEventId>, answer_to: &Option<OwnedEventId>) -> Option<Relation<C>> {
+    match (thread_root, answer_to) {
+        (Some(root), Some(to)) => Some(Relation::Thread(Thread::reply(root.clone(), to.clone()))),
+        (Some(root), None) => Some(Relation::Thread(Thread::without_fallback(root.clone()))),
+        (None, Some(to)) => {
+            Some(Relation::Reply(matrix_sdk::ruma::events::relation::Reply::new(InReplyTo::new(to.clone()))))
+        }
+        (None, None) => None,
+    }
+}
+
+/// A reply's text and picture as one `m.image` whose caption is the text (the spec's media
+/// captions, Matrix 1.10: with a `filename`, `body` and `formatted_body` are the caption), with the
+/// text's pills and `m.mentions`.
+pub fn captioned_picture(
+    reply: &Reply,
+    format: PictureFormat,
+    bytes: &[u8],
+    source: MediaSource,
+) -> RoomMessageEventContent {
+    let text = text_content(reply);
+    let (body, formatted) = match text.msgtype {
+        MessageType::Text(t) => (t.body, t.formatted),
+        other => (other.body().to_string(), None),
+    };
+    let (width, height) = picture_size(format, bytes).unwrap_or((0, 0));
+    let mut info = ImageInfo::new();
+    info.width = Some(UInt::from(width));
+    info.height = Some(UInt::from(height));
+    info.size = UInt::new(bytes.len() as u64);
+    info.mimetype = Some(picture_mime(format).to_string());
+    let mut image = ImageMessageEventContent::new(body, source);
+    image.formatted = formatted;
+    image.filename = Some(format.file_name().to_string());
+    image.info = Some(Box::new(info));
+    let mut content = RoomMessageEventContent::new(MessageType::Image(image));
+    content.mentions = text.mentions;
+    content
 }
 
 /// Attachments follow the text into its thread (as a reply to the message just sent there).

@@ -1,10 +1,17 @@
 //! The generated Synapse configuration: a single-process test server on 127.0.0.1 with SQLite,
-//! no federation, generous rate limits and cheap password hashing.
+//! no federation, generous rate limits and cheap password hashing. The one exception is the limit on
+//! sending events (`rc_message`): it keeps Synapse's default, and the harness exempts each user it
+//! registers through the admin API (see [`crate::Synapse::register_user`]), so a test can put one
+//! user back under the default a real server applies.
 
 use std::path::Path;
 
 /// Rate limits so high that no test or benchmark meets them (per second and burst).
 const UNLIMITED: &str = "{per_second: 100000, burst_count: 100000}";
+
+/// Synapse's own default for `rc_message` (per user: one event every five seconds with a burst of
+/// ten; `synapse/config/ratelimiting.py`), written out so a change of default shows in review.
+pub(crate) const DEFAULT_MESSAGE_LIMIT: &str = "{per_second: 0.2, burst_count: 10}";
 
 /// Everything that differs between two test servers.
 pub(crate) struct ServerConfig<'a> {
@@ -64,7 +71,7 @@ impl ServerConfig<'_> {
             "  enabled: false".into(),
             "user_directory:".into(),
             "  enabled: false".into(),
-            format!("rc_message: {UNLIMITED}"),
+            format!("rc_message: {DEFAULT_MESSAGE_LIMIT}"),
             format!("rc_registration: {UNLIMITED}"),
             format!("rc_registration_token_validity: {UNLIMITED}"),
             "rc_login:".into(),
@@ -143,6 +150,7 @@ mod tests {
         assert!(yaml.contains("database: '/tmp/it''s here/homeserver.db'"));
         assert!(yaml.contains("federation_domain_whitelist: []"));
         assert!(!yaml.contains("federation]"));
+        assert!(yaml.contains("rc_message: {per_second: 0.2, burst_count: 10}\n"));
         assert!(config.log_yaml().contains("filename: '/tmp/it''s here/homeserver.log'"));
     }
 }

@@ -1,7 +1,8 @@
 //! A real Synapse for capabot's Matrix tests and benchmarks: installed once from PyPI into a
 //! virtual environment under the cargo target directory, then started per test on a free port
-//! of 127.0.0.1 with a generated configuration (SQLite, no federation, no rate limits) in a
-//! temporary directory. Users are registered through the shared-secret admin API.
+//! of 127.0.0.1 with a generated configuration (SQLite, no federation, no rate limits but Synapse's
+//! default limit on sending events, from which every registered user is exempted unless a test puts
+//! it back) in a temporary directory. Users are registered through the shared-secret admin API.
 //!
 //! Every wait is bounded, and every error carries the tail of Synapse's log.
 

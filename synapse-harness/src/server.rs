@@ -48,7 +48,12 @@ pub struct Synapse {
     child: Option<Child>,
     paused: bool,
     agent: ureq::Agent,
+    /// The access token of the harness's own administrator, registered on first need.
+    admin_token: std::sync::Mutex<Option<String>>,
 }
+
+/// The local part of the administrator the harness registers for its admin API calls.
+const ADMIN_LOCALPART: &str = "synapse-harness-admin";
 
 impl Synapse {
     /// The server name: user ids are `@name:localhost`.
@@ -86,6 +91,7 @@ impl Synapse {
             child: None,
             paused: false,
             agent,
+            admin_token: std::sync::Mutex::new(None),
         };
         let signing_key = base64::engine::general_purpose::STANDARD_NO_PAD.encode(random(32)?);
         synapse.write(config::SIGNING_KEY_FILE, &format!("ed25519 a_test {signing_key}\n"))?;
@@ -138,8 +144,64 @@ impl Synapse {
     }
 
     /// Registers a user with a generated password through the shared-secret admin API, without
-    /// logging it in (it has no device until a client logs in).
+    /// logging it in (it has no device until a client logs in), and exempts it from the limit on
+    /// sending events (see [`use_default_message_limit`](Self::use_default_message_limit)).
     pub fn register_user(&self, localpart: &str, admin: bool) -> Result<RegisteredUser, HarnessError> {
+        let (user, _) = self.register(localpart, admin, true)?;
+        self.exempt_from_message_limit(&user.user_id)?;
+        Ok(user)
+    }
+
+    /// Exempts a user from Synapse's limit on sending events (`rc_message`), as an operator
+    /// exempts a bot: `POST /_synapse/admin/v1/users/<user_id>/override_ratelimit` with zeros.
+    pub fn exempt_from_message_limit(&self, user_id: &str) -> Result<(), HarnessError> {
+        let body = json!({ "messages_per_second": 0, "burst_count": 0 });
+        self.admin_request("POST", user_id, Some(&body), &format!("exempting {user_id} from rate limits"))
+    }
+
+    /// Puts a user back under Synapse's default limit on sending events (about one event every five
+    /// seconds with a burst of ten, `rc_message`), as on a server whose operator exempted nobody:
+    /// the user's override is deleted. Synapse drops its cached override at once.
+    pub fn use_default_message_limit(&self, user_id: &str) -> Result<(), HarnessError> {
+        self.admin_request("DELETE", user_id, None, &format!("restoring the default rate limit of {user_id}"))
+    }
+
+    /// One call to a user's `override_ratelimit` admin endpoint.
+    fn admin_request(&self, method: &str, user_id: &str, body: Option<&Value>, what: &str) -> Result<(), HarnessError> {
+        let token = self.admin_token()?;
+        let url =
+            format!("{}/_synapse/admin/v1/users/{}/override_ratelimit", self.homeserver_url(), encode_path(user_id));
+        let auth = format!("Bearer {token}");
+        let answer = match (method, body) {
+            ("POST", Some(body)) => self.agent.post(&url).header("Authorization", &auth).send_json(body),
+            _ => self.agent.delete(&url).header("Authorization", &auth).call(),
+        };
+        self.request_json(answer, what).map(|_| ())
+    }
+
+    /// The harness administrator's access token, registering it (logged in) on first use.
+    fn admin_token(&self) -> Result<String, HarnessError> {
+        let mut token = self.admin_token.lock().map_err(|_| HarnessError::new("the admin token's lock is poisoned"))?;
+        if let Some(token) = token.as_ref() {
+            return Ok(token.clone());
+        }
+        let (_, answer) = self.register(ADMIN_LOCALPART, true, false)?;
+        let fresh = answer["access_token"]
+            .as_str()
+            .ok_or_else(|| self.error("registering the harness administrator: no access token".into()))?
+            .to_string();
+        *token = Some(fresh.clone());
+        Ok(fresh)
+    }
+
+    /// Registers through the shared-secret admin API; `inhibit_login` false also logs the user in
+    /// (its access token is in the returned answer).
+    fn register(
+        &self,
+        localpart: &str,
+        admin: bool,
+        inhibit_login: bool,
+    ) -> Result<(RegisteredUser, Value), HarnessError> {
         let url = format!("{}/_synapse/admin/v1/register", self.homeserver_url());
         let nonce = self.request_json(self.agent.get(&url).call(), "fetching a registration nonce")?;
         let nonce = nonce["nonce"]
@@ -151,15 +213,16 @@ impl Synapse {
             "username": localpart,
             "password": password,
             "admin": admin,
-            // No device: the user's only devices are those its clients log in with.
-            "inhibit_login": true,
+            // No device unless asked: the user's only devices are those its clients log in with.
+            "inhibit_login": inhibit_login,
             "mac": registration_mac(&self.shared_secret, nonce, localpart, &password, admin),
         });
         let what = format!("registering {localpart}");
         let answer = self.request_json(self.agent.post(&url).send_json(&body), &what)?;
         let user_id =
             answer["user_id"].as_str().ok_or_else(|| self.error(format!("{what}: no user_id in {answer}")))?;
-        Ok(RegisteredUser { localpart: localpart.to_string(), user_id: user_id.to_string(), password })
+        let user = RegisteredUser { localpart: localpart.to_string(), user_id: user_id.to_string(), password };
+        Ok((user, answer))
     }
 
     /// Registers several ordinary users, e.g. `["bot", "alice", "bob"]`.
@@ -327,6 +390,11 @@ impl Drop for Synapse {
             eprintln!("synapse-harness: kept {}", dir.keep().display());
         }
     }
+}
+
+/// A user id as one path segment (`@` and `:` percent-encoded).
+fn encode_path(segment: &str) -> String {
+    percent_encoding::utf8_percent_encode(segment, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
 /// A port on 127.0.0.1 that was free a moment ago.
