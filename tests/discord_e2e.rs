@@ -2327,3 +2327,113 @@ fn form_errors<T: std::fmt::Debug>(result: Result<T, serenity::Error>) -> Vec<(S
     assert_eq!((response.status_code.as_u16(), response.error.code), (400, 50035), "{response:?}");
     response.error.errors.iter().map(|e| (e.path.clone(), e.code.clone())).collect()
 }
+
+// ---------------------------------------------------------------------------------------------
+// Several processes on one PostgreSQL database.
+
+/// Six shards over three `capabot discord` processes (`--shards 0-1`, `2-3`, `4-5` of 6) on one
+/// PostgreSQL database: twelve games in six guilds (one guild per shard, two channels each) are
+/// played concurrently, and the middle process is killed (SIGKILL) and restarted twice between
+/// moves. Every move is answered exactly once, by the process of its guild's shard; the database
+/// holds every move once and every game finished; the games begun before a kill go on after it.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_processes_share_six_shards_on_postgres() {
+    const SHARDS: u32 = 6;
+    const OPENING: [&str; 6] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"];
+    let guild = |shard: u64| (SHARDS as u64 + shard) << 22;
+    let channels: Vec<u64> = (0..SHARDS as u64).flat_map(|s| [guild(s) + 1, guild(s) + 2]).collect();
+    let mut config = world().shards(SHARDS);
+    for s in 0..SHARDS as u64 {
+        config = config.guild(
+            GuildSpec::new(guild(s), &format!("Club {s}"))
+                .text_channel(guild(s) + 1, "one")
+                .text_channel(guild(s) + 2, "two")
+                .member(ALICE, "alice")
+                .member(BOB, "bob"),
+        );
+    }
+    let fake = FakeDiscord::start(config).await;
+    // The PostgreSQL driver blocks: off the runtime's threads.
+    let database = tokio::task::block_in_place(|| {
+        pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}")).create_database().expect("a database")
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let start = |range: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+            .args(["discord", "--shards", range, "--shard-total", &SHARDS.to_string()])
+            .current_dir(dir.path())
+            .env_clear()
+            .env("CAPABOT_DATABASE_URL", database.url())
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("starts")
+    };
+    let all: Vec<[u32; 2]> = (0..SHARDS).map(|s| [s, SHARDS]).collect();
+    let mut processes = vec![start("0-1"), start("2-3"), start("4-5")];
+    fake.wait_for_shards(&all, WAIT).await;
+    for s in 0..SHARDS as u64 {
+        assert_eq!(fake.shard_of_guild(guild(s)), s as u32);
+    }
+    let games = futures::future::join_all(channels.iter().map(|&c| new_game(&fake, c, "chess", &[]))).await;
+    assert_eq!(games.len(), channels.len());
+
+    let mut interactions = Vec::new();
+    for (ply, san) in OPENING.iter().enumerate() {
+        if ply == 2 || ply == 4 {
+            // The middle process dies between moves and comes back.
+            let victim = &mut processes[1];
+            victim.kill().expect("SIGKILL"); // Child::kill is SIGKILL on Unix.
+            let _ = victim.wait();
+            let without: Vec<[u32; 2]> = all.iter().copied().filter(|[s, _]| !(2..=3).contains(s)).collect();
+            fake.wait_for_shards(&without, WAIT).await;
+            processes[1] = start("2-3");
+            fake.wait_for_shards(&all, WAIT).await;
+        }
+        let player = if ply % 2 == 0 { ALICE } else { BOB };
+        let fake = &fake;
+        let moves = channels.iter().map(|&c| async move {
+            let (interaction, answer) =
+                command(&fake, c, player, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
+            assert!(field(&answer, "Move").is_some(), "{san} in {c} refused: {answer:?}");
+            interaction.id
+        });
+        interactions.extend(futures::future::join_all(moves).await);
+    }
+    let fake = &fake;
+    let resignations = channels.iter().map(|&c| async move {
+        let (interaction, answer) = command(&fake, c, BOB, "resign", json!([])).await;
+        assert!(answer.content().is_some_and(|t| t.contains("resignation")), "{answer:?}");
+        interaction.id
+    });
+    interactions.extend(futures::future::join_all(resignations).await);
+
+    // Each move and resignation answered once (an interaction has one response).
+    let sent = fake.sent();
+    for id in &interactions {
+        let responses = sent
+            .iter()
+            .filter(|s| s.interaction_id == Some(*id) && matches!(s.kind, SentKind::InteractionResponse { .. }))
+            .count();
+        assert_eq!(responses, 1, "interaction {id} answered {responses} times");
+    }
+    for mut p in processes {
+        let _ = p.kill();
+        let _ = p.wait();
+    }
+    tokio::task::block_in_place(|| {
+        let store = Store::open_postgres(&database.url(), 2).expect("the shared database");
+        let conn = store.conn().unwrap();
+        let one = |sql: &str| -> i64 { conn.query_row(sql, (), |r| r.get(0)).expect(sql) };
+        let n = channels.len() as i64;
+        assert_eq!(one("SELECT count(*) FROM games WHERE status = 'finished' AND ply = 6"), n);
+        assert_eq!(one("SELECT count(*) FROM moves"), n * OPENING.len() as i64);
+        assert_eq!(one("SELECT count(DISTINCT chat_id) FROM games"), n, "one game per channel");
+        drop(conn);
+        drop(store);
+        drop(database);
+    });
+}

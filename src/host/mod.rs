@@ -533,7 +533,9 @@ impl Host {
 
     /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
     async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> bool {
-        if row.not_before > self.bot.now() {
+        // A row not tried yet goes now (its due time only holds other processes' drainers back:
+        // `outbox::WRITER_GRACE_SECS`); a retry waits for its time.
+        if row.attempts > 0 && row.not_before > self.bot.now() {
             return false;
         }
         let mut tries = 0;
