@@ -340,15 +340,26 @@ fn button(s: &Sent, part: &str) -> String {
 /// Alice challenges Bob (Alice White) with `extra` options; Bob accepts by button. Returns the
 /// answer to the click (the game's start).
 async fn new_game(fake: &FakeDiscord, channel: u64, variant: &str, extra: &[Value]) -> Sent {
+    new_game_between(fake, channel, (ALICE, BOB), variant, extra).await
+}
+
+/// [`new_game`] between two given players: `white` challenges `black`, who accepts.
+async fn new_game_between(
+    fake: &FakeDiscord,
+    channel: u64,
+    (white, black): (u64, u64),
+    variant: &str,
+    extra: &[Value],
+) -> Sent {
     let mut options = vec![
-        json!({ "name": "opponent", "type": 6, "value": BOB.to_string() }),
+        json!({ "name": "opponent", "type": 6, "value": black.to_string() }),
         json!({ "name": "variant", "type": 3, "value": variant }),
         json!({ "name": "color", "type": 3, "value": "white" }),
     ];
     options.extend_from_slice(extra);
-    let (_, offer) = command(fake, channel, ALICE, "challenge", Value::Array(options)).await;
-    assert_eq!(pinged(&offer), vec![BOB.to_string()], "only Bob is pinged: {offer:?}");
-    let click = fake.click_button(channel, BOB, message_of(&offer), &button(&offer, "accept"));
+    let (_, offer) = command(fake, channel, white, "challenge", Value::Array(options)).await;
+    assert_eq!(pinged(&offer), vec![black.to_string()], "only the opponent is pinged: {offer:?}");
+    let click = fake.click_button(channel, black, message_of(&offer), &button(&offer, "accept"));
     let started = fake.wait_for(answers(click.id), WAIT).await;
     assert!(started.content().is_some_and(|c| c.contains("starts")), "{started:?}");
     started
@@ -2343,34 +2354,42 @@ async fn three_processes_share_six_shards_on_postgres() {
     const OPENING: [&str; 6] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"];
     let guild = |shard: u64| (SHARDS as u64 + shard) << 22;
     let channels: Vec<u64> = (0..SHARDS as u64).flat_map(|s| [guild(s) + 1, guild(s) + 2]).collect();
+    // Two players of their own per channel: one person's moves in many channels would meet the
+    // per-person rate limit (a burst of 10), which is not what this test is about.
+    let players = |c: usize| (0x1000 + c as u64, 0x2000 + c as u64);
     let mut config = world().shards(SHARDS);
     for s in 0..SHARDS as u64 {
-        config = config.guild(
-            GuildSpec::new(guild(s), &format!("Club {s}"))
-                .text_channel(guild(s) + 1, "one")
-                .text_channel(guild(s) + 2, "two")
-                .member(ALICE, "alice")
-                .member(BOB, "bob"),
-        );
+        let mut spec = GuildSpec::new(guild(s), &format!("Club {s}"))
+            .text_channel(guild(s) + 1, "one")
+            .text_channel(guild(s) + 2, "two");
+        for (c, _) in channels.iter().enumerate().filter(|(_, c)| **c >> 22 == SHARDS as u64 + s) {
+            let (white, black) = players(c);
+            spec = spec.member(white, &format!("white{c}")).member(black, &format!("black{c}"));
+        }
+        config = config.guild(spec);
     }
     let fake = FakeDiscord::start(config).await;
     // The PostgreSQL driver blocks: off the runtime's threads.
-    let database = tokio::task::block_in_place(|| {
+    let database = OffRuntime(Some(tokio::task::block_in_place(|| {
         pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}")).create_database().expect("a database")
-    });
+    })));
     let dir = tempfile::tempdir().expect("tempdir");
     let start = |range: &str| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+        // Each process's log, appended to over its restarts, is shown if the test fails.
+        let log = dir.path().join(format!("shards-{range}.log"));
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
             .args(["discord", "--shards", range, "--shard-total", &SHARDS.to_string()])
             .current_dir(dir.path())
             .env_clear()
             .env("CAPABOT_DATABASE_URL", database.url())
             .env("DISCORD_TOKEN", TOKEN)
             .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+            .env("RUST_LOG", "warn,capabot=debug")
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
+            .stderr(std::fs::OpenOptions::new().create(true).append(true).open(&log).expect("a log file"))
             .spawn()
-            .expect("starts")
+            .expect("starts");
+        Process { child, log }
     };
     let all: Vec<[u32; 2]> = (0..SHARDS).map(|s| [s, SHARDS]).collect();
     let mut processes = vec![start("0-1"), start("2-3"), start("4-5")];
@@ -2378,24 +2397,25 @@ async fn three_processes_share_six_shards_on_postgres() {
     for s in 0..SHARDS as u64 {
         assert_eq!(fake.shard_of_guild(guild(s)), s as u32);
     }
-    let games = futures::future::join_all(channels.iter().map(|&c| new_game(&fake, c, "chess", &[]))).await;
+    let games = futures::future::join_all(
+        channels.iter().enumerate().map(|(i, &c)| new_game_between(&fake, c, players(i), "chess", &[])),
+    )
+    .await;
     assert_eq!(games.len(), channels.len());
 
     let mut interactions = Vec::new();
     for (ply, san) in OPENING.iter().enumerate() {
         if ply == 2 || ply == 4 {
             // The middle process dies between moves and comes back.
-            let victim = &mut processes[1];
-            victim.kill().expect("SIGKILL"); // Child::kill is SIGKILL on Unix.
-            let _ = victim.wait();
+            processes[1].kill();
             let without: Vec<[u32; 2]> = all.iter().copied().filter(|[s, _]| !(2..=3).contains(s)).collect();
             fake.wait_for_shards(&without, WAIT).await;
             processes[1] = start("2-3");
             fake.wait_for_shards(&all, WAIT).await;
         }
-        let player = if ply % 2 == 0 { ALICE } else { BOB };
         let fake = &fake;
-        let moves = channels.iter().map(|&c| async move {
+        let moves = channels.iter().enumerate().map(|(i, &c)| async move {
+            let player = if ply % 2 == 0 { players(i).0 } else { players(i).1 };
             let (interaction, answer) =
                 command(&fake, c, player, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
             assert!(field(&answer, "Move").is_some(), "{san} in {c} refused: {answer:?}");
@@ -2404,8 +2424,8 @@ async fn three_processes_share_six_shards_on_postgres() {
         interactions.extend(futures::future::join_all(moves).await);
     }
     let fake = &fake;
-    let resignations = channels.iter().map(|&c| async move {
-        let (interaction, answer) = command(&fake, c, BOB, "resign", json!([])).await;
+    let resignations = channels.iter().enumerate().map(|(i, &c)| async move {
+        let (interaction, answer) = command(&fake, c, players(i).1, "resign", json!([])).await;
         assert!(answer.content().is_some_and(|t| t.contains("resignation")), "{answer:?}");
         interaction.id
     });
@@ -2420,10 +2440,7 @@ async fn three_processes_share_six_shards_on_postgres() {
             .count();
         assert_eq!(responses, 1, "interaction {id} answered {responses} times");
     }
-    for mut p in processes {
-        let _ = p.kill();
-        let _ = p.wait();
-    }
+    drop(processes);
     tokio::task::block_in_place(|| {
         let store = Store::open_postgres(&database.url(), 2).expect("the shared database");
         let conn = store.conn().unwrap();
@@ -2436,4 +2453,53 @@ async fn three_processes_share_six_shards_on_postgres() {
         drop(store);
         drop(database);
     });
+}
+
+/// A value whose drop blocks (a PostgreSQL database, dropped on its server), dropped on a thread of
+/// its own: a runtime's thread must not block, not even while a failed test unwinds.
+#[cfg(feature = "postgres")]
+struct OffRuntime<T: Send + 'static>(Option<T>);
+
+#[cfg(feature = "postgres")]
+impl<T: Send + 'static> std::ops::Deref for OffRuntime<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_ref().expect("present until dropped")
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl<T: Send + 'static> Drop for OffRuntime<T> {
+    fn drop(&mut self) {
+        let value = self.0.take();
+        let _ = std::thread::spawn(move || drop(value)).join();
+    }
+}
+
+/// A `capabot` process of a test: killed (SIGKILL) when dropped, its log shown if the test failed.
+#[cfg(feature = "postgres")]
+struct Process {
+    child: std::process::Child,
+    log: std::path::PathBuf,
+}
+
+#[cfg(feature = "postgres")]
+impl Process {
+    fn kill(&mut self) {
+        let _ = self.child.kill(); // Child::kill is SIGKILL on Unix.
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+        if std::thread::panicking() {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(60).collect();
+            eprintln!("--- the last lines of {}:", self.log.display());
+            tail.iter().rev().for_each(|line| eprintln!("{line}"));
+        }
+    }
 }
