@@ -310,12 +310,36 @@ impl Config {
             // The console is one person typing (or a script): no limits there; chat front ends
             // get them (`chat_host_config`).
             limits: None,
+            instance: None,
         }
     }
 
-    /// The host's settings for the chat platforms: with per-person and per-chat rate limits.
-    pub fn chat_host_config(&self) -> crate::host::HostConfig {
-        crate::host::HostConfig { limits: Some(crate::host::limits::LimitConfig::default()), ..self.host_config() }
+    /// The host's settings for the chat platforms (`discord`, `matrix`: which ones this process
+    /// serves): with per-person and per-chat rate limits, and named by [`Config::instance`].
+    pub fn chat_host_config(&self, discord: bool, matrix: bool) -> crate::host::HostConfig {
+        crate::host::HostConfig {
+            limits: Some(crate::host::limits::LimitConfig::default()),
+            instance: Some(self.instance(discord, matrix)),
+            ..self.host_config()
+        }
+    }
+
+    /// What a process serves, as its name among the processes sharing one database: its platforms
+    /// and, on Discord, its shard range (`discord-shards-2-3-of-6+matrix`). Two processes never
+    /// serve the same (Discord would send both every event), and a process restarted in place of
+    /// one that died has its name, so it takes over that one's delivery leases at once.
+    pub fn instance(&self, discord: bool, matrix: bool) -> String {
+        let mut parts = Vec::new();
+        if discord {
+            parts.push(match self.discord.shard_range() {
+                Ok(Some(r)) => format!("discord-shards-{}-{}-of-{}", r.first, r.last, r.total),
+                _ => "discord".to_string(),
+            });
+        }
+        if matrix {
+            parts.push("matrix".to_string());
+        }
+        if parts.is_empty() { "host".to_string() } else { parts.join("+") }
     }
 }
 
@@ -335,6 +359,20 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn a_process_is_named_by_what_it_serves() {
+        let mut cfg = Config::default();
+        assert_eq!(cfg.instance(true, false), "discord");
+        assert_eq!(cfg.instance(false, true), "matrix");
+        assert_eq!(cfg.instance(false, false), "host");
+        cfg.discord.shards = Some("2-3".into());
+        cfg.discord.shard_total = Some(6);
+        assert_eq!(cfg.instance(true, true), "discord-shards-2-3-of-6+matrix");
+        cfg.discord.shards = Some("4-5".into());
+        assert_ne!(cfg.instance(true, false), "discord-shards-2-3-of-6", "another range, another name");
+        assert_eq!(cfg.chat_host_config(true, false).instance.as_deref(), Some("discord-shards-4-5-of-6"));
+    }
 
     #[test]
     fn shard_ranges() {

@@ -228,8 +228,8 @@ fn start_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), Stri
 
 /// A host for the chat platforms (with rate limits).
 #[cfg(any(feature = "discord", feature = "matrix"))]
-fn start_chat_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
-    start_host_with(cfg, cfg.chat_host_config())
+fn start_chat_host(cfg: &Config, discord: bool, matrix: bool) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
+    start_host_with(cfg, cfg.chat_host_config(discord, matrix))
 }
 
 fn start_host_with(
@@ -315,7 +315,7 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
         return Err("host.metrics is set, but this build has no metrics endpoint (cargo feature metrics-http)".into());
     }
     let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
-    let (host, rt) = start_chat_host(&cfg)?;
+    let (host, rt) = start_chat_host(&cfg, discord, matrix)?;
     let stop = CancellationToken::new();
     let res = rt.block_on(async {
         #[cfg(feature = "metrics-http")]

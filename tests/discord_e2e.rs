@@ -340,15 +340,26 @@ fn button(s: &Sent, part: &str) -> String {
 /// Alice challenges Bob (Alice White) with `extra` options; Bob accepts by button. Returns the
 /// answer to the click (the game's start).
 async fn new_game(fake: &FakeDiscord, channel: u64, variant: &str, extra: &[Value]) -> Sent {
+    new_game_between(fake, channel, (ALICE, BOB), variant, extra).await
+}
+
+/// [`new_game`] between two given players: `white` challenges `black`, who accepts.
+async fn new_game_between(
+    fake: &FakeDiscord,
+    channel: u64,
+    (white, black): (u64, u64),
+    variant: &str,
+    extra: &[Value],
+) -> Sent {
     let mut options = vec![
-        json!({ "name": "opponent", "type": 6, "value": BOB.to_string() }),
+        json!({ "name": "opponent", "type": 6, "value": black.to_string() }),
         json!({ "name": "variant", "type": 3, "value": variant }),
         json!({ "name": "color", "type": 3, "value": "white" }),
     ];
     options.extend_from_slice(extra);
-    let (_, offer) = command(fake, channel, ALICE, "challenge", Value::Array(options)).await;
-    assert_eq!(pinged(&offer), vec![BOB.to_string()], "only Bob is pinged: {offer:?}");
-    let click = fake.click_button(channel, BOB, message_of(&offer), &button(&offer, "accept"));
+    let (_, offer) = command(fake, channel, white, "challenge", Value::Array(options)).await;
+    assert_eq!(pinged(&offer), vec![black.to_string()], "only the opponent is pinged: {offer:?}");
+    let click = fake.click_button(channel, black, message_of(&offer), &button(&offer, "accept"));
     let started = fake.wait_for(answers(click.id), WAIT).await;
     assert!(started.content().is_some_and(|c| c.contains("starts")), "{started:?}");
     started
@@ -2513,4 +2524,169 @@ async fn ladder_variants_are_suggested_from_the_communitys_ladders() {
         env.finish(bot, &[]).await;
     })
     .await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Several processes on one PostgreSQL database.
+
+/// Six shards over three `capabot discord` processes (`--shards 0-1`, `2-3`, `4-5` of 6) on one
+/// PostgreSQL database: twelve games in six guilds (one guild per shard, two channels each) are
+/// played concurrently, and the middle process is killed (SIGKILL) and restarted twice between
+/// moves. Every move is answered exactly once, by the process of its guild's shard; the database
+/// holds every move once and every game finished; the games begun before a kill go on after it.
+#[cfg(feature = "postgres")]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_processes_share_six_shards_on_postgres() {
+    const SHARDS: u32 = 6;
+    const OPENING: [&str; 6] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"];
+    let guild = |shard: u64| (SHARDS as u64 + shard) << 22;
+    let channels: Vec<u64> = (0..SHARDS as u64).flat_map(|s| [guild(s) + 1, guild(s) + 2]).collect();
+    // Two players of their own per channel: one person's moves in many channels would meet the
+    // per-person rate limit (a burst of 10), which is not what this test is about.
+    let players = |c: usize| (0x1000 + c as u64, 0x2000 + c as u64);
+    let mut config = world().shards(SHARDS);
+    for s in 0..SHARDS as u64 {
+        let mut spec = GuildSpec::new(guild(s), &format!("Club {s}"))
+            .text_channel(guild(s) + 1, "one")
+            .text_channel(guild(s) + 2, "two");
+        for (c, _) in channels.iter().enumerate().filter(|(_, c)| **c >> 22 == SHARDS as u64 + s) {
+            let (white, black) = players(c);
+            spec = spec.member(white, &format!("white{c}")).member(black, &format!("black{c}"));
+        }
+        config = config.guild(spec);
+    }
+    let fake = FakeDiscord::start(config).await;
+    // The PostgreSQL driver blocks: off the runtime's threads.
+    let database = OffRuntime(Some(tokio::task::block_in_place(|| {
+        pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}")).create_database().expect("a database")
+    })));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let start = |range: &str| {
+        // Each process's log, appended to over its restarts, is shown if the test fails.
+        let log = dir.path().join(format!("shards-{range}.log"));
+        let child = std::process::Command::new(env!("CARGO_BIN_EXE_capabot"))
+            .args(["discord", "--shards", range, "--shard-total", &SHARDS.to_string()])
+            .current_dir(dir.path())
+            .env_clear()
+            .env("CAPABOT_DATABASE_URL", database.url())
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+            .env("RUST_LOG", "warn,capabot=debug")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::fs::OpenOptions::new().create(true).append(true).open(&log).expect("a log file"))
+            .spawn()
+            .expect("starts");
+        Process { child, log }
+    };
+    let all: Vec<[u32; 2]> = (0..SHARDS).map(|s| [s, SHARDS]).collect();
+    let mut processes = vec![start("0-1"), start("2-3"), start("4-5")];
+    fake.wait_for_shards(&all, WAIT).await;
+    for s in 0..SHARDS as u64 {
+        assert_eq!(fake.shard_of_guild(guild(s)), s as u32);
+    }
+    let games = futures::future::join_all(
+        channels.iter().enumerate().map(|(i, &c)| new_game_between(&fake, c, players(i), "chess", &[])),
+    )
+    .await;
+    assert_eq!(games.len(), channels.len());
+
+    let mut interactions = Vec::new();
+    for (ply, san) in OPENING.iter().enumerate() {
+        if ply == 2 || ply == 4 {
+            // The middle process dies between moves and comes back.
+            processes[1].kill();
+            let without: Vec<[u32; 2]> = all.iter().copied().filter(|[s, _]| !(2..=3).contains(s)).collect();
+            fake.wait_for_shards(&without, WAIT).await;
+            processes[1] = start("2-3");
+            fake.wait_for_shards(&all, WAIT).await;
+        }
+        let fake = &fake;
+        let moves = channels.iter().enumerate().map(|(i, &c)| async move {
+            let player = if ply % 2 == 0 { players(i).0 } else { players(i).1 };
+            let (interaction, answer) =
+                command(&fake, c, player, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
+            assert!(field(&answer, "Move").is_some(), "{san} in {c} refused: {answer:?}");
+            interaction.id
+        });
+        interactions.extend(futures::future::join_all(moves).await);
+    }
+    let fake = &fake;
+    let resignations = channels.iter().enumerate().map(|(i, &c)| async move {
+        let (interaction, answer) = command(&fake, c, players(i).1, "resign", json!([])).await;
+        assert!(answer.content().is_some_and(|t| t.contains("resignation")), "{answer:?}");
+        interaction.id
+    });
+    interactions.extend(futures::future::join_all(resignations).await);
+
+    // Each move and resignation answered once (an interaction has one response).
+    let sent = fake.sent();
+    for id in &interactions {
+        let responses = sent
+            .iter()
+            .filter(|s| s.interaction_id == Some(*id) && matches!(s.kind, SentKind::InteractionResponse { .. }))
+            .count();
+        assert_eq!(responses, 1, "interaction {id} answered {responses} times");
+    }
+    drop(processes);
+    tokio::task::block_in_place(|| {
+        let store = Store::open_postgres(&database.url(), 2).expect("the shared database");
+        let conn = store.conn().unwrap();
+        let one = |sql: &str| -> i64 { conn.query_row(sql, (), |r| r.get(0)).expect(sql) };
+        let n = channels.len() as i64;
+        assert_eq!(one("SELECT count(*) FROM games WHERE status = 'finished' AND ply = 6"), n);
+        assert_eq!(one("SELECT count(*) FROM moves"), n * OPENING.len() as i64);
+        assert_eq!(one("SELECT count(DISTINCT chat_id) FROM games"), n, "one game per channel");
+        drop(conn);
+        drop(store);
+        drop(database);
+    });
+}
+
+/// A value whose drop blocks (a PostgreSQL database, dropped on its server), dropped on a thread of
+/// its own: a runtime's thread must not block, not even while a failed test unwinds.
+#[cfg(feature = "postgres")]
+struct OffRuntime<T: Send + 'static>(Option<T>);
+
+#[cfg(feature = "postgres")]
+impl<T: Send + 'static> std::ops::Deref for OffRuntime<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_ref().expect("present until dropped")
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl<T: Send + 'static> Drop for OffRuntime<T> {
+    fn drop(&mut self) {
+        let value = self.0.take();
+        let _ = std::thread::spawn(move || drop(value)).join();
+    }
+}
+
+/// A `capabot` process of a test: killed (SIGKILL) when dropped, its log shown if the test failed.
+#[cfg(feature = "postgres")]
+struct Process {
+    child: std::process::Child,
+    log: std::path::PathBuf,
+}
+
+#[cfg(feature = "postgres")]
+impl Process {
+    fn kill(&mut self) {
+        let _ = self.child.kill(); // Child::kill is SIGKILL on Unix.
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(feature = "postgres")]
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill();
+        if std::thread::panicking() {
+            let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let tail: Vec<&str> = log.lines().rev().take(60).collect();
+            eprintln!("--- the last lines of {}:", self.log.display());
+            tail.iter().rev().for_each(|line| eprintln!("{line}"));
+        }
+    }
 }

@@ -149,6 +149,12 @@ pub struct HostConfig {
     pub tick_every: Duration,
     /// Rate limits and the bound on waiting inputs (`None`: none, as in the console).
     pub limits: Option<limits::LimitConfig>,
+    /// This process's name among those sharing the database, the same after a restart (what it
+    /// serves: its platforms and Discord shards; see `Config::instance`): the owner of the chats'
+    /// delivery leases, so that a process restarted after a crash takes its own leases back at
+    /// once instead of waiting out those of its dead predecessor. `None`: a name of its own each
+    /// time (tests that run several hosts in one process).
+    pub instance: Option<String>,
 }
 
 impl Default for HostConfig {
@@ -158,6 +164,7 @@ impl Default for HostConfig {
             core_threads: default_core_threads(),
             tick_every: Duration::from_secs(30),
             limits: None,
+            instance: None,
         }
     }
 }
@@ -228,7 +235,10 @@ impl Host {
             started_drainer: Default::default(),
             resumed_ai: Default::default(),
             connected: Default::default(),
-            owner: format!("{}-{:016x}", std::process::id(), rand::random::<u64>()),
+            owner: config
+                .instance
+                .clone()
+                .unwrap_or_else(|| format!("{}-{:016x}", std::process::id(), rand::random::<u64>())),
         })
     }
 
@@ -504,6 +514,7 @@ impl Host {
         let drained = 'drain: loop {
             if !self.lease_chat(platform, key).await {
                 // Another process delivers this chat; the drainer looks again later.
+                tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
                 break 'drain false;
             }
             let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
@@ -533,7 +544,9 @@ impl Host {
 
     /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
     async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> bool {
-        if row.not_before > self.bot.now() {
+        // A row not tried yet goes now (its due time only holds other processes' drainers back:
+        // `outbox::WRITER_GRACE_SECS`); a retry waits for its time.
+        if row.attempts > 0 && row.not_before > self.bot.now() {
             return false;
         }
         let mut tries = 0;

@@ -26,7 +26,13 @@ pub struct Pending {
     pub next_attempt_at: i64,
 }
 
-/// Adds a row; returns its id.
+/// How long a new row is left to the process that wrote it: that process delivers it at once
+/// (answering its own interaction, say); the drainers of every process take it only after this,
+/// when its writer died or could not deliver it. Without it, another process's drainer could take
+/// a fresh row first and post as a plain message what was an interaction's answer.
+pub const WRITER_GRACE_SECS: i64 = 5;
+
+/// Adds a row, due for the drainers after [`WRITER_GRACE_SECS`]; returns its id.
 pub fn push(
     conn: &Connection,
     platform: &str,
@@ -38,9 +44,9 @@ pub fn push(
     Ok(conn
         .prepare_cached(
             "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?5) RETURNING id",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
         )?
-        .query_row(params![platform, chat_key, reply, picture, now], |r| r.get(0))?)
+        .query_row(params![platform, chat_key, reply, picture, now, now + WRITER_GRACE_SECS], |r| r.get(0))?)
 }
 
 /// The rows of one chat still to be delivered, oldest first (at most `limit`).
@@ -197,17 +203,19 @@ mod tests {
         let rows = pending_in(&c, "discord", "c:1", 10).unwrap();
         assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), vec![a1, a2]);
         assert_eq!(rows[0].picture.as_deref(), Some(&b"png"[..]));
+        // New rows are their writer's for a while, then due for every drainer.
+        assert_eq!(due_chats(&c, &["discord"], 100 + WRITER_GRACE_SECS - 1).unwrap(), vec![]);
         assert_eq!(
-            due_chats(&c, &["discord"], 100).unwrap(),
+            due_chats(&c, &["discord"], 100 + WRITER_GRACE_SECS).unwrap(),
             vec![("discord".into(), "c:1".into()), ("discord".into(), "c:2".into())]
         );
         // a1 waits for its retry: its chat is not due, though a2 would be.
         retry_at(&c, a1, 1, 130, "503").unwrap();
         assert_eq!(due_chats(&c, &["discord"], 110).unwrap(), vec![("discord".into(), "c:2".into())]);
-        assert_eq!(next_due(&c, &["discord"]).unwrap(), Some(100));
+        assert_eq!(next_due(&c, &["discord"]).unwrap(), Some(100 + WRITER_GRACE_SECS));
         mark_sent(&c, b1, Some("m-9"), 111).unwrap();
         assert!(!is_pending(&c, b1).unwrap());
-        assert_eq!(next_due(&c, &["discord"]).unwrap(), Some(100), "a2 is due, behind a1");
+        assert_eq!(next_due(&c, &["discord"]).unwrap(), Some(100 + WRITER_GRACE_SECS), "a2 is due, behind a1");
         assert_eq!(due_chats(&c, &["discord"], 130).unwrap(), vec![("discord".into(), "c:1".into())]);
         mark_failed(&c, a1, "chat-gone", "404 Unknown Channel", 131).unwrap();
         assert_eq!(pending_in(&c, "discord", "c:1", 10).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), vec![a2]);
