@@ -2604,7 +2604,7 @@ async fn three_processes_share_six_shards_on_postgres() {
         let moves = channels.iter().enumerate().map(|(i, &c)| async move {
             let player = if ply % 2 == 0 { players(i).0 } else { players(i).1 };
             let (interaction, answer) =
-                command(&fake, c, player, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
+                command(fake, c, player, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
             assert!(field(&answer, "Move").is_some(), "{san} in {c} refused: {answer:?}");
             interaction.id
         });
@@ -2612,7 +2612,7 @@ async fn three_processes_share_six_shards_on_postgres() {
     }
     let fake = &fake;
     let resignations = channels.iter().enumerate().map(|(i, &c)| async move {
-        let (interaction, answer) = command(&fake, c, players(i).1, "resign", json!([])).await;
+        let (interaction, answer) = command(fake, c, players(i).1, "resign", json!([])).await;
         assert!(answer.content().is_some_and(|t| t.contains("resignation")), "{answer:?}");
         interaction.id
     });

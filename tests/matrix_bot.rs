@@ -1193,7 +1193,7 @@ async fn a_busy_room_under_synapses_default_rate_limit_loses_nothing() {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(300);
     let mut said: Vec<Seen> = Vec::new();
     let last = wanted.last().cloned();
-    while said.iter().filter_map(label).last() != last {
+    while said.iter().filter_map(label).next_back() != last {
         match tokio::time::timeout_at(deadline, alice.seen.recv()).await {
             Ok(Some(s)) if s.room == room && s.sender == bot_id => said.push(s),
             Ok(Some(_)) => {}

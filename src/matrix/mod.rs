@@ -98,7 +98,7 @@ pub fn sync_filter() -> Filter {
 pub fn sync_filter_definition() -> FilterDefinition {
     let mut filter = FilterDefinition::default();
     let lazy = LazyLoadOptions::Enabled { include_redundant_members: false };
-    filter.room.state.lazy_load_options = lazy.clone();
+    filter.room.state.lazy_load_options = lazy;
     filter.room.timeline.lazy_load_options = lazy;
     filter.room.ephemeral = RoomEventFilter::ignore_all();
     filter.presence = matrix_sdk::ruma::api::client::filter::Filter::ignore_all();
