@@ -2561,6 +2561,9 @@ async fn three_processes_share_six_shards_on_postgres() {
         pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}")).create_database().expect("a database")
     })));
     let dir = tempfile::tempdir().expect("tempdir");
+    // The scheduler ticks every second (the default is 30 s).
+    let config = dir.path().join("capabot.toml");
+    std::fs::write(&config, "[host]\ntick_seconds = 1\n").expect("a config file");
     let start = |range: &str| {
         // Each process's log, appended to over its restarts, is shown if the test fails.
         let log = dir.path().join(format!("shards-{range}.log"));
@@ -2572,6 +2575,7 @@ async fn three_processes_share_six_shards_on_postgres() {
             .env("DISCORD_TOKEN", TOKEN)
             .env("CAPABOT_DISCORD_PROXY", fake.base_url())
             .env("RUST_LOG", "warn,capabot=debug")
+            .env("CAPABOT_CONFIG", &config)
             .stdout(std::process::Stdio::null())
             .stderr(std::fs::OpenOptions::new().create(true).append(true).open(&log).expect("a log file"))
             .spawn()
@@ -2594,11 +2598,7 @@ async fn three_processes_share_six_shards_on_postgres() {
     for (ply, san) in OPENING.iter().enumerate() {
         if ply == 2 || ply == 4 {
             // The middle process dies between moves and comes back.
-            processes[1].kill();
-            let without: Vec<[u32; 2]> = all.iter().copied().filter(|[s, _]| !(2..=3).contains(s)).collect();
-            fake.wait_for_shards(&without, WAIT).await;
-            processes[1] = start("2-3");
-            fake.wait_for_shards(&all, WAIT).await;
+            restart_middle(&fake, &mut processes, &start).await;
         }
         let fake = &fake;
         let moves = channels.iter().enumerate().map(|(i, &c)| async move {
@@ -2610,6 +2610,37 @@ async fn three_processes_share_six_shards_on_postgres() {
         });
         interactions.extend(futures::future::join_all(moves).await);
     }
+    // Reminders: every game's reminder made due at once in the shared database (as if the time to
+    // move had run down), and the middle process killed and restarted while they go out; the
+    // schedulers (a tick a second in each process) send each game's reminder once between them.
+    tokio::task::block_in_place(|| {
+        let store = Store::open_postgres(&database.url(), 1).expect("the shared database");
+        let conn = store.conn().unwrap();
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        let due = conn.execute("UPDATE games SET remind_at = ?1 WHERE status = 'active'", [now - 1]).expect("remind");
+        assert_eq!(due, channels.len(), "every game is active");
+    });
+    restart_middle(&fake, &mut processes, &start).await;
+    let reminded = || -> Vec<String> {
+        let sent = fake.sent();
+        let texts = sent.iter().filter_map(|s| s.content()).filter(|c| c.contains(": reminder:"));
+        // "<@player> Game #7: reminder: …" (the player pinged in front).
+        let game = |c: &str| c.find("Game #").and_then(|at| c[at..].split(':').next()).map(str::to_owned);
+        let mut games: Vec<String> = texts.filter_map(game).collect();
+        games.sort_unstable();
+        games
+    };
+    for _ in 0..600 {
+        if reminded().len() >= channels.len() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    settle_quietly(&fake, Duration::from_secs(3)).await;
+    let mut expected: Vec<String> = (1..=channels.len()).map(|id| format!("Game #{id}")).collect();
+    expected.sort_unstable();
+    assert_eq!(reminded(), expected, "one reminder per game, none twice");
+
     let fake = &fake;
     let resignations = channels.iter().enumerate().map(|(i, &c)| async move {
         let (interaction, answer) = command(fake, c, players(i).1, "resign", json!([])).await;
@@ -2640,6 +2671,18 @@ async fn three_processes_share_six_shards_on_postgres() {
         drop(store);
         drop(database);
     });
+}
+
+/// Kills the middle of the three processes (shards 2-3) and starts it again, waiting until Discord
+/// saw its shards leave and come back.
+#[cfg(feature = "postgres")]
+async fn restart_middle(fake: &FakeDiscord, processes: &mut [Process], start: &impl Fn(&str) -> Process) {
+    let all: Vec<[u32; 2]> = (0..6).map(|s| [s, 6]).collect();
+    processes[1].kill();
+    let without: Vec<[u32; 2]> = all.iter().copied().filter(|[s, _]| !(2..=3).contains(s)).collect();
+    fake.wait_for_shards(&without, WAIT).await;
+    processes[1] = start("2-3");
+    fake.wait_for_shards(&all, WAIT).await;
 }
 
 /// A value whose drop blocks (a PostgreSQL database, dropped on its server), dropped on a thread of
