@@ -2534,6 +2534,8 @@ async fn ladder_variants_are_suggested_from_the_communitys_ladders() {
 /// played concurrently, and the middle process is killed (SIGKILL) and restarted twice between
 /// moves. Every move is answered exactly once, by the process of its guild's shard; the database
 /// holds every move once and every game finished; the games begun before a kill go on after it.
+/// Then every game's reminder is made due at once and the middle process killed and restarted
+/// again: each reminder is sent exactly once between the three schedulers.
 #[cfg(feature = "postgres")]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_processes_share_six_shards_on_postgres() {
