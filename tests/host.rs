@@ -17,6 +17,9 @@ struct Recorder {
     dms: bool,
     /// Users whose direct messages are closed.
     closed: Vec<String>,
+    /// With `Some(n)`, chat messages wait (up to three seconds) until more than `n` direct
+    /// messages went out.
+    chats_wait_for_dms: Mutex<Option<usize>>,
     seen: Mutex<Vec<Reply>>,
 }
 
@@ -26,8 +29,12 @@ impl Recorder {
             platform,
             dms,
             closed: closed.iter().map(|s| s.to_string()).collect(),
+            chats_wait_for_dms: Mutex::default(),
             seen: Mutex::default(),
         })
+    }
+    fn dms_sent(&self) -> usize {
+        self.seen.lock().unwrap().iter().filter(|r| matches!(r.target, Target::Direct { .. })).count()
     }
     fn texts(&self) -> Vec<(String, String)> {
         self.seen
@@ -58,6 +65,17 @@ impl FrontEnd for Recorder {
             && self.closed.contains(&user.id)
         {
             return Err(DeliveryError::DirectMessagesClosed);
+        }
+        let gate = *self.chats_wait_for_dms.lock().unwrap();
+        if let (Some(before), Target::Chat(_)) = (gate, &reply.target) {
+            let mut waited = 0;
+            while self.dms_sent() <= before {
+                if waited == 300 {
+                    return Err(DeliveryError::Failed("no direct message went out meanwhile".into()));
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                waited += 1;
+            }
         }
         self.seen.lock().unwrap().push(reply.clone());
         Ok(Receipt { message_id: Some(format!("m{}", self.seen.lock().unwrap().len())), thread_id: None })
@@ -114,6 +132,26 @@ async fn reminders_go_to_dms_where_the_front_end_has_them_and_to_the_chat_where_
     assert!(plain.iter().all(|(w, _)| w.starts_with("chat:")), "{plain:?}");
     // The your-move notice repeats the chat's move announcement: without DMs it is not sent at all.
     assert!(!plain.iter().any(|(_, t)| t.contains("Your move")), "{plain:?}");
+}
+
+/// A reply's chats are delivered side by side: a channel slow to take the move's answer (Discord
+/// busy there, its retries waiting) does not hold back the opponent's direct message. (CI saw the
+/// direct message wait behind a channel's three 503s, long enough to meet a closed DM.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_chat_does_not_hold_back_the_direct_messages_of_the_same_reply() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let fe = Recorder::new("chatnet", true, &[]);
+    host.register(fe.clone());
+    host.handle(say("chatnet", "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
+    host.handle(say("chatnet", "bob", "!accept")).await.unwrap();
+    // Alice's move: its answer in the chat waits until Bob's your-move message went out.
+    *fe.chats_wait_for_dms.lock().unwrap() = Some(fe.dms_sent());
+    host.handle(say("chatnet", "alice", "e4")).await.unwrap();
+    let texts = fe.texts();
+    let dm = texts.iter().position(|(w, t)| w == "dm:bob" && t.contains("Your move")).expect("Bob told");
+    let answer = texts.iter().position(|(w, t)| w == "chat:main" && t.contains("e4")).expect("the move answered");
+    assert!(dm < answer, "{texts:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

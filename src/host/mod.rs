@@ -121,6 +121,10 @@ pub enum Delivery {
 /// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
 const CHAT_LOCKS: usize = 256;
 
+/// The outbox's bookkeeping at once at most (see `Host::outbox_lane`): short statements, each a
+/// connection of the store's pool.
+const OUTBOX_LANE: usize = 2;
+
 /// A chat platform as the host sees it: it shows replies. Input goes the other way, through
 /// [`Host::handle`].
 #[async_trait]
@@ -197,6 +201,10 @@ pub struct Host {
     front_ends: RwLock<HashMap<String, Arc<dyn FrontEnd>>>,
     ai_pool: Arc<Semaphore>,
     core_pool: Arc<Semaphore>,
+    /// The outbox's bookkeeping (leases, rows read, sent and retried), a lane of its own: a row
+    /// delivered is recorded at once, not behind a burst of moves waiting for the core. Until it
+    /// is, a crash would make the row be delivered again.
+    outbox_lane: Arc<Semaphore>,
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
@@ -224,6 +232,7 @@ impl Host {
             front_ends: RwLock::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(config.ai_threads.max(1))),
             core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
+            outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config: config.clone(),
@@ -460,8 +469,17 @@ impl Host {
                     chats.push(chat);
                 }
             }
-            for (platform, key) in chats {
-                if !self.drain_chat(&platform, &key).await {
+            // The chats at once: each keeps its own order, and one that waits for a retry (Discord
+            // busy in the channel) does not hold back the others (the players' direct messages).
+            let drains: Vec<_> = chats
+                .into_iter()
+                .map(|(platform, key)| {
+                    let me = self.clone();
+                    self.tracker.spawn(async move { me.drain_chat(&platform, &key).await })
+                })
+                .collect();
+            for drain in drains {
+                if !drain.await.unwrap_or(false) {
                     delivery = Delivery::Delayed;
                 }
             }
@@ -518,7 +536,7 @@ impl Host {
                 break 'drain false;
             }
             let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
-            let Some(rows) = self.blocking(move || bot.outbox_pending(&p, &k, 16)).await else { break 'drain false };
+            let Some(rows) = self.bookkeeping(move || bot.outbox_pending(&p, &k, 16)).await else { break 'drain false };
             if rows.is_empty() {
                 break 'drain true;
             }
@@ -532,14 +550,14 @@ impl Host {
             }
         };
         let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-        let _ = self.blocking(move || bot.outbox_release(&p, &k, &owner)).await;
+        let _ = self.bookkeeping(move || bot.outbox_release(&p, &k, &owner)).await;
         drained
     }
 
     /// Takes or renews this process's lease on delivering a chat.
     async fn lease_chat(self: &Arc<Self>, platform: &str, key: &str) -> bool {
         let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-        self.blocking(move || bot.outbox_lease(&p, &k, &owner)).await.unwrap_or(false)
+        self.bookkeeping(move || bot.outbox_lease(&p, &k, &owner)).await.unwrap_or(false)
     }
 
     /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
@@ -562,7 +580,7 @@ impl Host {
             match self.deliver(&row.reply).await {
                 Ok(receipt) => {
                     let bot = self.bot.clone();
-                    let _ = self.blocking(move || bot.outbox_sent(row.id, &row.reply, &receipt)).await;
+                    let _ = self.bookkeeping(move || bot.outbox_sent(row.id, &row.reply, &receipt)).await;
                     return true;
                 }
                 Err(DeliveryError::Transient { retry_after, detail }) => {
@@ -585,7 +603,7 @@ impl Host {
                     let secs = wait.as_secs_f64().ceil().max(1.0) as i64;
                     tracing::info!(row = row.id, "delivery failed for now ({detail}); left for {secs} s");
                     let bot = self.bot.clone();
-                    let _ = self.blocking(move || bot.outbox_retry(row.id, tries, secs, &detail)).await;
+                    let _ = self.bookkeeping(move || bot.outbox_retry(row.id, tries, secs, &detail)).await;
                     self.drain_wake.notify_one();
                     return false;
                 }
@@ -642,7 +660,7 @@ impl Host {
                 let platforms = me.platforms();
                 let bot = me.bot.clone();
                 let due = me
-                    .blocking(move || {
+                    .bookkeeping(move || {
                         let names: Vec<&str> = platforms.iter().map(String::as_str).collect();
                         (bot.outbox_due(&names), bot.outbox_next_due_in(&names))
                     })
@@ -743,7 +761,16 @@ impl Host {
     /// Runs the core's blocking work (SQLite, pictures) on the blocking pool, at most
     /// [`HostConfig::core_threads`] at once, in arrival order.
     async fn blocking<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
-        let _permit = self.core_pool.acquire().await.ok()?;
+        Self::on_lane(&self.core_pool, f).await
+    }
+
+    /// Runs the outbox's bookkeeping on the blocking pool in its own lane ([`OUTBOX_LANE`] at once).
+    async fn bookkeeping<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        Self::on_lane(&self.outbox_lane, f).await
+    }
+
+    async fn on_lane<T: Send + 'static>(lane: &Semaphore, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let _permit = lane.acquire().await.ok()?;
         match tokio::task::spawn_blocking(f).await {
             Ok(v) => Some(v),
             Err(e) => {
