@@ -6,7 +6,8 @@
 //! mid-game (nothing lost, nothing twice); and what real clients send: moves made while the bot was
 //! stopped, Element's mention pills, bare MXIDs and matrix.to links, a reply to someone, a display
 //! name made to break the HTML, a message from before the bot joined; a finished game as an animated
-//! GIF.
+//! GIF; and rooms as they change: a room upgrade followed, a reminder for a player who left the
+//! direct room, a ladder across the rooms of a space.
 //!
 //! The delay from a human's move to the bot's answer is printed (p50/p99), with the host's share.
 
@@ -1268,6 +1269,178 @@ async fn the_sync_filter_lazy_loads_members() {
     assert_eq!(all, 9, "without the filter every member comes");
     // Synapse also sends the members that name an unnamed room (up to five "heroes"): 6 here.
     assert!(lazy < all && lazy <= 7, "with it only the sender's, the heroes' and carol's own: {lazy}");
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// Alice and Bob's game, up to Alice's first move, in a public room of the three of them.
+async fn a_game_under_way(scene: &mut Scene, bot_id: &OwnedUserId) -> OwnedRoomId {
+    let room = room_with_bot_and_bob(&mut scene.alice, &scene.bob, bot_id).await;
+    let bob = scene.users[2].localpart.clone();
+    scene.alice.say(&room, &format!("!challenge @{bob} chess color:white days:1"), &[&scene.bob]).await;
+    scene.alice.expect_text(&room, bot_id, "Challenge #1").await;
+    scene.bob.say(&room, "!accept", &[]).await;
+    scene.alice.expect_text(&room, bot_id, "Game #1 starts").await;
+    scene.alice.say(&room, "e4", &[]).await;
+    scene.alice.expect(&room, bot_id, "e4", answers(1, "e4")).await;
+    room
+}
+
+/// Alice upgrades a room with a game in it (as Element's "upgrade room" does: Synapse's
+/// `/upgrade`, a tombstone in the old room naming the new one): the bot follows into the new room,
+/// says there that the game goes on there, and Bob's next move in the new room is taken and
+/// answered there. (Before: the bot ignored the tombstone and stayed behind; the game was left in
+/// a room nobody could post in.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upgraded_room_takes_its_games_along() {
+    use matrix_sdk::ruma::RoomVersionId;
+    use matrix_sdk::ruma::api::client::room::upgrade_room::v3::Request as UpgradeRoom;
+    let mut scene = Scene::start().await;
+    let bot = start_bot(&scene.synapse, &scene.users[0], &scene.db, &scene.store, scene.clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let old = a_game_under_way(&mut scene, &bot_id).await;
+    let Scene { _data, db, mut alice, bob, carol, .. } = scene;
+
+    let upgrade = UpgradeRoom::new(old.clone(), RoomVersionId::V11);
+    let new = alice.client.send(upgrade).await.expect("the room upgraded").replacement_room;
+    bob.client.join_room_by_id(&new).await.expect("bob follows");
+    alice.expect_text(&new, &bot_id, "Game #1 goes on here").await;
+    assert_eq!(query::<String>(&db, "SELECT chat_id FROM games WHERE id = 1"), new.to_string());
+
+    bob.say(&new, "e5", &[]).await;
+    let answer = alice.expect(&new, &bot_id, "e5", answers(1, "e5")).await;
+    assert_eq!(answer.room, new);
+    alice.say(&new, "Nf3", &[]).await;
+    alice.expect(&new, &bot_id, "Nf3", answers(1, "Nf3")).await;
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    assert!(rest.iter().all(|s| s.room != old || s.sender != bot_id), "the bot spoke in the old room: {rest:?}");
+    assert_eq!(query::<i64>(&db, "SELECT count(*) FROM moves WHERE game_id = 1"), 3);
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// Bob leaves his direct room with the bot: his reminder, a day later and after a restart of the
+/// bot, comes to the game's room (pinging him), once, and no new direct room is opened for him; a
+/// direct message without a fallback is reported as "direct messages closed". (Before: after the
+/// restart the bot opened a new direct room for him and the reminder went there.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reminder_for_a_player_who_left_the_direct_room_comes_to_the_games_room() {
+    let mut scene = Scene::start().await;
+    let bot = start_bot(&scene.synapse, &scene.users[0], &scene.db, &scene.store, scene.clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = a_game_under_way(&mut scene, &bot_id).await;
+    let notice = scene.bob.expect_anywhere(&bot_id, "Your move in game #1").await;
+    assert_ne!(notice.room, room, "the notice came by direct message");
+    let dm = notice.room.clone();
+    scene.bob.room(&dm).leave().await.expect("bob leaves the direct room");
+    // The bot, alone there, leaves too.
+    let deadline = Instant::now() + WAIT;
+    while bot.front.client.get_room(&dm).is_some_and(|r| r.state() == RoomState::Joined) {
+        assert!(Instant::now() < deadline, "the bot stayed alone in the direct room");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bot.stop().await;
+    let Scene { synapse, users, _data, db, store, clock, mut alice, mut bob, carol } = scene;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+
+    clock.advance(23 * 3600);
+    bot.host.tick().await;
+    let reminder = alice.expect_text(&room, &bot_id, "reminder: bob").await;
+    let pinged: Vec<String> =
+        reminder.content.mentions.iter().flat_map(|m| m.user_ids.iter().map(|u| u.to_string())).collect();
+    assert_eq!(pinged, vec![bob.id().to_string()], "bob is pinged");
+    bot.host.tick().await;
+    let rest = alice.drain(Duration::from_secs(3)).await;
+    assert!(rest.iter().all(|s| !s.content.body().contains("reminder")), "reminded twice: {rest:?}");
+    let to_bob = bob.drain(Duration::from_millis(500)).await;
+    assert!(to_bob.iter().all(|s| s.room == room), "something came to bob elsewhere: {to_bob:?}");
+    assert!(bob.client.invited_rooms().is_empty(), "a new direct room was opened for bob");
+
+    let bob_ref = capabot::bot::UserRef::new(bob.id().as_str(), "bob");
+    let direct = capabot::bot::Target::Direct { platform: "matrix".into(), user: bob_ref, fallback: None };
+    let failed = bot.host.deliver(&capabot::bot::Reply::new(direct, "hello")).await;
+    assert_eq!(failed.err(), Some(capabot::host::DeliveryError::DirectMessagesClosed));
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// A space with rooms A and B (each naming the space as its parent, the space listing both, as
+/// Element makes them) and room C outside it; the bot is in all four. A ladder made in A is seen
+/// and challengeable from B, and not from C. (Before: each room was its own community, so B saw
+/// no ladder.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ladder_spans_the_rooms_of_a_space() {
+    use matrix_sdk::ruma::api::client::room::create_room::v3::CreationContent;
+    use matrix_sdk::ruma::events::space::child::SpaceChildEventContent;
+    use matrix_sdk::ruma::events::space::parent::SpaceParentEventContent;
+    use matrix_sdk::ruma::room::RoomType;
+    use matrix_sdk::ruma::serde::Raw;
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let via = || vec![bot_id.server_name().to_owned()];
+
+    let mut request = CreateRoom::new();
+    let mut creation = CreationContent::new();
+    creation.room_type = Some(RoomType::Space);
+    request.creation_content = Some(Raw::new(&creation).unwrap());
+    request.invite = vec![bot_id.clone(), bob.id()];
+    request.preset = Some(RoomPreset::PublicChat);
+    let space = alice.client.create_room(request).await.expect("create a space").room_id().to_owned();
+    let mut rooms = Vec::new();
+    for _ in 0..2 {
+        let mut request = CreateRoom::new();
+        request.invite = vec![bot_id.clone(), bob.id()];
+        request.preset = Some(RoomPreset::PublicChat);
+        let mut parent = SpaceParentEventContent::new(via());
+        parent.canonical = true;
+        request.initial_state = vec![InitialStateEvent::new(space.clone(), parent).to_raw_any()];
+        let room = alice.client.create_room(request).await.expect("create a room").room_id().to_owned();
+        alice.room(&space).send_state_event_for_key(&room, SpaceChildEventContent::new(via())).await.unwrap();
+        rooms.push(room);
+    }
+    let deadline = Instant::now() + WAIT;
+    while bot.front.client.get_room(&space).is_none_or(|r| r.state() != RoomState::Joined) {
+        assert!(Instant::now() < deadline, "the bot did not join the space");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Greetings come in any order (the space gets none: nobody reads its timeline).
+    let mut greeted = std::collections::HashSet::new();
+    for _ in 0..4 {
+        if greeted.len() == rooms.len() {
+            break;
+        }
+        let greeting = alice.expect_anywhere(&bot_id, "!help").await;
+        assert_ne!(greeting.room, space, "the bot spoke in the space");
+        greeted.insert(greeting.room);
+    }
+    let (a, b) = (rooms[0].clone(), rooms[1].clone());
+    for room in [&a, &b] {
+        assert!(greeted.contains(room), "the bot greeted every room: {greeted:?}");
+        bob.wait_joined(room).await;
+    }
+    let c = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+
+    alice.say(&a, "!ladder create chess", &[]).await;
+    alice.expect_text(&a, &bot_id, "The Chess ladder is open").await;
+    alice.say(&a, "!ladder join", &[]).await;
+    alice.expect_text(&a, &bot_id, "alice joins the Chess ladder in place 1").await;
+    bob.say(&b, "!ladder join", &[]).await;
+    alice.expect_text(&b, &bot_id, "bob joins the Chess ladder in place 2").await;
+    bob.say(&b, &format!("!ladder challenge @{}", users[1].localpart), &[&alice]).await;
+    alice.expect_text(&b, &bot_id, "Ladder challenge #1").await;
+    carol.client.join_room_by_id(&c).await.expect("carol joins C");
+    carol.say(&c, "!ladder", &[]).await;
+    alice.expect_text(&c, &bot_id, "This community has no ladder yet").await;
+    let communities: i64 = query(&db, "SELECT count(DISTINCT community_id) FROM ladders");
+    assert_eq!(communities, 1);
+    assert_eq!(query::<String>(&db, "SELECT community_id FROM ladders"), space.to_string());
+    bot.stop().await;
     for h in [alice, bob, carol] {
         h.sync.abort();
     }

@@ -295,3 +295,7 @@ ai-game-vanished = game vanished
 ai-game-moved-on = the game moved on
 game-paused = Game #{ $id } is paused: I can no longer post in its chat (it was deleted, or I was removed). Its clock is stopped. You can go on with `move #{ $id } …` in any chat where I am, or here.
 game-paused-closed = Game #{ $id } is paused: I may no longer post in its chat (it was locked, or my permission to post there was taken away). Its clock is stopped. You can go on with `move #{ $id } …` in any chat where I am, or here.
+games-moved-here = { $count ->
+        [one] Game { $ids } goes on here: its chat was replaced by this one.
+       *[other] Games { $ids } go on here: their chat was replaced by this one.
+    }

@@ -305,3 +305,7 @@ ai-game-vanished = oyun bulunamadı
 ai-game-moved-on = oyun ilerledi
 game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. Bulunduğum herhangi bir sohbette ya da burada `move #{ $id } …` ile sürdürebilirsin.
 game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. Bulunduğum herhangi bir sohbette ya da burada `move #{ $id } …` ile sürdürebilirsin.
+games-moved-here = { $count ->
+        [one] Oyun { $ids } burada sürüyor: sohbeti bu sohbetle değiştirildi.
+       *[other] Oyunlar { $ids } burada sürüyor: sohbetleri bu sohbetle değiştirildi.
+    }

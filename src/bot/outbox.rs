@@ -254,6 +254,32 @@ impl Bot {
         self.in_unit(|| self.settled_or_logged(|| self.pause_games(platform, Place::Chat(chat), Why::Gone)))
     }
 
+    /// A front end learnt that a chat was replaced by another of the same platform (a Matrix room
+    /// upgraded: its tombstone names the new room, which the bot has joined): the old chat's open
+    /// games, open challenges, ladders, tournaments and settings move to the new chat, and the new
+    /// chat is told which games go on there. Moving again (the same news twice) changes nothing and
+    /// says nothing.
+    pub fn chat_moved(&self, platform: &str, old: &str, new: &str) -> Response {
+        self.in_unit(|| {
+            self.settled_or_logged(|| {
+                let conn = self.conn()?;
+                let moved = games::move_chat(&conn, platform, old, new, self.clock.now())?;
+                drop(conn);
+                let mut out = Response::default();
+                let Some(first) = moved.first() else { return Ok(out) };
+                let mut scope = super::commands::game_scope(first);
+                (scope.chat, scope.thread) = (new.to_string(), None);
+                let ids: Vec<String> = moved.iter().map(|g| format!("#{}", g.id)).collect();
+                let lang = self.lang_in(&scope);
+                out.replies.push(crate::i18n::with_lang(lang, || {
+                    let text = crate::t!("games-moved-here", count = moved.len(), ids = ids.join(", "));
+                    Reply::new(Target::Chat(scope), text)
+                }));
+                Ok(out)
+            })
+        })
+    }
+
     /// See [`Self::chat_gone`]: every game of a community.
     pub fn community_gone(&self, platform: &str, community: &str) -> Response {
         self.in_unit(|| self.settled_or_logged(|| self.pause_games(platform, Place::Community(community), Why::Gone)))

@@ -634,6 +634,13 @@ impl Host {
         self.settle_closed(move || bot.chat_gone(&p, &c)).await;
     }
 
+    /// A front end learnt that `old` was replaced by `new` (a Matrix room upgrade the bot followed):
+    /// the old chat's games and the rest go on in the new one ([`Bot::chat_moved`]).
+    pub async fn chat_moved(self: &Arc<Self>, platform: &str, old: &str, new: &str) {
+        let (bot, p, o, n) = (self.bot.clone(), platform.to_string(), old.to_string(), new.to_string());
+        self.settle_closed(move || bot.chat_moved(&p, &o, &n)).await;
+    }
+
     /// The bot was removed from a whole community (a Discord server): see [`Self::chat_gone`].
     pub async fn community_gone(self: &Arc<Self>, platform: &str, community: &str) {
         let (bot, p, c) = (self.bot.clone(), platform.to_string(), community.to_string());

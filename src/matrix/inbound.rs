@@ -15,7 +15,10 @@ use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
 use matrix_sdk::ruma::events::room::member::{MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{MessageFormat, MessageType, OriginalSyncRoomMessageEvent, Relation};
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
-use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId, UserId, int};
+use matrix_sdk::ruma::events::room::tombstone::OriginalSyncRoomTombstoneEvent;
+use matrix_sdk::ruma::events::space::child::SyncSpaceChildEvent;
+use matrix_sdk::ruma::events::space::parent::SyncSpaceParentEvent;
+use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId, RoomId, UserId, int};
 use matrix_sdk::{Room, RoomState};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -60,22 +63,31 @@ pub fn listen(host: Arc<Host>, front: Arc<MatrixFrontEnd>) {
     client.add_event_handler(on_reaction);
     client.add_event_handler(on_invite);
     client.add_event_handler(on_member);
+    client.add_event_handler(on_tombstone);
+    client.add_event_handler(
+        |_: SyncSpaceChildEvent, shared: Ctx<Shared>| async move { shared.front.communities.forget() },
+    );
+    client.add_event_handler(|_: SyncSpaceParentEvent, shared: Ctx<Shared>| async move {
+        shared.front.communities.forget()
+    });
 }
 
 async fn on_invite(event: StrippedRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
     if Some(event.state_key.as_ref()) != shared.front.client.user_id() || room.state() != RoomState::Invited {
         return;
     }
-    answer_invitation(shared.front.clone(), room, Some(&*event.sender)).await;
+    answer_invitation(shared.host.clone(), shared.front.clone(), room, Some(&*event.sender)).await;
 }
 
 /// Joins `room` if the operator allows invitations by `inviter` (or to the room) and the bot is in
-/// fewer rooms than its cap; declines it otherwise.
-pub async fn answer_invitation(front: Arc<MatrixFrontEnd>, room: Room, inviter: Option<&UserId>) {
-    let allowed = front.invitation_allowed(inviter, room.room_id());
-    let full = front.client.joined_rooms().len() >= front.options.max_rooms;
+/// fewer rooms than its cap, or if it replaces a room the bot is in (an upgrade); declines it
+/// otherwise.
+pub async fn answer_invitation(host: Arc<Host>, front: Arc<MatrixFrontEnd>, room: Room, inviter: Option<&UserId>) {
+    let upgrade = replaced_room(&front, room.room_id()).is_some();
+    let allowed = upgrade || front.invitation_allowed(inviter, room.room_id());
+    let full = !upgrade && front.client.joined_rooms().len() >= front.options.max_rooms;
     if allowed && !full {
-        join_with_backoff(front, room);
+        join_with_backoff(host, front, room);
         return;
     }
     let why = if allowed { "the bot is in as many rooms as it may be" } else { "the inviter is not allowed" };
@@ -85,12 +97,47 @@ pub async fn answer_invitation(front: Arc<MatrixFrontEnd>, room: Room, inviter: 
     }
 }
 
+/// The joined room that `new` replaces: one whose tombstone names `new` (state only the old room's
+/// moderators can set, unlike the new room's claim of a predecessor, which anyone creating a room
+/// can make).
+fn replaced_room(front: &MatrixFrontEnd, new: &RoomId) -> Option<OwnedRoomId> {
+    let joined = front.client.joined_rooms();
+    joined.into_iter().find(|r| r.successor_room().is_some_and(|s| s.room_id == new)).map(|r| r.room_id().to_owned())
+}
+
+/// A room was upgraded (`m.room.tombstone`): the bot follows it into the replacement room, as
+/// clients are meant to, and the room's games go on there. When the new room cannot be joined yet
+/// (it is invite-only), the invitation that follows is accepted and does the same.
+async fn on_tombstone(event: OriginalSyncRoomTombstoneEvent, room: Room, shared: Ctx<Shared>) {
+    if room.state() != RoomState::Joined {
+        return;
+    }
+    shared.front.communities.forget();
+    let new = event.content.replacement_room.clone();
+    tracing::info!(room = %room.room_id(), %new, "the room was upgraded; following it");
+    let (host, front) = (shared.host.clone(), shared.front.clone());
+    let via = vec![event.sender.server_name().to_owned()];
+    tokio::spawn(async move {
+        if front.client.get_room(&new).is_some_and(|r| r.state() == RoomState::Joined) {
+            host.chat_moved(PLATFORM, room.room_id().as_str(), new.as_str()).await;
+            return;
+        }
+        match front.client.join_room_by_id_or_alias((&*new).into(), &via).await {
+            Ok(_) => host.chat_moved(PLATFORM, room.room_id().as_str(), new.as_str()).await,
+            // Invite-only: the invitation is followed when it comes (see `answer_invitation`).
+            Err(e) => tracing::info!(%new, "the replacement room cannot be joined yet: {e}"),
+        }
+    });
+}
+
 /// Someone left or was removed: the bot leaves a room where it is alone. The bot itself kicked,
 /// banned or gone: the room's games are paused and their players told (by direct message).
 async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, shared: Ctx<Shared>) {
     let gone = matches!(event.content.membership, MembershipState::Leave | MembershipState::Ban);
     if gone && event.state_key == shared.front.me.user_id {
         tracing::info!(room = %room.room_id(), by = %event.sender, "no longer in the room; pausing its games");
+        // It may have been a space: its rooms' communities are worked out again.
+        shared.front.communities.forget();
         // Not awaited here: the notices may open direct rooms, which the sync must go on for.
         let (host, room) = (shared.host.clone(), room.room_id().to_string());
         tokio::spawn(async move { host.chat_gone(PLATFORM, &room).await });
@@ -108,14 +155,20 @@ async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, shared: Ctx<S
 }
 
 /// Joins a room, retrying with back-off (a homeserver may announce the invitation before the room can
-/// be joined), then greets it.
-pub fn join_with_backoff(front: Arc<MatrixFrontEnd>, room: Room) {
+/// be joined), then greets it; a room replacing one the bot is in (an upgrade) is not greeted: the
+/// old room's games move there instead.
+pub fn join_with_backoff(host: Arc<Host>, front: Arc<MatrixFrontEnd>, room: Room) {
     tokio::spawn(async move {
         let mut delay = Duration::from_millis(200);
         for attempt in 1..=10 {
             match room.join().await {
                 Ok(()) => {
-                    front.greet(&room).await;
+                    match replaced_room(&front, room.room_id()) {
+                        Some(old) => host.chat_moved(PLATFORM, old.as_str(), room.room_id().as_str()).await,
+                        // Nobody reads a space's timeline.
+                        None if room.is_space() => {}
+                        None => front.greet(&room).await,
+                    }
                     return;
                 }
                 Err(e) => {
@@ -169,7 +222,7 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, shared: Ctx
         mentions.push(user_ref(&room, id).await);
     }
     let mut input = Input {
-        scope: scope(&room, thread).await,
+        scope: scope(&shared.front, &room, thread).await,
         author: user_ref(&room, &event.sender).await,
         body,
         mentions,
@@ -199,9 +252,10 @@ async fn on_reaction(event: OriginalSyncReactionEvent, room: Room, shared: Ctx<S
         return;
     }
     let thread = shared.front.prompt_thread(&relates.event_id);
-    let mut input = Input::command(scope(&room, thread).await, user_ref(&room, &event.sender).await, choice.command)
-        .with_event_id(event.event_id.to_string())
-        .as_admin(is_admin(&room, &event.sender).await);
+    let mut input =
+        Input::command(scope(&shared.front, &room, thread).await, user_ref(&room, &event.sender).await, choice.command)
+            .with_event_id(event.event_id.to_string())
+            .as_admin(is_admin(&room, &event.sender).await);
     if input.scope.direct {
         input.scope.community = None;
     }
@@ -237,16 +291,13 @@ pub fn strip_address<'a>(body: &'a str, me: &Me) -> (bool, &'a str) {
     (false, body)
 }
 
-async fn scope(room: &Room, thread: Option<String>) -> Scope {
+/// Where a message was said: its room (and thread), and the room's community — its space, else
+/// the room (see [`super::community`]); a direct room has none.
+async fn scope(front: &MatrixFrontEnd, room: &Room, thread: Option<String>) -> Scope {
     let room_id = room.room_id().to_string();
     let direct = room.is_direct().await.unwrap_or(false);
-    Scope {
-        platform: PLATFORM.to_string(),
-        community: (!direct).then(|| room_id.clone()),
-        chat: room_id,
-        thread,
-        direct,
-    }
+    let community = if direct { None } else { Some(front.communities.of(&front.client, room).await) };
+    Scope { platform: PLATFORM.to_string(), community, chat: room_id, thread, direct }
 }
 
 async fn user_ref(room: &Room, id: &UserId) -> UserRef {

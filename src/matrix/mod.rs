@@ -2,9 +2,11 @@
 //! token and end-to-end keys in one store directory, accepts invitations, turns room events into
 //! [`Input`](crate::bot::Input)s for the [`Host`] and shows its [`Reply`](crate::bot::Reply)s.
 //!
-//! No game logic lives here: [`session`] starts the client, [`inbound`] translates events,
-//! [`outbound`] translates replies, and this module wires them to the sync loop.
+//! No game logic lives here: [`session`] starts the client, [`inbound`] translates events (and
+//! follows room upgrades), [`community`] tells a room's community (its space), [`outbound`]
+//! translates replies, and this module wires them to the sync loop.
 
+pub mod community;
 pub mod inbound;
 pub mod mentions;
 pub mod outbound;
@@ -73,12 +75,12 @@ pub async fn serve_with(host: Arc<Host>, client: Client, options: Options) -> Ar
     host.register(front.clone());
     // Connected: what the outbox holds for Matrix goes out (replies a crash or restart left behind).
     host.start_drainer();
-    inbound::listen(host, front.clone());
+    inbound::listen(host.clone(), front.clone());
     for room in client.invited_rooms() {
-        let front = front.clone();
+        let (host, front) = (host.clone(), front.clone());
         tokio::spawn(async move {
             let inviter = room.invite_details().await.ok().and_then(|i| i.inviter).map(|m| m.user_id().to_owned());
-            inbound::answer_invitation(front, room, inviter.as_deref()).await;
+            inbound::answer_invitation(host, front, room, inviter.as_deref()).await;
         });
     }
     front

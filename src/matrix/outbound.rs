@@ -52,6 +52,8 @@ pub struct MatrixFrontEnd {
     pub me: Me,
     /// Whose invitations are accepted.
     pub options: super::Options,
+    /// Rooms' communities (their spaces).
+    pub communities: super::community::Communities,
     prompts: Mutex<Recent<OwnedEventId, Prompt>>,
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
@@ -73,6 +75,7 @@ impl MatrixFrontEnd {
             client,
             me: Me { user_id, display_name },
             options,
+            communities: Default::default(),
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
@@ -189,19 +192,39 @@ impl MatrixFrontEnd {
     }
 
     /// The direct room with `user`: the known one, else a new one (`is_direct`, listed in `m.direct`).
+    /// A person who left the direct room has closed their direct messages (as one does on Discord):
+    /// no new room is opened for them, and their direct messages go to the game's chat. They open
+    /// them again by inviting the bot to a direct room.
     async fn direct_room(&self, user: &UserRef) -> Result<Room, DeliveryError> {
         let id = UserId::parse(user.id.as_str()).map_err(|e| failed("user id", e))?;
-        if let Some(room) = self.direct_rooms.lock().ok().and_then(|m| m.get(&id).cloned()) {
-            return Ok(room);
+        let cached = self.direct_rooms.lock().ok().and_then(|m| m.get(&id).cloned());
+        let known =
+            cached.filter(|r| r.state() == matrix_sdk::RoomState::Joined).or_else(|| self.client.get_dm_room(&id));
+        if let Some(room) = known {
+            if !left_by(&room, &id).await {
+                return Ok(room);
+            }
+            // Alone there: the bot goes too (see `inbound::on_member`).
+            return Err(DeliveryError::DirectMessagesClosed);
         }
-        let room = match self.client.get_dm_room(&id) {
-            Some(room) => room,
-            None => self.client.create_dm(&id).await.map_err(|e| classify("creating a direct room", &e))?,
-        };
+        let left = |r: &Room| r.direct_targets().iter().any(|t| t.as_user_id() == Some(&*id));
+        if self.client.left_rooms().iter().any(left) || self.direct_rooms.lock().is_ok_and(|m| m.contains_key(&id)) {
+            return Err(DeliveryError::DirectMessagesClosed);
+        }
+        let room = self.client.create_dm(&id).await.map_err(|e| classify("creating a direct room", &e))?;
         if let Ok(mut m) = self.direct_rooms.lock() {
             m.insert(id, room.clone());
         }
         Ok(room)
+    }
+}
+
+/// Whether `user` has left (or was banned from) `room`.
+async fn left_by(room: &Room, user: &UserId) -> bool {
+    use matrix_sdk::ruma::events::room::member::MembershipState;
+    match room.get_member_no_sync(user).await {
+        Ok(Some(m)) => matches!(m.membership(), MembershipState::Leave | MembershipState::Ban),
+        _ => false,
     }
 }
 

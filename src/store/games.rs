@@ -492,6 +492,36 @@ pub fn relocate(conn: &Connection, id: GameId, chat: &str, community: Option<&st
     Ok(n == 1)
 }
 
+/// A chat was replaced by another of its platform (a Matrix room upgraded to a new room): its open
+/// games (paused or not) move there, out of their threads, and a paused one is taken up again
+/// (its clock starts with the next move); so do its open challenges, its ladders' and
+/// tournaments' announcements and its settings. Returns the games moved.
+pub fn move_chat(conn: &Connection, platform: &str, old: &str, new: &str, now: i64) -> Result<Vec<GameRow>> {
+    let open = "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active')";
+    let moved = select(conn, &format!("{open} ORDER BY id"), params![platform, old])?;
+    conn.execute(
+        &format!("UPDATE games SET chat_id = ?3, thread_id = NULL, paused = 0, updated_at = ?4 WHERE {open}"),
+        params![platform, old, new, now],
+    )?;
+    conn.execute(
+        "UPDATE challenges SET chat_id = ?3 WHERE platform = ?1 AND chat_id = ?2 AND status = 'open'",
+        params![platform, old, new],
+    )?;
+    for table in ["ladders", "tournaments"] {
+        conn.execute(
+            &format!("UPDATE {table} SET chat_id = ?3, thread_id = NULL WHERE platform = ?1 AND chat_id = ?2"),
+            params![platform, old, new],
+        )?;
+    }
+    // The new chat's own settings, if it has any already, win.
+    conn.execute(
+        "UPDATE chat_settings SET chat_id = ?3 WHERE platform = ?1 AND chat_id = ?2
+         AND NOT EXISTS (SELECT 1 FROM chat_settings WHERE platform = ?1 AND chat_id = ?3)",
+        params![platform, old, new],
+    )?;
+    Ok(moved)
+}
+
 /// Records the thread a game is played in.
 /// Secret-bomb chess: records `color`'s bomb (its square at the start) in an active game where that
 /// side has none yet. `false`: already chosen, or the game is not active.
@@ -600,7 +630,11 @@ mod tests {
     use crate::store::testing::on_both_backends;
     use crate::store::{Store, players};
 
-    on_both_backends!(ply_guard_lets_one_move_land, a_failing_end_hook_leaves_neither_result_nor_consequence);
+    on_both_backends!(
+        ply_guard_lets_one_move_land,
+        a_failing_end_hook_leaves_neither_result_nor_consequence,
+        a_replaced_chat_takes_its_open_games_along
+    );
 
     fn ply_guard_lets_one_move_land(store: &Store) {
         let c = store.conn().unwrap();
@@ -680,6 +714,44 @@ mod tests {
         assert!(finish(&c, id, 0, resign, 1, &mut ok).unwrap());
         assert_eq!(seen, 1);
         assert_eq!(get(&c, id).unwrap().unwrap().result.as_deref(), Some("1-0"));
+    }
+
+    fn a_replaced_chat_takes_its_open_games_along(store: &Store) {
+        let c = store.conn().unwrap();
+        let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
+        let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
+        let game = |chat: &'static str, status: Status| NewGame {
+            platform: "t",
+            community_id: Some("old"),
+            rated: false,
+            chat_id: chat,
+            variant: "chess",
+            setup: None,
+            start_fen: "start",
+            white: a,
+            black: b,
+            ai_level: None,
+            days_per_move: None,
+            status,
+            deadline: None,
+            remind_at: None,
+        };
+        let paused = create(&c, &game("old", Status::Active), 0).unwrap();
+        pause_in_chat(&c, "t", "old", 1).unwrap();
+        let open = create(&c, &game("old", Status::Active), 0).unwrap();
+        let over = create(&c, &game("old", Status::Finished), 0).unwrap();
+        let elsewhere = create(&c, &game("other", Status::Active), 0).unwrap();
+        set_thread(&c, open, "thread").unwrap();
+        let moved: Vec<GameId> = move_chat(&c, "t", "old", "new", 2).unwrap().iter().map(|g| g.id).collect();
+        assert_eq!(moved, [paused, open]);
+        for id in [paused, open] {
+            let g = get(&c, id).unwrap().unwrap();
+            assert_eq!((g.chat_id.as_str(), g.thread_id, g.paused), ("new", None, false));
+            assert_eq!(g.community_id.as_deref(), Some("old"), "the community stays");
+        }
+        assert_eq!(get(&c, over).unwrap().unwrap().chat_id, "old", "a finished game stays where it was played");
+        assert_eq!(get(&c, elsewhere).unwrap().unwrap().chat_id, "other");
+        assert!(move_chat(&c, "t", "old", "new", 3).unwrap().is_empty(), "nothing moves twice");
     }
 
     #[test]
