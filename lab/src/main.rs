@@ -98,6 +98,30 @@ enum Command {
         #[arg(long)]
         rate: Option<f64>,
     },
+    /// Load run over several processes: `capabot discord` processes sharing the fake Discord's six
+    /// shards on one database (1 on SQLite; 1, 2 and 3 on PostgreSQL), N games by /move
+    /// interactions with pictures; moves/s and latency from interaction to answer, medians of rounds.
+    BenchShards {
+        #[arg(long, default_value_t = 60)]
+        games: usize,
+        /// Runtime worker threads of the fake Discord and the players.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 20)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Offer the moves at this many per second in all instead of as fast as answered.
+        #[arg(long)]
+        rate: Option<f64>,
+        /// The capabot binary (default: the one beside this laboratory).
+        #[arg(long)]
+        capabot: Option<PathBuf>,
+    },
     /// A flood through Discord (the fake): the games of `bench-discord`, paced, while one person
     /// sends N commands at once in a chat of their own; the others' latency p50/p99 with and without
     /// the flood (medians of several rounds, and their ratio), and how the flood was answered.
@@ -299,6 +323,25 @@ fn run(cli: Cli) -> Result<(), String> {
         #[cfg(not(feature = "discord"))]
         Command::BenchDiscord { .. } => {
             return Err("bench-discord needs the laboratory built with its `discord` feature (the default)".into());
+        }
+        #[cfg(feature = "postgres")]
+        Command::BenchShards { games, threads, plies, variant, runs, seed, rate, capabot } => {
+            let v = tools::variant(&variant)?;
+            // The processes draw their pictures (their default).
+            let opts = bench::bot::BenchOptions {
+                games,
+                threads,
+                plies,
+                variant: v,
+                pictures: true,
+                seed,
+                core_threads: None,
+            };
+            outln!("{}", bench::shards::shard_rounds(capabot, &opts, runs, rate)?);
+        }
+        #[cfg(not(feature = "postgres"))]
+        Command::BenchShards { .. } => {
+            return Err("bench-shards needs the laboratory built with its `postgres` feature (the default)".into());
         }
         #[cfg(feature = "discord")]
         Command::BenchFlood {

@@ -54,6 +54,23 @@ pub struct BenchReport {
 }
 
 impl BenchReport {
+    /// The report of a run: the accepted moves' latencies (in any order), the moves refused, the
+    /// pictures received and the run's wall time.
+    pub fn of(mut latencies: Vec<Duration>, refused: usize, pictures: usize, elapsed: Duration) -> BenchReport {
+        latencies.sort();
+        let pct =
+            |p: f64| latencies.get(((latencies.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
+        BenchReport {
+            accepted: latencies.len(),
+            refused,
+            pictures,
+            elapsed,
+            p50: pct(0.50),
+            p99: pct(0.99),
+            max: latencies.last().copied().unwrap_or_default(),
+        }
+    }
+
     pub fn moves_per_sec(&self) -> f64 {
         self.accepted as f64 / self.elapsed.as_secs_f64().max(1e-9)
     }
@@ -281,18 +298,7 @@ pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<B
         refused += r;
         pictures += p;
     }
-    let elapsed = t0.elapsed();
-    all.sort();
-    let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
-    Ok(BenchReport {
-        accepted: all.len(),
-        refused,
-        pictures,
-        elapsed,
-        p50: pct(0.50),
-        p99: pct(0.99),
-        max: all.last().copied().unwrap_or_default(),
-    })
+    Ok(BenchReport::of(all, refused, pictures, t0.elapsed()))
 }
 
 /// What one write transaction per input costs when the picture is rendered inside it: the bare core

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
 
-const TOKEN: &str = "bench-token";
+pub(super) const TOKEN: &str = "bench-token";
 const GUILD: u64 = 10;
 /// Channel `FIRST_CHANNEL + i` holds game `i`; its players are users `FIRST_USER + 2i` (White)
 /// and `FIRST_USER + 2i + 1`.
@@ -73,21 +73,42 @@ impl Answers {
     }
 }
 
-fn world(games: usize) -> FakeConfig {
-    let mut guild = GuildSpec::new(GUILD, "Bench club").text_channel(FLOOD_CHANNEL, "flood").member(FLOODER, "flooder");
-    for i in 0..games as u64 {
-        guild = guild
-            .text_channel(FIRST_CHANNEL + i, &format!("table-{i}"))
-            .member(FIRST_USER + 2 * i, &format!("w{i}"))
-            .member(FIRST_USER + 2 * i + 1, &format!("b{i}"));
-    }
-    FakeConfig::new(TOKEN).without_history().guild(guild)
+/// The guild of game `i` when the games are spread over `shards` guilds, one per shard (Discord
+/// routes guild `g` to shard `(g >> 22) % shards`); [`GUILD`] for one shard.
+pub(super) fn guild_of(i: u64, shards: u32) -> u64 {
+    let shards = u64::from(shards);
+    if shards <= 1 { GUILD } else { (shards + i % shards) << 22 }
 }
 
-/// Challenges and acceptances straight through the core (not timed); returns each game's start.
-fn set_up(bot: &Bot, opts: &BenchOptions) -> Result<Vec<Position>, String> {
+/// The fake Discord of a run: a channel and two players per game, in one guild per shard.
+pub(super) fn world(games: usize, shards: u32) -> FakeConfig {
+    let n = u64::from(shards.max(1));
+    let mut config = FakeConfig::new(TOKEN).without_history();
+    if shards > 1 {
+        config = config.shards(shards);
+    }
+    for s in 0..n {
+        let mut guild = GuildSpec::new(guild_of(s, shards), &format!("Bench club {s}"));
+        if s == 0 {
+            guild = guild.text_channel(FLOOD_CHANNEL, "flood").member(FLOODER, "flooder");
+        }
+        for i in (s..games as u64).step_by(n as usize) {
+            guild = guild
+                .text_channel(FIRST_CHANNEL + i, &format!("table-{i}"))
+                .member(FIRST_USER + 2 * i, &format!("w{i}"))
+                .member(FIRST_USER + 2 * i + 1, &format!("b{i}"));
+        }
+        config = config.guild(guild);
+    }
+    config
+}
+
+/// Challenges and acceptances straight through the core (not timed), the games in the guilds of
+/// [`world`]; returns each game's start.
+pub(super) fn set_up(bot: &Bot, opts: &BenchOptions, shards: u32) -> Result<Vec<Position>, String> {
     for i in 0..opts.games as u64 {
-        let scope = Scope::chat("discord", (FIRST_CHANNEL + i).to_string()).in_community(GUILD.to_string());
+        let scope =
+            Scope::chat("discord", (FIRST_CHANNEL + i).to_string()).in_community(guild_of(i, shards).to_string());
         let white = UserRef::new((FIRST_USER + 2 * i).to_string(), format!("w{i}"));
         let black = UserRef::new((FIRST_USER + 2 * i + 1).to_string(), format!("b{i}"));
         let setup = if opts.variant.has_setups() {
@@ -180,6 +201,63 @@ async fn play_game(
     (latencies, refused, pictures)
 }
 
+/// The players of a run: one task per game, and the answers collected from the fake as they come
+/// (until dropped).
+pub(super) struct Players {
+    answers: Arc<Mutex<Answers>>,
+    collector: tokio::task::JoinHandle<()>,
+    games: Vec<tokio::task::JoinHandle<(Vec<Duration>, usize, usize)>>,
+    t0: Instant,
+}
+
+impl Players {
+    /// Starts the games from `starts` now: each game's next move sent as soon as the last is
+    /// answered, or, with `rate`, moves offered at `rate` per second in all, spread evenly over the
+    /// games.
+    pub(super) fn start(fake: &FakeDiscord, starts: Vec<Position>, opts: &BenchOptions, rate: Option<f64>) -> Players {
+        let answers = Arc::new(Mutex::new(Answers::default()));
+        let mut stream = fake.sent_stream();
+        let collector = {
+            let answers = answers.clone();
+            tokio::spawn(async move {
+                while let Some(sent) = stream.recv().await {
+                    answers.lock().unwrap_or_else(|p| p.into_inner()).deliver(sent);
+                }
+            })
+        };
+        let t0 = Instant::now();
+        let count = starts.len().max(1) as f64;
+        let mut games = Vec::new();
+        for (i, start) in starts.into_iter().enumerate() {
+            let pace = rate.filter(|r| *r > 0.0).map(|r| Pace {
+                first: t0 + Duration::from_secs_f64(i as f64 / r),
+                every: Duration::from_secs_f64(count / r),
+            });
+            let game = play_game(fake.clone(), answers.clone(), (i as u64, start), opts.plies, opts.seed, pace);
+            games.push(tokio::spawn(game));
+        }
+        Players { answers, collector, games, t0 }
+    }
+
+    /// Waits for every game; the report of their moves, timed from the start to the last answer.
+    pub(super) async fn results(&mut self) -> Result<BenchReport, String> {
+        let (mut all, mut refused, mut pictures) = (Vec::new(), 0, 0);
+        for game in self.games.drain(..) {
+            let (l, r, n) = game.await.map_err(|e| format!("a game task failed: {e}"))?;
+            all.extend(l);
+            refused += r;
+            pictures += n;
+        }
+        Ok(BenchReport::of(all, refused, pictures, self.t0.elapsed()))
+    }
+}
+
+impl Drop for Players {
+    fn drop(&mut self) {
+        self.collector.abort();
+    }
+}
+
 /// The games of `opts` played through Discord (the fake) on a fresh database at `db`: each game's
 /// next move sent as soon as the last is answered, or, with `rate`, moves offered at `rate` per
 /// second in all, spread evenly over the games.
@@ -227,9 +305,9 @@ pub fn run_discord_flood(
         let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
         let starts = {
             let (bot, opts) = (bot.clone(), opts.clone());
-            tokio::task::spawn_blocking(move || set_up(&bot, &opts)).await.map_err(|e| e.to_string())??
+            tokio::task::spawn_blocking(move || set_up(&bot, &opts, 1)).await.map_err(|e| e.to_string())??
         };
-        let fake = FakeDiscord::start(world(opts.games)).await;
+        let fake = FakeDiscord::start(world(opts.games, 1)).await;
         let host = Host::new(bot, HostConfig { limits: flood.limits.clone(), ..opts.host_config() });
         let discord = DiscordOptions {
             guild: Some(GUILD),
@@ -244,27 +322,8 @@ pub fn run_discord_flood(
         }));
         fake.wait_for_sessions(1, Duration::from_secs(60)).await;
 
-        let answers = Arc::new(Mutex::new(Answers::default()));
-        let mut stream = fake.sent_stream();
-        let collector = {
-            let answers = answers.clone();
-            tokio::spawn(async move {
-                while let Some(sent) = stream.recv().await {
-                    answers.lock().unwrap_or_else(|p| p.into_inner()).deliver(sent);
-                }
-            })
-        };
-        let t0 = Instant::now();
-        let games = starts.len().max(1) as f64;
-        let mut players = Vec::new();
-        for (i, start) in starts.into_iter().enumerate() {
-            let pace = rate.filter(|r| *r > 0.0).map(|r| Pace {
-                first: t0 + Duration::from_secs_f64(i as f64 / r),
-                every: Duration::from_secs_f64(games / r),
-            });
-            let game = play_game(fake.clone(), answers.clone(), (i as u64, start), opts.plies, opts.seed, pace);
-            players.push(tokio::spawn(game));
-        }
+        let mut players = Players::start(&fake, starts, opts, rate);
+        let t0 = players.t0;
         let flooding = (flood.commands > 0).then(|| {
             let (fake, commands, at) = (fake.clone(), flood.commands, t0 + flood.after);
             tokio::spawn(async move {
@@ -274,24 +333,16 @@ pub fn run_discord_flood(
                     .collect::<Vec<u64>>()
             })
         });
-        let (mut all, mut refused, mut pictures) = (Vec::new(), 0, 0);
-        for p in players {
-            let (l, r, n) = p.await.map_err(|e| format!("a game task failed: {e}"))?;
-            all.extend(l);
-            refused += r;
-            pictures += n;
-        }
-        let elapsed = t0.elapsed();
+        let report = players.results().await?;
         let flood_ids: Vec<u64> = match flooding {
             Some(f) => f.await.map_err(|e| format!("the flood task failed: {e}"))?,
             None => Vec::new(),
         };
         // The flood's last answers may still be on their way.
         tokio::time::sleep(Duration::from_millis(if flood_ids.is_empty() { 0 } else { 500 })).await;
-        collector.abort();
         let mut flooded = FloodAnswers::default();
         {
-            let answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+            let answers = players.answers.lock().unwrap_or_else(|p| p.into_inner());
             for sent in flood_ids.iter().filter_map(|id| answers.early.get(id)) {
                 let text = sent.content().unwrap_or_default();
                 flooded.slow_down += usize::from(text.contains("Slow down"));
@@ -304,17 +355,6 @@ pub fn run_discord_flood(
             Ok(Ok(Err(e))) => return Err(e),
             _ => return Err("the bot did not stop".into()),
         }
-        all.sort();
-        let pct = |p: f64| all.get(((all.len() as f64 - 1.0) * p).round() as usize).copied().unwrap_or_default();
-        let report = BenchReport {
-            accepted: all.len(),
-            refused,
-            pictures,
-            elapsed,
-            p50: pct(0.50),
-            p99: pct(0.99),
-            max: all.last().copied().unwrap_or_default(),
-        };
         Ok((report, flooded))
     })
 }
@@ -416,7 +456,7 @@ fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize, rate: Option<f64>) ->
     Ok(out)
 }
 
-fn line(r: &BenchReport) -> String {
+pub(super) fn line(r: &BenchReport) -> String {
     format!(
         "{} moves in {:.2} s = {:.0} moves/s; p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; {} pictures; {} refused",
         r.accepted,
@@ -430,7 +470,7 @@ fn line(r: &BenchReport) -> String {
     )
 }
 
-fn median_line(reports: &[BenchReport]) -> String {
+pub(super) fn median_line(reports: &[BenchReport]) -> String {
     let of = |f: &dyn Fn(&BenchReport) -> f64| {
         let mut v: Vec<f64> = reports.iter().map(f).collect();
         super::median_secs(&mut v)

@@ -1,6 +1,7 @@
 //! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`), animated games
 //! (`bench-gif`), the bot core under load (`bench-bot`) and the same through Discord, faked on
-//! 127.0.0.1 (`bench-discord`, with the `discord` feature). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
+//! 127.0.0.1 (`bench-discord`, with the `discord` feature), and over several processes on one database
+//! (`bench-shards`, with the `postgres` feature). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
 //! in [`crate::engine`].
 
 pub mod bot;
@@ -9,6 +10,8 @@ pub mod discord;
 pub mod gif;
 pub mod perft;
 pub mod render;
+#[cfg(feature = "postgres")]
+pub mod shards;
 
 /// The median of some durations in seconds (0 for none); sorts `times`.
 pub fn median_secs(times: &mut [f64]) -> f64 {

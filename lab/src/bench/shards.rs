@@ -1,0 +1,195 @@
+//! A load run over several processes (not a test): `capabot discord` processes, each with a range
+//! of the fake Discord's shards, on one database, play N games at once by `/move` interactions.
+//! One process on SQLite next to one, two and three on PostgreSQL (a server of the PostgreSQL
+//! harness on 127.0.0.1), the same games in each, in one run: accepted moves per second and the
+//! latency from an interaction's dispatch to the REST call that answers it.
+
+use super::bot::{BenchOptions, BenchReport};
+use super::discord::{Players, TOKEN, line, median_line, set_up, world};
+use capabot::bot::{Bot, BotConfig, NoAi, SystemClock};
+use capabot::store::Store;
+use fake_discord::FakeDiscord;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The fake Discord's shards, shared out between the processes.
+pub const SHARDS: u32 = 6;
+
+/// Where the processes keep their data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// One configuration: a backend and how many processes share it.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    pub backend: Backend,
+    pub processes: u32,
+}
+
+impl Setup {
+    fn label(self) -> String {
+        let backend = match self.backend {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
+        };
+        format!("{} × {backend}", self.processes)
+    }
+}
+
+/// The shard ranges of `processes` processes over [`SHARDS`] shards: `0-5`; `0-2`, `3-5`; …
+fn ranges(processes: u32) -> Vec<String> {
+    let n = processes.clamp(1, SHARDS);
+    (0..n).map(|p| format!("{}-{}", p * SHARDS / n, (p + 1) * SHARDS / n - 1)).collect()
+}
+
+/// The `capabot` processes of a run, killed when dropped.
+struct Processes(Vec<Child>);
+
+impl Drop for Processes {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The games of `opts` played through `setup.processes` `capabot discord` processes (the binary
+/// `capabot`) on a fresh database in `dir`: each game's next move sent as soon as the last is
+/// answered, or, with `rate`, moves offered at `rate` per second in all.
+pub fn run_shards(
+    capabot: &Path,
+    dir: &Path,
+    setup: Setup,
+    opts: &BenchOptions,
+    rate: Option<f64>,
+) -> Result<BenchReport, String> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(opts.threads.max(1))
+        .enable_all()
+        .build()
+        .map_err(|e| format!("runtime: {e}"))?;
+    // The database: a SQLite file, or a new database on the harness's PostgreSQL server (dropped
+    // with it).
+    let (url, _database) = match setup.backend {
+        Backend::Sqlite => {
+            let path = dir.join(format!("shards-{}.db", std::process::id()));
+            let _ = std::fs::remove_file(&path);
+            (path.to_string_lossy().into_owned(), None)
+        }
+        Backend::Postgres => {
+            let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
+            let database = server.create_database().map_err(|e| e.to_string())?;
+            (database.url(), Some(database))
+        }
+    };
+    let store = Store::open_setting(&url).map_err(|e| e.to_string())?;
+    let bot = Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), BotConfig::default());
+    let starts = set_up(&bot, opts, SHARDS)?;
+    drop(bot);
+    let report = rt.block_on(async {
+        let fake = FakeDiscord::start(world(opts.games, SHARDS)).await;
+        let mut processes = Processes(Vec::new());
+        for range in ranges(setup.processes) {
+            let log = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(dir.join(format!("shards-{range}.log")))
+                .map_err(|e| e.to_string())?;
+            let child = Command::new(capabot)
+                .args(["discord", "--shards", &range, "--shard-total", &SHARDS.to_string()])
+                .current_dir(dir)
+                .env_clear()
+                .env("CAPABOT_DATABASE_URL", &url)
+                .env("DISCORD_TOKEN", TOKEN)
+                .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+                .env("RUST_LOG", "warn")
+                .stdout(Stdio::null())
+                .stderr(log)
+                .spawn()
+                .map_err(|e| format!("cannot start {}: {e}", capabot.display()))?;
+            processes.0.push(child);
+        }
+        let all: Vec<[u32; 2]> = (0..SHARDS).map(|s| [s, SHARDS]).collect();
+        fake.wait_for_shards(&all, Duration::from_secs(120)).await;
+
+        let report = Players::start(&fake, starts, opts, rate).results().await;
+        drop(processes);
+        report
+    })?;
+    Ok(report)
+}
+
+/// `runs` rounds of the four setups (one process on SQLite; one, two and three on PostgreSQL), each
+/// on a fresh database: every round's lines, then the medians.
+pub fn shard_rounds(
+    capabot: Option<PathBuf>,
+    opts: &BenchOptions,
+    runs: usize,
+    rate: Option<f64>,
+) -> Result<String, String> {
+    // By default the `capabot` built beside this laboratory (same profile).
+    let capabot = match capabot {
+        Some(path) => path,
+        None => std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("capabot"),
+    };
+    if !capabot.exists() {
+        return Err(format!("no capabot binary at {} (build it, or pass --capabot)", capabot.display()));
+    }
+    let dir = std::env::temp_dir().join(format!("capabot-bench-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let setups = [
+        Setup { backend: Backend::Sqlite, processes: 1 },
+        Setup { backend: Backend::Postgres, processes: 1 },
+        Setup { backend: Backend::Postgres, processes: 2 },
+        Setup { backend: Backend::Postgres, processes: 3 },
+    ];
+    let mut out = String::new();
+    let mut reports: Vec<Vec<BenchReport>> = vec![Vec::new(); setups.len()];
+    let result = (|| {
+        for round in 0..runs.max(1) {
+            for (setup, done) in setups.iter().zip(reports.iter_mut()) {
+                let r = run_shards(&capabot, &dir, *setup, opts, rate)?;
+                out.push_str(&format!("round {}: {:<16} {}\n", round + 1, setup.label(), line(&r)));
+                done.push(r);
+            }
+        }
+        Ok::<_, String>(())
+    })();
+    if result.is_err() {
+        eprintln!("the processes' logs are kept in {}", dir.display());
+    } else {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    result?;
+    out.push_str(&format!(
+        "medians of {} rounds, {} games of {} ({}), up to {} plies each, {SHARDS} shards{}:\n",
+        runs.max(1),
+        opts.games,
+        opts.variant.name,
+        if opts.pictures { "with pictures" } else { "no pictures" },
+        opts.plies,
+        rate.map(|r| format!(", moves offered at {r:.0}/s")).unwrap_or_default(),
+    ));
+    for (setup, done) in setups.iter().zip(&reports) {
+        out.push_str(&format!("  {:<16} {}\n", setup.label(), median_line(done)));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shards_are_shared_out_whole() {
+        assert_eq!(ranges(1), ["0-5"]);
+        assert_eq!(ranges(2), ["0-2", "3-5"]);
+        assert_eq!(ranges(3), ["0-1", "2-3", "4-5"]);
+    }
+}
