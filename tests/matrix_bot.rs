@@ -205,6 +205,31 @@ impl Human {
         }
     }
 
+    /// Waits for texts by `sender`, each `(room, needle)` once (`None`: in any room), in whatever
+    /// order they come: the bot delivers the replies of one input to different rooms side by side.
+    async fn expect_texts(&mut self, sender: &OwnedUserId, wanted: &[(Option<&OwnedRoomId>, &str)]) -> Vec<Seen> {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        let mut found: Vec<Option<Seen>> = vec![None; wanted.len()];
+        let mut passed = Vec::new();
+        while found.iter().any(Option::is_none) {
+            match tokio::time::timeout_at(deadline, self.seen.recv()).await {
+                Ok(Some(s)) => {
+                    let slot = wanted.iter().zip(&found).position(|((room, needle), f)| {
+                        let here = room.is_none_or(|room| s.room == *room);
+                        f.is_none() && here && s.sender == *sender && s.content.body().contains(needle)
+                    });
+                    match slot {
+                        Some(i) => found[i] = Some(s),
+                        None => passed.push(format!("{}: {}", s.sender, s.content.body())),
+                    }
+                }
+                Ok(None) => panic!("handlers gone"),
+                Err(_) => panic!("waited {WAIT:?} for {wanted:?}; saw meanwhile: {passed:#?}"),
+            }
+        }
+        found.into_iter().flatten().collect()
+    }
+
     /// Waits for a text by `sender` containing `needle`, in any room.
     async fn expect_anywhere(&mut self, sender: &OwnedUserId, needle: &str) -> Seen {
         let deadline = tokio::time::Instant::now() + WAIT;
@@ -380,6 +405,10 @@ struct Scene {
 impl Scene {
     async fn start() -> Scene {
         let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+        // The bot's warnings go to the test's output (RUST_LOG for more).
+        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("capabot=warn"));
+        let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter(filter).try_init();
         let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
         let users = synapse.register_users(&["capabot", "alice", "bob", "carol"]).unwrap_or_else(|e| panic!("{e}"));
         let data = tempfile::tempdir().unwrap();
@@ -877,15 +906,16 @@ async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
     alice.say(&room, &format!("!challenge @{} bomb color:white", users[2].localpart), &[&bob]).await;
     alice.expect_text(&room, &bot_id, "Challenge #1").await;
     bob.say(&room, "!accept", &[]).await;
-    let start = alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    let mut seen =
+        alice.expect_texts(&bot_id, &[(Some(&room), "Game #1 starts"), (None, "choose your secret bomb")]).await;
+    let (start, to_alice) = (seen.remove(0), seen.remove(0));
     assert!(start.content.body().contains("secret bomb"), "{}", start.content.body());
-    let to_alice = alice.expect_anywhere(&bot_id, "choose your secret bomb").await;
     let to_bob = bob.expect_anywhere(&bot_id, "choose your secret bomb").await;
     assert!(to_alice.room != room && to_bob.room != room && to_alice.room != to_bob.room, "one direct room each");
     assert!(to_alice.content.body().contains("bomb #1 b1"), "her pieces to type: {}", to_alice.content.body());
     alice.say(&to_alice.room, "bomb b1", &[]).await;
-    alice.expect_text(&to_alice.room, &bot_id, "your bomb is the knight on b1").await;
-    let chosen = alice.expect_text(&room, &bot_id, "has chosen a secret bomb").await;
+    let wanted = [(Some(&to_alice.room), "your bomb is the knight on b1"), (Some(&room), "has chosen a secret bomb")];
+    let chosen = alice.expect_texts(&bot_id, &wanted).await.remove(1);
     assert!(!chosen.content.body().contains("b1"), "{}", chosen.content.body());
     bob.say(&to_bob.room, "!bomb h7", &[]).await;
     bob.expect_text(&to_bob.room, &bot_id, "your bomb is the pawn on h7").await;
