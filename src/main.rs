@@ -246,13 +246,6 @@ fn start_host_with(
     Ok((host, rt))
 }
 
-fn init_tracing() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        // matrix-sdk logs every failed request as an error; the front end reports (and retries) them itself.
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn,matrix_sdk::http_client=off"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
-}
-
 /// Whether any of these environment variables is set and not empty.
 #[cfg(any(feature = "discord", feature = "matrix"))]
 fn has_env(names: &[&str]) -> bool {
@@ -570,7 +563,7 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    init_tracing();
+    capabot::tools::init_tracing();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,

@@ -31,11 +31,23 @@ macro_rules! outln {
     ($($arg:tt)*) => { $crate::tools::emit(format_args!("{}\n", format_args!($($arg)*))) };
 }
 
-/// Log lines to stderr, filtered by `RUST_LOG` (warnings and errors by default).
+/// What is logged without `RUST_LOG`: warnings and errors, except two of matrix-sdk's that only
+/// repeat what the bot handles itself. It logs every failed request as an error, and the front end
+/// reports (and retries) them itself; and it tries to upload room keys to a server-side backup after
+/// every sync whether or not one is set up, warning each time that it has no backup key — the bot
+/// does not use that backup (its keys live in its own crypto store).
+pub const DEFAULT_LOG: &str = "warn,matrix_sdk::http_client=off,matrix_sdk_crypto::backups=error";
+
+/// Log lines to stderr, filtered by `RUST_LOG` (else [`DEFAULT_LOG`]); coloured only on a terminal.
 pub fn init_tracing() {
+    use std::io::IsTerminal;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_ansi(std::io::stderr().is_terminal())
+        .with_writer(std::io::stderr)
+        .try_init();
 }
 
 /// A sub-command's exit status: success, or the error printed to stderr and status 2.
