@@ -636,27 +636,32 @@ mod tests {
         a_replaced_chat_takes_its_open_games_along
     );
 
-    fn ply_guard_lets_one_move_land(store: &Store) {
-        let c = store.conn().unwrap();
-        let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
-        let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
-        let fen = "start";
-        let ng = NewGame {
+    /// A chess game of platform `t` in `chat` between players `a` and `b` (made when new), from "start".
+    fn chess_game<'a>(c: &Connection, chat: &'a str, status: Status) -> NewGame<'a> {
+        let a = players::ensure(c, "t", "a", "A", 0).unwrap().id;
+        let b = players::ensure(c, "t", "b", "B", 0).unwrap().id;
+        NewGame {
             platform: "t",
             community_id: None,
             rated: false,
-            chat_id: "c",
+            chat_id: chat,
             variant: "chess",
             setup: None,
-            start_fen: fen,
+            start_fen: "start",
             white: a,
             black: b,
             ai_level: None,
             days_per_move: None,
-            status: Status::Active,
+            status,
             deadline: None,
             remind_at: None,
-        };
+        }
+    }
+
+    fn ply_guard_lets_one_move_land(store: &Store) {
+        let c = store.conn().unwrap();
+        let fen = "start";
+        let ng = chess_game(&c, "c", Status::Active);
         let id = create(&c, &ng, 0).unwrap();
         let m = MoveUpdate {
             typed: "e4",
@@ -678,24 +683,8 @@ mod tests {
 
     fn a_failing_end_hook_leaves_neither_result_nor_consequence(store: &Store) {
         let c = store.conn().unwrap();
-        let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
-        let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
-        let ng = NewGame {
-            platform: "t",
-            community_id: None,
-            rated: false,
-            chat_id: "c",
-            variant: "chess",
-            setup: None,
-            start_fen: "start",
-            white: a,
-            black: b,
-            ai_level: None,
-            days_per_move: None,
-            status: Status::Active,
-            deadline: None,
-            remind_at: None,
-        };
+        let ng = chess_game(&c, "c", Status::Active);
+        let a = ng.white;
         let id = create(&c, &ng, 0).unwrap();
         let resign = Outcome::Decisive { winner: Color::White, reason: WinReason::Resignation };
         let mut failing = |conn: &Connection, row: &GameRow| {
@@ -718,24 +707,8 @@ mod tests {
 
     fn a_replaced_chat_takes_its_open_games_along(store: &Store) {
         let c = store.conn().unwrap();
-        let a = players::ensure(&c, "t", "a", "A", 0).unwrap().id;
-        let b = players::ensure(&c, "t", "b", "B", 0).unwrap().id;
-        let game = |chat: &'static str, status: Status| NewGame {
-            platform: "t",
-            community_id: Some("old"),
-            rated: false,
-            chat_id: chat,
-            variant: "chess",
-            setup: None,
-            start_fen: "start",
-            white: a,
-            black: b,
-            ai_level: None,
-            days_per_move: None,
-            status,
-            deadline: None,
-            remind_at: None,
-        };
+        let game =
+            |chat: &'static str, status: Status| NewGame { community_id: Some("old"), ..chess_game(&c, chat, status) };
         let paused = create(&c, &game("old", Status::Active), 0).unwrap();
         pause_in_chat(&c, "t", "old", 1).unwrap();
         let open = create(&c, &game("old", Status::Active), 0).unwrap();
