@@ -334,6 +334,7 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
                     total: r.total,
                 }),
                 grace,
+                http_client: None,
             };
             let (h, s) = (host.clone(), stop.clone());
             tasks.spawn(async move { capabot::discord::run(h, token, opts, s.cancelled_owned()).await });

@@ -111,6 +111,9 @@ struct Env {
     commands_in: Option<u64>,
     /// `[discord] message_content`: whether the bot asks for the privileged intent.
     message_content: bool,
+    /// The fake as `https://discord.com`: the bot then talks to it with no proxy, serenity's own
+    /// rate limiter on (as in production); otherwise through the fake's plain URL as a proxy.
+    as_discord_com: Option<fake_discord::DiscordCom>,
 }
 
 /// A running `capabot discord`.
@@ -125,7 +128,7 @@ impl Env {
         let dir = tempfile::tempdir().expect("tempdir");
         let fake = FakeDiscord::start(world).await;
         let clock = Arc::new(ManualClock::new(common::T0));
-        Env { dir, clock, fake, sessions: 0, commands_in: Some(GUILD), message_content: true }
+        Env { dir, clock, fake, sessions: 0, commands_in: Some(GUILD), message_content: true, as_discord_com: None }
     }
 
     fn host(&self, oracle: Arc<dyn MoveOracle>) -> Arc<Host> {
@@ -160,13 +163,28 @@ impl Env {
 
     async fn start_host(&mut self, host: Arc<Host>) -> Running {
         let (stop, stop_rx) = oneshot::channel::<()>();
-        let proxy = Some(self.fake.base_url());
+        let (proxy, http_client) = match &self.as_discord_com {
+            // `discord.com` resolves to the fake, whose authority is the only one trusted.
+            Some(tls) => {
+                let authority = reqwest::Certificate::from_der(&tls.authority).expect("the fake's authority");
+                let client = reqwest::Client::builder()
+                    .use_rustls_tls()
+                    .tls_built_in_root_certs(false)
+                    .add_root_certificate(authority)
+                    .resolve("discord.com", tls.addr)
+                    .build()
+                    .expect("an HTTP client");
+                (None, Some(client))
+            }
+            None => (Some(self.fake.base_url()), None),
+        };
         let opts = DiscordOptions {
             guild: self.commands_in,
             proxy,
             message_content: self.message_content,
             shards: None,
             grace: WAIT,
+            http_client,
         };
         let task = tokio::spawn(discord::run(host.clone(), Token::new(TOKEN), opts, async move {
             let _ = stop_rx.await;
@@ -1030,6 +1048,7 @@ async fn a_rejected_token_is_one_clear_error() {
         message_content: true,
         shards: None,
         grace: WAIT,
+        http_client: None,
     };
     let r = discord::run(host, Token::new("wrong-secret"), opts, std::future::pending()).await;
     let e = r.expect_err("a wrong token fails");
@@ -2457,24 +2476,54 @@ async fn a_global_rate_limit_loses_nothing() {
     scenario(async {
         let limits = fake_discord::RateLimits::per_route(100, Duration::from_secs(1)).global(3, Duration::from_secs(1));
         let mut env = Env::new(two_channels_limited(limits)).await;
-        // On from the first move: a refused start-up (application, gateway) is another story.
-        env.fake.set_rate_limits(None);
-        let bot = env.start().await;
-        let fake = env.fake.clone();
-        game_between(&fake, GENERAL, ALICE, BOB).await;
-        game_between(&fake, OTHER, CAROL, DAVE).await;
-        // The offers' buttons are disabled by edits after the games start: let them go first.
-        settle_quietly(&fake, Duration::from_millis(500)).await;
-        fake.set_rate_limits(Some(limits));
-        play_opening_in_both(&fake).await;
-        all_sent(&env, &bot).await;
-        let limited: Vec<_> = fake.requests().into_iter().filter(|r| r.status == 429).collect();
-        assert!(!limited.is_empty(), "the global limit was reached");
-        for channel in [GENERAL, OTHER] {
-            let statuses = post_statuses(&fake, channel);
-            assert_eq!(statuses.iter().filter(|s| **s == 200).count(), OPENING.len(), "{statuses:?}");
-        }
+        let (bot, limited) = opening_under_limits(&mut env, limits).await;
         assert!(limited.iter().all(|r| r.limit_scope.as_deref() == Some("global")), "{limited:?}");
+        env.finish(bot, &[(429, "/messages")]).await;
+    })
+    .await;
+}
+
+/// Both games started with no limit (on from the first move: a refused start-up — application,
+/// gateway — is another story), then [`OPENING`] played in both under `limits`: every answer posted
+/// exactly once. Returns the running bot and the requests the fake refused with 429.
+async fn opening_under_limits(
+    env: &mut Env,
+    limits: fake_discord::RateLimits,
+) -> (Running, Vec<fake_discord::RecordedRequest>) {
+    env.fake.set_rate_limits(None);
+    let bot = env.start().await;
+    let fake = env.fake.clone();
+    game_between(&fake, GENERAL, ALICE, BOB).await;
+    game_between(&fake, OTHER, CAROL, DAVE).await;
+    // The offers' buttons are disabled by edits after the games start: let them go first.
+    settle_quietly(&fake, Duration::from_millis(500)).await;
+    fake.set_rate_limits(Some(limits));
+    play_opening_in_both(&fake).await;
+    all_sent(env, &bot).await;
+    let limited: Vec<_> = fake.requests().into_iter().filter(|r| r.status == 429).collect();
+    assert!(!limited.is_empty(), "the limits were reached");
+    for channel in [GENERAL, OTHER] {
+        let statuses = post_statuses(&fake, channel);
+        assert_eq!(statuses.iter().filter(|s| **s == 200).count(), OPENING.len(), "{statuses:?}");
+    }
+    (bot, limited)
+}
+
+/// Production's road: no proxy, serenity's own rate limiter on. The fake serves as
+/// `https://discord.com` (TLS, its certificate from a throwaway authority the bot's HTTP client
+/// trusts, the name resolved to 127.0.0.1) with two posts a second per channel and three requests a
+/// second in all. serenity paces each channel by the `X-RateLimit-*` headers and waits out the
+/// global 429s by their `Retry-After`, retrying by itself: every answer is posted exactly once and
+/// no outbox row ever needed a second attempt.
+#[tokio::test(flavor = "current_thread")]
+async fn serenitys_own_rate_limiter_loses_nothing() {
+    scenario(async {
+        let limits = fake_discord::RateLimits::per_route(2, Duration::from_secs(1)).global(3, Duration::from_secs(1));
+        let mut env = Env::new(two_channels_limited(limits)).await;
+        env.as_discord_com = Some(env.fake.serve_as_discord_com().await);
+        let (bot, _) = opening_under_limits(&mut env, limits).await;
+        let retried = env.query(&bot, "SELECT count(*) FROM outbox WHERE attempts > 1 OR error IS NOT NULL");
+        assert_eq!(retried, 0, "serenity retried the 429s itself; the outbox never had to");
         env.finish(bot, &[(429, "/messages")]).await;
     })
     .await;

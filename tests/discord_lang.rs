@@ -80,6 +80,7 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
             message_content: true,
             shards: None,
             grace: WAIT,
+            http_client: None,
         };
         let task = tokio::spawn(discord::run(host, Token::new(TOKEN), opts, async move {
             let _ = stop_rx.await;

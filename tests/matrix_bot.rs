@@ -38,7 +38,7 @@ use matrix_sdk::{Client, Room, RoomState};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use synapse_harness::{RegisteredUser, Synapse};
+use synapse_harness::{KeyDelay, RegisteredUser, Synapse};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -306,7 +306,20 @@ async fn start_bot_allowing(
     clock: Arc<ManualClock>,
     options: matrix::Options,
 ) -> RunningBot {
-    let creds = Credentials { homeserver: synapse.homeserver_url(), user: user.localpart.clone(), secret };
+    start_bot_at(&synapse.homeserver_url(), user, secret, db, store, clock, options).await
+}
+
+/// [`start_bot_allowing`] through `homeserver` (a proxy in front of Synapse).
+async fn start_bot_at(
+    homeserver: &str,
+    user: &RegisteredUser,
+    secret: Secret,
+    db: &Path,
+    store: &Path,
+    clock: Arc<ManualClock>,
+    options: matrix::Options,
+) -> RunningBot {
+    let creds = Credentials { homeserver: homeserver.to_string(), user: user.localpart.clone(), secret };
     let bot = Bot::new(
         Store::open(db).unwrap(),
         clock,
@@ -402,13 +415,17 @@ struct Scene {
     carol: Human,
 }
 
+/// The bot's warnings go to the test's output (RUST_LOG for more).
+fn trace_to_test_output() {
+    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("capabot=warn"));
+    let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter(filter).try_init();
+}
+
 impl Scene {
     async fn start() -> Scene {
-        let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
-        // The bot's warnings go to the test's output (RUST_LOG for more).
-        let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-            .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("capabot=warn"));
-        let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter(filter).try_init();
+        trace_to_test_output();
         let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
         let users = synapse.register_users(&["capabot", "alice", "bob", "carol"]).unwrap_or_else(|e| panic!("{e}"));
         let data = tempfile::tempdir().unwrap();
@@ -698,10 +715,11 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
 /// An encrypted room works like a plain one: greeting, settings by a power-level-100 member only,
 /// a game in its own thread by bare moves with encrypted board pictures, the reminder that a
 /// fast-forwarded clock causes in a direct room, which the next reminder reuses, and the AI's
-/// move as an edit of its "thinking…" message.
+/// move as an edit of its "thinking…" message. The bot's device is cross-signed by its user, and a
+/// move whose room key reaches the bot after the move itself is played when the key comes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_encrypted_room_plays_like_a_plain_one() {
-    let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    trace_to_test_output();
     let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
     let users = synapse.register_users(&["capabot", "alice", "bob"]).unwrap_or_else(|e| panic!("{e}"));
     let data = tempfile::tempdir().unwrap();
@@ -712,8 +730,17 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
     // This bot starts from an access token (the other test's from a password).
     let token = Secret::AccessToken(access_token(&synapse, &users[0]).await);
     let store = data.path().join("matrix-store");
-    let bot = start_bot_allowing(&synapse, &users[0], token, &db, &store, clock.clone(), Default::default()).await;
+    // The bot syncs through a proxy that can hand its room keys over late.
+    let keys = KeyDelay::start(&synapse.homeserver_url()).await;
+    let bot = start_bot_at(&keys.url(), &users[0], token, &db, &store, clock.clone(), Default::default()).await;
     let bot_id = bot.front.me.user_id.clone();
+
+    // Cross-signing: the bot's user has an identity, and it signed the bot's device.
+    let identity = alice.client.encryption().request_user_identity(&bot_id).await.expect("a key query");
+    assert!(identity.is_some(), "the bot's user has a cross-signing identity");
+    let device_id = bot.front.client.device_id().expect("a device").to_owned();
+    let device = alice.client.encryption().get_device(&bot_id, &device_id).await.unwrap().expect("the bot's device");
+    assert!(device.is_cross_signed_by_owner(), "the bot's device is signed by its user's identity");
 
     let mut request = CreateRoom::new();
     request.invite = vec![bot_id.clone(), bob.id()];
@@ -754,10 +781,32 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
             assert_eq!(again.room, reminder.room, "the direct room is created once and reused");
         }
         let mover = if ply % 2 == 0 { &alice } else { &bob };
-        mover.say_in_thread(&room, &root, san).await;
+        if ply == 0 {
+            // The first move's key comes late: alice's device starts a new session for it and the
+            // proxy holds the key back until the bot has met the move it cannot read.
+            keys.hold();
+            alice.room(&room).discard_room_key().await.expect("a new session");
+            mover.say_in_thread(&room, &root, san).await;
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while bot.front.undecrypted.is_empty() {
+                assert!(Instant::now() < deadline, "the bot never met the move it could not read");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            assert!(keys.held() > 0, "the move's key was held back");
+            assert_eq!(query::<i64>(&db, "SELECT ply FROM games WHERE id = 1"), 0, "no key, no move yet");
+            // The key comes with the bot's next sync, which alice's impatient word brings.
+            keys.release();
+            alice.say(&room, "anyone there?", &[]).await;
+        } else {
+            mover.say_in_thread(&room, &root, san).await;
+        }
         let answer = alice.expect(&room, &bot_id, san, answers(1, san)).await;
         assert_eq!(answer.thread(), Some(&root), "the answer is in the game's thread");
         assert!(answer.encrypted, "the answer is encrypted");
+        if ply == 0 {
+            assert_eq!(query::<i64>(&db, "SELECT ply FROM games WHERE id = 1"), 1, "the late move is played once");
+            assert!(bot.front.undecrypted.is_empty(), "nothing waits any more");
+        }
         if !picture_checked {
             let MessageType::Image(image) = &answer.content.msgtype else { panic!("not a picture: {answer:?}") };
             assert!(matches!(image.source, MediaSource::Encrypted(_)), "the picture is an encrypted attachment");

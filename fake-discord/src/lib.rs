@@ -35,6 +35,7 @@ mod gateway;
 mod payloads;
 mod rest;
 mod state;
+mod tls;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, MutexGuard};
@@ -46,6 +47,7 @@ use tokio::task::JoinHandle;
 pub use config::{FakeConfig, GuildSpec, RateLimits};
 pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};
+pub use tls::DiscordCom;
 
 /// A running fake Discord. Cheap to clone; the server stops when the last clone is dropped.
 #[derive(Clone)]
@@ -57,11 +59,16 @@ struct Inner {
     shared: Arc<Shared>,
     addr: SocketAddr,
     server: JoinHandle<()>,
+    /// The fake serving as `https://discord.com` ([`FakeDiscord::serve_as_discord_com`]).
+    as_discord_com: std::sync::Mutex<Vec<JoinHandle<()>>>,
 }
 
 impl Drop for Inner {
     fn drop(&mut self) {
         self.server.abort();
+        for server in self.as_discord_com.get_mut().map(std::mem::take).unwrap_or_default() {
+            server.abort();
+        }
     }
 }
 
@@ -86,7 +93,31 @@ impl FakeDiscord {
                 tracing::error!(target: "fake_discord", "server stopped: {error}");
             }
         });
-        FakeDiscord { inner: Arc::new(Inner { shared, addr, server }) }
+        FakeDiscord { inner: Arc::new(Inner { shared, addr, server, as_discord_com: Default::default() }) }
+    }
+
+    /// Serves the same fake as `https://discord.com` as well, on another port of 127.0.0.1 with a
+    /// certificate for `discord.com` made for this run (see [`DiscordCom`]): a client that
+    /// resolves `discord.com` to [`DiscordCom::addr`] and trusts [`DiscordCom::authority`] needs
+    /// no proxy, so serenity keeps its own rate limiter on.
+    ///
+    /// # Panics
+    /// If no port can be bound.
+    pub async fn serve_as_discord_com(&self) -> DiscordCom {
+        let tcp = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("fake Discord: cannot bind 127.0.0.1");
+        let addr = tcp.local_addr().expect("bound socket has an address");
+        let credentials = tls::issue();
+        let listener = tls::TlsListener { tcp, acceptor: tls::acceptor(&credentials) };
+        let app = rest::router(Arc::clone(&self.inner.shared));
+        let server = tokio::spawn(async move {
+            if let Err(error) = axum::serve(listener, app).await {
+                tracing::error!(target: "fake_discord", "TLS server stopped: {error}");
+            }
+        });
+        if let Ok(mut servers) = self.inner.as_discord_com.lock() {
+            servers.push(server);
+        }
+        DiscordCom { addr, authority: credentials.authority.to_vec() }
     }
 
     /// `http://127.0.0.1:PORT`: give it to serenity's `HttpBuilder::proxy`, which replaces

@@ -33,6 +33,10 @@ pub struct DiscordOptions {
     pub shards: Option<Shards>,
     /// How long in-flight work may take to finish at shutdown.
     pub grace: Duration,
+    /// The HTTP client for Discord's REST API (serenity's default when `None`): one with its own
+    /// roots, resolver or outbound proxy. Tests give one that finds the fake Discord at
+    /// `discord.com`, to run with serenity's rate limiter on.
+    pub http_client: Option<reqwest::Client>,
 }
 
 /// The shards one process runs: `first..=last` of `total` over every process. Discord sends a
@@ -88,9 +92,12 @@ pub fn intents(message_content: bool) -> GatewayIntents {
     i
 }
 
-fn make_http(token: &Token, proxy: Option<&str>) -> Http {
+fn make_http(token: &Token, opts: &DiscordOptions) -> Http {
     let mut http = HttpBuilder::new(&token.0);
-    if let Some(proxy) = proxy {
+    if let Some(client) = &opts.http_client {
+        http = http.client(client.clone());
+    }
+    if let Some(proxy) = opts.proxy.as_deref() {
         // serenity sends REST through the proxy only with its own ratelimiter off.
         http = http.proxy(proxy).ratelimiter_disabled(true);
     }
@@ -106,7 +113,7 @@ pub async fn run(
     opts: DiscordOptions,
     stop: impl Future<Output = ()>,
 ) -> Result<(), String> {
-    let http = make_http(&token, opts.proxy.as_deref());
+    let http = make_http(&token, &opts);
     let app = http.get_current_application_info().await.map_err(|e| match &e {
         serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 401 => {
             "Discord rejected the token (401 Unauthorized)".to_string()
@@ -121,11 +128,10 @@ pub async fn run(
         seen: events::RecentIds::default(),
         shards: events::ShardHealth::new(opts.shards.map_or(0, |s| s.last - s.first + 1)),
     };
-    let mut client =
-        ClientBuilder::new_with_http(make_http(&token, opts.proxy.as_deref()), intents(opts.message_content))
-            .event_handler(handler)
-            .await
-            .map_err(|e| format!("cannot start the Discord client: {e}"))?;
+    let mut client = ClientBuilder::new_with_http(make_http(&token, &opts), intents(opts.message_content))
+        .event_handler(handler)
+        .await
+        .map_err(|e| format!("cannot start the Discord client: {e}"))?;
     drop(token);
     let http = client.http.clone();
     http.set_application_id(app.id);

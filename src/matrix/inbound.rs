@@ -1,5 +1,6 @@
 //! Room events → [`Input`]s: text messages (a mention of the bot turns the rest into a command),
 //! reactions on the bot's choice prompts, and invitations (joined with back-off, then greeted).
+//! Encrypted messages whose key has not come yet wait for it (see [`super::undecrypted`]).
 //!
 //! Each room has one worker that hands its inputs to the host in order, so two quick moves in one
 //! game arrive as they were sent while other rooms go on meanwhile.
@@ -7,17 +8,23 @@
 use super::PLATFORM;
 use super::mentions;
 use super::outbound::MatrixFrontEnd;
+use super::undecrypted;
 use crate::bot::command;
 use crate::bot::{Body, Input, Scope, UserRef};
 use crate::host::Host;
-use matrix_sdk::event_handler::Ctx;
+use futures_util::StreamExt;
+use matrix_sdk::deserialized_responses::TimelineEventKind;
+use matrix_sdk::event_handler::{Ctx, RawEvent};
 use matrix_sdk::ruma::events::reaction::OriginalSyncReactionEvent;
+use matrix_sdk::ruma::events::room::encrypted::OriginalSyncRoomEncryptedEvent;
 use matrix_sdk::ruma::events::room::member::{MembershipState, OriginalSyncRoomMemberEvent, StrippedRoomMemberEvent};
 use matrix_sdk::ruma::events::room::message::{MessageFormat, MessageType, OriginalSyncRoomMessageEvent, Relation};
 use matrix_sdk::ruma::events::room::power_levels::UserPowerLevel;
 use matrix_sdk::ruma::events::room::tombstone::OriginalSyncRoomTombstoneEvent;
 use matrix_sdk::ruma::events::space::child::SyncSpaceChildEvent;
 use matrix_sdk::ruma::events::space::parent::SyncSpaceParentEvent;
+use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent, SyncMessageLikeEvent};
+use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId, RoomId, UserId, int};
 use matrix_sdk::{Room, RoomState};
 use std::collections::HashMap;
@@ -58,8 +65,11 @@ impl Shared {
 /// Registers the event handlers.
 pub fn listen(host: Arc<Host>, front: Arc<MatrixFrontEnd>) {
     let client = front.client.clone();
-    client.add_event_handler_context(Shared { host, front, queues: Arc::default() });
+    let shared = Shared { host, front, queues: Arc::default() };
+    client.add_event_handler_context(shared.clone());
+    tokio::spawn(retry_when_keys_arrive(shared));
     client.add_event_handler(on_message);
+    client.add_event_handler(on_undecrypted);
     client.add_event_handler(on_reaction);
     client.add_event_handler(on_invite);
     client.add_event_handler(on_member);
@@ -183,6 +193,64 @@ pub fn join_with_backoff(host: Arc<Host>, front: Arc<MatrixFrontEnd>, room: Room
 }
 
 async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, shared: Ctx<Shared>) {
+    message(event, room, &shared).await
+}
+
+/// An encrypted message the sync could not decrypt (its key has not come): it waits for the key,
+/// unless it is the bot's own or from before the bot joined.
+async fn on_undecrypted(event: OriginalSyncRoomEncryptedEvent, room: Room, raw: RawEvent, shared: Ctx<Shared>) {
+    let me = &shared.front.me.user_id;
+    if event.sender == *me || !after_joining(&room, me, event.origin_server_ts).await {
+        return;
+    }
+    let Some(session) = undecrypted::session_of(&event) else { return };
+    tracing::info!(room = %room.room_id(), event = %event.event_id, "a message waits for its key");
+    shared.front.undecrypted.keep(room.room_id(), session, Raw::from_json(raw.0.clone()));
+}
+
+/// Tries the messages that wait for their keys again whenever keys arrive, and handles those that
+/// now decrypt like any other.
+async fn retry_when_keys_arrive(shared: Shared) {
+    let Some(keys) = shared.front.client.encryption().room_keys_received_stream().await else { return };
+    let mut keys = std::pin::pin!(keys);
+    let stop = shared.host.stopping();
+    loop {
+        let update = tokio::select! {
+            _ = stop.cancelled() => return,
+            update = keys.next() => update,
+        };
+        let Some(update) = update else { return };
+        // A missed notice (the stream lagged): every waiting message is tried.
+        let arrived: Option<Vec<(OwnedRoomId, String)>> =
+            update.ok().map(|keys| keys.into_iter().map(|k| (k.room_id, k.session_id)).collect());
+        for waiting in shared.front.undecrypted.take(arrived.as_deref()) {
+            let Some(room) = shared.front.client.get_room(&waiting.room) else { continue };
+            match room.decrypt_event(&waiting.event, None).await {
+                Ok(event) if !matches!(event.kind, TimelineEventKind::UnableToDecrypt { .. }) => {
+                    tracing::info!(room = %room.room_id(), "a message decrypted with a key that came late");
+                    handle_decrypted(event.into_raw(), room, &shared).await;
+                }
+                _ => shared.front.undecrypted.keep_again(waiting),
+            }
+        }
+    }
+}
+
+/// A message decrypted late, handled as if the sync had brought it decrypted.
+async fn handle_decrypted(raw: Raw<AnySyncTimelineEvent>, room: Room, shared: &Shared) {
+    match raw.deserialize() {
+        Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::RoomMessage(
+            SyncMessageLikeEvent::Original(event),
+        ))) => message(event, room, shared).await,
+        Ok(AnySyncTimelineEvent::MessageLike(AnySyncMessageLikeEvent::Reaction(SyncMessageLikeEvent::Original(
+            event,
+        )))) => reaction(event, room, shared).await,
+        Ok(_) => {}
+        Err(e) => tracing::info!(room = %room.room_id(), "a late-decrypted event does not parse: {e}"),
+    }
+}
+
+async fn message(event: OriginalSyncRoomMessageEvent, room: Room, shared: &Shared) {
     let me = shared.front.me.clone();
     if event.sender == me.user_id {
         return;
@@ -238,6 +306,10 @@ async fn on_message(event: OriginalSyncRoomMessageEvent, room: Room, shared: Ctx
 }
 
 async fn on_reaction(event: OriginalSyncReactionEvent, room: Room, shared: Ctx<Shared>) {
+    reaction(event, room, &shared).await
+}
+
+async fn reaction(event: OriginalSyncReactionEvent, room: Room, shared: &Shared) {
     if event.sender == shared.front.me.user_id {
         return;
     }

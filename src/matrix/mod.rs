@@ -11,6 +11,7 @@ pub mod inbound;
 pub mod mentions;
 pub mod outbound;
 pub mod session;
+pub mod undecrypted;
 
 pub use outbound::MatrixFrontEnd;
 pub use session::{Credentials, StartError};

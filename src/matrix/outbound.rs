@@ -54,6 +54,8 @@ pub struct MatrixFrontEnd {
     pub options: super::Options,
     /// Rooms' communities (their spaces).
     pub communities: super::community::Communities,
+    /// Encrypted messages waiting for their keys.
+    pub undecrypted: super::undecrypted::Undecrypted,
     prompts: Mutex<Recent<OwnedEventId, Prompt>>,
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
@@ -76,6 +78,7 @@ impl MatrixFrontEnd {
             me: Me { user_id, display_name },
             options,
             communities: Default::default(),
+            undecrypted: Default::default(),
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
@@ -426,7 +429,9 @@ fn relation<C>(thread_root: &Option<OwnedEventId>, answer_to: &Option<OwnedEvent
 
 /// A reply's text and picture as one `m.image` whose caption is the text (the spec's media
 /// captions, Matrix 1.10: with a `filename`, `body` and `formatted_body` are the caption), with the
-/// text's pills and `m.mentions`.
+/// text's pills and `m.mentions`. Matrix has no alt text beside a caption, so the picture's
+/// description (a board's pieces, for screen readers and people who see no pictures) follows the
+/// caption's HTML folded away (`<details>`), and the plain caption stays short.
 pub fn captioned_picture(
     reply: &Reply,
     format: PictureFormat,
@@ -434,10 +439,14 @@ pub fn captioned_picture(
     source: MediaSource,
 ) -> RoomMessageEventContent {
     let text = text_content(reply);
-    let (body, formatted) = match text.msgtype {
+    let (body, mut formatted) = match text.msgtype {
         MessageType::Text(t) => (t.body, t.formatted),
         other => (other.body().to_string(), None),
     };
+    if let (Some(html), Some(alt)) = (formatted.as_mut(), &reply.alt_text) {
+        let summary = crate::tl!(reply.lang, "matrix-board");
+        html.body.push_str(&format!("<details><summary>{}</summary>{}</details>", escape(&summary), escape(alt)));
+    }
     let (width, height) = picture_size(format, bytes).unwrap_or((0, 0));
     let mut info = ImageInfo::new();
     info.width = Some(UInt::from(width));
@@ -621,6 +630,23 @@ mod tests {
         assert_eq!(ids, ["@alice:hs"]);
         reply.audience = Audience::Author;
         assert!(text_content(&reply).mentions.unwrap().user_ids.is_empty());
+    }
+
+    #[test]
+    fn a_captioned_board_keeps_its_description_folded_in_the_caption() {
+        let target = Target::Chat(Scope::chat("matrix", "!r:hs"));
+        let mut reply = Reply::new(target, "Game #1: 1. e4 played by alice");
+        reply.alt_text = Some("White: Ke1, Pe4 <last move>".into());
+        let source = MediaSource::Plain("mxc://hs/board".into());
+        let content = captioned_picture(&reply, PictureFormat::Png, b"a picture", source);
+        let MessageType::Image(image) = &content.msgtype else { panic!("{content:?}") };
+        assert_eq!(image.body, "Game #1: 1. e4 played by alice", "the plain caption is the text alone");
+        let html = &image.formatted.as_ref().expect("an HTML caption").body;
+        assert!(
+            html.ends_with("<details><summary>the board</summary>White: Ke1, Pe4 &lt;last move&gt;</details>"),
+            "{html}"
+        );
+        assert_eq!(image.filename.as_deref(), Some("board.png"));
     }
 
     #[test]

@@ -3,11 +3,21 @@
 //!
 //! The session (with its access token) is written to `session.json` in the store directory, readable
 //! by its owner only; secrets never reach the log.
+//!
+//! The bot's user gets a cross-signing identity on its first start (matrix-sdk bootstraps it, with
+//! the password where the bot logs in with one, otherwise as Synapse allows a first upload without
+//! re-authentication), and its device is signed by it: clients show the device as verified by its
+//! owner, and people can verify the bot's user once instead of each of its devices.
 
 use matrix_sdk::authentication::matrix::MatrixSession;
+use matrix_sdk::encryption::EncryptionSettings;
 use matrix_sdk::ruma::{OwnedDeviceId, OwnedUserId};
 use matrix_sdk::{Client, SessionMeta, SessionTokens};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long start-up waits for the encryption set-up (the cross-signing bootstrap) before going on.
+const E2EE_SETUP_WAIT: Duration = Duration::from_secs(20);
 
 /// How the bot proves who it is.
 #[derive(Clone)]
@@ -97,6 +107,7 @@ async fn build_client(homeserver: &str, store: &Path) -> Result<Client, StartErr
     Client::builder()
         .homeserver_url(homeserver)
         .sqlite_store(store, passphrase.as_deref())
+        .with_encryption_settings(EncryptionSettings { auto_enable_cross_signing: true, ..Default::default() })
         .build()
         .await
         .map_err(|e| StartError::Other(format!("cannot set up the Matrix client for {homeserver}: {e}")))
@@ -127,6 +138,7 @@ pub async fn connect(creds: &Credentials, store: &Path) -> Result<Client, StartE
             }
             tracing::warn!("cannot check the saved session yet: {e}");
         }
+        settle_encryption(&client).await;
         return Ok(client);
     }
     let client = build_client(&creds.homeserver, store).await?;
@@ -149,7 +161,18 @@ pub async fn connect(creds: &Credentials, store: &Path) -> Result<Client, StartE
     }
     let session = client.matrix_auth().session().ok_or_else(|| rejected(creds, "no session after the login"))?;
     save(&file, &session)?;
+    settle_encryption(&client).await;
     Ok(client)
+}
+
+/// Waits (a bounded time) for matrix-sdk's encryption set-up after a login or a resumed session,
+/// so the bot's device is cross-signed before it answers anyone; a failure is logged by matrix-sdk
+/// and the bot goes on (its messages are still encrypted, its device just not signed).
+async fn settle_encryption(client: &Client) {
+    let encryption = client.encryption();
+    if tokio::time::timeout(E2EE_SETUP_WAIT, encryption.wait_for_e2ee_initialization_tasks()).await.is_err() {
+        tracing::warn!("the encryption set-up (cross-signing) is still running; going on without waiting");
+    }
 }
 
 fn rejected(creds: &Credentials, why: &str) -> StartError {

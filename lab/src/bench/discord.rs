@@ -315,6 +315,7 @@ pub fn run_discord_flood(
             message_content: false,
             shards: None,
             grace: Duration::from_secs(10),
+            http_client: None,
         };
         let (stop, stopped) = oneshot::channel::<()>();
         let running = tokio::spawn(capabot::discord::run(host, Token::new(TOKEN), discord, async move {
