@@ -80,6 +80,16 @@ struct Footprint {
     db_wal_bytes: u64,
 }
 
+impl Footprint {
+    /// The table's rows, in the order of [`bytes`](Self::bytes).
+    const NAMES: [&str; 5] = ["RSS (VmRSS)", "peak RSS (VmHWM)", "Matrix store", "database", "database -wal, -shm"];
+
+    fn bytes(&self) -> [u64; 5] {
+        let Footprint { memory, store_bytes, db_bytes, db_wal_bytes } = *self;
+        [memory.rss_kib * 1024, memory.hwm_kib * 1024, store_bytes, db_bytes, db_wal_bytes]
+    }
+}
+
 /// One round's figures.
 #[derive(Clone, Debug, Default)]
 struct RoomsReport {
@@ -607,18 +617,11 @@ fn median_table(reports: &[RoomsReport], rooms: usize) -> String {
         "| figure | 1 room | {rooms} rooms | per added room | after a command in each | after a restart |\n"
     ));
     out.push_str("| --- | --- | --- | --- | --- | --- |\n");
-    let rows: [(&str, &dyn Fn(&Footprint) -> u64); 5] = [
-        ("RSS (VmRSS)", &|f| f.memory.rss_kib * 1024),
-        ("peak RSS (VmHWM)", &|f| f.memory.hwm_kib * 1024),
-        ("Matrix store", &|f| f.store_bytes),
-        ("database", &|f| f.db_bytes),
-        ("database -wal, -shm", &|f| f.db_wal_bytes),
-    ];
-    for (name, value) in rows {
-        let one = m(&|r| value(&r.one_room) as f64);
-        let all = m(&|r| value(&r.all_rooms) as f64);
-        let commands = m(&|r| value(&r.after_commands) as f64);
-        let after = m(&|r| value(&r.after_restart) as f64);
+    for (k, name) in Footprint::NAMES.iter().enumerate() {
+        let one = m(&|r| r.one_room.bytes()[k] as f64);
+        let all = m(&|r| r.all_rooms.bytes()[k] as f64);
+        let commands = m(&|r| r.after_commands.bytes()[k] as f64);
+        let after = m(&|r| r.after_restart.bytes()[k] as f64);
         out.push_str(&format!(
             "| {name} | {} MiB | {} MiB | {:.1} KiB | {} MiB | {} MiB |\n",
             mib(one as u64),
