@@ -122,6 +122,18 @@ enum Command {
         #[arg(long)]
         capabot: Option<PathBuf>,
     },
+    /// The Matrix front end in many rooms: the real `capabot matrix` against a real Synapse on
+    /// 127.0.0.1; time to join and greet N rooms, memory and store size with 1 and N rooms, a command's
+    /// latency in every room at once, and a restart with a command waiting in each; medians of rounds.
+    BenchMatrixRooms {
+        #[arg(long, default_value_t = 200)]
+        rooms: usize,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// The capabot binary (default: the one beside this laboratory).
+        #[arg(long)]
+        capabot: Option<PathBuf>,
+    },
     /// A flood through Discord (the fake): the games of `bench-discord`, paced, while one person
     /// sends N commands at once in a chat of their own; the others' latency p50/p99 with and without
     /// the flood (medians of several rounds, and their ratio), and how the flood was answered.
@@ -342,6 +354,14 @@ fn run(cli: Cli) -> Result<(), String> {
         #[cfg(not(feature = "postgres"))]
         Command::BenchShards { .. } => {
             return Err("bench-shards needs the laboratory built with its `postgres` feature (the default)".into());
+        }
+        #[cfg(feature = "matrix")]
+        Command::BenchMatrixRooms { rooms, runs, capabot } => {
+            outln!("{}", bench::matrix_rooms::rooms_rounds(capabot, rooms, runs)?);
+        }
+        #[cfg(not(feature = "matrix"))]
+        Command::BenchMatrixRooms { .. } => {
+            return Err("bench-matrix-rooms needs the laboratory built with its `matrix` feature (the default)".into());
         }
         #[cfg(feature = "discord")]
         Command::BenchFlood {

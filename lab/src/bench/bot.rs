@@ -42,7 +42,7 @@ impl BenchOptions {
 }
 
 /// What came out.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct BenchReport {
     pub accepted: usize,
     pub refused: usize,

@@ -1,17 +1,54 @@
 //! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`), animated games
 //! (`bench-gif`), the bot core under load (`bench-bot`) and the same through Discord, faked on
-//! 127.0.0.1 (`bench-discord`, with the `discord` feature), and over several processes on one database
-//! (`bench-shards`, with the `postgres` feature). The AI's speed runs (`bench-ai`, `bench-deadline`) sit with the rest of the AI tooling
-//! in [`crate::engine`].
+//! 127.0.0.1 (`bench-discord`, with the `discord` feature), over several processes on one database
+//! (`bench-shards`, with the `postgres` feature), and the Matrix front end in many rooms of a real
+//! Synapse (`bench-matrix-rooms`, with the `matrix` feature). The AI's speed runs (`bench-ai`,
+//! `bench-deadline`) sit with the rest of the AI tooling in [`crate::engine`].
 
 pub mod bot;
 #[cfg(feature = "discord")]
 pub mod discord;
 pub mod gif;
+#[cfg(feature = "matrix")]
+pub mod matrix_rooms;
 pub mod perft;
 pub mod render;
 #[cfg(feature = "postgres")]
 pub mod shards;
+
+#[cfg(any(feature = "postgres", feature = "matrix"))]
+pub use processes::{Processes, capabot_binary};
+
+/// The real `capabot` binary run as child processes (`bench-shards`, `bench-matrix-rooms`).
+#[cfg(any(feature = "postgres", feature = "matrix"))]
+mod processes {
+    use std::path::PathBuf;
+    use std::process::Child;
+
+    /// The `capabot` binary to run: `path`, else the one built beside this laboratory (same profile).
+    pub fn capabot_binary(path: Option<PathBuf>) -> Result<PathBuf, String> {
+        let capabot = match path {
+            Some(path) => path,
+            None => std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("capabot"),
+        };
+        if !capabot.exists() {
+            return Err(format!("no capabot binary at {} (build it, or pass --capabot)", capabot.display()));
+        }
+        Ok(capabot)
+    }
+
+    /// `capabot` processes, killed when dropped (a run that fails leaves none behind).
+    pub struct Processes(pub Vec<Child>);
+
+    impl Drop for Processes {
+        fn drop(&mut self) {
+            for child in &mut self.0 {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+        }
+    }
+}
 
 /// The median of some durations in seconds (0 for none); sorts `times`.
 pub fn median_secs(times: &mut [f64]) -> f64 {

@@ -6,11 +6,12 @@
 
 use super::bot::{BenchOptions, BenchReport};
 use super::discord::{Players, TOKEN, line, median_line, set_up, world};
+use super::{Processes, capabot_binary};
 use capabot::bot::{Bot, BotConfig, NoAi, SystemClock};
 use capabot::store::Store;
 use fake_discord::FakeDiscord;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -45,18 +46,6 @@ impl Setup {
 fn ranges(processes: u32) -> Vec<String> {
     let n = processes.clamp(1, SHARDS);
     (0..n).map(|p| format!("{}-{}", p * SHARDS / n, (p + 1) * SHARDS / n - 1)).collect()
-}
-
-/// The `capabot` processes of a run, killed when dropped.
-struct Processes(Vec<Child>);
-
-impl Drop for Processes {
-    fn drop(&mut self) {
-        for child in &mut self.0 {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
 }
 
 /// The games of `opts` played through `setup.processes` `capabot discord` processes (the binary
@@ -133,14 +122,7 @@ pub fn shard_rounds(
     runs: usize,
     rate: Option<f64>,
 ) -> Result<String, String> {
-    // By default the `capabot` built beside this laboratory (same profile).
-    let capabot = match capabot {
-        Some(path) => path,
-        None => std::env::current_exe().map_err(|e| e.to_string())?.with_file_name("capabot"),
-    };
-    if !capabot.exists() {
-        return Err(format!("no capabot binary at {} (build it, or pass --capabot)", capabot.display()));
-    }
+    let capabot = capabot_binary(capabot)?;
     let dir = std::env::temp_dir().join(format!("capabot-bench-shards-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let setups = [

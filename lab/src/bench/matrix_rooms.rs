@@ -1,0 +1,704 @@
+//! A load run through Matrix (not a test): the real `capabot matrix` binary against a real Synapse
+//! (the harness's, on 127.0.0.1) in many rooms. A watcher user creates the rooms, inviting the bot
+//! and one person per room, and reads every room's messages through one sync of its own; each
+//! room's person sends the commands. Measured: how long the bot takes to join and greet the rooms,
+//! its memory (`VmRSS`, `VmHWM`) and the size of its Matrix store and database with one room and
+//! with all of them, the latency of one command answered in every room at once, and a restart with
+//! a command waiting in every room.
+
+use super::bot::BenchReport;
+use super::{Processes, capabot_binary, median_secs};
+use serde_json::{Value, json};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use synapse_harness::{RegisteredUser, Synapse};
+
+/// The command every room's person sends; its answer is one text message.
+const COMMAND: &str = "!variants";
+/// The limit on one client-server request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long the bot may take to join and greet the rooms, or to answer a round of commands.
+const ROUND_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long SIGTERM may take before the bot is killed.
+const STOP_TIMEOUT: Duration = Duration::from_secs(30);
+/// The pause between the last answer and reading memory and disk, for the bot's sync to settle.
+const SETTLE: Duration = Duration::from_secs(2);
+/// Threads creating rooms, registering people and sending commands.
+const SENDERS: usize = 4;
+/// The watcher's long-poll, short so that it notices when to stop.
+const WATCH_POLL_MS: u64 = 1000;
+
+/// A process's memory as `/proc/PID/status` says it, in KiB.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Memory {
+    /// Resident now (`VmRSS`).
+    pub rss_kib: u64,
+    /// The most it was resident (`VmHWM`).
+    pub hwm_kib: u64,
+}
+
+/// `VmRSS` and `VmHWM` out of the text of `/proc/PID/status`; `None` when either is missing.
+pub fn parse_status(status: &str) -> Option<Memory> {
+    let field = |name: &str| {
+        status.lines().find_map(|line| {
+            let rest = line.strip_prefix(name)?.strip_prefix(':')?;
+            let mut words = rest.split_whitespace();
+            let value = words.next()?.parse::<u64>().ok()?;
+            (words.next() == Some("kB")).then_some(value)
+        })
+    };
+    Some(Memory { rss_kib: field("VmRSS")?, hwm_kib: field("VmHWM")? })
+}
+
+fn memory_of(pid: u32) -> Result<Memory, String> {
+    let path = format!("/proc/{pid}/status");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    parse_status(&text).ok_or_else(|| format!("no VmRSS or VmHWM in {path}"))
+}
+
+/// The bytes of the files under `path` (a file, or a directory walked whole); 0 if it is missing.
+pub fn size_on_disk(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else { return 0 };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    let Ok(entries) = std::fs::read_dir(path) else { return 0 };
+    entries.flatten().map(|entry| size_on_disk(&entry.path())).sum()
+}
+
+/// What the bot holds at one moment: its memory, its Matrix store (matrix-sdk's SQLite files, their
+/// write-ahead logs included) and its database, the file apart from its write-ahead log and index.
+#[derive(Clone, Copy, Debug, Default)]
+struct Footprint {
+    memory: Memory,
+    store_bytes: u64,
+    db_bytes: u64,
+    db_wal_bytes: u64,
+}
+
+impl Footprint {
+    /// The table's rows, in the order of [`bytes`](Self::bytes).
+    const NAMES: [&str; 5] = ["RSS (VmRSS)", "peak RSS (VmHWM)", "Matrix store", "database", "database -wal, -shm"];
+
+    fn bytes(&self) -> [u64; 5] {
+        let Footprint { memory, store_bytes, db_bytes, db_wal_bytes } = *self;
+        [memory.rss_kib * 1024, memory.hwm_kib * 1024, store_bytes, db_bytes, db_wal_bytes]
+    }
+}
+
+/// One round's figures.
+#[derive(Clone, Debug, Default)]
+struct RoomsReport {
+    /// From starting the bot to its greeting in the first room (created once it started).
+    first_greeting: Duration,
+    one_room: Footprint,
+    /// From the first invitation of the other rooms to the last greeting, and from the moment the
+    /// last room was made (its person joined) to that greeting, in seconds (negative: before).
+    greet_all: Duration,
+    greet_after_last_room: f64,
+    all_rooms: Footprint,
+    /// One command in every room at once: latency by Synapse's timestamps (command to answer),
+    /// and the wall time until every room had its answer.
+    commands: BenchReport,
+    after_commands: Footprint,
+    /// After SIGTERM and a start with a command waiting in every room: how long the stop took,
+    /// from the start to the first and the last answer, and the footprint after the catch-up.
+    stop: Duration,
+    restart_first: Duration,
+    restart_all: Duration,
+    after_restart: Footprint,
+}
+
+/// A Matrix user of the run, speaking the client-server API.
+#[derive(Clone)]
+struct Account {
+    agent: ureq::Agent,
+    base: String,
+    token: String,
+    user_id: String,
+}
+
+impl Account {
+    fn log_in(base: &str, user: &RegisteredUser) -> Result<Account, String> {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(REQUEST_TIMEOUT))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let body = json!({
+            "type": "m.login.password",
+            "identifier": { "type": "m.id.user", "user": user.localpart },
+            "password": user.password,
+        });
+        let url = format!("{base}/_matrix/client/v3/login");
+        let answer = answer_json(agent.post(&url).send_json(&body), &format!("logging in {}", user.localpart))?;
+        let token = answer["access_token"].as_str().ok_or("a login answer without access_token")?.to_string();
+        Ok(Account { agent, base: base.to_string(), token, user_id: user.user_id.clone() })
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}/_matrix/client/v3/{path}", self.base)
+    }
+
+    fn auth(&self) -> String {
+        format!("Bearer {}", self.token)
+    }
+
+    /// A private room with `invite` invited; its id.
+    fn create_room(&self, invite: &[&str]) -> Result<String, String> {
+        let body = json!({ "preset": "private_chat", "invite": invite });
+        let request = self.agent.post(&self.url("createRoom")).header("Authorization", &self.auth());
+        let answer = answer_json(request.send_json(&body), "creating a room")?;
+        answer["room_id"].as_str().map(str::to_string).ok_or_else(|| format!("no room_id in {answer}"))
+    }
+
+    fn join(&self, room: &str) -> Result<(), String> {
+        let url = self.url(&format!("join/{}", path_segment(room)));
+        let request = self.agent.post(&url).header("Authorization", &self.auth());
+        answer_json(request.send_json(json!({})), &format!("{} joining {room}", self.user_id)).map(|_| ())
+    }
+
+    fn say(&self, room: &str, txn: &str, text: &str) -> Result<(), String> {
+        let url = self.url(&format!("rooms/{}/send/m.room.message/{txn}", path_segment(room)));
+        let request = self.agent.put(&url).header("Authorization", &self.auth());
+        let body = json!({ "msgtype": "m.text", "body": text });
+        answer_json(request.send_json(&body), &format!("{} speaking in {room}", self.user_id)).map(|_| ())
+    }
+
+    /// One sync with the watcher's filter (room messages only, members lazy-loaded).
+    fn sync(&self, since: Option<&str>, timeout_ms: u64) -> Result<Value, String> {
+        let filter = json!({
+            "presence": { "types": [] },
+            "account_data": { "types": [] },
+            "room": {
+                "state": { "types": [], "lazy_load_members": true },
+                "timeline": { "types": ["m.room.message"], "limit": 100 },
+                "ephemeral": { "types": [] },
+                "account_data": { "types": [] },
+            },
+        });
+        let mut request = self
+            .agent
+            .get(&self.url("sync"))
+            .header("Authorization", &self.auth())
+            .query("filter", filter.to_string())
+            .query("timeout", timeout_ms.to_string());
+        if let Some(since) = since {
+            request = request.query("since", since);
+        }
+        answer_json(request.call(), "syncing")
+    }
+}
+
+/// The JSON of a successful answer, or what went wrong.
+fn answer_json(answer: Result<ureq::http::Response<ureq::Body>, ureq::Error>, what: &str) -> Result<Value, String> {
+    let mut answer = answer.map_err(|e| format!("{what}: {e}"))?;
+    let status = answer.status();
+    let body = answer.body_mut().read_to_string().map_err(|e| format!("{what}: reading the answer: {e}"))?;
+    if !status.is_success() {
+        return Err(format!("{what}: HTTP {status}: {body}"));
+    }
+    serde_json::from_str(&body).map_err(|e| format!("{what}: {e} in {body}"))
+}
+
+/// A room or user id as one URL path segment: everything but unreserved characters percent-encoded.
+pub fn path_segment(id: &str) -> String {
+    id.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// A message the watcher saw: in which room, from whom, and Synapse's timestamp (ms since 1970).
+#[derive(Clone, Debug)]
+struct Seen {
+    room: String,
+    sender: String,
+    body: String,
+    ts: u64,
+}
+
+/// The watcher's sync loop on a thread of its own, passing on every room message until stopped.
+struct Watcher {
+    events: mpsc::Receiver<Result<Seen, String>>,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watcher {
+    fn start(account: Account) -> Result<Watcher, String> {
+        // The first sync only fetches the token: what came before is not news.
+        let first = account.sync(None, 0)?;
+        let mut since = first["next_batch"].as_str().ok_or("a sync without next_batch")?.to_string();
+        let (tx, events) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopping = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut failures = 0;
+            while !stopping.load(Ordering::Relaxed) {
+                match account.sync(Some(&since), WATCH_POLL_MS) {
+                    Ok(answer) => {
+                        failures = 0;
+                        for seen in messages_in(&answer) {
+                            let _ = tx.send(Ok(seen));
+                        }
+                        if let Some(next) = answer["next_batch"].as_str() {
+                            since = next.to_string();
+                        }
+                    }
+                    Err(e) if failures >= 5 => {
+                        let _ = tx.send(Err(format!("the watcher's sync keeps failing: {e}")));
+                        return;
+                    }
+                    Err(_) => {
+                        failures += 1;
+                        std::thread::sleep(Duration::from_millis(200));
+                    }
+                }
+            }
+        });
+        Ok(Watcher { events, stop, thread: Some(thread) })
+    }
+
+    /// The next message, or `None` once `deadline` passed.
+    fn next(&self, deadline: Instant) -> Result<Option<Seen>, String> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.events.recv_timeout(wait) {
+            Ok(seen) => seen.map(Some),
+            Err(mpsc::RecvTimeoutError::Timeout) => Ok(None),
+            Err(mpsc::RecvTimeoutError::Disconnected) => Err("the watcher stopped".into()),
+        }
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// The room messages of a sync answer, room by room in timeline order.
+fn messages_in(answer: &Value) -> Vec<Seen> {
+    let mut out = Vec::new();
+    let Some(rooms) = answer["rooms"]["join"].as_object() else { return out };
+    for (room, state) in rooms {
+        for event in state["timeline"]["events"].as_array().into_iter().flatten() {
+            if event["type"] != "m.room.message" {
+                continue;
+            }
+            out.push(Seen {
+                room: room.clone(),
+                sender: event["sender"].as_str().unwrap_or_default().to_string(),
+                body: event["content"]["body"].as_str().unwrap_or_default().to_string(),
+                ts: event["origin_server_ts"].as_u64().unwrap_or_default(),
+            });
+        }
+    }
+    out
+}
+
+/// Milliseconds since 1970 on this machine's clock (Synapse's, here).
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or_default()
+}
+
+fn ms_between(from: u64, to: u64) -> Duration {
+    Duration::from_millis(to.saturating_sub(from))
+}
+
+/// The bot as a child process, with its data in `dir`.
+struct BotProcess {
+    capabot: PathBuf,
+    dir: PathBuf,
+    homeserver: String,
+    user: RegisteredUser,
+    process: Processes,
+}
+
+impl BotProcess {
+    fn new(capabot: &Path, dir: &Path, homeserver: String, user: RegisteredUser) -> BotProcess {
+        BotProcess {
+            capabot: capabot.to_path_buf(),
+            dir: dir.to_path_buf(),
+            homeserver,
+            user,
+            process: Processes(Vec::new()),
+        }
+    }
+
+    fn store(&self) -> PathBuf {
+        self.dir.join("matrix-store")
+    }
+
+    fn start(&mut self) -> Result<(), String> {
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.dir.join("capabot.log"))
+            .map_err(|e| format!("cannot open the bot's log: {e}"))?;
+        let child = Command::new(&self.capabot)
+            .arg("matrix")
+            .current_dir(&self.dir)
+            .env_clear()
+            .env("CAPABOT_DB", self.dir.join("capabot.db"))
+            .env("CAPABOT_MATRIX_STORE", self.store())
+            .env("MATRIX_HOMESERVER", &self.homeserver)
+            .env("MATRIX_USER", &self.user.localpart)
+            .env("MATRIX_PASSWORD", &self.user.password)
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.capabot.display()))?;
+        self.process.0.push(child);
+        Ok(())
+    }
+
+    fn child(&mut self) -> Result<&mut Child, String> {
+        self.process.0.last_mut().ok_or_else(|| "the bot is not running".to_string())
+    }
+
+    /// SIGTERM, then SIGKILL if it has not exited within [`STOP_TIMEOUT`]; how long it took.
+    fn stop(&mut self) -> Result<Duration, String> {
+        let child = self.child()?;
+        let started = Instant::now();
+        let pid = libc::pid_t::try_from(child.id()).map_err(|e| e.to_string())?;
+        // SAFETY: `kill` only sends a signal; the pid is our own child's, not yet reaped.
+        if unsafe { libc::kill(pid, libc::SIGTERM) } != 0 {
+            return Err(format!("cannot signal the bot: {}", std::io::Error::last_os_error()));
+        }
+        let mut exited = false;
+        while started.elapsed() < STOP_TIMEOUT {
+            if child.try_wait().map_err(|e| e.to_string())?.is_some() {
+                exited = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let took = started.elapsed();
+        let mut child = self.process.0.pop().ok_or("the bot is not running")?;
+        if !exited {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("the bot did not stop within {STOP_TIMEOUT:?} of SIGTERM"));
+        }
+        Ok(took)
+    }
+
+    fn footprint(&mut self) -> Result<Footprint, String> {
+        let dir = self.dir.clone();
+        let child = self.child()?;
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            return Err(format!("the bot exited ({status})"));
+        }
+        let memory = memory_of(child.id())?;
+        let db_bytes = size_on_disk(&dir.join("capabot.db"));
+        let db_wal_bytes = size_on_disk(&dir.join("capabot.db-wal")) + size_on_disk(&dir.join("capabot.db-shm"));
+        Ok(Footprint { memory, store_bytes: size_on_disk(&self.store()), db_bytes, db_wal_bytes })
+    }
+}
+
+/// The run's people: the watcher (who creates the rooms and reads them) and one person per room.
+struct People {
+    watcher: Account,
+    persons: Vec<Account>,
+}
+
+fn register_people(synapse: &Synapse, rooms: usize) -> Result<People, String> {
+    let base = synapse.homeserver_url();
+    let watcher = synapse.register_user("watcher", false).map_err(|e| e.to_string())?;
+    let watcher = Account::log_in(&base, &watcher)?;
+    let persons = in_parallel(rooms, |i| {
+        let user = synapse.register_user(&format!("person-{i}"), false).map_err(|e| e.to_string())?;
+        Account::log_in(&base, &user)
+    })?;
+    Ok(People { watcher, persons })
+}
+
+/// `f(0)`, …, `f(n - 1)` on [`SENDERS`] threads, in order of `i`; the first error if any.
+fn in_parallel<T: Send>(n: usize, f: impl Fn(usize) -> Result<T, String> + Sync) -> Result<Vec<T>, String> {
+    let mut slots: Vec<Option<Result<T, String>>> = (0..n).map(|_| None).collect();
+    let per_thread = n.div_ceil(SENDERS).max(1);
+    std::thread::scope(|scope| {
+        for (t, chunk) in slots.chunks_mut(per_thread).enumerate() {
+            let f = &f;
+            let first = t * per_thread;
+            scope.spawn(move || {
+                for (k, slot) in chunk.iter_mut().enumerate() {
+                    *slot = Some(f(first + k));
+                }
+            });
+        }
+    });
+    slots.into_iter().map(|slot| slot.unwrap_or_else(|| Err("a worker did not finish".into()))).collect()
+}
+
+/// Room `i`: created by the watcher with the bot and person `i` invited, then joined by the person.
+fn make_room(people: &People, bot: &str, i: usize) -> Result<String, String> {
+    let person = &people.persons[i];
+    let room = people.watcher.create_room(&[bot, &person.user_id])?;
+    person.join(&room)?;
+    Ok(room)
+}
+
+/// Waits until the bot has said something in each of `rooms`; the timestamp of the last of those
+/// first messages.
+fn wait_for_greetings(watcher: &Watcher, bot: &str, rooms: &[String]) -> Result<u64, String> {
+    let mut waiting: HashSet<&str> = rooms.iter().map(String::as_str).collect();
+    let deadline = Instant::now() + ROUND_TIMEOUT;
+    let mut last = 0;
+    while !waiting.is_empty() {
+        let Some(seen) = watcher.next(deadline)? else {
+            return Err(format!("{} of {} rooms not greeted within {ROUND_TIMEOUT:?}", waiting.len(), rooms.len()));
+        };
+        if seen.sender == bot && waiting.remove(seen.room.as_str()) {
+            last = last.max(seen.ts);
+        }
+    }
+    Ok(last)
+}
+
+/// Each room's person sends [`COMMAND`] (`tag` makes the transaction ids unique).
+fn send_commands(people: &People, rooms: &[String], tag: &str) -> Result<(), String> {
+    in_parallel(rooms.len(), |i| people.persons[i].say(&rooms[i], &format!("{tag}-{i}"), COMMAND)).map(|_| ())
+}
+
+/// Waits until the bot has answered the command in every room: each room's latency, from the
+/// command's timestamp to the answer's (both Synapse's), and the first and last answers' timestamps.
+fn wait_for_answers(watcher: &Watcher, bot: &str, rooms: &[String]) -> Result<(Vec<Duration>, u64, u64), String> {
+    let mut asked: HashMap<&str, Option<u64>> = rooms.iter().map(|r| (r.as_str(), None)).collect();
+    let mut latencies = Vec::with_capacity(rooms.len());
+    let (mut first, mut last) = (u64::MAX, 0);
+    let deadline = Instant::now() + ROUND_TIMEOUT;
+    while !asked.is_empty() {
+        let Some(seen) = watcher.next(deadline)? else {
+            return Err(format!("{} of {} rooms not answered within {ROUND_TIMEOUT:?}", asked.len(), rooms.len()));
+        };
+        let Some(command) = asked.get_mut(seen.room.as_str()) else { continue };
+        if seen.sender != bot && seen.body == COMMAND {
+            *command = Some(seen.ts);
+        } else if seen.sender == bot
+            && let Some(at) = *command
+        {
+            latencies.push(ms_between(at, seen.ts));
+            (first, last) = (first.min(seen.ts), last.max(seen.ts));
+            asked.remove(seen.room.as_str());
+        }
+    }
+    Ok((latencies, first, last))
+}
+
+/// One round on a fresh Synapse: the bot in one room, then in `rooms`, a command in each, a restart.
+fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, String> {
+    let mut report = RoomsReport::default();
+    let synapse = Synapse::start().map_err(|e| e.to_string())?;
+    let bot_user = synapse.register_user("capabot", false).map_err(|e| e.to_string())?;
+    let people = register_people(&synapse, rooms)?;
+    let watcher = Watcher::start(people.watcher.clone())?;
+    let bot_id = bot_user.user_id.clone();
+    let mut bot = BotProcess::new(capabot, dir, synapse.homeserver_url(), bot_user);
+
+    // One room: the bot's start-up, and its footprint with a single room.
+    let started = now_ms();
+    bot.start()?;
+    let first = vec![make_room(&people, &bot_id, 0)?];
+    report.first_greeting = ms_between(started, wait_for_greetings(&watcher, &bot_id, &first)?);
+    std::thread::sleep(SETTLE);
+    report.one_room = bot.footprint()?;
+
+    // The others, created on several threads while the bot joins them.
+    let invited = now_ms();
+    let others = in_parallel(rooms - 1, |i| make_room(&people, &bot_id, i + 1))?;
+    let last_room = now_ms();
+    let last_greeting = wait_for_greetings(&watcher, &bot_id, &others)?;
+    report.greet_all = ms_between(invited, last_greeting);
+    report.greet_after_last_room = (last_greeting as f64 - last_room as f64) / 1e3;
+    std::thread::sleep(SETTLE);
+    report.all_rooms = bot.footprint()?;
+    let all: Vec<String> = first.into_iter().chain(others).collect();
+
+    // A command in every room at once.
+    let asked = Instant::now();
+    send_commands(&people, &all, "live")?;
+    let (latencies, _, _) = wait_for_answers(&watcher, &bot_id, &all)?;
+    report.commands = BenchReport::of(latencies, 0, 0, asked.elapsed());
+    std::thread::sleep(SETTLE);
+    report.after_commands = bot.footprint()?;
+
+    // A restart with a command waiting in every room.
+    report.stop = bot.stop()?;
+    send_commands(&people, &all, "waiting")?;
+    let restarted = now_ms();
+    bot.start()?;
+    let (_, first_answer, last_answer) = wait_for_answers(&watcher, &bot_id, &all)?;
+    report.restart_first = ms_between(restarted, first_answer);
+    report.restart_all = ms_between(restarted, last_answer);
+    std::thread::sleep(SETTLE);
+    report.after_restart = bot.footprint()?;
+    bot.stop()?;
+    Ok(report)
+}
+
+/// `runs` rounds with `rooms` rooms, each on a fresh Synapse and a fresh bot: every round's line,
+/// then a table of the medians.
+pub fn rooms_rounds(capabot: Option<PathBuf>, rooms: usize, runs: usize) -> Result<String, String> {
+    let capabot = capabot_binary(capabot)?;
+    if !(2..=500).contains(&rooms) {
+        return Err("--rooms wants 2 to 500 (the bot's default max_rooms is 500)".into());
+    }
+    let base = std::env::temp_dir().join(format!("capabot-bench-matrix-rooms-{}", std::process::id()));
+    let mut reports = Vec::new();
+    let mut out = String::new();
+    for round in 1..=runs.max(1) {
+        let dir = base.join(format!("round-{round}"));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        match run_once(&capabot, &dir, rooms) {
+            Ok(r) => {
+                out.push_str(&format!("round {round}: {}\n", round_line(&r, rooms)));
+                reports.push(r);
+            }
+            Err(e) => {
+                eprintln!("the bot's data and log are kept in {}", dir.display());
+                return Err(e);
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&base);
+    out.push_str(&median_table(&reports, rooms));
+    Ok(out)
+}
+
+fn secs(d: Duration) -> f64 {
+    d.as_secs_f64()
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn round_line(r: &RoomsReport, rooms: usize) -> String {
+    format!(
+        "greeted 1 room in {:.2} s, {} more in {:.2} s; RSS {} → {} MiB; p50 {:.0} ms, p99 {:.0} ms; \
+         restart: all answered after {:.2} s",
+        secs(r.first_greeting),
+        rooms - 1,
+        secs(r.greet_all),
+        mib(r.one_room.memory.rss_kib * 1024),
+        mib(r.all_rooms.memory.rss_kib * 1024),
+        ms(r.commands.p50),
+        ms(r.commands.p99),
+        secs(r.restart_all),
+    )
+}
+
+fn mib(bytes: u64) -> String {
+    format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// The median over the rounds of one figure.
+fn median_of(reports: &[RoomsReport], figure: impl Fn(&RoomsReport) -> f64) -> f64 {
+    let mut values: Vec<f64> = reports.iter().map(figure).collect();
+    median_secs(&mut values)
+}
+
+fn median_table(reports: &[RoomsReport], rooms: usize) -> String {
+    let m = |figure: &dyn Fn(&RoomsReport) -> f64| median_of(reports, figure);
+    let per_room = (rooms - 1) as f64;
+    let mut out = format!("medians of {} rounds, {rooms} rooms, one person and the watcher in each:\n", reports.len());
+    out.push_str(&format!(
+        "| figure | 1 room | {rooms} rooms | per added room | after a command in each | after a restart |\n"
+    ));
+    out.push_str("| --- | --- | --- | --- | --- | --- |\n");
+    for (k, name) in Footprint::NAMES.iter().enumerate() {
+        let one = m(&|r| r.one_room.bytes()[k] as f64);
+        let all = m(&|r| r.all_rooms.bytes()[k] as f64);
+        let commands = m(&|r| r.after_commands.bytes()[k] as f64);
+        let after = m(&|r| r.after_restart.bytes()[k] as f64);
+        out.push_str(&format!(
+            "| {name} | {} MiB | {} MiB | {:.1} KiB | {} MiB | {} MiB |\n",
+            mib(one as u64),
+            mib(all as u64),
+            (all - one) / per_room / 1024.0,
+            mib(commands as u64),
+            mib(after as u64),
+        ));
+    }
+    out.push_str(&format!(
+        "joining and greeting: the first room {:.2} s after the bot's start; the other {} in {:.2} s from \
+         the first invitation (the last greeting {:+.2} s from when the last room was made)\n",
+        m(&|r| secs(r.first_greeting)),
+        rooms - 1,
+        m(&|r| secs(r.greet_all)),
+        m(&|r| r.greet_after_last_room),
+    ));
+    out.push_str(&format!(
+        "`{COMMAND}` in all {rooms} rooms at once: p50 {:.0} ms, p99 {:.0} ms, max {:.0} ms; all answered in \
+         {:.2} s\n",
+        m(&|r| ms(r.commands.p50)),
+        m(&|r| ms(r.commands.p99)),
+        m(&|r| ms(r.commands.max)),
+        m(&|r| secs(r.commands.elapsed)),
+    ));
+    out.push_str(&format!(
+        "restart: SIGTERM took {:.2} s; with `{COMMAND}` waiting in every room, the first answer {:.2} s and \
+         the last {:.2} s after the new start\n",
+        m(&|r| secs(r.stop)),
+        m(&|r| secs(r.restart_first)),
+        m(&|r| secs(r.restart_all)),
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_comes_out_of_proc_status() {
+        let status = "Name:\tcapabot\nVmPeak:\t  900000 kB\nVmHWM:\t   61234 kB\nVmRSS:\t   50321 kB\nThreads:\t9\n";
+        assert_eq!(parse_status(status), Some(Memory { rss_kib: 50321, hwm_kib: 61234 }));
+        assert_eq!(parse_status("Name:\tkthreadd\nVmRSS:\t12 kB\n"), None, "no VmHWM");
+        assert_eq!(parse_status("VmRSSx:\t1 kB\nVmHWM:\t2 kB\n"), None, "a longer field name is not VmRSS");
+        let own = memory_of(std::process::id()).unwrap();
+        assert!(own.rss_kib > 0 && own.hwm_kib >= own.rss_kib, "{own:?}");
+    }
+
+    #[test]
+    fn ids_become_one_path_segment() {
+        assert_eq!(path_segment("!AbC-9_x:localhost"), "%21AbC-9_x%3Alocalhost");
+        assert_eq!(path_segment("@a/b c:x"), "%40a%2Fb%20c%3Ax");
+    }
+
+    #[test]
+    fn sizes_on_disk_add_up_a_tree() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.sqlite3"), [0u8; 100]).unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        std::fs::write(dir.path().join("sub").join("b"), [0u8; 23]).unwrap();
+        assert_eq!(size_on_disk(dir.path()), 123);
+        assert_eq!(size_on_disk(&dir.path().join("a.sqlite3")), 100);
+        assert_eq!(size_on_disk(&dir.path().join("missing")), 0);
+    }
+
+    #[test]
+    fn a_sync_answer_gives_its_messages_in_order() {
+        let answer = json!({ "rooms": { "join": { "!r:x": { "timeline": { "events": [
+            { "type": "m.room.message", "sender": "@p:x", "content": { "body": "!variants" }, "origin_server_ts": 5 },
+            { "type": "m.room.member", "sender": "@p:x", "content": {}, "origin_server_ts": 6 },
+            { "type": "m.room.message", "sender": "@bot:x", "content": { "body": "…" }, "origin_server_ts": 9 },
+        ] } } } } });
+        let seen = messages_in(&answer);
+        assert_eq!(seen.len(), 2);
+        assert_eq!((seen[0].sender.as_str(), seen[0].body.as_str(), seen[0].ts), ("@p:x", "!variants", 5));
+        assert_eq!((seen[1].room.as_str(), seen[1].sender.as_str(), seen[1].ts), ("!r:x", "@bot:x", 9));
+        assert!(messages_in(&json!({})).is_empty());
+    }
+}
