@@ -285,8 +285,8 @@ async fn start_bot(
     store: &Path,
     clock: Arc<ManualClock>,
 ) -> RunningBot {
-    start_bot_allowing(synapse, user, Secret::Password(user.password.clone()), db, store, clock, Default::default())
-        .await
+    let password = Secret::Password(user.password.clone());
+    start_bot_at(&synapse.homeserver_url(), user, password, db, store, clock, Default::default()).await
 }
 
 /// An access token of `user`'s, from a login by a throwaway client (as an operator gets one).
@@ -296,20 +296,8 @@ async fn access_token(synapse: &Synapse, user: &RegisteredUser) -> String {
     client.access_token().expect("a token")
 }
 
-/// The bot with the operator's Matrix options (whose invitations it accepts).
-async fn start_bot_allowing(
-    synapse: &Synapse,
-    user: &RegisteredUser,
-    secret: Secret,
-    db: &Path,
-    store: &Path,
-    clock: Arc<ManualClock>,
-    options: matrix::Options,
-) -> RunningBot {
-    start_bot_at(&synapse.homeserver_url(), user, secret, db, store, clock, options).await
-}
-
-/// [`start_bot_allowing`] through `homeserver` (a proxy in front of Synapse).
+/// The bot with the operator's Matrix options (whose invitations it accepts), talking to
+/// `homeserver` (Synapse, or a proxy in front of it).
 async fn start_bot_at(
     homeserver: &str,
     user: &RegisteredUser,
@@ -583,7 +571,8 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
     let options = matrix::Options { allow: vec!["@alice:*".into(), "@bob:*".into()], max_rooms: 10 };
     let password = || Secret::Password(users[0].password.clone());
     let mut bot =
-        start_bot_allowing(&synapse, &users[0], password(), &db, &store, clock.clone(), options.clone()).await;
+        start_bot_at(&synapse.homeserver_url(), &users[0], password(), &db, &store, clock.clone(), options.clone())
+            .await;
     let bot_id = bot.front.me.user_id.clone();
 
     // A room where alice asks for the variants before the bot is in it: history, not answered.
@@ -623,7 +612,8 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
     for (mover, san) in [(&alice, "e4"), (&bob, "e5"), (&alice, "Nf3")] {
         mover.say(&room, san, &[]).await;
     }
-    bot = start_bot_allowing(&synapse, &users[0], password(), &db, &store, clock.clone(), options.clone()).await;
+    bot = start_bot_at(&synapse.homeserver_url(), &users[0], password(), &db, &store, clock.clone(), options.clone())
+        .await;
     for san in ["e4", "e5", "Nf3"] {
         alice.expect(&room, &bot_id, san, answers(1, san)).await;
     }
