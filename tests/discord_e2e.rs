@@ -114,6 +114,9 @@ struct Env {
     /// The fake as `https://discord.com`: the bot then talks to it with no proxy, serenity's own
     /// rate limiter on (as in production); otherwise through the fake's plain URL as a proxy.
     as_discord_com: Option<fake_discord::DiscordCom>,
+    /// The REST client's request timeout, where a scenario wants a shorter one than production's
+    /// [`discord::REQUEST_TIMEOUT`].
+    request_timeout: Option<Duration>,
 }
 
 /// A running `capabot discord`.
@@ -128,7 +131,16 @@ impl Env {
         let dir = tempfile::tempdir().expect("tempdir");
         let fake = FakeDiscord::start(world).await;
         let clock = Arc::new(ManualClock::new(common::T0));
-        Env { dir, clock, fake, sessions: 0, commands_in: Some(GUILD), message_content: true, as_discord_com: None }
+        Env {
+            dir,
+            clock,
+            fake,
+            sessions: 0,
+            commands_in: Some(GUILD),
+            message_content: true,
+            as_discord_com: None,
+            request_timeout: None,
+        }
     }
 
     fn host(&self, oracle: Arc<dyn MoveOracle>) -> Arc<Host> {
@@ -167,8 +179,7 @@ impl Env {
             // `discord.com` resolves to the fake, whose authority is the only one trusted.
             Some(tls) => {
                 let authority = reqwest::Certificate::from_der(&tls.authority).expect("the fake's authority");
-                let client = reqwest::Client::builder()
-                    .use_rustls_tls()
+                let client = discord::rest_client()
                     .tls_built_in_root_certs(false)
                     .add_root_certificate(authority)
                     .resolve("discord.com", tls.addr)
@@ -176,7 +187,10 @@ impl Env {
                     .expect("an HTTP client");
                 (None, Some(client))
             }
-            None => (Some(self.fake.base_url()), None),
+            None => {
+                let client = self.request_timeout.map(|t| discord::rest_client().timeout(t).build().expect("a client"));
+                (Some(self.fake.base_url()), client)
+            }
         };
         let opts = DiscordOptions {
             guild: self.commands_in,
@@ -192,6 +206,19 @@ impl Env {
         self.sessions += 1;
         self.fake.wait_for_sessions(self.sessions, WAIT).await;
         Running { host, stop, task }
+    }
+
+    /// Options for a run through the fake's plain URL as a proxy, commands in [`GUILD`], the
+    /// content intent asked for.
+    fn proxied(&self) -> DiscordOptions {
+        DiscordOptions {
+            guild: Some(GUILD),
+            proxy: Some(self.fake.base_url()),
+            message_content: true,
+            shards: None,
+            grace: WAIT,
+            http_client: None,
+        }
     }
 
     /// A single number from the database.
@@ -1042,15 +1069,7 @@ async fn the_bot_restarts_mid_game() {
 async fn a_rejected_token_is_one_clear_error() {
     let env = Env::new(world()).await;
     let host = env.host(Arc::new(FirstLegalMove));
-    let opts = DiscordOptions {
-        guild: Some(GUILD),
-        proxy: Some(env.fake.base_url()),
-        message_content: true,
-        shards: None,
-        grace: WAIT,
-        http_client: None,
-    };
-    let r = discord::run(host, Token::new("wrong-secret"), opts, std::future::pending()).await;
+    let r = discord::run(host, Token::new("wrong-secret"), env.proxied(), std::future::pending()).await;
     let e = r.expect_err("a wrong token fails");
     assert!(e.contains("rejected the token") && !e.contains("wrong-secret"), "{e}");
 }
@@ -2874,4 +2893,156 @@ impl Drop for Process {
             tail.iter().rev().for_each(|line| eprintln!("{line}"));
         }
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The platform's sharp edges (issue 44): REST calls that never answer, the gateway's session
+// limit and closes for good, failed edits.
+
+/// One REST call that Discord accepts and never answers (a stalled backend): the bot's HTTP client
+/// gives up after its request timeout (2 s here, [`discord::REQUEST_TIMEOUT`] in production), the
+/// reply is retried with the same nonce and posted once, in order; meanwhile the other channel's
+/// game is answered as usual. (Before: serenity's client had no timeout, the stalled reply and its
+/// chat — and every chat sharing its lock — waited for ever.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_request_that_never_answers_times_out_and_is_retried_while_other_chats_flow() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut world = two_channels();
+        world.guilds[0] = world.guilds[0].clone().member(DAVE, "dave");
+        let mut env = Env::new(world).await;
+        env.request_timeout = Some(Duration::from_secs(2));
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        game_between(&fake, GENERAL, ALICE, BOB).await;
+        game_between(&fake, OTHER, CAROL, DAVE).await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+
+        let general_posts = format!("/channels/{GENERAL}/messages");
+        fake.fail_next("POST", &general_posts, FaultKind::Hang, 1);
+        let stalled_at = tokio::time::Instant::now();
+        fake.send_message(GENERAL, ALICE, "e4");
+        let hangs = |r: &fake_discord::RecordedRequest| r.method == "POST" && r.path.ends_with(&general_posts);
+        fake.wait_for_request(hangs, WAIT).await;
+        for (player, san, name) in [(CAROL, "e4", "carol"), (DAVE, "e5", "dave"), (CAROL, "Nf3", "carol")] {
+            let asked = tokio::time::Instant::now();
+            fake.send_message(OTHER, player, san);
+            said(&fake, OTHER, &format!("{san} played by {name}")).await;
+            assert!(asked.elapsed() < Duration::from_secs(1), "{san} in the other channel took {:?}", asked.elapsed());
+        }
+        let answer = said(&fake, GENERAL, "e4 played by alice").await;
+        let waited = stalled_at.elapsed();
+        assert!(waited >= Duration::from_secs(2), "the stalled post was given up after its timeout: {waited:?}");
+        let tries = fake.requests().iter().filter(|r| hangs(r)).count();
+        assert!(tries >= 2, "retried after the timeout ({tries} posts)");
+        assert_eq!(posts_with(&fake, GENERAL, "e4 played by alice"), 1, "posted once");
+        fake.send_message(GENERAL, BOB, "e5");
+        let next = said(&fake, GENERAL, "e5 played by bob").await;
+        assert!(next.at > answer.at);
+        all_sent(&env, &bot).await;
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// `GET /gateway/bot` says no session start is left for 3 s (`session_start_limit.remaining` 0):
+/// the bot waits that long before it identifies (Discord resets the token of a bot that
+/// identifies past its limit; the fake records such an IDENTIFY as a problem), then plays as
+/// usual. (Before: serenity identified at once.)
+#[tokio::test(flavor = "current_thread")]
+async fn the_gateway_waits_out_the_session_start_limit() {
+    scenario(async {
+        let mut env = Env::new(world().session_start_limit(0, Duration::from_secs(3))).await;
+        let asked = tokio::time::Instant::now();
+        let bot = env.start().await;
+        let waited = asked.elapsed();
+        assert!(waited >= Duration::from_secs(3), "identified after {waited:?}");
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// The application has not switched on the Message Content intent and the bot asks for it:
+/// Discord closes the gateway with 4014, and the run ends by itself with a message that says
+/// what to change (the binary then exits with status 2). serenity reports the close; the
+/// message named no code and no remedy before.
+#[tokio::test(flavor = "current_thread")]
+async fn disallowed_intents_end_the_run_with_what_to_change() {
+    let env = Env::new(world().without_message_content_intent()).await;
+    let host = env.host(Arc::new(FirstLegalMove));
+    let run = discord::run(host, Token::new(TOKEN), env.proxied(), std::future::pending());
+    let e = tokio::time::timeout(WAIT, run).await.expect("the run ends by itself").expect_err("an error");
+    assert!(e.contains("4014") && e.contains("Message Content") && e.contains("message_content = false"), "{e}");
+}
+
+/// Discord requires more shards than the process identified with (close code 4011): `capabot
+/// discord` stops with status 2 and says what to change. (Before: serenity logged the close and
+/// the process ran on without a gateway.)
+#[tokio::test(flavor = "current_thread")]
+async fn the_binary_stops_when_discord_requires_more_shards() {
+    let fake = FakeDiscord::start(world().sharding_required(2)).await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let env = vec![
+        ("DISCORD_TOKEN", TOKEN.to_string()),
+        ("CAPABOT_DISCORD_PROXY", fake.base_url()),
+        ("CAPABOT_DISCORD_SHARDS", "0-0".to_string()),
+        ("CAPABOT_DISCORD_SHARD_TOTAL", "1".to_string()),
+    ];
+    let path = dir.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || capabot_discord(&path, &env)).await.expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "exit status 2: {stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with("error: Discord closed the gateway with 4011"), "{stderr}");
+    assert!(last.contains("shard"), "{last}");
+    assert!(fake.identify_payloads().iter().all(|i| i["shard"] == json!([0, 1])), "{:?}", fake.identify_payloads());
+}
+
+/// A ladder's standings message is edited after every change; Discord answers the edit with a
+/// 503 and then a 429: the edit is tried again as an edit, and no second standings message is
+/// posted. (Before: any failed edit was replaced by a new message.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_failed_edit_is_retried_as_an_edit() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let create = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
+        subcommand(&fake, (GENERAL, ALICE), "ladder", "create", create).await;
+        subcommand(&fake, (GENERAL, BOB), "ladder", "join", json!([])).await;
+        let standings = |s: &Sent| s.content().is_some_and(|c| c.contains("1. bob"));
+        let first = fake.wait_for(standings, WAIT).await;
+        let id = message_of(&first);
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+
+        let edit = format!("/messages/{id}");
+        fake.fail_next("PATCH", &edit, FaultKind::ServerError(503), 1);
+        fake.fail_next("PATCH", &edit, FaultKind::RateLimited { retry_after: 0.3, global: false }, 1);
+        let variant = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
+        subcommand(&fake, (GENERAL, ALICE), "ladder", "join", variant).await;
+        let edited = |s: &Sent| {
+            s.kind == SentKind::Edit && s.message_id == Some(id) && s.content().is_some_and(|c| c.contains("2. alice"))
+        };
+        fake.wait_for(edited, WAIT).await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let patches: Vec<u16> = fake
+            .requests()
+            .iter()
+            .filter(|r| r.method == "PATCH" && r.path.ends_with(&edit))
+            .map(|r| r.status)
+            .collect();
+        assert_eq!(patches, [503, 429, 200], "the edit was tried again, as an edit");
+        let posted_anew = fake
+            .sent()
+            .into_iter()
+            .filter(|s| s.kind != SentKind::Edit && s.content().is_some_and(|c| c.contains("2. alice")))
+            .count();
+        assert_eq!(posted_anew, 0, "no second standings message");
+        all_sent(&env, &bot).await;
+        env.finish(bot, &[(503, edit.as_str()), (429, edit.as_str())]).await;
+    })
+    .await;
 }

@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::thread;
 
 use capabot::store;
-use capabot::store::postgres::{HISTORY_TABLE, MIGRATIONS as PG_MIGRATIONS, migrate, open_pool};
+use capabot::store::postgres::{
+    HISTORY_TABLE, MIGRATIONS as PG_MIGRATIONS, Timeouts, migrate, open_pool, open_pool_with,
+};
 use pg_harness::PgServer;
 use pg_harness::postgres::{Client, GenericClient};
 use rusqlite::Connection;
@@ -382,4 +384,26 @@ fn the_postgres_schema_numbers_rows_and_keeps_its_checks() {
     assert!(unknown_player.is_err(), "accounts reference players");
     let members: i64 = client.query_one("SELECT count(*) FROM ladder_members", &[]).unwrap().get(0);
     assert_eq!(members, 0);
+}
+
+/// A statement that hangs (here `pg_sleep`; in life a lock never released or a stalled server
+/// backend) is cancelled by the pool's `statement_timeout` and fails as an error, and the
+/// connection goes on serving; migrations, which may wait for another process, are exempt.
+/// (Before: the pool's connections had no statement timeout, and a hung query held its connection
+/// and its caller for ever.)
+#[test]
+fn a_hung_query_times_out_and_the_connection_serves_on() {
+    let database = server().create_database().unwrap();
+    let timeouts = Timeouts { statement: std::time::Duration::from_millis(500), ..Timeouts::default() };
+    let pool = open_pool_with(&database.url(), 1, timeouts).unwrap();
+    let mut client = pool.get().unwrap();
+    let started = std::time::Instant::now();
+    let error = client.batch_execute("SELECT pg_sleep(30)").unwrap_err();
+    let waited = started.elapsed();
+    assert_eq!(error.code(), Some(&pg_harness::postgres::error::SqlState::QUERY_CANCELED), "{error}");
+    assert!(waited < std::time::Duration::from_secs(5), "cancelled after {waited:?}");
+    let one: i32 = client.query_one("SELECT 1", &[]).unwrap().get(0);
+    assert_eq!(one, 1);
+    let shown: String = client.query_one("SHOW statement_timeout", &[]).unwrap().get(0);
+    assert_eq!(shown, "500ms", "migrations left the session's timeout as it was");
 }

@@ -26,6 +26,32 @@ pub struct FakeConfig {
     pub rate_limits: Option<RateLimits>,
     /// The shard count `GET /gateway/bot` recommends (1 unless [`FakeConfig::shards`]).
     pub recommended_shards: u32,
+    /// The `session_start_limit` of `GET /gateway/bot` ([`FakeConfig::session_start_limit`]).
+    pub session_start_limit: SessionStartLimit,
+    /// Whether the application may ask for the privileged Message Content intent (switched on in
+    /// the developer portal): without it an IDENTIFY asking for it is closed with 4014.
+    pub message_content_allowed: bool,
+    /// The fewest shards Discord accepts (as from 2,500 guilds per shard on): an IDENTIFY with a
+    /// smaller total is closed with 4011 Sharding Required.
+    pub sharding_required: u32,
+}
+
+/// How many more sessions the bot may start (Discord's `session_start_limit`): `remaining` of
+/// `total`, refilled `reset_after` from the first `GET /gateway/bot`. An IDENTIFY while none
+/// remain is recorded as a problem ([`crate::FakeDiscord::assert_no_problems`]); Discord would
+/// reset the bot's token after too many.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionStartLimit {
+    pub total: u32,
+    pub remaining: u32,
+    pub reset_after: std::time::Duration,
+    pub max_concurrency: u32,
+}
+
+impl Default for SessionStartLimit {
+    fn default() -> Self {
+        SessionStartLimit { total: 1000, remaining: 999, reset_after: std::time::Duration::ZERO, max_concurrency: 1 }
+    }
 }
 
 /// Rate limits as Discord documents them (developer docs, "Rate Limits"): each route bucket —
@@ -71,6 +97,9 @@ impl FakeConfig {
             keep_history: true,
             rate_limits: None,
             recommended_shards: 1,
+            session_start_limit: SessionStartLimit::default(),
+            message_content_allowed: true,
+            sharding_required: 1,
         }
     }
 
@@ -98,6 +127,27 @@ impl FakeConfig {
     /// with, direct messages to shard 0.
     pub fn shards(mut self, count: u32) -> FakeConfig {
         self.recommended_shards = count.max(1);
+        self
+    }
+
+    /// `GET /gateway/bot` reports `remaining` session starts left, refilled after `reset_after`.
+    pub fn session_start_limit(mut self, remaining: u32, reset_after: std::time::Duration) -> FakeConfig {
+        self.session_start_limit.remaining = remaining;
+        self.session_start_limit.reset_after = reset_after;
+        self
+    }
+
+    /// The application has not switched on the privileged Message Content intent: an IDENTIFY
+    /// asking for it is closed with 4014 Disallowed Intents, as Discord does.
+    pub fn without_message_content_intent(mut self) -> FakeConfig {
+        self.message_content_allowed = false;
+        self
+    }
+
+    /// Discord requires at least `shards` shards: an IDENTIFY with a smaller total is closed with
+    /// 4011 Sharding Required.
+    pub fn sharding_required(mut self, shards: u32) -> FakeConfig {
+        self.sharding_required = shards;
         self
     }
 

@@ -24,6 +24,12 @@ const UNKNOWN_OPCODE: u16 = 4001;
 const DECODE_ERROR: u16 = 4002;
 /// Discord's close code for a `shard` in IDENTIFY that is not `[id, total]` with `id < total`.
 const INVALID_SHARD: u16 = 4010;
+/// Discord's close code for an IDENTIFY with fewer shards than the bot's guilds need.
+const SHARDING_REQUIRED: u16 = 4011;
+/// Discord's close code for a privileged intent the application has not been granted.
+const DISALLOWED_INTENTS: u16 = 4014;
+/// The privileged Message Content intent's bit.
+const MESSAGE_CONTENT: u64 = 1 << 15;
 
 /// How long a connection closed by the client may take to finish the close handshake.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
@@ -147,6 +153,15 @@ fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str)
         return;
     };
     state.gateway.identifies.push(data.clone());
+    if !state.config.message_content_allowed && data["intents"].as_u64().unwrap_or(0) & MESSAGE_CONTENT != 0 {
+        state.gateway.send_to(connection, Outgoing::Close(DISALLOWED_INTENTS));
+        return;
+    }
+    if shard[1] < state.config.sharding_required {
+        state.gateway.send_to(connection, Outgoing::Close(SHARDING_REQUIRED));
+        return;
+    }
+    state.count_session_start();
     if state.gateway.shard_total != shard[1] {
         // Sharded anew: the sessions of the old count end.
         state.gateway.shard_total = shard[1];

@@ -111,6 +111,10 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
                 let _ = next.run(Request::from_parts(parts, Body::from(bytes))).await;
                 server_error(503)
             }
+            Some(FaultKind::Hang) => {
+                shared.notify();
+                std::future::pending::<Response>().await
+            }
             None => next.run(Request::from_parts(parts, Body::from(bytes))).await,
         }
     };
@@ -376,8 +380,10 @@ async fn gateway_info(AxumState(shared): SharedState) -> Response {
 }
 
 async fn gateway_bot(AxumState(shared): SharedState) -> Response {
-    let limit = json!({ "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1 });
-    let shards = shared.lock().config.recommended_shards;
+    let mut state = shared.lock();
+    let limit = state.session_start_limit();
+    let shards = state.config.recommended_shards;
+    drop(state);
     ok(json!({ "url": shared.gateway_url(), "shards": shards, "session_start_limit": limit }))
 }
 

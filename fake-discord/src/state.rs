@@ -479,6 +479,9 @@ pub enum FaultKind {
     ServerError(u16),
     /// The request is carried out, but its answer is lost: the client sees a 503.
     AnswerLost,
+    /// The connection is accepted and the request read, and no answer ever comes (a stalled
+    /// backend): only the client's own timeout ends the wait.
+    Hang,
 }
 
 /// Everything the fake knows and recorded.
@@ -516,6 +519,12 @@ pub struct State {
     pub gateway: GatewayState,
     /// Requests counted per rate-limit bucket (`""` for the global one) in the current window.
     pub rate_windows: HashMap<String, (std::time::Instant, u32)>,
+    /// Session starts counted against [`crate::config::SessionStartLimit`]: when its window
+    /// began (the first `GET /gateway/bot` or IDENTIFY), and the starts before and after it reset.
+    pub session_starts: Option<(std::time::Instant, u32, u32)>,
+    /// What went wrong on the gateway that the bot should have avoided (an IDENTIFY with no
+    /// session start left).
+    pub gateway_problems: Vec<String>,
 }
 
 impl State {
@@ -552,6 +561,44 @@ impl State {
             guild_locales: HashMap::new(),
             gateway: GatewayState::default(),
             rate_windows: HashMap::new(),
+            session_starts: None,
+            gateway_problems: Vec::new(),
+        }
+    }
+
+    /// `session_start_limit` as `GET /gateway/bot` reports it now: the configured `remaining`
+    /// less the starts made, until `reset_after` from the first look; then `total` less the starts
+    /// made since, for a day.
+    pub fn session_start_limit(&mut self) -> Value {
+        let limit = self.config.session_start_limit;
+        let now = std::time::Instant::now();
+        let (since, before, after) = *self.session_starts.get_or_insert((now, 0, 0));
+        let reset_at = since + limit.reset_after;
+        let (remaining, reset_after) = if now < reset_at {
+            (limit.remaining.saturating_sub(before), reset_at - now)
+        } else {
+            (limit.total.saturating_sub(after), std::time::Duration::from_secs(86_400))
+        };
+        json!({
+            "total": limit.total,
+            "remaining": remaining,
+            "reset_after": reset_after.as_millis() as u64,
+            "max_concurrency": limit.max_concurrency,
+        })
+    }
+
+    /// Counts a session start (an IDENTIFY answered with READY); one with none left is a problem.
+    pub fn count_session_start(&mut self) {
+        if self.session_start_limit()["remaining"] == 0 {
+            self.gateway_problems.push("IDENTIFY with no session start left (session_start_limit.remaining 0)".into());
+        }
+        let reset_after = self.config.session_start_limit.reset_after;
+        if let Some((since, before, after)) = self.session_starts.as_mut() {
+            if since.elapsed() < reset_after {
+                *before += 1;
+            } else {
+                *after += 1;
+            }
         }
     }
 
@@ -938,6 +985,7 @@ impl State {
         let unexpected = self.requests.iter().filter(|request| request.unexpected);
         let mut problems: Vec<String> =
             unexpected.map(|request| format!("unexpected request {} {}", request.method, request.path)).collect();
+        problems.extend(self.gateway_problems.iter().cloned());
         for file in self.sent.iter().flat_map(|sent| &sent.files) {
             if let Err(error) = &file.image {
                 problems.push(format!("upload {} is not a valid picture: {error}", file.filename));

@@ -3,6 +3,7 @@
 //! to, as an edit of the message its slot names, or as a channel, thread or direct message.
 //! Only the reply's `notify` users are ever pinged.
 
+use super::redact::{describe, without_tokens};
 use super::{permissions, split};
 use crate::bot::{Audience, Choice, ChoiceStyle, CommandStyle, Receipt, Reply, Scope, Target};
 use crate::host::{DeliveryError, FrontEnd};
@@ -181,14 +182,16 @@ const DMS_CLOSED: isize = 50007;
 /// error code.
 pub fn classify(e: &serenity::Error) -> DeliveryError {
     use serenity::all::HttpError;
+    // The one place a Discord error becomes text for the outbox: without tokens.
+    let text = describe(e);
     let serenity::Error::Http(http) = e else {
-        return DeliveryError::Failed(format!("Discord refused the message: {e}"));
+        return DeliveryError::Failed(format!("Discord refused the message: {text}"));
     };
     match http {
         HttpError::UnsuccessfulRequest(r) => {
             let status = r.status_code.as_u16();
             let code = r.error.code;
-            let detail = format!("Discord answered {status} ({code}: {})", r.error.message);
+            let detail = format!("Discord answered {status} ({code}: {})", without_tokens(&r.error.message));
             if status == 429 || status == 408 || status >= 500 {
                 DeliveryError::transient(detail)
             } else if code == DMS_CLOSED {
@@ -201,9 +204,11 @@ pub fn classify(e: &serenity::Error) -> DeliveryError {
                 DeliveryError::Failed(detail)
             }
         }
-        // No answer at all (connection refused or reset, timeout): try again.
-        HttpError::Request(_) => DeliveryError::transient(format!("Discord did not answer: {e}")),
-        _ => DeliveryError::Failed(format!("Discord refused the message: {e}")),
+        // Discord kept the request past the client's timeout, or never answered: try again.
+        HttpError::Request(r) if r.is_timeout() => DeliveryError::transient(format!("Discord timed out: {text}")),
+        // No answer at all (connection refused or reset): try again.
+        HttpError::Request(_) => DeliveryError::transient(format!("Discord did not answer: {text}")),
+        _ => DeliveryError::Failed(format!("Discord refused the message: {text}")),
     }
 }
 
@@ -324,7 +329,7 @@ impl DiscordFrontEnd {
         }
         match self.post_once(channel, reply, piece).await {
             Err(e) if missing_permissions(&e) && shows(reply) => {
-                tracing::info!(%channel, "a picture was refused ({e}); posting without it");
+                tracing::info!(%channel, "a picture was refused ({}); posting without it", describe(&e));
                 let plain = without_pictures(reply, permissions::for_pictures());
                 self.post_once(channel, &plain, piece).await.map_err(failed)
             }
@@ -354,8 +359,11 @@ impl DiscordFrontEnd {
             }
             match channel.edit_message(http, MessageId::new(prev), b).await {
                 Ok(msg) => return Ok(msg.id),
-                // The old message is gone: send anew.
-                Err(e) => tracing::info!("slot message not edited ({e}); sending a new one"),
+                // A passing failure (429, 5xx, timeout): the edit is tried again later, never
+                // replaced by a second message.
+                Err(e) if matches!(classify(&e), DeliveryError::Transient { .. }) => return Err(e),
+                // The old message is gone (404), or may no longer be edited: send anew.
+                Err(e) => tracing::info!("slot message not edited ({}); sending a new one", describe(&e)),
             }
         }
         let mut b =
@@ -379,7 +387,7 @@ impl DiscordFrontEnd {
         if let Some(prev) = replaced
             && let Err(e) = channel.delete_message(http, MessageId::new(prev)).await
         {
-            tracing::info!(%channel, "the message replaced by a new one stays ({e})");
+            tracing::info!(%channel, "the message replaced by a new one stays ({})", describe(&e));
         }
         Ok(sent)
     }
@@ -498,7 +506,10 @@ impl DiscordFrontEnd {
                         p.public |= public;
                         match self.answer(&mut p, reply).await {
                             Err(e) if interaction_expired(&e) => {
-                                tracing::info!("interaction no longer answers ({e}); posting in the channel");
+                                tracing::info!(
+                                    "interaction no longer answers ({}); posting in the channel",
+                                    describe(&e)
+                                );
                                 p.answer = Answer::Answered;
                                 drop(p);
                                 let lacking = self.check_permissions(scope)?;
@@ -534,7 +545,7 @@ impl DiscordFrontEnd {
             let thread = CreateThread::new(name).auto_archive_duration(AutoArchiveDuration::OneWeek);
             match channel.create_thread_from_message(self.http.as_ref(), message, thread).await {
                 Ok(thread) => receipt.thread_id = Some(thread.id.to_string()),
-                Err(e) => tracing::warn!(game = t.game_id, "thread not opened: {e}"),
+                Err(e) => tracing::warn!(game = t.game_id, "thread not opened: {}", describe(&e)),
             }
         }
         Ok(receipt)

@@ -164,7 +164,7 @@ async fn private(ctx: &Context, id: InteractionId, token: &str, text: String, ro
         .components(rows)
         .allowed_mentions(CreateAllowedMentions::new().empty_users().empty_roles());
     if let Err(e) = CreateInteractionResponse::Message(msg).execute(ctx, (id, token)).await {
-        tracing::warn!("private answer not sent: {e}");
+        tracing::warn!("private answer not sent: {}", super::redact::describe(&e));
     }
 }
 
@@ -180,7 +180,7 @@ async fn defer(http: Arc<serenity::all::Http>, mut p: tokio::sync::OwnedMutexGua
         };
         match r.execute(http.as_ref(), (p.id, &p.token)).await {
             Ok(()) => p.answer = state,
-            Err(e) => tracing::warn!("interaction not deferred: {e}"),
+            Err(e) => tracing::warn!("interaction not deferred: {}", super::redact::describe(&e)),
         }
     }
 }
@@ -266,7 +266,7 @@ impl Handler {
                     .content(text)
                     .allowed_mentions(CreateAllowedMentions::new().empty_users().empty_roles());
                 if let Err(e) = edit.execute(ctx, &p.token).await {
-                    tracing::warn!("deferred interaction not closed: {e}");
+                    tracing::warn!("deferred interaction not closed: {}", super::redact::describe(&e));
                 }
             }
             // Acknowledged without a message: what the press did shows in the channel.
@@ -328,7 +328,7 @@ impl Handler {
             .collect();
         let r = CreateInteractionResponse::Autocomplete(CreateAutocompleteResponse::new().set_choices(choices));
         if let Err(e) = r.execute(ctx, (cmd.id, &cmd.token)).await {
-            tracing::warn!("autocomplete not answered: {e}");
+            tracing::warn!("autocomplete not answered: {}", super::redact::describe(&e));
         }
     }
 
@@ -373,7 +373,7 @@ impl Handler {
         if public && !for_user.is_empty() && !ephemeral {
             let edit = EditMessage::new().components(disabled(&press.message.components));
             if let Err(e) = press.channel_id.edit_message(ctx, press.message.id, edit).await {
-                tracing::info!("settled offer's buttons not disabled: {e}");
+                tracing::info!("settled offer's buttons not disabled: {}", super::redact::describe(&e));
             }
         }
     }

@@ -4,14 +4,18 @@
 //!
 //! - [`commands`]: the table as slash commands; options back to [`crate::bot::Command`].
 //! - [`events`]: interactions and messages to [`crate::bot::Input`].
+//! - [`gateway`]: starting the gateway within Discord's session limit; closes that end the process.
 //! - [`deliver`]: [`crate::bot::Reply`] to messages, interaction answers, threads and DMs.
 //! - [`permissions`]: what the bot needs in a channel and which of it is missing.
 //! - [`split`]: Discord's size limits; long answers as several messages.
+//! - [`redact`]: errors as text without interaction or webhook tokens.
 
 pub mod commands;
 pub mod deliver;
 pub mod events;
+pub mod gateway;
 pub mod permissions;
+pub mod redact;
 pub mod split;
 
 use crate::host::Host;
@@ -33,9 +37,10 @@ pub struct DiscordOptions {
     pub shards: Option<Shards>,
     /// How long in-flight work may take to finish at shutdown.
     pub grace: Duration,
-    /// The HTTP client for Discord's REST API (serenity's default when `None`): one with its own
-    /// roots, resolver or outbound proxy. Tests give one that finds the fake Discord at
-    /// `discord.com`, to run with serenity's rate limiter on.
+    /// The HTTP client for Discord's REST API ([`rest_client`]'s when `None`): one with its own
+    /// roots, resolver, outbound proxy or timeouts. Tests give one that finds the fake Discord at
+    /// `discord.com`, to run with serenity's rate limiter on. Start from [`rest_client`] to keep
+    /// its timeouts.
     pub http_client: Option<reqwest::Client>,
 }
 
@@ -92,16 +97,31 @@ pub fn intents(message_content: bool) -> GatewayIntents {
     i
 }
 
-fn make_http(token: &Token, opts: &DiscordOptions) -> Http {
-    let mut http = HttpBuilder::new(&token.0);
-    if let Some(client) = &opts.http_client {
-        http = http.client(client.clone());
-    }
+/// How long opening a connection to Discord's REST API may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one REST request may take from sending to the end of its answer (a board GIF's
+/// upload included). serenity builds its own client without any: one connection that never
+/// answered held its chat's deliveries, and every chat sharing that chat's lock, for ever.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The HTTP client settings for Discord's REST API: [`CONNECT_TIMEOUT`] and [`REQUEST_TIMEOUT`].
+/// A request that times out is a passing failure, retried by the outbox
+/// ([`deliver::classify`]).
+pub fn rest_client() -> reqwest::ClientBuilder {
+    reqwest::Client::builder().use_rustls_tls().connect_timeout(CONNECT_TIMEOUT).timeout(REQUEST_TIMEOUT)
+}
+
+fn make_http(token: &Token, opts: &DiscordOptions) -> Result<Http, String> {
+    let client = match &opts.http_client {
+        Some(client) => client.clone(),
+        None => rest_client().build().map_err(|e| format!("cannot make the HTTP client: {e}"))?,
+    };
+    let mut http = HttpBuilder::new(&token.0).client(client);
     if let Some(proxy) = opts.proxy.as_deref() {
         // serenity sends REST through the proxy only with its own ratelimiter off.
         http = http.proxy(proxy).ratelimiter_disabled(true);
     }
-    http.build()
+    Ok(http.build())
 }
 
 /// Connects, registers the slash commands, plugs the front end into the host and runs until
@@ -113,12 +133,12 @@ pub async fn run(
     opts: DiscordOptions,
     stop: impl Future<Output = ()>,
 ) -> Result<(), String> {
-    let http = make_http(&token, &opts);
+    let http = make_http(&token, &opts)?;
     let app = http.get_current_application_info().await.map_err(|e| match &e {
         serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r)) if r.status_code.as_u16() == 401 => {
             "Discord rejected the token (401 Unauthorized)".to_string()
         }
-        _ => format!("cannot reach Discord: {e}"),
+        _ => format!("cannot reach Discord: {}", redact::describe(&e)),
     })?;
     let pending = Arc::new(deliver::PendingMap::default());
     let handler = events::Handler {
@@ -128,7 +148,7 @@ pub async fn run(
         seen: events::RecentIds::default(),
         shards: events::ShardHealth::new(opts.shards.map_or(0, |s| s.last - s.first + 1)),
     };
-    let mut client = ClientBuilder::new_with_http(make_http(&token, &opts), intents(opts.message_content))
+    let mut client = ClientBuilder::new_with_http(make_http(&token, &opts)?, intents(opts.message_content))
         .event_handler(handler)
         .await
         .map_err(|e| format!("cannot start the Discord client: {e}"))?;
@@ -140,7 +160,7 @@ pub async fn run(
         Some(g) => GuildId::new(g).set_commands(http.clone(), commands).await.map(|_| ()),
         None => AppCommand::set_global_commands(http.clone(), commands).await.map(|_| ()),
     }
-    .map_err(|e| format!("cannot register the slash commands: {e}"))?;
+    .map_err(|e| format!("cannot register the slash commands: {}", redact::describe(&e)))?;
     let message_content = opts.message_content;
     let front_end =
         deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending, message_content };
@@ -154,11 +174,16 @@ pub async fn run(
     let result = tokio::select! {
         // serenity's `start_shard_range` takes the last shard included: `first..last` runs `last` too.
         r = async {
+            let starting = opts.shards.map(|s| u64::from(s.last - s.first + 1));
+            gateway::wait_for_session_starts(&http, starting).await?;
             match opts.shards {
                 Some(s) => client.start_shard_range(s.first..s.last, s.total).await,
                 None => client.start_autosharded().await,
             }
-        } => r.map_err(|e| format!("Discord connection ended: {e}")),
+            .map_err(|e| gateway::ended(&e))
+        } => r,
+        // serenity runs on without the shard after a close it does not end `start` for (4011).
+        fatal = gateway::closed_for_good() => Err(fatal),
         _ = stop => Ok(()),
     };
     host.shutdown(opts.grace).await;

@@ -84,20 +84,51 @@ pub fn runner() -> Result<Runner, PgError> {
 /// Brings the database to the latest schema and returns how many migrations it applied. Holds a
 /// session-level advisory lock meanwhile, so concurrent callers apply each migration once.
 pub fn migrate(client: &mut Client) -> Result<usize, PgError> {
+    // Waiting for another process's migrations, or a long migration, is no hung statement.
+    client.batch_execute("SET statement_timeout = 0")?;
     client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])?;
     let report = runner().and_then(|runner| runner.run(client).map_err(PgError::Migration));
     let unlocked = client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]);
+    let reset = client.batch_execute("RESET statement_timeout");
     let report = report?;
     unlocked?;
+    reset?;
     Ok(report.applied_migrations().len())
+}
+
+/// How long opening one connection (its TCP connect) may take.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long one statement may run, lock waits included, before PostgreSQL cancels it
+/// (`statement_timeout`): a hung query fails as an error instead of holding its connection and its
+/// caller for ever. The bot's statements take milliseconds; migrations are exempt.
+pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long connecting and each statement may take ([`CONNECT_TIMEOUT`], [`STATEMENT_TIMEOUT`]
+/// unless the URL sets `connect_timeout` or a `statement_timeout` in `options` itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timeouts {
+    pub connect: Duration,
+    pub statement: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts { connect: CONNECT_TIMEOUT, statement: STATEMENT_TIMEOUT }
+    }
 }
 
 /// Connects to the database at `url` (`postgres://user:password@host:port/database`, or a
 /// key=value connection string), brings its schema up to date and returns a pool of at most
-/// `max_connections` connections.
+/// `max_connections` connections, with the default [`Timeouts`].
 pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
+    open_pool_with(url, max_connections, Timeouts::default())
+}
+
+/// [`open_pool`] with other [`Timeouts`].
+pub fn open_pool_with(url: &str, max_connections: u32, timeouts: Timeouts) -> Result<Pool, PgError> {
     // The parser's message never repeats the password it was given.
-    let config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
+    let mut config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
+    with_timeouts(&mut config, timeouts);
     let pool = r2d2_postgres::r2d2::Pool::builder()
         .max_size(max_connections.max(1))
         .min_idle(Some(1))
@@ -106,6 +137,19 @@ pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
         .map_err(PgError::Pool)?;
     migrate(&mut *pool.get().map_err(PgError::Pool)?)?;
     Ok(pool)
+}
+
+/// Sets the connect timeout and the sessions' `statement_timeout` where the URL left them out.
+fn with_timeouts(config: &mut Config, timeouts: Timeouts) {
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(timeouts.connect);
+    }
+    let options = config.get_options().unwrap_or_default().to_string();
+    if !options.contains("statement_timeout") {
+        let ms = timeouts.statement.as_millis().max(1);
+        let joined = format!("{options} -c statement_timeout={ms}");
+        config.options(joined.trim_start());
+    }
 }
 
 #[cfg(test)]
@@ -125,5 +169,21 @@ mod tests {
         let error = open_pool("postgres://bob:secret@127.0.0.1:notaport/db", 1).unwrap_err();
         assert!(matches!(error, PgError::Url(_)), "{error}");
         assert!(!error.to_string().contains("secret"), "{error}");
+    }
+
+    #[test]
+    fn the_timeouts_are_set_unless_the_url_sets_them() {
+        let mut config: Config = "postgres://bob@127.0.0.1/db".parse().unwrap();
+        with_timeouts(&mut config, Timeouts::default());
+        assert_eq!(config.get_connect_timeout(), Some(&CONNECT_TIMEOUT));
+        assert_eq!(config.get_options(), Some("-c statement_timeout=30000"));
+        let mut config: Config =
+            "host=127.0.0.1 user=bob connect_timeout=3 options='-c search_path=x'".parse().unwrap();
+        with_timeouts(&mut config, Timeouts::default());
+        assert_eq!(config.get_connect_timeout(), Some(&Duration::from_secs(3)));
+        assert_eq!(config.get_options(), Some("-c search_path=x -c statement_timeout=30000"));
+        let mut config: Config = "host=127.0.0.1 user=bob options='-c statement_timeout=5s'".parse().unwrap();
+        with_timeouts(&mut config, Timeouts::default());
+        assert_eq!(config.get_options(), Some("-c statement_timeout=5s"));
     }
 }

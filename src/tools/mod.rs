@@ -39,15 +39,26 @@ macro_rules! outln {
 pub const DEFAULT_LOG: &str = "warn,matrix_sdk::http_client=off,matrix_sdk_crypto::backups=error";
 
 /// Log lines to stderr, filtered by `RUST_LOG` (else [`DEFAULT_LOG`]); coloured only on a terminal.
+/// With the Discord front end, serenity's gateway errors are also watched whatever the filter
+/// ([`crate::discord::gateway::watch`]: a close that serenity only logs ends the process).
 pub fn init_tracing() {
     use std::io::IsTerminal;
+    use tracing_subscriber::Layer;
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG));
-    let _ = tracing_subscriber::fmt()
-        .with_env_filter(filter)
+    let printer = tracing_subscriber::fmt::layer()
         .with_ansi(std::io::stderr().is_terminal())
         .with_writer(std::io::stderr)
-        .try_init();
+        .with_filter(filter);
+    let registry = tracing_subscriber::registry().with(printer);
+    #[cfg(feature = "discord")]
+    let registry = {
+        use crate::discord::gateway;
+        registry.with(gateway::watch().with_filter(gateway::watch_filter()))
+    };
+    let _ = registry.try_init();
 }
 
 /// A sub-command's exit status: success, or the error printed to stderr and status 2.
