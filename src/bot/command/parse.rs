@@ -56,6 +56,22 @@ pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseE
     Ok(game)
 }
 
+/// `draw` and `takeback`: an optional game number, then nothing (the offer or request) or `decline`
+/// (`no`), which refuses the opponent's; `word` names the command in the message.
+pub(super) fn offer_or_decline(
+    word: &str,
+    args: &[&str],
+    offer: fn(Option<i64>) -> Command,
+    decline: fn(Option<i64>) -> Command,
+) -> Result<Command, ParseError> {
+    let (game, rest) = split_game(args);
+    match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+        [] => Ok(offer(game)),
+        [r] if matches!(r.as_str(), "decline" | "no") => Ok(decline(game)),
+        _ => Err(msg!("parse-game-decline", word = word, given = rest.join(" "))),
+    }
+}
+
 /// An optional game number and the words after it, which must not be empty (`hint` says what to write).
 pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), ParseError> {
     let (game, rest) = split_game(args);

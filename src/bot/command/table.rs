@@ -3,8 +3,8 @@
 //! ranges they take; and the lookup of a command by its word ([`spec`]).
 
 use super::parse::{
-    game_and_text, no_args, only_game, parse_challenge, parse_ladder, parse_rating, parse_settings, parse_switch,
-    parse_tournament, split_game,
+    game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_rating, parse_settings,
+    parse_switch, parse_tournament, split_game,
 };
 use super::{Command, ParseError};
 use crate::msg;
@@ -316,14 +316,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
         subcommands: &[],
         admin: false,
-        parse: |_, a| {
-            let (game, rest) = split_game(a);
-            match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
-                [] => Ok(Command::Draw(game)),
-                [r] if matches!(r.as_str(), "decline" | "no") => Ok(Command::DrawDecline(game)),
-                _ => Err(msg!("parse-game-decline", word = "draw", given = rest.join(" "))),
-            }
-        },
+        parse: |_, a| offer_or_decline("draw", a, Command::Draw, Command::DrawDecline),
     },
     CommandSpec {
         name: "takeback",
@@ -333,14 +326,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
         subcommands: &[],
         admin: false,
-        parse: |_, a| {
-            let (game, rest) = split_game(a);
-            match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
-                [] => Ok(Command::Takeback(game)),
-                [r] if matches!(r.as_str(), "decline" | "no") => Ok(Command::TakebackDecline(game)),
-                _ => Err(msg!("parse-game-decline", word = "takeback", given = rest.join(" "))),
-            }
-        },
+        parse: |_, a| offer_or_decline("takeback", a, Command::Takeback, Command::TakebackDecline),
     },
     CommandSpec {
         name: "abort",
