@@ -355,7 +355,7 @@ proptest! {
         let mut pos = start.with_bombs([Some(her), None]).expect("her own piece");
         for _ in 0..probes {
             if rng.random_bool(0.3) {
-                let moves: Vec<Move> = pos.legal_moves().into_iter().filter(|m| !pos.play(*m).outcome().is_some()).collect();
+                let moves: Vec<Move> = pos.legal_moves().into_iter().filter(|m| pos.play(*m).outcome().is_none()).collect();
                 if moves.is_empty() || pos.outcome().is_some() {
                     break;
                 }

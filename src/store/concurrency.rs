@@ -90,7 +90,7 @@ fn two_ladder_results_at_once_are_both_applied(store: &Store) {
             });
         }
     });
-    let after = ladders::load(&*store.conn().unwrap(), id).unwrap().unwrap();
+    let after = ladders::load(&store.conn().unwrap(), id).unwrap().unwrap();
     assert_eq!(after.standings(), expected.standings());
     assert_eq!(after.events().len(), expected.events().len(), "both results recorded");
     assert_ne!(after.challenge(a).unwrap().status, before.challenge(a).unwrap().status);

@@ -34,7 +34,7 @@ pub fn record_failure(conn: &Connection, kind: &str, item_id: i64, error: &str, 
         "UPDATE scheduler_failures SET set_aside = 1 WHERE kind = ?1 AND item_id = ?2 AND tries >= ?3",
         params![kind, item_id, SET_ASIDE_AFTER as i64],
     )?;
-    Ok(is_set_aside(conn, kind, item_id)?)
+    is_set_aside(conn, kind, item_id)
 }
 
 /// An item went through: its failures are forgotten.
