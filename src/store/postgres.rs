@@ -30,6 +30,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V9__secret_bombs", include_str!("../../migrations/postgres/V9__secret_bombs.sql")),
     ("V10__languages", include_str!("../../migrations/postgres/V10__languages.sql")),
     ("V11__outbox_leases", include_str!("../../migrations/postgres/V11__outbox_leases.sql")),
+    ("V12__scheduler_items", include_str!("../../migrations/postgres/V12__scheduler_items.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.
@@ -129,6 +130,13 @@ pub fn open_pool_with(url: &str, max_connections: u32, timeouts: Timeouts) -> Re
     // The parser's message never repeats the password it was given.
     let mut config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
     with_timeouts(&mut config, timeouts);
+    // Units of work run SERIALIZABLE (docs/postgres.md). A sequential scan there locks the whole
+    // table against writers, so two units that read a small table (which the planner would rather
+    // scan than index: the outbox, the claimed events, the offers) conflict although they touch
+    // different rows, and run again. PostgreSQL's manual advises steering the planner to index
+    // scans; with `enable_seqscan` off it scans a table whole only where no index serves.
+    let options = format!("{} -c enable_seqscan=off", config.get_options().unwrap_or_default());
+    config.options(options.trim());
     let pool = r2d2_postgres::r2d2::Pool::builder()
         .max_size(max_connections.max(1))
         .min_idle(Some(1))
