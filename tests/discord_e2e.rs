@@ -1091,7 +1091,8 @@ fn capabot_discord(dir: &std::path::Path, env: &[(&str, String)]) -> std::proces
     while child.try_wait().expect("wait").is_none() {
         if std::time::Instant::now() > deadline {
             let _ = child.kill();
-            panic!("capabot discord did not stop within {WAIT:?}");
+            let out = child.wait_with_output().expect("output");
+            panic!("capabot discord did not stop within {WAIT:?}: {}", String::from_utf8_lossy(&out.stderr));
         }
         std::thread::sleep(Duration::from_millis(20));
     }
@@ -2992,6 +2993,7 @@ async fn the_binary_stops_when_discord_requires_more_shards() {
         ("CAPABOT_DISCORD_PROXY", fake.base_url()),
         ("CAPABOT_DISCORD_SHARDS", "0-0".to_string()),
         ("CAPABOT_DISCORD_SHARD_TOTAL", "1".to_string()),
+        ("RUST_LOG", "info,serenity=debug".to_string()),
     ];
     let path = dir.path().to_path_buf();
     let out = tokio::task::spawn_blocking(move || capabot_discord(&path, &env)).await.expect("run");

@@ -10,9 +10,24 @@ const TOKEN_ROUTES: [&str; 2] = ["/interactions/", "/webhooks/"];
 /// What replaces a token.
 const HIDDEN: &str = "[token]";
 
-/// `e` as text, without interaction or webhook tokens.
+/// `e` as text, without interaction or webhook tokens. A request that got no answer is told by
+/// reqwest's own words and their causes (serenity's say only "Error while sending HTTP request."),
+/// which name the URL: "error sending request for url (…): operation timed out".
 pub fn describe(e: &serenity::Error) -> String {
-    without_tokens(&e.to_string())
+    let text = match e {
+        serenity::Error::Http(serenity::all::HttpError::Request(r)) => {
+            let mut text = r.to_string();
+            let mut cause = std::error::Error::source(r);
+            while let Some(c) = cause {
+                text.push_str(": ");
+                text.push_str(&c.to_string());
+                cause = c.source();
+            }
+            text
+        }
+        _ => e.to_string(),
+    };
+    without_tokens(&text)
 }
 
 /// `text` with the token after `/interactions/{id}/` and `/webhooks/{id}/` replaced by
@@ -90,9 +105,9 @@ mod tests {
         let url = format!("http://127.0.0.1:9/api/v10/interactions/123/{TOKEN}/callback");
         let client = reqwest::Client::new();
         let error = client.post(&url).send().await.expect_err("nothing listens on port 9");
-        let raw = serenity::Error::from(error);
-        assert!(raw.to_string().contains(TOKEN), "reqwest's own text has it: {raw}");
-        let shown = describe(&raw);
+        assert!(error.to_string().contains(TOKEN), "reqwest's own text has it: {error}");
+        let shown = describe(&serenity::Error::from(error));
         assert!(!shown.contains(TOKEN) && shown.contains("/interactions/123/[token]/callback"), "{shown}");
+        assert!(shown.len() > "error sending request for url".len() + url.len(), "with its cause: {shown}");
     }
 }
