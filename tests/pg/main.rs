@@ -1,112 +1,29 @@
-//! The bot's flow tests again, on PostgreSQL: the same files as their SQLite binaries, compiled here
-//! as modules, with `common::open_store` opening a database of this binary's one PostgreSQL server
-//! (installed and started by `pg-harness`) wherever the SQLite binaries open a file. Each file
-//! declares its own `mod common`, so the helpers are compiled once per file here.
-#![allow(clippy::duplicate_mod)]
+//! The PostgreSQL tests, one test binary (feature `postgres`): the two schemas agree (`schema`), two
+//! stores racing on each backend (`store_backends`), `capabot migrate` (`migrate`), and the bot's flow
+//! tests again, on PostgreSQL: the same files as in `tests/bot/`, compiled here as modules, with
+//! `common::open_store` opening a database of this binary's one PostgreSQL server (installed and
+//! started by `pg-harness`) wherever the SQLite binary opens a file.
 
-#[path = "atomic_family_bot.rs"]
+#[path = "../common/mod.rs"]
+mod common;
+
+mod migrate;
+mod schema;
+mod store_backends;
+
+#[path = "../bot/atomic_family_bot.rs"]
 mod atomic_family_bot;
-#[path = "bot_bad_input.rs"]
+#[path = "../bot/bot_bad_input.rs"]
 mod bot_bad_input;
-#[path = "bot_concurrency.rs"]
+#[path = "../bot/bot_concurrency.rs"]
 mod bot_concurrency;
-#[path = "bot_flow.rs"]
+#[path = "../bot/bot_flow.rs"]
 mod bot_flow;
-#[path = "community_flow.rs"]
+#[path = "../bot/community_flow.rs"]
 mod community_flow;
-#[path = "ratings_flow.rs"]
+#[path = "../bot/ratings_flow.rs"]
 mod ratings_flow;
-#[path = "secret_bomb_flow.rs"]
+#[path = "../bot/secret_bomb_flow.rs"]
 mod secret_bomb_flow;
-#[path = "tournament_flow.rs"]
+#[path = "../bot/tournament_flow.rs"]
 mod tournament_flow;
-
-/// The database of a community's week (a ladder with a game, ratings, a finished tournament, a
-/// game with moves), played in the console on SQLite and copied by `capabot migrate` into an
-/// empty PostgreSQL database: every table's rows arrive, every game replays, the copy serves the
-/// next game with the next number, and a second run is refused without changing anything.
-#[test]
-fn capabot_migrate_copies_a_played_database_once() {
-    use capabot::store::Store;
-    use std::process::Command;
-
-    let bin = env!("CARGO_BIN_EXE_capabot");
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("played.db");
-    let console = |db: &str, script: &str| {
-        let file = dir.path().join("script.txt");
-        std::fs::write(&file, script).unwrap();
-        let out = Command::new(bin)
-            .current_dir(dir.path())
-            .args(["console", "--no-pictures", "--no-text-boards", "--script"])
-            .arg(&file)
-            .args(["--db", db])
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{out:?}");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
-    let week = console(
-        &db.to_string_lossy(),
-        "alice> !ladder create chess\nalice> !ladder join\nbob> !ladder join\nbob> !ladder challenge @alice\n\
-         alice> !accept\nalice> !resign\n\
-         alice> !tournament create roundrobin chess days:7 signup:0 Mini Cup\nalice> !tournament join\n\
-         bob> !tournament join\ncarol> !tournament join\nalice> !tournament start\n\
-         alice> !move #4 e4\nbob> !move #4 e5\nbob> !resign #4\ncarol> !resign #2\ncarol> !resign #3\n",
-    );
-    assert!(week.contains("Mini Cup is over"), "{week}");
-
-    let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
-    let database = server.create_database().unwrap();
-    let migrate = || {
-        Command::new(bin)
-            .current_dir(dir.path())
-            .args(["migrate", "--from"])
-            .arg(&db)
-            .env("CAPABOT_DATABASE_URL", database.url())
-            .output()
-            .unwrap()
-    };
-    let out = migrate();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{out:?}");
-    assert!(stdout.contains("row counts equal; 4 games replayed"), "{stdout}");
-
-    // Every table of the SQLite file has its rows in PostgreSQL.
-    let source = Store::open(&db).unwrap();
-    let target = Store::open_postgres(&database.url(), 2).unwrap();
-    let tables: Vec<String> = source
-        .conn()
-        .unwrap()
-        .query_all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name",
-            (),
-            |r| r.get(0),
-        )
-        .unwrap();
-    assert!(tables.len() > 20, "{tables:?}");
-    let count = |store: &Store, table: &str| -> i64 {
-        store.conn().unwrap().query_row(&format!("SELECT count(*) FROM {table}"), (), |r| r.get(0)).unwrap()
-    };
-    let counts = |store: &Store| tables.iter().map(|t| (t.clone(), count(store, t))).collect::<Vec<_>>();
-    let before = counts(&source);
-    assert_eq!(counts(&target), before);
-    for table in ["ratings", "rating_history", "ladders", "ladder_events", "tournaments", "tournament_games", "moves"] {
-        assert!(count(&target, table) > 0, "{table} is empty: nothing shows it was copied");
-    }
-    drop(target);
-
-    // The copy is the bot's database now: the next game is #5.
-    let next = console(&database.url(), "alice> !challenge @bob chess\nbob> !accept\n");
-    assert!(next.contains("Game #5 starts"), "{next}");
-
-    // A second run finds the target in use and changes nothing.
-    let target = Store::open_postgres(&database.url(), 2).unwrap();
-    let after_game = counts(&target);
-    let again = migrate();
-    assert!(!again.status.success(), "{again:?}");
-    let stderr = String::from_utf8_lossy(&again.stderr);
-    assert!(stderr.contains("not empty"), "{stderr}");
-    assert!(!stderr.contains(&database.url()), "the password is shown: {stderr}");
-    assert_eq!(counts(&target), after_game);
-}
