@@ -116,11 +116,11 @@ impl std::fmt::Display for DrawError {
 }
 
 fn variant(name: &str) -> Result<&'static Variant, DrawError> {
-    Variant::by_name(name).ok_or_else(|| DrawError(format!("unknown variant {name}")))
+    Variant::by_name(name).ok_or_else(|| DrawError(format!("unknown variant {name}"))) // i18n: operator
 }
 
 fn square(s: &str) -> Result<Square, DrawError> {
-    Square::parse(s).ok_or_else(|| DrawError(format!("bad square {s}")))
+    Square::parse(s).ok_or_else(|| DrawError(format!("bad square {s}"))) // i18n: operator
 }
 
 /// The options of a still board picture: the bot's size and theme, the viewer's side at the bottom,
@@ -244,7 +244,7 @@ impl GameDrawing {
         for (ply, text) in self.moves.iter().enumerate() {
             let m = uci::parse(game.position(), text).map_err(|e| DrawError(format!("ply {ply}: {text}: {e}")))?;
             if !game.play(m) {
-                return Err(DrawError(format!("ply {ply}: {text} is illegal")));
+                return Err(DrawError(format!("ply {ply}: {text} is illegal"))); // i18n: operator
             }
         }
         Ok(game)
@@ -297,7 +297,7 @@ impl Drawing {
             }),
         };
         if bytes.is_empty() {
-            return Err(DrawError("the renderer drew nothing".into()));
+            return Err(DrawError("the renderer drew nothing".into())); // i18n: operator
         }
         Ok(bytes)
     }
@@ -358,7 +358,7 @@ mod color_name {
         match String::deserialize(d)?.as_str() {
             "white" => Ok(Color::White),
             "black" => Ok(Color::Black),
-            other => Err(serde::de::Error::custom(format!("not a colour: {other}"))),
+            other => Err(serde::de::Error::custom(format!("not a colour: {other}"))), // i18n: operator
         }
     }
 }
@@ -428,7 +428,7 @@ mod tests {
         let public = BoardDrawing::new(&pos, None, Color::White, None, PICTURE_SIZE, Theme::default());
         assert_eq!(public.bomb, None);
         let json = serde_json::to_string(&Drawing::Board(public.clone())).unwrap();
-        assert!(!json.contains("b1") && !json.contains("g8") && !json.contains("bomb"), "{json}");
+        assert!(!json.contains("b1") && !json.contains("g8") && !json.contains("\"bomb\":"), "{json}");
         let own = BoardDrawing::new(&pos, None, Color::Black, Some(Color::Black), PICTURE_SIZE, Theme::default());
         assert_eq!(own.bomb.as_deref(), Some("g8"), "Black's own, not White's");
         let own = round_trip(&Drawing::Board(own));
