@@ -131,6 +131,23 @@ enum Command {
         #[arg(long)]
         db: Option<PathBuf>,
     },
+    /// The scheduler's failed items: each with its kind, id, tries and last error, and whether it is
+    /// set aside (no longer tried). With --retry, puts items back in the scheduler's hands after a
+    /// fix: KIND and ID name one, without them every item set aside.
+    Scheduler {
+        #[arg(long)]
+        config: Option<PathBuf>,
+        #[arg(long)]
+        db: Option<PathBuf>,
+        /// Try the item(s) again at the next tick.
+        #[arg(long)]
+        retry: bool,
+        /// The item's kind (`timeout`, `reminder`, `challenge-expiry`, `ladder`, `tournament-signup`, …).
+        #[arg(requires = "id")]
+        kind: Option<String>,
+        /// The item's id (a game, challenge, ladder or tournament number).
+        id: Option<i64>,
+    },
     /// Copies everything from the database (the config's `db`, or --from) into an empty PostgreSQL
     /// database in one transaction, compares the row counts and replays every game; refuses a
     /// target that has any row. Stop the bot first.
@@ -517,6 +534,28 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             for (platform, state, n) in counts {
                 outln!("{platform} {state} {n}");
+            }
+        }
+        Command::Scheduler { config, db, retry, kind, id } => {
+            let mut cfg = Config::load(config.as_deref())?;
+            if let Some(db) = db {
+                cfg.db = db;
+            }
+            let store = cfg.open_store()?;
+            use capabot::store::schedule;
+            if retry {
+                let item = kind.as_deref().zip(id);
+                let n = store.unit(|| schedule::retry(&*store.conn()?, item)).map_err(|e| e.to_string())?;
+                outln!("{n} item(s) put back; they are tried at the next tick");
+            } else {
+                let failed = schedule::list(&*store.conn().map_err(|e| e.to_string())?).map_err(|e| e.to_string())?;
+                if failed.is_empty() {
+                    outln!("no scheduled item has failed");
+                }
+                for f in failed {
+                    let state = if f.set_aside { "set aside" } else { "failing" };
+                    outln!("{} {} {state} tries={} last={} {}", f.kind, f.item_id, f.tries, f.last_at, f.last_error);
+                }
             }
         }
         Command::Backup { file, config, db, force } => {

@@ -117,3 +117,109 @@ fn many_games_in_parallel_through_one_shared_bot() {
         tb.bot.verify_game(id).unwrap();
     }
 }
+
+/// A bot on the database at `path` with at most `cap` games against capabot going on at once.
+fn bot_with_ai_cap(path: &std::path::Path, clock: Arc<capabot::bot::ManualClock>, cap: usize) -> capabot::bot::Bot {
+    let config = capabot::bot::BotConfig { pictures: false, max_ai_games: cap, ..Default::default() };
+    capabot::bot::Bot::new(open_store(path), clock, Arc::new(NoAi), config)
+}
+
+/// Fifty people ask for a game against capabot at once, from fifty bots on one database (as from
+/// several processes), with room for five: exactly five games start, the others are told there is
+/// no room, and the cap is never passed.
+#[test]
+fn fifty_plays_at_once_never_pass_the_cap_on_games_against_the_ai() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = db_path(dir.path());
+    let clock = Arc::new(capabot::bot::ManualClock::new(T0));
+    drop(bot_with_ai_cap(&path, clock.clone(), 5));
+    let n = 50;
+    let barrier = Arc::new(Barrier::new(n));
+    let handles: Vec<_> = (0..n)
+        .map(|i| {
+            let (path, clock, barrier) = (path.clone(), clock.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let bot = bot_with_ai_cap(&path, clock, 5);
+                barrier.wait();
+                bot.handle(&msg_in(&format!("c{i}"), &format!("p{i}"), "!play chess")).text()
+            })
+        })
+        .collect();
+    let outs: Vec<String> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let bot = bot_with_ai_cap(&path, clock, 5);
+    let conn = bot.store().conn().unwrap();
+    let games: i64 = conn.query_row("SELECT count(*) FROM games", (), |r| r.get(0)).unwrap();
+    assert_eq!(games, 5, "the cap holds: {outs:#?}");
+    let refused = outs.iter().filter(|o| o.contains("all I can take")).count();
+    assert_eq!(refused, n - 5, "{outs:#?}");
+}
+
+/// A unit of work that cannot commit (a full disk, a lost connection) never answers as if it had
+/// worked: the person is told it was not saved and nothing changed, and the same input again (a
+/// redelivery, or the person trying again) is then applied once.
+#[test]
+fn an_input_whose_unit_does_not_commit_is_answered_not_saved_and_changes_nothing() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let before = tb.fingerprint();
+    tb.bot.store().fail_next_commits(1);
+    let e4 = msg_in("main", "alice", "!move e4").with_event_id("evt-1");
+    let r = tb.bot.handle(&e4);
+    assert!(r.text().contains("not saved"), "{}", r.text());
+    assert!(!r.queued, "an apology for a unit that did not commit is shown directly");
+    assert_eq!(tb.fingerprint(), before, "nothing changed");
+    let again = tb.bot.handle(&e4);
+    assert!(again.text().contains("played by alice"), "{}", again.text());
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 1);
+    assert!(tb.bot.handle(&e4).replies.is_empty(), "applied once");
+    // In the person's language.
+    tb.say("bob", "!lang tr");
+    tb.bot.store().fail_next_commits(1);
+    let r = tb.bot.handle(&msg_in("main", "bob", "!move e5"));
+    assert!(r.text().contains("kaydedilmedi"), "{}", r.text());
+}
+
+/// One scheduled item that keeps failing (a game whose stored variant no longer exists) stops
+/// nothing else: the other games' losses on time and reminders go on at every tick; the bad one is
+/// tried three times, then set aside (listed with its error), and tried again after a retry.
+#[test]
+fn one_bad_row_stops_nothing_else_in_the_scheduler() {
+    let tb = new_bot();
+    for (chat, white, black) in [("a", "alice", "bob"), ("b", "carol", "dave"), ("c", "erin", "frank")] {
+        tb.say_in(chat, white, &format!("!challenge @{black} chess color:white days:1"));
+        tb.say_in(chat, black, "!accept");
+    }
+    // Game 2 is broken: its variant is unknown.
+    let conn = tb.bot.store().conn().unwrap();
+    conn.execute("UPDATE games SET variant = 'no-such-variant' WHERE id = 2", ()).unwrap();
+    drop(conn);
+    tb.clock.advance(2 * 86_400);
+    let first = tb.bot.tick().text();
+    assert!(first.contains("#1") && first.contains("#3"), "games 1 and 3 end on time: {first}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "finished");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 3"), "finished");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 2"), "active");
+    let failures = tb.bot.scheduler_failures().unwrap();
+    assert!(
+        failures.iter().any(|f| f.kind == "timeout" && f.item_id == 2 && f.tries == 1 && !f.set_aside),
+        "{failures:?}"
+    );
+    tb.bot.tick();
+    tb.bot.tick();
+    let failures = tb.bot.scheduler_failures().unwrap();
+    let bad = failures.iter().find(|f| f.kind == "timeout" && f.item_id == 2).unwrap();
+    assert!(bad.set_aside && bad.tries == 3 && bad.last_error.contains("unknown variant"), "{bad:?}");
+    // Set aside: no longer tried.
+    tb.bot.tick();
+    assert_eq!(tb.bot.scheduler_failures().unwrap()[0].tries, 3);
+    // Fixed and retried: it ends on time like the others, and its failure is forgotten.
+    let conn = tb.bot.store().conn().unwrap();
+    conn.execute("UPDATE games SET variant = 'chess' WHERE id = 2", ()).unwrap();
+    drop(conn);
+    assert_eq!(tb.bot.scheduler_retry(None).unwrap(), 1);
+    let later = tb.bot.tick().text();
+    assert!(later.contains("#2"), "{later}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 2"), "finished");
+    assert!(tb.bot.scheduler_failures().unwrap().is_empty());
+}

@@ -4,7 +4,7 @@
 
 mod common;
 
-use capabot::bot::{Audience, Input, Receipt, Reply, Response};
+use capabot::bot::{Audience, Input, Receipt, Reply, Response, Target};
 use common::{T0, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
 
 /// The standings reply of a response (the one carrying the ladder's slot).
@@ -171,10 +171,12 @@ fn linking_accounts_across_platforms() {
     ch.mentions[0].id = "d-bob".into();
     tb.bot.handle(&ch);
     assert!(tb.bot.handle(&on("discord", "Bob", "d-bob", "!accept")).text().contains("Game #1 starts"));
-    // Asking for a code answers privately.
+    // Asking for a code answers for her eyes only (anyone who reads it could redeem it): to her
+    // direct messages, never in the chat.
     let r = tb.bot.handle(&on("discord", "Alice", "d-alice", "!link"));
     assert_eq!(r.replies.len(), 1);
-    assert_eq!(r.replies[0].audience, Audience::Author);
+    assert!(matches!(&r.replies[0].audience, Audience::Only(u) if u.id == "d-alice"), "{:?}", r.replies[0]);
+    assert!(matches!(&r.replies[0].target, Target::Direct { fallback: None, .. }), "{:?}", r.replies[0]);
     let text = &r.replies[0].text;
     let code = text.split_whitespace().nth(4).unwrap().trim_end_matches('.').to_string();
     assert_eq!(code.len(), 9, "{text}");

@@ -959,6 +959,16 @@ async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
     bob.say(&to_bob.room, "!bomb h7", &[]).await;
     bob.expect_text(&to_bob.room, &bot_id, "your bomb is the pawn on h7").await;
     alice.expect_text(&room, &bot_id, "Both bombs are set").await;
+    // Addressed to capabot by name in the shared room: refused there like `!bomb`, naming nothing,
+    // and the second try (her bomb is chosen) is refused the same way, not answered with her piece.
+    let bot_name = bot_id.localpart().to_string();
+    for text in [format!("{bot_name}: bomb #1 d2"), format!("{bot_name}: bomb #1 e2")] {
+        alice.say(&room, &text, &[]).await;
+        let refusal = alice.expect_text(&room, &bot_id, "Not here").await;
+        let body = refusal.content.body();
+        assert!(!body.contains("b1") && !body.contains("knight"), "a refusal names her bomb: {body}");
+    }
+    assert_eq!(query::<String>(&db, "SELECT white_bomb FROM games WHERE id = 1"), "b1");
     for (ply, san) in ["Nc3", "a6", "Nd5", "a5", "Nxe7", "a4"].iter().enumerate() {
         let mover = if ply % 2 == 0 { &alice } else { &bob };
         mover.say(&room, san, &[]).await;

@@ -7,7 +7,7 @@
 
 mod common;
 
-use capabot::bot::{BotConfig, Drawing, Input, Reply, Response, Scope, Target, UserRef};
+use capabot::bot::{Audience, BotConfig, Drawing, Input, Reply, Response, Scope, Target, UserRef, Via, command};
 use capabot::notation::san;
 use capabot::rules::variant::BOMB;
 use capabot::rules::{Color, Move, Position, Role, Square};
@@ -23,7 +23,15 @@ fn dm(tb: &TestBot, who: &str, text: &str) -> Response {
 }
 
 /// Who may read a reply: `None` for everyone in a chat, `Some(user)` for one person's direct messages.
+/// A reply for the author only ([`Audience::Author`]) said in a chat counts as read by everyone
+/// there: some platforms (Matrix, typed commands on Discord) can only show it in the chat.
 fn reader(r: &Reply) -> Option<String> {
+    if let Audience::Only(person) = &r.audience {
+        assert!(
+            matches!(&r.target, Target::Direct { user, fallback: None, .. } if user.id == person.id),
+            "a one-person reply must go to that person's direct messages, without fallback: {r:?}"
+        );
+    }
     match &r.target {
         Target::Direct { user, fallback, .. } => {
             assert!(
@@ -281,6 +289,126 @@ proptest! {
         for look in ["!board", "!pgn", "!fen", "!games", "!game"].into_iter().filter(|_| !over) {
             both(&|tb| tb.raw("alice", look))?;
             both(&|tb| tb.raw("bob", look))?;
+        }
+    }
+}
+
+/// One way of sending a command: typed with the prefix, addressed to capabot by name or mention
+/// (the front end parses it), as a private interaction (a Discord slash command or button) in the
+/// shared chat, or typed in one's direct chat with capabot.
+#[derive(Clone, Copy, Debug)]
+enum Way {
+    Typed,
+    Addressed,
+    Interaction,
+    Direct,
+}
+
+const WAYS: [Way; 4] = [Way::Typed, Way::Addressed, Way::Interaction, Way::Direct];
+
+/// `text` (a command without prefix) sent by `who` in the way `way`.
+fn probe(tb: &TestBot, who: &str, text: &str, way: Way) -> Response {
+    let author = UserRef::new(who, who);
+    let shared = Scope::chat("test", "main");
+    let mentions: Vec<UserRef> =
+        text.split_whitespace().filter_map(|w| w.strip_prefix('@')).map(|n| UserRef::new(n, n)).collect();
+    let parsed = |scope: Scope, via: Via| match command::parse(text) {
+        Ok(c) => Input::command(scope, author.clone(), c).via(via),
+        Err(_) => Input::text(scope, author.clone(), text).via(via),
+    };
+    let input = match way {
+        Way::Typed => Input::text(shared, author.clone(), format!("!{text}")),
+        Way::Addressed => parsed(shared, Via::Addressed),
+        Way::Interaction => parsed(shared, Via::Interaction),
+        Way::Direct => {
+            let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
+            Input::text(scope, author.clone(), text)
+        }
+    };
+    tb.bot.handle(&input.with_mentions(mentions))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Non-interference over every command and every way of sending it: two games where only Bob's
+    /// secret bomb differs; between moves, Alice, Bob and Carol send commands (every command's own
+    /// example, and every form of `bomb`, naming either world's square) typed, addressed to capabot,
+    /// as a private interaction in the shared chat, or in their direct chat. Everything anyone but
+    /// Bob is shown — texts, buttons, pictures — is the same in both worlds until the game ends.
+    #[test]
+    fn no_command_sent_any_way_shows_a_bomb_to_anyone_else(seed in any::<u64>(), probes in 10usize..40) {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let start = Position::start(&BOMB);
+        let white = pieces(&start, Color::White);
+        let black = pieces(&start, Color::Black);
+        let her = white[rng.random_range(0..white.len())];
+        let first = black[rng.random_range(0..black.len())];
+        let mut second = black[rng.random_range(0..black.len())];
+        while second == first {
+            second = black[rng.random_range(0..black.len())];
+        }
+        let worlds = [bot_with_pictures(), bot_with_pictures()];
+        let same = |a: &Response, b: &Response, what: &str| -> Result<(), TestCaseError> {
+            prop_assert_eq!(seen_by_others(a, "bob"), seen_by_others(b, "bob"), "{}", what);
+            Ok(())
+        };
+        for (who, text) in [("alice", "!challenge @bob bomb color:white"), ("bob", "!accept")] {
+            same(&worlds[0].raw(who, text), &worlds[1].raw(who, text), text)?;
+        }
+        same(&dm(&worlds[0], "alice", &format!("bomb {her}")), &dm(&worlds[1], "alice", &format!("bomb {her}")), "hers")?;
+        let a = dm(&worlds[0], "bob", &format!("bomb {first}"));
+        let b = dm(&worlds[1], "bob", &format!("bomb {second}"));
+        same(&a, &b, "his")?;
+
+        let mut pool: Vec<String> = command::COMMANDS.iter().map(|c| c.example.to_string()).collect();
+        for sq in [first, second, her] {
+            pool.extend([format!("bomb #1 {sq}"), format!("bomb {sq}"), format!("@{sq}")]);
+        }
+        pool.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games", "game #1"].map(String::from));
+        // Commands that end the game (its end names both bombs) are left out: the end is allowed to.
+        pool.retain(|t| !["resign", "abort", "draw", "takeback"].iter().any(|w| t.starts_with(w)));
+        // New games draw colours and setups at random, which would differ between the worlds for
+        // another reason: their colours and setups are given.
+        pool.retain(|t| !t.starts_with("play") && !t.starts_with("challenge"));
+        pool.extend(["play chess color:white", "challenge @carol chess color:white", "challenge @bob bomb color:black"].map(String::from));
+        let mut pos = start.with_bombs([Some(her), None]).expect("her own piece");
+        for _ in 0..probes {
+            if rng.random_bool(0.3) {
+                let moves: Vec<Move> = pos.legal_moves().into_iter().filter(|m| pos.play(*m).outcome().is_none()).collect();
+                if moves.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                let text = san::write(&pos, m);
+                let who = if pos.turn() == Color::White { "alice" } else { "bob" };
+                let a = worlds[0].raw(who, &text);
+                let b = worlds[1].raw(who, &text);
+                if a.text().contains("Black's was") || b.text().contains("Black's was") {
+                    break;
+                }
+                same(&a, &b, &text)?;
+                pos = pos.play(m);
+                continue;
+            }
+            let text = &pool[rng.random_range(0..pool.len())];
+            let who = ["alice", "bob", "carol"][rng.random_range(0..3)];
+            let way = WAYS[rng.random_range(0..WAYS.len())];
+            if who == "bob" && text.starts_with('@') {
+                // His detonation is the blast, which shows where his bomb was: allowed, and the end
+                // of what is compared.
+                continue;
+            }
+            let a = probe(&worlds[0], who, text, way);
+            let b = probe(&worlds[1], who, text, way);
+            if a.text().contains("Black's was") || b.text().contains("Black's was") {
+                break;
+            }
+            same(&a, &b, &format!("{who} sent {text:?} {way:?}"))?;
+            let status = worlds[0].query_str("SELECT status FROM games WHERE id = 1");
+            if status != "active" {
+                break;
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 # chat's prefix, or / where only slash commands reach capabot).
 
 internal-error = Sorry, something went wrong on my side (error id { $id }).
+not-saved = That was not saved and nothing changed: I could not write it down just now. Please try again.
 input-too-long = That message is too long ({ $count } characters); commands are short. Say { $p }help for the list.
 parse-error = { $error }. Say { $p }help for the commands.
 command-unknown = I don't know the command '{ $word }'. Say { $p }help for the list.

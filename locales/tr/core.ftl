@@ -2,6 +2,7 @@
 # da yalnızca eğik çizgi komutlarının ulaştığı yerde /).
 
 internal-error = Kusura bakma, bende bir şeyler ters gitti (hata kimliği { $id }).
+not-saved = Bu kaydedilmedi ve hiçbir şey değişmedi: şu anda yazamadım. Lütfen yeniden dene.
 input-too-long = Bu mesaj çok uzun ({ $count } karakter); komutlar kısadır. Liste için { $p }help yaz.
 parse-error = { $error }. Komutlar için { $p }help yaz.
 command-unknown = '{ $word }' diye bir komut bilmiyorum. Liste için { $p }help yaz.

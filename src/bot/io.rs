@@ -104,6 +104,8 @@ pub struct Input {
     /// The community's language as the platform reports it (Discord's guild `preferred_locale`):
     /// what the chat reads is in it unless the chat or the community chose one.
     pub chat_locale: Option<String>,
+    /// How it was sent ([`Via::Typed`] unless the front end says otherwise).
+    pub via: Via,
 }
 
 impl Input {
@@ -118,6 +120,7 @@ impl Input {
             author_is_admin: false,
             locale: None,
             chat_locale: None,
+            via: Via::Typed,
         }
     }
 
@@ -141,6 +144,18 @@ impl Input {
         self.locale = author;
         self.chat_locale = chat;
         self
+    }
+
+    /// How the input was sent.
+    pub fn via(mut self, via: Via) -> Input {
+        self.via = via;
+        self
+    }
+
+    /// Whether nobody but its author and the bot saw the input and its answers can be kept from
+    /// others: said in a direct chat, or through a private interaction.
+    pub fn is_private(&self) -> bool {
+        self.scope.direct || self.via == Via::Interaction
     }
 
     pub fn as_admin(mut self, admin: bool) -> Input {
@@ -184,15 +199,49 @@ impl Target {
     }
 }
 
-/// Who needs to see a reply.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Who may read a reply: part of the reply, decided in the core where what it says is known.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Audience {
     /// Everyone in the chat.
     #[default]
     Everyone,
-    /// Only the author of the input (an illegal move, "not your turn"): ephemeral where the
-    /// platform can, otherwise a reply that pings no one.
+    /// Meant for the author of the input, but nothing in it is secret (an illegal move, "not your
+    /// turn"): ephemeral where the platform can, otherwise a reply in the chat that pings no one.
     Author,
+    /// One person only: it names a secret (a bomb's square or piece, a one-time code). Its target is
+    /// always that person's direct messages without a fallback chat ([`Reply::only_for`]); a front
+    /// end may instead answer that person's own open interaction privately (Discord's ephemeral
+    /// answer), and otherwise drops it with a log line. It is never shown where others can read it:
+    /// not when an interaction has expired, not as a retry, not in a thread.
+    Only(UserRef),
+}
+
+impl Audience {
+    /// Whether the reply is for one person's eyes only ([`Audience::Only`]).
+    pub fn is_secret(&self) -> bool {
+        matches!(self, Audience::Only(_))
+    }
+
+    /// Whether the reply is meant for one person (quietly, or secretly): nobody is pinged.
+    pub fn is_personal(&self) -> bool {
+        !matches!(self, Audience::Everyone)
+    }
+}
+
+/// How an input reached the bot, which says who else saw it and whether its answer can be private.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Via {
+    /// Typed in the chat (with the prefix, or a bare move): everyone there read it.
+    #[default]
+    Typed,
+    /// Typed in the chat addressed to the bot by name, mention or pill (`capabot: games`):
+    /// everyone there read it.
+    Addressed,
+    /// A reaction: everyone in the chat sees it.
+    Reaction,
+    /// A platform interaction only its author sees (Discord's slash commands and buttons), whose
+    /// answers can be private to them.
+    Interaction,
 }
 
 /// How a choice is drawn where it is a button.
@@ -367,6 +416,23 @@ impl Reply {
 }
 
 impl Reply {
+    /// A reply for `user` alone on `platform` ([`Audience::Only`]): to their direct messages, with
+    /// no fallback chat. Whatever names a secret is built with this.
+    pub fn only_for(platform: impl Into<String>, user: UserRef, text: impl Into<String>) -> Reply {
+        let target = Target::Direct { platform: platform.into(), user: user.clone(), fallback: None };
+        Reply { audience: Audience::Only(user), ..Reply::new(target, text) }
+    }
+
+    /// Makes the reply one person's only: its target becomes that person's direct messages with
+    /// no fallback (whatever it was). The core applies it to every reply before it leaves a unit
+    /// of work, so no command can send a one-person reply into a chat by mistake.
+    pub fn keep_private(&mut self) {
+        if let Audience::Only(user) = &self.audience {
+            let platform = self.target.platform().to_string();
+            self.target = Target::Direct { platform, user: user.clone(), fallback: None };
+        }
+    }
+
     /// The reply's picture, if any, with its format: the animation, else the still picture.
     pub fn picture(&self) -> Option<(PictureFormat, &[u8])> {
         match (&self.animation, &self.png) {

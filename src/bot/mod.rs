@@ -26,7 +26,7 @@ pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing}
 pub use error::BotError;
 pub use io::{
     AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread, PictureFormat,
-    Receipt, Reply, Response, Scope, Slot, Target, UserRef,
+    Receipt, Reply, Response, Scope, Slot, Target, UserRef, Via,
 };
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
 pub use textboard::text_board;
@@ -256,7 +256,22 @@ impl Bot {
     /// message with an error id. An event whose platform id was handled before gets no answer and
     /// changes nothing.
     pub fn handle(&self, inp: &Input) -> Response {
-        self.in_unit(|| self.handle_in_unit(inp))
+        match self.try_unit("input", || self.handle_in_unit(inp)) {
+            Ok(r) => r,
+            Err(_) => self.not_saved(inp),
+        }
+    }
+
+    /// The answer to an input whose unit of work could not be saved (database busy past its
+    /// timeout, disk full, no connection): nothing changed, the author is told so in their
+    /// language, and told to try again. Shown directly (it is not in the outbox: nothing is).
+    fn not_saved(&self, inp: &Input) -> Response {
+        let lang = self.author_lang(inp);
+        let mut r = Reply::new(Target::Chat(inp.scope.clone()), crate::tl!(lang, "not-saved"));
+        r.audience = Audience::Author;
+        r.lang = lang;
+        r.in_reply_to.clone_from(&inp.event_id);
+        Response::one(r)
     }
 
     fn handle_in_unit(&self, inp: &Input) -> Response {

@@ -98,30 +98,41 @@ fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
 
 impl Bot {
     /// Runs `work` as one unit of work: its changes and its replies (written to the outbox) commit
-    /// together. The response says whether its replies are queued; when the unit could not be
-    /// opened or committed, nothing of the work stays, the failure is logged and the response is
-    /// empty (nobody is answered: see the closing note of the outbox work).
-    pub(in crate::bot) fn in_unit(&self, work: impl FnOnce() -> Response) -> Response {
-        let unit = match self.store.begin_unit() {
-            Ok(u) => u,
-            Err(e) => return self.unit_failed(&format!("cannot begin: {e}")), // i18n: operator
-        };
-        let mut response = work();
+    /// together. When the unit cannot be opened or committed, nothing of the work stays and the
+    /// failure is logged and counted; the response is then empty (for the scheduler, the AI and the
+    /// outbox's own bookkeeping, which nobody waits for; an input answers with [`Bot::try_unit`]).
+    pub(in crate::bot) fn in_unit(&self, what: &'static str, work: impl Fn() -> Response) -> Response {
+        self.try_unit(what, work).unwrap_or_default()
+    }
+
+    /// [`Bot::in_unit`], saying whether the unit committed. `work` may run more than once (see
+    /// [`crate::store::Store::unit`]): only its last run's response is returned. Every reply for
+    /// one person only is made to go to their direct messages before it is queued
+    /// ([`Reply::keep_private`]), whatever the command that made it.
+    pub(in crate::bot) fn try_unit(
+        &self,
+        what: &'static str,
+        work: impl Fn() -> Response,
+    ) -> Result<Response, crate::store::StoreError> {
         let now = self.clock.now();
-        let queue = || -> Result<(), BotError> {
-            let conn = self.conn()?;
-            for r in &response.replies {
-                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encode(r)?, picture_beside(r), now)?;
+        let done = self.store.unit(|| {
+            let mut response = work();
+            let conn = self.store.conn()?;
+            for r in &mut response.replies {
+                r.keep_private();
+                let encoded = encode(r).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
+                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encoded, picture_beside(r), now)?;
             }
-            Ok(())
+            Ok(response)
+        });
+        let mut response = match done {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!(unit = what, "unit of work not saved: {e}");
+                metrics::counter!("capabot_units_not_saved_total", "unit" => what).increment(1);
+                return Err(e);
+            }
         };
-        if let Err(e) = queue() {
-            drop(unit);
-            return self.unit_failed(&format!("{e:?}"));
-        }
-        if let Err(e) = unit.commit() {
-            return self.unit_failed(&format!("cannot commit: {e}")); // i18n: operator
-        }
         response.queued = !response.replies.is_empty();
         if let Ok(v) = std::env::var(super::commands::FAILPOINT_ENV)
             && let Some(text) = v.strip_prefix(FAILPOINT_PREFIX)
@@ -130,12 +141,7 @@ impl Bot {
             eprintln!("failpoint {v}: aborting");
             std::process::abort();
         }
-        response
-    }
-
-    fn unit_failed(&self, detail: &str) -> Response {
-        tracing::error!("unit of work failed: {detail}");
-        Response::default()
+        Ok(response)
     }
 
     /// The rows of one chat waiting to be delivered, oldest first. A row that cannot be read is
@@ -207,11 +213,13 @@ impl Bot {
     /// all in one transaction.
     pub fn outbox_sent(&self, id: i64, reply: &Reply, receipt: &Receipt) {
         let run = || -> Result<(), BotError> {
-            let conn = self.conn()?;
-            let tx = crate::store::immediate(&conn)?;
-            outbox::mark_sent(&tx, id, receipt.message_id.as_deref(), self.clock.now())?;
-            self.remember_delivery(&tx, reply, receipt)?;
-            tx.commit()?;
+            let now = self.clock.now();
+            self.store.unit(|| {
+                let conn = self.store.conn()?;
+                outbox::mark_sent(&conn, id, receipt.message_id.as_deref(), now)?;
+                self.remember_delivery(&conn, reply, receipt)
+                    .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))
+            })?;
             Ok(())
         };
         if let Err(e) = run() {
@@ -234,7 +242,7 @@ impl Bot {
     /// paused (their clocks stopped) and their players told by direct message — once: a game
     /// paused already tells nobody again. Those notices are queued in the same unit of work.
     pub fn outbox_failed(&self, id: i64, reply: &Reply, failure: Failure, error: &str) -> Response {
-        self.in_unit(|| {
+        self.in_unit("delivery-failed", || {
             let run = || -> Result<Response, BotError> {
                 let conn = self.conn()?;
                 outbox::mark_failed(&conn, id, failure.as_str(), error, self.clock.now())?;
@@ -259,7 +267,9 @@ impl Bot {
     /// from or left) or anywhere in a community (a Discord server it was removed from): its games
     /// there are paused and their players told by direct message, as for a failed delivery.
     pub fn chat_gone(&self, platform: &str, chat: &str) -> Response {
-        self.in_unit(|| self.settled_or_logged(|| self.pause_games(platform, Place::Chat(chat), Why::Gone)))
+        self.in_unit("chat-gone", || {
+            self.settled_or_logged(|| self.pause_games(platform, Place::Chat(chat), Why::Gone))
+        })
     }
 
     /// A front end learnt that a chat was replaced by another of the same platform (a Matrix room
@@ -268,7 +278,7 @@ impl Bot {
     /// chat is told which games go on there. Moving again (the same news twice) changes nothing and
     /// says nothing.
     pub fn chat_moved(&self, platform: &str, old: &str, new: &str) -> Response {
-        self.in_unit(|| {
+        self.in_unit("chat-moved", || {
             self.settled_or_logged(|| {
                 let conn = self.conn()?;
                 let moved = games::move_chat(&conn, platform, old, new, self.clock.now())?;
@@ -290,7 +300,9 @@ impl Bot {
 
     /// See [`Self::chat_gone`]: every game of a community.
     pub fn community_gone(&self, platform: &str, community: &str) -> Response {
-        self.in_unit(|| self.settled_or_logged(|| self.pause_games(platform, Place::Community(community), Why::Gone)))
+        self.in_unit("community-gone", || {
+            self.settled_or_logged(|| self.pause_games(platform, Place::Community(community), Why::Gone))
+        })
     }
 
     fn settled_or_logged(&self, run: impl FnOnce() -> Result<Response, BotError>) -> Response {

@@ -1,111 +1,233 @@
 //! The scheduler: what is due at the clock's time — losses on time, reminders, challenge expiry,
-//! the pruning of old event ids. Everything due is read from the database, so it survives restarts.
+//! ladders' and tournaments' steps, the pruning of old event ids. Everything due is read from the
+//! database, so it survives restarts.
+//!
+//! Each due item is its own unit of work: one that fails (its data broken, the database refusing
+//! it) is rolled back alone, recorded with its error in [`crate::store::schedule`], and after a few
+//! tries set aside — counted in `/metrics`, listed by `capabot scheduler list`, tried again after
+//! `capabot scheduler retry` — while every other item goes on.
 
 use super::Bot;
 use super::commands::{challenge_target, color_word, game_scope, turn_of_fen};
-use super::error::Res;
+use super::error::{BotError, Res};
 use super::io::{Reply, Response};
 use crate::i18n::with_lang;
 use crate::rules::{DrawReason, Outcome, WinReason};
-use crate::store::{challenges, events, games, players};
+use crate::store::{challenges, events, games, ladders, players, schedule, tournaments};
 use crate::t;
+use std::cell::RefCell;
+
+/// The kinds of scheduled items, as stored in `scheduler_failures.kind`.
+pub mod kind {
+    pub const TIMEOUT: &str = "timeout";
+    pub const REMINDER: &str = "reminder";
+    pub const CHALLENGE_EXPIRY: &str = "challenge-expiry";
+    pub const LADDER: &str = "ladder";
+    pub const LADDER_STANDINGS: &str = "ladder-standings";
+    pub const TOURNAMENT_SIGNUP: &str = "tournament-signup";
+    pub const TOURNAMENT_ANNOUNCE: &str = "tournament-announce";
+    pub const HOUSEKEEPING: &str = "housekeeping";
+}
 
 impl Bot {
     /// Runs what is due at the clock's time: reminders at 20 % of the move time left, losses on
-    /// time (a draw when the other side cannot possibly mate), challenge expiry. Everything due is
-    /// read from the database, so deadlines survive restarts.
+    /// time (a draw when the other side cannot possibly mate), challenge expiry, ladders' and
+    /// tournaments' steps; each item in a unit of work of its own (see the module doc).
     pub fn tick(&self) -> Response {
-        self.in_unit(|| match self.all_or_nothing(|| self.tick_inner()) {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::error!("scheduler failed: {e:?}");
-                Response::default()
-            }
-        })
-    }
-
-    fn tick_inner(&self) -> Res<Response> {
-        let conn = self.conn()?;
         let now = self.clock.now();
         let mut out = Response::default();
-        for row in games::due_timeouts(&conn, now)? {
-            // What the game's chat reads is in its language.
-            let _lang = crate::i18n::scoped(self.lang_in(&game_scope(&row)));
-            // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
-            if self.bomb_at_random(&conn, &row, &mut out)? {
-                continue;
+        let items = match self.due_items(now) {
+            Ok(items) => items,
+            Err(e) => {
+                tracing::error!("scheduler: cannot read what is due: {e:?}");
+                metrics::counter!("capabot_units_not_saved_total", "unit" => "scheduler-read").increment(1);
+                return out;
             }
-            let turn = turn_of_fen(&row.fen);
-            let winner = turn.other();
-            let game = match self.load_game(&conn, &row) {
-                Ok(g) => g,
+        };
+        for (kind, id) in items {
+            let r = self.run_item(kind, id, now);
+            out.queued |= r.queued;
+            out.extend(r);
+        }
+        out
+    }
+
+    /// Every item due now, in a fixed order (those set aside left out). Read outside any unit.
+    fn due_items(&self, now: i64) -> Res<Vec<(&'static str, i64)>> {
+        let conn = self.conn()?;
+        let mut items = Vec::new();
+        let mut add = |kind: &'static str, ids: Vec<i64>| -> Res<()> {
+            let aside = schedule::set_aside_ids(&conn, kind)?;
+            items.extend(ids.into_iter().filter(|id| !aside.contains(id)).map(|id| (kind, id)));
+            Ok(())
+        };
+        add(kind::TIMEOUT, games::due_timeouts(&conn, now)?.iter().map(|g| g.id).collect())?;
+        add(kind::REMINDER, games::due_reminders(&conn, now)?.iter().map(|g| g.id).collect())?;
+        // Ladder challenges not accepted in time go before the ordinary expiry below.
+        add(kind::LADDER, ladders::due(&conn, now)?)?;
+        add(kind::LADDER_STANDINGS, vec![0])?;
+        add(kind::TOURNAMENT_SIGNUP, tournaments::signup_due(&conn, now)?)?;
+        add(kind::TOURNAMENT_ANNOUNCE, vec![0])?;
+        add(kind::CHALLENGE_EXPIRY, challenges::due_expiries(&conn, now)?.iter().map(|c| c.id).collect())?;
+        add(kind::HOUSEKEEPING, vec![0])?;
+        metrics::gauge!("capabot_scheduler_items_set_aside").set(schedule::count_set_aside(&conn)? as f64);
+        Ok(items)
+    }
+
+    /// Runs one item in its own unit of work; a failure is recorded (in a unit of its own) and
+    /// after [`schedule::SET_ASIDE_AFTER`] tries the item is set aside.
+    fn run_item(&self, kind: &'static str, id: i64, now: i64) -> Response {
+        let failed: RefCell<Option<String>> = RefCell::new(None);
+        let done = self.try_unit(kind, || {
+            *failed.borrow_mut() = None;
+            match self.all_or_nothing(|| self.item(kind, id, now)) {
+                Ok(r) => r,
                 Err(e) => {
-                    tracing::error!(game = row.id, "timeout skipped: {e:?}");
-                    continue;
+                    *failed.borrow_mut() = Some(match e {
+                        BotError::User(m) => m.render(self.config.lang),
+                        BotError::Internal(e) => e,
+                    });
+                    Response::default()
                 }
-            };
-            let o = if game.position().has_insufficient_material(winner) {
-                Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial)
-            } else {
-                Outcome::Decisive { winner, reason: WinReason::Timeout }
-            };
-            let mut notes = Vec::new();
-            let mut on_end = |c: &crate::store::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
-            if games::finish(&conn, row.id, row.ply, o, now, &mut on_end)? {
-                let loser = self.name_of(&conn, row.player(turn))?;
-                let lang = self.lang_in(&game_scope(&row));
-                let end = with_lang(lang, || self.end_text(&conn, &row, o))?;
-                let mut text = crate::tl!(lang, "timeout", id = row.id, name = loser, end = end);
-                for n in &notes {
-                    text.push_str(&format!("\n{n}"));
-                }
-                let mut r = self.reply_game(&row, text);
-                r.notify = self.notify_of(&conn, &row.platform, row.white)?;
-                r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
-                out.replies.push(r);
-                out.replies.extend(self.gif_at_end(&conn, row.id));
             }
-        }
-        for row in games::due_reminders(&conn, now)? {
-            if games::mark_reminded(&conn, row.id, row.ply)? {
-                let turn = turn_of_fen(&row.fen);
-                let p = row.player(turn);
-                if players::get(&conn, p)?.is_some_and(|p| p.is_ai) {
-                    continue;
-                }
-                let left = row.deadline.unwrap_or(now) - now;
-                let lang = self.player_lang(p, self.lang_in(&game_scope(&row)));
-                let name = self.name_of(&conn, p)?;
-                let text = with_lang(lang, || {
-                    t!(
-                        "reminder",
-                        id = row.id,
-                        name = name,
-                        color = color_word(turn),
-                        hours = left.max(0) / 3600,
-                        minutes = left.max(0) % 3600 / 60
-                    )
-                });
-                // To the player's direct messages (the game's chat where that cannot be).
-                out.replies.extend(self.direct_notice(&conn, &row, p, text, true)?);
+        });
+        let error = match done {
+            Ok(r) => match failed.into_inner() {
+                None => return r,
+                Some(e) => e,
+            },
+            Err(e) => e.to_string(),
+        };
+        metrics::counter!("capabot_scheduler_item_failures_total", "kind" => kind).increment(1);
+        let recorded = self.store.unit(|| schedule::record_failure(&*self.store.conn()?, kind, id, &error, now));
+        match recorded {
+            Ok(true) => {
+                metrics::counter!("capabot_scheduler_set_aside_total", "kind" => kind).increment(1);
+                tracing::error!(kind, item = id, "scheduled item set aside after repeated failures: {error}");
             }
+            Ok(false) => tracing::warn!(kind, item = id, "scheduled item failed, tried again later: {error}"),
+            Err(e) => tracing::error!(kind, item = id, "scheduled item failed ({error}) and cannot be recorded: {e}"),
         }
-        // community: ladder challenges not accepted in time (before the ordinary expiry below)
-        out.extend(self.ladder_tick()?);
-        // community: tournaments whose registration closed, and rounds and results to announce
-        out.extend(self.tournament_tick()?);
-        for c in challenges::due_expiries(&conn, now)? {
-            if challenges::close(&conn, c.id, "expired", None)? {
-                let target = challenge_target(&c);
-                let lang = target.chat().map_or(self.config.lang, |s| self.lang_in(s));
-                let mut r = Reply::new(target, crate::tl!(lang, "challenge-expired-notice", id = c.id));
-                r.notify = self.notify_of(&conn, &c.platform, c.challenger)?;
-                out.replies.push(r);
+        Response::default()
+    }
+
+    /// The work of one item, inside its unit.
+    fn item(&self, kind: &str, id: i64, now: i64) -> Res<Response> {
+        let out = match kind {
+            kind::TIMEOUT => self.timeout_item(id, now)?,
+            kind::REMINDER => self.reminder_item(id, now)?,
+            kind::LADDER => self.ladder_step(id)?,
+            kind::LADDER_STANDINGS => self.ladder_standings_owed()?,
+            kind::TOURNAMENT_SIGNUP => self.tournament_signup_step(id)?,
+            kind::TOURNAMENT_ANNOUNCE => self.tournament_owed()?,
+            kind::CHALLENGE_EXPIRY => self.expiry_item(id, now)?,
+            kind::HOUSEKEEPING => {
+                let conn = self.conn()?;
+                events::prune(&conn, now)?;
+                // Delivered and failed outbox rows are kept a week for the operator's counts.
+                crate::store::outbox::prune(&conn, now)?;
+                Response::default()
             }
+            other => return Err(BotError::Internal(format!("unknown scheduled item kind {other}"))),
+        };
+        if id != 0 {
+            schedule::clear(&*self.conn()?, kind, id)?;
         }
-        events::prune(&conn, now)?;
-        // Delivered and failed outbox rows are kept a week for the operator's counts.
-        crate::store::outbox::prune(&conn, now)?;
         Ok(out)
+    }
+
+    /// A game whose move time ran out: lost on time (or drawn), or in secret-bomb chess with no
+    /// bomb chosen yet, a bomb at random.
+    fn timeout_item(&self, id: i64, now: i64) -> Res<Response> {
+        let conn = self.conn()?;
+        let mut out = Response::default();
+        let Some(row) = games::due_timeout(&conn, id, now)? else { return Ok(out) };
+        // What the game's chat reads is in its language.
+        let _lang = crate::i18n::scoped(self.lang_in(&game_scope(&row)));
+        // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
+        if self.bomb_at_random(&conn, &row, &mut out)? {
+            return Ok(out);
+        }
+        let turn = turn_of_fen(&row.fen);
+        let winner = turn.other();
+        let game = self.load_game(&conn, &row)?;
+        let o = if game.position().has_insufficient_material(winner) {
+            Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial)
+        } else {
+            Outcome::Decisive { winner, reason: WinReason::Timeout }
+        };
+        let mut notes = Vec::new();
+        let mut on_end = |c: &crate::store::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
+        if games::finish(&conn, row.id, row.ply, o, now, &mut on_end)? {
+            let loser = self.name_of(&conn, row.player(turn))?;
+            let lang = self.lang_in(&game_scope(&row));
+            let end = with_lang(lang, || self.end_text(&conn, &row, o))?;
+            let mut text = crate::tl!(lang, "timeout", id = row.id, name = loser, end = end);
+            for n in &notes {
+                text.push_str(&format!("\n{n}"));
+            }
+            let mut r = self.reply_game(&row, text);
+            r.notify = self.notify_of(&conn, &row.platform, row.white)?;
+            r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
+            out.replies.push(r);
+            out.replies.extend(self.gif_at_end(&conn, row.id));
+        }
+        Ok(out)
+    }
+
+    /// A reminder to the player to move, once per move.
+    fn reminder_item(&self, id: i64, now: i64) -> Res<Response> {
+        let conn = self.conn()?;
+        let mut out = Response::default();
+        let Some(row) = games::due_reminder(&conn, id, now)? else { return Ok(out) };
+        if !games::mark_reminded(&conn, row.id, row.ply)? {
+            return Ok(out);
+        }
+        let turn = turn_of_fen(&row.fen);
+        let p = row.player(turn);
+        if players::get(&conn, p)?.is_some_and(|p| p.is_ai) {
+            return Ok(out);
+        }
+        let left = row.deadline.unwrap_or(now) - now;
+        let lang = self.player_lang(p, self.lang_in(&game_scope(&row)));
+        let name = self.name_of(&conn, p)?;
+        let text = with_lang(lang, || {
+            t!(
+                "reminder",
+                id = row.id,
+                name = name,
+                color = color_word(turn),
+                hours = left.max(0) / 3600,
+                minutes = left.max(0) % 3600 / 60
+            )
+        });
+        // To the player's direct messages (the game's chat where that cannot be).
+        out.replies.extend(self.direct_notice(&conn, &row, p, text, true)?);
+        Ok(out)
+    }
+
+    /// An open challenge whose time is up: closed, its challenger told.
+    fn expiry_item(&self, id: i64, now: i64) -> Res<Response> {
+        let conn = self.conn()?;
+        let mut out = Response::default();
+        let Some(c) = challenges::due_expiry(&conn, id, now)? else { return Ok(out) };
+        if challenges::close(&conn, c.id, "expired", None)? {
+            let target = challenge_target(&c);
+            let lang = target.chat().map_or(self.config.lang, |s| self.lang_in(s));
+            let mut r = Reply::new(target, crate::tl!(lang, "challenge-expired-notice", id = c.id));
+            r.notify = self.notify_of(&conn, &c.platform, c.challenger)?;
+            out.replies.push(r);
+        }
+        Ok(out)
+    }
+
+    /// The failed scheduled items, set aside or not (for `capabot scheduler list`).
+    pub fn scheduler_failures(&self) -> Result<Vec<schedule::Failed>, crate::store::StoreError> {
+        schedule::list(&*self.store.conn()?)
+    }
+
+    /// Puts set-aside items back into the scheduler's hands (one, or all): returns how many.
+    pub fn scheduler_retry(&self, item: Option<(&str, i64)>) -> Result<usize, crate::store::StoreError> {
+        self.store.unit(|| schedule::retry(&*self.store.conn()?, item))
     }
 }

@@ -48,6 +48,9 @@ pub struct Pending {
     pub public: bool,
     /// The language of the person who acted (their client's locale), for the front end's own words.
     pub lang: crate::i18n::Lang,
+    /// The Discord user id of the person who acted: only a reply for them alone may answer it
+    /// privately.
+    pub user: String,
 }
 
 /// How long an interaction's token is used: Discord accepts follow-ups for 15 minutes; a reply
@@ -105,7 +108,7 @@ struct Parts {
 }
 
 fn parts(reply: &Reply) -> Parts {
-    let ephemeral = reply.audience == Audience::Author;
+    let ephemeral = reply.audience.is_personal();
     let pinged: Vec<UserId> = if ephemeral {
         vec![]
     } else {
@@ -340,7 +343,7 @@ impl DiscordFrontEnd {
         let m = parts(reply);
         let http = self.http.as_ref();
         let previous = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok());
-        let pings = reply.audience != Audience::Author && !reply.notify.is_empty();
+        let pings = !reply.audience.is_personal() && !reply.notify.is_empty();
         let replaced = previous.filter(|_| pings);
         if let Some(prev) = previous.filter(|_| !pings) {
             let mut b = EditMessage::new().content(m.content.clone()).components(m.rows.clone());
@@ -447,7 +450,7 @@ fn pieces_of(reply: &Reply) -> Vec<Reply> {
             reply.clone()
         } else {
             Reply {
-                audience: reply.audience,
+                audience: reply.audience.clone(),
                 in_reply_to: reply.in_reply_to.clone(),
                 outbox_id: reply.outbox_id,
                 lang: reply.lang,
@@ -471,6 +474,27 @@ impl DiscordFrontEnd {
         let mut receipt = Receipt::default();
         let (channel, message) = match &reply.target {
             Target::Direct { user, .. } => {
+                // One person's own open interaction is answered privately (ephemeral): nobody
+                // else reads it. Otherwise, and if the interaction no longer answers, their DMs.
+                if let Audience::Only(reader) = &reply.audience
+                    && reader.id == user.id
+                    && let Some(p) = self.pending(reply)
+                {
+                    let mut p = p.lock_owned().await;
+                    if p.user == user.id && !Self::expired(&p) {
+                        match self.answer(&mut p, reply).await {
+                            Ok(m) => {
+                                receipt.message_id = m.map(|m| m.to_string());
+                                return Ok(receipt);
+                            }
+                            Err(e) if interaction_expired(&e) => {
+                                tracing::info!("interaction no longer answers ({e}); a private answer goes by DM");
+                                p.answer = Answer::Answered;
+                            }
+                            Err(e) => return Err(failed(e)),
+                        }
+                    }
+                }
                 let user = UserId::new(id_of(&user.id)?);
                 let dm = user.create_dm_channel(self.http.as_ref()).await.map_err(failed)?;
                 (dm.id, self.post(dm.id, reply, piece, None).await?)
@@ -493,7 +517,7 @@ impl DiscordFrontEnd {
                         elsewhere = Some(p);
                     }
                 }
-                let public = reply.audience != Audience::Author;
+                let public = !reply.audience.is_personal();
                 let answered = match pending {
                     Some(mut p) if !Self::expired(&p) => {
                         p.public |= public;

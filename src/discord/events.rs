@@ -6,7 +6,7 @@ use super::commands::{autocomplete_query, command_from};
 use super::deliver::{Answer, CONFIRM, Pending, PendingMap, RUN};
 use super::permissions;
 use crate::bot::command::{self, Command, OptionKind};
-use crate::bot::{Input, Scope, UserRef};
+use crate::bot::{Input, Scope, UserRef, Via};
 use crate::host::recent::Recent;
 use crate::host::{Delivery, Host};
 use crate::i18n::Lang;
@@ -207,6 +207,7 @@ impl Handler {
             component,
             public: false,
             lang: user_lang(&input),
+            user: input.author.id.clone(),
         };
         let entry = Arc::new(tokio::sync::Mutex::new(pending));
         if let Ok(mut map) = self.pending.lock() {
@@ -295,6 +296,7 @@ impl Handler {
         };
         let author = user_ref(&cmd.user, cmd.member.as_deref());
         let input = Input::command(scope, author, command)
+            .via(Via::Interaction)
             .with_mentions(mentions)
             .with_locales(Some(cmd.locale.clone()), cmd.guild_locale.clone())
             .with_event_id(cmd.id.to_string())
@@ -361,6 +363,7 @@ impl Handler {
         let guild = press.guild_id.map(|g| g.to_string());
         let scope = interaction_scope(guild, press.channel_id.get(), press.channel.as_ref());
         let input = Input::command(scope, user_ref(&press.user, press.member.as_ref()), command)
+            .via(Via::Interaction)
             .with_locales(Some(press.locale.clone()), press.guild_locale.clone())
             .with_event_id(press.id.to_string())
             .as_admin(is_admin(press.member.as_ref()));
@@ -422,8 +425,9 @@ impl Handler {
         let name = msg.member.as_ref().and_then(|m| m.nick.clone()).unwrap_or_else(|| msg.author.display_name().into());
         let author = UserRef::new(msg.author.id.to_string(), name);
         let input = match rest.map(command::parse) {
-            Some(Ok(command)) => Input::command(scope, author, command),
-            Some(Err(_)) => Input::text(scope, author, said),
+            // Addressed by a mention in the channel: everyone there read it.
+            Some(Ok(command)) => Input::command(scope, author, command).via(Via::Addressed),
+            Some(Err(_)) => Input::text(scope, author, said).via(Via::Addressed),
             None => Input::text(scope, author, msg.content.clone()),
         };
         let input = input

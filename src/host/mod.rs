@@ -781,6 +781,18 @@ impl Host {
             r.target = Target::Chat(chat.clone());
             r
         };
+        if let crate::bot::Audience::Only(person) = &reply.audience {
+            // One person's only: their direct messages (or their own open interaction, the front
+            // end's choice), never a chat, never a fallback. The core gives such replies that
+            // target already; this is the last guard, whatever made the reply.
+            let mut private = reply.clone();
+            private.keep_private();
+            if !fe.has_direct_messages() {
+                tracing::info!(platform = fe.platform(), user = %person.id, "a private reply dropped: no direct messages here");
+                return Ok(Receipt::default());
+            }
+            return fe.deliver(&private).await;
+        }
         match &reply.target {
             Target::Direct { fallback, .. } if !fe.has_direct_messages() => match fallback {
                 Some(chat) => fe.deliver(&to_fallback(chat)).await,

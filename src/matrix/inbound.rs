@@ -10,7 +10,7 @@ use super::mentions;
 use super::outbound::MatrixFrontEnd;
 use super::undecrypted;
 use crate::bot::command;
-use crate::bot::{Body, Input, Scope, UserRef};
+use crate::bot::{Body, Input, Scope, UserRef, Via};
 use crate::host::Host;
 use futures_util::StreamExt;
 use matrix_sdk::deserialized_responses::TimelineEventKind;
@@ -298,6 +298,8 @@ async fn message(event: OriginalSyncRoomMessageEvent, room: Room, shared: &Share
         author_is_admin: is_admin(&room, &event.sender).await,
         locale: None,
         chat_locale: None,
+        // Addressed by name or pill in the room: everyone there read it.
+        via: if addressed { Via::Addressed } else { Via::Typed },
     };
     if input.scope.direct {
         input.scope.community = None;
@@ -327,6 +329,7 @@ async fn reaction(event: OriginalSyncReactionEvent, room: Room, shared: &Shared)
     let mut input =
         Input::command(scope(&shared.front, &room, thread).await, user_ref(&room, &event.sender).await, choice.command)
             .with_event_id(event.event_id.to_string())
+            .via(Via::Reaction)
             .as_admin(is_admin(&room, &event.sender).await);
     if input.scope.direct {
         input.scope.community = None;

@@ -285,7 +285,8 @@ impl FrontEnd for MatrixFrontEnd {
         let thread_root: Option<OwnedEventId> = thread.as_deref().and_then(|t| t.try_into().ok());
         let answer_to: Option<OwnedEventId> = match reply.audience {
             Audience::Author => reply.in_reply_to.as_deref().and_then(|t| t.try_into().ok()),
-            Audience::Everyone => None,
+            // In the person's direct room: the event it answers is in another room.
+            Audience::Everyone | Audience::Only(_) => None,
         };
         let mut receipt = Receipt::default();
         let mut last: Option<OwnedEventId> = None;
@@ -478,7 +479,7 @@ fn attachment_reply(thread_root: &Option<OwnedEventId>, last: &Option<OwnedEvent
 pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
     let notify: Vec<&UserRef> = match reply.audience {
         Audience::Everyone => reply.notify.iter().collect(),
-        Audience::Author => vec![],
+        Audience::Author | Audience::Only(_) => vec![],
     };
     let (mut plain, mut html) = mentions::render(&mentions::parts(&reply.text, &notify));
     if reply.picture().is_none()

@@ -130,6 +130,16 @@ pub fn due_expiries(conn: &Connection, now: i64) -> Result<Vec<Challenge>> {
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
+/// Challenge `id` if it is open and its time is up, taken like [`due_expiries`].
+pub fn due_expiry(conn: &Connection, id: i64, now: i64) -> Result<Option<Challenge>> {
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM challenges WHERE id = ?1 AND status = 'open' AND expires_at <= ?2{}",
+        conn.take_due()
+    ))?;
+    let rows = st.query_map(params![id, now], row)?;
+    Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?.into_iter().next())
+}
+
 /// Moves an open challenge to a final status (`accepted` with its game, `declined`, `expired`,
 /// `cancelled`). Returns `false` if it was no longer open.
 pub fn close(conn: &Connection, id: i64, status: &str, game: Option<i64>) -> Result<bool> {

@@ -238,6 +238,19 @@ pub fn due_timeouts(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
     select(conn, &format!("status = 'active' AND deadline <= ?1 ORDER BY id{}", conn.take_due()), [now])
 }
 
+/// Game `id` if its deadline has passed, taken for the caller's unit of work
+/// ([`Connection::take_due`]): `None` when it is not due (any more), or another process has it.
+pub fn due_timeout(conn: &Connection, id: GameId, now: i64) -> Result<Option<GameRow>> {
+    let filter = format!("id = ?1 AND status = 'active' AND deadline <= ?2{}", conn.take_due());
+    Ok(select(conn, &filter, params![id, now])?.into_iter().next())
+}
+
+/// Game `id` if its reminder is due, taken like [`due_timeout`].
+pub fn due_reminder(conn: &Connection, id: GameId, now: i64) -> Result<Option<GameRow>> {
+    let filter = format!("id = ?1 AND status = 'active' AND remind_at <= ?2{}", conn.take_due());
+    Ok(select(conn, &filter, params![id, now])?.into_iter().next())
+}
+
 /// Active games whose reminder time has passed.
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {

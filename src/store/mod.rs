@@ -8,6 +8,8 @@
 
 pub mod backup;
 pub mod challenges;
+#[cfg(test)]
+mod concurrency;
 #[cfg(feature = "postgres")]
 pub mod copy;
 pub mod events;
@@ -20,6 +22,7 @@ pub mod players;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod ratings;
+pub mod schedule;
 pub mod settings;
 pub mod sql;
 pub mod tournaments;
@@ -46,6 +49,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0009_secret_bombs.sql")),
         M::up(include_str!("../../migrations/0010_languages.sql")),
         M::up(include_str!("../../migrations/0011_outbox_leases.sql")),
+        M::up(include_str!("../../migrations/0012_scheduler_items.sql")),
     ])
 });
 
@@ -66,6 +70,22 @@ pub enum StoreError {
     Corrupt(String),
     /// An operation refused as asked (a non-empty target, a backend this build lacks), with why.
     Refused(String),
+    /// A unit of work met another writer's change [`UNIT_TRIES`] times (PostgreSQL).
+    Conflict,
+}
+
+/// How many times [`Store::unit`] runs a unit that keeps meeting other writers' changes.
+pub const UNIT_TRIES: u32 = 12;
+
+impl StoreError {
+    /// Whether the failure is a conflict with another writer, which running the unit again settles.
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            StoreError::Db(e) => e.is_conflict(),
+            StoreError::Conflict => true,
+            _ => false,
+        }
+    }
 }
 
 impl std::fmt::Display for StoreError {
@@ -77,6 +97,7 @@ impl std::fmt::Display for StoreError {
             StoreError::Postgres(e) => write!(f, "{e}"),
             StoreError::Corrupt(s) => write!(f, "stored data is inconsistent: {s}"),
             StoreError::Refused(s) => f.write_str(s),
+            StoreError::Conflict => f.write_str("the change met other writers' changes too often; nothing was saved"),
         }
     }
 }
@@ -150,6 +171,9 @@ enum Backend {
 /// threads can use one store at once.
 pub struct Store {
     backend: Backend,
+    /// Units of work still to fail at commit, for tests of what happens then
+    /// ([`Store::fail_next_commits`]); zero in production.
+    failing_commits: std::sync::atomic::AtomicU32,
 }
 
 /// Whether a `db` setting names a PostgreSQL database rather than a SQLite file.
@@ -216,6 +240,16 @@ impl Unit<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.done = true;
         let conn = self.take()?;
+        let injected = self.store.failing_commits.fetch_update(
+            std::sync::atomic::Ordering::SeqCst,
+            std::sync::atomic::Ordering::SeqCst,
+            |n| n.checked_sub(1),
+        );
+        if injected.is_ok() {
+            let _ = conn.rollback();
+            self.store.give_back(conn);
+            return Err(StoreError::Refused("injected failure: the commit did not happen".into()));
+        }
         let r = conn.commit();
         if r.is_err() {
             let _ = conn.rollback();
@@ -315,7 +349,10 @@ impl Store {
         }
         let mut conn = open_connection(&path)?;
         MIGRATIONS.to_latest(&mut conn)?;
-        Ok(Store { backend: Backend::Sqlite { path, idle: Mutex::new(vec![Connection::Sqlite(conn)]) } })
+        Ok(Store {
+            backend: Backend::Sqlite { path, idle: Mutex::new(vec![Connection::Sqlite(conn)]) },
+            failing_commits: Default::default(),
+        })
     }
 
     /// Opens the database a `db` setting names: a `postgres://` URL (with the `postgres` feature),
@@ -335,7 +372,7 @@ impl Store {
     #[cfg(feature = "postgres")]
     pub fn open_postgres(url: &str, max_connections: u32) -> Result<Store> {
         let pool = postgres::open_pool(url, max_connections).map_err(StoreError::Postgres)?;
-        Ok(Store { backend: Backend::Postgres(pool) })
+        Ok(Store { backend: Backend::Postgres(pool), failing_commits: Default::default() })
     }
 
     /// The SQLite database file (none on PostgreSQL).
@@ -378,6 +415,50 @@ impl Store {
     }
 
     /// Opens a unit of work on this thread (see [`Unit`]). Units do not nest.
+    /// Runs `work` as one unit of work ([`Store::begin_unit`]) and commits it: the one discipline for
+    /// every read-modify-write of shared rows. SQLite runs one writer at a time, so nothing can
+    /// interleave. PostgreSQL runs units SERIALIZABLE: when one met another's change (a
+    /// serialization failure or a deadlock, on any statement or at commit), it is rolled back and
+    /// `work` runs again from the start, at most [`UNIT_TRIES`] times. So `work` must have no
+    /// effect outside the database that a second run would repeat wrongly.
+    pub fn unit<T>(&self, mut work: impl FnMut() -> Result<T>) -> Result<T> {
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            sql::take_conflict();
+            let unit = self.begin_unit()?;
+            let done = work();
+            let conflict = sql::take_conflict();
+            let result = match done {
+                Ok(v) if !conflict => unit.commit().map(|()| v),
+                Ok(_) => {
+                    drop(unit);
+                    Err(StoreError::Conflict)
+                }
+                Err(e) => {
+                    drop(unit);
+                    Err(e)
+                }
+            };
+            match result {
+                Err(e) if (e.is_conflict() || sql::take_conflict()) && attempt < UNIT_TRIES => {
+                    metrics::counter!("capabot_unit_retries_total").increment(1);
+                    // A short, growing, jittered pause so that the two writers do not meet again.
+                    let pause = rand::random_range(0..=(attempt as u64 * 4));
+                    std::thread::sleep(Duration::from_millis(pause));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Makes the next `n` units of work fail at commit as a full disk or a lost connection would
+    /// (everything in them rolled back): for tests of what the bot says then.
+    #[doc(hidden)]
+    pub fn fail_next_commits(&self, n: u32) {
+        self.failing_commits.store(n, std::sync::atomic::Ordering::SeqCst);
+    }
+
     pub fn begin_unit(&self) -> Result<Unit<'_>> {
         if AMBIENT.with(|a| a.borrow().is_some()) {
             return Err(StoreError::Corrupt("a unit of work inside another".into()));

@@ -30,6 +30,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V9__secret_bombs", include_str!("../../migrations/postgres/V9__secret_bombs.sql")),
     ("V10__languages", include_str!("../../migrations/postgres/V10__languages.sql")),
     ("V11__outbox_leases", include_str!("../../migrations/postgres/V11__outbox_leases.sql")),
+    ("V12__scheduler_items", include_str!("../../migrations/postgres/V12__scheduler_items.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

@@ -97,7 +97,46 @@ impl From<rusqlite::Error> for Error {
 #[cfg(feature = "postgres")]
 impl From<r2d2_postgres::postgres::Error> for Error {
     fn from(e: r2d2_postgres::postgres::Error) -> Self {
+        if is_conflict_code(&e) {
+            note_conflict();
+        }
         Error::Postgres(e)
+    }
+}
+
+/// Whether PostgreSQL refused a statement because another transaction got in the way (a
+/// serialization failure or a deadlock): the whole unit of work is to be run again.
+#[cfg(feature = "postgres")]
+fn is_conflict_code(e: &r2d2_postgres::postgres::Error) -> bool {
+    use r2d2_postgres::postgres::error::SqlState;
+    e.code().is_some_and(|c| *c == SqlState::T_R_SERIALIZATION_FAILURE || *c == SqlState::T_R_DEADLOCK_DETECTED)
+}
+
+thread_local! {
+    /// A statement on this thread met a conflict since [`take_conflict`] was last called. The
+    /// error itself may be caught and turned into an answer further up (the core's savepoints):
+    /// the flag still dooms the unit of work, which [`crate::store::Store::unit`] then runs again.
+    static CONFLICT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+fn note_conflict() {
+    CONFLICT.with(|c| c.set(true));
+}
+
+/// Whether a conflict was met on this thread since the last call (and clears it).
+pub fn take_conflict() -> bool {
+    CONFLICT.with(|c| c.replace(false))
+}
+
+impl Error {
+    /// Whether this is a conflict with another writer ([`take_conflict`]), to be retried.
+    pub fn is_conflict(&self) -> bool {
+        match self {
+            #[cfg(feature = "postgres")]
+            Error::Postgres(e) => is_conflict_code(e),
+            _ => false,
+        }
     }
 }
 
@@ -555,7 +594,9 @@ impl Connection {
     }
 
     /// Opens a transaction for writing: SQLite's `BEGIN IMMEDIATE` (one writer at a time),
-    /// PostgreSQL's `BEGIN` (READ COMMITTED; row locks and the statements' own guards decide).
+    /// PostgreSQL's `BEGIN ISOLATION LEVEL SERIALIZABLE` (writers at once, but a transaction that
+    /// read what another changed meanwhile fails with a serialization failure and is run again:
+    /// see `docs/postgres.md`, "One discipline").
     pub fn begin_write(&self) -> Result<()> {
         self.begin("BEGIN IMMEDIATE")
     }
@@ -572,7 +613,11 @@ impl Connection {
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
                 let write = sqlite != "BEGIN";
-                let sql = if write { "BEGIN" } else { "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY" };
+                let sql = if write {
+                    "BEGIN ISOLATION LEVEL SERIALIZABLE"
+                } else {
+                    "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+                };
                 pg.client.borrow_mut().batch_execute(sql)?;
                 open.set(Some(write));
                 Ok(())

@@ -13,7 +13,7 @@ use super::choice;
 use super::{Bot, BotError, Ctx, Res, clock_after, color_word, game_scope, game_target, user};
 use crate::bot::command::Command;
 use crate::bot::drawing::{BoardDrawing, Drawing};
-use crate::bot::io::{Audience, Body, ChoiceStyle, Reply, Response, Target};
+use crate::bot::io::{Audience, ChoiceStyle, Reply, Response, Target};
 use crate::bot::seams::PICTURE_SIZE;
 use crate::bot::textboard::text_board;
 use crate::i18n::{Msg, with_lang};
@@ -72,10 +72,10 @@ impl Bot {
     /// `bomb [#game] [square]`: choose one's bomb (a square), or without one, see one's own board
     /// with the bomb marked (or the prompt again while it is not chosen) — always in direct messages.
     pub(super) fn bomb(&self, cx: &Ctx<'_>, id: Option<i64>, square: Option<String>) -> Res<Response> {
-        // A choice typed in a shared chat is read by everyone there: refused before it is looked at.
-        // Buttons and slash commands are not seen by others (their answers are private).
-        let private = cx.scope().direct || matches!(cx.inp.body, Body::Command(_));
-        if square.is_some() && !private {
+        // A choice said where others read it (typed, addressed to capabot by name or mention, a
+        // reaction) is refused before anything is looked at, so the refusal can name nothing.
+        // Direct chats and private interactions (buttons, slash commands) only are private.
+        if square.is_some() && !cx.inp.is_private() {
             return user(msg!("bomb-not-here"));
         }
         let conn = self.conn()?;
@@ -95,8 +95,9 @@ impl Bot {
                     },
                     Some(_) => Response::one(self.own_board(&conn, &row, color, to)?),
                 };
-                if !cx.scope().direct && matches!(cx.inp.body, Body::Text(_)) {
-                    out.replies.push(private_reply(cx, msg!("bomb-sent-dm")));
+                if !cx.inp.is_private() {
+                    // Says only where to look: nothing secret, so the chat may read it.
+                    out.extend(self.private(cx, msg!("bomb-sent-dm")));
                 }
                 Ok(out)
             }
@@ -125,7 +126,7 @@ impl Bot {
         }
     }
 
-    /// A direct message to the author on this platform (no fallback: it may carry a secret).
+    /// The author's direct messages on this platform (no fallback: it carries a secret).
     fn direct_to(&self, cx: &Ctx<'_>, row: &GameRow) -> Target {
         Target::Direct { platform: row.platform.clone(), user: cx.inp.author.clone(), fallback: None }
     }
@@ -207,6 +208,7 @@ impl Bot {
             let text = t!("bomb-prompt", id = row.id, other = opponent, color = color_word(color), example = example);
             self.board_reply(target, text, &start, None, color)
         });
+        r.audience = Audience::Only(account.clone());
         r.choices = candidates
             .iter()
             .map(|&sq| {
@@ -248,7 +250,7 @@ impl Bot {
             (None, _) => t!("bomb-not-chosen"),
         };
         let text = t!("bomb-own-board", id = row.id, state = where_now.as_str());
-        let mut r = Reply::new(to, text);
+        let mut r = secret_reply(to, text);
         if self.config.pictures {
             let last = game.moves().last().copied();
             let board = BoardDrawing::new(pos, last, color, Some(color), PICTURE_SIZE, Theme::default());
@@ -342,10 +344,19 @@ impl Bot {
     }
 }
 
-/// A reply for the author alone.
+/// A reply for the author alone ([`Audience::Only`]): whatever a bomb command answers may name the
+/// bomb, so it never goes where others read it.
 fn private_reply(cx: &Ctx<'_>, text: Msg) -> Reply {
-    let mut r = Reply::new(cx.target(), text.render(cx.author_lang));
-    r.audience = Audience::Author;
+    let mut r = Reply::only_for(&cx.scope().platform, cx.inp.author.clone(), text.render(cx.author_lang));
     r.lang = cx.author_lang;
+    r
+}
+
+/// A reply to a direct-message target that names a secret: that person's only.
+fn secret_reply(to: Target, text: String) -> Reply {
+    let mut r = Reply::new(to, text);
+    if let Target::Direct { user, .. } = &r.target {
+        r.audience = Audience::Only(user.clone());
+    }
     r
 }

@@ -6,7 +6,7 @@
 //! After every change that moves places, the standings go to the chat where the ladder was created
 //! as a reply under the slot `ladder:{id}:standings`, so front ends that can edit keep one message.
 
-use super::{Bot, Ctx, Res, choice, series_variant, short, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, choice, series_variant, short, user, variant_named};
 use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
@@ -543,44 +543,38 @@ impl Bot {
         })
     }
 
-    /// The scheduler's part for ladders: challenges not accepted in time are forfeited, and the
-    /// standings messages owed since game ends are sent.
-    pub(in crate::bot) fn ladder_tick(&self) -> Res<Response> {
+    /// The scheduler's step for one ladder: its challenges not accepted in time are forfeited. The
+    /// standings messages owed are sent by [`Bot::ladder_standings_owed`].
+    pub(in crate::bot) fn ladder_step(&self, lid: LadderId) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
         let mut out = Response::default();
-        for lid in ladders::due(&conn, now)? {
-            let Some(info) = ladders::info(&conn, lid)? else { continue };
-            let expired = match ladders::update(&conn, lid, |l| Ok(l.expire_due(now)))? {
-                Ok(e) => e,
-                Err(e) => {
-                    tracing::error!(ladder = lid, "ladder expiry failed: {e}");
-                    continue;
-                }
-            };
-            let ladder = self.load_ladder(&conn, lid)?;
-            for (lc, effect) in expired {
-                self.close_linked(&conn, &info, Some(lc), "expired")?;
-                let Some(c) = ladder.challenge(lc) else { continue };
-                let mut r = self.standings_reply(&conn, &info)?;
-                r.slot = None;
-                let lang = r.target.chat().map_or(self.config.lang, |s| self.lang_in(s));
-                r.text = with_lang(lang, || -> Res<String> {
-                    Ok(t!(
-                        "ladder-forfeit",
-                        name = self.name_of(&conn, c.challenged)?,
-                        ladder = self.ladder_name(&info),
-                        other = self.name_of(&conn, c.challenger)?,
-                        effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
-                    ))
-                })?;
-                r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
-                r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
-                out.replies.push(r);
-            }
-            ladders::mark_standings_due(&conn, lid)?;
+        let Some(info) = ladders::info(&conn, lid)? else { return Ok(out) };
+        let expired = match ladders::update(&conn, lid, |l| Ok(l.expire_due(now)))? {
+            Ok(e) => e,
+            Err(e) => return Err(BotError::Internal(format!("ladder {lid}: expiry failed: {e}"))),
+        };
+        let ladder = self.load_ladder(&conn, lid)?;
+        for (lc, effect) in expired {
+            self.close_linked(&conn, &info, Some(lc), "expired")?;
+            let Some(c) = ladder.challenge(lc) else { continue };
+            let mut r = self.standings_reply(&conn, &info)?;
+            r.slot = None;
+            let lang = r.target.chat().map_or(self.config.lang, |s| self.lang_in(s));
+            r.text = with_lang(lang, || -> Res<String> {
+                Ok(t!(
+                    "ladder-forfeit",
+                    name = self.name_of(&conn, c.challenged)?,
+                    ladder = self.ladder_name(&info),
+                    other = self.name_of(&conn, c.challenger)?,
+                    effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
+                ))
+            })?;
+            r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
+            r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
+            out.replies.push(r);
         }
-        out.extend(self.ladder_standings_owed()?);
+        ladders::mark_standings_due(&conn, lid)?;
         Ok(out)
     }
 

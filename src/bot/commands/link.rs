@@ -18,8 +18,9 @@ impl Bot {
                 Ok(c) => c,
                 Err(e) => return user(e.msg()),
             };
+            // Whoever reads the code can redeem it: for the author's eyes only.
             return Ok(
-                self.private(cx, msg!("link-code", code = code.to_string(), p = p, minutes = CODE_LIFETIME_SECS / 60))
+                self.secret(cx, msg!("link-code", code = code.to_string(), p = p, minutes = CODE_LIFETIME_SECS / 60))
             );
         };
         let platform = cx.scope().platform.clone();

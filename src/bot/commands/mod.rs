@@ -154,6 +154,14 @@ impl Bot {
         self.private_in(cx, cx.author_lang, text)
     }
 
+    /// A reply for the author's eyes only ([`Audience::Only`]: it names a secret), in the author's
+    /// language: to their direct messages, or privately through their own open interaction.
+    pub(in crate::bot) fn secret(&self, cx: &Ctx<'_>, text: impl Into<Msg>) -> Response {
+        let mut r = Reply::only_for(&cx.scope().platform, cx.inp.author.clone(), text.into().render(cx.author_lang));
+        r.lang = cx.author_lang;
+        Response::one(r)
+    }
+
     /// A reply only the author needs, in `lang`.
     pub(in crate::bot) fn private_in(&self, cx: &Ctx<'_>, lang: Lang, text: impl Into<Msg>) -> Response {
         let mut r = Reply::new(cx.target(), text.into().render(lang));

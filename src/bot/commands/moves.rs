@@ -293,7 +293,7 @@ impl Bot {
     /// event too (a Discord interaction gets the AI's move as its follow-up while it is open).
     pub fn finish_ai_job_for(&self, job: &AiJob, mv: Option<Move>, origin: Option<&str>) -> Response {
         let lang = self.game_lang(job.game_id);
-        self.in_unit(|| {
+        self.in_unit("ai-move", || {
             let mut r = with_lang(lang, || self.finish_ai_job_now(job, mv));
             for reply in &mut r.replies {
                 if reply.in_reply_to.is_none() {

@@ -515,35 +515,35 @@ impl Bot {
         Ok(tournaments::find_by_game(conn, game)?.is_some())
     }
 
-    /// The scheduler's part for tournaments: those whose registration closed start (or, with too
-    /// few players, wait for an administrator), and what is owed is announced.
-    pub(in crate::bot) fn tournament_tick(&self) -> Res<Response> {
+    /// The scheduler's step for one tournament whose registration closed: it starts (or, with too
+    /// few players, waits for an administrator). What is owed is announced by [`Bot::tournament_owed`].
+    pub(in crate::bot) fn tournament_signup_step(&self, tid: TournamentId) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
         let mut out = Response::default();
-        for tid in tournaments::signup_due(&conn, now)? {
-            let Some(info) = tournaments::info(&conn, tid)? else { continue };
-            match self.start_tournament(&conn, &info)? {
-                Ok(()) => {}
-                Err(e) => {
-                    tournaments::set_signup_until(&conn, tid, None)?;
-                    if let Some(scope) = tournament_scope(&info) {
-                        let n = self.load_tournament(&conn, tid)?.players.len();
-                        let text = with_lang(self.lang_in(&scope), || {
-                            t!(
-                                "tournament-not-started",
-                                id = tid,
-                                name = info.name.as_str(),
-                                players = players_text(n),
-                                reason = e.msg()
-                            )
-                        });
-                        out.replies.push(Reply::new(Target::Chat(scope), text));
-                    }
+        let Some(info) = tournaments::info(&conn, tid)? else { return Ok(out) };
+        if info.status != Status::Registration || info.signup_until.is_none_or(|t| t > now) {
+            return Ok(out);
+        }
+        match self.start_tournament(&conn, &info)? {
+            Ok(()) => {}
+            Err(e) => {
+                tournaments::set_signup_until(&conn, tid, None)?;
+                if let Some(scope) = tournament_scope(&info) {
+                    let n = self.load_tournament(&conn, tid)?.players.len();
+                    let text = with_lang(self.lang_in(&scope), || {
+                        t!(
+                            "tournament-not-started",
+                            id = tid,
+                            name = info.name.as_str(),
+                            players = players_text(n),
+                            reason = e.msg()
+                        )
+                    });
+                    out.replies.push(Reply::new(Target::Chat(scope), text));
                 }
             }
         }
-        out.extend(self.tournament_owed_in(&conn)?);
         Ok(out)
     }
 

@@ -1,0 +1,306 @@
+//! The commands: one table ([`COMMANDS`]) from which the parser, the help text and the command
+//! list a front end registers (Discord slash commands, their descriptions and options) all come, so
+//! a new command is written in one place. Parsing only; no storage. Summaries and option
+//! descriptions are in the catalogues (`locales/*/commands.ftl`), by the command's and option's names.
+//!
+//! This file holds what a parsed [`Command`] is and how it is typed back; `table.rs` the table and
+//! its option kinds, `parse.rs` the parsers of typed text and of a slash command's options, and
+//! `help.rs` the help text and the catalogue ids of summaries and option descriptions.
+
+mod help;
+mod parse;
+mod table;
+
+pub use help::help_text;
+pub use parse::{OptionValue, from_options, parse};
+pub use table::{
+    COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
+    SYSTEMS, SubcommandSpec, WAIT, spec,
+};
+
+use crate::i18n::Msg;
+
+/// A parsed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Help,
+    Variants,
+    Rules(Option<String>),
+    /// `challenge [@user] [variant] [days:N] [color:C] [setup:N] [level:N]`.
+    Challenge(ChallengeArgs),
+    /// `play [variant] [level:N] ...`: a game against capabot's AI.
+    Play(ChallengeArgs),
+    Accept(Option<i64>),
+    Decline(Option<i64>),
+    Move {
+        game: Option<i64>,
+        text: String,
+    },
+    Board(Option<i64>),
+    Games,
+    Resign(Option<i64>),
+    Draw(Option<i64>),
+    /// `draw decline [#game]`: refuse the opponent's draw offer.
+    DrawDecline(Option<i64>),
+    Takeback(Option<i64>),
+    /// `takeback decline [#game]`: refuse the opponent's takeback request.
+    TakebackDecline(Option<i64>),
+    Abort(Option<i64>),
+    Fen(Option<i64>),
+    Pgn(Option<i64>),
+    /// `gif [#game]`: the whole game as an animated picture.
+    Gif(Option<i64>),
+    Swap {
+        game: Option<i64>,
+        text: String,
+    },
+    NoSwap(Option<i64>),
+    /// `bomb [#game] [square]`: secret-bomb chess — choose one's bomb (in a direct message), or see
+    /// one's own board with it marked.
+    Bomb {
+        game: Option<i64>,
+        square: Option<String>,
+    },
+    Settings(SettingsArgs),
+    /// `notify on|off`: direct-message notices (reminders, "your move"); none shows the setting.
+    Notify(Option<bool>),
+    /// `lang [en|tr|default]`: the language capabot speaks to this person; none shows it.
+    Lang(Option<String>),
+    /// `rating [@user] [variant] [global]`.
+    Rating(RatingArgs),
+    /// `leaderboard [variant] [global]`.
+    Leaderboard(RatingArgs),
+    /// `history [@user] [variant] [global]`: the rating chart.
+    History(RatingArgs),
+    /// Not a command word: maybe a bare move (`e4`, `#12 e4`).
+    Other {
+        game: Option<i64>,
+        text: String,
+    },
+    /// `link [CODE]`: a one-time code for linking accounts, or linking with one.
+    Link(Option<String>),
+    /// `unlink`: this account leaves the person it was linked to.
+    Unlink,
+    /// `ladder ...`: the community's rank ladders.
+    Ladder(LadderCmd),
+    /// `tournament ...`: the community's round robins and Swiss tournaments.
+    Tournament(TournamentCmd),
+}
+
+/// How a tournament asked for by `tournament create` is paired.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    RoundRobin,
+    DoubleRoundRobin,
+    Swiss,
+}
+
+/// What `tournament` is asked to do; `id` (`#N`) picks the tournament where the community has several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentCmd {
+    /// The list, or one tournament's standings and pairings (of round `round`, else the current one).
+    Show {
+        id: Option<i64>,
+        round: Option<u32>,
+    },
+    Create {
+        kind: TournamentKind,
+        /// Swiss rounds (default: enough for a clear winner, as many as the field allows).
+        rounds: Option<u32>,
+        variant: Option<String>,
+        days: Option<u32>,
+        /// Days of registration before it starts by itself; `Some(0)`: an administrator starts it.
+        signup: Option<u32>,
+        /// As written (case kept); empty for the default name.
+        name: String,
+    },
+    Join(Option<i64>),
+    Leave(Option<i64>),
+    Start(Option<i64>),
+    Cancel(Option<i64>),
+}
+
+/// What `ladder` is asked to do; `variant` picks the ladder where the community has several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LadderCmd {
+    Show,
+    Create {
+        variant: String,
+        days: Option<u32>,
+        reach: Option<usize>,
+        wait: Option<u32>,
+    },
+    Join(Option<String>),
+    Leave(Option<String>),
+    /// A challenge of the first mentioned user.
+    Challenge(Option<String>),
+    Accept(Option<String>),
+    Decline(Option<String>),
+    /// Removal of the first mentioned user.
+    Remove(Option<String>),
+    Undo {
+        event: u32,
+        reason: String,
+    },
+    SeasonClose(Option<String>),
+    Season {
+        number: u32,
+        variant: Option<String>,
+    },
+}
+
+/// Options of `challenge` and `play`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChallengeArgs {
+    /// Whether an `@name` was written (the front end puts who it is in the mentions).
+    pub mentions_someone: bool,
+    pub variant: Option<String>,
+    /// `Some(None)` = `days:none`.
+    pub days: Option<Option<u32>>,
+    pub color: Option<String>,
+    pub setup: Option<u32>,
+    pub level: Option<u8>,
+    /// `rated` / `casual` as a bare word; `None` leaves it to the community's rule.
+    pub rated: Option<bool>,
+}
+
+/// Options of `rating`, `leaderboard` and `history`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RatingArgs {
+    /// Whether an `@name` was written (who it is comes in the mentions).
+    pub someone: bool,
+    pub variant: Option<String>,
+    /// The global ratings even in a community.
+    pub global: bool,
+}
+
+/// Options of `settings`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SettingsArgs {
+    /// `settings community ...`: the community's settings, which its chats inherit.
+    pub community: bool,
+    pub prefix: Option<String>,
+    pub variant: Option<String>,
+    pub days: Option<Option<u32>>,
+    /// Open a thread for each new game.
+    pub thread: Option<bool>,
+    /// The community's rule for rated games.
+    pub rated: Option<crate::store::settings::RatedGames>,
+    /// Post the game as an animated picture when it ends.
+    pub gif: Option<bool>,
+    /// The chat's (or community's) language, a code such as `tr`.
+    pub lang: Option<String>,
+}
+
+/// A command the user typed wrongly, with a message saying how to type it (rendered in the
+/// reader's language).
+pub type ParseError = Msg;
+
+impl TournamentCmd {
+    /// The command as typed after the prefix.
+    fn typed(&self) -> String {
+        let n = |id: &Option<i64>| id.map(|i| format!(" #{i}")).unwrap_or_default();
+        match self {
+            TournamentCmd::Show { id, round: None } => format!("tournament{}", n(id)),
+            TournamentCmd::Show { id, round: Some(r) } => format!("tournament{} round {r}", n(id)),
+            TournamentCmd::Create { .. } => "tournament create".into(),
+            TournamentCmd::Join(id) => format!("tournament{} join", n(id)),
+            TournamentCmd::Leave(id) => format!("tournament{} leave", n(id)),
+            TournamentCmd::Start(id) => format!("tournament{} start", n(id)),
+            TournamentCmd::Cancel(id) => format!("tournament{} cancel", n(id)),
+        }
+    }
+}
+
+impl LadderCmd {
+    /// The command as typed after the prefix.
+    fn typed(&self) -> String {
+        let v = |v: &Option<String>| v.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
+        match self {
+            LadderCmd::Show => "ladder".into(),
+            LadderCmd::Create { variant, .. } => format!("ladder create {variant}"),
+            LadderCmd::Join(x) => format!("ladder join{}", v(x)),
+            LadderCmd::Leave(x) => format!("ladder leave{}", v(x)),
+            LadderCmd::Challenge(x) => format!("ladder challenge{}", v(x)),
+            LadderCmd::Accept(x) => format!("ladder accept{}", v(x)),
+            LadderCmd::Decline(x) => format!("ladder decline{}", v(x)),
+            LadderCmd::Remove(x) => format!("ladder remove{}", v(x)),
+            LadderCmd::Undo { event, reason } => format!("ladder undo {event} {reason}"),
+            LadderCmd::SeasonClose(x) => format!("ladder season close{}", v(x)),
+            LadderCmd::Season { number, variant } => format!("ladder season {number}{}", v(variant)),
+        }
+    }
+}
+
+fn game_word(id: Option<i64>) -> String {
+    id.map(|n| format!(" #{n}")).unwrap_or_default()
+}
+
+impl Command {
+    /// The command as it would be typed after `prefix` (for front ends without buttons).
+    pub fn typed(&self, prefix: &str) -> String {
+        let body = match self {
+            Command::Help => "help".to_string(),
+            Command::Variants => "variants".into(),
+            Command::Rules(v) => format!("rules {}", v.as_deref().unwrap_or("")).trim_end().to_string(),
+            Command::Challenge(_) => "challenge".into(),
+            Command::Play(_) => "play".into(),
+            Command::Accept(id) => format!("accept{}", game_word(*id)),
+            Command::Decline(id) => format!("decline{}", game_word(*id)),
+            Command::Move { game, text } | Command::Other { game, text } => format!("move{} {text}", game_word(*game)),
+            Command::Board(id) => format!("board{}", game_word(*id)),
+            Command::Games => "games".into(),
+            Command::Resign(id) => format!("resign{}", game_word(*id)),
+            Command::Draw(id) => format!("draw{}", game_word(*id)),
+            Command::DrawDecline(id) => format!("draw decline{}", game_word(*id)),
+            Command::Takeback(id) => format!("takeback{}", game_word(*id)),
+            Command::TakebackDecline(id) => format!("takeback decline{}", game_word(*id)),
+            Command::Abort(id) => format!("abort{}", game_word(*id)),
+            Command::Fen(id) => format!("fen{}", game_word(*id)),
+            Command::Pgn(id) => format!("pgn{}", game_word(*id)),
+            Command::Gif(id) => format!("gif{}", game_word(*id)),
+            Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
+            Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
+            Command::Bomb { game, square } => {
+                format!("bomb{} {}", game_word(*game), square.as_deref().unwrap_or("")).trim_end().to_string()
+            }
+            Command::Settings(_) => "settings".into(),
+            Command::Rating(_) => "rating".into(),
+            Command::Leaderboard(_) => "leaderboard".into(),
+            Command::History(_) => "history".into(),
+            Command::Notify(v) => match v {
+                None => "notify".into(),
+                Some(b) => format!("notify {}", if *b { "on" } else { "off" }),
+            },
+            Command::Lang(l) => format!("lang {}", l.as_deref().unwrap_or("")).trim_end().to_string(),
+            Command::Link(code) => format!("link {}", code.as_deref().unwrap_or("")).trim_end().to_string(),
+            Command::Unlink => "unlink".into(),
+            Command::Ladder(c) => c.typed(),
+            Command::Tournament(c) => c.typed(),
+        };
+        format!("{prefix}{body}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typed_form_parses_back() {
+        for c in [
+            Command::Accept(Some(4)),
+            Command::Decline(None),
+            Command::Draw(Some(2)),
+            Command::DrawDecline(Some(2)),
+            Command::TakebackDecline(Some(3)),
+            Command::Resign(None),
+            Command::Notify(Some(false)),
+            Command::Gif(Some(7)),
+            Command::Gif(None),
+        ] {
+            let t = c.typed("?");
+            assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");
+        }
+    }
+}

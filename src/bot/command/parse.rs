@@ -1,0 +1,668 @@
+//! The parsers: typed text after the prefix into a [`Command`] ([`parse`], through each command's
+//! parser in the table), the words of each command's options, and a slash command's typed options
+//! into the same words and so the same command ([`from_options`]).
+
+use super::{
+    ChallengeArgs, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS, RatingArgs,
+    SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, spec,
+};
+use crate::i18n::{Lang, Msg};
+use crate::msg;
+
+pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, ParseError> {
+    let mut r = RatingArgs::default();
+    for a in args {
+        if a.starts_with('@') || a.starts_with("<@") {
+            if !people {
+                return Err(msg!("parse-about-everyone", word = word, given = *a));
+            }
+            r.someone = true;
+        } else if a.eq_ignore_ascii_case("global") {
+            r.global = true;
+        } else if r.variant.is_none() {
+            r.variant = Some(a.to_lowercase());
+        } else {
+            return Err(msg!("parse-not-understood", given = *a));
+        }
+    }
+    Ok(r)
+}
+
+fn game_ref(tok: &str) -> Option<i64> {
+    tok.strip_prefix('#').and_then(|n| n.parse().ok()).filter(|&n: &i64| n > 0)
+}
+
+/// Splits off a leading or trailing `#N` game reference.
+pub(super) fn split_game(args: &[&str]) -> (Option<i64>, Vec<String>) {
+    let mut game = None;
+    let mut rest = Vec::new();
+    for a in args {
+        if game.is_none()
+            && let Some(n) = game_ref(a)
+        {
+            game = Some(n);
+            continue;
+        }
+        rest.push(a.to_string());
+    }
+    (game, rest)
+}
+
+pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
+    let (game, rest) = split_game(args);
+    if !rest.is_empty() {
+        return Err(msg!("parse-only-game", word = word, given = rest.join(" ")));
+    }
+    Ok(game)
+}
+
+/// `draw` and `takeback`: an optional game number, then nothing (the offer or request) or `decline`
+/// (`no`), which refuses the opponent's; `word` names the command in the message.
+pub(super) fn offer_or_decline(
+    word: &str,
+    args: &[&str],
+    offer: fn(Option<i64>) -> Command,
+    decline: fn(Option<i64>) -> Command,
+) -> Result<Command, ParseError> {
+    let (game, rest) = split_game(args);
+    match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+        [] => Ok(offer(game)),
+        [r] if matches!(r.as_str(), "decline" | "no") => Ok(decline(game)),
+        _ => Err(msg!("parse-game-decline", word = word, given = rest.join(" "))),
+    }
+}
+
+/// An optional game number and the words after it, which must not be empty (`hint` says what to write).
+pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), ParseError> {
+    let (game, rest) = split_game(args);
+    if rest.is_empty() {
+        return Err(hint);
+    }
+    Ok((game, rest.join(" ")))
+}
+
+fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
+    if matches!(v, "none" | "0" | "off") {
+        return Ok(None);
+    }
+    match v.parse::<u32>() {
+        Ok(d) if DAYS_CHOICES.contains(&d) => Ok(Some(d)),
+        _ => Err(msg!("parse-days", given = v)),
+    }
+}
+
+pub(super) fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
+    let mut c = ChallengeArgs::default();
+    for a in args {
+        if a.starts_with('@') || a.starts_with("<@") {
+            c.mentions_someone = true;
+            continue;
+        }
+        let lower = a.to_lowercase();
+        if let Some((k, v)) = lower.split_once(':').or_else(|| lower.split_once('=')) {
+            match k {
+                "days" | "d" => c.days = Some(parse_days(v)?),
+                "color" | "colour" | "side" => match v {
+                    "white" | "w" => c.color = Some("white".into()),
+                    "black" | "b" => c.color = Some("black".into()),
+                    "random" | "r" | "any" => c.color = Some("random".into()),
+                    _ => return Err(msg!("parse-color", given = v)),
+                },
+                "setup" => c.setup = Some(v.parse().map_err(|_| msg!("parse-setup", given = v))?),
+                "level" | "lvl" => match v.parse::<u8>() {
+                    Ok(l @ 1..=8) => c.level = Some(l),
+                    _ => return Err(msg!("parse-level", given = v)),
+                },
+                _ => return Err(msg!("parse-unknown-option", given = k)),
+            }
+        } else if matches!(lower.as_str(), "casual" | "unrated") {
+            c.rated = Some(false);
+        } else if lower == "rated" {
+            c.rated = Some(true);
+        } else if c.variant.is_none() {
+            c.variant = Some(lower);
+        } else {
+            return Err(msg!("parse-not-understood", given = *a));
+        }
+    }
+    Ok(c)
+}
+
+pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
+    match v.to_lowercase().as_str() {
+        "on" | "yes" | "true" | "1" => Ok(true),
+        "off" | "no" | "false" | "0" => Ok(false),
+        _ => Err(msg!("parse-switch", key = key, given = v)),
+    }
+}
+
+pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
+    let mut s = SettingsArgs::default();
+    for a in args {
+        if matches!(a.to_lowercase().as_str(), "community" | "server" | "space") {
+            s.community = true;
+            continue;
+        }
+        let Some((k, v)) = a.split_once(':') else {
+            return Err(msg!("parse-settings"));
+        };
+        match k.to_lowercase().as_str() {
+            "prefix" => {
+                let ok = !v.is_empty()
+                    && v.chars().count() <= 3
+                    && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace());
+                if !ok {
+                    return Err(msg!("parse-prefix"));
+                }
+                s.prefix = Some(v.to_string());
+            }
+            "variant" => s.variant = Some(v.to_lowercase()),
+            "days" => s.days = Some(parse_days(&v.to_lowercase())?),
+            "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
+            "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
+            "lang" | "language" | "dil" => match Lang::parse(v) {
+                Some(l) => s.lang = Some(l.code().to_string()),
+                None => return Err(msg!("lang-unknown", given = v)),
+            },
+            "rated" => {
+                s.rated = Some(
+                    crate::store::settings::RatedGames::parse(&v.to_lowercase())
+                        .ok_or_else(|| msg!("parse-rated", given = v))?,
+                )
+            }
+            other => {
+                return Err(msg!("parse-unknown-setting", given = other));
+            }
+        }
+    }
+    Ok(s)
+}
+
+pub(super) fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
+    if args.is_empty() { Ok(cmd) } else { Err(msg!("parse-no-args", word = word, given = args.join(" "))) }
+}
+
+/// `ladder` and its subcommands; `@user` words are skipped (the mentions say who).
+pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
+    let words: Vec<String> =
+        args.iter().filter(|a| !a.starts_with('@') && !a.starts_with("<@")).map(|a| a.to_lowercase()).collect();
+    let variant = |rest: &[String]| -> Result<Option<String>, ParseError> {
+        match rest {
+            [] => Ok(None),
+            [v] => Ok(Some(v.clone())),
+            _ => Err(msg!("parse-ladder-variant", given = rest.join(" "))),
+        }
+    };
+    let Some((sub, rest)) = words.split_first() else { return Ok(LadderCmd::Show) };
+    Ok(match sub.as_str() {
+        "standings" if rest.is_empty() => LadderCmd::Show,
+        "standings" => return Err(msg!("parse-no-args", word = "ladder standings", given = rest.join(" "))),
+        "join" => LadderCmd::Join(variant(rest)?),
+        "leave" => LadderCmd::Leave(variant(rest)?),
+        "challenge" => LadderCmd::Challenge(variant(rest)?),
+        "accept" => LadderCmd::Accept(variant(rest)?),
+        "decline" => LadderCmd::Decline(variant(rest)?),
+        "remove" => LadderCmd::Remove(variant(rest)?),
+        "create" => {
+            let (mut v, mut days, mut reach, mut wait) = (None, None, None, None);
+            for w in rest {
+                match w.split_once(':') {
+                    Some(("days" | "d", x)) => match parse_days(x)? {
+                        Some(d) => days = Some(d),
+                        None => return Err(msg!("parse-ladder-days")),
+                    },
+                    Some(("reach", x)) => reach = Some(REACH.parse(x)? as usize),
+                    Some(("wait", x)) => wait = Some(WAIT.parse(x)?),
+                    Some((k, _)) => return Err(msg!("parse-ladder-create-key", given = k)),
+                    None if v.is_none() => v = Some(w.clone()),
+                    None => return Err(msg!("parse-ladder-create-variant", given = w.as_str())),
+                }
+            }
+            let variant = v.ok_or_else(|| msg!("parse-ladder-create-which"))?;
+            LadderCmd::Create { variant, days, reach, wait }
+        }
+        "undo" => {
+            let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo"))?;
+            let event = EVENT.parse(n.trim_start_matches('#'))?;
+            let reason: Vec<&str> =
+                args.iter().skip_while(|a| !a.eq_ignore_ascii_case("undo")).skip(2).copied().collect();
+            LadderCmd::Undo { event, reason: reason.join(" ") }
+        }
+        "season" => match rest.split_first() {
+            Some((c, more)) if c == "close" => LadderCmd::SeasonClose(variant(more)?),
+            Some((n, more)) => LadderCmd::Season { number: SEASON.parse(n)?, variant: variant(more)? },
+            None => return Err(msg!("parse-ladder-season")),
+        },
+        other => {
+            return Err(msg!("parse-ladder-action", given = other));
+        }
+    })
+}
+
+/// `tournament` and its actions. `#N` anywhere names the tournament; after `create`, the system,
+/// variant and `key:value` options may come in any order and the other words are the name.
+pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+    let mut id = None;
+    let mut words = Vec::new();
+    for a in args {
+        match a.strip_prefix('#') {
+            Some(n) if id.is_none() => {
+                id = Some(game_ref(a).ok_or_else(|| msg!("parse-positive", key = "tournament", given = n))?)
+            }
+            Some(_) => return Err(msg!("parse-tournament-two")),
+            None => words.push(*a),
+        }
+    }
+    let Some((action, rest)) = words.split_first() else { return Ok(TournamentCmd::Show { id, round: None }) };
+    let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, ParseError> {
+        match rest {
+            [] => Ok(cmd),
+            _ => Err(msg!("parse-tournament-only-number", action = *action, given = rest.join(" "))),
+        }
+    };
+    match action.to_lowercase().as_str() {
+        "standings" => none_after(TournamentCmd::Show { id, round: None }),
+        "join" => none_after(TournamentCmd::Join(id)),
+        "leave" => none_after(TournamentCmd::Leave(id)),
+        "start" => none_after(TournamentCmd::Start(id)),
+        "cancel" => none_after(TournamentCmd::Cancel(id)),
+        "round" => match rest {
+            [n] => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
+            _ => Err(msg!("parse-tournament-round")),
+        },
+        "create" => parse_tournament_create(rest),
+        a => match a.strip_prefix("round:") {
+            Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
+            _ => Err(msg!("parse-tournament-action", given = a.chars().take(20).collect::<String>())),
+        },
+    }
+}
+
+fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+    let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None, None, None);
+    let mut name = Vec::new();
+    for w in args {
+        let lower = w.to_lowercase();
+        let system = match lower.as_str() {
+            "roundrobin" | "round-robin" | "rr" => Some(TournamentKind::RoundRobin),
+            "double" | "doubleroundrobin" | "drr" => Some(TournamentKind::DoubleRoundRobin),
+            "swiss" => Some(TournamentKind::Swiss),
+            _ => None,
+        };
+        if let Some(k) = system
+            && kind.is_none()
+        {
+            kind = Some(k);
+            continue;
+        }
+        match lower.split_once(':') {
+            Some(("rounds", x)) => rounds = Some(ROUNDS.parse(x)?),
+            Some(("days" | "d", x)) => match parse_days(x)? {
+                Some(d) => days = Some(d),
+                None => return Err(msg!("parse-tournament-days")),
+            },
+            Some(("signup", x)) => {
+                signup = Some(match x {
+                    "none" | "off" => 0,
+                    _ => SIGNUP.parse(x).map_err(|_| msg!("parse-signup", given = x))?,
+                })
+            }
+            Some((k, _)) if name.is_empty() => {
+                return Err(msg!("parse-tournament-create-key", given = k));
+            }
+            _ if variant.is_none() && name.is_empty() && crate::rules::Variant::by_name(&lower).is_some() => {
+                variant = Some(lower)
+            }
+            _ => name.push(*w),
+        }
+    }
+    let kind = kind.unwrap_or(TournamentKind::RoundRobin);
+    if rounds.is_some() && kind != TournamentKind::Swiss {
+        return Err(msg!("parse-rounds-swiss"));
+    }
+    let name: String = name.join(" ").chars().filter(|c| !c.is_control()).take(60).collect();
+    Ok(TournamentCmd::Create { kind, rounds, variant, days, signup, name })
+}
+
+/// Parses the text after the prefix.
+pub fn parse(body: &str) -> Result<Command, ParseError> {
+    let toks: Vec<&str> = body.split_whitespace().collect();
+    let Some((&word, args)) = toks.split_first() else {
+        return Ok(Command::Help);
+    };
+    match spec(word) {
+        Some(s) => (s.parse)(&word.to_lowercase(), args),
+        None => {
+            let (game, rest) = split_game(&toks);
+            Ok(Command::Other { game, text: rest.join(" ") })
+        }
+    }
+}
+
+/// A value a front end collected for an option (a slash command's typed options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    Text(String),
+    Integer(i64),
+    Bool(bool),
+    User(crate::bot::UserRef),
+}
+
+/// Builds the command of a slash command from its typed options: the subcommand (where the
+/// command has them) becomes its words and each option the word it stands for, and all go through
+/// the same parser as typed text. Returns the command and the users named by user options (the
+/// input's mentions).
+pub fn from_options(
+    name: &str,
+    subcommand: Option<&str>,
+    values: &[(&str, OptionValue)],
+) -> Result<(Command, Vec<crate::bot::UserRef>), ParseError> {
+    let spec = spec(name).ok_or_else(|| msg!("parse-unknown-command", name = name))?;
+    let (mut words, options): (Vec<String>, _) = match (subcommand, spec.subcommands) {
+        (None, []) => (Vec::new(), spec.options),
+        (Some(given), subs) => {
+            let Some(sub) = subs.iter().find(|s| s.name == given) else {
+                return Err(msg!("parse-option-unknown", name = name, option = given));
+            };
+            (vec![sub.words.to_string()], sub.options)
+        }
+        (None, subs) => {
+            let names: Vec<&str> = subs.iter().map(|s| s.name).collect();
+            return Err(msg!("parse-subcommand-needed", name = name, subcommands = names.join(", ")));
+        }
+    };
+    let mut mentions = Vec::new();
+    for o in options {
+        let Some((_, v)) = values.iter().find(|(n, _)| *n == o.name) else {
+            if o.required {
+                return Err(msg!("parse-option-needed", name = name, option = o.name));
+            }
+            continue;
+        };
+        let text = match v {
+            OptionValue::Text(t) => t.trim().to_string(),
+            OptionValue::Integer(i) => i.to_string(),
+            OptionValue::Bool(b) => b.to_string(),
+            OptionValue::User(u) => u.id.clone(),
+        };
+        let word = match (o.kind, v) {
+            (OptionKind::User, OptionValue::User(u)) => {
+                mentions.push(u.clone());
+                format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
+            }
+            (OptionKind::User, _) => return Err(msg!("parse-option-person", option = o.name)),
+            (OptionKind::Days | OptionKind::DaysPerMove, _) => format!("days:{text}"),
+            (OptionKind::Color, _) => format!("color:{text}"),
+            (OptionKind::Setup, _) => format!("setup:{text}"),
+            (OptionKind::Level, _) => format!("level:{text}"),
+            (OptionKind::Game, _) => format!("#{}", text.trim_start_matches('#')),
+            (OptionKind::Keyed(k), _) => format!("{k}:{text}"),
+            (OptionKind::Number(r), _) => format!("{}:{text}", r.key),
+            (OptionKind::Flag(yes, no), OptionValue::Bool(b)) => (if *b { yes } else { no }).to_string(),
+            (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),
+            (OptionKind::Flag(..) | OptionKind::Switch(_), _) => {
+                return Err(msg!("parse-option-bool", option = o.name));
+            }
+            (
+                OptionKind::Variant
+                | OptionKind::SeriesVariant
+                | OptionKind::Ladder
+                | OptionKind::Move
+                | OptionKind::Text,
+                _,
+            ) => text,
+            (OptionKind::Count(_), _) => text,
+            (OptionKind::Choice(_), _) => text,
+        };
+        if word.is_empty() {
+            continue;
+        }
+        if word.chars().any(char::is_whitespace) && !matches!(o.kind, OptionKind::Move | OptionKind::Text) {
+            return Err(msg!("parse-option-one-word", option = o.name, given = word));
+        }
+        words.push(word);
+    }
+    for (n, _) in values {
+        if !options.iter().any(|o| o.name == *n) {
+            return Err(msg!("parse-option-unknown", name = name, option = *n));
+        }
+    }
+    let args: Vec<&str> = words.iter().flat_map(|w| w.split_whitespace()).collect();
+    Ok(((spec.parse)(spec.name, &args)?, mentions))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::command::COMMANDS;
+
+    #[test]
+    fn parses_challenge_options() {
+        let c = parse("challenge @bob capatomic days:3 color:black setup:17").unwrap();
+        assert_eq!(
+            c,
+            Command::Challenge(ChallengeArgs {
+                mentions_someone: true,
+                variant: Some("capatomic".into()),
+                days: Some(Some(3)),
+                color: Some("black".into()),
+                setup: Some(17),
+                level: None,
+                rated: None
+            })
+        );
+        assert!(parse("challenge @bob days:4").unwrap_err().to_string().contains("1, 2, 3, 5, 7, 10, 14"));
+        assert!(parse("play level:9").is_err());
+    }
+
+    #[test]
+    fn parses_moves_and_game_refs() {
+        assert_eq!(parse("move #12 e4").unwrap(), Command::Move { game: Some(12), text: "e4".into() });
+        assert_eq!(parse("Me1^e5").unwrap(), Command::Other { game: None, text: "Me1^e5".into() });
+        assert_eq!(parse("board #3").unwrap(), Command::Board(Some(3)));
+        assert_eq!(parse("takeback #4").unwrap(), Command::Takeback(Some(4)));
+        assert_eq!(parse("takeback Decline #4").unwrap(), Command::TakebackDecline(Some(4)));
+        assert_eq!(parse("undo no").unwrap(), Command::TakebackDecline(None));
+        assert!(parse("takeback please").unwrap_err().to_string().contains("'please'"));
+        assert!(parse("resign now please").is_err());
+        assert_eq!(parse("").unwrap(), Command::Help);
+    }
+
+    #[test]
+    fn parses_tournament_commands() {
+        assert_eq!(
+            parse("tournament create Swiss capatomic rounds:5 days:3 signup:2 Winter Cup").unwrap(),
+            Command::Tournament(TournamentCmd::Create {
+                kind: TournamentKind::Swiss,
+                rounds: Some(5),
+                variant: Some("capatomic".into()),
+                days: Some(3),
+                signup: Some(2),
+                name: "Winter Cup".into()
+            })
+        );
+        // A variant word inside the name stays in the name.
+        let TournamentCmd::Create { kind, variant, name, .. } =
+            parse_tournament(&["create", "The", "chess", "open"]).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!((kind, variant, name.as_str()), (TournamentKind::RoundRobin, None, "The chess open"));
+        assert_eq!(parse("tourney #4 join").unwrap(), Command::Tournament(TournamentCmd::Join(Some(4))));
+        assert_eq!(
+            parse("tournament round 2 #4").unwrap(),
+            Command::Tournament(TournamentCmd::Show { id: Some(4), round: Some(2) })
+        );
+        assert!(parse("tournament join now").unwrap_err().to_string().contains("only the tournament's number"));
+        assert!(parse("tournament create swiss signup:99").unwrap_err().to_string().contains("0 to 30"));
+        assert!(parse("tournament #1 #2").is_err());
+        assert!(parse("tournament dance").unwrap_err().to_string().contains("unknown tournament action"));
+        // A slash command's options give the same command.
+        let (c, _) = from_options(
+            "tournament",
+            Some("create"),
+            &[
+                ("system", OptionValue::Text("double".into())),
+                ("variant", OptionValue::Text("chess".into())),
+                ("name", OptionValue::Text("Club Cup".into())),
+                ("signup", OptionValue::Integer(0)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            c,
+            Command::Tournament(TournamentCmd::Create {
+                kind: TournamentKind::DoubleRoundRobin,
+                rounds: None,
+                variant: Some("chess".into()),
+                days: None,
+                signup: Some(0),
+                name: "Club Cup".into()
+            })
+        );
+        assert_eq!(Command::Tournament(TournamentCmd::Join(Some(3))).typed("!"), "!tournament #3 join");
+    }
+
+    #[test]
+    fn options_build_the_same_command_as_text() {
+        let bob = crate::bot::UserRef::new("u2", "Bob Smith");
+        let (c, m) = from_options(
+            "challenge",
+            None,
+            &[
+                ("opponent", OptionValue::User(bob.clone())),
+                ("variant", OptionValue::Text("capatomic".into())),
+                ("days", OptionValue::Text("3".into())),
+                ("casual", OptionValue::Bool(true)),
+            ],
+        )
+        .unwrap();
+        let mut expect = match parse("challenge @bob capatomic days:3 casual").unwrap() {
+            Command::Challenge(a) => a,
+            other => panic!("{other:?}"),
+        };
+        expect.mentions_someone = true;
+        assert_eq!(c, Command::Challenge(expect));
+        assert_eq!(m, vec![bob]);
+        assert_eq!(
+            from_options(
+                "move",
+                None,
+                &[("move", OptionValue::Text("Nf3".into())), ("game", OptionValue::Integer(12))]
+            )
+            .unwrap()
+            .0,
+            Command::Move { game: Some(12), text: "Nf3".into() }
+        );
+        assert!(from_options("move", None, &[]).unwrap_err().to_string().contains("needs the option 'move'"));
+        assert!(from_options("board", None, &[("nope", OptionValue::Bool(true))]).is_err());
+        assert!(from_options("play", None, &[("level", OptionValue::Integer(9))]).is_err());
+        assert_eq!(
+            from_options("settings", None, &[("gif", OptionValue::Bool(true))]).unwrap().0,
+            Command::Settings(SettingsArgs { gif: Some(true), ..SettingsArgs::default() })
+        );
+        assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
+        assert!(parse("gif everything").is_err());
+        assert!(parse("settings gif:maybe").unwrap_err().to_string().contains("gif is on or off"));
+        assert_eq!(
+            from_options(
+                "settings",
+                None,
+                &[("community", OptionValue::Bool(true)), ("thread", OptionValue::Bool(true))]
+            )
+            .unwrap()
+            .0,
+            Command::Settings(SettingsArgs { community: true, thread: Some(true), ..SettingsArgs::default() })
+        );
+    }
+
+    #[test]
+    fn subcommands_build_the_same_command_as_text() {
+        use OptionValue::{Integer, Text, User};
+        let bob = crate::bot::UserRef::new("u2", "Bob");
+        let text = |t: &str| Text(t.to_string());
+        // (command, subcommand, its options, the same typed)
+        type Case<'a> = (&'a str, &'a str, Vec<(&'a str, OptionValue)>, &'a str);
+        let cases: Vec<Case> = vec![
+            ("ladder", "standings", vec![], "ladder"),
+            ("ladder", "join", vec![("variant", text("chess"))], "ladder join chess"),
+            ("ladder", "leave", vec![], "ladder leave"),
+            (
+                "ladder",
+                "challenge",
+                vec![("player", User(bob.clone())), ("variant", text("capatomic"))],
+                "ladder challenge @bob capatomic",
+            ),
+            ("ladder", "accept", vec![], "ladder accept"),
+            ("ladder", "decline", vec![("variant", text("chess"))], "ladder decline chess"),
+            ("ladder", "season", vec![("season", Integer(2)), ("variant", text("chess"))], "ladder season 2 chess"),
+            (
+                "ladder",
+                "create",
+                vec![("variant", text("chess")), ("days", Integer(3)), ("reach", Integer(4)), ("wait", Integer(2))],
+                "ladder create chess days:3 reach:4 wait:2",
+            ),
+            ("ladder", "remove", vec![("player", User(bob.clone()))], "ladder remove @bob"),
+            (
+                "ladder",
+                "undo",
+                vec![("event", Integer(5)), ("reason", text("wrong result"))],
+                "ladder undo 5 wrong result",
+            ),
+            ("ladder", "season-close", vec![], "ladder season close"),
+            ("tournament", "standings", vec![("tournament", Integer(4))], "tournament #4"),
+            ("tournament", "round", vec![("round", Integer(2)), ("tournament", Integer(4))], "tournament round 2 #4"),
+            ("tournament", "join", vec![], "tournament join"),
+            ("tournament", "leave", vec![("tournament", Integer(4))], "tourney #4 leave"),
+            (
+                "tournament",
+                "create",
+                vec![
+                    ("system", text("swiss")),
+                    ("variant", text("capatomic")),
+                    ("rounds", Integer(5)),
+                    ("days", Integer(3)),
+                    ("signup", Integer(0)),
+                    ("name", text("Winter Cup")),
+                ],
+                "tournament create swiss capatomic rounds:5 days:3 signup:0 Winter Cup",
+            ),
+            ("tournament", "start", vec![("tournament", Integer(3))], "tournament #3 start"),
+            ("tournament", "cancel", vec![], "tournament cancel"),
+        ];
+        for (name, sub, values, typed) in &cases {
+            let (c, mentions) = from_options(name, Some(sub), values).unwrap_or_else(|e| panic!("{name} {sub}: {e}"));
+            assert_eq!(c, parse(typed).unwrap(), "/{name} {sub} is '{typed}'");
+            let named = values.iter().any(|(_, v)| matches!(v, User(_)));
+            assert_eq!(mentions, if named { vec![bob.clone()] } else { vec![] });
+        }
+        // Every subcommand of the table is among the cases, and typed as its own words.
+        for c in COMMANDS {
+            for sub in c.subcommands {
+                assert!(
+                    cases.iter().any(|(n, s, ..)| *n == c.name && s == &sub.name),
+                    "no case for {} {}",
+                    c.name,
+                    sub.name
+                );
+            }
+        }
+        // Values out of the ranges the parser takes are refused in the parser's words.
+        let refused = |name: &str, sub: Option<&str>, values: &[(&str, OptionValue)]| {
+            from_options(name, sub, values).expect_err("refused").to_string()
+        };
+        assert!(refused("tournament", Some("create"), &[("signup", Integer(31))]).contains("0 to 30"));
+        assert!(refused("tournament", Some("round"), &[("round", Integer(0))]).contains("from 1"));
+        assert!(refused("tournament", Some("join"), &[("tournament", Integer(-2))]).contains("from 1, not '-2'"));
+        assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("from 1"));
+        assert!(refused("ladder", Some("create"), &[("variant", text("chess")), ("days", Integer(4))]).contains("14"));
+        assert!(refused("ladder", Some("challenge"), &[]).contains("needs the option 'player'"));
+        assert!(refused("ladder", None, &[]).contains("join, leave"));
+        assert!(refused("ladder", Some("dance"), &[]).contains("dance"));
+        assert!(refused("board", Some("join"), &[]).contains("join"));
+        assert!(refused("ladder", Some("join"), &[("season", Integer(2))]).contains("season"));
+        assert!(parse("ladder standings chess").is_err());
+        assert_eq!(ROUNDS.parse("4294967295"), Ok(u32::MAX));
+        assert!(ROUNDS.parse("4294967296").is_err() && SIGNUP.parse("0").is_ok());
+    }
+}

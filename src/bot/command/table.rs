@@ -1,0 +1,631 @@
+//! The table of commands ([`COMMANDS`]): each command's words, usage, example, options or
+//! subcommands, whether it needs an administrator, and its parser; the kinds of options and the number
+//! ranges they take; and the lookup of a command by its word ([`spec`]).
+
+use super::parse::{
+    game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_rating, parse_settings,
+    parse_switch, parse_tournament, split_game,
+};
+use super::{Command, ParseError};
+use crate::msg;
+
+/// The days-per-move values a correspondence game may have.
+pub const DAYS_CHOICES: [u32; 7] = [1, 2, 3, 5, 7, 10, 14];
+
+/// How a command's option is given: in a slash command it is a typed option; in text it is one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// A person (`@name` in text; their id comes in the input's mentions).
+    User,
+    /// A variant name (choices: the variants).
+    Variant,
+    /// A variant a ladder or tournament may have (choices: the variants without secret bombs).
+    SeriesVariant,
+    /// `days:N` (choices: [`DAYS_CHOICES`] and none).
+    Days,
+    /// `days:N` for something that always has a clock (ladders, tournaments): [`DAYS_CHOICES`] only.
+    DaysPerMove,
+    /// `color:white|black|random`.
+    Color,
+    /// `setup:N`.
+    Setup,
+    /// `level:1..8`.
+    Level,
+    /// A game or challenge number, `#N`.
+    Game,
+    /// A move in the caller's game (front ends may autocomplete the legal moves).
+    Move,
+    /// One of the community's ladders, by its variant (front ends may autocomplete the
+    /// community's ladders: [`crate::bot::Bot::suggest_ladders`]).
+    Ladder,
+    /// Free text.
+    Text,
+    /// `key:value` text.
+    Keyed(&'static str),
+    /// A yes/no choice written as one of two words: (yes word, no word).
+    Flag(&'static str, &'static str),
+    /// A yes/no choice written `key:on` or `key:off`.
+    Switch(&'static str),
+    /// A whole number in a [`Range`], written `key:N` (`rounds:5`).
+    Number(Range),
+    /// A whole number in a [`Range`], written bare after the words before it (`ladder season 3`).
+    Count(Range),
+    /// One of a few words (a slash command's choices).
+    Choice(&'static [&'static str]),
+}
+
+/// The whole numbers an option takes: the parser refuses others, and a front end with typed
+/// options (Discord's integer options) offers exactly these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Range {
+    /// The word for it in `key:N` and in messages.
+    pub key: &'static str,
+    pub min: u32,
+    pub max: u32,
+}
+
+impl Range {
+    /// Numbers from 1 with no limit of their own (the parser's `u32`).
+    const fn from_one(key: &'static str) -> Range {
+        Range { key, min: 1, max: u32::MAX }
+    }
+
+    /// `given` as a number of the range; out of it, `parse-positive`'s message, so a range with a
+    /// message of its own (`signup`) says it itself.
+    pub(super) fn parse(&self, given: &str) -> Result<u32, ParseError> {
+        match given.parse::<u32>() {
+            Ok(n) if (self.min..=self.max).contains(&n) => Ok(n),
+            _ => Err(msg!("parse-positive", key = self.key, given = given)),
+        }
+    }
+}
+
+/// Swiss rounds (`rounds:N`); more than the field allows are cut at the start.
+pub const ROUNDS: Range = Range::from_one("rounds");
+/// Days of registration before a tournament starts by itself; 0: an administrator starts it.
+pub const SIGNUP: Range = Range { key: "signup", min: 0, max: 30 };
+/// How many places up a ladder challenge may reach.
+pub const REACH: Range = Range::from_one("reach");
+/// Days a ladder challenge may wait for an answer.
+pub const WAIT: Range = Range::from_one("wait");
+/// A ladder event's number (`ladder undo N`).
+pub const EVENT: Range = Range::from_one("event");
+/// A ladder season's number.
+pub const SEASON: Range = Range::from_one("season");
+/// A tournament round's number.
+pub const ROUND: Range = Range::from_one("round");
+/// The pairing systems of `tournament create`, as typed.
+pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
+
+/// One option of a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+    pub required: bool,
+}
+
+/// One command: its words, help, options and parser.
+#[derive(Clone, Copy, Debug)]
+pub struct CommandSpec {
+    /// The command word (and slash command name).
+    pub name: &'static str,
+    pub aliases: &'static [&'static str],
+    /// Arguments as typed after the word, for the help text.
+    pub usage: &'static str,
+    /// What to type after the prefix, for the help text.
+    pub example: &'static str,
+    pub options: &'static [OptionSpec],
+    /// What the command does, one word each (`ladder join`): where there are any, a front end
+    /// with typed options offers these instead of [`Self::options`], each with its own options.
+    pub subcommands: &'static [SubcommandSpec],
+    /// Needs a community administrator when used in a community.
+    pub admin: bool,
+    pub(super) parse: fn(&str, &[&str]) -> Result<Command, ParseError>,
+}
+
+/// One action of a command (Discord's SUB_COMMAND): its name, the words it stands for after the
+/// command's word, and its options, which become the words after those. The command's parser
+/// reads them, so a subcommand gives what its typed words give.
+#[derive(Clone, Copy, Debug)]
+pub struct SubcommandSpec {
+    /// The slash name (lower case, `-` between words).
+    pub name: &'static str,
+    /// The typed words it stands for (`season close`).
+    pub words: &'static str,
+    pub options: &'static [OptionSpec],
+    /// Only a community administrator may do it: the core checks that (Discord shows a command's
+    /// subcommands to everyone who sees the command).
+    pub admin: bool,
+}
+
+const fn sub(name: &'static str, options: &'static [OptionSpec]) -> SubcommandSpec {
+    SubcommandSpec { name, words: name, options, admin: false }
+}
+
+const fn admin_sub(name: &'static str, options: &'static [OptionSpec]) -> SubcommandSpec {
+    SubcommandSpec { name, words: name, options, admin: true }
+}
+
+const fn opt(name: &'static str, kind: OptionKind) -> OptionSpec {
+    OptionSpec { name, kind, required: false }
+}
+
+const fn req(name: &'static str, kind: OptionKind) -> OptionSpec {
+    OptionSpec { name, kind, required: true }
+}
+
+const GAME_OPT: OptionSpec = opt("game", OptionKind::Game);
+const GAME_ONLY: &[OptionSpec] = &[GAME_OPT];
+
+/// Which of the community's ladders, by its variant's name. Not a choice of every variant: Discord
+/// counts choices towards a command's 4,000 characters, and ten subcommands with eleven variants
+/// each would pass them (and most variants have no ladder); front ends suggest the community's
+/// existing ladders instead.
+const LADDER: OptionSpec = opt("variant", OptionKind::Ladder);
+
+/// `ladder`'s actions; who is challenged or removed is a person option (the mentions).
+static LADDER_ACTIONS: &[SubcommandSpec] = &[
+    sub("standings", &[]),
+    sub("join", &[LADDER]),
+    sub("leave", &[LADDER]),
+    sub("challenge", &[req("player", OptionKind::User), LADDER]),
+    sub("accept", &[LADDER]),
+    sub("decline", &[LADDER]),
+    sub("season", &[req("season", OptionKind::Count(SEASON)), LADDER]),
+    admin_sub(
+        "create",
+        &[
+            req("variant", OptionKind::SeriesVariant),
+            opt("days", OptionKind::DaysPerMove),
+            opt("reach", OptionKind::Number(REACH)),
+            opt("wait", OptionKind::Number(WAIT)),
+        ],
+    ),
+    admin_sub("remove", &[req("player", OptionKind::User), LADDER]),
+    admin_sub("undo", &[req("event", OptionKind::Count(EVENT)), opt("reason", OptionKind::Text)]),
+    SubcommandSpec { name: "season-close", words: "season close", options: &[LADDER], admin: true },
+];
+
+const TOURNAMENT: OptionSpec = opt("tournament", OptionKind::Game);
+
+/// `tournament`'s actions; the tournament's number is `#N` among the words.
+static TOURNAMENT_ACTIONS: &[SubcommandSpec] = &[
+    sub("standings", &[TOURNAMENT]),
+    sub("round", &[req("round", OptionKind::Count(ROUND)), TOURNAMENT]),
+    sub("join", &[TOURNAMENT]),
+    sub("leave", &[TOURNAMENT]),
+    admin_sub(
+        "create",
+        &[
+            opt("system", OptionKind::Choice(SYSTEMS)),
+            opt("variant", OptionKind::SeriesVariant),
+            opt("rounds", OptionKind::Number(ROUNDS)),
+            opt("days", OptionKind::DaysPerMove),
+            opt("signup", OptionKind::Number(SIGNUP)),
+            opt("name", OptionKind::Text),
+        ],
+    ),
+    admin_sub("start", &[TOURNAMENT]),
+    admin_sub("cancel", &[TOURNAMENT]),
+];
+
+/// Every command, in help order.
+pub static COMMANDS: &[CommandSpec] = &[
+    CommandSpec {
+        name: "challenge",
+        aliases: &["c"],
+        usage: "[@user] [variant] [days:N] [color:white|black|random] [setup:N] [casual]",
+        example: "challenge @bob capatomic days:3",
+        options: &[
+            opt("opponent", OptionKind::User),
+            opt("variant", OptionKind::Variant),
+            opt("days", OptionKind::Days),
+            opt("color", OptionKind::Color),
+            opt("setup", OptionKind::Setup),
+            opt("casual", OptionKind::Flag("casual", "rated")),
+        ],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| Ok(Command::Challenge(parse_challenge(a)?)),
+    },
+    CommandSpec {
+        name: "play",
+        aliases: &[],
+        usage: "[variant] [level:1-8] [days:N] [color:C] [setup:N]",
+        example: "play chess level:2",
+        options: &[
+            opt("variant", OptionKind::Variant),
+            opt("level", OptionKind::Level),
+            opt("days", OptionKind::Days),
+            opt("color", OptionKind::Color),
+            opt("setup", OptionKind::Setup),
+        ],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| Ok(Command::Play(parse_challenge(a)?)),
+    },
+    CommandSpec {
+        name: "accept",
+        aliases: &[],
+        usage: "[#id]",
+        example: "accept #4",
+        options: &[opt("challenge", OptionKind::Game)],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Accept(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "decline",
+        aliases: &["cancel"],
+        usage: "[#id]",
+        example: "decline #4",
+        options: &[opt("challenge", OptionKind::Game)],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Decline(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "move",
+        aliases: &["m"],
+        usage: "[#game] <move>",
+        example: "move Nf3",
+        options: &[req("move", OptionKind::Move), GAME_OPT],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| {
+            let (game, text) = game_and_text(a, msg!("parse-which-move"))?;
+            Ok(Command::Move { game, text })
+        },
+    },
+    CommandSpec {
+        name: "board",
+        aliases: &["b", "show"],
+        usage: "[#game]",
+        example: "board",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| Ok(Command::Board(only_game("board", a)?)),
+    },
+    CommandSpec {
+        name: "games",
+        aliases: &["list"],
+        usage: "",
+        example: "games",
+        options: &[],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Games),
+    },
+    CommandSpec {
+        name: "resign",
+        aliases: &[],
+        usage: "[#game]",
+        example: "resign",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Resign(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "draw",
+        aliases: &[],
+        usage: "[#game] [decline]",
+        example: "draw",
+        options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| offer_or_decline("draw", a, Command::Draw, Command::DrawDecline),
+    },
+    CommandSpec {
+        name: "takeback",
+        aliases: &["undo"],
+        usage: "[#game] [decline]",
+        example: "takeback",
+        options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| offer_or_decline("takeback", a, Command::Takeback, Command::TakebackDecline),
+    },
+    CommandSpec {
+        name: "abort",
+        aliases: &[],
+        usage: "[#game]",
+        example: "abort",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Abort(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "fen",
+        aliases: &[],
+        usage: "[#game]",
+        example: "fen",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Fen(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "pgn",
+        aliases: &[],
+        usage: "[#game]",
+        example: "pgn #12",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Pgn(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "gif",
+        aliases: &["replay", "animate"],
+        usage: "[#game]",
+        example: "gif #12",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Gif(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "swap",
+        aliases: &[],
+        usage: "[#game] <K|Q> <file or piece>",
+        example: "swap K b",
+        options: &[req("swap", OptionKind::Text), GAME_OPT],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| {
+            let (game, text) = game_and_text(a, msg!("parse-which-swap"))?;
+            Ok(Command::Swap { game, text })
+        },
+    },
+    CommandSpec {
+        name: "noswap",
+        aliases: &[],
+        usage: "[#game]",
+        example: "noswap",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::NoSwap(only_game(w, a)?)),
+    },
+    CommandSpec {
+        name: "bomb",
+        aliases: &[],
+        usage: "[#game] [square]",
+        example: "bomb g1",
+        options: &[opt("square", OptionKind::Text), GAME_OPT],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| {
+            let (game, rest) = split_game(a);
+            match rest.as_slice() {
+                [] => Ok(Command::Bomb { game, square: None }),
+                [sq] => Ok(Command::Bomb { game, square: Some(sq.to_lowercase()) }),
+                _ => Err(msg!("parse-bomb", word = w, given = rest.join(" "))),
+            }
+        },
+    },
+    CommandSpec {
+        name: "variants",
+        aliases: &[],
+        usage: "",
+        example: "variants",
+        options: &[],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Variants),
+    },
+    CommandSpec {
+        name: "rules",
+        aliases: &[],
+        usage: "[variant]",
+        example: "rules capatomic",
+        options: &[opt("variant", OptionKind::Variant)],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Rules(None)),
+            [v] => Ok(Command::Rules(Some(v.to_lowercase()))),
+            _ => Err(msg!("parse-rules")),
+        },
+    },
+    CommandSpec {
+        name: "settings",
+        aliases: &["set"],
+        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [rated:choice|always|never]",
+        example: "settings prefix:? variant:chess days:3",
+        options: &[
+            opt("community", OptionKind::Flag("community", "")),
+            opt("prefix", OptionKind::Keyed("prefix")),
+            opt("variant", OptionKind::Keyed("variant")),
+            opt("days", OptionKind::Days),
+            opt("thread", OptionKind::Switch("thread")),
+            opt("gif", OptionKind::Switch("gif")),
+            opt("rated", OptionKind::Keyed("rated")),
+        ],
+        subcommands: &[],
+        admin: true,
+        parse: |_, a| Ok(Command::Settings(parse_settings(a)?)),
+    },
+    CommandSpec {
+        name: "notify",
+        aliases: &[],
+        usage: "[on|off]",
+        example: "notify off",
+        options: &[opt("dm", OptionKind::Flag("on", "off"))],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Notify(None)),
+            [v] => Ok(Command::Notify(Some(parse_switch("notify", v)?))),
+            _ => Err(msg!("parse-notify")),
+        },
+    },
+    CommandSpec {
+        name: "lang",
+        aliases: &["language", "dil"],
+        usage: "[en|tr|default]",
+        example: "lang tr",
+        options: &[opt("language", OptionKind::Text)],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Lang(None)),
+            [v] => Ok(Command::Lang(Some(v.to_lowercase()))),
+            _ => Err(msg!("lang-usage")),
+        },
+    },
+    CommandSpec {
+        name: "rating",
+        aliases: &["elo"],
+        usage: "[@user] [variant] [global]",
+        example: "rating capatomic",
+        options: &[
+            opt("player", OptionKind::User),
+            opt("variant", OptionKind::Variant),
+            opt("global", OptionKind::Flag("global", "")),
+        ],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Rating(parse_rating(w, a, true)?)),
+    },
+    CommandSpec {
+        name: "leaderboard",
+        aliases: &["top"],
+        usage: "[variant] [global]",
+        example: "leaderboard chess",
+        options: &[opt("variant", OptionKind::Variant), opt("global", OptionKind::Flag("global", ""))],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Leaderboard(parse_rating(w, a, false)?)),
+    },
+    CommandSpec {
+        name: "history",
+        aliases: &[],
+        usage: "[@user] [variant] [global]",
+        example: "history capatomic",
+        options: &[
+            opt("player", OptionKind::User),
+            opt("variant", OptionKind::Variant),
+            opt("global", OptionKind::Flag("global", "")),
+        ],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::History(parse_rating(w, a, true)?)),
+    },
+    CommandSpec {
+        name: "link",
+        aliases: &[],
+        usage: "[CODE]",
+        example: "link ABCD-EFGH",
+        options: &[opt("code", OptionKind::Text)],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Link(None)),
+            _ => Ok(Command::Link(Some(a.concat()))),
+        },
+    },
+    CommandSpec {
+        name: "unlink",
+        aliases: &[],
+        usage: "",
+        example: "unlink",
+        options: &[],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Unlink),
+    },
+    CommandSpec {
+        name: "ladder",
+        aliases: &[],
+        usage: "[standings|join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]",
+        example: "ladder challenge @bob chess",
+        options: &[],
+        subcommands: LADDER_ACTIONS,
+        admin: false,
+        parse: |_, a| Ok(Command::Ladder(parse_ladder(a)?)),
+    },
+    CommandSpec {
+        name: "tournament",
+        aliases: &["tourney"],
+        usage: "[#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])",
+        example: "tournament create swiss capatomic rounds:5 days:3 Winter Cup",
+        options: &[],
+        subcommands: TOURNAMENT_ACTIONS,
+        admin: false,
+        parse: |_, a| Ok(Command::Tournament(parse_tournament(a)?)),
+    },
+    CommandSpec {
+        name: "help",
+        aliases: &["h", "commands"],
+        usage: "",
+        example: "help",
+        options: &[],
+        subcommands: &[],
+        admin: false,
+        parse: |_, _| Ok(Command::Help),
+    },
+];
+
+/// The command whose word (or alias) is `word` (any case).
+pub fn spec(word: &str) -> Option<&'static CommandSpec> {
+    let w = word.to_lowercase();
+    COMMANDS.iter().find(|c| c.name == w || c.aliases.contains(&w.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::command::{help_text, parse};
+    use crate::i18n::Lang;
+
+    #[test]
+    fn every_command_word_is_in_the_table_once() {
+        let mut words: Vec<&str> =
+            COMMANDS.iter().flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied())).collect();
+        let n = words.len();
+        words.sort();
+        words.dedup();
+        assert_eq!(words.len(), n, "a word names two commands");
+        for c in COMMANDS {
+            for lang in Lang::ALL {
+                let summary = c.summary(lang);
+                assert!(summary.chars().count() <= 100 && !summary.is_empty(), "{} {lang:?}", c.name);
+                for o in c.options {
+                    let d = c.option_description(None, o, lang);
+                    assert!(d.chars().count() <= 100 && !d.is_empty(), "{} {} {lang:?}", c.name, o.name);
+                }
+                for sub in c.subcommands {
+                    let summary = c.subcommand_summary(sub, lang);
+                    assert!(summary.chars().count() <= 100 && !summary.is_empty(), "{} {} {lang:?}", c.name, sub.name);
+                    for o in sub.options {
+                        let d = c.option_description(Some(sub), o, lang);
+                        assert!(
+                            d.chars().count() <= 100 && !d.is_empty(),
+                            "{} {} {} {lang:?}",
+                            c.name,
+                            sub.name,
+                            o.name
+                        );
+                    }
+                }
+            }
+            assert!(
+                help_text("!", false).contains(&format!("!{} ", c.name))
+                    || help_text("!", false).contains(&format!("!{} —", c.name))
+            );
+            // The example parses to the command itself.
+            let parsed = parse(c.example).unwrap();
+            assert_eq!(spec(c.example.split_whitespace().next().unwrap()).map(|s| s.name), Some(c.name));
+            assert!(!matches!(parsed, Command::Other { .. }), "{}", c.example);
+        }
+        // Where only slash commands reach the bot, help names them and nothing typed.
+        let slash = help_text("/", true);
+        assert!(COMMANDS.iter().all(|c| slash.contains(&format!("\n/{} — ", c.name))), "{slash}");
+        assert!(!slash.contains('!') && !slash.contains("e.g."), "{slash}");
+    }
+}

@@ -1,0 +1,98 @@
+//! Writers at once lose no update (the discipline of [`crate::store::Store::unit`]), on SQLite and
+//! PostgreSQL: results stored by many threads together end exactly as the same results stored one
+//! after another.
+
+use crate::community::ladder::{ChallengeResult, LadderSettings};
+use crate::community::rating::Score;
+use crate::store::players::{self, PlayerId};
+use crate::store::ratings::{self, Scope};
+use crate::store::testing::on_both_backends;
+use crate::store::{Store, ladders};
+use std::sync::Barrier;
+
+on_both_backends!(
+    twenty_results_of_one_player_at_once_keep_every_rating_change,
+    two_ladder_results_at_once_are_both_applied
+);
+
+/// Twenty games of Alice end at once, each against another player: her rating history is one
+/// unbroken chain (each change starts from the one before), her counts add up to twenty, and her
+/// rating is the last link: what storing the same results one after another in that order gives.
+fn twenty_results_of_one_player_at_once_keep_every_rating_change(store: &Store) {
+    let conn = store.conn().unwrap();
+    let alice = players::ensure(&conn, "test", "alice", "alice", 0).unwrap().id;
+    let others: Vec<PlayerId> =
+        (0..20).map(|i| players::ensure(&conn, "test", &format!("p{i}"), &format!("p{i}"), 0).unwrap().id).collect();
+    drop(conn);
+    let scope = Scope::community("test", "c");
+    let score = |i: usize| [Score::Win, Score::Draw, Score::Loss][i % 3];
+    let start = Barrier::new(others.len());
+    std::thread::scope(|s| {
+        for (i, &other) in others.iter().enumerate() {
+            let (start, scope) = (&start, &scope);
+            s.spawn(move || {
+                start.wait();
+                store
+                    .unit(|| ratings::rate(&*store.conn()?, scope, "chess", None, alice, other, score(i), 1000))
+                    .expect("a result is stored");
+            });
+        }
+    });
+    let conn = store.conn().unwrap();
+    let mine = ratings::get(&conn, alice, &scope, "chess").unwrap().unwrap();
+    let wins = (0..20).filter(|&i| score(i) == Score::Win).count() as u32;
+    let draws = (0..20).filter(|&i| score(i) == Score::Draw).count() as u32;
+    assert_eq!((mine.games, mine.wins, mine.draws, mine.losses), (20, wins, draws, 20 - wins - draws));
+    let chain = ratings::history(&conn, alice, &scope, "chess", 100).unwrap();
+    assert_eq!(chain.len(), 20, "one history row per game");
+    for pair in chain.windows(2) {
+        assert_eq!(pair[1].rating_before, pair[0].rating_after, "a change was computed from a stale rating: {chain:?}");
+    }
+    assert_eq!(chain[0].rating_before, 1500.0);
+    assert_eq!(chain[19].rating_after, mine.rating.rating);
+}
+
+/// Two ladder games end at once (disjoint pairs): both results are applied, and the standings are
+/// those of the two results applied one after the other.
+fn two_ladder_results_at_once_are_both_applied(store: &Store) {
+    let conn = store.conn().unwrap();
+    let p: Vec<PlayerId> =
+        (1..=5).map(|i| players::ensure(&conn, "console", &format!("u{i}"), &format!("P{i}"), 1).unwrap().id).collect();
+    let id = ladders::create(&conn, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
+    ladders::update(&conn, id, |l| p.iter().try_for_each(|&x| l.join(x, 5).map(|_| ()))).unwrap().unwrap();
+    let a = ladders::update(&conn, id, |l| l.challenge_player(p[4], p[2], 10)).unwrap().unwrap();
+    let b = ladders::update(&conn, id, |l| l.challenge_player(p[1], p[0], 10)).unwrap().unwrap();
+    ladders::update(&conn, id, |l| l.accept(p[2], 20)).unwrap().unwrap();
+    ladders::update(&conn, id, |l| l.accept(p[0], 20)).unwrap().unwrap();
+    let before = ladders::load(&conn, id).unwrap().unwrap();
+    drop(conn);
+    let mut expected = before.clone();
+    expected.record_result(a, ChallengeResult::ChallengerWon, 30).unwrap();
+    expected.record_result(b, ChallengeResult::ChallengerWon, 30).unwrap();
+
+    let start = Barrier::new(2);
+    std::thread::scope(|s| {
+        for ch in [a, b] {
+            let start = &start;
+            s.spawn(move || {
+                start.wait();
+                store
+                    .unit(|| {
+                        let conn = store.conn()?;
+                        let out =
+                            ladders::update_in(&conn, id, |l| l.record_result(ch, ChallengeResult::ChallengerWon, 30))?;
+                        // Hold the ladder read a moment, as a real game's end does more work.
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                        Ok(out)
+                    })
+                    .expect("stored")
+                    .expect("the result applies");
+            });
+        }
+    });
+    let after = ladders::load(&store.conn().unwrap(), id).unwrap().unwrap();
+    assert_eq!(after.standings(), expected.standings());
+    assert_eq!(after.events().len(), expected.events().len(), "both results recorded");
+    assert_ne!(after.challenge(a).unwrap().status, before.challenge(a).unwrap().status);
+    assert_ne!(after.challenge(b).unwrap().status, before.challenge(b).unwrap().status);
+}
