@@ -62,7 +62,6 @@ fn ply_guard_under_threads_at_the_store_level() {
             let (path, barrier) = (path.clone(), barrier.clone());
             std::thread::spawn(move || {
                 let store = open_store(&path);
-                let c = store.conn().unwrap();
                 let fen = format!("fen-{i}");
                 let m = games::MoveUpdate {
                     typed: "x",
@@ -74,7 +73,9 @@ fn ply_guard_under_threads_at_the_store_level() {
                     outcome: None,
                 };
                 barrier.wait();
-                games::apply_move(&c, 1, 0, &m, T0, &mut games::no_end_hook).unwrap()
+                // As every write in capabot, one unit of work: on PostgreSQL a writer that met
+                // another's change runs again, and then finds the ply taken.
+                store.unit(|| games::apply_move(&*store.conn()?, 1, 0, &m, T0, &mut games::no_end_hook)).unwrap()
             })
         })
         .collect();

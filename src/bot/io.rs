@@ -388,6 +388,12 @@ pub struct Reply {
     /// around it (embed labels, confirmations) in it too.
     #[serde(default)]
     pub lang: crate::i18n::Lang,
+    /// A message of its own for its reader (the prompt to choose a secret bomb), not part of the
+    /// answer to the input that led to it: a front end posts it where it stays (that person's
+    /// direct messages), never as the private answer to their interaction, which would vanish
+    /// and would take the place of the input's public answer.
+    #[serde(default)]
+    pub stands_alone: bool,
 }
 
 impl Reply {
@@ -411,6 +417,7 @@ impl Reply {
             in_reply_to: None,
             outbox_id: None,
             lang: crate::i18n::current(),
+            stands_alone: false,
         }
     }
 }

@@ -347,7 +347,12 @@ impl Bot {
     fn internal_error(&self, inp: &Input, detail: &str, lang: Lang) -> String {
         let seq = self.error_seq.fetch_add(1, Ordering::Relaxed);
         let id = format!("E{:x}-{seq}", self.clock.now().rem_euclid(1 << 24));
-        tracing::error!(error_id = %id, platform = %inp.scope.platform, chat = %inp.scope.chat, author = %inp.author.id, "{detail}");
+        if crate::store::sql::conflict_met() {
+            // The unit of work met another writer: it runs again, and this answer is never sent.
+            tracing::debug!(platform = %inp.scope.platform, chat = %inp.scope.chat, "{detail}; the unit runs again");
+        } else {
+            tracing::error!(error_id = %id, platform = %inp.scope.platform, chat = %inp.scope.chat, author = %inp.author.id, "{detail}");
+        }
         crate::tl!(lang, "internal-error", id = id)
     }
 

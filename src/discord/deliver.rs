@@ -475,9 +475,11 @@ impl DiscordFrontEnd {
         let (channel, message) = match &reply.target {
             Target::Direct { user, .. } => {
                 // One person's own open interaction is answered privately (ephemeral): nobody
-                // else reads it. Otherwise, and if the interaction no longer answers, their DMs.
+                // else reads it. Otherwise, and if the interaction no longer answers, their DMs;
+                // a message that stands alone (a prompt) always goes there.
                 if let Audience::Only(reader) = &reply.audience
                     && reader.id == user.id
+                    && !reply.stands_alone
                     && let Some(p) = self.pending(reply)
                 {
                     let mut p = p.lock_owned().await;

@@ -12,7 +12,8 @@ use std::sync::Barrier;
 
 on_both_backends!(
     twenty_results_of_one_player_at_once_keep_every_rating_change,
-    two_ladder_results_at_once_are_both_applied
+    two_ladder_results_at_once_are_both_applied,
+    a_conflict_caught_inside_the_unit_still_runs_it_again
 );
 
 /// Twenty games of Alice end at once, each against another player: her rating history is one
@@ -95,4 +96,42 @@ fn two_ladder_results_at_once_are_both_applied(store: &Store) {
     assert_eq!(after.events().len(), expected.events().len(), "both results recorded");
     assert_ne!(after.challenge(a).unwrap().status, before.challenge(a).unwrap().status);
     assert_ne!(after.challenge(b).unwrap().status, before.challenge(b).unwrap().status);
+}
+
+/// Two units read a counter and write it back, so that on PostgreSQL one of them meets the other's
+/// change (a serialization failure). Like the core's savepoints, each catches its statement's
+/// error and goes on, to fail later on something else ("current transaction is aborted"): the
+/// conflict still makes the unit run again, and neither increment is lost.
+fn a_conflict_caught_inside_the_unit_still_runs_it_again(store: &Store) {
+    // SQLite holds its one write lock from the unit's start: only PostgreSQL lets the two meet.
+    let on_postgres = store.conn().unwrap().dialect() == crate::store::sql::Dialect::Postgres;
+    let start = Barrier::new(if on_postgres { 2 } else { 1 });
+    store
+        .conn()
+        .unwrap()
+        .execute_batch("CREATE TABLE counter (n BIGINT NOT NULL); INSERT INTO counter VALUES (0)")
+        .unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            let start = &start;
+            s.spawn(move || {
+                let mut first = true;
+                store
+                    .unit(|| {
+                        let conn = store.conn()?;
+                        let n: i64 = conn.query_row("SELECT n FROM counter", (), |r| r.get(0))?;
+                        if std::mem::take(&mut first) {
+                            start.wait();
+                        }
+                        // The caught error: this statement may be the one refused.
+                        let _ = conn.execute("UPDATE counter SET n = ?1", [n + 1]);
+                        conn.query_row("SELECT n FROM counter", (), |r| r.get::<i64>(0))?;
+                        Ok(())
+                    })
+                    .expect("each increment is stored");
+            });
+        }
+    });
+    let n: i64 = store.conn().unwrap().query_row("SELECT n FROM counter", (), |r| r.get(0)).unwrap();
+    assert_eq!(n, 2, "an increment was lost");
 }

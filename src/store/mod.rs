@@ -75,7 +75,7 @@ pub enum StoreError {
 }
 
 /// How many times [`Store::unit`] runs a unit that keeps meeting other writers' changes.
-pub const UNIT_TRIES: u32 = 12;
+pub const UNIT_TRIES: u32 = 16;
 
 impl StoreError {
     /// Whether the failure is a conflict with another writer, which running the unit again settles.
@@ -441,10 +441,15 @@ impl Store {
                 }
             };
             match result {
-                Err(e) if (e.is_conflict() || sql::take_conflict()) && attempt < UNIT_TRIES => {
+                // A conflict met anywhere in the run dooms it, even where the statement's own
+                // error was caught and the run went on to fail on something else (PostgreSQL's
+                // "current transaction is aborted").
+                Err(e) if (conflict || e.is_conflict() || sql::take_conflict()) && attempt < UNIT_TRIES => {
                     metrics::counter!("capabot_unit_retries_total").increment(1);
-                    // A short, growing, jittered pause so that the two writers do not meet again.
-                    let pause = rand::random_range(0..=(attempt as u64 * 4));
+                    // A jittered pause that doubles with each try (4 ms, 8 ms, … at most half a
+                    // second) so that the writers that met do not meet again: a burst of hundreds
+                    // of units at once spreads out instead of colliding on every try.
+                    let pause = rand::random_range(0..=(2u64 << attempt.min(8)).min(500));
                     std::thread::sleep(Duration::from_millis(pause));
                 }
                 other => return other,

@@ -98,7 +98,14 @@ pub fn migrate(client: &mut Client) -> Result<usize, PgError> {
 /// `max_connections` connections.
 pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
     // The parser's message never repeats the password it was given.
-    let config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
+    let mut config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
+    // Units of work run SERIALIZABLE (docs/postgres.md). A sequential scan there locks the whole
+    // table against writers, so two units that read a small table (which the planner would rather
+    // scan than index: the outbox, the claimed events, the offers) conflict although they touch
+    // different rows, and run again. PostgreSQL's manual advises steering the planner to index
+    // scans; with `enable_seqscan` off it scans a table whole only where no index serves.
+    let options = format!("{} -c enable_seqscan=off", config.get_options().unwrap_or_default());
+    config.options(options.trim());
     let pool = r2d2_postgres::r2d2::Pool::builder()
         .max_size(max_connections.max(1))
         .min_idle(Some(1))

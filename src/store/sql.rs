@@ -124,6 +124,11 @@ fn note_conflict() {
     CONFLICT.with(|c| c.set(true));
 }
 
+/// Whether a conflict was met on this thread since [`take_conflict`] was last called (keeps it).
+pub fn conflict_met() -> bool {
+    CONFLICT.with(std::cell::Cell::get)
+}
+
 /// Whether a conflict was met on this thread since the last call (and clears it).
 pub fn take_conflict() -> bool {
     CONFLICT.with(|c| c.replace(false))

@@ -167,7 +167,6 @@ impl Bot {
         mine.text = with_lang(mine_lang, || {
             t!("bomb-chosen", id = id, piece = piece_words(&start, sq), square = sq.to_string())
         });
-        mine.in_reply_to = None;
         out.replies.push(mine);
         out.replies.push(self.chosen_notice(&row, color, me)?);
         Ok(out)
@@ -209,6 +208,7 @@ impl Bot {
             self.board_reply(target, text, &start, None, color)
         });
         r.audience = Audience::Only(account.clone());
+        r.stands_alone = true;
         r.choices = candidates
             .iter()
             .map(|&sq| {
