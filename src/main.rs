@@ -83,10 +83,10 @@ enum Command {
         #[arg(long)]
         no_text_boards: bool,
     },
-    /// Run the Discord bot (token from DISCORD_TOKEN or the file named by DISCORD_TOKEN_FILE).
-    /// Every chat front end that has credentials in the environment (Discord: DISCORD_TOKEN or
-    /// DISCORD_TOKEN_FILE; Matrix: MATRIX_HOMESERVER, MATRIX_USER and a password or access token),
-    /// in one process with one host, one scheduler and one database.
+    /// Run every chat front end that has credentials in the environment, in one process.
+    ///
+    /// Discord: DISCORD_TOKEN or DISCORD_TOKEN_FILE; Matrix: MATRIX_HOMESERVER, MATRIX_USER and a
+    /// password or access token. One host, one scheduler and one database for all of them.
     #[cfg(any(feature = "discord", feature = "matrix"))]
     Run {
         #[arg(long)]
@@ -99,6 +99,7 @@ enum Command {
         #[command(flatten)]
         shards: ShardArgs,
     },
+    /// Run the Discord bot alone (token from DISCORD_TOKEN or the file named by DISCORD_TOKEN_FILE).
     #[cfg(feature = "discord")]
     Discord {
         /// Configuration file (default: ./capabot.toml when present).
@@ -110,7 +111,7 @@ enum Command {
         #[command(flatten)]
         shards: ShardArgs,
     },
-    /// Run the Matrix bot (MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN).
+    /// Run the Matrix bot alone (MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD or MATRIX_ACCESS_TOKEN).
     #[cfg(feature = "matrix")]
     Matrix {
         /// Configuration file (default: ./capabot.toml when present).
@@ -269,7 +270,8 @@ fn has_env(names: &[&str]) -> bool {
     names.iter().any(|n| std::env::var(n).is_ok_and(|v| !v.trim().is_empty()))
 }
 
-/// Which Discord shards this process runs (override `[discord] shards` and `shard_total`).
+// Which Discord shards this process runs (override `[discord] shards` and `shard_total`). A plain
+// comment: a doc comment here would become the `about` of every sub-command that flattens these.
 #[cfg(any(feature = "discord", feature = "matrix"))]
 #[derive(Args, Debug, Default)]
 struct ShardArgs {

@@ -3,9 +3,9 @@
 CREATE TABLE scheduler_failures (
     kind TEXT NOT NULL,
     item_id BIGINT NOT NULL,
-    tries INTEGER NOT NULL,
+    tries BIGINT NOT NULL,
     last_error TEXT NOT NULL,
     last_at BIGINT NOT NULL,
-    set_aside INTEGER NOT NULL DEFAULT 0,
+    set_aside BIGINT NOT NULL DEFAULT 0,
     PRIMARY KEY (kind, item_id)
 );

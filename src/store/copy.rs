@@ -5,7 +5,7 @@
 //! changes nothing.
 //!
 //! The tables and their columns are read from the target's catalogue, so a table added by a later
-//! migration is copied without a change here (`tests/pg_schema.rs` keeps the two schemas equal).
+//! migration is copied without a change here (`tests/pg/schema.rs` keeps the two schemas equal).
 //! Each table is read into memory whole: fine for a bot's database (a few hundred megabytes at the
 //! most), and simpler than a streaming copy.
 

@@ -3,7 +3,7 @@
 //! (see `docs/postgres.md` for the road to one interface with two backends).
 //!
 //! The schema lives in `migrations/postgres/`, one file per SQLite migration with the same number
-//! and the same meaning (`tests/pg_schema.rs` checks that the two agree column by column). The files
+//! and the same meaning (`tests/pg/schema.rs` checks that the two agree column by column). The files
 //! are embedded at build time and applied by `refinery`, which records each in
 //! `refinery_schema_history` with a checksum and refuses a database whose applied migrations were
 //! edited or are unknown. Several processes may start at once: the migrations run under a

@@ -1,4 +1,4 @@
-//! Helpers shared by the bot's integration tests: a bot on a temporary database file with a manual
+//! Helpers shared by the integration test binaries (`tests/*/main.rs` declare this module): a bot on a temporary database file with a manual
 //! clock, message builders, a database fingerprint, and seeded playouts that end decisively.
 #![allow(dead_code)]
 
@@ -23,9 +23,9 @@ pub fn db_path(dir: &Path) -> PathBuf {
     dir.join("capabot.db")
 }
 
-/// Whether this test binary runs the flows on PostgreSQL (`tests/pg_flows.rs`) rather than SQLite.
+/// Whether this test binary runs the flows on PostgreSQL (`tests/pg/`) rather than SQLite.
 pub fn on_postgres() -> bool {
-    env!("CARGO_CRATE_NAME").starts_with("pg_")
+    env!("CARGO_CRATE_NAME") == "pg"
 }
 
 /// The `db` setting that stands for a database file: the file itself on SQLite; on PostgreSQL,

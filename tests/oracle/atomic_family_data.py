@@ -7,7 +7,7 @@ ids), and positions from Fairy-Stockfish's atomic and chess test vectors (tests/
 variant's counts differ from lichess atomic's (for bomb: with a bomb given to each side).
 
 Usage (from the repository root): python3 tests/oracle/atomic_family_data.py [--out DIR]
-About ten minutes on one idle core. Then `cargo test --profile ci --no-default-features --test perft`.
+About ten minutes on one idle core. Then `cargo test --profile ci --no-default-features --test engine perft::`.
 """
 import os
 import sys

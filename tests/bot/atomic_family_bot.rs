@@ -1,10 +1,8 @@
 //! The atomic family through the bot core as the console drives it: listed by `variants`, explained by
 //! `rules`, challenged by name, played to a death-match double explosion and kingless play; secret-bomb
-//! chess starts by asking for the bombs by direct message (its whole flow: `tests/secret_bomb_flow.rs`).
+//! chess starts by asking for the bombs by direct message (its whole flow: `tests/bot/secret_bomb_flow.rs`).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn atomic_family_is_listed_explained_and_played_by_name() {

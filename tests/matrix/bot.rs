@@ -11,8 +11,7 @@
 //!
 //! The delay from a human's move to the bot's answer is printed (p50/p99), with the host's share.
 
-mod common;
-
+use crate::common::{T0, Wants, decisive_playout};
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, MoveOracle};
 use capabot::host::{Host, HostConfig};
 use capabot::matrix::{self, Credentials, MatrixFrontEnd, session::Secret};
@@ -20,7 +19,6 @@ use capabot::notation::fen;
 use capabot::rules::{Game, Move};
 use capabot::rules::{Position, Variant};
 use capabot::store::Store;
-use common::{T0, Wants, decisive_playout};
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::deserialized_responses::EncryptionInfo;
 use matrix_sdk::ruma::api::client::room::create_room::v3::{Request as CreateRoom, RoomPreset};

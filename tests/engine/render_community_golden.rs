@@ -6,7 +6,7 @@
 //! regenerate them:
 //!
 //! ```text
-//! CAPABOT_BLESS=1 cargo test --test render_community_golden
+//! CAPABOT_BLESS=1 cargo test --test engine render_community_golden::
 //! ```
 //!
 //! On a mismatch the rendered picture is written to `target/golden-failures/` for comparison.
@@ -15,8 +15,7 @@ use capabot::render::card::{CardRequest, CardRow, render_card};
 use capabot::render::chart::{ChartPoint, ChartRequest, render_chart};
 use capabot::render::{PictureWords, Theme};
 
-mod golden_check;
-use golden_check::check;
+use crate::golden_check::check;
 
 /// 2024-03-01 00:00 UTC.
 const MARCH_2024: i64 = 1_709_251_200;

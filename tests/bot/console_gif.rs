@@ -4,9 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
-
-use common::console_script as console;
+use crate::common::console_script as console;
 
 /// The `.gif` files the console reported writing, in order.
 fn animations(dir: &Path, text: &str) -> Vec<PathBuf> {

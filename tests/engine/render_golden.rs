@@ -4,7 +4,7 @@
 //! After an intentional change to the artwork, colours or layout, look at the new pictures and regenerate:
 //!
 //! ```text
-//! CAPABOT_BLESS=1 cargo test --release --test render_golden
+//! CAPABOT_BLESS=1 cargo test --release --test engine render_golden::
 //! ```
 //!
 //! On a mismatch the rendered picture is written to `target/golden-failures/` for comparison.
@@ -13,8 +13,7 @@ use capabot::notation::{fen, parse_move};
 use capabot::render::{RenderOptions, Theme, render};
 use capabot::rules::{Color, Move, MoveKind, Position, Square, Variant};
 
-mod golden_check;
-use golden_check::check;
+use crate::golden_check::check;
 
 /// The Capatomic mid-game: radiation on c4, h4 (earlier launches); White launches e1 at d6, clearing d7 and
 /// opening the b5–f9 diagonal: Black is in check, the blast area and origin are tinted, shields and Black's

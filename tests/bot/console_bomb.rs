@@ -1,7 +1,7 @@
 //! Secret-bomb chess in the console binary: the prompts come as direct messages printed with whom
 //! they are for, `/dm bomb …` answers them, and the game is won by the blast.
 
-mod common;
+use crate::common;
 
 #[test]
 fn a_bomb_game_through_the_console() {

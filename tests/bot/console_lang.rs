@@ -1,9 +1,7 @@
 //! A whole game in Turkish in the console binary: `lang tr` switches what a person reads, `settings
 //! lang:tr` what the chat reads; move notation stays in English letters.
 
-mod common;
-
-use common::console_script as console;
+use crate::common::console_script as console;
 
 #[test]
 fn a_whole_game_in_turkish() {

@@ -4,7 +4,7 @@
 //! descriptions, the channel's replies and buttons are Turkish, and each person's private answers
 //! are in their own app's language.
 
-mod common;
+use crate::common;
 
 use capabot::bot::ManualClock;
 use capabot::bot::{Bot, BotConfig, FirstLegalMove};

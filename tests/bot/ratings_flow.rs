@@ -2,11 +2,9 @@
 //! rating per variant, the commands that show them, and the result and its rating changes stored
 //! together or not at all (a process killed between them).
 
-mod common;
-
+use crate::common::*;
 use capabot::bot::Input;
 use capabot::rules::VARIANTS;
-use common::*;
 use std::process::Command;
 
 fn guild(who: &str, text: &str) -> Input {
@@ -104,7 +102,7 @@ fn a_community_may_force_rated_or_casual_games_and_keeps_its_own_ratings() {
 fn every_variant_keeps_its_own_rating() {
     let tb = new_bot();
     // Secret-bomb chess starts with the bombs chosen by direct message (its own flow and rating:
-    // tests/secret_bomb_flow.rs); the playouts here are for the others.
+    // tests/bot/secret_bomb_flow.rs); the playouts here are for the others.
     let playable: Vec<_> = VARIANTS.iter().filter(|v| !v.bombs).collect();
     for (i, v) in playable.iter().enumerate() {
         let chat = format!("t{i}");

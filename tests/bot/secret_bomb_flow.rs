@@ -5,13 +5,11 @@
 //! at once. A property test plays random games twice, with the same moves and two different secret
 //! bombs for Black, and checks that White and the chat see exactly the same texts and pictures in both.
 
-mod common;
-
+use crate::common::*;
 use capabot::bot::{Audience, BotConfig, Drawing, Input, Reply, Response, Scope, Target, UserRef, Via, command};
 use capabot::notation::san;
 use capabot::rules::variant::BOMB;
 use capabot::rules::{Color, Move, Position, Role, Square};
-use common::*;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};

@@ -2,12 +2,10 @@
 //! takebacks, aborts, the relocation setup phase, the clock, challenges, several games per chat,
 //! PGN, AI games, restarts and the load-time consistency check.
 
-mod common;
-
+use crate::common::*;
 use capabot::bot::{FirstLegalMove, ManualClock, MoveOracle, NoAi};
 use capabot::notation::fen;
 use capabot::rules::{Color, Game, Move, Outcome, Position, Variant, WinReason};
-use common::*;
 use std::sync::Arc;
 use std::time::Duration;
 

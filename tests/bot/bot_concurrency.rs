@@ -1,11 +1,9 @@
 //! Concurrency: many threads (each with its own bot and connections, sharing one database file)
 //! submit moves for the same ply; exactly one lands and the database stays consistent.
 
-mod common;
-
+use crate::common::*;
 use capabot::bot::NoAi;
 use capabot::store::games;
-use common::*;
 use std::sync::{Arc, Barrier};
 
 #[test]

@@ -2,10 +2,8 @@
 //! games, draws, forfeits by expiry, limits, administration, seasons, the standings message and its
 //! slot) and linking accounts across platforms.
 
-mod common;
-
+use crate::common::{T0, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
 use capabot::bot::{Audience, Input, Receipt, Reply, Response, Target};
-use common::{T0, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
 
 /// The standings reply of a response (the one carrying the ladder's slot).
 fn standings(r: &Response) -> &Reply {

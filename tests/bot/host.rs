@@ -1,13 +1,11 @@
 //! The shared host: replies delivered through the front end that owns their platform, direct
 //! messages with their fallback, AI moves on the pool, and shutdown.
 
-mod common;
-
+use crate::common::T0;
 use async_trait::async_trait;
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Receipt, Reply, Scope, Target, UserRef};
 use capabot::host::{DeliveryError, FrontEnd, Host, HostConfig};
 use capabot::store::Store;
-use common::T0;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -2,11 +2,9 @@
 //! community settings, direct-message notices, replaceable messages, and the upgrade of a schema-1
 //! database.
 
-mod common;
-
+use crate::common::*;
 use capabot::bot::{Audience, Body, Command, Input, Receipt, Reply, Scope, Target, UserRef};
 use capabot::store::Store;
-use common::*;
 
 fn in_guild(chat: &str, who: &str, text: &str) -> Input {
     let mut i = msg_in(chat, who, text);

@@ -4,15 +4,15 @@
 //! the board's size, every message's allowed mentions explicit and pinging only users it names,
 //! no REST call refused), and any WARN or ERROR from serenity, poise or the fake fails them.
 
-mod common;
+use crate::common;
 
+use crate::common::{Wants, decisive_playout};
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, MoveOracle};
 use capabot::discord::{self, DiscordOptions, Token};
 use capabot::host::{Host, HostConfig};
 use capabot::notation::fen;
 use capabot::rules::{Color, Position, Variant};
 use capabot::store::Store;
-use common::{Wants, decisive_playout};
 use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, Interaction, Sent, SentKind};
 use serde_json::{Value, json};
 use std::future::Future;

@@ -4,11 +4,9 @@
 //! window that starts a tournament by itself; and the refusals (non-administrators, aborting a
 //! tournament game, registering twice or late).
 
-mod common;
-
+use crate::common::{TestBot, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
 use capabot::bot::Response;
 use capabot::bot::command::{Command, TournamentCmd};
-use common::{TestBot, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
 use std::collections::{HashMap, HashSet};
 
 const DAY: i64 = 86_400;

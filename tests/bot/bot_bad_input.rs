@@ -1,9 +1,7 @@
 //! Bad input: random bytes, huge lines, unicode and right-to-left text, SQL-looking text and moves
 //! in someone else's game get a clear refusal (or are ignored as chatter) and change nothing.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 
 fn game_in_progress() -> TestBot {
