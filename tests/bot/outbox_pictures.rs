@@ -3,6 +3,7 @@
 //! rows written before descriptions still deliver their bytes, and a secret bomb is marked only in
 //! the description of a reply to its owner.
 
+use crate::common::{T0, db_path, msg_in, open_store};
 use async_trait::async_trait;
 use capabot::bot::{
     Bot, BotConfig, Drawing, FirstLegalMove, Input, ManualClock, Receipt, Reply, Scope, Target, UserRef, board_png,
@@ -10,7 +11,6 @@ use capabot::bot::{
 };
 use capabot::host::{DeliveryError, FrontEnd, Host, HostConfig};
 use capabot::rules::{Color, Game, Position, variant};
-use crate::common::{T0, db_path, msg_in, open_store};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -43,11 +43,14 @@ fn reader(r: &Reply) -> Option<String> {
     }
 }
 
-/// Everything a reply shows a reader, as text (its picture left out: see [`picture`]).
+/// Everything a reply shows a reader, as text (its picture left out: see [`picture`]; and its alt
+/// text, which names the square of every piece on the board, "Nb1" included, for everyone: the
+/// property test compares it whole between two games that differ only in a bomb).
 fn shown(r: &Reply) -> String {
     let mut copy = r.clone();
     copy.png = None;
     copy.drawing = None;
+    copy.alt_text = None;
     serde_json::to_string(&copy).expect("reply as JSON")
 }
 
@@ -215,12 +218,14 @@ fn bot_with_pictures() -> TestBot {
     new_bot_with(BotConfig { pictures: true, ..BotConfig::default() })
 }
 
-/// What everybody but `secret_owner` is shown by a response: text, choices and pictures, in order.
-fn seen_by_others(r: &Response, secret_owner: &str) -> Vec<(String, Option<Vec<u8>>)> {
+/// What everybody but `secret_owner` is shown by a response: text, choices, alt texts and pictures,
+/// in order.
+type Seen = (String, Option<String>, Option<Vec<u8>>);
+fn seen_by_others(r: &Response, secret_owner: &str) -> Vec<Seen> {
     r.replies
         .iter()
         .filter(|reply| reader(reply).as_deref() != Some(secret_owner))
-        .map(|reply| (shown(reply), picture(reply)))
+        .map(|reply| (shown(reply), reply.alt_text.clone(), picture(reply)))
         .collect()
 }
 
