@@ -643,6 +643,16 @@ impl Connection {
 
     /// Commits the open transaction.
     pub fn commit(&self) -> Result<()> {
+        #[cfg(feature = "postgres")]
+        if let Connection::Postgres(pg, _) = self
+            && STATEMENT_FAILED.with(|f| f.replace(false))
+        {
+            // A statement failed in this transaction and its error was caught: unless a savepoint
+            // undid it, PostgreSQL has aborted the transaction, and would answer COMMIT with a
+            // silent ROLLBACK — work reported saved that was not. Asked first, it says so
+            // (25P02), and the commit fails as it should.
+            pg.client.borrow_mut().batch_execute("SELECT 1")?;
+        }
         self.end("COMMIT")
     }
 
@@ -657,15 +667,7 @@ impl Connection {
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
                 open.set(None);
-                let mut client = pg.client.borrow_mut();
-                if sql == "COMMIT" && STATEMENT_FAILED.with(|f| f.replace(false)) {
-                    // A statement failed in this transaction and its error was caught: unless a
-                    // savepoint undid it, PostgreSQL has aborted the transaction, and would answer
-                    // COMMIT with a silent ROLLBACK — work reported saved that was not. Asked
-                    // first, it says so (25P02), and the commit fails as it should.
-                    client.batch_execute("SELECT 1")?;
-                }
-                Ok(client.batch_execute(sql)?)
+                Ok(pg.client.borrow_mut().batch_execute(sql)?)
             }
         }
     }
