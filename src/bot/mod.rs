@@ -12,6 +12,7 @@
 pub mod clock;
 pub mod command;
 pub(crate) mod commands;
+pub mod drawing;
 pub mod error;
 pub mod io;
 pub mod outbox;
@@ -21,6 +22,7 @@ pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
+pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;
 pub use io::{
     AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread, PictureFormat,

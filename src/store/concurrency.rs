@@ -13,7 +13,8 @@ use std::sync::Barrier;
 on_both_backends!(
     twenty_results_of_one_player_at_once_keep_every_rating_change,
     two_ladder_results_at_once_are_both_applied,
-    a_conflict_caught_inside_the_unit_still_runs_it_again
+    a_conflict_caught_inside_the_unit_still_runs_it_again,
+    a_caught_error_never_passes_for_a_commit
 );
 
 /// Twenty games of Alice end at once, each against another player: her rating history is one
@@ -134,4 +135,32 @@ fn a_conflict_caught_inside_the_unit_still_runs_it_again(store: &Store) {
     });
     let n: i64 = store.conn().unwrap().query_row("SELECT n FROM counter", (), |r| r.get(0)).unwrap();
     assert_eq!(n, 2, "an increment was lost");
+}
+
+/// A unit that catches a statement's error and ends well: on PostgreSQL the failed statement
+/// aborted the transaction, whose COMMIT the server answers with a silent ROLLBACK. The unit must
+/// then say it was not saved, never report success with nothing saved. Undone by a savepoint (the
+/// core's way), the error leaves the transaction whole, and the unit commits.
+fn a_caught_error_never_passes_for_a_commit(store: &Store) {
+    store.conn().unwrap().execute_batch("CREATE TABLE kept (n BIGINT NOT NULL)").unwrap();
+    let count = |n: i64| -> i64 {
+        store.conn().unwrap().query_row("SELECT count(*) FROM kept WHERE n = ?1", [n], |r| r.get(0)).unwrap()
+    };
+    let caught = store.unit(|| {
+        let conn = store.conn()?;
+        conn.execute("INSERT INTO kept VALUES (1)", ())?;
+        let _ = conn.execute("INSERT INTO no_such_table VALUES (1)", ());
+        Ok(())
+    });
+    assert_eq!(caught.is_ok(), count(1) == 1, "said {caught:?}, with {} rows saved", count(1));
+    let undone = store.unit(|| {
+        let conn = store.conn()?;
+        conn.execute("INSERT INTO kept VALUES (2)", ())?;
+        conn.execute_batch("SAVEPOINT s")?;
+        let _ = conn.execute("INSERT INTO no_such_table VALUES (1)", ());
+        conn.execute_batch("ROLLBACK TO s; RELEASE s")?;
+        Ok(())
+    });
+    assert!(undone.is_ok(), "{undone:?}");
+    assert_eq!(count(2), 1);
 }

@@ -100,6 +100,9 @@ impl From<r2d2_postgres::postgres::Error> for Error {
         if is_conflict_code(&e) {
             note_conflict();
         }
+        if e.as_db_error().is_some() {
+            STATEMENT_FAILED.with(|f| f.set(true));
+        }
         Error::Postgres(e)
     }
 }
@@ -117,6 +120,13 @@ thread_local! {
     /// error itself may be caught and turned into an answer further up (the core's savepoints):
     /// the flag still dooms the unit of work, which [`crate::store::Store::unit`] then runs again.
     static CONFLICT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(feature = "postgres")]
+thread_local! {
+    /// PostgreSQL refused a statement on this thread since the open transaction began: the
+    /// transaction is aborted unless a savepoint undid the statement (see [`Connection::commit`]).
+    static STATEMENT_FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
@@ -625,6 +635,7 @@ impl Connection {
                 };
                 pg.client.borrow_mut().batch_execute(sql)?;
                 open.set(Some(write));
+                STATEMENT_FAILED.with(|f| f.set(false));
                 Ok(())
             }
         }
@@ -632,6 +643,16 @@ impl Connection {
 
     /// Commits the open transaction.
     pub fn commit(&self) -> Result<()> {
+        #[cfg(feature = "postgres")]
+        if let Connection::Postgres(pg, _) = self
+            && STATEMENT_FAILED.with(|f| f.replace(false))
+        {
+            // A statement failed in this transaction and its error was caught: unless a savepoint
+            // undid it, PostgreSQL has aborted the transaction, and would answer COMMIT with a
+            // silent ROLLBACK — work reported saved that was not. Asked first, it says so
+            // (25P02), and the commit fails as it should.
+            pg.client.borrow_mut().batch_execute("SELECT 1")?;
+        }
         self.end("COMMIT")
     }
 
