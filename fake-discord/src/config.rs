@@ -26,6 +26,10 @@ pub struct FakeConfig {
     pub rate_limits: Option<RateLimits>,
     /// The shard count `GET /gateway/bot` recommends (1 unless [`FakeConfig::shards`]).
     pub recommended_shards: u32,
+    /// How long an interaction's token answers: 15 minutes on Discord. After it, follow-ups and
+    /// edits of the answer get 401 Invalid Webhook Token (50027) and a first answer 404 Unknown
+    /// interaction (10062), as Discord answers them. Tests shorten it.
+    pub interaction_lifetime: std::time::Duration,
     /// The `session_start_limit` of `GET /gateway/bot` ([`FakeConfig::session_start_limit`]).
     pub session_start_limit: SessionStartLimit,
     /// Whether the application may ask for the privileged Message Content intent (switched on in
@@ -97,6 +101,7 @@ impl FakeConfig {
             keep_history: true,
             rate_limits: None,
             recommended_shards: 1,
+            interaction_lifetime: std::time::Duration::from_secs(15 * 60),
             session_start_limit: SessionStartLimit::default(),
             message_content_allowed: true,
             sharding_required: 1,
@@ -148,6 +153,12 @@ impl FakeConfig {
     /// 4011 Sharding Required.
     pub fn sharding_required(mut self, shards: u32) -> FakeConfig {
         self.sharding_required = shards;
+        self
+    }
+
+    /// Interaction tokens answer for `lifetime` instead of Discord's 15 minutes.
+    pub fn interaction_lifetime(mut self, lifetime: std::time::Duration) -> FakeConfig {
+        self.interaction_lifetime = lifetime;
         self
     }
 

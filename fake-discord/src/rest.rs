@@ -826,6 +826,9 @@ async fn interaction_callback(
         Ok(_) => return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction"),
         Err(response) => return response.into_response(),
     };
+    if expired(&state, &token) {
+        return error(StatusCode::NOT_FOUND, 10062, "Unknown interaction");
+    }
     if state.interactions[&token].acknowledged {
         return error(StatusCode::BAD_REQUEST, 40060, "Interaction has already been acknowledged.");
     }
@@ -909,6 +912,11 @@ fn check_choices(data: &Value) -> Result<(), Box<Response>> {
     Ok(())
 }
 
+/// Whether the interaction's token has outlived [`crate::FakeConfig::interaction_lifetime`].
+fn expired(state: &State, token: &str) -> bool {
+    state.interactions.get(token).is_some_and(|i| i.created.elapsed() > state.config.interaction_lifetime)
+}
+
 /// The interaction of a webhook (follow-up) request, checking the application id.
 fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64), ApiError> {
     let unknown = || ApiError(StatusCode::NOT_FOUND, 10015, "Unknown Webhook");
@@ -916,6 +924,9 @@ fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64
         return Err(unknown());
     }
     let found = interaction_for(state, token).map_err(|_| unknown())?;
+    if expired(state, token) {
+        return Err(ApiError(StatusCode::UNAUTHORIZED, 50027, "Invalid Webhook Token"));
+    }
     // Follow-ups need an acknowledged interaction.
     if !state.interactions[token].acknowledged {
         return Err(unknown());

@@ -207,6 +207,8 @@ pub struct InteractionRecord {
     pub original: Option<u64>,
     /// For component interactions: the message whose component was used.
     pub source_message: Option<u64>,
+    /// When it was created: its token answers for [`crate::FakeConfig::interaction_lifetime`].
+    pub created: std::time::Instant,
 }
 
 pub struct Connection {
@@ -910,8 +912,15 @@ impl State {
             let found = self.messages.get(&message).cloned();
             interaction["message"] = found.unwrap_or_else(|| panic!("fake Discord: unknown message {message}"));
         }
-        let record =
-            InteractionRecord { id, kind, channel, acknowledged: false, original: None, source_message: source };
+        let record = InteractionRecord {
+            id,
+            kind,
+            channel,
+            acknowledged: false,
+            original: None,
+            source_message: source,
+            created: std::time::Instant::now(),
+        };
         self.interactions.insert(token.clone(), record);
         self.dispatch("INTERACTION_CREATE", interaction);
         Interaction { id, token }

@@ -219,11 +219,16 @@ fn failed(e: serenity::Error) -> DeliveryError {
     classify(&e)
 }
 
-/// An interaction whose token no longer answers (Unknown Interaction, Unknown Webhook, or any 404
-/// of an interaction route): its reply goes to the channel instead.
+/// What Discord answers (with 401) a follow-up or an edit made with an interaction's token after
+/// its 15 minutes.
+const INVALID_WEBHOOK_TOKEN: isize = 50027;
+
+/// Whether an interaction's token no longer answers: unknown (Unknown Interaction, Unknown
+/// Webhook, any 404 of an interaction route) or expired (401 Invalid Webhook Token). Its reply then
+/// goes to the channel instead, or by DM when it is one person's.
 fn interaction_expired(e: &serenity::Error) -> bool {
     matches!(e, serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r))
-        if r.status_code.as_u16() == 404 || [10062, 10015].contains(&r.error.code))
+        if [401, 404].contains(&r.status_code.as_u16()) || [10062, 10015, INVALID_WEBHOOK_TOKEN].contains(&r.error.code))
 }
 
 fn id_of(s: &str) -> Result<u64, DeliveryError> {

@@ -3051,3 +3051,73 @@ async fn a_failed_edit_is_retried_as_an_edit() {
     })
     .await;
 }
+
+/// An interaction's token answers for 15 minutes (here shortened to 1.5 s by the fake's clock);
+/// after it Discord answers a follow-up with 401 Invalid Webhook Token and a first answer with 404
+/// Unknown interaction. A reply retried past that goes to the channel as an ordinary message (the
+/// AI's move after `/play`, and an answer only its author needs). (Before: a 401 was a refusal, and
+/// the AI's move was dropped.)
+#[tokio::test(flavor = "current_thread")]
+async fn answers_retried_after_the_token_expired_go_to_the_channel() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(world().interaction_lifetime(Duration::from_millis(1_500))).await;
+        env.commands_in = None;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
+
+        // The AI's first move is a follow-up of `/play`: Discord fails it once, and the retry two
+        // seconds later finds the token expired.
+        fake.fail_next("POST", "/webhooks/1000/", FaultKind::ServerError(503), 1);
+        let options = json!([
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "color", "type": 3, "value": "black" },
+            { "name": "level", "type": 4, "value": 1 },
+        ]);
+        let play_ai = fake.slash_command(GENERAL, ALICE, "play", options);
+        let start = fake.wait_for(|s| s.interaction_id == Some(play_ai.id) && s.kind == SentKind::Edit, WAIT).await;
+        assert!(start.content().is_some_and(|c| c.contains("Game #1 starts")), "{start:?}");
+        let ai_move = fake
+            .wait_for(
+                |s| s.kind == SentKind::Message && s.channel_id == Some(GENERAL) && field(s, "Move").is_some(),
+                WAIT,
+            )
+            .await;
+        assert_eq!(ai_move.files.len(), 1, "with its board: {ai_move:?}");
+        assert_eq!(pinged(&ai_move), vec![ALICE.to_string()], "Alice is told it is her move");
+        let follow_ups: Vec<u16> = fake
+            .requests()
+            .iter()
+            .filter(|r| r.method == "POST" && r.path.starts_with("/api/v10/webhooks/1000/"))
+            .map(|r| r.status)
+            .collect();
+        assert_eq!(follow_ups, [503, 401], "failed once, then the token had expired");
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let moves_shown = fake.sent().iter().filter(|s| field(s, "Move").is_some()).count();
+        assert_eq!(moves_shown, 1, "the AI's move is shown once");
+
+        // An answer only its author needs (`/notify` shows Alice's own setting; nothing secret):
+        // its first answer fails once and the retry finds the interaction gone, so it is posted in
+        // the channel, as the typed `!notify` is answered. (A secret's reply goes by DM instead:
+        // `a_secret_bomb_game_with_the_choices_by_direct_message`.)
+        fake.fail_next("POST", "/callback", FaultKind::ServerError(503), 1);
+        let notify = fake.slash_command(GENERAL, ALICE, "notify", json!([]));
+        let notice = |s: &Sent| s.content().is_some_and(|c| c.contains("Direct-message notices"));
+        let posted = fake.wait_for(|s| s.kind == SentKind::Message && notice(s), WAIT).await;
+        assert_eq!(posted.channel_id, Some(GENERAL), "{posted:?}");
+        let callbacks: Vec<u16> = fake
+            .requests()
+            .iter()
+            .filter(|r| r.path == format!("/api/v10/interactions/{}/{}/callback", notify.id, notify.token))
+            .map(|r| r.status)
+            .collect();
+        assert_eq!(callbacks.first(), Some(&503), "{callbacks:?}");
+        assert!(callbacks[1..].iter().all(|&s| s == 404), "then Unknown interaction: {callbacks:?}");
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        assert_eq!(fake.sent().iter().filter(|s| notice(s)).count(), 1, "answered once");
+        let follow_up = play_ai.token.as_str();
+        env.finish(bot, &[(503, follow_up), (401, follow_up), (503, "/callback"), (404, "/callback")]).await;
+    })
+    .await;
+}
