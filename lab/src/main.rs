@@ -311,6 +311,24 @@ enum Command {
         #[arg(long, num_args = 1..)]
         games: Vec<String>,
     },
+    /// Move latency through the host without and with analyses running (the goal: p99 at most 1.3×).
+    BenchAnalysisLoad {
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 40)]
+        plies: usize,
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Analyses running at once during the timed moves.
+        #[arg(long, default_value_t = 2)]
+        analyses: usize,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Fit a variant's win curve (the slope of winning chances in the score) from self-play games
     /// labelled with their results.
     FitCurve {
@@ -452,6 +470,19 @@ fn run(cli: Cli) -> Result<(), String> {
                 };
                 outln!("{}", capabot_lab::analysis::bench(v, plies, nodes, runs, goal));
             }
+        }
+        Command::BenchAnalysisLoad { games, threads, plies, variant, analyses, runs, seed } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions {
+                games,
+                threads,
+                plies,
+                variant: v,
+                pictures: true,
+                seed,
+                core_threads: None,
+            };
+            outln!("{}", bench::bot::analysis_load_rounds(&opts, analyses, runs)?);
         }
         Command::FitCurve { variant, games, plies, nodes, seed } => {
             let v = tools::variant(&variant)?;
