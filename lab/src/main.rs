@@ -387,15 +387,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::BenchShards { games, threads, plies, variant, runs, seed, rate, capabot } => {
             let v = tools::variant(&variant)?;
             // The processes draw their pictures (their default).
-            let opts = bench::bot::BenchOptions {
-                games,
-                threads,
-                plies,
-                variant: v,
-                pictures: true,
-                seed,
-                core_threads: None,
-            };
+            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
             outln!("{}", bench::shards::shard_rounds(capabot, &opts, runs, rate)?);
         }
         #[cfg(not(feature = "postgres"))]
@@ -445,15 +437,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::BenchUnit { games, plies, variant, runs, seed } => {
             let v = tools::variant(&variant)?;
-            let opts = bench::bot::BenchOptions {
-                games,
-                threads: 1,
-                plies,
-                variant: v,
-                pictures: true,
-                seed,
-                core_threads: None,
-            };
+            let opts = bench::bot::BenchOptions::with_pictures(games, 1, plies, v, seed);
             outln!("{}", bench::bot::unit_rounds(&opts, runs)?);
         }
         Command::BenchAnalysis { runs, nodes, games } => {
@@ -473,15 +457,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::BenchAnalysisLoad { games, threads, plies, variant, analyses, runs, seed } => {
             let v = tools::variant(&variant)?;
-            let opts = bench::bot::BenchOptions {
-                games,
-                threads,
-                plies,
-                variant: v,
-                pictures: true,
-                seed,
-                core_threads: None,
-            };
+            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
             outln!("{}", bench::bot::analysis_load_rounds(&opts, analyses, runs)?);
         }
         Command::FitCurve { variant, games, plies, nodes, seed } => {

@@ -31,6 +31,11 @@ pub struct BenchOptions {
 }
 
 impl BenchOptions {
+    /// Games with pictures and the host's default core threads.
+    pub fn with_pictures(games: usize, threads: usize, plies: usize, variant: &'static Variant, seed: u64) -> Self {
+        BenchOptions { games, threads, plies, variant, pictures: true, seed, core_threads: None }
+    }
+
     /// The host's settings for a load run: no scheduler ticks, one AI thread.
     pub fn host_config(&self) -> HostConfig {
         let mut config = HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() };
