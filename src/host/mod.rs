@@ -118,6 +118,9 @@ pub enum Delivery {
     Delayed,
 }
 
+/// How long an analysis's next position waits at most for the inputs in the core to be handled.
+const ANALYSIS_YIELD_AT_MOST: Duration = Duration::from_millis(250);
+
 /// How often an analysis's progress message is replaced at most.
 const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
@@ -745,7 +748,8 @@ impl Host {
 
     /// Runs an analysis on the AI pool one position at a time: each position takes a place of the
     /// pool and gives it back, so the AI's moves in games (waiting for a place in turn) go between
-    /// an analysis's positions instead of after all of them. The progress message is replaced
+    /// an analysis's positions instead of after all of them; and a position waits while people's
+    /// inputs are in the core. The progress message is replaced
     /// every few seconds; the result is stored and announced through the core's unit of work.
     async fn run_analysis_inner(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Delivery {
         let mut analyser = match job.analyser() {
@@ -759,6 +763,15 @@ impl Host {
         let total = analyser.total();
         let mut last_shown = std::time::Instant::now();
         loop {
+            // People first: while inputs are in the core or waiting for it, the next position waits
+            // (a little at a time, at most a quarter of a second, so a busy bot still finishes).
+            let yielding = std::time::Instant::now();
+            while self.in_core.load(std::sync::atomic::Ordering::SeqCst) > 0
+                && yielding.elapsed() < ANALYSIS_YIELD_AT_MOST
+                && !self.stop.is_cancelled()
+            {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
             let Ok(permit) = self.ai_pool.clone().acquire_owned().await else { return Delivery::Done };
             if self.stop.is_cancelled() {
                 // Nothing is stored: the person asks again after the restart.
