@@ -353,15 +353,20 @@ pub struct Reply {
     pub target: Target,
     pub text: String,
     pub audience: Audience,
-    /// A board picture (PNG) and its description for screen readers. Kept beside the JSON in the
-    /// outbox, not inside it.
+    /// A board picture (PNG) and its description for screen readers. Drawn from [`Reply::drawing`]
+    /// when the reply is delivered; never stored (outbox rows written before drawings keep theirs
+    /// beside the JSON).
     #[serde(skip)]
     pub png: Option<Vec<u8>>,
     /// An animated picture (GIF) of a whole game, described by `alt_text` too. A reply carries a
     /// still picture or an animation, never both; [`Reply::picture`] gives whichever it is with its
-    /// format. Kept beside the JSON in the outbox, like `png`.
+    /// format. Drawn and stored like `png`.
     #[serde(skip)]
     pub animation: Option<Vec<u8>>,
+    /// What the picture shows, stored with the reply and drawn into `png` or `animation` just before
+    /// delivery ([`Reply::draw`]), outside the unit of work that wrote the reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drawing: Option<super::drawing::Drawing>,
     pub alt_text: Option<String>,
     /// A compact text board, for front ends without pictures (and the console).
     pub text_board: Option<String>,
@@ -400,6 +405,7 @@ impl Reply {
             audience: Audience::Everyone,
             png: None,
             animation: None,
+            drawing: None,
             alt_text: None,
             text_board: None,
             file: None,

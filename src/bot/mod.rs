@@ -13,6 +13,7 @@ pub(crate) mod analysis;
 pub mod clock;
 pub mod command;
 pub(crate) mod commands;
+pub mod drawing;
 pub mod error;
 pub mod io;
 pub mod outbox;
@@ -22,6 +23,7 @@ pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
+pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;
 pub use io::{
     AiJob, AnalysisJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread,

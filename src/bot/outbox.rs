@@ -49,7 +49,9 @@ impl Failure {
     }
 }
 
-/// The stored form of a reply: the reply as JSON (its picture is kept beside it).
+/// The stored form of a reply: the reply as JSON, its picture as a description inside it
+/// ([`Reply::drawing`], drawn when delivered). Rows written before descriptions keep the picture's
+/// bytes beside the JSON, and still deliver them.
 #[derive(Serialize, Deserialize)]
 struct Stored {
     v: u32,
@@ -57,6 +59,12 @@ struct Stored {
     /// The picture beside the row is the reply's animation (GIF), not its still picture.
     #[serde(default)]
     animated: bool,
+}
+
+/// The bytes stored beside a reply: none when the reply describes its picture (the description
+/// is in the JSON), else the picture it carries (a reply built with bytes and no description).
+fn picture_beside(reply: &Reply) -> Option<&[u8]> {
+    if reply.drawing.is_some() { None } else { reply.animation.as_deref().or(reply.png.as_deref()) }
 }
 
 /// The outbox key of a target: rows with one key go out in order.
@@ -71,7 +79,8 @@ pub fn chat_key(target: &Target) -> String {
 }
 
 fn encode(reply: &Reply) -> Result<String, BotError> {
-    serde_json::to_string(&Stored { v: 1, reply: reply.clone(), animated: reply.animation.is_some() })
+    let animated = picture_beside(reply).is_some() && reply.animation.is_some();
+    serde_json::to_string(&Stored { v: 1, reply: reply.clone(), animated })
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
 }
 
@@ -112,8 +121,7 @@ impl Bot {
             for r in &mut response.replies {
                 r.keep_private();
                 let encoded = encode(r).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
-                let picture = r.animation.as_deref().or(r.png.as_deref());
-                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encoded, picture, now)?;
+                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encoded, picture_beside(r), now)?;
             }
             Ok(response)
         });

@@ -1,8 +1,9 @@
 //! The two seams between the bot and the heavier parts: the board picture and the AI. Tests drive
 //! the bot through them with stand-ins; the real renderer and AI plug in here.
 
+use super::drawing::board_options;
 use crate::ai::Limits;
-use crate::render::{GifError, GifRequest, RenderOptions, Theme, render, render_gif};
+use crate::render::{GifError, GifRequest, Theme, render, render_gif};
 use crate::rules::{Color, Game, Move, Position};
 use std::time::Duration;
 
@@ -81,15 +82,7 @@ pub fn board_png_marking(
     viewer: Color,
     bomb_of: Option<Color>,
 ) -> Option<Vec<u8>> {
-    let opts = RenderOptions {
-        show_bomb_of: bomb_of,
-        size: PICTURE_SIZE,
-        orientation: viewer,
-        last_move,
-        show_launch_ready: pos.variant().missiles,
-        ..RenderOptions::default()
-    };
-    let png = render(pos, &opts);
+    let png = render(pos, &board_options(pos, last_move, viewer, bomb_of, PICTURE_SIZE, Theme::default()));
     (!png.is_empty()).then_some(png)
 }
 

@@ -398,6 +398,7 @@ fn without_pictures(reply: &Reply, lacking: serenity::all::Permissions) -> Reply
     let mut plain = reply.clone();
     plain.png = None;
     plain.animation = None;
+    plain.drawing = None;
     plain.alt_text = None;
     plain.card = None;
     plain.file = None;

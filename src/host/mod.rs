@@ -1,6 +1,6 @@
 //! The host: one async home (tokio) for the core and every front end plugged into it.
 //!
-//! It runs the core's blocking work (SQLite, pictures) off the async threads, runs AI jobs on a
+//! It runs the core's blocking work (SQLite) off the async threads, runs AI jobs on a
 //! bounded pool so a long search never stalls other games, ticks the scheduler on an interval, and
 //! delivers each reply through the front end that owns its platform — direct messages where the
 //! front end has them, the reply's fallback chat where it has not. Front ends translate events into
@@ -13,6 +13,11 @@
 //! the drainer ([`Host::start_drainer`]), which also delivers what a crash or restart left behind;
 //! a permanent one is classified and reported back to the core. A process drains only the
 //! platforms it has front ends for.
+//!
+//! A reply's picture travels as a description ([`crate::bot::Drawing`]) and is drawn just before the
+//! reply is handed to its front end, on the blocking pool in a lane of its own ([`Host::drawn`]):
+//! never inside the core's unit of work, so writers do not queue behind picture work, and front ends
+//! receive the bytes.
 //!
 //! Shutdown: [`Host::shutdown`] stops taking input, lets in-flight work finish and be announced, and
 //! abandons AI searches still running — their moves are not stored, and [`Host::resume_ai`] plays
@@ -152,8 +157,9 @@ pub trait FrontEnd: Send + Sync {
 pub struct HostConfig {
     /// AI searches at once.
     pub ai_threads: usize,
-    /// The core's blocking work (SQLite, pictures) at once. More than the cores only adds contention:
-    /// inputs beyond it wait their turn in arrival order, each holding no database connection.
+    /// The core's blocking work (SQLite) at once, and as many pictures drawn at once beside it. More
+    /// than the cores only adds contention: inputs beyond it wait their turn in arrival order, each
+    /// holding no database connection.
     pub core_threads: usize,
     /// How often the scheduler runs.
     pub tick_every: Duration,
@@ -211,6 +217,8 @@ pub struct Host {
     /// delivered is recorded at once, not behind a burst of moves waiting for the core. Until it
     /// is, a crash would make the row be delivered again.
     outbox_lane: Arc<Semaphore>,
+    /// Pictures being drawn for delivery ([`HostConfig::core_threads`] at once).
+    draw_lane: Arc<Semaphore>,
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
@@ -239,6 +247,7 @@ impl Host {
             ai_pool: Arc::new(Semaphore::new(config.ai_threads.max(1))),
             core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
             outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
+            draw_lane: Arc::new(Semaphore::new(config.core_threads.max(1))),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config: config.clone(),
@@ -577,6 +586,8 @@ impl Host {
         if row.attempts > 0 && row.not_before > self.bot.now() {
             return false;
         }
+        // Drawn once, however often it is tried.
+        let row = Outgoing { reply: self.drawn(row.reply).await, ..row };
         let mut tries = 0;
         loop {
             tries += 1;
@@ -820,10 +831,32 @@ impl Host {
         self.front_ends.read().ok().and_then(|m| m.get(platform).cloned())
     }
 
-    /// Delivers one reply through its platform's front end; a direct message goes to its fallback
-    /// chat where the front end has no direct messages, or the person's are closed, or the direct
-    /// chat cannot be reached for good.
+    /// Delivers one reply through its platform's front end, its picture drawn first
+    /// ([`Host::drawn`]); a direct message goes to its fallback chat where the front end has no
+    /// direct messages, or the person's are closed, or the direct chat cannot be reached for good.
     pub async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        if reply.needs_drawing() {
+            return self.deliver_drawn(&self.drawn(reply.clone()).await).await;
+        }
+        self.deliver_drawn(reply).await
+    }
+
+    /// The reply with its described picture drawn ([`Reply::draw`]), on the blocking pool at most
+    /// [`HostConfig::core_threads`] at once, outside any transaction. A reply without a description, or
+    /// drawn already, comes back as it is.
+    pub async fn drawn(&self, reply: Reply) -> Reply {
+        if !reply.needs_drawing() {
+            return reply;
+        }
+        let copy = reply.clone();
+        match Self::on_lane(&self.draw_lane, move || copy.drawn()).await {
+            Some(drawn) => drawn,
+            // The drawing panicked (logged): the reply goes out without its picture.
+            None => Reply { drawing: None, ..reply },
+        }
+    }
+
+    async fn deliver_drawn(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
         let Some(fe) = self.front_end(reply.target.platform()) else {
             return Err(DeliveryError::transient(format!("no front end for {} here", reply.target.platform())));
         };

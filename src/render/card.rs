@@ -15,7 +15,7 @@ pub const MAX_ROWS: usize = 20;
 pub const MAX_TEXT_CHARS: usize = 64;
 
 /// One player's row.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CardRow {
     /// Place in the ranking; `None` for provisional players.
     pub place: Option<u32>,

@@ -17,7 +17,7 @@ pub const MAX_POINTS: usize = 1000;
 pub const MAX_NAME_CHARS: usize = 64;
 
 /// One rated game: the time (Unix seconds) and the rating and deviation after it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChartPoint {
     pub at: i64,
     pub rating: f64,

@@ -28,7 +28,7 @@ pub use theme::Theme;
 
 /// The words drawn on the rating pictures (leaderboard card, rating chart), in their reader's
 /// language; [`Default`] is English. The bot fills them from its catalogues.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PictureWords {
     /// Column titles of the card (drawn as given; English uses capitals).
     pub player: String,

@@ -19,7 +19,8 @@ impl Rgba {
 }
 
 /// The board themes a user can pick.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Theme {
     /// Warm wood: cream and brown squares (the default).
     #[default]

@@ -38,8 +38,13 @@ impl T {
     }
 }
 
-fn animations(r: &Response) -> Vec<&Reply> {
-    r.replies.iter().filter(|r| r.picture().is_some_and(|(f, _)| f == PictureFormat::Gif)).collect()
+/// The replies whose picture, drawn as delivery draws it, is an animation.
+fn animations(r: &Response) -> Vec<Reply> {
+    r.replies
+        .iter()
+        .map(|r| r.clone().drawn())
+        .filter(|r| r.picture().is_some_and(|(f, _)| f == PictureFormat::Gif))
+        .collect()
 }
 
 fn frame_count(bytes: &[u8]) -> usize {
@@ -75,7 +80,7 @@ fn the_animation_reply_carries_the_game() {
         t.say(who, m);
     }
     let r = t.say("alice", "!gif #1");
-    let a = animations(&r)[0];
+    let a = &animations(&r)[0];
     assert_eq!(frame_count(a.picture().unwrap().1), 5);
     let alt = a.alt_text.as_deref().unwrap();
     assert!(alt.contains("alice (white) vs bob (black)") && alt.contains("1. f3 e5 2. g4 Qh4#"), "{alt}");

@@ -19,6 +19,7 @@ mod console_lang;
 mod frontend_contract;
 mod gif_flow;
 mod host;
+mod outbox_pictures;
 mod ratings_flow;
 mod secret_bomb_flow;
 mod tournament_flow;

@@ -45,10 +45,13 @@ fn a_rated_game_changes_both_ratings_and_says_so() {
     // The commands show it.
     let r = tb.bot.handle(&msg_in("main", "bob", "!rating chess"));
     assert!(r.text().contains("bob — Chess globally: ") && r.text().contains("1 game: +1 =0 −0"), "{}", r.text());
-    let r = tb.bot.handle(&msg_in("main", "carol", "!leaderboard chess"));
+    let mut r = tb.bot.handle(&msg_in("main", "carol", "!leaderboard chess"));
+    assert!(r.replies[0].png.is_none() && r.replies[0].drawing.is_some(), "described, drawn when delivered");
+    r.draw();
     assert!(r.text().contains("Chess leaderboard globally") && r.text().contains("Provisional: bob"), "{}", r.text());
     assert!(r.replies[0].png.as_ref().is_some_and(|p| p.starts_with(b"\x89PNG")));
-    let r = tb.bot.handle(&msg_in("main", "carol", "!history @alice chess"));
+    let mut r = tb.bot.handle(&msg_in("main", "carol", "!history @alice chess"));
+    r.draw();
     assert!(r.text().contains("alice's Chess rating globally: 1500 → "), "{}", r.text());
     assert!(r.replies[0].png.as_ref().is_some_and(|p| p.starts_with(b"\x89PNG")));
     assert!(tb.say("carol", "!rating chess").contains("carol has no rated Chess games globally yet"));

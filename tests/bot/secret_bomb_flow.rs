@@ -6,7 +6,7 @@
 //! bombs for Black, and checks that White and the chat see exactly the same texts and pictures in both.
 
 use crate::common::*;
-use capabot::bot::{Audience, BotConfig, Input, Reply, Response, Scope, Target, UserRef, Via, command};
+use capabot::bot::{Audience, BotConfig, Drawing, Input, Reply, Response, Scope, Target, UserRef, Via, command};
 use capabot::notation::san;
 use capabot::rules::variant::BOMB;
 use capabot::rules::{Color, Move, Position, Role, Square};
@@ -43,11 +43,20 @@ fn reader(r: &Reply) -> Option<String> {
     }
 }
 
-/// Everything a reply shows a reader, as text (picture bytes left out).
+/// Everything a reply shows a reader, as text (its picture left out: see [`picture`]; and its alt
+/// text, which names the square of every piece on the board, "Nb1" included, for everyone: the
+/// property test compares it whole between two games that differ only in a bomb).
 fn shown(r: &Reply) -> String {
     let mut copy = r.clone();
     copy.png = None;
+    copy.drawing = None;
+    copy.alt_text = None;
     serde_json::to_string(&copy).expect("reply as JSON")
+}
+
+/// The reply's picture as delivered (drawn from its description).
+fn picture(r: &Reply) -> Option<Vec<u8>> {
+    r.clone().drawn().png
 }
 
 /// Records every reply and checks none reveals a secret to someone it is not for.
@@ -63,6 +72,10 @@ impl Watch {
         for reply in r.replies {
             let reader = reader(&reply);
             let body = shown(&reply);
+            // A bomb is marked only in a picture for one person's direct messages.
+            if let Some(Drawing::Board(board)) = &reply.drawing {
+                assert!(board.bomb.is_none() || reader.is_some(), "a bomb marked in a chat's picture: {reply:?}");
+            }
             for (owner, square) in &self.secrets {
                 if reader.as_deref() != Some(owner) {
                     assert!(
@@ -84,7 +97,8 @@ impl Watch {
 
 #[test]
 fn a_whole_bomb_game_keeps_both_secrets_until_the_blast() {
-    let tb = new_bot();
+    // With pictures: every board's description is checked too (see `Watch::take`).
+    let tb = bot_with_pictures();
     let mut w = Watch { secrets: vec![("alice", "b1"), ("bob", "h7")], seen: vec![] };
     w.take(tb.raw("alice", "!challenge @bob bomb color:white"));
     let start = tb.raw("bob", "!accept");
@@ -140,6 +154,15 @@ fn a_whole_bomb_game_keeps_both_secrets_until_the_blast() {
     // Her own board, by direct message, marks her bomb: for her eyes only.
     let own = dm(&tb, "alice", "board");
     assert!(own.text().contains("knight on b1") && own.text().contains("on d5 now"), "{}", own.text());
+    let marked: Vec<_> = own
+        .replies
+        .iter()
+        .filter_map(|r| match &r.drawing {
+            Some(Drawing::Board(b)) => Some((reader(r), b.bomb.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(marked, vec![(Some("alice".to_string()), Some("d5".to_string()))], "her bomb marked where it is now");
     w.take(own);
     // A detonation that is not hers: refused without telling where hers is.
     let out = w.take(tb.raw("alice", "Nxe7"));
@@ -195,12 +218,14 @@ fn bot_with_pictures() -> TestBot {
     new_bot_with(BotConfig { pictures: true, ..BotConfig::default() })
 }
 
-/// What everybody but `secret_owner` is shown by a response: text, choices and pictures, in order.
-fn seen_by_others(r: &Response, secret_owner: &str) -> Vec<(String, Option<Vec<u8>>)> {
+/// What everybody but `secret_owner` is shown by a response: text, choices, alt texts and pictures,
+/// in order.
+type Seen = (String, Option<String>, Option<Vec<u8>>);
+fn seen_by_others(r: &Response, secret_owner: &str) -> Vec<Seen> {
     r.replies
         .iter()
         .filter(|reply| reader(reply).as_deref() != Some(secret_owner))
-        .map(|reply| (shown(reply), reply.png.clone()))
+        .map(|reply| (shown(reply), reply.alt_text.clone(), picture(reply)))
         .collect()
 }
 

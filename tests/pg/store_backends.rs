@@ -9,13 +9,13 @@ use capabot::store::{Connection, Store, events};
 use pg_harness::PgServer;
 
 /// `games::apply_move`'s guard.
-fn advance(conn: &Connection, game: i64, expected_ply: i64) -> bool {
+fn advance(conn: &Connection, game: i64, expected_ply: i64) -> capabot::store::Result<bool> {
     let sql = "UPDATE games SET ply = ply + 1, updated_at = ?3 WHERE id = ?1 AND ply = ?2 AND status = 'active'";
-    conn.execute(sql, capabot::store_params![game, expected_ply, 1]).unwrap() == 1
+    Ok(conn.execute(sql, capabot::store_params![game, expected_ply, 1])? == 1)
 }
 
-fn claim(conn: &Connection, event_id: &str) -> bool {
-    events::claim(conn, "discord", event_id, 0).unwrap()
+fn claim(conn: &Connection, event_id: &str) -> capabot::store::Result<bool> {
+    events::claim(conn, "discord", event_id, 0)
 }
 
 /// Two stores on one migrated database with one active game (id 1) at ply 0.
@@ -47,20 +47,15 @@ fn seed(conn: &Connection) {
 }
 
 /// The first store does `act` in an open transaction; the second does it too from another
-/// thread (waiting for the first where the engine makes it), then the first commits or rolls
-/// back. Returns what each got.
-fn race(pair: Pair, act: fn(&Connection) -> bool, first_commits: bool) -> (bool, bool) {
+/// thread, in a unit of work as the product does (waiting for the first where the engine makes
+/// it, and run again when PostgreSQL's serializable isolation turns it away because the first
+/// committed meanwhile), then the first commits or rolls back. Returns what each got.
+fn race(pair: Pair, act: fn(&Connection) -> capabot::store::Result<bool>, first_commits: bool) -> (bool, bool) {
     let (first, second) = pair;
     let conn = first.conn().unwrap();
     conn.begin_write().unwrap();
-    let first_got = act(&conn);
-    let other = thread::spawn(move || {
-        let conn = second.conn().unwrap();
-        conn.begin_write().unwrap();
-        let got = act(&conn);
-        conn.commit().unwrap();
-        got
-    });
+    let first_got = act(&conn).unwrap();
+    let other = thread::spawn(move || second.unit(|| act(&*second.conn()?)).unwrap());
     if first_commits {
         conn.commit().unwrap();
     } else {
@@ -103,7 +98,7 @@ fn rows_read_back_alike_on_both_backends() {
     let database = server.create_database().unwrap();
     for (backend, (store, _)) in [("SQLite", sqlite_pair(&dir)), ("PostgreSQL", postgres_pair(&database))] {
         let conn = store.conn().unwrap();
-        assert!(claim(&conn, "e-1") && !claim(&conn, "e-1"), "{backend}: a second claim fails");
+        assert!(claim(&conn, "e-1").unwrap() && !claim(&conn, "e-1").unwrap(), "{backend}: a second claim fails");
         let rows: Vec<(i64, String, Option<String>)> = conn
             .query_all(
                 "SELECT id, name, NULLIF(name, ?1) FROM players WHERE id >= ?2 ORDER BY id",

@@ -56,6 +56,11 @@ pub struct BenchReport {
     pub p50: Duration,
     pub p99: Duration,
     pub max: Duration,
+    /// Bytes the process wrote while the moves were played (`wchar` of `/proc/self/io`: the
+    /// database's write-ahead log and its checkpoints; `None` where the system does not say).
+    pub written: Option<u64>,
+    /// Bytes of outbox rows (the reply's JSON and any picture beside it) the moves added.
+    pub outbox_bytes: u64,
 }
 
 impl BenchReport {
@@ -73,7 +78,19 @@ impl BenchReport {
             p50: pct(0.50),
             p99: pct(0.99),
             max: latencies.last().copied().unwrap_or_default(),
+            written: None,
+            outbox_bytes: 0,
         }
+    }
+
+    /// Bytes written a move (see [`BenchReport::written`]).
+    pub fn written_per_move(&self) -> Option<f64> {
+        self.written.map(|w| w as f64 / self.accepted.max(1) as f64)
+    }
+
+    /// Outbox bytes a move (see [`BenchReport::outbox_bytes`]).
+    pub fn outbox_per_move(&self) -> f64 {
+        self.outbox_bytes as f64 / self.accepted.max(1) as f64
     }
 
     pub fn moves_per_sec(&self) -> f64 {
@@ -231,7 +248,9 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
         move |input: Input| -> (bool, usize) {
             match through {
                 Through::Core => {
-                    let r = bot.handle(&input);
+                    // Pictures drawn after the unit of work, as the host draws them for delivery.
+                    let mut r = bot.handle(&input);
+                    r.draw();
                     (r.text().contains("played by"), r.replies.iter().filter(|r| r.png.is_some()).count())
                 }
                 Through::Host => {
@@ -293,6 +312,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
             rounds
         }));
     }
+    let (written0, outbox0) = (bytes_written(), outbox_bytes(&bot)?);
     let t0 = Instant::now();
     let mut handles = Vec::new();
     for t in 0..opts.threads.max(1) {
@@ -365,7 +385,10 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     for l in load {
         let _ = rt.block_on(l);
     }
-    Ok(BenchReport::of(all, refused, pictures, elapsed))
+    let mut report = BenchReport::of(all, refused, pictures, elapsed);
+    report.written = bytes_written().zip(written0).map(|(b, a)| b.saturating_sub(a));
+    report.outbox_bytes = outbox_bytes(&bot)?.saturating_sub(outbox0);
+    Ok(report)
 }
 
 /// `bench-analysis-load`: the same games through the host without and with `analyses` analyses
@@ -404,11 +427,27 @@ pub fn analysis_load_rounds(opts: &BenchOptions, analyses: usize, runs: usize) -
     Ok(out)
 }
 
-/// What one write transaction per input costs when the picture is rendered inside it: the bare core
-/// on 1 and on 2 threads, without and with pictures, `runs` rounds each on fresh databases in a
-/// temporary folder; the medians, each mode's speed-up from a second thread (the transaction
-/// serialises writers: what runs inside it cannot run in parallel), and the picture's share of a
-/// move.
+/// Bytes this process has written so far (`wchar` of `/proc/self/io`), where the system says.
+fn bytes_written() -> Option<u64> {
+    let io = std::fs::read_to_string("/proc/self/io").ok()?;
+    io.lines().find_map(|l| l.strip_prefix("wchar:")).and_then(|v| v.trim().parse().ok())
+}
+
+/// Bytes held in the outbox's rows: the replies' JSON and the pictures beside them.
+fn outbox_bytes(bot: &Bot) -> Result<u64, String> {
+    let conn = bot.store().conn().map_err(|e| e.to_string())?;
+    conn.query_row("SELECT coalesce(sum(length(reply) + coalesce(length(picture), 0)), 0) FROM outbox", (), |r| {
+        r.get::<i64>(0)
+    })
+    .map(|n| n.max(0) as u64)
+    .map_err(|e| e.to_string())
+}
+
+/// What one write transaction per input costs, and the picture beside it: the bare core on 1 and on
+/// 2 threads, without and with pictures (described in the transaction, drawn after it as delivery
+/// draws them), `runs` rounds each on fresh databases in a temporary folder; the medians, each
+/// mode's speed-up from a second thread (the transaction serialises writers: what runs inside it
+/// cannot run in parallel), and the picture's share of a move.
 pub fn unit_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("capabot-bench-unit-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
@@ -416,6 +455,8 @@ pub fn unit_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
     let modes = [(false, 1), (false, 2), (true, 1), (true, 2)];
     let mut rates = [const { Vec::<f64>::new() }; 4];
     let mut p50s = [const { Vec::<f64>::new() }; 4];
+    let mut written = [const { Vec::<f64>::new() }; 4];
+    let mut outbox = [const { Vec::<f64>::new() }; 4];
     let result = (|| -> Result<(), String> {
         for round in 0..runs.max(1) {
             for (m, (pictures, threads)) in modes.iter().enumerate() {
@@ -424,6 +465,8 @@ pub fn unit_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
                 out.push_str(&format!("round {}: {}\n", round + 1, r.summary(&o)));
                 rates[m].push(r.moves_per_sec());
                 p50s[m].push(r.p50.as_secs_f64() * 1e3);
+                written[m].extend(r.written_per_move());
+                outbox[m].push(r.outbox_per_move());
             }
         }
         Ok(())
@@ -441,17 +484,20 @@ pub fn unit_rounds(opts: &BenchOptions, runs: usize) -> Result<String, String> {
     ));
     for (m, (pictures, threads)) in modes.iter().enumerate() {
         out.push_str(&format!(
-            "  {} pictures, {threads} thread{}: {:.0} moves/s, p50 {:.2} ms\n",
+            "  {} pictures, {threads} thread{}: {:.0} moves/s, p50 {:.2} ms; written {:.1} KB a move, outbox {:.1} KB \
+             a move\n",
             if *pictures { "with" } else { "no  " },
             if *threads == 1 { " " } else { "s" },
             med[m].0,
-            med[m].1
+            med[m].1,
+            super::median_secs(&mut written[m]) / 1024.0,
+            super::median_secs(&mut outbox[m]) / 1024.0
         ));
     }
     let per_move = |m: usize| 1e3 / med[m].0.max(1e-9);
     out.push_str(&format!(
-        "  a second thread: × {:.2} without pictures, × {:.2} with them; the picture adds {:.2} ms to a move's \
-         transaction ({:.2} → {:.2} ms on one thread)",
+        "  a second thread: × {:.2} without pictures, × {:.2} with them; the picture adds {:.2} ms to a move \
+         ({:.2} → {:.2} ms on one thread)",
         med[1].0 / med[0].0.max(1e-9),
         med[3].0 / med[2].0.max(1e-9),
         per_move(2) - per_move(0),

@@ -12,10 +12,12 @@
 use super::choice;
 use super::{Bot, BotError, Ctx, Res, clock_after, color_word, game_scope, game_target, user};
 use crate::bot::command::Command;
+use crate::bot::drawing::{BoardDrawing, Drawing};
 use crate::bot::io::{Audience, ChoiceStyle, Reply, Response, Target};
-use crate::bot::seams::board_png_marking;
+use crate::bot::seams::PICTURE_SIZE;
 use crate::bot::textboard::text_board;
 use crate::i18n::{Msg, with_lang};
+use crate::render::Theme;
 use crate::rules::{Color, Position, Role, Square};
 use crate::store::Conn;
 use crate::store::games::{self, GameRow, Status};
@@ -250,7 +252,9 @@ impl Bot {
         let text = t!("bomb-own-board", id = row.id, state = where_now.as_str());
         let mut r = secret_reply(to, text);
         if self.config.pictures {
-            r.png = board_png_marking(pos, game.moves().last().copied(), color, Some(color));
+            let last = game.moves().last().copied();
+            let board = BoardDrawing::new(pos, last, color, Some(color), PICTURE_SIZE, Theme::default());
+            r.drawing = Some(Drawing::Board(board));
             r.alt_text = Some(t!("bomb-own-board-alt", id = row.id, state = where_now.as_str()));
         }
         r.text_board = Some(text_board(pos));

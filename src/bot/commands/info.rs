@@ -3,10 +3,12 @@
 
 use super::moves::reason_text;
 use super::{Bot, BotError, Ctx, Res, color_word, game_scope, game_target, turn_of_fen, user, variant_named};
+use crate::bot::drawing::{Drawing, GameDrawing};
 use crate::bot::io::{Attachment, Reply, Response, Target};
-use crate::bot::seams::game_gif;
+use crate::bot::seams::PICTURE_SIZE;
 use crate::notation::{pgn, san};
-use crate::render::GifError;
+use crate::render::Theme;
+use crate::render::gif::MAX_PLIES;
 use crate::rules::{Color, Game, VARIANTS};
 use crate::store::challenges;
 use crate::store::games::{self, GameRow, Status};
@@ -192,18 +194,20 @@ impl Bot {
             (None, Status::Aborted) => Some(t!("status-aborted")),
             (None, _) => None,
         };
-        let bytes = game_gif(&game, &white, &black, result.as_deref(), viewer).map_err(|e| match e {
-            GifError::TooLong { plies } => BotError::User(msg!(
+        // Drawn when delivered; a game too long to animate is refused now.
+        let plies = game.moves().len();
+        if plies > MAX_PLIES {
+            return Err(BotError::User(msg!(
                 "gif-too-long",
                 id = row.id,
                 plies = plies,
-                max = crate::render::gif::MAX_PLIES,
+                max = MAX_PLIES,
                 p = self.hint_for(&game_scope(row))
-            )),
-            GifError::Encoding(e) => BotError::Internal(format!("game {}: {e}", row.id)),
-        })?;
+            )));
+        }
+        let drawing =
+            GameDrawing::new(&game, &white, &black, result.as_deref(), viewer, PICTURE_SIZE, Theme::default());
         let variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name);
-        let plies = game.moves().len();
         let state = result.as_deref().map_or_else(|| t!("status-in-progress"), |r| r.to_string());
         let text = t!(
             "gif-caption",
@@ -216,7 +220,7 @@ impl Bot {
         );
         let mut r = Reply::new(target, text);
         r.alt_text = Some(gif_alt_text(&game, row.id, variant, &white, &black, &state));
-        r.animation = Some(bytes);
+        r.drawing = Some(Drawing::Game(drawing));
         Ok(r)
     }
 

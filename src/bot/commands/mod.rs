@@ -19,13 +19,15 @@ mod settings;
 mod tournament;
 
 use super::command::{self, Command};
+use super::drawing::{BoardDrawing, Drawing};
 use super::error::{Res, user};
 use super::io::{Audience, Body, Choice, ChoiceStyle, GameCard, Reply, Response, Scope, Target, UserRef};
-use super::seams::board_png;
+use super::seams::PICTURE_SIZE;
 use super::textboard::text_board;
 use super::{Bot, BotError, Ctx};
 use crate::i18n::{Lang, Msg};
 use crate::notation::{fen, uci};
+use crate::render::Theme;
 use crate::rules::{Color, Game, Move, Position, VARIANTS, Variant};
 use crate::store::games::{self, GameRow, Status};
 use crate::store::players::{self, Player, PlayerId};
@@ -400,7 +402,8 @@ impl Bot {
     ) -> Reply {
         let mut r = Reply::new(target, text);
         if self.config.pictures {
-            r.png = board_png(pos, last, viewer);
+            let board = BoardDrawing::new(pos, last, viewer, None, PICTURE_SIZE, Theme::default());
+            r.drawing = Some(Drawing::Board(board));
             r.alt_text = Some(alt_text(pos, last));
         }
         r.text_board = Some(text_board(pos));

@@ -4,10 +4,11 @@
 
 use super::{Bot, Ctx, Res, user, variant_named};
 use crate::bot::command::RatingArgs;
+use crate::bot::drawing::{CardDrawing, ChartDrawing, Drawing};
 use crate::bot::io::{Reply, Response};
 use crate::community::rating::PROVISIONAL_DEVIATION;
-use crate::render::card::{CardRequest, CardRow, render_card};
-use crate::render::chart::{ChartPoint, ChartRequest, render_chart};
+use crate::render::card::CardRow;
+use crate::render::chart::ChartPoint;
 use crate::render::{PictureWords, Theme};
 use crate::rules::Variant;
 use crate::store::players::{self, Player};
@@ -156,21 +157,21 @@ impl Bot {
         let title = t!("leaderboard-title", variant = v.display_name);
         let subtitle = t!("leaderboard-subtitle", scope = where_);
         let mut r = Reply::new(cx.target(), text);
-        r.png = Some(render_card(&CardRequest {
-            title: &title,
-            subtitle: &subtitle,
-            rows: &rows,
-            provisional: &prov,
-            me: mine.as_ref(),
-            theme: Theme::default(),
-            words: &picture_words(),
-        }));
         r.alt_text = Some(t!(
             "leaderboard-alt",
             title = title.as_str(),
             subtitle = subtitle.as_str(),
             count = board.established
         ));
+        r.drawing = Some(Drawing::Card(CardDrawing {
+            title,
+            subtitle,
+            rows,
+            provisional: prov,
+            me: mine,
+            theme: Theme::default(),
+            words: picture_words(),
+        }));
         Ok(Response::one(r))
     }
 
@@ -201,13 +202,13 @@ impl Bot {
             chart.push(ChartPoint { at: h.at, rating: h.rating_after, deviation: h.deviation_after });
         }
         let mut r = Reply::new(cx.target(), text.clone());
-        r.png = Some(render_chart(&ChartRequest {
-            player: &p.name,
-            variant: v.display_name,
-            points: &chart,
+        r.drawing = Some(Drawing::Chart(ChartDrawing {
+            player: p.name.clone(),
+            variant: v.display_name.to_string(),
+            points: chart,
             provisional_above: PROVISIONAL_DEVIATION,
             theme: Theme::default(),
-            words: &picture_words(),
+            words: picture_words(),
         }));
         r.alt_text = Some(t!("history-alt", text = text));
         Ok(Response::one(r))
