@@ -8,7 +8,7 @@ use super::{Layout, RenderOptions, Theme, render};
 use crate::rules::{Color, Position, Square};
 
 /// What an arrow shows, which decides its colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ArrowKind {
     /// The move played (red; orange on the high-contrast theme).
     Played,

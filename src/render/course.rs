@@ -19,7 +19,7 @@ pub const MAX_POSITIONS: usize = 1000;
 pub const MAX_NAME_CHARS: usize = 64;
 
 /// How bad a marked move was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Severity {
     Inaccuracy,
     Mistake,
@@ -27,14 +27,14 @@ pub enum Severity {
 }
 
 /// A marked move: the ply (0 for the first move) whose result is marked, i.e. the point after it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CourseMark {
     pub ply: usize,
     pub severity: Severity,
 }
 
 /// The chart's own words, in its reader's language.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CourseWords {
     pub inaccuracy: String,
     pub mistake: String,

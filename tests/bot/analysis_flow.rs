@@ -98,11 +98,16 @@ fn a_watcher_analyses_a_finished_game_and_the_result_is_stored() {
     assert!(head.text.contains("Analysis of game #1"), "{}", head.text);
     assert!(head.text.contains("alice (white): accuracy"), "{}", head.text);
     assert!(head.text.contains("Turning points:") && head.text.contains("2. g4??"), "{}", head.text);
-    assert!(head.png.as_deref().is_some_and(|p| &p[1..4] == b"PNG"), "the course chart");
+    // The pictures are described, and drawn when delivered.
+    let mut drawn = head.clone();
+    drawn.draw();
+    assert!(drawn.png.as_deref().is_some_and(|p| &p[1..4] == b"PNG"), "the course chart");
     assert!(head.alt_text.as_deref().is_some_and(|a| a.contains("winning chances")));
     let point = replies.iter().find(|r| r.text.starts_with("2. g4??")).expect("g4 is a turning point");
     assert!(point.text.contains("better was"), "{}", point.text);
-    assert!(point.png.is_some() && point.alt_text.as_deref().is_some_and(|a| a.contains("red arrow")));
+    let mut drawn = point.clone();
+    drawn.draw();
+    assert!(drawn.png.is_some() && point.alt_text.as_deref().is_some_and(|a| a.contains("red arrow")));
 
     // Asked again: shown at once from the store, no search.
     let shown = t.say("bob", "!analyse");

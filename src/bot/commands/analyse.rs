@@ -8,12 +8,13 @@
 use super::{Bot, BotError, Ctx, Res, color_word, move_label, user, variant_named};
 use crate::ai::analysis::{Analysis, AnalysisError, Judgement, MAX_PLIES, MoveReview};
 use crate::bot::analysis::{Busy, progress_slot};
+use crate::bot::drawing::{ArrowsDrawing, BoardDrawing, CourseDrawing, Drawing, DrawnArrow};
 use crate::bot::io::{AnalysisJob, Attachment, Reply, Response, Slot, Target};
 use crate::bot::seams::PICTURE_SIZE;
 use crate::notation::{pgn, san};
-use crate::render::arrows::{Arrow, ArrowKind, render_with_arrows};
-use crate::render::course::{CourseMark, CourseRequest, CourseWords, Severity, render_course};
-use crate::render::{RenderOptions, Theme};
+use crate::render::Theme;
+use crate::render::arrows::ArrowKind;
+use crate::render::course::{CourseMark, CourseWords, Severity};
 use crate::rules::{Color, Game};
 use crate::store::games::{self, GameRow, Status};
 use crate::store::{Conn, analyses, events, players};
@@ -215,15 +216,15 @@ impl Bot {
                 mistake: t!("analysis-word-mistake"),
                 blunder: t!("analysis-word-blunder"),
             };
-            head.png = Some(render_course(&CourseRequest {
-                white: &white,
-                black: &black,
-                variant,
-                result,
-                chances: &chances,
-                marks: &marks,
+            head.drawing = Some(Drawing::Course(CourseDrawing {
+                white: white.clone(),
+                black: black.clone(),
+                variant: variant.to_string(),
+                result: result.to_string(),
+                chances: chances.clone(),
+                marks: marks.clone(),
                 theme: Theme::default(),
-                words: &words,
+                words,
             }));
             let pct = |p: Option<&f64>| p.map_or(50, |p| p.round() as i64);
             head.alt_text = Some(t!(
@@ -257,18 +258,16 @@ impl Bot {
         );
         let mut r = Reply::new(target, text);
         if self.config.pictures {
-            let mut arrows = vec![Arrow { from: m.played.from, to: m.played.to, kind: ArrowKind::Played }];
+            let arrow =
+                |m: crate::rules::Move, kind| DrawnArrow { from: m.from.to_string(), to: m.to.to_string(), kind };
+            let mut arrows = vec![arrow(m.played, ArrowKind::Played)];
             if let Some(b) = m.best.filter(|b| *b != m.played) {
-                arrows.push(Arrow { from: b.from, to: b.to, kind: ArrowKind::Better });
+                arrows.push(arrow(b, ArrowKind::Better));
             }
-            // Nobody's secret bomb is drawn: the game is over, and the board shows moves only.
-            let opts = RenderOptions {
-                size: PICTURE_SIZE,
-                orientation: m.mover,
-                show_launch_ready: false,
-                ..RenderOptions::default()
-            };
-            r.png = Some(render_with_arrows(pos, &opts, &arrows));
+            // Nobody's secret bomb is drawn, and no launch marks: the game is over.
+            let mut board = BoardDrawing::new(pos, None, m.mover, None, PICTURE_SIZE, Theme::default());
+            board.launch_ready = false;
+            r.drawing = Some(Drawing::Arrows(ArrowsDrawing { board, arrows }));
             r.alt_text = Some(t!(
                 "analysis-point-alt",
                 label = label.as_str(),
