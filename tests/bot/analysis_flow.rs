@@ -1,11 +1,10 @@
 //! `analyse` through the core and the console: who may ask (a finished game of this chat only; an
 //! unfinished game, another chat's game and an unknown number start nothing), one analysis per
 //! person and a bounded desk, the result (summary, course chart, turning points with arrows), the
-//! stored analysis shown again at once, and `pgn #N analysed`.
+//! stored analysis shown again at once, and `pgn #N analysed`. Run again on PostgreSQL by `tests/pg`.
 
-use crate::common::{T0, console_script, msg_in};
+use crate::common::{T0, console_script, db_path, msg_in, open_store};
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, Response};
-use capabot::store::Store;
 use std::sync::Arc;
 
 const FOOLS_MATE: [(&str, &str); 4] = [("alice", "f3"), ("bob", "e5"), ("alice", "g4"), ("bob", "Qh4#")];
@@ -17,7 +16,7 @@ struct T {
 
 fn bot(max_analyses: usize) -> T {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path().join("c.db")).unwrap();
+    let store = open_store(&db_path(dir.path()));
     let config = BotConfig { pictures: true, max_analyses, analysis_nodes: 3_000, ..BotConfig::default() };
     let bot = Bot::new(store, Arc::new(ManualClock::new(T0)), Arc::new(FirstLegalMove), config);
     T { _dir: dir, bot }
