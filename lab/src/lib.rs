@@ -3,6 +3,7 @@
 //! ([`engine`], [`arena`]) and evaluation tuning ([`tune`]), all built on the library's public API. The
 //! `lab` binary (`src/main.rs`) only parses arguments and prints.
 
+pub mod analysis;
 pub mod arena;
 pub mod bench;
 pub mod engine;

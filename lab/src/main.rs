@@ -298,6 +298,53 @@ enum Command {
         #[arg(long, num_args = 1..)]
         skip: Vec<String>,
     },
+    /// Analysis speed: a self-play game of chess (80 plies) and of Capatomic (100 plies) analysed
+    /// whole on one thread at the default effort, with the goals (20 s and 40 s) and the load average.
+    BenchAnalysis {
+        /// Analyses per game (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Nodes per position (0: the default).
+        #[arg(long, default_value_t = 0)]
+        nodes: u64,
+        /// `variant:plies` pairs instead of chess:80 and capatomic:100.
+        #[arg(long, num_args = 1..)]
+        games: Vec<String>,
+    },
+    /// Move latency through the host without and with analyses running (the goal: p99 at most 1.3×).
+    BenchAnalysisLoad {
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 40)]
+        plies: usize,
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        /// Analyses running at once during the timed moves.
+        #[arg(long, default_value_t = 2)]
+        analyses: usize,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Fit a variant's win curve (the slope of winning chances in the score) from self-play games
+    /// labelled with their results.
+    FitCurve {
+        #[arg(long, default_value = "chess")]
+        variant: String,
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// Longest game played, in plies (longer ones are left out).
+        #[arg(long, default_value_t = 300)]
+        plies: usize,
+        /// Nodes per position of the analysis that scores the positions (0: the default).
+        #[arg(long, default_value_t = 0)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
         /// Renders per variant.
@@ -340,15 +387,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::BenchShards { games, threads, plies, variant, runs, seed, rate, capabot } => {
             let v = tools::variant(&variant)?;
             // The processes draw their pictures (their default).
-            let opts = bench::bot::BenchOptions {
-                games,
-                threads,
-                plies,
-                variant: v,
-                pictures: true,
-                seed,
-                core_threads: None,
-            };
+            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
             outln!("{}", bench::shards::shard_rounds(capabot, &opts, runs, rate)?);
         }
         #[cfg(not(feature = "postgres"))]
@@ -398,16 +437,33 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::BenchUnit { games, plies, variant, runs, seed } => {
             let v = tools::variant(&variant)?;
-            let opts = bench::bot::BenchOptions {
-                games,
-                threads: 1,
-                plies,
-                variant: v,
-                pictures: true,
-                seed,
-                core_threads: None,
-            };
+            let opts = bench::bot::BenchOptions::with_pictures(games, 1, plies, v, seed);
             outln!("{}", bench::bot::unit_rounds(&opts, runs)?);
+        }
+        Command::BenchAnalysis { runs, nodes, games } => {
+            let games =
+                if games.is_empty() { vec!["chess:80".to_string(), "capatomic:100".to_string()] } else { games };
+            for g in games {
+                let (name, plies) = g.split_once(':').ok_or_else(|| format!("'{g}': write variant:plies"))?;
+                let v = tools::variant(name)?;
+                let plies: usize = plies.parse().map_err(|_| format!("'{g}': plies must be a number"))?;
+                let goal = match v.name {
+                    "chess" => Some(std::time::Duration::from_secs(20)),
+                    "capatomic" => Some(std::time::Duration::from_secs(40)),
+                    _ => None,
+                };
+                outln!("{}", capabot_lab::analysis::bench(v, plies, nodes, runs, goal));
+            }
+        }
+        Command::BenchAnalysisLoad { games, threads, plies, variant, analyses, runs, seed } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
+            outln!("{}", bench::bot::analysis_load_rounds(&opts, analyses, runs)?);
+        }
+        Command::FitCurve { variant, games, plies, nodes, seed } => {
+            let v = tools::variant(&variant)?;
+            let samples = capabot_lab::analysis::label(v, games, plies, nodes, seed, &mut |line| outln!("{line}"));
+            outln!("{}", capabot_lab::analysis::fit_report(v, &samples));
         }
         Command::BenchGif { plies, size, runs, variant, theme, out } => {
             let v = tools::variant(&variant)?;

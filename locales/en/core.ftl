@@ -58,6 +58,7 @@ parse-rated = rated is choice, always or never, not '{ $given }'
 parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, rated, lang
 parse-which-move = say which move, e.g. !move e4 or !move #12 Nf3
 parse-game-decline = { $word } takes at most a game number like #12 and 'decline', not '{ $given }'
+parse-pgn = { $word } takes at most a game number like #12 and 'analysed', not '{ $given }'
 parse-which-swap = say which swap, e.g. !swap K b (king with the piece on b) or !noswap
 parse-bomb = { $word } takes a game number like #12 and one square like g1, not '{ $given }'
 parse-rules = rules takes one variant name, e.g. rules capatomic

@@ -299,3 +299,44 @@ games-moved-here = { $count ->
         [one] Game { $ids } goes on here: its chat was replaced by this one.
        *[other] Games { $ids } go on here: their chat was replaced by this one.
     }
+
+# Computer analysis (`analyse`). Winning chances and accuracy are whole percentages.
+analysis-progress = Analysing game #{ $id }: { $done } of { $total } positions…
+analysis-head = Analysis of game #{ $id }, { $white } (white) vs { $black } (black), { $variant }, { $result } ({ $nodes } nodes per position).
+analysis-again = (analysed before)
+analysis-side = { $name } ({ $color }): accuracy { $accuracy }%, { $inaccuracies ->
+        [one] 1 inaccuracy
+       *[other] { $inaccuracies } inaccuracies
+    }, { $mistakes ->
+        [one] 1 mistake
+       *[other] { $mistakes } mistakes
+    }, { $blunders ->
+        [one] 1 blunder
+       *[other] { $blunders } blunders
+    }.
+analysis-side-no-moves = { $name } ({ $color }): no moves.
+analysis-turning-points = Turning points: { $moves }.
+analysis-no-turning-points = No move cost its side 5 points of winning chances or more: no turning points.
+analysis-pgn-hint = The annotated game: { $p }pgn #{ $id } analysed
+analysis-point = { $label } ({ $color }): winning chances { $before }% → { $after }%; better was { $better }.
+analysis-point-alt = The board before { $label }: the move played ({ $played }) as a red arrow, the better move ({ $better }) as a green one.
+analysis-chart-alt = Chart of White's winning chances in game #{ $id } after each move, from { $start }% at the start to { $end }% at the end, with { $count ->
+        [one] 1 move
+       *[other] { $count } moves
+    } marked as inaccuracies, mistakes or blunders.
+analysis-word-inaccuracy = inaccuracy
+analysis-word-mistake = mistake
+analysis-word-blunder = blunder
+analysis-failed = Game #{ $id } could not be analysed; sorry. Please try again later.
+analysis-no-game = You have no game in this chat to analyse; name one with its number, like { $p }analyse #12.
+analysis-not-here = Game #{ $id } was not played in this chat: ask for its analysis where it was played.
+analysis-unfinished = Game #{ $id } is not finished: only finished games are analysed.
+analysis-aborted = Game #{ $id } was aborted: there is nothing to analyse.
+analysis-no-moves = Game #{ $id } has no moves: there is nothing to analyse.
+analysis-too-long = Game #{ $id } has { $plies } plies; analyses stop at { $max }.
+analysis-busy-you = Your analysis is still running: wait for it before asking for another.
+analysis-busy-full = capabot is busy with { $count ->
+        [one] another analysis
+       *[other] { $count } analyses
+    } already; please try again in a minute.
+analysis-none-yet = Game #{ $id } has not been analysed yet: { $p }analyse #{ $id } first.

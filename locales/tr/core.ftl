@@ -58,6 +58,7 @@ parse-rated = rated choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, rated, lang
 parse-which-move = hangi hamle olduğunu söyle, ör. !move e4 ya da !move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'decline' alır, '{ $given }' değil
+parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil
 parse-which-swap = hangi yer değiştirme olduğunu söyle, ör. !swap K b (şah b'deki taşla) ya da !noswap
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-rules = rules yanına tek bir varyant adı alır, ör. rules capatomic

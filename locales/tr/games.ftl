@@ -309,3 +309,29 @@ games-moved-here = { $count ->
         [one] Oyun { $ids } burada sürüyor: sohbeti bu sohbetle değiştirildi.
        *[other] Oyunlar { $ids } burada sürüyor: sohbetleri bu sohbetle değiştirildi.
     }
+
+# Bilgisayar analizi (`analyse`). Kazanma şansı ve isabet tam sayı yüzdelerdir.
+analysis-progress = Oyun #{ $id } analiz ediliyor: { $total } konumdan { $done } tanesi bitti…
+analysis-head = Oyun #{ $id } analizi, { $white } (beyaz) - { $black } (siyah), { $variant }, { $result } (konum başına { $nodes } düğüm).
+analysis-again = (daha önce analiz edildi)
+analysis-side = { $name } ({ $color }): isabet %{ $accuracy }, { $inaccuracies } kusurlu hamle, { $mistakes } hata, { $blunders } büyük hata.
+analysis-side-no-moves = { $name } ({ $color }): hamle yok.
+analysis-turning-points = Dönüm noktaları: { $moves }.
+analysis-no-turning-points = Hiçbir hamle kazanma şansından 5 puan ya da daha fazla kaybettirmedi: dönüm noktası yok.
+analysis-pgn-hint = Açıklamalı oyun: { $p }pgn #{ $id } analysed
+analysis-point = { $label } ({ $color }): kazanma şansı %{ $before } → %{ $after }; daha iyisi { $better } idi.
+analysis-point-alt = { $label } öncesindeki tahta: oynanan hamle ({ $played }) kırmızı okla, daha iyi hamle ({ $better }) yeşil okla gösteriliyor.
+analysis-chart-alt = Oyun #{ $id } içinde her hamleden sonra Beyaz'ın kazanma şansını gösteren grafik: başta %{ $start }, sonda %{ $end }; { $count } hamle kusur, hata ya da büyük hata olarak işaretli.
+analysis-word-inaccuracy = kusur
+analysis-word-mistake = hata
+analysis-word-blunder = büyük hata
+analysis-failed = Oyun #{ $id } analiz edilemedi; özür dileriz. Lütfen daha sonra yeniden dene.
+analysis-no-game = Bu sohbette analiz edilecek oyunun yok; numarasıyla bir oyun söyle, örneğin { $p }analyse #12.
+analysis-not-here = Oyun #{ $id } bu sohbette oynanmadı: analizini oynandığı yerde iste.
+analysis-unfinished = Oyun #{ $id } bitmedi: yalnızca biten oyunlar analiz edilir.
+analysis-aborted = Oyun #{ $id } iptal edildi: analiz edilecek bir şey yok.
+analysis-no-moves = Oyun #{ $id } içinde hamle yok: analiz edilecek bir şey yok.
+analysis-too-long = Oyun #{ $id } { $plies } yarım hamle sürdü; analizler { $max } yarım hamlede durur.
+analysis-busy-you = Analizin hâlâ sürüyor: yenisini istemeden önce onu bekle.
+analysis-busy-full = capabot şu anda zaten { $count } analizle meşgul; lütfen bir dakika sonra yeniden dene.
+analysis-none-yet = Oyun #{ $id } henüz analiz edilmedi: önce { $p }analyse #{ $id } yaz.

@@ -6,6 +6,7 @@
 //! The search is deterministic for a given seed when limited by depth or nodes. Call it from a blocking
 //! thread: a search runs until its limits say stop.
 
+pub mod analysis;
 pub mod eval;
 pub mod search;
 pub mod tt;

@@ -7,8 +7,10 @@
 
 use super::io::{PictureFormat, Reply};
 use crate::notation::{fen, uci};
+use crate::render::arrows::{Arrow, ArrowKind, render_with_arrows};
 use crate::render::card::{CardRequest, CardRow, render_card};
 use crate::render::chart::{ChartPoint, ChartRequest, render_chart};
+use crate::render::course::{CourseMark, CourseRequest, CourseWords, render_course};
 use crate::render::{GifRequest, PictureWords, RenderOptions, Theme, render, render_gif};
 use crate::rules::{Color, Game, Move, MoveKind, Position, Square, Variant};
 use serde::{Deserialize, Serialize};
@@ -25,6 +27,10 @@ pub enum Drawing {
     Card(CardDrawing),
     /// A rating chart (PNG).
     Chart(ChartDrawing),
+    /// A game's course in an analysis (PNG).
+    Course(CourseDrawing),
+    /// A board with arrows (an analysis's turning point; PNG).
+    Arrows(ArrowsDrawing),
 }
 
 /// Every number a drawing holds is finite (ratings, deviations, times), so equality is reflexive.
@@ -103,6 +109,34 @@ pub struct ChartDrawing {
     pub provisional_above: f64,
     pub theme: Theme,
     pub words: PictureWords,
+}
+
+/// A game's course: White's winning chances after each ply, the marked moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CourseDrawing {
+    pub white: String,
+    pub black: String,
+    pub variant: String,
+    pub result: String,
+    pub chances: Vec<f64>,
+    pub marks: Vec<CourseMark>,
+    pub theme: Theme,
+    pub words: CourseWords,
+}
+
+/// A board with arrows on it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArrowsDrawing {
+    pub board: BoardDrawing,
+    pub arrows: Vec<DrawnArrow>,
+}
+
+/// One arrow: its squares and what it shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DrawnArrow {
+    pub from: String,
+    pub to: String,
+    pub kind: ArrowKind,
 }
 
 /// Why a drawing could not be drawn (a description stored by another version, a bug).
@@ -256,7 +290,9 @@ impl Drawing {
     pub fn format(&self) -> PictureFormat {
         match self {
             Drawing::Game(_) => PictureFormat::Gif,
-            Drawing::Board(_) | Drawing::Card(_) | Drawing::Chart(_) => PictureFormat::Png,
+            Drawing::Board(_) | Drawing::Card(_) | Drawing::Chart(_) | Drawing::Course(_) | Drawing::Arrows(_) => {
+                PictureFormat::Png
+            }
         }
     }
 
@@ -295,6 +331,24 @@ impl Drawing {
                 theme: c.theme,
                 words: &c.words,
             }),
+            Drawing::Course(c) => render_course(&CourseRequest {
+                white: &c.white,
+                black: &c.black,
+                variant: &c.variant,
+                result: &c.result,
+                chances: &c.chances,
+                marks: &c.marks,
+                theme: c.theme,
+                words: &c.words,
+            }),
+            Drawing::Arrows(a) => {
+                let (pos, opts) = a.board.to_render()?;
+                let mut arrows = Vec::with_capacity(a.arrows.len());
+                for d in &a.arrows {
+                    arrows.push(Arrow { from: square(&d.from)?, to: square(&d.to)?, kind: d.kind });
+                }
+                render_with_arrows(&pos, &opts, &arrows)
+            }
         };
         if bytes.is_empty() {
             return Err(DrawError("the renderer drew nothing".into())); // i18n: operator
@@ -397,6 +451,45 @@ mod tests {
                 assert_eq!(d.draw().unwrap(), board_png_marking(pos, last, viewer, None).unwrap(), "{}", v.name);
             }
         }
+    }
+
+    #[test]
+    fn an_analysis_course_and_arrows_draw_what_the_renderer_draws_directly() {
+        let words = CourseWords::default();
+        let marks = vec![CourseMark { ply: 2, severity: crate::render::course::Severity::Blunder }];
+        let chances = vec![50.0, 52.0, 55.0, 0.0, 0.0];
+        let d = round_trip(&Drawing::Course(CourseDrawing {
+            white: "alice".into(),
+            black: "bob".into(),
+            variant: "Chess".into(),
+            result: "0-1".into(),
+            chances: chances.clone(),
+            marks: marks.clone(),
+            theme: Theme::Green,
+            words: words.clone(),
+        }));
+        let direct = render_course(&CourseRequest {
+            white: "alice",
+            black: "bob",
+            variant: "Chess",
+            result: "0-1",
+            chances: &chances,
+            marks: &marks,
+            theme: Theme::Green,
+            words: &words,
+        });
+        assert_eq!(d.draw().unwrap(), direct);
+        let pos = Position::start(&variant::CHESS);
+        let board = BoardDrawing::new(&pos, None, Color::Black, None, 400, Theme::Wood);
+        let arrow = DrawnArrow { from: "g1".into(), to: "f3".into(), kind: ArrowKind::Better };
+        let d = round_trip(&Drawing::Arrows(ArrowsDrawing { board: board.clone(), arrows: vec![arrow] }));
+        let (p, opts) = board.to_render().unwrap();
+        let g1f3 =
+            Arrow { from: Square::parse("g1").unwrap(), to: Square::parse("f3").unwrap(), kind: ArrowKind::Better };
+        assert_eq!(d.draw().unwrap(), render_with_arrows(&p, &opts, &[g1f3]));
+        // A square that is not one is refused, not drawn wrong.
+        let bad = DrawnArrow { from: "z9".into(), to: "f3".into(), kind: ArrowKind::Played };
+        assert!(Drawing::Arrows(ArrowsDrawing { board, arrows: vec![bad] }).draw().is_err());
     }
 
     #[test]

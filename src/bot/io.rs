@@ -470,11 +470,49 @@ pub struct AiJob {
     pub game: Game,
 }
 
+/// Work for the host: a computer analysis of a finished game, run off the async runtime one
+/// position at a time ([`AnalysisJob::analyser`]), with progress shown through
+/// [`crate::bot::Bot::analysis_progress_reply`] and the result fed back with
+/// [`crate::bot::Bot::finish_analysis`]. The job holds its requester's place at the analysis desk
+/// ([`crate::bot::Bot::analyses_running`]) until it is dropped, whether it finished or not.
+#[derive(Clone, Debug)]
+pub struct AnalysisJob {
+    pub game_id: i64,
+    /// The game, finished, history included.
+    pub game: Game,
+    /// Nodes per position.
+    pub nodes: u64,
+    /// The chat the request came from; progress and the result go there.
+    pub target: Target,
+    /// Who asked, and in which language the result is written.
+    pub requester: UserRef,
+    pub lang: crate::i18n::Lang,
+    /// The event that asked for it.
+    pub origin: Option<String>,
+    /// Held, never read: the last copy dropped gives the requester's place back.
+    #[allow(dead_code)]
+    pub(crate) ticket: super::analysis::Ticket,
+}
+
+impl AnalysisJob {
+    /// Positions to search in all (the moves and one).
+    pub fn positions(&self) -> usize {
+        self.game.positions().len()
+    }
+
+    /// The search, position by position (blocking work: run each step off the async threads).
+    pub fn analyser(&self) -> Result<crate::ai::analysis::Analyser, crate::ai::analysis::AnalysisError> {
+        crate::ai::analysis::Analyser::new(self.game.clone(), self.nodes)
+    }
+}
+
 /// The bot's answer to an input or a scheduler tick.
 #[derive(Clone, Debug, Default)]
 pub struct Response {
     pub replies: Vec<Reply>,
     pub ai_jobs: Vec<AiJob>,
+    /// Analyses to run (each already admitted: its requester's place is held until it is dropped).
+    pub analyses: Vec<AnalysisJob>,
     /// The replies are in the outbox (committed with the change they announce): the host delivers
     /// them from there. Otherwise (a response built by hand, or an apology when the database
     /// failed) it shows them directly.
@@ -484,13 +522,14 @@ pub struct Response {
 impl Response {
     /// One reply.
     pub fn one(r: Reply) -> Response {
-        Response { replies: vec![r], ai_jobs: vec![], queued: false }
+        Response { replies: vec![r], ..Response::default() }
     }
 
     /// Appends another response.
     pub fn extend(&mut self, other: Response) {
         self.replies.extend(other.replies);
         self.ai_jobs.extend(other.ai_jobs);
+        self.analyses.extend(other.analyses);
     }
 
     /// All reply texts joined by newlines (handy in tests and logs).

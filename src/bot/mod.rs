@@ -9,6 +9,7 @@
 //! [`Bot::finish_ai_job`], which stores the move through the same guarded transaction as a human
 //! move.
 
+pub(crate) mod analysis;
 pub mod clock;
 pub mod command;
 pub(crate) mod commands;
@@ -25,8 +26,8 @@ pub use command::Command;
 pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;
 pub use io::{
-    AiJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread, PictureFormat,
-    Receipt, Reply, Response, Scope, Slot, Target, UserRef, Via,
+    AiJob, AnalysisJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread,
+    PictureFormat, Receipt, Reply, Response, Scope, Slot, Target, UserRef, Via,
 };
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
 pub use textboard::text_board;
@@ -59,6 +60,10 @@ pub struct BotConfig {
     pub max_ai_games: usize,
     /// The language where neither the person, the chat, its community nor the platform says one.
     pub lang: Lang,
+    /// Analyses running or waiting at once, everyone's together (each person has one at a time).
+    pub max_analyses: usize,
+    /// Nodes searched per position in an analysis (0: [`crate::ai::analysis::DEFAULT_NODES`]).
+    pub analysis_nodes: u64,
 }
 
 impl Default for BotConfig {
@@ -73,6 +78,8 @@ impl Default for BotConfig {
             max_ai_games_per_player: 3,
             max_ai_games: 200,
             lang: Lang::En,
+            max_analyses: 4,
+            analysis_nodes: 0,
         }
     }
 }
@@ -146,6 +153,8 @@ pub struct Bot {
     pub(crate) told_bare: std::sync::Mutex<std::collections::HashSet<(i64, String)>>,
     /// How commands are given per platform (set by the host as front ends register).
     command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
+    /// Who has an analysis running or waiting.
+    pub(crate) desk: Arc<analysis::Desk>,
 }
 
 impl Bot {
@@ -159,6 +168,7 @@ impl Bot {
             error_seq: AtomicU64::new(0),
             told_bare: Default::default(),
             command_styles: Default::default(),
+            desk: Default::default(),
         }
     }
 

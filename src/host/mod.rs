@@ -123,6 +123,12 @@ pub enum Delivery {
     Delayed,
 }
 
+/// How long an analysis's next position waits at most for the inputs in the core to be handled.
+const ANALYSIS_YIELD_AT_MOST: Duration = Duration::from_millis(250);
+
+/// How often an analysis's progress message is replaced at most.
+const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
+
 /// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
 const CHAT_LOCKS: usize = 256;
 
@@ -508,6 +514,10 @@ impl Host {
             let (me, origin) = (self.clone(), origin.clone());
             running.push(self.tracker.spawn(async move { me.run_ai(job, origin).await }));
         }
+        for job in response.analyses {
+            let (me, origin) = (self.clone(), origin.clone());
+            running.push(self.tracker.spawn(async move { me.run_analysis(job, origin).await }));
+        }
         for r in running {
             if r.await.unwrap_or(Delivery::Done) == Delivery::Delayed {
                 delivery = Delivery::Delayed;
@@ -740,6 +750,80 @@ impl Host {
         let bot = self.bot.clone();
         let o = origin.clone();
         let response = self.blocking(move || bot.finish_ai_job_for(&job, mv, o.as_deref())).await.unwrap_or_default();
+        self.settle(response, origin).await
+    }
+
+    fn run_analysis(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Settling {
+        Box::pin(self.run_analysis_inner(job, origin))
+    }
+
+    /// Runs an analysis on the AI pool one position at a time: each position takes a place of the
+    /// pool and gives it back, so the AI's moves in games (waiting for a place in turn) go between
+    /// an analysis's positions instead of after all of them; and a position waits while people's
+    /// inputs are in the core. The progress message is replaced
+    /// every few seconds; the result is stored and announced through the core's unit of work.
+    async fn run_analysis_inner(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Delivery {
+        let mut analyser = match job.analyser() {
+            Ok(a) => a,
+            Err(e) => {
+                let bot = self.bot.clone();
+                let response = self.blocking(move || bot.finish_analysis(&job, Err(e))).await.unwrap_or_default();
+                return self.settle(response, origin).await;
+            }
+        };
+        let total = analyser.total();
+        let mut last_shown = std::time::Instant::now();
+        loop {
+            // People first: while inputs are in the core or waiting for it, the next position waits
+            // (a little at a time, at most a quarter of a second, so a busy bot still finishes).
+            let yielding = std::time::Instant::now();
+            while self.in_core.load(std::sync::atomic::Ordering::SeqCst) > 0
+                && yielding.elapsed() < ANALYSIS_YIELD_AT_MOST
+                && !self.stop.is_cancelled()
+            {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            let Ok(permit) = self.ai_pool.clone().acquire_owned().await else { return Delivery::Done };
+            if self.stop.is_cancelled() {
+                // Nothing is stored: the person asks again after the restart.
+                tracing::info!(game = job.game_id, "analysis abandoned by shutdown");
+                return Delivery::Done;
+            }
+            let step = tokio::task::spawn_blocking(move || {
+                let more = analyser.step();
+                (analyser, more)
+            });
+            let (back, more) = match step.await {
+                Ok(done) => done,
+                Err(e) => {
+                    tracing::error!(game = job.game_id, "analysis failed: {e}");
+                    return Delivery::Done;
+                }
+            };
+            drop(permit);
+            analyser = back;
+            if !more {
+                break;
+            }
+            if last_shown.elapsed() >= ANALYSIS_PROGRESS_EVERY && analyser.done() < total {
+                last_shown = std::time::Instant::now();
+                let (bot, j, done) = (self.bot.clone(), job.clone(), analyser.done());
+                if let Some(reply) = self.blocking(move || bot.analysis_progress_reply(&j, done, total)).await {
+                    match self.deliver(&reply).await {
+                        Ok(receipt) => {
+                            let bot = self.bot.clone();
+                            self.bookkeeping(move || bot.delivered(&reply, &receipt)).await;
+                        }
+                        Err(e) => tracing::info!(game = job.game_id, "analysis progress not shown: {e}"),
+                    }
+                }
+            }
+        }
+        let result = analyser.finish().ok_or_else(|| {
+            crate::ai::analysis::AnalysisError::Mismatch("the search stopped before the end".into()) // i18n: operator
+        });
+        let bot = self.bot.clone();
+        let response = self.blocking(move || bot.finish_analysis(&job, result)).await.unwrap_or_default();
         self.settle(response, origin).await
     }
 

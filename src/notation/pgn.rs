@@ -20,8 +20,27 @@ fn quote(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"").chars().filter(|c| !c.is_control()).collect()
 }
 
+/// What an analysis says about one move, for [`write_annotated`]: the evaluation of the position
+/// after it, a mark, and the better move (written as a variation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    /// The value of a `[%eval …]` comment (`0.35`, `-1.20`, `#3`), as the analysis writes it.
+    pub eval: Option<String>,
+    /// `?!`, `?` or `??`, written right after the move.
+    pub mark: Option<&'static str>,
+    /// The move that should have been played instead, from the same position.
+    pub better: Option<crate::rules::Move>,
+}
+
 /// Writes a game as PGN. `outcome` is the final result (or `None` while the game goes on).
 pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> String {
+    write_annotated(game, headers, outcome, &[])
+}
+
+/// Writes a game as PGN with an analysis: `notes[i]` belongs to the game's move `i` (missing notes
+/// write nothing). A move's mark follows it, its evaluation comes as `{ [%eval …] }` and the better
+/// move as a one-move variation.
+pub fn write_annotated(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>, notes: &[MoveNote]) -> String {
     let start = game.start();
     let v = start.variant();
     let result = outcome.map_or("*", |o| o.result_str());
@@ -57,16 +76,34 @@ pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> Str
         }
     }
     out.push('\n');
-    let mut line = String::new();
     let mut tokens: Vec<String> = Vec::new();
+    // A black move needs its number after anything that interrupts the moves (a comment, a variation).
+    let mut interrupted = true;
     for (i, (pos, m)) in game.positions().iter().zip(game.moves()).enumerate() {
-        if i == 0 || pos.turn() == crate::rules::Color::White {
+        let white = pos.turn() == crate::rules::Color::White;
+        let number = |pos: &crate::rules::Position| {
             let dots = if pos.turn() == crate::rules::Color::White { "." } else { "..." };
-            tokens.push(format!("{}{}", pos.fullmoves(), dots));
+            format!("{}{}", pos.fullmoves(), dots)
+        };
+        if white || interrupted {
+            tokens.push(number(pos));
         }
-        tokens.push(san::write(pos, *m));
+        let note = notes.get(i);
+        let mark = note.and_then(|n| n.mark).unwrap_or("");
+        tokens.push(format!("{}{mark}", san::write(pos, *m)));
+        interrupted = false;
+        if let Some(eval) = note.and_then(|n| n.eval.as_deref()) {
+            tokens.extend(["{".to_string(), format!("[%eval {}]", quote_comment(eval)), "}".to_string()]);
+            interrupted = true;
+        }
+        if let Some(better) = note.and_then(|n| n.better).filter(|b| b != m && pos.is_legal(*b)) {
+            tokens.push(format!("({}", number(pos)));
+            tokens.push(format!("{})", san::write(pos, better)));
+            interrupted = true;
+        }
     }
     tokens.push(result.to_string());
+    let mut line = String::new();
     for t in tokens {
         if !line.is_empty() && line.len() + 1 + t.len() > 79 {
             out.push_str(&line);
@@ -81,6 +118,11 @@ pub fn write(game: &Game, headers: &PgnHeaders, outcome: Option<Outcome>) -> Str
     out.push_str(&line);
     out.push('\n');
     out
+}
+
+/// Text inside a `{ }` comment: no closing brace, no control characters.
+fn quote_comment(s: &str) -> String {
+    s.chars().filter(|c| *c != '}' && !c.is_control()).collect()
 }
 
 #[cfg(test)]
@@ -106,5 +148,40 @@ mod tests {
         let over = write(&game, &PgnHeaders::default(), Some(Outcome::Draw(DrawReason::Agreement)));
         assert!(over.contains("[WhiteBomb \"b1\"]") && over.contains("[BlackBomb \"g8\"]"), "{over}");
         assert_eq!(game.position().bomb(Color::Black), None);
+    }
+
+    #[test]
+    fn annotations_write_evals_marks_and_variations() {
+        let mut game = Game::new(Position::start(&crate::rules::variant::CHESS));
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            let mv = crate::notation::uci::parse(game.position(), m).unwrap();
+            assert!(game.play(mv));
+        }
+        let note = |eval: &str| MoveNote { eval: Some(eval.into()), ..MoveNote::default() };
+        let better = crate::notation::uci::parse(&game.positions()[2], "e2e4").unwrap();
+        let notes = [
+            note("-0.40"),
+            note("-0.60"),
+            MoveNote { eval: Some("#-1".into()), mark: Some("??"), better: Some(better) },
+            // A stray brace cannot end the comment early.
+            note("x}y"),
+        ];
+        let pgn = write_annotated(
+            &game,
+            &PgnHeaders::default(),
+            Some(Outcome::Decisive { winner: Color::Black, reason: crate::rules::WinReason::Checkmate }),
+            &notes,
+        );
+        let moves = pgn.split("\n\n").nth(1).unwrap().replace('\n', " ");
+        assert_eq!(
+            moves.trim(),
+            "1. f3 { [%eval -0.40] } 1... e5 { [%eval -0.60] } 2. g4?? { [%eval #-1] } (2. e4) 2... Qh4# { [%eval xy] } 0-1"
+        );
+        // Without notes, the plain record.
+        assert_eq!(
+            write_annotated(&game, &PgnHeaders::default(), None, &[]),
+            write(&game, &PgnHeaders::default(), None)
+        );
+        assert!(write(&game, &PgnHeaders::default(), None).contains("1. f3 e5 2. g4 Qh4# *"));
     }
 }

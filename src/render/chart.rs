@@ -44,19 +44,19 @@ pub struct ChartRequest<'a> {
     pub words: &'a super::PictureWords,
 }
 
-/// The colours of a chart, derived from a board theme.
-struct Colors {
-    bg: Rgba,
-    plot_bg: Rgba,
-    grid: Rgba,
-    muted: Rgba,
-    title_bg: Rgba,
-    title_text: Rgba,
-    accent: Rgba,
-    provisional_bg: Rgba,
+/// The colours of a chart, derived from a board theme (the game's course chart uses them too).
+pub(super) struct Colors {
+    pub bg: Rgba,
+    pub plot_bg: Rgba,
+    pub grid: Rgba,
+    pub muted: Rgba,
+    pub title_bg: Rgba,
+    pub title_text: Rgba,
+    pub accent: Rgba,
+    pub provisional_bg: Rgba,
 }
 
-fn colors(theme: Theme) -> Colors {
+pub(super) fn colors(theme: Theme) -> Colors {
     let t = theme.data();
     let white = Rgba(255, 255, 255, 255);
     let black = Rgba(0, 0, 0, 255);

@@ -7,10 +7,12 @@
 //! once into a tile of palette indices and cached ([`cache`]); a render then only decides each square's look,
 //! copies tiles into an indexed frame and encodes it ([`encode`]). Themes are data ([`theme`]).
 
+pub mod arrows;
 pub mod assets;
 pub mod cache;
 pub mod card;
 pub mod chart;
+pub mod course;
 pub mod encode;
 pub mod gif;
 pub mod glyphs;

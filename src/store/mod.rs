@@ -6,6 +6,7 @@
 //! busy timeout) are applied to every connection here, outside the migrations. [`Store`] keeps a
 //! small pool of connections so that several threads can use one store at once.
 
+pub mod analyses;
 pub mod backup;
 pub mod challenges;
 #[cfg(test)]
@@ -50,6 +51,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0010_languages.sql")),
         M::up(include_str!("../../migrations/0011_outbox_leases.sql")),
         M::up(include_str!("../../migrations/0012_scheduler_items.sql")),
+        M::up(include_str!("../../migrations/0013_analyses.sql")),
     ])
 });
 

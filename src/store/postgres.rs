@@ -31,6 +31,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V10__languages", include_str!("../../migrations/postgres/V10__languages.sql")),
     ("V11__outbox_leases", include_str!("../../migrations/postgres/V11__outbox_leases.sql")),
     ("V12__scheduler_items", include_str!("../../migrations/postgres/V12__scheduler_items.sql")),
+    ("V13__analyses", include_str!("../../migrations/postgres/V13__analyses.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

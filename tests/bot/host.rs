@@ -165,3 +165,61 @@ async fn ai_moves_are_played_through_the_pool_and_inputs_stop_at_shutdown() {
     host.shutdown(Duration::from_secs(5)).await;
     assert!(host.handle(say("chatnet", "erin", "!board")).await.is_err(), "no input after shutdown");
 }
+
+/// An analysis through the host: its progress message first, then the result in place of it (the
+/// result's slot names the message the front end sent), and an AI move asked for meanwhile is not
+/// held back until the analysis ends: the analysis takes the one AI thread a position at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_replaces_its_progress_message_and_lets_ai_moves_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let bot = Bot::new(
+        Store::open(dir.path().join("h.db")).unwrap(),
+        Arc::new(ManualClock::new(T0)),
+        Arc::new(FirstLegalMove),
+        // Enough nodes that the analysis takes seconds.
+        BotConfig { pictures: false, analysis_nodes: 400_000, ..BotConfig::default() },
+    );
+    let host = Host::new(
+        Arc::new(bot),
+        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+    );
+    let fe = Recorder::new("chatnet", true, &[]);
+    host.register(fe.clone());
+    host.handle(say("chatnet", "alice", "!challenge @bob chess color:white")).await.unwrap();
+    host.handle(say("chatnet", "bob", "!accept")).await.unwrap();
+    for (who, m) in [("alice", "e4"), ("bob", "e5"), ("alice", "Qh5"), ("bob", "Nc6")] {
+        host.handle(say("chatnet", who, m)).await.unwrap();
+    }
+    for (who, m) in [("alice", "Bc4"), ("bob", "Nf6"), ("alice", "Qxf7#")] {
+        host.handle(say("chatnet", who, m)).await.unwrap();
+    }
+    let analysing = {
+        let host = host.clone();
+        tokio::spawn(async move { host.handle(say("chatnet", "carol", "!analyse #1")).await })
+    };
+    let shown = |what: &str| fe.texts().iter().position(|(_, t)| t.contains(what));
+    for _ in 0..500 {
+        if shown("Analysing game #1").is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    let progress = shown("Analysing game #1").expect("the progress message");
+    // Meanwhile carol plays capabot: its answer comes while the analysis still runs.
+    host.handle(say("chatnet", "carol", "!play chess color:white")).await.unwrap();
+    host.handle(say("chatnet", "carol", "e4")).await.unwrap();
+    let ai_move = fe.texts().iter().position(|(_, t)| t.contains("#2") && t.contains("1..."));
+    assert!(ai_move.is_some(), "{:?}", fe.texts());
+    assert!(shown("Analysis of game #1").is_none(), "the AI move waited for the whole analysis: {:?}", fe.texts());
+    analysing.await.unwrap().unwrap();
+    let result = shown("Analysis of game #1").expect("the result");
+    assert!(result > progress);
+    // The progress message was replaced every few seconds (this front end sends anew and names each
+    // message): the result replaces the last one.
+    let last_progress = fe.texts().iter().rposition(|(_, t)| t.contains("Analysing game #1")).expect("progress");
+    assert!(last_progress < result);
+    let seen = fe.seen.lock().unwrap();
+    let slot = seen[result].slot.as_ref().expect("the result replaces the progress message");
+    assert_eq!(slot.previous.as_deref(), Some(format!("m{}", last_progress + 1).as_str()));
+    assert_eq!(host.bot().analyses_running(), 0);
+}

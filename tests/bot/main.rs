@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod analysis_flow;
 mod atomic_family_bot;
 mod bot_bad_input;
 mod bot_concurrency;

@@ -13,6 +13,7 @@ mod capatomic_rulings;
 mod gif_golden;
 mod perft;
 mod props;
+mod render_analysis_golden;
 mod render_community_golden;
 mod render_golden;
 mod vectors;

@@ -11,6 +11,8 @@ mod migrate;
 mod schema;
 mod store_backends;
 
+#[path = "../bot/analysis_flow.rs"]
+mod analysis_flow;
 #[path = "../bot/atomic_family_bot.rs"]
 mod atomic_family_bot;
 #[path = "../bot/bot_bad_input.rs"]

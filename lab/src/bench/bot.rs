@@ -31,6 +31,11 @@ pub struct BenchOptions {
 }
 
 impl BenchOptions {
+    /// Games with pictures and the host's default core threads.
+    pub fn with_pictures(games: usize, threads: usize, plies: usize, variant: &'static Variant, seed: u64) -> Self {
+        BenchOptions { games, threads, plies, variant, pictures: true, seed, core_threads: None }
+    }
+
     /// The host's settings for a load run: no scheduler ticks, one AI thread.
     pub fn host_config(&self) -> HostConfig {
         let mut config = HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() };
@@ -187,6 +192,44 @@ pub fn run(db: &Path, opts: &BenchOptions) -> Result<BenchReport, String> {
 
 /// [`run`] through the bare core or the host.
 pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<BenchReport, String> {
+    run_loaded(db, opts, through, 0)
+}
+
+/// A finished game of about 60 plies in chat `analysis-K` (random legal moves, then a resignation if
+/// it is not over by then), for analyses to load the host with; its number.
+fn finished_game(bot: &Bot, k: usize, variant: &'static Variant, seed: u64) -> Result<i64, String> {
+    let chat = format!("analysis-{k}");
+    let (a, b) = (format!("aw{k}"), format!("ab{k}"));
+    let setup = if variant.has_setups() { " setup:0" } else { "" };
+    let mut m = msg(&chat, &a, format!("!challenge @{b} {} color:white{setup}", variant.name));
+    m.mentions = vec![UserRef { id: b.clone(), name: b.clone() }];
+    bot.handle(&m);
+    bot.handle(&msg(&chat, &b, "!accept".into()));
+    let id = {
+        let conn = bot.store().conn().map_err(|e| e.to_string())?;
+        let p = capabot::store::players::find(&conn, "bench", &a).map_err(|e| e.to_string())?.ok_or("no player")?;
+        games::latest_in_chat(&conn, "bench", &chat, p.id).map_err(|e| e.to_string())?.ok_or("no game")?
+    };
+    let mut game = Game::new(fen::parse_position(variant, &id.start_fen).map_err(|e| e.to_string())?);
+    let mut rng = StdRng::seed_from_u64(seed ^ k as u64);
+    while game.moves().len() < 60 && game.outcome().is_none() {
+        let pos = game.position().clone();
+        let moves = pos.legal_moves();
+        let mv = moves[rng.random_range(0..moves.len())];
+        let who = if pos.turn() == Color::White { &a } else { &b };
+        bot.handle(&msg(&chat, who, format!("!move {}", san::write_plain(&pos, mv))));
+        game.play(mv);
+    }
+    if game.outcome().is_none() {
+        bot.handle(&msg(&chat, &a, "!resign".into()));
+    }
+    Ok(id.id)
+}
+
+/// [`run_through`] with `analyses` analyses kept running through the same host while the moves are
+/// timed: each asks for the analysis of a finished game of its own, and asks again (the stored
+/// result removed) as soon as it ends.
+pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: usize) -> Result<BenchReport, String> {
     let store = Store::open(db).map_err(|e| e.to_string())?;
     let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
     let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
@@ -250,6 +293,25 @@ pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<B
         }
         v
     };
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut load = Vec::new();
+    for k in 0..analyses {
+        let id = finished_game(&bot, k, opts.variant, opts.seed)?;
+        let (host, bot, stop) = (host.clone(), bot.clone(), stop.clone());
+        load.push(rt.spawn(async move {
+            let mut rounds = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) {
+                let ask = msg(&format!("analysis-{k}"), &format!("viewer{k}"), format!("!analyse #{id}"));
+                let _ = host.handle(ask.with_event_id(format!("analyse-{k}-{rounds}"))).await;
+                rounds += 1;
+                let bot = bot.clone();
+                let forget =
+                    move || bot.store().conn().map(|c| c.execute("DELETE FROM analyses WHERE game_id = ?1", [id]));
+                let _ = tokio::task::spawn_blocking(forget).await;
+            }
+            rounds
+        }));
+    }
     let (written0, outbox0) = (bytes_written(), outbox_bytes(&bot)?);
     let t0 = Instant::now();
     let mut handles = Vec::new();
@@ -319,10 +381,50 @@ pub fn run_through(db: &Path, opts: &BenchOptions, through: Through) -> Result<B
         pictures += p;
     }
     let elapsed = t0.elapsed();
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    for l in load {
+        let _ = rt.block_on(l);
+    }
     let mut report = BenchReport::of(all, refused, pictures, elapsed);
     report.written = bytes_written().zip(written0).map(|(b, a)| b.saturating_sub(a));
     report.outbox_bytes = outbox_bytes(&bot)?.saturating_sub(outbox0);
     Ok(report)
+}
+
+/// `bench-analysis-load`: the same games through the host without and with `analyses` analyses
+/// running, `runs` rounds each on fresh databases; the medians of the move latencies and the ratio
+/// of the p99s (the issue's goal: at most 1.3).
+pub fn analysis_load_rounds(opts: &BenchOptions, analyses: usize, runs: usize) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("capabot-bench-analysis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut out = String::new();
+    let (mut p50, mut p99) = ([Vec::new(), Vec::new()], [Vec::new(), Vec::new()]);
+    let result = (|| -> Result<(), String> {
+        for round in 0..runs.max(1) {
+            for (i, n) in [0, analyses].into_iter().enumerate() {
+                let r = run_loaded(&dir.join(format!("a-{round}-{i}.db")), opts, Through::Host, n)?;
+                out.push_str(&format!("round {} with {n} analyses: {}\n", round + 1, r.summary(opts)));
+                p50[i].push(r.p50.as_secs_f64() * 1e3);
+                p99[i].push(r.p99.as_secs_f64() * 1e3);
+            }
+        }
+        Ok(())
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    result?;
+    let (q50, q99): (Vec<f64>, Vec<f64>) =
+        (0..2).map(|i| (super::median_secs(&mut p50[i]), super::median_secs(&mut p99[i]))).unzip();
+    out.push_str(&format!(
+        "medians of {} rounds: p50 {:.2} → {:.2} ms, p99 {:.2} → {:.2} ms with {analyses} analyses: p99 × {:.2} \
+         (goal ≤ 1.3)",
+        runs.max(1),
+        q50[0],
+        q50[1],
+        q99[0],
+        q99[1],
+        q99[1] / q99[0].max(1e-9)
+    ));
+    Ok(out)
 }
 
 /// Bytes this process has written so far (`wchar` of `/proc/self/io`), where the system says.

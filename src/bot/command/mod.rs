@@ -47,7 +47,13 @@ pub enum Command {
     TakebackDecline(Option<i64>),
     Abort(Option<i64>),
     Fen(Option<i64>),
-    Pgn(Option<i64>),
+    /// `pgn [#game] [analysed]`: the game as PGN, with its computer analysis in it when asked.
+    Pgn {
+        game: Option<i64>,
+        analysed: bool,
+    },
+    /// `analyse [#game]`: a computer analysis of a finished game.
+    Analyse(Option<i64>),
     /// `gif [#game]`: the whole game as an animated picture.
     Gif(Option<i64>),
     Swap {
@@ -257,7 +263,10 @@ impl Command {
             Command::TakebackDecline(id) => format!("takeback decline{}", game_word(*id)),
             Command::Abort(id) => format!("abort{}", game_word(*id)),
             Command::Fen(id) => format!("fen{}", game_word(*id)),
-            Command::Pgn(id) => format!("pgn{}", game_word(*id)),
+            Command::Pgn { game, analysed } => {
+                format!("pgn{}{}", game_word(*game), if *analysed { " analysed" } else { "" })
+            }
+            Command::Analyse(id) => format!("analyse{}", game_word(*id)),
             Command::Gif(id) => format!("gif{}", game_word(*id)),
             Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
             Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
@@ -298,6 +307,10 @@ mod tests {
             Command::Notify(Some(false)),
             Command::Gif(Some(7)),
             Command::Gif(None),
+            Command::Analyse(Some(12)),
+            Command::Analyse(None),
+            Command::Pgn { game: Some(12), analysed: true },
+            Command::Pgn { game: None, analysed: false },
         ] {
             let t = c.typed("?");
             assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");

@@ -56,6 +56,16 @@ pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseE
     Ok(game)
 }
 
+/// `pgn`: an optional game number, then nothing or `analysed` (`analyzed`, `analysis`).
+pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), ParseError> {
+    let (game, rest) = split_game(args);
+    match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+        [] => Ok((game, false)),
+        [r] if matches!(r.as_str(), "analysed" | "analyzed" | "analysis") => Ok((game, true)),
+        _ => Err(msg!("parse-pgn", word = word, given = rest.join(" "))),
+    }
+}
+
 /// `draw` and `takeback`: an optional game number, then nothing (the offer or request) or `decline`
 /// (`no`), which refuses the opponent's; `word` names the command in the message.
 pub(super) fn offer_or_decline(
@@ -562,6 +572,10 @@ mod tests {
             Command::Settings(SettingsArgs { gif: Some(true), ..SettingsArgs::default() })
         );
         assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
+        assert_eq!(parse("analyze #3").unwrap(), Command::Analyse(Some(3)));
+        assert_eq!(parse("pgn #3 Analysed").unwrap(), Command::Pgn { game: Some(3), analysed: true });
+        assert_eq!(parse("pgn").unwrap(), Command::Pgn { game: None, analysed: false });
+        assert!(parse("pgn #3 with-evals").is_err());
         assert!(parse("gif everything").is_err());
         assert!(parse("settings gif:maybe").unwrap_err().to_string().contains("gif is on or off"));
         assert_eq!(

@@ -3,8 +3,8 @@
 //! ranges they take; and the lookup of a command by its word ([`spec`]).
 
 use super::parse::{
-    game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_rating, parse_settings,
-    parse_switch, parse_tournament, split_game,
+    game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_pgn, parse_rating,
+    parse_settings, parse_switch, parse_tournament, split_game,
 };
 use super::{Command, ParseError};
 use crate::msg;
@@ -351,12 +351,25 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "pgn",
         aliases: &[],
+        usage: "[#game] [analysed]",
+        example: "pgn #12 analysed",
+        options: &[GAME_OPT, opt("analysed", OptionKind::Flag("analysed", ""))],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| {
+            let (game, analysed) = parse_pgn(w, a)?;
+            Ok(Command::Pgn { game, analysed })
+        },
+    },
+    CommandSpec {
+        name: "analyse",
+        aliases: &["analyze", "analysis"],
         usage: "[#game]",
-        example: "pgn #12",
+        example: "analyse #12",
         options: GAME_ONLY,
         subcommands: &[],
         admin: false,
-        parse: |w, a| Ok(Command::Pgn(only_game(w, a)?)),
+        parse: |w, a| Ok(Command::Analyse(only_game(w, a)?)),
     },
     CommandSpec {
         name: "gif",

@@ -152,7 +152,12 @@ impl Bot {
     }
 
     /// A player's name as a game record shows it (the AI with its level).
-    fn record_name(&self, conn: &Conn<'_>, row: &GameRow, id: crate::store::players::PlayerId) -> Res<String> {
+    pub(super) fn record_name(
+        &self,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        id: crate::store::players::PlayerId,
+    ) -> Res<String> {
         let p = players::get(conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
         Ok(if p.is_ai { t!("ai-name-level", level = row.ai_level.unwrap_or(0)) } else { p.name })
     }
@@ -241,6 +246,17 @@ impl Bot {
 
     pub(in crate::bot) fn pgn_of(&self, conn: &Conn<'_>, row: &GameRow) -> Res<String> {
         let game = self.load_game(conn, row)?;
+        self.pgn_with(conn, row, &game, &[])
+    }
+
+    /// The PGN of a game already replayed, with an analysis's notes (none: the plain record).
+    pub(in crate::bot) fn pgn_with(
+        &self,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        game: &Game,
+        notes: &[pgn::MoveNote],
+    ) -> Res<String> {
         let name = |id| self.record_name(conn, row, id);
         let headers = pgn::PgnHeaders {
             // PGN tags are a file format's data, in English as PGN readers expect.
@@ -251,7 +267,7 @@ impl Bot {
             black: name(row.black)?,
             round: String::new(),
         };
-        Ok(pgn::write(&game, &headers, row.outcome()))
+        Ok(pgn::write_annotated(game, &headers, row.outcome(), notes))
     }
 
     /// PGN of a game by id (any chat).

@@ -3,6 +3,7 @@
 //! information (board, games, PGN) and settings. This module routes an input to its handler and
 //! holds what they share: finding the game a command is about, replaying it, reply building.
 
+mod analyse;
 mod bombs;
 mod challenge;
 mod info;
@@ -231,7 +232,9 @@ impl Bot {
                 let (_, row) = self.game_for(cx, id)?;
                 Ok(cx.say(t!("game-fen", id = row.id, fen = row.fen.as_str())))
             }
-            Command::Pgn(id) => self.pgn(cx, id),
+            Command::Pgn { game, analysed: false } => self.pgn(cx, game),
+            Command::Pgn { game, analysed: true } => self.analysed_pgn(cx, game),
+            Command::Analyse(id) => self.analyse(cx, id),
             Command::Gif(id) => self.gif(cx, id),
             Command::Swap { game, text } => self.swap(cx, game, &text),
             Command::NoSwap(game) => self.swap(cx, game, "none"),

@@ -1,0 +1,491 @@
+//! Computer analysis of a finished game: a search of fixed effort (nodes, not time, so the same game
+//! gives the same analysis on every machine) of every position the game reached, and what players
+//! read off it: White's winning chances after each ply, each move's cost in winning chances, the
+//! inaccuracies, mistakes and blunders, each side's accuracy and the turning points.
+//!
+//! Scores become winning chances through a logistic curve per variant ([`WinCurve`]): a centipawn
+//! does not say the same about the result in every variant (the lab's fits: it says more in Capatomic). The judgements
+//! follow lichess's conventions, on the 0–100 scale of winning chances: a move that costs its mover
+//! at least 5 points is an inaccuracy, 10 a mistake, 15 a blunder; a move's accuracy is
+//! `103.1668·e^(−0.04354·Δ) − 3.1669` for a cost Δ, clamped to 0–100.
+//!
+//! [`Analyser`] does the work one position at a time, so a caller can report progress, yield between
+//! positions or stop; [`analyse`] runs it to the end. The result keeps only the scores and best
+//! moves ([`PositionEval`]); everything else is derived from them and the game, so a stored analysis
+//! ([`Analysis::encode`]) reads back ([`Analysis::decode`]) to the same judgements.
+
+use super::{Limits, MATE, MATE_BOUND, Memory, search_with};
+use crate::notation::uci;
+use crate::rules::{Color, Game, Move, Variant};
+
+/// Nodes searched per position by default: an 80-ply chess game in well under 20 s on one thread of
+/// this project's 2-core machines, a 100-ply Capatomic game under 40 s (`lab bench-analysis`,
+/// figures in docs/analysis.md).
+pub const DEFAULT_NODES: u64 = 60_000;
+
+/// Longest game analysed, in plies (a bound on the work one request may cause).
+pub const MAX_PLIES: usize = 600;
+
+/// A score in White's view: centipawns, or mate in so many moves (positive: White mates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl Score {
+    /// A search score for the side to move, turned to White's view.
+    pub fn from_search(score: i32, turn: Color) -> Score {
+        let white = if turn == Color::White { score } else { -score };
+        match super::mate_in(white) {
+            Some(n) => Score::Mate(n),
+            None => Score::Cp(white),
+        }
+    }
+
+    /// PGN's `[%eval …]` value: pawns with two decimals (`0.35`, `-1.20`) or `#3` / `#-2`.
+    pub fn pgn_eval(self) -> String {
+        match self {
+            Score::Cp(cp) => {
+                let sign = if cp < 0 { "-" } else { "" };
+                format!("{sign}{}.{:02}", cp.unsigned_abs() / 100, cp.unsigned_abs() % 100)
+            }
+            Score::Mate(n) => format!("#{n}"),
+        }
+    }
+}
+
+/// What the search said about one position of the game, or how the game stood there when it was
+/// over on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PositionEval {
+    pub score: Score,
+    /// The move the search preferred; `None` where the game was over.
+    pub best: Option<Move>,
+}
+
+/// How bad a move was, by what it cost its mover in winning chances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Judgement {
+    /// `?!`: 5 to 10 points of winning chances.
+    Inaccuracy,
+    /// `?`: 10 to 15 points.
+    Mistake,
+    /// `??`: 15 points or more.
+    Blunder,
+}
+
+impl Judgement {
+    /// The cost (points of winning chances, 0–100) from which a move is judged so, as lichess judges.
+    pub const fn threshold(self) -> f64 {
+        match self {
+            Judgement::Inaccuracy => 5.0,
+            Judgement::Mistake => 10.0,
+            Judgement::Blunder => 15.0,
+        }
+    }
+
+    /// The judgement of a move that cost `loss` points, if any.
+    pub fn of_loss(loss: f64) -> Option<Judgement> {
+        [Judgement::Blunder, Judgement::Mistake, Judgement::Inaccuracy].into_iter().find(|j| loss >= j.threshold())
+    }
+
+    /// The annotation glyph: `?!`, `?` or `??`.
+    pub const fn glyph(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "?!",
+            Judgement::Mistake => "?",
+            Judgement::Blunder => "??",
+        }
+    }
+}
+
+/// How a variant's scores map to winning chances: `50 + 50·(2/(1 + e^(−k·cp)) − 1)` for the side
+/// the score favours.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WinCurve {
+    /// The slope `k`, per centipawn.
+    pub k: f64,
+}
+
+/// lichess's slope for chess scores (a public fit of its game results against Stockfish's scores).
+pub const LICHESS_CHESS_K: f64 = 0.003_682_08;
+
+/// Capatomic's slope: lichess's chess slope scaled by the lab's fits, Capatomic's over chess's
+/// (`lab fit-curve`, two runs each: 35 Capatomic and 29 chess self-play games; k = 0.001446 and
+/// 0.000643, a ratio of 2.25). A centipawn says more about the result in Capatomic than in chess.
+pub const CAPATOMIC_K: f64 = 0.008_28;
+
+/// The slope of each variant's curve. The fits come from the lab: `lab fit-curve --variant V` plays
+/// capabot against itself, scores every position with this analysis and fits the slope to the games'
+/// results. Self-play at the lab's level gives flatter slopes than people's games, so chess keeps
+/// lichess's slope (the judgements' thresholds and the accuracy formula were calibrated with it) and
+/// another variant gets it scaled by its fit over chess's (docs/analysis.md). A variant without a fit
+/// of its own uses the chess slope.
+const CURVES: &[(&str, f64)] = &[("chess", LICHESS_CHESS_K), ("capatomic", CAPATOMIC_K)];
+
+impl WinCurve {
+    /// The curve of a variant.
+    pub fn of(v: &Variant) -> WinCurve {
+        let k = CURVES.iter().find(|(name, _)| *name == v.name).map_or(LICHESS_CHESS_K, |(_, k)| *k);
+        WinCurve { k }
+    }
+
+    /// White's winning chances (0–100) for a score in White's view; mates are 100 and 0.
+    pub fn white_chances(self, score: Score) -> f64 {
+        match score {
+            Score::Mate(n) if n > 0 => 100.0,
+            Score::Mate(_) => 0.0,
+            Score::Cp(cp) => {
+                let cp = f64::from(cp.clamp(-MATE_BOUND, MATE_BOUND));
+                50.0 + 50.0 * (2.0 / (1.0 + (-self.k * cp).exp()) - 1.0)
+            }
+        }
+    }
+}
+
+/// A move's accuracy (0–100) from its cost in winning chances, lichess's formula.
+pub fn move_accuracy(loss: f64) -> f64 {
+    (103.1668 * (-0.04354 * loss.max(0.0)).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// One move of the game as the analysis sees it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveReview {
+    /// 0 for the game's first move.
+    pub ply: usize,
+    pub mover: Color,
+    pub played: Move,
+    /// The search's preferred move in the position before (the same as `played` when it was played).
+    pub best: Option<Move>,
+    /// White's winning chances before and after the move (0–100).
+    pub before: f64,
+    pub after: f64,
+    /// What the move cost its mover in winning chances (0–100; 0 for the best move).
+    pub loss: f64,
+    pub accuracy: f64,
+    pub judgement: Option<Judgement>,
+}
+
+/// One side's summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideSummary {
+    /// Percent, 0–100; `None` for a side without moves.
+    pub accuracy: Option<f64>,
+    pub inaccuracies: u32,
+    pub mistakes: u32,
+    pub blunders: u32,
+}
+
+/// A game's analysis: the evaluation of every position (one more than the moves) at a fixed effort.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Analysis {
+    /// Nodes per position.
+    pub nodes: u64,
+    pub curve: WinCurve,
+    pub evals: Vec<PositionEval>,
+    pub moves: Vec<MoveReview>,
+}
+
+/// Why an analysis could not be made or read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnalysisError {
+    /// The game has more plies than [`MAX_PLIES`].
+    TooLong { plies: usize },
+    /// A stored analysis does not fit the game (another game, or a corrupt record).
+    Mismatch(String),
+}
+
+impl std::fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnalysisError::TooLong { plies } => write!(f, "{plies} plies, more than {MAX_PLIES}"),
+            AnalysisError::Mismatch(why) => write!(f, "stored analysis does not fit the game: {why}"),
+        }
+    }
+}
+
+/// Analyses a game position by position: [`Analyser::step`] searches the next one.
+pub struct Analyser {
+    game: Game,
+    limits: Limits,
+    memory: Memory,
+    hashes: Vec<u64>,
+    evals: Vec<PositionEval>,
+}
+
+impl Analyser {
+    /// An analysis of `game` at `nodes` per position (0: [`DEFAULT_NODES`]).
+    pub fn new(game: Game, nodes: u64) -> Result<Analyser, AnalysisError> {
+        if game.moves().len() > MAX_PLIES {
+            return Err(AnalysisError::TooLong { plies: game.moves().len() });
+        }
+        let nodes = if nodes == 0 { DEFAULT_NODES } else { nodes };
+        let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
+        let hashes = game.positions().iter().map(|p| p.hash()).collect();
+        Ok(Analyser { game, limits, memory: Memory::new(16), hashes, evals: Vec::new() })
+    }
+
+    /// Positions in all (the moves and one).
+    pub fn total(&self) -> usize {
+        self.game.positions().len()
+    }
+
+    /// Positions done.
+    pub fn done(&self) -> usize {
+        self.evals.len()
+    }
+
+    /// Searches the next position; `false` when every position is done.
+    pub fn step(&mut self) -> bool {
+        let i = self.evals.len();
+        let Some(pos) = self.game.positions().get(i) else { return false };
+        let last = i + 1 == self.total();
+        // The game's last position may be over on the board (mate, an exploded king, a draw by rule).
+        let over = if last { self.game.outcome() } else { pos.outcome() };
+        let eval = match over {
+            Some(o) => {
+                // A side that has won is "mate" for it: 100 % (or 0 %) on every curve.
+                let score = match o.winner() {
+                    Some(Color::White) => Score::Mate(1),
+                    Some(Color::Black) => Score::Mate(-1),
+                    None => Score::Cp(0),
+                };
+                PositionEval { score, best: None }
+            }
+            None => {
+                let r = search_with(pos, &self.hashes[..i], &self.limits, &mut self.memory, &mut |_| {});
+                PositionEval { score: Score::from_search(r.score, pos.turn()), best: r.best }
+            }
+        };
+        self.evals.push(eval);
+        true
+    }
+
+    /// The analysis, once every position is done (else `None`).
+    pub fn finish(self) -> Option<Analysis> {
+        if self.evals.len() != self.total() {
+            return None;
+        }
+        let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES);
+        Some(Analysis::from_evals(&self.game, nodes, self.evals))
+    }
+}
+
+/// Analyses the whole game at `nodes` per position (0: the default), calling `progress(done, total)`
+/// after each position. Blocking: seconds of work.
+pub fn analyse(game: &Game, nodes: u64, progress: &mut dyn FnMut(usize, usize)) -> Result<Analysis, AnalysisError> {
+    let mut a = Analyser::new(game.clone(), nodes)?;
+    let total = a.total();
+    while a.step() {
+        progress(a.done(), total);
+    }
+    a.finish().ok_or_else(|| AnalysisError::Mismatch("unfinished".into()))
+}
+
+impl Analysis {
+    /// The judgements from the evaluations of the game's positions (one per position).
+    pub fn from_evals(game: &Game, nodes: u64, evals: Vec<PositionEval>) -> Analysis {
+        let curve = WinCurve::of(game.start().variant());
+        let chances: Vec<f64> = evals.iter().map(|e| curve.white_chances(e.score)).collect();
+        let mut moves = Vec::with_capacity(game.moves().len());
+        for (ply, (pos, &played)) in game.positions().iter().zip(game.moves()).enumerate() {
+            let (Some(&before), Some(&after)) = (chances.get(ply), chances.get(ply + 1)) else { break };
+            let best = evals.get(ply).and_then(|e| e.best);
+            let mover = pos.turn();
+            let drop = if mover == Color::White { before - after } else { after - before };
+            // The search's own choice costs nothing: a deeper look after it is not the mover's fault.
+            let loss = if best == Some(played) { 0.0 } else { drop.max(0.0) };
+            moves.push(MoveReview {
+                ply,
+                mover,
+                played,
+                best,
+                before,
+                after,
+                loss,
+                accuracy: move_accuracy(loss),
+                judgement: Judgement::of_loss(loss),
+            });
+        }
+        Analysis { nodes, curve, evals, moves }
+    }
+
+    /// White's winning chances (0–100) in each position, from the start to the end.
+    pub fn white_chances(&self) -> Vec<f64> {
+        self.evals.iter().map(|e| self.curve.white_chances(e.score)).collect()
+    }
+
+    /// One side's accuracy and counts. The accuracy is the mean of the arithmetic and the harmonic
+    /// mean of its moves' accuracies (the harmonic mean weighs a blunder as players feel it).
+    pub fn summary(&self, side: Color) -> SideSummary {
+        let mine: Vec<&MoveReview> = self.moves.iter().filter(|m| m.mover == side).collect();
+        let count = |j| mine.iter().filter(|m| m.judgement == Some(j)).count() as u32;
+        let accuracy = (!mine.is_empty()).then(|| {
+            let n = mine.len() as f64;
+            let mean = mine.iter().map(|m| m.accuracy).sum::<f64>() / n;
+            let harmonic = n / mine.iter().map(|m| 1.0 / m.accuracy.max(1.0)).sum::<f64>();
+            ((mean + harmonic) / 2.0).clamp(0.0, 100.0)
+        });
+        SideSummary {
+            accuracy,
+            inaccuracies: count(Judgement::Inaccuracy),
+            mistakes: count(Judgement::Mistake),
+            blunders: count(Judgement::Blunder),
+        }
+    }
+
+    /// The `n` moves that cost most (at least an inaccuracy), in game order.
+    pub fn turning_points(&self, n: usize) -> Vec<&MoveReview> {
+        let mut worst: Vec<&MoveReview> = self.moves.iter().filter(|m| m.judgement.is_some()).collect();
+        worst.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
+        worst.truncate(n);
+        worst.sort_by_key(|m| m.ply);
+        worst
+    }
+
+    /// The evaluations as text for storage: one field per position, `cp:35 e2e4`, `mate:-2 h7h8q`,
+    /// `cp:0 -` (no best move), separated by `;`.
+    pub fn encode(&self, game: &Game) -> String {
+        let mut out = String::new();
+        for (i, e) in self.evals.iter().enumerate() {
+            if i > 0 {
+                out.push(';');
+            }
+            match e.score {
+                Score::Cp(cp) => out.push_str(&format!("cp:{cp}")),
+                Score::Mate(n) => out.push_str(&format!("mate:{n}")),
+            }
+            out.push(' ');
+            match (e.best, game.positions().get(i)) {
+                (Some(m), Some(pos)) => out.push_str(&uci::write(pos, m)),
+                _ => out.push('-'),
+            }
+        }
+        out
+    }
+
+    /// Reads back what [`Analysis::encode`] wrote for `game`.
+    pub fn decode(game: &Game, nodes: u64, text: &str) -> Result<Analysis, AnalysisError> {
+        let bad = |why: String| AnalysisError::Mismatch(why);
+        let fields: Vec<&str> = text.split(';').collect();
+        if fields.len() != game.positions().len() {
+            return Err(bad(format!("{} positions stored, {} in the game", fields.len(), game.positions().len())));
+        }
+        let mut evals = Vec::with_capacity(fields.len());
+        for (field, pos) in fields.iter().zip(game.positions()) {
+            let (score, best) = field.split_once(' ').ok_or_else(|| bad(format!("field '{field}'")))?;
+            let number = |s: &str| s.parse::<i32>().map_err(|_| bad(format!("score '{score}'")));
+            let score = match score.split_once(':') {
+                Some(("cp", v)) => Score::Cp(number(v)?.clamp(-MATE, MATE)),
+                Some(("mate", v)) => Score::Mate(number(v)?),
+                _ => return Err(bad(format!("score '{score}'"))),
+            };
+            let best = match best {
+                "-" => None,
+                m => Some(uci::parse(pos, m).map_err(|e| bad(format!("move '{m}': {e}")))?),
+            };
+            evals.push(PositionEval { score, best });
+        }
+        Ok(Analysis::from_evals(game, nodes, evals))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::san;
+    use crate::rules::{Position, variant};
+
+    fn game_of(v: &'static Variant, sans: &[&str]) -> Game {
+        let mut g = Game::new(Position::start(v));
+        for s in sans {
+            let m = san::parse(g.position(), s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            assert!(g.play(m));
+        }
+        g
+    }
+
+    #[test]
+    fn lichess_curve_and_accuracy() {
+        let c = WinCurve::of(&variant::CHESS);
+        assert!((c.white_chances(Score::Cp(0)) - 50.0).abs() < 1e-9);
+        // 100 centipawns: about 59 %, as lichess shows; symmetric for Black.
+        let p = c.white_chances(Score::Cp(100));
+        assert!((p - 59.1).abs() < 0.1, "{p}");
+        assert!((c.white_chances(Score::Cp(-100)) - (100.0 - p)).abs() < 1e-9);
+        assert_eq!(c.white_chances(Score::Mate(3)), 100.0);
+        assert_eq!(c.white_chances(Score::Mate(-1)), 0.0);
+        assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
+        assert!((move_accuracy(10.0) - 63.5).abs() < 0.2, "{}", move_accuracy(10.0));
+        assert_eq!(move_accuracy(100.0), 0.0);
+        // Capatomic's fitted curve is steeper; a variant without a fit uses chess's.
+        let capatomic = WinCurve::of(&variant::CAPATOMIC).white_chances(Score::Cp(100));
+        assert!((capatomic - 69.6).abs() < 0.1, "{capatomic}");
+        assert_eq!(WinCurve::of(&variant::ATOMIC), c);
+    }
+
+    #[test]
+    fn judgements_by_loss() {
+        assert_eq!(Judgement::of_loss(4.9), None);
+        assert_eq!(Judgement::of_loss(5.0), Some(Judgement::Inaccuracy));
+        assert_eq!(Judgement::of_loss(12.0), Some(Judgement::Mistake));
+        assert_eq!(Judgement::of_loss(30.0), Some(Judgement::Blunder));
+        assert_eq!(Judgement::Blunder.glyph(), "??");
+    }
+
+    #[test]
+    fn pgn_eval_text() {
+        assert_eq!(Score::Cp(35).pgn_eval(), "0.35");
+        assert_eq!(Score::Cp(-120).pgn_eval(), "-1.20");
+        assert_eq!(Score::Cp(-5).pgn_eval(), "-0.05");
+        assert_eq!(Score::Mate(-2).pgn_eval(), "#-2");
+    }
+
+    #[test]
+    fn fools_mate_blunder_is_found_and_the_end_is_a_win() {
+        let g = game_of(&variant::CHESS, &["f3", "e5", "g4", "Qh4#"]);
+        let mut seen = Vec::new();
+        let a = analyse(&g, 4_000, &mut |d, t| seen.push((d, t))).unwrap();
+        assert_eq!(seen.last(), Some(&(5, 5)));
+        assert_eq!(a.evals.len(), 5);
+        assert_eq!(a.evals[4], PositionEval { score: Score::Mate(-1), best: None });
+        // g4 allows mate in one: a blunder, and the turning point.
+        let g4 = &a.moves[2];
+        assert_eq!(g4.judgement, Some(Judgement::Blunder), "{g4:?}");
+        assert!(g4.best.is_some_and(|b| b != g4.played));
+        assert_eq!(a.turning_points(3).iter().map(|m| m.ply).collect::<Vec<_>>().last(), Some(&2));
+        // The mate itself is the best move.
+        assert_eq!(a.moves[3].loss, 0.0);
+        let white = a.summary(Color::White);
+        assert!(white.blunders >= 1 && white.accuracy.unwrap() < a.summary(Color::Black).accuracy.unwrap());
+        assert_eq!(a.white_chances().last(), Some(&0.0));
+    }
+
+    #[test]
+    fn fixed_effort_is_reproducible_and_round_trips() {
+        let g = game_of(&variant::CAPABLANCA, &["e4", "e5", "Nh3", "Nh6", "Ad3", "Ad6"]);
+        let a = analyse(&g, 3_000, &mut |_, _| {}).unwrap();
+        let b = analyse(&g, 3_000, &mut |_, _| {}).unwrap();
+        assert_eq!(a, b);
+        let text = a.encode(&g);
+        assert_eq!(Analysis::decode(&g, 3_000, &text).unwrap(), a);
+        // A record of another game is refused, not misread.
+        let other = game_of(&variant::CAPABLANCA, &["e4"]);
+        assert!(Analysis::decode(&other, 3_000, &text).is_err());
+        assert!(Analysis::decode(&g, 3_000, "cp:x -").is_err());
+    }
+
+    #[test]
+    fn a_game_over_by_agreement_is_searched_to_the_end() {
+        let g = game_of(&variant::CAPATOMIC, &[]);
+        let mut a = Analyser::new(g, 2_000).unwrap();
+        assert_eq!(a.total(), 1);
+        assert!(a.step());
+        assert!(!a.step());
+        let done = a.finish().unwrap();
+        assert!(done.evals[0].best.is_some());
+        assert!(done.moves.is_empty());
+        assert_eq!(done.summary(Color::White).accuracy, None);
+    }
+}

@@ -1,0 +1,152 @@
+//! `analyse` through the core and the console: who may ask (a finished game of this chat only; an
+//! unfinished game, another chat's game and an unknown number start nothing), one analysis per
+//! person and a bounded desk, the result (summary, course chart, turning points with arrows), the
+//! stored analysis shown again at once, and `pgn #N analysed`. Run again on PostgreSQL by `tests/pg`.
+
+use crate::common::{T0, console_script, db_path, msg_in, open_store};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, Response};
+use std::sync::Arc;
+
+const FOOLS_MATE: [(&str, &str); 4] = [("alice", "f3"), ("bob", "e5"), ("alice", "g4"), ("bob", "Qh4#")];
+
+struct T {
+    _dir: tempfile::TempDir,
+    bot: Bot,
+}
+
+fn bot(max_analyses: usize) -> T {
+    let dir = tempfile::tempdir().unwrap();
+    let store = open_store(&db_path(dir.path()));
+    let config = BotConfig { pictures: true, max_analyses, analysis_nodes: 3_000, ..BotConfig::default() };
+    let bot = Bot::new(store, Arc::new(ManualClock::new(T0)), Arc::new(FirstLegalMove), config);
+    T { _dir: dir, bot }
+}
+
+impl T {
+    fn say_in(&self, chat: &str, who: &str, text: &str) -> Response {
+        self.bot.handle(&msg_in(chat, who, text))
+    }
+
+    fn say(&self, who: &str, text: &str) -> Response {
+        self.say_in("main", who, text)
+    }
+
+    fn fools_mate(&self) {
+        self.say("alice", "!challenge @bob chess color:white");
+        self.say("bob", "!accept");
+        for (who, m) in FOOLS_MATE {
+            self.say(who, m);
+        }
+    }
+
+    fn analyses_stored(&self) -> i64 {
+        let c = self.bot.store().conn().unwrap();
+        c.query_row("SELECT count(*) FROM analyses", (), |r| r.get(0)).unwrap()
+    }
+}
+
+#[test]
+fn only_finished_games_of_this_chat_are_analysed() {
+    let t = bot(4);
+    t.say("alice", "!challenge @bob chess color:white");
+    t.say("bob", "!accept");
+    t.say("alice", "f3");
+    let r = t.say("alice", "!analyse");
+    assert!(r.analyses.is_empty() && r.text().contains("is not finished"), "{}", r.text());
+    let r = t.say("carol", "!analyse #99");
+    assert!(r.analyses.is_empty() && r.text().contains("There is no game #99"), "{}", r.text());
+    let r = t.say("carol", "!analyse");
+    assert!(r.analyses.is_empty() && r.text().contains("no game in this chat"), "{}", r.text());
+    for (who, m) in &FOOLS_MATE[1..] {
+        t.say(who, m);
+    }
+    let r = t.say_in("elsewhere", "alice", "!analyse #1");
+    assert!(r.analyses.is_empty() && r.text().contains("not played in this chat"), "{}", r.text());
+    let r = t.say("alice", "!pgn #1 analysed");
+    assert!(r.text().contains("has not been analysed yet"), "{}", r.text());
+    // An aborted game has nothing to analyse.
+    t.say("alice", "!challenge @bob chess");
+    t.say("bob", "!accept");
+    t.say("alice", "!abort");
+    let r = t.say("alice", "!analyse #2");
+    assert!(r.analyses.is_empty() && r.text().contains("was aborted"), "{}", r.text());
+    assert_eq!(t.analyses_stored(), 0);
+    assert_eq!(t.bot.analyses_running(), 0);
+}
+
+#[test]
+fn a_watcher_analyses_a_finished_game_and_the_result_is_stored() {
+    let t = bot(4);
+    t.fools_mate();
+    // carol watched the game in this chat.
+    let r = t.say("carol", "!analyse #1");
+    assert_eq!(r.analyses.len(), 1, "{}", r.text());
+    assert!(r.text().contains("Analysing game #1: 0 of 5 positions"), "{}", r.text());
+    assert!(r.replies[0].slot.is_some(), "the progress message can be replaced");
+    assert_eq!(t.bot.analyses_running(), 1);
+    // One at a time per person, and nothing starts meanwhile.
+    let again = t.say("carol", "!analyse #1");
+    assert!(again.analyses.is_empty() && again.text().contains("still running"), "{}", again.text());
+    let job = &r.analyses[0];
+    let progress = t.bot.analysis_progress_reply(job, 3, 5);
+    assert!(progress.text.contains("3 of 5 positions"), "{}", progress.text);
+    let replies = t.bot.run_analyses_inline(r.analyses);
+    assert_eq!(t.bot.analyses_running(), 0, "the place is given back");
+    assert_eq!(t.analyses_stored(), 1);
+    let head = &replies[0];
+    assert!(head.text.contains("Analysis of game #1"), "{}", head.text);
+    assert!(head.text.contains("alice (white): accuracy"), "{}", head.text);
+    assert!(head.text.contains("Turning points:") && head.text.contains("2. g4??"), "{}", head.text);
+    // The pictures are described, and drawn when delivered.
+    let mut drawn = head.clone();
+    drawn.draw();
+    assert!(drawn.png.as_deref().is_some_and(|p| &p[1..4] == b"PNG"), "the course chart");
+    assert!(head.alt_text.as_deref().is_some_and(|a| a.contains("winning chances")));
+    let point = replies.iter().find(|r| r.text.starts_with("2. g4??")).expect("g4 is a turning point");
+    assert!(point.text.contains("better was"), "{}", point.text);
+    let mut drawn = point.clone();
+    drawn.draw();
+    assert!(drawn.png.is_some() && point.alt_text.as_deref().is_some_and(|a| a.contains("red arrow")));
+
+    // Asked again: shown at once from the store, no search.
+    let shown = t.say("bob", "!analyse");
+    assert!(shown.analyses.is_empty(), "{}", shown.text());
+    assert!(shown.text().contains("(analysed before)") && shown.text().contains("2. g4??"), "{}", shown.text());
+
+    let pgn = t.say("alice", "!pgn #1 analysed");
+    let text = pgn.text();
+    assert!(text.contains("[%eval") && text.contains("2. g4??") && text.contains("(2."), "{text}");
+    assert!(pgn.replies[0].file.as_ref().is_some_and(|f| f.name.ends_with("-analysed.pgn")));
+    // The plain record is unchanged.
+    assert!(!t.say("alice", "!pgn #1").text().contains("%eval"));
+}
+
+#[test]
+fn the_desk_is_bounded_and_turkish_readers_get_turkish() {
+    let t = bot(1);
+    t.fools_mate();
+    let first = t.say("alice", "!analyse #1");
+    assert_eq!(first.analyses.len(), 1);
+    let full = t.say("bob", "!analyse #1");
+    assert!(full.analyses.is_empty() && full.text().contains("busy with another analysis"), "{}", full.text());
+    drop(first);
+    assert_eq!(t.bot.analyses_running(), 0, "a job dropped unrun gives its place back");
+    t.say("bob", "!lang tr");
+    let r = t.say("bob", "!analyse #1");
+    assert!(r.text().contains("analiz ediliyor"), "{}", r.text());
+    let replies = t.bot.run_analyses_inline(r.analyses);
+    assert!(replies[0].text.contains("isabet"), "{}", replies[0].text);
+}
+
+#[test]
+fn the_console_analyses_a_game_end_to_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "alice> !challenge @bob chess color:white\nbob> !accept\n\
+                  alice> f3\nbob> e5\nalice> g4\nbob> Qh4#\n\
+                  carol> !analyse #1\ncarol> !pgn #1 analysed\n";
+    let text = console_script(dir.path(), script);
+    assert!(text.contains("Analysing game #1"), "{text}");
+    assert!(text.contains("Analysis of game #1"), "{text}");
+    assert!(text.contains("2. g4??"), "{text}");
+    assert!(text.contains("[%eval"), "{text}");
+}
