@@ -527,3 +527,20 @@ fn relocation_setup_with_the_ai_and_bad_swaps() {
     let out = tb.say_in("ai", "carol", "!swap K c");
     assert!(out.contains("The game begins"), "{out}");
 }
+
+/// `help` lists the commands the way the person gave theirs: `/help` (a platform interaction) in a
+/// direct chat, where typed commands work too, lists the slash commands; `!help` there lists the
+/// typed ones. (Before: `/help` in a DM listed the `!` forms.)
+#[test]
+fn help_answers_in_the_form_it_was_asked() {
+    use capabot::bot::{Command, Input, Scope, UserRef, Via};
+    let tb = new_bot();
+    let dm = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
+    let alice = UserRef::new("alice", "alice");
+    let slash = tb.bot.handle(&Input::command(dm.clone(), alice.clone(), Command::Help).via(Via::Interaction));
+    let text: String = slash.replies.iter().map(|r| r.text.as_str()).collect();
+    assert!(text.contains("/move") && !text.contains("!move"), "{text}");
+    let typed = tb.bot.handle(&Input::text(dm, alice, "!help"));
+    let text: String = typed.replies.iter().map(|r| r.text.as_str()).collect();
+    assert!(text.contains("!move") && !text.contains("/move"), "{text}");
+}

@@ -21,7 +21,7 @@ mod tournament;
 use super::command::{self, Command};
 use super::drawing::{BoardDrawing, Drawing};
 use super::error::{Res, user};
-use super::io::{Audience, Body, Choice, ChoiceStyle, GameCard, Reply, Response, Scope, Target, UserRef};
+use super::io::{Audience, Body, Choice, ChoiceStyle, GameCard, Reply, Response, Scope, Target, UserRef, Via};
 use super::seams::PICTURE_SIZE;
 use super::textboard::text_board;
 use super::{Bot, BotError, Ctx};
@@ -207,7 +207,12 @@ impl Bot {
 
     fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
         match cmd {
-            Command::Help => Ok(cx.say(command::help_text(cx.p(), cx.slash()))),
+            // Listed the way the person asked: a slash command (in a DM too, where typed commands
+            // also work) is answered with the slash commands.
+            Command::Help => {
+                let slash = cx.slash() || cx.inp.via == Via::Interaction;
+                Ok(cx.say(command::help_text(if slash { "/" } else { cx.p() }, slash)))
+            }
             Command::Lang(choice) => self.lang_setting(cx, choice),
             Command::Variants => Ok(cx.say(info::variants_text())),
             Command::Rules(name) => {
