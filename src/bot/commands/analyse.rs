@@ -5,11 +5,12 @@
 //! accuracy and mistakes, and the turning points as boards with two arrows. A game analysed before
 //! is shown again at once from the store.
 
+use super::info::pgn_reply;
 use super::{Bot, BotError, Ctx, Res, color_word, move_label, user, variant_named};
 use crate::ai::analysis::{Analysis, AnalysisError, Judgement, MAX_PLIES, MoveReview};
 use crate::bot::analysis::{Busy, progress_slot};
 use crate::bot::drawing::{ArrowsDrawing, BoardDrawing, CourseDrawing, Drawing, DrawnArrow};
-use crate::bot::io::{AnalysisJob, Attachment, Reply, Response, Slot, Target};
+use crate::bot::io::{AnalysisJob, Reply, Response, Slot, Target};
 use crate::bot::seams::PICTURE_SIZE;
 use crate::notation::{pgn, san};
 use crate::render::Theme;
@@ -22,6 +23,14 @@ use crate::{msg, t};
 
 /// Turning points shown.
 const TURNING_POINTS: usize = 3;
+
+/// The game's stored analysis, if it has one, read back against the game.
+fn stored_analysis(conn: &Conn<'_>, row: &GameRow, game: &Game) -> Res<Option<Analysis>> {
+    let Some(stored) = analyses::get(conn, row.id)? else { return Ok(None) };
+    Analysis::decode(game, stored.nodes, &stored.evals)
+        .map(Some)
+        .map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))
+}
 
 impl Bot {
     /// The finished game of this chat that `analyse` or `pgn … analysed` is about: `#id`, or the
@@ -64,9 +73,7 @@ impl Bot {
             return user(msg!("analysis-no-moves", id = row.id));
         }
         let lang = cx.author_lang;
-        if let Some(stored) = analyses::get(&conn, row.id)? {
-            let analysis = Analysis::decode(&game, stored.nodes, &stored.evals)
-                .map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))?;
+        if let Some(analysis) = stored_analysis(&conn, &row, &game)? {
             let replies = crate::i18n::with_lang(lang, || {
                 self.analysis_replies(&conn, &row, &game, &analysis, cx.target(), true, None)
             })?;
@@ -99,20 +106,12 @@ impl Bot {
     pub(super) fn analysed_pgn(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let row = self.finished_game_here(cx, id)?;
         let conn = self.conn()?;
-        let Some(stored) = analyses::get(&conn, row.id)? else {
+        let game = self.load_game(&conn, &row)?;
+        let Some(analysis) = stored_analysis(&conn, &row, &game)? else {
             return user(msg!("analysis-none-yet", id = row.id, p = cx.p()));
         };
-        let game = self.load_game(&conn, &row)?;
-        let analysis = Analysis::decode(&game, stored.nodes, &stored.evals)
-            .map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))?;
         let text = self.pgn_with(&conn, &row, &game, &annotations(&game, &analysis))?;
-        let mut r = Reply::new(cx.target(), text.clone());
-        r.file = Some(Attachment {
-            name: format!("capabot-game-{}-analysed.pgn", row.id),
-            mime: "application/x-chess-pgn".into(),
-            bytes: text.into_bytes(),
-        });
-        Ok(Response::one(r))
+        Ok(Response::one(pgn_reply(cx.target(), &format!("capabot-game-{}-analysed.pgn", row.id), text)))
     }
 
     /// The unit of work that ends a job: the analysis stored (the first one made, if two people

@@ -142,13 +142,7 @@ impl Bot {
         let (_, row) = self.record_for(cx, id)?;
         let conn = self.conn()?;
         let text = self.pgn_of(&conn, &row)?;
-        let mut r = Reply::new(cx.target(), text.clone());
-        r.file = Some(Attachment {
-            name: format!("capabot-game-{}.pgn", row.id),
-            mime: "application/x-chess-pgn".into(),
-            bytes: text.into_bytes(),
-        });
-        Ok(Response::one(r))
+        Ok(Response::one(pgn_reply(cx.target(), &format!("capabot-game-{}.pgn", row.id), text)))
     }
 
     /// A player's name as a game record shows it (the AI with its level).
@@ -302,4 +296,12 @@ fn gif_alt_text(game: &Game, id: i64, variant: &str, white: &str, black: &str, s
         moves.push_str(&word);
     }
     t!("gif-alt", id = id, variant = variant, white = white, black = black, moves = moves, state = state)
+}
+
+/// A game record as text and as a `.pgn` file named `file_name`.
+pub(super) fn pgn_reply(target: Target, file_name: &str, text: String) -> Reply {
+    let mut r = Reply::new(target, text.clone());
+    r.file =
+        Some(Attachment { name: file_name.into(), mime: "application/x-chess-pgn".into(), bytes: text.into_bytes() });
+    r
 }
