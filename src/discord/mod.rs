@@ -127,11 +127,24 @@ fn make_http(token: &Token, opts: &DiscordOptions) -> Result<Http, String> {
 /// Connects, registers the slash commands, plugs the front end into the host and runs until
 /// `stop` resolves (then the host shuts down, and the gateway after it). A rejected token is an
 /// error before anything else happens.
+///
+/// Only this wrapper is generic over `stop`: the front end's body (and all of serenity it
+/// reaches) is compiled once, in this crate, instead of once more in every binary that passes
+/// a future of its own type (the product, each test binary, the laboratory).
 pub async fn run(
     host: Arc<Host>,
     token: Token,
     opts: DiscordOptions,
-    stop: impl Future<Output = ()>,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), String> {
+    run_until(host, token, opts, Box::pin(stop)).await
+}
+
+async fn run_until(
+    host: Arc<Host>,
+    token: Token,
+    opts: DiscordOptions,
+    stop: std::pin::Pin<Box<dyn Future<Output = ()> + Send>>,
 ) -> Result<(), String> {
     let http = make_http(&token, &opts)?;
     let app = http.get_current_application_info().await.map_err(|e| match &e {
