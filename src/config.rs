@@ -325,9 +325,9 @@ impl Config {
     }
 
     /// What a process serves, as its name among the processes sharing one database: its platforms
-    /// and, on Discord, its shard range (`discord-shards-2-3-of-6+matrix`). Two processes never
-    /// serve the same (Discord would send both every event), and a process restarted in place of
-    /// one that died has its name, so it takes over that one's delivery leases at once.
+    /// and, on Discord, its shard range (`discord-shards-2-3-of-6+matrix`). Two processes should
+    /// never serve the same (Discord would send both every event); should they, each still holds
+    /// its delivery leases as an instance of its own (`HostConfig::instance`).
     pub fn instance(&self, discord: bool, matrix: bool) -> String {
         let mut parts = Vec::new();
         if discord {

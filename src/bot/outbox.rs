@@ -186,9 +186,7 @@ impl Bot {
     /// Takes or renews `owner`'s lease on delivering a chat (see [`outbox::lease_chat`]): false
     /// while another process delivers it, or when the database cannot say.
     pub fn outbox_lease(&self, platform: &str, key: &str, owner: &str) -> bool {
-        let run = || -> Result<bool, BotError> {
-            Ok(outbox::lease_chat(&*self.conn()?, platform, key, owner, self.clock.now())?)
-        };
+        let run = || -> Result<bool, BotError> { Ok(outbox::lease_chat(&*self.conn()?, platform, key, owner)?) };
         run().unwrap_or_else(|e| {
             tracing::error!("cannot lease the outbox: {e:?}");
             false

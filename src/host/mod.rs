@@ -165,11 +165,12 @@ pub struct HostConfig {
     pub tick_every: Duration,
     /// Rate limits and the bound on waiting inputs (`None`: none, as in the console).
     pub limits: Option<limits::LimitConfig>,
-    /// This process's name among those sharing the database, the same after a restart (what it
-    /// serves: its platforms and Discord shards; see `Config::instance`): the owner of the chats'
-    /// delivery leases, so that a process restarted after a crash takes its own leases back at
-    /// once instead of waiting out those of its dead predecessor. `None`: a name of its own each
-    /// time (tests that run several hosts in one process).
+    /// This process's name among those sharing the database (what it serves: its platforms and
+    /// Discord shards; see `Config::instance`), for the operator: the owner of the chats' delivery
+    /// leases is this name and a part drawn for the process instance, so that two processes given
+    /// one name (a rolling restart, a copied configuration) never both hold a chat's lease. A
+    /// process restarted after a crash waits out its predecessor's leases (at most
+    /// `store::outbox::LEASE_SECS`). `None`: "host".
     pub instance: Option<String>,
 }
 
@@ -183,6 +184,12 @@ impl Default for HostConfig {
             instance: None,
         }
     }
+}
+
+/// The owner of this process instance's delivery leases: its name, its process id and a random
+/// part (several hosts in one process, as in tests, are each an instance of their own).
+fn lease_owner(instance: Option<&str>) -> String {
+    format!("{}/{}-{:016x}", instance.unwrap_or("host"), std::process::id(), rand::random::<u64>())
 }
 
 /// As many as the cores, at least two (so that one slow input never holds up all others).
@@ -259,10 +266,7 @@ impl Host {
             started_drainer: Default::default(),
             resumed_ai: Default::default(),
             connected: Default::default(),
-            owner: config
-                .instance
-                .clone()
-                .unwrap_or_else(|| format!("{}-{:016x}", std::process::id(), rand::random::<u64>())),
+            owner: lease_owner(config.instance.as_deref()),
         })
     }
 
@@ -956,6 +960,22 @@ mod tests {
     use crate::bot::{BotConfig, NoAi, SystemClock};
     use crate::store::Store;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn two_processes_given_one_name_never_both_hold_a_chats_lease() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("h.db");
+        let host = || {
+            let bot =
+                Bot::new(Store::open(&path).unwrap(), Arc::new(SystemClock), Arc::new(NoAi), BotConfig::default());
+            Host::new(Arc::new(bot), HostConfig { instance: Some("discord".into()), ..HostConfig::default() })
+        };
+        let (first, second) = (host(), host());
+        assert!(first.lease_chat("discord", "c:1").await);
+        assert!(!second.lease_chat("discord", "c:1").await, "the name is shared, the lease is not");
+        assert!(first.lease_chat("discord", "c:1").await, "renewed by its holder");
+        assert!(second.lease_chat("discord", "c:2").await, "another chat is free");
+    }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_cores_work_runs_at_most_core_threads_at_once() {

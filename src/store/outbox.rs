@@ -147,10 +147,16 @@ pub fn mark_failed(conn: &Connection, id: i64, failure: &str, error: &str, now: 
 /// (Discord's nonce, Matrix's transaction id) shows it once.
 pub const LEASE_SECS: i64 = 10;
 
-/// Takes or renews the lease on delivering a chat's rows for `owner` (one process) until
-/// `now + LEASE_SECS`: true when `owner` holds it now. Another owner's lease is taken only once it
-/// has run out.
-pub fn lease_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &str, now: i64) -> Result<bool> {
+/// Takes or renews the lease on delivering a chat's rows for `owner` (one process instance) for
+/// [`LEASE_SECS`] by the database's clock ([`Connection::database_now`]: the same for every
+/// process, whatever their machines' clocks say): true when `owner` holds it now. Another owner's
+/// lease is taken only once it has run out.
+pub fn lease_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &str) -> Result<bool> {
+    lease_chat_at(conn, platform, chat_key, owner, conn.database_now()?)
+}
+
+/// [`lease_chat`] at a given time `now`.
+fn lease_chat_at(conn: &Connection, platform: &str, chat_key: &str, owner: &str, now: i64) -> Result<bool> {
     let changed = conn
         .prepare_cached(
             "INSERT INTO outbox_leases (platform, chat_key, owner, until) VALUES (?1, ?2, ?3, ?4 + ?5)
@@ -227,18 +233,24 @@ mod tests {
 
     fn one_process_at_a_time_delivers_a_chat(store: &Store) {
         let c = store.conn().unwrap();
-        assert!(lease_chat(&c, "discord", "c:1", "p1", 100).unwrap());
-        assert!(!lease_chat(&c, "discord", "c:1", "p2", 101).unwrap(), "held by p1");
-        assert!(lease_chat(&c, "discord", "c:2", "p2", 101).unwrap(), "another chat is free");
-        assert!(lease_chat(&c, "matrix", "c:1", "p2", 101).unwrap(), "so is the same key on another platform");
-        assert!(lease_chat(&c, "discord", "c:1", "p1", 120).unwrap(), "renewed by its owner");
-        assert!(!lease_chat(&c, "discord", "c:1", "p2", 120 + LEASE_SECS - 1).unwrap(), "renewal counts");
+        assert!(lease_chat_at(&c, "discord", "c:1", "p1", 100).unwrap());
+        assert!(!lease_chat_at(&c, "discord", "c:1", "p2", 101).unwrap(), "held by p1");
+        assert!(lease_chat_at(&c, "discord", "c:2", "p2", 101).unwrap(), "another chat is free");
+        assert!(lease_chat_at(&c, "matrix", "c:1", "p2", 101).unwrap(), "so is the same key on another platform");
+        assert!(lease_chat_at(&c, "discord", "c:1", "p1", 120).unwrap(), "renewed by its owner");
+        assert!(!lease_chat_at(&c, "discord", "c:1", "p2", 120 + LEASE_SECS - 1).unwrap(), "renewal counts");
         release_chat(&c, "discord", "c:1", "p2").unwrap();
-        assert!(!lease_chat(&c, "discord", "c:1", "p2", 121).unwrap(), "only the owner releases");
+        assert!(!lease_chat_at(&c, "discord", "c:1", "p2", 121).unwrap(), "only the owner releases");
         release_chat(&c, "discord", "c:1", "p1").unwrap();
-        assert!(lease_chat(&c, "discord", "c:1", "p2", 121).unwrap(), "released");
+        assert!(lease_chat_at(&c, "discord", "c:1", "p2", 121).unwrap(), "released");
         // p2 dies holding it: p1 takes over once it runs out, not before.
-        assert!(!lease_chat(&c, "discord", "c:1", "p1", 121 + LEASE_SECS - 1).unwrap());
-        assert!(lease_chat(&c, "discord", "c:1", "p1", 121 + LEASE_SECS).unwrap());
+        assert!(!lease_chat_at(&c, "discord", "c:1", "p1", 121 + LEASE_SECS - 1).unwrap());
+        assert!(lease_chat_at(&c, "discord", "c:1", "p1", 121 + LEASE_SECS).unwrap());
+        // By the database's clock: one owner at a time, whatever the processes' clocks say.
+        let wall = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        assert!((c.database_now().unwrap() - wall).abs() < 300, "the database's clock is the real time");
+        assert!(lease_chat(&c, "discord", "c:9", "p1").unwrap());
+        assert!(!lease_chat(&c, "discord", "c:9", "p2").unwrap(), "held by p1 until the database's now + LEASE_SECS");
+        assert!(lease_chat(&c, "discord", "c:9", "p1").unwrap(), "renewed by its owner");
     }
 }

@@ -479,6 +479,17 @@ impl Connection {
         }
     }
 
+    /// The database server's clock, in Unix seconds: one clock for every process sharing the
+    /// database, where each machine's own may drift (what delivery leases are timed by).
+    pub fn database_now(&self) -> Result<i64> {
+        let sql = match self.dialect() {
+            Dialect::Sqlite => "SELECT unixepoch()",
+            // The clock now, not the transaction's start (`now()`).
+            Dialect::Postgres => "SELECT CAST(floor(extract(epoch FROM clock_timestamp())) AS BIGINT)",
+        };
+        self.query_row(sql, (), |r| r.get(0))
+    }
+
     /// The clause that makes a scheduler's `SELECT` of due rows take them for this transaction:
     /// on PostgreSQL `FOR UPDATE SKIP LOCKED` (rows another process is handling are left to it,
     /// and come back when its transaction ends, committed or aborted by its death); on SQLite
