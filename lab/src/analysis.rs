@@ -1,5 +1,6 @@
-//! Analysis tooling: the speed of a whole game's analysis (`lab bench-analysis`) and the fit of a
-//! variant's win curve (`lab fit-curve`).
+//! Analysis tooling: the speed of a whole game's analysis (`lab bench-analysis`), the fit of a
+//! variant's win curve (`lab fit-curve`), and capabot's judgements held against an independent
+//! engine's (`lab compare-analysis`: Fairy-Stockfish at a fixed depth, through `tools/fsf`).
 //!
 //! The games are played by capabot against itself from a random opening ([`crate::arena::random_opening`])
 //! at level 4 (5,000 nodes a move, a little noise), so they are varied, realistic and reproducible
@@ -7,8 +8,8 @@
 //! game is labelled with the game's result, and the slope `k` of `1/(1 + e^(−k·cp))` that best
 //! predicts the results from the analysis's scores (least log-loss, golden-section search) is the fit.
 
-use crate::arena::random_opening;
-use capabot::ai::analysis::{Analysis, Score, WinCurve, analyse};
+use crate::arena::{Reference, random_opening};
+use capabot::ai::analysis::{Analysis, Judgement, Score, WinCurve, analyse, over_at};
 use capabot::ai::{Limits, best_move_in_game};
 use capabot::rules::{Color, Game, Variant};
 use std::time::{Duration, Instant};
@@ -88,6 +89,195 @@ pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: O
         b.accuracy.unwrap_or(0.0),
         w.blunders,
         b.blunders,
+    )
+}
+
+/// The random plies a compared game starts with (not the levels' play: not compared).
+pub const OPENING_PLIES: usize = 4;
+
+/// A game between two of the AI's levels (White at `white`, Black at `black`, each with its level's
+/// depth, nodes, noise and deliberate blunders but no time limit, so it is reproducible for a seed)
+/// from a random opening of [`OPENING_PLIES`] plies, at most `plies` plies.
+pub fn levels_game(v: &'static Variant, white: u8, black: u8, plies: usize, seed: u64) -> Game {
+    let mut game = random_opening(v, OPENING_PLIES, seed);
+    while game.moves().len() < plies && game.outcome().is_none() {
+        let level = if game.position().turn() == Color::White { white } else { black };
+        let limits = Limits::for_level(level).with_seed(seed.wrapping_add(game.moves().len() as u64));
+        let limits = Limits { movetime: None, soft_movetime: None, ..limits };
+        let Some(m) = best_move_in_game(&game, &limits).best else { break };
+        if !game.play(m) {
+            break;
+        }
+    }
+    game
+}
+
+/// The reference engine's analysis of a game: its score and best move in every position searched to
+/// `depth` (a finished game's last position scored as capabot's analysis scores it), judged by the
+/// same curve and thresholds as capabot's own.
+pub fn reference_analysis(game: &Game, engine: &mut Reference, depth: u32) -> Result<Analysis, String> {
+    engine.new_game()?;
+    let mut evals = Vec::with_capacity(game.positions().len());
+    for ply in 0..game.positions().len() {
+        evals.push(match over_at(game, ply) {
+            Some(eval) => eval,
+            None => engine.evaluate(game, ply, depth)?,
+        });
+    }
+    Ok(Analysis::from_evals(game, 0, evals))
+}
+
+/// How capabot's judgements agree with the reference engine's, move by move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Agreement {
+    pub moves: usize,
+    /// Moves the reference calls blunders …
+    pub reference_blunders: usize,
+    /// … of which capabot calls mistakes or blunders.
+    pub caught: usize,
+    /// Moves capabot calls blunders …
+    pub capabot_blunders: usize,
+    /// … of which the reference calls good (no mark at all: not even an inaccuracy).
+    pub called_good: usize,
+}
+
+impl Agreement {
+    /// The counts of one game from ply `from` on: `ours` and `theirs` are analyses of the same game.
+    pub fn of(ours: &Analysis, theirs: &Analysis, from: usize) -> Agreement {
+        let mut a = Agreement::default();
+        for (o, t) in ours.moves.iter().zip(&theirs.moves).skip(from) {
+            a.moves += 1;
+            if t.judgement == Some(Judgement::Blunder) {
+                a.reference_blunders += 1;
+                a.caught += usize::from(o.judgement >= Some(Judgement::Mistake));
+            }
+            if o.judgement == Some(Judgement::Blunder) {
+                a.capabot_blunders += 1;
+                a.called_good += usize::from(t.judgement.is_none());
+            }
+        }
+        a
+    }
+
+    pub fn add(&mut self, other: Agreement) {
+        self.moves += other.moves;
+        self.reference_blunders += other.reference_blunders;
+        self.caught += other.caught;
+        self.capabot_blunders += other.capabot_blunders;
+        self.called_good += other.called_good;
+    }
+
+    /// The share of the reference's blunders capabot marks (the goal: ≥ 90 %).
+    pub fn caught_share(&self) -> Option<f64> {
+        (self.reference_blunders > 0).then(|| self.caught as f64 / self.reference_blunders as f64)
+    }
+
+    /// The share of capabot's blunders the reference calls good (the goal: ≤ 5 %).
+    pub fn false_share(&self) -> Option<f64> {
+        (self.capabot_blunders > 0).then(|| self.called_good as f64 / self.capabot_blunders as f64)
+    }
+}
+
+/// What `lab compare-analysis` does for one variant.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    pub variant: &'static Variant,
+    pub games: usize,
+    /// The levels of the two sides (swapped every other game).
+    pub levels: (u8, u8),
+    pub plies: usize,
+    /// capabot's nodes per position (0: the default).
+    pub nodes: u64,
+    /// The reference engine's command line and depth.
+    pub engine: String,
+    pub depth: u32,
+    pub seed: u64,
+    /// Print every move the two judge differently by a mark.
+    pub verbose: bool,
+}
+
+/// A line per move that one side marks as a blunder and the other does not mark as a mistake or
+/// worse: the move, each side's winning chances before and after it, their costs and best moves.
+pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usize) -> Vec<String> {
+    let san = |ply: usize, m: Option<capabot::rules::Move>| {
+        m.map_or("–".to_string(), |m| capabot::notation::san::write(&game.positions()[ply], m))
+    };
+    let mut out = Vec::new();
+    for (o, t) in ours.moves.iter().zip(&theirs.moves).skip(from) {
+        let marked = |j: Option<Judgement>| j >= Some(Judgement::Mistake);
+        let differ = (t.judgement == Some(Judgement::Blunder) && !marked(o.judgement))
+            || (o.judgement == Some(Judgement::Blunder) && !marked(t.judgement));
+        if !differ {
+            continue;
+        }
+        out.push(format!(
+            "  ply {:>3} {:<8} capabot {:>5.1} → {:>5.1} (cost {:>4.1}, best {:<8}) reference {:>5.1} → {:>5.1} \
+             (cost {:>4.1}, best {})",
+            o.ply,
+            san(o.ply, Some(o.played)),
+            o.before,
+            o.after,
+            o.loss,
+            san(o.ply, o.best),
+            t.before,
+            t.after,
+            t.loss,
+            san(t.ply, t.best),
+        ));
+    }
+    out
+}
+
+/// `compare-analysis` for one variant: plays the games, analyses each with capabot and with the
+/// reference, and reports a line per game to `log`; the totals.
+pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agreement, String> {
+    let mut engine = Reference::start(&opts.engine, opts.variant)?;
+    let mut total = Agreement::default();
+    for g in 0..opts.games {
+        let (a, b) = opts.levels;
+        let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+        let game = levels_game(opts.variant, white, black, opts.plies, opts.seed.wrapping_add(g as u64 * 7919));
+        let t = Instant::now();
+        let ours = analyse(&game, opts.nodes, &mut |_, _| {}).map_err(|e| e.to_string())?;
+        let ours_time = t.elapsed();
+        let t = Instant::now();
+        let theirs = reference_analysis(&game, &mut engine, opts.depth)?;
+        let agreement = Agreement::of(&ours, &theirs, OPENING_PLIES);
+        total.add(agreement);
+        if opts.verbose {
+            for line in disagreements(&game, &ours, &theirs, OPENING_PLIES) {
+                log(line);
+            }
+        }
+        log(format!(
+            "{} game {g}: levels {white}-{black}, {} plies; reference blunders {} (capabot marks {}), \
+             capabot blunders {} (reference calls good {}); capabot {:.1} s, reference {:.1} s",
+            opts.variant.name,
+            game.moves().len(),
+            agreement.reference_blunders,
+            agreement.caught,
+            agreement.capabot_blunders,
+            agreement.called_good,
+            ours_time.as_secs_f64(),
+            t.elapsed().as_secs_f64(),
+        ));
+    }
+    Ok(total)
+}
+
+/// The report line of a comparison's totals.
+pub fn compare_report(name: &str, games: usize, a: &Agreement) -> String {
+    let pct = |x: Option<f64>| x.map_or("–".to_string(), |x| format!("{:.1} %", 100.0 * x));
+    format!(
+        "{name}: {games} games, {} moves compared; the reference's blunders that capabot marks as mistakes or blunders: \
+         {}/{} = {} (goal ≥ 90 %); capabot's blunders the reference calls good: {}/{} = {} (goal ≤ 5 %)",
+        a.moves,
+        a.caught,
+        a.reference_blunders,
+        pct(a.caught_share()),
+        a.called_good,
+        a.capabot_blunders,
+        pct(a.false_share()),
     )
 }
 
@@ -207,6 +397,44 @@ mod tests {
         }
         let fit = fit_slope(&samples);
         assert!((fit - k).abs() < 0.0004, "{fit}");
+    }
+
+    #[test]
+    fn a_uci_score_is_read_from_info_lines_only() {
+        use crate::arena::{UciScore, uci_score};
+        let l = "info depth 12 seldepth 18 multipv 1 score cp -31 nodes 52011 nps 410000 pv e7e5 g1f3";
+        assert_eq!(uci_score(l), Some(UciScore::Cp(-31)));
+        assert_eq!(uci_score("info depth 20 score mate -3 pv a1a2"), Some(UciScore::Mate(-3)));
+        assert_eq!(uci_score("info depth 9 score cp 40 lowerbound nodes 10"), None, "a bound is not the score");
+        assert_eq!(uci_score("info string NNUE evaluation using nn.bin"), None);
+        assert_eq!(uci_score("bestmove e2e4 ponder e7e5"), None);
+    }
+
+    #[test]
+    fn agreement_counts_the_blunders_each_side_marks() {
+        use capabot::ai::analysis::PositionEval;
+        let v = capabot::rules::Variant::by_name("chess").expect("chess");
+        let game = levels_game(v, 1, 1, 4, 5);
+        assert_eq!(game.moves().len(), 4);
+        // White's chances after each ply, as each engine sees them; no engine's best move is the one played.
+        let analysis = |chances_cp: [i32; 5]| {
+            let evals = chances_cp.iter().map(|&cp| PositionEval { score: Score::Cp(cp), best: None }).collect();
+            Analysis::from_evals(&game, 0, evals)
+        };
+        // The reference: ply 0 (White) a blunder (0 → −600), ply 1 (Black) a blunder (−600 → +200), ply 2 fine.
+        let theirs = analysis([0, -600, 200, 200, 200]);
+        // capabot: ply 0 a mistake only (0 → −150, 13.6 points), ply 1 missed, ply 3 a blunder the reference calls good.
+        let ours = analysis([0, -150, -150, -150, 900]);
+        assert_eq!(theirs.moves[0].judgement, Some(Judgement::Blunder));
+        assert_eq!(ours.moves[0].judgement, Some(Judgement::Mistake));
+        let a = Agreement::of(&ours, &theirs, 0);
+        assert_eq!(a, Agreement { moves: 4, reference_blunders: 2, caught: 1, capabot_blunders: 1, called_good: 1 });
+        assert_eq!((a.caught_share(), a.false_share()), (Some(0.5), Some(1.0)));
+        let later = Agreement::of(&ours, &theirs, 1);
+        assert_eq!(
+            later,
+            Agreement { moves: 3, reference_blunders: 1, caught: 0, capabot_blunders: 1, called_good: 1 }
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! started by a command line (Fairy-Stockfish, an earlier capabot build) — with capabot's rules engine as
 //! referee. Used by `lab match` to calibrate the levels and to measure strength.
 
+use capabot::ai::analysis::{PositionEval, Score};
 use capabot::ai::{Limits, Memory, best_move_in_game_with, eval, uci::needs_chess960};
 use capabot::notation::{fen, uci as coord};
 use capabot::rules::variant::CHESS;
@@ -123,17 +124,23 @@ impl Engine {
         self.wait_for("readyok", Duration::from_secs(120)).map(|_| ())
     }
 
-    /// The engine's move after `go movetime` or, with a node budget, `go nodes`.
-    fn best(&mut self, game: &Game, movetime: Duration, nodes: Option<u64>) -> Result<Move, String> {
+    /// Sets up the game's position after its first `plies` plies: the start and the moves, so that
+    /// the engine knows the repetitions.
+    fn position(&mut self, game: &Game, plies: usize) -> Result<(), String> {
         let mut line = format!("position fen {}", fen::write(game.start()));
-        if !game.moves().is_empty() {
+        if plies > 0 {
             line.push_str(" moves");
-            for (p, m) in game.positions().iter().zip(game.moves()) {
+            for (p, m) in game.positions().iter().zip(game.moves()).take(plies) {
                 line.push(' ');
                 line.push_str(&coord::write(p, *m));
             }
         }
-        self.send(&line)?;
+        self.send(&line)
+    }
+
+    /// The engine's move after `go movetime` or, with a node budget, `go nodes`.
+    fn best(&mut self, game: &Game, movetime: Duration, nodes: Option<u64>) -> Result<Move, String> {
+        self.position(game, game.moves().len())?;
         let reply = match nodes {
             Some(n) => {
                 self.send(&format!("go nodes {n}"))?;
@@ -146,6 +153,75 @@ impl Engine {
         };
         let text = reply.split_whitespace().nth(1).unwrap_or("");
         coord::parse(game.position(), text).map_err(|e| format!("engine move '{text}': {e}"))
+    }
+}
+
+/// A UCI engine asked for its evaluation of positions (Fairy-Stockfish, as the independent reference
+/// that `lab compare-analysis` holds capabot's analysis against).
+pub struct Reference {
+    engine: Engine,
+}
+
+impl Reference {
+    /// Starts the engine (`cmd`, a shell command line) for `variant`, at full strength.
+    pub fn start(cmd: &str, variant: &Variant) -> Result<Reference, String> {
+        Ok(Reference { engine: Engine::start(cmd, variant, None)? })
+    }
+
+    /// Forgets what the engine learnt in the last game (its hash table).
+    pub fn new_game(&mut self) -> Result<(), String> {
+        self.engine.new_game()
+    }
+
+    /// The engine's score (White's view) and best move in the game's position after `plies` plies,
+    /// searched to `depth`: the score of the deepest `info` line before `bestmove`.
+    pub fn evaluate(&mut self, game: &Game, plies: usize, depth: u32) -> Result<PositionEval, String> {
+        let pos = game.positions().get(plies).ok_or("no such position")?;
+        self.engine.position(game, plies)?;
+        self.engine.send(&format!("go depth {depth}"))?;
+        let mut score = None;
+        let end = Instant::now() + Duration::from_secs(600);
+        let best = loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let line = self.engine.lines.recv_timeout(left).map_err(|_| "no 'bestmove' from the engine in 600 s")?;
+            if let Some(s) = uci_score(&line) {
+                score = Some(s);
+            } else if let Some(rest) = line.strip_prefix("bestmove") {
+                break rest.split_whitespace().next().unwrap_or("").to_string();
+            }
+        };
+        let score = score.ok_or("the engine gave no score")?;
+        // `score` is the side to move's; White's view, as capabot's analysis keeps it.
+        let white = |n: i32| if pos.turn() == Color::White { n } else { -n };
+        let score = match score {
+            UciScore::Cp(cp) => Score::Cp(white(cp)),
+            UciScore::Mate(n) => Score::Mate(white(n)),
+        };
+        let best = coord::parse(pos, &best).ok();
+        Ok(PositionEval { score, best })
+    }
+}
+
+/// A score in a UCI `info` line, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UciScore {
+    Cp(i32),
+    Mate(i32),
+}
+
+/// The score of a UCI `info` line (`… score cp 31 …`, `… score mate -3 …`), none for an `info` line
+/// without one (`info string …`, `currmove`) or a bound (`lowerbound`/`upperbound`: not the score).
+pub fn uci_score(line: &str) -> Option<UciScore> {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") || line.contains("lowerbound") || line.contains("upperbound") {
+        return None;
+    }
+    let mut words = words.skip_while(|w| *w != "score").skip(1);
+    let (kind, n) = (words.next()?, words.next()?.parse().ok()?);
+    match kind {
+        "cp" => Some(UciScore::Cp(n)),
+        "mate" => Some(UciScore::Mate(n)),
+        _ => None,
     }
 }
 

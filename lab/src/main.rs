@@ -345,6 +345,38 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// capabot's analysis held against an independent engine's (Fairy-Stockfish at a fixed depth; run
+    /// tools/fsf/setup.sh first): games between two of the AI's levels, each analysed by both; how many
+    /// of the reference's blunders capabot marks, and how many of capabot's blunders it calls good.
+    CompareAnalysis {
+        #[arg(long, num_args = 1.., default_values_t = ["chess".to_string(), "capablanca".to_string()])]
+        variants: Vec<String>,
+        /// Games per variant.
+        #[arg(long, default_value_t = 20)]
+        games: usize,
+        /// The two sides' levels, swapped every other game.
+        #[arg(long, default_value_t = 2)]
+        level_a: u8,
+        #[arg(long, default_value_t = 5)]
+        level_b: u8,
+        /// Longest game, in plies.
+        #[arg(long, default_value_t = 100)]
+        plies: usize,
+        /// capabot's nodes per position (0: the default).
+        #[arg(long, default_value_t = 0)]
+        nodes: u64,
+        /// The reference engine's command line (a UCI engine).
+        #[arg(long, default_value = "node tools/fsf/uci.js")]
+        engine: String,
+        /// The reference's search depth per position.
+        #[arg(long, default_value_t = 12)]
+        depth: u32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Print each move the two judge differently.
+        #[arg(long)]
+        verbose: bool,
+    },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
         /// Renders per variant.
@@ -464,6 +496,32 @@ fn run(cli: Cli) -> Result<(), String> {
             let v = tools::variant(&variant)?;
             let samples = capabot_lab::analysis::label(v, games, plies, nodes, seed, &mut |line| outln!("{line}"));
             outln!("{}", capabot_lab::analysis::fit_report(v, &samples));
+        }
+        Command::CompareAnalysis { variants, games, level_a, level_b, plies, nodes, engine, depth, seed, verbose } => {
+            use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report};
+            let mut all = Agreement::default();
+            let mut reports = Vec::new();
+            for name in &variants {
+                let variant = tools::variant(name)?;
+                let opts = CompareOptions {
+                    variant,
+                    games,
+                    levels: (level_a, level_b),
+                    plies,
+                    nodes,
+                    engine: engine.clone(),
+                    depth,
+                    seed,
+                    verbose,
+                };
+                let a = compare(&opts, &mut |line| outln!("{line}"))?;
+                all.add(a);
+                reports.push(compare_report(variant.name, games, &a));
+            }
+            for r in reports {
+                outln!("{r}");
+            }
+            outln!("{}", compare_report("all", games * variants.len(), &all));
         }
         Command::BenchGif { plies, size, runs, variant, theme, out } => {
             let v = tools::variant(&variant)?;

@@ -240,19 +240,8 @@ impl Analyser {
     pub fn step(&mut self) -> bool {
         let i = self.evals.len();
         let Some(pos) = self.game.positions().get(i) else { return false };
-        let last = i + 1 == self.total();
-        // The game's last position may be over on the board (mate, an exploded king, a draw by rule).
-        let over = if last { self.game.outcome() } else { pos.outcome() };
-        let eval = match over {
-            Some(o) => {
-                // A side that has won is "mate" for it: 100 % (or 0 %) on every curve.
-                let score = match o.winner() {
-                    Some(Color::White) => Score::Mate(1),
-                    Some(Color::Black) => Score::Mate(-1),
-                    None => Score::Cp(0),
-                };
-                PositionEval { score, best: None }
-            }
+        let eval = match over_at(&self.game, i) {
+            Some(eval) => eval,
             None => {
                 let r = search_with(pos, &self.hashes[..i], &self.limits, &mut self.memory, &mut |_| {});
                 PositionEval { score: Score::from_search(r.score, pos.turn()), best: r.best }
@@ -270,6 +259,20 @@ impl Analyser {
         let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES);
         Some(Analysis::from_evals(&self.game, nodes, self.evals))
     }
+}
+
+/// How the game stood at its `ply`-th position if it was over there on the board (mate, an exploded
+/// king, a draw by rule; the game's last position also by the game's own outcome): nothing to search.
+/// A side that has won is "mate" for it, 100 % (or 0 %) on every curve.
+pub fn over_at(game: &Game, ply: usize) -> Option<PositionEval> {
+    let pos = game.positions().get(ply)?;
+    let over = if ply + 1 == game.positions().len() { game.outcome() } else { pos.outcome() };
+    let score = match over?.winner() {
+        Some(Color::White) => Score::Mate(1),
+        Some(Color::Black) => Score::Mate(-1),
+        None => Score::Cp(0),
+    };
+    Some(PositionEval { score, best: None })
 }
 
 /// Analyses the whole game at `nodes` per position (0: the default), calling `progress(done, total)`
