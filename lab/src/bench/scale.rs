@@ -685,3 +685,36 @@ pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small seed holds what it says (games finished and in progress, rated twice each, tournaments
+    /// finished and announced), every read answers, and a tick at the first deadlines times out those games.
+    #[test]
+    fn a_small_seed_holds_its_sizes_and_answers_reads_and_ticks() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("s.db")).unwrap();
+        let sizes = Sizes { finished: 30, open: 12, players: 40, communities: 2 };
+        let report = seed(&store, &sizes, NOW, 3, &|_| {}).unwrap();
+        let count = |sql: &str| -> i64 { store.conn().unwrap().query_row(sql, (), |r| r.get(0)).unwrap() };
+        assert_eq!(count("SELECT count(*) FROM games WHERE status = 'finished'"), 30);
+        assert_eq!(count("SELECT count(*) FROM games WHERE status = 'active' AND ply > 0"), 12);
+        assert_eq!(
+            count("SELECT count(*) FROM rating_history"),
+            30 * 4,
+            "each game rated globally and in its community"
+        );
+        assert_eq!(count("SELECT count(*) FROM tournaments WHERE status = 'finished' AND announced_end = 1"), 2);
+        assert_eq!(count("SELECT count(*) FROM ladder_events"), 2 * LADDER_PLAYERS as i64);
+        let (bot, clock) = bot(store, NOW);
+        for (name, _, _, _, first) in reads(&bot, &sizes, 2, 1) {
+            assert!(!first.is_empty() && !first.to_lowercase().contains("sorry"), "{name}: {first}");
+        }
+        assert_eq!(due_reads(bot.store(), report.first_deadline + 4).unwrap().0, 5);
+        let before = finished_count(bot.store()).unwrap();
+        tick(&bot, &clock, report.first_deadline + 4);
+        assert_eq!(finished_count(bot.store()).unwrap() - before, 5, "the five games due timed out");
+    }
+}
