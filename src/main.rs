@@ -510,8 +510,10 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             let source = cfg.open_store()?;
             let bot = Bot::new(target_cfg.open_store()?, Arc::new(SystemClock), Arc::new(NoAi), cfg.bot_config());
-            let report = capabot::store::copy::copy(&source, bot.store(), |id| bot.verify_game(id))
-                .map_err(|e| format!("nothing was copied: {e}"))?;
+            let progress = |line: &str| eprintln!("migrate: {line}");
+            let report =
+                capabot::store::copy::copy_reporting(&source, bot.store(), |id| bot.verify_game(id), &progress)
+                    .map_err(|e| format!("nothing was copied: {e}"))?;
             for (table, rows) in &report.tables {
                 outln!("{table}: {rows} rows");
             }
@@ -571,7 +573,11 @@ fn run(cli: Cli) -> Result<(), String> {
                     cfg.database_label()
                 ));
             }
-            let report = capabot::store::backup::backup(&cfg.db, &file, force).map_err(|e| e.to_string())?;
+            let progress = |done: u64, all: u64| {
+                eprintln!("backup: {:.1} of {:.1} MB copied", done as f64 / 1e6, all as f64 / 1e6);
+            };
+            let report = capabot::store::backup::backup_reporting(&cfg.db, &file, force, &progress)
+                .map_err(|e| e.to_string())?;
             outln!(
                 "backed up {} to {} ({} pages, {} bytes; integrity check ok)",
                 cfg.db.display(),

@@ -165,6 +165,33 @@ enum Command {
         #[arg(long)]
         no_limits: bool,
     },
+    /// How the cost grows with the data kept: databases seeded through the store with the issue's
+    /// sizes times each scale (1: a million finished games, 100,000 in progress, 200,000 players,
+    /// 10,000 communities), then start-up, bytes a game, the read commands' p50/p99, scheduler ticks
+    /// with some timeouts due, a move through the core with its picture, a backup and query plans.
+    BenchScale {
+        /// The scales to seed and measure (the smallest is the reference).
+        #[arg(long, num_args = 1.., default_values_t = [0.001, 0.1])]
+        scales: Vec<f64>,
+        /// Where the seeded databases are kept (reused by later runs unless --fresh).
+        #[arg(long, default_value = "target/scale")]
+        dir: PathBuf,
+        #[arg(long)]
+        fresh: bool,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        /// Times each read command is sent.
+        #[arg(long, default_value_t = 300)]
+        reads: usize,
+        /// Timeouts due in the measured ticks.
+        #[arg(long, num_args = 1.., default_values_t = [100, 1000])]
+        due: Vec<usize>,
+        /// Games played through the core with pictures, 20 plies each.
+        #[arg(long, default_value_t = 50)]
+        move_games: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The cost of one write transaction per input with the picture rendered inside it: the bare
     /// core on 1 and 2 threads, with and without pictures (medians of several runs).
     BenchUnit {
@@ -471,6 +498,10 @@ fn run(cli: Cli) -> Result<(), String> {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions::with_pictures(games, 1, plies, v, seed);
             outln!("{}", bench::bot::unit_rounds(&opts, runs)?);
+        }
+        Command::BenchScale { scales, dir, fresh, runs, reads, due, move_games, seed } => {
+            let opts = bench::scale::ScaleOptions { scales, dir, fresh, runs, reads, due, move_games, seed };
+            bench::scale::run(&opts, &|line| outln!("{line}"))?;
         }
         Command::BenchAnalysis { runs, nodes, games } => {
             let games =

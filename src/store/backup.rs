@@ -63,6 +63,17 @@ pub struct BackupReport {
 /// Copies the database at `source` to `target`, consistently, while other connections (other
 /// processes too) read and write the source. Refuses an existing `target` unless `overwrite`.
 pub fn backup(source: &Path, target: &Path, overwrite: bool) -> Result<BackupReport, BackupError> {
+    backup_reporting(source, target, overwrite, &|_, _| {})
+}
+
+/// [`backup`], telling `progress(bytes_written, bytes_in_all)` about once a second while the copy
+/// is made (the copy is one step, so what is measured is the size of the file being written).
+pub fn backup_reporting(
+    source: &Path,
+    target: &Path,
+    overwrite: bool,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<BackupReport, BackupError> {
     if !source.is_file() {
         return Err(BackupError::NoSource(source.to_path_buf()));
     }
@@ -75,7 +86,7 @@ pub fn backup(source: &Path, target: &Path, overwrite: bool) -> Result<BackupRep
         return Err(BackupError::TargetExists(target.to_path_buf()));
     }
     let partial = partial_name(target);
-    let result = copy_checked(source, &partial).and_then(|report| {
+    let result = copy_checked(source, &partial, progress).and_then(|report| {
         put_in_place(&partial, target, overwrite)?;
         Ok(report)
     });
@@ -91,7 +102,11 @@ fn partial_name(target: &Path) -> PathBuf {
     target.with_file_name(name)
 }
 
-fn copy_checked(source: &Path, partial: &Path) -> Result<BackupReport, BackupError> {
+fn copy_checked(
+    source: &Path,
+    partial: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<BackupReport, BackupError> {
     // Without the store's migrations, and never creating a file: a backup changes nothing in the
     // source. (Read-write only because a WAL database may need its shared-memory file made.)
     let src = Connection::open_with_flags(source, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
@@ -99,27 +114,29 @@ fn copy_checked(source: &Path, partial: &Path) -> Result<BackupReport, BackupErr
     let _ = std::fs::remove_file(partial);
     let mut dst = Connection::open(partial)?;
     {
-        use rusqlite::backup::{Backup, StepResult};
-        let copy = Backup::new(&src, &mut dst)?;
-        // -1: every page in one step, i.e. inside one read transaction of the source: the copy is
-        // one commit's state, and a write made meanwhile cannot restart the copy. A step refused
-        // for a lock is tried again a bounded number of times.
-        let mut tries = 0;
-        loop {
-            match copy.step(-1)? {
-                StepResult::Done => break,
-                StepResult::More | StepResult::Busy | StepResult::Locked if tries < 200 => {
-                    tries += 1;
+        let copy = rusqlite::backup::Backup::new(&src, &mut dst)?;
+        let size: i64 =
+            src.query_row("SELECT page_count * page_size FROM pragma_page_count, pragma_page_size", (), |r| r.get(0))?;
+        let done = std::sync::atomic::AtomicBool::new(false);
+        let stepped = std::thread::scope(|scope| {
+            // Watches the copy grow until the step returns (checked every 50 ms, told every second).
+            scope.spawn(|| {
+                let mut ticks = 0u32;
+                while !done.load(std::sync::atomic::Ordering::SeqCst) {
                     std::thread::sleep(std::time::Duration::from_millis(50));
+                    ticks += 1;
+                    if ticks.is_multiple_of(20) {
+                        let written = std::fs::metadata(partial).map_or(0, |m| m.len());
+                        progress(written, size.max(0) as u64);
+                    }
                 }
-                _ => {
-                    return Err(BackupError::Sqlite(rusqlite::Error::SqliteFailure(
-                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
-                        Some("the database stayed locked; try again".into()),
-                    )));
-                }
-            }
-        }
+            });
+            let stepped = step_all(&copy);
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
+            stepped
+        });
+        stepped?;
+        progress(size.max(0) as u64, size.max(0) as u64);
     }
     let verdict: Vec<String> = {
         let mut st = dst.prepare("PRAGMA integrity_check")?;
@@ -134,6 +151,30 @@ fn copy_checked(source: &Path, partial: &Path) -> Result<BackupReport, BackupErr
     drop(dst);
     let bytes = std::fs::metadata(partial).map_err(|e| BackupError::Io(partial.to_path_buf(), e))?.len();
     Ok(BackupReport { bytes, pages })
+}
+
+/// Copies every page in one step (-1), i.e. inside one read transaction of the source: the copy is
+/// one commit's state, and a write made meanwhile cannot restart the copy. A step refused for a
+/// lock is tried again a bounded number of times.
+fn step_all(copy: &rusqlite::backup::Backup<'_, '_>) -> Result<(), BackupError> {
+    use rusqlite::backup::StepResult;
+    let mut tries = 0;
+    loop {
+        match copy.step(-1)? {
+            StepResult::Done => break,
+            StepResult::More | StepResult::Busy | StepResult::Locked if tries < 200 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            _ => {
+                return Err(BackupError::Sqlite(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_BUSY),
+                    Some("the database stayed locked; try again".into()),
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Gives the checked copy its name: a hard link never replaces an existing file (so a target that
@@ -258,6 +299,26 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().contains(".partial-"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    /// Progress is told while the copy is made and ends at the whole size, which is the copy's.
+    #[test]
+    fn progress_ends_at_the_size_of_the_copy() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("bot.db");
+        let store = Store::open(&db).unwrap();
+        let conn = store.conn().unwrap();
+        bank(conn.as_sqlite().unwrap());
+        drop(conn);
+        drop(store);
+        let told = std::sync::Mutex::new(Vec::new());
+        let report = backup_reporting(&db, &dir.path().join("copy.db"), false, &|done, all| {
+            told.lock().unwrap().push((done, all));
+        })
+        .unwrap();
+        let told = told.into_inner().unwrap();
+        assert_eq!(told.last(), Some(&(report.bytes, report.bytes)), "{told:?}");
+        assert!(told.iter().all(|&(done, all)| done <= all && all == report.bytes), "{told:?}");
     }
 
     #[test]

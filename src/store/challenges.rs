@@ -119,11 +119,12 @@ pub fn made_by(conn: &Connection, platform: &str, chat_id: &str, player: PlayerI
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// Open challenges whose time is up, taken for the caller's transaction
-/// ([`Connection::take_due`]).
+/// Open challenges whose time is up, the earliest first (ties by id), read from the partial index
+/// `challenges_expiry` (ordered by id, SQLite scanned every challenge ever made), taken for the
+/// caller's transaction ([`Connection::take_due`]).
 pub fn due_expiries(conn: &Connection, now: i64) -> Result<Vec<Challenge>> {
     let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?1 ORDER BY id{}",
+        "SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at, id{}",
         conn.take_due()
     ))?;
     let rows = st.query_map([now], row)?;

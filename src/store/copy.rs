@@ -25,6 +25,17 @@ pub struct CopyReport {
 /// called for every copied game inside that transaction (on `to`'s unit of work) and any error
 /// it returns aborts the copy.
 pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Result<(), String>) -> Result<CopyReport> {
+    copy_reporting(from, to, replay, &|_| {})
+}
+
+/// [`copy`], telling `progress` what it is doing as it goes: each table before and after it is
+/// copied, and the games replayed every ten thousand.
+pub fn copy_reporting(
+    from: &Store,
+    to: &Store,
+    replay: impl Fn(i64) -> std::result::Result<(), String>,
+    progress: &dyn Fn(&str),
+) -> Result<CopyReport> {
     if to.dialect() != Dialect::Postgres {
         return Err(refused("the target must be a PostgreSQL database (a postgres:// URL)"));
     }
@@ -40,6 +51,7 @@ pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Resul
     }
     let mut report = CopyReport::default();
     for table in &tables {
+        progress(&format!("copying {table}…"));
         let columns = columns_of(&target, table)?;
         let list = columns.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ");
         let rows = source.query_all(&format!("SELECT {list} FROM {table}"), (), |r| {
@@ -65,11 +77,15 @@ pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Resul
         if copied != rows.len() as i64 {
             return Err(StoreError::Corrupt(format!("{table}: {} rows read, {copied} in the target", rows.len())));
         }
+        progress(&format!("copied {table}: {} rows", rows.len()));
         report.tables.push((table.clone(), rows.len()));
     }
     let games: Vec<i64> = target.query_all("SELECT id FROM games ORDER BY id", (), |r| r.get(0))?;
-    for id in &games {
+    for (i, id) in games.iter().enumerate() {
         replay(*id).map_err(|e| StoreError::Corrupt(format!("game {id} does not replay: {e}")))?;
+        if (i + 1).is_multiple_of(10_000) || i + 1 == games.len() {
+            progress(&format!("replayed {} of {} games", i + 1, games.len()));
+        }
     }
     report.games = games.len();
     drop(source);

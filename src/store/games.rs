@@ -232,10 +232,14 @@ pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow
     select(conn, "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id", [player])
 }
 
-/// Active games whose deadline has passed.
+/// Active games whose deadline has passed, the earliest first (ties by id).
 /// Taken for the caller's transaction ([`Connection::take_due`]).
+///
+/// Ordered as the partial index `games_deadline` is, so that the query reads only the due rows
+/// of that index: ordered by id, SQLite scanned the whole table instead (a million finished games
+/// read on every tick, `docs/scale.md`).
 pub fn due_timeouts(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    select(conn, &format!("status = 'active' AND deadline <= ?1 ORDER BY id{}", conn.take_due()), [now])
+    select(conn, &format!("status = 'active' AND deadline <= ?1 ORDER BY deadline, id{}", conn.take_due()), [now])
 }
 
 /// Game `id` if its deadline has passed, taken for the caller's unit of work
@@ -251,10 +255,11 @@ pub fn due_reminder(conn: &Connection, id: GameId, now: i64) -> Result<Option<Ga
     Ok(select(conn, &filter, params![id, now])?.into_iter().next())
 }
 
-/// Active games whose reminder time has passed.
+/// Active games whose reminder time has passed, the earliest first (ties by id), read from the
+/// partial index `games_remind` as [`due_timeouts`] reads `games_deadline`.
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    select(conn, &format!("status = 'active' AND remind_at <= ?1 ORDER BY id{}", conn.take_due()), [now])
+    select(conn, &format!("status = 'active' AND remind_at <= ?1 ORDER BY remind_at, id{}", conn.take_due()), [now])
 }
 
 /// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.
@@ -371,6 +376,67 @@ pub fn apply_move(
     }
     tx.commit()?;
     Ok(true)
+}
+
+/// Stores new game `g` with `moves` already played (the `i`-th at `times[i]`), in one transaction:
+/// the rows [`create`] and then [`apply_move`] for each move would leave (the last move's outcome,
+/// when it ends the game, running `on_end`; the last move's deadline and reminder otherwise), in a
+/// few statements instead of a transaction per move. For seeding large databases (`lab
+/// bench-scale`); the bot itself stores each move as it is played.
+pub fn create_played(
+    conn: &Connection,
+    g: &NewGame<'_>,
+    moves: &[MoveUpdate<'_>],
+    times: &[i64],
+    on_end: OnEnd<'_>,
+) -> Result<GameId> {
+    if moves.len() != times.len() || moves.iter().rev().skip(1).any(|m| m.outcome.is_some()) {
+        return Err(super::StoreError::Refused(
+            "a move and a time each, and only the last move may end the game".into(),
+        ));
+    }
+    if !moves.is_empty() && g.status != Status::Active {
+        return Err(super::StoreError::Refused("only an active game has moves to store".into()));
+    }
+    let tx = super::immediate(conn)?;
+    let first = times.first().copied().unwrap_or_default();
+    let id = create(&tx, g, first)?;
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO moves (game_id, ply, typed, san, uci, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (i, (m, at)) in moves.iter().zip(times).enumerate() {
+        insert.execute(params![id, i as u32 + 1, m.typed, m.san, m.uci, at])?;
+    }
+    drop(insert);
+    if let (Some(last), Some(at)) = (moves.last(), times.last()) {
+        let (status, result, term, deadline, remind) = match last.outcome {
+            Some(o) => {
+                let (r, t) = outcome_to_db(o);
+                (Status::Finished, Some(r), Some(t), None, None)
+            }
+            None => (Status::Active, None, None, last.deadline, last.remind_at),
+        };
+        tx.prepare_cached(
+            "UPDATE games SET ply = ?1, fen = ?2, status = ?3, result = ?4, termination = ?5, deadline = ?6,
+               remind_at = ?7, updated_at = ?8 WHERE id = ?9",
+        )?
+        .execute(params![
+            moves.len() as u32,
+            last.fen_after,
+            status.as_str(),
+            result,
+            term,
+            deadline,
+            remind,
+            at,
+            id
+        ])?;
+        if last.outcome.is_some() {
+            run_end_hook(&tx, id, on_end)?;
+        }
+    }
+    tx.commit()?;
+    Ok(id)
 }
 
 /// Ends an active game at `expected_ply` with an outcome (resignation, agreement, timeout), running
@@ -646,7 +712,8 @@ mod tests {
     on_both_backends!(
         ply_guard_lets_one_move_land,
         a_failing_end_hook_leaves_neither_result_nor_consequence,
-        a_replaced_chat_takes_its_open_games_along
+        a_replaced_chat_takes_its_open_games_along,
+        a_game_stored_played_is_the_game_played_move_by_move
     );
 
     /// A chess game of platform `t` in `chat` between players `a` and `b` (made when new), from "start".
@@ -668,6 +735,53 @@ mod tests {
             status,
             deadline: None,
             remind_at: None,
+        }
+    }
+
+    /// `create_played` leaves the rows that `create` and `apply_move` leave, for a game still
+    /// going and for one its last move ends (the end hook run once, inside).
+    fn a_game_stored_played_is_the_game_played_move_by_move(store: &Store) {
+        let c = store.conn().unwrap();
+        let mate = [("f3", "f2f3", "f1"), ("e5", "e7e5", "f2"), ("g4", "g2g4", "f3"), ("Qh4#", "d8h4", "f4")];
+        for ends in [false, true] {
+            let plies = if ends { 4 } else { 3 };
+            let updates: Vec<MoveUpdate<'_>> = mate[..plies]
+                .iter()
+                .enumerate()
+                .map(|(i, (san, uci, fen))| MoveUpdate {
+                    typed: san,
+                    san,
+                    uci,
+                    fen_after: fen,
+                    deadline: Some(1000 + i as i64),
+                    remind_at: Some(900 + i as i64),
+                    outcome: (ends && i == 3).then_some(Outcome::Decisive {
+                        winner: crate::rules::Color::Black,
+                        reason: crate::rules::WinReason::Checkmate,
+                    }),
+                })
+                .collect();
+            let times: Vec<i64> = (0..plies as i64).map(|i| 10 + i).collect();
+            let mut hooked = Vec::new();
+            let by_move = create(&c, &chess_game(&c, "m", Status::Active), 10).unwrap();
+            for (i, m) in updates.iter().enumerate() {
+                let mut hook = |_: &Connection, row: &GameRow| {
+                    hooked.push(row.status);
+                    Ok(())
+                };
+                assert!(apply_move(&c, by_move, i as u32, m, times[i], &mut hook).unwrap());
+            }
+            let mut hook = |_: &Connection, row: &GameRow| {
+                hooked.push(row.status);
+                Ok(())
+            };
+            let played = create_played(&c, &chess_game(&c, "p", Status::Active), &updates, &times, &mut hook).unwrap();
+            let expected_hooks = if ends { vec![Status::Finished; 2] } else { vec![] };
+            assert_eq!(hooked, expected_hooks, "the end hook ran once each way");
+            let (a, b) = (get(&c, by_move).unwrap().unwrap(), get(&c, played).unwrap().unwrap());
+            assert_eq!(GameRow { id: 0, chat_id: String::new(), ..a }, GameRow { id: 0, chat_id: String::new(), ..b });
+            assert_eq!(moves(&c, by_move).unwrap(), moves(&c, played).unwrap());
+            assert_eq!(b.ply as usize, plies);
         }
     }
 

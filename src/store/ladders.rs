@@ -493,10 +493,15 @@ pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(LadderId, Ch
 
 /// Ladders with a pending challenge whose time to accept is over at `now` (to run
 /// [`Ladder::expire_due`] on), taken for the caller's transaction ([`Connection::take_due`]).
+///
+/// The candidates come from the partial index `ladder_challenges_due` (the `IN`): without it the
+/// query visited every ladder on every tick.
 pub fn due(conn: &Connection, now: i64) -> Result<Vec<LadderId>> {
     let mut st = conn.prepare_cached(&format!(
-        "SELECT l.id FROM ladders l WHERE EXISTS (SELECT 1 FROM ladder_challenges c WHERE c.ladder_id = l.id
-           AND c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season) ORDER BY l.id{}",
+        "SELECT l.id FROM ladders l
+         WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1)
+           AND EXISTS (SELECT 1 FROM ladder_challenges c WHERE c.ladder_id = l.id
+             AND c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season) ORDER BY l.id{}",
         conn.take_due()
     ))?;
     let rows = st.query_map([now], |r| r.get(0))?;

@@ -287,9 +287,10 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     let start_fens: Vec<String> = {
         let conn = bot.store().conn().map_err(|e| e.to_string())?;
         let mut v = Vec::new();
-        for i in 0..opts.games {
-            let g = games::get(&conn, (i + 1) as i64).map_err(|e| e.to_string())?.ok_or("game missing")?;
-            v.push(g.start_fen);
+        // By chat, not by id: the database may hold other games (`bench-scale` plays on a seeded one).
+        for (chat, _, _) in &tables {
+            let g = games::active_in_chat(&conn, "bench", chat).map_err(|e| e.to_string())?;
+            v.push(g.last().ok_or("game missing")?.start_fen.clone());
         }
         v
     };

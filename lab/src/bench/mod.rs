@@ -13,6 +13,7 @@ pub mod gif;
 pub mod matrix_rooms;
 pub mod perft;
 pub mod render;
+pub mod scale;
 #[cfg(feature = "postgres")]
 pub mod shards;
 
