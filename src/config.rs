@@ -311,6 +311,7 @@ impl Config {
             // get them (`chat_host_config`).
             limits: None,
             instance: None,
+            ..crate::host::HostConfig::default()
         }
     }
 

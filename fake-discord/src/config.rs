@@ -6,6 +6,9 @@
 pub const DEFAULT_EVERYONE_PERMISSIONS: u64 =
     (1 << 10) | (1 << 11) | (1 << 14) | (1 << 15) | (1 << 16) | (1 << 31) | (1 << 38) | (1 << 35);
 
+/// How long the fake remembers a nonce by default: the low end of Discord's "a few minutes".
+pub const NONCE_LIFETIME: std::time::Duration = std::time::Duration::from_secs(2 * 60);
+
 /// The bot and the guilds it is in.
 #[derive(Clone, Debug)]
 pub struct FakeConfig {
@@ -30,6 +33,10 @@ pub struct FakeConfig {
     /// edits of the answer get 401 Invalid Webhook Token (50027) and a first answer 404 Unknown
     /// interaction (10062), as Discord answers them. Tests shorten it.
     pub interaction_lifetime: std::time::Duration,
+    /// How long a message's `nonce` is remembered for `enforce_nonce`: Discord documents "a few
+    /// minutes" ([`NONCE_LIFETIME`] here). A post with the same nonce after it makes a second
+    /// message, as on Discord. Tests shorten it.
+    pub nonce_lifetime: std::time::Duration,
     /// The `session_start_limit` of `GET /gateway/bot` ([`FakeConfig::session_start_limit`]).
     pub session_start_limit: SessionStartLimit,
     /// Whether the application may ask for the privileged Message Content intent (switched on in
@@ -102,6 +109,7 @@ impl FakeConfig {
             rate_limits: None,
             recommended_shards: 1,
             interaction_lifetime: std::time::Duration::from_secs(15 * 60),
+            nonce_lifetime: NONCE_LIFETIME,
             session_start_limit: SessionStartLimit::default(),
             message_content_allowed: true,
             sharding_required: 1,
@@ -153,6 +161,12 @@ impl FakeConfig {
     /// 4011 Sharding Required.
     pub fn sharding_required(mut self, shards: u32) -> FakeConfig {
         self.sharding_required = shards;
+        self
+    }
+
+    /// Nonces are remembered for `lifetime` instead of [`NONCE_LIFETIME`].
+    pub fn nonce_lifetime(mut self, lifetime: std::time::Duration) -> FakeConfig {
+        self.nonce_lifetime = lifetime;
         self
     }
 

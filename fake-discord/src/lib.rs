@@ -44,7 +44,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-pub use config::{FakeConfig, GuildSpec, RateLimits, SessionStartLimit};
+pub use config::{FakeConfig, GuildSpec, NONCE_LIFETIME, RateLimits, SessionStartLimit};
 pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};
 pub use tls::DiscordCom;

@@ -690,14 +690,16 @@ async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>
         _ => {}
     }
     // `enforce_nonce`: a message the bot made with this nonce (Discord keeps them a few minutes)
-    // is returned instead of a second one.
+    // is returned instead of a second one; after that window the nonce is forgotten.
     let nonce = body.json.get("nonce").filter(|n| !n.is_null()).cloned();
+    let remembered = |id: u64| state.nonces_made.get(&id).is_some_and(|t| t.elapsed() <= state.config.nonce_lifetime);
     if let Some(nonce) = &nonce
         && body.json["enforce_nonce"].as_bool() == Some(true)
         && let Some(existing) = state.messages.values().find(|m| {
             snowflake(&m["channel_id"]) == Some(channel)
                 && m.get("nonce") == Some(nonce)
                 && m["author"]["bot"] == json!(true)
+                && remembered(payloads::id_of(m))
         })
     {
         return ok(existing.clone());
@@ -707,6 +709,7 @@ async fn create_message(AxumState(shared): SharedState, Path(channel): Path<u64>
         message["nonce"] = nonce;
         let id = payloads::id_of(&message);
         state.messages.insert(id, message.clone());
+        state.nonces_made.insert(id, std::time::Instant::now());
     }
     let id = payloads::id_of(&message);
     push_sent(&mut state, SentKind::Message, Some(channel), Some(id), None, body);

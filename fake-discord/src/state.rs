@@ -498,6 +498,9 @@ pub struct State {
     /// Channel id → channel object (guild channels, threads, DMs).
     pub channels: HashMap<u64, Value>,
     pub messages: HashMap<u64, Value>,
+    /// When each message made with a nonce was made (message id → instant): its nonce is
+    /// remembered for [`crate::FakeConfig::nonce_lifetime`].
+    pub nonces_made: HashMap<u64, std::time::Instant>,
     /// User id → their DM channel with the bot.
     pub dm_channels: HashMap<u64, u64>,
     pub closed_dms: HashSet<u64>,
@@ -551,6 +554,7 @@ impl State {
             users,
             channels,
             messages: HashMap::new(),
+            nonces_made: HashMap::new(),
             dm_channels: HashMap::new(),
             closed_dms: HashSet::new(),
             refused_dm_channels: HashSet::new(),

@@ -178,6 +178,7 @@ takeback-nothing = Game #{ $id }: there is no move to take back.
 takeback-asked = Game #{ $id }: { $name } asks to take back their last move. { $other }: { $p }takeback to agree, { $p }takeback decline to refuse.
 button-allow-takeback = Allow takeback
 button-decline-takeback = Decline takeback
+button-analyse = Analyse
 takeback-nothing-yours = Game #{ $id }: there is no move of yours to take back.
 takeback-done = Game #{ $id }: { $count ->
         [one] { $count } move

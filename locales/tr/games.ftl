@@ -184,6 +184,7 @@ takeback-nothing = Oyun #{ $id }: geri alınacak hamle yok.
 takeback-asked = Oyun #{ $id }: { $name } son hamlesini geri almak istiyor. { $other }: kabul için { $p }takeback, reddetmek için { $p }takeback decline.
 button-allow-takeback = Geri almaya izin ver
 button-decline-takeback = Geri almayı reddet
+button-analyse = Analiz et
 takeback-nothing-yours = Oyun #{ $id }: geri alınacak bir hamlen yok.
 takeback-done = Oyun #{ $id }: { $count } hamle geri alındı. Sıra { $name } ({ $color }) oyuncusunda.
 offer-yours = Oyun #{ $id }: { $what ->

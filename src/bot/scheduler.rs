@@ -170,7 +170,7 @@ impl Bot {
             r.notify = self.notify_of(&conn, &row.platform, row.white)?;
             r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
             out.replies.push(r);
-            out.replies.extend(self.gif_at_end(&conn, row.id));
+            self.at_game_end(&conn, row.id, &mut out.replies);
         }
         Ok(out)
     }

@@ -156,15 +156,32 @@ fn disabled(rows: &[ActionRow]) -> Vec<CreateActionRow> {
     rows.iter().map(|row| CreateActionRow::Buttons(row.components.iter().filter_map(button).collect())).collect()
 }
 
-/// A private answer to an interaction that pings no one, sent before the core is reached.
+/// Waits before a private answer's next try after a passing failure (429, 5xx): short, as all of
+/// them must fit in the 3 seconds Discord gives an interaction's first answer.
+const PRIVATE_RETRIES: [Duration; 2] = [Duration::from_millis(400), Duration::from_millis(900)];
+
+/// A private answer to an interaction that pings no one (sent before the core is reached, or as
+/// the note that closes it); tried again after a passing failure while the interaction is open.
 async fn private(ctx: &Context, id: InteractionId, token: &str, text: String, rows: Vec<CreateActionRow>) {
     let msg = CreateInteractionResponseMessage::new()
         .content(text)
         .ephemeral(true)
         .components(rows)
         .allowed_mentions(CreateAllowedMentions::new().empty_users().empty_roles());
-    if let Err(e) = CreateInteractionResponse::Message(msg).execute(ctx, (id, token)).await {
-        tracing::warn!("private answer not sent: {}", super::redact::describe(&e));
+    let mut waits = PRIVATE_RETRIES.iter();
+    loop {
+        let Err(e) = CreateInteractionResponse::Message(msg.clone()).execute(ctx, (id, token)).await else { return };
+        let passing = matches!(super::deliver::classify(&e), crate::host::DeliveryError::Transient { .. });
+        match waits.next() {
+            Some(wait) if passing => {
+                tracing::info!("private answer refused for now ({}); trying again", super::redact::describe(&e));
+                tokio::time::sleep(*wait).await;
+            }
+            _ => {
+                tracing::warn!("private answer not sent: {}", super::redact::describe(&e));
+                return;
+            }
+        }
     }
 }
 
@@ -213,6 +230,13 @@ impl Handler {
         if let Ok(mut map) = self.pending.lock() {
             map.insert(key.clone(), entry.clone());
         }
+        // The rate limits first, before anything is shown: a refusal answers privately (the
+        // interaction still open), and a flood told already gets nothing; never a public
+        // "thinking…" over an input that will not reach the core.
+        if let Some(refused) = self.host.screen(&input).await {
+            self.close(ctx, &key, &entry, Ok(refused)).await;
+            return false;
+        }
         let http = ctx.http.clone();
         if slow {
             // Deferred at once, while the core works: the lock taken here makes the first reply wait
@@ -227,7 +251,7 @@ impl Handler {
                 defer(http, entry.lock_owned().await).await;
             });
         }
-        let handled = self.host.handle(input).await;
+        let handled = self.host.handle_admitted(input).await;
         self.close(ctx, &key, &entry, handled).await;
         entry.lock().await.public
     }

@@ -126,8 +126,9 @@ pub enum Delivery {
 /// How long an analysis's next position waits at most for the inputs in the core to be handled.
 const ANALYSIS_YIELD_AT_MOST: Duration = Duration::from_millis(250);
 
-/// How often an analysis's progress message is replaced at most.
-const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
+/// How often an analysis's progress message is edited at most, by default: within Discord's and
+/// Synapse's rate limits for one message, however fast the positions go.
+pub const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
 /// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
 const CHAT_LOCKS: usize = 256;
@@ -172,6 +173,9 @@ pub struct HostConfig {
     /// process restarted after a crash waits out its predecessor's leases (at most
     /// `store::outbox::LEASE_SECS`). `None`: "host".
     pub instance: Option<String>,
+    /// How often an analysis's progress message is edited at most
+    /// ([`ANALYSIS_PROGRESS_EVERY`]; tests shorten it to see every step).
+    pub analysis_progress_every: Duration,
 }
 
 impl Default for HostConfig {
@@ -182,6 +186,7 @@ impl Default for HostConfig {
             tick_every: Duration::from_secs(30),
             limits: None,
             instance: None,
+            analysis_progress_every: ANALYSIS_PROGRESS_EVERY,
         }
     }
 }
@@ -349,16 +354,34 @@ impl Host {
         if self.stop.is_cancelled() {
             return Err(HostError::ShuttingDown);
         }
-        if let Some(refusal) = self.refuse(&input) {
-            return Ok(match refusal {
-                Some(reply) => {
-                    if let Err(e) = self.deliver(&reply).await {
-                        tracing::info!("a refusal was not delivered: {e}");
-                    }
-                    Delivery::Done
+        if let Some(refused) = self.screen(&input).await {
+            return Ok(refused);
+        }
+        self.handle_admitted(input).await
+    }
+
+    /// The limits' verdict on `input`, taken once and acted on: `Some` when it is turned away (its
+    /// refusal delivered, or nothing said to a flood told already), `None` when it may go to the
+    /// core through [`Host::handle_admitted`]. For front ends that must know before they show
+    /// anything (a Discord slash command's public "thinking…" would stay for ever over an input
+    /// that never reaches the core); the others call [`Host::handle`], which screens itself.
+    pub async fn screen(self: &Arc<Self>, input: &Input) -> Option<Delivery> {
+        let refusal = self.refuse(input)?;
+        Some(match refusal {
+            Some(reply) => {
+                if let Err(e) = self.deliver(&reply).await {
+                    tracing::info!("a refusal was not delivered: {e}");
                 }
-                None => Delivery::Ignored,
-            });
+                Delivery::Done
+            }
+            None => Delivery::Ignored,
+        })
+    }
+
+    /// [`Host::handle`] for an input already screened ([`Host::screen`]).
+    pub async fn handle_admitted(self: &Arc<Self>, input: Input) -> Result<Delivery, HostError> {
+        if self.stop.is_cancelled() {
+            return Err(HostError::ShuttingDown);
         }
         let (started, platform) = (std::time::Instant::now(), input.scope.platform.clone());
         let me = self.clone();
@@ -809,7 +832,7 @@ impl Host {
             if !more {
                 break;
             }
-            if last_shown.elapsed() >= ANALYSIS_PROGRESS_EVERY && analyser.done() < total {
+            if last_shown.elapsed() >= self.config.analysis_progress_every && analyser.done() < total {
                 last_shown = std::time::Instant::now();
                 let (bot, j, done) = (self.bot.clone(), job.clone(), analyser.done());
                 if let Some(reply) = self.blocking(move || bot.analysis_progress_reply(&j, done, total)).await {

@@ -37,6 +37,8 @@ const WAIT: Duration = Duration::from_secs(30);
 const SCENARIO: Duration = Duration::from_secs(240);
 /// The size of every board picture: chess and Capatomic boards are square, 640 px wide.
 const BOARD_PX: (u32, u32) = (640, 640);
+/// The size of an analysis's course chart, drawn like the rating charts.
+const CHART_PX: (u32, u32) = (800, 450);
 
 fn world() -> FakeConfig {
     FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
@@ -156,11 +158,18 @@ impl Env {
             Store::open(self.dir.path().join("capabot.db")).expect("store"),
             self.clock.clone(),
             oracle,
-            BotConfig { pictures: true, ..BotConfig::default() },
+            // A light analysis, its progress shown after every position (every edit seen).
+            BotConfig { pictures: true, analysis_nodes: 2_000, ..BotConfig::default() },
         );
         Host::new(
             Arc::new(bot),
-            HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), limits, ..HostConfig::default() },
+            HostConfig {
+                ai_threads: 1,
+                tick_every: Duration::from_secs(3600),
+                limits,
+                analysis_progress_every: Duration::ZERO,
+                ..HostConfig::default()
+            },
         )
     }
 
@@ -314,7 +323,8 @@ fn sweep(fake: &FakeDiscord, allowed_refusals: &[(u16, &str)]) {
         for f in &s.files {
             assert!([".png", ".gif", ".pgn"].iter().any(|e| f.filename.ends_with(e)), "{}", f.filename);
             if f.filename.ends_with(".png") {
-                assert_eq!(f.image, Ok(BOARD_PX), "{} in {s:?}", f.filename);
+                let chart = s.content().is_some_and(|c| c.starts_with("Analysis of game"));
+                assert_eq!(f.image, Ok(if chart { CHART_PX } else { BOARD_PX }), "{} in {s:?}", f.filename);
             }
             if f.filename.ends_with(".gif") {
                 assert!(f.image.is_ok() && f.frames > 1, "an animation: {f:?} in {s:?}");
@@ -646,6 +656,85 @@ async fn a_finished_game_as_an_animated_picture() {
             assert!(sent.content().is_some_and(|c| c.contains("Game #1") && c.contains("0-1")), "{sent:?}");
         }
         assert!(!asked.is_ephemeral(), "a picture for the channel: {asked:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Issue 46 on Discord: the game's last message carries an "Analyse" button; a spectator's press
+/// starts the analysis, whose progress is one message edited in place (never a new message per
+/// step), and whose result replaces it: the course chart with the accuracies, then the turning
+/// points as boards with arrows; the PGN with the analysis follows on `/pgn analysed`.
+#[tokio::test(flavor = "current_thread")]
+async fn the_analyse_button_shows_progress_in_one_message_then_the_result() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let mut last = None;
+        for (who, san) in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4"), (BOB, "Qh4#")] {
+            let played = play(&fake, GENERAL, who, san).await;
+            if san != "Qh4#" {
+                assert!(played.custom_ids().iter().all(|id| !id.contains("analyse")), "not before the end: {played:?}");
+            }
+            last = Some(played);
+        }
+        let ended = last.expect("the mate");
+        let analyse = button(&ended, "analyse #1");
+        assert!(
+            !analyse.contains(&CAROL.to_string()) && !analyse.contains(&ALICE.to_string()),
+            "anyone may: {analyse}"
+        );
+
+        let click = fake.click_button(GENERAL, CAROL, message_of(&ended), &analyse);
+        let progress = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Analysing game #1:"));
+        let first = fake.wait_for(move |s| s.answers(click.id) && progress(s), WAIT).await;
+        assert!(!first.is_ephemeral(), "the channel sees it: {first:?}");
+        let shown = message_of(&first);
+        let head = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Analysis of game #1"));
+        let result = fake.wait_for(head, WAIT).await;
+        assert_eq!(
+            (result.kind.clone(), result.message_id),
+            (SentKind::Edit, Some(shown)),
+            "the result replaces it: {result:?}"
+        );
+        assert_eq!(result.files.len(), 1, "the course chart: {result:?}");
+        assert_eq!(result.files[0].image, Ok(CHART_PX));
+        let text = result.content().unwrap_or_default();
+        assert!(text.contains("accuracy") && text.contains("Turning points:"), "{text}");
+        // Every progress step after the first is an edit of that one message.
+        let steps: Vec<Sent> = fake.sent().into_iter().filter(|s| progress(s)).collect();
+        assert!(steps.len() >= 3, "several steps shown: {steps:#?}");
+        for s in &steps[1..] {
+            assert_eq!(
+                (s.kind.clone(), s.message_id),
+                (SentKind::Edit, Some(shown)),
+                "an edit, not a new message: {s:?}"
+            );
+        }
+        let counts: Vec<String> = steps.iter().filter_map(|s| s.content().map(str::to_owned)).collect();
+        assert!(counts.iter().any(|c| c.contains(" of 5 positions")), "{counts:?}");
+        // The turning points follow, each a board with the two arrows.
+        settle(&fake, Duration::from_millis(300)).await;
+        let points: Vec<Sent> = fake
+            .sent()
+            .into_iter()
+            .filter(|s| s.channel_id == Some(GENERAL) && s.content().is_some_and(|c| c.contains("winning chances")))
+            .collect();
+        assert!(!points.is_empty(), "at least the mate's turning point");
+        for p in &points {
+            assert_eq!(p.files.len(), 1, "{p:?}");
+        }
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM analyses WHERE game_id = 1"), 1);
+
+        // The PGN with the analysis in it.
+        let options =
+            json!([{ "name": "game", "type": 4, "value": 1 }, { "name": "analysed", "type": 5, "value": true }]);
+        let (_, pgn) = command(&fake, GENERAL, CAROL, "pgn", options).await;
+        let file = pgn.files.iter().find(|f| f.filename.ends_with(".pgn")).expect("a .pgn file");
+        let body = String::from_utf8_lossy(&file.bytes);
+        assert!(body.contains("[%eval") && body.contains("Qh4#"), "{body}");
         env.finish(bot, &[]).await;
     })
     .await;
@@ -989,6 +1078,38 @@ async fn a_thread_per_game() {
     .await;
 }
 
+/// Issue 44: a move made by slash command from the main channel for a game in a thread closes its
+/// interaction with "Posted in #thread"; when Discord answers that callback with a 429, it is tried
+/// again and the note arrives. (Before: it was given up after the one 429, and Discord told the
+/// player the application did not respond.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_rate_limited_posted_in_thread_note_is_retried() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let (_, changed) = command(&fake, GENERAL, ALICE, "settings", threads_on()).await;
+        assert!(!changed.is_ephemeral(), "{changed:?}");
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let thread_id = message_of(&fake.wait_for(|s| s.kind == SentKind::Thread, WAIT).await);
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND thread_id IS NOT NULL") == 0 {
+            assert!(tokio::time::Instant::now() < deadline, "the game's thread was not stored");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        fake.fail_next("POST", "/callback", FaultKind::RateLimited { retry_after: 0.2, global: false }, 1);
+        let (_, note) =
+            command(&fake, GENERAL, ALICE, "move", json!([{ "name": "move", "type": 3, "value": "e4" }])).await;
+        assert_eq!(note.payload["content"], format!("Posted in <#{thread_id}>."), "{note:?}");
+        let posted = fake.wait_for(|s| s.kind == SentKind::Message && move_of(s) == Some("e4"), WAIT).await;
+        assert_eq!(posted.channel_id, Some(thread_id));
+        assert_eq!(fake.requests().iter().filter(|r| r.status == 429).count(), 1, "the 429 was met");
+        env.finish(bot, &[(429, "/callback")]).await;
+    })
+    .await;
+}
+
 /// The gateway drops mid-game (TCP cut, then Discord's op 7 Reconnect): serenity resumes, the
 /// moves sent meanwhile are applied once each; an interaction delivered twice is applied once.
 #[tokio::test(flavor = "current_thread")]
@@ -1169,6 +1290,39 @@ fn posts_with(fake: &FakeDiscord, channel: u64, part: &str) -> usize {
         .filter(|s| s.kind == SentKind::Message && s.channel_id == Some(channel))
         .filter(|s| s.content().is_some_and(|c| c.contains(part)))
         .count()
+}
+
+/// Issue 44: Discord remembers a message's nonce a few minutes only. Within that window a retry
+/// after a lost answer returns the message made the first time (the test above); past it, Discord
+/// makes a second one. The fake forgets nonces after its window (shortened to nothing here): the
+/// retry of a lost answer then shows the move's answer twice in the channel, while the move is
+/// played and stored once. The README says so. (Before: the fake remembered nonces for ever, so
+/// no test could see what a user sees then.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_retry_past_the_nonce_window_is_posted_again_and_played_once() {
+    use fake_discord::FaultKind;
+    scenario(async {
+        let mut env = Env::new(world().nonce_lifetime(Duration::ZERO)).await;
+        assert!(fake_discord::NONCE_LIFETIME >= Duration::from_secs(60), "a few minutes by default");
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        fake.fail_next("POST", &format!("/channels/{GENERAL}/messages"), FaultKind::AnswerLost, 1);
+        fake.send_message(GENERAL, ALICE, "e4");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'pending'") > 0
+            || posts_with(&fake, GENERAL, "e4 played by alice") < 2
+        {
+            assert!(tokio::time::Instant::now() < deadline, "the retry past the window was not posted");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        settle(&fake, Duration::from_millis(300)).await;
+        assert_eq!(posts_with(&fake, GENERAL, "e4 played by alice"), 2, "shown twice, not more");
+        assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 1, "played once");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM moves WHERE game_id = 1"), 1);
+        env.finish(bot, &[(503, &format!("/channels/{GENERAL}/messages"))]).await;
+    })
+    .await;
 }
 
 /// A 429 (serenity's ratelimiter is off behind a proxy, so the bot sees it, with a body that has
@@ -1574,6 +1728,50 @@ async fn capabot_run_serves_discord() {
     let _ = child.wait();
 }
 
+/// Issue 44: a slash command that the rate limits turn away gets one private "slow down" as its
+/// answer, and a flood told already gets nothing; neither is ever deferred with a public
+/// "thinking…" (`/play` is deferred at once when admitted, which is what it was before too).
+/// (Before: `/play` was deferred before the limits were asked, so the refused one flashed a public
+/// "thinking…" and the ignored one left it in the channel for ever.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_slash_command_turned_away_gets_one_private_slow_down_and_no_thinking() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let limits = capabot::host::limits::LimitConfig { user_burst: 2, user_per_minute: 1, ..Default::default() };
+        let host = env.host_with_limits(Arc::new(FirstLegalMove), Some(limits));
+        let bot = env.start_host(host).await;
+        let fake = env.fake.clone();
+        let options = json!([
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "color", "type": 3, "value": "white" },
+            { "name": "level", "type": 4, "value": 1 },
+        ]);
+        let mut asked = Vec::new();
+        for _ in 0..4 {
+            let play = fake.slash_command(GENERAL, ALICE, "play", options.clone());
+            // One at a time, each answered or left, so the limits meet them in this order.
+            if asked.len() < 3 {
+                fake.wait_for(answers(play.id), WAIT).await;
+            }
+            asked.push(play.id);
+        }
+        settle_quietly(&fake, Duration::from_millis(500)).await;
+        let of = |id: u64| -> Vec<Sent> { fake.sent().into_iter().filter(|s| s.interaction_id == Some(id)).collect() };
+        let (refused, ignored) = (of(asked[2]), of(asked[3]));
+        assert_eq!(refused.len(), 1, "one answer: {refused:#?}");
+        let slow = &refused[0];
+        assert_eq!(slow.kind, SentKind::InteractionResponse { callback_type: 4 }, "{slow:?}");
+        assert!(slow.is_ephemeral() && slow.content().is_some_and(|c| c.contains("Slow down")), "{slow:?}");
+        assert!(ignored.is_empty(), "nothing for the flood told already: {ignored:#?}");
+        // The admitted ones were answered as before.
+        for id in &asked[..2] {
+            assert!(of(*id).iter().any(|s| s.answers(*id)), "{:#?}", of(*id));
+        }
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
 /// With the chat platforms' limits on: a flood of 200 commands from Carol is answered once with
 /// "slow down" (after her burst) and then ignored, while Alice and Bob play on, answered as usual.
 #[tokio::test(flavor = "current_thread")]
@@ -1903,6 +2101,41 @@ fn names_square(s: &Sent, square: &str) -> bool {
         .any(|phrase| body.contains(phrase.as_str()))
 }
 
+/// Alice sends `bomb #1 <square>` in the shared channel in each typed or addressed form: each is
+/// answered there with the refusal `!bomb` gets, word for word. Returns the refusals.
+async fn refused_bombs_in_the_channel(fake: &FakeDiscord, square: &str) -> Vec<Sent> {
+    let not_here = |s: &Sent| {
+        s.channel_id == Some(GENERAL)
+            && s.kind == SentKind::Message
+            && s.content().is_some_and(|c| c.contains("Not here"))
+    };
+    let mut refusals: Vec<Sent> = Vec::new();
+    // (On Discord a message is addressed to the bot by its mention, either form; a name is text.)
+    let forms =
+        [format!("!bomb #1 {square}"), format!("<@1000> bomb #1 {square}"), format!("<@!1000> bomb #1 {square}")];
+    for text in forms {
+        let before = fake.sent().iter().filter(|s| not_here(s)).count();
+        fake.send_message(GENERAL, ALICE, &text);
+        let deadline = tokio::time::Instant::now() + WAIT;
+        let refusal = loop {
+            if let Some(r) = fake.sent().into_iter().filter(|s| not_here(s)).nth(before) {
+                break r;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no refusal in the channel for {text}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        if let Some(first) = refusals.first() {
+            assert_eq!(refusal.content(), first.content(), "the same refusal for {text}");
+        }
+        assert!(
+            refusal.files.is_empty() && refusal.payload["embeds"].as_array().is_none_or(Vec::is_empty),
+            "{refusal:?}"
+        );
+        refusals.push(refusal);
+    }
+    refusals
+}
+
 /// Secret-bomb chess on Discord: each player gets the choice as buttons in their DMs, chooses there,
 /// and the channel never sees a bomb before the blast; the blast wins and the end names both bombs.
 #[tokio::test(flavor = "current_thread")]
@@ -1926,6 +2159,11 @@ async fn a_secret_bomb_game_with_the_choices_by_direct_message() {
             refused.is_ephemeral() && refused.content().is_some_and(|c| c.contains("choose your secret bomb")),
             "{refused:?}"
         );
+        // Issue 42 §1: the bomb typed or addressed in the shared channel (`!bomb`, `@capabot bomb`)
+        // is refused there, the same way each time, and chooses nothing.
+        let refusals = refused_bombs_in_the_channel(&fake, "d2").await;
+        assert!(refusals.iter().all(|r| !names_square(r, "d2")), "{refusals:#?}");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE white_bomb IS NOT NULL"), 0);
         // The choices, by the buttons in the DMs.
         let click = fake.click_button(dm_alice, ALICE, message_of(&to_alice), &button(&to_alice, "bomb #1 b1"));
         // Her own click is answered through that click, which only she sees; it names the bomb
@@ -1952,6 +2190,13 @@ async fn a_secret_bomb_game_with_the_choices_by_direct_message() {
             WAIT,
         )
         .await;
+        // With her bomb chosen, the same forms are refused the same way, never naming her piece.
+        for r in refused_bombs_in_the_channel(&fake, "e2").await {
+            // (What people read: the text and any embed; the nonce `cb14` is no one's reading.)
+            let said = format!("{} {}", r.content().unwrap_or_default(), r.payload["embeds"]);
+            assert!(!said.contains("b1") && !said.contains("knight"), "a refusal names her bomb: {r:?}");
+        }
+        assert_eq!(env.query_text(&bot, "SELECT white_bomb FROM games WHERE id = 1"), "b1");
         for (who, san) in [(ALICE, "Nc3"), (BOB, "a6"), (ALICE, "Nd5"), (BOB, "a5"), (ALICE, "Nxe7"), (BOB, "a4")] {
             play(&fake, GENERAL, who, san).await;
         }

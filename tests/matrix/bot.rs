@@ -310,11 +310,21 @@ async fn start_bot_at(
         Store::open(db).unwrap(),
         clock,
         Arc::new(Announced),
-        BotConfig { self_names: vec!["capabot".into(), user.user_id.clone()], ..BotConfig::default() },
+        BotConfig {
+            self_names: vec!["capabot".into(), user.user_id.clone()],
+            // A light analysis, its progress shown after every position (every edit seen).
+            analysis_nodes: 2_000,
+            ..BotConfig::default()
+        },
     );
     let host = Host::new(
         Arc::new(bot),
-        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+        HostConfig {
+            ai_threads: 1,
+            tick_every: Duration::from_secs(3600),
+            analysis_progress_every: Duration::ZERO,
+            ..HostConfig::default()
+        },
     );
     let client = matrix::session::connect(&creds, store).await.expect("the bot logs in");
     let front = matrix::serve_with(host.clone(), client, options).await;
@@ -979,6 +989,70 @@ async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
     let body = end.content.body();
     assert!(body.contains("alice wins") && body.contains("knight on b1") && body.contains("pawn on h7"), "{body}");
     assert_eq!(query::<String>(&db, "SELECT status FROM games WHERE id = 1"), "finished");
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// Issue 46 on Matrix: `analyse` on a finished game shows its progress as one message edited in
+/// place (each step an `m.replace` of the first event, never a new message), and the result
+/// replaces it, followed by the course chart and the turning points.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysis_shows_its_progress_as_edits_of_one_event() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #1").await;
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    for (ply, san) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        mover.say(&room, san, &[]).await;
+        alice.expect(&room, &bot_id, san, answers(1, san)).await;
+    }
+    let bot_name = bot_id.localpart().to_string();
+    alice.say(&room, &format!("{bot_name}: analyse #1"), &[]).await;
+    let first = alice
+        .expect(&room, &bot_id, "the progress", |s| {
+            s.content.body().starts_with("Analysing game #1:")
+                && !matches!(s.content.relates_to, Some(Relation::Replacement(_)))
+        })
+        .await;
+    let replaced = |s: &Seen| match &s.content.relates_to {
+        Some(Relation::Replacement(r)) if r.event_id == first.event_id => {
+            Some(r.new_content.msgtype.body().to_string())
+        }
+        _ => None,
+    };
+    let mut steps = Vec::new();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    let result = loop {
+        let s = tokio::time::timeout_at(deadline, alice.seen.recv()).await.expect("the result in time").expect("seen");
+        if s.sender != bot_id || s.room != room {
+            continue;
+        }
+        match replaced(&s) {
+            Some(body) if body.starts_with("Analysis of game #1") => break body,
+            Some(body) => steps.push(body),
+            None => {
+                let body = s.content.body().to_string();
+                assert!(!body.contains("Analysing game #1"), "a step as a new message: {body}");
+            }
+        }
+    };
+    assert!(!steps.is_empty() && steps.iter().all(|b| b.starts_with("Analysing game #1:")), "{steps:?}");
+    assert!(steps.iter().any(|b| b.contains(" of 5 positions")), "{steps:?}");
+    assert!(result.contains("accuracy") && result.contains("Turning points:"), "{result}");
+    let chart =
+        alice.expect(&room, &bot_id, "the course chart", |s| matches!(&s.content.msgtype, MessageType::Image(_))).await;
+    let MessageType::Image(image) = &chart.content.msgtype else { unreachable!() };
+    let png = alice.client.media().get_file(image, false).await.unwrap().expect("a file");
+    assert_eq!(png_width(&png), 800, "the course chart's width");
+    alice.expect(&room, &bot_id, "a turning point", |s| s.content.body().contains("winning chances")).await;
+    assert_eq!(query::<i64>(&db, "SELECT count(*) FROM analyses WHERE game_id = 1"), 1);
     bot.stop().await;
     for h in [alice, bob, carol] {
         h.sync.abort();

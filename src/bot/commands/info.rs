@@ -220,7 +220,41 @@ impl Bot {
 
     /// The game's animation for its chat when the game has just ended and the chat (or its
     /// community) asks for it; nothing otherwise. A failure is logged, never fails the move.
-    pub(in crate::bot) fn gif_at_end(&self, conn: &Conn<'_>, game_id: i64) -> Vec<Reply> {
+    /// What follows a game's end announcement in `replies`: its animation, where the chat wants one,
+    /// and an "Analyse" button on the game's last message, where the platform has buttons (elsewhere
+    /// the announcement names `analyse` already through the help).
+    pub(in crate::bot) fn at_game_end(&self, conn: &Conn<'_>, game_id: i64, replies: &mut Vec<Reply>) {
+        replies.extend(self.gif_at_end(conn, game_id));
+        let row = match games::get(conn, game_id) {
+            Ok(Some(row)) => row,
+            Ok(None) => return,
+            Err(e) => {
+                tracing::warn!(game = game_id, "no analyse button: {e}");
+                return;
+            }
+        };
+        if row.status != Status::Finished
+            || row.ply == 0
+            || row.ply as usize > crate::ai::analysis::MAX_PLIES
+            || !self.command_style(&row.platform).slash
+        {
+            return;
+        }
+        let target = game_target(&row);
+        let Some(last) = replies.iter_mut().rev().find(|r| r.target == target) else { return };
+        let lang = self.lang_in(&game_scope(&row));
+        let label = crate::tl!(lang, "button-analyse");
+        let hint = self.hint_for(&game_scope(&row));
+        last.choices.push(super::choice(
+            &label,
+            crate::bot::Command::Analyse(Some(row.id)),
+            crate::bot::ChoiceStyle::Secondary,
+            None,
+            &hint,
+        ));
+    }
+
+    fn gif_at_end(&self, conn: &Conn<'_>, game_id: i64) -> Vec<Reply> {
         let run = || -> Res<Option<Reply>> {
             let Some(row) = games::get(conn, game_id)? else { return Ok(None) };
             let s = crate::store::settings::effective(conn, &row.platform, row.community_id.as_deref(), &row.chat_id)?;

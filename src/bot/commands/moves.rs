@@ -239,7 +239,7 @@ impl Bot {
         }
         let mut out = Response::one(r);
         if outcome.is_some() {
-            out.replies.extend(self.gif_at_end(conn, id));
+            self.at_game_end(conn, id, &mut out.replies);
         }
         let next_is_ai = players::get(conn, next_player)?.is_some_and(|p| p.is_ai);
         if outcome.is_none()

@@ -34,7 +34,7 @@ impl Bot {
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, notify)?;
         let mut replies = vec![r];
-        replies.extend(self.gif_at_end(&conn, row.id));
+        self.at_game_end(&conn, row.id, &mut replies);
         Ok(Response { replies, ..Response::default() })
     }
 
