@@ -117,6 +117,8 @@ struct Env {
     /// The REST client's request timeout, where a scenario wants a shorter one than production's
     /// [`discord::REQUEST_TIMEOUT`].
     request_timeout: Option<Duration>,
+    /// `[web] public_url`: the links to the web pages in game answers (none when `None`).
+    web_url: Option<String>,
 }
 
 /// A running `capabot discord`.
@@ -140,6 +142,7 @@ impl Env {
             message_content: true,
             as_discord_com: None,
             request_timeout: None,
+            web_url: None,
         }
     }
 
@@ -156,7 +159,7 @@ impl Env {
             Store::open(self.dir.path().join("capabot.db")).expect("store"),
             self.clock.clone(),
             oracle,
-            BotConfig { pictures: true, ..BotConfig::default() },
+            BotConfig { pictures: true, web_url: self.web_url.clone(), ..BotConfig::default() },
         );
         Host::new(
             Arc::new(bot),
@@ -3121,3 +3124,7 @@ async fn answers_retried_after_the_token_expired_go_to_the_channel() {
     })
     .await;
 }
+
+/// The web pages in a real browser, with moves made through this fake Discord.
+#[cfg(feature = "web")]
+mod browser;

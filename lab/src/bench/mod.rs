@@ -15,6 +15,8 @@ pub mod perft;
 pub mod render;
 #[cfg(feature = "postgres")]
 pub mod shards;
+#[cfg(feature = "web")]
+pub mod web;
 
 #[cfg(any(feature = "postgres", feature = "matrix"))]
 pub use processes::{Processes, capabot_binary};
