@@ -243,3 +243,5 @@ console-not-written = ({ $path } yazılamadı: { $error })
 console-not-utf8 = (UTF-8 olmayan bir satır atlandı)
 cmd-web = Bu topluluğun web sayfasının adresi
 opt-web = Topluluk kuralı: oyunları, merdivenleri ve turnuvaları web'de göster (on ya da off)
+cmdname-web = web
+optname-web = web

@@ -15,7 +15,6 @@ use tokio_util::sync::CancellationToken;
 /// The core on a fresh database, the pages served from it on a free loopback port.
 pub struct Site {
     pub bot: Arc<Bot>,
-    pub clock: Arc<ManualClock>,
     pub addr: SocketAddr,
     pub stop: CancellationToken,
     _dir: tempfile::TempDir,
@@ -36,10 +35,10 @@ impl Site {
         let dir = tempfile::tempdir().expect("tempdir");
         let clock = Arc::new(ManualClock::new(T0));
         let store = common::open_store(&common::db_path(dir.path()));
-        let bot = Arc::new(Bot::new(store, clock.clone(), Arc::new(FirstLegalMove), web_config()));
+        let bot = Arc::new(Bot::new(store, clock, Arc::new(FirstLegalMove), web_config()));
         let stop = CancellationToken::new();
         let addr = web::serve(bot.clone(), "127.0.0.1:0".parse().unwrap(), options, stop.clone()).await.expect("serve");
-        Site { bot, clock, addr, stop, _dir: dir }
+        Site { bot, addr, stop, _dir: dir }
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -210,7 +209,8 @@ async fn hostile_names_render_as_text() {
 #[tokio::test]
 async fn one_address_is_slowed_down_by_the_rate_limit() {
     let site = Site::start(WebOptions { per_minute: 1, burst: 3, trust_loopback_proxy: true }).await;
-    let statuses: Vec<u16> = futures::future::join_all((0..4).map(|_| status(&site.url("/nothing")))).await;
+    let url = site.url("/nothing");
+    let statuses: Vec<u16> = futures::future::join_all((0..4).map(|_| status(&url))).await;
     let mut sorted = statuses.clone();
     sorted.sort();
     assert_eq!(sorted, vec![404, 404, 404, 429], "{statuses:?}");
@@ -228,7 +228,7 @@ async fn a_bomb_games_page_does_not_depend_on_where_the_bombs_are() {
     site.web_on(true);
     let mut shown = Vec::new();
     for black_bomb in ["h7", "g8"] {
-        site.say("alice", "!challenge @bob bomb color:white", false);
+        site.say("alice", "!challenge @bob bomb color:white casual", false);
         site.say("bob", "!accept", false);
         assert!(site.dm("alice", "bomb b1").text().contains("your bomb"));
         assert!(site.dm("bob", &format!("bomb {black_bomb}")).text().contains("your bomb"));
@@ -244,9 +244,13 @@ async fn a_bomb_games_page_does_not_depend_on_where_the_bombs_are() {
             pictures.push(get(&site.url(&format!("/g/{slug}/board/{ply}"))).await.bytes().await.unwrap());
         }
         let pgn = text(&site.url(&format!("/g/{slug}/pgn"))).await;
-        assert!(!pgn.contains("Bomb"), "{pgn}");
+        assert!(!pgn.contains("WhiteBomb") && !pgn.contains("BlackBomb"), "{pgn}");
         let gif = get(&site.url(&format!("/g/{slug}/gif"))).await.bytes().await.unwrap();
         shown.push((page.replace(&slug, "SLUG"), pictures, pgn.replace("game #2", "game #1"), gif));
+        // Over: the bombs may be told now (and the next game is alice's only one).
+        site.say("alice", "!resign", false);
+        let over = text(&site.url(&format!("/g/{slug}"))).await;
+        assert!(over.contains("b1"), "the bombs are named once the game is over");
     }
     assert!(shown[0].0 == shown[1].0, "the pages differ:\n{}\n---\n{}", shown[0].0, shown[1].0);
     assert!(shown[0].1 == shown[1].1, "a board picture differs");
