@@ -5,7 +5,8 @@
 //!
 //! Environment: `CAPABOT_CONFIG` (path of the TOML file), `CAPABOT_DB`, `CAPABOT_PREFIX`,
 //! `CAPABOT_DEFAULT_VARIANT`, `CAPABOT_PICTURES` (`0`/`1`), `CAPABOT_AI_THREADS`, `CAPABOT_BOARDS`,
-//! `CAPABOT_DISCORD_PROXY`, `CAPABOT_DISCORD_GUILD`, `CAPABOT_MATRIX_STORE`, `CAPABOT_METRICS`.
+//! `CAPABOT_DISCORD_PROXY`, `CAPABOT_DISCORD_GUILD`, `CAPABOT_MATRIX_STORE`, `CAPABOT_METRICS`,
+//! `CAPABOT_WEB` (`[web] listen`), `CAPABOT_WEB_URL` (`[web] public_url`).
 
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -123,6 +124,24 @@ impl Default for MatrixSection {
     }
 }
 
+/// `[web]`: the read-only web pages of the communities that opted in (off when `listen` is absent).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(default, deny_unknown_fields)]
+pub struct WebSection {
+    /// Where to serve the pages (best a loopback address behind a reverse proxy with TLS).
+    pub listen: Option<std::net::SocketAddr>,
+    /// The address people reach the pages at (`https://chess.example.org`), for the links the chat
+    /// gives; without it the chat gives none.
+    pub public_url: Option<String>,
+}
+
+impl WebSection {
+    /// The public address without a trailing slash, when set.
+    pub fn base(&self) -> Option<String> {
+        self.public_url.as_deref().map(|u| u.trim_end_matches('/').to_string()).filter(|u| !u.is_empty())
+    }
+}
+
 /// Everything the front ends read at start-up.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(default, deny_unknown_fields)]
@@ -144,6 +163,7 @@ pub struct Config {
     pub console: ConsoleSection,
     pub discord: DiscordSection,
     pub matrix: MatrixSection,
+    pub web: WebSection,
 }
 
 impl Default for Config {
@@ -159,6 +179,7 @@ impl Default for Config {
             console: ConsoleSection::default(),
             discord: DiscordSection::default(),
             matrix: MatrixSection::default(),
+            web: WebSection::default(),
         }
     }
 }
@@ -245,6 +266,12 @@ impl Config {
         if let Some(v) = env("CAPABOT_MATRIX_STORE") {
             cfg.matrix.store = PathBuf::from(v);
         }
+        if let Some(v) = env("CAPABOT_WEB") {
+            cfg.web.listen = Some(parse_env("CAPABOT_WEB", &v)?);
+        }
+        if let Some(v) = env("CAPABOT_WEB_URL") {
+            cfg.web.public_url = Some(v);
+        }
         if let Some(v) = env("CAPABOT_METRICS") {
             cfg.host.metrics = Some(parse_env("CAPABOT_METRICS", &v)?);
         }
@@ -297,6 +324,7 @@ impl Config {
             pictures: self.pictures,
             default_variant: self.default_variant.clone(),
             lang: crate::i18n::Lang::parse(&self.lang).unwrap_or_default(),
+            web_url: self.web.base(),
             ..crate::bot::BotConfig::default()
         }
     }

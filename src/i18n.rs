@@ -67,7 +67,7 @@ macro_rules! catalogues {
         ];
     };
 }
-catalogues!("core", "commands", "games", "help", "community");
+catalogues!("core", "commands", "games", "help", "community", "web");
 
 static BUNDLES: LazyLock<Vec<FluentBundle<FluentResource>>> = LazyLock::new(|| {
     Lang::ALL

@@ -23,3 +23,5 @@ pub mod render;
 pub mod rules;
 pub mod store;
 pub mod tools;
+#[cfg(feature = "web")]
+pub mod web;

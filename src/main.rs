@@ -322,6 +322,10 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
     let token = if discord { Some(capabot::discord::Token::from_env()?) } else { None };
     #[cfg(feature = "matrix")]
     let creds = if matrix { Some(capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?) } else { None };
+    #[cfg(not(feature = "web"))]
+    if cfg.web.listen.is_some() {
+        return Err("web.listen is set, but this build has no web pages (cargo feature web)".into());
+    }
     #[cfg(not(feature = "metrics-http"))]
     if cfg.host.metrics.is_some() {
         return Err("host.metrics is set, but this build has no metrics endpoint (cargo feature metrics-http)".into());
@@ -334,6 +338,12 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
         if let Some(addr) = cfg.host.metrics {
             let bound = host::metrics::endpoint::serve(host.clone(), addr).await?;
             eprintln!("capabot: health and metrics on http://{bound}/healthz and http://{bound}/metrics");
+        }
+        #[cfg(feature = "web")]
+        if let Some(addr) = cfg.web.listen {
+            let options = capabot::web::WebOptions::default();
+            let bound = capabot::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
+            eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
         }
         let signal = stop.clone();
         tokio::spawn(async move {

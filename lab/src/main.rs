@@ -52,6 +52,20 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
+    /// The web pages under a steady load: p50/p99 latency and size per page (feature `web`).
+    BenchWeb {
+        /// Requests per second per page.
+        #[arg(long, default_value_t = 200)]
+        rate: u32,
+        #[arg(long, default_value_t = 10)]
+        seconds: u64,
+        /// Decided games in the community.
+        #[arg(long, default_value_t = 30)]
+        games: usize,
+        /// Moves of the game whose page is asked for.
+        #[arg(long, default_value_t = 16)]
+        plies: usize,
+    },
     /// Animated games: a game of P plies at S px as a GIF, encode time (median of R runs), size, and
     /// the same frames written whole; the palette's colour error.
     BenchGif {
@@ -553,6 +567,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 outln!("{r}");
             }
             outln!("{}", compare_report("all", games * variants.len(), &all));
+        }
+        #[cfg(feature = "web")]
+        Command::BenchWeb { rate, seconds, games, plies } => {
+            outln!("{}", bench::web::bench(&bench::web::WebBenchOptions { rate, seconds, games, plies })?);
+        }
+        #[cfg(not(feature = "web"))]
+        Command::BenchWeb { .. } => {
+            return Err("bench-web needs the laboratory built with its `web` feature (the default)".into());
         }
         Command::BenchGif { plies, size, runs, variant, theme, out } => {
             let v = tools::variant(&variant)?;

@@ -248,3 +248,7 @@ host-slow-down = Slow down, please: I am ignoring your messages here for a minut
 # The console's own words.
 console-not-written = (could not write { $path }: { $error })
 console-not-utf8 = (skipped a line that is not UTF-8)
+cmd-web = The address of this community's web page
+opt-web = Community rule: show the games, ladders and tournaments on the web (on or off)
+cmdname-web = web
+optname-web = web

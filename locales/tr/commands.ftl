@@ -241,3 +241,7 @@ host-slow-down = Biraz yavaş lütfen: buradaki mesajlarını bir dakika boyunca
 # Konsolun kendi sözleri.
 console-not-written = ({ $path } yazılamadı: { $error })
 console-not-utf8 = (UTF-8 olmayan bir satır atlandı)
+cmd-web = Bu topluluğun web sayfasının adresi
+opt-web = Topluluk kuralı: oyunları, merdivenleri ve turnuvaları web'de göster (on ya da off)
+cmdname-web = web
+optname-web = web

@@ -345,6 +345,9 @@ pub struct GameCard {
     pub deadline: Option<i64>,
     /// `1-0 — alice wins by checkmate` once over.
     pub result: Option<String>,
+    /// The game's web page, when the web is served and the game's community opted in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_url: Option<String>,
 }
 
 /// Something the bot says.

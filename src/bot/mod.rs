@@ -23,6 +23,7 @@ pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
+pub use commands::web::{WebBoard, WebCommunity, WebGame, WebLadder, WebPlayer, WebSide, WebTournament};
 pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;
 pub use io::{
@@ -64,6 +65,9 @@ pub struct BotConfig {
     pub max_analyses: usize,
     /// Nodes searched per position in an analysis (0: [`crate::ai::analysis::DEFAULT_NODES`]).
     pub analysis_nodes: u64,
+    /// The web pages' public address (`[web] public_url`, no trailing slash): where the `web`
+    /// command and the answers about games link to; `None`: no links.
+    pub web_url: Option<String>,
 }
 
 impl Default for BotConfig {
@@ -80,6 +84,7 @@ impl Default for BotConfig {
             lang: Lang::En,
             max_analyses: 4,
             analysis_nodes: 0,
+            web_url: None,
         }
     }
 }

@@ -165,6 +165,10 @@ fn parts(reply: &Reply) -> Parts {
         if let Some((format, _)) = picture {
             e = e.image(format!("attachment://{}", format.file_name()));
         }
+        // The title links to the game's web page (where the community opted in).
+        if let Some(url) = &card.web_url {
+            e = e.url(url.clone());
+        }
         e
     });
     let mentions = CreateAllowedMentions::new().everyone(false).empty_roles().replied_user(false).users(pinged);

@@ -203,6 +203,7 @@ mod tests {
             to_move: None,
             deadline: None,
             result: None,
+            web_url: None,
         }
     }
 

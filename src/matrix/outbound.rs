@@ -488,6 +488,11 @@ pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
         plain.push_str(&format!("\n{board}"));
         html.push_str(&format!("<pre><code>{}</code></pre>", escape(board)));
     }
+    if let Some(url) = reply.card.as_ref().and_then(|c| c.web_url.as_deref()) {
+        let line = crate::tl!(reply.lang, "web-game-link", url = url);
+        plain.push_str(&format!("\n{line}"));
+        html.push_str(&format!("<br>{}", escape(&line)));
+    }
     if !reply.choices.is_empty() {
         let lines = choice_lines(&reply.choices, reply.lang);
         plain.push_str(&format!("\n{lines}"));

@@ -158,8 +158,8 @@ pub struct NewGame<'a> {
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     Ok(conn.query_row(
         "INSERT INTO games (platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move,
-           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id, rated)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15) RETURNING id",
+           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id, rated, web_slug)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15, ?16) RETURNING id",
         params![
             g.platform,
             g.chat_id,
@@ -175,10 +175,69 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
             g.remind_at,
             now,
             g.community_id,
-            g.rated
+            g.rated,
+            new_slug()
         ],
         |r| r.get(0),
     )?)
+}
+
+/// A game's web address: 128 random bits in hexadecimal, so that knowing one game's address (or
+/// its number) tells nothing of another's.
+fn new_slug() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `s` has the shape of a game's web address ([`new_slug`]): 32 lowercase hexadecimal
+/// digits.
+pub fn is_slug(s: &str) -> bool {
+    s.len() == 32 && s.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// The game at a web address, if any.
+pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<GameRow>> {
+    Ok(select(conn, "web_slug = ?1", params![slug])?.into_iter().next())
+}
+
+/// A game's web address.
+pub fn slug(conn: &Connection, id: GameId) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT web_slug FROM games WHERE id = ?1")?
+        .query_row(params![id], |r| r.get::<Option<String>>(0))
+        .optional()?
+        .flatten())
+}
+
+/// The game's ply and last change, cheap to read again and again (a web page waiting for moves).
+pub fn version(conn: &Connection, id: GameId) -> Result<Option<(u32, i64)>> {
+    Ok(conn
+        .prepare_cached("SELECT ply, updated_at FROM games WHERE id = ?1")?
+        .query_row(params![id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// The last `limit` games of a community (newest change first), or only those `player` played.
+pub fn recent_in_community(
+    conn: &Connection,
+    platform: &str,
+    community_id: &str,
+    player: Option<PlayerId>,
+    limit: usize,
+) -> Result<Vec<GameRow>> {
+    const ORDER: &str = "AND status <> 'aborted' ORDER BY updated_at DESC, id DESC";
+    match player {
+        Some(p) => select(
+            conn,
+            &format!("platform = ?1 AND community_id = ?2 AND (white_id = ?3 OR black_id = ?3) {ORDER} LIMIT ?4"),
+            params![platform, community_id, p, limit as i64],
+        ),
+        None => select(
+            conn,
+            &format!("platform = ?1 AND community_id = ?2 {ORDER} LIMIT ?3"),
+            params![platform, community_id, limit as i64],
+        ),
+    }
 }
 
 /// The games matching `filter` (SQL after `WHERE`, may end in `ORDER BY` / `LIMIT`), read as rows.

@@ -32,6 +32,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V11__outbox_leases", include_str!("../../migrations/postgres/V11__outbox_leases.sql")),
     ("V12__scheduler_items", include_str!("../../migrations/postgres/V12__scheduler_items.sql")),
     ("V13__analyses", include_str!("../../migrations/postgres/V13__analyses.sql")),
+    ("V14__web", include_str!("../../migrations/postgres/V14__web.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

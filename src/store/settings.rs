@@ -191,6 +191,26 @@ pub fn set_rated_games(conn: &Connection, platform: &str, community_id: &str, ru
     Ok(())
 }
 
+/// Whether a community shows its games, ladders and tournaments on the web (off until an
+/// administrator turns it on).
+pub fn web(conn: &Connection, platform: &str, community_id: &str) -> Result<bool> {
+    let v: Option<Option<bool>> = conn
+        .prepare_cached("SELECT web FROM community_settings WHERE platform = ?1 AND community_id = ?2")?
+        .query_row(params![platform, community_id], |r| r.get(0))
+        .optional()?;
+    Ok(v.flatten().unwrap_or(false))
+}
+
+/// Turns a community's web pages on or off.
+pub fn set_web(conn: &Connection, platform: &str, community_id: &str, on: bool) -> Result<()> {
+    conn.execute(
+        "INSERT INTO community_settings (platform, community_id, web) VALUES (?1, ?2, ?3)
+         ON CONFLICT (platform, community_id) DO UPDATE SET web = excluded.web",
+        params![platform, community_id, on],
+    )?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -119,6 +119,8 @@ struct Env {
     /// The REST client's request timeout, where a scenario wants a shorter one than production's
     /// [`discord::REQUEST_TIMEOUT`].
     request_timeout: Option<Duration>,
+    /// `[web] public_url`: the links to the web pages in game answers (none when `None`).
+    web_url: Option<String>,
 }
 
 /// A running `capabot discord`.
@@ -142,6 +144,7 @@ impl Env {
             message_content: true,
             as_discord_com: None,
             request_timeout: None,
+            web_url: None,
         }
     }
 
@@ -159,7 +162,7 @@ impl Env {
             self.clock.clone(),
             oracle,
             // A light analysis, its progress shown after every position (every edit seen).
-            BotConfig { pictures: true, analysis_nodes: 2_000, ..BotConfig::default() },
+            BotConfig { pictures: true, analysis_nodes: 2_000, web_url: self.web_url.clone(), ..BotConfig::default() },
         );
         Host::new(
             Arc::new(bot),
@@ -3366,3 +3369,7 @@ async fn answers_retried_after_the_token_expired_go_to_the_channel() {
     })
     .await;
 }
+
+/// The web pages in a real browser, with moves made through this fake Discord.
+#[cfg(feature = "web")]
+mod browser;

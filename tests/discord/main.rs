@@ -7,3 +7,5 @@ mod common;
 
 mod e2e;
 mod lang;
+#[cfg(feature = "web")]
+mod web;

@@ -16,6 +16,8 @@ pub mod render;
 pub mod scale;
 #[cfg(feature = "postgres")]
 pub mod shards;
+#[cfg(feature = "web")]
+pub mod web;
 
 #[cfg(any(feature = "postgres", feature = "matrix"))]
 pub use processes::{Processes, capabot_binary};

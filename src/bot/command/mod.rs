@@ -87,6 +87,8 @@ pub enum Command {
     Link(Option<String>),
     /// `unlink`: this account leaves the person it was linked to.
     Unlink,
+    /// `web`: the address of the community's web page.
+    Web,
     /// `ladder ...`: the community's rank ladders.
     Ladder(LadderCmd),
     /// `tournament ...`: the community's round robins and Swiss tournaments.
@@ -196,6 +198,8 @@ pub struct SettingsArgs {
     pub gif: Option<bool>,
     /// The chat's (or community's) language, a code such as `tr`.
     pub lang: Option<String>,
+    /// The community's web pages (a community setting).
+    pub web: Option<bool>,
 }
 
 /// A command the user typed wrongly, with a message saying how to type it (rendered in the
@@ -284,6 +288,7 @@ impl Command {
             Command::Lang(l) => format!("lang {}", l.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Link(code) => format!("link {}", code.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Unlink => "unlink".into(),
+            Command::Web => "web".into(),
             Command::Ladder(c) => c.typed(),
             Command::Tournament(c) => c.typed(),
         };

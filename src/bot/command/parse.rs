@@ -170,6 +170,7 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
             "days" => s.days = Some(parse_days(&v.to_lowercase())?),
             "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
             "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
+            "web" => s.web = Some(parse_switch("web", v)?),
             "lang" | "language" | "dil" => match Lang::parse(v) {
                 Some(l) => s.lang = Some(l.code().to_string()),
                 None => return Err(msg!("lang-unknown", given = v)),

@@ -448,7 +448,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "settings",
         aliases: &["set"],
-        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [rated:choice|always|never]",
+        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [rated:choice|always|never] [web:on|off]",
         example: "settings prefix:? variant:chess days:3",
         options: &[
             opt("community", OptionKind::Flag("community", "")),
@@ -458,6 +458,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("thread", OptionKind::Switch("thread")),
             opt("gif", OptionKind::Switch("gif")),
             opt("rated", OptionKind::Keyed("rated")),
+            opt("web", OptionKind::Switch("web")),
         ],
         subcommands: &[],
         admin: true,
@@ -551,6 +552,16 @@ pub static COMMANDS: &[CommandSpec] = &[
         subcommands: &[],
         admin: false,
         parse: |w, a| no_args(w, a, Command::Unlink),
+    },
+    CommandSpec {
+        name: "web",
+        aliases: &[],
+        usage: "",
+        example: "web",
+        options: &[],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| no_args(w, a, Command::Web),
     },
     CommandSpec {
         name: "ladder",

@@ -17,6 +17,7 @@ mod results;
 pub(in crate::bot) use results::FAILPOINT_ENV;
 mod settings;
 mod tournament;
+pub mod web;
 
 use super::command::{self, Command};
 use super::drawing::{BoardDrawing, Drawing};
@@ -251,6 +252,7 @@ impl Bot {
             Command::History(args) => self.history_cmd(cx, args),
             Command::Link(code) => self.link(cx, code),
             Command::Unlink => self.unlink(cx),
+            Command::Web => self.web_cmd(cx),
             Command::Ladder(c) => self.ladder_cmd(cx, c),
             Command::Tournament(c) => self.tournament_cmd(cx, c),
         }
@@ -441,6 +443,7 @@ impl Bot {
             to_move,
             deadline: row.deadline.filter(|_| active),
             result: None,
+            web_url: self.web_link(conn, row)?,
         })
     }
 }

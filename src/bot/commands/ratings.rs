@@ -32,9 +32,9 @@ fn picture_words() -> PictureWords {
 }
 
 /// Rows on the leaderboard.
-const TOP: usize = 10;
+pub(super) const TOP: usize = 10;
 
-fn record(s: &ratings::PlayerRating) -> String {
+pub(super) fn record(s: &ratings::PlayerRating) -> String {
     t!("rating-record", count = s.games, wins = s.wins, draws = s.draws, losses = s.losses)
 }
 
@@ -50,6 +50,31 @@ fn card_row(s: &Standing, me: Option<i64>) -> CardRow {
         losses: s.record.losses,
         is_me: me == Some(s.record.player_id),
     }
+}
+
+/// The rating chart of `points` (oldest first).
+fn history_chart(p: &Player, v: &Variant, points: &[ratings::HistoryPoint]) -> Drawing {
+    let chart =
+        points.iter().map(|h| ChartPoint { at: h.at, rating: h.rating_after, deviation: h.deviation_after }).collect();
+    Drawing::Chart(ChartDrawing {
+        player: p.name.clone(),
+        variant: v.display_name.to_string(),
+        points: chart,
+        provisional_above: PROVISIONAL_DEVIATION,
+        theme: Theme::default(),
+        words: picture_words(),
+    })
+}
+
+/// A player's rating chart in a scope and variant, as `history` draws it; `None` without history.
+pub(super) fn chart_drawing(
+    conn: &crate::store::Conn<'_>,
+    p: &Player,
+    scope: &RatingScope,
+    v: &Variant,
+) -> Res<Option<Drawing>> {
+    let points = ratings::history(conn, p.id, scope, v.name, ratings::MAX_HISTORY)?;
+    Ok((!points.is_empty()).then(|| history_chart(p, v, &points)))
 }
 
 impl Bot {
@@ -197,19 +222,8 @@ impl Bot {
             count = points.len(),
             high = high.round() as i64
         );
-        let mut chart: Vec<ChartPoint> = Vec::with_capacity(points.len() + 1);
-        for h in &points {
-            chart.push(ChartPoint { at: h.at, rating: h.rating_after, deviation: h.deviation_after });
-        }
         let mut r = Reply::new(cx.target(), text.clone());
-        r.drawing = Some(Drawing::Chart(ChartDrawing {
-            player: p.name.clone(),
-            variant: v.display_name.to_string(),
-            points: chart,
-            provisional_above: PROVISIONAL_DEVIATION,
-            theme: Theme::default(),
-            words: picture_words(),
-        }));
+        r.drawing = Some(history_chart(p, v, &points));
         r.alt_text = Some(t!("history-alt", text = text));
         Ok(Response::one(r))
     }

@@ -25,6 +25,9 @@ impl Bot {
         if args.rated.is_some() && !args.community {
             return user(msg!("settings-rated-community", p = p));
         }
+        if args.web.is_some() && !args.community {
+            return user(msg!("settings-web-community", p = p));
+        }
         if args.community && scope.community.is_none() {
             return user(msg!("settings-no-community"));
         }
@@ -32,7 +35,10 @@ impl Bot {
         if !changing {
             let e = &cx.settings;
             let rule = match &scope.community {
-                Some(c) => t!("settings-rated-rule", rule = settings::rated_games(&conn, &scope.platform, c)?.as_str()),
+                Some(c) => {
+                    t!("settings-rated-rule", rule = settings::rated_games(&conn, &scope.platform, c)?.as_str())
+                        + t!("settings-web-rule", web = on_off(settings::web(&conn, &scope.platform, c)?)).as_str()
+                }
                 None => String::new(),
             };
             let e = if args.community {
@@ -89,6 +95,9 @@ impl Bot {
         if args.community {
             if let Some(rule) = args.rated {
                 settings::set_rated_games(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), rule)?;
+            }
+            if let Some(on) = args.web {
+                settings::set_web(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), on)?;
             }
             settings::set_community(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), &saved)?;
             Ok(with_lang(lang, || cx.say(t!("settings-saved-community"))))

@@ -1,0 +1,71 @@
+# Web sayfaları (src/web): başlıklar ve etiketler.
+web-site = capabot
+web-game-title = { $white } - { $black }, { $variant }
+web-game-heading = { $white } - { $black }
+web-white = Beyaz
+web-black = Siyah
+web-unrated = puansız
+web-rated = puanlı
+web-casual = dostluk
+web-moves = Hamleler
+web-no-moves = Henüz hamle yok.
+web-board-after = { $move } sonrası tahta
+web-board-start = Başlangıçta tahta
+web-first = İlk
+web-previous = Önceki
+web-next = Sonraki
+web-last = Son
+web-keys = Ok tuşlarıyla hamleler arasında gezinebilirsin.
+web-days-left = { $days ->
+        [0] Hamle için bir günden az kaldı.
+       *[other] Hamle için { $days } gün kaldı.
+    }
+web-downloads = İndirmeler
+web-pgn = PGN
+web-gif = Canlandırma (GIF)
+web-live = Canlı: hamleler oynandıkça burada görünür.
+web-community-title = Topluluk { $id }
+web-leaderboards = Sıralamalar
+web-leaderboard = { $variant }
+web-place = Sıra
+web-player = Oyuncu
+web-rating = Puan
+web-games = Oyun
+web-provisional = Geçici
+web-nobody = Henüz yerleşik puanı olan yok.
+web-ladders = Merdivenler
+web-ladder = { $variant } merdiveni, { $season }. sezon
+web-open-challenges = Açık meydan okumalar
+web-challenge = { $challenger }, { $challenged } oyuncusuna meydan okudu{ $accepted ->
+        [yes] { " " }(kabul edildi)
+       *[no] {""}
+    }
+web-tournaments = Turnuvalar
+web-tournament = { $name } ({ $variant }, { $status ->
+        [registration] kayıt açık
+        [running] sürüyor
+       *[finished] bitti
+    })
+web-standings = Sıralama
+web-score = Puan
+web-crosstable = Çapraz tablo
+web-round = { $number }. tur
+web-result = Sonuç
+web-bye = Bay: { $name }
+web-recent = Son oyunlar
+web-game = Oyun
+web-opponent = Rakip
+web-variant = Varyant
+web-state = Durum
+web-none = Henüz bir şey yok.
+web-ratings = Puanlar
+web-history = Puan geçmişi
+web-history-alt = { $name } oyuncusunun { $variant } puan geçmişi grafiği.
+web-not-found = Bulunamadı
+web-not-found-text = Burada bir şey yok ya da herkese açık değil.
+web-bad-request = Hatalı istek
+web-bad-request-text = Bu, capabot'un verdiği bir adres değil.
+web-too-many = Çok fazla istek
+web-too-many-text = Biraz yavaşla ve yeniden dene.
+web-failed = Bir şeyler ters gitti
+web-failed-text = Bu sayfa hazırlanamadı. Lütfen sonra yeniden dene.

@@ -1,0 +1,478 @@
+//! What the web pages read (issue 47), as the core sees it: a game, a community and a player as
+//! anyone outside the game may see them, and the `web` command that links to them.
+//!
+//! Everything here only reads. The rules of what may be shown are the core's, kept in one place:
+//! a community's things are shown only once it turned `web` on; a game in a direct chat (no
+//! community) never; a game is found by its random address, never by its number; and a game is
+//! seen the way its chat sees it — boards drawn without any secret bomb (the same drawing as the
+//! chat's), the PGN and the animation naming bombs only once the game is over.
+
+use super::ratings::TOP;
+use super::{Bot, BotError, Ctx, Res, alt_text, color_word, start_position, user, variant_named};
+use crate::bot::drawing::{BoardDrawing, Drawing};
+use crate::bot::io::Response;
+use crate::bot::seams::PICTURE_SIZE;
+use crate::community::tiebreak::TieBreak;
+use crate::community::tournament::Outcome as SeriesOutcome;
+use crate::render::Theme;
+use crate::rules::{Color, VARIANTS};
+use crate::store::games::{self, GameRow, Status};
+use crate::store::players::{self, PlayerId};
+use crate::store::ratings::{self, Leaderboard, Scope as RatingScope};
+use crate::store::{Conn, ladders, settings, tournaments};
+use crate::{msg, t};
+
+/// One side of a game on its page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebSide {
+    pub player: PlayerId,
+    pub name: String,
+    /// The community rating in the game's variant (`1612?` while provisional), if rated there.
+    pub rating: Option<String>,
+    /// Whether the side is capabot itself (no player page).
+    pub is_ai: bool,
+}
+
+/// A game as anyone may see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebGame {
+    pub id: i64,
+    pub slug: String,
+    pub platform: String,
+    pub community: String,
+    /// The variant's name to show (`Capatomic Random Chess`).
+    pub variant: String,
+    pub white: WebSide,
+    pub black: WebSide,
+    /// Each move in SAN with its number (`1. e4`, `1... e5`).
+    pub moves: Vec<String>,
+    /// The board after each ply, from the start (`boards[0]`) to now: the chat's drawing, never
+    /// with a secret bomb.
+    pub boards: Vec<BoardDrawing>,
+    /// The current board in words (the chat's alt text).
+    pub alt: String,
+    /// Where the game stands, in words (`alice (white) to move`, `finished 1-0`).
+    pub status: String,
+    /// Where the bombs were, once a secret-bomb game is over.
+    pub bombs: Option<String>,
+    pub active: bool,
+    /// When the side to move must have moved, for an active game with a clock.
+    pub deadline: Option<i64>,
+    pub rated: bool,
+    pub ply: u32,
+}
+
+/// A variant's leaderboard in a community: the chat's `leaderboard`, read by the same function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebBoard {
+    pub variant: String,
+    pub board: Leaderboard,
+}
+
+/// A ladder's standings and open challenges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebLadder {
+    pub variant: String,
+    pub season: u32,
+    /// Players by place, from the first.
+    pub standings: Vec<(PlayerId, String)>,
+    /// Open challenges: challenger, challenged, accepted.
+    pub challenges: Vec<(String, String, bool)>,
+}
+
+/// A tournament: its standings with tie-breaks, crosstable and rounds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebTournament {
+    pub name: String,
+    pub variant: String,
+    /// `registration`, `running` or `finished`.
+    pub status: &'static str,
+    /// The tie-breaks' short names, in the order of each line's values.
+    pub tiebreaks: Vec<&'static str>,
+    /// Place, player, name, score and tie-break values (as `2½`).
+    pub standings: Vec<(usize, PlayerId, String, String, Vec<String>)>,
+    /// The crosstable in standings order: each cell what the row's player scored against the
+    /// column's (`1`, `½`, `0`, `·` unplayed, empty against oneself); several games are joined.
+    pub crosstable: Vec<Vec<String>>,
+    /// Each round's pairings: white, black, result (`1-0`, `½-½`, `*`) and the game's address;
+    /// then the player with the bye.
+    pub rounds: Vec<(Vec<(String, String, String, Option<String>)>, Option<String>)>,
+}
+
+/// A community's page.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebCommunity {
+    pub platform: String,
+    pub community: String,
+    pub boards: Vec<WebBoard>,
+    pub ladders: Vec<WebLadder>,
+    pub tournaments: Vec<WebTournament>,
+    /// The latest games: address, white, black, variant, status.
+    pub recent: Vec<(String, String, String, String, String)>,
+}
+
+/// A player's page in a community.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebPlayer {
+    pub id: PlayerId,
+    pub name: String,
+    /// Variant, rating, record (`12 games: 7 wins, 2 draws, 3 losses`).
+    pub ratings: Vec<(String, String, String)>,
+    /// The rating history chart of the first variant with a history.
+    pub chart: Option<Drawing>,
+    /// The latest games: address, opponent, variant, status.
+    pub recent: Vec<(String, String, String, String)>,
+}
+
+/// Games listed on a community's and a player's page.
+const RECENT: usize = 20;
+
+fn points(p: crate::community::tournament::Points) -> String {
+    let (whole, quarter) = (p.0 / 4, ["", "¼", "½", "¾"][(p.0 % 4) as usize]);
+    if whole == 0 && !quarter.is_empty() { quarter.to_string() } else { format!("{whole}{quarter}") }
+}
+
+impl Bot {
+    /// Whether a community shows itself on the web.
+    pub fn web_enabled(&self, platform: &str, community: &str) -> Result<bool, BotError> {
+        Ok(settings::web(&*self.conn()?, platform, community)?)
+    }
+
+    /// The language a community chose for itself (`settings community lang:tr`), if any.
+    pub fn web_lang(&self, platform: &str, community: &str) -> Result<Option<crate::i18n::Lang>, BotError> {
+        let own = settings::community(&*self.conn()?, platform, community)?;
+        Ok(own.lang.as_deref().and_then(crate::i18n::Lang::parse))
+    }
+
+    /// The community of the game at a web address (platform, community), when it has one.
+    pub fn web_game_community(&self, slug: &str) -> Result<Option<(String, String)>, BotError> {
+        if !games::is_slug(slug) {
+            return Ok(None);
+        }
+        let row = games::by_slug(&*self.conn()?, slug)?;
+        Ok(row.and_then(|r| Some((r.platform, r.community_id?))))
+    }
+
+    /// The community's rows and games may be shown: it opted in. A game without a community
+    /// (a direct chat, the console) never may.
+    fn web_row(&self, conn: &Conn<'_>, row: &GameRow) -> Res<bool> {
+        Ok(match &row.community_id {
+            Some(c) => settings::web(conn, &row.platform, c)?,
+            None => false,
+        })
+    }
+
+    /// The game at a web address, as anyone may see it; `None` when there is no such game or it
+    /// may not be shown.
+    pub fn web_game(&self, slug: &str) -> Result<Option<WebGame>, BotError> {
+        if !games::is_slug(slug) {
+            return Ok(None);
+        }
+        let conn = self.conn()?;
+        let Some(row) = games::by_slug(&conn, slug)? else { return Ok(None) };
+        if !self.web_row(&conn, &row)? {
+            return Ok(None);
+        }
+        let v = variant_named(&row.variant)?;
+        let game = if row.status == Status::Setup {
+            crate::rules::Game::new(start_position(&row)?)
+        } else {
+            match self.load_game(&conn, &row) {
+                Ok(g) => g,
+                // Moved on between the two reads: the page is read again next time.
+                Err(BotError::User(_)) => return Ok(None),
+                Err(e) => return Err(e),
+            }
+        };
+        let mut moves = Vec::with_capacity(game.moves().len());
+        let mut boards = Vec::with_capacity(game.moves().len() + 1);
+        let positions = game.positions();
+        boards.push(BoardDrawing::new(&positions[0], None, Color::White, None, PICTURE_SIZE, Theme::default()));
+        for (i, m) in game.moves().iter().enumerate() {
+            let before = &positions[i];
+            moves.push(super::move_label(before, &crate::notation::san::write(before, *m)));
+            let after = positions.get(i + 1).unwrap_or(game.position());
+            boards.push(BoardDrawing::new(after, Some(*m), Color::White, None, PICTURE_SIZE, Theme::default()));
+        }
+        let pos = game.position();
+        let status = match row.status {
+            Status::Setup => t!("status-setup"),
+            Status::Active => {
+                t!(
+                    "status-to-move",
+                    name = self.name_of(&conn, row.player(pos.turn()))?,
+                    color = color_word(pos.turn())
+                )
+            }
+            Status::Finished => t!("status-finished", result = row.result.as_deref().unwrap_or("")),
+            Status::Aborted => t!("status-aborted"),
+        };
+        let community = row.community_id.clone().unwrap_or_default();
+        let scope = RatingScope::community(&row.platform, &community);
+        let now = self.clock.now();
+        let side = |id: PlayerId| -> Res<WebSide> {
+            let p = players::get(&conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+            let rating = ratings::get(&conn, id, &scope, v.name)?.map(|r| r.rating_at(now).display());
+            let name = self.record_name(&conn, &row, id)?;
+            Ok(WebSide { player: id, name, rating, is_ai: p.is_ai })
+        };
+        let active = matches!(row.status, Status::Active | Status::Setup);
+        Ok(Some(WebGame {
+            id: row.id,
+            slug: slug.to_string(),
+            platform: row.platform.clone(),
+            community,
+            variant: v.display_name.to_string(),
+            white: side(row.white)?,
+            black: side(row.black)?,
+            moves,
+            boards,
+            alt: alt_text(pos, game.moves().last().copied()),
+            status,
+            bombs: if active { None } else { self.bombs_revealed(&conn, &row)? },
+            active,
+            deadline: row.deadline.filter(|_| row.status == Status::Active),
+            rated: row.rated,
+            ply: row.ply,
+        }))
+    }
+
+    /// A game's version (its ply and last change) for a page waiting for moves: cheap, one row.
+    pub fn web_game_version(&self, id: i64) -> Result<Option<(u32, i64)>, BotError> {
+        Ok(games::version(&*self.conn()?, id)?)
+    }
+
+    /// The PGN of a game at a web address (bombs named only once it is over).
+    pub fn web_pgn(&self, slug: &str) -> Result<Option<String>, BotError> {
+        let conn = self.conn()?;
+        let Some(row) = games::is_slug(slug).then(|| games::by_slug(&conn, slug)).transpose()?.flatten() else {
+            return Ok(None);
+        };
+        if !self.web_row(&conn, &row)? || row.status == Status::Setup {
+            return Ok(None);
+        }
+        Ok(Some(self.pgn_of(&conn, &row)?))
+    }
+
+    /// The animation of a game at a web address, as the chat gets it (`gif`).
+    pub fn web_gif(&self, slug: &str) -> Result<Option<Drawing>, BotError> {
+        let conn = self.conn()?;
+        let Some(row) = games::is_slug(slug).then(|| games::by_slug(&conn, slug)).transpose()?.flatten() else {
+            return Ok(None);
+        };
+        if !self.web_row(&conn, &row)? {
+            return Ok(None);
+        }
+        match self.gif_reply(&conn, &row, super::game_target(&row), Color::White) {
+            Ok(r) => Ok(r.drawing),
+            Err(BotError::User(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The leaderboard of a variant in a community: what `leaderboard` answers in its chats, the
+    /// same function and the same number of rows.
+    pub fn web_leaderboard(&self, platform: &str, community: &str, variant: &str) -> Result<Leaderboard, BotError> {
+        let conn = self.conn()?;
+        Ok(ratings::leaderboard(
+            &conn,
+            &RatingScope::community(platform, community),
+            variant,
+            TOP,
+            None,
+            self.clock.now(),
+        )?)
+    }
+
+    /// A community's page; `None` when it did not opt in.
+    pub fn web_community(&self, platform: &str, community: &str) -> Result<Option<WebCommunity>, BotError> {
+        let conn = self.conn()?;
+        if !settings::web(&conn, platform, community)? {
+            return Ok(None);
+        }
+        let mut boards = Vec::new();
+        for v in VARIANTS.iter() {
+            let board = self.web_leaderboard(platform, community, v.name)?;
+            if !board.top.is_empty() || !board.provisional.is_empty() {
+                boards.push(WebBoard { variant: v.display_name.to_string(), board });
+            }
+        }
+        let name = |id: PlayerId| self.name_of(&conn, id).unwrap_or_else(|_| "?".into());
+        let mut ladders_out = Vec::new();
+        for info in ladders::list(&conn, platform, community)? {
+            let Some(l) = ladders::load(&conn, info.id)? else { continue };
+            let variant = variant_named(&info.variant).map_or(info.variant.clone(), |v| v.display_name.to_string());
+            ladders_out.push(WebLadder {
+                variant,
+                season: l.season(),
+                standings: l.standings().iter().map(|&p| (p, name(p))).collect(),
+                challenges: l
+                    .parts()
+                    .challenges
+                    .iter()
+                    .filter(|c| c.status.is_open())
+                    .map(|c| (name(c.challenger), name(c.challenged), c.accepted_at.is_some()))
+                    .collect(),
+            });
+        }
+        let mut tournaments_out = Vec::new();
+        for info in tournaments::list(&conn, platform, community)? {
+            let Some(t) = tournaments::load(&conn, info.id)? else { continue };
+            tournaments_out.push(self.web_tournament(&conn, &t, &name)?);
+        }
+        let mut recent = Vec::new();
+        for row in games::recent_in_community(&conn, platform, community, None, RECENT)? {
+            let Some(slug) = games::slug(&conn, row.id)? else { continue };
+            let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+            recent.push((slug, name(row.white), name(row.black), variant, game_state(&row)));
+        }
+        Ok(Some(WebCommunity {
+            platform: platform.to_string(),
+            community: community.to_string(),
+            boards,
+            ladders: ladders_out,
+            tournaments: tournaments_out,
+            recent,
+        }))
+    }
+
+    fn web_tournament(
+        &self,
+        conn: &Conn<'_>,
+        t: &tournaments::Tournament,
+        name: &impl Fn(PlayerId) -> String,
+    ) -> Res<WebTournament> {
+        let standings = t.standings();
+        let scoring = t.scoring();
+        let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
+        let crosstable = order
+            .iter()
+            .map(|&row| {
+                order
+                    .iter()
+                    .map(|&col| {
+                        if row == col {
+                            return String::new();
+                        }
+                        let cells: Vec<String> = t
+                            .rounds
+                            .iter()
+                            .filter_map(|r| r.game_of(row))
+                            .filter(|g| g.opponent_of(row) == Some(col))
+                            .map(|g| if g.outcome.is_some() { points(g.points_of(row)) } else { "·".into() })
+                            .collect();
+                        cells.join(" ")
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut rounds = Vec::new();
+        for (i, r) in t.rounds.iter().enumerate() {
+            let boards = tournaments::round_games(conn, t.info.id, i + 1)?;
+            let mut pairings = Vec::new();
+            for (b, g) in r.games.iter().enumerate() {
+                let result = match g.outcome {
+                    Some(SeriesOutcome::WhiteWins) => "1-0",
+                    Some(SeriesOutcome::BlackWins) => "0-1",
+                    Some(SeriesOutcome::Draw) => "½-½",
+                    None => "*",
+                };
+                let game = boards.iter().find(|(board, _)| *board == b + 1).and_then(|(_, id)| *id);
+                let slug = match game {
+                    Some(id) => games::slug(conn, id)?,
+                    None => None,
+                };
+                pairings.push((name(g.white), name(g.black), result.to_string(), slug));
+            }
+            rounds.push((pairings, r.bye.map(name)));
+        }
+        Ok(WebTournament {
+            name: t.info.name.clone(),
+            variant: variant_named(&t.info.variant).map_or(t.info.variant.clone(), |v| v.display_name.to_string()),
+            status: match t.info.status {
+                tournaments::Status::Registration => "registration",
+                tournaments::Status::Running => "running",
+                tournaments::Status::Finished => "finished",
+            },
+            tiebreaks: scoring.tiebreaks.iter().map(|tb: &TieBreak| tb.short_name()).collect(),
+            standings: standings
+                .iter()
+                .map(|s| {
+                    (
+                        s.place,
+                        s.player,
+                        name(s.player),
+                        points(s.score),
+                        s.tiebreaks.iter().map(|&p| points(p)).collect(),
+                    )
+                })
+                .collect(),
+            crosstable,
+            rounds,
+        })
+    }
+
+    /// A player's page in a community; `None` when the community did not opt in or the player
+    /// has neither a rating nor a game there.
+    pub fn web_player(&self, platform: &str, community: &str, id: PlayerId) -> Result<Option<WebPlayer>, BotError> {
+        let conn = self.conn()?;
+        if !settings::web(&conn, platform, community)? {
+            return Ok(None);
+        }
+        let Some(p) = players::get(&conn, id)? else { return Ok(None) };
+        let scope = RatingScope::community(platform, community);
+        let now = self.clock.now();
+        let mut rated = Vec::new();
+        let mut chart = None;
+        for v in VARIANTS.iter() {
+            let Some(r) = ratings::get(&conn, id, &scope, v.name)? else { continue };
+            rated.push((v.display_name.to_string(), r.rating_at(now).display(), super::ratings::record(&r)));
+            if chart.is_none() {
+                chart = super::ratings::chart_drawing(&conn, &p, &scope, v)?;
+            }
+        }
+        let games_here = games::recent_in_community(&conn, platform, community, Some(id), RECENT)?;
+        if rated.is_empty() && games_here.is_empty() {
+            return Ok(None);
+        }
+        let mut recent = Vec::new();
+        for row in games_here {
+            let Some(slug) = games::slug(&conn, row.id)? else { continue };
+            let other = if row.white == id { row.black } else { row.white };
+            let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+            recent.push((slug, self.record_name(&conn, &row, other)?, variant, game_state(&row)));
+        }
+        Ok(Some(WebPlayer { id, name: p.name, ratings: rated, chart, recent }))
+    }
+
+    /// The address of a game's page for links in the chat, when the web is set up and the game's
+    /// community opted in.
+    pub(in crate::bot) fn web_link(&self, conn: &Conn<'_>, row: &GameRow) -> Res<Option<String>> {
+        let Some(base) = &self.config.web_url else { return Ok(None) };
+        if !self.web_row(conn, row)? {
+            return Ok(None);
+        }
+        Ok(games::slug(conn, row.id)?.map(|s| format!("{base}/g/{s}")))
+    }
+
+    /// `web`: the address of the community's page (or why there is none).
+    pub(super) fn web_cmd(&self, cx: &Ctx<'_>) -> Res<Response> {
+        let Some(community) = cx.scope().community.clone() else { return user(msg!("web-no-community")) };
+        let Some(base) = &self.config.web_url else { return user(msg!("web-not-served")) };
+        if !settings::web(&*self.conn()?, &cx.scope().platform, &community)? {
+            return user(msg!("web-off", p = cx.p()));
+        }
+        let url = format!("{base}/c/{}/{}", cx.scope().platform, community);
+        Ok(cx.say(t!("web-address", url = url)))
+    }
+}
+
+/// A game's state in a word or two, for lists.
+fn game_state(row: &GameRow) -> String {
+    match row.status {
+        Status::Finished => row.result.clone().unwrap_or_default(),
+        Status::Aborted => t!("status-aborted"),
+        Status::Setup => t!("status-setup"),
+        Status::Active => t!("status-in-progress"),
+    }
+}

@@ -1,0 +1,483 @@
+//! The web front end (cargo feature `web`, `[web] listen`): read-only pages of the communities
+//! that opted in (`settings community web:on`) — a game (live), a community (leaderboards,
+//! ladders, tournaments, recent games) and a player — served by axum from the same process.
+//!
+//! What may be shown is the core's decision ([`crate::bot::Bot::web_game`] and its siblings): this
+//! module only turns it into HTML ([`pages`], maud templates that escape every value), pictures
+//! (the renderer's, through the same [`crate::bot::Drawing`]s the chat gets) and downloads. It has
+//! no way to change anything: every route is a `GET`.
+//!
+//! Safety: a strict Content-Security-Policy (scripts, styles and pictures from this site only, no
+//! inline script; no user text ever reaches the script, which reads the page's attributes), a
+//! per-address rate limit (GCRA from `governor`), 404 for what does not exist or is not public,
+//! 400 for an address capabot never makes, and no panic reaches a person: a failure is logged and
+//! answered with a plain 500 page.
+
+pub mod pages;
+
+use crate::bot::{Bot, BotError, Drawing};
+use crate::i18n::{Lang, with_lang};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_util::sync::CancellationToken;
+
+/// The Content-Security-Policy of every answer: nothing from elsewhere, no inline script or style,
+/// no frames, no forms.
+pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; \
+     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// How often a live game page's event stream looks at the game's version. Polling the database
+/// (one indexed row) rather than waiting for a notification from the host: a move may be made by
+/// another process sharing the database (several Discord shards, a Matrix process), which no
+/// in-process notification would reach, and a quarter of a second of delay is nothing for a
+/// correspondence game. A hundred open pages cost four hundred tiny reads a second.
+const POLL_EVERY: Duration = Duration::from_millis(250);
+
+/// How long one event stream lasts; the browser's `EventSource` then reconnects by itself (a
+/// stream never outlives a page by much, and a shutdown does not wait on it: see [`serve`]).
+const STREAM_FOR: Duration = Duration::from_secs(30 * 60);
+
+/// The web server's settings.
+#[derive(Clone, Debug)]
+pub struct WebOptions {
+    /// Requests one address may make per minute, after a burst of `burst`.
+    pub per_minute: u32,
+    pub burst: u32,
+    /// Whether `X-Forwarded-For` names the client when the peer is a loopback address (a reverse
+    /// proxy on the same machine); otherwise the peer's own address is the key.
+    pub trust_loopback_proxy: bool,
+}
+
+impl Default for WebOptions {
+    fn default() -> Self {
+        WebOptions { per_minute: 600, burst: 60, trust_loopback_proxy: true }
+    }
+}
+
+#[derive(Clone)]
+struct Web {
+    bot: Arc<Bot>,
+    limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    options: WebOptions,
+    stop: CancellationToken,
+}
+
+/// The pages' router (without a listener), for [`serve`] and the tests. Requests need a
+/// [`ConnectInfo<SocketAddr>`] (as `into_make_service_with_connect_info` gives) for the rate limit;
+/// without one they all share one key.
+pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Router {
+    let quota = Quota::per_minute(NonZeroU32::new(options.per_minute.max(1)).unwrap_or(NonZeroU32::MIN))
+        .allow_burst(NonZeroU32::new(options.burst.max(1)).unwrap_or(NonZeroU32::MIN));
+    let state = Web { bot, limiter: Arc::new(RateLimiter::keyed(quota)), options, stop };
+    Router::new()
+        .route("/g/{slug}", get(game_page))
+        .route("/g/{slug}/board/{ply}", get(game_board))
+        .route("/g/{slug}/pgn", get(game_pgn))
+        .route("/g/{slug}/gif", get(game_gif))
+        .route("/g/{slug}/events", get(game_events))
+        .route("/c/{platform}/{community}", get(community_page))
+        .route("/c/{platform}/{community}/p/{player}", get(player_page))
+        .route("/c/{platform}/{community}/p/{player}/chart", get(player_chart))
+        .route("/static/app.js", get(script))
+        .route("/static/style.css", get(style))
+        .fallback(not_found)
+        .layer(middleware::from_fn_with_state(state.clone(), guard))
+        .with_state(state)
+}
+
+/// Serves the pages on `addr` until `stop` is cancelled. Returns the address bound (port 0 picks a
+/// free one).
+pub async fn serve(
+    bot: Arc<Bot>,
+    addr: SocketAddr,
+    options: WebOptions,
+    stop: CancellationToken,
+) -> Result<SocketAddr, String> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| format!("cannot listen on {addr} for the web pages: {e}"))?;
+    let bound = listener.local_addr().map_err(|e| format!("web listener: {e}"))?;
+    let app = router(bot, options, stop.clone()).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await {
+            tracing::warn!("the web pages stopped: {e}");
+        }
+    });
+    Ok(bound)
+}
+
+/// The address a request counts against: the peer's, or the client a local reverse proxy names.
+fn client_of(req: &Request, options: &WebOptions) -> IpAddr {
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip());
+    let forwarded = || {
+        let v = req.headers().get("x-forwarded-for")?.to_str().ok()?;
+        v.rsplit(',').next()?.trim().parse::<IpAddr>().ok()
+    };
+    match peer {
+        Some(ip) if ip.is_loopback() && options.trust_loopback_proxy => forwarded().unwrap_or(ip),
+        Some(ip) => ip,
+        None => IpAddr::from([0, 0, 0, 0]),
+    }
+}
+
+/// Rate limit, then the security headers on every answer.
+async fn guard(State(web): State<Web>, req: Request, next: Next) -> Response {
+    let client = client_of(&req, &web.options);
+    let lang = request_lang(req.headers());
+    let mut res = if web.limiter.check_key(&client).is_err() {
+        let mut r = error_page(StatusCode::TOO_MANY_REQUESTS, lang);
+        r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("10"));
+        r
+    } else {
+        next.run(req).await
+    };
+    let h = res.headers_mut();
+    h.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    res
+}
+
+/// The reader's language from `Accept-Language` (the first capabot speaks), else English.
+fn request_lang(headers: &HeaderMap) -> Option<Lang> {
+    let v = headers.get(header::ACCEPT_LANGUAGE)?.to_str().ok()?;
+    let mut tags: Vec<(f32, &str)> = v
+        .split(',')
+        .filter_map(|part| {
+            let mut it = part.split(';');
+            let tag = it.next()?.trim();
+            let q = it.find_map(|p| p.trim().strip_prefix("q=")).and_then(|q| q.parse().ok()).unwrap_or(1.0);
+            Some((q, tag))
+        })
+        .collect();
+    tags.sort_by(|a, b| b.0.total_cmp(&a.0));
+    tags.into_iter().find_map(|(_, t)| Lang::parse(t))
+}
+
+/// What a page's handler ends in.
+enum Outcome {
+    Page(String),
+    NotFound,
+    Failed(BotError),
+}
+
+/// Runs the core's reading and the page's making off the async threads, in the page's language:
+/// the community's own, else the reader's, else the configuration's.
+async fn render(
+    web: &Web,
+    headers: &HeaderMap,
+    community: Option<(String, String)>,
+    work: impl FnOnce(&Bot) -> Result<Option<String>, BotError> + Send + 'static,
+) -> Response {
+    let bot = web.bot.clone();
+    let reader = request_lang(headers);
+    let fallback = reader.unwrap_or(bot.config().lang);
+    let done = tokio::task::spawn_blocking(move || {
+        let own = community.and_then(|(p, c)| bot.web_lang(&p, &c).ok().flatten());
+        let lang = own.unwrap_or(fallback);
+        let outcome = with_lang(lang, || match work(&bot) {
+            Ok(Some(html)) => Outcome::Page(html),
+            Ok(None) => Outcome::NotFound,
+            Err(e) => Outcome::Failed(e),
+        });
+        (lang, outcome)
+    })
+    .await;
+    match done {
+        Ok((_, Outcome::Page(html))) => html_response(StatusCode::OK, html),
+        Ok((lang, Outcome::NotFound)) => error_page(StatusCode::NOT_FOUND, Some(lang)),
+        Ok((lang, Outcome::Failed(e))) => {
+            tracing::warn!("a web page failed: {e:?}");
+            error_page(StatusCode::INTERNAL_SERVER_ERROR, Some(lang))
+        }
+        Err(e) => {
+            tracing::error!("a web page panicked: {e}");
+            error_page(StatusCode::INTERNAL_SERVER_ERROR, reader)
+        }
+    }
+}
+
+fn html_response(status: StatusCode, html: String) -> Response {
+    let mut r = (status, html).into_response();
+    r.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
+    r.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    r
+}
+
+fn error_page(status: StatusCode, lang: Option<Lang>) -> Response {
+    let html = with_lang(lang.unwrap_or_default(), || pages::error(status.as_u16()));
+    html_response(status, html)
+}
+
+fn bad_request() -> Response {
+    error_page(StatusCode::BAD_REQUEST, None)
+}
+
+async fn not_found(headers: HeaderMap) -> Response {
+    error_page(StatusCode::NOT_FOUND, request_lang(&headers))
+}
+
+/// A community id as capabot's platforms write them (Discord's numbers, Matrix's `!room:server`):
+/// letters, digits and `!:._-@`, at most 255 characters; a platform name in lowercase letters.
+fn well_formed(platform: &str, community: &str) -> bool {
+    !platform.is_empty()
+        && platform.len() <= 20
+        && platform.bytes().all(|b| b.is_ascii_lowercase())
+        && !community.is_empty()
+        && community.len() <= 255
+        && community.bytes().all(|b| b.is_ascii_alphanumeric() || b"!:._-@".contains(&b))
+}
+
+/// `?ply=N`: which ply to show (`None`: the latest); `Err` when the query is not one capabot makes.
+fn ply_query(query: Option<&str>) -> Result<Option<usize>, ()> {
+    let Some(q) = query.filter(|q| !q.is_empty()) else { return Ok(None) };
+    match q.strip_prefix("ply=") {
+        Some(n) if !n.is_empty() && n.len() <= 6 && n.bytes().all(|b| b.is_ascii_digit()) => {
+            n.parse().map(Some).map_err(|_| ())
+        }
+        _ => Err(()),
+    }
+}
+
+async fn game_page(State(web): State<Web>, Path(slug): Path<String>, headers: HeaderMap, req: Request) -> Response {
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    let Ok(ply) = ply_query(req.uri().query()) else { return bad_request() };
+    let community = community_of(&web, &slug).await;
+    render(&web, &headers, community, move |bot| {
+        let Some(g) = bot.web_game(&slug)? else { return Ok(None) };
+        if ply.is_some_and(|p| p > g.moves.len()) {
+            return Ok(None);
+        }
+        Ok(Some(pages::game(&g, ply, bot.now())))
+    })
+    .await
+}
+
+/// The community of a game, for the page's language (none when unknown).
+async fn community_of(web: &Web, slug: &str) -> Option<(String, String)> {
+    let bot = web.bot.clone();
+    let slug = slug.to_string();
+    tokio::task::spawn_blocking(move || bot.web_game_community(&slug).ok().flatten()).await.ok().flatten()
+}
+
+/// A picture drawn off the async threads; `None` inside means 404.
+async fn picture(
+    web: &Web,
+    cache: &'static str,
+    work: impl FnOnce(&Bot) -> Result<Option<Drawing>, BotError> + Send + 'static,
+) -> Response {
+    let bot = web.bot.clone();
+    let done = tokio::task::spawn_blocking(move || work(&bot).map(|d| d.map(|d| (d.format(), d.draw())))).await;
+    match done {
+        Ok(Ok(Some((format, Ok(bytes))))) => {
+            let mime = match format {
+                crate::bot::PictureFormat::Gif => "image/gif",
+                crate::bot::PictureFormat::Png => "image/png",
+            };
+            ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, cache)], bytes).into_response()
+        }
+        Ok(Ok(None)) => error_page(StatusCode::NOT_FOUND, None),
+        Ok(Ok(Some((_, Err(e))))) => {
+            tracing::warn!("a web picture failed: {e}");
+            error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
+        }
+        Ok(Err(e)) => {
+            tracing::warn!("a web picture failed: {e:?}");
+            error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
+        }
+        Err(e) => {
+            tracing::error!("a web picture panicked: {e}");
+            error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
+        }
+    }
+}
+
+async fn game_board(State(web): State<Web>, Path((slug, ply)): Path<(String, String)>) -> Response {
+    let Ok(Some(ply)) = ply_query(Some(&format!("ply={ply}"))) else { return bad_request() };
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    // A takeback may change what a ply shows: cached briefly.
+    picture(&web, "public, max-age=60", move |bot| {
+        Ok(bot.web_game(&slug)?.and_then(|g| g.boards.into_iter().nth(ply)).map(Drawing::Board))
+    })
+    .await
+}
+
+async fn game_gif(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    let mut r = picture(&web, "public, max-age=60", move |bot| bot.web_gif(&slug)).await;
+    if r.status() == StatusCode::OK {
+        r.headers_mut()
+            .insert(header::CONTENT_DISPOSITION, HeaderValue::from_static("attachment; filename=\"game.gif\""));
+    }
+    r
+}
+
+async fn game_pgn(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    let bot = web.bot.clone();
+    match tokio::task::spawn_blocking(move || bot.web_pgn(&slug)).await {
+        Ok(Ok(Some(pgn))) => (
+            [
+                (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8"),
+                (header::CONTENT_DISPOSITION, "attachment; filename=\"game.pgn\""),
+            ],
+            pgn,
+        )
+            .into_response(),
+        Ok(Ok(None)) => error_page(StatusCode::NOT_FOUND, None),
+        Ok(Err(e)) => {
+            tracing::warn!("a PGN for the web failed: {e:?}");
+            error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
+        }
+        Err(_) => error_page(StatusCode::INTERNAL_SERVER_ERROR, None),
+    }
+}
+
+/// Server-Sent Events for a live game page: a `move` event (its data the new ply) whenever the
+/// game's version changes; the page's script then fetches the page again.
+async fn game_events(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    let bot = web.bot.clone();
+    let found = tokio::task::spawn_blocking(move || {
+        let g = bot.web_game(&slug).ok().flatten()?;
+        let version = bot.web_game_version(g.id).ok().flatten()?;
+        Some((g.id, version))
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some((id, version)) = found else { return error_page(StatusCode::NOT_FOUND, None) };
+    let bot = web.bot.clone();
+    let stop = web.stop.clone();
+    let until = tokio::time::Instant::now() + STREAM_FOR;
+    let stream = futures_util::stream::unfold((version, bot, stop), move |(mut seen, bot, stop)| async move {
+        loop {
+            tokio::select! {
+                _ = stop.cancelled() => return None,
+                _ = tokio::time::sleep(POLL_EVERY) => {}
+            }
+            if tokio::time::Instant::now() > until {
+                return None;
+            }
+            let b = bot.clone();
+            let now = tokio::task::spawn_blocking(move || b.web_game_version(id)).await.ok()?.ok()?;
+            let Some(now) = now else { return None };
+            if now != seen {
+                seen = now;
+                let event = Event::default().event("move").data(now.0.to_string());
+                return Some((Ok::<_, std::convert::Infallible>(event), (seen, bot, stop)));
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+}
+
+async fn community_page(
+    State(web): State<Web>,
+    Path((platform, community)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    if !well_formed(&platform, &community) {
+        return bad_request();
+    }
+    let key = Some((platform.clone(), community.clone()));
+    render(&web, &headers, key, move |bot| Ok(bot.web_community(&platform, &community)?.map(|c| pages::community(&c))))
+        .await
+}
+
+fn player_id(s: &str) -> Option<i64> {
+    (!s.is_empty() && s.len() <= 18 && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok()).flatten()
+}
+
+async fn player_page(
+    State(web): State<Web>,
+    Path((platform, community, player)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(id) = player_id(&player).filter(|_| well_formed(&platform, &community)) else { return bad_request() };
+    let key = Some((platform.clone(), community.clone()));
+    render(&web, &headers, key, move |bot| {
+        Ok(bot.web_player(&platform, &community, id)?.map(|p| pages::player(&platform, &community, &p)))
+    })
+    .await
+}
+
+async fn player_chart(
+    State(web): State<Web>,
+    Path((platform, community, player)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let Some(id) = player_id(&player).filter(|_| well_formed(&platform, &community)) else { return bad_request() };
+    let fallback = request_lang(&headers).unwrap_or(web.bot.config().lang);
+    picture(&web, "public, max-age=300", move |bot| {
+        let lang = bot.web_lang(&platform, &community)?.unwrap_or(fallback);
+        with_lang(lang, || Ok(bot.web_player(&platform, &community, id)?.and_then(|p| p.chart)))
+    })
+    .await
+}
+
+async fn script() -> Response {
+    static_file("text/javascript; charset=utf-8", pages::SCRIPT)
+}
+
+async fn style() -> Response {
+    static_file("text/css; charset=utf-8", pages::STYLE)
+}
+
+fn static_file(mime: &'static str, body: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, "public, max-age=3600")], Body::from(body)).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_capabot_never_makes_are_told_apart() {
+        assert_eq!(ply_query(None), Ok(None));
+        assert_eq!(ply_query(Some("ply=12")), Ok(Some(12)));
+        for bad in ["ply=", "ply=-1", "ply=1e3", "x=1", "ply=12&x=1", "ply=99999999999"] {
+            assert_eq!(ply_query(Some(bad)), Err(()), "{bad}");
+        }
+        assert!(well_formed("discord", "123456789"));
+        assert!(well_formed("matrix", "!abc:example.org"));
+        assert!(!well_formed("discord", "<script>"));
+        assert!(!well_formed("Discord", "1"));
+        assert_eq!(player_id("42"), Some(42));
+        assert_eq!(player_id("4x2"), None);
+        assert_eq!(player_id("99999999999999999999"), None);
+    }
+
+    #[test]
+    fn the_readers_language_is_the_first_capabot_speaks() {
+        let mut h = HeaderMap::new();
+        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("de-DE,tr;q=0.8,en;q=0.5"));
+        assert_eq!(request_lang(&h), Some(Lang::Tr));
+        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("en-GB;q=0.4, tr-TR;q=0.9"));
+        assert_eq!(request_lang(&h), Some(Lang::Tr));
+        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("fr"));
+        assert_eq!(request_lang(&h), None);
+    }
+}

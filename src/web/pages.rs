@@ -1,0 +1,362 @@
+//! The pages as HTML: maud templates (every value escaped; names are text, whatever they hold),
+//! in the language in force ([`crate::i18n::with_lang`]). One `h1` per page, every picture with
+//! its alt text, every control labelled; the script and the style are files of their own
+//! ([`SCRIPT`], [`STYLE`]) so that the Content-Security-Policy allows no inline code.
+
+use crate::bot::{WebCommunity, WebGame, WebPlayer, WebSide};
+use crate::store::ratings::Standing;
+use crate::t;
+use maud::{DOCTYPE, Markup, html};
+
+/// The pages' script: keyboard stepping through the moves and live moves. It reads only the
+/// page's own attributes; the pages work without it.
+pub const SCRIPT: &str = include_str!("app.js");
+/// The pages' style sheet.
+pub const STYLE: &str = include_str!("style.css");
+
+/// Characters of a name shown at most (a longer one is cut with an ellipsis; the full name is
+/// still text in a `title`).
+const NAME_CHARS: usize = 60;
+
+fn short(name: &str) -> String {
+    if name.chars().count() <= NAME_CHARS {
+        name.to_string()
+    } else {
+        name.chars().take(NAME_CHARS).collect::<String>() + "…"
+    }
+}
+
+/// A path segment with everything but unreserved characters percent-encoded.
+pub fn segment(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~!:@".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn community_path(platform: &str, community: &str) -> String {
+    format!("/c/{}/{}", segment(platform), segment(community))
+}
+
+fn layout(title: &str, body: Markup) -> String {
+    let lang = crate::i18n::current().code();
+    html! {
+        (DOCTYPE)
+        html lang=(lang) {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · " (t!("web-site")) }
+                link rel="stylesheet" href="/static/style.css";
+                script src="/static/app.js" defer {}
+            }
+            body {
+                (body)
+            }
+        }
+    }
+    .into_string()
+}
+
+/// The error page for a status (404, 400, 429, 500).
+pub fn error(status: u16) -> String {
+    let (title, text) = match status {
+        404 => (t!("web-not-found"), t!("web-not-found-text")),
+        400 => (t!("web-bad-request"), t!("web-bad-request-text")),
+        429 => (t!("web-too-many"), t!("web-too-many-text")),
+        _ => (t!("web-failed"), t!("web-failed-text")),
+    };
+    layout(
+        &title,
+        html! {
+            main {
+                h1 { (title) }
+                p { (text) }
+            }
+        },
+    )
+}
+
+fn side(g: &WebGame, s: &WebSide, color: String) -> Markup {
+    html! {
+        li {
+            (color) ": "
+            @if s.is_ai {
+                span.name title=(s.name) { (short(&s.name)) }
+            } @else {
+                a.name href=(format!("{}/p/{}", community_path(&g.platform, &g.community), s.player)) title=(s.name) {
+                    (short(&s.name))
+                }
+            }
+            @if let Some(r) = &s.rating { " (" (r) ")" }
+        }
+    }
+}
+
+/// A game's page, showing the board after `ply` (the latest when `None`).
+pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
+    let latest = g.moves.len();
+    let shown = ply.unwrap_or(latest).min(latest);
+    let title =
+        t!("web-game-title", white = short(&g.white.name), black = short(&g.black.name), variant = g.variant.as_str());
+    let base = format!("/g/{}", g.slug);
+    let alt_after = |i: usize| t!("web-board-after", move = g.moves[i - 1].as_str());
+    let alt = if shown == latest {
+        g.alt.clone()
+    } else if shown == 0 {
+        t!("web-board-start")
+    } else {
+        alt_after(shown)
+    };
+    let step = |label: String, to: usize, key: &str| {
+        html! {
+            a.step href=(format!("{base}?ply={to}")) data-step=(key) aria-label=(label) { (label) }
+        }
+    };
+    let days_left = g.deadline.map(|d| ((d - now).max(0) / 86_400).to_string());
+    let body = html! {
+        main #game data-ply=(latest) data-shown=(shown) data-board=(format!("{base}/board/"))
+            data-page=(base) data-events=[g.active.then(|| format!("{base}/events"))]
+            data-alt-start=(t!("web-board-start")) data-alt-latest=(g.alt) {
+            h1 { (t!("web-game-heading", white = short(&g.white.name), black = short(&g.black.name))) }
+            p.facts {
+                (g.variant) " · " (if g.rated { t!("web-rated") } else { t!("web-casual") }) " · " (g.status)
+            }
+            @if let Some(d) = days_left {
+                p.clock { (t!("web-days-left", days = d.parse::<i64>().unwrap_or(0))) }
+            }
+            @if g.active { p.live { (t!("web-live")) } }
+            ul.players {
+                (side(g, &g.white, t!("web-white")))
+                (side(g, &g.black, t!("web-black")))
+            }
+            figure {
+                img #board src=(format!("{base}/board/{shown}")) alt=(alt) width="640" height="640";
+            }
+            nav.steps aria-label=(t!("web-moves")) {
+                (step(t!("web-first"), 0, "first"))
+                (step(t!("web-previous"), shown.saturating_sub(1), "previous"))
+                (step(t!("web-next"), (shown + 1).min(latest), "next"))
+                (step(t!("web-last"), latest, "last"))
+            }
+            p.keys { (t!("web-keys")) }
+            @if let Some(b) = &g.bombs { p.bombs { (b) } }
+            section {
+                h2 { (t!("web-moves")) }
+                @if g.moves.is_empty() {
+                    p { (t!("web-no-moves")) }
+                } @else {
+                    ol #moves {
+                        @for (i, m) in g.moves.iter().enumerate() {
+                            li {
+                                a href=(format!("{base}?ply={}", i + 1)) data-ply=(i + 1) data-alt=(alt_after(i + 1))
+                                    aria-current=[(i + 1 == shown).then_some("step")] { (m) }
+                            }
+                        }
+                    }
+                }
+            }
+            section {
+                h2 { (t!("web-downloads")) }
+                ul {
+                    @if !g.moves.is_empty() || !g.active {
+                        li { a href=(format!("{base}/pgn")) download { (t!("web-pgn")) } }
+                    }
+                    @if !g.moves.is_empty() {
+                        li { a href=(format!("{base}/gif")) download { (t!("web-gif")) } }
+                    }
+                }
+            }
+            p.back { a href=(community_path(&g.platform, &g.community)) { (t!("web-community-title", id = g.community.as_str())) } }
+        }
+    };
+    layout(&title, body)
+}
+
+fn standing_rows(rows: &[Standing], base: &str) -> Markup {
+    html! {
+        @for s in rows {
+            tr {
+                td { @if let Some(p) = s.place { (p) } }
+                td { a href=(format!("{base}/p/{}", s.record.player_id)) title=(s.name) { (short(&s.name)) } }
+                td { (s.current.display()) }
+                td { (s.record.games) }
+            }
+        }
+    }
+}
+
+/// A community's page.
+pub fn community(c: &WebCommunity) -> String {
+    let base = community_path(&c.platform, &c.community);
+    let title = t!("web-community-title", id = c.community.as_str());
+    let body = html! {
+        main {
+            h1 { (title) }
+            section {
+                h2 { (t!("web-leaderboards")) }
+                @if c.boards.is_empty() { p { (t!("web-none")) } }
+                @for b in &c.boards {
+                    table.leaderboard {
+                        caption { (t!("web-leaderboard", variant = b.variant.as_str())) }
+                        thead { tr {
+                            th scope="col" { (t!("web-place")) } th scope="col" { (t!("web-player")) }
+                            th scope="col" { (t!("web-rating")) } th scope="col" { (t!("web-games")) }
+                        } }
+                        tbody { (standing_rows(&b.board.top, &base)) }
+                        @if !b.board.provisional.is_empty() {
+                            tbody.provisional {
+                                tr { th colspan="4" scope="rowgroup" { (t!("web-provisional")) } }
+                                (standing_rows(&b.board.provisional, &base))
+                            }
+                        }
+                    }
+                    @if b.board.top.is_empty() { p { (t!("web-nobody")) } }
+                }
+            }
+            section {
+                h2 { (t!("web-ladders")) }
+                @if c.ladders.is_empty() { p { (t!("web-none")) } }
+                @for l in &c.ladders {
+                    h3 { (t!("web-ladder", variant = l.variant.as_str(), season = l.season)) }
+                    ol.ladder {
+                        @for (id, name) in &l.standings {
+                            li { a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) } }
+                        }
+                    }
+                    @if !l.challenges.is_empty() {
+                        h4 { (t!("web-open-challenges")) }
+                        ul { @for (a, b, accepted) in &l.challenges {
+                            li { (t!("web-challenge", challenger = short(a), challenged = short(b), accepted = if *accepted { "yes" } else { "no" })) }
+                        } }
+                    }
+                }
+            }
+            section {
+                h2 { (t!("web-tournaments")) }
+                @if c.tournaments.is_empty() { p { (t!("web-none")) } }
+                @for tour in &c.tournaments {
+                    h3 { (t!("web-tournament", name = short(&tour.name), variant = tour.variant.as_str(), status = tour.status)) }
+                    table.standings {
+                        caption { (t!("web-standings")) }
+                        thead { tr {
+                            th scope="col" { (t!("web-place")) } th scope="col" { (t!("web-player")) }
+                            th scope="col" { (t!("web-score")) }
+                            @for tb in &tour.tiebreaks { th scope="col" { (tb) } }
+                        } }
+                        tbody { @for (place, id, name, score, tbs) in &tour.standings {
+                            tr {
+                                td { (place) }
+                                td { a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) } }
+                                td { (score) }
+                                @for v in tbs { td { (v) } }
+                            }
+                        } }
+                    }
+                    @if tour.standings.len() > 1 {
+                        table.crosstable {
+                            caption { (t!("web-crosstable")) }
+                            thead { tr {
+                                th scope="col" { (t!("web-player")) }
+                                @for (place, ..) in &tour.standings { th scope="col" { (place) } }
+                            } }
+                            tbody { @for (row, (place, _, name, ..)) in tour.crosstable.iter().zip(&tour.standings) {
+                                tr {
+                                    th scope="row" { (place) ". " (short(name)) }
+                                    @for cell in row { td { (cell) } }
+                                }
+                            } }
+                        }
+                    }
+                    @for (i, (pairings, bye)) in tour.rounds.iter().enumerate() {
+                        h4 { (t!("web-round", number = i + 1)) }
+                        ul.round {
+                            @for (white, black, result, slug) in pairings {
+                                li {
+                                    (short(white)) " – " (short(black)) " "
+                                    @if let Some(s) = slug { a href=(format!("/g/{s}")) { (result) } } @else { (result) }
+                                }
+                            }
+                            @if let Some(b) = bye { li { (t!("web-bye", name = short(b))) } }
+                        }
+                    }
+                }
+            }
+            section {
+                h2 { (t!("web-recent")) }
+                @if c.recent.is_empty() { p { (t!("web-none")) } } @else {
+                    table.recent {
+                        thead { tr {
+                            th scope="col" { (t!("web-game")) } th scope="col" { (t!("web-variant")) }
+                            th scope="col" { (t!("web-state")) }
+                        } }
+                        tbody { @for (slug, white, black, variant, state) in &c.recent {
+                            tr {
+                                td { a href=(format!("/g/{slug}")) { (short(white)) " – " (short(black)) } }
+                                td { (variant) }
+                                td { (state) }
+                            }
+                        } }
+                    }
+                }
+            }
+        }
+    };
+    layout(&title, body)
+}
+
+/// A player's page in a community.
+pub fn player(platform: &str, community: &str, p: &WebPlayer) -> String {
+    let base = community_path(platform, community);
+    let body = html! {
+        main {
+            h1 title=(p.name) { (short(&p.name)) }
+            section {
+                h2 { (t!("web-ratings")) }
+                @if p.ratings.is_empty() { p { (t!("web-none")) } } @else {
+                    table.ratings {
+                        thead { tr {
+                            th scope="col" { (t!("web-variant")) } th scope="col" { (t!("web-rating")) }
+                            th scope="col" { (t!("web-games")) }
+                        } }
+                        tbody { @for (variant, rating, record) in &p.ratings {
+                            tr { td { (variant) } td { (rating) } td { (record) } }
+                        } }
+                    }
+                }
+            }
+            @if p.chart.is_some() {
+                section {
+                    h2 { (t!("web-history")) }
+                    img.chart src=(format!("{base}/p/{}/chart", p.id))
+                        alt=(t!("web-history-alt", name = short(&p.name), variant = p.ratings.first().map_or("", |r| r.0.as_str())));
+                }
+            }
+            section {
+                h2 { (t!("web-recent")) }
+                @if p.recent.is_empty() { p { (t!("web-none")) } } @else {
+                    table.recent {
+                        thead { tr {
+                            th scope="col" { (t!("web-opponent")) } th scope="col" { (t!("web-variant")) }
+                            th scope="col" { (t!("web-state")) }
+                        } }
+                        tbody { @for (slug, other, variant, state) in &p.recent {
+                            tr {
+                                td { a href=(format!("/g/{slug}")) { (short(other)) } }
+                                td { (variant) }
+                                td { (state) }
+                            }
+                        } }
+                    }
+                }
+            }
+            p.back { a href=(base) { (t!("web-community-title", id = community)) } }
+        }
+    };
+    layout(&short(&p.name), body)
+}

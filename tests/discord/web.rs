@@ -1,0 +1,353 @@
+//! The web pages at the router (issue 47): a real loopback server on the core, driven with an HTTP
+//! client. What may be shown (opt-in, direct games, secret bombs), what a hostile name becomes,
+//! the headers, the rate limit and the leaderboard's order against the chat's answer.
+
+use crate::common::{self, T0};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Response, Scope, UserRef};
+use capabot::community::rating::Rating;
+use capabot::store::players;
+use capabot::store::ratings::{self, PlayerRating, Scope as RatingScope};
+use capabot::web::{self, CSP, WebOptions};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use tokio_util::sync::CancellationToken;
+
+/// The core on a fresh database, the pages served from it on a free loopback port.
+pub struct Site {
+    pub bot: Arc<Bot>,
+    pub addr: SocketAddr,
+    pub stop: CancellationToken,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Site {
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
+pub fn web_config() -> BotConfig {
+    BotConfig { pictures: true, web_url: Some("https://chess.example.org".into()), ..BotConfig::default() }
+}
+
+impl Site {
+    pub async fn start(options: WebOptions) -> Site {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let clock = Arc::new(ManualClock::new(T0));
+        let store = common::open_store(&common::db_path(dir.path()));
+        let bot = Arc::new(Bot::new(store, clock, Arc::new(FirstLegalMove), web_config()));
+        let stop = CancellationToken::new();
+        let addr = web::serve(bot.clone(), "127.0.0.1:0".parse().unwrap(), options, stop.clone()).await.expect("serve");
+        Site { bot, addr, stop, _dir: dir }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// `text` said by `who` (an administrator when `admin`) in chat `main` of community `g`.
+    pub fn say(&self, who: &str, text: &str, admin: bool) -> Response {
+        let r = self.bot.handle(&common::cin(who, text, admin));
+        self.bot.run_ai_jobs_inline(r.ai_jobs.clone());
+        r
+    }
+
+    /// `text` said by `who` in their direct chat with capabot.
+    pub fn dm(&self, who: &str, text: &str) -> Response {
+        let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
+        self.bot.handle(&Input::text(scope, UserRef::new(who, who), text))
+    }
+
+    /// The latest game's web address.
+    pub fn latest_slug(&self) -> String {
+        let conn = self.bot.store().conn().unwrap();
+        conn.query_row("SELECT web_slug FROM games ORDER BY id DESC LIMIT 1", (), |r| r.get::<String>(0)).unwrap()
+    }
+
+    pub fn web_on(&self, on: bool) {
+        let out = self.say("Admin", &format!("!settings community web:{}", if on { "on" } else { "off" }), true).text();
+        assert!(out.contains("saved"), "{out}");
+    }
+
+    /// A game of chess in community `g` between alice (white) and bob, with `moves` played.
+    pub fn chess_game(&self, moves: &[&str]) -> String {
+        self.say("alice", "!challenge @bob chess color:white", false);
+        assert!(self.say("bob", "!accept", false).text().contains("starts"));
+        let mut who = ["alice", "bob"].iter().cycle();
+        for m in moves {
+            let out = self.say(who.next().unwrap(), m, false).text();
+            assert!(!out.contains("illegal"), "{m}: {out}");
+        }
+        self.latest_slug()
+    }
+}
+
+pub async fn get(url: &str) -> reqwest::Response {
+    reqwest::Client::new().get(url).send().await.expect("the server answers")
+}
+
+async fn status(url: &str) -> u16 {
+    get(url).await.status().as_u16()
+}
+
+async fn text(url: &str) -> String {
+    let r = get(url).await;
+    assert_eq!(r.status(), 200, "{url}");
+    r.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn nothing_of_a_community_is_served_before_it_opts_in_nor_after_it_opts_out() {
+    let site = Site::start(WebOptions::default()).await;
+    let slug = site.chess_game(&["e4", "e5"]);
+    let (game, community) = (site.url(&format!("/g/{slug}")), site.url("/c/test/g"));
+    let board = site.url(&format!("/g/{slug}/board/1"));
+    for u in [&game, &community, &board, &site.url(&format!("/g/{slug}/pgn"))] {
+        assert_eq!(status(u).await, 404, "{u} before opting in");
+    }
+    // Only an administrator turns it on.
+    let refused = site.say("bob", "!settings community web:on", false).text();
+    assert!(!refused.contains("saved"), "{refused}");
+    assert_eq!(status(&game).await, 404);
+    site.web_on(true);
+    assert_eq!(status(&game).await, 200);
+    assert_eq!(status(&community).await, 200);
+    let png = get(&board).await;
+    assert_eq!(png.headers()["content-type"], "image/png");
+    assert!(png.bytes().await.unwrap().starts_with(b"\x89PNG"));
+    assert!(text(&site.url(&format!("/g/{slug}/pgn"))).await.contains("1. e4 e5"));
+    site.web_on(false);
+    for u in [&game, &community, &board] {
+        assert_eq!(status(u).await, 404, "{u} after opting out");
+    }
+}
+
+#[tokio::test]
+async fn a_game_in_direct_messages_is_never_served() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    // A game against capabot in alice's direct chat: no community.
+    let out = site.dm("alice", "!play chess").text();
+    assert!(out.contains("starts") || out.contains("#"), "{out}");
+    let slug = site.latest_slug();
+    assert_eq!(slug.len(), 32);
+    assert_eq!(status(&site.url(&format!("/g/{slug}"))).await, 404);
+    assert_eq!(status(&site.url(&format!("/g/{slug}/board/0"))).await, 404);
+    assert_eq!(status(&site.url(&format!("/g/{slug}/events"))).await, 404);
+}
+
+#[tokio::test]
+async fn addresses_capabot_never_makes_give_400_and_unknown_ones_404() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4"]);
+    for bad in [
+        "/g/1".to_string(),
+        "/g/<script>".into(),
+        format!("/g/{}", slug.to_uppercase()),
+        format!("/g/{slug}?ply=x"),
+        format!("/g/{slug}?ply=-1"),
+        format!("/g/{slug}/board/abc"),
+        "/c/test/%3Cscript%3E".into(),
+        "/c/TEST/g".into(),
+        "/c/test/g/p/12x".into(),
+    ] {
+        assert_eq!(status(&site.url(&bad)).await, 400, "{bad}");
+    }
+    for unknown in [
+        "/".to_string(),
+        "/nothing".into(),
+        format!("/g/{}", "0".repeat(32)),
+        format!("/g/{slug}?ply=2"),
+        format!("/g/{slug}/board/9"),
+        "/c/test/other".into(),
+        "/c/test/g/p/999".into(),
+    ] {
+        assert_eq!(status(&site.url(&unknown)).await, 404, "{unknown}");
+    }
+}
+
+#[tokio::test]
+async fn every_answer_carries_a_strict_content_security_policy() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4"]);
+    for path in [format!("/g/{slug}"), "/c/test/g".into(), "/nothing".into(), "/g/1".into(), "/static/app.js".into()] {
+        let r = get(&site.url(&path)).await;
+        assert_eq!(r.headers()["content-security-policy"], CSP, "{path}");
+        assert_eq!(r.headers()["x-content-type-options"], "nosniff", "{path}");
+    }
+    assert!(!CSP.contains("unsafe"), "no inline script or style: {CSP}");
+    let page = text(&site.url(&format!("/g/{slug}"))).await;
+    assert!(!page.contains("<script>"), "no inline script");
+    assert!(!page.contains("style="), "no inline style");
+}
+
+#[tokio::test]
+async fn hostile_names_render_as_text() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let hostile = format!("<script>alert(1)</script>\u{202E}\"onmouseover='x' {}", "W".repeat(300));
+    let mut challenge = common::cin("mallory", "!challenge @bob chess color:white", false);
+    challenge.author = UserRef::new("mallory", &hostile);
+    site.bot.handle(&challenge);
+    assert!(site.say("bob", "!accept", false).text().contains("starts"));
+    let slug = site.latest_slug();
+    let mallory = {
+        let conn = site.bot.store().conn().unwrap();
+        players::find(&conn, "test", "mallory").unwrap().unwrap().id
+    };
+    for path in [format!("/g/{slug}"), "/c/test/g".into(), format!("/c/test/g/p/{mallory}")] {
+        let page = text(&site.url(&path)).await;
+        assert!(!page.contains("<script>alert"), "{path}: {page}");
+        assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "{path}");
+        assert!(!page.contains("\"onmouseover"), "{path}: an attribute broken out of");
+        assert!(page.contains("&quot;onmouseover"), "{path}");
+    }
+}
+
+#[tokio::test]
+async fn one_address_is_slowed_down_by_the_rate_limit() {
+    let site = Site::start(WebOptions { per_minute: 1, burst: 3, trust_loopback_proxy: true }).await;
+    let url = site.url("/nothing");
+    let statuses: Vec<u16> = futures::future::join_all((0..4).map(|_| status(&url))).await;
+    let mut sorted = statuses.clone();
+    sorted.sort();
+    assert_eq!(sorted, vec![404, 404, 404, 429], "{statuses:?}");
+    // Another client behind the same local reverse proxy has its own allowance.
+    let other =
+        reqwest::Client::new().get(site.url("/nothing")).header("x-forwarded-for", "203.0.113.9").send().await.unwrap();
+    assert_eq!(other.status(), 404);
+}
+
+#[tokio::test]
+async fn a_bomb_games_page_does_not_depend_on_where_the_bombs_are() {
+    // Two games with the same moves and Black's bomb on different squares: every page, picture
+    // and download must be the same (but for the address and the game's number) until the end.
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let mut shown = Vec::new();
+    for black_bomb in ["h7", "g8"] {
+        site.say("alice", "!challenge @bob bomb color:white casual", false);
+        site.say("bob", "!accept", false);
+        assert!(site.dm("alice", "bomb b1").text().contains("your bomb"));
+        assert!(site.dm("bob", &format!("bomb {black_bomb}")).text().contains("your bomb"));
+        for (who, m) in [("alice", "e4"), ("bob", "e5"), ("alice", "Nf3")] {
+            let out = site.say(who, m, false).text();
+            assert!(!out.contains("illegal"), "{out}");
+        }
+        let slug = site.latest_slug();
+        let page = text(&site.url(&format!("/g/{slug}"))).await;
+        assert!(!page.to_lowercase().contains("bomb is"), "{page}");
+        let mut pictures = Vec::new();
+        for ply in 0..=3 {
+            pictures.push(get(&site.url(&format!("/g/{slug}/board/{ply}"))).await.bytes().await.unwrap());
+        }
+        let pgn = text(&site.url(&format!("/g/{slug}/pgn"))).await;
+        assert!(!pgn.contains("WhiteBomb") && !pgn.contains("BlackBomb"), "{pgn}");
+        let gif = get(&site.url(&format!("/g/{slug}/gif"))).await.bytes().await.unwrap();
+        shown.push((page.replace(&slug, "SLUG"), pictures, pgn.replace("game #2", "game #1"), gif));
+        // Over: the bombs may be told now (and the next game is alice's only one).
+        site.say("alice", "!resign", false);
+        let over = text(&site.url(&format!("/g/{slug}"))).await;
+        assert!(over.contains("b1"), "the bombs are named once the game is over");
+    }
+    assert!(shown[0].0 == shown[1].0, "the pages differ:\n{}\n---\n{}", shown[0].0, shown[1].0);
+    assert!(shown[0].1 == shown[1].1, "a board picture differs");
+    assert!(shown[0].2 == shown[1].2, "the PGNs differ");
+    assert!(shown[0].3 == shown[1].3, "the animations differ");
+}
+
+/// The names in the chat's `leaderboard` answer, in order: the ranked ones, then the
+/// provisional ones.
+fn chat_order(answer: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    for line in answer.lines() {
+        if let Some((place, rest)) = line.split_once(". ")
+            && place.bytes().all(|b| b.is_ascii_digit())
+        {
+            names.push(rest.split(' ').next().unwrap().to_string());
+        }
+        if let Some(list) = line.strip_prefix("Provisional: ") {
+            for entry in list.trim_end_matches('.').split(", ") {
+                names.push(entry.split(' ').next().unwrap().to_string());
+            }
+        }
+    }
+    names
+}
+
+/// The player names of a page's leaderboard tables, in order.
+fn page_order(page: &str) -> Vec<String> {
+    let table = &page[page.find("<table class=\"leaderboard\"").expect("a leaderboard")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    table
+        .split("<a href=\"/c/test/g/p/")
+        .skip(1)
+        .map(|cell| {
+            let name = &cell[cell.find('>').unwrap() + 1..];
+            name[..name.find('<').unwrap()].to_string()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_leaderboard_page_has_the_chats_order() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    {
+        let conn = site.bot.store().conn().unwrap();
+        let scope = RatingScope::community("test", "g");
+        // Twelve established players (two tied on rating: more games first, then by name), and
+        // two provisional ones.
+        let table = [
+            ("p01", 1500.0, 60.0, 30),
+            ("p02", 1720.0, 55.0, 40),
+            ("p03", 1720.0, 55.0, 44),
+            ("p04", 1610.0, 70.0, 25),
+            ("p05", 1490.0, 60.0, 33),
+            ("p06", 1880.0, 62.0, 51),
+            ("p07", 1300.0, 65.0, 20),
+            ("p08", 1655.0, 58.0, 38),
+            ("p09", 1402.0, 61.0, 29),
+            ("p10", 1555.0, 63.0, 27),
+            ("p11", 1777.0, 60.0, 31),
+            ("p12", 1250.0, 66.0, 22),
+            ("p13", 1900.0, 250.0, 3),
+            ("p14", 1450.0, 200.0, 5),
+        ];
+        for (name, rating, deviation, games) in table {
+            let id = players::ensure(&conn, "test", name, name, T0).unwrap().id;
+            let record = PlayerRating {
+                player_id: id,
+                rating: Rating { rating, deviation, volatility: 0.06 },
+                games,
+                wins: games / 2,
+                draws: 0,
+                losses: games - games / 2,
+                last_game_at: Some(T0),
+            };
+            ratings::upsert(&conn, &scope, "chess", &record).unwrap();
+        }
+    }
+    let answer = site.say("nobody", "!leaderboard chess", false).text();
+    let chat = chat_order(&answer);
+    assert_eq!(chat.len(), 12, "ten ranked and two provisional: {answer}");
+    let page = text(&site.url("/c/test/g")).await;
+    assert_eq!(page_order(&page), chat, "{answer}");
+}
+
+#[tokio::test]
+async fn the_web_command_gives_the_communitys_address_once_it_opted_in() {
+    let site = Site::start(WebOptions::default()).await;
+    let before = site.say("bob", "!web", false).text();
+    assert!(before.contains("settings community web:on"), "{before}");
+    site.web_on(true);
+    let after = site.say("bob", "!web", false).text();
+    assert!(after.contains("https://chess.example.org/c/test/g"), "{after}");
+    assert_eq!(status(&site.url("/c/test/g")).await, 200);
+    // Turkish: the community's language.
+    site.say("Admin", "!settings community lang:tr", true);
+    let page = text(&site.url("/c/test/g")).await;
+    assert!(page.contains("<html lang=\"tr\">") && page.contains("Sıralamalar"), "{page}");
+}
