@@ -382,8 +382,7 @@ async fn game_events(State(web): State<Web>, Path(slug): Path<String>) -> Respon
                 return None;
             }
             let b = bot.clone();
-            let now = tokio::task::spawn_blocking(move || b.web_game_version(id)).await.ok()?.ok()?;
-            let Some(now) = now else { return None };
+            let now = tokio::task::spawn_blocking(move || b.web_game_version(id)).await.ok()?.ok()??;
             if now != seen {
                 seen = now;
                 let event = Event::default().event("move").data(now.0.to_string());

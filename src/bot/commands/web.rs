@@ -94,10 +94,13 @@ pub struct WebTournament {
     /// The crosstable in standings order: each cell what the row's player scored against the
     /// column's (`1`, `½`, `0`, `·` unplayed, empty against oneself); several games are joined.
     pub crosstable: Vec<Vec<String>>,
-    /// Each round's pairings: white, black, result (`1-0`, `½-½`, `*`) and the game's address;
-    /// then the player with the bye.
-    pub rounds: Vec<(Vec<(String, String, String, Option<String>)>, Option<String>)>,
+    /// Each round's pairings, then the player with the bye.
+    pub rounds: Vec<(Vec<WebPairing>, Option<String>)>,
 }
+
+/// A pairing of a tournament round on its page: white, black, result (`1-0`, `½-½`, `*`) and the
+/// game's address.
+pub type WebPairing = (String, String, String, Option<String>);
 
 /// A community's page.
 #[derive(Clone, Debug, PartialEq)]

@@ -13,6 +13,7 @@ use super::*;
 use capabot::web::{self, WebOptions};
 use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Instant;
@@ -89,7 +90,10 @@ impl Browser {
     async fn start() -> Browser {
         ensure_browser();
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        // A process group of its own: the Chromium it starts is killed with it, even when a failing
+        // test never closes the session.
         let mut driver = Command::new(CHROMEDRIVER)
+            .process_group(0)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -210,6 +214,9 @@ impl Browser {
 
 impl Drop for Browser {
     fn drop(&mut self) {
+        // The whole group: chromedriver and every Chromium process under it.
+        let group = format!("-{}", self.driver.id());
+        let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
