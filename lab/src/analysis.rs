@@ -233,6 +233,8 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
 pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agreement, String> {
     let mut engine = Reference::start(&opts.engine, opts.variant)?;
     let mut total = Agreement::default();
+    let mut scale = ScaleFit::default();
+    let mut rescaled = [Agreement::default(); SCALES.len()];
     for g in 0..opts.games {
         let (a, b) = opts.levels;
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
@@ -244,6 +246,10 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         let theirs = reference_analysis(&game, &mut engine, opts.depth)?;
         let agreement = Agreement::of(&ours, &theirs, OPENING_PLIES);
         total.add(agreement);
+        scale.add(&ours, &theirs);
+        for (m, sum) in SCALES.iter().zip(&mut rescaled) {
+            sum.add(Agreement::of(&rescale(&game, &ours, *m), &theirs, OPENING_PLIES));
+        }
         if opts.verbose {
             for line in disagreements(&game, &ours, &theirs, OPENING_PLIES) {
                 log(line);
@@ -262,7 +268,61 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
             t.elapsed().as_secs_f64(),
         ));
     }
+    log(format!(
+        "{}: capabot's scores ≈ {:.2} × the reference's (least squares through 0, {} positions within ±800 cp)",
+        opts.variant.name,
+        scale.slope().unwrap_or(f64::NAN),
+        scale.n
+    ));
+    for (m, a) in SCALES.iter().zip(&rescaled) {
+        log(compare_report(&format!("{} with capabot's scores × {m}", opts.variant.name), opts.games, a));
+    }
     Ok(total)
+}
+
+/// Factors by which `compare` also multiplies capabot's scores before judging (the same as a curve that
+/// much steeper): whether the two engines disagree on what a centipawn is worth rather than on the moves.
+pub const SCALES: [f64; 4] = [1.25, 1.5, 1.75, 2.0];
+
+/// capabot's analysis with every centipawn score multiplied by `m`, judged again.
+pub fn rescale(game: &Game, ours: &Analysis, m: f64) -> Analysis {
+    let evals = ours
+        .evals
+        .iter()
+        .map(|e| match e.score {
+            Score::Cp(cp) => capabot::ai::analysis::PositionEval { score: Score::Cp((f64::from(cp) * m) as i32), ..*e },
+            Score::Mate(_) => *e,
+        })
+        .collect();
+    Analysis::from_evals(game, ours.nodes, evals)
+}
+
+/// The least-squares slope (through 0) of capabot's scores against the reference's, position by position.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScaleFit {
+    sum_xy: f64,
+    sum_xx: f64,
+    pub n: usize,
+}
+
+impl ScaleFit {
+    /// Adds the positions where both give a centipawn score within ±800.
+    pub fn add(&mut self, ours: &Analysis, theirs: &Analysis) {
+        for (o, t) in ours.evals.iter().zip(&theirs.evals) {
+            if let (Score::Cp(c), Score::Cp(r)) = (o.score, t.score)
+                && c.abs() <= 800
+                && r.abs() <= 800
+            {
+                self.sum_xy += f64::from(c) * f64::from(r);
+                self.sum_xx += f64::from(r) * f64::from(r);
+                self.n += 1;
+            }
+        }
+    }
+
+    pub fn slope(&self) -> Option<f64> {
+        (self.sum_xx > 0.0).then(|| self.sum_xy / self.sum_xx)
+    }
 }
 
 /// The report line of a comparison's totals.
@@ -435,6 +495,26 @@ mod tests {
             later,
             Agreement { moves: 3, reference_blunders: 1, caught: 0, capabot_blunders: 1, called_good: 1 }
         );
+    }
+
+    #[test]
+    fn the_scale_fit_and_rescaling_agree() {
+        use capabot::ai::analysis::PositionEval;
+        let v = capabot::rules::Variant::by_name("chess").expect("chess");
+        let game = levels_game(v, 1, 1, 4, 5);
+        let analysis = |cps: [i32; 5]| {
+            let evals = cps.iter().map(|&cp| PositionEval { score: Score::Cp(cp), best: None }).collect();
+            Analysis::from_evals(&game, 0, evals)
+        };
+        let theirs = analysis([0, -300, 100, 50, 900]);
+        let ours = analysis([0, -150, 50, 25, 400]);
+        let mut fit = ScaleFit::default();
+        fit.add(&ours, &theirs);
+        assert_eq!(fit.n, 4, "900 is out of range");
+        assert!((fit.slope().unwrap() - 0.5).abs() < 1e-9);
+        let doubled = rescale(&game, &ours, 2.0);
+        assert_eq!(doubled.evals[1].score, Score::Cp(-300));
+        assert_eq!(doubled.moves[0].judgement, theirs.moves[0].judgement, "the same cost once on the same scale");
     }
 
     #[test]
