@@ -1500,6 +1500,15 @@ async fn a_removed_bot_pauses_the_servers_games_and_retries_nothing_for_ever() {
         let bot = env.start().await;
         let fake = env.fake.clone();
         new_game(&fake, GENERAL, "chess", &[json!({ "name": "days", "type": 3, "value": "1" })]).await;
+        // The accepted challenge's buttons are turned off by an edit of its message, which goes out
+        // on its own: waited for here, so that on a slow machine it is not the bot's removal below
+        // that refuses it (a run saw it refused with 403 and listed as an unexpected refusal).
+        let edits = format!("/channels/{GENERAL}/messages/");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while !fake.requests().iter().any(|r| r.method == "PATCH" && r.path.contains(&edits) && r.status < 400) {
+            assert!(tokio::time::Instant::now() < deadline, "the challenge's buttons were not turned off");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         play(&fake, GENERAL, ALICE, "e4").await;
         // Bob's typed move commits; its answer meets 503s and waits for a retry.
         let general = format!("/channels/{GENERAL}/messages");
