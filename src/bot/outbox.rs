@@ -144,28 +144,59 @@ impl Bot {
         Ok(response)
     }
 
-    /// The rows of one chat waiting to be delivered, oldest first. A row that cannot be read is
-    /// marked failed (it would otherwise hold its chat back for ever).
-    pub fn outbox_pending(&self, platform: &str, key: &str, limit: usize) -> Vec<Outgoing> {
-        let run = || -> Result<Vec<Outgoing>, BotError> {
-            let conn = self.conn()?;
-            let mut out = Vec::new();
-            for row in outbox::pending_in(&conn, platform, key, limit)? {
-                let id = row.id;
-                match decode(row) {
-                    Ok(o) => out.push(o),
-                    Err(e) => {
-                        tracing::error!("{e}");
-                        outbox::mark_failed(&conn, id, "unreadable", &e, self.clock.now())?;
-                    }
+    /// The rows of one chat waiting to be delivered, oldest first (at most `limit`). A row that
+    /// cannot be read is marked failed (it would otherwise hold its chat back for ever).
+    fn pending_rows(&self, platform: &str, key: &str, limit: usize) -> crate::store::Result<Vec<Outgoing>> {
+        let conn = self.store.conn()?;
+        let mut out = Vec::new();
+        for row in outbox::pending_in(&conn, platform, key, limit)? {
+            let id = row.id;
+            match decode(row) {
+                Ok(o) => out.push(o),
+                Err(e) => {
+                    tracing::error!("{e}");
+                    outbox::mark_failed(&conn, id, "unreadable", &e, self.clock.now())?;
                 }
             }
-            Ok(out)
-        };
-        run().unwrap_or_else(|e| {
-            tracing::error!("cannot read the outbox: {e:?}");
-            Vec::new()
+        }
+        Ok(out)
+    }
+
+    /// The start of a chat's drain, in one unit of work: takes or renews `owner`'s lease on
+    /// delivering the chat ([`Bot::outbox_lease`]) and reads its first waiting rows (oldest first, at
+    /// most `limit`). `None` while another process delivers the chat, or when the
+    /// database cannot say.
+    pub fn outbox_take(&self, platform: &str, key: &str, owner: &str, limit: usize) -> Option<Vec<Outgoing>> {
+        let taken = self.store.unit(|| {
+            if !outbox::lease_chat(&*self.store.conn()?, platform, key, owner)? {
+                return Ok(None);
+            }
+            self.pending_rows(platform, key, limit).map(Some)
+        });
+        taken.unwrap_or_else(|e| {
+            tracing::error!("cannot lease the outbox: {e:?}");
+            None
         })
+    }
+
+    /// The chat's next waiting rows, for `owner` who holds its lease; when none waits, the lease is
+    /// given up in the same unit of work (the drain is over). `None` when the database cannot say
+    /// (the lease then runs out by itself).
+    pub fn outbox_next_or_release(
+        &self,
+        platform: &str,
+        key: &str,
+        owner: &str,
+        limit: usize,
+    ) -> Option<Vec<Outgoing>> {
+        let next = self.store.unit(|| {
+            let rows = self.pending_rows(platform, key, limit)?;
+            if rows.is_empty() {
+                outbox::release_chat(&*self.store.conn()?, platform, key, owner)?;
+            }
+            Ok(rows)
+        });
+        next.map_err(|e| tracing::error!("cannot read the outbox: {e:?}")).ok()
     }
 
     /// Chats of these platforms with a row due now.

@@ -130,6 +130,14 @@ const ANALYSIS_YIELD_AT_MOST: Duration = Duration::from_millis(250);
 /// Synapse's rate limits for one message, however fast the positions go.
 pub const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
+/// Rows of a chat read at once by its drain.
+const DRAIN_BATCH: usize = 16;
+
+/// A chat's delivery lease is renewed before a row once this much of it has gone by (it lasts
+/// `store::outbox::LEASE_SECS` by the database's clock, counted from after the request that took it;
+/// this process counts from before sending that request, so it renews early, never late).
+const LEASE_RENEW_AFTER: Duration = Duration::from_secs(crate::store::outbox::LEASE_SECS as u64 / 2);
+
 /// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
 const CHAT_LOCKS: usize = 256;
 
@@ -574,25 +582,37 @@ impl Host {
             (h.finish() as usize) % CHAT_LOCKS
         };
         let _turn = self.chat_locks[stripe].lock().await;
-        // Across processes on one database: the chat's lease, renewed before every row.
+        // Across processes on one database: the chat's lease, taken with the first rows in one unit
+        // of work, renewed before a row once half of it has gone by, and given up with the last
+        // look at the chat (three short units for a drain of one row).
+        let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+        let mut renewed = std::time::Instant::now();
+        let Some(Some(mut rows)) = self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await else {
+            // Another process delivers this chat; the drainer looks again later.
+            tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
+            return false;
+        };
         let drained = 'drain: loop {
-            if !self.lease_chat(platform, key).await {
-                // Another process delivers this chat; the drainer looks again later.
-                tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
-                break 'drain false;
-            }
-            let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
-            let Some(rows) = self.bookkeeping(move || bot.outbox_pending(&p, &k, 16)).await else { break 'drain false };
             if rows.is_empty() {
-                break 'drain true;
+                // Released by the look that found nothing.
+                return true;
             }
-            for (i, row) in rows.into_iter().enumerate() {
-                if i > 0 && !self.lease_chat(platform, key).await {
-                    break 'drain false;
+            for row in rows {
+                if renewed.elapsed() >= LEASE_RENEW_AFTER {
+                    let now = std::time::Instant::now();
+                    if !self.lease_chat(platform, key).await {
+                        break 'drain false;
+                    }
+                    renewed = now;
                 }
                 if !self.deliver_row(row).await {
                     break 'drain false;
                 }
+            }
+            let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+            match self.bookkeeping(move || bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH)).await.flatten() {
+                Some(next) => rows = next,
+                None => break 'drain false,
             }
         };
         let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());

@@ -164,11 +164,63 @@ pub fn open_connection(path: &Path) -> Result<rusqlite::Connection> {
     Ok(conn)
 }
 
+/// How often the store's checkpointer copies SQLite's write-ahead log into the database.
+const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
+
+/// One of the store's own SQLite connections: [`open_connection`]'s settings, and no checkpoint at
+/// commit (the store's [`Checkpointer`] does them).
+fn store_connection(path: &Path) -> Result<rusqlite::Connection> {
+    let conn = open_connection(path)?;
+    conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    Ok(conn)
+}
+
+/// Copies SQLite's write-ahead log into the database file on a thread of its own, a passive
+/// checkpoint every [`CHECKPOINT_EVERY`]. By default SQLite checkpoints inside the commit that
+/// takes the log past a thousand pages: that unit of work (a player's move) then waits while
+/// megabytes are copied and synced to disk, and one of the core's few threads with it, which made
+/// the slowest moves' latency. A passive checkpoint waits for no reader and no writer; what a
+/// reader still needs is copied at a later turn. Stops (and its connection closes) when the store
+/// is dropped.
+struct Checkpointer {
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Checkpointer {
+    fn start(path: &Path) -> Result<Checkpointer> {
+        let conn = open_connection(path)?;
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("sqlite-checkpoint".into())
+            .spawn(move || {
+                while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY) {
+                    if let Err(e) = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", (), |_| Ok(())) {
+                        tracing::debug!("checkpoint not done: {e}");
+                    }
+                }
+            })
+            .map_err(|e| StoreError::Refused(format!("cannot start the checkpoint thread: {e}")))?;
+        Ok(Checkpointer { stop: Some(stop), thread: Some(thread) })
+    }
+}
+
+impl Drop for Checkpointer {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
 /// Where the data lives: a SQLite file, or a PostgreSQL database.
 enum Backend {
     Sqlite {
         path: PathBuf,
         idle: Mutex<Vec<Connection>>,
+        /// Declared after the connections, so that it stops after they have closed.
+        _checkpointer: Checkpointer,
     },
     #[cfg(feature = "postgres")]
     Postgres(postgres::Pool),
@@ -354,10 +406,15 @@ impl Store {
         {
             let _ = std::fs::create_dir_all(dir);
         }
-        let mut conn = open_connection(&path)?;
+        let mut conn = store_connection(&path)?;
         MIGRATIONS.to_latest(&mut conn)?;
+        let checkpointer = Checkpointer::start(&path)?;
         Ok(Store {
-            backend: Backend::Sqlite { path, idle: Mutex::new(vec![Connection::Sqlite(conn)]) },
+            backend: Backend::Sqlite {
+                path,
+                idle: Mutex::new(vec![Connection::Sqlite(conn)]),
+                _checkpointer: checkpointer,
+            },
             failing_commits: Default::default(),
         })
     }
@@ -409,9 +466,9 @@ impl Store {
             return Ok(Conn { store: self, conn: None, ambient });
         }
         let conn = match &self.backend {
-            Backend::Sqlite { path, idle } => match idle.lock().ok().and_then(|mut idle| idle.pop()) {
+            Backend::Sqlite { path, idle, .. } => match idle.lock().ok().and_then(|mut idle| idle.pop()) {
                 Some(c) => c,
-                None => Connection::Sqlite(open_connection(path)?),
+                None => Connection::Sqlite(store_connection(path)?),
             },
             #[cfg(feature = "postgres")]
             Backend::Postgres(pool) => {
@@ -632,6 +689,42 @@ mod tests {
         // Opening again is a no-op migration.
         drop(store);
         Store::open(dir.path().join("t.db")).unwrap();
+    }
+
+    /// Commits never copy the write-ahead log into the database (a move's unit of work would wait
+    /// for it): the store's own thread does, soon after, and stops with the store.
+    #[test]
+    fn the_log_is_copied_into_the_database_by_the_stores_thread_not_by_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Store::open(&path).unwrap();
+        let size = || std::fs::metadata(&path).unwrap().len();
+        {
+            let conn = store.conn().unwrap();
+            let every: i64 = conn.query_row("PRAGMA wal_autocheckpoint", (), |r| r.get(0)).unwrap();
+            assert_eq!(every, 0, "a commit would checkpoint");
+            conn.execute_batch("CREATE TABLE filler (b BLOB)").unwrap();
+        }
+        let before = size();
+        // Four megabytes, committed in one unit: in the log first.
+        store
+            .unit(|| {
+                let conn = store.conn()?;
+                for _ in 0..64 {
+                    conn.execute("INSERT INTO filler VALUES (zeroblob(65536))", ())?;
+                }
+                Ok(())
+            })
+            .unwrap();
+        let mut waited = Duration::ZERO;
+        while size() < before + 4 * 1024 * 1024 {
+            assert!(waited < Duration::from_secs(10), "the log was not copied: {} bytes", size());
+            std::thread::sleep(Duration::from_millis(20));
+            waited += Duration::from_millis(20);
+        }
+        drop(store);
+        // Its connections all closed, the log is gone.
+        assert!(!dir.path().join("t.db-wal").exists(), "the checkpoint thread outlived its store");
     }
 
     /// PostgreSQL's counterpart of the test above: every migration applied and recorded once, the

@@ -223,3 +223,29 @@ async fn an_analysis_replaces_its_progress_message_and_lets_ai_moves_through() {
     assert_eq!(slot.previous.as_deref(), Some(format!("m{}", last_progress + 1).as_str()));
     assert_eq!(host.bot().analyses_running(), 0);
 }
+
+/// A chat's delivery lease across processes: while another process holds it, the chat's replies
+/// wait (nothing is delivered twice, nothing out of turn); once it is free they go out, and the
+/// drain that delivered them gives the lease up with its last look at the chat, so that another
+/// process may deliver there at once instead of waiting for the lease to run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_done() {
+    use capabot::bot::outbox::chat_key;
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let seen = Recorder::new("chatnet", true, &[]);
+    host.register(seen.clone());
+    let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+    let bot = host.bot().clone();
+    assert!(bot.outbox_lease("chatnet", &key, "another process"), "a free chat is leased");
+
+    host.handle(say("chatnet", "alice", "!help")).await.unwrap();
+    assert!(seen.texts().is_empty(), "delivered under another process's lease: {:?}", seen.texts());
+    assert!(!host.drain_chat("chatnet", &key).await, "the rows wait for the lease");
+
+    bot.outbox_release("chatnet", &key, "another process");
+    assert!(host.drain_chat("chatnet", &key).await, "drained once the lease is free");
+    let texts = seen.texts();
+    assert_eq!(texts.len(), 1, "the help, once: {texts:?}");
+    assert!(bot.outbox_lease("chatnet", &key, "another process"), "the drain kept its lease after it was done");
+}
