@@ -341,7 +341,7 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
         }
         #[cfg(feature = "web")]
         if let Some(addr) = cfg.web.listen {
-            let options = capabot::web::WebOptions::default();
+            let options = capabot::web::WebOptions::live(host.changes());
             let bound = capabot::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
             eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
         }

@@ -592,11 +592,81 @@ fn check_limits(json: &Value) -> Result<(), Box<Response>> {
     if per_embed.as_object().is_some_and(|failed| !failed.is_empty()) {
         errors.insert("embeds".into(), per_embed);
     }
+    if let Some(failed) = check_components(&json["components"]) {
+        errors.insert("components".into(), failed);
+    }
     if errors.is_empty() {
         return Ok(());
     }
     let body = json!({ "message": "Invalid Form Body", "code": 50035, "errors": errors });
     Err(Box::new((StatusCode::BAD_REQUEST, axum::Json(body)).into_response()))
+}
+
+/// Message components (Discord's "Message Components"): at most five action rows of at most five
+/// buttons; a button of styles 1-4 has a `custom_id` (at most 100 characters) and no `url`, a link
+/// button (style 5) has an `http(s)` or `discord` `url` (at most 512 characters) and no
+/// `custom_id`; a label has at most 80 characters. The tree of what failed, or `None`.
+fn check_components(components: &Value) -> Option<Value> {
+    let rows = components.as_array().map_or(&[][..], Vec::as_slice);
+    let mut failed = Value::Object(serde_json::Map::new());
+    if rows.len() > 5 {
+        failed["_errors"] = too_long(5)["_errors"].clone();
+    }
+    let invalid = |message: &str| json!({ "_errors": [{ "code": "COMPONENT_INVALID", "message": message }] });
+    for (i, row) in rows.iter().enumerate() {
+        let i = i.to_string();
+        let buttons = row["components"].as_array().map_or(&[][..], Vec::as_slice);
+        if row["type"] != 1 {
+            failed[&i]["type"] = invalid("Must be an action row (1)");
+        }
+        if buttons.is_empty() || buttons.len() > 5 {
+            failed[&i]["components"]["_errors"] = too_long(5)["_errors"].clone();
+        }
+        for (j, button) in buttons.iter().enumerate() {
+            let j = j.to_string();
+            let at = &mut failed[&i]["components"][&j];
+            if button["type"] != 2 {
+                continue; // Select menus and others: not checked here.
+            }
+            let text = |field: &str| button[field].as_str();
+            if text("label").is_some_and(|l| l.chars().count() > 80) {
+                at["label"] = too_long(80);
+            }
+            match button["style"].as_u64() {
+                Some(5) => {
+                    let url = text("url").unwrap_or_default();
+                    let scheme = ["https://", "http://", "discord://"].iter().any(|s| url.starts_with(s));
+                    if !scheme || url.chars().count() > 512 {
+                        at["url"] = invalid("Scheme must be one of ['http', 'https', 'discord'], at most 512 long");
+                    }
+                    if !button["custom_id"].is_null() {
+                        at["custom_id"] = invalid("A link button cannot have a custom id");
+                    }
+                }
+                Some(1..=4) => {
+                    if text("custom_id").is_none_or(|c| c.is_empty() || c.chars().count() > 100) {
+                        at["custom_id"] = invalid("A custom id is required (at most 100 long)");
+                    }
+                    if !button["url"].is_null() {
+                        at["url"] = invalid("Only a link button has a url");
+                    }
+                }
+                _ => at["style"] = invalid("Value must be one of {1, 2, 3, 4, 5, 6}"),
+            }
+        }
+    }
+    prune(&mut failed);
+    failed.as_object().is_some_and(|f| !f.is_empty()).then_some(failed)
+}
+
+/// Removes the empty branches (and nulls) of an error tree.
+fn prune(tree: &mut Value) {
+    if let Value::Object(map) = tree {
+        for child in map.values_mut() {
+            prune(child);
+        }
+        map.retain(|_, child| !child.is_null() && !child.as_object().is_some_and(|c| c.is_empty()));
+    }
 }
 
 /// One `_errors` leaf of a 50035 answer for a value over `limit`.
@@ -1037,4 +1107,49 @@ async fn get_guild_channels(AxumState(shared): SharedState, Path(guild): Path<u6
 
 async fn get_guild_roles(AxumState(shared): SharedState, Path(guild): Path<u64>) -> Response {
     with_guild(&shared, guild, |_, spec| ok(Value::Array(payloads::guild_roles(spec))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn button(style: u64, custom_id: Option<&str>, url: Option<&str>) -> Value {
+        let mut b = json!({ "type": 2, "style": style, "label": "View" });
+        if let Some(c) = custom_id {
+            b["custom_id"] = json!(c);
+        }
+        if let Some(u) = url {
+            b["url"] = json!(u);
+        }
+        b
+    }
+
+    fn rows(buttons: Vec<Value>) -> Value {
+        json!([{ "type": 1, "components": buttons }])
+    }
+
+    #[test]
+    fn components_are_checked_as_discord_checks_them() {
+        let ok =
+            rows(vec![button(1, Some("cb::accept"), None), button(5, None, Some("https://chess.example.org/g/ab"))]);
+        assert_eq!(check_components(&ok), None);
+        assert_eq!(check_components(&Value::Null), None, "no components at all");
+        let link_with_id = rows(vec![button(5, Some("cb::x"), Some("https://x"))]);
+        let failed = check_components(&link_with_id).expect("refused");
+        assert!(failed["0"]["components"]["0"]["custom_id"].is_object(), "{failed}");
+        let link_without_url = rows(vec![button(5, None, None)]);
+        assert!(check_components(&link_without_url).expect("refused")["0"]["components"]["0"]["url"].is_object());
+        let link_to_javascript = rows(vec![button(5, None, Some("javascript:alert(1)"))]);
+        assert!(check_components(&link_to_javascript).is_some());
+        let plain_with_url = rows(vec![button(2, Some("cb::x"), Some("https://x"))]);
+        assert!(check_components(&plain_with_url).expect("refused")["0"]["components"]["0"]["url"].is_object());
+        let plain_without_id = rows(vec![button(1, None, None)]);
+        assert!(check_components(&plain_without_id).is_some());
+        let six = rows((0..6).map(|i| button(1, Some(&format!("cb::{i}")), None)).collect());
+        assert!(check_components(&six).is_some(), "six buttons in a row");
+        let six_rows: Vec<Value> = (0..6).map(|_| rows(vec![button(1, Some("cb::x"), None)])[0].clone()).collect();
+        assert!(check_components(&Value::Array(six_rows)).expect("refused")["_errors"].is_array());
+        let long = json!([{ "type": 1, "components": [{ "type": 2, "style": 5, "label": "x".repeat(81), "url": "https://x" }] }]);
+        assert!(check_components(&long).expect("refused")["0"]["components"]["0"]["label"].is_object());
+    }
 }

@@ -227,6 +227,7 @@ discord-not-your-game = This is not your game.
 discord-confirm-resign = Resign game #{ $id }?
 discord-confirm = Are you sure?
 discord-yes = Yes
+discord-view = View
 embed-title = Game #{ $id } · { $variant }
 embed-white = White
 embed-black = Black

@@ -220,6 +220,7 @@ discord-not-your-game = Bu senin oyunun değil.
 discord-confirm-resign = #{ $id } numaralı oyunu terk ediyor musun?
 discord-confirm = Emin misin?
 discord-yes = Evet
+discord-view = Görüntüle
 embed-title = Oyun #{ $id } · { $variant }
 embed-white = Beyaz
 embed-black = Siyah

@@ -23,7 +23,7 @@ pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
-pub use commands::web::{WebBoard, WebCommunity, WebGame, WebLadder, WebPlayer, WebSide, WebTournament};
+pub use commands::web::{WebBoard, WebCommunity, WebFollow, WebGame, WebLadder, WebPlayer, WebSide, WebTournament};
 pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;
 pub use io::{

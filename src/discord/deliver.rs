@@ -80,7 +80,11 @@ pub const CONFIRM: &str = "ck";
 pub fn custom_id(prefix: &str, choice: &Choice) -> String {
     let user = choice.for_user.as_ref().map(|u| u.id.as_str()).unwrap_or("");
     let mut id = format!("{prefix}:{user}:{}", choice.command.typed(""));
-    id.truncate(100);
+    let mut end = id.len().min(100);
+    while !id.is_char_boundary(end) {
+        end -= 1;
+    }
+    id.truncate(end);
     id
 }
 
@@ -95,7 +99,18 @@ fn button(choice: &Choice) -> CreateButton {
 
 /// Buttons, five to a row (Discord's limit), at most five rows.
 pub fn rows(choices: &[Choice]) -> Vec<CreateActionRow> {
-    choices.chunks(5).take(5).map(|c| CreateActionRow::Buttons(c.iter().map(button).collect())).collect()
+    with_link(choices, None)
+}
+
+/// The choices' buttons and, after them, a link button (style 5: it opens `url` and sends
+/// nothing to the bot) labelled `label`; five to a row, at most five rows (the link is left out
+/// when twenty-five choices fill them).
+fn with_link(choices: &[Choice], link: Option<(String, &str)>) -> Vec<CreateActionRow> {
+    let mut buttons: Vec<CreateButton> = choices.iter().take(25).map(button).collect();
+    if let Some((label, url)) = link.filter(|_| buttons.len() < 25) {
+        buttons.push(CreateButton::new_link(url).label(label));
+    }
+    buttons.chunks(5).map(|row| CreateActionRow::Buttons(row.to_vec())).collect()
 }
 
 /// The parts of a Discord message, built once and poured into whichever builder the route needs.
@@ -172,7 +187,9 @@ fn parts(reply: &Reply) -> Parts {
         e
     });
     let mentions = CreateAllowedMentions::new().everyone(false).empty_roles().replied_user(false).users(pinged);
-    Parts { content, embed, files, rows: rows(&reply.choices), mentions, ephemeral }
+    // A game's web page, where its community opted in: a "View" link button under the message.
+    let link = reply.card.as_ref().and_then(|c| c.web_url.as_deref()).map(|url| (tl!(lang, "discord-view"), url));
+    Parts { content, embed, files, rows: with_link(&reply.choices, link), mentions, ephemeral }
 }
 
 /// Discord's JSON error codes that say the chat is gone or closed to the bot: Unknown Channel,
@@ -603,7 +620,58 @@ mod tests {
             for_user: Some(UserRef::new("123456789012345678", "bob")),
         };
         assert_eq!(custom_id(RUN, &choice), "cb:123456789012345678:accept #4");
-        let long = Choice { command: Command::Move { game: Some(1), text: "x".repeat(200) }, ..choice };
+        let long = Choice { command: Command::Move { game: Some(1), text: "x".repeat(200) }, ..choice.clone() };
         assert!(custom_id(RUN, &long).len() <= 100);
+        // Cut at a character's edge, never inside one.
+        let wide = Choice { command: Command::Move { game: Some(1), text: "é".repeat(200) }, ..choice };
+        let id = custom_id(RUN, &wide);
+        assert!(id.len() <= 100 && id.ends_with('é'), "{id}");
+    }
+
+    fn choices(n: usize) -> Vec<Choice> {
+        (0..n)
+            .map(|i| Choice {
+                label: format!("c{i}"),
+                command: Command::Accept(Some(i as i64)),
+                typed: String::new(),
+                style: ChoiceStyle::Secondary,
+                for_user: None,
+            })
+            .collect()
+    }
+
+    /// Each row's buttons as (style, custom id or address).
+    fn shape(rows: Vec<CreateActionRow>) -> Vec<Vec<(u64, String)>> {
+        let json = serde_json::to_value(rows).unwrap();
+        let rows = json.as_array().unwrap();
+        rows.iter()
+            .map(|r| {
+                let buttons = r["components"].as_array().unwrap();
+                buttons
+                    .iter()
+                    .map(|b| {
+                        let key = b["custom_id"].as_str().or(b["url"].as_str()).unwrap_or_default();
+                        (b["style"].as_u64().unwrap(), key.to_string())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_link_button_comes_after_the_choices_where_there_is_room() {
+        let link = || Some(("View".to_string(), "https://chess.example.org/g/ab"));
+        let three = shape(with_link(&choices(3), link()));
+        assert_eq!(three.len(), 1);
+        assert_eq!(three[0].len(), 4);
+        assert_eq!(three[0][3], (5, "https://chess.example.org/g/ab".to_string()));
+        let five = shape(with_link(&choices(5), link()));
+        assert_eq!(five.iter().map(Vec::len).collect::<Vec<_>>(), vec![5, 1], "a row of its own");
+        assert_eq!(five[1][0].0, 5);
+        let full = shape(with_link(&choices(25), link()));
+        assert_eq!(full.iter().map(Vec::len).collect::<Vec<_>>(), vec![5; 5]);
+        assert!(full.iter().flatten().all(|(style, _)| *style != 5), "no room: the embed's title still links");
+        assert_eq!(shape(with_link(&choices(30), None)).len(), 5, "never more than five rows");
+        assert_eq!(shape(with_link(&[], link())), vec![vec![(5, "https://chess.example.org/g/ab".to_string())]]);
     }
 }

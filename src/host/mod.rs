@@ -23,6 +23,7 @@
 //! abandons AI searches still running — their moves are not stored, and [`Host::resume_ai`] plays
 //! them after the restart, so an AI move is either stored and announced or not stored at all.
 
+pub mod changes;
 pub mod limits;
 pub mod metrics;
 pub mod recent;
@@ -257,6 +258,8 @@ pub struct Host {
     connected: RwLock<HashMap<String, bool>>,
     /// This process among those sharing the database: the owner of the chats' delivery leases.
     owner: String,
+    /// The chats where a game may just have changed, told as each unit of work is settled.
+    changes: changes::Changes,
 }
 
 impl Host {
@@ -280,6 +283,7 @@ impl Host {
             resumed_ai: Default::default(),
             connected: Default::default(),
             owner: lease_owner(config.instance.as_deref()),
+            changes: changes::Changes::default(),
         })
     }
 
@@ -349,6 +353,12 @@ impl Host {
 
     pub fn bot(&self) -> &Arc<Bot> {
         &self.bot
+    }
+
+    /// The feed of chats where a game may just have changed (what the web pages' live streams
+    /// follow): told for every response this host settles, once its unit of work is committed.
+    pub fn changes(&self) -> changes::Changes {
+        self.changes.clone()
     }
 
     /// Cancelled when shutdown begins (front ends stop reading input).
@@ -510,6 +520,8 @@ impl Host {
 
     async fn settle_now(self: &Arc<Self>, mut response: Response, origin: Option<String>) -> Delivery {
         metrics::moves_announced(&response.replies);
+        // Committed already: followers may read the change now, before the platform shows it.
+        self.changes.tell_response(&response);
         let mut delivery = Delivery::Done;
         if response.queued {
             let mut chats: Vec<(String, String)> = Vec::new();

@@ -656,6 +656,41 @@ mod tests {
     }
 
     #[test]
+    fn a_game_answer_ends_with_the_link_to_its_page_where_there_is_one() {
+        let target = Target::Chat(Scope::chat("matrix", "!r:hs"));
+        let mut reply = Reply::new(target, "Game #1: 1. e4 played by alice");
+        let card = crate::bot::GameCard {
+            game_id: 1,
+            variant: "Chess".into(),
+            white: "alice".into(),
+            black: "bob".into(),
+            last_move: Some("1. e4".into()),
+            to_move: None,
+            deadline: None,
+            result: None,
+            web_url: None,
+        };
+        reply.card = Some(card.clone());
+        let body = |reply: &Reply| {
+            let MessageType::Text(t) = text_content(reply).msgtype else { panic!() };
+            (t.body, t.formatted.map(|f| f.body).unwrap_or_default())
+        };
+        let (plain, html) = body(&reply);
+        assert!(!plain.contains("Watch") && !html.contains("Watch"), "no page, no link: {plain}");
+        let url = "https://chess.example.org/g/0123456789abcdef0123456789abcdef";
+        reply.card = Some(crate::bot::GameCard { web_url: Some(url.into()), ..card });
+        let (plain, html) = body(&reply);
+        assert!(plain.ends_with(&format!("\nWatch: {url}")), "{plain}");
+        assert!(html.ends_with(&format!("<br>Watch: {url}")), "{html}");
+        let source = MediaSource::Plain("mxc://hs/board".into());
+        let MessageType::Image(image) = captioned_picture(&reply, PictureFormat::Png, b"a picture", source).msgtype
+        else {
+            panic!()
+        };
+        assert!(image.body.ends_with(&format!("Watch: {url}")), "the board's caption too: {}", image.body);
+    }
+
+    #[test]
     fn a_prompt_survives_in_its_message() {
         let choice = |label: &str, command: Command, who: Option<UserRef>| Choice {
             label: label.into(),

@@ -225,18 +225,28 @@ pub fn recent_in_community(
     player: Option<PlayerId>,
     limit: usize,
 ) -> Result<Vec<GameRow>> {
-    const ORDER: &str = "AND status <> 'aborted' ORDER BY updated_at DESC, id DESC";
     match player {
-        Some(p) => select(
-            conn,
-            &format!("platform = ?1 AND community_id = ?2 AND (white_id = ?3 OR black_id = ?3) {ORDER} LIMIT ?4"),
-            params![platform, community_id, p, limit as i64],
-        ),
-        None => select(
-            conn,
-            &format!("platform = ?1 AND community_id = ?2 {ORDER} LIMIT ?3"),
-            params![platform, community_id, limit as i64],
-        ),
+        Some(p) => select(conn, &recent_filter(true), params![platform, community_id, p, limit as i64]),
+        None => select(conn, &recent_filter(false), params![platform, community_id, limit as i64]),
+    }
+}
+
+/// The filter of [`recent_in_community`]: `?1` platform, `?2` community, then `?3` the player and
+/// `?4` the limit, or `?3` the limit. A community's latest are read in order from
+/// `games_community_recent`; a player's from each side's own index (`games_white_recent`,
+/// `games_black_recent`), the latest of both kept: a few rows read either way, where
+/// `white_id = ?3 OR black_id = ?3` would walk the whole community's index looking for the player.
+fn recent_filter(player: bool) -> String {
+    const ORDER: &str = "AND status <> 'aborted' ORDER BY updated_at DESC, id DESC";
+    if player {
+        format!(
+            "id IN (SELECT id FROM (SELECT id FROM games WHERE white_id = ?3 AND platform = ?1 \
+             AND community_id = ?2 {ORDER} LIMIT ?4) AS w UNION ALL SELECT id FROM (SELECT id FROM games \
+             WHERE black_id = ?3 AND platform = ?1 AND community_id = ?2 {ORDER} LIMIT ?4) AS b) \
+             ORDER BY updated_at DESC, id DESC LIMIT ?4"
+        )
+    } else {
+        format!("platform = ?1 AND community_id = ?2 {ORDER} LIMIT ?3")
     }
 }
 
@@ -772,8 +782,57 @@ mod tests {
         ply_guard_lets_one_move_land,
         a_failing_end_hook_leaves_neither_result_nor_consequence,
         a_replaced_chat_takes_its_open_games_along,
-        a_game_stored_played_is_the_game_played_move_by_move
+        a_game_stored_played_is_the_game_played_move_by_move,
+        a_players_recent_games_are_both_sides_newest_first
     );
+
+    /// A player's recent games in a community: both colours, newest change first, at most the
+    /// limit, none of another community, none aborted; the community's the same way.
+    fn a_players_recent_games_are_both_sides_newest_first(store: &Store) {
+        let c = store.conn().unwrap();
+        let x = players::ensure(&c, "t", "x", "X", 0).unwrap().id;
+        let o = players::ensure(&c, "t", "o", "O", 0).unwrap().id;
+        let mut made = Vec::new();
+        for i in 0..6i64 {
+            let (white, black) = if i % 2 == 0 { (x, o) } else { (o, x) };
+            let community = if i == 5 { "other" } else { "club" };
+            let g = NewGame { community_id: Some(community), white, black, ..chess_game(&c, "m", Status::Active) };
+            made.push(create(&c, &g, 100 + i).unwrap());
+        }
+        let g = NewGame { community_id: Some("club"), white: x, black: o, ..chess_game(&c, "m", Status::Active) };
+        let aborted = create(&c, &g, 200).unwrap();
+        assert!(abort(&c, aborted, 0, 201).unwrap());
+        let ids = |player: Option<PlayerId>, limit: usize| -> Vec<GameId> {
+            recent_in_community(&c, "t", "club", player, limit).unwrap().iter().map(|r| r.id).collect()
+        };
+        assert_eq!(ids(Some(x), 3), vec![made[4], made[3], made[2]]);
+        let club: Vec<GameId> = made[..5].iter().rev().copied().collect();
+        assert_eq!(ids(Some(x), 10), club);
+        assert_eq!(ids(None, 10), club);
+        assert_eq!(ids(None, 2), club[..2].to_vec());
+    }
+
+    /// The recent games' lists read their indexes in order, a few rows each, not the whole
+    /// community sorted (SQLite's plan; PostgreSQL plans by its statistics).
+    #[test]
+    fn the_recent_games_lists_read_their_indexes_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("plan.db");
+        drop(Store::open(&path).unwrap());
+        let conn = crate::store::open_connection(&path).unwrap();
+        let plan = |player: bool| -> String {
+            let sql = format!("EXPLAIN QUERY PLAN SELECT id FROM games WHERE {}", recent_filter(player));
+            let mut st = conn.prepare(&sql).unwrap();
+            let ones = vec![1i64; st.parameter_count()];
+            let steps = st.query_map(rusqlite::params_from_iter(&ones), |r| r.get::<_, String>(3)).unwrap();
+            steps.collect::<std::result::Result<Vec<_>, _>>().unwrap().join("; ")
+        };
+        let community = plan(false);
+        assert!(community.contains("games_community_recent") && !community.contains("TEMP B-TREE"), "{community}");
+        let player = plan(true);
+        assert!(player.contains("games_white_recent") && player.contains("games_black_recent"), "{player}");
+        assert!(!player.contains("games_community_recent"), "{player}");
+    }
 
     /// A chess game of platform `t` in `chat` between players `a` and `b` (made when new), from "start".
     fn chess_game<'a>(c: &Connection, chat: &'a str, status: Status) -> NewGame<'a> {

@@ -15,10 +15,11 @@
 
 pub mod pages;
 
-use crate::bot::{Bot, BotError, Drawing};
+use crate::bot::{Bot, BotError, Drawing, WebFollow};
+use crate::host::changes::{Changes, Follower, Heard};
 use crate::i18n::{Lang, with_lang};
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -26,9 +27,10 @@ use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
@@ -37,12 +39,11 @@ use tokio_util::sync::CancellationToken;
 pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// How often a live game page's event stream looks at the game's version. Polling the database
-/// (one indexed row) rather than waiting for a notification from the host: a move may be made by
-/// another process sharing the database (several Discord shards, a Matrix process), which no
-/// in-process notification would reach, and a quarter of a second of delay is nothing for a
-/// correspondence game. A hundred open pages cost four hundred tiny reads a second.
-const POLL_EVERY: Duration = Duration::from_millis(250);
+/// How often a live game page's event stream looks at the game's version (one indexed row) when
+/// nothing told it of a change: the fallback for moves made by another process sharing the
+/// database (Discord shards, a Matrix process), which the host's feed of changes
+/// ([`crate::host::changes`]) never hears of. Moves made in this process are on the page at once.
+pub const FALLBACK_POLL: Duration = Duration::from_secs(5);
 
 /// How long one event stream lasts; the browser's `EventSource` then reconnects by itself (a
 /// stream never outlives a page by much, and a shutdown does not wait on it: see [`serve`]).
@@ -57,11 +58,33 @@ pub struct WebOptions {
     /// Whether `X-Forwarded-For` names the client when the peer is a loopback address (a reverse
     /// proxy on the same machine); otherwise the peer's own address is the key.
     pub trust_loopback_proxy: bool,
+    /// The host's feed of changed chats ([`crate::host::Host::changes`]): live pages hear of a
+    /// move as soon as it is committed. Without it they only poll.
+    pub live: Option<Changes>,
+    /// How often a live page looks at its game without being told ([`FALLBACK_POLL`]).
+    pub poll_every: Duration,
+    /// Bytes of drawn pictures kept for the next reader ([`PICTURES_KEPT`]; 0: every picture is
+    /// drawn for each request, as the benchmark's comparison does).
+    pub pictures_kept: usize,
 }
 
 impl Default for WebOptions {
     fn default() -> Self {
-        WebOptions { per_minute: 600, burst: 60, trust_loopback_proxy: true }
+        WebOptions {
+            per_minute: 600,
+            burst: 60,
+            trust_loopback_proxy: true,
+            live: None,
+            poll_every: FALLBACK_POLL,
+            pictures_kept: PICTURES_KEPT,
+        }
+    }
+}
+
+impl WebOptions {
+    /// The defaults, with live pages fed by `changes`.
+    pub fn live(changes: Changes) -> WebOptions {
+        WebOptions { live: Some(changes), ..WebOptions::default() }
     }
 }
 
@@ -71,6 +94,41 @@ struct Web {
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
     options: WebOptions,
     stop: CancellationToken,
+    pictures: Arc<Mutex<Pictures>>,
+}
+
+/// Bytes of pictures kept at most by default ([`Pictures`]): several hundred boards.
+pub const PICTURES_KEPT: usize = 32 << 20;
+
+/// The pictures drawn lately, by what they show (the drawing's description as JSON, so the same
+/// position, last move, side and size is drawn once however many readers ask for it, and a
+/// changed game never gets an old picture). The oldest go first once `limit` bytes are passed.
+struct Pictures {
+    by_drawing: HashMap<String, Bytes>,
+    order: VecDeque<String>,
+    bytes: usize,
+    limit: usize,
+}
+
+impl Pictures {
+    fn get(&self, key: &str) -> Option<Bytes> {
+        self.by_drawing.get(key).cloned()
+    }
+
+    fn keep(&mut self, key: String, bytes: Bytes) {
+        if bytes.len() > self.limit / 4 || self.by_drawing.contains_key(&key) {
+            return;
+        }
+        self.bytes += bytes.len();
+        self.order.push_back(key.clone());
+        self.by_drawing.insert(key, bytes);
+        while self.bytes > self.limit {
+            let Some(old) = self.order.pop_front() else { break };
+            if let Some(b) = self.by_drawing.remove(&old) {
+                self.bytes -= b.len();
+            }
+        }
+    }
 }
 
 /// The pages' router (without a listener), for [`serve`] and the tests. Requests need a
@@ -79,7 +137,15 @@ struct Web {
 pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Router {
     let quota = Quota::per_minute(NonZeroU32::new(options.per_minute.max(1)).unwrap_or(NonZeroU32::MIN))
         .allow_burst(NonZeroU32::new(options.burst.max(1)).unwrap_or(NonZeroU32::MIN));
-    let state = Web { bot, limiter: Arc::new(RateLimiter::keyed(quota)), options, stop };
+    let pictures =
+        Pictures { by_drawing: HashMap::new(), order: VecDeque::new(), bytes: 0, limit: options.pictures_kept };
+    let state = Web {
+        bot,
+        limiter: Arc::new(RateLimiter::keyed(quota)),
+        options,
+        stop,
+        pictures: Arc::new(Mutex::new(pictures)),
+    };
     Router::new()
         .route("/g/{slug}", get(game_page))
         .route("/g/{slug}/board/{ply}", get(game_board))
@@ -280,8 +346,9 @@ async fn picture(
     cache: &'static str,
     work: impl FnOnce(&Bot) -> Result<Option<Drawing>, BotError> + Send + 'static,
 ) -> Response {
-    let bot = web.bot.clone();
-    let done = tokio::task::spawn_blocking(move || work(&bot).map(|d| d.map(|d| (d.format(), d.draw())))).await;
+    let (bot, pictures) = (web.bot.clone(), web.pictures.clone());
+    let done =
+        tokio::task::spawn_blocking(move || work(&bot).map(|d| d.map(|d| (d.format(), drawn(&pictures, &d))))).await;
     match done {
         Ok(Ok(Some((format, Ok(bytes))))) => {
             let mime = match format {
@@ -304,6 +371,20 @@ async fn picture(
             error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
         }
     }
+}
+
+/// A drawing's bytes, from the pictures drawn lately or drawn now (and kept).
+fn drawn(pictures: &Mutex<Pictures>, d: &Drawing) -> Result<Bytes, crate::bot::drawing::DrawError> {
+    let key = serde_json::to_string(d).ok();
+    let known = key.as_deref().and_then(|k| pictures.lock().ok()?.get(k));
+    if let Some(bytes) = known {
+        return Ok(bytes);
+    }
+    let bytes = Bytes::from(d.draw()?);
+    if let (Some(key), Ok(mut p)) = (key, pictures.lock()) {
+        p.keep(key, bytes.clone());
+    }
+    Ok(bytes)
 }
 
 async fn game_board(State(web): State<Web>, Path((slug, ply)): Path<(String, String)>) -> Response {
@@ -354,43 +435,92 @@ async fn game_pgn(State(web): State<Web>, Path(slug): Path<String>) -> Response 
 }
 
 /// Server-Sent Events for a live game page: a `move` event (its data the new ply) whenever the
-/// game's version changes; the page's script then fetches the page again.
-async fn game_events(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+/// game's version changes; the page's script then fetches the page again. `?ply=N` is the ply
+/// the page shows as the latest: when the game moved on already, the first event comes at once.
+///
+/// The stream hears of its game's chat from the host's feed and then looks at the game's version;
+/// without a word from the feed it looks every [`WebOptions::poll_every`].
+async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Request) -> Response {
     if !crate::store::games::is_slug(&slug) {
         return bad_request();
     }
+    let Ok(page_ply) = ply_query(req.uri().query()) else { return bad_request() };
+    // Following before looking: a change committed between the look and the first wait is heard.
+    let follower = web.options.live.as_ref().map(Changes::follow);
     let bot = web.bot.clone();
-    let found = tokio::task::spawn_blocking(move || {
-        let g = bot.web_game(&slug).ok().flatten()?;
-        let version = bot.web_game_version(g.id).ok().flatten()?;
-        Some((g.id, version))
-    })
-    .await
-    .ok()
-    .flatten();
-    let Some((id, version)) = found else { return error_page(StatusCode::NOT_FOUND, None) };
-    let bot = web.bot.clone();
-    let stop = web.stop.clone();
-    let until = tokio::time::Instant::now() + STREAM_FOR;
-    let stream = futures_util::stream::unfold((version, bot, stop), move |(mut seen, bot, stop)| async move {
-        loop {
-            tokio::select! {
-                _ = stop.cancelled() => return None,
-                _ = tokio::time::sleep(POLL_EVERY) => {}
-            }
-            if tokio::time::Instant::now() > until {
-                return None;
-            }
-            let b = bot.clone();
-            let now = tokio::task::spawn_blocking(move || b.web_game_version(id)).await.ok()?.ok()??;
-            if now != seen {
-                seen = now;
-                let event = Event::default().event("move").data(now.0.to_string());
-                return Some((Ok::<_, std::convert::Infallible>(event), (seen, bot, stop)));
-            }
-        }
+    let found = tokio::task::spawn_blocking(move || bot.web_game_follow(&slug).ok().flatten()).await.ok().flatten();
+    let Some(game) = found else { return error_page(StatusCode::NOT_FOUND, None) };
+    let behind = page_ply.is_some_and(|p| p != game.version.0 as usize);
+    let live = Live {
+        bot: web.bot.clone(),
+        stop: web.stop.clone(),
+        poll_every: web.options.poll_every,
+        until: tokio::time::Instant::now() + STREAM_FOR,
+        seen: if behind { (u32::MAX, i64::MIN) } else { game.version },
+        look_now: behind,
+        game,
+        follower,
+    };
+    let stream = futures_util::stream::unfold(live, |mut live| async move {
+        let ply = live.next_change().await?;
+        let event = Event::default().event("move").data(ply.to_string());
+        Some((Ok::<_, std::convert::Infallible>(event), live))
     });
     Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
+}
+
+/// One live page's stream: what it follows and what it saw last.
+struct Live {
+    bot: Arc<Bot>,
+    stop: CancellationToken,
+    poll_every: Duration,
+    until: tokio::time::Instant,
+    game: WebFollow,
+    seen: (u32, i64),
+    /// Look at the version before waiting (the page is behind already).
+    look_now: bool,
+    follower: Option<Follower>,
+}
+
+impl Live {
+    /// Waits until the game's version differs from the last one seen and returns its ply; `None`
+    /// when the stream ends (shutdown, its time is up, the game is gone or no longer public).
+    async fn next_change(&mut self) -> Option<u32> {
+        let mut next_poll = tokio::time::Instant::now() + self.poll_every;
+        loop {
+            if !std::mem::take(&mut self.look_now) {
+                tokio::select! {
+                    _ = self.stop.cancelled() => return None,
+                    _ = tokio::time::sleep_until(self.until) => return None,
+                    _ = tokio::time::sleep_until(next_poll) => {}
+                    heard = hear(&mut self.follower) => match heard {
+                        Heard::Chat(c) if c.platform == self.game.platform && c.chat == self.game.chat => {}
+                        Heard::Chat(_) => continue,
+                        Heard::Missed => {}
+                        Heard::Closed => {
+                            self.follower = None;
+                            continue;
+                        }
+                    },
+                }
+            }
+            next_poll = tokio::time::Instant::now() + self.poll_every;
+            let (bot, id) = (self.bot.clone(), self.game.id);
+            let now = tokio::task::spawn_blocking(move || bot.web_game_version(id)).await.ok()?.ok()??;
+            if now != self.seen {
+                self.seen = now;
+                return Some(now.0);
+            }
+        }
+    }
+}
+
+/// The next word of a feed; never, without one.
+async fn hear(follower: &mut Option<Follower>) -> Heard {
+    match follower {
+        Some(f) => f.next().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn community_page(

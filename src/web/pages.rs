@@ -121,7 +121,7 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
     let days_left = g.deadline.map(|d| ((d - now).max(0) / 86_400).to_string());
     let body = html! {
         main #game data-ply=(latest) data-shown=(shown) data-board=(format!("{base}/board/"))
-            data-page=(base) data-events=[g.active.then(|| format!("{base}/events"))]
+            data-page=(base) data-events=[g.active.then(|| format!("{base}/events?ply={}", g.ply))]
             data-alt-start=(t!("web-board-start")) data-alt-latest=(g.alt) {
             h1 { (t!("web-game-heading", white = short(&g.white.name), black = short(&g.black.name))) }
             p.facts {

@@ -2972,7 +2972,10 @@ async fn two_hundred_games_on_three_processes_survive_kills_mid_burst() {
         for (i, (san, how)) in shown.iter().enumerate() {
             if once.last() == Some(&san.as_str()) {
                 let (_, first) = &shown[i - 1];
-                let after_a_crash = first.starts_with("InteractionResponse") && how.starts_with("Message");
+                // The killed process's answer: its response, or the edit of its deferred one (a
+                // loaded machine defers).
+                let answered = first.starts_with("InteractionResponse") || first.starts_with("Edit of interaction");
+                let after_a_crash = answered && how.starts_with("Message");
                 assert!(after_a_crash && (san == OPENING[2] || san == OPENING[4]), "{san} twice in {c}: {shown:?}");
                 twice += 1;
             } else {
@@ -3375,6 +3378,99 @@ async fn answers_retried_after_the_token_expired_go_to_the_channel() {
         assert_eq!(fake.sent().iter().filter(|s| notice(s)).count(), 1, "answered once");
         let follow_up = play_ai.token.as_str();
         env.finish(bot, &[(503, follow_up), (401, follow_up), (503, "/callback"), (404, "/callback")]).await;
+    })
+    .await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links to the web pages.
+
+/// `/settings community:true web:<on>` by Alice, who manages the server.
+async fn web_setting(fake: &FakeDiscord, on: bool) {
+    let options = json!([{ "name": "community", "type": 5, "value": true }, { "name": "web", "type": 5, "value": on }]);
+    let (_, answer) = command(fake, GENERAL, ALICE, "settings", options).await;
+    assert!(answer.content().is_some_and(|c| c.contains("saved")), "{answer:?}");
+}
+
+/// A message's link buttons (style 5): label and address. Any other button of style 5, or a
+/// link without its address, fails the test.
+fn link_buttons(s: &Sent) -> Vec<(String, String)> {
+    let rows = s.payload["components"].as_array().cloned().unwrap_or_default();
+    let buttons = rows.iter().flat_map(|row| row["components"].as_array().cloned().unwrap_or_default());
+    buttons
+        .filter(|b| b["style"] == 5)
+        .map(|b| {
+            assert!(b["custom_id"].is_null(), "a link button sends nothing to the bot: {b}");
+            (b["label"].as_str().unwrap_or_default().to_owned(), b["url"].as_str().expect("an address").to_owned())
+        })
+        .collect()
+}
+
+/// The bot with its slash commands registered globally (direct messages need them) and
+/// `[web] public_url` set, once its commands are registered.
+async fn start_with_web_links() -> (Env, Running, FakeDiscord) {
+    let mut env = Env::new(world()).await;
+    env.commands_in = None;
+    env.web_url = Some("https://chess.example.org".into());
+    let running = env.start().await;
+    let fake = env.fake.clone();
+    fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
+    (env, running, fake)
+}
+
+/// Game messages carry a "View" link button to the game's page once the server shows its games
+/// on the web (and `public_url` names the site), beside the other buttons; none before, none
+/// after `web:off`, never in a direct-message game, whatever the server's setting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_messages_link_to_the_games_page_where_the_server_shows_its_games() {
+    scenario(async {
+        let (env, running, fake) = start_with_web_links().await;
+
+        let started = new_game(&fake, GENERAL, "chess", &[]).await;
+        assert!(link_buttons(&started).is_empty(), "no link before opting in: {started:?}");
+        let first = play(&fake, GENERAL, ALICE, "e4").await;
+        assert!(link_buttons(&first).is_empty(), "{first:?}");
+
+        web_setting(&fake, true).await;
+        let slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 1");
+        let page = format!("https://chess.example.org/g/{slug}");
+        let second = play(&fake, GENERAL, BOB, "e5").await;
+        assert_eq!(link_buttons(&second), vec![("View".to_owned(), page.clone())], "{second:?}");
+        assert_eq!(second.payload["embeds"][0]["url"], page.as_str(), "the title links too");
+        // A new game in the server gets its own page's link from its first message.
+        let (_, offer) = command(
+            &fake,
+            GENERAL,
+            CAROL,
+            "challenge",
+            json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }, { "name": "variant", "type": 3, "value": "chess" }]),
+        )
+        .await;
+        let click = fake.click_button(GENERAL, BOB, message_of(&offer), &button(&offer, "accept"));
+        let other = fake.wait_for(answers(click.id), WAIT).await;
+        let other_slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 2");
+        assert_ne!(other_slug, slug);
+        assert_eq!(link_buttons(&other), vec![("View".to_owned(), format!("https://chess.example.org/g/{other_slug}"))]);
+
+        // A game in direct messages has no page, whatever the server says.
+        let dm = fake.dm_channel(BOB);
+        let options =
+            json!([{ "name": "variant", "type": 3, "value": "chess" }, { "name": "color", "type": 3, "value": "white" }]);
+        let (_, dm_start) = command(&fake, dm, BOB, "play", options).await;
+        assert!(dm_start.content().is_some_and(|c| c.contains("Game #3 starts")), "{dm_start:?}");
+        let (mv, _) = command(&fake, dm, BOB, "move", json!([{ "name": "move", "type": 3, "value": "Nf3" }])).await;
+        fake.wait_for(|s| s.interaction_id == Some(mv.id) && s.kind == SentKind::FollowUp, WAIT).await;
+        let in_dm: Vec<Sent> = fake.sent().into_iter().filter(|s| s.channel_id == Some(dm)).collect();
+        assert!(in_dm.iter().any(|s| field(s, "Move").is_some()), "the direct game's boards were posted");
+        for s in &in_dm {
+            assert!(link_buttons(s).is_empty() && s.payload["embeds"][0]["url"].is_null(), "{s:?}");
+        }
+
+        // Opting out takes the links away from the next messages.
+        web_setting(&fake, false).await;
+        let third = play(&fake, GENERAL, ALICE, "Nf3").await;
+        assert!(link_buttons(&third).is_empty(), "{third:?}");
+        env.finish(running, &[]).await;
     })
     .await;
 }

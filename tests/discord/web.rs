@@ -5,11 +5,13 @@
 use crate::common::{self, T0};
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Response, Scope, UserRef};
 use capabot::community::rating::Rating;
+use capabot::host::changes::Changes;
 use capabot::store::players;
 use capabot::store::ratings::{self, PlayerRating, Scope as RatingScope};
 use capabot::web::{self, CSP, WebOptions};
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 /// The core on a fresh database, the pages served from it on a free loopback port.
@@ -208,7 +210,7 @@ async fn hostile_names_render_as_text() {
 
 #[tokio::test]
 async fn one_address_is_slowed_down_by_the_rate_limit() {
-    let site = Site::start(WebOptions { per_minute: 1, burst: 3, trust_loopback_proxy: true }).await;
+    let site = Site::start(WebOptions { per_minute: 1, burst: 3, ..WebOptions::default() }).await;
     let url = site.url("/nothing");
     let statuses: Vec<u16> = futures::future::join_all((0..4).map(|_| status(&url))).await;
     let mut sorted = statuses.clone();
@@ -350,4 +352,66 @@ async fn the_web_command_gives_the_communitys_address_once_it_opted_in() {
     site.say("Admin", "!settings community lang:tr", true);
     let page = text(&site.url("/c/test/g")).await;
     assert!(page.contains("<html lang=\"tr\">") && page.contains("Sıralamalar"), "{page}");
+}
+
+/// Opens a live page's event stream (its headers come once it follows the game).
+async fn open_stream(url: &str) -> reqwest::Response {
+    let r = get(url).await;
+    assert_eq!(r.status(), 200, "{url}");
+    assert_eq!(r.headers()["content-type"], "text/event-stream");
+    r
+}
+
+/// The ply of the stream's next `move` event, waiting at most ten seconds (a bound, not a
+/// measurement); `None` when none came.
+async fn next_move(stream: &mut reqwest::Response) -> Option<String> {
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mut seen = String::new();
+    loop {
+        let chunk = tokio::time::timeout_at(until, stream.chunk()).await.ok()?.ok()??;
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(at) = seen.find("event: move\ndata: ") {
+            let data = &seen[at + "event: move\ndata: ".len()..];
+            if let Some(end) = data.find('\n') {
+                return Some(data[..end].to_string());
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_live_page_hears_of_a_move_from_the_hosts_feed_not_by_polling() {
+    // The fallback poll is an hour away: only the feed can wake the stream in time.
+    let changes = Changes::default();
+    let site =
+        Site::start(WebOptions { poll_every: Duration::from_secs(3600), ..WebOptions::live(changes.clone()) }).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4"]);
+    let mut stream = open_stream(&site.url(&format!("/g/{slug}/events?ply=1"))).await;
+    assert!(site.say("bob", "e5", false).text().contains("e5"));
+    // Another chat's news wakes the stream, which finds its game unchanged there and waits on.
+    changes.tell("test", "elsewhere");
+    changes.tell("test", "main");
+    assert_eq!(next_move(&mut stream).await.as_deref(), Some("2"), "the move, heard from the feed");
+    assert!(site.say("alice", "Nf3", false).text().contains("Nf3"));
+    changes.tell("test", "main");
+    assert_eq!(next_move(&mut stream).await.as_deref(), Some("3"), "and the next one");
+}
+
+#[tokio::test]
+async fn a_live_page_that_is_behind_is_told_at_once_and_a_quiet_one_polls() {
+    let site = Site::start(WebOptions { poll_every: Duration::from_secs(3600), ..WebOptions::default() }).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4", "e5"]);
+    // The page was made at ply 1 and the game moved on before its stream started.
+    let mut behind = open_stream(&site.url(&format!("/g/{slug}/events?ply=1"))).await;
+    assert_eq!(next_move(&mut behind).await.as_deref(), Some("2"));
+    assert_eq!(status(&site.url(&format!("/g/{slug}/events?ply=x"))).await, 400);
+    // Without the host's feed (another process made the move), the slow poll finds it.
+    let polling = Site::start(WebOptions { poll_every: Duration::from_millis(100), ..WebOptions::default() }).await;
+    polling.web_on(true);
+    let slug = polling.chess_game(&["e4"]);
+    let mut stream = open_stream(&polling.url(&format!("/g/{slug}/events?ply=1"))).await;
+    assert!(polling.say("bob", "e5", false).text().contains("e5"));
+    assert_eq!(next_move(&mut stream).await.as_deref(), Some("2"));
 }

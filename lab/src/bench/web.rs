@@ -3,7 +3,8 @@
 //! page is asked for at a fixed rate (open loop: a request leaves at its time whether or not the
 //! previous one came back, and its latency counts from that time, so a stall is not hidden) for a
 //! while, each request on a connection of its own. Reported per page: median, 99th percentile and
-//! slowest latency, failures, and the page's size.
+//! slowest latency, failures, and the page's size; the board picture also from a server that keeps
+//! no pictures (each drawn for its request), to show what keeping them buys.
 
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Scope, UserRef};
 use capabot::store::Store;
@@ -143,21 +144,31 @@ pub fn bench(opts: &WebBenchOptions) -> Result<String, String> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| e.to_string())?;
     let figures = rt.block_on(async {
         let stop = tokio_util::sync::CancellationToken::new();
-        let no_limit = WebOptions { per_minute: 100_000_000, burst: 1_000_000, trust_loopback_proxy: false };
-        let addr = serve(bot.clone(), "127.0.0.1:0".parse().unwrap(), no_limit, stop.clone()).await?;
+        let no_limit = WebOptions {
+            per_minute: 100_000_000,
+            burst: 1_000_000,
+            trust_loopback_proxy: false,
+            ..WebOptions::default()
+        };
+        let addr = serve(bot.clone(), "127.0.0.1:0".parse().unwrap(), no_limit.clone(), stop.clone()).await?;
+        // The same pages without the pictures kept: every board drawn for its request.
+        let drawing = WebOptions { pictures_kept: 0, ..no_limit };
+        let drawn = serve(bot.clone(), "127.0.0.1:0".parse().unwrap(), drawing, stop.clone()).await?;
+        let board = format!("/g/{slug}/board/{}", opts.plies.min(16));
         let pages = [
-            ("game", format!("/g/{slug}")),
-            ("community", "/c/bench/club".to_string()),
-            ("player", "/c/bench/club/p/1".to_string()),
-            ("board picture", format!("/g/{slug}/board/{}", opts.plies.min(16))),
+            ("game", addr, format!("/g/{slug}")),
+            ("community", addr, "/c/bench/club".to_string()),
+            ("player", addr, "/c/bench/club/p/1".to_string()),
+            ("board picture", addr, board.clone()),
+            ("board, drawn", drawn, board),
         ];
         let mut figures = Vec::new();
-        for (page, path) in &pages {
-            let (status, _) = get(addr, path).await?;
+        for (page, addr, path) in &pages {
+            let (status, _) = get(*addr, path).await?;
             if status != 200 {
                 return Err(format!("{path}: {status}"));
             }
-            figures.push(load(addr, page, path, opts.rate, opts.seconds).await);
+            figures.push(load(*addr, page, path, opts.rate, opts.seconds).await);
         }
         stop.cancel();
         Ok::<_, String>(figures)

@@ -62,6 +62,16 @@ pub struct WebGame {
     pub ply: u32,
 }
 
+/// What a live game page follows: the game, the chat its changes are announced in, and its
+/// version (ply, last change) when looked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebFollow {
+    pub id: i64,
+    pub platform: String,
+    pub chat: String,
+    pub version: (u32, i64),
+}
+
 /// A variant's leaderboard in a community: the chat's `leaderboard`, read by the same function.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WebBoard {
@@ -165,17 +175,19 @@ impl Bot {
         })
     }
 
+    /// The row of the game at a web address, when it may be shown.
+    fn shown_row(&self, conn: &Conn<'_>, slug: &str) -> Res<Option<GameRow>> {
+        let Some(row) = games::is_slug(slug).then(|| games::by_slug(conn, slug)).transpose()?.flatten() else {
+            return Ok(None);
+        };
+        Ok(self.web_row(conn, &row)?.then_some(row))
+    }
+
     /// The game at a web address, as anyone may see it; `None` when there is no such game or it
     /// may not be shown.
     pub fn web_game(&self, slug: &str) -> Result<Option<WebGame>, BotError> {
-        if !games::is_slug(slug) {
-            return Ok(None);
-        }
         let conn = self.conn()?;
-        let Some(row) = games::by_slug(&conn, slug)? else { return Ok(None) };
-        if !self.web_row(&conn, &row)? {
-            return Ok(None);
-        }
+        let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
         let v = variant_named(&row.variant)?;
         let game = if row.status == Status::Setup {
             crate::rules::Game::new(start_position(&row)?)
@@ -245,27 +257,26 @@ impl Bot {
         Ok(games::version(&*self.conn()?, id)?)
     }
 
+    /// What a live page follows of the game at a web address: its number, its platform and chat
+    /// (where its changes are announced) and its version; `None` when it may not be shown.
+    pub fn web_game_follow(&self, slug: &str) -> Result<Option<WebFollow>, BotError> {
+        let conn = self.conn()?;
+        let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
+        let Some(version) = games::version(&conn, row.id)? else { return Ok(None) };
+        Ok(Some(WebFollow { id: row.id, platform: row.platform, chat: row.chat_id, version }))
+    }
+
     /// The PGN of a game at a web address (bombs named only once it is over).
     pub fn web_pgn(&self, slug: &str) -> Result<Option<String>, BotError> {
         let conn = self.conn()?;
-        let Some(row) = games::is_slug(slug).then(|| games::by_slug(&conn, slug)).transpose()?.flatten() else {
-            return Ok(None);
-        };
-        if !self.web_row(&conn, &row)? || row.status == Status::Setup {
-            return Ok(None);
-        }
+        let Some(row) = self.shown_row(&conn, slug)?.filter(|r| r.status != Status::Setup) else { return Ok(None) };
         Ok(Some(self.pgn_of(&conn, &row)?))
     }
 
     /// The animation of a game at a web address, as the chat gets it (`gif`).
     pub fn web_gif(&self, slug: &str) -> Result<Option<Drawing>, BotError> {
         let conn = self.conn()?;
-        let Some(row) = games::is_slug(slug).then(|| games::by_slug(&conn, slug)).transpose()?.flatten() else {
-            return Ok(None);
-        };
-        if !self.web_row(&conn, &row)? {
-            return Ok(None);
-        }
+        let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
         match self.gif_reply(&conn, &row, super::game_target(&row), Color::White) {
             Ok(r) => Ok(r.drawing),
             Err(BotError::User(_)) => Ok(None),

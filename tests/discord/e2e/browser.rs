@@ -170,31 +170,79 @@ impl Browser {
         self.client().find(Locator::Css("body")).await.unwrap().send_keys(&key).await.expect("a key press");
     }
 
-    /// The accessibility basics of the page open: one `h1`, a language, every picture with an
-    /// alt text, every link and button with a name, every table header with a scope.
+    /// The accessibility check of the page open: one `h1` first and no heading level skipped on
+    /// the way down; a language and a title; every picture with an alt text; every link, button
+    /// and field with a name (its text, `aria-label` or label); every table header with a scope;
+    /// and every piece of text at a contrast of at least 4.5:1 against what is behind it (WCAG
+    /// 2's relative luminance, from the computed colours, backgrounds composed up the tree).
     async fn check_accessibility(&self, page: &str) {
-        let report = self
-            .client()
-            .execute(
-                "const named = e => (e.textContent || '').trim() || e.getAttribute('aria-label');
-                 return {
-                   h1: document.querySelectorAll('h1').length,
-                   lang: document.documentElement.lang,
-                   title: document.title,
-                   imgs: [...document.querySelectorAll('img')].filter(i => !(i.alt || '').trim()).length,
-                   controls: [...document.querySelectorAll('a, button, input, select')].filter(e => !named(e)).length,
-                   headers: [...document.querySelectorAll('thead th')].filter(t => !t.scope).length,
-                 };",
-                vec![],
-            )
-            .await
-            .expect("the check runs");
+        let report = self.accessibility().await;
         assert_eq!(report["h1"], 1, "{page}: one h1: {report}");
+        assert_eq!(report["first"], 1, "{page}: the h1 comes first: {report}");
+        assert_eq!(report["skips"], json!([]), "{page}: heading levels skipped: {report}");
         assert!(report["lang"].as_str().is_some_and(|l| !l.is_empty()), "{page}: a language: {report}");
         assert!(report["title"].as_str().is_some_and(|t| !t.is_empty()), "{page}: a title: {report}");
         assert_eq!(report["imgs"], 0, "{page}: pictures without alt text: {report}");
         assert_eq!(report["controls"], 0, "{page}: controls without a name: {report}");
         assert_eq!(report["headers"], 0, "{page}: table headers without scope: {report}");
+        assert!(report["texts"].as_u64().is_some_and(|n| n > 0), "{page}: the contrast check saw no text: {report}");
+        assert_eq!(report["low"], json!([]), "{page}: text below 4.5:1: {report}");
+    }
+
+    /// What [`Browser::check_accessibility`] checks, as the page reports it.
+    async fn accessibility(&self) -> Value {
+        self.client()
+            .execute(
+                r#"const named = e => (e.textContent || '').trim() || (e.getAttribute('aria-label') || '').trim()
+                     || [...(e.labels || [])].map(l => l.textContent.trim()).join('') || (e.alt || '').trim();
+                 const levels = [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')].map(h => Number(h.tagName[1]));
+                 const skips = [];
+                 levels.forEach((l, i) => { const before = i ? levels[i - 1] : 0; if (l > before + 1) skips.push('h' + before + ' then h' + l); });
+                 const rgba = s => { const m = /rgba?\(([^)]*)\)/.exec(s); if (!m) return null;
+                     const p = m[1].split(/[\s,\/]+/).filter(Boolean).map(Number); return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1]; };
+                 const over = (top, under) => top.slice(0, 3).map((v, i) => v * top[3] + under[i] * (1 - top[3]));
+                 const behind = e => { const layers = [];
+                     for (let n = e; n; n = n.parentElement) { const c = rgba(getComputedStyle(n).backgroundColor);
+                         if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+                     return layers.reverse().reduce((under, c) => over(c, under), [255, 255, 255]); };
+                 const lum = rgb => { const f = c => { c /= 255; return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4); };
+                     return 0.2126 * f(rgb[0]) + 0.7152 * f(rgb[1]) + 0.0722 * f(rgb[2]); };
+                 const low = []; let texts = 0;
+                 for (const e of document.body.querySelectorAll('*')) {
+                     if (![...e.childNodes].some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+                     const cs = getComputedStyle(e);
+                     if (cs.display === 'none' || cs.visibility === 'hidden' || !e.getClientRects().length) continue;
+                     texts++;
+                     const bg = behind(e), fg = over(rgba(cs.color), bg);
+                     const [a, b] = [lum(fg), lum(bg)];
+                     const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+                     if (ratio < 4.5) low.push(e.tagName + ' ' + ratio.toFixed(2) + ': ' + e.textContent.trim().slice(0, 40));
+                 }
+                 return {
+                   h1: document.querySelectorAll('h1').length,
+                   first: levels[0] || 0,
+                   skips: skips,
+                   lang: document.documentElement.lang,
+                   title: document.title,
+                   imgs: [...document.querySelectorAll('img')].filter(i => !(i.alt || '').trim()).length,
+                   controls: [...document.querySelectorAll('a, button, input, select, textarea')].filter(e => !named(e)).length,
+                   headers: [...document.querySelectorAll('thead th')].filter(t => !t.scope).length,
+                   texts: texts,
+                   low: low,
+                 };"#,
+                vec![],
+            )
+            .await
+            .expect("the check runs")
+    }
+
+    /// The texts of the elements `css` finds, in order.
+    async fn texts(&self, css: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for e in self.client().find_all(Locator::Css(css)).await.expect("a search") {
+            out.push(e.text().await.unwrap_or_default().trim().to_string());
+        }
+        out
     }
 
     /// Saves a screenshot of the page open as `docs/web/<name>.png`.
@@ -225,29 +273,21 @@ impl Drop for Browser {
 /// The pages served from the running bot's core on a free loopback port.
 async fn serve_pages(running: &Running) -> (String, CancellationToken) {
     let stop = CancellationToken::new();
-    let addr =
-        web::serve(running.host.bot().clone(), "127.0.0.1:0".parse().unwrap(), WebOptions::default(), stop.clone())
-            .await
-            .expect("the pages are served");
+    let addr = web::serve(
+        running.host.bot().clone(),
+        "127.0.0.1:0".parse().unwrap(),
+        WebOptions::live(running.host.changes()),
+        stop.clone(),
+    )
+    .await
+    .expect("the pages are served");
     (format!("http://{addr}"), stop)
-}
-
-/// `/settings community:true web:<on>` by Alice, who manages the server.
-async fn web_setting(fake: &FakeDiscord, on: bool) {
-    let options = json!([{ "name": "community", "type": 5, "value": true }, { "name": "web", "type": 5, "value": on }]);
-    let (_, answer) = command(fake, GENERAL, ALICE, "settings", options).await;
-    assert!(answer.content().is_some_and(|c| c.contains("saved")), "{answer:?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_web_pages_in_a_browser() {
     scenario(async {
-        let mut env = Env::new(world()).await;
-        env.commands_in = None;
-        env.web_url = Some("https://chess.example.org".into());
-        let running = env.start().await;
-        let fake = env.fake.clone();
-        fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
+        let (env, running, fake) = start_with_web_links().await;
         let (site, stop) = serve_pages(&running).await;
         let browser = Browser::start().await;
 
@@ -275,6 +315,25 @@ async fn the_web_pages_in_a_browser() {
         assert!(browser.wait_for_text(LIVE_WAIT, |t| t.contains("2... Nc6")).await, "a second live move");
         browser.check_accessibility("game").await;
         browser.screenshot("game").await;
+        // The check sees what it should: grey text on the page's ground (#999 on #fdfdfb is
+        // 2.8:1), a picture without alt text and an h4 straight after an h2 are each reported.
+        browser
+            .client()
+            .execute(
+                "const p = document.createElement('p'); p.textContent = 'faint'; p.style.color = '#999999';
+                 document.querySelector('main').append(p);
+                 const i = document.createElement('img'); i.src = '/static/none.png'; document.querySelector('main').append(i);
+                 const h = document.createElement('h4'); h.textContent = 'deep'; document.querySelector('h2').after(h);",
+                vec![],
+            )
+            .await
+            .expect("the page is changed");
+        let broken = browser.accessibility().await;
+        let low = broken["low"].as_array().cloned().unwrap_or_default();
+        assert!(low.len() == 1 && low[0].as_str().is_some_and(|l| l.starts_with("P 2.") && l.ends_with("faint")), "{broken}");
+        assert_eq!(broken["imgs"], 1, "{broken}");
+        assert_eq!(broken["skips"], json!(["h2 then h4"]), "{broken}");
+        browser.client().refresh().await.expect("the page again");
 
         // The arrow keys step through the moves, Home and End jump.
         browser.key(Key::Left).await;
@@ -386,7 +445,153 @@ async fn a_secret_bomb_is_not_on_its_games_page() {
         assert!(game.play(e4));
         let plain = capabot::bot::board_png(game.position(), Some(e4), Color::White).unwrap();
         assert!(shown == plain.as_slice(), "the page's board is the one without bombs");
+        browser.check_accessibility("bomb game").await;
         browser.screenshot("bomb-game").await;
+
+        browser.close().await;
+        stop.cancel();
+        env.finish(running, &[]).await;
+    })
+    .await;
+}
+
+/// The names of the chat's ladder standings (`1. bob (1500?) — challenged by …`), in order, each
+/// with its open challenge's other player when it is the challenged one.
+fn chat_ladder(answer: &str) -> Vec<(String, Option<String>)> {
+    answer
+        .lines()
+        .filter_map(|line| {
+            let (place, rest) = line.split_once(". ")?;
+            place.parse::<usize>().ok()?;
+            let name = rest.split(' ').next()?.to_string();
+            let by =
+                rest.split_once("challenged by ").map(|(_, b)| b.split(' ').next().unwrap_or_default().to_string());
+            Some((name, by))
+        })
+        .collect()
+}
+
+/// The chat's tournament standings (`1. alice 1 (SB 0.5, …)`): place, name and score.
+fn chat_standings(answer: &str) -> Vec<(String, String, String)> {
+    let after = answer.split_once("Standings:\n").or_else(|| answer.split_once("Final standings:\n"));
+    let Some((_, table)) = after else { return Vec::new() };
+    table
+        .lines()
+        .map_while(|line| {
+            let (place, rest) = line.split_once(". ")?;
+            place.parse::<usize>().ok()?;
+            let mut words = rest.split(' ');
+            Some((place.to_string(), words.next()?.to_string(), words.next()?.to_string()))
+        })
+        .collect()
+}
+
+/// A community with a ladder and a round robin made through the chat: the page's ladder order,
+/// open challenge, tournament standings (after a decided game) and pairings are the chat's; the
+/// page passes the accessibility check.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_community_page_shows_the_chats_ladders_and_tournaments() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        env.web_url = Some("https://chess.example.org".into());
+        let running = env.start().await;
+        let fake = env.fake.clone();
+        registered_in_guild(&fake).await;
+        web_setting(&fake, true).await;
+        let (site, stop) = serve_pages(&running).await;
+
+        // A chess ladder: bob, alice, carol in that order; carol challenges alice.
+        let create = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
+        let (_, created) = subcommand(&fake, (GENERAL, ALICE), "ladder", "create", create).await;
+        assert!(created.content().is_some_and(|c| c.contains("ladder is open")), "{created:?}");
+        for user in [BOB, ALICE, CAROL] {
+            let (_, joined) = subcommand(&fake, (GENERAL, user), "ladder", "join", json!([])).await;
+            assert!(joined.content().is_some_and(|c| c.contains("joins the Chess ladder")), "{joined:?}");
+        }
+        let alice = json!([{ "name": "player", "type": 6, "value": ALICE.to_string() }]);
+        let (_, offer) = subcommand(&fake, (GENERAL, CAROL), "ladder", "challenge", alice).await;
+        assert!(offer.content().is_some_and(|c| c.contains("challenges alice")), "{offer:?}");
+
+        // A round robin of the three, started by hand; its first game decided by fool's mate.
+        let create = json!([
+            { "name": "system", "type": 3, "value": "roundrobin" },
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "signup", "type": 4, "value": 0 },
+            { "name": "name", "type": 3, "value": "Club Cup" },
+        ]);
+        let (_, created) = subcommand(&fake, (GENERAL, ALICE), "tournament", "create", create).await;
+        assert!(created.content().is_some_and(|c| c.contains("Club Cup")), "{created:?}");
+        let number = json!([{ "name": "tournament", "type": 4, "value": 1 }]);
+        for user in [ALICE, BOB, CAROL] {
+            let (_, joined) = subcommand(&fake, (GENERAL, user), "tournament", "join", number.clone()).await;
+            assert!(joined.content().is_some_and(|c| c.contains("joins Club Cup")), "{joined:?}");
+        }
+        let (_, started) = subcommand(&fake, (GENERAL, ALICE), "tournament", "start", number.clone()).await;
+        assert!(!started.is_ephemeral(), "{started:?}");
+        let first = env.query(&running, "SELECT min(game_id) FROM tournament_games WHERE game_id IS NOT NULL");
+        let (white, black) = {
+            let conn = running.host.bot().store().conn().expect("conn");
+            conn.query_row(
+                "SELECT w.user_id, b.user_id FROM games g JOIN accounts w ON w.player_id = g.white_id \
+                 JOIN accounts b ON b.player_id = g.black_id WHERE g.id = ?1",
+                [first],
+                |r| Ok((r.get::<String>(0)?, r.get::<String>(1)?)),
+            )
+            .expect("the first game's players")
+        };
+        let (white, black): (u64, u64) = (white.parse().unwrap(), black.parse().unwrap());
+        for (user, san) in [(white, "f3"), (black, "e5"), (white, "g4"), (black, "Qh4#")] {
+            let options = json!([
+                { "name": "move", "type": 3, "value": san },
+                { "name": "game", "type": 3, "value": first.to_string() },
+            ]);
+            let (_, answer) = command(&fake, GENERAL, user, "move", options).await;
+            assert!(field(&answer, "Move").is_some(), "{san}: {answer:?}");
+        }
+
+        // The chat's answers, then the page.
+        let (_, ladder) = subcommand(&fake, (GENERAL, BOB), "ladder", "standings", json!([])).await;
+        let ladder = chat_ladder(ladder.content().unwrap_or_default());
+        assert_eq!(ladder.len(), 3, "{ladder:?}");
+        let (_, tour) = subcommand(&fake, (GENERAL, BOB), "tournament", "standings", number).await;
+        let tour_text = tour.content().unwrap_or_default().to_string();
+        let standings = chat_standings(&tour_text);
+        assert_eq!(standings.len(), 3, "{tour_text}");
+        let winner = [(ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")].iter().find(|(id, _)| *id == black).unwrap().1;
+        assert_eq!(
+            (standings[0].1.as_str(), standings[0].2.as_str()),
+            (winner, "1"),
+            "the game's winner leads: {tour_text}"
+        );
+
+        let browser = Browser::start().await;
+        browser.open(&format!("{site}/c/discord/{GUILD}")).await;
+        assert_eq!(browser.h1().await, format!("Community {GUILD}"));
+        let page_ladder = browser.texts("ol.ladder li").await;
+        let chat_names: Vec<String> = ladder.iter().map(|(n, _)| n.clone()).collect();
+        assert_eq!(page_ladder, chat_names, "the ladder's order is the chat's");
+        let challenged =
+            ladder.iter().find_map(|(n, by)| by.as_ref().map(|b| (b.clone(), n.clone()))).expect("a challenge");
+        let challenges = browser.texts("ol.ladder + h4 + ul li").await;
+        assert_eq!(challenges.len(), 1, "{challenges:?}");
+        assert!(
+            challenges[0].starts_with(&challenged.0) && challenges[0].contains(&challenged.1),
+            "the open challenge is the chat's ({challenged:?}): {challenges:?}"
+        );
+        let rows = browser.texts("table.standings tbody tr").await;
+        let page_standings: Vec<(String, String, String)> = rows
+            .iter()
+            .map(|r| {
+                let cells: Vec<&str> = r.split_whitespace().collect();
+                (cells[0].to_string(), cells[1].to_string(), cells[2].to_string())
+            })
+            .collect();
+        assert_eq!(page_standings, standings, "the tournament's standings are the chat's: {tour_text}");
+        let pairings = browser.texts("ul.round li").await;
+        assert!(pairings.iter().any(|p| p.ends_with("0-1")), "the decided game's result: {pairings:?}");
+        assert_eq!(pairings.iter().filter(|p| p.ends_with('*')).count(), 2, "two games still going: {pairings:?}");
+        browser.check_accessibility("community with a ladder and a tournament").await;
+        browser.screenshot("community-events").await;
 
         browser.close().await;
         stop.cancel();

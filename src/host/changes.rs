@@ -1,0 +1,141 @@
+//! Which chats just had something happen to a game, for readers that follow games live (the web
+//! pages' event streams): the host says so as soon as the core's unit of work is committed, before
+//! the replies go out, so a page does not wait for the chat platform.
+//!
+//! A game's changes (a move, a resignation, a timeout, a takeback) are always announced in its
+//! chat, so the chat is the key: a follower of a game listens for its game's chat and then reads
+//! the game's version (one indexed row) to know whether it was its game that changed. The feed
+//! is a broadcast: it never blocks the host, and a follower that falls behind is told it missed
+//! some ([`Missed`]) and simply looks again. Changes made by another process sharing the database
+//! never reach this feed; followers that must see them keep a slow poll beside it.
+
+use crate::bot::{Response, Target};
+use std::sync::Arc;
+use tokio::sync::broadcast;
+
+/// Changes kept for followers that are slow to read: beyond that they are told they missed some.
+const BACKLOG: usize = 1024;
+
+/// A chat where a game may have changed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ChatChanged {
+    pub platform: String,
+    pub chat: String,
+}
+
+/// The feed of changed chats. Cheap to clone (one sender).
+#[derive(Clone, Debug)]
+pub struct Changes {
+    tx: broadcast::Sender<Arc<ChatChanged>>,
+}
+
+impl Default for Changes {
+    fn default() -> Self {
+        Changes { tx: broadcast::channel(BACKLOG).0 }
+    }
+}
+
+/// What a follower hears next.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// Something happened in this chat.
+    Chat(Arc<ChatChanged>),
+    /// The follower fell behind and some changes were dropped: look again.
+    Missed,
+    /// The host is gone: nothing more will come.
+    Closed,
+}
+
+/// One follower's end of the feed.
+#[derive(Debug)]
+pub struct Follower {
+    rx: broadcast::Receiver<Arc<ChatChanged>>,
+}
+
+impl Follower {
+    /// Waits for the next change.
+    pub async fn next(&mut self) -> Heard {
+        match self.rx.recv().await {
+            Ok(c) => Heard::Chat(c),
+            Err(broadcast::error::RecvError::Lagged(_)) => Heard::Missed,
+            Err(broadcast::error::RecvError::Closed) => Heard::Closed,
+        }
+    }
+}
+
+impl Changes {
+    /// A new follower: it hears the changes told from now on.
+    pub fn follow(&self) -> Follower {
+        Follower { rx: self.tx.subscribe() }
+    }
+
+    /// Tells the followers that something happened in `platform`'s `chat`.
+    pub fn tell(&self, platform: &str, chat: &str) {
+        if self.tx.receiver_count() > 0 {
+            let _ = self.tx.send(Arc::new(ChatChanged { platform: platform.into(), chat: chat.into() }));
+        }
+    }
+
+    /// Tells the chats a committed response speaks in (each once). Direct messages are not a
+    /// game's chat and are left out.
+    pub fn tell_response(&self, response: &Response) {
+        if self.tx.receiver_count() == 0 {
+            return;
+        }
+        let mut told: Vec<(&str, &str)> = Vec::new();
+        for r in &response.replies {
+            if let Target::Chat(s) = &r.target {
+                let key = (s.platform.as_str(), s.chat.as_str());
+                if !s.direct && !told.contains(&key) {
+                    told.push(key);
+                    self.tell(key.0, key.1);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{Reply, Scope, UserRef};
+
+    #[tokio::test]
+    async fn a_follower_hears_each_chat_of_a_response_once_and_not_direct_messages() {
+        let changes = Changes::default();
+        let mut f = changes.follow();
+        let chat = Scope::chat("discord", "42");
+        let dm = Scope { direct: true, ..Scope::chat("discord", "dm-7") };
+        let direct = Target::Direct { platform: "discord".into(), user: UserRef::new("7", "bob"), fallback: None };
+        let response = Response {
+            replies: vec![
+                Reply::new(Target::Chat(chat.clone()), "a"),
+                Reply::new(Target::Chat(chat), "b"),
+                Reply::new(Target::Chat(dm), "c"),
+                Reply::new(direct, "d"),
+            ],
+            ..Response::default()
+        };
+        changes.tell_response(&response);
+        changes.tell("matrix", "!r:hs");
+        let heard = |c: &str, p: &str| Heard::Chat(Arc::new(ChatChanged { platform: p.into(), chat: c.into() }));
+        assert_eq!(f.next().await, heard("42", "discord"));
+        assert_eq!(f.next().await, heard("!r:hs", "matrix"), "the chat was told once, direct messages never");
+    }
+
+    #[tokio::test]
+    async fn a_follower_that_falls_behind_is_told_it_missed_some() {
+        let changes = Changes::default();
+        let mut f = changes.follow();
+        for i in 0..BACKLOG + 5 {
+            changes.tell("discord", &i.to_string());
+        }
+        assert_eq!(f.next().await, Heard::Missed);
+        drop(changes);
+        let mut last = Heard::Missed;
+        for _ in 0..BACKLOG + 1 {
+            last = f.next().await;
+        }
+        assert_eq!(last, Heard::Closed);
+    }
+}
