@@ -164,14 +164,20 @@ impl Bot {
 
     /// The start of a chat's drain, in one unit of work: takes or renews `owner`'s lease on
     /// delivering the chat ([`Bot::outbox_lease`]) and reads its first waiting rows (oldest first, at
-    /// most `limit`). `None` while another process delivers the chat, or when the
-    /// database cannot say.
+    /// most `limit`); when none waits, the lease is given up in the same unit. `None` while another
+    /// process delivers the chat, or when the database cannot say.
     pub fn outbox_take(&self, platform: &str, key: &str, owner: &str, limit: usize) -> Option<Vec<Outgoing>> {
         let taken = self.store.unit(|| {
             if !outbox::lease_chat(&*self.store.conn()?, platform, key, owner)? {
                 return Ok(None);
             }
-            self.pending_rows(platform, key, limit).map(Some)
+            let rows = self.pending_rows(platform, key, limit)?;
+            if rows.is_empty() {
+                // Nothing to deliver: the lease is not kept (a process started after this one
+                // would otherwise wait for it to run out).
+                outbox::release_chat(&*self.store.conn()?, platform, key, owner)?;
+            }
+            Ok(Some(rows))
         });
         taken.unwrap_or_else(|e| {
             tracing::error!("cannot lease the outbox: {e:?}");

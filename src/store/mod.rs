@@ -53,7 +53,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0012_scheduler_items.sql")),
         M::up(include_str!("../../migrations/0013_analyses.sql")),
         M::up(include_str!("../../migrations/0014_web.sql")),
-        M::up(include_str!("../../migrations/0015_recent_games.sql")),
+        M::up(include_str!("../../migrations/0016_recent_games.sql")),
     ])
 });
 

@@ -248,4 +248,9 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     let texts = seen.texts();
     assert_eq!(texts.len(), 1, "the help, once: {texts:?}");
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "the drain kept its lease after it was done");
+
+    // A drain that finds nothing to deliver keeps no lease either.
+    bot.outbox_release("chatnet", &key, "another process");
+    assert!(host.drain_chat("chatnet", &key).await, "nothing waits");
+    assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
 }
