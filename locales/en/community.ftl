@@ -44,6 +44,8 @@ leaderboard-head = { $variant } leaderboard { $scope ->
 leaderboard-nobody = Nobody is established yet (fewer games than needed).
 leaderboard-provisional-place = provisional
 leaderboard-place = place { $place } of { $count }
+leaderboard-place-many = place { $place } of more than { $count }
+leaderboard-place-below = below place { $count }
 leaderboard-you = You: { $name } { $rating } ({ $place }).
 leaderboard-provisional = Provisional: { $names }.
 leaderboard-title = { $variant } leaderboard
@@ -52,6 +54,7 @@ leaderboard-subtitle = { $scope ->
        *[global] global
     }
 leaderboard-alt = { $title }, { $subtitle }: { $count } ranked players.
+leaderboard-alt-many = { $title }, { $subtitle }: more than { $count } ranked players.
 history-none = No rated { $variant } games { $scope ->
         [community] in this community
        *[global] globally

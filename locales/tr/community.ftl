@@ -41,6 +41,8 @@ leaderboard-head = { $variant } sıralaması, { $scope ->
 leaderboard-nobody = Henüz kimsenin puanı kesinleşmedi (gereken oyun sayısına ulaşılmadı).
 leaderboard-provisional-place = geçici
 leaderboard-place = { $count } kişi içinde { $place }. sıra
+leaderboard-place-many = { $count } kişiden fazlası içinde { $place }. sıra
+leaderboard-place-below = ilk { $count } sıranın dışında
 leaderboard-you = Sen: { $name } { $rating } ({ $place }).
 leaderboard-provisional = Geçici: { $names }.
 leaderboard-title = { $variant } sıralaması
@@ -49,6 +51,7 @@ leaderboard-subtitle = { $scope ->
        *[global] genel
     }
 leaderboard-alt = { $title }, { $subtitle }: sıralamada { $count } oyuncu.
+leaderboard-alt-many = { $title }, { $subtitle }: sıralamada { $count } oyuncudan fazlası.
 history-none = Bu kişinin { $scope ->
         [community] bu toplulukta
        *[global] genelde

@@ -312,10 +312,7 @@ impl Bot {
     }
 
     /// Runs `work` inside the unit of work so that an error (or a panic) undoes all of it.
-    pub(crate) fn all_or_nothing(
-        &self,
-        work: impl FnOnce() -> Result<Response, BotError>,
-    ) -> Result<Response, BotError> {
+    pub(crate) fn all_or_nothing<T>(&self, work: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError> {
         let savepoint = |sql: &str| -> Result<(), BotError> { Ok(self.store.conn()?.execute_batch(sql)?) };
         savepoint("SAVEPOINT work")?;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))

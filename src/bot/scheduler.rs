@@ -6,6 +6,13 @@
 //! it) is rolled back alone, recorded with its error in [`crate::store::schedule`], and after a few
 //! tries set aside — counted in `/metrics`, listed by `capabot scheduler list`, tried again after
 //! `capabot scheduler retry` — while every other item goes on.
+//!
+//! The items are run in batches of [`BATCH`]: one transaction a batch, each item inside it under a
+//! savepoint of its own, so that a failing item is rolled back to its savepoint alone (and its
+//! failure recorded in the same transaction) while the others' work stays; a thousand items then
+//! cost a few commits instead of a thousand (`docs/scale.md`). A batch whose transaction cannot
+//! commit (a full disk, a lost connection: nothing of it is saved) is run again one item a
+//! transaction, as before batches, so that the failure is the failing item's alone.
 
 use super::Bot;
 use super::commands::{challenge_target, color_word, game_scope, turn_of_fen};
@@ -16,6 +23,10 @@ use crate::rules::{DrawReason, Outcome, WinReason};
 use crate::store::{challenges, events, games, ladders, players, schedule, tournaments};
 use crate::t;
 use std::cell::RefCell;
+
+/// Items run in one unit of work ([`Bot::tick`]): enough that a tick of a thousand costs a few
+/// commits, few enough that a batch holds SQLite's one writer for milliseconds, not seconds.
+pub const BATCH: usize = 100;
 
 /// The kinds of scheduled items, as stored in `scheduler_failures.kind`.
 pub mod kind {
@@ -44,12 +55,67 @@ impl Bot {
                 return out;
             }
         };
-        for (kind, id) in items {
-            let r = self.run_item(kind, id, now);
+        for batch in items.chunks(BATCH) {
+            let r = match self.run_batch(batch, now) {
+                Some(r) => r,
+                // Nothing of the batch was saved: each item again in a unit of its own.
+                None => batch.iter().fold(Response::default(), |mut out, &(kind, id)| {
+                    let r = self.run_item(kind, id, now);
+                    out.queued |= r.queued;
+                    out.extend(r);
+                    out
+                }),
+            };
             out.queued |= r.queued;
             out.extend(r);
         }
         out
+    }
+
+    /// Runs `batch` in one unit of work, each item under its own savepoint: an item that fails is
+    /// rolled back alone and its failure recorded in the unit. `None` when the unit did not commit
+    /// (then nothing of it was saved).
+    fn run_batch(&self, batch: &[(&'static str, i64)], now: i64) -> Option<Response> {
+        // Kept from the unit's last run (PostgreSQL runs a unit again after a conflict).
+        let failed: RefCell<Vec<(&'static str, i64, String, bool)>> = RefCell::new(Vec::new());
+        let done = self.try_unit("scheduler", || {
+            failed.borrow_mut().clear();
+            let mut out = Response::default();
+            for &(kind, id) in batch {
+                match self.all_or_nothing(|| self.item(kind, id, now)) {
+                    Ok(r) => out.extend(r),
+                    Err(e) => {
+                        let error = match e {
+                            BotError::User(m) => m.render(self.config.lang),
+                            BotError::Internal(e) => e,
+                        };
+                        // Under a savepoint too: a failure to record it undoes only the record.
+                        let aside = self
+                            .all_or_nothing(|| Ok(schedule::record_failure(&*self.conn()?, kind, id, &error, now)?));
+                        match aside {
+                            Ok(aside) => failed.borrow_mut().push((kind, id, error, aside)),
+                            Err(e) => tracing::error!(
+                                kind,
+                                item = id,
+                                "scheduled item failed ({error}) and cannot be recorded: {e:?}"
+                            ),
+                        }
+                    }
+                }
+            }
+            out
+        });
+        let r = done.ok()?;
+        for (kind, id, error, aside) in failed.into_inner() {
+            metrics::counter!("capabot_scheduler_item_failures_total", "kind" => kind).increment(1);
+            if aside {
+                metrics::counter!("capabot_scheduler_set_aside_total", "kind" => kind).increment(1);
+                tracing::error!(kind, item = id, "scheduled item set aside after repeated failures: {error}");
+            } else {
+                tracing::warn!(kind, item = id, "scheduled item failed, tried again later: {error}");
+            }
+        }
+        Some(r)
     }
 
     /// Every item due now, in a fixed order (those set aside left out). Read outside any unit.
@@ -74,8 +140,9 @@ impl Bot {
         Ok(items)
     }
 
-    /// Runs one item in its own unit of work; a failure is recorded (in a unit of its own) and
-    /// after [`schedule::SET_ASIDE_AFTER`] tries the item is set aside.
+    /// Runs one item in its own unit of work (a batch that could not commit, item by item); a
+    /// failure is recorded (in a unit of its own) and after [`schedule::SET_ASIDE_AFTER`] tries
+    /// the item is set aside.
     fn run_item(&self, kind: &'static str, id: i64, now: i64) -> Response {
         let failed: RefCell<Option<String>> = RefCell::new(None);
         let done = self.try_unit(kind, || {

@@ -29,6 +29,11 @@ pub const MAX_VOLATILITY: f64 = 0.1;
 pub const TAU: f64 = 0.75;
 /// A rating whose deviation is above this is provisional.
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+/// Glicko-2's scale: a rating's deviation on the familiar scale is this times Glicko-2's φ.
+pub const GLICKO2_SCALE: f64 = 173.7178;
+/// The idle periods after which a rating that is still established is taken to stay so for ever
+/// ([`Rating::provisional_from`]): 100,000 periods of five days are over a thousand years.
+pub const MAX_IDLE_PERIODS: i64 = 100_000;
 /// Length of one rating period, in seconds: an idle player's RD grows once per whole period.
 pub const RATING_PERIOD_SECS: i64 = 5 * 24 * 60 * 60;
 
@@ -104,6 +109,33 @@ impl Rating {
             r.deviation = (decay_deviation(&half).deviation * 2.0).min(MAX_DEVIATION);
         }
         r
+    }
+
+    /// The first time at which this rating, left alone after a last rated game at `last_game_at`,
+    /// is provisional ([`Rating::at`] at that time and after is, before it is not): `i64::MIN`
+    /// when it is provisional already, `i64::MAX` when it never becomes so (no game yet, or not
+    /// within [`MAX_IDLE_PERIODS`]). Stored with each rating so that the established players at a
+    /// time are an index range (`ratings.provisional_at`, migration 15, which computes it in SQL
+    /// the same way).
+    ///
+    /// Each idle period makes the deviation `hypot(deviation, GLICKO2_SCALE × volatility)` (see
+    /// [`Rating::after_idle_periods`]), so after k periods its square is deviation² +
+    /// k·(GLICKO2_SCALE × volatility)²: provisional from the smallest k with that above
+    /// [`PROVISIONAL_DEVIATION`]².
+    pub fn provisional_from(self, last_game_at: Option<i64>) -> i64 {
+        if self.is_provisional() {
+            return i64::MIN;
+        }
+        let Some(last) = last_game_at else {
+            return i64::MAX;
+        };
+        let step = GLICKO2_SCALE * self.volatility;
+        let idle = (PROVISIONAL_DEVIATION * PROVISIONAL_DEVIATION - self.deviation * self.deviation) / (step * step);
+        if idle.is_nan() || idle >= MAX_IDLE_PERIODS as f64 {
+            return i64::MAX;
+        }
+        let periods = idle as i64 + 1;
+        last.saturating_add(periods * RATING_PERIOD_SECS)
     }
 
     /// This rating at time `now` for a player whose last rated game was at `last_game_at`
@@ -238,6 +270,33 @@ mod tests {
         let (after_fresh, _) = rate_game(fresh, opp, Score::Win, 365 * DAY);
         let (after_idle, _) = rate_game(idle, opp, Score::Win, 365 * DAY);
         assert!(after_idle.rating - 1700.0 > after_fresh.rating - 1700.0);
+    }
+
+    /// The time `provisional_from` computes is where `at` turns provisional, for ratings across
+    /// the range play gives (deviation 45 to 110, volatility 0.01 to 0.1), and the edges.
+    #[test]
+    fn provisional_from_is_where_the_decayed_rating_turns_provisional() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(45);
+        let last = 1_000_000;
+        for _ in 0..2_000 {
+            let r = Rating {
+                rating: 1500.0,
+                deviation: rng.random_range(MIN_DEVIATION..=PROVISIONAL_DEVIATION),
+                volatility: rng.random_range(0.01..=MAX_VOLATILITY),
+            };
+            let from = r.provisional_from(Some(last));
+            assert!(from > last && from < i64::MAX, "{r:?}: {from}");
+            assert!(!r.at(Some(last), from - 1).is_provisional(), "{r:?}: provisional before {from}");
+            assert!(r.at(Some(last), from).is_provisional(), "{r:?}: not provisional at {from}");
+        }
+        let exactly = Rating { rating: 1500.0, deviation: PROVISIONAL_DEVIATION, volatility: 0.06 };
+        assert_eq!(exactly.provisional_from(Some(last)), last + RATING_PERIOD_SECS);
+        assert_eq!(Rating::new().provisional_from(Some(last)), i64::MIN);
+        let settled = Rating { rating: 1500.0, deviation: 60.0, volatility: 0.06 };
+        assert_eq!(settled.provisional_from(None), i64::MAX, "no game: `at` never decays it");
+        let frozen = Rating { volatility: 1e-6, ..settled };
+        assert_eq!(frozen.provisional_from(Some(last)), i64::MAX);
     }
 
     #[test]

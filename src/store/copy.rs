@@ -6,10 +6,11 @@
 //!
 //! The tables and their columns are read from the target's catalogue, so a table added by a later
 //! migration is copied without a change here (`tests/pg/schema.rs` keeps the two schemas equal).
-//! Each table is read into memory whole: fine for a bot's database (a few hundred megabytes at the
-//! most), and simpler than a streaming copy.
+//! Each table is read row by row as it is written into the target (`Connection::for_each_row`), so
+//! the copy's memory does not grow with the database (a million games' tables are gigabytes), with
+//! its progress told every [`PROGRESS_EVERY`] rows.
 
-use super::sql::{Column, Connection, Dialect, params};
+use super::sql::{Connection, Dialect, params};
 use super::{Result, Store, StoreError};
 
 /// What a copy did.
@@ -54,15 +55,27 @@ pub fn copy_reporting(
         progress(&format!("copying {table}…"));
         let columns = columns_of(&target, table)?;
         let list = columns.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ");
-        let rows = source.query_all(&format!("SELECT {list} FROM {table}"), (), |r| {
-            (0..columns.len()).map(|i| r.column(i).map(Column::into_owned)).collect::<super::sql::Result<Vec<_>>>()
-        })?;
         let slots = (1..=columns.len()).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
         let insert = format!("INSERT INTO {table} ({list}) VALUES ({slots})");
-        for row in &rows {
-            let values: Vec<_> = row.iter().map(super::sql::ToSql::to_value).collect();
-            target.execute(&insert, values).map_err(|e| StoreError::Corrupt(format!("copying {table}: {e}")))?;
-        }
+        let total: i64 = source.query_row(&format!("SELECT count(*) FROM {table}"), (), |r| r.get(0))?;
+        let (started, mut rows) = (std::time::Instant::now(), 0usize);
+        let mut failed = None;
+        source
+            .for_each_row(&format!("SELECT {list} FROM {table}"), (), |r| {
+                let row = (0..columns.len()).map(|i| r.column(i)).collect::<super::sql::Result<Vec<_>>>()?;
+                let values: Vec<_> = row.iter().map(super::sql::ToSql::to_value).collect();
+                if let Err(e) = target.execute(&insert, values) {
+                    failed = Some(StoreError::Corrupt(format!("copying {table}: {e}")));
+                    return Err(super::sql::Error::NoRows);
+                }
+                rows += 1;
+                if rows.is_multiple_of(PROGRESS_EVERY) {
+                    let rate = rows as f64 / started.elapsed().as_secs_f64().max(1e-9);
+                    progress(&format!("copying {table}: {rows} of {total} rows ({rate:.0} a second)"));
+                }
+                Ok(())
+            })
+            .map_err(|e| failed.take().unwrap_or(StoreError::Db(e)))?;
         for (column, _) in columns.iter().filter(|(_, identity)| *identity) {
             // The next id handed out comes after the copied ones.
             target.query_row(
@@ -74,11 +87,11 @@ pub fn copy_reporting(
             )?;
         }
         let copied: i64 = target.query_row(&format!("SELECT count(*) FROM {table}"), (), |r| r.get(0))?;
-        if copied != rows.len() as i64 {
-            return Err(StoreError::Corrupt(format!("{table}: {} rows read, {copied} in the target", rows.len())));
+        if copied != rows as i64 {
+            return Err(StoreError::Corrupt(format!("{table}: {rows} rows read, {copied} in the target")));
         }
-        progress(&format!("copied {table}: {} rows", rows.len()));
-        report.tables.push((table.clone(), rows.len()));
+        progress(&format!("copied {table}: {rows} rows in {:.1} s", started.elapsed().as_secs_f64()));
+        report.tables.push((table.clone(), rows));
     }
     let games: Vec<i64> = target.query_all("SELECT id FROM games ORDER BY id", (), |r| r.get(0))?;
     for (i, id) in games.iter().enumerate() {
@@ -93,6 +106,9 @@ pub fn copy_reporting(
     unit.commit()?;
     Ok(report)
 }
+
+/// Rows between two progress lines while a table is copied.
+pub const PROGRESS_EVERY: usize = 100_000;
 
 fn refused(why: &str) -> StoreError {
     StoreError::Refused(why.to_owned())

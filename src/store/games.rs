@@ -365,27 +365,143 @@ pub fn open_ai_games(conn: &Connection, player: PlayerId) -> Result<(usize, usiz
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveRow {
     pub ply: u32,
-    pub typed: String,
-    pub san: String,
+    /// In coordinates, as [`crate::notation::uci::write`] writes it.
     pub uci: String,
     pub played_at: i64,
 }
 
 /// The moves of a game in order.
+///
+/// A game's moves are one row of `game_moves` (migration 15, `docs/scale.md`): the moves in
+/// coordinates separated by spaces, and their times as [`encode_times`] writes them.
 pub fn moves(conn: &Connection, id: GameId) -> Result<Vec<MoveRow>> {
-    let mut st =
-        conn.prepare_cached("SELECT ply, typed, san, uci, played_at FROM moves WHERE game_id = ?1 ORDER BY ply")?;
-    let rows = st.query_map([id], |r| {
-        Ok(MoveRow { ply: r.get(0)?, typed: r.get(1)?, san: r.get(2)?, uci: r.get(3)?, played_at: r.get(4)? })
-    })?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    let Some((uci, times)) = stored_moves(conn, id)? else {
+        return Ok(Vec::new());
+    };
+    let times = decode_times(&times).ok_or_else(|| corrupt_moves(id, "their times do not decode"))?;
+    let moves: Vec<&str> = uci.split(' ').collect();
+    if moves.len() != times.len() {
+        return Err(corrupt_moves(id, &format!("{} moves but {} times", moves.len(), times.len())));
+    }
+    Ok(moves
+        .into_iter()
+        .zip(times)
+        .enumerate()
+        .map(|(i, (uci, played_at))| MoveRow { ply: i as u32 + 1, uci: uci.to_owned(), played_at })
+        .collect())
+}
+
+fn corrupt_moves(id: GameId, why: &str) -> super::StoreError {
+    super::StoreError::Corrupt(format!("game {id}: the stored moves are unreadable: {why}"))
+}
+
+/// A game's row of `game_moves`, if it has moves: (moves, times).
+fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<(String, Vec<u8>)>> {
+    Ok(conn
+        .prepare_cached("SELECT uci, times FROM game_moves WHERE game_id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// Writes a game's moves (none: the row goes).
+fn store_moves(conn: &Connection, id: GameId, moves: &[MoveRow]) -> Result<()> {
+    if moves.is_empty() {
+        conn.execute("DELETE FROM game_moves WHERE game_id = ?1", [id])?;
+        return Ok(());
+    }
+    let uci = moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>().join(" ");
+    let times = encode_times(&moves.iter().map(|m| m.played_at).collect::<Vec<_>>());
+    conn.prepare_cached(
+        "INSERT INTO game_moves (game_id, uci, times) VALUES (?1, ?2, ?3)
+         ON CONFLICT (game_id) DO UPDATE SET uci = excluded.uci, times = excluded.times",
+    )?
+    .execute(params![id, uci, times])?;
+    Ok(())
+}
+
+/// Appends one move to a game's stored moves.
+fn append_move(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<()> {
+    if uci.is_empty() || uci.contains(' ') {
+        return Err(super::StoreError::Refused(format!("no move in coordinates: {uci:?}")));
+    }
+    let mut all = moves(conn, id)?;
+    all.push(MoveRow { ply: all.len() as u32 + 1, uci: uci.to_owned(), played_at: at });
+    store_moves(conn, id, &all)
+}
+
+/// Times as stored in `game_moves.times`: each the seconds since the one before (the first since
+/// 0), zigzag-encoded (0, -1, 1, -2, … as 0, 1, 2, 3, …: a clock set back stays small) as
+/// little-endian base-128 varints (seven bits a byte, the high bit on every byte but the last).
+/// A move a day later takes 3 bytes, a minute later 1 or 2.
+pub fn encode_times(times: &[i64]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(times.len() * 3);
+    let mut before = 0i64;
+    for &t in times {
+        let delta = t.wrapping_sub(before);
+        before = t;
+        let mut z = ((delta << 1) ^ (delta >> 63)) as u64;
+        while z >= 0x80 {
+            out.push((z as u8 & 0x7f) | 0x80);
+            z >>= 7;
+        }
+        out.push(z as u8);
+    }
+    out
+}
+
+/// The times [`encode_times`] wrote; `None` for bytes it cannot have written.
+pub fn decode_times(bytes: &[u8]) -> Option<Vec<i64>> {
+    let mut out = Vec::new();
+    let (mut before, mut z, mut shift) = (0i64, 0u64, 0u32);
+    for &b in bytes {
+        if shift > 63 || (shift == 63 && b & 0x7e != 0) {
+            return None;
+        }
+        z |= u64::from(b & 0x7f).checked_shl(shift)?;
+        if b & 0x80 != 0 {
+            shift += 7;
+            continue;
+        }
+        let delta = ((z >> 1) as i64) ^ -((z & 1) as i64);
+        before = before.wrapping_add(delta);
+        out.push(before);
+        (z, shift) = (0, 0);
+    }
+    (shift == 0).then_some(out)
+}
+
+/// Migration 15 on SQLite: the rows of the old `moves` table (renamed `moves_v14` by the
+/// migration's SQL) become one row of `game_moves` a game, and the old table goes. PostgreSQL's
+/// V15 does the same in SQL.
+pub fn migrate_moves(tx: &rusqlite::Connection) -> rusqlite::Result<()> {
+    let mut read = tx.prepare("SELECT game_id, uci, played_at FROM moves_v14 ORDER BY game_id, ply")?;
+    let mut write = tx.prepare("INSERT INTO game_moves (game_id, uci, times) VALUES (?1, ?2, ?3)")?;
+    let mut rows = read.query(())?;
+    let mut game: Option<(i64, String, Vec<i64>)> = None;
+    let mut flush = |g: Option<(i64, String, Vec<i64>)>| match g {
+        Some((id, uci, times)) => write.execute(rusqlite::params![id, uci, encode_times(&times)]).map(drop),
+        None => Ok(()),
+    };
+    while let Some(row) = rows.next()? {
+        let (id, uci, at): (i64, String, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        if let Some((_, moves, times)) = game.as_mut().filter(|(g, ..)| *g == id) {
+            moves.push(' ');
+            moves.push_str(&uci);
+            times.push(at);
+        } else {
+            flush(game.replace((id, uci, vec![at])))?;
+        }
+    }
+    flush(game)?;
+    drop(rows);
+    drop(read);
+    tx.execute_batch("DROP TABLE moves_v14")
 }
 
 /// A move to store, with the game state after it.
 #[derive(Clone, Debug)]
 pub struct MoveUpdate<'a> {
-    pub typed: &'a str,
-    pub san: &'a str,
+    /// In coordinates ([`crate::notation::uci::write`]).
     pub uci: &'a str,
     pub fen_after: &'a str,
     pub deadline: Option<i64>,
@@ -437,8 +553,7 @@ pub fn apply_move(
     if n != 1 {
         return Ok(false);
     }
-    tx.prepare_cached("INSERT INTO moves (game_id, ply, typed, san, uci, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)")?
-        .execute(params![id, expected_ply + 1, m.typed, m.san, m.uci, now])?;
+    append_move(&tx, id, m.uci, now)?;
     offers::clear(&tx, id)?;
     if m.outcome.is_some() {
         run_end_hook(&tx, id, on_end)?;
@@ -467,16 +582,19 @@ pub fn create_played(
     if !moves.is_empty() && g.status != Status::Active {
         return Err(super::StoreError::Refused("only an active game has moves to store".into()));
     }
+    if moves.iter().any(|m| m.uci.is_empty() || m.uci.contains(' ')) {
+        return Err(super::StoreError::Refused("a move in coordinates each".into()));
+    }
     let tx = super::immediate(conn)?;
     let first = times.first().copied().unwrap_or_default();
     let id = create(&tx, g, first)?;
-    let mut insert = tx.prepare_cached(
-        "INSERT INTO moves (game_id, ply, typed, san, uci, played_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-    )?;
-    for (i, (m, at)) in moves.iter().zip(times).enumerate() {
-        insert.execute(params![id, i as u32 + 1, m.typed, m.san, m.uci, at])?;
-    }
-    drop(insert);
+    let rows: Vec<MoveRow> = moves
+        .iter()
+        .zip(times)
+        .enumerate()
+        .map(|(i, (m, &played_at))| MoveRow { ply: i as u32 + 1, uci: m.uci.to_owned(), played_at })
+        .collect();
+    store_moves(&tx, id, &rows)?;
     if let (Some(last), Some(at)) = (moves.last(), times.last()) {
         let (status, result, term, deadline, remind) = match last.outcome {
             Some(o) => {
@@ -571,7 +689,9 @@ pub fn take_back(
     if n != 1 {
         return Ok(false);
     }
-    tx.execute("DELETE FROM moves WHERE game_id = ?1 AND ply > ?2", params![id, new_ply])?;
+    let mut kept = moves(&tx, id)?;
+    kept.truncate(new_ply as usize);
+    store_moves(&tx, id, &kept)?;
     offers::clear(&tx, id)?;
     tx.commit()?;
     Ok(true)
@@ -860,15 +980,13 @@ mod tests {
     /// going and for one its last move ends (the end hook run once, inside).
     fn a_game_stored_played_is_the_game_played_move_by_move(store: &Store) {
         let c = store.conn().unwrap();
-        let mate = [("f3", "f2f3", "f1"), ("e5", "e7e5", "f2"), ("g4", "g2g4", "f3"), ("Qh4#", "d8h4", "f4")];
+        let mate = [("f2f3", "f1"), ("e7e5", "f2"), ("g2g4", "f3"), ("d8h4", "f4")];
         for ends in [false, true] {
             let plies = if ends { 4 } else { 3 };
             let updates: Vec<MoveUpdate<'_>> = mate[..plies]
                 .iter()
                 .enumerate()
-                .map(|(i, (san, uci, fen))| MoveUpdate {
-                    typed: san,
-                    san,
+                .map(|(i, (uci, fen))| MoveUpdate {
                     uci,
                     fen_after: fen,
                     deadline: Some(1000 + i as i64),
@@ -908,15 +1026,7 @@ mod tests {
         let fen = "start";
         let ng = chess_game(&c, "c", Status::Active);
         let id = create(&c, &ng, 0).unwrap();
-        let m = MoveUpdate {
-            typed: "e4",
-            san: "e4",
-            uci: "e2e4",
-            fen_after: "after",
-            deadline: None,
-            remind_at: None,
-            outcome: None,
-        };
+        let m = MoveUpdate { uci: "e2e4", fen_after: "after", deadline: None, remind_at: None, outcome: None };
         assert!(apply_move(&c, id, 0, &m, 1, &mut no_end_hook).unwrap());
         assert!(!apply_move(&c, id, 0, &m, 1, &mut no_end_hook).unwrap());
         let g = get(&c, id).unwrap().unwrap();

@@ -53,6 +53,10 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
         M::up(include_str!("../../migrations/0012_scheduler_items.sql")),
         M::up(include_str!("../../migrations/0013_analyses.sql")),
         M::up(include_str!("../../migrations/0014_web.sql")),
+        // The SQL renames `moves`; the hook copies its rows, one row a game, and drops it.
+        M::up_with_hook(include_str!("../../migrations/0015_scale.sql"), |tx: &rusqlite::Transaction<'_>| {
+            Ok(games::migrate_moves(tx)?)
+        }),
         M::up(include_str!("../../migrations/0016_recent_games.sql")),
     ])
 });
@@ -726,6 +730,99 @@ mod tests {
         drop(store);
         // Its connections all closed, the log is gone.
         assert!(!dir.path().join("t.db-wal").exists(), "the checkpoint thread outlived its store");
+    }
+
+    /// Rows as a version-14 database holds them: a game with three moves (stored out of order,
+    /// the clock set back once), a game without moves, and ratings established, provisional, and
+    /// without a game.
+    const V14_ROWS: &str = "
+        INSERT INTO players (id, name, is_ai, created_at) VALUES (1, 'a', 0, 0), (2, 'b', 0, 0);
+        INSERT INTO games (id, platform, chat_id, variant, start_fen, white_id, black_id, status, fen, ply,
+            created_at, updated_at)
+          VALUES (1, 't', 'c', 'chess', 'start', 1, 2, 'active', 'x', 3, 0, 0),
+                 (2, 't', 'c', 'chess', 'start', 1, 2, 'active', 'start', 0, 0, 0);
+        INSERT INTO moves (game_id, ply, typed, san, uci, played_at)
+          VALUES (1, 1, 'e4', 'e4', 'e2e4', 1800000000), (1, 3, 'Nf3', 'Nf3', 'g1f3', 1800086400),
+                 (1, 2, 'e5', 'e5', 'e7e5', 1799999990);
+        INSERT INTO ratings (player_id, scope, variant, rating, deviation, volatility, games, wins, draws, losses,
+            last_game_at)
+          VALUES (1, '', 'chess', 1600, 60, 0.06, 30, 10, 10, 10, 1000),
+                 (2, '', 'chess', 1400, 300, 0.09, 1, 0, 0, 1, 1000),
+                 (1, '', 'atomic', 1500, 80, 0.05, 3, 1, 1, 1, NULL);";
+
+    /// What migration 15 must have made of [`V14_ROWS`].
+    fn v14_rows_migrated(store: &Store) {
+        use crate::community::rating::Rating;
+        let conn = store.conn().unwrap();
+        let moves = games::moves(&conn, 1).unwrap();
+        let expected = [(1, "e2e4", 1_800_000_000), (2, "e7e5", 1_799_999_990), (3, "g1f3", 1_800_086_400)];
+        let got: Vec<(u32, &str, i64)> = moves.iter().map(|m| (m.ply, m.uci.as_str(), m.played_at)).collect();
+        assert_eq!(got, expected);
+        assert!(games::moves(&conn, 2).unwrap().is_empty());
+        let rows: i64 = conn.query_row("SELECT count(*) FROM game_moves", (), |r| r.get(0)).unwrap();
+        assert_eq!(rows, 1, "one row a game with moves");
+        let view: Vec<(i64, i64, String)> = conn
+            .query_all("SELECT game_id, ply, uci FROM moves ORDER BY game_id, ply", (), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!(view, expected.map(|(p, u, _)| (1, i64::from(p), u.to_string())));
+        for (player, variant, rating, deviation, volatility, last) in [
+            (1, "chess", 1600.0, 60.0, 0.06, Some(1000)),
+            (2, "chess", 1400.0, 300.0, 0.09, Some(1000)),
+            (1, "atomic", 1500.0, 80.0, 0.05, None),
+        ] {
+            let at: i64 = conn
+                .query_row(
+                    "SELECT provisional_at FROM ratings WHERE player_id = ?1 AND variant = ?2",
+                    sql::params![player, variant],
+                    |r| r.get(0),
+                )
+                .unwrap();
+            assert_eq!(at, Rating { rating, deviation, volatility }.provisional_from(last), "{player} {variant}");
+        }
+        // The migrated game goes on: a move appended after the migrated ones.
+        let m = games::MoveUpdate { uci: "b8c6", fen_after: "y", deadline: None, remind_at: None, outcome: None };
+        assert!(games::apply_move(&conn, 1, 3, &m, 1_800_100_000, &mut games::no_end_hook).unwrap());
+        assert_eq!(games::moves(&conn, 1).unwrap().last().map(|m| (m.ply, m.played_at)), Some((4, 1_800_100_000)));
+    }
+
+    #[test]
+    fn migration_15_keeps_a_version_14_databases_moves_and_rates_its_ratings() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v14.db");
+        let mut conn = open_connection(&path).unwrap();
+        MIGRATIONS.to_version(&mut conn, 14).unwrap();
+        conn.execute_batch(V14_ROWS).unwrap();
+        drop(conn);
+        v14_rows_migrated(&Store::open(&path).unwrap());
+    }
+
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn migration_15_keeps_a_version_14_databases_moves_and_rates_its_ratings_on_postgres() {
+        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        let database = server.create_database().unwrap();
+        let mut client = database.connect().unwrap();
+        let mut runner = postgres::runner().unwrap();
+        runner = runner.set_target(refinery::Target::Version(14));
+        runner.run(&mut client).unwrap();
+        client.batch_execute(V14_ROWS).unwrap();
+        drop(client);
+        v14_rows_migrated(&Store::open_postgres(&database.url(), 2).unwrap());
+    }
+
+    #[test]
+    fn times_round_trip_and_bad_bytes_are_refused() {
+        for times in [vec![], vec![0], vec![1_800_000_000, 1_799_999_000, 1_800_086_400, i64::MAX, i64::MIN, -5]] {
+            let bytes = games::encode_times(&times);
+            assert_eq!(games::decode_times(&bytes), Some(times.clone()));
+        }
+        // A day between moves takes three bytes.
+        assert_eq!(games::encode_times(&[0, 86_400]).len(), 1 + 3);
+        assert_eq!(games::decode_times(&[0x80]), None, "a varint cut short");
+        assert_eq!(games::decode_times(&[0xff; 11]), None, "a varint too long");
+        assert_eq!(games::decode_times(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]), None);
     }
 
     /// PostgreSQL's counterpart of the test above: every migration applied and recorded once, the

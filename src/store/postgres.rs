@@ -33,6 +33,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V12__scheduler_items", include_str!("../../migrations/postgres/V12__scheduler_items.sql")),
     ("V13__analyses", include_str!("../../migrations/postgres/V13__analyses.sql")),
     ("V14__web", include_str!("../../migrations/postgres/V14__web.sql")),
+    ("V15__scale", include_str!("../../migrations/postgres/V15__scale.sql")),
     ("V16__recent_games", include_str!("../../migrations/postgres/V16__recent_games.sql")),
 ];
 

@@ -107,11 +107,12 @@ pub fn get_or_new(conn: &Connection, player: PlayerId, scope: &Scope, variant: &
 pub fn upsert(conn: &Connection, scope: &Scope, variant: &str, r: &PlayerRating) -> Result<()> {
     conn.execute(
         &format!(
-            "INSERT INTO ratings (scope, variant, {COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            "INSERT INTO ratings (scope, variant, {COLUMNS}, provisional_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
              ON CONFLICT (scope, variant, player_id) DO UPDATE SET rating = excluded.rating,
                deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,
                wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
-               last_game_at = excluded.last_game_at"
+               last_game_at = excluded.last_game_at, provisional_at = excluded.provisional_at"
         ),
         params![
             scope.key(),
@@ -124,7 +125,8 @@ pub fn upsert(conn: &Connection, scope: &Scope, variant: &str, r: &PlayerRating)
             r.wins,
             r.draws,
             r.losses,
-            r.last_game_at
+            r.last_game_at,
+            r.rating.provisional_from(r.last_game_at)
         ],
     )?;
     Ok(())
@@ -197,14 +199,40 @@ pub struct Leaderboard {
     /// The provisional players with the most games, at most the requested number.
     pub provisional: Vec<Standing>,
     /// The asker's own row wherever it is (also when it is in `top`), if they have played here.
+    /// Its place is `None` when provisional, and also when it is below place [`MAX_COUNTED`]
+    /// (then [`Leaderboard::me_below_counted`]).
     pub me: Option<Standing>,
-    /// Established players in all.
+    /// Established players in all, counted up to [`MAX_COUNTED`] (see [`Leaderboard::more`]).
     pub established: u32,
+    /// There are more than [`MAX_COUNTED`] established players (`established` is then that).
+    pub more: bool,
+    /// The asker is established but below place [`MAX_COUNTED`].
+    pub me_below_counted: bool,
 }
+
+/// How far a leaderboard counts established players and places: a count walks an index entry
+/// by entry (about 0.1 µs each), so counting stops here (1 ms or so) and a larger board says
+/// "more than 10,000" (`docs/scale.md`).
+pub const MAX_COUNTED: u32 = 10_000;
+
+/// Players of one kind (established or provisional) that a leaderboard reads whole and sorts
+/// rather than walk an index in rating or game order past the other kind's rows.
+const SORTED_WHOLE: u32 = 1_000;
+
+const STANDING: &str = "SELECT r.player_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.draws, r.losses,
+                r.last_game_at, p.name
+         FROM ratings r JOIN players p ON p.id = r.player_id";
 
 /// The leaderboard of a scope and variant at time `now` (deviations grow with inactivity, so a
 /// player who stops playing becomes provisional again and leaves the ranking). `limit` is capped at
 /// [`MAX_LEADERBOARD`].
+///
+/// Every part reads a bounded part of an index (`docs/scale.md`): the established and the
+/// provisional players are counted within `ratings_established` up to [`MAX_COUNTED`]; the best
+/// established players are read whole from there and sorted when there are few
+/// ([`SORTED_WHOLE`]), else found walking `ratings_best` in rating order skipping provisional
+/// rows; the provisional with the most games likewise (`ratings_busiest`); the players above the
+/// asker are counted up to [`MAX_COUNTED`].
 pub fn leaderboard(
     conn: &Connection,
     scope: &Scope,
@@ -213,43 +241,114 @@ pub fn leaderboard(
     me: Option<PlayerId>,
     now: i64,
 ) -> Result<Leaderboard> {
-    let limit = limit.min(MAX_LEADERBOARD);
-    let mut stmt = conn.prepare_cached(
-        "SELECT r.player_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.draws, r.losses,
-                r.last_game_at, p.name
-         FROM ratings r JOIN players p ON p.id = r.player_id
-         WHERE r.scope = ?1 AND r.variant = ?2",
-    )?;
-    let rows = stmt.query_map(params![scope.key(), variant], |r| Ok((from_row(r)?, r.get::<String>(9)?)))?;
-    let (mut established, mut provisional) = (Vec::new(), Vec::new());
-    for row in rows {
-        let (record, name) = row?;
-        let current = record.rating_at(now);
-        let s = Standing { place: None, name, current, record };
-        if current.is_provisional() { provisional.push(s) } else { established.push(s) }
-    }
-    established.sort_by(|a, b| {
-        b.current
-            .rating
-            .total_cmp(&a.current.rating)
-            .then(b.record.games.cmp(&a.record.games))
-            .then(a.name.cmp(&b.name))
-    });
-    provisional.sort_by(|a, b| {
-        b.record
-            .games
-            .cmp(&a.record.games)
-            .then(b.current.rating.total_cmp(&a.current.rating))
-            .then(a.name.cmp(&b.name))
-    });
-    for (i, s) in established.iter_mut().enumerate() {
+    leaderboard_counting(conn, scope, variant, limit, me, now, MAX_COUNTED, SORTED_WHOLE)
+}
+
+/// [`leaderboard`], counting up to `max_counted` and sorting up to `sorted_whole` (a test's small
+/// board stands for a large one).
+#[allow(clippy::too_many_arguments)]
+fn leaderboard_counting(
+    conn: &Connection,
+    scope: &Scope,
+    variant: &str,
+    limit: usize,
+    me: Option<PlayerId>,
+    now: i64,
+    max_counted: u32,
+    sorted_whole: u32,
+) -> Result<Leaderboard> {
+    let limit = limit.min(MAX_LEADERBOARD) as i64;
+    let key = scope.key();
+    let standings = |sql: &str, params: &[&dyn crate::store::sql::ToSql]| -> Result<Vec<Standing>> {
+        let mut stmt = conn.prepare_cached(&format!("{STANDING} {sql}"))?;
+        let rows = stmt.query_map(params, |r| {
+            let record = from_row(r)?;
+            let current = record.rating_at(now);
+            Ok(Standing { place: None, name: r.get(9)?, current, record })
+        })?;
+        Ok(rows.collect::<crate::store::sql::Result<Vec<_>>>()?)
+    };
+    let counted = |sql: &str, params: &[&dyn crate::store::sql::ToSql]| -> Result<u32> {
+        let n: i64 = conn.query_row(
+            &format!("SELECT count(*) FROM (SELECT 1 FROM ratings r WHERE {sql} LIMIT {}) AS c", max_counted + 1),
+            params,
+            |r| r.get(0),
+        )?;
+        Ok(n as u32)
+    };
+    let in_scope = "r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3";
+    let established = counted(in_scope, params![key, variant, now])?;
+    let provisionals =
+        counted("r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3", params![key, variant, now])?;
+    // Each list is read the cheaper way: a few of its kind are read whole from their range of
+    // `ratings_established` and sorted; many are found walking the index in the list's order,
+    // skipping the other kind's rows. (The unary `+` keeps SQLite from the index it should not use.)
+    let mut top = if established <= sorted_whole {
+        standings(
+            "WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3
+             ORDER BY +r.rating DESC, r.games DESC, p.name LIMIT ?4",
+            params![key, variant, now, limit],
+        )?
+    } else {
+        standings(
+            "WHERE r.scope = ?1 AND r.variant = ?2 AND +r.provisional_at > ?3
+             ORDER BY r.rating DESC, r.games DESC, p.name LIMIT ?4",
+            params![key, variant, now, limit],
+        )?
+    };
+    for (i, s) in top.iter_mut().enumerate() {
         s.place = Some(i as u32 + 1);
     }
-    let mine = me.and_then(|id| established.iter().chain(&provisional).find(|s| s.record.player_id == id).cloned());
-    let count = established.len() as u32;
-    established.truncate(limit);
-    provisional.truncate(limit);
-    Ok(Leaderboard { top: established, provisional, me: mine, established: count })
+    let provisional = if provisionals <= sorted_whole {
+        standings(
+            "WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3
+             ORDER BY +r.games DESC, r.rating DESC, p.name LIMIT ?4",
+            params![key, variant, now, limit],
+        )?
+    } else {
+        standings(
+            "WHERE r.scope = ?1 AND r.variant = ?2 AND +r.provisional_at <= ?3
+             ORDER BY r.games DESC, r.rating DESC, p.name LIMIT ?4",
+            params![key, variant, now, limit],
+        )?
+    };
+    let more = established > max_counted;
+    let mut board = Leaderboard {
+        top,
+        provisional,
+        me: None,
+        established: established.min(max_counted),
+        more,
+        me_below_counted: false,
+    };
+    let Some(me) = me else { return Ok(board) };
+    if let Some(s) = board.top.iter().chain(&board.provisional).find(|s| s.record.player_id == me) {
+        board.me = Some(s.clone());
+        return Ok(board);
+    }
+    let Some(mut mine) =
+        standings("WHERE r.scope = ?1 AND r.variant = ?2 AND r.player_id = ?3", params![key, variant, me])?.pop()
+    else {
+        return Ok(board);
+    };
+    if mine.record.rating.provisional_from(mine.record.last_game_at) > now {
+        // Above the asker: a higher rating, or the same with more games, or the same with as many
+        // and a name first (the order of `top`).
+        let above = counted(
+            &format!(
+                "{in_scope} AND (r.rating > ?4 OR (r.rating = ?4 AND (r.games > ?5 OR (r.games = ?5
+                 AND (SELECT name FROM players WHERE id = r.player_id) < ?6))))"
+            ),
+            params![key, variant, now, mine.record.rating.rating, mine.record.games, mine.name],
+        )?;
+        if above < max_counted {
+            mine.place = Some(above + 1);
+        } else {
+            board.me_below_counted = true;
+        }
+    }
+    board.me = Some(mine);
+    Ok(board)
 }
 
 /// One point of a player's rating history.
@@ -302,6 +401,7 @@ mod tests {
         rate_stores_both_sides_and_history_in_the_callers_transaction,
         a_game_is_rated_once_per_scope,
         leaderboard_keeps_provisional_players_apart_and_finds_the_asker,
+        leaderboard_from_the_indexes_is_the_whole_scope_sorted,
         history_is_oldest_first_and_bounded,
     );
 
@@ -402,6 +502,109 @@ mod tests {
         let later = leaderboard(&conn, &scope, "chess", 10, None, 1000 + 2000 * RATING_PERIOD_SECS).unwrap();
         assert!(later.top.is_empty() && later.provisional.len() == 10 && later.me.is_none());
         assert!(leaderboard(&conn, &Scope::Global, "chess", 10, Some(ids[0]), 0).unwrap() == Leaderboard::default());
+    }
+
+    /// What `leaderboard` answered before migration 15, when it read every rating of the scope:
+    /// everyone classified by the deviation today, both lists sorted whole, places counted.
+    fn whole_scope_sorted(conn: &Connection, scope: &Scope, me: Option<PlayerId>, now: i64) -> Leaderboard {
+        let rows = conn
+            .query_all(
+                &format!(
+                    "SELECT {COLUMNS}, (SELECT name FROM players WHERE id = player_id) FROM ratings
+                     WHERE scope = ?1 AND variant = 'chess'"
+                ),
+                params![scope.key()],
+                |r| Ok((from_row(r)?, r.get::<String>(9)?)),
+            )
+            .unwrap();
+        let (mut established, mut provisional) = (Vec::new(), Vec::new());
+        for (record, name) in rows {
+            let current = record.rating_at(now);
+            let s = Standing { place: None, name, current, record };
+            if current.is_provisional() { provisional.push(s) } else { established.push(s) }
+        }
+        established.sort_by(|a, b| {
+            b.current
+                .rating
+                .total_cmp(&a.current.rating)
+                .then(b.record.games.cmp(&a.record.games))
+                .then(a.name.cmp(&b.name))
+        });
+        provisional.sort_by(|a, b| {
+            b.record
+                .games
+                .cmp(&a.record.games)
+                .then(b.current.rating.total_cmp(&a.current.rating))
+                .then(a.name.cmp(&b.name))
+        });
+        for (i, s) in established.iter_mut().enumerate() {
+            s.place = Some(i as u32 + 1);
+        }
+        let mine = me.and_then(|id| established.iter().chain(&provisional).find(|s| s.record.player_id == id).cloned());
+        let count = established.len() as u32;
+        established.truncate(10);
+        provisional.truncate(10);
+        Leaderboard {
+            top: established,
+            provisional,
+            me: mine,
+            established: count,
+            more: false,
+            me_below_counted: false,
+        }
+    }
+
+    /// The leaderboard read from the indexes (migration 15) is the one the whole scope sorted gives,
+    /// at times from the last games to years later (players turning provisional as they idle), for
+    /// every asker, with ties of rating and of games; and counting stops where it is told, with
+    /// the asker below it told so.
+    fn leaderboard_from_the_indexes_is_the_whole_scope_sorted(store: &Store) {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(45);
+        let conn = store.conn().unwrap();
+        let scope = Scope::community("discord", "big");
+        let ids: Vec<PlayerId> = (0..40).map(|i| player(&conn, &format!("p{i:02}"))).collect();
+        for &id in &ids {
+            let (wins, draws, losses) = (rng.random_range(0..4), rng.random_range(0..4), rng.random_range(0..4));
+            let r = PlayerRating {
+                // Few distinct ratings and game counts: ties are common.
+                rating: Rating {
+                    rating: 1400.0 + 25.0 * f64::from(rng.random_range(0..8)),
+                    deviation: rng.random_range(45.0..160.0),
+                    volatility: rng.random_range(0.04..0.09),
+                },
+                games: wins + draws + losses,
+                wins,
+                draws,
+                losses,
+                last_game_at: Some(rng.random_range(0..60) * DAY),
+                ..PlayerRating::new(id)
+            };
+            upsert(&conn, &scope, "chess", &r).unwrap();
+        }
+        // Another scope and another variant stay out of it.
+        rate(&conn, &Scope::Global, "chess", None, ids[0], ids[1], Score::Win, 0).unwrap();
+        rate(&conn, &scope, "atomic", None, ids[0], ids[1], Score::Win, 0).unwrap();
+        for now in [0, 30 * DAY, 60 * DAY, 200 * DAY, 800 * DAY, 5000 * DAY] {
+            for me in std::iter::once(None).chain(ids.iter().copied().map(Some)) {
+                let expected = whole_scope_sorted(&conn, &scope, me, now);
+                let board = leaderboard(&conn, &scope, "chess", 10, me, now).unwrap();
+                assert_eq!(board, expected, "at {now}, asked by {me:?}");
+                // Both lists found walking their indexes instead of sorting (a large board).
+                let walked = leaderboard_counting(&conn, &scope, "chess", 10, me, now, MAX_COUNTED, 0).unwrap();
+                assert_eq!(walked, expected, "walked, at {now}, asked by {me:?}");
+                // Counting up to 5, with the 3 best listed (a real board lists fewer than it counts).
+                let counted = leaderboard_counting(&conn, &scope, "chess", 3, me, now, 5, SORTED_WHOLE).unwrap();
+                assert_eq!(
+                    (counted.established, counted.more),
+                    (expected.established.min(5), expected.established > 5)
+                );
+                let place = expected.me.as_ref().and_then(|s| s.place);
+                assert_eq!(counted.me.as_ref().and_then(|s| s.place), place.filter(|&p| p <= 5), "at {now}, {me:?}");
+                assert_eq!(counted.me_below_counted, place.is_some_and(|p| p > 5), "at {now}, {me:?}");
+                assert_eq!(counted.top, expected.top[..expected.top.len().min(3)]);
+            }
+        }
     }
 
     fn history_is_oldest_first_and_bounded(store: &Store) {

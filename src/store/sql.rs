@@ -573,6 +573,18 @@ impl Connection {
         Ok(out)
     }
 
+    /// Runs a query and hands its rows to `f` in order, one at a time: on SQLite the rows are read
+    /// as `f` takes them, so a table of any size is gone through in constant memory (PostgreSQL's
+    /// driver reads the whole result first).
+    pub fn for_each_row(
+        &self,
+        sql: &str,
+        params: impl Params,
+        mut f: impl FnMut(&Row<'_>) -> Result<()>,
+    ) -> Result<()> {
+        self.each_row(sql, params, |row| f(row).map(|()| true))
+    }
+
     /// Runs a query and hands its rows to `f` in order, while `f` says to go on.
     fn each_row(&self, sql: &str, params: impl Params, mut f: impl FnMut(&Row<'_>) -> Result<bool>) -> Result<()> {
         let values = params.values();

@@ -61,15 +61,7 @@ fn ply_guard_under_threads_at_the_store_level() {
             std::thread::spawn(move || {
                 let store = open_store(&path);
                 let fen = format!("fen-{i}");
-                let m = games::MoveUpdate {
-                    typed: "x",
-                    san: "x",
-                    uci: "x",
-                    fen_after: &fen,
-                    deadline: None,
-                    remind_at: None,
-                    outcome: None,
-                };
+                let m = games::MoveUpdate { uci: "x", fen_after: &fen, deadline: None, remind_at: None, outcome: None };
                 barrier.wait();
                 // As every write in capabot, one unit of work: on PostgreSQL a writer that met
                 // another's change runs again, and then finds the ply taken.
@@ -220,5 +212,44 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     let later = tb.bot.tick().text();
     assert!(later.contains("#2"), "{later}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 2"), "finished");
+    assert!(tb.bot.scheduler_failures().unwrap().is_empty());
+}
+
+/// The scheduler runs its items in batches, one unit of work each with a savepoint per item; a
+/// batch whose unit cannot commit (nothing of it saved) is run again one item a unit, so that the
+/// failure is one item's alone. One failed commit: the batch's, and every game still ends on time
+/// in that tick with no failure recorded. Two: the batch's and then the first item's own, which
+/// is recorded and tried again at the next tick while the others end.
+#[test]
+fn a_scheduler_batch_that_cannot_commit_is_run_again_item_by_item() {
+    let tb = new_bot();
+    let start = |chats: [&str; 3]| {
+        for chat in chats {
+            tb.say_in(chat, &format!("w{chat}"), &format!("!challenge @b{chat} chess color:white days:1"));
+            tb.say_in(chat, &format!("b{chat}"), "!accept");
+        }
+    };
+    start(["a", "b", "c"]);
+    tb.clock.advance(2 * 86_400);
+    tb.bot.store().fail_next_commits(1);
+    let text = tb.bot.tick().text();
+    assert!(text.contains("#1") && text.contains("#2") && text.contains("#3"), "{text}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 3);
+    assert!(tb.bot.scheduler_failures().unwrap().is_empty());
+
+    start(["d", "e", "f"]);
+    tb.clock.advance(2 * 86_400);
+    tb.bot.store().fail_next_commits(2);
+    let text = tb.bot.tick().text();
+    assert!(text.contains("#5") && text.contains("#6"), "{text}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 4"), "active");
+    let failures = tb.bot.scheduler_failures().unwrap();
+    assert!(
+        matches!(&failures[..], [f] if f.kind == "timeout" && f.item_id == 4 && f.tries == 1 && f.last_error.contains("injected")),
+        "{failures:?}"
+    );
+    tb.bot.tick();
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 4"), "finished");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
 }

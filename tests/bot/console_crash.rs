@@ -188,9 +188,21 @@ fn sigkill_mid_script_loses_no_acknowledged_move() {
     let store = Store::open(&db).unwrap();
     assert_eq!(store.integrity_check().unwrap(), "ok");
     let conn = store.conn().unwrap();
-    let mut st = conn.prepare("SELECT game_id, ply, san FROM moves").unwrap();
-    let stored: Vec<(i64, i64, String)> =
-        st.query_map((), |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(|r| r.unwrap()).collect();
+    // The moves are stored in coordinates: each game plays `line`, so ply n is `line`'s n-th move.
+    let coordinates = [
+        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1", "b7b5", "a4b3", "d7d6",
+    ];
+    let mut st = conn.prepare("SELECT game_id, ply, uci FROM moves").unwrap();
+    let stored: Vec<(i64, i64, String)> = st
+        .query_map((), |r| Ok((r.get(0)?, r.get(1)?, r.get::<String>(2)?)))
+        .unwrap()
+        .map(|r| r.unwrap())
+        .map(|(game, ply, uci)| {
+            let k = ply as usize - 1;
+            assert_eq!(uci, coordinates[k], "game {game} ply {ply}");
+            (game, ply, line[k].to_string())
+        })
+        .collect();
     let set: HashSet<_> = stored.iter().cloned().collect();
     assert_eq!(set.len(), stored.len(), "a move stored twice");
     for a in &acks {

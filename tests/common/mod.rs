@@ -155,7 +155,7 @@ pub fn fingerprint(bot: &Bot) -> String {
         "players",
         "accounts",
         "games",
-        "moves",
+        "game_moves",
         "challenges",
         "offers",
         "chat_settings",

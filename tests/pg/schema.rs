@@ -333,7 +333,7 @@ fn a_change_on_one_side_only_is_caught() {
         ),
         ("ALTER TABLE games ALTER COLUMN id DROP IDENTITY", "games.id:"),
         ("ALTER TABLE outbox ALTER COLUMN state SET DEFAULT 'sent'", "outbox.state:"),
-        ("ALTER TABLE moves DROP CONSTRAINT moves_game_id_fkey", "moves: foreign keys"),
+        ("ALTER TABLE game_moves DROP CONSTRAINT game_moves_game_id_fkey", "game_moves: foreign keys"),
         ("ALTER TABLE ladders DROP CONSTRAINT ladders_platform_community_id_variant_key", "ladders: unique"),
         ("CREATE TABLE extra (id BIGINT)", "extra: only in PostgreSQL"),
     ] {

@@ -10,7 +10,7 @@ use capabot::bot::{Bot, BotConfig, Input, ManualClock, NoAi, Scope, UserRef};
 use capabot::community::ladder::LadderSettings;
 use capabot::community::rating::Score;
 use capabot::community::tournament::Outcome as TournamentOutcome;
-use capabot::notation::{fen, san, uci};
+use capabot::notation::{fen, uci};
 use capabot::rules::variant::CHESS;
 use capabot::rules::{Color, Game, Outcome, Position, WinReason};
 use capabot::store::games::{self, MoveUpdate, NewGame, Status};
@@ -58,8 +58,8 @@ impl Sizes {
 /// A random game played once and stored many times: its moves as the store keeps them.
 struct Template {
     start_fen: String,
-    /// (san, uci, fen after) of each ply.
-    plies: Vec<(String, String, String)>,
+    /// (uci, fen after) of each ply.
+    plies: Vec<(String, String)>,
     outcome: Option<Outcome>,
 }
 
@@ -74,9 +74,9 @@ fn templates(count: usize, seed: u64) -> Vec<Template> {
                 let pos = game.position().clone();
                 let moves = pos.legal_moves();
                 let mv = moves[rng.random_range(0..moves.len())];
-                let (s, u) = (san::write_plain(&pos, mv), uci::write(&pos, mv));
+                let u = uci::write(&pos, mv);
                 game.play(mv);
-                plies.push((s, u, fen::write(game.position())));
+                plies.push((u, fen::write(game.position())));
             }
             Template { start_fen: fen::write(&start), plies, outcome: game.outcome() }
         })
@@ -218,10 +218,10 @@ pub fn seed(store: &Store, sizes: &Sizes, now: i64, seed: u64, progress: &dyn Fn
                         .plies
                         .iter()
                         .enumerate()
-                        .map(|(p, (s, u, f))| {
+                        .map(|(p, (u, f))| {
                             let outcome = if p + 1 == last { tpl.outcome } else { None };
                             let deadline = Some(at + p as i64 + 3 * DAY);
-                            MoveUpdate { typed: s, san: s, uci: u, fen_after: f, deadline, remind_at: None, outcome }
+                            MoveUpdate { uci: u, fen_after: f, deadline, remind_at: None, outcome }
                         })
                         .collect();
                     let times: Vec<i64> = (0..last as i64).map(|p| at + p).collect();
@@ -271,15 +271,7 @@ pub fn seed(store: &Store, sizes: &Sizes, now: i64, seed: u64, progress: &dyn Fn
                     let deadline = Some(first + g as i64);
                     let updates: Vec<MoveUpdate<'_>> = tpl.plies[..n]
                         .iter()
-                        .map(|(s, u, f)| MoveUpdate {
-                            typed: s,
-                            san: s,
-                            uci: u,
-                            fen_after: f,
-                            deadline,
-                            remind_at: None,
-                            outcome: None,
-                        })
+                        .map(|(u, f)| MoveUpdate { uci: u, fen_after: f, deadline, remind_at: None, outcome: None })
                         .collect();
                     let g = new_game(&c, &chat, &tpl.start_fen, w, b, at);
                     games::create_played(&conn, &g, &updates, &vec![at; n], &mut games::no_end_hook)?;
@@ -414,7 +406,8 @@ pub fn finished_count(store: &Store) -> Result<i64, String> {
     conn.query_row("SELECT count(*) FROM games WHERE status = 'finished'", (), |r| r.get(0)).map_err(|e| e.to_string())
 }
 
-/// Bytes a finished game takes in a SQLite database: the `games` and `moves` tables and their
+/// Bytes a finished game takes in a SQLite database: the `games` and `game_moves` tables (`moves`
+/// before migration 15) and their
 /// indexes (`dbstat`), divided by the games stored; and the ratings' history beside it.
 pub fn sqlite_bytes_per_game(db: &Path) -> Result<Vec<(String, f64)>, String> {
     let sqlite = capabot::store::open_connection(db).map_err(err)?;
@@ -459,13 +452,37 @@ pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), S
 
 /// The store's queries behind the measured reads and the scheduler's tick, as the store writes them
 /// (parameters are bound to 1 for the plan), for `EXPLAIN QUERY PLAN`.
-pub const QUERIES: [(&str, &str); 17] = [
+pub const QUERIES: [(&str, &str); 23] = [
     (
         "games: a player's open games",
         "SELECT id FROM games WHERE status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
     ),
     (
-        "leaderboard",
+        "leaderboard: the best established, when many (walked in rating order)",
+        "SELECT r.player_id, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.scope = ?1 AND r.variant = ?2 AND +r.provisional_at > ?3 ORDER BY r.rating DESC, r.games DESC, p.name LIMIT 10",
+    ),
+    (
+        "leaderboard: the provisional with most games, when many (walked in game order)",
+        "SELECT r.player_id, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.scope = ?1 AND r.variant = ?2 AND +r.provisional_at <= ?3 ORDER BY r.games DESC, r.rating DESC, p.name LIMIT 10",
+    ),
+    (
+        "leaderboard: the best established, when few (read whole and sorted)",
+        "SELECT r.player_id, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3 ORDER BY +r.rating DESC, r.games DESC, p.name LIMIT 10",
+    ),
+    (
+        "leaderboard: the provisional with most games, when few (read whole and sorted)",
+        "SELECT r.player_id, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3 ORDER BY +r.games DESC, r.rating DESC, p.name LIMIT 10",
+    ),
+    (
+        "leaderboard: established players, counted up to 10,001",
+        "SELECT count(*) FROM (SELECT 1 FROM ratings r WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3 LIMIT 10001) AS c",
+    ),
+    (
+        "leaderboard: above the asker, counted up to 10,001",
+        "SELECT count(*) FROM (SELECT 1 FROM ratings r WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3 AND (r.rating > ?4 OR (r.rating = ?4 AND (r.games > ?5 OR (r.games = ?5 AND (SELECT name FROM players WHERE id = r.player_id) < ?6)))) LIMIT 10001) AS c",
+    ),
+    (
+        "leaderboard, before (every rating of the scope)",
         "SELECT r.player_id, p.name FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.scope = ?1 AND r.variant = ?2",
     ),
     (
@@ -560,6 +577,11 @@ pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         out(&format!("database file {:.1} MB", size as f64 / 1e6));
 
+        // The first opening applies the migrations a database seeded by an older build lacks.
+        let t = Instant::now();
+        drop(Store::open(&path).map_err(err)?);
+        out(&format!("first opening (migrations applied if any were missing): {:.2} s", t.elapsed().as_secs_f64()));
+
         // Start-up: the store opened (migrations checked) and the bot made, and its first idle tick.
         let mut opens = Vec::new();
         for _ in 0..opts.runs.max(1) {
@@ -580,7 +602,7 @@ pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
             |names: &[&str]| bytes.iter().filter(|(t, _)| names.contains(&t.as_str())).map(|(_, b)| b).sum::<f64>();
         out(&format!(
             "bytes per game stored: games and moves (tables and indexes) {:.0}; ratings' history {:.0}; ratings {:.0}; whole file {:.0}",
-            sum(&["games", "moves"]),
+            sum(&["games", "moves", "game_moves"]),
             sum(&["rating_history"]),
             sum(&["ratings"]),
             bytes.iter().map(|(_, b)| b).sum::<f64>()

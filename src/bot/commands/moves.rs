@@ -165,7 +165,7 @@ impl Bot {
             Ok(m) => m,
             Err(e) => return user(msg!("game-move-error", id = id, error = move_error(&e))),
         };
-        self.commit_move(&conn, &row, &mut game, mv, &short(text), me)
+        self.commit_move(&conn, &row, &mut game, mv, me)
     }
 
     /// Applies `mv` (legal in `game`) as ply `row.ply + 1` and builds the replies.
@@ -176,7 +176,6 @@ impl Bot {
         row: &GameRow,
         game: &mut Game,
         mv: Move,
-        typed: &str,
         mover: &Player,
     ) -> Res<Response> {
         let now = self.clock.now();
@@ -191,8 +190,7 @@ impl Bot {
         let outcome = game.outcome();
         let fen_after = fen::write(&after);
         let (deadline, remind_at) = clock_after(row.days_per_move, now);
-        let update =
-            MoveUpdate { typed, san: &san_text, uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
+        let update = MoveUpdate { uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
         let mut notes = Vec::new();
         let mut on_end = |c: &crate::store::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
         if !games::apply_move(conn, id, row.ply, &update, now, &mut on_end)? {
@@ -330,8 +328,7 @@ impl Bot {
             return Ok(Response::one(r));
         };
         let mut game = self.load_game(&conn, &row)?;
-        let typed = san::write(game.position(), mv);
-        self.commit_move(&conn, &row, &mut game, mv, &typed, &ai)
+        self.commit_move(&conn, &row, &mut game, mv, &ai)
     }
 
     /// The language a game's chat reads (the configuration's when the game is not found).

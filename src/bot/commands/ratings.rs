@@ -163,10 +163,12 @@ impl Bot {
         if let Some(m) = &board.me
             && !board.top.iter().any(|s| s.record.player_id == m.record.player_id)
         {
-            let place = m.place.map_or_else(
-                || t!("leaderboard-provisional-place"),
-                |p| t!("leaderboard-place", place = p, count = board.established),
-            );
+            let place = match (m.place, board.more) {
+                (Some(p), false) => t!("leaderboard-place", place = p, count = board.established),
+                (Some(p), true) => t!("leaderboard-place-many", place = p, count = board.established),
+                (None, _) if board.me_below_counted => t!("leaderboard-place-below", count = board.established),
+                (None, _) => t!("leaderboard-provisional-place"),
+            };
             text.push('\n');
             text.push_str(&t!("leaderboard-you", name = m.name.as_str(), rating = m.current.display(), place = place));
         }
@@ -182,12 +184,12 @@ impl Bot {
         let title = t!("leaderboard-title", variant = v.display_name);
         let subtitle = t!("leaderboard-subtitle", scope = where_);
         let mut r = Reply::new(cx.target(), text);
-        r.alt_text = Some(t!(
-            "leaderboard-alt",
-            title = title.as_str(),
-            subtitle = subtitle.as_str(),
-            count = board.established
-        ));
+        let (t, st, count) = (title.as_str(), subtitle.as_str(), board.established);
+        r.alt_text = Some(if board.more {
+            t!("leaderboard-alt-many", title = t, subtitle = st, count = count)
+        } else {
+            t!("leaderboard-alt", title = t, subtitle = st, count = count)
+        });
         r.drawing = Some(Drawing::Card(CardDrawing {
             title,
             subtitle,
