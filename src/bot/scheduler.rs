@@ -94,11 +94,9 @@ impl Bot {
                             .all_or_nothing(|| Ok(schedule::record_failure(&*self.conn()?, kind, id, &error, now)?));
                         match aside {
                             Ok(aside) => failed.borrow_mut().push((kind, id, error, aside)),
-                            Err(e) => tracing::error!(
-                                kind,
-                                item = id,
-                                "scheduled item failed ({error}) and cannot be recorded: {e:?}"
-                            ),
+                            Err(e) => {
+                                tracing::error!(kind, item = id, "scheduled item failed ({error}), not recorded: {e:?}")
+                            }
                         }
                     }
                 }
