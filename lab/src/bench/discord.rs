@@ -135,6 +135,30 @@ pub(super) fn set_up(bot: &Bot, opts: &BenchOptions, shards: u32) -> Result<Vec<
     Ok(starts)
 }
 
+/// Waits (at most a minute) until nothing waits in the outbox: the set-up's announcements are
+/// delivered (the drainer takes them once they are due, `store::outbox::WRITER_GRACE_SECS` after
+/// they were written).
+async fn set_up_delivered(bot: &Arc<Bot>) -> Result<(), String> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let bot = bot.clone();
+        let pending = tokio::task::spawn_blocking(move || -> Result<i64, String> {
+            let conn = bot.store().conn().map_err(|e| e.to_string())?;
+            let counts = capabot::store::outbox::counts(&conn).map_err(|e| e.to_string())?;
+            Ok(counts.iter().filter(|(_, state, _)| state == "pending").map(|(_, _, n)| n).sum())
+        })
+        .await
+        .map_err(|e| e.to_string())??;
+        if pending == 0 {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(format!("the set-up's {pending} announcements were not delivered within a minute"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// When the moves of one game are due in a paced run: its first move at `first`, then one every
 /// `every` (or as soon as the previous one is answered, if that is later).
 #[derive(Clone, Copy)]
@@ -308,6 +332,7 @@ pub fn run_discord_flood(
             tokio::task::spawn_blocking(move || set_up(&bot, &opts, 1)).await.map_err(|e| e.to_string())??
         };
         let fake = FakeDiscord::start(world(opts.games, 1)).await;
+        let queued = bot.clone();
         let host = Host::new(bot, HostConfig { limits: flood.limits.clone(), ..opts.host_config() });
         let discord = DiscordOptions {
             guild: Some(GUILD),
@@ -322,6 +347,10 @@ pub fn run_discord_flood(
             let _ = stopped.await;
         }));
         fake.wait_for_sessions(1, Duration::from_secs(60)).await;
+        // The set-up went straight through the core: its announcements (each game's start, with its
+        // board) wait in the outbox, and the first move in each channel would be delivered after
+        // them, in the chat's order. Timed moves start once they are out.
+        set_up_delivered(&queued).await?;
 
         let mut players = Players::start(&fake, starts, opts, rate);
         let t0 = players.t0;
