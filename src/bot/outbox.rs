@@ -162,6 +162,23 @@ impl Bot {
         Ok(out)
     }
 
+    /// The chat's waiting rows (as [`Bot::pending_rows`]); when none waits, `owner`'s lease on the
+    /// chat is given up in the same unit of work (a process started after this one would otherwise
+    /// wait for it to run out).
+    fn rows_or_release(
+        &self,
+        platform: &str,
+        key: &str,
+        owner: &str,
+        limit: usize,
+    ) -> crate::store::Result<Vec<Outgoing>> {
+        let rows = self.pending_rows(platform, key, limit)?;
+        if rows.is_empty() {
+            outbox::release_chat(&*self.store.conn()?, platform, key, owner)?;
+        }
+        Ok(rows)
+    }
+
     /// The start of a chat's drain, in one unit of work: takes or renews `owner`'s lease on
     /// delivering the chat ([`Bot::outbox_lease`]) and reads its first waiting rows (oldest first, at
     /// most `limit`); when none waits, the lease is given up in the same unit. `None` while another
@@ -171,13 +188,7 @@ impl Bot {
             if !outbox::lease_chat(&*self.store.conn()?, platform, key, owner)? {
                 return Ok(None);
             }
-            let rows = self.pending_rows(platform, key, limit)?;
-            if rows.is_empty() {
-                // Nothing to deliver: the lease is not kept (a process started after this one
-                // would otherwise wait for it to run out).
-                outbox::release_chat(&*self.store.conn()?, platform, key, owner)?;
-            }
-            Ok(Some(rows))
+            self.rows_or_release(platform, key, owner, limit).map(Some)
         });
         taken.unwrap_or_else(|e| {
             tracing::error!("cannot lease the outbox: {e:?}");
@@ -195,13 +206,7 @@ impl Bot {
         owner: &str,
         limit: usize,
     ) -> Option<Vec<Outgoing>> {
-        let next = self.store.unit(|| {
-            let rows = self.pending_rows(platform, key, limit)?;
-            if rows.is_empty() {
-                outbox::release_chat(&*self.store.conn()?, platform, key, owner)?;
-            }
-            Ok(rows)
-        });
+        let next = self.store.unit(|| self.rows_or_release(platform, key, owner, limit));
         next.map_err(|e| tracing::error!("cannot read the outbox: {e:?}")).ok()
     }
 

@@ -604,7 +604,7 @@ impl Host {
             tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
             return false;
         };
-        let drained = 'drain: loop {
+        'drain: loop {
             if rows.is_empty() {
                 // Released by the look that found nothing.
                 return true;
@@ -613,23 +613,24 @@ impl Host {
                 if renewed.elapsed() >= LEASE_RENEW_AFTER {
                     let now = std::time::Instant::now();
                     if !self.lease_chat(platform, key).await {
-                        break 'drain false;
+                        break 'drain;
                     }
                     renewed = now;
                 }
                 if !self.deliver_row(row).await {
-                    break 'drain false;
+                    break 'drain;
                 }
             }
             let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
             match self.bookkeeping(move || bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH)).await.flatten() {
                 Some(next) => rows = next,
-                None => break 'drain false,
+                None => break 'drain,
             }
-        };
+        }
+        // Rows are left waiting (a retry later, another process's lease, the database silent).
         let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
         let _ = self.bookkeeping(move || bot.outbox_release(&p, &k, &owner)).await;
-        drained
+        false
     }
 
     /// Takes or renews this process's lease on delivering a chat.
