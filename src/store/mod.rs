@@ -19,6 +19,8 @@ pub mod ladders;
 pub mod links;
 pub mod offers;
 pub mod outbox;
+#[cfg(feature = "postgres")]
+pub mod pg_tls;
 pub mod players;
 #[cfg(feature = "postgres")]
 pub mod postgres;

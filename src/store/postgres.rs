@@ -13,7 +13,7 @@ use std::fmt;
 use std::time::Duration;
 
 use r2d2_postgres::PostgresConnectionManager;
-use r2d2_postgres::postgres::{Client, Config, NoTls};
+use r2d2_postgres::postgres::{Client, Config};
 use refinery::{Migration, Runner};
 
 /// The PostgreSQL migrations, in order: `V<n>__<name>` is SQLite's `000<n>_<name>.sql`. Never edit
@@ -43,8 +43,9 @@ pub const HISTORY_TABLE: &str = "refinery_schema_history";
 /// The advisory lock key that serialises migrations between processes ("capabot" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0063_6170_6162_6f74;
 
-/// A pool of connections to one PostgreSQL database.
-pub type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<NoTls>>;
+/// A pool of connections to one PostgreSQL database, over TLS where the `db` setting's `sslmode`
+/// asks for it (`store::pg_tls`).
+pub type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<super::pg_tls::Connector>>;
 
 /// Why the PostgreSQL store could not be opened or migrated. No variant carries the URL (it may
 /// hold a password).
@@ -55,15 +56,28 @@ pub enum PgError {
     Postgres(r2d2_postgres::postgres::Error),
     Pool(r2d2_postgres::r2d2::Error),
     Migration(refinery::Error),
+    /// The TLS settings cannot be used (an unreadable root certificate, say).
+    Tls(String),
 }
 
 impl fmt::Display for PgError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PgError::Url(why) => write!(f, "invalid PostgreSQL URL: {why}"),
-            PgError::Postgres(e) => write!(f, "PostgreSQL error: {e}"),
+            PgError::Postgres(e) => {
+                // The driver's own text is a category ("db error", "error performing TLS
+                // handshake"); the reason is in its sources.
+                write!(f, "PostgreSQL error: {e}")?;
+                let mut source = std::error::Error::source(e);
+                while let Some(cause) = source {
+                    write!(f, ": {cause}")?;
+                    source = cause.source();
+                }
+                Ok(())
+            }
             PgError::Pool(e) => write!(f, "cannot connect to PostgreSQL: {e}"),
             PgError::Migration(e) => write!(f, "PostgreSQL migration error: {e}"),
+            PgError::Tls(why) => write!(f, "PostgreSQL TLS: {why}"),
         }
     }
 }
@@ -131,8 +145,12 @@ pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
 
 /// [`open_pool`] with other [`Timeouts`].
 pub fn open_pool_with(url: &str, max_connections: u32, timeouts: Timeouts) -> Result<Pool, PgError> {
+    // libpq's TLS parameters, which the driver's parser does not know in full, are read first.
+    let (url, tls) = super::pg_tls::split(url).map_err(PgError::Url)?;
     // The parser's message never repeats the password it was given.
     let mut config: Config = url.parse().map_err(|e: r2d2_postgres::postgres::Error| PgError::Url(e.to_string()))?;
+    config.ssl_mode(tls.mode.driver_mode());
+    let connector = super::pg_tls::connector(&tls).map_err(PgError::Tls)?;
     with_timeouts(&mut config, timeouts);
     // Units of work run SERIALIZABLE (docs/postgres.md). A sequential scan there locks the whole
     // table against writers, so two units that read a small table (which the planner would rather
@@ -141,13 +159,18 @@ pub fn open_pool_with(url: &str, max_connections: u32, timeouts: Timeouts) -> Re
     // scans; with `enable_seqscan` off it scans a table whole only where no index serves.
     let options = format!("{} -c enable_seqscan=off", config.get_options().unwrap_or_default());
     config.options(options.trim());
+    // The first connection applies the migrations, and a failure to connect is reported with its
+    // reason (the pool would keep only the driver's category of it).
+    let mut first = config.connect(connector.clone())?;
+    migrate(&mut first)?;
+    drop(first);
     let pool = r2d2_postgres::r2d2::Pool::builder()
         .max_size(max_connections.max(1))
         .min_idle(Some(1))
-        .connection_timeout(Duration::from_secs(10))
-        .build(PostgresConnectionManager::new(config, NoTls))
+        // Waiting for a connection (the first one included) takes as long as opening one may.
+        .connection_timeout(timeouts.connect)
+        .build(PostgresConnectionManager::new(config, connector))
         .map_err(PgError::Pool)?;
-    migrate(&mut *pool.get().map_err(PgError::Pool)?)?;
     Ok(pool)
 }
 
@@ -178,7 +201,9 @@ mod tests {
 
     #[test]
     fn a_bad_url_is_refused_without_repeating_it() {
-        let error = open_pool("postgres://bob:secret@127.0.0.1:notaport/db", 1).unwrap_err();
+        let Err(error) = open_pool("postgres://bob:secret@127.0.0.1:notaport/db", 1) else {
+            panic!("a bad URL opened")
+        };
         assert!(matches!(error, PgError::Url(_)), "{error}");
         assert!(!error.to_string().contains("secret"), "{error}");
     }

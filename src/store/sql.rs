@@ -35,7 +35,7 @@ pub enum Dialect {
 /// A pooled PostgreSQL connection.
 #[cfg(feature = "postgres")]
 pub type PgClient =
-    r2d2_postgres::r2d2::PooledConnection<r2d2_postgres::PostgresConnectionManager<r2d2_postgres::postgres::NoTls>>;
+    r2d2_postgres::r2d2::PooledConnection<r2d2_postgres::PostgresConnectionManager<super::pg_tls::Connector>>;
 
 /// One PostgreSQL connection with its prepared statements.
 #[cfg(feature = "postgres")]

@@ -10,6 +10,7 @@ mod common;
 mod migrate;
 mod schema;
 mod store_backends;
+mod tls;
 
 #[path = "../bot/analysis_flow.rs"]
 mod analysis_flow;
