@@ -19,17 +19,16 @@ use serenity::all::{
     InstallationContext, InteractionContext, Permissions, ResolvedOption, ResolvedValue, Unresolved,
 };
 
-/// Commands that make sense only in a server (its settings, ladders and tournaments): not
-/// offered in DMs.
-const SERVER_ONLY: &[&str] = &["settings", "ladder", "tournament"];
+/// Commands that make sense only in a server where the bot is (its settings): offered nowhere else.
+const SERVER_ONLY: &[&str] = &["settings"];
 
 /// The largest integer Discord takes as an option's bound (2^53); game numbers have no other.
 const MAX_INTEGER: u64 = 1 << 53;
 
 /// Every command of the table as a slash command. Administrators' commands are shown by default
 /// only to members with Manage Server (a server may change that); registered `global`ly, each
-/// also says where it is offered (server-only ones not in DMs) and that the bot is installed in
-/// servers — Discord takes those two for global commands only.
+/// also says how it may be installed and where it is offered ([`where_offered`]) — Discord takes
+/// those two for global commands only.
 ///
 /// Discord has no such default per subcommand: a command with some administrators' actions
 /// (`ladder create`) is shown to everyone, and the core refuses those actions to others.
@@ -55,16 +54,24 @@ pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
                 command = command.default_member_permissions(Permissions::MANAGE_GUILD);
             }
             if global {
-                let contexts = if SERVER_ONLY.contains(&spec.name) {
-                    vec![InteractionContext::Guild]
-                } else {
-                    vec![InteractionContext::Guild, InteractionContext::BotDm]
-                };
-                command = command.integration_types(vec![InstallationContext::Guild]).contexts(contexts);
+                let (installs, contexts) = where_offered(spec.name);
+                command = command.integration_types(installs).contexts(contexts);
             }
             command
         })
         .collect()
+}
+
+/// How a command may be installed and where it is offered. Installed to a server, the bot answers
+/// there and in its own DMs; installed to a person's account, in any DM or group DM of theirs
+/// (and servers without the bot), where it answers only through the interaction. Ladders and
+/// tournaments are offered there too, to say clearly why they cannot be held there.
+fn where_offered(name: &str) -> (Vec<InstallationContext>, Vec<InteractionContext>) {
+    if SERVER_ONLY.contains(&name) {
+        return (vec![InstallationContext::Guild], vec![InteractionContext::Guild]);
+    }
+    let installs = vec![InstallationContext::Guild, InstallationContext::User];
+    (installs, vec![InteractionContext::Guild, InteractionContext::BotDm, InteractionContext::PrivateChannel])
 }
 
 /// One action of a command as a subcommand (option type 1) with its own options.
