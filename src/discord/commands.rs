@@ -278,16 +278,16 @@ mod tests {
         let settings = named("settings");
         assert_eq!(settings["contexts"], serenity::json::json!([0]), "{settings}");
         assert_eq!(settings["default_member_permissions"], "32", "{settings}");
-        let play = named("play");
-        assert_eq!(play["contexts"], serenity::json::json!([0, 1]), "{play}");
-        assert_eq!(play["integration_types"], serenity::json::json!([0]), "{play}");
-        assert!(play["default_member_permissions"].is_null(), "{play}");
-        // Ladders and tournaments belong to a server: offered there only, to every member (some of
+        assert_eq!(settings["integration_types"], serenity::json::json!([0]), "{settings}");
+        // Everything else also where the app is installed to a person's account: DMs with the bot,
+        // and DMs and group DMs among people (answered through the interaction only). Ladders and
+        // tournaments too, to say there why they cannot be held there; to every member (some of
         // their actions are administrators', which the core checks: Discord cannot hide one
         // subcommand).
-        for name in ["ladder", "tournament"] {
+        for name in ["play", "move", "ladder", "tournament"] {
             let c = named(name);
-            assert_eq!(c["contexts"], serenity::json::json!([0]), "{c}");
+            assert_eq!(c["contexts"], serenity::json::json!([0, 1, 2]), "{c}");
+            assert_eq!(c["integration_types"], serenity::json::json!([0, 1]), "{c}");
             assert!(c["default_member_permissions"].is_null(), "{c}");
         }
         // A guild's commands carry neither (Discord takes them for global ones only).
