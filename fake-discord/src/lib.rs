@@ -340,6 +340,28 @@ impl FakeDiscord {
         self.state().dm_channel(user)
     }
 
+    /// A group DM among `users` (the first owns it), which the bot is not in: its commands come
+    /// only from people who installed the app to their account ([`Self::install_for_user`]), as
+    /// interactions with `context` 2, `authorizing_integration_owners` `{"1": user}` and Discord's
+    /// `app_permissions` for such channels; every channel route there (posting, editing, reading,
+    /// threads) answers 403 Missing Access (50001). Returns its id.
+    pub fn group_dm(&self, users: &[u64]) -> u64 {
+        self.state().group_dm(users)
+    }
+
+    /// `user` installs the app to their own account (integration type 1): they may use its
+    /// commands registered for user installs in group DMs ([`Self::group_dm`]).
+    pub fn install_for_user(&self, user: u64) {
+        self.state().user_installs.insert(user);
+    }
+
+    /// The requests made to a channel's own routes (`/channels/{channel}…`).
+    pub fn channel_requests(&self, channel: u64) -> Vec<RecordedRequest> {
+        let prefix = format!("/api/v10/channels/{channel}");
+        let on_channel = |r: &RecordedRequest| r.path == prefix || r.path.starts_with(&format!("{prefix}/"));
+        self.state().requests.iter().filter(|r| on_channel(r)).cloned().collect()
+    }
+
     /// A user writes to the bot in DMs (MESSAGE_CREATE without a guild); returns the message id.
     pub fn send_dm(&self, user: u64, content: &str) -> u64 {
         let channel = self.dm_channel(user);

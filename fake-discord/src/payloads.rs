@@ -114,6 +114,24 @@ pub fn dm_channel(id: u64, recipient: Value) -> Value {
     json!({ "id": id.to_string(), "type": 1, "last_message_id": null, "recipients": [recipient] })
 }
 
+/// A group DM (type 3) among people; the bot is none of them.
+pub fn group_dm(id: u64, owner: u64, recipients: Vec<Value>) -> Value {
+    json!({
+        "id": id.to_string(),
+        "type": 3,
+        "name": null,
+        "icon": null,
+        "owner_id": owner.to_string(),
+        "last_message_id": null,
+        "recipients": recipients,
+    })
+}
+
+/// `app_permissions` in a DM or group DM among people, where the app was installed to a person's
+/// account (Discord's documented set: Embed Links, Attach Files and Mention Everyone, what an
+/// interaction's answer may carry).
+pub const PRIVATE_CHANNEL_APP_PERMISSIONS: u64 = (1 << 14) | (1 << 15) | (1 << 17);
+
 /// The guild as REST returns it (no members or channels).
 /// A guild object; `locale` is its `preferred_locale` (the server's language).
 pub fn guild(spec: &GuildSpec, owner: u64, locale: &str) -> Value {
@@ -248,6 +266,17 @@ pub fn interaction(base: InteractionBase<'_>, kind: u8, data: Value) -> Value {
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
     });
     match base.guild {
+        // In a group DM (or a DM among people) through an app installed to the acting person's
+        // account: context 2, authorized by that person's installation only.
+        None if base.channel["type"] == 3 => {
+            let extra = json!({
+                "user": base.user,
+                "authorizing_integration_owners": { "1": base.user["id"] },
+                "context": 2,
+                "app_permissions": PRIVATE_CHANNEL_APP_PERMISSIONS.to_string(),
+            });
+            merge(&mut interaction, extra);
+        }
         Some(guild) => {
             let extra = json!({
                 "guild_id": guild.to_string(),

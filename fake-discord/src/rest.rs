@@ -61,6 +61,11 @@ pub fn router(shared: Arc<Shared>) -> Router {
         .with_state(shared)
 }
 
+/// The channel of a `/api/v10/channels/{id}…` path.
+fn channel_of(path: &str) -> Option<u64> {
+    path.strip_prefix("/api/v10/channels/")?.split('/').next()?.parse().ok()
+}
+
 /// Marks a response as coming from the fallback, for [`record`].
 #[derive(Clone, Copy)]
 struct Unexpected;
@@ -95,12 +100,16 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
     if let Some(index) = index {
         parts.extensions.insert(RequestIndex(index));
     }
+    // The bot is no member of a group DM: every channel route there answers Missing Access.
+    let no_access = channel_of(&path).is_some_and(|channel| shared.lock().group_dms.contains(&channel));
     let fault = shared.lock().take_fault(parts.method.as_str(), &path);
     let limit = shared.lock().rate_limit(parts.method.as_str(), &path);
     let mut response = if needs_token(&path) && !authorized(&shared, &parts.headers) {
         error(StatusCode::UNAUTHORIZED, 0, "401: Unauthorized")
     } else if let Some(limit) = limit.as_ref().filter(|limit| limit.over) {
         rate_limited(limit)
+    } else if no_access {
+        ApiError::MISSING_ACCESS.into_response()
     } else {
         match fault {
             Some(FaultKind::RateLimited { retry_after, global }) => {
@@ -954,6 +963,15 @@ async fn interaction_callback(
     record.acknowledged = true;
     if matches!(callback_type, 4 | 5) {
         record.original = message_id;
+        record.made.extend(message_id);
+    }
+    // After a component's (deferred) update, `@original` is the message the component is on.
+    if matches!(callback_type, 6 | 7) {
+        record.original = record.source_message;
+    }
+    let user = record.user;
+    if let Some(id) = message_id.filter(|_| matches!(callback_type, 4 | 5)) {
+        state.interaction_message_users.insert(id, user);
     }
     let kind = SentKind::InteractionResponse { callback_type };
     push_sent(&mut state, kind, Some(channel), message_id, Some(interaction), data);
@@ -1009,7 +1027,13 @@ fn webhook_interaction(state: &State, app: u64, token: &str) -> Result<(u64, u64
 
 /// `@original` or a message id, as a stored message id.
 fn webhook_message(state: &State, token: &str, message: &str) -> Result<u64, ApiError> {
-    let id = if message == "@original" { state.interactions[token].original } else { message.parse().ok() };
+    let record = &state.interactions[token];
+    let id = if message == "@original" {
+        record.original
+    } else {
+        // Only a message this interaction's webhook made.
+        message.parse().ok().filter(|id| record.made.contains(id) || record.original == Some(*id))
+    };
     id.filter(|id| state.messages.contains_key(id)).ok_or(ApiError::UNKNOWN_MESSAGE)
 }
 
@@ -1028,6 +1052,10 @@ async fn create_followup(
     }
     let message = bot_message(&mut state, channel, &body);
     let id = payloads::id_of(&message);
+    let record = state.interactions.get_mut(&token).expect("looked up above");
+    record.made.push(id);
+    let user = record.user;
+    state.interaction_message_users.insert(id, user);
     push_sent(&mut state, SentKind::FollowUp, Some(channel), Some(id), Some(interaction), body);
     ok(message)
 }

@@ -209,6 +209,11 @@ pub struct InteractionRecord {
     pub source_message: Option<u64>,
     /// When it was created: its token answers for [`crate::FakeConfig::interaction_lifetime`].
     pub created: std::time::Instant,
+    /// Who acted.
+    pub user: u64,
+    /// The messages its token made (the original response and follow-ups): the only ones it may
+    /// edit or delete by id.
+    pub made: Vec<u64>,
 }
 
 pub struct Connection {
@@ -509,6 +514,13 @@ pub struct State {
     pub refused_dm_channels: HashSet<u64>,
     /// Guilds the bot was removed from ([`crate::FakeDiscord::remove_bot_from_guild`]).
     pub left_guilds: HashSet<u64>,
+    /// Users who installed the app to their own account ([`crate::FakeDiscord::install_for_user`]).
+    pub user_installs: HashSet<u64>,
+    /// Group DMs (channel type 3): the bot is no member, so every channel route answers 403 Missing
+    /// Access there; only interactions reach them.
+    pub group_dms: HashSet<u64>,
+    /// The person whose interaction made each message answering one (message id → user id).
+    pub interaction_message_users: HashMap<u64, u64>,
     pub interactions: HashMap<String, InteractionRecord>,
     /// Where each [`Sent`] is also sent as it happens ([`crate::FakeDiscord::sent_stream`]).
     pub sent_stream: Option<mpsc::UnboundedSender<Sent>>,
@@ -559,6 +571,9 @@ impl State {
             closed_dms: HashSet::new(),
             refused_dm_channels: HashSet::new(),
             left_guilds: HashSet::new(),
+            user_installs: HashSet::new(),
+            group_dms: HashSet::new(),
+            interaction_message_users: HashMap::new(),
             interactions: HashMap::new(),
             sent_stream: None,
             commands: HashMap::new(),
@@ -885,6 +900,16 @@ impl State {
         id
     }
 
+    /// A group DM among `users` (the first owns it); returns its id.
+    pub fn group_dm(&mut self, users: &[u64]) -> u64 {
+        let id = self.new_id();
+        let recipients = users.iter().map(|&u| self.user(u)).collect();
+        let channel = payloads::group_dm(id, users.first().copied().unwrap_or_default(), recipients);
+        self.channels.insert(id, channel);
+        self.group_dms.insert(id);
+        id
+    }
+
     /// Records a new interaction and dispatches INTERACTION_CREATE.
     fn interaction(&mut self, kind: u8, channel: u64, user: u64, data: Value, source: Option<u64>) -> Interaction {
         let id = self.new_id();
@@ -901,6 +926,12 @@ impl State {
             user: self.user(user),
         };
         let mut interaction = payloads::interaction(base, kind, data);
+        if let Some(message) = source.filter(|_| self.group_dms.contains(&channel)) {
+            // A button on an app's message in a group DM: authorized by the installation of
+            // whoever used the command that made the message (anyone there may press it).
+            let by = self.interaction_message_users.get(&message).copied().unwrap_or(user);
+            interaction["authorizing_integration_owners"] = json!({ "1": by.to_string() });
+        }
         if let Some(permissions) = self.app_permissions.get(&channel) {
             // An interaction's answer may always embed and attach, so Discord always reports those two.
             let answerable = permissions | (1 << 14) | (1 << 15);
@@ -924,6 +955,8 @@ impl State {
             original: None,
             source_message: source,
             created: std::time::Instant::now(),
+            user,
+            made: Vec::new(),
         };
         self.interactions.insert(token.clone(), record);
         self.dispatch("INTERACTION_CREATE", interaction);
@@ -946,9 +979,23 @@ impl State {
         }
         let command = registered.into_iter().find(|command| command["name"] == name);
         let command = command.unwrap_or_else(|| panic!("fake Discord: the bot has not registered /{name}"));
-        // Discord offers a command only in the contexts it names (0 servers, 1 the bot's DMs).
+        // Discord offers a command only in the contexts it names (0 servers, 1 the bot's DMs, 2
+        // group DMs and DMs among people), and in a group DM only to those who installed the app
+        // to their account, for a command installable so.
+        let private_channel = self.group_dms.contains(&channel);
+        if private_channel {
+            assert!(self.user_installs.contains(&user), "fake Discord: user {user} has not installed the app");
+            let installs = command["integration_types"].as_array().cloned().unwrap_or_default();
+            assert!(installs.contains(&json!(1)), "fake Discord: /{name} cannot be installed to a user");
+        }
         if let Some(contexts) = command["contexts"].as_array() {
-            let here = if guild.is_some() { 0 } else { 1 };
+            let here = if guild.is_some() {
+                0
+            } else if private_channel {
+                2
+            } else {
+                1
+            };
             assert!(
                 contexts.contains(&json!(here)),
                 "fake Discord: /{name} is not offered here (contexts {contexts:?})"

@@ -210,6 +210,7 @@ choice-no-clock = none (no clock)
 # The Discord front end's own words.
 discord-restarting = capabot is restarting; try again in a minute.
 discord-busy = Discord is busy: my answer is queued and will be posted in this channel shortly.
+discord-busy-here = Discord is busy: my answer is queued and will come with the next command used in this chat.
 discord-posted-in = Posted in { $channel }.
 discord-done = Done.
 discord-missing-permissions = I cannot show games here: I am missing { $permissions } in this channel.

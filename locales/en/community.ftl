@@ -99,6 +99,8 @@ n-places = { $count ->
        *[other] { $count } places
     }
 ladder-no-community = Ladders belong to a community (a server or space); this chat is in none.
+interaction-only-no-ladders = Ladders are not available here: I take part in this chat only through your commands, and a ladder's standings and challenges are posted without one. Add me to a server to play a ladder there.
+interaction-only-no-tournaments = Tournaments are not available here: I take part in this chat only through your commands, and a tournament's rounds and pairings are posted without one. Add me to a server to hold a tournament there.
 ladder-admins-only = Sorry, only the community's administrators may do that with a ladder.
 ladder-none-yet = This community has no ladder yet; an administrator can make one with { $p }ladder create chess.
 ladder-exists = This community already has a { $variant } ladder.

@@ -203,6 +203,7 @@ choice-no-clock = none (süre yok)
 # Discord ön yüzünün kendi sözleri.
 discord-restarting = capabot yeniden başlıyor; bir dakika sonra yeniden dene.
 discord-busy = Discord meşgul: yanıtım sırada, birazdan bu kanala gönderilecek.
+discord-busy-here = Discord meşgul: yanıtım sırada, bu sohbette kullanılan bir sonraki komutla gelecek.
 discord-posted-in = { $channel } kanalına gönderildi.
 discord-done = Tamam.
 discord-missing-permissions = Burada oyun gösteremiyorum: bu kanalda { $permissions } iznim eksik.

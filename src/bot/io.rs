@@ -34,6 +34,13 @@ pub struct Scope {
     pub thread: Option<String>,
     /// A direct chat between one person and the bot.
     pub direct: bool,
+    /// The bot can reach this chat only through the interactions people start there: an app
+    /// installed to a person's account and used where the bot is no member (a group DM, a DM
+    /// between two people, a server without the bot). Every reply goes with one of them; what the
+    /// bot would say on its own (a reminder, a timeout) waits for the next one, or goes to the
+    /// players' direct messages; ladders, tournaments and threads are not offered there.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interaction_only: bool,
 }
 
 /// How people give the bot commands on a platform, so that texts, prompts and help name what

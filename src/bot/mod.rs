@@ -307,6 +307,16 @@ impl Bot {
                 Err(e) => return self.answer(inp, Err(e)),
             }
         }
+        if inp.scope.interaction_only {
+            // What waited for an interaction in this chat goes out with this one's answers, first
+            // (kept even when the work is undone, as the claim is).
+            let key = outbox::chat_key(&Target::Chat(inp.scope.without_thread()));
+            let now = self.clock.now();
+            let woken = self.store.conn().and_then(|c| crate::store::outbox::wake(&c, &inp.scope.platform, &key, now));
+            if let Err(e) = woken {
+                return self.answer(inp, Err(e.into()));
+            }
+        }
         let result = self.all_or_nothing(|| self.handle_claimed(inp));
         self.answer(inp, result)
     }
@@ -344,6 +354,8 @@ impl Bot {
 
     fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
         let mut settings = self.effective_settings(&inp.scope)?;
+        // A thread is opened by posting in the chat, which the bot cannot do there.
+        settings.thread_per_game &= !inp.scope.interaction_only;
         let author_lang = self.langs_of(inp, &mut settings);
         with_lang(settings.lang, || self.dispatch(&Ctx { inp, settings: settings.clone(), author_lang }))
     }

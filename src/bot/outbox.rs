@@ -25,6 +25,12 @@ pub struct Outgoing {
     pub not_before: i64,
 }
 
+/// How long a reply for a chat reached only through interactions waits before its drainer looks
+/// again (an interaction there makes it due at once).
+const HOLD_SECS: i64 = 7 * 24 * 3600;
+/// The outbox's note on a row held for the next interaction.
+const HELD: &str = "waits for an interaction in its chat";
+
 /// How a delivery ended for good.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -264,6 +270,40 @@ impl Bot {
         };
         if let Err(e) = run() {
             tracing::error!("could not record a delivery: {e:?}");
+        }
+    }
+
+    /// Row `id` goes to a chat reached only through interactions and none is open there now: it
+    /// waits for the next one ([`outbox::wake`], when an input comes from that chat). A direct
+    /// message that went to such a fallback chat (the person's direct messages closed) waits as a
+    /// row of that chat. Never posted on its own.
+    pub fn outbox_hold(&self, id: i64, reply: &Reply) {
+        let run = || -> Result<(), BotError> {
+            let now = self.clock.now();
+            self.store.unit(|| {
+                let conn = self.store.conn()?;
+                match &reply.target {
+                    Target::Chat(_) => outbox::retry_at(&conn, id, 1, now + HOLD_SECS, HELD)?,
+                    Target::Direct { fallback: Some(chat), .. } => {
+                        let mut moved = reply.clone();
+                        moved.target = Target::Chat(chat.clone());
+                        let encoded =
+                            encode(&moved).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
+                        let key = chat_key(&moved.target);
+                        let row = outbox::push(&conn, &chat.platform, &key, &encoded, picture_beside(&moved), now)?;
+                        outbox::retry_at(&conn, row, 1, now + HOLD_SECS, HELD)?;
+                        outbox::mark_failed(&conn, id, Failure::DirectClosed.as_str(), HELD, now)?;
+                    }
+                    Target::Direct { fallback: None, .. } => {
+                        outbox::mark_failed(&conn, id, Failure::DirectClosed.as_str(), HELD, now)?;
+                    }
+                }
+                Ok(())
+            })?;
+            Ok(())
+        };
+        if let Err(e) = run() {
+            tracing::error!("could not hold a reply for the next interaction: {e:?}");
         }
     }
 

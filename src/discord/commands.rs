@@ -19,17 +19,16 @@ use serenity::all::{
     InstallationContext, InteractionContext, Permissions, ResolvedOption, ResolvedValue, Unresolved,
 };
 
-/// Commands that make sense only in a server (its settings, ladders and tournaments): not
-/// offered in DMs.
-const SERVER_ONLY: &[&str] = &["settings", "ladder", "tournament"];
+/// Commands that make sense only in a server where the bot is (its settings): offered nowhere else.
+const SERVER_ONLY: &[&str] = &["settings"];
 
 /// The largest integer Discord takes as an option's bound (2^53); game numbers have no other.
 const MAX_INTEGER: u64 = 1 << 53;
 
 /// Every command of the table as a slash command. Administrators' commands are shown by default
 /// only to members with Manage Server (a server may change that); registered `global`ly, each
-/// also says where it is offered (server-only ones not in DMs) and that the bot is installed in
-/// servers — Discord takes those two for global commands only.
+/// also says how it may be installed and where it is offered ([`where_offered`]) — Discord takes
+/// those two for global commands only.
 ///
 /// Discord has no such default per subcommand: a command with some administrators' actions
 /// (`ladder create`) is shown to everyone, and the core refuses those actions to others.
@@ -55,16 +54,24 @@ pub fn slash_commands(global: bool) -> Vec<CreateCommand> {
                 command = command.default_member_permissions(Permissions::MANAGE_GUILD);
             }
             if global {
-                let contexts = if SERVER_ONLY.contains(&spec.name) {
-                    vec![InteractionContext::Guild]
-                } else {
-                    vec![InteractionContext::Guild, InteractionContext::BotDm]
-                };
-                command = command.integration_types(vec![InstallationContext::Guild]).contexts(contexts);
+                let (installs, contexts) = where_offered(spec.name);
+                command = command.integration_types(installs).contexts(contexts);
             }
             command
         })
         .collect()
+}
+
+/// How a command may be installed and where it is offered. Installed to a server, the bot answers
+/// there and in its own DMs; installed to a person's account, in any DM or group DM of theirs
+/// (and servers without the bot), where it answers only through the interaction. Ladders and
+/// tournaments are offered there too, to say clearly why they cannot be held there.
+fn where_offered(name: &str) -> (Vec<InstallationContext>, Vec<InteractionContext>) {
+    if SERVER_ONLY.contains(&name) {
+        return (vec![InstallationContext::Guild], vec![InteractionContext::Guild]);
+    }
+    let installs = vec![InstallationContext::Guild, InstallationContext::User];
+    (installs, vec![InteractionContext::Guild, InteractionContext::BotDm, InteractionContext::PrivateChannel])
 }
 
 /// One action of a command as a subcommand (option type 1) with its own options.
@@ -271,16 +278,16 @@ mod tests {
         let settings = named("settings");
         assert_eq!(settings["contexts"], serenity::json::json!([0]), "{settings}");
         assert_eq!(settings["default_member_permissions"], "32", "{settings}");
-        let play = named("play");
-        assert_eq!(play["contexts"], serenity::json::json!([0, 1]), "{play}");
-        assert_eq!(play["integration_types"], serenity::json::json!([0]), "{play}");
-        assert!(play["default_member_permissions"].is_null(), "{play}");
-        // Ladders and tournaments belong to a server: offered there only, to every member (some of
+        assert_eq!(settings["integration_types"], serenity::json::json!([0]), "{settings}");
+        // Everything else also where the app is installed to a person's account: DMs with the bot,
+        // and DMs and group DMs among people (answered through the interaction only). Ladders and
+        // tournaments too, to say there why they cannot be held there; to every member (some of
         // their actions are administrators', which the core checks: Discord cannot hide one
         // subcommand).
-        for name in ["ladder", "tournament"] {
+        for name in ["play", "move", "ladder", "tournament"] {
             let c = named(name);
-            assert_eq!(c["contexts"], serenity::json::json!([0]), "{c}");
+            assert_eq!(c["contexts"], serenity::json::json!([0, 1, 2]), "{c}");
+            assert_eq!(c["integration_types"], serenity::json::json!([0, 1]), "{c}");
             assert!(c["default_member_permissions"].is_null(), "{c}");
         }
         // A guild's commands carry neither (Discord takes them for global ones only).

@@ -52,6 +52,12 @@ pub struct Pending {
     /// The Discord user id of the person who acted: only a reply for them alone may answer it
     /// privately.
     pub user: String,
+    /// The chat is reached only through interactions ([`crate::bot::Scope::interaction_only`]).
+    pub interaction_only: bool,
+    /// A pressed offer's buttons, disabled, put on its message (UPDATE_MESSAGE, or an edit of
+    /// `@original` after a deferred update) with the first answer for everyone: where the bot
+    /// cannot edit the channel's messages itself.
+    pub settle_offer: Option<Vec<CreateActionRow>>,
 }
 
 /// How long an interaction's token is used: Discord accepts follow-ups for 15 minutes; a reply
@@ -271,6 +277,23 @@ impl DiscordFrontEnd {
     async fn answer(&self, p: &mut Pending, reply: &Reply) -> Result<Option<MessageId>, serenity::Error> {
         let m = parts(reply);
         let http = self.http.as_ref();
+        if !m.ephemeral
+            && let Some(rows) = p.settle_offer.take()
+        {
+            // The pressed offer's buttons first, through the press itself; the answer follows.
+            match p.answer {
+                Answer::Open => {
+                    let update = CreateInteractionResponseMessage::new().components(rows);
+                    CreateInteractionResponse::UpdateMessage(update).execute(http, (p.id, &p.token)).await?;
+                    p.answer = Answer::Acknowledged;
+                }
+                Answer::Acknowledged => {
+                    // After a deferred update, `@original` is the pressed message.
+                    EditInteractionResponse::new().components(rows).execute(http, &p.token).await?;
+                }
+                Answer::Deferred | Answer::Answered => {}
+            }
+        }
         let want_id = reply.slot.is_some() || reply.new_thread.is_some();
         match p.answer {
             Answer::Open => {
@@ -503,6 +526,88 @@ fn pieces_of(reply: &Reply) -> Vec<Reply> {
 }
 
 impl DiscordFrontEnd {
+    /// The open interaction a reply for `channel` goes with: the one it answers, else the latest
+    /// one from that channel (what waited for an interaction there goes with the next one).
+    async fn interaction_in(&self, channel: ChannelId, reply: &Reply) -> Option<tokio::sync::OwnedMutexGuard<Pending>> {
+        let own = self.pending(reply);
+        if let Some(p) = own.clone().map(tokio::sync::Mutex::lock_owned) {
+            let p = p.await;
+            if p.channel == channel && !Self::expired(&p) {
+                return Some(p);
+            }
+        }
+        let others: Vec<_> = self.pending.lock().ok()?.values().cloned().collect();
+        let mut best: Option<tokio::sync::OwnedMutexGuard<Pending>> = None;
+        for entry in others {
+            if own.as_ref().is_some_and(|o| Arc::ptr_eq(o, &entry)) {
+                continue;
+            }
+            let p = entry.lock_owned().await;
+            if p.channel == channel && !Self::expired(&p) && best.as_ref().is_none_or(|b| p.since > b.since) {
+                best = Some(p);
+            }
+        }
+        best
+    }
+
+    /// A reply for a chat reached only through interactions: answered through an open interaction
+    /// from it (a slot's message edited through that interaction's token where it made it), never
+    /// through the channel, where the bot has no access. Without one it waits for the next
+    /// ([`DeliveryError::NeedsInteraction`]).
+    async fn through_interaction(&self, channel: ChannelId, reply: &Reply) -> Result<Option<MessageId>, DeliveryError> {
+        let Some(mut p) = self.interaction_in(channel, reply).await else {
+            return Err(DeliveryError::NeedsInteraction);
+        };
+        if reply.audience.is_personal() && reply.in_reply_to.as_deref() != Some(p.id.to_string().as_str()) {
+            // A quiet answer to someone whose interaction is over: never shown to another person.
+            tracing::info!(%channel, "a private answer dropped: its interaction is over");
+            return Ok(None);
+        }
+        p.public |= !reply.audience.is_personal();
+        let previous = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|m| m.parse::<u64>().ok());
+        let pings = !reply.audience.is_personal() && !reply.notify.is_empty();
+        let http = self.http.as_ref();
+        let sent = match previous {
+            Some(prev) if !pings && p.answer != Answer::Open => {
+                let m = parts(reply);
+                let mut b = CreateInteractionResponseFollowup::new()
+                    .content(m.content)
+                    .components(m.rows)
+                    .allowed_mentions(m.mentions)
+                    .files(m.files);
+                if let Some(e) = m.embed {
+                    b = b.embed(e);
+                }
+                match b.execute(http, (Some(MessageId::new(prev)), &p.token)).await {
+                    Ok(msg) => Ok(Some(msg.id)),
+                    Err(e) if matches!(classify(&e), DeliveryError::Transient { .. }) => Err(e),
+                    // Made through another interaction (or gone): sent anew.
+                    Err(e) => {
+                        tracing::info!("slot message not edited ({}); sending a new one", describe(&e));
+                        self.answer(&mut p, reply).await
+                    }
+                }
+            }
+            _ => {
+                let sent = self.answer(&mut p, reply).await;
+                // A ping is heard only in a new message: the old one goes (where this token made it).
+                if let (Ok(_), Some(prev)) = (&sent, previous.filter(|_| pings)) {
+                    let _ = http.delete_followup_message(&p.token, MessageId::new(prev)).await;
+                }
+                sent
+            }
+        };
+        match sent {
+            Ok(m) => Ok(m),
+            Err(e) if interaction_expired(&e) => {
+                tracing::info!("interaction no longer answers ({}); the reply waits for the next", describe(&e));
+                p.answer = Answer::Answered;
+                Err(DeliveryError::NeedsInteraction)
+            }
+            Err(e) => Err(failed(e)),
+        }
+    }
+
     /// Delivers one message of a reply (see [`pieces_of`]).
     async fn deliver_piece(&self, reply: &Reply, piece: usize) -> Result<Receipt, DeliveryError> {
         let mut receipt = Receipt::default();
@@ -534,6 +639,11 @@ impl DiscordFrontEnd {
                 let user = UserId::new(id_of(&user.id)?);
                 let dm = user.create_dm_channel(self.http.as_ref()).await.map_err(failed)?;
                 (dm.id, self.post(dm.id, reply, piece, None).await?)
+            }
+            Target::Chat(scope) if scope.interaction_only => {
+                let channel = ChannelId::new(id_of(&scope.chat)?);
+                receipt.message_id = self.through_interaction(channel, reply).await?.map(|m| m.to_string());
+                return Ok(receipt);
             }
             Target::Chat(scope) => {
                 let pending =

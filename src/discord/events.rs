@@ -12,11 +12,12 @@ use crate::host::{Delivery, Host};
 use crate::i18n::Lang;
 use crate::tl;
 use serenity::all::{
-    ActionRow, ActionRowComponent, AutocompleteChoice, Builder, ButtonStyle, ChannelId, ChannelType,
-    CommandInteraction, ComponentInteraction, ConnectionStage, Context, CreateActionRow, CreateAllowedMentions,
-    CreateAutocompleteResponse, CreateButton, CreateInteractionResponse, CreateInteractionResponseMessage, EditMessage,
-    EventHandler, Guild, Interaction, InteractionId, Member, Message, MessageFlags, PartialChannel, Permissions, Ready,
-    ShardStageUpdateEvent, UnavailableGuild, User, UserId,
+    ActionRow, ActionRowComponent, AuthorizingIntegrationOwner, AuthorizingIntegrationOwners, AutocompleteChoice,
+    Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ConnectionStage, Context,
+    CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
+    CreateInteractionResponseMessage, EditMessage, EventHandler, Guild, GuildId, Interaction, InteractionContext,
+    InteractionId, Member, Message, MessageFlags, PartialChannel, Permissions, Ready, ShardStageUpdateEvent,
+    UnavailableGuild, User, UserId,
 };
 use serenity::utils::parse_user_mention;
 use std::sync::Arc;
@@ -109,9 +110,52 @@ fn is_thread(kind: ChannelType) -> bool {
     matches!(kind, ChannelType::PublicThread | ChannelType::PrivateThread | ChannelType::NewsThread)
 }
 
-fn interaction_scope(guild: Option<String>, channel_id: u64, channel: Option<&PartialChannel>) -> Scope {
-    let (thread, parent) = channel.map(|c| (is_thread(c.kind), c.parent_id.map(|p| p.get()))).unwrap_or_default();
-    scope_of(guild, channel_id, parent, thread)
+/// Where an interaction comes from, as Discord describes it.
+struct Source<'a> {
+    guild: Option<GuildId>,
+    channel_id: ChannelId,
+    channel: Option<&'a PartialChannel>,
+    context: Option<InteractionContext>,
+    owners: &'a AuthorizingIntegrationOwners,
+}
+
+impl<'a> Source<'a> {
+    fn of_command(cmd: &'a CommandInteraction) -> Source<'a> {
+        let (guild, channel_id, channel) = (cmd.guild_id, cmd.channel_id, cmd.channel.as_ref());
+        Source { guild, channel_id, channel, context: cmd.context, owners: &cmd.authorizing_integration_owners }
+    }
+
+    fn of_press(press: &'a ComponentInteraction) -> Source<'a> {
+        let (guild, channel_id, channel) = (press.guild_id, press.channel_id, press.channel.as_ref());
+        Source { guild, channel_id, channel, context: press.context, owners: &press.authorizing_integration_owners }
+    }
+
+    /// Whether the bot reaches the chat only through interactions: the app is installed to the
+    /// person's account and used where the bot is no member — a group DM or a DM between people
+    /// (context 2), or a server that did not install it (no server among the authorizing owners).
+    fn interaction_only(&self) -> bool {
+        match self.context {
+            Some(InteractionContext::PrivateChannel) => true,
+            Some(InteractionContext::BotDm) => false,
+            _ => {
+                let owners = &self.owners.0;
+                let in_server = owners.iter().any(|o| matches!(o, AuthorizingIntegrationOwner::GuildInstall(_)));
+                !owners.is_empty() && !in_server
+            }
+        }
+    }
+
+    fn scope(&self) -> Scope {
+        let channel = self.channel;
+        let (thread, parent) = channel.map(|c| (is_thread(c.kind), c.parent_id.map(|p| p.get()))).unwrap_or_default();
+        let mut scope = scope_of(self.guild.map(|g| g.to_string()), self.channel_id.get(), parent, thread);
+        if self.interaction_only() {
+            // A chat among people, not one with the bot, even without a server.
+            scope.direct = false;
+            scope.interaction_only = true;
+        }
+        scope
+    }
 }
 
 /// The users a message's text mentions, in the order typed. A message's `mentions` also holds
@@ -210,7 +254,7 @@ impl Handler {
         &self,
         ctx: &Context,
         (id, token, channel): (InteractionId, &str, ChannelId),
-        (slow, component): (bool, bool),
+        (slow, component, settle_offer): (bool, bool, Option<Vec<CreateActionRow>>),
         input: Input,
     ) -> bool {
         let key = id.to_string();
@@ -225,6 +269,8 @@ impl Handler {
             public: false,
             lang: user_lang(&input),
             user: input.author.id.clone(),
+            interaction_only: input.scope.interaction_only,
+            settle_offer,
         };
         let entry = Arc::new(tokio::sync::Mutex::new(pending));
         if let Ok(mut map) = self.pending.lock() {
@@ -278,6 +324,7 @@ impl Handler {
         let lang = p.lang;
         let text = match (handled, p.elsewhere) {
             (Err(_), _) => tl!(lang, "discord-restarting"),
+            (Ok(Delivery::Delayed), _) if p.interaction_only => tl!(lang, "discord-busy-here"),
             (Ok(Delivery::Delayed), _) => tl!(lang, "discord-busy"),
             (Ok(Delivery::Done | Delivery::Ignored), Some(channel)) => {
                 tl!(lang, "discord-posted-in", channel = format!("<#{channel}>"))
@@ -301,10 +348,12 @@ impl Handler {
     }
 
     async fn on_command(&self, ctx: &Context, cmd: &CommandInteraction) {
-        let guild = cmd.guild_id.map(|g| g.to_string());
-        let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
+        let scope = Source::of_command(cmd).scope();
+        // Where the bot answers only through interactions, an answer needs no permission in the
+        // channel (Discord's `app_permissions` there are only what an answer may carry).
         if let Some(have) = cmd.app_permissions
             && scope.community.is_some()
+            && !scope.interaction_only
             && let lang = Lang::parse(&cmd.locale).unwrap_or_default()
             && let Some(lacking) = permissions::missing_in(have, permissions::to_post(scope.thread.is_some()), lang)
         {
@@ -326,12 +375,11 @@ impl Handler {
             .with_event_id(cmd.id.to_string())
             .as_admin(is_admin(cmd.member.as_deref()));
         let slow = SLOW.contains(&cmd.data.name.as_str());
-        self.run_interaction(ctx, (cmd.id, &cmd.token, cmd.channel_id), (slow, false), input).await;
+        self.run_interaction(ctx, (cmd.id, &cmd.token, cmd.channel_id), (slow, false, None), input).await;
     }
 
     async fn on_autocomplete(&self, ctx: &Context, cmd: &CommandInteraction) {
-        let guild = cmd.guild_id.map(|g| g.to_string());
-        let scope = interaction_scope(guild, cmd.channel_id.get(), cmd.channel.as_ref());
+        let scope = Source::of_command(cmd).scope();
         let query = autocomplete_query(&cmd.data.name, &cmd.data.options);
         let (bot, user) = (self.host.bot().clone(), cmd.user.id.to_string());
         let suggested = tokio::task::spawn_blocking(move || match query.kind {
@@ -384,8 +432,15 @@ impl Handler {
         if kind != RUN {
             return private(ctx, press.id, &press.token, stale(), vec![]).await;
         }
-        let guild = press.guild_id.map(|g| g.to_string());
-        let scope = interaction_scope(guild, press.channel_id.get(), press.channel.as_ref());
+        let scope = Source::of_press(press).scope();
+        let interaction_only = scope.interaction_only;
+        // A press meant for one person that everyone was told of settles the offer: its buttons
+        // are disabled so that nobody presses a dead one (an ephemeral message has no edit route).
+        // Where the bot answers only interactions, that is done through this one (UPDATE_MESSAGE)
+        // with its first answer for everyone; elsewhere by editing the message in the channel.
+        let ephemeral = press.message.flags.is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
+        let settles = !for_user.is_empty() && !ephemeral;
+        let settle_offer = (settles && interaction_only).then(|| disabled(&press.message.components));
         let input = Input::command(scope, user_ref(&press.user, press.member.as_ref()), command)
             .via(Via::Interaction)
             .with_locales(Some(press.locale.clone()), press.guild_locale.clone())
@@ -393,11 +448,9 @@ impl Handler {
             .as_admin(is_admin(press.member.as_ref()));
         // Answered directly when the core is quick (a stale or someone else's press privately, at
         // once); acknowledged without a message only when late.
-        let public = self.run_interaction(ctx, (press.id, &press.token, press.channel_id), (false, true), input).await;
-        // A press meant for one person that everyone was told of settled the offer: its buttons
-        // are disabled so that nobody presses a dead one (an ephemeral message has no edit route).
-        let ephemeral = press.message.flags.is_some_and(|f| f.contains(MessageFlags::EPHEMERAL));
-        if public && !for_user.is_empty() && !ephemeral {
+        let answer = (press.id, &*press.token, press.channel_id);
+        let public = self.run_interaction(ctx, answer, (false, true, settle_offer), input).await;
+        if public && settles && !interaction_only {
             let edit = EditMessage::new().components(disabled(&press.message.components));
             if let Err(e) = press.channel_id.edit_message(ctx, press.message.id, edit).await {
                 tracing::info!("settled offer's buttons not disabled: {}", super::redact::describe(&e));

@@ -53,6 +53,9 @@ pub enum DeliveryError {
     Forbidden(String),
     /// The platform refused the message itself; anything else that trying again will not fix.
     Failed(String),
+    /// The chat is reached only through interactions (`Scope::interaction_only`) and none is
+    /// open there now: the reply waits for the next one ([`Bot::outbox_hold`]).
+    NeedsInteraction,
 }
 
 impl DeliveryError {
@@ -69,6 +72,7 @@ impl DeliveryError {
             DeliveryError::ChatGone(_) => "chat_gone",
             DeliveryError::Forbidden(_) => "forbidden",
             DeliveryError::Failed(_) => "failed",
+            DeliveryError::NeedsInteraction => "needs_interaction",
         }
     }
 
@@ -77,7 +81,9 @@ impl DeliveryError {
             DeliveryError::DirectMessagesClosed => Failure::DirectClosed,
             DeliveryError::ChatGone(_) => Failure::ChatGone,
             DeliveryError::Forbidden(_) => Failure::Forbidden,
-            DeliveryError::Transient { .. } | DeliveryError::Failed(_) => Failure::Refused,
+            DeliveryError::Transient { .. } | DeliveryError::Failed(_) | DeliveryError::NeedsInteraction => {
+                Failure::Refused
+            }
         }
     }
 }
@@ -91,6 +97,7 @@ impl std::fmt::Display for DeliveryError {
             }
             DeliveryError::Transient { retry_after: None, detail } => f.write_str(detail),
             DeliveryError::ChatGone(s) | DeliveryError::Forbidden(s) | DeliveryError::Failed(s) => f.write_str(s),
+            DeliveryError::NeedsInteraction => f.write_str("the chat is reached only through interactions"),
         }
     }
 }
@@ -686,6 +693,14 @@ impl Host {
                     let bot = self.bot.clone();
                     let _ = self.bookkeeping(move || bot.outbox_retry(row.id, tries, secs, &detail)).await;
                     self.drain_wake.notify_one();
+                    return false;
+                }
+                Err(DeliveryError::NeedsInteraction) => {
+                    // Not a failure: it goes with the next interaction in its chat; the chat's
+                    // later rows wait behind it, in order.
+                    tracing::debug!(row = row.id, "reply held for the next interaction in its chat");
+                    let bot = self.bot.clone();
+                    let _ = self.bookkeeping(move || bot.outbox_hold(row.id, &row.reply)).await;
                     return false;
                 }
                 Err(e) => {

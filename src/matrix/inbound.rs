@@ -372,7 +372,7 @@ async fn scope(front: &MatrixFrontEnd, room: &Room, thread: Option<String>) -> S
     let room_id = room.room_id().to_string();
     let direct = room.is_direct().await.unwrap_or(false);
     let community = if direct { None } else { Some(front.communities.of(&front.client, room).await) };
-    Scope { platform: PLATFORM.to_string(), community, chat: room_id, thread, direct }
+    Scope { platform: PLATFORM.to_string(), community, chat: room_id, thread, direct, ..Scope::default() }
 }
 
 async fn user_ref(room: &Room, id: &UserId) -> UserRef {

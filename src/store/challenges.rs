@@ -23,10 +23,12 @@ pub struct Challenge {
     pub expires_at: i64,
     pub community_id: Option<String>,
     pub rated: bool,
+    /// Made in a chat reached only through interactions.
+    pub interaction_only: bool,
 }
 
 const COLUMNS: &str = "id, platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color, status, created_at, \
-     expires_at, community_id, rated";
+     expires_at, community_id, rated, interaction_only";
 
 fn row(r: &Row<'_>) -> crate::store::sql::Result<Challenge> {
     Ok(Challenge {
@@ -44,6 +46,7 @@ fn row(r: &Row<'_>) -> crate::store::sql::Result<Challenge> {
         expires_at: r.get(11)?,
         community_id: r.get(12)?,
         rated: r.get(13)?,
+        interaction_only: r.get(14)?,
     })
 }
 
@@ -61,14 +64,16 @@ pub struct NewChallenge<'a> {
     pub days_per_move: Option<u32>,
     pub color: &'a str,
     pub expires_at: i64,
+    /// Made in a chat reached only through interactions.
+    pub interaction_only: bool,
 }
 
 /// Inserts an open challenge.
 pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> {
     Ok(conn.query_row(
         "INSERT INTO challenges (platform, chat_id, challenger_id, challenged_id, variant, setup, days_per_move, color,
-           status, created_at, expires_at, community_id, rated)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11, ?12) RETURNING id",
+           status, created_at, expires_at, community_id, rated, interaction_only)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'open', ?9, ?10, ?11, ?12, ?13) RETURNING id",
         params![
             c.platform,
             c.chat_id,
@@ -81,7 +86,8 @@ pub fn create(conn: &Connection, c: &NewChallenge<'_>, now: i64) -> Result<i64> 
             now,
             c.expires_at,
             c.community_id,
-            c.rated
+            c.rated,
+            c.interaction_only
         ],
         |r| r.get(0),
     )?)

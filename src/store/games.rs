@@ -75,6 +75,8 @@ pub struct GameRow {
     /// Secret-bomb chess: each side's bomb (by [`Color::index`]) as the square its piece stood on at
     /// the start; `None` until chosen. Secret until the game is over.
     pub bombs: [Option<String>; 2],
+    /// The game's chat is reached only through interactions (see `bot::Scope::interaction_only`).
+    pub interaction_only: bool,
 }
 
 impl GameRow {
@@ -102,7 +104,7 @@ impl GameRow {
 
 const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move, \
      status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated, paused, \
-     white_bomb, black_bomb";
+     white_bomb, black_bomb, interaction_only";
 
 fn row_to_game(r: &Row<'_>) -> crate::store::sql::Result<GameRow> {
     Ok(GameRow {
@@ -132,6 +134,7 @@ fn row_to_game(r: &Row<'_>) -> crate::store::sql::Result<GameRow> {
         rated: r.get(23)?,
         paused: r.get(24)?,
         bombs: [r.get(25)?, r.get(26)?],
+        interaction_only: r.get(27)?,
     })
 }
 
@@ -152,14 +155,16 @@ pub struct NewGame<'a> {
     pub status: Status,
     pub deadline: Option<i64>,
     pub remind_at: Option<i64>,
+    /// The chat is reached only through interactions.
+    pub interaction_only: bool,
 }
 
 /// Inserts a game at ply 0 (its current FEN is its start FEN).
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     Ok(conn.query_row(
         "INSERT INTO games (platform, chat_id, variant, setup, start_fen, white_id, black_id, ai_level, days_per_move,
-           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id, rated, web_slug)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15, ?16) RETURNING id",
+           status, fen, ply, deadline, remind_at, created_at, updated_at, community_id, rated, web_slug, interaction_only)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?5, 0, ?11, ?12, ?13, ?13, ?14, ?15, ?16, ?17) RETURNING id",
         params![
             g.platform,
             g.chat_id,
@@ -176,7 +181,8 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
             now,
             g.community_id,
             g.rated,
-            new_slug()
+            new_slug(),
+            g.interaction_only
         ],
         |r| r.get(0),
     )?)
@@ -749,13 +755,18 @@ fn pause_where(conn: &Connection, place: &str, platform: &str, key: &str, now: i
     Ok(rows)
 }
 
-/// Moves a paused game to another chat of its platform (a player went on with it there); its
-/// clock starts again with the next move.
-pub fn relocate(conn: &Connection, id: GameId, chat: &str, community: Option<&str>, now: i64) -> Result<bool> {
+/// Moves a paused game to another chat of its platform (a player went on with it there; the chat
+/// `interaction_only` or not); its clock starts again with the next move.
+pub fn relocate(
+    conn: &Connection,
+    id: GameId,
+    (chat, community, interaction_only): (&str, Option<&str>, bool),
+    now: i64,
+) -> Result<bool> {
     let n = conn.execute(
-        "UPDATE games SET chat_id = ?2, community_id = ?3, thread_id = NULL, paused = 0, updated_at = ?4
-         WHERE id = ?1 AND paused = 1",
-        params![id, chat, community, now],
+        "UPDATE games SET chat_id = ?2, community_id = ?3, thread_id = NULL, paused = 0, updated_at = ?4,
+         interaction_only = ?5 WHERE id = ?1 AND paused = 1",
+        params![id, chat, community, now, interaction_only],
     )?;
     Ok(n == 1)
 }
@@ -973,6 +984,7 @@ mod tests {
             status,
             deadline: None,
             remind_at: None,
+            interaction_only: false,
         }
     }
 

@@ -532,6 +532,7 @@ pub(crate) fn test_game(conn: &Connection, white: PlayerId, black: PlayerId) -> 
         status: Status::Active,
         deadline: None,
         remind_at: None,
+        interaction_only: false,
     };
     create(conn, &g, 0).unwrap()
 }

@@ -130,6 +130,17 @@ pub fn retry_at(conn: &Connection, id: i64, tries: u32, at: i64, error: &str) ->
     Ok(())
 }
 
+/// Makes the waiting rows of a chat due at `now`: in a chat reached only through interactions,
+/// an interaction there brings what waited for one. Returns how many were waiting for later.
+pub fn wake(conn: &Connection, platform: &str, chat_key: &str, now: i64) -> Result<usize> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE outbox SET next_attempt_at = ?3
+             WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' AND next_attempt_at > ?3",
+        )?
+        .execute(params![platform, chat_key, now])?)
+}
+
 /// Row `id` cannot be delivered (`failure`: its kind); never tried again.
 pub fn mark_failed(conn: &Connection, id: i64, failure: &str, error: &str, now: i64) -> Result<()> {
     conn.prepare_cached(

@@ -1929,7 +1929,9 @@ async fn typed_commands_in_dms_work_without_the_content_intent() {
         let named = |n: &str| commands.iter().find(|c| c["name"] == n).cloned().expect("registered");
         assert_eq!(named("settings")["contexts"], json!([0]));
         assert_eq!(named("settings")["default_member_permissions"], "32");
-        assert_eq!(named("play")["contexts"], json!([0, 1]));
+        assert_eq!(named("settings")["integration_types"], json!([0]));
+        assert_eq!(named("play")["contexts"], json!([0, 1, 2]));
+        assert_eq!(named("play")["integration_types"], json!([0, 1]), "installable to a person's account too");
         let (_, listed) = command(&fake, dm, BOB, "variants", json!([])).await;
         assert!(listed.content().is_some_and(|c| c.contains("capatomic")), "{listed:?}");
         env.finish(bot, &[]).await;
@@ -3478,3 +3480,6 @@ async fn game_messages_link_to_the_games_page_where_the_server_shows_its_games()
 /// The web pages in a real browser, with moves made through this fake Discord.
 #[cfg(feature = "web")]
 mod browser;
+
+/// capabot installed to people's accounts, in a group DM the bot is not in.
+mod user_install;

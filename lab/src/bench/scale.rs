@@ -302,6 +302,7 @@ fn new_game<'a>(c: &'a str, chat: &'a str, start_fen: &'a str, white: i64, black
         status: Status::Active,
         deadline: Some(at + 3 * DAY),
         remind_at: None,
+        interaction_only: false,
     }
 }
 

@@ -105,6 +105,7 @@ impl Bot {
                 days_per_move: days,
                 color: &color,
                 expires_at: expires,
+                interaction_only: cx.scope().interaction_only,
             },
             now,
         )?;
@@ -281,6 +282,7 @@ impl Bot {
                 status: if relocation { Status::Setup } else { Status::Active },
                 deadline,
                 remind_at,
+                interaction_only: cx.scope().interaction_only,
             },
             now,
         )?;

@@ -327,7 +327,7 @@ impl Bot {
             community: Some(info.community_id.clone()),
             chat,
             thread,
-            direct: false,
+            ..Scope::default()
         };
         let settings = self.effective_settings(&scope)?;
         let text = with_lang(settings.lang, || self.standings_text(conn, info, &settings.hint))?;
@@ -366,6 +366,7 @@ impl Bot {
                 days_per_move: Some(info.settings.days_per_move),
                 color: "random",
                 expires_at: c.accept_by,
+                interaction_only: false,
             },
             now,
         )?;

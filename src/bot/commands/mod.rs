@@ -118,6 +118,7 @@ pub(in crate::bot) fn game_scope(row: &GameRow) -> Scope {
         chat: row.chat_id.clone(),
         thread: row.thread_id.clone(),
         direct: false,
+        interaction_only: row.interaction_only,
     }
 }
 
@@ -135,6 +136,7 @@ pub(in crate::bot) fn challenge_target(c: &Challenge) -> Target {
         chat: c.chat_id.clone(),
         thread: None,
         direct: false,
+        interaction_only: c.interaction_only,
     })
 }
 
@@ -253,6 +255,10 @@ impl Bot {
             Command::Link(code) => self.link(cx, code),
             Command::Unlink => self.unlink(cx),
             Command::Web => self.web_cmd(cx),
+            // Their standings and pairings are posted without anyone's command, which cannot be
+            // done where the bot answers only interactions.
+            Command::Ladder(_) if cx.scope().interaction_only => user(msg!("interaction-only-no-ladders")),
+            Command::Tournament(_) if cx.scope().interaction_only => user(msg!("interaction-only-no-tournaments")),
             Command::Ladder(c) => self.ladder_cmd(cx, c),
             Command::Tournament(c) => self.tournament_cmd(cx, c),
         }
@@ -337,7 +343,8 @@ impl Bot {
             return Ok(row);
         }
         let (scope, id) = (cx.scope(), row.id);
-        games::relocate(conn, id, &scope.chat, scope.community.as_deref(), self.clock.now())?;
+        let place = (scope.chat.as_str(), scope.community.as_deref(), scope.interaction_only);
+        games::relocate(conn, id, place, self.clock.now())?;
         games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))
     }
 

@@ -451,6 +451,7 @@ impl Bot {
                     status: if relocation { GameStatus::Setup } else { GameStatus::Active },
                     deadline,
                     remind_at,
+                    interaction_only: false,
                 },
                 now,
             )?;
@@ -632,7 +633,7 @@ fn tournament_scope(info: &TournamentInfo) -> Option<Scope> {
         community: Some(info.community_id.clone()),
         chat: info.chat_id.clone()?,
         thread: info.thread_id.clone(),
-        direct: false,
+        ..Scope::default()
     })
 }
 
