@@ -29,7 +29,7 @@ pub struct Outgoing {
 /// again (an interaction there makes it due at once).
 const HOLD_SECS: i64 = 7 * 24 * 3600;
 /// The outbox's note on a row held for the next interaction.
-const HELD: &str = "waits for an interaction in its chat";
+const HELD: &str = "waits for an interaction in its chat"; // i18n: operator
 
 /// How a delivery ended for good.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
