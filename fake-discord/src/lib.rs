@@ -381,6 +381,12 @@ impl FakeDiscord {
         self.state().faults.push(Fault { method: method.into(), path_contains: path_contains.into(), kind, times });
     }
 
+    /// Forgets the failures [`fail_next`](Self::fail_next) set and not yet used up (requests that
+    /// already hang go on hanging until their client gives up).
+    pub fn clear_faults(&self) {
+        self.state().faults.clear();
+    }
+
     /// Deletes a channel (or thread): the gateway gets CHANNEL_DELETE, and posting there answers
     /// 404 Unknown Channel (10003).
     pub fn delete_channel(&self, channel: u64) {

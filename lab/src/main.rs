@@ -178,6 +178,10 @@ enum Command {
         /// Without the host's rate limits (to see what they prevent).
         #[arg(long)]
         no_limits: bool,
+        /// From `flood_after`, the flood chat's message posts hang (never answer) for this many
+        /// seconds while the flooder types a command there once a second (a hung REST route).
+        #[arg(long, default_value_t = 0)]
+        hang_secs: u64,
     },
     /// How the cost grows with the data kept: databases seeded through the store with the issue's
     /// sizes times each scale (1: a million finished games, 100,000 in progress, 200,000 players,
@@ -488,6 +492,7 @@ fn run(cli: Cli) -> Result<(), String> {
             flood,
             flood_after,
             no_limits,
+            hang_secs,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
@@ -500,8 +505,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 core_threads: None,
             };
             let limits = (!no_limits).then(capabot::host::limits::LimitConfig::default);
-            let flood =
-                bench::discord::Flood { commands: flood, after: std::time::Duration::from_millis(flood_after), limits };
+            let flood = bench::discord::Flood {
+                commands: flood,
+                after: std::time::Duration::from_millis(flood_after),
+                limits,
+                hang: std::time::Duration::from_secs(hang_secs),
+            };
             outln!("{}", bench::discord::flood_rounds(&opts, runs, Some(rate), &flood)?);
         }
         #[cfg(not(feature = "discord"))]

@@ -39,10 +39,16 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 struct Answers {
     waiting: HashMap<u64, oneshot::Sender<Sent>>,
     early: HashMap<u64, Sent>,
+    /// Answers to commands typed in the flood chat ([`Flood::hang`]), posted there.
+    typed_answers: usize,
 }
 
 impl Answers {
     fn deliver(&mut self, sent: Sent) {
+        if sent.kind == SentKind::Message && sent.channel_id == Some(FLOOD_CHANNEL) {
+            self.typed_answers += usize::from(sent.content().unwrap_or_default().to_lowercase().contains("capatomic"));
+            return;
+        }
         let Some(id) = sent.interaction_id else { return };
         let answer = matches!(sent.kind, SentKind::Edit | SentKind::FollowUp)
             || sent.kind == (SentKind::InteractionResponse { callback_type: 4 });
@@ -299,6 +305,10 @@ pub struct Flood {
     /// The host's rate limits ([`LimitConfig::default`], as `capabot run` has them); `None`: no
     /// limits.
     pub limits: Option<LimitConfig>,
+    /// From `after`, for this long, the flood chat's `POST /channels/…/messages` never answers (a
+    /// hung connection: each request hangs until the bot's client gives up on it), while the
+    /// flooder types `!variants` there once a second; zero for none.
+    pub hang: Duration,
 }
 
 /// How the flood was answered.
@@ -308,6 +318,9 @@ pub struct FloodAnswers {
     pub served: usize,
     /// "Slow down" answers.
     pub slow_down: usize,
+    /// Commands typed in the hung chat ([`Flood::hang`]), and the answers posted there in the end.
+    pub typed: usize,
+    pub typed_answered: usize,
 }
 
 /// [`run_discord`] with a [`Flood`] from one person in one chat while the games move; the report
@@ -337,7 +350,8 @@ pub fn run_discord_flood(
         let discord = DiscordOptions {
             guild: Some(GUILD),
             proxy: Some(fake.base_url()),
-            message_content: false,
+            // Typed commands for the hung chat (the games move by slash commands either way).
+            message_content: !flood.hang.is_zero(),
             shards: None,
             grace: Duration::from_secs(10),
             http_client: None,
@@ -363,6 +377,8 @@ pub fn run_discord_flood(
                     .collect::<Vec<u64>>()
             })
         });
+        let hanging =
+            (!flood.hang.is_zero()).then(|| tokio::spawn(hang_flood_chat(fake.clone(), t0 + flood.after, flood.hang)));
         let report = players.results().await?;
         let flood_ids: Vec<u64> = match flooding {
             Some(f) => f.await.map_err(|e| format!("the flood task failed: {e}"))?,
@@ -371,6 +387,10 @@ pub fn run_discord_flood(
         // The flood's last answers may still be on their way.
         tokio::time::sleep(Duration::from_millis(if flood_ids.is_empty() { 0 } else { 500 })).await;
         let mut flooded = FloodAnswers::default();
+        if let Some(hanging) = hanging {
+            flooded.typed = hanging.await.map_err(|e| format!("the hang task failed: {e}"))?;
+            flooded.typed_answered = typed_answers(&players.answers, flooded.typed).await;
+        }
         {
             let answers = players.answers.lock().unwrap_or_else(|p| p.into_inner());
             for sent in flood_ids.iter().filter_map(|id| answers.early.get(id)) {
@@ -387,6 +407,34 @@ pub fn run_discord_flood(
         }
         Ok((report, flooded))
     })
+}
+
+/// [`Flood::hang`]: from `at`, for `hang`, every post in the flood chat hangs, while the flooder
+/// types a command there once a second; returns how many were typed.
+async fn hang_flood_chat(fake: FakeDiscord, at: Instant, hang: Duration) -> usize {
+    tokio::time::sleep_until(at.into()).await;
+    let route = format!("/channels/{FLOOD_CHANNEL}/messages");
+    fake.fail_next("POST", &route, fake_discord::FaultKind::Hang, usize::MAX);
+    let end = tokio::time::Instant::now() + hang;
+    let mut typed = 0;
+    while tokio::time::Instant::now() < end {
+        fake.send_message(FLOOD_CHANNEL, FLOODER, "!variants");
+        typed += 1;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    fake.clear_faults();
+    typed
+}
+
+/// The answers posted in the flood chat, once `typed` are there or the client's timeout and a
+/// retry's time have passed since the hang ended.
+async fn typed_answers(answers: &Mutex<Answers>, typed: usize) -> usize {
+    let answered = || answers.lock().unwrap_or_else(|p| p.into_inner()).typed_answers;
+    let deadline = Instant::now() + capabot::discord::REQUEST_TIMEOUT + Duration::from_secs(60);
+    while answered() < typed && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    answered()
 }
 
 /// `runs` rounds, each a Discord run without the flood and one with it on fresh databases, in a
@@ -409,19 +457,26 @@ fn flood_rounds_in(
 ) -> Result<String, String> {
     let mut out = String::new();
     let (mut quiet, mut flooded) = (Vec::new(), Vec::new());
-    let quiet_flood = Flood { commands: 0, ..flood.clone() };
+    let quiet_flood = Flood { commands: 0, hang: Duration::ZERO, ..flood.clone() };
     for round in 0..runs.max(1) {
         let (q, _) = run_discord_flood(&dir.join(format!("quiet-{round}.db")), opts, rate, &quiet_flood)?;
         let (f, answered) = run_discord_flood(&dir.join(format!("flood-{round}.db")), opts, rate, flood)?;
         out.push_str(&format!("round {}: no flood {}\n", round + 1, line(&q)));
         out.push_str(&format!(
-            "round {}: flood    {}; the flood: {} served, {} told to slow down, {} unanswered\n",
+            "round {}: flood    {}; the flood: {} served, {} told to slow down, {} unanswered",
             round + 1,
             line(&f),
             answered.served,
             answered.slow_down,
             flood.commands.saturating_sub(answered.served + answered.slow_down)
         ));
+        if !flood.hang.is_zero() {
+            out.push_str(&format!(
+                "; the hung chat: {} typed, {} answered in the end",
+                answered.typed, answered.typed_answered
+            ));
+        }
+        out.push('\n');
         quiet.push(q);
         flooded.push(f);
     }
@@ -433,7 +488,7 @@ fn flood_rounds_in(
     let (q50, q99) = (median(&quiet, &|r| ms(r.p50)), median(&quiet, &|r| ms(r.p99)));
     let (f50, f99) = (median(&flooded, &|r| ms(r.p50)), median(&flooded, &|r| ms(r.p99)));
     out.push_str(&format!(
-        "medians of {} rounds, {} games of {} ({}), up to {} plies each{}, a flood of {} commands {} ms in, limits {}:\n  \
+        "medians of {} rounds, {} games of {} ({}), up to {} plies each{}, a flood of {} commands {} ms in{}, limits {}:\n  \
          no flood p50 {q50:.1} ms, p99 {q99:.1} ms\n  flood    p50 {f50:.1} ms, p99 {f99:.1} ms\n  \
          flood / no flood: p50 × {:.2}, p99 × {:.2}",
         quiet.len(),
@@ -444,6 +499,11 @@ fn flood_rounds_in(
         rate.map(|r| format!(", moves offered at {r:.0}/s")).unwrap_or_default(),
         flood.commands,
         flood.after.as_millis(),
+        if flood.hang.is_zero() {
+            String::new()
+        } else {
+            format!(" and the flood chat's posts hanging for {} s", flood.hang.as_secs())
+        },
         if flood.limits.is_some() { "on" } else { "off" },
         f50 / q50.max(1e-9),
         f99 / q99.max(1e-9),
@@ -552,7 +612,7 @@ mod tests {
             core_threads: None,
         };
         let limits = LimitConfig::default();
-        let flood = Flood { commands: 40, after: Duration::ZERO, limits: Some(limits.clone()) };
+        let flood = Flood { commands: 40, after: Duration::ZERO, limits: Some(limits.clone()), hang: Duration::ZERO };
         let dir = tempfile::tempdir().unwrap();
         let (r, answered) = run_discord_flood(&dir.path().join("f.db"), &opts, Some(40.0), &flood).unwrap();
         assert_eq!((r.accepted, r.refused), (8, 0), "the others' moves all answered: {r:?}");
