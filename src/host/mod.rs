@@ -444,13 +444,15 @@ impl Host {
         }
     }
 
-    /// Runs the scheduler once and delivers what it says.
+    /// Runs the scheduler once for the platforms this host has front ends for (and only those: what
+    /// is due elsewhere is left to a process that can deliver it), and delivers what it says.
     pub async fn tick(self: &Arc<Self>) {
         let me = self.clone();
         self.tracker
             .track_future(async move {
                 let bot = me.bot.clone();
-                let response = me.blocking(move || bot.tick()).await.unwrap_or_default();
+                let served = crate::bot::Served::new(me.owner.clone(), me.platforms());
+                let response = me.blocking(move || bot.tick(&served)).await.unwrap_or_default();
                 let _ = me.settle(response, None).await;
             })
             .await;

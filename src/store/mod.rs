@@ -24,6 +24,7 @@ pub mod players;
 pub mod postgres;
 pub mod ratings;
 pub mod schedule;
+pub mod served;
 pub mod settings;
 pub mod sql;
 pub mod tournaments;
@@ -58,6 +59,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
             Ok(games::migrate_moves(tx)?)
         }),
         M::up(include_str!("../../migrations/0016_recent_games.sql")),
+        M::up(include_str!("../../migrations/0017_served_platforms.sql")),
     ])
 });
 

@@ -35,6 +35,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V14__web", include_str!("../../migrations/postgres/V14__web.sql")),
     ("V15__scale", include_str!("../../migrations/postgres/V15__scale.sql")),
     ("V16__recent_games", include_str!("../../migrations/postgres/V16__recent_games.sql")),
+    ("V17__served_platforms", include_str!("../../migrations/postgres/V17__served_platforms.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

@@ -254,3 +254,36 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     assert!(host.drain_chat("chatnet", &key).await, "nothing waits");
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
 }
+
+/// A process does only what it can deliver: its scheduler handles the games of the platforms it
+/// has front ends for, and leaves another platform's loss on time to a process that serves it
+/// (which then announces it there), instead of writing an announcement nobody here can deliver.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let (here, there) = (host_with(dir.path(), clock.clone()), host_with(dir.path(), clock.clone()));
+    let (chatnet, othernet) = (Recorder::new("chatnet", true, &[]), Recorder::new("othernet", true, &[]));
+    here.register(chatnet.clone());
+    there.register(othernet.clone());
+    for (host, p) in [(&here, "chatnet"), (&there, "othernet")] {
+        host.handle(say(p, "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
+        host.handle(say(p, "bob", "!accept")).await.unwrap();
+        host.handle(say(p, "alice", "e4")).await.unwrap();
+    }
+    let status = |platform: &str| {
+        let conn = here.bot().store().conn().unwrap();
+        conn.query_row("SELECT status FROM games WHERE platform = ?1", [platform], |r| r.get::<String>(0)).unwrap()
+    };
+    clock.advance(2 * 86_400);
+    here.tick().await;
+    let timed_out = |r: &Recorder| r.texts().iter().filter(|(_, t)| t.contains("ran out of time")).count();
+    assert_eq!(timed_out(&chatnet), 1, "{:?}", chatnet.texts());
+    assert_eq!(status("chatnet"), "finished");
+    assert_eq!(status("othernet"), "active", "left to the process that serves othernet");
+    assert_eq!(timed_out(&othernet), 0);
+    there.tick().await;
+    assert_eq!(status("othernet"), "finished");
+    assert_eq!(timed_out(&othernet), 1, "{:?}", othernet.texts());
+    assert_eq!(timed_out(&chatnet), 1, "announced once");
+}
