@@ -25,6 +25,8 @@ pub struct HostSection {
     pub shutdown_grace_seconds: u64,
     /// Where to serve `/healthz` and Prometheus `/metrics` (a loopback address; off when absent).
     pub metrics: Option<std::net::SocketAddr>,
+    /// Hours after which replies waiting for a platform that no process serves are expired.
+    pub unserved_expiry_hours: u32,
 }
 
 impl Default for HostSection {
@@ -35,6 +37,7 @@ impl Default for HostSection {
             tick_seconds: 30,
             shutdown_grace_seconds: 10,
             metrics: None,
+            unserved_expiry_hours: 24,
         }
     }
 }
@@ -325,6 +328,7 @@ impl Config {
             default_variant: self.default_variant.clone(),
             lang: crate::i18n::Lang::parse(&self.lang).unwrap_or_default(),
             web_url: self.web.base(),
+            unserved_expiry_secs: i64::from(self.host.unserved_expiry_hours.max(1)) * 3600,
             ..crate::bot::BotConfig::default()
         }
     }

@@ -371,7 +371,11 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
         #[cfg(feature = "matrix")]
         if let Some(creds) = creds {
             let (h, s, store) = (host.clone(), stop.clone(), cfg.matrix.store.clone());
-            let options = capabot::matrix::Options { allow: cfg.matrix.allow.clone(), max_rooms: cfg.matrix.max_rooms };
+            let options = capabot::matrix::Options {
+                allow: cfg.matrix.allow.clone(),
+                max_rooms: cfg.matrix.max_rooms,
+                ..capabot::matrix::Options::default()
+            };
             tasks.spawn(async move {
                 let client = capabot::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
                 let front = capabot::matrix::serve_with(h.clone(), client, options).await;

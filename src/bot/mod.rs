@@ -30,6 +30,7 @@ pub use io::{
     AiJob, AnalysisJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread,
     PictureFormat, Receipt, Reply, Response, Scope, Slot, Target, UserRef, Via,
 };
+pub use scheduler::Served;
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
 pub use textboard::text_board;
 
@@ -68,6 +69,9 @@ pub struct BotConfig {
     /// The web pages' public address (`[web] public_url`, no trailing slash): where the `web`
     /// command and the answers about games link to; `None`: no links.
     pub web_url: Option<String>,
+    /// After how long without a process serving a platform its waiting outbox rows are expired
+    /// (`[host] unserved_expiry_hours`; see [`Bot::tick`]).
+    pub unserved_expiry_secs: i64,
 }
 
 impl Default for BotConfig {
@@ -85,6 +89,7 @@ impl Default for BotConfig {
             max_analyses: 4,
             analysis_nodes: 0,
             web_url: None,
+            unserved_expiry_secs: 86_400,
         }
     }
 }
@@ -361,7 +366,7 @@ impl Bot {
     }
 
     /// The author's language for an input (their setting, their client's, the chat's).
-    fn author_lang(&self, inp: &Input) -> Lang {
+    pub(crate) fn author_lang(&self, inp: &Input) -> Lang {
         match self.effective_settings(&inp.scope) {
             Ok(mut s) => self.langs_of(inp, &mut s),
             Err(_) => inp.locale.as_deref().and_then(Lang::parse).unwrap_or(self.config.lang),

@@ -13,6 +13,13 @@
 //! cost a few commits instead of a thousand (`docs/scale.md`). A batch whose transaction cannot
 //! commit (a full disk, a lost connection: nothing of it is saved) is run again one item a
 //! transaction, as before batches, so that the failure is the failing item's alone.
+//!
+//! A process does only what it can deliver: its tick takes what it serves ([`Served`]) and handles
+//! only the items of those platforms (a Discord-only process leaves Matrix games' losses on time and
+//! reminders to a Matrix process, instead of announcing them into an outbox nobody drains). Each
+//! tick also records that the process serves its platforms ([`crate::store::served`]), and expires
+//! the outbox rows of platforms no process has served for [`BotConfig::unserved_expiry_secs`],
+//! counted in `capabot_outbox_expired_total` and logged.
 
 use super::Bot;
 use super::commands::{challenge_target, color_word, game_scope, turn_of_fen};
@@ -20,13 +27,32 @@ use super::error::{BotError, Res};
 use super::io::{Reply, Response};
 use crate::i18n::with_lang;
 use crate::rules::{DrawReason, Outcome, WinReason};
-use crate::store::{challenges, events, games, ladders, players, schedule, tournaments};
+use crate::store::{challenges, events, games, ladders, players, schedule, served, tournaments};
 use crate::t;
 use std::cell::RefCell;
 
 /// Items run in one unit of work ([`Bot::tick`]): enough that a tick of a thousand costs a few
 /// commits, few enough that a batch holds SQLite's one writer for milliseconds, not seconds.
 pub const BATCH: usize = 100;
+
+/// What a process serves, as its scheduler sees it: the platforms it has front ends for (the
+/// console's own among them), and its name among the processes sharing the database, under which
+/// it records that it serves them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Served {
+    pub instance: String,
+    pub platforms: Vec<String>,
+}
+
+impl Served {
+    pub fn new(instance: impl Into<String>, platforms: impl IntoIterator<Item = impl Into<String>>) -> Served {
+        Served { instance: instance.into(), platforms: platforms.into_iter().map(Into::into).collect() }
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.platforms.iter().map(String::as_str).collect()
+    }
+}
 
 /// The kinds of scheduled items, as stored in `scheduler_failures.kind`.
 pub mod kind {
@@ -41,13 +67,15 @@ pub mod kind {
 }
 
 impl Bot {
-    /// Runs what is due at the clock's time: reminders at 20 % of the move time left, losses on
-    /// time (a draw when the other side cannot possibly mate), challenge expiry, ladders' and
-    /// tournaments' steps; each item in a unit of work of its own (see the module doc).
-    pub fn tick(&self) -> Response {
+    /// Runs what is due at the clock's time in the chats of the platforms `served`: reminders at
+    /// 20 % of the move time left, losses on time (a draw when the other side cannot possibly
+    /// mate), challenge expiry, ladders' and tournaments' steps; each item in a unit of work of its
+    /// own (see the module doc). Then records that `served` serves its platforms and expires the
+    /// outbox rows of platforms nobody has served for a while.
+    pub fn tick(&self, served: &Served) -> Response {
         let now = self.clock.now();
         let mut out = Response::default();
-        let items = match self.due_items(now) {
+        let items = match self.due_items(now, &served.names()) {
             Ok(items) => items,
             Err(e) => {
                 tracing::error!("scheduler: cannot read what is due: {e:?}");
@@ -69,6 +97,7 @@ impl Bot {
             out.queued |= r.queued;
             out.extend(r);
         }
+        self.serve(served, now);
         out
     }
 
@@ -116,8 +145,32 @@ impl Bot {
         Some(r)
     }
 
-    /// Every item due now, in a fixed order (those set aside left out). Read outside any unit.
-    fn due_items(&self, now: i64) -> Res<Vec<(&'static str, i64)>> {
+    /// Records that `served` serves its platforms at `now`, then expires the outbox rows of the
+    /// platforms nobody has served for [`BotConfig::unserved_expiry_secs`]: each expired row is
+    /// marked failed (`expired`), counted and logged, never deleted unseen.
+    fn serve(&self, served: &Served, now: i64) {
+        let after = self.config.unserved_expiry_secs;
+        let done = self.store.unit(|| {
+            let conn = self.store.conn()?;
+            served::beat(&conn, &served.instance, &served.names(), now)?;
+            served::expire_unserved(&conn, now, after)
+        });
+        match done {
+            Ok(expired) => {
+                for (platform, n) in expired {
+                    metrics::counter!("capabot_outbox_expired_total", "platform" => platform.clone())
+                        .increment(n as u64);
+                    let hours = after / 3600;
+                    tracing::warn!(platform, rows = n, "outbox rows expired: unserved for {hours} hours");
+                }
+            }
+            Err(e) => tracing::error!("scheduler: cannot record the platforms served: {e}"),
+        }
+    }
+
+    /// Every item of `platforms` due now, in a fixed order (those set aside left out). Read
+    /// outside any unit.
+    fn due_items(&self, now: i64, platforms: &[&str]) -> Res<Vec<(&'static str, i64)>> {
         let conn = self.conn()?;
         let mut items = Vec::new();
         let mut add = |kind: &'static str, ids: Vec<i64>| -> Res<()> {
@@ -125,14 +178,14 @@ impl Bot {
             items.extend(ids.into_iter().filter(|id| !aside.contains(id)).map(|id| (kind, id)));
             Ok(())
         };
-        add(kind::TIMEOUT, games::due_timeouts(&conn, now)?.iter().map(|g| g.id).collect())?;
-        add(kind::REMINDER, games::due_reminders(&conn, now)?.iter().map(|g| g.id).collect())?;
+        add(kind::TIMEOUT, games::due_timeouts(&conn, now, platforms)?.iter().map(|g| g.id).collect())?;
+        add(kind::REMINDER, games::due_reminders(&conn, now, platforms)?.iter().map(|g| g.id).collect())?;
         // Ladder challenges not accepted in time go before the ordinary expiry below.
-        add(kind::LADDER, ladders::due(&conn, now)?)?;
+        add(kind::LADDER, ladders::due(&conn, now, platforms)?)?;
         add(kind::LADDER_STANDINGS, vec![0])?;
-        add(kind::TOURNAMENT_SIGNUP, tournaments::signup_due(&conn, now)?)?;
+        add(kind::TOURNAMENT_SIGNUP, tournaments::signup_due(&conn, now, platforms)?)?;
         add(kind::TOURNAMENT_ANNOUNCE, vec![0])?;
-        add(kind::CHALLENGE_EXPIRY, challenges::due_expiries(&conn, now)?.iter().map(|c| c.id).collect())?;
+        add(kind::CHALLENGE_EXPIRY, challenges::due_expiries(&conn, now, platforms)?.iter().map(|c| c.id).collect())?;
         add(kind::HOUSEKEEPING, vec![0])?;
         metrics::gauge!("capabot_scheduler_items_set_aside").set(schedule::count_set_aside(&conn)? as f64);
         Ok(items)

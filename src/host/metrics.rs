@@ -16,7 +16,9 @@
 //!   `gave_up`, `direct_closed`, `chat_gone`, `forbidden`, `failed`);
 //! - `capabot_outbox_pending` — replies waiting in the outbox (read from the database at each
 //!   scrape);
-//! - `capabot_connected` — 1 while the platform's gateway or sync is connected.
+//! - `capabot_connected` — 1 while the platform's gateway or sync is connected;
+//! - `capabot_outbox_expired_total` — replies expired because no process served their platform
+//!   for `[host] unserved_expiry_hours` (counted by the core's scheduler, `crate::bot::Served`).
 
 use crate::bot::Reply;
 use std::time::Duration;

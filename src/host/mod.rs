@@ -131,6 +131,19 @@ pub enum Delivery {
     Delayed,
 }
 
+/// Why the host turns an input away before the core sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    /// Too many inputs wait already (for the core, or in the chat's queue of its front end).
+    Busy,
+    /// The author or the chat is flooding (told once a minute).
+    SlowDown,
+}
+
+/// How long a refusal waits at most for its author's language to be read (then their client's, or
+/// the configuration's).
+const REFUSAL_LANG_WITHIN: Duration = Duration::from_millis(500);
+
 /// How long an analysis's next position waits at most for the inputs in the core to be handled.
 const ANALYSIS_YIELD_AT_MOST: Duration = Duration::from_millis(250);
 
@@ -391,16 +404,44 @@ impl Host {
     /// anything (a Discord slash command's public "thinking…" would stay for ever over an input
     /// that never reaches the core); the others call [`Host::handle`], which screens itself.
     pub async fn screen(self: &Arc<Self>, input: &Input) -> Option<Delivery> {
-        let refusal = self.refuse(input)?;
-        Some(match refusal {
-            Some(reply) => {
-                if let Err(e) = self.deliver(&reply).await {
-                    tracing::info!("a refusal was not delivered: {e}");
-                }
+        Some(match self.refuse(input)? {
+            Some(refusal) => {
+                self.say_refusal(input, refusal).await;
                 Delivery::Done
             }
             None => Delivery::Ignored,
         })
+    }
+
+    /// Turns `input` away as "busy" (a front end's own queue for its chat is full), answering its
+    /// author in their language.
+    pub async fn refuse_busy(self: &Arc<Self>, input: &Input) {
+        self.say_refusal(input, Refusal::Busy).await;
+    }
+
+    /// Answers `input`'s author, and only them, with `refusal` in the language the core answers them in: theirs, else their client's, else the chat's (read
+    /// off the core's queue, which may be the very thing that is full, and not waited for long).
+    async fn say_refusal(self: &Arc<Self>, input: &Input, refusal: Refusal) {
+        let bot = self.bot.clone();
+        let read = tokio::task::spawn_blocking({
+            let input = input.clone();
+            move || bot.author_lang(&input)
+        });
+        let lang = match tokio::time::timeout(REFUSAL_LANG_WITHIN, read).await {
+            Ok(Ok(lang)) => lang,
+            _ => input.locale.as_deref().and_then(crate::i18n::Lang::parse).unwrap_or(self.bot.config().lang),
+        };
+        let text = match refusal {
+            Refusal::Busy => crate::tl!(lang, "host-busy"),
+            Refusal::SlowDown => crate::tl!(lang, "host-slow-down"),
+        };
+        let mut reply = Reply::new(Target::Chat(input.scope.clone()), text);
+        reply.lang = lang;
+        reply.audience = crate::bot::Audience::Author;
+        reply.in_reply_to.clone_from(&input.event_id);
+        if let Err(e) = self.deliver(&reply).await {
+            tracing::info!("a refusal was not delivered: {e}");
+        }
     }
 
     /// [`Host::handle`] for an input already screened ([`Host::screen`]).
@@ -413,11 +454,8 @@ impl Host {
         let delivery = self
             .tracker
             .track_future(async move {
-                let bot = me.bot.clone();
                 let origin = input.event_id.clone();
-                me.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let response = me.blocking(move || bot.handle(&input)).await.unwrap_or_default();
-                me.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                let response = me.in_core(input).await;
                 me.settle(response, origin).await
             })
             .await;
@@ -425,39 +463,69 @@ impl Host {
         Ok(delivery)
     }
 
-    /// Whether the limits turn `input` away: `Some(Some(reply))` answers it with the reply (to its
-    /// author only), `Some(None)` ignores it, `None` lets it through.
-    fn refuse(&self, input: &Input) -> Option<Option<Reply>> {
+    /// [`Host::handle`] for a front end that hands each chat's inputs over one at a time, in order
+    /// (Matrix's room workers): returns as soon as the core has handled the input (its change
+    /// committed, its replies in the outbox behind the chat's earlier ones), and leaves their
+    /// delivery and the AI searches they start to go on by themselves, so that the chat's next
+    /// input waits for neither. The handle returned ends with what [`Host::handle`] would have
+    /// returned.
+    pub async fn handle_in_order(
+        self: &Arc<Self>,
+        input: Input,
+    ) -> Result<tokio::task::JoinHandle<Delivery>, HostError> {
+        if self.stop.is_cancelled() {
+            return Err(HostError::ShuttingDown);
+        }
+        if let Some(refused) = self.screen(&input).await {
+            return Ok(tokio::spawn(std::future::ready(refused)));
+        }
+        let (started, platform, origin) =
+            (std::time::Instant::now(), input.scope.platform.clone(), input.event_id.clone());
+        let me = self.clone();
+        let response = self.tracker.track_future(async move { me.in_core(input).await }).await;
+        let me = self.clone();
+        Ok(self.tracker.spawn(async move {
+            let delivery = me.settle(response, origin).await;
+            metrics::input_handled(&platform, started.elapsed());
+            delivery
+        }))
+    }
+
+    /// The core's work on one input, on the blocking pool (counted while it waits or runs).
+    async fn in_core(&self, input: Input) -> Response {
+        let bot = self.bot.clone();
+        self.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let response = self.blocking(move || bot.handle(&input)).await.unwrap_or_default();
+        self.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        response
+    }
+
+    /// Whether the limits turn `input` away: `Some(Some(refusal))` answers it with that refusal
+    /// (to its author only), `Some(None)` ignores it, `None` lets it through.
+    fn refuse(&self, input: &Input) -> Option<Option<Refusal>> {
         let limits = self.limits.as_ref()?;
-        // The author's client language where the platform says it (no database read here).
-        let lang = input.locale.as_deref().and_then(crate::i18n::Lang::parse).unwrap_or_default();
-        let say = |text: String| {
-            let mut r = Reply::new(Target::Chat(input.scope.clone()), text);
-            r.lang = lang;
-            r.audience = crate::bot::Audience::Author;
-            r.in_reply_to.clone_from(&input.event_id);
-            Some(Some(r))
-        };
         if self.in_core.load(std::sync::atomic::Ordering::SeqCst) >= limits.config.max_waiting {
-            return say(crate::tl!(lang, "host-busy"));
+            return Some(Some(Refusal::Busy));
         }
         let p = &input.scope.platform;
         let user = format!("{p}:{}", input.author.id);
         let chat = format!("{p}:{}", input.scope.chat);
         match limits.check(&user, &chat) {
             limits::Verdict::Go => None,
-            limits::Verdict::SlowDown => say(crate::tl!(lang, "host-slow-down")),
+            limits::Verdict::SlowDown => Some(Some(Refusal::SlowDown)),
             limits::Verdict::Ignore => Some(None),
         }
     }
 
-    /// Runs the scheduler once and delivers what it says.
+    /// Runs the scheduler once for the platforms this host has front ends for (and only those: what
+    /// is due elsewhere is left to a process that can deliver it), and delivers what it says.
     pub async fn tick(self: &Arc<Self>) {
         let me = self.clone();
         self.tracker
             .track_future(async move {
                 let bot = me.bot.clone();
-                let response = me.blocking(move || bot.tick()).await.unwrap_or_default();
+                let served = crate::bot::Served::new(me.owner.clone(), me.platforms());
+                let response = me.blocking(move || bot.tick(&served)).await.unwrap_or_default();
                 let _ = me.settle(response, None).await;
             })
             .await;

@@ -3,7 +3,10 @@
 //! Encrypted messages whose key has not come yet wait for it (see [`super::undecrypted`]).
 //!
 //! Each room has one worker that hands its inputs to the host in order, so two quick moves in one
-//! game arrive as they were sent while other rooms go on meanwhile.
+//! game arrive as they were sent while other rooms go on meanwhile. The worker waits only for the
+//! core's handling of an input ([`Host::handle_in_order`]), not for its delivery or the AI search
+//! it starts: the room's other people are answered meanwhile. A room's queue is bounded
+//! ([`super::Options::room_queue`]); an input beyond it is answered "busy".
 
 use super::PLATFORM;
 use super::mentions;
@@ -37,28 +40,35 @@ use tokio::sync::mpsc;
 struct Shared {
     host: Arc<Host>,
     front: Arc<MatrixFrontEnd>,
-    queues: Arc<Mutex<HashMap<OwnedRoomId, mpsc::UnboundedSender<Input>>>>,
+    queues: Arc<Mutex<HashMap<OwnedRoomId, mpsc::Sender<Input>>>>,
 }
 
 impl Shared {
-    /// Queues an input behind the earlier ones of its room.
+    /// Queues an input behind the earlier ones of its room; one beyond the room's bound is
+    /// answered "busy" instead.
     fn submit(&self, room: OwnedRoomId, input: Input) {
         let Ok(mut queues) = self.queues.lock() else { return };
         let tx = queues.entry(room).or_insert_with(|| {
-            let (tx, mut rx) = mpsc::unbounded_channel::<Input>();
+            let (tx, mut rx) = mpsc::channel::<Input>(self.front.options.room_queue.max(1));
             let (host, front) = (self.host.clone(), self.front.clone());
             tokio::spawn(async move {
                 while let Some(input) = rx.recv().await {
                     let started = std::time::Instant::now();
-                    if host.handle(input).await.is_err() {
-                        break;
-                    }
-                    front.record_handling(started.elapsed());
+                    let Ok(settling) = host.handle_in_order(input).await else { break };
+                    let front = front.clone();
+                    tokio::spawn(async move {
+                        let _ = settling.await;
+                        front.record_handling(started.elapsed());
+                    });
                 }
             });
             tx
         });
-        let _ = tx.send(input);
+        if let Err(mpsc::error::TrySendError::Full(input)) = tx.try_send(input) {
+            tracing::info!(room = %input.scope.chat, "the room's queue is full; the input is answered busy");
+            let host = self.host.clone();
+            tokio::spawn(async move { host.refuse_busy(&input).await });
+        }
     }
 }
 

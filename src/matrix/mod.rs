@@ -51,7 +51,11 @@ pub async fn serve(host: Arc<Host>, client: Client) -> Arc<MatrixFrontEnd> {
     serve_with(host, client, Options::default()).await
 }
 
-/// Whose invitations the bot accepts, and how many rooms it stays in.
+/// Inputs waiting in one room at most, by default: far more than people type while the core
+/// handles one (milliseconds), few enough that a flood of one room is turned away early.
+pub const ROOM_QUEUE: usize = 32;
+
+/// Whose invitations the bot accepts, how many rooms it stays in, and how many inputs wait in one.
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Patterns (`*` for any text) of inviters' user ids or of room ids; empty means the bot's own
@@ -59,11 +63,14 @@ pub struct Options {
     pub allow: Vec<String>,
     /// Invitations beyond this many joined rooms are declined.
     pub max_rooms: usize,
+    /// Inputs waiting in one room at most (behind the one the core is handling); beyond, their
+    /// authors are told the bot is busy.
+    pub room_queue: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { allow: Vec::new(), max_rooms: 500 }
+        Options { allow: Vec::new(), max_rooms: 500, room_queue: ROOM_QUEUE }
     }
 }
 

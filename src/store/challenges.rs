@@ -125,16 +125,21 @@ pub fn made_by(conn: &Connection, platform: &str, chat_id: &str, player: PlayerI
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// Open challenges whose time is up, the earliest first (ties by id), read from the partial index
-/// `challenges_expiry` (ordered by id, SQLite scanned every challenge ever made), taken for the
-/// caller's transaction ([`Connection::take_due`]).
-pub fn due_expiries(conn: &Connection, now: i64) -> Result<Vec<Challenge>> {
+/// Open challenges of `platforms` whose time is up, the earliest first (ties by id), read a
+/// platform at a time from the partial index `challenges_expiry` (ordered by id, SQLite scanned
+/// every challenge ever made), taken for the caller's transaction ([`Connection::take_due`]).
+pub fn due_expiries(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<Challenge>> {
     let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at, id{}",
+        "SELECT {COLUMNS} FROM challenges WHERE platform = ?1 AND status = 'open' AND expires_at <= ?2
+         ORDER BY expires_at, id{}",
         conn.take_due()
     ))?;
-    let rows = st.query_map([now], row)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    let mut due = super::served::each_platform(platforms, |p| {
+        let rows = st.query_map(params![p, now], row)?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    })?;
+    due.sort_by_key(|c: &Challenge| (c.expires_at, c.id));
+    Ok(due)
 }
 
 /// Challenge `id` if it is open and its time is up, taken like [`due_expiries`].

@@ -307,14 +307,24 @@ pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow
     select(conn, "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id", [player])
 }
 
-/// Active games whose deadline has passed, the earliest first (ties by id).
+/// Active games of `platforms` whose deadline has passed, the earliest first (ties by id).
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 ///
-/// Ordered as the partial index `games_deadline` is, so that the query reads only the due rows
-/// of that index: ordered by id, SQLite scanned the whole table instead (a million finished games
-/// read on every tick, `docs/scale.md`).
-pub fn due_timeouts(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    select(conn, &format!("status = 'active' AND deadline <= ?1 ORDER BY deadline, id{}", conn.take_due()), [now])
+/// Read a platform at a time in the order of the partial index `games_deadline` (platform,
+/// deadline), so that the query reads only the due rows of that index: ordered by id, SQLite
+/// scanned the whole table instead (a million finished games read on every tick, `docs/scale.md`).
+pub fn due_timeouts(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
+    let mut due = due_by(conn, "deadline", now, platforms)?;
+    due.sort_by_key(|g| (g.deadline, g.id));
+    Ok(due)
+}
+
+/// Active games of `platforms` whose time in `column` has passed, each platform's read in the
+/// order of its index (platform, `column`).
+fn due_by(conn: &Connection, column: &str, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
+    let filter =
+        format!("platform = ?1 AND status = 'active' AND {column} <= ?2 ORDER BY {column}, id{}", conn.take_due());
+    super::served::each_platform(platforms, |p| select(conn, &filter, params![p, now]))
 }
 
 /// Game `id` if its deadline has passed, taken for the caller's unit of work
@@ -330,11 +340,13 @@ pub fn due_reminder(conn: &Connection, id: GameId, now: i64) -> Result<Option<Ga
     Ok(select(conn, &filter, params![id, now])?.into_iter().next())
 }
 
-/// Active games whose reminder time has passed, the earliest first (ties by id), read from the
-/// partial index `games_remind` as [`due_timeouts`] reads `games_deadline`.
+/// Active games of `platforms` whose reminder time has passed, the earliest first (ties by id),
+/// read from the partial index `games_remind` as [`due_timeouts`] reads `games_deadline`.
 /// Taken for the caller's transaction ([`Connection::take_due`]).
-pub fn due_reminders(conn: &Connection, now: i64) -> Result<Vec<GameRow>> {
-    select(conn, &format!("status = 'active' AND remind_at <= ?1 ORDER BY remind_at, id{}", conn.take_due()), [now])
+pub fn due_reminders(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
+    let mut due = due_by(conn, "remind_at", now, platforms)?;
+    due.sort_by_key(|g| (g.remind_at, g.id));
+    Ok(due)
 }
 
 /// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.

@@ -491,21 +491,26 @@ pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(LadderId, Ch
         .optional()?)
 }
 
-/// Ladders with a pending challenge whose time to accept is over at `now` (to run
+/// Ladders of `platforms` with a pending challenge whose time to accept is over at `now` (to run
 /// [`Ladder::expire_due`] on), taken for the caller's transaction ([`Connection::take_due`]).
 ///
 /// The candidates come from the partial index `ladder_challenges_due` (the `IN`): without it the
 /// query visited every ladder on every tick.
-pub fn due(conn: &Connection, now: i64) -> Result<Vec<LadderId>> {
+pub fn due(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<LadderId>> {
     let mut st = conn.prepare_cached(&format!(
         "SELECT l.id FROM ladders l
          WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1)
+           AND l.platform = ?2
            AND EXISTS (SELECT 1 FROM ladder_challenges c WHERE c.ladder_id = l.id
              AND c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season) ORDER BY l.id{}",
         conn.take_due()
     ))?;
-    let rows = st.query_map([now], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    let mut due = super::served::each_platform(platforms, |p| {
+        let rows = st.query_map(params![now, p], |r| r.get(0))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    })?;
+    due.sort();
+    Ok(due)
 }
 
 /// The earliest time a pending ladder challenge runs out.
@@ -597,11 +602,12 @@ mod tests {
         // The pending challenge runs out after three days.
         let deadline = 50 + 3 * 86_400;
         assert_eq!(next_due(&c).unwrap(), Some(deadline));
-        assert!(due(&c, deadline - 1).unwrap().is_empty());
-        assert_eq!(due(&c, deadline).unwrap(), [id]);
+        assert!(due(&c, deadline - 1, &["discord"]).unwrap().is_empty());
+        assert_eq!(due(&c, deadline, &["discord"]).unwrap(), [id]);
+        assert!(due(&c, deadline, &["matrix"]).unwrap().is_empty(), "left to a process serving its platform");
         update(&c, id, |l| Ok(l.expire_due(deadline))).unwrap().unwrap();
         assert_eq!(load(&c, id).unwrap().unwrap().standings()[..2], [p[1], p[0]]);
-        assert!(due(&c, deadline).unwrap().is_empty());
+        assert!(due(&c, deadline, &["discord"]).unwrap().is_empty());
     }
 
     fn games_find_their_challenge_and_seasons_are_archived(store: &Store) {

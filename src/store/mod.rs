@@ -26,6 +26,7 @@ pub mod players;
 pub mod postgres;
 pub mod ratings;
 pub mod schedule;
+pub mod served;
 pub mod settings;
 pub mod sql;
 pub mod tournaments;
@@ -60,7 +61,7 @@ pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
             Ok(games::migrate_moves(tx)?)
         }),
         M::up(include_str!("../../migrations/0016_recent_games.sql")),
-        // 17 is another branch's; this one keeps its number 18 to merge without renaming.
+        M::up(include_str!("../../migrations/0017_served_platforms.sql")),
         M::up(include_str!("../../migrations/0018_interaction_only.sql")),
     ])
 });

@@ -490,16 +490,21 @@ pub fn set_signup_until(conn: &Connection, id: TournamentId, until: Option<i64>)
     Ok(())
 }
 
-/// Tournaments whose registration window has closed by `now` and that have not started, the
-/// earliest first (ties by id), read from the partial index `tournaments_signup` (ordered by id,
+/// Tournaments of `platforms` whose registration window has closed by `now` and that have not
+/// started, the earliest first (ties by id), read from the partial index `tournaments_signup` (ordered by id,
 /// SQLite scanned every tournament), taken for the caller's transaction ([`Connection::take_due`]).
-pub fn signup_due(conn: &Connection, now: i64) -> Result<Vec<TournamentId>> {
+pub fn signup_due(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<TournamentId>> {
     let mut st = conn.prepare_cached(&format!(
-        "SELECT id FROM tournaments WHERE status = 'registration' AND signup_until <= ?1 ORDER BY signup_until, id{}",
+        "SELECT signup_until, id FROM tournaments WHERE platform = ?1 AND status = 'registration' AND signup_until <= ?2
+         ORDER BY signup_until, id{}",
         conn.take_due()
     ))?;
-    let rows = st.query_map([now], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    let mut due: Vec<(i64, TournamentId)> = super::served::each_platform(platforms, |p| {
+        let rows = st.query_map(params![p, now], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<std::result::Result<_, _>>()?)
+    })?;
+    due.sort();
+    Ok(due.into_iter().map(|(_, id)| id).collect())
 }
 
 /// Tournaments with something not yet announced: a round's pairings, or the final standings.

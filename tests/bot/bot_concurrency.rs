@@ -186,7 +186,7 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     conn.execute("UPDATE games SET variant = 'no-such-variant' WHERE id = 2", ()).unwrap();
     drop(conn);
     tb.clock.advance(2 * 86_400);
-    let first = tb.bot.tick().text();
+    let first = tb.tick().text();
     assert!(first.contains("#1") && first.contains("#3"), "games 1 and 3 end on time: {first}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "finished");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 3"), "finished");
@@ -196,20 +196,20 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
         failures.iter().any(|f| f.kind == "timeout" && f.item_id == 2 && f.tries == 1 && !f.set_aside),
         "{failures:?}"
     );
-    tb.bot.tick();
-    tb.bot.tick();
+    tb.tick();
+    tb.tick();
     let failures = tb.bot.scheduler_failures().unwrap();
     let bad = failures.iter().find(|f| f.kind == "timeout" && f.item_id == 2).unwrap();
     assert!(bad.set_aside && bad.tries == 3 && bad.last_error.contains("unknown variant"), "{bad:?}");
     // Set aside: no longer tried.
-    tb.bot.tick();
+    tb.tick();
     assert_eq!(tb.bot.scheduler_failures().unwrap()[0].tries, 3);
     // Fixed and retried: it ends on time like the others, and its failure is forgotten.
     let conn = tb.bot.store().conn().unwrap();
     conn.execute("UPDATE games SET variant = 'chess' WHERE id = 2", ()).unwrap();
     drop(conn);
     assert_eq!(tb.bot.scheduler_retry(None).unwrap(), 1);
-    let later = tb.bot.tick().text();
+    let later = tb.tick().text();
     assert!(later.contains("#2"), "{later}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 2"), "finished");
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
@@ -232,7 +232,7 @@ fn a_scheduler_batch_that_cannot_commit_is_run_again_item_by_item() {
     start(["a", "b", "c"]);
     tb.clock.advance(2 * 86_400);
     tb.bot.store().fail_next_commits(1);
-    let text = tb.bot.tick().text();
+    let text = tb.tick().text();
     assert!(text.contains("#1") && text.contains("#2") && text.contains("#3"), "{text}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 3);
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
@@ -240,7 +240,7 @@ fn a_scheduler_batch_that_cannot_commit_is_run_again_item_by_item() {
     start(["d", "e", "f"]);
     tb.clock.advance(2 * 86_400);
     tb.bot.store().fail_next_commits(2);
-    let text = tb.bot.tick().text();
+    let text = tb.tick().text();
     assert!(text.contains("#5") && text.contains("#6"), "{text}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 4"), "active");
     let failures = tb.bot.scheduler_failures().unwrap();
@@ -248,7 +248,7 @@ fn a_scheduler_batch_that_cannot_commit_is_run_again_item_by_item() {
         matches!(&failures[..], [f] if f.kind == "timeout" && f.item_id == 4 && f.tries == 1 && f.last_error.contains("injected")),
         "{failures:?}"
     );
-    tb.bot.tick();
+    tb.tick();
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 4"), "finished");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());

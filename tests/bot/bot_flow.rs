@@ -235,19 +235,119 @@ fn reminder_then_timeout_with_fast_forward_clock() {
     tb.say("alice", "e4");
     // Bob has 5 days; the reminder comes when 1 day (20 %) is left.
     tb.clock.advance(3 * 86_400);
-    assert!(tb.bot.tick().replies.is_empty());
+    assert!(tb.tick().replies.is_empty());
     tb.clock.advance(86_400 + 60);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     assert!(r.text().contains("reminder") && r.text().contains("bob"), "{}", r.text());
     assert!(r.replies[0].notify.iter().any(|u| u.id == "bob"));
-    assert!(tb.bot.tick().replies.is_empty(), "the reminder is sent once");
+    assert!(tb.tick().replies.is_empty(), "the reminder is sent once");
     tb.clock.advance(86_400);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     assert!(r.text().contains("bob ran out of time") && r.text().contains("1-0"), "{}", r.text());
     assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 1"), "timeout");
     let out = tb.say("bob", "e5");
     assert!(out.is_empty() || out.contains("over"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 1);
+}
+
+/// Says `text` as `who` in chat `main` of `platform` (another platform than the test bot's own).
+fn say_on(tb: &TestBot, platform: &str, who: &str, text: &str) -> capabot::bot::Response {
+    let mut input = msg_in("main", who, text);
+    input.scope.platform = platform.into();
+    tb.bot.handle(&input)
+}
+
+/// A process does only what it can deliver: a tick handles the reminders, losses on time and
+/// challenge expiries of the platforms it serves, and leaves another platform's to a process that
+/// serves it (before, a Discord-only process timed out Matrix games, whose announcements then
+/// waited in the outbox for ever).
+#[test]
+fn a_tick_handles_only_the_platforms_its_process_serves() {
+    use capabot::bot::Served;
+    let tb = new_bot();
+    for platform in ["test", "othernet"] {
+        say_on(&tb, platform, "alice", "!challenge @bob chess color:white days:1");
+        say_on(&tb, platform, "bob", "!accept");
+        say_on(&tb, platform, "alice", "e4");
+        say_on(&tb, platform, "carl", "!challenge @dora chess");
+    }
+    let status = |platform: &str| {
+        let reminded = "CASE WHEN remind_at IS NULL THEN 'reminded' ELSE 'due' END";
+        tb.query_str(&format!("SELECT status || '/' || {reminded} FROM games WHERE platform = '{platform}'"))
+    };
+    let here = Served::new("here", ["test"]);
+    let there = Served::new("there", ["othernet"]);
+    let platforms = |r: &capabot::bot::Response| {
+        let mut p: Vec<String> = r.replies.iter().map(|r| r.target.platform().to_string()).collect();
+        p.dedup();
+        p
+    };
+    // The reminder (20 % of a day left), then the loss on time and the challenges' expiry.
+    tb.clock.advance(20 * 3600);
+    let r = tb.bot.tick(&here);
+    assert!(r.text().contains("reminder"), "{}", r.text());
+    assert_eq!(platforms(&r), ["test"]);
+    assert_eq!(status("othernet"), "active/due", "the other platform's reminder is left to its process");
+    tb.clock.advance(2 * 86_400);
+    let r = tb.bot.tick(&here);
+    assert!(r.text().contains("bob ran out of time") && r.text().contains("expired"), "{}", r.text());
+    assert_eq!(platforms(&r), ["test"]);
+    assert_eq!(status("othernet"), "active/due");
+    let open = "SELECT count(*) FROM challenges WHERE platform = 'othernet' AND status = 'open'";
+    assert_eq!(tb.query_i64(open), 1);
+    // The process that serves it does it.
+    let r = tb.bot.tick(&there);
+    assert!(r.text().contains("bob ran out of time") && r.text().contains("expired"), "{}", r.text());
+    assert_eq!(platforms(&r), ["othernet"]);
+    assert!(status("othernet").starts_with("finished/"), "{}", status("othernet"));
+    assert_eq!(tb.query_i64(open), 0);
+}
+
+/// Replies waiting for a platform that no process has served for a day are expired: marked
+/// failed (`expired`), counted in `capabot_outbox_expired_total` and logged, never deleted unseen;
+/// a platform served within the day keeps its rows waiting.
+#[test]
+fn replies_for_a_platform_nobody_serves_expire_after_a_day_and_are_counted() {
+    use capabot::bot::Served;
+    use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+    let tb = new_bot();
+    say_on(&tb, "othernet", "alice", "!challenge @bob chess");
+    say_on(&tb, "test", "alice", "!challenge @bob chess");
+    let waiting = |platform: &str| {
+        tb.query_i64(&format!("SELECT count(*) FROM outbox WHERE platform = '{platform}' AND state = 'pending'"))
+    };
+    let (other, ours) = (waiting("othernet"), waiting("test"));
+    assert!(other > 0 && ours > 0, "the replies wait in the outbox");
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    let expired = metrics::with_local_recorder(&recorder, || {
+        tb.bot.tick(&Served::new("here", ["test"]));
+        tb.clock.advance(86_400 - 1);
+        tb.bot.tick(&Served::new("here", ["test"]));
+        assert_eq!(waiting("othernet"), other, "not yet a day");
+        tb.clock.advance(1);
+        tb.bot.tick(&Served::new("here", ["test"]));
+        snapshotter
+            .snapshot()
+            .into_vec()
+            .into_iter()
+            .filter(|(key, _, _, _)| key.key().name() == "capabot_outbox_expired_total")
+            .map(|(key, _, _, value)| {
+                let labels: Vec<String> = key.key().labels().map(|l| format!("{}={}", l.key(), l.value())).collect();
+                (labels.join(","), if let DebugValue::Counter(n) = value { n } else { 0 })
+            })
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(expired, [("platform=othernet".to_string(), other as u64)]);
+    assert_eq!(waiting("othernet"), 0);
+    assert_eq!(
+        tb.query_i64(
+            "SELECT count(*) FROM outbox WHERE platform = 'othernet' AND state = 'failed' AND failure = 'expired'"
+        ),
+        other,
+        "kept, counted as failed"
+    );
+    assert_eq!(waiting("test"), ours, "the served platform's rows wait for its front end");
 }
 
 #[test]
@@ -262,7 +362,7 @@ fn timeout_against_lone_king_is_a_draw() {
         c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [f]).unwrap();
     }
     tb.clock.advance(2 * 86_400);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     assert!(r.text().contains("alice ran out of time") && r.text().contains("1/2-1/2"), "{}", r.text());
     assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 1"), "timeout_vs_insufficient_material");
 }
@@ -272,9 +372,9 @@ fn challenges_expire() {
     let tb = new_bot();
     tb.say("alice", "!challenge @bob chess");
     tb.clock.advance(47 * 3600);
-    assert!(tb.bot.tick().replies.is_empty());
+    assert!(tb.tick().replies.is_empty());
     tb.clock.advance(2 * 3600);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     assert!(r.text().contains("Challenge #1 expired"), "{}", r.text());
     let out = tb.say("bob", "!accept");
     assert!(out.contains("no challenge"), "{out}");

@@ -103,16 +103,16 @@ fn ladder_season_from_joining_to_the_archive() {
     // Not accepted in time: forfeited by the scheduler.
     assert!(say(&tb, "Carol", "!ladder challenge @Bob").text().contains("Ladder challenge #"));
     tb.clock.advance(3 * 86_400 - 1);
-    assert!(!tb.bot.tick().text().contains("forfeited"));
+    assert!(!tb.tick().text().contains("forfeited"));
     tb.clock.advance(1);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     assert!(
         r.text().contains("Bob did not accept the Chess ladder challenge of Carol in time, which counts as forfeited. Carol takes place 3 from Bob."),
         "{}",
         r.text()
     );
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Carol", "Bob", "Erin"]);
-    assert!(!tb.bot.tick().text().contains("Challenge #"), "the ordinary challenge expired with it");
+    assert!(!tb.tick().text().contains("Challenge #"), "the ordinary challenge expired with it");
 
     // Undo with a reason (administrators only). Events: 5 joins, Dave's forfeit (6), Erin's win (7),
     // the draw (8), Carol's forfeit (9).

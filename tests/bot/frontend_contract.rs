@@ -128,7 +128,7 @@ fn reminders_and_your_move_notices_address_the_players_direct_messages() {
     assert!(dm.text.contains("Your move in game #1"), "{}", dm.text);
     // The reminder goes to Bob's direct messages with the chat as fallback...
     tb.clock.advance(20 * 3600);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     let rem = r.replies.iter().find(|r| r.text.contains("reminder")).expect("reminder");
     match &rem.target {
         Target::Direct { user, fallback, .. } => {
@@ -147,7 +147,7 @@ fn reminders_and_your_move_notices_address_the_players_direct_messages() {
     assert!(r.replies.iter().all(|r| !matches!(r.target, Target::Direct { .. })));
     // ...and his reminder comes to the chat.
     tb.clock.advance(20 * 3600);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     let rem = r.replies.iter().find(|r| r.text.contains("reminder")).expect("reminder");
     assert!(matches!(&rem.target, Target::Chat(s) if s.chat == "main"), "{:?}", rem.target);
     assert!(rem.notify.iter().any(|u| u.id == "bob"));

@@ -86,16 +86,18 @@ fn say(platform: &str, who: &str, text: &str) -> Input {
 }
 
 fn host_with(dir: &std::path::Path, clock: Arc<ManualClock>) -> Arc<Host> {
+    host_configured(dir, clock, HostConfig::default())
+}
+
+/// [`host_with`] with other host settings (one AI thread, no scheduler ticks of its own).
+fn host_configured(dir: &std::path::Path, clock: Arc<ManualClock>, config: HostConfig) -> Arc<Host> {
     let bot = Bot::new(
         Store::open(dir.join("h.db")).unwrap(),
         clock,
         Arc::new(FirstLegalMove),
         BotConfig { pictures: false, ..BotConfig::default() },
     );
-    Host::new(
-        Arc::new(bot),
-        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
-    )
+    Host::new(Arc::new(bot), HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..config })
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -253,4 +255,60 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     bot.outbox_release("chatnet", &key, "another process");
     assert!(host.drain_chat("chatnet", &key).await, "nothing waits");
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
+}
+
+/// A process does only what it can deliver: its scheduler handles the games of the platforms it
+/// has front ends for, and leaves another platform's loss on time to a process that serves it
+/// (which then announces it there), instead of writing an announcement nobody here can deliver.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let (here, there) = (host_with(dir.path(), clock.clone()), host_with(dir.path(), clock.clone()));
+    let (chatnet, othernet) = (Recorder::new("chatnet", true, &[]), Recorder::new("othernet", true, &[]));
+    here.register(chatnet.clone());
+    there.register(othernet.clone());
+    for (host, p) in [(&here, "chatnet"), (&there, "othernet")] {
+        host.handle(say(p, "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
+        host.handle(say(p, "bob", "!accept")).await.unwrap();
+        host.handle(say(p, "alice", "e4")).await.unwrap();
+    }
+    let status = |platform: &str| {
+        let conn = here.bot().store().conn().unwrap();
+        conn.query_row("SELECT status FROM games WHERE platform = ?1", [platform], |r| r.get::<String>(0)).unwrap()
+    };
+    clock.advance(2 * 86_400);
+    here.tick().await;
+    let timed_out = |r: &Recorder| r.texts().iter().filter(|(_, t)| t.contains("ran out of time")).count();
+    assert_eq!(timed_out(&chatnet), 1, "{:?}", chatnet.texts());
+    assert_eq!(status("chatnet"), "finished");
+    assert_eq!(status("othernet"), "active", "left to the process that serves othernet");
+    assert_eq!(timed_out(&othernet), 0);
+    there.tick().await;
+    assert_eq!(status("othernet"), "finished");
+    assert_eq!(timed_out(&othernet), 1, "{:?}", othernet.texts());
+    assert_eq!(timed_out(&chatnet), 1, "announced once");
+}
+
+/// Refusals are in the language the core answers their author in, like every other answer: a
+/// flood in a chat set to Turkish is told to slow down in Turkish (the host used to answer in the
+/// author's client language only, English where the platform says none).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_is_in_the_chats_language() {
+    use capabot::host::limits::LimitConfig;
+    let dir = tempfile::tempdir().unwrap();
+    let limits = LimitConfig { user_burst: 3, user_per_minute: 3, ..LimitConfig::default() };
+    let config = HostConfig { limits: Some(limits), ..HostConfig::default() };
+    let host = host_configured(dir.path(), Arc::new(ManualClock::new(T0)), config);
+    let seen = Recorder::new("chatnet", true, &[]);
+    host.register(seen.clone());
+    host.handle(say("chatnet", "alice", "!settings lang:tr").as_admin(true)).await.unwrap();
+    for _ in 0..5 {
+        host.handle(say("chatnet", "carl", "!games")).await.unwrap();
+    }
+    let texts = seen.texts();
+    let told: Vec<&String> =
+        texts.iter().map(|(_, t)| t).filter(|t| t.contains("yavaş") || t.contains("Slow")).collect();
+    assert_eq!(told.len(), 1, "told once: {texts:?}");
+    assert!(told[0].contains("Biraz yavaş lütfen"), "in the chat's language: {told:?}");
 }

@@ -190,7 +190,7 @@ fn a_side_that_does_not_choose_in_time_gets_a_bomb_at_random() {
     assert!(tb.say("alice", "e4").contains("played by"));
     // Bob lets his first move's day run out without a bomb: one is chosen for him, the game goes on.
     tb.clock.advance(86_400 + 60);
-    let tick = tb.bot.tick();
+    let tick = tb.tick();
     let to_bob = tick.replies.iter().find(|r| reader(r).as_deref() == Some("bob")).expect("bob is told");
     assert!(to_bob.text.contains("chose your bomb at random"), "{}", to_bob.text);
     let public = tick.replies.iter().find(|r| reader(r).is_none()).expect("the chat is told");

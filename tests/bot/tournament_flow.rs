@@ -217,7 +217,7 @@ fn eight_player_swiss_with_buchholz_and_a_loss_on_time() {
                     assert!(say(&tb, mover, &format!("!move #{} e4", b.game)).text().contains("played by"));
                 }
                 tb.clock.advance(2 * DAY + 1);
-                let r = tb.bot.tick().text();
+                let r = tb.tick().text();
                 assert!(r.contains(&format!("{sleeper} ran out of time")), "{r}");
                 final_text = r;
             } else {
@@ -283,7 +283,7 @@ fn eight_player_swiss_with_buchholz_and_a_loss_on_time() {
         ]
     );
     // Said once, even with the scheduler running again.
-    assert!(!tb.bot.tick().text().contains("is over"));
+    assert!(!tb.tick().text().contains("is over"));
 }
 
 #[test]
@@ -316,10 +316,10 @@ fn registration_window_starts_the_tournament_by_itself() {
 
     // A day on: the lonely one's window closes with one player; it waits for an administrator.
     tb.clock.advance(DAY);
-    let r = tb.bot.tick().text();
+    let r = tb.tick().text();
     assert!(r.contains(&format!("Tournament #{t2} Nobody Came: registration has closed with 1 player")), "{r}");
     assert!(!r.contains("Blitz Night"), "{r}");
-    assert!(tb.bot.tick().text().is_empty(), "said once");
+    assert!(tb.tick().text().is_empty(), "said once");
     assert!(say(&tb, "Erin", &format!("!tournament #{t2} join")).text().contains("Erin joins"));
     assert!(
         say(&tb, "Dave", &format!("!tournament #{t2} cancel")).text().contains("only the community's administrators")
@@ -330,9 +330,9 @@ fn registration_window_starts_the_tournament_by_itself() {
     // Two days after creation Blitz Night starts by itself: three players, 5 rounds asked for but
     // three players can only play 3 without a rematch; one bye a round.
     tb.clock.advance(DAY - 1);
-    assert!(!tb.bot.tick().text().contains("Blitz Night starts"));
+    assert!(!tb.tick().text().contains("Blitz Night starts"));
     tb.clock.advance(1);
-    let r = tb.bot.tick();
+    let r = tb.tick();
     let text = r.text();
     assert!(text.contains(&format!("Tournament #{t} Blitz Night starts with 3 players")), "{text}");
     // The bye goes to the lowest-ranked player.

@@ -128,6 +128,11 @@ impl TestBot {
         out
     }
 
+    /// Runs the scheduler as a process serving the test platform.
+    pub fn tick(&self) -> Response {
+        self.bot.tick(&capabot::bot::Served::new("test", ["test"]))
+    }
+
     pub fn raw(&self, who: &str, text: &str) -> Response {
         self.bot.handle(&msg_in("main", who, text))
     }

@@ -305,11 +305,24 @@ async fn start_bot_at(
     clock: Arc<ManualClock>,
     options: matrix::Options,
 ) -> RunningBot {
+    start_bot_with(homeserver, user, secret, (db, store), clock, options, Arc::new(Announced)).await
+}
+
+/// [`start_bot_at`] with another AI.
+async fn start_bot_with(
+    homeserver: &str,
+    user: &RegisteredUser,
+    secret: Secret,
+    (db, store): (&Path, &Path),
+    clock: Arc<ManualClock>,
+    options: matrix::Options,
+    ai: Arc<dyn MoveOracle>,
+) -> RunningBot {
     let creds = Credentials { homeserver: homeserver.to_string(), user: user.localpart.clone(), secret };
     let bot = Bot::new(
         Store::open(db).unwrap(),
         clock,
-        Arc::new(Announced),
+        ai,
         BotConfig {
             self_names: vec!["capabot".into(), user.user_id.clone()],
             // A light analysis, its progress shown after every position (every edit seen).
@@ -576,7 +589,8 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
     bob.client.account().set_display_name(Some("Bob")).await.unwrap();
     carol.client.account().set_display_name(Some("e<b>\u{202E}")).await.unwrap();
     // Invitations from alice and bob only (carol's are declined).
-    let options = matrix::Options { allow: vec!["@alice:*".into(), "@bob:*".into()], max_rooms: 10 };
+    let options =
+        matrix::Options { allow: vec!["@alice:*".into(), "@bob:*".into()], max_rooms: 10, ..Default::default() };
     let password = || Secret::Password(users[0].password.clone());
     let mut bot =
         start_bot_at(&synapse.homeserver_url(), &users[0], password(), &db, &store, clock.clone(), options.clone())
@@ -1600,6 +1614,106 @@ async fn a_ladder_spans_the_rooms_of_a_space() {
     let communities: i64 = query(&db, "SELECT count(DISTINCT community_id) FROM ladders");
     assert_eq!(communities, 1);
     assert_eq!(query::<String>(&db, "SELECT community_id FROM ladders"), space.to_string());
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// An AI whose searches last until the test opens its gate.
+#[derive(Clone, Default)]
+struct Gated(Arc<(std::sync::Mutex<bool>, std::sync::Condvar)>);
+
+impl Gated {
+    fn open(&self) {
+        *self.0.0.lock().unwrap() = true;
+        self.0.1.notify_all();
+    }
+}
+
+/// Opens the gate when dropped: a test that fails with the gate closed ends instead of waiting
+/// for ever for the search's thread.
+struct OpenOnDrop(Gated);
+
+impl Drop for OpenOnDrop {
+    fn drop(&mut self) {
+        self.0.open();
+    }
+}
+
+impl MoveOracle for Gated {
+    fn choose(&self, game: &Game, level: u8) -> Option<Move> {
+        let (open, opened) = &*self.0;
+        let _open = opened.wait_while(open.lock().unwrap(), |open| !*open).unwrap();
+        FirstLegalMove.choose(game, level)
+    }
+    fn budget(&self, _: u8) -> Duration {
+        Duration::from_secs(2)
+    }
+}
+
+/// A room whose input waits for an AI search does not make the room's other people wait: the
+/// room's worker hands the core one input at a time, in order, but waits only for the core's part,
+/// not for the AI's search and the delivery (before, Bob's command waited for Alice's opponent to
+/// find its move).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_waiting_for_an_ai_search_answers_its_other_people_meanwhile() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    let gate = Gated::default();
+    let _open_at_the_end = OpenOnDrop(gate.clone());
+    let secret = Secret::Password(users[0].password.clone());
+    let url = synapse.homeserver_url();
+    let bot =
+        start_bot_with(&url, &users[0], secret, (&db, &store), clock, Default::default(), Arc::new(gate.clone())).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    alice.say(&room, "!play chess color:white", &[]).await;
+    alice.expect_text(&room, &bot_id, "Game #1").await;
+    alice.say(&room, "!move e4", &[]).await;
+    alice.expect(&room, &bot_id, "e4 answered", answers(1, "e4")).await;
+    // capabot searches (held at the gate); Bob is answered meanwhile.
+    bob.say(&room, "!games", &[]).await;
+    alice.expect_text(&room, &bot_id, "You have no games").await;
+    assert_eq!(query::<i64>(&db, "SELECT ply FROM games WHERE id = 1"), 1, "the AI has not moved yet");
+    gate.open();
+    alice.expect_text(&room, &bot_id, "played by capabot").await;
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// A room's queue is bounded: while the core cannot take the room's inputs (the database held by
+/// another writer), the inputs beyond the bound are answered "busy" at once, in the room's
+/// language, and the ones that waited are handled once the database is free.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_room_queue_answers_busy_in_the_rooms_language() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    let secret = Secret::Password(users[0].password.clone());
+    let options = matrix::Options { room_queue: 1, ..Default::default() };
+    let bot = start_bot_at(&synapse.homeserver_url(), &users[0], secret, &db, &store, clock, options).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    alice.say(&room, "!settings lang:tr", &[]).await;
+    alice.expect(&room, &bot_id, "the settings' answer", |_| true).await;
+    // Another writer holds the database: the core waits for it (up to its busy timeout).
+    let writer = rusqlite::Connection::open(&db).unwrap();
+    writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+    for _ in 0..4 {
+        bob.say(&room, "!games", &[]).await;
+    }
+    // One in the core, one waiting in the room's queue, two turned away.
+    let busy = alice.expect_text(&room, &bot_id, "meşgul").await;
+    assert!(busy.content.body().starts_with("Şu anda çok meşgulüm"), "{}", busy.content.body());
+    alice.expect_text(&room, &bot_id, "meşgul").await;
+    writer.execute_batch("COMMIT").unwrap();
+    for _ in 0..2 {
+        alice
+            .expect(&room, &bot_id, "an answer once the database is free", |s| !s.content.body().contains("meşgul"))
+            .await;
+    }
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    assert!(rest.iter().all(|s| s.sender != bot_id), "four inputs, four answers: {rest:?}");
     bot.stop().await;
     for h in [alice, bob, carol] {
         h.sync.abort();

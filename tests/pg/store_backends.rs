@@ -140,7 +140,10 @@ fn due_rows_taken_by_one_process_are_skipped_by_another_until_it_ends() {
         first.conn().unwrap().execute("UPDATE games SET deadline = 5, remind_at = 5 WHERE id = 1", ()).unwrap();
         let due = |conn: &Connection| {
             let ids = |rows: Vec<games::GameRow>| rows.iter().map(|g| g.id).collect::<Vec<_>>();
-            (ids(games::due_timeouts(conn, 10).unwrap()), ids(games::due_reminders(conn, 10).unwrap()))
+            (
+                ids(games::due_timeouts(conn, 10, &["discord"]).unwrap()),
+                ids(games::due_reminders(conn, 10, &["discord"]).unwrap()),
+            )
         };
         let conn = first.conn().unwrap();
         conn.begin_write().unwrap();

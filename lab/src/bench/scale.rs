@@ -383,7 +383,7 @@ pub fn reads(bot: &Bot, sizes: &Sizes, n: usize, seed: u64) -> Vec<(String, f64,
 pub fn tick(bot: &Bot, clock: &ManualClock, at: i64) -> (usize, Duration) {
     clock.set(at);
     let t = Instant::now();
-    let r = bot.tick();
+    let r = bot.tick(&capabot::bot::Served::new("bench", [PLATFORM]));
     (r.replies.len(), t.elapsed())
 }
 
@@ -392,12 +392,13 @@ pub fn tick(bot: &Bot, clock: &ManualClock, at: i64) -> (usize, Duration) {
 pub fn due_reads(store: &Store, at: i64) -> Result<(usize, Duration), String> {
     let conn = store.conn().map_err(err)?;
     let t = Instant::now();
-    let n = games::due_timeouts(&conn, at).map_err(err)?.len()
-        + games::due_reminders(&conn, at).map_err(err)?.len()
-        + ladders::due(&conn, at).map_err(err)?.len()
-        + tournaments::signup_due(&conn, at).map_err(err)?.len()
+    let served = [PLATFORM];
+    let n = games::due_timeouts(&conn, at, &served).map_err(err)?.len()
+        + games::due_reminders(&conn, at, &served).map_err(err)?.len()
+        + ladders::due(&conn, at, &served).map_err(err)?.len()
+        + tournaments::signup_due(&conn, at, &served).map_err(err)?.len()
         + tournaments::unannounced(&conn).map_err(err)?.len()
-        + capabot::store::challenges::due_expiries(&conn, at).map_err(err)?.len();
+        + capabot::store::challenges::due_expiries(&conn, at, &served).map_err(err)?.len();
     Ok((n, t.elapsed()))
 }
 
@@ -453,7 +454,7 @@ pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), S
 
 /// The store's queries behind the measured reads and the scheduler's tick, as the store writes them
 /// (parameters are bound to 1 for the plan), for `EXPLAIN QUERY PLAN`.
-pub const QUERIES: [(&str, &str); 23] = [
+pub const QUERIES: [(&str, &str); 24] = [
     (
         "games: a player's open games",
         "SELECT id FROM games WHERE status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
@@ -497,23 +498,29 @@ pub const QUERIES: [(&str, &str); 23] = [
         "tick: timeouts, before (ORDER BY id)",
         "SELECT * FROM games WHERE status = 'active' AND deadline <= ?1 ORDER BY id",
     ),
-    ("tick: timeouts", "SELECT * FROM games WHERE status = 'active' AND deadline <= ?1 ORDER BY deadline, id"),
+    (
+        "tick: timeouts",
+        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND deadline <= ?2 ORDER BY deadline, id",
+    ),
     (
         "tick: reminders, before (ORDER BY id)",
         "SELECT * FROM games WHERE status = 'active' AND remind_at <= ?1 ORDER BY id",
     ),
-    ("tick: reminders", "SELECT * FROM games WHERE status = 'active' AND remind_at <= ?1 ORDER BY remind_at, id"),
+    (
+        "tick: reminders",
+        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND remind_at <= ?2 ORDER BY remind_at, id",
+    ),
     (
         "tick: ladders due, before",
         "SELECT l.id FROM ladders l WHERE EXISTS (SELECT 1 FROM ladder_challenges c WHERE c.ladder_id = l.id AND c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season) ORDER BY l.id",
     ),
     (
         "tick: ladders due",
-        "SELECT l.id FROM ladders l WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1) AND EXISTS (SELECT 1 FROM ladder_challenges c WHERE c.ladder_id = l.id AND c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season) ORDER BY l.id",
+        "SELECT l.id FROM ladders l WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1) AND l.platform = ?2 AND EXISTS (SELECT 1 FROM ladder_challenges c WHERE c.ladder_id = l.id AND c.status = 'pending' AND c.accept_by <= ?1 AND c.season = l.season) ORDER BY l.id",
     ),
     (
         "tick: tournament sign-ups",
-        "SELECT id FROM tournaments WHERE status = 'registration' AND signup_until <= ?1 ORDER BY signup_until, id",
+        "SELECT signup_until, id FROM tournaments WHERE platform = ?1 AND status = 'registration' AND signup_until <= ?2 ORDER BY signup_until, id",
     ),
     (
         "every command and tick: tournaments unannounced, before",
@@ -525,7 +532,11 @@ pub const QUERIES: [(&str, &str); 23] = [
     ),
     (
         "tick: challenge expiry",
-        "SELECT * FROM challenges WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at, id",
+        "SELECT * FROM challenges WHERE platform = ?1 AND status = 'open' AND expires_at <= ?2 ORDER BY expires_at, id",
+    ),
+    (
+        "tick: outbox rows of platforms nobody serves",
+        "SELECT count(*) FROM outbox WHERE state = 'pending' AND created_at <= ?1 AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = outbox.platform AND s.seen_at > ?1)",
     ),
     ("tick: outbox prune", "SELECT count(*) FROM outbox WHERE state <> 'pending' AND done_at < ?1"),
 ];

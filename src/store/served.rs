@@ -1,0 +1,114 @@
+//! Which platforms are served, and when last: the processes sharing a database each write, at every
+//! scheduler tick, a row per platform they have a front end for ([`beat`]). Outbox rows of a
+//! platform no process has served for a while are expired ([`expire_unserved`]): marked failed
+//! with the kind [`EXPIRED`] (kept and counted like every failed row, never deleted unseen) instead
+//! of waiting for ever for a front end that is not coming.
+
+use super::Result;
+use crate::store::sql::{Connection, params};
+
+/// The failure kind of an outbox row expired because no process served its platform.
+pub const EXPIRED: &str = "expired";
+
+/// How long a heartbeat is kept at least (longer when the expiry waits longer).
+const KEEP_SECS: i64 = 7 * 86_400;
+
+/// The rows `read` finds for each of `platforms`, one after the other (the scheduler's queries of
+/// what is due, each read from an index that leads with the platform).
+pub(crate) fn each_platform<T>(platforms: &[&str], mut read: impl FnMut(&str) -> Result<Vec<T>>) -> Result<Vec<T>> {
+    let mut all = Vec::new();
+    for p in platforms {
+        all.extend(read(p)?);
+    }
+    Ok(all)
+}
+
+/// `instance` serves `platforms` at `now`.
+pub fn beat(conn: &Connection, instance: &str, platforms: &[&str], now: i64) -> Result<()> {
+    let mut st = conn.prepare_cached(
+        "INSERT INTO served_platforms (platform, instance, seen_at) VALUES (?1, ?2, ?3)
+         ON CONFLICT (platform, instance) DO UPDATE SET seen_at = excluded.seen_at",
+    )?;
+    for p in platforms {
+        st.execute(params![p, instance, now])?;
+    }
+    Ok(())
+}
+
+/// When each platform was last served by any process, by platform name.
+pub fn last_served(conn: &Connection) -> Result<Vec<(String, i64)>> {
+    let mut st =
+        conn.prepare_cached("SELECT platform, max(seen_at) FROM served_platforms GROUP BY platform ORDER BY platform")?;
+    let rows = st.query_map((), |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
+}
+
+/// Expires the pending outbox rows, written at least `after` seconds before `now`, of every
+/// platform that no process has served within `after` seconds; forgets heartbeats older than
+/// that and a week. Returns how many rows were expired per platform.
+pub fn expire_unserved(conn: &Connection, now: i64, after: i64) -> Result<Vec<(String, usize)>> {
+    let since = now - after;
+    let error = format!("no process served the platform for {} hours", after / 3600); // i18n: operator
+    let mut st = conn.prepare_cached(
+        "UPDATE outbox SET state = 'failed', failure = ?1, error = ?2, done_at = ?3, picture = NULL
+         WHERE state = 'pending' AND created_at <= ?4
+           AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = outbox.platform AND s.seen_at > ?4)
+         RETURNING platform",
+    )?;
+    let rows = st.query_map(params![EXPIRED, error, now, since], |r| r.get::<String>(0))?;
+    let mut expired: Vec<(String, usize)> = Vec::new();
+    for platform in rows {
+        let platform = platform?;
+        match expired.iter_mut().find(|(p, _)| *p == platform) {
+            Some((_, n)) => *n += 1,
+            None => expired.push((platform, 1)),
+        }
+    }
+    expired.sort();
+    conn.prepare_cached("DELETE FROM served_platforms WHERE seen_at < ?1")?.execute([now - after.max(KEEP_SECS)])?;
+    Ok(expired)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+    use crate::store::outbox::{counts, pending_in, push};
+    use crate::store::testing::on_both_backends;
+
+    on_both_backends!(rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted);
+
+    fn rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted(store: &Store) {
+        const DAY: i64 = 86_400;
+        let c = store.conn().unwrap();
+        let t0 = 1_000_000;
+        beat(&c, "p1", &["discord", "matrix"], t0).unwrap();
+        for (platform, chat) in [("discord", "c:1"), ("matrix", "r:1"), ("matrix", "r:2"), ("irc", "c:1")] {
+            push(&c, platform, chat, "hello", None, t0).unwrap();
+        }
+        // A day on, only discord is served still: matrix was served a day ago (not within it),
+        // irc never.
+        beat(&c, "p2", &["discord"], t0 + DAY).unwrap();
+        let late = push(&c, "matrix", "r:1", "late", None, t0 + DAY - 10).unwrap();
+        assert_eq!(expire_unserved(&c, t0 + DAY - 1, DAY).unwrap(), vec![], "matrix was served within the day");
+        assert_eq!(
+            expire_unserved(&c, t0 + DAY, DAY).unwrap(),
+            vec![("irc".to_string(), 1), ("matrix".to_string(), 2)]
+        );
+        assert_eq!(pending_in(&c, "matrix", "r:1", 10).unwrap().iter().map(|r| r.id).collect::<Vec<_>>(), vec![late]);
+        assert_eq!(pending_in(&c, "discord", "c:1", 10).unwrap().len(), 1, "a served platform's rows wait");
+        let counts = counts(&c).unwrap();
+        assert!(counts.contains(&("matrix".into(), "failed:expired".into(), 2)), "{counts:?}");
+        assert!(counts.contains(&("irc".into(), "failed:expired".into(), 1)), "{counts:?}");
+        assert_eq!(last_served(&c).unwrap(), vec![("discord".into(), t0 + DAY), ("matrix".into(), t0)]);
+        // A matrix process back: its newer rows wait for it again.
+        beat(&c, "p3", &["matrix"], t0 + 2 * DAY).unwrap();
+        beat(&c, "p2", &["discord"], t0 + 2 * DAY).unwrap();
+        assert_eq!(expire_unserved(&c, t0 + 2 * DAY, DAY).unwrap(), vec![]);
+        // Heartbeats older than a week are forgotten.
+        expire_unserved(&c, t0 + 8 * DAY + 1, DAY).unwrap();
+        assert_eq!(last_served(&c).unwrap(), vec![("discord".into(), t0 + 2 * DAY), ("matrix".into(), t0 + 2 * DAY)]);
+        expire_unserved(&c, t0 + 9 * DAY + 1, DAY).unwrap();
+        assert_eq!(last_served(&c).unwrap(), vec![]);
+    }
+}
