@@ -39,14 +39,17 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 struct Answers {
     waiting: HashMap<u64, oneshot::Sender<Sent>>,
     early: HashMap<u64, Sent>,
-    /// Answers to commands typed in the flood chat ([`Flood::hang`]), posted there.
+    /// Answers to commands typed in the flood chat ([`Flood::hang`]) posted there, and "slow down"s.
     typed_answers: usize,
+    typed_slow_down: usize,
 }
 
 impl Answers {
     fn deliver(&mut self, sent: Sent) {
         if sent.kind == SentKind::Message && sent.channel_id == Some(FLOOD_CHANNEL) {
-            self.typed_answers += usize::from(sent.content().unwrap_or_default().to_lowercase().contains("capatomic"));
+            let text = sent.content().unwrap_or_default().to_lowercase();
+            self.typed_answers += usize::from(text.contains("capatomic"));
+            self.typed_slow_down += usize::from(text.contains("slow down"));
             return;
         }
         let Some(id) = sent.interaction_id else { return };
@@ -321,6 +324,7 @@ pub struct FloodAnswers {
     /// Commands typed in the hung chat ([`Flood::hang`]), and the answers posted there in the end.
     pub typed: usize,
     pub typed_answered: usize,
+    pub typed_slow_down: usize,
 }
 
 /// [`run_discord`] with a [`Flood`] from one person in one chat while the games move; the report
@@ -389,7 +393,7 @@ pub fn run_discord_flood(
         let mut flooded = FloodAnswers::default();
         if let Some(hanging) = hanging {
             flooded.typed = hanging.await.map_err(|e| format!("the hang task failed: {e}"))?;
-            flooded.typed_answered = typed_answers(&players.answers, flooded.typed).await;
+            (flooded.typed_answered, flooded.typed_slow_down) = typed_answers(&players.answers, flooded.typed).await;
         }
         {
             let answers = players.answers.lock().unwrap_or_else(|p| p.into_inner());
@@ -428,10 +432,15 @@ async fn hang_flood_chat(fake: FakeDiscord, at: Instant, hang: Duration) -> usiz
 
 /// The answers posted in the flood chat, once `typed` are there or the client's timeout and a
 /// retry's time have passed since the hang ended.
-async fn typed_answers(answers: &Mutex<Answers>, typed: usize) -> usize {
-    let answered = || answers.lock().unwrap_or_else(|p| p.into_inner()).typed_answers;
+/// Returns the answers and the "slow down"s.
+async fn typed_answers(answers: &Mutex<Answers>, typed: usize) -> (usize, usize) {
+    let answered = || {
+        let answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+        (answers.typed_answers, answers.typed_slow_down)
+    };
     let deadline = Instant::now() + capabot::discord::REQUEST_TIMEOUT + Duration::from_secs(60);
-    while answered() < typed && Instant::now() < deadline {
+    // The host's rate limits turn some away without a word: all may never come.
+    while answered().0 + answered().1 < typed && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     answered()
@@ -472,8 +481,8 @@ fn flood_rounds_in(
         ));
         if !flood.hang.is_zero() {
             out.push_str(&format!(
-                "; the hung chat: {} typed, {} answered in the end",
-                answered.typed, answered.typed_answered
+                "; the hung chat: {} typed, {} answered in the end, {} told to slow down",
+                answered.typed, answered.typed_answered, answered.typed_slow_down
             ));
         }
         out.push('\n');
