@@ -270,10 +270,10 @@ pub struct Host {
     /// Inputs in the core or waiting for it.
     in_core: std::sync::atomic::AtomicUsize,
     /// What was started once per process, however many front ends ask: the scheduler, the
-    /// drainer, the AI's pending moves.
+    /// drainer; and the platforms whose AI moves pending at start were resumed.
     started_scheduler: std::sync::atomic::AtomicBool,
     started_drainer: std::sync::atomic::AtomicBool,
-    resumed_ai: std::sync::atomic::AtomicBool,
+    resumed_ai: std::sync::Mutex<Vec<String>>,
     /// Whether each front end's gateway or sync is connected, as it last said.
     connected: RwLock<HashMap<String, bool>>,
     /// This process among those sharing the database: the owner of the chats' delivery leases.
@@ -556,10 +556,11 @@ impl Host {
         })
     }
 
-    /// Plays the AI's moves in games where it was to move when the bot stopped (once per host). It
-    /// returns once the games are listed — before any new input can start another search for them —
-    /// and plays the moves in the background; their replies wait in the outbox until a front end
-    /// delivers them.
+    /// Plays the AI's moves in games where it was to move when the bot stopped, on the platforms
+    /// with a front end here (once per platform: each front end calls this once it is registered).
+    /// It returns once the games are listed — before any new input can start another search for
+    /// them — and plays the moves in the background; their replies wait in the outbox until a
+    /// front end delivers them.
     pub async fn resume_ai(self: &Arc<Self>) {
         if let Some(settling) = self.resume_ai_listed().await {
             self.tracker.spawn(settling);
@@ -575,11 +576,17 @@ impl Host {
     }
 
     async fn resume_ai_listed(self: &Arc<Self>) -> Option<Settling> {
-        if self.resumed_ai.swap(true, std::sync::atomic::Ordering::SeqCst) {
+        let fresh: Vec<String> = {
+            let mut resumed = self.resumed_ai.lock().unwrap_or_else(|e| e.into_inner());
+            let fresh: Vec<String> = self.platforms().into_iter().filter(|p| !resumed.contains(p)).collect();
+            resumed.extend(fresh.iter().cloned());
+            fresh
+        };
+        if fresh.is_empty() {
             return None;
         }
-        let bot = self.bot.clone();
-        let jobs = self.blocking(move || bot.pending_ai_jobs()).await.unwrap_or_default();
+        let (bot, served) = (self.bot.clone(), crate::bot::Served::new(self.owner.clone(), fresh));
+        let jobs = self.blocking(move || bot.pending_ai_jobs(&served)).await.unwrap_or_default();
         (!jobs.is_empty()).then(|| self.settle(Response { ai_jobs: jobs, ..Response::default() }, None))
     }
 

@@ -360,12 +360,15 @@ pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
 }
 
 /// Active games in which capabot's AI (`ai_player`) is to move: the front end restarts their jobs.
-pub fn ai_to_move(conn: &Connection, ai_player: PlayerId) -> Result<Vec<GameRow>> {
-    select(
-        conn,
-        "status = 'active' AND ai_level IS NOT NULL AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))",
-        [ai_player],
-    )
+pub fn ai_to_move(conn: &Connection, ai_player: PlayerId, platforms: &[&str]) -> Result<Vec<GameRow>> {
+    super::served::each_platform(platforms, |p| {
+        select(
+            conn,
+            "platform = ?2 AND status = 'active' AND ai_level IS NOT NULL
+             AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))",
+            params![ai_player, p],
+        )
+    })
 }
 
 /// Games against the AI not yet over: `player`'s, and everyone's.

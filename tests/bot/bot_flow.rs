@@ -529,7 +529,9 @@ fn pending_ai_jobs_after_restart() {
         assert!(r.text().contains("could not find a move"), "{}", r.text());
     }
     let bot = open_bot(&path, clock, Arc::new(FirstLegalMove));
-    let jobs = bot.pending_ai_jobs();
+    // Another platform's process leaves the game to this one's.
+    assert!(bot.pending_ai_jobs(&capabot::bot::Served::new("elsewhere", ["othernet"])).is_empty());
+    let jobs = bot.pending_ai_jobs(&capabot::bot::Served::new("here", ["test"]));
     assert_eq!(jobs.len(), 1);
     let replies = bot.run_ai_jobs_inline(jobs);
     assert!(replies[0].text.contains("played by capabot"));

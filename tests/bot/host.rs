@@ -290,6 +290,41 @@ async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
     assert_eq!(timed_out(&chatnet), 1, "announced once");
 }
 
+/// The AI's moves owed at start are played by the process that serves their platform, each
+/// platform's once its front end is registered: a host whose first front end resumes them leaves
+/// another platform's games for when that one's front end comes (in `capabot run` Discord and
+/// Matrix connect one after the other; before, the first to connect resumed every platform's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ais_owed_moves_are_resumed_per_platform_as_front_ends_come() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    {
+        // A process that stopped with the AI to move in two platforms' games.
+        let config = BotConfig { pictures: false, ..BotConfig::default() };
+        let store = Store::open(dir.path().join("h.db")).unwrap();
+        let bot = Bot::new(store, clock.clone(), Arc::new(capabot::bot::NoAi), config);
+        for platform in ["chatnet", "othernet"] {
+            bot.handle(&say(platform, "alice", "!play chess color:white"));
+            assert_eq!(bot.handle(&say(platform, "alice", "e4")).ai_jobs.len(), 1);
+        }
+    }
+    let host = host_with(dir.path(), clock.clone());
+    let ply = |platform: &str| {
+        let conn = host.bot().store().conn().unwrap();
+        conn.query_row("SELECT ply FROM games WHERE platform = ?1", [platform], |r| r.get::<i64>(0)).unwrap()
+    };
+    let (chatnet, othernet) = (Recorder::new("chatnet", true, &[]), Recorder::new("othernet", true, &[]));
+    host.register(chatnet.clone());
+    host.resume_ai_and_wait().await;
+    assert_eq!((ply("chatnet"), ply("othernet")), (2, 1), "only the registered platform's game moved");
+    host.resume_ai_and_wait().await;
+    assert_eq!(ply("chatnet"), 2, "resumed once");
+    host.register(othernet.clone());
+    host.resume_ai_and_wait().await;
+    assert_eq!(ply("othernet"), 2);
+    assert!(othernet.texts().iter().any(|(_, t)| t.contains("played by capabot")), "{:?}", othernet.texts());
+}
+
 /// Refusals are in the language the core answers their author in, like every other answer: a
 /// flood in a chat set to Turkish is told to slow down in Turkish (the host used to answer in the
 /// author's client language only, English where the platform says none).

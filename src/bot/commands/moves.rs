@@ -337,13 +337,14 @@ impl Bot {
         row.map_or(self.config.lang, |r| self.lang_in(&game_scope(&r)))
     }
 
-    /// AI jobs for games where capabot is to move (after a restart).
-    pub fn pending_ai_jobs(&self) -> Vec<AiJob> {
+    /// AI jobs for games where capabot is to move (after a restart), on the platforms `served`.
+    pub fn pending_ai_jobs(&self, served: &crate::bot::Served) -> Vec<AiJob> {
         let run = || -> Res<Vec<AiJob>> {
             let conn = self.conn()?;
             let ai = players::ai(&conn, self.clock.now())?;
             let mut jobs = Vec::new();
-            for row in games::ai_to_move(&conn, ai.id)? {
+            let platforms: Vec<&str> = served.platforms.iter().map(String::as_str).collect();
+            for row in games::ai_to_move(&conn, ai.id, &platforms)? {
                 let game = self.load_game(&conn, &row)?;
                 jobs.push(AiJob { game_id: row.id, ply: row.ply, level: row.ai_level.unwrap_or(3), game });
             }
