@@ -119,11 +119,14 @@ pub struct MatrixSection {
     pub allow: Vec<String>,
     /// The most rooms the bot stays in; invitations beyond are declined.
     pub max_rooms: usize,
+    /// The most inputs of one room waiting for the core; one more is answered "busy" (the Matrix
+    /// front end's `ROOM_QUEUE` by default).
+    pub room_queue: usize,
 }
 
 impl Default for MatrixSection {
     fn default() -> Self {
-        MatrixSection { store: PathBuf::from("matrix-store"), allow: Vec::new(), max_rooms: 500 }
+        MatrixSection { store: PathBuf::from("matrix-store"), allow: Vec::new(), max_rooms: 500, room_queue: 32 }
     }
 }
 
@@ -392,6 +395,14 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn the_matrix_room_queue_is_read_from_the_file_and_defaults_to_the_front_ends() {
+        let cfg: Config = toml::from_str("[matrix]\nroom_queue = 4\n").unwrap();
+        assert_eq!(cfg.matrix.room_queue, 4);
+        #[cfg(feature = "matrix")]
+        assert_eq!(MatrixSection::default().room_queue, crate::matrix::ROOM_QUEUE);
+    }
 
     #[test]
     fn a_process_is_named_by_what_it_serves() {

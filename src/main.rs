@@ -374,7 +374,7 @@ fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String
             let options = capabot::matrix::Options {
                 allow: cfg.matrix.allow.clone(),
                 max_rooms: cfg.matrix.max_rooms,
-                ..capabot::matrix::Options::default()
+                room_queue: cfg.matrix.room_queue,
             };
             tasks.spawn(async move {
                 let client = capabot::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
