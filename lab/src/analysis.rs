@@ -236,7 +236,7 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
         }
         out.push(format!(
             "  ply {:>3} {:<8} capabot {:>5.1} → {:>5.1} (cost {:>4.1}, best {:<8}) reference {:>5.1} → {:>5.1} \
-             (cost {:>4.1}, best {})",
+             (cost {:>4.1}, best {}); before: {} ({})",
             o.ply,
             san(o.ply, Some(o.played)),
             o.before,
@@ -247,6 +247,8 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
             t.after,
             t.loss,
             san(t.ply, t.best),
+            capabot::notation::fen::write(&game.positions()[o.ply]),
+            capabot::notation::uci::write(&game.positions()[o.ply], o.played),
         ));
     }
     out
@@ -532,8 +534,9 @@ mod tests {
         };
         // The reference: ply 0 (White) a blunder (0 → −600), ply 1 (Black) a blunder (−600 → +200), ply 2 fine.
         let theirs = analysis([0, -600, 200, 200, 200]);
-        // capabot: ply 0 a mistake only (0 → −150, 13.6 points), ply 1 missed, ply 3 a blunder the reference calls good.
-        let ours = analysis([0, -150, -150, -150, 900]);
+        // capabot (on its steeper curve): ply 0 a mistake only (0 → −110, 13.5 points), ply 1 missed, ply 3 a
+        // blunder the reference calls good.
+        let ours = analysis([0, -110, -110, -110, 900]);
         assert_eq!(theirs.moves[0].judgement, Some(Judgement::Blunder));
         assert_eq!(ours.moves[0].judgement, Some(Judgement::Mistake));
         let a = Agreement::of(&ours, &theirs, 0);
