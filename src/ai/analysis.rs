@@ -266,7 +266,7 @@ impl Analyser {
         }
         let nodes = if nodes == 0 { DEFAULT_NODES } else { nodes };
         let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
-        let hashes = game.positions().iter().map(|p| p.hash()).collect();
+        let hashes = repetition_history(&game);
         let curve = WinCurve::of(game.start().variant());
         let looked_again = vec![false; game.positions().len()];
         Ok(Analyser {
@@ -364,6 +364,27 @@ impl Analyser {
         let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES);
         Some(Analysis::from_evals(&self.game, nodes, self.evals))
     }
+}
+
+/// The game's positions as the search's history for repetitions, the Stockfish way: the search
+/// counts any repetition of a position on its path as a draw, which is right inside its own tree
+/// but not for a position the game had reached only once before (the opponent need not repeat it a
+/// third time). So a position the game reached once up to then is hidden from the search (its
+/// hash replaced by one nothing matches); one reached twice stays, its next occurrence being the
+/// third. Without this, a position whose best line returns to one of the game's earlier positions
+/// looked drawish (docs/analysis.md: the `Ni2` false alarms in Capablanca).
+fn repetition_history(game: &Game) -> Vec<u64> {
+    let hashes: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
+    hashes
+        .iter()
+        .enumerate()
+        .map(|(i, &h)| {
+            let before = hashes[..i].iter().filter(|&&x| x == h).count();
+            // A position's second occurrence keeps its hash (one more is a threefold repetition);
+            // a first occurrence gets one no position has (the index, rotated into the high bits).
+            if before >= 1 { h } else { !h ^ (i as u64).rotate_right(17) }
+        })
+        .collect()
 }
 
 /// How the game stood at its `ply`-th position if it was over there on the board (mate, an exploded
@@ -629,6 +650,19 @@ mod tests {
         let other = game_of(&variant::CAPABLANCA, &["e4"]);
         assert!(Analysis::decode(&other, 3_000, &text).is_err());
         assert!(Analysis::decode(&g, 3_000, "cp:x -").is_err());
+    }
+
+    #[test]
+    fn the_search_sees_only_repeated_positions_of_the_game() {
+        let g = game_of(&variant::CHESS, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+        let real: Vec<u64> = g.positions().iter().map(|p| p.hash()).collect();
+        let seen = repetition_history(&g);
+        // The start and the position after Nf3 each come a second time (plies 4 and 5): only those keep
+        // their hashes; first occurrences match nothing in the game.
+        assert_eq!(seen[4..], real[4..]);
+        for (i, h) in seen[..4].iter().enumerate() {
+            assert!(!real.contains(h), "position {i}");
+        }
     }
 
     #[test]
