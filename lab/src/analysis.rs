@@ -9,7 +9,7 @@
 //! predicts the results from the analysis's scores (least log-loss, golden-section search) is the fit.
 
 use crate::arena::{Reference, random_opening};
-use capabot::ai::analysis::{Analysis, Judgement, Score, WinCurve, analyse, over_at};
+use capabot::ai::analysis::{Analyser, Analysis, Judgement, Score, SecondLook, WinCurve, analyse, over_at};
 use capabot::ai::{Limits, best_move_in_game};
 use capabot::rules::{Color, Game, Variant};
 use std::time::{Duration, Instant};
@@ -56,12 +56,15 @@ pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: O
     let game = self_play_game(v, plies, 1);
     let mut times = Vec::new();
     let mut analysis: Option<Analysis> = None;
+    let mut looked_again = 0;
     let load_before = load_average();
     for _ in 0..runs.max(1) {
         let t = Instant::now();
-        let a = analyse(&game, nodes, &mut |_, _| {});
+        let Ok(mut a) = Analyser::new(game.clone(), nodes) else { break };
+        while a.step() {}
+        looked_again = a.looked_again();
+        analysis = a.finish();
         times.push(t.elapsed());
-        analysis = a.ok();
     }
     let load_after = load_average();
     let Some(a) = analysis else { return format!("{}: the game could not be analysed", v.name) };
@@ -74,7 +77,7 @@ pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: O
     });
     let load = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
     format!(
-        "{:<14} {:>4} plies {:>7} nodes/position  median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
+        "{:<14} {:>4} plies {:>7} nodes/position, {looked_again} looked at again  median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
          accuracy W {:.0}% B {:.0}%, blunders W {} B {}{goal_text}",
         v.name,
         game.moves().len(),
@@ -114,8 +117,21 @@ pub fn levels_game(v: &'static Variant, white: u8, black: u8, plies: usize, seed
 
 /// The reference engine's analysis of a game: its score and best move in every position searched to
 /// `depth` (a finished game's last position scored as capabot's analysis scores it), judged by the
-/// same curve and thresholds as capabot's own.
-pub fn reference_analysis(game: &Game, engine: &mut Reference, depth: u32) -> Result<Analysis, String> {
+/// same thresholds as capabot's own, through the variant's curve on the Stockfish family's scale
+/// ([`WinCurve::stockfish_scale`]). With a `cache` file, the evaluations are read from it if it
+/// holds them (the same engine, game and depth) and written to it otherwise.
+pub fn reference_analysis(
+    game: &Game,
+    engine: &mut Reference,
+    depth: u32,
+    cache: Option<&std::path::Path>,
+) -> Result<Analysis, String> {
+    let curve = WinCurve::stockfish_scale(game.start().variant());
+    if let Some(text) = cache.and_then(|p| std::fs::read_to_string(p).ok())
+        && let Ok(a) = Analysis::decode(game, 0, text.trim())
+    {
+        return Ok(Analysis::from_evals_on(game, 0, a.evals, curve));
+    }
     engine.new_game()?;
     let mut evals = Vec::with_capacity(game.positions().len());
     for ply in 0..game.positions().len() {
@@ -124,7 +140,11 @@ pub fn reference_analysis(game: &Game, engine: &mut Reference, depth: u32) -> Re
             None => engine.evaluate(game, ply, depth)?,
         });
     }
-    Ok(Analysis::from_evals(game, 0, evals))
+    let a = Analysis::from_evals_on(game, 0, evals, curve);
+    if let Some(p) = cache {
+        std::fs::write(p, a.encode(game)).map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(a)
 }
 
 /// How capabot's judgements agree with the reference engine's, move by move.
@@ -194,6 +214,10 @@ pub struct CompareOptions {
     pub seed: u64,
     /// Print every move the two judge differently by a mark.
     pub verbose: bool,
+    /// capabot's second look.
+    pub second: SecondLook,
+    /// A directory keeping the reference's evaluations of each game (the games are reproducible).
+    pub cache: Option<std::path::PathBuf>,
 }
 
 /// A line per move that one side marks as a blunder and the other does not mark as a mistake or
@@ -212,7 +236,7 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
         }
         out.push(format!(
             "  ply {:>3} {:<8} capabot {:>5.1} → {:>5.1} (cost {:>4.1}, best {:<8}) reference {:>5.1} → {:>5.1} \
-             (cost {:>4.1}, best {})",
+             (cost {:>4.1}, best {}); before: {} ({})",
             o.ply,
             san(o.ply, Some(o.played)),
             o.before,
@@ -223,6 +247,8 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
             t.after,
             t.loss,
             san(t.ply, t.best),
+            capabot::notation::fen::write(&game.positions()[o.ply]),
+            capabot::notation::uci::write(&game.positions()[o.ply], o.played),
         ));
     }
     out
@@ -232,6 +258,11 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
 /// reference, and reports a line per game to `log`; the totals.
 pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agreement, String> {
     let mut engine = Reference::start(&opts.engine, opts.variant)?;
+    if let Some(dir) = &opts.cache {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut looked_again = 0;
+    let mut positions = 0;
     let mut total = Agreement::default();
     let mut scale = ScaleFit::default();
     let mut rescaled = [Agreement::default(); SCALES.len()];
@@ -240,10 +271,26 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
         let game = levels_game(opts.variant, white, black, opts.plies, opts.seed.wrapping_add(g as u64 * 7919));
         let t = Instant::now();
-        let ours = analyse(&game, opts.nodes, &mut |_, _| {}).map_err(|e| e.to_string())?;
+        let mut analyser =
+            Analyser::with_second_look(game.clone(), opts.nodes, opts.second).map_err(|e| e.to_string())?;
+        while analyser.step() {}
+        looked_again += analyser.looked_again();
+        positions += game.positions().len();
+        let ours = analyser.finish().ok_or("the analysis stopped")?;
         let ours_time = t.elapsed();
         let t = Instant::now();
-        let theirs = reference_analysis(&game, &mut engine, opts.depth)?;
+        let cache = opts.cache.as_ref().map(|dir| {
+            let key = format!(
+                "{}-{}-{}-{}-{}-{g}.txt",
+                opts.variant.name,
+                opts.seed,
+                opts.plies,
+                opts.depth,
+                white * 10 + black
+            );
+            dir.join(key)
+        });
+        let theirs = reference_analysis(&game, &mut engine, opts.depth, cache.as_deref())?;
         let agreement = Agreement::of(&ours, &theirs, OPENING_PLIES);
         total.add(agreement);
         scale.add(&ours, &theirs);
@@ -269,6 +316,10 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         ));
     }
     log(format!(
+        "{}: second look (from {} points, × {} nodes) at {looked_again} of {positions} positions",
+        opts.variant.name, opts.second.from, opts.second.factor
+    ));
+    log(format!(
         "{}: capabot's scores ≈ {:.2} × the reference's (least squares through 0, {} positions within ±800 cp)",
         opts.variant.name,
         scale.slope().unwrap_or(f64::NAN),
@@ -282,7 +333,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
 
 /// Factors by which `compare` also multiplies capabot's scores before judging (the same as a curve that
 /// much steeper): whether the two engines disagree on what a centipawn is worth rather than on the moves.
-pub const SCALES: [f64; 4] = [1.25, 1.5, 1.75, 2.0];
+pub const SCALES: [f64; 4] = [0.8, 0.9, 1.1, 1.25];
 
 /// capabot's analysis with every centipawn score multiplied by `m`, judged again.
 pub fn rescale(game: &Game, ours: &Analysis, m: f64) -> Analysis {
@@ -483,8 +534,9 @@ mod tests {
         };
         // The reference: ply 0 (White) a blunder (0 → −600), ply 1 (Black) a blunder (−600 → +200), ply 2 fine.
         let theirs = analysis([0, -600, 200, 200, 200]);
-        // capabot: ply 0 a mistake only (0 → −150, 13.6 points), ply 1 missed, ply 3 a blunder the reference calls good.
-        let ours = analysis([0, -150, -150, -150, 900]);
+        // capabot (on its steeper curve): ply 0 a mistake only (0 → −110, 13.5 points), ply 1 missed, ply 3 a
+        // blunder the reference calls good.
+        let ours = analysis([0, -110, -110, -110, 900]);
         assert_eq!(theirs.moves[0].judgement, Some(Judgement::Blunder));
         assert_eq!(ours.moves[0].judgement, Some(Judgement::Mistake));
         let a = Agreement::of(&ours, &theirs, 0);

@@ -421,6 +421,15 @@ enum Command {
         /// Print each move the two judge differently.
         #[arg(long)]
         verbose: bool,
+        /// capabot's second look: from this cost in points (0–100) …
+        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.from)]
+        second_look_from: f64,
+        /// … at this multiple of the nodes (0 or 1: none).
+        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.factor)]
+        second_look_factor: u64,
+        /// A directory keeping the reference's evaluations per game (reused by later runs).
+        #[arg(long)]
+        cache: Option<std::path::PathBuf>,
     },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
@@ -551,7 +560,21 @@ fn run(cli: Cli) -> Result<(), String> {
             let samples = capabot_lab::analysis::label(v, games, plies, nodes, seed, &mut |line| outln!("{line}"));
             outln!("{}", capabot_lab::analysis::fit_report(v, &samples));
         }
-        Command::CompareAnalysis { variants, games, level_a, level_b, plies, nodes, engine, depth, seed, verbose } => {
+        Command::CompareAnalysis {
+            variants,
+            games,
+            level_a,
+            level_b,
+            plies,
+            nodes,
+            engine,
+            depth,
+            seed,
+            verbose,
+            second_look_from,
+            second_look_factor,
+            cache,
+        } => {
             use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report};
             let mut all = Agreement::default();
             let mut reports = Vec::new();
@@ -567,6 +590,8 @@ fn run(cli: Cli) -> Result<(), String> {
                     depth,
                     seed,
                     verbose,
+                    second: capabot::ai::analysis::SecondLook { from: second_look_from, factor: second_look_factor },
+                    cache: cache.clone(),
                 };
                 let a = compare(&opts, &mut |line| outln!("{line}"))?;
                 all.add(a);

@@ -23,6 +23,23 @@ use crate::rules::{Color, Game, Move, Variant};
 /// figures in docs/analysis.md).
 pub const DEFAULT_NODES: u64 = 60_000;
 
+/// The second look: a move whose first-pass cost (its mover's drop in winning chances, the search's
+/// own choice included) is at least [`SecondLook::from`] points has both its positions searched
+/// again, with the table kept, to [`SecondLook::factor`] times the nodes, and is judged on that
+/// deeper evidence. 60,000 nodes miss refutations a few plies deeper (docs/analysis.md: the
+/// comparison with Fairy-Stockfish); the second look spends the extra effort only where a mark is at
+/// stake. Fixed effort still: the same game gives the same analysis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SecondLook {
+    /// Points of winning chances (0–100) from which a move is looked at again.
+    pub from: f64,
+    /// The second search's nodes, as a multiple of the first's (0 or 1: no second look).
+    pub factor: u64,
+}
+
+/// The product's second look (docs/analysis.md, "Against an independent engine").
+pub const SECOND_LOOK: SecondLook = SecondLook { from: 3.0, factor: 3 };
+
 /// Longest game analysed, in plies (a bound on the work one request may cause).
 pub const MAX_PLIES: usize = 600;
 
@@ -116,7 +133,13 @@ pub const LICHESS_CHESS_K: f64 = 0.003_682_08;
 /// 0.000643, a ratio of 2.25). A centipawn says more about the result in Capatomic than in chess.
 pub const CAPATOMIC_K: f64 = 0.008_28;
 
-/// The slope of each variant's curve. The fits come from the lab: `lab fit-curve --variant V` plays
+/// capabot's centipawns are smaller than those of the Stockfish family, on whose scores lichess's
+/// curve and thresholds were fitted: `lab compare-analysis` finds them about 0.73 × Fairy-Stockfish's
+/// in chess and 0.71 × in Capablanca, position by position. capabot's own curves are that much
+/// steeper (a variant not listed takes chess's factor).
+const SCORE_SCALES: &[(&str, f64)] = &[("chess", 1.37), ("capablanca", 1.41)];
+
+/// The slope of each variant's curve on Stockfish's scale. The fits come from the lab: `lab fit-curve --variant V` plays
 /// capabot against itself, scores every position with this analysis and fits the slope to the games'
 /// results. Self-play at the lab's level gives flatter slopes than people's games, so chess keeps
 /// lichess's slope (the judgements' thresholds and the accuracy formula were calibrated with it) and
@@ -125,8 +148,17 @@ pub const CAPATOMIC_K: f64 = 0.008_28;
 const CURVES: &[(&str, f64)] = &[("chess", LICHESS_CHESS_K), ("capatomic", CAPATOMIC_K)];
 
 impl WinCurve {
-    /// The curve of a variant.
+    /// The curve of a variant for capabot's own scores: [`WinCurve::stockfish_scale`]'s, steeper by
+    /// the ratio of the two engines' centipawns.
     pub fn of(v: &Variant) -> WinCurve {
+        let lookup = |table: &[(&str, f64)]| table.iter().find(|(name, _)| *name == v.name).map(|(_, x)| *x);
+        let scale = lookup(SCORE_SCALES).unwrap_or(SCORE_SCALES[0].1);
+        WinCurve { k: WinCurve::stockfish_scale(v).k * scale }
+    }
+
+    /// The curve of a variant for scores on the scale of the Stockfish family (lichess's for chess;
+    /// the lab judges its reference engine's analysis with it).
+    pub fn stockfish_scale(v: &Variant) -> WinCurve {
         let k = CURVES.iter().find(|(name, _)| *name == v.name).map_or(LICHESS_CHESS_K, |(_, k)| *k);
         WinCurve { k }
     }
@@ -209,21 +241,45 @@ impl std::fmt::Display for AnalysisError {
 pub struct Analyser {
     game: Game,
     limits: Limits,
+    second: SecondLook,
+    curve: WinCurve,
     memory: Memory,
     hashes: Vec<u64>,
     evals: Vec<PositionEval>,
+    /// Positions searched a second time (or over on the board: nothing to look at again).
+    looked_again: Vec<bool>,
+    /// Positions waiting for their second look, in order.
+    pending: std::collections::VecDeque<usize>,
 }
 
 impl Analyser {
-    /// An analysis of `game` at `nodes` per position (0: [`DEFAULT_NODES`]).
+    /// An analysis of `game` at `nodes` per position (0: [`DEFAULT_NODES`]) with the product's
+    /// [`SECOND_LOOK`].
     pub fn new(game: Game, nodes: u64) -> Result<Analyser, AnalysisError> {
+        Analyser::with_second_look(game, nodes, SECOND_LOOK)
+    }
+
+    /// An analysis with another second look (the lab's comparisons).
+    pub fn with_second_look(game: Game, nodes: u64, second: SecondLook) -> Result<Analyser, AnalysisError> {
         if game.moves().len() > MAX_PLIES {
             return Err(AnalysisError::TooLong { plies: game.moves().len() });
         }
         let nodes = if nodes == 0 { DEFAULT_NODES } else { nodes };
         let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
-        let hashes = game.positions().iter().map(|p| p.hash()).collect();
-        Ok(Analyser { game, limits, memory: Memory::new(16), hashes, evals: Vec::new() })
+        let hashes = repetition_history(&game);
+        let curve = WinCurve::of(game.start().variant());
+        let looked_again = vec![false; game.positions().len()];
+        Ok(Analyser {
+            game,
+            limits,
+            second,
+            curve,
+            memory: Memory::new(16),
+            hashes,
+            evals: Vec::new(),
+            looked_again,
+            pending: std::collections::VecDeque::new(),
+        })
     }
 
     /// Positions in all (the moves and one).
@@ -236,29 +292,99 @@ impl Analyser {
         self.evals.len()
     }
 
-    /// Searches the next position; `false` when every position is done.
+    /// Positions searched a second time so far.
+    pub fn looked_again(&self) -> usize {
+        self.looked_again.iter().zip(&self.evals).filter(|(l, e)| **l && e.best.is_some()).count()
+    }
+
+    /// Does the next search: a position's second look if one is waiting, else the next position's
+    /// first; `false` when every position is done.
     pub fn step(&mut self) -> bool {
-        let i = self.evals.len();
-        let Some(pos) = self.game.positions().get(i) else { return false };
-        let eval = match over_at(&self.game, i) {
-            Some(eval) => eval,
-            None => {
-                let r = search_with(pos, &self.hashes[..i], &self.limits, &mut self.memory, &mut |_| {});
-                PositionEval { score: Score::from_search(r.score, pos.turn()), best: r.best }
+        if let Some(i) = self.pending.pop_front() {
+            let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES).saturating_mul(self.second.factor);
+            let limits = Limits { nodes: Some(nodes), ..self.limits.clone() };
+            self.evals[i] = self.search(i, &limits);
+            self.looked_again[i] = true;
+            // The deeper score changes the costs of the moves on both sides of the position.
+            if let Some(before) = i.checked_sub(1) {
+                self.consider(before);
             }
+            self.consider(i);
+            return true;
+        }
+        let i = self.evals.len();
+        if i >= self.total() {
+            return false;
+        }
+        let eval = match over_at(&self.game, i) {
+            Some(eval) => {
+                self.looked_again[i] = true;
+                eval
+            }
+            None => self.search(i, &self.limits.clone()),
         };
         self.evals.push(eval);
+        if let Some(before) = i.checked_sub(1) {
+            self.consider(before);
+        }
         true
+    }
+
+    fn search(&mut self, i: usize, limits: &Limits) -> PositionEval {
+        let pos = &self.game.positions()[i];
+        let r = search_with(pos, &self.hashes[..i], limits, &mut self.memory, &mut |_| {});
+        PositionEval { score: Score::from_search(r.score, pos.turn()), best: r.best }
+    }
+
+    /// Queues a second look at the positions before and after the `ply`-th move if both are
+    /// evaluated and the move's drop reaches [`SecondLook::from`].
+    fn consider(&mut self, ply: usize) {
+        if self.second.factor <= 1 {
+            return;
+        }
+        let (Some(before), Some(after)) = (self.evals.get(ply), self.evals.get(ply + 1)) else { return };
+        let mover = self.game.positions()[ply].turn();
+        let (b, a) = (self.curve.white_chances(before.score), self.curve.white_chances(after.score));
+        let drop = if mover == Color::White { b - a } else { a - b };
+        if drop < self.second.from {
+            return;
+        }
+        for j in [ply, ply + 1] {
+            if !self.looked_again[j] && !self.pending.contains(&j) {
+                self.pending.push_back(j);
+            }
+        }
     }
 
     /// The analysis, once every position is done (else `None`).
     pub fn finish(self) -> Option<Analysis> {
-        if self.evals.len() != self.total() {
+        if self.evals.len() != self.total() || !self.pending.is_empty() {
             return None;
         }
         let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES);
         Some(Analysis::from_evals(&self.game, nodes, self.evals))
     }
+}
+
+/// The game's positions as the search's history for repetitions, the Stockfish way: the search
+/// counts any repetition of a position on its path as a draw, which is right inside its own tree
+/// but not for a position the game had reached only once before (the opponent need not repeat it a
+/// third time). So a position the game reached once up to then is hidden from the search (its
+/// hash replaced by one nothing matches); one reached twice stays, its next occurrence being the
+/// third. Without this, a position whose best line returns to one of the game's earlier positions
+/// looked drawish (docs/analysis.md: the `Ni2` false alarms in Capablanca).
+fn repetition_history(game: &Game) -> Vec<u64> {
+    let hashes: Vec<u64> = game.positions().iter().map(|p| p.hash()).collect();
+    hashes
+        .iter()
+        .enumerate()
+        .map(|(i, &h)| {
+            let before = hashes[..i].iter().filter(|&&x| x == h).count();
+            // A position's second occurrence keeps its hash (one more is a threefold repetition);
+            // a first occurrence gets one no position has (the index, rotated into the high bits).
+            if before >= 1 { h } else { !h ^ (i as u64).rotate_right(17) }
+        })
+        .collect()
 }
 
 /// How the game stood at its `ply`-th position if it was over there on the board (mate, an exploded
@@ -278,7 +404,17 @@ pub fn over_at(game: &Game, ply: usize) -> Option<PositionEval> {
 /// Analyses the whole game at `nodes` per position (0: the default), calling `progress(done, total)`
 /// after each position. Blocking: seconds of work.
 pub fn analyse(game: &Game, nodes: u64, progress: &mut dyn FnMut(usize, usize)) -> Result<Analysis, AnalysisError> {
-    let mut a = Analyser::new(game.clone(), nodes)?;
+    analyse_with(game, nodes, SECOND_LOOK, progress)
+}
+
+/// [`analyse`] with another second look.
+pub fn analyse_with(
+    game: &Game,
+    nodes: u64,
+    second: SecondLook,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Analysis, AnalysisError> {
+    let mut a = Analyser::with_second_look(game.clone(), nodes, second)?;
     let total = a.total();
     while a.step() {
         progress(a.done(), total);
@@ -287,9 +423,13 @@ pub fn analyse(game: &Game, nodes: u64, progress: &mut dyn FnMut(usize, usize)) 
 }
 
 impl Analysis {
-    /// The judgements from the evaluations of the game's positions (one per position).
+    /// The judgements from capabot's evaluations of the game's positions (one per position).
     pub fn from_evals(game: &Game, nodes: u64, evals: Vec<PositionEval>) -> Analysis {
-        let curve = WinCurve::of(game.start().variant());
+        Analysis::from_evals_on(game, nodes, evals, WinCurve::of(game.start().variant()))
+    }
+
+    /// The judgements from evaluations judged through `curve` (another engine's scores, in the lab).
+    pub fn from_evals_on(game: &Game, nodes: u64, evals: Vec<PositionEval>, curve: WinCurve) -> Analysis {
         let chances: Vec<f64> = evals.iter().map(|e| curve.white_chances(e.score)).collect();
         let mut moves = Vec::with_capacity(game.moves().len());
         for (ply, (pos, &played)) in game.positions().iter().zip(game.moves()).enumerate() {
@@ -411,7 +551,7 @@ mod tests {
 
     #[test]
     fn lichess_curve_and_accuracy() {
-        let c = WinCurve::of(&variant::CHESS);
+        let c = WinCurve::stockfish_scale(&variant::CHESS);
         assert!((c.white_chances(Score::Cp(0)) - 50.0).abs() < 1e-9);
         // 100 centipawns: about 59 %, as lichess shows; symmetric for Black.
         let p = c.white_chances(Score::Cp(100));
@@ -423,9 +563,42 @@ mod tests {
         assert!((move_accuracy(10.0) - 63.5).abs() < 0.2, "{}", move_accuracy(10.0));
         assert_eq!(move_accuracy(100.0), 0.0);
         // Capatomic's fitted curve is steeper; a variant without a fit uses chess's.
-        let capatomic = WinCurve::of(&variant::CAPATOMIC).white_chances(Score::Cp(100));
+        let capatomic = WinCurve::stockfish_scale(&variant::CAPATOMIC).white_chances(Score::Cp(100));
         assert!((capatomic - 69.6).abs() < 0.1, "{capatomic}");
-        assert_eq!(WinCurve::of(&variant::ATOMIC), c);
+        assert_eq!(WinCurve::stockfish_scale(&variant::ATOMIC), c);
+        // capabot's own scores are smaller than Stockfish's: its curves are steeper by the ratio,
+        // a variant without a ratio of its own taking chess's.
+        let ours = WinCurve::of(&variant::CHESS);
+        assert!((ours.k / c.k - 1.37).abs() < 1e-9, "{ours:?}");
+        assert!((ours.white_chances(Score::Cp(73)) - c.white_chances(Score::Cp(100))).abs() < 0.1);
+        assert!((WinCurve::of(&variant::CAPABLANCA).k / c.k - 1.41).abs() < 1e-9);
+        assert!((WinCurve::of(&variant::CAPATOMIC).k / CAPATOMIC_K - 1.37).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_second_look_searches_a_blunder_again_once() {
+        // g4 allows mate in one; the moves before it cost nothing.
+        let g = game_of(&variant::CHESS, &["f3", "e5", "g4", "Qh4#"]);
+        let mut a = Analyser::with_second_look(g.clone(), 2_000, SecondLook { from: 3.0, factor: 3 }).unwrap();
+        let mut steps = 0;
+        while a.step() {
+            steps += 1;
+            assert!(steps < 20, "the second look ends");
+        }
+        // At least the positions before and after g4, each once: a step per search.
+        assert!(a.looked_again() >= 2, "{} looked at again", a.looked_again());
+        assert_eq!(steps, 5 + a.looked_again());
+        let looked = a.finish().unwrap();
+        assert_eq!(looked.moves[2].judgement, Some(Judgement::Blunder));
+        // Without it, one step per position; with it, the same analysis every time.
+        let mut none = Analyser::with_second_look(g.clone(), 2_000, SecondLook { from: 3.0, factor: 0 }).unwrap();
+        let mut plain_steps = 0;
+        while none.step() {
+            plain_steps += 1;
+        }
+        assert_eq!((plain_steps, none.looked_again()), (5, 0));
+        let again = analyse_with(&g, 2_000, SecondLook { from: 3.0, factor: 3 }, &mut |_, _| {}).unwrap();
+        assert_eq!(again, looked);
     }
 
     #[test]
@@ -477,6 +650,19 @@ mod tests {
         let other = game_of(&variant::CAPABLANCA, &["e4"]);
         assert!(Analysis::decode(&other, 3_000, &text).is_err());
         assert!(Analysis::decode(&g, 3_000, "cp:x -").is_err());
+    }
+
+    #[test]
+    fn the_search_sees_only_repeated_positions_of_the_game() {
+        let g = game_of(&variant::CHESS, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3"]);
+        let real: Vec<u64> = g.positions().iter().map(|p| p.hash()).collect();
+        let seen = repetition_history(&g);
+        // The start and the position after Nf3 each come a second time (plies 4 and 5): only those keep
+        // their hashes; first occurrences match nothing in the game.
+        assert_eq!(seen[4..], real[4..]);
+        for (i, h) in seen[..4].iter().enumerate() {
+            assert!(!real.contains(h), "position {i}");
+        }
     }
 
     #[test]
