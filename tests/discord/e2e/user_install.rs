@@ -14,6 +14,18 @@ fn group_dm(fake: &FakeDiscord) -> u64 {
     fake.group_dm(&[ALICE, BOB])
 }
 
+/// The bot with its commands registered globally (as a user install needs), and a group DM of
+/// Alice and Bob.
+async fn started_in_a_group_dm() -> (Env, Running, FakeDiscord, u64) {
+    let mut env = Env::new(world()).await;
+    env.commands_in = None;
+    let bot = env.start().await;
+    let fake = env.fake.clone();
+    fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
+    let gdm = group_dm(&fake);
+    (env, bot, fake, gdm)
+}
+
 /// Runs `/move san` and returns the interaction with every answer it got by the time it settled.
 async fn moved(fake: &FakeDiscord, channel: u64, user: u64, san: &str) -> (Interaction, Vec<Sent>) {
     let (mv, _) = command(fake, channel, user, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
@@ -43,12 +55,7 @@ fn no_channel_call(fake: &FakeDiscord, channel: u64) {
 #[tokio::test(flavor = "current_thread")]
 async fn a_correspondence_game_in_a_group_dm_through_a_user_install() {
     scenario(async {
-        let mut env = Env::new(world()).await;
-        env.commands_in = None;
-        let bot = env.start().await;
-        let fake = env.fake.clone();
-        fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
-        let gdm = group_dm(&fake);
+        let (env, bot, fake, gdm) = started_in_a_group_dm().await;
 
         // Alice challenges Bob: answered through her interaction, Bob pinged, an Accept for him.
         let options = json!([
@@ -131,12 +138,7 @@ async fn a_correspondence_game_in_a_group_dm_through_a_user_install() {
 #[tokio::test(flavor = "current_thread")]
 async fn ladders_and_tournaments_are_refused_in_a_group_dm() {
     scenario(async {
-        let mut env = Env::new(world()).await;
-        env.commands_in = None;
-        let bot = env.start().await;
-        let fake = env.fake.clone();
-        fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
-        let gdm = group_dm(&fake);
+        let (env, bot, fake, gdm) = started_in_a_group_dm().await;
 
         let join = json!([{ "name": "join", "type": 1, "options": [] }]);
         let (_, ladder) = command(&fake, gdm, ALICE, "ladder", join).await;
