@@ -1719,3 +1719,6 @@ async fn a_full_room_queue_answers_busy_in_the_rooms_language() {
         h.sync.abort();
     }
 }
+
+/// Issue 42 §1 as a property on Synapse: nothing Alice or Carol receives depends on Bob's bomb.
+mod secrets;

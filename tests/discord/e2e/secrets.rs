@@ -253,24 +253,26 @@ fn pieces(pos: &Position, color: Color) -> Vec<Square> {
     (pos.by_color(color) & !pos.by_role(Role::King)).into_iter().collect()
 }
 
-/// The typed forms: every command's own example and every form of `bomb` (naming either world's
-/// square for Bob, and Alice's), less what ends the game or would start one differently in the two
-/// worlds, and less `settings` (a new prefix would turn the rest into plain talk).
-fn typed_pool(squares: &[Square]) -> Vec<String> {
+/// The typed forms: every command's own example, less what ends the game or would start one
+/// differently in the two worlds, and less `settings` (a new prefix would turn the rest into plain
+/// talk); and apart, as half of the draws, every form of `bomb` and of a detonation (naming either
+/// world's square for Bob, and Alice's) and the commands that show the game.
+fn typed_pools(squares: &[Square]) -> [Vec<String>; 2] {
     let mut pool: Vec<String> = capabot::bot::command::COMMANDS.iter().map(|c| c.example.to_string()).collect();
     pool.retain(|t| {
         !["resign", "abort", "draw", "takeback", "play", "challenge", "settings"].iter().any(|w| t.starts_with(w))
     });
-    for sq in squares {
-        pool.extend([format!("bomb #1 {sq}"), format!("bomb {sq}"), format!("@{sq}"), format!("move @{sq}")]);
-    }
-    pool.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games"].map(String::from));
+    let mut bombs: Vec<String> = squares
+        .iter()
+        .flat_map(|sq| [format!("bomb #1 {sq}"), format!("bomb {sq}"), format!("@{sq}"), format!("move @{sq}")])
+        .collect();
+    bombs.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games"].map(String::from));
     pool.extend([
         "play chess color:white".to_string(),
         format!("challenge <@{CAROL}> chess color:white"),
         format!("challenge <@{BOB}> bomb color:black"),
     ]);
-    pool
+    [pool, bombs]
 }
 
 /// The slash forms: `bomb` with each square, with and without the game, and without anything;
@@ -351,7 +353,7 @@ async fn case(seed: u64, probes: usize) -> Result<(), TestCaseError> {
     compare(&mut worlds, "the choices")?;
 
     let squares = [first, second, her];
-    let (typed, slash) = (typed_pool(&squares), slash_pool(&squares));
+    let (typed, slash) = (typed_pools(&squares), slash_pool(&squares));
     let people = [ALICE, BOB, CAROL];
     let mut pos = start.with_bombs([Some(her), None]).expect("her own piece");
     for _ in 0..probes {
@@ -367,7 +369,8 @@ async fn case(seed: u64, probes: usize) -> Result<(), TestCaseError> {
             Probe::Slash(who, "move", json!([{ "name": "move", "type": 3, "value": text }]))
         } else {
             let who = people[rng.random_range(0..people.len())];
-            let text = typed[rng.random_range(0..typed.len())].clone();
+            let texts = &typed[usize::from(rng.random_bool(0.5))];
+            let text = texts[rng.random_range(0..texts.len())].clone();
             match rng.random_range(0..6) {
                 0 => Probe::Typed(who, text),
                 1 => Probe::Addressed(who, text, rng.random_bool(0.5)),
