@@ -4,7 +4,7 @@
 
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, MoveOracle, Response, Scope, UserRef};
 use capabot::notation::san;
-use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position};
+use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position, Role, Square};
 use capabot::store::Store;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -268,4 +268,49 @@ pub fn community_admin(tb: &TestBot, text: &str) -> Response {
 pub fn number_after(text: &str, marker: &str) -> i64 {
     let at = text.find(marker).unwrap_or_else(|| panic!("no '{marker}' in {text}")) + marker.len();
     text[at..].chars().take_while(|c| c.is_ascii_digit()).collect::<String>().parse().unwrap()
+}
+
+/// The bombs of the front ends' secret-bomb property tests (issue 42 §1), drawn from `rng`:
+/// Alice's (White's), and two different ones for Bob, one for each world.
+pub fn bomb_squares(rng: &mut StdRng) -> (Square, Square, Square) {
+    let start = Position::start(&capabot::rules::variant::BOMB);
+    let pieces = |color| -> Vec<Square> { (start.by_color(color) & !start.by_role(Role::King)).into_iter().collect() };
+    let (white, black) = (pieces(Color::White), pieces(Color::Black));
+    let hers = white[rng.random_range(0..white.len())];
+    let first = black[rng.random_range(0..black.len())];
+    let mut second = black[rng.random_range(0..black.len())];
+    while second == first {
+        second = black[rng.random_range(0..black.len())];
+    }
+    (hers, first, second)
+}
+
+/// The texts those tests send, in two pools drawn from equally: every command's own example, less
+/// what ends the game or would start one differently in the two worlds and less `settings` (a new
+/// prefix would turn the rest into talk), with `challenges` (written as the platform mentions);
+/// and every form of `bomb` and of a detonation naming each of `squares`, with the commands that
+/// show the game.
+pub fn bomb_probe_texts(squares: &[Square], challenges: &[String]) -> [Vec<String>; 2] {
+    let mut commands: Vec<String> = capabot::bot::command::COMMANDS.iter().map(|c| c.example.to_string()).collect();
+    commands.retain(|t| {
+        !["resign", "abort", "draw", "takeback", "play", "challenge", "settings"].iter().any(|w| t.starts_with(w))
+    });
+    commands.push("play chess color:white".to_string());
+    commands.extend_from_slice(challenges);
+    let mut bombs: Vec<String> = squares
+        .iter()
+        .flat_map(|sq| [format!("bomb #1 {sq}"), format!("bomb {sq}"), format!("@{sq}"), format!("move @{sq}")])
+        .collect();
+    bombs.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games"].map(String::from));
+    [commands, bombs]
+}
+
+/// A random legal move of `pos` that does not end the game, in SAN, and the position after it.
+pub fn quiet_move(pos: &Position, rng: &mut StdRng) -> Option<(String, Position)> {
+    let moves: Vec<Move> = pos.legal_moves().into_iter().filter(|m| pos.play(*m).outcome().is_none()).collect();
+    if moves.is_empty() {
+        return None;
+    }
+    let m = moves[rng.random_range(0..moves.len())];
+    Some((san::write(pos, m), pos.play(m)))
 }

@@ -11,9 +11,8 @@
 //! both worlds until the game ends, and no log line at `info` or above may name a bomb.
 
 use super::*;
-use capabot::notation::san;
+use capabot::rules::Square;
 use capabot::rules::variant::BOMB;
-use capabot::rules::{Move, Role, Square};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rand::rngs::StdRng;
@@ -248,33 +247,6 @@ impl<S: tracing::Subscriber> Layer<S> for LogLines {
     }
 }
 
-/// The pieces of a side in the secret-bomb start position, as the bot's buttons name them.
-fn pieces(pos: &Position, color: Color) -> Vec<Square> {
-    (pos.by_color(color) & !pos.by_role(Role::King)).into_iter().collect()
-}
-
-/// The typed forms: every command's own example, less what ends the game or would start one
-/// differently in the two worlds, and less `settings` (a new prefix would turn the rest into plain
-/// talk); and apart, as half of the draws, every form of `bomb` and of a detonation (naming either
-/// world's square for Bob, and Alice's) and the commands that show the game.
-fn typed_pools(squares: &[Square]) -> [Vec<String>; 2] {
-    let mut pool: Vec<String> = capabot::bot::command::COMMANDS.iter().map(|c| c.example.to_string()).collect();
-    pool.retain(|t| {
-        !["resign", "abort", "draw", "takeback", "play", "challenge", "settings"].iter().any(|w| t.starts_with(w))
-    });
-    let mut bombs: Vec<String> = squares
-        .iter()
-        .flat_map(|sq| [format!("bomb #1 {sq}"), format!("bomb {sq}"), format!("@{sq}"), format!("move @{sq}")])
-        .collect();
-    bombs.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games"].map(String::from));
-    pool.extend([
-        "play chess color:white".to_string(),
-        format!("challenge <@{CAROL}> chess color:white"),
-        format!("challenge <@{BOB}> bomb color:black"),
-    ]);
-    [pool, bombs]
-}
-
 /// The slash forms: `bomb` with each square, with and without the game, and without anything;
 /// detonations by `/move`; the read-only commands about the game.
 fn slash_pool(squares: &[Square]) -> Vec<(&'static str, Value)> {
@@ -315,14 +287,7 @@ async fn case(seed: u64, probes: usize) -> Result<(), TestCaseError> {
     for w in &mut worlds {
         new_game(&w.fake, GENERAL, "bomb", &[]).await;
     }
-    let start = Position::start(&BOMB);
-    let (white, black) = (pieces(&start, Color::White), pieces(&start, Color::Black));
-    let her = white[rng.random_range(0..white.len())];
-    let first = black[rng.random_range(0..black.len())];
-    let mut second = black[rng.random_range(0..black.len())];
-    while second == first {
-        second = black[rng.random_range(0..black.len())];
-    }
+    let (her, first, second) = common::bomb_squares(&mut rng);
     // The choices, by the buttons of the prompts in the direct messages.
     for (w, his) in worlds.iter_mut().zip([first, second]) {
         for (user, square) in [(ALICE, her), (BOB, his)] {
@@ -353,19 +318,16 @@ async fn case(seed: u64, probes: usize) -> Result<(), TestCaseError> {
     compare(&mut worlds, "the choices")?;
 
     let squares = [first, second, her];
-    let (typed, slash) = (typed_pools(&squares), slash_pool(&squares));
+    let challenges =
+        [format!("challenge <@{CAROL}> chess color:white"), format!("challenge <@{BOB}> bomb color:black")];
+    let (typed, slash) = (common::bomb_probe_texts(&squares, &challenges), slash_pool(&squares));
     let people = [ALICE, BOB, CAROL];
-    let mut pos = start.with_bombs([Some(her), None]).expect("her own piece");
+    let mut pos = Position::start(&BOMB).with_bombs([Some(her), None]).expect("her own piece");
     for _ in 0..probes {
         let probe = if rng.random_bool(0.3) {
-            let moves: Vec<Move> = pos.legal_moves().into_iter().filter(|m| pos.play(*m).outcome().is_none()).collect();
-            if moves.is_empty() {
-                break;
-            }
-            let m = moves[rng.random_range(0..moves.len())];
-            let text = san::write(&pos, m);
-            pos = pos.play(m);
-            let who = if pos.turn() == Color::White { BOB } else { ALICE };
+            let who = if pos.turn() == Color::White { ALICE } else { BOB };
+            let Some((text, next)) = common::quiet_move(&pos, &mut rng) else { break };
+            pos = next;
             Probe::Slash(who, "move", json!([{ "name": "move", "type": 3, "value": text }]))
         } else {
             let who = people[rng.random_range(0..people.len())];
