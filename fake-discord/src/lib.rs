@@ -45,6 +45,7 @@ use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
 pub use config::{FakeConfig, GuildSpec, NONCE_LIFETIME, RateLimits, SessionStartLimit};
+pub use rest::USER_INSTALL_FOLLOW_UPS;
 pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};
 pub use tls::DiscordCom;

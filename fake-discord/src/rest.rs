@@ -1037,6 +1037,10 @@ fn webhook_message(state: &State, token: &str, message: &str) -> Result<u64, Api
     id.filter(|id| state.messages.contains_key(id)).ok_or(ApiError::UNKNOWN_MESSAGE)
 }
 
+/// How many follow-ups Discord takes for an interaction authorized only by people's own
+/// installations of the app (used where the app itself is not installed).
+pub const USER_INSTALL_FOLLOW_UPS: usize = 5;
+
 async fn create_followup(
     AxumState(shared): SharedState,
     Path((app, token)): Path<(u64, String)>,
@@ -1050,10 +1054,16 @@ async fn create_followup(
     if let Err(response) = check_message_body(&body) {
         return *response;
     }
+    let record = &state.interactions[&token];
+    if record.user_installed_only && record.follow_ups >= USER_INSTALL_FOLLOW_UPS {
+        let why = "This interaction has hit the maximum number of follow up messages";
+        return error(StatusCode::BAD_REQUEST, 40094, why);
+    }
     let message = bot_message(&mut state, channel, &body);
     let id = payloads::id_of(&message);
     let record = state.interactions.get_mut(&token).expect("looked up above");
     record.made.push(id);
+    record.follow_ups += 1;
     let user = record.user;
     state.interaction_message_users.insert(id, user);
     push_sent(&mut state, SentKind::FollowUp, Some(channel), Some(id), Some(interaction), body);

@@ -214,6 +214,11 @@ pub struct InteractionRecord {
     /// The messages its token made (the original response and follow-ups): the only ones it may
     /// edit or delete by id.
     pub made: Vec<u64>,
+    /// Authorized by people's own installations only (the app is not installed where it was
+    /// used): Discord then takes at most [`crate::USER_INSTALL_FOLLOW_UPS`] follow-ups.
+    pub user_installed_only: bool,
+    /// The follow-ups made with its token.
+    pub follow_ups: usize,
 }
 
 pub struct Connection {
@@ -957,6 +962,8 @@ impl State {
             created: std::time::Instant::now(),
             user,
             made: Vec::new(),
+            user_installed_only: interaction["authorizing_integration_owners"].get("0").is_none(),
+            follow_ups: 0,
         };
         self.interactions.insert(token.clone(), record);
         self.dispatch("INTERACTION_CREATE", interaction);

@@ -30,6 +30,11 @@ pub struct Outgoing {
 const HOLD_SECS: i64 = 7 * 24 * 3600;
 /// The outbox's note on a row held for the next interaction.
 const HELD: &str = "waits for an interaction in its chat"; // i18n: operator
+/// How long a reply waits for an interaction in its chat before it is given up: a correspondence
+/// game's players come back within days; after a month, what waited is stale.
+pub const HELD_EXPIRY_SECS: i64 = 30 * 24 * 3600;
+/// The outbox's note on a held reply given up.
+const HELD_EXPIRED: &str = "no interaction in its chat for 30 days"; // i18n: operator
 
 /// How a delivery ended for good.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -274,16 +279,28 @@ impl Bot {
     }
 
     /// Row `id` goes to a chat reached only through interactions and none is open there now: it
-    /// waits for the next one ([`outbox::wake`], when an input comes from that chat). A direct
-    /// message that went to such a fallback chat (the person's direct messages closed) waits as a
-    /// row of that chat. Never posted on its own.
-    pub fn outbox_hold(&self, id: i64, reply: &Reply) {
-        let run = || -> Result<(), BotError> {
+    /// waits for the next one ([`outbox::wake`], when an input comes from that chat), at most
+    /// [`HELD_EXPIRY_SECS`] after it was written; then it is given up as expired, counted in
+    /// `capabot_outbox_expired_total{reason="held"}`. A direct message that went to such a
+    /// fallback chat (the person's direct messages closed) waits as a row of that chat. Never
+    /// posted on its own. Returns whether the row left its chat's queue (moved to the fallback
+    /// chat, or given up), so the chat's later rows may go on.
+    pub fn outbox_hold(&self, id: i64, reply: &Reply) -> bool {
+        let run = || -> Result<bool, BotError> {
             let now = self.clock.now();
-            self.store.unit(|| {
+            let left = self.store.unit(|| {
                 let conn = self.store.conn()?;
-                match &reply.target {
-                    Target::Chat(_) => outbox::retry_at(&conn, id, 1, now + HOLD_SECS, HELD)?,
+                Ok(match &reply.target {
+                    Target::Chat(_) => {
+                        if outbox::expire_held(&conn, id, now - HELD_EXPIRY_SECS, HELD_EXPIRED, now)? {
+                            metrics::counter!("capabot_outbox_expired_total", "platform" => reply.target.platform().to_string(), "reason" => "held")
+                                .increment(1);
+                            tracing::warn!(row = id, "a reply that waited {} days for an interaction expired", HELD_EXPIRY_SECS / 86_400);
+                            return Ok(true);
+                        }
+                        outbox::retry_at(&conn, id, 1, now + HOLD_SECS, HELD)?;
+                        false
+                    }
                     Target::Direct { fallback: Some(chat), .. } => {
                         let mut moved = reply.clone();
                         moved.target = Target::Chat(chat.clone());
@@ -293,18 +310,20 @@ impl Bot {
                         let row = outbox::push(&conn, &chat.platform, &key, &encoded, picture_beside(&moved), now)?;
                         outbox::retry_at(&conn, row, 1, now + HOLD_SECS, HELD)?;
                         outbox::mark_failed(&conn, id, Failure::DirectClosed.as_str(), HELD, now)?;
+                        true
                     }
                     Target::Direct { fallback: None, .. } => {
                         outbox::mark_failed(&conn, id, Failure::DirectClosed.as_str(), HELD, now)?;
+                        true
                     }
-                }
-                Ok(())
+                })
             })?;
-            Ok(())
+            Ok(left)
         };
-        if let Err(e) = run() {
+        run().unwrap_or_else(|e| {
             tracing::error!("could not hold a reply for the next interaction: {e:?}");
-        }
+            false
+        })
     }
 
     /// Row `id` failed `tries` times for a passing reason: tried again in `after_secs`.

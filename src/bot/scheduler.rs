@@ -158,7 +158,7 @@ impl Bot {
         match done {
             Ok(expired) => {
                 for (platform, n) in expired {
-                    metrics::counter!("capabot_outbox_expired_total", "platform" => platform.clone())
+                    metrics::counter!("capabot_outbox_expired_total", "platform" => platform.clone(), "reason" => "unserved")
                         .increment(n as u64);
                     let hours = after / 3600;
                     tracing::warn!(platform, rows = n, "outbox rows expired: unserved for {hours} hours");

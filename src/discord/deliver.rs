@@ -54,11 +54,22 @@ pub struct Pending {
     pub user: String,
     /// The chat is reached only through interactions ([`crate::bot::Scope::interaction_only`]).
     pub interaction_only: bool,
+    /// The follow-ups made with its token: where the app is used through people's own
+    /// installations only, Discord takes [`USER_INSTALL_FOLLOW_UPS`] at most.
+    pub follow_ups: usize,
     /// A pressed offer's buttons, disabled, put on its message (UPDATE_MESSAGE, or an edit of
     /// `@original` after a deferred update) with the first answer for everyone: where the bot
     /// cannot edit the channel's messages itself.
     pub settle_offer: Option<Vec<CreateActionRow>>,
 }
+
+/// How many follow-ups Discord takes for an interaction authorized only by people's own
+/// installations of the app (a chat reached only through interactions); more answer 400 with
+/// [`MAX_FOLLOW_UPS_REACHED`].
+pub const USER_INSTALL_FOLLOW_UPS: usize = 5;
+
+/// Discord's error for a follow-up past [`USER_INSTALL_FOLLOW_UPS`].
+const MAX_FOLLOW_UPS_REACHED: isize = 40094;
 
 /// How long an interaction's token is used: Discord accepts follow-ups for 15 minutes; a reply
 /// later than this (a slow AI move) is posted in the channel instead.
@@ -258,6 +269,12 @@ fn interaction_expired(e: &serenity::Error) -> bool {
         if [401, 404].contains(&r.status_code.as_u16()) || [10062, 10015, INVALID_WEBHOOK_TOKEN].contains(&r.error.code))
 }
 
+/// Whether Discord refused a follow-up because the interaction has had all it may have.
+fn follow_ups_used_up(e: &serenity::Error) -> bool {
+    matches!(e, serenity::Error::Http(serenity::all::HttpError::UnsuccessfulRequest(r))
+        if r.error.code == MAX_FOLLOW_UPS_REACHED)
+}
+
 fn id_of(s: &str) -> Result<u64, DeliveryError> {
     s.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| DeliveryError::Failed(format!("not a Discord id: {s}")))
 }
@@ -345,6 +362,7 @@ impl DiscordFrontEnd {
                     b = b.embed(e);
                 }
                 let msg = b.execute(http, (None, &p.token)).await?;
+                p.follow_ups += 1;
                 Ok(Some(msg.id))
             }
         }
@@ -563,9 +581,19 @@ impl DiscordFrontEnd {
             tracing::info!(%channel, "a private answer dropped: its interaction is over");
             return Ok(None);
         }
-        p.public |= !reply.audience.is_personal();
         let previous = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|m| m.parse::<u64>().ok());
         let pings = !reply.audience.is_personal() && !reply.notify.is_empty();
+        // What waited for this interaction may be more than Discord lets it carry: the rest
+        // waits for the next one (an edit of a message the token made is not a follow-up).
+        let follow_up = match p.answer {
+            Answer::Open => false,
+            Answer::Deferred => reply.audience.is_personal(),
+            Answer::Acknowledged | Answer::Answered => previous.is_none() || pings,
+        };
+        if follow_up && p.follow_ups >= USER_INSTALL_FOLLOW_UPS {
+            return Err(DeliveryError::NeedsInteraction);
+        }
+        p.public |= !reply.audience.is_personal();
         let http = self.http.as_ref();
         let sent = match previous {
             Some(prev) if !pings && p.answer != Answer::Open => {
@@ -602,6 +630,11 @@ impl DiscordFrontEnd {
             Err(e) if interaction_expired(&e) => {
                 tracing::info!("interaction no longer answers ({}); the reply waits for the next", describe(&e));
                 p.answer = Answer::Answered;
+                Err(DeliveryError::NeedsInteraction)
+            }
+            Err(e) if follow_ups_used_up(&e) => {
+                tracing::info!("the interaction has had all its follow-ups; the reply waits for the next");
+                p.follow_ups = USER_INSTALL_FOLLOW_UPS;
                 Err(DeliveryError::NeedsInteraction)
             }
             Err(e) => Err(failed(e)),

@@ -270,6 +270,7 @@ impl Handler {
             lang: user_lang(&input),
             user: input.author.id.clone(),
             interaction_only: input.scope.interaction_only,
+            follow_ups: 0,
             settle_offer,
         };
         let entry = Arc::new(tokio::sync::Mutex::new(pending));

@@ -17,8 +17,10 @@
 //! - `capabot_outbox_pending` — replies waiting in the outbox (read from the database at each
 //!   scrape);
 //! - `capabot_connected` — 1 while the platform's gateway or sync is connected;
-//! - `capabot_outbox_expired_total` — replies expired because no process served their platform
-//!   for `[host] unserved_expiry_hours` (counted by the core's scheduler, `crate::bot::Served`).
+//! - `capabot_outbox_expired_total` — replies given up as expired, by `platform` and `reason`:
+//!   `unserved` (no process served their platform for `[host] unserved_expiry_hours`; counted by
+//!   the core's scheduler, `crate::bot::Served`) or `held` (a chat reached only through
+//!   interactions had none for 30 days: `crate::bot::outbox::HELD_EXPIRY_SECS`).
 
 use crate::bot::Reply;
 use std::time::Duration;

@@ -772,11 +772,15 @@ impl Host {
                 }
                 Err(DeliveryError::NeedsInteraction) => {
                     // Not a failure: it goes with the next interaction in its chat; the chat's
-                    // later rows wait behind it, in order.
+                    // later rows wait behind it, in order. A direct message moved to its fallback
+                    // chat (or given up) has left this chat: the next row goes on.
                     tracing::debug!(row = row.id, "reply held for the next interaction in its chat");
                     let bot = self.bot.clone();
-                    let _ = self.bookkeeping(move || bot.outbox_hold(row.id, &row.reply)).await;
-                    return false;
+                    let left = self.bookkeeping(move || bot.outbox_hold(row.id, &row.reply)).await.unwrap_or(false);
+                    if left {
+                        self.drain_wake.notify_one();
+                    }
+                    return left;
                 }
                 Err(e) => {
                     metrics::delivery_failed(row.reply.target.platform(), e.kind());

@@ -141,6 +141,18 @@ pub fn wake(conn: &Connection, platform: &str, chat_key: &str, now: i64) -> Resu
         .execute(params![platform, chat_key, now])?)
 }
 
+/// Gives row `id` up as expired (kept, counted, never deleted unseen) if it was written before
+/// `written_before`; returns whether it was.
+pub fn expire_held(conn: &Connection, id: i64, written_before: i64, error: &str, now: i64) -> Result<bool> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE outbox SET state = 'failed', failure = ?2, error = ?3, done_at = ?4, picture = NULL
+             WHERE id = ?1 AND state = 'pending' AND created_at < ?5",
+        )?
+        .execute(params![id, crate::store::served::EXPIRED, error, now, written_before])?;
+    Ok(n > 0)
+}
+
 /// Row `id` cannot be delivered (`failure`: its kind); never tried again.
 pub fn mark_failed(conn: &Connection, id: i64, failure: &str, error: &str, now: i64) -> Result<()> {
     conn.prepare_cached(
@@ -209,6 +221,7 @@ mod tests {
     on_both_backends!(
         rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back,
         one_process_at_a_time_delivers_a_chat,
+        a_held_row_expires_only_once_old_enough_and_still_pending,
     );
 
     fn rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back(store: &Store) {
@@ -263,5 +276,20 @@ mod tests {
         assert!(lease_chat(&c, "discord", "c:9", "p1").unwrap());
         assert!(!lease_chat(&c, "discord", "c:9", "p2").unwrap(), "held by p1 until the database's now + LEASE_SECS");
         assert!(lease_chat(&c, "discord", "c:9", "p1").unwrap(), "renewed by its owner");
+    }
+
+    fn a_held_row_expires_only_once_old_enough_and_still_pending(store: &Store) {
+        let c = store.conn().unwrap();
+        let held = push(&c, "discord", "c:1", "held", None, 100).unwrap();
+        let sent = push(&c, "discord", "c:1", "sent", None, 100).unwrap();
+        mark_sent(&c, sent, None, 101).unwrap();
+        assert!(!expire_held(&c, held, 100, "old", 500).unwrap(), "written at 100: not before 100");
+        assert!(is_pending(&c, held).unwrap());
+        assert!(!expire_held(&c, sent, 1_000, "old", 1_000).unwrap(), "a sent row stays sent");
+        assert!(expire_held(&c, held, 101, "old", 1_000).unwrap());
+        assert!(!is_pending(&c, held).unwrap());
+        let counts = counts(&c).unwrap();
+        assert!(counts.contains(&("discord".into(), "failed:expired".into(), 1)), "{counts:?}");
+        assert!(!expire_held(&c, held, 2_000, "old", 2_000).unwrap(), "expired once");
     }
 }

@@ -338,7 +338,7 @@ fn replies_for_a_platform_nobody_serves_expire_after_a_day_and_are_counted() {
             })
             .collect::<Vec<_>>()
     });
-    assert_eq!(expired, [("platform=othernet".to_string(), other as u64)]);
+    assert_eq!(expired, [("platform=othernet,reason=unserved".to_string(), other as u64)]);
     assert_eq!(waiting("othernet"), 0);
     assert_eq!(
         tb.query_i64(

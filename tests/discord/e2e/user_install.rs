@@ -40,6 +40,16 @@ fn board_of<'a>(answers: &'a [Sent], san: &str) -> &'a Sent {
     answers.iter().find(shows).unwrap_or_else(|| panic!("no board with {san} in {answers:#?}"))
 }
 
+/// `/challenge`'s options: Bob, to chess, the challenger White, a day a move.
+fn chess_for_bob() -> Value {
+    json!([
+        { "name": "opponent", "type": 6, "value": BOB.to_string() },
+        { "name": "variant", "type": 3, "value": "chess" },
+        { "name": "color", "type": 3, "value": "white" },
+        { "name": "days", "type": 3, "value": "1" },
+    ])
+}
+
 /// No request ever went to the group DM's own routes (posting, editing, reading, threads).
 fn no_channel_call(fake: &FakeDiscord, channel: u64) {
     let calls = fake.channel_requests(channel);
@@ -58,13 +68,7 @@ async fn a_correspondence_game_in_a_group_dm_through_a_user_install() {
         let (env, bot, fake, gdm) = started_in_a_group_dm().await;
 
         // Alice challenges Bob: answered through her interaction, Bob pinged, an Accept for him.
-        let options = json!([
-            { "name": "opponent", "type": 6, "value": BOB.to_string() },
-            { "name": "variant", "type": 3, "value": "chess" },
-            { "name": "color", "type": 3, "value": "white" },
-            { "name": "days", "type": 3, "value": "1" },
-        ]);
-        let (_, offer) = command(&fake, gdm, ALICE, "challenge", options).await;
+        let (_, offer) = command(&fake, gdm, ALICE, "challenge", chess_for_bob()).await;
         assert_eq!(offer.kind, SentKind::InteractionResponse { callback_type: 4 }, "{offer:?}");
         assert!(!offer.is_ephemeral() && pinged(&offer) == vec![BOB.to_string()], "{offer:?}");
 
@@ -120,6 +124,11 @@ async fn a_correspondence_game_in_a_group_dm_through_a_user_install() {
         assert!(ai_start.content().is_some_and(|c| c.contains("Game #2 starts")), "{ai_start:?}");
         let (mv, a) = moved(&fake, gdm, ALICE, "d4").await;
         board_of(&a, "d4");
+        // (Its search may outlast the quiet that `moved` waits for on a busy machine.)
+        let ai_moved = move |s: &Sent| s.answers(mv.id) && field(s, "Move").is_some() && move_of(s) != Some("d4");
+        fake.wait_for(ai_moved, WAIT).await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let a: Vec<Sent> = fake.sent().into_iter().filter(|s| s.answers(mv.id)).collect();
         let replies = a.iter().filter(|s| field(s, "Move").is_some() && move_of(s) != Some("d4")).count();
         assert_eq!(replies, 1, "the AI's move follows Alice's: {a:#?}");
         assert!(a.iter().all(|s| s.interaction_id == Some(mv.id)));
@@ -156,6 +165,98 @@ async fn ladders_and_tournaments_are_refused_in_a_group_dm() {
         assert_eq!(env.query(&bot, "SELECT count(*) FROM ladder_standings"), 0);
         no_channel_call(&fake, gdm);
         env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// Discord takes at most five follow-ups for an interaction of a user-installed app used where the
+/// app is not installed (and answers the sixth with 400, code 40094). Seven reminders for Bob,
+/// whose DMs cannot be opened, wait in the group DM (each refused DM moved there at once, not one
+/// a drainer's round); Bob's next command brings six of them (its response and five follow-ups),
+/// and the command after it the seventh, then both commands' answers, in order. Every reminder
+/// arrives exactly once; no follow-up is refused; nothing is given up. Then what waits and nobody
+/// comes to take is given up after 30 days, kept as expired. (Before: the sixth follow-up and
+/// those after it were refused, and their replies given up as failed; a held reply waited for
+/// ever.)
+#[tokio::test(flavor = "current_thread")]
+async fn what_waited_comes_five_follow_ups_at_a_time() {
+    scenario(async {
+        let (env, bot, fake, gdm) = started_in_a_group_dm().await;
+        const GAMES: usize = 7;
+        for game in 1..=GAMES {
+            let (_, offer) = command(&fake, gdm, ALICE, "challenge", chess_for_bob()).await;
+            let click = fake.click_button(gdm, BOB, message_of(&offer), &button(&offer, "accept"));
+            let started = fake.wait_for(answers(click.id), WAIT).await;
+            assert!(started.content().is_some_and(|c| c.contains(&format!("Game #{game} starts"))), "{started:?}");
+            let options = json!([
+                { "name": "move", "type": 3, "value": "e4" },
+                { "name": "game", "type": 4, "value": game },
+            ]);
+            let (_, moved) = command(&fake, gdm, ALICE, "move", options).await;
+            assert_eq!(move_of(&moved), Some("e4"), "{moved:?}");
+        }
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+
+        // A day later, Bob's reminders: his DMs cannot be opened, so each goes to the group DM.
+        fake.set_dm_channel_refused(BOB, true);
+        env.clock.advance(23 * 3600);
+        bot.host.tick().await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let waiting_dms = "SELECT count(*) FROM outbox WHERE chat_key = 'd:13' AND state = 'pending'";
+        assert_eq!(env.query(&bot, waiting_dms), 0, "each DM refused, moved, and the next one tried at once");
+        let reminder = |s: &Sent| s.content().is_some_and(|c| c.contains("reminder: bob"));
+        assert!(!fake.sent().iter().any(reminder), "nothing said in the group DM without an interaction");
+
+        // Bob's next command: its response and five follow-ups, the oldest reminders first.
+        let (first, _) = command(&fake, gdm, BOB, "games", json!([])).await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let through_first: Vec<Sent> = fake.sent().into_iter().filter(|s| s.answers(first.id)).collect();
+        let follow_ups = through_first.iter().filter(|s| s.kind == SentKind::FollowUp).count();
+        assert_eq!(follow_ups, fake_discord::USER_INSTALL_FOLLOW_UPS, "{through_first:#?}");
+        assert_eq!(through_first.len(), 1 + fake_discord::USER_INSTALL_FOLLOW_UPS, "{through_first:#?}");
+        assert!(through_first.iter().all(reminder), "the oldest first: {through_first:#?}");
+
+        // The command after it: the last reminder, then both answers to `/games`, in order.
+        let (second, _) = command(&fake, gdm, BOB, "games", json!([])).await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let through_second: Vec<Sent> = fake.sent().into_iter().filter(|s| s.answers(second.id)).collect();
+        assert_eq!(through_second.len(), 3, "{through_second:#?}");
+        assert!(reminder(&through_second[0]), "{through_second:#?}");
+        let lists = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Your games:"));
+        assert!(lists(&through_second[1]) && lists(&through_second[2]), "{through_second:#?}");
+
+        let mut games: Vec<String> = fake
+            .sent()
+            .iter()
+            .filter(|s| reminder(s))
+            .filter_map(|s| s.content().and_then(|c| c.split(':').next()).map(str::to_owned))
+            .collect();
+        games.sort();
+        let expected: Vec<String> = (1..=GAMES).map(|g| format!("<@13> Game #{g}")).collect();
+        assert_eq!(games, expected, "each reminder exactly once");
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM outbox WHERE state = 'failed' AND chat_key != 'd:13'"), 0);
+
+        // What nobody comes to take expires after 30 days. A day after Bob's next move, his other
+        // six games are lost on time: their endings wait in the group DM beyond what his move's
+        // interaction carried, and no command comes there for a month.
+        let options = json!([{ "name": "move", "type": 3, "value": "e5" }, { "name": "game", "type": 4, "value": 1 }]);
+        command(&fake, gdm, BOB, "move", options).await;
+        env.clock.advance(25 * 3600);
+        bot.host.tick().await;
+        settle_quietly(&fake, Duration::from_millis(300)).await;
+        let waiting = format!("SELECT count(*) FROM outbox WHERE chat_key = 'c:{gdm}' AND state = 'pending'");
+        let held = env.query(&bot, &waiting);
+        assert!(held > 0, "endings wait for the next command");
+        env.clock.advance(31 * 86_400);
+        let expired = format!("SELECT count(*) FROM outbox WHERE chat_key = 'c:{gdm}' AND failure = 'expired'");
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while env.query(&bot, &expired) < held && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(env.query(&bot, &expired), held, "given up after 30 days, kept as expired");
+        assert_eq!(env.query(&bot, &waiting), 0);
+        no_channel_call(&fake, gdm);
+        env.finish(bot, &[(403, "/users/@me/channels")]).await;
     })
     .await;
 }
