@@ -931,6 +931,14 @@ impl State {
             user: self.user(user),
         };
         let mut interaction = payloads::interaction(base, kind, data);
+        if let Some(g) = guild.filter(|g| self.left_guilds.contains(g)) {
+            // In a server that has not installed the app, through the acting person's installation
+            // only (context 0 still), with the permissions Discord reports where the bot is no
+            // member; the server's own id is not among the owners.
+            debug_assert!(!self.bot_guilds().any(|spec| spec.id == g));
+            interaction["authorizing_integration_owners"] = json!({ "1": user.to_string() });
+            interaction["app_permissions"] = Value::String(payloads::PRIVATE_CHANNEL_APP_PERMISSIONS.to_string());
+        }
         if let Some(message) = source.filter(|_| self.group_dms.contains(&channel)) {
             // A button on an app's message in a group DM: authorized by the installation of
             // whoever used the command that made the message (anyone there may press it).
@@ -989,7 +997,10 @@ impl State {
         // Discord offers a command only in the contexts it names (0 servers, 1 the bot's DMs, 2
         // group DMs and DMs among people), and in a group DM only to those who installed the app
         // to their account, for a command installable so.
-        let private_channel = self.group_dms.contains(&channel);
+        // A server without the bot (it was removed, or never added): only people who installed the
+        // app to their account can use it there, and only its user-installable commands.
+        let private_channel =
+            self.group_dms.contains(&channel) || self.guild_of(channel).is_some_and(|g| self.left_guilds.contains(&g));
         if private_channel {
             assert!(self.user_installs.contains(&user), "fake Discord: user {user} has not installed the app");
             let installs = command["integration_types"].as_array().cloned().unwrap_or_default();

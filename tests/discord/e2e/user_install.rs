@@ -260,3 +260,52 @@ async fn what_waited_comes_five_follow_ups_at_a_time() {
     })
     .await;
 }
+
+/// A server that did not add capabot, where Alice and Bob installed it to their accounts: their
+/// commands come as interactions of context 0 with only their own installations among the
+/// authorizing owners, and the bot can reach nothing of the server's. The chat is
+/// interaction-only there too: a challenge, its acceptance by button (the offer settled through
+/// the press) and the moves all go through the interactions, and no call is made to the server's
+/// channel. (Before the fake modelled it, such a server was untested; the bot's side was already
+/// decided by the authorizing owners.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_game_in_a_server_where_only_the_players_installed_the_app() {
+    const OTHER_GUILD: u64 = 20;
+    const HALL: u64 = 21;
+    scenario(async {
+        let world = world().guild(
+            GuildSpec::new(OTHER_GUILD, "Another club")
+                .text_channel(HALL, "hall")
+                .member(ALICE, "alice")
+                .member(BOB, "bob"),
+        );
+        let mut env = Env::new(world).await;
+        env.commands_in = None;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        fake.wait_for_request(|r| r.method == "PUT" && r.path == "/api/v10/applications/1000/commands", WAIT).await;
+        // The server never added the bot (here: removed it); its two members installed the app.
+        fake.remove_bot_from_guild(OTHER_GUILD);
+        fake.install_for_user(ALICE);
+        fake.install_for_user(BOB);
+        settle_quietly(&fake, Duration::from_millis(200)).await;
+
+        let (_, offer) = command(&fake, HALL, ALICE, "challenge", chess_for_bob()).await;
+        assert_eq!(offer.kind, SentKind::InteractionResponse { callback_type: 4 }, "{offer:?}");
+        let click = fake.click_button(HALL, BOB, message_of(&offer), &button(&offer, "accept"));
+        let update = fake.wait_for(|s| s.interaction_id == Some(click.id), WAIT).await;
+        assert_eq!(update.kind, SentKind::InteractionResponse { callback_type: 7 }, "settled through the press");
+        let started = fake.wait_for(answers(click.id), WAIT).await;
+        assert!(started.content().is_some_and(|c| c.contains("Game #1 starts")), "{started:?}");
+        assert_eq!(env.query(&bot, "SELECT interaction_only FROM games WHERE id = 1"), 1);
+        for (who, san) in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4"), (BOB, "Qh4#")] {
+            let (mv, answers) = moved(&fake, HALL, who, san).await;
+            let board = board_of(&answers, san);
+            assert_eq!(board.interaction_id, Some(mv.id), "through its own interaction");
+        }
+        assert_eq!(env.query_text(&bot, "SELECT result FROM games WHERE id = 1"), "0-1");
+        no_channel_call(&fake, HALL);
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
