@@ -225,6 +225,8 @@ pub struct GuildSpec {
     /// `member_count` counts them and its `large` says whether the total passes the IDENTIFY's
     /// `large_threshold`.
     pub unlisted_members: u64,
+    /// The guild's owner (`owner_id`), who has every permission; the bot when `None`.
+    pub owner: Option<u64>,
 }
 
 /// A role with its permission bitset.
@@ -253,12 +255,19 @@ impl GuildSpec {
             roles: vec![RoleSpec { id, name: "@everyone".to_owned(), permissions: DEFAULT_EVERYONE_PERMISSIONS }],
             members: Vec::new(),
             unlisted_members: 0,
+            owner: None,
         }
     }
 
     /// Counts `count` more members than those listed (see [`Self::unlisted_members`]).
     pub fn unlisted_members(mut self, count: u64) -> GuildSpec {
         self.unlisted_members = count;
+        self
+    }
+
+    /// Makes `user` the owner instead of the bot (whose permissions then come from its roles).
+    pub fn owned_by(mut self, user: u64) -> GuildSpec {
+        self.owner = Some(user);
         self
     }
 

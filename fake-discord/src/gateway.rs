@@ -225,7 +225,8 @@ fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str)
         // The listed members, the bot and the unlisted ones.
         let count = guild.members.len() as u64 + 1 + guild.unlisted_members;
         let locale = state.guild_locale(guild.id);
-        let create = payloads::guild_create(&guild, state.config.bot_id, locale, vec![me], (count, large_threshold));
+        let owner = guild.owner.unwrap_or(state.config.bot_id);
+        let create = payloads::guild_create(&guild, owner, locale, vec![me], (count, large_threshold));
         state.dispatch("GUILD_CREATE", create);
     }
     let queued = std::mem::take(&mut state.gateway.before_session);
