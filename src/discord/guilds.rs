@@ -380,6 +380,23 @@ mod tests {
         assert_eq!(guilds.len(), 300);
     }
 
+    /// With [`cache_settings`], serenity's cache keeps nothing of a GUILD_CREATE: no guild (so no
+    /// members, presences, channels or roles) and no user; the facts are here.
+    #[test]
+    fn serenity_caches_nothing_of_a_guild() {
+        let cache = serenity::cache::Cache::new_with_settings(cache_settings());
+        let id = 3 << 22;
+        let mut event: serenity::all::GuildCreateEvent =
+            serde_json::from_value(random_guild(&mut StdRng::seed_from_u64(1), id)).expect("a GUILD_CREATE");
+        cache.update(&mut event);
+        assert_eq!((cache.guild_count(), cache.guilds().len(), cache.user_count()), (0, 0, 0));
+        assert!(cache.guild(GuildId::new(id)).is_none());
+        assert_eq!(cache.settings().max_messages, 0);
+        let guilds = Guilds::default();
+        guilds.create(&event.guild, UserId::new(ME));
+        assert!(guilds.locale_and_thread(GuildId::new(id), id + 100).is_some());
+    }
+
     /// Role, channel, thread and member events change the facts as serenity's cache would have
     /// them; events of a guild not known change nothing.
     #[test]
