@@ -151,6 +151,10 @@ enum Command {
         /// Seconds the fake Discord enforces between two IDENTIFYs of a bucket (Discord: 5).
         #[arg(long, default_value_t = 5.0)]
         identify_interval: f64,
+        /// After the moves, close every session for good (4009) so that each shard identifies
+        /// anew and gets its GUILD_CREATEs again; the time until every shard answers, memory then.
+        #[arg(long)]
+        reidentify: bool,
         /// Games (at least one per shard), their moves timed.
         #[arg(long, default_value_t = 8)]
         games: usize,
@@ -518,6 +522,7 @@ fn run(cli: Cli) -> Result<(), String> {
             shards,
             max_concurrency,
             identify_interval,
+            reidentify,
             games,
             threads,
             plies,
@@ -532,6 +537,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 max_concurrency,
                 interval: std::time::Duration::from_secs_f64(identify_interval.max(0.0)),
             };
+            let identify = (identify, reidentify);
             outln!("{}", bench::guilds::guild_rounds(capabot, &guilds, shards.max(1), identify, runs, &opts)?);
         }
         #[cfg(not(feature = "discord"))]

@@ -10,7 +10,7 @@ use super::discord::{Players, guild_of, line, set_up, spawn_discord, world};
 use super::{Processes, capabot_binary, keeping_logs_on_failure, median_secs};
 use capabot::bot::{Bot, BotConfig, NoAi, SystemClock};
 use capabot::store::Store;
-use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, SentKind};
+use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, SentKind};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -48,6 +48,10 @@ pub struct GuildsReport {
     pub anon_kib: u64,
     pub hwm_kib: u64,
     pub moves: BenchReport,
+    /// With `--reidentify`: every session closed with 4009 (session timed out) after the moves,
+    /// so that each shard identifies anew and receives its GUILD_CREATEs again: the time until
+    /// every shard answered again, and `RssAnon` and `VmHWM` then (KiB).
+    pub again: Option<(Duration, u64, u64)>,
     /// What the fake saw go wrong on its gateway (an IDENTIFY too soon).
     pub problems: Vec<String>,
 }
@@ -92,12 +96,39 @@ fn memory(pid: u32) -> Result<(u64, u64, u64), String> {
     Ok((field("VmRSS:")?, field("RssAnon:")?, field("VmHWM:")?))
 }
 
-/// One run: `guilds` guilds over `shards` shards, the games of `opts` in the first `shards`.
+/// Each shard's `/variants` in its games' guild, sent once every shard has its session (behind
+/// all of that shard's GUILD_CREATEs, which serenity handles in order), answered.
+async fn every_shard_answers(fake: &FakeDiscord, shards: u32) -> Result<(), String> {
+    let mut answers = fake.sent_stream();
+    let mut probes: HashSet<u64> = HashSet::new();
+    for s in 0..u64::from(shards) {
+        debug_assert_eq!(fake.shard_of_guild(guild_of(s, shards)), s as u32);
+        probes.insert(fake.slash_command(FIRST_CHANNEL + s, 1_000_000 + 2 * s, "variants", json!([])).id);
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
+    while !probes.is_empty() {
+        let sent = tokio::time::timeout_at(deadline, answers.recv())
+            .await
+            .map_err(|_| format!("{} shards did not answer within 2 minutes of their sessions", probes.len()))?
+            .ok_or("the fake Discord stopped")?;
+        let answer = matches!(
+            sent.kind,
+            SentKind::InteractionResponse { callback_type: 4 } | SentKind::FollowUp | SentKind::Edit
+        );
+        if answer && let Some(id) = sent.interaction_id {
+            probes.remove(&id);
+        }
+    }
+    Ok(())
+}
+
+/// One run: `guilds` guilds over `shards` shards, the games of `opts` in the first `shards`; with
+/// `reidentify`, every session closed for good after the moves ([`GuildsReport::again`]).
 pub fn run_guilds(
     capabot: &Path,
     dir: &Path,
     (guilds, shards): (usize, u32),
-    identify: Identify,
+    (identify, reidentify): (Identify, bool),
     settle: Duration,
     opts: &BenchOptions,
 ) -> Result<GuildsReport, String> {
@@ -118,53 +149,50 @@ pub fn run_guilds(
     drop(bot);
     rt.block_on(async {
         let fake = FakeDiscord::start(many_guilds(opts.games, shards, guilds, identify)).await;
-        let mut answers = fake.sent_stream();
         let t0 = Instant::now();
         let child = spawn_discord(capabot, dir, (&format!("0-{}", shards - 1), shards), &url, &fake)?;
         let pid = child.id();
         let _processes = Processes(vec![child]);
         let all: Vec<[u32; 2]> = (0..shards).map(|s| [s, shards]).collect();
-        // Each shard's `/variants` in its games' guild, sent once every shard has its session:
-        // behind all of that shard's GUILD_CREATEs, which serenity caches in order.
-        fake.wait_for_shards(&all, Duration::from_secs(60 + 10 * u64::from(shards))).await;
-        let mut probes: HashSet<u64> = HashSet::new();
-        for s in 0..u64::from(shards) {
-            debug_assert_eq!(fake.shard_of_guild(guild_of(s, shards)), s as u32);
-            probes.insert(fake.slash_command(FIRST_CHANNEL + s, 1_000_000 + 2 * s, "variants", json!([])).id);
-        }
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(120);
-        while !probes.is_empty() {
-            let sent = tokio::time::timeout_at(deadline, answers.recv())
-                .await
-                .map_err(|_| format!("{} shards did not answer within 2 minutes of their sessions", probes.len()))?
-                .ok_or("the fake Discord stopped")?;
-            let answer = matches!(
-                sent.kind,
-                SentKind::InteractionResponse { callback_type: 4 } | SentKind::FollowUp | SentKind::Edit
-            );
-            if answer && let Some(id) = sent.interaction_id {
-                probes.remove(&id);
-            }
-        }
+        let starting = Duration::from_secs(60 + 10 * u64::from(shards));
+        fake.wait_for_shards(&all, starting).await;
+        every_shard_answers(&fake, shards).await?;
         let ready = t0.elapsed();
         tokio::time::sleep(settle).await;
         let (rss_kib, anon_kib, hwm_kib) = memory(pid)?;
-        drop(answers);
         let moves = Players::start(&fake, starts, opts, None).results().await?;
+        let mut again = None;
+        if reidentify {
+            let t1 = Instant::now();
+            fake.drop_gateway_with(GatewayDrop::Close(4009));
+            fake.reopen_gateway();
+            fake.wait_for_sessions(2 * u64::from(shards), starting).await;
+            every_shard_answers(&fake, shards).await?;
+            let took = t1.elapsed();
+            tokio::time::sleep(settle).await;
+            let (_, anon_kib, hwm_kib) = memory(pid)?;
+            again = Some((took, anon_kib, hwm_kib));
+        }
         let problems = fake.problems();
-        Ok(GuildsReport { guilds, ready, rss_kib, anon_kib, hwm_kib, moves, problems })
+        Ok(GuildsReport { guilds, ready, rss_kib, anon_kib, hwm_kib, moves, again, problems })
     })
 }
 
 fn report_line(r: &GuildsReport) -> String {
     format!(
-        "{:>6} guilds: ready {:.2} s; VmRSS {:.1} MiB, RssAnon {:.1} MiB, VmHWM {:.1} MiB; moves: {}{}",
+        "{:>6} guilds: ready {:.2} s; VmRSS {:.1} MiB, RssAnon {:.1} MiB, VmHWM {:.1} MiB; moves: {}{}{}",
         r.guilds,
         r.ready.as_secs_f64(),
         r.rss_kib as f64 / 1024.0,
         r.anon_kib as f64 / 1024.0,
         r.hwm_kib as f64 / 1024.0,
         line(&r.moves),
+        r.again.map_or(String::new(), |(took, anon, hwm)| format!(
+            "; re-identified: every shard answered in {:.2} s, RssAnon {:.1} MiB, VmHWM {:.1} MiB",
+            took.as_secs_f64(),
+            anon as f64 / 1024.0,
+            hwm as f64 / 1024.0
+        )),
         if r.problems.is_empty() { String::new() } else { format!("; PROBLEMS: {}", r.problems.join(" | ")) }
     )
 }
@@ -176,7 +204,7 @@ pub fn guild_rounds(
     capabot: Option<PathBuf>,
     counts: &[usize],
     shards: u32,
-    identify: Identify,
+    (identify, reidentify): (Identify, bool),
     runs: usize,
     opts: &BenchOptions,
 ) -> Result<String, String> {
@@ -188,7 +216,7 @@ pub fn guild_rounds(
     keeping_logs_on_failure(&dir, || {
         for round in 0..runs.max(1) {
             for (&guilds, done) in counts.iter().zip(reports.iter_mut()) {
-                let r = run_guilds(&capabot, &dir, (guilds, shards), identify, settle, opts)?;
+                let r = run_guilds(&capabot, &dir, (guilds, shards), (identify, reidentify), settle, opts)?;
                 // As it comes too: a round takes about half a minute.
                 eprintln!("round {}: {}", round + 1, report_line(&r));
                 out.push_str(&format!("round {}: {}\n", round + 1, report_line(&r)));
@@ -235,6 +263,15 @@ pub fn guild_rounds(
             median(rs, &|r| r.moves.p50.as_secs_f64() * 1e3),
             median(rs, &|r| r.moves.p99.as_secs_f64() * 1e3),
         ));
+        if rs.iter().all(|r| r.again.is_some()) {
+            let again = |f: &dyn Fn((Duration, u64, u64)) -> f64| median(rs, &|r| r.again.map_or(0.0, f));
+            out.push_str(&format!(
+                "          re-identified: every shard answered in {:.2} s; RssAnon {:.1} MiB, VmHWM {:.1} MiB\n",
+                again(&|(t, _, _)| t.as_secs_f64()),
+                again(&|(_, a, _)| a as f64) / 1024.0,
+                again(&|(_, _, h)| h as f64) / 1024.0,
+            ));
+        }
     }
     Ok(out)
 }
