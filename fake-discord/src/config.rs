@@ -45,7 +45,18 @@ pub struct FakeConfig {
     /// The fewest shards Discord accepts (as from 2,500 guilds per shard on): an IDENTIFY with a
     /// smaller total is closed with 4011 Sharding Required.
     pub sharding_required: u32,
+    /// How long after an IDENTIFY the next one in the same bucket (shard id modulo
+    /// `session_start_limit.max_concurrency`) may come: 5 seconds on Discord
+    /// ([`IDENTIFY_INTERVAL`]), zero (not checked) unless [`FakeConfig::identify_interval`] says:
+    /// most tests are about other things, and some start processes for several shards at once.
+    /// One sooner is answered with op 9 Invalid Session, as Discord answers it, and recorded as a
+    /// problem ([`crate::FakeDiscord::assert_no_problems`]).
+    pub identify_interval: std::time::Duration,
 }
+
+/// Discord's wait between two IDENTIFYs of one bucket (`max_concurrency` buckets may identify
+/// together).
+pub const IDENTIFY_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// How many more sessions the bot may start (Discord's `session_start_limit`): `remaining` of
 /// `total`, refilled `reset_after` from the first `GET /gateway/bot`. An IDENTIFY while none
@@ -113,6 +124,7 @@ impl FakeConfig {
             session_start_limit: SessionStartLimit::default(),
             message_content_allowed: true,
             sharding_required: 1,
+            identify_interval: std::time::Duration::ZERO,
         }
     }
 
@@ -147,6 +159,22 @@ impl FakeConfig {
     pub fn session_start_limit(mut self, remaining: u32, reset_after: std::time::Duration) -> FakeConfig {
         self.session_start_limit.remaining = remaining;
         self.session_start_limit.reset_after = reset_after;
+        self
+    }
+
+    /// `GET /gateway/bot` reports `max_concurrency` (Discord: 1, and 16 or more for bots in
+    /// 150,000 guilds or more): shards whose id modulo `max_concurrency` differs may identify at
+    /// the same time; within one such bucket IDENTIFYs must be [`FakeConfig::identify_interval`]
+    /// apart.
+    pub fn max_concurrency(mut self, max_concurrency: u32) -> FakeConfig {
+        self.session_start_limit.max_concurrency = max_concurrency.max(1);
+        self
+    }
+
+    /// Checks the wait between two IDENTIFYs of one bucket: [`IDENTIFY_INTERVAL`] as on Discord,
+    /// or a shorter one (zero, the default, checks nothing).
+    pub fn identify_interval(mut self, interval: std::time::Duration) -> FakeConfig {
+        self.identify_interval = interval;
         self
     }
 
@@ -192,6 +220,13 @@ pub struct GuildSpec {
     pub channels: Vec<(u64, String)>,
     pub roles: Vec<RoleSpec>,
     pub members: Vec<MemberSpec>,
+    /// Members counted beyond those listed in [`Self::members`] (a server of thousands, whose
+    /// members the bot never receives without the privileged GUILD_MEMBERS intent); GUILD_CREATE's
+    /// `member_count` counts them and its `large` says whether the total passes the IDENTIFY's
+    /// `large_threshold`.
+    pub unlisted_members: u64,
+    /// The guild's owner (`owner_id`), who has every permission; the bot when `None`.
+    pub owner: Option<u64>,
 }
 
 /// A role with its permission bitset.
@@ -219,7 +254,21 @@ impl GuildSpec {
             channels: Vec::new(),
             roles: vec![RoleSpec { id, name: "@everyone".to_owned(), permissions: DEFAULT_EVERYONE_PERMISSIONS }],
             members: Vec::new(),
+            unlisted_members: 0,
+            owner: None,
         }
+    }
+
+    /// Counts `count` more members than those listed (see [`Self::unlisted_members`]).
+    pub fn unlisted_members(mut self, count: u64) -> GuildSpec {
+        self.unlisted_members = count;
+        self
+    }
+
+    /// Makes `user` the owner instead of the bot (whose permissions then come from its roles).
+    pub fn owned_by(mut self, user: u64) -> GuildSpec {
+        self.owner = Some(user);
+        self
     }
 
     /// Adds a text channel.

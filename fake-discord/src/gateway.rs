@@ -31,6 +31,12 @@ const DISALLOWED_INTENTS: u16 = 4014;
 /// The privileged Message Content intent's bit.
 const MESSAGE_CONTENT: u64 = 1 << 15;
 
+/// How much sooner than the identify interval an IDENTIFY may arrive: a client times its wait
+/// from its own side (serenity 0.12.5 from the previous shard's connection, not its IDENTIFY),
+/// and the fake's clock sees both after their trip; serenity's IDENTIFYs arrive up to a
+/// millisecond early here.
+const IDENTIFY_JITTER: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// How long a connection closed by the client may take to finish the close handshake.
 const CLOSE_GRACE: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -161,6 +167,27 @@ fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str)
         state.gateway.send_to(connection, Outgoing::Close(SHARDING_REQUIRED));
         return;
     }
+    // Discord's identify rate limit: one IDENTIFY per bucket (shard id modulo max_concurrency)
+    // per interval; a sooner one is refused with op 9 Invalid Session (not resumable).
+    let interval = state.config.identify_interval;
+    let bucket = shard[0] % state.config.session_start_limit.max_concurrency.max(1);
+    let now = std::time::Instant::now();
+    if let Some(last) = state.gateway.last_identify.get(&bucket)
+        && now.duration_since(*last) + IDENTIFY_JITTER < interval
+    {
+        let problem = format!(
+            "IDENTIFY of shard {} {:.3} s after the last one of its bucket {bucket} (max_concurrency {}): \
+             Discord allows one every {:.1} s",
+            shard[0],
+            now.duration_since(*last).as_secs_f64(),
+            state.config.session_start_limit.max_concurrency,
+            interval.as_secs_f64(),
+        );
+        state.gateway_problems.push(problem);
+        state.gateway.send_to(connection, Outgoing::Text(json!({ "op": 9, "d": false }).to_string()));
+        return;
+    }
+    state.gateway.last_identify.insert(bucket, now);
     state.count_session_start();
     if state.gateway.shard_total != shard[1] {
         // Sharded anew: the sessions of the old count end.
@@ -189,15 +216,18 @@ fn identify(state: &mut State, connection: u64, data: &Value, gateway_url: &str)
     });
     // READY goes to the session just made (it carries no guild to route by).
     state.gateway.dispatch_on(shard[0], "READY", ready);
+    // serenity sends 250 (Discord's default is 50, its most 250).
+    let large_threshold = data["large_threshold"].as_u64().unwrap_or(50);
     for guild in shard_guilds {
         // Without the privileged GUILD_MEMBERS intent Discord sends only a few members (the bot
         // itself, and those in voice): the bot must not learn who administers from this list.
         let me = payloads::member(state.bot_user(), &[]);
-        let count = state.guild_members(guild.id).len();
-        state.dispatch(
-            "GUILD_CREATE",
-            payloads::guild_create(&guild, state.config.bot_id, state.guild_locale(guild.id), vec![me], count),
-        );
+        // The listed members, the bot and the unlisted ones.
+        let count = guild.members.len() as u64 + 1 + guild.unlisted_members;
+        let locale = state.guild_locale(guild.id);
+        let owner = guild.owner.unwrap_or(state.config.bot_id);
+        let create = payloads::guild_create(&guild, owner, locale, vec![me], (count, large_threshold));
+        state.dispatch("GUILD_CREATE", create);
     }
     let queued = std::mem::take(&mut state.gateway.before_session);
     for (event, data) in queued {

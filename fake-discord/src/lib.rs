@@ -44,7 +44,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-pub use config::{FakeConfig, GuildSpec, NONCE_LIFETIME, RateLimits, SessionStartLimit};
+pub use config::{FakeConfig, GuildSpec, IDENTIFY_INTERVAL, NONCE_LIFETIME, RateLimits, SessionStartLimit};
 pub use rest::USER_INSTALL_FOLLOW_UPS;
 pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};
@@ -256,6 +256,12 @@ impl FakeDiscord {
     /// Every file the bot uploaded, with its PNG check.
     pub fn files(&self) -> Vec<ReceivedFile> {
         self.state().sent.iter().flat_map(|sent| sent.files.clone()).collect()
+    }
+
+    /// What went wrong on the fake's side: unexpected requests, uploads that are not valid PNG
+    /// images, and gateway problems (an IDENTIFY with no session start left or too soon).
+    pub fn problems(&self) -> Vec<String> {
+        self.state().problems()
     }
 
     /// Panics if anything went wrong on the fake's side: unexpected requests or uploads that are

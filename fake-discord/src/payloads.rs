@@ -177,13 +177,20 @@ pub fn guild_channels(spec: &GuildSpec) -> Vec<Value> {
     channels.map(|(position, (id, name))| text_channel(spec.id, *id, name, position)).collect()
 }
 
-/// GUILD_CREATE: the REST guild plus channels, the members sent (`member_count` counts them all)
-/// and the other gateway-only fields.
-pub fn guild_create(spec: &GuildSpec, owner: u64, locale: &str, members: Vec<Value>, member_count: usize) -> Value {
+/// GUILD_CREATE: the REST guild plus channels, the members sent (`member_count` counts them all,
+/// and `large` says whether that count passes the IDENTIFY's `large_threshold`) and the other
+/// gateway-only fields.
+pub fn guild_create(
+    spec: &GuildSpec,
+    owner: u64,
+    locale: &str,
+    members: Vec<Value>,
+    (member_count, large_threshold): (u64, u64),
+) -> Value {
     let mut guild = guild(spec, owner, locale);
     let extra = json!({
         "joined_at": TIMESTAMP,
-        "large": false,
+        "large": member_count > large_threshold,
         "unavailable": false,
         "member_count": member_count,
         "voice_states": [],

@@ -1127,7 +1127,7 @@ fn with_guild(shared: &Shared, guild: u64, answer: impl FnOnce(&State, &crate::G
 
 async fn get_guild(AxumState(shared): SharedState, Path(guild): Path<u64>) -> Response {
     with_guild(&shared, guild, |state, spec| {
-        ok(payloads::guild(spec, state.config.bot_id, state.guild_locale(spec.id)))
+        ok(payloads::guild(spec, spec.owner.unwrap_or(state.config.bot_id), state.guild_locale(spec.id)))
     })
 }
 

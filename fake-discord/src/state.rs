@@ -255,6 +255,8 @@ pub struct GatewayState {
     pub connections: BTreeMap<u64, Connection>,
     pub sessions_started: u64,
     pub connections_opened: u64,
+    /// When each identify bucket (shard id modulo `max_concurrency`) last identified.
+    pub last_identify: HashMap<u32, std::time::Instant>,
 }
 
 impl GatewayState {

@@ -136,6 +136,42 @@ enum Command {
         #[arg(long)]
         capabot: Option<PathBuf>,
     },
+    /// Many Discord servers: the real `capabot discord` (all shards in one process) against the
+    /// fake Discord with each guild count (the first is the reference: per-guild memory is counted
+    /// above it), a few channels and roles each, one in ten large; time until every shard answers,
+    /// memory then, and a move's latency in the games' guilds (one per shard); medians of rounds.
+    BenchGuilds {
+        #[arg(long, num_args = 1.., default_values_t = [4usize, 10_000])]
+        guilds: Vec<usize>,
+        #[arg(long, default_value_t = 4)]
+        shards: u32,
+        /// `max_concurrency` of `GET /gateway/bot` (Discord gives 1 below 150,000 guilds).
+        #[arg(long, default_value_t = 1)]
+        max_concurrency: u32,
+        /// Seconds the fake Discord enforces between two IDENTIFYs of a bucket (Discord: 5).
+        #[arg(long, default_value_t = 5.0)]
+        identify_interval: f64,
+        /// After the moves, close every session for good (4009) so that each shard identifies
+        /// anew and gets its GUILD_CREATEs again; the time until every shard answers, memory then.
+        #[arg(long)]
+        reidentify: bool,
+        /// Games (at least one per shard), their moves timed.
+        #[arg(long, default_value_t = 8)]
+        games: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        #[arg(long, default_value_t = 20)]
+        plies: usize,
+        #[arg(long, default_value = "capatomic")]
+        variant: String,
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The capabot binary (default: the one beside this laboratory).
+        #[arg(long)]
+        capabot: Option<PathBuf>,
+    },
     /// The Matrix front end in many rooms: the real `capabot matrix` against a real Synapse on
     /// 127.0.0.1; time to join and greet N rooms, memory and store size with 1 and N rooms, a command's
     /// latency in every room at once, and a restart with a command waiting in each; medians of rounds.
@@ -479,6 +515,34 @@ fn run(cli: Cli) -> Result<(), String> {
         #[cfg(not(feature = "postgres"))]
         Command::BenchShards { .. } => {
             return Err("bench-shards needs the laboratory built with its `postgres` feature (the default)".into());
+        }
+        #[cfg(feature = "discord")]
+        Command::BenchGuilds {
+            guilds,
+            shards,
+            max_concurrency,
+            identify_interval,
+            reidentify,
+            games,
+            threads,
+            plies,
+            variant,
+            runs,
+            seed,
+            capabot,
+        } => {
+            let v = tools::variant(&variant)?;
+            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
+            let identify = bench::guilds::Identify {
+                max_concurrency,
+                interval: std::time::Duration::from_secs_f64(identify_interval.max(0.0)),
+            };
+            let identify = (identify, reidentify);
+            outln!("{}", bench::guilds::guild_rounds(capabot, &guilds, shards.max(1), identify, runs, &opts)?);
+        }
+        #[cfg(not(feature = "discord"))]
+        Command::BenchGuilds { .. } => {
+            return Err("bench-guilds needs the laboratory built with its `discord` feature (the default)".into());
         }
         #[cfg(feature = "matrix")]
         Command::BenchMatrixRooms { rooms, runs, capabot } => {

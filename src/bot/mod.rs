@@ -152,6 +152,9 @@ impl Ctx<'_> {
     }
 }
 
+/// How many (game, person) pairs [`Bot::told_bare`] remembers.
+const TOLD_BARE: usize = 10_000;
+
 /// The bot: a store, a clock, an AI and settings. Share it between threads with `Arc`.
 pub struct Bot {
     pub(crate) store: Store,
@@ -159,8 +162,10 @@ pub struct Bot {
     pub(crate) oracle: Arc<dyn MoveOracle>,
     pub(crate) config: BotConfig,
     error_seq: AtomicU64,
-    /// (game, person) pairs already told that a bare move of theirs was not taken: told once.
-    pub(crate) told_bare: std::sync::Mutex<std::collections::HashSet<(i64, String)>>,
+    /// (game, person) pairs already told that a bare move of theirs was not taken: told once (the
+    /// latest [`TOLD_BARE`] pairs: one told long ago may be told again, rather than the set
+    /// growing with every game for as long as the process runs).
+    pub(crate) told_bare: std::sync::Mutex<crate::host::recent::Recent<(i64, String), ()>>,
     /// How commands are given per platform (set by the host as front ends register).
     command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
     /// Who has an analysis running or waiting.
@@ -176,7 +181,7 @@ impl Bot {
             oracle,
             config,
             error_seq: AtomicU64::new(0),
-            told_bare: Default::default(),
+            told_bare: std::sync::Mutex::new(crate::host::recent::Recent::new(TOLD_BARE)),
             command_styles: Default::default(),
             desk: Default::default(),
         }

@@ -83,6 +83,8 @@ pub type PendingMap = Mutex<HashMap<String, Arc<tokio::sync::Mutex<Pending>>>>;
 pub struct DiscordFrontEnd {
     pub http: Arc<Http>,
     pub cache: Arc<Cache>,
+    /// The permissions, threads and languages of the bot's servers.
+    pub guilds: Arc<super::guilds::Guilds>,
     pub pending: Arc<PendingMap>,
     /// Typed messages in servers reach the bot (the message-content intent is on).
     pub message_content: bool,
@@ -369,12 +371,12 @@ impl DiscordFrontEnd {
     }
 
     /// Checks the bot may post a game in the chat, and returns the picture permissions it lacks
-    /// there (guild channels known to the cache only; one cache lookup for both).
+    /// there (guild channels known to [`super::guilds::Guilds`] only; one lookup for both).
     fn check_permissions(&self, scope: &Scope) -> Result<Option<serenity::all::Permissions>, DeliveryError> {
         let Some(guild) = scope.community.as_deref().and_then(|g| g.parse::<u64>().ok()) else { return Ok(None) };
         let Ok(chat) = id_of(&scope.chat) else { return Ok(None) };
         let me = self.cache.current_user().id;
-        let Some(have) = permissions::in_channel(&self.cache, GuildId::new(guild), ChannelId::new(chat), me) else {
+        let Some(have) = self.guilds.in_channel(GuildId::new(guild), chat, me) else {
             return Ok(None);
         };
         if let Some(lacking) = permissions::missing(have, permissions::to_post(scope.thread.is_some())) {

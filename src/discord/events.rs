@@ -15,9 +15,9 @@ use serenity::all::{
     ActionRow, ActionRowComponent, AuthorizingIntegrationOwner, AuthorizingIntegrationOwners, AutocompleteChoice,
     Builder, ButtonStyle, ChannelId, ChannelType, CommandInteraction, ComponentInteraction, ConnectionStage, Context,
     CreateActionRow, CreateAllowedMentions, CreateAutocompleteResponse, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseMessage, EditMessage, EventHandler, Guild, GuildId, Interaction, InteractionContext,
-    InteractionId, Member, Message, MessageFlags, PartialChannel, Permissions, Ready, ShardStageUpdateEvent,
-    UnavailableGuild, User, UserId,
+    CreateInteractionResponseMessage, EditMessage, EventHandler, Guild, GuildChannel, GuildId, GuildMemberUpdateEvent,
+    Interaction, InteractionContext, InteractionId, Member, Message, MessageFlags, PartialChannel, PartialGuild,
+    PartialGuildChannel, Permissions, Ready, Role, RoleId, ShardStageUpdateEvent, UnavailableGuild, User, UserId,
 };
 use serenity::utils::parse_user_mention;
 use std::sync::Arc;
@@ -34,6 +34,9 @@ const SLOW: &[&str] = &["play"];
 /// The serenity event handler.
 pub struct Handler {
     pub host: Arc<Host>,
+    /// The permissions, threads and languages of the bot's servers, kept from the gateway's
+    /// events (serenity caches no guilds).
+    pub guilds: Arc<super::guilds::Guilds>,
     pub pending: Arc<PendingMap>,
     /// Read plain messages (the message-content intent is on).
     pub message_content: bool,
@@ -470,14 +473,10 @@ impl Handler {
             return;
         }
         // The server's language (its preferred locale) is the chat's unless settings say otherwise.
-        let (thread, parent, guild_locale) = match msg.guild_id.and_then(|g| ctx.cache.guild(g)) {
-            Some(g) => {
-                let locale = Some(g.preferred_locale.clone());
-                match g.threads.iter().find(|t| t.id == msg.channel_id) {
-                    Some(t) => (true, t.parent_id.map(|p| p.get()), locale),
-                    None => (false, None, locale),
-                }
-            }
+        let known = msg.guild_id.and_then(|g| self.guilds.locale_and_thread(g, msg.channel_id.get()));
+        let (thread, parent, guild_locale) = match known {
+            Some((locale, Some(parent))) => (true, parent, Some(locale)),
+            Some((locale, None)) => (false, None, Some(locale)),
             None => (false, None, None),
         };
         let scope = scope_of(msg.guild_id.map(|g| g.to_string()), msg.channel_id.get(), parent, thread);
@@ -492,12 +491,10 @@ impl Handler {
         // member list holds only a few members without the privileged members intent.
         let admin = match (msg.guild_id, msg.member.as_deref()) {
             // (serenity asserts that a member's user, if sent, is the author.)
-            (Some(g), Some(member)) if member.user.as_ref().is_none_or(|u| u.id == msg.author.id) => {
-                ctx.cache.guild(g).is_some_and(|g| {
-                    let p = g.partial_member_permissions(msg.author.id, member);
-                    p.contains(Permissions::MANAGE_GUILD) || p.administrator()
-                })
-            }
+            (Some(g), Some(member)) if member.user.as_ref().is_none_or(|u| u.id == msg.author.id) => self
+                .guilds
+                .member_permissions(g, msg.author.id, &member.roles)
+                .is_some_and(|p| p.contains(Permissions::MANAGE_GUILD) || p.administrator()),
             _ => false,
         };
         let name = msg.member.as_ref().and_then(|m| m.nick.clone()).unwrap_or_else(|| msg.author.display_name().into());
@@ -535,9 +532,77 @@ impl EventHandler for Handler {
         self.host.set_connected("discord", all_up);
     }
 
+    async fn guild_create(&self, ctx: Context, guild: Guild, _is_new: Option<bool>) {
+        let me = ctx.cache.current_user().id;
+        self.guilds.create(&guild, me);
+    }
+
+    async fn guild_update(&self, _ctx: Context, _old: Option<Guild>, guild: PartialGuild) {
+        self.guilds.update(&guild);
+    }
+
+    async fn guild_role_create(&self, _ctx: Context, role: Role) {
+        self.guilds.role(&role);
+    }
+
+    async fn guild_role_update(&self, _ctx: Context, _old: Option<Role>, role: Role) {
+        self.guilds.role(&role);
+    }
+
+    async fn guild_role_delete(&self, _ctx: Context, guild: GuildId, role: RoleId, _old: Option<Role>) {
+        self.guilds.role_deleted(guild, role);
+    }
+
+    async fn channel_create(&self, _ctx: Context, channel: GuildChannel) {
+        self.guilds.channel(&channel);
+    }
+
+    async fn channel_update(&self, _ctx: Context, _old: Option<GuildChannel>, channel: GuildChannel) {
+        self.guilds.channel(&channel);
+    }
+
+    async fn channel_delete(&self, _ctx: Context, channel: GuildChannel, _messages: Option<Vec<Message>>) {
+        self.guilds.channel_deleted(channel.guild_id, channel.id.get());
+    }
+
+    async fn category_create(&self, _ctx: Context, category: GuildChannel) {
+        self.guilds.channel(&category);
+    }
+
+    async fn category_delete(&self, _ctx: Context, category: GuildChannel) {
+        self.guilds.channel_deleted(category.guild_id, category.id.get());
+    }
+
+    async fn thread_create(&self, _ctx: Context, thread: GuildChannel) {
+        self.guilds.channel(&thread);
+    }
+
+    async fn thread_update(&self, _ctx: Context, _old: Option<GuildChannel>, thread: GuildChannel) {
+        self.guilds.channel(&thread);
+    }
+
+    async fn thread_delete(&self, _ctx: Context, thread: PartialGuildChannel, _full: Option<GuildChannel>) {
+        self.guilds.channel_deleted(thread.guild_id, thread.id.get());
+    }
+
+    /// The bot's own roles changed (Discord sends this event for the bot itself even without the
+    /// members intent).
+    async fn guild_member_update(
+        &self,
+        ctx: Context,
+        _old: Option<Member>,
+        _new: Option<Member>,
+        event: GuildMemberUpdateEvent,
+    ) {
+        if event.user.id == ctx.cache.current_user().id {
+            self.guilds.my_roles(event.guild_id, &event.roles);
+        }
+    }
+
     /// GUILD_DELETE without `unavailable` means the bot was removed from the server (with it, an
     /// outage that ends with a GUILD_CREATE): the games there are paused and their players told.
     async fn guild_delete(&self, _ctx: Context, incomplete: UnavailableGuild, _full: Option<Guild>) {
+        self.guilds.delete(incomplete.id);
         if incomplete.unavailable {
             tracing::info!(guild = %incomplete.id, "server unavailable for now");
             return;

@@ -6,6 +6,7 @@
 //! - [`events`]: interactions and messages to [`crate::bot::Input`].
 //! - [`gateway`]: starting the gateway within Discord's session limit; closes that end the process.
 //! - [`deliver`]: [`crate::bot::Reply`] to messages, interaction answers, threads and DMs.
+//! - [`guilds`]: what the bot knows of its servers (permissions, threads, languages), kept small.
 //! - [`permissions`]: what the bot needs in a channel and which of it is missing.
 //! - [`split`]: Discord's size limits; long answers as several messages.
 //! - [`redact`]: errors as text without interaction or webhook tokens.
@@ -14,6 +15,7 @@ pub mod commands;
 pub mod deliver;
 pub mod events;
 pub mod gateway;
+pub mod guilds;
 pub mod permissions;
 pub mod redact;
 pub mod split;
@@ -154,8 +156,10 @@ async fn run_until(
         _ => format!("cannot reach Discord: {}", redact::describe(&e)),
     })?;
     let pending = Arc::new(deliver::PendingMap::default());
+    let guilds = Arc::new(guilds::Guilds::default());
     let handler = events::Handler {
         host: host.clone(),
+        guilds: guilds.clone(),
         pending: pending.clone(),
         message_content: opts.message_content,
         seen: events::RecentIds::default(),
@@ -163,6 +167,7 @@ async fn run_until(
     };
     let mut client = ClientBuilder::new_with_http(make_http(&token, &opts)?, intents(opts.message_content))
         .event_handler(handler)
+        .cache_settings(guilds::cache_settings())
         .await
         .map_err(|e| format!("cannot start the Discord client: {e}"))?;
     drop(token);
@@ -176,7 +181,7 @@ async fn run_until(
     .map_err(|e| format!("cannot register the slash commands: {}", redact::describe(&e)))?;
     let message_content = opts.message_content;
     let front_end =
-        deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), pending, message_content };
+        deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), guilds, pending, message_content };
     host.register(Arc::new(front_end));
     let scheduler = host.start_scheduler();
     // The games where the AI owes a move are listed before the gateway connects (so no new input

@@ -1,7 +1,7 @@
 //! The bot's own permissions in a channel: what it needs to show a game there, and which of those
 //! it lacks, named so that a server admin can fix it.
 
-use serenity::all::{Cache, ChannelId, GuildId, Permissions, UserId};
+use serenity::all::Permissions;
 
 /// What the bot needs in a chat: to talk, to show boards (embed + file) and to keep history.
 pub fn needed(thread: bool) -> Permissions {
@@ -58,14 +58,6 @@ pub fn names_in(permissions: Permissions, lang: crate::i18n::Lang) -> String {
         })
         .collect();
     names.join(", ")
-}
-
-/// The bot's permissions in a guild channel from the cache (`None` when the cache does not know).
-pub fn in_channel(cache: &Cache, guild: GuildId, channel: ChannelId, me: UserId) -> Option<Permissions> {
-    let guild = cache.guild(guild)?;
-    let channel = guild.channels.get(&channel)?;
-    let member = guild.members.get(&me)?;
-    Some(guild.user_permissions_in(channel, member))
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use capabot::host::{Host, HostConfig};
 use capabot::notation::fen;
 use capabot::rules::{Color, Position, Variant};
 use capabot::store::Store;
-use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, Interaction, Sent, SentKind};
+use fake_discord::{FakeConfig, FakeDiscord, GatewayDrop, GuildSpec, IDENTIFY_INTERVAL, Interaction, Sent, SentKind};
 use serde_json::{Value, json};
 use std::future::Future;
 use std::sync::{Arc, Mutex};
@@ -533,6 +533,18 @@ async fn a_game_by_slash_commands_and_buttons() {
     .await;
 }
 
+/// Bob types `e5` in `channel` (after Alice's `e4`), where the bot may neither embed links nor
+/// attach files: the bot's post answers it without picture or embed, with the line saying why.
+async fn bob_answered_without_picture(fake: &FakeDiscord, channel: u64) {
+    fake.send_message(channel, BOB, "e5");
+    let posted = fake.wait_for(|s| s.kind == SentKind::Message && s.channel_id == Some(channel), WAIT).await;
+    let text = posted.content().unwrap_or_default();
+    assert!(text.contains("1... e5 played by bob"), "{text}");
+    assert!(text.contains("No board picture here: I am missing embed links, attach files"), "{text}");
+    assert!(posted.files.is_empty(), "{posted:?}");
+    assert!(posted.payload["embeds"].as_array().is_none_or(Vec::is_empty), "{posted:?}");
+}
+
 /// A channel where the bot may neither attach files nor embed links: the game goes on. Answers to
 /// slash commands carry the board as usual (Discord lets an interaction's answer embed and attach
 /// anywhere); the bot's own posts there (a typed move's answer) are refused by Discord with 403
@@ -549,13 +561,7 @@ async fn a_channel_without_picture_permissions_plays_without_pictures() {
 
         new_game(&fake, GENERAL, "chess", &[]).await;
         play(&fake, GENERAL, ALICE, "e4").await;
-        fake.send_message(GENERAL, BOB, "e5");
-        let posted = fake.wait_for(|s| s.kind == SentKind::Message && s.channel_id == Some(GENERAL), WAIT).await;
-        let text = posted.content().unwrap_or_default();
-        assert!(text.contains("1... e5 played by bob"), "{text}");
-        assert!(text.contains("No board picture here: I am missing embed links, attach files"), "{text}");
-        assert!(posted.files.is_empty(), "{posted:?}");
-        assert!(posted.payload["embeds"].as_array().is_none_or(Vec::is_empty), "{posted:?}");
+        bob_answered_without_picture(&fake, GENERAL).await;
         assert_eq!(env.query(&bot, "SELECT ply FROM games WHERE id = 1"), 2);
         let refused = fake.requests().iter().filter(|r| r.status == 403).count();
         assert_eq!(refused, 1, "one refused post, then the text alone");
@@ -2360,11 +2366,13 @@ fn two_shards() -> FakeConfig {
 
 /// Discord's sharding: with two shards recommended (`GET /gateway/bot`) the bot runs both; each
 /// identifies as `[id, 2]`, learns only its own guilds, and receives their events, so games in the
-/// guilds on both shards are answered.
+/// guilds on both shards are answered. With `max_concurrency` 1 both shards are in one identify
+/// bucket: the fake refuses (op 9) and counts as a problem an IDENTIFY less than Discord's 5 s
+/// after the other, which serenity never sends.
 #[tokio::test(flavor = "current_thread")]
 async fn the_recommended_shards_each_serve_their_guilds() {
     scenario(async {
-        let mut env = Env::new(two_shards()).await;
+        let mut env = Env::new(two_shards().max_concurrency(1).identify_interval(IDENTIFY_INTERVAL)).await;
         env.commands_in = None;
         let running = env.start().await;
         assert_eq!(env.fake.live_shards(), vec![[0, 2], [1, 2]]);
@@ -2376,6 +2384,47 @@ async fn the_recommended_shards_each_serve_their_guilds() {
             new_game(&env.fake, channel, "chess", &[]).await;
             play(&env.fake, channel, ALICE, "e4").await;
         }
+        env.finish(running, &[]).await;
+    })
+    .await;
+}
+
+/// Many servers over two shards, as Discord sends them: 300 guilds with channels and roles, one in
+/// ten large (thousands of members, none of them sent). The bot answers a move in a guild of the
+/// last shard, and knows there from that guild's roles alone (serenity caches no guilds: capabot
+/// keeps its own facts of each) that it may neither attach files nor embed links: a typed move's
+/// answer goes out without its picture at once, with no post refused by Discord first (the fake
+/// would not refuse it: it enforces only permissions a test sets on a channel).
+#[tokio::test(flavor = "current_thread")]
+async fn hundreds_of_guilds_over_shards_keep_what_the_bot_reads() {
+    scenario(async {
+        // The game's guild is the last one sent on shard 1 of 2: `(id >> 22) % 2 == 1`.
+        let last = 601u64 << 22;
+        let channel = last + 1;
+        let mut config = world().shards(2).max_concurrency(1).identify_interval(IDENTIFY_INTERVAL);
+        for k in 0..298u64 {
+            let id = (1_000 + k) << 22;
+            let members = if k % 10 == 9 { 5_000 } else { 20 };
+            let mut guild = GuildSpec::new(id, &format!("Club {k}")).unlisted_members(members);
+            for c in 1..=3 {
+                guild = guild.text_channel(id + c, &format!("board-{c}"));
+            }
+            config = config.guild(guild.role(id + 10, "moderators", 1 << 13));
+        }
+        // Owned by Alice: the bot's permissions are its roles' (the fake's bot owns its other guilds).
+        let guild = GuildSpec::new(last, "No pictures club").owned_by(ALICE).text_channel(channel, "boards");
+        let mut guild = guild.member(ALICE, "alice");
+        guild.roles[0].permissions &= !((1 << 14) | (1 << 15));
+        config = config.guild(guild.member(BOB, "bob"));
+        let mut env = Env::new(config).await;
+        env.commands_in = None;
+        let running = env.start().await;
+        assert_eq!(env.fake.shard_of_guild(last), 1);
+        let fake = env.fake.clone();
+        new_game(&fake, channel, "chess", &[]).await;
+        play(&fake, channel, ALICE, "e4").await;
+        bob_answered_without_picture(&fake, channel).await;
+        assert!(fake.requests().iter().all(|r| r.status != 403), "known before posting");
         env.finish(running, &[]).await;
     })
     .await;

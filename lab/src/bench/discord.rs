@@ -18,6 +18,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::json;
 use std::collections::HashMap;
 use std::path::Path;
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::oneshot;
@@ -110,6 +111,34 @@ pub(super) fn world(games: usize, shards: u32) -> FakeConfig {
         config = config.guild(guild);
     }
     config
+}
+
+/// Starts `capabot discord --shards RANGE --shard-total TOTAL` in `dir` on the database `url`
+/// against `fake`, its log appended to `shards-RANGE.log` there.
+pub(super) fn spawn_discord(
+    capabot: &Path,
+    dir: &Path,
+    (range, total): (&str, u32),
+    url: &str,
+    fake: &FakeDiscord,
+) -> Result<std::process::Child, String> {
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(format!("shards-{range}.log")))
+        .map_err(|e| e.to_string())?;
+    Command::new(capabot)
+        .args(["discord", "--shards", range, "--shard-total", &total.to_string()])
+        .current_dir(dir)
+        .env_clear()
+        .env("CAPABOT_DATABASE_URL", url)
+        .env("DISCORD_TOKEN", TOKEN)
+        .env("CAPABOT_DISCORD_PROXY", fake.base_url())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .map_err(|e| format!("cannot start {}: {e}", capabot.display()))
 }
 
 /// Challenges and acceptances straight through the core (not timed), the games in the guilds of

@@ -9,6 +9,8 @@ pub mod bot;
 #[cfg(feature = "discord")]
 pub mod discord;
 pub mod gif;
+#[cfg(feature = "discord")]
+pub mod guilds;
 #[cfg(feature = "matrix")]
 pub mod matrix_rooms;
 pub mod perft;
@@ -19,11 +21,12 @@ pub mod shards;
 #[cfg(feature = "web")]
 pub mod web;
 
-#[cfg(any(feature = "postgres", feature = "matrix"))]
-pub use processes::{Processes, capabot_binary};
+#[cfg(any(feature = "discord", feature = "matrix"))]
+pub use processes::{Processes, capabot_binary, keeping_logs_on_failure};
 
-/// The real `capabot` binary run as child processes (`bench-shards`, `bench-matrix-rooms`).
-#[cfg(any(feature = "postgres", feature = "matrix"))]
+/// The real `capabot` binary run as child processes (`bench-shards`, `bench-guilds`,
+/// `bench-matrix-rooms`).
+#[cfg(any(feature = "discord", feature = "matrix"))]
 mod processes {
     use std::path::PathBuf;
     use std::process::Child;
@@ -38,6 +41,22 @@ mod processes {
             return Err(format!("no capabot binary at {} (build it, or pass --capabot)", capabot.display()));
         }
         Ok(capabot)
+    }
+
+    /// Runs `f` with the folder `dir` (created) for the processes' data and logs: removed after, or
+    /// kept, saying where, when `f` fails.
+    pub fn keeping_logs_on_failure<T>(
+        dir: &std::path::Path,
+        f: impl FnOnce() -> Result<T, String>,
+    ) -> Result<T, String> {
+        std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+        let result = f();
+        if result.is_err() {
+            eprintln!("the processes' logs are kept in {}", dir.display());
+        } else {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        result
     }
 
     /// `capabot` processes, killed when dropped (a run that fails leaves none behind).

@@ -5,13 +5,12 @@
 //! latency from an interaction's dispatch to the REST call that answers it.
 
 use super::bot::{BenchOptions, BenchReport};
-use super::discord::{Players, TOKEN, line, median_line, set_up, world};
-use super::{Processes, capabot_binary};
+use super::discord::{Players, line, median_line, set_up, spawn_discord, world};
+use super::{Processes, capabot_binary, keeping_logs_on_failure};
 use capabot::bot::{Bot, BotConfig, NoAi, SystemClock};
 use capabot::store::Store;
 use fake_discord::FakeDiscord;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -85,24 +84,7 @@ pub fn run_shards(
         let fake = FakeDiscord::start(world(opts.games, SHARDS)).await;
         let mut processes = Processes(Vec::new());
         for range in ranges(setup.processes) {
-            let log = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(dir.join(format!("shards-{range}.log")))
-                .map_err(|e| e.to_string())?;
-            let child = Command::new(capabot)
-                .args(["discord", "--shards", &range, "--shard-total", &SHARDS.to_string()])
-                .current_dir(dir)
-                .env_clear()
-                .env("CAPABOT_DATABASE_URL", &url)
-                .env("DISCORD_TOKEN", TOKEN)
-                .env("CAPABOT_DISCORD_PROXY", fake.base_url())
-                .env("RUST_LOG", "warn")
-                .stdout(Stdio::null())
-                .stderr(log)
-                .spawn()
-                .map_err(|e| format!("cannot start {}: {e}", capabot.display()))?;
-            processes.0.push(child);
+            processes.0.push(spawn_discord(capabot, dir, (&range, SHARDS), &url, &fake)?);
         }
         let all: Vec<[u32; 2]> = (0..SHARDS).map(|s| [s, SHARDS]).collect();
         fake.wait_for_shards(&all, Duration::from_secs(120)).await;
@@ -124,7 +106,6 @@ pub fn shard_rounds(
 ) -> Result<String, String> {
     let capabot = capabot_binary(capabot)?;
     let dir = std::env::temp_dir().join(format!("capabot-bench-shards-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let setups = [
         Setup { backend: Backend::Sqlite, processes: 1 },
         Setup { backend: Backend::Postgres, processes: 1 },
@@ -133,7 +114,7 @@ pub fn shard_rounds(
     ];
     let mut out = String::new();
     let mut reports: Vec<Vec<BenchReport>> = vec![Vec::new(); setups.len()];
-    let result = (|| {
+    keeping_logs_on_failure(&dir, || {
         for round in 0..runs.max(1) {
             for (setup, done) in setups.iter().zip(reports.iter_mut()) {
                 let r = run_shards(&capabot, &dir, *setup, opts, rate)?;
@@ -141,14 +122,8 @@ pub fn shard_rounds(
                 done.push(r);
             }
         }
-        Ok::<_, String>(())
-    })();
-    if result.is_err() {
-        eprintln!("the processes' logs are kept in {}", dir.display());
-    } else {
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-    result?;
+        Ok(())
+    })?;
     out.push_str(&format!(
         "medians of {} rounds, {} games of {} ({}), up to {} plies each, {SHARDS} shards{}:\n",
         runs.max(1),

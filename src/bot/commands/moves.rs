@@ -71,7 +71,7 @@ impl Bot {
 
     /// `text` for the author alone, the first time only for this person and game.
     fn tell_once(&self, cx: &Ctx<'_>, game: i64, text: crate::i18n::Msg) -> Response {
-        let first = self.told_bare.lock().is_ok_and(|mut told| told.insert((game, cx.inp.author.id.clone())));
+        let first = self.told_bare.lock().is_ok_and(|mut told| told.first_time((game, cx.inp.author.id.clone())));
         if first { self.private(cx, text) } else { Response::default() }
     }
 
