@@ -17,6 +17,7 @@ pub mod drawing;
 pub mod error;
 pub mod io;
 pub mod outbox;
+pub mod recent;
 mod scheduler;
 pub mod seams;
 pub mod textboard;
@@ -165,7 +166,7 @@ pub struct Bot {
     /// (game, person) pairs already told that a bare move of theirs was not taken: told once (the
     /// latest [`TOLD_BARE`] pairs: one told long ago may be told again, rather than the set
     /// growing with every game for as long as the process runs).
-    pub(crate) told_bare: std::sync::Mutex<crate::host::recent::Recent<(i64, String), ()>>,
+    pub(crate) told_bare: std::sync::Mutex<crate::bot::recent::Recent<(i64, String), ()>>,
     /// How commands are given per platform (set by the host as front ends register).
     command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
     /// Who has an analysis running or waiting.
@@ -181,7 +182,7 @@ impl Bot {
             oracle,
             config,
             error_seq: AtomicU64::new(0),
-            told_bare: std::sync::Mutex::new(crate::host::recent::Recent::new(TOLD_BARE)),
+            told_bare: std::sync::Mutex::new(crate::bot::recent::Recent::new(TOLD_BARE)),
             command_styles: Default::default(),
             desk: Default::default(),
         }

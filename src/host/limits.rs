@@ -9,7 +9,7 @@ use std::num::NonZeroU32;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::recent::Recent;
+use crate::bot::recent::Recent;
 
 /// Rate limit settings.
 #[derive(Clone, Debug, PartialEq, Eq)]

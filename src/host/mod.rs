@@ -26,7 +26,6 @@
 pub mod changes;
 pub mod limits;
 pub mod metrics;
-pub mod recent;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};

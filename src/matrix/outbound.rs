@@ -5,8 +5,8 @@
 
 use super::inbound::Me;
 use super::mentions::{self, escape};
+use crate::bot::recent::Recent;
 use crate::bot::{Audience, Choice, PictureFormat, Receipt, Reply, Target, UserRef};
-use crate::host::recent::Recent;
 use crate::host::{DeliveryError, FrontEnd};
 use async_trait::async_trait;
 use matrix_sdk::attachment::{AttachmentConfig, AttachmentInfo, BaseImageInfo};

@@ -1,5 +1,6 @@
-//! A map that keeps only its latest entries: what front ends remember per event or message
-//! (interactions already seen, reaction prompts) without growing for as long as the process runs.
+//! A map that keeps only its latest entries: what the core and the front ends remember per event,
+//! message or person (interactions already seen, reaction prompts, a bare move's notice told once)
+//! without growing for as long as the process runs. No platform or runtime types: the core uses it.
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
