@@ -27,6 +27,7 @@ pub mod changes;
 pub mod limits;
 pub mod metrics;
 pub mod recent;
+pub mod turns;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};
@@ -159,9 +160,6 @@ const DRAIN_BATCH: usize = 16;
 /// this process counts from before sending that request, so it renews early, never late).
 const LEASE_RENEW_AFTER: Duration = Duration::from_secs(crate::store::outbox::LEASE_SECS as u64 / 2);
 
-/// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
-const CHAT_LOCKS: usize = 256;
-
 /// The outbox's bookkeeping at once at most (see `Host::outbox_lane`): short statements, each a
 /// connection of the store's pool.
 const OUTBOX_LANE: usize = 2;
@@ -263,7 +261,9 @@ pub struct Host {
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
-    chat_locks: Vec<tokio::sync::Mutex<()>>,
+    /// Each chat's delivery turn: one drain per chat at a time, keeping its deliveries in order
+    /// (a drain keeps its turn while it finds more rows of its chat; no other chat waits for it).
+    turns: turns::ChatTurns,
     /// Woken when a row is left for later, so the drainer recomputes its sleep.
     drain_wake: tokio::sync::Notify,
     limits: Option<limits::Limits>,
@@ -294,7 +294,7 @@ impl Host {
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config: config.clone(),
-            chat_locks: (0..CHAT_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            turns: turns::ChatTurns::default(),
             drain_wake: tokio::sync::Notify::new(),
             limits: config.limits.clone().map(limits::Limits::new),
             in_core: Default::default(),
@@ -669,13 +669,7 @@ impl Host {
         if self.front_end(platform).is_none() {
             return false;
         }
-        let stripe = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            (platform, key).hash(&mut h);
-            (h.finish() as usize) % CHAT_LOCKS
-        };
-        let _turn = self.chat_locks[stripe].lock().await;
+        let _turn = self.turns.take(platform, key).await;
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
         // of work, renewed before a row once half of it has gone by, and given up with the last
         // look at the chat (three short units for a drain of one row).
