@@ -180,6 +180,16 @@ pub trait FrontEnd: Send + Sync {
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError>;
 }
 
+/// What became of one outbox row in a drain ([`Host::deliver_row`]).
+enum RowOutcome {
+    /// Delivered: its id, the reply as delivered and the receipt, to record as sent.
+    Sent(Box<(i64, Reply, Receipt)>),
+    /// Failed for good, and recorded: the chat goes on.
+    Settled,
+    /// Left waiting (a retry later, the lease lost, held for an interaction): the chat stops here.
+    Left,
+}
+
 /// Host settings.
 #[derive(Clone, Debug)]
 pub struct HostConfig {
@@ -685,7 +695,9 @@ impl Host {
                 // Released by the look that found nothing.
                 return true;
             }
-            for row in rows {
+            let last = rows.len() - 1;
+            let mut sent_last = None;
+            for (i, row) in rows.into_iter().enumerate() {
                 if renewed.elapsed() >= LEASE_RENEW_AFTER {
                     let now = std::time::Instant::now();
                     if !self.lease_chat(platform, key).await {
@@ -693,12 +705,29 @@ impl Host {
                     }
                     renewed = now;
                 }
-                if !self.deliver_row(row).await {
-                    break 'drain;
+                match self.deliver_row(row).await {
+                    RowOutcome::Sent(sent) if i == last => sent_last = Some(sent),
+                    RowOutcome::Sent(sent) => {
+                        let (id, reply, receipt) = *sent;
+                        let bot = self.bot.clone();
+                        let _ = self.bookkeeping(move || bot.outbox_sent(id, &reply, &receipt)).await;
+                    }
+                    RowOutcome::Settled => {}
+                    RowOutcome::Left => break 'drain,
                 }
             }
             let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-            match self.bookkeeping(move || bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH)).await.flatten() {
+            // The last row's delivery is recorded with the next look at the chat, in one unit.
+            let next = self
+                .bookkeeping(move || match sent_last {
+                    Some(sent) => {
+                        let (id, reply, receipt) = *sent;
+                        bot.outbox_sent_and_next(id, &reply, &receipt, (&p, &k, &owner), DRAIN_BATCH)
+                    }
+                    None => bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH),
+                })
+                .await;
+            match next.flatten() {
                 Some(next) => rows = next,
                 None => break 'drain,
             }
@@ -715,12 +744,13 @@ impl Host {
         self.bookkeeping(move || bot.outbox_lease(&p, &k, &owner)).await.unwrap_or(false)
     }
 
-    /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
-    async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> bool {
+    /// One row: sent (its delivery for the caller to record), failed for good (recorded), or left
+    /// waiting. The chat goes on unless it is left.
+    async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> RowOutcome {
         // A row not tried yet goes now (its due time only holds other processes' drainers back:
         // `outbox::WRITER_GRACE_SECS`); a retry waits for its time.
         if row.attempts > 0 && row.not_before > self.bot.now() {
-            return false;
+            return RowOutcome::Left;
         }
         // Drawn once, however often it is tried.
         let row = Outgoing { reply: self.drawn(row.reply).await, ..row };
@@ -731,15 +761,11 @@ impl Host {
             if tries > 1 {
                 let key = core_outbox::chat_key(&row.reply.target);
                 if !self.lease_chat(row.reply.target.platform(), &key).await {
-                    return false;
+                    return RowOutcome::Left;
                 }
             }
             match self.deliver(&row.reply).await {
-                Ok(receipt) => {
-                    let bot = self.bot.clone();
-                    let _ = self.bookkeeping(move || bot.outbox_sent(row.id, &row.reply, &receipt)).await;
-                    return true;
-                }
+                Ok(receipt) => return RowOutcome::Sent(Box::new((row.id, row.reply, receipt))),
                 Err(DeliveryError::Transient { retry_after, detail }) => {
                     metrics::delivery_failed(row.reply.target.platform(), "transient");
                     let attempts = row.attempts + tries;
@@ -748,7 +774,7 @@ impl Host {
                         tracing::warn!(row = row.id, "reply given up after {attempts} attempts: {detail}");
                         metrics::delivery_failed(row.reply.target.platform(), "gave_up");
                         self.fail_row(row, Failure::Refused, format!("gave up: {detail}")).await;
-                        return true;
+                        return RowOutcome::Settled;
                     }
                     if tries < INLINE_TRIES && wait <= INLINE_WAIT {
                         tracing::info!(row = row.id, "delivery failed for now ({detail}); again in {wait:?}");
@@ -762,7 +788,7 @@ impl Host {
                     let bot = self.bot.clone();
                     let _ = self.bookkeeping(move || bot.outbox_retry(row.id, tries, secs, &detail)).await;
                     self.drain_wake.notify_one();
-                    return false;
+                    return RowOutcome::Left;
                 }
                 Err(DeliveryError::NeedsInteraction) => {
                     // Not a failure: it goes with the next interaction in its chat; the chat's
@@ -770,13 +796,13 @@ impl Host {
                     tracing::debug!(row = row.id, "reply held for the next interaction in its chat");
                     let bot = self.bot.clone();
                     let _ = self.bookkeeping(move || bot.outbox_hold(row.id, &row.reply)).await;
-                    return false;
+                    return RowOutcome::Left;
                 }
                 Err(e) => {
                     metrics::delivery_failed(row.reply.target.platform(), e.kind());
                     tracing::warn!(row = row.id, platform = row.reply.target.platform(), "reply not delivered: {e}");
                     self.fail_row(row, e.failure(), e.to_string()).await;
-                    return true;
+                    return RowOutcome::Settled;
                 }
             }
         }
