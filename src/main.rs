@@ -1,11 +1,5 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
-/// mimalloc instead of the system's malloc: the bot allocates and frees on many threads at once (the
-/// async runtime's workers, the blocking pool's units of work and drawings), where glibc's arenas spent
-/// about a fifth of the Discord path's processor time (docs/load.md, issue 42).
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use capabot::ai;
 use capabot::bot::{Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
 use capabot::config::Config;

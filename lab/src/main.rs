@@ -2,10 +2,6 @@
 //! under load), single searches, matches against other players and engines, and evaluation tuning. The
 //! work is in the `capabot_lab` library; this file only parses arguments and prints.
 
-/// The `capabot` binary's allocator (see its `main.rs`), so that the benchmarks measure what runs.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 use capabot::ai;
 use capabot::outln;
 use capabot::render::RenderOptions;
