@@ -278,6 +278,30 @@ impl Bot {
         }
     }
 
+    /// [`Bot::outbox_sent`] for the last row a drain read, and [`Bot::outbox_next_or_release`] in the
+    /// same unit of work: one write for both at the end of a batch (a move's answer is usually
+    /// the only row of its chat). `None` when the database cannot say (the lease then runs out by
+    /// itself, and a delivery not recorded is made again, as after a crash).
+    pub fn outbox_sent_and_next(
+        &self,
+        id: i64,
+        reply: &Reply,
+        receipt: &Receipt,
+        (platform, key, owner): (&str, &str, &str),
+        limit: usize,
+    ) -> Option<Vec<Outgoing>> {
+        let now = self.clock.now();
+        let next = self.store.unit(|| {
+            let conn = self.store.conn()?;
+            outbox::mark_sent(&conn, id, receipt.message_id.as_deref(), now)?;
+            self.remember_delivery(&conn, reply, receipt)
+                .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
+            drop(conn);
+            self.rows_or_release(platform, key, owner, limit)
+        });
+        next.map_err(|e| tracing::error!("could not record a delivery: {e:?}")).ok()
+    }
+
     /// Row `id` goes to a chat reached only through interactions and none is open there now: it
     /// waits for the next one ([`outbox::wake`], when an input comes from that chat), at most
     /// [`HELD_EXPIRY_SECS`] after it was written; then it is given up as expired, counted in

@@ -512,13 +512,14 @@ impl FrontEnd for DiscordFrontEnd {
 /// A reply as the messages Discord takes: one, or for a text over [`split::CONTENT`] several,
 /// split at paragraphs or lines. The first pings whom the reply pings; the others only whom
 /// their own text names; the last carries the card, picture, file, buttons, slot and thread.
-fn pieces_of(reply: &Reply) -> Vec<Reply> {
+fn pieces_of(reply: &Reply) -> Vec<std::borrow::Cow<'_, Reply>> {
     // Room for the pings `parts` writes before a text that does not name them.
     let tags: usize =
         reply.notify.iter().filter(|u| !reply.text.contains(&format!("<@{}>", u.id))).map(|u| u.id.len() + 4).sum();
     let texts = split::pieces(&reply.text, split::CONTENT.saturating_sub(tags).max(split::CONTENT / 2));
     if texts.len() == 1 {
-        return vec![reply.clone()];
+        // The usual case: the reply itself, its picture not copied.
+        return vec![std::borrow::Cow::Borrowed(reply)];
     }
     let last = texts.len() - 1;
     let mut out = Vec::with_capacity(texts.len());
@@ -540,7 +541,7 @@ fn pieces_of(reply: &Reply) -> Vec<Reply> {
             reply.notify.iter().filter(|u| text.contains(&format!("<@{}>", u.id))).cloned().collect()
         };
         piece.text = text;
-        out.push(piece);
+        out.push(std::borrow::Cow::Owned(piece));
     }
     out
 }

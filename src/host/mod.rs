@@ -26,6 +26,7 @@
 pub mod changes;
 pub mod limits;
 pub mod metrics;
+pub mod turns;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};
@@ -158,9 +159,6 @@ const DRAIN_BATCH: usize = 16;
 /// this process counts from before sending that request, so it renews early, never late).
 const LEASE_RENEW_AFTER: Duration = Duration::from_secs(crate::store::outbox::LEASE_SECS as u64 / 2);
 
-/// Striped locks that keep one chat's deliveries in order (one drain per chat at a time).
-const CHAT_LOCKS: usize = 256;
-
 /// The outbox's bookkeeping at once at most (see `Host::outbox_lane`): short statements, each a
 /// connection of the store's pool.
 const OUTBOX_LANE: usize = 2;
@@ -179,6 +177,16 @@ pub trait FrontEnd: Send + Sync {
     }
     /// Shows one reply (edits the message named by its slot where the platform can).
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError>;
+}
+
+/// What became of one outbox row in a drain ([`Host::deliver_row`]).
+enum RowOutcome {
+    /// Delivered: its id, the reply as delivered and the receipt, to record as sent.
+    Sent(Box<(i64, Reply, Receipt)>),
+    /// Failed for good, and recorded: the chat goes on.
+    Settled,
+    /// Left waiting (a retry later, the lease lost, held for an interaction): the chat stops here.
+    Left,
 }
 
 /// Host settings.
@@ -262,7 +270,9 @@ pub struct Host {
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
-    chat_locks: Vec<tokio::sync::Mutex<()>>,
+    /// Each chat's delivery turn: one drain per chat at a time, keeping its deliveries in order
+    /// (a drain keeps its turn while it finds more rows of its chat; no other chat waits for it).
+    turns: turns::ChatTurns,
     /// Woken when a row is left for later, so the drainer recomputes its sleep.
     drain_wake: tokio::sync::Notify,
     limits: Option<limits::Limits>,
@@ -293,7 +303,7 @@ impl Host {
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config: config.clone(),
-            chat_locks: (0..CHAT_LOCKS).map(|_| tokio::sync::Mutex::new(())).collect(),
+            turns: turns::ChatTurns::default(),
             drain_wake: tokio::sync::Notify::new(),
             limits: config.limits.clone().map(limits::Limits::new),
             in_core: Default::default(),
@@ -668,13 +678,7 @@ impl Host {
         if self.front_end(platform).is_none() {
             return false;
         }
-        let stripe = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::collections::hash_map::DefaultHasher::new();
-            (platform, key).hash(&mut h);
-            (h.finish() as usize) % CHAT_LOCKS
-        };
-        let _turn = self.chat_locks[stripe].lock().await;
+        let _turn = self.turns.take(platform, key).await;
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
         // of work, renewed before a row once half of it has gone by, and given up with the last
         // look at the chat (three short units for a drain of one row).
@@ -690,7 +694,9 @@ impl Host {
                 // Released by the look that found nothing.
                 return true;
             }
-            for row in rows {
+            let last = rows.len() - 1;
+            let mut sent_last = None;
+            for (i, row) in rows.into_iter().enumerate() {
                 if renewed.elapsed() >= LEASE_RENEW_AFTER {
                     let now = std::time::Instant::now();
                     if !self.lease_chat(platform, key).await {
@@ -698,12 +704,29 @@ impl Host {
                     }
                     renewed = now;
                 }
-                if !self.deliver_row(row).await {
-                    break 'drain;
+                match self.deliver_row(row).await {
+                    RowOutcome::Sent(sent) if i == last => sent_last = Some(sent),
+                    RowOutcome::Sent(sent) => {
+                        let (id, reply, receipt) = *sent;
+                        let bot = self.bot.clone();
+                        let _ = self.bookkeeping(move || bot.outbox_sent(id, &reply, &receipt)).await;
+                    }
+                    RowOutcome::Settled => {}
+                    RowOutcome::Left => break 'drain,
                 }
             }
             let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-            match self.bookkeeping(move || bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH)).await.flatten() {
+            // The last row's delivery is recorded with the next look at the chat, in one unit.
+            let next = self
+                .bookkeeping(move || match sent_last {
+                    Some(sent) => {
+                        let (id, reply, receipt) = *sent;
+                        bot.outbox_sent_and_next(id, &reply, &receipt, (&p, &k, &owner), DRAIN_BATCH)
+                    }
+                    None => bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH),
+                })
+                .await;
+            match next.flatten() {
                 Some(next) => rows = next,
                 None => break 'drain,
             }
@@ -720,12 +743,13 @@ impl Host {
         self.bookkeeping(move || bot.outbox_lease(&p, &k, &owner)).await.unwrap_or(false)
     }
 
-    /// One row: `true` when it is settled (sent or failed for good) and the chat may go on.
-    async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> bool {
+    /// One row: sent (its delivery for the caller to record), failed for good (recorded), or left
+    /// waiting. The chat goes on unless it is left.
+    async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> RowOutcome {
         // A row not tried yet goes now (its due time only holds other processes' drainers back:
         // `outbox::WRITER_GRACE_SECS`); a retry waits for its time.
         if row.attempts > 0 && row.not_before > self.bot.now() {
-            return false;
+            return RowOutcome::Left;
         }
         // Drawn once, however often it is tried.
         let row = Outgoing { reply: self.drawn(row.reply).await, ..row };
@@ -736,15 +760,11 @@ impl Host {
             if tries > 1 {
                 let key = core_outbox::chat_key(&row.reply.target);
                 if !self.lease_chat(row.reply.target.platform(), &key).await {
-                    return false;
+                    return RowOutcome::Left;
                 }
             }
             match self.deliver(&row.reply).await {
-                Ok(receipt) => {
-                    let bot = self.bot.clone();
-                    let _ = self.bookkeeping(move || bot.outbox_sent(row.id, &row.reply, &receipt)).await;
-                    return true;
-                }
+                Ok(receipt) => return RowOutcome::Sent(Box::new((row.id, row.reply, receipt))),
                 Err(DeliveryError::Transient { retry_after, detail }) => {
                     metrics::delivery_failed(row.reply.target.platform(), "transient");
                     let attempts = row.attempts + tries;
@@ -753,7 +773,7 @@ impl Host {
                         tracing::warn!(row = row.id, "reply given up after {attempts} attempts: {detail}");
                         metrics::delivery_failed(row.reply.target.platform(), "gave_up");
                         self.fail_row(row, Failure::Refused, format!("gave up: {detail}")).await;
-                        return true;
+                        return RowOutcome::Settled;
                     }
                     if tries < INLINE_TRIES && wait <= INLINE_WAIT {
                         tracing::info!(row = row.id, "delivery failed for now ({detail}); again in {wait:?}");
@@ -767,7 +787,7 @@ impl Host {
                     let bot = self.bot.clone();
                     let _ = self.bookkeeping(move || bot.outbox_retry(row.id, tries, secs, &detail)).await;
                     self.drain_wake.notify_one();
-                    return false;
+                    return RowOutcome::Left;
                 }
                 Err(DeliveryError::NeedsInteraction) => {
                     // Not a failure: it goes with the next interaction in its chat; the chat's
@@ -778,14 +798,15 @@ impl Host {
                     let left = self.bookkeeping(move || bot.outbox_hold(row.id, &row.reply)).await.unwrap_or(false);
                     if left {
                         self.drain_wake.notify_one();
+                        return RowOutcome::Settled;
                     }
-                    return left;
+                    return RowOutcome::Left;
                 }
                 Err(e) => {
                     metrics::delivery_failed(row.reply.target.platform(), e.kind());
                     tracing::warn!(row = row.id, platform = row.reply.target.platform(), "reply not delivered: {e}");
                     self.fail_row(row, e.failure(), e.to_string()).await;
-                    return true;
+                    return RowOutcome::Settled;
                 }
             }
         }

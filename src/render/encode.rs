@@ -6,7 +6,8 @@
 
 /// Encodes `pixels` (one palette index per pixel, row by row) as an 8-bit indexed PNG.
 pub fn indexed_png(width: u32, height: u32, palette: &[u8], pixels: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(pixels.len() / 16 + 1024);
+    // A board at 640 px compresses to a ninth to a tenth of its indices: room for it at once.
+    let mut out = Vec::with_capacity(pixels.len() / 8 + 1024);
     let result = (|| -> Result<(), png::EncodingError> {
         let mut enc = png::Encoder::new(&mut out, width, height);
         enc.set_color(png::ColorType::Indexed);

@@ -194,19 +194,30 @@ pub fn render(pos: &Position, opts: &RenderOptions) -> Vec<u8> {
     let keys = tile_keys(pos, opts, &layout);
     let title = title_text(opts);
     let (width, height) = (layout.width() as usize, layout.height() as usize);
-    let mut pixels = vec![0u8; width * height];
     let (palette, tiles) = cache::with_theme(opts.theme, |c| {
-        if let Some(t) = &title {
-            let strip = c.title(t, layout.width(), layout.title_height);
-            pixels[..strip.len()].copy_from_slice(&strip);
-        }
+        let strip = title.as_ref().map(|t| c.title(t, layout.width(), layout.title_height));
         let tiles: Vec<_> = keys.iter().map(|k| c.tile(layout.square, k)).collect();
-        (c.palette_bytes(), tiles)
+        (c.palette_bytes(), (strip, tiles))
     });
-    for (i, tile) in tiles.iter().enumerate() {
-        blit_square(&layout, i, tile, &mut pixels, width, layout.title_height as usize);
-    }
-    encode::indexed_png(layout.width(), layout.height(), &palette, &pixels)
+    let (strip, tiles) = tiles;
+    FRAME.with_borrow_mut(|pixels| {
+        pixels.clear();
+        pixels.resize(width * height, 0);
+        if let Some(strip) = &strip {
+            pixels[..strip.len()].copy_from_slice(strip);
+        }
+        for (i, tile) in tiles.iter().enumerate() {
+            blit_square(&layout, i, tile, pixels, width, layout.title_height as usize);
+        }
+        encode::indexed_png(layout.width(), layout.height(), &palette, pixels)
+    })
+}
+
+thread_local! {
+    /// The frame [`render`] composes before encoding, kept by each drawing thread: a picture is a
+    /// few hundred kilobytes of palette indices, which would otherwise be allocated and zeroed anew
+    /// for every move.
+    static FRAME: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Copies square `i` (in [`tile_keys`] order) into an indexed picture `width` pixels wide whose board

@@ -254,7 +254,36 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     // A drain that finds nothing to deliver keeps no lease either.
     bot.outbox_release("chatnet", &key, "another process");
     assert!(host.drain_chat("chatnet", &key).await, "nothing waits");
+    assert_eq!(seen.texts().len(), 1, "the help was recorded as sent: not delivered again");
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
+}
+
+/// The last row of a drain's batch is recorded as sent in the unit that looks at the chat again:
+/// that look sees the rows behind it and never the row itself, and gives the lease up once the
+/// chat is empty.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_last_row_sent_and_the_next_look_are_one_unit() {
+    use capabot::bot::outbox::chat_key;
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let bot = host.bot().clone();
+    let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+    // Queued by the core alone (no front end drains them).
+    for _ in 0..2 {
+        assert!(bot.handle(&say("chatnet", "alice", "!help")).queued);
+    }
+    let me = ("chatnet", key.as_str(), "this process");
+    let rows = bot.outbox_take("chatnet", &key, "this process", 16).expect("leased");
+    let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids.len(), 2, "both helps wait");
+    let receipt = Receipt { message_id: Some("m1".into()), thread_id: None };
+    let next = bot.outbox_sent_and_next(rows[0].id, &rows[0].reply, &receipt, me, 16).expect("the database answers");
+    assert_eq!(next.iter().map(|r| r.id).collect::<Vec<_>>(), ids[1..], "the row sent is not read again");
+    assert!(!bot.outbox_lease("chatnet", &key, "another process"), "rows wait: the lease is kept");
+    let next = bot.outbox_sent_and_next(rows[1].id, &rows[1].reply, &receipt, me, 16).expect("the database answers");
+    assert!(next.is_empty(), "{next:?}");
+    assert!(bot.outbox_lease("chatnet", &key, "another process"), "the chat is empty: the lease was given up");
+    assert!(!bot.outbox_is_pending(ids[0]) && !bot.outbox_is_pending(ids[1]), "both recorded as sent");
 }
 
 /// A process does only what it can deliver: its scheduler handles the games of the platforms it

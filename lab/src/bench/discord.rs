@@ -43,6 +43,8 @@ struct Answers {
     /// Answers to commands typed in the flood chat ([`Flood::hang`]) posted there, and "slow down"s.
     typed_answers: usize,
     typed_slow_down: usize,
+    /// What the bot sent for each interaction and when (for [`tell_slow_move`]).
+    log: HashMap<u64, Vec<(SentKind, Instant)>>,
 }
 
 impl Answers {
@@ -54,6 +56,7 @@ impl Answers {
             return;
         }
         let Some(id) = sent.interaction_id else { return };
+        self.log.entry(id).or_default().push((sent.kind.clone(), sent.at));
         let answer = matches!(sent.kind, SentKind::Edit | SentKind::FollowUp)
             || sent.kind == (SentKind::InteractionResponse { callback_type: 4 });
         if !answer {
@@ -215,6 +218,7 @@ async fn play_game(
     plies: usize,
     seed: u64,
     pace: Option<Pace>,
+    t_start: Instant,
 ) -> (Vec<Duration>, usize, usize) {
     let mut rng = StdRng::seed_from_u64(seed ^ index.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let mut game = Game::new(start);
@@ -256,11 +260,37 @@ async fn play_game(
             refused += 1;
             break;
         }
-        latencies.push(answer.at.saturating_duration_since(sent_at));
+        let latency = answer.at.saturating_duration_since(sent_at);
+        if latency >= SLOW_MOVE {
+            tell_slow_move(&answers, &answer, (index, ply), (t_start, sent_at));
+        }
+        latencies.push(latency);
         pictures += answer.files.iter().filter(|f| f.filename.ends_with(".png") && !f.bytes.is_empty()).count();
         game.play(mv);
     }
     (latencies, refused, pictures)
+}
+
+/// A move answered this late is told on stderr ([`tell_slow_move`]).
+const SLOW_MOVE: Duration = Duration::from_secs(1);
+
+/// Tells on stderr a move answered late (game, ply, when it was sent in the run) with what the bot
+/// sent for its interaction and when: where the time went (a deferral at 1.5 s, then the edit).
+fn tell_slow_move(answers: &Mutex<Answers>, answer: &Sent, (game, ply): (u64, usize), (t0, sent): (Instant, Instant)) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let log =
+        answer.interaction_id.and_then(|id| answers.lock().unwrap_or_else(|p| p.into_inner()).log.get(&id).cloned());
+    let timeline: Vec<String> = log
+        .unwrap_or_default()
+        .iter()
+        .map(|(kind, at)| format!("{kind:?} at {:.1} ms", ms(at.saturating_duration_since(sent))))
+        .collect();
+    eprintln!(
+        "slow move: game {game} ply {ply}, sent {:.3} s into the run, answered in {:.1} ms: {}",
+        sent.saturating_duration_since(t0).as_secs_f64(),
+        ms(answer.at.saturating_duration_since(sent)),
+        timeline.join(", ")
+    );
 }
 
 /// The players of a run: one task per game, and the answers collected from the fake as they come
@@ -295,7 +325,7 @@ impl Players {
                 first: t0 + Duration::from_secs_f64(i as f64 / r),
                 every: Duration::from_secs_f64(count / r),
             });
-            let game = play_game(fake.clone(), answers.clone(), (i as u64, start), opts.plies, opts.seed, pace);
+            let game = play_game(fake.clone(), answers.clone(), (i as u64, start), opts.plies, opts.seed, pace, t0);
             games.push(tokio::spawn(game));
         }
         Players { answers, collector, games, t0 }
