@@ -232,7 +232,9 @@ impl PgServer {
             "fsync=off",
             "synchronous_commit=off",
             "full_page_writes=off",
-            "max_connections=200",
+            // The test binary runs its tests at once on this one server, and some open fifty
+            // stores (as fifty processes would): 200 was reached once ("too many clients").
+            "max_connections=400",
         ] {
             postgres.arg("-c").arg(setting);
         }
