@@ -23,6 +23,7 @@
 //! abandons AI searches still running — their moves are not stored, and [`Host::resume_ai`] plays
 //! them after the restart, so an AI move is either stored and announced or not stored at all.
 
+mod background;
 pub mod changes;
 pub mod limits;
 pub mod metrics;
@@ -260,6 +261,8 @@ pub struct Host {
     bot: Arc<Bot>,
     front_ends: RwLock<HashMap<String, Arc<dyn FrontEnd>>>,
     ai_pool: Arc<Semaphore>,
+    /// The analyses' searches, on threads of the lowest OS priority (as many as the AI's places).
+    background: background::Background,
     core_pool: Arc<Semaphore>,
     /// The outbox's bookkeeping (leases, rows read, sent and retried), a lane of its own: a row
     /// delivered is recorded at once, not behind a burst of moves waiting for the core. Until it
@@ -297,6 +300,7 @@ impl Host {
             bot,
             front_ends: RwLock::new(HashMap::new()),
             ai_pool: Arc::new(Semaphore::new(config.ai_threads.max(1))),
+            background: background::Background::new(config.ai_threads),
             core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
             outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
             draw_lane: Arc::new(Semaphore::new(config.core_threads.max(1))),
@@ -933,8 +937,9 @@ impl Host {
 
     /// Runs an analysis on the AI pool one position at a time: each position takes a place of the
     /// pool and gives it back, so the AI's moves in games (waiting for a place in turn) go between
-    /// an analysis's positions instead of after all of them; and a position waits while people's
-    /// inputs are in the core. The progress message is replaced
+    /// an analysis's positions instead of after all of them; a position waits while people's
+    /// inputs are in the core; and it is searched on a thread of the lowest OS priority
+    /// ([`background`]), so that what arrives meanwhile takes the core. The progress message is replaced
     /// every few seconds; the result is stored and announced through the core's unit of work.
     async fn run_analysis_inner(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Delivery {
         let mut analyser = match job.analyser() {
@@ -963,16 +968,14 @@ impl Host {
                 tracing::info!(game = job.game_id, "analysis abandoned by shutdown");
                 return Delivery::Done;
             }
-            let step = tokio::task::spawn_blocking(move || {
+            // At the lowest OS priority: a move arriving while this position is searched goes first.
+            let step = self.background.run(move || {
                 let more = analyser.step();
                 (analyser, more)
             });
-            let (back, more) = match step.await {
-                Ok(done) => done,
-                Err(e) => {
-                    tracing::error!(game = job.game_id, "analysis failed: {e}");
-                    return Delivery::Done;
-                }
+            let Some((back, more)) = step.await else {
+                tracing::error!(game = job.game_id, "analysis failed: its search panicked");
+                return Delivery::Done;
             };
             drop(permit);
             analyser = back;
