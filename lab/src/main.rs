@@ -245,6 +245,10 @@ enum Command {
         move_games: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Only the start-up and the ticks (no bytes a game, reads, moves, backup or query plans):
+        /// for measuring the scheduler alone.
+        #[arg(long)]
+        ticks_only: bool,
     },
     /// The cost of one write transaction per input with the picture rendered inside it: the bare
     /// core on 1 and 2 threads, with and without pictures (medians of several runs).
@@ -595,8 +599,9 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions::with_pictures(games, 1, plies, v, seed);
             outln!("{}", bench::bot::unit_rounds(&opts, runs)?);
         }
-        Command::BenchScale { scales, dir, fresh, runs, reads, due, move_games, seed } => {
-            let opts = bench::scale::ScaleOptions { scales, dir, fresh, runs, reads, due, move_games, seed };
+        Command::BenchScale { scales, dir, fresh, runs, reads, due, move_games, seed, ticks_only } => {
+            let opts =
+                bench::scale::ScaleOptions { scales, dir, fresh, runs, reads, due, move_games, seed, ticks_only };
             bench::scale::run(&opts, &|line| outln!("{line}"))?;
         }
         Command::BenchAnalysis { runs, nodes, games } => {

@@ -22,11 +22,12 @@
 //! counted in `capabot_outbox_expired_total` and logged.
 
 use super::Bot;
-use super::commands::{challenge_target, color_word, game_scope, turn_of_fen};
+use super::commands::{challenge_target, color_word, game_scope, game_variant, turn_of_fen};
 use super::error::{BotError, Res};
 use super::io::{Reply, Response};
 use crate::i18n::with_lang;
-use crate::rules::{DrawReason, Outcome, WinReason};
+use crate::notation::fen;
+use crate::rules::{DrawReason, Outcome, Position, WinReason};
 use crate::store::{challenges, events, games, ladders, players, schedule, served, tournaments};
 use crate::t;
 use std::cell::RefCell;
@@ -268,8 +269,7 @@ impl Bot {
         }
         let turn = turn_of_fen(&row.fen);
         let winner = turn.other();
-        let game = self.load_game(&conn, &row)?;
-        let o = if game.position().has_insufficient_material(winner) {
+        let o = if self.current_position(&conn, &row)?.has_insufficient_material(winner) {
             Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial)
         } else {
             Outcome::Decisive { winner, reason: WinReason::Timeout }
@@ -291,6 +291,18 @@ impl Bot {
             self.at_game_end(&conn, row.id, &mut out.replies);
         }
         Ok(out)
+    }
+
+    /// The position of `row`, just read in this unit (so the game's own): its stored FEN read with
+    /// its variant — everything that decides whether a side can still mate is in it (the pieces; a
+    /// Capatomic position's irradiated squares and missile rights are in its FEN too, and the
+    /// secret bombs, which are not, do not count there). Replayed from the moves (with the
+    /// consistency check) only when the FEN does not read.
+    fn current_position(&self, conn: &crate::store::Conn<'_>, row: &games::GameRow) -> Res<Position> {
+        match fen::parse_position(game_variant(row)?, &row.fen) {
+            Ok(p) => Ok(p),
+            Err(_) => Ok(self.load_game(conn, row)?.position().clone()),
+        }
     }
 
     /// A reminder to the player to move, once per move.
@@ -347,5 +359,51 @@ impl Bot {
     /// Puts set-aside items back into the scheduler's hands (one, or all): returns how many.
     pub fn scheduler_retry(&self, item: Option<(&str, i64)>) -> Result<usize, crate::store::StoreError> {
         self.store.unit(|| schedule::retry(&*self.store.conn()?, item))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::fen;
+    use crate::rules::{Color, Game, Position, Role, VARIANTS};
+    use rand::{RngExt, SeedableRng};
+
+    /// A loss on time decides whether the winner can still mate from the stored FEN read with the
+    /// game's variant ([`super::Bot::current_position`]), not from the moves replayed: in every
+    /// variant — Capatomic's radiation and missiles, the atomic family's explosions and secret
+    /// bombs (not in the FEN) included —, at every position of random games played to their end,
+    /// the position read back from its FEN says what the played one says, for both sides; and the
+    /// games reach positions where a side cannot mate, so both answers are checked.
+    #[test]
+    fn a_stored_fen_decides_a_timeouts_draw_as_the_replayed_game_does() {
+        let mut rng = rand::rngs::StdRng::seed_from_u64(45);
+        let mut insufficient = 0;
+        for v in VARIANTS {
+            for _ in 0..30 {
+                let mut start = Position::start(v);
+                if v.bombs {
+                    // Each side's bomb under its first knight (the FEN does not say where).
+                    let bomb = |c: Color| start.pieces(c, Role::Knight).next();
+                    start = start.with_bombs([bomb(Color::White), bomb(Color::Black)]).unwrap();
+                }
+                let mut game = Game::new(start);
+                for _ in 0..400 {
+                    let pos = game.position();
+                    let read = fen::parse_position(v, &fen::write(pos)).unwrap();
+                    for c in Color::ALL {
+                        let (played, stored) = (pos.has_insufficient_material(c), read.has_insufficient_material(c));
+                        assert_eq!(played, stored, "{}: {} for {c:?}", v.name, fen::write(pos));
+                        insufficient += usize::from(played);
+                    }
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    let m = moves[rng.random_range(0..moves.len())];
+                    assert!(game.play(m));
+                }
+            }
+        }
+        assert!(insufficient > 100, "only {insufficient} positions where a side cannot mate");
     }
 }

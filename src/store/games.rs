@@ -962,16 +962,9 @@ mod tests {
     /// community sorted (SQLite's plan; PostgreSQL plans by its statistics).
     #[test]
     fn the_recent_games_lists_read_their_indexes_in_order() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("plan.db");
-        drop(Store::open(&path).unwrap());
-        let conn = crate::store::open_connection(&path).unwrap();
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
         let plan = |player: bool| -> String {
-            let sql = format!("EXPLAIN QUERY PLAN SELECT id FROM games WHERE {}", recent_filter(player));
-            let mut st = conn.prepare(&sql).unwrap();
-            let ones = vec![1i64; st.parameter_count()];
-            let steps = st.query_map(rusqlite::params_from_iter(&ones), |r| r.get::<_, String>(3)).unwrap();
-            steps.collect::<std::result::Result<Vec<_>, _>>().unwrap().join("; ")
+            crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {}", recent_filter(player)))
         };
         let community = plan(false);
         assert!(community.contains("games_community_recent") && !community.contains("TEMP B-TREE"), "{community}");

@@ -177,11 +177,22 @@ pub fn open_connection(path: &Path) -> Result<rusqlite::Connection> {
 /// How often the store's checkpointer copies SQLite's write-ahead log into the database.
 const CHECKPOINT_EVERY: Duration = Duration::from_millis(200);
 
+/// The page cache of each of the store's SQLite connections, in KiB (SQLite's default is 2,000): a
+/// scheduler batch of 100 timeouts changes pages all over `games`, `ratings` and `rating_history`
+/// and their indexes, and with the default cache the batch wrote them out to the log as it went
+/// (and read them back), before its commit wrote them again (`docs/scale.md`, fix 10). Taken only
+/// as pages are read.
+const CACHE_KIB: i64 = 64 * 1024;
+
 /// One of the store's own SQLite connections: [`open_connection`]'s settings, and no checkpoint at
 /// commit (the store's [`Checkpointer`] does them).
 fn store_connection(path: &Path) -> Result<rusqlite::Connection> {
     let conn = open_connection(path)?;
     conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+    conn.pragma_update(None, "cache_size", -CACHE_KIB)?;
+    // The savepoints' journals (one a scheduled item, one a command) in memory, not in a
+    // temporary file once past 64 KiB.
+    conn.pragma_update(None, "temp_store", "MEMORY")?;
     Ok(conn)
 }
 
@@ -634,6 +645,24 @@ pub(crate) mod testing {
                 on(backend, || test(&store));
             }
         }
+    }
+
+    /// A new SQLite database with the whole schema, in a temporary directory (kept while the first
+    /// value lives), and a plain connection to it.
+    pub(crate) fn sqlite_schema() -> (tempfile::TempDir, rusqlite::Connection) {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let path = dir.path().join("plan.db");
+        drop(Store::open(&path).expect("a new store"));
+        let conn = super::open_connection(&path).expect("a connection");
+        (dir, conn)
+    }
+
+    /// SQLite's plan of `sql` (every parameter 1), its steps joined by "; ".
+    pub(crate) fn sqlite_plan(conn: &rusqlite::Connection, sql: &str) -> String {
+        let mut st = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).expect("a statement");
+        let ones = vec![1i64; st.parameter_count()];
+        let steps = st.query_map(rusqlite::params_from_iter(&ones), |r| r.get::<_, String>(3)).expect("a plan");
+        steps.collect::<Result<Vec<_>, _>>().expect("a plan").join("; ")
     }
 
     /// Runs `test`, naming `backend` in the message of a panic.

@@ -43,25 +43,35 @@ pub fn last_served(conn: &Connection) -> Result<Vec<(String, i64)>> {
     Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
+/// The platforms with outbox rows waiting that no process has served since `?1`: each platform
+/// found by one step in the index `outbox_pending`, which leads with the platform (a loose index
+/// scan), so that the rows themselves are read only for a platform nobody serves. Before, every
+/// tick read every waiting row (`docs/scale.md`, fix 10).
+const UNSERVED_WAITING: &str = "WITH RECURSIVE waiting (platform) AS (
+       SELECT min(platform) FROM outbox WHERE state = 'pending'
+       UNION ALL
+       SELECT (SELECT min(o.platform) FROM outbox o WHERE o.state = 'pending' AND o.platform > w.platform)
+       FROM waiting w WHERE w.platform IS NOT NULL)
+     SELECT w.platform FROM waiting w WHERE w.platform IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = w.platform AND s.seen_at > ?1)";
+
+/// Expires the waiting rows of platform `?4` written at `?5` or before.
+const EXPIRE_WAITING: &str =
+    "UPDATE outbox SET state = 'failed', failure = ?1, error = ?2, done_at = ?3, picture = NULL
+     WHERE state = 'pending' AND platform = ?4 AND created_at <= ?5";
+
 /// Expires the pending outbox rows, written at least `after` seconds before `now`, of every
 /// platform that no process has served within `after` seconds; forgets heartbeats older than
 /// that and a week. Returns how many rows were expired per platform.
 pub fn expire_unserved(conn: &Connection, now: i64, after: i64) -> Result<Vec<(String, usize)>> {
     let since = now - after;
     let error = format!("no process served the platform for {} hours", after / 3600); // i18n: operator
-    let mut st = conn.prepare_cached(
-        "UPDATE outbox SET state = 'failed', failure = ?1, error = ?2, done_at = ?3, picture = NULL
-         WHERE state = 'pending' AND created_at <= ?4
-           AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = outbox.platform AND s.seen_at > ?4)
-         RETURNING platform",
-    )?;
-    let rows = st.query_map(params![EXPIRED, error, now, since], |r| r.get::<String>(0))?;
     let mut expired: Vec<(String, usize)> = Vec::new();
-    for platform in rows {
-        let platform = platform?;
-        match expired.iter_mut().find(|(p, _)| *p == platform) {
-            Some((_, n)) => *n += 1,
-            None => expired.push((platform, 1)),
+    let waiting: Vec<String> = conn.query_all(UNSERVED_WAITING, params![since], |r| r.get(0))?;
+    for platform in waiting {
+        let n = conn.execute(EXPIRE_WAITING, params![EXPIRED, error, now, platform, since])?;
+        if n > 0 {
+            expired.push((platform, n));
         }
     }
     expired.sort();
@@ -77,6 +87,21 @@ mod tests {
     use crate::store::testing::on_both_backends;
 
     on_both_backends!(rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted);
+
+    /// Every tick looks for rows to expire: it reads the waiting platforms from the index
+    /// `outbox_pending` (a few steps, not a read of every waiting row), and a platform's rows from
+    /// the same index (SQLite's plans).
+    #[test]
+    fn a_tick_finds_the_platforms_waiting_in_an_index_not_by_reading_every_row() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = |sql: &str| crate::store::testing::sqlite_plan(&conn, sql);
+        for sql in [UNSERVED_WAITING, EXPIRE_WAITING] {
+            let plan = plan(sql);
+            assert!(plan.contains("INDEX outbox_pending") && !plan.contains("SCAN outbox"), "{plan}");
+        }
+        let waiting = plan(UNSERVED_WAITING);
+        assert!(waiting.contains("outbox_pending (platform>?)"), "one step a platform: {waiting}");
+    }
 
     fn rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted(store: &Store) {
         const DAY: i64 = 86_400;

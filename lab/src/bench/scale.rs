@@ -387,6 +387,17 @@ pub fn tick(bot: &Bot, clock: &ManualClock, at: i64) -> (usize, Duration) {
     (r.replies.len(), t.elapsed())
 }
 
+/// The time this thread has spent on a CPU (Linux's `/proc/thread-self/schedstat`, in nanoseconds;
+/// zero elsewhere): on a loaded machine a tick's wall time includes its waits for a core, which
+/// this leaves out (the store's checkpoint thread is not counted).
+pub fn thread_cpu_time() -> Duration {
+    let ns = std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        .unwrap_or(0);
+    Duration::from_nanos(ns)
+}
+
 /// The scheduler's reads of what is due at `at` (the store functions its tick calls, outside any
 /// unit as it reads them): the items found and the time taken.
 pub fn due_reads(store: &Store, at: i64) -> Result<(usize, Duration), String> {
@@ -558,6 +569,8 @@ pub struct ScaleOptions {
     /// Games played through the core with pictures (20 plies each).
     pub move_games: usize,
     pub seed: u64,
+    /// Only the start-up and the ticks.
+    pub ticks_only: bool,
 }
 
 /// The time the seeded data is "now" at (fixed, so that reusing a database measures the same).
@@ -608,114 +621,152 @@ pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
             "start-up (open, migrations checked, bot made, first tick with nothing due): median {p50:.1} ms, max {max:.1} ms"
         ));
 
-        // Bytes per game.
-        let bytes = sqlite_bytes_per_game(&path)?;
-        let sum =
-            |names: &[&str]| bytes.iter().filter(|(t, _)| names.contains(&t.as_str())).map(|(_, b)| b).sum::<f64>();
-        out(&format!(
-            "bytes per game stored: games and moves (tables and indexes) {:.0}; ratings' history {:.0}; ratings {:.0}; whole file {:.0}",
-            sum(&["games", "moves", "game_moves"]),
-            sum(&["rating_history"]),
-            sum(&["ratings"]),
-            bytes.iter().map(|(_, b)| b).sum::<f64>()
-        ));
-        for (t, b) in bytes.iter().take(8) {
-            out(&format!("  {t}: {b:.0} bytes a game"));
-        }
-
-        // Reads.
-        let store = Store::open(&path).map_err(err)?;
-        let (b, clock) = bot(store, NOW);
-        for (name, p50, p99, max, first) in reads(&b, &sizes, opts.reads, opts.seed) {
-            out(&format!(
-                "read {name}: p50 {p50:.2} ms, p99 {p99:.2} ms, max {max:.2} ms ({} times; answer: {first})",
-                opts.reads
-            ));
-        }
-
-        // Ticks: nothing due, then `due` timeouts at a time (each run takes the next ones).
-        let cursor_file = path.with_extension("cursor");
-        let mut cursor: i64 =
-            std::fs::read_to_string(&cursor_file).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
-        let mut idle = Vec::new();
-        for _ in 0..opts.runs.max(1) {
-            idle.push(tick(&b, &clock, first_deadline - 1).1);
-        }
-        let (p50, _, max) = percentiles(idle);
-        out(&format!("tick with nothing due: median {p50:.2} ms, max {max:.2} ms"));
-        for &due in &opts.due {
-            let mut times = Vec::new();
-            let mut handled = Vec::new();
-            let mut reads_due = Vec::new();
-            for _ in 0..opts.runs.max(1) {
-                if cursor + due as i64 > sizes.open as i64 {
-                    out(&format!("  (no {due} games in progress left to fall due: seed again with --fresh)"));
-                    break;
-                }
-                let before = finished_count(b.store())?;
-                let at = first_deadline + cursor + due as i64 - 1;
-                reads_due.push(due_reads(b.store(), at)?);
-                let (_, dt) = tick(&b, &clock, at);
-                cursor += due as i64;
-                handled.push(finished_count(b.store())? - before);
-                times.push(dt);
-            }
-            let found: Vec<usize> = reads_due.iter().map(|r| r.0).collect();
-            let (rp50, _, rmax) = percentiles(reads_due.iter().map(|r| r.1).collect());
-            out(&format!(
-                "finding what is due (the scheduler's reads) with {due} timeouts due: median {rp50:.2} ms, max {rmax:.2} ms; items found {found:?}"
-            ));
-            let (p50, _, max) = percentiles(times.clone());
-            out(&format!(
-                "tick with {due} timeouts due of {} in progress, {} finished stored: median {p50:.1} ms, max {max:.1} ms ({} runs; games timed out per tick {handled:?})",
-                sizes.open,
-                sizes.finished,
-                times.len()
-            ));
-        }
-        std::fs::write(&cursor_file, cursor.to_string()).map_err(|e| e.to_string())?;
+        let (b, clock) = if opts.ticks_only {
+            bot(Store::open(&path).map_err(err)?, NOW)
+        } else {
+            measure_data(&path, opts, &sizes, out)?
+        };
+        measure_ticks(&path, opts, &sizes, first_deadline, &b, &clock, out)?;
         drop(b);
-
-        // A move through the core with its picture (bench-bot's games, in chats of their own).
-        let mut p50s = Vec::new();
-        let mut p99s = Vec::new();
-        for r in 0..opts.runs.max(1) {
-            let o = super::bot::BenchOptions::with_pictures(
-                opts.move_games,
-                2,
-                20,
-                &capabot::rules::variant::CAPATOMIC,
-                opts.seed + r as u64,
-            );
-            // The last round's games (still going after their 20 plies) out of the way of this one's.
-            let store = Store::open(&path).map_err(err)?;
-            let conn = store.conn().map_err(err)?;
-            conn.execute("UPDATE games SET status = 'aborted' WHERE platform = 'bench' AND status = 'active'", ())
-                .map_err(|e| e.to_string())?;
-            drop(conn);
-            drop(store);
-            let rep = super::bot::run_through(&path, &o, super::bot::Through::Core)?;
-            out(&format!("  moves round {}: {}", r + 1, rep.summary(&o)));
-            p50s.push(rep.p50.as_secs_f64() * 1e3);
-            p99s.push(rep.p99.as_secs_f64() * 1e3);
+        if !opts.ticks_only {
+            measure_moves_backup_plans(&path, opts, out)?;
         }
+    }
+    Ok(())
+}
+
+/// Bytes a game and the read commands; the bot they were read through.
+fn measure_data(
+    path: &Path,
+    opts: &ScaleOptions,
+    sizes: &Sizes,
+    out: &dyn Fn(&str),
+) -> Result<(Bot, Arc<ManualClock>), String> {
+    // Bytes per game.
+    let bytes = sqlite_bytes_per_game(path)?;
+    let sum = |names: &[&str]| bytes.iter().filter(|(t, _)| names.contains(&t.as_str())).map(|(_, b)| b).sum::<f64>();
+    out(&format!(
+        "bytes per game stored: games and moves (tables and indexes) {:.0}; ratings' history {:.0}; ratings {:.0}; whole file {:.0}",
+        sum(&["games", "moves", "game_moves"]),
+        sum(&["rating_history"]),
+        sum(&["ratings"]),
+        bytes.iter().map(|(_, b)| b).sum::<f64>()
+    ));
+    for (t, b) in bytes.iter().take(8) {
+        out(&format!("  {t}: {b:.0} bytes a game"));
+    }
+
+    // Reads.
+    let store = Store::open(path).map_err(err)?;
+    let (b, clock) = bot(store, NOW);
+    for (name, p50, p99, max, first) in reads(&b, sizes, opts.reads, opts.seed) {
         out(&format!(
-            "a move through the core with its picture: median p50 {:.2} ms, median p99 {:.2} ms",
-            super::median_secs(&mut p50s),
-            super::median_secs(&mut p99s)
+            "read {name}: p50 {p50:.2} ms, p99 {p99:.2} ms, max {max:.2} ms ({} times; answer: {first})",
+            opts.reads
         ));
+    }
+    Ok((b, clock))
+}
 
-        // Backup of the whole file.
-        let copy = opts.dir.join("backup-copy.db");
-        let t = Instant::now();
-        let rep = capabot::store::backup::backup(&path, &copy, true).map_err(|e| e.to_string())?;
-        out(&format!("backup: {:.1} s for {:.1} MB", t.elapsed().as_secs_f64(), rep.bytes as f64 / 1e6));
-        let _ = std::fs::remove_file(&copy);
-
-        for (name, sql) in QUERIES {
-            let (plan, ms) = sqlite_plan(&path, sql, opts.runs)?;
-            out(&format!("plan {name}: {plan} — median {ms:.2} ms (parameters 1)"));
+/// The ticks: nothing due, then each of `opts.due` timeouts at a time.
+fn measure_ticks(
+    path: &Path,
+    opts: &ScaleOptions,
+    sizes: &Sizes,
+    first_deadline: i64,
+    b: &Bot,
+    clock: &ManualClock,
+    out: &dyn Fn(&str),
+) -> Result<(), String> {
+    // Ticks: nothing due, then `due` timeouts at a time (each run takes the next ones).
+    let cursor_file = path.with_extension("cursor");
+    let mut cursor: i64 = std::fs::read_to_string(&cursor_file).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let mut idle = Vec::new();
+    for _ in 0..opts.runs.max(1) {
+        idle.push(tick(b, clock, first_deadline - 1).1);
+    }
+    let (p50, _, max) = percentiles(idle);
+    out(&format!("tick with nothing due: median {p50:.2} ms, max {max:.2} ms"));
+    for &due in &opts.due {
+        let mut times = Vec::new();
+        let mut on_cpu = Vec::new();
+        let mut handled = Vec::new();
+        let mut reads_due = Vec::new();
+        for _ in 0..opts.runs.max(1) {
+            if cursor + due as i64 > sizes.open as i64 {
+                out(&format!("  (no {due} games in progress left to fall due: seed again with --fresh)"));
+                break;
+            }
+            let before = finished_count(b.store())?;
+            let at = first_deadline + cursor + due as i64 - 1;
+            reads_due.push(due_reads(b.store(), at)?);
+            let cpu = thread_cpu_time();
+            let (_, dt) = tick(b, clock, at);
+            on_cpu.push(thread_cpu_time().saturating_sub(cpu));
+            cursor += due as i64;
+            handled.push(finished_count(b.store())? - before);
+            times.push(dt);
         }
+        let found: Vec<usize> = reads_due.iter().map(|r| r.0).collect();
+        let (rp50, _, rmax) = percentiles(reads_due.iter().map(|r| r.1).collect());
+        out(&format!(
+            "finding what is due (the scheduler's reads) with {due} timeouts due: median {rp50:.2} ms, max {rmax:.2} ms; items found {found:?}"
+        ));
+        let (p50, _, max) = percentiles(times.clone());
+        let (cpu50, _, cpu_max) = percentiles(on_cpu);
+        out(&format!(
+            "tick with {due} timeouts due of {} in progress, {} finished stored: median {p50:.1} ms, max {max:.1} ms; \
+             on the CPU median {cpu50:.1} ms, max {cpu_max:.1} ms ({} runs; games timed out per tick {handled:?})",
+            sizes.open,
+            sizes.finished,
+            times.len()
+        ));
+    }
+    std::fs::write(&cursor_file, cursor.to_string()).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// A move through the core with its picture, a backup of the whole file and the query plans.
+fn measure_moves_backup_plans(path: &Path, opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
+    // A move through the core with its picture (bench-bot's games, in chats of their own).
+    let mut p50s = Vec::new();
+    let mut p99s = Vec::new();
+    for r in 0..opts.runs.max(1) {
+        let o = super::bot::BenchOptions::with_pictures(
+            opts.move_games,
+            2,
+            20,
+            &capabot::rules::variant::CAPATOMIC,
+            opts.seed + r as u64,
+        );
+        // The last round's games (still going after their 20 plies) out of the way of this one's.
+        let store = Store::open(path).map_err(err)?;
+        let conn = store.conn().map_err(err)?;
+        conn.execute("UPDATE games SET status = 'aborted' WHERE platform = 'bench' AND status = 'active'", ())
+            .map_err(|e| e.to_string())?;
+        drop(conn);
+        drop(store);
+        let rep = super::bot::run_through(path, &o, super::bot::Through::Core)?;
+        out(&format!("  moves round {}: {}", r + 1, rep.summary(&o)));
+        p50s.push(rep.p50.as_secs_f64() * 1e3);
+        p99s.push(rep.p99.as_secs_f64() * 1e3);
+    }
+    out(&format!(
+        "a move through the core with its picture: median p50 {:.2} ms, median p99 {:.2} ms",
+        super::median_secs(&mut p50s),
+        super::median_secs(&mut p99s)
+    ));
+
+    // Backup of the whole file.
+    let copy = opts.dir.join("backup-copy.db");
+    let t = Instant::now();
+    let rep = capabot::store::backup::backup(path, &copy, true).map_err(|e| e.to_string())?;
+    out(&format!("backup: {:.1} s for {:.1} MB", t.elapsed().as_secs_f64(), rep.bytes as f64 / 1e6));
+    let _ = std::fs::remove_file(&copy);
+
+    for (name, sql) in QUERIES {
+        let (plan, ms) = sqlite_plan(path, sql, opts.runs)?;
+        out(&format!("plan {name}: {plan} — median {ms:.2} ms (parameters 1)"));
     }
     Ok(())
 }

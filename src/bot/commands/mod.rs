@@ -83,11 +83,14 @@ pub(super) fn series_variant(name: &str) -> Res<&'static Variant> {
     Ok(v)
 }
 
+/// The variant a stored game is played in (a name no longer known is the store's fault).
+pub(in crate::bot) fn game_variant(row: &GameRow) -> Res<&'static Variant> {
+    variant_named(&row.variant).map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))
+}
+
 /// A game's start position as stored (no secret bombs: see [`Bot::load_game`]).
 pub(in crate::bot) fn start_position(row: &GameRow) -> Res<Position> {
-    let v =
-        variant_named(&row.variant).map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))?;
-    fen::parse_position(v, &row.start_fen)
+    fen::parse_position(game_variant(row)?, &row.start_fen)
         .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))
 }
 
