@@ -466,7 +466,7 @@ fn make_room(people: &People, bot: &str, i: usize) -> Result<String, String> {
     let person = &people.persons[i];
     let room = people.watcher.create_room(&[bot, &person.user_id])?;
     person.join(&room)?;
-    if (i + 1) % 250 == 0 {
+    if (i + 1).is_multiple_of(250) {
         progress(&format!("{} rooms made", i + 1));
     }
     Ok(room)
