@@ -46,13 +46,6 @@ const PROMPTS_KEPT: usize = 10_000;
 /// Host handling times kept (the latest).
 const TIMES_KEPT: usize = 10_000;
 
-/// Replies being sent at once at most. The host delivers every chat's replies at once; after a
-/// restart with a command waiting in each of 2,000 rooms that made 2,000 requests to the
-/// homeserver at the same time, each on a connection of its own that the HTTP client then kept
-/// open (1,264 connections, 1 GB resident). The homeserver handles the events one after another
-/// anyway: a few at a time keep it busy.
-pub const SENDS_AT_ONCE: usize = 8;
-
 /// The Matrix front end as the host sees it.
 pub struct MatrixFrontEnd {
     pub client: Client,
@@ -67,8 +60,6 @@ pub struct MatrixFrontEnd {
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
     handling: Mutex<VecDeque<Duration>>,
-    /// Places for replies being sent ([`SENDS_AT_ONCE`]).
-    sending: tokio::sync::Semaphore,
     /// The language of the greeting in a room just joined (the configuration's: nobody there has
     /// chosen one yet).
     greeting_lang: crate::i18n::Lang,
@@ -91,7 +82,6 @@ impl MatrixFrontEnd {
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
-            sending: tokio::sync::Semaphore::new(SENDS_AT_ONCE),
             greeting_lang,
         })
     }
@@ -291,9 +281,6 @@ impl FrontEnd for MatrixFrontEnd {
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
-        let Ok(_place) = self.sending.acquire().await else {
-            return Err(DeliveryError::Transient { retry_after: None, detail: "the front end is closed".into() });
-        };
         let (room, thread) = self.room_for(&reply.target).await?;
         let thread_root: Option<OwnedEventId> = thread.as_deref().and_then(|t| t.try_into().ok());
         let answer_to: Option<OwnedEventId> = match reply.audience {
