@@ -40,31 +40,14 @@ use tokio::sync::mpsc;
 struct Shared {
     host: Arc<Host>,
     front: Arc<MatrixFrontEnd>,
-    queues: Arc<Mutex<HashMap<OwnedRoomId, mpsc::Sender<Input>>>>,
+    workers: Arc<RoomWorkers<Input>>,
 }
 
 impl Shared {
     /// Queues an input behind the earlier ones of its room; one beyond the room's bound is
     /// answered "busy" instead.
     fn submit(&self, room: OwnedRoomId, input: Input) {
-        let Ok(mut queues) = self.queues.lock() else { return };
-        let tx = queues.entry(room).or_insert_with(|| {
-            let (tx, mut rx) = mpsc::channel::<Input>(self.front.options.room_queue.max(1));
-            let (host, front) = (self.host.clone(), self.front.clone());
-            tokio::spawn(async move {
-                while let Some(input) = rx.recv().await {
-                    let started = std::time::Instant::now();
-                    let Ok(settling) = host.handle_in_order(input).await else { break };
-                    let front = front.clone();
-                    tokio::spawn(async move {
-                        let _ = settling.await;
-                        front.record_handling(started.elapsed());
-                    });
-                }
-            });
-            tx
-        });
-        if let Err(mpsc::error::TrySendError::Full(input)) = tx.try_send(input) {
+        if let Err(input) = self.workers.submit(room, input) {
             tracing::info!(room = %input.scope.chat, "the room's queue is full; the input is answered busy");
             let host = self.host.clone();
             tokio::spawn(async move { host.refuse_busy(&input).await });
@@ -72,10 +55,91 @@ impl Shared {
     }
 }
 
+/// What a room's worker does with each item; `false` ends the worker (the host is stopping).
+type Handler<T> = Arc<dyn Fn(T) -> futures_util::future::BoxFuture<'static, bool> + Send + Sync>;
+
+/// One worker per room that has items waiting: it hands them to the handler one at a time, in
+/// order, and ends when its queue is empty, taking the queue out of the map (the next item starts a
+/// new worker). A room costs nothing while nobody speaks in it: with thousands of rooms, a queue
+/// (its first block holds 32 items) and a task kept for each would grow with the rooms, not the
+/// talk.
+struct RoomWorkers<T> {
+    queues: Mutex<HashMap<OwnedRoomId, mpsc::Sender<T>>>,
+    /// Items waiting in one room at most.
+    bound: usize,
+    handle: Handler<T>,
+}
+
+impl<T: Send + 'static> RoomWorkers<T> {
+    fn new(bound: usize, handle: Handler<T>) -> Arc<RoomWorkers<T>> {
+        Arc::new(RoomWorkers { queues: Mutex::default(), bound: bound.max(1), handle })
+    }
+
+    /// Queues `item` behind the room's earlier ones; gives it back when the room's queue is full.
+    fn submit(self: &Arc<Self>, room: OwnedRoomId, item: T) -> Result<(), T> {
+        let Ok(mut queues) = self.queues.lock() else { return Ok(()) };
+        let tx = queues.entry(room.clone()).or_insert_with(|| {
+            let (tx, rx) = mpsc::channel::<T>(self.bound);
+            tokio::spawn(self.clone().work(room, rx));
+            tx
+        });
+        match tx.try_send(item) {
+            Err(mpsc::error::TrySendError::Full(item)) => Err(item),
+            _ => Ok(()),
+        }
+    }
+
+    async fn work(self: Arc<Self>, room: OwnedRoomId, mut rx: mpsc::Receiver<T>) {
+        loop {
+            let item = match rx.try_recv() {
+                Ok(item) => item,
+                Err(mpsc::error::TryRecvError::Disconnected) => return,
+                Err(mpsc::error::TryRecvError::Empty) => {
+                    // `submit` sends under this lock: an item is either seen here or sent to the
+                    // next worker, never left in a queue nobody reads.
+                    let Ok(mut queues) = self.queues.lock() else { return };
+                    match rx.try_recv() {
+                        Ok(item) => item,
+                        Err(_) => {
+                            queues.remove(&room);
+                            return;
+                        }
+                    }
+                }
+            };
+            if !(self.handle)(item).await {
+                return;
+            }
+        }
+    }
+
+    /// Rooms with a worker now.
+    #[cfg(test)]
+    fn rooms(&self) -> usize {
+        self.queues.lock().map(|q| q.len()).unwrap_or_default()
+    }
+}
+
 /// Registers the event handlers.
 pub fn listen(host: Arc<Host>, front: Arc<MatrixFrontEnd>) {
     let client = front.client.clone();
-    let shared = Shared { host, front, queues: Arc::default() };
+    let (h, f) = (host.clone(), front.clone());
+    let workers = RoomWorkers::new(
+        front.options.room_queue,
+        Arc::new(move |input: Input| {
+            let (host, front) = (h.clone(), f.clone());
+            Box::pin(async move {
+                let started = std::time::Instant::now();
+                let Ok(settling) = host.handle_in_order(input).await else { return false };
+                tokio::spawn(async move {
+                    let _ = settling.await;
+                    front.record_handling(started.elapsed());
+                });
+                true
+            })
+        }),
+    );
+    let shared = Shared { host, front, workers };
     client.add_event_handler_context(shared.clone());
     tokio::spawn(retry_when_keys_arrive(shared));
     client.add_event_handler(on_message);
@@ -426,6 +490,53 @@ mod tests {
 
     fn me() -> Me {
         Me { user_id: "@capabot:example.org".try_into().unwrap(), display_name: Some("Capa Bot".into()) }
+    }
+
+    /// Waits (at most 10 s) until `done` holds.
+    async fn until(done: impl Fn() -> bool) {
+        for _ in 0..1000 {
+            if done() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("not done within 10 s");
+    }
+
+    #[tokio::test]
+    async fn a_rooms_worker_keeps_its_order_turns_away_beyond_the_bound_and_ends_when_idle() {
+        let seen: Arc<Mutex<Vec<(char, u32)>>> = Arc::default();
+        let gate = Arc::new(tokio::sync::Semaphore::new(0));
+        let (s, g) = (seen.clone(), gate.clone());
+        let workers = RoomWorkers::new(
+            1,
+            Arc::new(move |item: (char, u32)| {
+                let (seen, gate) = (s.clone(), g.clone());
+                Box::pin(async move {
+                    seen.lock().unwrap().push(item);
+                    gate.acquire().await.unwrap().forget();
+                    true
+                })
+            }),
+        );
+        let (a, b): (OwnedRoomId, OwnedRoomId) = ("!a:x".try_into().unwrap(), "!b:x".try_into().unwrap());
+        workers.submit(a.clone(), ('a', 1)).unwrap();
+        workers.submit(b.clone(), ('b', 1)).unwrap();
+        until(|| seen.lock().unwrap().len() == 2).await;
+        // Room a's worker is busy with its first item: one more waits, the next is given back.
+        workers.submit(a.clone(), ('a', 2)).unwrap();
+        assert_eq!(workers.submit(a.clone(), ('a', 3)), Err(('a', 3)));
+        assert_eq!(workers.rooms(), 2);
+        gate.add_permits(3);
+        until(|| workers.rooms() == 0).await;
+        let of_a: Vec<u32> = seen.lock().unwrap().iter().filter(|(r, _)| *r == 'a').map(|(_, n)| *n).collect();
+        assert_eq!(of_a, [1, 2]);
+        // An idle room gets a new worker for its next item.
+        gate.add_permits(1);
+        workers.submit(a, ('a', 4)).unwrap();
+        until(|| workers.rooms() == 0).await;
+        assert_eq!(seen.lock().unwrap().last(), Some(&('a', 4)));
+        assert_eq!(seen.lock().unwrap().len(), 4);
     }
 
     #[test]

@@ -31,6 +31,9 @@ const SETTLE: Duration = Duration::from_secs(2);
 const SENDERS: usize = 4;
 /// The watcher's long-poll, short so that it notices when to stop.
 const WATCH_POLL_MS: u64 = 1000;
+/// The most rooms a run may ask for: the bot's `max_rooms` is set above it, and each room is a
+/// person registered and a `createRoom` (about 0.23 s of Synapse's time here).
+pub const MAX_ROOMS: usize = 5000;
 
 /// A process's memory as `/proc/PID/status` says it, in KiB.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,6 +114,9 @@ struct RoomsReport {
     restart_first: Duration,
     restart_all: Duration,
     after_restart: Footprint,
+    /// The Matrix store's files and their sizes with all the rooms joined, and after the restart.
+    store_files_all: Vec<(String, u64)>,
+    store_files_restart: Vec<(String, u64)>,
 }
 
 /// A Matrix user of the run, speaking the client-server API.
@@ -339,7 +345,10 @@ impl BotProcess {
         self.dir.join("matrix-store")
     }
 
-    fn start(&mut self) -> Result<(), String> {
+    fn start(&mut self, max_rooms: usize) -> Result<(), String> {
+        // The default `max_rooms` (500) would decline invitations beyond it.
+        let config = format!("[matrix]\nmax_rooms = {max_rooms}\n");
+        std::fs::write(self.dir.join("capabot.toml"), config).map_err(|e| format!("cannot write capabot.toml: {e}"))?;
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -391,6 +400,17 @@ impl BotProcess {
             return Err(format!("the bot did not stop within {STOP_TIMEOUT:?} of SIGTERM"));
         }
         Ok(took)
+    }
+
+    /// Each file of the Matrix store (its name and size), largest first.
+    fn store_files(&self) -> Vec<(String, u64)> {
+        let Ok(entries) = std::fs::read_dir(self.store()) else { return Vec::new() };
+        let mut files: Vec<(String, u64)> = entries
+            .flatten()
+            .map(|entry| (entry.file_name().to_string_lossy().into_owned(), size_on_disk(&entry.path())))
+            .collect();
+        files.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        files
     }
 
     fn footprint(&mut self) -> Result<Footprint, String> {
@@ -446,6 +466,9 @@ fn make_room(people: &People, bot: &str, i: usize) -> Result<String, String> {
     let person = &people.persons[i];
     let room = people.watcher.create_room(&[bot, &person.user_id])?;
     person.join(&room)?;
+    if (i + 1).is_multiple_of(250) {
+        progress(&format!("{} rooms made", i + 1));
+    }
     Ok(room)
 }
 
@@ -496,19 +519,27 @@ fn wait_for_answers(watcher: &Watcher, bot: &str, rooms: &[String]) -> Result<(V
     Ok((latencies, first, last))
 }
 
+/// A line on stderr with the time, to follow a long run.
+fn progress(what: &str) {
+    let secs = now_ms() / 1000;
+    eprintln!("[{:02}:{:02}:{:02} UTC] {what}", secs / 3600 % 24, secs / 60 % 60, secs % 60);
+}
+
 /// One round on a fresh Synapse: the bot in one room, then in `rooms`, a command in each, a restart.
 fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, String> {
     let mut report = RoomsReport::default();
     let synapse = Synapse::start().map_err(|e| e.to_string())?;
     let bot_user = synapse.register_user("capabot", false).map_err(|e| e.to_string())?;
+    progress("Synapse started");
     let people = register_people(&synapse, rooms)?;
+    progress(&format!("{rooms} people registered"));
     let watcher = Watcher::start(people.watcher.clone())?;
     let bot_id = bot_user.user_id.clone();
     let mut bot = BotProcess::new(capabot, dir, synapse.homeserver_url(), bot_user);
 
     // One room: the bot's start-up, and its footprint with a single room.
     let started = now_ms();
-    bot.start()?;
+    bot.start(rooms + 10)?;
     let first = vec![make_room(&people, &bot_id, 0)?];
     report.first_greeting = ms_between(started, wait_for_greetings(&watcher, &bot_id, &first)?);
     std::thread::sleep(SETTLE);
@@ -523,6 +554,8 @@ fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, Str
     report.greet_after_last_room = (last_greeting as f64 - last_room as f64) / 1e3;
     std::thread::sleep(SETTLE);
     report.all_rooms = bot.footprint()?;
+    report.store_files_all = bot.store_files();
+    progress(&format!("all {rooms} rooms greeted"));
     let all: Vec<String> = first.into_iter().chain(others).collect();
 
     // A command in every room at once.
@@ -532,17 +565,20 @@ fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, Str
     report.commands = BenchReport::of(latencies, 0, 0, asked.elapsed());
     std::thread::sleep(SETTLE);
     report.after_commands = bot.footprint()?;
+    progress("a command answered in every room");
 
     // A restart with a command waiting in every room.
     report.stop = bot.stop()?;
     send_commands(&people, &all, "waiting")?;
     let restarted = now_ms();
-    bot.start()?;
+    bot.start(rooms + 10)?;
     let (_, first_answer, last_answer) = wait_for_answers(&watcher, &bot_id, &all)?;
     report.restart_first = ms_between(restarted, first_answer);
     report.restart_all = ms_between(restarted, last_answer);
     std::thread::sleep(SETTLE);
     report.after_restart = bot.footprint()?;
+    report.store_files_restart = bot.store_files();
+    progress("the restart's commands answered");
     bot.stop()?;
     Ok(report)
 }
@@ -551,8 +587,8 @@ fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, Str
 /// then a table of the medians.
 pub fn rooms_rounds(capabot: Option<PathBuf>, rooms: usize, runs: usize) -> Result<String, String> {
     let capabot = capabot_binary(capabot)?;
-    if !(2..=500).contains(&rooms) {
-        return Err("--rooms wants 2 to 500 (the bot's default max_rooms is 500)".into());
+    if !(2..=MAX_ROOMS).contains(&rooms) {
+        return Err(format!("--rooms wants 2 to {MAX_ROOMS}"));
     }
     let base = std::env::temp_dir().join(format!("capabot-bench-matrix-rooms-{}", std::process::id()));
     let mut reports = Vec::new();
@@ -562,7 +598,10 @@ pub fn rooms_rounds(capabot: Option<PathBuf>, rooms: usize, runs: usize) -> Resu
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
         match run_once(&capabot, &dir, rooms) {
             Ok(r) => {
+                progress(&format!("round {round}: {}", round_line(&r, rooms)));
                 out.push_str(&format!("round {round}: {}\n", round_line(&r, rooms)));
+                out.push_str(&format!("  store with all rooms: {}\n", files_line(&r.store_files_all)));
+                out.push_str(&format!("  store after the restart: {}\n", files_line(&r.store_files_restart)));
                 reports.push(r);
             }
             Err(e) => {
@@ -597,6 +636,12 @@ fn round_line(r: &RoomsReport, rooms: usize) -> String {
         ms(r.commands.p99),
         secs(r.restart_all),
     )
+}
+
+/// The store's files as `name size`, comma-separated.
+fn files_line(files: &[(String, u64)]) -> String {
+    let parts: Vec<String> = files.iter().map(|(name, bytes)| format!("{name} {} MiB", mib(*bytes))).collect();
+    parts.join(", ")
 }
 
 fn mib(bytes: u64) -> String {
