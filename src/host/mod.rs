@@ -873,7 +873,7 @@ impl Host {
                     .await;
                 let next = match due {
                     Some((chats, next)) => {
-                        for (platform, key) in chats {
+                        for (platform, key) in me.not_being_drained(chats) {
                             let me2 = me.clone();
                             me.tracker.spawn(async move { me2.drain_chat(&platform, &key).await });
                         }
@@ -889,6 +889,15 @@ impl Host {
                 }
             }
         })
+    }
+
+    /// The chats of `due` with no drain running or waiting: the drainer starts none beside one
+    /// (that one finds the chat's rows). Without this, a catch-up whose deliveries took longer
+    /// than the drainer's tick (a second while rows are due) stacked a waiting drain task on every
+    /// busy chat at every tick: after a Matrix restart with a command waiting in 2,000 rooms, tens of
+    /// thousands of tasks and about 1 GB resident (issue 45).
+    fn not_being_drained(&self, due: Vec<(String, String)>) -> Vec<(String, String)> {
+        due.into_iter().filter(|(platform, key)| !self.turns.is_busy(platform, key)).collect()
     }
 
     /// Boxed with `Send` spelled out: the AI's move may start another AI job (recursion).
@@ -1148,6 +1157,24 @@ mod tests {
         assert!(!second.lease_chat("discord", "c:1").await, "the name is shared, the lease is not");
         assert!(first.lease_chat("discord", "c:1").await, "renewed by its holder");
         assert!(second.lease_chat("discord", "c:2").await, "another chat is free");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_drainer_starts_no_second_drain_of_a_chat_being_drained() {
+        let dir = tempfile::tempdir().unwrap();
+        let bot = Bot::new(
+            Store::open(dir.path().join("h.db")).unwrap(),
+            Arc::new(SystemClock),
+            Arc::new(NoAi),
+            BotConfig::default(),
+        );
+        let host = Host::new(Arc::new(bot), HostConfig::default());
+        let due = || vec![("matrix".to_string(), "!a".to_string()), ("matrix".to_string(), "!b".to_string())];
+        assert_eq!(host.not_being_drained(due()), due(), "nobody drains: both");
+        let turn = host.turns.take("matrix", "!a").await;
+        assert_eq!(host.not_being_drained(due()), vec![("matrix".to_string(), "!b".to_string())]);
+        drop(turn);
+        assert_eq!(host.not_being_drained(due()), due(), "the turns given back: both again");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

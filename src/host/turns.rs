@@ -37,6 +37,11 @@ impl ChatTurns {
         ChatTurn { turns: self, chat, turn, guard: Some(guard) }
     }
 
+    /// Whether a drain of `key` on `platform` runs or waits now (it will find the chat's rows).
+    pub fn is_busy(&self, platform: &str, key: &str) -> bool {
+        self.lock().contains_key(&(platform.to_string(), key.to_string()))
+    }
+
     /// How many chats have a drain or one waiting.
     pub fn busy_chats(&self) -> usize {
         self.lock().len()
