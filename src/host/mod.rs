@@ -1143,6 +1143,17 @@ mod tests {
     use crate::store::Store;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    /// A host with `config` on a new store in `dir`, its AI none.
+    fn host_in(dir: &std::path::Path, config: HostConfig) -> Arc<Host> {
+        let bot = Bot::new(
+            Store::open(dir.join("h.db")).unwrap(),
+            Arc::new(SystemClock),
+            Arc::new(NoAi),
+            BotConfig::default(),
+        );
+        Host::new(Arc::new(bot), config)
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn two_processes_given_one_name_never_both_hold_a_chats_lease() {
         let dir = tempfile::tempdir().unwrap();
@@ -1162,13 +1173,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_drainer_starts_no_second_drain_of_a_chat_being_drained() {
         let dir = tempfile::tempdir().unwrap();
-        let bot = Bot::new(
-            Store::open(dir.path().join("h.db")).unwrap(),
-            Arc::new(SystemClock),
-            Arc::new(NoAi),
-            BotConfig::default(),
-        );
-        let host = Host::new(Arc::new(bot), HostConfig::default());
+        let host = host_in(dir.path(), HostConfig::default());
         let due = || vec![("matrix".to_string(), "!a".to_string()), ("matrix".to_string(), "!b".to_string())];
         assert_eq!(host.not_being_drained(due()), due(), "nobody drains: both");
         let turn = host.turns.take("matrix", "!a").await;
@@ -1180,13 +1185,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_cores_work_runs_at_most_core_threads_at_once() {
         let dir = tempfile::tempdir().unwrap();
-        let bot = Bot::new(
-            Store::open(dir.path().join("h.db")).unwrap(),
-            Arc::new(SystemClock),
-            Arc::new(NoAi),
-            BotConfig::default(),
-        );
-        let host = Host::new(Arc::new(bot), HostConfig { core_threads: 2, ..HostConfig::default() });
+        let host = host_in(dir.path(), HostConfig { core_threads: 2, ..HostConfig::default() });
         let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
         let jobs: Vec<_> = (0..10)
             .map(|_| {
