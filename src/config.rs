@@ -25,7 +25,8 @@ pub struct HostSection {
     pub shutdown_grace_seconds: u64,
     /// Where to serve `/healthz` and Prometheus `/metrics` (a loopback address; off when absent).
     pub metrics: Option<std::net::SocketAddr>,
-    /// Hours after which replies waiting for a platform that no process serves are expired.
+    /// Hours after which replies waiting for a platform that no process serves are expired, and its
+    /// scheduled items run by any process (its reminders dropped).
     pub unserved_expiry_hours: u32,
 }
 

@@ -70,7 +70,8 @@ pub struct BotConfig {
     /// The web pages' public address (`[web] public_url`, no trailing slash): where the `web`
     /// command and the answers about games link to; `None`: no links.
     pub web_url: Option<String>,
-    /// After how long without a process serving a platform its waiting outbox rows are expired
+    /// After how long without a process serving a platform its waiting outbox rows are expired,
+    /// and its items due as long run by any process's tick, its reminders dropped
     /// (`[host] unserved_expiry_hours`; see [`Bot::tick`]).
     pub unserved_expiry_secs: i64,
 }

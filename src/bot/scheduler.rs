@@ -20,6 +20,15 @@
 //! tick also records that the process serves its platforms ([`crate::store::served`]), and expires
 //! the outbox rows of platforms no process has served for [`BotConfig::unserved_expiry_secs`],
 //! counted in `capabot_outbox_expired_total` and logged.
+//!
+//! A platform nobody serves does not stop its games for ever: once no process has served it for
+//! that window, any process's tick takes its items that have been due for the window too (the
+//! platform's own process, were it merely slow to start, would have taken them long before). A
+//! loss on time, a challenge's expiry, a ladder's forfeit, a tournament's start are done as the
+//! platform's own process would have done them, so that ratings, ladders and tournaments stay
+//! right; what they announce waits in the outbox for that platform like any reply, and is expired
+//! and counted a window later if still nobody serves it. A reminder, which helps nobody late, is
+//! dropped instead: counted in `capabot_reminders_dropped_total{reason="unserved"}` and logged.
 
 use super::Bot;
 use super::commands::{challenge_target, color_word, game_scope, game_variant, turn_of_fen};
@@ -71,12 +80,16 @@ impl Bot {
     /// Runs what is due at the clock's time in the chats of the platforms `served`: reminders at
     /// 20 % of the move time left, losses on time (a draw when the other side cannot possibly
     /// mate), challenge expiry, ladders' and tournaments' steps; each item in a unit of work of its
-    /// own (see the module doc). Then records that `served` serves its platforms and expires the
-    /// outbox rows of platforms nobody has served for a while.
+    /// own (see the module doc). The items of platforms nobody has served for a while are run too
+    /// once they have waited as long, and their reminders dropped. Then records that `served`
+    /// serves its platforms and expires the outbox rows of platforms nobody has served for a while.
     pub fn tick(&self, served: &Served) -> Response {
         let now = self.clock.now();
         let mut out = Response::default();
-        let items = match self.due_items(now, &served.names()) {
+        // Platforms nobody served since `since`: their items due since then are taken here.
+        let since = now - self.config.unserved_expiry_secs;
+        let unserved = self.unserved(since, served);
+        let items = match self.due_items(now, &served.names(), since, &unserved) {
             Ok(items) => items,
             Err(e) => {
                 tracing::error!("scheduler: cannot read what is due: {e:?}");
@@ -98,8 +111,59 @@ impl Bot {
             out.queued |= r.queued;
             out.extend(r);
         }
+        // After the items: a game they ended has no reminder left to drop.
+        self.drop_unserved_reminders(since, &unserved);
         self.serve(served, now);
         out
+    }
+
+    /// The platforms with scheduled work that no process has served since `since`, `served`'s
+    /// own excepted (none when the database does not answer: the next tick asks again).
+    fn unserved(&self, since: i64, served: &Served) -> Vec<String> {
+        let read = self.store.conn().and_then(|conn| served::unserved_with_work(&conn, since, &served.names()));
+        read.unwrap_or_else(|e| {
+            tracing::error!("scheduler: cannot read which platforms nobody serves: {e}");
+            Vec::new()
+        })
+    }
+
+    /// Drops the reminders due since `since` or before in the games of the `unserved` platforms:
+    /// nobody can deliver them, and one delivered later would come too late to help. Each dropped
+    /// reminder of a person (not of capabot's own moves) is counted and logged per platform.
+    fn drop_unserved_reminders(&self, since: i64, unserved: &[String]) {
+        if unserved.is_empty() {
+            return;
+        }
+        let done = self.store.unit(|| {
+            let conn = self.store.conn()?;
+            let mut dropped = Vec::new();
+            for platform in unserved {
+                let mut n = 0;
+                for row in games::due_reminders(&conn, since, &[platform.as_str()])? {
+                    let to_move = row.player(turn_of_fen(&row.fen));
+                    if games::mark_reminded(&conn, row.id, row.ply)?
+                        && !players::get(&conn, to_move)?.is_some_and(|p| p.is_ai)
+                    {
+                        n += 1;
+                    }
+                }
+                if n > 0 {
+                    dropped.push((platform.clone(), n));
+                }
+            }
+            Ok(dropped)
+        });
+        match done {
+            Ok(dropped) => {
+                let hours = self.config.unserved_expiry_secs / 3600;
+                for (platform, n) in dropped {
+                    metrics::counter!("capabot_reminders_dropped_total", "platform" => platform.clone(), "reason" => "unserved")
+                        .increment(n);
+                    tracing::warn!(platform, reminders = n, "reminders dropped: unserved for {hours} hours");
+                }
+            }
+            Err(e) => tracing::error!("scheduler: cannot drop the reminders nobody can deliver: {e}"),
+        }
     }
 
     /// Runs `batch` in one unit of work, each item under its own savepoint: an item that fails is
@@ -169,25 +233,55 @@ impl Bot {
         }
     }
 
-    /// Every item of `platforms` due now, in a fixed order (those set aside left out). Read
-    /// outside any unit.
-    fn due_items(&self, now: i64, platforms: &[&str]) -> Res<Vec<(&'static str, i64)>> {
+    /// Every item of `platforms` due now, then those of the `unserved` platforms due since
+    /// `since` (their reminders excepted: [`Bot::drop_unserved_reminders`]), in a fixed order
+    /// (those set aside left out). Read outside any unit.
+    fn due_items(
+        &self,
+        now: i64,
+        platforms: &[&str],
+        since: i64,
+        unserved: &[String],
+    ) -> Res<Vec<(&'static str, i64)>> {
         let conn = self.conn()?;
+        let unserved: Vec<&str> = unserved.iter().map(String::as_str).collect();
         let mut items = Vec::new();
-        let mut add = |kind: &'static str, ids: Vec<i64>| -> Res<()> {
+        let mut taken = 0;
+        let mut add = |kind: &'static str, ids: Vec<i64>, theirs: Vec<i64>| -> Res<()> {
             let aside = schedule::set_aside_ids(&conn, kind)?;
             items.extend(ids.into_iter().filter(|id| !aside.contains(id)).map(|id| (kind, id)));
+            let ours = items.len();
+            items.extend(theirs.into_iter().filter(|id| !aside.contains(id)).map(|id| (kind, id)));
+            taken += items.len() - ours;
             Ok(())
         };
-        add(kind::TIMEOUT, games::due_timeouts(&conn, now, platforms)?.iter().map(|g| g.id).collect())?;
-        add(kind::REMINDER, games::due_reminders(&conn, now, platforms)?.iter().map(|g| g.id).collect())?;
+        let ids = |games: Vec<games::GameRow>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+        add(
+            kind::TIMEOUT,
+            ids(games::due_timeouts(&conn, now, platforms)?),
+            ids(games::due_timeouts(&conn, since, &unserved)?),
+        )?;
+        add(kind::REMINDER, ids(games::due_reminders(&conn, now, platforms)?), Vec::new())?;
         // Ladder challenges not accepted in time go before the ordinary expiry below.
-        add(kind::LADDER, ladders::due(&conn, now, platforms)?)?;
-        add(kind::LADDER_STANDINGS, vec![0])?;
-        add(kind::TOURNAMENT_SIGNUP, tournaments::signup_due(&conn, now, platforms)?)?;
-        add(kind::TOURNAMENT_ANNOUNCE, vec![0])?;
-        add(kind::CHALLENGE_EXPIRY, challenges::due_expiries(&conn, now, platforms)?.iter().map(|c| c.id).collect())?;
-        add(kind::HOUSEKEEPING, vec![0])?;
+        add(kind::LADDER, ladders::due(&conn, now, platforms)?, ladders::due(&conn, since, &unserved)?)?;
+        add(kind::LADDER_STANDINGS, vec![0], Vec::new())?;
+        add(
+            kind::TOURNAMENT_SIGNUP,
+            tournaments::signup_due(&conn, now, platforms)?,
+            tournaments::signup_due(&conn, since, &unserved)?,
+        )?;
+        add(kind::TOURNAMENT_ANNOUNCE, vec![0], Vec::new())?;
+        let expiries = |due: Vec<crate::store::challenges::Challenge>| due.iter().map(|c| c.id).collect::<Vec<_>>();
+        add(
+            kind::CHALLENGE_EXPIRY,
+            expiries(challenges::due_expiries(&conn, now, platforms)?),
+            expiries(challenges::due_expiries(&conn, since, &unserved)?),
+        )?;
+        add(kind::HOUSEKEEPING, vec![0], Vec::new())?;
+        if taken > 0 {
+            let hours = self.config.unserved_expiry_secs / 3600;
+            tracing::warn!(items = taken, platforms = ?unserved, "scheduler: running the overdue items of platforms no process served for {hours} hours");
+        }
         metrics::gauge!("capabot_scheduler_items_set_aside").set(schedule::count_set_aside(&conn)? as f64);
         Ok(items)
     }

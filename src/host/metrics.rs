@@ -20,7 +20,10 @@
 //! - `capabot_outbox_expired_total` — replies given up as expired, by `platform` and `reason`:
 //!   `unserved` (no process served their platform for `[host] unserved_expiry_hours`; counted by
 //!   the core's scheduler, `crate::bot::Served`) or `held` (a chat reached only through
-//!   interactions had none for 30 days: `crate::bot::outbox::HELD_EXPIRY_SECS`).
+//!   interactions had none for 30 days: `crate::bot::outbox::HELD_EXPIRY_SECS`);
+//! - `capabot_reminders_dropped_total` — reminders dropped by `platform` and `reason`: `unserved`
+//!   (due for `[host] unserved_expiry_hours` in a platform no process served as long; counted by the
+//!   core's scheduler, `crate::bot::Bot::tick`).
 
 use crate::bot::Reply;
 use std::time::Duration;

@@ -159,6 +159,29 @@ pub struct NewGame<'a> {
     pub interaction_only: bool,
 }
 
+/// An active chess game on `platform` between `white` and `black`, three days a move, no deadline
+/// yet, for the store's tests.
+#[cfg(test)]
+pub(crate) fn test_game<'a>(platform: &'a str, white: PlayerId, black: PlayerId) -> NewGame<'a> {
+    NewGame {
+        community_id: None,
+        rated: false,
+        platform,
+        chat_id: "c",
+        variant: "chess",
+        setup: None,
+        start_fen: "start",
+        white,
+        black,
+        ai_level: None,
+        days_per_move: Some(3),
+        status: Status::Active,
+        deadline: None,
+        remind_at: None,
+        interaction_only: false,
+    }
+}
+
 /// Inserts a game at ply 0 (its current FEN is its start FEN).
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     Ok(conn.query_row(

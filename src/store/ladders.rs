@@ -521,25 +521,7 @@ pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
 /// A game between `white` and `black` for tests of community tables.
 #[cfg(test)]
 pub(crate) fn test_game(conn: &Connection, white: PlayerId, black: PlayerId) -> i64 {
-    use crate::store::games::{NewGame, Status, create};
-    let g = NewGame {
-        community_id: None,
-        rated: false,
-        platform: "test",
-        chat_id: "c",
-        variant: "chess",
-        setup: None,
-        start_fen: "start",
-        white,
-        black,
-        ai_level: None,
-        days_per_move: Some(3),
-        status: Status::Active,
-        deadline: None,
-        remind_at: None,
-        interaction_only: false,
-    };
-    create(conn, &g, 0).unwrap()
+    crate::store::games::create(conn, &crate::store::games::test_game("test", white, black), 0).unwrap()
 }
 
 #[cfg(test)]

@@ -2,7 +2,9 @@
 //! scheduler tick, a row per platform they have a front end for ([`beat`]). Outbox rows of a
 //! platform no process has served for a while are expired ([`expire_unserved`]): marked failed
 //! with the kind [`EXPIRED`] (kept and counted like every failed row, never deleted unseen) instead
-//! of waiting for ever for a front end that is not coming.
+//! of waiting for ever for a front end that is not coming; and the platforms with scheduled work
+//! that nobody has served for a while are named ([`unserved_with_work`]), so that any process's
+//! scheduler takes their long-overdue items.
 
 use super::Result;
 use crate::store::sql::{Connection, params};
@@ -55,6 +57,47 @@ const UNSERVED_WAITING: &str = "WITH RECURSIVE waiting (platform) AS (
      SELECT w.platform FROM waiting w WHERE w.platform IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = w.platform AND s.seen_at > ?1)";
 
+/// The platforms of `table` with rows in `status` that have a time in `due` (a row without one
+/// never comes due), found by a loose index scan of the scheduler's partial due-time indexes,
+/// which lead with the platform: a step a platform (and one for each row stepped over without a
+/// time, a game without a clock), not a read of its rows.
+fn platforms_with(table: &str, status: &str, due: &str) -> String {
+    let row = format!("status = '{status}' AND {due} IS NOT NULL");
+    format!(
+        "WITH RECURSIVE p (platform) AS (
+           SELECT min(platform) FROM {table} WHERE {row}
+           UNION ALL
+           SELECT (SELECT min(platform) FROM {table} WHERE {row} AND platform > p.platform)
+           FROM p WHERE p.platform IS NOT NULL)
+         SELECT platform FROM p WHERE platform IS NOT NULL"
+    )
+}
+
+/// The platforms of ladders with a challenge waiting for its answer since `?1` or before.
+const LADDERS_WAITING: &str = "SELECT DISTINCT l.platform FROM ladders l
+     WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1)";
+
+/// The tables of the scheduler's items, the state in which a row of them may come due, and its
+/// time that does.
+const SCHEDULED: [(&str, &str, &str); 3] = [
+    ("games", "active", "deadline"),
+    ("challenges", "open", "expires_at"),
+    ("tournaments", "registration", "signup_until"),
+];
+
+/// The platforms other than `own` that may have scheduled items (active games, open challenges,
+/// tournaments in registration, ladder challenges unanswered since `since`) and that no process
+/// has served since `since` (a platform never served counts as such), in name order.
+pub fn unserved_with_work(conn: &Connection, since: i64, own: &[&str]) -> Result<Vec<String>> {
+    let mut found = std::collections::BTreeSet::new();
+    for (table, status, due) in SCHEDULED {
+        found.extend(conn.query_all(&platforms_with(table, status, due), (), |r| r.get::<String>(0))?);
+    }
+    found.extend(conn.query_all(LADDERS_WAITING, params![since], |r| r.get::<String>(0))?);
+    let served: Vec<String> = last_served(conn)?.into_iter().filter(|(_, at)| *at > since).map(|(p, _)| p).collect();
+    Ok(found.into_iter().filter(|p| !own.contains(&p.as_str()) && !served.contains(p)).collect())
+}
+
 /// Expires the waiting rows of platform `?4` written at `?5` or before.
 const EXPIRE_WAITING: &str =
     "UPDATE outbox SET state = 'failed', failure = ?1, error = ?2, done_at = ?3, picture = NULL
@@ -86,7 +129,10 @@ mod tests {
     use crate::store::outbox::{counts, pending_in, push};
     use crate::store::testing::on_both_backends;
 
-    on_both_backends!(rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted);
+    on_both_backends!(
+        rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted,
+        the_platforms_with_work_that_nobody_served_for_a_while_are_named,
+    );
 
     /// Every tick looks for rows to expire: it reads the waiting platforms from the index
     /// `outbox_pending` (a few steps, not a read of every waiting row), and a platform's rows from
@@ -101,6 +147,84 @@ mod tests {
         }
         let waiting = plan(UNSERVED_WAITING);
         assert!(waiting.contains("outbox_pending (platform>?)"), "one step a platform: {waiting}");
+        // The platforms with scheduled work, a step each in a due-time index.
+        let partial = [&["games_deadline", "games_remind"][..], &["challenges_expiry"], &["tournaments_signup"]];
+        for ((table, status, due), indexes) in SCHEDULED.into_iter().zip(partial) {
+            let plan = plan(&platforms_with(table, status, due));
+            let uses = |index: &&str| plan.matches(&format!("INDEX {index}")).count() == 2;
+            assert!(indexes.iter().any(uses) && !plan.contains(&format!("SCAN {table}")), "{plan}");
+            assert!(plan.contains("(platform>?)"), "one step a platform: {plan}");
+        }
+        let ladders = plan(LADDERS_WAITING);
+        assert!(ladders.contains("INDEX ladder_challenges_due"), "{ladders}");
+    }
+
+    /// The platforms whose scheduled items any process may take: those with something that may
+    /// come due (an active game, an open challenge, a tournament in registration, a ladder
+    /// challenge unanswered since `since`) that no process has served since `since` (never
+    /// served counts), the process's own excepted.
+    fn the_platforms_with_work_that_nobody_served_for_a_while_are_named(store: &Store) {
+        use crate::community::ladder::LadderSettings;
+        use crate::store::games::{NewGame, Status, create, test_game};
+        use crate::store::{challenges, ladders, players, tournaments};
+        let c = store.conn().unwrap();
+        let since = 1_000_000;
+        let pair = |platform: &str| {
+            let a = players::ensure(&c, platform, "a", "A", 0).unwrap().id;
+            (a, players::ensure(&c, platform, "b", "B", 0).unwrap().id)
+        };
+        let game = |platform: &str, status: Status, deadline: Option<i64>| {
+            let (white, black) = pair(platform);
+            create(&c, &NewGame { status, deadline, ..test_game(platform, white, black) }, 0).unwrap();
+        };
+        for p in ["games", "mine", "served-lately", "served-long-ago"] {
+            game(p, Status::Active, Some(since - 10));
+        }
+        game("finished", Status::Finished, None);
+        // A game without a clock never comes due.
+        game("no-clock", Status::Active, None);
+        let (challenger, _) = pair("challenges");
+        let challenge = challenges::NewChallenge {
+            platform: "challenges",
+            community_id: None,
+            rated: false,
+            chat_id: "c",
+            challenger,
+            challenged: None,
+            variant: "chess",
+            setup: None,
+            days_per_move: Some(1),
+            color: "random",
+            expires_at: since + 10,
+            interaction_only: false,
+        };
+        challenges::create(&c, &challenge, 0).unwrap();
+        let cup = |platform: &str| {
+            tournaments::create(&c, platform, "g", "Cup", "chess", tournaments::System::RoundRobin, 1, None, 0).unwrap()
+        };
+        tournaments::set_signup_until(&c, cup("tournaments"), Some(since)).unwrap();
+        // Started by hand (`signup:0`): never due.
+        cup("by-hand");
+        for (platform, accept_by) in [("ladders", since), ("ladders-later", since + 1)] {
+            let ladder = ladders::create(&c, platform, "g", "chess", LadderSettings::default(), 0).unwrap().unwrap();
+            let (a, b) = pair(platform);
+            c.execute(
+                "INSERT INTO ladder_challenges (ladder_id, season, id, challenger_id, challenged_id, status, issued_at, accept_by)
+                 VALUES (?1, 1, 1, ?2, ?3, 'pending', 0, ?4)",
+                params![ladder, a, b, accept_by],
+            )
+            .unwrap();
+        }
+        beat(&c, "p1", &["served-long-ago"], since).unwrap();
+        beat(&c, "p2", &["served-long-ago"], since - 5).unwrap();
+        beat(&c, "p3", &["served-lately"], since + 1).unwrap();
+        assert_eq!(
+            unserved_with_work(&c, since, &["mine"]).unwrap(),
+            ["challenges", "games", "ladders", "served-long-ago", "tournaments"],
+        );
+        assert_eq!(unserved_with_work(&c, since, &["mine", "games", "tournaments"]).unwrap().len(), 3);
+        beat(&c, "p1", &["games"], since + 1).unwrap();
+        assert!(!unserved_with_work(&c, since, &["mine"]).unwrap().contains(&"games".to_string()), "served again");
     }
 
     fn rows_of_a_platform_nobody_served_for_a_while_expire_and_stay_counted(store: &Store) {

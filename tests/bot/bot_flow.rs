@@ -263,8 +263,9 @@ fn say_on(tb: &TestBot, platform: &str, who: &str, text: &str) -> capabot::bot::
 /// waited in the outbox for ever).
 #[test]
 fn a_tick_handles_only_the_platforms_its_process_serves() {
-    use capabot::bot::Served;
-    let tb = new_bot();
+    use capabot::bot::{BotConfig, Served};
+    // Within the window after which any process takes a platform's overdue items (a week here).
+    let tb = new_bot_with(BotConfig { pictures: false, unserved_expiry_secs: 7 * 86_400, ..BotConfig::default() });
     for platform in ["test", "othernet"] {
         say_on(&tb, platform, "alice", "!challenge @bob chess color:white days:1");
         say_on(&tb, platform, "bob", "!accept");
@@ -309,7 +310,6 @@ fn a_tick_handles_only_the_platforms_its_process_serves() {
 #[test]
 fn replies_for_a_platform_nobody_serves_expire_after_a_day_and_are_counted() {
     use capabot::bot::Served;
-    use metrics_util::debugging::{DebugValue, DebuggingRecorder};
     let tb = new_bot();
     say_on(&tb, "othernet", "alice", "!challenge @bob chess");
     say_on(&tb, "test", "alice", "!challenge @bob chess");
@@ -318,25 +318,13 @@ fn replies_for_a_platform_nobody_serves_expire_after_a_day_and_are_counted() {
     };
     let (other, ours) = (waiting("othernet"), waiting("test"));
     assert!(other > 0 && ours > 0, "the replies wait in the outbox");
-    let recorder = DebuggingRecorder::new();
-    let snapshotter = recorder.snapshotter();
-    let expired = metrics::with_local_recorder(&recorder, || {
+    let ((), expired) = counted("capabot_outbox_expired_total", || {
         tb.bot.tick(&Served::new("here", ["test"]));
         tb.clock.advance(86_400 - 1);
         tb.bot.tick(&Served::new("here", ["test"]));
         assert_eq!(waiting("othernet"), other, "not yet a day");
         tb.clock.advance(1);
         tb.bot.tick(&Served::new("here", ["test"]));
-        snapshotter
-            .snapshot()
-            .into_vec()
-            .into_iter()
-            .filter(|(key, _, _, _)| key.key().name() == "capabot_outbox_expired_total")
-            .map(|(key, _, _, value)| {
-                let labels: Vec<String> = key.key().labels().map(|l| format!("{}={}", l.key(), l.value())).collect();
-                (labels.join(","), if let DebugValue::Counter(n) = value { n } else { 0 })
-            })
-            .collect::<Vec<_>>()
     });
     assert_eq!(expired, [("platform=othernet,reason=unserved".to_string(), other as u64)]);
     assert_eq!(waiting("othernet"), 0);
@@ -348,6 +336,91 @@ fn replies_for_a_platform_nobody_serves_expire_after_a_day_and_are_counted() {
         "kept, counted as failed"
     );
     assert_eq!(waiting("test"), ours, "the served platform's rows wait for its front end");
+}
+
+/// Runs `f` with a metrics recorder of its own; returns what `f` gave and the counters named
+/// `name` it counted, each with its labels as `key=value,…`.
+fn counted<T>(name: &str, f: impl FnOnce() -> T) -> (T, Vec<(String, u64)>) {
+    use metrics_util::debugging::{DebugValue, DebuggingRecorder};
+    let recorder = DebuggingRecorder::new();
+    let snapshotter = recorder.snapshotter();
+    let out = metrics::with_local_recorder(&recorder, f);
+    let counters = snapshotter
+        .snapshot()
+        .into_vec()
+        .into_iter()
+        .filter(|(key, _, _, _)| key.key().name() == name)
+        .map(|(key, _, _, value)| {
+            let labels: Vec<String> = key.key().labels().map(|l| format!("{}={}", l.key(), l.value())).collect();
+            (labels.join(","), if let DebugValue::Counter(n) = value { n } else { 0 })
+        })
+        .collect();
+    (out, counters)
+}
+
+/// A platform nobody serves does not keep its games waiting for ever (issue 44 §2). Once no
+/// process has served it for the window (`unserved_expiry_secs`, a day), any process's tick takes
+/// its items that have been due as long: the loss on time ends the game (rated, as its own process
+/// would have ended it; capabot's game too, whose move nobody here could play), the challenge
+/// expires; what they announce waits in the outbox for that platform and is expired, counted, a
+/// window later. A reminder due that long is dropped and counted (capabot's own, which would have
+/// sent nothing, uncounted). An item due for less than the window is left alone. (Before: the
+/// platform's games, challenges and reminders waited for ever.)
+#[test]
+fn the_overdue_items_of_a_platform_nobody_serves_are_run_and_its_reminders_dropped() {
+    use capabot::bot::Served;
+    let tb = new_bot();
+    // On othernet, which no process serves: a game of a day a move, one against capabot with
+    // capabot to move (its job is never run here), a challenge.
+    say_on(&tb, "othernet", "alice", "!challenge @bob chess color:white days:1");
+    say_on(&tb, "othernet", "bob", "!accept");
+    say_on(&tb, "othernet", "alice", "e4");
+    say_on(&tb, "othernet", "gina", "!play chess color:white days:1");
+    say_on(&tb, "othernet", "gina", "e4");
+    say_on(&tb, "othernet", "carl", "!challenge @dora chess");
+    let state = |nth: usize| {
+        tb.query_str(&format!(
+            "SELECT status || '/' || CASE WHEN remind_at IS NULL THEN 'no reminder' ELSE 'reminder due' END
+             FROM games ORDER BY id LIMIT 1 OFFSET {nth}"
+        ))
+    };
+    let open = "SELECT count(*) FROM challenges WHERE platform = 'othernet' AND status = 'open'";
+    assert_eq!(
+        (state(0), state(1), tb.query_i64(open)),
+        ("active/reminder due".into(), "active/reminder due".into(), 1)
+    );
+    let here = Served::new("here", ["test"]);
+    // The reminders are due (at 20 % of the day left), not yet for a window.
+    tb.clock.advance(20 * 3600);
+    let (r, dropped) = counted("capabot_reminders_dropped_total", || tb.bot.tick(&here));
+    assert!(r.replies.is_empty() && dropped.is_empty(), "{} {dropped:?}", r.text());
+    assert_eq!(state(0), "active/reminder due");
+    // A window after the reminders' time (the deadline not yet a window ago): dropped, counted.
+    tb.clock.advance(48 * 3600 - 1 - 20 * 3600);
+    let (r, dropped) = counted("capabot_reminders_dropped_total", || tb.bot.tick(&here));
+    assert!(r.replies.is_empty(), "nothing is sent for a reminder dropped: {}", r.text());
+    assert_eq!(dropped, [("platform=othernet,reason=unserved".to_string(), 1)], "gina's, not capabot's");
+    assert_eq!((state(0), state(1)), ("active/no reminder".into(), "active/no reminder".into()));
+    // A window after the deadline: both games lost on time, announced into othernet's outbox.
+    tb.clock.advance(1);
+    let r = tb.bot.tick(&here);
+    assert!(r.text().contains("bob ran out of time") && r.text().contains("capabot ran out of time"), "{}", r.text());
+    assert!(r.replies.iter().all(|r| r.target.platform() == "othernet"), "{:?}", r.replies);
+    assert_eq!((state(0), state(1)), ("finished/no reminder".into(), "finished/no reminder".into()));
+    let rated = "SELECT count(*) FROM ratings r JOIN games g ON r.player_id IN (g.white_id, g.black_id)
+                 WHERE g.id = (SELECT min(id) FROM games) AND r.games = 1";
+    assert!(tb.query_i64(rated) >= 2, "the loss on time is rated for both players");
+    let announced = "SELECT count(*) FROM outbox WHERE platform = 'othernet' AND state = 'pending'";
+    let waiting = tb.query_i64(announced);
+    assert!(waiting >= 2, "the announcements wait for a process that serves othernet");
+    assert_eq!(tb.query_i64(open), 1, "the challenge's time is not yet a window ago");
+    // A window later: the challenge expires, and the announcements, a window old, expire, counted.
+    tb.clock.advance(24 * 3600);
+    let (r, expired) = counted("capabot_outbox_expired_total", || tb.bot.tick(&here));
+    assert!(r.text().contains("expired"), "{}", r.text());
+    assert_eq!(tb.query_i64(open), 0);
+    assert_eq!(expired, [("platform=othernet,reason=unserved".to_string(), waiting as u64)]);
+    assert_eq!(tb.query_i64(announced), 1, "only the challenge's notice, just written, waits");
 }
 
 #[test]

@@ -306,7 +306,9 @@ async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
         let conn = here.bot().store().conn().unwrap();
         conn.query_row("SELECT status FROM games WHERE platform = ?1", [platform], |r| r.get::<String>(0)).unwrap()
     };
-    clock.advance(2 * 86_400);
+    // A day and an hour: the deadlines passed, but not a window (a day) ago, after which any
+    // process would take othernet's (`a_platform_nobody_serves_has_its_games_decided_by_another_process`).
+    clock.advance(25 * 3600);
     here.tick().await;
     let timed_out = |r: &Recorder| r.texts().iter().filter(|(_, t)| t.contains("ran out of time")).count();
     assert_eq!(timed_out(&chatnet), 1, "{:?}", chatnet.texts());
@@ -317,6 +319,58 @@ async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
     assert_eq!(status("othernet"), "finished");
     assert_eq!(timed_out(&othernet), 1, "{:?}", othernet.texts());
     assert_eq!(timed_out(&chatnet), 1, "announced once");
+}
+
+/// A platform whose process stopped for good does not keep its games waiting for ever (issue 44
+/// §2): once nobody has served it for a day (`[host] unserved_expiry_hours`) and a game's move time
+/// ran out a day ago, the other process's scheduler decides the game (rated, as the platform's own
+/// process would have), writes its announcement into the outbox for that platform, never to its
+/// own front end, and a day later expires it, kept as failed. Before the day nothing is touched.
+/// (Before: the game stayed active and its players' ratings unchanged for ever.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_platform_nobody_serves_has_its_games_decided_by_another_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let here = host_with(dir.path(), clock.clone());
+    let chatnet = Recorder::new("chatnet", true, &[]);
+    here.register(chatnet.clone());
+    let there = host_with(dir.path(), clock.clone());
+    let othernet = Recorder::new("othernet", true, &[]);
+    there.register(othernet.clone());
+    there.handle(say("othernet", "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
+    there.handle(say("othernet", "bob", "!accept")).await.unwrap();
+    there.handle(say("othernet", "alice", "e4")).await.unwrap();
+    // othernet's process ticks for the last time (it reminds bob), then stops for good.
+    clock.advance(20 * 3600);
+    there.tick().await;
+    assert!(othernet.texts().iter().any(|(_, t)| t.contains("reminder")), "{:?}", othernet.texts());
+    there.shutdown(Duration::from_secs(5)).await;
+    let query = |sql: &str| {
+        let conn = here.bot().store().conn().unwrap();
+        conn.query_row(sql, (), |r| r.get::<i64>(0)).unwrap()
+    };
+    let active = "SELECT count(*) FROM games WHERE platform = 'othernet' AND status = 'active'";
+    let waiting = "SELECT count(*) FROM outbox WHERE platform = 'othernet' AND state = 'pending'";
+    // The deadline (a day after e4) passed not yet a day ago: left alone.
+    clock.advance(28 * 3600 - 1);
+    here.tick().await;
+    assert_eq!(query(active), 1);
+    // A day after it: decided here, announced into othernet's outbox only.
+    clock.advance(1);
+    here.tick().await;
+    assert_eq!(query(active), 0, "decided by the process that serves chatnet");
+    let ended = "SELECT count(*) FROM games WHERE platform = 'othernet' AND termination = 'timeout'";
+    assert_eq!(query(ended), 1);
+    assert!(query("SELECT count(*) FROM ratings WHERE games = 1") >= 2, "rated for both players");
+    assert!(chatnet.texts().is_empty(), "nothing of othernet's went to chatnet: {:?}", chatnet.texts());
+    let announced = query(waiting);
+    assert!(announced > 0, "the announcement waits for a process that serves othernet");
+    // A day later still nobody serves othernet: the announcement expires, kept as failed.
+    clock.advance(24 * 3600);
+    here.tick().await;
+    assert_eq!(query(waiting), 0);
+    let expired = "SELECT count(*) FROM outbox WHERE platform = 'othernet' AND failure = 'expired'";
+    assert!(query(expired) >= announced, "kept, counted as expired");
 }
 
 /// The AI's moves owed at start are played by the process that serves their platform, each
