@@ -287,6 +287,11 @@ impl FakeDiscord {
         self.state().gateway.queries.clone()
     }
 
+    /// A message as Discord stores it now (after its edits and updates), if it exists.
+    pub fn message(&self, id: u64) -> Option<Value> {
+        self.state().messages.get(&id).cloned()
+    }
+
     /// A user posts `content` in `channel` (MESSAGE_CREATE); returns the message id.
     ///
     /// # Panics

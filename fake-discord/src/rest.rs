@@ -698,18 +698,22 @@ fn bot_message(state: &mut State, channel: u64, payload: &Payload) -> Value {
     message
 }
 
-/// Applies the fields of a create or edit body to a message.
+/// Applies the fields of a create or edit body to a message. Its files as Discord keeps them: a
+/// body's `attachments` list names the files to keep (the message's by id, the new uploads by
+/// their index), so that a message keeps only the files listed there, an empty list removing them
+/// all; a body without the field leaves the message's files as they were. Uploads are added.
 fn apply_edit(state: &mut State, message: &mut Value, payload: &Payload) {
     for field in ["content", "embeds", "components", "flags"] {
         if let Some(value) = payload.json.get(field) {
             message[field] = value.clone();
         }
     }
-    if payload.files.is_empty() {
-        return;
+    let mut attachments = message["attachments"].as_array().cloned().unwrap_or_default();
+    if let Some(listed) = payload.json.get("attachments").and_then(Value::as_array) {
+        let keep: Vec<u64> = listed.iter().filter_map(|a| snowflake(&a["id"])).collect();
+        attachments.retain(|a| keep.contains(&payloads::id_of(a)));
     }
     let channel = snowflake(&message["channel_id"]).unwrap_or(0);
-    let mut attachments = Vec::new();
     for file in &payload.files {
         let id = state.new_id();
         let kind = file.content_type.as_deref().unwrap_or("application/octet-stream");
@@ -1164,6 +1168,43 @@ mod tests {
 
     fn rows(buttons: Vec<Value>) -> Value {
         json!([{ "type": 1, "components": buttons }])
+    }
+
+    /// A message's files as Discord keeps them through edits (UPDATE_MESSAGE's too): a body
+    /// without `attachments` keeps them, a list keeps those it names (new uploads added), an
+    /// empty list removes them all.
+    #[test]
+    fn an_edit_keeps_the_files_unless_its_attachments_list_leaves_them_out() {
+        let shared = crate::state::Shared::new(crate::FakeConfig::new("t"), ([127, 0, 0, 1], 0).into());
+        let mut state = shared.lock();
+        let upload = |name: &str| crate::ReceivedFile {
+            field: "files[0]".into(),
+            filename: name.into(),
+            content_type: Some("image/png".into()),
+            bytes: vec![1, 2, 3],
+            image: Ok((0, 0)),
+            frames: 1,
+        };
+        let files = |m: &Value| -> Vec<String> {
+            m["attachments"].as_array().unwrap().iter().map(|a| a["filename"].as_str().unwrap().to_owned()).collect()
+        };
+        let bot = state.bot_user();
+        let mut message = payloads::message(1, 10, None, bot, "e4");
+        let edit = |state: &mut State, m: &mut Value, json: Value, uploads: Vec<crate::ReceivedFile>| {
+            apply_edit(state, m, &Payload { json, files: uploads });
+        };
+        edit(&mut state, &mut message, json!({ "attachments": [{ "id": 0 }] }), vec![upload("board.png")]);
+        assert_eq!(files(&message), ["board.png"]);
+        edit(&mut state, &mut message, json!({ "content": "e4, a draw offered", "components": [] }), vec![]);
+        assert_eq!(files(&message), ["board.png"], "no attachments field: the picture stays");
+        let board = message["attachments"][0]["id"].clone();
+        let both = json!({ "attachments": [{ "id": board }, { "id": 0, "filename": "game.pgn" }] });
+        edit(&mut state, &mut message, both, vec![upload("game.pgn")]);
+        assert_eq!(files(&message), ["board.png", "game.pgn"], "the listed one kept, the upload added");
+        edit(&mut state, &mut message, json!({ "attachments": [{ "id": 0 }] }), vec![upload("next.png")]);
+        assert_eq!(files(&message), ["next.png"], "files left out of the list are removed");
+        edit(&mut state, &mut message, json!({ "components": [], "attachments": [] }), vec![]);
+        assert!(files(&message).is_empty(), "an empty list removes every file");
     }
 
     #[test]

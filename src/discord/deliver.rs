@@ -277,6 +277,13 @@ fn follow_ups_used_up(e: &serenity::Error) -> bool {
         if r.error.code == MAX_FOLLOW_UPS_REACHED)
 }
 
+/// The attachments of an edit that brings `files`: they replace the message's; an edit without
+/// files sends none, since Discord reads any `attachments` list, an empty one too, as the files to
+/// keep, and would remove the picture the message shows.
+fn replacing(files: Vec<CreateAttachment>) -> Option<EditAttachments> {
+    (!files.is_empty()).then(|| files.into_iter().fold(EditAttachments::new(), EditAttachments::add))
+}
+
 fn id_of(s: &str) -> Result<u64, DeliveryError> {
     s.parse::<u64>().ok().filter(|&n| n > 0).ok_or_else(|| DeliveryError::Failed(format!("not a Discord id: {s}")))
 }
@@ -302,8 +309,10 @@ impl DiscordFrontEnd {
             // The pressed offer's buttons first, through the press itself; the answer follows.
             match p.answer {
                 Answer::Open => {
-                    let update = CreateInteractionResponseMessage::new().components(rows);
-                    CreateInteractionResponse::UpdateMessage(update).execute(http, (p.id, &p.token)).await?;
+                    // Only the buttons: serenity's builder always adds `attachments: []`, which
+                    // Discord reads as "remove every file" (the offer's picture with them).
+                    let update = serde_json::json!({ "type": 7, "data": { "components": rows } });
+                    http.create_interaction_response(p.id, &p.token, &update, Vec::new()).await?;
                     p.answer = Answer::Acknowledged;
                 }
                 Answer::Acknowledged => {
@@ -336,11 +345,9 @@ impl DiscordFrontEnd {
             Answer::Deferred if !m.ephemeral => {
                 let mut b =
                     EditInteractionResponse::new().content(m.content).components(m.rows).allowed_mentions(m.mentions);
-                let mut attachments = EditAttachments::new();
-                for f in m.files {
-                    attachments = attachments.add(f);
+                if let Some(files) = replacing(m.files) {
+                    b = b.attachments(files);
                 }
-                b = b.attachments(attachments);
                 if let Some(e) = m.embed {
                     b = b.embed(e);
                 }
@@ -420,12 +427,13 @@ impl DiscordFrontEnd {
         let pings = !reply.audience.is_personal() && !reply.notify.is_empty();
         let replaced = previous.filter(|_| pings);
         if let Some(prev) = previous.filter(|_| !pings) {
-            let mut b = EditMessage::new().content(m.content.clone()).components(m.rows.clone());
-            let mut attachments = EditAttachments::new();
-            for f in m.files.clone() {
-                attachments = attachments.add(f);
+            let mut b = EditMessage::new()
+                .content(m.content.clone())
+                .components(m.rows.clone())
+                .allowed_mentions(m.mentions.clone());
+            if let Some(files) = replacing(m.files.clone()) {
+                b = b.attachments(files);
             }
-            b = b.attachments(attachments).allowed_mentions(m.mentions.clone());
             if let Some(e) = m.embed.clone() {
                 b = b.embed(e);
             }

@@ -56,6 +56,30 @@ fn no_channel_call(fake: &FakeDiscord, channel: u64) {
     assert!(calls.is_empty(), "channel calls in the group DM: {calls:#?}");
 }
 
+/// A settled offer's UPDATE_MESSAGE carries its disabled buttons only: no `attachments` list,
+/// which Discord reads as the files to keep (an empty one removes the message's every file, a
+/// board picture with them; the fake keeps files as Discord does, `rest::tests`). The offer keeps
+/// its text and files. (Before: serenity's builder sent `attachments: []` with every update.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_settled_offers_update_carries_only_its_buttons() {
+    scenario(async {
+        let (env, bot, fake, gdm) = started_in_a_group_dm().await;
+        let (_, offer) = command(&fake, gdm, ALICE, "challenge", chess_for_bob()).await;
+        let before = fake.message(message_of(&offer)).expect("the offer");
+        let click = fake.click_button(gdm, BOB, message_of(&offer), &button(&offer, "accept"));
+        let update = fake.wait_for(|s| s.interaction_id == Some(click.id), WAIT).await;
+        assert_eq!(update.kind, SentKind::InteractionResponse { callback_type: 7 }, "{update:?}");
+        let fields: Vec<&String> = update.payload.as_object().expect("an object").keys().collect();
+        assert_eq!(fields, ["components"], "only the buttons: {update:?}");
+        fake.wait_for(|s| s.answers(click.id) && s.kind == SentKind::FollowUp, WAIT).await;
+        let after = fake.message(message_of(&offer)).expect("the offer");
+        assert_eq!((&after["content"], &after["attachments"]), (&before["content"], &before["attachments"]));
+        assert_ne!(after["components"], before["components"], "its buttons disabled");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
 /// A correspondence game in a group DM by slash commands and a button: the offer's Accept button
 /// is disabled through Bob's press (callback type 7), the game starts in a follow-up of it, every
 /// move is answered through its own interaction, Bob's reminder (his DMs cannot be opened) waits
