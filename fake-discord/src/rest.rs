@@ -93,6 +93,7 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
                 status: 0,
                 unexpected: false,
                 limit_scope: None,
+                at: std::time::Instant::now(),
             });
             state.requests.len() - 1
         })

@@ -69,6 +69,8 @@ pub struct RecordedRequest {
     pub unexpected: bool,
     /// The `X-RateLimit-Scope` of a 429 (`user`, `global`): which limit refused it.
     pub limit_scope: Option<String>,
+    /// When the request arrived.
+    pub at: std::time::Instant,
 }
 
 /// A file the bot uploaded, checked to be a PNG image.

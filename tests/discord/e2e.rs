@@ -2858,6 +2858,47 @@ async fn serenitys_own_rate_limiter_loses_nothing() {
     .await;
 }
 
+/// Issue 44: a 429's `Retry-After` is honoured on production's road (no proxy, serenity's own
+/// rate limiter on, the fake as `https://discord.com`). The fake refuses a move's answer once with
+/// a 429 saying to retry after 3 seconds (`Retry-After: 3`, `X-RateLimit-Reset-After: 3.000`,
+/// `retry_after` in the body); serenity waits them out and posts the answer again by itself: it
+/// arrives once, no sooner than 3 seconds after the refusal, and the outbox never saw a failure,
+/// so its own back-off (2, 4, 8 s) never ran. (Behind a proxy, where serenity's limiter is off and
+/// the host meets the 429 without its headers, the same test fails: the outbox retries after its
+/// fixed 2 seconds.)
+#[tokio::test(flavor = "current_thread")]
+async fn a_429s_retry_after_is_waited_out_once_by_serenitys_limiter() {
+    use fake_discord::FaultKind;
+    const RETRY_AFTER: Duration = Duration::from_secs(3);
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        env.as_discord_com = Some(env.fake.serve_as_discord_com().await);
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let route = format!("/channels/{GENERAL}/messages");
+        let refusal = FaultKind::RateLimited { retry_after: RETRY_AFTER.as_secs_f64(), global: false };
+        fake.fail_next("POST", &route, refusal, 1);
+        fake.send_message(GENERAL, ALICE, "e4");
+        let answered = |s: &Sent| s.channel_id == Some(GENERAL) && s.content().is_some_and(|c| c.contains("e4 played"));
+        fake.wait_for(answered, WAIT).await;
+        all_sent(&env, &bot).await;
+        settle(&fake, Duration::from_millis(300)).await;
+        let path = format!("/api/v10{route}");
+        let posts: Vec<_> = fake.requests().into_iter().filter(|r| r.method == "POST" && r.path == path).collect();
+        let refused = posts.iter().position(|r| r.status == 429).expect("the 429 was met");
+        let retry = posts.get(refused + 1).expect("tried again");
+        assert_eq!(retry.status, 200, "{posts:?}");
+        let waited = retry.at.duration_since(posts[refused].at);
+        assert!(waited >= RETRY_AFTER, "tried again after {waited:?}, before the {RETRY_AFTER:?} Discord asked");
+        assert_eq!(posts_with(&fake, GENERAL, "e4 played"), 1, "posted once");
+        let failed = env.query(&bot, "SELECT count(*) FROM outbox WHERE attempts > 1 OR error IS NOT NULL");
+        assert_eq!(failed, 0, "serenity waited by itself; the outbox never had to");
+        env.finish(bot, &[(429, route.as_str())]).await;
+    })
+    .await;
+}
+
 /// `/ladder join`'s variant suggests the community's ladders as the member types (shown name,
 /// variant as value), those starting with the text first; variants without a ladder are not
 /// offered; the chosen value joins the ladder. (Before: `variant` was plain text with no
