@@ -286,6 +286,72 @@ async fn the_last_row_sent_and_the_next_look_are_one_unit() {
     assert!(!bot.outbox_is_pending(ids[0]) && !bot.outbox_is_pending(ids[1]), "both recorded as sent");
 }
 
+/// A move's unit of work may begin its chat's drain (the host holding the chat's turn): it takes
+/// the chat's lease and hands over the chat's first waiting rows, the same rows, read the same, as
+/// a drain's first unit would read back; the rows of the chat waiting before its own come first;
+/// and nothing is handed over while another process holds the lease.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_units_rows_handed_to_its_drain_are_the_rows_a_drain_would_read() {
+    use capabot::bot::outbox::{DrainTake, chat_key};
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let bot = host.bot().clone();
+    let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+    let take = |owner: &str| DrainTake { platform: "chatnet".into(), key: key.clone(), owner: owner.into(), limit: 16 };
+    let as_read = |rows: &[capabot::bot::outbox::Outgoing]| -> Vec<(i64, Reply, u32, i64)> {
+        rows.iter().map(|r| (r.id, r.reply.clone(), r.attempts, r.not_before)).collect()
+    };
+
+    let (response, handed) = bot.handle_and_take(&say("chatnet", "alice", "!help"), Some(&take("this process")));
+    let handed = handed.expect("the chat was free: leased, its rows handed over");
+    let n = response.replies.len();
+    assert!(n > 0 && handed.len() == n, "{handed:?}");
+    assert!(!bot.outbox_lease("chatnet", &key, "another process"), "the unit took the lease");
+    let read = bot.outbox_take("chatnet", &key, "this process", 16).expect("this process holds the lease");
+    assert_eq!(as_read(&handed), as_read(&read), "handed over as a drain reads them back");
+
+    // Rows of the chat waiting before the unit's own come first.
+    let (_, handed) = bot.handle_and_take(&say("chatnet", "bob", "!help"), Some(&take("this process")));
+    let handed = handed.expect("leased");
+    assert_eq!(handed.len(), 2 * n, "the earlier help, then this one: {handed:?}");
+    assert_eq!(as_read(&handed[..n]), as_read(&read), "the earlier rows first, as they were");
+    let read = bot.outbox_take("chatnet", &key, "this process", 16).expect("leased");
+    assert_eq!(as_read(&handed), as_read(&read));
+
+    // Another process's lease: nothing handed over, and the rows wait for their drain.
+    bot.outbox_release("chatnet", &key, "this process");
+    assert!(bot.outbox_lease("chatnet", &key, "another process"));
+    let (response, handed) = bot.handle_and_take(&say("chatnet", "carol", "!help"), Some(&take("this process")));
+    assert!(response.queued && handed.is_none(), "{handed:?}");
+    assert_eq!(bot.outbox_take("chatnet", &key, "another process", 16).map(|r| r.len()), Some(3 * n));
+}
+
+/// Many inputs at once in one chat, each of whose drains may have begun in its own unit of work:
+/// every reply is delivered once, in the chat's order, and none is left waiting.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn inputs_at_once_in_one_chat_have_each_reply_delivered_once_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let seen = Recorder::new("chatnet", true, &[]);
+    host.register(seen.clone());
+    let inputs: Vec<_> = (0..24)
+        .map(|i| {
+            let host = host.clone();
+            tokio::spawn(async move { host.handle(say("chatnet", &format!("p{i}"), "!help")).await })
+        })
+        .collect();
+    for i in inputs {
+        i.await.unwrap().unwrap();
+    }
+    let ids: Vec<i64> = seen.seen.lock().unwrap().iter().map(|r| r.outbox_id.expect("from the outbox")).collect();
+    assert!(!ids.is_empty());
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "each row once, in order: {ids:?}");
+    let bot = host.bot().clone();
+    assert!(ids.iter().all(|id| !bot.outbox_is_pending(*id)), "all recorded as sent");
+    let key = capabot::bot::outbox::chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+    assert_eq!(bot.outbox_take("chatnet", &key, "a later look", 16).map(|r| r.len()), Some(0), "nothing waits");
+}
+
 /// A process does only what it can deliver: its scheduler handles the games of the platforms it
 /// has front ends for, and leaves another platform's loss on time to a process that serves it
 /// (which then announces it there), instead of writing an announcement nobody here can deliver.
