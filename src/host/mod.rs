@@ -190,19 +190,6 @@ struct DrainStart<'a> {
     leased: std::time::Instant,
 }
 
-/// A row not tried yet whose picture is a still (a board, a card), drawn; any other row as it is
-/// (a drawing that panics is left for the drain's own, which reports it).
-fn drawn_still(row: Outgoing) -> Outgoing {
-    let still = row.reply.drawing.as_ref().is_some_and(|d| d.format() == crate::bot::PictureFormat::Png);
-    if row.attempts > 0 || !still || !row.reply.needs_drawing() {
-        return row;
-    }
-    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| row.reply.clone().drawn())) {
-        Ok(reply) => Outgoing { reply, ..row },
-        Err(_) => row,
-    }
-}
-
 /// What became of one outbox row in a drain ([`Host::deliver_row`]).
 enum RowOutcome {
     /// Delivered: its id, the reply as delivered and the receipt, to record as sent.
@@ -549,25 +536,10 @@ impl Host {
         };
         let Some(turn) = turn else { return (self.in_core(input).await, None) };
         let take = DrainTake { platform, key, owner: self.owner.clone(), limit: DRAIN_BATCH };
-        let (bot, t, draw_lane) = (self.bot.clone(), take.clone(), self.draw_lane.clone());
+        let (bot, t) = (self.bot.clone(), take.clone());
         let leased = std::time::Instant::now();
         self.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let done = async {
-            let core = self.core_pool.clone().acquire_owned().await.ok()?;
-            let work = tokio::task::spawn_blocking(move || {
-                let (response, rows) = bot.handle_and_take(&input, Some(&t));
-                drop(core);
-                // The answer's still pictures drawn on this trip (outside the unit, committed
-                // already) when the drawing lane has room, instead of on a trip of their own.
-                let rows = match draw_lane.try_acquire() {
-                    Ok(_drawing) => rows.map(|rows| rows.into_iter().map(drawn_still).collect()),
-                    Err(_) => rows,
-                };
-                (response, rows)
-            });
-            work.await.map_err(|e| tracing::error!("blocking work failed: {e}")).ok()
-        };
-        let done = done.await.unwrap_or_default();
+        let done = self.blocking(move || bot.handle_and_take(&input, Some(&t))).await.unwrap_or_default();
         self.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         let (response, rows) = done;
         (response, rows.map(|rows| DrainStart { _turn: turn, take, rows, leased }))
