@@ -282,21 +282,9 @@ impl Bot {
     /// message with an error id. An event whose platform id was handled before gets no answer and
     /// changes nothing.
     pub fn handle(&self, inp: &Input) -> Response {
-        self.handle_and_take(inp, None).0
-    }
-
-    /// [`Bot::handle`], and with `take` the start of that chat's drain in the same unit of work:
-    /// its delivery lease taken and its first waiting rows returned (see
-    /// [`Bot::outbox_take`], which does the same in a unit of its own); `None` when the input wrote
-    /// no row for the chat, another process delivers it, or nothing was saved.
-    pub fn handle_and_take(
-        &self,
-        inp: &Input,
-        take: Option<&outbox::DrainTake>,
-    ) -> (Response, Option<Vec<outbox::Outgoing>>) {
-        match self.try_unit_taking("input", || self.handle_in_unit(inp), take) {
-            Ok(done) => done,
-            Err(_) => (self.not_saved(inp), None),
+        match self.try_unit("input", || self.handle_in_unit(inp)) {
+            Ok(r) => r,
+            Err(_) => self.not_saved(inp),
         }
     }
 

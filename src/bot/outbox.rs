@@ -25,20 +25,6 @@ pub struct Outgoing {
     pub not_before: i64,
 }
 
-/// A chat whose drain starts as soon as a unit of work writing its rows commits
-/// ([`Bot::handle_and_take`]): the host holds the chat's turn, so nothing of this process delivers the
-/// chat between the unit and the drain.
-#[derive(Clone, Debug)]
-pub struct DrainTake {
-    pub platform: String,
-    /// The chat's outbox key ([`chat_key`]).
-    pub key: String,
-    /// The process instance taking the chat's delivery lease.
-    pub owner: String,
-    /// Rows handed over at most.
-    pub limit: usize,
-}
-
 /// How long a reply for a chat reached only through interactions waits before its drainer looks
 /// again (an interaction there makes it due at once).
 const HOLD_SECS: i64 = 7 * 24 * 3600;
@@ -109,20 +95,6 @@ fn encode(reply: &Reply) -> Result<String, BotError> {
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
 }
 
-/// A reply as its outbox row `id` reads back ([`decode`]): the picture kept beside the JSON in the
-/// field it came from, a described picture's bytes not kept.
-fn as_stored(reply: &Reply, id: i64) -> Reply {
-    let beside = picture_beside(reply).map(<[u8]>::to_vec);
-    let animated = beside.is_some() && reply.animation.is_some();
-    let mut stored = Reply { png: None, animation: None, outbox_id: Some(id), ..reply.clone() };
-    if animated {
-        stored.animation = beside;
-    } else {
-        stored.png = beside;
-    }
-    stored
-}
-
 fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
     let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?; // i18n: operator
     let mut reply = stored.reply;
@@ -153,43 +125,18 @@ impl Bot {
         what: &'static str,
         work: impl Fn() -> Response,
     ) -> Result<Response, crate::store::StoreError> {
-        self.try_unit_taking(what, work, None).map(|(response, _)| response)
-    }
-
-    /// [`Bot::try_unit`], and with `take` the start of that chat's drain in the same unit of work
-    /// (what [`Bot::outbox_take`] does in a unit of its own): when the unit wrote rows for the chat,
-    /// `take.owner`'s lease on it is taken and the chat's first waiting rows come back with the
-    /// response (`None`: no row for the chat, or another process delivers it). The rows just written
-    /// are handed over as they were made, not read back, when nothing of the chat waited before them.
-    pub(in crate::bot) fn try_unit_taking(
-        &self,
-        what: &'static str,
-        work: impl Fn() -> Response,
-        take: Option<&DrainTake>,
-    ) -> Result<(Response, Option<Vec<Outgoing>>), crate::store::StoreError> {
         let now = self.clock.now();
         let done = self.store.unit(|| {
             let mut response = work();
             let conn = self.store.conn()?;
-            // The rows written for `take`'s chat: their ids and replies' places.
-            let mut ours: Vec<(i64, usize)> = Vec::new();
-            for (i, r) in response.replies.iter_mut().enumerate() {
+            for r in &mut response.replies {
                 r.keep_private();
                 let encoded = encode(r).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
-                let (platform, key) = (r.target.platform(), chat_key(&r.target));
-                let id = outbox::push(&conn, platform, &key, &encoded, picture_beside(r), now)?;
-                if take.is_some_and(|t| t.platform == platform && t.key == key) {
-                    ours.push((id, i));
-                }
+                outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encoded, picture_beside(r), now)?;
             }
-            drop(conn);
-            let handed = match take {
-                Some(t) if !ours.is_empty() => self.take_in_unit(t, &ours, &response.replies, now)?,
-                _ => None,
-            };
-            Ok((response, handed))
+            Ok(response)
         });
-        let (mut response, handed) = match done {
+        let mut response = match done {
             Ok(r) => r,
             Err(e) => {
                 tracing::error!(unit = what, "unit of work not saved: {e}");
@@ -205,38 +152,7 @@ impl Bot {
             eprintln!("failpoint {v}: aborting");
             std::process::abort();
         }
-        Ok((response, handed))
-    }
-
-    /// Inside a unit that wrote the rows `ours` (ids, and places in `replies`) for `take`'s chat:
-    /// takes the chat's lease, and returns its first waiting rows — the replies themselves, as they
-    /// read back, when the first of them is the chat's oldest waiting row, else the rows read.
-    fn take_in_unit(
-        &self,
-        take: &DrainTake,
-        ours: &[(i64, usize)],
-        replies: &[Reply],
-        now: i64,
-    ) -> crate::store::Result<Option<Vec<Outgoing>>> {
-        let conn = self.store.conn()?;
-        if !outbox::lease_chat(&conn, &take.platform, &take.key, &take.owner)? {
-            return Ok(None);
-        }
-        let oldest = outbox::oldest_pending(&conn, &take.platform, &take.key)?;
-        drop(conn);
-        if oldest != ours.first().map(|(id, _)| *id) || ours.len() > take.limit {
-            return self.pending_rows(&take.platform, &take.key, take.limit).map(Some);
-        }
-        let rows = ours
-            .iter()
-            .map(|&(id, i)| Outgoing {
-                id,
-                reply: as_stored(&replies[i], id),
-                attempts: 0,
-                not_before: now + outbox::WRITER_GRACE_SECS,
-            })
-            .collect();
-        Ok(Some(rows))
+        Ok(response)
     }
 
     /// The rows of one chat waiting to be delivered, oldest first (at most `limit`). A row that

@@ -29,7 +29,7 @@ pub mod limits;
 pub mod metrics;
 pub mod turns;
 
-use crate::bot::outbox::{self as core_outbox, DrainTake, Failure, Outgoing};
+use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};
 use async_trait::async_trait;
 use std::collections::HashMap;
@@ -178,16 +178,6 @@ pub trait FrontEnd: Send + Sync {
     }
     /// Shows one reply (edits the message named by its slot where the platform can).
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError>;
-}
-
-/// A chat's drain begun in the unit of work of the input that wrote its rows: the chat's turn,
-/// held since before that unit, and the rows it handed over with the chat's lease.
-struct DrainStart<'a> {
-    _turn: turns::ChatTurn<'a>,
-    take: DrainTake,
-    rows: Vec<Outgoing>,
-    /// When the lease was taken at the latest (before the unit began).
-    leased: std::time::Instant,
 }
 
 /// What became of one outbox row in a drain ([`Host::deliver_row`]).
@@ -478,8 +468,8 @@ impl Host {
             .tracker
             .track_future(async move {
                 let origin = input.event_id.clone();
-                let (response, start) = me.in_core_taking(input).await;
-                me.settle_now(response, origin, start).await
+                let response = me.in_core(input).await;
+                me.settle(response, origin).await
             })
             .await;
         metrics::input_handled(&platform, started.elapsed());
@@ -521,28 +511,6 @@ impl Host {
         let response = self.blocking(move || bot.handle(&input)).await.unwrap_or_default();
         self.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         response
-    }
-
-    /// [`Host::in_core`] for an input whose own chat no drain of this process runs or waits for
-    /// now: its turn is taken before the unit of work, and the unit takes the chat's lease and
-    /// hands back its first rows ([`Bot::handle_and_take`]), so the drain of the answer starts
-    /// without a unit of its own. Otherwise the input goes as [`Host::in_core`] has it.
-    async fn in_core_taking(&self, input: Input) -> (Response, Option<DrainStart<'_>>) {
-        let platform = input.scope.platform.clone();
-        let key = core_outbox::chat_key(&Target::Chat(input.scope.clone()));
-        let turn = match self.front_end(&platform) {
-            Some(_) => self.turns.try_take(&platform, &key),
-            None => None,
-        };
-        let Some(turn) = turn else { return (self.in_core(input).await, None) };
-        let take = DrainTake { platform, key, owner: self.owner.clone(), limit: DRAIN_BATCH };
-        let (bot, t) = (self.bot.clone(), take.clone());
-        let leased = std::time::Instant::now();
-        self.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        let done = self.blocking(move || bot.handle_and_take(&input, Some(&t))).await.unwrap_or_default();
-        self.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-        let (response, rows) = done;
-        (response, rows.map(|rows| DrainStart { _turn: turn, take, rows, leased }))
     }
 
     /// Whether the limits turn `input` away: `Some(Some(refusal))` answers it with that refusal
@@ -642,16 +610,10 @@ impl Host {
     fn settle(self: &Arc<Self>, response: Response, origin: Option<String>) -> Settling {
         // Boxed with `Send` spelled out: settling may lead to settling again (failure notices).
         let me = self.clone();
-        Box::pin(async move { me.settle_now(response, origin, None).await })
+        Box::pin(async move { me.settle_now(response, origin).await })
     }
 
-    /// [`Host::settle`], the drain of one chat begun already when `start` is given.
-    async fn settle_now(
-        self: &Arc<Self>,
-        mut response: Response,
-        origin: Option<String>,
-        start: Option<DrainStart<'_>>,
-    ) -> Delivery {
+    async fn settle_now(self: &Arc<Self>, mut response: Response, origin: Option<String>) -> Delivery {
         metrics::moves_announced(&response.replies);
         // Committed already: followers may read the change now, before the platform shows it.
         self.changes.tell_response(&response);
@@ -660,8 +622,7 @@ impl Host {
             let mut chats: Vec<(String, String)> = Vec::new();
             for r in &response.replies {
                 let chat = (r.target.platform().to_string(), core_outbox::chat_key(&r.target));
-                let begun = start.as_ref().is_some_and(|s| s.take.platform == chat.0 && s.take.key == chat.1);
-                if !begun && !chats.contains(&chat) {
+                if !chats.contains(&chat) {
                     chats.push(chat);
                 }
             }
@@ -674,11 +635,6 @@ impl Host {
                     self.tracker.spawn(async move { me.drain_chat(&platform, &key).await })
                 })
                 .collect();
-            if let Some(s) = start
-                && !self.drain_from(&s.take.platform, &s.take.key, s.rows, s.leased).await
-            {
-                delivery = Delivery::Delayed;
-            }
             for drain in drains {
                 if !drain.await.unwrap_or(false) {
                     delivery = Delivery::Delayed;
@@ -729,26 +685,14 @@ impl Host {
         let _turn = self.turns.take(platform, key).await;
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
         // of work, renewed before a row once half of it has gone by, and given up with the last
-        // look at the chat (two short units for a drain of one row).
+        // look at the chat (three short units for a drain of one row).
         let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-        let renewed = std::time::Instant::now();
-        let Some(Some(rows)) = self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await else {
+        let mut renewed = std::time::Instant::now();
+        let Some(Some(mut rows)) = self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await else {
             // Another process delivers this chat; the drainer looks again later.
             tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
             return false;
         };
-        self.drain_from(platform, key, rows, renewed).await
-    }
-
-    /// The rest of a drain (see [`Host::drain_chat`]) whose caller holds the chat's turn, and its
-    /// lease since `renewed` at the latest: `rows` first, then whatever the chat has next.
-    async fn drain_from(
-        self: &Arc<Self>,
-        platform: &str,
-        key: &str,
-        mut rows: Vec<Outgoing>,
-        mut renewed: std::time::Instant,
-    ) -> bool {
         'drain: loop {
             if rows.is_empty() {
                 // Released by the look that found nothing.

@@ -37,19 +37,6 @@ impl ChatTurns {
         ChatTurn { turns: self, chat, turn, guard: Some(guard) }
     }
 
-    /// The turn of `key` on `platform` when no drain of that chat runs or waits now; never waits.
-    pub fn try_take(&self, platform: &str, key: &str) -> Option<ChatTurn<'_>> {
-        let chat = (platform.to_string(), key.to_string());
-        let mut chats = self.lock();
-        if chats.contains_key(&chat) {
-            return None;
-        }
-        let turn = Turn::default();
-        let guard = turn.clone().try_lock_owned().ok()?;
-        chats.insert(chat.clone(), turn.clone());
-        Some(ChatTurn { turns: self, chat, turn, guard: Some(guard) })
-    }
-
     /// Whether a drain of `key` on `platform` runs or waits now (it will find the chat's rows).
     pub fn is_busy(&self, platform: &str, key: &str) -> bool {
         self.lock().contains_key(&(platform.to_string(), key.to_string()))
@@ -92,28 +79,6 @@ mod tests {
         assert!(turns.take("matrix", "c:7").now_or_never().is_some(), "the same key on another platform");
         drop(held);
         assert_eq!(turns.busy_chats(), 0, "no entry outlives its turns");
-    }
-
-    #[tokio::test]
-    async fn a_turn_is_had_without_waiting_only_when_nobody_holds_or_waits_for_it() {
-        let turns = Arc::new(ChatTurns::default());
-        let first = turns.try_take("discord", "c:1").expect("a free turn");
-        assert!(turns.try_take("discord", "c:1").is_none(), "held");
-        assert!(turns.try_take("discord", "c:2").is_some(), "another chat's is free");
-        let waiter = {
-            let turns = turns.clone();
-            tokio::spawn(async move {
-                let _turn = turns.take("discord", "c:1").await;
-            })
-        };
-        for _ in 0..20 {
-            tokio::task::yield_now().await;
-        }
-        drop(first);
-        assert!(turns.try_take("discord", "c:1").is_none(), "the waiter asked first: it goes first");
-        waiter.await.unwrap();
-        assert_eq!(turns.busy_chats(), 0);
-        assert!(turns.try_take("discord", "c:1").is_some(), "free again");
     }
 
     #[tokio::test]

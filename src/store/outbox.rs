@@ -69,13 +69,6 @@ pub fn pending_in(conn: &Connection, platform: &str, chat_key: &str, limit: usiz
     Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
-/// The id of the chat's oldest row still to be delivered.
-pub fn oldest_pending(conn: &Connection, platform: &str, chat_key: &str) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached("SELECT min(id) FROM outbox WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending'")?
-        .query_row(params![platform, chat_key], |r| r.get(0))?)
-}
-
 /// Chats of these platforms whose oldest pending row is due at `now`, with that row's id (oldest
 /// first).
 pub fn due_chats(conn: &Connection, platforms: &[&str], now: i64) -> Result<Vec<(String, String)>> {
