@@ -992,11 +992,11 @@ impl State {
         options: Value,
     ) -> Interaction {
         let guild = self.guild_of(channel);
-        let mut registered = self.commands.get(&None).cloned().unwrap_or_default();
-        if guild.is_some() {
-            registered.extend(self.commands.get(&guild).cloned().unwrap_or_default());
-        }
-        let command = registered.into_iter().find(|command| command["name"] == name);
+        // The global commands, then the guild's; only the one found is copied (the whole list,
+        // every command with its options and translations, was copied for every interaction).
+        let global = self.commands.get(&None).into_iter().flatten();
+        let in_guild = guild.and_then(|_| self.commands.get(&guild)).into_iter().flatten();
+        let command = global.chain(in_guild).find(|command| command["name"] == name).cloned();
         let command = command.unwrap_or_else(|| panic!("fake Discord: the bot has not registered /{name}"));
         // Discord offers a command only in the contexts it names (0 servers, 1 the bot's DMs, 2
         // group DMs and DMs among people), and in a group DM only to those who installed the app

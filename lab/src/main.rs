@@ -97,8 +97,8 @@ enum Command {
         #[arg(long, default_value = "capatomic")]
         variant: String,
         /// Leave out board pictures.
-        #[arg(long)]
-        no_pictures: bool,
+        #[arg(long = "no-pictures")]
+        plain: bool,
         /// Rounds; the medians are reported.
         #[arg(long, default_value_t = 3)]
         runs: usize,
@@ -111,6 +111,10 @@ enum Command {
         /// instead of each game moving as soon as it is answered; latency counts from when a move was due.
         #[arg(long)]
         rate: Option<f64>,
+        /// Run the fake Discord and the players on a runtime of their own (one thread), so that each
+        /// round's processor time by thread shows the bot's own apart from theirs.
+        #[arg(long = "fake-apart")]
+        apart: bool,
     },
     /// Load run over several processes: `capabot discord` processes sharing the fake Discord's six
     /// shards on one database (1 on SQLite; 1, 2 and 3 on PostgreSQL), N games by /move
@@ -492,17 +496,22 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
             let v = tools::variant(&variant)?;
-            let pictures = !no_pictures;
-            let opts =
-                bench::bot::BenchOptions { games, threads, plies, variant: v, pictures, seed, core_threads: None };
+            let opts = bench::bot::BenchOptions {
+                pictures: !no_pictures,
+                ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
+            };
             let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
         #[cfg(feature = "discord")]
-        Command::BenchDiscord { games, threads, plies, variant, no_pictures, runs, seed, core_threads, rate } => {
+        Command::BenchDiscord { games, threads, plies, variant, plain, runs, seed, core_threads, rate, apart } => {
             let v = tools::variant(&variant)?;
-            let pictures = !no_pictures;
-            let opts = bench::bot::BenchOptions { games, threads, plies, variant: v, pictures, seed, core_threads };
+            let opts = bench::bot::BenchOptions {
+                pictures: !plain,
+                core_threads,
+                fake_apart: apart,
+                ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
+            };
             outln!("{}", bench::discord::run_rounds(&opts, runs, rate)?);
         }
         #[cfg(not(feature = "discord"))]
@@ -573,13 +582,8 @@ fn run(cli: Cli) -> Result<(), String> {
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
-                games,
-                threads,
-                plies,
-                variant: v,
                 pictures: !no_pictures,
-                seed,
-                core_threads: None,
+                ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let limits = (!no_limits).then(capabot::host::limits::LimitConfig::default);
             let flood = bench::discord::Flood {

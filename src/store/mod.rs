@@ -193,8 +193,14 @@ fn store_connection(path: &Path) -> Result<rusqlite::Connection> {
     // The savepoints' journals (one a scheduled item, one a command) in memory, not in a
     // temporary file once past 64 KiB.
     conn.pragma_update(None, "temp_store", "MEMORY")?;
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     Ok(conn)
 }
+
+/// Prepared statements kept per connection (rusqlite keeps 16 by default): a move's unit of work
+/// alone runs more distinct statements than that, and with 16 the least recent were evicted and
+/// parsed again on every move.
+const STATEMENT_CACHE: usize = 256;
 
 /// Copies SQLite's write-ahead log into the database file on a thread of its own, a passive
 /// checkpoint every [`CHECKPOINT_EVERY`]. By default SQLite checkpoints inside the commit that

@@ -28,12 +28,15 @@ pub struct BenchOptions {
     pub seed: u64,
     /// The host's [`HostConfig::core_threads`] (its default when `None`).
     pub core_threads: Option<usize>,
+    /// `bench-discord`: the fake Discord and the players on a runtime of their own (one thread,
+    /// `fake-discord`) instead of the bot's, so that the bot's own processor time shows apart.
+    pub fake_apart: bool,
 }
 
 impl BenchOptions {
     /// Games with pictures and the host's default core threads.
     pub fn with_pictures(games: usize, threads: usize, plies: usize, variant: &'static Variant, seed: u64) -> Self {
-        BenchOptions { games, threads, plies, variant, pictures: true, seed, core_threads: None }
+        BenchOptions { games, threads, plies, variant, pictures: true, seed, core_threads: None, fake_apart: false }
     }
 
     /// The host's settings for a load run: no scheduler ticks, one AI thread.
@@ -523,6 +526,7 @@ mod tests {
             pictures: false,
             seed: 1,
             core_threads: None,
+            fake_apart: false,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
@@ -544,6 +548,7 @@ mod tests {
             pictures: true,
             seed: 2,
             core_threads: None,
+            fake_apart: false,
         };
         let out = unit_rounds(&opts, 1).unwrap();
         assert_eq!(out.matches("4 accepted moves").count(), 4, "{out}");

@@ -396,9 +396,22 @@ pub fn run_discord_flood(
 ) -> Result<(BenchReport, FloodAnswers), String> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(opts.threads.max(1))
+        .thread_name("capabot")
         .enable_all()
         .build()
         .map_err(|e| format!("runtime: {e}"))?;
+    // With `fake_apart`, the fake Discord and the players run on a runtime of their own.
+    let fake_rt = opts
+        .fake_apart
+        .then(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("fake-discord")
+                .enable_all()
+                .build()
+                .map_err(|e| format!("runtime: {e}"))
+        })
+        .transpose()?;
     rt.block_on(async {
         let store = Store::open(db).map_err(|e| e.to_string())?;
         let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
@@ -407,7 +420,10 @@ pub fn run_discord_flood(
             let (bot, opts) = (bot.clone(), opts.clone());
             tokio::task::spawn_blocking(move || set_up(&bot, &opts, 1)).await.map_err(|e| e.to_string())??
         };
-        let fake = FakeDiscord::start(world(opts.games, 1)).await;
+        let fake = match &fake_rt {
+            Some(apart) => apart.spawn(FakeDiscord::start(world(opts.games, 1))).await.map_err(|e| e.to_string())?,
+            None => FakeDiscord::start(world(opts.games, 1)).await,
+        };
         let queued = bot.clone();
         let host = Host::new(bot, HostConfig { limits: flood.limits.clone(), ..opts.host_config() });
         let discord = DiscordOptions {
@@ -429,7 +445,11 @@ pub fn run_discord_flood(
         // them, in the chat's order. Timed moves start once they are out.
         set_up_delivered(&queued).await?;
 
-        let mut players = Players::start(&fake, starts, opts, rate);
+        let cpu = super::threads::ThreadCpu::start();
+        let mut players = {
+            let _apart = fake_rt.as_ref().map(|apart| apart.handle().enter());
+            Players::start(&fake, starts, opts, rate)
+        };
         let t0 = players.t0;
         let flooding = (flood.commands > 0).then(|| {
             let (fake, commands, at) = (fake.clone(), flood.commands, t0 + flood.after);
@@ -443,6 +463,10 @@ pub fn run_discord_flood(
         let hanging =
             (!flood.hang.is_zero()).then(|| tokio::spawn(hang_flood_chat(fake.clone(), t0 + flood.after, flood.hang)));
         let report = players.results().await?;
+        eprintln!(
+            "processor time while the moves were played: {}",
+            super::threads::describe(&cpu.stop(), report.accepted)
+        );
         let flood_ids: Vec<u64> = match flooding {
             Some(f) => f.await.map_err(|e| format!("the flood task failed: {e}"))?,
             None => Vec::new(),
@@ -656,6 +680,7 @@ mod tests {
             pictures: true,
             seed: 3,
             core_threads: None,
+            fake_apart: true,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_discord(&dir.path().join("d.db"), &opts, None).unwrap();
@@ -678,6 +703,7 @@ mod tests {
             pictures: false,
             seed: 5,
             core_threads: None,
+            fake_apart: false,
         };
         let limits = LimitConfig::default();
         let flood = Flood { commands: 40, after: Duration::ZERO, limits: Some(limits.clone()), hang: Duration::ZERO };

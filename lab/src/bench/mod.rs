@@ -18,6 +18,8 @@ pub mod render;
 pub mod scale;
 #[cfg(feature = "postgres")]
 pub mod shards;
+#[cfg(feature = "discord")]
+pub mod threads;
 #[cfg(feature = "web")]
 pub mod web;
 
