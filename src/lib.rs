@@ -2,12 +2,13 @@
 //! Capablanca Random and Relocation Chess, Stone's Chess, atomic chess, chess and Capablanca chess.
 //!
 //! Layers, each depending only on those before it: [`rules`]; then [`notation`], [`ai`] and
-//! [`render`] and the message catalogues [`i18n`]; then the bot core [`bot`] and its storage [`store`]; then the [`host`] and the
+//! [`render`] (these four are the engine, the crate `capabot-engine`, re-exported here) and the
+//! message catalogues [`i18n`]; then the bot core [`bot`] and its storage [`store`]; then the [`host`] and the
 //! front ends ([`console`], and behind the cargo features `discord` and `matrix` their modules)
 //! with their [`config`], and the work behind the command-line [`tools`]; then `main`, which
 //! parses the command line and prints.
 
-pub mod ai;
+pub use capabot_engine::{ai, notation, render, rules};
 pub mod bot;
 pub mod community;
 pub mod config;
@@ -18,9 +19,6 @@ pub mod host;
 pub mod i18n;
 #[cfg(feature = "matrix")]
 pub mod matrix;
-pub mod notation;
-pub mod render;
-pub mod rules;
 pub mod store;
 pub mod tools;
 #[cfg(feature = "web")]

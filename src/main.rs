@@ -1,38 +1,19 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
 use capabot::ai;
-use capabot::bot::{Bot, CapabotAi, FirstLegalMove, MoveOracle, NoAi, SystemClock};
+use capabot::bot::{Bot, NoAi, SystemClock};
 use capabot::config::Config;
-use capabot::console::{self, ConsoleOptions, ConsoleOutput};
-use capabot::host::{self, Host};
+use capabot::console::ConsoleOptions;
 use capabot::notation::fen;
+use capabot::outln;
 use capabot::render::{self, RenderOptions};
 use capabot::rules::{Move, Position, VARIANTS, setups};
-use capabot::tools;
+use capabot::tools::{self, serve};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
-
-/// `println!` for the sub-commands' results: a reader that stops early (`capabot perft ... | head`) ends
-/// the program quietly instead of a panic over the closed pipe.
-macro_rules! outln {
-    () => { emit(format_args!("\n")) };
-    ($($arg:tt)*) => { emit(format_args!("{}\n", format_args!($($arg)*))) };
-}
-
-fn emit(text: std::fmt::Arguments) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_fmt(text).and_then(|_| out.flush()) {
-        if e.kind() != std::io::ErrorKind::BrokenPipe {
-            eprintln!("error: cannot write the output: {e}");
-            std::process::exit(1);
-        }
-        std::process::exit(0);
-    }
-}
 
 #[derive(Parser)]
 #[command(name = "capabot", version, about = "A chat bot for chess variants, with its own rules engine")]
@@ -230,46 +211,6 @@ impl PositionArgs {
     }
 }
 
-/// The AI behind capabot's own side.
-fn oracle() -> Arc<dyn MoveOracle> {
-    match std::env::var("CAPABOT_AI").as_deref() {
-        Ok("first-legal") => Arc::new(FirstLegalMove),
-        Ok("none") => Arc::new(NoAi),
-        _ => Arc::new(CapabotAi),
-    }
-}
-
-/// Opens the database and starts the host on a tokio runtime.
-fn start_host(cfg: &Config) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
-    start_host_with(cfg, cfg.host_config())
-}
-
-/// A host for the chat platforms (with rate limits).
-#[cfg(any(feature = "discord", feature = "matrix"))]
-fn start_chat_host(cfg: &Config, discord: bool, matrix: bool) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
-    start_host_with(cfg, cfg.chat_host_config(discord, matrix))
-}
-
-fn start_host_with(
-    cfg: &Config,
-    host_config: capabot::host::HostConfig,
-) -> Result<(Arc<Host>, tokio::runtime::Runtime), String> {
-    let store = cfg.open_store()?;
-    let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), oracle(), cfg.bot_config()));
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let host = Host::new(bot, host_config);
-    Ok((host, rt))
-}
-
-/// Whether any of these environment variables is set and not empty.
-#[cfg(any(feature = "discord", feature = "matrix"))]
-fn has_env(names: &[&str]) -> bool {
-    names.iter().any(|n| std::env::var(n).is_ok_and(|v| !v.trim().is_empty()))
-}
-
 // Which Discord shards this process runs (override `[discord] shards` and `shard_total`). A plain
 // comment: a doc comment here would become the `about` of every sub-command that flattens these.
 #[cfg(any(feature = "discord", feature = "matrix"))]
@@ -296,112 +237,6 @@ impl ShardArgs {
         // The message names the options' config keys; the flags set the same values.
         cfg.discord.shard_range().map(|_| ())
     }
-}
-
-/// `capabot run`: the front ends with credentials in the environment.
-#[cfg(any(feature = "discord", feature = "matrix"))]
-fn run_with_credentials(cfg: Config) -> Result<(), String> {
-    let discord = cfg!(feature = "discord") && has_env(&["DISCORD_TOKEN", "DISCORD_TOKEN_FILE"]);
-    let matrix = cfg!(feature = "matrix") && has_env(&["MATRIX_HOMESERVER", "MATRIX_USER"]);
-    if !discord && !matrix {
-        return Err("no chat front end has credentials: set DISCORD_TOKEN (or DISCORD_TOKEN_FILE) for Discord, \
-                    MATRIX_HOMESERVER, MATRIX_USER and MATRIX_PASSWORD (or MATRIX_ACCESS_TOKEN) for Matrix"
-            .into());
-    }
-    run_front_ends(cfg, discord, matrix)
-}
-
-/// Runs the chosen front ends on one host, one scheduler and one database until SIGINT/SIGTERM;
-/// the first front end that ends with an error stops the others. Credentials are read (and a
-/// missing one reported) before anything starts.
-#[cfg(any(feature = "discord", feature = "matrix"))]
-#[allow(unused_variables)]
-fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), String> {
-    use tokio_util::sync::CancellationToken;
-    #[cfg(feature = "discord")]
-    let token = if discord { Some(capabot::discord::Token::from_env()?) } else { None };
-    #[cfg(feature = "matrix")]
-    let creds = if matrix { Some(capabot::matrix::Credentials::from_env().map_err(|e| e.to_string())?) } else { None };
-    #[cfg(not(feature = "web"))]
-    if cfg.web.listen.is_some() {
-        return Err("web.listen is set, but this build has no web pages (cargo feature web)".into());
-    }
-    #[cfg(not(feature = "metrics-http"))]
-    if cfg.host.metrics.is_some() {
-        return Err("host.metrics is set, but this build has no metrics endpoint (cargo feature metrics-http)".into());
-    }
-    let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
-    let (host, rt) = start_chat_host(&cfg, discord, matrix)?;
-    let stop = CancellationToken::new();
-    let res = rt.block_on(async {
-        #[cfg(feature = "metrics-http")]
-        if let Some(addr) = cfg.host.metrics {
-            let bound = host::metrics::endpoint::serve(host.clone(), addr).await?;
-            eprintln!("capabot: health and metrics on http://{bound}/healthz and http://{bound}/metrics");
-        }
-        #[cfg(feature = "web")]
-        if let Some(addr) = cfg.web.listen {
-            let options = capabot::web::WebOptions::live(host.changes());
-            let bound = capabot::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
-            eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
-        }
-        let signal = stop.clone();
-        tokio::spawn(async move {
-            host::shutdown_signal().await;
-            signal.cancel();
-        });
-        let mut tasks: tokio::task::JoinSet<Result<(), String>> = tokio::task::JoinSet::new();
-        #[cfg(feature = "discord")]
-        if let Some(token) = token {
-            let opts = capabot::discord::DiscordOptions {
-                guild: cfg.discord.guild,
-                proxy: cfg.discord.proxy.clone(),
-                message_content: cfg.discord.message_content,
-                shards: cfg.discord.shard_range()?.map(|r| capabot::discord::Shards {
-                    first: r.first,
-                    last: r.last,
-                    total: r.total,
-                }),
-                grace,
-                http_client: None,
-            };
-            let (h, s) = (host.clone(), stop.clone());
-            tasks.spawn(async move { capabot::discord::run(h, token, opts, s.cancelled_owned()).await });
-        }
-        #[cfg(feature = "matrix")]
-        if let Some(creds) = creds {
-            let (h, s, store) = (host.clone(), stop.clone(), cfg.matrix.store.clone());
-            let options = capabot::matrix::Options {
-                allow: cfg.matrix.allow.clone(),
-                max_rooms: cfg.matrix.max_rooms,
-                room_queue: cfg.matrix.room_queue,
-            };
-            tasks.spawn(async move {
-                let client = capabot::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
-                let front = capabot::matrix::serve_with(h.clone(), client, options).await;
-                h.start_scheduler();
-                let resuming = h.clone();
-                tokio::spawn(async move { resuming.resume_ai().await });
-                tokio::select! {
-                    _ = capabot::matrix::sync_until_stopped(&h, &front.client) => {}
-                    _ = s.cancelled() => {}
-                }
-                h.shutdown(grace).await;
-                Ok(())
-            });
-        }
-        let mut first_error = None;
-        while let Some(done) = tasks.join_next().await {
-            if let Err(e) = done.map_err(|e| format!("a front end failed: {e}")).and_then(|r| r) {
-                first_error.get_or_insert(e);
-                stop.cancel();
-            }
-        }
-        host.shutdown(grace).await;
-        first_error.map_or(Ok(()), Err)
-    });
-    rt.shutdown_timeout(std::time::Duration::from_millis(100));
-    res
 }
 
 fn run(cli: Cli) -> Result<(), String> {
@@ -462,20 +297,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     cfg.database_label()
                 );
             }
-            let (host, rt) = start_host(&cfg)?;
-            let output = Arc::new(ConsoleOutput::new(Box::new(std::io::stdout()), opts));
-            let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
-            let res = rt.block_on(async {
-                let console = tokio::spawn(console::run(host.clone(), output, input));
-                host.start_drainer();
-                tokio::select! {
-                    r = console => r.map_err(|e| format!("console: {e}"))?.map_err(|e| format!("console: {e}")),
-                    _ = host::shutdown_signal() => Ok(()),
-                }
-            });
-            rt.block_on(host.shutdown(grace));
-            rt.shutdown_timeout(std::time::Duration::from_millis(100));
-            res?;
+            serve::run_console(&cfg, opts, input)?;
         }
         #[cfg(any(feature = "discord", feature = "matrix"))]
         Command::Run { config, db, store, shards } => {
@@ -487,7 +309,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(store) = store {
                 cfg.matrix.store = store;
             }
-            run_with_credentials(cfg)?;
+            serve::run_with_credentials(cfg)?;
         }
         #[cfg(feature = "discord")]
         Command::Discord { config, db, shards } => {
@@ -496,7 +318,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(db) = db {
                 cfg.db = db;
             }
-            run_front_ends(cfg, true, false)?;
+            serve::run_front_ends(cfg, true, false)?;
         }
         #[cfg(feature = "matrix")]
         Command::Matrix { config, db, store } => {
@@ -507,7 +329,7 @@ fn run(cli: Cli) -> Result<(), String> {
             if let Some(store) = store {
                 cfg.matrix.store = store;
             }
-            run_front_ends(cfg, false, true)?;
+            serve::run_front_ends(cfg, false, true)?;
         }
         #[cfg(feature = "postgres")]
         Command::Migrate { config, from, to } => {

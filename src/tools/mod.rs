@@ -5,6 +5,7 @@
 //! Layer: next to the front ends, on top of [`crate::rules`], [`crate::notation`] and [`crate::render`].
 
 pub mod perft;
+pub mod serve;
 
 use crate::notation::{self, fen};
 use crate::render::Theme;
