@@ -391,11 +391,8 @@ pub fn tick(bot: &Bot, clock: &ManualClock, at: i64) -> (usize, Duration) {
 /// zero elsewhere): on a loaded machine a tick's wall time includes its waits for a core, which
 /// this leaves out (the store's checkpoint thread is not counted).
 pub fn thread_cpu_time() -> Duration {
-    let ns = std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
-        .unwrap_or(0);
-    Duration::from_nanos(ns)
+    let ns = super::threads::schedstat_ns(std::path::Path::new("/proc/thread-self/schedstat"));
+    Duration::from_nanos(ns.unwrap_or(0))
 }
 
 /// The scheduler's reads of what is due at `at` (the store functions its tick calls, outside any
