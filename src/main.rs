@@ -1,7 +1,6 @@
 //! The `capabot` command: wires configuration and sub-commands to the library. No game logic here.
 
 use capabot::ai;
-use capabot::bot::{Bot, NoAi, SystemClock};
 use capabot::config::Config;
 use capabot::console::ConsoleOptions;
 use capabot::notation::fen;
@@ -345,7 +344,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 return Err(format!("{} is not a postgres:// URL", target_cfg.database_label()));
             }
             let source = cfg.open_store()?;
-            let bot = Bot::new(target_cfg.open_store()?, Arc::new(SystemClock), Arc::new(NoAi), cfg.bot_config());
+            let bot = capabot::bot::Bot::new(
+                target_cfg.open_store()?,
+                Arc::new(capabot::bot::SystemClock),
+                Arc::new(capabot::bot::NoAi),
+                cfg.bot_config(),
+            );
             let progress = |line: &str| eprintln!("migrate: {line}");
             let report =
                 capabot::store::copy::copy_reporting(&source, bot.store(), |id| bot.verify_game(id), &progress)

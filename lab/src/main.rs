@@ -19,6 +19,36 @@ struct Cli {
     command: Command,
 }
 
+/// What the benchmarks of real `capabot` processes against the fake Discord share: the players'
+/// runtime, the games they play, the rounds, and the binary.
+#[derive(clap::Args)]
+struct Processes {
+    /// Runtime worker threads of the fake Discord and the players.
+    #[arg(long, default_value_t = 2)]
+    threads: usize,
+    #[arg(long, default_value_t = 20)]
+    plies: usize,
+    #[arg(long, default_value = "capatomic")]
+    variant: String,
+    /// Rounds; the medians are reported.
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The capabot binary (default: the one beside this laboratory).
+    #[arg(long)]
+    capabot: Option<PathBuf>,
+}
+
+#[cfg_attr(not(any(feature = "discord", feature = "postgres")), allow(dead_code))]
+impl Processes {
+    /// The games with pictures (the processes draw them, their default).
+    fn games(&self, games: usize) -> Result<bench::bot::BenchOptions, String> {
+        let v = tools::variant(&self.variant)?;
+        Ok(bench::bot::BenchOptions::with_pictures(games, self.threads, self.plies, v, self.seed))
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Perft speed from the start positions (nodes per second, median of several runs).
@@ -122,23 +152,11 @@ enum Command {
     BenchShards {
         #[arg(long, default_value_t = 60)]
         games: usize,
-        /// Runtime worker threads of the fake Discord and the players.
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        #[arg(long, default_value_t = 20)]
-        plies: usize,
-        #[arg(long, default_value = "capatomic")]
-        variant: String,
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
+        #[command(flatten)]
+        processes: Processes,
         /// Offer the moves at this many per second in all instead of as fast as answered.
         #[arg(long)]
         rate: Option<f64>,
-        /// The capabot binary (default: the one beside this laboratory).
-        #[arg(long)]
-        capabot: Option<PathBuf>,
     },
     /// Many Discord servers: the real `capabot discord` (all shards in one process) against the
     /// fake Discord with each guild count (the first is the reference: per-guild memory is counted
@@ -162,19 +180,8 @@ enum Command {
         /// Games (at least one per shard), their moves timed.
         #[arg(long, default_value_t = 8)]
         games: usize,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-        #[arg(long, default_value_t = 20)]
-        plies: usize,
-        #[arg(long, default_value = "capatomic")]
-        variant: String,
-        #[arg(long, default_value_t = 3)]
-        runs: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// The capabot binary (default: the one beside this laboratory).
-        #[arg(long)]
-        capabot: Option<PathBuf>,
+        #[command(flatten)]
+        processes: Processes,
     },
     /// The Matrix front end in many rooms: the real `capabot matrix` against a real Synapse on
     /// 127.0.0.1; time to join and greet N rooms, memory and store size with 1 and N rooms, a command's
@@ -519,38 +526,23 @@ fn run(cli: Cli) -> Result<(), String> {
             return Err("bench-discord needs the laboratory built with its `discord` feature (the default)".into());
         }
         #[cfg(feature = "postgres")]
-        Command::BenchShards { games, threads, plies, variant, runs, seed, rate, capabot } => {
-            let v = tools::variant(&variant)?;
-            // The processes draw their pictures (their default).
-            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
-            outln!("{}", bench::shards::shard_rounds(capabot, &opts, runs, rate)?);
+        Command::BenchShards { games, processes, rate } => {
+            let opts = processes.games(games)?;
+            outln!("{}", bench::shards::shard_rounds(processes.capabot, &opts, processes.runs, rate)?);
         }
         #[cfg(not(feature = "postgres"))]
         Command::BenchShards { .. } => {
             return Err("bench-shards needs the laboratory built with its `postgres` feature (the default)".into());
         }
         #[cfg(feature = "discord")]
-        Command::BenchGuilds {
-            guilds,
-            shards,
-            max_concurrency,
-            identify_interval,
-            reidentify,
-            games,
-            threads,
-            plies,
-            variant,
-            runs,
-            seed,
-            capabot,
-        } => {
-            let v = tools::variant(&variant)?;
-            let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
+        Command::BenchGuilds { guilds, shards, max_concurrency, identify_interval, reidentify, games, processes } => {
+            let opts = processes.games(games)?;
             let identify = bench::guilds::Identify {
                 max_concurrency,
                 interval: std::time::Duration::from_secs_f64(identify_interval.max(0.0)),
             };
             let identify = (identify, reidentify);
+            let (capabot, runs) = (processes.capabot, processes.runs);
             outln!("{}", bench::guilds::guild_rounds(capabot, &guilds, shards.max(1), identify, runs, &opts)?);
         }
         #[cfg(not(feature = "discord"))]

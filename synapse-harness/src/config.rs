@@ -29,6 +29,7 @@ pub(crate) const LOG_CONFIG_FILE: &str = "log.yaml";
 pub(crate) const LOG_FILE: &str = "homeserver.log";
 pub(crate) const OUTPUT_FILE: &str = "output.log";
 pub(crate) const SIGNING_KEY_FILE: &str = "signing.key";
+pub(crate) const DATABASE_FILE: &str = "homeserver.db";
 
 impl ServerConfig<'_> {
     /// The contents of `homeserver.yaml`.
@@ -51,7 +52,7 @@ impl ServerConfig<'_> {
             "database:".into(),
             "  name: sqlite3".into(),
             "  args:".into(),
-            format!("    database: {}", path("homeserver.db")),
+            format!("    database: {}", path(DATABASE_FILE)),
             format!("log_config: {}", path(LOG_CONFIG_FILE)),
             format!("media_store_path: {}", path("media_store")),
             format!("signing_key_path: {}", path(SIGNING_KEY_FILE)),

@@ -4,19 +4,20 @@
 //! default limit on sending events, from which every registered user is exempted unless a test puts
 //! it back) in a temporary directory. Users are registered through the shared-secret admin API.
 //!
-//! Every wait is bounded, and every error carries the tail of Synapse's log. [`KeyDelay`] sits between
-//! a client and Synapse to hand room keys over late.
+//! Every wait is bounded, and every error carries the tail of Synapse's log. [`Proxy`] sits between
+//! a client and Synapse to hand room keys over late, lose the answer to an event sent, or hold the
+//! events sent for a while.
 
 mod config;
 mod error;
 mod install;
-mod key_delay;
 mod process;
+mod proxy;
 mod register;
 mod server;
 
 pub use error::HarnessError;
 pub use install::{SYNAPSE_VERSION, ensure_installed, venv_dir};
-pub use key_delay::KeyDelay;
+pub use proxy::Proxy;
 pub use register::RegisteredUser;
 pub use server::Synapse;

@@ -283,6 +283,33 @@ impl Synapse {
         self.start_again()
     }
 
+    /// Makes Synapse forget the transaction ids of every event sent so far, as it does by itself a
+    /// day later: with the process stopped, the mappings it keeps in its database
+    /// (`event_txn_id_device_id`, whose rows its own cleanup deletes once they are 24 hours old) are
+    /// deleted, and its cache in memory (30 to 60 minutes) goes with the restart. A `PUT /send`
+    /// repeated afterwards with an old transaction id makes a new event. Returns how many mappings
+    /// were forgotten.
+    pub fn forget_transaction_ids(&mut self) -> Result<u64, HarnessError> {
+        self.stop()?;
+        let script = "import sqlite3, sys\n\
+                      db = sqlite3.connect(sys.argv[1])\n\
+                      print(db.execute('DELETE FROM event_txn_id_device_id').rowcount)\n\
+                      db.commit()\n";
+        let output = Command::new(&self.python)
+            .arg("-c")
+            .arg(script)
+            .arg(self.data_dir.join(config::DATABASE_FILE))
+            .output()
+            .map_err(|e| self.error(format!("cannot run {}: {e}", self.python.display())))?;
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            return Err(self.error(format!("cannot delete Synapse's transaction ids: {}", stderr.trim())));
+        }
+        let forgotten = String::from_utf8_lossy(&output.stdout).trim().parse().unwrap_or(0);
+        self.start_again()?;
+        Ok(forgotten)
+    }
+
     /// Freezes the process (SIGSTOP): connections stay open but nothing answers, as with a hung
     /// server.
     pub fn pause(&mut self) -> Result<(), HarnessError> {

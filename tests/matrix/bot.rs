@@ -36,7 +36,7 @@ use matrix_sdk::{Client, Room, RoomState};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use synapse_harness::{KeyDelay, RegisteredUser, Synapse};
+use synapse_harness::{Proxy, RegisteredUser, Synapse};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -364,6 +364,23 @@ async fn room_with_bot_and_bob(alice: &mut Human, bob: &Human, bot_id: &OwnedUse
     alice.expect_text(&room, bot_id, "!help").await;
     bob.wait_joined(&room).await;
     room
+}
+
+/// Game #1 of chess in `room`: Alice (White) challenges Bob, who accepts.
+async fn chess_game_one(alice: &mut Human, bob: &Human, room: &OwnedRoomId, bot_id: &OwnedUserId) {
+    alice.say(room, &format!("!challenge @{} chess color:white", bob.id().localpart()), &[bob]).await;
+    alice.expect_text(room, bot_id, "Challenge #1").await;
+    bob.say(room, "!accept", &[]).await;
+    alice.expect_text(room, bot_id, "Game #1 starts").await;
+}
+
+/// Waits until every row of the bot's outbox is marked sent.
+async fn all_sent(db: &Path, what: &str) {
+    let deadline = Instant::now() + WAIT;
+    while query::<i64>(db, "SELECT count(*) FROM outbox WHERE state <> 'sent'") > 0 {
+        assert!(Instant::now() < deadline, "{what} was not marked sent");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// The bot's answer to `san` in game `game` ("Game #2: 3... Nf6 played by bob.").
@@ -743,7 +760,7 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
     let token = Secret::AccessToken(access_token(&synapse, &users[0]).await);
     let store = data.path().join("matrix-store");
     // The bot syncs through a proxy that can hand its room keys over late.
-    let keys = KeyDelay::start(&synapse.homeserver_url()).await;
+    let keys = Proxy::start(&synapse.homeserver_url()).await;
     let bot = start_bot_at(&keys.url(), &users[0], token, &db, &store, clock.clone(), Default::default()).await;
     let bot_id = bot.front.me.user_id.clone();
 
@@ -796,7 +813,7 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
         if ply == 0 {
             // The first move's key comes late: alice's device starts a new session for it and the
             // proxy holds the key back until the bot has met the move it cannot read.
-            keys.hold();
+            keys.hold_keys();
             alice.room(&room).discard_room_key().await.expect("a new session");
             mover.say_in_thread(&room, &root, san).await;
             let deadline = Instant::now() + Duration::from_secs(30);
@@ -804,10 +821,10 @@ async fn an_encrypted_room_plays_like_a_plain_one() {
                 assert!(Instant::now() < deadline, "the bot never met the move it could not read");
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
-            assert!(keys.held() > 0, "the move's key was held back");
+            assert!(keys.held_keys() > 0, "the move's key was held back");
             assert_eq!(query::<i64>(&db, "SELECT ply FROM games WHERE id = 1"), 0, "no key, no move yet");
             // The key comes with the bot's next sync, which alice's impatient word brings.
-            keys.release();
+            keys.release_keys();
             alice.say(&room, "anyone there?", &[]).await;
         } else {
             mover.say_in_thread(&room, &root, san).await;
@@ -924,10 +941,7 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
     let mut first = start(Some("after-commit:e4 played by"));
     let bot_id: OwnedUserId = users[0].user_id.as_str().try_into().unwrap();
     let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
-    alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
-    alice.expect_text(&room, &bot_id, "Challenge #1").await;
-    bob.say(&room, "!accept", &[]).await;
-    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    chess_game_one(&mut alice, &bob, &room, &bot_id).await;
     alice.say(&room, "e4", &[]).await;
     let deadline = Instant::now() + WAIT;
     let status = loop {
@@ -953,6 +967,63 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
     assert_eq!(query::<i64>(&db, "SELECT count(*) FROM outbox WHERE state <> 'sent'"), 0);
     let _ = second.kill();
     let _ = second.wait();
+}
+
+/// An answer whose event Synapse made but whose HTTP response was lost on the way is sent again
+/// with the same transaction id. Within Synapse's window (a day, for the same device) the homeserver
+/// answers with the event it made the first time: the room sees the answer once. Past it (Synapse
+/// made to forget as its own cleanup does after 24 hours) the retry is a new event: the room sees
+/// the answer twice, one under the other, while the move is played and stored once. The README
+/// says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lost_answer_is_shown_once_within_synapses_window_and_twice_past_it() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol: _ } = Scene::start().await;
+    let proxy = Proxy::start(&synapse.homeserver_url()).await;
+    // From an access token: a password log-in would move the bot to the homeserver's own address
+    // (its `well_known` answer), past the proxy.
+    let secret = Secret::AccessToken(access_token(&synapse, &users[0]).await);
+    let bot = start_bot_at(&proxy.url(), &users[0], secret, &db, &store, clock.clone(), Default::default()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    chess_game_one(&mut alice, &bob, &room, &bot_id).await;
+
+    // Within the window: the retry gets the event made the first time.
+    proxy.lose_answers(1);
+    alice.say(&room, "e4", &[]).await;
+    alice.expect(&room, &bot_id, "the e4 answer", answers(1, "e4")).await;
+    assert_eq!(proxy.lost_answers(), 1, "the answer to the e4 event was lost");
+    all_sent(&db, "the e4 answer").await;
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    assert!(!rest.iter().any(answers(1, "e4")), "the e4 answer came twice within the window: {rest:?}");
+
+    // Past it: the e5 answer is lost and its retry held while Synapse forgets.
+    proxy.lose_answers(1);
+    proxy.hold_sends();
+    bob.say(&room, "e5", &[]).await;
+    alice.expect(&room, &bot_id, "the e5 answer", answers(1, "e5")).await;
+    let deadline = Instant::now() + WAIT;
+    while proxy.held_sends() == 0 {
+        assert!(Instant::now() < deadline, "the e5 answer was not sent again");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(proxy.lost_answers(), 2, "the answer to the e5 event was lost");
+    let (synapse, forgotten) = tokio::task::spawn_blocking(move || {
+        let mut synapse = synapse;
+        let forgotten = synapse.forget_transaction_ids().unwrap_or_else(|e| panic!("{e}"));
+        (synapse, forgotten)
+    })
+    .await
+    .unwrap();
+    assert!(forgotten >= 2, "Synapse had only {forgotten} transaction ids to forget");
+    proxy.release_sends();
+    alice.expect(&room, &bot_id, "the e5 answer again", answers(1, "e5")).await;
+    all_sent(&db, "the e5 answer").await;
+    let rest = alice.drain(Duration::from_secs(2)).await;
+    assert!(!rest.iter().any(answers(1, "e5")), "the e5 answer came a third time: {rest:?}");
+    assert_eq!(query::<i64>(&db, "SELECT ply FROM games WHERE id = 1"), 2, "each move played once");
+    assert_eq!(query::<i64>(&db, "SELECT count(*) FROM moves WHERE game_id = 1"), 2);
+    bot.stop().await;
+    drop(synapse);
 }
 
 /// Secret-bomb chess on Matrix: each player is asked in a direct room (the pieces listed to type, no
@@ -1018,10 +1089,7 @@ async fn an_analysis_shows_its_progress_as_edits_of_one_event() {
     let bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
     let bot_id = bot.front.me.user_id.clone();
     let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
-    alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
-    alice.expect_text(&room, &bot_id, "Challenge #1").await;
-    bob.say(&room, "!accept", &[]).await;
-    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    chess_game_one(&mut alice, &bob, &room, &bot_id).await;
     for (ply, san) in ["f3", "e5", "g4", "Qh4#"].iter().enumerate() {
         let mover = if ply % 2 == 0 { &alice } else { &bob };
         mover.say(&room, san, &[]).await;
@@ -1337,10 +1405,7 @@ async fn a_busy_room_under_synapses_default_rate_limit_loses_nothing() {
     let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
     alice.room(&room).invite_user_by_id(&carol.id()).await.unwrap();
     carol.wait_joined(&room).await;
-    alice.say(&room, &format!("!challenge @{} chess color:white", users[2].localpart), &[&bob]).await;
-    alice.expect_text(&room, &bot_id, "Challenge #1").await;
-    bob.say(&room, "!accept", &[]).await;
-    alice.expect_text(&room, &bot_id, "Game #1 starts").await;
+    chess_game_one(&mut alice, &bob, &room, &bot_id).await;
     alice.drain(Duration::from_secs(2)).await;
 
     // From here on the bot is limited as on a server whose operator did not exempt it.

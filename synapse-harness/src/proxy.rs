@@ -1,14 +1,21 @@
-//! A proxy in front of Synapse that can hold back the to-device messages of the syncs passing
-//! through it — they carry the room keys of encrypted rooms — and hand them over later: a client
-//! behind it meets messages whose key comes after them, as happens when a key is slow over
-//! federation or re-sent by the sender's device. Everything else passes unchanged.
+//! A proxy in front of Synapse for what a network and a homeserver do to a client now and then:
+//!
+//! - it holds back the to-device messages of the syncs passing through it — they carry the room
+//!   keys of encrypted rooms — and hands them over later: a client behind it meets messages whose
+//!   key comes after them, as happens when a key is slow over federation or re-sent by the sender's
+//!   device;
+//! - it loses the answer to an event sent (`PUT /rooms/{room}/send/{type}/{txn}`): Synapse makes
+//!   the event, the client gets a 502 as from a gateway whose connection broke, and retries;
+//! - it holds the events sent until told to let them go, as a slow network would.
+//!
+//! Everything else passes unchanged.
 //!
 //! ```no_run
 //! # async fn f(synapse: &synapse_harness::Synapse) {
-//! let proxy = synapse_harness::KeyDelay::start(&synapse.homeserver_url()).await;
-//! proxy.hold();
+//! let proxy = synapse_harness::Proxy::start(&synapse.homeserver_url()).await;
+//! proxy.hold_keys();
 //! // ... a message arrives, its key is held: the client cannot decrypt it ...
-//! proxy.release(); // the held keys come with the client's next sync
+//! proxy.release_keys(); // the held keys come with the client's next sync
 //! # }
 //! ```
 
@@ -23,7 +30,7 @@ use std::sync::{Arc, Mutex};
 const MAX_BODY: usize = 64 << 20;
 
 /// A running proxy; it stops when dropped.
-pub struct KeyDelay {
+pub struct Proxy {
     url: String,
     shared: Arc<Shared>,
     task: tokio::task::JoinHandle<()>,
@@ -33,29 +40,45 @@ struct Shared {
     upstream: String,
     client: reqwest::Client,
     state: Mutex<Held>,
+    sends: Mutex<Sends>,
+    /// Signalled when held sends may go.
+    sends_released: tokio::sync::Notify,
 }
 
+/// The to-device messages held back.
 #[derive(Default)]
 struct Held {
     holding: bool,
     events: Vec<Value>,
 }
 
-impl KeyDelay {
+/// What happens to the events sent.
+#[derive(Default)]
+struct Sends {
+    /// The answers still to lose.
+    to_lose: usize,
+    lost: usize,
+    holding: bool,
+    held: usize,
+}
+
+impl Proxy {
     /// Starts a proxy to `upstream` (Synapse's URL) on a free port of 127.0.0.1.
-    pub async fn start(upstream: &str) -> KeyDelay {
+    pub async fn start(upstream: &str) -> Proxy {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1");
         let url = format!("http://{}", listener.local_addr().expect("an address"));
         let shared = Arc::new(Shared {
             upstream: upstream.trim_end_matches('/').to_string(),
             client: reqwest::Client::builder().no_proxy().build().expect("an HTTP client"),
             state: Mutex::default(),
+            sends: Mutex::default(),
+            sends_released: tokio::sync::Notify::new(),
         });
         let app = axum::Router::new().fallback(forward).with_state(shared.clone());
         let task = tokio::spawn(async move {
             let _ = axum::serve(listener, app).await;
         });
-        KeyDelay { url, shared, task }
+        Proxy { url, shared, task }
     }
 
     /// The homeserver URL a client uses to go through the proxy.
@@ -64,24 +87,52 @@ impl KeyDelay {
     }
 
     /// From now on to-device messages are held back.
-    pub fn hold(&self) {
+    pub fn hold_keys(&self) {
         self.shared.state.lock().unwrap().holding = true;
     }
 
     /// Lets the held messages through: they come with the next sync response (a sync waiting for
     /// news still waits for some: a client sees them when anything new happens, or at its
     /// timeout).
-    pub fn release(&self) {
+    pub fn release_keys(&self) {
         self.shared.state.lock().unwrap().holding = false;
     }
 
     /// How many to-device messages are held back now.
-    pub fn held(&self) -> usize {
+    pub fn held_keys(&self) -> usize {
         self.shared.state.lock().unwrap().events.len()
+    }
+
+    /// The answers to the next `n` events sent are lost: each reaches Synapse, which makes the
+    /// event, and the client is answered 502 instead of the event's id.
+    pub fn lose_answers(&self, n: usize) {
+        self.shared.sends.lock().unwrap().to_lose = n;
+    }
+
+    /// How many answers to events sent were lost so far.
+    pub fn lost_answers(&self) -> usize {
+        self.shared.sends.lock().unwrap().lost
+    }
+
+    /// From now on the events sent wait in the proxy (after the answers still to lose) until
+    /// [`release_sends`](Self::release_sends); a client's request timeout still applies.
+    pub fn hold_sends(&self) {
+        self.shared.sends.lock().unwrap().holding = true;
+    }
+
+    /// How many events sent are waiting now.
+    pub fn held_sends(&self) -> usize {
+        self.shared.sends.lock().unwrap().held
+    }
+
+    /// Lets the held events sent go on to Synapse, and the next ones pass.
+    pub fn release_sends(&self) {
+        self.shared.sends.lock().unwrap().holding = false;
+        self.shared.sends_released.notify_waiters();
     }
 }
 
-impl Drop for KeyDelay {
+impl Drop for Proxy {
     fn drop(&mut self) {
         self.task.abort();
     }
@@ -92,6 +143,8 @@ async fn forward(State(shared): State<Arc<Shared>>, request: Request) -> Respons
     let Ok(body) = to_bytes(body, MAX_BODY).await else { return StatusCode::PAYLOAD_TOO_LARGE.into_response() };
     let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     let is_sync = parts.uri.path().ends_with("/sync");
+    let is_send = parts.method == axum::http::Method::PUT && parts.uri.path().contains("/send/");
+    let lose = is_send && shared.wait_to_send().await;
     let mut upstream = shared.client.request(parts.method, format!("{}{path_and_query}", shared.upstream)).body(body);
     for (name, value) in &parts.headers {
         if name != header::HOST {
@@ -102,6 +155,11 @@ async fn forward(State(shared): State<Arc<Shared>>, request: Request) -> Respons
         Ok(response) => response,
         Err(e) => return (StatusCode::BAD_GATEWAY, e.to_string()).into_response(),
     };
+    if lose {
+        tracing::debug!(target: "synapse_harness", "losing the answer to {}", parts.uri.path());
+        let _ = response.bytes().await;
+        return (StatusCode::BAD_GATEWAY, "the connection to the homeserver broke").into_response();
+    }
     let (status, headers) = (response.status(), response.headers().clone());
     let bytes = match response.bytes().await {
         Ok(bytes) => bytes,
@@ -118,6 +176,42 @@ async fn forward(State(shared): State<Arc<Shared>>, request: Request) -> Respons
         }
     }
     response
+}
+
+impl Shared {
+    /// An event sent: whether its answer is to be lost; otherwise it waits while sends are held.
+    async fn wait_to_send(&self) -> bool {
+        let mut waiting: Option<Waiting> = None;
+        loop {
+            // Registered before the state is read, so a release in between is not missed.
+            let released = self.sends_released.notified();
+            {
+                let mut sends = self.sends.lock().unwrap();
+                if sends.to_lose > 0 {
+                    sends.to_lose -= 1;
+                    sends.lost += 1;
+                    return true;
+                }
+                if !sends.holding {
+                    return false;
+                }
+                if waiting.is_none() {
+                    sends.held += 1;
+                    waiting = Some(Waiting(self));
+                }
+            }
+            released.await;
+        }
+    }
+}
+
+/// A held send, counted until it goes on or its client gives up (the request dropped).
+struct Waiting<'a>(&'a Shared);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.sends.lock().unwrap().held -= 1;
+    }
 }
 
 impl Held {
