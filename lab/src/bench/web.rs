@@ -222,14 +222,7 @@ async fn make_moves(
             _ = tokio::time::sleep_until((start + every.mul_f64(i as f64)).into()) => {}
         }
         let pos = game.position().clone();
-        let going: Vec<_> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|&m| {
-                let mut after = game.clone();
-                after.play(m) && after.outcome().is_none()
-            })
-            .collect();
+        let going = super::gif::going_on(&game, &pos.legal_moves());
         if going.is_empty() {
             break;
         }
@@ -344,21 +337,28 @@ fn move_to_page(moves: &[Made], heard: &[Vec<(u32, Instant)>]) -> (Vec<f64>, usi
 /// as never told.
 const TOLD_WITHIN: Duration = Duration::from_secs(5);
 
-/// The store: a SQLite file in `dir`, or a new database on the harness's PostgreSQL server
-/// (returned beside it, dropped after the store).
-fn open_store(dir: &std::path::Path, postgres: bool) -> Result<(Store, Option<Box<dyn std::any::Any>>), String> {
-    if !postgres {
-        return Ok((Store::open(dir.join("bench.db")).map_err(|e| e.to_string())?, None));
+/// The store and what must outlive it (the PostgreSQL database, dropped after the store).
+type Opened = (Store, Option<Box<dyn std::any::Any>>);
+
+/// The store: a SQLite file in `dir`, or a new database on the harness's PostgreSQL server.
+fn open_store(dir: &std::path::Path, postgres: bool) -> Result<Opened, String> {
+    if postgres {
+        return open_postgres();
     }
-    #[cfg(feature = "postgres")]
-    {
-        let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
-        let database = server.create_database().map_err(|e| e.to_string())?;
-        let store = Store::open_setting(&database.url()).map_err(|e| e.to_string())?;
-        return Ok((store, Some(Box::new(database))));
-    }
-    #[cfg(not(feature = "postgres"))]
-    return Err("--pg needs the laboratory built with its `postgres` feature".into());
+    Ok((Store::open(dir.join("bench.db")).map_err(|e| e.to_string())?, None))
+}
+
+#[cfg(feature = "postgres")]
+fn open_postgres() -> Result<Opened, String> {
+    let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
+    let database = server.create_database().map_err(|e| e.to_string())?;
+    let store = Store::open_setting(&database.url()).map_err(|e| e.to_string())?;
+    Ok((store, Some(Box::new(database))))
+}
+
+#[cfg(not(feature = "postgres"))]
+fn open_postgres() -> Result<Opened, String> {
+    Err("--pg needs the laboratory built with its `postgres` feature".into())
 }
 
 /// Runs the benchmark; returns the report.
