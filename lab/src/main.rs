@@ -40,7 +40,7 @@ struct Processes {
     capabot: Option<PathBuf>,
 }
 
-#[cfg_attr(not(any(feature = "discord", feature = "postgres")), allow(dead_code))]
+#[cfg_attr(not(feature = "discord"), allow(dead_code))]
 impl Processes {
     /// The games with pictures (the processes draw them, their default).
     fn games(&self, games: usize) -> Result<bench::bot::BenchOptions, String> {
@@ -95,6 +95,18 @@ enum Command {
         /// Moves of the game whose page is asked for.
         #[arg(long, default_value_t = 16)]
         plies: usize,
+        /// Every page asked for at the same time, each at the rate.
+        #[arg(long)]
+        all_at_once: bool,
+        /// Live pages: this many event streams open on the live game while moves are made in its chat.
+        #[arg(long, value_name = "STREAMS")]
+        live: Option<usize>,
+        /// Moves a second in the live game (with --live).
+        #[arg(long, default_value_t = 2.0)]
+        move_rate: f64,
+        /// The store on PostgreSQL (the harness's server on 127.0.0.1; feature `postgres`), not SQLite.
+        #[arg(long)]
+        pg: bool,
     },
     /// Animated games: a game of P plies at S px as a GIF, encode time (median of R runs), size, and
     /// the same frames written whole; the palette's colour error.
@@ -525,14 +537,17 @@ fn run(cli: Cli) -> Result<(), String> {
         Command::BenchDiscord { .. } => {
             return Err("bench-discord needs the laboratory built with its `discord` feature (the default)".into());
         }
-        #[cfg(feature = "postgres")]
+        #[cfg(all(feature = "discord", feature = "postgres"))]
         Command::BenchShards { games, processes, rate } => {
             let opts = processes.games(games)?;
             outln!("{}", bench::shards::shard_rounds(processes.capabot, &opts, processes.runs, rate)?);
         }
-        #[cfg(not(feature = "postgres"))]
+        #[cfg(not(all(feature = "discord", feature = "postgres")))]
         Command::BenchShards { .. } => {
-            return Err("bench-shards needs the laboratory built with its `postgres` feature (the default)".into());
+            return Err(
+                "bench-shards needs the laboratory built with its `discord` and `postgres` features (the default)"
+                    .into(),
+            );
         }
         #[cfg(feature = "discord")]
         Command::BenchGuilds { guilds, shards, max_concurrency, identify_interval, reidentify, games, processes } => {
@@ -668,8 +683,10 @@ fn run(cli: Cli) -> Result<(), String> {
             outln!("{}", compare_report("all", games * variants.len(), &all));
         }
         #[cfg(feature = "web")]
-        Command::BenchWeb { rate, seconds, games, plies } => {
-            outln!("{}", bench::web::bench(&bench::web::WebBenchOptions { rate, seconds, games, plies })?);
+        Command::BenchWeb { rate, seconds, games, plies, all_at_once, live, move_rate, pg } => {
+            let live = live.map(|streams| bench::web::LiveLoad { streams, moves_per_sec: move_rate });
+            let opts = bench::web::WebBenchOptions { rate, seconds, games, plies, all_at_once, live, postgres: pg };
+            outln!("{}", bench::web::bench(&opts)?);
         }
         #[cfg(not(feature = "web"))]
         Command::BenchWeb { .. } => {

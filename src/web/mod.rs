@@ -32,6 +32,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 /// The Content-Security-Policy of every answer: nothing from elsewhere, no inline script or style,
@@ -66,6 +67,10 @@ pub struct WebOptions {
     /// Bytes of drawn pictures kept for the next reader ([`PICTURES_KEPT`]; 0: every picture is
     /// drawn for each request, as the benchmark's comparison does).
     pub pictures_kept: usize,
+    /// Readings of the store (and drawings) at once, on the blocking pool; requests beyond them
+    /// wait their turn holding no thread and no connection. By default as many as the cores, at
+    /// least two (the host's [`crate::host::default_core_threads`]).
+    pub readers: usize,
 }
 
 impl Default for WebOptions {
@@ -77,6 +82,7 @@ impl Default for WebOptions {
             live: None,
             poll_every: FALLBACK_POLL,
             pictures_kept: PICTURES_KEPT,
+            readers: crate::host::default_core_threads(),
         }
     }
 }
@@ -95,7 +101,36 @@ struct Web {
     options: WebOptions,
     stop: CancellationToken,
     pictures: Arc<Mutex<Pictures>>,
+    watched: Arc<Mutex<Watched>>,
+    /// The places on the blocking pool ([`WebOptions::readers`]).
+    readers: Arc<tokio::sync::Semaphore>,
 }
+
+impl Web {
+    /// Runs `work` on the blocking pool once one of the web's places there is free. Unbounded,
+    /// a burst of requests (or of live pages opening) took a thread each, up to tokio's 512, and
+    /// each thread a database connection of its own: opening them slowed every reading, which
+    /// took more threads still (`lab bench-web --live`, `docs/load.md`).
+    async fn blocking<T: Send + 'static>(&self, work: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let _place = self.readers.acquire().await.ok()?;
+        match tokio::task::spawn_blocking(work).await {
+            Ok(done) => Some(done),
+            Err(e) => {
+                tracing::error!("a web page's work panicked: {e}");
+                None
+            }
+        }
+    }
+}
+
+/// A game's version as its live pages see it: `None` once it may no longer be shown.
+type Version = Option<(u32, i64)>;
+
+/// The games that open live pages follow, each with its watcher's channel ([`watch_game`]): one
+/// reading of a game's version per change, however many pages are open on it. A page subscribes
+/// under this lock, and a watcher whose last page went away leaves under it, so a page never
+/// subscribes to a watcher that has ended.
+type Watched = HashMap<i64, Arc<watch::Sender<Version>>>;
 
 /// Bytes of pictures kept at most by default ([`Pictures`]): several hundred boards.
 pub const PICTURES_KEPT: usize = 32 << 20;
@@ -139,12 +174,15 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
         .allow_burst(NonZeroU32::new(options.burst.max(1)).unwrap_or(NonZeroU32::MIN));
     let pictures =
         Pictures { by_drawing: HashMap::new(), order: VecDeque::new(), bytes: 0, limit: options.pictures_kept };
+    let readers = Arc::new(tokio::sync::Semaphore::new(options.readers.max(1)));
     let state = Web {
         bot,
         limiter: Arc::new(RateLimiter::keyed(quota)),
         options,
         stop,
         pictures: Arc::new(Mutex::new(pictures)),
+        watched: Arc::new(Mutex::new(HashMap::new())),
+        readers,
     };
     Router::new()
         .route("/g/{slug}", get(game_page))
@@ -240,38 +278,37 @@ enum Outcome {
 }
 
 /// Runs the core's reading and the page's making off the async threads, in the page's language:
-/// the community's own, else the reader's, else the configuration's.
+/// the community's own (`community` says which, `None` when unknown), else the reader's, else the
+/// configuration's.
 async fn render(
     web: &Web,
     headers: &HeaderMap,
-    community: Option<(String, String)>,
+    community: impl FnOnce(&Bot) -> Option<(String, String)> + Send + 'static,
     work: impl FnOnce(&Bot) -> Result<Option<String>, BotError> + Send + 'static,
 ) -> Response {
     let bot = web.bot.clone();
     let reader = request_lang(headers);
     let fallback = reader.unwrap_or(bot.config().lang);
-    let done = tokio::task::spawn_blocking(move || {
-        let own = community.and_then(|(p, c)| bot.web_lang(&p, &c).ok().flatten());
-        let lang = own.unwrap_or(fallback);
-        let outcome = with_lang(lang, || match work(&bot) {
-            Ok(Some(html)) => Outcome::Page(html),
-            Ok(None) => Outcome::NotFound,
-            Err(e) => Outcome::Failed(e),
-        });
-        (lang, outcome)
-    })
-    .await;
+    let done = web
+        .blocking(move || {
+            let own = community(&bot).and_then(|(p, c)| bot.web_lang(&p, &c).ok().flatten());
+            let lang = own.unwrap_or(fallback);
+            let outcome = with_lang(lang, || match work(&bot) {
+                Ok(Some(html)) => Outcome::Page(html),
+                Ok(None) => Outcome::NotFound,
+                Err(e) => Outcome::Failed(e),
+            });
+            (lang, outcome)
+        })
+        .await;
     match done {
-        Ok((_, Outcome::Page(html))) => html_response(StatusCode::OK, html),
-        Ok((lang, Outcome::NotFound)) => error_page(StatusCode::NOT_FOUND, Some(lang)),
-        Ok((lang, Outcome::Failed(e))) => {
+        Some((_, Outcome::Page(html))) => html_response(StatusCode::OK, html),
+        Some((lang, Outcome::NotFound)) => error_page(StatusCode::NOT_FOUND, Some(lang)),
+        Some((lang, Outcome::Failed(e))) => {
             tracing::warn!("a web page failed: {e:?}");
             error_page(StatusCode::INTERNAL_SERVER_ERROR, Some(lang))
         }
-        Err(e) => {
-            tracing::error!("a web page panicked: {e}");
-            error_page(StatusCode::INTERNAL_SERVER_ERROR, reader)
-        }
+        None => error_page(StatusCode::INTERNAL_SERVER_ERROR, reader),
     }
 }
 
@@ -322,7 +359,8 @@ async fn game_page(State(web): State<Web>, Path(slug): Path<String>, headers: He
         return bad_request();
     }
     let Ok(ply) = ply_query(req.uri().query()) else { return bad_request() };
-    let community = community_of(&web, &slug).await;
+    let of = slug.clone();
+    let community = move |bot: &Bot| bot.web_game_community(&of).ok().flatten();
     render(&web, &headers, community, move |bot| {
         let Some(g) = bot.web_game(&slug)? else { return Ok(None) };
         if ply.is_some_and(|p| p > g.moves.len()) {
@@ -333,13 +371,6 @@ async fn game_page(State(web): State<Web>, Path(slug): Path<String>, headers: He
     .await
 }
 
-/// The community of a game, for the page's language (none when unknown).
-async fn community_of(web: &Web, slug: &str) -> Option<(String, String)> {
-    let bot = web.bot.clone();
-    let slug = slug.to_string();
-    tokio::task::spawn_blocking(move || bot.web_game_community(&slug).ok().flatten()).await.ok().flatten()
-}
-
 /// A picture drawn off the async threads; `None` inside means 404.
 async fn picture(
     web: &Web,
@@ -347,29 +378,25 @@ async fn picture(
     work: impl FnOnce(&Bot) -> Result<Option<Drawing>, BotError> + Send + 'static,
 ) -> Response {
     let (bot, pictures) = (web.bot.clone(), web.pictures.clone());
-    let done =
-        tokio::task::spawn_blocking(move || work(&bot).map(|d| d.map(|d| (d.format(), drawn(&pictures, &d))))).await;
+    let done = web.blocking(move || work(&bot).map(|d| d.map(|d| (d.format(), drawn(&pictures, &d))))).await;
     match done {
-        Ok(Ok(Some((format, Ok(bytes))))) => {
+        Some(Ok(Some((format, Ok(bytes))))) => {
             let mime = match format {
                 crate::bot::PictureFormat::Gif => "image/gif",
                 crate::bot::PictureFormat::Png => "image/png",
             };
             ([(header::CONTENT_TYPE, mime), (header::CACHE_CONTROL, cache)], bytes).into_response()
         }
-        Ok(Ok(None)) => error_page(StatusCode::NOT_FOUND, None),
-        Ok(Ok(Some((_, Err(e))))) => {
+        Some(Ok(None)) => error_page(StatusCode::NOT_FOUND, None),
+        Some(Ok(Some((_, Err(e))))) => {
             tracing::warn!("a web picture failed: {e}");
             error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
         }
-        Ok(Err(e)) => {
+        Some(Err(e)) => {
             tracing::warn!("a web picture failed: {e:?}");
             error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
         }
-        Err(e) => {
-            tracing::error!("a web picture panicked: {e}");
-            error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
-        }
+        None => error_page(StatusCode::INTERNAL_SERVER_ERROR, None),
     }
 }
 
@@ -416,8 +443,8 @@ async fn game_pgn(State(web): State<Web>, Path(slug): Path<String>) -> Response 
         return bad_request();
     }
     let bot = web.bot.clone();
-    match tokio::task::spawn_blocking(move || bot.web_pgn(&slug)).await {
-        Ok(Ok(Some(pgn))) => (
+    match web.blocking(move || bot.web_pgn(&slug)).await {
+        Some(Ok(Some(pgn))) => (
             [
                 (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8"),
                 (header::CONTENT_DISPOSITION, "attachment; filename=\"game.pgn\""),
@@ -425,12 +452,12 @@ async fn game_pgn(State(web): State<Web>, Path(slug): Path<String>) -> Response 
             pgn,
         )
             .into_response(),
-        Ok(Ok(None)) => error_page(StatusCode::NOT_FOUND, None),
-        Ok(Err(e)) => {
+        Some(Ok(None)) => error_page(StatusCode::NOT_FOUND, None),
+        Some(Err(e)) => {
             tracing::warn!("a PGN for the web failed: {e:?}");
             error_page(StatusCode::INTERNAL_SERVER_ERROR, None)
         }
-        Err(_) => error_page(StatusCode::INTERNAL_SERVER_ERROR, None),
+        None => error_page(StatusCode::INTERNAL_SERVER_ERROR, None),
     }
 }
 
@@ -438,28 +465,27 @@ async fn game_pgn(State(web): State<Web>, Path(slug): Path<String>) -> Response 
 /// game's version changes; the page's script then fetches the page again. `?ply=N` is the ply
 /// the page shows as the latest: when the game moved on already, the first event comes at once.
 ///
-/// The stream hears of its game's chat from the host's feed and then looks at the game's version;
-/// without a word from the feed it looks every [`WebOptions::poll_every`].
+/// The stream listens to its game's watcher ([`watch_game`]), which the first page of a game
+/// starts and the last one's leaving ends: the game's version is read once per change for all of
+/// its pages, not once per page.
 async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Request) -> Response {
     if !crate::store::games::is_slug(&slug) {
         return bad_request();
     }
     let Ok(page_ply) = ply_query(req.uri().query()) else { return bad_request() };
-    // Following before looking: a change committed between the look and the first wait is heard.
+    // Following before looking: a change committed between the look and the first wait is heard
+    // (by the watcher this starts; one that runs already follows since before).
     let follower = web.options.live.as_ref().map(Changes::follow);
     let bot = web.bot.clone();
-    let found = tokio::task::spawn_blocking(move || bot.web_game_follow(&slug).ok().flatten()).await.ok().flatten();
+    let look = slug.clone();
+    let found = web.blocking(move || bot.web_game_follow(&look).ok().flatten()).await.flatten();
     let Some(game) = found else { return error_page(StatusCode::NOT_FOUND, None) };
     let behind = page_ply.is_some_and(|p| p != game.version.0 as usize);
     let live = Live {
-        bot: web.bot.clone(),
         stop: web.stop.clone(),
-        poll_every: web.options.poll_every,
         until: tokio::time::Instant::now() + STREAM_FOR,
         seen: if behind { (u32::MAX, i64::MIN) } else { game.version },
-        look_now: behind,
-        game,
-        follower,
+        versions: subscribe(&web, slug, game, follower),
     };
     let stream = futures_util::stream::unfold(live, |mut live| async move {
         let ply = live.next_change().await?;
@@ -469,47 +495,100 @@ async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Requ
     Sse::new(stream).keep_alive(KeepAlive::default()).into_response()
 }
 
-/// One live page's stream: what it follows and what it saw last.
+/// The game's versions as its watcher tells them, starting the watcher (with `follower`, and the
+/// version just read) when none runs, or the one there has ended (the game was hidden, and shown
+/// again since this page's look).
+fn subscribe(web: &Web, slug: String, game: WebFollow, follower: Option<Follower>) -> watch::Receiver<Version> {
+    let mut watched = web.watched.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(tx) = watched.get(&game.id).filter(|tx| tx.borrow().is_some()) {
+        return tx.subscribe();
+    }
+    let (tx, rx) = watch::channel(Some(game.version));
+    let tx = Arc::new(tx);
+    watched.insert(game.id, tx.clone());
+    tokio::spawn(watch_game(web.clone(), slug, game, follower, tx));
+    rx
+}
+
+/// One game's watcher: hears of its game's chat from the host's feed, or looks every
+/// [`WebOptions::poll_every`] without a word (moves made by another process sharing the database),
+/// then looks at the game as a page's stream does when it opens (whether it may be shown, where
+/// it is played, its version) and tells every page of the game when its version changed. Ends
+/// when the last page is gone, at shutdown, or when the game may no longer be shown (`web:off`:
+/// its pages' streams end with it).
+async fn watch_game(
+    web: Web,
+    slug: String,
+    mut game: WebFollow,
+    mut follower: Option<Follower>,
+    tx: Arc<watch::Sender<Version>>,
+) {
+    let mut seen = game.version;
+    let mut next_poll = tokio::time::Instant::now() + web.options.poll_every;
+    loop {
+        tokio::select! {
+            _ = web.stop.cancelled() => break,
+            () = tx.closed() => {
+                let mut watched = web.watched.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                if tx.receiver_count() == 0 {
+                    watched.remove(&game.id);
+                    return;
+                }
+                continue;
+            }
+            _ = tokio::time::sleep_until(next_poll) => {}
+            heard = hear(&mut follower) => match heard {
+                Heard::Chat(c) if c.platform == game.platform && c.chat == game.chat => {}
+                Heard::Chat(_) => continue,
+                Heard::Missed => {}
+                Heard::Closed => {
+                    follower = None;
+                    continue;
+                }
+            },
+        }
+        next_poll = tokio::time::Instant::now() + web.options.poll_every;
+        let (bot, look) = (web.bot.clone(), slug.clone());
+        let now = web.blocking(move || bot.web_game_follow(&look)).await.and_then(Result::ok);
+        let Some(now) = now.flatten() else { break };
+        if now.version != seen {
+            seen = now.version;
+            tx.send_replace(Some(seen));
+        }
+        game = now;
+    }
+    tx.send_replace(None);
+    let mut watched = web.watched.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if watched.get(&game.id).is_some_and(|t| Arc::ptr_eq(t, &tx)) {
+        watched.remove(&game.id);
+    }
+}
+
+/// One live page's stream: its game's versions and the last one it told.
 struct Live {
-    bot: Arc<Bot>,
     stop: CancellationToken,
-    poll_every: Duration,
     until: tokio::time::Instant,
-    game: WebFollow,
     seen: (u32, i64),
-    /// Look at the version before waiting (the page is behind already).
-    look_now: bool,
-    follower: Option<Follower>,
+    versions: watch::Receiver<Version>,
 }
 
 impl Live {
-    /// Waits until the game's version differs from the last one seen and returns its ply; `None`
+    /// Waits until the game's version differs from the last one told and returns its ply; `None`
     /// when the stream ends (shutdown, its time is up, the game is gone or no longer public).
+    ///
+    /// The page's own look at the game may differ from its watcher's latest when a change is
+    /// being read as the page opens: at worst the page is told once of what it shows already.
     async fn next_change(&mut self) -> Option<u32> {
-        let mut next_poll = tokio::time::Instant::now() + self.poll_every;
         loop {
-            if !std::mem::take(&mut self.look_now) {
-                tokio::select! {
-                    _ = self.stop.cancelled() => return None,
-                    _ = tokio::time::sleep_until(self.until) => return None,
-                    _ = tokio::time::sleep_until(next_poll) => {}
-                    heard = hear(&mut self.follower) => match heard {
-                        Heard::Chat(c) if c.platform == self.game.platform && c.chat == self.game.chat => {}
-                        Heard::Chat(_) => continue,
-                        Heard::Missed => {}
-                        Heard::Closed => {
-                            self.follower = None;
-                            continue;
-                        }
-                    },
-                }
-            }
-            next_poll = tokio::time::Instant::now() + self.poll_every;
-            let (bot, id) = (self.bot.clone(), self.game.id);
-            let now = tokio::task::spawn_blocking(move || bot.web_game_version(id)).await.ok()?.ok()??;
+            let now = (*self.versions.borrow_and_update())?;
             if now != self.seen {
                 self.seen = now;
                 return Some(now.0);
+            }
+            tokio::select! {
+                _ = self.stop.cancelled() => return None,
+                _ = tokio::time::sleep_until(self.until) => return None,
+                changed = self.versions.changed() => changed.ok()?,
             }
         }
     }
@@ -532,8 +611,13 @@ async fn community_page(
         return bad_request();
     }
     let key = Some((platform.clone(), community.clone()));
-    render(&web, &headers, key, move |bot| Ok(bot.web_community(&platform, &community)?.map(|c| pages::community(&c))))
-        .await
+    render(
+        &web,
+        &headers,
+        move |_: &Bot| key,
+        move |bot| Ok(bot.web_community(&platform, &community)?.map(|c| pages::community(&c))),
+    )
+    .await
 }
 
 fn player_id(s: &str) -> Option<i64> {
@@ -547,9 +631,12 @@ async fn player_page(
 ) -> Response {
     let Some(id) = player_id(&player).filter(|_| well_formed(&platform, &community)) else { return bad_request() };
     let key = Some((platform.clone(), community.clone()));
-    render(&web, &headers, key, move |bot| {
-        Ok(bot.web_player(&platform, &community, id)?.map(|p| pages::player(&platform, &community, &p)))
-    })
+    render(
+        &web,
+        &headers,
+        move |_: &Bot| key,
+        move |bot| Ok(bot.web_player(&platform, &community, id)?.map(|p| pages::player(&platform, &community, &p))),
+    )
     .await
 }
 

@@ -354,6 +354,29 @@ async fn the_web_command_gives_the_communitys_address_once_it_opted_in() {
     assert!(page.contains("<html lang=\"tr\">") && page.contains("Sıralamalar"), "{page}");
 }
 
+/// A page's text asked for with `Accept-Language: accept`.
+async fn text_in(url: &str, accept: &str) -> String {
+    let r = reqwest::Client::new().get(url).header("accept-language", accept).send().await.expect("an answer");
+    r.text().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_page_is_in_the_communitys_language_else_the_readers() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let url = site.url("/c/test/g");
+    // No language of its own: the first the reader's browser asks for that capabot speaks.
+    let page = text_in(&url, "de-DE, tr;q=0.9, en;q=0.5").await;
+    assert!(page.contains("<html lang=\"tr\">") && page.contains("Sıralamalar"), "{page}");
+    assert!(text_in(&url, "fr, en;q=0.4").await.contains("<html lang=\"en\">"));
+    let missing = text_in(&site.url("/c/test/nobody"), "tr").await;
+    assert!(missing.contains("Bulunamadı"), "an unknown community, in the reader's language: {missing}");
+    // The community's own language comes first.
+    site.say("Admin", "!settings community lang:en", true);
+    let page = text_in(&url, "tr").await;
+    assert!(page.contains("<html lang=\"en\">") && page.contains("Leaderboards"), "{page}");
+}
+
 /// Opens a live page's event stream (its headers come once it follows the game).
 async fn open_stream(url: &str) -> reqwest::Response {
     let r = get(url).await;
@@ -379,14 +402,21 @@ async fn next_move(stream: &mut reqwest::Response) -> Option<String> {
     }
 }
 
-#[tokio::test]
-async fn a_live_page_hears_of_a_move_from_the_hosts_feed_not_by_polling() {
-    // The fallback poll is an hour away: only the feed can wake the stream in time.
+/// A site fed by a feed of changes the test tells, its fallback poll an hour away, and a game of
+/// one move there.
+async fn fed_site() -> (Site, Changes, String) {
     let changes = Changes::default();
     let site =
         Site::start(WebOptions { poll_every: Duration::from_secs(3600), ..WebOptions::live(changes.clone()) }).await;
     site.web_on(true);
     let slug = site.chess_game(&["e4"]);
+    (site, changes, slug)
+}
+
+#[tokio::test]
+async fn a_live_page_hears_of_a_move_from_the_hosts_feed_not_by_polling() {
+    // The fallback poll is an hour away: only the feed can wake the stream in time.
+    let (site, changes, slug) = fed_site().await;
     let mut stream = open_stream(&site.url(&format!("/g/{slug}/events?ply=1"))).await;
     assert!(site.say("bob", "e5", false).text().contains("e5"));
     // Another chat's news wakes the stream, which finds its game unchanged there and waits on.
@@ -396,6 +426,52 @@ async fn a_live_page_hears_of_a_move_from_the_hosts_feed_not_by_polling() {
     assert!(site.say("alice", "Nf3", false).text().contains("Nf3"));
     changes.tell("test", "main");
     assert_eq!(next_move(&mut stream).await.as_deref(), Some("3"), "and the next one");
+}
+
+/// Whether the server ends the stream within ten seconds (a bound, not a measurement).
+async fn ended(stream: &mut reqwest::Response) -> bool {
+    let until = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(until, stream.chunk()).await {
+            Ok(Ok(Some(_))) => {}
+            Ok(_) => return true,
+            Err(_) => return false,
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_pages_of_a_game_hear_each_move_together_and_web_off_ends_their_streams() {
+    let (site, changes, slug) = fed_site().await;
+    let url = |ply: u32| site.url(&format!("/g/{slug}/events?ply={ply}"));
+    let mut pages = Vec::new();
+    for _ in 0..5 {
+        pages.push(open_stream(&url(1)).await);
+    }
+    assert!(site.say("bob", "e5", false).text().contains("e5"));
+    changes.tell("test", "main");
+    for page in &mut pages {
+        assert_eq!(next_move(page).await.as_deref(), Some("2"));
+    }
+    // A page opened after that move joins the others and hears the next one with them.
+    pages.push(open_stream(&url(2)).await);
+    assert!(site.say("alice", "Nf3", false).text().contains("Nf3"));
+    changes.tell("test", "main");
+    for page in &mut pages {
+        assert_eq!(next_move(page).await.as_deref(), Some("3"));
+    }
+    // `web:off` takes down the pages already open too, at the next word of the game's chat.
+    site.web_on(false);
+    changes.tell("test", "main");
+    for page in &mut pages {
+        assert!(ended(page).await, "an open page's stream ends once the community opted out");
+    }
+    // Shown again: a new page follows the game again.
+    site.web_on(true);
+    let mut again = open_stream(&url(3)).await;
+    assert!(site.say("bob", "Nc6", false).text().contains("Nc6"));
+    changes.tell("test", "main");
+    assert_eq!(next_move(&mut again).await.as_deref(), Some("4"));
 }
 
 #[tokio::test]

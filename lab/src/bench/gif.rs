@@ -9,7 +9,7 @@
 use super::median_secs;
 use capabot::render::gif::{FrameMode, GifRequest, gif_layout, render_gif_frames};
 use capabot::render::{Layout, Theme, cache, raster, tile_keys};
-use capabot::rules::{Color, Game, MoveKind, Position, Variant};
+use capabot::rules::{Color, Game, Move, MoveKind, Position, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::HashSet;
@@ -103,6 +103,18 @@ impl fmt::Display for GifBench {
     }
 }
 
+/// Those of `moves` after which `game` is not over.
+pub fn going_on(game: &Game, moves: &[Move]) -> Vec<Move> {
+    moves
+        .iter()
+        .copied()
+        .filter(|&m| {
+            let mut g = game.clone();
+            g.play(m) && g.outcome().is_none()
+        })
+        .collect()
+}
+
 /// A seeded playout of `plies` plies that does not end before its last ply (when the variant
 /// allows): launches when a coin says so, captures more often than not, otherwise any move.
 pub fn playout(variant: &'static Variant, plies: usize, seed: u64) -> Game {
@@ -116,14 +128,7 @@ pub fn playout(variant: &'static Variant, plies: usize, seed: u64) -> Game {
         }
         // Moves that would end the game wait for the last ply.
         if ply + 1 < plies {
-            let go_on: Vec<_> = moves
-                .iter()
-                .copied()
-                .filter(|&m| {
-                    let mut g = game.clone();
-                    g.play(m) && g.outcome().is_none()
-                })
-                .collect();
+            let go_on = going_on(&game, &moves);
             if !go_on.is_empty() {
                 moves = go_on;
             }

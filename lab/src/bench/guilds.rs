@@ -84,16 +84,8 @@ fn many_guilds(games: usize, shards: u32, guilds: usize, identify: Identify) -> 
 
 /// The process's memory from `/proc/PID/status`: (VmRSS, RssAnon, VmHWM) in KiB.
 fn memory(pid: u32) -> Result<(u64, u64, u64), String> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| e.to_string())?;
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|n| n.parse().ok())
-            .ok_or(format!("no {name} in /proc/{pid}/status"))
-    };
-    Ok((field("VmRSS:")?, field("RssAnon:")?, field("VmHWM:")?))
+    let v = super::proc_status(pid, &["VmRSS:", "RssAnon:", "VmHWM:"])?;
+    Ok((v[0], v[1], v[2]))
 }
 
 /// Each shard's `/variants` in its games' guild, sent once every shard has its session (behind

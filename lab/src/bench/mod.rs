@@ -1,8 +1,9 @@
 //! Speed runs, not tests: perft (`bench`), the renderer (`bench-render`), animated games
 //! (`bench-gif`), the bot core under load (`bench-bot`) and the same through Discord, faked on
 //! 127.0.0.1 (`bench-discord`, with the `discord` feature), over several processes on one database
-//! (`bench-shards`, with the `postgres` feature), and the Matrix front end in many rooms of a real
-//! Synapse (`bench-matrix-rooms`, with the `matrix` feature). The AI's speed runs (`bench-ai`,
+//! (`bench-shards`, with the `discord` and `postgres` features), the Matrix front end in many rooms
+//! of a real Synapse (`bench-matrix-rooms`, with the `matrix` feature), and the web pages
+//! (`bench-web`, with the `web` feature; `--pg` with `postgres`). The AI's speed runs (`bench-ai`,
 //! `bench-deadline`) sit with the rest of the AI tooling in [`crate::engine`].
 
 pub mod bot;
@@ -16,7 +17,7 @@ pub mod matrix_rooms;
 pub mod perft;
 pub mod render;
 pub mod scale;
-#[cfg(feature = "postgres")]
+#[cfg(all(feature = "discord", feature = "postgres"))]
 pub mod shards;
 #[cfg(feature = "discord")]
 pub mod threads;
@@ -72,6 +73,29 @@ mod processes {
             }
         }
     }
+}
+
+/// The nanoseconds on the processor that a `schedstat` file of `/proc` gives (its first field), of a
+/// thread (`/proc/self/task/ID/schedstat`, `/proc/thread-self/schedstat`); `None` where there is none.
+pub fn schedstat_ns(path: &std::path::Path) -> Option<u64> {
+    std::fs::read_to_string(path).ok().and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
+}
+
+/// Numbers of `/proc/PID/status` (`VmRSS:` and the like in KiB, `Threads:`), in the order asked;
+/// `pid` may be `self`.
+pub fn proc_status(pid: impl std::fmt::Display, names: &[&str]) -> Result<Vec<u64>, String> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).map_err(|e| e.to_string())?;
+    names
+        .iter()
+        .map(|name| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(name))
+                .and_then(|rest| rest.split_whitespace().next())
+                .and_then(|n| n.parse().ok())
+                .ok_or(format!("no {name} in /proc/{pid}/status"))
+        })
+        .collect()
 }
 
 /// The median of some durations in seconds (0 for none); sorts `times`.

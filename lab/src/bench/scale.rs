@@ -391,7 +391,7 @@ pub fn tick(bot: &Bot, clock: &ManualClock, at: i64) -> (usize, Duration) {
 /// zero elsewhere): on a loaded machine a tick's wall time includes its waits for a core, which
 /// this leaves out (the store's checkpoint thread is not counted).
 pub fn thread_cpu_time() -> Duration {
-    let ns = super::threads::schedstat_ns(std::path::Path::new("/proc/thread-self/schedstat"));
+    let ns = super::schedstat_ns(std::path::Path::new("/proc/thread-self/schedstat"));
     Duration::from_nanos(ns.unwrap_or(0))
 }
 

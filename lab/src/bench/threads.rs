@@ -24,12 +24,6 @@ pub struct ThreadCpu {
     sampler: std::thread::JoinHandle<HashMap<u32, Seen>>,
 }
 
-/// The nanoseconds on the processor that a `schedstat` file of `/proc` gives (its first field), of a
-/// thread (`/proc/self/task/ID/schedstat`, `/proc/thread-self/schedstat`); `None` where there is none.
-pub fn schedstat_ns(path: &std::path::Path) -> Option<u64> {
-    std::fs::read_to_string(path).ok().and_then(|s| s.split_whitespace().next().and_then(|n| n.parse().ok()))
-}
-
 /// Each thread of this process: its id, name and nanoseconds on the processor so far.
 fn threads() -> Vec<(u32, String, u64)> {
     let Ok(dir) = std::fs::read_dir("/proc/self/task") else { return Vec::new() };
@@ -37,7 +31,7 @@ fn threads() -> Vec<(u32, String, u64)> {
     for entry in dir.flatten() {
         let Some(tid) = entry.file_name().to_str().and_then(|t| t.parse().ok()) else { continue };
         let path = entry.path();
-        let ran = schedstat_ns(&path.join("schedstat"));
+        let ran = super::schedstat_ns(&path.join("schedstat"));
         let name = std::fs::read_to_string(path.join("comm")).map(|n| n.trim().to_string());
         if let (Some(ran), Ok(name)) = (ran, name) {
             out.push((tid, name, ran));
