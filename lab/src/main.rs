@@ -157,6 +157,10 @@ enum Command {
         /// round's processor time by thread shows the bot's own apart from theirs.
         #[arg(long = "fake-apart")]
         apart: bool,
+        /// Leave out the bare core's round before each Discord round (a profile of the Discord
+        /// path alone, as under callgrind).
+        #[arg(long = "no-core")]
+        no_core: bool,
     },
     /// Load run over several processes: `capabot discord` processes sharing the fake Discord's six
     /// shards on one database (1 on SQLite; 1, 2 and 3 on PostgreSQL), N games by /move
@@ -523,7 +527,19 @@ fn run(cli: Cli) -> Result<(), String> {
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
         #[cfg(feature = "discord")]
-        Command::BenchDiscord { games, threads, plies, variant, plain, runs, seed, core_threads, rate, apart } => {
+        Command::BenchDiscord {
+            games,
+            threads,
+            plies,
+            variant,
+            plain,
+            runs,
+            seed,
+            core_threads,
+            rate,
+            apart,
+            no_core,
+        } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !plain,
@@ -531,7 +547,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 fake_apart: apart,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
-            outln!("{}", bench::discord::run_rounds(&opts, runs, rate)?);
+            outln!("{}", bench::discord::run_rounds(&opts, runs, rate, !no_core)?);
         }
         #[cfg(not(feature = "discord"))]
         Command::BenchDiscord { .. } => {

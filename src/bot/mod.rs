@@ -335,11 +335,14 @@ impl Bot {
 
     /// Runs `work` inside the unit of work so that an error (or a panic) undoes all of it.
     pub(crate) fn all_or_nothing<T>(&self, work: impl FnOnce() -> Result<T, BotError>) -> Result<T, BotError> {
-        let savepoint = |sql: &str| -> Result<(), BotError> { Ok(self.store.conn()?.execute_batch(sql)?) };
+        let savepoint = |sql: &str| -> Result<(), BotError> { Ok(self.store.conn()?.control(sql)?) };
         savepoint("SAVEPOINT work")?;
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(work))
             .unwrap_or_else(|_| Err(BotError::Internal("panic while handling a message".into())));
-        savepoint(if result.is_ok() { "RELEASE work" } else { "ROLLBACK TO work; RELEASE work" })?;
+        if result.is_err() {
+            savepoint("ROLLBACK TO work")?;
+        }
+        savepoint("RELEASE work")?;
         result
     }
 

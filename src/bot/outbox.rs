@@ -89,9 +89,17 @@ pub fn chat_key(target: &Target) -> String {
     }
 }
 
+/// [`Stored`] as written: the reply borrowed, not copied (the same JSON).
+#[derive(Serialize)]
+struct StoredRef<'r> {
+    v: u32,
+    reply: &'r Reply,
+    animated: bool,
+}
+
 fn encode(reply: &Reply) -> Result<String, BotError> {
     let animated = picture_beside(reply).is_some() && reply.animation.is_some();
-    serde_json::to_string(&Stored { v: 1, reply: reply.clone(), animated })
+    serde_json::to_string(&StoredRef { v: 1, reply, animated })
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
 }
 

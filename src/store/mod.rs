@@ -385,7 +385,7 @@ pub fn snapshot(conn: &Connection) -> Result<Tx<'_>> {
 fn begin(conn: &Connection, write: bool) -> Result<Tx<'_>> {
     let nested = !conn.is_autocommit();
     if nested {
-        conn.execute_batch("SAVEPOINT capabot_tx")?;
+        conn.control("SAVEPOINT capabot_tx")?;
     } else if write {
         conn.begin_write()?;
     } else {
@@ -397,11 +397,7 @@ fn begin(conn: &Connection, write: bool) -> Result<Tx<'_>> {
 impl Tx<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        if self.nested {
-            Ok(self.conn.execute_batch("RELEASE SAVEPOINT capabot_tx")?)
-        } else {
-            Ok(self.conn.commit()?)
-        }
+        if self.nested { Ok(self.conn.control("RELEASE SAVEPOINT capabot_tx")?) } else { Ok(self.conn.commit()?) }
     }
 }
 
@@ -416,7 +412,9 @@ impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if self.open {
             let _ = if self.nested {
-                self.conn.execute_batch("ROLLBACK TO SAVEPOINT capabot_tx; RELEASE SAVEPOINT capabot_tx")
+                self.conn
+                    .control("ROLLBACK TO SAVEPOINT capabot_tx")
+                    .and_then(|()| self.conn.control("RELEASE SAVEPOINT capabot_tx"))
             } else {
                 self.conn.rollback()
             };
@@ -714,6 +712,31 @@ mod tests {
     #[test]
     fn migrations_are_valid() {
         MIGRATIONS.validate().expect("migrations validate");
+    }
+
+    /// The transaction statements are prepared once per connection and run again and again: each
+    /// round's savepoint rolled back undoes only its own work, each committed one stays.
+    #[test]
+    fn savepoints_prepared_once_roll_back_and_commit_round_after_round() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("t.db")).unwrap();
+        for round in 0..3 {
+            let unit = store.begin_unit().unwrap();
+            let conn = store.conn().unwrap();
+            let undone = immediate(&conn).unwrap();
+            assert!(events::claim(&undone, "test", &format!("undone-{round}"), 0).unwrap());
+            drop(undone);
+            let kept = immediate(&conn).unwrap();
+            assert!(events::claim(&kept, "test", &format!("kept-{round}"), 0).unwrap());
+            kept.commit().unwrap();
+            drop(conn);
+            unit.commit().unwrap();
+        }
+        let conn = store.conn().unwrap();
+        for round in 0..3 {
+            assert!(events::claim(&conn, "test", &format!("undone-{round}"), 0).unwrap(), "rolled back");
+            assert!(!events::claim(&conn, "test", &format!("kept-{round}"), 0).unwrap(), "committed");
+        }
     }
 
     #[test]

@@ -622,6 +622,21 @@ impl Connection {
         }
     }
 
+    /// Runs one statement of transaction control without parameters (`BEGIN`, `COMMIT`,
+    /// `SAVEPOINT`, …). On SQLite it is prepared once per connection and kept in its statement
+    /// cache: [`Connection::execute_batch`] parses its text again every time, and every unit of
+    /// work runs two or more of these.
+    pub fn control(&self, sql: &str) -> Result<()> {
+        match self {
+            Connection::Sqlite(conn) => {
+                conn.prepare_cached(sql)?.execute([])?;
+                Ok(())
+            }
+            #[cfg(feature = "postgres")]
+            Connection::Postgres(pg, _) => Ok(pg.client.borrow_mut().batch_execute(sql)?),
+        }
+    }
+
     /// Whether no transaction is open.
     pub fn is_autocommit(&self) -> bool {
         match self {
@@ -647,7 +662,7 @@ impl Connection {
 
     fn begin(&self, sqlite: &str) -> Result<()> {
         match self {
-            Connection::Sqlite(conn) => Ok(conn.execute_batch(sqlite)?),
+            Connection::Sqlite(_) => self.control(sqlite),
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
                 let write = sqlite != "BEGIN";
@@ -686,7 +701,7 @@ impl Connection {
 
     fn end(&self, sql: &str) -> Result<()> {
         match self {
-            Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
+            Connection::Sqlite(_) => self.control(sql),
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
                 open.set(None);

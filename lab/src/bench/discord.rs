@@ -603,25 +603,33 @@ fn flood_rounds_in(
     Ok(out)
 }
 
-/// `runs` rounds of the bare core and of Discord on the same games, each on a fresh database in a
-/// temporary folder: every round's two lines, then the medians.
-pub fn run_rounds(opts: &BenchOptions, runs: usize, rate: Option<f64>) -> Result<String, String> {
+/// `runs` rounds of the bare core (unless `core` is false) and of Discord on the same games, each
+/// on a fresh database in a temporary folder: every round's lines, then the medians.
+pub fn run_rounds(opts: &BenchOptions, runs: usize, rate: Option<f64>, core: bool) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("capabot-bench-discord-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = rounds_in(&dir, opts, runs, rate);
+    let result = rounds_in(&dir, opts, runs, rate, core);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
-fn rounds_in(dir: &Path, opts: &BenchOptions, runs: usize, rate: Option<f64>) -> Result<String, String> {
+fn rounds_in(
+    dir: &Path,
+    opts: &BenchOptions,
+    runs: usize,
+    rate: Option<f64>,
+    with_core: bool,
+) -> Result<String, String> {
     let mut out = String::new();
     let (mut core, mut discord) = (Vec::new(), Vec::new());
     for round in 0..runs.max(1) {
-        let c = super::bot::run_through(&dir.join(format!("core-{round}.db")), opts, Through::Core)?;
+        if with_core {
+            let c = super::bot::run_through(&dir.join(format!("core-{round}.db")), opts, Through::Core)?;
+            out.push_str(&format!("round {}: core    {}\n", round + 1, line(&c)));
+            core.push(c);
+        }
         let d = run_discord(&dir.join(format!("discord-{round}.db")), opts, rate)?;
-        out.push_str(&format!("round {}: core    {}\n", round + 1, line(&c)));
         out.push_str(&format!("round {}: discord {}\n", round + 1, line(&d)));
-        core.push(c);
         discord.push(d);
     }
     out.push_str(&format!(
