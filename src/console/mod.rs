@@ -194,7 +194,7 @@ pub async fn run(host: Arc<Host>, output: Arc<ConsoleOutput>, input: Box<dyn Buf
                 None => break,
                 Some(Ok(l)) => l,
                 Some(Err(e)) if e.kind() == io::ErrorKind::InvalidData => {
-                    output.note(&crate::tl!(host.bot().config.lang, "console-not-utf8"))?;
+                    output.note(&crate::tl!(host.bot().config().lang, "console-not-utf8"))?;
                     continue;
                 }
                 Some(Err(e)) => return Err(e),

@@ -376,7 +376,7 @@ impl Bot {
     }
 
     /// The author's language for an input (their setting, their client's, the chat's).
-    pub(crate) fn author_lang(&self, inp: &Input) -> Lang {
+    pub fn author_lang(&self, inp: &Input) -> Lang {
         match self.effective_settings(&inp.scope) {
             Ok(mut s) => self.langs_of(inp, &mut s),
             Err(_) => inp.locale.as_deref().and_then(Lang::parse).unwrap_or(self.config.lang),
