@@ -491,3 +491,131 @@ async fn a_live_page_that_is_behind_is_told_at_once_and_a_quiet_one_polls() {
     assert!(polling.say("bob", "e5", false).text().contains("e5"));
     assert_eq!(next_move(&mut stream).await.as_deref(), Some("2"));
 }
+
+/// The community's page as it was read before it was read in a few statements: one row at a time
+/// (each game's address, each name), every variant's leaderboard. The page must say the same.
+#[tokio::test]
+async fn the_community_and_player_pages_say_what_reading_row_by_row_says() {
+    use capabot::rules::VARIANTS;
+    use capabot::store::{games, ladders, tournaments};
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    site.chess_game(&["e4", "e5"]);
+    assert!(site.say("alice", "!resign", false).text().contains("resign"));
+    site.chess_game(&["d4"]);
+    for line in [
+        ("alice", "!ladder create chess"),
+        ("alice", "!ladder join"),
+        ("bob", "!ladder join"),
+        ("carol", "!ladder join"),
+        ("carol", "!ladder challenge @alice"),
+        ("alice", "!tournament create roundrobin chess days:7 signup:0 Mini Cup"),
+        ("alice", "!tournament join"),
+        ("bob", "!tournament join"),
+        ("carol", "!tournament join"),
+        ("alice", "!tournament start"),
+    ] {
+        site.say(line.0, line.1, true);
+    }
+    // Ratings in a second variant too: the page's leaderboards are those of the rated variants.
+    let other = VARIANTS.iter().find(|v| v.name != "chess").unwrap();
+    {
+        let conn = site.bot.store().conn().unwrap();
+        let scope = RatingScope::community("test", "g");
+        for (name, rating) in [("alice", 1610.0), ("bob", 1490.0), ("dave", 1550.0)] {
+            let id = players::ensure(&conn, "test", name, name, T0).unwrap().id;
+            let record = PlayerRating {
+                player_id: id,
+                rating: Rating { rating, deviation: 60.0, volatility: 0.06 },
+                games: 30,
+                wins: 15,
+                draws: 0,
+                losses: 15,
+                last_game_at: Some(T0),
+            };
+            ratings::upsert(&conn, &scope, other.name, &record).unwrap();
+        }
+    }
+
+    let page = site.bot.web_community("test", "g").unwrap().expect("opted in");
+    let conn = site.bot.store().conn().unwrap();
+    let name = |id| players::get(&conn, id).unwrap().expect("a player").name;
+    let slug = |id| games::slug(&conn, id).unwrap().expect("an address");
+
+    let boards: Vec<(&str, ratings::Leaderboard)> = VARIANTS
+        .iter()
+        .map(|v| {
+            let scope = RatingScope::community("test", "g");
+            (v.display_name, ratings::leaderboard(&conn, &scope, v.name, 10, None, T0).unwrap())
+        })
+        .filter(|(_, b)| !b.top.is_empty() || !b.provisional.is_empty())
+        .collect();
+    assert!(boards.len() >= 2, "chess (the decided game) and {}: {boards:?}", other.name);
+    let shown: Vec<(&str, &ratings::Leaderboard)> =
+        page.boards.iter().map(|b| (b.variant.as_str(), &b.board)).collect();
+    assert_eq!(shown, boards.iter().map(|(v, b)| (*v, b)).collect::<Vec<_>>());
+
+    let rows = games::recent_in_community(&conn, "test", "g", None, 20).unwrap();
+    assert!(rows.len() >= 5, "two games and the tournament's three: {rows:?}");
+    let recent: Vec<(String, String, String)> =
+        rows.iter().map(|r| (slug(r.id), name(r.white), name(r.black))).collect();
+    let shown: Vec<(String, String, String)> =
+        page.recent.iter().map(|(s, w, b, _, _)| (s.clone(), w.clone(), b.clone())).collect();
+    assert_eq!(shown, recent);
+    assert_eq!(page.recent[rows.len() - 1].4, "0-1", "the resigned game, the oldest: {:?}", page.recent);
+
+    let infos = ladders::list(&conn, "test", "g").unwrap();
+    assert_eq!((infos.len(), page.ladders.len()), (1, 1));
+    let ladder = ladders::load(&conn, infos[0].id).unwrap().unwrap();
+    let standings: Vec<_> = ladder.standings().iter().map(|&p| (p, name(p))).collect();
+    assert_eq!(standings.len(), 3);
+    assert_eq!(page.ladders[0].standings, standings);
+    let challenges: Vec<_> = ladder
+        .parts()
+        .challenges
+        .iter()
+        .filter(|c| c.status.is_open())
+        .map(|c| (name(c.challenger), name(c.challenged), c.accepted_at.is_some()))
+        .collect();
+    assert_eq!(challenges, vec![("carol".to_string(), "alice".to_string(), false)]);
+    assert_eq!(page.ladders[0].challenges, challenges);
+
+    let infos = tournaments::list(&conn, "test", "g").unwrap();
+    assert_eq!((infos.len(), page.tournaments.len()), (1, 1));
+    let t = tournaments::load(&conn, infos[0].id).unwrap().unwrap();
+    let standings: Vec<String> = t.standings().iter().map(|s| name(s.player)).collect();
+    assert_eq!(page.tournaments[0].standings.iter().map(|s| s.2.clone()).collect::<Vec<_>>(), standings);
+    let mut pairings = Vec::new();
+    for (i, r) in t.rounds.iter().enumerate() {
+        let boards = tournaments::round_games(&conn, t.info.id, i + 1).unwrap();
+        let games: Vec<_> = r
+            .games
+            .iter()
+            .enumerate()
+            .map(|(b, g)| {
+                let game = boards.iter().find(|(board, _)| *board == b + 1).and_then(|(_, id)| *id);
+                (name(g.white), name(g.black), game.map(slug))
+            })
+            .collect();
+        pairings.push((games, r.bye.map(name)));
+    }
+    assert!(pairings.iter().flat_map(|(g, _)| g).any(|(_, _, s)| s.is_some()), "a round was paired: {pairings:?}");
+    let shown: Vec<_> = page.tournaments[0]
+        .rounds
+        .iter()
+        .map(|(games, bye)| {
+            (games.iter().map(|(w, b, _, s)| (w.clone(), b.clone(), s.clone())).collect::<Vec<_>>(), bye.clone())
+        })
+        .collect();
+    assert_eq!(shown, pairings);
+
+    // bob's page: each recent game's address and opponent.
+    let bob = players::find(&conn, "test", "bob").unwrap().unwrap().id;
+    let player = site.bot.web_player("test", "g", bob).unwrap().expect("bob played here");
+    let mine = games::recent_in_community(&conn, "test", "g", Some(bob), 20).unwrap();
+    assert!(mine.len() >= 4, "{mine:?}");
+    let expected: Vec<(String, String)> =
+        mine.iter().map(|r| (slug(r.id), name(if r.white == bob { r.black } else { r.white }))).collect();
+    assert_eq!(player.recent.iter().map(|(s, o, _, _)| (s.clone(), o.clone())).collect::<Vec<_>>(), expected);
+    assert_eq!(player.ratings.len(), 2, "chess and {}: {:?}", other.name, player.ratings);
+}

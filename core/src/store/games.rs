@@ -5,7 +5,8 @@
 use super::players::PlayerId;
 use super::{Result, offers};
 use crate::rules::{Color, DrawReason, Outcome, WinReason};
-use crate::store::sql::{Connection, OptionalExtension, Params, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Params, Row, params, query_by_ids};
+use std::collections::HashMap;
 
 /// Game id (the `games.id` column).
 pub type GameId = i64;
@@ -236,6 +237,19 @@ pub fn slug(conn: &Connection, id: GameId) -> Result<Option<String>> {
         .query_row(params![id], |r| r.get::<Option<String>>(0))
         .optional()?
         .flatten())
+}
+
+/// The web addresses of games by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a
+/// web page's lists); a game without an address is not in the map.
+pub fn slugs(conn: &Connection, ids: &[GameId]) -> Result<HashMap<GameId, String>> {
+    let found = query_by_ids(conn, ids, slugs_sql, |r| Ok((r.get::<GameId>(0)?, r.get::<String>(1)?)))?;
+    Ok(found.into_iter().collect())
+}
+
+/// The statement of [`slugs`] for an `IN (…)` list's placeholders: one look-up of the primary key
+/// per id.
+fn slugs_sql(list: &str) -> String {
+    format!("SELECT id, web_slug FROM games WHERE id IN ({list}) AND web_slug IS NOT NULL")
 }
 
 /// The game's ply and last change, cheap to read again and again (a web page waiting for moves).
@@ -952,8 +966,23 @@ mod tests {
         a_failing_end_hook_leaves_neither_result_nor_consequence,
         a_replaced_chat_takes_its_open_games_along,
         a_game_stored_played_is_the_game_played_move_by_move,
-        a_players_recent_games_are_both_sides_newest_first
+        a_players_recent_games_are_both_sides_newest_first,
+        many_addresses_are_read_at_once
     );
+
+    /// [`slugs`] answers what [`slug`] answers game by game, for lists longer than one statement's.
+    fn many_addresses_are_read_at_once(store: &Store) {
+        let c = store.conn().unwrap();
+        let made: Vec<GameId> = (0..3).map(|i| create(&c, &chess_game(&c, "m", Status::Active), i).unwrap()).collect();
+        let mut asked: Vec<GameId> = (1000..1070).collect();
+        asked.extend(&made);
+        asked.push(made[0]);
+        let found = slugs(&c, &asked).unwrap();
+        let one_by_one: HashMap<GameId, String> =
+            asked.iter().filter_map(|&id| Some((id, slug(&c, id).unwrap()?))).collect();
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert_eq!(found, one_by_one);
+    }
 
     /// A player's recent games in a community: both colours, newest change first, at most the
     /// limit, none of another community, none aborted; the community's the same way.
@@ -994,6 +1023,14 @@ mod tests {
         let player = plan(true);
         assert!(player.contains("games_white_recent") && player.contains("games_black_recent"), "{player}");
         assert!(!player.contains("games_community_recent"), "{player}");
+    }
+
+    /// A page's addresses are read by primary key, in one statement for many games.
+    #[test]
+    fn the_addresses_of_many_games_are_read_by_primary_key() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = crate::store::testing::sqlite_plan(&conn, &slugs_sql("?1, ?2, ?3, ?4"));
+        assert!(plan.contains("USING INTEGER PRIMARY KEY") && !plan.contains("SCAN games"), "{plan}");
     }
 
     /// A chess game of platform `t` in `chat` between players `a` and `b` (made when new), from "start".

@@ -2,7 +2,8 @@
 //! is a player too, on the pseudo-platform `capabot`.
 
 use super::Result;
-use crate::store::sql::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, params, query_by_ids};
+use std::collections::HashMap;
 
 /// Player id (the `players.id` column).
 pub type PlayerId = i64;
@@ -75,6 +76,14 @@ pub fn get(conn: &Connection, id: PlayerId) -> Result<Option<Player>> {
         .optional()?)
 }
 
+/// Players by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a web page's names);
+/// an id with no player is not in the map.
+pub fn get_many(conn: &Connection, ids: &[PlayerId]) -> Result<HashMap<PlayerId, Player>> {
+    let sql = |list: &str| format!("SELECT id, name, is_ai FROM players WHERE id IN ({list})");
+    let found = query_by_ids(conn, ids, sql, |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }))?;
+    Ok(found.into_iter().map(|p| (p.id, p)).collect())
+}
+
 /// Links another platform account to an existing player.
 pub fn link(conn: &Connection, player: PlayerId, platform: &str, user_id: &str) -> Result<()> {
     conn.execute(
@@ -136,7 +145,22 @@ mod tests {
     use crate::store::Store;
     use crate::store::testing::on_both_backends;
 
-    on_both_backends!(ensure_is_idempotent_and_renames);
+    on_both_backends!(ensure_is_idempotent_and_renames, many_players_are_read_at_once);
+
+    /// [`get_many`] answers what [`get`] answers player by player, for lists longer than one
+    /// statement's; an unknown id is left out.
+    fn many_players_are_read_at_once(store: &Store) {
+        let c = store.conn().unwrap();
+        let made: Vec<PlayerId> = ["a", "b", "c"].iter().map(|n| ensure(&c, "t", n, n, 0).unwrap().id).collect();
+        let mut asked: Vec<PlayerId> = (1000..1070).collect();
+        asked.extend(&made);
+        asked.push(made[1]);
+        let found = get_many(&c, &asked).unwrap();
+        assert_eq!(found.len(), 3, "{found:?}");
+        for id in asked {
+            assert_eq!(found.get(&id), get(&c, id).unwrap().as_ref(), "{id}");
+        }
+    }
 
     fn ensure_is_idempotent_and_renames(store: &Store) {
         let c = store.conn().unwrap();

@@ -8,7 +8,7 @@ use super::Result;
 use super::games::GameId;
 use super::players::PlayerId;
 use crate::community::rating::{Rating, Score, Side, rate_game};
-use crate::store::sql::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, Value, params};
 
 /// Most rows a leaderboard shows in each of its lists.
 pub const MAX_LEADERBOARD: usize = 50;
@@ -96,6 +96,41 @@ pub fn get(conn: &Connection, player: PlayerId, scope: &Scope, variant: &str) ->
             from_row,
         )
         .optional()?)
+}
+
+const ALL_OF: &str = "SELECT player_id, rating, deviation, volatility, games, wins, draws, losses, last_game_at, \
+     variant FROM ratings WHERE player_id = ?1 AND scope = ?2";
+
+/// A player's stored ratings in a scope, by variant, in one statement (`ratings_player`).
+pub fn all_of(conn: &Connection, player: PlayerId, scope: &Scope) -> Result<Vec<(String, PlayerRating)>> {
+    let mut st = conn.prepare_cached(ALL_OF)?;
+    let rows = st.query_map(params![player, scope.key()], |r| Ok((r.get::<String>(9)?, from_row(r)?)))?;
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
+}
+
+/// The statement of [`variants_rated`] for `n` variants: `?1` the scope, then the variants.
+fn variants_rated_sql(n: usize) -> String {
+    let listed =
+        (0..n).map(|i| format!("SELECT CAST(?{} AS TEXT) AS variant", i + 2)).collect::<Vec<_>>().join(" UNION ALL ");
+    format!(
+        "SELECT v.variant FROM ({listed}) AS v \
+         WHERE EXISTS (SELECT 1 FROM ratings r WHERE r.scope = ?1 AND r.variant = v.variant)"
+    )
+}
+
+/// Which of `variants` have a rating in a scope, in one statement: an index probe of the primary
+/// key per variant, where `SELECT DISTINCT variant` would read every rating of the scope.
+pub fn variants_rated(conn: &Connection, scope: &Scope, variants: &[&str]) -> Result<Vec<String>> {
+    if variants.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = variants_rated_sql(variants.len());
+    let key = scope.key();
+    let mut values = vec![Value::Text(&key)];
+    values.extend(variants.iter().map(|v| Value::Text(v)));
+    let mut st = conn.prepare_cached(&sql)?;
+    let rows = st.query_map(values, |r| r.get::<String>(0))?;
+    Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
 /// The stored rating of `player`, or a new player's.
@@ -403,7 +438,39 @@ mod tests {
         leaderboard_keeps_provisional_players_apart_and_finds_the_asker,
         leaderboard_from_the_indexes_is_the_whole_scope_sorted,
         history_is_oldest_first_and_bounded,
+        the_variants_rated_and_a_players_ratings_are_read_at_once,
     );
+
+    fn the_variants_rated_and_a_players_ratings_are_read_at_once(store: &Store) {
+        let c = store.conn().unwrap();
+        let (here, elsewhere) = (Scope::community("t", "club"), Scope::community("t", "other"));
+        let (a, b) = (player(&c, "a"), player(&c, "b"));
+        upsert(&c, &here, "chess", &PlayerRating::new(a)).unwrap();
+        upsert(&c, &here, "capablanca", &PlayerRating::new(b)).unwrap();
+        upsert(&c, &here, "capablanca", &PlayerRating::new(a)).unwrap();
+        upsert(&c, &elsewhere, "seirawan", &PlayerRating::new(a)).unwrap();
+        let asked = ["seirawan", "capablanca", "chess", "unknown"];
+        let mut rated = variants_rated(&c, &here, &asked).unwrap();
+        rated.sort();
+        assert_eq!(rated, vec!["capablanca".to_string(), "chess".to_string()]);
+        assert_eq!(variants_rated(&c, &Scope::community("t", "none"), &asked).unwrap(), Vec::<String>::new());
+        let mut mine = all_of(&c, a, &here).unwrap();
+        mine.sort_by(|x, y| x.0.cmp(&y.0));
+        let one_by_one = ["capablanca", "chess"].map(|v| (v.to_string(), get(&c, a, &here, v).unwrap().unwrap()));
+        assert_eq!(mine, one_by_one.to_vec());
+        assert_eq!(all_of(&c, b, &elsewhere).unwrap(), vec![]);
+    }
+
+    /// The page's statements read indexes: a probe of the primary key per variant, a player's
+    /// ratings through `ratings_player`.
+    #[test]
+    fn the_pages_rating_statements_read_indexes() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let rated = crate::store::testing::sqlite_plan(&conn, &variants_rated_sql(3));
+        assert!(!rated.contains("SCAN r") && rated.contains("SEARCH r USING"), "{rated}");
+        let mine = crate::store::testing::sqlite_plan(&conn, ALL_OF);
+        assert!(mine.contains("SEARCH ratings USING") && !mine.contains("SCAN"), "{mine}");
+    }
 
     fn player(conn: &Connection, name: &str) -> PlayerId {
         players::ensure(conn, "test", name, name, 0).unwrap().id

@@ -842,6 +842,45 @@ impl rusqlite::ToSql for Value<'_> {
     }
 }
 
+/// Most values in one `IN (…)` list ([`in_list`]); longer lists are read in several statements.
+pub const IN_LIST_MAX: usize = 64;
+
+/// The rows of `sql` (made from an `IN (…)` list's placeholders) for each of `ids`, asked once
+/// each, in one statement per [`IN_LIST_MAX`] ids: a web page's names or addresses in one round
+/// trip rather than one per row.
+pub fn query_by_ids<T>(
+    conn: &Connection,
+    ids: &[i64],
+    sql: impl Fn(&str) -> String,
+    mut map: impl FnMut(&Row<'_>) -> Result<T>,
+) -> Result<Vec<T>> {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut found = Vec::with_capacity(ids.len());
+    for chunk in ids.chunks(IN_LIST_MAX) {
+        let (list, values) = in_list(chunk);
+        let mut st = conn.prepare_cached(&sql(&list))?;
+        for row in st.query_map(values, &mut map)? {
+            found.push(row?);
+        }
+    }
+    Ok(found)
+}
+
+/// An `IN (…)` list of ids for one statement: its placeholders (`?1, ?2, …`) and its values.
+/// The list is padded to a power of two (repeating the last id, which changes no answer), so a
+/// page prepares and keeps a few statements, not one per length. Give at most [`IN_LIST_MAX`]
+/// ids, and at least one.
+fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
+    debug_assert!(!ids.is_empty() && ids.len() <= IN_LIST_MAX);
+    let n = ids.len().next_power_of_two();
+    let last = ids.last().copied().unwrap_or_default();
+    let values = (0..n).map(|i| Value::I64(ids.get(i).copied().unwrap_or(last))).collect();
+    let placeholders = (1..=n).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
+    (placeholders, values)
+}
+
 /// SQLite's `?N` placeholders as PostgreSQL's `$N`, leaving string literals and quoted names alone.
 pub fn numbered_placeholders(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
@@ -871,5 +910,14 @@ mod tests {
             numbered_placeholders("SELECT '?1', \"a?\" FROM t WHERE x = ?1 AND y = ?12"),
             "SELECT '?1', \"a?\" FROM t WHERE x = $1 AND y = $12"
         );
+    }
+
+    #[test]
+    fn in_lists_are_padded_to_a_power_of_two() {
+        let (sql, values) = in_list(&[7, 3, 5]);
+        assert_eq!(sql, "?1, ?2, ?3, ?4");
+        assert_eq!(values, vec![Value::I64(7), Value::I64(3), Value::I64(5), Value::I64(5)]);
+        let (sql, values) = in_list(&[9]);
+        assert_eq!((sql.as_str(), values), ("?1", vec![Value::I64(9)]));
     }
 }

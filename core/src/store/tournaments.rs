@@ -563,6 +563,16 @@ pub fn round_games(conn: &Connection, id: TournamentId, round: usize) -> Result<
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
+/// The games of every round's boards, in one statement: `(round, board, game)` by round and board.
+pub fn all_round_games(conn: &Connection, id: TournamentId) -> Result<Vec<(usize, usize, Option<i64>)>> {
+    let mut st = conn.prepare_cached(
+        "SELECT round, board, game_id FROM tournament_games WHERE tournament_id = ?1 AND board > 0
+         ORDER BY round, board",
+    )?;
+    let rows = st.query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<std::result::Result<_, _>>()?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

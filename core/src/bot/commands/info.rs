@@ -153,7 +153,7 @@ impl Bot {
         id: crate::store::players::PlayerId,
     ) -> Res<String> {
         let p = players::get(conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
-        Ok(if p.is_ai { t!("ai-name-level", level = row.ai_level.unwrap_or(0)) } else { p.name })
+        Ok(side_name(&p, row))
     }
 
     pub(super) fn gif(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
@@ -338,4 +338,9 @@ pub(super) fn pgn_reply(target: Target, file_name: &str, text: String) -> Reply 
     r.file =
         Some(Attachment { name: file_name.into(), mime: "application/x-chess-pgn".into(), bytes: text.into_bytes() });
     r
+}
+
+/// How a game's record names one of its sides: capabot by its level, anyone else by name.
+pub(super) fn side_name(p: &players::Player, row: &GameRow) -> String {
+    if p.is_ai { t!("ai-name-level", level = row.ai_level.unwrap_or(0)) } else { p.name.clone() }
 }

@@ -299,25 +299,59 @@ impl Bot {
     }
 
     /// A community's page; `None` when it did not opt in.
+    ///
+    /// A handful of statements whatever the page holds (on PostgreSQL each is a round trip): the
+    /// variants rated here first, so only their leaderboards are read; the ladders and
+    /// tournaments; the recent games; then every game's address and every player's name the page
+    /// shows, each in one statement.
     pub fn web_community(&self, platform: &str, community: &str) -> Result<Option<WebCommunity>, BotError> {
         let conn = self.conn()?;
         if !settings::web(&conn, platform, community)? {
             return Ok(None);
         }
+        let scope = RatingScope::community(platform, community);
+        let all: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+        let rated = ratings::variants_rated(&conn, &scope, &all)?;
         let mut boards = Vec::new();
-        for v in VARIANTS.iter() {
-            let board = self.web_leaderboard(platform, community, v.name)?;
+        for v in VARIANTS.iter().filter(|v| rated.iter().any(|r| r == v.name)) {
+            let board = ratings::leaderboard(&conn, &scope, v.name, TOP, None, self.clock.now())?;
             if !board.top.is_empty() || !board.provisional.is_empty() {
                 boards.push(WebBoard { variant: v.display_name.to_string(), board });
             }
         }
-        let name = |id: PlayerId| self.name_of(&conn, id).unwrap_or_else(|_| "?".into());
-        let mut ladders_out = Vec::new();
+        let mut ladders_read = Vec::new();
         for info in ladders::list(&conn, platform, community)? {
-            let Some(l) = ladders::load(&conn, info.id)? else { continue };
-            let variant = variant_named(&info.variant).map_or(info.variant.clone(), |v| v.display_name.to_string());
-            ladders_out.push(WebLadder {
-                variant,
+            if let Some(l) = ladders::load(&conn, info.id)? {
+                ladders_read.push((info, l));
+            }
+        }
+        let mut tournaments_read = Vec::new();
+        for info in tournaments::list(&conn, platform, community)? {
+            if let Some(t) = tournaments::load(&conn, info.id)? {
+                tournaments_read.push(t);
+            }
+        }
+        let rows = games::recent_in_community(&conn, platform, community, None, RECENT)?;
+
+        let mut ids: Vec<PlayerId> = rows.iter().flat_map(|r| [r.white, r.black]).collect();
+        for (_, l) in &ladders_read {
+            ids.extend(l.standings().iter().copied());
+            ids.extend(l.parts().challenges.iter().flat_map(|c| [c.challenger, c.challenged]));
+        }
+        for t in &tournaments_read {
+            ids.extend(t.standings().iter().map(|s| s.player));
+            for r in &t.rounds {
+                ids.extend(r.games.iter().flat_map(|g| [g.white, g.black]));
+                ids.extend(r.bye);
+            }
+        }
+        let names = players::get_many(&conn, &ids)?;
+        let name = |id: PlayerId| names.get(&id).map_or_else(|| t!("player-fallback", id = id), |p| p.name.clone());
+
+        let ladders_out = ladders_read
+            .iter()
+            .map(|(info, l)| WebLadder {
+                variant: variant_named(&info.variant).map_or(info.variant.clone(), |v| v.display_name.to_string()),
                 season: l.season(),
                 standings: l.standings().iter().map(|&p| (p, name(p))).collect(),
                 challenges: l
@@ -327,19 +361,21 @@ impl Bot {
                     .filter(|c| c.status.is_open())
                     .map(|c| (name(c.challenger), name(c.challenged), c.accepted_at.is_some()))
                     .collect(),
-            });
-        }
+            })
+            .collect();
         let mut tournaments_out = Vec::new();
-        for info in tournaments::list(&conn, platform, community)? {
-            let Some(t) = tournaments::load(&conn, info.id)? else { continue };
-            tournaments_out.push(self.web_tournament(&conn, &t, &name)?);
+        for t in &tournaments_read {
+            tournaments_out.push(self.web_tournament(&conn, t, &name)?);
         }
-        let mut recent = Vec::new();
-        for row in games::recent_in_community(&conn, platform, community, None, RECENT)? {
-            let Some(slug) = games::slug(&conn, row.id)? else { continue };
-            let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
-            recent.push((slug, name(row.white), name(row.black), variant, game_state(&row)));
-        }
+        let slugs = games::slugs(&conn, &rows.iter().map(|r| r.id).collect::<Vec<_>>())?;
+        let recent = rows
+            .iter()
+            .filter_map(|row| {
+                let slug = slugs.get(&row.id)?.clone();
+                let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+                Some((slug, name(row.white), name(row.black), variant, game_state(row)))
+            })
+            .collect();
         Ok(Some(WebCommunity {
             platform: platform.to_string(),
             community: community.to_string(),
@@ -380,9 +416,10 @@ impl Bot {
                     .collect()
             })
             .collect();
+        let boards = tournaments::all_round_games(conn, t.info.id)?;
+        let slugs = games::slugs(conn, &boards.iter().filter_map(|&(_, _, id)| id).collect::<Vec<_>>())?;
         let mut rounds = Vec::new();
         for (i, r) in t.rounds.iter().enumerate() {
-            let boards = tournaments::round_games(conn, t.info.id, i + 1)?;
             let mut pairings = Vec::new();
             for (b, g) in r.games.iter().enumerate() {
                 let result = match g.outcome {
@@ -391,11 +428,11 @@ impl Bot {
                     Some(SeriesOutcome::Draw) => "½-½",
                     None => "*",
                 };
-                let game = boards.iter().find(|(board, _)| *board == b + 1).and_then(|(_, id)| *id);
-                let slug = match game {
-                    Some(id) => games::slug(conn, id)?,
-                    None => None,
-                };
+                let game = boards
+                    .iter()
+                    .find(|&&(round, board, _)| round == i + 1 && board == b + 1)
+                    .and_then(|&(_, _, id)| id);
+                let slug = game.and_then(|id| slugs.get(&id).cloned());
                 pairings.push((name(g.white), name(g.black), result.to_string(), slug));
             }
             rounds.push((pairings, r.bye.map(name)));
@@ -436,10 +473,12 @@ impl Bot {
         let Some(p) = players::get(&conn, id)? else { return Ok(None) };
         let scope = RatingScope::community(platform, community);
         let now = self.clock.now();
+        let mut stored = ratings::all_of(&conn, id, &scope)?;
         let mut rated = Vec::new();
         let mut chart = None;
         for v in VARIANTS.iter() {
-            let Some(r) = ratings::get(&conn, id, &scope, v.name)? else { continue };
+            let Some(at) = stored.iter().position(|(variant, _)| variant == v.name) else { continue };
+            let (_, r) = stored.swap_remove(at);
             rated.push((v.display_name.to_string(), r.rating_at(now).display(), super::ratings::record(&r)));
             if chart.is_none() {
                 chart = super::ratings::chart_drawing(&conn, &p, &scope, v)?;
@@ -449,12 +488,16 @@ impl Bot {
         if rated.is_empty() && games_here.is_empty() {
             return Ok(None);
         }
+        let others: Vec<PlayerId> = games_here.iter().map(|r| if r.white == id { r.black } else { r.white }).collect();
+        let names = players::get_many(&conn, &others)?;
+        let slugs = games::slugs(&conn, &games_here.iter().map(|r| r.id).collect::<Vec<_>>())?;
         let mut recent = Vec::new();
-        for row in games_here {
-            let Some(slug) = games::slug(&conn, row.id)? else { continue };
-            let other = if row.white == id { row.black } else { row.white };
+        for (row, other) in games_here.iter().zip(others) {
+            let Some(slug) = slugs.get(&row.id) else { continue };
+            let other = names.get(&other).ok_or_else(|| BotError::Internal("player vanished".into()))?;
+            let other = super::info::side_name(other, row);
             let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
-            recent.push((slug, self.record_name(&conn, &row, other)?, variant, game_state(&row)));
+            recent.push((slug.clone(), other, variant, game_state(row)));
         }
         Ok(Some(WebPlayer { id, name: p.name, ratings: rated, chart, recent }))
     }
