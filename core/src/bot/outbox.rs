@@ -8,6 +8,7 @@
 use super::{Bot, BotError, Receipt, Reply, Response, Target};
 use crate::store::{games, outbox, players};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Environment variable naming a crash point of the outbox, for crash tests (never set in
 /// production): `after-commit:TEXT` aborts the process right after a unit of work whose replies
@@ -63,10 +64,11 @@ impl Failure {
 /// The stored form of a reply: the reply as JSON, its picture as a description inside it
 /// ([`Reply::drawing`], drawn when delivered). Rows written before descriptions keep the picture's
 /// bytes beside the JSON, and still deliver them.
+/// Written from the reply borrowed (no copy on the move's path), read back owned.
 #[derive(Serialize, Deserialize)]
-struct Stored {
+struct Stored<'r> {
     v: u32,
-    reply: Reply,
+    reply: Cow<'r, Reply>,
     /// The picture beside the row is the reply's animation (GIF), not its still picture.
     #[serde(default)]
     animated: bool,
@@ -89,23 +91,15 @@ pub fn chat_key(target: &Target) -> String {
     }
 }
 
-/// [`Stored`] as written: the reply borrowed, not copied (the same JSON).
-#[derive(Serialize)]
-struct StoredRef<'r> {
-    v: u32,
-    reply: &'r Reply,
-    animated: bool,
-}
-
 fn encode(reply: &Reply) -> Result<String, BotError> {
     let animated = picture_beside(reply).is_some() && reply.animation.is_some();
-    serde_json::to_string(&StoredRef { v: 1, reply, animated })
+    serde_json::to_string(&Stored { v: 1, reply: Cow::Borrowed(reply), animated })
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
 }
 
 fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
     let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?; // i18n: operator
-    let mut reply = stored.reply;
+    let mut reply = stored.reply.into_owned();
     if stored.animated {
         reply.animation = row.picture;
     } else {

@@ -252,11 +252,6 @@ impl Bot {
         }))
     }
 
-    /// A game's version (its ply and last change) for a page waiting for moves: cheap, one row.
-    pub fn web_game_version(&self, id: i64) -> Result<Option<(u32, i64)>, BotError> {
-        Ok(games::version(&*self.conn()?, id)?)
-    }
-
     /// What a live page follows of the game at a web address: its number, its platform and chat
     /// (where its changes are announced) and its version; `None` when it may not be shown.
     pub fn web_game_follow(&self, slug: &str) -> Result<Option<WebFollow>, BotError> {
