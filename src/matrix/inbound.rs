@@ -15,6 +15,7 @@ use super::undecrypted;
 use crate::bot::command;
 use crate::bot::{Body, Input, Scope, UserRef, Via};
 use crate::host::Host;
+use backon::{ExponentialBuilder, Retryable};
 use futures_util::StreamExt;
 use matrix_sdk::deserialized_responses::TimelineEventKind;
 use matrix_sdk::event_handler::{Ctx, RawEvent};
@@ -238,31 +239,38 @@ async fn on_member(event: OriginalSyncRoomMemberEvent, room: Room, shared: Ctx<S
     }
 }
 
-/// Joins a room, retrying with back-off (a homeserver may announce the invitation before the room can
-/// be joined), then greets it; a room replacing one the bot is in (an upgrade) is not greeted: the
-/// old room's games move there instead.
+/// The waits between the tries to join a room: ten tries, the waits doubling from 100 ms up to
+/// 30 s, each drawn between that and twice it (backon's jitter); none longer than before the jitter
+/// (200 ms, 400 ms, … 51.2 s, about 100 s in all).
+pub const JOIN_BACKOFF: ExponentialBuilder = ExponentialBuilder::new()
+    .with_min_delay(Duration::from_millis(100))
+    .with_max_delay(Duration::from_secs(30))
+    .with_jitter()
+    .with_max_times(9);
+
+/// Joins a room, retrying with back-off ([`JOIN_BACKOFF`]: a homeserver may announce the invitation
+/// before the room can be joined), then greets it; a room replacing one the bot is in (an upgrade)
+/// is not greeted: the old room's games move there instead.
 pub fn join_with_backoff(host: Arc<Host>, front: Arc<MatrixFrontEnd>, room: Room) {
     tokio::spawn(async move {
-        let mut delay = Duration::from_millis(200);
-        for attempt in 1..=10 {
-            match room.join().await {
-                Ok(()) => {
-                    match replaced_room(&front, room.room_id()) {
-                        Some(old) => host.chat_moved(PLATFORM, old.as_str(), room.room_id().as_str()).await,
-                        // Nobody reads a space's timeline.
-                        None if room.is_space() => {}
-                        None => front.greet(&room).await,
-                    }
-                    return;
-                }
-                Err(e) => {
-                    tracing::info!(room = %room.room_id(), attempt, "joining failed, retrying: {e}");
-                    tokio::time::sleep(delay).await;
-                    delay = (delay * 2).min(Duration::from_secs(60));
-                }
-            }
+        let mut attempt = 0;
+        let joined = (|| room.join())
+            .retry(JOIN_BACKOFF)
+            .notify(|e, _| {
+                attempt += 1;
+                tracing::info!(room = %room.room_id(), attempt, "joining failed, retrying: {e}");
+            })
+            .await;
+        if let Err(e) = joined {
+            tracing::warn!(room = %room.room_id(), "gave up joining: {e}");
+            return;
         }
-        tracing::warn!(room = %room.room_id(), "gave up joining");
+        match replaced_room(&front, room.room_id()) {
+            Some(old) => host.chat_moved(PLATFORM, old.as_str(), room.room_id().as_str()).await,
+            // Nobody reads a space's timeline.
+            None if room.is_space() => {}
+            None => front.greet(&room).await,
+        }
     });
 }
 

@@ -17,11 +17,13 @@ pub use outbound::MatrixFrontEnd;
 pub use session::{Credentials, StartError};
 
 use crate::host::Host;
+use backon::{ExponentialBuilder, Retryable};
 use matrix_sdk::Client;
 use matrix_sdk::config::SyncSettings;
 use matrix_sdk::ruma::api::client::filter::{FilterDefinition, LazyLoadOptions, RoomEventFilter};
 use matrix_sdk::ruma::api::client::sync::sync_events::v3::Filter;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The platform name in [`crate::bot::Scope::platform`].
@@ -115,55 +117,52 @@ pub fn sync_filter_definition() -> FilterDefinition {
     filter
 }
 
+/// The waits between the sync's tries while the homeserver fails (and the first sync's): doubling
+/// from 100 ms up to 15 s, each drawn between that and twice it (backon's jitter), so that bots
+/// restarted together do not retry in step. No wait is longer than they were before the jitter
+/// (200 ms, 400 ms, … 30 s at most), and the sync never gives up.
+pub const SYNC_BACKOFF: ExponentialBuilder = ExponentialBuilder::new()
+    .with_min_delay(Duration::from_millis(100))
+    .with_max_delay(Duration::from_secs(15))
+    .with_jitter()
+    .without_max_times();
+
 /// The first sync of a new login, whose events are history: nobody listens yet. It returns at once
-/// (no sync token, so no long poll).
+/// (no sync token, so no long poll); tried until it works or the host stops.
 async fn skip_history(host: &Host, client: &Client) {
     let stop = host.stopping();
-    let mut delay = Duration::from_millis(200);
-    loop {
-        match client.sync_once(SyncSettings::default().filter(sync_filter())).await {
-            Ok(_) => return,
-            Err(e) => {
-                tracing::warn!("first Matrix sync failed, retrying in {delay:?}: {e}");
-                tokio::select! {
-                    _ = stop.cancelled() => return,
-                    _ = tokio::time::sleep(delay) => {}
-                }
-                delay = (delay * 2).min(Duration::from_secs(30));
-            }
-        }
+    let first = (|| client.sync_once(SyncSettings::default().filter(sync_filter())))
+        .retry(SYNC_BACKOFF)
+        .notify(|e, delay| tracing::warn!("first Matrix sync failed, retrying in {delay:?}: {e}"));
+    tokio::select! {
+        _ = stop.cancelled() => {}
+        _ = first => {}
     }
 }
 
-/// Syncs until the host stops, retrying with back-off (capped at 30 s) while the homeserver fails.
+/// Syncs until the host stops, retrying with back-off ([`SYNC_BACKOFF`]) while the homeserver
+/// fails. Each sync that works starts the back-off again from its shortest wait; the platform is
+/// reported disconnected while syncs fail, and the first failure and the recovery are logged.
 pub async fn sync_until_stopped(host: &Host, client: &Client) {
     let stop = host.stopping();
     let settings = SyncSettings::default().filter(sync_filter()).timeout(Duration::from_secs(20));
-    let mut delay = Duration::from_millis(200);
-    let mut failing = false;
+    let failing = AtomicBool::new(false);
     loop {
-        let result = tokio::select! {
-            _ = stop.cancelled() => return,
-            r = client.sync_once(settings.clone()) => r,
-        };
-        match result {
-            Ok(_) => {
-                host.set_connected(PLATFORM, true);
-                if std::mem::replace(&mut failing, false) {
-                    tracing::info!("Matrix sync works again");
-                }
-                delay = Duration::from_millis(200);
+        let sync = (|| client.sync_once(settings.clone())).retry(SYNC_BACKOFF).notify(|e, _| {
+            host.set_connected(PLATFORM, false);
+            if !failing.swap(true, Ordering::Relaxed) {
+                tracing::warn!("Matrix sync failed, retrying with back-off: {e}");
             }
-            Err(e) => {
-                host.set_connected(PLATFORM, false);
-                if !std::mem::replace(&mut failing, true) {
-                    tracing::warn!("Matrix sync failed, retrying with back-off: {e}");
-                }
-                tokio::select! {
-                    _ = stop.cancelled() => return,
-                    _ = tokio::time::sleep(delay) => {}
-                }
-                delay = (delay * 2).min(Duration::from_secs(30));
+        });
+        let synced = tokio::select! {
+            _ = stop.cancelled() => return,
+            synced = sync => synced,
+        };
+        // Never an error: the retries have no limit.
+        if synced.is_ok() {
+            host.set_connected(PLATFORM, true);
+            if failing.swap(false, Ordering::Relaxed) {
+                tracing::info!("Matrix sync works again");
             }
         }
     }

@@ -58,8 +58,10 @@ fn capabot_migrate_copies_a_played_database_once() {
         .conn()
         .unwrap()
         .query_all(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' ORDER BY name",
-            (),
+            // The schema's tables: each database keeps its own migrations' history.
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> ?1
+             ORDER BY name",
+            [capabot::store::HISTORY_TABLE],
             |r| r.get(0),
         )
         .unwrap();

@@ -2,7 +2,7 @@
 //! community settings, handled events and replaceable messages. One module per table or aggregate, each speaking the bot's own ids.
 //!
 //! The schema lives in numbered SQL files under `migrations/`, embedded at build time and applied by
-//! `rusqlite_migration` when a database is opened. Connection settings (WAL journal, foreign keys,
+//! `refinery` when a database is opened ([`schema`]). Connection settings (WAL journal, foreign keys,
 //! busy timeout) are applied to every connection here, outside the migrations. [`Store`] keeps a
 //! small pool of connections so that several threads can use one store at once.
 
@@ -26,45 +26,20 @@ pub mod players;
 pub mod postgres;
 pub mod ratings;
 pub mod schedule;
+pub mod schema;
 pub mod served;
 pub mod settings;
 pub mod sql;
 pub mod tournaments;
 
-use rusqlite_migration::{M, Migrations};
 pub use sql::Connection;
 use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::{LazyLock, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
-/// The schema migrations, in order. Never edit a released file; add a new one.
-pub static MIGRATIONS: LazyLock<Migrations<'static>> = LazyLock::new(|| {
-    Migrations::new(vec![
-        M::up(include_str!("../../migrations/0001_initial.sql")),
-        M::up(include_str!("../../migrations/0002_communities.sql")),
-        M::up(include_str!("../../migrations/0003_community.sql")),
-        M::up(include_str!("../../migrations/0004_rated_games.sql")),
-        M::up(include_str!("../../migrations/0005_ladder_chat.sql")),
-        M::up(include_str!("../../migrations/0006_tournament_chat.sql")),
-        M::up(include_str!("../../migrations/0007_gif_at_end.sql")),
-        M::up(include_str!("../../migrations/0008_outbox.sql")),
-        M::up(include_str!("../../migrations/0009_secret_bombs.sql")),
-        M::up(include_str!("../../migrations/0010_languages.sql")),
-        M::up(include_str!("../../migrations/0011_outbox_leases.sql")),
-        M::up(include_str!("../../migrations/0012_scheduler_items.sql")),
-        M::up(include_str!("../../migrations/0013_analyses.sql")),
-        M::up(include_str!("../../migrations/0014_web.sql")),
-        // The SQL renames `moves`; the hook copies its rows, one row a game, and drops it.
-        M::up_with_hook(include_str!("../../migrations/0015_scale.sql"), |tx: &rusqlite::Transaction<'_>| {
-            Ok(games::migrate_moves(tx)?)
-        }),
-        M::up(include_str!("../../migrations/0016_recent_games.sql")),
-        M::up(include_str!("../../migrations/0017_served_platforms.sql")),
-        M::up(include_str!("../../migrations/0018_interaction_only.sql")),
-    ])
-});
+pub use schema::{HISTORY_TABLE, MIGRATIONS, migrate};
 
 /// How long a connection waits for another writer before giving up.
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -76,7 +51,7 @@ const MAX_IDLE: usize = 8;
 #[derive(Debug)]
 pub enum StoreError {
     Db(sql::Error),
-    Migration(rusqlite_migration::Error),
+    Migration(refinery_core::Error),
     #[cfg(feature = "postgres")]
     Postgres(postgres::PgError),
     /// Stored data that does not make sense (for example a game whose moves do not replay to its FEN).
@@ -133,8 +108,8 @@ impl From<rusqlite::Error> for StoreError {
     }
 }
 
-impl From<rusqlite_migration::Error> for StoreError {
-    fn from(e: rusqlite_migration::Error) -> Self {
+impl From<refinery_core::Error> for StoreError {
+    fn from(e: refinery_core::Error) -> Self {
         StoreError::Migration(e)
     }
 }
@@ -432,7 +407,7 @@ impl Store {
             let _ = std::fs::create_dir_all(dir);
         }
         let mut conn = store_connection(&path)?;
-        MIGRATIONS.to_latest(&mut conn)?;
+        migrate(&mut conn)?;
         let checkpointer = Checkpointer::start(&path)?;
         Ok(Store {
             backend: Backend::Sqlite {
@@ -707,13 +682,6 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
-    // SQLite's own migrations, settings and PRAGMAs: SQLite only. PostgreSQL's migrations are
-    // checked in `postgres.rs` and below.
-    #[test]
-    fn migrations_are_valid() {
-        MIGRATIONS.validate().expect("migrations validate");
-    }
-
     /// The transaction statements are prepared once per connection and run again and again: each
     /// round's savepoint rolled back undoes only its own work, each committed one stays.
     #[test]
@@ -850,15 +818,22 @@ mod tests {
         assert_eq!(games::moves(&conn, 1).unwrap().last().map(|m| (m.ply, m.played_at)), Some((4, 1_800_100_000)));
     }
 
+    /// A version-14 database as refinery leaves it, and as the runner before refinery did.
     #[test]
     fn migration_15_keeps_a_version_14_databases_moves_and_rates_its_ratings() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("v14.db");
-        let mut conn = open_connection(&path).unwrap();
-        MIGRATIONS.to_version(&mut conn, 14).unwrap();
-        conn.execute_batch(V14_ROWS).unwrap();
-        drop(conn);
-        v14_rows_migrated(&Store::open(&path).unwrap());
+        for before_refinery in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("v14.db");
+            let mut conn = open_connection(&path).unwrap();
+            if before_refinery {
+                schema::as_the_runner_before_refinery_left_it(&mut conn, 14);
+            } else {
+                assert_eq!(schema::migrate_with(&mut conn, &MIGRATIONS[..14]).unwrap(), 14);
+            }
+            conn.execute_batch(V14_ROWS).unwrap();
+            drop(conn);
+            v14_rows_migrated(&Store::open(&path).unwrap());
+        }
     }
 
     #[cfg(feature = "postgres")]
@@ -868,7 +843,7 @@ mod tests {
         let database = server.create_database().unwrap();
         let mut client = database.connect().unwrap();
         let mut runner = postgres::runner().unwrap();
-        runner = runner.set_target(refinery::Target::Version(14));
+        runner = runner.set_target(refinery_core::Target::Version(14));
         runner.run(&mut client).unwrap();
         client.batch_execute(V14_ROWS).unwrap();
         drop(client);

@@ -4,17 +4,18 @@
 //!
 //! The schema lives in `migrations/postgres/`, one file per SQLite migration with the same number
 //! and the same meaning (`tests/pg/schema.rs` checks that the two agree column by column). The files
-//! are embedded at build time and applied by `refinery`, which records each in
-//! `refinery_schema_history` with a checksum and refuses a database whose applied migrations were
-//! edited or are unknown. Several processes may start at once: the migrations run under a
-//! PostgreSQL advisory lock, so one applies them and the others then find nothing to do.
+//! are embedded at build time and applied by `refinery` (as SQLite's are, `store::schema`), which
+//! records each in `refinery_schema_history` with a checksum and refuses a database whose applied
+//! migrations were edited or are unknown; a database from a newer capabot is refused with that
+//! said. Several processes may start at once: the migrations run under a PostgreSQL advisory lock,
+//! so one applies them and the others then find nothing to do.
 
 use std::fmt;
 use std::time::Duration;
 
 use r2d2_postgres::PostgresConnectionManager;
 use r2d2_postgres::postgres::{Client, Config};
-use refinery::{Migration, Runner};
+use refinery_core::{Migration, Runner};
 
 /// The PostgreSQL migrations, in order: `V<n>__<name>` is SQLite's `000<n>_<name>.sql`. Never edit
 /// a released file; add a new one on both sides.
@@ -40,7 +41,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
 ];
 
 /// The table in which refinery records the applied migrations.
-pub const HISTORY_TABLE: &str = "refinery_schema_history";
+pub use super::schema::HISTORY_TABLE;
 
 /// The advisory lock key that serialises migrations between processes ("capabot" in ASCII).
 const MIGRATION_LOCK: i64 = 0x0063_6170_6162_6f74;
@@ -57,7 +58,9 @@ pub enum PgError {
     Url(String),
     Postgres(r2d2_postgres::postgres::Error),
     Pool(r2d2_postgres::r2d2::Error),
-    Migration(refinery::Error),
+    Migration(refinery_core::Error),
+    /// The database's schema is from a newer capabot (what it was told, with the versions).
+    Newer(String),
     /// The TLS settings cannot be used (an unreadable root certificate, say).
     Tls(String),
 }
@@ -79,6 +82,7 @@ impl fmt::Display for PgError {
             }
             PgError::Pool(e) => write!(f, "cannot connect to PostgreSQL: {e}"),
             PgError::Migration(e) => write!(f, "PostgreSQL migration error: {e}"),
+            PgError::Newer(why) => f.write_str(why),
             PgError::Tls(why) => write!(f, "PostgreSQL TLS: {why}"),
         }
     }
@@ -108,13 +112,30 @@ pub fn migrate(client: &mut Client) -> Result<usize, PgError> {
     // Waiting for another process's migrations, or a long migration, is no hung statement.
     client.batch_execute("SET statement_timeout = 0")?;
     client.execute("SELECT pg_advisory_lock($1)", &[&MIGRATION_LOCK])?;
-    let report = runner().and_then(|runner| runner.run(client).map_err(PgError::Migration));
+    let report =
+        refuse_newer(client).and_then(|()| runner()).and_then(|runner| runner.run(client).map_err(PgError::Migration));
     let unlocked = client.execute("SELECT pg_advisory_unlock($1)", &[&MIGRATION_LOCK]);
     let reset = client.batch_execute("RESET statement_timeout");
     let report = report?;
     unlocked?;
     reset?;
     Ok(report.applied_migrations().len())
+}
+
+/// Refuses a database whose history has a migration this binary does not know, as a newer
+/// capabot's, before refinery would call it missing.
+fn refuse_newer(client: &mut Client) -> Result<(), PgError> {
+    let exists: bool = client.query_one("SELECT to_regclass($1::text) IS NOT NULL", &[&HISTORY_TABLE])?.get(0);
+    if !exists {
+        return Ok(());
+    }
+    let latest: Option<i32> = client.query_one(&format!("SELECT max(version) FROM {HISTORY_TABLE}"), &[])?.get(0);
+    match latest {
+        Some(v) if v as usize > MIGRATIONS.len() => {
+            Err(PgError::Newer(super::schema::newer_schema(i64::from(v), MIGRATIONS.len())))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// How long opening one connection (its TCP connect) may take.
