@@ -57,12 +57,14 @@ pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: O
     let mut times = Vec::new();
     let mut analysis: Option<Analysis> = None;
     let mut looked_again = 0;
+    let mut looked_deeper = 0;
     let load_before = load_average();
     for _ in 0..runs.max(1) {
         let t = Instant::now();
         let Ok(mut a) = Analyser::new(game.clone(), nodes) else { break };
         while a.step() {}
         looked_again = a.looked_again();
+        looked_deeper = a.looked_deeper();
         analysis = a.finish();
         times.push(t.elapsed());
     }
@@ -77,7 +79,7 @@ pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: O
     });
     let load = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
     format!(
-        "{:<14} {:>4} plies {:>7} nodes/position, {looked_again} looked at again  median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
+        "{:<14} {:>4} plies {:>7} nodes/position, {looked_again} looked at again ({looked_deeper} a third time)  median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
          accuracy W {:.0}% B {:.0}%, blunders W {} B {}{goal_text}",
         v.name,
         game.moves().len(),
@@ -262,6 +264,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
     let mut looked_again = 0;
+    let mut looked_deeper = 0;
     let mut positions = 0;
     let mut total = Agreement::default();
     let mut scale = ScaleFit::default();
@@ -275,6 +278,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
             Analyser::with_second_look(game.clone(), opts.nodes, opts.second).map_err(|e| e.to_string())?;
         while analyser.step() {}
         looked_again += analyser.looked_again();
+        looked_deeper += analyser.looked_deeper();
         positions += game.positions().len();
         let ours = analyser.finish().ok_or("the analysis stopped")?;
         let ours_time = t.elapsed();
@@ -316,8 +320,14 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         ));
     }
     log(format!(
-        "{}: second look (from {} points, × {} nodes) at {looked_again} of {positions} positions",
-        opts.variant.name, opts.second.from, opts.second.factor
+        "{}: second look (from {} points, × {} nodes) at {looked_again} of {positions} positions, third (from {} \
+         to {} points, × {} nodes) at {looked_deeper}",
+        opts.variant.name,
+        opts.second.from,
+        opts.second.factor,
+        opts.second.deeper_from,
+        opts.second.deeper_below,
+        opts.second.deeper_factor
     ));
     log(format!(
         "{}: capabot's scores ≈ {:.2} × the reference's (least squares through 0, {} positions within ±800 cp)",

@@ -494,6 +494,15 @@ enum Command {
         /// … at this multiple of the nodes (0 or 1: none).
         #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.factor)]
         second_look_factor: u64,
+        /// A move still costing this many points after its second look is looked at a third time …
+        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.deeper_from)]
+        third_look_from: f64,
+        /// … and less than this many …
+        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.deeper_below)]
+        third_look_below: f64,
+        /// … at this multiple of the nodes (0 or 1: none).
+        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.deeper_factor)]
+        third_look_factor: u64,
         /// A directory keeping the reference's evaluations per game (reused by later runs).
         #[arg(long)]
         cache: Option<std::path::PathBuf>,
@@ -669,6 +678,9 @@ fn run(cli: Cli) -> Result<(), String> {
             verbose,
             second_look_from,
             second_look_factor,
+            third_look_from,
+            third_look_below,
+            third_look_factor,
             cache,
         } => {
             use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report};
@@ -686,7 +698,13 @@ fn run(cli: Cli) -> Result<(), String> {
                     depth,
                     seed,
                     verbose,
-                    second: capabot::ai::analysis::SecondLook { from: second_look_from, factor: second_look_factor },
+                    second: capabot::ai::analysis::SecondLook {
+                        from: second_look_from,
+                        factor: second_look_factor,
+                        deeper_from: third_look_from,
+                        deeper_below: third_look_below,
+                        deeper_factor: third_look_factor,
+                    },
                     cache: cache.clone(),
                 };
                 let a = compare(&opts, &mut |line| outln!("{line}"))?;

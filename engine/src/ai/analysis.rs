@@ -26,19 +26,31 @@ pub const DEFAULT_NODES: u64 = 60_000;
 /// The second look: a move whose first-pass cost (its mover's drop in winning chances, the search's
 /// own choice included) is at least [`SecondLook::from`] points has both its positions searched
 /// again, with the table kept, to [`SecondLook::factor`] times the nodes, and is judged on that
-/// deeper evidence. 60,000 nodes miss refutations a few plies deeper (docs/analysis.md: the
-/// comparison with Fairy-Stockfish); the second look spends the extra effort only where a mark is at
-/// stake. Fixed effort still: the same game gives the same analysis.
+/// deeper evidence; a move that still costs [`SecondLook::deeper_from`] points after it is looked at a
+/// third time, to [`SecondLook::deeper_factor`] times the nodes. 60,000 nodes miss refutations a few
+/// plies deeper (docs/analysis.md: the comparison with Fairy-Stockfish); the later looks spend the
+/// extra effort only where a mark is at stake. Fixed effort still: the same game gives the same
+/// analysis.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SecondLook {
     /// Points of winning chances (0–100) from which a move is looked at again.
     pub from: f64,
     /// The second search's nodes, as a multiple of the first's (0 or 1: no second look).
     pub factor: u64,
+    /// Points a move must still cost after its second look to be looked at a third time …
+    pub deeper_from: f64,
+    /// … and must cost less than: a move already a mistake or worse is marked whatever a third look
+    /// says of it; where the mark is at stake is between an inaccuracy and a mistake.
+    pub deeper_below: f64,
+    /// The third search's nodes, as a multiple of the first's (0 or 1: no third look).
+    pub deeper_factor: u64,
 }
 
-/// The product's second look (docs/analysis.md, "Against an independent engine").
-pub const SECOND_LOOK: SecondLook = SecondLook { from: 3.0, factor: 3 };
+/// The product's second look (docs/analysis.md, "Against an independent engine"). No third look yet:
+/// one from 5 to 10 points at 9 × the nodes brings the comparison with Fairy-Stockfish to its goal in
+/// chess but takes the 80-ply game past its 20 s (`lab compare-analysis --third-look-factor 9`).
+pub const SECOND_LOOK: SecondLook =
+    SecondLook { from: 3.0, factor: 3, deeper_from: 5.0, deeper_below: 10.0, deeper_factor: 0 };
 
 /// Longest game analysed, in plies (a bound on the work one request may cause).
 pub const MAX_PLIES: usize = 600;
@@ -246,11 +258,15 @@ pub struct Analyser {
     memory: Memory,
     hashes: Vec<u64>,
     evals: Vec<PositionEval>,
-    /// Positions searched a second time (or over on the board: nothing to look at again).
-    looked_again: Vec<bool>,
-    /// Positions waiting for their second look, in order.
-    pending: std::collections::VecDeque<usize>,
+    /// How deep each position has been looked at: 0 the first pass, 1 the second look, 2 the third
+    /// ([`OVER`]: over on the board, nothing to look at again).
+    level: Vec<u8>,
+    /// Positions waiting for a later look, in order, with the look's level.
+    pending: std::collections::VecDeque<(usize, u8)>,
 }
+
+/// [`Analyser::level`] of a position where the game was over on the board.
+const OVER: u8 = u8::MAX;
 
 impl Analyser {
     /// An analysis of `game` at `nodes` per position (0: [`DEFAULT_NODES`]) with the product's
@@ -268,7 +284,7 @@ impl Analyser {
         let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
         let hashes = repetition_history(&game);
         let curve = WinCurve::of(game.start().variant());
-        let looked_again = vec![false; game.positions().len()];
+        let level = vec![0; game.positions().len()];
         Ok(Analyser {
             game,
             limits,
@@ -277,7 +293,7 @@ impl Analyser {
             memory: Memory::new(16),
             hashes,
             evals: Vec::new(),
-            looked_again,
+            level,
             pending: std::collections::VecDeque::new(),
         })
     }
@@ -294,17 +310,27 @@ impl Analyser {
 
     /// Positions searched a second time so far.
     pub fn looked_again(&self) -> usize {
-        self.looked_again.iter().zip(&self.evals).filter(|(l, e)| **l && e.best.is_some()).count()
+        self.looked_at_least(1)
+    }
+
+    /// Positions searched a third time so far.
+    pub fn looked_deeper(&self) -> usize {
+        self.looked_at_least(2)
+    }
+
+    fn looked_at_least(&self, level: u8) -> usize {
+        self.level.iter().zip(&self.evals).filter(|(l, e)| (level..OVER).contains(*l) && e.best.is_some()).count()
     }
 
     /// Does the next search: a position's second look if one is waiting, else the next position's
     /// first; `false` when every position is done.
     pub fn step(&mut self) -> bool {
-        if let Some(i) = self.pending.pop_front() {
-            let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES).saturating_mul(self.second.factor);
+        if let Some((i, level)) = self.pending.pop_front() {
+            let factor = if level == 1 { self.second.factor } else { self.second.deeper_factor };
+            let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES).saturating_mul(factor);
             let limits = Limits { nodes: Some(nodes), ..self.limits.clone() };
             self.evals[i] = self.search(i, &limits);
-            self.looked_again[i] = true;
+            self.level[i] = level;
             // The deeper score changes the costs of the moves on both sides of the position.
             if let Some(before) = i.checked_sub(1) {
                 self.consider(before);
@@ -318,7 +344,7 @@ impl Analyser {
         }
         let eval = match over_at(&self.game, i) {
             Some(eval) => {
-                self.looked_again[i] = true;
+                self.level[i] = OVER;
                 eval
             }
             None => self.search(i, &self.limits.clone()),
@@ -336,22 +362,27 @@ impl Analyser {
         PositionEval { score: Score::from_search(r.score, pos.turn()), best: r.best }
     }
 
-    /// Queues a second look at the positions before and after the `ply`-th move if both are
-    /// evaluated and the move's drop reaches [`SecondLook::from`].
+    /// Queues the next look at the positions before and after the `ply`-th move if both are
+    /// evaluated and the move's drop, on the evidence so far, reaches that look's threshold: a second
+    /// look from [`SecondLook::from`], a third from [`SecondLook::deeper_from`] once both positions
+    /// have had their second.
     fn consider(&mut self, ply: usize) {
-        if self.second.factor <= 1 {
-            return;
-        }
         let (Some(before), Some(after)) = (self.evals.get(ply), self.evals.get(ply + 1)) else { return };
         let mover = self.game.positions()[ply].turn();
         let (b, a) = (self.curve.white_chances(before.score), self.curve.white_chances(after.score));
         let drop = if mover == Color::White { b - a } else { a - b };
-        if drop < self.second.from {
-            return;
-        }
+        let next = match self.level[ply].min(self.level[ply + 1]) {
+            0 if self.second.factor > 1 && drop >= self.second.from => 1,
+            1 if self.second.deeper_factor > 1
+                && (self.second.deeper_from..self.second.deeper_below).contains(&drop) =>
+            {
+                2
+            }
+            _ => return,
+        };
         for j in [ply, ply + 1] {
-            if !self.looked_again[j] && !self.pending.contains(&j) {
-                self.pending.push_back(j);
+            if self.level[j] < next && !self.pending.contains(&(j, next)) {
+                self.pending.push_back((j, next));
             }
         }
     }
@@ -579,7 +610,12 @@ mod tests {
     fn the_second_look_searches_a_blunder_again_once() {
         // g4 allows mate in one; the moves before it cost nothing.
         let g = game_of(&variant::CHESS, &["f3", "e5", "g4", "Qh4#"]);
-        let mut a = Analyser::with_second_look(g.clone(), 2_000, SecondLook { from: 3.0, factor: 3 }).unwrap();
+        let mut a = Analyser::with_second_look(
+            g.clone(),
+            2_000,
+            SecondLook { from: 3.0, factor: 3, deeper_from: 5.0, deeper_below: 10.0, deeper_factor: 0 },
+        )
+        .unwrap();
         let mut steps = 0;
         while a.step() {
             steps += 1;
@@ -591,14 +627,58 @@ mod tests {
         let looked = a.finish().unwrap();
         assert_eq!(looked.moves[2].judgement, Some(Judgement::Blunder));
         // Without it, one step per position; with it, the same analysis every time.
-        let mut none = Analyser::with_second_look(g.clone(), 2_000, SecondLook { from: 3.0, factor: 0 }).unwrap();
+        let mut none = Analyser::with_second_look(
+            g.clone(),
+            2_000,
+            SecondLook { from: 3.0, factor: 0, deeper_from: 5.0, deeper_below: 10.0, deeper_factor: 0 },
+        )
+        .unwrap();
         let mut plain_steps = 0;
         while none.step() {
             plain_steps += 1;
         }
         assert_eq!((plain_steps, none.looked_again()), (5, 0));
-        let again = analyse_with(&g, 2_000, SecondLook { from: 3.0, factor: 3 }, &mut |_, _| {}).unwrap();
+        let again = analyse_with(
+            &g,
+            2_000,
+            SecondLook { from: 3.0, factor: 3, deeper_from: 5.0, deeper_below: 10.0, deeper_factor: 0 },
+            &mut |_, _| {},
+        )
+        .unwrap();
         assert_eq!(again, looked);
+    }
+
+    #[test]
+    fn a_move_still_costly_after_its_second_look_is_looked_at_a_third_time() {
+        let g = game_of(&variant::CHESS, &["f3", "e5", "g4", "Qh4#"]);
+        let second = SecondLook { from: 3.0, factor: 3, deeper_from: 5.0, deeper_below: 10.0, deeper_factor: 0 };
+        let third = SecondLook { deeper_factor: 9, deeper_below: 101.0, ..second };
+        let run = |looks: SecondLook| {
+            let mut a = Analyser::with_second_look(g.clone(), 2_000, looks).unwrap();
+            let mut steps = 0;
+            while a.step() {
+                steps += 1;
+                assert!(steps < 30, "the looks end");
+            }
+            (steps, a.looked_again(), a.looked_deeper(), a.finish().unwrap())
+        };
+        // g4 costs the game: beyond the band where a third look can change its mark.
+        let (_, _, beyond, _) = run(SecondLook { deeper_factor: 9, ..second });
+        assert_eq!(beyond, 0);
+        let (steps2, again2, deeper2, with_two) = run(second);
+        assert_eq!((deeper2, steps2), (0, 5 + again2));
+        let (steps3, again3, deeper3, with_three) = run(third);
+        // g4 still costs the game after its second look: both its positions once more, a step each;
+        // the mate's last position is over on the board and never searched.
+        assert!(deeper3 >= 1, "{deeper3} looked at a third time");
+        assert_eq!(again3, again2);
+        assert_eq!(steps3, 5 + again3 + deeper3);
+        assert_eq!(with_three.moves[2].judgement, Some(Judgement::Blunder));
+        assert_eq!(with_two.moves[2].judgement, Some(Judgement::Blunder));
+        // A threshold nothing reaches looks no deeper; the same settings give the same analysis.
+        let (_, _, none, _) = run(SecondLook { deeper_from: 101.0, ..third });
+        assert_eq!(none, 0);
+        assert_eq!(run(third).3, with_three);
     }
 
     #[test]
