@@ -107,6 +107,9 @@ enum Command {
         /// The store on PostgreSQL (the harness's server on 127.0.0.1; feature `postgres`), not SQLite.
         #[arg(long)]
         pg: bool,
+        /// How long community and player pages are kept, in ms (0: each made for its request).
+        #[arg(long, default_value_t = 2000)]
+        keep_pages_ms: u64,
     },
     /// Animated games: a game of P plies at S px as a GIF, encode time (median of R runs), size, and
     /// the same frames written whole; the palette's colour error.
@@ -717,9 +720,18 @@ fn run(cli: Cli) -> Result<(), String> {
             outln!("{}", compare_report("all", games * variants.len(), &all));
         }
         #[cfg(feature = "web")]
-        Command::BenchWeb { rate, seconds, games, plies, all_at_once, live, move_rate, pg } => {
+        Command::BenchWeb { rate, seconds, games, plies, all_at_once, live, move_rate, pg, keep_pages_ms } => {
             let live = live.map(|streams| bench::web::LiveLoad { streams, moves_per_sec: move_rate });
-            let opts = bench::web::WebBenchOptions { rate, seconds, games, plies, all_at_once, live, postgres: pg };
+            let opts = bench::web::WebBenchOptions {
+                rate,
+                seconds,
+                games,
+                plies,
+                all_at_once,
+                live,
+                postgres: pg,
+                pages_fresh: std::time::Duration::from_millis(keep_pages_ms),
+            };
             outln!("{}", bench::web::bench(&opts)?);
         }
         #[cfg(not(feature = "web"))]

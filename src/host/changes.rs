@@ -8,6 +8,9 @@
 //! is a broadcast: it never blocks the host, and a follower that falls behind is told it missed
 //! some ([`Missed`]) and simply looks again. Changes made by another process sharing the database
 //! never reach this feed; followers that must see them keep a slow poll beside it.
+//!
+//! Each word also names the chat's community, if any: the web's kept community and player pages
+//! (`web::kept`) are dropped at a word from a chat of their community.
 
 use crate::bot::{Response, Target};
 use std::sync::Arc;
@@ -16,10 +19,12 @@ use tokio::sync::broadcast;
 /// Changes kept for followers that are slow to read: beyond that they are told they missed some.
 const BACKLOG: usize = 1024;
 
-/// A chat where a game may have changed.
+/// A chat where a game may have changed, and the community it is in (none for a chat of no
+/// community): the pages of that community may have changed with it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ChatChanged {
     pub platform: String,
+    pub community: Option<String>,
     pub chat: String,
 }
 
@@ -61,6 +66,16 @@ impl Follower {
             Err(broadcast::error::RecvError::Closed) => Heard::Closed,
         }
     }
+
+    /// The next change told already, without waiting; `None` when there is none yet.
+    pub fn try_next(&mut self) -> Option<Heard> {
+        match self.rx.try_recv() {
+            Ok(c) => Some(Heard::Chat(c)),
+            Err(broadcast::error::TryRecvError::Empty) => None,
+            Err(broadcast::error::TryRecvError::Lagged(_)) => Some(Heard::Missed),
+            Err(broadcast::error::TryRecvError::Closed) => Some(Heard::Closed),
+        }
+    }
 }
 
 impl Changes {
@@ -69,10 +84,17 @@ impl Changes {
         Follower { rx: self.tx.subscribe() }
     }
 
-    /// Tells the followers that something happened in `platform`'s `chat`.
+    /// Tells the followers that something happened in `platform`'s `chat`, of no community.
     pub fn tell(&self, platform: &str, chat: &str) {
+        self.tell_in(platform, None, chat);
+    }
+
+    /// Tells the followers that something happened in `platform`'s `chat`, of `community`.
+    pub fn tell_in(&self, platform: &str, community: Option<&str>, chat: &str) {
         if self.tx.receiver_count() > 0 {
-            let _ = self.tx.send(Arc::new(ChatChanged { platform: platform.into(), chat: chat.into() }));
+            let changed =
+                ChatChanged { platform: platform.into(), community: community.map(Into::into), chat: chat.into() };
+            let _ = self.tx.send(Arc::new(changed));
         }
     }
 
@@ -88,7 +110,7 @@ impl Changes {
                 let key = (s.platform.as_str(), s.chat.as_str());
                 if !s.direct && !told.contains(&key) {
                     told.push(key);
-                    self.tell(key.0, key.1);
+                    self.tell_in(key.0, s.community.as_deref(), key.1);
                 }
             }
         }
@@ -104,7 +126,7 @@ mod tests {
     async fn a_follower_hears_each_chat_of_a_response_once_and_not_direct_messages() {
         let changes = Changes::default();
         let mut f = changes.follow();
-        let chat = Scope::chat("discord", "42");
+        let chat = Scope { community: Some("7".into()), ..Scope::chat("discord", "42") };
         let dm = Scope { direct: true, ..Scope::chat("discord", "dm-7") };
         let direct = Target::Direct { platform: "discord".into(), user: UserRef::new("7", "bob"), fallback: None };
         let response = Response {
@@ -118,9 +140,12 @@ mod tests {
         };
         changes.tell_response(&response);
         changes.tell("matrix", "!r:hs");
-        let heard = |c: &str, p: &str| Heard::Chat(Arc::new(ChatChanged { platform: p.into(), chat: c.into() }));
-        assert_eq!(f.next().await, heard("42", "discord"));
-        assert_eq!(f.next().await, heard("!r:hs", "matrix"), "the chat was told once, direct messages never");
+        let heard = |c: &str, g: Option<&str>, p: &str| {
+            Heard::Chat(Arc::new(ChatChanged { platform: p.into(), community: g.map(Into::into), chat: c.into() }))
+        };
+        assert_eq!(f.try_next(), Some(heard("42", Some("7"), "discord")), "with its community");
+        assert_eq!(f.next().await, heard("!r:hs", None, "matrix"), "the chat was told once, direct messages never");
+        assert_eq!(f.try_next(), None, "nothing more was told");
     }
 
     #[tokio::test]

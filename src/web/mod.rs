@@ -13,7 +13,10 @@
 //! 400 for an address capabot never makes, and no panic reaches a person: a failure is logged and
 //! answered with a plain 500 page.
 
+mod kept;
 pub mod pages;
+
+pub use kept::PAGES_FRESH;
 
 use crate::bot::{Bot, BotError, Drawing, WebFollow};
 use crate::host::changes::{Changes, Follower, Heard};
@@ -71,6 +74,10 @@ pub struct WebOptions {
     /// wait their turn holding no thread and no connection. By default as many as the cores, at
     /// least two (the host's [`crate::host::default_core_threads`]).
     pub readers: usize,
+    /// How long a community's or a player's page is kept once made ([`PAGES_FRESH`]; zero: each
+    /// is read and made for its request). A change told on `live` in a chat of the community
+    /// drops its pages at once; the community's setting is read for every request all the same.
+    pub pages_fresh: Duration,
 }
 
 impl Default for WebOptions {
@@ -83,6 +90,7 @@ impl Default for WebOptions {
             poll_every: FALLBACK_POLL,
             pictures_kept: PICTURES_KEPT,
             readers: crate::host::default_core_threads(),
+            pages_fresh: PAGES_FRESH,
         }
     }
 }
@@ -104,6 +112,8 @@ struct Web {
     watched: Arc<Mutex<Watched>>,
     /// The places on the blocking pool ([`WebOptions::readers`]).
     readers: Arc<tokio::sync::Semaphore>,
+    /// Community and player pages kept for a moment ([`WebOptions::pages_fresh`]).
+    kept: Arc<Mutex<kept::Kept>>,
 }
 
 impl Web {
@@ -175,6 +185,7 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
     let pictures =
         Pictures { by_drawing: HashMap::new(), order: VecDeque::new(), bytes: 0, limit: options.pictures_kept };
     let readers = Arc::new(tokio::sync::Semaphore::new(options.readers.max(1)));
+    let kept = Arc::new(Mutex::new(kept::Kept::new(options.pages_fresh, options.live.as_ref())));
     let state = Web {
         bot,
         limiter: Arc::new(RateLimiter::keyed(quota)),
@@ -183,6 +194,7 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
         pictures: Arc::new(Mutex::new(pictures)),
         watched: Arc::new(Mutex::new(HashMap::new())),
         readers,
+        kept,
     };
     Router::new()
         .route("/g/{slug}", get(game_page))
@@ -301,6 +313,56 @@ async fn render(
             (lang, outcome)
         })
         .await;
+    answer(done, reader)
+}
+
+/// [`render`] for a community's page or a player's (`player`): the community's setting first (one
+/// statement, for every request: `web:off` takes the pages down at once), then the page kept from
+/// a moment ago ([`kept`]) or, without one, the page read and made by `work`, and kept.
+async fn render_kept(
+    web: &Web,
+    headers: &HeaderMap,
+    (platform, community, player): (String, String, Option<i64>),
+    work: impl FnOnce(&Bot) -> Result<Option<String>, BotError> + Send + 'static,
+) -> Response {
+    let (bot, kept) = (web.bot.clone(), web.kept.clone());
+    let reader = request_lang(headers);
+    let fallback = reader.unwrap_or(bot.config().lang);
+    fn lock(k: &Mutex<kept::Kept>) -> std::sync::MutexGuard<'_, kept::Kept> {
+        k.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+    let done = web
+        .blocking(move || {
+            let (shown, own) = match bot.web_shown(&platform, &community) {
+                Ok(s) => s,
+                Err(e) => return (fallback, Outcome::Failed(e)),
+            };
+            let lang = own.unwrap_or(fallback);
+            if !shown {
+                lock(&kept).drop_community(&platform, &community);
+                return (lang, Outcome::NotFound);
+            }
+            let key = kept::PageKey { platform, community, player, lang };
+            if let Some(html) = lock(&kept).get(&key) {
+                return (lang, Outcome::Page(html));
+            }
+            let began = lock(&kept).begin();
+            let outcome = with_lang(lang, || match work(&bot) {
+                Ok(Some(html)) => Outcome::Page(html),
+                Ok(None) => Outcome::NotFound,
+                Err(e) => Outcome::Failed(e),
+            });
+            if let Outcome::Page(html) = &outcome {
+                lock(&kept).keep(key, html, began);
+            }
+            (lang, outcome)
+        })
+        .await;
+    answer(done, reader)
+}
+
+/// The answer to a page's work done in a language (`None`: it never ran; the reader's language).
+fn answer(done: Option<(Lang, Outcome)>, reader: Option<Lang>) -> Response {
     match done {
         Some((_, Outcome::Page(html))) => html_response(StatusCode::OK, html),
         Some((lang, Outcome::NotFound)) => error_page(StatusCode::NOT_FOUND, Some(lang)),
@@ -610,13 +672,10 @@ async fn community_page(
     if !well_formed(&platform, &community) {
         return bad_request();
     }
-    let key = Some((platform.clone(), community.clone()));
-    render(
-        &web,
-        &headers,
-        move |_: &Bot| key,
-        move |bot| Ok(bot.web_community(&platform, &community)?.map(|c| pages::community(&c))),
-    )
+    let key = (platform.clone(), community.clone(), None);
+    render_kept(&web, &headers, key, move |bot| {
+        Ok(bot.web_community(&platform, &community)?.map(|c| pages::community(&c)))
+    })
     .await
 }
 
@@ -630,13 +689,10 @@ async fn player_page(
     headers: HeaderMap,
 ) -> Response {
     let Some(id) = player_id(&player).filter(|_| well_formed(&platform, &community)) else { return bad_request() };
-    let key = Some((platform.clone(), community.clone()));
-    render(
-        &web,
-        &headers,
-        move |_: &Bot| key,
-        move |bot| Ok(bot.web_player(&platform, &community, id)?.map(|p| pages::player(&platform, &community, &p))),
-    )
+    let key = (platform.clone(), community.clone(), Some(id));
+    render_kept(&web, &headers, key, move |bot| {
+        Ok(bot.web_player(&platform, &community, id)?.map(|p| pages::player(&platform, &community, &p)))
+    })
     .await
 }
 

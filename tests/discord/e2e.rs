@@ -315,7 +315,8 @@ fn check_mentions(s: &Sent) {
 }
 
 /// The checks every scenario ends with: the fake saw no unknown route or broken upload, every
-/// picture is a board of [`BOARD_PX`], every message's mentions are explicit and narrow, and no
+/// picture is a board of [`BOARD_PX`] (an analysis's chart [`CHART_PX`], a leaderboard's card as
+/// wide as a board), every message's mentions are explicit and narrow, and no
 /// REST call was refused except the listed (status, path ending) pairs the scenario provoked.
 fn sweep(fake: &FakeDiscord, allowed_refusals: &[(u16, &str)]) {
     fake.assert_no_problems();
@@ -327,7 +328,13 @@ fn sweep(fake: &FakeDiscord, allowed_refusals: &[(u16, &str)]) {
             assert!([".png", ".gif", ".pgn"].iter().any(|e| f.filename.ends_with(e)), "{}", f.filename);
             if f.filename.ends_with(".png") {
                 let chart = s.content().is_some_and(|c| c.starts_with("Analysis of game"));
-                assert_eq!(f.image, Ok(if chart { CHART_PX } else { BOARD_PX }), "{} in {s:?}", f.filename);
+                // A leaderboard's card: as wide as a board, as tall as its rows.
+                let card = s.content().and_then(|c| c.lines().next()).is_some_and(|l| l.contains(" leaderboard "));
+                if card {
+                    assert!(f.image.as_ref().is_ok_and(|&(w, h)| w == BOARD_PX.0 && h > 0), "{} in {s:?}", f.filename);
+                } else {
+                    assert_eq!(f.image, Ok(if chart { CHART_PX } else { BOARD_PX }), "{} in {s:?}", f.filename);
+                }
             }
             if f.filename.ends_with(".gif") {
                 assert!(f.image.is_ok() && f.frames > 1, "an animation: {f:?} in {s:?}");

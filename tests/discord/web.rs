@@ -619,3 +619,80 @@ async fn the_community_and_player_pages_say_what_reading_row_by_row_says() {
     assert_eq!(player.recent.iter().map(|(s, o, _, _)| (s.clone(), o.clone())).collect::<Vec<_>>(), expected);
     assert_eq!(player.ratings.len(), 2, "chess and {}: {:?}", other.name, player.ratings);
 }
+
+/// The community and player pages are kept a moment: a change the feed does not tell (another
+/// process sharing the database) is not on them yet, a change told in a chat of another community
+/// leaves them, and one told in a chat of theirs drops them at once. `web:off` takes them down at
+/// once without a word on the feed (the setting is read for every request), and a page shown
+/// again is read anew.
+#[tokio::test]
+async fn kept_pages_are_dropped_by_a_change_in_their_community_and_web_off_takes_them_down_at_once() {
+    let changes = Changes::default();
+    // Kept for a minute: only the feed and the setting can make them change in this test.
+    let options = WebOptions { pages_fresh: Duration::from_secs(60), ..WebOptions::live(changes.clone()) };
+    let site = Site::start(options).await;
+    site.web_on(true);
+    site.chess_game(&["e4"]);
+    let bob = {
+        let conn = site.bot.store().conn().unwrap();
+        players::find(&conn, "test", "bob").unwrap().unwrap().id
+    };
+    let (community, player) = (site.url("/c/test/g"), site.url(&format!("/c/test/g/p/{bob}")));
+    let (first, first_bob) = (text(&community).await, text(&player).await);
+    assert_eq!(first.matches("<tr><td><a href=\"/g/").count(), 1, "one game listed: {first}");
+
+    // bob resigns and a second game starts: not told, so the kept pages are served.
+    assert!(site.say("bob", "!resign", false).text().contains("resign"));
+    site.chess_game(&["d4"]);
+    assert_eq!(text(&community).await, first, "kept");
+    assert_eq!(text(&player).await, first_bob, "kept");
+    changes.tell_in("test", Some("elsewhere"), "main");
+    changes.tell("test", "dm-bob");
+    assert_eq!(text(&community).await, first, "another community's change leaves it");
+    // Told in a chat of the community: both pages are read anew.
+    changes.tell_in("test", Some("g"), "main");
+    let now = text(&community).await;
+    assert_eq!(now.matches("<tr><td><a href=\"/g/").count(), 2, "both games listed: {now}");
+    assert!(now.contains("Leaderboards") && now.contains("bob"), "{now}");
+    let now_bob = text(&player).await;
+    assert_ne!(now_bob, first_bob, "bob's page shows his resignation and new game");
+
+    // web:off, not told on the feed: both pages are 404 at once.
+    site.web_on(false);
+    assert_eq!(status(&community).await, 404);
+    assert_eq!(status(&player).await, 404);
+    // Shown again after a change nobody told: the pages are read anew, not the ones kept before.
+    assert!(site.say("alice", "!resign", false).text().contains("resign"));
+    site.web_on(true);
+    let again = text(&community).await;
+    assert_ne!(again, now, "read anew after web:off");
+    assert!(again.contains("1-0") && again.contains("0-1"), "both results: {again}");
+}
+
+/// A kept page is served for [`WebOptions::pages_fresh`] at most, then read anew.
+#[tokio::test]
+async fn a_kept_page_is_read_anew_once_stale() {
+    let fresh = Duration::from_millis(300);
+    let site = Site::start(WebOptions { pages_fresh: fresh, ..WebOptions::default() }).await;
+    site.web_on(true);
+    let community = site.url("/c/test/g");
+    let read_at = tokio::time::Instant::now();
+    let before = text(&community).await;
+    site.chess_game(&["e4"]);
+    let kept = text(&community).await;
+    // (On a machine slow enough to take 300 ms over the game, the page may be stale already.)
+    if read_at.elapsed() < fresh {
+        assert_eq!(kept, before, "kept while fresh");
+    }
+    tokio::time::sleep(fresh).await;
+    let after = text(&community).await;
+    assert_ne!(after, before, "read anew once stale");
+    assert!(after.contains("<tr><td><a href=\"/g/"), "the game is listed: {after}");
+    // Nothing kept: every request reads the store.
+    let site = Site::start(WebOptions { pages_fresh: Duration::ZERO, ..WebOptions::default() }).await;
+    site.web_on(true);
+    let community = site.url("/c/test/g");
+    let before = text(&community).await;
+    site.chess_game(&["e4"]);
+    assert_ne!(text(&community).await, before);
+}

@@ -254,9 +254,54 @@ pub const MAX_COUNTED: u32 = 10_000;
 /// rather than walk an index in rating or game order past the other kind's rows.
 const SORTED_WHOLE: u32 = 1_000;
 
+/// A leaderboard row's columns (`from_row`'s, then the name), from `ratings r` and `players p`.
 const STANDING: &str = "SELECT r.player_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.draws, r.losses,
-                r.last_game_at, p.name
-         FROM ratings r JOIN players p ON p.id = r.player_id";
+                r.last_game_at, p.name";
+
+/// The statement counting a leaderboard's established and provisional players (each up to
+/// `max_counted` + 1, within its range of `ratings_established`), both in one row.
+fn counts_sql(max_counted: u32) -> String {
+    let n = max_counted + 1;
+    format!(
+        "SELECT (SELECT count(*) FROM (SELECT 1 FROM ratings r
+                   WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3 LIMIT {n}) AS e),
+                (SELECT count(*) FROM (SELECT 1 FROM ratings r
+                   WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3 LIMIT {n}) AS p)"
+    )
+}
+
+/// The statement reading one list of a leaderboard (`?4` rows): the established players by rating
+/// (then games, then name) with kind 0, or the provisional ones by games (then rating, then name)
+/// with kind 1. A few of its kind are read whole from their range of `ratings_established` and
+/// sorted; many (`walk`) are found walking `ratings_best` or `ratings_busiest` in the list's order,
+/// skipping the other kind's rows. (The unary `+` keeps SQLite from the index it should not use.)
+fn list_sql(established: bool, walk: bool) -> String {
+    let (kind, cmp, by, then) =
+        if established { (0, ">", "r.rating", "r.games") } else { (1, "<=", "r.games", "r.rating") };
+    let (at, plus) = if walk { ("+r.provisional_at", "") } else { ("r.provisional_at", "+") };
+    format!(
+        "{STANDING}, CAST({kind} AS BIGINT) AS kind FROM ratings r JOIN players p ON p.id = r.player_id
+         WHERE r.scope = ?1 AND r.variant = ?2 AND {at} {cmp} ?3
+         ORDER BY {plus}{by} DESC, {then} DESC, p.name LIMIT ?4"
+    )
+}
+
+/// The statement reading both lists of a leaderboard ([`list_sql`]), each the way it would be read
+/// alone, the established first: the outer `ORDER BY` sorts the twenty-odd rows read by the lists'
+/// own keys, kind first.
+fn lists_sql(walk_top: bool, walk_provisional: bool) -> String {
+    format!(
+        "SELECT * FROM (
+           SELECT * FROM ({}) AS e
+           UNION ALL
+           SELECT * FROM ({}) AS v
+         ) AS u
+         ORDER BY kind, CASE WHEN kind = 0 THEN rating END DESC, games DESC,
+                  CASE WHEN kind = 1 THEN rating END DESC, name",
+        list_sql(true, walk_top),
+        list_sql(false, walk_provisional)
+    )
+}
 
 /// The leaderboard of a scope and variant at time `now` (deviations grow with inactivity, so a
 /// player who stops playing becomes provisional again and leaves the ranking). `limit` is capped at
@@ -295,7 +340,8 @@ fn leaderboard_counting(
     let limit = limit.min(MAX_LEADERBOARD) as i64;
     let key = scope.key();
     let standings = |sql: &str, params: &[&dyn crate::store::sql::ToSql]| -> Result<Vec<Standing>> {
-        let mut stmt = conn.prepare_cached(&format!("{STANDING} {sql}"))?;
+        let mut stmt =
+            conn.prepare_cached(&format!("{STANDING} FROM ratings r JOIN players p ON p.id = r.player_id {sql}"))?;
         let rows = stmt.query_map(params, |r| {
             let record = from_row(r)?;
             let current = record.rating_at(now);
@@ -312,41 +358,29 @@ fn leaderboard_counting(
         Ok(n as u32)
     };
     let in_scope = "r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3";
-    let established = counted(in_scope, params![key, variant, now])?;
-    let provisionals =
-        counted("r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3", params![key, variant, now])?;
-    // Each list is read the cheaper way: a few of its kind are read whole from their range of
-    // `ratings_established` and sorted; many are found walking the index in the list's order,
-    // skipping the other kind's rows. (The unary `+` keeps SQLite from the index it should not use.)
-    let mut top = if established <= sorted_whole {
-        standings(
-            "WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3
-             ORDER BY +r.rating DESC, r.games DESC, p.name LIMIT ?4",
-            params![key, variant, now, limit],
-        )?
-    } else {
-        standings(
-            "WHERE r.scope = ?1 AND r.variant = ?2 AND +r.provisional_at > ?3
-             ORDER BY r.rating DESC, r.games DESC, p.name LIMIT ?4",
-            params![key, variant, now, limit],
-        )?
-    };
+    // Both counts in one statement (on PostgreSQL each statement is a round trip).
+    let (established, provisionals) = conn.query_row(&counts_sql(max_counted), params![key, variant, now], |r| {
+        Ok((r.get::<i64>(0)? as u32, r.get::<i64>(1)? as u32))
+    })?;
+    // Both lists in one statement, each read the cheaper way ([`lists_sql`]).
+    let mut top = Vec::new();
+    let mut provisional = Vec::new();
+    {
+        let sql = lists_sql(established > sorted_whole, provisionals > sorted_whole);
+        let mut stmt = conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![key, variant, now, limit], |r| {
+            let record = from_row(r)?;
+            let current = record.rating_at(now);
+            Ok((r.get::<i64>(10)?, Standing { place: None, name: r.get(9)?, current, record }))
+        })?;
+        for row in rows {
+            let (kind, s) = row?;
+            if kind == 0 { top.push(s) } else { provisional.push(s) }
+        }
+    }
     for (i, s) in top.iter_mut().enumerate() {
         s.place = Some(i as u32 + 1);
     }
-    let provisional = if provisionals <= sorted_whole {
-        standings(
-            "WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3
-             ORDER BY +r.games DESC, r.rating DESC, p.name LIMIT ?4",
-            params![key, variant, now, limit],
-        )?
-    } else {
-        standings(
-            "WHERE r.scope = ?1 AND r.variant = ?2 AND +r.provisional_at <= ?3
-             ORDER BY r.games DESC, r.rating DESC, p.name LIMIT ?4",
-            params![key, variant, now, limit],
-        )?
-    };
     let more = established > max_counted;
     let mut board = Leaderboard {
         top,
@@ -470,6 +504,32 @@ mod tests {
         assert!(!rated.contains("SCAN r") && rated.contains("SEARCH r USING"), "{rated}");
         let mine = crate::store::testing::sqlite_plan(&conn, ALL_OF);
         assert!(mine.contains("SEARCH ratings USING") && !mine.contains("SCAN"), "{mine}");
+    }
+
+    /// A leaderboard's two statements read bounded parts of indexes: both counts within
+    /// `ratings_established`; each list from `ratings_established` when read whole, else walking
+    /// `ratings_best` (the established) or `ratings_busiest` (the provisional); never a scan.
+    /// A leaderboard's two statements read bounded parts of indexes, as the four they replace
+    /// did: both counts within `ratings_established`; each list planned as it is alone (whole from
+    /// `ratings_established`, or walking an index in its order, which SQLite picks by the table's
+    /// statistics), never a scan.
+    #[test]
+    fn the_leaderboards_two_statements_read_indexes() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let counts = crate::store::testing::sqlite_plan(&conn, &counts_sql(MAX_COUNTED));
+        assert_eq!(counts.matches("USING COVERING INDEX ratings_established").count(), 2, "{counts}");
+        assert!(!counts.contains("SCAN r"), "{counts}");
+        for (walk_top, walk_provisional) in [(false, false), (true, false), (false, true), (true, true)] {
+            let both = crate::store::testing::sqlite_plan(&conn, &lists_sql(walk_top, walk_provisional));
+            for (established, walk) in [(true, walk_top), (false, walk_provisional)] {
+                let alone = crate::store::testing::sqlite_plan(&conn, &list_sql(established, walk));
+                assert!(both.contains(&alone), "{established} {walk}: {alone} not in {both}");
+                if !walk {
+                    assert!(alone.contains("USING INDEX ratings_established"), "{alone}");
+                }
+            }
+            assert!(!both.contains("SCAN r"), "{walk_top} {walk_provisional}: {both}");
+        }
     }
 
     fn player(conn: &Connection, name: &str) -> PlayerId {

@@ -201,6 +201,16 @@ pub fn web(conn: &Connection, platform: &str, community_id: &str) -> Result<bool
     Ok(v.flatten().unwrap_or(false))
 }
 
+/// Whether a community shows itself on the web, and the language it chose for itself, in one
+/// statement (the primary key).
+pub fn web_and_lang(conn: &Connection, platform: &str, community_id: &str) -> Result<(bool, Option<String>)> {
+    let v: Option<(Option<bool>, Option<String>)> = conn
+        .prepare_cached("SELECT web, lang FROM community_settings WHERE platform = ?1 AND community_id = ?2")?
+        .query_row(params![platform, community_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    Ok(v.map_or((false, None), |(web, lang)| (web.unwrap_or(false), lang)))
+}
+
 /// Turns a community's web pages on or off.
 pub fn set_web(conn: &Connection, platform: &str, community_id: &str, on: bool) -> Result<()> {
     conn.execute(

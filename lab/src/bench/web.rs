@@ -48,6 +48,9 @@ pub struct WebBenchOptions {
     pub live: Option<LiveLoad>,
     /// The store on PostgreSQL (the harness's server on 127.0.0.1) rather than a SQLite file.
     pub postgres: bool,
+    /// How long community and player pages are kept ([`WebOptions::pages_fresh`]; zero: each is
+    /// made for its request). The live game's moves, in the community's chat, drop them.
+    pub pages_fresh: Duration,
 }
 
 /// Open live pages and the moves they watch.
@@ -378,6 +381,7 @@ pub fn bench(opts: &WebBenchOptions) -> Result<String, String> {
         burst: 1_000_000,
         trust_loopback_proxy: false,
         live: Some(changes.clone()),
+        pages_fresh: opts.pages_fresh,
         ..WebOptions::default()
     };
     let addr = server.block_on(serve(bot.clone(), "127.0.0.1:0".parse().unwrap(), no_limit.clone(), stop.clone()))?;
@@ -487,11 +491,13 @@ pub fn bench(opts: &WebBenchOptions) -> Result<String, String> {
 
 fn report(opts: &WebBenchOptions, figures: &[PageFigures], live: Option<LiveFigures>) -> String {
     let mut out = format!(
-        "bench-web ({}, {}): {} requests/s per page for {} s, a connection per request; load average {}\n",
+        "bench-web ({}, {}): {} requests/s per page for {} s, a connection per request; pages kept {} ms; load \
+         average {}\n",
         if opts.postgres { "PostgreSQL" } else { "SQLite" },
         if opts.all_at_once { "all pages at once" } else { "one page at a time" },
         opts.rate,
         opts.seconds,
+        opts.pages_fresh.as_millis(),
         std::fs::read_to_string("/proc/loadavg").unwrap_or_default().split(' ').take(3).collect::<Vec<_>>().join(" ")
     );
     let _ = writeln!(

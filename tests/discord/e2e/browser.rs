@@ -486,9 +486,72 @@ fn chat_standings(answer: &str) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// The chat's `leaderboard` answer as rows of place (empty when provisional), name and rating:
+/// the ranked lines (`1. alice 1587 (31 games: …)`), then the provisional ones
+/// (`Provisional: carol 1662?, dave 1500?.`).
+fn chat_leaderboard(answer: &str) -> Vec<(String, String, String)> {
+    let mut rows = Vec::new();
+    for line in answer.lines() {
+        if let Some((place, rest)) = line.split_once(". ")
+            && place.parse::<u32>().is_ok()
+        {
+            let mut words = rest.split(' ');
+            let (name, rating) = (words.next().unwrap_or_default(), words.next().unwrap_or_default());
+            rows.push((place.to_string(), name.to_string(), rating.to_string()));
+        }
+        if let Some(list) = line.strip_prefix("Provisional: ") {
+            for entry in list.trim_end_matches('.').split(", ") {
+                let (name, rating) = entry.rsplit_once(' ').unwrap_or((entry, ""));
+                rows.push((String::new(), name.to_string(), rating.to_string()));
+            }
+        }
+    }
+    rows
+}
+
+impl Browser {
+    /// The leaderboard tables of the page open as rows of place, name and rating, in the order
+    /// shown, as the browser renders them (the provisional group's heading row left out).
+    async fn leaderboard(&self) -> Vec<(String, String, String)> {
+        let rows = self
+            .client()
+            .execute(
+                "return [...document.querySelectorAll('table.leaderboard tbody tr')]
+                     .filter(tr => tr.cells.length === 4 && tr.cells[0].tagName === 'TD')
+                     .map(tr => [...tr.cells].slice(0, 3).map(c => c.innerText.trim()));",
+                vec![],
+            )
+            .await
+            .expect("the leaderboard is read");
+        serde_json::from_value::<Vec<(String, String, String)>>(rows).expect("rows of three texts")
+    }
+}
+
+/// A rated chess game between `white` and `black` on the fake Discord, decided by `loser`'s
+/// `/resign`.
+async fn decided(env: &Env, running: &Running, fake: &FakeDiscord, (white, black): (u64, u64), loser: u64) {
+    new_game_between(fake, GENERAL, (white, black), "chess", &[]).await;
+    let game = env.query(running, "SELECT max(id) FROM games");
+    let options = json!([{ "name": "game", "type": 4, "value": game }]);
+    let (_, resigned) = command(fake, GENERAL, loser, "resign", options).await;
+    assert!(resigned.content().is_some_and(|c| c.contains("resignation")), "{resigned:?}");
+}
+
+/// `/leaderboard variant:chess` asked by carol on the fake Discord, as rows.
+async fn leaderboard_in_chat(fake: &FakeDiscord) -> (String, Vec<(String, String, String)>) {
+    let (_, answer) =
+        command(fake, GENERAL, CAROL, "leaderboard", json!([{ "name": "variant", "type": 3, "value": "chess" }])).await;
+    let text = answer.content().unwrap_or_default().to_string();
+    let rows = chat_leaderboard(&text);
+    (text, rows)
+}
+
 /// A community with a ladder and a round robin made through the chat: the page's ladder order,
 /// open challenge, tournament standings (after a decided game) and pairings are the chat's; the
-/// page passes the accessibility check.
+/// page passes the accessibility check. Its chess leaderboard, after rated games decided on the
+/// fake Discord (alice and bob came with ratings established before, carol is new), is the
+/// chat's `/leaderboard chess` — places, names, ratings and order — and again after one more
+/// game decided while the page was kept: the host's feed drops it at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_community_page_shows_the_chats_ladders_and_tournaments() {
     scenario(async {
@@ -499,6 +562,28 @@ async fn the_community_page_shows_the_chats_ladders_and_tournaments() {
         registered_in_guild(&fake).await;
         web_setting(&fake, true).await;
         let (site, stop) = serve_pages(&running).await;
+
+        // alice and bob have played here before: chess ratings established (as many games would
+        // leave them), close enough for a game to change their order.
+        {
+            use capabot::community::rating::Rating;
+            use capabot::store::{players, ratings};
+            let conn = running.host.bot().store().conn().expect("conn");
+            let scope = ratings::Scope::community("discord", &GUILD.to_string());
+            for (user, name, rating) in [(ALICE, "alice", 1580.0), (BOB, "bob", 1572.0)] {
+                let id = players::ensure(&conn, "discord", &user.to_string(), name, common::T0).expect("a player").id;
+                let record = ratings::PlayerRating {
+                    rating: Rating { rating, deviation: 60.0, volatility: 0.06 },
+                    games: 30,
+                    wins: 15,
+                    draws: 0,
+                    losses: 15,
+                    last_game_at: Some(common::T0),
+                    ..ratings::PlayerRating::new(id)
+                };
+                ratings::upsert(&conn, &scope, "chess", &record).expect("a rating");
+            }
+        }
 
         // A chess ladder: bob, alice, carol in that order; carol challenges alice.
         let create = json!([{ "name": "variant", "type": 3, "value": "chess" }]);
@@ -591,6 +676,26 @@ async fn the_community_page_shows_the_chats_ladders_and_tournaments() {
         assert!(pairings.iter().any(|p| p.ends_with("0-1")), "the decided game's result: {pairings:?}");
         assert_eq!(pairings.iter().filter(|p| p.ends_with('*')).count(), 2, "two games still going: {pairings:?}");
         browser.check_accessibility("community with a ladder and a tournament").await;
+
+        // Rated games decided on Discord: carol, new here, loses to alice; the leaderboard is then
+        // the chat's, row for row.
+        decided(&env, &running, &fake, (CAROL, ALICE), CAROL).await;
+        let (said, chat_board) = leaderboard_in_chat(&fake).await;
+        let ranked: Vec<&str> = chat_board.iter().filter(|r| !r.0.is_empty()).map(|r| r.1.as_str()).collect();
+        assert_eq!(ranked.len(), 2, "alice and bob ranked: {said}");
+        assert!(chat_board.iter().any(|r| r.0.is_empty() && r.1 == "carol"), "carol provisional: {said}");
+        browser.open(&format!("{site}/c/discord/{GUILD}")).await;
+        let page_board = browser.leaderboard().await;
+        assert_eq!(page_board, chat_board, "the page's leaderboard is the chat's: {said}");
+
+        // One more, decided while the page is kept: alice resigns to bob.
+        decided(&env, &running, &fake, (ALICE, BOB), ALICE).await;
+        let (said, chat_after) = leaderboard_in_chat(&fake).await;
+        assert_ne!(chat_after, chat_board, "the game moved the ratings: {said}");
+        browser.open(&format!("{site}/c/discord/{GUILD}")).await;
+        let page_after = browser.leaderboard().await;
+        assert_eq!(page_after, chat_after, "the page's leaderboard after the game is the chat's: {said}");
+        browser.check_accessibility("community with leaderboards, a ladder and a tournament").await;
         browser.screenshot("community-events").await;
 
         browser.close().await;

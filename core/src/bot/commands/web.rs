@@ -157,6 +157,13 @@ impl Bot {
         Ok(own.lang.as_deref().and_then(crate::i18n::Lang::parse))
     }
 
+    /// Whether a community shows itself on the web, and the language it chose for itself, in one
+    /// statement: what a kept page of the community is checked against before it is served again.
+    pub fn web_shown(&self, platform: &str, community: &str) -> Result<(bool, Option<crate::i18n::Lang>), BotError> {
+        let (web, lang) = settings::web_and_lang(&*self.conn()?, platform, community)?;
+        Ok((web, lang.as_deref().and_then(crate::i18n::Lang::parse)))
+    }
+
     /// The community of the game at a web address (platform, community), when it has one.
     pub fn web_game_community(&self, slug: &str) -> Result<Option<(String, String)>, BotError> {
         if !games::is_slug(slug) {
