@@ -313,23 +313,38 @@ async fn start_bot_with(
     homeserver: &str,
     user: &RegisteredUser,
     secret: Secret,
-    (db, store): (&Path, &Path),
+    paths: (&Path, &Path),
     clock: Arc<ManualClock>,
     options: matrix::Options,
     ai: Arc<dyn MoveOracle>,
 ) -> RunningBot {
+    start_bot_configured(homeserver, user, secret, paths, clock, options, ai, bot_config(user)).await
+}
+
+/// The core's configuration of the tests' bot, named as `user`.
+fn bot_config(user: &RegisteredUser) -> BotConfig {
+    BotConfig {
+        self_names: vec!["capabot".into(), user.user_id.clone()],
+        // A light analysis, its progress shown after every position (every edit seen).
+        analysis_nodes: 2_000,
+        ..BotConfig::default()
+    }
+}
+
+/// [`start_bot_with`] with the core's configuration given.
+#[allow(clippy::too_many_arguments)]
+async fn start_bot_configured(
+    homeserver: &str,
+    user: &RegisteredUser,
+    secret: Secret,
+    (db, store): (&Path, &Path),
+    clock: Arc<ManualClock>,
+    options: matrix::Options,
+    ai: Arc<dyn MoveOracle>,
+    config: BotConfig,
+) -> RunningBot {
     let creds = Credentials { homeserver: homeserver.to_string(), user: user.localpart.clone(), secret };
-    let bot = Bot::new(
-        Store::open(db).unwrap(),
-        clock,
-        ai,
-        BotConfig {
-            self_names: vec!["capabot".into(), user.user_id.clone()],
-            // A light analysis, its progress shown after every position (every edit seen).
-            analysis_nodes: 2_000,
-            ..BotConfig::default()
-        },
-    );
+    let bot = Bot::new(Store::open(db).unwrap(), clock, ai, config);
     let host = Host::new(
         Arc::new(bot),
         HostConfig {
@@ -1074,6 +1089,57 @@ async fn a_secret_bomb_game_with_the_choices_in_direct_rooms() {
     let body = end.content.body();
     assert!(body.contains("alice wins") && body.contains("knight on b1") && body.contains("pawn on h7"), "{body}");
     assert_eq!(query::<String>(&db, "SELECT status FROM games WHERE id = 1"), "finished");
+    bot.stop().await;
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// Issue 47 on Matrix: once a room's administrator shows its games on the web, each answer about a
+/// game ends with the link to the game's page (the unguessable address the pages serve); before the
+/// opt-in, after `web:off`, and for the words of someone without the power to opt in, none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn game_answers_link_to_the_games_page_while_the_room_shows_its_games() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start().await;
+    let site = "https://chess.example.org";
+    let config = BotConfig { web_url: Some(site.into()), ..bot_config(&users[0]) };
+    let secret = Secret::Password(users[0].password.clone());
+    let (home, ai) = (synapse.homeserver_url(), Arc::new(Announced));
+    let bot =
+        start_bot_configured(&home, &users[0], secret, (&db, &store), clock, Default::default(), ai, config).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    chess_game_one(&mut alice, &bob, &room, &bot_id).await;
+    let link = format!("Watch: {site}/g/{}", query::<String>(&db, "SELECT web_slug FROM games WHERE id = 1"));
+    let sans = ["e4", "e5", "Nf3", "Nc6"];
+    let mut ply = 0;
+    macro_rules! play {
+        ($linked:expr, $why:expr) => {{
+            let san = sans[ply];
+            if ply % 2 == 0 {
+                alice.say(&room, san, &[]).await
+            } else {
+                bob.say(&room, san, &[]).await
+            };
+            ply += 1;
+            let answer = alice.expect(&room, &bot_id, san, answers(1, san)).await;
+            let body = answer.content.body();
+            assert_eq!(body.ends_with(&link), $linked, "{}: {body}", $why);
+            assert_eq!(body.contains("Watch:"), $linked, "{}: {body}", $why);
+        }};
+    }
+    play!(false, "before the opt-in");
+    // bob (power 0) may not opt the room in; alice (its creator, power 100) may.
+    bob.say(&room, "!settings community web:on", &[]).await;
+    alice.expect_text(&room, &bot_id, "Only the community's administrators").await;
+    play!(false, "after a refused opt-in");
+    alice.say(&room, "!settings community web:on", &[]).await;
+    alice.expect_text(&room, &bot_id, "Community settings saved").await;
+    play!(true, "once shown");
+    alice.say(&room, "!settings community web:off", &[]).await;
+    alice.expect_text(&room, &bot_id, "Community settings saved").await;
+    play!(false, "after web:off");
+    assert_eq!(ply, sans.len());
     bot.stop().await;
     for h in [alice, bob, carol] {
         h.sync.abort();
