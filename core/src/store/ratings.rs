@@ -258,16 +258,28 @@ const SORTED_WHOLE: u32 = 1_000;
 const STANDING: &str = "SELECT r.player_id, r.rating, r.deviation, r.volatility, r.games, r.wins, r.draws, r.losses,
                 r.last_game_at, p.name";
 
-/// The statement counting a leaderboard's established and provisional players (each up to
-/// `max_counted` + 1, within its range of `ratings_established`), both in one row.
+/// The ratings rows of a scope and variant (`?1`, `?2`) established at `?3`.
+const ESTABLISHED: &str = "r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3";
+/// … and those provisional at `?3`.
+const PROVISIONAL: &str = "r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3";
+
+/// A count of the `ratings r` rows meeting `condition`, up to `max_counted` + 1 (counting walks
+/// index entries one by one: a large board is only known to be larger).
+fn capped_count_sql(condition: &str, max_counted: u32) -> String {
+    format!("SELECT count(*) FROM (SELECT 1 FROM ratings r WHERE {condition} LIMIT {}) AS c", max_counted + 1)
+}
+
+/// The statement counting a leaderboard's established and provisional players (each capped, within
+/// its range of `ratings_established`), both in one row.
 fn counts_sql(max_counted: u32) -> String {
-    let n = max_counted + 1;
-    format!(
-        "SELECT (SELECT count(*) FROM (SELECT 1 FROM ratings r
-                   WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3 LIMIT {n}) AS e),
-                (SELECT count(*) FROM (SELECT 1 FROM ratings r
-                   WHERE r.scope = ?1 AND r.variant = ?2 AND r.provisional_at <= ?3 LIMIT {n}) AS p)"
-    )
+    format!("SELECT ({}), ({})", capped_count_sql(ESTABLISHED, max_counted), capped_count_sql(PROVISIONAL, max_counted))
+}
+
+/// A leaderboard row ([`STANDING`]'s columns) at time `now`, not placed yet.
+fn standing(r: &Row<'_>, now: i64) -> crate::store::sql::Result<Standing> {
+    let record = from_row(r)?;
+    let current = record.rating_at(now);
+    Ok(Standing { place: None, name: r.get(9)?, current, record })
 }
 
 /// The statement reading one list of a leaderboard (`?4` rows): the established players by rating
@@ -339,25 +351,6 @@ fn leaderboard_counting(
 ) -> Result<Leaderboard> {
     let limit = limit.min(MAX_LEADERBOARD) as i64;
     let key = scope.key();
-    let standings = |sql: &str, params: &[&dyn crate::store::sql::ToSql]| -> Result<Vec<Standing>> {
-        let mut stmt =
-            conn.prepare_cached(&format!("{STANDING} FROM ratings r JOIN players p ON p.id = r.player_id {sql}"))?;
-        let rows = stmt.query_map(params, |r| {
-            let record = from_row(r)?;
-            let current = record.rating_at(now);
-            Ok(Standing { place: None, name: r.get(9)?, current, record })
-        })?;
-        Ok(rows.collect::<crate::store::sql::Result<Vec<_>>>()?)
-    };
-    let counted = |sql: &str, params: &[&dyn crate::store::sql::ToSql]| -> Result<u32> {
-        let n: i64 = conn.query_row(
-            &format!("SELECT count(*) FROM (SELECT 1 FROM ratings r WHERE {sql} LIMIT {}) AS c", max_counted + 1),
-            params,
-            |r| r.get(0),
-        )?;
-        Ok(n as u32)
-    };
-    let in_scope = "r.scope = ?1 AND r.variant = ?2 AND r.provisional_at > ?3";
     // Both counts in one statement (on PostgreSQL each statement is a round trip).
     let (established, provisionals) = conn.query_row(&counts_sql(max_counted), params![key, variant, now], |r| {
         Ok((r.get::<i64>(0)? as u32, r.get::<i64>(1)? as u32))
@@ -368,11 +361,7 @@ fn leaderboard_counting(
     {
         let sql = lists_sql(established > sorted_whole, provisionals > sorted_whole);
         let mut stmt = conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![key, variant, now, limit], |r| {
-            let record = from_row(r)?;
-            let current = record.rating_at(now);
-            Ok((r.get::<i64>(10)?, Standing { place: None, name: r.get(9)?, current, record }))
-        })?;
+        let rows = stmt.query_map(params![key, variant, now, limit], |r| Ok((r.get::<i64>(10)?, standing(r, now)?)))?;
         for row in rows {
             let (kind, s) = row?;
             if kind == 0 { top.push(s) } else { provisional.push(s) }
@@ -395,21 +384,29 @@ fn leaderboard_counting(
         board.me = Some(s.clone());
         return Ok(board);
     }
-    let Some(mut mine) =
-        standings("WHERE r.scope = ?1 AND r.variant = ?2 AND r.player_id = ?3", params![key, variant, me])?.pop()
-    else {
-        return Ok(board);
-    };
+    let mine = conn
+        .query_row(
+            &format!(
+                "{STANDING} FROM ratings r JOIN players p ON p.id = r.player_id
+                 WHERE r.scope = ?1 AND r.variant = ?2 AND r.player_id = ?3"
+            ),
+            params![key, variant, me],
+            |r| standing(r, now),
+        )
+        .optional()?;
+    let Some(mut mine) = mine else { return Ok(board) };
     if mine.record.rating.provisional_from(mine.record.last_game_at) > now {
         // Above the asker: a higher rating, or the same with more games, or the same with as many
         // and a name first (the order of `top`).
-        let above = counted(
-            &format!(
-                "{in_scope} AND (r.rating > ?4 OR (r.rating = ?4 AND (r.games > ?5 OR (r.games = ?5
-                 AND (SELECT name FROM players WHERE id = r.player_id) < ?6))))"
-            ),
+        let condition = format!(
+            "{ESTABLISHED} AND (r.rating > ?4 OR (r.rating = ?4 AND (r.games > ?5 OR (r.games = ?5
+             AND (SELECT name FROM players WHERE id = r.player_id) < ?6))))"
+        );
+        let above = conn.query_row(
+            &capped_count_sql(&condition, max_counted),
             params![key, variant, now, mine.record.rating.rating, mine.record.games, mine.name],
-        )?;
+            |r| r.get::<i64>(0),
+        )? as u32;
         if above < max_counted {
             mine.place = Some(above + 1);
         } else {
@@ -506,9 +503,6 @@ mod tests {
         assert!(mine.contains("SEARCH ratings USING") && !mine.contains("SCAN"), "{mine}");
     }
 
-    /// A leaderboard's two statements read bounded parts of indexes: both counts within
-    /// `ratings_established`; each list from `ratings_established` when read whole, else walking
-    /// `ratings_best` (the established) or `ratings_busiest` (the provisional); never a scan.
     /// A leaderboard's two statements read bounded parts of indexes, as the four they replace
     /// did: both counts within `ratings_established`; each list planned as it is alone (whole from
     /// `ratings_established`, or walking an index in its order, which SQLite picks by the table's
