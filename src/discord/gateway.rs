@@ -78,11 +78,17 @@ static SHARDING_REQUIRED: LazyLock<tokio::sync::watch::Sender<u64>> =
 
 /// Resolves, with the message to stop with, once serenity reports a gateway close it does not end
 /// `Client::start` for (4011) after this call. Needs [`watch`] in the process's subscriber.
-pub async fn closed_for_good() -> String {
+///
+/// The count is read when this is called, not when the future is first polled: a caller that
+/// calls it before starting the shards cannot miss a close that comes before its first poll (the
+/// shards run on other threads, and on a busy machine a 4011 over loopback can come first).
+pub fn closed_for_good() -> impl std::future::Future<Output = String> + Send + 'static {
+    // A new receiver has seen the value it was made at.
     let mut seen = SHARDING_REQUIRED.subscribe();
-    seen.borrow_and_update();
-    let _ = seen.changed().await;
-    sharding_required()
+    async move {
+        let _ = seen.changed().await;
+        sharding_required()
+    }
 }
 
 /// The tracing layer behind [`closed_for_good`]: it looks at serenity's gateway errors only (give

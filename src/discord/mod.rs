@@ -189,7 +189,9 @@ async fn run_until(
     // answers wait in the outbox.
     host.resume_ai().await;
     let shards = client.shard_manager.clone();
-    let result = tokio::select! {
+    // Listening for a close that does not end `start` (4011) before any shard starts.
+    let closed = gateway::closed_for_good();
+    let (result, connection_closed) = tokio::select! {
         // serenity's `start_shard_range` takes the last shard included: `first..last` runs `last` too.
         r = async {
             let starting = opts.shards.map(|s| u64::from(s.last - s.first + 1));
@@ -199,13 +201,19 @@ async fn run_until(
                 None => client.start_autosharded().await,
             }
             .map_err(|e| gateway::ended(&e))
-        } => r,
+        } => (r, false),
         // serenity runs on without the shard after a close it does not end `start` for (4011).
-        fatal = gateway::closed_for_good() => Err(fatal),
-        _ = stop => Ok(()),
+        fatal = closed => (Err(fatal), true),
+        _ = stop => (Ok(()), false),
     };
     host.shutdown(opts.grace).await;
     scheduler.abort();
-    shards.shutdown_all().await;
+    // After a 4011 the shard's runner lives on with its connection closed by Discord. Asked to shut
+    // down, serenity 0.12.5's runner sends its close and then waits for Discord's in a loop that
+    // never yields on a closed connection: it holds a runtime worker for good, and with it the
+    // runtime's timers. The process stops without asking it.
+    if !connection_closed {
+        shards.shutdown_all().await;
+    }
     result
 }
