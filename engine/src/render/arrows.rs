@@ -51,8 +51,7 @@ fn centre(layout: &Layout, orientation: Color, sq: Square) -> (f32, f32) {
 /// arrow whose squares are not on the board is left out; so are arrows beyond [`MAX_ARROWS`].
 pub fn render_with_arrows(pos: &Position, opts: &RenderOptions, arrows: &[Arrow]) -> Vec<u8> {
     let board = render(pos, opts);
-    let Ok(img) = image::load_from_memory_with_format(&board, image::ImageFormat::Png) else { return board };
-    let mut cv = Canvas { img: img.to_rgb8() };
+    let Some(mut cv) = Canvas::from_png(&board) else { return board };
     let layout = Layout::new(pos, opts);
     let v = pos.variant();
     let s = layout.square as f32;
@@ -147,8 +146,8 @@ mod tests {
     use super::*;
     use crate::rules::variant;
 
-    fn rgb(png: &[u8]) -> image::RgbImage {
-        image::load_from_memory(png).expect("a PNG").to_rgb8()
+    fn rgb(png: &[u8]) -> Canvas {
+        Canvas::from_png(png).expect("a PNG")
     }
 
     #[test]
@@ -164,16 +163,16 @@ mod tests {
             Arrow { from: sq("a1"), to: Square::new(9, 9), kind: ArrowKind::Better },
         ];
         let drawn = rgb(&render_with_arrows(&pos, &opts, &arrows));
-        assert_eq!(plain.dimensions(), drawn.dimensions());
+        assert_eq!((plain.width(), plain.height()), (drawn.width(), drawn.height()));
         // e3 (between e2 and e4) is reddened; a8 is untouched.
         let (e3, a8) = ((4 * 40 + 20, 5 * 40 + 20), (20, 20));
-        let (p, d) = (plain.get_pixel(e3.0, e3.1), drawn.get_pixel(e3.0, e3.1));
-        assert!(d.0[0] > d.0[1] + 60 && p != d, "{p:?} → {d:?}");
-        assert_eq!(plain.get_pixel(a8.0, a8.1), drawn.get_pixel(a8.0, a8.1));
+        let (p, d) = (plain.pixel(e3.0, e3.1), drawn.pixel(e3.0, e3.1));
+        assert!(d[0] > d[1] + 60 && p != d, "{p:?} → {d:?}");
+        assert_eq!(plain.pixel(a8.0, a8.1), drawn.pixel(a8.0, a8.1));
         // Seen from Black the same arrow crosses the mirrored square.
         let flipped = RenderOptions { orientation: Color::Black, ..opts.clone() };
         let d = rgb(&render_with_arrows(&pos, &flipped, &arrows[..1]));
-        let px = d.get_pixel(3 * 40 + 20, 2 * 40 + 20);
-        assert!(px.0[0] > px.0[1] + 60, "{px:?}");
+        let px = d.pixel(3 * 40 + 20, 2 * 40 + 20);
+        assert!(px[0] > px[1] + 60, "{px:?}");
     }
 }

@@ -139,7 +139,7 @@ pub fn render_gif_frames(req: &GifRequest<'_>, mode: FrameMode) -> Result<Vec<u8
     let (palette, strips) = cache::with_theme(req.theme, |c| {
         let mut strip = |color: Color, result: Option<&str>| {
             let canvas = name_strip(name(color), color, result, req.theme, gl.width(), gl.strip);
-            c.quantize_rgb(canvas.img.as_raw())
+            c.quantize_rgb(canvas.rgb())
         };
         // Above, below, and above on the last frame with the result.
         let strips = [strip(top_color, None), strip(bottom_color, None), strip(top_color, req.result)];

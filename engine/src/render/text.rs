@@ -9,7 +9,6 @@
 
 use super::theme::Rgba;
 use ab_glyph::{Font, FontRef, PxScale, ScaleFont, point};
-use image::{ImageEncoder, RgbImage};
 use std::sync::LazyLock;
 
 /// Most characters of user text laid out; longer text is cut before measuring.
@@ -155,21 +154,42 @@ pub fn fit(text: &str, px: f32, face: Face, max_width: f32) -> String {
 
 /// An opaque RGB picture with anti-aliased drawing.
 pub struct Canvas {
-    pub img: RgbImage,
+    width: u32,
+    height: u32,
+    /// Three bytes a pixel, row by row.
+    rgb: Vec<u8>,
 }
 
 impl Canvas {
     /// A `width` × `height` picture filled with `bg`.
     pub fn new(width: u32, height: u32, bg: Rgba) -> Canvas {
-        Canvas { img: RgbImage::from_pixel(width, height, image::Rgb([bg.0, bg.1, bg.2])) }
+        let rgb = [bg.0, bg.1, bg.2].repeat(width as usize * height as usize);
+        Canvas { width, height, rgb }
+    }
+
+    /// The picture of a PNG (any colour type; alpha dropped), or `None` if it cannot be read.
+    pub fn from_png(bytes: &[u8]) -> Option<Canvas> {
+        let (width, height, rgb) = super::encode::decode_rgb(bytes)?;
+        Some(Canvas { width, height, rgb })
     }
 
     pub fn width(&self) -> u32 {
-        self.img.width()
+        self.width
     }
 
     pub fn height(&self) -> u32 {
-        self.img.height()
+        self.height
+    }
+
+    /// The pixels: three bytes each, row by row.
+    pub fn rgb(&self) -> &[u8] {
+        &self.rgb
+    }
+
+    /// The colour of pixel (x, y), which must be inside the picture.
+    pub fn pixel(&self, x: u32, y: u32) -> [u8; 3] {
+        let i = (y as usize * self.width as usize + x as usize) * 3;
+        [self.rgb[i], self.rgb[i + 1], self.rgb[i + 2]]
     }
 
     /// Blends `color` (with its own alpha) into pixel (x, y) with extra coverage 0–1.
@@ -181,9 +201,9 @@ impl Canvas {
         if a <= 0.0 {
             return;
         }
-        let p = self.img.get_pixel_mut(x as u32, y as u32);
-        for (i, c) in [color.0, color.1, color.2].into_iter().enumerate() {
-            p.0[i] = (f32::from(p.0[i]) * (1.0 - a) + f32::from(c) * a).round() as u8;
+        let i = (y as usize * self.width as usize + x as usize) * 3;
+        for (p, c) in self.rgb[i..i + 3].iter_mut().zip([color.0, color.1, color.2]) {
+            *p = (f32::from(*p) * (1.0 - a) + f32::from(c) * a).round() as u8;
         }
     }
 
@@ -332,17 +352,7 @@ impl Canvas {
 
     /// The picture as PNG bytes.
     pub fn png(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        let enc = image::codecs::png::PngEncoder::new_with_quality(
-            &mut out,
-            image::codecs::png::CompressionType::Fast,
-            image::codecs::png::FilterType::Adaptive,
-        );
-        // Encoding an in-memory RGB buffer of consistent size cannot fail; an empty result would
-        // show in every test.
-        let ok = enc.write_image(self.img.as_raw(), self.width(), self.height(), image::ExtendedColorType::Rgb8);
-        debug_assert!(ok.is_ok(), "{ok:?}");
-        if ok.is_ok() { out } else { Vec::new() }
+        super::encode::rgb_png(self.width, self.height, &self.rgb)
     }
 }
 
@@ -394,7 +404,7 @@ mod tests {
     fn drawing_marks_pixels_and_encodes() {
         let mut c = Canvas::new(120, 40, Rgba(255, 255, 255, 255));
         c.text("Aж王\u{10ffff}", 4.0, 28.0, 20.0, Face::Regular, Rgba(0, 0, 0, 255));
-        let dark = c.img.pixels().filter(|p| p.0[0] < 128).count();
+        let dark = c.rgb().chunks_exact(3).filter(|p| p[0] < 128).count();
         assert!(dark > 50, "{dark}");
         let png = c.png();
         assert_eq!(&png[1..4], b"PNG");
