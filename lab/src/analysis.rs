@@ -51,20 +51,29 @@ fn median(mut xs: Vec<Duration>) -> Duration {
 }
 
 /// `bench-analysis`: the time to analyse a self-play game of `plies` plies of `v` at `nodes` per
-/// position (0: the default) on this thread, `runs` times; one line.
-pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: Option<Duration>) -> String {
+/// position (0: the default) with the later looks `second` on this thread, `runs` times; one line.
+pub fn bench(
+    v: &'static Variant,
+    plies: usize,
+    nodes: u64,
+    second: SecondLook,
+    runs: usize,
+    goal: Option<Duration>,
+) -> String {
     let game = self_play_game(v, plies, 1);
     let mut times = Vec::new();
     let mut analysis: Option<Analysis> = None;
     let mut looked_again = 0;
     let mut looked_deeper = 0;
+    let mut searched = 0;
     let load_before = load_average();
     for _ in 0..runs.max(1) {
         let t = Instant::now();
-        let Ok(mut a) = Analyser::new(game.clone(), nodes) else { break };
+        let Ok(mut a) = Analyser::with_second_look(game.clone(), nodes, second) else { break };
         while a.step() {}
         looked_again = a.looked_again();
         looked_deeper = a.looked_deeper();
+        searched = a.nodes_searched();
         analysis = a.finish();
         times.push(t.elapsed());
     }
@@ -79,11 +88,13 @@ pub fn bench(v: &'static Variant, plies: usize, nodes: u64, runs: usize, goal: O
     });
     let load = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
     format!(
-        "{:<14} {:>4} plies {:>7} nodes/position, {looked_again} looked at again ({looked_deeper} a third time)  median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
+        "{:<14} {:>4} plies {:>7} nodes/position, {looked_again} looked at again ({looked_deeper} a third time), {:.2} M nodes  \
+         median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
          accuracy W {:.0}% B {:.0}%, blunders W {} B {}{goal_text}",
         v.name,
         game.moves().len(),
         a.nodes,
+        searched as f64 / 1e6,
         med.as_secs_f64(),
         min.as_secs_f64(),
         max.as_secs_f64(),
@@ -265,6 +276,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     }
     let mut looked_again = 0;
     let mut looked_deeper = 0;
+    let mut searched = 0;
     let mut positions = 0;
     let mut total = Agreement::default();
     let mut scale = ScaleFit::default();
@@ -279,6 +291,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         while analyser.step() {}
         looked_again += analyser.looked_again();
         looked_deeper += analyser.looked_deeper();
+        searched += analyser.nodes_searched();
         positions += game.positions().len();
         let ours = analyser.finish().ok_or("the analysis stopped")?;
         let ours_time = t.elapsed();
@@ -321,13 +334,18 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     }
     log(format!(
         "{}: second look (from {} points, × {} nodes) at {looked_again} of {positions} positions, third (from {} \
-         to {} points, × {} nodes) at {looked_deeper}",
+         to {} points, × {} nodes{}) at {looked_deeper}; {:.1} M nodes in all",
         opts.variant.name,
         opts.second.from,
         opts.second.factor,
         opts.second.deeper_from,
         opts.second.deeper_below,
-        opts.second.deeper_factor
+        opts.second.deeper_factor,
+        match opts.second.deeper_at {
+            capabot::ai::analysis::DeeperAt::Both => "",
+            capabot::ai::analysis::DeeperAt::After => ", the position after the move only",
+        },
+        searched as f64 / 1e6,
     ));
     log(format!(
         "{}: capabot's scores ≈ {:.2} × the reference's (least squares through 0, {} positions within ±800 cp)",

@@ -49,6 +49,49 @@ impl Processes {
     }
 }
 
+/// The analysis's later looks (`ai::analysis::SecondLook`), the product's by default.
+#[derive(clap::Args, Clone)]
+struct Looks {
+    /// capabot's second look: from this cost in points (0–100) …
+    #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.from)]
+    second_look_from: f64,
+    /// … at this multiple of the nodes (0 or 1: none).
+    #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.factor)]
+    second_look_factor: u64,
+    /// A move still costing this many points after its second look is looked at a third time …
+    #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.deeper_from)]
+    third_look_from: f64,
+    /// … and less than this many …
+    #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.deeper_below)]
+    third_look_below: f64,
+    /// … at this multiple of the nodes (0 or 1: none).
+    #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.deeper_factor)]
+    third_look_factor: u64,
+    /// The positions the third look searches: both, or after (the move's only).
+    #[arg(long, default_value = "product")]
+    third_look_at: String,
+}
+
+impl Looks {
+    fn second_look(&self) -> Result<ai::analysis::SecondLook, String> {
+        use ai::analysis::DeeperAt;
+        let deeper_at = match self.third_look_at.as_str() {
+            "product" => ai::analysis::SECOND_LOOK.deeper_at,
+            "both" => DeeperAt::Both,
+            "after" => DeeperAt::After,
+            other => return Err(format!("--third-look-at {other}: write both or after")),
+        };
+        Ok(ai::analysis::SecondLook {
+            from: self.second_look_from,
+            factor: self.second_look_factor,
+            deeper_from: self.third_look_from,
+            deeper_below: self.third_look_below,
+            deeper_factor: self.third_look_factor,
+            deeper_at,
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Perft speed from the start positions (nodes per second, median of several runs).
@@ -425,6 +468,8 @@ enum Command {
         /// `variant:plies` pairs instead of chess:80 and capatomic:100.
         #[arg(long, num_args = 1..)]
         games: Vec<String>,
+        #[command(flatten)]
+        looks: Looks,
     },
     /// Move latency through the host without and with analyses running (the goal: p99 at most 1.3×).
     BenchAnalysisLoad {
@@ -491,21 +536,8 @@ enum Command {
         /// Print each move the two judge differently.
         #[arg(long)]
         verbose: bool,
-        /// capabot's second look: from this cost in points (0–100) …
-        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.from)]
-        second_look_from: f64,
-        /// … at this multiple of the nodes (0 or 1: none).
-        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.factor)]
-        second_look_factor: u64,
-        /// A move still costing this many points after its second look is looked at a third time …
-        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.deeper_from)]
-        third_look_from: f64,
-        /// … and less than this many …
-        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.deeper_below)]
-        third_look_below: f64,
-        /// … at this multiple of the nodes (0 or 1: none).
-        #[arg(long, default_value_t = capabot::ai::analysis::SECOND_LOOK.deeper_factor)]
-        third_look_factor: u64,
+        #[command(flatten)]
+        looks: Looks,
         /// A directory keeping the reference's evaluations per game (reused by later runs).
         #[arg(long)]
         cache: Option<std::path::PathBuf>,
@@ -643,7 +675,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 bench::scale::ScaleOptions { scales, dir, fresh, runs, reads, due, move_games, seed, ticks_only };
             bench::scale::run(&opts, &|line| outln!("{line}"))?;
         }
-        Command::BenchAnalysis { runs, nodes, games } => {
+        Command::BenchAnalysis { runs, nodes, games, looks } => {
             let games =
                 if games.is_empty() { vec!["chess:80".to_string(), "capatomic:100".to_string()] } else { games };
             for g in games {
@@ -655,7 +687,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     "capatomic" => Some(std::time::Duration::from_secs(40)),
                     _ => None,
                 };
-                outln!("{}", capabot_lab::analysis::bench(v, plies, nodes, runs, goal));
+                outln!("{}", capabot_lab::analysis::bench(v, plies, nodes, looks.second_look()?, runs, goal));
             }
         }
         Command::BenchAnalysisLoad { games, threads, plies, variant, analyses, runs, seed } => {
@@ -679,11 +711,7 @@ fn run(cli: Cli) -> Result<(), String> {
             depth,
             seed,
             verbose,
-            second_look_from,
-            second_look_factor,
-            third_look_from,
-            third_look_below,
-            third_look_factor,
+            looks,
             cache,
         } => {
             use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report};
@@ -701,13 +729,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     depth,
                     seed,
                     verbose,
-                    second: capabot::ai::analysis::SecondLook {
-                        from: second_look_from,
-                        factor: second_look_factor,
-                        deeper_from: third_look_from,
-                        deeper_below: third_look_below,
-                        deeper_factor: third_look_factor,
-                    },
+                    second: looks.second_look()?,
                     cache: cache.clone(),
                 };
                 let a = compare(&opts, &mut |line| outln!("{line}"))?;
