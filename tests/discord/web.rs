@@ -388,18 +388,7 @@ async fn open_stream(url: &str) -> reqwest::Response {
 /// The ply of the stream's next `move` event, waiting at most ten seconds (a bound, not a
 /// measurement); `None` when none came.
 async fn next_move(stream: &mut reqwest::Response) -> Option<String> {
-    let until = tokio::time::Instant::now() + Duration::from_secs(10);
-    let mut seen = String::new();
-    loop {
-        let chunk = tokio::time::timeout_at(until, stream.chunk()).await.ok()?.ok()??;
-        seen.push_str(&String::from_utf8_lossy(&chunk));
-        if let Some(at) = seen.find("event: move\ndata: ") {
-            let data = &seen[at + "event: move\ndata: ".len()..];
-            if let Some(end) = data.find('\n') {
-                return Some(data[..end].to_string());
-            }
-        }
-    }
+    common::next_sse(stream, "move", Duration::from_secs(10)).await
 }
 
 /// A site fed by a feed of changes the test tells, its fallback poll an hour away, and a game of
