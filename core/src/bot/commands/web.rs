@@ -99,7 +99,7 @@ pub struct WebTournament {
     pub status: &'static str,
     /// The tie-breaks' short names, in the order of each line's values.
     pub tiebreaks: Vec<&'static str>,
-    /// Place, player, name, score and tie-break values (as `2½`).
+    /// Place, player, name, score and tie-break values (as the chat writes them: `2½`, `3.75`).
     pub standings: Vec<(usize, PlayerId, String, String, Vec<String>)>,
     /// The crosstable in standings order: each cell what the row's player scored against the
     /// column's (`1`, `½`, `0`, `·` unplayed, empty against oneself); several games are joined.
@@ -140,9 +140,10 @@ pub struct WebPlayer {
 /// Games listed on a community's and a player's page.
 const RECENT: usize = 20;
 
+/// Points as the chat writes them (`2½`, a Sonneborn–Berger's `3.75`): the page's standings and
+/// tie-breaks are the chat's, character for character.
 fn points(p: crate::community::tournament::Points) -> String {
-    let (whole, quarter) = (p.0 / 4, ["", "¼", "½", "¾"][(p.0 % 4) as usize]);
-    if whole == 0 && !quarter.is_empty() { quarter.to_string() } else { format!("{whole}{quarter}") }
+    p.to_string()
 }
 
 impl Bot {
