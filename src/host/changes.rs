@@ -6,13 +6,15 @@
 //! chat, so the chat is the key: a follower of a game listens for its game's chat and then reads
 //! the game's version (one indexed row) to know whether it was its game that changed. The feed
 //! is a broadcast: it never blocks the host, and a follower that falls behind is told it missed
-//! some ([`Missed`]) and simply looks again. Changes made by another process sharing the database
-//! never reach this feed; followers that must see them keep a slow poll beside it.
+//! some ([`Missed`]) and simply looks again. Changes committed by another process sharing a
+//! PostgreSQL database reach this feed through the host's listener ([`super::listen`]), as soon
+//! as they are committed; on SQLite, or while that listener reconnects, they never do, and
+//! followers that must see them keep a slow poll beside it.
 //!
 //! Each word also names the chat's community, if any: the web's kept community and player pages
 //! (`web::kept`) are dropped at a word from a chat of their community.
 
-use crate::bot::{Response, Target};
+use crate::bot::Response;
 use std::sync::Arc;
 use tokio::sync::broadcast;
 
@@ -28,10 +30,17 @@ pub struct ChatChanged {
     pub chat: String,
 }
 
+/// What the feed carries: a chat, or word that some may have been missed.
+#[derive(Clone, Debug)]
+enum Word {
+    Chat(Arc<ChatChanged>),
+    Missed,
+}
+
 /// The feed of changed chats. Cheap to clone (one sender).
 #[derive(Clone, Debug)]
 pub struct Changes {
-    tx: broadcast::Sender<Arc<ChatChanged>>,
+    tx: broadcast::Sender<Word>,
 }
 
 impl Default for Changes {
@@ -54,14 +63,15 @@ pub enum Heard {
 /// One follower's end of the feed.
 #[derive(Debug)]
 pub struct Follower {
-    rx: broadcast::Receiver<Arc<ChatChanged>>,
+    rx: broadcast::Receiver<Word>,
 }
 
 impl Follower {
     /// Waits for the next change.
     pub async fn next(&mut self) -> Heard {
         match self.rx.recv().await {
-            Ok(c) => Heard::Chat(c),
+            Ok(Word::Chat(c)) => Heard::Chat(c),
+            Ok(Word::Missed) => Heard::Missed,
             Err(broadcast::error::RecvError::Lagged(_)) => Heard::Missed,
             Err(broadcast::error::RecvError::Closed) => Heard::Closed,
         }
@@ -70,7 +80,8 @@ impl Follower {
     /// The next change told already, without waiting; `None` when there is none yet.
     pub fn try_next(&mut self) -> Option<Heard> {
         match self.rx.try_recv() {
-            Ok(c) => Some(Heard::Chat(c)),
+            Ok(Word::Chat(c)) => Some(Heard::Chat(c)),
+            Ok(Word::Missed) => Some(Heard::Missed),
             Err(broadcast::error::TryRecvError::Empty) => None,
             Err(broadcast::error::TryRecvError::Lagged(_)) => Some(Heard::Missed),
             Err(broadcast::error::TryRecvError::Closed) => Some(Heard::Closed),
@@ -94,7 +105,15 @@ impl Changes {
         if self.tx.receiver_count() > 0 {
             let changed =
                 ChatChanged { platform: platform.into(), community: community.map(Into::into), chat: chat.into() };
-            let _ = self.tx.send(Arc::new(changed));
+            let _ = self.tx.send(Word::Chat(Arc::new(changed)));
+        }
+    }
+
+    /// Tells the followers that changes may have gone untold (the listener for other processes'
+    /// changes lost its connection for a while): each looks again, as after falling behind.
+    pub fn tell_missed(&self) {
+        if self.tx.receiver_count() > 0 {
+            let _ = self.tx.send(Word::Missed);
         }
     }
 
@@ -104,15 +123,8 @@ impl Changes {
         if self.tx.receiver_count() == 0 {
             return;
         }
-        let mut told: Vec<(&str, &str)> = Vec::new();
-        for r in &response.replies {
-            if let Target::Chat(s) = &r.target {
-                let key = (s.platform.as_str(), s.chat.as_str());
-                if !s.direct && !told.contains(&key) {
-                    told.push(key);
-                    self.tell_in(key.0, s.community.as_deref(), key.1);
-                }
-            }
+        for (platform, community, chat) in response.chats_told() {
+            self.tell_in(platform, community, chat);
         }
     }
 }
@@ -120,7 +132,7 @@ impl Changes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::{Reply, Scope, UserRef};
+    use crate::bot::{Reply, Scope, Target, UserRef};
 
     #[tokio::test]
     async fn a_follower_hears_each_chat_of_a_response_once_and_not_direct_messages() {

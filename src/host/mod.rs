@@ -26,6 +26,7 @@
 mod background;
 pub mod changes;
 pub mod limits;
+pub mod listen;
 pub mod metrics;
 pub mod turns;
 
@@ -292,6 +293,8 @@ pub struct Host {
     owner: String,
     /// The chats where a game may just have changed, told as each unit of work is settled.
     changes: changes::Changes,
+    /// The listener for other processes' changes ([`Host::hear_other_processes`]), once started.
+    listening: std::sync::OnceLock<Option<Arc<listen::Listening>>>,
 }
 
 impl Host {
@@ -317,6 +320,7 @@ impl Host {
             connected: Default::default(),
             owner: lease_owner(config.instance.as_deref()),
             changes: changes::Changes::default(),
+            listening: std::sync::OnceLock::new(),
         })
     }
 
@@ -392,6 +396,13 @@ impl Host {
     /// follow): told for every response this host settles, once its unit of work is committed.
     pub fn changes(&self) -> changes::Changes {
         self.changes.clone()
+    }
+
+    /// Starts (once per host) telling on [`Host::changes`] the changes other processes sharing a
+    /// PostgreSQL database commit ([`listen`]); its state, `None` on SQLite. The listening thread
+    /// ends at shutdown.
+    pub fn hear_other_processes(&self) -> Option<Arc<listen::Listening>> {
+        self.listening.get_or_init(|| listen::start(self.bot.clone(), self.changes.clone(), self.stop.clone())).clone()
     }
 
     /// Cancelled when shutdown begins (front ends stop reading input).

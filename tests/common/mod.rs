@@ -314,3 +314,21 @@ pub fn quiet_move(pos: &Position, rng: &mut StdRng) -> Option<(String, Position)
     let m = moves[rng.random_range(0..moves.len())];
     Some((san::write(pos, m), pos.play(m)))
 }
+
+/// The data of the next `event` of a Server-Sent Events stream (a live page's) if it comes within
+/// `within` (a bound, not a measurement); `None` when none came or the stream ended.
+pub async fn next_sse(stream: &mut reqwest::Response, event: &str, within: std::time::Duration) -> Option<String> {
+    let until = tokio::time::Instant::now() + within;
+    let head = format!("event: {event}\ndata: ");
+    let mut seen = String::new();
+    loop {
+        let chunk = tokio::time::timeout_at(until, stream.chunk()).await.ok()?.ok()??;
+        seen.push_str(&String::from_utf8_lossy(&chunk));
+        if let Some(at) = seen.find(&head) {
+            let data = &seen[at + head.len()..];
+            if let Some(end) = data.find('\n') {
+                return Some(data[..end].to_string());
+            }
+        }
+    }
+}

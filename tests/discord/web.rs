@@ -388,18 +388,7 @@ async fn open_stream(url: &str) -> reqwest::Response {
 /// The ply of the stream's next `move` event, waiting at most ten seconds (a bound, not a
 /// measurement); `None` when none came.
 async fn next_move(stream: &mut reqwest::Response) -> Option<String> {
-    let until = tokio::time::Instant::now() + Duration::from_secs(10);
-    let mut seen = String::new();
-    loop {
-        let chunk = tokio::time::timeout_at(until, stream.chunk()).await.ok()?.ok()??;
-        seen.push_str(&String::from_utf8_lossy(&chunk));
-        if let Some(at) = seen.find("event: move\ndata: ") {
-            let data = &seen[at + "event: move\ndata: ".len()..];
-            if let Some(end) = data.find('\n') {
-                return Some(data[..end].to_string());
-            }
-        }
-    }
+    common::next_sse(stream, "move", Duration::from_secs(10)).await
 }
 
 /// A site fed by a feed of changes the test tells, its fallback poll an hour away, and a game of
@@ -618,6 +607,139 @@ async fn the_community_and_player_pages_say_what_reading_row_by_row_says() {
         mine.iter().map(|r| (slug(r.id), name(if r.white == bob { r.black } else { r.white }))).collect();
     assert_eq!(player.recent.iter().map(|(s, o, _, _)| (s.clone(), o.clone())).collect::<Vec<_>>(), expected);
     assert_eq!(player.ratings.len(), 2, "chess and {}: {:?}", other.name, player.ratings);
+}
+
+/// A tournament's board in round `round`: board number, White's and Black's names, its game.
+fn tournament_boards(site: &Site, round: usize) -> Vec<(i64, String, String, i64)> {
+    let conn = site.bot.store().conn().unwrap();
+    let mut st = conn
+        .prepare(
+            "SELECT g.board, w.name, b.name, g.game_id FROM tournament_games g
+             JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id
+             WHERE g.round = ?1 AND g.board > 0 ORDER BY g.board",
+        )
+        .unwrap();
+    st.query_map(capabot::store_params![round as i64], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// A standings line: place, name, score, and each tie-break's name and value.
+type StandingLine = (String, String, String, Vec<(String, String)>);
+
+/// The chat's standings (`!tournament standings`): each line's place, name, score and tie-breaks
+/// by name, as in "2. P3 2½ (SB 3.75)".
+fn chat_standings(answer: &str) -> Vec<StandingLine> {
+    let start = answer.rfind("tandings:").unwrap_or_else(|| panic!("no standings in {answer}"));
+    answer[start..]
+        .lines()
+        .skip(1)
+        .map_while(|line| {
+            let (place, rest) = line.split_once(". ")?;
+            place.parse::<u32>().ok()?;
+            let (head, tbs) = rest.split_once(" (")?;
+            let (name, score) = head.rsplit_once(' ')?;
+            let tbs = tbs.strip_suffix(')')?.split(", ").filter_map(|tb| tb.rsplit_once(' '));
+            let tbs = tbs.map(|(n, v)| (n.to_string(), v.to_string())).collect();
+            Some((place.to_string(), name.to_string(), score.to_string(), tbs))
+        })
+        .collect()
+}
+
+/// The text of each cell of `table`'s rows (the header row first), tags left out.
+fn table_cells(table: &str) -> Vec<Vec<String>> {
+    let strip = |html: &str| {
+        let mut out = String::new();
+        let mut in_tag = false;
+        for c in html.chars() {
+            match c {
+                '<' => in_tag = true,
+                '>' => in_tag = false,
+                c if !in_tag => out.push(c),
+                _ => {}
+            }
+        }
+        out.trim().to_string()
+    };
+    let cells = |mut row: &str| {
+        let mut out = Vec::new();
+        while let Some(at) = ["<td", "<th"].iter().filter_map(|t| row.find(t)).min() {
+            let tag = &row[at + 1..at + 3];
+            let after = &row[at + 3..];
+            if !after.starts_with(['>', ' ']) {
+                row = after;
+                continue;
+            }
+            let body = &after[after.find('>').unwrap() + 1..];
+            let close = format!("</{tag}>");
+            let end = body.find(&close).unwrap();
+            out.push(strip(&body[..end]));
+            row = &body[end + close.len()..];
+        }
+        out
+    };
+    table.split("<tr>").skip(1).map(|row| cells(row.split("</tr>").next().unwrap_or_default())).collect()
+}
+
+/// The community page's standings of its only tournament, as the chat's lines are read.
+fn page_standings(page: &str) -> Vec<StandingLine> {
+    let start = page.find("<table class=\"standings\">").unwrap_or_else(|| panic!("no standings in {page}"));
+    let table = &page[start..start + page[start..].find("</table>").unwrap()];
+    let rows = table_cells(table);
+    let (head, rows) = rows.split_first().expect("a header row");
+    rows.iter()
+        .map(|r| {
+            let tbs = head[3..].iter().cloned().zip(r[3..].iter().cloned()).collect();
+            (r[0].clone(), r[1].clone(), r[2].clone(), tbs)
+        })
+        .collect()
+}
+
+/// The community page's tournament tie-breaks are the chat's, round after round, in a round
+/// robin of five (a bye each round) with draws (Sonneborn–Berger counts half a drawn opponent's
+/// score: quarters) and in a Swiss of five (Buchholz and Buchholz cut-1).
+#[tokio::test]
+async fn the_tournament_pages_tie_breaks_are_the_chats() {
+    for system in ["roundrobin", "swiss rounds:3"] {
+        let site = Site::start(WebOptions { pages_fresh: Duration::ZERO, ..WebOptions::default() }).await;
+        site.web_on(true);
+        site.say("Admin", &format!("!tournament create {system} chess days:7 signup:0 Tie Cup"), true);
+        let players = ["P1", "P2", "P3", "P4", "P5"];
+        for p in players {
+            assert!(site.say(p, "!tournament join", false).text().contains(p), "{p} joins");
+        }
+        assert!(site.say("Admin", "!tournament start", true).text().contains("Round 1"));
+        let (mut round, mut quarters, mut draws) = (1, false, 0);
+        loop {
+            let boards = tournament_boards(&site, round);
+            if boards.is_empty() {
+                break;
+            }
+            assert_eq!(boards.len(), 2, "five players: two boards and a bye in round {round}");
+            for (board, white, black, game) in boards {
+                match (round as i64 + board) % 3 {
+                    0 => {
+                        assert!(site.say(&white, &format!("!draw #{game}"), false).text().contains("offers a draw"));
+                        site.say(&black, &format!("!draw #{game}"), false);
+                        draws += 1;
+                    }
+                    1 => drop(site.say(&black, &format!("!resign #{game}"), false)),
+                    _ => drop(site.say(&white, &format!("!resign #{game}"), false)),
+                }
+            }
+            let chat = chat_standings(&site.say("P1", "!tournament #1 standings", false).text());
+            assert_eq!(chat.len(), players.len(), "{chat:?}");
+            quarters |= chat.iter().flat_map(|(.., tbs)| tbs).any(|(_, v)| v.contains(".25") || v.contains(".75"));
+            let page = text(&site.url("/c/test/g")).await;
+            assert_eq!(page_standings(&page), chat, "{system}, after round {round}");
+            round += 1;
+        }
+        assert!(round > 3 && draws > 0, "{system}: several rounds with a draw");
+        if system == "roundrobin" {
+            assert!(quarters, "a Sonneborn–Berger value of quarters was compared");
+        }
+    }
 }
 
 /// The community and player pages are kept a moment: a change the feed does not tell (another

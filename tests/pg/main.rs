@@ -1,5 +1,6 @@
 //! The PostgreSQL tests, one test binary (feature `postgres`): the two schemas agree (`schema`), two
-//! stores racing on each backend (`store_backends`), `capabot migrate` (`migrate`), and the bot's flow
+//! stores racing on each backend (`store_backends`), `capabot migrate` (`migrate`), live game pages
+//! following another process's moves through PostgreSQL's notices (`live`), and the bot's flow
 //! tests again, on PostgreSQL: the same files as in `tests/bot/`, compiled here as modules, with
 //! `common::open_store` opening a database of this binary's one PostgreSQL server (installed and
 //! started by `pg-harness`) wherever the SQLite binary opens a file.
@@ -7,6 +8,8 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+#[cfg(feature = "web")]
+mod live;
 mod migrate;
 mod schema;
 mod store_backends;

@@ -542,6 +542,22 @@ impl Response {
         self.analyses.extend(other.analyses);
     }
 
+    /// The chats the replies speak in, each once, as `(platform, community, chat)`: where
+    /// something may have changed for those who follow a chat (a game's page). Direct messages
+    /// are no game's chat and are left out.
+    pub fn chats_told(&self) -> Vec<(&str, Option<&str>, &str)> {
+        let mut told: Vec<(&str, Option<&str>, &str)> = Vec::new();
+        for r in &self.replies {
+            if let Target::Chat(s) = &r.target
+                && !s.direct
+                && !told.iter().any(|(p, _, c)| *p == s.platform && *c == s.chat)
+            {
+                told.push((&s.platform, s.community.as_deref(), &s.chat));
+            }
+        }
+        told
+    }
+
     /// All reply texts joined by newlines (handy in tests and logs).
     pub fn text(&self) -> String {
         self.replies.iter().map(|r| r.text.as_str()).collect::<Vec<_>>().join("\n")

@@ -136,6 +136,11 @@ impl Bot {
                 let encoded = encode(r).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
                 outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encoded, picture_beside(r), now)?;
             }
+            // Other processes sharing the database hear of it at commit, as the host's feed
+            // does here (PostgreSQL; nothing on SQLite).
+            for (platform, community, chat) in response.chats_told() {
+                crate::store::changes::tell(&conn, self.store.origin(), platform, community, chat)?;
+            }
             Ok(response)
         });
         let mut response = match done {

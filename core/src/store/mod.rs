@@ -9,6 +9,7 @@
 pub mod analyses;
 pub mod backup;
 pub mod challenges;
+pub mod changes;
 #[cfg(test)]
 mod concurrency;
 #[cfg(feature = "postgres")]
@@ -225,7 +226,7 @@ enum Backend {
         _checkpointer: Checkpointer,
     },
     #[cfg(feature = "postgres")]
-    Postgres(postgres::Pool),
+    Postgres(postgres::Pool, Box<postgres::Dialer>),
 }
 
 /// The bot's database, SQLite or PostgreSQL, with a small pool of connections so that several
@@ -235,6 +236,14 @@ pub struct Store {
     /// Units of work still to fail at commit, for tests of what happens then
     /// ([`Store::fail_next_commits`]); zero in production.
     failing_commits: std::sync::atomic::AtomicU32,
+    /// This store among those sharing the database (random): its own change notices
+    /// ([`changes`]) are left out of what its listener hears.
+    origin: String,
+}
+
+/// A new store's [`Store::origin`].
+fn new_origin() -> String {
+    format!("{:016x}", rand::random::<u64>())
 }
 
 /// Whether a `db` setting names a PostgreSQL database rather than a SQLite file.
@@ -416,6 +425,7 @@ impl Store {
                 _checkpointer: checkpointer,
             },
             failing_commits: Default::default(),
+            origin: new_origin(),
         })
     }
 
@@ -435,8 +445,29 @@ impl Store {
     /// `max_connections`.
     #[cfg(feature = "postgres")]
     pub fn open_postgres(url: &str, max_connections: u32) -> Result<Store> {
-        let pool = postgres::open_pool(url, max_connections).map_err(StoreError::Postgres)?;
-        Ok(Store { backend: Backend::Postgres(pool), failing_commits: Default::default() })
+        let (pool, dialer) = postgres::open_pool_and_dialer(url, max_connections, postgres::Timeouts::default())
+            .map_err(StoreError::Postgres)?;
+        Ok(Store {
+            backend: Backend::Postgres(pool, Box::new(dialer)),
+            failing_commits: Default::default(),
+            origin: new_origin(),
+        })
+    }
+
+    /// This store among those sharing its database: the origin of its change notices
+    /// ([`changes::tell`]).
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// A listener for the changes other stores sharing the database commit ([`changes`]): a
+    /// connection of its own, outside the pool. `None` on SQLite, which has no such notices.
+    #[cfg(feature = "postgres")]
+    pub fn listener(&self) -> Option<Result<changes::Listener>> {
+        match &self.backend {
+            Backend::Sqlite { .. } => None,
+            Backend::Postgres(_, dialer) => Some(changes::Listener::open(dialer, &self.origin)),
+        }
     }
 
     /// The SQLite database file (none on PostgreSQL).
@@ -444,7 +475,7 @@ impl Store {
         match &self.backend {
             Backend::Sqlite { path, .. } => Some(path),
             #[cfg(feature = "postgres")]
-            Backend::Postgres(_) => None,
+            Backend::Postgres(..) => None,
         }
     }
 
@@ -453,7 +484,7 @@ impl Store {
         match &self.backend {
             Backend::Sqlite { .. } => sql::Dialect::Sqlite,
             #[cfg(feature = "postgres")]
-            Backend::Postgres(_) => sql::Dialect::Postgres,
+            Backend::Postgres(..) => sql::Dialect::Postgres,
         }
     }
 
@@ -471,7 +502,7 @@ impl Store {
                 None => Connection::Sqlite(store_connection(path)?),
             },
             #[cfg(feature = "postgres")]
-            Backend::Postgres(pool) => {
+            Backend::Postgres(pool, _) => {
                 Connection::postgres(pool.get().map_err(|e| StoreError::Postgres(postgres::PgError::Pool(e)))?)
             }
         };
@@ -555,7 +586,7 @@ impl Store {
             }
             // PostgreSQL connections go back to their pool when dropped.
             #[cfg(feature = "postgres")]
-            Backend::Postgres(_) => drop(conn),
+            Backend::Postgres(..) => drop(conn),
         }
     }
 

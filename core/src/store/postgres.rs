@@ -168,6 +168,29 @@ pub fn open_pool(url: &str, max_connections: u32) -> Result<Pool, PgError> {
 
 /// [`open_pool`] with other [`Timeouts`].
 pub fn open_pool_with(url: &str, max_connections: u32, timeouts: Timeouts) -> Result<Pool, PgError> {
+    open_pool_and_dialer(url, max_connections, timeouts).map(|(pool, _)| pool)
+}
+
+/// Opens connections of the pool's own settings outside the pool: one that stays open for as
+/// long as the process listens for other processes' changes (`store::changes::Listener`) would
+/// otherwise hold one of the pool's places for ever.
+#[derive(Clone)]
+pub struct Dialer {
+    config: Config,
+    connector: super::pg_tls::Connector,
+}
+
+impl Dialer {
+    /// A new connection, named `application_name` (as `pg_stat_activity` shows it).
+    pub fn connect(&self, application_name: &str) -> Result<Client, PgError> {
+        let mut config = self.config.clone();
+        config.application_name(application_name);
+        Ok(config.connect(self.connector.clone())?)
+    }
+}
+
+/// [`open_pool_with`], and a [`Dialer`] of the same settings.
+pub fn open_pool_and_dialer(url: &str, max_connections: u32, timeouts: Timeouts) -> Result<(Pool, Dialer), PgError> {
     // libpq's TLS parameters, which the driver's parser does not know in full, are read first.
     let (url, tls) = super::pg_tls::split(url).map_err(PgError::Url)?;
     // The parser's message never repeats the password it was given.
@@ -192,9 +215,9 @@ pub fn open_pool_with(url: &str, max_connections: u32, timeouts: Timeouts) -> Re
         .min_idle(Some(1))
         // Waiting for a connection (the first one included) takes as long as opening one may.
         .connection_timeout(timeouts.connect)
-        .build(PostgresConnectionManager::new(config, connector))
+        .build(PostgresConnectionManager::new(config.clone(), connector.clone()))
         .map_err(PgError::Pool)?;
-    Ok(pool)
+    Ok((pool, Dialer { config, connector }))
 }
 
 /// Sets the connect timeout and the sessions' `statement_timeout` where the URL left them out.

@@ -99,7 +99,7 @@ pub struct WebTournament {
     pub status: &'static str,
     /// The tie-breaks' short names, in the order of each line's values.
     pub tiebreaks: Vec<&'static str>,
-    /// Place, player, name, score and tie-break values (as `2½`).
+    /// Place, player, name, score and tie-break values (as the chat writes them: `2½`, `3.75`).
     pub standings: Vec<(usize, PlayerId, String, String, Vec<String>)>,
     /// The crosstable in standings order: each cell what the row's player scored against the
     /// column's (`1`, `½`, `0`, `·` unplayed, empty against oneself); several games are joined.
@@ -140,9 +140,10 @@ pub struct WebPlayer {
 /// Games listed on a community's and a player's page.
 const RECENT: usize = 20;
 
+/// Points as the chat writes them (`2½`, a Sonneborn–Berger's `3.75`): the page's standings and
+/// tie-breaks are the chat's, character for character.
 fn points(p: crate::community::tournament::Points) -> String {
-    let (whole, quarter) = (p.0 / 4, ["", "¼", "½", "¾"][(p.0 % 4) as usize]);
-    if whole == 0 && !quarter.is_empty() { quarter.to_string() } else { format!("{whole}{quarter}") }
+    p.to_string()
 }
 
 impl Bot {
@@ -217,14 +218,14 @@ impl Bot {
             boards.push(BoardDrawing::new(after, Some(*m), Color::White, None, PICTURE_SIZE, Theme::default()));
         }
         let pos = game.position();
+        // Both players in one statement (each was read twice, a round trip each on PostgreSQL).
+        let people = players::get_many(&conn, &[row.white, row.black])?;
         let status = match row.status {
             Status::Setup => t!("status-setup"),
             Status::Active => {
-                t!(
-                    "status-to-move",
-                    name = self.name_of(&conn, row.player(pos.turn()))?,
-                    color = color_word(pos.turn())
-                )
+                let id = row.player(pos.turn());
+                let name = people.get(&id).map_or_else(|| t!("player-fallback", id = id), |p| p.name.clone());
+                t!("status-to-move", name = name, color = color_word(pos.turn()))
             }
             Status::Finished => t!("status-finished", result = row.result.as_deref().unwrap_or("")),
             Status::Aborted => t!("status-aborted"),
@@ -233,10 +234,9 @@ impl Bot {
         let scope = RatingScope::community(&row.platform, &community);
         let now = self.clock.now();
         let side = |id: PlayerId| -> Res<WebSide> {
-            let p = players::get(&conn, id)?.ok_or_else(|| BotError::Internal("player vanished".into()))?;
+            let p = people.get(&id).ok_or_else(|| BotError::Internal("player vanished".into()))?;
             let rating = ratings::get(&conn, id, &scope, v.name)?.map(|r| r.rating_at(now).display());
-            let name = self.record_name(&conn, &row, id)?;
-            Ok(WebSide { player: id, name, rating, is_ai: p.is_ai })
+            Ok(WebSide { player: id, name: super::info::side_name(p, &row), rating, is_ai: p.is_ai })
         };
         let active = matches!(row.status, Status::Active | Status::Setup);
         Ok(Some(WebGame {
