@@ -23,6 +23,7 @@ struct TwoProcesses {
     b: Arc<Host>,
     listening: Arc<Listening>,
     addr: SocketAddr,
+    path: std::path::PathBuf,
     _dir: tempfile::TempDir,
 }
 
@@ -39,6 +40,11 @@ impl Drop for TwoProcesses {
 
 fn config() -> BotConfig {
     BotConfig { pictures: false, web_url: Some("https://chess.example.org".into()), ..BotConfig::default() }
+}
+
+/// A bot on the database at `path`, as another process's.
+fn bot(path: &std::path::Path, config: BotConfig) -> Arc<Bot> {
+    Arc::new(Bot::new(common::open_store(path), Arc::new(ManualClock::new(T0)), Arc::new(FirstLegalMove), config))
 }
 
 /// `text` said by `who` in `chat` of community `g`.
@@ -67,8 +73,7 @@ impl TwoProcesses {
     async fn start() -> TwoProcesses {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = common::db_path(dir.path());
-        let bot = |store| Arc::new(Bot::new(store, Arc::new(ManualClock::new(T0)), Arc::new(FirstLegalMove), config()));
-        let (a, b) = off_runtime(|| (bot(common::open_store(&path)), bot(common::open_store(&path))));
+        let (a, b) = off_runtime(|| (bot(&path, config()), bot(&path, config())));
         let b = Host::new(b, HostConfig::default());
         let listening = b.hear_other_processes().expect("a listener on PostgreSQL");
         // The pages' own poll is an hour away: only a notice can bring another process's move.
@@ -76,7 +81,7 @@ impl TwoProcesses {
         let addr =
             web::serve(b.bot().clone(), "127.0.0.1:0".parse().unwrap(), options, b.stopping()).await.expect("serve");
         eventually("the listener listens", || listening.is_up()).await;
-        TwoProcesses { a, b, listening, addr, _dir: dir }
+        TwoProcesses { a, b, listening, addr, path, _dir: dir }
     }
 
     /// `text` said to process `a`; its replies' text.
@@ -137,22 +142,50 @@ async fn a_unit_rolled_back_tells_the_other_process_nothing() {
     let two = TwoProcesses::start().await;
     two.game();
     let mut feed = two.b.changes().follow();
-    // The setup's notices may still be on their way: b has heard them once it hears a later one.
-    assert!(two.say("sync", "carol", "!challenge @erin chess").contains("erin"));
-    loop {
-        let heard = tokio::time::timeout(Duration::from_secs(10), feed.next()).await.expect("b hears a's commits");
-        if matches!(&heard, Heard::Chat(c) if c.chat == "sync") {
-            break;
-        }
-    }
+    two.heard_up_to_now(&mut feed).await;
     // a's next unit fails at its commit: the move is not stored, and nothing may be told of it.
     two.a.store().fail_next_commits(1);
     let refused = two.say("main", "bob", "e5");
     assert!(!refused.contains("e5"), "{refused}");
     // Then a unit in another chat commits. Notices come in commit order: had the rolled-back
     // move told `main`, b would hear it first.
-    assert!(two.say("other", "carol", "!challenge @dave chess").contains("dave"));
-    let heard = tokio::time::timeout(Duration::from_secs(10), feed.next()).await.expect("b hears a's commit");
-    let Heard::Chat(c) = heard else { panic!("{heard:?}") };
-    assert_eq!((c.platform.as_str(), c.community.as_deref(), c.chat.as_str()), ("test", Some("g"), "other"));
+    two.next_heard_is_other(&mut feed).await;
+}
+
+/// A process with no web pages (no public address) tells nothing: the notices are for live pages,
+/// and PostgreSQL commits the transactions that notify one at a time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_without_web_pages_tells_nothing() {
+    let two = TwoProcesses::start().await;
+    two.game();
+    let quiet = off_runtime(|| bot(&two.path, BotConfig { web_url: None, ..config() }));
+    let mut feed = two.b.changes().follow();
+    two.heard_up_to_now(&mut feed).await;
+    let moved = off_runtime(|| quiet.handle(&said("main", "bob", "e5", false)).text());
+    assert!(moved.contains("e5"), "{moved}");
+    two.next_heard_is_other(&mut feed).await;
+    std::mem::forget(quiet);
+}
+
+impl TwoProcesses {
+    /// Waits until b has heard every notice a's units so far sent (setup's may still be on their
+    /// way: b has heard them once it hears a later one).
+    async fn heard_up_to_now(&self, feed: &mut capabot::host::changes::Follower) {
+        assert!(self.say("sync", "carol", "!challenge @erin chess").contains("erin"));
+        loop {
+            let heard = tokio::time::timeout(Duration::from_secs(10), feed.next()).await.expect("b hears a's commits");
+            if matches!(&heard, Heard::Chat(c) if c.chat == "sync") {
+                break;
+            }
+        }
+    }
+
+    /// A unit of a's in chat `other` commits, and it is the next thing b hears: notices come in
+    /// commit order, so a notice of anything committed before it would come first.
+    async fn next_heard_is_other(&self, feed: &mut capabot::host::changes::Follower) {
+        assert!(self.say("other", "carol", "!challenge @dave chess").contains("dave"));
+        let heard = tokio::time::timeout(Duration::from_secs(10), feed.next()).await.expect("b hears a's commit");
+        let Heard::Chat(c) = heard else { panic!("{heard:?}") };
+        assert_eq!((c.platform.as_str(), c.community.as_deref(), c.chat.as_str()), ("test", Some("g"), "other"));
+    }
 }

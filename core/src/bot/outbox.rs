@@ -137,8 +137,11 @@ impl Bot {
                 outbox::push(&conn, r.target.platform(), &chat_key(&r.target), &encoded, picture_beside(r), now)?;
             }
             // Other processes sharing the database hear of it at commit, as the host's feed
-            // does here (PostgreSQL; nothing on SQLite).
-            for (platform, community, chat) in response.chats_told() {
+            // does here (PostgreSQL; nothing on SQLite). Only where the deployment has web pages
+            // (a public address): the notices are for their live pages, and PostgreSQL commits the
+            // transactions that notify one at a time, a cost a bot without pages need not pay.
+            let told = if self.config.web_url.is_some() { response.chats_told() } else { Vec::new() };
+            for (platform, community, chat) in told {
                 crate::store::changes::tell(&conn, self.store.origin(), platform, community, chat)?;
             }
             Ok(response)
