@@ -140,12 +140,6 @@ pub struct WebPlayer {
 /// Games listed on a community's and a player's page.
 const RECENT: usize = 20;
 
-/// Points as the chat writes them (`2½`, a Sonneborn–Berger's `3.75`): the page's standings and
-/// tie-breaks are the chat's, character for character.
-fn points(p: crate::community::tournament::Points) -> String {
-    p.to_string()
-}
-
 impl Bot {
     /// Whether a community shows itself on the web.
     pub fn web_enabled(&self, platform: &str, community: &str) -> Result<bool, BotError> {
@@ -411,7 +405,7 @@ impl Bot {
                             .iter()
                             .filter_map(|r| r.game_of(row))
                             .filter(|g| g.opponent_of(row) == Some(col))
-                            .map(|g| if g.outcome.is_some() { points(g.points_of(row)) } else { "·".into() })
+                            .map(|g| if g.outcome.is_some() { g.points_of(row).to_string() } else { "·".into() })
                             .collect();
                         cells.join(" ")
                     })
@@ -455,8 +449,8 @@ impl Bot {
                         s.place,
                         s.player,
                         name(s.player),
-                        points(s.score),
-                        s.tiebreaks.iter().map(|&p| points(p)).collect(),
+                        s.score.to_string(),
+                        s.tiebreaks.iter().map(ToString::to_string).collect(),
                     )
                 })
                 .collect(),
