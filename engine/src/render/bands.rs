@@ -15,7 +15,7 @@
 //! still decodes every picture and encodes the other ones ([`super::encode`]).
 //!
 //! The cache is bounded: [`SHARDS`] shards of at most [`SHARD_BYTES`] of compressed bands each (8 MB in
-//! all, about 1,700 bands of a 640 px Capatomic board), the least recently used band dropped first. A
+//! all, about 2,600 bands of a 640 px Capatomic board, 3 KB each), the least recently used band dropped first. A
 //! band is found only if the numbers of all its tiles are equal to the ones it was made from; a tile's
 //! number is never given to another tile, so a band found is a band whose pixels are the same. Each shard
 //! has its own lock, taken only to look up or to store (never while filtering or compressing), so two

@@ -230,58 +230,78 @@ impl Code {
     }
 }
 
-/// Huffman code lengths for these symbol counts, none longer than `limit` bits. The code is always
-/// complete (decoders such as zlib refuse an incomplete one): if fewer than two symbols occur, the first
-/// unused ones are given a length too. When the tree is too deep the counts are flattened (halved, kept
-/// at least 1) and the tree built again.
+/// Huffman code lengths for these symbol counts (at most [`LITLEN_SYMBOLS`] symbols), none longer than
+/// `limit` bits. The code is always complete (decoders such as zlib refuse an incomplete one): if fewer
+/// than two symbols occur, the first unused ones are given a length too. When the tree is too deep the
+/// counts are flattened (halved, kept at least 1: their order does not change, so they are sorted once)
+/// and the tree built again. Works in arrays on the stack: it runs twice for every band.
 fn code_lengths(counts: &[u32], limit: u8) -> Vec<u8> {
-    let mut counts = counts.to_vec();
-    let used = counts.iter().filter(|&&c| c > 0).count();
-    if used < 2 {
-        for c in counts.iter_mut().filter(|c| **c == 0).take(2 - used) {
-            *c = 1;
+    const MAX: usize = LITLEN_SYMBOLS;
+    let symbols = counts.len().min(MAX);
+    let mut leaves = [(0u32, 0u16); MAX];
+    let mut n = 0;
+    for (symbol, &c) in counts[..symbols].iter().enumerate() {
+        if c > 0 {
+            leaves[n] = (c, symbol as u16);
+            n += 1;
         }
     }
+    for (symbol, _) in counts[..symbols].iter().enumerate().filter(|&(_, &c)| c == 0) {
+        if n >= 2 {
+            break;
+        }
+        leaves[n] = (1, symbol as u16);
+        n += 1;
+    }
+    let mut lengths = vec![0u8; counts.len()];
+    if n < 2 {
+        // Fewer than two symbols in the whole alphabet: nothing a band ever asks for.
+        if n == 1 {
+            lengths[usize::from(leaves[0].1)] = 1;
+        }
+        return lengths;
+    }
+    let leaves = &mut leaves[..n];
+    leaves.sort_unstable();
+    let mut weight = [0u64; 2 * MAX];
+    let mut parent = [0u16; 2 * MAX];
+    let mut depth = [0u8; 2 * MAX];
+    for (w, &(c, _)) in weight.iter_mut().zip(leaves.iter()) {
+        *w = u64::from(c);
+    }
     loop {
-        let mut leaves: Vec<(u32, usize)> =
-            counts.iter().enumerate().filter(|&(_, &c)| c > 0).map(|(s, &c)| (c, s)).collect();
-        leaves.sort_unstable();
-        let n = leaves.len();
         // Nodes 0..n are the leaves in increasing weight; nodes n.. the merged ones, made in increasing
         // weight too, so the two lightest are always at the front of one of the two queues.
-        let mut weight: Vec<u64> = leaves.iter().map(|&(c, _)| u64::from(c)).collect();
-        let mut parent = vec![0usize; 2 * n - 1];
         let (mut next_leaf, mut next_node) = (0usize, n);
         for node in n..2 * n - 1 {
-            let mut take = || {
+            let mut pick = [0usize; 2];
+            for p in &mut pick {
                 let from_leaf = next_leaf < n && (next_node >= node || weight[next_leaf] <= weight[next_node]);
                 if from_leaf {
+                    *p = next_leaf;
                     next_leaf += 1;
-                    next_leaf - 1
                 } else {
+                    *p = next_node;
                     next_node += 1;
-                    next_node - 1
                 }
-            };
-            let (x, y) = (take(), take());
-            weight.push(weight[x] + weight[y]);
-            parent[x] = node;
-            parent[y] = node;
+            }
+            weight[node] = weight[pick[0]] + weight[pick[1]];
+            parent[pick[0]] = node as u16;
+            parent[pick[1]] = node as u16;
         }
         // Depths from the root (the last node) down: a parent always comes after its children.
-        let mut depth = vec![0u8; 2 * n - 1];
+        depth[2 * n - 2] = 0;
         for node in (0..2 * n - 2).rev() {
-            depth[node] = depth[parent[node]].saturating_add(1);
+            depth[node] = depth[usize::from(parent[node])].saturating_add(1);
         }
         if depth[..n].iter().all(|&d| d <= limit) {
-            let mut lengths = vec![0u8; counts.len()];
-            for (i, &(_, symbol)) in leaves.iter().enumerate() {
-                lengths[symbol] = depth[i];
+            for (&d, &(_, symbol)) in depth[..n].iter().zip(leaves.iter()) {
+                lengths[usize::from(symbol)] = d;
             }
             return lengths;
         }
-        for c in counts.iter_mut().filter(|c| **c > 0) {
-            *c = (*c >> 1) | 1;
+        for w in &mut weight[..n] {
+            *w = (*w >> 1) | 1;
         }
     }
 }
