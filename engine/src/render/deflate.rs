@@ -81,11 +81,12 @@ const fn length_code(len: usize) -> (usize, u8, u32) {
 /// the first row with Sub, so that the band does not depend on the rows above it, the others with Paeth.
 /// `out` is cleared and filled with `rows * (width + 1)` bytes.
 pub fn filter_band(pixels: &[u8], width: usize, out: &mut Vec<u8>) {
-    out.clear();
     if width == 0 {
+        out.clear();
         return;
     }
     let rows = pixels.len() / width;
+    // Every byte is written below: the buffer is only resized, not cleared and zeroed first.
     out.resize(rows * (width + 1), 0);
     let mut previous: Option<&[u8]> = None;
     for (row, dst) in pixels.chunks_exact(width).zip(out.chunks_exact_mut(width + 1)) {
@@ -99,7 +100,9 @@ pub fn filter_band(pixels: &[u8], width: usize, out: &mut Vec<u8>) {
                 kind[0] = FILTER_PAETH;
                 // A row equal to the one above filters to zeros (Paeth then predicts every byte from
                 // above); comparing is much cheaper than predicting, and boards repeat rows a lot.
-                if row != above {
+                if row == above {
+                    dst.fill(0);
+                } else {
                     paeth_row(above, row, dst);
                 }
             }
@@ -119,8 +122,11 @@ fn sub_row(row: &[u8], out: &mut [u8]) {
 }
 
 /// Paeth (PNG specification, 9.4): each byte minus whichever of left (a), above (b) and upper left (c)
-/// is closest to a + b - c, ties going to a, then b. Written without branches over whole slices so that
-/// the compiler can do many bytes at once. `out` must start zeroed where `row` equals `above`.
+/// is closest to p = a + b - c, ties going to a, then b. The distances are worked out in bytes, so that
+/// the compiler can do sixteen at a time: |p - a| = |b - c| and |p - b| = |a - c| (a larger byte less a
+/// smaller); |p - c| = |(a - c) + (b - c)| is their sum when a - c and b - c have the same sign and their
+/// difference's size when not. The sum may pass 255: saturated, it is still no smaller than either, which
+/// is all the choice asks of it.
 fn paeth_row(above: &[u8], row: &[u8], out: &mut [u8]) {
     let n = row.len().min(above.len()).min(out.len());
     if n == 0 {
@@ -130,13 +136,12 @@ fn paeth_row(above: &[u8], row: &[u8], out: &mut [u8]) {
     out[0] = row[0].wrapping_sub(above[0]);
     let (lefts, corners) = (&row[..n - 1], &above[..n - 1]);
     for ((((o, &x), &a), &b), &c) in out[1..n].iter_mut().zip(&row[1..n]).zip(lefts).zip(&above[1..n]).zip(corners) {
-        let (ai, bi, ci) = (i16::from(a), i16::from(b), i16::from(c));
-        let pa = (bi - ci).abs();
-        let pb = (ai - ci).abs();
-        let pc = (ai + bi - 2 * ci).abs();
-        let not_a = pa > pb || pa > pc;
+        let pa = b.max(c) - b.min(c);
+        let pb = a.max(c) - a.min(c);
+        let same_sign = (a >= c) == (b >= c);
+        let pc = if same_sign { pa.saturating_add(pb) } else { pa.max(pb) - pa.min(pb) };
         let b_or_c = if pb <= pc { b } else { c };
-        let prediction = if not_a { b_or_c } else { a };
+        let prediction = if pa <= pb && pa <= pc { a } else { b_or_c };
         *o = x.wrapping_sub(prediction);
     }
 }
@@ -624,7 +629,7 @@ mod tests {
     }
 
     #[test]
-    fn paeth_matches_the_specification() {
+    fn paeth_matches_the_specification_for_every_three_bytes() {
         // The specification's predictor, written as it states it.
         fn predictor(a: u8, b: u8, c: u8) -> u8 {
             let p = i16::from(a) + i16::from(b) - i16::from(c);
@@ -637,13 +642,18 @@ mod tests {
                 c
             }
         }
-        let above: Vec<u8> = (0..=255u8).chain((0..=255).rev()).chain((0..300u32).map(|i| (i * 97) as u8)).collect();
-        let row: Vec<u8> = above.iter().enumerate().map(|(i, &b)| b.wrapping_add((i * 13) as u8)).collect();
-        let mut out = vec![0; row.len()];
-        paeth_row(&above, &row, &mut out);
-        for i in 0..row.len() {
-            let (a, c) = if i == 0 { (0, 0) } else { (row[i - 1], above[i - 1]) };
-            assert_eq!(out[i], row[i].wrapping_sub(predictor(a, above[i], c)), "byte {i}");
+        // Rows of two bytes: the second byte's left is `a`, above it `b`, its upper left `c`; x = 0, so
+        // the filtered byte is minus the prediction. Every (a, b, c).
+        let mut out = [0u8; 2];
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for c in 0..=255u8 {
+                    let (above, row) = ([c, b], [a, 0]);
+                    paeth_row(&above, &row, &mut out);
+                    assert_eq!(out[1], 0u8.wrapping_sub(predictor(a, b, c)), "a {a}, b {b}, c {c}");
+                    assert_eq!(out[0], a.wrapping_sub(c), "the first byte is predicted from above");
+                }
+            }
         }
     }
 }
