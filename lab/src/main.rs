@@ -551,6 +551,16 @@ enum Command {
         size: u32,
         #[arg(long, default_value = "wood")]
         theme: String,
+        /// Instead of the start position: this many pseudo-random games per variant, each position
+        /// drawn after its move by the banded encoder and by the whole-frame one in turn.
+        #[arg(long)]
+        games: Option<usize>,
+        /// Plies per game with --games.
+        #[arg(long, default_value_t = 20)]
+        plies: usize,
+        /// With --games: only this variant.
+        #[arg(long)]
+        variant: Option<String>,
     },
 }
 
@@ -857,8 +867,19 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             emit(format_args!("{}", report.params.to_rust()));
         }
-        Command::BenchRender { runs, size, theme } => {
+        Command::BenchRender { runs, size, theme, games, plies, variant } => {
             let opts = RenderOptions { size, theme: tools::theme(&theme)?, ..RenderOptions::default() };
+            if let Some(games) = games {
+                let variants = match variant {
+                    Some(name) => vec![tools::variant(&name)?],
+                    None => VARIANTS.to_vec(),
+                };
+                for v in variants {
+                    let o = RenderOptions { show_launch_ready: v.missiles, ..opts.clone() };
+                    outln!("{}", bench::render::bench_games(v, &o, games, plies));
+                }
+                return Ok(());
+            }
             for v in VARIANTS {
                 outln!("{}", bench::render::bench(&Position::start(v), &opts, runs));
             }

@@ -8,6 +8,7 @@ use super::theme::{Theme, ThemeData};
 use crate::rules::{Color, Piece, Role};
 use resvg::tiny_skia::Pixmap;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Square size of the sample tiles the palette is chosen from.
@@ -22,8 +23,20 @@ struct SizeCache {
     square: u32,
     /// Indexed by `color * 9 + role`.
     sprites: Vec<Option<Pixmap>>,
-    tiles: HashMap<TileKey, Arc<[u8]>>,
+    tiles: HashMap<TileKey, Tile>,
 }
+
+/// A finished tile: its palette indices and a number no other tile of the process has had or will
+/// have, so that the same number means the same pixels (what the board pictures' band cache keys on,
+/// [`super::bands`]).
+#[derive(Clone)]
+pub struct Tile {
+    pub id: u64,
+    pub pixels: Arc<[u8]>,
+}
+
+/// The next tile's number.
+static NEXT_TILE_ID: AtomicU64 = AtomicU64::new(1);
 
 /// Everything cached for one theme.
 pub struct ThemeCache {
@@ -76,6 +89,11 @@ impl ThemeCache {
 
     /// The tile for `key` at `square` pixels, as palette indices (`square * square` bytes, row by row).
     pub fn tile(&mut self, square: u32, key: &TileKey) -> Arc<[u8]> {
+        self.numbered_tile(square, key).pixels
+    }
+
+    /// The tile for `key` at `square` pixels with its number.
+    pub fn numbered_tile(&mut self, square: u32, key: &TileKey) -> Tile {
         let slot = self.size_slot(square);
         if let Some(t) = self.sizes[slot].tiles.get(key) {
             return t.clone();
@@ -90,13 +108,14 @@ impl ThemeCache {
         }
         let sprite = key.piece.and_then(|p| size.sprites[sprite_index(p)].as_ref());
         let pixmap = raster::tile(key, theme, square, sprite);
-        let indices: Arc<[u8]> = self.palette.quantize(&pixmap).into();
+        let pixels: Arc<[u8]> = self.palette.quantize(&pixmap).into();
+        let tile = Tile { id: NEXT_TILE_ID.fetch_add(1, Ordering::Relaxed), pixels };
         let size = &mut self.sizes[slot];
         if size.tiles.len() >= MAX_TILES {
             size.tiles.clear();
         }
-        size.tiles.insert(*key, indices.clone());
-        indices
+        size.tiles.insert(*key, tile.clone());
+        tile
     }
 
     /// An opaque RGB picture (r, g, b per pixel, row by row) as palette indices: each colour to its

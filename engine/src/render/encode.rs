@@ -3,6 +3,10 @@
 //! Measured at 800 px (`lab bench-render`, render and encode, 2026-11-25): adaptive filtering (each row's
 //! best of five) 0.365 ms and 51.6 KB for Capatomic's start; Paeth alone 0.264 ms and 52.7 KB; Up alone
 //! 0.19 ms but 73.5 KB. Paeth keeps the size and drops the time spent trying every filter on every row.
+//!
+//! Board pictures no longer come through here but through [`super::bands`], a rank at a time;
+//! [`indexed_png`] still encodes the whole frame for [`super::render_whole`] (the reference the tests and
+//! benchmarks compare with) and for other indexed pictures.
 
 /// Encodes `pixels` (one palette index per pixel, row by row) as an 8-bit indexed PNG.
 pub fn indexed_png(width: u32, height: u32, palette: &[u8], pixels: &[u8]) -> Vec<u8> {
