@@ -219,6 +219,11 @@ enum Command {
         /// Offer the moves at this many per second in all instead of as fast as answered.
         #[arg(long)]
         rate: Option<f64>,
+        /// The change notices' cost: PostgreSQL only (1, 2 and 3 processes), each setup run
+        /// without and with `[web] public_url` (with it every unit that speaks in a chat calls
+        /// `pg_notify`), the two alternated and their order swapped each round.
+        #[arg(long)]
+        notices: bool,
     },
     /// Many Discord servers: the real `capabot discord` (all shards in one process) against the
     /// fake Discord with each guild count (the first is the reference: per-guild memory is counted
@@ -608,9 +613,9 @@ fn run(cli: Cli) -> Result<(), String> {
             return Err("bench-discord needs the laboratory built with its `discord` feature (the default)".into());
         }
         #[cfg(all(feature = "discord", feature = "postgres"))]
-        Command::BenchShards { games, processes, rate } => {
+        Command::BenchShards { games, processes, rate, notices } => {
             let opts = processes.games(games)?;
-            outln!("{}", bench::shards::shard_rounds(processes.capabot, &opts, processes.runs, rate)?);
+            outln!("{}", bench::shards::shard_rounds(processes.capabot, &opts, processes.runs, rate, notices)?);
         }
         #[cfg(not(all(feature = "discord", feature = "postgres")))]
         Command::BenchShards { .. } => {

@@ -289,34 +289,8 @@ enum Outcome {
     Failed(BotError),
 }
 
-/// Runs the core's reading and the page's making off the async threads, in the page's language:
-/// the community's own (`community` says which, `None` when unknown), else the reader's, else the
-/// configuration's.
-async fn render(
-    web: &Web,
-    headers: &HeaderMap,
-    community: impl FnOnce(&Bot) -> Option<(String, String)> + Send + 'static,
-    work: impl FnOnce(&Bot) -> Result<Option<String>, BotError> + Send + 'static,
-) -> Response {
-    let bot = web.bot.clone();
-    let reader = request_lang(headers);
-    let fallback = reader.unwrap_or(bot.config().lang);
-    let done = web
-        .blocking(move || {
-            let own = community(&bot).and_then(|(p, c)| bot.web_lang(&p, &c).ok().flatten());
-            let lang = own.unwrap_or(fallback);
-            let outcome = with_lang(lang, || match work(&bot) {
-                Ok(Some(html)) => Outcome::Page(html),
-                Ok(None) => Outcome::NotFound,
-                Err(e) => Outcome::Failed(e),
-            });
-            (lang, outcome)
-        })
-        .await;
-    answer(done, reader)
-}
-
-/// [`render`] for a community's page or a player's (`player`): the community's setting first (one
+/// A community's page or a player's (`player`), made off the async threads in the community's
+/// language (else the reader's, else the configuration's): the community's setting first (one
 /// statement, for every request: `web:off` takes the pages down at once), then the page kept from
 /// a moment ago ([`kept`]) or, without one, the page read and made by `work`, and kept.
 async fn render_kept(
@@ -416,21 +390,32 @@ fn ply_query(query: Option<&str>) -> Result<Option<usize>, ()> {
     }
 }
 
+/// A game's page, in its community's language (else the reader's): the game and the language in
+/// one reading ([`Bot::web_game_in`], one statement).
 async fn game_page(State(web): State<Web>, Path(slug): Path<String>, headers: HeaderMap, req: Request) -> Response {
     if !crate::store::games::is_slug(&slug) {
         return bad_request();
     }
     let Ok(ply) = ply_query(req.uri().query()) else { return bad_request() };
-    let of = slug.clone();
-    let community = move |bot: &Bot| bot.web_game_community(&of).ok().flatten();
-    render(&web, &headers, community, move |bot| {
-        let Some(g) = bot.web_game(&slug)? else { return Ok(None) };
-        if ply.is_some_and(|p| p > g.moves.len()) {
-            return Ok(None);
-        }
-        Ok(Some(pages::game(&g, ply, bot.now())))
-    })
-    .await
+    let bot = web.bot.clone();
+    let reader = request_lang(&headers);
+    let fallback = reader.unwrap_or(bot.config().lang);
+    let done = web
+        .blocking(move || {
+            let (lang, game) = match bot.web_game_in(&slug, fallback) {
+                Ok(found) => found,
+                Err(e) => return (fallback, Outcome::Failed(e)),
+            };
+            let outcome = match game {
+                Some(g) if ply.is_none_or(|p| p <= g.moves.len()) => {
+                    Outcome::Page(with_lang(lang, || pages::game(&g, ply, bot.now())))
+                }
+                _ => Outcome::NotFound,
+            };
+            (lang, outcome)
+        })
+        .await;
+    answer(done, reader)
 }
 
 /// A picture drawn off the async threads; `None` inside means 404.

@@ -160,3 +160,76 @@ fn a_crash_between_result_and_rating_leaves_both_or_neither() {
         assert_eq!(q("SELECT count(*) FROM rating_history"), 4);
     }
 }
+
+/// A game's web page (issue 47) is read in one statement — on PostgreSQL one round trip — from
+/// one snapshot: the game, its community's setting and language, its moves, both players and
+/// their ratings (thirteen statements before). What it reads is what the chat says: each side's
+/// rating as the game that made it announced, who is to move, the moves. A live page's look at
+/// the game is one statement too (three before).
+#[test]
+fn a_games_web_page_is_read_in_one_statement() {
+    use capabot::i18n::Lang;
+    use capabot::store::sql::statements_sent;
+    let tb = new_bot();
+    let admin = |text: &str| tb.bot.handle(&guild("mod", text).as_admin(true)).text();
+    assert!(admin("!settings community web:on").contains("saved"));
+    tb.bot.handle(&guild("alice", "!challenge @bob chess rated color:white"));
+    tb.bot.handle(&guild("bob", "!accept"));
+    for (who, m) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4")] {
+        tb.bot.handle(&guild(who, m));
+    }
+    let end = tb.bot.handle(&guild("bob", "Qh4#")).text();
+    // "Ratings: alice 1500? → 1362?, bob 1500? → 1638?": each side's rating after the game.
+    let after = |who: &str| {
+        let before = format!("{who} 1500? → ");
+        let at = end.find(&before).unwrap_or_else(|| panic!("{end}")) + before.len();
+        end[at..].split([',', ' ', '\n', ')']).next().unwrap().to_string()
+    };
+    tb.bot.handle(&guild("alice", "!challenge @bob chess rated color:white"));
+    tb.bot.handle(&guild("bob", "!accept"));
+    for (who, m) in [("alice", "e4"), ("bob", "e5"), ("alice", "Nf3")] {
+        tb.bot.handle(&guild(who, m));
+    }
+    let slug = |id: i64| tb.query_str(&format!("SELECT web_slug FROM games WHERE id = {id}"));
+    let read = |id: i64, fallback: Lang| {
+        let slug = slug(id);
+        let before = statements_sent();
+        let found = tb.bot.web_game_in(&slug, fallback).unwrap();
+        assert_eq!(statements_sent() - before, 1, "game {id}: statements");
+        found
+    };
+
+    let (lang, game) = read(2, Lang::En);
+    let game = game.expect("the game is shown");
+    assert_eq!(lang, Lang::En);
+    assert_eq!(game.moves, ["1. e4", "1... e5", "2. Nf3"]);
+    assert_eq!((game.ply, game.boards.len(), game.active), (3, 4, true));
+    assert_eq!(game.status, "bob (black) to move");
+    assert_eq!((game.white.name.as_str(), game.black.name.as_str()), ("alice", "bob"));
+    assert_eq!(game.white.rating.as_deref(), Some(after("alice").as_str()));
+    assert_eq!(game.black.rating.as_deref(), Some(after("bob").as_str()));
+    let (_, done) = read(1, Lang::En);
+    let done = done.expect("the finished game is shown");
+    assert_eq!((done.active, done.moves.len(), done.status.as_str()), (false, 4, "finished 0-1"));
+
+    // The community's language comes with the game, and is the page's.
+    admin("!settings community lang:tr");
+    let (lang, game) = read(2, Lang::En);
+    assert_eq!(lang, Lang::Tr);
+    assert!(game.expect("shown").status.contains("bob"));
+
+    // A live page's look, one statement.
+    let live = slug(2);
+    let before = statements_sent();
+    let follow = tb.bot.web_game_follow(&live).unwrap().expect("followed");
+    assert_eq!(statements_sent() - before, 1, "a live page's look: statements");
+    assert_eq!(follow.version.0, 3);
+
+    // Hidden with web:off, in the same one statement; a game without a community never shown.
+    tb.bot.handle(&guild("mod", "!settings community web:off").as_admin(true));
+    assert_eq!(read(2, Lang::En), (Lang::Tr, None));
+    assert_eq!(tb.bot.web_game_follow(&slug(2)).unwrap(), None);
+    tb.say("carol", "!challenge @dave chess color:white");
+    tb.say("dave", "!accept");
+    assert_eq!(read(3, Lang::En), (Lang::En, None));
+}

@@ -2,7 +2,8 @@
 //! transaction guarded by the expected ply: `UPDATE games ... WHERE id = ? AND ply = ?` must touch
 //! exactly one row, so two submissions for the same ply cannot both land.
 
-use super::players::PlayerId;
+use super::players::{Player, PlayerId};
+use super::ratings::{self, PlayerRating};
 use super::{Result, offers};
 use crate::rules::{Color, DrawReason, Outcome, WinReason};
 use crate::store::sql::{Connection, OptionalExtension, Params, Row, params, query_by_ids};
@@ -228,6 +229,109 @@ pub fn is_slug(s: &str) -> bool {
 /// The game at a web address, if any.
 pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<GameRow>> {
     Ok(select(conn, "web_slug = ?1", params![slug])?.into_iter().next())
+}
+
+/// What a game's web page shows, read in one statement ([`for_page`]): the game, whether its
+/// community shows itself on the web and in which language, its moves, both players and their
+/// ratings in the game's variant in its community.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForPage {
+    pub row: GameRow,
+    /// The community's `web` setting (false without one, or without a community).
+    pub web: bool,
+    /// The language the community chose for itself, if any.
+    pub lang: Option<String>,
+    /// The moves in coordinates, in order (none before the first).
+    pub moves: Vec<String>,
+    /// White and black (`None` for a player row that is gone).
+    pub players: [Option<Player>; 2],
+    /// White's and black's ratings in the game's variant in its community, where they have one.
+    pub ratings: [Option<PlayerRating>; 2],
+}
+
+/// The game at a web address with everything its page shows, in one statement: on PostgreSQL
+/// each statement is a round trip, and one statement reads one snapshot on either backend, so the
+/// moves are those of the row's ply without a transaction around several reads. Every join is by
+/// a primary key (the game by `games_web_slug`).
+pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
+    Ok(conn.prepare_cached(&for_page_sql())?.query_row([slug], for_page_row).optional()?)
+}
+
+/// The statement of [`for_page`]: the game's [`COLUMNS`] (0–27), the setting and language (28,
+/// 29), the moves (30), each player's id, name and AI flag (31–33, 34–36), each side's rating's
+/// [`ratings::COLUMNS`] (37–45, 46–54).
+fn for_page_sql() -> String {
+    let key = ratings::community_key_sql("g.platform", "g.community_id");
+    format!(
+        "SELECT {}, s.web, s.lang, m.uci, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {} \
+         FROM games g \
+         LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
+         LEFT JOIN game_moves m ON m.game_id = g.id \
+         LEFT JOIN players pw ON pw.id = g.white_id \
+         LEFT JOIN players pb ON pb.id = g.black_id \
+         LEFT JOIN ratings rw ON rw.scope = {key} AND rw.variant = g.variant AND rw.player_id = g.white_id \
+         LEFT JOIN ratings rb ON rb.scope = {key} AND rb.variant = g.variant AND rb.player_id = g.black_id \
+         WHERE g.web_slug = ?1",
+        qualified(COLUMNS, "g"),
+        qualified(ratings::COLUMNS, "rw"),
+        qualified(ratings::COLUMNS, "rb"),
+    )
+}
+
+/// `a, b` as `t.a, t.b`.
+fn qualified(columns: &str, table: &str) -> String {
+    columns.split(',').map(|c| format!("{table}.{}", c.trim())).collect::<Vec<_>>().join(", ")
+}
+
+fn for_page_row(r: &Row<'_>) -> crate::store::sql::Result<ForPage> {
+    let player = |at: usize| -> crate::store::sql::Result<Option<Player>> {
+        Ok(match r.get::<Option<PlayerId>>(at)? {
+            Some(id) => Some(Player { id, name: r.get(at + 1)?, is_ai: r.get(at + 2)? }),
+            None => None,
+        })
+    };
+    let moves: Option<String> = r.get(30)?;
+    Ok(ForPage {
+        row: row_to_game(r)?,
+        web: r.get::<Option<bool>>(28)?.unwrap_or(false),
+        lang: r.get(29)?,
+        moves: moves.filter(|m| !m.is_empty()).map(|m| m.split(' ').map(str::to_owned).collect()).unwrap_or_default(),
+        players: [player(31)?, player(34)?],
+        ratings: [ratings::maybe_from_row_at(r, 37)?, ratings::maybe_from_row_at(r, 46)?],
+    })
+}
+
+/// What a live page follows of the game at a web address ([`to_follow`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToFollow {
+    pub id: GameId,
+    pub platform: String,
+    pub chat_id: String,
+    /// Whether the game may be shown: it has a community, whose `web` setting is on.
+    pub shown: bool,
+    /// Its ply and last change ([`version`]).
+    pub version: (u32, i64),
+}
+
+/// The game at a web address as a live page follows it, in one statement (a watcher looks at
+/// each change of its game, and every few seconds).
+pub fn to_follow(conn: &Connection, slug: &str) -> Result<Option<ToFollow>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT g.id, g.platform, g.chat_id, s.web, g.ply, g.updated_at FROM games g \
+             LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
+             WHERE g.web_slug = ?1",
+        )?
+        .query_row([slug], |r| {
+            Ok(ToFollow {
+                id: r.get(0)?,
+                platform: r.get(1)?,
+                chat_id: r.get(2)?,
+                shown: r.get::<Option<bool>>(3)?.unwrap_or(false),
+                version: (r.get(4)?, r.get(5)?),
+            })
+        })
+        .optional()?)
 }
 
 /// A game's web address.
@@ -1031,6 +1135,23 @@ mod tests {
         let (_dir, conn) = crate::store::testing::sqlite_schema();
         let plan = crate::store::testing::sqlite_plan(&conn, &slugs_sql("?1, ?2, ?3, ?4"));
         assert!(plan.contains("USING INTEGER PRIMARY KEY") && !plan.contains("SCAN games"), "{plan}");
+    }
+
+    /// A game's page and a live page's look are read by the address's index and primary keys:
+    /// every table searched, none scanned (the ratings by their key, computed from the game's row).
+    #[test]
+    fn a_games_page_is_read_by_its_address_and_primary_keys() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = crate::store::testing::sqlite_plan(&conn, &for_page_sql());
+        assert!(plan.contains("SEARCH g USING INDEX games_web_slug") && !plan.contains("SCAN"), "{plan}");
+        for table in ["s", "m", "pw", "pb"] {
+            assert!(plan.contains(&format!("SEARCH {table} USING")), "{table}: {plan}");
+        }
+        // Each rating by an index on all three of its key's columns.
+        for table in ["rw", "rb"] {
+            let step = plan.split("; ").find(|s| s.starts_with(&format!("SEARCH {table} "))).unwrap_or_default();
+            assert!(["player_id=?", "scope=?", "variant=?"].iter().all(|c| step.contains(c)), "{table}: {plan}");
+        }
     }
 
     /// A chess game of platform `t` in `chat` between players `a` and `b` (made when new), from "start".

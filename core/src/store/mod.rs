@@ -713,6 +713,26 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
+    /// A PostgreSQL connection keeps the statements prepared on it while it is in the pool: a
+    /// statement run on three borrowings of the pool's one connection is prepared once. (They went
+    /// with each borrowing before, and every unit of work and page prepared all its statements
+    /// again.)
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_pooled_connection_keeps_its_prepared_statements() {
+        let server = pg_harness::PgServer::shared().expect("the PostgreSQL server");
+        let database = server.create_database().expect("a database");
+        let store = Store::open_postgres(&database.url(), 1).expect("a store");
+        let before = sql::statements_prepared();
+        for _ in 0..3 {
+            let conn = store.conn().unwrap();
+            let n: i64 = conn.query_row("SELECT count(*) FROM players WHERE id > ?1", [0], |r| r.get(0)).unwrap();
+            assert_eq!(n, 0);
+        }
+        assert_eq!(sql::statements_prepared() - before, 1);
+        drop(store);
+    }
+
     /// The transaction statements are prepared once per connection and run again and again: each
     /// round's savepoint rolled back undoes only its own work, each committed one stays.
     #[test]

@@ -14,8 +14,9 @@ use std::fmt;
 use std::time::Duration;
 
 use r2d2_postgres::PostgresConnectionManager;
-use r2d2_postgres::postgres::{Client, Config};
+use r2d2_postgres::postgres::{Client, Config, Statement};
 use refinery_core::{Migration, Runner};
+use std::collections::HashMap;
 
 /// The PostgreSQL migrations, in order: `V<n>__<name>` is SQLite's `000<n>_<name>.sql`. Never edit
 /// a released file; add a new one on both sides.
@@ -48,7 +49,51 @@ const MIGRATION_LOCK: i64 = 0x0063_6170_6162_6f74;
 
 /// A pool of connections to one PostgreSQL database, over TLS where the `db` setting's `sslmode`
 /// asks for it (`store::pg_tls`).
-pub type Pool = r2d2_postgres::r2d2::Pool<PostgresConnectionManager<super::pg_tls::Connector>>;
+pub type Pool = r2d2_postgres::r2d2::Pool<Manager>;
+
+/// One of the pool's connections with the statements prepared on it so far, by SQL text and then
+/// by parameter signature (`store::sql`). They are kept with the connection for as long as it
+/// lives, not with each borrowing of it: when they went with the borrowing, every unit of work and
+/// every page prepared each of its statements again (a round trip more each on PostgreSQL, and a
+/// plan made anew, never the plan PostgreSQL keeps for a statement run again and again), which a
+/// game page's one statement of seven tables paid in milliseconds (`docs/load.md`).
+pub struct Session {
+    client: Client,
+    pub(crate) statements: HashMap<String, Vec<(String, Statement)>>,
+}
+
+impl std::ops::Deref for Session {
+    type Target = Client;
+    fn deref(&self) -> &Client {
+        &self.client
+    }
+}
+
+impl std::ops::DerefMut for Session {
+    fn deref_mut(&mut self) -> &mut Client {
+        &mut self.client
+    }
+}
+
+/// The pool's connections: the driver's, each a [`Session`].
+pub struct Manager(PostgresConnectionManager<super::pg_tls::Connector>);
+
+impl r2d2_postgres::r2d2::ManageConnection for Manager {
+    type Connection = Session;
+    type Error = r2d2_postgres::postgres::Error;
+
+    fn connect(&self) -> Result<Session, Self::Error> {
+        Ok(Session { client: self.0.connect()?, statements: HashMap::new() })
+    }
+
+    fn is_valid(&self, session: &mut Session) -> Result<(), Self::Error> {
+        self.0.is_valid(&mut session.client)
+    }
+
+    fn has_broken(&self, session: &mut Session) -> bool {
+        self.0.has_broken(&mut session.client)
+    }
+}
 
 /// Why the PostgreSQL store could not be opened or migrated. No variant carries the URL (it may
 /// hold a password).
@@ -215,7 +260,7 @@ pub fn open_pool_and_dialer(url: &str, max_connections: u32, timeouts: Timeouts)
         .min_idle(Some(1))
         // Waiting for a connection (the first one included) takes as long as opening one may.
         .connection_timeout(timeouts.connect)
-        .build(PostgresConnectionManager::new(config.clone(), connector.clone()))
+        .build(Manager(PostgresConnectionManager::new(config.clone(), connector.clone())))
         .map_err(PgError::Pool)?;
     Ok((pool, Dialer { config, connector }))
 }

@@ -28,7 +28,8 @@ impl Scope {
         Scope::Community { platform: platform.to_string(), community_id: community_id.to_string() }
     }
 
-    /// The stored key: '' for global, 'platform:community_id' otherwise.
+    /// The stored key: '' for global, 'platform:community_id' otherwise (in SQL:
+    /// [`community_key_sql`]).
     pub fn key(&self) -> String {
         match self {
             Scope::Global => String::new(),
@@ -73,18 +74,38 @@ impl PlayerRating {
     }
 }
 
-const COLUMNS: &str = "player_id, rating, deviation, volatility, games, wins, draws, losses, last_game_at";
+/// The columns a [`PlayerRating`] is read from ([`from_row_at`]).
+pub(crate) const COLUMNS: &str = "player_id, rating, deviation, volatility, games, wins, draws, losses, last_game_at";
 
 fn from_row(r: &Row<'_>) -> crate::store::sql::Result<PlayerRating> {
+    from_row_at(r, 0)
+}
+
+/// The rating in [`COLUMNS`] from column `at` on: `None` when the row has none there (a `LEFT
+/// JOIN` that found no rating).
+pub(crate) fn maybe_from_row_at(r: &Row<'_>, at: usize) -> crate::store::sql::Result<Option<PlayerRating>> {
+    if r.get::<Option<PlayerId>>(at)?.is_none() {
+        return Ok(None);
+    }
+    from_row_at(r, at).map(Some)
+}
+
+fn from_row_at(r: &Row<'_>, at: usize) -> crate::store::sql::Result<PlayerRating> {
     Ok(PlayerRating {
-        player_id: r.get(0)?,
-        rating: Rating { rating: r.get(1)?, deviation: r.get(2)?, volatility: r.get(3)? },
-        games: r.get(4)?,
-        wins: r.get(5)?,
-        draws: r.get(6)?,
-        losses: r.get(7)?,
-        last_game_at: r.get(8)?,
+        player_id: r.get(at)?,
+        rating: Rating { rating: r.get(at + 1)?, deviation: r.get(at + 2)?, volatility: r.get(at + 3)? },
+        games: r.get(at + 4)?,
+        wins: r.get(at + 5)?,
+        draws: r.get(at + 6)?,
+        losses: r.get(at + 7)?,
+        last_game_at: r.get(at + 8)?,
     })
+}
+
+/// [`Scope::key`] of a community in SQL, from the expressions of its platform and community id
+/// (`NULL` when the community is): for a statement that joins a game's ratings to the game's row.
+pub(crate) fn community_key_sql(platform: &str, community: &str) -> String {
+    format!("({platform} || ':' || {community})")
 }
 
 /// The stored rating of `player`, or `None` before their first rated game here.

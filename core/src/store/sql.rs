@@ -11,8 +11,6 @@
 
 #[cfg(feature = "postgres")]
 use std::cell::{Cell, RefCell};
-#[cfg(feature = "postgres")]
-use std::collections::HashMap;
 use std::fmt;
 
 /// A statement parameter.
@@ -32,17 +30,15 @@ pub enum Dialect {
     Postgres,
 }
 
-/// A pooled PostgreSQL connection.
+/// A pooled PostgreSQL connection, with the statements prepared on it
+/// ([`super::postgres::Session`]).
 #[cfg(feature = "postgres")]
-pub type PgClient =
-    r2d2_postgres::r2d2::PooledConnection<r2d2_postgres::PostgresConnectionManager<super::pg_tls::Connector>>;
+pub type PgClient = r2d2_postgres::r2d2::PooledConnection<super::postgres::Manager>;
 
-/// One PostgreSQL connection with its prepared statements.
+/// One PostgreSQL connection borrowed from the pool.
 #[cfg(feature = "postgres")]
 pub struct PgConnection {
     client: RefCell<PgClient>,
-    /// Prepared statements by SQL text, then by parameter signature ([`pg::signature`]).
-    statements: RefCell<HashMap<String, Vec<(String, r2d2_postgres::postgres::Statement)>>>,
 }
 
 /// A connection of either backend.
@@ -132,6 +128,38 @@ thread_local! {
 #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 fn note_conflict() {
     CONFLICT.with(|c| c.set(true));
+}
+
+thread_local! {
+    /// Statements sent to the database on this thread ([`statements_sent`]).
+    static SENT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many statements this thread has sent to a database so far, transaction control included
+/// (`BEGIN`, `COMMIT`, savepoints): on PostgreSQL each is a round trip to the server. Tests count
+/// what a reading costs with it (a web page's, `docs/load.md`). Not counted: preparing a statement
+/// the first time a connection runs it, and the pool's check of a PostgreSQL connection it hands
+/// out (one round trip more each).
+pub fn statements_sent() -> u64 {
+    SENT.with(std::cell::Cell::get)
+}
+
+fn sent() {
+    SENT.with(|n| n.set(n.get() + 1));
+}
+
+#[cfg(feature = "postgres")]
+thread_local! {
+    /// Statements this thread has prepared on a PostgreSQL connection ([`statements_prepared`]).
+    static PREPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many statements this thread has prepared on PostgreSQL connections so far (each a round
+/// trip and a plan more): a statement is prepared once per connection, however many times the
+/// connection is borrowed from the pool (a test checks it).
+#[cfg(feature = "postgres")]
+pub fn statements_prepared() -> u64 {
+    PREPARED.with(std::cell::Cell::get)
 }
 
 /// Whether a conflict was met on this thread since [`take_conflict`] was last called (keeps it).
@@ -536,6 +564,7 @@ impl Connection {
 
     /// Runs one statement; the number of rows it changed.
     pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
+        sent();
         let values = params.values();
         match self {
             Connection::Sqlite(conn) => {
@@ -587,6 +616,7 @@ impl Connection {
 
     /// Runs a query and hands its rows to `f` in order, while `f` says to go on.
     fn each_row(&self, sql: &str, params: impl Params, mut f: impl FnMut(&Row<'_>) -> Result<bool>) -> Result<()> {
+        sent();
         let values = params.values();
         match self {
             Connection::Sqlite(conn) => {
@@ -615,6 +645,7 @@ impl Connection {
 
     /// Runs statements without parameters (DDL, `SAVEPOINT`, …).
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
+        sent();
         match self {
             Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
             #[cfg(feature = "postgres")]
@@ -627,6 +658,7 @@ impl Connection {
     /// cache: [`Connection::execute_batch`] parses its text again every time, and every unit of
     /// work runs two or more of these.
     pub fn control(&self, sql: &str) -> Result<()> {
+        sent();
         match self {
             Connection::Sqlite(conn) => {
                 conn.prepare_cached(sql)?.execute([])?;
@@ -671,6 +703,7 @@ impl Connection {
                 } else {
                     "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY"
                 };
+                sent();
                 pg.client.borrow_mut().batch_execute(sql)?;
                 open.set(Some(write));
                 STATEMENT_FAILED.with(|f| f.set(false));
@@ -689,6 +722,7 @@ impl Connection {
             // undid it, PostgreSQL has aborted the transaction, and would answer COMMIT with a
             // silent ROLLBACK — work reported saved that was not. Asked first, it says so
             // (25P02), and the commit fails as it should.
+            sent();
             pg.client.borrow_mut().batch_execute("SELECT 1")?;
         }
         self.end("COMMIT")
@@ -705,6 +739,7 @@ impl Connection {
             #[cfg(feature = "postgres")]
             Connection::Postgres(pg, open) => {
                 open.set(None);
+                sent();
                 Ok(pg.client.borrow_mut().batch_execute(sql)?)
             }
         }
@@ -713,17 +748,15 @@ impl Connection {
     /// A PostgreSQL connection from a pool.
     #[cfg(feature = "postgres")]
     pub fn postgres(client: PgClient) -> Connection {
-        Connection::Postgres(
-            Box::new(PgConnection { client: RefCell::new(client), statements: RefCell::new(HashMap::new()) }),
-            Cell::new(None),
-        )
+        Connection::Postgres(Box::new(PgConnection { client: RefCell::new(client) }), Cell::new(None))
     }
 }
 
 #[cfg(feature = "postgres")]
 impl PgConnection {
     /// Runs `f` with the client and the statement for `sql` with parameters of these values'
-    /// types, prepared once per connection and signature. Each parameter is declared with its
+    /// types, prepared once per connection and signature (and kept with the connection while it
+    /// is in the pool). Each parameter is declared with its
     /// value's type (`?1 + ?2` has no type PostgreSQL could infer); a NULL's type is left to
     /// PostgreSQL.
     fn with_statement<T>(
@@ -735,18 +768,18 @@ impl PgConnection {
         let mut client = self.client.borrow_mut();
         // Found without allocating: the statement runs once per input, the preparation once.
         let same = |signature: &str| signature.chars().eq(values.iter().map(pg::signature));
-        let cached = self
+        let cached = client
             .statements
-            .borrow()
             .get(sql)
             .and_then(|prepared| prepared.iter().find(|(signature, _)| same(signature)).map(|(_, s)| s.clone()));
         let statement = match cached {
             Some(s) => s,
             None => {
+                PREPARED.with(|n| n.set(n.get() + 1));
                 let types: Vec<_> = values.iter().map(pg::declared_type).collect();
                 let s = client.prepare_typed(&numbered_placeholders(sql), &types)?;
                 let signature = values.iter().map(pg::signature).collect();
-                self.statements.borrow_mut().entry(sql.to_owned()).or_default().push((signature, s.clone()));
+                client.statements.entry(sql.to_owned()).or_default().push((signature, s.clone()));
                 s
             }
         };

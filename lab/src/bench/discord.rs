@@ -124,24 +124,28 @@ pub(super) fn spawn_discord(
     (range, total): (&str, u32),
     url: &str,
     fake: &FakeDiscord,
+    web_url: Option<&str>,
 ) -> Result<std::process::Child, String> {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(dir.join(format!("shards-{range}.log")))
         .map_err(|e| e.to_string())?;
-    Command::new(capabot)
+    let mut command = Command::new(capabot);
+    command
         .args(["discord", "--shards", range, "--shard-total", &total.to_string()])
         .current_dir(dir)
         .env_clear()
         .env("CAPABOT_DATABASE_URL", url)
         .env("DISCORD_TOKEN", TOKEN)
         .env("CAPABOT_DISCORD_PROXY", fake.base_url())
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", capabot.display()))
+        .env("RUST_LOG", "warn");
+    // The pages' public address alone (no pages served): the process tells the others of its
+    // changes on PostgreSQL (`store::changes`), as every process of a deployment with pages does.
+    if let Some(web_url) = web_url {
+        command.env("CAPABOT_WEB_URL", web_url);
+    }
+    command.stdout(Stdio::null()).stderr(log).spawn().map_err(|e| format!("cannot start {}: {e}", capabot.display()))
 }
 
 /// Challenges and acceptances straight through the core (not timed), the games in the guilds of

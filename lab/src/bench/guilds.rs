@@ -142,7 +142,7 @@ pub fn run_guilds(
     rt.block_on(async {
         let fake = FakeDiscord::start(many_guilds(opts.games, shards, guilds, identify)).await;
         let t0 = Instant::now();
-        let child = spawn_discord(capabot, dir, (&format!("0-{}", shards - 1), shards), &url, &fake)?;
+        let child = spawn_discord(capabot, dir, (&format!("0-{}", shards - 1), shards), &url, &fake, None)?;
         let pid = child.id();
         let _processes = Processes(vec![child]);
         let all: Vec<[u32; 2]> = (0..shards).map(|s| [s, shards]).collect();

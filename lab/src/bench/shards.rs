@@ -24,12 +24,17 @@ pub enum Backend {
     Postgres,
 }
 
-/// One configuration: a backend and how many processes share it.
+/// One configuration: a backend, how many processes share it, and whether they know the web
+/// pages' public address (and so tell each other of their changes on PostgreSQL).
 #[derive(Clone, Copy, Debug)]
 pub struct Setup {
     pub backend: Backend,
     pub processes: u32,
+    pub notices: bool,
 }
+
+/// The public address the processes are given with [`Setup::notices`] (nothing is served there).
+const WEB_URL: &str = "https://chess.example.org";
 
 impl Setup {
     fn label(self) -> String {
@@ -37,7 +42,7 @@ impl Setup {
             Backend::Sqlite => "SQLite",
             Backend::Postgres => "PostgreSQL",
         };
-        format!("{} × {backend}", self.processes)
+        format!("{} × {backend}{}", self.processes, if self.notices { ", notices" } else { "" })
     }
 }
 
@@ -84,7 +89,8 @@ pub fn run_shards(
         let fake = FakeDiscord::start(world(opts.games, SHARDS)).await;
         let mut processes = Processes(Vec::new());
         for range in ranges(setup.processes) {
-            processes.0.push(spawn_discord(capabot, dir, (&range, SHARDS), &url, &fake)?);
+            let web_url = setup.notices.then_some(WEB_URL);
+            processes.0.push(spawn_discord(capabot, dir, (&range, SHARDS), &url, &fake, web_url)?);
         }
         let all: Vec<[u32; 2]> = (0..SHARDS).map(|s| [s, SHARDS]).collect();
         fake.wait_for_shards(&all, Duration::from_secs(120)).await;
@@ -97,26 +103,37 @@ pub fn run_shards(
 }
 
 /// `runs` rounds of the four setups (one process on SQLite; one, two and three on PostgreSQL), each
-/// on a fresh database: every round's lines, then the medians.
+/// on a fresh database: every round's lines, then the medians. With `notices`, PostgreSQL's three
+/// setups each without and with the change notices, one after the other (which goes first swaps
+/// each round, so that neither always runs on a machine the other just warmed or loaded).
 pub fn shard_rounds(
     capabot: Option<PathBuf>,
     opts: &BenchOptions,
     runs: usize,
     rate: Option<f64>,
+    notices: bool,
 ) -> Result<String, String> {
     let capabot = capabot_binary(capabot)?;
     let dir = std::env::temp_dir().join(format!("capabot-bench-shards-{}", std::process::id()));
-    let setups = [
-        Setup { backend: Backend::Sqlite, processes: 1 },
-        Setup { backend: Backend::Postgres, processes: 1 },
-        Setup { backend: Backend::Postgres, processes: 2 },
-        Setup { backend: Backend::Postgres, processes: 3 },
-    ];
+    let setups: Vec<Setup> = if notices {
+        (1..=3)
+            .flat_map(|processes| [false, true].map(|notices| Setup { backend: Backend::Postgres, processes, notices }))
+            .collect()
+    } else {
+        [(Backend::Sqlite, 1), (Backend::Postgres, 1), (Backend::Postgres, 2), (Backend::Postgres, 3)]
+            .map(|(backend, processes)| Setup { backend, processes, notices: false })
+            .to_vec()
+    };
     let mut out = String::new();
     let mut reports: Vec<Vec<BenchReport>> = vec![Vec::new(); setups.len()];
     keeping_logs_on_failure(&dir, || {
         for round in 0..runs.max(1) {
-            for (setup, done) in setups.iter().zip(reports.iter_mut()) {
+            let mut order: Vec<usize> = (0..setups.len()).collect();
+            if notices && round % 2 == 1 {
+                order.chunks_mut(2).for_each(<[usize]>::reverse);
+            }
+            for i in order {
+                let (setup, done) = (&setups[i], &mut reports[i]);
                 let r = run_shards(&capabot, &dir, *setup, opts, rate)?;
                 out.push_str(&format!("round {}: {:<16} {}\n", round + 1, setup.label(), line(&r)));
                 done.push(r);

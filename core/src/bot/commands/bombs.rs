@@ -330,18 +330,25 @@ impl Bot {
             return Ok(None);
         }
         let fresh = games::get(conn, row.id)?;
-        let row = fresh.as_ref().unwrap_or(row);
-        let start = super::start_position(row)?;
-        let bombs = stored_bombs(row)?;
-        let side = |c: Color| {
-            let side = if c == Color::White { "white" } else { "black" };
-            match bombs[c.index()] {
-                Some(sq) => t!("bomb-side-was", side = side, piece = piece_words(&start, sq)),
-                None => t!("bomb-side-never", side = side),
-            }
-        };
-        Ok(Some(t!("bombs-revealed", white = side(Color::White), black = side(Color::Black))))
+        bombs_words(fresh.as_ref().unwrap_or(row))
     }
+}
+
+/// Where a secret-bomb game's bombs were, in words, as its row says (`None` for another variant).
+pub(in crate::bot) fn bombs_words(row: &GameRow) -> Res<Option<String>> {
+    if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) {
+        return Ok(None);
+    }
+    let start = super::start_position(row)?;
+    let bombs = stored_bombs(row)?;
+    let side = |c: Color| {
+        let side = if c == Color::White { "white" } else { "black" };
+        match bombs[c.index()] {
+            Some(sq) => t!("bomb-side-was", side = side, piece = piece_words(&start, sq)),
+            None => t!("bomb-side-never", side = side),
+        }
+    };
+    Ok(Some(t!("bombs-revealed", white = side(Color::White), black = side(Color::Black))))
 }
 
 /// A reply for the author alone ([`Audience::Only`]): whatever a bomb command answers may name the

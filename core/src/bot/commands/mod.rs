@@ -363,37 +363,7 @@ impl Bot {
         }
         let stored = games::moves(&tx, row.id)?;
         tx.commit()?;
-        let row = &fresh;
-        let mut start = start_position(row)?;
-        if start.variant().bombs {
-            // The secret bombs, chosen on the start position; the rules carry them from there.
-            start = start
-                .with_bombs(bombs::stored_bombs(row)?)
-                .map_err(|e| BotError::Internal(format!("game {}: stored bombs: {e}", row.id)))?;
-        }
-        let mut game = Game::new(start);
-        for m in stored {
-            let mv = uci::parse(game.position(), &m.uci).map_err(|e| {
-                BotError::Internal(format!("game {} ply {}: stored move {} does not replay: {e}", row.id, m.ply, m.uci))
-            })?;
-            if !game.play(mv) {
-                return Err(BotError::Internal(format!(
-                    "game {} ply {}: stored move {} is illegal",
-                    row.id, m.ply, m.uci
-                )));
-            }
-        }
-        let now_fen = fen::write(game.position());
-        if now_fen != row.fen || game.moves().len() != row.ply as usize {
-            return Err(BotError::Internal(format!(
-                "game {}: consistency check failed: moves replay to '{now_fen}' ({} plies) but the stored FEN is '{}' (ply {})",
-                row.id,
-                game.moves().len(),
-                row.fen,
-                row.ply
-            )));
-        }
-        Ok(game)
+        replay(&fresh, stored.iter().map(|m| (m.ply, m.uci.as_str())))
     }
 
     /// Checks a stored game replays to its FEN (for start-up checks and tests).
@@ -505,4 +475,36 @@ pub(in crate::bot) fn rules_page(v: &Variant) -> String {
     let id = format!("rules-{}", v.name);
     let page = crate::i18n::t(&id, &[]);
     t!("rules-page", variant = v.display_name, page = page)
+}
+
+/// The game a stored row and its moves (ply, coordinates) make: each move replayed from the start
+/// position (with its secret bombs), and checked to end at the row's FEN and ply.
+pub(in crate::bot) fn replay<'m>(row: &GameRow, moves: impl IntoIterator<Item = (u32, &'m str)>) -> Res<Game> {
+    let mut start = start_position(row)?;
+    if start.variant().bombs {
+        // The secret bombs, chosen on the start position; the rules carry them from there.
+        start = start
+            .with_bombs(bombs::stored_bombs(row)?)
+            .map_err(|e| BotError::Internal(format!("game {}: stored bombs: {e}", row.id)))?;
+    }
+    let mut game = Game::new(start);
+    for (ply, m) in moves {
+        let mv = uci::parse(game.position(), m).map_err(|e| {
+            BotError::Internal(format!("game {} ply {ply}: stored move {m} does not replay: {e}", row.id))
+        })?;
+        if !game.play(mv) {
+            return Err(BotError::Internal(format!("game {} ply {ply}: stored move {m} is illegal", row.id)));
+        }
+    }
+    let now_fen = fen::write(game.position());
+    if now_fen != row.fen || game.moves().len() != row.ply as usize {
+        return Err(BotError::Internal(format!(
+            "game {}: consistency check failed: moves replay to '{now_fen}' ({} plies) but the stored FEN is '{}' (ply {})",
+            row.id,
+            game.moves().len(),
+            row.fen,
+            row.ply
+        )));
+    }
+    Ok(game)
 }

@@ -7,13 +7,15 @@
 //! seen the way its chat sees it — boards drawn without any secret bomb (the same drawing as the
 //! chat's), the PGN and the animation naming bombs only once the game is over.
 
+use super::bombs::bombs_words;
 use super::ratings::TOP;
-use super::{Bot, BotError, Ctx, Res, alt_text, color_word, start_position, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, alt_text, color_word, replay, start_position, user, variant_named};
 use crate::bot::drawing::{BoardDrawing, Drawing};
 use crate::bot::io::Response;
 use crate::bot::seams::PICTURE_SIZE;
 use crate::community::tiebreak::TieBreak;
 use crate::community::tournament::Outcome as SeriesOutcome;
+use crate::i18n::{Lang, with_lang};
 use crate::render::Theme;
 use crate::rules::{Color, VARIANTS};
 use crate::store::games::{self, GameRow, Status};
@@ -159,15 +161,6 @@ impl Bot {
         Ok((web, lang.as_deref().and_then(crate::i18n::Lang::parse)))
     }
 
-    /// The community of the game at a web address (platform, community), when it has one.
-    pub fn web_game_community(&self, slug: &str) -> Result<Option<(String, String)>, BotError> {
-        if !games::is_slug(slug) {
-            return Ok(None);
-        }
-        let row = games::by_slug(&*self.conn()?, slug)?;
-        Ok(row.and_then(|r| Some((r.platform, r.community_id?))))
-    }
-
     /// The community's rows and games may be shown: it opted in. A game without a community
     /// (a direct chat, the console) never may.
     fn web_row(&self, conn: &Conn<'_>, row: &GameRow) -> Res<bool> {
@@ -185,21 +178,43 @@ impl Bot {
         Ok(self.web_row(conn, &row)?.then_some(row))
     }
 
-    /// The game at a web address, as anyone may see it; `None` when there is no such game or it
-    /// may not be shown.
+    /// The game at a web address as anyone may see it, and the language of its page: the
+    /// community's own, else `fallback` (the reader's). The game is `None` when there is no such
+    /// game or it may not be shown (the language is still the community's, for the page saying
+    /// so). The game's words (where it stands, the AI's name, the bombs) are in that language.
+    ///
+    /// One statement ([`games::for_page`]), so one snapshot: the game, its community's setting
+    /// and language, its moves, both players and their ratings. On PostgreSQL each statement is a
+    /// round trip; the page took thirteen before (the address read twice, the setting and the
+    /// language apart, the moves in a transaction of their own, each rating apart).
+    pub fn web_game_in(&self, slug: &str, fallback: Lang) -> Result<(Lang, Option<WebGame>), BotError> {
+        if !games::is_slug(slug) {
+            return Ok((fallback, None));
+        }
+        // The connection goes back to the pool before the moves are replayed.
+        let Some(read) = games::for_page(&*self.conn()?, slug)? else { return Ok((fallback, None)) };
+        let lang = read.lang.as_deref().and_then(Lang::parse).unwrap_or(fallback);
+        if !read.web || read.row.community_id.is_none() {
+            return Ok((lang, None));
+        }
+        let game = with_lang(lang, || self.web_game_of(slug, read))?;
+        Ok((lang, Some(game)))
+    }
+
+    /// The game at a web address as anyone may see it, its words in this thread's language
+    /// ([`Bot::web_game_in`]); `None` when there is no such game or it may not be shown.
     pub fn web_game(&self, slug: &str) -> Result<Option<WebGame>, BotError> {
-        let conn = self.conn()?;
-        let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
+        Ok(self.web_game_in(slug, crate::i18n::current())?.1)
+    }
+
+    /// A shown game's page from what [`games::for_page`] read.
+    fn web_game_of(&self, slug: &str, read: games::ForPage) -> Result<WebGame, BotError> {
+        let games::ForPage { row, moves: stored, players: people, ratings: rated, .. } = read;
         let v = variant_named(&row.variant)?;
         let game = if row.status == Status::Setup {
             crate::rules::Game::new(start_position(&row)?)
         } else {
-            match self.load_game(&conn, &row) {
-                Ok(g) => g,
-                // Moved on between the two reads: the page is read again next time.
-                Err(BotError::User(_)) => return Ok(None),
-                Err(e) => return Err(e),
-            }
+            replay(&row, stored.iter().enumerate().map(|(i, m)| (i as u32 + 1, m.as_str())))?
         };
         let mut moves = Vec::with_capacity(game.moves().len());
         let mut boards = Vec::with_capacity(game.moves().len() + 1);
@@ -212,54 +227,56 @@ impl Bot {
             boards.push(BoardDrawing::new(after, Some(*m), Color::White, None, PICTURE_SIZE, Theme::default()));
         }
         let pos = game.position();
-        // Both players in one statement (each was read twice, a round trip each on PostgreSQL).
-        let people = players::get_many(&conn, &[row.white, row.black])?;
         let status = match row.status {
             Status::Setup => t!("status-setup"),
             Status::Active => {
                 let id = row.player(pos.turn());
-                let name = people.get(&id).map_or_else(|| t!("player-fallback", id = id), |p| p.name.clone());
+                let name = people[pos.turn().index()]
+                    .as_ref()
+                    .map_or_else(|| t!("player-fallback", id = id), |p| p.name.clone());
                 t!("status-to-move", name = name, color = color_word(pos.turn()))
             }
             Status::Finished => t!("status-finished", result = row.result.as_deref().unwrap_or("")),
             Status::Aborted => t!("status-aborted"),
         };
-        let community = row.community_id.clone().unwrap_or_default();
-        let scope = RatingScope::community(&row.platform, &community);
         let now = self.clock.now();
-        let side = |id: PlayerId| -> Res<WebSide> {
-            let p = people.get(&id).ok_or_else(|| BotError::Internal("player vanished".into()))?;
-            let rating = ratings::get(&conn, id, &scope, v.name)?.map(|r| r.rating_at(now).display());
-            Ok(WebSide { player: id, name: super::info::side_name(p, &row), rating, is_ai: p.is_ai })
+        let side = |c: Color| -> Res<WebSide> {
+            let p = people[c.index()].as_ref().ok_or_else(|| BotError::Internal("player vanished".into()))?;
+            let rating = rated[c.index()].as_ref().map(|r| r.rating_at(now).display());
+            Ok(WebSide { player: p.id, name: super::info::side_name(p, &row), rating, is_ai: p.is_ai })
         };
         let active = matches!(row.status, Status::Active | Status::Setup);
-        Ok(Some(WebGame {
+        Ok(WebGame {
             id: row.id,
             slug: slug.to_string(),
             platform: row.platform.clone(),
-            community,
+            community: row.community_id.clone().unwrap_or_default(),
             variant: v.display_name.to_string(),
-            white: side(row.white)?,
-            black: side(row.black)?,
+            white: side(Color::White)?,
+            black: side(Color::Black)?,
             moves,
             boards,
             alt: alt_text(pos, game.moves().last().copied()),
             status,
-            bombs: if active { None } else { self.bombs_revealed(&conn, &row)? },
+            bombs: if active { None } else { bombs_words(&row)? },
             active,
             deadline: row.deadline.filter(|_| row.status == Status::Active),
             rated: row.rated,
             ply: row.ply,
-        }))
+        })
     }
 
     /// What a live page follows of the game at a web address: its number, its platform and chat
     /// (where its changes are announced) and its version; `None` when it may not be shown.
+    ///
+    /// One statement ([`games::to_follow`]; three before): a watcher reads it at each change of
+    /// its game and every few seconds.
     pub fn web_game_follow(&self, slug: &str) -> Result<Option<WebFollow>, BotError> {
-        let conn = self.conn()?;
-        let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
-        let Some(version) = games::version(&conn, row.id)? else { return Ok(None) };
-        Ok(Some(WebFollow { id: row.id, platform: row.platform, chat: row.chat_id, version }))
+        if !games::is_slug(slug) {
+            return Ok(None);
+        }
+        let found = games::to_follow(&*self.conn()?, slug)?.filter(|f| f.shown);
+        Ok(found.map(|f| WebFollow { id: f.id, platform: f.platform, chat: f.chat_id, version: f.version }))
     }
 
     /// The PGN of a game at a web address (bombs named only once it is over).
