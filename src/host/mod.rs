@@ -29,6 +29,7 @@ pub mod limits;
 pub mod listen;
 pub mod metrics;
 pub mod turns;
+pub mod watchdog;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};

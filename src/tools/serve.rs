@@ -107,6 +107,9 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
     let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
     let (host, rt) = start_chat_host(&cfg, discord, matrix)?;
     let stop = CancellationToken::new();
+    // Started with the stop, on a thread of its own: the process ends even if a front end's library
+    // never finishes its goodbyes (`host::watchdog`).
+    let deadline = host::watchdog::Deadline::for_process(grace + host::watchdog::BEYOND_GRACE);
     let res = rt.block_on(async {
         #[cfg(feature = "metrics-http")]
         if let Some(addr) = cfg.host.metrics {
@@ -121,9 +124,10 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
             let bound = crate::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
             eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
         }
-        let signal = stop.clone();
+        let (signal, stopping) = (stop.clone(), deadline.clone());
         tokio::spawn(async move {
             host::shutdown_signal().await;
+            stopping.start();
             signal.cancel();
         });
         let mut tasks: tokio::task::JoinSet<Result<(), String>> = tokio::task::JoinSet::new();
@@ -170,6 +174,7 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
         while let Some(done) = tasks.join_next().await {
             if let Err(e) = done.map_err(|e| format!("a front end failed: {e}")).and_then(|r| r) {
                 first_error.get_or_insert(e);
+                deadline.start();
                 stop.cancel();
             }
         }
@@ -177,5 +182,6 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
         first_error.map_or(Ok(()), Err)
     });
     rt.shutdown_timeout(std::time::Duration::from_millis(100));
+    drop(deadline);
     res
 }
