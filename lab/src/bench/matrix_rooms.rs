@@ -57,6 +57,25 @@ pub fn parse_status(status: &str) -> Option<Memory> {
     Some(Memory { rss_kib: field("VmRSS")?, hwm_kib: field("VmHWM")? })
 }
 
+/// The time a process has spent on the CPU, user and system together, out of the text of
+/// `/proc/PID/stat` (fields 14 and 15, in clock ticks of `ticks_per_second`); `None` if malformed.
+pub fn parse_cpu(stat: &str, ticks_per_second: u64) -> Option<Duration> {
+    // The command name (field 2) is in parentheses and may hold spaces: count from the last `)`.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    (ticks_per_second > 0).then(|| Duration::from_millis((user + system) * 1000 / ticks_per_second))
+}
+
+fn cpu_of(pid: u32) -> Result<Duration, String> {
+    let path = format!("/proc/{pid}/stat");
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    // SAFETY: `sysconf` reads a constant of the system and has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    parse_cpu(&text, u64::try_from(ticks).unwrap_or(0)).ok_or_else(|| format!("cannot read the CPU time in {path}"))
+}
+
 fn memory_of(pid: u32) -> Result<Memory, String> {
     let path = format!("/proc/{pid}/status");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {path}: {e}"))?;
@@ -78,6 +97,8 @@ pub fn size_on_disk(path: &Path) -> u64 {
 #[derive(Clone, Copy, Debug, Default)]
 struct Footprint {
     memory: Memory,
+    /// The bot's time on the CPU since it started (user and system).
+    cpu: Duration,
     store_bytes: u64,
     db_bytes: u64,
     db_wal_bytes: u64,
@@ -88,7 +109,7 @@ impl Footprint {
     const NAMES: [&str; 5] = ["RSS (VmRSS)", "peak RSS (VmHWM)", "Matrix store", "database", "database -wal, -shm"];
 
     fn bytes(&self) -> [u64; 5] {
-        let Footprint { memory, store_bytes, db_bytes, db_wal_bytes } = *self;
+        let Footprint { memory, store_bytes, db_bytes, db_wal_bytes, .. } = *self;
         [memory.rss_kib * 1024, memory.hwm_kib * 1024, store_bytes, db_bytes, db_wal_bytes]
     }
 }
@@ -420,9 +441,10 @@ impl BotProcess {
             return Err(format!("the bot exited ({status})"));
         }
         let memory = memory_of(child.id())?;
+        let cpu = cpu_of(child.id())?;
         let db_bytes = size_on_disk(&dir.join("capabot.db"));
         let db_wal_bytes = size_on_disk(&dir.join("capabot.db-wal")) + size_on_disk(&dir.join("capabot.db-shm"));
-        Ok(Footprint { memory, store_bytes: size_on_disk(&self.store()), db_bytes, db_wal_bytes })
+        Ok(Footprint { memory, cpu, store_bytes: size_on_disk(&self.store()), db_bytes, db_wal_bytes })
     }
 }
 
@@ -677,6 +699,14 @@ fn median_table(reports: &[RoomsReport], rooms: usize) -> String {
         ));
     }
     out.push_str(&format!(
+        "| the bot's time on the CPU since its start | {:.2} s | {:.2} s | {:.1} ms | {:.2} s | {:.2} s (since the restart) |\n",
+        m(&|r| secs(r.one_room.cpu)),
+        m(&|r| secs(r.all_rooms.cpu)),
+        m(&|r| ms(r.all_rooms.cpu.saturating_sub(r.one_room.cpu))) / per_room,
+        m(&|r| secs(r.after_commands.cpu)),
+        m(&|r| secs(r.after_restart.cpu)),
+    ));
+    out.push_str(&format!(
         "joining and greeting: the first room {:.2} s after the bot's start; the other {} in {:.2} s from \
          the first invitation (the last greeting {:+.2} s from when the last room was made)\n",
         m(&|r| secs(r.first_greeting)),
@@ -705,6 +735,16 @@ fn median_table(reports: &[RoomsReport], rooms: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cpu_time_comes_out_of_proc_stat() {
+        // A command name with a space and a parenthesis; utime 250 and stime 50 ticks at 100 a second.
+        let stat = "4242 (capa bot) x) S 1 4242 4242 0 -1 4194560 1200 0 0 0 250 50 0 0 20 0 9 0 100 0 0";
+        assert_eq!(parse_cpu(stat, 100), Some(Duration::from_millis(3000)));
+        assert_eq!(parse_cpu(stat, 1000), Some(Duration::from_millis(300)));
+        assert_eq!(parse_cpu("4242 (capabot) S 1 2", 100), None, "too few fields");
+        assert_eq!(parse_cpu(stat, 0), None);
+    }
 
     #[test]
     fn memory_comes_out_of_proc_status() {
