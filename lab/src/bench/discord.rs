@@ -874,4 +874,16 @@ mod tests {
         assert_eq!(answered.slow_down, 1, "{answered:?}");
         assert!(answered.served >= 1 && answered.served <= limits.user_burst as usize, "{answered:?}");
     }
+
+    #[test]
+    fn people_asking_for_gifs_get_them_while_the_others_play() {
+        let opts = BenchOptions::with_pictures(2, 2, 4, &CHESS, 5);
+        let limits = LimitConfig::default();
+        let flood = Flood { limits: Some(limits.clone()), gif_people: 2, gif_plies: 12, ..Flood::default() };
+        let dir = tempfile::tempdir().unwrap();
+        let (r, answered) = run_discord_flood(&dir.path().join("g.db"), &opts, Some(20.0), &flood).unwrap();
+        assert_eq!((r.accepted, r.refused), (8, 0), "the others' moves all answered: {r:?}");
+        assert!(answered.gifs_asked >= 2 * limits.user_burst as usize, "each person's burst at least: {answered:?}");
+        assert!(answered.gifs_served >= 2, "a GIF for each person at least: {answered:?}");
+    }
 }
