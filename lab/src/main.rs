@@ -296,6 +296,13 @@ enum Command {
         /// seconds while the flooder types a command there once a second (a hung REST route).
         #[arg(long, default_value_t = 0)]
         hang_secs: u64,
+        /// People who each ask for the GIF of a long game of their own, from `flood_after` until
+        /// the games end, as often as their limit admits (burst, then rate).
+        #[arg(long, default_value_t = 0)]
+        gif_people: usize,
+        /// Plies of those games.
+        #[arg(long, default_value_t = 300)]
+        gif_plies: usize,
     },
     /// How the cost grows with the data kept: databases seeded through the store with the issue's
     /// sizes times each scale (1: a million finished games, 100,000 in progress, 200,000 players,
@@ -661,6 +668,8 @@ fn run(cli: Cli) -> Result<(), String> {
             flood_after,
             no_limits,
             hang_secs,
+            gif_people,
+            gif_plies,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
@@ -673,6 +682,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 after: std::time::Duration::from_millis(flood_after),
                 limits,
                 hang: std::time::Duration::from_secs(hang_secs),
+                gif_people,
+                gif_plies,
             };
             outln!("{}", bench::discord::flood_rounds(&opts, runs, Some(rate), &flood)?);
         }

@@ -14,13 +14,19 @@ type Job = Box<dyn FnOnce() + Send>;
 
 /// A few threads at the lowest OS priority, taking jobs in the order they come.
 pub(crate) struct Background {
+    name: &'static str,
     threads: usize,
     queue: OnceLock<Sender<Job>>,
 }
 
 impl Background {
     pub(crate) fn new(threads: usize) -> Background {
-        Background { threads: threads.max(1), queue: OnceLock::new() }
+        Background::named("capabot-background", threads)
+    }
+
+    /// `threads` threads named `name-0`, `name-1`, …
+    pub(crate) fn named(name: &'static str, threads: usize) -> Background {
+        Background { name, threads: threads.max(1), queue: OnceLock::new() }
     }
 
     /// Runs `f` on one of the threads and gives its result; `None` when it panicked or the
@@ -40,7 +46,7 @@ impl Background {
         let rx = Arc::new(Mutex::new(rx));
         for i in 0..self.threads {
             let rx = rx.clone();
-            let started = std::thread::Builder::new().name(format!("capabot-background-{i}")).spawn(move || work(&rx));
+            let started = std::thread::Builder::new().name(format!("{}-{i}", self.name)).spawn(move || work(&rx));
             if let Err(e) = started {
                 tracing::error!("cannot start a background thread: {e}");
             }

@@ -17,7 +17,9 @@
 //! A reply's picture travels as a description ([`crate::bot::Drawing`]) and is drawn just before the
 //! reply is handed to its front end, on the blocking pool in a lane of its own ([`Host::drawn`]):
 //! never inside the core's unit of work, so writers do not queue behind picture work, and front ends
-//! receive the bytes.
+//! receive the bytes. A whole game's animation (a quarter of a second of one core for 300 plies)
+//! is drawn apart, one at a time on a thread of the lowest OS priority, so that people asking for
+//! GIFs at their rate limit neither hold the board pictures' lane nor take the cores from the moves.
 //!
 //! Shutdown: [`Host::shutdown`] stops taking input, lets in-flight work finish and be announced, and
 //! abandons AI searches still running — their moves are not stored, and [`Host::resume_ai`] plays
@@ -272,6 +274,8 @@ pub struct Host {
     outbox_lane: Arc<Semaphore>,
     /// Pictures being drawn for delivery ([`HostConfig::core_threads`] at once).
     draw_lane: Arc<Semaphore>,
+    /// Whole games' animations being drawn for delivery: one at a time, at the lowest OS priority.
+    animations: background::Background,
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
@@ -308,6 +312,7 @@ impl Host {
             core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
             outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
             draw_lane: Arc::new(Semaphore::new(config.core_threads.max(1))),
+            animations: background::Background::named("capabot-animation", 1),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config: config.clone(),
@@ -1040,14 +1045,21 @@ impl Host {
     }
 
     /// The reply with its described picture drawn ([`Reply::draw`]), on the blocking pool at most
-    /// [`HostConfig::core_threads`] at once, outside any transaction. A reply without a description, or
-    /// drawn already, comes back as it is.
+    /// [`HostConfig::core_threads`] at once, outside any transaction; an animation one at a time on
+    /// its own thread of the lowest OS priority. A reply without a description, or drawn already,
+    /// comes back as it is.
     pub async fn drawn(&self, reply: Reply) -> Reply {
         if !reply.needs_drawing() {
             return reply;
         }
         let copy = reply.clone();
-        match Self::on_lane(&self.draw_lane, move || copy.drawn()).await {
+        let animated = reply.drawing.as_ref().is_some_and(|d| d.format() == crate::bot::PictureFormat::Gif);
+        let drawn = if animated {
+            self.animations.run(move || copy.drawn()).await
+        } else {
+            Self::on_lane(&self.draw_lane, move || copy.drawn()).await
+        };
+        match drawn {
             Some(drawn) => drawn,
             // The drawing panicked (logged): the reply goes out without its picture.
             None => Reply { drawing: None, ..reply },
@@ -1217,5 +1229,48 @@ mod tests {
             assert_eq!(j.await.unwrap(), Some(()));
         }
         assert_eq!(most.load(Ordering::SeqCst), 2, "ten 20 ms jobs overlap, two at a time");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_animation_is_drawn_apart_and_a_board_never_waits_for_it() {
+        use crate::bot::{BoardDrawing, Drawing, GameDrawing, Scope, Target};
+        use crate::render::Theme;
+        use crate::rules::{Color, Game, Position};
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig { core_threads: 1, ..HostConfig::default() });
+        let target = Target::Chat(Scope::chat("console", "c"));
+        let game = {
+            let mut g = Game::new(Position::start(crate::rules::Variant::by_name("chess").unwrap()));
+            for _ in 0..4 {
+                let m = g.position().legal_moves()[0];
+                g.play(m);
+            }
+            g
+        };
+        let reply = |drawing: Drawing| Reply { drawing: Some(drawing), ..Reply::new(target.clone(), "") };
+        let gif = reply(Drawing::Game(GameDrawing::new(&game, "w", "b", None, Color::White, 320, Theme::default())));
+        let board =
+            reply(Drawing::Board(BoardDrawing::new(game.position(), None, Color::White, None, 320, Theme::default())));
+
+        // The animations' one thread held by another job: the board is drawn all the same, the
+        // animation waits for that thread, and is then drawn at the lowest priority.
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let holding = {
+            let host = host.clone();
+            tokio::spawn(async move { host.animations.run(move || held.recv().ok()).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let waiting = {
+            let host = host.clone();
+            tokio::spawn(async move { host.drawn(gif).await })
+        };
+        let drawn_board = tokio::time::timeout(Duration::from_secs(10), host.drawn(board)).await.expect("not held up");
+        assert!(drawn_board.png.is_some(), "the board was drawn beside the animations' thread");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished(), "the animation waits for its own thread");
+        release.send(()).unwrap();
+        assert_eq!(holding.await.unwrap(), Some(Some(())));
+        let drawn_gif = tokio::time::timeout(Duration::from_secs(30), waiting).await.unwrap().unwrap();
+        assert!(drawn_gif.animation.as_ref().is_some_and(|a| a.starts_with(b"GIF")), "drawn once its turn came");
     }
 }

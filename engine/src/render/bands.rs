@@ -4,7 +4,8 @@
 //! made of tiles ([`super::cache`]). Between two pictures of a game only the ranks a move touched change
 //! (its squares, the last move's tint of the move before, a check, shields, markers): two to four of eight
 //! or ten. So each band is filtered and compressed on its own ([`super::deflate`]: its first row with Sub,
-//! so it does not depend on the band above; it ends on a byte boundary) and kept, keyed by the numbers of
+//! so it does not depend on the band above; it ends on a byte boundary; after the first bands of a
+//! theme and size, with a Huffman code kept for them, [`Setting`]) and kept, keyed by the numbers of
 //! the tiles it is made of; a picture then only filters and compresses the bands not already kept, and
 //! joins the bands' bytes into one zlib stream, its Adler-32 combined from theirs.
 //!
@@ -156,6 +157,38 @@ pub(crate) fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
     out.extend_from_slice(&crc.to_be_bytes());
 }
 
+/// Bands a drawing thread codes with codes of their own before it keeps one code for their setting.
+const LEARNING_BANDS: u32 = 12;
+/// Settings (palette and width) a drawing thread keeps a code for; the oldest is dropped beyond.
+const SETTINGS: usize = 8;
+
+/// The Huffman code a drawing thread keeps for one picture setting: the bands of a board of one
+/// theme and size are alike, so after [`LEARNING_BANDS`] of them coded each with its own code (and
+/// its own block header), the rest are coded with one code built from their counts, in one pass.
+struct Setting {
+    width: usize,
+    palette: Box<[u8]>,
+    seen: [u32; deflate::LITLEN_SYMBOLS],
+    bands: u32,
+    code: Option<deflate::KeptCode>,
+}
+
+impl Setting {
+    /// Appends `filtered` (a band of this setting) to `out` as deflate blocks, with the kept code once
+    /// there is one.
+    fn deflate(&mut self, filtered: &[u8], out: &mut Vec<u8>, scratch: &mut deflate::Scratch) {
+        if let Some(code) = &self.code {
+            deflate::deflate_band_with(filtered, out, code);
+            return;
+        }
+        deflate::deflate_band(filtered, out, scratch, &mut self.seen);
+        self.bands += 1;
+        if self.bands >= LEARNING_BANDS {
+            self.code = Some(deflate::KeptCode::for_any_band(&self.seen));
+        }
+    }
+}
+
 /// Buffers each drawing thread keeps between pictures.
 #[derive(Default)]
 struct Scratch {
@@ -163,6 +196,27 @@ struct Scratch {
     filtered: Vec<u8>,
     ids: Vec<u64>,
     deflate: deflate::Scratch,
+    settings: Vec<Setting>,
+}
+
+impl Scratch {
+    /// The index of the kept setting of bands `width` bytes wide drawn with `palette`, made if new.
+    fn setting(&mut self, width: usize, palette: &[u8]) -> usize {
+        if let Some(i) = self.settings.iter().position(|s| s.width == width && *s.palette == *palette) {
+            return i;
+        }
+        if self.settings.len() >= SETTINGS {
+            self.settings.remove(0);
+        }
+        self.settings.push(Setting {
+            width,
+            palette: palette.into(),
+            seen: [0; deflate::LITLEN_SYMBOLS],
+            bands: 0,
+            code: None,
+        });
+        self.settings.len() - 1
+    }
 }
 
 thread_local! {
@@ -236,8 +290,9 @@ pub(crate) fn board_png(layout: &Layout, palette: &[u8], strip: Option<&[u8]>, t
             // Titles change from picture to picture: compressed every time, not kept.
             deflate::filter_band(strip, width, &mut s.filtered);
             adler = deflate::adler32_combine(adler, simd_adler32::adler32(&s.filtered.as_slice()), s.filtered.len());
-            deflate::deflate_band(&s.filtered, &mut out, &mut s.deflate);
+            deflate::deflate_band(&s.filtered, &mut out, &mut s.deflate, &mut [0; deflate::LITLEN_SYMBOLS]);
         }
+        let setting = s.setting(width, palette);
         for rank in tiles.chunks_exact(files) {
             s.ids.clear();
             s.ids.extend(rank.iter().map(|t| t.id));
@@ -255,19 +310,18 @@ pub(crate) fn board_png(layout: &Layout, palette: &[u8], strip: Option<&[u8]>, t
                 continue;
             }
             count(false);
+            // Row by row, each tile's part of it: every byte written once, nothing zeroed first.
             s.pixels.clear();
-            s.pixels.resize(square * width, 0);
-            for (col, tile) in rank.iter().enumerate() {
-                for (y, row) in tile.pixels.chunks_exact(square).enumerate() {
-                    let start = y * width + col * square;
-                    s.pixels[start..start + square].copy_from_slice(row);
+            for y in 0..square {
+                for tile in rank {
+                    s.pixels.extend_from_slice(&tile.pixels[y * square..(y + 1) * square]);
                 }
             }
             deflate::filter_band(&s.pixels, width, &mut s.filtered);
             let band_adler = simd_adler32::adler32(&s.filtered.as_slice());
             adler = deflate::adler32_combine(adler, band_adler, s.filtered.len());
             let start = out.len();
-            deflate::deflate_band(&s.filtered, &mut out, &mut s.deflate);
+            s.settings[setting].deflate(&s.filtered, &mut out, &mut s.deflate);
             let entry = Entry {
                 hash,
                 ids: s.ids.as_slice().into(),

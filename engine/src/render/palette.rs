@@ -3,6 +3,7 @@
 
 use resvg::tiny_skia::Pixmap;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Most palette entries (8-bit indexed PNG).
 pub const MAX_COLORS: usize = 256;
@@ -11,7 +12,31 @@ pub const MAX_COLORS: usize = 256;
 #[derive(Debug, Clone)]
 pub struct Palette {
     colors: Vec<[u8; 3]>,
-    memo: HashMap<u32, u8>,
+    memo: HashMap<u32, u8, BuildHasherDefault<ColorHasher>>,
+}
+
+/// The memo's hash of a packed colour: one multiplication, the high bits kept. The keys are colours of
+/// our own pictures, not input from anyone, so a hash that resists chosen keys (the standard library's
+/// SipHash, 40 % of drawing a tile) buys nothing here.
+#[derive(Default)]
+struct ColorHasher(u64);
+
+impl Hasher for ColorHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u32(u32::from(b));
+        }
+    }
+
+    fn write_u32(&mut self, v: u32) {
+        self.0 = (self.0 ^ u64::from(v)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        // hashbrown takes its bucket from the low bits and a tag from the top seven: fold the well-mixed
+        // high half down.
+        self.0 ^ (self.0 >> 32)
+    }
 }
 
 fn pack(c: [u8; 3]) -> u32 {
@@ -70,7 +95,7 @@ impl Palette {
         if colors.is_empty() {
             colors.push([0, 0, 0]);
         }
-        Palette { colors, memo: HashMap::new() }
+        Palette { colors, memo: HashMap::default() }
     }
 
     /// Number of entries.
@@ -111,9 +136,24 @@ impl Palette {
         i
     }
 
-    /// An opaque pixmap as palette indices, row by row.
+    /// An opaque pixmap as palette indices, row by row. A tile is mostly runs of one colour (the
+    /// square's), so the last colour's index is kept at hand.
     pub fn quantize(&mut self, p: &Pixmap) -> Vec<u8> {
-        p.pixels().iter().map(|c| self.index_of([c.red(), c.green(), c.blue()])).collect()
+        let mut last: Option<([u8; 3], u8)> = None;
+        p.pixels()
+            .iter()
+            .map(|c| {
+                let rgb = [c.red(), c.green(), c.blue()];
+                match last {
+                    Some((seen, i)) if seen == rgb => i,
+                    _ => {
+                        let i = self.index_of(rgb);
+                        last = Some((rgb, i));
+                        i
+                    }
+                }
+            })
+            .collect()
     }
 }
 
@@ -151,5 +191,27 @@ mod tests {
         let near_white = pal.index_of([250, 250, 250]);
         assert_eq!(near_white, pal.index_of([255, 255, 255]));
         assert_ne!(near_white, pal.index_of([0, 0, 0]));
+    }
+
+    #[test]
+    fn quantizing_gives_each_pixel_its_nearest_entry() {
+        let mut h = Histogram::default();
+        for (r, g, b) in [(240, 217, 181), (181, 136, 99), (10, 10, 10), (200, 30, 30)] {
+            h.add(&solid(r, g, b, 4));
+        }
+        let mut pal = Palette::build(&h, 3);
+        // Runs of one colour and colours changing at every pixel, some not in the palette.
+        let mut p = Pixmap::new(16, 4).unwrap();
+        let colours = [[240, 217, 181], [181, 136, 99], [12, 9, 10], [200, 30, 30], [128, 128, 128]];
+        for (k, px) in p.pixels_mut().iter_mut().enumerate() {
+            let c: [u8; 3] = colours[if k < 20 { k / 7 % 5 } else { k % 5 }];
+            *px = Color::from_rgba8(c[0], c[1], c[2], 255).premultiply().to_color_u8();
+        }
+        let expected: Vec<u8> = {
+            let mut fresh = Palette::build(&h, 3);
+            p.pixels().iter().map(|c| fresh.index_of([c.red(), c.green(), c.blue()])).collect()
+        };
+        assert_eq!(pal.quantize(&p), expected);
+        assert!(expected.windows(2).any(|w| w[0] != w[1]));
     }
 }

@@ -32,6 +32,13 @@ const FIRST_USER: u64 = 1_000_000;
 /// The flooder of [`run_discord_flood`]: one user in one chat of their own.
 const FLOOD_CHANNEL: u64 = 99_999;
 const FLOODER: u64 = 999_999;
+/// The people of [`Flood::gif_people`]: person `k` asks for GIFs of a long game of their own, in
+/// channel `GIF_CHANNEL + k`, against user `GIF_PARTNER + k`.
+const GIF_CHANNEL: u64 = 99_990;
+const GIF_PERSON: u64 = 999_990;
+const GIF_PARTNER: u64 = 999_980;
+/// At most this many people ask for GIFs ([`Flood::gif_people`]).
+pub const MAX_GIF_PEOPLE: usize = 8;
 /// How long one move may wait for its answer before the game is given up.
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -104,6 +111,12 @@ pub(super) fn world(games: usize, shards: u32) -> FakeConfig {
         let mut guild = GuildSpec::new(guild_of(s, shards), &format!("Bench club {s}"));
         if s == 0 {
             guild = guild.text_channel(FLOOD_CHANNEL, "flood").member(FLOODER, "flooder");
+            for k in 0..MAX_GIF_PEOPLE as u64 {
+                guild = guild
+                    .text_channel(GIF_CHANNEL + k, &format!("gif-{k}"))
+                    .member(GIF_PERSON + k, &format!("gif{k}"))
+                    .member(GIF_PARTNER + k, &format!("gifpartner{k}"));
+            }
         }
         for i in (s..games as u64).step_by(n as usize) {
             guild = guild
@@ -178,6 +191,86 @@ pub(super) fn set_up(bot: &Bot, opts: &BenchOptions, shards: u32) -> Result<Vec<
         starts.push(fen::parse_position(opts.variant, &g.start_fen).map_err(|e| e.to_string())?);
     }
     Ok(starts)
+}
+
+/// For each of `people`, a game of `plies` plies (a seeded playout that does not end before its last
+/// ply, as `bench-gif`'s) played through the core in their own chat (not timed); the games' numbers.
+fn set_up_gif_games(bot: &Bot, opts: &BenchOptions, people: usize, plies: usize) -> Result<Vec<i64>, String> {
+    let mut ids = Vec::new();
+    for k in 0..people.min(MAX_GIF_PEOPLE) as u64 {
+        let scope = Scope::chat("discord", (GIF_CHANNEL + k).to_string()).in_community(GUILD.to_string());
+        let white = UserRef::new((GIF_PERSON + k).to_string(), format!("gif{k}"));
+        let black = UserRef::new((GIF_PARTNER + k).to_string(), format!("gifpartner{k}"));
+        let setup = if opts.variant.has_setups() { " setup:0" } else { "" };
+        let text = format!("!challenge <@{}> {} color:white{setup}", black.id, opts.variant.name);
+        bot.handle(&Input::text(scope.clone(), white.clone(), text).with_mentions(vec![black.clone()]));
+        let r = bot.handle(&Input::text(scope.clone(), black.clone(), "!accept"));
+        if !r.text().contains("starts") {
+            return Err(format!("set-up of a GIF game failed: {}", r.text()));
+        }
+        let conn = bot.store().conn().map_err(|e| e.to_string())?;
+        let id = games::latest_in_chat(&conn, "discord", &(GIF_CHANNEL + k).to_string(), {
+            let p = capabot::store::players::find(&conn, "discord", &white.id).map_err(|e| e.to_string())?;
+            p.ok_or("no GIF player")?.id
+        })
+        .map_err(|e| e.to_string())?
+        .ok_or("no GIF game")?;
+        drop(conn);
+        let mut game = Game::new(fen::parse_position(opts.variant, &id.start_fen).map_err(|e| e.to_string())?);
+        let mut rng = StdRng::seed_from_u64(opts.seed ^ (k + 1).wrapping_mul(0x2545_f491_4f6c_dd1d));
+        for ply in 0..plies {
+            let pos = game.position().clone();
+            let mut moves: Vec<_> = pos.legal_moves().into_iter().collect();
+            if ply + 1 < plies {
+                let go_on = super::gif::going_on(&game, &moves);
+                if !go_on.is_empty() {
+                    moves = go_on;
+                }
+            }
+            if moves.is_empty() || game.outcome().is_some() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            let who = if pos.turn() == Color::White { &white } else { &black };
+            bot.handle(&Input::text(scope.clone(), who.clone(), format!("!move {}", san::write_plain(&pos, mv))));
+            game.play(mv);
+        }
+        ids.push(id.id);
+    }
+    Ok(ids)
+}
+
+/// [`Flood::gif_people`]: from `at` until `stop`, person `k` asks for the GIF of game `ids[k]` as
+/// often as the host's per-person limit admits (its burst at once, then its rate a minute); returns
+/// the interactions sent.
+async fn ask_for_gifs(
+    fake: FakeDiscord,
+    ids: Vec<i64>,
+    at: Instant,
+    limits: LimitConfig,
+    stop: tokio::sync::watch::Receiver<bool>,
+) -> Vec<u64> {
+    tokio::time::sleep_until(at.into()).await;
+    let every = Duration::from_secs_f64(60.0 / f64::from(limits.user_per_minute.max(1)));
+    let mut sent = Vec::new();
+    let ask = |sent: &mut Vec<u64>| {
+        for (k, id) in ids.iter().enumerate() {
+            let options = json!([{ "name": "game", "type": 4, "value": id }]);
+            sent.push(fake.slash_command(GIF_CHANNEL + k as u64, GIF_PERSON + k as u64, "gif", options).id);
+        }
+    };
+    for _ in 0..limits.user_burst {
+        ask(&mut sent);
+    }
+    // Bounded: a run lasts minutes at most.
+    for _ in 0..10_000 {
+        tokio::time::sleep(every).await;
+        if *stop.borrow() {
+            break;
+        }
+        ask(&mut sent);
+    }
+    sent
 }
 
 /// Waits (at most a minute) until nothing waits in the outbox: the set-up's announcements are
@@ -375,6 +468,11 @@ pub struct Flood {
     /// hung connection: each request hangs until the bot's client gives up on it), while the
     /// flooder types `!variants` there once a second; zero for none.
     pub hang: Duration,
+    /// People (at most [`MAX_GIF_PEOPLE`]) who each, from `after` until the games end, ask for the
+    /// GIF of a game of `gif_plies` plies in a chat of their own, as often as the limits admit (the
+    /// per-person burst at once, then the per-person rate; [`LimitConfig::default`]'s without limits).
+    pub gif_people: usize,
+    pub gif_plies: usize,
 }
 
 /// How the flood was answered.
@@ -388,6 +486,9 @@ pub struct FloodAnswers {
     pub typed: usize,
     pub typed_answered: usize,
     pub typed_slow_down: usize,
+    /// GIFs asked for ([`Flood::gif_people`]), and answered with one.
+    pub gifs_asked: usize,
+    pub gifs_served: usize,
 }
 
 /// [`run_discord`] with a [`Flood`] from one person in one chat while the games move; the report
@@ -423,6 +524,12 @@ pub fn run_discord_flood(
         let starts = {
             let (bot, opts) = (bot.clone(), opts.clone());
             tokio::task::spawn_blocking(move || set_up(&bot, &opts, 1)).await.map_err(|e| e.to_string())??
+        };
+        let gif_games = {
+            let (bot, opts, people, plies) = (bot.clone(), opts.clone(), flood.gif_people, flood.gif_plies);
+            tokio::task::spawn_blocking(move || set_up_gif_games(&bot, &opts, people, plies))
+                .await
+                .map_err(|e| e.to_string())??
         };
         let fake = match &fake_rt {
             Some(apart) => apart.spawn(FakeDiscord::start(world(opts.games, 1))).await.map_err(|e| e.to_string())?,
@@ -466,7 +573,13 @@ pub fn run_discord_flood(
         });
         let hanging =
             (!flood.hang.is_zero()).then(|| tokio::spawn(hang_flood_chat(fake.clone(), t0 + flood.after, flood.hang)));
+        let (games_over, stop_gifs) = tokio::sync::watch::channel(false);
+        let gifs = (!gif_games.is_empty()).then(|| {
+            let limits = flood.limits.clone().unwrap_or_default();
+            tokio::spawn(ask_for_gifs(fake.clone(), gif_games.clone(), t0 + flood.after, limits, stop_gifs))
+        });
         let report = players.results().await?;
+        let _ = games_over.send(true);
         eprintln!(
             "processor time while the moves were played: {}",
             super::threads::describe(&cpu.stop(), report.accepted)
@@ -481,6 +594,11 @@ pub fn run_discord_flood(
         if let Some(hanging) = hanging {
             flooded.typed = hanging.await.map_err(|e| format!("the hang task failed: {e}"))?;
             (flooded.typed_answered, flooded.typed_slow_down) = typed_answers(&players.answers, flooded.typed).await;
+        }
+        if let Some(gifs) = gifs {
+            let asked = gifs.await.map_err(|e| format!("the GIF task failed: {e}"))?;
+            flooded.gifs_asked = asked.len();
+            flooded.gifs_served = gifs_answered(&players.answers, &asked).await;
         }
         {
             let answers = players.answers.lock().unwrap_or_else(|p| p.into_inner());
@@ -515,6 +633,22 @@ async fn hang_flood_chat(fake: FakeDiscord, at: Instant, hang: Duration) -> usiz
     }
     fake.clear_faults();
     typed
+}
+
+/// How many of the interactions `asked` were answered with a GIF, once all are answered (or told
+/// to slow down) or a minute has passed; the host ignores some past the limits without a word.
+async fn gifs_answered(answers: &Mutex<Answers>, asked: &[u64]) -> usize {
+    let count = || {
+        let answers = answers.lock().unwrap_or_else(|p| p.into_inner());
+        let answered: Vec<&Sent> = asked.iter().filter_map(|id| answers.early.get(id)).collect();
+        let gifs = answered.iter().filter(|s| s.files.iter().any(|f| f.filename.ends_with(".gif"))).count();
+        (answered.len(), gifs)
+    };
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while count().0 < asked.len() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    count().1
 }
 
 /// The answers posted in the flood chat, once `typed` are there or the client's timeout and a
@@ -553,7 +687,7 @@ fn flood_rounds_in(
 ) -> Result<String, String> {
     let mut out = String::new();
     let (mut quiet, mut flooded) = (Vec::new(), Vec::new());
-    let quiet_flood = Flood { commands: 0, hang: Duration::ZERO, ..flood.clone() };
+    let quiet_flood = Flood { commands: 0, hang: Duration::ZERO, gif_people: 0, ..flood.clone() };
     for round in 0..runs.max(1) {
         let (q, _) = run_discord_flood(&dir.join(format!("quiet-{round}.db")), opts, rate, &quiet_flood)?;
         let (f, answered) = run_discord_flood(&dir.join(format!("flood-{round}.db")), opts, rate, flood)?;
@@ -566,6 +700,12 @@ fn flood_rounds_in(
             answered.slow_down,
             flood.commands.saturating_sub(answered.served + answered.slow_down)
         ));
+        if flood.gif_people > 0 {
+            out.push_str(&format!(
+                "; GIFs of {} plies: {} asked, {} sent",
+                flood.gif_plies, answered.gifs_asked, answered.gifs_served
+            ));
+        }
         if !flood.hang.is_zero() {
             out.push_str(&format!(
                 "; the hung chat: {} typed, {} answered in the end, {} told to slow down",
@@ -583,6 +723,13 @@ fn flood_rounds_in(
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     let (q50, q99) = (median(&quiet, &|r| ms(r.p50)), median(&quiet, &|r| ms(r.p99)));
     let (f50, f99) = (median(&flooded, &|r| ms(r.p50)), median(&flooded, &|r| ms(r.p99)));
+    let mut also = String::new();
+    if !flood.hang.is_zero() {
+        also.push_str(&format!(" and the flood chat's posts hanging for {} s", flood.hang.as_secs()));
+    }
+    if flood.gif_people > 0 {
+        also.push_str(&format!(" and {} people asking for GIFs of {} plies", flood.gif_people, flood.gif_plies));
+    }
     out.push_str(&format!(
         "medians of {} rounds, {} games of {} ({}), up to {} plies each{}, a flood of {} commands {} ms in{}, limits {}:\n  \
          no flood p50 {q50:.1} ms, p99 {q99:.1} ms\n  flood    p50 {f50:.1} ms, p99 {f99:.1} ms\n  \
@@ -595,11 +742,7 @@ fn flood_rounds_in(
         rate.map(|r| format!(", moves offered at {r:.0}/s")).unwrap_or_default(),
         flood.commands,
         flood.after.as_millis(),
-        if flood.hang.is_zero() {
-            String::new()
-        } else {
-            format!(" and the flood chat's posts hanging for {} s", flood.hang.as_secs())
-        },
+        also,
         if flood.limits.is_some() { "on" } else { "off" },
         f50 / q50.max(1e-9),
         f99 / q99.max(1e-9),
@@ -718,11 +861,29 @@ mod tests {
             fake_apart: false,
         };
         let limits = LimitConfig::default();
-        let flood = Flood { commands: 40, after: Duration::ZERO, limits: Some(limits.clone()), hang: Duration::ZERO };
+        let flood = Flood {
+            commands: 40,
+            after: Duration::ZERO,
+            limits: Some(limits.clone()),
+            hang: Duration::ZERO,
+            ..Flood::default()
+        };
         let dir = tempfile::tempdir().unwrap();
         let (r, answered) = run_discord_flood(&dir.path().join("f.db"), &opts, Some(40.0), &flood).unwrap();
         assert_eq!((r.accepted, r.refused), (8, 0), "the others' moves all answered: {r:?}");
         assert_eq!(answered.slow_down, 1, "{answered:?}");
         assert!(answered.served >= 1 && answered.served <= limits.user_burst as usize, "{answered:?}");
+    }
+
+    #[test]
+    fn people_asking_for_gifs_get_them_while_the_others_play() {
+        let opts = BenchOptions::with_pictures(2, 2, 4, &CHESS, 5);
+        let limits = LimitConfig::default();
+        let flood = Flood { limits: Some(limits.clone()), gif_people: 2, gif_plies: 12, ..Flood::default() };
+        let dir = tempfile::tempdir().unwrap();
+        let (r, answered) = run_discord_flood(&dir.path().join("g.db"), &opts, Some(20.0), &flood).unwrap();
+        assert_eq!((r.accepted, r.refused), (8, 0), "the others' moves all answered: {r:?}");
+        assert!(answered.gifs_asked >= 2 * limits.user_burst as usize, "each person's burst at least: {answered:?}");
+        assert!(answered.gifs_served >= 2, "a GIF for each person at least: {answered:?}");
     }
 }
