@@ -6,9 +6,11 @@
 //! its watcher's next poll.
 //!
 //! When the connection is lost the thread connects again, waiting a little longer each time
-//! ([`BACKOFF_FIRST`] doubling up to [`BACKOFF_MAX`]); meanwhile the pages' slow poll
-//! (`web::FALLBACK_POLL`) still finds the moves, and once listening again every follower is told
-//! to look again (a notice sent while nobody listened is lost). SQLite has no such notices: no
+//! ([`BACKOFF_FIRST`] doubling up to [`BACKOFF_MAX`]). While it listens the live pages look at
+//! their games without a word only every minute (`web::LISTENING_POLL`); when it loses the
+//! connection every follower is told to look again, and the pages poll every 5 s
+//! (`web::FALLBACK_POLL`) until it listens again, when they are told to look once more (a notice
+//! sent while nobody listened is lost). SQLite has no such notices: no
 //! thread is started there.
 
 use super::changes::Changes;
@@ -42,6 +44,11 @@ impl Listening {
     /// How many times it connected and listened since the start.
     pub fn connects(&self) -> u64 {
         self.connects.load(Ordering::SeqCst)
+    }
+
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
+    pub(crate) fn set_up(&self, up: bool) {
+        self.up.store(up, Ordering::SeqCst);
     }
 }
 
@@ -78,7 +85,7 @@ fn run(bot: &Bot, changes: &Changes, stop: &CancellationToken, state: &Listening
             None => return,
             Some(Ok(mut listener)) => {
                 backoff = BACKOFF_FIRST;
-                state.up.store(true, Ordering::SeqCst);
+                state.set_up(true);
                 state.connects.fetch_add(1, Ordering::SeqCst);
                 if !first {
                     // Listening again: what was committed while nobody listened was not heard.
@@ -97,7 +104,10 @@ fn run(bot: &Bot, changes: &Changes, stop: &CancellationToken, state: &Listening
                         }
                     }
                 }
-                state.up.store(false, Ordering::SeqCst);
+                state.set_up(false);
+                // The pages wait for a word a minute at a time while the listener is up: they
+                // look now, and then at the fast pace until it listens again.
+                changes.tell_missed();
             }
             Some(Err(e)) => tracing::warn!("the listener for other processes' changes cannot connect: {e}"),
         }

@@ -159,6 +159,29 @@ pub const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
 /// Rows of a chat read at once by its drain.
 const DRAIN_BATCH: usize = 16;
 
+/// Who drains a chat, and so which rows it delivers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Drain {
+    /// The process that just wrote rows (an input's answers): every waiting row, and while
+    /// another process holds the chat's lease it waits for it, up to [`LEASE_WAIT`].
+    Writer,
+    /// The drainer: the rows that are due, stopping at the first that is not (a row just written,
+    /// which its writer delivers).
+    Due,
+    /// [`Host::drain_chat`]: every waiting row, without waiting for another process's lease.
+    Now,
+}
+
+/// How long the process that wrote a chat's rows waits for another process's lease on the chat
+/// (that process delivering older rows there, a retry or the backlog of a restart) before it
+/// leaves its rows to the drainer. Without the wait, a move answered while another process held
+/// the lease was told "Discord is busy" and posted later by the drainer (`lab bench-shards`,
+/// several processes on PostgreSQL: `docs/load.md`).
+const LEASE_WAIT: Duration = Duration::from_secs(2);
+
+/// How often the writer looks whether the lease is free while it waits.
+const LEASE_LOOK_EVERY: Duration = Duration::from_millis(25);
+
 /// A chat's delivery lease is renewed before a row once this much of it has gone by (it lasts
 /// `store::outbox::LEASE_SECS` by the database's clock, counted from after the request that took it;
 /// this process counts from before sending that request, so it renews early, never late).
@@ -649,7 +672,7 @@ impl Host {
                 .into_iter()
                 .map(|(platform, key)| {
                     let me = self.clone();
-                    self.tracker.spawn(async move { me.drain_chat(&platform, &key).await })
+                    self.tracker.spawn(async move { me.drain(&platform, &key, Drain::Writer).await })
                 })
                 .collect();
             for drain in drains {
@@ -696,6 +719,10 @@ impl Host {
     /// is delivered by one process at a time (the one holding its lease in the database).
     /// `false` when rows are left waiting.
     pub async fn drain_chat(self: &Arc<Self>, platform: &str, key: &str) -> bool {
+        self.drain(platform, key, Drain::Now).await
+    }
+
+    async fn drain(self: &Arc<Self>, platform: &str, key: &str, how: Drain) -> bool {
         if self.front_end(platform).is_none() {
             return false;
         }
@@ -703,12 +730,23 @@ impl Host {
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
         // of work, renewed before a row once half of it has gone by, and given up with the last
         // look at the chat (three short units for a drain of one row).
-        let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
         let mut renewed = std::time::Instant::now();
-        let Some(Some(mut rows)) = self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await else {
-            // Another process delivers this chat; the drainer looks again later.
-            tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
-            return false;
+        let wait_until = renewed + if how == Drain::Writer { LEASE_WAIT } else { Duration::ZERO };
+        let mut rows = loop {
+            let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+            match self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await {
+                Some(Some(rows)) => break rows,
+                // Another process delivers this chat: its drain gives the lease up once it has
+                // delivered the rows that were due (it leaves this process's new ones to it).
+                Some(None) if std::time::Instant::now() < wait_until && !self.stop.is_cancelled() => {
+                    tokio::time::sleep(LEASE_LOOK_EVERY).await;
+                }
+                _ => {
+                    // The drainer looks again later.
+                    tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
+                    return false;
+                }
+            }
         };
         'drain: loop {
             if rows.is_empty() {
@@ -725,7 +763,7 @@ impl Host {
                     }
                     renewed = now;
                 }
-                match self.deliver_row(row).await {
+                match self.deliver_row(row, how).await {
                     RowOutcome::Sent(sent) if i == last => sent_last = Some(sent),
                     RowOutcome::Sent(sent) => {
                         let (id, reply, receipt) = *sent;
@@ -766,10 +804,12 @@ impl Host {
 
     /// One row: sent (its delivery for the caller to record), failed for good (recorded), or left
     /// waiting. The chat goes on unless it is left.
-    async fn deliver_row(self: &Arc<Self>, row: Outgoing) -> RowOutcome {
-        // A row not tried yet goes now (its due time only holds other processes' drainers back:
-        // `outbox::WRITER_GRACE_SECS`); a retry waits for its time.
-        if row.attempts > 0 && row.not_before > self.bot.now() {
+    async fn deliver_row(self: &Arc<Self>, row: Outgoing, how: Drain) -> RowOutcome {
+        // A row not tried yet goes now, except in the drainer's drain: its due time holds the
+        // drainers back (`outbox::WRITER_GRACE_SECS`), so that the process that wrote it delivers
+        // it (as the answer to its interaction) rather than another process that was delivering
+        // older rows of the chat. A retry waits for its time.
+        if (row.attempts > 0 || how == Drain::Due) && row.not_before > self.bot.now() {
             return RowOutcome::Left;
         }
         // Drawn once, however often it is tried.
@@ -892,7 +932,7 @@ impl Host {
                     Some((chats, next)) => {
                         for (platform, key) in me.not_being_drained(chats) {
                             let me2 = me.clone();
-                            me.tracker.spawn(async move { me2.drain_chat(&platform, &key).await });
+                            me.tracker.spawn(async move { me2.drain(&platform, &key, Drain::Due).await });
                         }
                         next
                     }

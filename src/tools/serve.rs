@@ -119,8 +119,8 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
         #[cfg(feature = "web")]
         if let Some(addr) = cfg.web.listen {
             // On PostgreSQL, other processes' moves reach the live pages at once too.
-            host.hear_other_processes();
-            let options = crate::web::WebOptions::live(host.changes());
+            let listening = host.hear_other_processes();
+            let options = crate::web::WebOptions { listening, ..crate::web::WebOptions::live(host.changes()) };
             let bound = crate::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
             eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
         }

@@ -20,6 +20,7 @@ pub use kept::PAGES_FRESH;
 
 use crate::bot::{Bot, BotError, Drawing, WebFollow};
 use crate::host::changes::{Changes, Follower, Heard};
+use crate::host::listen::Listening;
 use crate::i18n::{Lang, with_lang};
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -49,6 +50,13 @@ pub const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; 
 /// ([`crate::host::changes`]) never hears of. Moves made in this process are on the page at once.
 pub const FALLBACK_POLL: Duration = Duration::from_secs(5);
 
+/// How often a live page looks at its game without being told while the host hears the other
+/// processes' changes (PostgreSQL, its listener up: [`crate::host::listen`]): their moves come as
+/// notices then, and the poll only covers what nothing told. While the listener reconnects the
+/// pages poll every [`FALLBACK_POLL`] again (the listener tells them to look when it loses its
+/// connection, and again once it listens anew).
+pub const LISTENING_POLL: Duration = Duration::from_secs(60);
+
 /// How long one event stream lasts; the browser's `EventSource` then reconnects by itself (a
 /// stream never outlives a page by much, and a shutdown does not wait on it: see [`serve`]).
 const STREAM_FOR: Duration = Duration::from_secs(30 * 60);
@@ -67,6 +75,12 @@ pub struct WebOptions {
     pub live: Option<Changes>,
     /// How often a live page looks at its game without being told ([`FALLBACK_POLL`]).
     pub poll_every: Duration,
+    /// The host's listener for other processes' changes ([`crate::host::Host::hear_other_processes`],
+    /// PostgreSQL; `None` on SQLite): while it listens, the pages look every `poll_listening`
+    /// instead of every `poll_every`.
+    pub listening: Option<Arc<Listening>>,
+    /// How often a live page looks at its game while `listening` is up ([`LISTENING_POLL`]).
+    pub poll_listening: Duration,
     /// Bytes of drawn pictures kept for the next reader ([`PICTURES_KEPT`]; 0: every picture is
     /// drawn for each request, as the benchmark's comparison does).
     pub pictures_kept: usize,
@@ -88,6 +102,8 @@ impl Default for WebOptions {
             trust_loopback_proxy: true,
             live: None,
             poll_every: FALLBACK_POLL,
+            listening: None,
+            poll_listening: LISTENING_POLL,
             pictures_kept: PICTURES_KEPT,
             readers: crate::host::default_core_threads(),
             pages_fresh: PAGES_FRESH,
@@ -99,6 +115,12 @@ impl WebOptions {
     /// The defaults, with live pages fed by `changes`.
     pub fn live(changes: Changes) -> WebOptions {
         WebOptions { live: Some(changes), ..WebOptions::default() }
+    }
+
+    /// How long a live page's watcher waits for a word before it looks at its game anyway: long
+    /// while the listener for other processes' changes is up, short otherwise.
+    fn poll_now(&self) -> Duration {
+        if self.listening.as_ref().is_some_and(|l| l.is_up()) { self.poll_listening } else { self.poll_every }
     }
 }
 
@@ -558,7 +580,7 @@ fn subscribe(web: &Web, slug: String, game: WebFollow, follower: Option<Follower
 }
 
 /// One game's watcher: hears of its game's chat from the host's feed, or looks every
-/// [`WebOptions::poll_every`] without a word (moves made by another process sharing the database),
+/// [`WebOptions::poll_every`] (or `poll_listening`, [`WebOptions::poll_now`]) without a word (moves made by another process sharing the database),
 /// then looks at the game as a page's stream does when it opens (whether it may be shown, where
 /// it is played, its version) and tells every page of the game when its version changed. Ends
 /// when the last page is gone, at shutdown, or when the game may no longer be shown (`web:off`:
@@ -571,7 +593,7 @@ async fn watch_game(
     tx: Arc<watch::Sender<Version>>,
 ) {
     let mut seen = game.version;
-    let mut next_poll = tokio::time::Instant::now() + web.options.poll_every;
+    let mut next_poll = tokio::time::Instant::now() + web.options.poll_now();
     loop {
         tokio::select! {
             _ = web.stop.cancelled() => break,
@@ -594,7 +616,7 @@ async fn watch_game(
                 }
             },
         }
-        next_poll = tokio::time::Instant::now() + web.options.poll_every;
+        next_poll = tokio::time::Instant::now() + web.options.poll_now();
         let (bot, look) = (web.bot.clone(), slug.clone());
         let now = web.blocking(move || bot.web_game_follow(&look)).await.and_then(Result::ok);
         let Some(now) = now.flatten() else { break };
@@ -710,6 +732,19 @@ fn static_file(mime: &'static str, body: &'static str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pages_poll_slowly_only_while_the_listener_is_up() {
+        let listening = Arc::new(Listening::default());
+        let on_postgres = WebOptions { listening: Some(listening.clone()), ..WebOptions::default() };
+        assert_eq!(on_postgres.poll_now(), FALLBACK_POLL, "not listening yet");
+        listening.set_up(true);
+        assert_eq!(on_postgres.poll_now(), LISTENING_POLL);
+        listening.set_up(false);
+        assert_eq!(on_postgres.poll_now(), FALLBACK_POLL, "reconnecting");
+        assert_eq!(WebOptions::default().poll_now(), FALLBACK_POLL, "SQLite: no listener");
+        assert!(LISTENING_POLL > FALLBACK_POLL);
+    }
 
     #[test]
     fn addresses_capabot_never_makes_are_told_apart() {

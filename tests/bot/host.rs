@@ -89,6 +89,19 @@ fn host_with(dir: &std::path::Path, clock: Arc<ManualClock>) -> Arc<Host> {
     host_configured(dir, clock, HostConfig::default())
 }
 
+/// Two hosts on one database, as two processes are, each with a front end of its platform.
+fn two_processes(
+    dir: &std::path::Path,
+    clock: &Arc<ManualClock>,
+    platforms: [&'static str; 2],
+) -> [(Arc<Host>, Arc<Recorder>); 2] {
+    platforms.map(|platform| {
+        let (host, seen) = (host_with(dir, clock.clone()), Recorder::new(platform, true, &[]));
+        host.register(seen.clone());
+        (host, seen)
+    })
+}
+
 /// [`host_with`] with other host settings (one AI thread, no scheduler ticks of its own).
 fn host_configured(dir: &std::path::Path, clock: Arc<ManualClock>, config: HostConfig) -> Arc<Host> {
     let bot = Bot::new(
@@ -258,6 +271,56 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
 }
 
+/// Several processes on one database (issue 47, `lab bench-shards`): a process whose drainer
+/// delivers a chat's older rows holds the chat's lease for a moment. An input answered then in
+/// that chat by another process is answered by that process (Delivery::Done, as the answer to its
+/// interaction on Discord) once the lease is given up, not left to the drainer ("Discord is busy");
+/// and the drainer's drain delivers only the rows that were due, leaving a row just written to its
+/// writer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_writer_waits_for_another_processs_drain_and_the_drainer_leaves_it_the_new_rows() {
+    use capabot::bot::outbox::chat_key;
+    use capabot::host::Delivery;
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let [(a, seen_a), (b, seen_b)] = two_processes(dir.path(), &clock, ["chatnet", "chatnet"]);
+    let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+
+    // Another process delivers the chat now, and is done in a moment.
+    let bot = a.bot().clone();
+    assert!(bot.outbox_lease("chatnet", &key, "another process"));
+    let (releasing, k) = (bot.clone(), key.clone());
+    let release = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        tokio::task::spawn_blocking(move || releasing.outbox_release("chatnet", &k, "another process")).await.unwrap();
+    });
+    assert_eq!(a.handle(say("chatnet", "alice", "!help")).await.unwrap(), Delivery::Done, "a answers it itself");
+    release.await.unwrap();
+    assert_eq!(seen_a.texts().len(), 1, "{:?}", seen_a.texts());
+
+    // An older row that is due (written by a process that died) and one just written behind it.
+    assert!(bot.handle(&say("chatnet", "alice", "!help")).queued);
+    clock.advance(60);
+    assert!(bot.handle(&say("chatnet", "bob", "!help")).queued);
+    b.start_drainer();
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while seen_b.texts().is_empty() {
+        assert!(std::time::Instant::now() < until, "b's drainer delivers the due row");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    // The drain is over once the lease is free again.
+    while !bot.outbox_lease("chatnet", &key, "a look") {
+        assert!(std::time::Instant::now() < until, "b's drain ends");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    bot.outbox_release("chatnet", &key, "a look");
+    assert_eq!(seen_b.texts().len(), 1, "b delivered the due row only: {:?}", seen_b.texts());
+    assert!(a.drain_chat("chatnet", &key).await);
+    assert_eq!(seen_a.texts().len(), 2, "the new row is its writer's to deliver: {:?}", seen_a.texts());
+    a.stopping().cancel();
+    b.stopping().cancel();
+}
+
 /// The last row of a drain's batch is recorded as sent in the unit that looks at the chat again:
 /// that look sees the rows behind it and never the row itself, and gives the lease up once the
 /// chat is empty.
@@ -293,10 +356,7 @@ async fn the_last_row_sent_and_the_next_look_are_one_unit() {
 async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
     let dir = tempfile::tempdir().unwrap();
     let clock = Arc::new(ManualClock::new(T0));
-    let (here, there) = (host_with(dir.path(), clock.clone()), host_with(dir.path(), clock.clone()));
-    let (chatnet, othernet) = (Recorder::new("chatnet", true, &[]), Recorder::new("othernet", true, &[]));
-    here.register(chatnet.clone());
-    there.register(othernet.clone());
+    let [(here, chatnet), (there, othernet)] = two_processes(dir.path(), &clock, ["chatnet", "othernet"]);
     for (host, p) in [(&here, "chatnet"), (&there, "othernet")] {
         host.handle(say(p, "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
         host.handle(say(p, "bob", "!accept")).await.unwrap();

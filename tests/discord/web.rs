@@ -472,8 +472,14 @@ async fn a_live_page_that_is_behind_is_told_at_once_and_a_quiet_one_polls() {
     let mut behind = open_stream(&site.url(&format!("/g/{slug}/events?ply=1"))).await;
     assert_eq!(next_move(&mut behind).await.as_deref(), Some("2"));
     assert_eq!(status(&site.url(&format!("/g/{slug}/events?ply=x"))).await, 400);
-    // Without the host's feed (another process made the move), the slow poll finds it.
-    let polling = Site::start(WebOptions { poll_every: Duration::from_millis(100), ..WebOptions::default() }).await;
+    // Without the host's feed (another process made the move), the slow poll finds it: on SQLite
+    // there is no listener, so never the listening pace (an hour here).
+    let polling = WebOptions {
+        poll_every: Duration::from_millis(100),
+        poll_listening: Duration::from_secs(3600),
+        ..WebOptions::default()
+    };
+    let polling = Site::start(polling).await;
     polling.web_on(true);
     let slug = polling.chess_game(&["e4"]);
     let mut stream = open_stream(&polling.url(&format!("/g/{slug}/events?ply=1"))).await;

@@ -71,13 +71,25 @@ async fn eventually(what: &str, done: impl Fn() -> bool) {
 
 impl TwoProcesses {
     async fn start() -> TwoProcesses {
+        TwoProcesses::start_polling(Duration::from_secs(3600)).await
+    }
+
+    /// [`TwoProcesses::start`] with the pages polling every `fast` while b's listener is down
+    /// (and every hour while it is up).
+    async fn start_polling(fast: Duration) -> TwoProcesses {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = common::db_path(dir.path());
         let (a, b) = off_runtime(|| (bot(&path, config()), bot(&path, config())));
         let b = Host::new(b, HostConfig::default());
         let listening = b.hear_other_processes().expect("a listener on PostgreSQL");
-        // The pages' own poll is an hour away: only a notice can bring another process's move.
-        let options = WebOptions { poll_every: Duration::from_secs(3600), ..WebOptions::live(b.changes()) };
+        // While b listens the pages' own poll is an hour away: only a notice can bring another
+        // process's move.
+        let options = WebOptions {
+            poll_every: fast,
+            listening: Some(listening.clone()),
+            poll_listening: Duration::from_secs(3600),
+            ..WebOptions::live(b.changes())
+        };
         let addr =
             web::serve(b.bot().clone(), "127.0.0.1:0".parse().unwrap(), options, b.stopping()).await.expect("serve");
         eventually("the listener listens", || listening.is_up()).await;
@@ -128,10 +140,7 @@ async fn another_processs_move_is_on_the_live_page_within_two_seconds() {
 
     // The listening connection cut (as a restart of the server's backend would): b listens
     // again on a new one, and a move made then is on the page in time again.
-    let cut = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
-               WHERE application_name = 'capabot-listen' AND datname = current_database()";
-    let killed: i64 = off_runtime(|| two.a.store().conn().unwrap().query_row(cut, (), |r| r.get(0)).unwrap());
-    assert_eq!(killed, 1, "b's listening connection, and only it");
+    two.cut_the_listener();
     eventually("b listens again", || two.listening.connects() >= 2 && two.listening.is_up()).await;
     assert!(two.say("main", "bob", "Nc6").contains("Nc6"));
     assert_eq!(next_move(&mut page, LIVE_WITHIN).await.as_deref(), Some("4"), "heard on the new connection");
@@ -167,7 +176,38 @@ async fn a_process_without_web_pages_tells_nothing() {
     std::mem::forget(quiet);
 }
 
+/// While b listens its pages look at their games only every `poll_listening` (an hour here), not
+/// at the fast pace: a move that told nothing (made by a process without web pages) is not found
+/// by polling. When b loses its listening connection, its pages look again at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_poll_slowly_while_the_listener_is_up_and_look_again_when_it_is_lost() {
+    let two = TwoProcesses::start_polling(Duration::from_millis(100)).await;
+    let slug = two.game();
+    let mut page = two.stream(&slug, 1).await;
+    let quiet = off_runtime(|| bot(&two.path, BotConfig { web_url: None, ..config() }));
+    let moved = off_runtime(|| quiet.handle(&said("main", "bob", "e5", false)).text());
+    assert!(moved.contains("e5"), "{moved}");
+    // Polling every 100 ms would find it ten times over in this second.
+    assert_eq!(next_move(&mut page, Duration::from_secs(1)).await, None, "a poll while b listens");
+    assert!(two.listening.is_up());
+    two.cut_the_listener();
+    assert_eq!(
+        next_move(&mut page, LIVE_WITHIN).await.as_deref(),
+        Some("2"),
+        "looked again once the listener was lost"
+    );
+    std::mem::forget(quiet);
+}
+
 impl TwoProcesses {
+    /// Ends b's listening connection (as a restart of the server's backend would).
+    fn cut_the_listener(&self) {
+        let cut = "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                   WHERE application_name = 'capabot-listen' AND datname = current_database()";
+        let killed: i64 = off_runtime(|| self.a.store().conn().unwrap().query_row(cut, (), |r| r.get(0)).unwrap());
+        assert_eq!(killed, 1, "b's listening connection, and only it");
+    }
+
     /// Waits until b has heard every notice a's units so far sent (setup's may still be on their
     /// way: b has heard them once it hears a later one).
     async fn heard_up_to_now(&self, feed: &mut capabot::host::changes::Follower) {

@@ -515,31 +515,17 @@ impl Store {
     /// interleave. PostgreSQL runs units SERIALIZABLE: when one met another's change (a
     /// serialization failure or a deadlock, on any statement or at commit), it is rolled back and
     /// `work` runs again from the start, at most [`UNIT_TRIES`] times. So `work` must have no
-    /// effect outside the database that a second run would repeat wrongly.
+    /// effect outside the database that a second run would repeat wrongly. A unit that found its
+    /// connection gone before its commit was sent (the server closed it while it lay in the pool)
+    /// runs again as well, on another connection: nothing of it was saved.
     pub fn unit<T>(&self, mut work: impl FnMut() -> Result<T>) -> Result<T> {
         let mut attempt = 0;
         loop {
             attempt += 1;
             sql::take_conflict();
-            let unit = self.begin_unit()?;
-            let done = work();
-            let conflict = sql::take_conflict();
-            let result = match done {
-                Ok(v) if !conflict => unit.commit().map(|()| v),
-                Ok(_) => {
-                    drop(unit);
-                    Err(StoreError::Conflict)
-                }
-                Err(e) => {
-                    drop(unit);
-                    Err(e)
-                }
-            };
-            match result {
-                // A conflict met anywhere in the run dooms it, even where the statement's own
-                // error was caught and the run went on to fail on something else (PostgreSQL's
-                // "current transaction is aborted").
-                Err(e) if (conflict || e.is_conflict() || sql::take_conflict()) && attempt < UNIT_TRIES => {
+            sql::take_lost();
+            match self.run_once(&mut work) {
+                (Err(_), true) if attempt < UNIT_TRIES => {
                     metrics::counter!("capabot_unit_retries_total").increment(1);
                     // A jittered pause that doubles with each try (4 ms, 8 ms, … at most half a
                     // second) so that the writers that met do not meet again: a burst of hundreds
@@ -547,9 +533,36 @@ impl Store {
                     let pause = rand::random_range(0..=(2u64 << attempt.min(8)).min(500));
                     std::thread::sleep(Duration::from_millis(pause));
                 }
-                other => return other,
+                (result, _) => return result,
             }
         }
+    }
+
+    /// One run of a unit of work: its result, and whether running it again may settle its
+    /// failure. A conflict met anywhere in the run dooms it, even where the statement's own error
+    /// was caught and the run went on to fail on something else (PostgreSQL's "current
+    /// transaction is aborted"). A connection found gone at the commit is not run again: whether
+    /// the commit happened is not known.
+    fn run_once<T>(&self, work: &mut impl FnMut() -> Result<T>) -> (Result<T>, bool) {
+        let unit = match self.begin_unit() {
+            Ok(unit) => unit,
+            Err(e) => return (Err(e), sql::take_lost()),
+        };
+        let done = work();
+        let (conflict, lost) = (sql::take_conflict(), sql::take_lost());
+        let result = match done {
+            Ok(v) if !conflict && !lost => {
+                let committed = unit.commit();
+                let again = committed.as_ref().is_err_and(StoreError::is_conflict) || sql::take_conflict();
+                return (committed.map(|()| v), again);
+            }
+            Ok(_) if conflict => Err(StoreError::Conflict),
+            Ok(_) => Err(StoreError::Refused("the connection to the database was lost".into())),
+            Err(e) => Err(e),
+        };
+        drop(unit);
+        let again = conflict || lost || result.as_ref().is_err_and(StoreError::is_conflict) || sql::take_conflict();
+        (result, again)
     }
 
     /// Makes the next `n` units of work fail at commit as a full disk or a lost connection would
@@ -713,6 +726,15 @@ pub(crate) mod testing {
 mod tests {
     use super::*;
 
+    /// A new database of the harness's server and a store on it with a pool of one connection.
+    #[cfg(feature = "postgres")]
+    fn pg_store_of_one() -> (pg_harness::TestDatabase<'static>, Store) {
+        let server = pg_harness::PgServer::shared().expect("the PostgreSQL server");
+        let database = server.create_database().expect("a database");
+        let store = Store::open_postgres(&database.url(), 1).expect("a store");
+        (database, store)
+    }
+
     /// A PostgreSQL connection keeps the statements prepared on it while it is in the pool: a
     /// statement run on three borrowings of the pool's one connection is prepared once. (They went
     /// with each borrowing before, and every unit of work and page prepared all its statements
@@ -720,9 +742,7 @@ mod tests {
     #[cfg(feature = "postgres")]
     #[test]
     fn a_pooled_connection_keeps_its_prepared_statements() {
-        let server = pg_harness::PgServer::shared().expect("the PostgreSQL server");
-        let database = server.create_database().expect("a database");
-        let store = Store::open_postgres(&database.url(), 1).expect("a store");
+        let (_database, store) = pg_store_of_one();
         let before = sql::statements_prepared();
         for _ in 0..3 {
             let conn = store.conn().unwrap();
@@ -731,6 +751,33 @@ mod tests {
         }
         assert_eq!(sql::statements_prepared() - before, 1);
         drop(store);
+    }
+
+    /// A connection the server closed while it lay in the pool (a restart, an idle session ended)
+    /// fails no unit of work: lent without a check (it was in use a moment ago:
+    /// `postgres::CHECK_IDLE_AFTER`), it fails the unit's first statement, and the unit runs again
+    /// on a new connection.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_unit_that_meets_a_connection_the_server_closed_runs_again_on_another() {
+        let (database, store) = pg_store_of_one();
+        store.unit(|| events::claim(&*store.conn()?, "test", "first", 0)).unwrap();
+        let other = Store::open_postgres(&database.url(), 1).expect("another store");
+        let ended: i64 = other
+            .conn()
+            .unwrap()
+            .query_row(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid()",
+                (),
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(ended, 1, "the store's one connection");
+        // The unit's `BEGIN` meets the closed connection; the unit then runs on a new one.
+        let claimed = store.unit(|| events::claim(&*store.conn()?, "test", "second", 0));
+        assert!(claimed.expect("the unit is saved"), "claimed once");
+        drop((store, other));
     }
 
     /// The transaction statements are prepared once per connection and run again and again: each

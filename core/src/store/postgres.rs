@@ -11,7 +11,7 @@
 //! so one applies them and the others then find nothing to do.
 
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use r2d2_postgres::PostgresConnectionManager;
 use r2d2_postgres::postgres::{Client, Config, Statement};
@@ -60,7 +60,16 @@ pub type Pool = r2d2_postgres::r2d2::Pool<Manager>;
 pub struct Session {
     client: Client,
     pub(crate) statements: HashMap<String, Vec<(String, Statement)>>,
+    /// When the pool last had it back (or made it): how long it has been idle.
+    idle_since: Instant,
 }
+
+/// A connection idle in the pool at least this long is checked with an empty statement before
+/// it is lent ([`Manager`]); one back in the pool more recently is lent as it is. Checking every
+/// borrowing cost each unit of work and each page one round trip more; a connection in use a
+/// moment ago is almost always sound, and where the server closed it since all the same, the unit
+/// that meets it is run again on another ([`crate::store::Store::unit`]).
+pub const CHECK_IDLE_AFTER: Duration = Duration::from_secs(5);
 
 impl std::ops::Deref for Session {
     type Target = Client;
@@ -83,14 +92,21 @@ impl r2d2_postgres::r2d2::ManageConnection for Manager {
     type Error = r2d2_postgres::postgres::Error;
 
     fn connect(&self) -> Result<Session, Self::Error> {
-        Ok(Session { client: self.0.connect()?, statements: HashMap::new() })
+        Ok(Session { client: self.0.connect()?, statements: HashMap::new(), idle_since: Instant::now() })
     }
 
+    /// Called as the pool lends a connection: an empty statement (a round trip) only for one idle
+    /// [`CHECK_IDLE_AFTER`] or longer; a closed socket is seen without one.
     fn is_valid(&self, session: &mut Session) -> Result<(), Self::Error> {
+        if session.idle_since.elapsed() < CHECK_IDLE_AFTER && !session.client.is_closed() {
+            return Ok(());
+        }
         self.0.is_valid(&mut session.client)
     }
 
+    /// Called as a connection comes back to the pool (r2d2 asks then, and only then).
     fn has_broken(&self, session: &mut Session) -> bool {
+        session.idle_since = Instant::now();
         self.0.has_broken(&mut session.client)
     }
 }

@@ -96,6 +96,9 @@ impl From<r2d2_postgres::postgres::Error> for Error {
         if is_conflict_code(&e) {
             note_conflict();
         }
+        if is_lost_connection(&e) {
+            LOST.with(|l| l.set(true));
+        }
         if e.as_db_error().is_some() {
             STATEMENT_FAILED.with(|f| f.set(true));
         }
@@ -109,6 +112,32 @@ impl From<r2d2_postgres::postgres::Error> for Error {
 fn is_conflict_code(e: &r2d2_postgres::postgres::Error) -> bool {
     use r2d2_postgres::postgres::error::SqlState;
     e.code().is_some_and(|c| *c == SqlState::T_R_SERIALIZATION_FAILURE || *c == SqlState::T_R_DEADLOCK_DETECTED)
+}
+
+/// Whether the connection is gone (the server closed it: restarted, or ended an idle session; or
+/// the socket failed): the transaction on it never committed, and another connection will do.
+#[cfg(feature = "postgres")]
+fn is_lost_connection(e: &r2d2_postgres::postgres::Error) -> bool {
+    use r2d2_postgres::postgres::error::SqlState;
+    let ended = [SqlState::ADMIN_SHUTDOWN, SqlState::CRASH_SHUTDOWN, SqlState::CANNOT_CONNECT_NOW];
+    e.is_closed()
+        || e.code().is_some_and(|c| ended.contains(c))
+        || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
+}
+
+#[cfg(feature = "postgres")]
+thread_local! {
+    /// A statement on this thread found its connection gone since [`take_lost`] was last called.
+    static LOST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a statement on this thread found its PostgreSQL connection gone since the last call
+/// (and clears it); never on SQLite.
+pub fn take_lost() -> bool {
+    #[cfg(feature = "postgres")]
+    return LOST.with(|l| l.replace(false));
+    #[cfg(not(feature = "postgres"))]
+    false
 }
 
 thread_local! {

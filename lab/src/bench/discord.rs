@@ -347,6 +347,7 @@ async fn play_game(
         let answer = match tokio::time::timeout(ANSWER_TIMEOUT, rx).await {
             Ok(Ok(answer)) => answer,
             _ => {
+                eprintln!("refused: game {index} ply {ply}: no answer within {} s", ANSWER_TIMEOUT.as_secs());
                 refused += 1;
                 break;
             }
@@ -354,6 +355,8 @@ async fn play_game(
         let played =
             answer.payload["flags"].as_u64().is_none_or(|f| f & 64 == 0) && !answer.payload["embeds"].is_null();
         if !played {
+            // What the bot said instead, so that a refusal under load can be looked into.
+            eprintln!("refused: game {index} ply {ply}: {}", answer.payload);
             refused += 1;
             break;
         }

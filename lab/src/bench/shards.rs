@@ -85,6 +85,9 @@ pub fn run_shards(
     let bot = Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), BotConfig::default());
     let starts = set_up(&bot, opts, SHARDS)?;
     drop(bot);
+    for range in ranges(setup.processes) {
+        let _ = std::fs::remove_file(dir.join(format!("shards-{range}.log")));
+    }
     let report = rt.block_on(async {
         let fake = FakeDiscord::start(world(opts.games, SHARDS)).await;
         let mut processes = Processes(Vec::new());
@@ -99,7 +102,23 @@ pub fn run_shards(
         drop(processes);
         report
     })?;
+    if report.refused > 0 {
+        tell_errors(dir, setup.processes);
+    }
     Ok(report)
+}
+
+/// The warnings and errors the processes of a run logged (at most 20 lines each), on stderr: what
+/// lay under the moves refused.
+fn tell_errors(dir: &Path, processes: u32) {
+    for range in ranges(processes) {
+        let log = std::fs::read_to_string(dir.join(format!("shards-{range}.log"))).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().filter(|l| l.contains("ERROR") || l.contains("WARN")).collect();
+        eprintln!("process {range}: {} warnings and errors logged", lines.len());
+        for l in lines.iter().take(20) {
+            eprintln!("  {l}");
+        }
+    }
 }
 
 /// `runs` rounds of the four setups (one process on SQLite; one, two and three on PostgreSQL), each
