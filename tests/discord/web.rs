@@ -170,6 +170,48 @@ async fn addresses_capabot_never_makes_give_400_and_unknown_ones_404() {
 }
 
 #[tokio::test]
+async fn the_web_changes_nothing_and_its_pages_stay_small() {
+    // More requests than the default burst admits from one address.
+    let site = Site::start(WebOptions { per_minute: 6000, burst: 1000, ..WebOptions::default() }).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7"]);
+    let alice = {
+        let conn = site.bot.store().conn().unwrap();
+        players::find(&conn, "test", "alice").unwrap().unwrap().id
+    };
+    let pages = [
+        format!("/g/{slug}"),
+        format!("/g/{slug}/board/3"),
+        format!("/g/{slug}/pgn"),
+        format!("/g/{slug}/gif"),
+        format!("/g/{slug}/events"),
+        "/c/test/g".into(),
+        format!("/c/test/g/p/{alice}"),
+        format!("/c/test/g/p/{alice}/chart"),
+        "/static/app.js".into(),
+        "/static/style.css".into(),
+    ];
+    let before = text(&site.url(&format!("/g/{slug}/pgn"))).await;
+    // No address takes anything but a reading: every other method is refused and changes nothing.
+    let client = reqwest::Client::new();
+    for path in &pages {
+        for method in [reqwest::Method::POST, reqwest::Method::PUT, reqwest::Method::DELETE, reqwest::Method::PATCH] {
+            let r = client.request(method.clone(), site.url(path)).body("ply=0").send().await.unwrap();
+            assert_eq!(r.status(), 405, "{method} {path}");
+        }
+    }
+    assert_eq!(text(&site.url(&format!("/g/{slug}/pgn"))).await, before, "the game is as it was");
+    let out = site.say("alice", "d3", false).text();
+    assert!(!out.contains("illegal"), "{out}");
+    assert!(text(&site.url(&format!("/g/{slug}/pgn"))).await.contains("6. d3"), "and goes on in the chat");
+    // A page is at most 100 KB besides its pictures.
+    for path in [format!("/g/{slug}"), "/c/test/g".into(), format!("/c/test/g/p/{alice}")] {
+        let page = text(&site.url(&path)).await;
+        assert!(page.len() <= 100_000, "{path}: {} bytes", page.len());
+    }
+}
+
+#[tokio::test]
 async fn every_answer_carries_a_strict_content_security_policy() {
     let site = Site::start(WebOptions::default()).await;
     site.web_on(true);
