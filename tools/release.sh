@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The shipped binary: the whole product built with the release profile, then split in three files
 # in target/release/dist/:
-#   capabot        the program without debug information or symbol table (about 68 MB), naming
+#   capabot        the program without debug information or symbol table (about 72 MB), naming
 #                  capabot.debug in its `.gnu_debuglink` section;
 #   capabot.debug  its line tables and symbols (objcopy --only-keep-debug);
 #   capabot.dwp    the rest of capabot's own debug information (the release profile's split DWARF).
