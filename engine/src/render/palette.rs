@@ -3,7 +3,6 @@
 
 use resvg::tiny_skia::Pixmap;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Most palette entries (8-bit indexed PNG).
 pub const MAX_COLORS: usize = 256;
@@ -12,31 +11,10 @@ pub const MAX_COLORS: usize = 256;
 #[derive(Debug, Clone)]
 pub struct Palette {
     colors: Vec<[u8; 3]>,
-    memo: HashMap<u32, u8, BuildHasherDefault<ColorHasher>>,
-}
-
-/// The memo's hash of a packed colour: one multiplication, the high bits kept. The keys are colours of
-/// our own pictures, not input from anyone, so a hash that resists chosen keys (the standard library's
-/// SipHash, 40 % of drawing a tile) buys nothing here.
-#[derive(Default)]
-struct ColorHasher(u64);
-
-impl Hasher for ColorHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u32(u32::from(b));
-        }
-    }
-
-    fn write_u32(&mut self, v: u32) {
-        self.0 = (self.0 ^ u64::from(v)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-    }
-
-    fn finish(&self) -> u64 {
-        // hashbrown takes its bucket from the low bits and a tag from the top seven: fold the well-mixed
-        // high half down.
-        self.0 ^ (self.0 >> 32)
-    }
+    /// Colours seen, by packed value, hashed by rustc-hash: the keys are colours of our own pictures,
+    /// not anyone's input, so a hash that resists chosen keys (the standard library's SipHash, 40 % of
+    /// drawing a tile) buys nothing here.
+    memo: HashMap<u32, u8, rustc_hash::FxBuildHasher>,
 }
 
 fn pack(c: [u8; 3]) -> u32 {
