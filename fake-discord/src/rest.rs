@@ -121,6 +121,13 @@ async fn record(AxumState(shared): SharedState, request: Request, next: Next) ->
                 let _ = next.run(Request::from_parts(parts, Body::from(bytes))).await;
                 server_error(503)
             }
+            Some(FaultKind::Late(after)) => {
+                let response = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+                // What it made is seen by whoever waits for it before the answer leaves.
+                shared.notify();
+                tokio::time::sleep(after).await;
+                response
+            }
             Some(FaultKind::Hang) => {
                 shared.notify();
                 std::future::pending::<Response>().await

@@ -495,6 +495,9 @@ pub enum FaultKind {
     ServerError(u16),
     /// The request is carried out, but its answer is lost: the client sees a 503.
     AnswerLost,
+    /// The request is carried out at once (what it makes is seen, its events dispatched) and
+    /// answered only after this long: a slow backend, or a client far away.
+    Late(std::time::Duration),
     /// The connection is accepted and the request read, and no answer ever comes (a stalled
     /// backend): only the client's own timeout ends the wait.
     Hang,

@@ -30,6 +30,7 @@ pub mod changes;
 pub mod limits;
 pub mod listen;
 pub mod metrics;
+pub mod openings;
 pub mod turns;
 pub mod watchdog;
 
@@ -305,6 +306,8 @@ pub struct Host {
     /// Each chat's delivery turn: one drain per chat at a time, keeping its deliveries in order
     /// (a drain keeps its turn while it finds more rows of its chat; no other chat waits for it).
     turns: turns::ChatTurns,
+    /// The chats where a thread is being opened: their inputs wait until its id is recorded.
+    openings: Arc<openings::Openings>,
     /// Woken when a row is left for later, so the drainer recomputes its sleep.
     drain_wake: tokio::sync::Notify,
     limits: Option<limits::Limits>,
@@ -340,6 +343,7 @@ impl Host {
             stop: CancellationToken::new(),
             config: config.clone(),
             turns: turns::ChatTurns::default(),
+            openings: Arc::default(),
             drain_wake: tokio::sync::Notify::new(),
             limits: config.limits.clone().map(limits::Limits::new),
             in_core: Default::default(),
@@ -548,6 +552,10 @@ impl Host {
     async fn in_core(&self, input: Input) -> Response {
         let bot = self.bot.clone();
         self.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        // After the threads being opened in its chat are recorded: a move made in a game's thread
+        // as soon as it appears is then handled by a core that knows the thread.
+        let scope = &input.scope;
+        self.openings.wait(&scope.platform, &scope.chat, openings::OPENING_WAIT).await;
         let response = self.blocking(move || bot.handle(&input)).await.unwrap_or_default();
         self.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
         response
@@ -755,6 +763,8 @@ impl Host {
             }
             let last = rows.len() - 1;
             let mut sent_last = None;
+            // The threads these rows open, held until their ids are recorded (below).
+            let mut opening = Vec::new();
             for (i, row) in rows.into_iter().enumerate() {
                 if renewed.elapsed() >= LEASE_RENEW_AFTER {
                     let now = std::time::Instant::now();
@@ -762,6 +772,11 @@ impl Host {
                         break 'drain;
                     }
                     renewed = now;
+                }
+                if row.reply.new_thread.is_some()
+                    && let Target::Chat(scope) = &row.reply.target
+                {
+                    opening.push(self.openings.begin(platform, &scope.chat));
                 }
                 match self.deliver_row(row, how).await {
                     RowOutcome::Sent(sent) if i == last => sent_last = Some(sent),
@@ -785,6 +800,7 @@ impl Host {
                     None => bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH),
                 })
                 .await;
+            drop(opening);
             match next.flatten() {
                 Some(next) => rows = next,
                 None => break 'drain,
