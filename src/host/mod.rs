@@ -157,6 +157,10 @@ const ANALYSIS_YIELD_AT_MOST: Duration = Duration::from_millis(250);
 /// Synapse's rate limits for one message, however fast the positions go.
 pub const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
 
+/// How many bytes of animations the host keeps once drawn (a 300-ply game at the default size is
+/// about 1 MB).
+const ANIMATION_MEMO_BYTES: u64 = 32 << 20;
+
 /// Rows of a chat read at once by its drain.
 const DRAIN_BATCH: usize = 16;
 
@@ -300,6 +304,8 @@ pub struct Host {
     draw_lane: Arc<Semaphore>,
     /// Whole games' animations being drawn for delivery: one at a time, at the lowest OS priority.
     animations: background::Background,
+    /// The last animations drawn ([`ANIMATION_MEMO_BYTES`] of them at most), by what they show.
+    animations_drawn: mini_moka::sync::Cache<String, Arc<Vec<u8>>>,
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
@@ -339,6 +345,10 @@ impl Host {
             outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
             draw_lane: Arc::new(Semaphore::new(config.core_threads.max(1))),
             animations: background::Background::named("capabot-animation", 1),
+            animations_drawn: mini_moka::sync::Cache::builder()
+                .weigher(|key: &String, gif: &Arc<Vec<u8>>| u32::try_from(key.len() + gif.len()).unwrap_or(u32::MAX))
+                .max_capacity(ANIMATION_MEMO_BYTES)
+                .build(),
             tracker: TaskTracker::new(),
             stop: CancellationToken::new(),
             config: config.clone(),
@@ -669,7 +679,7 @@ impl Host {
         if response.queued {
             let mut chats: Vec<(String, String)> = Vec::new();
             for r in &response.replies {
-                let chat = (r.target.platform().to_string(), core_outbox::chat_key(&r.target));
+                let chat = (r.target.platform().to_string(), core_outbox::lane_key(r));
                 if !chats.contains(&chat) {
                     chats.push(chat);
                 }
@@ -835,7 +845,7 @@ impl Host {
             tries += 1;
             // A retry renews the chat's lease first (a short lease: see `outbox::LEASE_SECS`).
             if tries > 1 {
-                let key = core_outbox::chat_key(&row.reply.target);
+                let key = core_outbox::lane_key(&row.reply);
                 if !self.lease_chat(row.reply.target.platform(), &key).await {
                     return RowOutcome::Left;
                 }
@@ -1111,7 +1121,17 @@ impl Host {
         let copy = reply.clone();
         let animated = reply.drawing.as_ref().is_some_and(|d| d.format() == crate::bot::PictureFormat::Gif);
         let drawn = if animated {
-            self.animations.run(move || copy.drawn()).await
+            // Drawn once for as long as it is remembered: the description is the key (what the
+            // frames show, their size and theme, the names and result written on them).
+            let key = reply.drawing.as_ref().and_then(|d| serde_json::to_string(d).ok());
+            if let Some(gif) = key.as_ref().and_then(|k| self.animations_drawn.get(k)) {
+                return Reply { animation: Some(gif.as_ref().clone()), ..reply };
+            }
+            let drawn = self.animations.run(move || copy.drawn()).await;
+            if let (Some(key), Some(gif)) = (key, drawn.as_ref().and_then(|r| r.animation.clone())) {
+                self.animations_drawn.insert(key, Arc::new(gif));
+            }
+            drawn
         } else {
             Self::on_lane(&self.draw_lane, move || copy.drawn()).await
         };
@@ -1304,7 +1324,8 @@ mod tests {
             g
         };
         let reply = |drawing: Drawing| Reply { drawing: Some(drawing), ..Reply::new(target.clone(), "") };
-        let gif = reply(Drawing::Game(GameDrawing::new(&game, "w", "b", None, Color::White, 320, Theme::default())));
+        let gif_drawing = Drawing::Game(GameDrawing::new(&game, "w", "b", None, Color::White, 320, Theme::default()));
+        let gif = reply(gif_drawing.clone());
         let board =
             reply(Drawing::Board(BoardDrawing::new(game.position(), None, Color::White, None, 320, Theme::default())));
 
@@ -1328,5 +1349,30 @@ mod tests {
         assert_eq!(holding.await.unwrap(), Some(Some(())));
         let drawn_gif = tokio::time::timeout(Duration::from_secs(30), waiting).await.unwrap().unwrap();
         assert!(drawn_gif.animation.as_ref().is_some_and(|a| a.starts_with(b"GIF")), "drawn once its turn came");
+
+        // Asked for again (the same game, size and names): given at once from what was drawn,
+        // though the animations' thread is held again.
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let holding = {
+            let host = host.clone();
+            tokio::spawn(async move { host.animations.run(move || held.recv().ok()).await })
+        };
+        let again = tokio::time::timeout(Duration::from_secs(10), host.drawn(reply(gif_drawing.clone())))
+            .await
+            .expect("not drawn again");
+        assert_eq!(again.animation, drawn_gif.animation);
+        // Another viewer's animation is another picture: it waits for the thread.
+        let other = Drawing::Game(GameDrawing::new(&game, "w", "b", None, Color::Black, 320, Theme::default()));
+        let waiting = {
+            let host = host.clone();
+            let other = reply(other);
+            tokio::spawn(async move { host.drawn(other).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(!waiting.is_finished(), "not remembered: drawn when the thread is free");
+        release.send(()).unwrap();
+        holding.await.unwrap();
+        let other = tokio::time::timeout(Duration::from_secs(30), waiting).await.unwrap().unwrap();
+        assert!(other.animation.is_some_and(|a| a != drawn_gif.animation.unwrap()));
     }
 }

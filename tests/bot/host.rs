@@ -18,6 +18,9 @@ struct Recorder {
     /// With `Some(n)`, chat messages wait (up to three seconds) until more than `n` direct
     /// messages went out.
     chats_wait_for_dms: Mutex<Option<usize>>,
+    /// While true, an animation's delivery waits (up to ten seconds), counted in `animations_held`.
+    hold_animations: Mutex<bool>,
+    animations_held: std::sync::atomic::AtomicUsize,
     seen: Mutex<Vec<Reply>>,
 }
 
@@ -28,6 +31,8 @@ impl Recorder {
             dms,
             closed: closed.iter().map(|s| s.to_string()).collect(),
             chats_wait_for_dms: Mutex::default(),
+            hold_animations: Mutex::default(),
+            animations_held: Default::default(),
             seen: Mutex::default(),
         })
     }
@@ -73,6 +78,15 @@ impl FrontEnd for Recorder {
                 }
                 tokio::time::sleep(Duration::from_millis(10)).await;
                 waited += 1;
+            }
+        }
+        if reply.animation.is_some() && *self.hold_animations.lock().unwrap() {
+            self.animations_held.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            for _ in 0..1000 {
+                if !*self.hold_animations.lock().unwrap() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
             }
         }
         self.seen.lock().unwrap().push(reply.clone());
@@ -165,6 +179,47 @@ async fn a_slow_chat_does_not_hold_back_the_direct_messages_of_the_same_reply() 
     let dm = texts.iter().position(|(w, t)| w == "dm:bob" && t.contains("Your move")).expect("Bob told");
     let answer = texts.iter().position(|(w, t)| w == "chat:main" && t.contains("e4")).expect("the move answered");
     assert!(dm < answer, "{texts:?}");
+}
+
+/// A game's animation goes out in a lane of its own beside its chat: while it is drawn or sent
+/// (here its upload hangs), the chat's other answers go out, in their order. (Before, the chat's
+/// every later answer waited behind it: seconds on a busy machine, `docs/load.md`.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chats_answers_do_not_wait_for_an_animation() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = Arc::new(ManualClock::new(T0));
+    let bot =
+        Bot::new(Store::open(dir.path().join("h.db")).unwrap(), clock, Arc::new(FirstLegalMove), BotConfig::default());
+    let config = HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() };
+    let host = Host::new(Arc::new(bot), config);
+    let fe = Recorder::new("chatnet", true, &[]);
+    host.register(fe.clone());
+    host.handle(say("chatnet", "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
+    host.handle(say("chatnet", "bob", "!accept")).await.unwrap();
+    host.handle(say("chatnet", "alice", "e4")).await.unwrap();
+    *fe.hold_animations.lock().unwrap() = true;
+    let gif = tokio::spawn({
+        let host = host.clone();
+        async move { host.handle(say("chatnet", "alice", "!gif")).await }
+    });
+    for _ in 0..1000 {
+        if fe.animations_held.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(fe.animations_held.load(std::sync::atomic::Ordering::SeqCst), 1, "the animation is being sent");
+    let e5 = tokio::time::timeout(Duration::from_secs(5), host.handle(say("chatnet", "bob", "e5"))).await;
+    assert!(e5.is_ok(), "Bob's move answered while the animation hangs");
+    let answered = |texts: &[(String, String)]| texts.iter().any(|(w, t)| w == "chat:main" && t.contains("e5"));
+    assert!(answered(&fe.texts()), "{:?}", fe.texts());
+    assert!(!gif.is_finished());
+    *fe.hold_animations.lock().unwrap() = false;
+    gif.await.unwrap().unwrap();
+    let seen = fe.seen.lock().unwrap().clone();
+    let sent = seen.iter().position(|r| r.animation.is_some()).expect("the animation went out");
+    let e5_at = seen.iter().position(|r| r.text.contains("e5")).expect("e5");
+    assert!(e5_at < sent, "Bob's move went out first");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

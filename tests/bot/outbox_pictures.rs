@@ -100,7 +100,10 @@ async fn replies_are_stored_described_and_drawn_after_a_restart_as_the_core_woul
     // The process dies before delivering; the next one delivers from the outbox.
     drop(before);
     let (host, recorder) = host_on(bot_on(dir.path()));
-    assert!(host.drain_chat("test", "c:main").await, "every row delivered");
+    assert!(host.drain_chat("test", "c:main").await, "every row of the chat delivered");
+    // The animation in its own lane beside the chat.
+    let animations = format!("c:main{}", capabot::bot::outbox::ANIMATION_LANE);
+    assert!(host.drain_chat("test", &animations).await, "the animation delivered");
     let seen = recorder.seen.lock().unwrap().clone();
     assert_eq!(seen.len(), stored.len());
     let reply_to_e5 = seen.iter().find(|r| r.text.contains("played by bob")).unwrap();

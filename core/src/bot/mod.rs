@@ -324,7 +324,11 @@ impl Bot {
             // (kept even when the work is undone, as the claim is).
             let key = outbox::chat_key(&Target::Chat(inp.scope.without_thread()));
             let now = self.clock.now();
-            let woken = self.store.conn().and_then(|c| crate::store::outbox::wake(&c, &inp.scope.platform, &key, now));
+            let woken = self.store.conn().and_then(|c| {
+                let platform = &inp.scope.platform;
+                let lanes = [key.clone(), format!("{key}{}", outbox::ANIMATION_LANE)];
+                lanes.iter().try_fold(0, |n, lane| Ok(n + crate::store::outbox::wake(&c, platform, lane, now)?))
+            });
             if let Err(e) = woken {
                 return self.answer(inp, Err(e.into()));
             }
