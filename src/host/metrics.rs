@@ -36,6 +36,8 @@ pub const AI_RUNNING: &str = "capabot_ai_searches_running";
 pub const DELIVERY_FAILURES: &str = "capabot_delivery_failures_total";
 pub const OUTBOX_PENDING: &str = "capabot_outbox_pending";
 pub const CONNECTED: &str = "capabot_connected";
+/// Whole games' animations asked for, by outcome: `drawn`, or `remembered` (drawn before).
+pub const ANIMATIONS: &str = "capabot_animations_total";
 
 /// Histogram buckets of [`LATENCY`], in seconds: a move's answer is expected well under a second,
 /// and a picture or a rate-limited channel may take several.
@@ -63,6 +65,10 @@ pub(super) fn moves_announced(replies: &[Reply]) {
 }
 
 /// One failed delivery attempt.
+pub(super) fn animation(outcome: &'static str) {
+    metrics::counter!(ANIMATIONS, "outcome" => outcome).increment(1);
+}
+
 pub(super) fn delivery_failed(platform: &str, kind: &'static str) {
     metrics::counter!(DELIVERY_FAILURES, "platform" => platform.to_string(), "kind" => kind).increment(1);
 }

@@ -161,6 +161,9 @@ pub const ANALYSIS_PROGRESS_EVERY: Duration = Duration::from_secs(3);
 /// 0.4 MB, the longest animated 2.4 MB: `docs/gif.md`).
 const ANIMATION_MEMO_BYTES: u64 = 32 << 20;
 
+/// Animations drawn, by the JSON of their description.
+type AnimationMemo = mini_moka::sync::Cache<String, Arc<Vec<u8>>>;
+
 /// Rows of a chat read at once by its drain.
 const DRAIN_BATCH: usize = 16;
 
@@ -305,7 +308,9 @@ pub struct Host {
     /// Whole games' animations being drawn for delivery: one at a time, at the lowest OS priority.
     animations: background::Background,
     /// The last animations drawn ([`ANIMATION_MEMO_BYTES`] of them at most), by what they show.
-    animations_drawn: mini_moka::sync::Cache<String, Arc<Vec<u8>>>,
+    animations_drawn: AnimationMemo,
+    /// How many animations this host has drawn (not given from the memo).
+    animation_drawings: Arc<std::sync::atomic::AtomicU64>,
     tracker: TaskTracker,
     stop: CancellationToken,
     config: HostConfig,
@@ -345,6 +350,7 @@ impl Host {
             outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
             draw_lane: Arc::new(Semaphore::new(config.core_threads.max(1))),
             animations: background::Background::named("capabot-animation", 1),
+            animation_drawings: Arc::default(),
             animations_drawn: mini_moka::sync::Cache::builder()
                 .weigher(|key: &String, gif: &Arc<Vec<u8>>| u32::try_from(key.len() + gif.len()).unwrap_or(u32::MAX))
                 .max_capacity(ANIMATION_MEMO_BYTES)
@@ -1123,15 +1129,32 @@ impl Host {
         let drawn = if animated {
             // Drawn once for as long as it is remembered: the description is the key (what the
             // frames show, their size and theme, the names and result written on them).
+            // Looked up at once, and again on the animations' thread just before drawing: a burst
+            // of requests for one GIF waits for one drawing, and the others find it done.
             let key = reply.drawing.as_ref().and_then(|d| serde_json::to_string(d).ok());
-            if let Some(gif) = key.as_ref().and_then(|k| self.animations_drawn.get(k)) {
-                return Reply { animation: Some(gif.as_ref().clone()), ..reply };
+            let remembered = |memo: &AnimationMemo, key: &Option<String>, reply: &Reply| {
+                let gif = key.as_ref().and_then(|k| memo.get(k))?;
+                metrics::animation("remembered");
+                Some(Reply { animation: Some(gif.as_ref().clone()), ..reply.clone() })
+            };
+            if let Some(done) = remembered(&self.animations_drawn, &key, &reply) {
+                return done;
             }
-            let drawn = self.animations.run(move || copy.drawn()).await;
-            if let (Some(key), Some(gif)) = (key, drawn.as_ref().and_then(|r| r.animation.clone())) {
-                self.animations_drawn.insert(key, Arc::new(gif));
-            }
-            drawn
+            let (memo, drawings) = (self.animations_drawn.clone(), self.animation_drawings.clone());
+            self.animations
+                .run(move || {
+                    if let Some(done) = remembered(&memo, &key, &copy) {
+                        return done;
+                    }
+                    metrics::animation("drawn");
+                    drawings.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let drawn = copy.drawn();
+                    if let (Some(key), Some(gif)) = (key, &drawn.animation) {
+                        memo.insert(key, Arc::new(gif.clone()));
+                    }
+                    drawn
+                })
+                .await
         } else {
             Self::on_lane(&self.draw_lane, move || copy.drawn()).await
         };
@@ -1361,18 +1384,25 @@ mod tests {
             .await
             .expect("not drawn again");
         assert_eq!(again.animation, drawn_gif.animation);
-        // Another viewer's animation is another picture: it waits for the thread.
+        // Another viewer's animation is another picture: it waits for the thread. Asked for three
+        // times at once, it is drawn once.
         let other = Drawing::Game(GameDrawing::new(&game, "w", "b", None, Color::Black, 320, Theme::default()));
-        let waiting = {
-            let host = host.clone();
-            let other = reply(other);
-            tokio::spawn(async move { host.drawn(other).await })
-        };
+        let waiting: Vec<_> = (0..3)
+            .map(|_| {
+                let (host, other) = (host.clone(), reply(other.clone()));
+                tokio::spawn(async move { host.drawn(other).await })
+            })
+            .collect();
         tokio::time::sleep(Duration::from_millis(50)).await;
-        assert!(!waiting.is_finished(), "not remembered: drawn when the thread is free");
+        assert!(waiting.iter().all(|w| !w.is_finished()), "not remembered: drawn when the thread is free");
         release.send(()).unwrap();
         holding.await.unwrap();
-        let other = tokio::time::timeout(Duration::from_secs(30), waiting).await.unwrap().unwrap();
-        assert!(other.animation.is_some_and(|a| a != drawn_gif.animation.unwrap()));
+        let mut others = Vec::new();
+        for w in waiting {
+            others.push(tokio::time::timeout(Duration::from_secs(30), w).await.unwrap().unwrap().animation.unwrap());
+        }
+        assert_ne!(others[0], drawn_gif.animation.clone().unwrap());
+        assert!(others.iter().all(|a| *a == others[0]));
+        assert_eq!(host.animation_drawings.load(Ordering::SeqCst), 2, "the first GIF once, the other once");
     }
 }
