@@ -215,30 +215,60 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
 }
 
-/// The scheduler runs its items in batches, one unit of work each with a savepoint per item; a
-/// batch whose unit cannot commit (nothing of it saved) is run again one item a unit, so that the
+/// A game of one day a move in each of `chats`, `w<chat>` against `b<chat>`, then two days on the
+/// clock: each one's time is up.
+fn daily_games_out_of_time(tb: &TestBot, chats: [&str; 3]) {
+    for chat in chats {
+        tb.say_in(chat, &format!("w{chat}"), &format!("!challenge @b{chat} chess color:white days:1"));
+        tb.say_in(chat, &format!("b{chat}"), "!accept");
+    }
+    tb.clock.advance(2 * 86_400);
+}
+
+/// A scheduler batch runs first as a whole, without savepoints (each one a copy of every page
+/// written under it on SQLite, two round trips on PostgreSQL): a tick of three losses on time opens
+/// none. A batch with a failing item is rolled back and run again with a savepoint an item, so that
+/// the failure stays the bad item's alone: the others end on time in the same tick.
+#[test]
+fn a_scheduler_batch_whose_items_all_succeed_opens_no_savepoint() {
+    use capabot::store::sql::savepoints_opened;
+    let tb = new_bot();
+    daily_games_out_of_time(&tb, ["a", "b", "c"]);
+    let before = savepoints_opened();
+    let text = tb.tick().text();
+    assert!(text.contains("#1") && text.contains("#2") && text.contains("#3"), "{text}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 3);
+    assert_eq!(savepoints_opened() - before, 0, "savepoints opened by a batch whose items all succeed");
+
+    daily_games_out_of_time(&tb, ["d", "e", "f"]);
+    let conn = tb.bot.store().conn().unwrap();
+    conn.execute("UPDATE games SET variant = 'no-such-variant' WHERE id = 5", ()).unwrap();
+    drop(conn);
+    let before = savepoints_opened();
+    let text = tb.tick().text();
+    assert!(text.contains("#4") && text.contains("#6") && !text.contains("we ran out of time"), "{text}");
+    assert!(savepoints_opened() - before >= 3, "the batch again, a savepoint an item");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 5"), "active");
+    let failures = tb.bot.scheduler_failures().unwrap();
+    assert!(matches!(&failures[..], [f] if f.kind == "timeout" && f.item_id == 5 && f.tries == 1), "{failures:?}");
+}
+
+/// The scheduler runs its items in batches, one unit of work each (a savepoint per item when one
+/// fails, above); a batch whose unit cannot commit (nothing of it saved) is run again one item a unit, so that the
 /// failure is one item's alone. One failed commit: the batch's, and every game still ends on time
 /// in that tick with no failure recorded. Two: the batch's and then the first item's own, which
 /// is recorded and tried again at the next tick while the others end.
 #[test]
 fn a_scheduler_batch_that_cannot_commit_is_run_again_item_by_item() {
     let tb = new_bot();
-    let start = |chats: [&str; 3]| {
-        for chat in chats {
-            tb.say_in(chat, &format!("w{chat}"), &format!("!challenge @b{chat} chess color:white days:1"));
-            tb.say_in(chat, &format!("b{chat}"), "!accept");
-        }
-    };
-    start(["a", "b", "c"]);
-    tb.clock.advance(2 * 86_400);
+    daily_games_out_of_time(&tb, ["a", "b", "c"]);
     tb.bot.store().fail_next_commits(1);
     let text = tb.tick().text();
     assert!(text.contains("#1") && text.contains("#2") && text.contains("#3"), "{text}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 3);
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
 
-    start(["d", "e", "f"]);
-    tb.clock.advance(2 * 86_400);
+    daily_games_out_of_time(&tb, ["d", "e", "f"]);
     tb.bot.store().fail_next_commits(2);
     let text = tb.tick().text();
     assert!(text.contains("#5") && text.contains("#6"), "{text}");

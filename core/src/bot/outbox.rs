@@ -142,9 +142,24 @@ impl Bot {
         what: &'static str,
         work: impl Fn() -> Response,
     ) -> Result<Response, crate::store::StoreError> {
+        self.try_unit_or_undo(what, || Some(work())).map(Option::unwrap_or_default)
+    }
+
+    /// [`Bot::try_unit`] for `work` that may give up: when it answers `None` the unit is rolled
+    /// back (nothing of it is saved, and that is no failure of the unit) and `Ok(None)` returned.
+    pub(in crate::bot) fn try_unit_or_undo(
+        &self,
+        what: &'static str,
+        work: impl Fn() -> Option<Response>,
+    ) -> Result<Option<Response>, crate::store::StoreError> {
         let now = self.clock.now();
+        let gave_up = std::cell::Cell::new(false);
         let done = self.store.unit(|| {
-            let mut response = work();
+            gave_up.set(false);
+            let Some(mut response) = work() else {
+                gave_up.set(true);
+                return Err(crate::store::StoreError::Refused("work given up".into())); // i18n: operator (never shown: see below)
+            };
             let conn = self.store.conn()?;
             for r in &mut response.replies {
                 r.keep_private();
@@ -163,6 +178,7 @@ impl Bot {
         });
         let mut response = match done {
             Ok(r) => r,
+            Err(_) if gave_up.get() => return Ok(None),
             Err(e) => {
                 tracing::error!(unit = what, "unit of work not saved: {e}");
                 metrics::counter!("capabot_units_not_saved_total", "unit" => what).increment(1);
@@ -177,7 +193,7 @@ impl Bot {
             eprintln!("failpoint {v}: aborting");
             std::process::abort();
         }
-        Ok(response)
+        Ok(Some(response))
     }
 
     /// The rows of one chat waiting to be delivered, oldest first (at most `limit`). A row that

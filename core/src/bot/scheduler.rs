@@ -166,10 +166,34 @@ impl Bot {
         }
     }
 
+    /// Runs `batch` in one unit of work. First as a whole, without savepoints: when every item
+    /// succeeds (nearly always) the unit commits as it is. When one fails — or a transaction inside
+    /// an item had to be rolled back alone — the whole unit is rolled back and the batch runs again
+    /// with each item under its own savepoint ([`Bot::run_batch_apart`]). `None` when the unit did
+    /// not commit (then nothing of it was saved).
+    fn run_batch(&self, batch: &[(&'static str, i64)], now: i64) -> Option<Response> {
+        let whole = self.try_unit_or_undo("scheduler", || {
+            let (out, clean) = crate::store::without_savepoints(|| {
+                let mut out = Response::default();
+                for &(kind, id) in batch {
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.item(kind, id, now)));
+                    out.extend(r.ok()?.ok()?);
+                }
+                Some(out)
+            });
+            out.filter(|_| clean)
+        });
+        match whole {
+            Ok(Some(r)) => Some(r),
+            Ok(None) => self.run_batch_apart(batch, now),
+            Err(_) => None,
+        }
+    }
+
     /// Runs `batch` in one unit of work, each item under its own savepoint: an item that fails is
     /// rolled back alone and its failure recorded in the unit. `None` when the unit did not commit
     /// (then nothing of it was saved).
-    fn run_batch(&self, batch: &[(&'static str, i64)], now: i64) -> Option<Response> {
+    fn run_batch_apart(&self, batch: &[(&'static str, i64)], now: i64) -> Option<Response> {
         // Kept from the unit's last run (PostgreSQL runs a unit again after a conflict).
         let failed: RefCell<Vec<(&'static str, i64, String, bool)>> = RefCell::new(Vec::new());
         let done = self.try_unit("scheduler", || {
@@ -356,7 +380,8 @@ impl Bot {
         let mut out = Response::default();
         let Some(row) = games::due_timeout(&conn, id, now)? else { return Ok(out) };
         // What the game's chat reads is in its language.
-        let _lang = crate::i18n::scoped(self.lang_in(&game_scope(&row)));
+        let lang = self.lang_in(&game_scope(&row));
+        let _lang = crate::i18n::scoped(lang);
         // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
         if self.bomb_at_random(&conn, &row, &mut out)? {
             return Ok(out);
@@ -372,7 +397,6 @@ impl Bot {
         let mut on_end = |c: &crate::store::Connection, r: &games::GameRow| self.on_game_end(c, r, &mut notes);
         if games::finish(&conn, row.id, row.ply, o, now, &mut on_end)? {
             let loser = self.name_of(&conn, row.player(turn))?;
-            let lang = self.lang_in(&game_scope(&row));
             let end = with_lang(lang, || self.end_text(&conn, &row, o))?;
             let mut text = crate::tl!(lang, "timeout", id = row.id, name = loser, end = end);
             for n in &notes {

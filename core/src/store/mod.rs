@@ -349,11 +349,42 @@ impl Drop for Unit<'_> {
 }
 
 /// A transaction on `conn`: on its own, a write (or snapshot) transaction; inside a unit of work
-/// or another transaction, a savepoint. Rolled back when dropped without [`Tx::commit`].
+/// or another transaction, a savepoint — none inside [`without_savepoints`]. Rolled back when
+/// dropped without [`Tx::commit`].
 pub struct Tx<'c> {
     conn: &'c Connection,
     nested: bool,
+    /// Nested without its savepoint ([`without_savepoints`]).
+    elided: bool,
     open: bool,
+}
+
+thread_local! {
+    /// This thread's nested write transactions open no savepoint ([`without_savepoints`]).
+    static ELIDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// One of them ended without its commit: it could not be rolled back alone.
+    static UNDONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `work` (inside a unit of work) with its nested write transactions ([`immediate`]) opening
+/// no savepoint of their own, and says whether every one of them committed. A savepoint costs
+/// SQLite a copy of every page written under it (its journal) and PostgreSQL a round trip to open
+/// and one to release; the scheduler's batches, whose items seldom fail, run this way first
+/// (`docs/scale.md`, fix 14). When one of them did not commit (it should have been rolled back
+/// alone, which without its savepoint cannot be done), the caller must roll back the whole unit.
+/// Snapshots ([`snapshot`]) keep their savepoints.
+pub fn without_savepoints<T>(work: impl FnOnce() -> T) -> (T, bool) {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ELIDING.with(|e| e.set(self.0));
+        }
+    }
+    let _restore = Restore(ELIDING.with(|e| e.replace(true)));
+    let undone_before = UNDONE.with(|u| u.replace(false));
+    let out = work();
+    let undone = UNDONE.with(|u| u.replace(undone_before));
+    (out, !undone)
 }
 
 /// Opens a [`Tx`] for writing.
@@ -368,20 +399,29 @@ pub fn snapshot(conn: &Connection) -> Result<Tx<'_>> {
 
 fn begin(conn: &Connection, write: bool) -> Result<Tx<'_>> {
     let nested = !conn.is_autocommit();
-    if nested {
+    let elided = nested && write && ELIDING.with(std::cell::Cell::get);
+    if elided {
+        // No savepoint: see `without_savepoints`.
+    } else if nested {
         conn.control("SAVEPOINT capabot_tx")?;
     } else if write {
         conn.begin_write()?;
     } else {
         conn.begin_read()?;
     }
-    Ok(Tx { conn, nested, open: true })
+    Ok(Tx { conn, nested, elided, open: true })
 }
 
 impl Tx<'_> {
     pub fn commit(mut self) -> Result<()> {
         self.open = false;
-        if self.nested { Ok(self.conn.control("RELEASE SAVEPOINT capabot_tx")?) } else { Ok(self.conn.commit()?) }
+        if self.elided {
+            Ok(())
+        } else if self.nested {
+            Ok(self.conn.control("RELEASE SAVEPOINT capabot_tx")?)
+        } else {
+            Ok(self.conn.commit()?)
+        }
     }
 }
 
@@ -394,7 +434,9 @@ impl std::ops::Deref for Tx<'_> {
 
 impl Drop for Tx<'_> {
     fn drop(&mut self) {
-        if self.open {
+        if self.open && self.elided {
+            UNDONE.with(|u| u.set(true));
+        } else if self.open {
             let _ = if self.nested {
                 self.conn
                     .control("ROLLBACK TO SAVEPOINT capabot_tx")
@@ -725,6 +767,52 @@ pub(crate) mod testing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Inside [`without_savepoints`] a nested write transaction opens no savepoint; its work stays
+    /// when it commits (and the unit is said clean), and one dropped without its commit is reported
+    /// (its work cannot be undone alone: the caller must roll back the unit). Outside, a nested
+    /// transaction is a savepoint and a dropped one is rolled back alone.
+    #[test]
+    fn nested_transactions_without_savepoints_report_the_one_not_committed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("t.db")).unwrap();
+        // A player added in a nested write transaction, committed or dropped without its commit.
+        let add = |name: &str, commit: bool| {
+            let conn = store.conn().unwrap();
+            let tx = immediate(&conn).unwrap();
+            tx.execute("INSERT INTO players (name, created_at) VALUES (?1, 0)", [name]).unwrap();
+            if commit {
+                tx.commit().unwrap();
+            }
+        };
+        let count =
+            || -> i64 { store.conn().unwrap().query_row("SELECT count(*) FROM players", (), |r| r.get(0)).unwrap() };
+        let opened = sql::savepoints_opened();
+        assert!(store.unit(|| Ok(without_savepoints(|| add("a", true)).1)).unwrap());
+        assert_eq!(sql::savepoints_opened(), opened, "no savepoint opened");
+        assert_eq!(count(), 1);
+        let clean = store.unit(|| Ok(without_savepoints(|| add("b", false)).1)).unwrap();
+        assert!(!clean, "a transaction dropped without its commit is reported");
+        // The same outside: a savepoint, rolled back alone.
+        store
+            .unit(|| {
+                add("c", false);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(sql::savepoints_opened(), opened + 1);
+        assert_eq!(count(), 2, "b stayed (the caller's to undo), c was rolled back");
+        // Eliding ends with the call (and a clean call follows a report).
+        assert!(store.unit(|| Ok(without_savepoints(|| ()).1)).unwrap());
+        store
+            .unit(|| {
+                add("d", true);
+                Ok(())
+            })
+            .unwrap();
+        assert_eq!(sql::savepoints_opened(), opened + 2);
+        assert_eq!(count(), 3);
+    }
 
     /// A new database of the harness's server and a store on it with a pool of one connection.
     #[cfg(feature = "postgres")]

@@ -177,6 +177,18 @@ fn sent() {
     SENT.with(|n| n.set(n.get() + 1));
 }
 
+thread_local! {
+    /// Savepoints opened on this thread ([`savepoints_opened`]).
+    static SAVEPOINTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many savepoints this thread has opened so far (each a copy of every page written under it on
+/// SQLite, two round trips on PostgreSQL): tests check that a scheduler batch whose items all
+/// succeed opens none (`docs/scale.md`, fix 14).
+pub fn savepoints_opened() -> u64 {
+    SAVEPOINTS.with(std::cell::Cell::get)
+}
+
 #[cfg(feature = "postgres")]
 thread_local! {
     /// Statements this thread has prepared on a PostgreSQL connection ([`statements_prepared`]).
@@ -688,6 +700,9 @@ impl Connection {
     /// work runs two or more of these.
     pub fn control(&self, sql: &str) -> Result<()> {
         sent();
+        if sql.starts_with("SAVEPOINT") {
+            SAVEPOINTS.with(|n| n.set(n.get() + 1));
+        }
         match self {
             Connection::Sqlite(conn) => {
                 conn.prepare_cached(sql)?.execute([])?;

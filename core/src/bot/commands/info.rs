@@ -218,21 +218,21 @@ impl Bot {
         Ok(r)
     }
 
-    /// The game's animation for its chat when the game has just ended and the chat (or its
-    /// community) asks for it; nothing otherwise. A failure is logged, never fails the move.
     /// What follows a game's end announcement in `replies`: its animation, where the chat wants one,
     /// and an "Analyse" button on the game's last message, where the platform has buttons (elsewhere
     /// the announcement names `analyse` already through the help).
     pub(in crate::bot) fn at_game_end(&self, conn: &Conn<'_>, game_id: i64, replies: &mut Vec<Reply>) {
-        replies.extend(self.gif_at_end(conn, game_id));
+        // The game and its chat's settings read once for both.
         let row = match games::get(conn, game_id) {
             Ok(Some(row)) => row,
             Ok(None) => return,
             Err(e) => {
-                tracing::warn!(game = game_id, "no analyse button: {e}");
+                tracing::warn!(game = game_id, "no animation and no analyse button at the game's end: {e}");
                 return;
             }
         };
+        let settings = self.effective_settings(&game_scope(&row));
+        replies.extend(self.gif_at_end(conn, &row, &settings));
         if row.status != Status::Finished
             || row.ply == 0
             || row.ply as usize > crate::ai::analysis::MAX_PLIES
@@ -242,9 +242,9 @@ impl Bot {
         }
         let target = game_target(&row);
         let Some(last) = replies.iter_mut().rev().find(|r| r.target == target) else { return };
-        let lang = self.lang_in(&game_scope(&row));
+        let lang = settings.as_ref().map_or(self.config.lang, |s| s.lang);
         let label = crate::tl!(lang, "button-analyse");
-        let hint = self.hint_for(&game_scope(&row));
+        let hint = settings.map_or_else(|_| self.config.prefix.clone(), |s| s.hint);
         last.choices.push(super::choice(
             &label,
             crate::bot::Command::Analyse(Some(row.id)),
@@ -254,22 +254,18 @@ impl Bot {
         ));
     }
 
-    fn gif_at_end(&self, conn: &Conn<'_>, game_id: i64) -> Vec<Reply> {
-        let run = || -> Res<Option<Reply>> {
-            let Some(row) = games::get(conn, game_id)? else { return Ok(None) };
-            let s = crate::store::settings::effective(conn, &row.platform, row.community_id.as_deref(), &row.chat_id)?;
-            if !self.config.pictures || !self.resolve(&s).gif_at_end {
-                return Ok(None);
-            }
-            Ok(Some(self.gif_reply(conn, &row, game_target(&row), Color::White)?))
+    /// The game's animation at its end, when `settings` (its chat's) ask for one. A failure is
+    /// logged, never fails the move.
+    fn gif_at_end(&self, conn: &Conn<'_>, row: &GameRow, settings: &Res<crate::bot::Effective>) -> Vec<Reply> {
+        let made = match settings {
+            Ok(s) if !self.config.pictures || !s.gif_at_end => return Vec::new(),
+            Ok(_) => self.gif_reply(conn, row, game_target(row), Color::White).map_err(|e| format!("{e:?}")),
+            Err(e) => Err(format!("{e:?}")),
         };
-        match run() {
-            Ok(r) => r.into_iter().collect(),
-            Err(e) => {
-                tracing::warn!(game = game_id, "no animation at the game's end: {e:?}");
-                Vec::new()
-            }
-        }
+        made.map(|r| vec![r]).unwrap_or_else(|e| {
+            tracing::warn!(game = row.id, "no animation at the game's end: {e}");
+            Vec::new()
+        })
     }
 
     pub(in crate::bot) fn pgn_of(&self, conn: &Conn<'_>, row: &GameRow) -> Res<String> {
