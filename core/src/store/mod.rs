@@ -553,9 +553,15 @@ impl Store {
                     let pause = rand::random_range(0..=(2u64 << attempt.min(8)).min(500));
                     std::thread::sleep(Duration::from_millis(pause));
                 }
-                (result, _) => {
-                    if let Err(StoreError::Aborted { first, then, .. }) = &result {
-                        tracing::warn!(first_error = %first, tries = attempt, "a unit of work was not saved: {then}, after an earlier statement failed");
+                (result, again) => {
+                    match &result {
+                        Err(StoreError::Aborted { first, then, .. }) => {
+                            tracing::warn!(first_error = %first, tries = attempt, "a unit of work was not saved: {then}, after an earlier statement failed");
+                        }
+                        Err(e) if again => {
+                            tracing::warn!(tries = attempt, "a unit of work was not saved, out of tries: {e}");
+                        }
+                        _ => {}
                     }
                     return result;
                 }
