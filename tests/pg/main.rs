@@ -1,5 +1,6 @@
 //! The PostgreSQL tests, one test binary (feature `postgres`): the two schemas agree (`schema`), two
-//! stores racing on each backend (`store_backends`), `capabot migrate` (`migrate`), live game pages
+//! stores racing on each backend (`store_backends`), units of work whose transaction a caught error
+//! aborted (`aborted`), `capabot migrate` (`migrate`), live game pages
 //! following another process's moves through PostgreSQL's notices (`live`), and the bot's flow
 //! tests again, on PostgreSQL: the same files as in `tests/bot/`, compiled here as modules, with
 //! `common::open_store` opening a database of this binary's one PostgreSQL server (installed and
@@ -8,6 +9,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod aborted;
 #[cfg(feature = "web")]
 mod live;
 mod migrate;

@@ -61,6 +61,14 @@ pub enum StoreError {
     Refused(String),
     /// A unit of work met another writer's change [`UNIT_TRIES`] times (PostgreSQL).
     Conflict,
+    /// A statement refused because an earlier one in its transaction had failed (PostgreSQL's
+    /// "current transaction is aborted", 25P02), with that earlier statement's error (`first`,
+    /// [`sql::take_aborted_by`]): the one that says what went wrong. A conflict when that one was.
+    Aborted {
+        first: String,
+        then: sql::Error,
+        conflict: bool,
+    },
 }
 
 /// How many times [`Store::unit`] runs a unit that keeps meeting other writers' changes. A burst of
@@ -76,6 +84,7 @@ impl StoreError {
         match self {
             StoreError::Db(e) => e.is_conflict(),
             StoreError::Conflict => true,
+            StoreError::Aborted { conflict, .. } => *conflict,
             _ => false,
         }
     }
@@ -91,6 +100,9 @@ impl std::fmt::Display for StoreError {
             StoreError::Corrupt(s) => write!(f, "stored data is inconsistent: {s}"),
             StoreError::Refused(s) => f.write_str(s),
             StoreError::Conflict => f.write_str("the change met other writers' changes too often; nothing was saved"),
+            StoreError::Aborted { first, then, .. } => {
+                write!(f, "database error: {then}; the transaction was aborted by an earlier statement: {first}")
+            }
         }
     }
 }
@@ -236,6 +248,9 @@ pub struct Store {
     /// Units of work still to fail at commit, for tests of what happens then
     /// ([`Store::fail_next_commits`]); zero in production.
     failing_commits: std::sync::atomic::AtomicU32,
+    /// How many times a unit of work may run ([`UNIT_TRIES`]; fewer in tests of what happens
+    /// when they run out, [`Store::set_unit_tries`]).
+    unit_tries: std::sync::atomic::AtomicU32,
     /// This store among those sharing the database (random): its own change notices
     /// ([`changes`]) are left out of what its listener hears.
     origin: String,
@@ -467,6 +482,7 @@ impl Store {
                 _checkpointer: checkpointer,
             },
             failing_commits: Default::default(),
+            unit_tries: UNIT_TRIES.into(),
             origin: new_origin(),
         })
     }
@@ -492,6 +508,7 @@ impl Store {
         Ok(Store {
             backend: Backend::Postgres(pool, Box::new(dialer)),
             failing_commits: Default::default(),
+            unit_tries: UNIT_TRIES.into(),
             origin: new_origin(),
         })
     }
@@ -567,7 +584,10 @@ impl Store {
             sql::take_conflict();
             sql::take_lost();
             match self.run_once(&mut work) {
-                (Err(_), true) if attempt < UNIT_TRIES => {
+                (Err(e), true) if attempt < self.unit_tries.load(std::sync::atomic::Ordering::Relaxed) => {
+                    if let StoreError::Aborted { first, .. } = &e {
+                        tracing::debug!(first_error = %first, "a unit of work's transaction was aborted; it runs again");
+                    }
                     metrics::counter!("capabot_unit_retries_total").increment(1);
                     // A jittered pause that doubles with each try (4 ms, 8 ms, … at most half a
                     // second) so that the writers that met do not meet again: a burst of hundreds
@@ -575,7 +595,18 @@ impl Store {
                     let pause = rand::random_range(0..=(2u64 << attempt.min(8)).min(500));
                     std::thread::sleep(Duration::from_millis(pause));
                 }
-                (result, _) => return result,
+                (result, again) => {
+                    match &result {
+                        Err(StoreError::Aborted { first, then, .. }) => {
+                            tracing::warn!(first_error = %first, tries = attempt, "a unit of work was not saved: {then}, after an earlier statement failed");
+                        }
+                        Err(e) if again => {
+                            tracing::warn!(tries = attempt, "a unit of work was not saved, out of tries: {e}");
+                        }
+                        _ => {}
+                    }
+                    return result;
+                }
             }
         }
     }
@@ -586,6 +617,19 @@ impl Store {
     /// transaction is aborted"). A connection found gone at the commit is not run again: whether
     /// the commit happened is not known.
     fn run_once<T>(&self, work: &mut impl FnMut() -> Result<T>) -> (Result<T>, bool) {
+        let (result, again) = self.run_unexplained(work);
+        let first = sql::take_aborted_by();
+        let result = result.map_err(|e| match (e, first) {
+            (StoreError::Db(then), Some((first, conflict))) if then.is_aborted() => {
+                StoreError::Aborted { first, then, conflict }
+            }
+            (e, _) => e,
+        });
+        (result, again)
+    }
+
+    /// [`Store::run_once`], its error as the failing statement's (a 25P02 not yet traced back).
+    fn run_unexplained<T>(&self, work: &mut impl FnMut() -> Result<T>) -> (Result<T>, bool) {
         let unit = match self.begin_unit() {
             Ok(unit) => unit,
             Err(e) => return (Err(e), sql::take_lost()),
@@ -605,6 +649,13 @@ impl Store {
         drop(unit);
         let again = conflict || lost || result.as_ref().is_err_and(StoreError::is_conflict) || sql::take_conflict();
         (result, again)
+    }
+
+    /// Lets a unit of work run at most `n` times instead of [`UNIT_TRIES`]: for tests of what a
+    /// unit that keeps meeting other writers ends with.
+    #[doc(hidden)]
+    pub fn set_unit_tries(&self, n: u32) {
+        self.unit_tries.store(n.max(1), std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Makes the next `n` units of work fail at commit as a full disk or a lost connection would
@@ -627,9 +678,20 @@ impl Store {
     }
 
     fn give_back(&self, conn: Connection) {
-        // A connection left inside a transaction (a failed rollback) is not reused.
         if !conn.is_autocommit() {
-            return;
+            match &self.backend {
+                // A SQLite connection left inside a transaction (a failed rollback) is not
+                // reused: dropped, it closes.
+                Backend::Sqlite { .. } => return,
+                // A PostgreSQL one goes back to its pool when dropped, and would be lent again
+                // inside the transaction (aborted, its borrower's BEGIN fails with 25P02): it is
+                // rolled back first (one whose rollback fails has lost its socket, and the pool
+                // drops it).
+                #[cfg(feature = "postgres")]
+                Backend::Postgres(..) => {
+                    let _ = conn.rollback();
+                }
+            }
         }
         match &self.backend {
             Backend::Sqlite { idle, .. } => {

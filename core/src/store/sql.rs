@@ -154,6 +154,47 @@ thread_local! {
     static STATEMENT_FAILED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
+#[cfg(feature = "postgres")]
+thread_local! {
+    /// The last statement PostgreSQL refused on this thread in the open transaction with an error
+    /// other than "current transaction is aborted" (25P02): the one that aborted the transaction
+    /// when a later statement meets 25P02 ([`take_aborted_by`]).
+    static ABORTED_BY: RefCell<Option<(String, bool)>> = const { RefCell::new(None) };
+}
+
+/// Most characters of a statement's SQL kept for [`take_aborted_by`].
+#[cfg(feature = "postgres")]
+const SQL_SHOWN: usize = 160;
+
+/// Notes `sql`'s error `e` as what aborted the open transaction, unless it is a statement met
+/// after the abort (25P02) or no error of the server's. The SQL is the store's own text, with
+/// its placeholders: no parameter (a name, a message, a secret) is kept.
+#[cfg(feature = "postgres")]
+fn note_failure(sql: &str, e: &Error) {
+    let Error::Postgres(pg) = e else { return };
+    let Some(db) = pg.as_db_error() else { return };
+    if *db.code() == r2d2_postgres::postgres::error::SqlState::IN_FAILED_SQL_TRANSACTION {
+        return;
+    }
+    let mut shown: String = sql.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((cut, _)) = shown.char_indices().nth(SQL_SHOWN) {
+        shown.truncate(cut);
+        shown.push('…');
+    }
+    ABORTED_BY.with(|a| *a.borrow_mut() = Some((format!("{e}, in `{shown}`"), is_conflict_code(pg))));
+}
+
+/// The error of the statement that last failed on this thread in the transaction opened last
+/// (other than with 25P02), and whether it was a conflict with another writer, and forgets it:
+/// when a later statement was refused with "current transaction is aborted", what aborted it.
+/// Always `None` on SQLite.
+pub fn take_aborted_by() -> Option<(String, bool)> {
+    #[cfg(feature = "postgres")]
+    return ABORTED_BY.with(|a| a.borrow_mut().take());
+    #[cfg(not(feature = "postgres"))]
+    None
+}
+
 #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 fn note_conflict() {
     CONFLICT.with(|c| c.set(true));
@@ -219,6 +260,19 @@ impl Error {
         match self {
             #[cfg(feature = "postgres")]
             Error::Postgres(e) => is_conflict_code(e),
+            _ => false,
+        }
+    }
+
+    /// Whether PostgreSQL refused the statement because an earlier one of its transaction failed
+    /// ("current transaction is aborted", 25P02): the error to report is that earlier one's
+    /// ([`take_aborted_by`]).
+    pub fn is_aborted(&self) -> bool {
+        match self {
+            #[cfg(feature = "postgres")]
+            Error::Postgres(e) => {
+                e.code() == Some(&r2d2_postgres::postgres::error::SqlState::IN_FAILED_SQL_TRANSACTION)
+            }
             _ => false,
         }
     }
@@ -690,7 +744,7 @@ impl Connection {
         match self {
             Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
             #[cfg(feature = "postgres")]
-            Connection::Postgres(pg, _) => Ok(pg.client.borrow_mut().batch_execute(sql)?),
+            Connection::Postgres(pg, _) => pg.client.borrow_mut().batch_execute(sql).map_err(|e| noted(sql, e.into())),
         }
     }
 
@@ -709,7 +763,7 @@ impl Connection {
                 Ok(())
             }
             #[cfg(feature = "postgres")]
-            Connection::Postgres(pg, _) => Ok(pg.client.borrow_mut().batch_execute(sql)?),
+            Connection::Postgres(pg, _) => pg.client.borrow_mut().batch_execute(sql).map_err(|e| noted(sql, e.into())),
         }
     }
 
@@ -751,6 +805,7 @@ impl Connection {
                 pg.client.borrow_mut().batch_execute(sql)?;
                 open.set(Some(write));
                 STATEMENT_FAILED.with(|f| f.set(false));
+                ABORTED_BY.with(|a| a.borrow_mut().take());
                 Ok(())
             }
         }
@@ -765,9 +820,15 @@ impl Connection {
             // A statement failed in this transaction and its error was caught: unless a savepoint
             // undid it, PostgreSQL has aborted the transaction, and would answer COMMIT with a
             // silent ROLLBACK — work reported saved that was not. Asked first, it says so
-            // (25P02), and the commit fails as it should.
+            // (25P02), and the commit fails as it should; the transaction is ended all the same,
+            // so that the connection goes back to its pool outside any transaction (lent inside
+            // the aborted one, its next unit's BEGIN would fail with 25P02 too).
             sent();
-            pg.client.borrow_mut().batch_execute("SELECT 1")?;
+            let checked = pg.client.borrow_mut().batch_execute("SELECT 1");
+            if let Err(e) = checked {
+                let _ = self.end("ROLLBACK");
+                return Err(e.into());
+            }
         }
         self.end("COMMIT")
     }
@@ -821,14 +882,21 @@ impl PgConnection {
             None => {
                 PREPARED.with(|n| n.set(n.get() + 1));
                 let types: Vec<_> = values.iter().map(pg::declared_type).collect();
-                let s = client.prepare_typed(&numbered_placeholders(sql), &types)?;
+                let s = client.prepare_typed(&numbered_placeholders(sql), &types).map_err(|e| noted(sql, e.into()))?;
                 let signature = values.iter().map(pg::signature).collect();
                 client.statements.entry(sql.to_owned()).or_default().push((signature, s.clone()));
                 s
             }
         };
-        f(&mut client, &statement)
+        f(&mut client, &statement).map_err(|e| noted(sql, e))
     }
+}
+
+/// `e`, noted as [`note_failure`] does.
+#[cfg(feature = "postgres")]
+fn noted(sql: &str, e: Error) -> Error {
+    note_failure(sql, &e);
+    e
 }
 
 #[cfg(feature = "postgres")]
