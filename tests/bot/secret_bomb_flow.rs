@@ -54,9 +54,9 @@ fn shown(r: &Reply) -> String {
     serde_json::to_string(&copy).expect("reply as JSON")
 }
 
-/// The reply's picture as delivered (drawn from its description).
-fn picture(r: &Reply) -> Option<Vec<u8>> {
-    r.clone().drawn().png
+/// The reply's picture as delivered (drawn from its description), as the pixels people see.
+fn picture(r: &Reply) -> Option<(u32, u32, Vec<u8>)> {
+    r.clone().drawn().png.map(|png| crate::common::pixels(&png))
 }
 
 /// Records every reply and checks none reveals a secret to someone it is not for.
@@ -220,7 +220,7 @@ fn bot_with_pictures() -> TestBot {
 
 /// What everybody but `secret_owner` is shown by a response: text, choices, alt texts and pictures,
 /// in order.
-type Seen = (String, Option<String>, Option<Vec<u8>>);
+type Seen = (String, Option<String>, Option<(u32, u32, Vec<u8>)>);
 fn seen_by_others(r: &Response, secret_owner: &str) -> Vec<Seen> {
     r.replies
         .iter()
