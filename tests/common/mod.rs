@@ -2,6 +2,8 @@
 //! clock, message builders, a database fingerprint, and seeded playouts that end decisively.
 #![allow(dead_code)]
 
+mod png_pixels;
+
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, MoveOracle, Response, Scope, UserRef};
 use capabot::notation::san;
 use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position, Role, Square};
@@ -337,11 +339,6 @@ pub async fn next_sse(stream: &mut reqwest::Response, event: &str, within: std::
 /// pictures of one board are the same pixels, not always the same bytes: a drawing thread codes the
 /// bands of a board with a Huffman code learnt from the bands it drew before (`render::bands`).
 pub fn pixels(png: &[u8]) -> (u32, u32, Vec<u8>) {
-    let mut decoder = png::Decoder::new(std::io::Cursor::new(png.to_vec()));
-    decoder.set_transformations(png::Transformations::EXPAND);
-    let mut reader = decoder.read_info().expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size().expect("its size")];
-    let info = reader.next_frame(&mut buf).expect("its pixels");
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
+    let (width, height, pixels, _) = png_pixels::decode(png);
+    (width, height, pixels)
 }

@@ -63,17 +63,6 @@ fn composite(bytes: &[u8]) -> (usize, usize, Vec<Vec<u8>>) {
     (w, h, frames)
 }
 
-/// A PNG as RGB.
-fn decode_png(bytes: &[u8]) -> (usize, usize, Vec<u8>) {
-    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes.to_vec()));
-    dec.set_transformations(png::Transformations::EXPAND);
-    let mut r = dec.read_info().expect("a PNG");
-    let mut buf = vec![0; r.output_buffer_size().expect("size")];
-    let info = r.next_frame(&mut buf).expect("PNG decodes");
-    buf.truncate(info.buffer_size());
-    (info.width as usize, info.height as usize, buf)
-}
-
 #[test]
 fn chosen_frames_are_the_still_pictures() {
     // The frames worth checking: the start, the first launch, the first ply with radiation, the
@@ -124,7 +113,8 @@ fn assert_same_as_stills(game: &Game, chosen: &[usize]) {
                 coordinates: true,
                 show_bomb_of: None,
             };
-            let (sw, sh, still) = decode_png(&render(&positions[ply], &opts));
+            let (sw, sh, still, _) = crate::golden_check::decode(&render(&positions[ply], &opts));
+            let (sw, sh) = (sw as usize, sh as usize);
             assert_eq!((sw, sh + 2 * strip), (w, h), "frame {ply}: the board between two strips");
             let board = &frames[ply][strip * w * 3..(strip + sh) * w * 3];
             let differing = board.chunks(3).zip(still.chunks(3)).filter(|(a, b)| a != b).count();

@@ -15,16 +15,9 @@ pub fn golden_dir() -> PathBuf {
 }
 
 /// Decodes a PNG to RGB(A) bytes with its width and height.
-pub fn decode(bytes: &[u8]) -> (u32, u32, Vec<u8>, usize) {
-    let mut dec = png::Decoder::new(std::io::Cursor::new(bytes.to_vec()));
-    dec.set_transformations(png::Transformations::EXPAND);
-    let mut reader = dec.read_info().expect("PNG header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("PNG data");
-    buf.truncate(info.buffer_size());
-    let channels = info.color_type.samples();
-    (info.width, info.height, buf, channels)
-}
+#[path = "../common/png_pixels.rs"]
+mod png_pixels;
+pub use png_pixels::decode;
 
 /// Compares `png` with the golden picture `name` (or writes it when blessing).
 pub fn check(name: &str, png: &[u8]) {
