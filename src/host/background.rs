@@ -3,12 +3,67 @@
 //! inputs, the AI's moves in games and the delivery of answers first, and the analysis in the time
 //! they leave. Yielding between positions (the host's `in_core` wait) cannot help a move that arrives
 //! while a position is being searched (about a tenth of a second); the scheduler can, at once.
+//! (Linux's `SCHED_IDLE` instead of nice 19 made no measurable difference to the moves on a quiet
+//! machine, docs/analysis.md, and beside other busy programs would leave an analysis a fifth of
+//! what nice 19 gets: a scheduling weight of 3 against 15.)
+//!
+//! Even so, a search sharing the cores with people's moves slows them (it fills the caches they
+//! come back to): on a quiet 2-core machine two analyses raised the other players' move p99 about
+//! × 1.3 to × 1.5. So a background search also waits while there is [`Foreground`] work — an input
+//! in the core, a board being drawn —, checking every couple of milliseconds of its own work
+//! ([`crate::ai::Limits::pause`]) and waiting at most [`PAUSE_AT_MOST`] at a time, so that a bot
+//! busy without a break still finishes its analyses, slowly.
 //!
 //! The threads are started on the first job, and end when the host that owns them is dropped. A job
 //! that panics loses its own answer only ([`Background::run`] gives `None`); the thread goes on.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// The longest a background search waits at once for the foreground work to end.
+pub(crate) const PAUSE_AT_MOST: Duration = Duration::from_millis(50);
+
+/// Work people are waiting for, counted while it runs: a background search gives way to it.
+#[derive(Clone, Default)]
+pub(crate) struct Foreground(Arc<AtomicUsize>);
+
+/// One piece of [`Foreground`] work, counted until dropped.
+pub(crate) struct Running(Arc<AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Foreground {
+    /// Counts a piece of work until the returned guard is dropped.
+    pub(crate) fn running(&self) -> Running {
+        self.0.fetch_add(1, Ordering::SeqCst);
+        Running(self.0.clone())
+    }
+
+    pub(crate) fn is_busy(&self) -> bool {
+        self.0.load(Ordering::SeqCst) > 0
+    }
+
+    /// Blocks the calling thread while there is foreground work, a millisecond at a time, at most
+    /// `at_most`.
+    pub(crate) fn wait_quiet(&self, at_most: Duration) {
+        let since = Instant::now();
+        while self.is_busy() && since.elapsed() < at_most {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// The pause a background search calls now and then ([`crate::ai::Limits::pause`]).
+    pub(crate) fn pause(&self) -> crate::ai::Pause {
+        let me = self.clone();
+        crate::ai::Pause(Arc::new(move || me.wait_quiet(PAUSE_AT_MOST)))
+    }
+}
 
 type Job = Box<dyn FnOnce() + Send>;
 
@@ -95,6 +150,31 @@ mod tests {
         assert_eq!(background.run(|| 6 * 7).await, Some(42), "the thread goes on after a panic");
         // The caller's thread is untouched.
         assert_eq!(own_nice(), caller);
+    }
+
+    #[test]
+    fn a_background_search_waits_while_foreground_work_runs_and_not_for_ever() {
+        let foreground = Foreground::default();
+        let pause = foreground.pause();
+        let t = Instant::now();
+        (pause.0)();
+        assert!(t.elapsed() < PAUSE_AT_MOST, "nothing to wait for");
+        // Work running: the pause lasts until it ends.
+        let running = foreground.running();
+        let ends = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(20));
+            drop(running);
+        });
+        let t = Instant::now();
+        (pause.0)();
+        assert!(t.elapsed() >= Duration::from_millis(20), "waited for the work");
+        ends.join().unwrap();
+        assert!(!foreground.is_busy());
+        // Work that does not end: the pause gives up after PAUSE_AT_MOST.
+        let _stuck = foreground.running();
+        let t = Instant::now();
+        (pause.0)();
+        assert!(t.elapsed() >= PAUSE_AT_MOST && foreground.is_busy());
     }
 
     #[tokio::test]

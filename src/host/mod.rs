@@ -324,6 +324,8 @@ pub struct Host {
     limits: Option<limits::Limits>,
     /// Inputs in the core or waiting for it.
     in_core: std::sync::atomic::AtomicUsize,
+    /// Inputs in the core and boards being drawn: an analysis's search waits while there are any.
+    foreground: background::Foreground,
     /// What was started once per process, however many front ends ask: the scheduler, the
     /// drainer; and the platforms whose AI moves pending at start were resumed.
     started_scheduler: std::sync::atomic::AtomicBool,
@@ -363,6 +365,7 @@ impl Host {
             drain_wake: tokio::sync::Notify::new(),
             limits: config.limits.clone().map(limits::Limits::new),
             in_core: Default::default(),
+            foreground: Default::default(),
             started_scheduler: Default::default(),
             started_drainer: Default::default(),
             resumed_ai: Default::default(),
@@ -567,6 +570,7 @@ impl Host {
     /// The core's work on one input, on the blocking pool (counted while it waits or runs).
     async fn in_core(&self, input: Input) -> Response {
         let bot = self.bot.clone();
+        let _running = self.foreground.running();
         self.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         // After the threads being opened in its chat are recorded: a move made in a game's thread
         // as soon as it appears is then handled by a core that knows the thread.
@@ -1035,8 +1039,9 @@ impl Host {
 
     /// Runs an analysis on the AI pool one position at a time: each position takes a place of the
     /// pool and gives it back, so the AI's moves in games (waiting for a place in turn) go between
-    /// an analysis's positions instead of after all of them; a position waits while people's
-    /// inputs are in the core; and it is searched on a thread of the lowest OS priority
+    /// an analysis's positions instead of after all of them; a position, and its search every
+    /// couple of milliseconds, waits while people's inputs are in the core or their boards drawn
+    /// ([`background::Foreground`]); and it is searched on a thread of the lowest OS priority
     /// ([`background`]), so that what arrives meanwhile takes the core. The progress message is replaced
     /// every few seconds; the result is stored and announced through the core's unit of work.
     async fn run_analysis_inner(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Delivery {
@@ -1048,15 +1053,15 @@ impl Host {
                 return self.settle(response, origin).await;
             }
         };
+        // Within a position too, the search waits while people's inputs or boards are handled.
+        analyser.pause_with(self.foreground.pause());
         let total = analyser.total();
         let mut last_shown = std::time::Instant::now();
         loop {
             // People first: while inputs are in the core or waiting for it, the next position waits
             // (a little at a time, at most a quarter of a second, so a busy bot still finishes).
             let yielding = std::time::Instant::now();
-            while self.in_core.load(std::sync::atomic::Ordering::SeqCst) > 0
-                && yielding.elapsed() < ANALYSIS_YIELD_AT_MOST
-                && !self.stop.is_cancelled()
+            while self.foreground.is_busy() && yielding.elapsed() < ANALYSIS_YIELD_AT_MOST && !self.stop.is_cancelled()
             {
                 tokio::time::sleep(Duration::from_millis(2)).await;
             }
@@ -1156,6 +1161,7 @@ impl Host {
                 })
                 .await
         } else {
+            let _running = self.foreground.running();
             Self::on_lane(&self.draw_lane, move || copy.drawn()).await
         };
         match drawn {

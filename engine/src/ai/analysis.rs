@@ -346,6 +346,13 @@ impl Analyser {
         self.searched
     }
 
+    /// Calls `pause` during every later search, every [`crate::ai::PAUSE_EVERY`] nodes
+    /// ([`Limits::pause`]): the host waits in it while people's inputs are handled. Limited by
+    /// nodes, the analysis is the same whatever the pauses.
+    pub fn pause_with(&mut self, pause: crate::ai::Pause) {
+        self.limits.pause = Some(pause);
+    }
+
     fn looked_at_least(&self, level: u8) -> usize {
         self.level.iter().zip(&self.evals).filter(|(l, e)| (level..OVER).contains(*l) && e.best.is_some()).count()
     }
@@ -717,6 +724,25 @@ mod tests {
         let (_, _, none, _) = run(SecondLook { deeper_from: 101.0, ..third });
         assert_eq!(none, 0);
         assert_eq!(run(third).3, with_three);
+    }
+
+    #[test]
+    fn a_pause_in_the_search_changes_nothing_but_is_called() {
+        let g = game_of(&variant::CHESS, &["e4", "e5", "Nf3", "Nc6", "Bb5"]);
+        let plain = analyse(&g, 20_000, &mut |_, _| {}).unwrap();
+        let calls = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let mut a = Analyser::new(g.clone(), 20_000).unwrap();
+        let counted = calls.clone();
+        a.pause_with(crate::ai::Pause(std::sync::Arc::new(move || {
+            counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        })));
+        while a.step() {}
+        let nodes = a.nodes_searched();
+        let paused = a.finish().unwrap();
+        assert_eq!(paused.encode(&g), plain.encode(&g), "the same analysis");
+        // About one call per PAUSE_EVERY nodes.
+        let calls = calls.load(std::sync::atomic::Ordering::Relaxed);
+        assert!(calls >= nodes / crate::ai::PAUSE_EVERY / 2, "{calls} calls for {nodes} nodes");
     }
 
     #[test]

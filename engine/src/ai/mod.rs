@@ -42,6 +42,23 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// Transposition table size in megabytes (0 = 16).
     pub hash_mb: usize,
+    /// Called by the search every [`PAUSE_EVERY`] nodes: a search nobody waits for (an analysis)
+    /// waits in it while more urgent work runs. It cannot change a search limited by nodes; it
+    /// eats into a time limit.
+    pub pause: Option<Pause>,
+}
+
+/// How often the search calls [`Limits::pause`]: every 1,024 nodes, about 2 ms of a search.
+pub const PAUSE_EVERY: u64 = 1024;
+
+/// The callback of [`Limits::pause`].
+#[derive(Clone)]
+pub struct Pause(pub Arc<dyn Fn() + Send + Sync>);
+
+impl std::fmt::Debug for Pause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Pause")
+    }
 }
 
 /// One level's settings, as published in docs/ai.md.

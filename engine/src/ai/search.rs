@@ -201,6 +201,11 @@ impl<'a> Searcher<'a> {
         {
             self.stopped = true;
         }
+        if self.nodes.is_multiple_of(super::PAUSE_EVERY)
+            && let Some(pause) = &self.limits.pause
+        {
+            (pause.0)();
+        }
         if self.nodes & 31 == 0 {
             if let Some(d) = self.deadline
                 && Instant::now() >= d
