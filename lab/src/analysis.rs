@@ -88,12 +88,13 @@ pub fn bench(
     });
     let load = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
     format!(
-        "{:<14} {:>4} plies {:>7} nodes/position, {looked_again} looked at again ({looked_deeper} a third time), {:.2} M nodes  \
+        "{:<14} {:>4} plies {:>7} nodes/position, {:?}, {looked_again} looked at again ({looked_deeper} a third time), {:.2} M nodes  \
          median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
          accuracy W {:.0}% B {:.0}%, blunders W {} B {}{goal_text}",
         v.name,
         game.moves().len(),
         a.nodes,
+        second.order,
         searched as f64 / 1e6,
         med.as_secs_f64(),
         min.as_secs_f64(),
@@ -333,9 +334,10 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         ));
     }
     log(format!(
-        "{}: second look (from {} points, × {} nodes) at {looked_again} of {positions} positions, third (from {} \
-         to {} points, × {} nodes{}) at {looked_deeper}; {:.1} M nodes in all",
+        "{}: first pass {:?}; second look (from {} points, × {} nodes) at {looked_again} of {positions} positions, \
+         third (from {} to {} points, × {} nodes{}) at {looked_deeper}; {:.1} M nodes in all",
         opts.variant.name,
+        opts.second.order,
         opts.second.from,
         opts.second.factor,
         opts.second.deeper_from,

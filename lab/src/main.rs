@@ -70,6 +70,9 @@ struct Looks {
     /// The positions the third look searches: both, or after (the move's only).
     #[arg(long, default_value = "product")]
     third_look_at: String,
+    /// The first pass's order: forwards (first position to last) or backwards.
+    #[arg(long, default_value = "product")]
+    order: String,
 }
 
 impl Looks {
@@ -81,6 +84,12 @@ impl Looks {
             "after" => DeeperAt::After,
             other => return Err(format!("--third-look-at {other}: write both or after")),
         };
+        let order = match self.order.as_str() {
+            "product" => ai::analysis::SECOND_LOOK.order,
+            "forwards" => ai::analysis::Order::Forwards,
+            "backwards" => ai::analysis::Order::Backwards,
+            other => return Err(format!("--order {other}: write forwards or backwards")),
+        };
         Ok(ai::analysis::SecondLook {
             from: self.second_look_from,
             factor: self.second_look_factor,
@@ -88,6 +97,7 @@ impl Looks {
             deeper_below: self.third_look_below,
             deeper_factor: self.third_look_factor,
             deeper_at,
+            order,
         })
     }
 }

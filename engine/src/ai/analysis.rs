@@ -46,6 +46,23 @@ pub struct SecondLook {
     pub deeper_factor: u64,
     /// Which of the move's positions the third look searches.
     pub deeper_at: DeeperAt,
+    /// The order of the first pass (and of a move's two positions in a later look).
+    pub order: Order,
+}
+
+/// The order in which an analysis searches the game's positions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// From the first position to the last; a later look searches the position before the move
+    /// first. The product's: backwards marked fewer of Fairy-Stockfish's blunders in the lab's
+    /// comparison (docs/analysis.md, "Backwards").
+    Forwards,
+    /// From the last position to the first, as engines' blunder checks go: when a position is
+    /// searched, the game's continuation from it (often the refutation the game went on to play) has
+    /// been searched already and its scores are in the table, so each position inherits the sight of
+    /// those after it at no extra nodes. A later look searches the position after the move first,
+    /// for the same reason.
+    Backwards,
 }
 
 /// The positions a third look searches.
@@ -62,7 +79,7 @@ pub enum DeeperAt {
 /// one from 5 to 10 points at 9 × the nodes brings the comparison with Fairy-Stockfish to its goal in
 /// chess but takes the 80-ply game past its 20 s (`lab compare-analysis --third-look-factor 9`), and
 /// the cheaper forms tried (the position after the move only, a cheaper first pass) met neither
-/// variant's goal within it ("Paying for the third look").
+/// variant's goal within it ("Paying for the third look"). The first pass goes forwards ([`Order`]).
 pub const SECOND_LOOK: SecondLook = SecondLook {
     from: 3.0,
     factor: 3,
@@ -70,6 +87,7 @@ pub const SECOND_LOOK: SecondLook = SecondLook {
     deeper_below: 10.0,
     deeper_factor: 0,
     deeper_at: DeeperAt::Both,
+    order: Order::Forwards,
 };
 
 /// Longest game analysed, in plies (a bound on the work one request may cause).
@@ -277,7 +295,14 @@ pub struct Analyser {
     curve: WinCurve,
     memory: Memory,
     hashes: Vec<u64>,
-    evals: Vec<PositionEval>,
+    /// Positions the game had reached before (their hashes kept in `hashes`: a repetition counts).
+    repeated: Vec<bool>,
+    /// The latest position of the game searched since the table last forgot its scores.
+    latest: Option<usize>,
+    /// Each position's evaluation so far (`None`: not yet searched).
+    evals: Vec<Option<PositionEval>>,
+    /// Positions done in the first pass.
+    first: usize,
     /// How deep each position has been looked at: 0 the first pass, 1 the second look, 2 the third
     /// ([`OVER`]: over on the board, nothing to look at again).
     level: Vec<u8>,
@@ -305,8 +330,10 @@ impl Analyser {
         let nodes = if nodes == 0 { DEFAULT_NODES } else { nodes };
         let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
         let hashes = repetition_history(&game);
+        let repeated = hashes.iter().zip(game.positions()).map(|(&h, p)| h == p.hash()).collect();
         let curve = WinCurve::of(game.start().variant());
         let level = vec![0; game.positions().len()];
+        let evals = vec![None; game.positions().len()];
         Ok(Analyser {
             game,
             limits,
@@ -314,7 +341,10 @@ impl Analyser {
             curve,
             memory: Memory::new(16),
             hashes,
-            evals: Vec::new(),
+            repeated,
+            latest: None,
+            evals,
+            first: 0,
             level,
             pending: std::collections::VecDeque::new(),
             searched: 0,
@@ -326,9 +356,9 @@ impl Analyser {
         self.game.positions().len()
     }
 
-    /// Positions done.
+    /// Positions done in the first pass.
     pub fn done(&self) -> usize {
-        self.evals.len()
+        self.first
     }
 
     /// Positions searched a second time so far.
@@ -354,29 +384,30 @@ impl Analyser {
     }
 
     fn looked_at_least(&self, level: u8) -> usize {
-        self.level.iter().zip(&self.evals).filter(|(l, e)| (level..OVER).contains(*l) && e.best.is_some()).count()
+        let searched = |e: &Option<PositionEval>| e.is_some_and(|e| e.best.is_some());
+        self.level.iter().zip(&self.evals).filter(|(l, e)| (level..OVER).contains(*l) && searched(e)).count()
     }
 
-    /// Does the next search: a position's second look if one is waiting, else the next position's
-    /// first; `false` when every position is done.
+    /// Does the next search: a position's later look if one is waiting, else the next position's
+    /// first (in [`SecondLook::order`]); `false` when every position is done.
     pub fn step(&mut self) -> bool {
         if let Some((i, level)) = self.pending.pop_front() {
             let factor = if level == 1 { self.second.factor } else { self.second.deeper_factor };
             let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES).saturating_mul(factor);
             let limits = Limits { nodes: Some(nodes), ..self.limits.clone() };
-            self.evals[i] = self.search(i, &limits);
+            let eval = self.search(i, &limits);
             self.level[i] = level;
-            // The deeper score changes the costs of the moves on both sides of the position.
-            if let Some(before) = i.checked_sub(1) {
-                self.consider(before);
-            }
-            self.consider(i);
+            self.scored(i, eval);
             return true;
         }
-        let i = self.evals.len();
-        if i >= self.total() {
+        let total = self.total();
+        if self.first >= total {
             return false;
         }
+        let i = match self.second.order {
+            Order::Forwards => self.first,
+            Order::Backwards => total - 1 - self.first,
+        };
         let eval = match over_at(&self.game, i) {
             Some(eval) => {
                 self.level[i] = OVER;
@@ -384,14 +415,32 @@ impl Analyser {
             }
             None => self.search(i, &self.limits.clone()),
         };
-        self.evals.push(eval);
-        if let Some(before) = i.checked_sub(1) {
-            self.consider(before);
-        }
+        self.first += 1;
+        self.scored(i, eval);
         true
     }
 
+    /// Keeps a position's (new) score and considers the moves on both sides of it.
+    fn scored(&mut self, i: usize, eval: PositionEval) {
+        self.evals[i] = Some(eval);
+        if let Some(before) = i.checked_sub(1) {
+            self.consider(before);
+        }
+        self.consider(i);
+    }
+
     fn search(&mut self, i: usize, limits: &Limits) -> PositionEval {
+        // A later position's search was given the game's history up to it, where a return to a
+        // position the game repeated after `i` counts as a draw: the table may hold scores that are
+        // draws only for it. Going backwards past such a repetition, the table forgets its scores.
+        // (`i` itself is the root of its own search, where a return to it is a draw too.)
+        if self.second.order == Order::Backwards
+            && self.latest.is_some_and(|latest| latest > i + 1 && self.repeated[i + 1..latest].contains(&true))
+        {
+            self.memory.forget_scores();
+            self.latest = None;
+        }
+        self.latest = self.latest.max(Some(i));
         let pos = &self.game.positions()[i];
         let r = search_with(pos, &self.hashes[..i], limits, &mut self.memory, &mut |_| {});
         self.searched += r.nodes;
@@ -403,7 +452,7 @@ impl Analyser {
     /// look from [`SecondLook::from`], a third from [`SecondLook::deeper_from`] once both positions
     /// have had their second (at the positions [`SecondLook::deeper_at`] names).
     fn consider(&mut self, ply: usize) {
-        let (Some(before), Some(after)) = (self.evals.get(ply), self.evals.get(ply + 1)) else { return };
+        let (Some(Some(before)), Some(Some(after))) = (self.evals.get(ply), self.evals.get(ply + 1)) else { return };
         let mover = self.game.positions()[ply].turn();
         let (b, a) = (self.curve.white_chances(before.score), self.curve.white_chances(after.score));
         let drop = if mover == Color::White { b - a } else { a - b };
@@ -416,9 +465,10 @@ impl Analyser {
             }
             _ => return,
         };
-        let looks = match (next, self.second.deeper_at) {
-            (2, DeeperAt::After) => ply + 1..=ply + 1,
-            _ => ply..=ply + 1,
+        let looks = match (next, self.second.deeper_at, self.second.order) {
+            (2, DeeperAt::After, _) => vec![ply + 1],
+            (_, _, Order::Forwards) => vec![ply, ply + 1],
+            (_, _, Order::Backwards) => vec![ply + 1, ply],
         };
         for j in looks {
             if self.level[j] < next && !self.pending.contains(&(j, next)) {
@@ -429,11 +479,12 @@ impl Analyser {
 
     /// The analysis, once every position is done (else `None`).
     pub fn finish(self) -> Option<Analysis> {
-        if self.evals.len() != self.total() || !self.pending.is_empty() {
+        if !self.pending.is_empty() {
             return None;
         }
+        let evals = self.evals.into_iter().collect::<Option<Vec<_>>>()?;
         let nodes = self.limits.nodes.unwrap_or(DEFAULT_NODES);
-        Some(Analysis::from_evals(&self.game, nodes, self.evals))
+        Some(Analysis::from_evals(&self.game, nodes, evals))
     }
 }
 
@@ -620,6 +671,7 @@ mod tests {
         deeper_below: 10.0,
         deeper_factor: 0,
         deeper_at: DeeperAt::Both,
+        order: Order::Forwards,
     };
 
     fn game_of(v: &'static Variant, sans: &[&str]) -> Game {
@@ -743,6 +795,102 @@ mod tests {
         // About one call per PAUSE_EVERY nodes.
         let calls = calls.load(std::sync::atomic::Ordering::Relaxed);
         assert!(calls >= nodes / crate::ai::PAUSE_EVERY / 2, "{calls} calls for {nodes} nodes");
+    }
+
+    #[test]
+    fn backwards_the_first_pass_goes_from_the_last_position_to_the_first() {
+        // Not over: the last position is searched too.
+        let g = game_of(&variant::CHESS, &["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4"]);
+        let positions = g.positions().len();
+        for (order, expected) in
+            [(Order::Backwards, (0..positions).rev().collect::<Vec<_>>()), (Order::Forwards, (0..positions).collect())]
+        {
+            let looks = SecondLook { order, ..TWO_LOOKS };
+            let mut a = Analyser::with_second_look(g.clone(), 2_000, looks).unwrap();
+            let mut firsts = Vec::new();
+            let mut steps = 0;
+            loop {
+                let known: Vec<bool> = a.evals.iter().map(Option::is_some).collect();
+                let done = a.done();
+                if !a.step() {
+                    break;
+                }
+                steps += 1;
+                assert!(steps < 40, "the analysis ends");
+                let new: Vec<usize> = (0..positions).filter(|&i| !known[i] && a.evals[i].is_some()).collect();
+                // A step is a position's first search (counted by the progress) or a later look.
+                if a.done() > done {
+                    assert_eq!((a.done(), new.len()), (done + 1, 1));
+                    firsts.push(new[0]);
+                } else {
+                    assert!(new.is_empty());
+                }
+            }
+            assert_eq!(firsts, expected, "{order:?}");
+            assert!(a.looked_again() > 0, "{order:?}: the later looks come between");
+            assert_eq!(a.finish(), analyse_with(&g, 2_000, looks, &mut |_, _| {}).ok(), "{order:?}");
+        }
+    }
+
+    /// A first pass by hand: one table, the last position first, each searched with the game's
+    /// history before it; the table's scores forgotten before the search of the position `forget_at`.
+    fn backwards_by_hand(g: &Game, nodes: u64, forget_at: Option<usize>) -> Vec<PositionEval> {
+        let history = repetition_history(g);
+        let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
+        let mut memory = Memory::new(16);
+        let mut evals: Vec<PositionEval> = (0..g.positions().len())
+            .rev()
+            .map(|i| {
+                if Some(i) == forget_at {
+                    memory.forget_scores();
+                }
+                let pos = &g.positions()[i];
+                let r = search_with(pos, &history[..i], &limits, &mut memory, &mut |_| {});
+                PositionEval { score: Score::from_search(r.score, pos.turn()), best: r.best }
+            })
+            .collect();
+        evals.reverse();
+        evals
+    }
+
+    #[test]
+    fn each_position_is_searched_with_the_table_of_the_positions_after_it() {
+        let g = game_of(&variant::CHESS, &["e4", "e5", "Nf3", "d6", "Bc4", "Bg4", "Nc3", "g6", "Nxe5", "Bxd1"]);
+        let first_pass = |order| SecondLook { factor: 0, order, ..TWO_LOOKS };
+        let backwards = analyse_with(&g, 3_000, first_pass(Order::Backwards), &mut |_, _| {}).unwrap();
+        let forwards = analyse_with(&g, 3_000, first_pass(Order::Forwards), &mut |_, _| {}).unwrap();
+        assert_eq!(backwards.evals, backwards_by_hand(&g, 3_000, None));
+        assert_ne!(backwards.evals, forwards.evals);
+    }
+
+    #[test]
+    fn backwards_past_a_repeated_position_the_table_forgets_its_scores() {
+        // The start comes again at ply 4, the position after Nf3 at ply 5: the searches of plies 6 on
+        // count a return to ply 5's position as its third occurrence, a draw, which the searches of
+        // plies 0 to 4 must not inherit (ply 5's own search has that position at its root, where a
+        // return is a draw as well).
+        let g = game_of(&variant::CHESS, &["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "d5", "d4", "Nc6", "Bf4"]);
+        let backwards = SecondLook { factor: 0, order: Order::Backwards, ..TWO_LOOKS };
+        let analysed = analyse_with(&g, 2_000, backwards, &mut |_, _| {}).unwrap();
+        assert_eq!(analysed.evals, backwards_by_hand(&g, 2_000, Some(4)));
+        assert_ne!(analysed.evals, backwards_by_hand(&g, 2_000, None));
+    }
+
+    #[test]
+    fn a_blunder_is_seen_with_the_table_of_the_refutation_the_game_played() {
+        // Nxf7 takes a pawn and forks queen and rook, but Black mates in three: Qxg2 Rf1 Qxe4+ Be2 Nf3#.
+        let g = game_of(
+            &variant::CHESS,
+            &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5", "Qg5", "Nxf7", "Qxg2", "Rf1", "Qxe4+", "Be2", "Nf3#"],
+        );
+        let first_pass = |order| SecondLook { factor: 0, order, ..TWO_LOOKS };
+        let nxf7 = |order| analyse_with(&g, 300, first_pass(order), &mut |_, _| {}).unwrap().moves[8];
+        // At 300 nodes the search of the position after Nxf7 alone does not find the mate …
+        let forwards = nxf7(Order::Forwards);
+        assert!(forwards.loss < 5.0, "{forwards:?}");
+        // … with the table of the mate's positions, searched first, it does.
+        let backwards = nxf7(Order::Backwards);
+        assert_eq!(backwards.judgement, Some(Judgement::Blunder), "{backwards:?}");
     }
 
     #[test]

@@ -276,6 +276,11 @@ impl Memory {
         self.tt.clear();
         self.stats.clear();
     }
+
+    /// Forgets the stored scores, keeping the move-ordering statistics (which hold no scores).
+    pub(crate) fn forget_scores(&mut self) {
+        self.tt.clear();
+    }
 }
 
 fn table_mb(limits: &Limits) -> usize {
