@@ -1,18 +1,21 @@
-//! Work that nobody is waiting on move by move — a game's analysis — on threads of the lowest OS
-//! priority (nice 19 on Linux), so that when the cores are busy the operating system runs people's
-//! inputs, the AI's moves in games and the delivery of answers first, and the analysis in the time
-//! they leave. Yielding between positions (the host's `in_core` wait) cannot help a move that arrives
-//! while a position is being searched (about a tenth of a second); the scheduler can, at once.
-//! (Linux's `SCHED_IDLE` instead of nice 19 made no measurable difference to the moves on a quiet
-//! machine, docs/analysis.md, and beside other busy programs would leave an analysis a fifth of
-//! what nice 19 gets: a scheduling weight of 3 against 15.)
+//! Work that nobody is waiting on move by move — a game's analysis, a game's animation — on threads
+//! behind every other, so that when the cores are busy the operating system runs people's inputs,
+//! the AI's moves in games and the delivery of answers first, and the background work in the time
+//! they leave. On Linux the threads run under the idle scheduling policy (`SCHED_IDLE`): a thread of
+//! the normal policy that wakes takes the core from them at once. Where that policy cannot be set,
+//! they run at the lowest priority of their own policy (nice 19).
 //!
-//! Even so, a search sharing the cores with people's moves slows them (it fills the caches they
-//! come back to): on a quiet 2-core machine two analyses raised the other players' move p99 about
-//! × 1.3 to × 1.5. So a background search also waits while there is [`Foreground`] work — an input
-//! in the core, a board being drawn —, checking every couple of milliseconds of its own work
+//! Even so, a search sharing the cores with people's moves slows them (it fills the caches they come
+//! back to): on a quiet 2-core machine two analyses raised the other players' move p99 about × 1.3
+//! to × 1.5. So a background search also waits while there is [`Foreground`] work — an input in the
+//! core, a board being drawn —, checking every couple of milliseconds of its own work
 //! ([`crate::ai::Limits::pause`]) and waiting at most [`PAUSE_AT_MOST`] at a time, so that a bot
-//! busy without a break still finishes its analyses, slowly.
+//! busy without a break still finishes its analyses, slowly. Only the two together kept the moves'
+//! p99 as it was without analyses (docs/analysis.md: either alone made no difference).
+//!
+//! The price: beside other programs that keep the cores busy, background work gets only what they
+//! leave, which is nearly nothing (a scheduling weight of 3, against nice 19's 15 and a normal
+//! thread's 1,024).
 //!
 //! The threads are started on the first job, and end when the host that owns them is dropped. A job
 //! that panics loses its own answer only ([`Background::run`] gives `None`); the thread goes on.
@@ -110,11 +113,28 @@ impl Background {
     }
 }
 
-fn work(rx: &Mutex<Receiver<Job>>) {
+/// Puts the calling thread behind every other: the idle policy where there is one, else the
+/// lowest priority of its own policy.
+fn lower_own_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        use thread_priority::unix::{
+            NormalThreadSchedulePolicy, ThreadSchedulePolicy, set_thread_priority_and_policy, thread_native_id,
+        };
+        let idle = ThreadSchedulePolicy::Normal(NormalThreadSchedulePolicy::Idle);
+        match set_thread_priority_and_policy(thread_native_id(), thread_priority::ThreadPriority::Min, idle) {
+            Ok(()) => return,
+            Err(e) => tracing::debug!("no idle scheduling policy for a background thread: {e:?}"),
+        }
+    }
     if let Err(e) = thread_priority::set_current_thread_priority(thread_priority::ThreadPriority::Min) {
         // Still correct, only no longer kind to the moves when the cores are busy.
         tracing::warn!("cannot lower a background thread's priority: {e:?}");
     }
+}
+
+fn work(rx: &Mutex<Receiver<Job>>) {
+    lower_own_priority();
     loop {
         // The lock is held only while waiting: the next thread waits for the next job.
         let job = match rx.lock() {
@@ -132,24 +152,29 @@ fn work(rx: &Mutex<Receiver<Job>>) {
 mod tests {
     use super::*;
 
-    /// The nice value of the calling thread, from `/proc/thread-self/stat` (its 19th field).
-    fn own_nice() -> i32 {
+    /// Linux's number of the idle scheduling policy, `SCHED_IDLE`.
+    const SCHED_IDLE: i32 = 5;
+
+    /// The calling thread's scheduling policy (`/proc/thread-self/stat`'s 41st field) and nice
+    /// value (its 19th).
+    fn own_policy_and_nice() -> (i32, i32) {
         let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
         // The second field, the name in parentheses, may hold spaces: count from after it.
-        let after = &stat[stat.rfind(')').unwrap() + 2..];
-        after.split(' ').nth(16).unwrap().parse().unwrap()
+        let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
+        (fields[38].parse().unwrap(), fields[16].parse().unwrap())
     }
 
     #[tokio::test]
     async fn jobs_run_at_the_lowest_priority_and_a_panic_loses_only_its_own_answer() {
         let background = Background::new(1);
-        let caller = own_nice();
-        assert_eq!(background.run(own_nice).await, Some(19));
+        let caller = own_policy_and_nice();
+        let (policy, _) = background.run(own_policy_and_nice).await.unwrap();
+        assert_eq!(policy, SCHED_IDLE, "jobs run under the idle scheduling policy");
         let panicked: Option<()> = background.run(|| panic!("a job that fails")).await;
         assert_eq!(panicked, None);
         assert_eq!(background.run(|| 6 * 7).await, Some(42), "the thread goes on after a panic");
         // The caller's thread is untouched.
-        assert_eq!(own_nice(), caller);
+        assert_eq!(own_policy_and_nice(), caller);
     }
 
     #[test]
