@@ -49,7 +49,12 @@ impl Foreground {
     }
 
     pub(crate) fn is_busy(&self) -> bool {
-        self.0.load(Ordering::SeqCst) > 0
+        self.count() > 0
+    }
+
+    /// How many pieces of work are counted now.
+    pub(crate) fn count(&self) -> usize {
+        self.0.load(Ordering::SeqCst)
     }
 
     /// Blocks the calling thread while there is foreground work, a millisecond at a time, at most

@@ -322,8 +322,9 @@ pub struct Host {
     /// Woken when a row is left for later, so the drainer recomputes its sleep.
     drain_wake: tokio::sync::Notify,
     limits: Option<limits::Limits>,
-    /// Inputs in the core or waiting for it.
-    in_core: std::sync::atomic::AtomicUsize,
+    /// Inputs in the core or waiting for it, counted by a guard (an input whose future is dropped
+    /// while it waits gives its place back).
+    in_core: background::Foreground,
     /// Inputs in the core and boards being drawn: an analysis's search waits while there are any.
     foreground: background::Foreground,
     /// What was started once per process, however many front ends ask: the scheduler, the
@@ -570,22 +571,19 @@ impl Host {
     /// The core's work on one input, on the blocking pool (counted while it waits or runs).
     async fn in_core(&self, input: Input) -> Response {
         let bot = self.bot.clone();
-        let _running = self.foreground.running();
-        self.in_core.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let (_running, _waiting) = (self.foreground.running(), self.in_core.running());
         // After the threads being opened in its chat are recorded: a move made in a game's thread
         // as soon as it appears is then handled by a core that knows the thread.
         let scope = &input.scope;
         self.openings.wait(&scope.platform, &scope.chat, openings::OPENING_WAIT).await;
-        let response = self.blocking(move || bot.handle(&input)).await.unwrap_or_default();
-        self.in_core.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
-        response
+        self.blocking(move || bot.handle(&input)).await.unwrap_or_default()
     }
 
     /// Whether the limits turn `input` away: `Some(Some(refusal))` answers it with that refusal
     /// (to its author only), `Some(None)` ignores it, `None` lets it through.
     fn refuse(&self, input: &Input) -> Option<Option<Refusal>> {
         let limits = self.limits.as_ref()?;
-        if self.in_core.load(std::sync::atomic::Ordering::SeqCst) >= limits.config.max_waiting {
+        if self.in_core.count() >= limits.config.max_waiting {
             return Some(Some(Refusal::Busy));
         }
         let p = &input.scope.platform;
@@ -1334,6 +1332,28 @@ mod tests {
             assert_eq!(j.await.unwrap(), Some(()));
         }
         assert_eq!(most.load(Ordering::SeqCst), 2, "ten 20 ms jobs overlap, two at a time");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn an_input_given_up_while_it_waits_for_the_core_is_no_longer_counted() {
+        use crate::bot::{Scope, UserRef};
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig { core_threads: 1, ..HostConfig::default() });
+        // The core's one thread held: an input waits for it, and is given up (a front end's
+        // timeout, a closed connection) before its turn.
+        let (release, held) = std::sync::mpsc::channel::<()>();
+        let holding = {
+            let host = host.clone();
+            tokio::spawn(async move { host.blocking(move || held.recv().ok()).await })
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let input = Input::text(Scope::chat("console", "c"), UserRef::new("u", "U"), "help");
+        let waited = tokio::time::timeout(Duration::from_millis(100), host.in_core(input)).await;
+        assert!(waited.is_err(), "still waiting for the held thread");
+        assert_eq!(host.in_core.count(), 0, "its place in the count is given back");
+        assert!(!host.foreground.is_busy(), "and the analyses no longer wait for it");
+        release.send(()).unwrap();
+        assert_eq!(holding.await.unwrap(), Some(Some(())));
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -201,12 +201,13 @@ impl<'a> Searcher<'a> {
         {
             self.stopped = true;
         }
-        if self.nodes.is_multiple_of(super::PAUSE_EVERY)
-            && let Some(pause) = &self.limits.pause
-        {
-            (pause.0)();
-        }
         if self.nodes & 31 == 0 {
+            // PAUSE_EVERY is a multiple of 32: the pause's test stays off the per-node path.
+            if self.nodes.is_multiple_of(super::PAUSE_EVERY)
+                && let Some(pause) = &self.limits.pause
+            {
+                (pause.0)();
+            }
             if let Some(d) = self.deadline
                 && Instant::now() >= d
             {
