@@ -234,6 +234,8 @@ enum Backend {
     Sqlite {
         path: PathBuf,
         idle: Mutex<Vec<Connection>>,
+        /// The connection every unit of work writes through, one unit at a time ([`Writer`]).
+        writer: Writer,
         /// Declared after the connections, so that it stops after they have closed.
         _checkpointer: Checkpointer,
     },
@@ -300,6 +302,33 @@ impl Drop for Conn<'_> {
     }
 }
 
+/// The SQLite store's writing connection, lent to one unit of work at a time (the lock is held
+/// from the unit's `BEGIN IMMEDIATE` to its commit or rollback). SQLite lets one writer in at a
+/// time anyway; a lock in the process hands the turn to the next unit as soon as it is free,
+/// where SQLite's busy handler would have it poll, and keeps every unit on one connection. That
+/// matters: in WAL mode a connection throws its whole page cache away whenever another connection
+/// has committed since its last transaction, so units alternating between two connections (two
+/// core threads) each read back from the log every page they touched (`docs/load.md`).
+type Writer = parking_lot::Mutex<Option<Connection>>;
+
+/// Waits for the [`Writer`] as [`busy_wait`] waits for SQLite's lock: tries again after a short
+/// sleep rather than sleeping until woken. A unit that has just committed and starts its thread's
+/// next one then goes on without a context switch while the other thread sleeps out its pause,
+/// as it would with SQLite's lock: woken at each release instead, two threads that both always
+/// wanted nothing but to write answered about a quarter fewer moves a second (`docs/load.md`).
+fn lock_writer(writer: &Writer) -> Option<parking_lot::MutexGuard<'_, Option<Connection>>> {
+    let mut attempt = 0;
+    loop {
+        if let Some(guard) = writer.try_lock() {
+            return Some(guard);
+        }
+        if !busy_wait(attempt) {
+            return None;
+        }
+        attempt += 1;
+    }
+}
+
 /// This thread's unit of work, when one is open: its connection (absent while a [`Conn`] borrows
 /// it) and the store it belongs to (by address).
 struct Ambient {
@@ -318,6 +347,9 @@ thread_local! {
 pub struct Unit<'s> {
     store: &'s Store,
     done: bool,
+    /// The store's [`Writer`], held for the unit's length (SQLite; none if it could not be had
+    /// within [`BUSY_TIMEOUT`], when the unit writes through another connection as before).
+    writer: Option<parking_lot::MutexGuard<'s, Option<Connection>>>,
 }
 
 impl Unit<'_> {
@@ -332,15 +364,29 @@ impl Unit<'_> {
         );
         if injected.is_ok() {
             let _ = conn.rollback();
-            self.store.give_back(conn);
+            self.give_back(conn);
             return Err(StoreError::Refused("injected failure: the commit did not happen".into()));
         }
         let r = conn.commit();
         if r.is_err() {
             let _ = conn.rollback();
         }
-        self.store.give_back(conn);
+        self.give_back(conn);
         Ok(r?)
+    }
+
+    /// Puts the unit's connection back: into the [`Writer`] it came from (unless it is still inside
+    /// a transaction, a failed rollback: it then closes, and the next unit opens another), and
+    /// lets the next unit in.
+    fn give_back(&mut self, conn: Connection) {
+        match self.writer.take() {
+            Some(mut writer) => {
+                if conn.is_autocommit() {
+                    *writer = Some(conn);
+                }
+            }
+            None => self.store.give_back(conn),
+        }
     }
 
     fn take(&self) -> Result<Connection> {
@@ -358,7 +404,7 @@ impl Drop for Unit<'_> {
         }
         if let Ok(conn) = self.take() {
             let _ = conn.rollback();
-            self.store.give_back(conn);
+            self.give_back(conn);
         }
     }
 }
@@ -478,7 +524,8 @@ impl Store {
         Ok(Store {
             backend: Backend::Sqlite {
                 path,
-                idle: Mutex::new(vec![Connection::Sqlite(conn)]),
+                idle: Mutex::new(Vec::new()),
+                writer: parking_lot::Mutex::new(Some(Connection::Sqlite(conn))),
                 _checkpointer: checkpointer,
             },
             failing_commits: Default::default(),
@@ -669,12 +716,34 @@ impl Store {
         if AMBIENT.with(|a| a.borrow().is_some()) {
             return Err(StoreError::Corrupt("a unit of work inside another".into()));
         }
-        let conn = self.conn()?;
-        conn.begin_write()?;
-        let conn = conn.detach().ok_or_else(|| StoreError::Corrupt("no connection".into()))?;
+        let mut unit = Unit { store: self, done: false, writer: None };
+        let conn = match &self.backend {
+            Backend::Sqlite { path, writer, .. } => {
+                // Past the time limit (a unit that never ends, or one waiting for another unit
+                // of its own thread's making), the unit goes on without the lock: SQLite's busy
+                // handler then waits, and gives up, as it did before there was a lock.
+                unit.writer = lock_writer(writer);
+                match unit.writer.as_mut().and_then(|w| w.take()) {
+                    Some(conn) => Some(conn),
+                    None if unit.writer.is_some() => Some(Connection::Sqlite(store_connection(path)?)),
+                    None => None,
+                }
+            }
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(..) => None,
+        };
+        let conn = match conn {
+            Some(conn) => conn,
+            None => self.conn()?.detach().ok_or_else(|| StoreError::Corrupt("no connection".into()))?,
+        };
+        if let Err(e) = conn.begin_write() {
+            unit.done = true;
+            unit.give_back(conn);
+            return Err(e.into());
+        }
         let me = self as *const Store as usize;
         AMBIENT.with(|a| *a.borrow_mut() = Some(Ambient { store: me, conn: Rc::new(conn) }));
-        Ok(Unit { store: self, done: false })
+        Ok(unit)
     }
 
     fn give_back(&self, conn: Connection) {
@@ -977,6 +1046,65 @@ mod tests {
 
     /// Commits never copy the write-ahead log into the database (a move's unit of work would wait
     /// for it): the store's own thread does, soon after, and stops with the store.
+    #[test]
+    fn units_on_several_threads_write_through_one_connection_one_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = std::sync::Arc::new(Store::open(dir.path().join("t.db")).unwrap());
+        // A temporary table lives in the connection that made it: the units of other threads see
+        // it only if they write through the same connection (whose page cache then stays warm).
+        store.unit(|| Ok(store.conn()?.execute_batch("CREATE TEMP TABLE mine (n INTEGER)")?)).unwrap();
+        let inside = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let (store, inside) = (store.clone(), inside.clone());
+                std::thread::spawn(move || {
+                    for i in 0..25 {
+                        store
+                            .unit(|| {
+                                let was = inside.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                                assert_eq!(was, 0, "two units inside at once");
+                                store.conn()?.execute("INSERT INTO mine VALUES (?1)", [t * 100 + i])?;
+                                std::thread::yield_now();
+                                inside.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+                                Ok(())
+                            })
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let n: i64 =
+            store.unit(|| Ok(store.conn()?.query_row("SELECT count(*) FROM mine", (), |r| r.get(0))?)).unwrap();
+        assert_eq!(n, 100);
+    }
+
+    #[test]
+    fn a_unit_that_panics_gives_the_writing_connection_back_rolled_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = std::sync::Arc::new(Store::open(dir.path().join("t.db")).unwrap());
+        store.unit(|| Ok(store.conn()?.execute_batch("CREATE TABLE t (n INTEGER)")?)).unwrap();
+        let panicked = {
+            let store = store.clone();
+            std::thread::spawn(move || {
+                store.unit(|| -> Result<()> {
+                    store.conn()?.execute("INSERT INTO t VALUES (1)", ())?;
+                    panic!("a bug inside a unit of work");
+                })
+            })
+            .join()
+        };
+        assert!(panicked.is_err());
+        // The next unit gets in at once (no lock left held), and the panicked one's row is gone.
+        let started = std::time::Instant::now();
+        store.unit(|| Ok(store.conn()?.execute("INSERT INTO t VALUES (2)", ())?)).unwrap();
+        assert!(started.elapsed() < BUSY_TIMEOUT / 2, "waited {:?}", started.elapsed());
+        let rows: String = store.conn().unwrap().query_row("SELECT group_concat(n) FROM t", (), |r| r.get(0)).unwrap();
+        assert_eq!(rows, "2");
+    }
+
     #[test]
     fn the_log_is_copied_into_the_database_by_the_stores_thread_not_by_commits() {
         let dir = tempfile::tempdir().unwrap();
