@@ -132,6 +132,10 @@ enum Command {
         /// Database file (default: a fresh file in a temporary folder).
         #[arg(long)]
         db: Option<PathBuf>,
+        /// Play on new databases of the harness's PostgreSQL server (127.0.0.1) instead of SQLite
+        /// (feature `postgres`).
+        #[arg(long, conflicts_with = "db")]
+        postgres: bool,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -593,13 +597,17 @@ fn run(cli: Cli) -> Result<(), String> {
                 outln!("{}", bench::perft::bench(v, d, runs));
             }
         }
-        Command::BenchBot { games, threads, plies, variant, no_pictures, db, seed } => {
+        Command::BenchBot { games, threads, plies, variant, no_pictures, db, postgres, seed } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
-            let (core, host) = bench::bot::run_both(db.as_deref(), &opts)?;
+            let (core, host) = if postgres {
+                bench::bot::run_both_on_postgres(&opts)?
+            } else {
+                bench::bot::run_both(db.as_deref(), &opts)?
+            };
             outln!("{}", bench::bot::summary_both(&core, &host, &opts));
         }
         #[cfg(feature = "discord")]

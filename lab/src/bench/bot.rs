@@ -142,6 +142,36 @@ pub fn run_both(db: Option<&Path>, opts: &BenchOptions) -> Result<(BenchReport, 
     Ok((core, host.ok_or("host run skipped")??))
 }
 
+/// [`run_both`] on two new databases of the harness's PostgreSQL server (dropped at the end).
+#[cfg(feature = "postgres")]
+pub fn run_both_on_postgres(opts: &BenchOptions) -> Result<(BenchReport, BenchReport), String> {
+    let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
+    let (core_db, host_db) =
+        (server.create_database().map_err(|e| e.to_string())?, server.create_database().map_err(|e| e.to_string())?);
+    let core = run_through(Path::new(&core_db.url()), opts, Through::Core)?;
+    let host = run_through(Path::new(&host_db.url()), opts, Through::Host)?;
+    for (run, db) in [("core", &core_db), ("host", &host_db)] {
+        eprintln!("{run}: {} sessions opened on the database during the run", sessions(&db.url())?);
+    }
+    Ok((core, host))
+}
+
+/// How many sessions PostgreSQL has seen on the database at `url` (`pg_stat_database.sessions`;
+/// a pool that keeps its connections opens a few).
+#[cfg(feature = "postgres")]
+fn sessions(url: &str) -> Result<i64, String> {
+    let store = Store::open_setting(url).map_err(|e| e.to_string())?;
+    let conn = store.conn().map_err(|e| e.to_string())?;
+    conn.query_row("SELECT sessions FROM pg_stat_database WHERE datname = current_database()", (), |r| r.get(0))
+        .map_err(|e| e.to_string())
+}
+
+/// Without the `postgres` feature: an error that says so.
+#[cfg(not(feature = "postgres"))]
+pub fn run_both_on_postgres(_: &BenchOptions) -> Result<(BenchReport, BenchReport), String> {
+    Err("this laboratory was built without the `postgres` feature".into())
+}
+
 /// The two-line summary of [`run_both`]: core, host, and the host's share of the core's throughput.
 pub fn summary_both(core: &BenchReport, host: &BenchReport, opts: &BenchOptions) -> String {
     format!(
@@ -233,7 +263,8 @@ fn finished_game(bot: &Bot, k: usize, variant: &'static Variant, seed: u64) -> R
 /// timed: each asks for the analysis of a finished game of its own, and asks again (the stored
 /// result removed) as soon as it ends.
 pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: usize) -> Result<BenchReport, String> {
-    let store = Store::open(db).map_err(|e| e.to_string())?;
+    // A file, or a PostgreSQL URL ([`run_both_on_postgres`]).
+    let store = Store::open_setting(&db.to_string_lossy()).map_err(|e| e.to_string())?;
     let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
     let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
     let rt = tokio::runtime::Builder::new_multi_thread()
