@@ -151,19 +151,29 @@ pub fn run_both_on_postgres(opts: &BenchOptions) -> Result<(BenchReport, BenchRe
     let core = run_through(Path::new(&core_db.url()), opts, Through::Core)?;
     let host = run_through(Path::new(&host_db.url()), opts, Through::Host)?;
     for (run, db) in [("core", &core_db), ("host", &host_db)] {
-        eprintln!("{run}: {} sessions opened on the database during the run", sessions(&db.url())?);
+        let [sessions, commits, rollbacks] = database_stats(&db.url())?;
+        eprintln!(
+            "{run}: {sessions} sessions opened on the database during the run; {commits} transactions committed, \
+             {rollbacks} rolled back (serialization failures run again among them)"
+        );
     }
     Ok((core, host))
 }
 
-/// How many sessions PostgreSQL has seen on the database at `url` (`pg_stat_database.sessions`;
-/// a pool that keeps its connections opens a few).
+/// What PostgreSQL has counted on the database at `url` (`pg_stat_database`): sessions opened (a
+/// pool that keeps its connections opens a few), transactions committed and rolled back. The
+/// counts reach the view within a second of a transaction's end (`stats_fetch_consistency` aside).
 #[cfg(feature = "postgres")]
-fn sessions(url: &str) -> Result<i64, String> {
+fn database_stats(url: &str) -> Result<[i64; 3], String> {
+    std::thread::sleep(std::time::Duration::from_millis(1200));
     let store = Store::open_setting(url).map_err(|e| e.to_string())?;
     let conn = store.conn().map_err(|e| e.to_string())?;
-    conn.query_row("SELECT sessions FROM pg_stat_database WHERE datname = current_database()", (), |r| r.get(0))
-        .map_err(|e| e.to_string())
+    conn.query_row(
+        "SELECT sessions, xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()",
+        (),
+        |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?]),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// Without the `postgres` feature: an error that says so.
