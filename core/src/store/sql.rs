@@ -181,7 +181,12 @@ fn note_failure(sql: &str, e: &Error) {
         shown.truncate(cut);
         shown.push('…');
     }
-    ABORTED_BY.with(|a| *a.borrow_mut() = Some((format!("{e}, in `{shown}`"), is_conflict_code(pg))));
+    let conflict = is_conflict_code(pg);
+    if conflict {
+        // Which statements meet other writers, for an operator looking into retries.
+        tracing::debug!(statement = %shown, "{e}: the unit of work runs again");
+    }
+    ABORTED_BY.with(|a| *a.borrow_mut() = Some((format!("{e}, in `{shown}`"), conflict)));
 }
 
 /// The error of the statement that last failed on this thread in the transaction opened last
