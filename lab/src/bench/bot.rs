@@ -328,6 +328,14 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
         }
         tables.push((chat, a, b));
     }
+    if bot.store().dialect() == capabot::store::sql::Dialect::Postgres {
+        // Statistics, as autovacuum gathers them in a deployment that has run for a minute: on a new
+        // database never analysed, PostgreSQL found a chat's games through another index led by the
+        // platform, read every active game, and SERIALIZABLE then failed two moves of different
+        // games as if they had read each other's rows (`docs/load.md`).
+        let conn = bot.store().conn().map_err(|e| e.to_string())?;
+        conn.execute_batch("ANALYZE").map_err(|e| e.to_string())?;
+    }
     let start_fens: Vec<String> = {
         let conn = bot.store().conn().map_err(|e| e.to_string())?;
         let mut v = Vec::new();
