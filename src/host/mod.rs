@@ -1378,14 +1378,26 @@ mod tests {
         let board =
             reply(Drawing::Board(BoardDrawing::new(game.position(), None, Color::White, None, 320, Theme::default())));
 
+        // Holds the animations' one thread with a job that waits for `release`; returns once that
+        // job runs (a job asked for later then waits behind it, whatever the tasks' order).
+        let hold = |host: Arc<Host>| async move {
+            let (release, held) = std::sync::mpsc::channel::<()>();
+            let (started, running) = tokio::sync::oneshot::channel::<()>();
+            let holding = tokio::spawn(async move {
+                host.animations
+                    .run(move || {
+                        let _ = started.send(());
+                        held.recv().ok()
+                    })
+                    .await
+            });
+            tokio::time::timeout(Duration::from_secs(30), running).await.expect("the holding job ran").unwrap();
+            (release, holding)
+        };
+
         // The animations' one thread held by another job: the board is drawn all the same, the
         // animation waits for that thread, and is then drawn at the lowest priority.
-        let (release, held) = std::sync::mpsc::channel::<()>();
-        let holding = {
-            let host = host.clone();
-            tokio::spawn(async move { host.animations.run(move || held.recv().ok()).await })
-        };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        let (release, holding) = hold(host.clone()).await;
         let waiting = {
             let host = host.clone();
             tokio::spawn(async move { host.drawn(gif).await })
@@ -1401,11 +1413,7 @@ mod tests {
 
         // Asked for again (the same game, size and names): given at once from what was drawn,
         // though the animations' thread is held again.
-        let (release, held) = std::sync::mpsc::channel::<()>();
-        let holding = {
-            let host = host.clone();
-            tokio::spawn(async move { host.animations.run(move || held.recv().ok()).await })
-        };
+        let (release, holding) = hold(host.clone()).await;
         let again = tokio::time::timeout(Duration::from_secs(10), host.drawn(reply(gif_drawing.clone())))
             .await
             .expect("not drawn again");
