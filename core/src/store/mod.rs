@@ -304,9 +304,8 @@ impl Drop for Conn<'_> {
 
 /// The SQLite store's writing connection, lent to one unit of work at a time (the lock is held
 /// from the unit's `BEGIN IMMEDIATE` to its commit or rollback). SQLite lets one writer in at a
-/// time anyway; a lock in the process hands the turn to the next unit as soon as it is free,
-/// where SQLite's busy handler would have it poll, and keeps every unit on one connection. That
-/// matters: in WAL mode a connection throws its whole page cache away whenever another connection
+/// time anyway, and the lock is waited for as SQLite's is ([`lock_writer`]); what it adds is that
+/// every unit of the process writes through one connection. That matters: in WAL mode a connection throws its whole page cache away whenever another connection
 /// has committed since its last transaction, so units alternating between two connections (two
 /// core threads) each read back from the log every page they touched (`docs/load.md`).
 type Writer = parking_lot::Mutex<Option<Connection>>;
