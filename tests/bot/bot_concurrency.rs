@@ -253,6 +253,42 @@ fn a_scheduler_batch_whose_items_all_succeed_opens_no_savepoint() {
     assert!(matches!(&failures[..], [f] if f.kind == "timeout" && f.item_id == 5 && f.tries == 1), "{failures:?}");
 }
 
+/// A move is one unit of work without savepoints, and reads each row once: the game's players,
+/// accounts and languages, the chat's settings, the game's moves were read up to seven times each
+/// (`docs/load.md`: 39 statements a move, each a round trip on PostgreSQL). An input whose work
+/// fails (an illegal `!move`) is rolled back and handled again with its work under a savepoint: it
+/// changes nothing, is answered once, and its event stays claimed.
+#[test]
+fn a_move_opens_no_savepoint_and_reads_each_row_once() {
+    use capabot::store::sql::{reads_kept, savepoints_opened, statements_sent};
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    let (statements, savepoints, kept) = (statements_sent(), savepoints_opened(), reads_kept());
+    let text = tb.bot.handle(&msg_in("main", "bob", "e5").with_event_id("m1")).text();
+    assert!(text.contains("e5"), "{text}");
+    let statements = statements_sent() - statements;
+    assert_eq!(savepoints_opened() - savepoints, 0, "savepoints opened by a move");
+    let kept = reads_kept() - kept;
+    // 17 statements here (a chess move typed with its event id, no clock: one row in the outbox),
+    // and 7 reads answered from the unit, each one statement more before.
+    assert!(kept >= 6, "reads answered from the unit: {kept}");
+    assert!(statements <= 19, "statements a move: {statements}");
+
+    let before = tb.fingerprint();
+    let illegal = msg_in("main", "alice", "!move Ke3").with_event_id("m2");
+    let savepoints = savepoints_opened();
+    let text = tb.bot.handle(&illegal).text();
+    assert!(text.contains("is not legal"), "an answer to the illegal move: {text}");
+    assert!(savepoints_opened() - savepoints >= 1, "handled again under a savepoint");
+    assert_eq!(before, tb.fingerprint(), "nothing changed");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM processed_events WHERE event_id = 'm2'"), 1, "the event is claimed");
+    assert!(tb.bot.handle(&illegal).text().is_empty(), "the event is answered once");
+    assert_eq!(before, tb.fingerprint());
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+}
+
 /// The scheduler runs its items in batches, one unit of work each (a savepoint per item when one
 /// fails, above); a batch whose unit cannot commit (nothing of it saved) is run again one item a unit, so that the
 /// failure is one item's alone. One failed commit: the batch's, and every game still ends on time

@@ -283,7 +283,17 @@ impl Bot {
     /// message with an error id. An event whose platform id was handled before gets no answer and
     /// changes nothing.
     pub fn handle(&self, inp: &Input) -> Response {
-        match self.try_unit("input", || self.handle_in_unit(inp)) {
+        // First as a whole, without savepoints (nearly every input succeeds): each savepoint is
+        // two round trips on PostgreSQL and a copy of the pages written under it on SQLite. When
+        // the work fails (a user error too), or a transaction inside it had to be undone alone, the
+        // unit is rolled back and the input handled again with its work under a savepoint, so that
+        // the event's claim stays while the work is undone.
+        match self.try_unit_or_undo("input", || self.handle_in_unit(inp, Savepoints::Elided)) {
+            Ok(Some(r)) => return r,
+            Ok(None) => {}
+            Err(_) => return self.not_saved(inp),
+        }
+        match self.try_unit("input", || self.handle_in_unit(inp, Savepoints::Kept).unwrap_or_default()) {
             Ok(r) => r,
             Err(_) => self.not_saved(inp),
         }
@@ -301,7 +311,9 @@ impl Bot {
         Response::one(r)
     }
 
-    fn handle_in_unit(&self, inp: &Input) -> Response {
+    /// The input's unit of work. With [`Savepoints::Elided`], `None` (the unit to be rolled back)
+    /// when the work did not succeed as a whole.
+    fn handle_in_unit(&self, inp: &Input, savepoints: Savepoints) -> Option<Response> {
         // The event's claim stays even when the work is undone: a user error changes nothing, and
         // the event is still answered once.
         if let Some(id) = &inp.event_id {
@@ -314,9 +326,9 @@ impl Bot {
                 Ok(true) => {}
                 Ok(false) => {
                     tracing::debug!(platform = %inp.scope.platform, event = %id, "redelivered event ignored");
-                    return Response::default();
+                    return Some(Response::default());
                 }
-                Err(e) => return self.answer(inp, Err(e)),
+                Err(e) => return Some(self.answer(inp, Err(e))),
             }
         }
         if inp.scope.interaction_only {
@@ -330,11 +342,22 @@ impl Bot {
                 lanes.iter().try_fold(0, |n, lane| Ok(n + crate::store::outbox::wake(&c, platform, lane, now)?))
             });
             if let Err(e) = woken {
-                return self.answer(inp, Err(e.into()));
+                return Some(self.answer(inp, Err(e.into())));
             }
         }
-        let result = self.all_or_nothing(|| self.handle_claimed(inp));
-        self.answer(inp, result)
+        let result = match savepoints {
+            Savepoints::Elided => {
+                let (result, clean) = crate::store::without_savepoints(|| {
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle_claimed(inp)))
+                });
+                match result {
+                    Ok(Ok(response)) if clean => Ok(response),
+                    _ => return None,
+                }
+            }
+            Savepoints::Kept => self.all_or_nothing(|| self.handle_claimed(inp)),
+        };
+        Some(self.answer(inp, result))
     }
 
     /// Runs `work` inside the unit of work so that an error (or a panic) undoes all of it.
@@ -353,17 +376,23 @@ impl Bot {
     /// The response to an input: the work's replies, or one answer to the author (a user error as
     /// is, an internal one as an apology with an error id); every reply answers the input's event.
     fn answer(&self, inp: &Input, result: Result<Response, BotError>) -> Response {
-        let author_lang = self.author_lang(inp);
-        let reply_to_author = |text: String| {
+        let reply_to_author = |text: String, lang: Lang| {
             let mut r = Reply::new(Target::Chat(inp.scope.clone()), text);
             r.audience = Audience::Author;
-            r.lang = author_lang;
+            r.lang = lang;
             Response::one(r)
         };
+        // The author's language is looked up only for an error (a move's replies carry theirs).
         let mut response = match result {
             Ok(r) => r,
-            Err(BotError::User(m)) => reply_to_author(m.render(author_lang)),
-            Err(BotError::Internal(e)) => reply_to_author(self.internal_error(inp, &e, author_lang)),
+            Err(BotError::User(m)) => {
+                let lang = self.author_lang(inp);
+                reply_to_author(m.render(lang), lang)
+            }
+            Err(BotError::Internal(e)) => {
+                let lang = self.author_lang(inp);
+                reply_to_author(self.internal_error(inp, &e, lang), lang)
+            }
         };
         for r in &mut response.replies {
             r.in_reply_to.clone_from(&inp.event_id);
@@ -408,6 +437,12 @@ impl Bot {
         }
     }
 
+    /// Whether [`Bot::remember_delivery`] has anything to record for this delivery.
+    pub(crate) fn delivery_to_remember(&self, reply: &Reply, receipt: &Receipt) -> bool {
+        (reply.slot.is_some() && receipt.message_id.is_some())
+            || (reply.new_thread.is_some() && receipt.thread_id.is_some())
+    }
+
     /// What [`Bot::delivered`] records, on `conn` (the outbox records it with the row's state).
     pub(crate) fn remember_delivery(
         &self,
@@ -447,4 +482,13 @@ impl Bot {
         }
         replies
     }
+}
+
+/// How an input's work runs in its unit of work ([`Bot::handle`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Savepoints {
+    /// As a whole, with no savepoint: the unit is rolled back if the work fails.
+    Elided,
+    /// Under a savepoint, so that the work alone is undone if it fails.
+    Kept,
 }

@@ -200,16 +200,42 @@ impl Bot {
     /// cannot be read is marked failed (it would otherwise hold its chat back for ever).
     fn pending_rows(&self, platform: &str, key: &str, limit: usize) -> crate::store::Result<Vec<Outgoing>> {
         let conn = self.store.conn()?;
+        let rows = outbox::pending_in(&conn, platform, key, limit)?;
+        self.decoded(&conn, rows)
+    }
+
+    /// `rows` decoded; a row that cannot be read is marked failed, and left out.
+    fn decoded(
+        &self,
+        conn: &crate::store::Connection,
+        rows: Vec<outbox::Pending>,
+    ) -> crate::store::Result<Vec<Outgoing>> {
         let mut out = Vec::new();
-        for row in outbox::pending_in(&conn, platform, key, limit)? {
+        for row in rows {
             let id = row.id;
             match decode(row) {
                 Ok(o) => out.push(o),
                 Err(e) => {
                     tracing::error!("{e}");
-                    outbox::mark_failed(&conn, id, "unreadable", &e, self.clock.now())?;
+                    outbox::mark_failed(conn, id, "unreadable", &e, self.clock.now())?;
                 }
             }
+        }
+        Ok(out)
+    }
+
+    /// `rows` read for `owner`'s drain, decoded ([`Bot::decoded`]); when none of them can be read
+    /// the lease is given up (the store gave it up when no row waited).
+    fn drained(
+        &self,
+        conn: &crate::store::Connection,
+        rows: Vec<outbox::Pending>,
+        (platform, key, owner): (&str, &str, &str),
+    ) -> crate::store::Result<Vec<Outgoing>> {
+        let read = !rows.is_empty();
+        let out = self.decoded(conn, rows)?;
+        if read && out.is_empty() {
+            outbox::release_chat(conn, platform, key, owner)?;
         }
         Ok(out)
     }
@@ -231,16 +257,17 @@ impl Bot {
         Ok(rows)
     }
 
-    /// The start of a chat's drain, in one unit of work: takes or renews `owner`'s lease on
-    /// delivering the chat ([`Bot::outbox_lease`]) and reads its first waiting rows (oldest first, at
-    /// most `limit`); when none waits, the lease is given up in the same unit. `None` while another
-    /// process delivers the chat, or when the database cannot say.
+    /// The start of a chat's drain ([`outbox::take`]): takes or renews `owner`'s lease on
+    /// delivering the chat and reads its first waiting rows (oldest first, at most `limit`); when
+    /// none waits, the lease is given up. `None` while another process delivers the chat, or when
+    /// the database cannot say. One statement on PostgreSQL ([`crate::store::Store::standalone`]).
     pub fn outbox_take(&self, platform: &str, key: &str, owner: &str, limit: usize) -> Option<Vec<Outgoing>> {
-        let taken = self.store.unit(|| {
-            if !outbox::lease_chat(&*self.store.conn()?, platform, key, owner)? {
-                return Ok(None);
+        let taken = self.store.standalone(|| {
+            let conn = self.store.conn()?;
+            match outbox::take(&conn, platform, key, owner, limit)? {
+                Some(rows) => self.drained(&conn, rows, (platform, key, owner)).map(Some),
+                None => Ok(None),
             }
-            self.rows_or_release(platform, key, owner, limit).map(Some)
         });
         taken.unwrap_or_else(|e| {
             tracing::error!("cannot lease the outbox: {e:?}");
@@ -321,25 +348,31 @@ impl Bot {
 
     /// [`Bot::outbox_sent`] for the last row a drain read, and [`Bot::outbox_next_or_release`] in the
     /// same unit of work: one write for both at the end of a batch (a move's answer is usually
-    /// the only row of its chat). `None` when the database cannot say (the lease then runs out by
-    /// itself, and a delivery not recorded is made again, as after a crash).
+    /// the only row of its chat). When the delivery leaves nothing else to remember (no message
+    /// slot, no thread: a move's answer) it is one statement on PostgreSQL
+    /// ([`outbox::sent_and_next`], [`crate::store::Store::standalone`]). `None` when the database
+    /// cannot say (the lease then runs out by itself, and a delivery not recorded is made again, as
+    /// after a crash).
     pub fn outbox_sent_and_next(
         &self,
         id: i64,
         reply: &Reply,
         receipt: &Receipt,
-        (platform, key, owner): (&str, &str, &str),
+        lane: (&str, &str, &str),
         limit: usize,
     ) -> Option<Vec<Outgoing>> {
         let now = self.clock.now();
-        let next = self.store.unit(|| {
+        let remember = self.delivery_to_remember(reply, receipt);
+        let work = || {
             let conn = self.store.conn()?;
-            outbox::mark_sent(&conn, id, receipt.message_id.as_deref(), now)?;
-            self.remember_delivery(&conn, reply, receipt)
-                .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
-            drop(conn);
-            self.rows_or_release(platform, key, owner, limit)
-        });
+            if remember {
+                self.remember_delivery(&conn, reply, receipt)
+                    .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
+            }
+            let rows = outbox::sent_and_next(&conn, id, receipt.message_id.as_deref(), now, lane, limit)?;
+            self.drained(&conn, rows, lane)
+        };
+        let next = if remember { self.store.unit(work) } else { self.store.standalone(work) };
         next.map_err(|e| tracing::error!("could not record a delivery: {e:?}")).ok()
     }
 

@@ -559,10 +559,9 @@ fn corrupt_moves(id: GameId, why: &str) -> super::StoreError {
 
 /// A game's row of `game_moves`, if it has moves: (moves, times).
 fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<(String, Vec<u8>)>> {
-    Ok(conn
-        .prepare_cached("SELECT uci, times FROM game_moves WHERE game_id = ?1")?
-        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?)
+    Ok(conn.query_opt_in_unit(&["game_moves"], "SELECT uci, times FROM game_moves WHERE game_id = ?1", [id], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?)
 }
 
 /// Writes a game's moves (none: the row goes).

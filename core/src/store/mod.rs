@@ -389,6 +389,7 @@ impl Unit<'_> {
     }
 
     fn take(&self) -> Result<Connection> {
+        sql::unit_reads_end();
         let shared = AMBIENT.with(|a| a.borrow_mut().take()).map(|u| u.conn);
         shared
             .and_then(|rc| Rc::try_unwrap(rc).ok())
@@ -432,7 +433,6 @@ thread_local! {
 /// and one to release; the scheduler's batches, whose items seldom fail, run this way first
 /// (`docs/scale.md`, fix 14). When one of them did not commit (it should have been rolled back
 /// alone, which without its savepoint cannot be done), the caller must roll back the whole unit.
-/// Snapshots ([`snapshot`]) keep their savepoints.
 pub fn without_savepoints<T>(work: impl FnOnce() -> T) -> (T, bool) {
     struct Restore(bool);
     impl Drop for Restore {
@@ -452,13 +452,19 @@ pub fn immediate(conn: &Connection) -> Result<Tx<'_>> {
     begin(conn, true)
 }
 
-/// Opens a [`Tx`] for reading several rows from one snapshot.
+/// Opens a [`Tx`] for reading several rows from one snapshot (inside a transaction, its own:
+/// nothing is opened).
 pub fn snapshot(conn: &Connection) -> Result<Tx<'_>> {
     begin(conn, false)
 }
 
 fn begin(conn: &Connection, write: bool) -> Result<Tx<'_>> {
     let nested = !conn.is_autocommit();
+    if nested && !write {
+        // Reads inside a transaction already read one state (SQLite's, PostgreSQL's snapshot):
+        // nothing to open, nothing to undo.
+        return Ok(Tx { conn, nested, elided: true, open: false });
+    }
     let elided = nested && write && ELIDING.with(std::cell::Cell::get);
     if elided {
         // No savepoint: see `without_savepoints`.
@@ -657,6 +663,23 @@ impl Store {
         }
     }
 
+    /// Runs `work`, whose statements each stand alone — each complete and atomic by itself, none
+    /// written from what another read — as cheaply as the backend allows: on SQLite as a unit of
+    /// work (through the writing connection, one commit for all); on PostgreSQL outside any
+    /// transaction, each statement its own (no `BEGIN` and `COMMIT` round trips, and nothing for
+    /// SERIALIZABLE to fail). For the outbox's bookkeeping ([`outbox::take`],
+    /// [`outbox::sent_and_next`]), whose statements are single upserts, updates by id and reads.
+    pub fn standalone<T>(&self, work: impl FnMut() -> Result<T>) -> Result<T> {
+        match &self.backend {
+            Backend::Sqlite { .. } => self.unit(work),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(..) => {
+                let mut work = work;
+                work()
+            }
+        }
+    }
+
     /// One run of a unit of work: its result, and whether running it again may settle its
     /// failure. A conflict met anywhere in the run dooms it, even where the statement's own error
     /// was caught and the run went on to fail on something else (PostgreSQL's "current
@@ -741,7 +764,9 @@ impl Store {
             return Err(e.into());
         }
         let me = self as *const Store as usize;
-        AMBIENT.with(|a| *a.borrow_mut() = Some(Ambient { store: me, conn: Rc::new(conn) }));
+        let conn = Rc::new(conn);
+        sql::unit_reads_begin(&conn);
+        AMBIENT.with(|a| *a.borrow_mut() = Some(Ambient { store: me, conn }));
         Ok(unit)
     }
 

@@ -7,7 +7,7 @@
 //! nothing is retried forever. The store keeps rows as text and bytes; the core encodes replies.
 
 use super::Result;
-use crate::store::sql::{Connection, OptionalExtension, params};
+use crate::store::sql::{Connection, OptionalExtension, Value, params};
 
 /// How long delivered and failed rows are kept (for the operator's counts).
 pub const KEEP_DONE_SECS: i64 = 7 * 86_400;
@@ -49,26 +49,125 @@ pub fn push(
         .query_row(params![platform, chat_key, reply, picture, now, now + WRITER_GRACE_SECS], |r| r.get(0))?)
 }
 
+/// The columns of a [`Pending`] row, in [`pending_row`]'s order.
+const PENDING_COLUMNS: &str = "id, platform, chat_key, reply, picture, attempts, next_attempt_at";
+
+fn pending_row(r: &crate::store::sql::Row<'_>) -> crate::store::sql::Result<Pending> {
+    Ok(Pending {
+        id: r.get(0)?,
+        platform: r.get(1)?,
+        chat_key: r.get(2)?,
+        reply: r.get(3)?,
+        picture: r.get(4)?,
+        attempts: r.get(5)?,
+        next_attempt_at: r.get(6)?,
+    })
+}
+
+/// The start of a chat's drain: takes or renews `owner`'s lease on the chat ([`lease_chat`]) and
+/// reads its first waiting rows (oldest first, at most `limit`); when none waits the lease is given
+/// up again. `None` while another owner holds the lease.
+///
+/// On PostgreSQL one statement, run outside any transaction ([`crate::store::Store::standalone`]):
+/// the upsert of the lease decides it atomically, and the rows are read only when it was taken
+/// (three round trips fewer than `BEGIN`, the lease, the read and `COMMIT`, and nothing for
+/// SERIALIZABLE to fail). On SQLite the lease and the read, in the caller's unit of work.
+pub fn take(
+    conn: &Connection,
+    platform: &str,
+    chat_key: &str,
+    owner: &str,
+    limit: usize,
+) -> Result<Option<Vec<Pending>>> {
+    let rows = match conn.dialect() {
+        crate::store::sql::Dialect::Sqlite => {
+            if !lease_chat(conn, platform, chat_key, owner)? {
+                return Ok(None);
+            }
+            pending_in(conn, platform, chat_key, limit)?
+        }
+        crate::store::sql::Dialect::Postgres => {
+            // No row: not leased; one row of NULLs: leased, nothing waits.
+            let now = conn.database_now_sql();
+            let sql = format!(
+                "WITH lease AS (
+                   INSERT INTO outbox_leases (platform, chat_key, owner, until) VALUES (?1, ?2, ?3, {now} + ?4)
+                   ON CONFLICT (platform, chat_key) DO UPDATE SET owner = excluded.owner, until = excluded.until
+                   WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until <= {now}
+                   RETURNING 1)
+                 SELECT o.* FROM lease LEFT JOIN LATERAL (SELECT {PENDING_COLUMNS} FROM outbox
+                   WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' ORDER BY id LIMIT {limit}) o ON true"
+            );
+            let found = conn.prepare_cached(&sql)?.query_map(params![platform, chat_key, owner, LEASE_SECS], |r| {
+                match r.get::<Option<i64>>(0)? {
+                    Some(_) => pending_row(r).map(Some),
+                    None => Ok(None),
+                }
+            })?;
+            let found: Vec<Option<Pending>> = found.collect::<crate::store::sql::Result<_>>()?;
+            if found.is_empty() {
+                return Ok(None);
+            }
+            found.into_iter().flatten().collect()
+        }
+    };
+    if rows.is_empty() {
+        release_chat(conn, platform, chat_key, owner)?;
+    }
+    Ok(Some(rows))
+}
+
+/// Marks row `id` sent ([`mark_sent`]) and reads the next waiting rows of its chat for `owner`, who
+/// holds its lease; when none waits, the lease is given up. On PostgreSQL one statement, outside
+/// any transaction (as [`take`]); on SQLite three, in the caller's unit of work.
+pub fn sent_and_next(
+    conn: &Connection,
+    id: i64,
+    message_id: Option<&str>,
+    now: i64,
+    (platform, chat_key, owner): (&str, &str, &str),
+    limit: usize,
+) -> Result<Vec<Pending>> {
+    match conn.dialect() {
+        crate::store::sql::Dialect::Sqlite => {
+            mark_sent(conn, id, message_id, now)?;
+            let rows = pending_in(conn, platform, chat_key, limit)?;
+            if rows.is_empty() {
+                release_chat(conn, platform, chat_key, owner)?;
+            }
+            Ok(rows)
+        }
+        crate::store::sql::Dialect::Postgres => {
+            // Every part reads the statement's one snapshot: the row marked sent still reads as
+            // waiting there, hence `id <> ?1`.
+            let sql = format!(
+                "WITH sent AS (
+                   UPDATE outbox SET state = 'sent', message_id = ?2, done_at = ?3, attempts = attempts + 1,
+                     picture = NULL, error = NULL WHERE id = ?1 RETURNING id),
+                 next AS (SELECT {PENDING_COLUMNS} FROM outbox
+                   WHERE platform = ?4 AND chat_key = ?5 AND state = 'pending' AND id <> ?1 ORDER BY id LIMIT {limit}),
+                 released AS (DELETE FROM outbox_leases WHERE platform = ?4 AND chat_key = ?5 AND owner = ?6
+                   AND NOT EXISTS (SELECT 1 FROM next) RETURNING 1)
+                 SELECT {PENDING_COLUMNS} FROM next ORDER BY id"
+            );
+            let rows = conn
+                .prepare_cached(&sql)?
+                .query_map(params![id, message_id, now, platform, chat_key, owner], pending_row)?;
+            Ok(rows.collect::<crate::store::sql::Result<_>>()?)
+        }
+    }
+}
+
 /// The rows of one chat still to be delivered, oldest first (at most `limit`).
 pub fn pending_in(conn: &Connection, platform: &str, chat_key: &str, limit: usize) -> Result<Vec<Pending>> {
     // The limit is written into the statement, not bound: SQLite's planner reads a bound LIMIT's
     // value, and a statement whose plan depended on a bound value is parsed and planned again
     // every time it is bound (about 100,000 instructions, twice a move on the delivery path).
     let mut st = conn.prepare_cached(&format!(
-        "SELECT id, platform, chat_key, reply, picture, attempts, next_attempt_at FROM outbox
+        "SELECT {PENDING_COLUMNS} FROM outbox
          WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' ORDER BY id LIMIT {limit}"
     ))?;
-    let rows = st.query_map(params![platform, chat_key], |r| {
-        Ok(Pending {
-            id: r.get(0)?,
-            platform: r.get(1)?,
-            chat_key: r.get(2)?,
-            reply: r.get(3)?,
-            picture: r.get(4)?,
-            attempts: r.get(5)?,
-            next_attempt_at: r.get(6)?,
-        })
-    })?;
+    let rows = st.query_map(params![platform, chat_key], pending_row)?;
     Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
@@ -178,19 +277,33 @@ pub const LEASE_SECS: i64 = 10;
 /// process, whatever their machines' clocks say): true when `owner` holds it now. Another owner's
 /// lease is taken only once it has run out.
 pub fn lease_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &str) -> Result<bool> {
-    lease_chat_at(conn, platform, chat_key, owner, conn.database_now()?)
+    // The clock read in the statement itself: one round trip (PostgreSQL) instead of two.
+    lease(conn, platform, chat_key, owner, conn.database_now_sql(), None)
 }
 
 /// [`lease_chat`] at a given time `now`.
+#[cfg(test)]
 fn lease_chat_at(conn: &Connection, platform: &str, chat_key: &str, owner: &str, now: i64) -> Result<bool> {
-    let changed = conn
-        .prepare_cached(
-            "INSERT INTO outbox_leases (platform, chat_key, owner, until) VALUES (?1, ?2, ?3, ?4 + ?5)
-             ON CONFLICT (platform, chat_key) DO UPDATE SET owner = excluded.owner, until = excluded.until
-             WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until <= ?4",
-        )?
-        .execute(params![platform, chat_key, owner, now, LEASE_SECS])?;
-    Ok(changed == 1)
+    lease(conn, platform, chat_key, owner, "?5", Some(now))
+}
+
+/// [`lease_chat`] at the time `now_sql` gives (an SQL expression; `?5` is `at`, when given).
+fn lease(
+    conn: &Connection,
+    platform: &str,
+    chat_key: &str,
+    owner: &str,
+    now_sql: &str,
+    at: Option<i64>,
+) -> Result<bool> {
+    let sql = format!(
+        "INSERT INTO outbox_leases (platform, chat_key, owner, until) VALUES (?1, ?2, ?3, {now_sql} + ?4)
+         ON CONFLICT (platform, chat_key) DO UPDATE SET owner = excluded.owner, until = excluded.until
+         WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until <= {now_sql}"
+    );
+    let mut values = vec![Value::Text(platform), Value::Text(chat_key), Value::Text(owner), Value::I64(LEASE_SECS)];
+    values.extend(at.map(Value::I64));
+    Ok(conn.prepare_cached(&sql)?.execute(values)? == 1)
 }
 
 /// Gives up `owner`'s lease on a chat (nothing if another owner holds it).
@@ -225,7 +338,49 @@ mod tests {
         rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back,
         one_process_at_a_time_delivers_a_chat,
         a_held_row_expires_only_once_old_enough_and_still_pending,
+        a_drain_takes_its_chat_and_its_rows_and_gives_the_chat_up_after_its_last_row,
     );
+
+    /// [`take`] and [`sent_and_next`] (one statement each on PostgreSQL, outside any transaction):
+    /// the lease decides who reads the rows; a look that finds nothing gives the lease up, so
+    /// another process may deliver the chat at once; the row marked sent is not among the next.
+    fn a_drain_takes_its_chat_and_its_rows_and_gives_the_chat_up_after_its_last_row(store: &Store) {
+        let c = store.conn().unwrap();
+        let ids = |rows: &[Pending]| rows.iter().map(|r| r.id).collect::<Vec<_>>();
+        let lane = ("discord", "c:1");
+        // Nothing waits: taken and given up in the same look.
+        assert_eq!(take(&c, lane.0, lane.1, "p1", 10).unwrap(), Some(vec![]));
+        assert_eq!(take(&c, lane.0, lane.1, "p2", 10).unwrap(), Some(vec![]), "p1 gave it up");
+        let a1 = push(&c, lane.0, lane.1, "a1", Some(b"png"), 100).unwrap();
+        let a2 = push(&c, lane.0, lane.1, "a2", None, 100).unwrap();
+        let a3 = push(&c, lane.0, lane.1, "a3", None, 100).unwrap();
+        push(&c, lane.0, "c:2", "b1", None, 100).unwrap();
+        let rows = take(&c, lane.0, lane.1, "p1", 2).unwrap().expect("p1 holds the chat");
+        assert_eq!(ids(&rows), vec![a1, a2]);
+        assert_eq!((rows[0].reply.as_str(), rows[0].picture.as_deref()), ("a1", Some(&b"png"[..])));
+        assert_eq!(rows[1].picture, None);
+        assert_eq!(take(&c, lane.0, lane.1, "p2", 10).unwrap(), None, "held by p1");
+        assert!(take(&c, lane.0, "c:2", "p2", 10).unwrap().is_some(), "another chat is free");
+        assert_eq!(ids(&take(&c, lane.0, lane.1, "p1", 10).unwrap().unwrap()), vec![a1, a2, a3], "renewed by p1");
+        let owned = (lane.0, lane.1, "p1");
+        assert_eq!(ids(&sent_and_next(&c, a1, Some("m1"), 101, owned, 1).unwrap()), vec![a2]);
+        assert!(!is_pending(&c, a1).unwrap());
+        assert_eq!(take(&c, lane.0, lane.1, "p2", 10).unwrap(), None, "still p1's");
+        assert_eq!(ids(&sent_and_next(&c, a2, None, 102, owned, 10).unwrap()), vec![a3]);
+        assert_eq!(sent_and_next(&c, a3, Some("m3"), 103, owned, 10).unwrap(), vec![], "the last row");
+        let (sent, message): (i64, String) = c
+            .query_row(
+                "SELECT count(*), max(message_id) FROM outbox WHERE chat_key = 'c:1' AND state = 'sent'",
+                (),
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!((sent, message.as_str()), (3, "m3"));
+        let picture: Option<Vec<u8>> =
+            c.query_row("SELECT picture FROM outbox WHERE id = ?1", [a1], |r| r.get(0)).unwrap();
+        assert_eq!(picture, None, "a sent row's picture is not kept");
+        assert_eq!(take(&c, lane.0, lane.1, "p2", 10).unwrap(), Some(vec![]), "given up with the last row");
+    }
 
     fn rows_go_out_in_order_per_chat_and_a_waiting_row_holds_its_chat_back(store: &Store) {
         let c = store.conn().unwrap();

@@ -2,7 +2,7 @@
 //! is a player too, on the pseudo-platform `capabot`.
 
 use super::Result;
-use crate::store::sql::{Connection, OptionalExtension, params, query_by_ids};
+use crate::store::sql::{Connection, params, query_by_ids};
 use std::collections::HashMap;
 
 /// Player id (the `players.id` column).
@@ -23,14 +23,13 @@ pub const AI_USER: &str = "ai";
 
 /// Finds the player behind an account, without creating one.
 pub fn find(conn: &Connection, platform: &str, user_id: &str) -> Result<Option<Player>> {
-    Ok(conn
-        .query_row(
-            "SELECT p.id, p.name, p.is_ai FROM accounts a JOIN players p ON p.id = a.player_id
-             WHERE a.platform = ?1 AND a.user_id = ?2",
-            params![platform, user_id],
-            |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }),
-        )
-        .optional()?)
+    Ok(conn.query_opt_in_unit(
+        &["accounts", "players"],
+        "SELECT p.id, p.name, p.is_ai FROM accounts a JOIN players p ON p.id = a.player_id
+         WHERE a.platform = ?1 AND a.user_id = ?2",
+        params![platform, user_id],
+        |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }),
+    )?)
 }
 
 /// Finds or creates the player behind an account; updates the display name when it changed.
@@ -69,11 +68,9 @@ pub fn ai(conn: &Connection, now: i64) -> Result<Player> {
 
 /// A player by id.
 pub fn get(conn: &Connection, id: PlayerId) -> Result<Option<Player>> {
-    Ok(conn
-        .query_row("SELECT id, name, is_ai FROM players WHERE id = ?1", [id], |r| {
-            Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? })
-        })
-        .optional()?)
+    Ok(conn.query_opt_in_unit(&["players"], "SELECT id, name, is_ai FROM players WHERE id = ?1", [id], |r| {
+        Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? })
+    })?)
 }
 
 /// Players by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a web page's names);
@@ -96,17 +93,23 @@ pub fn link(conn: &Connection, player: PlayerId, platform: &str, user_id: &str) 
 
 /// The account ids of a player on one platform (for notifications).
 pub fn accounts_on(conn: &Connection, player: PlayerId, platform: &str) -> Result<Vec<String>> {
-    let mut st = conn.prepare_cached("SELECT user_id FROM accounts WHERE player_id = ?1 AND platform = ?2")?;
-    let rows = st.query_map(params![player, platform], |r| r.get(0))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    Ok(conn.query_all_in_unit(
+        &["accounts"],
+        "SELECT user_id FROM accounts WHERE player_id = ?1 AND platform = ?2",
+        params![player, platform],
+        |r| r.get(0),
+    )?)
 }
 
 /// Whether a player wants reminders and "your move" notices in their direct messages (default yes).
 pub fn dm_notices(conn: &Connection, player: PlayerId) -> Result<bool> {
     Ok(conn
-        .prepare_cached("SELECT dm_notices FROM player_prefs WHERE player_id = ?1")?
-        .query_row([player], |r| r.get(0))
-        .optional()?
+        .query_opt_in_unit(
+            &["player_prefs"],
+            "SELECT dm_notices FROM player_prefs WHERE player_id = ?1",
+            [player],
+            |r| r.get(0),
+        )?
         .unwrap_or(true))
 }
 
@@ -123,9 +126,9 @@ pub fn set_dm_notices(conn: &Connection, player: PlayerId, on: bool) -> Result<(
 /// A person's own language (`en`, `tr`), when they chose one.
 pub fn lang(conn: &Connection, player: PlayerId) -> Result<Option<String>> {
     Ok(conn
-        .prepare_cached("SELECT lang FROM player_prefs WHERE player_id = ?1")?
-        .query_row([player], |r| r.get(0))
-        .optional()?
+        .query_opt_in_unit(&["player_prefs"], "SELECT lang FROM player_prefs WHERE player_id = ?1", [player], |r| {
+            r.get(0)
+        })?
         .flatten())
 }
 
@@ -145,7 +148,85 @@ mod tests {
     use crate::store::Store;
     use crate::store::testing::on_both_backends;
 
-    on_both_backends!(ensure_is_idempotent_and_renames, many_players_are_read_at_once);
+    on_both_backends!(
+        ensure_is_idempotent_and_renames,
+        many_players_are_read_at_once,
+        a_unit_reads_a_row_once_until_it_writes_its_table
+    );
+
+    /// Inside a unit of work a player, their account and their language are read once, and read
+    /// again after a statement of the unit writes their table (then with the new value), after a
+    /// `DELETE` of anything, and after a rollback to a savepoint; outside a unit, and in the next
+    /// unit, every read goes to the database.
+    fn a_unit_reads_a_row_once_until_it_writes_its_table(store: &Store) {
+        use crate::store::sql::{reads_kept, statements_sent};
+        let p = ensure(&store.conn().unwrap(), "t", "u1", "Ann", 0).unwrap();
+        let other = ensure(&store.conn().unwrap(), "t", "u2", "Bob", 0).unwrap();
+        // (statements sent, reads answered from the unit) since `from`
+        let since = |from: (u64, u64)| (statements_sent() - from.0, reads_kept() - from.1);
+        let now = || (statements_sent(), reads_kept());
+        store
+            .unit(|| {
+                let c = store.conn()?;
+                let t = now();
+                assert_eq!(get(&c, p.id)?.unwrap().name, "Ann");
+                assert_eq!(get(&c, p.id)?.unwrap().name, "Ann");
+                assert_eq!(find(&c, "t", "u1")?.unwrap().id, p.id);
+                assert_eq!(find(&c, "t", "u1")?.unwrap().id, p.id);
+                assert_eq!(lang(&c, p.id)?, None);
+                assert_eq!(lang(&c, p.id)?, None);
+                assert_eq!(accounts_on(&c, p.id, "t")?, vec!["u1".to_string()]);
+                assert_eq!(accounts_on(&c, p.id, "t")?, vec!["u1".to_string()]);
+                assert_eq!(since(t), (4, 4), "each read once, then from the unit");
+                // Another id is another read.
+                assert_eq!(get(&c, other.id)?.unwrap().name, "Bob");
+                assert_eq!(since(t), (5, 4));
+                // Writing `players` forgets the players read (and the join that reads it), not
+                // the languages.
+                let t = now();
+                ensure(&c, "t", "u1", "Anna", 0)?;
+                assert_eq!(get(&c, p.id)?.unwrap().name, "Anna");
+                assert_eq!(find(&c, "t", "u1")?.unwrap().name, "Anna");
+                assert_eq!(lang(&c, p.id)?, None);
+                // ensure's find (kept), its UPDATE, then get and find read again; lang is kept.
+                assert_eq!(since(t), (3, 2));
+                let t = now();
+                set_lang(&c, p.id, Some("tr"))?;
+                assert_eq!(lang(&c, p.id)?.as_deref(), Some("tr"), "the unit's own change is read");
+                assert_eq!(get(&c, p.id)?.unwrap().name, "Anna");
+                assert_eq!(since(t), (2, 1));
+                // A DELETE forgets everything (it may cascade).
+                let t = now();
+                c.execute("DELETE FROM offers WHERE game_id = ?1", [0])?;
+                get(&c, p.id)?;
+                lang(&c, p.id)?;
+                assert_eq!(since(t), (3, 0));
+                // A rollback to a savepoint forgets what was read after the change it undoes.
+                {
+                    let tx = crate::store::immediate(&c)?;
+                    set_lang(&tx, p.id, Some("en"))?;
+                    assert_eq!(lang(&tx, p.id)?.as_deref(), Some("en"));
+                }
+                assert_eq!(lang(&c, p.id)?.as_deref(), Some("tr"), "the rolled-back change is not kept");
+                Ok(())
+            })
+            .unwrap();
+        // Outside a unit, and in the next one, each read goes to the database.
+        let c = store.conn().unwrap();
+        let t = now();
+        get(&c, p.id).unwrap();
+        get(&c, p.id).unwrap();
+        assert_eq!(since(t), (2, 0));
+        drop(c);
+        store
+            .unit(|| {
+                let t = now();
+                assert_eq!(lang(&*store.conn()?, p.id)?.as_deref(), Some("tr"));
+                assert_eq!(since(t), (1, 0), "not kept from the unit before");
+                Ok(())
+            })
+            .unwrap();
+    }
 
     /// [`get_many`] answers what [`get`] answers player by player, for lists longer than one
     /// statement's; an unknown id is left out.

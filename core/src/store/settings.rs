@@ -41,10 +41,9 @@ fn days_from_db(d: Option<u32>) -> Option<Option<u32>> {
     d.map(|d| (d != 0).then_some(d))
 }
 
-fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
+fn read(conn: &Connection, table: &'static [&'static str], sql: &'static str, a: &str, b: &str) -> Result<Settings> {
     Ok(conn
-        .prepare_cached(sql)?
-        .query_row(params![a, b], |r| {
+        .query_opt_in_unit(table, sql, params![a, b], |r| {
             Ok(Settings {
                 prefix: r.get(0)?,
                 default_variant: r.get(1)?,
@@ -53,8 +52,7 @@ fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
                 gif_at_end: r.get(4)?,
                 lang: r.get(5)?,
             })
-        })
-        .optional()?
+        })?
         .unwrap_or_default())
 }
 
@@ -62,6 +60,7 @@ fn read(conn: &Connection, sql: &str, a: &str, b: &str) -> Result<Settings> {
 pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings> {
     read(
         conn,
+        &["chat_settings"],
         "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM chat_settings
          WHERE platform = ?1 AND chat_id = ?2",
         platform,
@@ -73,6 +72,7 @@ pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings
 pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Result<Settings> {
     read(
         conn,
+        &["community_settings"],
         "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM community_settings
          WHERE platform = ?1 AND community_id = ?2",
         platform,

@@ -610,12 +610,16 @@ impl Connection {
     /// The database server's clock, in Unix seconds: one clock for every process sharing the
     /// database, where each machine's own may drift (what delivery leases are timed by).
     pub fn database_now(&self) -> Result<i64> {
-        let sql = match self.dialect() {
-            Dialect::Sqlite => "SELECT unixepoch()",
+        self.query_row(&format!("SELECT {}", self.database_now_sql()), (), |r| r.get(0))
+    }
+
+    /// [`Connection::database_now`] as an expression, to read the clock inside a statement.
+    pub fn database_now_sql(&self) -> &'static str {
+        match self.dialect() {
+            Dialect::Sqlite => "unixepoch()",
             // The clock now, not the transaction's start (`now()`).
-            Dialect::Postgres => "SELECT CAST(floor(extract(epoch FROM clock_timestamp())) AS BIGINT)",
-        };
-        self.query_row(sql, (), |r| r.get(0))
+            Dialect::Postgres => "CAST(floor(extract(epoch FROM clock_timestamp())) AS BIGINT)",
+        }
     }
 
     /// The clause that makes a scheduler's `SELECT` of due rows take them for this transaction:
@@ -665,6 +669,7 @@ impl Connection {
     /// Runs one statement; the number of rows it changed.
     pub fn execute(&self, sql: &str, params: impl Params) -> Result<usize> {
         sent();
+        self.forget_written(sql);
         let values = params.values();
         match self {
             Connection::Sqlite(conn) => {
@@ -717,6 +722,7 @@ impl Connection {
     /// Runs a query and hands its rows to `f` in order, while `f` says to go on.
     fn each_row(&self, sql: &str, params: impl Params, mut f: impl FnMut(&Row<'_>) -> Result<bool>) -> Result<()> {
         sent();
+        self.forget_written(sql);
         let values = params.values();
         match self {
             Connection::Sqlite(conn) => {
@@ -746,6 +752,7 @@ impl Connection {
     /// Runs statements without parameters (DDL, `SAVEPOINT`, …).
     pub fn execute_batch(&self, sql: &str) -> Result<()> {
         sent();
+        self.forget_all_read(sql);
         match self {
             Connection::Sqlite(conn) => Ok(conn.execute_batch(sql)?),
             #[cfg(feature = "postgres")]
@@ -759,6 +766,9 @@ impl Connection {
     /// work runs two or more of these.
     pub fn control(&self, sql: &str) -> Result<()> {
         sent();
+        if sql.starts_with("ROLLBACK") {
+            self.forget_all_read(sql);
+        }
         if sql.starts_with("SAVEPOINT") {
             SAVEPOINTS.with(|n| n.set(n.get() + 1));
         }
@@ -844,6 +854,7 @@ impl Connection {
     }
 
     fn end(&self, sql: &str) -> Result<()> {
+        self.forget_all_read(sql);
         match self {
             Connection::Sqlite(_) => self.control(sql),
             #[cfg(feature = "postgres")]
@@ -1048,6 +1059,203 @@ pub fn numbered_placeholders(sql: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// What a unit of work read once, kept for the rest of it ([`Connection::query_opt_in_unit`]).
+///
+/// Handling one input reads the same few rows again and again: the players of a game by id seven
+/// times a move, their accounts and languages, the chat's settings, the game's moves before
+/// appending one. Inside one write transaction a row reads the same until the transaction itself
+/// changes it (SQLite lets one writer in at a time; PostgreSQL's SERIALIZABLE reads one snapshot
+/// and this transaction's own changes), so a read may be answered from what was read before, until
+/// a statement of the unit writes one of the tables it read. Each such read on PostgreSQL is a
+/// round trip to the server (`docs/load.md`).
+///
+/// Kept per thread for the one connection of the thread's unit of work, from its `BEGIN` to its
+/// end ([`unit_reads_begin`], [`unit_reads_end`]); every statement of that connection that is not a
+/// plain `SELECT` forgets what it may have changed, by name: each kept read names its tables, and a
+/// statement whose text contains one of them forgets it (a `DELETE`, which may cascade to tables it
+/// does not name, DDL, and rolling back to a savepoint forget everything; the schema has no
+/// triggers). Reads outside a unit, or on another connection, are never kept.
+struct UnitReads {
+    /// The unit's connection, by address (0: no unit open on this thread).
+    conn: usize,
+    kept: Vec<KeptRead>,
+    /// The text of every statement of the unit that may have written ([`unit_has_written`]).
+    written: String,
+}
+
+struct KeptRead {
+    tables: &'static [&'static str],
+    sql: &'static str,
+    params: Vec<OwnedValue>,
+    value: std::rc::Rc<dyn std::any::Any>,
+}
+
+/// A [`Value`] owned, to compare parameters with.
+#[derive(PartialEq)]
+enum OwnedValue {
+    Null,
+    I64(i64),
+    F64(u64),
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+impl OwnedValue {
+    fn of(v: &Value<'_>) -> OwnedValue {
+        match *v {
+            Value::Null => OwnedValue::Null,
+            Value::I64(i) => OwnedValue::I64(i),
+            Value::F64(f) => OwnedValue::F64(f.to_bits()),
+            Value::Text(t) => OwnedValue::Text(t.to_owned()),
+            Value::Bytes(b) => OwnedValue::Bytes(b.to_owned()),
+        }
+    }
+}
+
+/// At most this many reads are kept in a unit (the oldest forgotten first): a move keeps about ten.
+const UNIT_READS_MAX: usize = 64;
+
+thread_local! {
+    static UNIT_READS: std::cell::RefCell<UnitReads> =
+        const { std::cell::RefCell::new(UnitReads { conn: 0, kept: Vec::new(), written: String::new() }) };
+    /// Reads answered from [`UNIT_READS`] on this thread ([`reads_kept`]).
+    static READS_KEPT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many reads this thread answered from what its units of work had read before (tests).
+pub fn reads_kept() -> u64 {
+    READS_KEPT.with(std::cell::Cell::get)
+}
+
+/// A unit of work begins on `conn`, this thread's: its reads may be kept until [`unit_reads_end`].
+pub(crate) fn unit_reads_begin(conn: &Connection) {
+    UNIT_READS.with(|r| {
+        let mut r = r.borrow_mut();
+        r.conn = conn as *const Connection as usize;
+        r.kept.clear();
+        r.written.clear();
+    });
+}
+
+/// The thread's unit of work ends (committed or not): nothing it read is kept.
+pub(crate) fn unit_reads_end() {
+    UNIT_READS.with(|r| {
+        let mut r = r.borrow_mut();
+        r.conn = 0;
+        r.kept.clear();
+        r.written.clear();
+    });
+}
+
+/// Whether this thread's unit of work has run a statement that may have written a table whose name
+/// contains `table` (every statement other than a plain `SELECT` counts, rolled back or not). False
+/// outside a unit.
+pub fn unit_has_written(table: &str) -> bool {
+    UNIT_READS.with(|r| {
+        let r = r.borrow();
+        r.conn != 0 && r.written.contains(table)
+    })
+}
+
+impl Connection {
+    fn is_units(&self) -> bool {
+        let me = self as *const Connection as usize;
+        UNIT_READS.with(|r| r.borrow().conn == me)
+    }
+
+    /// `sql` runs on this connection: if it is the unit's and `sql` may write, what it may change
+    /// is forgotten.
+    fn forget_written(&self, sql: &str) {
+        let read_only = sql.trim_start().get(..6).is_some_and(|s| s.eq_ignore_ascii_case("SELECT"));
+        if read_only || !self.is_units() {
+            return;
+        }
+        // A delete may reach tables it does not name (`ON DELETE CASCADE`).
+        let cascades = sql.contains("DELETE") || sql.contains("delete");
+        UNIT_READS.with(|r| {
+            let mut r = r.borrow_mut();
+            r.kept.retain(|k| !cascades && !k.tables.iter().any(|t| sql.contains(t)));
+            r.written.push_str(sql);
+            r.written.push('\n');
+        });
+    }
+
+    /// Everything the unit read is forgotten (a rollback to a savepoint, DDL).
+    fn forget_all_read(&self, sql: &str) {
+        if self.is_units() {
+            UNIT_READS.with(|r| {
+                let mut r = r.borrow_mut();
+                r.kept.clear();
+                r.written.push_str(sql);
+                r.written.push('\n');
+            });
+        }
+    }
+
+    /// The first row of `sql` (which reads `tables`, and nothing else), mapped; `None` when there
+    /// is none. Inside a unit of work, on its connection, the answer is kept and given again for
+    /// the same statement and parameters until a statement of the unit writes one of `tables`
+    /// (see [`UnitReads`]); elsewhere it is read every time.
+    pub fn query_opt_in_unit<T: Clone + 'static>(
+        &self,
+        tables: &'static [&'static str],
+        sql: &'static str,
+        params: impl Params,
+        map: impl FnOnce(&Row<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
+        if !self.is_units() {
+            return self.query_row(sql, params, map).optional();
+        }
+        let owned: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
+        kept_or_read(tables, sql, owned, || self.query_row(sql, params, map).optional())
+    }
+
+    /// Every row of `sql` (which reads `tables`, and nothing else), mapped: kept in a unit of work
+    /// as [`Connection::query_opt_in_unit`] keeps its row.
+    pub fn query_all_in_unit<T: Clone + 'static>(
+        &self,
+        tables: &'static [&'static str],
+        sql: &'static str,
+        params: impl Params,
+        map: impl FnMut(&Row<'_>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        if !self.is_units() {
+            return self.query_all(sql, params, map);
+        }
+        let owned: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
+        kept_or_read(tables, sql, owned, || self.query_all(sql, params, map))
+    }
+}
+
+/// The unit's kept answer to `sql` with `params`, else `read`'s (then kept).
+fn kept_or_read<V: Clone + 'static>(
+    tables: &'static [&'static str],
+    sql: &'static str,
+    params: Vec<OwnedValue>,
+    read: impl FnOnce() -> Result<V>,
+) -> Result<V> {
+    let found = UNIT_READS.with(|r| {
+        r.borrow()
+            .kept
+            .iter()
+            .find(|k| k.sql == sql && k.params == params)
+            .and_then(|k| k.value.downcast_ref::<V>().cloned())
+    });
+    if let Some(v) = found {
+        READS_KEPT.with(|n| n.set(n.get() + 1));
+        return Ok(v);
+    }
+    let v = read()?;
+    UNIT_READS.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.kept.len() >= UNIT_READS_MAX {
+            r.kept.remove(0);
+        }
+        r.kept.push(KeptRead { tables, sql, params, value: std::rc::Rc::new(v.clone()) });
+    });
+    Ok(v)
 }
 
 #[cfg(test)]

@@ -205,9 +205,16 @@ impl Bot {
         };
         let mut out = self.run_command(cx, cmd)?;
         // community results: standings messages owed since a game's end moved ladder places, and
-        // tournament rounds paired or finished by it
-        out.extend(self.ladder_standings_owed()?);
-        out.extend(self.tournament_owed()?);
+        // tournament rounds paired or finished by it. Only a unit that wrote a ladder's or a
+        // tournament's rows can owe them (a `DELETE … RETURNING` and a read of every unannounced
+        // tournament, two round trips on PostgreSQL, were run after every command); what other units
+        // owe (an AI's move) is announced by the scheduler's next tick, as before by any command.
+        if crate::store::sql::unit_has_written("ladder") {
+            out.extend(self.ladder_standings_owed()?);
+        }
+        if crate::store::sql::unit_has_written("tournament") {
+            out.extend(self.tournament_owed()?);
+        }
         Ok(out)
     }
 
