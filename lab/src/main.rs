@@ -136,6 +136,11 @@ enum Command {
         /// (feature `postgres`).
         #[arg(long, conflicts_with = "db")]
         postgres: bool,
+        /// With `--postgres`: the server logs every statement it runs (`log_statement = all`), and
+        /// its log is copied to this file at the end (two runs of different plies give the
+        /// statements a move costs: `docs/load.md`).
+        #[arg(long, requires = "postgres")]
+        statements_log: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -597,14 +602,14 @@ fn run(cli: Cli) -> Result<(), String> {
                 outln!("{}", bench::perft::bench(v, d, runs));
             }
         }
-        Command::BenchBot { games, threads, plies, variant, no_pictures, db, postgres, seed } => {
+        Command::BenchBot { games, threads, plies, variant, no_pictures, db, postgres, statements_log, seed } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {
-                bench::bot::run_both_on_postgres(&opts)?
+                bench::bot::run_both_on_postgres(&opts, statements_log.as_deref())?
             } else {
                 bench::bot::run_both(db.as_deref(), &opts)?
             };

@@ -142,12 +142,23 @@ pub fn run_both(db: Option<&Path>, opts: &BenchOptions) -> Result<(BenchReport, 
     Ok((core, host.ok_or("host run skipped")??))
 }
 
-/// [`run_both`] on two new databases of the harness's PostgreSQL server (dropped at the end).
+/// [`run_both`] on two new databases of the harness's PostgreSQL server (dropped at the end). With
+/// `statements_log`, the server logs every statement from the start (`log_statement = all`, for
+/// the whole server) and its log is copied there at the end.
 #[cfg(feature = "postgres")]
-pub fn run_both_on_postgres(opts: &BenchOptions) -> Result<(BenchReport, BenchReport), String> {
+pub fn run_both_on_postgres(
+    opts: &BenchOptions,
+    statements_log: Option<&Path>,
+) -> Result<(BenchReport, BenchReport), String> {
     let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
     let (core_db, host_db) =
         (server.create_database().map_err(|e| e.to_string())?, server.create_database().map_err(|e| e.to_string())?);
+    if statements_log.is_some() {
+        let store = Store::open_setting(&core_db.url()).map_err(|e| e.to_string())?;
+        let conn = store.conn().map_err(|e| e.to_string())?;
+        conn.execute_batch("ALTER SYSTEM SET log_statement = 'all'").map_err(|e| e.to_string())?;
+        let _: bool = conn.query_row("SELECT pg_reload_conf()", (), |r| r.get(0)).map_err(|e| e.to_string())?;
+    }
     let core = run_through(Path::new(&core_db.url()), opts, Through::Core)?;
     let host = run_through(Path::new(&host_db.url()), opts, Through::Host)?;
     for (run, db) in [("core", &core_db), ("host", &host_db)] {
@@ -156,6 +167,9 @@ pub fn run_both_on_postgres(opts: &BenchOptions) -> Result<(BenchReport, BenchRe
             "{run}: {sessions} sessions opened on the database during the run; {commits} transactions committed, \
              {rollbacks} rolled back (serialization failures run again among them)"
         );
+    }
+    if let Some(to) = statements_log {
+        std::fs::copy(server.log_path(), to).map_err(|e| format!("cannot copy the server's log: {e}"))?;
     }
     Ok((core, host))
 }
@@ -178,7 +192,7 @@ fn database_stats(url: &str) -> Result<[i64; 3], String> {
 
 /// Without the `postgres` feature: an error that says so.
 #[cfg(not(feature = "postgres"))]
-pub fn run_both_on_postgres(_: &BenchOptions) -> Result<(BenchReport, BenchReport), String> {
+pub fn run_both_on_postgres(_: &BenchOptions, _: Option<&Path>) -> Result<(BenchReport, BenchReport), String> {
     Err("this laboratory was built without the `postgres` feature".into())
 }
 
