@@ -398,10 +398,23 @@ fn recent_filter(player: bool) -> String {
 }
 
 /// The games matching `filter` (SQL after `WHERE`, may end in `ORDER BY` / `LIMIT`), read as rows.
+/// In a unit of work each is kept as [`get`]'s answer for its id.
 fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<GameRow>> {
     let mut st = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE {filter}"))?;
-    let rows = st.query_map(params, row_to_game)?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
+    let rows: Vec<GameRow> = st.query_map(params, row_to_game)?.collect::<std::result::Result<_, _>>()?;
+    for row in &rows {
+        keep(conn, row);
+    }
+    Ok(rows)
+}
+
+/// The key under which a unit of work keeps [`get`]'s answers ([`Connection::query_opt_kept_as`]).
+const GET_KEPT: &str = "games::get";
+
+/// `row`, as read now, kept as [`get`]'s answer for the rest of the unit of work (until it writes
+/// `games`).
+fn keep(conn: &Connection, row: &GameRow) {
+    conn.keep_in_unit(&["games"], GET_KEPT, [row.id], Some(row.clone()));
 }
 
 /// The first game matching `filter`, if any, locked for a write transaction
@@ -414,9 +427,11 @@ fn select_one(conn: &Connection, filter: &str, params: impl Params) -> Result<Op
         .optional()?)
 }
 
-/// A game by id.
+/// A game by id (locked as [`select_one`] locks it). In a unit of work, read once until the unit
+/// writes `games`: the game's row read by a list or returned by a move is not read again.
 pub fn get(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
-    select_one(conn, "id = ?1", [id])
+    let sql = format!("SELECT {COLUMNS} FROM games WHERE id = ?1{}", conn.lock_row());
+    Ok(conn.query_opt_kept_as(&["games"], GET_KEPT, &sql, [id], row_to_game)?)
 }
 
 /// Games in a chat with a player in them, in setup or active, oldest first.
@@ -686,6 +701,20 @@ fn run_end_hook(tx: &Connection, id: GameId, on_end: OnEnd<'_>) -> Result<()> {
     on_end(tx, &row)
 }
 
+/// Runs `update` (an `UPDATE games … WHERE id = …` of at most one row) and keeps the row it
+/// changed as [`get`]'s answer in the unit of work, so the end hook and the answer that follow read
+/// it without a round trip; whether it changed a row.
+fn update_kept(conn: &Connection, update: &str, params: impl Params) -> Result<bool> {
+    let sql = format!("{update} RETURNING {COLUMNS}");
+    match conn.prepare_cached(&sql)?.query_row(params, row_to_game).optional()? {
+        Some(row) => {
+            keep(conn, &row);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
 /// Stores the move for ply `expected_ply + 1` if the game is still active at `expected_ply`, and
 /// clears pending offers; a move that ends the game runs `on_end` in the same transaction. Returns
 /// `false` (and changes nothing) when the game moved on meanwhile.
@@ -705,13 +734,13 @@ pub fn apply_move(
         }
         None => (Status::Active, None, None, m.deadline, m.remind_at),
     };
-    let n = tx
-        .prepare_cached(
-            "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
+    let moved = update_kept(
+        &tx,
+        "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
            remind_at = ?6, updated_at = ?7, paused = 0 WHERE id = ?8 AND ply = ?9 AND status = 'active'",
-        )?
-        .execute(params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply])?;
-    if n != 1 {
+        params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply],
+    )?;
+    if !moved {
         return Ok(false);
     }
     append_move(&tx, id, m.uci, now)?;
@@ -799,12 +828,13 @@ pub fn finish(
 ) -> Result<bool> {
     let tx = super::immediate(conn)?;
     let (r, t) = outcome_to_db(outcome);
-    let n = tx.execute(
+    let finished = update_kept(
+        &tx,
         "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
            updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status = 'active'",
         params![r, t, now, id, expected_ply],
     )?;
-    if n != 1 {
+    if !finished {
         return Ok(false);
     }
     offers::clear(&tx, id)?;

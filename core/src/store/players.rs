@@ -151,8 +151,68 @@ mod tests {
     on_both_backends!(
         ensure_is_idempotent_and_renames,
         many_players_are_read_at_once,
-        a_unit_reads_a_row_once_until_it_writes_its_table
+        a_unit_reads_a_row_once_until_it_writes_its_table,
+        the_tables_a_delete_cascades_from_are_listed_and_there_are_no_triggers
     );
+
+    /// What a unit of work keeps is forgotten by the statements that write it, by name
+    /// ([`crate::store::sql::UnitReads`]): that holds only while nothing writes a table unnamed —
+    /// no trigger, and every table that others refer to with `ON DELETE CASCADE` listed in
+    /// [`crate::store::sql::CASCADE_PARENTS`] (a `DELETE` from one forgets everything).
+    fn the_tables_a_delete_cascades_from_are_listed_and_there_are_no_triggers(store: &Store) {
+        use crate::store::sql::{CASCADE_PARENTS, Dialect};
+        let c = store.conn().unwrap();
+        let (parents, triggers): (Vec<String>, i64) = match c.dialect() {
+            Dialect::Sqlite => {
+                let tables: Vec<String> =
+                    c.query_all("SELECT name FROM sqlite_master WHERE type = 'table'", (), |r| r.get(0)).unwrap();
+                let mut parents = Vec::new();
+                for t in tables {
+                    // (id, seq, table, from, to, on_update, on_delete, match)
+                    let fks: Vec<(String, String, String)> = c
+                        .query_all(
+                            &format!("SELECT \"table\", on_update, on_delete FROM pragma_foreign_key_list('{t}')"),
+                            (),
+                            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                        )
+                        .unwrap();
+                    for (parent, on_update, on_delete) in fks {
+                        assert_ne!(on_update, "CASCADE", "{t} → {parent}: an update would reach {t} unnamed");
+                        if on_delete == "CASCADE" {
+                            parents.push(parent);
+                        }
+                    }
+                }
+                let triggers =
+                    c.query_row("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'", (), |r| r.get(0));
+                (parents, triggers.unwrap())
+            }
+            Dialect::Postgres => {
+                let parents = c
+                    .query_all(
+                        "SELECT confrelid::regclass::text FROM pg_constraint WHERE contype = 'f' AND confdeltype = 'c'",
+                        (),
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+                let updates: i64 = c
+                    .query_row(
+                        "SELECT count(*) FROM pg_constraint WHERE contype = 'f' AND confupdtype = 'c'",
+                        (),
+                        |r| r.get(0),
+                    )
+                    .unwrap();
+                assert_eq!(updates, 0, "no update cascades");
+                let triggers = c.query_row("SELECT count(*) FROM pg_trigger WHERE NOT tgisinternal", (), |r| r.get(0));
+                (parents, triggers.unwrap())
+            }
+        };
+        assert!(parents.len() >= 3, "the schema's cascades are found: {parents:?}");
+        for parent in &parents {
+            assert!(CASCADE_PARENTS.contains(&parent.as_str()), "{parent} is referred to with ON DELETE CASCADE");
+        }
+        assert_eq!(triggers, 0, "no trigger writes a table its statement does not name");
+    }
 
     /// Inside a unit of work a player, their account and their language are read once, and read
     /// again after a statement of the unit writes their table (then with the new value), after a
@@ -195,9 +255,14 @@ mod tests {
                 assert_eq!(lang(&c, p.id)?.as_deref(), Some("tr"), "the unit's own change is read");
                 assert_eq!(get(&c, p.id)?.unwrap().name, "Anna");
                 assert_eq!(since(t), (2, 1));
-                // A DELETE forgets everything (it may cascade).
+                // A DELETE from a table others refer to with ON DELETE CASCADE forgets everything;
+                // another forgets by name.
                 let t = now();
                 c.execute("DELETE FROM offers WHERE game_id = ?1", [0])?;
+                get(&c, p.id)?;
+                assert_eq!(since(t), (1, 1));
+                let t = now();
+                c.execute("DELETE FROM games WHERE id = ?1", [0])?;
                 get(&c, p.id)?;
                 lang(&c, p.id)?;
                 assert_eq!(since(t), (3, 0));

@@ -1074,9 +1074,9 @@ pub fn numbered_placeholders(sql: &str) -> String {
 /// Kept per thread for the one connection of the thread's unit of work, from its `BEGIN` to its
 /// end ([`unit_reads_begin`], [`unit_reads_end`]); every statement of that connection that is not a
 /// plain `SELECT` forgets what it may have changed, by name: each kept read names its tables, and a
-/// statement whose text contains one of them forgets it (a `DELETE`, which may cascade to tables it
-/// does not name, DDL, and rolling back to a savepoint forget everything; the schema has no
-/// triggers). Reads outside a unit, or on another connection, are never kept.
+/// statement whose text contains one of them forgets it (a `DELETE` from a table others refer to
+/// with `ON DELETE CASCADE`, [`CASCADE_PARENTS`], DDL, and rolling back to a savepoint forget
+/// everything; the schema has no triggers). Reads outside a unit, or on another connection, are never kept.
 struct UnitReads {
     /// The unit's connection, by address (0: no unit open on this thread).
     conn: usize,
@@ -1113,6 +1113,10 @@ impl OwnedValue {
         }
     }
 }
+
+/// The tables that rows of other tables refer to with `ON DELETE CASCADE`: a `DELETE` naming one of
+/// them forgets every read a unit kept (a test checks the schema against this list).
+pub const CASCADE_PARENTS: &[&str] = &["games", "ladders", "tournaments"];
 
 /// At most this many reads are kept in a unit (the oldest forgotten first): a move keeps about ten.
 const UNIT_READS_MAX: usize = 64;
@@ -1172,8 +1176,10 @@ impl Connection {
         if read_only || !self.is_units() {
             return;
         }
-        // A delete may reach tables it does not name (`ON DELETE CASCADE`).
-        let cascades = sql.contains("DELETE") || sql.contains("delete");
+        // A delete from a table others refer to with `ON DELETE CASCADE` reaches tables it does
+        // not name.
+        let cascades =
+            (sql.contains("DELETE") || sql.contains("delete")) && CASCADE_PARENTS.iter().any(|t| sql.contains(t));
         UNIT_READS.with(|r| {
             let mut r = r.borrow_mut();
             r.kept.retain(|k| !cascades && !k.tables.iter().any(|t| sql.contains(t)));
@@ -1205,11 +1211,49 @@ impl Connection {
         params: impl Params,
         map: impl FnOnce(&Row<'_>) -> Result<T>,
     ) -> Result<Option<T>> {
+        self.query_opt_kept_as(tables, sql, sql, params, map)
+    }
+
+    /// [`Connection::query_opt_in_unit`] with the answer kept under `key` rather than the text of
+    /// `sql` (a statement written two ways that reads the same row, such as with and without a
+    /// lock; [`Connection::keep_in_unit`] gives the answer under that key from elsewhere).
+    pub fn query_opt_kept_as<T: Clone + 'static>(
+        &self,
+        tables: &'static [&'static str],
+        key: &'static str,
+        sql: &str,
+        params: impl Params,
+        map: impl FnOnce(&Row<'_>) -> Result<T>,
+    ) -> Result<Option<T>> {
         if !self.is_units() {
             return self.query_row(sql, params, map).optional();
         }
         let owned: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
-        kept_or_read(tables, sql, owned, || self.query_row(sql, params, map).optional())
+        kept_or_read(tables, key, owned, || self.query_row(sql, params, map).optional())
+    }
+
+    /// Keeps `value` as the answer to the read kept under `key` with `params` (read from `tables`),
+    /// when this is the unit's connection: a statement that returned the row anyway (a list, an
+    /// `UPDATE … RETURNING`) saves reading it again. `value` must be what that read would answer now.
+    pub fn keep_in_unit<T: Clone + 'static>(
+        &self,
+        tables: &'static [&'static str],
+        key: &'static str,
+        params: impl Params,
+        value: Option<T>,
+    ) {
+        if !self.is_units() {
+            return;
+        }
+        let params: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
+        UNIT_READS.with(|r| {
+            let mut r = r.borrow_mut();
+            r.kept.retain(|k| !(k.sql == key && k.params == params));
+            if r.kept.len() >= UNIT_READS_MAX {
+                r.kept.remove(0);
+            }
+            r.kept.push(KeptRead { tables, sql: key, params, value: std::rc::Rc::new(value) });
+        });
     }
 
     /// Every row of `sql` (which reads `tables`, and nothing else), mapped: kept in a unit of work
