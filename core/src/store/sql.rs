@@ -1081,12 +1081,17 @@ struct UnitReads {
     /// The unit's connection, by address (0: no unit open on this thread).
     conn: usize,
     kept: Vec<KeptRead>,
-    /// The text of every statement of the unit that may have written ([`unit_has_written`]).
-    written: String,
+    /// The tables the kept reads name, each a bit of [`KeptRead::tables`] (at most 32): a statement
+    /// that writes is looked at once for each, not once for each kept read.
+    names: Vec<&'static str>,
+    /// The tables the unit's statements wrote, each once (a statement whose table [`written_table`]
+    /// cannot tell, by its text) ([`unit_has_written`]).
+    written: std::collections::BTreeSet<String>,
 }
 
 struct KeptRead {
-    tables: &'static [&'static str],
+    /// The tables it read, as bits of [`UnitReads::names`].
+    tables: u32,
     sql: &'static str,
     params: Vec<OwnedValue>,
     value: std::rc::Rc<dyn std::any::Any>,
@@ -1114,16 +1119,84 @@ impl OwnedValue {
     }
 }
 
+/// The one table a plain `INSERT INTO t`, `UPDATE t` or `DELETE FROM t` writes (the schema has no
+/// triggers, and a cascade is [`CASCADE_PARENTS`]'s); `None` for any other statement (a `WITH`, say),
+/// which is then taken to write every table its text names.
+fn written_table(sql: &str) -> Option<&str> {
+    let sql = sql.trim_start();
+    let rest = ["INSERT INTO ", "UPDATE ", "DELETE FROM "]
+        .iter()
+        .find_map(|head| sql.get(..head.len()).filter(|s| s.eq_ignore_ascii_case(head)).map(|_| &sql[head.len()..]))?;
+    let end = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let table = &rest[..end];
+    // `UPDATE OR …`, `INSERT INTO "quoted"`, …: not read here.
+    (!table.is_empty() && !table.eq_ignore_ascii_case("OR")).then_some(table)
+}
+
 /// The tables that rows of other tables refer to with `ON DELETE CASCADE`: a `DELETE` naming one of
 /// them forgets every read a unit kept (a test checks the schema against this list).
 pub const CASCADE_PARENTS: &[&str] = &["games", "ladders", "tournaments"];
 
-/// At most this many reads are kept in a unit (the oldest forgotten first): a move keeps about ten.
+/// At most this many reads are kept in a unit (then all are forgotten, and keeping starts again: a
+/// move keeps about ten, a scheduler's batch of a hundred items far more).
 const UNIT_READS_MAX: usize = 64;
 
+impl UnitReads {
+    /// Nothing kept.
+    fn forget_all(&mut self) {
+        self.kept.clear();
+        self.names.clear();
+    }
+
+    /// Keeps `value` as the answer of `sql` with `params`, read from `tables` (replacing one kept).
+    fn keep(
+        &mut self,
+        tables: &'static [&'static str],
+        sql: &'static str,
+        params: Vec<OwnedValue>,
+        value: std::rc::Rc<dyn std::any::Any>,
+    ) {
+        self.kept.retain(|k| !(k.sql == sql && k.params == params));
+        if self.kept.len() >= UNIT_READS_MAX || self.names.len() + tables.len() > 32 {
+            self.forget_all();
+        }
+        let mut bits = 0;
+        for &t in tables {
+            let at = match self.names.iter().position(|&n| n == t) {
+                Some(at) => at,
+                None => {
+                    self.names.push(t);
+                    self.names.len() - 1
+                }
+            };
+            bits |= 1 << at;
+        }
+        self.kept.push(KeptRead { tables: bits, sql, params, value });
+    }
+
+    /// Forgets the reads of `table` (what `sql` writes, when [`written_table`] could tell), else of
+    /// every table whose name `sql` contains.
+    fn forget_tables_in(&mut self, table: Option<&str>, sql: &str) {
+        let names = self.names.iter().enumerate();
+        let named = match table {
+            Some(table) => names.filter(|(_, n)| **n == table).fold(0u32, |b, (i, _)| b | 1 << i),
+            None => names.filter(|(_, n)| sql.contains(*n)).fold(0u32, |b, (i, _)| b | 1 << i),
+        };
+        if named != 0 {
+            self.kept.retain(|k| k.tables & named == 0);
+        }
+    }
+}
+
 thread_local! {
-    static UNIT_READS: std::cell::RefCell<UnitReads> =
-        const { std::cell::RefCell::new(UnitReads { conn: 0, kept: Vec::new(), written: String::new() }) };
+    static UNIT_READS: std::cell::RefCell<UnitReads> = const {
+        std::cell::RefCell::new(UnitReads {
+            conn: 0,
+            kept: Vec::new(),
+            names: Vec::new(),
+            written: std::collections::BTreeSet::new(),
+        })
+    };
     /// Reads answered from [`UNIT_READS`] on this thread ([`reads_kept`]).
     static READS_KEPT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -1138,7 +1211,7 @@ pub(crate) fn unit_reads_begin(conn: &Connection) {
     UNIT_READS.with(|r| {
         let mut r = r.borrow_mut();
         r.conn = conn as *const Connection as usize;
-        r.kept.clear();
+        r.forget_all();
         r.written.clear();
     });
 }
@@ -1148,7 +1221,7 @@ pub(crate) fn unit_reads_end() {
     UNIT_READS.with(|r| {
         let mut r = r.borrow_mut();
         r.conn = 0;
-        r.kept.clear();
+        r.forget_all();
         r.written.clear();
     });
 }
@@ -1159,7 +1232,7 @@ pub(crate) fn unit_reads_end() {
 pub fn unit_has_written(table: &str) -> bool {
     UNIT_READS.with(|r| {
         let r = r.borrow();
-        r.conn != 0 && r.written.contains(table)
+        r.conn != 0 && r.written.iter().any(|w| w.contains(table))
     })
 }
 
@@ -1176,15 +1249,26 @@ impl Connection {
         if read_only || !self.is_units() {
             return;
         }
+        let table = written_table(sql);
         // A delete from a table others refer to with `ON DELETE CASCADE` reaches tables it does
         // not name.
-        let cascades =
-            (sql.contains("DELETE") || sql.contains("delete")) && CASCADE_PARENTS.iter().any(|t| sql.contains(t));
+        let cascades = match table {
+            Some(t) => CASCADE_PARENTS.contains(&t) && sql.trim_start()[..6].eq_ignore_ascii_case("DELETE"),
+            None => {
+                (sql.contains("DELETE") || sql.contains("delete")) && CASCADE_PARENTS.iter().any(|t| sql.contains(t))
+            }
+        };
         UNIT_READS.with(|r| {
-            let mut r = r.borrow_mut();
-            r.kept.retain(|k| !cascades && !k.tables.iter().any(|t| sql.contains(t)));
-            r.written.push_str(sql);
-            r.written.push('\n');
+            let r = &mut *r.borrow_mut();
+            if cascades {
+                r.forget_all();
+            } else {
+                r.forget_tables_in(table, sql);
+            }
+            let written = table.unwrap_or(sql);
+            if !r.written.contains(written) {
+                r.written.insert(written.to_owned());
+            }
         });
     }
 
@@ -1193,9 +1277,10 @@ impl Connection {
         if self.is_units() {
             UNIT_READS.with(|r| {
                 let mut r = r.borrow_mut();
-                r.kept.clear();
-                r.written.push_str(sql);
-                r.written.push('\n');
+                r.forget_all();
+                if !r.written.contains(sql) {
+                    r.written.insert(sql.to_owned());
+                }
             });
         }
     }
@@ -1248,11 +1333,7 @@ impl Connection {
         let params: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
         UNIT_READS.with(|r| {
             let mut r = r.borrow_mut();
-            r.kept.retain(|k| !(k.sql == key && k.params == params));
-            if r.kept.len() >= UNIT_READS_MAX {
-                r.kept.remove(0);
-            }
-            r.kept.push(KeptRead { tables, sql: key, params, value: std::rc::Rc::new(value) });
+            r.keep(tables, key, params, std::rc::Rc::new(value));
         });
     }
 
@@ -1294,10 +1375,7 @@ fn kept_or_read<V: Clone + 'static>(
     let v = read()?;
     UNIT_READS.with(|r| {
         let mut r = r.borrow_mut();
-        if r.kept.len() >= UNIT_READS_MAX {
-            r.kept.remove(0);
-        }
-        r.kept.push(KeptRead { tables, sql, params, value: std::rc::Rc::new(v.clone()) });
+        r.keep(tables, sql, params, std::rc::Rc::new(v.clone()));
     });
     Ok(v)
 }
@@ -1305,6 +1383,20 @@ fn kept_or_read<V: Clone + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A statement's written table, as the reads a unit keeps are forgotten by it: the plain forms
+    /// name it; anything else is `None` (then every table its text names counts as written).
+    #[test]
+    fn the_table_a_statement_writes() {
+        assert_eq!(written_table("INSERT INTO outbox (platform) VALUES (?1)"), Some("outbox"));
+        assert_eq!(written_table("\n   update games SET ply = 1"), Some("games"));
+        assert_eq!(written_table("DELETE FROM offers WHERE game_id = ?1"), Some("offers"));
+        assert_eq!(written_table("INSERT INTO player_prefs(player_id) VALUES (1)"), Some("player_prefs"));
+        assert_eq!(written_table("UPDATE OR IGNORE games SET ply = 1"), None);
+        assert_eq!(written_table("INSERT OR REPLACE INTO games VALUES (1)"), None);
+        assert_eq!(written_table("WITH x AS (DELETE FROM games RETURNING id) SELECT 1"), None);
+        assert_eq!(written_table("SAVEPOINT work"), None);
+    }
 
     #[test]
     fn placeholders_are_numbered_outside_literals() {
