@@ -1174,6 +1174,13 @@ impl UnitReads {
         self.kept.push(KeptRead { tables: bits, sql, params, value });
     }
 
+    /// Remembers that the unit wrote `what` (a table, or a statement's text), once.
+    fn note_written(&mut self, what: &str) {
+        if !self.written.contains(what) {
+            self.written.insert(what.to_owned());
+        }
+    }
+
     /// Forgets the reads of `table` (what `sql` writes, when [`written_table`] could tell), else of
     /// every table whose name `sql` contains.
     fn forget_tables_in(&mut self, table: Option<&str>, sql: &str) {
@@ -1265,10 +1272,7 @@ impl Connection {
             } else {
                 r.forget_tables_in(table, sql);
             }
-            let written = table.unwrap_or(sql);
-            if !r.written.contains(written) {
-                r.written.insert(written.to_owned());
-            }
+            r.note_written(table.unwrap_or(sql));
         });
     }
 
@@ -1278,9 +1282,7 @@ impl Connection {
             UNIT_READS.with(|r| {
                 let mut r = r.borrow_mut();
                 r.forget_all();
-                if !r.written.contains(sql) {
-                    r.written.insert(sql.to_owned());
-                }
+                r.note_written(sql);
             });
         }
     }
