@@ -120,31 +120,40 @@ impl World {
     }
 
     /// Waits until the bot has answered everything sent so far (Carol's `!variants`, answered in
-    /// the game's room, seen by Alice and by Carol, then nothing more for a while), and returns
-    /// what Alice and Carol received from the bot meanwhile, as they read it (sorted: the order
-    /// across rooms is the drainers'), and whether any of it ends the game.
+    /// the game's room, seen by Alice and by Carol; then the outbox empty, since a game's animation
+    /// goes out in a lane of its own and may follow the marker; then nothing more for a while), and
+    /// returns what Alice and Carol received from the bot meanwhile, as they read it (sorted: the
+    /// order across rooms is the drainers'), and whether any of it ends the game.
     async fn settle(&mut self) -> (Vec<String>, bool) {
         let (room, bot_id) = (self.room.clone(), self.bot_id.clone());
         self.scene.carol.say(&room, "!variants", &[]).await;
-        let mut shown = Vec::new();
-        let mut ended = false;
-        for (name, who) in [("alice", 0), ("carol", 2)] {
+        let deadline = tokio::time::Instant::now() + WAIT;
+        let mut seen = [Vec::new(), Vec::new()];
+        for (who, got) in seen.iter_mut().enumerate() {
             let human = if who == 0 { &mut self.scene.alice } else { &mut self.scene.carol };
-            let mut seen = Vec::new();
-            let deadline = tokio::time::Instant::now() + WAIT;
             loop {
                 let s = tokio::time::timeout_at(deadline, human.seen.recv())
                     .await
                     .expect("the marker's answer in time")
                     .expect("seen");
                 let marker = s.room == room && s.sender == bot_id && s.content.body().starts_with("Variants:");
-                seen.push(s);
+                got.push(s);
                 if marker {
                     break;
                 }
             }
-            seen.extend(human.drain(Duration::from_millis(400)).await);
-            for s in seen.into_iter().filter(|s| s.sender == bot_id) {
+        }
+        // The inputs of the room are handled in order: every row they wrote is in the outbox now.
+        while query::<i64>(&self.scene.db, "SELECT count(*) FROM outbox WHERE state = 'pending'") > 0 {
+            assert!(tokio::time::Instant::now() < deadline, "the outbox delivered in time");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let mut shown = Vec::new();
+        let mut ended = false;
+        for (who, (name, mut got)) in ["alice", "carol"].into_iter().zip(seen).enumerate() {
+            let human = if who == 0 { &mut self.scene.alice } else { &mut self.scene.carol };
+            got.extend(human.drain(Duration::from_millis(400)).await);
+            for s in got.into_iter().filter(|s| s.sender == bot_id) {
                 if who == 0 && s.room == room && !matches!(s.content.relates_to, Some(Relation::Replacement(_))) {
                     self.in_room.push(s.event_id.clone());
                 }
