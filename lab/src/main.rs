@@ -141,6 +141,10 @@ enum Command {
         /// statements a move costs: `docs/load.md`).
         #[arg(long, requires = "postgres")]
         statements_log: Option<PathBuf>,
+        /// With `--postgres`: what each run wrote to the server's write-ahead log, by kind of
+        /// record (`pg_waldump --stats=record`), is written to this file.
+        #[arg(long, requires = "postgres")]
+        wal_stats: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -602,14 +606,25 @@ fn run(cli: Cli) -> Result<(), String> {
                 outln!("{}", bench::perft::bench(v, d, runs));
             }
         }
-        Command::BenchBot { games, threads, plies, variant, no_pictures, db, postgres, statements_log, seed } => {
+        Command::BenchBot {
+            games,
+            threads,
+            plies,
+            variant,
+            no_pictures,
+            db,
+            postgres,
+            statements_log,
+            wal_stats,
+            seed,
+        } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {
-                bench::bot::run_both_on_postgres(&opts, statements_log.as_deref())?
+                bench::bot::run_both_on_postgres(&opts, statements_log.as_deref(), wal_stats.as_deref())?
             } else {
                 bench::bot::run_both(db.as_deref(), &opts)?
             };

@@ -93,6 +93,14 @@ async fn replies_are_stored_described_and_drawn_after_a_restart_as_the_core_woul
     for (_, v, _) in &stored {
         assert!(v.to_string().len() < 4096, "{v}");
     }
+    // A board's description for screen readers and its text board are derived again when read.
+    let (_, e5_row, _) =
+        stored.iter().find(|(_, v, _)| v["reply"]["text"].as_str().unwrap().contains("played by bob")).unwrap();
+    assert_eq!(e5_row["board_texts"], true, "{e5_row}");
+    assert!(e5_row["reply"].get("alt_text").is_none() && e5_row["reply"].get("text_board").is_none(), "{e5_row}");
+    assert!(e5_row.to_string().len() < 1024, "{e5_row}");
+    let e5 = moved.replies.iter().find(|r| r.text.contains("played by bob")).unwrap();
+    assert!(e5.alt_text.as_deref().unwrap().contains("Last move e7 to e5"), "{e5:?}");
     let game = after_e4_e5();
     let last = stored.iter().rev().find(|(_, v, _)| v["reply"]["drawing"]["kind"] == "board").unwrap();
     assert_eq!(last.1["reply"]["drawing"]["fen"], capabot::notation::fen::write(game.position()));
@@ -107,6 +115,7 @@ async fn replies_are_stored_described_and_drawn_after_a_restart_as_the_core_woul
     let seen = recorder.seen.lock().unwrap().clone();
     assert_eq!(seen.len(), stored.len());
     let reply_to_e5 = seen.iter().find(|r| r.text.contains("played by bob")).unwrap();
+    assert_eq!((&reply_to_e5.alt_text, &reply_to_e5.text_board), (&e5.alt_text, &e5.text_board));
     let direct = board_png(game.position(), game.moves().last().copied(), Color::White).unwrap();
     let drawn = crate::common::pixels(reply_to_e5.png.as_deref().expect("a picture"));
     assert!(drawn == crate::common::pixels(&direct), "the picture the core would have drawn");

@@ -205,9 +205,23 @@ impl BoardDrawing {
         }
     }
 
+    /// The position described (without any bomb) and the last move's squares (a launch standing for
+    /// either kind of blast: only the squares and the blast are drawn, `render::tile_keys`).
+    pub fn position(&self) -> Result<(Position, Option<Move>), DrawError> {
+        let pos = fen::parse_position(variant(&self.variant)?, &self.fen).map_err(|e| DrawError(e.to_string()))?;
+        let last = match &self.last_move {
+            Some(m) => {
+                let kind = if m.blast { MoveKind::Launch } else { MoveKind::Normal };
+                Some(Move { from: square(&m.from)?, to: square(&m.to)?, kind })
+            }
+            None => None,
+        };
+        Ok((pos, last))
+    }
+
     /// The position drawn (with the marked bomb, if any), the last move and the options.
     pub fn to_render(&self) -> Result<(Position, RenderOptions), DrawError> {
-        let mut pos = fen::parse_position(variant(&self.variant)?, &self.fen).map_err(|e| DrawError(e.to_string()))?;
+        let (mut pos, last) = self.position()?;
         let mut bomb_of = None;
         if let Some(b) = &self.bomb {
             let mut bombs = [None; 2];
@@ -215,15 +229,6 @@ impl BoardDrawing {
             pos = pos.with_bombs(bombs).map_err(|e| DrawError(e.to_string()))?;
             bomb_of = Some(self.viewer);
         }
-        let last = match &self.last_move {
-            // Only the squares and the blast are drawn (`render::tile_keys`): a launch stands for
-            // either kind of blast.
-            Some(m) => {
-                let kind = if m.blast { MoveKind::Launch } else { MoveKind::Normal };
-                Some(Move { from: square(&m.from)?, to: square(&m.to)?, kind })
-            }
-            None => None,
-        };
         let mut opts = board_options(&pos, last, self.viewer, bomb_of, self.size, self.theme);
         opts.show_launch_ready = self.launch_ready;
         Ok((pos, opts))

@@ -29,8 +29,10 @@ impl UserRef {
 pub struct Scope {
     /// `console`, `discord`, `matrix`, ...
     pub platform: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub community: Option<String>,
     pub chat: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread: Option<String>,
     /// A direct chat between one person and the bot.
     pub direct: bool,
@@ -186,7 +188,12 @@ pub enum Target {
     Chat(Scope),
     /// A person's direct messages on a platform; where the front end has none, or the person's
     /// direct messages are closed, `fallback` (when given) gets it instead.
-    Direct { platform: String, user: UserRef, fallback: Option<Scope> },
+    Direct {
+        platform: String,
+        user: UserRef,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        fallback: Option<Scope>,
+    },
 }
 
 impl Target {
@@ -377,18 +384,25 @@ pub struct Reply {
     /// delivery ([`Reply::draw`]), outside the unit of work that wrote the reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub drawing: Option<super::drawing::Drawing>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alt_text: Option<String>,
     /// A compact text board, for front ends without pictures (and the console).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_board: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<Attachment>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<GameCard>,
     pub choices: Vec<Choice>,
     /// Users to notify (ping); nobody else is pinged.
     pub notify: Vec<UserRef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<Slot>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub new_thread: Option<NewThread>,
     /// The platform event id of the input this answers (none for the AI's later moves and the
     /// scheduler): front ends answer an interaction with its own replies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_reply_to: Option<String>,
     /// The reply's row in the outbox, once it is read from there: a key for the platforms' own
     /// idempotency (Discord's nonce, Matrix's transaction id), so a retry never posts twice.

@@ -72,6 +72,11 @@ struct Stored<'r> {
     /// The picture beside the row is the reply's animation (GIF), not its still picture.
     #[serde(default)]
     animated: bool,
+    /// The reply's description for screen readers and its text board are left out: they are the
+    /// ones its board's description gives ([`super::commands::board_texts`]), derived again when
+    /// the row is read, as its picture is drawn again (about half of a move's row).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    board_texts: bool,
 }
 
 /// The bytes stored beside a reply: none when the reply describes its picture (the description
@@ -108,13 +113,34 @@ pub const ANIMATION_LANE: &str = "#animation";
 
 fn encode(reply: &Reply) -> Result<String, BotError> {
     let animated = picture_beside(reply).is_some() && reply.animation.is_some();
-    serde_json::to_string(&Stored { v: 1, reply: Cow::Borrowed(reply), animated })
+    // Left out only where deriving them gives exactly these texts, so what is read back is what
+    // was written.
+    let board_texts = match (&reply.drawing, &reply.alt_text, &reply.text_board) {
+        (Some(super::Drawing::Board(board)), Some(alt), Some(text)) => {
+            super::commands::board_texts(board, reply.lang).is_some_and(|(a, t)| a == *alt && t == *text)
+        }
+        _ => false,
+    };
+    let reply = if board_texts {
+        Cow::Owned(Reply { alt_text: None, text_board: None, ..reply.clone() })
+    } else {
+        Cow::Borrowed(reply)
+    };
+    serde_json::to_string(&Stored { v: 1, reply, animated, board_texts })
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
 }
 
 fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
     let stored: Stored = serde_json::from_str(&row.reply).map_err(|e| format!("outbox row {}: {e}", row.id))?; // i18n: operator
     let mut reply = stored.reply.into_owned();
+    if stored.board_texts {
+        let Some(super::Drawing::Board(board)) = &reply.drawing else {
+            return Err(format!("outbox row {}: texts to derive without a board", row.id)); // i18n: operator
+        };
+        let (alt, text) = super::commands::board_texts(board, reply.lang)
+            .ok_or_else(|| format!("outbox row {}: a board that cannot be read", row.id))?; // i18n: operator
+        (reply.alt_text, reply.text_board) = (Some(alt), Some(text));
+    }
     if stored.animated {
         reply.animation = row.picture;
     } else {
@@ -554,4 +580,74 @@ enum Place<'a> {
 enum Why {
     Gone,
     Closed,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bot::{BoardDrawing, Drawing, Scope};
+    use crate::i18n::Lang;
+    use crate::render::Theme;
+    use crate::rules::{Color, Position, variant};
+
+    fn round_trip(reply: &Reply) -> (String, Reply) {
+        let json = encode(reply).unwrap();
+        let row = outbox::Pending {
+            id: 1,
+            platform: "test".into(),
+            chat_key: "c:main".into(),
+            reply: json.clone(),
+            picture: None,
+            attempts: 0,
+            next_attempt_at: 0,
+        };
+        (json, Reply { outbox_id: None, ..decode(row).unwrap().reply })
+    }
+
+    /// A board reply after 1. e4 in `lang`, its texts as the core writes them, or `alt` instead.
+    fn board_reply(lang: Lang, alt: Option<&str>) -> Reply {
+        let mut pos = Position::start(&variant::CAPATOMIC);
+        let first = pos.legal_moves()[0];
+        pos = pos.play(first);
+        let board = BoardDrawing::new(&pos, Some(first), Color::White, None, 640, Theme::default());
+        let (derived_alt, text) = crate::bot::commands::board_texts(&board, lang).unwrap();
+        let mut r = Reply::new(Target::Chat(Scope::chat("test", "main")), "a move");
+        r.lang = lang;
+        r.drawing = Some(Drawing::Board(board));
+        r.alt_text = Some(alt.map_or(derived_alt, str::to_string));
+        r.text_board = Some(text);
+        r
+    }
+
+    #[test]
+    fn a_boards_texts_are_left_out_of_its_row_and_derived_again_in_its_language() {
+        for lang in [Lang::En, Lang::Tr] {
+            let reply = board_reply(lang, None);
+            let (json, back) = round_trip(&reply);
+            assert!(json.contains("\"board_texts\":true") && !json.contains("alt_text"), "{json}");
+            assert!(!json.contains("text_board") && !json.contains("null"), "{json}");
+            assert_eq!(back, reply);
+        }
+        assert!(board_reply(Lang::Tr, None).alt_text.unwrap().contains("Son hamle"));
+    }
+
+    #[test]
+    fn texts_other_than_the_boards_own_are_stored_as_they_are() {
+        let reply = board_reply(Lang::En, Some("your own board, with your bomb"));
+        let (json, back) = round_trip(&reply);
+        assert!(json.contains("your own board, with your bomb") && !json.contains("board_texts"), "{json}");
+        assert_eq!(back, reply);
+        // A row of an older capabot, with its texts in it, reads as written.
+        let old = json.replace("your own board, with your bomb", "written before");
+        let row = outbox::Pending {
+            id: 2,
+            platform: "test".into(),
+            chat_key: "c:main".into(),
+            reply: old,
+            picture: None,
+            attempts: 0,
+            next_attempt_at: 0,
+        };
+        assert_eq!(decode(row).unwrap().reply.alt_text.as_deref(), Some("written before"));
+    }
 }

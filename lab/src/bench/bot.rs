@@ -59,11 +59,15 @@ pub struct BenchReport {
     pub p50: Duration,
     pub p99: Duration,
     pub max: Duration,
-    /// Bytes the process wrote while the moves were played (`wchar` of `/proc/self/io`: the
-    /// database's write-ahead log and its checkpoints; `None` where the system does not say).
+    /// Bytes written while the moves were played: on SQLite, by the process (`wchar` of
+    /// `/proc/self/io`: the database's write-ahead log and its checkpoints), on PostgreSQL the
+    /// server's write-ahead log (`pg_current_wal_lsn()`); `None` where the system does not say.
     pub written: Option<u64>,
     /// Bytes of outbox rows (the reply's JSON and any picture beside it) the moves added.
     pub outbox_bytes: u64,
+    /// On PostgreSQL, the write-ahead log's positions before and after the moves (for
+    /// `pg_waldump`: [`run_both_on_postgres`]).
+    pub wal: Option<(u64, u64)>,
 }
 
 impl BenchReport {
@@ -83,6 +87,7 @@ impl BenchReport {
             max: latencies.last().copied().unwrap_or_default(),
             written: None,
             outbox_bytes: 0,
+            wal: None,
         }
     }
 
@@ -104,7 +109,8 @@ impl BenchReport {
     pub fn summary(&self, opts: &BenchOptions) -> String {
         format!(
             "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
-             latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused",
+             latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused; written {} a move, \
+             outbox rows {:.1} KB a move",
             opts.games,
             opts.threads,
             opts.variant.name,
@@ -115,7 +121,9 @@ impl BenchReport {
             self.p99.as_secs_f64() * 1e3,
             self.max.as_secs_f64() * 1e3,
             self.pictures,
-            self.refused
+            self.refused,
+            self.written_per_move().map_or_else(|| "?".to_string(), |b| format!("{:.1} KB", b / 1024.0)),
+            self.outbox_per_move() / 1024.0
         )
     }
 }
@@ -144,11 +152,13 @@ pub fn run_both(db: Option<&Path>, opts: &BenchOptions) -> Result<(BenchReport, 
 
 /// [`run_both`] on two new databases of the harness's PostgreSQL server (dropped at the end). With
 /// `statements_log`, the server logs every statement from the start (`log_statement = all`, for
-/// the whole server) and its log is copied there at the end.
+/// the whole server) and its log is copied there at the end; with `wal_stats`, what each run wrote
+/// to the write-ahead log, by kind of record (`pg_waldump --stats=record`), is written there.
 #[cfg(feature = "postgres")]
 pub fn run_both_on_postgres(
     opts: &BenchOptions,
     statements_log: Option<&Path>,
+    wal_stats: Option<&Path>,
 ) -> Result<(BenchReport, BenchReport), String> {
     let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
     let (core_db, host_db) =
@@ -171,6 +181,32 @@ pub fn run_both_on_postgres(
     if let Some(to) = statements_log {
         std::fs::copy(server.log_path(), to).map_err(|e| format!("cannot copy the server's log: {e}"))?;
     }
+    if let Some(to) = wal_stats {
+        let mut out = String::new();
+        for (run, report) in [("core", &core), ("host", &host)] {
+            let (from, until) = report.wal.ok_or("the write-ahead log's position could not be read")?;
+            let data = server.log_path().parent().ok_or("the server's directory")?.join("data");
+            let lsn = |at: u64| format!("{:X}/{:X}", at >> 32, at & 0xffff_ffff);
+            let bin = pg_harness::ensure_installed().map_err(|e| e.to_string())?;
+            let dump = std::process::Command::new(bin.join("pg_waldump"))
+                .arg("--stats=record")
+                .arg("--path")
+                .arg(data.join("pg_wal"))
+                .args(["--start", &lsn(from), "--end", &lsn(until)])
+                .output()
+                .map_err(|e| format!("pg_waldump: {e}"))?;
+            out.push_str(&format!(
+                "# {run}: {} moves, {} bytes of write-ahead log from {} to {}\n{}{}\n",
+                report.accepted,
+                until - from,
+                lsn(from),
+                lsn(until),
+                String::from_utf8_lossy(&dump.stdout),
+                String::from_utf8_lossy(&dump.stderr)
+            ));
+        }
+        std::fs::write(to, out).map_err(|e| format!("cannot write {}: {e}", to.display()))?;
+    }
     Ok((core, host))
 }
 
@@ -192,7 +228,11 @@ fn database_stats(url: &str) -> Result<[i64; 3], String> {
 
 /// Without the `postgres` feature: an error that says so.
 #[cfg(not(feature = "postgres"))]
-pub fn run_both_on_postgres(_: &BenchOptions, _: Option<&Path>) -> Result<(BenchReport, BenchReport), String> {
+pub fn run_both_on_postgres(
+    _: &BenchOptions,
+    _: Option<&Path>,
+    _: Option<&Path>,
+) -> Result<(BenchReport, BenchReport), String> {
     Err("this laboratory was built without the `postgres` feature".into())
 }
 
@@ -379,7 +419,8 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
             rounds
         }));
     }
-    let (written0, outbox0) = (bytes_written(), outbox_bytes(&bot)?);
+    let postgres = capabot::store::is_postgres_url(&db.to_string_lossy());
+    let (written0, outbox0) = (if postgres { wal_position(&bot) } else { bytes_written() }, outbox_bytes(&bot)?);
     let t0 = Instant::now();
     let mut handles = Vec::new();
     for t in 0..opts.threads.max(1) {
@@ -453,7 +494,9 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
         let _ = rt.block_on(l);
     }
     let mut report = BenchReport::of(all, refused, pictures, elapsed);
-    report.written = bytes_written().zip(written0).map(|(b, a)| b.saturating_sub(a));
+    let written1 = if postgres { wal_position(&bot) } else { bytes_written() };
+    report.written = written1.zip(written0).map(|(b, a)| b.saturating_sub(a));
+    report.wal = if postgres { written0.zip(written1) } else { None };
     report.outbox_bytes = outbox_bytes(&bot)?.saturating_sub(outbox0);
     Ok(report)
 }
@@ -498,6 +541,17 @@ pub fn analysis_load_rounds(opts: &BenchOptions, analyses: usize, runs: usize) -
 fn bytes_written() -> Option<u64> {
     let io = std::fs::read_to_string("/proc/self/io").ok()?;
     io.lines().find_map(|l| l.strip_prefix("wchar:")).and_then(|v| v.trim().parse().ok())
+}
+
+/// PostgreSQL's write-ahead log position in bytes (`pg_current_wal_lsn()`, of the whole server:
+/// the harness's, where nothing else runs during a bench), `None` where it cannot be read. What
+/// the server writes for the moves: their records, the full pages written after a checkpoint, and
+/// the rest (the tables' files are written from the log, at checkpoints, about as much again).
+fn wal_position(bot: &Bot) -> Option<u64> {
+    let conn = bot.store().conn().ok()?;
+    let lsn: i64 =
+        conn.query_row("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint", (), |r| r.get(0)).ok()?;
+    u64::try_from(lsn).ok()
 }
 
 /// Bytes held in the outbox's rows: the replies' JSON and the pictures beside them.

@@ -435,6 +435,14 @@ impl Bot {
     }
 }
 
+/// What a board reply says beside its picture, derived from the picture's description alone: the
+/// description for screen readers ([`Bot::board_reply`]'s) and the text board, in `lang`. The outbox
+/// stores neither where a reply's are these, and derives them again when it reads the row.
+pub(in crate::bot) fn board_texts(drawing: &BoardDrawing, lang: Lang) -> Option<(String, String)> {
+    let (pos, last) = drawing.position().ok()?;
+    Some((crate::i18n::with_lang(lang, || alt_text(&pos, last)), text_board(&pos)))
+}
+
 /// A description of the board for screen readers: the side to move, the last move and the pieces.
 fn alt_text(pos: &Position, last: Option<Move>) -> String {
     let v = pos.variant();
