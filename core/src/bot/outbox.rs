@@ -189,9 +189,16 @@ impl Bot {
             let conn = self.store.conn()?;
             for r in &mut response.replies {
                 r.keep_private();
-                let encoded = encode(r).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
-                outbox::push(&conn, r.target.platform(), &lane_key(r), &encoded, picture_beside(r), now)?;
             }
+            let rows = response
+                .replies
+                .iter()
+                .map(|r| {
+                    let encoded = encode(r).map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
+                    Ok((r.target.platform(), lane_key(r), encoded, picture_beside(r)))
+                })
+                .collect::<crate::store::Result<Vec<_>>>()?;
+            outbox::push_all(&conn, &rows, now)?;
             // Other processes sharing the database hear of it at commit, as the host's feed
             // does here (PostgreSQL; nothing on SQLite). Only where the deployment has web pages
             // (a public address): the notices are for their live pages, and PostgreSQL commits the

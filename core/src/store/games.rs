@@ -585,25 +585,38 @@ fn store_moves(conn: &Connection, id: GameId, moves: &[MoveRow]) -> Result<()> {
         conn.execute("DELETE FROM game_moves WHERE game_id = ?1", [id])?;
         return Ok(());
     }
-    let uci = moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>().join(" ");
-    let times = encode_times(&moves.iter().map(|m| m.played_at).collect::<Vec<_>>());
-    conn.prepare_cached(
-        "INSERT INTO game_moves (game_id, uci, times) VALUES (?1, ?2, ?3)
-         ON CONFLICT (game_id) DO UPDATE SET uci = excluded.uci, times = excluded.times",
-    )?
-    .execute(params![id, uci, times])?;
+    let (uci, times) = encode_moves(moves);
+    conn.prepare_cached(STORE_MOVES)?.execute(params![id, uci, times])?;
     Ok(())
 }
 
 /// Appends one move to a game's stored moves.
 fn append_move(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<()> {
+    let (uci, times) = appended(conn, id, uci, at)?;
+    conn.prepare_cached(STORE_MOVES)?.execute(params![id, uci, times])?;
+    Ok(())
+}
+
+/// A game's stored moves with one more, as `game_moves` keeps them (the moves, the times).
+fn appended(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<(String, Vec<u8>)> {
     if uci.is_empty() || uci.contains(' ') {
         return Err(super::StoreError::Refused(format!("no move in coordinates: {uci:?}")));
     }
     let mut all = moves(conn, id)?;
     all.push(MoveRow { ply: all.len() as u32 + 1, uci: uci.to_owned(), played_at: at });
-    store_moves(conn, id, &all)
+    Ok(encode_moves(&all))
 }
+
+/// Moves as `game_moves` keeps them: the moves in coordinates, space-separated, and their times
+/// ([`encode_times`]).
+fn encode_moves(moves: &[MoveRow]) -> (String, Vec<u8>) {
+    let uci = moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>().join(" ");
+    (uci, encode_times(&moves.iter().map(|m| m.played_at).collect::<Vec<_>>()))
+}
+
+/// Stores a game's moves in place of those stored (`?1` the game, `?2` and `?3` [`encode_moves`]').
+const STORE_MOVES: &str = "INSERT INTO game_moves (game_id, uci, times) VALUES (?1, ?2, ?3)
+     ON CONFLICT (game_id) DO UPDATE SET uci = excluded.uci, times = excluded.times";
 
 /// Times as stored in `game_moves.times`: each the seconds since the one before (the first since
 /// 0), zigzag-encoded (0, -1, 1, -2, … as 0, 1, 2, 3, …: a clock set back stays small) as
@@ -749,13 +762,25 @@ pub fn apply_move(
     if !moved {
         return Ok(false);
     }
-    append_move(&tx, id, m.uci, now)?;
-    offers::clear(&tx, id)?;
+    append_move_clearing_offers(&tx, id, m.uci, now)?;
     if m.outcome.is_some() {
         run_end_hook(&tx, id, on_end)?;
     }
     tx.commit()?;
     Ok(true)
+}
+
+/// [`append_move`] and [`offers::clear`]: on PostgreSQL in one statement (a round trip fewer a
+/// move), on SQLite one after the other.
+fn append_move_clearing_offers(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<()> {
+    if conn.dialect() == crate::store::sql::Dialect::Sqlite {
+        append_move(conn, id, uci, at)?;
+        return offers::clear(conn, id);
+    }
+    let (uci, times) = appended(conn, id, uci, at)?;
+    conn.prepare_cached(&format!("WITH stored AS ({STORE_MOVES}) DELETE FROM offers WHERE game_id = ?1"))?
+        .execute(params![id, uci, times])?;
+    Ok(())
 }
 
 /// Stores new game `g` with `moves` already played (the `i`-th at `times[i]`), in one transaction:

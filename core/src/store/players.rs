@@ -2,7 +2,7 @@
 //! is a player too, on the pseudo-platform `capabot`.
 
 use super::Result;
-use crate::store::sql::{Connection, params, query_by_ids};
+use crate::store::sql::{Connection, Row, params, query_by_ids};
 use std::collections::HashMap;
 
 /// Player id (the `players.id` column).
@@ -21,15 +21,27 @@ pub const AI_PLATFORM: &str = "capabot";
 /// User id of capabot's AI on [`AI_PLATFORM`].
 pub const AI_USER: &str = "ai";
 
-/// Finds the player behind an account, without creating one.
+/// Finds the player behind an account, without creating one. In a unit of work the player found is
+/// also kept as [`get`]'s answer for its id, and their settings as [`lang`]'s and [`dm_notices`]'.
 pub fn find(conn: &Connection, platform: &str, user_id: &str) -> Result<Option<Player>> {
-    Ok(conn.query_opt_in_unit(
-        &["accounts", "players"],
-        "SELECT p.id, p.name, p.is_ai FROM accounts a JOIN players p ON p.id = a.player_id
-         WHERE a.platform = ?1 AND a.user_id = ?2",
+    let found = conn.query_opt_in_unit(
+        &["accounts", "players", "player_prefs"],
+        "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices FROM accounts a JOIN players p ON p.id = a.player_id
+         LEFT JOIN player_prefs pp ON pp.player_id = p.id WHERE a.platform = ?1 AND a.user_id = ?2",
         params![platform, user_id],
-        |r| Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }),
-    )?)
+        with_prefs,
+    )?;
+    if let Some((p, prefs)) = &found {
+        conn.keep_in_unit(&["players", "player_prefs"], GET, [p.id], Some((p.clone(), prefs.clone())));
+        keep_prefs(conn, p.id, prefs);
+    }
+    Ok(found.map(|(p, _)| p))
+}
+
+/// A player and their settings, as [`find`] and [`get`] read them (one statement for both: a move
+/// asks for its players' names and for their languages and notices).
+fn with_prefs(r: &Row<'_>) -> crate::store::sql::Result<(Player, Prefs)> {
+    Ok((Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }, Prefs { lang: r.get(3)?, dm_notices: r.get(4)? }))
 }
 
 /// Finds or creates the player behind an account; updates the display name when it changed.
@@ -66,11 +78,17 @@ pub fn ai(conn: &Connection, now: i64) -> Result<Player> {
     ensure(conn, AI_PLATFORM, AI_USER, "capabot", now)
 }
 
-/// A player by id.
+/// [`get`]'s statement, the key of its answers kept in a unit of work.
+const GET: &str = "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices FROM players p
+     LEFT JOIN player_prefs pp ON pp.player_id = p.id WHERE p.id = ?1";
+
+/// A player by id. In a unit of work their settings are kept as [`lang`]'s and [`dm_notices`]'.
 pub fn get(conn: &Connection, id: PlayerId) -> Result<Option<Player>> {
-    Ok(conn.query_opt_in_unit(&["players"], "SELECT id, name, is_ai FROM players WHERE id = ?1", [id], |r| {
-        Ok(Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? })
-    })?)
+    let found = conn.query_opt_in_unit(&["players", "player_prefs"], GET, [id], with_prefs)?;
+    if let Some((p, prefs)) = &found {
+        keep_prefs(conn, p.id, prefs);
+    }
+    Ok(found.map(|(p, _)| p))
 }
 
 /// Players by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a web page's names);
@@ -101,16 +119,34 @@ pub fn accounts_on(conn: &Connection, player: PlayerId, platform: &str) -> Resul
     )?)
 }
 
+/// A player's own settings, as stored (none chosen: `None`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Prefs {
+    lang: Option<String>,
+    dm_notices: Option<bool>,
+}
+
+/// [`prefs`]' statement, the key of its answers kept in a unit of work.
+const PREFS: &str = "SELECT lang, dm_notices FROM player_prefs WHERE player_id = ?1";
+
+/// A player's settings, read once for both ([`lang`], [`dm_notices`]); in a unit of work usually
+/// kept already from reading the player ([`find`], [`get`]).
+fn prefs(conn: &Connection, player: PlayerId) -> Result<Prefs> {
+    Ok(conn
+        .query_opt_in_unit(&["player_prefs"], PREFS, [player], |r| {
+            Ok(Prefs { lang: r.get(0)?, dm_notices: r.get(1)? })
+        })?
+        .unwrap_or_default())
+}
+
+/// Keeps `prefs` as [`prefs`]' answer for `player` in the unit of work, if any.
+fn keep_prefs(conn: &Connection, player: PlayerId, prefs: &Prefs) {
+    conn.keep_in_unit(&["player_prefs"], PREFS, [player], Some(prefs.clone()));
+}
+
 /// Whether a player wants reminders and "your move" notices in their direct messages (default yes).
 pub fn dm_notices(conn: &Connection, player: PlayerId) -> Result<bool> {
-    Ok(conn
-        .query_opt_in_unit(
-            &["player_prefs"],
-            "SELECT dm_notices FROM player_prefs WHERE player_id = ?1",
-            [player],
-            |r| r.get(0),
-        )?
-        .unwrap_or(true))
+    Ok(prefs(conn, player)?.dm_notices.unwrap_or(true))
 }
 
 /// Turns a player's direct-message notices on or off.
@@ -125,11 +161,7 @@ pub fn set_dm_notices(conn: &Connection, player: PlayerId, on: bool) -> Result<(
 
 /// A person's own language (`en`, `tr`), when they chose one.
 pub fn lang(conn: &Connection, player: PlayerId) -> Result<Option<String>> {
-    Ok(conn
-        .query_opt_in_unit(&["player_prefs"], "SELECT lang FROM player_prefs WHERE player_id = ?1", [player], |r| {
-            r.get(0)
-        })?
-        .flatten())
+    Ok(prefs(conn, player)?.lang)
 }
 
 /// Sets (or with `None` forgets) a person's own language.
@@ -214,7 +246,8 @@ mod tests {
         assert_eq!(triggers, 0, "no trigger writes a table its statement does not name");
     }
 
-    /// Inside a unit of work a player, their account and their language are read once, and read
+    /// Inside a unit of work a player, their account and their language are read once (the language
+    /// with the player, the player with the account), and read
     /// again after a statement of the unit writes their table (then with the new value), after a
     /// `DELETE` of anything, and after a rollback to a savepoint; outside a unit, and in the next
     /// unit, every read goes to the database.
@@ -237,10 +270,11 @@ mod tests {
                 assert_eq!(lang(&c, p.id)?, None);
                 assert_eq!(accounts_on(&c, p.id, "t")?, vec!["u1".to_string()]);
                 assert_eq!(accounts_on(&c, p.id, "t")?, vec!["u1".to_string()]);
-                assert_eq!(since(t), (4, 4), "each read once, then from the unit");
+                // The player's language comes with the player, the player with the account.
+                assert_eq!(since(t), (3, 5), "each read once, then from the unit");
                 // Another id is another read.
                 assert_eq!(get(&c, other.id)?.unwrap().name, "Bob");
-                assert_eq!(since(t), (5, 4));
+                assert_eq!(since(t), (4, 5));
                 // Writing `players` forgets the players read (and the join that reads it), not
                 // the languages.
                 let t = now();
@@ -253,8 +287,9 @@ mod tests {
                 let t = now();
                 set_lang(&c, p.id, Some("tr"))?;
                 assert_eq!(lang(&c, p.id)?.as_deref(), Some("tr"), "the unit's own change is read");
+                // The player was read with their settings: read again.
                 assert_eq!(get(&c, p.id)?.unwrap().name, "Anna");
-                assert_eq!(since(t), (2, 1));
+                assert_eq!(since(t), (3, 0));
                 // A DELETE from a table others refer to with ON DELETE CASCADE forgets everything;
                 // another forgets by name.
                 let t = now();
@@ -265,7 +300,7 @@ mod tests {
                 c.execute("DELETE FROM games WHERE id = ?1", [0])?;
                 get(&c, p.id)?;
                 lang(&c, p.id)?;
-                assert_eq!(since(t), (3, 0));
+                assert_eq!(since(t), (2, 1), "the language read again with the player");
                 // A rollback to a savepoint forgets what was read after the change it undoes.
                 {
                     let tx = crate::store::immediate(&c)?;
