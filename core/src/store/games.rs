@@ -408,6 +408,32 @@ fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<Ga
     Ok(rows)
 }
 
+/// [`select`], each game's stored moves read in the same statement and kept in a unit of work as
+/// [`stored_moves`]' answer for it.
+fn select_with_moves(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<GameRow>> {
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS}, m.uci, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id WHERE {filter}"
+    ))?;
+    let width = COLUMNS.split(',').count();
+    let rows: Vec<(GameRow, Option<(String, Vec<u8>)>)> = st
+        .query_map(params, |r| {
+            let moves = match (r.get::<Option<String>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
+                (Some(uci), Some(times)) => Some((uci, times)),
+                _ => None,
+            };
+            Ok((row_to_game(r)?, moves))
+        })?
+        .collect::<std::result::Result<_, _>>()?;
+    Ok(rows
+        .into_iter()
+        .map(|(row, moves)| {
+            keep(conn, &row);
+            conn.keep_in_unit(&["game_moves"], STORED_MOVES, [row.id], moves);
+            row
+        })
+        .collect())
+}
+
 /// The key under which a unit of work keeps [`get`]'s answers ([`Connection::query_opt_kept_as`]).
 const GET_KEPT: &str = "games::get";
 
@@ -434,9 +460,10 @@ pub fn get(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
     Ok(conn.query_opt_kept_as(&["games"], GET_KEPT, &sql, [id], row_to_game)?)
 }
 
-/// Games in a chat with a player in them, in setup or active, oldest first.
+/// Games in a chat with a player in them, in setup or active, oldest first. Read with their stored
+/// moves, kept for the unit of work (a move looks its game up here, then loads it).
 pub fn open_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Vec<GameRow>> {
-    select(
+    select_with_moves(
         conn,
         "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = ?3 OR black_id = ?3)
          ORDER BY id",
@@ -574,10 +601,11 @@ fn corrupt_moves(id: GameId, why: &str) -> super::StoreError {
 
 /// A game's row of `game_moves`, if it has moves: (moves, times).
 fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<(String, Vec<u8>)>> {
-    Ok(conn.query_opt_in_unit(&["game_moves"], "SELECT uci, times FROM game_moves WHERE game_id = ?1", [id], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })?)
+    Ok(conn.query_opt_in_unit(&["game_moves"], STORED_MOVES, [id], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
+
+/// [`stored_moves`]' statement, the key of its answers kept in a unit of work.
+const STORED_MOVES: &str = "SELECT uci, times FROM game_moves WHERE game_id = ?1";
 
 /// Writes a game's moves (none: the row goes).
 fn store_moves(conn: &Connection, id: GameId, moves: &[MoveRow]) -> Result<()> {
