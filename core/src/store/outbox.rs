@@ -368,9 +368,21 @@ pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
     Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
-/// Forgets rows delivered or failed more than [`KEEP_DONE_SECS`] ago.
+/// Forgets rows delivered or failed more than [`KEEP_DONE_SECS`] ago. Run at every scheduler tick.
+///
+/// A row is done after it was written, and rows are written in the order of their ids, so the rows
+/// to forget are among those before the first row written within the week: the statement walks the
+/// ids up to it (the rows it forgets, and the few still waiting from before, held for an
+/// interaction) rather than keeping an index of every row by when it was done, which cost every
+/// delivery an index entry. A row written out of order (another process's clock behind) waits for
+/// a later tick.
 pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
-    Ok(conn.execute("DELETE FROM outbox WHERE state <> 'pending' AND done_at < ?1", [now - KEEP_DONE_SECS])?)
+    Ok(conn.execute(
+        "DELETE FROM outbox WHERE state <> 'pending' AND done_at < ?1
+           AND id < coalesce((SELECT id FROM outbox WHERE created_at >= ?1 ORDER BY id LIMIT 1),
+                             (SELECT max(id) + 1 FROM outbox))",
+        [now - KEEP_DONE_SECS],
+    )?)
 }
 
 #[cfg(test)]
@@ -385,7 +397,40 @@ mod tests {
         a_held_row_expires_only_once_old_enough_and_still_pending,
         a_drain_takes_its_chat_and_its_rows_and_gives_the_chat_up_after_its_last_row,
         rows_queued_together_keep_their_order,
+        rows_done_a_week_ago_are_forgotten_in_the_order_they_were_written,
     );
+
+    /// [`prune`] walks the rows up to the first one written within the week: it forgets the rows
+    /// done before it, keeps those still waiting and those done since, and leaves a row written out
+    /// of order (a clock behind) for a later tick.
+    fn rows_done_a_week_ago_are_forgotten_in_the_order_they_were_written(store: &Store) {
+        let c = store.conn().unwrap();
+        let row = |created: i64| push(&c, "discord", "c:1", "r", None, created).unwrap();
+        let sent_long_ago = row(100);
+        mark_sent(&c, sent_long_ago, None, 110).unwrap();
+        let held = row(100);
+        let failed_long_ago = row(200);
+        mark_failed(&c, failed_long_ago, "chat-gone", "gone", 900).unwrap();
+        let sent_this_week = row(300);
+        mark_sent(&c, sent_this_week, None, 1500).unwrap();
+        let written_this_week = row(2000);
+        mark_sent(&c, written_this_week, None, 2100).unwrap();
+        let out_of_order = row(50);
+        mark_sent(&c, out_of_order, None, 60).unwrap();
+        let left = |c: &Connection| {
+            c.prepare_cached("SELECT id FROM outbox ORDER BY id")
+                .unwrap()
+                .query_map((), |r| r.get::<i64>(0))
+                .unwrap()
+                .collect::<crate::store::sql::Result<Vec<_>>>()
+                .unwrap()
+        };
+        assert_eq!(prune(&c, 1000 + KEEP_DONE_SECS).unwrap(), 2);
+        assert_eq!(left(&c), vec![held, sent_this_week, written_this_week, out_of_order]);
+        assert_eq!(prune(&c, 2200 + KEEP_DONE_SECS).unwrap(), 3);
+        assert_eq!(left(&c), vec![held], "the row still waiting stays");
+        assert_eq!(prune(&c, 9000 + KEEP_DONE_SECS).unwrap(), 0);
+    }
 
     /// [`push_all`] (one statement on PostgreSQL): the rows' ids follow the order they were given
     /// in, which is the order a chat's rows go out in; each row is stored as given.

@@ -67,6 +67,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V16__recent_games", include_str!("../../migrations/0016_recent_games.sql")),
     sql("V17__served_platforms", include_str!("../../migrations/0017_served_platforms.sql")),
     sql("V18__interaction_only", include_str!("../../migrations/0018_interaction_only.sql")),
+    sql("V19__outbox_done", include_str!("../../migrations/0019_outbox_done.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

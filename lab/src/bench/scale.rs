@@ -546,7 +546,11 @@ pub const QUERIES: [(&str, &str); 24] = [
         "tick: outbox rows of platforms nobody serves",
         "SELECT count(*) FROM outbox WHERE state = 'pending' AND created_at <= ?1 AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = outbox.platform AND s.seen_at > ?1)",
     ),
-    ("tick: outbox prune", "SELECT count(*) FROM outbox WHERE state <> 'pending' AND done_at < ?1"),
+    (
+        "tick: outbox prune",
+        "SELECT count(*) FROM outbox WHERE state <> 'pending' AND done_at < ?1 AND id < coalesce((SELECT id FROM \
+         outbox WHERE created_at >= ?1 ORDER BY id LIMIT 1), (SELECT max(id) + 1 FROM outbox))",
+    ),
 ];
 
 /// What `lab bench-scale` runs.

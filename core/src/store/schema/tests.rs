@@ -46,10 +46,23 @@ fn fresh() -> (Objects, Applied) {
     (schema_of(&conn), history_of(&conn))
 }
 
-/// [`MIGRATIONS`] and a nineteenth, as the next release would have them.
+/// The version of the next release's first migration.
+const NEXT: usize = MIGRATIONS.len() + 1;
+
+/// Refinery's name for the next release's migration (`V<NEXT>__next`).
+fn next_name() -> &'static str {
+    Box::leak(format!("V{NEXT}__next").into_boxed_str())
+}
+
+/// What a newer capabot's database makes this one say.
+fn newer() -> String {
+    format!("version {NEXT}, written by a newer capabot")
+}
+
+/// [`MIGRATIONS`] and one more, as the next release would have them.
 fn with_a_next_one() -> Vec<SqliteMigration> {
     let mut next = MIGRATIONS.to_vec();
-    next.push(sql("V19__next", "CREATE TABLE next_release (id INTEGER PRIMARY KEY);"));
+    next.push(sql(next_name(), "CREATE TABLE next_release (id INTEGER PRIMARY KEY);"));
     next
 }
 
@@ -143,20 +156,20 @@ fn a_database_from_a_newer_capabot_is_refused_and_left_as_it_was() {
         Err(e) => e.to_string(),
         Ok(_) => panic!("a newer database was opened"),
     };
-    assert!(error.contains("version 19, written by a newer capabot"), "{error}");
-    assert!(error.contains("up to 18"), "{error}");
+    assert!(error.contains(&newer()), "{error}");
+    assert!(error.contains(&format!("up to {}", MIGRATIONS.len())), "{error}");
     assert_eq!((schema_of(&conn), history_of(&conn)), (schema, history));
-    assert_eq!(user_version(&conn), 19);
+    assert_eq!(user_version(&conn), NEXT as i64);
 
     let (_dir, path) = new_file();
     let mut conn = open_connection(&path).unwrap();
     as_the_runner_before_refinery_left_it(&mut conn, MIGRATIONS.len());
-    conn.pragma_update(None, "user_version", 19).unwrap();
+    conn.pragma_update(None, "user_version", NEXT as i64).unwrap();
     let schema = schema_of(&conn);
     let Err(error) = migrate(&mut conn) else { panic!("a newer database was migrated") };
-    assert!(error.to_string().contains("version 19, written by a newer capabot"), "{error}");
+    assert!(error.to_string().contains(&newer()), "{error}");
     assert_eq!(schema_of(&conn), schema, "no history table made");
-    assert_eq!(user_version(&conn), 19);
+    assert_eq!(user_version(&conn), NEXT as i64);
 }
 
 /// An applied migration whose file changed since, or a history row that does not parse, is an
@@ -269,14 +282,14 @@ fn a_postgres_database_from_a_newer_capabot_is_refused() {
     let mut client = database.connect().unwrap();
     let mut next: Vec<Migration> =
         postgres::MIGRATIONS.iter().map(|(name, sql)| Migration::unapplied(name, sql).unwrap()).collect();
-    next.push(Migration::unapplied("V19__next", "CREATE TABLE next_release (id BIGINT PRIMARY KEY);").unwrap());
+    next.push(Migration::unapplied(next_name(), "CREATE TABLE next_release (id BIGINT PRIMARY KEY);").unwrap());
     Runner::new(&next).run(&mut client).unwrap();
     let history = postgres_history(&mut client);
     let error = match Store::open_postgres(&database.url(), 1) {
         Err(e) => e.to_string(),
         Ok(_) => panic!("a newer database was opened"),
     };
-    assert!(error.contains("version 19, written by a newer capabot"), "{error}");
+    assert!(error.contains(&newer()), "{error}");
     assert!(matches!(postgres::migrate(&mut client), Err(postgres::PgError::Newer(_))));
     assert_eq!(postgres_history(&mut client), history);
 }
