@@ -415,7 +415,7 @@ fn select_with_moves(conn: &Connection, filter: &str, params: impl Params) -> Re
         "SELECT {COLUMNS}, m.uci, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id WHERE {filter}"
     ))?;
     let width = COLUMNS.split(',').count();
-    let rows: Vec<(GameRow, Option<(String, Vec<u8>)>)> = st
+    let rows: Vec<(GameRow, Option<StoredMoves>)> = st
         .query_map(params, |r| {
             let moves = match (r.get::<Option<String>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
                 (Some(uci), Some(times)) => Some((uci, times)),
@@ -600,9 +600,13 @@ fn corrupt_moves(id: GameId, why: &str) -> super::StoreError {
 }
 
 /// A game's row of `game_moves`, if it has moves: (moves, times).
-fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<(String, Vec<u8>)>> {
+fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<StoredMoves>> {
     Ok(conn.query_opt_in_unit(&["game_moves"], STORED_MOVES, [id], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
+
+/// A game's row of `game_moves`: its moves in coordinates, space-separated, and their times
+/// ([`encode_times`]).
+type StoredMoves = (String, Vec<u8>);
 
 /// [`stored_moves`]' statement, the key of its answers kept in a unit of work.
 const STORED_MOVES: &str = "SELECT uci, times FROM game_moves WHERE game_id = ?1";
@@ -626,7 +630,7 @@ fn append_move(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<()> 
 }
 
 /// A game's stored moves with one more, as `game_moves` keeps them (the moves, the times).
-fn appended(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<(String, Vec<u8>)> {
+fn appended(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<StoredMoves> {
     if uci.is_empty() || uci.contains(' ') {
         return Err(super::StoreError::Refused(format!("no move in coordinates: {uci:?}")));
     }
@@ -637,7 +641,7 @@ fn appended(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<(String
 
 /// Moves as `game_moves` keeps them: the moves in coordinates, space-separated, and their times
 /// ([`encode_times`]).
-fn encode_moves(moves: &[MoveRow]) -> (String, Vec<u8>) {
+fn encode_moves(moves: &[MoveRow]) -> StoredMoves {
     let uci = moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>().join(" ");
     (uci, encode_times(&moves.iter().map(|m| m.played_at).collect::<Vec<_>>()))
 }
