@@ -357,6 +357,10 @@ enum Command {
         /// for measuring the scheduler alone.
         #[arg(long)]
         ticks_only: bool,
+        /// Each scale in a new database of the test harness's PostgreSQL server (seeded every run)
+        /// instead of a SQLite file; the backup is `pg_dump`'s, the plans PostgreSQL's generic ones.
+        #[arg(long)]
+        postgres: bool,
     },
     /// The cost of one write transaction per input with the picture rendered inside it: the bare
     /// core on 1 and 2 threads, with and without pictures (medians of several runs).
@@ -734,9 +738,19 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions::with_pictures(games, 1, plies, v, seed);
             outln!("{}", bench::bot::unit_rounds(&opts, runs)?);
         }
-        Command::BenchScale { scales, dir, fresh, runs, reads, due, move_games, seed, ticks_only } => {
-            let opts =
-                bench::scale::ScaleOptions { scales, dir, fresh, runs, reads, due, move_games, seed, ticks_only };
+        Command::BenchScale { scales, dir, fresh, runs, reads, due, move_games, seed, ticks_only, postgres } => {
+            let opts = bench::scale::ScaleOptions {
+                scales,
+                dir,
+                fresh,
+                runs,
+                reads,
+                due,
+                move_games,
+                seed,
+                ticks_only,
+                postgres,
+            };
             bench::scale::run(&opts, &|line| outln!("{line}"))?;
         }
         Command::BenchAnalysis { runs, nodes, games, looks } => {

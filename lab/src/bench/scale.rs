@@ -572,47 +572,99 @@ pub struct ScaleOptions {
     pub seed: u64,
     /// Only the start-up and the ticks.
     pub ticks_only: bool,
+    /// Each scale in a new database of the harness's PostgreSQL server instead of a SQLite file in
+    /// `dir` (seeded every run: the server lives as long as the run).
+    pub postgres: bool,
 }
 
 /// The time the seeded data is "now" at (fixed, so that reusing a database measures the same).
 pub const NOW: i64 = 1_800_000_000;
+
+/// Where one scale's database is: a SQLite file, or a database of the harness's PostgreSQL server
+/// (which lives as long as the run: it is seeded every time).
+enum Db {
+    Sqlite(std::path::PathBuf),
+    #[cfg(feature = "postgres")]
+    Postgres(pg_harness::TestDatabase<'static>, &'static pg_harness::PgServer),
+}
+
+impl Db {
+    /// What `Store::open_setting` takes: the file's path or the database's URL.
+    fn setting(&self) -> String {
+        match self {
+            Db::Sqlite(path) => path.to_string_lossy().into_owned(),
+            #[cfg(feature = "postgres")]
+            Db::Postgres(db, _) => db.url(),
+        }
+    }
+
+    fn open(&self) -> Result<Store, String> {
+        Store::open_setting(&self.setting()).map_err(err)
+    }
+
+    /// Where the next run's first timeout is kept (SQLite only: a PostgreSQL database is new each run).
+    fn cursor_file(&self) -> Option<std::path::PathBuf> {
+        match self {
+            Db::Sqlite(path) => Some(path.with_extension("cursor")),
+            #[cfg(feature = "postgres")]
+            Db::Postgres(..) => None,
+        }
+    }
+
+    /// The time the database server's processes have spent on a CPU (PostgreSQL: every process the
+    /// server started, from `/proc`; SQLite runs inside the bot: none).
+    fn server_cpu(&self) -> Option<Duration> {
+        match self {
+            Db::Sqlite(_) => None,
+            #[cfg(feature = "postgres")]
+            Db::Postgres(_, server) => server.pid().map(children_cpu_time),
+        }
+    }
+}
+
+/// The time on a CPU of process `parent` and its children (`/proc/PID/stat`'s `utime` and `stime`,
+/// in clock ticks of 10 ms).
+#[cfg(feature = "postgres")]
+fn children_cpu_time(parent: u32) -> Duration {
+    let ticks = |stat: &str| -> Option<(u32, u64)> {
+        // The fields after the command's name, which is in parentheses and may hold spaces.
+        let rest = &stat[stat.rfind(')')? + 2..];
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        Some((f.get(1)?.parse().ok()?, f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?))
+    };
+    let mut sum = 0;
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
+        if let Some((ppid, t)) = std::fs::read_to_string(entry.path().join("stat")).ok().as_deref().and_then(ticks)
+            && (pid == parent || ppid == parent)
+        {
+            sum += t;
+        }
+    }
+    Duration::from_millis(sum * 10)
+}
 
 /// Runs `lab bench-scale`, printing as it goes through `out`.
 pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
     std::fs::create_dir_all(&opts.dir).map_err(|e| e.to_string())?;
     for &scale in &opts.scales {
         let sizes = Sizes::scaled(scale);
-        let path = opts.dir.join(format!("scale-{scale}.db"));
-        out(&format!("\n## scale {scale}: {sizes:?} at {}", path.display()));
-        let marker = path.with_extension("seeded");
-        if opts.fresh || !marker.exists() {
-            let stale = [path.with_extension("db-wal"), path.with_extension("db-shm"), path.with_extension("cursor")];
-            for f in [path.clone(), marker.clone()].into_iter().chain(stale) {
-                let _ = std::fs::remove_file(f);
-            }
-            let store = Store::open(&path).map_err(err)?;
-            let report = seed(&store, &sizes, NOW, opts.seed, out)?;
-            out(&format!("seeded in {:.1} s", report.total.as_secs_f64()));
-            std::fs::write(&marker, format!("{}\n", report.first_deadline)).map_err(|e| e.to_string())?;
-        }
-        let first_deadline: i64 = std::fs::read_to_string(&marker)
-            .map_err(|e| e.to_string())?
-            .trim()
-            .parse()
-            .map_err(|_| "a broken marker file".to_string())?;
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        out(&format!("database file {:.1} MB", size as f64 / 1e6));
+        let (db, first_deadline) = if opts.postgres {
+            postgres_seeded(opts, &sizes, scale, out)?
+        } else {
+            sqlite_seeded(opts, &sizes, scale, out)?
+        };
 
         // The first opening applies the migrations a database seeded by an older build lacks.
         let t = Instant::now();
-        drop(Store::open(&path).map_err(err)?);
+        drop(db.open()?);
         out(&format!("first opening (migrations applied if any were missing): {:.2} s", t.elapsed().as_secs_f64()));
 
         // Start-up: the store opened (migrations checked) and the bot made, and its first idle tick.
         let mut opens = Vec::new();
         for _ in 0..opts.runs.max(1) {
             let t = Instant::now();
-            let store = Store::open(&path).map_err(err)?;
+            let store = db.open()?;
             let (b, clock) = bot(store, NOW);
             let _ = tick(&b, &clock, NOW);
             opens.push(t.elapsed());
@@ -622,29 +674,81 @@ pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
             "start-up (open, migrations checked, bot made, first tick with nothing due): median {p50:.1} ms, max {max:.1} ms"
         ));
 
-        let (b, clock) = if opts.ticks_only {
-            bot(Store::open(&path).map_err(err)?, NOW)
-        } else {
-            measure_data(&path, opts, &sizes, out)?
-        };
-        measure_ticks(&path, opts, &sizes, first_deadline, &b, &clock, out)?;
+        let (b, clock) = if opts.ticks_only { bot(db.open()?, NOW) } else { measure_data(&db, opts, &sizes, out)? };
+        measure_ticks(&db, opts, &sizes, first_deadline, &b, &clock, out)?;
         drop(b);
         if !opts.ticks_only {
-            measure_moves_backup_plans(&path, opts, out)?;
+            measure_moves_backup_plans(&db, opts, out)?;
         }
     }
     Ok(())
 }
 
+/// Scale `scale`'s SQLite file in `opts.dir`, seeded unless a run before seeded it; its first deadline.
+fn sqlite_seeded(opts: &ScaleOptions, sizes: &Sizes, scale: f64, out: &dyn Fn(&str)) -> Result<(Db, i64), String> {
+    let path = opts.dir.join(format!("scale-{scale}.db"));
+    out(&format!("\n## scale {scale}: {sizes:?} at {}", path.display()));
+    let marker = path.with_extension("seeded");
+    if opts.fresh || !marker.exists() {
+        let stale = [path.with_extension("db-wal"), path.with_extension("db-shm"), path.with_extension("cursor")];
+        for f in [path.clone(), marker.clone()].into_iter().chain(stale) {
+            let _ = std::fs::remove_file(f);
+        }
+        let store = Store::open(&path).map_err(err)?;
+        let report = seed(&store, sizes, NOW, opts.seed, out)?;
+        out(&format!("seeded in {:.1} s", report.total.as_secs_f64()));
+        std::fs::write(&marker, format!("{}\n", report.first_deadline)).map_err(|e| e.to_string())?;
+    }
+    let first_deadline: i64 = std::fs::read_to_string(&marker)
+        .map_err(|e| e.to_string())?
+        .trim()
+        .parse()
+        .map_err(|_| "a broken marker file".to_string())?;
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    out(&format!("database file {:.1} MB", size as f64 / 1e6));
+    Ok((Db::Sqlite(path), first_deadline))
+}
+
+/// Scale `scale` seeded in a new database of the harness's PostgreSQL server; its first deadline.
+#[cfg(feature = "postgres")]
+fn postgres_seeded(opts: &ScaleOptions, sizes: &Sizes, scale: f64, out: &dyn Fn(&str)) -> Result<(Db, i64), String> {
+    let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
+    let database = server.create_database().map_err(|e| e.to_string())?;
+    out(&format!("\n## scale {scale}: {sizes:?} in PostgreSQL database {}", database.name()));
+    let db = Db::Postgres(database, server);
+    let store = db.open()?;
+    let report = seed(&store, sizes, NOW, opts.seed, out)?;
+    out(&format!("seeded in {:.1} s", report.total.as_secs_f64()));
+    let conn = store.conn().map_err(err)?;
+    // What autovacuum would have done by the time a real database held this much: the planner's
+    // statistics of the tables just filled, and their visibility maps.
+    let t = Instant::now();
+    conn.execute_batch("VACUUM ANALYZE").map_err(|e| e.to_string())?;
+    out(&format!("VACUUM ANALYZE after the seeding: {:.1} s", t.elapsed().as_secs_f64()));
+    let bytes: i64 =
+        conn.query_row("SELECT pg_database_size(current_database())", (), |r| r.get(0)).map_err(|e| e.to_string())?;
+    out(&format!("database {:.1} MB (pg_database_size)", bytes as f64 / 1e6));
+    Ok((db, report.first_deadline))
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres_seeded(_: &ScaleOptions, _: &Sizes, _: f64, _: &dyn Fn(&str)) -> Result<(Db, i64), String> {
+    Err("bench-scale --postgres needs the laboratory built with its `postgres` feature (the default)".into())
+}
+
 /// Bytes a game and the read commands; the bot they were read through.
 fn measure_data(
-    path: &Path,
+    db: &Db,
     opts: &ScaleOptions,
     sizes: &Sizes,
     out: &dyn Fn(&str),
 ) -> Result<(Bot, Arc<ManualClock>), String> {
     // Bytes per game.
-    let bytes = sqlite_bytes_per_game(path)?;
+    let bytes = match db {
+        Db::Sqlite(path) => sqlite_bytes_per_game(path)?,
+        #[cfg(feature = "postgres")]
+        Db::Postgres(..) => postgres_bytes_per_game(&db.open()?)?,
+    };
     let sum = |names: &[&str]| bytes.iter().filter(|(t, _)| names.contains(&t.as_str())).map(|(_, b)| b).sum::<f64>();
     out(&format!(
         "bytes per game stored: games and moves (tables and indexes) {:.0}; ratings' history {:.0}; ratings {:.0}; whole file {:.0}",
@@ -658,7 +762,7 @@ fn measure_data(
     }
 
     // Reads.
-    let store = Store::open(path).map_err(err)?;
+    let store = db.open()?;
     let (b, clock) = bot(store, NOW);
     for (name, p50, p99, max, first) in reads(&b, sizes, opts.reads, opts.seed) {
         out(&format!(
@@ -671,7 +775,7 @@ fn measure_data(
 
 /// The ticks: nothing due, then each of `opts.due` timeouts at a time.
 fn measure_ticks(
-    path: &Path,
+    db: &Db,
     opts: &ScaleOptions,
     sizes: &Sizes,
     first_deadline: i64,
@@ -680,8 +784,12 @@ fn measure_ticks(
     out: &dyn Fn(&str),
 ) -> Result<(), String> {
     // Ticks: nothing due, then `due` timeouts at a time (each run takes the next ones).
-    let cursor_file = path.with_extension("cursor");
-    let mut cursor: i64 = std::fs::read_to_string(&cursor_file).ok().and_then(|s| s.trim().parse().ok()).unwrap_or(0);
+    let cursor_file = db.cursor_file();
+    let mut cursor: i64 = cursor_file
+        .as_ref()
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .and_then(|s| s.trim().parse().ok())
+        .unwrap_or(0);
     let mut idle = Vec::new();
     for _ in 0..opts.runs.max(1) {
         idle.push(tick(b, clock, first_deadline - 1).1);
@@ -693,6 +801,7 @@ fn measure_ticks(
         let mut on_cpu = Vec::new();
         let mut handled = Vec::new();
         let mut reads_due = Vec::new();
+        let mut on_server = Vec::new();
         for _ in 0..opts.runs.max(1) {
             if cursor + due as i64 > sizes.open as i64 {
                 out(&format!("  (no {due} games in progress left to fall due: seed again with --fresh)"));
@@ -701,9 +810,13 @@ fn measure_ticks(
             let before = finished_count(b.store())?;
             let at = first_deadline + cursor + due as i64 - 1;
             reads_due.push(due_reads(b.store(), at)?);
+            let server = db.server_cpu();
             let cpu = thread_cpu_time();
             let (_, dt) = tick(b, clock, at);
             on_cpu.push(thread_cpu_time().saturating_sub(cpu));
+            if let (Some(before), Some(after)) = (server, db.server_cpu()) {
+                on_server.push(after.saturating_sub(before));
+            }
             cursor += due as i64;
             handled.push(finished_count(b.store())? - before);
             times.push(dt);
@@ -722,13 +835,22 @@ fn measure_ticks(
             sizes.finished,
             times.len()
         ));
+        if !on_server.is_empty() {
+            let (s50, _, smax) = percentiles(on_server);
+            out(&format!(
+                "  the database server's processes on the CPU during those ticks: median {s50:.0} ms, max {smax:.0} ms \
+                 (clock ticks of 10 ms)"
+            ));
+        }
     }
-    std::fs::write(&cursor_file, cursor.to_string()).map_err(|e| e.to_string())?;
+    if let Some(f) = cursor_file {
+        std::fs::write(f, cursor.to_string()).map_err(|e| e.to_string())?;
+    }
     Ok(())
 }
 
 /// A move through the core with its picture, a backup of the whole file and the query plans.
-fn measure_moves_backup_plans(path: &Path, opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
+fn measure_moves_backup_plans(db: &Db, opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
     // A move through the core with its picture (bench-bot's games, in chats of their own).
     let mut p50s = Vec::new();
     let mut p99s = Vec::new();
@@ -741,13 +863,13 @@ fn measure_moves_backup_plans(path: &Path, opts: &ScaleOptions, out: &dyn Fn(&st
             opts.seed + r as u64,
         );
         // The last round's games (still going after their 20 plies) out of the way of this one's.
-        let store = Store::open(path).map_err(err)?;
+        let store = db.open()?;
         let conn = store.conn().map_err(err)?;
         conn.execute("UPDATE games SET status = 'aborted' WHERE platform = 'bench' AND status = 'active'", ())
             .map_err(|e| e.to_string())?;
         drop(conn);
         drop(store);
-        let rep = super::bot::run_through(path, &o, super::bot::Through::Core)?;
+        let rep = super::bot::run_through(Path::new(&db.setting()), &o, super::bot::Through::Core)?;
         out(&format!("  moves round {}: {}", r + 1, rep.summary(&o)));
         p50s.push(rep.p50.as_secs_f64() * 1e3);
         p99s.push(rep.p99.as_secs_f64() * 1e3);
@@ -758,18 +880,90 @@ fn measure_moves_backup_plans(path: &Path, opts: &ScaleOptions, out: &dyn Fn(&st
         super::median_secs(&mut p99s)
     ));
 
-    // Backup of the whole file.
-    let copy = opts.dir.join("backup-copy.db");
-    let t = Instant::now();
-    let rep = capabot::store::backup::backup(path, &copy, true).map_err(|e| e.to_string())?;
-    out(&format!("backup: {:.1} s for {:.1} MB", t.elapsed().as_secs_f64(), rep.bytes as f64 / 1e6));
-    let _ = std::fs::remove_file(&copy);
-
-    for (name, sql) in QUERIES {
-        let (plan, ms) = sqlite_plan(path, sql, opts.runs)?;
-        out(&format!("plan {name}: {plan} — median {ms:.2} ms (parameters 1)"));
+    match db {
+        Db::Sqlite(path) => {
+            // Backup of the whole file.
+            let copy = opts.dir.join("backup-copy.db");
+            let t = Instant::now();
+            let rep = capabot::store::backup::backup(path, &copy, true).map_err(|e| e.to_string())?;
+            out(&format!("backup: {:.1} s for {:.1} MB", t.elapsed().as_secs_f64(), rep.bytes as f64 / 1e6));
+            let _ = std::fs::remove_file(&copy);
+            for (name, sql) in QUERIES {
+                let (plan, ms) = sqlite_plan(path, sql, opts.runs)?;
+                out(&format!("plan {name}: {plan} — median {ms:.2} ms (parameters 1)"));
+            }
+        }
+        #[cfg(feature = "postgres")]
+        Db::Postgres(database, _) => {
+            // PostgreSQL's own backup (`capabot backup` copies SQLite files), in its custom format.
+            let copy = opts.dir.join("backup-copy.pgdump");
+            let bin = pg_harness::ensure_installed().map_err(|e| e.to_string())?;
+            let t = Instant::now();
+            // The password through the environment, not the command line other processes can read.
+            let config = database.config();
+            let password = config.get_password().map(|p| String::from_utf8_lossy(p).into_owned()).unwrap_or_default();
+            let port = config.get_ports().first().copied().unwrap_or(5432);
+            let status = std::process::Command::new(bin.join("pg_dump"))
+                .args(["--format=custom", "--host=127.0.0.1", "--no-password"])
+                .arg(format!("--port={port}"))
+                .arg(format!("--username={}", config.get_user().unwrap_or(pg_harness::SUPERUSER)))
+                .arg("--file")
+                .arg(&copy)
+                .arg(database.name())
+                .env("PGPASSWORD", password)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .map_err(|e| format!("pg_dump: {e}"))?;
+            let bytes = std::fs::metadata(&copy).map(|m| m.len()).unwrap_or(0);
+            out(&format!(
+                "backup (pg_dump --format=custom, {status}): {:.1} s for {:.1} MB",
+                t.elapsed().as_secs_f64(),
+                bytes as f64 / 1e6
+            ));
+            let _ = std::fs::remove_file(&copy);
+            for (name, sql) in QUERIES {
+                out(&format!("plan {name}: {}", postgres_plan(database, sql)?));
+            }
+        }
     }
     Ok(())
+}
+
+/// Bytes a finished game takes in a PostgreSQL database: each table with its indexes and TOAST
+/// (`pg_total_relation_size`), divided by the games stored, largest first.
+#[cfg(feature = "postgres")]
+pub fn postgres_bytes_per_game(store: &Store) -> Result<Vec<(String, f64)>, String> {
+    let conn = store.conn().map_err(err)?;
+    let games: i64 = conn.query_row("SELECT count(*) FROM games", (), |r| r.get(0)).map_err(|e| e.to_string())?;
+    let rows = conn
+        .query_all(
+            "SELECT tablename, pg_total_relation_size(quote_ident(tablename)) FROM pg_tables \
+             WHERE schemaname = current_schema() ORDER BY 2 DESC",
+            (),
+            |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)),
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(rows.into_iter().map(|(t, b)| (t, b as f64 / games.max(1) as f64)).collect())
+}
+
+/// PostgreSQL's generic plan of `sql` (`EXPLAIN (GENERIC_PLAN)`, its parameters unbound, sent by
+/// the simple protocol, which binds none), its lines joined.
+#[cfg(feature = "postgres")]
+pub fn postgres_plan(database: &pg_harness::TestDatabase<'_>, sql: &str) -> Result<String, String> {
+    use pg_harness::postgres::SimpleQueryMessage;
+    let mut client = database.connect().map_err(|e| e.to_string())?;
+    let sql = capabot::store::sql::numbered_placeholders(sql);
+    let messages =
+        client.simple_query(&format!("EXPLAIN (GENERIC_PLAN, COSTS OFF) {sql}")).map_err(|e| e.to_string())?;
+    let lines: Vec<String> = messages
+        .iter()
+        .filter_map(|m| match m {
+            SimpleQueryMessage::Row(row) => row.get(0).map(|l| l.trim().to_string()),
+            _ => None,
+        })
+        .collect();
+    Ok(lines.join("; "))
 }
 
 #[cfg(test)]
@@ -778,10 +972,7 @@ mod tests {
 
     /// A small seed holds what it says (games finished and in progress, rated twice each, tournaments
     /// finished and announced), every read answers, and a tick at the first deadlines times out those games.
-    #[test]
-    fn a_small_seed_holds_its_sizes_and_answers_reads_and_ticks() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path().join("s.db")).unwrap();
+    fn a_small_seed_holds_its_sizes_and_answers_reads_and_ticks_on(store: Store) -> Bot {
         let sizes = Sizes { finished: 30, open: 12, players: 40, communities: 2 };
         let report = seed(&store, &sizes, NOW, 3, &|_| {}).unwrap();
         let count = |sql: &str| -> i64 { store.conn().unwrap().query_row(sql, (), |r| r.get(0)).unwrap() };
@@ -802,5 +993,32 @@ mod tests {
         let before = finished_count(bot.store()).unwrap();
         tick(&bot, &clock, report.first_deadline + 4);
         assert_eq!(finished_count(bot.store()).unwrap() - before, 5, "the five games due timed out");
+        bot
+    }
+
+    #[test]
+    fn a_small_seed_holds_its_sizes_and_answers_reads_and_ticks() {
+        let dir = tempfile::tempdir().unwrap();
+        a_small_seed_holds_its_sizes_and_answers_reads_and_ticks_on(Store::open(dir.path().join("s.db")).unwrap());
+    }
+
+    /// The same on PostgreSQL, with what `--postgres` measures there: the bytes a game of every
+    /// table, and each query's generic plan.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_small_seed_on_postgres_answers_the_same_and_its_bytes_and_plans_are_read() {
+        let server = pg_harness::PgServer::shared().unwrap();
+        let database = server.create_database().unwrap();
+        let store = Store::open_setting(&database.url()).unwrap();
+        let bot = a_small_seed_holds_its_sizes_and_answers_reads_and_ticks_on(store);
+        let bytes = postgres_bytes_per_game(bot.store()).unwrap();
+        let games = bytes.iter().find(|(t, _)| t == "games").expect("the games table measured").1;
+        assert!(games > 100.0, "a game's row and its indexes take more than 100 bytes: {games}");
+        for (name, sql) in QUERIES {
+            let plan = postgres_plan(&database, sql).unwrap();
+            assert!(plan.contains("Scan"), "{name}: {plan}");
+        }
+        let tick = postgres_plan(&database, "SELECT id FROM games WHERE platform = ?1 AND deadline <= ?2").unwrap();
+        assert!(tick.contains("$2"), "the parameters are numbered for PostgreSQL: {tick}");
     }
 }
