@@ -386,6 +386,8 @@ impl Bot {
         if self.bomb_at_random(&conn, &row, &mut out)? {
             return Ok(out);
         }
+        // Both players are named and notified below (and named by the ratings' lines): read at once.
+        players::read_pair(&conn, &row.platform, row.white, row.black)?;
         let turn = turn_of_fen(&row.fen);
         let winner = turn.other();
         let o = if self.current_position(&conn, &row)?.has_insufficient_material(winner) {

@@ -91,6 +91,39 @@ pub fn get(conn: &Connection, id: PlayerId) -> Result<Option<Player>> {
     Ok(found.map(|(p, _)| p))
 }
 
+/// [`accounts_on`]'s statement, the key of its answers kept in a unit of work.
+const ACCOUNTS_ON: &str = "SELECT user_id FROM accounts WHERE player_id = ?1 AND platform = ?2";
+
+/// The two players of a game with their settings and their accounts on `platform`, in one
+/// statement, kept in a unit of work as [`get`]'s, [`lang`]'s, [`dm_notices`]' and [`accounts_on`]'s
+/// answers for each (a game's end names both players and notifies their accounts: four statements
+/// and two more for their settings, where this is one). Outside a unit it only reads.
+pub fn read_pair(conn: &Connection, platform: &str, a: PlayerId, b: PlayerId) -> Result<()> {
+    type Found = Vec<(Player, Prefs, Option<String>)>;
+    let rows: Found = conn.query_all(
+        "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices, a.user_id FROM players p
+         LEFT JOIN player_prefs pp ON pp.player_id = p.id
+         LEFT JOIN accounts a ON a.player_id = p.id AND a.platform = ?3
+         WHERE p.id IN (?1, ?2) ORDER BY p.id, a.user_id",
+        params![a, b, platform],
+        |r| {
+            let (p, prefs) = with_prefs(r)?;
+            Ok((p, prefs, r.get(5)?))
+        },
+    )?;
+    for id in [a, b] {
+        let mine: Vec<&(Player, Prefs, Option<String>)> = rows.iter().filter(|(p, ..)| p.id == id).collect();
+        let found = mine.first().map(|(p, prefs, _)| (p.clone(), prefs.clone()));
+        if let Some((_, prefs)) = &found {
+            keep_prefs(conn, id, prefs);
+        }
+        conn.keep_in_unit(&["players", "player_prefs"], GET, [id], found);
+        let accounts: Vec<String> = mine.iter().filter_map(|(.., user)| user.clone()).collect();
+        conn.keep_all_in_unit(&["accounts"], ACCOUNTS_ON, params![id, platform], accounts);
+    }
+    Ok(())
+}
+
 /// Players by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a web page's names);
 /// an id with no player is not in the map.
 pub fn get_many(conn: &Connection, ids: &[PlayerId]) -> Result<HashMap<PlayerId, Player>> {
@@ -111,12 +144,7 @@ pub fn link(conn: &Connection, player: PlayerId, platform: &str, user_id: &str) 
 
 /// The account ids of a player on one platform (for notifications).
 pub fn accounts_on(conn: &Connection, player: PlayerId, platform: &str) -> Result<Vec<String>> {
-    Ok(conn.query_all_in_unit(
-        &["accounts"],
-        "SELECT user_id FROM accounts WHERE player_id = ?1 AND platform = ?2",
-        params![player, platform],
-        |r| r.get(0),
-    )?)
+    Ok(conn.query_all_in_unit(&["accounts"], ACCOUNTS_ON, params![player, platform], |r| r.get(0))?)
 }
 
 /// A player's own settings, as stored (none chosen: `None`).
@@ -184,8 +212,39 @@ mod tests {
         ensure_is_idempotent_and_renames,
         many_players_are_read_at_once,
         a_unit_reads_a_row_once_until_it_writes_its_table,
-        the_tables_a_delete_cascades_from_are_listed_and_there_are_no_triggers
+        the_tables_a_delete_cascades_from_are_listed_and_there_are_no_triggers,
+        a_games_two_players_and_their_accounts_are_read_in_one_statement
     );
+
+    /// `read_pair` keeps both players, their settings and their accounts on the platform as the
+    /// answers of `get`, `lang`, `dm_notices` and `accounts_on`: one statement for all of them; a
+    /// player without an account there has none, and a write to `accounts` is seen.
+    fn a_games_two_players_and_their_accounts_are_read_in_one_statement(store: &Store) {
+        use crate::store::sql::statements_sent;
+        let c = store.conn().unwrap();
+        let ann = ensure(&c, "t", "u1", "Ann", 0).unwrap();
+        link(&c, ann.id, "t", "u1-alt").unwrap();
+        let bob = ensure(&c, "other", "b1", "Bob", 0).unwrap();
+        set_lang(&c, bob.id, Some("tr")).unwrap();
+        drop(c);
+        store
+            .unit(|| {
+                let c = store.conn()?;
+                let sent = statements_sent();
+                read_pair(&c, "t", ann.id, bob.id)?;
+                assert_eq!(get(&c, ann.id)?.unwrap().name, "Ann");
+                assert_eq!(get(&c, bob.id)?.unwrap().name, "Bob");
+                assert_eq!(accounts_on(&c, ann.id, "t")?, vec!["u1".to_string(), "u1-alt".to_string()]);
+                assert_eq!(accounts_on(&c, bob.id, "t")?, Vec::<String>::new());
+                assert_eq!((lang(&c, ann.id)?, lang(&c, bob.id)?), (None, Some("tr".to_string())));
+                assert!(dm_notices(&c, bob.id)?);
+                assert_eq!(statements_sent() - sent, 1, "everything from the one statement");
+                link(&c, bob.id, "t", "b1-here")?;
+                assert_eq!(accounts_on(&c, bob.id, "t")?, vec!["b1-here".to_string()]);
+                Ok(())
+            })
+            .unwrap();
+    }
 
     /// What a unit of work keeps is forgotten by the statements that write it, by name
     /// ([`crate::store::sql::UnitReads`]): that holds only while nothing writes a table unnamed —

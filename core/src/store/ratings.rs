@@ -8,7 +8,7 @@ use super::Result;
 use super::games::GameId;
 use super::players::PlayerId;
 use crate::community::rating::{Rating, Score, Side, rate_game};
-use crate::store::sql::{Connection, OptionalExtension, Row, Value, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, ToSql, Value, params};
 
 /// Most rows a leaderboard shows in each of its lists.
 pub const MAX_LEADERBOARD: usize = 50;
@@ -211,29 +211,124 @@ pub fn rate(
     score: Score,
     at: i64,
 ) -> Result<(RatingChange, RatingChange)> {
-    let mut ra = get_or_new(conn, a, scope, variant)?;
-    let mut rb = get_or_new(conn, b, scope, variant)?;
-    let (before_a, before_b) = (ra.rating, rb.rating);
-    let (na, nb) = rate_game(
-        Side { rating: ra.rating, last_game_at: ra.last_game_at },
-        Side { rating: rb.rating, last_game_at: rb.last_game_at },
-        score,
-        at,
-    );
-    ra.record(score, na, at);
-    rb.record(score.flip(), nb, at);
-    for (r, before) in [(&ra, before_a), (&rb, before_b)] {
-        upsert(conn, scope, variant, r)?;
-        conn.execute(
-            "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
-               deviation_after) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![r.player_id, scope.key(), variant, game, at, before.rating, r.rating.rating, r.rating.deviation],
-        )?;
+    rate_in(conn, &[scope], variant, game, a, b, score, at)?
+        .pop()
+        .ok_or_else(|| super::StoreError::Corrupt("a game rated in one scope gave no change".into()))
+}
+
+/// [`rate`] in each of `scopes` at once (a game rated globally and in its community), in three
+/// statements whatever the number of scopes: the players' rows of every scope read together, the new
+/// ratings written by one `INSERT … ON CONFLICT` and their history rows by another (on PostgreSQL each
+/// statement is a round trip; a scheduler's timeout rated in two scopes sent twelve). The changes come
+/// back in the order of `scopes`. A player is not rated against themselves (the bot never asks it).
+#[allow(clippy::too_many_arguments)]
+pub fn rate_in(
+    conn: &Connection,
+    scopes: &[&Scope],
+    variant: &str,
+    game: Option<GameId>,
+    a: PlayerId,
+    b: PlayerId,
+    score: Score,
+    at: i64,
+) -> Result<Vec<(RatingChange, RatingChange)>> {
+    if a == b {
+        return Err(super::StoreError::Refused("a player is not rated against themselves".into()));
     }
-    Ok((
-        RatingChange { player_id: a, before: before_a, after: ra },
-        RatingChange { player_id: b, before: before_b, after: rb },
-    ))
+    if scopes.is_empty() {
+        return Ok(Vec::new());
+    }
+    let keys: Vec<String> = scopes.iter().map(|s| s.key()).collect();
+    let listed = (0..keys.len()).map(|i| format!("?{}", i + 4)).collect::<Vec<_>>().join(", ");
+    let mut values = vec![Value::Text(variant), Value::I64(a), Value::I64(b)];
+    values.extend(keys.iter().map(|k| Value::Text(k)));
+    let stored: Vec<(String, PlayerRating)> = conn
+        .prepare_cached(&format!(
+            "SELECT scope, {COLUMNS} FROM ratings WHERE variant = ?1 AND player_id IN (?2, ?3) AND scope IN ({listed})"
+        ))?
+        .query_map(values, |r| Ok((r.get::<String>(0)?, from_row_at(r, 1)?)))?
+        .collect::<crate::store::sql::Result<_>>()?;
+    let find = |key: &str, player: PlayerId| {
+        stored
+            .iter()
+            .find(|(k, r)| k == key && r.player_id == player)
+            .map_or_else(|| PlayerRating::new(player), |(_, r)| r.clone())
+    };
+    let mut changes = Vec::with_capacity(keys.len());
+    for key in &keys {
+        let (mut ra, mut rb) = (find(key, a), find(key, b));
+        let (before_a, before_b) = (ra.rating, rb.rating);
+        let (na, nb) = rate_game(
+            Side { rating: ra.rating, last_game_at: ra.last_game_at },
+            Side { rating: rb.rating, last_game_at: rb.last_game_at },
+            score,
+            at,
+        );
+        ra.record(score, na, at);
+        rb.record(score.flip(), nb, at);
+        changes.push((
+            RatingChange { player_id: a, before: before_a, after: ra },
+            RatingChange { player_id: b, before: before_b, after: rb },
+        ));
+    }
+    // Each key with its two changes, in the order the rows are written.
+    let rows: Vec<(&str, &RatingChange)> =
+        keys.iter().zip(&changes).flat_map(|(k, (ca, cb))| [(k.as_str(), ca), (k.as_str(), cb)]).collect();
+    let tuples = |width: usize| {
+        (0..rows.len())
+            .map(|i| format!("({})", (1..=width).map(|j| format!("?{}", i * width + j)).collect::<Vec<_>>().join(", ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let provisional: Vec<i64> =
+        rows.iter().map(|(_, c)| c.after.rating.provisional_from(c.after.last_game_at)).collect();
+    let mut values = Vec::with_capacity(rows.len() * 12);
+    for ((key, c), provisional_at) in rows.iter().zip(&provisional) {
+        let r = &c.after;
+        values.extend([
+            Value::Text(key),
+            Value::Text(variant),
+            Value::I64(r.player_id),
+            Value::F64(r.rating.rating),
+            Value::F64(r.rating.deviation),
+            Value::F64(r.rating.volatility),
+            r.games.to_value(),
+            r.wins.to_value(),
+            r.draws.to_value(),
+            r.losses.to_value(),
+            r.last_game_at.to_value(),
+            Value::I64(*provisional_at),
+        ]);
+    }
+    conn.prepare_cached(&format!(
+        "INSERT INTO ratings (scope, variant, {COLUMNS}, provisional_at) VALUES {}
+         ON CONFLICT (scope, variant, player_id) DO UPDATE SET rating = excluded.rating,
+           deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,
+           wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+           last_game_at = excluded.last_game_at, provisional_at = excluded.provisional_at",
+        tuples(12)
+    ))?
+    .execute(values)?;
+    let mut values = Vec::with_capacity(rows.len() * 8);
+    for (key, c) in &rows {
+        values.extend([
+            Value::I64(c.player_id),
+            Value::Text(key),
+            Value::Text(variant),
+            game.to_value(),
+            Value::I64(at),
+            Value::F64(c.before.rating),
+            Value::F64(c.after.rating.rating),
+            Value::F64(c.after.rating.deviation),
+        ]);
+    }
+    conn.prepare_cached(&format!(
+        "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
+           deviation_after) VALUES {}",
+        tuples(8)
+    ))?
+    .execute(values)?;
+    Ok(changes)
 }
 
 /// One leaderboard row.
@@ -491,7 +586,55 @@ mod tests {
         leaderboard_from_the_indexes_is_the_whole_scope_sorted,
         history_is_oldest_first_and_bounded,
         the_variants_rated_and_a_players_ratings_are_read_at_once,
+        a_game_rated_in_two_scopes_at_once_is_each_scope_rated_alone_in_three_statements,
     );
+
+    /// `rate_in` with the global scope and a community's gives, and stores, what `rate` gives in
+    /// each scope alone (ratings, records, history rows in the same order), in three statements
+    /// where the two `rate`s sent twelve; and a player is not rated against themselves.
+    fn a_game_rated_in_two_scopes_at_once_is_each_scope_rated_alone_in_three_statements(store: &Store) {
+        let conn = store.conn().unwrap();
+        let club = Scope::community("t", "club");
+        let (a, b, c, d) = (player(&conn, "a"), player(&conn, "b"), player(&conn, "c"), player(&conn, "d"));
+        // Histories of their own first, so that the two pairs do not start from new ratings: a and c
+        // won a game each in the club, b and d lost one globally.
+        for (x, y) in [(a, b), (c, d)] {
+            rate(&conn, &club, "chess", None, x, y, Score::Win, 10).unwrap();
+            rate(&conn, &Scope::Global, "chess", None, y, x, Score::Win, 20).unwrap();
+        }
+        let alone = (
+            rate(&conn, &Scope::Global, "chess", None, a, b, Score::Draw, 100).unwrap(),
+            rate(&conn, &club, "chess", None, a, b, Score::Draw, 100).unwrap(),
+        );
+        let sent = crate::store::sql::statements_sent();
+        let together = rate_in(&conn, &[&Scope::Global, &club], "chess", None, c, d, Score::Draw, 100).unwrap();
+        assert_eq!(crate::store::sql::statements_sent() - sent, 3, "one read, one upsert, one insert of history");
+        let renamed = |(x, y): &(RatingChange, RatingChange)| {
+            let mut x = x.clone();
+            let mut y = y.clone();
+            (x.player_id, x.after.player_id, y.player_id, y.after.player_id) = (a, a, b, b);
+            (x, y)
+        };
+        assert_eq!(together.iter().map(renamed).collect::<Vec<_>>(), vec![alone.0.clone(), alone.1.clone()]);
+        for (scope, (ca, cb)) in [(&Scope::Global, &together[0]), (&club, &together[1])] {
+            assert_eq!(get(&conn, c, scope, "chess").unwrap().as_ref(), Some(&ca.after));
+            assert_eq!(get(&conn, d, scope, "chess").unwrap().as_ref(), Some(&cb.after));
+        }
+        let stored = |x: PlayerId, y: PlayerId| -> Vec<(String, f64, f64)> {
+            conn.query_all(
+                "SELECT scope, rating_before, rating_after FROM rating_history WHERE player_id IN (?1, ?2) AND at = 100
+                 ORDER BY id",
+                params![x, y],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .unwrap()
+        };
+        assert_eq!(stored(c, d), stored(a, b), "the same history rows, in the same order");
+        assert_eq!(stored(c, d).len(), 4);
+        let own = rate_in(&conn, &[&Scope::Global], "chess", None, a, a, Score::Win, 200);
+        assert!(matches!(own, Err(StoreError::Refused(_))), "{own:?}");
+        assert_eq!(get(&conn, a, &Scope::Global, "chess").unwrap().unwrap().games, 2, "nothing stored");
+    }
 
     fn the_variants_rated_and_a_players_ratings_are_read_at_once(store: &Store) {
         let c = store.conn().unwrap();

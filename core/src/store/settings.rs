@@ -41,53 +41,71 @@ fn days_from_db(d: Option<u32>) -> Option<Option<u32>> {
     d.map(|d| (d != 0).then_some(d))
 }
 
-fn read(conn: &Connection, table: &'static [&'static str], sql: &'static str, a: &str, b: &str) -> Result<Settings> {
-    Ok(conn
-        .query_opt_in_unit(table, sql, params![a, b], |r| {
-            Ok(Settings {
-                prefix: r.get(0)?,
-                default_variant: r.get(1)?,
-                default_days: days_from_db(r.get(2)?),
-                thread_per_game: r.get(3)?,
-                gif_at_end: r.get(4)?,
-                lang: r.get(5)?,
-            })
-        })?
-        .unwrap_or_default())
+/// A level of settings from the six columns from `at` on (prefix, default variant, default days,
+/// thread per game, animation at the end, language).
+fn settings_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::Result<Settings> {
+    Ok(Settings {
+        prefix: r.get(at)?,
+        default_variant: r.get(at + 1)?,
+        default_days: days_from_db(r.get(at + 2)?),
+        thread_per_game: r.get(at + 3)?,
+        gif_at_end: r.get(at + 4)?,
+        lang: r.get(at + 5)?,
+    })
 }
+
+fn read(conn: &Connection, table: &'static [&'static str], sql: &'static str, a: &str, b: &str) -> Result<Settings> {
+    Ok(conn.query_opt_in_unit(table, sql, params![a, b], |r| settings_at(r, 0))?.unwrap_or_default())
+}
+
+/// [`chat`]'s statement, the key of its answers kept in a unit of work.
+const CHAT: &str = "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM chat_settings
+         WHERE platform = ?1 AND chat_id = ?2";
+
+/// [`community`]'s statement, the key of its answers kept in a unit of work.
+const COMMUNITY: &str =
+    "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM community_settings
+         WHERE platform = ?1 AND community_id = ?2";
+
+/// A chat's settings and its community's in one statement (`?1` the platform, `?2` the chat, `?3`
+/// the community), each level's `platform` telling whether it has a row.
+const BOTH: &str =
+    "SELECT c.prefix, c.default_variant, c.default_days, c.thread_per_game, c.gif_at_end, c.lang, c.platform,
+           m.prefix, m.default_variant, m.default_days, m.thread_per_game, m.gif_at_end, m.lang, m.platform
+         FROM (SELECT 1 AS one) AS d
+         LEFT JOIN chat_settings c ON c.platform = ?1 AND c.chat_id = ?2
+         LEFT JOIN community_settings m ON m.platform = ?1 AND m.community_id = ?3";
 
 /// A chat's own settings (all `None` when never set).
 pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings> {
-    read(
-        conn,
-        &["chat_settings"],
-        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM chat_settings
-         WHERE platform = ?1 AND chat_id = ?2",
-        platform,
-        chat_id,
-    )
+    read(conn, &["chat_settings"], CHAT, platform, chat_id)
 }
 
 /// A community's own settings (all `None` when never set).
 pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Result<Settings> {
-    read(
-        conn,
-        &["community_settings"],
-        "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM community_settings
-         WHERE platform = ?1 AND community_id = ?2",
-        platform,
-        community_id,
-    )
+    read(conn, &["community_settings"], COMMUNITY, platform, community_id)
 }
 
 /// The settings in force in a chat of a community: the chat's, then the community's (the
-/// configuration's defaults are the caller's last level).
+/// configuration's defaults are the caller's last level). Both levels are read in one statement
+/// (each kept in a unit of work as [`chat`]'s and [`community`]'s answer).
 pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, chat_id: &str) -> Result<Settings> {
-    let own = chat(conn, platform, chat_id)?;
-    Ok(match community_id {
-        Some(c) => own.over(&community(conn, platform, c)?),
-        None => own,
-    })
+    let Some(c) = community_id else { return chat(conn, platform, chat_id) };
+    type Levels = (Option<Settings>, Option<Settings>);
+    let (own, parent): Levels = conn
+        .query_opt_in_unit(&["chat_settings", "community_settings"], BOTH, params![platform, chat_id, c], |r| {
+            let level = |at: usize| -> crate::store::sql::Result<Option<Settings>> {
+                Ok(match r.get::<Option<String>>(at + 6)? {
+                    Some(_) => Some(settings_at(r, at)?),
+                    None => None,
+                })
+            };
+            Ok((level(0)?, level(7)?))
+        })?
+        .unwrap_or_default();
+    conn.keep_in_unit(&["chat_settings"], CHAT, params![platform, chat_id], own.clone());
+    conn.keep_in_unit(&["community_settings"], COMMUNITY, params![platform, c], parent.clone());
+    Ok(own.unwrap_or_default().over(&parent.unwrap_or_default()))
 }
 
 /// Stores a chat's settings (replacing the row).
@@ -227,7 +245,42 @@ mod tests {
     use crate::store::Store;
     use crate::store::testing::on_both_backends;
 
-    on_both_backends!(chats_inherit_from_their_community_and_override_it);
+    on_both_backends!(
+        chats_inherit_from_their_community_and_override_it,
+        a_chat_and_its_community_are_read_in_one_statement_and_kept_as_each_levels_answer
+    );
+
+    /// In a unit of work, `effective` reads both levels in one statement and keeps each as
+    /// `chat`'s and `community`'s answer, until a statement writes that level's table.
+    fn a_chat_and_its_community_are_read_in_one_statement_and_kept_as_each_levels_answer(store: &Store) {
+        use crate::store::sql::statements_sent;
+        let guild = Settings { lang: Some("tr".into()), prefix: Some("?".into()), ..Settings::default() };
+        set_community(&store.conn().unwrap(), "discord", "g1", &guild).unwrap();
+        store
+            .unit(|| {
+                let c = store.conn()?;
+                let sent = statements_sent();
+                assert_eq!(effective(&c, "discord", Some("g1"), "c1")?, guild);
+                assert_eq!(statements_sent() - sent, 1, "both levels in one statement");
+                assert_eq!(chat(&c, "discord", "c1")?, Settings::default());
+                assert_eq!(community(&c, "discord", "g1")?, guild);
+                assert_eq!(effective(&c, "discord", Some("g1"), "c1")?, guild);
+                assert_eq!(statements_sent() - sent, 1, "then kept");
+                let own = Settings { lang: Some("en".into()), ..Settings::default() };
+                set_chat(&c, "discord", Some("g1"), "c1", &own)?;
+                let sent = statements_sent();
+                let e = effective(&c, "discord", Some("g1"), "c1")?;
+                assert_eq!(
+                    (e.lang.as_deref(), e.prefix.as_deref()),
+                    (Some("en"), Some("?")),
+                    "the chat's write is seen"
+                );
+                assert_eq!(statements_sent() - sent, 1);
+                assert_eq!(effective(&c, "discord", Some("g2"), "c9")?, Settings::default(), "no rows: nothing");
+                Ok(())
+            })
+            .unwrap();
+    }
 
     fn chats_inherit_from_their_community_and_override_it(store: &Store) {
         let c = store.conn().unwrap();

@@ -1339,6 +1339,22 @@ impl Connection {
         });
     }
 
+    /// Keeps `rows` as the answer to [`Connection::query_all_in_unit`]'s `sql` with `params`, as
+    /// [`Connection::keep_in_unit`] keeps one row's.
+    pub fn keep_all_in_unit<T: Clone + 'static>(
+        &self,
+        tables: &'static [&'static str],
+        sql: &'static str,
+        params: impl Params,
+        rows: Vec<T>,
+    ) {
+        if !self.is_units() {
+            return;
+        }
+        let params: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
+        UNIT_READS.with(|r| r.borrow_mut().keep(tables, sql, params, std::rc::Rc::new(rows)));
+    }
+
     /// Every row of `sql` (which reads `tables`, and nothing else), mapped: kept in a unit of work
     /// as [`Connection::query_opt_in_unit`] keeps its row.
     pub fn query_all_in_unit<T: Clone + 'static>(

@@ -52,15 +52,12 @@ impl Bot {
             Outcome::Draw(_) => Score::Draw,
         };
         let now = self.clock.now();
-        let global =
-            ratings::rate(conn, &RatingScope::Global, &row.variant, Some(row.id), row.white, row.black, score, now)?;
-        let shown = match &row.community_id {
-            Some(c) => {
-                let scope = RatingScope::community(&row.platform, c);
-                ratings::rate(conn, &scope, &row.variant, Some(row.id), row.white, row.black, score, now)?
-            }
-            None => global,
-        };
+        let community = row.community_id.as_ref().map(|c| RatingScope::community(&row.platform, c));
+        let scopes: Vec<&RatingScope> = std::iter::once(&RatingScope::Global).chain(community.as_ref()).collect();
+        // The community's changes are announced where there is one, else the global ones.
+        let shown = ratings::rate_in(conn, &scopes, &row.variant, Some(row.id), row.white, row.black, score, now)?
+            .pop()
+            .ok_or_else(|| crate::store::StoreError::Corrupt("a game rated in no scope".into()))?;
         failpoint("after-rating");
         let name = |id| -> crate::store::Result<String> {
             Ok(players::get(conn, id)?.map_or_else(|| crate::t!("player-fallback", id = id), |p| p.name))
