@@ -46,6 +46,13 @@ const PROMPTS_KEPT: usize = 10_000;
 /// Host handling times kept (the latest).
 const TIMES_KEPT: usize = 10_000;
 
+/// Messages being sent at once at most (replies and greetings). The host delivers every chat at
+/// once: after a restart with a command waiting in each of 500 rooms, 500 sends were in flight
+/// together while the homeserver took them in turn, each holding matrix-sdk's send future, its
+/// request and most an HTTP connection of their own (kept in the client's pool afterwards): half of
+/// the catch-up's peak heap, which the allocator kept resident after it (issue 45, fix 15).
+pub const SENDS_AT_ONCE: usize = 64;
+
 /// The Matrix front end as the host sees it.
 pub struct MatrixFrontEnd {
     pub client: Client,
@@ -60,6 +67,8 @@ pub struct MatrixFrontEnd {
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
     handling: Mutex<VecDeque<Duration>>,
+    /// Places for messages being sent ([`SENDS_AT_ONCE`]).
+    sending: tokio::sync::Semaphore,
     /// The language of the greeting in a room just joined (the configuration's: nobody there has
     /// chosen one yet).
     greeting_lang: crate::i18n::Lang,
@@ -82,6 +91,7 @@ impl MatrixFrontEnd {
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
+            sending: tokio::sync::Semaphore::new(SENDS_AT_ONCE),
             greeting_lang,
         })
     }
@@ -162,6 +172,7 @@ impl MatrixFrontEnd {
     /// A short greeting in a room the bot has just joined.
     pub async fn greet(&self, room: &Room) {
         let text = crate::tl!(self.greeting_lang, "matrix-greeting");
+        let Ok(_place) = self.sending.acquire().await else { return };
         if let Err(e) = room.send(RoomMessageEventContent::text_plain(text)).await {
             tracing::warn!(room = %room.room_id(), "could not greet: {e}");
         }
@@ -281,6 +292,10 @@ impl FrontEnd for MatrixFrontEnd {
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        // Held until the reply's events are all sent (its picture, its text, a prompt's reactions).
+        let Ok(_place) = self.sending.acquire().await else {
+            return Err(DeliveryError::Transient { retry_after: None, detail: "the front end is closed".into() });
+        };
         let (room, thread) = self.room_for(&reply.target).await?;
         let thread_root: Option<OwnedEventId> = thread.as_deref().and_then(|t| t.try_into().ok());
         let answer_to: Option<OwnedEventId> = match reply.audience {

@@ -1041,6 +1041,63 @@ async fn a_lost_answer_is_shown_once_within_synapses_window_and_twice_past_it() 
     drop(synapse);
 }
 
+/// The Matrix front end sends [`matrix::outbound::SENDS_AT_ONCE`] messages at most at once: with
+/// the events sent held by a slow homeserver (the proxy) and twice as many replies delivered
+/// together, only that many reach it; the others wait in the bot and follow, each once (read from
+/// the room's history). Without the bound every reply was in flight together (after a restart with
+/// a command waiting in every room, each with its request, its send and its connection: issue 45's
+/// catch-up memory).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn replies_delivered_together_are_sent_a_few_at_a_time() {
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol: _ } = Scene::start().await;
+    let proxy = Proxy::start(&synapse.homeserver_url()).await;
+    // From an access token: a password log-in would move the bot past the proxy (see above).
+    let secret = Secret::AccessToken(access_token(&synapse, &users[0]).await);
+    let bot = start_bot_at(&proxy.url(), &users[0], secret, &db, &store, clock.clone(), Default::default()).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+
+    let bound = matrix::outbound::SENDS_AT_ONCE;
+    proxy.hold_sends();
+    let replies: Vec<JoinHandle<_>> = (0..2 * bound)
+        .map(|i| {
+            let host = bot.host.clone();
+            let target = capabot::bot::Target::Chat(capabot::bot::Scope::chat("matrix", room.to_string()));
+            tokio::spawn(async move { host.deliver(&capabot::bot::Reply::new(target, format!("reply {i}"))).await })
+        })
+        .collect();
+    let deadline = Instant::now() + WAIT;
+    while proxy.held_sends() < bound {
+        assert!(Instant::now() < deadline, "only {} replies reached the homeserver", proxy.held_sends());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // The others had time to go too.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert_eq!(proxy.held_sends(), bound, "replies in flight at once");
+    proxy.release_sends();
+    for reply in replies {
+        reply.await.unwrap().expect("the reply is sent once the homeserver takes it");
+    }
+    // The room's latest events, as a client reading its history gets them.
+    let mut options = matrix_sdk::room::MessagesOptions::backward();
+    options.limit = (4 * bound as u32).into();
+    let history = alice.room(&room).messages(options).await.expect("the room's history");
+    let mut seen: Vec<String> = history
+        .chunk
+        .iter()
+        .filter_map(|e| e.raw().deserialize_as::<serde_json::Value>().ok())
+        .filter(|v| v["sender"].as_str() == Some(bot_id.as_str()))
+        .filter_map(|v| v["content"]["body"].as_str().map(str::to_string))
+        .filter(|body| body.starts_with("reply "))
+        .collect();
+    seen.sort();
+    let mut wanted: Vec<String> = (0..2 * bound).map(|i| format!("reply {i}")).collect();
+    wanted.sort();
+    assert_eq!(seen, wanted, "every reply once");
+    bot.stop().await;
+    drop(synapse);
+}
+
 /// Secret-bomb chess on Matrix: each player is asked in a direct room (the pieces listed to type, no
 /// reactions), chooses there, and the game's room hears only that a bomb was chosen; the blast wins
 /// and the end names both bombs.
