@@ -314,7 +314,7 @@ pub fn search_with(
     } else {
         pos
     };
-    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant().atomic);
+    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant());
     s.run(pos, on_info)
 }
 

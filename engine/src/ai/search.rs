@@ -2,11 +2,11 @@
 //! search over captures (explosions and destructive launches included), check extensions, null-move
 //! pruning where it is sound, late-move reductions and shallow-depth pruning.
 
-use super::eval::{self, EvalParams, evaluate, value};
+use super::eval::{self, EvalParams, Evaluator, value};
 use super::tt::{Bound, Entry, NO_EVAL, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
-use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role};
+use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::atomic::Ordering;
@@ -22,6 +22,8 @@ const MAX_PLY: usize = 120;
 
 pub(crate) struct Searcher<'a> {
     params: &'static EvalParams,
+    /// The static evaluation of the variant's positions.
+    evaluator: Evaluator,
     tt: &'a mut Tt,
     limits: &'a Limits,
     start: Instant,
@@ -116,8 +118,8 @@ fn cont_index(side: Color, earlier: usize, key: usize) -> usize {
 
 /// The static evaluation, taken from the transposition table when it has one.
 #[inline]
-fn cached_eval(pos: &Position, stored: i16) -> i32 {
-    if stored != NO_EVAL { stored as i32 } else { evaluate(pos) }
+fn cached_eval(evaluator: &Evaluator, pos: &Position, stored: i16) -> i32 {
+    if stored != NO_EVAL { stored as i32 } else { evaluator.evaluate(pos) }
 }
 
 /// A static evaluation as stored in the transposition table (values outside `i16` are not stored; the
@@ -156,11 +158,13 @@ impl<'a> Searcher<'a> {
         stats: &'a mut Stats,
         limits: &'a Limits,
         history: &[u64],
-        variant_atomic: bool,
+        variant: &'static Variant,
     ) -> Searcher<'a> {
         let start = Instant::now();
+        let evaluator = Evaluator::new(variant);
         Searcher {
-            params: &eval::STANDARD,
+            params: evaluator.params(),
+            evaluator,
             tt,
             limits,
             start,
@@ -171,7 +175,7 @@ impl<'a> Searcher<'a> {
             stats,
             path: history.to_vec(),
             seldepth: 0,
-            atomic: variant_atomic,
+            atomic: variant.atomic,
             evals: vec![-INF; MAX_PLY + 2],
             move_bufs: vec![MoveList::new(); MAX_PLY + 2],
             order_bufs: vec![Vec::new(); MAX_PLY + 2],
@@ -428,7 +432,7 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { cached_eval(pos, tt_eval) };
+        let static_eval = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
         self.evals[ply] = static_eval;
         // For pruning, a stored search score is a better guess than the static one where its bound
         // points the same way.
@@ -720,7 +724,7 @@ impl<'a> Searcher<'a> {
             return score;
         }
         if ply >= MAX_PLY || pos.is_insufficient_material() {
-            return if ply >= MAX_PLY { evaluate(pos) } else { 0 };
+            return if ply >= MAX_PLY { self.evaluator.evaluate(pos) } else { 0 };
         }
         let hash = pos.hash();
         let pv_node = beta - alpha > 1;
@@ -733,7 +737,7 @@ impl<'a> Searcher<'a> {
         }
         let orig_alpha = alpha;
         let in_check = pos.is_check();
-        let stand = if in_check { -INF } else { cached_eval(pos, tt_eval) };
+        let stand = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
         if !in_check {
             if stand >= beta {
                 return stand;
@@ -750,7 +754,7 @@ impl<'a> Searcher<'a> {
             }
             if qply >= 6 {
                 self.q_bufs[ply] = moves;
-                return evaluate(pos);
+                return self.evaluator.evaluate(pos);
             }
             moves.extend(all.iter().copied());
         } else {
