@@ -379,7 +379,8 @@ impl<'a> Searcher<'a> {
     /// into `pv`. `after_null`: the move into `pos` was a null move (no second one in a row). `cut_node`:
     /// a null-window node expected to fail high, where late moves are reduced further. Expectations
     /// alternate down the tree (the children of a cut node searched at full depth are not cut nodes, and
-    /// the other way round); a reduced late move's child is always one.
+    /// the other way round); a reduced late move's child is always one. `in_check`: whether the side to
+    /// move in `pos` is in check ([`Position::is_check`], which the caller has already asked).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -391,6 +392,7 @@ impl<'a> Searcher<'a> {
         pv: &mut Vec<Move>,
         after_null: bool,
         cut_node: bool,
+        in_check: bool,
     ) -> i32 {
         pv.clear();
         let pv_node = beta - alpha > 1;
@@ -407,12 +409,12 @@ impl<'a> Searcher<'a> {
                 return alpha;
             }
         }
-        let in_check = pos.is_check();
+        debug_assert_eq!(in_check, pos.is_check());
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.qsearch(pos, ply, alpha, beta, 0);
+            return self.qsearch(pos, ply, alpha, beta, 0, Some(in_check));
         }
         self.nodes += 1;
         if self.check_stop() {
@@ -467,7 +469,18 @@ impl<'a> Searcher<'a> {
                 self.played[ply] = None;
                 self.keys[ply] = None;
                 let mut child_pv = Vec::new();
-                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true, !cut_node);
+                let null_check = null.is_check();
+                let s = -self.search(
+                    &null,
+                    depth - 1 - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    &mut child_pv,
+                    true,
+                    !cut_node,
+                    null_check,
+                );
                 self.path.pop();
                 if self.stopped {
                     return 0;
@@ -574,6 +587,7 @@ impl<'a> Searcher<'a> {
                     &mut child_pv,
                     false,
                     !pv_node && !cut_node,
+                    gives_check,
                 );
             } else {
                 let mut r = 0;
@@ -609,13 +623,33 @@ impl<'a> Searcher<'a> {
                     &mut child_pv,
                     false,
                     r > 0 || !cut_node,
+                    gives_check,
                 );
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search(&child, new_depth, ply + 1, -alpha - 1, -alpha, &mut child_pv, false, !cut_node);
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        &mut child_pv,
+                        false,
+                        !cut_node,
+                        gives_check,
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false, false);
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        &mut child_pv,
+                        false,
+                        false,
+                        gives_check,
+                    );
                 }
             }
             self.path.pop();
@@ -714,7 +748,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+    /// Quiescence search; `in_check`: [`Position::is_check`] of `pos` when the caller knows it.
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: u32,
+        in_check: Option<bool>,
+    ) -> i32 {
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -736,7 +779,7 @@ impl<'a> Searcher<'a> {
             tt_eval = e.eval;
         }
         let orig_alpha = alpha;
-        let in_check = pos.is_check();
+        let in_check = in_check.unwrap_or_else(|| pos.is_check());
         let stand = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
         if !in_check {
             if stand >= beta {
@@ -795,7 +838,7 @@ impl<'a> Searcher<'a> {
             if !in_check && !legal_after(pos, m, &child) {
                 continue;
             }
-            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
+            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1, None);
             if self.stopped {
                 self.order_bufs[ply] = list;
                 return 0;
@@ -858,16 +901,18 @@ impl<'a> Searcher<'a> {
                 scores.clear();
                 for (i, &(m, _)) in root_moves.iter().enumerate() {
                     let child = root.play_unchecked(m);
+                    let child_check = child.is_check();
                     self.path.push(child.hash());
                     self.played[0] = Some(m);
                     self.keys[0] = piece_to(root, m);
                     let s = if i == 0 || noisy {
                         let lo = if noisy { -INF } else { a };
-                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false, false)
+                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false, false, child_check)
                     } else {
-                        let mut s = -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false, true);
+                        let mut s =
+                            -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false, true, child_check);
                         if s > a && s < beta {
-                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false, false);
+                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false, false, child_check);
                         }
                         s
                     };
