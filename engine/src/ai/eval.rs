@@ -443,13 +443,18 @@ fn relative_rank(v: &Variant, color: Color, sq: Square) -> i32 {
     v.relative_rank(color, sq.rank()) as i32
 }
 
-/// Squares strictly ahead of `sq` for `color` (all files).
-fn ahead(color: Color, sq: Square) -> Bitboard {
-    let r = sq.rank() as u32;
+/// Squares strictly ahead of rank `rank` for `color` (all files).
+const fn ahead_of_rank(color: Color, rank: u32) -> Bitboard {
     match color {
-        Color::White => Bitboard(Bitboard::FULL.0 & !((1u128 << ((r + 1) * 10)) - 1)),
-        Color::Black => Bitboard((1u128 << (r * 10)) - 1),
+        Color::White => Bitboard(Bitboard::FULL.0 & !((1u128 << ((rank + 1) * 10)) - 1)),
+        Color::Black => Bitboard((1u128 << (rank * 10)) - 1),
     }
+}
+
+/// Squares strictly ahead of `sq` for `color` (all files).
+#[inline]
+fn ahead(color: Color, sq: Square) -> Bitboard {
+    AHEAD[color.index()][sq.rank() as usize]
 }
 
 const FILES: [Bitboard; 10] = {
@@ -462,20 +467,60 @@ const FILES: [Bitboard; 10] = {
     f
 };
 
+/// The files beside each file of the 10×10 grid. Only pieces are ever looked up in them, and no piece
+/// stands off a smaller board, so they serve every board width.
+const ADJACENT_FILES: [Bitboard; 10] = {
+    let mut f = [Bitboard::EMPTY; 10];
+    let mut i = 0;
+    while i < 10 {
+        if i > 0 {
+            f[i].0 |= FILES[i - 1].0;
+        }
+        if i + 1 < 10 {
+            f[i].0 |= FILES[i + 1].0;
+        }
+        i += 1;
+    }
+    f
+};
+
+/// [`ahead_of_rank`] by colour and rank.
+static AHEAD: [[Bitboard; 10]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 10]; 2];
+    let mut r = 0;
+    while r < 10 {
+        t[0][r] = ahead_of_rank(Color::White, r as u32);
+        t[1][r] = ahead_of_rank(Color::Black, r as u32);
+        r += 1;
+    }
+    t
+};
+
+/// By colour and square: the squares ahead on the square's file (an own pawn there doubles a pawn), and
+/// ahead on it and the files beside it (an enemy pawn there keeps a pawn from being passed).
+static FRONT_SPAN: [[Bitboard; 100]; 2] = spans(false);
+static PASSED_SPAN: [[Bitboard; 100]; 2] = spans(true);
+
+const fn spans(beside: bool) -> [[Bitboard; 100]; 2] {
+    let mut t = [[Bitboard::EMPTY; 100]; 2];
+    let mut i = 0;
+    while i < 100 {
+        let files = if beside { FILES[i % 10].0 | ADJACENT_FILES[i % 10].0 } else { FILES[i % 10].0 };
+        t[0][i] = Bitboard(files & ahead_of_rank(Color::White, (i / 10) as u32).0);
+        t[1][i] = Bitboard(files & ahead_of_rank(Color::Black, (i / 10) as u32).0);
+        i += 1;
+    }
+    t
+}
+
 #[inline]
 fn file_mask(file: u8) -> Bitboard {
     FILES[file as usize]
 }
 
-fn adjacent_files(v: &Variant, file: u8) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    if file > 0 {
-        bb |= file_mask(file - 1);
-    }
-    if file + 1 < v.width {
-        bb |= file_mask(file + 1);
-    }
-    bb
+#[inline]
+fn adjacent_files(file: u8) -> Bitboard {
+    ADJACENT_FILES[file as usize]
 }
 
 /// Squares a piece attacks (the rules engine's pattern, masked with the board computed once per evaluation).
@@ -708,7 +753,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color, pawn_att: [Bitboard; 2],
                     && att_pawn.contains(sq)
                     && 2 * relative_rank(v, us, sq) >= v.height as i32 - 2
                     && relative_rank(v, us, sq) <= v.height as i32 - 3
-                    && (pos.pieces(them, Role::Pawn) & adjacent_files(v, sq.file()) & ahead(us, sq)).is_empty()
+                    && (pos.pieces(them, Role::Pawn) & adjacent_files(sq.file()) & ahead(us, sq)).is_empty()
                 {
                     mg += p.outpost.0;
                     eg += p.outpost.1;
@@ -730,8 +775,9 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color, pawn_att: [Bitboard; 2],
                 let mob = (att & !own & !enemy_pawn_attacks).count() as i32;
                 mg += p.mobility[ri] * mob;
                 eg += p.mobility_eg[ri] * mob;
-                let hits = (att & enemy_king_zone).count() as i32;
-                if hits > 0 {
+                let on_zone = att & enemy_king_zone;
+                if on_zone.any() {
+                    let hits = on_zone.count() as i32;
                     danger_units += hits * p.king_attack_units[ri];
                     attackers += 1;
                 }
@@ -755,7 +801,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color, pawn_att: [Bitboard; 2],
     }
     if let Some(k) = pos.king(us) {
         // Pawn shelter in front of the king.
-        let files = file_mask(k.file()) | adjacent_files(v, k.file());
+        let files = file_mask(k.file()) | adjacent_files(k.file());
         let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
         let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
         mg += p.pawn_shelter * near;
@@ -821,7 +867,7 @@ fn king_danger(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &
         | (rook_attacks(k, blockers) & theirs.att_line);
     let safe = (checks & board & !mine.att_all & !pos.by_color(them)).count() as i32;
     let weak = (king_attacks(k) & board & theirs.att_pieces & !mine.att_pieces).count() as i32;
-    let files = file_mask(k.file()) | adjacent_files(v, k.file());
+    let files = file_mask(k.file()) | adjacent_files(k.file());
     let storm = (pos.pieces(them, Role::Pawn) & files & ahead(us, k))
         .into_iter()
         .filter(|s| s.rank().abs_diff(k.rank()) <= 3)
@@ -847,17 +893,15 @@ fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
     let own_king = pos.king(us);
     let their_king = pos.king(us.other());
     for sq in pawns {
-        let file = file_mask(sq.file());
-        let adj = adjacent_files(v, sq.file());
-        if (pawns & file & ahead(us, sq)).any() {
+        if (pawns & FRONT_SPAN[us.index()][sq.index()]).any() {
             mg -= p.doubled_pawn.0;
             eg -= p.doubled_pawn.1;
         }
-        if (pawns & adj).is_empty() {
+        if (pawns & adjacent_files(sq.file())).is_empty() {
             mg -= p.isolated_pawn.0;
             eg -= p.isolated_pawn.1;
         }
-        if (theirs & (file | adj) & ahead(us, sq)).is_empty() {
+        if (theirs & PASSED_SPAN[us.index()][sq.index()]).is_empty() {
             let adv = (relative_rank(v, us, sq) - start).max(0);
             let span = (promo - start).max(1);
             let eighths = ((adv * 8) / span).clamp(0, 8) as usize;
