@@ -9,6 +9,7 @@ use crate::rules::attacks::{king_attacks, pawn_attacks};
 use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -46,8 +47,8 @@ pub(crate) struct Searcher<'a> {
     q_bufs: Vec<Vec<Move>>,
     /// The quiet moves and the captures a node has tried without a cut-off, one pair of buffers per ply.
     tried_bufs: Vec<(Vec<Move>, Vec<Move>)>,
-    /// Late-move reductions by depth and move number.
-    lmr: Vec<[i8; 64]>,
+    /// Late-move reductions by depth and move number ([`lmr_table`]).
+    lmr: &'static [[i8; 64]; 64],
     /// The move played at each ply of the current path (`None`: a null move).
     played: Vec<Option<Move>>,
     /// The moved piece and its destination at each ply of the current path ([`piece_to`]; `None`: a null
@@ -181,15 +182,7 @@ impl<'a> Searcher<'a> {
             order_bufs: vec![Vec::new(); MAX_PLY + 2],
             q_bufs: vec![Vec::new(); MAX_PLY + 2],
             tried_bufs: vec![(Vec::new(), Vec::new()); MAX_PLY + 2],
-            lmr: (0..64)
-                .map(|d| {
-                    let mut row = [0i8; 64];
-                    for (n, r) in row.iter_mut().enumerate() {
-                        *r = lmr(d, n) as i8;
-                    }
-                    row
-                })
-                .collect(),
+            lmr: lmr_table(),
             played: vec![None; MAX_PLY + 2],
             keys: vec![None; MAX_PLY + 2],
         }
@@ -1139,6 +1132,21 @@ fn terminal_score(pos: &Position, ply: usize) -> Option<i32> {
 /// king survives and is not left in check, with each variant's exceptions).
 pub(crate) fn legal_after(before: &Position, m: Move, after: &Position) -> bool {
     before.is_legal_result(m, after)
+}
+
+/// [`lmr`] by depth and move number below 64, computed once for all searches (4,096 logarithms were
+/// a small search's noticeable share).
+fn lmr_table() -> &'static [[i8; 64]; 64] {
+    static TABLE: OnceLock<[[i8; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0i8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate() {
+            for (n, r) in row.iter_mut().enumerate() {
+                *r = lmr(d as i32, n) as i8;
+            }
+        }
+        t
+    })
 }
 
 fn lmr(depth: i32, searched: usize) -> i32 {
