@@ -962,7 +962,8 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
     const W: usize = 12;
     let padded = |sq: Square| (sq.rank() as usize + 1) * W + sq.file() as usize + 1;
     let mut grid = [0i32; W * W];
-    for sq in pos.occupied() & !shields {
+    let exposed = pos.occupied() & !shields;
+    for sq in exposed {
         if let Some(piece) = pos.piece_at(sq) {
             let val = value(p, piece.role);
             grid[padded(sq)] = if piece.color == Color::White { val } else { -val };
@@ -974,7 +975,11 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
         across[i] = grid[i - 1] + grid[i] + grid[i + 1];
     }
     let mut best = [0i32; 2];
-    let targets = v.board() & !shields & !pos.irradiated();
+    // Only targets on or next to an exposed piece destroy anything (elsewhere the sum is 0, where `best`
+    // starts).
+    let beside = exposed | Bitboard(((exposed & !FILES[9]).0 << 1) | ((exposed & !FILES[0]).0 >> 1));
+    let near = Bitboard((beside.0 | beside.0 << 10 | beside.0 >> 10) & Bitboard::FULL.0);
+    let targets = v.board() & !shields & !pos.irradiated() & near;
     for to in targets {
         let i = padded(to);
         let sum = across[i - W] + across[i] + across[i + W];
@@ -993,7 +998,7 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
         if gain <= 0 {
             continue;
         }
-        let ready = missiles.into_iter().filter(|&m| !pos.is_attacked(m, color.other())).count() > 0;
+        let ready = Iterator::any(&mut missiles.into_iter(), |m| !pos.is_attacked(m, color.other()));
         // Before the first capture of a piece nobody can launch: a small, symmetric credit.
         let share = if !ready {
             0
