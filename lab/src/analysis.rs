@@ -87,8 +87,12 @@ pub fn bench(
         format!(" goal ≤ {:.0} s: {}", g.as_secs_f64(), if med <= g { "met" } else { "NOT met" })
     });
     let load = |l: Option<f64>| l.map_or("?".to_string(), |l| format!("{l:.2}"));
+    // Every position's score and best move in one number: two builds that print the same searched the same.
+    let digest = format!("{:?}", a.evals)
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
     format!(
-        "{:<14} {:>4} plies {:>7} nodes/position, {:?}, {looked_again} looked at again ({looked_deeper} a third time), {:.2} M nodes  \
+        "{:<14} {:>4} plies {:>7} nodes/position, {:?}, {looked_again} looked at again ({looked_deeper} a third time), {:.2} M nodes ({searched}, evals {digest:016x})  \
          median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
          accuracy W {:.0}% B {:.0}%, blunders W {} B {}{goal_text}",
         v.name,

@@ -5,7 +5,7 @@
 //! Every value and weight lives in one [`EvalParams`] table per variant ([`params_for`]); the code here
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
-use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::rules::{Bitboard, Color, EvalFamily, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
@@ -443,13 +443,18 @@ fn relative_rank(v: &Variant, color: Color, sq: Square) -> i32 {
     v.relative_rank(color, sq.rank()) as i32
 }
 
-/// Squares strictly ahead of `sq` for `color` (all files).
-fn ahead(color: Color, sq: Square) -> Bitboard {
-    let r = sq.rank() as u32;
+/// Squares strictly ahead of rank `rank` for `color` (all files).
+const fn ahead_of_rank(color: Color, rank: u32) -> Bitboard {
     match color {
-        Color::White => Bitboard(Bitboard::FULL.0 & !((1u128 << ((r + 1) * 10)) - 1)),
-        Color::Black => Bitboard((1u128 << (r * 10)) - 1),
+        Color::White => Bitboard(Bitboard::FULL.0 & !((1u128 << ((rank + 1) * 10)) - 1)),
+        Color::Black => Bitboard((1u128 << (rank * 10)) - 1),
     }
+}
+
+/// Squares strictly ahead of `sq` for `color` (all files).
+#[inline]
+fn ahead(color: Color, sq: Square) -> Bitboard {
+    AHEAD[color.index()][sq.rank() as usize]
 }
 
 const FILES: [Bitboard; 10] = {
@@ -462,20 +467,60 @@ const FILES: [Bitboard; 10] = {
     f
 };
 
+/// The files beside each file of the 10×10 grid. Only pieces are ever looked up in them, and no piece
+/// stands off a smaller board, so they serve every board width.
+const ADJACENT_FILES: [Bitboard; 10] = {
+    let mut f = [Bitboard::EMPTY; 10];
+    let mut i = 0;
+    while i < 10 {
+        if i > 0 {
+            f[i].0 |= FILES[i - 1].0;
+        }
+        if i + 1 < 10 {
+            f[i].0 |= FILES[i + 1].0;
+        }
+        i += 1;
+    }
+    f
+};
+
+/// [`ahead_of_rank`] by colour and rank.
+static AHEAD: [[Bitboard; 10]; 2] = {
+    let mut t = [[Bitboard::EMPTY; 10]; 2];
+    let mut r = 0;
+    while r < 10 {
+        t[0][r] = ahead_of_rank(Color::White, r as u32);
+        t[1][r] = ahead_of_rank(Color::Black, r as u32);
+        r += 1;
+    }
+    t
+};
+
+/// By colour and square: the squares ahead on the square's file (an own pawn there doubles a pawn), and
+/// ahead on it and the files beside it (an enemy pawn there keeps a pawn from being passed).
+static FRONT_SPAN: [[Bitboard; 100]; 2] = spans(false);
+static PASSED_SPAN: [[Bitboard; 100]; 2] = spans(true);
+
+const fn spans(beside: bool) -> [[Bitboard; 100]; 2] {
+    let mut t = [[Bitboard::EMPTY; 100]; 2];
+    let mut i = 0;
+    while i < 100 {
+        let files = if beside { FILES[i % 10].0 | ADJACENT_FILES[i % 10].0 } else { FILES[i % 10].0 };
+        t[0][i] = Bitboard(files & ahead_of_rank(Color::White, (i / 10) as u32).0);
+        t[1][i] = Bitboard(files & ahead_of_rank(Color::Black, (i / 10) as u32).0);
+        i += 1;
+    }
+    t
+}
+
 #[inline]
 fn file_mask(file: u8) -> Bitboard {
     FILES[file as usize]
 }
 
-fn adjacent_files(v: &Variant, file: u8) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    if file > 0 {
-        bb |= file_mask(file - 1);
-    }
-    if file + 1 < v.width {
-        bb |= file_mask(file + 1);
-    }
-    bb
+#[inline]
+fn adjacent_files(file: u8) -> Bitboard {
+    ADJACENT_FILES[file as usize]
 }
 
 /// Squares a piece attacks (the rules engine's pattern, masked with the board computed once per evaluation).
@@ -512,9 +557,106 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// The evaluation of `pos` for the side to move, with the weights `p` (for tuning).
 pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
+    evaluate_on(pos, p, None)
+}
+
+/// The evaluation of one variant's positions with its own weights, the terms that depend on nothing but
+/// a piece and its square added up once for every square (a search builds one for its variant and
+/// evaluates each position with it; the scores are [`evaluate`]'s).
+pub struct Evaluator {
+    variant: &'static Variant,
+    params: &'static EvalParams,
+    /// [`square_terms`] (middlegame, endgame) by colour, role and square; zero off the board.
+    terms: Box<[(i32, i32)]>,
+}
+
+impl Evaluator {
+    pub fn new(variant: &'static Variant) -> Evaluator {
+        let params = params_for(variant);
+        let mut terms = vec![(0, 0); 2 * Role::COUNT * Square::COUNT].into_boxed_slice();
+        for color in Color::ALL {
+            for role in Role::ALL {
+                for i in 0..Square::COUNT {
+                    let sq = Square::from_index(i);
+                    if variant.contains(sq) {
+                        terms[term_index(color, role, sq)] = square_terms(variant, params, color, role, sq);
+                    }
+                }
+            }
+        }
+        Evaluator { variant, params, terms }
+    }
+
+    /// [`evaluate`] of a position of this evaluator's variant.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        debug_assert!(
+            std::ptr::eq(pos.variant(), self.variant),
+            "{} evaluated as {}",
+            pos.variant().name,
+            self.variant.name
+        );
+        evaluate_on(pos, self.params, Some(&self.terms))
+    }
+
+    /// The weights it evaluates with.
+    pub fn params(&self) -> &'static EvalParams {
+        self.params
+    }
+}
+
+#[inline]
+fn term_index(color: Color, role: Role, sq: Square) -> usize {
+    (color.index() * Role::COUNT + role.index()) * Square::COUNT + sq.index()
+}
+
+/// The terms of a piece of `us` on `sq` that depend on nothing else: material, centralisation, the rank
+/// and file tables, a pawn's advance and a king's (middlegame, endgame). `sq` must be on the board.
+fn square_terms(v: &Variant, p: &EvalParams, us: Color, role: Role, sq: Square) -> (i32, i32) {
+    let ri = role.index();
+    let centre = steps_from_edge(v, sq);
+    let rank = ri * 10 + relative_rank(v, us, sq) as usize;
+    let f = sq.file() as usize;
+    let file = ri * 5 + f.min(v.width as usize - 1 - f);
+    let mut mg = p.material_mg[ri] + p.center_mg[ri] * centre + p.rank_mg[rank] + p.file_mg[file];
+    let mut eg = p.material_eg[ri] + p.center_eg[ri] * centre + p.rank_eg[rank] + p.file_eg[file];
+    match role {
+        Role::Pawn => {
+            let adv = relative_rank(v, us, sq) - v.pawn_rank as i32;
+            mg += p.pawn_advance.0 * adv;
+            eg += p.pawn_advance.1 * adv;
+        }
+        Role::King => {
+            let adv = relative_rank(v, us, sq) - v.castling_rank as i32;
+            mg -= p.king_advance_mg * adv.max(0);
+        }
+        _ => {}
+    }
+    (mg, eg)
+}
+
+/// Squares attacked by pawns of `color` on `pawns` (the 10×10 grid's pattern, as [`crate::rules::attacks::pawn_attacks`]).
+#[inline]
+fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
+    let left = (pawns & !FILES[0]).0;
+    let right = (pawns & !FILES[9]).0;
+    let bb = match color {
+        Color::White => (left << 9) | (right << 11),
+        Color::Black => (left >> 11) | (right >> 9),
+    };
+    Bitboard(bb & Bitboard::FULL.0)
+}
+
+/// [`evaluate_with`], the square terms read from `terms` when given (an [`Evaluator`]'s for `p`).
+#[inline]
+fn evaluate_on(pos: &Position, p: &EvalParams, terms: Option<&[(i32, i32)]>) -> i32 {
     let v = pos.variant();
-    let white = eval_side(pos, p, Color::White);
-    let black = eval_side(pos, p, Color::Black);
+    let pawn_att = [
+        pawn_attack_set(Color::White, pos.pieces(Color::White, Role::Pawn)),
+        pawn_attack_set(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
+    ];
+    let white = eval_side(pos, p, Color::White, pawn_att, terms);
+    let black = eval_side(pos, p, Color::Black, pawn_att, terms);
     let (twm, twe) = threats(pos, p, Color::White, &white, &black);
     let (tbm, tbe) = threats(pos, p, Color::Black, &black, &white);
     let mut mg = white.mg - black.mg + twm - tbm;
@@ -543,17 +685,13 @@ fn start_phase(v: &Variant, p: &EvalParams) -> i32 {
     if v.width >= 10 { base + 2 * (p.phase[A] + p.phase[C]) } else { base }
 }
 
-fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
+/// One side's terms; `pawn_att`: the squares each side's pawns attack ([`pawn_attack_set`]).
+#[inline]
+fn eval_side(pos: &Position, p: &EvalParams, us: Color, pawn_att: [Bitboard; 2], terms: Option<&[(i32, i32)]>) -> Side {
     let v = pos.variant();
     let them = us.other();
     let own = pos.by_color(us);
-    let enemy_pawn_attacks = {
-        let mut bb = Bitboard::EMPTY;
-        for sq in pos.pieces(them, Role::Pawn) {
-            bb |= pawn_attacks(them, sq);
-        }
-        bb
-    };
+    let enemy_pawn_attacks = pawn_att[them.index()];
     let enemy_king_zone = pos.king(them).map(|k| king_attacks(k) | Bitboard::from_square(k)).unwrap_or_default();
     let mut mg = 0;
     let mut eg = 0;
@@ -563,11 +701,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     let mut attackers = 0;
     let own_pawns = pos.pieces(us, Role::Pawn);
     let all_pawns = pos.by_role(Role::Pawn);
-    let mut att_pawn = Bitboard::EMPTY;
-    for sq in own_pawns {
-        att_pawn |= pawn_attacks(us, sq);
-    }
-    att_pawn &= v.board();
+    let att_pawn = pawn_att[us.index()] & v.board();
     let (mut att_minor, mut att_rook, mut att_all) = (Bitboard::EMPTY, Bitboard::EMPTY, att_pawn);
     let (mut att_leap, mut att_diag, mut att_line, mut att_king) =
         (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
@@ -576,29 +710,17 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     for sq in own {
         let Some(piece) = pos.piece_at(sq) else { continue };
         let ri = piece.role.index();
-        mg += p.material_mg[ri];
-        eg += p.material_eg[ri];
         material += p.material_mg[ri];
         phase += p.phase[ri];
-        let centre = steps_from_edge(v, sq);
-        mg += p.center_mg[ri] * centre;
-        eg += p.center_eg[ri] * centre;
-        let rank = ri * 10 + relative_rank(v, us, sq) as usize;
-        mg += p.rank_mg[rank];
-        eg += p.rank_eg[rank];
-        let f = sq.file() as usize;
-        let file = ri * 5 + f.min(v.width as usize - 1 - f);
-        mg += p.file_mg[file];
-        eg += p.file_eg[file];
+        let (smg, seg) = match terms {
+            Some(t) => t[term_index(us, piece.role, sq)],
+            None => square_terms(v, p, us, piece.role, sq),
+        };
+        mg += smg;
+        eg += seg;
         match piece.role {
-            Role::Pawn => {
-                let adv = relative_rank(v, us, sq) - v.pawn_rank as i32;
-                mg += p.pawn_advance.0 * adv;
-                eg += p.pawn_advance.1 * adv;
-            }
+            Role::Pawn => {}
             Role::King => {
-                let adv = relative_rank(v, us, sq) - v.castling_rank as i32;
-                mg -= p.king_advance_mg * adv.max(0);
                 let f = sq.file() as i32;
                 let mut steps = f.min(v.width as i32 - 1 - f);
                 if (pos.castling_rooks() & own).any() {
@@ -631,7 +753,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                     && att_pawn.contains(sq)
                     && 2 * relative_rank(v, us, sq) >= v.height as i32 - 2
                     && relative_rank(v, us, sq) <= v.height as i32 - 3
-                    && (pos.pieces(them, Role::Pawn) & adjacent_files(v, sq.file()) & ahead(us, sq)).is_empty()
+                    && (pos.pieces(them, Role::Pawn) & adjacent_files(sq.file()) & ahead(us, sq)).is_empty()
                 {
                     mg += p.outpost.0;
                     eg += p.outpost.1;
@@ -653,8 +775,9 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
                 let mob = (att & !own & !enemy_pawn_attacks).count() as i32;
                 mg += p.mobility[ri] * mob;
                 eg += p.mobility_eg[ri] * mob;
-                let hits = (att & enemy_king_zone).count() as i32;
-                if hits > 0 {
+                let on_zone = att & enemy_king_zone;
+                if on_zone.any() {
+                    let hits = on_zone.count() as i32;
                     danger_units += hits * p.king_attack_units[ri];
                     attackers += 1;
                 }
@@ -666,7 +789,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
         mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
         mg += p.king_attackers * attackers;
     }
-    let connected = (own_pawns & att_pawn).count() as i32 + phalanx_pawns(v, own_pawns);
+    let connected = (own_pawns & att_pawn).count() as i32 + phalanx_pawns(own_pawns);
     mg += p.pawn_connected.0 * connected;
     eg += p.pawn_connected.1 * connected;
     let (pmg, peg) = pawn_structure(pos, p, us);
@@ -678,7 +801,7 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color) -> Side {
     }
     if let Some(k) = pos.king(us) {
         // Pawn shelter in front of the king.
-        let files = file_mask(k.file()) | adjacent_files(v, k.file());
+        let files = file_mask(k.file()) | adjacent_files(k.file());
         let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
         let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
         mg += p.pawn_shelter * near;
@@ -744,7 +867,7 @@ fn king_danger(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &
         | (rook_attacks(k, blockers) & theirs.att_line);
     let safe = (checks & board & !mine.att_all & !pos.by_color(them)).count() as i32;
     let weak = (king_attacks(k) & board & theirs.att_pieces & !mine.att_pieces).count() as i32;
-    let files = file_mask(k.file()) | adjacent_files(v, k.file());
+    let files = file_mask(k.file()) | adjacent_files(k.file());
     let storm = (pos.pieces(them, Role::Pawn) & files & ahead(us, k))
         .into_iter()
         .filter(|s| s.rank().abs_diff(k.rank()) <= 3)
@@ -752,16 +875,11 @@ fn king_danger(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &
     -(p.safe_check * safe + p.king_ring_weak * weak + p.pawn_storm * storm)
 }
 
-/// Pawns with an own pawn on a neighbouring square of the same rank.
-fn phalanx_pawns(v: &Variant, pawns: Bitboard) -> i32 {
-    let mut n = 0;
-    for sq in pawns {
-        let beside = [sq.offset(-1, 0), sq.offset(1, 0)];
-        if beside.into_iter().flatten().any(|b| v.contains(b) && pawns.contains(b)) {
-            n += 1;
-        }
-    }
-    n
+/// Pawns with an own pawn on a neighbouring square of the same rank (pawns stand on the board only).
+fn phalanx_pawns(pawns: Bitboard) -> i32 {
+    let right_neighbour = (pawns & !FILES[0]).0 >> 1;
+    let left_neighbour = (pawns & !FILES[9]).0 << 1;
+    (pawns & Bitboard(right_neighbour | left_neighbour)).count() as i32
 }
 
 fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
@@ -775,17 +893,15 @@ fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
     let own_king = pos.king(us);
     let their_king = pos.king(us.other());
     for sq in pawns {
-        let file = file_mask(sq.file());
-        let adj = adjacent_files(v, sq.file());
-        if (pawns & file & ahead(us, sq)).any() {
+        if (pawns & FRONT_SPAN[us.index()][sq.index()]).any() {
             mg -= p.doubled_pawn.0;
             eg -= p.doubled_pawn.1;
         }
-        if (pawns & adj).is_empty() {
+        if (pawns & adjacent_files(sq.file())).is_empty() {
             mg -= p.isolated_pawn.0;
             eg -= p.isolated_pawn.1;
         }
-        if (theirs & (file | adj) & ahead(us, sq)).is_empty() {
+        if (theirs & PASSED_SPAN[us.index()][sq.index()]).is_empty() {
             let adv = (relative_rank(v, us, sq) - start).max(0);
             let span = (promo - start).max(1);
             let eighths = ((adv * 8) / span).clamp(0, 8) as usize;
@@ -841,21 +957,32 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
     }
     let v = pos.variant();
     let shields = pos.shields();
-    // Per-square material, White positive; shielded squares count nothing.
-    let mut grid = [0i32; 100];
-    for sq in pos.occupied() & !shields {
+    // Per-square material, White positive; shielded squares count nothing. The 10×10 grid sits in a
+    // 12×12 one with an empty border, so that every square has its eight neighbours.
+    const W: usize = 12;
+    let padded = |sq: Square| (sq.rank() as usize + 1) * W + sq.file() as usize + 1;
+    let mut grid = [0i32; W * W];
+    let exposed = pos.occupied() & !shields;
+    for sq in exposed {
         if let Some(piece) = pos.piece_at(sq) {
             let val = value(p, piece.role);
-            grid[sq.index()] = if piece.color == Color::White { val } else { -val };
+            grid[padded(sq)] = if piece.color == Color::White { val } else { -val };
         }
     }
+    // Sums of three squares along each rank, then of three such sums along each file: the blast's.
+    let mut across = [0i32; W * W];
+    for i in 1..W * W - 1 {
+        across[i] = grid[i - 1] + grid[i] + grid[i + 1];
+    }
     let mut best = [0i32; 2];
-    let targets = v.board() & !shields & !pos.irradiated();
+    // Only targets on or next to an exposed piece destroy anything (elsewhere the sum is 0, where `best`
+    // starts).
+    let beside = exposed | Bitboard(((exposed & !FILES[9]).0 << 1) | ((exposed & !FILES[0]).0 >> 1));
+    let near = Bitboard((beside.0 | beside.0 << 10 | beside.0 >> 10) & Bitboard::FULL.0);
+    let targets = v.board() & !shields & !pos.irradiated() & near;
     for to in targets {
-        let mut sum = 0;
-        for sq in king_attacks(to) | Bitboard::from_square(to) {
-            sum += grid[sq.index()];
-        }
+        let i = padded(to);
+        let sum = across[i - W] + across[i] + across[i + W];
         // White gains `-sum` of black material... sum is white-minus-black destroyed.
         best[0] = best[0].max(-sum);
         best[1] = best[1].max(sum);
@@ -871,7 +998,7 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
         if gain <= 0 {
             continue;
         }
-        let ready = missiles.into_iter().filter(|&m| !pos.is_attacked(m, color.other())).count() > 0;
+        let ready = Iterator::any(&mut missiles.into_iter(), |m| !pos.is_attacked(m, color.other()));
         // Before the first capture of a piece nobody can launch: a small, symmetric credit.
         let share = if !ready {
             0
@@ -960,6 +1087,47 @@ mod tests {
     use crate::notation::fen;
     use crate::rules::variant;
 
+    /// An [`Evaluator`] scores every position as [`evaluate`] does, in every variant.
+    #[test]
+    fn the_evaluator_scores_as_evaluate() {
+        use crate::rules::{VARIANTS, setups};
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(46);
+        let mut digest = 0xcbf2_9ce4_8422_2325u64;
+        let mut n = 0;
+        for v in VARIANTS {
+            let evaluator = Evaluator::new(v);
+            for game in 0..6 {
+                let mut pos = if v.has_setups() {
+                    setups::position(v, setups::random_index(v, &mut rng)).unwrap()
+                } else {
+                    Position::start(v)
+                };
+                for _ in 0..(30 + game * 20) {
+                    let e = evaluate(&pos);
+                    assert_eq!(evaluator.evaluate(&pos), e, "{pos:?}");
+                    digest = e.to_le_bytes().iter().fold(digest, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+                    n += 1;
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    pos = pos.play(legal[rng.random_range(0..legal.len())]);
+                }
+            }
+        }
+        // The scores of these positions before the evaluator existed (tables of square terms, pawn
+        // attacks by shifts, Capatomic's blast sums by rows and files).
+        assert_eq!((n, digest), (4694, 0x9387_1b63_309e_1bab));
+    }
+
+    /// One side's terms, as [`evaluate_with`] computes them.
+    fn side_of(pos: &Position, p: &EvalParams, us: Color) -> Side {
+        let pawn_att = Color::ALL.map(|c| pawn_attack_set(c, pos.pieces(c, Role::Pawn)));
+        eval_side(pos, p, us, pawn_att, None)
+    }
+
     #[test]
     fn each_variant_reads_its_family_s_table() {
         let table = |v| params_for(v) as *const EvalParams;
@@ -996,8 +1164,8 @@ mod tests {
         p.safe_check = (field == "safe_check") as i32;
         p.king_ring_weak = (field == "king_ring_weak") as i32;
         p.pawn_storm = (field == "pawn_storm") as i32;
-        let white = eval_side(&pos, &p, Color::White);
-        let black = eval_side(&pos, &p, Color::Black);
+        let white = side_of(&pos, &p, Color::White);
+        let black = side_of(&pos, &p, Color::Black);
         -king_danger(&pos, &p, Color::White, &white, &black)
     }
 
@@ -1043,8 +1211,8 @@ mod tests {
             fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1").unwrap();
         let walked = fen::parse_position(&variant::CHESS, "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R4K1R w kq - 0 1").unwrap();
         let p = params_for(castle.variant());
-        let c = eval_side(&castle, p, Color::White).mg;
-        let w = eval_side(&walked, p, Color::White).mg;
+        let c = side_of(&castle, p, Color::White).mg;
+        let w = side_of(&walked, p, Color::White).mg;
         assert!(c > w, "castling rights {c} vs king walked to f1 {w}");
     }
 
@@ -1054,7 +1222,7 @@ mod tests {
         let (mut with, mut without) = (STANDARD.clone(), STANDARD.clone());
         set(&mut with, 10);
         set(&mut without, 0);
-        eval_side(&pos, &with, us).mg - eval_side(&pos, &without, us).mg
+        side_of(&pos, &with, us).mg - side_of(&pos, &without, us).mg
     }
 
     #[test]
@@ -1100,8 +1268,8 @@ mod tests {
         let attacked = fen::parse_position(&variant::ATOMIC, "4k3/8/8/7q/8/8/4N3/4K3 w - - 0 1").unwrap();
         let quiet = fen::parse_position(&variant::ATOMIC, "4k3/8/7q/8/8/8/4N3/4K3 w - - 0 1").unwrap();
         let p = params_for(attacked.variant());
-        let a = eval_side(&attacked, p, Color::White).mg;
-        let q = eval_side(&quiet, p, Color::White).mg;
+        let a = side_of(&attacked, p, Color::White).mg;
+        let q = side_of(&quiet, p, Color::White).mg;
         assert_eq!(q - a, p.atomic_exposed_attacked);
     }
 }

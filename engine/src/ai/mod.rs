@@ -314,7 +314,7 @@ pub fn search_with(
     } else {
         pos
     };
-    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant().atomic);
+    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant());
     s.run(pos, on_info)
 }
 
@@ -386,5 +386,55 @@ mod tests {
         let fresh = search_with(&pos, &[], &limits, &mut memory, &mut |_| {});
         assert_eq!((fresh.nodes, fresh.best), (first.nodes, first.best));
         assert_eq!(best_move(&pos, &limits).nodes, first.nodes);
+    }
+
+    /// What fixed-node searches find, pinned: a game of each variant played by 5,000-node searches
+    /// that keep their memory from move to move (as an analysis does), every search's nodes, depth,
+    /// score, best move and principal variation folded into one number. A change meant to make the
+    /// search faster without changing what it searches must leave these as they are.
+    #[test]
+    fn fixed_node_searches_are_pinned() {
+        use crate::rules::{VARIANTS, setups};
+        use rand::SeedableRng;
+        use rand::rngs::StdRng;
+        let pinned: [(&str, u64, u64); 11] = [
+            ("chess", 120013, 0xbde87a8319387900),
+            ("capablanca", 120016, 0x50af0327e3240145),
+            ("caparandom", 120014, 0xd7167ff27a296cd0),
+            ("caparelocation", 120004, 0x10b12872eb072c9e),
+            ("stones", 120007, 0xedf284a7bcafef18),
+            ("atomic", 120015, 0x5436f9c7b096d47e),
+            ("atomic-nocheck", 120010, 0xb158774e5ac03501),
+            ("atomic-deathmatch", 120015, 0x5436f9c7b096d47e),
+            ("atomic-pawnsafe", 120010, 0x0f2253e33f811582),
+            ("bomb", 120013, 0xbde87a8319387900),
+            ("capatomic", 120008, 0x1a856a0bae8fbbff),
+        ];
+        let mut found = Vec::new();
+        for (i, v) in VARIANTS.iter().enumerate() {
+            let mut rng = StdRng::seed_from_u64(46 + i as u64);
+            let mut pos = if v.has_setups() {
+                setups::position(v, setups::random_index(v, &mut rng)).unwrap()
+            } else {
+                Position::start(v)
+            };
+            let mut history = Vec::new();
+            let mut memory = Memory::new(4);
+            let limits = Limits { nodes: Some(5_000), ..Limits::default() };
+            let (mut nodes, mut digest) = (0u64, 0xcbf2_9ce4_8422_2325u64);
+            for _ in 0..24 {
+                let r = search_with(&pos, &history, &limits, &mut memory, &mut |_| {});
+                nodes += r.nodes;
+                let text = format!("{} {} {} {:?} {:?}", r.nodes, r.depth, r.score, r.best, r.pv);
+                digest = text.bytes().fold(digest, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+                let Some(m) = r.best else { break };
+                history.push(pos.hash());
+                pos = pos.play(m);
+            }
+            found.push((v.name, nodes, digest));
+        }
+        for (f, p) in found.iter().zip(&pinned) {
+            assert_eq!(f, p, "found (\"{}\", {}, 0x{:016x})", f.0, f.1, f.2);
+        }
     }
 }

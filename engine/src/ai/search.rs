@@ -2,13 +2,14 @@
 //! search over captures (explosions and destructive launches included), check extensions, null-move
 //! pruning where it is sound, late-move reductions and shallow-depth pruning.
 
-use super::eval::{self, EvalParams, evaluate, value};
+use super::eval::{self, EvalParams, Evaluator, value};
 use super::tt::{Bound, Entry, NO_EVAL, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
-use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role};
+use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use std::sync::OnceLock;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -22,6 +23,8 @@ const MAX_PLY: usize = 120;
 
 pub(crate) struct Searcher<'a> {
     params: &'static EvalParams,
+    /// The static evaluation of the variant's positions.
+    evaluator: Evaluator,
     tt: &'a mut Tt,
     limits: &'a Limits,
     start: Instant,
@@ -44,8 +47,8 @@ pub(crate) struct Searcher<'a> {
     q_bufs: Vec<Vec<Move>>,
     /// The quiet moves and the captures a node has tried without a cut-off, one pair of buffers per ply.
     tried_bufs: Vec<(Vec<Move>, Vec<Move>)>,
-    /// Late-move reductions by depth and move number.
-    lmr: Vec<[i8; 64]>,
+    /// Late-move reductions by depth and move number ([`lmr_table`]).
+    lmr: &'static [[i8; 64]; 64],
     /// The move played at each ply of the current path (`None`: a null move).
     played: Vec<Option<Move>>,
     /// The moved piece and its destination at each ply of the current path ([`piece_to`]; `None`: a null
@@ -116,8 +119,8 @@ fn cont_index(side: Color, earlier: usize, key: usize) -> usize {
 
 /// The static evaluation, taken from the transposition table when it has one.
 #[inline]
-fn cached_eval(pos: &Position, stored: i16) -> i32 {
-    if stored != NO_EVAL { stored as i32 } else { evaluate(pos) }
+fn cached_eval(evaluator: &Evaluator, pos: &Position, stored: i16) -> i32 {
+    if stored != NO_EVAL { stored as i32 } else { evaluator.evaluate(pos) }
 }
 
 /// A static evaluation as stored in the transposition table (values outside `i16` are not stored; the
@@ -156,11 +159,13 @@ impl<'a> Searcher<'a> {
         stats: &'a mut Stats,
         limits: &'a Limits,
         history: &[u64],
-        variant_atomic: bool,
+        variant: &'static Variant,
     ) -> Searcher<'a> {
         let start = Instant::now();
+        let evaluator = Evaluator::new(variant);
         Searcher {
-            params: &eval::STANDARD,
+            params: evaluator.params(),
+            evaluator,
             tt,
             limits,
             start,
@@ -171,21 +176,13 @@ impl<'a> Searcher<'a> {
             stats,
             path: history.to_vec(),
             seldepth: 0,
-            atomic: variant_atomic,
+            atomic: variant.atomic,
             evals: vec![-INF; MAX_PLY + 2],
             move_bufs: vec![MoveList::new(); MAX_PLY + 2],
             order_bufs: vec![Vec::new(); MAX_PLY + 2],
             q_bufs: vec![Vec::new(); MAX_PLY + 2],
             tried_bufs: vec![(Vec::new(), Vec::new()); MAX_PLY + 2],
-            lmr: (0..64)
-                .map(|d| {
-                    let mut row = [0i8; 64];
-                    for (n, r) in row.iter_mut().enumerate() {
-                        *r = lmr(d, n) as i8;
-                    }
-                    row
-                })
-                .collect(),
+            lmr: lmr_table(),
             played: vec![None; MAX_PLY + 2],
             keys: vec![None; MAX_PLY + 2],
         }
@@ -375,7 +372,8 @@ impl<'a> Searcher<'a> {
     /// into `pv`. `after_null`: the move into `pos` was a null move (no second one in a row). `cut_node`:
     /// a null-window node expected to fail high, where late moves are reduced further. Expectations
     /// alternate down the tree (the children of a cut node searched at full depth are not cut nodes, and
-    /// the other way round); a reduced late move's child is always one.
+    /// the other way round); a reduced late move's child is always one. `in_check`: whether the side to
+    /// move in `pos` is in check ([`Position::is_check`], which the caller has already asked).
     #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
@@ -387,6 +385,7 @@ impl<'a> Searcher<'a> {
         pv: &mut Vec<Move>,
         after_null: bool,
         cut_node: bool,
+        in_check: bool,
     ) -> i32 {
         pv.clear();
         let pv_node = beta - alpha > 1;
@@ -403,12 +402,12 @@ impl<'a> Searcher<'a> {
                 return alpha;
             }
         }
-        let in_check = pos.is_check();
+        debug_assert_eq!(in_check, pos.is_check());
         if in_check && ply < MAX_PLY / 2 {
             depth += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.qsearch(pos, ply, alpha, beta, 0);
+            return self.qsearch(pos, ply, alpha, beta, 0, Some(in_check));
         }
         self.nodes += 1;
         if self.check_stop() {
@@ -428,7 +427,7 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { cached_eval(pos, tt_eval) };
+        let static_eval = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
         self.evals[ply] = static_eval;
         // For pruning, a stored search score is a better guess than the static one where its bound
         // points the same way.
@@ -463,7 +462,18 @@ impl<'a> Searcher<'a> {
                 self.played[ply] = None;
                 self.keys[ply] = None;
                 let mut child_pv = Vec::new();
-                let s = -self.search(&null, depth - 1 - r, ply + 1, -beta, -beta + 1, &mut child_pv, true, !cut_node);
+                let null_check = null.is_check();
+                let s = -self.search(
+                    &null,
+                    depth - 1 - r,
+                    ply + 1,
+                    -beta,
+                    -beta + 1,
+                    &mut child_pv,
+                    true,
+                    !cut_node,
+                    null_check,
+                );
                 self.path.pop();
                 if self.stopped {
                     return 0;
@@ -570,6 +580,7 @@ impl<'a> Searcher<'a> {
                     &mut child_pv,
                     false,
                     !pv_node && !cut_node,
+                    gives_check,
                 );
             } else {
                 let mut r = 0;
@@ -605,13 +616,33 @@ impl<'a> Searcher<'a> {
                     &mut child_pv,
                     false,
                     r > 0 || !cut_node,
+                    gives_check,
                 );
                 if score > alpha && r > 0 {
-                    score =
-                        -self.search(&child, new_depth, ply + 1, -alpha - 1, -alpha, &mut child_pv, false, !cut_node);
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        &mut child_pv,
+                        false,
+                        !cut_node,
+                        gives_check,
+                    );
                 }
                 if score > alpha && score < beta {
-                    score = -self.search(&child, new_depth, ply + 1, -beta, -alpha, &mut child_pv, false, false);
+                    score = -self.search(
+                        &child,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        &mut child_pv,
+                        false,
+                        false,
+                        gives_check,
+                    );
                 }
             }
             self.path.pop();
@@ -710,7 +741,16 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn qsearch(&mut self, pos: &Position, ply: usize, mut alpha: i32, beta: i32, qply: u32) -> i32 {
+    /// Quiescence search; `in_check`: [`Position::is_check`] of `pos` when the caller knows it.
+    fn qsearch(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: u32,
+        in_check: Option<bool>,
+    ) -> i32 {
         self.nodes += 1;
         if self.check_stop() {
             return 0;
@@ -720,7 +760,7 @@ impl<'a> Searcher<'a> {
             return score;
         }
         if ply >= MAX_PLY || pos.is_insufficient_material() {
-            return if ply >= MAX_PLY { evaluate(pos) } else { 0 };
+            return if ply >= MAX_PLY { self.evaluator.evaluate(pos) } else { 0 };
         }
         let hash = pos.hash();
         let pv_node = beta - alpha > 1;
@@ -732,8 +772,8 @@ impl<'a> Searcher<'a> {
             tt_eval = e.eval;
         }
         let orig_alpha = alpha;
-        let in_check = pos.is_check();
-        let stand = if in_check { -INF } else { cached_eval(pos, tt_eval) };
+        let in_check = in_check.unwrap_or_else(|| pos.is_check());
+        let stand = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
         if !in_check {
             if stand >= beta {
                 return stand;
@@ -750,7 +790,7 @@ impl<'a> Searcher<'a> {
             }
             if qply >= 6 {
                 self.q_bufs[ply] = moves;
-                return evaluate(pos);
+                return self.evaluator.evaluate(pos);
             }
             moves.extend(all.iter().copied());
         } else {
@@ -791,7 +831,7 @@ impl<'a> Searcher<'a> {
             if !in_check && !legal_after(pos, m, &child) {
                 continue;
             }
-            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1);
+            let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1, None);
             if self.stopped {
                 self.order_bufs[ply] = list;
                 return 0;
@@ -854,16 +894,18 @@ impl<'a> Searcher<'a> {
                 scores.clear();
                 for (i, &(m, _)) in root_moves.iter().enumerate() {
                     let child = root.play_unchecked(m);
+                    let child_check = child.is_check();
                     self.path.push(child.hash());
                     self.played[0] = Some(m);
                     self.keys[0] = piece_to(root, m);
                     let s = if i == 0 || noisy {
                         let lo = if noisy { -INF } else { a };
-                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false, false)
+                        -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false, false, child_check)
                     } else {
-                        let mut s = -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false, true);
+                        let mut s =
+                            -self.search(&child, depth - 1, 1, -a - 1, -a, &mut child_pv, false, true, child_check);
                         if s > a && s < beta {
-                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false, false);
+                            s = -self.search(&child, depth - 1, 1, -beta, -a, &mut child_pv, false, false, child_check);
                         }
                         s
                     };
@@ -1090,6 +1132,21 @@ fn terminal_score(pos: &Position, ply: usize) -> Option<i32> {
 /// king survives and is not left in check, with each variant's exceptions).
 pub(crate) fn legal_after(before: &Position, m: Move, after: &Position) -> bool {
     before.is_legal_result(m, after)
+}
+
+/// [`lmr`] by depth and move number below 64, computed once for all searches (4,096 logarithms were
+/// a small search's noticeable share).
+fn lmr_table() -> &'static [[i8; 64]; 64] {
+    static TABLE: OnceLock<[[i8; 64]; 64]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0i8; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate() {
+            for (n, r) in row.iter_mut().enumerate() {
+                *r = lmr(d as i32, n) as i8;
+            }
+        }
+        t
+    })
 }
 
 fn lmr(depth: i32, searched: usize) -> i32 {

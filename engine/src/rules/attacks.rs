@@ -1,126 +1,160 @@
 //! Precomputed attack tables on the 10×10 grid and slider attacks through blockers.
 //!
-//! Tables are built once for the largest grid; callers mask the result with their board, which is safe
+//! Tables are built at compile time for the largest grid; callers mask the result with their board, which is safe
 //! because squares off a smaller board are never occupied and never targets.
 
 use super::bitboard::Bitboard;
 use super::types::{Color, Role, Square};
-use std::sync::OnceLock;
 
 /// Directions in (file, rank) steps. The first four increase the square index, the last four decrease it.
 const DIRS: [(i32, i32); 8] = [(0, 1), (1, 0), (1, 1), (-1, 1), (0, -1), (-1, 0), (-1, -1), (1, -1)];
 const ROOK_DIRS: [usize; 4] = [0, 1, 4, 5];
 const BISHOP_DIRS: [usize; 4] = [2, 3, 6, 7];
 
-struct Tables {
-    knight: [Bitboard; 100],
-    king: [Bitboard; 100],
-    pawn: [[Bitboard; 100]; 2],
-    rays: [[Bitboard; 100]; 8],
-    /// Squares strictly between two squares on a common line (empty otherwise).
-    between: Vec<Bitboard>,
-    /// The whole line through two squares (empty if they share none).
-    line: Vec<Bitboard>,
+/// The square `steps` away from square index `i` on the 10×10 grid, if any.
+const fn step(i: usize, (df, dr): (i32, i32)) -> Option<usize> {
+    let f = (i % 10) as i32 + df;
+    let r = (i / 10) as i32 + dr;
+    if f >= 0 && f < 10 && r >= 0 && r < 10 { Some((r * 10 + f) as usize) } else { None }
 }
 
-fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build)
-}
-
-/// Builds the tables eagerly (otherwise done on first use).
-pub fn init() {
-    tables();
-}
-
-fn leaps(sq: Square, steps: &[(i32, i32)]) -> Bitboard {
-    let mut bb = Bitboard::EMPTY;
-    for &(df, dr) in steps {
-        if let Some(t) = sq.offset(df, dr) {
-            bb.set(t);
+const fn leaps(steps: &[(i32, i32)]) -> [Bitboard; 100] {
+    let mut out = [Bitboard::EMPTY; 100];
+    let mut i = 0;
+    while i < 100 {
+        let mut bb = 0u128;
+        let mut k = 0;
+        while k < steps.len() {
+            if let Some(t) = step(i, steps[k]) {
+                bb |= 1u128 << t;
+            }
+            k += 1;
         }
+        out[i] = Bitboard(bb);
+        i += 1;
     }
-    bb
+    out
 }
 
-fn build() -> Tables {
-    let mut t = Tables {
-        knight: [Bitboard::EMPTY; 100],
-        king: [Bitboard::EMPTY; 100],
-        pawn: [[Bitboard::EMPTY; 100]; 2],
-        rays: [[Bitboard::EMPTY; 100]; 8],
-        between: vec![Bitboard::EMPTY; 100 * 100],
-        line: vec![Bitboard::EMPTY; 100 * 100],
-    };
-    let knight_steps = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-    for i in 0..100 {
-        let sq = Square::from_index(i);
-        t.knight[i] = leaps(sq, &knight_steps);
-        t.king[i] = leaps(sq, &DIRS);
-        t.pawn[0][i] = leaps(sq, &[(-1, 1), (1, 1)]);
-        t.pawn[1][i] = leaps(sq, &[(-1, -1), (1, -1)]);
-        for (d, &(df, dr)) in DIRS.iter().enumerate() {
-            let mut bb = Bitboard::EMPTY;
-            let mut cur = sq;
-            while let Some(n) = cur.offset(df, dr) {
-                bb.set(n);
+/// Squares from each square in each direction of [`DIRS`] to the edge.
+const fn build_rays() -> [[Bitboard; 100]; 8] {
+    let mut out = [[Bitboard::EMPTY; 100]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut i = 0;
+        while i < 100 {
+            let mut bb = 0u128;
+            let mut cur = i;
+            while let Some(n) = step(cur, DIRS[d]) {
+                bb |= 1u128 << n;
                 cur = n;
             }
-            t.rays[d][i] = bb;
+            out[d][i] = Bitboard(bb);
+            i += 1;
         }
+        d += 1;
     }
-    for a in 0..100 {
-        for (d, &(df, dr)) in DIRS.iter().enumerate() {
-            let sa = Square::from_index(a);
-            let mut between = Bitboard::EMPTY;
-            let mut cur = sa;
-            while let Some(n) = cur.offset(df, dr) {
-                t.between[a * 100 + n.index()] = between;
-                let opposite = (d + 4) % 8;
-                t.line[a * 100 + n.index()] = t.rays[d][a] | t.rays[opposite][a] | Bitboard::from_square(sa);
-                between.set(n);
+    out
+}
+
+/// The union of the rays of `dirs` from each square: a slider's attacks on an empty board.
+const fn pseudo(dirs: [usize; 4]) -> [Bitboard; 100] {
+    let mut out = [Bitboard::EMPTY; 100];
+    let mut i = 0;
+    while i < 100 {
+        let mut k = 0;
+        while k < 4 {
+            out[i] = Bitboard(out[i].0 | RAYS[dirs[k]][i].0);
+            k += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Squares strictly between two squares on a common line (empty otherwise), and the whole line through
+/// them (empty if they share none), indexed `a * 100 + b`.
+const fn build_between_and_line() -> ([Bitboard; 100 * 100], [Bitboard; 100 * 100]) {
+    let mut between = [Bitboard::EMPTY; 100 * 100];
+    let mut line = [Bitboard::EMPTY; 100 * 100];
+    let mut a = 0;
+    while a < 100 {
+        let mut d = 0;
+        while d < 8 {
+            let whole = Bitboard(RAYS[d][a].0 | RAYS[(d + 4) % 8][a].0 | 1u128 << a);
+            let mut so_far = 0u128;
+            let mut cur = a;
+            while let Some(n) = step(cur, DIRS[d]) {
+                between[a * 100 + n] = Bitboard(so_far);
+                line[a * 100 + n] = whole;
+                so_far |= 1u128 << n;
                 cur = n;
             }
+            d += 1;
         }
+        a += 1;
     }
-    t
+    (between, line)
 }
+
+// The tables, computed at compile time (no initialisation to check on each lookup).
+static KNIGHT: [Bitboard; 100] = leaps(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; 100] = leaps(&DIRS);
+static PAWN: [[Bitboard; 100]; 2] = [leaps(&[(-1, 1), (1, 1)]), leaps(&[(-1, -1), (1, -1)])];
+static RAYS: [[Bitboard; 100]; 8] = build_rays();
+static ROOK_PSEUDO: [Bitboard; 100] = pseudo(ROOK_DIRS);
+static BISHOP_PSEUDO: [Bitboard; 100] = pseudo(BISHOP_DIRS);
+static BETWEEN_AND_LINE: ([Bitboard; 100 * 100], [Bitboard; 100 * 100]) = build_between_and_line();
+
+/// Kept for callers that built the tables eagerly: they are built at compile time now.
+pub fn init() {}
 
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
-    tables().knight[sq.index()]
+    KNIGHT[sq.index()]
 }
 
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    tables().king[sq.index()]
+    KING[sq.index()]
 }
 
 /// Squares a pawn of `color` on `sq` captures on.
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
-    tables().pawn[color.index()][sq.index()]
+    PAWN[color.index()][sq.index()]
+}
+
+/// Rook attacks from `sq` on an empty board.
+#[inline]
+pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
+    ROOK_PSEUDO[sq.index()]
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline]
+pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
+    BISHOP_PSEUDO[sq.index()]
 }
 
 #[inline]
-fn ray(t: &Tables, d: usize, sq: Square, blockers: Bitboard) -> Bitboard {
-    let r = t.rays[d][sq.index()];
+fn ray(d: usize, sq: Square, blockers: Bitboard) -> Bitboard {
+    let r = RAYS[d][sq.index()];
     let hit = r & blockers;
     if hit.is_empty() {
         return r;
     }
     let stop = if d < 4 { hit.first() } else { hit.last() };
     // `stop` exists because `hit` is not empty.
-    r ^ t.rays[d][stop.map_or(0, |s| s.index())]
+    r ^ RAYS[d][stop.map_or(0, |s| s.index())]
 }
 
 /// Rook attacks from `sq`, stopped by (and including) the first blocker in each direction.
 #[inline]
 pub fn rook_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
-    let t = tables();
     let mut bb = Bitboard::EMPTY;
     for d in ROOK_DIRS {
-        bb |= ray(t, d, sq, blockers);
+        bb |= ray(d, sq, blockers);
     }
     bb
 }
@@ -128,10 +162,9 @@ pub fn rook_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
 /// Bishop attacks from `sq`, stopped by (and including) the first blocker in each direction.
 #[inline]
 pub fn bishop_attacks(sq: Square, blockers: Bitboard) -> Bitboard {
-    let t = tables();
     let mut bb = Bitboard::EMPTY;
     for d in BISHOP_DIRS {
-        bb |= ray(t, d, sq, blockers);
+        bb |= ray(d, sq, blockers);
     }
     bb
 }
@@ -154,13 +187,13 @@ pub fn piece_attacks(color: Color, role: Role, sq: Square, blockers: Bitboard) -
 /// Squares strictly between `a` and `b` if they share a rank, file or diagonal.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    tables().between[a.index() * 100 + b.index()]
+    BETWEEN_AND_LINE.0[a.index() * 100 + b.index()]
 }
 
 /// The full line through `a` and `b` (edge to edge), or empty.
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    tables().line[a.index() * 100 + b.index()]
+    BETWEEN_AND_LINE.1[a.index() * 100 + b.index()]
 }
 
 /// Whether `a` and `b` lie on one rank or file.
@@ -182,6 +215,61 @@ mod tests {
         assert_eq!(knight_attacks(sq("a1")).count(), 2);
         assert_eq!(knight_attacks(sq("e5")).count(), 8);
         assert_eq!(king_attacks(sq("j10")).count(), 3);
+    }
+
+    /// The compile-time tables hold what stepping square by square gives.
+    #[test]
+    fn tables_match_stepping() {
+        let walk = |sq: Square, steps: &[(i32, i32)], blockers: Bitboard, slide: bool| {
+            let mut bb = Bitboard::EMPTY;
+            for &(df, dr) in steps {
+                let mut cur = sq;
+                while let Some(n) = cur.offset(df, dr) {
+                    bb.set(n);
+                    if !slide || blockers.contains(n) {
+                        break;
+                    }
+                    cur = n;
+                }
+            }
+            bb
+        };
+        let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+        let rook = [(0, 1), (1, 0), (0, -1), (-1, 0)];
+        let bishop = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+        let mut seed = 46u128;
+        for i in 0..100 {
+            let sq = Square::from_index(i);
+            assert_eq!(knight_attacks(sq), walk(sq, &knight, Bitboard::EMPTY, false));
+            assert_eq!(king_attacks(sq), walk(sq, &DIRS, Bitboard::EMPTY, false));
+            assert_eq!(pawn_attacks(Color::White, sq), walk(sq, &[(-1, 1), (1, 1)], Bitboard::EMPTY, false));
+            assert_eq!(pawn_attacks(Color::Black, sq), walk(sq, &[(-1, -1), (1, -1)], Bitboard::EMPTY, false));
+            assert_eq!(rook_pseudo_attacks(sq), walk(sq, &rook, Bitboard::EMPTY, true));
+            assert_eq!(bishop_pseudo_attacks(sq), walk(sq, &bishop, Bitboard::EMPTY, true));
+            for _ in 0..20 {
+                seed = seed.wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645).wrapping_add(0x5851_F42D_4C95_7F2D);
+                let blockers = Bitboard(seed >> 20 & (seed >> 7)) & Bitboard::FULL;
+                assert_eq!(rook_attacks(sq, blockers), walk(sq, &rook, blockers, true));
+                assert_eq!(bishop_attacks(sq, blockers), walk(sq, &bishop, blockers, true));
+            }
+            for j in 0..100 {
+                let other = Square::from_index(j);
+                let (df, dr) = (other.file() as i32 - sq.file() as i32, other.rank() as i32 - sq.rank() as i32);
+                let aligned = i != j && (df == 0 || dr == 0 || df.abs() == dr.abs());
+                let (mut strictly, mut whole) = (Bitboard::EMPTY, Bitboard::EMPTY);
+                if aligned {
+                    let dir = (df.signum(), dr.signum());
+                    let mut cur = sq.offset(dir.0, dir.1).unwrap();
+                    while cur != other {
+                        strictly.set(cur);
+                        cur = cur.offset(dir.0, dir.1).unwrap();
+                    }
+                    whole = walk(sq, &[dir, (-dir.0, -dir.1)], Bitboard::EMPTY, true) | Bitboard::from_square(sq);
+                }
+                assert_eq!(between(sq, other), strictly, "{i} {j}");
+                assert_eq!(line(sq, other), whole, "{i} {j}");
+            }
+        }
     }
 
     #[test]

@@ -3,7 +3,10 @@
 //! restricts.
 
 use super::Position;
-use crate::rules::attacks::{self, between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
+use crate::rules::attacks::{
+    self, between, bishop_attacks, bishop_pseudo_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_pseudo_attacks,
+};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::types::{Color, Piece, Role, Square};
 
@@ -21,10 +24,11 @@ impl Position {
         let mut att = (knight_attacks(sq) & knights)
             | (king_attacks(sq) & kings)
             | (pawn_attacks(attacker.other(), sq) & r[Role::Pawn.index()]);
-        if (rooks & them).any() {
+        // Sliders only where one stands on a line through `sq` (most often none does).
+        if (rook_pseudo_attacks(sq) & rooks & them).any() {
             att |= rook_attacks(sq, blockers) & rooks;
         }
-        if (bishops & them).any() {
+        if (bishop_pseudo_attacks(sq) & bishops & them).any() {
             att |= bishop_attacks(sq, blockers) & bishops;
         }
         att & them
@@ -77,7 +81,7 @@ impl Position {
         let r = &self.by_role;
         let rooks = (r[Role::Rook.index()] | r[Role::Queen.index()] | r[Role::Chancellor.index()]) & them;
         let bishops = (r[Role::Bishop.index()] | r[Role::Queen.index()] | r[Role::Archbishop.index()]) & them;
-        let snipers = (rook_attacks(k, Bitboard::EMPTY) & rooks) | (bishop_attacks(k, Bitboard::EMPTY) & bishops);
+        let snipers = (rook_pseudo_attacks(k) & rooks) | (bishop_pseudo_attacks(k) & bishops);
         let blockers_all = self.occupied() | self.irradiated;
         let mut pinned = Bitboard::EMPTY;
         for s in snipers {
