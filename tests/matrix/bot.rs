@@ -477,6 +477,20 @@ impl Scene {
         let carol = Human::log_in(&synapse, &users[3]).await;
         Scene { synapse, users, _data: data, db, store, clock, alice, bob, carol }
     }
+
+    /// The bot talking to Synapse through a [`Proxy`] (which the test then makes lose or hold the
+    /// homeserver's answers), in a room with Alice and Bob. Logged in from an access token: a
+    /// password log-in would move the bot to the homeserver's own address (its `well_known`
+    /// answer), past the proxy.
+    async fn bot_behind_proxy(&mut self) -> (Proxy, RunningBot, OwnedUserId, OwnedRoomId) {
+        let proxy = Proxy::start(&self.synapse.homeserver_url()).await;
+        let secret = Secret::AccessToken(access_token(&self.synapse, &self.users[0]).await);
+        let (db, store, clock) = (&self.db, &self.store, self.clock.clone());
+        let bot = start_bot_at(&proxy.url(), &self.users[0], secret, db, store, clock, Default::default()).await;
+        let bot_id = bot.front.me.user_id.clone();
+        let room = room_with_bot_and_bob(&mut self.alice, &self.bob, &bot_id).await;
+        (proxy, bot, bot_id, room)
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -992,14 +1006,9 @@ async fn a_crash_between_commit_and_delivery_loses_no_answer() {
 /// says so.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_answer_is_shown_once_within_synapses_window_and_twice_past_it() {
-    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol: _ } = Scene::start().await;
-    let proxy = Proxy::start(&synapse.homeserver_url()).await;
-    // From an access token: a password log-in would move the bot to the homeserver's own address
-    // (its `well_known` answer), past the proxy.
-    let secret = Secret::AccessToken(access_token(&synapse, &users[0]).await);
-    let bot = start_bot_at(&proxy.url(), &users[0], secret, &db, &store, clock.clone(), Default::default()).await;
-    let bot_id = bot.front.me.user_id.clone();
-    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    let mut scene = Scene::start().await;
+    let (proxy, bot, bot_id, room) = scene.bot_behind_proxy().await;
+    let Scene { synapse, users: _, _data, db, store: _, clock: _, mut alice, bob, carol: _ } = scene;
     chess_game_one(&mut alice, &bob, &room, &bot_id).await;
 
     // Within the window: the retry gets the event made the first time.
@@ -1049,13 +1058,9 @@ async fn a_lost_answer_is_shown_once_within_synapses_window_and_twice_past_it() 
 /// catch-up memory).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn replies_delivered_together_are_sent_a_few_at_a_time() {
-    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol: _ } = Scene::start().await;
-    let proxy = Proxy::start(&synapse.homeserver_url()).await;
-    // From an access token: a password log-in would move the bot past the proxy (see above).
-    let secret = Secret::AccessToken(access_token(&synapse, &users[0]).await);
-    let bot = start_bot_at(&proxy.url(), &users[0], secret, &db, &store, clock.clone(), Default::default()).await;
-    let bot_id = bot.front.me.user_id.clone();
-    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    let mut scene = Scene::start().await;
+    let (proxy, bot, bot_id, room) = scene.bot_behind_proxy().await;
+    let alice = &scene.alice;
 
     let bound = matrix::outbound::SENDS_AT_ONCE;
     proxy.hold_sends();
@@ -1095,7 +1100,7 @@ async fn replies_delivered_together_are_sent_a_few_at_a_time() {
     wanted.sort();
     assert_eq!(seen, wanted, "every reply once");
     bot.stop().await;
-    drop(synapse);
+    drop(scene);
 }
 
 /// Secret-bomb chess on Matrix: each player is asked in a direct room (the pieces listed to type, no

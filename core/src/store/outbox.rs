@@ -63,33 +63,21 @@ pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<()> 
     }
     // The ids come from the sequence in the order of the `VALUES` list (one `INSERT`, one
     // transaction: nobody else's row comes between them either way).
-    let tuples: Vec<String> = (0..rows.len())
-        .map(|i| {
-            let b = 4 * i;
-            format!(
-                "(?{}, ?{}, ?{}, ?{}, ?{t}, ?{t} + ?{g})",
-                b + 1,
-                b + 2,
-                b + 3,
-                b + 4,
-                t = 4 * rows.len() + 1,
-                g = 4 * rows.len() + 2
-            )
-        })
-        .collect();
     let sql = format!(
         "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at) VALUES {}",
-        tuples.join(", ")
+        crate::store::sql::values_rows(rows.len(), 6)
     );
-    let mut values = Vec::with_capacity(4 * rows.len() + 2);
+    let mut values = Vec::with_capacity(6 * rows.len());
     for (platform, key, reply, picture) in rows {
-        values.push(Value::Text(platform));
-        values.push(Value::Text(key));
-        values.push(Value::Text(reply));
-        values.push(picture.map_or(Value::Null, Value::Bytes));
+        values.extend([
+            Value::Text(platform),
+            Value::Text(key),
+            Value::Text(reply),
+            picture.map_or(Value::Null, Value::Bytes),
+            Value::I64(now),
+            Value::I64(now + WRITER_GRACE_SECS),
+        ]);
     }
-    values.push(Value::I64(now));
-    values.push(Value::I64(WRITER_GRACE_SECS));
     conn.prepare_cached(&sql)?.execute(values)?;
     Ok(())
 }

@@ -274,12 +274,6 @@ pub fn rate_in(
     // Each key with its two changes, in the order the rows are written.
     let rows: Vec<(&str, &RatingChange)> =
         keys.iter().zip(&changes).flat_map(|(k, (ca, cb))| [(k.as_str(), ca), (k.as_str(), cb)]).collect();
-    let tuples = |width: usize| {
-        (0..rows.len())
-            .map(|i| format!("({})", (1..=width).map(|j| format!("?{}", i * width + j)).collect::<Vec<_>>().join(", ")))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let provisional: Vec<i64> =
         rows.iter().map(|(_, c)| c.after.rating.provisional_from(c.after.last_game_at)).collect();
     let mut values = Vec::with_capacity(rows.len() * 12);
@@ -306,7 +300,7 @@ pub fn rate_in(
            deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,
            wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
            last_game_at = excluded.last_game_at, provisional_at = excluded.provisional_at",
-        tuples(12)
+        crate::store::sql::values_rows(rows.len(), 12)
     ))?
     .execute(values)?;
     let mut values = Vec::with_capacity(rows.len() * 8);
@@ -325,7 +319,7 @@ pub fn rate_in(
     conn.prepare_cached(&format!(
         "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
            deviation_after) VALUES {}",
-        tuples(8)
+        crate::store::sql::values_rows(rows.len(), 8)
     ))?
     .execute(values)?;
     Ok(changes)

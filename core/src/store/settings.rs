@@ -92,8 +92,12 @@ pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Resul
 pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, chat_id: &str) -> Result<Settings> {
     let Some(c) = community_id else { return chat(conn, platform, chat_id) };
     type Levels = (Option<Settings>, Option<Settings>);
+    // Set when the statement ran (its one row read), not when the unit's kept answer was given:
+    // only a fresh answer is worth keeping again as each level's.
+    let ran = std::cell::Cell::new(false);
     let (own, parent): Levels = conn
         .query_opt_in_unit(&["chat_settings", "community_settings"], BOTH, params![platform, chat_id, c], |r| {
+            ran.set(true);
             let level = |at: usize| -> crate::store::sql::Result<Option<Settings>> {
                 Ok(match r.get::<Option<String>>(at + 6)? {
                     Some(_) => Some(settings_at(r, at)?),
@@ -103,8 +107,10 @@ pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, 
             Ok((level(0)?, level(7)?))
         })?
         .unwrap_or_default();
-    conn.keep_in_unit(&["chat_settings"], CHAT, params![platform, chat_id], own.clone());
-    conn.keep_in_unit(&["community_settings"], COMMUNITY, params![platform, c], parent.clone());
+    if ran.get() {
+        conn.keep_in_unit(&["chat_settings"], CHAT, params![platform, chat_id], own.clone());
+        conn.keep_in_unit(&["community_settings"], COMMUNITY, params![platform, c], parent.clone());
+    }
     Ok(own.unwrap_or_default().over(&parent.unwrap_or_default()))
 }
 

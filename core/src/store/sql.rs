@@ -1042,6 +1042,15 @@ fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
     (placeholders, values)
 }
 
+/// The placeholders of a multi-row `VALUES` list of `rows` tuples of `width` values each, numbered
+/// in order: `(?1, ?2), (?3, ?4)` for two rows of two. The values go in the same order, row by row.
+pub fn values_rows(rows: usize, width: usize) -> String {
+    (0..rows)
+        .map(|i| format!("({})", (1..=width).map(|j| format!("?{}", i * width + j)).collect::<Vec<_>>().join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// SQLite's `?N` placeholders as PostgreSQL's `$N`, leaving string literals and quoted names alone.
 pub fn numbered_placeholders(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
@@ -1422,6 +1431,12 @@ mod tests {
             numbered_placeholders("SELECT '?1', \"a?\" FROM t WHERE x = ?1 AND y = ?12"),
             "SELECT '?1', \"a?\" FROM t WHERE x = $1 AND y = $12"
         );
+    }
+
+    #[test]
+    fn values_lists_number_their_placeholders_row_by_row() {
+        assert_eq!(values_rows(2, 3), "(?1, ?2, ?3), (?4, ?5, ?6)");
+        assert_eq!(values_rows(1, 1), "(?1)");
     }
 
     #[test]
