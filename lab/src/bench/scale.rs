@@ -575,6 +575,9 @@ pub struct ScaleOptions {
     /// Each scale in a new database of the harness's PostgreSQL server instead of a SQLite file in
     /// `dir` (seeded every run: the server lives as long as the run).
     pub postgres: bool,
+    /// With `postgres`: the new database filled by copying the scale's SQLite file (seeded first
+    /// when missing) as `capabot migrate` does, instead of seeding it.
+    pub copy_sqlite: bool,
 }
 
 /// The time the seeded data is "now" at (fixed, so that reusing a database measures the same).
@@ -584,8 +587,10 @@ pub const NOW: i64 = 1_800_000_000;
 /// (which lives as long as the run: it is seeded every time).
 enum Db {
     Sqlite(std::path::PathBuf),
+    /// A database of the harness's server; the cursor file of the SQLite database it was copied
+    /// from, if it was (its timeouts already taken stay taken: the ticks go on after them).
     #[cfg(feature = "postgres")]
-    Postgres(pg_harness::TestDatabase<'static>, &'static pg_harness::PgServer),
+    Postgres(pg_harness::TestDatabase<'static>, &'static pg_harness::PgServer, Option<std::path::PathBuf>),
 }
 
 impl Db {
@@ -594,7 +599,7 @@ impl Db {
         match self {
             Db::Sqlite(path) => path.to_string_lossy().into_owned(),
             #[cfg(feature = "postgres")]
-            Db::Postgres(db, _) => db.url(),
+            Db::Postgres(db, ..) => db.url(),
         }
     }
 
@@ -611,13 +616,23 @@ impl Db {
         }
     }
 
+    /// Where this run's first timeout is read from: the SQLite file's cursor, also for a
+    /// PostgreSQL database copied from it (which does not move it on).
+    fn cursor_start(&self) -> Option<std::path::PathBuf> {
+        match self {
+            #[cfg(feature = "postgres")]
+            Db::Postgres(_, _, from) => from.clone(),
+            Db::Sqlite(_) => self.cursor_file(),
+        }
+    }
+
     /// The time the database server's processes have spent on a CPU (PostgreSQL: every process the
     /// server started, from `/proc`; SQLite runs inside the bot: none).
     fn server_cpu(&self) -> Option<Duration> {
         match self {
             Db::Sqlite(_) => None,
             #[cfg(feature = "postgres")]
-            Db::Postgres(_, server) => server.pid().map(children_cpu_time),
+            Db::Postgres(_, server, _) => server.pid().map(children_cpu_time),
         }
     }
 }
@@ -649,7 +664,10 @@ pub fn run(opts: &ScaleOptions, out: &dyn Fn(&str)) -> Result<(), String> {
     std::fs::create_dir_all(&opts.dir).map_err(|e| e.to_string())?;
     for &scale in &opts.scales {
         let sizes = Sizes::scaled(scale);
-        let (db, first_deadline) = if opts.postgres {
+        let (db, first_deadline) = if opts.postgres && opts.copy_sqlite {
+            let (from, first_deadline) = sqlite_seeded(opts, &sizes, scale, out)?;
+            (postgres_copied(&from, scale, out)?, first_deadline)
+        } else if opts.postgres {
             postgres_seeded(opts, &sizes, scale, out)?
         } else {
             sqlite_seeded(opts, &sizes, scale, out)?
@@ -715,10 +733,54 @@ fn postgres_seeded(opts: &ScaleOptions, sizes: &Sizes, scale: f64, out: &dyn Fn(
     let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
     let database = server.create_database().map_err(|e| e.to_string())?;
     out(&format!("\n## scale {scale}: {sizes:?} in PostgreSQL database {}", database.name()));
-    let db = Db::Postgres(database, server);
+    let db = Db::Postgres(database, server, None);
     let store = db.open()?;
     let report = seed(&store, sizes, NOW, opts.seed, out)?;
     out(&format!("seeded in {:.1} s", report.total.as_secs_f64()));
+    vacuum_analyze(&store, out)?;
+    Ok((db, report.first_deadline))
+}
+
+/// Scale `scale`'s SQLite file `from` copied into a new database of the harness's PostgreSQL
+/// server as `capabot migrate` copies it (every game replayed through the rules), with the copy's
+/// time and progress told.
+#[cfg(feature = "postgres")]
+fn postgres_copied(from: &Db, scale: f64, out: &dyn Fn(&str)) -> Result<Db, String> {
+    let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
+    let database = server.create_database().map_err(|e| e.to_string())?;
+    out(&format!("\n## scale {scale} copied into PostgreSQL database {}", database.name()));
+    let db = Db::Postgres(database, server, from.cursor_file());
+    let (source, target) = (from.open()?, db.open()?);
+    let (b, _) = bot(target, NOW);
+    let t = Instant::now();
+    let last = std::cell::Cell::new(Instant::now());
+    let progress = |line: &str| {
+        // Every line that ends a table, and the others every ten seconds.
+        if !line.ends_with("rows)") || last.get().elapsed() >= Duration::from_secs(10) {
+            last.set(Instant::now());
+            out(&format!("  [{:.0} s] {line}", t.elapsed().as_secs_f64()));
+        }
+    };
+    let report =
+        capabot::store::copy::copy_reporting(&source, b.store(), |id| b.verify_game(id), &progress).map_err(err)?;
+    out(&format!(
+        "copied as `capabot migrate` does ({} tables, {} games replayed) in {:.1} s",
+        report.tables.len(),
+        report.games,
+        t.elapsed().as_secs_f64()
+    ));
+    vacuum_analyze(b.store(), out)?;
+    Ok(db)
+}
+
+#[cfg(not(feature = "postgres"))]
+fn postgres_copied(_: &Db, _: f64, _: &dyn Fn(&str)) -> Result<Db, String> {
+    Err("bench-scale --postgres needs the laboratory built with its `postgres` feature (the default)".into())
+}
+
+/// What autovacuum would have done by the time a real database held this much, and the database's size.
+#[cfg(feature = "postgres")]
+fn vacuum_analyze(store: &Store, out: &dyn Fn(&str)) -> Result<(), String> {
     let conn = store.conn().map_err(err)?;
     // What autovacuum would have done by the time a real database held this much: the planner's
     // statistics of the tables just filled, and their visibility maps.
@@ -728,7 +790,7 @@ fn postgres_seeded(opts: &ScaleOptions, sizes: &Sizes, scale: f64, out: &dyn Fn(
     let bytes: i64 =
         conn.query_row("SELECT pg_database_size(current_database())", (), |r| r.get(0)).map_err(|e| e.to_string())?;
     out(&format!("database {:.1} MB (pg_database_size)", bytes as f64 / 1e6));
-    Ok((db, report.first_deadline))
+    Ok(())
 }
 
 #[cfg(not(feature = "postgres"))]
@@ -785,7 +847,8 @@ fn measure_ticks(
 ) -> Result<(), String> {
     // Ticks: nothing due, then `due` timeouts at a time (each run takes the next ones).
     let cursor_file = db.cursor_file();
-    let mut cursor: i64 = cursor_file
+    let mut cursor: i64 = db
+        .cursor_start()
         .as_ref()
         .and_then(|f| std::fs::read_to_string(f).ok())
         .and_then(|s| s.trim().parse().ok())
@@ -894,7 +957,7 @@ fn measure_moves_backup_plans(db: &Db, opts: &ScaleOptions, out: &dyn Fn(&str)) 
             }
         }
         #[cfg(feature = "postgres")]
-        Db::Postgres(database, _) => {
+        Db::Postgres(database, ..) => {
             // PostgreSQL's own backup (`capabot backup` copies SQLite files), in its custom format.
             let copy = opts.dir.join("backup-copy.pgdump");
             let bin = pg_harness::ensure_installed().map_err(|e| e.to_string())?;
@@ -1020,5 +1083,44 @@ mod tests {
         }
         let tick = postgres_plan(&database, "SELECT id FROM games WHERE platform = ?1 AND deadline <= ?2").unwrap();
         assert!(tick.contains("$2"), "the parameters are numbered for PostgreSQL: {tick}");
+    }
+    /// `--copy-sqlite`: a seeded SQLite file copied into PostgreSQL as `capabot migrate` does holds
+    /// the same games, and its ticks start where the SQLite file's runs left off.
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_seeded_sqlite_file_copied_into_postgres_holds_the_same_games_and_ticks_on_from_its_cursor() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = ScaleOptions {
+            scales: vec![0.0001],
+            dir: dir.path().to_path_buf(),
+            fresh: false,
+            runs: 1,
+            reads: 1,
+            due: vec![],
+            move_games: 0,
+            seed: 3,
+            ticks_only: true,
+            postgres: true,
+            copy_sqlite: true,
+        };
+        let sizes = Sizes { finished: 30, open: 12, players: 40, communities: 2 };
+        let (from, first_deadline) = sqlite_seeded(&opts, &sizes, 0.0001, &|_| {}).unwrap();
+        // Two timeouts taken on SQLite by an earlier run.
+        let (sqlite_bot, clock) = bot(from.open().unwrap(), NOW);
+        tick(&sqlite_bot, &clock, first_deadline + 1);
+        std::fs::write(from.cursor_file().unwrap(), "2").unwrap();
+        let lines = std::sync::Mutex::new(Vec::new());
+        let db = postgres_copied(&from, 0.0001, &|l| lines.lock().unwrap().push(l.to_string())).unwrap();
+        let lines = lines.into_inner().unwrap();
+        assert!(lines.iter().any(|l| l.contains("copied as `capabot migrate` does")), "{lines:?}");
+        let count = |store: &Store| finished_count(store).unwrap();
+        let copied = db.open().unwrap();
+        assert_eq!(count(&copied), count(sqlite_bot.store()));
+        assert_eq!(db.cursor_start(), from.cursor_file());
+        assert_eq!(db.cursor_file(), None, "the SQLite file's cursor is not moved by PostgreSQL's runs");
+        let (pg_bot, clock) = bot(copied, NOW);
+        let before = count(pg_bot.store());
+        tick(&pg_bot, &clock, first_deadline + 4);
+        assert_eq!(count(pg_bot.store()) - before, 3, "the three games due after the two taken timed out");
     }
 }
