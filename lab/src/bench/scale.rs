@@ -437,6 +437,29 @@ pub fn sqlite_bytes_per_game(db: &Path) -> Result<Vec<(String, f64)>, String> {
     Ok(rows.into_iter().map(|(t, b)| (t, b as f64 / games.max(1.0))).collect())
 }
 
+/// The tables whose every index `bench-scale` lists apart: a game's and its ratings'.
+pub const MEASURED_TABLES: [&str; 4] = ["games", "game_moves", "ratings", "rating_history"];
+
+/// Bytes a game of each table and each index (`dbstat`, by b-tree): (table, b-tree, bytes a game),
+/// by table then largest first; the table's own b-tree is named as the table.
+pub fn sqlite_relation_bytes(db: &Path) -> Result<Vec<(String, String, f64)>, String> {
+    let sqlite = capabot::store::open_connection(db).map_err(err)?;
+    let games: f64 =
+        sqlite.query_row("SELECT count(*) FROM games", (), |r| r.get::<_, i64>(0)).map_err(|e| e.to_string())? as f64;
+    let mut st = sqlite
+        .prepare(
+            "SELECT coalesce(i.tbl_name, d.name), d.name, sum(d.pgsize) FROM dbstat d
+             LEFT JOIN sqlite_master i ON i.name = d.name GROUP BY 1, 2 ORDER BY 1, 3 DESC",
+        )
+        .map_err(|e| e.to_string())?;
+    let rows = st
+        .query_map((), |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?)))
+        .map_err(|e| e.to_string())?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    Ok(rows.into_iter().map(|(t, r, b)| (t, r, b as f64 / games.max(1.0))).collect())
+}
+
 /// `EXPLAIN QUERY PLAN` of `sql` on SQLite (every parameter 1), one line per step, and the median
 /// time of `runs` runs of the query itself.
 pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), String> {
@@ -462,10 +485,18 @@ pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), S
 
 /// The store's queries behind the measured reads and the scheduler's tick, as the store writes them
 /// (parameters are bound to 1 for the plan), for `EXPLAIN QUERY PLAN`.
-pub const QUERIES: [(&str, &str); 24] = [
+pub const QUERIES: [(&str, &str); 26] = [
     (
         "games: a player's open games",
         "SELECT id FROM games WHERE status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
+    ),
+    (
+        "games: a player's open games in a chat (every move)",
+        "SELECT id FROM games WHERE platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = ?3 OR black_id = ?3) ORDER BY id",
+    ),
+    (
+        "games: a player's latest game in a chat",
+        "SELECT id FROM games WHERE platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3) ORDER BY id DESC LIMIT 1",
     ),
     (
         "leaderboard: the best established, when many (walked in rating order)",
@@ -822,6 +853,15 @@ fn measure_data(
     for (t, b) in bytes.iter().take(8) {
         out(&format!("  {t}: {b:.0} bytes a game"));
     }
+    // Each table and index of the game's end apart: what each index costs a game.
+    let relations = match db {
+        Db::Sqlite(path) => sqlite_relation_bytes(path)?,
+        #[cfg(feature = "postgres")]
+        Db::Postgres(..) => postgres_relation_bytes(&db.open()?)?,
+    };
+    for (table, relation, b) in relations.iter().filter(|(t, ..)| MEASURED_TABLES.contains(&t.as_str())) {
+        out(&format!("  relation {table}.{relation}: {b:.1} bytes a game"));
+    }
 
     // Reads.
     let store = db.open()?;
@@ -1008,6 +1048,47 @@ pub fn postgres_bytes_per_game(store: &Store) -> Result<Vec<(String, f64)>, Stri
         )
         .map_err(|e| e.to_string())?;
     Ok(rows.into_iter().map(|(t, b)| (t, b as f64 / games.max(1) as f64)).collect())
+}
+
+/// Bytes a game of each table (its main fork and TOAST), each of its indexes, and of the table's
+/// free space and dead rows (`pgstattuple`, when the extension can be created): (table, relation,
+/// bytes a game), by table then largest first.
+#[cfg(feature = "postgres")]
+pub fn postgres_relation_bytes(store: &Store) -> Result<Vec<(String, String, f64)>, String> {
+    let conn = store.conn().map_err(err)?;
+    let games: i64 = conn.query_row("SELECT count(*) FROM games", (), |r| r.get(0)).map_err(|e| e.to_string())?;
+    let per_game = |b: i64| b as f64 / games.max(1) as f64;
+    let mut rows = conn
+        .query_all(
+            "SELECT c.relname::text, c.relname::text, pg_table_size(c.oid) FROM pg_class c
+             WHERE c.relkind = 'r' AND c.relnamespace = current_schema()::regnamespace
+             UNION ALL SELECT t.relname::text, i.relname::text, pg_relation_size(i.oid) FROM pg_index x
+             JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
+             WHERE t.relnamespace = current_schema()::regnamespace ORDER BY 1, 3 DESC",
+            (),
+            |r| Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?)),
+        )
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(t, r, b)| (t, r, per_game(b)))
+        .collect::<Vec<_>>();
+    // What of each table is rows, free space and dead rows (a superuser's extension; left out when
+    // it cannot be had).
+    if conn.execute_batch("CREATE EXTENSION IF NOT EXISTS pgstattuple").is_ok() {
+        for table in MEASURED_TABLES {
+            let (live, dead, free): (i64, i64, i64) = conn
+                .query_row(
+                    &format!("SELECT tuple_len, dead_tuple_len, free_space FROM pgstattuple('{table}')"),
+                    (),
+                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+                )
+                .map_err(|e| e.to_string())?;
+            for (what, b) in [("(rows)", live), ("(dead rows)", dead), ("(free space)", free)] {
+                rows.push((table.to_string(), format!("{table} {what}"), per_game(b)));
+            }
+        }
+    }
+    Ok(rows)
 }
 
 /// PostgreSQL's generic plan of `sql` (`EXPLAIN (GENERIC_PLAN)`, its parameters unbound, sent by
