@@ -471,9 +471,15 @@ pub fn open_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: Pl
     )
 }
 
-/// Active games in a chat, whoever plays them, oldest first.
+/// Active games in a chat, whoever plays them, oldest first. (`status IN ('setup', 'active')` is
+/// written out for SQLite, which reads a partial index only for a query naming its condition:
+/// `games_chat_open`, the chat's open games, rather than all its games in `games_chat`.)
 pub fn active_in_chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Vec<GameRow>> {
-    select(conn, "platform = ?1 AND chat_id = ?2 AND status = 'active' ORDER BY id", params![platform, chat_id])
+    select(
+        conn,
+        "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND status = 'active' ORDER BY id",
+        params![platform, chat_id],
+    )
 }
 
 /// The most recent game in a chat with a player in it (any status).
@@ -547,7 +553,7 @@ pub fn ai_to_move(conn: &Connection, ai_player: PlayerId, platforms: &[&str]) ->
     super::served::each_platform(platforms, |p| {
         select(
             conn,
-            "platform = ?2 AND status = 'active' AND ai_level IS NOT NULL
+            "platform = ?2 AND status IN ('setup', 'active') AND status = 'active' AND ai_level IS NOT NULL
              AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))",
             params![ai_player, p],
         )
@@ -1219,6 +1225,53 @@ mod tests {
         let player = plan(true);
         assert!(player.contains("games_white_recent") && player.contains("games_black_recent"), "{player}");
         assert!(!player.contains("games_community_recent"), "{player}");
+    }
+
+    /// The open games of a chat, a player or a community are read from the partial indexes of open
+    /// games (migration 20: a finished game has no entry there, and its end removes the open one),
+    /// and the latest game in a chat from `games_chat` in id order, not sorted.
+    #[test]
+    fn open_games_are_read_from_indexes_of_open_games_alone() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan =
+            |filter: &str| crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {filter}"));
+        let open_in_chat = "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = ?3 OR black_id = ?3) ORDER BY id";
+        for (filter, index) in [
+            (open_in_chat, "games_chat_open (platform=? AND chat_id=?)"),
+            (
+                "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND status = 'active' ORDER BY id",
+                "games_chat_open (platform=? AND chat_id=?)",
+            ),
+            (
+                "status IN ('setup', 'active') AND paused = 0 AND platform = ?1 AND community_id = ?2",
+                "games_community_open (platform=? AND community_id=?)",
+            ),
+            (
+                "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
+                "games_white_open (white_id=?)",
+            ),
+            (
+                "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
+                "games_black_open (black_id=?)",
+            ),
+        ] {
+            let plan = plan(filter);
+            assert!(plan.contains(&format!("USING INDEX {index}")), "{filter}: {plan}");
+        }
+        let latest =
+            plan("platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3) ORDER BY id DESC LIMIT 1");
+        assert!(
+            latest.contains("USING INDEX games_chat (platform=? AND chat_id=?)") && !latest.contains("TEMP B-TREE"),
+            "{latest}"
+        );
+        // A game's rating history by the game (its uniqueness, migration 20).
+        let history = crate::store::testing::sqlite_plan(&conn, "SELECT id FROM rating_history WHERE game_id = ?1");
+        assert!(history.contains("USING COVERING INDEX rating_history_game (game_id=?)"), "{history}");
+        // The AI's games to restart: the platform's open games, not all its games.
+        let ai = plan(
+            "platform = ?2 AND status IN ('setup', 'active') AND status = 'active' AND ai_level IS NOT NULL AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))",
+        );
+        assert!(ai.contains("_open") || ai.contains("games_remind") || ai.contains("games_deadline"), "{ai}");
     }
 
     /// A page's addresses are read by primary key, in one statement for many games.

@@ -1250,6 +1250,100 @@ mod tests {
         v14_rows_migrated(&Store::open_postgres(&database.url(), 2).unwrap());
     }
 
+    /// Rows as a version-19 database holds them: two games (one finished, rated in two scopes, one
+    /// open) and their rating history, with a row of no game (twice: NULLs are not compared).
+    const V19_ROWS: &str = "
+        INSERT INTO players (id, name, is_ai, created_at) VALUES (1, 'a', 0, 0), (2, 'b', 0, 0);
+        INSERT INTO games (id, platform, chat_id, variant, start_fen, white_id, black_id, status, result, fen, ply,
+            created_at, updated_at, community_id)
+          VALUES (1, 't', 'c', 'chess', 'start', 1, 2, 'finished', '1-0', 'x', 3, 0, 10, 'k'),
+                 (2, 't', 'c', 'chess', 'start', 2, 1, 'active', NULL, 'start', 0, 0, 20, 'k');
+        INSERT INTO rating_history (id, player_id, scope, variant, game_id, at, rating_before, rating_after,
+            deviation_after)
+          VALUES (7, 1, '', 'chess', 1, 100, 1500, 1510.5, 300), (8, 2, '', 'chess', 1, 100, 1500, 1489.5, 300),
+                 (9, 1, 't:k', 'chess', 1, 100, 1500, 1510.5, 300), (10, 2, 't:k', 'chess', 1, 100, 1500, 1489.5, 300),
+                 (11, 1, '', 'chess', NULL, 50, 1400, 1500, 320), (12, 1, '', 'chess', NULL, 50, 1400, 1500, 320);";
+
+    /// What migration 20 must have made of [`V19_ROWS`]: every history row as it was, still one a
+    /// game, player and scope; the open game found by chat, player and community, the finished one
+    /// by chat alone.
+    fn v19_rows_migrated(store: &Store) {
+        let conn = store.conn().unwrap();
+        /// A history row's columns, in the table's order.
+        type HistoryRow = (i64, i64, String, String, Option<i64>, i64, f64, f64, f64);
+        let history: Vec<HistoryRow> = conn
+            .query_all("SELECT * FROM rating_history ORDER BY id", (), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?, r.get(6)?, r.get(7)?, r.get(8)?))
+            })
+            .unwrap();
+        let row = |id, player, scope: &str, game, at, before, after, deviation| {
+            (id, player, scope.to_string(), "chess".to_string(), game, at, before, after, deviation)
+        };
+        assert_eq!(
+            history,
+            [
+                row(7, 1, "", Some(1), 100, 1500.0, 1510.5, 300.0),
+                row(8, 2, "", Some(1), 100, 1500.0, 1489.5, 300.0),
+                row(9, 1, "t:k", Some(1), 100, 1500.0, 1510.5, 300.0),
+                row(10, 2, "t:k", Some(1), 100, 1500.0, 1489.5, 300.0),
+                row(11, 1, "", None, 50, 1400.0, 1500.0, 320.0),
+                row(12, 1, "", None, 50, 1400.0, 1500.0, 320.0),
+            ]
+        );
+        let global = ratings::history(&conn, 1, &ratings::Scope::Global, "chess", 10).unwrap();
+        assert_eq!(
+            global.iter().map(|p| (p.at, p.game_id)).collect::<Vec<_>>(),
+            [(50, None), (50, None), (100, Some(1))]
+        );
+        // A game is still rated once a player and scope; new ids go on after the kept ones.
+        let again = "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
+            deviation_after) VALUES (?1, ?2, 'chess', 1, 200, 1, 1, 1) RETURNING id";
+        drop(conn);
+        for (player, scope) in [(1, ""), (2, "t:k")] {
+            let refused =
+                store.unit(|| Ok(store.conn()?.query_row(again, sql::params![player, scope], |r| r.get::<i64>(0))?));
+            assert!(refused.is_err(), "game 1 rated twice for {player} in {scope:?}");
+        }
+        let id = store.unit(|| Ok(store.conn()?.query_row(again, sql::params![1, "t:other"], |r| r.get::<i64>(0))?));
+        // (13 on SQLite; PostgreSQL's sequence also gave the refused rows theirs.)
+        assert!(id.unwrap() > 12, "a new id after the kept ones");
+        let conn = store.conn().unwrap();
+        let ids = |games: Vec<games::GameRow>| games.iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(ids(games::open_of_player(&conn, 1).unwrap()), [2]);
+        assert_eq!(ids(games::open_in_chat(&conn, "t", "c", 1).unwrap()), [2]);
+        assert_eq!(ids(games::active_in_chat(&conn, "t", "c").unwrap()), [2]);
+        assert_eq!(games::latest_in_chat(&conn, "t", "c", 1).unwrap().map(|g| g.id), Some(2));
+        let now = 1_800_000_000;
+        assert_eq!(ids(games::pause_in_community(&conn, "t", "k", now).unwrap()), [2]);
+    }
+
+    #[test]
+    fn migration_20_keeps_a_version_19_databases_rating_history_and_finds_its_games() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("v19.db");
+        let mut conn = open_connection(&path).unwrap();
+        assert_eq!(schema::migrate_with(&mut conn, &MIGRATIONS[..19]).unwrap(), 19);
+        conn.execute_batch(V19_ROWS).unwrap();
+        drop(conn);
+        v19_rows_migrated(&Store::open(&path).unwrap());
+    }
+
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn migration_20_keeps_a_version_19_databases_rating_history_and_finds_its_games_on_postgres() {
+        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        let database = server.create_database().unwrap();
+        let mut client = database.connect().unwrap();
+        let mut runner = postgres::runner().unwrap();
+        runner = runner.set_target(refinery_core::Target::Version(19));
+        runner.run(&mut client).unwrap();
+        client.batch_execute(V19_ROWS).unwrap();
+        // The rows' ids given by hand: the identity goes on after them, as `capabot migrate` leaves it.
+        client.batch_execute("SELECT setval(pg_get_serial_sequence('rating_history', 'id'), 12)").unwrap();
+        drop(client);
+        v19_rows_migrated(&Store::open_postgres(&database.url(), 2).unwrap());
+    }
+
     #[test]
     fn times_round_trip_and_bad_bytes_are_refused() {
         for times in [vec![], vec![0], vec![1_800_000_000, 1_799_999_000, 1_800_086_400, i64::MAX, i64::MIN, -5]] {

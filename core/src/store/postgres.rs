@@ -40,6 +40,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V17__served_platforms", include_str!("../../migrations/postgres/V17__served_platforms.sql")),
     ("V18__interaction_only", include_str!("../../migrations/postgres/V18__interaction_only.sql")),
     ("V19__outbox_done", include_str!("../../migrations/postgres/V19__outbox_done.sql")),
+    ("V20__finished_games", include_str!("../../migrations/postgres/V20__finished_games.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

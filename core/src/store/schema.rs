@@ -68,6 +68,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V17__served_platforms", include_str!("../../migrations/0017_served_platforms.sql")),
     sql("V18__interaction_only", include_str!("../../migrations/0018_interaction_only.sql")),
     sql("V19__outbox_done", include_str!("../../migrations/0019_outbox_done.sql")),
+    sql("V20__finished_games", include_str!("../../migrations/0020_finished_games.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many
