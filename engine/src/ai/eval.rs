@@ -557,7 +557,7 @@ pub fn evaluate(pos: &Position) -> i32 {
 
 /// The evaluation of `pos` for the side to move, with the weights `p` (for tuning).
 pub fn evaluate_with(pos: &Position, p: &EvalParams) -> i32 {
-    evaluate_on(pos, p, None)
+    evaluate_on(pos, p, None, None)
 }
 
 /// The evaluation of one variant's positions with its own weights, the terms that depend on nothing but
@@ -570,6 +570,8 @@ pub struct Evaluator {
     terms: Box<[(i32, i32)]>,
     /// Whether this processor counts and finds set bits in one instruction each ([`fast_bits`]).
     fast_bits: bool,
+    /// The pawn terms of the pawn structures met so far.
+    pawns: PawnCache,
 }
 
 impl Evaluator {
@@ -586,12 +588,12 @@ impl Evaluator {
                 }
             }
         }
-        Evaluator { variant, params, terms, fast_bits: fast_bits() }
+        Evaluator { variant, params, terms, fast_bits: fast_bits(), pawns: PawnCache::new() }
     }
 
     /// [`evaluate`] of a position of this evaluator's variant.
     #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
         debug_assert!(
             std::ptr::eq(pos.variant(), self.variant),
             "{} evaluated as {}",
@@ -602,9 +604,9 @@ impl Evaluator {
         if self.fast_bits {
             // SAFETY: `fast_bits` is true only where the processor has the instructions that
             // `evaluate_fast_bits` is compiled for (`fast_bits()`, asked at construction).
-            return unsafe { evaluate_fast_bits(pos, self.params, &self.terms) };
+            return unsafe { evaluate_fast_bits(pos, self.params, &self.terms, &mut self.pawns) };
         }
-        evaluate_on(pos, self.params, Some(&self.terms))
+        evaluate_on(pos, self.params, Some(&self.terms), Some(&mut self.pawns))
     }
 
     /// The weights it evaluates with.
@@ -634,8 +636,52 @@ fn fast_bits() -> bool {
 /// (`#[inline(always)]`) so that it, too, is compiled for them. Only for processors that have them.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,lzcnt")]
-fn evaluate_fast_bits(pos: &Position, p: &EvalParams, terms: &[(i32, i32)]) -> i32 {
-    evaluate_on(pos, p, Some(terms))
+fn evaluate_fast_bits(pos: &Position, p: &EvalParams, terms: &[(i32, i32)], pawns: &mut PawnCache) -> i32 {
+    evaluate_on(pos, p, Some(terms), Some(pawns))
+}
+
+/// The terms that depend on nothing but both sides' pawns on one variant's board: doubled, isolated,
+/// passed and connected pawns (middlegame, endgame, per side), all but the passed pawns' king
+/// distances, which [`passed_pawn_kings`] adds per position from `passed`.
+#[derive(Clone, Copy, Default)]
+struct PawnTerms {
+    /// White's and Black's pawns: what the terms were computed from.
+    pawns: [Bitboard; 2],
+    mg: [i32; 2],
+    eg: [i32; 2],
+    /// Each side's passed pawns.
+    passed: [Bitboard; 2],
+}
+
+/// An [`Evaluator`]'s memory of pawn structures: most positions of a search share their pawns with
+/// many others. An entry is looked up by a hash of the pawns and used only if its pawns are the same,
+/// so it gives exactly [`pawn_terms`]'s answer; an entry never written (no pawns, zeros) is that answer
+/// for no pawns.
+struct PawnCache {
+    entries: Box<[PawnTerms]>,
+}
+
+/// A pawn cache holds 2^12 structures (320 KB).
+const PAWN_CACHE_BITS: u32 = 12;
+
+impl PawnCache {
+    fn new() -> PawnCache {
+        PawnCache { entries: vec![PawnTerms::default(); 1 << PAWN_CACHE_BITS].into_boxed_slice() }
+    }
+
+    /// [`pawn_terms`] of `pos`, from memory when its pawns were met before.
+    #[inline(always)]
+    fn terms(&mut self, pos: &Position, p: &EvalParams, pawn_att: [Bitboard; 2]) -> PawnTerms {
+        let pawns = [pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn)];
+        let fold = |b: Bitboard| b.0 as u64 ^ (b.0 >> 64) as u64;
+        let hash =
+            fold(pawns[0]).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ fold(pawns[1]).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        let entry = &mut self.entries[(hash >> (64 - PAWN_CACHE_BITS)) as usize];
+        if entry.pawns != pawns {
+            *entry = pawn_terms(pos, p, pawn_att);
+        }
+        *entry
+    }
 }
 
 #[inline]
@@ -680,16 +726,21 @@ fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
     Bitboard(bb & Bitboard::FULL.0)
 }
 
-/// [`evaluate_with`], the square terms read from `terms` when given (an [`Evaluator`]'s for `p`).
+/// [`evaluate_with`], the square terms read from `terms` when given (an [`Evaluator`]'s for `p`), and the
+/// pawn terms from `pawns` (the same evaluator's).
 #[inline(always)]
-fn evaluate_on(pos: &Position, p: &EvalParams, terms: Option<&[(i32, i32)]>) -> i32 {
+fn evaluate_on(pos: &Position, p: &EvalParams, terms: Option<&[(i32, i32)]>, pawns: Option<&mut PawnCache>) -> i32 {
     let v = pos.variant();
     let pawn_att = [
         pawn_attack_set(Color::White, pos.pieces(Color::White, Role::Pawn)),
         pawn_attack_set(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
     ];
-    let white = eval_side(pos, p, Color::White, pawn_att, terms);
-    let black = eval_side(pos, p, Color::Black, pawn_att, terms);
+    let pawn = match pawns {
+        Some(cache) => cache.terms(pos, p, pawn_att),
+        None => pawn_terms(pos, p, pawn_att),
+    };
+    let white = eval_side(pos, p, Color::White, pawn_att, terms, pawn_side(pos, p, Color::White, &pawn));
+    let black = eval_side(pos, p, Color::Black, pawn_att, terms, pawn_side(pos, p, Color::Black, &pawn));
     let (twm, twe) = threats(pos, p, Color::White, &white, &black);
     let (tbm, tbe) = threats(pos, p, Color::Black, &black, &white);
     let mut mg = white.mg - black.mg + twm - tbm;
@@ -718,9 +769,17 @@ fn start_phase(v: &Variant, p: &EvalParams) -> i32 {
     if v.width >= 10 { base + 2 * (p.phase[A] + p.phase[C]) } else { base }
 }
 
-/// One side's terms; `pawn_att`: the squares each side's pawns attack ([`pawn_attack_set`]).
+/// One side's terms; `pawn_att`: the squares each side's pawns attack ([`pawn_attack_set`]); `pawn`: its
+/// pawn structure's terms ([`pawn_side`]).
 #[inline(always)]
-fn eval_side(pos: &Position, p: &EvalParams, us: Color, pawn_att: [Bitboard; 2], terms: Option<&[(i32, i32)]>) -> Side {
+fn eval_side(
+    pos: &Position,
+    p: &EvalParams,
+    us: Color,
+    pawn_att: [Bitboard; 2],
+    terms: Option<&[(i32, i32)]>,
+    pawn: (i32, i32),
+) -> Side {
     let v = pos.variant();
     let them = us.other();
     let own = pos.by_color(us);
@@ -822,12 +881,8 @@ fn eval_side(pos: &Position, p: &EvalParams, us: Color, pawn_att: [Bitboard; 2],
         mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
         mg += p.king_attackers * attackers;
     }
-    let connected = (own_pawns & att_pawn).count() as i32 + phalanx_pawns(own_pawns);
-    mg += p.pawn_connected.0 * connected;
-    eg += p.pawn_connected.1 * connected;
-    let (pmg, peg) = pawn_structure(pos, p, us);
-    mg += pmg;
-    eg += peg;
+    mg += pawn.0;
+    eg += pawn.1;
     if pos.pieces(us, Role::Bishop).count() >= 2 {
         mg += p.bishop_pair.0;
         eg += p.bishop_pair.1;
@@ -918,17 +973,49 @@ fn phalanx_pawns(pawns: Bitboard) -> i32 {
     (pawns & Bitboard(right_neighbour | left_neighbour)).count() as i32
 }
 
+/// Both sides' [`PawnTerms`].
 #[inline(always)]
-fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
+fn pawn_terms(pos: &Position, p: &EvalParams, pawn_att: [Bitboard; 2]) -> PawnTerms {
+    let v = pos.variant();
+    let mut t = PawnTerms {
+        pawns: [pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn)],
+        ..PawnTerms::default()
+    };
+    for us in Color::ALL {
+        let own_pawns = t.pawns[us.index()];
+        let connected = (own_pawns & pawn_att[us.index()] & v.board()).count() as i32 + phalanx_pawns(own_pawns);
+        let (mg, eg, passed) = pawn_structure(pos, p, us);
+        t.mg[us.index()] = mg + p.pawn_connected.0 * connected;
+        t.eg[us.index()] = eg + p.pawn_connected.1 * connected;
+        t.passed[us.index()] = passed;
+    }
+    t
+}
+
+/// The pawn terms of `us` in `pos`: [`PawnTerms`] and its passed pawns' king distances.
+#[inline(always)]
+fn pawn_side(pos: &Position, p: &EvalParams, us: Color, t: &PawnTerms) -> (i32, i32) {
+    (t.mg[us.index()], t.eg[us.index()] + passed_pawn_kings(pos, p, us, t.passed[us.index()]))
+}
+
+/// How far a pawn of `us` on `sq` has come, in eighths of the way from its start rank to promotion.
+#[inline(always)]
+fn advance_eighths(v: &Variant, us: Color, sq: Square) -> usize {
+    let start = v.pawn_rank as i32;
+    let adv = (relative_rank(v, us, sq) - start).max(0);
+    let span = (v.promotion_rank as i32 - start).max(1);
+    ((adv * 8) / span).clamp(0, 8) as usize
+}
+
+/// Doubled, isolated and passed pawns of `us` (middlegame, endgame), and its passed pawns.
+#[inline(always)]
+fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32, Bitboard) {
     let v = pos.variant();
     let pawns = pos.pieces(us, Role::Pawn);
     let theirs = pos.pieces(us.other(), Role::Pawn);
     let mut mg = 0;
     let mut eg = 0;
-    let promo = v.promotion_rank as i32;
-    let start = v.pawn_rank as i32;
-    let own_king = pos.king(us);
-    let their_king = pos.king(us.other());
+    let mut passed = Bitboard::EMPTY;
     for sq in pawns {
         if (pawns & FRONT_SPAN[us.index()][sq.index()]).any() {
             mg -= p.doubled_pawn.0;
@@ -939,19 +1026,29 @@ fn pawn_structure(pos: &Position, p: &EvalParams, us: Color) -> (i32, i32) {
             eg -= p.isolated_pawn.1;
         }
         if (theirs & PASSED_SPAN[us.index()][sq.index()]).is_empty() {
-            let adv = (relative_rank(v, us, sq) - start).max(0);
-            let span = (promo - start).max(1);
-            let eighths = ((adv * 8) / span).clamp(0, 8) as usize;
+            let eighths = advance_eighths(v, us, sq);
             mg += p.passed_pawn[eighths] / 2;
             eg += p.passed_pawn[eighths];
-            let dr = if us == Color::White { 1 } else { -1 };
-            if let (Some(stop), Some(ok), Some(tk)) = (sq.offset(0, dr), own_king, their_king) {
-                let lead = tk.distance(stop) as i32 - ok.distance(stop) as i32;
-                eg += p.passed_king_distance * lead * eighths as i32 / 8;
-            }
+            passed.set(sq);
         }
     }
-    (mg, eg)
+    (mg, eg, passed)
+}
+
+/// Endgame: each passed pawn of `us` gains by how much nearer its stop square our king is than theirs.
+#[inline(always)]
+fn passed_pawn_kings(pos: &Position, p: &EvalParams, us: Color, passed: Bitboard) -> i32 {
+    let (Some(ok), Some(tk)) = (pos.king(us), pos.king(us.other())) else { return 0 };
+    let v = pos.variant();
+    let dr = if us == Color::White { 1 } else { -1 };
+    let mut eg = 0;
+    for sq in passed {
+        if let Some(stop) = sq.offset(0, dr) {
+            let lead = tk.distance(stop) as i32 - ok.distance(stop) as i32;
+            eg += p.passed_king_distance * lead * advance_eighths(v, us, sq) as i32 / 8;
+        }
+    }
+    eg
 }
 
 #[inline(always)]
@@ -1136,7 +1233,7 @@ mod tests {
         let mut digest = 0xcbf2_9ce4_8422_2325u64;
         let mut n = 0;
         for v in VARIANTS {
-            let evaluator = Evaluator::new(v);
+            let mut evaluator = Evaluator::new(v);
             for game in 0..6 {
                 let mut pos = if v.has_setups() {
                     setups::position(v, setups::random_index(v, &mut rng)).unwrap()
@@ -1164,7 +1261,7 @@ mod tests {
     /// One side's terms, as [`evaluate_with`] computes them.
     fn side_of(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let pawn_att = Color::ALL.map(|c| pawn_attack_set(c, pos.pieces(c, Role::Pawn)));
-        eval_side(pos, p, us, pawn_att, None)
+        eval_side(pos, p, us, pawn_att, None, pawn_side(pos, p, us, &pawn_terms(pos, p, pawn_att)))
     }
 
     #[test]

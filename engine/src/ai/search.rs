@@ -119,7 +119,7 @@ fn cont_index(side: Color, earlier: usize, key: usize) -> usize {
 
 /// The static evaluation, taken from the transposition table when it has one.
 #[inline]
-fn cached_eval(evaluator: &Evaluator, pos: &Position, stored: i16) -> i32 {
+fn cached_eval(evaluator: &mut Evaluator, pos: &Position, stored: i16) -> i32 {
     if stored != NO_EVAL { stored as i32 } else { evaluator.evaluate(pos) }
 }
 
@@ -427,7 +427,7 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
+        let static_eval = if in_check { -INF } else { cached_eval(&mut self.evaluator, pos, tt_eval) };
         self.evals[ply] = static_eval;
         // For pruning, a stored search score is a better guess than the static one where its bound
         // points the same way.
@@ -773,7 +773,7 @@ impl<'a> Searcher<'a> {
         }
         let orig_alpha = alpha;
         let in_check = in_check.unwrap_or_else(|| pos.is_check());
-        let stand = if in_check { -INF } else { cached_eval(&self.evaluator, pos, tt_eval) };
+        let stand = if in_check { -INF } else { cached_eval(&mut self.evaluator, pos, tt_eval) };
         if !in_check {
             if stand >= beta {
                 return stand;
