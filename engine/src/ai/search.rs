@@ -783,8 +783,8 @@ impl<'a> Searcher<'a> {
         let mut moves = std::mem::take(&mut self.q_bufs[ply]);
         moves.clear();
         if in_check {
-            let all = pos.legal_moves();
-            if all.is_empty() {
+            pos.legal_moves_into(&mut moves);
+            if moves.is_empty() {
                 self.q_bufs[ply] = moves;
                 return -MATE + ply as i32;
             }
@@ -792,7 +792,6 @@ impl<'a> Searcher<'a> {
                 self.q_bufs[ply] = moves;
                 return self.evaluator.evaluate(pos);
             }
-            moves.extend(all.iter().copied());
         } else {
             tactical_moves_into(pos, &mut moves);
         }

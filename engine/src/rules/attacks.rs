@@ -137,16 +137,22 @@ pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
     BISHOP_PSEUDO[sq.index()]
 }
 
+/// The squares of ray `d` from `sq` up to and including the first blocker, without a branch (`d` is a
+/// constant wherever this is inlined).
 #[inline]
 fn ray(d: usize, sq: Square, blockers: Bitboard) -> Bitboard {
-    let r = RAYS[d][sq.index()];
-    let hit = r & blockers;
-    if hit.is_empty() {
-        return r;
+    let r = RAYS[d][sq.index()].0;
+    let hit = r & blockers.0;
+    if d < 4 {
+        // Increasing indices: the nearest blocker is the lowest bit of `hit`, and `hit ^ (hit - 1)` is
+        // every bit up to it (every bit when there is none).
+        Bitboard(r & (hit ^ hit.wrapping_sub(1)))
+    } else {
+        // Decreasing indices: the nearest blocker is the highest bit. With none, `hit | 1` stops at
+        // square 0, from which every decreasing ray is empty, so nothing is cut.
+        let stop = 127 - (hit | 1).leading_zeros() as usize;
+        Bitboard(r ^ RAYS[d][stop].0)
     }
-    let stop = if d < 4 { hit.first() } else { hit.last() };
-    // `stop` exists because `hit` is not empty.
-    r ^ RAYS[d][stop.map_or(0, |s| s.index())]
 }
 
 /// Rook attacks from `sq`, stopped by (and including) the first blocker in each direction.
@@ -246,6 +252,12 @@ mod tests {
             assert_eq!(pawn_attacks(Color::Black, sq), walk(sq, &[(-1, -1), (1, -1)], Bitboard::EMPTY, false));
             assert_eq!(rook_pseudo_attacks(sq), walk(sq, &rook, Bitboard::EMPTY, true));
             assert_eq!(bishop_pseudo_attacks(sq), walk(sq, &bishop, Bitboard::EMPTY, true));
+            // Single blockers, square 0 (where every decreasing ray ends) among them.
+            for j in 0..100 {
+                let blockers = Bitboard::from_square(Square::from_index(j));
+                assert_eq!(rook_attacks(sq, blockers), walk(sq, &rook, blockers, true));
+                assert_eq!(bishop_attacks(sq, blockers), walk(sq, &bishop, blockers, true));
+            }
             for _ in 0..20 {
                 seed = seed.wrapping_mul(0x2360_ED05_1FC6_5DA4_4385_DF64_9FCC_F645).wrapping_add(0x5851_F42D_4C95_7F2D);
                 let blockers = Bitboard(seed >> 20 & (seed >> 7)) & Bitboard::FULL;
