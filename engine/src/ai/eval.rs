@@ -632,12 +632,32 @@ fn fast_bits() -> bool {
     }
 }
 
-/// [`evaluate_on`] compiled for [`fast_bits`]'s instructions: everything it calls is inlined
-/// (`#[inline(always)]`) so that it, too, is compiled for them. Only for processors that have them.
+/// [`evaluate_on`] compiled for [`fast_bits`]'s instructions: what it calls is inlined
+/// (`#[inline(always)]`) so that it, too, is compiled for them, but for each side's terms, the bulk of
+/// the code, which is one function called twice ([`eval_side_fast_bits`]), so that the processor's
+/// instruction cache holds a single copy. Only for processors that have the instructions.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,lzcnt")]
 fn evaluate_fast_bits(pos: &Position, p: &EvalParams, terms: &[(i32, i32)], pawns: &mut PawnCache) -> i32 {
-    evaluate_on(pos, p, Some(terms), Some(pawns))
+    let (pawn_att, pawn) = pawn_inputs(pos, p, Some(pawns));
+    let white = eval_side_fast_bits(pos, p, Color::White, pawn_att, terms, &pawn);
+    let black = eval_side_fast_bits(pos, p, Color::Black, pawn_att, terms, &pawn);
+    combine(pos, p, &white, &black)
+}
+
+/// [`eval_side`] compiled for [`fast_bits`]'s instructions.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,lzcnt")]
+#[inline(never)]
+fn eval_side_fast_bits(
+    pos: &Position,
+    p: &EvalParams,
+    us: Color,
+    pawn_att: [Bitboard; 2],
+    terms: &[(i32, i32)],
+    pawn: &PawnTerms,
+) -> Side {
+    eval_side(pos, p, us, pawn_att, Some(terms), pawn_side(pos, p, us, pawn))
 }
 
 /// The terms that depend on nothing but both sides' pawns on one variant's board: doubled, isolated,
@@ -730,7 +750,28 @@ fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
 /// pawn terms from `pawns` (the same evaluator's).
 #[inline(always)]
 fn evaluate_on(pos: &Position, p: &EvalParams, terms: Option<&[(i32, i32)]>, pawns: Option<&mut PawnCache>) -> i32 {
-    let v = pos.variant();
+    let (pawn_att, pawn) = pawn_inputs(pos, p, pawns);
+    let white = eval_side_once(pos, p, Color::White, pawn_att, terms, &pawn);
+    let black = eval_side_once(pos, p, Color::Black, pawn_att, terms, &pawn);
+    combine(pos, p, &white, &black)
+}
+
+/// [`eval_side`] as one function for both sides (one copy of its code).
+#[inline(never)]
+fn eval_side_once(
+    pos: &Position,
+    p: &EvalParams,
+    us: Color,
+    pawn_att: [Bitboard; 2],
+    terms: Option<&[(i32, i32)]>,
+    pawn: &PawnTerms,
+) -> Side {
+    eval_side(pos, p, us, pawn_att, terms, pawn_side(pos, p, us, pawn))
+}
+
+/// The squares each side's pawns attack, and the pawn terms (from `pawns` when given).
+#[inline(always)]
+fn pawn_inputs(pos: &Position, p: &EvalParams, pawns: Option<&mut PawnCache>) -> ([Bitboard; 2], PawnTerms) {
     let pawn_att = [
         pawn_attack_set(Color::White, pos.pieces(Color::White, Role::Pawn)),
         pawn_attack_set(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
@@ -739,13 +780,19 @@ fn evaluate_on(pos: &Position, p: &EvalParams, terms: Option<&[(i32, i32)]>, paw
         Some(cache) => cache.terms(pos, p, pawn_att),
         None => pawn_terms(pos, p, pawn_att),
     };
-    let white = eval_side(pos, p, Color::White, pawn_att, terms, pawn_side(pos, p, Color::White, &pawn));
-    let black = eval_side(pos, p, Color::Black, pawn_att, terms, pawn_side(pos, p, Color::Black, &pawn));
-    let (twm, twe) = threats(pos, p, Color::White, &white, &black);
-    let (tbm, tbe) = threats(pos, p, Color::Black, &black, &white);
+    (pawn_att, pawn)
+}
+
+/// The score for the side to move from both sides' terms: threats, king danger, the game phase's blend
+/// of middlegame and endgame, the variants' own terms.
+#[inline(always)]
+fn combine(pos: &Position, p: &EvalParams, white: &Side, black: &Side) -> i32 {
+    let v = pos.variant();
+    let (twm, twe) = threats(pos, p, Color::White, white, black);
+    let (tbm, tbe) = threats(pos, p, Color::Black, black, white);
     let mut mg = white.mg - black.mg + twm - tbm;
     if !v.atomic && (p.safe_check != 0 || p.king_ring_weak != 0 || p.pawn_storm != 0) {
-        mg += king_danger(pos, p, Color::White, &white, &black) - king_danger(pos, p, Color::Black, &black, &white);
+        mg += king_danger(pos, p, Color::White, white, black) - king_danger(pos, p, Color::Black, black, white);
     }
     let mut eg = white.eg - black.eg + twe - tbe;
     if v.atomic {
