@@ -846,49 +846,61 @@ fn eval_side(
         (Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY, Bitboard::EMPTY);
     let blockers = pos.occupied() | pos.irradiated();
     let board = v.board();
-    for sq in own {
-        let Some(piece) = pos.piece_at(sq) else { continue };
-        let ri = piece.role.index();
-        material += p.material_mg[ri];
-        phase += p.phase[ri];
-        let (smg, seg) = match terms {
-            Some(t) => t[term_index(us, piece.role, sq)],
-            None => square_terms(v, p, us, piece.role, sq),
-        };
-        mg += smg;
-        eg += seg;
-        match piece.role {
-            Role::Pawn => {}
-            Role::King => {
-                let f = sq.file() as i32;
-                let mut steps = f.min(v.width as i32 - 1 - f);
-                if (pos.castling_rooks() & own).any() {
-                    // Still free to castle: counted as if castled, so walking the king loses by it.
-                    steps = steps.min(1);
-                }
-                mg -= p.king_center_file_mg * steps;
-                if !v.atomic {
-                    att_king = king_attacks(sq) & board;
-                }
+    // Role by role rather than piece by piece: a `match` on each piece's role was a jump the processor
+    // mispredicted most of the time (about 80 % of the search's mispredicted indirect jumps, by
+    // callgrind's branch simulation). The body below is written once per role (a macro, so that it is
+    // compiled wherever the evaluation is), with the role a constant in each copy.
+    macro_rules! role_terms {
+        ($role:expr) => {{
+            let role: Role = $role;
+            let ri = role.index();
+            let pieces = own & pos.by_role(role);
+            if pieces.any() {
+                let n = pieces.count() as i32;
+                material += p.material_mg[ri] * n;
+                phase += p.phase[ri] * n;
             }
-            _ => {
-                let att = piece_attacks(piece.role, us, sq, blockers, board);
-                att_all |= att;
-                match piece.role {
-                    Role::Knight | Role::Bishop | Role::Missile => att_minor |= att,
-                    Role::Rook => att_rook |= att,
-                    _ => {}
+            for sq in pieces {
+                let (smg, seg) = match terms {
+                    Some(t) => t[term_index(us, role, sq)],
+                    None => square_terms(v, p, us, role, sq),
+                };
+                mg += smg;
+                eg += seg;
+                if role == Role::Pawn {
+                    continue;
                 }
-                if matches!(piece.role, Role::Knight | Role::Archbishop | Role::Chancellor) {
+                if role == Role::King {
+                    let f = sq.file() as i32;
+                    let mut steps = f.min(v.width as i32 - 1 - f);
+                    if (pos.castling_rooks() & own).any() {
+                        // Still free to castle: counted as if castled, so walking the king loses by it.
+                        steps = steps.min(1);
+                    }
+                    mg -= p.king_center_file_mg * steps;
+                    if !v.atomic {
+                        att_king = king_attacks(sq) & board;
+                    }
+                    continue;
+                }
+                let att = piece_attacks(role, us, sq, blockers, board);
+                att_all |= att;
+                if matches!(role, Role::Knight | Role::Bishop | Role::Missile) {
+                    att_minor |= att;
+                }
+                if role == Role::Rook {
+                    att_rook |= att;
+                }
+                if matches!(role, Role::Knight | Role::Archbishop | Role::Chancellor) {
                     att_leap |= att;
                 }
-                if matches!(piece.role, Role::Bishop | Role::Queen | Role::Archbishop) {
+                if matches!(role, Role::Bishop | Role::Queen | Role::Archbishop) {
                     att_diag |= att;
                 }
-                if matches!(piece.role, Role::Rook | Role::Queen | Role::Chancellor) {
+                if matches!(role, Role::Rook | Role::Queen | Role::Chancellor) {
                     att_line |= att;
                 }
-                if matches!(piece.role, Role::Knight | Role::Bishop)
+                if matches!(role, Role::Knight | Role::Bishop)
                     && att_pawn.contains(sq)
                     && 2 * relative_rank(v, us, sq) >= v.height as i32 - 2
                     && relative_rank(v, us, sq) <= v.height as i32 - 3
@@ -897,7 +909,7 @@ fn eval_side(
                     mg += p.outpost.0;
                     eg += p.outpost.1;
                 }
-                if matches!(piece.role, Role::Rook | Role::Chancellor) {
+                if matches!(role, Role::Rook | Role::Chancellor) {
                     if relative_rank(v, us, sq) == v.height as i32 - 2 {
                         mg += p.rook_seventh.0;
                         eg += p.rook_seventh.1;
@@ -921,8 +933,17 @@ fn eval_side(
                     attackers += 1;
                 }
             }
-        }
+        }};
     }
+    role_terms!(Role::Pawn);
+    role_terms!(Role::Knight);
+    role_terms!(Role::Bishop);
+    role_terms!(Role::Rook);
+    role_terms!(Role::Queen);
+    role_terms!(Role::King);
+    role_terms!(Role::Archbishop);
+    role_terms!(Role::Chancellor);
+    role_terms!(Role::Missile);
     // Attacks on the enemy king zone: only when at least two pieces join in.
     if attackers >= 2 && !v.atomic {
         mg += (danger_units * danger_units / p.king_danger_div.max(1)).min(p.king_danger_cap);
