@@ -523,6 +523,7 @@ impl<'a> Searcher<'a> {
             let tactical = capture_like && order > 0;
             let losing_capture = capture_like && order < 0 && Some(m) != tt_move;
             let child = pos.play_unchecked(m);
+            self.tt.prefetch(child.hash());
             let gives_check = child.is_check();
             // A check that hangs the checking piece by exchange count (not in atomic, where captures
             // explode): not extended, and reduced and pruned like a quiet move.
@@ -827,6 +828,7 @@ impl<'a> Searcher<'a> {
         let mut best_move = None;
         for &(m, _) in &list {
             let child = pos.play_unchecked(m);
+            self.tt.prefetch(child.hash());
             if !in_check && !legal_after(pos, m, &child) {
                 continue;
             }
