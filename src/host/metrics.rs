@@ -45,8 +45,9 @@ pub const LATENCY_BUCKETS: [f64; 12] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 
 /// One input handled on `platform`, answered after `took`.
 pub(super) fn input_handled(platform: &str, took: Duration) {
-    metrics::counter!(COMMANDS, "platform" => platform.to_string()).increment(1);
+    // The latency first: a scrape that counts the input then shows its latency too.
     metrics::histogram!(LATENCY, "platform" => platform.to_string()).record(took.as_secs_f64());
+    metrics::counter!(COMMANDS, "platform" => platform.to_string()).increment(1);
 }
 
 /// Counts the moves a settled response announces: each distinct game whose card carries a last

@@ -2373,9 +2373,10 @@ async fn the_metrics_endpoint_counts_a_game_and_reports_health() {
     let after = loop {
         let (status, after) = http_get(&addr, "/metrics");
         assert_eq!(status, 200);
-        let counted = series(&after, &format!("capabot_commands_total{discord}"))
-            - series(&before, &format!("capabot_commands_total{discord}"));
-        if counted >= 4.0 || std::time::Instant::now() > deadline {
+        let counted = |name: &str| series(&after, name) - series(&before, name);
+        let commands = counted(&format!("capabot_commands_total{discord}"));
+        let timed = counted(&format!("capabot_command_seconds_count{discord}"));
+        if (commands >= 4.0 && timed >= 4.0) || std::time::Instant::now() > deadline {
             break after;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;

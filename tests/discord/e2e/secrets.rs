@@ -134,11 +134,24 @@ impl World {
         }
     }
 
-    /// Waits until the bot has answered everything sent so far: a marker command answered, the
-    /// outbox empty, then no request for a while.
+    /// Waits until the bot has answered everything sent so far: a marker answered in the channel
+    /// and in each direct-message channel (every input handled), the outbox empty (every answer
+    /// sent: the fake records a request as it arrives), then no request for a while.
     async fn settle(&mut self) {
         let marker = self.slash(CAROL, "variants", json!([]));
+        // Inputs in a direct-message channel are handled in that channel's order: a marker there
+        // too (a refusal that changes nothing and answers it by reference).
+        let direct: Vec<(u64, u64)> = [ALICE, BOB, CAROL]
+            .map(|u| (self.fake.dm_channel(u), self.fake.send_dm(u, "rules no-such-variant")))
+            .into();
         self.fake.wait_for(answers(marker.id), WAIT).await;
+        for (channel, message) in direct {
+            let id = message.to_string();
+            let answers = move |s: &Sent| {
+                s.channel_id == Some(channel) && s.payload["message_reference"]["message_id"].as_str() == Some(&id)
+            };
+            self.fake.wait_for(answers, WAIT).await;
+        }
         let deadline = tokio::time::Instant::now() + WAIT;
         let pending = "SELECT count(*) FROM outbox WHERE state = 'pending'";
         while self.env.query(&self.running, pending) > 0 && tokio::time::Instant::now() < deadline {
