@@ -246,8 +246,9 @@ async fn an_analysis_replaces_its_progress_message_and_lets_ai_moves_through() {
         Store::open(dir.path().join("h.db")).unwrap(),
         Arc::new(ManualClock::new(T0)),
         Arc::new(FirstLegalMove),
-        // Enough nodes that the analysis takes seconds.
-        BotConfig { pictures: false, analysis_nodes: 400_000, ..BotConfig::default() },
+        // Enough nodes that the analysis takes seconds (its blunders are looked at twice more, the
+        // last time with 9 times the nodes).
+        BotConfig { pictures: false, analysis_nodes: 120_000, ..BotConfig::default() },
     );
     let host = Host::new(
         Arc::new(bot),
