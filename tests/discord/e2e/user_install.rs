@@ -29,9 +29,23 @@ async fn started_in_a_group_dm() -> (Env, Running, FakeDiscord, u64) {
 /// Runs `/move san` and returns the interaction with every answer it got by the time it settled.
 async fn moved(fake: &FakeDiscord, channel: u64, user: u64, san: &str) -> (Interaction, Vec<Sent>) {
     let (mv, _) = command(fake, channel, user, "move", json!([{ "name": "move", "type": 3, "value": san }])).await;
+    // The board first (however busy the machine), then whatever else comes with it.
+    let san = san.to_string();
+    fake.wait_for(move |s| s.answers(mv.id) && move_of(s) == Some(&san), WAIT).await;
     settle_quietly(fake, Duration::from_millis(300)).await;
     let answers: Vec<Sent> = fake.sent().into_iter().filter(|s| s.answers(mv.id)).collect();
     (mv, answers)
+}
+
+/// The answers to `interaction` once there are `n` of them (waited for up to [`WAIT`], however
+/// busy the machine), after no request for a while more (so that one too many shows).
+async fn answers_once_there_are(fake: &FakeDiscord, interaction: u64, n: usize) -> Vec<Sent> {
+    let deadline = tokio::time::Instant::now() + WAIT;
+    while fake.sent().iter().filter(|s| s.answers(interaction)).count() < n && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    settle_quietly(fake, Duration::from_millis(300)).await;
+    fake.sent().into_iter().filter(|s| s.answers(interaction)).collect()
 }
 
 /// The one answer among `answers` that shows the move `san` on a board.
@@ -233,8 +247,7 @@ async fn what_waited_comes_five_follow_ups_at_a_time() {
 
         // Bob's next command: its response and five follow-ups, the oldest reminders first.
         let (first, _) = command(&fake, gdm, BOB, "games", json!([])).await;
-        settle_quietly(&fake, Duration::from_millis(300)).await;
-        let through_first: Vec<Sent> = fake.sent().into_iter().filter(|s| s.answers(first.id)).collect();
+        let through_first = answers_once_there_are(&fake, first.id, 1 + fake_discord::USER_INSTALL_FOLLOW_UPS).await;
         let follow_ups = through_first.iter().filter(|s| s.kind == SentKind::FollowUp).count();
         assert_eq!(follow_ups, fake_discord::USER_INSTALL_FOLLOW_UPS, "{through_first:#?}");
         assert_eq!(through_first.len(), 1 + fake_discord::USER_INSTALL_FOLLOW_UPS, "{through_first:#?}");
@@ -242,8 +255,7 @@ async fn what_waited_comes_five_follow_ups_at_a_time() {
 
         // The command after it: the last reminder, then both answers to `/games`, in order.
         let (second, _) = command(&fake, gdm, BOB, "games", json!([])).await;
-        settle_quietly(&fake, Duration::from_millis(300)).await;
-        let through_second: Vec<Sent> = fake.sent().into_iter().filter(|s| s.answers(second.id)).collect();
+        let through_second = answers_once_there_are(&fake, second.id, 3).await;
         assert_eq!(through_second.len(), 3, "{through_second:#?}");
         assert!(reminder(&through_second[0]), "{through_second:#?}");
         let lists = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Your games:"));
