@@ -65,6 +65,7 @@ pub fn bench(
     let mut analysis: Option<Analysis> = None;
     let mut looked_again = 0;
     let mut looked_deeper = 0;
+    let mut priced = 0;
     let mut searched = 0;
     let load_before = load_average();
     for _ in 0..runs.max(1) {
@@ -73,6 +74,7 @@ pub fn bench(
         while a.step() {}
         looked_again = a.looked_again();
         looked_deeper = a.looked_deeper();
+        priced = a.priced_own_choices();
         searched = a.nodes_searched();
         analysis = a.finish();
         times.push(t.elapsed());
@@ -92,7 +94,7 @@ pub fn bench(
         .bytes()
         .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
     format!(
-        "{:<14} {:>4} plies {:>7} nodes/position, {:?}, {looked_again} looked at again ({looked_deeper} a third time), {:.2} M nodes ({searched}, evals {digest:016x})  \
+        "{:<14} {:>4} plies {:>7} nodes/position, {:?}, {looked_again} looked at again ({looked_deeper} a third time, {priced} own choices priced), {:.2} M nodes ({searched}, evals {digest:016x})  \
          median {:>6.2} s (min {:.2}, max {:.2}, {} runs)  load {} → {}  \
          accuracy W {:.0}% B {:.0}%, blunders W {} B {}{goal_text}",
         v.name,
@@ -236,6 +238,8 @@ pub struct CompareOptions {
     pub second: SecondLook,
     /// A directory keeping the reference's evaluations of each game (the games are reproducible).
     pub cache: Option<std::path::PathBuf>,
+    /// Only these games of the series (numbered from 0; empty: all), to look at a few again.
+    pub only: Vec<usize>,
 }
 
 /// A line per move that one side marks as a blunder and the other does not mark as a mistake or
@@ -281,12 +285,17 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     }
     let mut looked_again = 0;
     let mut looked_deeper = 0;
+    let mut priced = 0;
     let mut searched = 0;
     let mut positions = 0;
     let mut total = Agreement::default();
     let mut scale = ScaleFit::default();
     let mut rescaled = [Agreement::default(); SCALES.len()];
+    let mut replied = [Agreement::default(); 2];
     for g in 0..opts.games {
+        if !opts.only.is_empty() && !opts.only.contains(&g) {
+            continue;
+        }
         let (a, b) = opts.levels;
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
         let game = levels_game(opts.variant, white, black, opts.plies, opts.seed.wrapping_add(g as u64 * 7919));
@@ -296,6 +305,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         while analyser.step() {}
         looked_again += analyser.looked_again();
         looked_deeper += analyser.looked_deeper();
+        priced += analyser.priced_own_choices();
         searched += analyser.nodes_searched();
         positions += game.positions().len();
         let ours = analyser.finish().ok_or("the analysis stopped")?;
@@ -319,6 +329,9 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         for (m, sum) in SCALES.iter().zip(&mut rescaled) {
             sum.add(Agreement::of(&rescale(&game, &ours, *m), &theirs, OPENING_PLIES));
         }
+        for (own, sum) in [false, true].into_iter().zip(&mut replied) {
+            sum.add(Agreement::of(&with_replies(&game, &ours, own), &theirs, OPENING_PLIES));
+        }
         if opts.verbose {
             for line in disagreements(&game, &ours, &theirs, OPENING_PLIES) {
                 log(line);
@@ -339,7 +352,8 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     }
     log(format!(
         "{}: first pass {:?}; second look (from {} points, × {} nodes) at {looked_again} of {positions} positions, \
-         third (from {} to {} points, × {} nodes{}) at {looked_deeper}; {:.1} M nodes in all",
+         third (from {} to {} points, × {} nodes{}) at {looked_deeper}; own choices from {} points priced against \
+         the other moves at {priced}; {:.1} M nodes in all",
         opts.variant.name,
         opts.second.order,
         opts.second.from,
@@ -351,6 +365,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
             capabot::ai::analysis::DeeperAt::Both => "",
             capabot::ai::analysis::DeeperAt::After => ", the position after the move only",
         },
+        opts.second.own_choice_from,
         searched as f64 / 1e6,
     ));
     log(format!(
@@ -361,6 +376,9 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     ));
     for (m, a) in SCALES.iter().zip(&rescaled) {
         log(compare_report(&format!("{} with capabot's scores × {m}", opts.variant.name), opts.games, a));
+    }
+    for (what, a) in ["every reply's evidence", "the evidence of replies the analysis chose"].iter().zip(&replied) {
+        log(compare_report(&format!("{} judged with {what}", opts.variant.name), opts.games, a));
     }
     Ok(total)
 }
@@ -380,6 +398,28 @@ pub fn rescale(game: &Game, ours: &Analysis, m: f64) -> Analysis {
         })
         .collect();
     Analysis::from_evals(game, ours.nodes, evals)
+}
+
+/// capabot's analysis judged again with the evidence of the opponent's reply: the opponent could play
+/// the reply the game went on to, so the position after a move is worth to its mover at most what the
+/// position after that reply is (`own_replies`: only replies that were the analysis's own choice).
+pub fn with_replies(game: &Game, ours: &Analysis, own_replies: bool) -> Analysis {
+    let mut a = Analysis::from_evals(game, ours.nodes, ours.evals.clone());
+    let chances = a.white_chances();
+    let bests: Vec<_> = ours.evals.iter().map(|e| e.best).collect();
+    for m in &mut a.moves {
+        let (Some(&two), Some(&reply)) = (chances.get(m.ply + 2), game.moves().get(m.ply + 1)) else { continue };
+        if own_replies && bests.get(m.ply + 1) != Some(&Some(reply)) {
+            continue;
+        }
+        let white = m.mover == Color::White;
+        let after = if white { m.after.min(two) } else { m.after.max(two) };
+        let drop = if white { m.before - after } else { after - m.before };
+        m.loss = if m.best == Some(m.played) { 0.0 } else { drop.max(0.0) };
+        m.accuracy = capabot::ai::analysis::move_accuracy(m.loss);
+        m.judgement = Judgement::of_loss(m.loss);
+    }
+    a
 }
 
 /// The least-squares slope (through 0) of capabot's scores against the reference's, position by position.

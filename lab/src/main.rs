@@ -73,6 +73,10 @@ struct Looks {
     /// The first pass's order: forwards (first position to last) or backwards.
     #[arg(long, default_value = "product")]
     order: String,
+    /// The search's own choice costing this many points is priced against the other moves (above
+    /// 100: never).
+    #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.own_choice_from)]
+    own_choice_from: f64,
 }
 
 impl Looks {
@@ -98,6 +102,7 @@ impl Looks {
             deeper_factor: self.third_look_factor,
             deeper_at,
             order,
+            own_choice_from: self.own_choice_from,
         })
     }
 }
@@ -585,6 +590,9 @@ enum Command {
         /// A directory keeping the reference's evaluations per game (reused by later runs).
         #[arg(long)]
         cache: Option<std::path::PathBuf>,
+        /// Only these games of the series (numbered from 0), to look at a few again.
+        #[arg(long, num_args = 1..)]
+        only: Vec<usize>,
     },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
@@ -809,6 +817,7 @@ fn run(cli: Cli) -> Result<(), String> {
             verbose,
             looks,
             cache,
+            only,
         } => {
             use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report};
             let mut all = Agreement::default();
@@ -827,6 +836,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     verbose,
                     second: looks.second_look()?,
                     cache: cache.clone(),
+                    only: only.clone(),
                 };
                 let a = compare(&opts, &mut |line| outln!("{line}"))?;
                 all.add(a);

@@ -42,6 +42,9 @@ pub struct Limits {
     pub stop: Option<Arc<AtomicBool>>,
     /// Transposition table size in megabytes (0 = 16).
     pub hash_mb: usize,
+    /// A root move left out of the search, as if it were not legal (an analysis prices the search's
+    /// own choice against the best of the others). With no other legal move the search finds none.
+    pub excluded: Option<Move>,
     /// Called by the search every [`PAUSE_EVERY`] nodes: a search nobody waits for (an analysis)
     /// waits in it while more urgent work runs. It cannot change a search limited by nodes; it
     /// eats into a time limit.
@@ -370,6 +373,46 @@ mod tests {
         assert!(pos.legal_moves().contains(&m));
         assert_eq!(r.depth, 3);
         assert!(r.nodes > 0);
+    }
+
+    #[test]
+    fn an_excluded_root_move_is_never_chosen_and_the_next_best_is() {
+        use crate::notation::{fen, uci};
+        // Nxd5 wins the queen; without it, Bxa6 wins the rook.
+        let pos = fen::parse_position(&variant::CHESS, "7k/8/r7/3q4/8/2N5/4B3/4K3 w - - 0 1").unwrap();
+        let limits = Limits::depth(5);
+        let full = best_move(&pos, &limits);
+        let queen = uci::parse(&pos, "c3d5").unwrap();
+        assert_eq!(full.best, Some(queen));
+        let others = best_move(&pos, &Limits { excluded: Some(queen), ..limits.clone() });
+        assert_eq!(others.best, Some(uci::parse(&pos, "e2a6").unwrap()));
+        assert!(others.score + 300 < full.score, "{} against {}", others.score, full.score);
+        // Limited by nodes, kept in one memory (as an analysis searches): the same.
+        let mut memory = Memory::new(4);
+        let nodes = Limits { nodes: Some(20_000), ..Limits::default() };
+        let first = search_with(&pos, &[], &nodes, &mut memory, &mut |_| {});
+        assert_eq!(first.best, Some(queen));
+        let again =
+            search_with(&pos, &[], &Limits { excluded: Some(queen), ..nodes.clone() }, &mut memory, &mut |_| {});
+        assert_eq!(again.best, others.best);
+    }
+
+    #[test]
+    fn excluding_one_of_two_moves_searches_the_other_deeply_and_the_only_one_leaves_none() {
+        use crate::notation::{fen, uci};
+        let limits = Limits { nodes: Some(5_000), ..Limits::default() };
+        // In check from h8: Ka7 or Kb7.
+        let two = fen::parse_position(&variant::CHESS, "k6R/8/8/8/8/8/8/K7 b - - 0 1").unwrap();
+        let ka7 = uci::parse(&two, "a8a7").unwrap();
+        let r = best_move(&two, &Limits { excluded: Some(ka7), ..limits.clone() });
+        assert_eq!(r.best, Some(uci::parse(&two, "a8b7").unwrap()));
+        // Not the one iteration an only move gets: its score is what an analysis reads.
+        assert!(r.depth > 1, "depth {}", r.depth);
+        // The rook on b1 takes b7 away: Ka7 is the only move.
+        let one = fen::parse_position(&variant::CHESS, "k6R/8/8/8/8/8/8/KR6 b - - 0 1").unwrap();
+        assert_eq!(best_move(&one, &limits).best, Some(ka7));
+        let none = best_move(&one, &Limits { excluded: Some(ka7), ..limits });
+        assert_eq!((none.best, none.nodes), (None, 0));
     }
 
     #[test]

@@ -871,7 +871,14 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() || terminal_score(root, 0).is_some() {
             return result;
         }
-        let mut root_moves: Vec<(Move, i32)> = moves.iter().map(|&m| (m, self.order_score(root, m, None, 0))).collect();
+        let mut root_moves: Vec<(Move, i32)> = moves
+            .iter()
+            .filter(|&&m| Some(m) != self.limits.excluded)
+            .map(|&m| (m, self.order_score(root, m, None, 0)))
+            .collect();
+        if root_moves.is_empty() {
+            return result;
+        }
         root_moves.sort_by_key(|&(_, s)| -s);
         result.best = Some(root_moves[0].0);
         result.pv = vec![root_moves[0].0];
@@ -987,7 +994,8 @@ impl<'a> Searcher<'a> {
                 time: self.start.elapsed(),
                 pv: result.pv.clone(),
             });
-            if self.stopped || root_moves.len() == 1 && self.limits.depth.is_none() && !self.limits.infinite {
+            // An only move is played at once; one left by an excluded move is searched for its score.
+            if self.stopped || moves.len() == 1 && self.limits.depth.is_none() && !self.limits.infinite {
                 break;
             }
             if best_score.abs() > MATE_BOUND && MATE - best_score.abs() <= depth && !self.limits.infinite {
