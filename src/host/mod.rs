@@ -213,6 +213,13 @@ pub trait FrontEnd: Send + Sync {
     }
     /// Shows one reply (edits the message named by its slot where the platform can).
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError>;
+    /// How many chats the host delivers to at once at most on this platform (`None`: as many as
+    /// have rows). A front end that sends only so many messages at once anyway (Matrix) says so:
+    /// the chats beyond wait for a place before their drain is under way, each a small future
+    /// rather than a whole drain waiting inside [`FrontEnd::deliver`].
+    fn chats_at_once(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// What became of one outbox row in a drain ([`Host::deliver_row`]).
@@ -317,6 +324,9 @@ pub struct Host {
     /// Each chat's delivery turn: one drain per chat at a time, keeping its deliveries in order
     /// (a drain keeps its turn while it finds more rows of its chat; no other chat waits for it).
     turns: turns::ChatTurns,
+    /// The places of the platforms whose front end bounds the chats delivered at once
+    /// ([`FrontEnd::chats_at_once`]).
+    chat_places: RwLock<HashMap<String, Arc<Semaphore>>>,
     /// The chats where a thread is being opened: their inputs wait until its id is recorded.
     openings: Arc<openings::Openings>,
     /// Woken when a row is left for later, so the drainer recomputes its sleep.
@@ -362,6 +372,7 @@ impl Host {
             stop: CancellationToken::new(),
             config: config.clone(),
             turns: turns::ChatTurns::default(),
+            chat_places: RwLock::default(),
             openings: Arc::default(),
             drain_wake: tokio::sync::Notify::new(),
             limits: config.limits.clone().map(limits::Limits::new),
@@ -380,6 +391,12 @@ impl Host {
     /// Plugs in a front end for its platform (replacing an earlier one).
     pub fn register(&self, fe: Arc<dyn FrontEnd>) {
         self.bot.set_command_style(fe.platform(), fe.command_style());
+        if let Ok(mut places) = self.chat_places.write() {
+            match fe.chats_at_once() {
+                Some(n) => places.insert(fe.platform().to_string(), Arc::new(Semaphore::new(n.max(1)))),
+                None => places.remove(fe.platform()),
+            };
+        }
         if let Ok(mut map) = self.front_ends.write() {
             map.insert(fe.platform().to_string(), fe);
         }
@@ -553,7 +570,9 @@ impl Host {
         if self.stop.is_cancelled() {
             return Err(HostError::ShuttingDown);
         }
-        if let Some(refused) = self.screen(&input).await {
+        // Boxed: a refusal's delivery (about 9 KB of future) would otherwise be carried by every
+        // input waiting for the core (thousands at once after a Matrix restart: issue 45).
+        if let Some(refused) = Box::pin(self.screen(&input)).await {
             return Ok(tokio::spawn(std::future::ready(refused)));
         }
         let (started, platform, origin) =
@@ -711,7 +730,9 @@ impl Host {
                 if r.in_reply_to.is_none() {
                     r.in_reply_to.clone_from(&origin);
                 }
-                if let Err(e) = self.deliver(r).await {
+                // Boxed: carried inline, the delivery (about 7 KB of future) made every settling
+                // that large, also the outbox's, which wait for their chats' drains (issue 45).
+                if let Err(e) = Box::pin(self.deliver(r)).await {
                     metrics::delivery_failed(r.target.platform(), e.kind());
                     tracing::warn!(platform = r.target.platform(), "reply not delivered: {e}");
                 }
@@ -748,11 +769,30 @@ impl Host {
         self.drain(platform, key, Drain::Now).await
     }
 
+    /// Waits for the chat's turn, then for a place of its platform's (when its front end bounds
+    /// the chats delivered at once), and drains it. Small while it waits: the drain's own future
+    /// (about 10 KB) is boxed, made once the place is taken. After a restart with a command waiting
+    /// in each of thousands of Matrix rooms, every chat's drain waited at once inside the front
+    /// end's `deliver` for one of its few places to send (issue 45). The turn is taken first: a
+    /// drain waiting for a place counts as the chat's (the drainer starts no second one).
     async fn drain(self: &Arc<Self>, platform: &str, key: &str, how: Drain) -> bool {
         if self.front_end(platform).is_none() {
             return false;
         }
         let _turn = self.turns.take(platform, key).await;
+        let places = self.chat_places.read().ok().and_then(|p| p.get(platform).cloned());
+        let _place = match places {
+            Some(places) => match places.acquire_owned().await {
+                Ok(place) => Some(place),
+                Err(_) => return false,
+            },
+            None => None,
+        };
+        Box::pin(self.drain_in_turn(platform, key, how)).await
+    }
+
+    /// [`Host::drain`] once the chat's turn (and place) is held.
+    async fn drain_in_turn(self: &Arc<Self>, platform: &str, key: &str, how: Drain) -> bool {
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
         // of work, renewed before a row once half of it has gone by, and given up with the last
         // look at the chat (three short units for a drain of one row).
@@ -1307,6 +1347,104 @@ mod tests {
         assert_eq!(host.not_being_drained(due()), vec![("matrix".to_string(), "!b".to_string())]);
         drop(turn);
         assert_eq!(host.not_being_drained(due()), due(), "the turns given back: both again");
+    }
+
+    /// A front end that holds every delivery until the test lets it go, counting those held.
+    struct Held {
+        places: Option<usize>,
+        now: AtomicUsize,
+        most: AtomicUsize,
+        go: Semaphore,
+        seen: std::sync::Mutex<Vec<String>>,
+    }
+
+    #[async_trait]
+    impl FrontEnd for Held {
+        fn platform(&self) -> &str {
+            "held"
+        }
+        fn has_direct_messages(&self) -> bool {
+            false
+        }
+        fn chats_at_once(&self) -> Option<usize> {
+            self.places
+        }
+        async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+            let n = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most.fetch_max(n, Ordering::SeqCst);
+            self.go.acquire().await.unwrap().forget();
+            self.now.fetch_sub(1, Ordering::SeqCst);
+            if let Target::Chat(scope) = &reply.target {
+                self.seen.lock().unwrap().push(scope.chat.clone());
+            }
+            Ok(Receipt { message_id: Some("m".into()), thread_id: None })
+        }
+    }
+
+    /// A front end that bounds the chats delivered at once (Matrix) gets no more drains than that
+    /// in its `deliver` at once, the others waiting for a place (small: see below), and every
+    /// chat's reply goes out once (issue 45: a catch-up's thousands of rooms each had a whole
+    /// drain waiting inside the front end).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_front_end_bounding_its_chats_at_once_gets_no_more_drains_than_that() {
+        use crate::bot::{Scope, UserRef};
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig::default());
+        let front = Arc::new(Held {
+            places: Some(2),
+            now: AtomicUsize::new(0),
+            most: AtomicUsize::new(0),
+            go: Semaphore::new(0),
+            seen: Default::default(),
+        });
+        host.register(front.clone());
+        let chats: Vec<String> = (0..6).map(|i| format!("!room{i}")).collect();
+        let handled: Vec<_> = chats
+            .iter()
+            .map(|chat| {
+                let (host, input) =
+                    (host.clone(), Input::text(Scope::chat("held", chat), UserRef::new("u", "u"), "!variants"));
+                tokio::spawn(async move { host.handle(input).await })
+            })
+            .collect();
+        for _ in 0..500 {
+            if host.turns.busy_chats() == 6 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(host.turns.busy_chats(), 6, "every chat's drain runs or waits");
+        assert_eq!(front.now.load(Ordering::SeqCst), 2, "two in the front end, the others waiting for a place");
+        front.go.add_permits(6);
+        for h in handled {
+            h.await.unwrap().unwrap();
+        }
+        assert_eq!(front.most.load(Ordering::SeqCst), 2);
+        let mut seen = front.seen.lock().unwrap().clone();
+        seen.sort();
+        assert_eq!(seen, chats, "each chat's reply once");
+    }
+
+    /// What waits per chat in a burst is small: a drain waiting for its chat's turn or a place (its
+    /// body, about 15 KB in the `ci` build, is boxed once it may go on), an input waiting for the
+    /// core (its refusal's delivery boxed) and a settling waiting for its chats' drains (a reply
+    /// delivered without the outbox boxed). After a Matrix restart with a command waiting in each
+    /// of thousands of rooms there is one of each a room at once (issue 45): before, 15.5, 9.7 and
+    /// 7.7 KB.
+    #[tokio::test]
+    async fn what_waits_per_chat_is_small() {
+        use crate::bot::{Scope, UserRef};
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig::default());
+        let input = Input::text(Scope::chat("held", "!room"), UserRef::new("u", "u"), "!variants");
+        let drain = std::mem::size_of_val(&host.drain("held", "!room", Drain::Due));
+        let handling = std::mem::size_of_val(&host.handle_in_order(input));
+        let settling = std::mem::size_of_val(&host.settle_now(Response::default(), None));
+        eprintln!("a drain {drain} bytes, an input's handling {handling}, a settling {settling}");
+        assert!(drain <= 1024, "a drain waiting takes {drain} bytes");
+        assert!(handling <= 4096, "an input waiting for the core takes {handling} bytes");
+        assert!(settling <= 4096, "a settling takes {settling} bytes");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -31,10 +31,9 @@ use matrix_sdk::ruma::events::{AnySyncMessageLikeEvent, AnySyncTimelineEvent, Sy
 use matrix_sdk::ruma::serde::Raw;
 use matrix_sdk::ruma::{MilliSecondsSinceUnixEpoch, OwnedRoomId, OwnedUserId, RoomId, UserId, int};
 use matrix_sdk::{Room, RoomState};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::mpsc;
 
 /// The shared state of the event handlers.
 #[derive(Clone)]
@@ -62,11 +61,15 @@ type Handler<T> = Arc<dyn Fn(T) -> futures_util::future::BoxFuture<'static, bool
 /// One worker per room that has items waiting: it hands them to the handler one at a time, in
 /// order, and ends when its queue is empty, taking the queue out of the map (the next item starts a
 /// new worker). A room costs nothing while nobody speaks in it: with thousands of rooms, a queue
-/// (its first block holds 32 items) and a task kept for each would grow with the rooms, not the
-/// talk.
+/// and a task kept for each would grow with the rooms, not the talk.
+///
+/// A room's queue is a `VecDeque` grown as items come, not a tokio channel: a channel's first block
+/// holds 32 items (an [`Input`] is a few hundred bytes: 7.7 KB a room), allocated whatever the room
+/// holds, and after a restart with a command waiting in each of thousands of rooms every room had
+/// one at once (issue 45).
 struct RoomWorkers<T> {
-    queues: Mutex<HashMap<OwnedRoomId, mpsc::Sender<T>>>,
-    /// Items waiting in one room at most.
+    queues: Mutex<HashMap<OwnedRoomId, VecDeque<T>>>,
+    /// Items waiting in one room at most (besides the one being handled).
     bound: usize,
     handle: Handler<T>,
 }
@@ -79,37 +82,41 @@ impl<T: Send + 'static> RoomWorkers<T> {
     /// Queues `item` behind the room's earlier ones; gives it back when the room's queue is full.
     fn submit(self: &Arc<Self>, room: OwnedRoomId, item: T) -> Result<(), T> {
         let Ok(mut queues) = self.queues.lock() else { return Ok(()) };
-        let tx = queues.entry(room.clone()).or_insert_with(|| {
-            let (tx, rx) = mpsc::channel::<T>(self.bound);
-            tokio::spawn(self.clone().work(room, rx));
-            tx
-        });
-        match tx.try_send(item) {
-            Err(mpsc::error::TrySendError::Full(item)) => Err(item),
-            _ => Ok(()),
+        match queues.get_mut(&room) {
+            // The room's worker runs: it takes the item from its queue (under this lock).
+            Some(queue) if queue.len() >= self.bound => Err(item),
+            Some(queue) => {
+                queue.push_back(item);
+                Ok(())
+            }
+            None => {
+                // No worker: one is started with the item, and its queue (empty) marks it running.
+                queues.insert(room.clone(), VecDeque::new());
+                tokio::spawn(self.clone().work(room, item));
+                Ok(())
+            }
         }
     }
 
-    async fn work(self: Arc<Self>, room: OwnedRoomId, mut rx: mpsc::Receiver<T>) {
+    async fn work(self: Arc<Self>, room: OwnedRoomId, first: T) {
+        let mut item = first;
         loop {
-            let item = match rx.try_recv() {
-                Ok(item) => item,
-                Err(mpsc::error::TryRecvError::Disconnected) => return,
-                Err(mpsc::error::TryRecvError::Empty) => {
-                    // `submit` sends under this lock: an item is either seen here or sent to the
-                    // next worker, never left in a queue nobody reads.
-                    let Ok(mut queues) = self.queues.lock() else { return };
-                    match rx.try_recv() {
-                        Ok(item) => item,
-                        Err(_) => {
-                            queues.remove(&room);
-                            return;
-                        }
-                    }
-                }
-            };
             if !(self.handle)(item).await {
+                // The host is stopping: the room's queue goes with the worker.
+                if let Ok(mut queues) = self.queues.lock() {
+                    queues.remove(&room);
+                }
                 return;
+            }
+            // `submit` queues under this lock: an item is either seen here or given to the next
+            // worker, never left in a queue nobody reads.
+            let Ok(mut queues) = self.queues.lock() else { return };
+            match queues.get_mut(&room).and_then(VecDeque::pop_front) {
+                Some(next) => item = next,
+                None => {
+                    queues.remove(&room);
+                    return;
+                }
             }
         }
     }
@@ -531,6 +538,9 @@ mod tests {
         workers.submit(a.clone(), ('a', 1)).unwrap();
         workers.submit(b.clone(), ('b', 1)).unwrap();
         until(|| seen.lock().unwrap().len() == 2).await;
+        // The items being handled are out of their queues: a room with nothing waiting holds no
+        // queue's memory (a tokio channel's first block held 32 items whatever waited).
+        assert_eq!(workers.queues.lock().unwrap().get(&b).map(VecDeque::capacity), Some(0));
         // Room a's worker is busy with its first item: one more waits, the next is given back.
         workers.submit(a.clone(), ('a', 2)).unwrap();
         assert_eq!(workers.submit(a.clone(), ('a', 3)), Err(('a', 3)));

@@ -53,6 +53,13 @@ const TIMES_KEPT: usize = 10_000;
 /// the catch-up's peak heap, which the allocator kept resident after it (issue 45, fix 15).
 pub const SENDS_AT_ONCE: usize = 64;
 
+/// Rooms the host delivers to at once at most ([`FrontEnd::chats_at_once`]): twice the sends, so
+/// that the sends stay busy while some rooms' drains read or record their rows. The other rooms
+/// with replies waiting wait for a place before their drain is under way (a few hundred bytes a
+/// room instead of a whole drain's future, about 20 KB, waiting in [`FrontEnd::deliver`] for a
+/// place to send: issue 45).
+pub const ROOMS_AT_ONCE: usize = 2 * SENDS_AT_ONCE;
+
 /// The Matrix front end as the host sees it.
 pub struct MatrixFrontEnd {
     pub client: Client,
@@ -289,6 +296,10 @@ impl FrontEnd for MatrixFrontEnd {
 
     fn has_direct_messages(&self) -> bool {
         true
+    }
+
+    fn chats_at_once(&self) -> Option<usize> {
+        Some(ROOMS_AT_ONCE)
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
