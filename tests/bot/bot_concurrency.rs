@@ -61,7 +61,8 @@ fn ply_guard_under_threads_at_the_store_level() {
             std::thread::spawn(move || {
                 let store = open_store(&path);
                 let fen = format!("fen-{i}");
-                let m = games::MoveUpdate { uci: "x", fen_after: &fen, deadline: None, remind_at: None, outcome: None };
+                let m =
+                    games::MoveUpdate { uci: "e2e4", fen_after: &fen, deadline: None, remind_at: None, outcome: None };
                 barrier.wait();
                 // As every write in capabot, one unit of work: on PostgreSQL a writer that met
                 // another's change runs again, and then finds the ply taken.

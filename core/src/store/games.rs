@@ -184,6 +184,54 @@ pub(crate) fn test_game<'a>(platform: &'a str, white: PlayerId, black: PlayerId)
     }
 }
 
+/// Random legal games of every variant, as coordinates (`seed` draws them): `per_variant` games of
+/// each, up to 160 plies, a setup drawn for the random variants and a bomb on each side in
+/// secret-bomb chess. Where a launch, castling with missiles, a promotion or a detonation is legal
+/// it is played one time in two, so that the games hold many of each. For the store's tests.
+#[cfg(test)]
+pub(crate) fn random_games(seed: u64, per_variant: usize) -> Vec<(&'static str, Vec<String>)> {
+    use crate::notation::uci;
+    use crate::rules::{Game, Move, Role, Square, VARIANTS, setups};
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut games = Vec::new();
+    for variant in VARIANTS {
+        for _ in 0..per_variant {
+            let mut start = setups::position(variant, setups::random_index(variant, &mut rng)).expect("a setup");
+            if variant.bombs {
+                let mut bomb = |c: Color| {
+                    let pieces: Vec<Square> = (0..100)
+                        .map(Square::from_index)
+                        .filter(|&sq| start.piece_at(sq).is_some_and(|p| p.color == c && p.role != Role::King))
+                        .collect();
+                    Some(pieces[rng.random_range(0..pieces.len())])
+                };
+                let bombs = [bomb(Color::White), bomb(Color::Black)];
+                start = start.with_bombs(bombs).expect("bombs on pieces");
+            }
+            let mut game = Game::new(start);
+            let mut plies = Vec::new();
+            while plies.len() < 160 && game.outcome().is_none() {
+                let pos = game.position().clone();
+                let legal: Vec<(Move, String)> = pos.legal_moves().iter().map(|&m| (m, uci::write(&pos, m))).collect();
+                let special: Vec<&(Move, String)> = legal
+                    .iter()
+                    .filter(|(m, u)| m.is_detonation() || u.contains(['^', '[']) || m.promotion_role().is_some())
+                    .collect();
+                let (m, u) = if !special.is_empty() && rng.random_bool(0.5) {
+                    special[rng.random_range(0..special.len())].clone()
+                } else {
+                    legal[rng.random_range(0..legal.len())].clone()
+                };
+                assert!(game.play(m));
+                plies.push(u);
+            }
+            games.push((variant.name, plies));
+        }
+    }
+    games
+}
+
 /// Inserts a game at ply 0 (its current FEN is its start FEN).
 pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
     Ok(conn.query_row(
@@ -254,7 +302,14 @@ pub struct ForPage {
 /// moves are those of the row's ply without a transaction around several reads. Every join is by
 /// a primary key (the game by `games_web_slug`).
 pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
-    Ok(conn.prepare_cached(&for_page_sql())?.query_row([slug], for_page_row).optional()?)
+    let Some((mut page, moves)) = conn.prepare_cached(&for_page_sql())?.query_row([slug], for_page_row).optional()?
+    else {
+        return Ok(None);
+    };
+    if let Some(moves) = moves {
+        page.moves = decode_moves(&moves).ok_or_else(|| corrupt_moves(page.row.id, "the moves do not decode"))?;
+    }
+    Ok(Some(page))
 }
 
 /// The statement of [`for_page`]: the game's [`COLUMNS`] (0–27), the setting and language (28,
@@ -263,7 +318,7 @@ pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
 fn for_page_sql() -> String {
     let key = ratings::community_key_sql("g.platform", "g.community_id");
     format!(
-        "SELECT {}, s.web, s.lang, m.uci, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {} \
+        "SELECT {}, s.web, s.lang, m.moves, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {} \
          FROM games g \
          LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
          LEFT JOIN game_moves m ON m.game_id = g.id \
@@ -283,22 +338,23 @@ fn qualified(columns: &str, table: &str) -> String {
     columns.split(',').map(|c| format!("{table}.{}", c.trim())).collect::<Vec<_>>().join(", ")
 }
 
-fn for_page_row(r: &Row<'_>) -> crate::store::sql::Result<ForPage> {
+/// A row of [`for_page_sql`]: the page without its moves, and the moves as stored ([`encode_moves`]).
+fn for_page_row(r: &Row<'_>) -> crate::store::sql::Result<(ForPage, Option<Vec<u8>>)> {
     let player = |at: usize| -> crate::store::sql::Result<Option<Player>> {
         Ok(match r.get::<Option<PlayerId>>(at)? {
             Some(id) => Some(Player { id, name: r.get(at + 1)?, is_ai: r.get(at + 2)? }),
             None => None,
         })
     };
-    let moves: Option<String> = r.get(30)?;
-    Ok(ForPage {
+    let page = ForPage {
         row: row_to_game(r)?,
         web: r.get::<Option<bool>>(28)?.unwrap_or(false),
         lang: r.get(29)?,
-        moves: moves.filter(|m| !m.is_empty()).map(|m| m.split(' ').map(str::to_owned).collect()).unwrap_or_default(),
+        moves: Vec::new(),
         players: [player(31)?, player(34)?],
         ratings: [ratings::maybe_from_row_at(r, 37)?, ratings::maybe_from_row_at(r, 46)?],
-    })
+    };
+    Ok((page, r.get(30)?))
 }
 
 /// What a live page follows of the game at a web address ([`to_follow`]).
@@ -412,13 +468,13 @@ fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<Ga
 /// [`stored_moves`]' answer for it.
 fn select_with_moves(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<GameRow>> {
     let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS}, m.uci, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id WHERE {filter}"
+        "SELECT {COLUMNS}, m.moves, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id WHERE {filter}"
     ))?;
     let width = COLUMNS.split(',').count();
     let rows: Vec<(GameRow, Option<StoredMoves>)> = st
         .query_map(params, |r| {
-            let moves = match (r.get::<Option<String>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
-                (Some(uci), Some(times)) => Some((uci, times)),
+            let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
+                (Some(moves), Some(times)) => Some((moves, times)),
                 _ => None,
             };
             Ok((row_to_game(r)?, moves))
@@ -582,14 +638,15 @@ pub struct MoveRow {
 
 /// The moves of a game in order.
 ///
-/// A game's moves are one row of `game_moves` (migration 15, `docs/scale.md`): the moves in
-/// coordinates separated by spaces, and their times as [`encode_times`] writes them.
+/// A game's moves are one row of `game_moves` (migrations 15 and 21, `docs/scale.md`): the moves as
+/// [`encode_moves`] writes them (about two bytes a ply), and their times as [`encode_times`] writes
+/// them.
 pub fn moves(conn: &Connection, id: GameId) -> Result<Vec<MoveRow>> {
-    let Some((uci, times)) = stored_moves(conn, id)? else {
+    let Some((moves, times)) = stored_moves(conn, id)? else {
         return Ok(Vec::new());
     };
+    let moves = decode_moves(&moves).ok_or_else(|| corrupt_moves(id, "the moves do not decode"))?;
     let times = decode_times(&times).ok_or_else(|| corrupt_moves(id, "their times do not decode"))?;
-    let moves: Vec<&str> = uci.split(' ').collect();
     if moves.len() != times.len() {
         return Err(corrupt_moves(id, &format!("{} moves but {} times", moves.len(), times.len())));
     }
@@ -597,7 +654,7 @@ pub fn moves(conn: &Connection, id: GameId) -> Result<Vec<MoveRow>> {
         .into_iter()
         .zip(times)
         .enumerate()
-        .map(|(i, (uci, played_at))| MoveRow { ply: i as u32 + 1, uci: uci.to_owned(), played_at })
+        .map(|(i, (uci, played_at))| MoveRow { ply: i as u32 + 1, uci, played_at })
         .collect())
 }
 
@@ -610,12 +667,11 @@ fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<StoredMoves>> {
     Ok(conn.query_opt_in_unit(&["game_moves"], STORED_MOVES, [id], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
 
-/// A game's row of `game_moves`: its moves in coordinates, space-separated, and their times
-/// ([`encode_times`]).
-type StoredMoves = (String, Vec<u8>);
+/// A game's row of `game_moves`: its moves ([`encode_moves`]) and their times ([`encode_times`]).
+type StoredMoves = (Vec<u8>, Vec<u8>);
 
 /// [`stored_moves`]' statement, the key of its answers kept in a unit of work.
-const STORED_MOVES: &str = "SELECT uci, times FROM game_moves WHERE game_id = ?1";
+const STORED_MOVES: &str = "SELECT moves, times FROM game_moves WHERE game_id = ?1";
 
 /// Writes a game's moves (none: the row goes).
 fn store_moves(conn: &Connection, id: GameId, moves: &[MoveRow]) -> Result<()> {
@@ -623,38 +679,175 @@ fn store_moves(conn: &Connection, id: GameId, moves: &[MoveRow]) -> Result<()> {
         conn.execute("DELETE FROM game_moves WHERE game_id = ?1", [id])?;
         return Ok(());
     }
-    let (uci, times) = encode_moves(moves);
-    conn.prepare_cached(STORE_MOVES)?.execute(params![id, uci, times])?;
+    let (moves, times) = encode_rows(moves)?;
+    conn.prepare_cached(STORE_MOVES)?.execute(params![id, moves, times])?;
     Ok(())
 }
 
 /// Appends one move to a game's stored moves.
 fn append_move(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<()> {
-    let (uci, times) = appended(conn, id, uci, at)?;
-    conn.prepare_cached(STORE_MOVES)?.execute(params![id, uci, times])?;
+    let (moves, times) = appended(conn, id, uci, at)?;
+    conn.prepare_cached(STORE_MOVES)?.execute(params![id, moves, times])?;
     Ok(())
 }
 
 /// A game's stored moves with one more, as `game_moves` keeps them (the moves, the times).
 fn appended(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<StoredMoves> {
-    if uci.is_empty() || uci.contains(' ') {
-        return Err(super::StoreError::Refused(format!("no move in coordinates: {uci:?}")));
-    }
     let mut all = moves(conn, id)?;
     all.push(MoveRow { ply: all.len() as u32 + 1, uci: uci.to_owned(), played_at: at });
-    Ok(encode_moves(&all))
+    encode_rows(&all)
 }
 
-/// Moves as `game_moves` keeps them: the moves in coordinates, space-separated, and their times
-/// ([`encode_times`]).
-fn encode_moves(moves: &[MoveRow]) -> StoredMoves {
-    let uci = moves.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>().join(" ");
-    (uci, encode_times(&moves.iter().map(|m| m.played_at).collect::<Vec<_>>()))
+/// Moves as `game_moves` keeps them: the moves ([`encode_moves`]) and their times
+/// ([`encode_times`]). A move that cannot be stored so is refused.
+fn encode_rows(moves: &[MoveRow]) -> Result<StoredMoves> {
+    let bytes = encode_moves(moves.iter().map(|m| m.uci.as_str()))?;
+    Ok((bytes, encode_times(&moves.iter().map(|m| m.played_at).collect::<Vec<_>>())))
 }
 
-/// Stores a game's moves in place of those stored (`?1` the game, `?2` and `?3` [`encode_moves`]').
-const STORE_MOVES: &str = "INSERT INTO game_moves (game_id, uci, times) VALUES (?1, ?2, ?3)
-     ON CONFLICT (game_id) DO UPDATE SET uci = excluded.uci, times = excluded.times";
+/// Stores a game's moves in place of those stored (`?1` the game, `?2` and `?3` [`encode_rows`]').
+const STORE_MOVES: &str = "INSERT INTO game_moves (game_id, moves, times) VALUES (?1, ?2, ?3)
+     ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, times = excluded.times";
+
+/// The kinds of a stored move, in the high bits of its first two bytes ([`encode_moves`]).
+const PLAIN: u8 = 0;
+const LAUNCH: u8 = 1;
+const PROMOTION: u8 = 2;
+const MISSILES: u8 = 3;
+/// The letters a promotion may name ([`crate::rules::Role`]'s, as `uci::write` writes them).
+const PROMOTION_LETTERS: &[u8] = b"pnbrqkacm";
+
+/// Moves in coordinates (each as [`crate::notation::uci::write`] writes it) as `game_moves.moves`
+/// keeps them, one after the other, each in two bytes and a few more for a promotion or missiles:
+///
+/// - a square is its file (a = 0 … j = 9) plus ten times its rank less one (1 = 0 … 10 = 9): 0 to
+///   99, in seven bits;
+/// - the first byte is the origin square, the second the target square; their high bits are the
+///   move's kind (first byte's the higher): 0 plain (`e2e4`, en passant, castling without
+///   missiles, a secret bomb's detonation `e4e4`), 1 a Capatomic launch (`e1^e5`), 2 a promotion
+///   (`e7e8q`: one more byte, the piece's letter in ASCII), 3 castling with missiles
+///   (`f2j2[e1,g1]`: one more byte a missile, its square, the high bit set on the first of two).
+///
+/// The same bytes decode to the same text ([`decode_moves`]; the `moves` view decodes them in SQL,
+/// migration 21). A text these rules do not write back as it was is refused.
+pub fn encode_moves<'a>(moves: impl IntoIterator<Item = &'a str>) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    for uci in moves {
+        let start = out.len();
+        encode_move(uci, &mut out).ok_or_else(|| {
+            super::StoreError::Refused(format!(
+                "{uci:?} is not a move in coordinates that capabot stores (two squares a to j, 1 to 10, with `^` \
+                 between them for a launch, or a promotion's letter, or one or two missiles in brackets after them)"
+            ))
+        })?;
+        // Exact by construction; checked, since the text comes back from these bytes alone.
+        if decode_one(&out[start..]).map(|(text, _)| text).as_deref() != Some(uci) {
+            out.truncate(start);
+            return Err(super::StoreError::Refused(format!("{uci:?} would not read back as written")));
+        }
+    }
+    Ok(out)
+}
+
+/// One move's bytes ([`encode_moves`]) appended to `out`; `None` for a text of another shape.
+fn encode_move(uci: &str, out: &mut Vec<u8>) -> Option<()> {
+    let (from, rest) = take_square(uci.as_bytes())?;
+    let (launch, rest) = match rest.strip_prefix(b"^") {
+        Some(rest) => (true, rest),
+        None => (false, rest),
+    };
+    let (to, rest) = take_square(rest)?;
+    let (kind, extra): (u8, Vec<u8>) = match rest {
+        [] if launch => (LAUNCH, Vec::new()),
+        _ if launch => return None,
+        [] => (PLAIN, Vec::new()),
+        [letter] if PROMOTION_LETTERS.contains(letter) => (PROMOTION, vec![*letter]),
+        [b'[', inner @ .., b']'] => {
+            let (first, rest) = take_square(inner)?;
+            match rest {
+                [] => (MISSILES, vec![first]),
+                [b',', second @ ..] => match take_square(second)? {
+                    (second, []) => (MISSILES, vec![first | 0x80, second]),
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    out.extend([from | (kind >> 1) << 7, to | (kind & 1) << 7]);
+    out.extend(extra);
+    Some(())
+}
+
+/// A square at the start of `text` (a file `a`–`j`, a rank `1`–`10`) as a number 0–99, and the
+/// text after it. A digit after the rank's is taken as part of it, as the ranks are written.
+fn take_square(text: &[u8]) -> Option<(u8, &[u8])> {
+    let (&file, rest) = text.split_first()?;
+    let file = file.checked_sub(b'a').filter(|f| *f < 10)?;
+    let (rank, rest) = match rest {
+        [b'1', b'0', rest @ ..] => (9, rest),
+        [digit @ b'1'..=b'9', rest @ ..] => (digit - b'1', rest),
+        _ => return None,
+    };
+    Some((file + 10 * rank, rest))
+}
+
+/// A square's name (`a1` … `j10`) from its number 0–99 ([`take_square`]).
+fn square_name(square: u8, out: &mut String) {
+    out.push(char::from(b'a' + square % 10));
+    out.push_str(&(square / 10 + 1).to_string());
+}
+
+/// The moves in coordinates [`encode_moves`] wrote; `None` for bytes it cannot have written.
+pub fn decode_moves(bytes: &[u8]) -> Option<Vec<String>> {
+    let mut out = Vec::new();
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let (text, used) = decode_one(rest)?;
+        out.push(text);
+        rest = &rest[used..];
+    }
+    Some(out)
+}
+
+/// The first move of `bytes` ([`encode_moves`]) and how many bytes it takes.
+fn decode_one(bytes: &[u8]) -> Option<(String, usize)> {
+    let square = |b: u8| Some(b & 0x7f).filter(|s| *s < 100);
+    let (&first, &second) = (bytes.first()?, bytes.get(1)?);
+    let kind = (first >> 7) << 1 | second >> 7;
+    let (from, to) = (square(first)?, square(second)?);
+    let mut text = String::with_capacity(8);
+    square_name(from, &mut text);
+    if kind == LAUNCH {
+        text.push('^');
+    }
+    square_name(to, &mut text);
+    let used = match kind {
+        PROMOTION => {
+            let letter = *bytes.get(2).filter(|l| PROMOTION_LETTERS.contains(l))?;
+            text.push(char::from(letter));
+            3
+        }
+        MISSILES => {
+            let first = *bytes.get(2)?;
+            text.push('[');
+            square_name(square(first)?, &mut text);
+            let used = if first & 0x80 != 0 {
+                let second = *bytes.get(3).filter(|b| *b & 0x80 == 0)?;
+                text.push(',');
+                square_name(square(second)?, &mut text);
+                4
+            } else {
+                3
+            };
+            text.push(']');
+            used
+        }
+        _ => 2,
+    };
+    Some((text, used))
+}
 
 /// Times as stored in `game_moves.times`: each the seconds since the one before (the first since
 /// 0), zigzag-encoded (0, -1, 1, -2, … as 0, 1, 2, 3, …: a clock set back stays small) as
@@ -723,6 +916,26 @@ pub fn migrate_moves(tx: &rusqlite::Connection) -> rusqlite::Result<()> {
     drop(rows);
     drop(read);
     tx.execute_batch("DROP TABLE moves_v14")
+}
+
+/// Migration 21 on SQLite: each game's moves in coordinates (`game_moves_v20.uci`, the table the
+/// migration's SQL renamed) stored as [`encode_moves`] writes them, and the old table gone.
+/// PostgreSQL's V21 does the same in SQL. A move it cannot store stops the migration, naming it.
+pub fn migrate_binary_moves(tx: &rusqlite::Connection) -> rusqlite::Result<()> {
+    let mut read = tx.prepare("SELECT game_id, uci, times FROM game_moves_v20 ORDER BY game_id")?;
+    let mut write = tx.prepare("INSERT INTO game_moves (game_id, moves, times) VALUES (?1, ?2, ?3)")?;
+    let mut rows = read.query(())?;
+    while let Some(row) = rows.next()? {
+        let (id, uci, times): (i64, String, Vec<u8>) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        let moves = encode_moves(uci.split(' ')).map_err(|e| {
+            let why = format!("migration 21, game {id}: {e}");
+            rusqlite::Error::FromSqlConversionFailure(1, rusqlite::types::Type::Text, why.into())
+        })?;
+        write.execute(rusqlite::params![id, moves, times])?;
+    }
+    drop(rows);
+    drop(read);
+    tx.execute_batch("DROP TABLE game_moves_v20")
 }
 
 /// A move to store, with the game state after it.
@@ -840,9 +1053,6 @@ pub fn create_played(
     }
     if !moves.is_empty() && g.status != Status::Active {
         return Err(super::StoreError::Refused("only an active game has moves to store".into()));
-    }
-    if moves.iter().any(|m| m.uci.is_empty() || m.uci.contains(' ')) {
-        return Err(super::StoreError::Refused("a move in coordinates each".into()));
     }
     let tx = super::immediate(conn)?;
     let first = times.first().copied().unwrap_or_default();
@@ -1169,8 +1379,141 @@ mod tests {
         a_replaced_chat_takes_its_open_games_along,
         a_game_stored_played_is_the_game_played_move_by_move,
         a_players_recent_games_are_both_sides_newest_first,
-        many_addresses_are_read_at_once
+        many_addresses_are_read_at_once,
+        the_moves_view_reads_the_stored_bytes_as_the_store_does,
+        stored_moves_that_do_not_decode_are_corrupt
     );
+
+    /// Every move of random games of every variant (launches, castling with missiles, promotions
+    /// and detonations among them) reads back as it was written, alone and a game at once, in two
+    /// bytes a ply and a byte more for a promotion or a missile.
+    #[test]
+    fn moves_in_coordinates_round_trip_in_about_two_bytes_a_ply() {
+        let games = random_games(45, 6);
+        let (mut seen, mut detonations) = ([0usize; 4], 0);
+        let (mut plies, mut bytes) = (0, 0);
+        for (variant, moves) in &games {
+            for uci in moves {
+                let one = encode_moves([uci.as_str()]).unwrap_or_else(|e| panic!("{variant} {uci}: {e}"));
+                assert_eq!(decode_moves(&one), Some(vec![uci.clone()]), "{variant}");
+                let extra =
+                    usize::from(uci.ends_with(|c: char| c.is_ascii_lowercase())) + uci.matches(['[', ',']).count();
+                assert_eq!(one.len(), 2 + extra, "{variant} {uci}");
+                let kind = (one[0] >> 7) << 1 | one[1] >> 7;
+                seen[usize::from(kind)] += 1;
+                detonations += usize::from(*variant == "bomb" && one[0] == one[1]);
+            }
+            let all = encode_moves(moves.iter().map(String::as_str)).unwrap();
+            assert_eq!(decode_moves(&all).as_ref(), Some(moves), "{variant}");
+            (plies, bytes) = (plies + moves.len(), bytes + all.len());
+        }
+        assert!(seen[usize::from(LAUNCH)] > 10, "launches: {seen:?}");
+        assert!(seen[usize::from(PROMOTION)] > 10, "promotions: {seen:?}");
+        assert!(seen[usize::from(MISSILES)] > 0, "castling with missiles: {seen:?}");
+        assert!(detonations > 0, "detonations: {seen:?}");
+        assert!(bytes < plies * 21 / 10, "{bytes} bytes for {plies} plies");
+        // The shapes `uci::write` writes, by hand: two-digit ranks, both missiles, a lone missile.
+        for uci in ["a9a10", "j10a1", "e1^e5", "f2j2[e1,g1]", "e1j1[d1]", "b10b9[j10]", "e7e8q", "a2a1m", "e4e4"] {
+            let bytes = encode_moves([uci]).unwrap();
+            assert_eq!(decode_moves(&bytes), Some(vec![uci.to_string()]));
+        }
+        assert_eq!(encode_moves(["e2e4", "e7e5"]).unwrap(), [14, 34, 64, 44]);
+    }
+
+    /// A text `uci::write` does not write is refused, with the text named (never a panic), and
+    /// bytes `encode_moves` cannot have written do not decode.
+    #[test]
+    fn other_texts_are_refused_and_other_bytes_do_not_decode() {
+        for bad in [
+            "",
+            "x",
+            "e2",
+            "e2e4 ",
+            " e2e4",
+            "e2e4e5",
+            "k1a1",
+            "a0a1",
+            "a11a1",
+            "a01a1",
+            "E2E4",
+            "e2-e4",
+            "e2^e4q",
+            "e2e4^",
+            "e1g1[]",
+            "e1g1[e1,f1,g1]",
+            "e1g1[e1",
+            "e1g1[e1,]",
+            "e7e8x",
+            "e7e8qq",
+            "e1^e5[d1]",
+            "e2e4\0",
+            "é2e4",
+        ] {
+            match encode_moves([bad]) {
+                Err(crate::store::StoreError::Refused(why)) => assert!(why.contains(&format!("{bad:?}")), "{why}"),
+                other => panic!("{bad:?}: {other:?}"),
+            }
+        }
+        for bad in [
+            &[12][..],
+            &[100, 28],
+            &[12, 100],
+            &[0x80 | 12, 28],
+            &[0x80 | 12, 28, b'x'],
+            &[0x80 | 12, 0x80 | 28],
+            &[0x80 | 12, 0x80 | 28, 0x80 | 3],
+            &[0x80 | 12, 0x80 | 28, 0x80 | 3, 0x80 | 5],
+            &[0x80 | 12, 0x80 | 28, 101],
+            &[12, 28, 52],
+        ] {
+            assert_eq!(decode_moves(bad), None, "{bad:?}");
+        }
+        assert_eq!(decode_moves(&[]), Some(vec![]));
+    }
+
+    /// Random games of every variant stored through the store: the `moves` view (which decodes the
+    /// bytes in SQL) shows every ply as [`moves`] reads it.
+    fn the_moves_view_reads_the_stored_bytes_as_the_store_does(store: &Store) {
+        let c = store.conn().unwrap();
+        let mut expected = Vec::new();
+        for (i, (_, plies)) in random_games(7, 2).iter().enumerate() {
+            let updates: Vec<MoveUpdate<'_>> = plies
+                .iter()
+                .map(|uci| MoveUpdate { uci, fen_after: "x", deadline: None, remind_at: None, outcome: None })
+                .collect();
+            let times: Vec<i64> = (0..plies.len() as i64).map(|t| 1_800_000_000 + t * 600).collect();
+            let chat = format!("c{i}");
+            let id =
+                create_played(&c, &chess_game(&c, &chat, Status::Active), &updates, &times, &mut no_end_hook).unwrap();
+            let read = moves(&c, id).unwrap();
+            assert_eq!(read.iter().map(|m| &m.uci).collect::<Vec<_>>(), plies.iter().collect::<Vec<_>>());
+            expected.extend(read.into_iter().map(|m| (id, i64::from(m.ply), m.uci)));
+        }
+        let view: Vec<(i64, i64, String)> = c
+            .query_all("SELECT game_id, ply, uci FROM moves ORDER BY game_id, ply", (), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert!(expected.iter().any(|(.., u)| u.contains('[')) && expected.iter().any(|(.., u)| u.contains('^')));
+        assert_eq!(view, expected);
+    }
+
+    /// A move the store cannot keep is refused before anything is written; stored bytes that do not
+    /// decode make the game's moves `Corrupt`, as times that do not.
+    fn stored_moves_that_do_not_decode_are_corrupt(store: &Store) {
+        let c = store.conn().unwrap();
+        let id = create(&c, &chess_game(&c, "c", Status::Active), 0).unwrap();
+        let bad = MoveUpdate { uci: "e2e4 e7e5", fen_after: "x", deadline: None, remind_at: None, outcome: None };
+        assert!(matches!(apply_move(&c, id, 0, &bad, 1, &mut no_end_hook), Err(crate::store::StoreError::Refused(_))));
+        assert!(moves(&c, id).unwrap().is_empty());
+        let good = MoveUpdate { uci: "e2e4", ..bad };
+        assert!(apply_move(&c, id, 0, &good, 1, &mut no_end_hook).unwrap());
+        c.execute("UPDATE game_moves SET moves = ?2 WHERE game_id = ?1", params![id, vec![12u8, 100]]).unwrap();
+        match moves(&c, id) {
+            Err(crate::store::StoreError::Corrupt(why)) => assert!(why.contains("moves do not decode"), "{why}"),
+            other => panic!("{other:?}"),
+        }
+    }
 
     /// [`slugs`] answers what [`slug`] answers game by game, for lists longer than one statement's.
     fn many_addresses_are_read_at_once(store: &Store) {

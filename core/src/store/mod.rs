@@ -1344,6 +1344,123 @@ mod tests {
         v19_rows_migrated(&Store::open_postgres(&database.url(), 2).unwrap());
     }
 
+    /// A row of `game_moves` as version 20 kept it: the game, its moves in coordinates, their times.
+    type V20Moves = (i64, String, Vec<u8>);
+
+    /// A version-20 database's games: random games of every variant (launches, castling with
+    /// missiles, promotions and detonations among them), game ids from 1; the statement writing
+    /// their rows of `games`; and each game's row of `game_moves` as version 20 kept it (the moves in
+    /// coordinates, the times).
+    fn v20_games() -> (Vec<Vec<String>>, String, Vec<V20Moves>) {
+        let games: Vec<Vec<String>> = games::random_games(21, 2).into_iter().map(|(_, moves)| moves).collect();
+        let mut sql =
+            String::from("INSERT INTO players (id, name, is_ai, created_at) VALUES (1, 'a', 0, 0), (2, 'b', 0, 0);");
+        let mut rows = Vec::new();
+        for (i, moves) in games.iter().enumerate() {
+            let id = i as i64 + 1;
+            sql.push_str(&format!(
+                "INSERT INTO games (id, platform, chat_id, variant, start_fen, white_id, black_id, status, fen, ply,
+                   created_at, updated_at) VALUES ({id}, 't', 'c', 'chess', 'start', 1, 2, 'active', 'x', {}, 0, 0);",
+                moves.len()
+            ));
+            let times: Vec<i64> = (0..moves.len() as i64).map(|t| 1_800_000_000 + 60 * t).collect();
+            rows.push((id, moves.join(" "), games::encode_times(&times)));
+        }
+        (games, sql, rows)
+    }
+
+    /// The statement writing a row of [`v20_games`]' `game_moves` (and breaking game 3's, with a move
+    /// of another shape).
+    const V20_MOVES: &str = "INSERT INTO game_moves (game_id, uci, times) VALUES ($1, $2, $3)";
+    const V20_BROKEN: &str = "UPDATE game_moves SET uci = uci || ' e2-e4' WHERE game_id = 3";
+
+    /// What migration 21 must have made of [`v20_games`]: each game's moves as they were, read by
+    /// the store and by the `moves` view, in about two bytes a ply; a migrated game goes on.
+    fn v20_moves_migrated(store: &Store, games: &[Vec<String>]) {
+        let conn = store.conn().unwrap();
+        let mut expected = Vec::new();
+        for (i, moves) in games.iter().enumerate() {
+            let id = i as i64 + 1;
+            let read = games::moves(&conn, id).unwrap();
+            assert_eq!(read.iter().map(|m| m.uci.clone()).collect::<Vec<_>>(), *moves, "game {id}");
+            assert_eq!(read.last().map(|m| m.played_at), Some(1_800_000_000 + 60 * (moves.len() as i64 - 1)));
+            expected.extend(moves.iter().enumerate().map(|(ply, uci)| (id, ply as i64 + 1, uci.clone())));
+        }
+        let view: Vec<(i64, i64, String)> = conn
+            .query_all("SELECT game_id, ply, uci FROM moves ORDER BY game_id, ply", (), |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!(view, expected);
+        let (bytes, plies): (i64, i64) = conn
+            .query_row("SELECT sum(length(moves)), count(*) FROM game_moves", (), |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap();
+        assert_eq!(plies as usize, games.len());
+        assert!(bytes < expected.len() as i64 * 21 / 10, "{bytes} bytes for {} plies", expected.len());
+        let ply = games[0].len() as u32;
+        let m = games::MoveUpdate { uci: "a1a1", fen_after: "y", deadline: None, remind_at: None, outcome: None };
+        assert!(games::apply_move(&conn, 1, ply, &m, 1_900_000_000, &mut games::no_end_hook).unwrap());
+        assert_eq!(games::moves(&conn, 1).unwrap().last().map(|m| m.uci.as_str()), Some("a1a1"));
+    }
+
+    /// A [`v20_games`] database opened (and so migrated): its moves kept, or, when game 3 was
+    /// broken, refused with an error naming the game and the move (`quoted` as the backend quotes it).
+    fn v20_opened(opened: Result<Store>, games: &[Vec<String>], broken: Option<&str>) {
+        match (opened, broken) {
+            (Ok(store), None) => v20_moves_migrated(&store, games),
+            (Err(e), Some(quoted)) => {
+                let e = e.to_string();
+                assert!(e.contains("migration 21, game 3") && e.contains(quoted), "{e}");
+            }
+            (Ok(_), Some(_)) => panic!("a move of another shape was migrated"),
+            (Err(e), None) => panic!("{e}"),
+        }
+    }
+
+    /// A version-20 database whose moves were stored in coordinates: every move of every variant
+    /// kept; a move of another shape stops the migration, naming the game and the move.
+    #[test]
+    fn migration_21_keeps_a_version_20_databases_moves_in_bytes() {
+        let (games, sql, rows) = v20_games();
+        for broken in [false, true] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("v20.db");
+            let mut conn = open_connection(&path).unwrap();
+            assert_eq!(schema::migrate_with(&mut conn, &MIGRATIONS[..20]).unwrap(), 20);
+            conn.execute_batch(&sql).unwrap();
+            for (id, uci, times) in &rows {
+                conn.execute(V20_MOVES, rusqlite::params![id, uci, times]).unwrap();
+            }
+            if broken {
+                conn.execute_batch(V20_BROKEN).unwrap();
+            }
+            drop(conn);
+            v20_opened(Store::open(&path), &games, broken.then_some("\"e2-e4\""));
+        }
+    }
+
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn migration_21_keeps_a_version_20_databases_moves_in_bytes_on_postgres() {
+        let (games, sql, rows) = v20_games();
+        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        for broken in [false, true] {
+            let database = server.create_database().unwrap();
+            let mut client = database.connect().unwrap();
+            let runner = postgres::runner().unwrap().set_target(refinery_core::Target::Version(20));
+            runner.run(&mut client).unwrap();
+            client.batch_execute(&sql).unwrap();
+            for (id, uci, times) in &rows {
+                client.execute(V20_MOVES, &[id, uci, times]).unwrap();
+            }
+            if broken {
+                client.batch_execute(V20_BROKEN).unwrap();
+            }
+            drop(client);
+            v20_opened(Store::open_postgres(&database.url(), 2), &games, broken.then_some("'e2-e4'"));
+        }
+    }
+
     #[test]
     fn times_round_trip_and_bad_bytes_are_refused() {
         for times in [vec![], vec![0], vec![1_800_000_000, 1_799_999_000, 1_800_086_400, i64::MAX, i64::MIN, -5]] {

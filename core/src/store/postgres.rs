@@ -41,6 +41,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V18__interaction_only", include_str!("../../migrations/postgres/V18__interaction_only.sql")),
     ("V19__outbox_done", include_str!("../../migrations/postgres/V19__outbox_done.sql")),
     ("V20__finished_games", include_str!("../../migrations/postgres/V20__finished_games.sql")),
+    ("V21__binary_moves", include_str!("../../migrations/postgres/V21__binary_moves.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.
@@ -133,22 +134,29 @@ impl fmt::Display for PgError {
         match self {
             PgError::Url(why) => write!(f, "invalid PostgreSQL URL: {why}"),
             PgError::Postgres(e) => {
-                // The driver's own text is a category ("db error", "error performing TLS
-                // handshake"); the reason is in its sources.
                 write!(f, "PostgreSQL error: {e}")?;
-                let mut source = std::error::Error::source(e);
-                while let Some(cause) = source {
-                    write!(f, ": {cause}")?;
-                    source = cause.source();
-                }
-                Ok(())
+                with_causes(f, e)
             }
             PgError::Pool(e) => write!(f, "cannot connect to PostgreSQL: {e}"),
-            PgError::Migration(e) => write!(f, "PostgreSQL migration error: {e}"),
+            PgError::Migration(e) => {
+                write!(f, "PostgreSQL migration error: {e}")?;
+                with_causes(f, e)
+            }
             PgError::Newer(why) => f.write_str(why),
             PgError::Tls(why) => write!(f, "PostgreSQL TLS: {why}"),
         }
     }
+}
+
+/// `e`'s causes, each after a colon: the driver's own text is a category ("db error", "error
+/// performing TLS handshake"), and the reason (the server's message) is in its sources.
+fn with_causes(f: &mut fmt::Formatter<'_>, e: &dyn std::error::Error) -> fmt::Result {
+    let mut source = e.source();
+    while let Some(cause) = source {
+        write!(f, ": {cause}")?;
+        source = cause.source();
+    }
+    Ok(())
 }
 
 impl std::error::Error for PgError {}

@@ -4,8 +4,9 @@
 //! edited or are unknown.
 //!
 //! Every migration still to apply runs in one write transaction taken before the history is read
-//! (`BEGIN IMMEDIATE`), with the history's rows, the code one migration runs after its SQL (15:
-//! [`games::migrate_moves`](super::games::migrate_moves)) and SQLite's `user_version`: all of it
+//! (`BEGIN IMMEDIATE`), with the history's rows, the code a migration runs after its SQL (15:
+//! [`games::migrate_moves`](super::games::migrate_moves), 21:
+//! [`games::migrate_binary_moves`](super::games::migrate_binary_moves)) and SQLite's `user_version`: all of it
 //! or none lands, and a second process opening the database meanwhile waits for the lock (the
 //! store's busy handler, [`super::BUSY_TIMEOUT`]), then finds every migration recorded and applies
 //! nothing. That is why the store speaks to refinery through its own small driver ([`History`])
@@ -69,6 +70,12 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V18__interaction_only", include_str!("../../migrations/0018_interaction_only.sql")),
     sql("V19__outbox_done", include_str!("../../migrations/0019_outbox_done.sql")),
     sql("V20__finished_games", include_str!("../../migrations/0020_finished_games.sql")),
+    // The SQL makes `game_moves` again; the code writes each game's moves in bytes, and drops the old table.
+    SqliteMigration {
+        name: "V21__binary_moves",
+        sql: include_str!("../../migrations/0021_binary_moves.sql"),
+        then: Some(super::games::migrate_binary_moves),
+    },
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many
