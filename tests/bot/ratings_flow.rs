@@ -190,7 +190,7 @@ fn a_games_web_page_is_read_in_one_statement() {
     for (who, m) in [("alice", "e4"), ("bob", "e5"), ("alice", "Nf3")] {
         tb.bot.handle(&guild(who, m));
     }
-    let slug = |id: i64| tb.query_str(&format!("SELECT web_slug FROM games WHERE id = {id}"));
+    let slug = |id: i64| capabot::store::games::slug(&tb.bot.store().conn().unwrap(), id).unwrap().unwrap();
     let read = |id: i64, fallback: Lang| {
         let slug = slug(id);
         let before = statements_sent();

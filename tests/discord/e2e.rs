@@ -246,6 +246,12 @@ impl Env {
         conn.query_row(sql, (), |r| r.get(0)).expect(sql)
     }
 
+    /// A game's web address, as its page's link shows it.
+    fn slug_of(&self, running: &Running, game: i64) -> String {
+        let conn = running.host.bot().store().conn().expect("conn");
+        capabot::store::games::slug(&conn, game).expect("the address").expect("a web address")
+    }
+
     /// The start position of a game, from the database.
     fn start_of(&self, running: &Running, game: i64) -> Position {
         let conn = running.host.bot().store().conn().expect("conn");
@@ -3570,7 +3576,7 @@ async fn game_messages_link_to_the_games_page_where_the_server_shows_its_games()
         assert!(link_buttons(&first).is_empty(), "{first:?}");
 
         web_setting(&fake, true).await;
-        let slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 1");
+        let slug = env.slug_of(&running, 1);
         let page = format!("https://chess.example.org/g/{slug}");
         let second = play(&fake, GENERAL, BOB, "e5").await;
         assert_eq!(link_buttons(&second), vec![("View".to_owned(), page.clone())], "{second:?}");
@@ -3586,7 +3592,7 @@ async fn game_messages_link_to_the_games_page_where_the_server_shows_its_games()
         .await;
         let click = fake.click_button(GENERAL, BOB, message_of(&offer), &button(&offer, "accept"));
         let other = fake.wait_for(answers(click.id), WAIT).await;
-        let other_slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 2");
+        let other_slug = env.slug_of(&running, 2);
         assert_ne!(other_slug, slug);
         assert_eq!(link_buttons(&other), vec![("View".to_owned(), format!("https://chess.example.org/g/{other_slug}"))]);
 

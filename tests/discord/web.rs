@@ -63,7 +63,8 @@ impl Site {
     /// The latest game's web address.
     pub fn latest_slug(&self) -> String {
         let conn = self.bot.store().conn().unwrap();
-        conn.query_row("SELECT web_slug FROM games ORDER BY id DESC LIMIT 1", (), |r| r.get::<String>(0)).unwrap()
+        let id: i64 = conn.query_row("SELECT max(id) FROM games", (), |r| r.get(0)).unwrap();
+        capabot::store::games::slug(&conn, id).unwrap().expect("a web address")
     }
 
     pub fn web_on(&self, on: bool) {

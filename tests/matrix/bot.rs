@@ -412,6 +412,11 @@ fn query<T: capabot::store::sql::FromSql>(db: &Path, sql: &str) -> T {
     Store::open(db).unwrap().conn().unwrap().query_row(sql, (), |r| r.get(0)).unwrap()
 }
 
+/// A game's web address, as its page's link shows it.
+fn slug_of(db: &Path, game: i64) -> String {
+    capabot::store::games::slug(&Store::open(db).unwrap().conn().unwrap(), game).unwrap().expect("a web address")
+}
+
 fn start_of(db: &Path, game: i64) -> Position {
     let conn = Store::open(db).unwrap();
     let conn = conn.conn().unwrap();
@@ -1172,7 +1177,7 @@ async fn game_answers_link_to_the_games_page_while_the_room_shows_its_games() {
     let bot_id = bot.front.me.user_id.clone();
     let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
     chess_game_one(&mut alice, &bob, &room, &bot_id).await;
-    let link = format!("Watch: {site}/g/{}", query::<String>(&db, "SELECT web_slug FROM games WHERE id = 1"));
+    let link = format!("Watch: {site}/g/{}", slug_of(&db, 1));
     let sans = ["e4", "e5", "Nf3", "Nc6"];
     let mut ply = 0;
     macro_rules! play {

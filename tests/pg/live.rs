@@ -109,7 +109,8 @@ impl TwoProcesses {
         assert!(self.say("main", "alice", "e4").contains("e4"));
         off_runtime(|| {
             let conn = self.a.store().conn().unwrap();
-            conn.query_row("SELECT web_slug FROM games ORDER BY id DESC LIMIT 1", (), |r| r.get::<String>(0)).unwrap()
+            let id: i64 = conn.query_row("SELECT max(id) FROM games", (), |r| r.get(0)).unwrap();
+            capabot::store::games::slug(&conn, id).unwrap().expect("a web address")
         })
     }
 

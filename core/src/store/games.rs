@@ -254,18 +254,33 @@ pub fn create(conn: &Connection, g: &NewGame<'_>, now: i64) -> Result<GameId> {
             now,
             g.community_id,
             g.rated,
-            new_slug(),
+            new_slug().to_vec(),
             g.interaction_only
         ],
         |r| r.get(0),
     )?)
 }
 
-/// A game's web address: 128 random bits in hexadecimal, so that knowing one game's address (or
-/// its number) tells nothing of another's.
-fn new_slug() -> String {
-    let bytes: [u8; 16] = rand::random();
+/// A game's web address: 128 random bits, so that knowing one game's address (or its number)
+/// tells nothing of another's. Kept as its 16 bytes (`games.web_slug`, migration 22) and shown as
+/// 32 hexadecimal digits ([`slug_text`]).
+fn new_slug() -> [u8; 16] {
+    rand::random()
+}
+
+/// A web address as shown (in a page's address): its bytes as 32 lowercase hexadecimal digits.
+fn slug_text(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The bytes kept for a web address as shown ([`slug_text`]); `None` for text of another shape,
+/// which is no game's address.
+fn slug_key(slug: &str) -> Option<Vec<u8>> {
+    if !is_slug(slug) {
+        return None;
+    }
+    let digit = |c: u8| if c.is_ascii_digit() { c - b'0' } else { c - b'a' + 10 };
+    Some(slug.as_bytes().chunks(2).map(|pair| digit(pair[0]) << 4 | digit(pair[1])).collect())
 }
 
 /// Whether `s` has the shape of a game's web address ([`new_slug`]): 32 lowercase hexadecimal
@@ -276,7 +291,8 @@ pub fn is_slug(s: &str) -> bool {
 
 /// The game at a web address, if any.
 pub fn by_slug(conn: &Connection, slug: &str) -> Result<Option<GameRow>> {
-    Ok(select(conn, "web_slug = ?1", params![slug])?.into_iter().next())
+    let Some(key) = slug_key(slug) else { return Ok(None) };
+    Ok(select(conn, "web_slug = ?1", params![key])?.into_iter().next())
 }
 
 /// What a game's web page shows, read in one statement ([`for_page`]): the game, whether its
@@ -302,7 +318,9 @@ pub struct ForPage {
 /// moves are those of the row's ply without a transaction around several reads. Every join is by
 /// a primary key (the game by `games_web_slug`).
 pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
-    let Some((mut page, moves)) = conn.prepare_cached(&for_page_sql())?.query_row([slug], for_page_row).optional()?
+    let Some(key) = slug_key(slug) else { return Ok(None) };
+    let Some((mut page, moves)) =
+        conn.prepare_cached(&for_page_sql())?.query_row(params![key], for_page_row).optional()?
     else {
         return Ok(None);
     };
@@ -372,13 +390,14 @@ pub struct ToFollow {
 /// The game at a web address as a live page follows it, in one statement (a watcher looks at
 /// each change of its game, and every few seconds).
 pub fn to_follow(conn: &Connection, slug: &str) -> Result<Option<ToFollow>> {
+    let Some(key) = slug_key(slug) else { return Ok(None) };
     Ok(conn
         .prepare_cached(
             "SELECT g.id, g.platform, g.chat_id, s.web, g.ply, g.updated_at FROM games g \
              LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
              WHERE g.web_slug = ?1",
         )?
-        .query_row([slug], |r| {
+        .query_row(params![key], |r| {
             Ok(ToFollow {
                 id: r.get(0)?,
                 platform: r.get(1)?,
@@ -394,16 +413,17 @@ pub fn to_follow(conn: &Connection, slug: &str) -> Result<Option<ToFollow>> {
 pub fn slug(conn: &Connection, id: GameId) -> Result<Option<String>> {
     Ok(conn
         .prepare_cached("SELECT web_slug FROM games WHERE id = ?1")?
-        .query_row(params![id], |r| r.get::<Option<String>>(0))
+        .query_row(params![id], |r| r.get::<Option<Vec<u8>>>(0))
         .optional()?
-        .flatten())
+        .flatten()
+        .map(|bytes| slug_text(&bytes)))
 }
 
 /// The web addresses of games by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a
 /// web page's lists); a game without an address is not in the map.
 pub fn slugs(conn: &Connection, ids: &[GameId]) -> Result<HashMap<GameId, String>> {
-    let found = query_by_ids(conn, ids, slugs_sql, |r| Ok((r.get::<GameId>(0)?, r.get::<String>(1)?)))?;
-    Ok(found.into_iter().collect())
+    let found = query_by_ids(conn, ids, slugs_sql, |r| Ok((r.get::<GameId>(0)?, r.get::<Vec<u8>>(1)?)))?;
+    Ok(found.into_iter().map(|(id, bytes)| (id, slug_text(&bytes))).collect())
 }
 
 /// The statement of [`slugs`] for an `IN (…)` list's placeholders: one look-up of the primary key
@@ -1381,8 +1401,36 @@ mod tests {
         a_players_recent_games_are_both_sides_newest_first,
         many_addresses_are_read_at_once,
         the_moves_view_reads_the_stored_bytes_as_the_store_does,
-        stored_moves_that_do_not_decode_are_corrupt
+        stored_moves_that_do_not_decode_are_corrupt,
+        a_web_address_is_kept_in_sixteen_bytes_and_shown_in_hexadecimal
     );
+
+    /// A game's address is 16 bytes in the row (and its index) and 32 lowercase hexadecimal digits
+    /// wherever it is read; the page, the live page and the game are found by those digits, and by no
+    /// other text.
+    fn a_web_address_is_kept_in_sixteen_bytes_and_shown_in_hexadecimal(store: &Store) {
+        let c = store.conn().unwrap();
+        let ids: Vec<GameId> = (0..3).map(|i| create(&c, &chess_game(&c, "w", Status::Active), i).unwrap()).collect();
+        for &id in &ids {
+            let shown = slug(&c, id).unwrap().unwrap();
+            assert!(is_slug(&shown), "{shown}");
+            assert_eq!(slug_key(&shown).map(|k| slug_text(&k)), Some(shown.clone()));
+            let kept: i64 =
+                c.query_row("SELECT length(web_slug) FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap();
+            assert_eq!(kept, 16);
+            assert_eq!(by_slug(&c, &shown).unwrap().map(|g| g.id), Some(id));
+            assert_eq!(for_page(&c, &shown).unwrap().map(|p| p.row.id), Some(id));
+            assert_eq!(to_follow(&c, &shown).unwrap().map(|f| f.id), Some(id));
+            for other in [shown.to_uppercase(), shown[..31].to_string(), format!("{shown}0"), "g".repeat(32)] {
+                assert_eq!(by_slug(&c, &other).unwrap(), None, "{other}");
+                assert_eq!(for_page(&c, &other).unwrap(), None, "{other}");
+                assert_eq!(to_follow(&c, &other).unwrap(), None, "{other}");
+            }
+        }
+        let all = slugs(&c, &ids).unwrap();
+        assert_eq!(all.len(), 3);
+        assert!(ids.iter().all(|id| all.get(id) == slug(&c, *id).unwrap().as_ref()));
+    }
 
     /// Every move of random games of every variant (launches, castling with missiles, promotions
     /// and detonations among them) reads back as it was written, alone and a game at once, in two

@@ -1317,27 +1317,38 @@ mod tests {
         assert_eq!(ids(games::pause_in_community(&conn, "t", "k", now).unwrap()), [2]);
     }
 
+    /// A SQLite database migrated by refinery to `version`, holding `rows` (its directory kept with it).
+    fn sqlite_at(version: usize, rows: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(format!("v{version}.db"));
+        let mut conn = open_connection(&path).unwrap();
+        assert_eq!(schema::migrate_with(&mut conn, &MIGRATIONS[..version]).unwrap(), version);
+        conn.execute_batch(rows).unwrap();
+        (dir, path)
+    }
+
+    /// A database of the harness's PostgreSQL server migrated to `version`, holding `rows`.
+    #[cfg(feature = "postgres")]
+    fn postgres_at(version: i32, rows: &str) -> pg_harness::TestDatabase<'static> {
+        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        let database = server.create_database().unwrap();
+        let mut client = database.connect().unwrap();
+        postgres::runner().unwrap().set_target(refinery_core::Target::Version(version)).run(&mut client).unwrap();
+        client.batch_execute(rows).unwrap();
+        database
+    }
+
     #[test]
     fn migration_20_keeps_a_version_19_databases_rating_history_and_finds_its_games() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("v19.db");
-        let mut conn = open_connection(&path).unwrap();
-        assert_eq!(schema::migrate_with(&mut conn, &MIGRATIONS[..19]).unwrap(), 19);
-        conn.execute_batch(V19_ROWS).unwrap();
-        drop(conn);
+        let (_dir, path) = sqlite_at(19, V19_ROWS);
         v19_rows_migrated(&Store::open(&path).unwrap());
     }
 
     #[cfg(feature = "postgres")]
     #[test]
     fn migration_20_keeps_a_version_19_databases_rating_history_and_finds_its_games_on_postgres() {
-        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
-        let database = server.create_database().unwrap();
+        let database = postgres_at(19, V19_ROWS);
         let mut client = database.connect().unwrap();
-        let mut runner = postgres::runner().unwrap();
-        runner = runner.set_target(refinery_core::Target::Version(19));
-        runner.run(&mut client).unwrap();
-        client.batch_execute(V19_ROWS).unwrap();
         // The rows' ids given by hand: the identity goes on after them, as `capabot migrate` leaves it.
         client.batch_execute("SELECT setval(pg_get_serial_sequence('rating_history', 'id'), 12)").unwrap();
         drop(client);
@@ -1458,6 +1469,35 @@ mod tests {
             }
             drop(client);
             v20_opened(Store::open_postgres(&database.url(), 2), &games, broken.then_some("'e2-e4'"));
+        }
+    }
+
+    /// A version-21 game with its web address in hexadecimal text, as versions 14 to 21 kept it.
+    const V21_GAME: &str = "
+        INSERT INTO players (id, name, is_ai, created_at) VALUES (1, 'a', 0, 0), (2, 'b', 0, 0);
+        INSERT INTO games (id, platform, chat_id, variant, start_fen, white_id, black_id, status, fen, ply,
+            created_at, updated_at, web_slug)
+          VALUES (1, 't', 'c', 'chess', 'start', 1, 2, 'active', 'start', 0, 0, 0, '00ff7a10c3e4b5d6978812aabbccddee');";
+
+    /// What migration 22 must have made of [`V21_GAME`]: the same address, in 16 bytes.
+    fn v21_game_migrated(store: &Store) {
+        let conn = store.conn().unwrap();
+        let address = "00ff7a10c3e4b5d6978812aabbccddee";
+        assert_eq!(games::slug(&conn, 1).unwrap().as_deref(), Some(address));
+        assert_eq!(games::by_slug(&conn, address).unwrap().map(|g| g.id), Some(1));
+        let kept: i64 = conn.query_row("SELECT length(web_slug) FROM games WHERE id = 1", (), |r| r.get(0)).unwrap();
+        assert_eq!(kept, 16);
+    }
+
+    /// On SQLite, and on PostgreSQL when built with it.
+    #[test]
+    fn migration_22_keeps_a_version_21_games_web_address_in_sixteen_bytes() {
+        let (_dir, path) = sqlite_at(21, V21_GAME);
+        v21_game_migrated(&Store::open(&path).unwrap());
+        #[cfg(feature = "postgres")]
+        {
+            let database = postgres_at(21, V21_GAME);
+            v21_game_migrated(&Store::open_postgres(&database.url(), 2).unwrap());
         }
     }
 

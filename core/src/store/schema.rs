@@ -76,6 +76,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
         sql: include_str!("../../migrations/0021_binary_moves.sql"),
         then: Some(super::games::migrate_binary_moves),
     },
+    sql("V22__binary_web_slug", include_str!("../../migrations/0022_binary_web_slug.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

@@ -126,8 +126,8 @@ fn community(bot: &Bot, games: usize, plies: usize) -> Result<String, String> {
         say(bot, if i % 2 == 0 { "ann" } else { "ben" }, m, false);
     }
     let conn = bot.store().conn().map_err(|e| e.to_string())?;
-    conn.query_row("SELECT web_slug FROM games ORDER BY id DESC LIMIT 1", (), |r| r.get::<String>(0))
-        .map_err(|e| e.to_string())
+    let id: i64 = conn.query_row("SELECT max(id) FROM games", (), |r| r.get(0)).map_err(|e| e.to_string())?;
+    games::slug(&conn, id).map_err(|e| e.to_string())?.ok_or_else(|| format!("game {id} has no web address"))
 }
 
 /// One GET on a fresh connection: the status and the body's length.

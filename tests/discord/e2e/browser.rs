@@ -295,7 +295,7 @@ async fn the_web_pages_in_a_browser() {
         new_game(&fake, GENERAL, "chess", &[]).await;
         let first = play(&fake, GENERAL, ALICE, "e4").await;
         assert!(first.payload["embeds"][0]["url"].is_null(), "no link before opting in: {first:?}");
-        let slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 1");
+        let slug = env.slug_of(&running, 1);
         let game = format!("{site}/g/{slug}");
         browser.open(&game).await;
         assert_eq!(browser.h1().await, "Not found");
@@ -389,7 +389,7 @@ async fn the_web_pages_in_a_browser() {
             json!([{ "name": "variant", "type": 3, "value": "chess" }, { "name": "color", "type": 3, "value": "white" }]);
         let (_, started) = command(&fake, dm, BOB, "play", options).await;
         assert!(started.content().is_some_and(|c| c.contains("Game #2 starts")), "{started:?}");
-        let dm_slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 2");
+        let dm_slug = env.slug_of(&running, 2);
         browser.open(&format!("{site}/g/{dm_slug}")).await;
         assert_eq!(browser.h1().await, "Not found");
         browser.check_accessibility("not found").await;
@@ -430,7 +430,7 @@ async fn a_secret_bomb_is_not_on_its_games_page() {
             assert!(chosen.content().is_some_and(|c| c.contains("your bomb")), "{chosen:?}");
         }
         play(&fake, GENERAL, ALICE, "e4").await;
-        let slug = env.query_text(&running, "SELECT web_slug FROM games WHERE id = 1");
+        let slug = env.slug_of(&running, 1);
         browser.open(&format!("{site}/g/{slug}")).await;
         assert_eq!(browser.h1().await, "alice vs bob");
         let source = browser.client().source().await.unwrap().to_lowercase();
