@@ -19,6 +19,8 @@ pub struct HostSection {
     pub ai_threads: Option<usize>,
     /// Inputs the core works on at once (default: the cores, at least two); the rest wait in order.
     pub core_threads: Option<usize>,
+    /// Pictures drawn at once (default: the cores, at least two); they hold no database connection.
+    pub draw_threads: Option<usize>,
     /// Seconds between scheduler runs (reminders, timeouts, expiries).
     pub tick_seconds: u64,
     /// Seconds that shutdown waits for moves in flight.
@@ -35,6 +37,7 @@ impl Default for HostSection {
         HostSection {
             ai_threads: None,
             core_threads: None,
+            draw_threads: None,
             tick_seconds: 30,
             shutdown_grace_seconds: 10,
             metrics: None,
@@ -308,6 +311,9 @@ impl Config {
         if self.host.core_threads == Some(0) {
             return Err("host.core_threads must be at least 1".into());
         }
+        if self.host.draw_threads == Some(0) {
+            return Err("host.draw_threads must be at least 1".into());
+        }
         // Unauthenticated: never on a public interface (a reverse proxy or a tunnel can carry it).
         if let Some(a) = self.host.metrics
             && !a.ip().is_loopback()
@@ -342,6 +348,7 @@ impl Config {
         crate::host::HostConfig {
             ai_threads: self.host.ai_threads.unwrap_or_else(crate::host::default_ai_threads),
             core_threads: self.host.core_threads.unwrap_or_else(crate::host::default_core_threads),
+            draw_threads: self.host.draw_threads.unwrap_or_else(crate::host::default_core_threads),
             tick_every: std::time::Duration::from_secs(self.host.tick_seconds.max(1)),
             // The console is one person typing (or a script): no limits there; chat front ends
             // get them (`chat_host_config`).
@@ -453,7 +460,7 @@ mod tests {
         let f = dir.path().join("c.toml");
         std::fs::write(
             &f,
-            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\n[console]\nboards_dir = \"pics\"\n\
+            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\ndraw_threads = 5\n[console]\nboards_dir = \"pics\"\n\
              [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\nallow = [\"*:example.org\"]\n",
         )
         .unwrap();
@@ -463,6 +470,7 @@ mod tests {
         assert_eq!(cfg.console.boards_dir, PathBuf::from("pics"));
         assert_eq!(cfg.host_config().ai_threads, 3);
         assert_eq!(cfg.host_config().core_threads, 4);
+        assert_eq!(cfg.host_config().draw_threads, 5);
         assert_eq!(cfg.discord.proxy.as_deref(), Some("http://127.0.0.1:9"));
         assert_eq!(cfg.matrix.store, PathBuf::from("/var/m"));
         assert_eq!(cfg.matrix.allow, ["*:example.org"]);
@@ -488,6 +496,7 @@ mod tests {
             "[discord]\ntoken = \"x\"\n",
             "[host]\nai_threads = 0\n",
             "[host]\ncore_threads = 0\n",
+            "[host]\ndraw_threads = 0\n",
             "[host]\nmetrics = \"0.0.0.0:9187\"\n",
             "[host]\nmetrics = \"localhost\"\n",
         ] {

@@ -223,6 +223,9 @@ enum Command {
         /// The host's core_threads (default: the host's own default).
         #[arg(long)]
         core_threads: Option<usize>,
+        /// The host's draw_threads (default: the host's own default).
+        #[arg(long)]
+        draw_threads: Option<usize>,
         /// Offer the Discord run's moves at this many per second in all (spread evenly over the games)
         /// instead of each game moving as soon as it is answered; latency counts from when a move was due.
         #[arg(long)]
@@ -289,6 +292,10 @@ enum Command {
         /// The capabot binary (default: the one beside this laboratory).
         #[arg(long)]
         capabot: Option<PathBuf>,
+        /// After the round's restart, restart again with each of these binaries in turn (a command
+        /// waiting in every room each time): builds compared on one homeserver and set of rooms.
+        #[arg(long = "restart-with", num_args = 1..)]
+        restart_with: Vec<PathBuf>,
     },
     /// A flood through Discord (the fake): the games of `bench-discord`, paced, while one person
     /// sends N commands at once in a chat of their own; the others' latency p50/p99 with and without
@@ -657,6 +664,7 @@ fn run(cli: Cli) -> Result<(), String> {
             runs,
             seed,
             core_threads,
+            draw_threads,
             rate,
             apart,
             no_core,
@@ -665,6 +673,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions {
                 pictures: !plain,
                 core_threads,
+                draw_threads,
                 fake_apart: apart,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
@@ -702,8 +711,8 @@ fn run(cli: Cli) -> Result<(), String> {
             return Err("bench-guilds needs the laboratory built with its `discord` feature (the default)".into());
         }
         #[cfg(feature = "matrix")]
-        Command::BenchMatrixRooms { rooms, runs, capabot } => {
-            outln!("{}", bench::matrix_rooms::rooms_rounds(capabot, rooms, runs)?);
+        Command::BenchMatrixRooms { rooms, runs, capabot, restart_with } => {
+            outln!("{}", bench::matrix_rooms::rooms_rounds(capabot, rooms, runs, &restart_with)?);
         }
         #[cfg(not(feature = "matrix"))]
         Command::BenchMatrixRooms { .. } => {

@@ -241,6 +241,11 @@ pub struct HostConfig {
     /// than the cores only adds contention: inputs beyond it wait their turn in arrival order, each
     /// holding no database connection.
     pub core_threads: usize,
+    /// Pictures drawn at once for delivery, outside any transaction (default: the cores, at least
+    /// two). Apart from [`HostConfig::core_threads`]: drawing holds no database connection, so one
+    /// core thread (no contention for SQLite's write lock) can feed as many drawing threads as there
+    /// are cores.
+    pub draw_threads: usize,
     /// How often the scheduler runs.
     pub tick_every: Duration,
     /// Rate limits and the bound on waiting inputs (`None`: none, as in the console).
@@ -262,6 +267,7 @@ impl Default for HostConfig {
         HostConfig {
             ai_threads: default_ai_threads(),
             core_threads: default_core_threads(),
+            draw_threads: default_core_threads(),
             tick_every: Duration::from_secs(30),
             limits: None,
             instance: None,
@@ -310,7 +316,7 @@ pub struct Host {
     /// delivered is recorded at once, not behind a burst of moves waiting for the core. Until it
     /// is, a crash would make the row be delivered again.
     outbox_lane: Arc<Semaphore>,
-    /// Pictures being drawn for delivery ([`HostConfig::core_threads`] at once).
+    /// Pictures being drawn for delivery ([`HostConfig::draw_threads`] at once).
     draw_lane: Arc<Semaphore>,
     /// Whole games' animations being drawn for delivery: one at a time, at the lowest OS priority.
     animations: background::Background,
@@ -361,7 +367,7 @@ impl Host {
             background: background::Background::new(config.ai_threads),
             core_pool: Arc::new(Semaphore::new(config.core_threads.max(1))),
             outbox_lane: Arc::new(Semaphore::new(OUTBOX_LANE)),
-            draw_lane: Arc::new(Semaphore::new(config.core_threads.max(1))),
+            draw_lane: Arc::new(Semaphore::new(config.draw_threads.max(1))),
             animations: background::Background::named("capabot-animation", 1),
             animation_drawings: Arc::default(),
             animations_drawn: mini_moka::sync::Cache::builder()
@@ -1160,7 +1166,7 @@ impl Host {
     }
 
     /// The reply with its described picture drawn ([`Reply::draw`]), on the blocking pool at most
-    /// [`HostConfig::core_threads`] at once, outside any transaction; an animation one at a time on
+    /// [`HostConfig::draw_threads`] at once, outside any transaction; an animation one at a time on
     /// its own thread of the lowest OS priority. A reply without a description, or drawn already,
     /// comes back as it is.
     pub async fn drawn(&self, reply: Reply) -> Reply {
@@ -1470,6 +1476,33 @@ mod tests {
             assert_eq!(j.await.unwrap(), Some(()));
         }
         assert_eq!(most.load(Ordering::SeqCst), 2, "ten 20 ms jobs overlap, two at a time");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn pictures_are_drawn_draw_threads_at_once_whatever_the_core_threads() {
+        let dir = tempfile::tempdir().unwrap();
+        for (core_threads, draw_threads) in [(1, 2), (2, 1)] {
+            let host = host_in(dir.path(), HostConfig { core_threads, draw_threads, ..HostConfig::default() });
+            let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+            let jobs: Vec<_> = (0..10)
+                .map(|_| {
+                    let (host, now, most) = (host.clone(), now.clone(), most.clone());
+                    tokio::spawn(async move {
+                        Host::on_lane(&host.draw_lane, move || {
+                            let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                            most.fetch_max(n, Ordering::SeqCst);
+                            std::thread::sleep(Duration::from_millis(20));
+                            now.fetch_sub(1, Ordering::SeqCst);
+                        })
+                        .await
+                    })
+                })
+                .collect();
+            for j in jobs {
+                assert_eq!(j.await.unwrap(), Some(()));
+            }
+            assert_eq!(most.load(Ordering::SeqCst), draw_threads, "core {core_threads}, draw {draw_threads}");
+        }
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -537,13 +537,11 @@ impl Analyser {
             _ => {
                 // No more looks at this move: if it was the search's own choice and still costs, the
                 // other moves are searched (once both positions' waiting looks are done).
-                let own = before.best == Some(self.game.moves()[ply]);
-                let waiting =
-                    self.pending.iter().any(|p| matches!(*p, Pending::Look(j, _) if j == ply || j == ply + 1));
-                if own
-                    && drop >= self.second.own_choice_from
+                // (The threshold first: the product never prices, and the queue is not walked.)
+                if drop >= self.second.own_choice_from
+                    && before.best == Some(self.game.moves()[ply])
                     && !self.priced[ply]
-                    && !waiting
+                    && !self.pending.iter().any(|p| matches!(*p, Pending::Look(j, _) if j == ply || j == ply + 1))
                     && !self.pending.contains(&Pending::Others(ply))
                 {
                     self.pending.push_back(Pending::Others(ply));

@@ -28,6 +28,8 @@ pub struct BenchOptions {
     pub seed: u64,
     /// The host's [`HostConfig::core_threads`] (its default when `None`).
     pub core_threads: Option<usize>,
+    /// The host's [`HostConfig::draw_threads`] (its default when `None`).
+    pub draw_threads: Option<usize>,
     /// `bench-discord`: the fake Discord and the players on a runtime of their own (one thread,
     /// `fake-discord`) instead of the bot's, so that the bot's own processor time shows apart.
     pub fake_apart: bool,
@@ -36,7 +38,17 @@ pub struct BenchOptions {
 impl BenchOptions {
     /// Games with pictures and the host's default core threads.
     pub fn with_pictures(games: usize, threads: usize, plies: usize, variant: &'static Variant, seed: u64) -> Self {
-        BenchOptions { games, threads, plies, variant, pictures: true, seed, core_threads: None, fake_apart: false }
+        BenchOptions {
+            games,
+            threads,
+            plies,
+            variant,
+            pictures: true,
+            seed,
+            core_threads: None,
+            draw_threads: None,
+            fake_apart: false,
+        }
     }
 
     /// The host's settings for a load run: no scheduler ticks, one AI thread.
@@ -44,6 +56,9 @@ impl BenchOptions {
         let mut config = HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() };
         if let Some(n) = self.core_threads {
             config.core_threads = n;
+        }
+        if let Some(n) = self.draw_threads {
+            config.draw_threads = n;
         }
         config
     }
@@ -643,6 +658,7 @@ mod tests {
             pictures: false,
             seed: 1,
             core_threads: None,
+            draw_threads: None,
             fake_apart: false,
         };
         let dir = tempfile::tempdir().unwrap();
@@ -665,6 +681,7 @@ mod tests {
             pictures: true,
             seed: 2,
             core_threads: None,
+            draw_threads: None,
             fake_apart: false,
         };
         let out = unit_rounds(&opts, 1).unwrap();

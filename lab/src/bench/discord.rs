@@ -838,6 +838,7 @@ mod tests {
             pictures: true,
             seed: 3,
             core_threads: None,
+            draw_threads: None,
             fake_apart: true,
         };
         let dir = tempfile::tempdir().unwrap();
@@ -861,6 +862,7 @@ mod tests {
             pictures: false,
             seed: 5,
             core_threads: None,
+            draw_threads: None,
             fake_apart: false,
         };
         let limits = LimitConfig::default();

@@ -138,6 +138,10 @@ struct RoomsReport {
     /// The Matrix store's files and their sizes with all the rooms joined, and after the restart.
     store_files_all: Vec<(String, u64)>,
     store_files_restart: Vec<(String, u64)>,
+    /// The restarts with the binaries of `--restart-with`, in turn on the same homeserver and
+    /// rooms: each binary's path, from its start to its first and last answer, and its footprint
+    /// after the catch-up.
+    more_restarts: Vec<(PathBuf, Duration, Duration, Footprint)>,
 }
 
 /// A Matrix user of the run, speaking the client-server API.
@@ -548,7 +552,7 @@ fn progress(what: &str) {
 }
 
 /// One round on a fresh Synapse: the bot in one room, then in `rooms`, a command in each, a restart.
-fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, String> {
+fn run_once(capabot: &Path, dir: &Path, rooms: usize, restart_with: &[PathBuf]) -> Result<RoomsReport, String> {
     let mut report = RoomsReport::default();
     let synapse = Synapse::start().map_err(|e| e.to_string())?;
     let bot_user = synapse.register_user("capabot", false).map_err(|e| e.to_string())?;
@@ -601,13 +605,39 @@ fn run_once(capabot: &Path, dir: &Path, rooms: usize) -> Result<RoomsReport, Str
     report.after_restart = bot.footprint()?;
     report.store_files_restart = bot.store_files();
     progress("the restart's commands answered");
+    // The same again with each binary of `restart_with` in turn (the same homeserver, rooms and
+    // stores: two builds compared without the room making between them).
+    for (k, binary) in restart_with.iter().enumerate() {
+        bot.stop()?;
+        send_commands(&people, &all, &format!("again-{k}"))?;
+        bot.capabot = binary.clone();
+        let restarted = now_ms();
+        bot.start(rooms + 10)?;
+        let (_, first_answer, last_answer) = wait_for_answers(&watcher, &bot_id, &all)?;
+        std::thread::sleep(SETTLE);
+        let after = bot.footprint()?;
+        let line =
+            restart_line(binary, ms_between(restarted, first_answer), ms_between(restarted, last_answer), &after);
+        progress(&line);
+        report.more_restarts.push((
+            binary.clone(),
+            ms_between(restarted, first_answer),
+            ms_between(restarted, last_answer),
+            after,
+        ));
+    }
     bot.stop()?;
     Ok(report)
 }
 
 /// `runs` rounds with `rooms` rooms, each on a fresh Synapse and a fresh bot: every round's line,
 /// then a table of the medians.
-pub fn rooms_rounds(capabot: Option<PathBuf>, rooms: usize, runs: usize) -> Result<String, String> {
+pub fn rooms_rounds(
+    capabot: Option<PathBuf>,
+    rooms: usize,
+    runs: usize,
+    restart_with: &[PathBuf],
+) -> Result<String, String> {
     let capabot = capabot_binary(capabot)?;
     if !(2..=MAX_ROOMS).contains(&rooms) {
         return Err(format!("--rooms wants 2 to {MAX_ROOMS}"));
@@ -618,8 +648,11 @@ pub fn rooms_rounds(capabot: Option<PathBuf>, rooms: usize, runs: usize) -> Resu
     for round in 1..=runs.max(1) {
         let dir = base.join(format!("round-{round}"));
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        match run_once(&capabot, &dir, rooms) {
+        match run_once(&capabot, &dir, rooms, restart_with) {
             Ok(r) => {
+                for (binary, first, all, after) in &r.more_restarts {
+                    out.push_str(&format!("round {round}: {}\n", restart_line(binary, *first, *all, after)));
+                }
                 progress(&format!("round {round}: {}", round_line(&r, rooms)));
                 out.push_str(&format!("round {round}: {}\n", round_line(&r, rooms)));
                 out.push_str(&format!("  store with all rooms: {}\n", files_line(&r.store_files_all)));
@@ -657,6 +690,18 @@ fn round_line(r: &RoomsReport, rooms: usize) -> String {
         ms(r.commands.p50),
         ms(r.commands.p99),
         secs(r.restart_all),
+    )
+}
+
+/// A restart of `--restart-with`: the binary, its first and last answers, and its footprint after.
+fn restart_line(binary: &Path, first: Duration, all: Duration, after: &Footprint) -> String {
+    format!(
+        "restart with {}: first answer after {:.2} s, all after {:.2} s; RSS {} MiB, the bot's time on the CPU {:.2} s",
+        binary.display(),
+        secs(first),
+        secs(all),
+        mib(after.memory.rss_kib * 1024),
+        secs(after.cpu),
     )
 }
 
