@@ -50,8 +50,11 @@ const TIMES_KEPT: usize = 10_000;
 /// once: after a restart with a command waiting in each of 500 rooms, 500 sends were in flight
 /// together while the homeserver took them in turn, each holding matrix-sdk's send future, its
 /// request and most an HTTP connection of their own (kept in the client's pool afterwards): half of
-/// the catch-up's peak heap, which the allocator kept resident after it (issue 45, fix 15).
-pub const SENDS_AT_ONCE: usize = 64;
+/// the catch-up's peak heap, which the allocator kept resident after it (issue 45, fix 15). With 64
+/// the homeserver took the sends of a 2,000-room catch-up in fewer at a time and the last answer came
+/// after 65 s; with 256, 40–47 s at the same memory (512: 38–44 s for 30 MiB more; docs/scale.md,
+/// fix 22).
+pub const SENDS_AT_ONCE: usize = 256;
 
 /// Rooms the host delivers to at once at most ([`FrontEnd::chats_at_once`]): twice the sends, so
 /// that the sends stay busy while some rooms' drains read or record their rows. The other rooms
