@@ -1453,29 +1453,43 @@ mod tests {
         assert!(settling <= 4096, "a settling takes {settling} bytes");
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn the_cores_work_runs_at_most_core_threads_at_once() {
-        let dir = tempfile::tempdir().unwrap();
-        let host = host_in(dir.path(), HostConfig { core_threads: 2, ..HostConfig::default() });
+    /// A job for [`most_at_once`]: it runs for 20 ms on a blocking thread.
+    type Job = Box<dyn FnOnce() + Send>;
+
+    /// Ten 20 ms jobs started together, each through `run` (which runs the job and says whether it
+    /// ran): how many ran at once at most.
+    async fn most_at_once<F>(run: impl Fn(Job) -> F) -> usize
+    where
+        F: std::future::Future<Output = Option<()>> + Send + 'static,
+    {
         let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
         let jobs: Vec<_> = (0..10)
             .map(|_| {
-                let (host, now, most) = (host.clone(), now.clone(), most.clone());
-                tokio::spawn(async move {
-                    host.blocking(move || {
-                        let n = now.fetch_add(1, Ordering::SeqCst) + 1;
-                        most.fetch_max(n, Ordering::SeqCst);
-                        std::thread::sleep(Duration::from_millis(20));
-                        now.fetch_sub(1, Ordering::SeqCst);
-                    })
-                    .await
-                })
+                let (now, most) = (now.clone(), most.clone());
+                tokio::spawn(run(Box::new(move || {
+                    let n = now.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(n, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(20));
+                    now.fetch_sub(1, Ordering::SeqCst);
+                })))
             })
             .collect();
         for j in jobs {
             assert_eq!(j.await.unwrap(), Some(()));
         }
-        assert_eq!(most.load(Ordering::SeqCst), 2, "ten 20 ms jobs overlap, two at a time");
+        most.load(Ordering::SeqCst)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_cores_work_runs_at_most_core_threads_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig { core_threads: 2, ..HostConfig::default() });
+        let most = most_at_once(|job| {
+            let host = host.clone();
+            async move { host.blocking(job).await }
+        })
+        .await;
+        assert_eq!(most, 2, "ten 20 ms jobs overlap, two at a time");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -1483,25 +1497,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         for (core_threads, draw_threads) in [(1, 2), (2, 1)] {
             let host = host_in(dir.path(), HostConfig { core_threads, draw_threads, ..HostConfig::default() });
-            let (now, most) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
-            let jobs: Vec<_> = (0..10)
-                .map(|_| {
-                    let (host, now, most) = (host.clone(), now.clone(), most.clone());
-                    tokio::spawn(async move {
-                        Host::on_lane(&host.draw_lane, move || {
-                            let n = now.fetch_add(1, Ordering::SeqCst) + 1;
-                            most.fetch_max(n, Ordering::SeqCst);
-                            std::thread::sleep(Duration::from_millis(20));
-                            now.fetch_sub(1, Ordering::SeqCst);
-                        })
-                        .await
-                    })
-                })
-                .collect();
-            for j in jobs {
-                assert_eq!(j.await.unwrap(), Some(()));
-            }
-            assert_eq!(most.load(Ordering::SeqCst), draw_threads, "core {core_threads}, draw {draw_threads}");
+            let most = most_at_once(|job| {
+                let host = host.clone();
+                async move { Host::on_lane(&host.draw_lane, job).await }
+            })
+            .await;
+            assert_eq!(most, draw_threads, "core {core_threads}, draw {draw_threads}");
         }
     }
 
