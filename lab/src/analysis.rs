@@ -276,6 +276,49 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
     out
 }
 
+/// The game `g` of a series: its two sides' levels and its moves.
+fn series_game(opts: &CompareOptions, g: usize) -> (u8, u8, Game) {
+    let (a, b) = opts.levels;
+    let (white, black) = if g.is_multiple_of(2) { (a, b) } else { (b, a) };
+    (white, black, levels_game(opts.variant, white, black, opts.plies, opts.seed.wrapping_add(g as u64 * 7919)))
+}
+
+/// Where the reference's evaluations of the game `g` of a series are kept, with a cache directory.
+fn cache_file(opts: &CompareOptions, g: usize, white: u8, black: u8) -> Option<std::path::PathBuf> {
+    opts.cache.as_ref().map(|dir| {
+        let key =
+            format!("{}-{}-{}-{}-{}-{g}.txt", opts.variant.name, opts.seed, opts.plies, opts.depth, white * 10 + black);
+        dir.join(key)
+    })
+}
+
+/// `compare-analysis --reference-only` for one variant: fills the cache with the reference's
+/// evaluations of the series' games (those it does not hold yet) without capabot's analysis, a line
+/// per game to `log`. Returns how many games the reference evaluated.
+pub fn fill_reference_cache(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<usize, String> {
+    let Some(dir) = &opts.cache else { return Err("--reference-only needs --cache DIR".into()) };
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut engine = Reference::start(&opts.engine, opts.variant)?;
+    let mut evaluated = 0;
+    for g in (0..opts.games).filter(|g| opts.only.is_empty() || opts.only.contains(g)) {
+        let (white, black, game) = series_game(opts, g);
+        let file = cache_file(opts, g, white, black);
+        let held = file.as_deref().and_then(|p| std::fs::read_to_string(p).ok());
+        let held = held.is_some_and(|text| Analysis::decode(&game, 0, text.trim()).is_ok());
+        let t = Instant::now();
+        reference_analysis(&game, &mut engine, opts.depth, file.as_deref())?;
+        evaluated += usize::from(!held);
+        log(format!(
+            "{} game {g}: {} plies, {} in {:.1} s",
+            opts.variant.name,
+            game.moves().len(),
+            if held { "already in the cache" } else { "evaluated" },
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    Ok(evaluated)
+}
+
 /// `compare-analysis` for one variant: plays the games, analyses each with capabot and with the
 /// reference, and reports a line per game to `log`; the totals.
 pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agreement, String> {
@@ -296,9 +339,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         if !opts.only.is_empty() && !opts.only.contains(&g) {
             continue;
         }
-        let (a, b) = opts.levels;
-        let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-        let game = levels_game(opts.variant, white, black, opts.plies, opts.seed.wrapping_add(g as u64 * 7919));
+        let (white, black, game) = series_game(opts, g);
         let t = Instant::now();
         let mut analyser =
             Analyser::with_second_look(game.clone(), opts.nodes, opts.second).map_err(|e| e.to_string())?;
@@ -311,17 +352,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         let ours = analyser.finish().ok_or("the analysis stopped")?;
         let ours_time = t.elapsed();
         let t = Instant::now();
-        let cache = opts.cache.as_ref().map(|dir| {
-            let key = format!(
-                "{}-{}-{}-{}-{}-{g}.txt",
-                opts.variant.name,
-                opts.seed,
-                opts.plies,
-                opts.depth,
-                white * 10 + black
-            );
-            dir.join(key)
-        });
+        let cache = cache_file(opts, g, white, black);
         let theirs = reference_analysis(&game, &mut engine, opts.depth, cache.as_deref())?;
         let agreement = Agreement::of(&ours, &theirs, OPENING_PLIES);
         total.add(agreement);

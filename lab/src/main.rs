@@ -600,6 +600,9 @@ enum Command {
         /// Only these games of the series (numbered from 0), to look at a few again.
         #[arg(long, num_args = 1..)]
         only: Vec<usize>,
+        /// Only fill the cache (--cache) with the reference's evaluations, without capabot's analysis.
+        #[arg(long)]
+        reference_only: bool,
     },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
@@ -827,8 +830,9 @@ fn run(cli: Cli) -> Result<(), String> {
             looks,
             cache,
             only,
+            reference_only,
         } => {
-            use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report};
+            use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report, fill_reference_cache};
             let mut all = Agreement::default();
             let mut reports = Vec::new();
             for name in &variants {
@@ -847,14 +851,21 @@ fn run(cli: Cli) -> Result<(), String> {
                     cache: cache.clone(),
                     only: only.clone(),
                 };
+                if reference_only {
+                    let n = fill_reference_cache(&opts, &mut |line| outln!("{line}"))?;
+                    outln!("{}: the reference evaluated {n} games", variant.name);
+                    continue;
+                }
                 let a = compare(&opts, &mut |line| outln!("{line}"))?;
                 all.add(a);
                 reports.push(compare_report(variant.name, games, &a));
             }
-            for r in reports {
-                outln!("{r}");
+            if !reference_only {
+                for r in reports {
+                    outln!("{r}");
+                }
+                outln!("{}", compare_report("all", games * variants.len(), &all));
             }
-            outln!("{}", compare_report("all", games * variants.len(), &all));
         }
         #[cfg(feature = "web")]
         Command::BenchWeb { rate, seconds, games, plies, all_at_once, live, move_rate, pg, keep_pages_ms } => {
