@@ -54,6 +54,20 @@ fn mapped_type(sqlite: &str) -> String {
     }
 }
 
+/// The columns PostgreSQL keeps in two bytes where SQLite's declared type is `INTEGER` (migration 23:
+/// a game's small integers; SQLite stores every integer in the bytes its value needs).
+const SMALLINTS: &[(&str, &str)] = &[
+    ("games", "setup"),
+    ("games", "ai_level"),
+    ("games", "days_per_move"),
+    ("games", "ply"),
+    ("games", "white_swap"),
+    ("games", "black_swap"),
+    ("games", "rated"),
+    ("games", "paused"),
+    ("games", "interaction_only"),
+];
+
 /// A default as written, without PostgreSQL's cast (`'pending'::text` is `'pending'`).
 fn plain_default(default: &str) -> String {
     match default.find("::") {
@@ -93,7 +107,13 @@ fn sqlite_schema(conn: &Connection) -> Schema {
                 let pk: u32 = row.get(4)?;
                 Ok(Column {
                     name: row.get(0)?,
-                    ty: if is_view { String::new() } else { mapped_type(&declared) },
+                    ty: if is_view {
+                        String::new()
+                    } else if SMALLINTS.contains(&(name.as_str(), row.get_ref(0)?.as_str()?)) {
+                        "smallint".into()
+                    } else {
+                        mapped_type(&declared)
+                    },
                     // Primary key columns are NOT NULL in PostgreSQL (and in WITHOUT ROWID tables).
                     not_null: !is_view && (row.get::<_, bool>(2)? || pk > 0),
                     primary_key: (pk > 0).then_some(pk),

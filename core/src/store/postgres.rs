@@ -43,6 +43,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V20__finished_games", include_str!("../../migrations/postgres/V20__finished_games.sql")),
     ("V21__binary_moves", include_str!("../../migrations/postgres/V21__binary_moves.sql")),
     ("V22__binary_web_slug", include_str!("../../migrations/postgres/V22__binary_web_slug.sql")),
+    ("V23__small_integers", include_str!("../../migrations/postgres/V23__small_integers.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

@@ -77,6 +77,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
         then: Some(super::games::migrate_binary_moves),
     },
     sql("V22__binary_web_slug", include_str!("../../migrations/0022_binary_web_slug.sql")),
+    sql("V23__small_integers", include_str!("../../migrations/0023_small_integers.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many
