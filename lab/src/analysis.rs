@@ -240,6 +240,9 @@ pub struct CompareOptions {
     pub cache: Option<std::path::PathBuf>,
     /// Only these games of the series (numbered from 0; empty: all), to look at a few again.
     pub only: Vec<usize>,
+    /// A deeper depth at which the reference judges again the moves the comparison turns on (its
+    /// blunders, and capabot's blunders it calls good): whether its own judgement stands.
+    pub confirm_depth: Option<u32>,
 }
 
 /// A line per move that one side marks as a blunder and the other does not mark as a mistake or
@@ -319,6 +322,88 @@ pub fn fill_reference_cache(opts: &CompareOptions, log: &mut dyn FnMut(String)) 
     Ok(evaluated)
 }
 
+/// The moves whose judgement the comparison turns on: the reference's blunders, and capabot's
+/// blunders the reference calls good.
+pub fn disputed(ours: &Analysis, theirs: &Analysis, from: usize) -> Vec<usize> {
+    ours.moves
+        .iter()
+        .zip(&theirs.moves)
+        .skip(from)
+        .filter(|(o, t)| {
+            t.judgement == Some(Judgement::Blunder)
+                || (o.judgement == Some(Judgement::Blunder) && t.judgement.is_none())
+        })
+        .map(|(o, _)| o.ply)
+        .collect()
+}
+
+/// The reference's analysis with the positions before and after each move of `plies` searched again
+/// at `depth` (each afresh, with a new hash table), the others as they were. With a `cache` file the
+/// deeper evaluations are kept: the evaluations, then a line with the positions searched deeper.
+pub fn confirmed(
+    game: &Game,
+    theirs: &Analysis,
+    engine: &mut Reference,
+    plies: &[usize],
+    depth: u32,
+    cache: Option<&std::path::Path>,
+) -> Result<Analysis, String> {
+    let mut evals = theirs.evals.clone();
+    let mut deep = std::collections::BTreeSet::new();
+    if let Some(text) = cache.and_then(|p| std::fs::read_to_string(p).ok())
+        && let Some((kept, positions)) = text.trim().split_once('\n')
+        && let Ok(a) = Analysis::decode(game, 0, kept.trim())
+    {
+        evals = a.evals;
+        deep.extend(positions.split_whitespace().filter_map(|n| n.parse::<usize>().ok()));
+    }
+    let wanted: std::collections::BTreeSet<usize> =
+        plies.iter().flat_map(|&p| [p, p + 1]).filter(|&i| i < game.positions().len()).collect();
+    let missing: Vec<usize> = wanted.difference(&deep).copied().collect();
+    for &i in &missing {
+        if over_at(game, i).is_none() {
+            engine.new_game()?;
+            evals[i] = engine.evaluate(game, i, depth)?;
+        }
+        deep.insert(i);
+    }
+    let a = Analysis::from_evals_on(game, 0, evals, theirs.curve);
+    if let Some(p) = cache
+        && !missing.is_empty()
+    {
+        let positions: Vec<String> = deep.iter().map(|i| i.to_string()).collect();
+        std::fs::write(p, format!("{}\n{}\n", a.encode(game), positions.join(" ")))
+            .map_err(|e| format!("{}: {e}", p.display()))?;
+    }
+    Ok(a)
+}
+
+/// How the comparison's counts stand when the reference's judgements of the `disputed` moves are
+/// those of its deeper analysis `deep`: its blunders counted only where the deeper search confirms
+/// them, capabot's blunders called good only where the deeper search still calls the move good.
+pub fn confirmed_agreement(
+    ours: &Analysis,
+    theirs: &Analysis,
+    deep: &Analysis,
+    disputed: &[usize],
+    from: usize,
+) -> Agreement {
+    let mut a = Agreement::default();
+    for &ply in disputed {
+        let (o, t, d) = (&ours.moves[ply], &theirs.moves[ply], &deep.moves[ply]);
+        if t.judgement == Some(Judgement::Blunder) && d.judgement == Some(Judgement::Blunder) {
+            a.reference_blunders += 1;
+            a.caught += usize::from(o.judgement >= Some(Judgement::Mistake));
+        }
+        if o.judgement == Some(Judgement::Blunder) && t.judgement.is_none() {
+            a.called_good += usize::from(d.judgement.is_none());
+        }
+    }
+    a.moves = ours.moves.len().saturating_sub(from);
+    a.capabot_blunders = ours.moves.iter().skip(from).filter(|m| m.judgement == Some(Judgement::Blunder)).count();
+    a
+}
+
 /// `compare-analysis` for one variant: plays the games, analyses each with capabot and with the
 /// reference, and reports a line per game to `log`; the totals.
 pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agreement, String> {
@@ -335,6 +420,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     let mut scale = ScaleFit::default();
     let mut rescaled = [Agreement::default(); SCALES.len()];
     let mut replied = [Agreement::default(); 2];
+    let mut confirmed_total = Agreement::default();
     for g in 0..opts.games {
         if !opts.only.is_empty() && !opts.only.contains(&g) {
             continue;
@@ -355,6 +441,25 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         let cache = cache_file(opts, g, white, black);
         let theirs = reference_analysis(&game, &mut engine, opts.depth, cache.as_deref())?;
         let agreement = Agreement::of(&ours, &theirs, OPENING_PLIES);
+        if let Some(depth) = opts.confirm_depth {
+            let plies = disputed(&ours, &theirs, OPENING_PLIES);
+            let file = cache.as_ref().map(|p| p.with_extension(format!("confirm{depth}.txt")));
+            let deep = confirmed(&game, &theirs, &mut engine, &plies, depth, file.as_deref())?;
+            confirmed_total.add(confirmed_agreement(&ours, &theirs, &deep, &plies, OPENING_PLIES));
+            if opts.verbose {
+                for &ply in &plies {
+                    let (o, t, d) = (&ours.moves[ply], &theirs.moves[ply], &deep.moves[ply]);
+                    log(format!(
+                        "  ply {ply:>3} {:<8} capabot cost {:>4.1}; reference cost {:>4.1} at depth {}, {:>4.1} at depth {depth}",
+                        capabot::notation::san::write(&game.positions()[ply], o.played),
+                        o.loss,
+                        t.loss,
+                        opts.depth,
+                        d.loss
+                    ));
+                }
+            }
+        }
         total.add(agreement);
         scale.add(&ours, &theirs);
         for (m, sum) in SCALES.iter().zip(&mut rescaled) {
@@ -410,6 +515,11 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     }
     for (what, a) in ["every reply's evidence", "the evidence of replies the analysis chose"].iter().zip(&replied) {
         log(compare_report(&format!("{} judged with {what}", opts.variant.name), opts.games, a));
+    }
+    if let Some(depth) = opts.confirm_depth {
+        let what =
+            format!("{} with the reference's judgements of those moves confirmed at depth {depth}", opts.variant.name);
+        log(compare_report(&what, opts.games, &confirmed_total));
     }
     Ok(total)
 }
@@ -626,17 +736,20 @@ mod tests {
         assert_eq!(uci_score("bestmove e2e4 ponder e7e5"), None);
     }
 
+    /// An analysis of `game` with these scores (White's view) and no best move known.
+    fn scored(game: &Game, cps: [i32; 5]) -> Analysis {
+        let evals =
+            cps.iter().map(|&cp| capabot::ai::analysis::PositionEval { score: Score::Cp(cp), best: None }).collect();
+        Analysis::from_evals(game, 0, evals)
+    }
+
     #[test]
     fn agreement_counts_the_blunders_each_side_marks() {
-        use capabot::ai::analysis::PositionEval;
         let v = capabot::rules::Variant::by_name("chess").expect("chess");
         let game = levels_game(v, 1, 1, 4, 5);
         assert_eq!(game.moves().len(), 4);
         // White's chances after each ply, as each engine sees them; no engine's best move is the one played.
-        let analysis = |chances_cp: [i32; 5]| {
-            let evals = chances_cp.iter().map(|&cp| PositionEval { score: Score::Cp(cp), best: None }).collect();
-            Analysis::from_evals(&game, 0, evals)
-        };
+        let analysis = |cps: [i32; 5]| scored(&game, cps);
         // The reference: ply 0 (White) a blunder (0 → −600), ply 1 (Black) a blunder (−600 → +200), ply 2 fine.
         let theirs = analysis([0, -600, 200, 200, 200]);
         // capabot (on its steeper curve): ply 0 a mistake only (0 → −110, 13.5 points), ply 1 missed, ply 3 a
@@ -655,14 +768,31 @@ mod tests {
     }
 
     #[test]
-    fn the_scale_fit_and_rescaling_agree() {
-        use capabot::ai::analysis::PositionEval;
+    fn a_deeper_reference_counts_only_the_blunders_it_confirms() {
         let v = capabot::rules::Variant::by_name("chess").expect("chess");
         let game = levels_game(v, 1, 1, 4, 5);
-        let analysis = |cps: [i32; 5]| {
-            let evals = cps.iter().map(|&cp| PositionEval { score: Score::Cp(cp), best: None }).collect();
-            Analysis::from_evals(&game, 0, evals)
-        };
+        let analysis = |cps: [i32; 5]| scored(&game, cps);
+        // As above: the reference's blunders at plies 0 and 1, capabot's mistake at 0 and its blunder at 3,
+        // which the reference calls good.
+        let theirs = analysis([0, -600, 200, 200, 200]);
+        let ours = analysis([0, -110, -110, -110, 900]);
+        assert_eq!(disputed(&ours, &theirs, 0), vec![0, 1, 3]);
+        assert_eq!(disputed(&ours, &theirs, 1), vec![1, 3]);
+        // Deeper, the reference keeps ply 0 a blunder, takes ply 1's back (−600 → −550) and finds ply 3 a
+        // blunder after all (200 → 700).
+        let deep = analysis([0, -600, -550, 200, 700]);
+        let a = confirmed_agreement(&ours, &theirs, &deep, &[0, 1, 3], 0);
+        assert_eq!(a, Agreement { moves: 4, reference_blunders: 1, caught: 1, capabot_blunders: 1, called_good: 0 });
+        // Where the deeper search agrees with the first, the counts are the first's.
+        let same = confirmed_agreement(&ours, &theirs, &theirs, &[0, 1, 3], 0);
+        assert_eq!(same, Agreement::of(&ours, &theirs, 0));
+    }
+
+    #[test]
+    fn the_scale_fit_and_rescaling_agree() {
+        let v = capabot::rules::Variant::by_name("chess").expect("chess");
+        let game = levels_game(v, 1, 1, 4, 5);
+        let analysis = |cps: [i32; 5]| scored(&game, cps);
         let theirs = analysis([0, -300, 100, 50, 900]);
         let ours = analysis([0, -150, 50, 25, 400]);
         let mut fit = ScaleFit::default();

@@ -603,6 +603,11 @@ enum Command {
         /// Only fill the cache (--cache) with the reference's evaluations, without capabot's analysis.
         #[arg(long)]
         reference_only: bool,
+        /// Judge again at this depth, with the reference, the moves the comparison turns on (its
+        /// blunders, and capabot's blunders it calls good), each position searched afresh; kept
+        /// beside the cache's files.
+        #[arg(long)]
+        confirm_depth: Option<u32>,
     },
     /// Renderer speed and picture size: median time to render and encode each variant's start position.
     BenchRender {
@@ -831,6 +836,7 @@ fn run(cli: Cli) -> Result<(), String> {
             cache,
             only,
             reference_only,
+            confirm_depth,
         } => {
             use capabot_lab::analysis::{Agreement, CompareOptions, compare, compare_report, fill_reference_cache};
             let mut all = Agreement::default();
@@ -850,6 +856,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     second: looks.second_look()?,
                     cache: cache.clone(),
                     only: only.clone(),
+                    confirm_depth,
                 };
                 if reference_only {
                     let n = fill_reference_cache(&opts, &mut |line| outln!("{line}"))?;
