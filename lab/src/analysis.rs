@@ -139,18 +139,19 @@ pub fn levels_game(v: &'static Variant, white: u8, black: u8, plies: usize, seed
 /// `depth` (a finished game's last position scored as capabot's analysis scores it), judged by the
 /// same thresholds as capabot's own, through the variant's curve on the Stockfish family's scale
 /// ([`WinCurve::stockfish_scale`]). With a `cache` file, the evaluations are read from it if it
-/// holds them (the same engine, game and depth) and written to it otherwise.
+/// holds them (the same engine, game and depth) and written to it otherwise; the flag says whether
+/// they came from the cache.
 pub fn reference_analysis(
     game: &Game,
     engine: &mut Reference,
     depth: u32,
     cache: Option<&std::path::Path>,
-) -> Result<Analysis, String> {
+) -> Result<(Analysis, bool), String> {
     let curve = WinCurve::stockfish_scale(game.start().variant());
     if let Some(text) = cache.and_then(|p| std::fs::read_to_string(p).ok())
         && let Ok(a) = Analysis::decode(game, 0, text.trim())
     {
-        return Ok(Analysis::from_evals_on(game, 0, a.evals, curve));
+        return Ok((Analysis::from_evals_on(game, 0, a.evals, curve), true));
     }
     engine.new_game()?;
     let mut evals = Vec::with_capacity(game.positions().len());
@@ -164,7 +165,7 @@ pub fn reference_analysis(
     if let Some(p) = cache {
         std::fs::write(p, a.encode(game)).map_err(|e| format!("{}: {e}", p.display()))?;
     }
-    Ok(a)
+    Ok((a, false))
 }
 
 /// How capabot's judgements agree with the reference engine's, move by move.
@@ -279,6 +280,13 @@ pub fn disagreements(game: &Game, ours: &Analysis, theirs: &Analysis, from: usiz
     out
 }
 
+impl CompareOptions {
+    /// Whether the game `g` of the series is compared (`only` empty: every game).
+    fn selected(&self, g: usize) -> bool {
+        self.only.is_empty() || self.only.contains(&g)
+    }
+}
+
 /// The game `g` of a series: its two sides' levels and its moves.
 fn series_game(opts: &CompareOptions, g: usize) -> (u8, u8, Game) {
     let (a, b) = opts.levels;
@@ -303,13 +311,11 @@ pub fn fill_reference_cache(opts: &CompareOptions, log: &mut dyn FnMut(String)) 
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut engine = Reference::start(&opts.engine, opts.variant)?;
     let mut evaluated = 0;
-    for g in (0..opts.games).filter(|g| opts.only.is_empty() || opts.only.contains(g)) {
+    for g in (0..opts.games).filter(|&g| opts.selected(g)) {
         let (white, black, game) = series_game(opts, g);
         let file = cache_file(opts, g, white, black);
-        let held = file.as_deref().and_then(|p| std::fs::read_to_string(p).ok());
-        let held = held.is_some_and(|text| Analysis::decode(&game, 0, text.trim()).is_ok());
         let t = Instant::now();
-        reference_analysis(&game, &mut engine, opts.depth, file.as_deref())?;
+        let (_, held) = reference_analysis(&game, &mut engine, opts.depth, file.as_deref())?;
         evaluated += usize::from(!held);
         log(format!(
             "{} game {g}: {} plies, {} in {:.1} s",
@@ -421,10 +427,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     let mut rescaled = [Agreement::default(); SCALES.len()];
     let mut replied = [Agreement::default(); 2];
     let mut confirmed_total = Agreement::default();
-    for g in 0..opts.games {
-        if !opts.only.is_empty() && !opts.only.contains(&g) {
-            continue;
-        }
+    for g in (0..opts.games).filter(|&g| opts.selected(g)) {
         let (white, black, game) = series_game(opts, g);
         let t = Instant::now();
         let mut analyser =
@@ -439,7 +442,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         let ours_time = t.elapsed();
         let t = Instant::now();
         let cache = cache_file(opts, g, white, black);
-        let theirs = reference_analysis(&game, &mut engine, opts.depth, cache.as_deref())?;
+        let (theirs, _) = reference_analysis(&game, &mut engine, opts.depth, cache.as_deref())?;
         let agreement = Agreement::of(&ours, &theirs, OPENING_PLIES);
         if let Some(depth) = opts.confirm_depth {
             let plies = disputed(&ours, &theirs, OPENING_PLIES);
@@ -736,6 +739,13 @@ mod tests {
         assert_eq!(uci_score("bestmove e2e4 ponder e7e5"), None);
     }
 
+    /// A game of four plies between two level-1 players, for the counting tests.
+    fn four_plies() -> Game {
+        let game = levels_game(capabot::rules::Variant::by_name("chess").expect("chess"), 1, 1, 4, 5);
+        assert_eq!(game.moves().len(), 4);
+        game
+    }
+
     /// An analysis of `game` with these scores (White's view) and no best move known.
     fn scored(game: &Game, cps: [i32; 5]) -> Analysis {
         let evals =
@@ -745,9 +755,7 @@ mod tests {
 
     #[test]
     fn agreement_counts_the_blunders_each_side_marks() {
-        let v = capabot::rules::Variant::by_name("chess").expect("chess");
-        let game = levels_game(v, 1, 1, 4, 5);
-        assert_eq!(game.moves().len(), 4);
+        let game = four_plies();
         // White's chances after each ply, as each engine sees them; no engine's best move is the one played.
         let analysis = |cps: [i32; 5]| scored(&game, cps);
         // The reference: ply 0 (White) a blunder (0 → −600), ply 1 (Black) a blunder (−600 → +200), ply 2 fine.
@@ -769,8 +777,7 @@ mod tests {
 
     #[test]
     fn a_deeper_reference_counts_only_the_blunders_it_confirms() {
-        let v = capabot::rules::Variant::by_name("chess").expect("chess");
-        let game = levels_game(v, 1, 1, 4, 5);
+        let game = four_plies();
         let analysis = |cps: [i32; 5]| scored(&game, cps);
         // As above: the reference's blunders at plies 0 and 1, capabot's mistake at 0 and its blunder at 3,
         // which the reference calls good.
@@ -790,8 +797,7 @@ mod tests {
 
     #[test]
     fn the_scale_fit_and_rescaling_agree() {
-        let v = capabot::rules::Variant::by_name("chess").expect("chess");
-        let game = levels_game(v, 1, 1, 4, 5);
+        let game = four_plies();
         let analysis = |cps: [i32; 5]| scored(&game, cps);
         let theirs = analysis([0, -300, 100, 50, 900]);
         let ours = analysis([0, -150, 50, 25, 400]);
