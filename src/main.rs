@@ -14,6 +14,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 
+/// mimalloc instead of glibc's malloc: per-thread free lists without locks for the many small, short-lived
+/// allocations of a move's round trip (docs/load.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "capabot", version, about = "A chat bot for chess variants, with its own rules engine")]
 struct Cli {

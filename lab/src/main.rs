@@ -12,6 +12,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// mimalloc instead of glibc's malloc: per-thread free lists without locks for the many small, short-lived
+/// allocations of a move's round trip (docs/load.md, "The allocator").
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "lab", version, about = "capabot's laboratory: benchmarks, matches and evaluation tuning")]
 struct Cli {
