@@ -157,6 +157,9 @@ enum Command {
         wal_stats: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The host's core_threads in the host's run (default: the host's own default for the backend).
+        #[arg(long)]
+        core_threads: Option<usize>,
     },
     /// The web pages under a steady load: p50/p99 latency and size per page (feature `web`).
     BenchWeb {
@@ -654,10 +657,12 @@ fn run(cli: Cli) -> Result<(), String> {
             statements_log,
             wal_stats,
             seed,
+            core_threads,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
+                core_threads,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {
