@@ -157,7 +157,7 @@ enum Command {
         wal_stats: Option<PathBuf>,
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// The host's core_threads in the host's run (default: the host's own default for the backend).
+        /// The host's core_threads in the host's run (default: the host's own, as many as the cores).
         #[arg(long)]
         core_threads: Option<usize>,
     },
