@@ -310,12 +310,28 @@ impl Drop for Conn<'_> {
 /// core threads) each read back from the log every page they touched (`docs/load.md`).
 type Writer = parking_lot::Mutex<Option<Connection>>;
 
-/// Waits for the [`Writer`] as [`busy_wait`] waits for SQLite's lock: tries again after a short
-/// sleep rather than sleeping until woken. A unit that has just committed and starts its thread's
+/// How long a unit waiting for the [`Writer`] gives its core away ([`std::thread::yield_now`])
+/// between tries before it sleeps: a move's unit holds the writer about 0.13 ms, and the shortest
+/// sleep the kernel gives (50 µs asked, about 100 µs slept with its timer slack) left the writer
+/// idle for most of that again after each release. Yielding, the waiter runs again as soon as
+/// nothing else wants its core: with pictures drawn beside the units, a second core thread now adds
+/// × 1.6 instead of × 1.3 (`lab bench-unit`, `docs/load.md`). Another runnable thread still gets the
+/// core first, and after this the waits are sleeps as before.
+const WRITER_YIELD_FOR: Duration = Duration::from_micros(200);
+
+/// Waits for the [`Writer`]: tries again after yielding the core (for [`WRITER_YIELD_FOR`]), then
+/// after short sleeps as [`busy_wait`] waits for SQLite's lock, rather than sleeping until woken. A unit that has just committed and starts its thread's
 /// next one then goes on without a context switch while the other thread sleeps out its pause,
 /// as it would with SQLite's lock: woken at each release instead, two threads that both always
 /// wanted nothing but to write answered about a quarter fewer moves a second (`docs/load.md`).
 fn lock_writer(writer: &Writer) -> Option<parking_lot::MutexGuard<'_, Option<Connection>>> {
+    let start = std::time::Instant::now();
+    while start.elapsed() < WRITER_YIELD_FOR {
+        if let Some(guard) = writer.try_lock() {
+            return Some(guard);
+        }
+        std::thread::yield_now();
+    }
     let mut attempt = 0;
     loop {
         if let Some(guard) = writer.try_lock() {
