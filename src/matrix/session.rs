@@ -26,9 +26,19 @@ const E2EE_SETUP_WAIT: Duration = Duration::from_secs(20);
 /// a cache misses are read again from the operating system's.
 pub const STORE_CACHE_BYTES: u32 = 500_000;
 
-/// The settings of the Matrix store in `store`: [`STORE_CACHE_BYTES`], the rest matrix-sdk's.
+/// The connections matrix-sdk may open to each of its SQLite stores: one to write and one to read,
+/// its own low-memory setting on a machine of up to two physical cores (its default is four a
+/// physical core: eight here). Every read connection it opens keeps SQLite's default page cache of
+/// 2 MB ([`STORE_CACHE_BYTES`] reaches only the first), which a restart's catch-up in thousands of
+/// rooms fills: at 2,000 rooms with two connections the catch-up kept 15.7–20.9 KiB a room against
+/// 21.8–26.3 with eight, with the same last answer and processor time (issue 45, `docs/scale.md`,
+/// fix 24). The bot's reads of its stores are a sync's processing and a few lookups an event.
+pub const STORE_CONNECTIONS: usize = 2;
+
+/// The settings of the Matrix store in `store`: [`STORE_CACHE_BYTES`], [`STORE_CONNECTIONS`], the
+/// rest matrix-sdk's.
 pub fn store_config(store: &Path, passphrase: Option<&str>) -> SqliteStoreConfig {
-    SqliteStoreConfig::new(store).passphrase(passphrase).cache_size(STORE_CACHE_BYTES)
+    SqliteStoreConfig::new(store).passphrase(passphrase).cache_size(STORE_CACHE_BYTES).pool_max_size(STORE_CONNECTIONS)
 }
 
 /// How the bot proves who it is.
@@ -259,6 +269,15 @@ mod tests {
         assert!(shown.contains(&format!("cache_size: {STORE_CACHE_BYTES}")), "{shown}");
         let default = format!("{:?}", SqliteStoreConfig::new("/nowhere"));
         assert!(!default.contains(&format!("cache_size: {STORE_CACHE_BYTES}")), "{default}");
+    }
+
+    /// … and with [`STORE_CONNECTIONS`] connections at most, where matrix-sdk's default is at least four.
+    #[test]
+    fn the_stores_connections_are_the_bots_not_matrix_sdks_default() {
+        let shown = format!("{:?}", client_builder("http://127.0.0.1:1", Path::new("/nowhere"), None));
+        assert!(shown.contains(&format!("max_size: {STORE_CONNECTIONS},")), "{shown}");
+        let default = format!("{:?}", SqliteStoreConfig::new("/nowhere"));
+        assert!(!default.contains(&format!("max_size: {STORE_CONNECTIONS},")), "{default}");
     }
 
     #[cfg(unix)]
