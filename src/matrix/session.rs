@@ -261,23 +261,17 @@ mod tests {
         assert!(err.to_string().contains("MATRIX_USER"), "{err}");
     }
 
-    /// The client's stores are opened with the smaller page cache ([`STORE_CACHE_BYTES`]); read from
-    /// the builder's description, as matrix-sdk keeps the setting to itself.
+    /// The client's stores are opened with the smaller page cache ([`STORE_CACHE_BYTES`]) and at most
+    /// [`STORE_CONNECTIONS`] connections (matrix-sdk's default is at least four); read from the
+    /// builder's description, as matrix-sdk keeps the settings to itself.
     #[test]
-    fn the_stores_page_cache_is_the_bots_not_matrix_sdks_default() {
+    fn the_stores_settings_are_the_bots_not_matrix_sdks_defaults() {
         let shown = format!("{:?}", client_builder("http://127.0.0.1:1", Path::new("/nowhere"), None));
-        assert!(shown.contains(&format!("cache_size: {STORE_CACHE_BYTES}")), "{shown}");
         let default = format!("{:?}", SqliteStoreConfig::new("/nowhere"));
-        assert!(!default.contains(&format!("cache_size: {STORE_CACHE_BYTES}")), "{default}");
-    }
-
-    /// … and with [`STORE_CONNECTIONS`] connections at most, where matrix-sdk's default is at least four.
-    #[test]
-    fn the_stores_connections_are_the_bots_not_matrix_sdks_default() {
-        let shown = format!("{:?}", client_builder("http://127.0.0.1:1", Path::new("/nowhere"), None));
-        assert!(shown.contains(&format!("max_size: {STORE_CONNECTIONS},")), "{shown}");
-        let default = format!("{:?}", SqliteStoreConfig::new("/nowhere"));
-        assert!(!default.contains(&format!("max_size: {STORE_CONNECTIONS},")), "{default}");
+        for setting in [format!("cache_size: {STORE_CACHE_BYTES}"), format!("max_size: {STORE_CONNECTIONS},")] {
+            assert!(shown.contains(&setting), "{setting} in {shown}");
+            assert!(!default.contains(&setting), "{setting} in {default}");
+        }
     }
 
     #[cfg(unix)]
