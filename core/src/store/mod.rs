@@ -320,10 +320,11 @@ type Writer = parking_lot::Mutex<Option<Connection>>;
 const WRITER_YIELD_FOR: Duration = Duration::from_micros(200);
 
 /// Waits for the [`Writer`]: tries again after yielding the core (for [`WRITER_YIELD_FOR`]), then
-/// after short sleeps as [`busy_wait`] waits for SQLite's lock, rather than sleeping until woken. A unit that has just committed and starts its thread's
-/// next one then goes on without a context switch while the other thread sleeps out its pause,
-/// as it would with SQLite's lock: woken at each release instead, two threads that both always
-/// wanted nothing but to write answered about a quarter fewer moves a second (`docs/load.md`).
+/// after short sleeps as [`busy_wait`] waits for SQLite's lock, rather than sleeping until woken.
+/// A unit that has just committed and starts its thread's next one then goes on without a context
+/// switch while the other thread waits, as it would with SQLite's lock: woken at each release
+/// instead, two threads that both always wanted nothing but to write answered about a quarter fewer
+/// moves a second (`docs/load.md`).
 fn lock_writer(writer: &Writer) -> Option<parking_lot::MutexGuard<'_, Option<Connection>>> {
     let start = std::time::Instant::now();
     while start.elapsed() < WRITER_YIELD_FOR {
