@@ -142,10 +142,13 @@ enum Command {
         /// Database file (default: a fresh file in a temporary folder).
         #[arg(long)]
         db: Option<PathBuf>,
-        /// Play on new databases of the harness's PostgreSQL server (127.0.0.1) instead of SQLite
-        /// (feature `postgres`).
+        /// Play on new databases of the harness's PostgreSQL server instead of SQLite (feature
+        /// `postgres`), connected through its Unix socket as a process on the server's machine is.
         #[arg(long, conflicts_with = "db")]
         postgres: bool,
+        /// With `--postgres`: connect over TCP to 127.0.0.1 instead, as to a server elsewhere.
+        #[arg(long, requires = "postgres")]
+        postgres_tcp: bool,
         /// With `--postgres`: the server logs every statement it runs (`log_statement = all`), and
         /// its log is copied to this file at the end (two runs of different plies give the
         /// statements a move costs: `docs/load.md`).
@@ -654,6 +657,7 @@ fn run(cli: Cli) -> Result<(), String> {
             no_pictures,
             db,
             postgres,
+            postgres_tcp,
             statements_log,
             wal_stats,
             seed,
@@ -666,7 +670,8 @@ fn run(cli: Cli) -> Result<(), String> {
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {
-                bench::bot::run_both_on_postgres(&opts, statements_log.as_deref(), wal_stats.as_deref())?
+                let how = if postgres_tcp { bench::bot::PgLink::Tcp } else { bench::bot::PgLink::Socket };
+                bench::bot::run_both_on_postgres(&opts, how, statements_log.as_deref(), wal_stats.as_deref())?
             } else {
                 bench::bot::run_both(db.as_deref(), &opts)?
             };

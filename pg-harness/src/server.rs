@@ -30,13 +30,15 @@ const START_TIMEOUT: Duration = Duration::from_secs(60);
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
 /// Launch attempts when the chosen port turns out to be taken.
 const PORT_ATTEMPTS: usize = 3;
+/// The longest path of a Unix socket (`sun_path` holds 108 bytes with the closing NUL).
+const SOCKET_PATH_MAX: usize = 107;
 /// The prefix of every server's temporary directory.
 const DIR_PREFIX: &str = "pg-harness-";
 /// The file in that directory naming the process that owns it.
 const OWNER_FILE: &str = "owner.pid";
 
-/// A PostgreSQL server listening on a free port of 127.0.0.1 only (no Unix socket), its cluster in
-/// a new temporary directory (on `/dev/shm` when there is one), with `fsync` off. The superuser
+/// A PostgreSQL server listening on a free port of 127.0.0.1 and on a Unix socket in its own
+/// directory (no other network address), its cluster in a new temporary directory (on `/dev/shm` when there is one), with `fsync` off. The superuser
 /// `postgres` has a generated password (SCRAM). It stops, and its directory is deleted, when it
 /// is dropped.
 ///
@@ -164,6 +166,26 @@ impl PgServer {
         format!("postgres://{SUPERUSER}:{}@127.0.0.1:{}/{database}", self.password, self.port)
     }
 
+    /// A `postgres://` URL for `database` as the superuser through the server's Unix socket, as a
+    /// program on the same machine is best connected (no TCP on the way: `docs/postgres.md` of
+    /// capabot); `None` when the server's directory is too long a path for a socket. It holds the
+    /// password: do not log it.
+    pub fn socket_url(&self, database: &str) -> Option<String> {
+        let host = self.socket_dir()?.to_string_lossy().replace('/', "%2F");
+        Some(format!("postgres://{SUPERUSER}:{}@{host}:{}/{database}", self.password, self.port))
+    }
+
+    /// The directory of the server's Unix socket (its cluster's, which only its account may
+    /// enter), when the socket's path fits and the directory's name needs no quoting in the
+    /// server's setting or escaping in a URL.
+    pub fn socket_dir(&self) -> Option<PathBuf> {
+        let dir = self.dir_path().join("data");
+        let text = dir.to_str()?;
+        let socket = format!("{text}/.s.PGSQL.{}", self.port);
+        let plain = text.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '-' | '_' | '.'));
+        (plain && !text.is_empty() && socket.len() <= SOCKET_PATH_MAX).then_some(dir)
+    }
+
     /// A new connection to `database`.
     pub fn connect(&self, database: &str) -> Result<postgres::Client, HarnessError> {
         self.config(database)
@@ -225,9 +247,13 @@ impl PgServer {
         let log_too = log.try_clone().map_err(|e| HarnessError::new(format!("cannot share the log file: {e}")))?;
         let mut postgres = self.command(&bin_dir.join("postgres"));
         postgres.arg("-D").arg(dir.join("data")).arg("-p").arg(self.port.to_string());
+        // The socket in the cluster's directory (its account's, mode 0700): only that account and
+        // root reach it.
+        let socket = self.socket_dir().map(|d| d.display().to_string()).unwrap_or_default();
+        let sockets = format!("unix_socket_directories={socket}");
         for setting in [
             "listen_addresses=127.0.0.1",
-            "unix_socket_directories=",
+            sockets.as_str(),
             // Tests need no durability against a crash of the machine.
             "fsync=off",
             "synchronous_commit=off",
@@ -341,6 +367,11 @@ impl TestDatabase<'_> {
     /// Its `postgres://` URL, as the superuser. It holds the password: do not log it.
     pub fn url(&self) -> String {
         self.server.url(&self.name)
+    }
+
+    /// Its `postgres://` URL through the server's Unix socket ([`PgServer::socket_url`]).
+    pub fn socket_url(&self) -> Option<String> {
+        self.server.socket_url(&self.name)
     }
 
     /// A new connection to it.

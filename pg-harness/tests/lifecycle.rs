@@ -25,14 +25,30 @@ fn a_server_gives_each_test_its_own_database_and_leaves_nothing_behind() {
         .get(0);
     assert_eq!(tables, 0, "a new database is empty");
 
-    // TCP on 127.0.0.1 only, no Unix socket, and a password is required.
+    // TCP on 127.0.0.1 only, a Unix socket in the server's own directory, and a password is
+    // required on both.
     let listen: String = first.query_one("SHOW listen_addresses", &[]).unwrap().get(0);
     assert_eq!(listen, "127.0.0.1");
     let sockets: String = first.query_one("SHOW unix_socket_directories", &[]).unwrap().get(0);
-    assert_eq!(sockets, "");
+    let socket_dir = server.socket_dir().expect("/dev/shm or the temporary directory is short enough for a socket");
+    assert_eq!(sockets, socket_dir.to_string_lossy());
+    assert_eq!(std::fs::metadata(&socket_dir).unwrap().mode() & 0o077, 0, "nobody else may reach the socket");
     let mut no_password = one.config();
     no_password.password("wrong");
     assert!(no_password.connect(pg_harness::postgres::NoTls).is_err(), "a wrong password is refused");
+    let url = one.socket_url().unwrap();
+    let mut local: pg_harness::postgres::Config = url.parse().unwrap();
+    let mut through_socket = local.connect(pg_harness::postgres::NoTls).unwrap();
+    // A connection through a Unix socket has no client address.
+    let address: Option<String> = through_socket.query_one("SELECT inet_client_addr()::text", &[]).unwrap().get(0);
+    assert_eq!(address, None, "connected through the socket");
+    let x: i64 = through_socket.query_one("SELECT x FROM t", &[]).unwrap().get(0);
+    assert_eq!(x, 7, "the same database");
+    let tcp: Option<String> = first.query_one("SELECT inet_client_addr()::text", &[]).unwrap().get(0);
+    assert_eq!(tcp.as_deref(), Some("127.0.0.1/32"));
+    local.password("wrong");
+    assert!(local.connect(pg_harness::postgres::NoTls).is_err(), "a wrong password is refused on the socket");
+    drop(through_socket);
 
     // The cluster belongs to whoever runs the server: never root.
     let data_dir: String = first.query_one("SHOW data_directory", &[]).unwrap().get(0);
@@ -55,6 +71,7 @@ fn a_server_gives_each_test_its_own_database_and_leaves_nothing_behind() {
     drop(server);
     assert!(TcpStream::connect(("127.0.0.1", port)).is_err(), "nothing listens on {port} after the drop");
     assert!(!data_dir.exists(), "{} was deleted", data_dir.display());
+    assert!(!socket_dir.exists(), "the socket's directory {} was deleted", socket_dir.display());
 }
 
 #[test]

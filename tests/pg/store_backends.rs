@@ -175,3 +175,24 @@ fn due_rows_taken_by_one_process_are_skipped_by_another_until_it_ends() {
         conn.rollback().unwrap();
     }
 }
+
+#[test]
+fn a_store_on_the_servers_machine_reaches_it_through_its_unix_socket() {
+    let server = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+    let database = server.create_database().unwrap();
+    let url = database.socket_url().expect("the harness's directory is short enough a path for a socket");
+    let local = Store::open_postgres(&url, 2).unwrap_or_else(|e| panic!("{e}"));
+    let conn = local.conn().unwrap();
+    // A connection through a Unix socket has no client address; one over TCP has 127.0.0.1.
+    let address = "SELECT inet_client_addr()::text";
+    let through_socket: Option<String> = conn.query_row(address, (), |row| row.get(0)).unwrap();
+    assert_eq!(through_socket, None, "the store connected through the socket");
+    let remote = Store::open_postgres(&database.url(), 2).unwrap_or_else(|e| panic!("{e}"));
+    let over_tcp: Option<String> = remote.conn().unwrap().query_row(address, (), |row| row.get(0)).unwrap();
+    assert_eq!(over_tcp.as_deref(), Some("127.0.0.1/32"));
+    // One database either way: what one claims, the other finds claimed.
+    assert!(claim(&conn, "event-1").unwrap());
+    assert!(!claim(&remote.conn().unwrap(), "event-1").unwrap());
+    assert!(claim(&remote.conn().unwrap(), "event-2").unwrap());
+    assert!(!claim(&conn, "event-2").unwrap());
+}

@@ -165,6 +165,24 @@ pub fn run_both(db: Option<&Path>, opts: &BenchOptions) -> Result<(BenchReport, 
     Ok((core, host.ok_or("host run skipped")??))
 }
 
+/// How the bot's stores reach the harness's PostgreSQL server in [`run_both_on_postgres`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PgLink {
+    /// Through its Unix socket, as a process on the server's own machine is best connected.
+    Socket,
+    /// Over TCP to 127.0.0.1, as to a server on another machine (without the network's delay).
+    Tcp,
+}
+
+impl PgLink {
+    fn describe(self) -> &'static str {
+        match self {
+            PgLink::Socket => "through its Unix socket",
+            PgLink::Tcp => "over TCP (127.0.0.1)",
+        }
+    }
+}
+
 /// [`run_both`] on two new databases of the harness's PostgreSQL server (dropped at the end). With
 /// `statements_log`, the server logs every statement from the start (`log_statement = all`, for
 /// the whole server) and its log is copied there at the end; with `wal_stats`, what each run wrote
@@ -172,20 +190,29 @@ pub fn run_both(db: Option<&Path>, opts: &BenchOptions) -> Result<(BenchReport, 
 #[cfg(feature = "postgres")]
 pub fn run_both_on_postgres(
     opts: &BenchOptions,
+    link: PgLink,
     statements_log: Option<&Path>,
     wal_stats: Option<&Path>,
 ) -> Result<(BenchReport, BenchReport), String> {
     let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
     let (core_db, host_db) =
         (server.create_database().map_err(|e| e.to_string())?, server.create_database().map_err(|e| e.to_string())?);
+    // The bot's stores connect as `link` says; the harness's own statements (statistics) over TCP.
+    let bot_url = |db: &pg_harness::TestDatabase<'_>| match link {
+        PgLink::Socket => {
+            db.socket_url().ok_or("the harness's server has no Unix socket (its directory's path is too long)")
+        }
+        PgLink::Tcp => Ok(db.url()),
+    };
+    eprintln!("PostgreSQL reached {}", link.describe());
     if statements_log.is_some() {
         let store = Store::open_setting(&core_db.url()).map_err(|e| e.to_string())?;
         let conn = store.conn().map_err(|e| e.to_string())?;
         conn.execute_batch("ALTER SYSTEM SET log_statement = 'all'").map_err(|e| e.to_string())?;
         let _: bool = conn.query_row("SELECT pg_reload_conf()", (), |r| r.get(0)).map_err(|e| e.to_string())?;
     }
-    let core = run_through(Path::new(&core_db.url()), opts, Through::Core)?;
-    let host = run_through(Path::new(&host_db.url()), opts, Through::Host)?;
+    let core = run_through(Path::new(&bot_url(&core_db)?), opts, Through::Core)?;
+    let host = run_through(Path::new(&bot_url(&host_db)?), opts, Through::Host)?;
     for (run, db) in [("core", &core_db), ("host", &host_db)] {
         let [sessions, commits, rollbacks] = database_stats(&db.url())?;
         eprintln!(
