@@ -196,6 +196,9 @@ impl Bot {
         if !games::apply_move(conn, id, row.ply, &update, now, &mut on_end)? {
             return user(msg!("move-raced", id = id));
         }
+        // Both players with their settings and accounts in one statement, kept for the replies
+        // below (the next player's name, the opponent's mention and notice): two fewer a move.
+        players::read_pair(conn, &row.platform, row.white, row.black)?;
         let label = move_label(&before, &san_text);
         let next = after.turn();
         let next_player = row.player(next);
