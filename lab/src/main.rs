@@ -249,6 +249,10 @@ enum Command {
         /// path alone, as under callgrind).
         #[arg(long = "no-core")]
         no_core: bool,
+        /// Play each round on a new database of the harness's PostgreSQL server (through its Unix
+        /// socket; feature `postgres`) instead of SQLite.
+        #[arg(long)]
+        postgres: bool,
     },
     /// Load run over several processes: `capabot discord` processes sharing the fake Discord's six
     /// shards on one database (1 on SQLite; 1, 2 and 3 on PostgreSQL), N games by /move
@@ -691,6 +695,7 @@ fn run(cli: Cli) -> Result<(), String> {
             rate,
             apart,
             no_core,
+            postgres,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
@@ -700,7 +705,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 fake_apart: apart,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
-            outln!("{}", bench::discord::run_rounds(&opts, runs, rate, !no_core)?);
+            outln!("{}", bench::discord::run_rounds(&opts, runs, rate, !no_core, postgres)?);
         }
         #[cfg(not(feature = "discord"))]
         Command::BenchDiscord { .. } => {

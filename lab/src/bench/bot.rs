@@ -365,6 +365,19 @@ fn finished_game(bot: &Bot, k: usize, variant: &'static Variant, seed: u64) -> R
     Ok(id.id)
 }
 
+/// On PostgreSQL, gathers the new database's statistics after a benchmark's set-up, as autovacuum
+/// gathers them in a deployment that has run for a minute: on a new database never analysed,
+/// PostgreSQL found a chat's games through another index led by the platform, read every active
+/// game, and SERIALIZABLE then failed two moves of different games as if they had read each
+/// other's rows (`docs/load.md`). Nothing on SQLite.
+pub(super) fn analyze_if_postgres(bot: &Bot) -> Result<(), String> {
+    if bot.store().dialect() == capabot::store::sql::Dialect::Postgres {
+        let conn = bot.store().conn().map_err(|e| e.to_string())?;
+        conn.execute_batch("ANALYZE").map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
 /// [`run_through`] with `analyses` analyses kept running through the same host while the moves are
 /// timed: each asks for the analysis of a finished game of its own, and asks again (the stored
 /// result removed) as soon as it ends.
@@ -424,14 +437,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
         }
         tables.push((chat, a, b));
     }
-    if bot.store().dialect() == capabot::store::sql::Dialect::Postgres {
-        // Statistics, as autovacuum gathers them in a deployment that has run for a minute: on a new
-        // database never analysed, PostgreSQL found a chat's games through another index led by the
-        // platform, read every active game, and SERIALIZABLE then failed two moves of different
-        // games as if they had read each other's rows (`docs/load.md`).
-        let conn = bot.store().conn().map_err(|e| e.to_string())?;
-        conn.execute_batch("ANALYZE").map_err(|e| e.to_string())?;
-    }
+    analyze_if_postgres(&bot)?;
     let start_fens: Vec<String> = {
         let conn = bot.store().conn().map_err(|e| e.to_string())?;
         let mut v = Vec::new();

@@ -520,13 +520,20 @@ pub fn run_discord_flood(
                 .map_err(|e| format!("runtime: {e}"))
         })
         .transpose()?;
-    rt.block_on(async {
-        let store = Store::open(db).map_err(|e| e.to_string())?;
-        let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
-        let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
+    // A file, or a PostgreSQL URL (`run_rounds` with `postgres`), opened off the runtime: the
+    // PostgreSQL driver blocks on a runtime of its own.
+    let store = Store::open_setting(&db.to_string_lossy()).map_err(|e| e.to_string())?;
+    let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
+    let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
+    let result = rt.block_on(async {
         let starts = {
             let (bot, opts) = (bot.clone(), opts.clone());
-            tokio::task::spawn_blocking(move || set_up(&bot, &opts, 1)).await.map_err(|e| e.to_string())??
+            let set_up = move || {
+                let starts = set_up(&bot, &opts, 1)?;
+                super::bot::analyze_if_postgres(&bot)?;
+                Ok::<_, String>(starts)
+            };
+            tokio::task::spawn_blocking(set_up).await.map_err(|e| e.to_string())??
         };
         let gif_games = {
             let (bot, opts, people, plies) = (bot.clone(), opts.clone(), flood.gif_people, flood.gif_plies);
@@ -539,7 +546,7 @@ pub fn run_discord_flood(
             None => FakeDiscord::start(world(opts.games, 1)).await,
         };
         let queued = bot.clone();
-        let host = Host::new(bot, HostConfig { limits: flood.limits.clone(), ..opts.host_config() });
+        let host = Host::new(bot.clone(), HostConfig { limits: flood.limits.clone(), ..opts.host_config() });
         let discord = DiscordOptions {
             guild: Some(GUILD),
             proxy: Some(fake.base_url()),
@@ -618,7 +625,12 @@ pub fn run_discord_flood(
             _ => return Err("the bot did not stop".into()),
         }
         Ok((report, flooded))
-    })
+    });
+    // The runtimes first, with the tasks they still hold, then the bot: the PostgreSQL driver's
+    // connections block on a runtime of their own as they close, which cannot be inside another.
+    drop((rt, fake_rt));
+    drop(bot);
+    result
 }
 
 /// [`Flood::hang`]: from `at`, for `hang`, every post in the flood chat hangs, while the flooder
@@ -755,16 +767,52 @@ fn flood_rounds_in(
 
 /// `runs` rounds of the bare core (unless `core` is false) and of Discord on the same games, each
 /// on a fresh database in a temporary folder: every round's lines, then the medians.
-pub fn run_rounds(opts: &BenchOptions, runs: usize, rate: Option<f64>, core: bool) -> Result<String, String> {
+/// With `postgres`, each run plays on a new database of the harness's PostgreSQL server, reached
+/// through its Unix socket (feature `postgres`); else on a new SQLite file.
+pub fn run_rounds(
+    opts: &BenchOptions,
+    runs: usize,
+    rate: Option<f64>,
+    core: bool,
+    postgres: bool,
+) -> Result<String, String> {
+    if postgres {
+        return rounds_on_postgres(opts, runs, rate, core);
+    }
     let dir = std::env::temp_dir().join(format!("capabot-bench-discord-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let result = rounds_in(&dir, opts, runs, rate, core);
+    let result = rounds_in(&|name| Ok(dir.join(format!("{name}.db"))), opts, runs, rate, core);
     let _ = std::fs::remove_dir_all(&dir);
     result
 }
 
+#[cfg(feature = "postgres")]
+fn rounds_on_postgres(opts: &BenchOptions, runs: usize, rate: Option<f64>, core: bool) -> Result<String, String> {
+    let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
+    // Each run's database, dropped at the end.
+    let mut databases = Vec::new();
+    let mut urls = std::collections::HashMap::new();
+    for round in 0..runs.max(1) {
+        for run in ["core", "discord"] {
+            let database = server.create_database().map_err(|e| e.to_string())?;
+            let url = database.socket_url().ok_or("the harness's server has no Unix socket")?;
+            urls.insert(format!("{run}-{round}"), url);
+            databases.push(database);
+        }
+    }
+    let db = |name: &str| urls.get(name).map(std::path::PathBuf::from).ok_or_else(|| format!("no database {name}"));
+    let result = rounds_in(&db, opts, runs, rate, core);
+    drop(databases);
+    result
+}
+
+#[cfg(not(feature = "postgres"))]
+fn rounds_on_postgres(_: &BenchOptions, _: usize, _: Option<f64>, _: bool) -> Result<String, String> {
+    Err("bench-discord --postgres needs the laboratory built with its `postgres` feature (the default)".into())
+}
+
 fn rounds_in(
-    dir: &Path,
+    db: &dyn Fn(&str) -> Result<std::path::PathBuf, String>,
     opts: &BenchOptions,
     runs: usize,
     rate: Option<f64>,
@@ -774,11 +822,11 @@ fn rounds_in(
     let (mut core, mut discord) = (Vec::new(), Vec::new());
     for round in 0..runs.max(1) {
         if with_core {
-            let c = super::bot::run_through(&dir.join(format!("core-{round}.db")), opts, Through::Core)?;
+            let c = super::bot::run_through(&db(&format!("core-{round}"))?, opts, Through::Core)?;
             out.push_str(&format!("round {}: core    {}\n", round + 1, line(&c)));
             core.push(c);
         }
-        let d = run_discord(&dir.join(format!("discord-{round}.db")), opts, rate)?;
+        let d = run_discord(&db(&format!("discord-{round}"))?, opts, rate)?;
         out.push_str(&format!("round {}: discord {}\n", round + 1, line(&d)));
         discord.push(d);
     }
