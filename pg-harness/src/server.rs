@@ -37,9 +37,9 @@ const DIR_PREFIX: &str = "pg-harness-";
 /// The file in that directory naming the process that owns it.
 const OWNER_FILE: &str = "owner.pid";
 
-/// A PostgreSQL server listening on a free port of 127.0.0.1 and on a Unix socket in its own
-/// directory (no other network address), its cluster in a new temporary directory (on `/dev/shm` when there is one), with `fsync` off. The superuser
-/// `postgres` has a generated password (SCRAM). It stops, and its directory is deleted, when it
+/// A PostgreSQL server listening on a free port of 127.0.0.1 (no other address) and on a Unix
+/// socket in its cluster's directory, the cluster in a new temporary directory (on `/dev/shm` when
+/// there is one), with `fsync` off. The superuser `postgres` has a generated password (SCRAM). It stops, and its directory is deleted, when it
 /// is dropped.
 ///
 /// One server per test binary is the intended use ([`PgServer::shared`]), with a database per
