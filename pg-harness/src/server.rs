@@ -39,8 +39,8 @@ const OWNER_FILE: &str = "owner.pid";
 
 /// A PostgreSQL server listening on a free port of 127.0.0.1 (no other address) and on a Unix
 /// socket in its cluster's directory, the cluster in a new temporary directory (on `/dev/shm` when
-/// there is one), with `fsync` off. The superuser `postgres` has a generated password (SCRAM). It stops, and its directory is deleted, when it
-/// is dropped.
+/// there is one), with `fsync` off. The superuser `postgres` has a generated password (SCRAM).
+/// It stops, and its directory is deleted, when it is dropped.
 ///
 /// One server per test binary is the intended use ([`PgServer::shared`]), with a database per
 /// test ([`PgServer::create_database`]).
