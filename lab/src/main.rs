@@ -311,6 +311,10 @@ enum Command {
         /// waiting in every room each time): builds compared on one homeserver and set of rooms.
         #[arg(long = "restart-with", num_args = 1..)]
         restart_with: Vec<PathBuf>,
+        /// Synapse on PostgreSQL (a database of the PostgreSQL harness's server, through its Unix
+        /// socket, a new one each round), as production servers run it, instead of its SQLite file.
+        #[arg(long)]
+        synapse_postgres: bool,
     },
     /// A flood through Discord (the fake): the games of `bench-discord`, paced, while one person
     /// sends N commands at once in a chat of their own; the others' latency p50/p99 with and without
@@ -739,8 +743,9 @@ fn run(cli: Cli) -> Result<(), String> {
             return Err("bench-guilds needs the laboratory built with its `discord` feature (the default)".into());
         }
         #[cfg(feature = "matrix")]
-        Command::BenchMatrixRooms { rooms, runs, capabot, restart_with } => {
-            outln!("{}", bench::matrix_rooms::rooms_rounds(capabot, rooms, runs, &restart_with)?);
+        Command::BenchMatrixRooms { rooms, runs, capabot, restart_with, synapse_postgres } => {
+            let out = bench::matrix_rooms::rooms_rounds(capabot, rooms, runs, &restart_with, synapse_postgres)?;
+            outln!("{out}");
         }
         #[cfg(not(feature = "matrix"))]
         Command::BenchMatrixRooms { .. } => {

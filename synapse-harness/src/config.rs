@@ -1,10 +1,12 @@
-//! The generated Synapse configuration: a single-process test server on 127.0.0.1 with SQLite,
-//! no federation, generous rate limits and cheap password hashing. The one exception is the limit on
-//! sending events (`rc_message`): it keeps Synapse's default, and the harness exempts each user it
+//! The generated Synapse configuration: a single-process test server on 127.0.0.1 with SQLite (or
+//! a PostgreSQL database the caller gives), no federation, generous rate limits and cheap password
+//! hashing. The one exception is the limit on sending events (`rc_message`): it keeps Synapse's default, and the harness exempts each user it
 //! registers through the admin API (see [`crate::Synapse::register_user`]), so a test can put one
 //! user back under the default a real server applies.
 
 use std::path::Path;
+
+use crate::database::Database;
 
 /// Rate limits so high that no test or benchmark meets them (per second and burst).
 const UNLIMITED: &str = "{per_second: 100000, burst_count: 100000}";
@@ -21,6 +23,7 @@ pub(crate) struct ServerConfig<'a> {
     pub shared_secret: &'a str,
     pub macaroon_secret: &'a str,
     pub form_secret: &'a str,
+    pub database: &'a Database,
 }
 
 /// File names inside the data directory.
@@ -49,10 +52,7 @@ impl ServerConfig<'_> {
             "    resources:".into(),
             "      - names: [client]".into(),
             "        compress: false".into(),
-            "database:".into(),
-            "  name: sqlite3".into(),
-            "  args:".into(),
-            format!("    database: {}", path(DATABASE_FILE)),
+            self.database_yaml(),
             format!("log_config: {}", path(LOG_CONFIG_FILE)),
             format!("media_store_path: {}", path("media_store")),
             format!("signing_key_path: {}", path(SIGNING_KEY_FILE)),
@@ -103,6 +103,30 @@ impl ServerConfig<'_> {
         lines.join("\n") + "\n"
     }
 
+    /// The `database` section.
+    fn database_yaml(&self) -> String {
+        match self.database {
+            Database::Sqlite => {
+                let file = yaml_string(&self.data_dir.join(DATABASE_FILE).to_string_lossy());
+                format!("database:\n  name: sqlite3\n  args:\n    database: {file}")
+            }
+            Database::Postgres(pg) => [
+                "database:".into(),
+                "  name: psycopg2".into(),
+                "  args:".into(),
+                format!("    host: {}", yaml_string(&pg.host)),
+                format!("    port: {}", pg.port),
+                format!("    user: {}", yaml_string(&pg.user)),
+                format!("    password: {}", yaml_string(&pg.password)),
+                format!("    dbname: {}", yaml_string(&pg.dbname)),
+                // Synapse's default pool (5 to 10 connections): a test server has one process.
+                "    cp_min: 5".into(),
+                "    cp_max: 10".into(),
+            ]
+            .join("\n"),
+        }
+    }
+
     /// The Python logging configuration: everything at INFO into `homeserver.log`.
     pub(crate) fn log_yaml(&self) -> String {
         let log = yaml_string(&self.data_dir.join(LOG_FILE).to_string_lossy());
@@ -145,6 +169,7 @@ mod tests {
             shared_secret: "s",
             macaroon_secret: "m",
             form_secret: "f",
+            database: &Database::Sqlite,
         };
         let yaml = config.homeserver_yaml();
         assert!(yaml.contains("  - port: 4321\n"));
@@ -153,5 +178,33 @@ mod tests {
         assert!(!yaml.contains("federation]"));
         assert!(yaml.contains("rc_message: {per_second: 0.2, burst_count: 10}\n"));
         assert!(config.log_yaml().contains("filename: '/tmp/it''s here/homeserver.log'"));
+    }
+
+    #[test]
+    fn a_postgres_database_replaces_the_sqlite_file() {
+        let database = Database::Postgres(crate::PostgresDatabase {
+            host: "/dev/shm/pg-harness-x/data".into(),
+            port: 5433,
+            user: "postgres".into(),
+            password: "it's secret".into(),
+            dbname: "test_1".into(),
+        });
+        let config = ServerConfig {
+            server_name: "localhost",
+            port: 4321,
+            data_dir: Path::new("/tmp/here"),
+            shared_secret: "s",
+            macaroon_secret: "m",
+            form_secret: "f",
+            database: &database,
+        };
+        let yaml = config.homeserver_yaml();
+        assert!(
+            yaml.contains("database:\n  name: psycopg2\n  args:\n    host: '/dev/shm/pg-harness-x/data'\n"),
+            "{yaml}"
+        );
+        assert!(yaml.contains("    port: 5433\n    user: 'postgres'\n    password: 'it''s secret'\n"), "{yaml}");
+        assert!(yaml.contains("    dbname: 'test_1'\n"), "{yaml}");
+        assert!(!yaml.contains("sqlite3") && !yaml.contains("homeserver.db"), "{yaml}");
     }
 }

@@ -13,12 +13,18 @@ use crate::process::wait_bounded;
 /// The Synapse release installed from PyPI (it supports CPython 3.10 and later).
 pub const SYNAPSE_VERSION: &str = "1.163.2";
 
+/// The PostgreSQL driver Synapse uses (`psycopg2`), installed into the same environment when a
+/// server is first started on PostgreSQL: the binary wheel, which needs no compiler or libpq.
+pub const PSYCOPG2_VERSION: &str = "2.9.13";
+
 /// How long creating the environment and installing Synapse may take, including waiting for
 /// another process that is installing it.
 const INSTALL_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 
 /// The file inside the environment that says which Synapse it holds; written last.
 const MARKER: &str = "capabot-synapse-version";
+/// The file inside the environment that says which `psycopg2` it holds; written last.
+const DRIVER_MARKER: &str = "capabot-psycopg2-version";
 
 /// The environment's Python, installing Synapse first if needed. Later calls in the same process
 /// return at once.
@@ -43,6 +49,38 @@ pub fn venv_dir() -> PathBuf {
     target_dir().unwrap_or_else(|| std::env::temp_dir().join("capabot-synapse")).join("synapse-venv")
 }
 
+/// Installs Synapse if needed, then `psycopg2` into its environment if needed (see
+/// [`PSYCOPG2_VERSION`]), under the same lock. Later calls in the same process return at once.
+pub fn ensure_postgres_driver() -> Result<PathBuf, HarnessError> {
+    static DONE: OnceLock<PathBuf> = OnceLock::new();
+    if let Some(python) = DONE.get() {
+        return Ok(python.clone());
+    }
+    let python = ensure_installed()?;
+    let venv = venv_dir();
+    let wanted = format!("psycopg2-binary=={PSYCOPG2_VERSION}\n");
+    let (lock_path, install_log) = lock_and_log_paths(&venv);
+    let deadline = Instant::now() + INSTALL_TIMEOUT;
+    let _lock = lock_exclusive(&lock_path, deadline)?;
+    if !fs::read_to_string(venv.join(DRIVER_MARKER)).is_ok_and(|marker| marker == wanted) {
+        let log = File::create(&install_log)
+            .map_err(|e| HarnessError::new(format!("cannot create {}: {e}", install_log.display())))?;
+        let mut pip = Command::new(&python);
+        pip.args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet"]).arg(wanted.trim());
+        run_logged(pip, &log, &install_log, deadline, "installing psycopg2 with pip")?;
+        fs::write(venv.join(DRIVER_MARKER), &wanted)
+            .map_err(|e| HarnessError::new(format!("cannot write the marker in {}: {e}", venv.display())))?;
+    }
+    Ok(DONE.get_or_init(|| python).clone())
+}
+
+/// The lock file and the install log beside the environment `venv`.
+fn lock_and_log_paths(venv: &Path) -> (PathBuf, PathBuf) {
+    let parent = venv.parent().unwrap_or(Path::new("."));
+    let name = venv.file_name().map_or("synapse-venv".into(), |n| n.to_string_lossy());
+    (parent.join(format!("{name}.lock")), parent.join(format!("{name}.install.log")))
+}
+
 fn target_dir() -> Option<PathBuf> {
     if let Some(dir) = std::env::var_os("CARGO_TARGET_DIR") {
         let dir = PathBuf::from(dir);
@@ -60,9 +98,7 @@ fn install_into(venv: &Path) -> Result<PathBuf, HarnessError> {
     let wanted = format!("matrix-synapse=={SYNAPSE_VERSION}\n");
     let parent = venv.parent().unwrap_or(Path::new("."));
     fs::create_dir_all(parent).map_err(|e| HarnessError::new(format!("cannot create {}: {e}", parent.display())))?;
-    let name = venv.file_name().map_or("synapse-venv".into(), |n| n.to_string_lossy());
-    let lock_path = parent.join(format!("{name}.lock"));
-    let install_log = parent.join(format!("{name}.install.log"));
+    let (lock_path, install_log) = lock_and_log_paths(venv);
     let deadline = Instant::now() + INSTALL_TIMEOUT;
     let _lock = lock_exclusive(&lock_path, deadline)?;
 

@@ -13,8 +13,9 @@ use serde_json::{Value, json};
 use tempfile::TempDir;
 
 use crate::config::{self, ServerConfig};
+use crate::database::Database;
 use crate::error::HarnessError;
-use crate::install::ensure_installed;
+use crate::install::{ensure_installed, ensure_postgres_driver};
 use crate::process::{signal, wait_bounded};
 use crate::register::{RegisteredUser, hex, registration_mac};
 
@@ -44,6 +45,7 @@ pub struct Synapse {
     data_dir: PathBuf,
     port: u16,
     python: PathBuf,
+    database: Database,
     shared_secret: String,
     child: Option<Child>,
     paused: bool,
@@ -61,9 +63,19 @@ impl Synapse {
 
     /// Installs Synapse if needed (see [`ensure_installed`]), writes a fresh configuration and
     /// signing key into a new temporary directory, launches it on a free port and waits until it
-    /// answers.
+    /// answers. Its database is a SQLite file in that directory.
     pub fn start() -> Result<Synapse, HarnessError> {
-        let python = ensure_installed()?;
+        Self::start_on(Database::Sqlite)
+    }
+
+    /// [`start`](Self::start) with its data in `database`: on PostgreSQL, the database must be
+    /// empty (or a previous Synapse's) and `psycopg2` is installed first if needed
+    /// ([`ensure_postgres_driver`]).
+    pub fn start_on(database: Database) -> Result<Synapse, HarnessError> {
+        let python = match database {
+            Database::Sqlite => ensure_installed()?,
+            Database::Postgres(_) => ensure_postgres_driver()?,
+        };
         let base = std::env::var_os("SYNAPSE_HARNESS_TMPDIR")
             .map(PathBuf::from)
             .or_else(|| {
@@ -87,6 +99,7 @@ impl Synapse {
             data_dir,
             port: 0,
             python,
+            database,
             shared_secret: random_hex(16)?,
             child: None,
             paused: false,
@@ -105,6 +118,7 @@ impl Synapse {
                 shared_secret: &synapse.shared_secret,
                 macaroon_secret: &macaroon_secret,
                 form_secret: &form_secret,
+                database: &synapse.database,
             };
             synapse.write(config::CONFIG_FILE, &config.homeserver_yaml())?;
             synapse.write(config::LOG_CONFIG_FILE, &config.log_yaml())?;
@@ -128,7 +142,12 @@ impl Synapse {
         self.port
     }
 
-    /// The temporary directory with its configuration, database, media and logs.
+    /// Where it keeps its data.
+    pub fn database(&self) -> &Database {
+        &self.database
+    }
+
+    /// The temporary directory with its configuration, database (on SQLite), media and logs.
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
     }
@@ -291,16 +310,27 @@ impl Synapse {
     /// were forgotten.
     pub fn forget_transaction_ids(&mut self) -> Result<u64, HarnessError> {
         self.stop()?;
-        let script = "import sqlite3, sys\n\
-                      db = sqlite3.connect(sys.argv[1])\n\
-                      print(db.execute('DELETE FROM event_txn_id_device_id').rowcount)\n\
-                      db.commit()\n";
-        let output = Command::new(&self.python)
-            .arg("-c")
-            .arg(script)
-            .arg(self.data_dir.join(config::DATABASE_FILE))
-            .output()
-            .map_err(|e| self.error(format!("cannot run {}: {e}", self.python.display())))?;
+        let mut command = Command::new(&self.python);
+        match &self.database {
+            Database::Sqlite => {
+                let script = "import sqlite3, sys\n\
+                              db = sqlite3.connect(sys.argv[1])\n\
+                              print(db.execute('DELETE FROM event_txn_id_device_id').rowcount)\n\
+                              db.commit()\n";
+                command.arg("-c").arg(script).arg(self.data_dir.join(config::DATABASE_FILE));
+            }
+            Database::Postgres(pg) => {
+                // libpq takes the connection from the environment: no password on a command line.
+                let script = "import psycopg2\n\
+                              db = psycopg2.connect('')\n\
+                              cursor = db.cursor()\n\
+                              cursor.execute('DELETE FROM event_txn_id_device_id')\n\
+                              print(cursor.rowcount)\n\
+                              db.commit()\n";
+                command.arg("-c").arg(script).envs(pg.libpq_env());
+            }
+        }
+        let output = command.output().map_err(|e| self.error(format!("cannot run {}: {e}", self.python.display())))?;
         if !output.status.success() {
             let stderr = String::from_utf8_lossy(&output.stderr);
             return Err(self.error(format!("cannot delete Synapse's transaction ids: {}", stderr.trim())));

@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use synapse_harness::{RegisteredUser, Synapse};
+use synapse_harness::{Database, RegisteredUser, Synapse};
 
 /// The command every room's person sends; its answer is one text message.
 const COMMAND: &str = "!variants";
@@ -552,9 +552,15 @@ fn progress(what: &str) {
 }
 
 /// One round on a fresh Synapse: the bot in one room, then in `rooms`, a command in each, a restart.
-fn run_once(capabot: &Path, dir: &Path, rooms: usize, restart_with: &[PathBuf]) -> Result<RoomsReport, String> {
+fn run_once(
+    capabot: &Path,
+    dir: &Path,
+    rooms: usize,
+    restart_with: &[PathBuf],
+    database: Database,
+) -> Result<RoomsReport, String> {
     let mut report = RoomsReport::default();
-    let synapse = Synapse::start().map_err(|e| e.to_string())?;
+    let synapse = Synapse::start_on(database).map_err(|e| e.to_string())?;
     let bot_user = synapse.register_user("capabot", false).map_err(|e| e.to_string())?;
     progress("Synapse started");
     let people = register_people(&synapse, rooms)?;
@@ -630,6 +636,48 @@ fn run_once(capabot: &Path, dir: &Path, rooms: usize, restart_with: &[PathBuf]) 
     Ok(report)
 }
 
+/// Where each round's Synapse keeps its data: a SQLite file, or (`synapse_postgres`) a new
+/// database of the PostgreSQL harness's server, reached through its Unix socket.
+struct SynapseData {
+    #[cfg(feature = "postgres")]
+    server: Option<pg_harness::PgServer>,
+}
+
+impl SynapseData {
+    fn new(synapse_postgres: bool) -> Result<SynapseData, String> {
+        #[cfg(feature = "postgres")]
+        {
+            let server = synapse_postgres.then(pg_harness::PgServer::start).transpose().map_err(|e| e.to_string())?;
+            Ok(SynapseData { server })
+        }
+        #[cfg(not(feature = "postgres"))]
+        match synapse_postgres {
+            true => {
+                Err("--synapse-postgres needs the laboratory built with its `postgres` feature (the default)".into())
+            }
+            false => Ok(SynapseData {}),
+        }
+    }
+
+    /// Runs `round` with the database of a fresh Synapse, dropped afterwards.
+    fn with_database<T>(&self, round: impl FnOnce(Database) -> T) -> Result<T, String> {
+        #[cfg(feature = "postgres")]
+        if let Some(server) = &self.server {
+            let database = server.create_database().map_err(|e| e.to_string())?;
+            let config = database.config();
+            let given = synapse_harness::PostgresDatabase {
+                host: server.socket_dir().map_or("127.0.0.1".into(), |dir| dir.to_string_lossy().into_owned()),
+                port: server.port(),
+                user: config.get_user().unwrap_or_default().to_string(),
+                password: String::from_utf8_lossy(config.get_password().unwrap_or_default()).into_owned(),
+                dbname: database.name().to_string(),
+            };
+            return Ok(round(Database::Postgres(given)));
+        }
+        Ok(round(Database::Sqlite))
+    }
+}
+
 /// `runs` rounds with `rooms` rooms, each on a fresh Synapse and a fresh bot: every round's line,
 /// then a table of the medians.
 pub fn rooms_rounds(
@@ -637,18 +685,22 @@ pub fn rooms_rounds(
     rooms: usize,
     runs: usize,
     restart_with: &[PathBuf],
+    synapse_postgres: bool,
 ) -> Result<String, String> {
     let capabot = capabot_binary(capabot)?;
     if !(2..=MAX_ROOMS).contains(&rooms) {
         return Err(format!("--rooms wants 2 to {MAX_ROOMS}"));
     }
+    let data = SynapseData::new(synapse_postgres)?;
+    let kept_in = if synapse_postgres { "PostgreSQL, through its Unix socket" } else { "SQLite" };
+    progress(&format!("Synapse's database: {kept_in}"));
     let base = std::env::temp_dir().join(format!("capabot-bench-matrix-rooms-{}", std::process::id()));
     let mut reports = Vec::new();
     let mut out = String::new();
     for round in 1..=runs.max(1) {
         let dir = base.join(format!("round-{round}"));
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        match run_once(&capabot, &dir, rooms, restart_with) {
+        match data.with_database(|database| run_once(&capabot, &dir, rooms, restart_with, database))? {
             Ok(r) => {
                 for (binary, first, all, after) in &r.more_restarts {
                     out.push_str(&format!("round {round}: {}\n", restart_line(binary, *first, *all, after)));
@@ -666,6 +718,7 @@ pub fn rooms_rounds(
         }
     }
     let _ = std::fs::remove_dir_all(&base);
+    out.push_str(&format!("Synapse's database: {kept_in}\n"));
     out.push_str(&median_table(&reports, rooms));
     Ok(out)
 }
