@@ -29,6 +29,9 @@ const STOP_TIMEOUT: Duration = Duration::from_secs(30);
 const SETTLE: Duration = Duration::from_secs(2);
 /// Threads creating rooms, registering people and sending commands.
 const SENDERS: usize = 4;
+/// Threads sending for Synapse's own pace (one message in every room with the bot stopped): as
+/// many requests at once as keep Synapse busy, like the bot's sends in a catch-up.
+const PACE_SENDERS: usize = 64;
 /// The watcher's long-poll, short so that it notices when to stop.
 const WATCH_POLL_MS: u64 = 1000;
 /// The most rooms a run may ask for: the bot's `max_rooms` is set above it, and each room is a
@@ -142,6 +145,11 @@ struct RoomsReport {
     /// rooms: each binary's path, from its start to its first and last answer, and its footprint
     /// after the catch-up.
     more_restarts: Vec<(PathBuf, Duration, Duration, Footprint)>,
+    /// How long the people took to send the commands waiting for the restart ([`SENDERS`] at
+    /// once), and, with the bot stopped at the end, to send one message in every room
+    /// [`PACE_SENDERS`] at once: Synapse's own pace for as many events as a catch-up answers.
+    waiting_sent: Duration,
+    pace: Duration,
 }
 
 /// A Matrix user of the run, speaking the client-server API.
@@ -471,8 +479,17 @@ fn register_people(synapse: &Synapse, rooms: usize) -> Result<People, String> {
 
 /// `f(0)`, …, `f(n - 1)` on [`SENDERS`] threads, in order of `i`; the first error if any.
 fn in_parallel<T: Send>(n: usize, f: impl Fn(usize) -> Result<T, String> + Sync) -> Result<Vec<T>, String> {
+    in_parallel_on(SENDERS, n, f)
+}
+
+/// [`in_parallel`] on `threads` threads.
+fn in_parallel_on<T: Send>(
+    threads: usize,
+    n: usize,
+    f: impl Fn(usize) -> Result<T, String> + Sync,
+) -> Result<Vec<T>, String> {
     let mut slots: Vec<Option<Result<T, String>>> = (0..n).map(|_| None).collect();
-    let per_thread = n.div_ceil(SENDERS).max(1);
+    let per_thread = n.div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         for (t, chunk) in slots.chunks_mut(per_thread).enumerate() {
             let f = &f;
@@ -601,7 +618,9 @@ fn run_once(
 
     // A restart with a command waiting in every room.
     report.stop = bot.stop()?;
+    let sending = Instant::now();
     send_commands(&people, &all, "waiting")?;
+    report.waiting_sent = sending.elapsed();
     let restarted = now_ms();
     bot.start(rooms + 10)?;
     let (_, first_answer, last_answer) = wait_for_answers(&watcher, &bot_id, &all)?;
@@ -633,6 +652,11 @@ fn run_once(
         ));
     }
     bot.stop()?;
+    // Synapse's own pace, the bot stopped: one message in every room, many at once.
+    let sending = Instant::now();
+    in_parallel_on(PACE_SENDERS, all.len(), |i| people.persons[i].say(&all[i], &format!("pace-{i}"), "pace"))?;
+    report.pace = sending.elapsed();
+    progress(&format!("Synapse alone took {rooms} messages, {PACE_SENDERS} at once, in {:.2} s", secs(report.pace)));
     Ok(report)
 }
 
@@ -826,6 +850,12 @@ fn median_table(reports: &[RoomsReport], rooms: usize) -> String {
         m(&|r| secs(r.stop)),
         m(&|r| secs(r.restart_first)),
         m(&|r| secs(r.restart_all)),
+    ));
+    out.push_str(&format!(
+        "Synapse's own pace, the bot stopped: the waiting commands sent in {:.2} s ({SENDERS} at once); one message \
+         in every room sent in {:.2} s ({PACE_SENDERS} at once)\n",
+        m(&|r| secs(r.waiting_sent)),
+        m(&|r| secs(r.pace)),
     ));
     out
 }
