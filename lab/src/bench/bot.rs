@@ -175,6 +175,7 @@ pub enum PgLink {
 }
 
 impl PgLink {
+    #[cfg_attr(not(feature = "postgres"), allow(dead_code))]
     fn describe(self) -> &'static str {
         match self {
             PgLink::Socket => "through its Unix socket",
@@ -272,6 +273,7 @@ fn database_stats(url: &str) -> Result<[i64; 3], String> {
 #[cfg(not(feature = "postgres"))]
 pub fn run_both_on_postgres(
     _: &BenchOptions,
+    _: PgLink,
     _: Option<&Path>,
     _: Option<&Path>,
 ) -> Result<(BenchReport, BenchReport), String> {
