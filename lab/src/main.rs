@@ -82,6 +82,11 @@ struct Looks {
     /// 100: never).
     #[arg(long, default_value_t = ai::analysis::SECOND_LOOK.own_choice_from)]
     own_choice_from: f64,
+    /// The analysis's searches' selectivity: `product`, `play` (the AI's own), or switches
+    /// separated by commas (`qchecks`, `lmr=1`, `nonull`, `nullless=2`, `nolmp`, `nofut`,
+    /// `nosee`, `norfp`, `lcfull`, `noiir`, `nocut`; see `ai::Style`).
+    #[arg(long, default_value = "product")]
+    style: String,
 }
 
 impl Looks {
@@ -108,6 +113,11 @@ impl Looks {
             deeper_at,
             order,
             own_choice_from: self.own_choice_from,
+            style: match self.style.as_str() {
+                "product" => ai::analysis::SECOND_LOOK.style,
+                "play" => ai::Style::PLAY,
+                switches => ai::Style::parse(switches)?,
+            },
         })
     }
 }
@@ -432,6 +442,9 @@ enum Command {
         /// Use a playing level's limits (1..8) instead.
         #[arg(long)]
         level: Option<u8>,
+        /// The search's selectivity switches (`compare-analysis --style`; default: as the AI plays).
+        #[arg(long)]
+        style: Option<String>,
     },
     /// Search speed: nodes per second and depth reached from each variant's start position.
     BenchAi {
@@ -928,9 +941,12 @@ fn run(cli: Cli) -> Result<(), String> {
                 std::fs::write(&path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
             }
         }
-        Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level } => {
+        Command::Think { variant, fen, setup, moves, movetime, depth, nodes, level, style } => {
             let (pos, _) = tools::position(tools::variant(&variant)?, fen.as_deref(), setup, &moves)?;
-            let limits = engine::think_limits(level, depth, nodes, movetime)?;
+            let mut limits = engine::think_limits(level, depth, nodes, movetime)?;
+            if let Some(style) = style {
+                limits.style = ai::Style::parse(&style)?;
+            }
             outln!("{}", engine::think(&pos, &limits, &mut |line| outln!("{line}")));
         }
         Command::BenchAi { movetime, variants } => {

@@ -14,7 +14,7 @@
 //! moves ([`PositionEval`]); everything else is derived from them and the game, so a stored analysis
 //! ([`Analysis::encode`]) reads back ([`Analysis::decode`]) to the same judgements.
 
-use super::{Limits, MATE, MATE_BOUND, Memory, search_with};
+use super::{Limits, MATE, MATE_BOUND, Memory, Style, search_with};
 use crate::notation::uci;
 use crate::rules::{Color, Game, Move, Variant};
 
@@ -54,6 +54,8 @@ pub struct SecondLook {
     /// its last look). The search chose the move, so its score was the move's own; the evaluation
     /// after it, a search one ply deeper into the line, can show that it loses (above 100: never).
     pub own_choice_from: f64,
+    /// How every search of the analysis prunes and reduces ([`Style::PLAY`]: as the AI plays).
+    pub style: Style,
 }
 
 /// The order in which an analysis searches the game's positions.
@@ -99,6 +101,7 @@ pub const SECOND_LOOK: SecondLook = SecondLook {
     deeper_at: DeeperAt::Both,
     order: Order::Forwards,
     own_choice_from: 101.0,
+    style: Style::PLAY,
 };
 
 /// Longest game analysed, in plies (a bound on the work one request may cause).
@@ -353,7 +356,7 @@ impl Analyser {
             return Err(AnalysisError::TooLong { plies: game.moves().len() });
         }
         let nodes = if nodes == 0 { DEFAULT_NODES } else { nodes };
-        let limits = Limits { nodes: Some(nodes), hash_mb: 16, ..Limits::default() };
+        let limits = Limits { nodes: Some(nodes), hash_mb: 16, style: second.style, ..Limits::default() };
         let hashes = repetition_history(&game);
         let repeated = hashes.iter().zip(game.positions()).map(|(&h, p)| h == p.hash()).collect();
         let curve = WinCurve::of(game.start().variant());
@@ -759,6 +762,7 @@ mod tests {
         deeper_at: DeeperAt::Both,
         order: Order::Forwards,
         own_choice_from: 101.0,
+        style: Style::PLAY,
     };
 
     fn game_of(v: &'static Variant, sans: &[&str]) -> Game {

@@ -49,6 +49,95 @@ pub struct Limits {
     /// waits in it while more urgent work runs. It cannot change a search limited by nodes; it
     /// eats into a time limit.
     pub pause: Option<Pause>,
+    /// How selective the search is ([`Style::PLAY`], the default: as the AI plays).
+    pub style: Style,
+}
+
+/// The search's selectivity: which of its prunings and reductions it makes, and whether its
+/// quiescence search tries quiet checks. [`Style::PLAY`] (the default) is the AI's own; an analysis
+/// may search otherwise ([`analysis::SecondLook::style`]): it wants the right score of a position at a
+/// fixed effort, where a game wants the best move in its time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Style {
+    /// Plies taken off every late-move reduction (negative: more reduction).
+    pub lmr_less: i32,
+    /// No null-move pruning.
+    pub no_null: bool,
+    /// Plies taken off the null move's reduction (it stays at least 1).
+    pub null_less: i32,
+    /// No late-move pruning (the tail of the quiet moves at shallow depth).
+    pub no_lmp: bool,
+    /// No futility pruning of quiet moves.
+    pub no_futility: bool,
+    /// No pruning of quiet moves and captures that lose material by the exchange count.
+    pub no_see_prune: bool,
+    /// No reverse futility pruning.
+    pub no_rfp: bool,
+    /// The quiescence search's first ply tries quiet moves of pieces that give check (not losing the
+    /// piece by the exchange count; not in atomic variants).
+    pub qchecks: bool,
+    /// Captures that lose material by the exchange count are not reduced (sacrifices searched as
+    /// deeply as the good captures).
+    pub losing_caps_full: bool,
+    /// No internal iterative reduction.
+    pub no_iir: bool,
+    /// No extra reduction of late moves at expected cut nodes.
+    pub no_cut_extra: bool,
+}
+
+impl Style {
+    /// As the AI plays.
+    pub const PLAY: Style = Style {
+        lmr_less: 0,
+        no_null: false,
+        null_less: 0,
+        no_lmp: false,
+        no_futility: false,
+        no_see_prune: false,
+        no_rfp: false,
+        qchecks: false,
+        losing_caps_full: false,
+        no_iir: false,
+        no_cut_extra: false,
+    };
+
+    /// Switches from text, separated by commas, each turning one on from [`Style::PLAY`]: `lmr=N`,
+    /// `nonull`, `nullless=N`, `nolmp`, `nofut`, `nosee`, `norfp`, `qchecks`, `lcfull`, `noiir`,
+    /// `nocut` (the laboratory's `--style`).
+    pub fn parse(text: &str) -> Result<Style, String> {
+        let mut s = Style::PLAY;
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = match part.split_once('=') {
+                Some((k, v)) => (k, Some(v)),
+                None => (part, None),
+            };
+            let number = || -> Result<i32, String> {
+                v.ok_or_else(|| format!("{k}: write {k}=N"))?.parse().map_err(|_| format!("{part}: not a number"))
+            };
+            let flag = |f: &mut bool| -> Result<(), String> {
+                if v.is_some() {
+                    return Err(format!("{part}: {k} takes no value"));
+                }
+                *f = true;
+                Ok(())
+            };
+            match k {
+                "lmr" => s.lmr_less = number()?,
+                "nullless" => s.null_less = number()?,
+                "nonull" => flag(&mut s.no_null)?,
+                "nolmp" => flag(&mut s.no_lmp)?,
+                "nofut" => flag(&mut s.no_futility)?,
+                "nosee" => flag(&mut s.no_see_prune)?,
+                "norfp" => flag(&mut s.no_rfp)?,
+                "qchecks" => flag(&mut s.qchecks)?,
+                "lcfull" => flag(&mut s.losing_caps_full)?,
+                "noiir" => flag(&mut s.no_iir)?,
+                "nocut" => flag(&mut s.no_cut_extra)?,
+                other => return Err(format!("unknown search switch '{other}'")),
+            }
+        }
+        Ok(s)
+    }
 }
 
 /// How often the search calls [`Limits::pause`]: every 1,024 nodes, about 2 ms of a search.

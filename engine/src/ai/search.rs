@@ -6,7 +6,7 @@ use super::eval::{self, EvalParams, Evaluator, value};
 use super::tt::{Bound, Entry, NO_EVAL, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
-use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Position, Role, Variant};
+use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Position, Role, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::OnceLock;
@@ -445,19 +445,21 @@ impl<'a> Searcher<'a> {
         }
         // Better than two plies ago: prune less, reduce less.
         let improving = !in_check && ply >= 2 && self.evals[ply - 2] != -INF && static_eval > self.evals[ply - 2];
+        let st = self.limits.style;
         if !pv_node && !in_check && beta.abs() < MATE_BOUND {
             // Reverse futility: far above beta at shallow depth.
             let margin = if improving { 70 } else { 90 };
-            if depth <= 8 && guess - margin * depth >= beta {
+            if !st.no_rfp && depth <= 8 && guess - margin * depth >= beta {
                 return guess;
             }
             if !after_null
+                && !st.no_null
                 && depth >= 3
                 && guess >= beta
                 && self.null_move_ok(pos)
                 && let Some(null) = pos.null_move()
             {
-                let r = 4 + depth / 3 + ((guess - beta) / 200).min(3);
+                let r = (4 + depth / 3 + ((guess - beta) / 200).min(3) - st.null_less).max(1);
                 self.path.push(null.hash());
                 self.played[ply] = None;
                 self.keys[ply] = None;
@@ -484,7 +486,7 @@ impl<'a> Searcher<'a> {
             }
         }
         // Internal iterative reduction: without a hash move this node is probably not worth a full depth.
-        if depth >= 4 && tt_move.is_none() {
+        if depth >= 4 && tt_move.is_none() && !st.no_iir {
             depth -= 1;
         }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
@@ -543,16 +545,20 @@ impl<'a> Searcher<'a> {
                     // The depth this move would get after its late-move reduction.
                     let lmr_depth = (depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32).max(0);
                     // Late-move pruning: the tail of the quiet moves at shallow depth.
-                    if depth <= 8 && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 } {
+                    if !st.no_lmp
+                        && depth <= 8
+                        && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 }
+                    {
                         continue;
                     }
                     // Futility: a quiet move cannot lift a hopeless static score to alpha.
-                    if lmr_depth <= 6 && guess + 120 + 110 * lmr_depth <= alpha {
+                    if !st.no_futility && lmr_depth <= 6 && guess + 120 + 110 * lmr_depth <= alpha {
                         continue;
                     }
                     // A quiet move that hangs material by the exchange count, the more the shallower (not in
                     // atomic, where a capture blows up the capturer too).
-                    if lmr_depth <= 6
+                    if !st.no_see_prune
+                        && lmr_depth <= 6
                         && !self.atomic
                         && !matches!(m.kind, MoveKind::Castle { .. })
                         && quiet_see.unwrap_or_else(|| eval::see(pos, self.params, m.from, m.to))
@@ -560,7 +566,7 @@ impl<'a> Searcher<'a> {
                     {
                         continue;
                     }
-                } else if losing_capture && depth <= 3 && order + 400_000 < -120 * depth {
+                } else if !st.no_see_prune && losing_capture && depth <= 3 && order + 400_000 < -120 * depth {
                     // A capture that loses material by the exchange count.
                     continue;
                 }
@@ -585,8 +591,9 @@ impl<'a> Searcher<'a> {
                 );
             } else {
                 let mut r = 0;
-                if depth >= 3 && searched >= 2 + pv_node as usize && !tactical && !in_check {
-                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
+                let unreduced = tactical || (st.losing_caps_full && capture_like);
+                if depth >= 3 && searched >= 2 + pv_node as usize && !unreduced && !in_check {
+                    r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32 - st.lmr_less;
                     if pv_node {
                         r -= 1;
                     }
@@ -594,7 +601,7 @@ impl<'a> Searcher<'a> {
                         // A safe check: reduced one ply less.
                         r -= 1;
                     }
-                    if cut_node {
+                    if cut_node && !st.no_cut_extra {
                         // Expected to fail high: the later moves are unlikely to matter.
                         r += 2;
                     }
@@ -798,6 +805,17 @@ impl<'a> Searcher<'a> {
         }
         let mut list = std::mem::take(&mut self.order_bufs[ply]);
         list.clear();
+        if !in_check && qply == 0 && self.limits.style.qchecks && !self.atomic && stand + 200 >= alpha {
+            let mut all = std::mem::take(&mut self.move_bufs[ply]);
+            all.clear();
+            quiet_checks_into(pos, &mut all);
+            for &m in &all {
+                if eval::see(pos, self.params, m.from, m.to) >= 0 {
+                    list.push((m, -1));
+                }
+            }
+            self.move_bufs[ply] = all;
+        }
         for &m in &moves {
             if in_check {
                 let g = if is_tactical(pos, m) { self.gain(pos, m) } else { -1 };
@@ -826,10 +844,13 @@ impl<'a> Searcher<'a> {
         list.sort_by_key(|&(_, g)| -g);
         let mut best = stand;
         let mut best_move = None;
-        for &(m, _) in &list {
+        for &(m, order_g) in &list {
             let child = pos.play_unchecked(m);
             self.tt.prefetch(child.hash());
             if !in_check && !legal_after(pos, m, &child) {
+                continue;
+            }
+            if order_g < 0 && !in_check && !child.is_check() {
                 continue;
             }
             let s = -self.qsearch(&child, ply + 1, -beta, -alpha, qply + 1, None);
@@ -1116,6 +1137,30 @@ fn tactical_moves_into(pos: &Position, list: &mut Vec<Move>) {
     }
 }
 
+/// Quiet moves of pieces (not pawns or kings) to a square from which they attack the opponent's king,
+/// appended to `list` (pseudo-legal; discovered checks are not among them).
+fn quiet_checks_into(pos: &Position, list: &mut Vec<Move>) {
+    let us = pos.turn();
+    let Some(king) = pos.king(us.other()) else { return };
+    let empty = pos.variant().board() & !pos.occupied() & !pos.irradiated();
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::Archbishop, Role::Chancellor] {
+        let pieces = pos.pieces(us, role);
+        if !pieces.any() {
+            continue;
+        }
+        let piece = Piece { color: us, role };
+        let targets = pos.attacks_from(king, piece) & empty;
+        if !targets.any() {
+            continue;
+        }
+        for from in pieces {
+            for to in pos.attacks_from(from, piece) & targets {
+                list.push(Move::normal(from, to));
+            }
+        }
+    }
+}
+
 /// The score of a position whose game is over because kings are gone (atomic explosions, detonations),
 /// from the side to move's view; `None` while the game goes on. A death match goes on without kings
 /// until a side has no material left.
@@ -1190,6 +1235,89 @@ mod tests {
         let ep_slot = capture_index(&ep, Move { from: sq("e5"), to: sq("d6"), kind: MoveKind::EnPassant });
         assert_eq!(ep_slot, capture_index(&plain, Move::normal(sq("e5"), sq("d6"))));
         assert!(ep_slot.is_some());
+    }
+
+    /// The quiet checks of [`quiet_checks_into`] are exactly the legal quiet moves of pieces (not
+    /// pawns or kings) that attack the opponent's king from their destination, in chess and
+    /// Capablanca (the archbishop's and chancellor's checks included).
+    #[test]
+    fn quiet_checks_are_the_direct_checks_of_pieces() {
+        let mut rng = StdRng::seed_from_u64(46);
+        let mut seen = 0;
+        for v in [&variant::CHESS, &variant::CAPABLANCA] {
+            for game in 0..16 {
+                let mut pos = Position::start(v);
+                for _ in 0..(16 + game * 4) {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let mut generated = Vec::new();
+                    quiet_checks_into(&pos, &mut generated);
+                    let legal_generated: Vec<Move> =
+                        generated.iter().copied().filter(|&m| legal_after(&pos, m, &pos.play_unchecked(m))).collect();
+                    let king = pos.king(pos.turn().other()).unwrap();
+                    for m in &legal {
+                        let piece = pos.piece_at(m.from).unwrap();
+                        let direct = m.kind == MoveKind::Normal
+                            && !pos.is_capture(*m)
+                            && !matches!(piece.role, Role::Pawn | Role::King)
+                            && pos.play_unchecked(*m).attacks_from(m.to, piece).contains(king);
+                        assert_eq!(direct, legal_generated.contains(m), "{} {m:?} in {pos:?}", v.name);
+                    }
+                    for m in &legal_generated {
+                        assert!(legal.contains(m) && pos.play_unchecked(*m).is_check(), "{m:?} in {pos:?}");
+                    }
+                    seen += legal_generated.len();
+                    pos = pos.play_unchecked(legal[rng.random_range(0..legal.len())]);
+                }
+            }
+        }
+        assert!(seen > 50, "only {seen} quiet checks in all");
+    }
+
+    /// The quiescence search with quiet checks sees a knight's forking check win the queen, which the
+    /// captures alone do not; as the AI plays, it does not.
+    #[test]
+    fn quiet_checks_in_quiescence_see_a_fork() {
+        // White's Nc7+ forks the king on e8 and the queen on a8; no capture wins anything.
+        let pos = fen::parse_position(&variant::CHESS, "q3k3/7p/8/1N6/8/8/7P/4K3 w - - 0 1").unwrap();
+        let q = |style: super::super::Style| {
+            let limits = Limits { style, ..Limits::default() };
+            let mut tt = Tt::new(1);
+            let mut stats = Stats::new();
+            let mut s = Searcher::new(&mut tt, &mut stats, &limits, &[], pos.variant());
+            s.qsearch(&pos, 0, -INF, INF, 0, None)
+        };
+        let play = q(super::super::Style::PLAY);
+        let checks = q(super::super::Style { qchecks: true, ..super::super::Style::PLAY });
+        assert!(play < -500, "as played, White is a queen down: {play}");
+        assert!(checks > 0, "with quiet checks the fork wins the queen back: {checks}");
+    }
+
+    /// Each switch of [`super::super::Style`] changes what a fixed-node search does in the middle
+    /// game (so none is left unwired), and the default searches as the AI plays.
+    #[test]
+    fn every_style_switch_changes_the_search() {
+        use super::super::{Memory, Style, search_with};
+        let pos = fen::parse_position(&variant::CHESS, "r2k1r2/pb1n2b1/nppPp2p/7B/2P2B2/2N4P/PP3PP1/R3R1K1 w - - 3 20")
+            .unwrap();
+        let run = |style: Style| {
+            let limits = Limits { nodes: Some(20_000), style, ..Limits::default() };
+            let r = search_with(&pos, &[], &limits, &mut Memory::new(4), &mut |_| {});
+            (r.score, r.best, r.pv, r.depth)
+        };
+        assert_eq!(Style::default(), Style::PLAY);
+        let play = run(Style::PLAY);
+        for switch in
+            ["lmr=1", "nonull", "nullless=2", "nolmp", "nofut", "nosee", "norfp", "qchecks", "lcfull", "noiir", "nocut"]
+        {
+            let style = Style::parse(switch).unwrap();
+            assert_ne!(style, Style::PLAY, "{switch}");
+            assert_ne!(run(style), play, "{switch} changed nothing");
+        }
+        assert!(Style::parse("lmr").is_err() && Style::parse("qchecks=2").is_err() && Style::parse("x").is_err());
+        assert_eq!(Style::parse(" lmr=2, qchecks ").unwrap(), Style { lmr_less: 2, qchecks: true, ..Style::PLAY });
     }
 
     /// The direct generator agrees with the rules engine: every legal capture (queen promotions) is
