@@ -19,16 +19,7 @@ use std::time::{Duration, Instant};
 pub fn self_play_game(v: &'static Variant, plies: usize, seed: u64) -> Game {
     let mut best = Game::new(random_opening(v, 0, seed).start().clone());
     for attempt in 0..8u64 {
-        let s = seed.wrapping_mul(31).wrapping_add(attempt);
-        let mut game = random_opening(v, 4, s);
-        while game.moves().len() < plies && game.outcome().is_none() {
-            let limits = Limits::for_level(4).with_seed(s.wrapping_add(game.moves().len() as u64));
-            let limits = Limits { movetime: None, soft_movetime: None, ..limits };
-            let Some(m) = best_move_in_game(&game, &limits).best else { break };
-            if !game.play(m) {
-                break;
-            }
-        }
+        let game = one_self_play_game(v, plies, seed.wrapping_mul(31).wrapping_add(attempt));
         if game.moves().len() >= plies {
             return game;
         }
@@ -37,6 +28,22 @@ pub fn self_play_game(v: &'static Variant, plies: usize, seed: u64) -> Game {
         }
     }
     best
+}
+
+/// One game of capabot against itself from a random opening ([`self_play_game`]'s), to its end or
+/// `plies` plies, whichever comes first: as it comes, not the longest of several (the fit of a
+/// curve wants the games as they end, short ones included).
+pub fn one_self_play_game(v: &'static Variant, plies: usize, seed: u64) -> Game {
+    let mut game = random_opening(v, 4, seed);
+    while game.moves().len() < plies && game.outcome().is_none() {
+        let limits = Limits::for_level(4).with_seed(seed.wrapping_add(game.moves().len() as u64));
+        let limits = Limits { movetime: None, soft_movetime: None, ..limits };
+        let Some(m) = best_move_in_game(&game, &limits).best else { break };
+        if !game.play(m) {
+            break;
+        }
+    }
+    game
 }
 
 /// The machine's load average over the last minute (Linux), for beside a time measured on a shared
@@ -616,49 +623,141 @@ pub fn compare_report(name: &str, games: usize, a: &Agreement) -> String {
 pub struct Labelled {
     pub cp: i32,
     pub result: f64,
+    /// Which game it comes from (positions of one game share its result: the fit's uncertainty is
+    /// estimated by resampling games, not positions).
+    pub game: u32,
 }
 
-/// The positions of `games` self-play games of `v` (at most `plies` plies each) with their scores
-/// at `nodes` per position and the games' results; the first 8 plies, mates and scores beyond ±1500
-/// are left out (they say little about the slope). Prints a line per game to `log`.
-pub fn label(
-    v: &'static Variant,
-    games: usize,
-    plies: usize,
-    nodes: u64,
-    seed: u64,
-    log: &mut dyn FnMut(String),
-) -> Vec<Labelled> {
-    let mut out = Vec::new();
-    for g in 0..games {
-        let game = self_play_game(v, plies, seed.wrapping_add(g as u64 * 7919));
+/// What [`label`] plays: games of `variant` from `seed` on, at most `plies` plies each, their
+/// positions scored at `nodes` per position (0: the analysis's default).
+#[derive(Clone, Copy, Debug)]
+pub struct SelfPlay {
+    pub variant: &'static Variant,
+    pub plies: usize,
+    pub nodes: u64,
+    pub seed: u64,
+}
+
+/// The positions of `games` self-play games ([`SelfPlay`]) with their scores and the games'
+/// results; the first 8 plies, mates and scores beyond ±1500 are left out (they say little about
+/// the slope), and games still going after the last ply. The games are played and analysed on
+/// `threads` threads (each game depends only on the seed, so the result does not depend on them); a
+/// line per game goes to `log` as it is done.
+pub fn label(play: SelfPlay, games: usize, threads: usize, log: &(dyn Fn(String) + Sync)) -> Vec<Labelled> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut done: Vec<(usize, Vec<Labelled>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let g = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if g >= games {
+                            return mine;
+                        }
+                        mine.push((g, play.label_game(g, log)));
+                    }
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a labelling thread panicked")).collect()
+    });
+    done.sort_by_key(|(g, _)| *g);
+    done.into_iter().flat_map(|(_, s)| s).collect()
+}
+
+impl SelfPlay {
+    /// [`label`]'s work for game `g`.
+    fn label_game(self, g: usize, log: &(dyn Fn(String) + Sync)) -> Vec<Labelled> {
+        let SelfPlay { variant: v, plies, nodes, seed } = self;
+        let game = one_self_play_game(v, plies, seed.wrapping_add(g as u64 * 7919));
         let Some(outcome) = game.outcome() else {
             log(format!("game {g}: {} plies, no result on the board: skipped", game.moves().len()));
-            continue;
+            return Vec::new();
         };
         let result = match outcome.winner() {
             Some(Color::White) => 1.0,
             Some(Color::Black) => 0.0,
             None => 0.5,
         };
-        let Ok(a) = analyse(&game, nodes, &mut |_, _| {}) else { continue };
-        let before = out.len();
-        for e in a.evals.iter().skip(8) {
-            if let Score::Cp(cp) = e.score
-                && cp.abs() <= 1500
-                && e.best.is_some()
-            {
-                out.push(Labelled { cp, result });
-            }
-        }
-        log(format!(
-            "game {g}: {} plies, {}, {} positions",
-            game.moves().len(),
-            outcome.result_str(),
-            out.len() - before
-        ));
+        let Ok(a) = analyse(&game, nodes, &mut |_, _| {}) else { return Vec::new() };
+        let out: Vec<Labelled> = a
+            .evals
+            .iter()
+            .skip(8)
+            .filter_map(|e| match e.score {
+                Score::Cp(cp) if cp.abs() <= 1500 && e.best.is_some() => Some(Labelled { cp, result, game: g as u32 }),
+                _ => None,
+            })
+            .collect();
+        log(format!("game {g}: {} plies, {}, {} positions", game.moves().len(), outcome.result_str(), out.len()));
+        out
     }
-    out
+}
+
+/// `samples` as text, a position a line (`game cp result`), after a first line naming what they are.
+pub fn samples_text(header: &str, samples: &[Labelled]) -> String {
+    let mut text = format!("# {header}\n");
+    for s in samples {
+        text.push_str(&format!("{} {} {}\n", s.game, s.cp, s.result));
+    }
+    text
+}
+
+/// Samples written by [`samples_text`], each file's games numbered after the previous files' so
+/// that games of different files stay apart.
+pub fn samples_from(texts: &[String]) -> Result<Vec<Labelled>, String> {
+    let mut out = Vec::new();
+    let mut offset = 0u32;
+    for (i, text) in texts.iter().enumerate() {
+        let mut games = 0u32;
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let bad = || format!("file {}, line {}: expected `game cp result`, found {line:?}", i + 1, n + 1);
+            let mut parts = line.split_whitespace();
+            let (Some(g), Some(cp), Some(result), None) = (parts.next(), parts.next(), parts.next(), parts.next())
+            else {
+                return Err(bad());
+            };
+            let g: u32 = g.parse().map_err(|_| bad())?;
+            let cp: i32 = cp.parse().map_err(|_| bad())?;
+            let result: f64 = result.parse().map_err(|_| bad())?;
+            if !(0.0..=1.0).contains(&result) {
+                return Err(bad());
+            }
+            games = games.max(g + 1);
+            out.push(Labelled { cp, result, game: offset + g });
+        }
+        offset += games;
+    }
+    Ok(out)
+}
+
+/// The slopes fitted to `resamples` resamplings of `samples`' games (as many games drawn with
+/// replacement as there are), sorted: the spread of the fit that the games' own chance gives.
+pub fn bootstrap_slopes(samples: &[Labelled], resamples: usize, seed: u64) -> Vec<f64> {
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut by_game: std::collections::BTreeMap<u32, Vec<Labelled>> = std::collections::BTreeMap::new();
+    for s in samples {
+        by_game.entry(s.game).or_default().push(*s);
+    }
+    let games: Vec<&Vec<Labelled>> = by_game.values().collect();
+    if games.is_empty() {
+        return Vec::new();
+    }
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut slopes: Vec<f64> = (0..resamples)
+        .map(|_| {
+            let drawn: Vec<Labelled> =
+                (0..games.len()).flat_map(|_| games[rng.random_range(0..games.len())].iter().copied()).collect();
+            fit_slope(&drawn)
+        })
+        .collect();
+    slopes.sort_by(f64::total_cmp);
+    slopes
 }
 
 /// Mean log-loss of slope `k` (on the 0–1 scale of `1/(1 + e^(−k·cp))`) against the results.
@@ -691,16 +790,26 @@ pub fn fit_slope(samples: &[Labelled]) -> f64 {
     (a + b) / 2.0
 }
 
-/// `fit-curve`: the report of a fit for `v`.
+/// `fit-curve`: the report of a fit for `v`, with the 5th and 95th percentiles of the slopes fitted
+/// to 200 resamplings of its games ([`bootstrap_slopes`]).
 pub fn fit_report(v: &'static Variant, samples: &[Labelled]) -> String {
     let k = fit_slope(samples);
     let now = WinCurve::of(v).k;
+    let games = samples.iter().map(|s| s.game).collect::<std::collections::BTreeSet<_>>().len();
+    let spread = bootstrap_slopes(samples, 200, 1);
+    let (lo, hi) = match spread.len() {
+        0 => (k, k),
+        n => (spread[n * 5 / 100], spread[n * 95 / 100]),
+    };
     format!(
-        "{}: {} positions; fitted k = {:.6} (log-loss {:.4}); in use k = {:.6} (log-loss {:.4}); \
-         100 cp = {:.1}% with the fit",
+        "{}: {} positions of {} games; fitted k = {:.6} (90 % of the games' resamplings {:.6}–{:.6}; \
+         log-loss {:.4}); in use k = {:.6} (log-loss {:.4}); 100 cp = {:.1}% with the fit",
         v.name,
         samples.len(),
+        games,
         k,
+        lo,
+        hi,
         log_loss(samples, k),
         now,
         log_loss(samples, now),
@@ -721,11 +830,56 @@ mod tests {
             let p = 1.0 / (1.0 + (-k * f64::from(cp)).exp());
             for i in 0..20 {
                 let result = if (i as f64 + 0.5) / 20.0 < p { 1.0 } else { 0.0 };
-                samples.push(Labelled { cp, result });
+                samples.push(Labelled { cp, result, game: (cp + 1200) as u32 });
             }
         }
         let fit = fit_slope(&samples);
         assert!((fit - k).abs() < 0.0004, "{fit}");
+    }
+
+    #[test]
+    fn saved_samples_read_back_with_each_files_games_apart() {
+        let a = vec![Labelled { cp: 40, result: 1.0, game: 0 }, Labelled { cp: -15, result: 0.5, game: 1 }];
+        let b = vec![Labelled { cp: 300, result: 0.0, game: 0 }];
+        let texts = [samples_text("chess seed 1", &a), samples_text("chess seed 2", &b)];
+        let read = samples_from(&texts).unwrap();
+        let seen: Vec<(i32, f64, u32)> = read.iter().map(|s| (s.cp, s.result, s.game)).collect();
+        assert_eq!(seen, vec![(40, 1.0, 0), (-15, 0.5, 1), (300, 0.0, 2)]);
+        let err = samples_from(&["0 12\n".to_string()]).unwrap_err();
+        assert!(err.contains("line 1"), "{err}");
+        assert!(samples_from(&["0 12 2\n".to_string()]).is_err(), "a result outside 0–1");
+    }
+
+    #[test]
+    fn the_resampled_slopes_surround_the_fit_and_narrow_with_more_games() {
+        // Games whose results follow a known curve: the spread of the resampled fits holds the true
+        // slope, and four times the games give a narrower spread.
+        let k = 0.004;
+        let games = |n: u32| -> Vec<Labelled> {
+            let mut rng_state = 7u64;
+            (0..n)
+                .flat_map(|g| {
+                    rng_state = rng_state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let cp = ((rng_state >> 33) % 1200) as i32 - 600;
+                    let p = 1.0 / (1.0 + (-k * f64::from(cp)).exp());
+                    rng_state = rng_state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                    let result = if ((rng_state >> 33) as f64 / f64::from(1u32 << 31)) < p { 1.0 } else { 0.0 };
+                    (0..10).map(move |i| Labelled { cp: cp + i * 3, result, game: g })
+                })
+                .collect()
+        };
+        let width = |samples: &[Labelled]| {
+            let s = bootstrap_slopes(samples, 100, 3);
+            assert_eq!(s, bootstrap_slopes(samples, 100, 3), "the same seed, the same resamplings");
+            let (lo, hi) = (s[5], s[95]);
+            assert!(lo <= fit_slope(samples) && fit_slope(samples) <= hi, "{lo} {hi}");
+            hi - lo
+        };
+        let (few, many) = (games(100), games(1600));
+        let (w_few, w_many) = (width(&few), width(&many));
+        assert!(w_many < w_few / 2.0, "{w_many} against {w_few}");
+        let s = bootstrap_slopes(&many, 100, 3);
+        assert!(s[5] < k && k < s[95], "{} – {}", s[5], s[95]);
     }
 
     #[test]

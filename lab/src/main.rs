@@ -592,6 +592,16 @@ enum Command {
         nodes: u64,
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Games played and analysed at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Writes the labelled positions to this file (`game cp result` a line), to be fitted again
+        /// or pooled with others through `--from`.
+        #[arg(long)]
+        save: Option<PathBuf>,
+        /// Fits the positions of these files (written by `--save`), pooled, instead of playing games.
+        #[arg(long, num_args = 1..)]
+        from: Vec<PathBuf>,
     },
     /// capabot's analysis held against an independent engine's (Fairy-Stockfish at a fixed depth; run
     /// tools/fsf/setup.sh first): games between two of the AI's levels, each analysed by both; how many
@@ -854,10 +864,27 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
             outln!("{}", bench::bot::analysis_load_rounds(&opts, analyses, runs)?);
         }
-        Command::FitCurve { variant, games, plies, nodes, seed } => {
+        Command::FitCurve { variant, games, plies, nodes, seed, threads, save, from } => {
+            use capabot_lab::analysis::{SelfPlay, fit_report, label, samples_from, samples_text};
             let v = tools::variant(&variant)?;
-            let samples = capabot_lab::analysis::label(v, games, plies, nodes, seed, &mut |line| outln!("{line}"));
-            outln!("{}", capabot_lab::analysis::fit_report(v, &samples));
+            let samples = if from.is_empty() {
+                let play = SelfPlay { variant: v, plies, nodes, seed };
+                let samples = label(play, games, threads, &|line| outln!("{line}"));
+                if let Some(path) = &save {
+                    let header =
+                        format!("{} games of {variant}, seed {seed}, at most {plies} plies, nodes {nodes}", games);
+                    std::fs::write(path, samples_text(&header, &samples))
+                        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+                }
+                samples
+            } else {
+                let texts = from
+                    .iter()
+                    .map(|p| std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display())))
+                    .collect::<Result<Vec<_>, _>>()?;
+                samples_from(&texts)?
+            };
+            outln!("{}", fit_report(v, &samples));
         }
         Command::CompareAnalysis {
             variants,
