@@ -181,9 +181,18 @@ fn store_connection(path: &Path) -> Result<rusqlite::Connection> {
     // The savepoints' journals (one a scheduled item, one a command) in memory, not in a
     // temporary file once past 64 KiB.
     conn.pragma_update(None, "temp_store", "MEMORY")?;
+    conn.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
     conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     Ok(conn)
 }
+
+/// What SQLite's write-ahead log file keeps of its size once the log starts over
+/// (`PRAGMA journal_size_limit`). A log grows for as long as a reader keeps an old snapshot while
+/// units commit (a burst of hundreds of answers at once: 60–144 MiB after the 2,000-room catch-up,
+/// docs/scale.md), and without a limit SQLite reuses that file for ever rather than shrink it. In
+/// normal play a log of a fifth of a second's writes fits in far less, so a file cut back to this
+/// is seldom grown again.
+const WAL_KEEP_BYTES: i64 = 16 * 1024 * 1024;
 
 /// Prepared statements kept per connection (rusqlite keeps 16 by default): a move's unit of work
 /// alone runs more distinct statements than that, and with 16 the least recent were evicted and
@@ -1178,6 +1187,42 @@ mod tests {
         drop(store);
         // Its connections all closed, the log is gone.
         assert!(!dir.path().join("t.db-wal").exists(), "the checkpoint thread outlived its store");
+    }
+
+    #[test]
+    fn the_log_shrinks_back_once_a_burst_held_by_a_reader_is_past() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let wal = dir.path().join("t.db-wal");
+        let store = Store::open(&path).unwrap();
+        store.conn().unwrap().execute_batch("CREATE TABLE filler (b BLOB)").unwrap();
+        // A reader on an old snapshot keeps every frame after it in the log: a burst of units
+        // grows it past the limit.
+        let reader = open_connection(&path).unwrap();
+        reader.execute_batch("BEGIN; SELECT count(*) FROM filler;").unwrap();
+        let burst = (WAL_KEEP_BYTES / (256 * 1024)) as usize + 24;
+        for _ in 0..burst {
+            store.unit(|| Ok(store.conn()?.execute("INSERT INTO filler VALUES (zeroblob(262144))", ())?)).unwrap();
+        }
+        let grown = std::fs::metadata(&wal).unwrap().len();
+        assert!(grown > WAL_KEEP_BYTES as u64 + 4 * 1024 * 1024, "the burst did not grow the log: {grown}");
+        reader.execute_batch("COMMIT").unwrap();
+        // Once the store's thread has copied the log and a unit starts it over, the file is cut
+        // back to the limit.
+        let (mut waited, mut small) = (Duration::ZERO, 0);
+        loop {
+            store.unit(|| Ok(store.conn()?.execute("INSERT INTO filler VALUES (x'00')", ())?)).unwrap();
+            small += 1;
+            let now = std::fs::metadata(&wal).unwrap().len();
+            if now <= WAL_KEEP_BYTES as u64 {
+                break;
+            }
+            assert!(waited < Duration::from_secs(10), "the log kept {now} bytes (it grew to {grown})");
+            std::thread::sleep(CHECKPOINT_EVERY / 2);
+            waited += CHECKPOINT_EVERY / 2;
+        }
+        let rows: i64 = store.conn().unwrap().query_row("SELECT count(*) FROM filler", (), |r| r.get(0)).unwrap();
+        assert_eq!(rows, burst as i64 + small, "nothing lost");
     }
 
     /// Rows as a version-14 database holds them: a game with three moves (stored out of order,
