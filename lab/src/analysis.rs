@@ -736,7 +736,8 @@ pub fn samples_from(texts: &[String]) -> Result<Vec<Labelled>, String> {
 }
 
 /// The slopes fitted to `resamples` resamplings of `samples`' games (as many games drawn with
-/// replacement as there are), sorted: the spread of the fit that the games' own chance gives.
+/// replacement as there are), in the order drawn: the spread of the fit that the games' own chance
+/// gives ([`spread`]).
 pub fn bootstrap_slopes(samples: &[Labelled], resamples: usize, seed: u64) -> Vec<f64> {
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
@@ -749,15 +750,20 @@ pub fn bootstrap_slopes(samples: &[Labelled], resamples: usize, seed: u64) -> Ve
         return Vec::new();
     }
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut slopes: Vec<f64> = (0..resamples)
+    (0..resamples)
         .map(|_| {
             let drawn: Vec<Labelled> =
                 (0..games.len()).flat_map(|_| games[rng.random_range(0..games.len())].iter().copied()).collect();
             fit_slope(&drawn)
         })
-        .collect();
-    slopes.sort_by(f64::total_cmp);
-    slopes
+        .collect()
+}
+
+/// The 5th and 95th percentiles of `xs` (`None` when empty).
+pub fn spread(mut xs: Vec<f64>) -> Option<(f64, f64)> {
+    xs.sort_by(f64::total_cmp);
+    let n = xs.len();
+    (n > 0).then(|| (xs[n * 5 / 100], xs[(n * 95 / 100).min(n - 1)]))
 }
 
 /// Mean log-loss of slope `k` (on the 0–1 scale of `1/(1 + e^(−k·cp))`) against the results.
@@ -791,17 +797,16 @@ pub fn fit_slope(samples: &[Labelled]) -> f64 {
 }
 
 /// `fit-curve`: the report of a fit for `v`, with the 5th and 95th percentiles of the slopes fitted
-/// to 200 resamplings of its games ([`bootstrap_slopes`]).
-pub fn fit_report(v: &'static Variant, samples: &[Labelled]) -> String {
+/// to 200 resamplings of its games ([`bootstrap_slopes`]). With chess's positions as `reference`,
+/// also the slope relative to chess's (the product's `RELATIVE_SLOPES` entry) with its spread (each
+/// resampling of one over one of the other) and the curve it gives capabot's scores.
+pub fn fit_report(v: &'static Variant, samples: &[Labelled], reference: Option<&[Labelled]>) -> String {
     let k = fit_slope(samples);
     let now = WinCurve::of(v).k;
     let games = samples.iter().map(|s| s.game).collect::<std::collections::BTreeSet<_>>().len();
-    let spread = bootstrap_slopes(samples, 200, 1);
-    let (lo, hi) = match spread.len() {
-        0 => (k, k),
-        n => (spread[n * 5 / 100], spread[n * 95 / 100]),
-    };
-    format!(
+    let slopes = bootstrap_slopes(samples, 200, 1);
+    let (lo, hi) = spread(slopes.clone()).unwrap_or((k, k));
+    let mut report = format!(
         "{}: {} positions of {} games; fitted k = {:.6} (90 % of the games' resamplings {:.6}–{:.6}; \
          log-loss {:.4}); in use k = {:.6} (log-loss {:.4}); 100 cp = {:.1}% with the fit",
         v.name,
@@ -814,7 +819,21 @@ pub fn fit_report(v: &'static Variant, samples: &[Labelled]) -> String {
         now,
         log_loss(samples, now),
         WinCurve { k }.white_chances(Score::Cp(100)),
-    )
+    );
+    if let Some(reference) = reference {
+        let k_ref = fit_slope(reference);
+        let ratios: Vec<f64> = slopes.iter().zip(bootstrap_slopes(reference, 200, 2)).map(|(a, b)| a / b).collect();
+        let r = k / k_ref;
+        let (rlo, rhi) = spread(ratios).unwrap_or((r, r));
+        let chess = WinCurve::of(&capabot::rules::variant::CHESS).k;
+        report.push_str(&format!(
+            "\nrelative to the reference's fit ({k_ref:.6}): {r:.3} (90 %: {rlo:.3}–{rhi:.3}); capabot's curve for it \
+             k = {:.6}, 100 cp = {:.1}%",
+            chess * r,
+            WinCurve { k: chess * r }.white_chances(Score::Cp(100)),
+        ));
+    }
+    report
 }
 
 #[cfg(test)]
@@ -871,15 +890,15 @@ mod tests {
         let width = |samples: &[Labelled]| {
             let s = bootstrap_slopes(samples, 100, 3);
             assert_eq!(s, bootstrap_slopes(samples, 100, 3), "the same seed, the same resamplings");
-            let (lo, hi) = (s[5], s[95]);
+            let (lo, hi) = spread(s).unwrap();
             assert!(lo <= fit_slope(samples) && fit_slope(samples) <= hi, "{lo} {hi}");
             hi - lo
         };
         let (few, many) = (games(100), games(1600));
         let (w_few, w_many) = (width(&few), width(&many));
         assert!(w_many < w_few / 2.0, "{w_many} against {w_few}");
-        let s = bootstrap_slopes(&many, 100, 3);
-        assert!(s[5] < k && k < s[95], "{} – {}", s[5], s[95]);
+        let (lo, hi) = spread(bootstrap_slopes(&many, 100, 3)).unwrap();
+        assert!(lo < k && k < hi, "{lo} – {hi}");
     }
 
     #[test]

@@ -602,6 +602,10 @@ enum Command {
         /// Fits the positions of these files (written by `--save`), pooled, instead of playing games.
         #[arg(long, num_args = 1..)]
         from: Vec<PathBuf>,
+        /// Chess's positions (files written by `--save`): the fit is also given relative to theirs,
+        /// as the product's table of slopes holds it.
+        #[arg(long, num_args = 1..)]
+        relative_to: Vec<PathBuf>,
     },
     /// capabot's analysis held against an independent engine's (Fairy-Stockfish at a fixed depth; run
     /// tools/fsf/setup.sh first): games between two of the AI's levels, each analysed by both; how many
@@ -864,27 +868,31 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed);
             outln!("{}", bench::bot::analysis_load_rounds(&opts, analyses, runs)?);
         }
-        Command::FitCurve { variant, games, plies, nodes, seed, threads, save, from } => {
+        Command::FitCurve { variant, games, plies, nodes, seed, threads, save, from, relative_to } => {
             use capabot_lab::analysis::{SelfPlay, fit_report, label, samples_from, samples_text};
             let v = tools::variant(&variant)?;
+            let read = |paths: &[PathBuf]| -> Result<Vec<_>, String> {
+                let texts = paths
+                    .iter()
+                    .map(|p| std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display())))
+                    .collect::<Result<Vec<_>, _>>()?;
+                samples_from(&texts)
+            };
             let samples = if from.is_empty() {
                 let play = SelfPlay { variant: v, plies, nodes, seed };
                 let samples = label(play, games, threads, &|line| outln!("{line}"));
                 if let Some(path) = &save {
                     let header =
-                        format!("{} games of {variant}, seed {seed}, at most {plies} plies, nodes {nodes}", games);
+                        format!("{games} games of {variant}, seed {seed}, at most {plies} plies, nodes {nodes}");
                     std::fs::write(path, samples_text(&header, &samples))
                         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
                 }
                 samples
             } else {
-                let texts = from
-                    .iter()
-                    .map(|p| std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display())))
-                    .collect::<Result<Vec<_>, _>>()?;
-                samples_from(&texts)?
+                read(&from)?
             };
-            outln!("{}", fit_report(v, &samples));
+            let reference = if relative_to.is_empty() { None } else { Some(read(&relative_to)?) };
+            outln!("{}", fit_report(v, &samples, reference.as_deref()));
         }
         Command::CompareAnalysis {
             variants,
