@@ -196,39 +196,70 @@ pub struct WinCurve {
 /// lichess's slope for chess scores (a public fit of its game results against Stockfish's scores).
 pub const LICHESS_CHESS_K: f64 = 0.003_682_08;
 
-/// Capatomic's slope: lichess's chess slope scaled by the lab's fits, Capatomic's over chess's
-/// (`lab fit-curve`, two runs each: 35 Capatomic and 29 chess self-play games; k = 0.001446 and
-/// 0.000643, a ratio of 2.25). A centipawn says more about the result in Capatomic than in chess.
-pub const CAPATOMIC_K: f64 = 0.008_28;
-
 /// capabot's centipawns are smaller than those of the Stockfish family, on whose scores lichess's
 /// curve and thresholds were fitted: `lab compare-analysis` finds them about 0.73 × Fairy-Stockfish's
-/// in chess and 0.71 × in Capablanca, position by position. capabot's own curves are that much
-/// steeper (a variant not listed takes chess's factor).
+/// in chess and 0.71 × in Capablanca, position by position. A variant not listed (Fairy-Stockfish
+/// plays it differently or not at all) takes chess's factor.
 const SCORE_SCALES: &[(&str, f64)] = &[("chess", 1.37), ("capablanca", 1.41)];
 
-/// The slope of each variant's curve on Stockfish's scale. The fits come from the lab: `lab fit-curve --variant V` plays
-/// capabot against itself, scores every position with this analysis and fits the slope to the games'
-/// results. Self-play at the lab's level gives flatter slopes than people's games, so chess keeps
-/// lichess's slope (the judgements' thresholds and the accuracy formula were calibrated with it) and
-/// another variant gets it scaled by its fit over chess's (docs/analysis.md). A variant without a fit
-/// of its own uses the chess slope.
-const CURVES: &[(&str, f64)] = &[("chess", LICHESS_CHESS_K), ("capatomic", CAPATOMIC_K)];
+/// A variant's slope relative to chess's on capabot's own scores, as the lab fitted it: `lab
+/// fit-curve --variant V --from … --relative-to …` plays capabot against itself, scores every
+/// position with this analysis, fits the slope to the games' results and divides it by chess's
+/// (docs/analysis.md, "The curves per variant"), with 90 % of its resamplings of the games.
+struct RelativeFit {
+    variant: &'static str,
+    ratio: f64,
+    /// The 5th and 95th percentiles of the ratio over resamplings of both variants' games.
+    spread: (f64, f64),
+}
+
+impl RelativeFit {
+    /// What the curve uses: the fitted ratio where the games tell the variant from chess (its
+    /// spread leaves out 1), else chess's own slope. Self-play games are few and their fits
+    /// scatter by a factor of two either way; a variant gets a curve of its own only where that
+    /// scatter cannot explain the difference.
+    fn used(&self) -> f64 {
+        let (low, high) = self.spread;
+        if (low..=high).contains(&1.0) { 1.0 } else { self.ratio }
+    }
+}
+
+/// Every variant's fit (a test says so). Chess keeps lichess's slope (the judgements' thresholds
+/// and the accuracy formula were calibrated with it) and every other variant gets it scaled by
+/// its [`RelativeFit::used`] ratio.
+const RELATIVE_FITS: &[RelativeFit] = &[
+    RelativeFit { variant: "chess", ratio: 1.0, spread: (1.0, 1.0) },
+    RelativeFit { variant: "capablanca", ratio: 0.862, spread: (0.544, 1.465) },
+    RelativeFit { variant: "caparandom", ratio: 1.281, spread: (0.660, 2.348) },
+    RelativeFit { variant: "caparelocation", ratio: 1.036, spread: (0.553, 2.067) },
+    RelativeFit { variant: "stones", ratio: 1.151, spread: (0.769, 1.783) },
+    RelativeFit { variant: "atomic", ratio: 0.761, spread: (0.481, 1.160) },
+    RelativeFit { variant: "capatomic", ratio: 1.072, spread: (0.633, 2.219) },
+    RelativeFit { variant: "atomic-nocheck", ratio: 0.918, spread: (0.292, 3.103) },
+    RelativeFit { variant: "atomic-deathmatch", ratio: 1.220, spread: (0.573, 2.732) },
+    // Its games' results follow capabot's scores far less than chess's do: a curve of its own.
+    RelativeFit { variant: "atomic-pawnsafe", ratio: 0.366, spread: (0.149, 0.589) },
+    RelativeFit { variant: "bomb", ratio: 1.147, spread: (0.635, 2.297) },
+];
+
+fn lookup(table: &[(&str, f64)], v: &Variant) -> Option<f64> {
+    table.iter().find(|(name, _)| *name == v.name).map(|(_, x)| *x)
+}
 
 impl WinCurve {
-    /// The curve of a variant for capabot's own scores: [`WinCurve::stockfish_scale`]'s, steeper by
-    /// the ratio of the two engines' centipawns.
+    /// The curve of a variant for capabot's own scores: chess's (lichess's slope, steeper by the
+    /// ratio of the two engines' centipawns) times the variant's fitted ratio ([`RELATIVE_FITS`]).
     pub fn of(v: &Variant) -> WinCurve {
-        let lookup = |table: &[(&str, f64)]| table.iter().find(|(name, _)| *name == v.name).map(|(_, x)| *x);
-        let scale = lookup(SCORE_SCALES).unwrap_or(SCORE_SCALES[0].1);
-        WinCurve { k: WinCurve::stockfish_scale(v).k * scale }
+        let relative = RELATIVE_FITS.iter().find(|f| f.variant == v.name).map_or(1.0, RelativeFit::used);
+        WinCurve { k: LICHESS_CHESS_K * SCORE_SCALES[0].1 * relative }
     }
 
     /// The curve of a variant for scores on the scale of the Stockfish family (lichess's for chess;
-    /// the lab judges its reference engine's analysis with it).
+    /// the lab judges its reference engine's analysis with it): [`WinCurve::of`]'s, flatter by the
+    /// ratio of the two engines' centipawns in that variant.
     pub fn stockfish_scale(v: &Variant) -> WinCurve {
-        let k = CURVES.iter().find(|(name, _)| *name == v.name).map_or(LICHESS_CHESS_K, |(_, k)| *k);
-        WinCurve { k }
+        let scale = lookup(SCORE_SCALES, v).unwrap_or(SCORE_SCALES[0].1);
+        WinCurve { k: WinCurve::of(v).k / scale }
     }
 
     /// White's winning chances (0–100) for a score in White's view; mates are 100 and 0.
@@ -791,17 +822,37 @@ mod tests {
         assert!((move_accuracy(0.0) - 100.0).abs() < 0.01);
         assert!((move_accuracy(10.0) - 63.5).abs() < 0.2, "{}", move_accuracy(10.0));
         assert_eq!(move_accuracy(100.0), 0.0);
-        // Capatomic's fitted curve is steeper; a variant without a fit uses chess's.
-        let capatomic = WinCurve::stockfish_scale(&variant::CAPATOMIC).white_chances(Score::Cp(100));
-        assert!((capatomic - 69.6).abs() < 0.1, "{capatomic}");
-        assert_eq!(WinCurve::stockfish_scale(&variant::ATOMIC), c);
+        // Pawn-safe atomic's fitted curve is flatter; Capatomic's fit is not told apart from chess's.
+        let pawnsafe = WinCurve::of(&variant::ATOMIC_PAWNSAFE).white_chances(Score::Cp(100));
+        assert!((pawnsafe - 54.6).abs() < 0.1, "{pawnsafe}");
+        assert_eq!(WinCurve::of(&variant::CAPATOMIC), WinCurve::of(&variant::CHESS));
         // capabot's own scores are smaller than Stockfish's: its curves are steeper by the ratio,
         // a variant without a ratio of its own taking chess's.
         let ours = WinCurve::of(&variant::CHESS);
         assert!((ours.k / c.k - 1.37).abs() < 1e-9, "{ours:?}");
         assert!((ours.white_chances(Score::Cp(73)) - c.white_chances(Score::Cp(100))).abs() < 0.1);
-        assert!((WinCurve::of(&variant::CAPABLANCA).k / c.k - 1.41).abs() < 1e-9);
-        assert!((WinCurve::of(&variant::CAPATOMIC).k / CAPATOMIC_K - 1.37).abs() < 1e-9);
+        let capablanca = &variant::CAPABLANCA;
+        assert!((WinCurve::of(capablanca).k / WinCurve::stockfish_scale(capablanca).k - 1.41).abs() < 1e-9);
+        assert!(
+            (WinCurve::of(&variant::CAPATOMIC).k / WinCurve::stockfish_scale(&variant::CAPATOMIC).k - 1.37).abs()
+                < 1e-9
+        );
+    }
+
+    #[test]
+    fn every_variant_has_a_fitted_curve() {
+        for v in variant::VARIANTS {
+            let fits: Vec<_> = RELATIVE_FITS.iter().filter(|f| f.variant == v.name).collect();
+            let [fit] = fits[..] else { panic!("{}: {} fits", v.name, fits.len()) };
+            let (low, high) = fit.spread;
+            assert!(low <= fit.ratio && fit.ratio <= high && (0.1..10.0).contains(&fit.ratio), "{}", v.name);
+            assert_eq!(WinCurve::of(v).k, LICHESS_CHESS_K * 1.37 * fit.used(), "{}", v.name);
+        }
+        assert_eq!(RELATIVE_FITS.len(), variant::VARIANTS.len(), "a fit for a variant that does not exist");
+        // A ratio is used only where its spread leaves out chess's.
+        let near = RelativeFit { variant: "x", ratio: 1.4, spread: (0.8, 2.3) };
+        let apart = RelativeFit { variant: "x", ratio: 0.4, spread: (0.1, 0.8) };
+        assert_eq!((near.used(), apart.used()), (1.0, 0.4));
     }
 
     #[test]
