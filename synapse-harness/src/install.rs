@@ -65,11 +65,8 @@ pub fn ensure_postgres_driver() -> Result<PathBuf, HarnessError> {
     if !fs::read_to_string(venv.join(DRIVER_MARKER)).is_ok_and(|marker| marker == wanted) {
         let log = File::create(&install_log)
             .map_err(|e| HarnessError::new(format!("cannot create {}: {e}", install_log.display())))?;
-        let mut pip = Command::new(&python);
-        pip.args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet"]).arg(wanted.trim());
-        run_logged(pip, &log, &install_log, deadline, "installing psycopg2 with pip")?;
-        fs::write(venv.join(DRIVER_MARKER), &wanted)
-            .map_err(|e| HarnessError::new(format!("cannot write the marker in {}: {e}", venv.display())))?;
+        let pip = Pip { python: &python, venv: &venv, log: &log, log_path: &install_log, deadline };
+        pip.install(&wanted, DRIVER_MARKER, "installing psycopg2 with pip")?;
     }
     Ok(DONE.get_or_init(|| python).clone())
 }
@@ -115,12 +112,31 @@ fn install_into(venv: &Path) -> Result<PathBuf, HarnessError> {
     let mut make_venv = Command::new(&system_python);
     make_venv.arg("-m").arg("venv").arg(venv);
     run_logged(make_venv, &log, &install_log, deadline, "creating the virtual environment")?;
-    let mut pip = Command::new(&python);
-    pip.args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet"]).arg(wanted.trim());
-    run_logged(pip, &log, &install_log, deadline, "installing Synapse with pip")?;
-    fs::write(venv.join(MARKER), &wanted)
-        .map_err(|e| HarnessError::new(format!("cannot write the marker in {}: {e}", venv.display())))?;
+    let pip = Pip { python: &python, venv, log: &log, log_path: &install_log, deadline };
+    pip.install(&wanted, MARKER, "installing Synapse with pip")?;
     Ok(python)
+}
+
+/// pip of the environment `venv`, its output appended to `log`.
+struct Pip<'a> {
+    python: &'a Path,
+    venv: &'a Path,
+    log: &'a File,
+    log_path: &'a Path,
+    deadline: Instant,
+}
+
+impl Pip<'_> {
+    /// Installs `requirement` (a line, `name==version`), then writes it into the environment's
+    /// `marker` file, last, so that a marker always names what is installed.
+    fn install(&self, requirement: &str, marker: &str, what: &str) -> Result<(), HarnessError> {
+        let mut pip = Command::new(self.python);
+        pip.args(["-m", "pip", "install", "--disable-pip-version-check", "--no-input", "--quiet"])
+            .arg(requirement.trim());
+        run_logged(pip, self.log, self.log_path, self.deadline, what)?;
+        fs::write(self.venv.join(marker), requirement)
+            .map_err(|e| HarnessError::new(format!("cannot write the marker in {}: {e}", self.venv.display())))
+    }
 }
 
 /// Runs `command` with its output appended to `log`, failing past `deadline`.
