@@ -9,7 +9,7 @@
 //! predicts the results from the analysis's scores (least log-loss, golden-section search) is the fit.
 
 use crate::arena::{Reference, random_opening};
-use capabot::ai::analysis::{Analyser, Analysis, Judgement, Score, SecondLook, WinCurve, analyse, over_at};
+use capabot::ai::analysis::{Analyser, Analysis, Evidence, Judgement, Score, SecondLook, WinCurve, analyse, over_at};
 use capabot::ai::{Limits, best_move_in_game};
 use capabot::rules::{Color, Game, Variant};
 use std::time::{Duration, Instant};
@@ -158,7 +158,7 @@ pub fn reference_analysis(
     if let Some(text) = cache.and_then(|p| std::fs::read_to_string(p).ok())
         && let Ok(a) = Analysis::decode(game, 0, text.trim())
     {
-        return Ok((Analysis::from_evals_on(game, 0, a.evals, curve), true));
+        return Ok((Analysis::from_evals_on(game, 0, a.evals, curve, Evidence::Position), true));
     }
     engine.new_game()?;
     let mut evals = Vec::with_capacity(game.positions().len());
@@ -168,7 +168,7 @@ pub fn reference_analysis(
             None => engine.evaluate(game, ply, depth)?,
         });
     }
-    let a = Analysis::from_evals_on(game, 0, evals, curve);
+    let a = Analysis::from_evals_on(game, 0, evals, curve, Evidence::Position);
     if let Some(p) = cache {
         std::fs::write(p, a.encode(game)).map_err(|e| format!("{}: {e}", p.display()))?;
     }
@@ -380,7 +380,7 @@ pub fn confirmed(
         }
         deep.insert(i);
     }
-    let a = Analysis::from_evals_on(game, 0, evals, theirs.curve);
+    let a = Analysis::from_evals_on(game, 0, evals, theirs.curve, Evidence::Position);
     if let Some(p) = cache
         && !missing.is_empty()
     {
@@ -432,7 +432,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     let mut total = Agreement::default();
     let mut scale = ScaleFit::default();
     let mut rescaled = [Agreement::default(); SCALES.len()];
-    let mut replied = [Agreement::default(); 2];
+    let mut without = Agreement::default();
     let mut confirmed_total = Agreement::default();
     for g in (0..opts.games).filter(|&g| opts.selected(g)) {
         let (white, black, game) = series_game(opts, g);
@@ -475,9 +475,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
         for (m, sum) in SCALES.iter().zip(&mut rescaled) {
             sum.add(Agreement::of(&rescale(&game, &ours, *m), &theirs, OPENING_PLIES));
         }
-        for (own, sum) in [false, true].into_iter().zip(&mut replied) {
-            sum.add(Agreement::of(&with_replies(&game, &ours, own), &theirs, OPENING_PLIES));
-        }
+        without.add(Agreement::of(&without_replies(&game, &ours), &theirs, OPENING_PLIES));
         if opts.verbose {
             for line in disagreements(&game, &ours, &theirs, OPENING_PLIES) {
                 log(line);
@@ -523,9 +521,7 @@ pub fn compare(opts: &CompareOptions, log: &mut dyn FnMut(String)) -> Result<Agr
     for (m, a) in SCALES.iter().zip(&rescaled) {
         log(compare_report(&format!("{} with capabot's scores × {m}", opts.variant.name), opts.games, a));
     }
-    for (what, a) in ["every reply's evidence", "the evidence of replies the analysis chose"].iter().zip(&replied) {
-        log(compare_report(&format!("{} judged with {what}", opts.variant.name), opts.games, a));
-    }
+    log(compare_report(&format!("{} judged without the replies' evidence", opts.variant.name), opts.games, &without));
     if let Some(depth) = opts.confirm_depth {
         let what =
             format!("{} with the reference's judgements of those moves confirmed at depth {depth}", opts.variant.name);
@@ -551,26 +547,10 @@ pub fn rescale(game: &Game, ours: &Analysis, m: f64) -> Analysis {
     Analysis::from_evals(game, ours.nodes, evals)
 }
 
-/// capabot's analysis judged again with the evidence of the opponent's reply: the opponent could play
-/// the reply the game went on to, so the position after a move is worth to its mover at most what the
-/// position after that reply is (`own_replies`: only replies that were the analysis's own choice).
-pub fn with_replies(game: &Game, ours: &Analysis, own_replies: bool) -> Analysis {
-    let mut a = Analysis::from_evals(game, ours.nodes, ours.evals.clone());
-    let chances = a.white_chances();
-    let bests: Vec<_> = ours.evals.iter().map(|e| e.best).collect();
-    for m in &mut a.moves {
-        let (Some(&two), Some(&reply)) = (chances.get(m.ply + 2), game.moves().get(m.ply + 1)) else { continue };
-        if own_replies && bests.get(m.ply + 1) != Some(&Some(reply)) {
-            continue;
-        }
-        let white = m.mover == Color::White;
-        let after = if white { m.after.min(two) } else { m.after.max(two) };
-        let drop = if white { m.before - after } else { after - m.before };
-        m.loss = if m.best == Some(m.played) { 0.0 } else { drop.max(0.0) };
-        m.accuracy = capabot::ai::analysis::move_accuracy(m.loss);
-        m.judgement = Judgement::of_loss(m.loss);
-    }
-    a
+/// capabot's analysis judged again on its positions' own evaluations, without the evidence of the
+/// game's replies ([`Evidence::Position`]; the product's judgement before stop 77).
+pub fn without_replies(game: &Game, ours: &Analysis) -> Analysis {
+    Analysis::from_evals_on(game, ours.nodes, ours.evals.clone(), ours.curve, Evidence::Position)
 }
 
 /// The least-squares slope (through 0) of capabot's scores against the reference's, position by position.

@@ -84,22 +84,20 @@ pub enum DeeperAt {
 }
 
 /// The product's looks (docs/analysis.md, "Against an independent engine"): a second look from 3
-/// points at 3 × the nodes, and a third at 9 × for a move still costing 5 to 10 points after it, at
-/// both positions. With the third look the comparison with Fairy-Stockfish meets its goals in chess
-/// (90.7 % of its blunders marked, 2.6 % false alarms on seed 1) and Capablanca comes to 88.2 %.
-/// The search's own choice is not priced ([`SecondLook::own_choice_from`] above 100): from 10 points
-/// it marked one more of seed 1's, two fewer of seed 1001's first eight Capablanca games (the
-/// re-evaluated position changes its neighbours' judgements too);
-/// since the search's speed-up the 80-ply chess game's 18.7 M nodes fit its 20 s ("The search's
-/// speed, continued"). The first pass goes forwards ([`Order`]). Its searches do not reduce
-/// captures that lose material by the exchange count (`Style::losing_caps_full`): against the
-/// depth-16 reference over both seeds chess's counts stay as they were (70 / 79 marked, 0 / 69
-/// false alarms) and Capablanca's go from 142 / 165 and 7 / 144 to 146 / 165 and 4 / 140, with
-/// fewer nodes (the 80-ply chess game's × 0.79; docs/analysis.md, "A more tactical search").
+/// points at 3 × the nodes, and a third at 9 × for a move still costing 4 to 10 points after it, at
+/// both positions. The search's own choice is not priced ([`SecondLook::own_choice_from`] above
+/// 100: from 10 points it marked one more of seed 1's, two fewer of seed 1001's first eight
+/// Capablanca games). The first pass goes forwards ([`Order`]). Its searches do not reduce captures
+/// that lose material by the exchange count (`Style::losing_caps_full`; docs/analysis.md, "A more
+/// tactical search"). With the moves judged on their replies' evidence ([`Evidence::OwnReply`]),
+/// against Fairy-Stockfish at depth 16 over two seeds' 40 games a variant: chess 74 / 79 of its
+/// blunders marked and 0 / 67 false alarms, Capablanca 149 / 161 and 2 / 147 (a third look from 5
+/// points: 71 / 79 and 145 / 161); the bench's 80-ply chess game in 18.8–19.1 s of its 20
+/// (docs/analysis.md, "The reply's evidence, and a third look from 4 points").
 pub const SECOND_LOOK: SecondLook = SecondLook {
     from: 3.0,
     factor: 3,
-    deeper_from: 5.0,
+    deeper_from: 4.0,
     deeper_below: 10.0,
     deeper_factor: 9,
     deeper_at: DeeperAt::Both,
@@ -289,7 +287,8 @@ pub struct MoveReview {
     pub played: Move,
     /// The search's preferred move in the position before (the same as `played` when it was played).
     pub best: Option<Move>,
-    /// White's winning chances before and after the move (0–100).
+    /// White's winning chances before and after the move (0–100), after it on the evidence the
+    /// analysis was judged on ([`Evidence`]).
     pub before: f64,
     pub after: f64,
     /// What the move cost its mover in winning chances (0–100; 0 for the best move).
@@ -666,20 +665,57 @@ pub fn analyse_with(
     a.finish().ok_or_else(|| AnalysisError::Mismatch("unfinished".into()))
 }
 
+/// What a move's position after it is taken to be worth to its mover when the move is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evidence {
+    /// Its own evaluation only (how the lab judges the reference engine's evaluations, as lichess
+    /// judges Stockfish's).
+    Position,
+    /// Its own evaluation, and the game's reply where that reply was the analysis's own choice
+    /// there: the opponent could play it, so the position after the move is worth to its mover at
+    /// most what the position after the reply is; the reply's position was searched from one ply
+    /// further along the same line, so where it says less, it is the better evidence. capabot's
+    /// own analyses (docs/analysis.md, "The reply's evidence").
+    OwnReply,
+}
+
 impl Analysis {
-    /// The judgements from capabot's evaluations of the game's positions (one per position).
+    /// The judgements from capabot's evaluations of the game's positions (one per position), with
+    /// the evidence of the analysis's own replies ([`Evidence::OwnReply`]).
     pub fn from_evals(game: &Game, nodes: u64, evals: Vec<PositionEval>) -> Analysis {
-        Analysis::from_evals_on(game, nodes, evals, WinCurve::of(game.start().variant()))
+        Analysis::from_evals_on(game, nodes, evals, WinCurve::of(game.start().variant()), Evidence::OwnReply)
     }
 
-    /// The judgements from evaluations judged through `curve` (another engine's scores, in the lab).
-    pub fn from_evals_on(game: &Game, nodes: u64, evals: Vec<PositionEval>, curve: WinCurve) -> Analysis {
+    /// The judgements from evaluations judged through `curve` on `evidence` (another engine's
+    /// scores, in the lab, on their positions' alone).
+    pub fn from_evals_on(
+        game: &Game,
+        nodes: u64,
+        evals: Vec<PositionEval>,
+        curve: WinCurve,
+        evidence: Evidence,
+    ) -> Analysis {
         let chances: Vec<f64> = evals.iter().map(|e| curve.white_chances(e.score)).collect();
         let mut moves = Vec::with_capacity(game.moves().len());
         for (ply, (pos, &played)) in game.positions().iter().zip(game.moves()).enumerate() {
             let (Some(&before), Some(&after)) = (chances.get(ply), chances.get(ply + 1)) else { break };
             let best = evals.get(ply).and_then(|e| e.best);
             let mover = pos.turn();
+            // The reply's evidence: the game's next move, if it was the analysis's own choice after
+            // this one, bounds what this move's position is worth to its mover.
+            let replied = match (evidence, game.moves().get(ply + 1), chances.get(ply + 2)) {
+                (Evidence::OwnReply, Some(&reply), Some(&two))
+                    if evals.get(ply + 1).and_then(|e| e.best) == Some(reply) =>
+                {
+                    Some(two)
+                }
+                _ => None,
+            };
+            let after = match (replied, mover) {
+                (Some(two), Color::White) => after.min(two),
+                (Some(two), Color::Black) => after.max(two),
+                (None, _) => after,
+            };
             let drop = if mover == Color::White { before - after } else { after - before };
             // The search's own choice costs nothing: a deeper look after it is not the mover's fault.
             // (Where the analysis found another move better than what the choice turned out to be
@@ -1064,13 +1100,57 @@ mod tests {
             &["e4", "e5", "Nf3", "Nc6", "Bc4", "Nd4", "Nxe5", "Qg5", "Nxf7", "Qxg2", "Rf1", "Qxe4+", "Be2", "Nf3#"],
         );
         let first_pass = |order| SecondLook { factor: 0, order, ..TWO_LOOKS };
-        let nxf7 = |order| analyse_with(&g, 300, first_pass(order), &mut |_, _| {}).unwrap().moves[8];
+        // Judged on the positions' own evaluations: the table alone is under test.
+        let nxf7 = |order| {
+            let a = analyse_with(&g, 300, first_pass(order), &mut |_, _| {}).unwrap();
+            let curve = a.curve;
+            (Analysis::from_evals_on(&g, 300, a.evals, curve, Evidence::Position).moves[8], a.moves[8])
+        };
         // At 300 nodes the search of the position after Nxf7 alone does not find the mate …
-        let forwards = nxf7(Order::Forwards);
+        let (forwards, replied) = nxf7(Order::Forwards);
         assert!(forwards.loss < 5.0, "{forwards:?}");
         // … with the table of the mate's positions, searched first, it does.
-        let backwards = nxf7(Order::Backwards);
+        let (backwards, _) = nxf7(Order::Backwards);
         assert_eq!(backwards.judgement, Some(Judgement::Blunder), "{backwards:?}");
+        // (So does the product's judging forwards: Qxg2, the reply the analysis chose, was searched
+        // a ply further along the line and found the mate.)
+        assert_eq!(replied.judgement, Some(Judgement::Blunder), "{replied:?}");
+    }
+
+    #[test]
+    fn a_move_is_judged_on_the_evidence_of_the_reply_the_analysis_chose() {
+        let g = game_of(&variant::CHESS, &["e4", "e5", "Nf3", "Nc6"]);
+        let at = |ply: usize, u: &str| Some(uci::parse(&g.positions()[ply], u).unwrap());
+        // The search liked e4 after it (+20) but preferred d4; after the reply it chose, e5, White
+        // is worse (−300): the reply's search, a ply further along the line, is the evidence.
+        let evals = |reply: &str| {
+            vec![
+                PositionEval { score: Score::Cp(0), best: at(0, "d2d4") },
+                PositionEval { score: Score::Cp(20), best: at(1, reply) },
+                PositionEval { score: Score::Cp(-300), best: at(2, "g1f3") },
+                PositionEval { score: Score::Cp(-300), best: at(3, "b8c6") },
+                PositionEval { score: Score::Cp(-300), best: None },
+            ]
+        };
+        let curve = WinCurve::of(&variant::CHESS);
+        let a = Analysis::from_evals(&g, 0, evals("e7e5"));
+        let e4 = a.moves[0];
+        assert_eq!(e4.after, curve.white_chances(Score::Cp(-300)));
+        assert!((e4.loss - (50.0 - e4.after)).abs() < 1e-9 && e4.judgement == Some(Judgement::Blunder), "{e4:?}");
+        // e5 itself gained Black the points e4 lost: no cost.
+        assert_eq!(a.moves[1].loss, 0.0);
+        // On its own position's evaluation (the reference's judging), or where the reply was not the
+        // analysis's choice, e4 gained White 20 centipawns: no cost.
+        for b in [
+            Analysis::from_evals_on(&g, 0, evals("e7e5"), curve, Evidence::Position),
+            Analysis::from_evals(&g, 0, evals("d7d5")),
+        ] {
+            assert_eq!((b.moves[0].after, b.moves[0].loss), (curve.white_chances(Score::Cp(20)), 0.0));
+        }
+        // The analysis's own choice still costs nothing, whatever the reply shows.
+        let mut own = evals("e7e5");
+        own[0].best = at(0, "e2e4");
+        assert_eq!(Analysis::from_evals(&g, 0, own).moves[0].loss, 0.0);
     }
 
     #[test]
