@@ -1084,8 +1084,8 @@ impl Host {
     /// Runs an analysis on the AI pool one position at a time: each position takes a place of the
     /// pool and gives it back, so the AI's moves in games (waiting for a place in turn) go between
     /// an analysis's positions instead of after all of them; a position, and its search every
-    /// couple of milliseconds, waits while people's inputs are in the core or their boards drawn
-    /// ([`background::Foreground`]); and it is searched on a thread of the lowest OS priority
+    /// [`crate::ai::PAUSE_EVERY`] nodes, waits while people's inputs are in the core, their boards
+    /// drawn or their answers' delivery written down ([`background::Foreground`]); and it is searched on a thread of the lowest OS priority
     /// ([`background`]), so that what arrives meanwhile takes the core. The progress message is replaced
     /// every few seconds; the result is stored and announced through the core's unit of work.
     async fn run_analysis_inner(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Delivery {
@@ -1259,8 +1259,10 @@ impl Host {
         Self::on_lane(&self.core_pool, f).await
     }
 
-    /// Runs the outbox's bookkeeping on the blocking pool in its own lane ([`OUTBOX_LANE`] at once).
+    /// Runs the outbox's bookkeeping on the blocking pool in its own lane ([`OUTBOX_LANE`] at once),
+    /// counted as foreground work: an answer's delivery is part of the move people wait for.
     async fn bookkeeping<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+        let _running = self.foreground.running();
         Self::on_lane(&self.outbox_lane, f).await
     }
 
@@ -1526,6 +1528,21 @@ mod tests {
         assert!(!host.foreground.is_busy(), "and the analyses no longer wait for it");
         release.send(()).unwrap();
         assert_eq!(holding.await.unwrap(), Some(Some(())));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_outboxs_bookkeeping_counts_as_foreground_work_while_it_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig::default());
+        assert!(!host.foreground.is_busy());
+        // A delivery's statements (the lease, the rows taken, the row marked sent) are part of
+        // the move people wait for: an analysis's search gives way to them as to the core.
+        let seen = {
+            let foreground = host.foreground.clone();
+            host.bookkeeping(move || foreground.count()).await
+        };
+        assert_eq!(seen, Some(1), "counted while it ran");
+        assert!(!host.foreground.is_busy(), "and no longer afterwards");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -140,8 +140,8 @@ impl Style {
     }
 }
 
-/// How often the search calls [`Limits::pause`]: every 1,024 nodes, about 2 ms of a search.
-pub const PAUSE_EVERY: u64 = 1024;
+/// How often the search calls [`Limits::pause`]: every 128 nodes, about 0.15 ms of a search.
+pub const PAUSE_EVERY: u64 = 128;
 
 /// The callback of [`Limits::pause`].
 #[derive(Clone)]
