@@ -9,9 +9,10 @@
 //! back to): on a quiet 2-core machine two analyses raised the other players' move p99 about × 1.3
 //! to × 1.5. So a background search also waits while there is [`Foreground`] work — an input in the
 //! core, a board being drawn, an answer's delivery being written down —, checking every 128 nodes
-//! (about 0.15 ms) of its own work ([`crate::ai::Limits::pause`]) and waiting at most [`PAUSE_AT_MOST`] at a time, so that a bot
-//! busy without a break still finishes its analyses, slowly. Only the two together kept the moves'
-//! p99 as it was without analyses (docs/analysis.md: either alone made no difference).
+//! (about 0.15 ms) of its own work ([`crate::ai::Limits::pause`]) and waiting at most
+//! [`PAUSE_AT_MOST`] at a time, so that a bot busy without a break still finishes its analyses,
+//! slowly. Only the two together kept the moves' p99 as it was without analyses (docs/analysis.md:
+//! either alone made no difference; checking every 1,024 nodes, about 1.2 ms, left × 1.38).
 //!
 //! The price: beside other programs that keep the cores busy, background work gets only what they
 //! leave, which is nearly nothing (a scheduling weight of 3, against nice 19's 15 and a normal

@@ -1085,9 +1085,10 @@ impl Host {
     /// pool and gives it back, so the AI's moves in games (waiting for a place in turn) go between
     /// an analysis's positions instead of after all of them; a position, and its search every
     /// [`crate::ai::PAUSE_EVERY`] nodes, waits while people's inputs are in the core, their boards
-    /// drawn or their answers' delivery written down ([`background::Foreground`]); and it is searched on a thread of the lowest OS priority
-    /// ([`background`]), so that what arrives meanwhile takes the core. The progress message is replaced
-    /// every few seconds; the result is stored and announced through the core's unit of work.
+    /// drawn or their answers' delivery written down ([`background::Foreground`]); and it is
+    /// searched on a thread of the lowest OS priority ([`background`]), so that what arrives
+    /// meanwhile takes the core. The progress message is replaced every few seconds; the result is
+    /// stored and announced through the core's unit of work.
     async fn run_analysis_inner(self: Arc<Self>, job: crate::bot::AnalysisJob, origin: Option<String>) -> Delivery {
         let mut analyser = match job.analyser() {
             Ok(a) => a,
