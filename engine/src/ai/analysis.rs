@@ -803,6 +803,9 @@ impl Analysis {
             let number = |s: &str| s.parse::<i32>().map_err(|_| bad(format!("score '{score}'")));
             let score = match score.split_once(':') {
                 Some(("cp", v)) => Score::Cp(number(v)?.clamp(-MATE, MATE)),
+                // `mate:0` was written before stop 78 for Black mating in one ply (`mate_in`'s
+                // rounding then): it is read as what it meant.
+                Some(("mate", "0")) => Score::Mate(-1),
                 Some(("mate", v)) => Score::Mate(number(v)?),
                 _ => return Err(bad(format!("score '{score}'"))),
             };
@@ -1178,6 +1181,11 @@ mod tests {
         assert_eq!(seen.last(), Some(&(5, 5)));
         assert_eq!(a.evals.len(), 5);
         assert_eq!(a.evals[4], PositionEval { score: Score::Mate(-1), best: None });
+        // After g4, Black to move mates in one: `#-1` in the PGN, not `#0`.
+        assert_eq!(a.evals[3].score, Score::Mate(-1));
+        assert_eq!(a.evals[3].score.pgn_eval(), "#-1");
+        let stored = a.encode(&g).replace("mate:-1", "mate:0");
+        assert_eq!(Analysis::decode(&g, a.nodes, &stored).unwrap().evals[3].score, Score::Mate(-1), "as stored before");
         // g4 allows mate in one: a blunder, and the turning point.
         let g4 = &a.moves[2];
         assert_eq!(g4.judgement, Some(Judgement::Blunder), "{g4:?}");

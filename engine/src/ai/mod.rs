@@ -295,12 +295,14 @@ impl SearchResult {
     }
 }
 
-/// Moves to mate for a score, if it is a mate score (UCI `score mate`).
+/// Moves to mate for a score, if it is a mate score (UCI `score mate`): the plies to mate halved
+/// and rounded up, either way. (A score turned to White's view with Black to move has the mating
+/// side's plies odd on the negative side too: Black mating in one ply is `#-1`, not `#0`.)
 pub fn mate_in(score: i32) -> Option<i32> {
     if score > MATE_BOUND {
         Some((MATE - score + 1) / 2)
     } else if score < -MATE_BOUND {
-        Some(-((MATE + score) / 2))
+        Some(-((MATE + score + 1) / 2))
     } else {
         None
     }
@@ -433,6 +435,11 @@ mod tests {
         assert_eq!(mate_in(MATE - 1), Some(1));
         assert_eq!(mate_in(MATE - 3), Some(2));
         assert_eq!(mate_in(-(MATE - 2)), Some(-1));
+        // Black to move and mating, seen from White's side: one ply is a mate in one, three two.
+        assert_eq!(mate_in(-(MATE - 1)), Some(-1));
+        assert_eq!(mate_in(-(MATE - 3)), Some(-2));
+        // The side to move checkmated: mate in 0, as UCI says it.
+        assert_eq!(mate_in(-MATE), Some(0));
         assert_eq!(mate_in(120), None);
     }
 
