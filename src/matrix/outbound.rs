@@ -745,7 +745,7 @@ mod tests {
     fn choices_are_explained() {
         let choice = |label: &str, typed: &str| Choice {
             label: label.into(),
-            command: Command::Help,
+            command: Command::Help(None),
             typed: typed.into(),
             style: Default::default(),
             for_user: None,

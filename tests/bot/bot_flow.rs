@@ -712,10 +712,54 @@ fn help_answers_in_the_form_it_was_asked() {
     let tb = new_bot();
     let dm = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
     let alice = UserRef::new("alice", "alice");
-    let slash = tb.bot.handle(&Input::command(dm.clone(), alice.clone(), Command::Help).via(Via::Interaction));
+    let slash = tb.bot.handle(&Input::command(dm.clone(), alice.clone(), Command::Help(None)).via(Via::Interaction));
     let text: String = slash.replies.iter().map(|r| r.text.as_str()).collect();
     assert!(text.contains("/move") && !text.contains("!move"), "{text}");
     let typed = tb.bot.handle(&Input::text(dm, alice, "!help"));
     let text: String = typed.replies.iter().map(|r| r.text.as_str()).collect();
     assert!(text.contains("!move") && !text.contains("/move"), "{text}");
+}
+
+/// `help COMMAND` explains one command in full — its usage, example, other words, options and
+/// subcommands — instead of listing them all; an unknown one says so and points at the list.
+#[test]
+fn help_with_a_command_explains_that_command_alone() {
+    use capabot::bot::{Command, Input, Scope, UserRef, Via};
+    let tb = new_bot();
+    let out = tb.say_in("c", "alice", "!help analyse");
+    assert!(out.contains("!analyse [#game] — ") && out.contains("e.g. !analyse #12"), "{out}");
+    assert!(out.contains("Also: !analyze, !analysis") && out.contains("  game — "), "{out}");
+    assert!(!out.contains("!challenge"), "one command, not the list: {out}");
+    let out = tb.say_in("c", "alice", "!help !ladder");
+    assert!(out.contains("Subcommands:") && out.contains("!ladder season close — "), "{out}");
+    let out = tb.say_in("c", "alice", "!help nosuch");
+    assert!(out.contains("I don't know the command 'nosuch'. Say !help for the list."), "{out}");
+    // As a slash command: the slash forms, no typed usage.
+    let dm = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
+    let alice = UserRef::new("alice", "alice");
+    let slash = tb.bot.handle(&Input::command(dm, alice, Command::Help(Some("ladder".into()))).via(Via::Interaction));
+    let text: String = slash.replies.iter().map(|r| r.text.as_str()).collect();
+    assert!(text.contains("/ladder — ") && text.contains("/ladder season-close — "), "{text}");
+    assert!(!text.contains("!ladder"), "{text}");
+}
+
+/// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are
+/// in Turkish, though the chat itself has no language set. (Before: only errors followed the
+/// person's language; `help` in a DM stayed English.) In a shared chat the chat's language stays.
+#[test]
+fn a_direct_chat_answers_in_the_persons_language() {
+    use capabot::bot::{Input, Scope, UserRef};
+    let tb = new_bot();
+    let dm = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
+    let alice = UserRef::new("alice", "alice");
+    let say = |text: &str| -> String {
+        let r = tb.bot.handle(&Input::text(dm.clone(), alice.clone(), text));
+        r.replies.iter().map(|r| r.text.as_str()).collect()
+    };
+    assert!(say("help").contains("Commands (prefix"));
+    say("lang tr");
+    assert!(say("help").contains("Komutlar (önek"), "in Turkish now");
+    assert!(say("help play").contains("capabot'un yapay zekâsına karşı oyna"), "one command too");
+    let out = tb.say_in("shared", "alice", "!help");
+    assert!(out.contains("Commands (prefix"), "the shared chat keeps its own language: {out}");
 }

@@ -110,6 +110,7 @@ sub-tournament-start = Administrators: start a tournament before its registratio
 sub-tournament-cancel = Administrators: cancel a tournament before it starts
 cmd-lang = The language capabot speaks to you: en (English) or tr (Turkish); default follows the chat
 opt-language = en, tr, or default
+opt-command = A command to explain in full, e.g. analyse
 
 # Slash command names (Discord shows the Turkish ones to Turkish-locale users; the commands stay
 # the same underneath). Lower case, no spaces, at most 32 characters.
@@ -178,6 +179,7 @@ optname-game = game
 optname-gif = gif
 optname-global = global
 optname-language = language
+optname-command = command
 optname-level = level
 optname-move = move
 optname-name = name

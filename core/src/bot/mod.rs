@@ -405,6 +405,10 @@ impl Bot {
         // A thread is opened by posting in the chat, which the bot cannot do there.
         settings.thread_per_game &= !inp.scope.interaction_only;
         let author_lang = self.langs_of(inp, &mut settings);
+        if inp.scope.direct {
+            // A direct chat is the person's own: everything in it is said in their language.
+            settings.lang = author_lang;
+        }
         with_lang(settings.lang, || self.dispatch(&Ctx { inp, settings: settings.clone(), author_lang }))
     }
 

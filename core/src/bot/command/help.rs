@@ -73,3 +73,40 @@ pub fn help_text(p: &str, slash: bool) -> String {
     s.push_str(&crate::t!("help-foot", moves = moves, p = p));
     s
 }
+
+/// One command in full (`help analyse`): its usage and summary, an example, its other words, each
+/// option with what it is for, and each subcommand with its own summary; written, like
+/// [`help_text`], as commands are given where it is read.
+pub fn command_help(c: &CommandSpec, p: &str, slash: bool) -> String {
+    let lang = crate::i18n::current();
+    let usage = if slash || c.usage.is_empty() { String::new() } else { format!(" {}", c.usage) };
+    let mut s = format!("{p}{}{usage} — {}", c.name, c.summary(lang));
+    if c.example != c.name {
+        s.push_str(&crate::t!("help-example", p = p, example = c.example));
+    }
+    if !c.aliases.is_empty() && !slash {
+        let aliases: Vec<String> = c.aliases.iter().map(|a| format!("{p}{a}")).collect();
+        s.push('\n');
+        s.push_str(&crate::t!("help-one-aliases", aliases = aliases.join(", ")));
+    }
+    if !c.options.is_empty() {
+        s.push('\n');
+        s.push_str(&crate::t!("help-one-options"));
+        for o in c.options {
+            // Named as the slash command shows it in this language (not typed: the usage says how).
+            let name = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]);
+            s.push_str(&format!("\n  {name} — {}", c.option_description(None, o, lang)));
+        }
+    }
+    if !c.subcommands.is_empty() {
+        s.push('\n');
+        s.push_str(&crate::t!("help-one-subcommands"));
+        for sub in c.subcommands {
+            let words = if slash { sub.name } else { sub.words };
+            s.push_str(&format!("\n  {p}{} {words} — {}", c.name, c.subcommand_summary(sub, lang)));
+        }
+    }
+    s.push('\n');
+    s.push_str(&crate::t!("help-one-foot", p = p));
+    s
+}

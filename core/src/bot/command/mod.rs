@@ -11,7 +11,7 @@ mod help;
 mod parse;
 mod table;
 
-pub use help::help_text;
+pub use help::{command_help, help_text};
 pub use parse::{OptionValue, from_options, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
@@ -23,7 +23,8 @@ use crate::i18n::Msg;
 /// A parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    Help,
+    /// `help [command]`: every command, or one in full (its options and subcommands).
+    Help(Option<String>),
     Variants,
     Rules(Option<String>),
     /// `challenge [@user] [variant] [days:N] [color:C] [setup:N] [level:N]`.
@@ -250,7 +251,8 @@ impl Command {
     /// The command as it would be typed after `prefix` (for front ends without buttons).
     pub fn typed(&self, prefix: &str) -> String {
         let body = match self {
-            Command::Help => "help".to_string(),
+            Command::Help(None) => "help".to_string(),
+            Command::Help(Some(c)) => format!("help {c}"),
             Command::Variants => "variants".into(),
             Command::Rules(v) => format!("rules {}", v.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Challenge(_) => "challenge".into(),

@@ -339,7 +339,7 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
 pub fn parse(body: &str) -> Result<Command, ParseError> {
     let toks: Vec<&str> = body.split_whitespace().collect();
     let Some((&word, args)) = toks.split_first() else {
-        return Ok(Command::Help);
+        return Ok(Command::Help(None));
     };
     match spec(word) {
         Some(s) => (s.parse)(&word.to_lowercase(), args),
@@ -476,7 +476,12 @@ mod tests {
         assert_eq!(parse("undo no").unwrap(), Command::TakebackDecline(None));
         assert!(parse("takeback please").unwrap_err().to_string().contains("'please'"));
         assert!(parse("resign now please").is_err());
-        assert_eq!(parse("").unwrap(), Command::Help);
+        assert_eq!(parse("").unwrap(), Command::Help(None));
+        assert_eq!(parse("help").unwrap(), Command::Help(None));
+        // One command, written with or without a prefix, in any case.
+        assert_eq!(parse("help Analyse").unwrap(), Command::Help(Some("analyse".into())));
+        assert_eq!(parse("help !ladder").unwrap(), Command::Help(Some("ladder".into())));
+        assert!(parse("help ladder join").unwrap_err().to_string().contains("help analyse"));
     }
 
     #[test]

@@ -586,12 +586,17 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "help",
         aliases: &["h", "commands"],
-        usage: "",
-        example: "help",
-        options: &[],
+        usage: "[command]",
+        example: "help analyse",
+        options: &[opt("command", OptionKind::Text)],
         subcommands: &[],
         admin: false,
-        parse: |_, _| Ok(Command::Help),
+        parse: |_, a| match a {
+            [] => Ok(Command::Help(None)),
+            // Written as it is typed elsewhere too: `help !move`, `help /move`.
+            [c] => Ok(Command::Help(Some(c.trim_start_matches(|ch: char| ch.is_ascii_punctuation()).to_lowercase()))),
+            _ => Err(msg!("parse-help")),
+        },
     },
 ];
 

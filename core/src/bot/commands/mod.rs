@@ -222,9 +222,16 @@ impl Bot {
         match cmd {
             // Listed the way the person asked: a slash command (in a DM too, where typed commands
             // also work) is answered with the slash commands.
-            Command::Help => {
+            Command::Help(which) => {
                 let slash = cx.slash() || cx.inp.via == Via::Interaction;
-                Ok(cx.say(command::help_text(if slash { "/" } else { cx.p() }, slash)))
+                let p = if slash { "/" } else { cx.p() };
+                match which {
+                    None => Ok(cx.say(command::help_text(p, slash))),
+                    Some(word) => match command::spec(&word) {
+                        Some(c) => Ok(cx.say(command::command_help(c, p, slash))),
+                        None => user(msg!("command-unknown", word = short(&word), p = p)),
+                    },
+                }
             }
             Command::Lang(choice) => self.lang_setting(cx, choice),
             Command::Variants => Ok(cx.say(info::variants_text())),
