@@ -326,6 +326,10 @@ fn registration_window_starts_the_tournament_by_itself() {
     );
     assert!(admin(&tb, &format!("!tournament #{t2} cancel")).text().contains("is cancelled"));
     assert!(admin(&tb, &format!("!tournament #{t2}")).text().contains(&format!("no tournament #{t2}")));
+    // One tournament under way: `!tournament` shows it at once instead of a list pointing at it.
+    let only = say(&tb, "Bob", "!tournament").text();
+    assert!(only.contains(&format!("Tournament #{t}")) && only.contains("Blitz Night"), "{only}");
+    assert!(!only.contains("Tournaments:"), "not the list: {only}");
 
     // Two days after creation Blitz Night starts by itself: three players, 5 rounds asked for but
     // three players can only play 3 without a rematch; one bye a round.

@@ -83,7 +83,19 @@ impl Bot {
         let now = self.clock.now();
         let p = cx.p().to_string();
         match cmd {
-            TournamentCmd::Show { id: None, round: None } => self.tournament_list(&conn, cx, &community),
+            TournamentCmd::Show { id: None, round: None } => {
+                // One tournament under way here: its players or standings at once, where the list
+                // would only point at it; with several (or none), the list.
+                let all = tournaments::list(&conn, &cx.scope().platform, &community)?;
+                let mut open = all.iter().filter(|t| t.status != Status::Finished);
+                match (open.next(), open.next()) {
+                    (Some(only), None) => {
+                        let t = self.load_tournament(&conn, only.id)?;
+                        Ok(cx.say(self.tournament_text(&conn, &t, None, &p, now)?))
+                    }
+                    _ => self.tournament_list(&conn, cx, &community),
+                }
+            }
             TournamentCmd::Show { id, round } => {
                 let info = self.pick_tournament(&conn, cx, &community, id, None)?;
                 let t = self.load_tournament(&conn, info.id)?;
