@@ -55,6 +55,12 @@ fn a_rated_game_changes_both_ratings_and_says_so() {
     assert!(r.text().contains("alice's Chess rating globally: 1500 → "), "{}", r.text());
     assert!(r.replies[0].png.as_ref().is_some_and(|p| p.starts_with(b"\x89PNG")));
     assert!(tb.say("carol", "!rating chess").contains("carol has no rated Chess games globally yet"));
+    // Without a variant, and none in the chat's default (Capatomic): the variants they are rated in.
+    let r = tb.say("bob", "!rating");
+    assert!(r.contains("bob — Chess globally: ") && r.contains("1 game: +1 =0 −0"), "{r}");
+    assert!(!r.contains("no rated"), "{r}");
+    assert!(tb.say("bob", "!rating capatomic").contains("bob has no rated Capatomic Random Chess games globally yet"));
+    assert!(tb.say("carol", "!rating").contains("carol has no rated Capatomic Random Chess games globally yet"));
 }
 
 #[test]

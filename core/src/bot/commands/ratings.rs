@@ -12,7 +12,7 @@ use crate::render::chart::ChartPoint;
 use crate::render::{PictureWords, Theme};
 use crate::rules::Variant;
 use crate::store::players::{self, Player};
-use crate::store::ratings::{self, Scope as RatingScope, Standing};
+use crate::store::ratings::{self, PlayerRating, Scope as RatingScope, Standing};
 use crate::{msg, t};
 
 /// The words of the rating pictures in the language in force.
@@ -111,26 +111,50 @@ impl Bot {
         };
         let conn = self.conn()?;
         let now = self.clock.now();
-        let Some(r) = ratings::get(&conn, p.id, &scope, v.name)? else {
-            return Ok(cx.say(t!("rating-none", name = p.name.as_str(), variant = v.display_name, scope = where_)));
+        let line = |v: &Variant, r: &PlayerRating| -> Res<String> {
+            let cur = r.rating_at(now);
+            let mut text = t!(
+                "rating-line",
+                name = p.name.as_str(),
+                variant = v.display_name,
+                scope = where_,
+                rating = cur.display(),
+                deviation = cur.deviation.round() as i64,
+                record = record(r)
+            );
+            if scope != RatingScope::Global
+                && let Some(g) = ratings::get(&conn, p.id, &RatingScope::Global, v.name)?
+            {
+                text.push(' ');
+                text.push_str(&t!("rating-global", rating = g.rating_at(now).display()));
+            }
+            Ok(text)
         };
-        let cur = r.rating_at(now);
-        let mut text = t!(
-            "rating-line",
-            name = p.name.as_str(),
-            variant = v.display_name,
-            scope = where_,
-            rating = cur.display(),
-            deviation = cur.deviation.round() as i64,
-            record = record(&r)
-        );
-        if scope != RatingScope::Global
-            && let Some(g) = ratings::get(&conn, p.id, &RatingScope::Global, v.name)?
-        {
-            text.push(' ');
-            text.push_str(&t!("rating-global", rating = g.rating_at(now).display()));
-        }
-        if cur.is_provisional() {
+        let Some(r) = ratings::get(&conn, p.id, &scope, v.name)? else {
+            // No variant asked and none in the chat's default: the variants they are rated in
+            // here, most games first, rather than a "no games" that reads as if they had none.
+            let mut rated: Vec<(&'static Variant, PlayerRating)> = if args.variant.is_none() {
+                ratings::all_of(&conn, p.id, &scope)?
+                    .into_iter()
+                    .filter_map(|(name, r)| variant_named(&name).ok().map(|v| (v, r)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            if rated.is_empty() {
+                return Ok(cx.say(t!("rating-none", name = p.name.as_str(), variant = v.display_name, scope = where_)));
+            }
+            rated.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.name.cmp(b.0.name)));
+            let lines: Vec<String> = rated.iter().map(|(v, r)| line(v, r)).collect::<Res<_>>()?;
+            let mut text = lines.join("\n");
+            if rated.iter().any(|(_, r)| r.rating_at(now).is_provisional()) {
+                text.push('\n');
+                text.push_str(&t!("rating-provisional"));
+            }
+            return Ok(cx.say(text));
+        };
+        let mut text = line(v, &r)?;
+        if r.rating_at(now).is_provisional() {
             text.push(' ');
             text.push_str(&t!("rating-provisional"));
         }
