@@ -61,6 +61,8 @@ fn a_rated_game_changes_both_ratings_and_says_so() {
     assert!(!r.contains("no rated"), "{r}");
     assert!(tb.say("bob", "!rating capatomic").contains("bob has no rated Capatomic Random Chess games globally yet"));
     assert!(tb.say("carol", "!rating").contains("carol has no rated Capatomic Random Chess games globally yet"));
+    let r = tb.say("alice", "!history");
+    assert!(r.contains("alice's Chess rating globally: 1500 → "), "the variant she played: {r}");
 }
 
 #[test]

@@ -227,13 +227,24 @@ impl Bot {
     }
 
     pub(super) fn history_cmd(&self, cx: &Ctx<'_>, args: RatingArgs) -> Res<Response> {
-        let (v, who) = self.rating_subject(cx, &args)?;
+        let (mut v, who) = self.rating_subject(cx, &args)?;
         let (scope, where_) = self.rating_scope(cx, args.global);
         let conn = self.conn()?;
-        let points = match &who {
+        let mut points = match &who {
             Some(p) => ratings::history(&conn, p.id, &scope, v.name, ratings::MAX_HISTORY)?,
             None => vec![],
         };
+        // No variant asked and none in the chat's default: the variant they have played most here.
+        if let (Some(p), true, None) = (&who, points.is_empty(), &args.variant) {
+            let most = ratings::all_of(&conn, p.id, &scope)?
+                .into_iter()
+                .filter_map(|(name, r)| variant_named(&name).ok().map(|v| (v, r.games)))
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.name.cmp(a.0.name)));
+            if let Some((most, _)) = most {
+                v = most;
+                points = ratings::history(&conn, p.id, &scope, v.name, ratings::MAX_HISTORY)?;
+            }
+        }
         let (Some(p), Some(first), Some(last)) = (&who, points.first(), points.last()) else {
             return Ok(cx.say(t!("history-none", variant = v.display_name, scope = where_)));
         };
