@@ -342,3 +342,16 @@ pub fn pixels(png: &[u8]) -> (u32, u32, Vec<u8>) {
     let (width, height, pixels, _) = png_pixels::decode(png);
     (width, height, pixels)
 }
+
+/// A hash of what people see of a file: a PNG's size and pixels ([`pixels`]: the same board drawn
+/// twice may be coded in different bytes), any other file's bytes.
+pub fn seen_hash(bytes: &[u8]) -> u64 {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    let mut hasher = DefaultHasher::new();
+    if bytes.starts_with(b"\x89PNG") {
+        pixels(bytes).hash(&mut hasher);
+    } else {
+        bytes.hash(&mut hasher);
+    }
+    hasher.finish()
+}

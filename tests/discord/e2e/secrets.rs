@@ -18,7 +18,6 @@ use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// The bot's user id in the fake (how a message addresses it: `<@1000>` or `<@!1000>`).
 const BOT_USER: u64 = 1000;
@@ -235,11 +234,8 @@ fn shown(s: &Sent, reader: Reader) -> Option<String> {
     let files: Vec<(String, u64)> = s
         .files
         .iter()
-        .map(|f| {
-            let mut hasher = DefaultHasher::new();
-            f.bytes.hash(&mut hasher);
-            (f.filename.clone(), hasher.finish())
-        })
+        // A picture's pixels: two drawings of one board may differ in their bytes (`render::bands`).
+        .map(|f| (f.filename.clone(), crate::common::seen_hash(&f.bytes)))
         .collect();
     let p = &s.payload;
     let channel = if s.channel_id == Some(GENERAL) { "general".to_string() } else { format!("{:?}", s.channel_id) };

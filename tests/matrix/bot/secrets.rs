@@ -15,7 +15,6 @@ use capabot::rules::variant::BOMB;
 use capabot::rules::{Color, Square};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use std::hash::{DefaultHasher, Hash, Hasher};
 
 /// The settling marker: a refusal (no such variant) that changes nothing and answers the input.
 const MARKER: &str = "rules no-such-variant";
@@ -242,7 +241,7 @@ impl World {
 }
 
 /// What `human` reads of a message of the bot: where (the game's room or a direct room), its
-/// type, plain and formatted bodies, the kind of its relation, and a picture's bytes (hashed) or
+/// type, plain and formatted bodies, the kind of its relation, and a picture's pixels (hashed) or
 /// a text file's content.
 async fn read(human: &Human, name: &str, in_room: bool, s: &Seen) -> String {
     let place = if in_room { "room" } else { "direct" };
@@ -255,9 +254,8 @@ async fn read(human: &Human, name: &str, in_room: bool, s: &Seen) -> String {
     let picture = match &s.content.msgtype {
         MessageType::Image(image) => {
             let bytes = human.client.media().get_file(image, false).await.expect("download").expect("a file");
-            let mut hasher = DefaultHasher::new();
-            bytes.hash(&mut hasher);
-            format!("picture {:x} {:?}", hasher.finish(), image.body)
+            // Its pixels: two drawings of one board may differ in their bytes (`render::bands`).
+            format!("picture {:x} {:?}", crate::common::seen_hash(&bytes), image.body)
         }
         MessageType::File(file) => {
             let bytes = human.client.media().get_file(file, false).await.expect("download").expect("a file");
