@@ -636,6 +636,8 @@ fn restart_mid_game_keeps_fen_clock_and_offers() {
         deadline_before = tb.query_i64("SELECT deadline FROM games");
         board_before = tb.say("bob", "!board");
         assert!(board_before.contains("Draw offered by alice"), "{board_before}");
+        // The variant named as the game's start named it, not as it is typed.
+        assert!(board_before.contains("(black), Capatomic Random Chess; "), "{board_before}");
     }
     // A new bot on the same file: same position, same deadline, the offer still stands.
     let tb = TestBot {

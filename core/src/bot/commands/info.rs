@@ -48,14 +48,9 @@ impl Bot {
         };
         let white = self.name_of(&conn, row.white)?;
         let black = self.name_of(&conn, row.black)?;
-        let mut text = t!(
-            "board-head",
-            id = row.id,
-            white = white,
-            black = black,
-            variant = row.variant.as_str(),
-            status = status
-        );
+        // As the game's start named it (Capatomic Random Chess), not as it is typed (capatomic).
+        let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+        let mut text = t!("board-head", id = row.id, white = white, black = black, variant = variant, status = status);
         if let Some(dl) = row.deadline.filter(|_| row.status == Status::Active) {
             let left = dl - self.clock.now();
             text.push(' ');
