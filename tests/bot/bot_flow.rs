@@ -734,6 +734,9 @@ fn help_with_a_command_explains_that_command_alone() {
     assert!(!out.contains("!challenge"), "one command, not the list: {out}");
     let out = tb.say_in("c", "alice", "!help !ladder");
     assert!(out.contains("Subcommands:") && out.contains("!ladder season close — "), "{out}");
+    // A command written wrongly points at its own help.
+    let out = tb.say_in("c", "alice", "!challenge @bob chess days:4");
+    assert!(out.contains("not '4'. Say !help challenge for how to write it."), "{out}");
     let out = tb.say_in("c", "alice", "!help nosuch");
     assert!(out.contains("I don't know the command 'nosuch'. Say !help for the list."), "{out}");
     // As a slash command: the slash forms, no typed usage.

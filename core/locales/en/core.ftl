@@ -5,6 +5,7 @@ internal-error = Sorry, something went wrong on my side (error id { $id }).
 not-saved = That was not saved and nothing changed: I could not write it down just now. Please try again.
 input-too-long = That message is too long ({ $count } characters); commands are short. Say { $p }help for the list.
 parse-error = { $error }. Say { $p }help for the commands.
+parse-error-command = { $error }. Say { $p }help { $command } for how to write it.
 command-unknown = I don't know the command '{ $word }'. Say { $p }help for the list.
 variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.
 series-no-bombs = { $variant } is played by challenge (each player chooses a secret bomb by direct message); ladders and tournaments do not offer it yet.

@@ -5,6 +5,7 @@ internal-error = Kusura bakma, bende bir şeyler ters gitti (hata kimliği { $id
 not-saved = Bu kaydedilmedi ve hiçbir şey değişmedi: şu anda yazamadım. Lütfen yeniden dene.
 input-too-long = Bu mesaj çok uzun ({ $count } karakter); komutlar kısadır. Liste için { $p }help yaz.
 parse-error = { $error }. Komutlar için { $p }help yaz.
+parse-error-command = { $error }. Nasıl yazılacağı için { $p }help { $command } yaz.
 command-unknown = '{ $word }' diye bir komut bilmiyorum. Liste için { $p }help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 series-no-bombs = { $variant } yalnızca teklifle oynanır (her oyuncu gizli bombasını özel mesajla seçer); merdivenler ve turnuvalar bunu henüz sunmuyor.

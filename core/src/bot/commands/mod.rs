@@ -199,7 +199,13 @@ impl Bot {
                 }
                 match command::parse(body) {
                     Ok(c) => c,
-                    Err(e) => return user(msg!("parse-error", error = e, p = p)),
+                    // A known command written wrongly: where its own help is.
+                    Err(e) => {
+                        return match body.split_whitespace().next().and_then(command::spec) {
+                            Some(c) => user(msg!("parse-error-command", error = e, p = p, command = c.name)),
+                            None => user(msg!("parse-error", error = e, p = p)),
+                        };
+                    }
                 }
             }
         };
