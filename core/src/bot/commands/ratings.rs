@@ -15,6 +15,20 @@ use crate::store::players::{self, Player};
 use crate::store::ratings::{self, PlayerRating, Scope as RatingScope, Standing};
 use crate::{msg, t};
 
+/// The variants `player` is rated in within `scope`, most games first (then by name).
+fn rated_variants(
+    conn: &crate::store::Conn,
+    player: crate::store::players::PlayerId,
+    scope: &RatingScope,
+) -> Res<Vec<(&'static Variant, PlayerRating)>> {
+    let mut rated: Vec<(&'static Variant, PlayerRating)> = ratings::all_of(conn, player, scope)?
+        .into_iter()
+        .filter_map(|(name, r)| variant_named(&name).ok().map(|v| (v, r)))
+        .collect();
+    rated.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.name.cmp(b.0.name)));
+    Ok(rated)
+}
+
 /// The words of the rating pictures in the language in force.
 fn picture_words() -> PictureWords {
     let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
@@ -133,18 +147,10 @@ impl Bot {
         let Some(r) = ratings::get(&conn, p.id, &scope, v.name)? else {
             // No variant asked and none in the chat's default: the variants they are rated in
             // here, most games first, rather than a "no games" that reads as if they had none.
-            let mut rated: Vec<(&'static Variant, PlayerRating)> = if args.variant.is_none() {
-                ratings::all_of(&conn, p.id, &scope)?
-                    .into_iter()
-                    .filter_map(|(name, r)| variant_named(&name).ok().map(|v| (v, r)))
-                    .collect()
-            } else {
-                Vec::new()
-            };
+            let rated = if args.variant.is_none() { rated_variants(&conn, p.id, &scope)? } else { Vec::new() };
             if rated.is_empty() {
                 return Ok(cx.say(t!("rating-none", name = p.name.as_str(), variant = v.display_name, scope = where_)));
             }
-            rated.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.name.cmp(b.0.name)));
             let lines: Vec<String> = rated.iter().map(|(v, r)| line(v, r)).collect::<Res<_>>()?;
             let mut text = lines.join("\n");
             if rated.iter().any(|(_, r)| r.rating_at(now).is_provisional()) {
@@ -235,15 +241,11 @@ impl Bot {
             None => vec![],
         };
         // No variant asked and none in the chat's default: the variant they have played most here.
-        if let (Some(p), true, None) = (&who, points.is_empty(), &args.variant) {
-            let most = ratings::all_of(&conn, p.id, &scope)?
-                .into_iter()
-                .filter_map(|(name, r)| variant_named(&name).ok().map(|v| (v, r.games)))
-                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.name.cmp(a.0.name)));
-            if let Some((most, _)) = most {
-                v = most;
-                points = ratings::history(&conn, p.id, &scope, v.name, ratings::MAX_HISTORY)?;
-            }
+        if let (Some(p), true, None) = (&who, points.is_empty(), &args.variant)
+            && let Some((most, _)) = rated_variants(&conn, p.id, &scope)?.into_iter().next()
+        {
+            v = most;
+            points = ratings::history(&conn, p.id, &scope, v.name, ratings::MAX_HISTORY)?;
         }
         let (Some(p), Some(first), Some(last)) = (&who, points.first(), points.last()) else {
             return Ok(cx.say(t!("history-none", variant = v.display_name, scope = where_)));

@@ -93,7 +93,7 @@ impl Bot {
                         let t = self.load_tournament(&conn, only.id)?;
                         Ok(cx.say(self.tournament_text(&conn, &t, None, &p, now)?))
                     }
-                    _ => self.tournament_list(&conn, cx, &community),
+                    _ => self.tournament_list(&conn, cx, &all),
                 }
             }
             TournamentCmd::Show { id, round } => {
@@ -258,8 +258,9 @@ impl Bot {
         }
     }
 
-    fn tournament_list(&self, conn: &Connection, cx: &Ctx<'_>, community: &str) -> Res<Response> {
-        let all = tournaments::list(conn, &cx.scope().platform, community)?;
+    /// The community's tournaments (`all`, as [`tournaments::list`] gives them): the open ones, then
+    /// the last five finished.
+    fn tournament_list(&self, conn: &Connection, cx: &Ctx<'_>, all: &[TournamentInfo]) -> Res<Response> {
         if all.is_empty() {
             return Ok(cx.say(t!("tournament-none-yet", p = cx.p())));
         }
