@@ -135,6 +135,7 @@ fn resign_and_draw_agreement() {
     tb.say("alice", "!challenge @bob chess color:white");
     tb.say("bob", "!accept");
     tb.say("alice", "e4");
+    tb.say("bob", "e5");
     let out = tb.say("bob", "!resign");
     assert!(out.contains("1-0") && out.contains("alice wins by resignation"), "{out}");
 
@@ -207,6 +208,29 @@ fn takeback_request_can_be_declined() {
     let out = tb.say("alice", "!takeback decline");
     assert!(out.contains("no takeback request to decline"), "{out}");
     tb.bot.verify_game(1).unwrap();
+}
+
+/// Before both sides have moved a resignation aborts the game (as lichess offers only an abort
+/// then): no result, no rating; from the second ply on it is a resignation again.
+#[test]
+fn resigning_before_both_sides_moved_aborts_the_game() {
+    let tb = new_bot();
+    // A new game with these moves played, alternately from white, and who resigns then.
+    let resigned_after = |moves: &[&str], who: &str| {
+        tb.say("alice", "!challenge @bob chess color:white");
+        tb.say("bob", "!accept");
+        moves.iter().zip(["alice", "bob"].iter().cycle()).for_each(|(m, by)| drop(tb.say(by, m)));
+        tb.say(who, "!resign")
+    };
+    let out = resigned_after(&[], "alice");
+    assert!(out.contains("Game #1 aborted: alice resigned before both sides had moved"), "{out}");
+    let out = resigned_after(&["e4"], "bob");
+    assert!(out.contains("Game #2 aborted") && !out.contains("Ratings"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'aborted'"), 2);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings"), 0);
+    let out = resigned_after(&["e4", "e5"], "bob");
+    assert!(out.contains("alice wins by resignation") && out.contains("Ratings:"), "{out}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 3"), "finished");
 }
 
 #[test]
@@ -504,6 +528,7 @@ fn pgn_headers_of_a_random_setup_game() {
     tb.say("alice", "!challenge @bob caparandom color:black setup:42");
     tb.say("bob", "!accept");
     tb.say("bob", "e4");
+    tb.say("alice", "e5");
     tb.say("alice", "!resign");
     let pgn = tb.say("bob", "!pgn");
     for h in [
@@ -519,7 +544,7 @@ fn pgn_headers_of_a_random_setup_game() {
         assert!(pgn.contains(h), "missing {h} in\n{pgn}");
     }
     assert!(pgn.contains("[Variant \"") && pgn.contains("[FEN \""), "{pgn}");
-    assert!(pgn.contains("1. e4 1-0"), "{pgn}");
+    assert!(pgn.contains("1. e4 e5 1-0"), "{pgn}");
 }
 
 #[test]

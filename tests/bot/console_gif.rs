@@ -57,8 +57,11 @@ fn the_setting_posts_the_animation_when_a_game_ends() {
     assert_eq!(files.len(), 1, "{text}");
     assert_eq!(gif_frames(&files[0]).2, 5);
     // Turned off again: a resignation brings no animation.
-    let text =
-        console(dir.path(), "alice> !settings gif:off\nalice> !challenge @bob chess\nbob> !accept\nalice> !resign\n");
+    let text = console(
+        dir.path(),
+        "alice> !settings gif:off\nalice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\nbob> e5\n\
+         alice> !resign\n",
+    );
     assert!(text.contains("wins by resignation"), "{text}");
     assert!(animations(dir.path(), &text).is_empty(), "{text}");
 }

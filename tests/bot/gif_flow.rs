@@ -119,6 +119,7 @@ fn gif_on_posts_the_animation_at_every_kind_of_end() {
     t.say("alice", "!challenge @bob chess color:white");
     t.say("bob", "!accept");
     t.say("alice", "e4");
+    t.say("bob", "e5");
     let r = t.say("bob", "!resign");
     assert_eq!(animations(&r).len(), 1, "{}", r.text());
     // A timeout, from the scheduler.

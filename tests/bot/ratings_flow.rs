@@ -73,6 +73,7 @@ fn casual_ai_and_aborted_games_change_no_rating() {
     let end = fools_mate(&tb, "alice", "bob");
     assert!(end.contains("wins by checkmate") && !end.contains("Ratings"), "{end}");
     tb.say("carol", "!play chess level:1 color:white");
+    assert!(tb.say("carol", "e4").contains("played by capabot"));
     assert!(tb.say("carol", "!resign").contains("capabot wins"));
     tb.say("dave", "!challenge @erin chess");
     tb.say("erin", "!accept");
@@ -121,6 +122,7 @@ fn every_variant_keeps_its_own_rating() {
             say("bob", "!noswap");
             say("alice", "!noswap");
         }
+        both_sides_move(say, v, "alice", "bob");
         let out = say("bob", "!resign");
         assert!(out.contains("alice wins by resignation") && out.contains("Ratings:"), "{}: {out}", v.name);
     }
@@ -151,7 +153,10 @@ fn a_crash_between_result_and_rating_leaves_both_or_neither() {
             };
             c.output().unwrap()
         };
-        let out = run("alice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\nbob> !resign\n", Some(point));
+        let out = run(
+            "alice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\nbob> e5\nbob> !resign\n",
+            Some(point),
+        );
         assert!(!out.status.success(), "{point}: the process died");
         let q = |sql: &str| -> i64 {
             let store = open_store(&db);

@@ -5,8 +5,8 @@
 mod png_pixels;
 
 use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, MoveOracle, Response, Scope, UserRef};
-use capabot::notation::san;
-use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position, Role, Square};
+use capabot::notation::{fen, san};
+use capabot::rules::{Color, Game, Move, MoveKind, Outcome, Position, Role, Square, Variant};
 use capabot::store::Store;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -305,6 +305,22 @@ pub fn bomb_probe_texts(squares: &[Square], challenges: &[String]) -> [Vec<Strin
         .collect();
     bombs.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games"].map(String::from));
     [commands, bombs]
+}
+
+/// Both sides' first moves (quiet ones, from the game's position read back with `!fen`) in the
+/// chat's one game of `variant`, where `say` speaks: after them a resignation is one (before both
+/// sides have moved, `!resign` aborts a game outside a tournament or a ladder).
+pub fn both_sides_move(say: impl Fn(&str, &str) -> String, variant: &'static Variant, white: &str, black: &str) {
+    let line = say(white, "!fen");
+    let fen = line.split_once(": ").map_or(line.as_str(), |(_, f)| f).trim();
+    let mut pos = fen::parse_position(variant, fen).unwrap_or_else(|e| panic!("{line}: {e}"));
+    let mut rng = StdRng::seed_from_u64(1);
+    for who in [white, black] {
+        let (san, next) = quiet_move(&pos, &mut rng).expect("a move that does not end the game");
+        let out = say(who, &san);
+        assert!(out.contains("played by"), "{san}: {out}");
+        pos = next;
+    }
 }
 
 /// A random legal move of `pos` that does not end the game, in SAN, and the position after it.

@@ -803,7 +803,7 @@ async fn kept_pages_are_dropped_by_a_change_in_their_community_and_web_off_takes
     let options = WebOptions { pages_fresh: Duration::from_secs(60), ..WebOptions::live(changes.clone()) };
     let site = Site::start(options).await;
     site.web_on(true);
-    site.chess_game(&["e4"]);
+    site.chess_game(&["e4", "e5"]);
     let bob = {
         let conn = site.bot.store().conn().unwrap();
         players::find(&conn, "test", "bob").unwrap().unwrap().id
@@ -814,7 +814,7 @@ async fn kept_pages_are_dropped_by_a_change_in_their_community_and_web_off_takes
 
     // bob resigns and a second game starts: not told, so the kept pages are served.
     assert!(site.say("bob", "!resign", false).text().contains("resign"));
-    site.chess_game(&["d4"]);
+    site.chess_game(&["d4", "d5"]);
     assert_eq!(text(&community).await, first, "kept");
     assert_eq!(text(&player).await, first_bob, "kept");
     changes.tell_in("test", Some("elsewhere"), "main");

@@ -529,10 +529,16 @@ impl Browser {
 }
 
 /// A rated chess game between `white` and `black` on the fake Discord, decided by `loser`'s
-/// `/resign`.
+/// `/resign` after both sides' first moves (before them it would abort the game).
 async fn decided(env: &Env, running: &Running, fake: &FakeDiscord, (white, black): (u64, u64), loser: u64) {
     new_game_between(fake, GENERAL, (white, black), "chess", &[]).await;
     let game = env.query(running, "SELECT max(id) FROM games");
+    for (who, san) in [(white, "e4"), (black, "e5")] {
+        let options =
+            json!([{ "name": "move", "type": 3, "value": san }, { "name": "game", "type": 4, "value": game }]);
+        let (_, played) = command(fake, GENERAL, who, "move", options).await;
+        assert!(field(&played, "Move").is_some(), "{san} by {who}: {played:?}");
+    }
     let options = json!([{ "name": "game", "type": 4, "value": game }]);
     let (_, resigned) = command(fake, GENERAL, loser, "resign", options).await;
     assert!(resigned.content().is_some_and(|c| c.contains("resignation")), "{resigned:?}");

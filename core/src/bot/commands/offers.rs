@@ -38,8 +38,15 @@ impl Bot {
         Ok(Response { replies, ..Response::default() })
     }
 
+    /// Resigns a game. Before both sides have moved, a game outside a tournament or a ladder is
+    /// aborted instead, as lichess then offers only an abort: a game nobody played ends without a
+    /// result, and a resignation typed at once costs nobody rating points. In a tournament or a
+    /// ladder a resignation is a concession at any ply, as the pairing or the challenge asks.
     pub(super) fn resign(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let (me, row) = self.active_game(cx, id)?;
+        if row.ply < 2 && !self.is_competition_game(row.id)? {
+            return self.abort_row(cx, &me, &row, true);
+        }
         let c = mover_color(&row, me.id);
         self.finish_with(
             cx,
@@ -206,14 +213,32 @@ impl Bot {
         if row.ply >= 2 && !vs_ai {
             return user(msg!("abort-too-late", id = row.id, p = cx.p()));
         }
+        drop(conn);
+        self.abort_row(cx, &me, &row, false)
+    }
+
+    /// Whether `game` was paired by a tournament or is a ladder challenge's.
+    fn is_competition_game(&self, game: i64) -> Res<bool> {
+        let conn = self.conn()?;
+        Ok(self.is_tournament_game(&conn, game)? || crate::store::ladders::find_by_game(&conn, game)?.is_some())
+    }
+
+    /// Aborts `row` for `me` (the checks made); `resigned`: they asked to resign.
+    fn abort_row(&self, cx: &Ctx<'_>, me: &Player, row: &GameRow, resigned: bool) -> Res<Response> {
+        let conn = self.conn()?;
+        let opp = row.player(mover_color(row, me.id).other());
         if !games::abort(&conn, row.id, row.ply, self.clock.now())? {
             return user(msg!("position-changed-retry", id = row.id));
         }
-        let mut text = t!("game-aborted", id = row.id, name = me.name.as_str());
+        let mut text = if resigned {
+            t!("game-aborted-unplayed", id = row.id, name = me.name.as_str())
+        } else {
+            t!("game-aborted", id = row.id, name = me.name.as_str())
+        };
         if let Some(line) = self.ladder_game_aborted(row.id)? {
             text.push_str(&format!("\n{line}"));
         }
-        let mut r = self.reply_game(&row, text);
+        let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
         Ok(Response::one(r))
     }
