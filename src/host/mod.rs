@@ -1102,6 +1102,10 @@ impl Host {
         analyser.pause_with(self.foreground.pause());
         let total = analyser.total();
         let mut last_shown = std::time::Instant::now();
+        // The positions shown last (the command's first message shows none done): the message is
+        // edited only when the count has moved, not again with the same words while the second
+        // looks run (each edit a REST call against the platform's rate limits).
+        let mut shown_done = 0;
         loop {
             // People first: while inputs are in the core or waiting for it, the next position waits
             // (a little at a time, at most a quarter of a second, so a busy bot still finishes).
@@ -1130,9 +1134,11 @@ impl Host {
             if !more {
                 break;
             }
-            if last_shown.elapsed() >= self.config.analysis_progress_every && analyser.done() < total {
+            let done = analyser.done();
+            if last_shown.elapsed() >= self.config.analysis_progress_every && done < total && done != shown_done {
                 last_shown = std::time::Instant::now();
-                let (bot, j, done) = (self.bot.clone(), job.clone(), analyser.done());
+                shown_done = done;
+                let (bot, j) = (self.bot.clone(), job.clone());
                 if let Some(reply) = self.blocking(move || bot.analysis_progress_reply(&j, done, total)).await {
                     match self.deliver(&reply).await {
                         Ok(receipt) => {

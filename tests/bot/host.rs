@@ -252,7 +252,13 @@ async fn an_analysis_replaces_its_progress_message_and_lets_ai_moves_through() {
     );
     let host = Host::new(
         Arc::new(bot),
-        HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() },
+        // Progress shown after every position (at most: an unchanged count is not shown again).
+        HostConfig {
+            ai_threads: 1,
+            tick_every: Duration::from_secs(3600),
+            analysis_progress_every: Duration::ZERO,
+            ..HostConfig::default()
+        },
     );
     let fe = Recorder::new("chatnet", true, &[]);
     host.register(fe.clone());
@@ -289,6 +295,12 @@ async fn an_analysis_replaces_its_progress_message_and_lets_ai_moves_through() {
     // message): the result replaces the last one.
     let last_progress = fe.texts().iter().rposition(|(_, t)| t.contains("Analysing game #1")).expect("progress");
     assert!(last_progress < result);
+    // Each count is shown once: while the blunders are looked at again the count stands still,
+    // and the message is not edited again with the same words.
+    let steps: Vec<String> =
+        fe.texts().into_iter().map(|(_, t)| t).filter(|t| t.contains("Analysing game #1")).collect();
+    assert!(steps.len() >= 3, "{steps:?}");
+    assert!(steps.windows(2).all(|w| w[0] != w[1]), "a count shown twice: {steps:?}");
     let seen = fe.seen.lock().unwrap();
     let slot = seen[result].slot.as_ref().expect("the result replaces the progress message");
     assert_eq!(slot.previous.as_deref(), Some(format!("m{}", last_progress + 1).as_str()));
