@@ -478,6 +478,29 @@ fn challenges_expire() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 0);
 }
 
+/// A person written without the mention (`!challenge bob`, `!challenge bob chess`) is told to
+/// mention them, and nothing is challenged; a variant's full name is a variant.
+#[test]
+fn a_name_without_its_mention_is_told_to_mention_them() {
+    let tb = new_bot();
+    for text in ["!challenge bob", "!challenge bob chess", "!challenge Chess bob days:3"] {
+        let out = tb.say("alice", text);
+        assert!(
+            out.contains("named 'bob'. To challenge someone, mention them: @bob. Variants: chess,"),
+            "{text}: {out}"
+        );
+        assert!(out.contains("capatomic. Say !help challenge for how to write it."), "{out}");
+    }
+    let out = tb.say("alice", "!challenge bob alice");
+    assert!(out.contains("I don't understand 'alice' here"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM challenges"), 0);
+    let out = tb.say("alice", "!challenge Capatomic Random Chess days:3");
+    assert!(out.contains("Open challenge #1") && out.contains("Capatomic Random Chess"), "{out}");
+    // Playing the AI there is no person to name: an unknown word is an unknown variant.
+    let out = tb.say("alice", "!play bob");
+    assert!(out.contains("I don't know the variant 'bob'"), "{out}");
+}
+
 #[test]
 fn open_challenge_and_decline() {
     let tb = new_bot();

@@ -101,8 +101,14 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
     }
 }
 
-pub(super) fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError> {
+/// `challenge` and `play`: options, `casual`/`rated`, and the variant (its short name, or its full
+/// name in several words). For `challenge` (`person_expected`) a word that is no variant, alone or
+/// beside one, without anyone mentioned, is most likely a person written without the mention
+/// (`!challenge bob chess`): the answer says to mention them.
+pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<ChallengeArgs, ParseError> {
+    use crate::bot::commands::{find_variant, short, variant_names};
     let mut c = ChallengeArgs::default();
+    let mut words: Vec<&str> = Vec::new();
     for a in args {
         if a.starts_with('@') || a.starts_with("<@") {
             c.mentions_someone = true;
@@ -129,11 +135,24 @@ pub(super) fn parse_challenge(args: &[&str]) -> Result<ChallengeArgs, ParseError
             c.rated = Some(false);
         } else if lower == "rated" {
             c.rated = Some(true);
-        } else if c.variant.is_none() {
-            c.variant = Some(lower);
         } else {
-            return Err(msg!("parse-not-understood", given = *a));
+            words.push(a);
         }
+    }
+    let unknown: Vec<&str> = words.iter().copied().filter(|w| find_variant(w).is_none()).collect();
+    match words.as_slice() {
+        [] => {}
+        [w] if !(person_expected && !c.mentions_someone && find_variant(w).is_none()) => {
+            c.variant = Some(w.to_lowercase());
+        }
+        _ if words.len() > 1 && find_variant(&words.concat()).is_some() => {
+            c.variant = Some(words.concat().to_lowercase());
+        }
+        _ if person_expected && !c.mentions_someone && words.len() <= 2 && unknown.len() == 1 => {
+            return Err(msg!("challenge-mention", name = short(unknown[0]), names = variant_names()));
+        }
+        [_, second, ..] => return Err(msg!("parse-not-understood", given = *second)),
+        [_] => unreachable!("one word is a variant or handled above"),
     }
     Ok(c)
 }

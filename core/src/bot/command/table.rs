@@ -227,7 +227,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         subcommands: &[],
         admin: false,
-        parse: |_, a| Ok(Command::Challenge(parse_challenge(a)?)),
+        parse: |_, a| Ok(Command::Challenge(parse_challenge(a, true)?)),
     },
     CommandSpec {
         name: "play",
@@ -243,7 +243,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         subcommands: &[],
         admin: false,
-        parse: |_, a| Ok(Command::Play(parse_challenge(a)?)),
+        parse: |_, a| Ok(Command::Play(parse_challenge(a, false)?)),
     },
     CommandSpec {
         name: "accept",

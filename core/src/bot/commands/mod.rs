@@ -53,17 +53,23 @@ pub(in crate::bot) fn turn_of_fen(fen_text: &str) -> Color {
     if fen_text.split_whitespace().nth(1) == Some("b") { Color::Black } else { Color::White }
 }
 
-pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
+/// The variant a person named, by its short name or its full name (spaces and case aside).
+pub(in crate::bot) fn find_variant(name: &str) -> Option<&'static Variant> {
     let lower = name.to_lowercase();
-    let found = Variant::by_name(&lower).or_else(|| {
+    Variant::by_name(&lower).or_else(|| {
         VARIANTS.iter().copied().find(|v| v.display_name.to_lowercase().replace(' ', "") == lower.replace(' ', ""))
-    });
-    match found {
+    })
+}
+
+/// The variants' short names, for the messages that list them.
+pub(in crate::bot) fn variant_names() -> String {
+    VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
+}
+
+pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
+    match find_variant(name) {
         Some(v) => Ok(v),
-        None => {
-            let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
-            user(msg!("variant-unknown", name = short(name), names = names.join(", ")))
-        }
+        None => user(msg!("variant-unknown", name = short(name), names = variant_names())),
     }
 }
 
@@ -95,7 +101,7 @@ pub(in crate::bot) fn start_position(row: &GameRow) -> Res<Position> {
 }
 
 /// User text cut to 40 characters without control characters, for echoing back.
-pub(super) fn short(s: &str) -> String {
+pub(in crate::bot) fn short(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).take(40).collect()
 }
 
