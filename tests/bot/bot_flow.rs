@@ -542,7 +542,8 @@ fn two_games_in_one_channel() {
     let out = tb.say("alice", "!board");
     assert!(out.contains("2 games"), "{out}");
     let out = tb.say("alice", "!games");
-    assert!(out.contains("#1 chess vs bob") && out.contains("#2 capablanca vs carol"), "{out}");
+    assert!(out.contains("#1 chess vs bob, move 1, their turn"), "{out}");
+    assert!(out.contains("#2 capablanca vs carol, move 2, your turn"), "{out}");
 }
 
 #[test]

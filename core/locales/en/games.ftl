@@ -234,8 +234,9 @@ time-left = Time left: { $hours }h { $minutes }m.
 draw-pending = Draw offered by { $name }.
 takeback-pending = Takeback requested by { $name }.
 no-games = You have no games. Start one with { $p }challenge @someone or { $p }play.
-games-line = #{ $id } { $variant } vs { $other }, ply { $ply }, { $state ->
+games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
         [setup] setup phase
+        [bomb] choose your bomb (in a direct message to me)
         [yours] your turn
        *[theirs] their turn
     }{ $here ->

@@ -237,8 +237,9 @@ time-left = Kalan süre: { $hours } sa { $minutes } dk.
 draw-pending = { $name } beraberlik teklif etti.
 takeback-pending = { $name } geri alma istedi.
 no-games = Hiç oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
-games-line = #{ $id } { $variant }, rakip { $other }, { $ply }. yarım hamle, { $state ->
+games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
         [setup] dizilim aşaması
+        [bomb] bombanı seç (bana doğrudan mesajla)
         [yours] sıra sende
        *[theirs] sıra rakipte
     }{ $here ->

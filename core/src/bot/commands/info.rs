@@ -81,8 +81,12 @@ impl Bot {
         for g in games::open_of_player(&conn, me.id)? {
             let opp = if g.white == me.id { g.black } else { g.white };
             let here = g.platform == cx.scope().platform && g.chat_id == cx.scope().chat;
+            let mine = if g.white == me.id { Color::White } else { Color::Black };
+            let bomb_owed = variant_named(&g.variant).is_ok_and(|v| v.bombs) && g.bombs[mine.index()].is_none();
             let state = if g.status == Status::Setup {
                 "setup"
+            } else if bomb_owed {
+                "bomb"
             } else if g.player(turn_of_fen(&g.fen)) == me.id {
                 "yours"
             } else {
@@ -93,7 +97,7 @@ impl Bot {
                 id = g.id,
                 variant = g.variant.as_str(),
                 other = self.name_of(&conn, opp)?,
-                ply = g.ply,
+                number = g.ply / 2 + 1,
                 state = state,
                 here = if here { "here" } else { "elsewhere" }
             ));
