@@ -151,8 +151,8 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
         _ if person_expected && !c.mentions_someone && words.len() <= 2 && unknown.len() == 1 => {
             return Err(msg!("challenge-mention", name = short(unknown[0]), names = variant_names()));
         }
-        [_, second, ..] => return Err(msg!("parse-not-understood", given = *second)),
-        [_] => unreachable!("one word is a variant or handled above"),
+        // Several words, not one variant's name, and no person for one of them.
+        _ => return Err(msg!("parse-not-understood", given = *words.get(1).unwrap_or(&words[0]))),
     }
     Ok(c)
 }
