@@ -68,6 +68,12 @@ pub(in crate::bot) fn stored_bombs(row: &GameRow) -> Res<[Option<Square>; 2]> {
     Ok([parse(&row.bombs[0])?, parse(&row.bombs[1])?])
 }
 
+/// Whether `color` still owes its bomb in `row`: a secret-bomb game whose bomb for that side is not
+/// chosen yet (it cannot move until it is).
+pub(in crate::bot) fn bomb_owed(row: &GameRow, color: Color) -> Res<bool> {
+    Ok(super::variant_named(&row.variant).is_ok_and(|v| v.bombs) && stored_bombs(row)?[color.index()].is_none())
+}
+
 impl Bot {
     /// `bomb [#game] [square]`: choose one's bomb (a square), or without one, see one's own board
     /// with the bomb marked (or the prompt again while it is not chosen) — always in direct messages.
@@ -280,7 +286,7 @@ impl Bot {
         row: &GameRow,
         color: Color,
     ) -> Res<Option<Response>> {
-        if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) || stored_bombs(row)?[color.index()].is_some() {
+        if !bomb_owed(row, color)? {
             return Ok(None);
         }
         let mut out = Response::one(private_reply(cx, msg!("bomb-missing", id = row.id)));
@@ -293,7 +299,7 @@ impl Bot {
     /// when this game needs no such thing (the ordinary loss on time applies).
     pub(in crate::bot) fn bomb_at_random(&self, conn: &Conn<'_>, row: &GameRow, out: &mut Response) -> Res<bool> {
         let turn = super::turn_of_fen(&row.fen);
-        if !super::variant_named(&row.variant).is_ok_and(|v| v.bombs) || stored_bombs(row)?[turn.index()].is_some() {
+        if !bomb_owed(row, turn)? {
             return Ok(false);
         }
         let start = super::start_position(row)?;

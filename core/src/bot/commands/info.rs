@@ -82,10 +82,9 @@ impl Bot {
             let opp = if g.white == me.id { g.black } else { g.white };
             let here = g.platform == cx.scope().platform && g.chat_id == cx.scope().chat;
             let mine = if g.white == me.id { Color::White } else { Color::Black };
-            let bomb_owed = variant_named(&g.variant).is_ok_and(|v| v.bombs) && g.bombs[mine.index()].is_none();
             let state = if g.status == Status::Setup {
                 "setup"
-            } else if bomb_owed {
+            } else if super::bombs::bomb_owed(&g, mine)? {
                 "bomb"
             } else if g.player(turn_of_fen(&g.fen)) == me.id {
                 "yours"
