@@ -244,7 +244,7 @@ enum Backend {
         path: PathBuf,
         idle: Mutex<Vec<Connection>>,
         /// The connection every unit of work writes through, one unit at a time ([`Writer`]).
-        writer: Writer,
+        writer: Box<Writer>,
         /// Declared after the connections, so that it stops after they have closed.
         _checkpointer: Checkpointer,
     },
@@ -312,12 +312,99 @@ impl Drop for Conn<'_> {
 }
 
 /// The SQLite store's writing connection, lent to one unit of work at a time (the lock is held
-/// from the unit's `BEGIN IMMEDIATE` to its commit or rollback). SQLite lets one writer in at a
-/// time anyway, and the lock is waited for as SQLite's is ([`lock_writer`]); what it adds is that
-/// every unit of the process writes through one connection. That matters: in WAL mode a connection throws its whole page cache away whenever another connection
-/// has committed since its last transaction, so units alternating between two connections (two
-/// core threads) each read back from the log every page they touched (`docs/load.md`).
-type Writer = parking_lot::Mutex<Option<Connection>>;
+/// from the unit's start to its end). SQLite lets one writer in at a time anyway, and the lock is
+/// waited for as SQLite's is ([`lock_writer`]); what it adds is that every unit of the process
+/// writes through one connection. That matters: in WAL mode a connection throws its whole page
+/// cache away whenever another connection has committed since its last transaction, so units
+/// alternating between two connections (two core threads) each read back from the log every page
+/// they touched (`docs/load.md`).
+///
+/// Units that find others waiting for the writer when they end share one commit (a group commit,
+/// [`Batch`]): the unit leaves its transaction open for the next, which works inside it under a
+/// savepoint of its own, and waits until the last of them commits. SQLite's log holds whole pages,
+/// each page a commit changed written in full, so the pages the units share (the outbox's and the
+/// handled events' last pages, the indexes' inner pages) are written once for all of them instead
+/// of once each. A unit's [`Store::unit`] still returns only after its changes are committed.
+struct Writer {
+    slot: parking_lot::Mutex<Slot>,
+    /// Threads waiting in [`lock_writer`]: a unit that ends while one waits hands its open
+    /// transaction on instead of committing it.
+    waiting: std::sync::atomic::AtomicUsize,
+    /// Commits made and units committed by them ([`Store::sqlite_commits`]).
+    commits: std::sync::atomic::AtomicU64,
+    units_committed: std::sync::atomic::AtomicU64,
+}
+
+/// What the [`Writer`]'s lock guards: the connection, and the group commit it is inside, if any.
+struct Slot {
+    conn: Option<Connection>,
+    /// The batch whose transaction `conn` holds open, its units ended and waiting for its commit.
+    open: Option<std::sync::Arc<Batch>>,
+}
+
+/// Units of work sharing one SQLite transaction and its commit (see [`Writer`]). Its first unit
+/// opened the transaction; each later one works under a savepoint, so that its failure undoes its
+/// own changes alone. Bounded by [`BATCH_UNITS`] and [`BATCH_AGE`], so that the first unit's
+/// answer waits at most a few units more.
+struct Batch {
+    state: parking_lot::Mutex<BatchState>,
+    settled: parking_lot::Condvar,
+    started: std::time::Instant,
+}
+
+#[derive(Default)]
+struct BatchState {
+    /// Units that ended inside the batch and wait for its commit.
+    waiting_units: usize,
+    /// The commit's outcome once it is known (the error's words if it failed).
+    outcome: Option<std::result::Result<(), String>>,
+}
+
+/// A batch takes no more units than this…
+const BATCH_UNITS: usize = 64;
+/// … nor units after it has been open this long: its first unit's answer waits for the commit.
+const BATCH_AGE: Duration = Duration::from_millis(4);
+/// How long a unit waiting for its batch's commit sleeps before it looks whether the batch was
+/// left without a unit to commit it (the unit it was handed to ended without the writer's lock,
+/// or the thread that was waiting gave up), and commits it itself.
+const BATCH_RESCUE: Duration = Duration::from_millis(2);
+
+impl Batch {
+    fn new() -> std::sync::Arc<Batch> {
+        std::sync::Arc::new(Batch {
+            state: parking_lot::Mutex::new(BatchState::default()),
+            settled: parking_lot::Condvar::new(),
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// Whether another unit may join it.
+    fn takes_more(&self) -> bool {
+        self.state.lock().waiting_units + 1 < BATCH_UNITS && self.started.elapsed() < BATCH_AGE
+    }
+
+    /// Records the commit's outcome and wakes the units waiting for it.
+    fn settle(&self, outcome: std::result::Result<(), String>) {
+        let mut state = self.state.lock();
+        if state.outcome.is_none() {
+            state.outcome = Some(outcome);
+        }
+        self.settled.notify_all();
+    }
+
+    /// Commits the batch's transaction on `conn` and tells its units.
+    fn commit(&self, conn: &Connection, writer: &Writer) -> Result<()> {
+        let r = conn.commit();
+        if r.is_err() {
+            let _ = conn.rollback();
+        } else {
+            writer.commits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            metrics::counter!("capabot_sqlite_commits_total").increment(1);
+        }
+        self.settle(r.as_ref().map(|_| ()).map_err(|e| e.to_string()));
+        Ok(r?)
+    }
+}
 
 /// How long a unit waiting for the [`Writer`] gives its core away ([`std::thread::yield_now`])
 /// between tries before it sleeps: a move's unit holds the writer about 0.13 ms, and the shortest
@@ -334,17 +421,28 @@ const WRITER_YIELD_FOR: Duration = Duration::from_micros(200);
 /// switch while the other thread waits, as it would with SQLite's lock: woken at each release
 /// instead, two threads that both always wanted nothing but to write answered about a quarter fewer
 /// moves a second (`docs/load.md`).
-fn lock_writer(writer: &Writer) -> Option<parking_lot::MutexGuard<'_, Option<Connection>>> {
+fn lock_writer(writer: &Writer) -> Option<parking_lot::MutexGuard<'_, Slot>> {
+    if let Some(guard) = writer.slot.try_lock() {
+        return Some(guard);
+    }
+    struct Waiting<'w>(&'w std::sync::atomic::AtomicUsize);
+    impl Drop for Waiting<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+    writer.waiting.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let _waiting = Waiting(&writer.waiting);
     let start = std::time::Instant::now();
     while start.elapsed() < WRITER_YIELD_FOR {
-        if let Some(guard) = writer.try_lock() {
+        if let Some(guard) = writer.slot.try_lock() {
             return Some(guard);
         }
         std::thread::yield_now();
     }
     let mut attempt = 0;
     loop {
-        if let Some(guard) = writer.try_lock() {
+        if let Some(guard) = writer.slot.try_lock() {
             return Some(guard);
         }
         if !busy_wait(attempt) {
@@ -368,17 +466,26 @@ thread_local! {
 /// One unit of work: a write transaction that every [`Store::conn`] on this thread joins until it
 /// is committed or dropped (rolled back). The core handles an input in one unit, so the change, the
 /// event's claim and the replies in the outbox land together or not at all. Transactions opened
-/// inside it with [`immediate`] become savepoints.
+/// inside it with [`immediate`] become savepoints. On SQLite several units in a row may share one
+/// commit ([`Writer`]); each still ends only when its own changes are committed or undone.
 pub struct Unit<'s> {
     store: &'s Store,
     done: bool,
     /// The store's [`Writer`], held for the unit's length (SQLite; none if it could not be had
     /// within [`BUSY_TIMEOUT`], when the unit writes through another connection as before).
-    writer: Option<parking_lot::MutexGuard<'s, Option<Connection>>>,
+    writer: Option<parking_lot::MutexGuard<'s, Slot>>,
+    /// The group commit the unit is part of (SQLite, with the writer's lock).
+    batch: Option<std::sync::Arc<Batch>>,
+    /// Whether it joined a batch another unit opened: it then works under a savepoint of its own.
+    joined: bool,
 }
 
+/// The savepoint a unit that joined a [`Batch`] works under.
+const UNIT_SAVEPOINT: &str = "SAVEPOINT capabot_unit";
+
 impl Unit<'_> {
-    /// Commits everything done in the unit.
+    /// Commits everything done in the unit (on SQLite, perhaps together with the units that ended
+    /// before it or come after it: it returns when the shared commit has happened).
     pub fn commit(mut self) -> Result<()> {
         self.done = true;
         let conn = self.take()?;
@@ -388,16 +495,86 @@ impl Unit<'_> {
             |n| n.checked_sub(1),
         );
         if injected.is_ok() {
-            let _ = conn.rollback();
-            self.give_back(conn);
+            self.undo(conn);
             return Err(StoreError::Refused("injected failure: the commit did not happen".into()));
         }
-        let r = conn.commit();
-        if r.is_err() {
-            let _ = conn.rollback();
+        if self.joined
+            && let Err(e) = conn.control("RELEASE SAVEPOINT capabot_unit")
+        {
+            self.undo(conn);
+            return Err(e.into());
         }
+        match self.batch.take() {
+            Some(batch) => {
+                let r = self.end_in_batch(conn, &batch, true);
+                if let (Ok(()), Some(writer)) = (&r, self.store.writer()) {
+                    writer.units_committed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    metrics::counter!("capabot_sqlite_units_committed_total").increment(1);
+                }
+                r
+            }
+            None => {
+                let r = conn.commit();
+                if r.is_err() {
+                    let _ = conn.rollback();
+                }
+                self.give_back(conn);
+                Ok(r?)
+            }
+        }
+    }
+
+    /// Undoes the unit's own changes: its savepoint's when it joined a batch (whose other units'
+    /// changes are then committed, or handed on, as if it had not been there), else its transaction.
+    fn undo(&mut self, conn: Connection) {
+        let batch = self.batch.take();
+        match batch {
+            Some(batch) if self.joined => {
+                let undone = conn
+                    .control("ROLLBACK TO SAVEPOINT capabot_unit")
+                    .and_then(|()| conn.control("RELEASE SAVEPOINT capabot_unit"));
+                if undone.is_err() {
+                    let _ = conn.rollback();
+                    batch.settle(Err("a unit sharing the commit could not be undone alone".into()));
+                    self.give_back(conn);
+                } else {
+                    let _ = self.end_in_batch(conn, &batch, false);
+                }
+            }
+            batch => {
+                let _ = conn.rollback();
+                if let Some(batch) = batch {
+                    batch.settle(Err("rolled back".into()));
+                }
+                self.give_back(conn);
+            }
+        }
+    }
+
+    /// Ends the unit inside `batch`, whose transaction `conn` holds: hands the transaction on to
+    /// the next unit when one is waiting for the writer and the batch takes more (and, with `wait`,
+    /// waits for the commit), else commits it.
+    fn end_in_batch(&mut self, conn: Connection, batch: &std::sync::Arc<Batch>, wait: bool) -> Result<()> {
+        let writer = self.store.writer();
+        let hand_on =
+            writer.is_some_and(|w| w.waiting.load(std::sync::atomic::Ordering::SeqCst) > 0 && batch.takes_more());
+        if let (true, Some(writer)) = (hand_on, writer)
+            && let Some(mut slot) = self.writer.take()
+        {
+            if wait {
+                batch.state.lock().waiting_units += 1;
+            }
+            slot.conn = Some(conn);
+            slot.open = Some(batch.clone());
+            drop(slot);
+            return if wait { wait_for_commit(writer, batch) } else { Ok(()) };
+        }
+        let r = match writer {
+            Some(writer) => batch.commit(&conn, writer),
+            None => Ok(conn.commit()?),
+        };
         self.give_back(conn);
-        Ok(r?)
+        r
     }
 
     /// Puts the unit's connection back: into the [`Writer`] it came from (unless it is still inside
@@ -405,9 +582,12 @@ impl Unit<'_> {
     /// lets the next unit in.
     fn give_back(&mut self, conn: Connection) {
         match self.writer.take() {
-            Some(mut writer) => {
+            Some(mut slot) => {
+                if let Some(batch) = slot.open.take() {
+                    batch.settle(Err("the transaction was lost".into()));
+                }
                 if conn.is_autocommit() {
-                    *writer = Some(conn);
+                    slot.conn = Some(conn);
                 }
             }
             None => self.store.give_back(conn),
@@ -423,14 +603,43 @@ impl Unit<'_> {
     }
 }
 
+/// Waits until `batch` is committed (or its commit failed), committing it itself when the batch
+/// lies in the [`Writer`] with no unit to end it ([`BATCH_RESCUE`]).
+fn wait_for_commit(writer: &Writer, batch: &std::sync::Arc<Batch>) -> Result<()> {
+    loop {
+        {
+            let mut state = batch.state.lock();
+            if state.outcome.is_none() {
+                batch.settled.wait_for(&mut state, BATCH_RESCUE);
+            }
+            if let Some(outcome) = &state.outcome {
+                return outcome.clone().map_err(|e| StoreError::Refused(format!("the commit failed: {e}")));
+            }
+        }
+        if let Some(mut slot) = writer.slot.try_lock()
+            && slot.open.as_ref().is_some_and(|open| std::sync::Arc::ptr_eq(open, batch))
+        {
+            slot.open = None;
+            match slot.conn.take() {
+                Some(conn) => {
+                    let _ = batch.commit(&conn, writer);
+                    if conn.is_autocommit() {
+                        slot.conn = Some(conn);
+                    }
+                }
+                None => batch.settle(Err("the transaction was lost".into())),
+            }
+        }
+    }
+}
+
 impl Drop for Unit<'_> {
     fn drop(&mut self) {
         if self.done {
             return;
         }
         if let Ok(conn) = self.take() {
-            let _ = conn.rollback();
-            self.give_back(conn);
+            self.undo(conn);
         }
     }
 }
@@ -556,7 +765,12 @@ impl Store {
             backend: Backend::Sqlite {
                 path,
                 idle: Mutex::new(Vec::new()),
-                writer: parking_lot::Mutex::new(Some(Connection::Sqlite(conn))),
+                writer: Box::new(Writer {
+                    slot: parking_lot::Mutex::new(Slot { conn: Some(Connection::Sqlite(conn)), open: None }),
+                    waiting: Default::default(),
+                    commits: Default::default(),
+                    units_committed: Default::default(),
+                }),
                 _checkpointer: checkpointer,
             },
             failing_commits: Default::default(),
@@ -605,6 +819,27 @@ impl Store {
             Backend::Sqlite { .. } => None,
             Backend::Postgres(_, dialer) => Some(changes::Listener::open(dialer, &self.origin)),
         }
+    }
+
+    /// The SQLite store's writing connection (none on PostgreSQL).
+    fn writer(&self) -> Option<&Writer> {
+        match &self.backend {
+            Backend::Sqlite { writer, .. } => Some(writer.as_ref()),
+            #[cfg(feature = "postgres")]
+            Backend::Postgres(..) => None,
+        }
+    }
+
+    /// On SQLite, the commits its writing connection has made and the units of work they
+    /// committed (several units may share a commit: [`Writer`]); `None` on PostgreSQL.
+    #[doc(hidden)]
+    pub fn sqlite_commits(&self) -> Option<(u64, u64)> {
+        self.writer().map(|w| {
+            (
+                w.commits.load(std::sync::atomic::Ordering::Relaxed),
+                w.units_committed.load(std::sync::atomic::Ordering::Relaxed),
+            )
+        })
     }
 
     /// The SQLite database file (none on PostgreSQL).
@@ -764,16 +999,33 @@ impl Store {
         if AMBIENT.with(|a| a.borrow().is_some()) {
             return Err(StoreError::Corrupt("a unit of work inside another".into()));
         }
-        let mut unit = Unit { store: self, done: false, writer: None };
+        let mut unit = Unit { store: self, done: false, writer: None, batch: None, joined: false };
         let conn = match &self.backend {
             Backend::Sqlite { path, writer, .. } => {
                 // Past the time limit (a unit that never ends, or one waiting for another unit
                 // of its own thread's making), the unit goes on without the lock: SQLite's busy
                 // handler then waits, and gives up, as it did before there was a lock.
                 unit.writer = lock_writer(writer);
-                match unit.writer.as_mut().and_then(|w| w.take()) {
-                    Some(conn) => Some(conn),
-                    None if unit.writer.is_some() => Some(Connection::Sqlite(store_connection(path)?)),
+                let open = unit.writer.as_mut().and_then(|slot| slot.open.take());
+                match unit.writer.as_mut().and_then(|slot| slot.conn.take()) {
+                    Some(conn) => {
+                        match open {
+                            // The batch's transaction is open on the connection: the unit joins it.
+                            Some(open) if !conn.is_autocommit() => {
+                                unit.batch = Some(open);
+                                unit.joined = true;
+                            }
+                            Some(open) => open.settle(Err("the transaction was lost".into())),
+                            None => {}
+                        }
+                        Some(conn)
+                    }
+                    None if unit.writer.is_some() => {
+                        if let Some(open) = open {
+                            open.settle(Err("the transaction was lost".into()));
+                        }
+                        Some(Connection::Sqlite(store_connection(path)?))
+                    }
                     None => None,
                 }
             }
@@ -784,10 +1036,19 @@ impl Store {
             Some(conn) => conn,
             None => self.conn()?.detach().ok_or_else(|| StoreError::Corrupt("no connection".into()))?,
         };
-        if let Err(e) = conn.begin_write() {
+        let begun = if unit.joined { conn.control(UNIT_SAVEPOINT) } else { conn.begin_write() };
+        if let Err(e) = begun {
             unit.done = true;
-            unit.give_back(conn);
+            match unit.batch.take() {
+                Some(batch) => {
+                    let _ = unit.end_in_batch(conn, &batch, false);
+                }
+                None => unit.give_back(conn),
+            }
             return Err(e.into());
+        }
+        if unit.writer.is_some() && !unit.joined {
+            unit.batch = Some(Batch::new());
         }
         let me = self as *const Store as usize;
         let conn = Rc::new(conn);
@@ -993,6 +1254,63 @@ mod tests {
             .unwrap();
         assert_eq!(sql::savepoints_opened(), opened + 2);
         assert_eq!(count(), 3);
+    }
+
+    /// Units of work from many threads at once share commits (fewer commits than units, on SQLite),
+    /// and each returns only once its own changes are committed: another connection sees them as
+    /// soon as it has returned. A unit that fails inside a shared commit undoes its own changes
+    /// alone: the counter every unit increments (a read-modify-write) ends at the number of units
+    /// that succeeded, and only their rows are there.
+    #[test]
+    fn units_at_once_share_commits_and_each_returns_committed() {
+        const THREADS: i64 = 8;
+        const UNITS: i64 = 150;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.db");
+        let store = Store::open(&path).unwrap();
+        store
+            .conn()
+            .unwrap()
+            .execute_batch(
+                "CREATE TABLE counter (n INTEGER NOT NULL); INSERT INTO counter VALUES (0);
+                 CREATE TABLE done (thread INTEGER NOT NULL, i INTEGER NOT NULL)",
+            )
+            .unwrap();
+        let (commits_before, _) = store.sqlite_commits().unwrap();
+        let fails = |t: i64, i: i64| (t + i) % 7 == 0;
+        let start = std::sync::Barrier::new(THREADS as usize);
+        std::thread::scope(|s| {
+            for t in 0..THREADS {
+                let (store, start, path) = (&store, &start, &path);
+                s.spawn(move || {
+                    let reader = open_connection(path).unwrap();
+                    start.wait();
+                    for i in 0..UNITS {
+                        let r = store.unit(|| {
+                            let conn = store.conn()?;
+                            let n: i64 = conn.query_row("SELECT n FROM counter", (), |r| r.get(0))?;
+                            conn.execute("UPDATE counter SET n = ?1", [n + 1])?;
+                            conn.execute("INSERT INTO done (thread, i) VALUES (?1, ?2)", [t, i])?;
+                            if fails(t, i) { Err(StoreError::Refused("this unit fails".into())) } else { Ok(()) }
+                        });
+                        assert_eq!(r.is_err(), fails(t, i), "thread {t} unit {i}: {r:?}");
+                        let seen: i64 = reader
+                            .query_row("SELECT count(*) FROM done WHERE thread = ?1 AND i = ?2", [t, i], |r| r.get(0))
+                            .unwrap();
+                        assert_eq!(seen, i64::from(!fails(t, i)), "thread {t} unit {i} returned before its commit");
+                    }
+                });
+            }
+        });
+        let conn = open_connection(&path).unwrap();
+        let succeeded =
+            (0..THREADS).flat_map(|t| (0..UNITS).map(move |i| (t, i))).filter(|&(t, i)| !fails(t, i)).count();
+        let n: i64 = conn.query_row("SELECT n FROM counter", (), |r| r.get(0)).unwrap();
+        let rows: i64 = conn.query_row("SELECT count(*) FROM done", (), |r| r.get(0)).unwrap();
+        assert_eq!((n, rows), (succeeded as i64, succeeded as i64));
+        let (commits, units) = store.sqlite_commits().unwrap();
+        assert_eq!(units as usize, succeeded, "every unit that succeeded is counted once");
+        assert!(commits - commits_before < units, "{units} units in {} commits: none shared", commits - commits_before);
     }
 
     /// A new database of the harness's server and a store on it with a pool of one connection.

@@ -83,6 +83,9 @@ pub struct BenchReport {
     /// On PostgreSQL, the write-ahead log's positions before and after the moves (for
     /// `pg_waldump`: [`run_both_on_postgres`]).
     pub wal: Option<(u64, u64)>,
+    /// On SQLite, the commits made while the moves were played and the units of work they
+    /// committed (several units share a commit when they come together: `store::Writer`).
+    pub commits: Option<(u64, u64)>,
 }
 
 impl BenchReport {
@@ -103,6 +106,7 @@ impl BenchReport {
             written: None,
             outbox_bytes: 0,
             wal: None,
+            commits: None,
         }
     }
 
@@ -125,7 +129,7 @@ impl BenchReport {
         format!(
             "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
              latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused; written {} a move, \
-             outbox rows {:.1} KB a move",
+             outbox rows {:.1} KB a move{}",
             opts.games,
             opts.threads,
             opts.variant.name,
@@ -138,7 +142,11 @@ impl BenchReport {
             self.pictures,
             self.refused,
             self.written_per_move().map_or_else(|| "?".to_string(), |b| format!("{:.1} KB", b / 1024.0)),
-            self.outbox_per_move() / 1024.0
+            self.outbox_per_move() / 1024.0,
+            self.commits.map_or_else(String::new, |(commits, units)| format!(
+                "; {units} units in {commits} commits ({:.2} a commit)",
+                units as f64 / commits.max(1) as f64
+            ))
         )
     }
 }
@@ -471,6 +479,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     }
     let postgres = capabot::store::is_postgres_url(&db.to_string_lossy());
     let (written0, outbox0) = (if postgres { wal_position(&bot) } else { bytes_written() }, outbox_bytes(&bot)?);
+    let commits0 = bot.store().sqlite_commits();
     let t0 = Instant::now();
     let mut handles = Vec::new();
     for t in 0..opts.threads.max(1) {
@@ -546,6 +555,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     let mut report = BenchReport::of(all, refused, pictures, elapsed);
     let written1 = if postgres { wal_position(&bot) } else { bytes_written() };
     report.written = written1.zip(written0).map(|(b, a)| b.saturating_sub(a));
+    report.commits = bot.store().sqlite_commits().zip(commits0).map(|(b, a)| (b.0 - a.0, b.1 - a.1));
     report.wal = if postgres { written0.zip(written1) } else { None };
     report.outbox_bytes = outbox_bytes(&bot)?.saturating_sub(outbox0);
     Ok(report)
