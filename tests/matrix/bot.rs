@@ -42,6 +42,11 @@ use tokio::task::JoinHandle;
 
 const WAIT: Duration = Duration::from_secs(40);
 
+/// How long an animation of a whole game may take to arrive: drawn and encoded frame by frame (72
+/// plies here) at the test profile's optimisation, then uploaded, it took more than [`WAIT`] twice
+/// on this two-core machine when the suite shared it with other builds (load average 7–13).
+const WAIT_FOR_ANIMATION: Duration = Duration::from_secs(150);
+
 /// A message a human saw.
 #[derive(Debug, Clone)]
 struct Seen {
@@ -191,14 +196,26 @@ impl Human {
         what: &str,
         wanted: impl Fn(&Seen) -> bool,
     ) -> Seen {
-        let deadline = tokio::time::Instant::now() + WAIT;
+        self.expect_within(WAIT, room, sender, what, wanted).await
+    }
+
+    /// [`Human::expect`], waiting at most `wait`.
+    async fn expect_within(
+        &mut self,
+        wait: Duration,
+        room: &OwnedRoomId,
+        sender: &OwnedUserId,
+        what: &str,
+        wanted: impl Fn(&Seen) -> bool,
+    ) -> Seen {
+        let deadline = tokio::time::Instant::now() + wait;
         let mut passed = Vec::new();
         loop {
             match tokio::time::timeout_at(deadline, self.seen.recv()).await {
                 Ok(Some(s)) if s.room == *room && s.sender == *sender && wanted(&s) => return s,
                 Ok(Some(s)) => passed.push(format!("{}: {}", s.sender, s.content.body())),
                 Ok(None) => panic!("handlers gone"),
-                Err(_) => panic!("waited {WAIT:?} for {what}; saw meanwhile: {passed:#?}"),
+                Err(_) => panic!("waited {wait:?} for {what}; saw meanwhile: {passed:#?}"),
             }
         }
     }
@@ -579,7 +596,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     // one per ply, its size in the event's info and its alt text as the body.
     carol.say(&room, "!gif #1", &[]).await;
     let animation = alice
-        .expect(&room, &bot_id, "an animated picture", |s| {
+        .expect_within(WAIT_FOR_ANIMATION, &room, &bot_id, "an animated picture", |s| {
             matches!(&s.content.msgtype, MessageType::Image(i)
                 if i.info.as_ref().and_then(|i| i.mimetype.as_deref()) == Some("image/gif"))
         })
