@@ -1017,19 +1017,28 @@ pub fn apply_move(
     on_end: OnEnd<'_>,
 ) -> Result<bool> {
     let tx = super::immediate(conn)?;
-    let (status, result, term, deadline, remind) = match m.outcome {
+    // A move that does not end the game names only the columns it changes: SQLite rewrites the
+    // entry of every index whose key or condition names a column the statement sets, changed or
+    // not, and `status` is in the condition of the four indexes of open games (a page of each
+    // written to the log a move, `docs/load.md`).
+    let moved = match m.outcome {
         Some(o) => {
-            let (r, t) = outcome_to_db(o);
-            (Status::Finished, Some(r), Some(t), None, None)
+            let (result, term) = outcome_to_db(o);
+            update_kept(
+                &tx,
+                "UPDATE games SET ply = ply + 1, fen = ?1, status = 'finished', result = ?2, termination = ?3,
+                   deadline = NULL, remind_at = NULL, updated_at = ?4, paused = 0
+                 WHERE id = ?5 AND ply = ?6 AND status = 'active'",
+                params![m.fen_after, result, term, now, id, expected_ply],
+            )?
         }
-        None => (Status::Active, None, None, m.deadline, m.remind_at),
+        None => update_kept(
+            &tx,
+            "UPDATE games SET ply = ply + 1, fen = ?1, deadline = ?2, remind_at = ?3, updated_at = ?4, paused = 0
+             WHERE id = ?5 AND ply = ?6 AND status = 'active'",
+            params![m.fen_after, m.deadline, m.remind_at, now, id, expected_ply],
+        )?,
     };
-    let moved = update_kept(
-        &tx,
-        "UPDATE games SET ply = ply + 1, fen = ?1, status = ?2, result = ?3, termination = ?4, deadline = ?5,
-           remind_at = ?6, updated_at = ?7, paused = 0 WHERE id = ?8 AND ply = ?9 AND status = 'active'",
-        params![m.fen_after, status.as_str(), result, term, deadline, remind, now, id, expected_ply],
-    )?;
     if !moved {
         return Ok(false);
     }
@@ -1616,6 +1625,46 @@ mod tests {
         let player = plan(true);
         assert!(player.contains("games_white_recent") && player.contains("games_black_recent"), "{player}");
         assert!(!player.contains("games_community_recent"), "{player}");
+    }
+
+    /// A move that does not end the game writes to SQLite's log the pages of what it changes: the
+    /// game's row, its moves, and the entries whose keys hold the deadline, the reminder or the
+    /// last change (three lists of recent games) — not the indexes of open games, whose keys and
+    /// condition it leaves as they were (when the statement named `status`, SQLite rewrote an entry
+    /// in each of the four: eleven pages). Counted by the frames of the move's one commit.
+    #[test]
+    fn a_move_writes_the_pages_of_what_it_changes_and_no_others() {
+        let (_dir, raw) = crate::store::testing::sqlite_schema();
+        let c = Connection::Sqlite(raw);
+        let mut ng = chess_game(&c, "c", Status::Active);
+        ng.community_id = Some("club");
+        (ng.deadline, ng.remind_at) = (Some(1_000), Some(500));
+        let id = create(&c, &ng, 0).unwrap();
+        let write_pages = |ply: u32, deadline: i64| -> i64 {
+            let m = MoveUpdate {
+                uci: "e2e4",
+                fen_after: "after",
+                deadline: Some(deadline),
+                remind_at: Some(deadline - 100),
+                outcome: None,
+            };
+            crate::store::testing::log_pages(&c, || {
+                assert!(apply_move(&c, id, ply, &m, 10 + ply as i64, &mut no_end_hook).unwrap());
+            })
+        };
+        write_pages(0, 2_000);
+        let pages = write_pages(1, 3_000);
+        assert!(pages <= 7, "a move wrote {pages} pages");
+        let open: i64 = c
+            .as_sqlite()
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM games WHERE white_id = ?1 AND status IN ('setup', 'active')",
+                [ng.white],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(open, 1, "still listed among the open games");
     }
 
     /// The open games of a chat, a player or a community are read from the partial indexes of open

@@ -342,6 +342,35 @@ struct Slot {
     open: Option<std::sync::Arc<Batch>>,
 }
 
+impl Slot {
+    /// Takes the connection out, with the batch whose transaction it holds open, if any. A batch
+    /// left without its transaction (the connection is gone, or outside any transaction after a
+    /// failed commit) is told so and not returned.
+    fn take(&mut self) -> (Option<Connection>, Option<std::sync::Arc<Batch>>) {
+        match (self.conn.take(), self.open.take()) {
+            (Some(conn), Some(open)) if !conn.is_autocommit() => (Some(conn), Some(open)),
+            (conn, open) => {
+                if let Some(open) = open {
+                    open.lost();
+                }
+                (conn, None)
+            }
+        }
+    }
+
+    /// Puts a connection back whose unit or batch has ended: kept for the next unit unless it is
+    /// still inside a transaction (a failed rollback: it then closes, and the next unit opens
+    /// another). A batch still recorded as open here has lost its transaction, and is told so.
+    fn put_back(&mut self, conn: Connection) {
+        if let Some(open) = self.open.take() {
+            open.lost();
+        }
+        if conn.is_autocommit() {
+            self.conn = Some(conn);
+        }
+    }
+}
+
 /// Units of work sharing one SQLite transaction and its commit (see [`Writer`]). Its first unit
 /// opened the transaction; each later one works under a savepoint, so that its failure undoes its
 /// own changes alone. Bounded by [`BATCH_UNITS`] and [`BATCH_AGE`], so that the first unit's
@@ -390,6 +419,11 @@ impl Batch {
             state.outcome = Some(outcome);
         }
         self.settled.notify_all();
+    }
+
+    /// Tells the batch's units that its transaction is gone, their changes with it.
+    fn lost(&self) {
+        self.settle(Err("the transaction was lost".into()));
     }
 
     /// Commits the batch's transaction on `conn` and tells its units.
@@ -504,16 +538,16 @@ impl Unit<'_> {
             self.undo(conn);
             return Err(e.into());
         }
-        match self.batch.take() {
-            Some(batch) => {
-                let r = self.end_in_batch(conn, &batch, true);
-                if let (Ok(()), Some(writer)) = (&r, self.store.writer()) {
+        match (self.batch.take(), self.store.writer()) {
+            (Some(batch), Some(writer)) => {
+                let r = self.end_in_batch(conn, writer, &batch, true);
+                if r.is_ok() {
                     writer.units_committed.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     metrics::counter!("capabot_sqlite_units_committed_total").increment(1);
                 }
                 r
             }
-            None => {
+            _ => {
                 let r = conn.commit();
                 if r.is_err() {
                     let _ = conn.rollback();
@@ -527,9 +561,8 @@ impl Unit<'_> {
     /// Undoes the unit's own changes: its savepoint's when it joined a batch (whose other units'
     /// changes are then committed, or handed on, as if it had not been there), else its transaction.
     fn undo(&mut self, conn: Connection) {
-        let batch = self.batch.take();
-        match batch {
-            Some(batch) if self.joined => {
+        match (self.batch.take(), self.store.writer()) {
+            (Some(batch), Some(writer)) if self.joined => {
                 let undone = conn
                     .control("ROLLBACK TO SAVEPOINT capabot_unit")
                     .and_then(|()| conn.control("RELEASE SAVEPOINT capabot_unit"));
@@ -538,10 +571,10 @@ impl Unit<'_> {
                     batch.settle(Err("a unit sharing the commit could not be undone alone".into()));
                     self.give_back(conn);
                 } else {
-                    let _ = self.end_in_batch(conn, &batch, false);
+                    let _ = self.end_in_batch(conn, writer, &batch, false);
                 }
             }
-            batch => {
+            (batch, _) => {
                 let _ = conn.rollback();
                 if let Some(batch) = batch {
                     batch.settle(Err("rolled back".into()));
@@ -554,13 +587,15 @@ impl Unit<'_> {
     /// Ends the unit inside `batch`, whose transaction `conn` holds: hands the transaction on to
     /// the next unit when one is waiting for the writer and the batch takes more (and, with `wait`,
     /// waits for the commit), else commits it.
-    fn end_in_batch(&mut self, conn: Connection, batch: &std::sync::Arc<Batch>, wait: bool) -> Result<()> {
-        let writer = self.store.writer();
-        let hand_on =
-            writer.is_some_and(|w| w.waiting.load(std::sync::atomic::Ordering::SeqCst) > 0 && batch.takes_more());
-        if let (true, Some(writer)) = (hand_on, writer)
-            && let Some(mut slot) = self.writer.take()
-        {
+    fn end_in_batch(
+        &mut self,
+        conn: Connection,
+        writer: &Writer,
+        batch: &std::sync::Arc<Batch>,
+        wait: bool,
+    ) -> Result<()> {
+        let hand_on = writer.waiting.load(std::sync::atomic::Ordering::SeqCst) > 0 && batch.takes_more();
+        if hand_on && let Some(mut slot) = self.writer.take() {
             if wait {
                 batch.state.lock().waiting_units += 1;
             }
@@ -569,27 +604,16 @@ impl Unit<'_> {
             drop(slot);
             return if wait { wait_for_commit(writer, batch) } else { Ok(()) };
         }
-        let r = match writer {
-            Some(writer) => batch.commit(&conn, writer),
-            None => Ok(conn.commit()?),
-        };
+        let r = batch.commit(&conn, writer);
         self.give_back(conn);
         r
     }
 
-    /// Puts the unit's connection back: into the [`Writer`] it came from (unless it is still inside
-    /// a transaction, a failed rollback: it then closes, and the next unit opens another), and
-    /// lets the next unit in.
+    /// Puts the unit's connection back, into the [`Writer`] it came from ([`Slot::put_back`]) or
+    /// the store's pool, and lets the next unit in.
     fn give_back(&mut self, conn: Connection) {
         match self.writer.take() {
-            Some(mut slot) => {
-                if let Some(batch) = slot.open.take() {
-                    batch.settle(Err("the transaction was lost".into()));
-                }
-                if conn.is_autocommit() {
-                    slot.conn = Some(conn);
-                }
-            }
+            Some(mut slot) => slot.put_back(conn),
             None => self.store.give_back(conn),
         }
     }
@@ -619,15 +643,13 @@ fn wait_for_commit(writer: &Writer, batch: &std::sync::Arc<Batch>) -> Result<()>
         if let Some(mut slot) = writer.slot.try_lock()
             && slot.open.as_ref().is_some_and(|open| std::sync::Arc::ptr_eq(open, batch))
         {
-            slot.open = None;
-            match slot.conn.take() {
-                Some(conn) => {
+            // A batch that lost its transaction is told so by `take`.
+            let (conn, open) = slot.take();
+            if let Some(conn) = conn {
+                if open.is_some() {
                     let _ = batch.commit(&conn, writer);
-                    if conn.is_autocommit() {
-                        slot.conn = Some(conn);
-                    }
                 }
-                None => batch.settle(Err("the transaction was lost".into())),
+                slot.put_back(conn);
             }
         }
     }
@@ -1006,25 +1028,15 @@ impl Store {
                 // of its own thread's making), the unit goes on without the lock: SQLite's busy
                 // handler then waits, and gives up, as it did before there was a lock.
                 unit.writer = lock_writer(writer);
-                let open = unit.writer.as_mut().and_then(|slot| slot.open.take());
-                match unit.writer.as_mut().and_then(|slot| slot.conn.take()) {
-                    Some(conn) => {
-                        match open {
-                            // The batch's transaction is open on the connection: the unit joins it.
-                            Some(open) if !conn.is_autocommit() => {
-                                unit.batch = Some(open);
-                                unit.joined = true;
-                            }
-                            Some(open) => open.settle(Err("the transaction was lost".into())),
-                            None => {}
+                match unit.writer.as_mut().map(|slot| slot.take()) {
+                    Some((conn, open)) => {
+                        // A batch's transaction open on the connection: the unit joins it.
+                        unit.joined = open.is_some();
+                        unit.batch = open;
+                        match conn {
+                            Some(conn) => Some(conn),
+                            None => Some(Connection::Sqlite(store_connection(path)?)),
                         }
-                        Some(conn)
-                    }
-                    None if unit.writer.is_some() => {
-                        if let Some(open) = open {
-                            open.settle(Err("the transaction was lost".into()));
-                        }
-                        Some(Connection::Sqlite(store_connection(path)?))
                     }
                     None => None,
                 }
@@ -1039,11 +1051,11 @@ impl Store {
         let begun = if unit.joined { conn.control(UNIT_SAVEPOINT) } else { conn.begin_write() };
         if let Err(e) = begun {
             unit.done = true;
-            match unit.batch.take() {
-                Some(batch) => {
-                    let _ = unit.end_in_batch(conn, &batch, false);
+            match (unit.batch.take(), self.writer()) {
+                (Some(batch), Some(writer)) => {
+                    let _ = unit.end_in_batch(conn, writer, &batch, false);
                 }
-                None => unit.give_back(conn),
+                _ => unit.give_back(conn),
             }
             return Err(e.into());
         }
@@ -1162,6 +1174,18 @@ pub(crate) mod testing {
         drop(Store::open(&path).expect("a new store"));
         let conn = super::open_connection(&path).expect("a connection");
         (dir, conn)
+    }
+
+    /// The pages `write` wrote to SQLite's log on `conn` (a connection from [`sqlite_schema`],
+    /// nothing else writing): the log is emptied first, and its frames counted after.
+    pub(crate) fn log_pages(conn: &super::Connection, write: impl FnOnce()) -> i64 {
+        let sqlite = conn.as_sqlite().expect("a SQLite connection");
+        let frames = |mode: &str| -> i64 {
+            sqlite.query_row(&format!("PRAGMA wal_checkpoint({mode})"), (), |r| r.get(1)).expect("a checkpoint")
+        };
+        assert_eq!(frames("TRUNCATE"), 0, "the log emptied");
+        write();
+        frames("PASSIVE")
     }
 
     /// SQLite's plan of `sql` (every parameter 1), its steps joined by "; ".

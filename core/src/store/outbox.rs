@@ -545,6 +545,19 @@ mod tests {
         assert!(lease_chat(&c, "discord", "c:9", "p1").unwrap(), "renewed by its owner");
     }
 
+    /// Taking a chat's lease and giving it up each write one page to SQLite's log: the table has
+    /// no row id beside its key (migration 24; before, a page of the key's index as well).
+    #[test]
+    fn a_lease_taken_or_given_up_writes_one_page() {
+        let (_dir, raw) = crate::store::testing::sqlite_schema();
+        let c = Connection::Sqlite(raw);
+        let log_pages = |write: &dyn Fn()| crate::store::testing::log_pages(&c, write);
+        assert_eq!(log_pages(&|| assert!(lease_chat_at(&c, "discord", "c:1", "p1", 100).unwrap())), 1);
+        assert_eq!(log_pages(&|| assert!(lease_chat_at(&c, "discord", "c:1", "p1", 101).unwrap())), 1);
+        assert_eq!(log_pages(&|| release_chat(&c, "discord", "c:1", "p1").unwrap()), 1);
+        assert!(lease_chat_at(&c, "discord", "c:1", "p2", 102).unwrap(), "given up");
+    }
+
     fn a_held_row_expires_only_once_old_enough_and_still_pending(store: &Store) {
         let c = store.conn().unwrap();
         let held = push(&c, "discord", "c:1", "held", None, 100).unwrap();

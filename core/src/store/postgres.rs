@@ -44,6 +44,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V21__binary_moves", include_str!("../../migrations/postgres/V21__binary_moves.sql")),
     ("V22__binary_web_slug", include_str!("../../migrations/postgres/V22__binary_web_slug.sql")),
     ("V23__small_integers", include_str!("../../migrations/postgres/V23__small_integers.sql")),
+    ("V24__leases_without_rowid", include_str!("../../migrations/postgres/V24__leases_without_rowid.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.
