@@ -147,12 +147,31 @@ fn busy_wait(attempt: i32) -> bool {
 /// Applies the per-connection settings: WAL journal, foreign keys, busy timeout.
 pub fn configure(conn: &rusqlite::Connection) -> Result<()> {
     conn.busy_handler(Some(busy_wait))?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    write_ahead_log(conn)?;
     // With WAL, NORMAL keeps every committed transaction across a crash of the process; only an
     // operating-system crash or power loss may lose the last few.
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "foreign_keys", true)?;
     Ok(())
+}
+
+/// Turns the database to write-ahead logging (kept in the file: a no-op once done). The first
+/// connection to a new file does it under the file's exclusive lock, and SQLite answers "database is
+/// locked" at once, without the busy handler, to another connection asking meanwhile (waiting could
+/// deadlock with a connection holding a shared lock): several processes starting together on a new
+/// database failed to open it. Tried again here, for up to [`BUSY_TIMEOUT`].
+fn write_ahead_log(conn: &rusqlite::Connection) -> Result<()> {
+    let start = std::time::Instant::now();
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy && start.elapsed() < BUSY_TIMEOUT =>
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            done => return Ok(done?),
+        }
+    }
 }
 
 /// Opens one configured SQLite connection to `path` without migrating.

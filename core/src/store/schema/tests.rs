@@ -208,8 +208,10 @@ fn several_openers_at_once_apply_each_migration_once() {
             let openers: Vec<_> = (0..4)
                 .map(|_| {
                     scope.spawn(|| {
-                        let mut conn = open_connection(&path).unwrap();
+                        // Every thread reaches the barrier, so a failure below fails the test
+                        // instead of leaving the others waiting for ever.
                         ready.wait();
+                        let mut conn = open_connection(&path).unwrap();
                         migrate(&mut conn).unwrap()
                     })
                 })
@@ -218,6 +220,32 @@ fn several_openers_at_once_apply_each_migration_once() {
         });
         assert_eq!(applied, MIGRATIONS.len() - start, "from version {start}");
         assert_eq!(history_of(&open_connection(&path).unwrap()), fresh().1);
+    }
+}
+
+/// Several processes starting at once on a database file nobody has opened yet: each opens it.
+/// The first to open a new file turns it to write-ahead logging, which takes the file's exclusive
+/// lock; SQLite answers "database is locked" at once to a connection asking for it then, without
+/// calling the busy handler (waiting could deadlock), so the store tries again itself.
+#[test]
+fn several_openers_of_a_new_file_at_once_all_open_it() {
+    for round in 0..40 {
+        let (_dir, path) = new_file();
+        let ready = std::sync::Barrier::new(4);
+        let failures: Vec<String> = std::thread::scope(|scope| {
+            let openers: Vec<_> = (0..4)
+                .map(|_| {
+                    scope.spawn(|| {
+                        ready.wait();
+                        let conn = open_connection(&path).map_err(|e| e.to_string())?;
+                        let mode: String = conn.query_row("PRAGMA journal_mode", (), |r| r.get(0)).unwrap();
+                        if mode == "wal" { Ok(()) } else { Err(format!("journal mode {mode}")) }
+                    })
+                })
+                .collect();
+            openers.into_iter().filter_map(|o| o.join().unwrap().err()).collect()
+        });
+        assert!(failures.is_empty(), "round {round}: {failures:?}");
     }
 }
 
