@@ -76,6 +76,9 @@ fn plain_default(default: &str) -> String {
     }
 }
 
+/// The name an index's column computed by an expression is compared by.
+const EXPRESSION: &str = "EXPRESSION";
+
 fn sqlite_schema(conn: &Connection) -> Schema {
     let mut schema = Schema::new();
     let mut tables = conn
@@ -144,10 +147,12 @@ fn sqlite_schema(conn: &Connection) -> Schema {
             .map(Result::unwrap)
             .collect();
         for (index, is_unique, origin, partial) in list {
+            // An expression's column has no name (both sides call it `EXPRESSION`: what it
+            // computes is written in each dialect's words, `games_due`).
             let index_columns: Vec<String> = conn
-                .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
+                .prepare("SELECT coalesce(name, ?2) FROM pragma_index_info(?1) ORDER BY seqno")
                 .unwrap()
-                .query_map([&index], |row| row.get(0))
+                .query_map([index.as_str(), EXPRESSION], |row| row.get(0))
                 .unwrap()
                 .map(Result::unwrap)
                 .collect();
@@ -243,13 +248,13 @@ fn postgres_schema(client: &mut impl GenericClient) -> Schema {
         let indexes = client
             .query(
                 "SELECT i.relname::text,
-                    ARRAY(SELECT a.attname::text FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(num, ord)
-                          JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.num ORDER BY k.ord),
+                    ARRAY(SELECT coalesce(a.attname::text, $2) FROM unnest(x.indkey::int2[]) WITH ORDINALITY k(num, ord)
+                          LEFT JOIN pg_attribute a ON a.attrelid = x.indrelid AND a.attnum = k.num ORDER BY k.ord),
                     x.indisunique, x.indpred IS NOT NULL
                  FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
                  WHERE x.indrelid = $1::text::regclass
                    AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)",
-                &[&name],
+                &[&name, &EXPRESSION],
             )
             .unwrap()
             .iter()

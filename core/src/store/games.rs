@@ -6,7 +6,7 @@ use super::players::{Player, PlayerId};
 use super::ratings::{self, PlayerRating};
 use super::{Result, offers};
 use crate::rules::{Color, DrawReason, Outcome, WinReason};
-use crate::store::sql::{Connection, OptionalExtension, Params, Row, params, query_by_ids};
+use crate::store::sql::{Connection, Dialect, OptionalExtension, Params, Row, params, query_by_ids};
 use std::collections::HashMap;
 
 /// Game id (the `games.id` column).
@@ -572,11 +572,22 @@ pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow
     select(conn, "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id", [player])
 }
 
+/// What an active game has next due, the earlier of its reminder and its deadline (of those set),
+/// as the index `games_due` (migration 25) writes it in `dialect`: a query names
+/// it exactly so to be read from that index.
+pub(crate) fn due_at(dialect: Dialect) -> &'static str {
+    match dialect {
+        // SQLite's `min` of several values is NULL when one of them is.
+        Dialect::Sqlite => "min(coalesce(remind_at, deadline), coalesce(deadline, remind_at))",
+        Dialect::Postgres => "LEAST(remind_at, deadline)",
+    }
+}
+
 /// Active games of `platforms` whose deadline has passed, the earliest first (ties by id).
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 ///
-/// Read a platform at a time in the order of the partial index `games_deadline` (platform,
-/// deadline), so that the query reads only the due rows of that index: ordered by id, SQLite
+/// Read a platform at a time in the order of the partial index `games_due` (platform, what is
+/// due next), so that the query reads only the due rows of that index: ordered by id, SQLite
 /// scanned the whole table instead (a million finished games read on every tick, `docs/scale.md`).
 pub fn due_timeouts(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
     let mut due = due_by(conn, "deadline", now, platforms)?;
@@ -584,12 +595,17 @@ pub fn due_timeouts(conn: &Connection, now: i64, platforms: &[&str]) -> Result<V
     Ok(due)
 }
 
-/// Active games of `platforms` whose time in `column` has passed, each platform's read in the
-/// order of its index (platform, `column`).
+/// Active games of `platforms` whose time in `column` has passed, each platform's read from the
+/// index of what is due next (which comes no later than `column`'s time), in its order.
 fn due_by(conn: &Connection, column: &str, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
-    let filter =
-        format!("platform = ?1 AND status = 'active' AND {column} <= ?2 ORDER BY {column}, id{}", conn.take_due());
+    let filter = format!("{}{}", due_filter(conn.dialect(), column), conn.take_due());
     super::served::each_platform(platforms, |p| select(conn, &filter, params![p, now]))
+}
+
+/// [`due_by`]'s condition and order (platform `?1`, the time now `?2`).
+fn due_filter(dialect: Dialect, column: &str) -> String {
+    let due = due_at(dialect);
+    format!("platform = ?1 AND status = 'active' AND {due} <= ?2 AND {column} <= ?2 ORDER BY {due}, id")
 }
 
 /// Game `id` if its deadline has passed, taken for the caller's unit of work
@@ -606,7 +622,7 @@ pub fn due_reminder(conn: &Connection, id: GameId, now: i64) -> Result<Option<Ga
 }
 
 /// Active games of `platforms` whose reminder time has passed, the earliest first (ties by id),
-/// read from the partial index `games_remind` as [`due_timeouts`] reads `games_deadline`.
+/// read from the partial index `games_due` as [`due_timeouts`] reads it.
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 pub fn due_reminders(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
     let mut due = due_by(conn, "remind_at", now, platforms)?;
@@ -616,12 +632,8 @@ pub fn due_reminders(conn: &Connection, now: i64, platforms: &[&str]) -> Result<
 
 /// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.
 pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
-    Ok(conn.query_row(
-        "SELECT min(t) FROM (SELECT min(deadline) AS t FROM games WHERE status = 'active'
-                             UNION ALL SELECT min(remind_at) FROM games WHERE status = 'active') AS due",
-        (),
-        |r| r.get(0),
-    )?)
+    let sql = format!("SELECT min({}) FROM games WHERE status = 'active'", due_at(conn.dialect()));
+    Ok(conn.query_row(&sql, (), |r| r.get(0))?)
 }
 
 /// Active games in which capabot's AI (`ai_player`) is to move: the front end restarts their jobs.
@@ -1654,7 +1666,7 @@ mod tests {
         };
         write_pages(0, 2_000);
         let pages = write_pages(1, 3_000);
-        assert!(pages <= 7, "a move wrote {pages} pages");
+        assert!(pages <= 6, "a move wrote {pages} pages");
         let open: i64 = c
             .as_sqlite()
             .unwrap()
@@ -1711,7 +1723,20 @@ mod tests {
         let ai = plan(
             "platform = ?2 AND status IN ('setup', 'active') AND status = 'active' AND ai_level IS NOT NULL AND ((white_id = ?1 AND ply % 2 = 0) OR (black_id = ?1 AND ply % 2 = 1))",
         );
-        assert!(ai.contains("_open") || ai.contains("games_remind") || ai.contains("games_deadline"), "{ai}");
+        assert!(ai.contains("_open") || ai.contains("games_due"), "{ai}");
+    }
+
+    /// The scheduler finds a platform's due timeouts and reminders in the one index of what each
+    /// active game has next due (migration 25), reading only its due entries, in their order.
+    #[test]
+    fn due_timeouts_and_reminders_are_read_from_the_index_of_what_is_due_next() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        for column in ["deadline", "remind_at"] {
+            let filter = due_filter(Dialect::Sqlite, column);
+            let plan = crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {filter}"));
+            assert!(plan.contains("USING INDEX games_due (platform=? AND <expr><?)"), "{column}: {plan}");
+            assert!(!plan.contains("TEMP B-TREE") && !plan.contains("SCAN games"), "{column}: {plan}");
+        }
     }
 
     /// A page's addresses are read by primary key, in one statement for many games.

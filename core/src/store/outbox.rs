@@ -363,12 +363,15 @@ pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
 /// ids up to it (the rows it forgets, and the few still waiting from before, held for an
 /// interaction) rather than keeping an index of every row by when it was done, which cost every
 /// delivery an index entry. A row written out of order (another process's clock behind) waits for
-/// a later tick.
+/// a later tick. The newest row is always kept: on SQLite a new row's id is the largest there is
+/// plus one (no `AUTOINCREMENT` since migration 26, which wrote a page more for every row queued),
+/// so while it stays no id is ever handed out twice (the front ends make Discord's nonces and
+/// Matrix's transaction ids of them).
 pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
     Ok(conn.execute(
         "DELETE FROM outbox WHERE state <> 'pending' AND done_at < ?1
            AND id < coalesce((SELECT id FROM outbox WHERE created_at >= ?1 ORDER BY id LIMIT 1),
-                             (SELECT max(id) + 1 FROM outbox))",
+                             (SELECT max(id) FROM outbox))",
         [now - KEEP_DONE_SECS],
     )?)
 }
@@ -415,9 +418,24 @@ mod tests {
         };
         assert_eq!(prune(&c, 1000 + KEEP_DONE_SECS).unwrap(), 2);
         assert_eq!(left(&c), vec![held, sent_this_week, written_this_week, out_of_order]);
-        assert_eq!(prune(&c, 2200 + KEEP_DONE_SECS).unwrap(), 3);
-        assert_eq!(left(&c), vec![held], "the row still waiting stays");
+        assert_eq!(prune(&c, 2200 + KEEP_DONE_SECS).unwrap(), 2);
+        assert_eq!(left(&c), vec![held, out_of_order], "the row still waiting stays, and the newest");
         assert_eq!(prune(&c, 9000 + KEEP_DONE_SECS).unwrap(), 0);
+        // The next row's id is new: none is handed out twice.
+        assert!(row(9000) > out_of_order);
+    }
+
+    /// A row queued on SQLite writes the page of its row and of its entry among the waiting rows
+    /// (migration 26: with `AUTOINCREMENT` the outbox's line of `sqlite_sequence` was a third).
+    #[test]
+    fn a_row_queued_writes_its_row_and_its_waiting_entry() {
+        let (_dir, raw) = crate::store::testing::sqlite_schema();
+        let c = Connection::Sqlite(raw);
+        push(&c, "discord", "c:1", "first", None, 100).unwrap();
+        let pages = crate::store::testing::log_pages(&c, || {
+            push(&c, "discord", "c:1", "second", None, 100).unwrap();
+        });
+        assert_eq!(pages, 2);
     }
 
     /// [`push_all`] (one statement on PostgreSQL): the rows' ids follow the order they were given

@@ -45,6 +45,8 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V22__binary_web_slug", include_str!("../../migrations/postgres/V22__binary_web_slug.sql")),
     ("V23__small_integers", include_str!("../../migrations/postgres/V23__small_integers.sql")),
     ("V24__leases_without_rowid", include_str!("../../migrations/postgres/V24__leases_without_rowid.sql")),
+    ("V25__games_due", include_str!("../../migrations/postgres/V25__games_due.sql")),
+    ("V26__outbox_ids", include_str!("../../migrations/postgres/V26__outbox_ids.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

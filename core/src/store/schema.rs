@@ -79,6 +79,8 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V22__binary_web_slug", include_str!("../../migrations/0022_binary_web_slug.sql")),
     sql("V23__small_integers", include_str!("../../migrations/0023_small_integers.sql")),
     sql("V24__leases_without_rowid", include_str!("../../migrations/0024_leases_without_rowid.sql")),
+    sql("V25__games_due", include_str!("../../migrations/0025_games_due.sql")),
+    sql("V26__outbox_ids", include_str!("../../migrations/0026_outbox_ids.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

@@ -7,7 +7,7 @@
 //! scheduler takes their long-overdue items.
 
 use super::Result;
-use crate::store::sql::{Connection, params};
+use crate::store::sql::{Connection, Dialect, params};
 
 /// The failure kind of an outbox row expired because no process served its platform.
 pub const EXPIRED: &str = "expired";
@@ -78,19 +78,21 @@ const LADDERS_WAITING: &str = "SELECT DISTINCT l.platform FROM ladders l
      WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1)";
 
 /// The tables of the scheduler's items, the state in which a row of them may come due, and its
-/// time that does.
-const SCHEDULED: [(&str, &str, &str); 3] = [
-    ("games", "active", "deadline"),
-    ("challenges", "open", "expires_at"),
-    ("tournaments", "registration", "signup_until"),
-];
+/// time that does (in the dialect's words: a game's is an expression, [`super::games::due_at`]).
+fn scheduled(dialect: Dialect) -> [(&'static str, &'static str, &'static str); 3] {
+    [
+        ("games", "active", super::games::due_at(dialect)),
+        ("challenges", "open", "expires_at"),
+        ("tournaments", "registration", "signup_until"),
+    ]
+}
 
 /// The platforms other than `own` that may have scheduled items (active games, open challenges,
 /// tournaments in registration, ladder challenges unanswered since `since`) and that no process
 /// has served since `since` (a platform never served counts as such), in name order.
 pub fn unserved_with_work(conn: &Connection, since: i64, own: &[&str]) -> Result<Vec<String>> {
     let mut found = std::collections::BTreeSet::new();
-    for (table, status, due) in SCHEDULED {
+    for (table, status, due) in scheduled(conn.dialect()) {
         found.extend(conn.query_all(&platforms_with(table, status, due), (), |r| r.get::<String>(0))?);
     }
     found.extend(conn.query_all(LADDERS_WAITING, params![since], |r| r.get::<String>(0))?);
@@ -148,11 +150,11 @@ mod tests {
         let waiting = plan(UNSERVED_WAITING);
         assert!(waiting.contains("outbox_pending (platform>?)"), "one step a platform: {waiting}");
         // The platforms with scheduled work, a step each in a due-time index.
-        let partial = [&["games_deadline", "games_remind"][..], &["challenges_expiry"], &["tournaments_signup"]];
-        for ((table, status, due), indexes) in SCHEDULED.into_iter().zip(partial) {
+        let partial = ["games_due", "challenges_expiry", "tournaments_signup"];
+        for ((table, status, due), index) in scheduled(Dialect::Sqlite).into_iter().zip(partial) {
             let plan = plan(&platforms_with(table, status, due));
-            let uses = |index: &&str| plan.matches(&format!("INDEX {index}")).count() == 2;
-            assert!(indexes.iter().any(uses) && !plan.contains(&format!("SCAN {table}")), "{plan}");
+            let uses = plan.matches(&format!("INDEX {index}")).count() == 2;
+            assert!(uses && !plan.contains(&format!("SCAN {table}")), "{plan}");
             assert!(plan.contains("(platform>?)"), "one step a platform: {plan}");
         }
         let ladders = plan(LADDERS_WAITING);

@@ -580,7 +580,7 @@ pub const QUERIES: [(&str, &str); 26] = [
     (
         "tick: outbox prune",
         "SELECT count(*) FROM outbox WHERE state <> 'pending' AND done_at < ?1 AND id < coalesce((SELECT id FROM \
-         outbox WHERE created_at >= ?1 ORDER BY id LIMIT 1), (SELECT max(id) + 1 FROM outbox))",
+         outbox WHERE created_at >= ?1 ORDER BY id LIMIT 1), (SELECT max(id) FROM outbox))",
     ),
 ];
 
