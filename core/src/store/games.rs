@@ -440,7 +440,11 @@ pub fn version(conn: &Connection, id: GameId) -> Result<Option<(u32, i64)>> {
         .optional()?)
 }
 
-/// The last `limit` games of a community (newest change first), or only those `player` played.
+/// The last `limit` games of a community (newest change first), or only those `player` played;
+/// none aborted. Two reads: the games over, newest first from the indexes of games over by their
+/// last change ([`recent_over_filter`]), and the games in play from the indexes of open games
+/// (migration 27: a move, which changes `updated_at`, then moves no entry of these lists); the
+/// latest of both kept.
 pub fn recent_in_community(
     conn: &Connection,
     platform: &str,
@@ -448,28 +452,48 @@ pub fn recent_in_community(
     player: Option<PlayerId>,
     limit: usize,
 ) -> Result<Vec<GameRow>> {
-    match player {
-        Some(p) => select(conn, &recent_filter(true), params![platform, community_id, p, limit as i64]),
-        None => select(conn, &recent_filter(false), params![platform, community_id, limit as i64]),
-    }
+    let (mut games, open) = match player {
+        Some(p) => {
+            let over = select(conn, &recent_over_filter(true), params![platform, community_id, p, limit as i64])?;
+            let here = |g: &GameRow| g.platform == platform && g.community_id.as_deref() == Some(community_id);
+            (over, open_of_player(conn, p)?.into_iter().filter(here).collect())
+        }
+        None => (
+            select(conn, &recent_over_filter(false), params![platform, community_id, limit as i64])?,
+            select(conn, &format!("{OPEN} AND platform = ?1 AND community_id = ?2"), params![platform, community_id])?,
+        ),
+    };
+    games.extend(open);
+    games.sort_by_key(|g| std::cmp::Reverse((g.updated_at, g.id)));
+    games.truncate(limit);
+    Ok(games)
 }
 
-/// The filter of [`recent_in_community`]: `?1` platform, `?2` community, then `?3` the player and
-/// `?4` the limit, or `?3` the limit. A community's latest are read in order from
-/// `games_community_recent`; a player's from each side's own index (`games_white_recent`,
-/// `games_black_recent`), the latest of both kept: a few rows read either way, where
+/// A game not over yet, as the partial indexes of open games (`games_*_open`) are written.
+const OPEN: &str = "status IN ('setup', 'active')";
+
+/// A game over, as the partial indexes of games over by their last change (`games_*_done`,
+/// migration 27) are written.
+const OVER: &str = "status IN ('finished', 'aborted')";
+
+/// The filter of [`recent_in_community`]'s finished games: `?1` platform, `?2` community, then `?3`
+/// the player and `?4` the limit, or `?3` the limit. A community's are read in order from
+/// `games_community_done`; a player's from each side's own index (`games_white_done`,
+/// `games_black_done`), the latest of both kept: a few rows read either way, where
 /// `white_id = ?3 OR black_id = ?3` would walk the whole community's index looking for the player.
-fn recent_filter(player: bool) -> String {
-    const ORDER: &str = "AND status <> 'aborted' ORDER BY updated_at DESC, id DESC";
+fn recent_over_filter(player: bool) -> String {
+    const ORDER: &str = "ORDER BY updated_at DESC, id DESC";
+    let finished = format!("{OVER} AND status = 'finished'");
     if player {
-        format!(
-            "id IN (SELECT id FROM (SELECT id FROM games WHERE white_id = ?3 AND platform = ?1 \
-             AND community_id = ?2 {ORDER} LIMIT ?4) AS w UNION ALL SELECT id FROM (SELECT id FROM games \
-             WHERE black_id = ?3 AND platform = ?1 AND community_id = ?2 {ORDER} LIMIT ?4) AS b) \
-             ORDER BY updated_at DESC, id DESC LIMIT ?4"
-        )
+        let side = |colour: &str| {
+            format!(
+                "SELECT id FROM (SELECT id FROM games WHERE {colour}_id = ?3 AND platform = ?1 AND community_id = ?2 \
+                 AND {finished} {ORDER} LIMIT ?4) AS {colour}"
+            )
+        };
+        format!("id IN ({} UNION ALL {}) {ORDER} LIMIT ?4", side("white"), side("black"))
     } else {
-        format!("platform = ?1 AND community_id = ?2 {ORDER} LIMIT ?3")
+        format!("platform = ?1 AND community_id = ?2 AND {finished} {ORDER} LIMIT ?3")
     }
 }
 
@@ -569,7 +593,14 @@ pub fn latest_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: 
 
 /// Open games of a player anywhere, oldest first.
 pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
-    select(conn, "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id", [player])
+    select(conn, &open_of_player_filter(), [player])
+}
+
+/// [`open_of_player`]'s filter, the condition in each side's term: SQLite reads a partial index for
+/// a term of an `OR` only when that term names its condition (it took the partial ones while each
+/// side also had a full index, until migration 27).
+fn open_of_player_filter() -> String {
+    format!("({OPEN} AND white_id = ?1) OR ({OPEN} AND black_id = ?1) ORDER BY id")
 }
 
 /// What an active game has next due, the earlier of its reminder and its deadline (of those set),
@@ -1622,6 +1653,19 @@ mod tests {
         assert_eq!(ids(Some(x), 10), club);
         assert_eq!(ids(None, 10), club);
         assert_eq!(ids(None, 2), club[..2].to_vec());
+        // Finished games among those in play, by their last change: game 1 ends after everything
+        // else, game 3 after game 4 was made, and game 2 moves in between.
+        let resign = Outcome::Decisive { winner: Color::White, reason: WinReason::Resignation };
+        assert!(finish(&c, made[1], 0, resign, 300, &mut no_end_hook).unwrap());
+        assert!(finish(&c, made[3], 0, resign, 150, &mut no_end_hook).unwrap());
+        let m = MoveUpdate { uci: "e2e4", fen_after: "after", deadline: None, remind_at: None, outcome: None };
+        assert!(apply_move(&c, made[2], 0, &m, 250, &mut no_end_hook).unwrap());
+        let club = vec![made[1], made[2], made[3], made[4], made[0]];
+        assert_eq!(ids(None, 10), club);
+        assert_eq!(ids(None, 3), club[..3].to_vec());
+        assert_eq!(ids(Some(x), 10), club);
+        assert_eq!(ids(Some(o), 2), club[..2].to_vec());
+        assert_eq!(ids(Some(x), 4), club[..4].to_vec());
     }
 
     /// The recent games' lists read their indexes in order, a few rows each, not the whole
@@ -1629,14 +1673,24 @@ mod tests {
     #[test]
     fn the_recent_games_lists_read_their_indexes_in_order() {
         let (_dir, conn) = crate::store::testing::sqlite_schema();
-        let plan = |player: bool| -> String {
-            crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {}", recent_filter(player)))
-        };
+        let plan_of =
+            |filter: &str| crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {filter}"));
+        let plan = |player: bool| plan_of(&recent_over_filter(player));
         let community = plan(false);
-        assert!(community.contains("games_community_recent") && !community.contains("TEMP B-TREE"), "{community}");
+        assert!(community.contains("INDEX games_community_done (platform=? AND community_id=?)"), "{community}");
+        assert!(!community.contains("TEMP B-TREE"), "{community}");
+        let open = plan_of(&format!("{OPEN} AND platform = ?1 AND community_id = ?2"));
+        assert!(open.contains("INDEX games_community_open (platform=? AND community_id=?)"), "{open}");
         let player = plan(true);
-        assert!(player.contains("games_white_recent") && player.contains("games_black_recent"), "{player}");
-        assert!(!player.contains("games_community_recent"), "{player}");
+        for index in [
+            "games_white_done (white_id=? AND platform=? AND community_id=?)",
+            "games_black_done (black_id=? AND platform=? AND community_id=?)",
+        ] {
+            assert!(player.contains(&format!("INDEX {index}")), "{player}");
+        }
+        for plan in [community, open, player] {
+            assert!(!plan.contains("SCAN games"), "{plan}");
+        }
     }
 
     /// A move that does not end the game writes to SQLite's log the pages of what it changes: the
@@ -1666,7 +1720,7 @@ mod tests {
         };
         write_pages(0, 2_000);
         let pages = write_pages(1, 3_000);
-        assert!(pages <= 6, "a move wrote {pages} pages");
+        assert!(pages <= 3, "a move wrote {pages} pages");
         let open: i64 = c
             .as_sqlite()
             .unwrap()
@@ -1687,6 +1741,7 @@ mod tests {
         let (_dir, conn) = crate::store::testing::sqlite_schema();
         let plan =
             |filter: &str| crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {filter}"));
+        let of_player = open_of_player_filter();
         let open_in_chat = "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = ?3 OR black_id = ?3) ORDER BY id";
         for (filter, index) in [
             (open_in_chat, "games_chat_open (platform=? AND chat_id=?)"),
@@ -1698,14 +1753,8 @@ mod tests {
                 "status IN ('setup', 'active') AND paused = 0 AND platform = ?1 AND community_id = ?2",
                 "games_community_open (platform=? AND community_id=?)",
             ),
-            (
-                "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
-                "games_white_open (white_id=?)",
-            ),
-            (
-                "status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
-                "games_black_open (black_id=?)",
-            ),
+            (of_player.as_str(), "games_white_open (white_id=?)"),
+            (of_player.as_str(), "games_black_open (black_id=?)"),
         ] {
             let plan = plan(filter);
             assert!(plan.contains(&format!("USING INDEX {index}")), "{filter}: {plan}");

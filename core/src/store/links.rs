@@ -67,16 +67,20 @@ fn platforms_of(tx: &Connection, player: PlayerId) -> Result<Vec<String>> {
 
 /// Whether players `a` and `b` have played each other or share a tournament or ladder.
 fn histories_meet(tx: &Connection, a: PlayerId, b: PlayerId) -> Result<bool> {
-    Ok(tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM games WHERE (white_id = ?1 AND black_id = ?2) OR (white_id = ?2 AND black_id = ?1))
+    Ok(tx.query_row(HISTORIES_MEET, params![a, b], |r| r.get(0))?)
+}
+
+/// [`histories_meet`]'s statement: each side's games with the other, in play or over, each read
+/// from a partial index (a game of theirs is in one or the other, migration 27).
+const HISTORIES_MEET: &str =
+    "SELECT EXISTS (SELECT 1 FROM games WHERE status IN ('setup', 'active') AND white_id = ?1 AND black_id = ?2)
+             OR EXISTS (SELECT 1 FROM games WHERE status IN ('setup', 'active') AND white_id = ?2 AND black_id = ?1)
+             OR EXISTS (SELECT 1 FROM games WHERE status IN ('finished', 'aborted') AND white_id = ?1 AND black_id = ?2)
+             OR EXISTS (SELECT 1 FROM games WHERE status IN ('finished', 'aborted') AND white_id = ?2 AND black_id = ?1)
              OR EXISTS (SELECT 1 FROM tournament_players x JOIN tournament_players y USING (tournament_id)
                         WHERE x.player_id = ?1 AND y.player_id = ?2)
              OR EXISTS (SELECT 1 FROM ladder_members x JOIN ladder_members y USING (ladder_id)
-                        WHERE x.player_id = ?1 AND y.player_id = ?2)",
-        params![a, b],
-        |r| r.get(0),
-    )?)
-}
+                        WHERE x.player_id = ?1 AND y.player_id = ?2)";
 
 /// The player columns that move with a merge, as (table, column).
 const PLAYER_COLUMNS: &[(&str, &str)] = &[
@@ -211,6 +215,8 @@ pub fn unlink(conn: &Connection, platform: &str, user_id: &str, name: &str, now:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Color, Outcome, WinReason};
+    use crate::store::games::{self, Status};
     use crate::store::testing::on_both_backends;
     use crate::store::{Store, ladders::test_game};
 
@@ -266,6 +272,40 @@ mod tests {
         assert_eq!(redeem(&c, &code, "matrix", "@d:x", "dave", 1008).unwrap(), Err(LinkError::HistoriesMeet));
         // A refusal does not use the code up: the right account can still use it.
         assert_eq!(redeem(&c, &code, "telegram", "9", "c", 1009).unwrap().unwrap().player, carol);
+        // Nor those whose game together is over, finished or aborted (an index of its own since
+        // migration 27), whichever colour each had.
+        for (i, over) in [Status::Finished, Status::Aborted].into_iter().enumerate() {
+            let n = 10 + i as i64;
+            let erin = players::ensure(&c, "console", &format!("erin{n}"), "erin", n).unwrap().id;
+            let fred = players::ensure(&c, "matrix", &format!("@f{n}:x"), "fred", n).unwrap().id;
+            let game = test_game(&c, fred, erin);
+            let now = 1010 + n;
+            match over {
+                Status::Finished => {
+                    let resign = Outcome::Decisive { winner: Color::White, reason: WinReason::Resignation };
+                    assert!(games::finish(&c, game, 0, resign, now, &mut games::no_end_hook).unwrap());
+                }
+                _ => assert!(games::abort(&c, game, 0, now).unwrap()),
+            }
+            let code = code_for(&c, "console", &format!("erin{n}"), now);
+            let refused = redeem(&c, &code, "matrix", &format!("@f{n}:x"), "fred", now).unwrap();
+            assert_eq!(refused, Err(LinkError::HistoriesMeet), "{over:?}");
+        }
+    }
+
+    /// Whether two players have met is read from the indexes of open games and of games over
+    /// (SQLite's plan), never by reading every game.
+    #[test]
+    fn whether_two_players_met_is_read_from_indexes() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = crate::store::testing::sqlite_plan(&conn, HISTORIES_MEET);
+        assert!(!plan.contains("SCAN games"), "{plan}");
+        // Each of the four looks at the games by one of its players (either side's index will do).
+        let open = plan.matches("SEARCH games USING INDEX games_white_open").count()
+            + plan.matches("SEARCH games USING INDEX games_black_open").count();
+        let over = plan.matches("SEARCH games USING INDEX games_white_done").count()
+            + plan.matches("SEARCH games USING INDEX games_black_done").count();
+        assert_eq!((open, over), (2, 2), "{plan}");
     }
 
     fn merging_keeps_both_histories_under_the_older_player(store: &Store) {

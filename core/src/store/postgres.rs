@@ -47,6 +47,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V24__leases_without_rowid", include_str!("../../migrations/postgres/V24__leases_without_rowid.sql")),
     ("V25__games_due", include_str!("../../migrations/postgres/V25__games_due.sql")),
     ("V26__outbox_ids", include_str!("../../migrations/postgres/V26__outbox_ids.sql")),
+    ("V27__recent_finished", include_str!("../../migrations/postgres/V27__recent_finished.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.
