@@ -488,7 +488,7 @@ pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), S
 pub const QUERIES: [(&str, &str); 26] = [
     (
         "games: a player's open games",
-        "SELECT id FROM games WHERE status IN ('setup', 'active') AND (white_id = ?1 OR black_id = ?1) ORDER BY id",
+        "SELECT id FROM games WHERE (status IN ('setup', 'active') AND white_id = ?1) OR (status IN ('setup', 'active') AND black_id = ?1) ORDER BY id",
     ),
     (
         "games: a player's open games in a chat (every move)",
@@ -539,7 +539,7 @@ pub const QUERIES: [(&str, &str); 26] = [
     ),
     (
         "tick: timeouts",
-        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND deadline <= ?2 ORDER BY deadline, id",
+        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)) <= ?2 AND deadline <= ?2 ORDER BY min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)), id",
     ),
     (
         "tick: reminders, before (ORDER BY id)",
@@ -547,7 +547,7 @@ pub const QUERIES: [(&str, &str); 26] = [
     ),
     (
         "tick: reminders",
-        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND remind_at <= ?2 ORDER BY remind_at, id",
+        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)) <= ?2 AND remind_at <= ?2 ORDER BY min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)), id",
     ),
     (
         "tick: ladders due, before",
