@@ -460,13 +460,20 @@ pub fn recent_in_community(
         }
         None => (
             select(conn, &recent_over_filter(false), params![platform, community_id, limit as i64])?,
-            select(conn, &format!("{OPEN} AND platform = ?1 AND community_id = ?2"), params![platform, community_id])?,
+            select(conn, &recent_open_filter(), params![platform, community_id, limit as i64])?,
         ),
     };
     games.extend(open);
     games.sort_by_key(|g| std::cmp::Reverse((g.updated_at, g.id)));
     games.truncate(limit);
     Ok(games)
+}
+
+/// The filter of [`recent_in_community`]'s games in play of a community (`?1` platform, `?2`
+/// community, `?3` the limit): every one read from `games_community_open`, the latest `?3` of them
+/// made rows.
+fn recent_open_filter() -> String {
+    format!("{OPEN} AND platform = ?1 AND community_id = ?2 ORDER BY updated_at DESC, id DESC LIMIT ?3")
 }
 
 /// A game not over yet, as the partial indexes of open games (`games_*_open`) are written.
@@ -1679,7 +1686,7 @@ mod tests {
         let community = plan(false);
         assert!(community.contains("INDEX games_community_done (platform=? AND community_id=?)"), "{community}");
         assert!(!community.contains("TEMP B-TREE"), "{community}");
-        let open = plan_of(&format!("{OPEN} AND platform = ?1 AND community_id = ?2"));
+        let open = plan_of(&recent_open_filter());
         assert!(open.contains("INDEX games_community_open (platform=? AND community_id=?)"), "{open}");
         let player = plan(true);
         for index in [
