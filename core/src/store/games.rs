@@ -613,7 +613,7 @@ fn open_of_player_filter() -> String {
 /// What an active game has next due, the earlier of its reminder and its deadline (of those set),
 /// as the index `games_due` (migration 25) writes it in `dialect`: a query names
 /// it exactly so to be read from that index.
-pub(crate) fn due_at(dialect: Dialect) -> &'static str {
+pub fn due_at(dialect: Dialect) -> &'static str {
     match dialect {
         // SQLite's `min` of several values is NULL when one of them is.
         Dialect::Sqlite => "min(coalesce(remind_at, deadline), coalesce(deadline, remind_at))",

@@ -483,8 +483,15 @@ pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), S
     Ok((plan.join("; "), percentiles(times).0))
 }
 
+/// [`QUERIES`] in `dialect`'s words: `DUE_AT`, what an active game has next due, as the store
+/// writes it there (the expression its index `games_due` is on).
+pub fn queries(dialect: capabot::store::sql::Dialect) -> Vec<(&'static str, String)> {
+    let due = capabot::store::games::due_at(dialect);
+    QUERIES.iter().map(|&(name, sql)| (name, sql.replace("DUE_AT", due))).collect()
+}
+
 /// The store's queries behind the measured reads and the scheduler's tick, as the store writes them
-/// (parameters are bound to 1 for the plan), for `EXPLAIN QUERY PLAN`.
+/// (parameters are bound to 1 for the plan), for `EXPLAIN QUERY PLAN`; see [`queries`].
 pub const QUERIES: [(&str, &str); 26] = [
     (
         "games: a player's open games",
@@ -539,7 +546,7 @@ pub const QUERIES: [(&str, &str); 26] = [
     ),
     (
         "tick: timeouts",
-        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)) <= ?2 AND deadline <= ?2 ORDER BY min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)), id",
+        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND DUE_AT <= ?2 AND deadline <= ?2 ORDER BY DUE_AT, id",
     ),
     (
         "tick: reminders, before (ORDER BY id)",
@@ -547,7 +554,7 @@ pub const QUERIES: [(&str, &str); 26] = [
     ),
     (
         "tick: reminders",
-        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)) <= ?2 AND remind_at <= ?2 ORDER BY min(coalesce(remind_at, deadline), coalesce(deadline, remind_at)), id",
+        "SELECT * FROM games WHERE platform = ?1 AND status = 'active' AND DUE_AT <= ?2 AND remind_at <= ?2 ORDER BY DUE_AT, id",
     ),
     (
         "tick: ladders due, before",
@@ -985,8 +992,8 @@ fn measure_moves_backup_plans(db: &Db, opts: &ScaleOptions, out: &dyn Fn(&str)) 
             let rep = capabot::store::backup::backup(path, &copy, true).map_err(|e| e.to_string())?;
             out(&format!("backup: {:.1} s for {:.1} MB", t.elapsed().as_secs_f64(), rep.bytes as f64 / 1e6));
             let _ = std::fs::remove_file(&copy);
-            for (name, sql) in QUERIES {
-                let (plan, ms) = sqlite_plan(path, sql, opts.runs)?;
+            for (name, sql) in queries(capabot::store::sql::Dialect::Sqlite) {
+                let (plan, ms) = sqlite_plan(path, &sql, opts.runs)?;
                 out(&format!("plan {name}: {plan} — median {ms:.2} ms (parameters 1)"));
             }
         }
@@ -1019,8 +1026,8 @@ fn measure_moves_backup_plans(db: &Db, opts: &ScaleOptions, out: &dyn Fn(&str)) 
                 bytes as f64 / 1e6
             ));
             let _ = std::fs::remove_file(&copy);
-            for (name, sql) in QUERIES {
-                out(&format!("plan {name}: {}", postgres_plan(database, sql)?));
+            for (name, sql) in queries(capabot::store::sql::Dialect::Postgres) {
+                out(&format!("plan {name}: {}", postgres_plan(database, &sql)?));
             }
         }
     }
@@ -1152,8 +1159,8 @@ mod tests {
         let bytes = postgres_bytes_per_game(bot.store()).unwrap();
         let games = bytes.iter().find(|(t, _)| t == "games").expect("the games table measured").1;
         assert!(games > 100.0, "a game's row and its indexes take more than 100 bytes: {games}");
-        for (name, sql) in QUERIES {
-            let plan = postgres_plan(&database, sql).unwrap();
+        for (name, sql) in queries(capabot::store::sql::Dialect::Postgres) {
+            let plan = postgres_plan(&database, &sql).unwrap();
             assert!(plan.contains("Scan"), "{name}: {plan}");
         }
         let tick = postgres_plan(&database, "SELECT id FROM games WHERE platform = ?1 AND deadline <= ?2").unwrap();
