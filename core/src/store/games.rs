@@ -1728,6 +1728,11 @@ mod tests {
         write_pages(0, 2_000);
         let pages = write_pages(1, 3_000);
         assert!(pages <= 3, "a move wrote {pages} pages");
+        // Each frame of the log is a whole page and its 24-byte header: with the store's small
+        // pages the move's commit stays within 4 KiB (with SQLite's default pages, 12 KiB).
+        let page_size: i64 = c.as_sqlite().unwrap().query_row("PRAGMA page_size", (), |r| r.get(0)).unwrap();
+        let bytes = pages * (page_size + 24);
+        assert!(bytes <= 4096, "a move wrote {bytes} bytes of log ({pages} pages of {page_size} bytes)");
         let open: i64 = c
             .as_sqlite()
             .unwrap()

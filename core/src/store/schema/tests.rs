@@ -249,6 +249,36 @@ fn several_openers_of_a_new_file_at_once_all_open_it() {
     }
 }
 
+/// A new file gets the store's small pages ([`crate::store::PAGE_SIZE`]); a file made with
+/// SQLite's default pages keeps them (only `VACUUM` outside write-ahead logging changes them),
+/// and the store migrates it and works in it as in any other.
+#[test]
+fn a_new_file_has_the_stores_pages_and_an_old_one_keeps_its_own() {
+    let page_size = |path: &std::path::Path| -> i64 {
+        open_connection(path).unwrap().query_row("PRAGMA page_size", (), |r| r.get(0)).unwrap()
+    };
+    let (_new_dir, new) = new_file();
+    drop(Store::open(&new).unwrap());
+    assert_eq!(page_size(&new), crate::store::PAGE_SIZE);
+    assert_ne!(crate::store::PAGE_SIZE, 4096, "the test's old file must differ");
+
+    let (_old_dir, old) = new_file();
+    let raw = rusqlite::Connection::open(&old).unwrap();
+    raw.pragma_update(None, "page_size", 4096).unwrap();
+    raw.pragma_update(None, "journal_mode", "WAL").unwrap();
+    raw.execute_batch("CREATE TABLE kept (x INTEGER); INSERT INTO kept VALUES (7);").unwrap();
+    drop(raw);
+    let store = Store::open(&old).unwrap();
+    let conn = store.conn().unwrap();
+    let player = crate::store::players::ensure(&conn, "console", "ada", "Ada", 0).unwrap();
+    assert_eq!(crate::store::players::get(&conn, player.id).unwrap().unwrap().name, "Ada");
+    drop(conn);
+    drop(store);
+    assert_eq!(page_size(&old), 4096);
+    let kept: i64 = open_connection(&old).unwrap().query_row("SELECT x FROM kept", (), |r| r.get(0)).unwrap();
+    assert_eq!(kept, 7);
+}
+
 /// PostgreSQL's schema as its catalogue describes it: columns, indexes, constraints, views.
 #[cfg(feature = "postgres")]
 fn postgres_schema(client: &mut r2d2_postgres::postgres::Client) -> Vec<String> {
