@@ -492,7 +492,7 @@ pub fn queries(dialect: capabot::store::sql::Dialect) -> Vec<(&'static str, Stri
 
 /// The store's queries behind the measured reads and the scheduler's tick, as the store writes them
 /// (parameters are bound to 1 for the plan), for `EXPLAIN QUERY PLAN`; see [`queries`].
-pub const QUERIES: [(&str, &str); 26] = [
+const QUERIES: [(&str, &str); 26] = [
     (
         "games: a player's open games",
         "SELECT id FROM games WHERE (status IN ('setup', 'active') AND white_id = ?1) OR (status IN ('setup', 'active') AND black_id = ?1) ORDER BY id",
