@@ -196,10 +196,22 @@ impl PgServer {
     /// A new, empty database for one test, dropped (with its connections) when the returned
     /// value is.
     pub fn create_database(&self) -> Result<TestDatabase<'_>, HarnessError> {
+        self.create("")
+    }
+
+    /// A new database for one test, a copy of `template` (a database of this server that nobody
+    /// is connected to: PostgreSQL refuses to copy one in use), dropped like
+    /// [`create_database`](Self::create_database)'s. A schema made once and copied for each test
+    /// costs a file copy instead of its statements again.
+    pub fn create_database_from(&self, template: &TestDatabase<'_>) -> Result<TestDatabase<'_>, HarnessError> {
+        self.create(&format!(" TEMPLATE {}", template.name))
+    }
+
+    fn create(&self, clause: &str) -> Result<TestDatabase<'_>, HarnessError> {
         let name = format!("test_{}", self.databases.fetch_add(1, Ordering::Relaxed) + 1);
         let mut admin = self.connect("postgres")?;
         admin
-            .batch_execute(&format!("CREATE DATABASE {name}"))
+            .batch_execute(&format!("CREATE DATABASE {name}{clause}"))
             .map_err(|e| self.error(format!("cannot create the database {name}: {e}")))?;
         Ok(TestDatabase { server: self, name })
     }

@@ -86,3 +86,21 @@ fn the_shared_server_is_one_per_test_binary() {
     assert!(database.url().starts_with("postgres://postgres:"), "a URL the store can be given");
     assert!(!format!("{database:?} {server:?}").contains(&database.url()), "Debug shows no password");
 }
+
+#[test]
+fn a_database_made_from_a_template_starts_with_its_rows_and_goes_its_own_way() {
+    let server = PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+    let template = server.create_database().unwrap();
+    let mut client = template.connect().unwrap();
+    client.batch_execute("CREATE TABLE t (v integer); INSERT INTO t VALUES (7);").unwrap();
+    drop(client);
+    let copy = server.create_database_from(&template).unwrap();
+    assert_ne!(copy.name(), template.name());
+    let mut client = copy.connect().unwrap();
+    let v: i32 = client.query_one("SELECT v FROM t", &[]).unwrap().get(0);
+    assert_eq!(v, 7, "the template's rows");
+    client.execute("UPDATE t SET v = 8", &[]).unwrap();
+    let mut original = template.connect().unwrap();
+    let v: i32 = original.query_one("SELECT v FROM t", &[]).unwrap().get(0);
+    assert_eq!(v, 7, "the template is not changed by its copy");
+}

@@ -53,7 +53,16 @@ fn postgres_database(path: &Path) -> String {
         return url.clone();
     }
     let server = pg_harness::PgServer::shared().expect("PostgreSQL for the tests");
-    let database = server.create_database().expect("a test database");
+    // Every test's database is a copy of one the store migrated once (by its own code, as it
+    // migrates any database), so that a test costs a file copy instead of every migration again.
+    static TEMPLATE: std::sync::OnceLock<pg_harness::TestDatabase<'static>> = std::sync::OnceLock::new();
+    let template = TEMPLATE.get_or_init(|| {
+        let template = server.create_database().expect("the template database");
+        // Dropped, with its connections, before anything is copied from it.
+        drop(Store::open_setting(&template.url()).expect("the store migrates the template"));
+        template
+    });
+    let database = server.create_database_from(template).expect("a test database");
     let url = database.url();
     // Kept until the server stops with the test binary.
     std::mem::forget(database);

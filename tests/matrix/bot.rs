@@ -610,10 +610,11 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     assert_eq!(info.width.map(u64::from), Some(u64::from(width)), "the width in the event is the picture's");
     assert_eq!(info.size.map(u64::from), Some(gif.len() as u64));
 
-    // Short atomic games by bare moves until 200 moves have been timed.
+    // Two short atomic games by bare moves. (The latency of many moves through Synapse is
+    // `lab bench-matrix-rooms`'s to measure: a test asserts what works, not how fast.)
     let mut game = 1;
     let mut played = sans.len() as i64;
-    while delays.len() < 200 && game < 40 {
+    while game < 3 {
         game += 1;
         // (Challenge #2 was carol's.)
         alice.say(&room, &format!("!challenge @{} atomic color:white", users[2].localpart), &[&bob]).await;
