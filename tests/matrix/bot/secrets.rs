@@ -333,8 +333,9 @@ async fn case(seed: u64, n: usize) {
     tokio::join!(a.stop(), b.stop());
 }
 
-/// Issue 42 §1's property on a real Synapse (see the module's text): two random cases, or the
-/// one a failure named (`CAPABOT_SECRETS_SEED=<seed>,<probes>`).
+/// Issue 42 §1's property on a real Synapse (see the module's text): one random case a run (two
+/// Synapses, each with its bot and three people logged in, are most of its time), or the one a
+/// failure named (`CAPABOT_SECRETS_SEED=<seed>,<probes>`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn nothing_anyone_else_reads_on_matrix_depends_on_a_secret_bomb() {
     if let Ok(given) = std::env::var("CAPABOT_SECRETS_SEED") {
@@ -342,8 +343,6 @@ async fn nothing_anyone_else_reads_on_matrix_depends_on_a_secret_bomb() {
         return case(seed.parse().expect("a seed"), n.parse().expect("a number of probes")).await;
     }
     let mut seeds = StdRng::seed_from_u64(rand::random());
-    for _ in 0..2 {
-        let (seed, probes) = (seeds.random::<u64>(), seeds.random_range(10..20));
-        case(seed, probes).await;
-    }
+    let (seed, probes) = (seeds.random::<u64>(), seeds.random_range(15..25));
+    case(seed, probes).await;
 }
