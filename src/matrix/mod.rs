@@ -68,11 +68,14 @@ pub struct Options {
     /// Inputs waiting in one room at most (behind the one the core is handling); beyond, their
     /// authors are told the bot is busy.
     pub room_queue: usize,
+    /// Messages being sent at once at most ([`outbound::SENDS_AT_ONCE`]; the rooms delivered to at
+    /// once are twice as many).
+    pub sends_at_once: usize,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { allow: Vec::new(), max_rooms: 500, room_queue: ROOM_QUEUE }
+        Options { allow: Vec::new(), max_rooms: 500, room_queue: ROOM_QUEUE, sends_at_once: outbound::SENDS_AT_ONCE }
     }
 }
 

@@ -53,15 +53,15 @@ const TIMES_KEPT: usize = 10_000;
 /// the catch-up's peak heap, which the allocator kept resident after it (issue 45, fix 15). With 64
 /// the homeserver took the sends of a 2,000-room catch-up in fewer at a time and the last answer came
 /// after 65 s; with 256, 40–47 s at the same memory (512: 38–44 s for 30 MiB more; docs/scale.md,
-/// fix 22).
+/// fix 22). The default of [`super::Options::sends_at_once`].
 pub const SENDS_AT_ONCE: usize = 256;
 
-/// Rooms the host delivers to at once at most ([`FrontEnd::chats_at_once`]): twice the sends, so
-/// that the sends stay busy while some rooms' drains read or record their rows. The other rooms
-/// with replies waiting wait for a place before their drain is under way (a few hundred bytes a
-/// room instead of a whole drain's future, about 20 KB, waiting in [`FrontEnd::deliver`] for a
-/// place to send: issue 45).
-pub const ROOMS_AT_ONCE: usize = 2 * SENDS_AT_ONCE;
+/// Rooms the host delivers to at once at most ([`FrontEnd::chats_at_once`]) for each message sent at
+/// once: twice the sends, so that the sends stay busy while some rooms' drains read or record their
+/// rows. The other rooms with replies waiting wait for a place before their drain is under way (a
+/// few hundred bytes a room instead of a whole drain's future, about 20 KB, waiting in
+/// [`FrontEnd::deliver`] for a place to send: issue 45).
+const ROOMS_PER_SEND: usize = 2;
 
 /// The Matrix front end as the host sees it.
 pub struct MatrixFrontEnd {
@@ -77,7 +77,7 @@ pub struct MatrixFrontEnd {
     /// Direct rooms made by this process, before the homeserver's `m.direct` lists them.
     direct_rooms: Mutex<HashMap<OwnedUserId, Room>>,
     handling: Mutex<VecDeque<Duration>>,
-    /// Places for messages being sent ([`SENDS_AT_ONCE`]).
+    /// Places for messages being sent ([`super::Options::sends_at_once`]).
     sending: tokio::sync::Semaphore,
     /// The language of the greeting in a room just joined (the configuration's: nobody there has
     /// chosen one yet).
@@ -92,6 +92,7 @@ impl MatrixFrontEnd {
     ) -> std::sync::Arc<MatrixFrontEnd> {
         let user_id = client.user_id().expect("a logged-in client").to_owned();
         let display_name = client.account().get_display_name().await.ok().flatten();
+        let sending = tokio::sync::Semaphore::new(options.sends_at_once.max(1));
         std::sync::Arc::new(MatrixFrontEnd {
             client,
             me: Me { user_id, display_name },
@@ -101,7 +102,7 @@ impl MatrixFrontEnd {
             prompts: Mutex::new(Recent::new(PROMPTS_KEPT)),
             direct_rooms: Mutex::default(),
             handling: Mutex::default(),
-            sending: tokio::sync::Semaphore::new(SENDS_AT_ONCE),
+            sending,
             greeting_lang,
         })
     }
@@ -302,7 +303,7 @@ impl FrontEnd for MatrixFrontEnd {
     }
 
     fn chats_at_once(&self) -> Option<usize> {
-        Some(ROOMS_AT_ONCE)
+        Some(ROOMS_PER_SEND * self.options.sends_at_once.max(1))
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {

@@ -155,6 +155,7 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
                 allow: cfg.matrix.allow.clone(),
                 max_rooms: cfg.matrix.max_rooms,
                 room_queue: cfg.matrix.room_queue,
+                ..Default::default()
             };
             tasks.spawn(async move {
                 let client = crate::matrix::session::connect(&creds, &store).await.map_err(|e| e.to_string())?;
