@@ -1,6 +1,6 @@
 //! The console front end: a terminal chat where one person speaks as several users, run through the
 //! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
-//! speaker, `/chat NAME` the chat, `/dm MESSAGE` says a message to the bot in the speaker's direct
+//! speaker, `/chat NAME` the chat, `/dm MESSAGE` (or `name> /dm MESSAGE`) says a message to the bot in the speaker's direct
 //! chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
 //! and game animations (`.gif`) are written to a folder and their paths printed, with a compact text
 //! board.
@@ -228,8 +228,7 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
             (Some("tick"), None) => host.tick().await,
             (Some("dm"), Some(_)) => {
                 let text = cmd.trim_start().strip_prefix("dm").unwrap_or("").trim();
-                let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("dm-{}", s.speaker.to_lowercase())) };
-                return Ok(host.handle(console_input(scope, &s.speaker, text)).await.is_ok());
+                return Ok(host.handle(direct_input(&s.speaker, text)).await.is_ok());
             }
             (Some("quit" | "exit"), None) => return Ok(false),
             _ => output
@@ -239,10 +238,20 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
     }
     let speaker = s.speaker.clone();
     let Some((name, text)) = split_line(line, &speaker) else { return Ok(true) };
+    // `NAME> /dm MESSAGE`: NAME's direct message (what `/as NAME` then `/dm MESSAGE` says).
+    if let Some(text) = text.strip_prefix("/dm").filter(|t| t.starts_with(char::is_whitespace)) {
+        return Ok(host.handle(direct_input(name, text.trim())).await.is_ok());
+    }
     // Every console chat is in one community, so that ratings per community, ladders and
     // tournaments can be tried here too; the console's user is everyone, administrator included.
     let scope = Scope::chat(PLATFORM, s.chat.clone()).in_community(COMMUNITY);
     Ok(host.handle(console_input(scope, name, text)).await.is_ok())
+}
+
+/// `text` said by `name` in their direct chat with the bot.
+fn direct_input(name: &str, text: &str) -> Input {
+    let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("dm-{}", name.to_lowercase())) };
+    console_input(scope, name, text)
 }
 
 /// A console line as an input from `name` (user ids are lower-case names; the console's user is

@@ -817,3 +817,52 @@ fn a_direct_chat_answers_in_the_persons_language() {
     let out = tb.say_in("shared", "alice", "!help");
     assert!(out.contains("Commands (prefix"), "the shared chat keeps its own language: {out}");
 }
+
+/// A line addressed to capabot by name or mention that the front end could not read as a command
+/// (`capabot: challenge bob`: a known word written wrongly; `capabot: hello`) is answered with what
+/// is wrong, as the same line with the prefix would be; the same words said to nobody stay unanswered.
+/// (Before: both were taken for a possible bare move and met silence.)
+#[test]
+fn an_addressed_line_that_is_no_command_is_answered() {
+    use capabot::bot::{Input, Scope, UserRef, Via};
+    let tb = new_bot();
+    let alice = UserRef::new("alice", "alice");
+    let said = |text: &str, via: Via| -> String {
+        let r = tb.bot.handle(&Input::text(Scope::chat("test", "main"), alice.clone(), text).via(via));
+        r.replies.iter().map(|r| r.text.as_str()).collect()
+    };
+    let out = said("challenge bob", Via::Addressed);
+    assert!(out.contains("I don't know a variant named 'bob'") && out.contains("!help challenge"), "{out}");
+    assert_eq!(out, tb.say("alice", "!challenge bob"), "as the line with the prefix");
+    let out = said("hello", Via::Addressed);
+    assert!(out.contains("I don't know the command 'hello'. Say !help for the list."), "{out}");
+    assert_eq!(said("hello", Via::Typed), "", "not addressed: chat among people");
+    assert_eq!(said("challenge bob", Via::Typed), "");
+    // What the front end did read still works the same way (a help page addressed by name).
+    assert!(said("!help", Via::Addressed).contains("Commands (prefix"));
+}
+
+/// In a direct chat every line is for capabot: one that is neither a command nor a move is
+/// answered with how to write commands there, once for each person (two programs that answer every
+/// line of a direct chat must not answer each other for ever); commands work as before.
+#[test]
+fn a_direct_line_that_is_no_command_is_answered_once() {
+    use capabot::bot::{Input, Scope, UserRef};
+    let tb = new_bot();
+    let dm = |who: &str, text: &str| -> String {
+        let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
+        let r = tb.bot.handle(&Input::text(scope, UserRef::new(who, who), text));
+        r.replies.iter().map(|r| r.text.as_str()).collect()
+    };
+    let before = tb.fingerprint();
+    let out = dm("alice", "hello there");
+    assert!(out.contains("I don't know 'hello'. Here every line is for me, so commands need no !"), "{out}");
+    assert_eq!(dm("alice", "hello"), "", "told once");
+    assert_eq!(tb.fingerprint(), before, "nothing written");
+    assert!(dm("bob", "hi").contains("I don't know 'hi'"), "each person once");
+    assert!(dm("alice", "help").contains("Commands (prefix"), "commands still answered");
+    dm("alice", "lang tr");
+    assert_eq!(dm("alice", "merhaba"), "", "still once, in any language");
+    assert!(dm("carol", "lang tr").contains("Türkçe"));
+    assert!(dm("carol", "merhaba").contains("'merhaba' ne demek bilmiyorum"), "in the person's language");
+}

@@ -1,5 +1,5 @@
 //! Secret-bomb chess in the console binary: the prompts come as direct messages printed with whom
-//! they are for, `/dm bomb …` answers them, and the game is won by the blast.
+//! they are for, `/dm bomb …` (or `bob> /dm bomb …`) answers them, and the game is won by the blast.
 
 use crate::common;
 
@@ -7,12 +7,15 @@ use crate::common;
 fn a_bomb_game_through_the_console() {
     let dir = tempfile::tempdir().unwrap();
     let script = "alice> !challenge @bob bomb color:white\nbob> !accept\nalice> Nc3\n\
-                  /as alice\n/dm bomb b1\n/as bob\n/dm bomb h7\n\
+                  /as alice\n/dm bomb b1\nbob> /dm bomb h7\nbob> /dm hello\n\
                   alice> Nc3\nbob> a6\nalice> Nd5\nbob> a5\nalice> Nxe7\nbob> a4\nalice> @e7\n";
     let text = common::console_script(dir.path(), script);
     assert!(text.contains("capabot → @alice: Game #1 against bob"), "{text}");
     assert!(text.contains("capabot → @bob: Game #1 against alice"), "{text}");
     assert!(text.contains("choose your secret bomb before your first move"), "{text}");
     assert!(text.contains("capabot → @alice: Game #1: your bomb is the knight on b1"), "{text}");
+    // `bob> /dm …` is bob's direct message, as `/as bob` then `/dm …` would be.
+    assert!(text.contains("capabot → @bob: Game #1: your bomb is the pawn on h7"), "{text}");
+    assert!(text.contains("I don't know 'hello'. Here every line is for me"), "{text}");
     assert!(text.contains("alice wins") && text.contains("White's was the knight on b1"), "{text}");
 }

@@ -7,6 +7,7 @@ input-too-long = That message is too long ({ $count } characters); commands are 
 parse-error = { $error }. Say { $p }help for the commands.
 parse-error-command = { $error }. Say { $p }help { $command } for how to write it.
 command-unknown = I don't know the command '{ $word }'. Say { $p }help for the list.
+direct-unknown = I don't know '{ $word }'. Here every line is for me, so commands need no { $p }: help lists them.
 variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.
 series-no-bombs = { $variant } is played by challenge (each player chooses a secret bomb by direct message); ladders and tournaments do not offer it yet.
 no-setup = no setup { $number }

@@ -7,6 +7,7 @@ input-too-long = Bu mesaj çok uzun ({ $count } karakter); komutlar kısadır. L
 parse-error = { $error }. Komutlar için { $p }help yaz.
 parse-error-command = { $error }. Nasıl yazılacağı için { $p }help { $command } yaz.
 command-unknown = '{ $word }' diye bir komut bilmiyorum. Liste için { $p }help yaz.
+direct-unknown = '{ $word }' ne demek bilmiyorum. Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 series-no-bombs = { $variant } yalnızca teklifle oynanır (her oyuncu gizli bombasını özel mesajla seçer); merdivenler ve turnuvalar bunu henüz sunmuyor.
 no-setup = { $number } numaralı dizilim yok

@@ -154,8 +154,17 @@ impl Ctx<'_> {
     }
 }
 
-/// How many (game, person) pairs [`Bot::told_bare`] remembers.
-const TOLD_BARE: usize = 10_000;
+/// How many (notice, person) pairs [`Bot::told`] remembers.
+const TOLD: usize = 10_000;
+
+/// A notice each person is given once ([`Bot::told`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Told {
+    /// A bare move of theirs in this game was not taken.
+    BareMove(i64),
+    /// A line of theirs in a direct chat was no command.
+    DirectLine,
+}
 
 /// The bot: a store, a clock, an AI and settings. Share it between threads with `Arc`.
 pub struct Bot {
@@ -164,10 +173,10 @@ pub struct Bot {
     pub(crate) oracle: Arc<dyn MoveOracle>,
     pub(crate) config: BotConfig,
     error_seq: AtomicU64,
-    /// (game, person) pairs already told that a bare move of theirs was not taken: told once (the
-    /// latest [`TOLD_BARE`] pairs: one told long ago may be told again, rather than the set
-    /// growing with every game for as long as the process runs).
-    pub(crate) told_bare: std::sync::Mutex<crate::bot::recent::Recent<(i64, String), ()>>,
+    /// The notices each person was given once (a bare move not taken, a direct chat's line that is
+    /// no command): the latest [`TOLD`] pairs, so one told long ago may be told again rather than
+    /// the set growing for as long as the process runs.
+    pub(crate) told: std::sync::Mutex<crate::bot::recent::Recent<(Told, String), ()>>,
     /// How commands are given per platform (set by the host as front ends register).
     command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
     /// Who has an analysis running or waiting.
@@ -183,7 +192,7 @@ impl Bot {
             oracle,
             config,
             error_seq: AtomicU64::new(0),
-            told_bare: std::sync::Mutex::new(crate::bot::recent::Recent::new(TOLD_BARE)),
+            told: std::sync::Mutex::new(crate::bot::recent::Recent::new(TOLD)),
             command_styles: Default::default(),
             desk: Default::default(),
         }

@@ -193,11 +193,16 @@ impl Bot {
             Body::Text(raw) => {
                 let text = raw.trim();
                 // In a direct chat with capabot every line is for it: the prefix may be left out
-                // of a command word (`bomb g1`); anything else is a possible bare move.
+                // of a command word (`bomb g1`); anything else is a possible bare move, and a line
+                // that is neither is answered (once). A line addressed to capabot by name or
+                // mention (`capabot: challenge bob`) is a command whatever its first word: the
+                // front end found none it could read in it, and the person is told why.
                 let first_word = text.split_whitespace().next().unwrap_or("");
                 let body = match text.strip_prefix(p.as_str()) {
                     Some(body) => body,
+                    None if cx.inp.via == Via::Addressed => text,
                     None if cx.scope().direct && command::spec(first_word).is_some() => text,
+                    None if cx.scope().direct => return self.direct_line(cx, text),
                     None => return self.plain_text(cx, text),
                 };
                 if raw.len() > self.config.max_input {

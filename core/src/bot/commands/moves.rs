@@ -6,6 +6,7 @@ use super::{
     Bot, BotError, Ctx, Res, clock_after, color_msg, color_word, game_scope, game_target, move_label, mover_color,
     short, turn_of_fen, user, variant_named,
 };
+use crate::bot::Told;
 use crate::bot::io::{AiJob, Reply, Response, Slot, Target, UserRef};
 use crate::i18n::{Lang, with_lang};
 use crate::notation::{self, fen, san, uci};
@@ -42,9 +43,11 @@ impl Bot {
                         drop(conn);
                         self.play_move(cx, me, row, text)
                     }
-                    Err(e) if reads_as_move(&e) => {
-                        Ok(self.tell_once(cx, row.id, msg!("game-move-error", id = row.id, error = move_error(&e))))
-                    }
+                    Err(e) if reads_as_move(&e) => Ok(self.tell_once(
+                        cx,
+                        Told::BareMove(row.id),
+                        msg!("game-move-error", id = row.id, error = move_error(&e)),
+                    )),
                     Err(_) => Ok(Response::default()),
                 };
             }
@@ -64,14 +67,26 @@ impl Bot {
                     black = self.name_of(&conn, row.black)?
                 ),
             };
-            return Ok(self.tell_once(cx, row.id, answer));
+            return Ok(self.tell_once(cx, Told::BareMove(row.id), answer));
         }
         Ok(Response::default())
     }
 
-    /// `text` for the author alone, the first time only for this person and game.
-    fn tell_once(&self, cx: &Ctx<'_>, game: i64, text: crate::i18n::Msg) -> Response {
-        let first = self.told_bare.lock().is_ok_and(|mut told| told.first_time((game, cx.inp.author.id.clone())));
+    /// A line in a direct chat that is no command word: a bare move in a game there, else the
+    /// person is told how to write commands here — once (the latest [`Told`]s): two programs that
+    /// answer every line of a direct chat must not answer each other for ever.
+    pub(super) fn direct_line(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
+        let out = self.plain_text(cx, text)?;
+        if !out.replies.is_empty() {
+            return Ok(out);
+        }
+        let word = short(text.split_whitespace().next().unwrap_or(""));
+        Ok(self.tell_once(cx, Told::DirectLine, msg!("direct-unknown", word = word, p = cx.p())))
+    }
+
+    /// `text` for the author alone, the first time only for this person and `what`.
+    fn tell_once(&self, cx: &Ctx<'_>, what: Told, text: crate::i18n::Msg) -> Response {
+        let first = self.told.lock().is_ok_and(|mut told| told.first_time((what, cx.inp.author.id.clone())));
         if first { self.private(cx, text) } else { Response::default() }
     }
 
