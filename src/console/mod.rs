@@ -1,7 +1,7 @@
 //! The console front end: a terminal chat where one person speaks as several users, run through the
 //! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
-//! speaker, `/chat NAME` the chat, `/dm MESSAGE` (or `name> /dm MESSAGE`) says a message to the bot in the speaker's direct
-//! chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
+//! speaker, `/chat NAME` the chat, `/dm MESSAGE` (or `name> /dm MESSAGE`) says a message to the bot
+//! in the speaker's direct chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
 //! and game animations (`.gif`) are written to a folder and their paths printed, with a compact text
 //! board.
 //!

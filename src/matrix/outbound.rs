@@ -87,12 +87,14 @@ pub struct MatrixFrontEnd {
 impl MatrixFrontEnd {
     pub async fn new(
         client: Client,
-        options: super::Options,
+        mut options: super::Options,
         greeting_lang: crate::i18n::Lang,
     ) -> std::sync::Arc<MatrixFrontEnd> {
+        // At least one send at a time, whatever the options say (taken once, here).
+        options.sends_at_once = options.sends_at_once.max(1);
         let user_id = client.user_id().expect("a logged-in client").to_owned();
         let display_name = client.account().get_display_name().await.ok().flatten();
-        let sending = tokio::sync::Semaphore::new(options.sends_at_once.max(1));
+        let sending = tokio::sync::Semaphore::new(options.sends_at_once);
         std::sync::Arc::new(MatrixFrontEnd {
             client,
             me: Me { user_id, display_name },
@@ -303,7 +305,7 @@ impl FrontEnd for MatrixFrontEnd {
     }
 
     fn chats_at_once(&self) -> Option<usize> {
-        Some(ROOMS_PER_SEND * self.options.sends_at_once.max(1))
+        Some(ROOMS_PER_SEND * self.options.sends_at_once)
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
