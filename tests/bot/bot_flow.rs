@@ -797,6 +797,47 @@ fn help_with_a_command_explains_that_command_alone() {
     assert!(!text.contains("!ladder"), "{text}");
 }
 
+/// A mistyped command or variant is answered with the word most likely meant ("Did you mean
+/// !challenge?"), in the chat's language; a word no command or variant is close to, or one close to
+/// two, gets the plain answer; nothing is written either way. (Before: every slip got only "I don't
+/// know …" and the whole list.)
+#[test]
+fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
+    use capabot::bot::{Input, Scope, UserRef};
+    let tb = new_bot();
+    let before = tb.fingerprint();
+    let out = tb.say("alice", "!chalenge @bob chess");
+    assert!(out.contains("I don't know the command 'chalenge'. Did you mean !challenge?"), "{out}");
+    assert!(tb.say("alice", "!hlep").contains("Did you mean !help?"));
+    assert!(tb.say("alice", "!leaderbord chess").contains("Did you mean !leaderboard?"));
+    assert!(tb.say("alice", "!help tournement").contains("Did you mean !tournament?"));
+    let out = tb.say("alice", "!challenge @bob capablanka");
+    assert!(out.contains("I don't know the variant 'capablanka'. Did you mean capablanca? Variants: "), "{out}");
+    assert!(tb.say("alice", "!rules atomik").contains("Did you mean atomic?"));
+    let out = tb.say("alice", "!challenge capatomc");
+    assert!(out.contains("did you mean capatomic? To challenge someone, mention them: @capatomc"), "{out}");
+    // (`feb`: one edit from both `fen` and `web`.)
+    for far in ["!hello", "!e9", "!rules nosuchvariant", "!feb", "!challenge bob", "!challenge @bob bob"] {
+        let out = tb.say("alice", far);
+        assert!(!out.is_empty() && !out.to_lowercase().contains("did you mean"), "{far}: {out}");
+    }
+    // In a direct chat, the word without the prefix.
+    let said = |who: &str, text: &str| -> String {
+        let dm = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
+        let r = tb.bot.handle(&Input::text(dm, UserRef::new(who, who), text));
+        r.replies.iter().map(|r| r.text.as_str()).collect()
+    };
+    let out = said("bob", "hlep");
+    assert!(out.contains("I don't know 'hlep'. Did you mean help? Here every line is for me"), "{out}");
+    assert_eq!(tb.fingerprint(), before, "a slip changes nothing");
+    // In the person's language where they chose one.
+    said("carol", "lang tr");
+    let out = said("carol", "tournement");
+    assert!(out.contains("'tournement' ne demek bilmiyorum. tournament mi demek istedin?"), "{out}");
+    let out = said("carol", "rules atomik");
+    assert!(out.contains("'atomik' diye bir varyant bilmiyorum. atomic mi demek istedin?"), "{out}");
+}
+
 /// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are
 /// in Turkish, though the chat itself has no language set. (Before: only errors followed the
 /// person's language; `help` in a DM stayed English.) In a shared chat the chat's language stays.

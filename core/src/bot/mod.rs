@@ -16,6 +16,7 @@ pub(crate) mod commands;
 pub mod drawing;
 pub mod error;
 pub mod io;
+pub(crate) mod near;
 pub mod outbox;
 pub mod recent;
 mod scheduler;

@@ -15,7 +15,7 @@ pub use help::{command_help, help_text};
 pub use parse::{OptionValue, from_options, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
-    SYSTEMS, SubcommandSpec, WAIT, spec,
+    SYSTEMS, SubcommandSpec, WAIT, near_word, spec,
 };
 
 use crate::i18n::Msg;

@@ -106,7 +106,7 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
 /// beside one, without anyone mentioned, is most likely a person written without the mention
 /// (`!challenge bob chess`): the answer says to mention them.
 pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<ChallengeArgs, ParseError> {
-    use crate::bot::commands::{find_variant, short, variant_names};
+    use crate::bot::commands::{find_variant, near_variant, short, variant_names};
     let mut c = ChallengeArgs::default();
     let mut words: Vec<&str> = Vec::new();
     for a in args {
@@ -149,7 +149,11 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
             c.variant = Some(words.concat().to_lowercase());
         }
         _ if person_expected && !c.mentions_someone && words.len() <= 2 && unknown.len() == 1 => {
-            return Err(msg!("challenge-mention", name = short(unknown[0]), names = variant_names()));
+            let name = short(unknown[0]);
+            return Err(match near_variant(unknown[0]) {
+                Some(near) => msg!("challenge-mention-near", name = name, near = near, names = variant_names()),
+                None => msg!("challenge-mention", name = name, names = variant_names()),
+            });
         }
         // Several words, not one variant's name, and no person for one of them.
         _ => return Err(msg!("parse-not-understood", given = *words.get(1).unwrap_or(&words[0]))),

@@ -606,6 +606,13 @@ pub fn spec(word: &str) -> Option<&'static CommandSpec> {
     COMMANDS.iter().find(|c| c.name == w || c.aliases.contains(&w.as_str()))
 }
 
+/// The command word (or alias of three letters or more) that `word`, no command's, is most likely a
+/// slip for (`hlep`: `help`).
+pub fn near_word(word: &str) -> Option<&'static str> {
+    let words = COMMANDS.iter().flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()));
+    crate::bot::near::nearest(word, words.filter(|w| w.len() >= 3))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,10 +66,28 @@ pub(in crate::bot) fn variant_names() -> String {
     VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
 }
 
+/// The variant whose short name `name`, no variant's, is most likely a slip for (`atomik`: `atomic`),
+/// for a word of four letters or more: a shorter one is more often a person's name (`!challenge
+/// bob` is no slip for `bomb`).
+pub(in crate::bot) fn near_variant(name: &str) -> Option<&'static str> {
+    (name.chars().count() >= 4).then(|| super::near::nearest(name, VARIANTS.iter().map(|v| v.name))).flatten()
+}
+
 pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
-    match find_variant(name) {
-        Some(v) => Ok(v),
-        None => user(msg!("variant-unknown", name = short(name), names = variant_names())),
+    match (find_variant(name), near_variant(name)) {
+        (Some(v), _) => Ok(v),
+        (None, Some(near)) => {
+            user(msg!("variant-unknown-near", name = short(name), near = near, names = variant_names()))
+        }
+        (None, None) => user(msg!("variant-unknown", name = short(name), names = variant_names())),
+    }
+}
+
+/// "I don't know the command `word`", with the command it is most likely a slip for.
+pub(in crate::bot) fn unknown_command(word: &str, p: &str) -> Msg {
+    match command::near_word(word) {
+        Some(near) => msg!("command-unknown-near", word = short(word), near = near, p = p),
+        None => msg!("command-unknown", word = short(word), p = p),
     }
 }
 
@@ -246,7 +264,7 @@ impl Bot {
                     None => Ok(cx.say(command::help_text(p, slash))),
                     Some(word) => match command::spec(&word) {
                         Some(c) => Ok(cx.say(command::command_help(c, p, slash))),
-                        None => user(msg!("command-unknown", word = short(&word), p = p)),
+                        None => user(unknown_command(&word, p)),
                     },
                 }
             }

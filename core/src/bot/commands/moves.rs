@@ -80,8 +80,12 @@ impl Bot {
         if !out.replies.is_empty() {
             return Ok(out);
         }
-        let word = short(text.split_whitespace().next().unwrap_or(""));
-        Ok(self.tell_once(cx, Told::DirectLine, msg!("direct-unknown", word = word, p = cx.p())))
+        let first = text.split_whitespace().next().unwrap_or("");
+        let answer = match crate::bot::command::near_word(first) {
+            Some(near) => msg!("direct-unknown-near", word = short(first), near = near, p = cx.p()),
+            None => msg!("direct-unknown", word = short(first), p = cx.p()),
+        };
+        Ok(self.tell_once(cx, Told::DirectLine, answer))
     }
 
     /// `text` for the author alone, the first time only for this person and `what`.
@@ -93,8 +97,7 @@ impl Bot {
     pub(super) fn move_cmd(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str, explicit: bool) -> Res<Response> {
         let prefix = cx.p();
         let conn = self.conn()?;
-        let unknown =
-            || user(msg!("command-unknown", word = short(text.split_whitespace().next().unwrap_or("")), p = prefix));
+        let unknown = || user(super::unknown_command(text.split_whitespace().next().unwrap_or(""), prefix));
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
             if id.is_some() {
                 drop(conn);
