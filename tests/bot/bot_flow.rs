@@ -89,6 +89,37 @@ fn full_game_capatomic_with_launch_and_missile_castling() {
     full_game("capatomic", "setup:77", Wants { launch: true, missile_castle: true });
 }
 
+/// A bare move from someone with two games here waiting for their move is not guessed into either:
+/// they are told once (to them alone) to name the game, with the command for the game where the
+/// move is legal; chatter stays unanswered. (Before: "Game #1: not your move; alice is to move" —
+/// said to alice, whose move it was.)
+#[test]
+fn a_bare_move_with_two_games_waiting_asks_which() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    tb.say("alice", "!challenge @carol capablanca color:white");
+    tb.say("carol", "!accept");
+    let before = tb.fingerprint();
+    let r = tb.raw("alice", "e4");
+    let out = r.text();
+    assert!(
+        out.contains("Several of your games here wait for your move (#1, #2)") && out.contains("like !move #2 e4"),
+        "{out}"
+    );
+    assert!(!out.contains("not your move"), "{out}");
+    assert!(r.replies.iter().all(|r| r.audience.is_personal()), "to alice alone: {:?}", r.replies);
+    assert_eq!(tb.say("alice", "Nf3"), "", "told once");
+    assert_eq!(tb.say("alice", "hello"), "", "chatter");
+    assert_eq!(tb.fingerprint(), before, "nothing played");
+    let out = tb.say("alice", "!move #2 e4");
+    assert!(out.contains("Game #2: 1. e4 played by alice"), "{out}");
+    // One game waiting again: bare moves work as before.
+    assert!(tb.say("alice", "Nf3").contains("Game #1: 2. Nf3 played by alice"));
+}
+
 #[test]
 fn capatomic_bare_launch_notation() {
     let tb = new_bot();

@@ -165,6 +165,8 @@ pub(crate) enum Told {
     BareMove(i64),
     /// A line of theirs in a direct chat was no command.
     DirectLine,
+    /// A bare move of theirs did not say which of their games here it was for.
+    WhichGame,
 }
 
 /// The bot: a store, a clock, an AI and settings. Share it between threads with `Arc`.

@@ -51,6 +51,9 @@ impl Bot {
                     Err(_) => Ok(Response::default()),
                 };
             }
+            if mine.len() > 1 {
+                return self.which_game(cx, &conn, &mine, text);
+            }
         }
         for row in games::active_in_chat(&conn, platform, chat)? {
             let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { continue };
@@ -70,6 +73,32 @@ impl Bot {
             return Ok(self.tell_once(cx, Told::BareMove(row.id), answer));
         }
         Ok(Response::default())
+    }
+
+    /// A bare move from someone with several games here waiting for their move: which one is meant
+    /// is not guessed (the help promises bare moves for one game only). If the text reads as a
+    /// move in any of them, the person is told once to name the game, with the command for the
+    /// first game where the move is legal; other text is chatter.
+    fn which_game(&self, cx: &Ctx<'_>, conn: &Conn<'_>, mine: &[GameRow], text: &str) -> Res<Response> {
+        let mut legal_in = None;
+        let mut reads = false;
+        for row in mine {
+            let Ok(pos) = self.position_for_mover(conn, row) else { continue };
+            match notation::parse_move(&pos, text) {
+                Ok(_) => {
+                    legal_in = legal_in.or(Some(row.id));
+                    reads = true;
+                }
+                Err(e) => reads |= reads_as_move(&e),
+            }
+        }
+        if !reads {
+            return Ok(Response::default());
+        }
+        let games = mine.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
+        let id = legal_in.unwrap_or(mine[0].id);
+        let example = format!("{}move #{id} {}", cx.p(), short(text));
+        Ok(self.tell_once(cx, Told::WhichGame, msg!("bare-which-game", games = games, example = example)))
     }
 
     /// A line in a direct chat that is no command word: a bare move in a game there, else the
