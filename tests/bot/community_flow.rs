@@ -154,6 +154,29 @@ fn aborted_ladder_game_cancels_the_challenge() {
     assert!(say(&tb, "Bob", "!decline").text().contains("Bob withdraws"));
 }
 
+/// With several ladders, one ladder's standings are asked for by its variant (`ladder standings
+/// chess`, `ladder chess`, as the help's `[variant]` says); `ladder` alone shows them all. (Before:
+/// "ladder standings takes nothing after it, not 'chess'".)
+#[test]
+fn one_ladders_standings_by_its_variant() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    admin(&tb, "!ladder create capablanca");
+    say(&tb, "Alice", "!ladder join chess");
+    say(&tb, "Bob", "!ladder join capablanca");
+    for typed in ["!ladder standings chess", "!ladder chess", "!ladder standings Chess"] {
+        let text = say(&tb, "Carol", typed).text();
+        assert!(text.contains("Chess ladder") && text.contains("1. Alice"), "{typed}: {text}");
+        assert!(!text.contains("Capablanca") && !text.contains("Bob"), "{typed}: one ladder: {text}");
+    }
+    let text = say(&tb, "Carol", "!ladder standings capablanca").text();
+    assert!(text.contains("1. Bob") && !text.contains("Alice"), "{text}");
+    let text = say(&tb, "Carol", "!ladder").text();
+    assert!(text.contains("1. Alice") && text.contains("1. Bob"), "all of them: {text}");
+    assert!(say(&tb, "Carol", "!ladder standings atomic").text().contains("This community has no Atomic"));
+    assert!(say(&tb, "Carol", "!ladder standings chess atomic").text().contains("Say !help ladder"));
+}
+
 fn on(platform: &str, who: &str, id: &str, text: &str) -> Input {
     let mut i = msg_in("room", who, text);
     i.scope.platform = platform.into();

@@ -132,7 +132,8 @@ pub enum TournamentCmd {
 /// What `ladder` is asked to do; `variant` picks the ladder where the community has several.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LadderCmd {
-    Show,
+    /// The standings: of every ladder of the community, or of one variant's.
+    Show(Option<String>),
     Create {
         variant: String,
         days: Option<u32>,
@@ -228,7 +229,8 @@ impl LadderCmd {
     fn typed(&self) -> String {
         let v = |v: &Option<String>| v.as_ref().map(|v| format!(" {v}")).unwrap_or_default();
         match self {
-            LadderCmd::Show => "ladder".into(),
+            LadderCmd::Show(None) => "ladder".into(),
+            LadderCmd::Show(x) => format!("ladder standings{}", v(x)),
             LadderCmd::Create { variant, .. } => format!("ladder create {variant}"),
             LadderCmd::Join(x) => format!("ladder join{}", v(x)),
             LadderCmd::Leave(x) => format!("ladder leave{}", v(x)),

@@ -227,10 +227,9 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
             _ => Err(msg!("parse-ladder-variant", given = rest.join(" "))),
         }
     };
-    let Some((sub, rest)) = words.split_first() else { return Ok(LadderCmd::Show) };
+    let Some((sub, rest)) = words.split_first() else { return Ok(LadderCmd::Show(None)) };
     Ok(match sub.as_str() {
-        "standings" if rest.is_empty() => LadderCmd::Show,
-        "standings" => return Err(msg!("parse-no-args", word = "ladder standings", given = rest.join(" "))),
+        "standings" => LadderCmd::Show(variant(rest)?),
         "join" => LadderCmd::Join(variant(rest)?),
         "leave" => LadderCmd::Leave(variant(rest)?),
         "challenge" => LadderCmd::Challenge(variant(rest)?),
@@ -267,6 +266,10 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
             Some((n, more)) => LadderCmd::Season { number: SEASON.parse(n)?, variant: variant(more)? },
             None => return Err(msg!("parse-ladder-season")),
         },
+        // `ladder chess`: that ladder's standings.
+        other if rest.is_empty() && crate::bot::commands::find_variant(other).is_some() => {
+            LadderCmd::Show(Some(other.to_string()))
+        }
         other => {
             return Err(msg!("parse-ladder-action", given = other));
         }
@@ -628,6 +631,7 @@ mod tests {
         type Case<'a> = (&'a str, &'a str, Vec<(&'a str, OptionValue)>, &'a str);
         let cases: Vec<Case> = vec![
             ("ladder", "standings", vec![], "ladder"),
+            ("ladder", "standings", vec![("variant", text("chess"))], "ladder standings chess"),
             ("ladder", "join", vec![("variant", text("chess"))], "ladder join chess"),
             ("ladder", "leave", vec![], "ladder leave"),
             (
@@ -704,7 +708,10 @@ mod tests {
         assert!(refused("ladder", Some("dance"), &[]).contains("dance"));
         assert!(refused("board", Some("join"), &[]).contains("join"));
         assert!(refused("ladder", Some("join"), &[("season", Integer(2))]).contains("season"));
-        assert!(parse("ladder standings chess").is_err());
+        // One ladder's standings, by its variant (`ladder chess` too); two variants are refused.
+        let chess = Command::Ladder(LadderCmd::Show(Some("chess".into())));
+        assert_eq!((parse("ladder standings chess"), parse("ladder chess")), (Ok(chess.clone()), Ok(chess)));
+        assert!(parse("ladder standings chess atomic").is_err());
         assert_eq!(ROUNDS.parse("4294967295"), Ok(u32::MAX));
         assert!(ROUNDS.parse("4294967296").is_err() && SIGNUP.parse("0").is_ok());
     }

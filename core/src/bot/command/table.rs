@@ -166,7 +166,7 @@ const LADDER: OptionSpec = opt("variant", OptionKind::Ladder);
 
 /// `ladder`'s actions; who is challenged or removed is a person option (the mentions).
 static LADDER_ACTIONS: &[SubcommandSpec] = &[
-    sub("standings", &[]),
+    sub("standings", &[LADDER]),
     sub("join", &[LADDER]),
     sub("leave", &[LADDER]),
     sub("challenge", &[req("player", OptionKind::User), LADDER]),

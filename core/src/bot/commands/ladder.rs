@@ -58,7 +58,11 @@ impl Bot {
         let now = self.clock.now();
         let platform = cx.scope().platform.clone();
         match cmd {
-            LadderCmd::Show => {
+            LadderCmd::Show(Some(v)) => {
+                let info = self.pick_ladder(&conn, cx, &community, Some(&v))?;
+                Ok(cx.say(self.standings_text(&conn, &info, cx.p())?))
+            }
+            LadderCmd::Show(None) => {
                 let all = ladders::list(&conn, &platform, &community)?;
                 if all.is_empty() {
                     return user(msg!("ladder-none-yet", p = cx.p()));
