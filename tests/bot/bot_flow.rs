@@ -938,3 +938,29 @@ fn a_direct_line_that_is_no_command_is_answered_once() {
     assert!(dm("carol", "lang tr").contains("Türkçe"));
     assert!(dm("carol", "merhaba").contains("'merhaba' ne demek bilmiyorum"), "in the person's language");
 }
+
+/// In a direct chat, every bare move of a game there that is not taken is answered (an illegal one,
+/// one out of turn), not only the first: the chat is the person's own. (Before: the first was
+/// answered, the second got "I don't know 'Ke2'. Here every line is for me…", the third nothing.)
+/// In a shared chat the answer stays once per person and game.
+#[test]
+fn every_refused_bare_move_in_a_direct_chat_is_answered() {
+    use capabot::bot::{Input, Scope, UserRef};
+    let tb = new_bot();
+    let dm = |text: &str| -> String {
+        let scope = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
+        let r = tb.bot.handle(&Input::text(scope, UserRef::new("alice", "alice"), text));
+        r.replies.iter().map(|r| r.text.as_str()).collect()
+    };
+    assert!(dm("play chess level:1 color:white").contains("Game #1 starts"));
+    for bad in ["e5", "Ke2", "e5", "Qh5"] {
+        let out = dm(bad);
+        assert!(out.contains(&format!("Game #1: {bad} is not legal")), "{bad}: {out}");
+    }
+    assert!(dm("e4").contains("1. e4 played by alice"));
+    // In a shared chat: once.
+    tb.say("bob", "!challenge @carol chess color:white");
+    tb.say("carol", "!accept");
+    assert!(tb.say("bob", "e5").contains("e5 is not legal"));
+    assert_eq!(tb.say("bob", "Ke2"), "", "once per person and game in a shared chat");
+}

@@ -117,9 +117,13 @@ impl Bot {
         Ok(self.tell_once(cx, Told::DirectLine, answer))
     }
 
-    /// `text` for the author alone, the first time only for this person and `what`.
+    /// `text` for the author alone, the first time only for this person and `what`. In a direct chat
+    /// a bare move's answer is given every time (the chat is the person's own, and a move in a game
+    /// there is what the line was); a line that is no command stays once, so that two programs that
+    /// answer every line do not answer each other for ever.
     fn tell_once(&self, cx: &Ctx<'_>, what: Told, text: crate::i18n::Msg) -> Response {
-        let first = self.told.lock().is_ok_and(|mut told| told.first_time((what, cx.inp.author.id.clone())));
+        let always = cx.scope().direct && what != Told::DirectLine;
+        let first = always || self.told.lock().is_ok_and(|mut told| told.first_time((what, cx.inp.author.id.clone())));
         if first { self.private(cx, text) } else { Response::default() }
     }
 
