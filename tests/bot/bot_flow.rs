@@ -120,6 +120,27 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
     assert!(tb.say("alice", "Nf3").contains("Game #1: 2. Nf3 played by alice"));
 }
 
+/// Asked which game, the example is the person's own command with a game's number (`!draw #1`),
+/// in their language; before, every command's example was `!board #1`.
+#[test]
+fn which_game_answers_show_the_command_asked() {
+    let tb = new_bot();
+    for _ in 0..2 {
+        tb.say("alice", "!challenge @bob chess");
+    }
+    tb.say("bob", "!accept #1");
+    tb.say("bob", "!accept #2");
+    for (typed, example) in
+        [("!draw", "!draw #1"), ("!resign", "!resign #1"), ("!takeback decline", "!takeback decline #1")]
+    {
+        let out = tb.say("alice", typed);
+        assert!(out.contains(&format!("You have 2 games here (#1, #2); add the number, e.g. {example}.")), "{out}");
+    }
+    tb.say("alice", "!lang tr");
+    assert!(tb.say("alice", "!fen").contains("numarasını ekle, ör. !fen #1."));
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'active'"), 2, "nothing ended");
+}
+
 #[test]
 fn capatomic_bare_launch_notation() {
     let tb = new_bot();

@@ -250,6 +250,31 @@ fn game_word(id: Option<i64>) -> String {
 }
 
 impl Command {
+    /// The same command about game `id`, for a command that names a game (others as they are):
+    /// the example of an answer that asks which game was meant.
+    pub fn about_game(self, id: i64) -> Command {
+        let game = Some(id);
+        match self {
+            Command::Move { text, .. } => Command::Move { game, text },
+            Command::Other { text, .. } => Command::Other { game, text },
+            Command::Board(_) => Command::Board(game),
+            Command::Resign(_) => Command::Resign(game),
+            Command::Draw(_) => Command::Draw(game),
+            Command::DrawDecline(_) => Command::DrawDecline(game),
+            Command::Takeback(_) => Command::Takeback(game),
+            Command::TakebackDecline(_) => Command::TakebackDecline(game),
+            Command::Abort(_) => Command::Abort(game),
+            Command::Fen(_) => Command::Fen(game),
+            Command::Pgn { analysed, .. } => Command::Pgn { game, analysed },
+            Command::Analyse(_) => Command::Analyse(game),
+            Command::Gif(_) => Command::Gif(game),
+            Command::Swap { text, .. } => Command::Swap { game, text },
+            Command::NoSwap(_) => Command::NoSwap(game),
+            Command::Bomb { square, .. } => Command::Bomb { game, square },
+            other => other,
+        }
+    }
+
     /// The command as it would be typed after `prefix` (for front ends without buttons).
     pub fn typed(&self, prefix: &str) -> String {
         let body = match self {
@@ -324,5 +349,36 @@ mod tests {
             let t = c.typed("?");
             assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");
         }
+    }
+
+    /// Every command that names a game, about game 9, is typed with `#9` and parses back to itself
+    /// (the examples of "which game?" answers); the others are left as they are.
+    #[test]
+    fn a_command_about_a_game_is_typed_with_its_number() {
+        for typed in [
+            "move e4",
+            "board",
+            "resign",
+            "draw",
+            "draw decline",
+            "takeback",
+            "takeback decline",
+            "abort",
+            "fen",
+            "pgn",
+            "pgn analysed",
+            "analyse",
+            "gif",
+            "swap K b",
+            "noswap",
+            "bomb",
+            "bomb g1",
+        ] {
+            let about = parse(typed).unwrap().about_game(9);
+            let t = about.typed("");
+            assert!(t.contains("#9"), "{typed}: {t}");
+            assert_eq!(parse(&t).unwrap(), about, "{typed}: {t}");
+        }
+        assert_eq!(parse("games").unwrap().about_game(9), Command::Games);
     }
 }

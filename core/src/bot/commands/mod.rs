@@ -83,6 +83,18 @@ pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
     }
 }
 
+/// The command of the input: as sent (a slash command, a button), or read from its text (after the
+/// chat's prefix, if it has it).
+fn input_command(cx: &Ctx<'_>) -> Option<Command> {
+    match &cx.inp.body {
+        Body::Command(c) => Some(c.clone()),
+        Body::Text(raw) => {
+            let text = raw.trim();
+            command::parse(text.strip_prefix(cx.settings.prefix.as_str()).unwrap_or(text)).ok()
+        }
+    }
+}
+
 /// "I don't know the command `word`", with the command it is most likely a slip for.
 pub(in crate::bot) fn unknown_command(word: &str, p: &str) -> Msg {
     match command::near_word(word) {
@@ -374,12 +386,13 @@ impl Bot {
                     }
                     _ => {
                         let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
+                        // The person's own command with the first game's number (`!draw #1`).
+                        let example = input_command(cx).unwrap_or(Command::Board(None)).about_game(open[0].id);
                         user(msg!(
                             "games-which",
                             count = open.len(),
                             ids = ids.join(", "),
-                            p = cx.p(),
-                            first = ids[0].as_str()
+                            example = example.typed(cx.p())
                         ))
                     }
                 }
