@@ -558,6 +558,8 @@ fn open_challenge_and_decline() {
     let tb = new_bot();
     let out = tb.say("alice", "!challenge stones");
     assert!(out.contains("Open challenge #1"), "{out}");
+    // Written as the buttons write it (before: "!accept 1").
+    assert!(out.contains("Anyone here: !accept #1 (expires in 48 h)"), "{out}");
     let out = tb.say("alice", "!accept");
     assert!(out.contains("no challenge"), "cannot accept one's own: {out}");
     let out = tb.say("carol", "!accept #1");
