@@ -793,8 +793,12 @@ fn relocation_setup_with_the_ai_and_bad_swaps() {
     tb.say("bob", "!accept");
     let out = tb.say("bob", "!swap X y");
     assert!(out.contains("can't read the swap"), "{out}");
+    // A bare move in setup is not played; its player is told why, once, as for an illegal one
+    // (before: silence); chatter stays unanswered.
     let out = tb.say("bob", "e5");
-    assert!(out.is_empty(), "bare text in setup is not a move: {out}");
+    assert!(out.contains("Game #1 is still in its setup phase: choose a swap with !swap or !noswap."), "{out}");
+    assert_eq!(tb.say("bob", "e6"), "", "once");
+    assert_eq!(tb.say("alice", "hello"), "", "chatter");
     let out = tb.say("bob", "!move e5");
     assert!(out.contains("setup phase"), "{out}");
     let out = tb.say("bob", "!swap Q h");

@@ -29,9 +29,12 @@ impl Bot {
         let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
         let me = players::find(&conn, platform, &cx.inp.author.id)?;
         if let Some(me) = &me {
-            let mine: Vec<GameRow> = games::open_in_chat(&conn, platform, chat, me.id)?
-                .into_iter()
+            let open = games::open_in_chat(&conn, platform, chat, me.id)?;
+            let setup: Vec<&GameRow> = open.iter().filter(|g| g.status == Status::Setup).collect();
+            let mine: Vec<GameRow> = open
+                .iter()
                 .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+                .cloned()
                 .collect();
             if let [row] = mine.as_slice() {
                 let Ok(pos) = self.position_for_mover(&conn, row) else {
@@ -53,6 +56,15 @@ impl Bot {
             }
             if mine.len() > 1 {
                 return self.which_game(cx, &conn, &mine, text);
+            }
+            // A move in a game of theirs still choosing its setup (Capablanca Relocation's swaps).
+            for row in setup {
+                let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { continue };
+                if notation::parse_move(&pos, text).is_err_and(|e| !reads_as_move(&e)) {
+                    continue;
+                }
+                let answer = msg!("game-in-setup", id = row.id, p = cx.p());
+                return Ok(self.tell_once(cx, Told::BareMove(row.id), answer));
             }
         }
         for row in games::active_in_chat(&conn, platform, chat)? {
