@@ -879,6 +879,14 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
         let out = tb.say("alice", far);
         assert!(!out.is_empty() && !out.to_lowercase().contains("did you mean"), "{far}: {out}");
     }
+    // A person named without a mention where a person may be named (before: "I don't know the
+    // variant 'bob'"); the leaderboard names nobody.
+    for typed in ["!rating bob", "!history bob global"] {
+        let out = tb.say("alice", typed);
+        assert!(out.contains("To ask about someone, mention them: @bob.") && out.contains("Say !help"), "{out}");
+    }
+    assert!(tb.say("alice", "!rating chesss").contains("Did you mean chess?"));
+    assert!(tb.say("alice", "!leaderboard bob").contains("I don't know the variant 'bob'"));
     // In a direct chat, the word without the prefix.
     let said = |who: &str, text: &str| -> String {
         let dm = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };

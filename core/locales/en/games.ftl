@@ -125,6 +125,7 @@ setup-range = { $variant } has setups 0 to { $max }, not { $given }.
 relocation-no-setup = Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.
 challenge-mention = I don't know a variant named '{ $name }'. To challenge someone, mention them: @{ $name }. Variants: { $names }
 challenge-mention-near = I don't know a variant named '{ $name }': did you mean { $near }? To challenge someone, mention them: @{ $name }. Variants: { $names }
+rating-mention = I don't know a variant named '{ $name }'. To ask about someone, mention them: @{ $name }. Variants: { $names }
 mention-unclear = I could not tell who you mentioned; mention them so the chat links their name.
 community-rated-only = This community plays rated games only; leave out casual.
 community-casual-only = This community plays casual games only; leave out rated.

@@ -125,6 +125,7 @@ setup-range = { $variant } dizilimleri 0 ile { $max } arasındadır, { $given } 
 relocation-no-setup = Capablanca Relocation dizilimini kabulden sonra yer değiştirmelerle seçer; setup:N yazma.
 challenge-mention = '{ $name }' adında bir varyant bilmiyorum. Birine meydan okumak için onu etiketle: @{ $name }. Varyantlar: { $names }
 challenge-mention-near = '{ $name }' adında bir varyant bilmiyorum: { $near } mi demek istedin? Birine meydan okumak için onu etiketle: @{ $name }. Varyantlar: { $names }
+rating-mention = '{ $name }' adında bir varyant bilmiyorum. Birini sormak için onu etiketle: @{ $name }. Varyantlar: { $names }
 mention-unclear = Kimi andığını anlayamadım; sohbet adını bağlasın diye onu etiketle.
 community-rated-only = Bu toplulukta yalnızca puanlı oyun oynanır; casual yazma.
 community-casual-only = Bu toplulukta yalnızca puansız oyun oynanır; rated yazma.

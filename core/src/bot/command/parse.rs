@@ -25,6 +25,17 @@ pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<Ra
             return Err(msg!("parse-not-understood", given = *a));
         }
     }
+    // `rating bob`: a person named without a mention, not a variant (a slip for one is answered
+    // with the variant meant, where the variant is read).
+    use crate::bot::commands::{find_variant, near_variant, short, variant_names};
+    if let Some(w) = r.variant.as_deref()
+        && people
+        && !r.someone
+        && find_variant(w).is_none()
+        && near_variant(w).is_none()
+    {
+        return Err(msg!("rating-mention", name = short(w), names = variant_names()));
+    }
     Ok(r)
 }
 
