@@ -39,10 +39,11 @@ impl Lang {
     /// A language from a code or a platform's locale (`tr`, `tr-TR`, `en-US`, `en_GB`, `EN`);
     /// `None` for a language capabot does not speak.
     pub fn parse(s: &str) -> Option<Lang> {
-        let base = s.trim().split(['-', '_']).next().unwrap_or("").to_ascii_lowercase();
+        let base = s.trim().split(['-', '_']).next().unwrap_or("").to_lowercase();
+        // A locale's tag (Discord's `en-US`, Matrix's `tr`), or a language's name as people write it.
         match base.as_str() {
-            "en" => Some(Lang::En),
-            "tr" => Some(Lang::Tr),
+            "en" | "english" | "ingilizce" | "i̇ngilizce" => Some(Lang::En),
+            "tr" | "turkish" | "türkçe" | "turkce" => Some(Lang::Tr),
             _ => None,
         }
     }

@@ -902,6 +902,10 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
     assert!(out.contains("'tournement' ne demek bilmiyorum. tournament mi demek istedin?"), "{out}");
     let out = said("carol", "rules atomik");
     assert!(out.contains("'atomik' diye bir varyant bilmiyorum. atomic mi demek istedin?"), "{out}");
+    // A language by its name; an unknown one in a setting without a doubled full stop.
+    assert!(said("dave", "lang turkish").contains("Türkçe"));
+    let out = tb.say("alice", "!settings lang:de");
+    assert!(out.contains("not 'de'. Say !help settings for how to write it."), "{out}");
 }
 
 /// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are

@@ -42,6 +42,7 @@ notify-off = Direct-message notices off: reminders come to the game's chat.
 
 lang-usage = lang takes en, tr or default
 lang-unknown = I speak en (English) and tr (Turkish), not '{ $given }'.
+parse-lang = I speak en (English) and tr (Turkish), not '{ $given }'
 lang-show-own = I speak { $lang } to you (your choice); { $p }lang default goes back to the chat's language.
 lang-show-default = I speak { $lang } to you (the chat's or your app's language); { $p }lang tr or { $p }lang en chooses your own.
 lang-set = From now on I speak English to you.
@@ -95,6 +96,7 @@ parse-tournament-days = a tournament needs days per move: 1, 2, 3, 5, 7, 10 or 1
 parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'
 parse-tournament-create-key = tournament create takes rounds:N, days:N and signup:N, not '{ $given }:'
 parse-rounds-swiss = rounds:N is for a Swiss; a round robin has as many rounds as it needs
+parse-tournament-system = tournaments are round robin (roundrobin), double round robin (double) or Swiss (swiss), not '{ $given }'
 parse-unknown-command = unknown command '{ $name }'
 parse-subcommand-needed = { $name } needs one of its actions: { $subcommands }
 parse-option-needed = { $name } needs the option '{ $option }'

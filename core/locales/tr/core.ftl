@@ -42,6 +42,7 @@ notify-off = Özel mesaj bildirimleri kapalı: hatırlatmalar oyunun sohbetine g
 
 lang-usage = lang yanına en, tr ya da default alır
 lang-unknown = en (İngilizce) ve tr (Türkçe) konuşurum, '{ $given }' değil.
+parse-lang = en (İngilizce) ve tr (Türkçe) konuşurum, '{ $given }' değil
 lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang default ile sohbetin diline dönersin.
 lang-show-default = Seninle { $lang } konuşuyorum (sohbetin ya da uygulamanın dili); kendi dilini { $p }lang tr ya da { $p }lang en ile seçersin.
 lang-set = Bundan sonra seninle Türkçe konuşuyorum.
@@ -95,6 +96,7 @@ parse-tournament-days = bir turnuvanın hamle başına günü olmalı: 1, 2, 3, 
 parse-signup = signup kayıt günleridir, 0 ile 30 arası, '{ $given }' değil
 parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
+parse-tournament-system = turnuvalar lig (roundrobin), çift devreli lig (double) ya da İsviçre sistemi (swiss) olur, '{ $given }' değil
 parse-unknown-command = '{ $name }' diye bir komut yok
 parse-subcommand-needed = { $name } işlemlerinden biriyle kullanılır: { $subcommands }
 parse-option-needed = { $name } için '{ $option }' seçeneği gerekli

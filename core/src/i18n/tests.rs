@@ -77,6 +77,11 @@ fn plurals_and_languages_come_from_fluent() {
     assert_eq!(Lang::parse("tr-TR"), Some(Lang::Tr));
     assert_eq!(Lang::parse("en_GB"), Some(Lang::En));
     assert_eq!(Lang::parse("de"), None);
+    // A language's name as people write it (`lang turkish`, `lang Türkçe`, `lang İngilizce`).
+    for (name, lang) in [("turkish", Lang::Tr), ("Türkçe", Lang::Tr), ("English", Lang::En), ("İngilizce", Lang::En)]
+    {
+        assert_eq!(Lang::parse(name), Some(lang), "{name}");
+    }
 }
 
 #[test]

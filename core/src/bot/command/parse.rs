@@ -207,7 +207,7 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
             "web" => s.web = Some(parse_switch("web", v)?),
             "lang" | "language" | "dil" => match Lang::parse(v) {
                 Some(l) => s.lang = Some(l.code().to_string()),
-                None => return Err(msg!("lang-unknown", given = v)),
+                None => return Err(msg!("parse-lang", given = v)),
             },
             "rated" => {
                 s.rated = Some(
@@ -342,6 +342,14 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
         {
             kind = Some(k);
             continue;
+        }
+        // A system capabot does not run, where the system goes: refused, not taken into the name
+        // of a round robin.
+        if kind.is_none()
+            && name.is_empty()
+            && matches!(lower.as_str(), "knockout" | "knock-out" | "ko" | "elimination" | "arena" | "scheveningen")
+        {
+            return Err(msg!("parse-tournament-system", given = *w));
         }
         match lower.split_once(':') {
             Some(("rounds", x)) => rounds = Some(ROUNDS.parse(x)?),
@@ -548,6 +556,19 @@ mod tests {
         );
         assert!(parse("tournament join now").unwrap_err().to_string().contains("only the tournament's number"));
         assert!(parse("tournament create swiss signup:99").unwrap_err().to_string().contains("0 to 30"));
+        // A system capabot does not run is refused where the system goes, kept in a name after it.
+        let refused = parse("tournament create knockout chess").unwrap_err().to_string();
+        assert!(
+            refused.contains("round robin (roundrobin), double round robin (double) or Swiss (swiss)"),
+            "{refused}"
+        );
+        assert!(parse("tournament create chess arena").is_err());
+        let Command::Tournament(TournamentCmd::Create { kind, name, .. }) =
+            parse("tournament create swiss chess Knockout Cup").unwrap()
+        else {
+            panic!("create")
+        };
+        assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Knockout Cup"));
         assert!(parse("tournament #1 #2").is_err());
         assert!(parse("tournament dance").unwrap_err().to_string().contains("unknown tournament action"));
         // A slash command's options give the same command.
