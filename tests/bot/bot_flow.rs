@@ -899,9 +899,9 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
     // In the person's language where they chose one.
     said("carol", "lang tr");
     let out = said("carol", "tournement");
-    assert!(out.contains("'tournement' ne demek bilmiyorum. tournament mi demek istedin?"), "{out}");
+    assert!(out.contains("'tournement' ne demek bilmiyorum. Şunu mu demek istedin: tournament?"), "{out}");
     let out = said("carol", "rules atomik");
-    assert!(out.contains("'atomik' diye bir varyant bilmiyorum. atomic mi demek istedin?"), "{out}");
+    assert!(out.contains("'atomik' diye bir varyant bilmiyorum. Şunu mu demek istedin: atomic?"), "{out}");
     // A language by its name; an unknown one in a setting without a doubled full stop.
     assert!(said("dave", "lang turkish").contains("Türkçe"));
     let out = tb.say("alice", "!settings lang:de");
