@@ -91,7 +91,7 @@ refusal-cannot-go = { $from } karesindeki { $role } { $to } karesine gidemez
 hint-moves = { $role } hamleleri: { $moves }
 hint-castling = rok hamleleri: { $moves }
 hint-in-check = şah altındasın
-move-error-ambiguous = { $input } belirsiz: { $candidates } mi demek istedin?
+move-error-ambiguous = { $input } belirsiz; hangisini demek istedin: { $candidates }?
 
 reason-checkmate = şah mat
 reason-king-exploded = şahın patlaması
