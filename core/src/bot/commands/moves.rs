@@ -29,13 +29,13 @@ impl Bot {
         let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
         let me = players::find(&conn, platform, &cx.inp.author.id)?;
         if let Some(me) = &me {
-            let open = games::open_in_chat(&conn, platform, chat, me.id)?;
-            let setup: Vec<&GameRow> = open.iter().filter(|g| g.status == Status::Setup).collect();
-            let mine: Vec<GameRow> = open
-                .iter()
-                .filter(|g| g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
-                .cloned()
-                .collect();
+            // Their games here still choosing a setup, and those waiting for their move.
+            let (setup, mine): (Vec<GameRow>, Vec<GameRow>) = games::open_in_chat(&conn, platform, chat, me.id)?
+                .into_iter()
+                .filter(|g| {
+                    g.status == Status::Setup || (g.status == Status::Active && g.player(turn_of_fen(&g.fen)) == me.id)
+                })
+                .partition(|g| g.status == Status::Setup);
             if let [row] = mine.as_slice() {
                 let Ok(pos) = self.position_for_mover(&conn, row) else {
                     return Ok(Response::default());
@@ -59,8 +59,7 @@ impl Bot {
             }
             // A move in a game of theirs still choosing its setup (Capablanca Relocation's swaps).
             for row in setup {
-                let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { continue };
-                if notation::parse_move(&pos, text).is_err_and(|e| !reads_as_move(&e)) {
+                if !reads_as_move_in(&row, text)? {
                     continue;
                 }
                 let answer = msg!("game-in-setup", id = row.id, p = cx.p());
@@ -68,8 +67,7 @@ impl Bot {
             }
         }
         for row in games::active_in_chat(&conn, platform, chat)? {
-            let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { continue };
-            if notation::parse_move(&pos, text).is_err_and(|e| !reads_as_move(&e)) {
+            if !reads_as_move_in(&row, text)? {
                 continue;
             }
             let mover = self.name_of(&conn, row.player(turn_of_fen(&row.fen)))?;
@@ -109,7 +107,7 @@ impl Bot {
         }
         let games = mine.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
         let id = legal_in.unwrap_or(mine[0].id);
-        let example = format!("{}move #{id} {}", cx.p(), short(text));
+        let example = crate::bot::command::Command::Move { game: Some(id), text: short(text) }.typed(cx.p());
         Ok(self.tell_once(cx, Told::WhichGame, msg!("bare-which-game", games = games, example = example)))
     }
 
@@ -609,4 +607,11 @@ impl Bot {
 /// ambiguous here), rather than chatter.
 fn reads_as_move(e: &notation::MoveError) -> bool {
     matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
+}
+
+/// Whether `text` reads as a move in `row`'s position as stored, legal or not (a stored position
+/// that cannot be read: no).
+fn reads_as_move_in(row: &GameRow, text: &str) -> Res<bool> {
+    let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { return Ok(false) };
+    Ok(notation::parse_move(&pos, text).map_or_else(|e| reads_as_move(&e), |_| true))
 }
