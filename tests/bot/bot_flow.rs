@@ -561,7 +561,7 @@ fn open_challenge_and_decline() {
     // Written as the buttons write it (before: "!accept 1").
     assert!(out.contains("Anyone here: !accept #1 (expires in 48 h)"), "{out}");
     let out = tb.say("alice", "!accept");
-    assert!(out.contains("no challenge"), "cannot accept one's own: {out}");
+    assert!(out.contains("Challenge #1 is your own; !decline #1 cancels it."), "cannot accept one's own: {out}");
     let out = tb.say("carol", "!accept #1");
     assert!(out.contains("Game #1 starts") && out.contains("Stone"), "{out}");
     let out = tb.say("dave", "!accept #1");
@@ -1002,4 +1002,87 @@ fn every_refused_bare_move_in_a_direct_chat_is_answered() {
     tb.say("carol", "!accept");
     assert!(tb.say("bob", "e5").contains("e5 is not legal"));
     assert_eq!(tb.say("bob", "Ke2"), "", "once per person and game in a shared chat");
+}
+
+/// `rematch`: the players of a game over, and only they, ask for the same game again in its chat;
+/// the opponent is challenged on the game's terms with the colours swapped, and the second player's
+/// `rematch` accepts the first one's (before: no such command, `!rematch` was "I don't know the
+/// command"). Against the AI the next game starts at once. Refusals change nothing.
+#[test]
+fn a_rematch_swaps_the_colours_and_meets_the_opponents_own() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparandom color:white days:3 setup:17");
+    let out = tb.say("alice", "!accept");
+    assert!(out.contains("Challenge #1 is your own; !decline #1 cancels it."), "{out}");
+    tb.say("bob", "!accept");
+    let before = tb.fingerprint();
+    let out = tb.say("alice", "!rematch");
+    assert!(out.contains("You have no game over in this chat to play again"), "{out}");
+    let out = tb.say("alice", "!rematch #1");
+    assert!(out.contains("Game #1 is still being played"), "{out}");
+    assert_eq!(tb.fingerprint(), before, "refusals change nothing");
+    tb.say("alice", "!resign");
+    let colours = "SELECT white_id || '/' || black_id || '/' || variant || '/' || setup || '/' || days_per_move";
+    let first = tb.query_str(&format!("{colours} FROM games WHERE id = 1"));
+
+    // Only the players, only in the game's chat.
+    let before = tb.fingerprint();
+    assert!(tb.say("carol", "!rematch #1").contains("You did not play game #1"));
+    assert!(tb.say_in("elsewhere", "bob", "!rematch #1").contains("Game #1 was not played in this chat"));
+    assert!(tb.say("alice", "!rematch #7").contains("There is no game #7."));
+    assert_eq!(tb.fingerprint(), before);
+
+    let out = tb.say("bob", "!rematch");
+    assert!(
+        out.contains("Rematch of game #1. Challenge #2: bob challenges alice to Capablanca Random Chess")
+            && out.contains("setup 17, bob plays white"),
+        "{out}"
+    );
+    assert!(tb.say("bob", "!rematch #1").contains("Your challenge #2 to alice is already waiting"));
+    let out = tb.say("alice", "!rematch");
+    assert!(out.contains("Rematch of game #1. Game #2 starts: bob (white) vs alice (black)"), "{out}");
+    let second = tb.query_str(&format!("{colours} FROM games WHERE id = 2"));
+    let swap = |s: &str| {
+        let f: Vec<&str> = s.split('/').collect();
+        [f[1], f[0], f[2], f[3], f[4]].join("/")
+    };
+    assert_eq!(second, swap(&first), "the same terms, the colours swapped");
+    assert_eq!(tb.query_str("SELECT status FROM challenges WHERE id = 2"), "accepted");
+
+    // Against the AI: at once, on the same level.
+    let out = tb.say("carol", "!play chess level:2 color:white");
+    assert!(out.contains("Game #3 starts"), "{out}");
+    tb.say("carol", "!resign");
+    let out = tb.say("carol", "!rematch");
+    assert!(out.contains("Rematch of game #3. Game #4 starts: capabot (level 2) (white) vs carol (black)"), "{out}");
+    // `draw accept` is `draw`.
+    let out = tb.say("alice", "!draw accept");
+    assert!(out.contains("alice offers a draw"), "{out}");
+    assert!(tb.say("bob", "!draw yes").contains("draw by agreement"));
+}
+
+/// `leaderboard` without a variant, where the chat's default variant has no rated games: the one
+/// variant that has is shown; with several, they are named. (Before: "No rated Capatomic Random
+/// Chess games yet" in a chat that plays only chess.)
+#[test]
+fn the_leaderboard_without_a_variant_finds_the_variants_played() {
+    let tb = new_bot();
+    let empty = tb.say("alice", "!leaderboard");
+    assert!(empty.contains("No rated Capatomic Random Chess games") && !empty.contains("Rated games here"), "{empty}");
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    for (who, san) in [("alice", "f3"), ("bob", "e5"), ("alice", "g4"), ("bob", "Qh4#")] {
+        tb.say(who, san);
+    }
+    let out = tb.say("carol", "!leaderboard");
+    assert!(out.contains("Chess leaderboard") && out.contains("bob 1742?"), "{out}");
+    tb.say("alice", "!challenge @bob atomic color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    assert!(tb.say("alice", "!resign").contains("bob wins by resignation"));
+    let out = tb.say("carol", "!leaderboard");
+    assert!(out.contains("No rated Capatomic Random Chess games"), "{out}");
+    assert!(out.contains("Rated games here are in ") && out.contains(": say !leaderboard "), "{out}");
+    assert!(out.contains("chess") && out.contains("atomic"), "{out}");
 }

@@ -99,6 +99,16 @@ fn six_player_round_robin_with_sonneborn_berger() {
     assert!(
         admin(&tb, &format!("!tournament #{t} join")).text().contains("Registration for this tournament has closed")
     );
+    // A player who asks to leave once it runs is told what leaving means now (before: "No
+    // tournament of this community is open for registration"); someone else gets the plain answer.
+    for typed in ["!tournament leave".to_string(), format!("!tournament #{t} leave")] {
+        let out = say(&tb, "Bob", &typed).text();
+        assert!(
+            out.contains(&format!("Autumn Cup (#{t}) has begun: nobody leaves a tournament once it runs")),
+            "{out}"
+        );
+    }
+    assert!(say(&tb, "Zed", "!tournament leave").text().contains("No tournament of this community is open"));
 
     let all = boards(&tb, t, None);
     assert_eq!(all.len(), 15, "every pair meets once");

@@ -685,6 +685,22 @@ async fn a_finished_game_as_an_animated_picture() {
     .await;
 }
 
+/// Game #1 in `GENERAL`, Alice (White) against Bob, to Bob's mate in two; the mate's answer. No
+/// message before it has a button of a game over.
+async fn fools_mate(fake: &FakeDiscord) -> Sent {
+    new_game(fake, GENERAL, "chess", &[]).await;
+    let mut last = None;
+    for (who, san) in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4"), (BOB, "Qh4#")] {
+        let played = play(fake, GENERAL, who, san).await;
+        if san != "Qh4#" {
+            let over = |id: &String| id.contains("analyse") || id.contains("rematch");
+            assert!(!played.custom_ids().iter().any(over), "not before the end: {played:?}");
+        }
+        last = Some(played);
+    }
+    last.expect("the mate")
+}
+
 /// Issue 46 on Discord: the game's last message carries an "Analyse" button; a spectator's press
 /// starts the analysis, whose progress is one message edited in place (never a new message per
 /// step), and whose result replaces it: the course chart with the accuracies, then the turning
@@ -695,16 +711,7 @@ async fn the_analyse_button_shows_progress_in_one_message_then_the_result() {
         let mut env = Env::new(world()).await;
         let bot = env.start().await;
         let fake = env.fake.clone();
-        new_game(&fake, GENERAL, "chess", &[]).await;
-        let mut last = None;
-        for (who, san) in [(ALICE, "f3"), (BOB, "e5"), (ALICE, "g4"), (BOB, "Qh4#")] {
-            let played = play(&fake, GENERAL, who, san).await;
-            if san != "Qh4#" {
-                assert!(played.custom_ids().iter().all(|id| !id.contains("analyse")), "not before the end: {played:?}");
-            }
-            last = Some(played);
-        }
-        let ended = last.expect("the mate");
+        let ended = fools_mate(&fake).await;
         let analyse = button(&ended, "analyse #1");
         assert!(
             !analyse.contains(&CAROL.to_string()) && !analyse.contains(&ALICE.to_string()),
@@ -759,6 +766,47 @@ async fn the_analyse_button_shows_progress_in_one_message_then_the_result() {
         let file = pgn.files.iter().find(|f| f.filename.ends_with(".pgn")).expect("a .pgn file");
         let body = String::from_utf8_lossy(&file.bytes);
         assert!(body.contains("[%eval") && body.contains("Qh4#"), "{body}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
+/// The game's last message carries a "Rematch" button beside "Analyse": a spectator's press is
+/// refused to them alone; the loser's press challenges the winner with the colours swapped (the
+/// winner alone may accept), and the winner's press of the same button accepts it.
+#[tokio::test(flavor = "current_thread")]
+async fn the_rematch_button_swaps_the_colours() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        let ended = fools_mate(&fake).await;
+        let rematch = button(&ended, "rematch #1");
+        button(&ended, "analyse #1");
+
+        let wrong = fake.click_button(GENERAL, CAROL, message_of(&ended), &rematch);
+        let refused = fake.wait_for(answers(wrong.id), WAIT).await;
+        assert!(
+            refused.is_ephemeral() && refused.content().is_some_and(|c| c.contains("You did not play game #1")),
+            "{refused:?}"
+        );
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM challenges"), 1, "Carol's press changed nothing");
+
+        let press = fake.click_button(GENERAL, ALICE, message_of(&ended), &rematch);
+        let offer = fake.wait_for(answers(press.id), WAIT).await;
+        let text = offer.content().unwrap_or_default();
+        assert!(text.contains("Rematch of game #1. Challenge #2: alice challenges bob"), "{offer:?}");
+        assert!(text.contains("alice plays black"), "{text}");
+        assert_eq!(pinged(&offer), vec![BOB.to_string()], "the opponent is pinged: {offer:?}");
+        assert!(button(&offer, "accept").contains(&BOB.to_string()), "Bob alone may accept: {offer:?}");
+
+        let press = fake.click_button(GENERAL, BOB, message_of(&ended), &rematch);
+        let started = fake.wait_for(answers(press.id), WAIT).await;
+        assert!(
+            started.content().is_some_and(|c| c.contains("Game #2 starts: bob (white) vs alice (black)")),
+            "{started:?}"
+        );
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 2 AND status = 'active'"), 1);
         env.finish(bot, &[]).await;
     })
     .await;

@@ -37,6 +37,7 @@ leaderboard-empty = No rated { $variant } games { $scope ->
         [community] in this community
        *[global] globally
     } yet.
+leaderboard-rated-variants = Rated games here are in { $list }: say { $example }.
 leaderboard-head = { $variant } leaderboard { $scope ->
         [community] in this community
        *[global] globally
@@ -200,6 +201,7 @@ tournament-start-by-itself = Registration closes and the tournament starts by it
 tournament-created = Tournament #{ $id }, { $name }: { $variant }, { $system }, { $days } per move. Join with { $p }tournament #{ $id } join. { $start }
 button-join = Join
 tournament-joined = { $name } joins { $tournament } (#{ $id }); { $players } registered.
+tournament-leave-running = { $tournament } (#{ $id }) has begun: nobody leaves a tournament once it runs. Play your games or resign them ({ $p }resign #N); a game not answered in time is lost.
 tournament-left = { $name } leaves { $tournament } (#{ $id }).
 tournament-started = { $tournament } has started.
 tournament-cannot-cancel = { $tournament } has started; a running tournament cannot be cancelled.

@@ -347,3 +347,12 @@ analysis-busy-full = capabot is busy with { $count ->
        *[other] { $count } analyses
     } already; please try again in a minute.
 analysis-none-yet = Game #{ $id } has not been analysed yet: { $p }analyse #{ $id } first.
+
+rematch-no-game = You have no game over in this chat to play again; name one with its number, like { $p }rematch #12.
+rematch-not-here = Game #{ $id } was not played in this chat: ask for the rematch where it was played.
+rematch-not-player = You did not play game #{ $id }: only its players can ask for a rematch.
+rematch-unfinished = Game #{ $id } is still being played; a rematch can follow once it is over ({ $p }resign #{ $id } or { $p }draw #{ $id } end it sooner).
+rematch-already = Your challenge #{ $id } to { $name } is already waiting for an answer; { $p }decline #{ $id } withdraws it.
+rematch-gone = { $name } can no longer be challenged here.
+rematch-of = Rematch of game #{ $game }. { $text }
+button-rematch = Rematch

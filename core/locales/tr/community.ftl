@@ -34,6 +34,7 @@ leaderboard-empty = { $scope ->
         [community] Bu toplulukta
        *[global] Genelde
     } henüz puanlı { $variant } oyunu yok.
+leaderboard-rated-variants = Buradaki puanlı oyunlar şu varyantlarda: { $list }; ör. { $example } yaz.
 leaderboard-head = { $variant } sıralaması, { $scope ->
         [community] bu toplulukta
        *[global] genel
@@ -166,6 +167,7 @@ tournament-start-by-itself = Kayıt { $when } kapanır ve turnuva kendiliğinden
 tournament-created = Turnuva #{ $id }, { $name }: { $variant }, { $system }, hamle başına { $days }. Katılmak için { $p }tournament #{ $id } join. { $start }
 button-join = Katıl
 tournament-joined = { $name }, { $tournament } turnuvasına katıldı (#{ $id }); { $players } kayıtlı.
+tournament-leave-running = { $tournament } (#{ $id }) başladı: başlamış bir turnuvadan ayrılınmaz. Oyunlarını oyna ya da terk et ({ $p }resign #N); süresinde yanıtlanmayan oyun kaybedilir.
 tournament-left = { $name }, { $tournament } turnuvasından ayrıldı (#{ $id }).
 tournament-started = { $tournament } başladı.
 tournament-cannot-cancel = { $tournament } başladı; süren bir turnuva iptal edilemez.

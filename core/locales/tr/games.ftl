@@ -342,3 +342,12 @@ analysis-too-long = Oyun #{ $id } { $plies } yarım hamle sürdü; analizler { $
 analysis-busy-you = Analizin hâlâ sürüyor: yenisini istemeden önce onu bekle.
 analysis-busy-full = capabot şu anda zaten { $count } analizle meşgul; lütfen bir dakika sonra yeniden dene.
 analysis-none-yet = Oyun #{ $id } henüz analiz edilmedi: önce { $p }analyse #{ $id } yaz.
+
+rematch-no-game = Bu sohbette yeniden oynanacak bitmiş bir oyunun yok; numarasıyla birini belirt, ör. { $p }rematch #12.
+rematch-not-here = Oyun #{ $id } bu sohbette oynanmadı: rövanşı oyunun oynandığı yerde iste.
+rematch-not-player = Oyun #{ $id } senin oyunun değildi: rövanşı yalnızca oyuncuları isteyebilir.
+rematch-unfinished = Oyun #{ $id } hâlâ sürüyor; rövanş oyun bitince istenebilir ({ $p }resign #{ $id } ya da { $p }draw #{ $id } onu daha erken bitirir).
+rematch-already = { $name } adlı oyuncuya teklifin #{ $id } zaten yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
+rematch-gone = { $name } adlı oyuncuya artık burada teklif yapılamaz.
+rematch-of = Oyun #{ $game } için rövanş. { $text }
+button-rematch = Rövanş

@@ -598,6 +598,22 @@ pub fn latest_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: 
     )
 }
 
+/// The most recent game over (finished or aborted) in a chat with a player in it.
+pub fn latest_over_in_chat(
+    conn: &Connection,
+    platform: &str,
+    chat_id: &str,
+    player: PlayerId,
+) -> Result<Option<GameRow>> {
+    select_one(
+        conn,
+        &format!(
+            "platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3) AND {OVER} ORDER BY id DESC LIMIT 1"
+        ),
+        params![platform, chat_id, player],
+    )
+}
+
 /// Open games of a player anywhere, oldest first.
 pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
     select(conn, &open_of_player_filter(), [player])

@@ -57,6 +57,9 @@ pub enum Command {
     Analyse(Option<i64>),
     /// `gif [#game]`: the whole game as an animated picture.
     Gif(Option<i64>),
+    /// `rematch [#game]`: the same game again against the same opponent, colours swapped (the
+    /// opponent's waiting rematch accepted instead, where there is one).
+    Rematch(Option<i64>),
     Swap {
         game: Option<i64>,
         text: String,
@@ -268,6 +271,7 @@ impl Command {
             Command::Pgn { analysed, .. } => Command::Pgn { game, analysed },
             Command::Analyse(_) => Command::Analyse(game),
             Command::Gif(_) => Command::Gif(game),
+            Command::Rematch(_) => Command::Rematch(game),
             Command::Swap { text, .. } => Command::Swap { game, text },
             Command::NoSwap(_) => Command::NoSwap(game),
             Command::Bomb { square, .. } => Command::Bomb { game, square },
@@ -301,6 +305,7 @@ impl Command {
             }
             Command::Analyse(id) => format!("analyse{}", game_word(*id)),
             Command::Gif(id) => format!("gif{}", game_word(*id)),
+            Command::Rematch(id) => format!("rematch{}", game_word(*id)),
             Command::Swap { game, text } => format!("swap{} {text}", game_word(*game)),
             Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
             Command::Bomb { game, square } => {
@@ -341,6 +346,8 @@ mod tests {
             Command::Notify(Some(false)),
             Command::Gif(Some(7)),
             Command::Gif(None),
+            Command::Rematch(Some(5)),
+            Command::Rematch(None),
             Command::Analyse(Some(12)),
             Command::Analyse(None),
             Command::Pgn { game: Some(12), analysed: true },
@@ -369,6 +376,7 @@ mod tests {
             "pgn analysed",
             "analyse",
             "gif",
+            "rematch",
             "swap K b",
             "noswap",
             "bomb",

@@ -87,7 +87,9 @@ pub(super) fn offer_or_decline(
 ) -> Result<Command, ParseError> {
     let (game, rest) = split_game(args);
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
+        // `draw accept`: the same as `draw`, which accepts the opponent's offer where there is one.
         [] => Ok(offer(game)),
+        [r] if matches!(r.as_str(), "accept" | "yes" | "offer") => Ok(offer(game)),
         [r] if matches!(r.as_str(), "decline" | "no") => Ok(decline(game)),
         _ => Err(msg!("parse-game-decline", word = word, given = rest.join(" "))),
     }
@@ -519,6 +521,13 @@ mod tests {
         assert_eq!(parse("takeback #4").unwrap(), Command::Takeback(Some(4)));
         assert_eq!(parse("takeback Decline #4").unwrap(), Command::TakebackDecline(Some(4)));
         assert_eq!(parse("undo no").unwrap(), Command::TakebackDecline(None));
+        assert_eq!(parse("takeback accept #4").unwrap(), Command::Takeback(Some(4)));
+        assert_eq!(parse("draw yes").unwrap(), Command::Draw(None));
+        assert_eq!(parse("draw offer #2").unwrap(), Command::Draw(Some(2)));
+        assert!(parse("draw maybe").is_err());
+        assert_eq!(parse("rematch #3").unwrap(), Command::Rematch(Some(3)));
+        assert_eq!(parse("again").unwrap(), Command::Rematch(None));
+        assert!(parse("rematch now").is_err());
         assert!(parse("takeback please").unwrap_err().to_string().contains("'please'"));
         assert!(parse("resign now please").is_err());
         assert_eq!(parse("").unwrap(), Command::Help(None));

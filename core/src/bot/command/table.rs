@@ -382,6 +382,16 @@ pub static COMMANDS: &[CommandSpec] = &[
         parse: |w, a| Ok(Command::Gif(only_game(w, a)?)),
     },
     CommandSpec {
+        name: "rematch",
+        aliases: &["again"],
+        usage: "[#game]",
+        example: "rematch #12",
+        options: GAME_ONLY,
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| Ok(Command::Rematch(only_game(w, a)?)),
+    },
+    CommandSpec {
         name: "swap",
         aliases: &[],
         usage: "[#game] <K|Q> <file or piece>",

@@ -2,7 +2,7 @@
 
 use super::{Bot, BotError, Ctx, Res, clock_after, playable_variant, short, user, variant_named};
 use crate::bot::command::{ChallengeArgs, Command};
-use crate::bot::io::{AiJob, Choice, ChoiceStyle, NewThread, Reply, Response, Slot, Target};
+use crate::bot::io::{AiJob, Choice, ChoiceStyle, NewThread, Reply, Response, Slot, Target, UserRef};
 use crate::notation::fen;
 use crate::rules::{Color, Game, Position, Variant, setups};
 use crate::store::challenges;
@@ -25,8 +25,33 @@ fn color_choice(color: &str) -> String {
     }
 }
 
+/// Whom a challenge is for.
+enum Opponent {
+    /// capabot's AI: the game starts at once.
+    Ai,
+    /// One person, by their account on the chat's platform.
+    Person(UserRef),
+    /// Anyone in the chat (an open challenge).
+    Anyone,
+}
+
 impl Bot {
     pub(super) fn challenge(&self, cx: &Ctx<'_>, args: ChallengeArgs, play: bool) -> Res<Response> {
+        let target = cx.inp.mentions.first();
+        if args.mentions_someone && target.is_none() && !play {
+            return user(msg!("mention-unclear"));
+        }
+        let opponent = match target {
+            _ if play => Opponent::Ai,
+            Some(m) if self.is_self_mention(m) => Opponent::Ai,
+            Some(m) => Opponent::Person(m.clone()),
+            None => Opponent::Anyone,
+        };
+        self.offer(cx, args, opponent)
+    }
+
+    /// A challenge of `opponent` on `args`' terms (against the AI, the game itself).
+    fn offer(&self, cx: &Ctx<'_>, args: ChallengeArgs, opponent: Opponent) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
         let vname = args.variant.clone().unwrap_or_else(|| cx.settings.default_variant.clone());
@@ -41,11 +66,7 @@ impl Bot {
         }
         let days = args.days.unwrap_or(cx.settings.default_days);
         let color = args.color.clone().unwrap_or_else(|| "random".into());
-        let target = cx.inp.mentions.first();
-        let vs_ai = play || target.is_some_and(|m| self.is_self_mention(m));
-        if args.mentions_someone && target.is_none() && !play {
-            return user(msg!("mention-unclear"));
-        }
+        let vs_ai = matches!(opponent, Opponent::Ai);
         let rule = match &cx.scope().community {
             Some(c) => crate::store::settings::rated_games(&conn, &cx.scope().platform, c)?,
             None => crate::store::settings::RatedGames::Choice,
@@ -80,15 +101,15 @@ impl Bot {
             drop(conn);
             return self.start_game(cx, v, args.setup, days, &color, &me, &ai, Some(level), None, false);
         }
-        let challenged = match target {
-            Some(m) => {
+        let challenged = match &opponent {
+            Opponent::Person(m) => {
                 if m.id == cx.inp.author.id {
                     return user(msg!("challenge-self"));
                 }
                 let name = if m.name.is_empty() { m.id.as_str() } else { m.name.as_str() };
                 Some(players::ensure(&conn, &cx.scope().platform, &m.id, &short(name), now)?)
             }
-            None => None,
+            Opponent::Ai | Opponent::Anyone => None,
         };
         let expires = now + self.config.challenge_expiry_secs;
         let id = challenges::create(
@@ -156,7 +177,10 @@ impl Bot {
                 ),
             ),
         };
-        let accepter = challenged.as_ref().and(cx.inp.mentions.first().cloned());
+        let accepter = match opponent {
+            Opponent::Person(m) => Some(m),
+            Opponent::Ai | Opponent::Anyone => None,
+        };
         let accept = Command::Accept(Some(id));
         let decline = Command::Decline(Some(id));
         r.choices = vec![
@@ -205,7 +229,14 @@ impl Bot {
                 match (direct.len(), list.len()) {
                     (1, _) => direct.remove(0),
                     (0, 1) => list.into_iter().next().expect("one"),
-                    (0, 0) => return user(msg!("accept-none")),
+                    // Only the author's own challenges are open here: say so, and how to withdraw one.
+                    (0, 0) => {
+                        let own = challenges::made_by(&conn, &cx.scope().platform, &cx.scope().chat, me_id)?;
+                        return match own.first() {
+                            Some(c) => user(msg!("challenge-own", id = c.id, p = cx.p())),
+                            None => user(msg!("accept-none")),
+                        };
+                    }
                     _ => {
                         let ids: Vec<String> = list.iter().map(|c| format!("#{}", c.id)).collect();
                         return user(msg!("accept-which", ids = ids.join(", "), p = cx.p(), first = ids[0].as_str()));
@@ -431,6 +462,87 @@ impl Bot {
         }
         Ok(Response::one(r))
     }
+}
+
+impl Bot {
+    /// `rematch [#game]`: game `id` (else the author's last game over in this chat) again, against
+    /// the same opponent on the same terms with the colours swapped: against the AI the game starts
+    /// at once; a person gets a challenge, or, where they have already asked for the rematch, theirs
+    /// is accepted.
+    pub(super) fn rematch(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
+        let conn = self.conn()?;
+        let now = self.clock.now();
+        let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
+        let me = players::find(&conn, platform, &cx.inp.author.id)?;
+        let row = match (id, &me) {
+            (Some(id), _) => games::get(&conn, id)?.ok_or_else(|| BotError::User(msg!("game-none", id = id)))?,
+            (None, Some(me)) => match games::latest_over_in_chat(&conn, platform, chat, me.id)? {
+                Some(row) => row,
+                None => return user(msg!("rematch-no-game", p = cx.p())),
+            },
+            (None, None) => return user(msg!("rematch-no-game", p = cx.p())),
+        };
+        if &row.platform != platform || &row.chat_id != chat {
+            return user(msg!("rematch-not-here", id = row.id));
+        }
+        let Some((me, mine)) = me.and_then(|m| row.color_of(m.id).map(|c| (m, c))) else {
+            return user(msg!("rematch-not-player", id = row.id));
+        };
+        if matches!(row.status, Status::Setup | Status::Active) {
+            return user(msg!("rematch-unfinished", id = row.id, p = cx.p()));
+        }
+        let other = players::get(&conn, row.player(mine.other()))?
+            .ok_or_else(|| BotError::Internal(format!("game {}: its player vanished", row.id)))?;
+        let mut args = ChallengeArgs {
+            variant: Some(row.variant.clone()),
+            days: Some(row.days_per_move),
+            color: Some(if mine == Color::White { "black" } else { "white" }.into()),
+            setup: row.setup,
+            level: row.ai_level,
+            ..ChallengeArgs::default()
+        };
+        let out = if other.is_ai {
+            drop(conn);
+            self.offer(cx, args, Opponent::Ai)?
+        } else {
+            let waiting = challenges::acceptable(&conn, platform, chat, me.id, now)?;
+            if let Some(theirs) = waiting
+                .iter()
+                .find(|c| c.challenger == other.id && c.challenged == Some(me.id) && c.variant == row.variant)
+            {
+                let id = theirs.id;
+                drop(conn);
+                self.accept(cx, Some(id))?
+            } else {
+                let mine = challenges::made_by(&conn, platform, chat, me.id)?;
+                if let Some(c) = mine.iter().find(|c| c.challenged == Some(other.id) && c.variant == row.variant) {
+                    return user(msg!("rematch-already", id = c.id, name = other.name.as_str(), p = cx.p()));
+                }
+                let Some(account) = players::accounts_on(&conn, other.id, platform)?.into_iter().next() else {
+                    return user(msg!("rematch-gone", name = other.name.as_str()));
+                };
+                // The game's own terms where the community leaves the choice to the players.
+                let rule = match &cx.scope().community {
+                    Some(c) => crate::store::settings::rated_games(&conn, platform, c)?,
+                    None => crate::store::settings::RatedGames::Choice,
+                };
+                if rule == crate::store::settings::RatedGames::Choice {
+                    args.rated = Some(row.rated);
+                }
+                drop(conn);
+                self.offer(cx, args, Opponent::Person(UserRef { id: account, name: other.name.clone() }))?
+            }
+        };
+        Ok(rematch_of(out, row.id))
+    }
+}
+
+/// `out` (a challenge or a game's start) said as the rematch of game `game`.
+fn rematch_of(mut out: Response, game: i64) -> Response {
+    if let Some(first) = out.replies.first_mut() {
+        first.text = t!("rematch-of", game = game, text = first.text.as_str());
+    }
+    out
 }
 
 /// The slot of a game's "thinking…" message, which the AI's move replaces.

@@ -217,39 +217,33 @@ impl Bot {
     }
 
     /// What follows a game's end announcement in `replies`: its animation, where the chat wants one,
-    /// and an "Analyse" button on the game's last message, where the platform has buttons (elsewhere
-    /// the announcement names `analyse` already through the help).
+    /// and "Analyse" and "Rematch" buttons on the game's last message, where the platform has buttons
+    /// (elsewhere `analyse` and `rematch` are typed, as the help says).
     pub(in crate::bot) fn at_game_end(&self, conn: &Conn<'_>, game_id: i64, replies: &mut Vec<Reply>) {
         // The game and its chat's settings read once for both.
         let row = match games::get(conn, game_id) {
             Ok(Some(row)) => row,
             Ok(None) => return,
             Err(e) => {
-                tracing::warn!(game = game_id, "no animation and no analyse button at the game's end: {e}");
+                tracing::warn!(game = game_id, "no animation and no buttons at the game's end: {e}");
                 return;
             }
         };
         let settings = self.effective_settings(&game_scope(&row));
         replies.extend(self.gif_at_end(conn, &row, &settings));
-        if row.status != Status::Finished
-            || row.ply == 0
-            || row.ply as usize > crate::ai::analysis::MAX_PLIES
-            || !self.command_style(&row.platform).slash
-        {
+        if row.status != Status::Finished || !self.command_style(&row.platform).slash {
             return;
         }
         let target = game_target(&row);
         let Some(last) = replies.iter_mut().rev().find(|r| r.target == target) else { return };
         let lang = settings.as_ref().map_or(self.config.lang, |s| s.lang);
-        let label = crate::tl!(lang, "button-analyse");
         let hint = settings.map_or_else(|_| self.config.prefix.clone(), |s| s.hint);
-        last.choices.push(super::choice(
-            &label,
-            crate::bot::Command::Analyse(Some(row.id)),
-            crate::bot::ChoiceStyle::Secondary,
-            None,
-            &hint,
-        ));
+        let button =
+            |label: String, command| super::choice(&label, command, crate::bot::ChoiceStyle::Secondary, None, &hint);
+        if row.ply > 0 && row.ply as usize <= crate::ai::analysis::MAX_PLIES {
+            last.choices.push(button(crate::tl!(lang, "button-analyse"), crate::bot::Command::Analyse(Some(row.id))));
+        }
+        last.choices.push(button(crate::tl!(lang, "button-rematch"), crate::bot::Command::Rematch(Some(row.id))));
     }
 
     /// The game's animation at its end, when `settings` (its chat's) ask for one. A failure is

@@ -308,6 +308,7 @@ impl Bot {
             Command::Pgn { game, analysed: true } => self.analysed_pgn(cx, game),
             Command::Analyse(id) => self.analyse(cx, id),
             Command::Gif(id) => self.gif(cx, id),
+            Command::Rematch(id) => self.rematch(cx, id),
             Command::Swap { game, text } => self.swap(cx, game, &text),
             Command::NoSwap(game) => self.swap(cx, game, "none"),
             Command::Bomb { game, square } => self.bomb(cx, game, square),

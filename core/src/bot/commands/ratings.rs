@@ -174,7 +174,26 @@ impl Bot {
         let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?.map(|p| p.id);
         let board = ratings::leaderboard(&conn, &scope, v.name, TOP, me, self.clock.now())?;
         if board.top.is_empty() && board.provisional.is_empty() {
-            return Ok(cx.say(t!("leaderboard-empty", variant = v.display_name, scope = where_)));
+            let mut text = t!("leaderboard-empty", variant = v.display_name, scope = where_);
+            // Asked without a variant, where the chat's default has no games: the variants that have.
+            if args.variant.is_none() {
+                let all: Vec<&str> = crate::rules::VARIANTS.iter().map(|v| v.name).collect();
+                let rated = ratings::variants_rated(&conn, &scope, &all)?;
+                match rated.as_slice() {
+                    [] => {}
+                    [only] => {
+                        drop(conn);
+                        return self.leaderboard_cmd(cx, RatingArgs { variant: Some(only.clone()), ..args });
+                    }
+                    [first, ..] => {
+                        let global = if args.global { " global" } else { "" };
+                        let example = format!("{}leaderboard {first}{global}", cx.p());
+                        text.push(' ');
+                        text.push_str(&t!("leaderboard-rated-variants", list = rated.join(", "), example = example));
+                    }
+                }
+            }
+            return Ok(cx.say(text));
         }
         let mut text = t!("leaderboard-head", variant = v.display_name, scope = where_);
         for s in &board.top {

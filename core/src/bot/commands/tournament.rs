@@ -181,8 +181,30 @@ impl Bot {
                 )))
             }
             TournamentCmd::Leave(id) => {
-                let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
-                let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+                let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+                let info = match self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration)) {
+                    Ok(info) => info,
+                    Err(e) => {
+                        // A player of a tournament that has begun: what leaving means now.
+                        let running = tournaments::list(&conn, &cx.scope().platform, &community)?
+                            .into_iter()
+                            .filter(|t| t.status == Status::Running && id.is_none_or(|id| id == t.id));
+                        for t in running {
+                            if let (Some(me), Some(full)) = (&me, tournaments::load(&conn, t.id)?)
+                                && full.players.contains(&me.id)
+                            {
+                                return user(msg!(
+                                    "tournament-leave-running",
+                                    tournament = t.name.as_str(),
+                                    id = t.id,
+                                    p = cx.p()
+                                ));
+                            }
+                        }
+                        return Err(e);
+                    }
+                };
+                let Some(me) = me else {
                     return user(TournamentError::NotRegistered.msg());
                 };
                 answer(tournaments::unregister(&conn, info.id, me.id)?)?;
