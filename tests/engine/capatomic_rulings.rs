@@ -732,9 +732,31 @@ fn c16_lenient_input() {
         ("f2i2[g1]", "f2j2[g1]"),
         ("f2c2", "f2a2"),
         ("f2i2", "f2j2"),
+        // The missile by its file or rank where that names one (before: not a move at all).
+        ("Me^e5", "e1^e5"),
+        ("Mg^a10", "g1^a10"),
+        ("mg^e5", "g1^e5"),
+        ("launch g e5", "g1^e5"),
     ] {
         assert_eq!(u(typed), want, "{typed}");
     }
+    // Two missiles may launch at e5: which one is asked, as for any ambiguous move.
+    for typed in ["M^e5", "M1^e5", "^e5", "launch e5"] {
+        match notation::parse_move(&p, typed) {
+            Err(notation::MoveError::Ambiguous { candidates, .. }) => {
+                assert_eq!(candidates, vec!["Me1^e5".to_string(), "Mg1^e5".to_string()], "{typed}")
+            }
+            other => panic!("{typed}: {other:?}"),
+        }
+    }
+    // No missile on that file; a shielded target; before any capture (C8).
+    let e = notation::parse_move(&p, "Mh^e5").unwrap_err().to_string();
+    assert!(e.contains("missile") && e.contains("e5"), "{e}");
+    let e = notation::parse_move(&p, "M^f3").unwrap_err().to_string();
+    assert!(e.contains("shielded"), "{e}");
+    let unarmed = pos(CASTLE_BASE, "", "w AJ - 0 1 e1,g1 -");
+    let e = notation::parse_move(&unarmed, "M^e5").unwrap_err().to_string();
+    assert!(e.contains("C8"), "{e}");
     // Refusals with reasons.
     let e = notation::parse_move(&p, "O-O[e1]").unwrap_err().to_string();
     assert!(e.contains("C12"), "{e}");

@@ -125,6 +125,58 @@ pub fn launch_refusal(pos: &Position, from: Square, to: Square) -> Refusal {
     Refusal::LaunchIntoCheck
 }
 
+/// A square named in part, as SAN's disambiguation writes it (`g`, `1`, `g1`, or nothing): its
+/// file and rank (0-based) where given; `None` when it is not one.
+fn file_and_rank(d: &str) -> Option<(Option<u8>, Option<u8>)> {
+    let mut file = None;
+    let mut rank = None;
+    let mut rest = d;
+    if let Some(c) = rest.chars().next().filter(|c| ('a'..='j').contains(c)) {
+        file = Some(c as u8 - b'a');
+        rest = &rest[1..];
+    }
+    if !rest.is_empty() {
+        let r: u8 = rest.parse().ok().filter(|r| (1..=10).contains(r))?;
+        rank = Some(r - 1);
+    }
+    Some((file, rank))
+}
+
+/// A launch at `to` whose missile is named by `head` only in part (its file, its rank, or nothing):
+/// the one legal launch of a missile that fits, or which ones were meant, or why none can; `None`
+/// when `head` is neither.
+fn launch_by_target(pos: &Position, input: &str, head: &str, to: Square) -> Option<Result<Move, MoveError>> {
+    let (file, rank) = file_and_rank(head)?;
+    let fits = |sq: Square| file.is_none_or(|f| sq.file() == f) && rank.is_none_or(|r| sq.rank() == r);
+    let launches: Vec<Move> = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|m| m.kind == MoveKind::Launch && m.to == to && fits(m.from))
+        .collect();
+    Some(match launches.as_slice() {
+        [m] => Ok(*m),
+        [] => {
+            // Why the first missile that fits cannot launch there (or that none fits).
+            let own: Vec<Square> = (0..Square::COUNT)
+                .map(Square::from_index)
+                .filter(|&sq| pos.piece_at(sq).is_some_and(|p| p.role == Role::Missile && p.color == pos.turn()))
+                .collect();
+            let reason = match own.iter().copied().find(|&sq| fits(sq)) {
+                _ if !pos.variant().missiles => Refusal::NoMissiles,
+                Some(from) => launch_refusal(pos, from, to),
+                None if own.is_empty() => Refusal::NoPieceOfRole { role: Role::Missile },
+                None => Refusal::CannotReach { role: Role::Missile, square: to },
+            };
+            Err(MoveError::Illegal { input: input.to_string(), reason, hints: Vec::new() })
+        }
+        many => Err(MoveError::Ambiguous {
+            input: input.to_string(),
+            candidates: many.iter().map(|m| write(pos, *m)).collect(),
+        }),
+    })
+}
+
 fn parse_castle(
     pos: &Position,
     body: &str,
@@ -229,7 +281,11 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
         let b = body.strip_prefix('m').filter(|r| r.contains('^') || launch_word).unwrap_or(&body);
         let b = b.replace('^', "");
         let (head, to) = take_last_square(&b).ok_or_else(syntax)?;
-        let from = Square::parse(head).ok_or_else(syntax)?;
+        let from = match Square::parse(head) {
+            Some(from) => from,
+            // `M^e5`, `Mg^e5`, `M1^e5`: the missile by its file or rank, or not named.
+            None => return launch_by_target(pos, trimmed, head, to).ok_or_else(syntax)?,
+        };
         let m = Move { from, to, kind: MoveKind::Launch };
         if pos.legal_moves().contains(&m) {
             return Ok(m);
@@ -257,36 +313,22 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     };
     let (head, to) = take_last_square(&raw).ok_or_else(syntax)?;
     let mut readings: Vec<(Role, Option<u8>, Option<u8>)> = Vec::new();
-    let disamb = |d: &str| -> Option<(Option<u8>, Option<u8>)> {
-        let mut file = None;
-        let mut rank = None;
-        let mut rest = d;
-        if let Some(c) = rest.chars().next().filter(|c| ('a'..='j').contains(c)) {
-            file = Some(c as u8 - b'a');
-            rest = &rest[1..];
-        }
-        if !rest.is_empty() {
-            let r: u8 = rest.parse().ok().filter(|r| (1..=10).contains(r))?;
-            rank = Some(r - 1);
-        }
-        Some((file, rank))
-    };
     let mut chars = head.chars();
     match chars.next() {
         None => readings.push((Role::Pawn, None, None)),
         Some(c) => {
             if let Some(role) = Role::from_char(c) {
                 let explicit = c.is_ascii_uppercase() || !('a'..='j').contains(&c);
-                if let Some((f, r)) = disamb(chars.as_str()) {
+                if let Some((f, r)) = file_and_rank(chars.as_str()) {
                     readings.push((role, f, r));
                 }
                 if !explicit {
                     // Lower-case b, a, c could also be a pawn's file.
-                    if let Some((f, r)) = disamb(head) {
+                    if let Some((f, r)) = file_and_rank(head) {
                         readings.push((Role::Pawn, f, r));
                     }
                 }
-            } else if let Some((f, r)) = disamb(head) {
+            } else if let Some((f, r)) = file_and_rank(head) {
                 readings.push((Role::Pawn, f, r));
             }
         }
