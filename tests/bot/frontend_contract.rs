@@ -26,7 +26,9 @@ fn a_buttons_typed_command_works_after_the_prefix_changed() {
     assert_eq!(accept.typed, "!accept #1");
     assert_eq!(accept.for_user.as_ref().map(|u| u.id.as_str()), Some("bob"));
     // The chat changes its prefix: the old typed text no longer works...
-    assert!(tb.say("alice", "!settings prefix:?").contains("Settings saved"));
+    // The confirmation says what changed and how commands are typed now (before: "Settings saved.").
+    let saved = tb.say("alice", "!settings prefix:? days:3");
+    assert_eq!(saved, "Settings saved: prefix:? days:3. Commands here now start with ?, e.g. ?help.");
     assert!(tb.say("bob", "!accept #1").is_empty(), "old prefix is chatter now");
     // ...but the button still carries its command.
     let click = Input::command(Scope::chat("test", "main"), UserRef::new("bob", "bob"), accept.command.clone());
@@ -83,7 +85,8 @@ fn community_settings_are_inherited_and_overridden_and_need_an_admin() {
     assert!(r.text().contains("Only the community's administrators"), "{}", r.text());
     assert_eq!(tb.query_i64("SELECT count(*) FROM community_settings"), 0);
     let admin = in_guild("c1", "alice", "!settings community variant:chess days:3 thread:on").as_admin(true);
-    assert!(tb.bot.handle(&admin).text().contains("Community settings saved"));
+    let saved = tb.bot.handle(&admin).text();
+    assert!(saved.contains("Community settings saved (variant:chess days:3 thread:on); chats that"), "{saved}");
     // Chat c2 inherits: a challenge there is chess with 3 days, and its game gets a thread.
     let r = tb.bot.handle(&in_guild("c2", "bob", "!challenge @carol"));
     assert!(r.text().contains("to Chess (3 days per move"), "{}", r.text());

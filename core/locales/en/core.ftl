@@ -30,8 +30,11 @@ settings-show = { $whose ->
        *[chat] Settings here
     }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on lang:tr{ $community }.
 settings-admins-only = Only the community's administrators may change settings here.
-settings-saved = Settings saved.
-settings-saved-community = Community settings saved; chats that set nothing of their own follow them.
+settings-saved = { $whose ->
+        [community] Community settings saved ({ $what }); chats that set nothing of their own follow them.
+       *[chat] Settings saved: { $what }.
+    }{ $prefix_now }
+settings-prefix-now = { " " }Commands here now start with { $prefix }, e.g. { $prefix }help.
 
 notify-show = Direct-message notices (reminders, "your move") are { $state ->
         [on] on for you; { $p }notify off turns them off.

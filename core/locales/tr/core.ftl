@@ -30,8 +30,11 @@ settings-show = { $whose ->
        *[chat] Buradaki ayarlar
     }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on lang:en{ $community }.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
-settings-saved = Ayarlar kaydedildi.
-settings-saved-community = Topluluk ayarları kaydedildi; kendi ayarı olmayan sohbetler bunlara uyar.
+settings-saved = { $whose ->
+        [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
+       *[chat] Ayarlar kaydedildi: { $what }.
+    }{ $prefix_now }
+settings-prefix-now = { " " }Buradaki komutlar artık { $prefix } ile başlıyor, ör. { $prefix }help.
 
 notify-show = Özel mesaj bildirimleri (hatırlatmalar, "sıra sende") { $state ->
         [on] senin için açık; { $p }notify off ile kapatırsın.

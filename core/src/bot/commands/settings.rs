@@ -71,40 +71,64 @@ impl Bot {
         } else {
             settings::chat(&conn, &scope.platform, &scope.chat)?
         };
+        // What was set, as it is typed (`variant:chess`), for the confirmation.
+        let mut what = Vec::new();
+        let switch = |on: bool| if on { "on" } else { "off" };
         if let Some(v) = &args.variant {
-            s.default_variant = Some(variant_named(v)?.name.to_string());
+            let name = variant_named(v)?.name;
+            s.default_variant = Some(name.to_string());
+            what.push(format!("variant:{name}"));
         }
-        if let Some(prefix) = args.prefix {
-            s.prefix = Some(prefix);
+        if let Some(prefix) = &args.prefix {
+            s.prefix = Some(prefix.clone());
+            what.push(format!("prefix:{prefix}"));
         }
         if let Some(d) = args.days {
             s.default_days = Some(d);
+            what.push(format!("days:{}", d.map_or_else(|| "none".to_string(), |d| d.to_string())));
         }
         if let Some(t) = args.thread {
             s.thread_per_game = Some(t);
+            what.push(format!("thread:{}", switch(t)));
         }
         if let Some(g) = args.gif {
             s.gif_at_end = Some(g);
+            what.push(format!("gif:{}", switch(g)));
         }
         // The confirmation is read in the chat's new language.
         let lang = args.lang.as_deref().and_then(Lang::parse).unwrap_or(cx.lang());
         if let Some(l) = args.lang {
+            what.push(format!("lang:{}", lang.code()));
             s.lang = Some(l);
         }
         let saved: Settings = s;
+        let community = scope.community.as_deref().unwrap_or("");
         if args.community {
             if let Some(rule) = args.rated {
-                settings::set_rated_games(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), rule)?;
+                settings::set_rated_games(&conn, &scope.platform, community, rule)?;
+                what.push(format!("rated:{}", rule.as_str()));
             }
             if let Some(on) = args.web {
-                settings::set_web(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), on)?;
+                settings::set_web(&conn, &scope.platform, community, on)?;
+                what.push(format!("web:{}", switch(on)));
             }
-            settings::set_community(&conn, &scope.platform, scope.community.as_deref().unwrap_or(""), &saved)?;
-            Ok(with_lang(lang, || cx.say(t!("settings-saved-community"))))
+            settings::set_community(&conn, &scope.platform, community, &saved)?;
         } else {
             settings::set_chat(&conn, &scope.platform, scope.community.as_deref(), &scope.chat, &saved)?;
-            Ok(with_lang(lang, || cx.say(t!("settings-saved"))))
         }
+        // A new prefix of this chat's (or of the community's, where the chat has none of its own)
+        // is said with how commands are typed now.
+        let own_prefix =
+            if args.community { settings::chat(&conn, &scope.platform, &scope.chat)?.prefix.is_none() } else { true };
+        let what = what.join(" ");
+        let whose = if args.community { "community" } else { "chat" };
+        Ok(with_lang(lang, || {
+            let prefix_now = match &args.prefix {
+                Some(prefix) if own_prefix && !cx.slash() => t!("settings-prefix-now", prefix = prefix.as_str()),
+                _ => String::new(),
+            };
+            cx.say(t!("settings-saved", whose = whose, what = what.as_str(), prefix_now = prefix_now))
+        }))
     }
 
     pub(super) fn notify_setting(&self, cx: &Ctx<'_>, on: Option<bool>) -> Res<Response> {
