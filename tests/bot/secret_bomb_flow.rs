@@ -209,6 +209,15 @@ fn capabot_chooses_its_own_bomb_at_once() {
     let r = tb.raw("alice", "!play bomb color:white level:1");
     let prompts = r.replies.iter().filter(|r| !r.choices.is_empty() && reader(r).as_deref() == Some("alice")).count();
     assert_eq!(prompts, 1, "{r:?}");
+    // The start says who chooses (before: "I sent each of you a direct message", to one person).
+    let start = r.replies.iter().find(|r| r.text.contains("Game #1 starts")).expect("the start");
+    assert!(
+        start
+            .text
+            .contains("First you choose your secret bomb: I sent you a direct message (capabot has chosen its own)."),
+        "{}",
+        start.text
+    );
     assert_eq!(tb.query_i64("SELECT black_bomb IS NOT NULL AND white_bomb IS NULL FROM games"), 1);
     assert!(tb.say("alice", "e4").contains("choose your secret bomb"));
     dm(&tb, "alice", "bomb a2");

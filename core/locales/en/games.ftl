@@ -148,7 +148,10 @@ challenge-closed = Challenge #{ $id } is no longer open.
 thread-title = Game #{ $id }: { $white } vs { $black } ({ $variant })
 game-starts-relocation = Game #{ $id } starts: { $white } (white) vs { $black } (black), { $variant }, { $clock }. Setup phase: { $black } (black) chooses first: { $p }swap K b (king with the piece on file b), { $p }swap Q h, ... or { $p }noswap.
 game-starts = Game #{ $id } starts: { $white } (white) vs { $black } (black), { $variant }{ $setup }, { $clock }. { $mover } (white) to move.
-bombs-first = First each player chooses a secret bomb: I sent each of you a direct message.
+bombs-first = { $ai ->
+        [yes] First you choose your secret bomb: I sent you a direct message (capabot has chosen its own).
+       *[no] First each player chooses a secret bomb: I sent each of you a direct message.
+    }
 ai-thinking = Game #{ $id }: capabot is thinking…
 decline-none-for-you = There is no challenge here for you to decline.
 decline-unknown = There is no open challenge #{ $id } here for you to decline or cancel.

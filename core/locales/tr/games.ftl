@@ -148,7 +148,10 @@ challenge-closed = Teklif #{ $id } artık açık değil.
 thread-title = Oyun #{ $id }: { $white } - { $black } ({ $variant })
 game-starts-relocation = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }, { $clock }. Dizilim aşaması: önce { $black } (siyah) seçer: { $p }swap K b (şah b sütunundaki taşla yer değiştirir), { $p }swap Q h, ... ya da { $p }noswap.
 game-starts = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }{ $setup }, { $clock }. Sıra { $mover } (beyaz) oyuncusunda.
-bombs-first = Önce her oyuncu gizli bir bomba seçer: ikinize de özel mesaj gönderdim.
+bombs-first = { $ai ->
+        [yes] Önce gizli bombanı seçersin: sana özel mesaj gönderdim (capabot kendininkini seçti).
+       *[no] Önce her oyuncu gizli bir bomba seçer: ikinize de özel mesaj gönderdim.
+    }
 ai-thinking = Oyun #{ $id }: capabot düşünüyor…
 decline-none-for-you = Burada reddedebileceğin bir teklif yok.
 decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir teklif yok.

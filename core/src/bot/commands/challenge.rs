@@ -389,7 +389,7 @@ impl Bot {
         r.new_thread = thread;
         let prompts = if v.bombs {
             r.text.push(' ');
-            r.text.push_str(&t!("bombs-first"));
+            r.text.push_str(&t!("bombs-first", ai = if white.is_ai || black.is_ai { "yes" } else { "no" }));
             self.bomb_start(&conn, id)?
         } else {
             vec![]
