@@ -1086,3 +1086,28 @@ fn the_leaderboard_without_a_variant_finds_the_variants_played() {
     assert!(out.contains("Rated games here are in ") && out.contains(": say !leaderboard "), "{out}");
     assert!(out.contains("chess") && out.contains("atomic"), "{out}");
 }
+
+/// A move typed in a direct chat while the person's games are in other chats: they are told where
+/// it is played (before: "I don't know 'e4'. Here every line is for me…"); other lines as before.
+#[test]
+fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
+    use capabot::bot::{Input, Scope, UserRef};
+    let tb = new_bot();
+    let dm = |text: &str| -> String {
+        let scope = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
+        let r = tb.bot.handle(&Input::text(scope, UserRef::new("alice", "alice"), text));
+        r.replies.iter().map(|r| r.text.as_str()).collect()
+    };
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let before = tb.fingerprint();
+    for typed in ["e4", "Nf3"] {
+        let out = dm(typed);
+        assert!(
+            out.contains(&format!("{typed} reads as a move, but your games (#1) are played in the chats where")),
+            "{out}"
+        );
+    }
+    assert_eq!(tb.fingerprint(), before, "nothing played");
+    assert!(dm("hello").contains("I don't know 'hello'"));
+}

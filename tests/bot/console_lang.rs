@@ -11,7 +11,7 @@ fn a_whole_game_in_turkish() {
         "alice> !settings lang:tr\nalice> !lang\nalice> !challenge @bob chess color:white\nbob> !accept\n\
          alice> f3\nbob> e5\nbob> e6\nalice> Nf4\nalice> !move e2e5\nalice> g4\nbob> Qh4#\nalice> !help\nalice> !rules chess\n",
     );
-    assert!(out.contains("Ayarlar kaydedildi."), "{out}");
+    assert!(out.contains("Ayarlar kaydedildi: lang:tr."), "{out}");
     assert!(out.contains("Seninle tr konuşuyorum"), "{out}");
     assert!(out.contains("Oyun #1: 1. f3, oynayan alice. Sıra bob (siyah) oyuncusunda."), "{out}");
     // bob moves out of turn: told in Turkish, and the game is unchanged

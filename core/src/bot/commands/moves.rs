@@ -119,6 +119,22 @@ impl Bot {
         if !out.replies.is_empty() {
             return Ok(out);
         }
+        // A move in the person's games in other chats: where to play it (before: "I don't know 'e4'").
+        if !text.contains(char::is_whitespace) && text.len() <= 40 {
+            let conn = self.conn()?;
+            if let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? {
+                let mut there = Vec::new();
+                for g in games::open_of_player(&conn, me.id)? {
+                    if reads_as_move_in(&g, text)? {
+                        there.push(format!("#{}", g.id));
+                    }
+                }
+                if !there.is_empty() {
+                    let answer = msg!("direct-move-elsewhere", word = short(text), games = there.join(", "));
+                    return Ok(self.tell_once(cx, Told::WhichGame, answer));
+                }
+            }
+        }
         let first = text.split_whitespace().next().unwrap_or("");
         let answer = match crate::bot::command::near_word(first) {
             Some(near) => msg!("direct-unknown-near", word = short(first), near = near, p = cx.p()),
