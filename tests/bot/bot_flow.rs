@@ -125,8 +125,8 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
 #[test]
 fn which_game_answers_show_the_command_asked() {
     let tb = new_bot();
-    for _ in 0..2 {
-        tb.say("alice", "!challenge @bob chess");
+    for colour in ["white", "black"] {
+        tb.say("alice", &format!("!challenge @bob chess color:{colour}"));
     }
     tb.say("bob", "!accept #1");
     tb.say("bob", "!accept #2");
@@ -570,9 +570,33 @@ fn open_challenge_and_decline() {
     let out = tb.say("bob", "!decline");
     assert!(out.contains("declined"), "{out}");
     tb.say("alice", "!challenge @bob chess");
-    let out = tb.say("alice", "!decline");
+    // The same challenge again while it waits: its number instead of a second one (before: as
+    // many as typed); other terms, another variant or another person make a new one.
+    let waiting = tb.query_i64("SELECT max(id) FROM challenges");
+    let before = tb.fingerprint();
+    let out = tb.say("alice", "!challenge @bob chess");
+    assert!(out.contains(&format!("Your challenge #{waiting} (Chess) on the same terms is still waiting")), "{out}");
+    assert_eq!(tb.fingerprint(), before);
+    assert!(tb.say("alice", "!challenge @bob atomic").contains("Challenge #"));
+    assert!(tb.say("alice", "!challenge @carol chess").contains("Challenge #"));
+    // Several open for bob: which, with their numbers.
+    let out = tb.say("bob", "!decline");
+    assert!(
+        out.contains(&format!(
+            "Several challenges are open (#{}, #{waiting}); say which, e.g. !decline #",
+            waiting + 1
+        )),
+        "{out}"
+    );
+    let out = tb.say("alice", &format!("!decline #{waiting}"));
     assert!(out.contains("cancelled"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 1);
+    // A setup for a variant of one starting position.
+    let out = tb.say("alice", "!challenge @dave chess setup:3");
+    assert!(
+        out.contains("Chess has one starting position; setup:N is for the variants with several (caparandom"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -122,6 +122,7 @@ clock-casual = { $clock }, casual
 setup-suffix = , setup { $number }
 level-suffix = { " " }(level { $level })
 setup-range = { $variant } has setups 0 to { $max }, not { $given }.
+setup-one = { $variant } has one starting position; setup:N is for the variants with several ({ $list }).
 relocation-no-setup = Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.
 challenge-mention = I don't know a variant named '{ $name }'. To challenge someone, mention them: @{ $name }. Variants: { $names }
 challenge-mention-near = I don't know a variant named '{ $name }': did you mean { $near }? To challenge someone, mention them: @{ $name }. Variants: { $names }
@@ -144,6 +145,7 @@ button-decline = Decline
 button-withdraw = Withdraw
 accept-none = There is no challenge here for you to accept.
 accept-which = Several challenges are open ({ $ids }); say which, e.g. { $p }accept { $first }.
+challenge-duplicate = Your challenge #{ $id } ({ $variant }) on the same terms is still waiting for an answer; { $p }decline #{ $id } withdraws it.
 challenge-closed = Challenge #{ $id } is no longer open.
 thread-title = Game #{ $id }: { $white } vs { $black } ({ $variant })
 game-starts-relocation = Game #{ $id } starts: { $white } (white) vs { $black } (black), { $variant }, { $clock }. Setup phase: { $black } (black) chooses first: { $p }swap K b (king with the piece on file b), { $p }swap Q h, ... or { $p }noswap.
@@ -156,7 +158,7 @@ ai-thinking = Game #{ $id }: capabot is thinking…
 decline-none-for-you = There is no challenge here for you to decline.
 decline-unknown = There is no open challenge #{ $id } here for you to decline or cancel.
 decline-none = There is no challenge here for you to decline or cancel.
-decline-which = Several challenges are open; say which, e.g. { $p }decline #3.
+decline-which = Several challenges are open ({ $ids }); say which, e.g. { $p }decline { $first }.
 challenge-ended = Challenge #{ $id } { $status ->
         [declined] declined
        *[cancelled] cancelled

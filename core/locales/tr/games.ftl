@@ -122,6 +122,7 @@ clock-casual = { $clock }, puansız
 setup-suffix = , dizilim { $number }
 level-suffix = { " " }(seviye { $level })
 setup-range = { $variant } dizilimleri 0 ile { $max } arasındadır, { $given } değil.
+setup-one = { $variant } tek bir başlangıç dizilimiyle oynanır; setup:N birden çok dizilimi olan varyantlar içindir ({ $list }).
 relocation-no-setup = Capablanca Relocation dizilimini kabulden sonra yer değiştirmelerle seçer; setup:N yazma.
 challenge-mention = '{ $name }' adında bir varyant bilmiyorum. Birine meydan okumak için onu etiketle: @{ $name }. Varyantlar: { $names }
 challenge-mention-near = '{ $name }' adında bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Birine meydan okumak için onu etiketle: @{ $name }. Varyantlar: { $names }
@@ -144,6 +145,7 @@ button-decline = Reddet
 button-withdraw = Geri çek
 accept-none = Burada kabul edebileceğin bir teklif yok.
 accept-which = Birden çok açık teklif var ({ $ids }); hangisi olduğunu söyle, ör. { $p }accept { $first }.
+challenge-duplicate = Aynı koşullardaki teklifin #{ $id } ({ $variant }) hâlâ yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
 challenge-closed = Teklif #{ $id } artık açık değil.
 thread-title = Oyun #{ $id }: { $white } - { $black } ({ $variant })
 game-starts-relocation = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }, { $clock }. Dizilim aşaması: önce { $black } (siyah) seçer: { $p }swap K b (şah b sütunundaki taşla yer değiştirir), { $p }swap Q h, ... ya da { $p }noswap.
@@ -156,7 +158,7 @@ ai-thinking = Oyun #{ $id }: capabot düşünüyor…
 decline-none-for-you = Burada reddedebileceğin bir teklif yok.
 decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir teklif yok.
 decline-none = Burada reddedebileceğin ya da geri çekebileceğin bir teklif yok.
-decline-which = Birden çok açık teklif var; hangisi olduğunu söyle, ör. { $p }decline #3.
+decline-which = Birden çok açık teklif var ({ $ids }); hangisi olduğunu söyle, ör. { $p }decline { $first }.
 challenge-ended = Teklif #{ $id }, { $name } tarafından { $status ->
         [declined] reddedildi
        *[cancelled] geri çekildi

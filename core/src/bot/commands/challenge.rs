@@ -59,6 +59,11 @@ impl Bot {
         if let Some(s) = args.setup
             && (s as usize) >= setups::count(v)
         {
+            if setups::count(v) <= 1 {
+                let random: Vec<&str> =
+                    crate::rules::VARIANTS.iter().filter(|v| setups::count(v) > 1).map(|v| v.name).collect();
+                return user(msg!("setup-one", variant = v.display_name, list = random.join(", ")));
+            }
             return user(msg!("setup-range", variant = v.display_name, max = setups::count(v) - 1, given = s));
         }
         if args.setup.is_some() && v.setups == crate::rules::SetupKind::Relocation {
@@ -111,6 +116,22 @@ impl Bot {
             }
             Opponent::Ai | Opponent::Anyone => None,
         };
+        // The same challenge again, on the same terms, while the first waits is most likely a slip
+        // (a message sent twice): its number instead. Other terms (the other colour for a second
+        // game at once) make a new one; a ladder's challenge is not one of these.
+        let challenged_id = challenged.as_ref().map(|p| p.id);
+        for c in challenges::made_by(&conn, &cx.scope().platform, &cx.scope().chat, me.id)? {
+            let same = c.challenged == challenged_id
+                && c.variant == v.name
+                && c.setup == args.setup
+                && c.days_per_move == days
+                && c.color == color
+                && c.rated == rated
+                && c.expires_at > now;
+            if same && crate::store::ladders::challenge_link(&conn, c.id)?.is_none() {
+                return user(msg!("challenge-duplicate", id = c.id, variant = v.display_name, p = cx.p()));
+            }
+        }
         let expires = now + self.config.challenge_expiry_secs;
         let id = challenges::create(
             &conn,
@@ -445,7 +466,10 @@ impl Bot {
                 ([c], _) => (c.clone(), "declined"),
                 ([], [c]) => (c.clone(), "cancelled"),
                 ([], []) => return user(msg!("decline-none")),
-                _ => return user(msg!("decline-which", p = cx.p())),
+                _ => {
+                    let ids: Vec<String> = list.iter().chain(&own).map(|c| format!("#{}", c.id)).collect();
+                    return user(msg!("decline-which", ids = ids.join(", "), first = ids[0].as_str(), p = cx.p()));
+                }
             },
         };
         let answer = if status == "declined" { super::LadderAnswer::Decline } else { super::LadderAnswer::Withdraw };
