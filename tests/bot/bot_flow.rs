@@ -1079,6 +1079,17 @@ fn a_rematch_swaps_the_colours_and_meets_the_opponents_own() {
     tb.say("carol", "!resign");
     let out = tb.say("carol", "!rematch");
     assert!(out.contains("Rematch of game #3. Game #4 starts: capabot (level 2) (white) vs carol (black)"), "{out}");
+    // Capablanca Relocation: the rematch chooses its setup by the swaps again (before: refused,
+    // "leave out setup:N", as the last game's swaps had given it a setup number).
+    tb.say("dave", "!challenge @erin caparelocation color:white");
+    tb.say("erin", "!accept");
+    tb.say("erin", "!noswap");
+    assert!(tb.say("dave", "!noswap").contains("The game begins"));
+    tb.say("dave", "!resign");
+    let out = tb.say("erin", "!rematch");
+    assert!(out.contains("Rematch of game #5. Challenge #") && out.contains("erin plays white"), "{out}");
+    let out = tb.say("dave", "!rematch");
+    assert!(out.contains("Game #6 starts: erin (white) vs dave (black)") && out.contains("Setup phase"), "{out}");
     // `draw accept` is `draw`.
     let out = tb.say("alice", "!draw accept");
     assert!(out.contains("alice offers a draw"), "{out}");

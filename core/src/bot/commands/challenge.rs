@@ -4,7 +4,7 @@ use super::{Bot, BotError, Ctx, Res, clock_after, playable_variant, short, user,
 use crate::bot::command::{ChallengeArgs, Command};
 use crate::bot::io::{AiJob, Choice, ChoiceStyle, NewThread, Reply, Response, Slot, Target, UserRef};
 use crate::notation::fen;
-use crate::rules::{Color, Game, Position, Variant, setups};
+use crate::rules::{Color, Game, Position, SetupKind, Variant, setups};
 use crate::store::challenges;
 use crate::store::games::{self, NewGame, Status};
 use crate::store::players::{self, Player};
@@ -66,7 +66,7 @@ impl Bot {
             }
             return user(msg!("setup-range", variant = v.display_name, max = setups::count(v) - 1, given = s));
         }
-        if args.setup.is_some() && v.setups == crate::rules::SetupKind::Relocation {
+        if args.setup.is_some() && v.setups == SetupKind::Relocation {
             return user(msg!("relocation-no-setup"));
         }
         let days = args.days.unwrap_or(cx.settings.default_days);
@@ -304,7 +304,7 @@ impl Bot {
             _ => rand::rng().random_range(0..2) == 0,
         };
         let (white, black) = if challenger_white { (challenger, other) } else { (other, challenger) };
-        let relocation = v.setups == crate::rules::SetupKind::Relocation;
+        let relocation = v.setups == SetupKind::Relocation;
         let (setup, start) = if relocation {
             (None, Position::start(v))
         } else if v.has_setups() {
@@ -521,7 +521,8 @@ impl Bot {
             variant: Some(row.variant.clone()),
             days: Some(row.days_per_move),
             color: Some(if mine == Color::White { "black" } else { "white" }.into()),
-            setup: row.setup,
+            // Capablanca Relocation's setup comes from the swaps again, not from the last game's.
+            setup: row.setup.filter(|_| variant_named(&row.variant).is_ok_and(|v| v.setups != SetupKind::Relocation)),
             level: row.ai_level,
             ..ChallengeArgs::default()
         };
