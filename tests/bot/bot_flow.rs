@@ -1146,3 +1146,22 @@ fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
     assert_eq!(tb.fingerprint(), before, "nothing played");
     assert!(dm("hello").contains("I don't know 'hello'"));
 }
+
+/// Someone watching a game in its chat may ask for its board and FEN by number, as everyone there
+/// sees them after each move (before: "Game #1 is not yours"); elsewhere, and for moves, not.
+#[test]
+fn a_spectator_sees_a_games_board_by_its_number() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    let before = tb.fingerprint();
+    let out = tb.say("carol", "!board #1");
+    assert!(out.contains("Game #1: alice (white) vs bob (black), Chess; bob (black) to move."), "{out}");
+    let out = tb.say("carol", "!fen #1");
+    assert!(out.contains("Game #1: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq"), "{out}");
+    assert!(tb.say_in("elsewhere", "carol", "!board #1").contains("Game #1 is not in this chat"));
+    assert!(tb.say("carol", "!resign #1").contains("Game #1 is not yours"));
+    assert!(tb.say("carol", "!board").contains("no games"));
+    assert_eq!(tb.fingerprint(), before, "watching changes nothing");
+}

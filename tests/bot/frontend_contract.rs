@@ -235,7 +235,10 @@ fn a_schema_1_database_upgrades_in_place_with_nothing_lost() {
     };
     let out = main("alice", "!draw #1");
     assert!(out.contains("draw by agreement"), "{out}");
-    assert!(main("zoe", "!board #1").contains("not yours"));
+    // Anyone in the chat sees its board, with the players as migrated.
+    let seen = main("zoe", "!board #1");
+    assert!(seen.contains("Game #1: alice (white) vs bob (black)"), "{seen}");
+    assert!(main("zoe", "!resign #1").contains("not yours"));
     // The open challenge can still be accepted.
     assert!(side("zoe", "?accept #4").contains("starts"));
 }

@@ -33,7 +33,7 @@ impl Bot {
         {
             return Ok(own);
         }
-        let (me, row) = self.game_for(cx, id)?;
+        let (viewer, row) = self.shown_game(cx, id)?;
         let conn = self.conn()?;
         let game = self.load_game(&conn, &row)?;
         let pos = game.position();
@@ -64,10 +64,31 @@ impl Bot {
             text.push(' ');
             text.push_str(&t!("takeback-pending", name = self.name_of(&conn, o.by_player)?));
         }
-        let viewer = row.color_of(me.id).unwrap_or(Color::White);
         let mut r = self.board_reply(cx.target(), text, pos, game.moves().last().copied(), viewer);
         r.card = Some(self.game_card(&conn, &row, pos, None)?);
         Ok(Response::one(r))
+    }
+
+    /// The game `board` or `fen` shows, and the side it is seen from: the author's own game as
+    /// [`Bot::game_for`] finds it, or, by number, any game of this chat, as everyone here sees its
+    /// boards after each move (from White's side; a secret bomb is never marked there).
+    pub(super) fn shown_game(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<(Color, GameRow)> {
+        if let Some(id) = id {
+            let conn = self.conn()?;
+            if let Some(row) = games::get(&conn, id)? {
+                let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+                let player = me.as_ref().is_some_and(|me| row.color_of(me.id).is_some());
+                let here = row.platform == cx.scope().platform && row.chat_id == cx.scope().chat;
+                match (player, here) {
+                    (false, true) => return Ok((Color::White, row)),
+                    (false, false) => return user(msg!("game-not-here", id = id)),
+                    // A player's own game, moved from another chat too where it is paused.
+                    (true, _) => {}
+                }
+            }
+        }
+        let (me, row) = self.game_for(cx, id)?;
+        Ok((row.color_of(me.id).unwrap_or(Color::White), row))
     }
 
     pub(super) fn games_list(&self, cx: &Ctx<'_>) -> Res<Response> {

@@ -301,7 +301,7 @@ impl Bot {
             Command::TakebackDecline(id) => self.takeback_decline(cx, id),
             Command::Abort(id) => self.abort(cx, id),
             Command::Fen(id) => {
-                let (_, row) = self.game_for(cx, id)?;
+                let (_, row) = self.shown_game(cx, id)?;
                 Ok(cx.say(t!("game-fen", id = row.id, fen = row.fen.as_str())))
             }
             Command::Pgn { game, analysed: false } => self.pgn(cx, game),
