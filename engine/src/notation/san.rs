@@ -158,14 +158,11 @@ fn launch_by_target(pos: &Position, input: &str, head: &str, to: Square) -> Opti
         [m] => Ok(*m),
         [] => {
             // Why the first missile that fits cannot launch there (or that none fits).
-            let own: Vec<Square> = (0..Square::COUNT)
-                .map(Square::from_index)
-                .filter(|&sq| pos.piece_at(sq).is_some_and(|p| p.role == Role::Missile && p.color == pos.turn()))
-                .collect();
-            let reason = match own.iter().copied().find(|&sq| fits(sq)) {
+            let own = pos.pieces(pos.turn(), Role::Missile);
+            let reason = match own.into_iter().find(|&sq| fits(sq)) {
                 _ if !pos.variant().missiles => Refusal::NoMissiles,
                 Some(from) => launch_refusal(pos, from, to),
-                None if own.is_empty() => Refusal::NoPieceOfRole { role: Role::Missile },
+                None if own.first().is_none() => Refusal::NoPieceOfRole { role: Role::Missile },
                 None => Refusal::CannotReach { role: Role::Missile, square: to },
             };
             Err(MoveError::Illegal { input: input.to_string(), reason, hints: Vec::new() })

@@ -60,8 +60,12 @@ impl Bot {
             && (s as usize) >= setups::count(v)
         {
             if setups::count(v) <= 1 {
-                let random: Vec<&str> =
-                    crate::rules::VARIANTS.iter().filter(|v| setups::count(v) > 1).map(|v| v.name).collect();
+                // The variants `setup:N` is for: random setups (Relocation's come from its swaps).
+                let random: Vec<&str> = crate::rules::VARIANTS
+                    .iter()
+                    .filter(|v| v.has_setups() && v.setups != SetupKind::Relocation)
+                    .map(|v| v.name)
+                    .collect();
                 return user(msg!("setup-one", variant = v.display_name, list = random.join(", ")));
             }
             return user(msg!("setup-range", variant = v.display_name, max = setups::count(v) - 1, given = s));
@@ -72,10 +76,7 @@ impl Bot {
         let days = args.days.unwrap_or(cx.settings.default_days);
         let color = args.color.clone().unwrap_or_else(|| "random".into());
         let vs_ai = matches!(opponent, Opponent::Ai);
-        let rule = match &cx.scope().community {
-            Some(c) => crate::store::settings::rated_games(&conn, &cx.scope().platform, c)?,
-            None => crate::store::settings::RatedGames::Choice,
-        };
+        let rule = rated_rule(&conn, cx)?;
         let rated = match (rule, args.rated) {
             (_, _) if vs_ai => false,
             (crate::store::settings::RatedGames::Always, Some(false)) => {
@@ -547,11 +548,7 @@ impl Bot {
                     return user(msg!("rematch-gone", name = other.name.as_str()));
                 };
                 // The game's own terms where the community leaves the choice to the players.
-                let rule = match &cx.scope().community {
-                    Some(c) => crate::store::settings::rated_games(&conn, platform, c)?,
-                    None => crate::store::settings::RatedGames::Choice,
-                };
-                if rule == crate::store::settings::RatedGames::Choice {
+                if rated_rule(&conn, cx)? == crate::store::settings::RatedGames::Choice {
                     args.rated = Some(row.rated);
                 }
                 drop(conn);
@@ -560,6 +557,14 @@ impl Bot {
         };
         Ok(rematch_of(out, row.id))
     }
+}
+
+/// The community's rule for rated games where the chat has a community; elsewhere the players choose.
+fn rated_rule(conn: &crate::store::Conn<'_>, cx: &Ctx<'_>) -> Res<crate::store::settings::RatedGames> {
+    Ok(match &cx.scope().community {
+        Some(c) => crate::store::settings::rated_games(conn, &cx.scope().platform, c)?,
+        None => crate::store::settings::RatedGames::Choice,
+    })
 }
 
 /// `out` (a challenge or a game's start) said as the rematch of game `game`.
