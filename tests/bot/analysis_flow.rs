@@ -4,7 +4,7 @@
 //! stored analysis shown again at once, and `pgn #N analysed`. Run again on PostgreSQL by `tests/pg`.
 
 use crate::common::{T0, console_script, db_path, msg_in, open_store};
-use capabot::bot::{Bot, BotConfig, FirstLegalMove, ManualClock, Response};
+use capabot::bot::{Bot, BotConfig, CommandStyle, FirstLegalMove, ManualClock, Response};
 use std::sync::Arc;
 
 const FOOLS_MATE: [(&str, &str); 4] = [("alice", "f3"), ("bob", "e5"), ("alice", "g4"), ("bob", "Qh4#")];
@@ -149,4 +149,44 @@ fn the_console_analyses_a_game_end_to_end() {
     assert!(text.contains("Analysis of game #1"), "{text}");
     assert!(text.contains("2. g4??"), "{text}");
     assert!(text.contains("[%eval"), "{text}");
+    assert!(text.contains("Next: !analyse #1 shows where the game turned"), "{text}");
+}
+
+/// A finished game's announcement offers its analysis and a return game: as buttons where the
+/// platform has them (Discord), by name where it has none (Matrix, the console).
+#[test]
+fn a_finished_game_offers_its_analysis_and_a_rematch_by_button_or_by_name() {
+    let t = bot(4);
+    let end_of_fools_mate = |t: &T| {
+        t.say("alice", "!challenge @bob chess color:white");
+        t.say("bob", "!accept");
+        let mut end = None;
+        for (who, m) in FOOLS_MATE {
+            end = Some(t.say(who, m));
+        }
+        end.unwrap()
+    };
+    let no_buttons = |r: &Response| r.replies.iter().all(|x| x.choices.is_empty());
+    let end = end_of_fools_mate(&t);
+    let text = end.text();
+    assert!(
+        text.contains("bob wins by checkmate.")
+            && text.contains("Next: !analyse #1 shows where the game turned, !rematch #1 offers a return game."),
+        "{text}"
+    );
+    assert!(no_buttons(&end), "{end:?}");
+    // A game aborted before both sides moved, or one in progress, offers neither.
+    t.say("alice", "!challenge @bob chess color:white");
+    t.say("bob", "!accept");
+    let end = t.say("alice", "!resign");
+    assert!(end.text().contains("Game #2 aborted") && !end.text().contains("Next:"), "{}", end.text());
+    let out = t.say("carol", "!play chess color:white");
+    assert!(out.text().contains("Game #3 starts") && !out.text().contains("Next:"), "{}", out.text());
+
+    // With buttons: the announcement's last message carries them and the text does not repeat them.
+    t.bot.set_command_style("test", CommandStyle { slash: true, typed_in_communities: true });
+    let end = end_of_fools_mate(&t);
+    assert!(!end.text().contains("Next:"), "{}", end.text());
+    let labels: Vec<&str> = end.replies.iter().flat_map(|r| r.choices.iter().map(|c| c.label.as_str())).collect();
+    assert_eq!(labels, ["Analyse", "Rematch"]);
 }

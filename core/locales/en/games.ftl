@@ -361,3 +361,5 @@ rematch-already = Your challenge #{ $id } to { $name } is already waiting for an
 rematch-gone = { $name } can no longer be challenged here.
 rematch-of = Rematch of game #{ $game }. { $text }
 button-rematch = Rematch
+game-end-next = Next: { $p }analyse #{ $id } shows where the game turned, { $p }rematch #{ $id } offers a return game.
+game-end-next-rematch = Next: { $p }rematch #{ $id } offers a return game.

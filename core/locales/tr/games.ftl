@@ -356,3 +356,5 @@ rematch-already = { $name } adlı oyuncuya teklifin #{ $id } zaten yanıt bekliy
 rematch-gone = { $name } adlı oyuncuya artık burada teklif yapılamaz.
 rematch-of = Oyun #{ $game } için rövanş. { $text }
 button-rematch = Rövanş
+game-end-next = Sırada: { $p }analyse #{ $id } oyunun nerede döndüğünü gösterir, { $p }rematch #{ $id } rövanş teklif eder.
+game-end-next-rematch = Sırada: { $p }rematch #{ $id } rövanş teklif eder.

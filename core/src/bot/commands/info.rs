@@ -251,17 +251,32 @@ impl Bot {
             }
         };
         let settings = self.effective_settings(&game_scope(&row));
+        let target = game_target(&row);
+        // The move's own answer, before the animation joins it.
+        let announced = replies.iter().rposition(|r| r.target == target);
         replies.extend(self.gif_at_end(conn, &row, &settings));
-        if row.status != Status::Finished || !self.command_style(&row.platform).slash {
+        if row.status != Status::Finished {
             return;
         }
-        let target = game_target(&row);
-        let Some(last) = replies.iter_mut().rev().find(|r| r.target == target) else { return };
         let lang = settings.as_ref().map_or(self.config.lang, |s| s.lang);
         let hint = settings.map_or_else(|_| self.config.prefix.clone(), |s| s.hint);
+        let analysable = row.ply > 0 && row.ply as usize <= crate::ai::analysis::MAX_PLIES;
+        if !self.command_style(&row.platform).slash {
+            // Where there are no buttons, the announcement says what they would have offered.
+            let Some(announced) = announced.and_then(|i| replies.get_mut(i)) else { return };
+            let next = if analysable {
+                crate::tl!(lang, "game-end-next", p = hint.as_str(), id = row.id)
+            } else {
+                crate::tl!(lang, "game-end-next-rematch", p = hint.as_str(), id = row.id)
+            };
+            announced.text.push('\n');
+            announced.text.push_str(&next);
+            return;
+        }
+        let Some(last) = replies.iter_mut().rev().find(|r| r.target == target) else { return };
         let button =
             |label: String, command| super::choice(&label, command, crate::bot::ChoiceStyle::Secondary, None, &hint);
-        if row.ply > 0 && row.ply as usize <= crate::ai::analysis::MAX_PLIES {
+        if analysable {
             last.choices.push(button(crate::tl!(lang, "button-analyse"), crate::bot::Command::Analyse(Some(row.id))));
         }
         last.choices.push(button(crate::tl!(lang, "button-rematch"), crate::bot::Command::Rematch(Some(row.id))));
