@@ -1165,3 +1165,41 @@ fn a_spectator_sees_a_games_board_by_its_number() {
     assert!(tb.say("carol", "!board").contains("no games"));
     assert_eq!(tb.fingerprint(), before, "watching changes nothing");
 }
+
+/// `moves` lists the legal moves of the side to move, by kind of piece, or one piece's; anyone in the
+/// game's chat may ask (by number), and what cannot be listed says why, changing nothing.
+#[test]
+fn moves_lists_the_legal_moves_of_a_game_or_of_one_piece() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    assert!(tb.say("alice", "!moves").contains("You have no game in this chat"));
+    tb.say("bob", "!accept");
+    let before = tb.fingerprint();
+    let out = tb.say("alice", "!moves");
+    assert!(
+        out.contains(
+            "Game #1: alice (white) to move has 20 legal moves. pawn moves: a3, a4, b3, b4, c3, c4, d3, d4, e3, e4, \
+             f3, f4, g3, g4, h3, h4; knight moves: Na3, Nc3, Nf3, Nh3."
+        ),
+        "{out}"
+    );
+    assert_eq!(tb.say("carol", "!moves #1"), out, "a spectator reads the same list");
+    assert!(tb.say("alice", "!legal g1").contains("Game #1: the knight on g1 has 2 legal moves: Nf3, Nh3."));
+    assert!(tb.say("alice", "!moves c1").contains("Game #1: the bishop on c1 has no legal move."));
+    assert!(tb.say("bob", "!moves e7").contains("Game #1: the pawn on e7 is black's, and alice (white) is to move."));
+    assert!(tb.say("alice", "!moves e5").contains("Game #1: there is no piece on e5."));
+    assert!(tb.say("alice", "!moves z9").contains("'z9' is not a square of this board"));
+    assert!(tb.say("alice", "!moves g1 h3").contains("moves takes a game number like #12 and at most one square"));
+    assert!(tb.say_in("elsewhere", "carol", "!moves #1").contains("Game #1 is not in this chat"));
+    assert_eq!(tb.fingerprint(), before, "listing changes nothing");
+    for (who, m) in [("alice", "e4"), ("bob", "f6"), ("alice", "Qh5+")] {
+        tb.say(who, m);
+    }
+    let out = tb.say("bob", "!moves");
+    assert!(
+        out.contains("Game #1: bob (black) to move has one legal move. pawn moves: g6. bob (black) is in check."),
+        "{out}"
+    );
+    tb.say("bob", "!resign");
+    assert!(tb.say("alice", "!moves #1").contains("Game #1 is over: it has no moves left to list."));
+}

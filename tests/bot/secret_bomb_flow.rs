@@ -380,7 +380,7 @@ proptest! {
         for sq in [first, second, her] {
             pool.extend([format!("bomb #1 {sq}"), format!("bomb {sq}"), format!("@{sq}")]);
         }
-        pool.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games", "game #1"].map(String::from));
+        pool.extend(["bomb", "bomb #1", "board", "board #1", "pgn #1", "gif #1", "fen #1", "games", "game #1", "moves", "moves #1"].map(String::from));
         // Commands that end the game (its end names both bombs) are left out: the end is allowed to.
         pool.retain(|t| !["resign", "abort", "draw", "takeback"].iter().any(|w| t.starts_with(w)));
         // New games draw colours and setups at random, which would differ between the worlds for

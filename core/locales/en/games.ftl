@@ -90,6 +90,26 @@ refusal-cannot-go = your { $role } on { $from } cannot go to { $to }
 hint-moves = { $role } moves: { $moves }
 hint-castling = castling moves: { $moves }
 hint-in-check = you are in check
+hint-plain = { $moves }
+hint-launches = launches: { $moves }
+moves-mover = { $name } ({ $color })
+moves-all = Game #{ $id }: { $mover } to move has { $count ->
+        [one] one legal move
+       *[other] { $count } legal moves
+    }. { $list }.
+moves-piece = Game #{ $id }: { $piece } has { $count ->
+        [one] one legal move
+       *[other] { $count } legal moves
+    }: { $list }.
+moves-none = Game #{ $id }: { $mover } to move has no legal move.
+moves-piece-none = Game #{ $id }: { $piece } has no legal move.
+moves-in-check = { $mover } is in check.
+moves-no-detonations = A bomb's detonation is never listed here, where others read ({ $p }bomb shows yours to you alone).
+moves-not-square = Game #{ $id }: '{ $text }' is not a square of this board; name one like g1.
+moves-no-piece = Game #{ $id }: there is no piece on { $square }.
+moves-not-turn = Game #{ $id }: { $piece } is { $owner }'s, and { $mover } is to move.
+moves-setup = Game #{ $id } has not begun: its moves can be listed once its setup is done.
+moves-over = Game #{ $id } is over: it has no moves left to list.
 move-error-ambiguous = { $input } is ambiguous: did you mean { $candidates }?
 
 reason-checkmate = checkmate

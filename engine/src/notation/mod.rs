@@ -95,6 +95,8 @@ pub enum Hint {
     Castling(Vec<String>),
     /// The mover is in check (and the named piece has no move).
     InCheck,
+    /// The legal missile launches (in SAN, Capatomic).
+    Launches(Vec<String>),
 }
 
 impl fmt::Display for Refusal {
@@ -156,6 +158,7 @@ impl fmt::Display for Hint {
             Hint::Moves { role, moves } => write!(f, "{} moves: {}", role.name(), moves.join(", ")),
             Hint::Castling(moves) => write!(f, "castling moves: {}", moves.join(" ")),
             Hint::InCheck => write!(f, "you are in check"),
+            Hint::Launches(moves) => write!(f, "launches: {}", moves.join(", ")),
         }
     }
 }

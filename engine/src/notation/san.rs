@@ -440,11 +440,109 @@ fn explain_illegal(
     MoveError::Illegal { input, reason, hints }
 }
 
+/// The legal moves of the side to move in SAN, for people to read: the moves of each kind of piece
+/// (kinds in the board's order), then castling, then missile launches; with `from`, only the moves of
+/// the piece on that square. A detonation (secret-bomb chess) is never listed: the list may be read
+/// by others, and a detonation names the bomb's square.
+pub fn listed_moves(pos: &Position, from: Option<Square>) -> Vec<Hint> {
+    let mut by_role: Vec<(Role, Vec<String>)> = Vec::new();
+    let (mut castling, mut launches) = (Vec::new(), Vec::new());
+    for m in pos.legal_moves().iter().filter(|m| !m.is_detonation() && from.is_none_or(|f| m.from == f)) {
+        let san = write(pos, *m);
+        if m.is_castle() {
+            castling.push(san);
+        } else if m.is_launch() {
+            launches.push(san);
+        } else if let Some(role) = pos.piece_at(m.from).map(|p| p.role) {
+            match by_role.iter_mut().find(|(r, _)| *r == role) {
+                Some((_, moves)) => moves.push(san),
+                None => by_role.push((role, vec![san])),
+            }
+        }
+    }
+    by_role.sort_by_key(|(role, _)| role.index());
+    let mut hints: Vec<Hint> = by_role
+        .into_iter()
+        .map(|(role, mut moves)| {
+            moves.dedup();
+            Hint::Moves { role, moves }
+        })
+        .collect();
+    if !castling.is_empty() {
+        hints.push(Hint::Castling(castling));
+    }
+    if !launches.is_empty() {
+        hints.push(Hint::Launches(launches));
+    }
+    hints
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::notation::fen::parse_position;
     use crate::rules::variant::{CAPABLANCA, CHESS};
+
+    /// Every legal move but a detonation is listed once, under its piece's kind (castling and
+    /// launches apart), in random games of every variant; a square lists that piece's moves alone.
+    #[test]
+    fn listed_moves_are_the_legal_moves_grouped() {
+        use crate::rules::variant::VARIANTS;
+        let mut seen_launches = false;
+        for v in VARIANTS {
+            let mut pos = Position::start(v);
+            if v.bombs {
+                let pawn = |c| pos.pieces(c, Role::Pawn).into_iter().next();
+                pos = pos.with_bombs([pawn(crate::rules::Color::White), pawn(crate::rules::Color::Black)]).unwrap();
+            }
+            for ply in 0..60usize {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let listed = listed_moves(&pos, None);
+                let mut want: Vec<String> =
+                    legal.iter().filter(|m| !m.is_detonation()).map(|m| write(&pos, *m)).collect();
+                want.sort();
+                want.dedup();
+                let mut got = Vec::new();
+                for h in &listed {
+                    match h {
+                        Hint::Moves { role, moves } => {
+                            for san in moves {
+                                let m = parse(&pos, san).unwrap();
+                                assert_eq!(pos.piece_at(m.from).map(|p| p.role), Some(*role), "{san}");
+                                assert!(!m.is_castle() && !m.is_launch(), "{san}");
+                            }
+                            got.extend(moves.iter().cloned());
+                        }
+                        Hint::Castling(moves) => got.extend(moves.iter().cloned()),
+                        Hint::Launches(moves) => {
+                            seen_launches = true;
+                            assert!(moves.iter().all(|san| parse(&pos, san).unwrap().is_launch()));
+                            got.extend(moves.iter().cloned());
+                        }
+                        Hint::InCheck => panic!("a listing is no refusal"),
+                    }
+                }
+                got.sort();
+                assert_eq!(got, want, "{} at ply {ply}", v.name);
+                // One square: that piece's moves and nothing else.
+                let from = legal.iter().find(|m| !m.is_detonation()).unwrap().from;
+                let one: Vec<String> = listed_moves(&pos, Some(from))
+                    .iter()
+                    .flat_map(|h| match h {
+                        Hint::Moves { moves, .. } | Hint::Castling(moves) | Hint::Launches(moves) => moves.clone(),
+                        Hint::InCheck => vec![],
+                    })
+                    .collect();
+                assert!(!one.is_empty() && one.iter().all(|san| parse(&pos, san).unwrap().from == from));
+                let m = legal[(ply * 7 + 3) % legal.len()];
+                pos = pos.play(m);
+            }
+        }
+        assert!(seen_launches, "Capatomic's launches were listed");
+    }
 
     #[test]
     fn lenient_input() {

@@ -65,6 +65,11 @@ pub enum Command {
         text: String,
     },
     NoSwap(Option<i64>),
+    /// `moves [#game] [square]`: the legal moves of the side to move, or of the piece on `square`.
+    Moves {
+        game: Option<i64>,
+        square: Option<String>,
+    },
     /// `bomb [#game] [square]`: secret-bomb chess — choose one's bomb (in a direct message), or see
     /// one's own board with it marked.
     Bomb {
@@ -275,6 +280,7 @@ impl Command {
             Command::Swap { text, .. } => Command::Swap { game, text },
             Command::NoSwap(_) => Command::NoSwap(game),
             Command::Bomb { square, .. } => Command::Bomb { game, square },
+            Command::Moves { square, .. } => Command::Moves { game, square },
             other => other,
         }
     }
@@ -310,6 +316,9 @@ impl Command {
             Command::NoSwap(id) => format!("noswap{}", game_word(*id)),
             Command::Bomb { game, square } => {
                 format!("bomb{} {}", game_word(*game), square.as_deref().unwrap_or("")).trim_end().to_string()
+            }
+            Command::Moves { game, square } => {
+                format!("moves{} {}", game_word(*game), square.as_deref().unwrap_or("")).trim_end().to_string()
             }
             Command::Settings(_) => "settings".into(),
             Command::Rating(_) => "rating".into(),
@@ -352,6 +361,8 @@ mod tests {
             Command::Analyse(None),
             Command::Pgn { game: Some(12), analysed: true },
             Command::Pgn { game: None, analysed: false },
+            Command::Moves { game: Some(3), square: Some("g1".into()) },
+            Command::Moves { game: None, square: None },
         ] {
             let t = c.typed("?");
             assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");
@@ -381,6 +392,8 @@ mod tests {
             "noswap",
             "bomb",
             "bomb g1",
+            "moves",
+            "moves e1",
         ] {
             let about = parse(typed).unwrap().about_game(9);
             let t = about.typed("");

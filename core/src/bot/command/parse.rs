@@ -67,6 +67,20 @@ pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseE
     Ok(game)
 }
 
+/// An optional game number and at most one square (lower-cased), as `bomb` and `moves` take them;
+/// more words are refused with `wrong`'s message (given them).
+pub(super) fn game_and_square(
+    args: &[&str],
+    wrong: impl Fn(String) -> ParseError,
+) -> Result<(Option<i64>, Option<String>), ParseError> {
+    let (game, rest) = split_game(args);
+    match rest.as_slice() {
+        [] => Ok((game, None)),
+        [sq] => Ok((game, Some(sq.to_lowercase()))),
+        _ => Err(wrong(rest.join(" "))),
+    }
+}
+
 /// `pgn`: an optional game number, then nothing or `analysed` (`analyzed`, `analysis`).
 pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), ParseError> {
     let (game, rest) = split_game(args);

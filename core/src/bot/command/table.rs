@@ -3,8 +3,8 @@
 //! ranges they take; and the lookup of a command by its word ([`spec`]).
 
 use super::parse::{
-    game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_pgn, parse_rating,
-    parse_settings, parse_switch, parse_tournament, split_game,
+    game_and_square, game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_pgn,
+    parse_rating, parse_settings, parse_switch, parse_tournament,
 };
 use super::{Command, ParseError};
 use crate::msg;
@@ -415,6 +415,19 @@ pub static COMMANDS: &[CommandSpec] = &[
         parse: |w, a| Ok(Command::NoSwap(only_game(w, a)?)),
     },
     CommandSpec {
+        name: "moves",
+        aliases: &["legal"],
+        usage: "[#game] [square]",
+        example: "moves g1",
+        options: &[opt("square", OptionKind::Text), GAME_OPT],
+        subcommands: &[],
+        admin: false,
+        parse: |w, a| {
+            let (game, square) = game_and_square(a, |given| msg!("parse-moves", word = w, given = given))?;
+            Ok(Command::Moves { game, square })
+        },
+    },
+    CommandSpec {
         name: "bomb",
         aliases: &[],
         usage: "[#game] [square]",
@@ -423,12 +436,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         subcommands: &[],
         admin: false,
         parse: |w, a| {
-            let (game, rest) = split_game(a);
-            match rest.as_slice() {
-                [] => Ok(Command::Bomb { game, square: None }),
-                [sq] => Ok(Command::Bomb { game, square: Some(sq.to_lowercase()) }),
-                _ => Err(msg!("parse-bomb", word = w, given = rest.join(" "))),
-            }
+            let (game, square) = game_and_square(a, |given| msg!("parse-bomb", word = w, given = given))?;
+            Ok(Command::Bomb { game, square })
         },
     },
     CommandSpec {

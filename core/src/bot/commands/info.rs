@@ -6,10 +6,10 @@ use super::{Bot, BotError, Ctx, Res, color_word, game_scope, game_target, turn_o
 use crate::bot::drawing::{Drawing, GameDrawing};
 use crate::bot::io::{Attachment, Reply, Response, Target};
 use crate::bot::seams::PICTURE_SIZE;
-use crate::notation::{pgn, san};
+use crate::notation::{Hint, pgn, san};
 use crate::render::Theme;
 use crate::render::gif::MAX_PLIES;
-use crate::rules::{Color, Game, VARIANTS};
+use crate::rules::{Color, Game, Role, Square, VARIANTS};
 use crate::store::challenges;
 use crate::store::games::{self, GameRow, Status};
 use crate::store::offers::{self, OfferKind};
@@ -89,6 +89,73 @@ impl Bot {
         }
         let (me, row) = self.game_for(cx, id)?;
         Ok((row.color_of(me.id).unwrap_or(Color::White), row))
+    }
+
+    /// `moves [#game] [square]`: the legal moves of the side to move in a game of this chat (asked by
+    /// anyone there, as `board #N`), or those of the piece on `square`. A detonation is never listed
+    /// (the answer is read by the chat, and a detonation names the bomb's square).
+    pub(super) fn legal_moves(&self, cx: &Ctx<'_>, id: Option<i64>, square: Option<&str>) -> Res<Response> {
+        let (_, row) = self.shown_game(cx, id)?;
+        let id = row.id;
+        match row.status {
+            Status::Active => {}
+            Status::Setup => return user(msg!("moves-setup", id = id)),
+            Status::Finished | Status::Aborted => return user(msg!("moves-over", id = id)),
+        }
+        let conn = self.conn()?;
+        let game = self.load_game(&conn, &row)?;
+        let pos = game.position();
+        let turn = pos.turn();
+        let mover = t!("moves-mover", name = self.name_of(&conn, row.player(turn))?, color = color_word(turn));
+        let from = match square {
+            None => None,
+            Some(text) => {
+                let Some(sq) = Square::parse(text).filter(|sq| pos.variant().contains(*sq)) else {
+                    return user(msg!("moves-not-square", id = id, text = text));
+                };
+                let piece = |role: Role| t!("piece-on", role = role.name(), square = sq.to_string());
+                match pos.piece_at(sq) {
+                    None => return user(msg!("moves-no-piece", id = id, square = sq.to_string())),
+                    Some(p) if p.color != turn => {
+                        let owner = color_word(p.color);
+                        return user(msg!(
+                            "moves-not-turn",
+                            id = id,
+                            piece = piece(p.role),
+                            owner = owner,
+                            mover = mover
+                        ));
+                    }
+                    Some(p) => Some((sq, piece(p.role))),
+                }
+            }
+        };
+        let listed = san::listed_moves(pos, from.as_ref().map(|(sq, _)| *sq));
+        let count: usize = listed
+            .iter()
+            .map(|h| match h {
+                Hint::Moves { moves, .. } | Hint::Castling(moves) | Hint::Launches(moves) => moves.len(),
+                Hint::InCheck => 0,
+            })
+            .sum();
+        // One piece's moves need no label of its kind: only castling and launches are set apart.
+        let mut text = match (&from, super::moves::hint_list(&listed, from.is_none())) {
+            (None, Some(list)) => t!("moves-all", id = id, mover = mover.as_str(), count = count, list = list),
+            (Some((_, piece)), Some(list)) => {
+                t!("moves-piece", id = id, piece = piece.as_str(), count = count, list = list)
+            }
+            (None, None) => t!("moves-none", id = id, mover = mover.as_str()),
+            (Some((_, piece)), None) => t!("moves-piece-none", id = id, piece = piece.as_str()),
+        };
+        if pos.is_check() {
+            text.push(' ');
+            text.push_str(&t!("moves-in-check", mover = mover.as_str()));
+        }
+        if pos.variant().bombs {
+            text.push(' ');
+            text.push_str(&t!("moves-no-detonations", p = cx.p()));
+        }
+        Ok(cx.say(text))
     }
 
     pub(super) fn games_list(&self, cx: &Ctx<'_>) -> Res<Response> {

@@ -312,6 +312,7 @@ impl Bot {
             Command::Swap { game, text } => self.swap(cx, game, &text),
             Command::NoSwap(game) => self.swap(cx, game, "none"),
             Command::Bomb { game, square } => self.bomb(cx, game, square),
+            Command::Moves { game, square } => self.legal_moves(cx, game, square.as_deref()),
             Command::Settings(args) => self.settings(cx, args),
             Command::Notify(on) => self.notify_setting(cx, on),
             Command::Rating(args) => self.rating_cmd(cx, args),

@@ -466,7 +466,7 @@ pub(in crate::bot) fn move_error(e: &notation::MoveError) -> crate::i18n::Msg {
         E::Empty => msg!("move-error-empty"),
         E::TooLong => msg!("move-error-too-long"),
         E::Syntax(s) => msg!("move-error-syntax", input = s.as_str()),
-        E::Illegal { input, reason, hints } => match hint_list(hints) {
+        E::Illegal { input, reason, hints } => match hint_list(hints, true) {
             None => msg!("move-error-illegal", input = input.as_str(), reason = refusal(reason)),
             Some(hints) => {
                 msg!("move-error-illegal-hints", input = input.as_str(), reason = refusal(reason), hints = hints)
@@ -529,12 +529,17 @@ fn piece_name(role: crate::rules::Role) -> crate::i18n::Msg {
 }
 
 /// The legal alternatives beside a refusal, as one message (`None` without any).
-fn hint_list(hints: &[notation::Hint]) -> Option<crate::i18n::Msg> {
+/// With `by_kind` false, a kind's moves are listed without its name (one piece's moves).
+pub(super) fn hint_list(hints: &[notation::Hint], by_kind: bool) -> Option<crate::i18n::Msg> {
     use notation::Hint as H;
     let one = |h: &H| match h {
-        H::Moves { role, moves } => msg!("hint-moves", role = piece_name(*role), moves = moves.join(", ")),
+        H::Moves { role, moves } if by_kind => {
+            msg!("hint-moves", role = piece_name(*role), moves = moves.join(", "))
+        }
+        H::Moves { moves, .. } => msg!("hint-plain", moves = moves.join(", ")),
         H::Castling(moves) => msg!("hint-castling", moves = moves.join(" ")),
         H::InCheck => msg!("hint-in-check"),
+        H::Launches(moves) => msg!("hint-launches", moves = moves.join(", ")),
     };
     let (last, rest) = hints.split_last()?;
     Some(rest.iter().rev().fold(one(last), |tail, h| msg!("move-error-hint-list", first = one(h), rest = tail)))
