@@ -200,6 +200,24 @@ thread_local! {
     static CURRENT: Cell<Lang> = const { Cell::new(Lang::En) };
 }
 
+/// A count written with its thousands grouped as `lang` writes them: 60,000 in English, 60.000 in
+/// Turkish (for counts people read as amounts; ratings and years are written plain).
+pub fn grouped(lang: Lang, n: u64) -> String {
+    let sep = match lang {
+        Lang::En => ',',
+        Lang::Tr => '.',
+    };
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(sep);
+        }
+        out.push(d);
+    }
+    out
+}
+
 /// The language in force on this thread ([`with_lang`]; English outside).
 pub fn current() -> Lang {
     CURRENT.with(Cell::get)

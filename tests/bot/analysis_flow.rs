@@ -146,7 +146,7 @@ fn the_console_analyses_a_game_end_to_end() {
                   carol> !analyse #1\ncarol> !pgn #1 analysed\n";
     let text = console_script(dir.path(), script);
     assert!(text.contains("Analysing game #1"), "{text}");
-    assert!(text.contains("Analysis of game #1"), "{text}");
+    assert!(text.contains("Analysis of game #1") && text.contains("(60,000 nodes per position)"), "{text}");
     assert!(text.contains("2. g4??"), "{text}");
     assert!(text.contains("[%eval"), "{text}");
     assert!(text.contains("Next: !analyse #1 shows where the game turned"), "{text}");

@@ -384,3 +384,11 @@ fn slash_command_names_are_valid_in_every_language() {
         unique(commands.iter().map(|c| tr(lang, &format!("cmdname-{}", c.name), &[])).collect(), code);
     }
 }
+
+#[test]
+fn counts_are_grouped_as_each_language_writes_them() {
+    for (n, en, tr) in [(0, "0", "0"), (999, "999", "999"), (1_000, "1,000", "1.000"), (60_000, "60,000", "60.000")] {
+        assert_eq!((grouped(Lang::En, n).as_str(), grouped(Lang::Tr, n).as_str()), (en, tr));
+    }
+    assert_eq!(grouped(Lang::En, 20_160_060), "20,160,060");
+}

@@ -168,7 +168,7 @@ impl Bot {
             black = black.as_str(),
             variant = variant,
             result = result,
-            nodes = analysis.nodes
+            nodes = crate::i18n::grouped(crate::i18n::current(), analysis.nodes)
         );
         if again {
             text.push(' ');
