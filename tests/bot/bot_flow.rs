@@ -1143,8 +1143,20 @@ fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
             "{out}"
         );
     }
+    // A game's command there without a number says where the games are (it only reaches her).
+    for typed in ["board", "moves", "resign", "draw"] {
+        let out = dm(typed);
+        assert!(
+            out.contains("Your games (#1) are played in the chats where they started: ask there."),
+            "{typed}: {out}"
+        );
+    }
     assert_eq!(tb.fingerprint(), before, "nothing played");
     assert!(dm("hello").contains("I don't know 'hello'"));
+    // Someone with no game in progress is told how to start one, as before.
+    let scope = Scope { direct: true, ..Scope::chat("test", "dm-carol") };
+    let r = tb.bot.handle(&Input::text(scope, UserRef::new("carol", "carol"), "board"));
+    assert!(r.text().contains("no game") || r.text().contains("No game"), "{}", r.text());
 }
 
 /// Someone watching a game in its chat may ask for its board and FEN by number, as everyone there

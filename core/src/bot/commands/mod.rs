@@ -380,6 +380,19 @@ impl Bot {
                 match open.len() {
                     0 => match games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)? {
                         Some(row) => Ok((me, row)),
+                        // In a direct chat, which only the person reads: where their games are.
+                        None if cx.scope().direct => {
+                            let elsewhere: Vec<String> = games::open_of_player(&conn, me.id)?
+                                .iter()
+                                .filter(|g| g.platform == cx.scope().platform)
+                                .map(|g| format!("#{}", g.id))
+                                .collect();
+                            if elsewhere.is_empty() {
+                                user(msg!("no-game-in-chat", p = cx.p()))
+                            } else {
+                                user(msg!("direct-games-elsewhere", games = elsewhere.join(", ")))
+                            }
+                        }
                         None => user(msg!("no-game-in-chat", p = cx.p())),
                     },
                     1 => {
