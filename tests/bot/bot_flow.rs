@@ -556,17 +556,37 @@ fn a_name_without_its_mention_is_told_to_mention_them() {
 #[test]
 fn open_challenge_and_decline() {
     let tb = new_bot();
-    let out = tb.say("alice", "!challenge stones");
+    let labels = |r: &capabot::bot::Response| -> Vec<String> {
+        r.replies.iter().flat_map(|r| r.choices.iter().map(|c| c.label.clone())).collect()
+    };
+    let r = tb.raw("alice", "!challenge stones");
+    let out = r.text();
     assert!(out.contains("Open challenge #1"), "{out}");
     // Written as the buttons write it (before: "!accept 1").
     assert!(out.contains("Anyone here: !accept #1 (expires in 48 h)"), "{out}");
+    // Nobody declines an open challenge: no such button (before: one that answered "no challenge
+    // here for you"), and a typed decline says what can be done.
+    assert_eq!(labels(&r), ["Accept", "Withdraw"]);
+    let before = tb.fingerprint();
+    for who in ["carol", "bob"] {
+        let out = tb.say(who, "!decline #1");
+        assert!(
+            out.contains(
+                "Challenge #1 is open to anyone here: nobody declines it, and only alice can withdraw it; !accept #1 \
+                 takes it up."
+            ),
+            "{out}"
+        );
+    }
+    assert_eq!(tb.fingerprint(), before);
     let out = tb.say("alice", "!accept");
     assert!(out.contains("Challenge #1 is your own; !decline #1 cancels it."), "cannot accept one's own: {out}");
     let out = tb.say("carol", "!accept #1");
     assert!(out.contains("Game #1 starts") && out.contains("Stone"), "{out}");
     let out = tb.say("dave", "!accept #1");
     assert!(out.contains("no longer open"), "{out}");
-    tb.say("alice", "!challenge @bob chess");
+    let r = tb.raw("alice", "!challenge @bob chess");
+    assert_eq!(labels(&r), ["Accept", "Decline", "Withdraw"]);
     let out = tb.say("bob", "!decline");
     assert!(out.contains("declined"), "{out}");
     tb.say("alice", "!challenge @bob chess");
@@ -597,6 +617,16 @@ fn open_challenge_and_decline() {
         out.contains("Chess has one starting position; setup:N is for the variants with several (caparandom"),
         "{out}"
     );
+    // A player known here (carol played game #1) is answered the same about another's open challenge.
+    let open = tb.raw("dave", "!challenge atomic");
+    let id = tb.query_i64("SELECT max(id) FROM challenges");
+    assert!(open.text().contains(&format!("Open challenge #{id}")), "{}", open.text());
+    let out = tb.say("carol", &format!("!decline #{id}"));
+    assert!(
+        out.contains(&format!("Challenge #{id} is open to anyone here: nobody declines it, and only dave")),
+        "{out}"
+    );
+    assert!(tb.say("dave", &format!("!decline #{id}")).contains("cancelled"));
 }
 
 #[test]

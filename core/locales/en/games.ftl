@@ -175,6 +175,7 @@ bombs-first = { $ai ->
        *[no] First each player chooses a secret bomb: I sent each of you a direct message.
     }
 ai-thinking = Game #{ $id }: capabot is thinking…
+decline-open = Challenge #{ $id } is open to anyone here: nobody declines it, and only { $name } can withdraw it; { $p }accept #{ $id } takes it up.
 decline-none-for-you = There is no challenge here for you to decline.
 decline-unknown = There is no open challenge #{ $id } here for you to decline or cancel.
 decline-none = There is no challenge here for you to decline or cancel.

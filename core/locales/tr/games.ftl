@@ -169,6 +169,7 @@ bombs-first = { $ai ->
        *[no] Önce her oyuncu gizli bir bomba seçer: ikinize de özel mesaj gönderdim.
     }
 ai-thinking = Oyun #{ $id }: capabot düşünüyor…
+decline-open = Teklif #{ $id } buradaki herkese açık: kimse onu reddetmez, yalnızca { $name } geri çekebilir; { $p }accept #{ $id } ile kabul edersin.
 decline-none-for-you = Burada reddedebileceğin bir teklif yok.
 decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir teklif yok.
 decline-none = Burada reddedebileceğin ya da geri çekebileceğin bir teklif yok.

@@ -205,31 +205,32 @@ impl Bot {
         };
         let accept = Command::Accept(Some(id));
         let decline = Command::Decline(Some(id));
-        r.choices = vec![
-            Choice {
-                label: t!("button-accept"),
-                typed: accept.typed(p),
-                command: accept,
-                style: ChoiceStyle::Primary,
-                for_user: accepter.clone(),
-            },
-            Choice {
+        r.choices = vec![Choice {
+            label: t!("button-accept"),
+            typed: accept.typed(p),
+            command: accept,
+            style: ChoiceStyle::Primary,
+            for_user: accepter.clone(),
+        }];
+        // Only the one person challenged can decline; an open challenge is accepted or left.
+        if let Some(accepter) = accepter {
+            r.choices.push(Choice {
                 label: t!("button-decline"),
                 typed: decline.typed(p),
                 command: decline.clone(),
                 style: ChoiceStyle::Secondary,
-                for_user: accepter,
-            },
-            // The challenger takes it back from the offer itself (a decline by the challenger
-            // cancels); platforms that show only two choices leave this one out.
-            Choice {
-                label: t!("button-withdraw"),
-                typed: decline.typed(p),
-                command: decline,
-                style: ChoiceStyle::Secondary,
-                for_user: Some(cx.inp.author.clone()),
-            },
-        ];
+                for_user: Some(accepter),
+            });
+        }
+        // The challenger takes it back from the offer itself (a decline by the challenger
+        // cancels); platforms that show only two choices leave this one out where it is third.
+        r.choices.push(Choice {
+            label: t!("button-withdraw"),
+            typed: decline.typed(p),
+            command: decline,
+            style: ChoiceStyle::Secondary,
+            for_user: Some(cx.inp.author.clone()),
+        });
         Ok(Response::one(r))
     }
 
@@ -447,7 +448,20 @@ impl Bot {
     pub(super) fn decline(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
-        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+        let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+        // Someone else's open challenge here: nobody declines it (before: "no challenge for you").
+        if let Some(c) = id.map(|id| challenges::get(&conn, id)).transpose()?.flatten()
+            && c.status == "open"
+            && c.expires_at > now
+            && c.challenged.is_none()
+            && c.platform == cx.scope().platform
+            && c.chat_id == cx.scope().chat
+            && me.as_ref().is_none_or(|me| me.id != c.challenger)
+        {
+            let name = self.name_of(&conn, c.challenger)?;
+            return user(msg!("decline-open", id = c.id, name = name, p = cx.p()));
+        }
+        let Some(me) = me else {
             return user(msg!("decline-none-for-you"));
         };
         let mut list = challenges::acceptable(&conn, &cx.scope().platform, &cx.scope().chat, me.id, now)?;
