@@ -93,7 +93,7 @@ fn slash_options(spec: &CommandSpec, sub: Option<&SubcommandSpec>, options: &[Op
     // In an autocomplete request Discord sends the other options as typed, unvalidated: a number
     // there could be any text, which serenity cannot read as an integer option (the whole
     // interaction would be dropped), so a command with autocomplete takes its game number as text.
-    let autocompleted = options.iter().any(|o| o.kind == OptionKind::Move);
+    let autocompleted = options.iter().any(|o| matches!(o.kind, OptionKind::Move | OptionKind::Square));
     options.iter().map(|o| slash_option(spec, sub, o, autocompleted)).collect()
 }
 
@@ -173,7 +173,7 @@ fn slash_option(
         OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
         OptionKind::Game if autocompleted => opt = opt.max_length(20),
         OptionKind::Game => opt = opt.min_int_value(1).max_int_value(MAX_INTEGER),
-        OptionKind::Move | OptionKind::Ladder => opt = opt.set_autocomplete(true),
+        OptionKind::Move | OptionKind::Square | OptionKind::Ladder => opt = opt.set_autocomplete(true),
         _ => {}
     }
     opt

@@ -391,6 +391,7 @@ impl Handler {
             Some(OptionKind::Move) => {
                 bot.suggest_moves(&scope, &user, query.game, &query.typed).into_iter().map(|m| (m.clone(), m)).collect()
             }
+            Some(OptionKind::Square) => bot.suggest_squares(&scope, &user, query.game, &query.typed),
             _ => Vec::new(),
         })
         .await

@@ -1208,6 +1208,31 @@ fn a_spectator_sees_a_games_board_by_its_number() {
     assert_eq!(tb.fingerprint(), before, "watching changes nothing");
 }
 
+/// The squares a front end offers for `moves`'s square: the side to move's pieces that can move,
+/// with their moves, in the game here (by number for anyone, else the author's one game).
+#[test]
+fn the_squares_that_can_move_are_suggested_with_their_moves() {
+    use capabot::bot::Scope;
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let here = Scope::chat("test", "main");
+    let g = tb.bot.suggest_squares(&here, "alice", None, "G");
+    assert_eq!(g, [("g1: Nf3, Nh3".to_string(), "g1".to_string()), ("g2: g3, g4".to_string(), "g2".to_string())]);
+    let all = tb.bot.suggest_squares(&here, "bob", None, "");
+    assert_eq!(all.len(), 10, "{all:?}");
+    assert!(all.iter().all(|(_, sq)| sq.ends_with('1') || sq.ends_with('2')), "White's pieces only: {all:?}");
+    assert_eq!(
+        tb.bot.suggest_squares(&here, "carol", Some(1), "b"),
+        [("b1: Na3, Nc3".to_string(), "b1".to_string()), ("b2: b3, b4".to_string(), "b2".to_string())]
+    );
+    assert!(tb.bot.suggest_squares(&here, "carol", None, "").is_empty(), "no game of hers here");
+    assert!(tb.bot.suggest_squares(&Scope::chat("test", "elsewhere"), "alice", Some(1), "").is_empty());
+    tb.say("alice", "e4");
+    let black = tb.bot.suggest_squares(&here, "alice", None, "");
+    assert!(black.iter().all(|(_, sq)| sq.ends_with('7') || sq.ends_with('8')), "{black:?}");
+}
+
 /// `moves` lists the legal moves of the side to move, by kind of piece, or one piece's; anyone in the
 /// game's chat may ask (by number), and what cannot be listed says why, changing nothing.
 #[test]

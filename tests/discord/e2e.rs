@@ -2112,6 +2112,38 @@ async fn autocomplete_reads_the_other_options_as_typed() {
     .await;
 }
 
+/// `/moves` offers, as its square is typed, the squares of the pieces that can move (anyone in the
+/// channel may ask, by the game's number), and answers with that piece's moves in the channel.
+#[tokio::test(flavor = "current_thread")]
+async fn moves_suggests_the_squares_that_can_move() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let focused = |typed: &str| json!([{ "name": "square", "type": 3, "value": typed, "focused": true }]);
+        let typing = fake.autocomplete(GENERAL, ALICE, "moves", focused("g"));
+        assert_eq!(suggestions(&fake, &typing).await, ["g1", "g2"]);
+        let mut options = focused("");
+        options.as_array_mut().unwrap().push(json!({ "name": "game", "type": 3, "value": "1" }));
+        let typing = fake.autocomplete(GENERAL, CAROL, "moves", options);
+        let all = suggestions(&fake, &typing).await;
+        assert_eq!(all.len(), 10, "eight pawns and two knights: {all:?}");
+        let (_, answer) = command(
+            &fake,
+            GENERAL,
+            CAROL,
+            "moves",
+            json!([{ "name": "square", "type": 3, "value": "g1" }, { "name": "game", "type": 3, "value": "1" }]),
+        )
+        .await;
+        let text = answer.content().unwrap_or_default().to_string();
+        assert!(text.contains("Game #1: the knight on g1 has 2 legal moves: Nf3, Nh3."), "{answer:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
 /// Without the message-content intent typed commands never reach the bot in a server: there the
 /// texts name slash commands and buttons (`/accept`, the Accept button), and help lists the slash
 /// commands; in DMs, where typed commands work, they keep the prefix; a message addressed to the

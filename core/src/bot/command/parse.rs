@@ -480,6 +480,7 @@ pub fn from_options(
                 | OptionKind::SeriesVariant
                 | OptionKind::Ladder
                 | OptionKind::Move
+                | OptionKind::Square
                 | OptionKind::Text,
                 _,
             ) => text,

@@ -38,6 +38,9 @@ pub enum OptionKind {
     /// One of the community's ladders, by its variant (front ends may autocomplete the
     /// community's ladders: [`crate::bot::Bot::suggest_ladders`]).
     Ladder,
+    /// A square of a game's board (front ends may autocomplete the squares of the pieces that can
+    /// move: [`crate::bot::Bot::suggest_squares`]).
+    Square,
     /// Free text.
     Text,
     /// `key:value` text.
@@ -419,7 +422,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         aliases: &["legal"],
         usage: "[#game] [square]",
         example: "moves g1",
-        options: &[opt("square", OptionKind::Text), GAME_OPT],
+        options: &[opt("square", OptionKind::Square), GAME_OPT],
         subcommands: &[],
         admin: false,
         parse: |w, a| {

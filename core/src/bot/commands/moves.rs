@@ -624,6 +624,73 @@ impl Bot {
     }
 }
 
+impl Bot {
+    /// For `moves`'s square: the squares of the pieces of the side to move that have a legal move,
+    /// in the game in this chat (`game`, else the author's one game here), those starting with
+    /// `typed` only, each shown with its moves (`g1: Nf3, Nh3`) and valued as the square; at most
+    /// [`MAX_SUGGESTIONS`]. As `moves` answers anyone in the chat, the position is everyone's: a
+    /// detonation is never among the moves. Empty where there is no such game.
+    pub fn suggest_squares(
+        &self,
+        scope: &crate::bot::Scope,
+        user_id: &str,
+        game: Option<i64>,
+        typed: &str,
+    ) -> Vec<(String, String)> {
+        let run = || -> Res<Vec<(String, String)>> {
+            let conn = self.conn()?;
+            let here = |g: &GameRow| g.platform == scope.platform && g.chat_id == scope.chat;
+            let row = match game {
+                Some(id) => games::get(&conn, id)?.filter(here),
+                None => match players::find(&conn, &scope.platform, user_id)? {
+                    Some(me) => {
+                        let open = games::open_in_chat(&conn, &scope.platform, &scope.chat, me.id)?;
+                        if open.len() == 1 { open.into_iter().next() } else { None }
+                    }
+                    None => None,
+                },
+            };
+            let Some(row) = row.filter(|g| g.status == Status::Active) else { return Ok(vec![]) };
+            let game = self.load_game(&conn, &row)?;
+            let pos = game.position();
+            let want = typed.trim().to_lowercase();
+            let mut out = Vec::new();
+            for sq in pos.variant().board() {
+                let square = sq.to_string();
+                if !square.starts_with(&want) || pos.piece_at(sq).is_none_or(|p| p.color != pos.turn()) {
+                    continue;
+                }
+                let moves: Vec<String> = notation::san::listed_moves(pos, Some(sq))
+                    .into_iter()
+                    .flat_map(|h| match h {
+                        notation::Hint::Moves { moves, .. }
+                        | notation::Hint::Castling(moves)
+                        | notation::Hint::Launches(moves) => moves,
+                        notation::Hint::InCheck => vec![],
+                    })
+                    .collect();
+                if moves.is_empty() {
+                    continue;
+                }
+                // A choice's name is at most 100 characters (Discord): a long list ends in "…".
+                let mut name = format!("{square}: {}", moves.join(", "));
+                if name.chars().count() > 100 {
+                    name = name.chars().take(99).collect::<String>() + "…";
+                }
+                out.push((name, square));
+                if out.len() == MAX_SUGGESTIONS {
+                    break;
+                }
+            }
+            Ok(out)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::warn!("square suggestions failed: {e}");
+            vec![]
+        })
+    }
+}
+
 /// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
 /// ambiguous here), rather than chatter.
 fn reads_as_move(e: &notation::MoveError) -> bool {
