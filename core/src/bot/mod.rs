@@ -413,6 +413,11 @@ impl Bot {
     }
 
     fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
+        // The chat's settings and the author, read together and kept in the unit for what follows.
+        let s = &inp.scope;
+        let conn = self.store.conn()?;
+        crate::store::settings::prefetch_input(&conn, &s.platform, s.community.as_deref(), &s.chat, &inp.author.id)?;
+        drop(conn);
         let mut settings = self.effective_settings(&inp.scope)?;
         // A thread is opened by posting in the chat, which the bot cannot do there.
         settings.thread_per_game &= !inp.scope.interaction_only;

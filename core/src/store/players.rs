@@ -24,24 +24,58 @@ pub const AI_USER: &str = "ai";
 /// Finds the player behind an account, without creating one. In a unit of work the player found is
 /// also kept as [`get`]'s answer for its id, and their settings as [`lang`]'s and [`dm_notices`]'.
 pub fn find(conn: &Connection, platform: &str, user_id: &str) -> Result<Option<Player>> {
-    let found = conn.query_opt_in_unit(
-        &["accounts", "players", "player_prefs"],
-        "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices FROM accounts a JOIN players p ON p.id = a.player_id
-         LEFT JOIN player_prefs pp ON pp.player_id = p.id WHERE a.platform = ?1 AND a.user_id = ?2",
-        params![platform, user_id],
-        with_prefs,
-    )?;
-    if let Some((p, prefs)) = &found {
+    let found = conn.query_opt_in_unit(FOUND_IN, FIND, params![platform, user_id], with_prefs)?;
+    keep_found_parts(conn, &found);
+    Ok(found.map(|(p, _)| p))
+}
+
+/// [`find`]'s statement, the key of its answers kept in a unit of work, and the tables it reads.
+const FIND: &str =
+    "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices FROM accounts a JOIN players p ON p.id = a.player_id
+         LEFT JOIN player_prefs pp ON pp.player_id = p.id WHERE a.platform = ?1 AND a.user_id = ?2";
+const FOUND_IN: &[&str] = &["accounts", "players", "player_prefs"];
+
+/// The columns [`find`] reads, for a statement that reads them beside others (with `accounts a`
+/// left-joined to `players p` and `player_prefs pp`): see [`keep_found`].
+pub(super) const FOUND_COLUMNS: &str = "p.id, p.name, p.is_ai, pp.lang, pp.dm_notices";
+
+/// Keeps, in a unit of work, what another statement read of the person behind an account
+/// ([`FOUND_COLUMNS`] from column `at`; no account: nulls) as [`find`]'s answer.
+pub(super) fn keep_found(
+    conn: &Connection,
+    platform: &str,
+    user_id: &str,
+    r: &Row<'_>,
+    at: usize,
+) -> crate::store::sql::Result<()> {
+    let found = match r.get::<Option<PlayerId>>(at)? {
+        Some(_) => Some(with_prefs_at(r, at)?),
+        None => None,
+    };
+    conn.keep_in_unit(FOUND_IN, FIND, params![platform, user_id], found.clone());
+    keep_found_parts(conn, &found);
+    Ok(())
+}
+
+/// The player found by account also kept as [`get`]'s answer for their id, their settings as
+/// [`lang`]'s and [`dm_notices`]'.
+fn keep_found_parts(conn: &Connection, found: &Option<(Player, Prefs)>) {
+    if let Some((p, prefs)) = found {
         conn.keep_in_unit(&["players", "player_prefs"], GET, [p.id], Some((p.clone(), prefs.clone())));
         keep_prefs(conn, p.id, prefs);
     }
-    Ok(found.map(|(p, _)| p))
 }
 
 /// A player and their settings, as [`find`] and [`get`] read them (one statement for both: a move
 /// asks for its players' names and for their languages and notices).
 fn with_prefs(r: &Row<'_>) -> crate::store::sql::Result<(Player, Prefs)> {
-    Ok((Player { id: r.get(0)?, name: r.get(1)?, is_ai: r.get(2)? }, Prefs { lang: r.get(3)?, dm_notices: r.get(4)? }))
+    with_prefs_at(r, 0)
+}
+
+/// [`with_prefs`] from column `at` on.
+fn with_prefs_at(r: &Row<'_>, at: usize) -> crate::store::sql::Result<(Player, Prefs)> {
+    let player = Player { id: r.get(at)?, name: r.get(at + 1)?, is_ai: r.get(at + 2)? };
+    Ok((player, Prefs { lang: r.get(at + 3)?, dm_notices: r.get(at + 4)? }))
 }
 
 /// Finds or creates the player behind an account; updates the display name when it changed.

@@ -41,6 +41,15 @@ fn days_from_db(d: Option<u32>) -> Option<Option<u32>> {
     d.map(|d| (d != 0).then_some(d))
 }
 
+/// A level of settings read by a left join (seven columns from `at` on, the seventh its row's
+/// `platform`): `None` where the level has no row.
+fn level_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::Result<Option<Settings>> {
+    Ok(match r.get::<Option<String>>(at + 6)? {
+        Some(_) => Some(settings_at(r, at)?),
+        None => None,
+    })
+}
+
 /// A level of settings from the six columns from `at` on (prefix, default variant, default days,
 /// thread per game, animation at the end, language).
 fn settings_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::Result<Settings> {
@@ -98,13 +107,7 @@ pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, 
     let (own, parent): Levels = conn
         .query_opt_in_unit(&["chat_settings", "community_settings"], BOTH, params![platform, chat_id, c], |r| {
             ran.set(true);
-            let level = |at: usize| -> crate::store::sql::Result<Option<Settings>> {
-                Ok(match r.get::<Option<String>>(at + 6)? {
-                    Some(_) => Some(settings_at(r, at)?),
-                    None => None,
-                })
-            };
-            Ok((level(0)?, level(7)?))
+            Ok((level_at(r, 0)?, level_at(r, 7)?))
         })?
         .unwrap_or_default();
     if ran.get() {
@@ -113,6 +116,49 @@ pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, 
     }
     Ok(own.unwrap_or_default().over(&parent.unwrap_or_default()))
 }
+
+/// What every input reads first, in one statement (two before): the settings in force in its chat
+/// (the chat's and its community's, `community_id` given) and the person behind the author's
+/// account with their settings, each kept in the unit of work as [`effective`]'s and
+/// [`super::players::find`]'s answers. Outside a unit it reads nothing.
+pub fn prefetch_input(
+    conn: &Connection,
+    platform: &str,
+    community_id: Option<&str>,
+    chat_id: &str,
+    user_id: &str,
+) -> Result<()> {
+    if !conn.is_units() {
+        return Ok(());
+    }
+    let (own, parent) = conn.query_row(INPUT.as_str(), params![platform, chat_id, community_id, user_id], |r| {
+        super::players::keep_found(conn, platform, user_id, r, 14)?;
+        Ok((level_at(r, 0)?, level_at(r, 7)?))
+    })?;
+    conn.keep_in_unit(&["chat_settings"], CHAT, params![platform, chat_id], own.clone());
+    if let Some(c) = community_id {
+        conn.keep_in_unit(&["community_settings"], COMMUNITY, params![platform, c], parent.clone());
+        let both = Some((own, parent));
+        conn.keep_in_unit(&["chat_settings", "community_settings"], BOTH, params![platform, chat_id, c], both);
+    }
+    Ok(())
+}
+
+/// [`prefetch_input`]'s statement: [`BOTH`]'s columns (`?3` the community, null for none), then
+/// [`super::players::FOUND_COLUMNS`] of the account `?4`.
+static INPUT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "SELECT c.prefix, c.default_variant, c.default_days, c.thread_per_game, c.gif_at_end, c.lang, c.platform,
+           m.prefix, m.default_variant, m.default_days, m.thread_per_game, m.gif_at_end, m.lang, m.platform, {}
+         FROM (SELECT 1 AS one) AS d
+         LEFT JOIN chat_settings c ON c.platform = ?1 AND c.chat_id = ?2
+         LEFT JOIN community_settings m ON m.platform = ?1 AND m.community_id = ?3
+         LEFT JOIN accounts a ON a.platform = ?1 AND a.user_id = ?4
+         LEFT JOIN players p ON p.id = a.player_id
+         LEFT JOIN player_prefs pp ON pp.player_id = p.id",
+        super::players::FOUND_COLUMNS
+    )
+});
 
 /// Stores a chat's settings (replacing the row).
 pub fn set_chat(

@@ -1253,7 +1253,8 @@ pub fn unit_has_written(table: &str) -> bool {
 }
 
 impl Connection {
-    fn is_units(&self) -> bool {
+    /// Whether this connection is the current unit of work's (whose reads are kept).
+    pub(crate) fn is_units(&self) -> bool {
         let me = self as *const Connection as usize;
         UNIT_READS.with(|r| r.borrow().conn == me)
     }
