@@ -104,7 +104,7 @@ impl Bot {
         }
         let conn = self.conn()?;
         let game = self.load_game(&conn, &row)?;
-        let pos = game.position();
+        let pos = &super::public_position(game.position());
         let turn = pos.turn();
         let mover = t!("moves-mover", name = self.name_of(&conn, row.player(turn))?, color = color_word(turn));
         let from = match square {

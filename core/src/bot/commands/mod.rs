@@ -540,6 +540,12 @@ fn alt_text(pos: &Position, last: Option<Move>) -> String {
 }
 
 /// A side's name in the language in force (`white`, `beyaz`).
+/// A position as everyone in its chat may know it: in secret-bomb chess without either side's bomb
+/// (what is written from it, a move's `+` or `#` included, would otherwise depend on a secret).
+pub(in crate::bot) fn public_position(pos: &crate::rules::Position) -> crate::rules::Position {
+    if pos.variant().bombs { pos.without_bomb(Color::White).without_bomb(Color::Black) } else { pos.clone() }
+}
+
 pub(in crate::bot) fn color_word(c: Color) -> String {
     match c {
         Color::White => t!("color-white"),

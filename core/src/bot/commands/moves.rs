@@ -652,7 +652,7 @@ impl Bot {
             };
             let Some(row) = row.filter(|g| g.status == Status::Active) else { return Ok(vec![]) };
             let game = self.load_game(&conn, &row)?;
-            let pos = game.position();
+            let pos = &super::public_position(game.position());
             let want = typed.trim().to_lowercase();
             let mut out = Vec::new();
             for sq in pos.variant().board() {
