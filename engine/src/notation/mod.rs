@@ -152,6 +152,16 @@ impl fmt::Display for Refusal {
     }
 }
 
+impl Hint {
+    /// The moves a hint lists (none for [`Hint::InCheck`]).
+    pub fn moves(&self) -> &[String] {
+        match self {
+            Hint::Moves { moves, .. } | Hint::Castling(moves) | Hint::Launches(moves) => moves,
+            Hint::InCheck => &[],
+        }
+    }
+}
+
 impl fmt::Display for Hint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -447,8 +447,7 @@ fn explain_illegal(
 pub fn listed_moves(pos: &Position, from: Option<Square>) -> Vec<Hint> {
     let mut by_role: Vec<(Role, Vec<String>)> = Vec::new();
     let (mut castling, mut launches) = (Vec::new(), Vec::new());
-    for m in pos.legal_moves().iter().filter(|m| !m.is_detonation() && from.is_none_or(|f| m.from == f)) {
-        let san = write(pos, *m);
+    for (m, san) in readable_moves(pos, from) {
         if m.is_castle() {
             castling.push(san);
         } else if m.is_launch() {
@@ -475,6 +474,37 @@ pub fn listed_moves(pos: &Position, from: Option<Square>) -> Vec<Hint> {
         hints.push(Hint::Launches(launches));
     }
     hints
+}
+
+/// [`listed_moves`] of every square at once, from one generation of the legal moves: each square
+/// of a piece that can move (in the board's order) with its moves as `listed_moves(pos, Some(square))`
+/// lists them (plain moves, then castling, then launches).
+pub fn listed_moves_by_square(pos: &Position) -> Vec<(Square, Vec<String>)> {
+    let kind = |m: &Move| if m.is_launch() { 2 } else { u8::from(m.is_castle()) };
+    let mut rows: Vec<(Square, u8, String)> =
+        readable_moves(pos, None).into_iter().map(|(m, san)| (m.from, kind(&m), san)).collect();
+    // Stable: within a square and kind, the order the moves were generated in.
+    rows.sort_by_key(|(sq, kind, _)| (sq.index(), *kind));
+    rows.dedup_by(|a, b| a.1 == 0 && a == b);
+    let mut out: Vec<(Square, Vec<String>)> = Vec::new();
+    for (sq, _, san) in rows {
+        match out.last_mut() {
+            Some((last, moves)) if *last == sq => moves.push(san),
+            _ => out.push((sq, vec![san])),
+        }
+    }
+    out
+}
+
+/// The legal moves of the side to move (of the piece on `from` only, given) with their SAN, a
+/// detonation left out: what [`listed_moves`] may show.
+fn readable_moves(pos: &Position, from: Option<Square>) -> Vec<(Move, String)> {
+    let legal = pos.legal_moves();
+    legal
+        .iter()
+        .filter(|m| !m.is_detonation() && from.is_none_or(|f| m.from == f))
+        .map(|m| (*m, write(pos, *m)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -537,6 +567,12 @@ mod tests {
                     })
                     .collect();
                 assert!(!one.is_empty() && one.iter().all(|san| parse(&pos, san).unwrap().from == from));
+                // Every square at once lists what each square alone lists.
+                for (sq, moves) in listed_moves_by_square(&pos) {
+                    let alone: Vec<String> =
+                        listed_moves(&pos, Some(sq)).iter().flat_map(|h| h.moves().to_vec()).collect();
+                    assert_eq!(moves, alone, "{} at ply {ply}, {sq}", v.name);
+                }
                 let m = legal[(ply * 7 + 3) % legal.len()];
                 pos = pos.play(m);
             }

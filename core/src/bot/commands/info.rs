@@ -6,7 +6,7 @@ use super::{Bot, BotError, Ctx, Res, color_word, game_scope, game_target, turn_o
 use crate::bot::drawing::{Drawing, GameDrawing};
 use crate::bot::io::{Attachment, Reply, Response, Target};
 use crate::bot::seams::PICTURE_SIZE;
-use crate::notation::{Hint, pgn, san};
+use crate::notation::{pgn, san};
 use crate::render::Theme;
 use crate::render::gif::MAX_PLIES;
 use crate::rules::{Color, Game, Role, Square, VARIANTS};
@@ -131,13 +131,7 @@ impl Bot {
             }
         };
         let listed = san::listed_moves(pos, from.as_ref().map(|(sq, _)| *sq));
-        let count: usize = listed
-            .iter()
-            .map(|h| match h {
-                Hint::Moves { moves, .. } | Hint::Castling(moves) | Hint::Launches(moves) => moves.len(),
-                Hint::InCheck => 0,
-            })
-            .sum();
+        let count: usize = listed.iter().map(|h| h.moves().len()).sum();
         // One piece's moves need no label of its kind: only castling and launches are set apart.
         let mut text = match (&from, super::moves::hint_list(&listed, from.is_none())) {
             (None, Some(list)) => t!("moves-all", id = id, mover = mover.as_str(), count = count, list = list),

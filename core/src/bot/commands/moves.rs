@@ -655,21 +655,9 @@ impl Bot {
             let pos = &super::public_position(game.position());
             let want = typed.trim().to_lowercase();
             let mut out = Vec::new();
-            for sq in pos.variant().board() {
+            for (sq, moves) in notation::san::listed_moves_by_square(pos) {
                 let square = sq.to_string();
-                if !square.starts_with(&want) || pos.piece_at(sq).is_none_or(|p| p.color != pos.turn()) {
-                    continue;
-                }
-                let moves: Vec<String> = notation::san::listed_moves(pos, Some(sq))
-                    .into_iter()
-                    .flat_map(|h| match h {
-                        notation::Hint::Moves { moves, .. }
-                        | notation::Hint::Castling(moves)
-                        | notation::Hint::Launches(moves) => moves,
-                        notation::Hint::InCheck => vec![],
-                    })
-                    .collect();
-                if moves.is_empty() {
+                if !square.starts_with(&want) {
                     continue;
                 }
                 // A choice's name is at most 100 characters (Discord): a long list ends in "…".
