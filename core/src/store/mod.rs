@@ -351,16 +351,17 @@ impl Drop for Conn<'_> {
 /// alternating between two connections (two core threads) each read back from the log every page
 /// they touched (`docs/load.md`).
 ///
-/// Units that find others waiting for the writer when they end share one commit (a group commit,
-/// [`Batch`]): the unit leaves its transaction open for the next, which works inside it under a
+/// Units that find a queue waiting for the writer when they end (at least
+/// [`HAND_ON_WHEN_WAITING`] units) share one commit (a group commit, [`Batch`]): the unit leaves
+/// its transaction open for the next, which works inside it under a
 /// savepoint of its own, and waits until the last of them commits. SQLite's log holds whole pages,
 /// each page a commit changed written in full, so the pages the units share (the outbox's and the
 /// handled events' last pages, the indexes' inner pages) are written once for all of them instead
 /// of once each. A unit's [`Store::unit`] still returns only after its changes are committed.
 struct Writer {
     slot: parking_lot::Mutex<Slot>,
-    /// Threads waiting in [`lock_writer`]: a unit that ends while one waits hands its open
-    /// transaction on instead of committing it.
+    /// Threads waiting in [`lock_writer`]: a unit that ends while [`HAND_ON_WHEN_WAITING`] wait
+    /// hands its open transaction on instead of committing it.
     waiting: std::sync::atomic::AtomicUsize,
     /// Commits made and units committed by them ([`Store::sqlite_commits`]).
     commits: std::sync::atomic::AtomicU64,
@@ -425,6 +426,14 @@ struct BatchState {
 const BATCH_UNITS: usize = 64;
 /// … nor units after it has been open this long: its first unit's answer waits for the commit.
 const BATCH_AGE: Duration = Duration::from_millis(4);
+/// A unit hands its open transaction on only when at least this many others wait for the writer:
+/// a queue, whose units then share the commit's pages. The unit that hands on waits for that
+/// commit, idle, where it would have gone on to its answer's picture or its next input; with one
+/// other unit waiting, that one's commit follows at once anyway, and waiting for it cost the two
+/// core threads their parallel work: the bare core with pictures on two threads 1,438–1,788 moves/s
+/// with batches from one waiter, 2,072–2,149 without, its second thread × 1.13–1.26 against × 1.49–1.54
+/// (`docs/load.md`, "Batches only for a queue").
+const HAND_ON_WHEN_WAITING: usize = 2;
 /// How long a unit waiting for its batch's commit sleeps before it looks whether the batch was
 /// left without a unit to commit it (the unit it was handed to ended without the writer's lock,
 /// or the thread that was waiting gave up), and commits it itself.
@@ -626,7 +635,8 @@ impl Unit<'_> {
         batch: &std::sync::Arc<Batch>,
         wait: bool,
     ) -> Result<()> {
-        let hand_on = writer.waiting.load(std::sync::atomic::Ordering::SeqCst) > 0 && batch.takes_more();
+        let hand_on =
+            writer.waiting.load(std::sync::atomic::Ordering::SeqCst) >= HAND_ON_WHEN_WAITING && batch.takes_more();
         if hand_on && let Some(mut slot) = self.writer.take() {
             if wait {
                 batch.state.lock().waiting_units += 1;
@@ -1367,6 +1377,39 @@ mod tests {
         let (commits, units) = store.sqlite_commits().unwrap();
         assert_eq!(units as usize, succeeded, "every unit that succeeded is counted once");
         assert!(commits - commits_before < units, "{units} units in {} commits: none shared", commits - commits_before);
+    }
+
+    /// Two threads writing at once commit each unit on its own: one unit waiting for the writer is
+    /// no queue, and the unit that ends goes on to its next work instead of waiting for the other's
+    /// commit ([`HAND_ON_WHEN_WAITING`]). With more threads the batches form (the test above).
+    #[test]
+    fn two_threads_writing_at_once_commit_each_unit_on_its_own() {
+        const UNITS: i64 = 400;
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path().join("t.db")).unwrap();
+        store.conn().unwrap().execute_batch("CREATE TABLE done (thread INTEGER NOT NULL, i INTEGER NOT NULL)").unwrap();
+        let (commits_before, units_before) = store.sqlite_commits().unwrap();
+        let start = std::sync::Barrier::new(2);
+        std::thread::scope(|s| {
+            for t in 0..2i64 {
+                let (store, start) = (&store, &start);
+                s.spawn(move || {
+                    start.wait();
+                    for i in 0..UNITS {
+                        store
+                            .unit(|| {
+                                let conn = store.conn()?;
+                                conn.execute("INSERT INTO done (thread, i) VALUES (?1, ?2)", [t, i])?;
+                                Ok(())
+                            })
+                            .unwrap();
+                    }
+                });
+            }
+        });
+        let (commits, units) = store.sqlite_commits().unwrap();
+        assert_eq!(units - units_before, 2 * UNITS as u64);
+        assert_eq!(commits - commits_before, units - units_before, "two threads' units shared commits");
     }
 
     /// A new database of the harness's server and a store on it with a pool of one connection.
