@@ -1039,10 +1039,7 @@ fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
     let last = ids.last().copied().unwrap_or_default();
     let values = (0..n).map(|i| Value::I64(ids.get(i).copied().unwrap_or(last))).collect();
     let mut placeholders = String::with_capacity(n * 5);
-    for i in 1..=n {
-        let sep = if i == 1 { "" } else { ", " };
-        let _ = std::fmt::Write::write_fmt(&mut placeholders, format_args!("{sep}?{i}"));
-    }
+    push_placeholders(&mut placeholders, 1, n);
     (placeholders, values)
 }
 
@@ -1051,19 +1048,24 @@ fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
 /// Written into one string (a scheduled timeout's ratings wrote 80 placeholders, each formatted
 /// into a string of its own, about 5 % of the item: docs/scale.md, "The tick's ratings").
 pub fn values_rows(rows: usize, width: usize) -> String {
-    use std::fmt::Write;
     let mut out = String::with_capacity(rows * width * 5);
     for i in 0..rows {
         out.push_str(if i == 0 { "(" } else { "), (" });
-        for j in 1..=width {
-            let sep = if j == 1 { "" } else { ", " };
-            let _ = write!(out, "{sep}?{}", i * width + j);
-        }
+        push_placeholders(&mut out, i * width + 1, width);
     }
     if rows > 0 {
         out.push(')');
     }
     out
+}
+
+/// Appends `count` placeholders numbered from `first`, separated by commas: `?3, ?4, ?5`.
+fn push_placeholders(out: &mut String, first: usize, count: usize) {
+    use std::fmt::Write;
+    for n in first..first + count {
+        let sep = if n == first { "" } else { ", " };
+        let _ = write!(out, "{sep}?{n}");
+    }
 }
 
 /// SQLite's `?N` placeholders as PostgreSQL's `$N`, leaving string literals and quoted names alone.
