@@ -67,6 +67,10 @@ impl ServerConfig<'_> {
             "trusted_key_servers: []".into(),
             "suppress_key_server_warning: true".into(),
             "url_preview_enabled: false".into(),
+            // No thumbnails made at upload (Synapse's default makes five of every picture, a third of
+            // its processor time in a game played through it); made when a client asks instead.
+            "thumbnail_sizes: []".into(),
+            "dynamic_thumbnails: true".into(),
             // Presence and the user directory cost start-up and background work tests never use.
             "presence:".into(),
             "  enabled: false".into(),

@@ -610,26 +610,23 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
     assert_eq!(info.width.map(u64::from), Some(u64::from(width)), "the width in the event is the picture's");
     assert_eq!(info.size.map(u64::from), Some(gif.len() as u64));
 
-    // Two short atomic games by bare moves. (The latency of many moves through Synapse is
-    // `lab bench-matrix-rooms`'s to measure: a test asserts what works, not how fast.)
-    let mut game = 1;
-    let mut played = sans.len() as i64;
-    while game < 3 {
-        game += 1;
-        // (Challenge #2 was carol's.)
-        alice.say(&room, &format!("!challenge @{} atomic color:white", users[2].localpart), &[&bob]).await;
-        alice.expect_text(&room, &bot_id, &format!("Challenge #{}", game + 1)).await;
-        bob.say(&room, "!accept", &[]).await;
-        alice.expect_text(&room, &bot_id, &format!("Game #{game} starts")).await;
-        let (sans, _) = decisive_playout(&start_of(&db, game), Wants::default());
-        for (ply, san) in sans.iter().enumerate() {
-            let mover = if ply % 2 == 0 { &alice } else { &bob };
-            let (_, sent) = mover.say(&room, san, &[]).await;
-            let answer = alice.expect(&room, &bot_id, san, answers(game, san)).await;
-            delays.push(answer.at - sent);
-        }
-        played += sans.len() as i64;
+    // A short atomic game by bare moves (46 plies). (The latency of many moves through Synapse is
+    // `lab bench-matrix-rooms`'s to measure: a test asserts what works, not how fast; a second
+    // such game, the same moves again, was a quarter of the test's moves and showed nothing new.)
+    let game = 2;
+    // (Challenge #2 was carol's.)
+    alice.say(&room, &format!("!challenge @{} atomic color:white", users[2].localpart), &[&bob]).await;
+    alice.expect_text(&room, &bot_id, "Challenge #3").await;
+    bob.say(&room, "!accept", &[]).await;
+    alice.expect_text(&room, &bot_id, &format!("Game #{game} starts")).await;
+    let (atomic, _) = decisive_playout(&start_of(&db, game), Wants::default());
+    for (ply, san) in atomic.iter().enumerate() {
+        let mover = if ply % 2 == 0 { &alice } else { &bob };
+        let (_, sent) = mover.say(&room, san, &[]).await;
+        let answer = alice.expect(&room, &bot_id, san, answers(game, san)).await;
+        delays.push(answer.at - sent);
     }
+    let played = (sans.len() + atomic.len()) as i64;
     let stored: i64 = query(&db, "SELECT count(*) FROM moves");
     assert_eq!(stored, played, "every move of every game stored once");
 
