@@ -36,6 +36,11 @@ const CAROL: u64 = 14;
 const MANAGERS: u64 = 15;
 const MANAGE_GUILD: u64 = 1 << 5;
 const WAIT: Duration = Duration::from_secs(30);
+/// How long work at the idle scheduling policy (a game's analysis, its animation:
+/// `host::background`) may take to arrive: it runs only in the processor time other programs leave.
+/// A 5-position analysis at 2,000 nodes took more than [`WAIT`] beside CI's lints on two cores (stop
+/// 91), and 100 s beside two busy loops (2.7 s alone); at 500 nodes 13 s (1.7 s alone).
+const WAIT_IN_BACKGROUND: Duration = Duration::from_secs(150);
 const SCENARIO: Duration = Duration::from_secs(240);
 /// The size of every board picture: chess and Capatomic boards are square, 640 px wide.
 const BOARD_PX: (u32, u32) = (640, 640);
@@ -163,8 +168,9 @@ impl Env {
             Store::open(self.dir.path().join("capabot.db")).expect("store"),
             self.clock.clone(),
             oracle,
-            // A light analysis, its progress shown after every position (every edit seen).
-            BotConfig { pictures: true, analysis_nodes: 2_000, web_url: self.web_url.clone(), ..BotConfig::default() },
+            // A light analysis (it runs in the time other programs leave: see
+            // `WAIT_IN_BACKGROUND`), its progress shown after every position (every edit seen).
+            BotConfig { pictures: true, analysis_nodes: 500, web_url: self.web_url.clone(), ..BotConfig::default() },
         );
         Host::new(
             Arc::new(bot),
@@ -655,7 +661,7 @@ async fn a_finished_game_as_an_animated_picture() {
             play(&fake, GENERAL, who, san).await;
         }
         let is_animation = |s: &Sent| s.files.iter().any(|f| f.filename.ends_with(".gif"));
-        let posted = fake.wait_for(|s| s.channel_id == Some(GENERAL) && is_animation(s), WAIT).await;
+        let posted = fake.wait_for(|s| s.channel_id == Some(GENERAL) && is_animation(s), WAIT_IN_BACKGROUND).await;
         let (_, mine) = command(&fake, GENERAL, CAROL, "gif", json!([])).await;
         assert!(mine.is_ephemeral() && !is_animation(&mine), "Carol has no game of her own: {mine:?}");
         let game_one = json!([{ "name": "game", "type": 4, "value": 1 }]);
@@ -664,7 +670,7 @@ async fn a_finished_game_as_an_animated_picture() {
             asked
         } else {
             let id = asked.interaction_id.expect("an answer");
-            fake.wait_for(|s| s.answers(id) && is_animation(s), WAIT).await
+            fake.wait_for(|s| s.answers(id) && is_animation(s), WAIT_IN_BACKGROUND).await
         };
         for sent in [&posted, &asked] {
             let gif = sent.files.iter().find(|f| f.filename.ends_with(".gif")).expect("a gif");
@@ -724,7 +730,7 @@ async fn the_analyse_button_shows_progress_in_one_message_then_the_result() {
         assert!(!first.is_ephemeral(), "the channel sees it: {first:?}");
         let shown = message_of(&first);
         let head = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Analysis of game #1"));
-        let result = fake.wait_for(head, WAIT).await;
+        let result = fake.wait_for(head, WAIT_IN_BACKGROUND).await;
         assert_eq!(
             (result.kind.clone(), result.message_id),
             (SentKind::Edit, Some(shown)),
