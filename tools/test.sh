@@ -40,8 +40,14 @@ print(" ".join(sorted(opts)))
 ' "$side") || exit 2
 read -r -a main_targets <<<"$main_targets"
 
+# Wall times, printed at the end: the build, and each lane from the build's end.
+now() { date +%s; }
+took() { printf '%d min %02d s' $(($1 / 60)) $(($1 % 60)); }
+started=$(now)
+
 # Build once, with the options of the README's command (so the lanes build nothing more).
 "${base[@]}" --tests --no-run || exit $?
+built=$(now)
 
 lanes=target/test-lanes
 rm -rf "$lanes"
@@ -52,11 +58,19 @@ if [ "${CAPABOT_TEST_LANES:-2}" = 1 ]; then
     exec "${base[@]}" --tests
 fi
 
-"${base[@]}" --test "$side" >"$lanes/$side.log" 2>&1 &
+(
+    "${base[@]}" --test "$side" >"$lanes/$side.log" 2>&1
+    status=$?
+    now >"$lanes/$side.end"
+    exit $status
+) &
 side_pid=$!
 (
     set -o pipefail
     "${base[@]}" "${main_targets[@]}" 2>&1 | tee "$lanes/main.log"
+    status=$?
+    now >"$lanes/main.end"
+    exit $status
 ) &
 main_pid=$!
 
@@ -84,6 +98,8 @@ cat "$lanes/$side.log"
 echo
 summary() { grep -h "^test result" "$@" | awk '{p += $4; f += $6} END {printf "%d passed, %d failed", p, f}'; }
 echo "--- all lanes: $(summary "$lanes/main.log" "$lanes/$side.log")"
+lane_took() { [ -e "$lanes/$1.end" ] && took $(($(cat "$lanes/$1.end") - built)) || echo "?"; }
+echo "--- wall times: the build $(took $((built - started))); then the main lane $(lane_took main), the $side lane $(lane_took "$side")"
 if [ "$main_status" -ne 0 ] || [ "$side_status" -ne 0 ]; then
     echo "tools/test.sh: tests failed (lanes: main exit $main_status, $side exit $side_status)" >&2
     exit 101
