@@ -36,6 +36,7 @@ pub mod watchdog;
 
 use crate::bot::outbox::{self as core_outbox, Failure, Outgoing};
 use crate::bot::{AiJob, Bot, CommandStyle, Input, Receipt, Reply, Response, Target};
+use crate::store::outbox::WhenEmpty;
 use async_trait::async_trait;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
@@ -195,6 +196,27 @@ const LEASE_LOOK_EVERY: Duration = Duration::from_millis(25);
 /// this process counts from before sending that request, so it renews early, never late).
 const LEASE_RENEW_AFTER: Duration = Duration::from_secs(crate::store::outbox::LEASE_SECS as u64 / 2);
 
+/// How long a chat stays quiet before this process gives up the delivery lease its writer's drain
+/// kept there ([`KeptLease`]). A game's next move comes seconds later in the same chat: its answer
+/// is then delivered under the kept lease, without writing a lease again. Another process that
+/// writes to the chat meanwhile waits for it (its writer up to [`LEASE_WAIT`]).
+const LEASE_KEPT_QUIET: Duration = Duration::from_millis(250);
+
+/// How often the kept leases of quiet chats are looked at (and given up together, one unit of work
+/// a platform).
+const LEASE_KEEPER_EVERY: Duration = Duration::from_millis(100);
+
+/// A chat's delivery lease this process holds in the database, kept after its writer's drain there
+/// ([`core_outbox`]'s `WhenEmpty::Keep`). Read and changed only by whoever holds the chat's turn.
+#[derive(Clone, Copy, Debug)]
+struct KeptLease {
+    /// When the lease was taken or last renewed (counted from before the statement, as
+    /// [`LEASE_RENEW_AFTER`] says): used without writing it again until that has gone by.
+    renewed: std::time::Instant,
+    /// Since when no drain has run in the chat (`None` while one runs).
+    quiet_since: Option<std::time::Instant>,
+}
+
 /// The outbox's bookkeeping at once at most (see `Host::outbox_lane`): short statements, each a
 /// connection of the store's pool.
 const OUTBOX_LANE: usize = 2;
@@ -254,12 +276,17 @@ pub struct HostConfig {
     /// Discord shards; see `Config::instance`), for the operator: the owner of the chats' delivery
     /// leases is this name and a part drawn for the process instance, so that two processes given
     /// one name (a rolling restart, a copied configuration) never both hold a chat's lease. A
-    /// process restarted after a crash waits out its predecessor's leases (at most
-    /// `store::outbox::LEASE_SECS`). `None`: "host".
+    /// process restarted after a crash takes its predecessor's leases over at once where it can
+    /// tell that the predecessor has ended (the same machine and process id namespace:
+    /// `lease_holder_is_gone`), and otherwise waits them out (at most `store::outbox::LEASE_SECS`).
+    /// `None`: "host".
     pub instance: Option<String>,
     /// How often an analysis's progress message is edited at most
     /// ([`ANALYSIS_PROGRESS_EVERY`]; tests shorten it to see every step).
     pub analysis_progress_every: Duration,
+    /// How long a chat stays quiet before the delivery lease its writer's drain kept there is given
+    /// up ([`LEASE_KEPT_QUIET`]; tests lengthen it to see the lease kept).
+    pub lease_kept_quiet: Duration,
 }
 
 impl Default for HostConfig {
@@ -272,14 +299,53 @@ impl Default for HostConfig {
             limits: None,
             instance: None,
             analysis_progress_every: ANALYSIS_PROGRESS_EVERY,
+            lease_kept_quiet: LEASE_KEPT_QUIET,
         }
     }
 }
 
 /// The owner of this process instance's delivery leases: its name, its process id and a random
-/// part (several hosts in one process, as in tests, are each an instance of their own).
+/// part (several hosts in one process, as in tests, are each an instance of their own), and where
+/// the system says, the process ids' realm (`@`: this boot of this machine's kernel and this process
+/// id namespace), so that a process of the same realm can tell that the holder is gone
+/// ([`lease_holder_is_gone`]).
 fn lease_owner(instance: Option<&str>) -> String {
-    format!("{}/{}-{:016x}", instance.unwrap_or("host"), std::process::id(), rand::random::<u64>())
+    let owner = format!("{}/{}-{:016x}", instance.unwrap_or("host"), std::process::id(), rand::random::<u64>());
+    match pid_realm() {
+        Some(realm) => format!("{owner}@{realm:016x}"),
+        None => owner,
+    }
+}
+
+/// Where process ids name the same processes: this boot of the kernel and this process's process
+/// id namespace (two containers on one machine each count their own), hashed. `None` where the
+/// system does not say (not Linux).
+fn pid_realm() -> Option<u64> {
+    use std::hash::{Hash, Hasher};
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+    let namespace = std::fs::read_link("/proc/self/ns/pid").ok()?;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (boot.trim(), namespace).hash(&mut h);
+    Some(h.finish())
+}
+
+/// Whether the holder of a lease, as [`lease_owner`] named it, is a process that has ended: one of
+/// this process's realm ([`pid_realm`]) whose process id no longer runs. A process restarted after
+/// a crash then takes its predecessor's chats back at once instead of waiting for their leases to
+/// run out (a writer keeps a chat's lease for a moment after its drain, `HostConfig::lease_kept_quiet`).
+/// Never true of a holder elsewhere (another machine, another container) or of a name it cannot
+/// read: those leases run out by themselves.
+fn lease_holder_is_gone(holder: &str) -> bool {
+    let Some((rest, realm)) = holder.rsplit_once('@') else { return false };
+    let Some(mine) = pid_realm() else { return false };
+    if u64::from_str_radix(realm, 16).ok() != Some(mine) {
+        return false;
+    }
+    let pid = rest.rsplit_once('/').and_then(|(_, p)| p.split_once('-')).and_then(|(pid, _)| pid.parse::<u32>().ok());
+    match pid {
+        Some(pid) if pid != std::process::id() => !std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        _ => false,
+    }
 }
 
 /// As many as the cores, at least two (so that one slow input never holds up all others).
@@ -352,6 +418,10 @@ pub struct Host {
     connected: RwLock<HashMap<String, bool>>,
     /// This process among those sharing the database: the owner of the chats' delivery leases.
     owner: String,
+    /// The chats whose delivery lease this process holds, by platform and chat key ([`KeptLease`]).
+    leases: std::sync::Mutex<HashMap<(String, String), KeptLease>>,
+    /// Whether the task that gives up the leases of quiet chats runs ([`Host::keep_leases`]).
+    started_lease_keeper: std::sync::atomic::AtomicBool,
     /// The chats where a game may just have changed, told as each unit of work is settled.
     changes: changes::Changes,
     /// The listener for other processes' changes ([`Host::hear_other_processes`]), once started.
@@ -389,6 +459,8 @@ impl Host {
             resumed_ai: Default::default(),
             connected: Default::default(),
             owner: lease_owner(config.instance.as_deref()),
+            leases: Default::default(),
+            started_lease_keeper: Default::default(),
             changes: changes::Changes::default(),
             listening: std::sync::OnceLock::new(),
         })
@@ -800,29 +872,44 @@ impl Host {
     /// [`Host::drain`] once the chat's turn (and place) is held.
     async fn drain_in_turn(self: &Arc<Self>, platform: &str, key: &str, how: Drain) -> bool {
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
-        // of work, renewed before a row once half of it has gone by, and given up with the last
-        // look at the chat (three short units for a drain of one row).
+        // of work, renewed before a row once half of it has gone by. The writer's drain keeps it
+        // after its last look at the chat, and its next drain there (the game's next move) reads
+        // the rows without writing the lease again; it is given up once the chat has been quiet
+        // for `LEASE_KEPT_QUIET` (`Host::keep_leases`). Other drains give it up with their last
+        // look (two short units for a drain of one row, one for the writer's next drains).
         let mut renewed = std::time::Instant::now();
-        let wait_until = renewed + if how == Drain::Writer { LEASE_WAIT } else { Duration::ZERO };
-        let mut rows = loop {
-            let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-            match self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await {
-                Some(Some(rows)) => break rows,
-                // Another process delivers this chat: its drain gives the lease up once it has
-                // delivered the rows that were due (it leaves this process's new ones to it).
-                Some(None) if std::time::Instant::now() < wait_until && !self.stop.is_cancelled() => {
-                    tokio::time::sleep(LEASE_LOOK_EVERY).await;
-                }
-                _ => {
-                    // The drainer looks again later.
-                    tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
-                    return false;
+        let (mut rows, mut released_by_look) = match self.kept_lease(platform, key) {
+            Some(at) => {
+                renewed = at;
+                let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
+                match self.bookkeeping(move || bot.outbox_look(&p, &k, DRAIN_BATCH)).await.flatten() {
+                    Some(rows) => (rows, false),
+                    // The database is silent: the lease stays kept, given up once the chat is quiet.
+                    None => {
+                        self.lease_quiet(platform, key);
+                        return false;
+                    }
                 }
             }
+            None => match self.take_chat(platform, key, how, renewed).await {
+                Some(rows) => (rows, true),
+                None => return false,
+            },
         };
         'drain: loop {
             if rows.is_empty() {
-                // Released by the look that found nothing.
+                if released_by_look {
+                    self.forget_lease(platform, key);
+                } else if how == Drain::Writer && !self.stop.is_cancelled() {
+                    self.lease_quiet(platform, key);
+                    self.start_lease_keeper();
+                    if self.stop.is_cancelled() {
+                        // The keeper may have given up the quiet leases for the last time.
+                        self.give_up_lease(platform, key).await;
+                    }
+                } else {
+                    self.give_up_lease(platform, key).await;
+                }
                 return true;
             }
             let last = rows.len() - 1;
@@ -836,6 +923,7 @@ impl Host {
                         break 'drain;
                     }
                     renewed = now;
+                    self.lease_renewed(platform, key, now);
                 }
                 if row.reply.new_thread.is_some()
                     && let Target::Chat(scope) = &row.reply.target
@@ -854,26 +942,198 @@ impl Host {
                 }
             }
             let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+            // The writer keeps the lease when the chat is empty (see above); the others give it up.
+            let keep = how == Drain::Writer && !self.stop.is_cancelled();
+            let when_empty = if keep { WhenEmpty::Keep } else { WhenEmpty::GiveUp };
             // The last row's delivery is recorded with the next look at the chat, in one unit.
             let next = self
                 .bookkeeping(move || match sent_last {
                     Some(sent) => {
                         let (id, reply, receipt) = *sent;
-                        bot.outbox_sent_and_next(id, &reply, &receipt, (&p, &k, &owner), DRAIN_BATCH)
+                        bot.outbox_sent_and_next(id, &reply, &receipt, (&p, &k, &owner), DRAIN_BATCH, when_empty)
                     }
+                    None if keep => bot.outbox_look(&p, &k, DRAIN_BATCH),
                     None => bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH),
                 })
                 .await;
             drop(opening);
             match next.flatten() {
-                Some(next) => rows = next,
+                Some(next) => (rows, released_by_look) = (next, !keep),
                 None => break 'drain,
             }
         }
         // Rows are left waiting (a retry later, another process's lease, the database silent).
+        self.give_up_lease(platform, key).await;
+        false
+    }
+
+    /// Gives up this process's lease on the chat now.
+    async fn give_up_lease(&self, platform: &str, key: &str) {
+        self.forget_lease(platform, key);
         let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
         let _ = self.bookkeeping(move || bot.outbox_release(&p, &k, &owner)).await;
-        false
+    }
+
+    /// The start of a drain without a kept lease: takes the chat's lease with its first rows
+    /// ([`Bot::outbox_take`]); the writer waits for another process's lease up to [`LEASE_WAIT`].
+    /// `None` when the chat is another process's (or the database silent). A lease taken with
+    /// rows is recorded as held since `asked` (the instant before the request).
+    async fn take_chat(
+        self: &Arc<Self>,
+        platform: &str,
+        key: &str,
+        how: Drain,
+        asked: std::time::Instant,
+    ) -> Option<Vec<Outgoing>> {
+        let wait_until = asked + if how == Drain::Writer { LEASE_WAIT } else { Duration::ZERO };
+        let mut holder_looked_at = false;
+        loop {
+            let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+            match self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await {
+                Some(Some(rows)) => {
+                    if !rows.is_empty() {
+                        self.lease_renewed(platform, key, asked);
+                    }
+                    return Some(rows);
+                }
+                // Held by a process that has ended (this one's predecessor, restarted after a
+                // crash): taken over at once.
+                Some(None) if !holder_looked_at && self.took_over_from_gone(platform, key).await => {
+                    holder_looked_at = true;
+                }
+                // Another process delivers this chat: its drain gives the lease up once it has
+                // delivered the rows that were due (it leaves this process's new ones to it).
+                Some(None) if std::time::Instant::now() < wait_until && !self.stop.is_cancelled() => {
+                    holder_looked_at = true;
+                    tokio::time::sleep(LEASE_LOOK_EVERY).await;
+                }
+                _ => {
+                    // The drainer looks again later.
+                    tracing::debug!(platform, chat = key, "the chat's delivery is leased to another process");
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// Takes the chat's lease over from its holder if that is a process that has ended
+    /// ([`lease_holder_is_gone`]); true when it did.
+    async fn took_over_from_gone(&self, platform: &str, key: &str) -> bool {
+        let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
+        let Some(Some(holder)) = self.bookkeeping(move || bot.outbox_lease_holder(&p, &k)).await else {
+            return false;
+        };
+        if !lease_holder_is_gone(&holder) {
+            return false;
+        }
+        let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+        let gone = holder.clone();
+        let took = self.bookkeeping(move || bot.outbox_take_over(&p, &k, &gone, &owner)).await == Some(true);
+        if took {
+            tracing::info!(platform, chat = key, holder, "took over the delivery lease of a process that has ended");
+        }
+        took
+    }
+
+    fn kept_leases(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), KeptLease>> {
+        self.leases.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// When this process's lease on the chat was taken or renewed, if it holds one it may use
+    /// without writing it again (renewed less than [`LEASE_RENEW_AFTER`] ago). The caller holds the
+    /// chat's turn.
+    fn kept_lease(&self, platform: &str, key: &str) -> Option<std::time::Instant> {
+        let mut leases = self.kept_leases();
+        let chat = (platform.to_string(), key.to_string());
+        let lease = leases.get_mut(&chat)?;
+        lease.quiet_since = None;
+        Some(lease.renewed).filter(|at| at.elapsed() < LEASE_RENEW_AFTER)
+    }
+
+    /// This process took or renewed its lease on the chat at `at`.
+    fn lease_renewed(&self, platform: &str, key: &str, at: std::time::Instant) {
+        self.kept_leases()
+            .insert((platform.to_string(), key.to_string()), KeptLease { renewed: at, quiet_since: None });
+    }
+
+    /// The chat's drain is over and its lease kept: quiet from now on.
+    fn lease_quiet(&self, platform: &str, key: &str) {
+        if let Some(lease) = self.kept_leases().get_mut(&(platform.to_string(), key.to_string())) {
+            lease.quiet_since = Some(std::time::Instant::now());
+        }
+    }
+
+    /// The lease on the chat was given up (or lost).
+    fn forget_lease(&self, platform: &str, key: &str) {
+        self.kept_leases().remove(&(platform.to_string(), key.to_string()));
+    }
+
+    /// Starts the task that gives up the leases of quiet chats ([`Host::keep_leases`]), once.
+    fn start_lease_keeper(self: &Arc<Self>) {
+        if self.started_lease_keeper.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            return;
+        }
+        let me = self.clone();
+        self.tracker.spawn(async move { me.keep_leases().await });
+    }
+
+    /// Every [`LEASE_KEEPER_EVERY`], gives up the leases of the chats quiet for
+    /// [`HostConfig::lease_kept_quiet`];
+    /// at shutdown, every quiet chat's (a drain still running gives its own up).
+    async fn keep_leases(self: Arc<Self>) {
+        loop {
+            let stopping = tokio::select! {
+                _ = self.stop.cancelled() => true,
+                _ = tokio::time::sleep(LEASE_KEEPER_EVERY) => false,
+            };
+            self.give_up_quiet_leases(stopping).await;
+            if stopping {
+                return;
+            }
+        }
+    }
+
+    /// Gives up the kept leases of the chats quiet for [`HostConfig::lease_kept_quiet`] (`all`: of every quiet
+    /// chat) whose turn is free, one unit of work a platform; a chat being drained is left to its
+    /// drain. A lease that has run out meanwhile (the database silent) is only forgotten.
+    async fn give_up_quiet_leases(&self, all: bool) {
+        let quiet: Vec<(String, String)> = {
+            let mut leases = self.kept_leases();
+            let expired = Duration::from_secs(crate::store::outbox::LEASE_SECS as u64);
+            leases.retain(|_, l| l.renewed.elapsed() < expired);
+            leases
+                .iter()
+                .filter(|(_, l)| l.quiet_since.is_some_and(|q| all || q.elapsed() >= self.config.lease_kept_quiet))
+                .map(|(chat, _)| chat.clone())
+                .collect()
+        };
+        if quiet.is_empty() {
+            return;
+        }
+        let mut turns = Vec::new();
+        let mut by_platform: HashMap<String, Vec<String>> = HashMap::new();
+        for (platform, key) in quiet {
+            // Under the chat's turn, nobody starts a drain there meanwhile.
+            if let Some(turn) = self.turns.try_take(&platform, &key) {
+                let still_quiet =
+                    self.kept_leases().get(&(platform.clone(), key.clone())).is_some_and(|l| l.quiet_since.is_some());
+                if still_quiet {
+                    turns.push(turn);
+                    by_platform.entry(platform).or_default().push(key);
+                }
+            }
+        }
+        for (platform, keys) in by_platform {
+            let (bot, p, owner) = (self.bot.clone(), platform.clone(), self.owner.clone());
+            let ks = keys.clone();
+            if self.bookkeeping(move || bot.outbox_release_chats(&p, &ks, &owner)).await == Some(true) {
+                let mut leases = self.kept_leases();
+                for key in keys {
+                    leases.remove(&(platform.clone(), key));
+                }
+            }
+        }
+        drop(turns);
     }
 
     /// Takes or renews this process's lease on delivering a chat.
@@ -1350,6 +1610,41 @@ mod tests {
         assert!(!second.lease_chat("discord", "c:1").await, "the name is shared, the lease is not");
         assert!(first.lease_chat("discord", "c:1").await, "renewed by its holder");
         assert!(second.lease_chat("discord", "c:2").await, "another chat is free");
+    }
+
+    /// A lease's holder is known gone only when it is a process of this realm (this boot, this
+    /// process id namespace) that has ended; then a drain takes the chat over at once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_lease_held_by_a_process_that_has_ended_is_taken_over_at_once() {
+        let Some(realm) = pid_realm() else { return };
+        let mut child = std::process::Command::new("true").spawn().expect("a short process");
+        child.wait().unwrap();
+        let ended = child.id();
+        let gone = format!("discord/{ended}-00000000000000aa@{realm:016x}");
+        assert!(lease_holder_is_gone(&gone));
+        let me = lease_owner(Some("discord"));
+        assert!(!lease_holder_is_gone(&me), "this process runs");
+        assert!(!lease_holder_is_gone(&format!("discord/{ended}-00000000000000aa@{:016x}", realm ^ 1)), "elsewhere");
+        assert!(!lease_holder_is_gone(&format!("discord/{ended}-00000000000000aa")), "no realm said");
+        assert!(!lease_holder_is_gone("discord/x-1@zz"), "unreadable");
+
+        let dir = tempfile::tempdir().unwrap();
+        let host = host_in(dir.path(), HostConfig::default());
+        let mut keys = Vec::new();
+        for (chat, holder) in [("one", &gone), ("two", &me)] {
+            let scope = crate::bot::Scope::chat("chatnet", chat);
+            let key = core_outbox::chat_key(&Target::Chat(scope.clone()));
+            assert!(host.bot.outbox_lease("chatnet", &key, holder));
+            let who = crate::bot::UserRef::new("alice", "alice");
+            assert!(host.bot.handle(&Input::text(scope, who, "!help")).queued, "an answer waits in {chat}");
+            keys.push(key);
+        }
+        let now = std::time::Instant::now();
+        let taken = host.take_chat("chatnet", &keys[0], Drain::Due, now).await;
+        assert_eq!(taken.map(|rows| rows.len()), Some(1), "the ended process's chat is taken over");
+        assert_eq!(host.bot.outbox_lease_holder("chatnet", &keys[0]).as_deref(), Some(host.owner.as_str()));
+        assert!(host.take_chat("chatnet", &keys[1], Drain::Due, now).await.is_none(), "a running process's is not");
+        assert_eq!(host.bot.outbox_lease_holder("chatnet", &keys[1]), Some(me), "left to its holder");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

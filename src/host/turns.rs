@@ -37,6 +37,19 @@ impl ChatTurns {
         ChatTurn { turns: self, chat, turn, guard: Some(guard) }
     }
 
+    /// The turn of `key` on `platform` if nobody holds or waits for it now, without waiting.
+    pub fn try_take(&self, platform: &str, key: &str) -> Option<ChatTurn<'_>> {
+        let chat = (platform.to_string(), key.to_string());
+        let mut chats = self.lock();
+        if chats.contains_key(&chat) {
+            return None;
+        }
+        let turn = Turn::default();
+        let guard = turn.clone().try_lock_owned().ok()?;
+        chats.insert(chat.clone(), turn.clone());
+        Some(ChatTurn { turns: self, chat, turn, guard: Some(guard) })
+    }
+
     /// Whether a drain of `key` on `platform` runs or waits now (it will find the chat's rows).
     pub fn is_busy(&self, platform: &str, key: &str) -> bool {
         self.lock().contains_key(&(platform.to_string(), key.to_string()))
@@ -79,6 +92,21 @@ mod tests {
         assert!(turns.take("matrix", "c:7").now_or_never().is_some(), "the same key on another platform");
         drop(held);
         assert_eq!(turns.busy_chats(), 0, "no entry outlives its turns");
+    }
+
+    #[test]
+    fn a_turn_is_tried_without_waiting_and_only_when_free() {
+        let turns = ChatTurns::default();
+        let held = turns.try_take("discord", "c:1").expect("a free turn");
+        assert!(turns.try_take("discord", "c:1").is_none(), "held");
+        assert!(turns.take("discord", "c:1").now_or_never().is_none(), "held for a waiting drain too");
+        assert!(turns.try_take("discord", "c:2").is_some(), "another chat's");
+        drop(held);
+        assert_eq!(turns.busy_chats(), 0, "no entry outlives its turns");
+        let waited = turns.take("discord", "c:1").now_or_never().expect("free again");
+        assert!(turns.try_take("discord", "c:1").is_none(), "taken by a drain");
+        drop(waited);
+        assert!(turns.try_take("discord", "c:1").is_some());
     }
 
     #[tokio::test]

@@ -342,6 +342,54 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
 }
 
+/// The writer's drain keeps the chat's lease after its last row: the chat's next answer (a game's
+/// next move) is delivered without writing the lease again (one unit of work fewer), nobody else
+/// delivers the chat meanwhile, and the lease is given up once the chat has been quiet a while, or
+/// at shutdown.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_keeps_its_chats_lease_while_the_chat_is_busy_and_gives_it_up_when_quiet() {
+    use capabot::bot::outbox::chat_key;
+    let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+    let dir = tempfile::tempdir().unwrap();
+    let config = HostConfig { lease_kept_quiet: Duration::from_secs(3600), ..HostConfig::default() };
+    let host = host_configured(dir.path(), Arc::new(ManualClock::new(T0)), config);
+    let seen = Recorder::new("chatnet", true, &[]);
+    host.register(seen.clone());
+    let bot = host.bot().clone();
+    let units = || bot.store().sqlite_commits().expect("SQLite").1;
+    let mut spent = Vec::new();
+    for who in ["alice", "bob", "alice"] {
+        let before = units();
+        host.handle(say("chatnet", who, "!help")).await.unwrap();
+        spent.push(units() - before);
+    }
+    assert_eq!(seen.texts().len(), 3, "{:?}", seen.texts());
+    // The input, the lease taken with the rows, the row sent with the last look; then no lease.
+    assert_eq!(spent, [3, 2, 2], "units of work an answer");
+    assert!(!bot.outbox_lease("chatnet", &key, "another process"), "kept by the writer");
+    host.shutdown(Duration::from_secs(10)).await;
+    assert!(bot.outbox_lease("chatnet", &key, "another process"), "given up at shutdown");
+    bot.outbox_release("chatnet", &key, "another process");
+
+    // With the default quiet time: given up a moment after the last answer.
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let seen = Recorder::new("chatnet", true, &[]);
+    host.register(seen.clone());
+    let bot = host.bot().clone();
+    host.handle(say("chatnet", "alice", "!help")).await.unwrap();
+    assert_eq!(seen.texts().len(), 1);
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while !bot.outbox_lease("chatnet", &key, "another process") {
+        assert!(std::time::Instant::now() < until, "the kept lease was never given up");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Free again: the next answer takes it again.
+    bot.outbox_release("chatnet", &key, "another process");
+    host.handle(say("chatnet", "bob", "!help")).await.unwrap();
+    assert_eq!(seen.texts().len(), 2, "{:?}", seen.texts());
+}
+
 /// Several processes on one database (issue 47, `lab bench-shards`): a process whose drainer
 /// delivers a chat's older rows holds the chat's lease for a moment. An input answered then in
 /// that chat by another process is answered by that process (Delivery::Done, as the answer to its
@@ -411,10 +459,13 @@ async fn the_last_row_sent_and_the_next_look_are_one_unit() {
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
     assert_eq!(ids.len(), 2, "both helps wait");
     let receipt = Receipt { message_id: Some("m1".into()), thread_id: None };
-    let next = bot.outbox_sent_and_next(rows[0].id, &rows[0].reply, &receipt, me, 16).expect("the database answers");
+    let give_up = capabot::store::outbox::WhenEmpty::GiveUp;
+    let next =
+        bot.outbox_sent_and_next(rows[0].id, &rows[0].reply, &receipt, me, 16, give_up).expect("the database answers");
     assert_eq!(next.iter().map(|r| r.id).collect::<Vec<_>>(), ids[1..], "the row sent is not read again");
     assert!(!bot.outbox_lease("chatnet", &key, "another process"), "rows wait: the lease is kept");
-    let next = bot.outbox_sent_and_next(rows[1].id, &rows[1].reply, &receipt, me, 16).expect("the database answers");
+    let next =
+        bot.outbox_sent_and_next(rows[1].id, &rows[1].reply, &receipt, me, 16, give_up).expect("the database answers");
     assert!(next.is_empty(), "{next:?}");
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "the chat is empty: the lease was given up");
     assert!(!bot.outbox_is_pending(ids[0]) && !bot.outbox_is_pending(ids[1]), "both recorded as sent");

@@ -258,16 +258,17 @@ impl Bot {
     }
 
     /// `rows` read for `owner`'s drain, decoded ([`Bot::decoded`]); when none of them can be read
-    /// the lease is given up (the store gave it up when no row waited).
+    /// the lease is given up unless `when_empty` keeps it (the store gave it up when no row waited).
     fn drained(
         &self,
         conn: &crate::store::Connection,
         rows: Vec<outbox::Pending>,
         (platform, key, owner): (&str, &str, &str),
+        when_empty: outbox::WhenEmpty,
     ) -> crate::store::Result<Vec<Outgoing>> {
         let read = !rows.is_empty();
         let out = self.decoded(conn, rows)?;
-        if read && out.is_empty() {
+        if read && out.is_empty() && when_empty == outbox::WhenEmpty::GiveUp {
             outbox::release_chat(conn, platform, key, owner)?;
         }
         Ok(out)
@@ -298,7 +299,7 @@ impl Bot {
         let taken = self.store.standalone(|| {
             let conn = self.store.conn()?;
             match outbox::take(&conn, platform, key, owner, limit)? {
-                Some(rows) => self.drained(&conn, rows, (platform, key, owner)).map(Some),
+                Some(rows) => self.drained(&conn, rows, (platform, key, owner), outbox::WhenEmpty::GiveUp).map(Some),
                 None => Ok(None),
             }
         });
@@ -322,6 +323,57 @@ impl Bot {
         next.map_err(|e| tracing::error!("cannot read the outbox: {e:?}")).ok()
     }
 
+    /// The chat's waiting rows (oldest first, at most `limit`) for a drain whose process holds the
+    /// chat's lease and kept it after its last look ([`outbox::WhenEmpty::Keep`]): a read, no unit
+    /// of work and no lease written. A row that cannot be read is marked failed (in a unit of its
+    /// own) and left out. `None` when the database cannot say.
+    pub fn outbox_look(&self, platform: &str, key: &str, limit: usize) -> Option<Vec<Outgoing>> {
+        let read = || -> crate::store::Result<_> {
+            let conn = self.store.conn()?;
+            outbox::pending_in(&conn, platform, key, limit)
+        };
+        let rows = read().map_err(|e| tracing::error!("cannot read the outbox: {e:?}")).ok()?;
+        let mut out = Vec::with_capacity(rows.len());
+        let mut unreadable = Vec::new();
+        for row in rows {
+            let id = row.id;
+            match decode(row) {
+                Ok(o) => out.push(o),
+                Err(e) => unreadable.push((id, e)),
+            }
+        }
+        if !unreadable.is_empty() {
+            let now = self.clock.now();
+            let marked = self.store.unit(|| {
+                let conn = self.store.conn()?;
+                for (id, e) in &unreadable {
+                    tracing::error!("{e}");
+                    outbox::mark_failed(&conn, *id, "unreadable", e, now)?;
+                }
+                Ok(())
+            });
+            if let Err(e) = marked {
+                tracing::error!("cannot mark an unreadable outbox row failed: {e:?}");
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// Gives up `owner`'s leases on these chats of `platform`, in one unit of work (the host's
+    /// leases kept after drains, once their chats have been quiet a while). False when the
+    /// database cannot say (the leases then run out by themselves).
+    pub fn outbox_release_chats(&self, platform: &str, keys: &[String], owner: &str) -> bool {
+        let released = self.store.unit(|| {
+            let conn = self.store.conn()?;
+            for key in keys {
+                outbox::release_chat(&conn, platform, key, owner)?;
+            }
+            Ok(())
+        });
+        released.map_err(|e| tracing::error!("cannot release the outbox leases: {e:?}")).is_ok()
+    }
+
     /// Chats of these platforms with a row due now.
     pub fn outbox_due(&self, platforms: &[&str]) -> Vec<(String, String)> {
         let run = || -> Result<_, BotError> { Ok(outbox::due_chats(&*self.conn()?, platforms, self.clock.now())?) };
@@ -343,6 +395,27 @@ impl Bot {
         let run = || -> Result<bool, BotError> { Ok(outbox::lease_chat(&*self.conn()?, platform, key, owner)?) };
         run().unwrap_or_else(|e| {
             tracing::error!("cannot lease the outbox: {e:?}");
+            false
+        })
+    }
+
+    /// Who holds the lease on delivering a chat (`None`: nobody, or the database cannot say).
+    pub fn outbox_lease_holder(&self, platform: &str, key: &str) -> Option<String> {
+        let run = || -> Result<_, BotError> { Ok(outbox::lease_holder(&*self.conn()?, platform, key)?) };
+        run().unwrap_or_else(|e| {
+            tracing::error!("cannot read the outbox's leases: {e:?}");
+            None
+        })
+    }
+
+    /// Gives the lease `gone` holds on a chat to `owner` ([`outbox::take_over`]): for a holder its
+    /// caller knows is gone (a process of this machine that has ended). True when it did.
+    pub fn outbox_take_over(&self, platform: &str, key: &str, gone: &str, owner: &str) -> bool {
+        let run = || -> Result<bool, BotError> {
+            Ok(self.store.unit(|| outbox::take_over(&*self.store.conn()?, platform, key, gone, owner))?)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::error!("cannot take the outbox's lease over: {e:?}");
             false
         })
     }
@@ -381,7 +454,8 @@ impl Bot {
 
     /// [`Bot::outbox_sent`] for the last row a drain read, and [`Bot::outbox_next_or_release`] in the
     /// same unit of work: one write for both at the end of a batch (a move's answer is usually
-    /// the only row of its chat). When the delivery leaves nothing else to remember (no message
+    /// the only row of its chat). When no row waits any more, the lease is given up or kept as
+    /// `when_empty` says. When the delivery leaves nothing else to remember (no message
     /// slot, no thread: a move's answer) it is one statement on PostgreSQL
     /// ([`outbox::sent_and_next`], [`crate::store::Store::standalone`]). `None` when the database
     /// cannot say (the lease then runs out by itself, and a delivery not recorded is made again, as
@@ -393,6 +467,7 @@ impl Bot {
         receipt: &Receipt,
         lane: (&str, &str, &str),
         limit: usize,
+        when_empty: outbox::WhenEmpty,
     ) -> Option<Vec<Outgoing>> {
         let now = self.clock.now();
         let remember = self.delivery_to_remember(reply, receipt);
@@ -402,8 +477,8 @@ impl Bot {
                 self.remember_delivery(&conn, reply, receipt)
                     .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
             }
-            let rows = outbox::sent_and_next(&conn, id, receipt.message_id.as_deref(), now, lane, limit)?;
-            self.drained(&conn, rows, lane)
+            let rows = outbox::sent_and_next(&conn, id, receipt.message_id.as_deref(), now, lane, limit, when_empty)?;
+            self.drained(&conn, rows, lane, when_empty)
         };
         let next = if remember { self.store.unit(work) } else { self.store.standalone(work) };
         next.map_err(|e| tracing::error!("could not record a delivery: {e:?}")).ok()

@@ -150,9 +150,21 @@ pub fn take(
     Ok(Some(rows))
 }
 
+/// What a drain's look at its chat does with the chat's lease when no row waits any more.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WhenEmpty {
+    /// Gives it up in the same statement or unit: another process may deliver there at once.
+    GiveUp,
+    /// Keeps it: its holder gives it up later ([`release_chat`]), once the chat has been quiet a
+    /// while, and meanwhile delivers the chat's next rows without writing a lease again (a game's
+    /// next move comes a few seconds later, in the same chat; the host's lease cache).
+    Keep,
+}
+
 /// Marks row `id` sent ([`mark_sent`]) and reads the next waiting rows of its chat for `owner`, who
-/// holds its lease; when none waits, the lease is given up. On PostgreSQL one statement, outside
-/// any transaction (as [`take`]); on SQLite three, in the caller's unit of work.
+/// holds its lease; when none waits, the lease is given up or kept as `when_empty` says. On
+/// PostgreSQL one statement, outside any transaction (as [`take`]); on SQLite two or three, in the
+/// caller's unit of work.
 pub fn sent_and_next(
     conn: &Connection,
     id: i64,
@@ -160,12 +172,13 @@ pub fn sent_and_next(
     now: i64,
     (platform, chat_key, owner): (&str, &str, &str),
     limit: usize,
+    when_empty: WhenEmpty,
 ) -> Result<Vec<Pending>> {
     match conn.dialect() {
         crate::store::sql::Dialect::Sqlite => {
             mark_sent(conn, id, message_id, now)?;
             let rows = pending_in(conn, platform, chat_key, limit)?;
-            if rows.is_empty() {
+            if rows.is_empty() && when_empty == WhenEmpty::GiveUp {
                 release_chat(conn, platform, chat_key, owner)?;
             }
             Ok(rows)
@@ -173,19 +186,32 @@ pub fn sent_and_next(
         crate::store::sql::Dialect::Postgres => {
             // Every part reads the statement's one snapshot: the row marked sent still reads as
             // waiting there, hence `id <> ?1`.
+            let release = match when_empty {
+                WhenEmpty::GiveUp => {
+                    ", released AS (DELETE FROM outbox_leases WHERE platform = ?4 AND chat_key = ?5 AND owner = ?6
+                   AND NOT EXISTS (SELECT 1 FROM next) RETURNING 1)"
+                }
+                WhenEmpty::Keep => "",
+            };
             let sql = format!(
                 "WITH sent AS (
                    UPDATE outbox SET state = 'sent', message_id = ?2, done_at = ?3, attempts = attempts + 1,
                      picture = NULL, error = NULL WHERE id = ?1 RETURNING id),
                  next AS (SELECT {PENDING_COLUMNS} FROM outbox
-                   WHERE platform = ?4 AND chat_key = ?5 AND state = 'pending' AND id <> ?1 ORDER BY id LIMIT {limit}),
-                 released AS (DELETE FROM outbox_leases WHERE platform = ?4 AND chat_key = ?5 AND owner = ?6
-                   AND NOT EXISTS (SELECT 1 FROM next) RETURNING 1)
+                   WHERE platform = ?4 AND chat_key = ?5 AND state = 'pending' AND id <> ?1 ORDER BY id LIMIT {limit}){release}
                  SELECT {PENDING_COLUMNS} FROM next ORDER BY id"
             );
-            let rows = conn
-                .prepare_cached(&sql)?
-                .query_map(params![id, message_id, now, platform, chat_key, owner], pending_row)?;
+            let mut values = vec![
+                Value::I64(id),
+                message_id.map_or(Value::Null, Value::Text),
+                Value::I64(now),
+                Value::Text(platform),
+                Value::Text(chat_key),
+            ];
+            if when_empty == WhenEmpty::GiveUp {
+                values.push(Value::Text(owner));
+            }
+            let rows = conn.prepare_cached(&sql)?.query_map(values, pending_row)?;
             Ok(rows.collect::<crate::store::sql::Result<_>>()?)
         }
     }
@@ -339,6 +365,24 @@ fn lease(
     Ok(conn.prepare_cached(&sql)?.execute(values)? == 1)
 }
 
+/// Who holds the lease on delivering a chat, if anyone does (it may have run out).
+pub fn lease_holder(conn: &Connection, platform: &str, chat_key: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT owner FROM outbox_leases WHERE platform = ?1 AND chat_key = ?2")?
+        .query_row(params![platform, chat_key], |r| r.get(0))
+        .optional()?)
+}
+
+/// Gives the lease `from` holds on a chat to `to` for [`LEASE_SECS`] (a process taking over the
+/// leases of a process that is gone: its caller knows it is); true when `from` held it.
+pub fn take_over(conn: &Connection, platform: &str, chat_key: &str, from: &str, to: &str) -> Result<bool> {
+    let sql = format!(
+        "UPDATE outbox_leases SET owner = ?4, until = {} + ?5 WHERE platform = ?1 AND chat_key = ?2 AND owner = ?3",
+        conn.database_now_sql()
+    );
+    Ok(conn.prepare_cached(&sql)?.execute(params![platform, chat_key, from, to, LEASE_SECS])? == 1)
+}
+
 /// Gives up `owner`'s lease on a chat (nothing if another owner holds it).
 pub fn release_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &str) -> Result<()> {
     conn.prepare_cached("DELETE FROM outbox_leases WHERE platform = ?1 AND chat_key = ?2 AND owner = ?3")?
@@ -389,6 +433,7 @@ mod tests {
         a_drain_takes_its_chat_and_its_rows_and_gives_the_chat_up_after_its_last_row,
         rows_queued_together_keep_their_order,
         rows_done_a_week_ago_are_forgotten_in_the_order_they_were_written,
+        a_lease_is_taken_over_only_from_its_holder,
     );
 
     /// [`prune`] walks the rows up to the first one written within the week: it forgets the rows
@@ -487,11 +532,21 @@ mod tests {
         assert!(take(&c, lane.0, "c:2", "p2", 10).unwrap().is_some(), "another chat is free");
         assert_eq!(ids(&take(&c, lane.0, lane.1, "p1", 10).unwrap().unwrap()), vec![a1, a2, a3], "renewed by p1");
         let owned = (lane.0, lane.1, "p1");
-        assert_eq!(ids(&sent_and_next(&c, a1, Some("m1"), 101, owned, 1).unwrap()), vec![a2]);
+        let give_up = WhenEmpty::GiveUp;
+        assert_eq!(ids(&sent_and_next(&c, a1, Some("m1"), 101, owned, 1, give_up).unwrap()), vec![a2]);
         assert!(!is_pending(&c, a1).unwrap());
         assert_eq!(take(&c, lane.0, lane.1, "p2", 10).unwrap(), None, "still p1's");
-        assert_eq!(ids(&sent_and_next(&c, a2, None, 102, owned, 10).unwrap()), vec![a3]);
-        assert_eq!(sent_and_next(&c, a3, Some("m3"), 103, owned, 10).unwrap(), vec![], "the last row");
+        assert_eq!(ids(&sent_and_next(&c, a2, None, 102, owned, 10, give_up).unwrap()), vec![a3]);
+        // The last row, its lease kept: nobody else takes the chat until p1 gives it up.
+        assert_eq!(sent_and_next(&c, a3, Some("m3"), 103, owned, 10, WhenEmpty::Keep).unwrap(), vec![], "the last row");
+        assert_eq!(take(&c, lane.0, lane.1, "p2", 10).unwrap(), None, "kept by p1");
+        let a4 = push(&c, lane.0, lane.1, "a4", None, 104).unwrap();
+        assert_eq!(
+            ids(&pending_in(&c, lane.0, lane.1, 10).unwrap()),
+            vec![a4],
+            "p1 looks again without a lease written"
+        );
+        assert_eq!(sent_and_next(&c, a4, Some("m4"), 105, owned, 10, give_up).unwrap(), vec![], "given up");
         let (sent, message): (i64, String) = c
             .query_row(
                 "SELECT count(*), max(message_id) FROM outbox WHERE chat_key = 'c:1' AND state = 'sent'",
@@ -499,7 +554,7 @@ mod tests {
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .unwrap();
-        assert_eq!((sent, message.as_str()), (3, "m3"));
+        assert_eq!((sent, message.as_str()), (4, "m4"));
         let picture: Option<Vec<u8>> =
             c.query_row("SELECT picture FROM outbox WHERE id = ?1", [a1], |r| r.get(0)).unwrap();
         assert_eq!(picture, None, "a sent row's picture is not kept");
@@ -574,6 +629,20 @@ mod tests {
         assert_eq!(log_pages(&|| assert!(lease_chat_at(&c, "discord", "c:1", "p1", 101).unwrap())), 1);
         assert_eq!(log_pages(&|| release_chat(&c, "discord", "c:1", "p1").unwrap()), 1);
         assert!(lease_chat_at(&c, "discord", "c:1", "p2", 102).unwrap(), "given up");
+    }
+
+    /// A lease taken over passes from the process named to the one taking it, and only from it.
+    fn a_lease_is_taken_over_only_from_its_holder(store: &Store) {
+        let c = store.conn().unwrap();
+        assert_eq!(lease_holder(&c, "discord", "c:1").unwrap(), None);
+        assert!(lease_chat(&c, "discord", "c:1", "gone").unwrap());
+        assert_eq!(lease_holder(&c, "discord", "c:1").unwrap().as_deref(), Some("gone"));
+        assert!(!take_over(&c, "discord", "c:1", "someone else", "p2").unwrap(), "not the holder");
+        assert!(!lease_chat(&c, "discord", "c:1", "p2").unwrap(), "still gone's");
+        assert!(take_over(&c, "discord", "c:1", "gone", "p2").unwrap());
+        assert_eq!(lease_holder(&c, "discord", "c:1").unwrap().as_deref(), Some("p2"));
+        assert!(lease_chat(&c, "discord", "c:1", "p2").unwrap(), "p2's now");
+        assert!(!lease_chat(&c, "discord", "c:1", "gone").unwrap());
     }
 
     fn a_held_row_expires_only_once_old_enough_and_still_pending(store: &Store) {
