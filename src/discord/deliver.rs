@@ -509,10 +509,13 @@ impl FrontEnd for DiscordFrontEnd {
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
         let mut receipt = Receipt::default();
+        let mut shows_once = true;
         // The last piece, which carries the card, picture, buttons and slot, is the receipt's.
         for (piece, part) in pieces_of(reply).iter().enumerate() {
             receipt = self.deliver_piece(part, piece).await?;
+            shows_once &= receipt.shows_once_if_repeated;
         }
+        receipt.shows_once_if_repeated = shows_once;
         Ok(receipt)
     }
 }
@@ -655,6 +658,9 @@ impl DiscordFrontEnd {
     /// Delivers one message of a reply (see [`pieces_of`]).
     async fn deliver_piece(&self, reply: &Reply, piece: usize) -> Result<Receipt, DeliveryError> {
         let mut receipt = Receipt::default();
+        // Posted or edited in a channel or direct messages, not through an interaction: made again
+        // with the row's nonce, it shows once.
+        let mut posted = false;
         let (channel, message) = match &reply.target {
             Target::Direct { user, .. } => {
                 // One person's own open interaction is answered privately (ephemeral): nobody
@@ -682,6 +688,7 @@ impl DiscordFrontEnd {
                 }
                 let user = UserId::new(id_of(&user.id)?);
                 let dm = user.create_dm_channel(self.http.as_ref()).await.map_err(failed)?;
+                posted = true;
                 (dm.id, self.post(dm.id, reply, piece, None).await?)
             }
             Target::Chat(scope) if scope.interaction_only => {
@@ -720,6 +727,7 @@ impl DiscordFrontEnd {
                                 p.answer = Answer::Answered;
                                 drop(p);
                                 let lacking = self.check_permissions(scope)?;
+                                posted = true;
                                 Some(self.post(channel, reply, piece, lacking).await?)
                             }
                             other => other.map_err(failed)?,
@@ -727,12 +735,13 @@ impl DiscordFrontEnd {
                     }
                     _ => {
                         let lacking = self.check_permissions(scope)?;
-                        let posted = self.post(channel, reply, piece, lacking).await?;
+                        let message = self.post(channel, reply, piece, lacking).await?;
+                        posted = true;
                         if let Some(mut p) = elsewhere {
                             p.elsewhere.get_or_insert(channel);
                             p.public |= public;
                         }
-                        Some(posted)
+                        Some(message)
                     }
                 };
                 match answered {
@@ -745,6 +754,7 @@ impl DiscordFrontEnd {
             }
         };
         receipt.message_id = Some(message.to_string());
+        receipt.shows_once_if_repeated = posted && reply.outbox_id.is_some() && reply.new_thread.is_none();
         if let Some(t) = &reply.new_thread {
             let name: String = t.title.chars().take(100).collect();
             // The longest auto-archive Discord allows (a week): a correspondence game's thread

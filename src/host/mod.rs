@@ -168,6 +168,18 @@ type AnimationMemo = mini_moka::sync::Cache<String, Arc<Vec<u8>>>;
 /// Rows of a chat read at once by its drain.
 const DRAIN_BATCH: usize = 16;
 
+/// The rows a drain read, without those delivered and not yet written down (`unwritten`: their
+/// ids, listed before the read, so that a delivery written down meanwhile reads as sent or is
+/// listed; [`KeptLease::unwritten`]), and whether they filled a batch (read [`DRAIN_BATCH`] or
+/// more: more may wait behind them).
+fn batch_of(mut rows: Vec<Outgoing>, unwritten: &[i64]) -> (Vec<Outgoing>, bool) {
+    let full = rows.len() >= DRAIN_BATCH;
+    if !unwritten.is_empty() {
+        rows.retain(|r| !unwritten.contains(&r.id));
+    }
+    (rows, full)
+}
+
 /// Who drains a chat, and so which rows it delivers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Drain {
@@ -202,19 +214,35 @@ const LEASE_RENEW_AFTER: Duration = Duration::from_secs(crate::store::outbox::LE
 /// writes to the chat meanwhile waits for it (its writer up to [`LEASE_WAIT`]).
 const LEASE_KEPT_QUIET: Duration = Duration::from_millis(250);
 
-/// How often the kept leases of quiet chats are looked at (and given up together, one unit of work
-/// a platform).
+/// How often the deliveries not yet written down are written and the kept leases of quiet chats
+/// looked at (both together, one unit of work).
 const LEASE_KEEPER_EVERY: Duration = Duration::from_millis(100);
 
+/// Deliveries of one chat left to be written down at most ([`KeptLease::unwritten`]); the next is
+/// written at once. Bounds what a look at the chat reads beyond its batch.
+const UNWRITTEN_PER_CHAT: usize = 16;
+
 /// A chat's delivery lease this process holds in the database, kept after its writer's drain there
-/// ([`core_outbox`]'s `WhenEmpty::Keep`). Read and changed only by whoever holds the chat's turn.
-#[derive(Clone, Copy, Debug)]
+/// ([`core_outbox`]'s `WhenEmpty::Keep`), with the deliveries made under it and not yet written
+/// down. Changed by whoever holds the chat's turn, and by the keeper ([`Host::keep_leases`]), which
+/// writes the deliveries down.
+#[derive(Clone, Debug)]
 struct KeptLease {
     /// When the lease was taken or last renewed (counted from before the statement, as
     /// [`LEASE_RENEW_AFTER`] says): used without writing it again until that has gone by.
     renewed: std::time::Instant,
     /// Since when no drain has run in the chat (`None` while one runs).
     quiet_since: Option<std::time::Instant>,
+    /// False once the lease was given up or lost while deliveries still wait to be written down.
+    held: bool,
+    /// Rows of the chat delivered under the lease and not yet written down as sent, oldest first:
+    /// the writer's drain writes a delivery that shows once if made again
+    /// ([`Receipt::shows_once_if_repeated`]) and has nothing else to remember down a moment later,
+    /// with the others of that moment, in the keeper's unit of work (a move's answer: one unit of
+    /// work fewer for each of its chats). Until then this process's looks at the chat leave them
+    /// out, and its lease there is not given up. A crash in between delivers them again after the
+    /// restart, which the platform shows once.
+    unwritten: Vec<core_outbox::Delivered>,
 }
 
 /// The outbox's bookkeeping at once at most (see `Host::outbox_lane`): short statements, each a
@@ -287,6 +315,9 @@ pub struct HostConfig {
     /// How long a chat stays quiet before the delivery lease its writer's drain kept there is given
     /// up ([`LEASE_KEPT_QUIET`]; tests lengthen it to see the lease kept).
     pub lease_kept_quiet: Duration,
+    /// How often deliveries left unwritten are written down and quiet chats' leases given up
+    /// ([`LEASE_KEEPER_EVERY`]; tests lengthen it to see them unwritten).
+    pub lease_keeper_every: Duration,
 }
 
 impl Default for HostConfig {
@@ -300,6 +331,7 @@ impl Default for HostConfig {
             instance: None,
             analysis_progress_every: ANALYSIS_PROGRESS_EVERY,
             lease_kept_quiet: LEASE_KEPT_QUIET,
+            lease_keeper_every: LEASE_KEEPER_EVERY,
         }
     }
 }
@@ -876,14 +908,23 @@ impl Host {
         // after its last look at the chat, and its next drain there (the game's next move) reads
         // the rows without writing the lease again; it is given up once the chat has been quiet
         // for `LEASE_KEPT_QUIET` (`Host::keep_leases`). Other drains give it up with their last
-        // look (two short units for a drain of one row, one for the writer's next drains).
+        // look (two short units for a drain of one row, one for the writer's next drains). Under a
+        // kept lease the writer leaves the deliveries it may to the keeper to write down
+        // (`KeptLease::unwritten`); any other drain writes them down first.
+        if how != Drain::Writer && !self.write_down(platform, key).await {
+            return false;
+        }
         let mut renewed = std::time::Instant::now();
+        // Whether the last read filled its batch (more rows may wait behind it).
+        let mut full = true;
         let (mut rows, mut released_by_look) = match self.kept_lease(platform, key) {
             Some(at) => {
                 renewed = at;
-                let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
-                match self.bookkeeping(move || bot.outbox_look(&p, &k, DRAIN_BATCH)).await.flatten() {
-                    Some(rows) => (rows, false),
+                match self.look(platform, key).await {
+                    Some((rows, filled)) => {
+                        full = filled;
+                        (rows, false)
+                    }
                     // The database is silent: the lease stays kept, given up once the chat is quiet.
                     None => {
                         self.lease_quiet(platform, key);
@@ -891,10 +932,20 @@ impl Host {
                     }
                 }
             }
-            None => match self.take_chat(platform, key, how, renewed).await {
-                Some(rows) => (rows, true),
-                None => return false,
-            },
+            // Taken with rows, the lease is held: rows left out as unwritten leave it to the rules
+            // below (a lease renewed in a busy chat).
+            None => {
+                let unwritten = self.unwritten_ids(platform, key);
+                match self.take_chat(platform, key, how, renewed).await {
+                    Some(rows) if rows.is_empty() => (rows, true),
+                    Some(rows) => {
+                        let (rows, filled) = batch_of(rows, &unwritten);
+                        full = filled;
+                        (rows, false)
+                    }
+                    None => return false,
+                }
+            }
         };
         'drain: loop {
             if rows.is_empty() {
@@ -931,6 +982,7 @@ impl Host {
                     opening.push(self.openings.begin(platform, &scope.chat));
                 }
                 match self.deliver_row(row, how).await {
+                    RowOutcome::Sent(sent) if how == Drain::Writer && self.leave_unwritten(platform, key, &sent) => {}
                     RowOutcome::Sent(sent) if i == last => sent_last = Some(sent),
                     RowOutcome::Sent(sent) => {
                         let (id, reply, receipt) = *sent;
@@ -941,24 +993,45 @@ impl Host {
                     RowOutcome::Left => break 'drain,
                 }
             }
-            let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-            // The writer keeps the lease when the chat is empty (see above); the others give it up.
+            // The writer keeps the lease when the chat is empty (see above); the others give it up,
+            // once what was left unwritten is written down.
             let keep = how == Drain::Writer && !self.stop.is_cancelled();
-            let when_empty = if keep { WhenEmpty::Keep } else { WhenEmpty::GiveUp };
-            // The last row's delivery is recorded with the next look at the chat, in one unit.
-            let next = self
-                .bookkeeping(move || match sent_last {
-                    Some(sent) => {
-                        let (id, reply, receipt) = *sent;
-                        bot.outbox_sent_and_next(id, &reply, &receipt, (&p, &k, &owner), DRAIN_BATCH, when_empty)
-                    }
-                    None if keep => bot.outbox_look(&p, &k, DRAIN_BATCH),
-                    None => bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH),
-                })
-                .await;
+            if !keep && !self.write_down(platform, key).await {
+                break 'drain;
+            }
+            let next = match sent_last {
+                // The last row's delivery is recorded with the next look at the chat, in one unit.
+                Some(sent) => {
+                    let (bot, p, k, owner) =
+                        (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+                    let when_empty = if keep { WhenEmpty::Keep } else { WhenEmpty::GiveUp };
+                    let unwritten = self.unwritten_ids(platform, key);
+                    let limit = DRAIN_BATCH + unwritten.len();
+                    let (id, reply, receipt) = *sent;
+                    let next = self
+                        .bookkeeping(move || {
+                            bot.outbox_sent_and_next(id, &reply, &receipt, (&p, &k, &owner), limit, when_empty)
+                        })
+                        .await
+                        .flatten();
+                    next.map(|rows| batch_of(rows, &unwritten))
+                }
+                // Every row of the batch delivered and left unwritten, and the batch not full: no
+                // look. A row written since the batch was read has its writer's own drain coming
+                // (every unit's answers are drained by the process that wrote them, after this
+                // drain, in the chat's turn), and another process's waits for this lease.
+                None if keep && !full => Some((Vec::new(), false)),
+                None if keep => self.look(platform, key).await,
+                None => {
+                    let (bot, p, k, owner) =
+                        (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
+                    let next = self.bookkeeping(move || bot.outbox_next_or_release(&p, &k, &owner, DRAIN_BATCH)).await;
+                    next.flatten().map(|rows| batch_of(rows, &[]))
+                }
+            };
             drop(opening);
-            match next.flatten() {
-                Some(next) => (rows, released_by_look) = (next, !keep),
+            match next {
+                Some((next, filled)) => (rows, released_by_look, full) = (next, !keep, filled),
                 None => break 'drain,
             }
         }
@@ -967,11 +1040,91 @@ impl Host {
         false
     }
 
-    /// Gives up this process's lease on the chat now.
+    /// The chat's waiting rows for a drain under this process's kept lease: a plain read
+    /// ([`Bot::outbox_look`]), leaving out the rows delivered and not yet written down.
+    /// With whether the read filled its batch ([`Host::batch_of`]).
+    async fn look(&self, platform: &str, key: &str) -> Option<(Vec<Outgoing>, bool)> {
+        let unwritten = self.unwritten_ids(platform, key);
+        let limit = DRAIN_BATCH + unwritten.len();
+        let (bot, p, k) = (self.bot.clone(), platform.to_string(), key.to_string());
+        let rows = self.bookkeeping(move || bot.outbox_look(&p, &k, limit)).await.flatten()?;
+        Some(batch_of(rows, &unwritten))
+    }
+
+    /// The ids of the chat's rows delivered and not yet written down.
+    fn unwritten_ids(&self, platform: &str, key: &str) -> Vec<i64> {
+        let leases = self.kept_leases();
+        let lease = leases.get(&(platform.to_string(), key.to_string()));
+        lease.map(|l| l.unwritten.iter().map(|d| d.id).collect()).unwrap_or_default()
+    }
+
+    /// Leaves the writer's delivery of a row to be written down by the keeper, when it may
+    /// ([`KeptLease::unwritten`]): the process holds the chat's lease and is not stopping, the
+    /// delivery would show once if made again and has nothing else to remember, and the chat has
+    /// fewer than [`UNWRITTEN_PER_CHAT`] waiting. True when it did.
+    fn leave_unwritten(self: &Arc<Self>, platform: &str, key: &str, sent: &(i64, Reply, Receipt)) -> bool {
+        let (id, reply, receipt) = sent;
+        if !receipt.shows_once_if_repeated || self.bot.delivery_to_remember(reply, receipt) || self.stop.is_cancelled()
+        {
+            return false;
+        }
+        let at = self.bot.now();
+        {
+            let mut leases = self.kept_leases();
+            let Some(lease) = leases.get_mut(&(platform.to_string(), key.to_string())) else { return false };
+            if !lease.held || lease.unwritten.len() >= UNWRITTEN_PER_CHAT {
+                return false;
+            }
+            lease.unwritten.push(core_outbox::Delivered { id: *id, message_id: receipt.message_id.clone(), at });
+        }
+        self.start_lease_keeper();
+        true
+    }
+
+    /// Writes down now the chat's deliveries left unwritten ([`KeptLease::unwritten`]), before a
+    /// drain that may give the lease up. True when there were none, or they are written.
+    async fn write_down(&self, platform: &str, key: &str) -> bool {
+        let chat = (platform.to_string(), key.to_string());
+        let unwritten = match self.kept_leases().get(&chat) {
+            Some(lease) if !lease.unwritten.is_empty() => lease.unwritten.clone(),
+            _ => return true,
+        };
+        let (bot, owner, marks) = (self.bot.clone(), self.owner.clone(), unwritten.clone());
+        let written = self.bookkeeping(move || bot.outbox_write_down(&marks, &[], &owner)).await == Some(true);
+        if written {
+            self.written_down(&unwritten);
+        }
+        written
+    }
+
+    /// These deliveries are written down: no longer left out of the looks, and a lease given up
+    /// with nothing left to write is forgotten.
+    fn written_down(&self, written: &[core_outbox::Delivered]) {
+        let mut leases = self.kept_leases();
+        for lease in leases.values_mut() {
+            lease.unwritten.retain(|d| !written.iter().any(|w| w.id == d.id));
+        }
+        leases.retain(|_, l| l.held || !l.unwritten.is_empty());
+    }
+
+    /// Gives up this process's lease on the chat now, with its deliveries still to write down in
+    /// the same unit of work.
     async fn give_up_lease(&self, platform: &str, key: &str) {
+        let chat = (platform.to_string(), key.to_string());
+        let unwritten = self.kept_leases().get(&chat).map(|l| l.unwritten.clone()).unwrap_or_default();
+        let (bot, owner) = (self.bot.clone(), self.owner.clone());
+        if unwritten.is_empty() {
+            self.forget_lease(platform, key);
+            let _ = self.bookkeeping(move || bot.outbox_release(&chat.0, &chat.1, &owner)).await;
+            return;
+        }
+        let (marks, release) = (unwritten.clone(), vec![chat.clone()]);
+        if self.bookkeeping(move || bot.outbox_write_down(&marks, &release, &owner)).await == Some(true) {
+            self.written_down(&unwritten);
+        }
+        // Written down or not, the lease is no longer used (it runs out by itself when the unit
+        // failed, and the keeper tries the deliveries again).
         self.forget_lease(platform, key);
-        let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-        let _ = self.bookkeeping(move || bot.outbox_release(&p, &k, &owner)).await;
     }
 
     /// The start of a drain without a kept lease: takes the chat's lease with its first rows
@@ -987,9 +1140,10 @@ impl Host {
     ) -> Option<Vec<Outgoing>> {
         let wait_until = asked + if how == Drain::Writer { LEASE_WAIT } else { Duration::ZERO };
         let mut holder_looked_at = false;
+        let limit = DRAIN_BATCH + self.unwritten_ids(platform, key).len();
         loop {
             let (bot, p, k, owner) = (self.bot.clone(), platform.to_string(), key.to_string(), self.owner.clone());
-            match self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, DRAIN_BATCH)).await {
+            match self.bookkeeping(move || bot.outbox_take(&p, &k, &owner, limit)).await {
                 Some(Some(rows)) => {
                     if !rows.is_empty() {
                         self.lease_renewed(platform, key, asked);
@@ -1047,13 +1201,19 @@ impl Host {
         let chat = (platform.to_string(), key.to_string());
         let lease = leases.get_mut(&chat)?;
         lease.quiet_since = None;
-        Some(lease.renewed).filter(|at| at.elapsed() < LEASE_RENEW_AFTER)
+        Some(lease.renewed).filter(|at| lease.held && at.elapsed() < LEASE_RENEW_AFTER)
     }
 
     /// This process took or renewed its lease on the chat at `at`.
     fn lease_renewed(&self, platform: &str, key: &str, at: std::time::Instant) {
-        self.kept_leases()
-            .insert((platform.to_string(), key.to_string()), KeptLease { renewed: at, quiet_since: None });
+        let mut leases = self.kept_leases();
+        let lease = leases.entry((platform.to_string(), key.to_string())).or_insert_with(|| KeptLease {
+            renewed: at,
+            quiet_since: None,
+            held: true,
+            unwritten: Vec::new(),
+        });
+        (lease.renewed, lease.quiet_since, lease.held) = (at, None, true);
     }
 
     /// The chat's drain is over and its lease kept: quiet from now on.
@@ -1063,9 +1223,18 @@ impl Host {
         }
     }
 
-    /// The lease on the chat was given up (or lost).
+    /// The lease on the chat was given up (or lost). Deliveries still to write down stay for the
+    /// keeper.
     fn forget_lease(&self, platform: &str, key: &str) {
-        self.kept_leases().remove(&(platform.to_string(), key.to_string()));
+        let mut leases = self.kept_leases();
+        let chat = (platform.to_string(), key.to_string());
+        match leases.get_mut(&chat) {
+            Some(lease) if !lease.unwritten.is_empty() => lease.held = false,
+            Some(_) => {
+                leases.remove(&chat);
+            }
+            None => {}
+        }
     }
 
     /// Starts the task that gives up the leases of quiet chats ([`Host::keep_leases`]), once.
@@ -1077,61 +1246,72 @@ impl Host {
         self.tracker.spawn(async move { me.keep_leases().await });
     }
 
-    /// Every [`LEASE_KEEPER_EVERY`], gives up the leases of the chats quiet for
-    /// [`HostConfig::lease_kept_quiet`];
-    /// at shutdown, every quiet chat's (a drain still running gives its own up).
+    /// Every [`HostConfig::lease_keeper_every`], writes down the deliveries left unwritten and gives up the
+    /// leases of the chats quiet for [`HostConfig::lease_kept_quiet`]; at shutdown, every quiet
+    /// chat's (a drain still running gives its own up).
     async fn keep_leases(self: Arc<Self>) {
         loop {
             let stopping = tokio::select! {
                 _ = self.stop.cancelled() => true,
-                _ = tokio::time::sleep(LEASE_KEEPER_EVERY) => false,
+                _ = tokio::time::sleep(self.config.lease_keeper_every) => false,
             };
-            self.give_up_quiet_leases(stopping).await;
+            self.write_down_and_give_up_quiet(stopping).await;
             if stopping {
                 return;
             }
         }
     }
 
-    /// Gives up the kept leases of the chats quiet for [`HostConfig::lease_kept_quiet`] (`all`: of every quiet
-    /// chat) whose turn is free, one unit of work a platform; a chat being drained is left to its
-    /// drain. A lease that has run out meanwhile (the database silent) is only forgotten.
-    async fn give_up_quiet_leases(&self, all: bool) {
+    /// In one unit of work: writes down every delivery left unwritten, and gives up the kept
+    /// leases of the chats quiet for [`HostConfig::lease_kept_quiet`] (`all`: of every quiet chat)
+    /// whose turn is free; a chat being drained is left to its drain. A lease that has run out
+    /// meanwhile (the database silent) is only forgotten, once its deliveries are written down.
+    async fn write_down_and_give_up_quiet(&self, all: bool) {
         let quiet: Vec<(String, String)> = {
             let mut leases = self.kept_leases();
             let expired = Duration::from_secs(crate::store::outbox::LEASE_SECS as u64);
-            leases.retain(|_, l| l.renewed.elapsed() < expired);
+            for lease in leases.values_mut() {
+                lease.held &= lease.renewed.elapsed() < expired;
+            }
+            leases.retain(|_, l| l.held || !l.unwritten.is_empty());
             leases
                 .iter()
-                .filter(|(_, l)| l.quiet_since.is_some_and(|q| all || q.elapsed() >= self.config.lease_kept_quiet))
+                .filter(|(_, l)| {
+                    l.held && l.quiet_since.is_some_and(|q| all || q.elapsed() >= self.config.lease_kept_quiet)
+                })
                 .map(|(chat, _)| chat.clone())
                 .collect()
         };
-        if quiet.is_empty() {
-            return;
-        }
         let mut turns = Vec::new();
-        let mut by_platform: HashMap<String, Vec<String>> = HashMap::new();
+        let mut release = Vec::new();
         for (platform, key) in quiet {
             // Under the chat's turn, nobody starts a drain there meanwhile.
             if let Some(turn) = self.turns.try_take(&platform, &key) {
-                let still_quiet =
-                    self.kept_leases().get(&(platform.clone(), key.clone())).is_some_and(|l| l.quiet_since.is_some());
+                let chat = (platform, key);
+                let still_quiet = self.kept_leases().get(&chat).is_some_and(|l| l.held && l.quiet_since.is_some());
                 if still_quiet {
                     turns.push(turn);
-                    by_platform.entry(platform).or_default().push(key);
+                    release.push(chat);
                 }
             }
         }
-        for (platform, keys) in by_platform {
-            let (bot, p, owner) = (self.bot.clone(), platform.clone(), self.owner.clone());
-            let ks = keys.clone();
-            if self.bookkeeping(move || bot.outbox_release_chats(&p, &ks, &owner)).await == Some(true) {
+        // Read once the turns are held: a chat given up has every delivery of its lease here.
+        let unwritten: Vec<core_outbox::Delivered> =
+            self.kept_leases().values().flat_map(|l| l.unwritten.iter().cloned()).collect();
+        if release.is_empty() && unwritten.is_empty() {
+            return;
+        }
+        let (bot, owner, marks, chats) = (self.bot.clone(), self.owner.clone(), unwritten.clone(), release.clone());
+        if self.bookkeeping(move || bot.outbox_write_down(&marks, &chats, &owner)).await == Some(true) {
+            {
                 let mut leases = self.kept_leases();
-                for key in keys {
-                    leases.remove(&(platform.clone(), key));
+                for chat in &release {
+                    if let Some(lease) = leases.get_mut(chat) {
+                        lease.held = false;
+                    }
                 }
             }
+            self.written_down(&unwritten);
         }
         drop(turns);
     }
@@ -1687,7 +1867,7 @@ mod tests {
             if let Target::Chat(scope) = &reply.target {
                 self.seen.lock().unwrap().push(scope.chat.clone());
             }
-            Ok(Receipt { message_id: Some("m".into()), thread_id: None })
+            Ok(Receipt { message_id: Some("m".into()), thread_id: None, ..Receipt::default() })
         }
     }
 

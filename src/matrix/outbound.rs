@@ -424,6 +424,9 @@ impl FrontEnd for MatrixFrontEnd {
         if let (Some(_), Some(root)) = (&reply.new_thread, &receipt.message_id) {
             receipt.thread_id = Some(root.clone());
         }
+        // Every event went with a transaction id made of the row's id: sent again by this device
+        // (after a crash), the homeserver answers with the event it made the first time.
+        receipt.shows_once_if_repeated = reply.outbox_id.is_some();
 
         if !reply.choices.is_empty()
             && let Some(id) = &last

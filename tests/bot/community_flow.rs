@@ -48,7 +48,7 @@ fn ladder_season_from_joining_to_the_archive() {
     assert_eq!(s.slot.as_ref().unwrap().previous, None);
     assert_eq!(s.target.chat().unwrap().chat, "main");
     // The front end delivered it as message m1: the next standings message replaces m1.
-    tb.bot.delivered(s, &Receipt { message_id: Some("m1".into()), thread_id: None });
+    tb.bot.delivered(s, &Receipt { message_id: Some("m1".into()), thread_id: None, ..Receipt::default() });
 
     // Reach limit and one open challenge per player.
     let r = say(&tb, "Erin", "!ladder challenge @Bob");

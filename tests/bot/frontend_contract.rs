@@ -96,7 +96,10 @@ fn community_settings_are_inherited_and_overridden_and_need_an_admin() {
     assert_eq!(thread.game_id, 1);
     assert_eq!(tb.query_str("SELECT community_id FROM games WHERE id = 1"), "guild-1");
     // The front end opened the thread: later replies of the game go there.
-    tb.bot.delivered(start, &Receipt { message_id: Some("m1".into()), thread_id: Some("t-77".into()) });
+    tb.bot.delivered(
+        start,
+        &Receipt { message_id: Some("m1".into()), thread_id: Some("t-77".into()), ..Receipt::default() },
+    );
     let first = if start.text.contains("bob (white)") { "bob" } else { "carol" };
     let r = tb.bot.handle(&in_guild("c2", first, "e4"));
     match &r.replies[0].target {
@@ -181,7 +184,7 @@ fn the_move_replaces_the_thinking_message() {
     let r = bot.handle(&msg_in("main", "alice", "!play chess color:black"));
     let thinking = r.replies.iter().find(|r| r.text.contains("thinking")).expect("thinking");
     let slot = thinking.slot.clone().expect("a slot");
-    bot.delivered(thinking, &Receipt { message_id: Some("msg-9".into()), thread_id: None });
+    bot.delivered(thinking, &Receipt { message_id: Some("msg-9".into()), thread_id: None, ..Receipt::default() });
     let moved = bot.finish_ai_job(&r.ai_jobs[0], bot.run_ai_job(&r.ai_jobs[0]));
     let m = &moved.replies[0];
     assert!(m.text.contains("played by capabot"), "{}", m.text);

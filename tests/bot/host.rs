@@ -21,6 +21,8 @@ struct Recorder {
     /// While true, an animation's delivery waits (up to ten seconds), counted in `animations_held`.
     hold_animations: Mutex<bool>,
     animations_held: std::sync::atomic::AtomicUsize,
+    /// What its receipts say of a delivery made again ([`Receipt::shows_once_if_repeated`]).
+    shows_once: std::sync::atomic::AtomicBool,
     seen: Mutex<Vec<Reply>>,
 }
 
@@ -33,6 +35,7 @@ impl Recorder {
             chats_wait_for_dms: Mutex::default(),
             hold_animations: Mutex::default(),
             animations_held: Default::default(),
+            shows_once: Default::default(),
             seen: Mutex::default(),
         })
     }
@@ -90,7 +93,11 @@ impl FrontEnd for Recorder {
             }
         }
         self.seen.lock().unwrap().push(reply.clone());
-        Ok(Receipt { message_id: Some(format!("m{}", self.seen.lock().unwrap().len())), thread_id: None })
+        Ok(Receipt {
+            message_id: Some(format!("m{}", self.seen.lock().unwrap().len())),
+            thread_id: None,
+            shows_once_if_repeated: self.shows_once.load(std::sync::atomic::Ordering::SeqCst),
+        })
     }
 }
 
@@ -342,6 +349,21 @@ async fn a_drain_waits_for_another_process_s_lease_and_gives_its_own_up_when_don
     assert!(bot.outbox_lease("chatnet", &key, "another process"), "a drain that found nothing kept the lease");
 }
 
+/// Three inputs answered in one chat of `host`, one after another: the units of work each cost,
+/// the delivery's bookkeeping included (SQLite's count).
+async fn three_answers_units(host: &Arc<Host>, seen: &Recorder) -> Vec<u64> {
+    let bot = host.bot().clone();
+    let units = || bot.store().sqlite_commits().expect("SQLite").1;
+    let mut spent = Vec::new();
+    for who in ["alice", "bob", "alice"] {
+        let before = units();
+        host.handle(say("chatnet", who, "!help")).await.unwrap();
+        spent.push(units() - before);
+    }
+    assert_eq!(seen.texts().len(), 3, "{:?}", seen.texts());
+    spent
+}
+
 /// The writer's drain keeps the chat's lease after its last row: the chat's next answer (a game's
 /// next move) is delivered without writing the lease again (one unit of work fewer), nobody else
 /// delivers the chat meanwhile, and the lease is given up once the chat has been quiet a while, or
@@ -356,14 +378,7 @@ async fn the_writer_keeps_its_chats_lease_while_the_chat_is_busy_and_gives_it_up
     let seen = Recorder::new("chatnet", true, &[]);
     host.register(seen.clone());
     let bot = host.bot().clone();
-    let units = || bot.store().sqlite_commits().expect("SQLite").1;
-    let mut spent = Vec::new();
-    for who in ["alice", "bob", "alice"] {
-        let before = units();
-        host.handle(say("chatnet", who, "!help")).await.unwrap();
-        spent.push(units() - before);
-    }
-    assert_eq!(seen.texts().len(), 3, "{:?}", seen.texts());
+    let spent = three_answers_units(&host, &seen).await;
     // The input, the lease taken with the rows, the row sent with the last look; then no lease.
     assert_eq!(spent, [3, 2, 2], "units of work an answer");
     assert!(!bot.outbox_lease("chatnet", &key, "another process"), "kept by the writer");
@@ -388,6 +403,61 @@ async fn the_writer_keeps_its_chats_lease_while_the_chat_is_busy_and_gives_it_up
     bot.outbox_release("chatnet", &key, "another process");
     host.handle(say("chatnet", "bob", "!help")).await.unwrap();
     assert_eq!(seen.texts().len(), 2, "{:?}", seen.texts());
+}
+
+/// Under its kept lease the writer leaves a delivery that shows once if made again to be written
+/// down a moment later, with the others of that moment (one unit of work fewer for each answer):
+/// until then its looks at the chat leave the row out, nobody else may lease the chat, another
+/// drain writes them down before it looks, and shutdown writes down what is left. A delivery that
+/// would show twice is written down at once, as before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_writes_down_deliveries_that_show_once_a_moment_later_and_never_delivers_them_twice() {
+    use capabot::bot::outbox::chat_key;
+    let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
+    let dir = tempfile::tempdir().unwrap();
+    let hour = Duration::from_secs(3600);
+    let config = HostConfig { lease_kept_quiet: hour, lease_keeper_every: hour, ..HostConfig::default() };
+    let host = host_configured(dir.path(), Arc::new(ManualClock::new(T0)), config);
+    let seen = Recorder::new("chatnet", true, &[]);
+    seen.shows_once.store(true, std::sync::atomic::Ordering::SeqCst);
+    host.register(seen.clone());
+    let bot = host.bot().clone();
+    let spent = three_answers_units(&host, &seen).await;
+    // The input and the lease taken with the rows; then the input alone (with a delivery that
+    // would show twice: 3, 2, 2).
+    assert_eq!(spent, [2, 1, 1], "units of work an answer");
+    let rows: Vec<i64> = seen.seen.lock().unwrap().iter().map(|r| r.outbox_id.expect("a row")).collect();
+    assert!(rows.iter().all(|&id| bot.outbox_is_pending(id)), "not written down yet");
+    assert!(!bot.outbox_lease("chatnet", &key, "another process"), "kept by the writer");
+    // Another drain of the chat writes them down first, and delivers none of them again.
+    host.drain_chat("chatnet", &key).await;
+    assert_eq!(seen.texts().len(), 3, "{:?}", seen.texts());
+    assert!(rows.iter().all(|&id| !bot.outbox_is_pending(id)), "written down by the drain");
+
+    // Shutdown writes down what is left and gives the lease up.
+    host.handle(say("chatnet", "bob", "!help")).await.unwrap();
+    let last = seen.seen.lock().unwrap().last().and_then(|r| r.outbox_id).expect("a row");
+    assert!(bot.outbox_is_pending(last));
+    host.shutdown(Duration::from_secs(10)).await;
+    assert_eq!(seen.texts().len(), 4, "{:?}", seen.texts());
+    assert!(!bot.outbox_is_pending(last), "written down at shutdown");
+    assert!(bot.outbox_lease("chatnet", &key, "another process"), "given up at shutdown");
+
+    // With the default keeper: written down, and the lease given up, a moment after the answer.
+    let dir = tempfile::tempdir().unwrap();
+    let host = host_with(dir.path(), Arc::new(ManualClock::new(T0)));
+    let seen = Recorder::new("chatnet", true, &[]);
+    seen.shows_once.store(true, std::sync::atomic::Ordering::SeqCst);
+    host.register(seen.clone());
+    let bot = host.bot().clone();
+    host.handle(say("chatnet", "alice", "!help")).await.unwrap();
+    let row = seen.seen.lock().unwrap()[0].outbox_id.expect("a row");
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    while bot.outbox_is_pending(row) || !bot.outbox_lease("chatnet", &key, "another process") {
+        assert!(std::time::Instant::now() < until, "never written down and given up");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(seen.texts().len(), 1);
 }
 
 /// Several processes on one database (issue 47, `lab bench-shards`): a process whose drainer
@@ -458,7 +528,7 @@ async fn the_last_row_sent_and_the_next_look_are_one_unit() {
     let rows = bot.outbox_take("chatnet", &key, "this process", 16).expect("leased");
     let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
     assert_eq!(ids.len(), 2, "both helps wait");
-    let receipt = Receipt { message_id: Some("m1".into()), thread_id: None };
+    let receipt = Receipt { message_id: Some("m1".into()), thread_id: None, ..Receipt::default() };
     let give_up = capabot::store::outbox::WhenEmpty::GiveUp;
     let next =
         bot.outbox_sent_and_next(rows[0].id, &rows[0].reply, &receipt, me, 16, give_up).expect("the database answers");

@@ -31,7 +31,7 @@ impl FrontEnd for Recorder {
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
         let mut seen = self.seen.lock().unwrap();
         seen.push(reply.clone());
-        Ok(Receipt { message_id: Some(format!("m{}", seen.len())), thread_id: None })
+        Ok(Receipt { message_id: Some(format!("m{}", seen.len())), ..Receipt::default() })
     }
 }
 

@@ -481,6 +481,10 @@ pub struct Receipt {
     pub message_id: Option<String>,
     /// The thread opened for [`Reply::new_thread`].
     pub thread_id: Option<String>,
+    /// Delivering the same outbox row again would show nothing new (Discord's nonce, Matrix's
+    /// transaction id): the host may then write the delivery down a moment later, together with
+    /// others, rather than at once, since a crash in between makes a delivery that shows once.
+    pub shows_once_if_repeated: bool,
 }
 
 /// Work for the host: compute capabot's move in an AI game off the async runtime.

@@ -459,7 +459,7 @@ impl Bot {
     }
 
     /// Whether [`Bot::remember_delivery`] has anything to record for this delivery.
-    pub(crate) fn delivery_to_remember(&self, reply: &Reply, receipt: &Receipt) -> bool {
+    pub fn delivery_to_remember(&self, reply: &Reply, receipt: &Receipt) -> bool {
         (reply.slot.is_some() && receipt.message_id.is_some())
             || (reply.new_thread.is_some() && receipt.thread_id.is_some())
     }

@@ -26,6 +26,19 @@ pub struct Outgoing {
     pub not_before: i64,
 }
 
+/// A row a host delivered and has not written down as sent yet ([`Bot::outbox_write_down`]): only
+/// a delivery that has nothing else to remember ([`Bot::delivery_to_remember`]) and that shows once
+/// if made again ([`Receipt::shows_once_if_repeated`]), since a crash before it is written down
+/// makes it again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Delivered {
+    pub id: i64,
+    /// The platform's id of the message, as [`Receipt::message_id`].
+    pub message_id: Option<String>,
+    /// When it was delivered (the bot's clock, seconds).
+    pub at: i64,
+}
+
 /// How long a reply for a chat reached only through interactions waits before its drainer looks
 /// again (an interaction there makes it due at once).
 const HOLD_SECS: i64 = 7 * 24 * 3600;
@@ -128,6 +141,20 @@ fn encode(reply: &Reply) -> Result<String, BotError> {
     };
     serde_json::to_string(&Stored { v: 1, reply, animated, board_texts })
         .map_err(|e| BotError::Internal(format!("cannot encode a reply: {e}")))
+}
+
+/// `rows` decoded ([`decode`]), and apart the ids of those that cannot be read, with why.
+fn decode_all(rows: Vec<outbox::Pending>) -> (Vec<Outgoing>, Vec<(i64, String)>) {
+    let mut out = Vec::with_capacity(rows.len());
+    let mut unreadable = Vec::new();
+    for row in rows {
+        let id = row.id;
+        match decode(row) {
+            Ok(o) => out.push(o),
+            Err(e) => unreadable.push((id, e)),
+        }
+    }
+    (out, unreadable)
 }
 
 fn decode(row: outbox::Pending) -> Result<Outgoing, String> {
@@ -243,18 +270,22 @@ impl Bot {
         conn: &crate::store::Connection,
         rows: Vec<outbox::Pending>,
     ) -> crate::store::Result<Vec<Outgoing>> {
-        let mut out = Vec::new();
-        for row in rows {
-            let id = row.id;
-            match decode(row) {
-                Ok(o) => out.push(o),
-                Err(e) => {
-                    tracing::error!("{e}");
-                    outbox::mark_failed(conn, id, "unreadable", &e, self.clock.now())?;
-                }
-            }
-        }
+        let (out, unreadable) = decode_all(rows);
+        self.mark_unreadable(conn, &unreadable)?;
         Ok(out)
+    }
+
+    /// Marks failed the rows [`decode_all`] could not read (ids and why).
+    fn mark_unreadable(
+        &self,
+        conn: &crate::store::Connection,
+        unreadable: &[(i64, String)],
+    ) -> crate::store::Result<()> {
+        for (id, e) in unreadable {
+            tracing::error!("{e}");
+            outbox::mark_failed(conn, *id, "unreadable", e, self.clock.now())?;
+        }
+        Ok(())
     }
 
     /// `rows` read for `owner`'s drain, decoded ([`Bot::decoded`]); when none of them can be read
@@ -326,32 +357,16 @@ impl Bot {
     /// The chat's waiting rows (oldest first, at most `limit`) for a drain whose process holds the
     /// chat's lease and kept it after its last look ([`outbox::WhenEmpty::Keep`]): a read, no unit
     /// of work and no lease written. A row that cannot be read is marked failed (in a unit of its
-    /// own) and left out. `None` when the database cannot say.
+    /// own, [`Bot::decoded`]) and left out. `None` when the database cannot say.
     pub fn outbox_look(&self, platform: &str, key: &str, limit: usize) -> Option<Vec<Outgoing>> {
         let read = || -> crate::store::Result<_> {
             let conn = self.store.conn()?;
             outbox::pending_in(&conn, platform, key, limit)
         };
         let rows = read().map_err(|e| tracing::error!("cannot read the outbox: {e:?}")).ok()?;
-        let mut out = Vec::with_capacity(rows.len());
-        let mut unreadable = Vec::new();
-        for row in rows {
-            let id = row.id;
-            match decode(row) {
-                Ok(o) => out.push(o),
-                Err(e) => unreadable.push((id, e)),
-            }
-        }
+        let (out, unreadable) = decode_all(rows);
         if !unreadable.is_empty() {
-            let now = self.clock.now();
-            let marked = self.store.unit(|| {
-                let conn = self.store.conn()?;
-                for (id, e) in &unreadable {
-                    tracing::error!("{e}");
-                    outbox::mark_failed(&conn, *id, "unreadable", e, now)?;
-                }
-                Ok(())
-            });
+            let marked = self.store.unit(|| self.mark_unreadable(&*self.store.conn()?, &unreadable));
             if let Err(e) = marked {
                 tracing::error!("cannot mark an unreadable outbox row failed: {e:?}");
                 return None;
@@ -360,18 +375,22 @@ impl Bot {
         Some(out)
     }
 
-    /// Gives up `owner`'s leases on these chats of `platform`, in one unit of work (the host's
-    /// leases kept after drains, once their chats have been quiet a while). False when the
-    /// database cannot say (the leases then run out by themselves).
-    pub fn outbox_release_chats(&self, platform: &str, keys: &[String], owner: &str) -> bool {
-        let released = self.store.unit(|| {
+    /// Writes down, in one unit of work, the deliveries a host made and had not written yet
+    /// ([`Delivered`]: each row marked sent), and gives up `owner`'s leases on the chats of
+    /// `release` (platform and chat key: chats quiet for a while, whose deliveries are all written
+    /// down by then). False when the database cannot say: nothing is written, and the leases run
+    /// out by themselves.
+    pub fn outbox_write_down(&self, delivered: &[Delivered], release: &[(String, String)], owner: &str) -> bool {
+        let written = self.store.unit(|| {
             let conn = self.store.conn()?;
-            for key in keys {
+            let rows: Vec<_> = delivered.iter().map(|d| (d.id, d.message_id.as_deref(), d.at)).collect();
+            outbox::mark_all_sent(&conn, &rows)?;
+            for (platform, key) in release {
                 outbox::release_chat(&conn, platform, key, owner)?;
             }
             Ok(())
         });
-        released.map_err(|e| tracing::error!("cannot release the outbox leases: {e:?}")).is_ok()
+        written.map_err(|e| tracing::error!("cannot write deliveries down: {e:?}")).is_ok()
     }
 
     /// Chats of these platforms with a row due now.

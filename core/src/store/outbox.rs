@@ -284,6 +284,45 @@ pub fn mark_sent(conn: &Connection, id: i64, message_id: Option<&str>, now: i64)
     Ok(())
 }
 
+/// Marks these rows sent, as [`mark_sent`] one after another would (`(id, message_id, when)`). On
+/// PostgreSQL one statement for up to 64 rows (the host writes a moment's deliveries down together:
+/// one round trip instead of one a row); its lists are padded to 8 or 64 rows by repeating the
+/// last, so that three statements serve every count.
+pub fn mark_all_sent(conn: &Connection, rows: &[(i64, Option<&str>, i64)]) -> Result<()> {
+    if rows.len() < 2 || conn.dialect() == crate::store::sql::Dialect::Sqlite {
+        for &(id, message_id, at) in rows {
+            mark_sent(conn, id, message_id, at)?;
+        }
+        return Ok(());
+    }
+    for chunk in rows.chunks(64) {
+        let size = if chunk.len() <= 8 { 8 } else { 64 };
+        let sql = format!(
+            "UPDATE outbox SET state = 'sent', message_id = v.column2, done_at = v.column3, attempts = attempts + 1,
+               picture = NULL, error = NULL
+             FROM (VALUES {}) AS v WHERE outbox.id = v.column1",
+            marks_list(size)
+        );
+        let mut values = Vec::with_capacity(3 * size);
+        for i in 0..size {
+            let (id, message_id, at) = chunk[i.min(chunk.len() - 1)];
+            values.extend([Value::I64(id), message_id.map_or(Value::Null, Value::Text), Value::I64(at)]);
+        }
+        conn.prepare_cached(&sql)?.execute(values)?;
+    }
+    Ok(())
+}
+
+/// `rows` typed rows of `(id, message_id, when)` placeholders for a `VALUES` list.
+fn marks_list(rows: usize) -> String {
+    (0..rows)
+        .map(|i| {
+            format!("(CAST(?{} AS BIGINT), CAST(?{} AS TEXT), CAST(?{} AS BIGINT))", 3 * i + 1, 3 * i + 2, 3 * i + 3)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Row `id` failed `tries` times for a passing reason: tried again at `at`.
 pub fn retry_at(conn: &Connection, id: i64, tries: u32, at: i64, error: &str) -> Result<()> {
     conn.prepare_cached("UPDATE outbox SET attempts = attempts + ?4, next_attempt_at = ?2, error = ?3 WHERE id = ?1")?
@@ -434,7 +473,35 @@ mod tests {
         rows_queued_together_keep_their_order,
         rows_done_a_week_ago_are_forgotten_in_the_order_they_were_written,
         a_lease_is_taken_over_only_from_its_holder,
+        rows_marked_sent_together_are_each_marked_as_alone,
     );
+
+    /// [`mark_all_sent`] marks each row as [`mark_sent`] would, with its own message and time,
+    /// whatever the count (one row, a padded list, more than one statement's), and no other row.
+    fn rows_marked_sent_together_are_each_marked_as_alone(store: &Store) {
+        let c = store.conn().unwrap();
+        for count in [1_usize, 2, 9, 70] {
+            let ids: Vec<i64> = (0..count + 1).map(|_| push(&c, "discord", "c:1", "r", None, 100).unwrap()).collect();
+            let (marked, left) = ids.split_at(count);
+            let messages: Vec<String> = marked.iter().map(|id| format!("m{id}")).collect();
+            let rows: Vec<(i64, Option<&str>, i64)> = marked
+                .iter()
+                .zip(&messages)
+                .map(|(&id, m)| (id, if id % 3 == 0 { None } else { Some(m.as_str()) }, 1_000 + id))
+                .collect();
+            mark_all_sent(&c, &rows).unwrap();
+            for &(id, message, at) in &rows {
+                let (state, got, done, attempts): (String, Option<String>, i64, i64) = c
+                    .prepare_cached("SELECT state, message_id, done_at, attempts FROM outbox WHERE id = ?1")
+                    .unwrap()
+                    .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+                    .unwrap();
+                assert_eq!((state.as_str(), got.as_deref(), done, attempts), ("sent", message, at, 1), "{count}");
+            }
+            assert!(is_pending(&c, left[0]).unwrap(), "the row after them waits ({count})");
+            mark_sent(&c, left[0], None, 1).unwrap();
+        }
+    }
 
     /// [`prune`] walks the rows up to the first one written within the week: it forgets the rows
     /// done before it, keeps those still waiting and those done since, and leaves a row written out

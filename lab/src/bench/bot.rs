@@ -308,10 +308,12 @@ pub enum Through {
 }
 
 /// The front end of the host run: remembers, per input, whether a move was announced and how many
-/// pictures came with it.
+/// pictures came with it. A row delivered again is counted once (as a platform's idempotency key
+/// shows it once), so its receipts say so.
 #[derive(Default)]
 struct Tally {
     seen: Mutex<HashMap<String, (bool, usize)>>,
+    rows: Mutex<std::collections::HashSet<i64>>,
 }
 
 #[async_trait]
@@ -323,14 +325,19 @@ impl FrontEnd for Tally {
         false
     }
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
-        if let Some(id) = &reply.in_reply_to
+        let again = match (reply.outbox_id, self.rows.lock()) {
+            (Some(row), Ok(mut rows)) => !rows.insert(row),
+            _ => false,
+        };
+        if !again
+            && let Some(id) = &reply.in_reply_to
             && let Ok(mut seen) = self.seen.lock()
         {
             let e = seen.entry(id.clone()).or_default();
             e.0 |= reply.text.contains("played by");
             e.1 += usize::from(reply.png.is_some());
         }
-        Ok(Receipt::default())
+        Ok(Receipt { shows_once_if_repeated: reply.outbox_id.is_some(), ..Receipt::default() })
     }
 }
 
