@@ -165,6 +165,10 @@ const ANIMATION_MEMO_BYTES: u64 = 32 << 20;
 /// Animations drawn, by the JSON of their description.
 type AnimationMemo = mini_moka::sync::Cache<String, Arc<Vec<u8>>>;
 
+/// The receipt of a reply settled without showing anything (nowhere to show it on its platform):
+/// settled again, it shows nothing again.
+const NOTHING_SHOWN: Receipt = Receipt { message_id: None, thread_id: None, shows_once_if_repeated: true };
+
 /// Rows of a chat read at once by its drain.
 const DRAIN_BATCH: usize = 16;
 
@@ -1679,7 +1683,7 @@ impl Host {
             private.keep_private();
             if !fe.has_direct_messages() {
                 tracing::info!(platform = fe.platform(), user = %person.id, "a private reply dropped: no direct messages here");
-                return Ok(Receipt::default());
+                return Ok(NOTHING_SHOWN);
             }
             return fe.deliver(&private).await;
         }
@@ -1687,7 +1691,7 @@ impl Host {
             Target::Direct { fallback, .. } if !fe.has_direct_messages() => match fallback {
                 Some(chat) => fe.deliver(&to_fallback(chat)).await,
                 // Nowhere to say it on this platform: settled, nothing shown.
-                None => Ok(Receipt::default()),
+                None => Ok(NOTHING_SHOWN),
             },
             Target::Direct { fallback: Some(chat), .. } => match fe.deliver(reply).await {
                 Err(e) if !matches!(e, DeliveryError::Transient { .. }) => {

@@ -682,3 +682,45 @@ async fn a_refusal_is_in_the_chats_language() {
     assert_eq!(told.len(), 1, "told once: {texts:?}");
     assert!(told[0].contains("Biraz yavaş lütfen"), "in the chat's language: {told:?}");
 }
+
+/// A correspondence game through the host, with pictures, on a platform without direct messages:
+/// each move writes its answer to the chat and a turn notice to the opponent's direct messages,
+/// which settles there without showing anything. Once each chat's lease is taken, a move costs
+/// its own unit of work alone: both deliveries are written down later, together.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_games_move_through_the_host_is_one_unit_of_work_once_its_chats_are_leased() {
+    let dir = tempfile::tempdir().unwrap();
+    let hour = Duration::from_secs(3600);
+    let bot = Bot::new(
+        Store::open(dir.path().join("h.db")).unwrap(),
+        Arc::new(capabot::bot::SystemClock),
+        Arc::new(FirstLegalMove),
+        BotConfig::default(),
+    );
+    let config =
+        HostConfig { ai_threads: 1, lease_kept_quiet: hour, lease_keeper_every: hour, ..HostConfig::default() };
+    let host = Host::new(Arc::new(bot), config);
+    let seen = Recorder::new("chatnet", false, &[]);
+    seen.shows_once.store(true, std::sync::atomic::Ordering::SeqCst);
+    host.register(seen.clone());
+    let bot = host.bot().clone();
+    let units = || bot.store().sqlite_commits().expect("SQLite").1;
+    host.handle(say("chatnet", "alice", "!challenge @bob chess color:white days:7")).await.unwrap();
+    host.handle(say("chatnet", "bob", "!accept")).await.unwrap();
+    let mut spent = Vec::new();
+    for (who, san) in [("alice", "e4"), ("bob", "e5"), ("alice", "Nf3"), ("bob", "Nc6")] {
+        let before = units();
+        host.handle(say("chatnet", who, san).with_event_id(format!("move {san}"))).await.unwrap();
+        spent.push(units() - before);
+        let last = seen.texts().last().cloned().unwrap_or_default().1;
+        assert!(last.contains(&format!("{san} played by {who}")), "{last}");
+        assert!(seen.seen.lock().unwrap().last().is_some_and(|r| r.png.is_some()), "with its picture");
+    }
+    // The first move to each player's direct messages takes that chat's lease.
+    assert_eq!(spent, [2, 2, 1, 1], "units of work a move");
+    host.shutdown(Duration::from_secs(10)).await;
+    let counts = capabot::store::outbox::counts(&bot.store().conn().unwrap()).unwrap();
+    assert!(counts.iter().all(|(_, state, _)| state != "pending"), "all written down at shutdown: {counts:?}");
+    // The challenge, the start, and two rows a move.
+    assert!(counts.contains(&("chatnet".into(), "sent".into(), 10)), "{counts:?}");
+}
