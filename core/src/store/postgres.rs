@@ -48,6 +48,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V25__games_due", include_str!("../../migrations/postgres/V25__games_due.sql")),
     ("V26__outbox_ids", include_str!("../../migrations/postgres/V26__outbox_ids.sql")),
     ("V27__recent_finished", include_str!("../../migrations/postgres/V27__recent_finished.sql")),
+    ("V28__outbox_room", include_str!("../../migrations/postgres/V28__outbox_room.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

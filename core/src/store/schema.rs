@@ -82,6 +82,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V25__games_due", include_str!("../../migrations/0025_games_due.sql")),
     sql("V26__outbox_ids", include_str!("../../migrations/0026_outbox_ids.sql")),
     sql("V27__recent_finished", include_str!("../../migrations/0027_recent_finished.sql")),
+    sql("V28__outbox_room", include_str!("../../migrations/0028_outbox_room.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many
