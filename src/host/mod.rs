@@ -354,15 +354,18 @@ fn lease_owner(instance: Option<&str>) -> String {
 }
 
 /// Where process ids name the same processes: this boot of the kernel and this process's process
-/// id namespace (two containers on one machine each count their own), hashed. `None` where the
-/// system does not say (not Linux).
+/// id namespace (two containers on one machine each count their own), hashed; read once. `None`
+/// where the system does not say (not Linux).
 fn pid_realm() -> Option<u64> {
-    use std::hash::{Hash, Hasher};
-    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
-    let namespace = std::fs::read_link("/proc/self/ns/pid").ok()?;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (boot.trim(), namespace).hash(&mut h);
-    Some(h.finish())
+    static REALM: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
+    *REALM.get_or_init(|| {
+        use std::hash::{Hash, Hasher};
+        let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").ok()?;
+        let namespace = std::fs::read_link("/proc/self/ns/pid").ok()?;
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (boot.trim(), namespace).hash(&mut h);
+        Some(h.finish())
+    })
 }
 
 /// Whether the holder of a lease, as [`lease_owner`] named it, is a process that has ended: one of
