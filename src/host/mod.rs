@@ -1107,9 +1107,10 @@ impl Host {
     /// These deliveries are written down: no longer left out of the looks, and a lease given up
     /// with nothing left to write is forgotten.
     fn written_down(&self, written: &[core_outbox::Delivered]) {
+        let ids: std::collections::HashSet<i64> = written.iter().map(|w| w.id).collect();
         let mut leases = self.kept_leases();
         for lease in leases.values_mut() {
-            lease.unwritten.retain(|d| !written.iter().any(|w| w.id == d.id));
+            lease.unwritten.retain(|d| !ids.contains(&d.id));
         }
         leases.retain(|_, l| l.held || !l.unwritten.is_empty());
     }

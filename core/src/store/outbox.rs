@@ -274,13 +274,18 @@ pub fn is_pending(conn: &Connection, id: i64) -> Result<bool> {
         .is_some())
 }
 
+/// What marking a row sent changes besides its message and when: the same in [`mark_sent`] and
+/// [`mark_all_sent`].
+macro_rules! sent_set {
+    () => {
+        "state = 'sent', attempts = attempts + 1, picture = NULL, error = NULL,"
+    };
+}
+
 /// Row `id` was delivered as `message_id`; its picture is no longer kept.
 pub fn mark_sent(conn: &Connection, id: i64, message_id: Option<&str>, now: i64) -> Result<()> {
-    conn.prepare_cached(
-        "UPDATE outbox SET state = 'sent', message_id = ?2, done_at = ?3, attempts = attempts + 1, picture = NULL,
-         error = NULL WHERE id = ?1",
-    )?
-    .execute(params![id, message_id, now])?;
+    conn.prepare_cached(concat!("UPDATE outbox SET ", sent_set!(), " message_id = ?2, done_at = ?3 WHERE id = ?1"))?
+        .execute(params![id, message_id, now])?;
     Ok(())
 }
 
@@ -295,32 +300,30 @@ pub fn mark_all_sent(conn: &Connection, rows: &[(i64, Option<&str>, i64)]) -> Re
         }
         return Ok(());
     }
+    // The statement's two texts, for 8 rows and for 64, written once.
+    static TEXTS: std::sync::OnceLock<[String; 2]> = std::sync::OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        [8, 64].map(|size| {
+            format!(
+                concat!(
+                    "UPDATE outbox SET ",
+                    sent_set!(),
+                    " message_id = v.column2, done_at = v.column3 FROM (VALUES {}) AS v WHERE outbox.id = v.column1"
+                ),
+                crate::store::sql::typed_values_rows(size, &["BIGINT", "TEXT", "BIGINT"])
+            )
+        })
+    });
     for chunk in rows.chunks(64) {
-        let size = if chunk.len() <= 8 { 8 } else { 64 };
-        let sql = format!(
-            "UPDATE outbox SET state = 'sent', message_id = v.column2, done_at = v.column3, attempts = attempts + 1,
-               picture = NULL, error = NULL
-             FROM (VALUES {}) AS v WHERE outbox.id = v.column1",
-            marks_list(size)
-        );
+        let (size, sql) = if chunk.len() <= 8 { (8, &texts[0]) } else { (64, &texts[1]) };
         let mut values = Vec::with_capacity(3 * size);
         for i in 0..size {
             let (id, message_id, at) = chunk[i.min(chunk.len() - 1)];
             values.extend([Value::I64(id), message_id.map_or(Value::Null, Value::Text), Value::I64(at)]);
         }
-        conn.prepare_cached(&sql)?.execute(values)?;
+        conn.prepare_cached(sql)?.execute(values)?;
     }
     Ok(())
-}
-
-/// `rows` typed rows of `(id, message_id, when)` placeholders for a `VALUES` list.
-fn marks_list(rows: usize) -> String {
-    (0..rows)
-        .map(|i| {
-            format!("(CAST(?{} AS BIGINT), CAST(?{} AS TEXT), CAST(?{} AS BIGINT))", 3 * i + 1, 3 * i + 2, 3 * i + 3)
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Row `id` failed `tries` times for a passing reason: tried again at `at`.

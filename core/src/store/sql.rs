@@ -1059,6 +1059,26 @@ pub fn values_rows(rows: usize, width: usize) -> String {
     out
 }
 
+/// [`values_rows`] with each column's type spelled out, `(CAST(?1 AS BIGINT), CAST(?2 AS TEXT))`:
+/// PostgreSQL types a `VALUES` list used as a table (`UPDATE … FROM (VALUES …)`) from its first
+/// row, and cannot infer a parameter's type there from the column it is compared with or set to.
+pub fn typed_values_rows(rows: usize, types: &[&str]) -> String {
+    use std::fmt::Write;
+    let width = types.len();
+    let mut out = String::with_capacity(rows * width * 24);
+    for i in 0..rows {
+        out.push_str(if i == 0 { "(" } else { "), (" });
+        for (j, ty) in types.iter().enumerate() {
+            let sep = if j == 0 { "" } else { ", " };
+            let _ = write!(out, "{sep}CAST(?{} AS {ty})", i * width + j + 1);
+        }
+    }
+    if rows > 0 {
+        out.push(')');
+    }
+    out
+}
+
 /// Appends `count` placeholders numbered from `first`, separated by commas: `?3, ?4, ?5`.
 fn push_placeholders(out: &mut String, first: usize, count: usize) {
     use std::fmt::Write;
@@ -1457,6 +1477,11 @@ mod tests {
         assert_eq!(values_rows(1, 1), "(?1)");
         assert_eq!(values_rows(3, 2), "(?1, ?2), (?3, ?4), (?5, ?6)");
         assert_eq!(values_rows(0, 4), "");
+        assert_eq!(
+            typed_values_rows(2, &["BIGINT", "TEXT"]),
+            "(CAST(?1 AS BIGINT), CAST(?2 AS TEXT)), (CAST(?3 AS BIGINT), CAST(?4 AS TEXT))"
+        );
+        assert_eq!(typed_values_rows(0, &["BIGINT"]), "");
     }
 
     #[test]

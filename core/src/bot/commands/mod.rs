@@ -74,12 +74,14 @@ pub(in crate::bot) fn near_variant(name: &str) -> Option<&'static str> {
 }
 
 pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
-    match (find_variant(name), near_variant(name)) {
-        (Some(v), _) => Ok(v),
-        (None, Some(near)) => {
-            user(msg!("variant-unknown-near", name = short(name), near = near, names = variant_names()))
-        }
-        (None, None) => user(msg!("variant-unknown", name = short(name), names = variant_names())),
+    // The slip is looked for only for a name no variant has: every move reads its game's variant
+    // by name, and the comparisons with every variant's name were about 1 % of a move's time.
+    if let Some(v) = find_variant(name) {
+        return Ok(v);
+    }
+    match near_variant(name) {
+        Some(near) => user(msg!("variant-unknown-near", name = short(name), near = near, names = variant_names())),
+        None => user(msg!("variant-unknown", name = short(name), names = variant_names())),
     }
 }
 
