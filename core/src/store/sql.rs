@@ -1048,15 +1048,10 @@ fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
 /// Written into one string (a scheduled timeout's ratings wrote 80 placeholders, each formatted
 /// into a string of its own, about 5 % of the item: docs/scale.md, "The tick's ratings").
 pub fn values_rows(rows: usize, width: usize) -> String {
-    let mut out = String::with_capacity(rows * width * 5);
-    for i in 0..rows {
-        out.push_str(if i == 0 { "(" } else { "), (" });
-        push_placeholders(&mut out, i * width + 1, width);
-    }
-    if rows > 0 {
-        out.push(')');
-    }
-    out
+    use std::fmt::Write;
+    values_list(rows, width, 5, |out, _, n| {
+        let _ = write!(out, "?{n}");
+    })
 }
 
 /// [`values_rows`] with each column's type spelled out, `(CAST(?1 AS BIGINT), CAST(?2 AS TEXT))`:
@@ -1064,13 +1059,22 @@ pub fn values_rows(rows: usize, width: usize) -> String {
 /// row, and cannot infer a parameter's type there from the column it is compared with or set to.
 pub fn typed_values_rows(rows: usize, types: &[&str]) -> String {
     use std::fmt::Write;
-    let width = types.len();
-    let mut out = String::with_capacity(rows * width * 24);
+    values_list(rows, types.len(), 24, |out, column, n| {
+        let _ = write!(out, "CAST(?{n} AS {})", types[column]);
+    })
+}
+
+/// A `VALUES` list of `rows` tuples of `width` values, each value written by `value(out, its
+/// column, its placeholder's number)`, the numbers in order row by row.
+fn values_list(rows: usize, width: usize, bytes_a_value: usize, value: impl Fn(&mut String, usize, usize)) -> String {
+    let mut out = String::with_capacity(rows * width * bytes_a_value);
     for i in 0..rows {
         out.push_str(if i == 0 { "(" } else { "), (" });
-        for (j, ty) in types.iter().enumerate() {
-            let sep = if j == 0 { "" } else { ", " };
-            let _ = write!(out, "{sep}CAST(?{} AS {ty})", i * width + j + 1);
+        for column in 0..width {
+            if column > 0 {
+                out.push_str(", ");
+            }
+            value(&mut out, column, i * width + column + 1);
         }
     }
     if rows > 0 {
