@@ -60,6 +60,26 @@ fn fixed_nasty_inputs_change_nothing() {
     assert_eq!(tb.fingerprint(), before);
 }
 
+/// `setup:N` past a variant's setups is answered with the variant's range, however many digits it has
+/// (before: a number past four thousand million was "not a number"); text is not a number; nothing is
+/// made.
+#[test]
+fn a_setup_out_of_range_is_told_the_variants_range() {
+    let tb = new_bot();
+    let before = tb.fingerprint();
+    for given in ["21836", "99999999999", "999999999999999999999999"] {
+        let out = tb.say("alice", &format!("!challenge @bob caparandom setup:{given}"));
+        assert!(out.contains("has setups 0 to 21835, not"), "{given}: {out}");
+        let out = tb.say("alice", &format!("!play chess setup:{given}"));
+        assert!(out.contains("Chess has one starting position"), "{given}: {out}");
+    }
+    let out = tb.say("alice", "!challenge @bob caparandom setup:x1");
+    assert!(out.contains("setup must be a number, not 'x1'"), "{out}");
+    assert_eq!(tb.fingerprint(), before, "nothing made");
+    let out = tb.say("alice", "!challenge @bob caparandom setup:21835");
+    assert!(out.contains("Challenge #1") && out.contains("setup 21835"), "{out}");
+}
+
 /// Random text from anyone, typed or prefixed, in a chat with a game in progress: never an internal
 /// error, and unless the answer says something was done, nothing changed. Each case starts from
 /// [`game_in_progress`]; a case that changed nothing leaves it as it found it (its fingerprint is

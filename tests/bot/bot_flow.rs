@@ -1035,7 +1035,10 @@ fn a_direct_line_that_is_no_command_is_answered_once() {
 /// In a direct chat, every bare move of a game there that is not taken is answered (an illegal one,
 /// one out of turn), not only the first: the chat is the person's own. (Before: the first was
 /// answered, the second got "I don't know 'Ke2'. Here every line is for me…", the third nothing.)
-/// In a shared chat the answer stays once per person and game.
+/// In a shared chat the answer is once per person and position (for the player to move, once per
+/// move tried there): the same line said again is not answered, another move tried is, and so is
+/// the same line once the game has moved on. (Before: once per person and game, so a player refused
+/// early in a correspondence game heard nothing for any later refused move.)
 #[test]
 fn every_refused_bare_move_in_a_direct_chat_is_answered() {
     use capabot::bot::{Input, Scope, UserRef};
@@ -1051,11 +1054,20 @@ fn every_refused_bare_move_in_a_direct_chat_is_answered() {
         assert!(out.contains(&format!("Game #1: {bad} is not legal")), "{bad}: {out}");
     }
     assert!(dm("e4").contains("1. e4 played by alice"));
-    // In a shared chat: once.
+    // In a shared chat: once per move tried in a position.
     tb.say("bob", "!challenge @carol chess color:white");
     tb.say("carol", "!accept");
     assert!(tb.say("bob", "e5").contains("e5 is not legal"));
-    assert_eq!(tb.say("bob", "Ke2"), "", "once per person and game in a shared chat");
+    assert_eq!(tb.say("bob", "e5"), "", "the same line again in the same position");
+    assert!(tb.say("bob", "Ke2").contains("Ke2 is not legal"), "another move tried");
+    assert_eq!(tb.say("bob", "Ke2"), "", "once each");
+    // Out of turn: once per position.
+    assert!(tb.say("carol", "e5").contains("not your move"));
+    assert_eq!(tb.say("carol", "d5"), "", "out of turn, once per position");
+    assert!(tb.say("bob", "e4").contains("1. e4 played by bob"));
+    assert!(tb.say("bob", "d5").contains("not your move"), "a new position: told again");
+    assert!(tb.say("carol", "e4").contains("e4 is not legal"), "the game moved on: told again");
+    assert_eq!(tb.say("carol", "e4"), "", "and once there");
 }
 
 /// `rematch`: the players of a game over, and only they, ask for the same game again in its chat;

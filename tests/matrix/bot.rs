@@ -713,7 +713,8 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
     assert!(twice.is_empty(), "answered twice: {twice:?}");
     assert_eq!(query::<i64>(&db, "SELECT count(*) FROM moves WHERE game_id = 1"), 3, "each move stored once");
 
-    // Bare moves not taken get one short answer per person and game; chatter gets none.
+    // Bare moves not taken get one short answer per person and position (the player to move: one
+    // per move tried); chatter gets none.
     for (who, text) in [(&carol, "Nc6"), (&carol, "d5"), (&alice, "d4"), (&alice, "d3"), (&bob, "Nd5"), (&bob, "Nd4")] {
         who.say(&room, text, &[]).await;
     }
@@ -730,9 +731,10 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
     let count = |needle: &str| said.iter().filter(|b| b.contains(needle)).count();
     assert_eq!(count("Game #1 is between alice and Bob; only they move in it."), 1, "{said:#?}");
     assert_eq!(count("Game #1: not your move; Bob is to move."), 1, "{said:#?}");
-    assert_eq!(count("is not legal"), 1, "{said:#?}");
+    assert_eq!(count("Nd5 is not legal"), 1, "{said:#?}");
+    assert_eq!(count("Nd4 is not legal"), 1, "{said:#?}");
     assert_eq!(count(" Nc6 played by Bob"), 1, "{said:#?}");
-    assert_eq!(said.len(), 4, "nothing else (no answer to chatter): {said:#?}");
+    assert_eq!(said.len(), 5, "nothing else (no answer to chatter): {said:#?}");
 
     // A bare MXID and a matrix.to link name Bob too.
     alice.say(&room, &format!("!rating {} chess", bob.id()), &[]).await;

@@ -161,8 +161,11 @@ const TOLD: usize = 10_000;
 /// A notice each person is given once ([`Bot::told`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Told {
-    /// A bare move of theirs in this game was not taken.
-    BareMove(i64),
+    /// A bare move of theirs in this game was not taken: the game, its ply (a new position may be
+    /// told again: a correspondence game lasts weeks, and a player refused once early on heard
+    /// nothing for any later refused move), and for the player to move a hash of what they typed
+    /// (each move they try is answered once; chatter repeated is not), else 0.
+    BareMove { game: i64, ply: u32, text: u64 },
     /// A line of theirs in a direct chat was no command.
     DirectLine,
     /// A bare move of theirs did not say which of their games here it was for.

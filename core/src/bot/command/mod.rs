@@ -176,7 +176,7 @@ pub struct ChallengeArgs {
     /// `Some(None)` = `days:none`.
     pub days: Option<Option<u32>>,
     pub color: Option<String>,
-    pub setup: Option<u32>,
+    pub setup: Option<u64>,
     pub level: Option<u8>,
     /// `rated` / `casual` as a bare word; `None` leaves it to the community's rule.
     pub rated: Option<bool>,

@@ -128,6 +128,16 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
     }
 }
 
+/// `setup:N`: digits, however many (more than any variant has is told with the variant's range,
+/// where the variant is known).
+fn parse_setup(v: &str) -> Result<u64, ParseError> {
+    match v.parse::<u64>() {
+        Ok(n) => Ok(n),
+        Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => Ok(u64::MAX),
+        Err(_) => Err(msg!("parse-setup", given = v)),
+    }
+}
+
 /// `challenge` and `play`: options, `casual`/`rated`, and the variant (its short name, or its full
 /// name in several words). For `challenge` (`person_expected`) a word that is no variant, alone or
 /// beside one, without anyone mentioned, is most likely a person written without the mention
@@ -151,7 +161,8 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                     "random" | "r" | "any" => c.color = Some("random".into()),
                     _ => return Err(msg!("parse-color", given = v)),
                 },
-                "setup" => c.setup = Some(v.parse().map_err(|_| msg!("parse-setup", given = v))?),
+                // A number too large for any variant is answered with the variant's range.
+                "setup" => c.setup = Some(parse_setup(v)?),
                 "level" | "lvl" => match v.parse::<u8>() {
                     Ok(l @ 1..=8) => c.level = Some(l),
                     _ => return Err(msg!("parse-level", given = v)),

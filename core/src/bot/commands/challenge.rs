@@ -57,7 +57,7 @@ impl Bot {
         let vname = args.variant.clone().unwrap_or_else(|| cx.settings.default_variant.clone());
         let v = playable_variant(&vname)?;
         if let Some(s) = args.setup
-            && (s as usize) >= setups::count(v)
+            && s >= setups::count(v) as u64
         {
             if setups::count(v) <= 1 {
                 // The variants `setup:N` is for: random setups (Relocation's come from its swaps).
@@ -73,6 +73,8 @@ impl Bot {
         if args.setup.is_some() && v.setups == SetupKind::Relocation {
             return user(msg!("relocation-no-setup"));
         }
+        // Below the variant's count of setups, so it fits.
+        let setup = args.setup.and_then(|s| u32::try_from(s).ok());
         let days = args.days.unwrap_or(cx.settings.default_days);
         let color = args.color.clone().unwrap_or_else(|| "random".into());
         let vs_ai = matches!(opponent, Opponent::Ai);
@@ -105,7 +107,7 @@ impl Bot {
             }
             let level = args.level.unwrap_or(3);
             drop(conn);
-            return self.start_game(cx, v, args.setup, days, &color, &me, &ai, Some(level), None, false);
+            return self.start_game(cx, v, setup, days, &color, &me, &ai, Some(level), None, false);
         }
         let challenged = match &opponent {
             Opponent::Person(m) => {
@@ -124,7 +126,7 @@ impl Bot {
         for c in challenges::made_by(&conn, &cx.scope().platform, &cx.scope().chat, me.id)? {
             let same = c.challenged == challenged_id
                 && c.variant == v.name
-                && c.setup == args.setup
+                && c.setup == setup
                 && c.days_per_move == days
                 && c.color == color
                 && c.rated == rated
@@ -144,7 +146,7 @@ impl Bot {
                 challenger: me.id,
                 challenged: challenged.as_ref().map(|p| p.id),
                 variant: v.name,
-                setup: args.setup,
+                setup,
                 days_per_move: days,
                 color: &color,
                 expires_at: expires,
@@ -153,7 +155,7 @@ impl Bot {
             now,
         )?;
         let clock = clock_text(days);
-        let setup = args.setup.map(|s| t!("setup-suffix", number = s)).unwrap_or_default();
+        let setup = setup.map(|s| t!("setup-suffix", number = s)).unwrap_or_default();
         let hours = self.config.challenge_expiry_secs / 3600;
         let clock = if rated { t!("clock-rated", clock = clock) } else { t!("clock-casual", clock = clock) };
         let p = cx.p();
@@ -537,7 +539,10 @@ impl Bot {
             days: Some(row.days_per_move),
             color: Some(if mine == Color::White { "black" } else { "white" }.into()),
             // Capablanca Relocation's setup comes from the swaps again, not from the last game's.
-            setup: row.setup.filter(|_| variant_named(&row.variant).is_ok_and(|v| v.setups != SetupKind::Relocation)),
+            setup: row
+                .setup
+                .filter(|_| variant_named(&row.variant).is_ok_and(|v| v.setups != SetupKind::Relocation))
+                .map(u64::from),
             level: row.ai_level,
             ..ChallengeArgs::default()
         };

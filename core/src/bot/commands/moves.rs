@@ -19,8 +19,9 @@ use crate::{msg, t};
 impl Bot {
     /// Text without the prefix: a bare move when it is one for the author's only game to move in
     /// here. A text that reads as a move in a game here but is not taken (illegal, out of turn, or
-    /// by someone not playing) gets one short answer per person and game, so a player knows; other
-    /// text is ignored (people talk in chats).
+    /// by someone not playing) gets one short answer per person and position of the game (for the
+    /// player to move, one per move tried there), so a player knows; other text is ignored (people
+    /// talk in chats).
     pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
         if text.is_empty() || text.len() > 40 || text.contains(char::is_whitespace) {
             return Ok(Response::default());
@@ -48,7 +49,7 @@ impl Bot {
                     }
                     Err(e) if reads_as_move(&e) => Ok(self.tell_once(
                         cx,
-                        Told::BareMove(row.id),
+                        Told::BareMove { game: row.id, ply: row.ply, text: attempt(text) },
                         msg!("game-move-error", id = row.id, error = move_error(&e)),
                     )),
                     Err(_) => Ok(Response::default()),
@@ -63,7 +64,7 @@ impl Bot {
                     continue;
                 }
                 let answer = msg!("game-in-setup", id = row.id, p = cx.p());
-                return Ok(self.tell_once(cx, Told::BareMove(row.id), answer));
+                return Ok(self.tell_once(cx, Told::BareMove { game: row.id, ply: row.ply, text: 0 }, answer));
             }
         }
         for row in games::active_in_chat(&conn, platform, chat)? {
@@ -80,7 +81,7 @@ impl Bot {
                     black = self.name_of(&conn, row.black)?
                 ),
             };
-            return Ok(self.tell_once(cx, Told::BareMove(row.id), answer));
+            return Ok(self.tell_once(cx, Told::BareMove { game: row.id, ply: row.ply, text: 0 }, answer));
         }
         Ok(Response::default())
     }
@@ -681,6 +682,15 @@ impl Bot {
 
 /// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
 /// ambiguous here), rather than chatter.
+/// What a player to move typed, as [`Told::BareMove`] keeps it: each move they try in a position
+/// is answered once.
+fn attempt(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::hash::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
 fn reads_as_move(e: &notation::MoveError) -> bool {
     matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
 }
