@@ -90,7 +90,7 @@ fn full_game_capatomic_with_launch_and_missile_castling() {
 }
 
 /// A bare move from someone with two games here waiting for their move is not guessed into either:
-/// they are told once (to them alone) to name the game, with the command for the game where the
+/// they are told (to them alone, once while the games stay as they are) to name the game, with the command for the game where the
 /// move is legal; chatter stays unanswered. (Before: "Game #1: not your move; alice is to move" —
 /// said to alice, whose move it was.)
 #[test]
@@ -118,6 +118,12 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
     assert!(out.contains("Game #2: 1. e4 played by alice"), "{out}");
     // One game waiting again: bare moves work as before.
     assert!(tb.say("alice", "Nf3").contains("Game #1: 2. Nf3 played by alice"));
+    // Both waiting again, in new positions: she is told again, once (before: never again while
+    // the process ran).
+    tb.say("bob", "Nc6");
+    tb.say("carol", "e5");
+    assert!(tb.say("alice", "d4").contains("Several of your games here wait for your move (#1, #2)"));
+    assert_eq!(tb.say("alice", "d3"), "", "once while the games stay as they are");
 }
 
 /// Asked which game, the example is the person's own command with a game's number (`!draw #1`),

@@ -163,13 +163,26 @@ const TOLD: usize = 10_000;
 pub(crate) enum Told {
     /// A bare move of theirs in this game was not taken: the game, its ply (a new position may be
     /// told again: a correspondence game lasts weeks, and a player refused once early on heard
-    /// nothing for any later refused move), and for the player to move a hash of what they typed
-    /// (each move they try is answered once; chatter repeated is not), else 0.
+    /// nothing for any later refused move), and for the player to move what they typed
+    /// ([`Told::key`]: each move they try is answered once; chatter repeated is not), else 0.
     BareMove { game: i64, ply: u32, text: u64 },
     /// A line of theirs in a direct chat was no command.
     DirectLine,
-    /// A bare move of theirs did not say which of their games here it was for.
-    WhichGame,
+    /// A bare move of theirs did not say which of their games here it was for: the games and
+    /// their plies ([`Told::key`]), so that once any of them has moved on the person
+    /// is told again (before: once for as long as the process ran).
+    WhichGame(u64),
+}
+
+impl Told {
+    /// What a notice is about (a text typed, games and their plies) as the number it is told
+    /// once for: another text, or another position of any of the games, is another number.
+    pub(crate) fn key(about: impl std::hash::Hash) -> u64 {
+        use std::hash::Hasher;
+        let mut h = std::hash::DefaultHasher::new();
+        about.hash(&mut h);
+        h.finish()
+    }
 }
 
 /// The bot: a store, a clock, an AI and settings. Share it between threads with `Arc`.

@@ -49,7 +49,7 @@ impl Bot {
                     }
                     Err(e) if reads_as_move(&e) => Ok(self.tell_once(
                         cx,
-                        Told::BareMove { game: row.id, ply: row.ply, text: attempt(text) },
+                        Told::BareMove { game: row.id, ply: row.ply, text: Told::key(text) },
                         msg!("game-move-error", id = row.id, error = move_error(&e)),
                     )),
                     Err(_) => Ok(Response::default()),
@@ -88,8 +88,8 @@ impl Bot {
 
     /// A bare move from someone with several games here waiting for their move: which one is meant
     /// is not guessed (the help promises bare moves for one game only). If the text reads as a
-    /// move in any of them, the person is told once to name the game, with the command for the
-    /// first game where the move is legal; other text is chatter.
+    /// move in any of them, the person is told to name the game, once while those games stay as
+    /// they are, with the command for the first game where the move is legal; other text is chatter.
     fn which_game(&self, cx: &Ctx<'_>, conn: &Conn<'_>, mine: &[GameRow], text: &str) -> Res<Response> {
         let mut legal_in = None;
         let mut reads = false;
@@ -109,7 +109,8 @@ impl Bot {
         let games = mine.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
         let id = legal_in.unwrap_or(mine[0].id);
         let example = crate::bot::command::Command::Move { game: Some(id), text: short(text) }.typed(cx.p());
-        Ok(self.tell_once(cx, Told::WhichGame, msg!("bare-which-game", games = games, example = example)))
+        let told = Told::WhichGame(Told::key(mine.iter().map(|g| (g.id, g.ply)).collect::<Vec<_>>()));
+        Ok(self.tell_once(cx, told, msg!("bare-which-game", games = games, example = example)))
     }
 
     /// A line in a direct chat that is no command word: a bare move in a game there, else the
@@ -127,12 +128,14 @@ impl Bot {
                 let mut there = Vec::new();
                 for g in games::open_of_player(&conn, me.id)? {
                     if reads_as_move_in(&g, text)? {
-                        there.push(format!("#{}", g.id));
+                        there.push(g);
                     }
                 }
                 if !there.is_empty() {
-                    let answer = msg!("direct-move-elsewhere", word = short(text), games = there.join(", "));
-                    return Ok(self.tell_once(cx, Told::WhichGame, answer));
+                    let games = there.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
+                    let answer = msg!("direct-move-elsewhere", word = short(text), games = games);
+                    let told = Told::WhichGame(Told::key(there.iter().map(|g| (g.id, g.ply)).collect::<Vec<_>>()));
+                    return Ok(self.tell_once(cx, told, answer));
                 }
             }
         }
@@ -682,15 +685,6 @@ impl Bot {
 
 /// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
 /// ambiguous here), rather than chatter.
-/// What a player to move typed, as [`Told::BareMove`] keeps it: each move they try in a position
-/// is answered once.
-fn attempt(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::hash::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
-}
-
 fn reads_as_move(e: &notation::MoveError) -> bool {
     matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
 }
