@@ -67,9 +67,12 @@ fn fixed_nasty_inputs_change_nothing() {
 fn a_setup_out_of_range_is_told_the_variants_range() {
     let tb = new_bot();
     let before = tb.fingerprint();
-    for given in ["21836", "99999999999", "999999999999999999999999"] {
+    for given in ["21836", "99999999999", "12345678901234567891", "999999999999999999999999"] {
         let out = tb.say("alice", &format!("!challenge @bob caparandom setup:{given}"));
         assert!(out.contains("has setups 0 to 21835, not"), "{given}: {out}");
+        if given.len() <= 20 {
+            assert!(out.contains(&format!("not {given}.")), "the number as typed: {out}");
+        }
         let out = tb.say("alice", &format!("!play chess setup:{given}"));
         assert!(out.contains("Chess has one starting position"), "{given}: {out}");
     }

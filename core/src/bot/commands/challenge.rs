@@ -68,7 +68,13 @@ impl Bot {
                     .collect();
                 return user(msg!("setup-one", variant = v.display_name, list = random.join(", ")));
             }
-            return user(msg!("setup-range", variant = v.display_name, max = setups::count(v) - 1, given = s));
+            // As text: a number past 2^53 would be rounded as Fluent's number.
+            return user(msg!(
+                "setup-range",
+                variant = v.display_name,
+                max = setups::count(v) - 1,
+                given = s.to_string()
+            ));
         }
         if args.setup.is_some() && v.setups == SetupKind::Relocation {
             return user(msg!("relocation-no-setup"));
