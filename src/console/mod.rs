@@ -134,6 +134,9 @@ impl ConsoleOutput {
         {
             lines.extend(tb.lines().map(|l| format!("          {l}")));
         }
+        if let Some(url) = r.card.as_ref().and_then(|c| c.web_url.as_deref()) {
+            lines.push(format!("          {}", crate::tl!(r.lang, "web-game-link", url = url)));
+        }
         if !r.choices.is_empty() {
             let c: Vec<String> = r.choices.iter().map(|c| format!("[{}: {}]", c.label, c.typed)).collect();
             lines.push(format!("          {}", c.join(" ")));

@@ -16,10 +16,15 @@ use std::sync::Arc;
 /// `capabot console`: the terminal chat on a host of its own until the input ends, `/quit`, or
 /// SIGINT/SIGTERM.
 pub fn run_console(cfg: &Config, opts: ConsoleOptions, input: Box<dyn std::io::BufRead + Send>) -> Result<(), String> {
+    no_web_without_the_feature(cfg)?;
     let (host, rt) = start_host(cfg)?;
     let output = Arc::new(ConsoleOutput::new(Box::new(std::io::stdout()), opts));
     let grace = std::time::Duration::from_secs(cfg.host.shutdown_grace_seconds);
     let res = rt.block_on(async {
+        // The web pages beside the console (`[web] listen`): the live pages of its games, tried
+        // without a chat platform.
+        #[cfg(feature = "web")]
+        start_web(cfg, &host).await?;
         let console = tokio::spawn(console::run(host.clone(), output, input));
         host.start_drainer();
         tokio::select! {
@@ -30,6 +35,27 @@ pub fn run_console(cfg: &Config, opts: ConsoleOptions, input: Box<dyn std::io::B
     rt.block_on(host.shutdown(grace));
     rt.shutdown_timeout(std::time::Duration::from_millis(100));
     res
+}
+
+/// `[web] listen` set in a build without the web pages: said before anything starts.
+fn no_web_without_the_feature(cfg: &Config) -> Result<(), String> {
+    if cfg!(not(feature = "web")) && cfg.web.listen.is_some() {
+        return Err("web.listen is set, but this build has no web pages (cargo feature web)".into());
+    }
+    Ok(())
+}
+
+/// Serves the web pages on `[web] listen`, when set, until the host stops; live moves from this
+/// process, and on PostgreSQL from the others too.
+#[cfg(feature = "web")]
+async fn start_web(cfg: &Config, host: &Arc<Host>) -> Result<(), String> {
+    if let Some(addr) = cfg.web.listen {
+        let listening = host.hear_other_processes();
+        let options = crate::web::WebOptions { listening, ..crate::web::WebOptions::live(host.changes()) };
+        let bound = crate::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
+        eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
+    }
+    Ok(())
 }
 
 /// The AI behind capabot's own side.
@@ -96,10 +122,7 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
     let token = if discord { Some(crate::discord::Token::from_env()?) } else { None };
     #[cfg(feature = "matrix")]
     let creds = if matrix { Some(crate::matrix::Credentials::from_env().map_err(|e| e.to_string())?) } else { None };
-    #[cfg(not(feature = "web"))]
-    if cfg.web.listen.is_some() {
-        return Err("web.listen is set, but this build has no web pages (cargo feature web)".into());
-    }
+    no_web_without_the_feature(&cfg)?;
     #[cfg(not(feature = "metrics-http"))]
     if cfg.host.metrics.is_some() {
         return Err("host.metrics is set, but this build has no metrics endpoint (cargo feature metrics-http)".into());
@@ -117,13 +140,7 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
             eprintln!("capabot: health and metrics on http://{bound}/healthz and http://{bound}/metrics");
         }
         #[cfg(feature = "web")]
-        if let Some(addr) = cfg.web.listen {
-            // On PostgreSQL, other processes' moves reach the live pages at once too.
-            let listening = host.hear_other_processes();
-            let options = crate::web::WebOptions { listening, ..crate::web::WebOptions::live(host.changes()) };
-            let bound = crate::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
-            eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
-        }
+        start_web(&cfg, &host).await?;
         let (signal, stopping) = (stop.clone(), deadline.clone());
         tokio::spawn(async move {
             host::shutdown_signal().await;

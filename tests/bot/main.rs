@@ -16,6 +16,9 @@ mod console_bomb;
 mod console_crash;
 mod console_gif;
 mod console_lang;
+// The web pages beside the console: a build with them.
+#[cfg(feature = "web")]
+mod console_web;
 mod frontend_contract;
 mod gif_flow;
 mod host;
