@@ -95,6 +95,8 @@ impl ConsoleOutput {
         let mut text = r.text.replace('\n', "\n          ");
         let direct = match &r.target {
             Target::Direct { user, .. } => Some(user.id.clone()),
+            // An answer in someone's direct chat ([`direct_input`]'s) is theirs as a direct message is.
+            Target::Chat(scope) if scope.direct => scope.chat.strip_prefix(DIRECT_CHAT).map(str::to_string),
             Target::Chat(_) => None,
         };
         if !r.notify.is_empty() && direct.is_none() {
@@ -251,9 +253,12 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
     Ok(host.handle(console_input(scope, name, text)).await.is_ok())
 }
 
+/// How a person's direct chat with the bot is named: this, then their lower-case name.
+const DIRECT_CHAT: &str = "dm-";
+
 /// `text` said by `name` in their direct chat with the bot.
 fn direct_input(name: &str, text: &str) -> Input {
-    let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("dm-{}", name.to_lowercase())) };
+    let scope = Scope { direct: true, ..Scope::chat(PLATFORM, format!("{DIRECT_CHAT}{}", name.to_lowercase())) };
     console_input(scope, name, text)
 }
 

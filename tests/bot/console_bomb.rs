@@ -16,6 +16,8 @@ fn a_bomb_game_through_the_console() {
     assert!(text.contains("capabot → @alice: Game #1: your bomb is the knight on b1"), "{text}");
     // `bob> /dm …` is bob's direct message, as `/as bob` then `/dm …` would be.
     assert!(text.contains("capabot → @bob: Game #1: your bomb is the pawn on h7"), "{text}");
-    assert!(text.contains("I don't know 'hello'. Here every line is for me"), "{text}");
+    // An answer in bob's direct chat is printed as his, like the prompts (before: as the shared
+    // chat's `capabot>`).
+    assert!(text.contains("capabot → @bob: I don't know 'hello'. Here every line is for me"), "{text}");
     assert!(text.contains("alice wins") && text.contains("White's was the knight on b1"), "{text}");
 }
