@@ -90,9 +90,9 @@ fn full_game_capatomic_with_launch_and_missile_castling() {
 }
 
 /// A bare move from someone with two games here waiting for their move is not guessed into either:
-/// they are told (to them alone, once while the games stay as they are) to name the game, with the command for the game where the
-/// move is legal; chatter stays unanswered. (Before: "Game #1: not your move; alice is to move" —
-/// said to alice, whose move it was.)
+/// they are told (to them alone, once while the games stay as they are) to name the game, with the
+/// command for the game where the move is legal; chatter stays unanswered. (Before: "Game #1: not
+/// your move; alice is to move" — said to alice, whose move it was.)
 #[test]
 fn a_bare_move_with_two_games_waiting_asks_which() {
     let tb = new_bot();

@@ -1048,10 +1048,7 @@ fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
 /// Written into one string (a scheduled timeout's ratings wrote 80 placeholders, each formatted
 /// into a string of its own, about 5 % of the item: docs/scale.md, "The tick's ratings").
 pub fn values_rows(rows: usize, width: usize) -> String {
-    use std::fmt::Write;
-    values_list(rows, width, 5, |out, _, n| {
-        let _ = write!(out, "?{n}");
-    })
+    values_list(rows, width, 5, |out, _, n| push_placeholders(out, n, 1))
 }
 
 /// [`values_rows`] with each column's type spelled out, `(CAST(?1 AS BIGINT), CAST(?2 AS TEXT))`:
@@ -1070,12 +1067,7 @@ fn values_list(rows: usize, width: usize, bytes_a_value: usize, value: impl Fn(&
     let mut out = String::with_capacity(rows * width * bytes_a_value);
     for i in 0..rows {
         out.push_str(if i == 0 { "(" } else { "), (" });
-        for column in 0..width {
-            if column > 0 {
-                out.push_str(", ");
-            }
-            value(&mut out, column, i * width + column + 1);
-        }
+        push_values(&mut out, i * width + 1, width, &value);
     }
     if rows > 0 {
         out.push(')');
@@ -1086,9 +1078,19 @@ fn values_list(rows: usize, width: usize, bytes_a_value: usize, value: impl Fn(&
 /// Appends `count` placeholders numbered from `first`, separated by commas: `?3, ?4, ?5`.
 fn push_placeholders(out: &mut String, first: usize, count: usize) {
     use std::fmt::Write;
-    for n in first..first + count {
-        let sep = if n == first { "" } else { ", " };
-        let _ = write!(out, "{sep}?{n}");
+    push_values(out, first, count, |out, _, n| {
+        let _ = write!(out, "?{n}");
+    });
+}
+
+/// `count` values separated by commas, each written by `value(out, its column from 0, its
+/// placeholder's number from first)`.
+fn push_values(out: &mut String, first: usize, count: usize, value: impl Fn(&mut String, usize, usize)) {
+    for column in 0..count {
+        if column > 0 {
+            out.push_str(", ");
+        }
+        value(out, column, first + column);
     }
 }
 

@@ -106,10 +106,9 @@ impl Bot {
         if !reads {
             return Ok(Response::default());
         }
-        let games = mine.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
+        let (games, told) = which_games(mine);
         let id = legal_in.unwrap_or(mine[0].id);
         let example = crate::bot::command::Command::Move { game: Some(id), text: short(text) }.typed(cx.p());
-        let told = Told::WhichGame(Told::key(mine.iter().map(|g| (g.id, g.ply)).collect::<Vec<_>>()));
         Ok(self.tell_once(cx, told, msg!("bare-which-game", games = games, example = example)))
     }
 
@@ -132,9 +131,8 @@ impl Bot {
                     }
                 }
                 if !there.is_empty() {
-                    let games = there.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
+                    let (games, told) = which_games(&there);
                     let answer = msg!("direct-move-elsewhere", word = short(text), games = games);
-                    let told = Told::WhichGame(Told::key(there.iter().map(|g| (g.id, g.ply)).collect::<Vec<_>>()));
                     return Ok(self.tell_once(cx, told, answer));
                 }
             }
@@ -685,6 +683,14 @@ impl Bot {
 
 /// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
 /// ambiguous here), rather than chatter.
+/// Games a bare move could be for: their numbers as said (`#1, #2`), and the notice that asks
+/// which, told once while they stay as they are ([`Told::WhichGame`]).
+fn which_games(games: &[GameRow]) -> (String, Told) {
+    let numbers = games.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
+    let positions: Vec<(i64, u32)> = games.iter().map(|g| (g.id, g.ply)).collect();
+    (numbers, Told::WhichGame(Told::key(positions)))
+}
+
 fn reads_as_move(e: &notation::MoveError) -> bool {
     matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
 }
