@@ -238,6 +238,31 @@ fn takeback_by_agreement() {
     tb.bot.verify_game(1).unwrap();
 }
 
+/// A takeback is asked for one's own last move: with none played yet (Black after White's first
+/// move, either side before any), the request is refused at once instead of being put to the
+/// opponent, who could then only be told that nothing can be taken back.
+#[test]
+fn a_takeback_without_a_move_of_ones_own_is_refused_at_once() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    for who in ["alice", "bob"] {
+        let out = tb.say(who, "!takeback");
+        assert!(out.contains("no move of yours to take back"), "{who}: {out}");
+    }
+    tb.say("alice", "e4");
+    let out = tb.say("bob", "!takeback");
+    assert!(out.contains("no move of yours to take back") && !out.contains("asks"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM offers"), 0);
+    // Alice, who has moved, may ask; Bob agreeing takes her move back.
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("alice asks to take back"), "{out}");
+    let out = tb.say("bob", "!takeback");
+    assert!(out.contains("1 move taken back"), "{out}");
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 0);
+    tb.bot.verify_game(1).unwrap();
+}
+
 #[test]
 fn takeback_request_can_be_declined() {
     let tb = new_bot();
@@ -970,7 +995,8 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
 
 /// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are
 /// in Turkish, though the chat itself has no language set. (Before: only errors followed the
-/// person's language; `help` in a DM stayed English.) In a shared chat the chat's language stays.
+/// person's language; `help` in a DM stayed English.) In a shared chat what is said to everyone
+/// stays in the chat's language, while what alice asked to read (the help) is hers, in Turkish.
 #[test]
 fn a_direct_chat_answers_in_the_persons_language() {
     use capabot::bot::{Input, Scope, UserRef};
@@ -985,8 +1011,11 @@ fn a_direct_chat_answers_in_the_persons_language() {
     say("lang tr");
     assert!(say("help").contains("Komutlar (önek"), "in Turkish now");
     assert!(say("help play").contains("capabot'un yapay zekâsına karşı oyna"), "one command too");
-    let out = tb.say_in("shared", "alice", "!help");
-    assert!(out.contains("Commands (prefix"), "the shared chat keeps its own language: {out}");
+    let r = tb.bot.handle(&Input::text(Scope::chat("test", "shared"), alice.clone(), "!help"));
+    assert!(r.text().contains("Komutlar (önek"), "her own help: {}", r.text());
+    assert!(r.replies.iter().all(|r| r.audience == capabot::bot::Audience::Author), "{r:?}");
+    let out = tb.say_in("shared", "alice", "!challenge @bob chess");
+    assert!(out.contains("alice challenges bob"), "the shared chat keeps its own language: {out}");
 }
 
 /// A line addressed to capabot by name or mention that the front end could not read as a command

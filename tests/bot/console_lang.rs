@@ -33,7 +33,8 @@ fn a_persons_own_language_is_theirs_alone() {
     let out = console(
         dir.path(),
         "bob> !lang tr\nalice> !challenge @bob chess color:white\nbob> !accept\nalice> e4\n\
-         bob> !move #9 e5\nalice> !move #9 e5\nbob> !lang default\nbob> !move #9 e5\n",
+         bob> !move #9 e5\nalice> !move #9 e5\nbob> !help\nalice> !help\nbob> !rules atomic\nbob> !lang default\n\
+         bob> !move #9 e5\n",
     );
     assert!(out.contains("Bundan sonra seninle Türkçe konuşuyorum."), "{out}");
     // the chat stays English; bob's own mistakes are told to him in Turkish, alice's in English
@@ -42,4 +43,9 @@ fn a_persons_own_language_is_theirs_alone() {
     assert!(out.contains("There is no game #9."), "{out}");
     assert!(out.contains("Your own language is forgotten") || out.contains("Kendi dil seçimin silindi"), "{out}");
     assert_eq!(out.matches("There is no game #9.").count(), 2, "{out}");
+    // What a person asks to read (help, a variant's rules) comes in their own language: bob's in
+    // Turkish, alice's in the chat's English. (Before: bob's help in English.)
+    assert_eq!(out.matches("Komutlar (önek !):").count(), 1, "{out}");
+    assert_eq!(out.matches("Commands (prefix !):").count(), 1, "{out}");
+    assert!(out.contains("Her alışın patladığı satranç") && !out.contains("every capture explodes"), "{out}");
 }

@@ -108,7 +108,12 @@ fn six_player_round_robin_with_sonneborn_berger() {
             "{out}"
         );
     }
-    assert!(say(&tb, "Zed", "!tournament leave").text().contains("No tournament of this community is open"));
+    // Someone else is told that the one tournament under way has begun (before: "No tournament of
+    // this community is open for registration", as if there were none); so is a late joiner.
+    for (who, typed) in [("Zed", "!tournament leave"), ("Zed", "!tournament join")] {
+        let out = say(&tb, who, typed).text();
+        assert!(out.contains(&format!("Autumn Cup (#{t}) has begun: its registration has closed")), "{out}");
+    }
 
     let all = boards(&tb, t, None);
     assert_eq!(all.len(), 15, "every pair meets once");
@@ -294,6 +299,9 @@ fn eight_player_swiss_with_buchholz_and_a_loss_on_time() {
     );
     // Said once, even with the scheduler running again.
     assert!(!tb.tick().text().contains("is over"));
+    // Over: nothing to cancel, and the administrator is told so.
+    let out = admin(&tb, "!tournament cancel").text();
+    assert!(out.contains("Chess Swiss is over; there is nothing left to cancel"), "{out}");
 }
 
 #[test]
@@ -353,7 +361,12 @@ fn registration_window_starts_the_tournament_by_itself() {
     assert!(text.contains("Round 1 of 3:\nBoard 1: Alice – Bob") && text.contains("Bye: Carol (1 point)"), "{text}");
     let pinged: Vec<&str> = r.replies.iter().flat_map(|r| r.notify.iter().map(|u| u.id.as_str())).collect();
     assert_eq!(pinged, ["alice", "bob"], "the paired players are mentioned");
-    assert!(admin(&tb, &format!("!tournament #{t} cancel")).text().contains("closed"));
+    // A running tournament cannot be cancelled, and the administrator is told so, with or without
+    // its number (before: "No tournament of this community is open for registration" without).
+    for typed in [format!("!tournament #{t} cancel"), "!tournament cancel".to_string()] {
+        let out = admin(&tb, &typed).text();
+        assert!(out.contains("Blitz Night has started; a running tournament cannot be cancelled"), "{typed}: {out}");
+    }
     let shown = say(&tb, "Bob", &format!("!tournament #{t}")).text();
     assert!(shown.contains("Standings:\n1. Carol 1 (Buch 0, Buch-1 0)\n2. Alice 0"), "{shown}");
     assert!(shown.contains("Round 1 of 3:") && shown.contains("playing"), "{shown}");

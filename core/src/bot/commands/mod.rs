@@ -207,6 +207,11 @@ impl Bot {
         Response::one(r)
     }
 
+    /// A reply only the author needs, written by `text` in the author's language.
+    fn for_asker(&self, cx: &Ctx<'_>, text: impl FnOnce() -> String) -> Response {
+        self.private(cx, crate::i18n::with_lang(cx.author_lang, text))
+    }
+
     /// A reply only the author needs, in `lang`.
     pub(in crate::bot) fn private_in(&self, cx: &Ctx<'_>, lang: Lang, text: impl Into<Msg>) -> Response {
         let mut r = Reply::new(cx.target(), text.into().render(lang));
@@ -271,22 +276,24 @@ impl Bot {
         match cmd {
             // Listed the way the person asked: a slash command (in a DM too, where typed commands
             // also work) is answered with the slash commands.
+            // The reference answers (help, variants, rules) are the asker's: in their language
+            // (`lang tr` in an English chat), privately where the platform can.
             Command::Help(which) => {
                 let slash = cx.slash() || cx.inp.via == Via::Interaction;
                 let p = if slash { "/" } else { cx.p() };
                 match which {
-                    None => Ok(cx.say(command::help_text(p, slash))),
+                    None => Ok(self.for_asker(cx, || command::help_text(p, slash))),
                     Some(word) => match command::spec(&word) {
-                        Some(c) => Ok(cx.say(command::command_help(c, p, slash))),
+                        Some(c) => Ok(self.for_asker(cx, || command::command_help(c, p, slash))),
                         None => user(unknown_command(&word, p)),
                     },
                 }
             }
             Command::Lang(choice) => self.lang_setting(cx, choice),
-            Command::Variants => Ok(cx.say(info::variants_text())),
+            Command::Variants => Ok(self.for_asker(cx, info::variants_text)),
             Command::Rules(name) => {
                 let v = variant_named(name.as_deref().unwrap_or(&cx.settings.default_variant))?;
-                Ok(cx.say(rules_page(v)))
+                Ok(self.for_asker(cx, || rules_page(v)))
             }
             Command::Challenge(args) => self.challenge(cx, args, false),
             Command::Play(args) => self.challenge(cx, args, true),

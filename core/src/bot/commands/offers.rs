@@ -115,9 +115,13 @@ impl Bot {
             None if vs_ai => Some(my_color),
             None => None,
         };
+        // The requester's last move is the last ply, or the one before it when the other side
+        // has replied: with none, there is nothing to ask for (or to agree to).
+        let turn = turn_of_fen(&row.fen);
+        let undo_of = |c| if turn == c { 2 } else { 1 };
         let Some(req_color) = requester else {
-            if row.ply == 0 {
-                return user(msg!("takeback-nothing", id = row.id));
+            if row.ply < undo_of(my_color) {
+                return user(msg!("takeback-nothing-yours", id = row.id));
             }
             offers::put(&conn, row.id, OfferKind::Takeback, me.id, row.ply, self.clock.now())?;
             let text = t!(
@@ -134,10 +138,13 @@ impl Bot {
             return self.offer_reply(cx, &conn, &row, opp, text, answers);
         };
         // Undo the requester's last move (and the reply to it, if there was one).
-        let turn = turn_of_fen(&row.fen);
-        let undo = if turn == req_color { 2 } else { 1 };
+        let undo = undo_of(req_color);
         if row.ply < undo {
-            return user(msg!("takeback-nothing-yours", id = row.id));
+            return user(if req_color == my_color {
+                msg!("takeback-nothing-yours", id = row.id)
+            } else {
+                msg!("takeback-nothing", id = row.id)
+            });
         }
         let mut game = self.load_game(&conn, &row)?;
         for _ in 0..undo {

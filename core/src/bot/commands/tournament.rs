@@ -62,6 +62,11 @@ fn result_text(o: Option<TOutcome>) -> String {
     }
 }
 
+/// The tournaments of `all` not finished yet (registering or running).
+fn open_ones(all: &[TournamentInfo]) -> Vec<TournamentInfo> {
+    all.iter().filter(|t| t.status != Status::Finished).cloned().collect()
+}
+
 /// Swiss rounds for `n` players when the creator did not say: enough to single out a winner
 /// (⌈log₂ n⌉ + 1), no more than the field allows.
 fn default_swiss_rounds(n: usize) -> usize {
@@ -226,8 +231,13 @@ impl Bot {
                 Ok(out)
             }
             TournamentCmd::Cancel(id) => {
-                let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
-                if !tournaments::cancel(&conn, info.id)? {
+                // Any of the open ones (several: which one is asked, as cancelling cannot be undone),
+                // so that one that has begun or ended is told as such.
+                let info = self.pick_tournament(&conn, cx, &community, id, None)?;
+                if info.status == Status::Finished {
+                    return user(msg!("tournament-cannot-cancel-over", tournament = info.name.as_str()));
+                }
+                if info.status != Status::Registration || !tournaments::cancel(&conn, info.id)? {
                     return user(msg!("tournament-cannot-cancel", tournament = info.name.as_str()));
                 }
                 Ok(cx.say(t!("tournament-cancelled", id = info.id, tournament = info.name.as_str())))
@@ -264,13 +274,17 @@ impl Bot {
         let all = tournaments::list(conn, platform, community)?;
         let mut fitting: Vec<TournamentInfo> = match status {
             Some(s) => all.iter().filter(|t| t.status == s).cloned().collect(),
-            None => all.iter().filter(|t| t.status != Status::Finished).cloned().collect(),
+            None => open_ones(&all),
         };
         if fitting.is_empty() && status.is_none() && !all.is_empty() {
             fitting.push(all[0].clone());
         }
         match fitting.len() {
-            0 if status == Some(Status::Registration) => user(msg!("tournament-none-open", p = cx.p())),
+            // One under way and none registering: it, by name, rather than "none".
+            0 if status == Some(Status::Registration) => match &open_ones(&all)[..] {
+                [only] => user(msg!("tournament-begun", tournament = only.name.as_str(), id = only.id)),
+                _ => user(msg!("tournament-none-open", p = cx.p())),
+            },
             0 => user(msg!("tournament-none-yet", p = cx.p())),
             1 => Ok(fitting.remove(0)),
             _ => {
