@@ -683,6 +683,25 @@ fn two_games_in_one_channel() {
     let out = tb.say("alice", "!games");
     assert!(out.contains("#1 chess vs bob, move 1, their turn"), "{out}");
     assert!(out.contains("#2 capablanca vs carol, move 2, your turn"), "{out}");
+    // Her own challenges still waiting are listed with how to withdraw them (before: only the
+    // games and the challenges made to her; "No games in progress" with nothing else).
+    tb.say("alice", "!challenge @dave atomic");
+    tb.say("alice", "!challenge stones");
+    let out = tb.say("alice", "!games");
+    assert!(
+        out.contains("your challenge #3 to dave (atomic), waiting for their answer: !decline #3 withdraws it"),
+        "{out}"
+    );
+    assert!(out.contains("your open challenge #4 (stones), waiting for anyone here: !decline #4"), "{out}");
+    let out = tb.say("dave", "!games");
+    assert!(out.contains("challenge #3 from alice (atomic): !accept #3") && !out.contains("your"), "{out}");
+    let solo = new_bot();
+    solo.say("erin", "!challenge @frank chess");
+    let out = solo.say("erin", "!games");
+    assert!(out.starts_with("Your games:") && out.contains("your challenge #1 to frank"), "{out}");
+    // Once it expires, it is no longer listed.
+    solo.clock.advance(3 * 24 * 3600);
+    assert!(solo.say("erin", "!games").contains("No games in progress"));
 }
 
 #[test]

@@ -273,6 +273,10 @@ games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
        *[elsewhere] { " " }(another chat)
     }
 games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
+games-sent-line = { $open ->
+        [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here
+       *[no] your challenge #{ $id } to { $name } ({ $variant }), waiting for their answer
+    }: { $p }decline #{ $id } withdraws it
 games-none = No games in progress. Start one with { $p }challenge @someone or { $p }play.
 games-head = Your games:
 ai-name-level = capabot (level { $level })

@@ -270,6 +270,10 @@ games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $sta
        *[elsewhere] { " " }(başka bir sohbette)
     }
 games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
+games-sent-line = { $open ->
+        [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor
+       *[no] { $name } adlı oyuncuya teklifin #{ $id } ({ $variant }), yanıtını bekliyor
+    }: geri çekmek için { $p }decline #{ $id }
 games-none = Süren oyun yok. { $p }challenge @biri ya da { $p }play ile başlat.
 games-head = Oyunların:
 ai-name-level = capabot (seviye { $level })

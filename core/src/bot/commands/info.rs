@@ -192,6 +192,22 @@ impl Bot {
                 p = prefix
             ));
         }
+        // Their own challenges still waiting here, with how to withdraw them.
+        let mine = challenges::made_by(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
+        for c in mine.into_iter().filter(|c| c.expires_at > now) {
+            let to = match c.challenged {
+                Some(them) => self.name_of(&conn, them)?,
+                None => String::new(),
+            };
+            lines.push(t!(
+                "games-sent-line",
+                id = c.id,
+                name = to,
+                open = if c.challenged.is_none() { "yes" } else { "no" },
+                variant = c.variant.as_str(),
+                p = prefix
+            ));
+        }
         if lines.is_empty() {
             return Ok(cx.say(t!("games-none", p = prefix)));
         }
