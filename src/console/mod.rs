@@ -1,7 +1,8 @@
 //! The console front end: a terminal chat where one person speaks as several users, run through the
 //! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
 //! speaker, `/chat NAME` the chat, `/dm MESSAGE` (or `name> /dm MESSAGE`) says a message to the bot
-//! in the speaker's direct chat, `/tick` runs the scheduler, `/quit` ends. Board pictures (`.png`)
+//! in the speaker's direct chat, `/tick` runs the scheduler, `/quit` ends. A message that starts with
+//! the bot's name (`capabot: games`, `@capabot games`) is addressed to it, as on Matrix and Discord. Board pictures (`.png`)
 //! and game animations (`.gif`) are written to a folder and their paths printed, with a compact text
 //! board.
 //!
@@ -9,7 +10,7 @@
 //! so a script's output is deterministic. Direct messages are printed with the person they are
 //! for (`capabot → @bob:`): the console's one reader is every user, so nothing is secret here.
 
-use crate::bot::{Input, PictureFormat, Receipt, Reply, Scope, Target, UserRef};
+use crate::bot::{Input, PictureFormat, Receipt, Reply, Scope, Target, UserRef, strip_address};
 use crate::host::{DeliveryError, FrontEnd, Host};
 use async_trait::async_trait;
 use std::io::{self, BufRead, Write};
@@ -253,6 +254,10 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
     Ok(host.handle(console_input(scope, name, text)).await.is_ok())
 }
 
+/// The name people address the bot by in the console's chats (`capabot: games`, `@capabot games`),
+/// as it signs its lines.
+const BOT_NAME: &str = "capabot";
+
 /// How a person's direct chat with the bot is named: this, then their lower-case name.
 const DIRECT_CHAT: &str = "dm-";
 
@@ -263,9 +268,15 @@ fn direct_input(name: &str, text: &str) -> Input {
 }
 
 /// A console line as an input from `name` (user ids are lower-case names; the console's user is
-/// everyone, administrator included).
+/// everyone, administrator included): addressed to the bot by its name, as on Matrix and Discord,
+/// a command without the prefix whose mentions are those after the name.
 fn console_input(scope: Scope, name: &str, text: &str) -> Input {
-    Input::text(scope, UserRef::new(name.to_lowercase(), name), text).with_mentions(mentions_in(text)).as_admin(true)
+    let author = UserRef::new(name.to_lowercase(), name);
+    let (input, said) = match strip_address(text, &[BOT_NAME]) {
+        Some(rest) => (Input::addressed(scope, author, rest), rest),
+        None => (Input::text(scope, author, text), text),
+    };
+    input.with_mentions(mentions_in(said)).as_admin(true)
 }
 
 #[cfg(test)]

@@ -12,8 +12,7 @@ use super::PLATFORM;
 use super::mentions;
 use super::outbound::MatrixFrontEnd;
 use super::undecrypted;
-use crate::bot::command;
-use crate::bot::{Body, Input, Scope, UserRef, Via};
+use crate::bot::{Input, Scope, UserRef, Via};
 use crate::host::Host;
 use backon::{ExponentialBuilder, Retryable};
 use futures_util::StreamExt;
@@ -366,30 +365,18 @@ async fn message(event: OriginalSyncRoomMessageEvent, room: Room, shared: &Share
         hinted.push((id.clone(), user_ref(&room, id).await.name));
     }
     let mentioned = mentions::mentioned(command_text, &hinted, reply);
-    let body = if addressed {
-        match command::parse(rest) {
-            Ok(c) => Body::Command(c),
-            Err(_) => Body::Text(rest.to_string()),
-        }
-    } else {
-        Body::Text(said.clone())
-    };
     let mut mentions = Vec::new();
     for id in &mentioned {
         mentions.push(user_ref(&room, id).await);
     }
-    let mut input = Input {
-        scope: scope(&shared.front, &room, thread).await,
-        author: user_ref(&room, &event.sender).await,
-        body,
-        mentions,
-        event_id: Some(event.event_id.to_string()),
-        author_is_admin: is_admin(&room, &event.sender).await,
-        locale: None,
-        chat_locale: None,
-        // Addressed by name or pill in the room: everyone there read it.
-        via: if addressed { Via::Addressed } else { Via::Typed },
-    };
+    let (scope, author) = (scope(&shared.front, &room, thread).await, user_ref(&room, &event.sender).await);
+    // Addressed by name or pill in the room: everyone there read it (`Via::Addressed`).
+    let input =
+        if addressed { Input::addressed(scope, author, rest) } else { Input::text(scope, author, said.clone()) };
+    let mut input = input
+        .with_mentions(mentions)
+        .with_event_id(event.event_id.to_string())
+        .as_admin(is_admin(&room, &event.sender).await);
     if input.scope.direct {
         input.scope.community = None;
     }
@@ -433,26 +420,15 @@ pub struct Me {
     pub display_name: Option<String>,
 }
 
-/// Whether `body` starts by addressing the bot (`capabot: help`, `@capabot:hs help`), and the rest.
+/// Whether `body` starts by addressing the bot (`capabot: help`, `@capabot:hs help`), and the rest:
+/// by its Matrix id, the id's local part, or its display name ([`bot::strip_address`]).
 pub fn strip_address<'a>(body: &'a str, me: &Me) -> (bool, &'a str) {
-    let trimmed = body.trim_start();
-    let mut names = vec![me.user_id.as_str().to_string(), me.user_id.localpart().to_string()];
-    names.extend(me.display_name.clone());
-    // The longest name first: `@bot:hs` before `bot`.
-    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
-    for name in names {
-        for candidate in [name.clone(), format!("@{name}")] {
-            let Some(head) = trimmed.get(..candidate.len()) else { continue };
-            if !head.eq_ignore_ascii_case(&candidate) {
-                continue;
-            }
-            let rest = &trimmed[candidate.len()..];
-            if rest.is_empty() || rest.starts_with([':', ',', ' ']) {
-                return (true, rest.trim_start_matches([':', ',']).trim());
-            }
-        }
+    let mut names = vec![me.user_id.as_str(), me.user_id.localpart()];
+    names.extend(me.display_name.as_deref());
+    match crate::bot::strip_address(body, &names) {
+        Some(rest) => (true, rest),
+        None => (false, body),
     }
-    (false, body)
 }
 
 /// Where a message was said: its room (and thread), and the room's community — its space, else

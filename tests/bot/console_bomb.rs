@@ -21,3 +21,24 @@ fn a_bomb_game_through_the_console() {
     assert!(text.contains("capabot → @bob: I don't know 'hello'. Here every line is for me"), "{text}");
     assert!(text.contains("alice wins") && text.contains("White's was the knight on b1"), "{text}");
 }
+
+/// Addressed to capabot by name in the shared chat (`capabot: bomb e2`, `@capabot bomb e2`), as a
+/// new user tries first, a bomb is refused like `!bomb e2` there, and the refusal names no piece;
+/// the same words in a direct chat choose it. (Before: the console did not know its own name, and
+/// the addressed lines met silence.)
+#[test]
+fn a_bomb_addressed_by_name_in_the_shared_chat_is_refused_as_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "alice> !challenge @bob bomb color:white\nbob> !accept\n\
+                  alice> capabot: bomb e2\nalice> @capabot bomb e2\nalice> Capabot, bomb #1 e2\nalice> capabot games\n\
+                  alice> /dm capabot: bomb e2\n";
+    let text = common::console_script(dir.path(), script);
+    let refusals =
+        text.lines().filter(|l| l.starts_with("capabot> Not here: everyone in this chat can read that")).count();
+    assert_eq!(refusals, 3, "{text}");
+    assert!(text.contains("capabot> Your games:\n          #1 bomb vs bob, move 1, choose your bomb"), "{text}");
+    // Chosen in the direct chat, and only said there.
+    assert!(text.contains("capabot → @alice: Game #1: your bomb is the pawn on e2"), "{text}");
+    let shared: Vec<&str> = text.lines().filter(|l| !l.starts_with("capabot → ")).collect();
+    assert!(!shared.iter().any(|l| l.contains("pawn on e2")), "{text}");
+}

@@ -138,6 +138,17 @@ impl Input {
         Input { body: Body::Command(command), ..Input::text(scope, author, "") }
     }
 
+    /// `rest`, said in the chat after the bot's name ([`strip_address`]): a command without the
+    /// prefix where it reads as one, else its text (answered with what is wrong), sent
+    /// [`Via::Addressed`].
+    pub fn addressed(scope: Scope, author: UserRef, rest: &str) -> Input {
+        let input = match super::command::parse(rest) {
+            Ok(c) => Input::command(scope, author, c),
+            Err(_) => Input::text(scope, author, rest),
+        };
+        input.via(Via::Addressed)
+    }
+
     pub fn with_mentions(mut self, mentions: Vec<UserRef>) -> Input {
         self.mentions = mentions;
         self
@@ -240,6 +251,28 @@ impl Audience {
     pub fn is_personal(&self) -> bool {
         !matches!(self, Audience::Everyone)
     }
+}
+
+/// The rest of `text` when it starts by addressing the bot by one of its `names` (`capabot: help`,
+/// `@capabot games`, `Capa Bot, board`: the name, or `@` and the name, in any case, then a colon, a
+/// comma, a space or nothing), with the longest name tried first; `None` when it does not.
+pub fn strip_address<'a>(text: &'a str, names: &[&str]) -> Option<&'a str> {
+    let trimmed = text.trim_start();
+    let mut names: Vec<&str> = names.iter().copied().filter(|n| !n.is_empty()).collect();
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    for name in names {
+        let name = name.strip_prefix('@').unwrap_or(name);
+        let after = trimmed.strip_prefix('@').unwrap_or(trimmed);
+        let Some(head) = after.get(..name.len()) else { continue };
+        if !head.eq_ignore_ascii_case(name) {
+            continue;
+        }
+        let rest = &after[name.len()..];
+        if rest.is_empty() || rest.starts_with([':', ',', ' ']) {
+            return Some(rest.trim_start_matches([':', ',']).trim());
+        }
+    }
+    None
 }
 
 /// How an input reached the bot, which says who else saw it and whether its answer can be private.
@@ -594,5 +627,28 @@ mod command_as_text {
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Command, D::Error> {
         let text = String::deserialize(d)?;
         super::super::command::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_bot_is_addressed_by_its_name_at_the_start_only() {
+        let names = ["capabot", "Capa Bot", "@capabot:example.org"];
+        assert_eq!(strip_address("capabot: bomb e2", &names), Some("bomb e2"));
+        assert_eq!(strip_address("  @Capabot games", &names), Some("games"));
+        assert_eq!(strip_address("capa bot, board #3", &names), Some("board #3"));
+        assert_eq!(strip_address("@capabot:example.org challenge @a:b", &names), Some("challenge @a:b"));
+        assert_eq!(strip_address("capabot", &names), Some(""));
+        assert_eq!(strip_address("capabotx help", &names), None);
+        assert_eq!(strip_address("hello capabot", &names), None);
+        assert_eq!(strip_address("e2e4", &names), None);
+        assert_eq!(strip_address("capabot: help", &[""]), None, "an empty name addresses nothing");
+        let i = Input::addressed(Scope::chat("t", "c"), UserRef::new("a", "a"), "games");
+        assert!(matches!(i.body, Body::Command(_)) && i.via == Via::Addressed, "{i:?}");
+        let i = Input::addressed(Scope::chat("t", "c"), UserRef::new("a", "a"), "challenge @bob days:4");
+        assert_eq!((i.text_body(), i.via), ("challenge @bob days:4", Via::Addressed), "not a command: its text");
     }
 }

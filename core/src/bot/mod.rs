@@ -30,7 +30,7 @@ pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing}
 pub use error::BotError;
 pub use io::{
     AiJob, AnalysisJob, Attachment, Audience, Body, Choice, ChoiceStyle, CommandStyle, GameCard, Input, NewThread,
-    PictureFormat, Receipt, Reply, Response, Scope, Slot, Target, UserRef, Via,
+    PictureFormat, Receipt, Reply, Response, Scope, Slot, Target, UserRef, Via, strip_address,
 };
 pub use scheduler::Served;
 pub use seams::{CapabotAi, FirstLegalMove, MoveOracle, NoAi, board_png, game_gif};
