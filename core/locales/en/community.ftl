@@ -136,6 +136,7 @@ ladder-unchanged = The standings stay as they are.
 ladder-note-draw = a draw changes nothing.
 ladder-note-unchanged = the standings stay as they are.
 ladder-note = Ladder: { $line }
+ladder-result-tag = (result { $event })
 ladder-aborted = Ladder: the challenge is cancelled with the game; the standings stay as they are.
 ladder-forfeit = Ladder: { $name } did not accept the { $ladder } ladder challenge of { $other } in time, which counts as forfeited. { $effect }
 

@@ -121,6 +121,7 @@ ladder-unchanged = Sıralama olduğu gibi kalıyor.
 ladder-note-draw = beraberlik hiçbir şeyi değiştirmez.
 ladder-note-unchanged = sıralama olduğu gibi kalıyor.
 ladder-note = Merdiven: { $line }
+ladder-result-tag = (sonuç { $event })
 ladder-aborted = Merdiven: meydan okuma oyunla birlikte iptal edildi; sıralama olduğu gibi kalıyor.
 ladder-forfeit = Merdiven: { $name }, { $other } adlı oyuncunun { $ladder } merdiven meydan okumasını zamanında kabul etmedi; bu hükmen yenilgi sayılır. { $effect }
 

@@ -368,6 +368,15 @@ impl Ladder {
         &self.parts.events
     }
 
+    /// The event that recorded `challenge`'s result this season (its latest: a result undone and
+    /// recorded again has a new one), which an administrator's [`Ladder::undo`] takes.
+    pub fn result_event(&self, challenge: ChallengeId) -> Option<EventId> {
+        self.parts.events.iter().rev().find_map(|e| match e.kind {
+            EventKind::Result { challenge: c, .. } if c == challenge => Some(e.id),
+            _ => None,
+        })
+    }
+
     /// The current season's challenges.
     pub fn challenges(&self) -> &[LadderChallenge] {
         &self.parts.challenges

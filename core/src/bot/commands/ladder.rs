@@ -10,7 +10,9 @@ use super::{Bot, BotError, Ctx, Res, choice, series_variant, short, user, varian
 use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
-use crate::community::ladder::{ChallengeResult, ChallengeStatus, Effect, Ladder, LadderError, LadderSettings};
+use crate::community::ladder::{
+    ChallengeResult, ChallengeStatus, Effect, EventId, Ladder, LadderError, LadderSettings,
+};
 use crate::i18n::with_lang;
 use crate::rules::{Color, Outcome};
 use crate::store::Connection;
@@ -440,6 +442,7 @@ impl Bot {
                         effect = self.effect_line(&conn, effect, challenger, me.id)?
                     ),
                 );
+                tag_result(&mut r.text, ladder.result_event(lc));
                 r.notify = self.notify_of(&conn, &cx.scope().platform, challenger)?;
                 let mut out = Response::one(r);
                 out.replies.push(self.standings_reply(&conn, info)?);
@@ -521,8 +524,9 @@ impl Bot {
                 if winner == challenger_color { ChallengeResult::ChallengerWon } else { ChallengeResult::ChallengedWon }
             }
         };
-        match ladders::update_in(conn, lid, |l| l.record_result(lc, result, now))? {
-            Ok(effect) => {
+        let recorded = |l: &mut Ladder| l.record_result(lc, result, now).map(|effect| (effect, l.result_event(lc)));
+        match ladders::update_in(conn, lid, recorded)? {
+            Ok((effect, event)) => {
                 let line = match (effect, result) {
                     (Effect::Climbed { .. }, _) => {
                         ladders::mark_standings_due(conn, lid)?;
@@ -531,7 +535,9 @@ impl Bot {
                     (Effect::Unchanged, ChallengeResult::Draw) => t!("ladder-note-draw"),
                     (Effect::Unchanged, _) => t!("ladder-note-unchanged"),
                 };
-                notes.push(t!("ladder-note", line = line));
+                let mut note = t!("ladder-note", line = line);
+                tag_result(&mut note, event);
+                notes.push(note);
             }
             Err(e) => tracing::warn!(game = row.id, "ladder result not recorded: {e}"),
         }
@@ -575,6 +581,7 @@ impl Bot {
                     effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
                 ))
             })?;
+            with_lang(lang, || tag_result(&mut r.text, ladder.result_event(lc)));
             r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
             r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
             out.replies.push(r);
@@ -593,6 +600,15 @@ impl Bot {
             }
         }
         Ok(out)
+    }
+}
+
+/// Ends a result's announcement with its number in the season's history, by which an
+/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (result 7)".
+fn tag_result(text: &mut String, event: Option<EventId>) {
+    if let Some(event) = event {
+        text.push(' ');
+        text.push_str(&t!("ladder-result-tag", event = event));
     }
 }
 
