@@ -53,7 +53,12 @@ async fn start_web(cfg: &Config, host: &Arc<Host>) -> Result<(), String> {
         let listening = host.hear_other_processes();
         let options = crate::web::WebOptions { listening, ..crate::web::WebOptions::live(host.changes()) };
         let bound = crate::web::serve(host.bot().clone(), addr, options, host.stopping()).await?;
-        eprintln!("capabot: web pages on http://{bound}/ (public address {:?})", cfg.web.public_url);
+        match &cfg.web.public_url {
+            Some(public) => eprintln!("capabot: web pages on http://{bound}/, linked in the chats as {public}"),
+            None => eprintln!(
+                "capabot: web pages on http://{bound}/; no [web] public_url is set, so the chats are given no links"
+            ),
+        }
     }
     Ok(())
 }

@@ -219,6 +219,7 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
         kept,
     };
     Router::new()
+        .route("/", get(home_page))
         .route("/g/{slug}", get(game_page))
         .route("/g/{slug}/board/{ply}", get(game_board))
         .route("/g/{slug}/pgn", get(game_pgn))
@@ -384,6 +385,10 @@ fn error_page(status: StatusCode, lang: Option<Lang>) -> Response {
 
 fn bad_request() -> Response {
     error_page(StatusCode::BAD_REQUEST, None)
+}
+
+async fn home_page(headers: HeaderMap) -> Response {
+    html_response(StatusCode::OK, with_lang(request_lang(&headers).unwrap_or_default(), pages::home))
 }
 
 async fn not_found(headers: HeaderMap) -> Response {

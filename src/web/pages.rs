@@ -63,6 +63,29 @@ fn layout(title: &str, body: Markup) -> String {
     .into_string()
 }
 
+/// The home page: what capabot is, where its pages are found (each is linked from its chat; none
+/// is listed here, so a community that opted in is found by its members' links, not by a
+/// directory), and the rules of every variant it plays.
+pub fn home() -> String {
+    let title = t!("web-home-title");
+    layout(
+        &title,
+        html! {
+            main {
+                h1 { (t!("web-site")) ": " (title) }
+                p { (t!("web-home-text")) }
+                h2 { (t!("web-home-variants")) }
+                dl {
+                    @for v in crate::rules::VARIANTS {
+                        dt { (v.display_name) " (" code { (v.name) } ")" }
+                        dd { (crate::i18n::t(&format!("rules-{}", v.name), &[])) }
+                    }
+                }
+            }
+        },
+    )
+}
+
 /// The error page for a status (404, 400, 429, 500).
 pub fn error(status: u16) -> String {
     let (title, text) = match status {

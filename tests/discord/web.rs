@@ -158,8 +158,7 @@ async fn addresses_capabot_never_makes_give_400_and_unknown_ones_404() {
         assert_eq!(status(&site.url(&bad)).await, 400, "{bad}");
     }
     for unknown in [
-        "/".to_string(),
-        "/nothing".into(),
+        "/nothing".to_string(),
         format!("/g/{}", "0".repeat(32)),
         format!("/g/{slug}?ply=2"),
         format!("/g/{slug}/board/9"),
@@ -866,4 +865,23 @@ async fn a_kept_page_is_read_anew_once_stale() {
     let before = text(&community).await;
     site.chess_game(&["e4"]);
     assert_ne!(text(&community).await, before);
+}
+
+/// The site's root is a home page, not "Not found": what capabot is and the rules of every
+/// variant, in the reader's language, and no community or game listed (each is found by its link
+/// from its chat). (Before: 404.)
+#[tokio::test]
+async fn the_home_page_says_what_capabot_is_and_lists_no_community() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    site.chess_game(&["e4"]);
+    let page = text_in(&site.url("/"), "en").await;
+    assert!(page.contains("<h1>capabot: chess variants in your chat</h1>"), "{page}");
+    for v in capabot::rules::VARIANTS {
+        assert!(page.contains(&format!("<code>{}</code>", v.name)), "{}: {page}", v.name);
+    }
+    assert!(page.contains("Capatomic Random Chess") && page.contains("irradiated"), "{page}");
+    assert!(!page.contains("/c/") && !page.contains("/g/"), "nothing listed: {page}");
+    let turkish = text_in(&site.url("/"), "tr").await;
+    assert!(turkish.contains("<html lang=\"tr\">") && turkish.contains("Çeşitler"), "{turkish}");
 }

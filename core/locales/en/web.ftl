@@ -1,5 +1,8 @@
 # The web pages (src/web): titles, headings, labels.
 web-site = capabot
+web-home-title = chess variants in your chat
+web-home-text = capabot plays chess variants with the people of Discord servers and Matrix rooms: challenges, moves typed or clicked, a picture of the board after each, ratings, ladders and tournaments, and a computer analysis after the game. A community that chose to be on the web has a page here, and each of its games one, linked from the chat where they are played (say web there); nothing is listed here.
+web-home-variants = The variants
 web-game-title = { $white } vs { $black }, { $variant }
 web-game-heading = { $white } vs { $black }
 web-white = White

@@ -1,5 +1,8 @@
 # Web sayfaları (src/web): başlıklar ve etiketler.
 web-site = capabot
+web-home-title = sohbetinde satranç çeşitleri
+web-home-text = capabot, Discord sunucularında ve Matrix odalarında satranç çeşitleri oynatır: meydan okumalar, yazılan ya da tıklanan hamleler, her hamleden sonra tahtanın resmi, puanlar, merdivenler ve turnuvalar, oyundan sonra da bilgisayar incelemesi. Web'de olmayı seçen bir topluluğun burada bir sayfası, her oyununun da bir sayfası vardır; bunlara oynandıkları sohbetten bağlantı verilir (orada web yaz). Burada hiçbiri listelenmez.
+web-home-variants = Çeşitler
 web-game-title = { $white } - { $black }, { $variant }
 web-game-heading = { $white } - { $black }
 web-white = Beyaz
