@@ -341,7 +341,8 @@ fn probe(tb: &TestBot, who: &str, text: &str, way: Way) -> Response {
     };
     let input = match way {
         Way::Typed => Input::text(shared, author.clone(), format!("!{text}")),
-        Way::Addressed => parsed(shared, Via::Addressed),
+        // As the front ends (console, Matrix) make it from the words after the bot's name.
+        Way::Addressed => Input::addressed(shared, author.clone(), text),
         Way::Interaction => parsed(shared, Via::Interaction),
         Way::Direct => {
             let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
