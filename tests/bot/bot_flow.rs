@@ -1168,6 +1168,14 @@ fn a_rematch_swaps_the_colours_and_meets_the_opponents_own() {
     };
     assert_eq!(second, swap(&first), "the same terms, the colours swapped");
     assert_eq!(tb.query_str("SELECT status FROM challenges WHERE id = 2"), "accepted");
+    // Asked again while the return game goes on: told where it is, and nothing is made (before: a
+    // third challenge on the same terms; against the AI a third game at once).
+    let before = tb.fingerprint();
+    for who in ["alice", "bob"] {
+        let out = tb.say(who, "!rematch #1");
+        assert!(out.contains("Game #2, the return game of game #1, is under way: play it first (!board #2)"), "{out}");
+    }
+    assert_eq!(tb.fingerprint(), before);
 
     // Against the AI: at once, on the same level.
     let out = tb.say("carol", "!play chess level:2 color:white");
@@ -1175,6 +1183,11 @@ fn a_rematch_swaps_the_colours_and_meets_the_opponents_own() {
     tb.say("carol", "!resign");
     let out = tb.say("carol", "!rematch");
     assert!(out.contains("Rematch of game #3. Game #4 starts: capabot (level 2) (white) vs carol (black)"), "{out}");
+    assert!(tb.say("carol", "!rematch").contains("Game #4, the return game of game #3, is under way"));
+    assert_eq!(
+        tb.query_i64("SELECT count(*) FROM games WHERE black_id = (SELECT black_id FROM games WHERE id = 4)"),
+        1
+    );
     // Capablanca Relocation: the rematch chooses its setup by the swaps again (before: refused,
     // "leave out setup:N", as the last game's swaps had given it a setup number).
     tb.say("dave", "!challenge @erin caparelocation color:white");

@@ -540,6 +540,18 @@ impl Bot {
         }
         let other = players::get(&conn, row.player(mine.other()))?
             .ok_or_else(|| BotError::Internal(format!("game {}: its player vanished", row.id)))?;
+        // The return game already under way (a rematch asked for twice, or by both players after
+        // it started): it, rather than another game on the same terms.
+        let playing = games::open_of_player(&conn, me.id)?.into_iter().find(|g| {
+            g.id > row.id
+                && g.platform == row.platform
+                && g.chat_id == row.chat_id
+                && g.variant == row.variant
+                && g.color_of(other.id).is_some()
+        });
+        if let Some(g) = playing {
+            return user(msg!("rematch-playing", id = g.id, game = row.id, p = cx.p()));
+        }
         let mut args = ChallengeArgs {
             variant: Some(row.variant.clone()),
             days: Some(row.days_per_move),
