@@ -10,7 +10,7 @@
 //! so a script's output is deterministic. Direct messages are printed with the person they are
 //! for (`capabot → @bob:`): the console's one reader is every user, so nothing is secret here.
 
-use crate::bot::{Input, PictureFormat, Receipt, Reply, Scope, Target, UserRef, strip_address};
+use crate::bot::{Drawing, Input, PictureFormat, Receipt, Reply, Scope, Target, UserRef, strip_address};
 use crate::host::{DeliveryError, FrontEnd, Host};
 use async_trait::async_trait;
 use std::io::{self, BufRead, Write};
@@ -114,9 +114,13 @@ impl ConsoleOutput {
                 *c += 1;
                 *c
             };
-            let (stem, label) = match format {
-                PictureFormat::Png => ("board", "board"),
-                PictureFormat::Gif => ("game", "animation"),
+            // Named by what it shows (a chart is no board).
+            let (stem, label) = match (&r.drawing, format) {
+                (_, PictureFormat::Gif) | (Some(Drawing::Game(_)), _) => ("game", "animation"),
+                (Some(Drawing::Card(_)), _) => ("leaderboard", "leaderboard"),
+                (Some(Drawing::Chart(_)), _) => ("chart", "rating chart"),
+                (Some(Drawing::Course(_)), _) => ("course", "the game's course"),
+                _ => ("board", "board"),
             };
             let path = dir.join(format!("{stem}-{}-{n:04}.{}", std::process::id(), format.extension()));
             match std::fs::create_dir_all(dir).and_then(|_| std::fs::write(&path, bytes)) {
