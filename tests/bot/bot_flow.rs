@@ -1012,6 +1012,29 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
     assert!(out.contains("not 'de'. Say !help settings for how to write it."), "{out}");
 }
 
+/// A challenge made in someone's direct chat with capabot could never be read, let alone accepted,
+/// by anyone else: it is refused with where to make it, and nothing is made; the AI may be played
+/// there. (Before: the challenge was made and waited 48 hours for an answer nobody could give.)
+#[test]
+fn a_challenge_in_a_direct_chat_is_refused_and_the_ai_played() {
+    use capabot::bot::{Input, Scope, UserRef};
+    let tb = new_bot();
+    let dm = Scope { direct: true, ..Scope::chat("test", "dm-alice") };
+    let say = |text: &str| tb.bot.handle(&Input::text(dm.clone(), UserRef::new("alice", "alice"), text));
+    let before = tb.fingerprint();
+    for typed in ["challenge chess", "!challenge chess", "challenge capatomic days:3"] {
+        let out = say(typed).text();
+        assert!(out.contains("nobody could accept a challenge made here"), "{typed}: {out}");
+    }
+    let r = tb.bot.handle(
+        &Input::text(dm.clone(), UserRef::new("alice", "alice"), "challenge @bob chess")
+            .with_mentions(vec![UserRef::new("bob", "bob")]),
+    );
+    assert!(r.text().contains("challenge people in a chat you share with them"), "{}", r.text());
+    assert_eq!(tb.fingerprint(), before, "nothing made");
+    assert!(say("play chess").text().contains("Game #1 starts"));
+}
+
 /// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are
 /// in Turkish, though the chat itself has no language set. (Before: only errors followed the
 /// person's language; `help` in a DM stayed English.) In a shared chat what is said to everyone

@@ -383,6 +383,7 @@ rematch-not-here = Game #{ $id } was not played in this chat: ask for the rematc
 rematch-not-player = You did not play game #{ $id }: only its players can ask for a rematch.
 rematch-unfinished = Game #{ $id } is still being played; a rematch can follow once it is over ({ $p }resign #{ $id } or { $p }draw #{ $id } end it sooner).
 rematch-already = Your challenge #{ $id } to { $name } is already waiting for an answer; { $p }decline #{ $id } withdraws it.
+challenge-in-direct = Only you and I read this chat, so nobody could accept a challenge made here: challenge people in a chat you share with them. Against me, { $p }play works here too.
 rematch-playing = Game #{ $id }, the return game of game #{ $game }, is under way: play it first ({ $p }board #{ $id }).
 rematch-gone = { $name } can no longer be challenged here.
 rematch-of = Rematch of game #{ $game }. { $text }

@@ -372,6 +372,7 @@ rematch-not-here = Oyun #{ $id } bu sohbette oynanmadı: rövanşı oyunun oynan
 rematch-not-player = Oyun #{ $id } senin oyunun değildi: rövanşı yalnızca oyuncuları isteyebilir.
 rematch-unfinished = Oyun #{ $id } hâlâ sürüyor; rövanş oyun bitince istenebilir ({ $p }resign #{ $id } ya da { $p }draw #{ $id } onu daha erken bitirir).
 rematch-already = { $name } adlı oyuncuya teklifin #{ $id } zaten yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
+challenge-in-direct = Bu sohbeti yalnızca sen ve ben okuyoruz; burada yapılan bir meydan okumayı kimse kabul edemez: insanlara, onlarla paylaştığın bir sohbette meydan oku. Bana karşı { $p }play burada da olur.
 rematch-playing = Oyun #{ $id }, #{ $game } numaralı oyunun rövanşı, sürüyor: önce onu oyna ({ $p }board #{ $id }).
 rematch-gone = { $name } adlı oyuncuya artık burada teklif yapılamaz.
 rematch-of = Oyun #{ $game } için rövanş. { $text }

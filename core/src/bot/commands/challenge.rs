@@ -47,6 +47,12 @@ impl Bot {
             Some(m) => Opponent::Person(m.clone()),
             None => Opponent::Anyone,
         };
+        // A direct chat is the author's and capabot's alone: nobody else could ever read (let
+        // alone accept) a challenge made there, and a game there would be out of the opponent's
+        // reach. The AI may be played there.
+        if cx.scope().direct && !matches!(opponent, Opponent::Ai) {
+            return user(msg!("challenge-in-direct", p = cx.p()));
+        }
         self.offer(cx, args, opponent)
     }
 
