@@ -130,3 +130,26 @@ fn random_text_never_panics_or_writes() {
         panic!("{e}");
     }
 }
+
+/// A prefix a chat uses for itself is refused, with which marks are kept for the chat apps; with a
+/// prefix such as `+`, the chatter it starts ("+1", "+++", "+ 2") is not answered as an unknown
+/// command, while a word after it still is. (Before: `prefix:@` was taken, and "+1" answered "I
+/// don't know the command '1'" in the chat.)
+#[test]
+fn a_prefix_stays_clear_of_the_chats_own_marks_and_its_chatter() {
+    let tb = new_bot();
+    let before = tb.fingerprint();
+    for bad in ["@", "#", "/", "<", ">", ":", "`", "*", "_", "~", "|", "@!", "/?"] {
+        let out = tb.say("alice", &format!("!settings prefix:{bad}"));
+        assert!(out.contains("does not start with what chats use themselves"), "{bad}: {out}");
+    }
+    assert_eq!(tb.fingerprint(), before, "nothing saved");
+    assert!(tb.say("alice", "!settings prefix:+").contains("Settings saved: prefix:+"));
+    for chatter in ["+1", "+++", "+ 2", "+?", "+"] {
+        let r = tb.raw("bob", chatter);
+        assert!(r.replies.is_empty(), "{chatter}: {}", r.text());
+    }
+    assert!(tb.say("bob", "+hello").contains("I don't know the command 'hello'"));
+    let out = tb.say("bob", "+games");
+    assert!(out.contains("You have no games") && out.contains("+challenge"), "{out}");
+}

@@ -219,9 +219,13 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
+                // Not the chat apps' own marks at its start: mentions and detonations (`@`), game
+                // numbers (`#`), the apps' slash commands (`/`), Discord's mentions and quotes
+                // (`<`, `>`), emoji (`:`), Markdown (`` ` `` `*` `_` `~` `|`).
                 let ok = !v.is_empty()
                     && v.chars().count() <= 3
-                    && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace());
+                    && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace())
+                    && !v.starts_with(['@', '#', '/', '<', '>', ':', '`', '*', '_', '~', '|']);
                 if !ok {
                     return Err(msg!("parse-prefix"));
                 }

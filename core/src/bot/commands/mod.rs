@@ -236,6 +236,20 @@ impl Bot {
                 // front end found none it could read in it, and the person is told why.
                 let first_word = text.split_whitespace().next().unwrap_or("");
                 let body = match text.strip_prefix(p.as_str()) {
+                    // The prefix before a number or more punctuation ("+1", "!!!", "?!", "...") is
+                    // chatter in a shared chat, not a command to answer "I don't know the command
+                    // '1'" to.
+                    Some(body)
+                        if !cx.scope().direct
+                            && cx.inp.via != Via::Addressed
+                            && body
+                                .trim_start()
+                                .chars()
+                                .next()
+                                .is_none_or(|c| c.is_ascii_digit() || c.is_ascii_punctuation()) =>
+                    {
+                        return self.plain_text(cx, text);
+                    }
                     Some(body) => body,
                     None if cx.inp.via == Via::Addressed => text,
                     None if cx.scope().direct && command::spec(first_word).is_some() => text,
