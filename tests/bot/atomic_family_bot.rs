@@ -29,6 +29,8 @@ fn atomic_family_is_listed_explained_and_played_by_name() {
     assert!(!out.contains("not legal"), "{out}");
     let out = tb.say("bob", "Qxf3");
     assert!(out.contains("bob wins"), "{out}");
+    // What the blast took is said with the move: the king taken and the queen that took it.
+    assert!(out.contains("The blast removes ") && out.contains("Kf3 (white)") && out.contains("Qf4 (black)"), "{out}");
 }
 
 #[test]

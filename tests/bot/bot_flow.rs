@@ -161,6 +161,11 @@ fn capatomic_bare_launch_notation() {
         let out = tb.say(who, s);
         assert!(out.contains("played by"), "{s}: {out}");
         if s.contains('^') {
+            // The launch says the square it irradiated, and what its blast took (or that it took
+            // nothing).
+            let target = s.split('^').nth(1).unwrap().trim_end_matches(['+', '#']);
+            assert!(out.contains(&format!("{target} is irradiated for good.")), "{s}: {out}");
+            assert!(out.contains("The blast removes"), "{s}: {out}");
             return;
         }
         turn = turn.other();

@@ -284,6 +284,10 @@ impl Bot {
         let next_player = row.player(next);
         let next_name = self.name_of(conn, next_player)?;
         let mut text = t!("move-played", id = id, label = label.as_str(), name = mover.name.as_str());
+        if let Some(blast) = blast_note(&before, &after, mv) {
+            text.push(' ');
+            text.push_str(&blast);
+        }
         if let Some(o) = outcome {
             text.push_str(&format!(" {}", self.end_text(conn, row, o)?));
             for n in &notes {
@@ -700,4 +704,27 @@ fn reads_as_move(e: &notation::MoveError) -> bool {
 fn reads_as_move_in(row: &GameRow, text: &str) -> Res<bool> {
     let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { return Ok(false) };
     Ok(notation::parse_move(&pos, text).map_or_else(|e| reads_as_move(&e), |_| true))
+}
+
+/// What an explosion took, said after the move (`fxe5` in atomic chess, a Capatomic launch, a
+/// secret bomb's detonation): the pieces gone from the board, each by its letter, square and side,
+/// and the square a missile irradiated. Read from the positions before and after, both of which
+/// everyone in the chat has seen; `None` for a move that blew nothing up.
+fn blast_note(before: &crate::rules::Position, after: &crate::rules::Position, mv: Move) -> Option<String> {
+    let atomic_capture = before.variant().atomic && before.piece_at(mv.to).is_some() && !mv.is_castle();
+    if !(mv.is_launch() || mv.is_detonation() || atomic_capture) {
+        return None;
+    }
+    // Gone: on the board before, not after; a launched missile is spent, not blown up.
+    let gone: Vec<String> = (before.occupied() & !after.occupied())
+        .filter(|&sq| !(mv.is_launch() && sq == mv.from))
+        .filter_map(|sq| before.piece_at(sq).map(|p| (sq, p)))
+        .map(|(sq, p)| t!("blast-piece", piece = format!("{}{sq}", p.role.upper_char()), color = color_word(p.color)))
+        .collect();
+    let mut note = if gone.is_empty() { t!("blast-nothing") } else { t!("blast-removes", pieces = gone.join(", ")) };
+    if mv.is_launch() {
+        note.push(' ');
+        note.push_str(&t!("blast-irradiated", square = mv.to.to_string()));
+    }
+    Some(note)
 }
