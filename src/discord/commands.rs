@@ -336,7 +336,10 @@ mod tests {
         let round = option(&sub("tournament", "round"), "round");
         assert_eq!((round["type"].clone(), round["min_value"].clone()), (4.into(), 1.into()), "{round}");
         let undo = sub("ladder", "undo");
-        assert_eq!(undo["description"], "Administrators: undo a ladder event (a result, a forfeit) by its number");
+        assert_eq!(
+            undo["description"],
+            "Administrators: undo a result (or forfeit) by the number announced with it: \"(result 7)\""
+        );
     }
 
     /// Discord refuses a command whose names, descriptions and choices (at every level) pass 4,000
