@@ -30,7 +30,17 @@ fn atomic_family_is_listed_explained_and_played_by_name() {
     let out = tb.say("bob", "Qxf3");
     assert!(out.contains("bob wins"), "{out}");
     // What the blast took is said with the move: the king taken and the queen that took it.
-    assert!(out.contains("The blast removes ") && out.contains("Kf3 (white)") && out.contains("Qf4 (black)"), "{out}");
+    assert!(out.contains("The blast on f3 removes Kf3 (white), Qf3 (black)"), "{out}");
+    assert!(out.contains("bob wins by blowing up the king"), "{out}");
+    // Pawn-safe atomic: a pawn's capture is an ordinary one (no blast said); a knight's blows up.
+    tb.say("alice", "!challenge @bob atomic-pawnsafe color:white");
+    tb.say("bob", "!accept");
+    for (who, mv) in [("alice", "e4"), ("bob", "d5"), ("alice", "exd5"), ("bob", "Nf6"), ("alice", "d3")] {
+        let out = tb.say(who, mv);
+        assert!(out.contains("played by") && !out.contains("blast"), "{mv}: {out}");
+    }
+    let out = tb.say("bob", "Nxd5");
+    assert!(out.contains("The blast on d5 removes Pd5 (white), Nd5 (black). alice (white) to move."), "{out}");
 }
 
 #[test]

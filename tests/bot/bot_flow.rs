@@ -41,7 +41,7 @@ fn full_game(variant: &str, extra: &str, wants: Wants) {
     let last = play_through(&tb, "alice", "bob", &sans, start.turn());
     let Outcome::Decisive { winner, reason } = outcome else { unreachable!() };
     let winner_name = if winner == Color::White { "alice" } else { "bob" };
-    let how = if reason == WinReason::Checkmate { "checkmate" } else { "king exploded" };
+    let how = if reason == WinReason::Checkmate { "checkmate" } else { "blowing up the king" };
     assert!(last.contains(&format!("{winner_name} wins by {how}")), "{variant}: {last}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "finished");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves WHERE game_id = 1"), sans.len() as i64);
@@ -165,7 +165,7 @@ fn capatomic_bare_launch_notation() {
             // nothing).
             let target = s.split('^').nth(1).unwrap().trim_end_matches(['+', '#']);
             assert!(out.contains(&format!("{target} is irradiated for good.")), "{s}: {out}");
-            assert!(out.contains("The blast removes"), "{s}: {out}");
+            assert!(out.contains(&format!("The blast on {target} removes")), "{s}: {out}");
             return;
         }
         turn = turn.other();

@@ -26,8 +26,8 @@ not-your-turn = It is not your turn in game #{ $id }: { $other } ({ $color }) is
 move-not-legal = Game #{ $id }: that move is not legal here.
 move-raced = Game #{ $id }: the position changed before your move landed (another move came first). Look at the board and try again.
 move-played = Game #{ $id }: { $label } played by { $name }.
-blast-removes = The blast removes { $pieces }.
-blast-nothing = The blast removes nothing.
+blast-removes = The blast on { $square } removes { $pieces }.
+blast-nothing = The blast on { $square } removes nothing.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } is irradiated for good.
 to-move = { $name } ({ $color }) to move.
@@ -40,7 +40,11 @@ your-move-notice = Your move in game #{ $id } against { $name } ({ $variant }): 
         [one] { $days } day to reply.
        *[other] { $days } days to reply.
     }
-game-over-win = Game over: { $result } — { $name } wins by { $reason }.
+game-over-win = Game over: { $result } — { $why ->
+        [king-exploded] { $name } wins by blowing up the king
+        [no-material-left] { $name } wins: the other side has no material left
+       *[other] { $name } wins by { $reason }
+    }.
 game-over-draw = Game over: { $result } — draw by { $reason }.
 ai-no-move = Game #{ $id }: capabot could not find a move (no AI in this build?). You can { $p }abort the game.
 

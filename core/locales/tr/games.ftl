@@ -27,15 +27,19 @@ not-your-turn = Oyun #{ $id } içinde sıra sende değil: sıra { $other } ({ $c
 move-not-legal = Oyun #{ $id }: bu hamle burada kurallara uygun değil.
 move-raced = Oyun #{ $id }: hamlen ulaşmadan konum değişti (önce başka bir hamle geldi). Tahtaya bakıp yeniden dene.
 move-played = Oyun #{ $id }: { $label }, oynayan { $name }.
-blast-removes = Patlamada giden taşlar: { $pieces }.
-blast-nothing = Patlamada hiçbir taş gitmedi.
+blast-removes = { $square } karesindeki patlamada giden taşlar: { $pieces }.
+blast-nothing = { $square } karesindeki patlamada hiçbir taş gitmedi.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } artık kalıcı olarak ışınlanmış.
 to-move = Sıra { $name } ({ $color }) oyuncusunda.
 check = Şah!
 days-to-reply = Yanıt için { $count } gün var.
 your-move-notice = { $name } ile oynadığın #{ $id } numaralı oyunda ({ $variant }) sıra sende: { $label }. Yanıt için { $days } gün var.
-game-over-win = Oyun bitti: { $result } — { $name }, { $reason } ile kazandı.
+game-over-win = Oyun bitti: { $result } — { $why ->
+        [king-exploded] { $name }, rakibin şahını patlatarak kazandı
+        [no-material-left] { $name } kazandı: rakibin hiç taşı kalmadı
+       *[other] { $name }, { $reason } ile kazandı
+    }.
 game-over-draw = Oyun bitti: { $result } — { $reason } ile berabere.
 ai-no-move = Oyun #{ $id }: capabot bir hamle bulamadı (bu sürümde yapay zekâ yok mu?). Oyunu { $p }abort ile iptal edebilirsin.
 

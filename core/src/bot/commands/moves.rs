@@ -352,11 +352,13 @@ impl Bot {
     pub(in crate::bot) fn end_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
         let reason = reason_text(o);
         let mut text = match o {
+            // `why` picks a sentence where "wins by …" does not read ("wins by king exploded").
             Outcome::Decisive { winner, .. } => t!(
                 "game-over-win",
                 result = o.result_str(),
                 name = self.name_of(conn, row.player(winner))?,
-                reason = reason
+                reason = reason,
+                why = reason_key(o)
             ),
             Outcome::Draw(_) => t!("game-over-draw", result = o.result_str(), reason = reason),
         };
@@ -458,10 +460,15 @@ impl Bot {
     }
 }
 
+/// Why a game ended, as a key: its words joined by hyphens (`king-exploded`).
+fn reason_key(o: Outcome) -> String {
+    let words: Vec<&str> = o.reason_str().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    words.join("-")
+}
+
 /// Why a game ended, in the language in force (`checkmate`, `şah mat`).
 pub(in crate::bot) fn reason_text(o: Outcome) -> String {
-    let words: Vec<&str> = o.reason_str().split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    let id = format!("reason-{}", words.join("-"));
+    let id = format!("reason-{}", reason_key(o));
     if crate::i18n::has(Lang::En, &id) { crate::i18n::t(&id, &[]) } else { o.reason_str().to_string() }
 }
 
@@ -711,17 +718,44 @@ fn reads_as_move_in(row: &GameRow, text: &str) -> Res<bool> {
 /// and the square a missile irradiated. Read from the positions before and after, both of which
 /// everyone in the chat has seen; `None` for a move that blew nothing up.
 fn blast_note(before: &crate::rules::Position, after: &crate::rules::Position, mv: Move) -> Option<String> {
-    let atomic_capture = before.variant().atomic && before.piece_at(mv.to).is_some() && !mv.is_castle();
+    let capture = before.piece_at(mv.to).is_some() || mv.kind == crate::rules::MoveKind::EnPassant;
+    let atomic_capture = before.variant().atomic && capture && !mv.is_castle();
     if !(mv.is_launch() || mv.is_detonation() || atomic_capture) {
         return None;
     }
-    // Gone: on the board before, not after; a launched missile is spent, not blown up.
-    let gone: Vec<String> = (before.occupied() & !after.occupied())
-        .filter(|&sq| !(mv.is_launch() && sq == mv.from))
-        .filter_map(|sq| before.piece_at(sq).map(|p| (sq, p)))
+    // Gone: each piece of the board before that is not on it after. The moving piece is named on
+    // the square where it blew up (gone unless it stands there after: pawn-safe atomic keeps its
+    // pawns), a launched missile is spent rather than blown up, and what stood on the target
+    // square is gone when anything else stands there after (the capturer that survived).
+    let moving = before.piece_at(mv.from);
+    let mut gone: Vec<(crate::rules::Square, crate::rules::Piece)> = Vec::new();
+    for sq in before.occupied() {
+        let Some(p) = before.piece_at(sq) else { continue };
+        let lost = if sq == mv.from && !mv.is_detonation() {
+            !mv.is_launch() && after.piece_at(mv.to) != moving
+        } else {
+            after.piece_at(sq) != Some(p)
+        };
+        if lost {
+            gone.push((if sq == mv.from { mv.to } else { sq }, p));
+        }
+    }
+    // A capturer that stands on its square after made no blast (a pawn's capture in pawn-safe
+    // atomic chess is an ordinary one).
+    if atomic_capture && after.piece_at(mv.to) == moving {
+        return None;
+    }
+    gone.sort_by_key(|&(sq, p)| (sq != mv.to, sq == mv.to && p.color == before.turn()));
+    let gone: Vec<String> = gone
+        .iter()
         .map(|(sq, p)| t!("blast-piece", piece = format!("{}{sq}", p.role.upper_char()), color = color_word(p.color)))
         .collect();
-    let mut note = if gone.is_empty() { t!("blast-nothing") } else { t!("blast-removes", pieces = gone.join(", ")) };
+    let square = mv.to.to_string();
+    let mut note = if gone.is_empty() {
+        t!("blast-nothing", square = square.as_str())
+    } else {
+        t!("blast-removes", square = square.as_str(), pieces = gone.join(", "))
+    };
     if mv.is_launch() {
         note.push(' ');
         note.push_str(&t!("blast-irradiated", square = mv.to.to_string()));
