@@ -395,6 +395,14 @@ async fn the_web_pages_in_a_browser() {
         browser.check_accessibility("not found").await;
         browser.screenshot("not-found").await;
 
+        // The home page: what capabot is and every variant's rules, no community listed.
+        browser.open(&format!("{site}/")).await;
+        assert_eq!(browser.h1().await, "capabot: chess variants in your chat");
+        let variants = browser.texts("dt").await;
+        assert_eq!(variants.len(), capabot::rules::VARIANTS.len(), "{variants:?}");
+        browser.check_accessibility("home").await;
+        browser.screenshot("home").await;
+
         // Opting out takes the game and the community off the web at once.
         web_setting(&fake, false).await;
         browser.open(&game).await;

@@ -288,10 +288,10 @@ impl Bot {
 
     fn run_command(&self, cx: &Ctx<'_>, cmd: Command) -> Res<Response> {
         match cmd {
-            // Listed the way the person asked: a slash command (in a DM too, where typed commands
-            // also work) is answered with the slash commands.
             // The reference answers (help, variants, rules) are the asker's: in their language
-            // (`lang tr` in an English chat), privately where the platform can.
+            // (`lang tr` in an English chat), privately where the platform can. The help is
+            // written the way the person asked: a slash command (in a DM too, where typed commands
+            // also work) is answered with the slash commands.
             Command::Help(which) => {
                 let slash = cx.slash() || cx.inp.via == Via::Interaction;
                 let p = if slash { "/" } else { cx.p() };
