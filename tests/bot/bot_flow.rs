@@ -1037,6 +1037,12 @@ fn a_challenge_in_a_direct_chat_is_refused_and_the_ai_played() {
     );
     assert!(r.text().contains("challenge people in a chat you share with them"), "{}", r.text());
     assert_eq!(tb.fingerprint(), before, "nothing made");
+    // Its hints say so too (before: "Start one with !challenge @someone or !play").
+    for typed in ["games", "board"] {
+        let out = say(typed).text();
+        assert!(out.contains("Start one here with !play; people are challenged in a chat you share"), "{typed}: {out}");
+    }
+    assert!(tb.say("alice", "!board").contains("Start one with !challenge @someone or !play"));
     assert!(say("play chess").text().contains("Game #1 starts"));
 }
 

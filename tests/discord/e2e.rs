@@ -2190,7 +2190,7 @@ async fn texts_name_what_works_where_they_are_read() {
         // In a DM typed commands reach the bot: the hint there is the prefix.
         let dm = fake.dm_channel(BOB);
         fake.send_dm(BOB, "!games");
-        let answer = said(&fake, dm, "!challenge").await;
+        let answer = said(&fake, dm, "!play").await;
         assert_eq!(answer.channel_id, Some(dm));
         env.finish(bot, &[]).await;
     })

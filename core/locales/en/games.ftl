@@ -5,10 +5,22 @@ game-not-yours = Game #{ $id } is not yours: you are not playing in it.
 game-none = There is no game #{ $id }.
 game-not-here = Game #{ $id } is not in this chat.
 game-fen = Game #{ $id }: { $fen }
-no-games-yet = You have no games yet. Start one with { $p }challenge @someone or { $p }play.
-no-game-in-chat = You have no game in this chat. Start one with { $p }challenge @someone or { $p }play.
-no-game-here = You have no game here. Start one with { $p }challenge @someone or { $p }play.
-no-game-in-progress = You have no game in progress here. Start one with { $p }challenge @someone or { $p }play.
+no-games-yet = You have no games yet. { $direct ->
+        [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
+       *[no] Start one with { $p }challenge @someone or { $p }play.
+    }
+no-game-in-chat = You have no game in this chat. { $direct ->
+        [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
+       *[no] Start one with { $p }challenge @someone or { $p }play.
+    }
+no-game-here = You have no game here. { $direct ->
+        [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
+       *[no] Start one with { $p }challenge @someone or { $p }play.
+    }
+no-game-in-progress = You have no game in progress here. { $direct ->
+        [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
+       *[no] Start one with { $p }challenge @someone or { $p }play.
+    }
 games-which = You have { $count } games here ({ $ids }); add the number, e.g. { $example }.
 position-changed = Game #{ $id }: the position changed meanwhile (another move came first). Look at { $p }board and try again.
 bare-not-your-move = Game #{ $id }: not your move; { $mover } is to move.
@@ -270,7 +282,10 @@ board-head = Game #{ $id }: { $white } (white) vs { $black } (black), { $variant
 time-left = Time left: { $hours }h { $minutes }m.
 draw-pending = Draw offered by { $name }.
 takeback-pending = Takeback requested by { $name }.
-no-games = You have no games. Start one with { $p }challenge @someone or { $p }play.
+no-games = You have no games. { $direct ->
+        [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
+       *[no] Start one with { $p }challenge @someone or { $p }play.
+    }
 games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
         [setup] setup phase
         [bomb] choose your bomb (in a direct message to me)
@@ -285,7 +300,10 @@ games-sent-line = { $open ->
         [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here
        *[no] your challenge #{ $id } to { $name } ({ $variant }), waiting for their answer
     }: { $p }decline #{ $id } withdraws it
-games-none = No games in progress. Start one with { $p }challenge @someone or { $p }play.
+games-none = No games in progress. { $direct ->
+        [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
+       *[no] Start one with { $p }challenge @someone or { $p }play.
+    }
 games-head = Your games:
 ai-name-level = capabot (level { $level })
 pictures-off = Pictures are switched off on this bot; { $p }pgn gives the game as text.

@@ -6,10 +6,22 @@ game-not-yours = Oyun #{ $id } senin değil: bu oyunda oynamıyorsun.
 game-none = #{ $id } numaralı oyun yok.
 game-not-here = Oyun #{ $id } bu sohbette değil.
 game-fen = Oyun #{ $id }: { $fen }
-no-games-yet = Henüz hiç oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
-no-game-in-chat = Bu sohbette oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
-no-game-here = Burada oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
-no-game-in-progress = Burada süren bir oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+no-games-yet = Henüz hiç oyunun yok. { $direct ->
+        [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
+       *[no] { $p }challenge @biri ya da { $p }play ile başlat.
+    }
+no-game-in-chat = Bu sohbette oyunun yok. { $direct ->
+        [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
+       *[no] { $p }challenge @biri ya da { $p }play ile başlat.
+    }
+no-game-here = Burada oyunun yok. { $direct ->
+        [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
+       *[no] { $p }challenge @biri ya da { $p }play ile başlat.
+    }
+no-game-in-progress = Burada süren bir oyunun yok. { $direct ->
+        [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
+       *[no] { $p }challenge @biri ya da { $p }play ile başlat.
+    }
 games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $example }.
 position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
 bare-not-your-move = Oyun #{ $id }: sıra sende değil; sıra { $mover } adlı oyuncuda.
@@ -267,7 +279,10 @@ board-head = Oyun #{ $id }: { $white } (beyaz) - { $black } (siyah), { $variant 
 time-left = Kalan süre: { $hours } sa { $minutes } dk.
 draw-pending = { $name } beraberlik teklif etti.
 takeback-pending = { $name } geri alma istedi.
-no-games = Hiç oyunun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+no-games = Hiç oyunun yok. { $direct ->
+        [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
+       *[no] { $p }challenge @biri ya da { $p }play ile başlat.
+    }
 games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
         [setup] dizilim aşaması
         [bomb] bombanı seç (bana doğrudan mesajla)
@@ -282,7 +297,10 @@ games-sent-line = { $open ->
         [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor
        *[no] { $name } adlı oyuncuya teklifin #{ $id } ({ $variant }), yanıtını bekliyor
     }: geri çekmek için { $p }decline #{ $id }
-games-none = Süren oyun yok. { $p }challenge @biri ya da { $p }play ile başlat.
+games-none = Süren oyun yok. { $direct ->
+        [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
+       *[no] { $p }challenge @biri ya da { $p }play ile başlat.
+    }
 games-head = Oyunların:
 ai-name-level = capabot (seviye { $level })
 pictures-off = Bu botta resimler kapalı; { $p }pgn oyunu metin olarak verir.

@@ -135,6 +135,12 @@ impl Ctx<'_> {
         &self.settings.hint
     }
 
+    /// `yes` in someone's direct chat with capabot, else `no`: the selector of the messages whose
+    /// hints differ there (nobody else could accept a challenge made in it).
+    pub fn direct_word(&self) -> &'static str {
+        if self.scope().direct { "yes" } else { "no" }
+    }
+
     /// Whether commands are slash commands here (help lists them so).
     pub fn slash(&self) -> bool {
         self.settings.hint == "/" && self.settings.prefix != "/"

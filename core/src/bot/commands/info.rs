@@ -157,7 +157,7 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-            return user(msg!("no-games", p = prefix));
+            return user(msg!("no-games", p = prefix, direct = cx.direct_word()));
         };
         let mut lines = Vec::new();
         for g in games::open_of_player(&conn, me.id)? {
@@ -209,7 +209,7 @@ impl Bot {
             ));
         }
         if lines.is_empty() {
-            return Ok(cx.say(t!("games-none", p = prefix)));
+            return Ok(cx.say(t!("games-none", p = prefix, direct = cx.direct_word())));
         }
         Ok(cx.say(format!("{}\n{}", t!("games-head"), lines.join("\n"))))
     }

@@ -384,7 +384,7 @@ impl Bot {
             {
                 return user(msg!("game-not-yours", id = id));
             }
-            return user(msg!("no-games-yet", p = cx.p()));
+            return user(msg!("no-games-yet", p = cx.p(), direct = cx.direct_word()));
         };
         match id {
             Some(id) => {
@@ -411,12 +411,12 @@ impl Bot {
                                 .map(|g| format!("#{}", g.id))
                                 .collect();
                             if elsewhere.is_empty() {
-                                user(msg!("no-game-in-chat", p = cx.p()))
+                                user(msg!("no-game-in-chat", p = cx.p(), direct = cx.direct_word()))
                             } else {
                                 user(msg!("direct-games-elsewhere", games = elsewhere.join(", ")))
                             }
                         }
-                        None => user(msg!("no-game-in-chat", p = cx.p())),
+                        None => user(msg!("no-game-in-chat", p = cx.p(), direct = cx.direct_word())),
                     },
                     1 => {
                         let row = self.take_up_paused(&conn, cx, &me, open.into_iter().next().expect("one"))?;

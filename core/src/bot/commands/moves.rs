@@ -164,7 +164,11 @@ impl Bot {
                 drop(conn);
                 self.game_for(cx, id)?;
             }
-            return if explicit { user(msg!("no-game-here", p = cx.p())) } else { unknown() };
+            return if explicit {
+                user(msg!("no-game-here", p = cx.p(), direct = cx.direct_word()))
+            } else {
+                unknown()
+            };
         };
         let row = match id {
             Some(_) => {
@@ -174,7 +178,11 @@ impl Bot {
             None => {
                 let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
                 if open.is_empty() {
-                    return if explicit { user(msg!("no-game-in-progress", p = cx.p())) } else { unknown() };
+                    return if explicit {
+                        user(msg!("no-game-in-progress", p = cx.p(), direct = cx.direct_word()))
+                    } else {
+                        unknown()
+                    };
                 }
                 let mine: Vec<&GameRow> = open
                     .iter()
