@@ -1093,6 +1093,14 @@ fn an_addressed_line_that_is_no_command_is_answered() {
     assert_eq!(said("challenge bob", Via::Typed), "");
     // What the front end did read still works the same way (a help page addressed by name).
     assert!(said("!help", Via::Addressed).contains("Commands (prefix"));
+    // A move addressed to capabot is the move typed bare (before: "I don't know the command 'e4'").
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let out = said("e4", Via::Addressed);
+    assert!(out.contains("Game #1: 1. e4 played by alice."), "{out}");
+    let out = said("Nf4", Via::Addressed);
+    assert!(out.contains("Nf4 is not legal") || out.contains("not your move"), "{out}");
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 1);
 }
 
 /// In a direct chat every line is for capabot: one that is neither a command nor a move is

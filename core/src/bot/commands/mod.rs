@@ -251,6 +251,14 @@ impl Bot {
                         return self.plain_text(cx, text);
                     }
                     Some(body) => body,
+                    // Addressed with a move (`capabot: Nf3`): played as the same move typed bare.
+                    None if cx.inp.via == Via::Addressed && command::spec(first_word).is_none() => {
+                        let moved = self.plain_text(cx, text)?;
+                        if !moved.replies.is_empty() || !moved.ai_jobs.is_empty() {
+                            return Ok(moved);
+                        }
+                        text
+                    }
                     None if cx.inp.via == Via::Addressed => text,
                     None if cx.scope().direct && command::spec(first_word).is_some() => text,
                     None if cx.scope().direct => return self.direct_line(cx, text),
