@@ -232,8 +232,9 @@ impl Bot {
                 // In a direct chat with capabot every line is for it: the prefix may be left out
                 // of a command word (`bomb g1`); anything else is a possible bare move, and a line
                 // that is neither is answered (once). A line addressed to capabot by name or
-                // mention (`capabot: challenge bob`) is a command whatever its first word: the
-                // front end found none it could read in it, and the person is told why.
+                // mention is a move where it reads as one (`capabot: Nf3`), else a command
+                // whatever its first word (`capabot: challenge bob`): the front end found none it
+                // could read in it, and the person is told why.
                 let first_word = text.split_whitespace().next().unwrap_or("");
                 let body = match text.strip_prefix(p.as_str()) {
                     // The prefix before a number or more punctuation ("+1", "!!!", "?!", "...") is
