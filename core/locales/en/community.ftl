@@ -1,7 +1,7 @@
 # Communities: linked accounts, ratings, ladders, tournaments.
 
 link-malformed = That is not a link code: codes are 8 letters and digits, like ABCD-EFGH.
-link-unknown = That link code is not known; ask for a new one with `link`.
+link-unknown = That link code is not known: check it, or ask for a new one on the platform you started from.
 link-expired = That link code has expired (codes last 10 minutes); ask for a new one.
 link-used = That link code has already been used; ask for a new one.
 link-same-account = Type the code on your account on the other platform, not on the one that made it.

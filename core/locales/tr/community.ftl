@@ -1,7 +1,7 @@
 # Topluluklar: bağlı hesaplar, puanlar, merdivenler, turnuvalar.
 
 link-malformed = Bu bir bağlantı kodu değil: kodlar ABCD-EFGH gibi 8 harf ve rakamdır.
-link-unknown = Bu bağlantı kodunu tanımıyorum; `link` ile yenisini iste.
+link-unknown = Bu bağlantı kodunu tanımıyorum: kodu kontrol et ya da başladığın platformda yenisini iste.
 link-expired = Bu bağlantı kodunun süresi doldu (kodlar 10 dakika geçerlidir); yenisini iste.
 link-used = Bu bağlantı kodu zaten kullanıldı; yenisini iste.
 link-same-account = Kodu, onu üreten hesapta değil, öbür platformdaki hesabında yaz.
