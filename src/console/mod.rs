@@ -2,9 +2,9 @@
 //! same [`Host`] as the chat platforms. Lines are `name> message`; `/as NAME` switches the current
 //! speaker, `/chat NAME` the chat, `/dm MESSAGE` (or `name> /dm MESSAGE`) says a message to the bot
 //! in the speaker's direct chat, `/tick` runs the scheduler, `/quit` ends. A message that starts with
-//! the bot's name (`capabot: games`, `@capabot games`) is addressed to it, as on Matrix and Discord. Board pictures (`.png`)
-//! and game animations (`.gif`) are written to a folder and their paths printed, with a compact text
-//! board.
+//! the bot's name (`capabot: games`, `@capabot games`) is addressed to it, as on Matrix and Discord.
+//! Board pictures (`.png`) and game animations (`.gif`) are written to a folder and their paths
+//! printed, with a compact text board.
 //!
 //! Each line is settled (its replies printed and the AI's answers played) before the next is read,
 //! so a script's output is deterministic. Direct messages are printed with the person they are

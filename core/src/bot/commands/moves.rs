@@ -700,8 +700,6 @@ impl Bot {
     }
 }
 
-/// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
-/// ambiguous here), rather than chatter.
 /// Games a bare move could be for: their numbers as said (`#1, #2`), and the notice that asks
 /// which, told once while they stay as they are ([`Told::WhichGame`]).
 fn which_games(games: &[GameRow]) -> (String, Told) {
@@ -710,6 +708,8 @@ fn which_games(games: &[GameRow]) -> (String, Told) {
     (numbers, Told::WhichGame(Told::key(positions)))
 }
 
+/// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
+/// ambiguous here), rather than chatter.
 fn reads_as_move(e: &notation::MoveError) -> bool {
     matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
 }
@@ -736,6 +736,11 @@ fn blast_note(before: &crate::rules::Position, after: &crate::rules::Position, m
     // pawns), a launched missile is spent rather than blown up, and what stood on the target
     // square is gone when anything else stands there after (the capturer that survived).
     let moving = before.piece_at(mv.from);
+    // A capturer that stands on its square after made no blast (a pawn's capture in pawn-safe
+    // atomic chess is an ordinary one).
+    if atomic_capture && after.piece_at(mv.to) == moving {
+        return None;
+    }
     let mut gone: Vec<(crate::rules::Square, crate::rules::Piece)> = Vec::new();
     for sq in before.occupied() {
         let Some(p) = before.piece_at(sq) else { continue };
@@ -747,11 +752,6 @@ fn blast_note(before: &crate::rules::Position, after: &crate::rules::Position, m
         if lost {
             gone.push((if sq == mv.from { mv.to } else { sq }, p));
         }
-    }
-    // A capturer that stands on its square after made no blast (a pawn's capture in pawn-safe
-    // atomic chess is an ordinary one).
-    if atomic_capture && after.piece_at(mv.to) == moving {
-        return None;
     }
     gone.sort_by_key(|&(sq, p)| (sq != mv.to, sq == mv.to && p.color == before.turn()));
     let gone: Vec<String> = gone
@@ -766,7 +766,7 @@ fn blast_note(before: &crate::rules::Position, after: &crate::rules::Position, m
     };
     if mv.is_launch() {
         note.push(' ');
-        note.push_str(&t!("blast-irradiated", square = mv.to.to_string()));
+        note.push_str(&t!("blast-irradiated", square = square.as_str()));
     }
     Some(note)
 }
