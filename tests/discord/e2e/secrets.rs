@@ -59,6 +59,10 @@ struct World {
     buttons: BTreeMap<u64, (Reader, u64, Vec<String>)>,
     /// How many of the fake's sent things were read.
     read: usize,
+    /// The markers `settle` sent: its interactions and its direct messages. Their answers are not
+    /// compared: a marker in one channel is handled beside a probe in another, so its answer may
+    /// come before or after a probe's `lang tr` took effect, in either world.
+    markers: (HashSet<u64>, HashSet<String>),
 }
 
 impl World {
@@ -77,6 +81,7 @@ impl World {
             dms,
             buttons: BTreeMap::new(),
             read: 0,
+            markers: Default::default(),
         }
     }
 
@@ -143,6 +148,8 @@ impl World {
         let direct: Vec<(u64, u64)> = [ALICE, BOB, CAROL]
             .map(|u| (self.fake.dm_channel(u), self.fake.send_dm(u, "rules no-such-variant")))
             .into();
+        self.markers.0.insert(marker.id);
+        self.markers.1.extend(direct.iter().map(|(_, message)| message.to_string()));
         self.fake.wait_for(answers(marker.id), WAIT).await;
         for (channel, message) in direct {
             let id = message.to_string();
@@ -179,6 +186,12 @@ impl World {
         let mut seen = Vec::new();
         let mut ended = false;
         for s in &sent[self.read..] {
+            let answered = s.payload["message_reference"]["message_id"].as_str();
+            if s.interaction_id.is_some_and(|i| self.markers.0.contains(&i))
+                || answered.is_some_and(|m| self.markers.1.contains(m))
+            {
+                continue;
+            }
             if s.is_ephemeral()
                 && let Some(message) = s.message_id
             {
