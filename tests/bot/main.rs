@@ -16,6 +16,7 @@ mod console_bomb;
 mod console_crash;
 mod console_gif;
 mod console_lang;
+mod console_secrets;
 // The web pages beside the console: a build with them.
 #[cfg(feature = "web")]
 mod console_web;

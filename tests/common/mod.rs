@@ -316,6 +316,14 @@ pub fn bomb_probe_texts(squares: &[Square], challenges: &[String]) -> [Vec<Strin
     [commands, bombs]
 }
 
+/// One of `people` and one text of `pools` (either pool as likely, then any of its texts): a random
+/// input of the secret-bomb properties ([`bomb_probe_texts`]'s pools).
+pub fn pick_probe<P: Copy>(rng: &mut StdRng, people: &[P], pools: &[Vec<String>; 2]) -> (P, String) {
+    let who = people[rng.random_range(0..people.len())];
+    let texts = &pools[usize::from(rng.random_bool(0.5))];
+    (who, texts[rng.random_range(0..texts.len())].clone())
+}
+
 /// Both sides' first moves (quiet ones, from the game's position read back with `!fen`) in the
 /// chat's one game of `variant`, where `say` speaks: after them a resignation is one (before both
 /// sides have moved, `!resign` aborts a game outside a tournament or a ladder).

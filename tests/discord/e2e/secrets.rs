@@ -352,9 +352,7 @@ async fn case(seed: u64, probes: usize) -> Result<(), TestCaseError> {
             pos = next;
             Probe::Slash(who, "move", json!([{ "name": "move", "type": 3, "value": text }]))
         } else {
-            let who = people[rng.random_range(0..people.len())];
-            let texts = &typed[usize::from(rng.random_bool(0.5))];
-            let text = texts[rng.random_range(0..texts.len())].clone();
+            let (who, text) = common::pick_probe(&mut rng, &people, &typed);
             match rng.random_range(0..6) {
                 0 => Probe::Typed(who, text),
                 1 => Probe::Addressed(who, text, rng.random_bool(0.5)),
