@@ -124,9 +124,8 @@ fn slash_option(
         opt = opt.description_localized(code, text);
     }
     match o.kind {
-        OptionKind::Variant | OptionKind::SeriesVariant => {
-            let series = o.kind == OptionKind::SeriesVariant;
-            for v in VARIANTS.iter().filter(|v| !(series && v.bombs)) {
+        OptionKind::Variant => {
+            for v in VARIANTS {
                 opt = opt.add_string_choice(v.display_name, v.name);
             }
         }

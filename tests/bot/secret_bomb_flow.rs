@@ -14,12 +14,6 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-/// Says `text` in `who`'s direct chat with the bot.
-fn dm(tb: &TestBot, who: &str, text: &str) -> Response {
-    let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{who}")) };
-    tb.bot.handle(&Input::text(scope, UserRef::new(who, who), text))
-}
-
 /// Who may read a reply: `None` for everyone in a chat, `Some(user)` for one person's direct messages.
 /// A reply for the author only ([`Audience::Author`]) said in a chat counts as read by everyone
 /// there: some platforms (Matrix, typed commands on Discord) can only show it in the chat.
@@ -223,6 +217,42 @@ fn capabot_chooses_its_own_bomb_at_once() {
     dm(&tb, "alice", "bomb a2");
     let out = tb.say("alice", "e4");
     assert!(out.contains("played by alice") && out.contains("played by capabot"), "{out}");
+}
+
+/// A secret-bomb ladder (before: refused, "ladders and tournaments do not offer it yet"): its
+/// challenge accepted starts a game whose players are each asked for their bomb by direct message,
+/// on the ladder's clock, and a resignation moves the ladder as in any variant.
+#[test]
+fn a_secret_bomb_ladder_game_asks_both_players_for_their_bombs() {
+    let tb = new_bot();
+    let r = community_admin(&tb, "!ladder create bomb days:2");
+    assert!(r.text().contains("Secret-Bomb Chess ladder is open"), "{}", r.text());
+    for who in ["Alice", "Bob"] {
+        community_say(&tb, who, "!ladder join");
+    }
+    assert!(community_say(&tb, "Bob", "!ladder challenge @Alice").text().contains("Ladder challenge #"));
+    let r = community_say(&tb, "Alice", "!ladder accept");
+    let game = number_after(&r.text(), "Game #");
+    assert!(r.text().contains("First each player chooses a secret bomb"), "{}", r.text());
+    let mut asked: Vec<(String, &str)> = r
+        .replies
+        .iter()
+        .filter(|x| x.choices.len() == 15)
+        .map(|x| {
+            let reader = reader(x).expect("a prompt for one person's direct messages");
+            assert!(x.text.contains(&format!("Game #{game} against")), "{}", x.text);
+            (reader, if x.text.contains("you play white") { "d2" } else { "d7" })
+        })
+        .collect();
+    asked.sort();
+    assert_eq!(asked.iter().map(|(who, _)| who.as_str()).collect::<Vec<_>>(), ["alice", "bob"], "{r:?}");
+    assert_eq!(tb.query_i64("SELECT days_per_move FROM games"), 2);
+    let his = asked[1].1;
+    let chosen = dm(&tb, "Bob", &format!("bomb #{game} {his}")).text();
+    assert!(chosen.contains(&format!("your bomb is the pawn on {his}")), "{chosen}");
+    let r = community_say(&tb, "Alice", "!resign");
+    assert!(r.text().contains("Ladder: Bob takes place 1 from Alice"), "{}", r.text());
+    assert!(r.text().contains(&format!("was the pawn on {his}")), "{}", r.text());
 }
 
 /// A bot that draws its pictures (so a bomb marked in a picture would show as a difference).

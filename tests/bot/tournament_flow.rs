@@ -4,9 +4,9 @@
 //! window that starts a tournament by itself; and the refusals (non-administrators, aborting a
 //! tournament game, registering twice or late).
 
-use crate::common::{TestBot, community_admin as admin, community_say as say, msg_in, new_bot, number_after};
-use capabot::bot::Response;
+use crate::common::{TestBot, community_admin as admin, community_say as say, dm, msg_in, new_bot, number_after};
 use capabot::bot::command::{Command, TournamentCmd};
+use capabot::bot::{Audience, Reply, Response, Target};
 use std::collections::{HashMap, HashSet};
 
 const DAY: i64 = 86_400;
@@ -371,4 +371,82 @@ fn registration_window_starts_the_tournament_by_itself() {
     assert!(shown.contains("Standings:\n1. Carol 1 (Buch 0, Buch-1 0)\n2. Alice 0"), "{shown}");
     assert!(shown.contains("Round 1 of 3:") && shown.contains("playing"), "{shown}");
     assert!(say(&tb, "Bob", &format!("!tournament #{t} round 2")).text().contains("has 1 round so far"));
+}
+
+/// The replies of `r` for one person's direct messages: (their id, the reply).
+fn direct_replies(r: &Response) -> Vec<(String, &Reply)> {
+    r.replies
+        .iter()
+        .filter_map(|x| match &x.target {
+            Target::Direct { user, fallback: None, .. } => Some((user.id.clone(), x)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Checks that `r` asks each player of `games` for a bomb in each game by direct message, for them
+/// alone, and that nothing for the chat names a bomb or holds a choice of one.
+fn asks_for_bombs(r: &Response, games: &[Board]) {
+    let mut asked: Vec<(String, i64)> = direct_replies(r)
+        .into_iter()
+        .map(|(user, x)| {
+            assert!(matches!(&x.audience, Audience::Only(u) if u.id == user), "{x:?}");
+            assert_eq!(x.choices.len(), 15, "every piece but the king: {:?}", x.choices);
+            (user, number_after(&x.text, "Game #"))
+        })
+        .collect();
+    asked.sort();
+    let mut wanted: Vec<(String, i64)> =
+        games.iter().flat_map(|b| [(b.white.to_lowercase(), b.game), (b.black.to_lowercase(), b.game)]).collect();
+    wanted.sort();
+    assert_eq!(asked, wanted, "{}", r.text());
+    for x in r.replies.iter().filter(|x| matches!(x.target, Target::Chat(_))) {
+        assert!(!x.text.contains("bomb is") && x.choices.iter().all(|c| !c.typed.contains("bomb")), "{x:?}");
+    }
+}
+
+/// Secret-bomb chess in a Swiss (before: refused, "ladders and tournaments do not offer it yet"):
+/// the round's announcement says how the bombs are chosen, every player of every new game is asked
+/// by direct message (15 choices, for them alone), a choice made there is theirs and the game's chat
+/// hears only that it was made, and the next round asks again with its pairings.
+#[test]
+fn a_secret_bomb_swiss_asks_each_player_for_a_bomb_in_each_game() {
+    let tb = new_bot();
+    let r = admin(&tb, "!tournament create swiss bomb days:2 signup:0");
+    let t = number_after(&r.text(), "Tournament #");
+    for who in ["P1", "P2", "P3", "P4"] {
+        say(&tb, who, &format!("!tournament #{t} join"));
+    }
+    let started = admin(&tb, &format!("!tournament #{t} start"));
+    let text = started.text();
+    assert!(text.contains("Round 1 of 3:") && text.contains("each player chooses a secret bomb"), "{text}");
+    let first = boards(&tb, t, Some(1));
+    assert_eq!(first.len(), 2);
+    asks_for_bombs(&started, &first);
+
+    // Chosen in the direct chat: the player's own confirmation, the chat told only that it happened.
+    let b = &first[0];
+    let r = dm(&tb, &b.white, &format!("bomb #{} b1", b.game));
+    let mine = direct_replies(&r);
+    assert!(mine.iter().any(|(u, x)| *u == b.white.to_lowercase() && x.text.contains("your bomb is the knight on b1")));
+    let chat: Vec<&Reply> = r.replies.iter().filter(|x| matches!(x.target, Target::Chat(_))).collect();
+    assert!(chat.iter().any(|x| x.text.contains("has chosen a secret bomb")), "{}", r.text());
+    assert!(chat.iter().all(|x| !x.text.contains("b1")), "{}", r.text());
+    // Moves wait for the bomb; the other side chooses and the game goes on.
+    assert!(say(&tb, &b.white, &format!("!move #{} Nc3", b.game)).text().contains("played by"));
+    assert!(say(&tb, &b.black, &format!("!move #{} e5", b.game)).text().contains("choose your secret bomb"));
+    dm(&tb, &b.black, &format!("bomb #{} e7", b.game));
+    assert!(say(&tb, &b.black, &format!("!move #{} e5", b.game)).text().contains("played by"));
+
+    // Round 1 decided: round 2 is paired, and its players are asked for their bombs.
+    let mut last = Response::default();
+    for b in &first {
+        last = decide(&tb, b, Some(&b.white));
+    }
+    assert!(last.text().contains("round 2 is paired"), "{}", last.text());
+    let second = boards(&tb, t, Some(2));
+    assert_eq!(second.len(), 2);
+    asks_for_bombs(&last, &second);
+    // Said once: the scheduler's look for announcements owed asks nobody again.
+    assert!(direct_replies(&tb.tick()).is_empty());
 }

@@ -265,6 +265,12 @@ pub fn cin(who: &str, text: &str, admin: bool) -> Input {
     i
 }
 
+/// `text` said by `who` in their direct chat with the bot (platform `test`, as [`msg_in`]).
+pub fn dm(tb: &TestBot, who: &str, text: &str) -> Response {
+    let scope = Scope { direct: true, ..Scope::chat("test", format!("dm-{}", who.to_lowercase())) };
+    tb.bot.handle(&Input::text(scope, UserRef::new(who.to_lowercase(), who), text))
+}
+
 /// `text` said by `who`, not an administrator, in community `g`.
 pub fn community_say(tb: &TestBot, who: &str, text: &str) -> Response {
     tb.bot.handle(&cin(who, text, false))

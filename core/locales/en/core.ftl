@@ -14,7 +14,6 @@ direct-unknown = I don't know '{ $word }'. Here every line is for me, so command
 direct-unknown-near = I don't know '{ $word }'. Did you mean { $near }? Here every line is for me, so commands need no { $p }: help lists them.
 variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.
 variant-unknown-near = I don't know the variant '{ $name }'. Did you mean { $near }? Variants: { $names }.
-series-no-bombs = { $variant } is played by challenge (each player chooses a secret bomb by direct message); ladders and tournaments do not offer it yet.
 no-setup = no setup { $number }
 word-or = { " or " }
 color-white = white

@@ -207,6 +207,7 @@ tournament-result-next = ; { $round }. tur tamamlandı ve { $next }. tur eşleş
 tournament-not-started = Turnuva #{ $id } { $name }: kayıt { $players } ile kapandı, bu yüzden başlamadı ({ $reason }) Daha çok oyuncu katılınca bir yönetici başlatabilir ya da iptal edebilir.
 tournament-starts = Turnuva #{ $id } { $name }, { $players } ile başlıyor. Oyunlarını burada oyna ({ $p }move #N ...); hamle başına { $days }.
 tournament-round-paired = Turnuva #{ $id } { $name }: { $round }. tur eşleştirildi.
+tournament-bombs-first = Gizli bombalı satranç: her oyuncu her oyunundaki ilk hamlesinden önce gizli bir bomba seçer; her oyuncuya her oyunu için özel mesaj gönderdim.
 tournament-over = Turnuva #{ $id } { $name } bitti. Son sıralama:
 tournament-congratulations = Tebrikler, { $name }!
 

@@ -14,7 +14,6 @@ direct-unknown = '{ $word }' ne demek bilmiyorum. Burada her satır bana, komutl
 direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: { $near }? Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 variant-unknown-near = '{ $name }' diye bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Varyantlar: { $names }.
-series-no-bombs = { $variant } yalnızca teklifle oynanır (her oyuncu gizli bombasını özel mesajla seçer); merdivenler ve turnuvalar bunu henüz sunmuyor.
 no-setup = { $number } numaralı dizilim yok
 word-or = { " ya da " }
 color-white = beyaz

@@ -491,12 +491,7 @@ pub fn from_options(
                 return Err(msg!("parse-option-bool", option = o.name));
             }
             (
-                OptionKind::Variant
-                | OptionKind::SeriesVariant
-                | OptionKind::Ladder
-                | OptionKind::Move
-                | OptionKind::Square
-                | OptionKind::Text,
+                OptionKind::Variant | OptionKind::Ladder | OptionKind::Move | OptionKind::Square | OptionKind::Text,
                 _,
             ) => text,
             (OptionKind::Count(_), _) => text,

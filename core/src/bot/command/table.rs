@@ -19,8 +19,6 @@ pub enum OptionKind {
     User,
     /// A variant name (choices: the variants).
     Variant,
-    /// A variant a ladder or tournament may have (choices: the variants without secret bombs).
-    SeriesVariant,
     /// `days:N` (choices: [`DAYS_CHOICES`] and none).
     Days,
     /// `days:N` for something that always has a clock (ladders, tournaments): [`DAYS_CHOICES`] only.
@@ -179,7 +177,7 @@ static LADDER_ACTIONS: &[SubcommandSpec] = &[
     admin_sub(
         "create",
         &[
-            req("variant", OptionKind::SeriesVariant),
+            req("variant", OptionKind::Variant),
             opt("days", OptionKind::DaysPerMove),
             opt("reach", OptionKind::Number(REACH)),
             opt("wait", OptionKind::Number(WAIT)),
@@ -202,7 +200,7 @@ static TOURNAMENT_ACTIONS: &[SubcommandSpec] = &[
         "create",
         &[
             opt("system", OptionKind::Choice(SYSTEMS)),
-            opt("variant", OptionKind::SeriesVariant),
+            opt("variant", OptionKind::Variant),
             opt("rounds", OptionKind::Number(ROUNDS)),
             opt("days", OptionKind::DaysPerMove),
             opt("signup", OptionKind::Number(SIGNUP)),

@@ -6,7 +6,7 @@
 //! After every change that moves places, the standings go to the chat where the ladder was created
 //! as a reply under the slot `ladder:{id}:standings`, so front ends that can edit keep one message.
 
-use super::{Bot, BotError, Ctx, Res, choice, series_variant, short, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, choice, playable_variant, short, user, variant_named};
 use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
@@ -76,7 +76,7 @@ impl Bot {
                 Ok(cx.say(texts.join("\n\n")))
             }
             LadderCmd::Create { variant, days, reach, wait } => {
-                let v = series_variant(&variant)?;
+                let v = playable_variant(&variant)?;
                 let d = LadderSettings::default();
                 let settings = LadderSettings {
                     days_per_move: days.unwrap_or(d.days_per_move),

@@ -110,17 +110,6 @@ pub(super) fn playable_variant(name: &str) -> Res<&'static Variant> {
     variant_named(name)
 }
 
-/// A variant a ladder or tournament may be played in: every variant but secret-bomb chess, whose
-/// games start with each player's choice by direct message, which the pairings of a series do not
-/// ask for yet.
-pub(super) fn series_variant(name: &str) -> Res<&'static Variant> {
-    let v = variant_named(name)?;
-    if v.bombs {
-        return user(msg!("series-no-bombs", variant = v.display_name));
-    }
-    Ok(v)
-}
-
 /// The variant a stored game is played in (a name no longer known is the store's fault).
 pub(in crate::bot) fn game_variant(row: &GameRow) -> Res<&'static Variant> {
     variant_named(&row.variant).map_err(|_| BotError::Internal(format!("game {} has unknown variant", row.id)))

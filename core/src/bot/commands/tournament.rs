@@ -9,7 +9,7 @@
 //! play), with the tournament's days per move; a loss on time is a loss like any other. Each
 //! round of a random-setup variant uses one setup on all its boards.
 
-use super::{Bot, Ctx, DAY, Res, choice, clock_after, series_variant, short, user, variant_named};
+use super::{Bot, Ctx, DAY, Res, choice, clock_after, playable_variant, short, user, variant_named};
 use crate::bot::command::{Command, DAYS_CHOICES, TournamentCmd, TournamentKind};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Target};
 use crate::community::PlayerId;
@@ -112,7 +112,7 @@ impl Bot {
                 Ok(cx.say(self.tournament_text(&conn, &t, round.map(|r| r as usize), &p, now)?))
             }
             TournamentCmd::Create { kind, rounds, variant, days, signup, name } => {
-                let v = series_variant(variant.as_deref().unwrap_or(&cx.settings.default_variant))?;
+                let v = playable_variant(variant.as_deref().unwrap_or(&cx.settings.default_variant))?;
                 let days = days.or(cx.settings.default_days).filter(|d| DAYS_CHOICES.contains(d)).unwrap_or(3);
                 let system = match kind {
                     TournamentKind::RoundRobin => System::RoundRobin,
@@ -622,6 +622,9 @@ impl Bot {
             let mut notify: Vec<PlayerId> = Vec::new();
             // Paragraphs: a header, each round, the standings.
             let mut parts: Vec<String> = Vec::new();
+            // Secret-bomb chess: each new game's players are asked for their bombs by direct
+            // message, once, with the announcement that claims the round.
+            let mut prompts: Vec<Reply> = Vec::new();
             if info.announced_round < last {
                 let first = info.announced_round + 1;
                 parts.push(if first == 1 {
@@ -640,6 +643,17 @@ impl Bot {
                     parts.push(self.round_text(conn, &t, n)?);
                     for g in &t.rounds[n - 1].games {
                         notify.extend([g.white, g.black]);
+                    }
+                }
+                if variant_named(&info.variant).is_ok_and(|v| v.bombs) {
+                    parts[0].push(' ');
+                    parts[0].push_str(&t!("tournament-bombs-first"));
+                    for n in first..=last {
+                        for (_, game) in tournaments::round_games(conn, info.id, n)? {
+                            if let Some(id) = game {
+                                prompts.extend(self.bomb_start(conn, id)?);
+                            }
+                        }
                     }
                 }
             }
@@ -665,6 +679,7 @@ impl Bot {
                 r.notify.extend(self.notify_of(conn, &info.platform, pl)?);
             }
             out.replies.push(r);
+            out.replies.extend(prompts);
         }
         Ok(out)
     }
