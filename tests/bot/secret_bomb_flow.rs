@@ -219,6 +219,34 @@ fn capabot_chooses_its_own_bomb_at_once() {
     assert!(out.contains("played by alice") && out.contains("played by capabot"), "{out}");
 }
 
+/// `bomb b1` without a game's number when the person has several secret-bomb games: the one that
+/// still owes their bomb and has one of their pieces on b1 at the start is meant (before: "You have
+/// 2 secret-bomb games; add the number" even when only one could be); when two could be, or none,
+/// the number is asked for and nothing changes.
+#[test]
+fn a_bomb_without_a_number_goes_to_the_only_game_it_fits() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob bomb color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "!challenge @carol bomb color:black");
+    tb.say("carol", "!accept #2");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'active'"), 2);
+    // b1 is hers only in game #1 (White), e7 only in game #2 (Black).
+    assert!(dm(&tb, "alice", "bomb b1").text().contains("Game #1: your bomb is the knight on b1"));
+    assert!(dm(&tb, "alice", "bomb e7").text().contains("Game #2: your bomb is the pawn on e7"));
+    // Carol's e2 could only be game #2's, which still owes her bomb; then nothing is owed.
+    assert!(dm(&tb, "carol", "bomb e2").text().contains("Game #2: your bomb is the pawn on e2"));
+    // Two games as White, both owing: e2 fits both, so the number is asked for.
+    tb.say("bob", "!challenge @dave bomb color:white");
+    tb.say("dave", "!accept #3");
+    tb.say("bob", "!challenge @erin bomb color:white");
+    tb.say("erin", "!accept #4");
+    let before = tb.fingerprint();
+    let out = dm(&tb, "bob", "bomb d2").text();
+    assert!(out.contains("add the number"), "{out}");
+    assert_eq!(tb.fingerprint(), before, "an ambiguous choice changes nothing");
+}
+
 /// A secret-bomb ladder (before: refused, "ladders and tournaments do not offer it yet"): its
 /// challenge accepted starts a game whose players are each asked for their bomb by direct message,
 /// on the ladder's clock, and a resignation moves the ladder as in any variant.

@@ -88,7 +88,7 @@ impl Bot {
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
             return user(msg!("bomb-no-game"));
         };
-        let row = self.bomb_game_of(&conn, &me, id)?;
+        let row = self.bomb_game_of(&conn, &me, id, square.as_deref())?;
         let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
         match square {
             Some(sq) => self.choose_bomb(cx, &conn, &me, &row, color, &sq),
@@ -110,8 +110,10 @@ impl Bot {
         }
     }
 
-    /// The author's secret-bomb game: `#id`, or their only open one anywhere on this platform.
-    fn bomb_game_of(&self, conn: &Conn<'_>, me: &Player, id: Option<i64>) -> Res<GameRow> {
+    /// The author's secret-bomb game: `#id`, or their only open one anywhere on this platform; or,
+    /// for a choice of `square` among several, the only one that still owes their bomb and has one
+    /// of their pieces there at the start (`bomb b1` with a game as White and one as Black).
+    fn bomb_game_of(&self, conn: &Conn<'_>, me: &Player, id: Option<i64>, square: Option<&str>) -> Res<GameRow> {
         let mine: Vec<GameRow> = games::open_of_player(conn, me.id)?
             .into_iter()
             .filter(|g| super::variant_named(&g.variant).is_ok_and(|v| v.bombs))
@@ -125,6 +127,17 @@ impl Bot {
                 [] => user(msg!("bomb-no-game-in-progress")),
                 [g] => Ok(g.clone()),
                 many => {
+                    let fits = |g: &&GameRow| -> bool {
+                        let (Some(sq), Some(color)) = (square.and_then(|s| Square::parse(s.trim())), g.color_of(me.id))
+                        else {
+                            return false;
+                        };
+                        bomb_owed(g, color).unwrap_or(false)
+                            && super::start_position(g).is_ok_and(|start| bomb_candidates(&start, color).contains(&sq))
+                    };
+                    if let [g] = many.iter().filter(fits).collect::<Vec<_>>().as_slice() {
+                        return Ok((*g).clone());
+                    }
                     let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
                     user(msg!("bomb-which", count = many.len(), ids = ids.join(", "), first = ids[0].as_str()))
                 }
@@ -272,7 +285,7 @@ impl Bot {
     pub(super) fn own_bomb_board(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<Option<Response>> {
         let conn = self.conn()?;
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else { return Ok(None) };
-        let Ok(row) = self.bomb_game_of(&conn, &me, id) else { return Ok(None) };
+        let Ok(row) = self.bomb_game_of(&conn, &me, id, None) else { return Ok(None) };
         let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
         let board = with_lang(cx.author_lang, || self.own_board(&conn, &row, color, self.direct_to(cx, &row)))?;
         Ok(Some(Response::one(board)))
