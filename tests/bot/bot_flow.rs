@@ -1046,6 +1046,27 @@ fn a_challenge_in_a_direct_chat_is_refused_and_the_ai_played() {
     assert!(say("play chess").text().contains("Game #1 starts"));
 }
 
+/// `move Nf3` in a direct chat by someone whose games are in shared chats is told where they are
+/// played, as a bare `Nf3` there is (before: "You have no game in progress here. Start one here
+/// with !play"), and changes nothing.
+#[test]
+fn a_move_command_in_a_direct_chat_says_where_the_games_are() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let before = tb.fingerprint();
+    for typed in ["move Nf3", "!move Nf3", "move zz9"] {
+        let out = dm(&tb, "alice", typed).text();
+        assert!(
+            out.contains("Your games (#1) are played in the chats where they started: make your move there"),
+            "{typed}: {out}"
+        );
+    }
+    assert_eq!(tb.fingerprint(), before, "nothing changed");
+    // Without a game anywhere, the hint to start one.
+    assert!(dm(&tb, "carol", "move Nf3").text().contains("Start one here with !play"));
+}
+
 /// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are
 /// in Turkish, though the chat itself has no language set. (Before: only errors followed the
 /// person's language; `help` in a DM stayed English.) In a shared chat what is said to everyone

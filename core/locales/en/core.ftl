@@ -10,6 +10,7 @@ command-unknown = I don't know the command '{ $word }'. Say { $p }help for the l
 command-unknown-near = I don't know the command '{ $word }'. Did you mean { $p }{ $near }? Say { $p }help for the list.
 direct-move-elsewhere = { $word } reads as a move, but your games ({ $games }) are played in the chats where they started: make the move there.
 direct-games-elsewhere = Your games ({ $games }) are played in the chats where they started: ask there.
+direct-move-command-elsewhere = Your games ({ $games }) are played in the chats where they started: make your move there.
 direct-unknown = I don't know '{ $word }'. Here every line is for me, so commands need no { $p }: help lists them.
 direct-unknown-near = I don't know '{ $word }'. Did you mean { $near }? Here every line is for me, so commands need no { $p }: help lists them.
 variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.

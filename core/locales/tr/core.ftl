@@ -10,6 +10,7 @@ command-unknown = '{ $word }' diye bir komut bilmiyorum. Liste için { $p }help 
 command-unknown-near = '{ $word }' diye bir komut bilmiyorum. Şunu mu demek istedin: { $p }{ $near }? Liste için { $p }help yaz.
 direct-move-elsewhere = { $word } bir hamle gibi okunuyor, ama oyunların ({ $games }) başladıkları sohbetlerde oynanıyor: hamleni orada yap.
 direct-games-elsewhere = Oyunların ({ $games }) başladıkları sohbetlerde oynanıyor: orada sor.
+direct-move-command-elsewhere = Oyunların ({ $games }) başladıkları sohbetlerde oynanıyor: hamleni orada yap.
 direct-unknown = '{ $word }' ne demek bilmiyorum. Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
 direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: { $near }? Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.

@@ -178,6 +178,16 @@ impl Bot {
             None => {
                 let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
                 if open.is_empty() {
+                    if explicit && cx.scope().direct {
+                        // In a direct chat, which only the person reads: where their games are.
+                        let elsewhere: Vec<GameRow> = games::open_of_player(&conn, me.id)?
+                            .into_iter()
+                            .filter(|g| g.platform == cx.scope().platform)
+                            .collect();
+                        if !elsewhere.is_empty() {
+                            return user(msg!("direct-move-command-elsewhere", games = which_games(&elsewhere).0));
+                        }
+                    }
                     return if explicit {
                         user(msg!("no-game-in-progress", p = cx.p(), direct = cx.direct_word()))
                     } else {
