@@ -95,40 +95,90 @@ fn random_text_never_panics_or_writes() {
         "[ -~]{0,80}",
         proptest::collection::vec(any::<u8>(), 0..200).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
         "(move|board|resign|draw|takeback|abort|fen|pgn|swap|accept|decline) ?[#0-9a-zA-Z^\\[\\],=+ '\";-]{0,30}",
+        // Every command and its actions' words, with a random tail of option-like words.
+        (
+            proptest::sample::select(command_words()),
+            "( (#[0-9]{1,3}|@bob|@carol|[a-z]{1,8}(:[a-z0-9]{0,5})?|[0-9]{1,4}|[a-j][0-9]{1,2})){0,4}"
+        )
+            .prop_map(|(word, tail)| format!("{word}{tail}")),
     ];
     let who = prop_oneof![Just("bob"), Just("carol"), Just("זאב")];
-    let config = ProptestConfig { cases: 200, source_file: Some(file!()), ..ProptestConfig::default() };
+    let config = ProptestConfig { cases: 1000, source_file: Some(file!()), ..ProptestConfig::default() };
     let unchanged: std::cell::RefCell<Option<TestBot>> = Default::default();
-    let result =
-        proptest::test_runner::TestRunner::new(config).run(&(body, any::<bool>(), who), |(body, prefixed, who)| {
+    let result = proptest::test_runner::TestRunner::new(config).run(
+        &(body, any::<bool>(), who, proptest::bool::weighted(0.25)),
+        |(body, prefixed, who, direct)| {
             let tb = unchanged.borrow_mut().take().unwrap_or_else(game_in_progress);
             let before = tb.fingerprint();
             let text = if prefixed { format!("!{body}") } else { body };
             // Commands that legitimately write (a real move, resign, an offer...) are left out by
-            // comparing only when the reply is a refusal or silence.
-            let r = tb.raw(who, &text);
+            // comparing only when the reply is a refusal or silence. Said in the person's direct
+            // chat one time in four.
+            let r = if direct { dm(&tb, who, &text) } else { tb.raw(who, &text) };
             let t = r.text();
             prop_assert!(!t.contains("error id"), "internal error: {}", t);
-            let wrote = t.contains("played by")
-                || t.contains("Game over")
-                || t.contains("offers a draw")
-                || t.contains("asks to take back")
-                || t.contains("aborted")
-                || t.contains("hallenge #")
-                || t.contains("Settings saved")
-                || t.contains("declined")
-                || t.contains("cancelled");
+            let wrote = [
+                "played by",
+                "Game over",
+                "offers a draw",
+                "asks to take back",
+                "aborted",
+                "hallenge #",
+                "Settings saved",
+                "declined",
+                "cancelled",
+                // A game against capabot, a person's own settings (asking about them writes
+                // nothing), a link code, a rematch offer.
+                "starts:",
+                "From now on I speak",
+                "language is forgotten",
+                "konuşuyorum",
+                "notices on:",
+                "notices off:",
+                "link code",
+                "rematch",
+            ]
+            .iter()
+            .any(|w| t.contains(w));
             if !wrote {
                 prop_assert_eq!(tb.fingerprint(), before);
                 *unchanged.borrow_mut() = Some(tb);
             }
             Ok(())
-        });
+        },
+    );
     // The kept game goes before the result is judged, on this thread (its store's runtime).
     drop(unchanged);
     if let Err(e) = result {
         panic!("{e}");
     }
+}
+
+/// Asking capabot about one's own settings (`notify`, `lang`) or naming a language it does not
+/// speak writes nothing, not even the asker's player row. (Before: each made a player of someone
+/// who had only asked.)
+#[test]
+fn asking_about_ones_settings_writes_nothing() {
+    let tb = game_in_progress();
+    let before = tb.fingerprint();
+    for (who, text) in [("carol", "notify"), ("dave", "lang"), ("erin", "lang xx"), ("bob", "notify")] {
+        let out = [dm(&tb, who, text).text(), tb.raw(who, &format!("!{text}")).text()];
+        assert!(out.iter().all(|t| !t.is_empty() && !t.contains("error id")), "{text}: {out:?}");
+    }
+    assert_eq!(tb.fingerprint(), before);
+    assert!(dm(&tb, "carol", "notify off").text().contains("notices off"));
+    assert_ne!(tb.fingerprint(), before, "a choice is written down");
+}
+
+/// Every command's words and its actions' (`ladder`, `ladder join`, `tournament create`, …).
+fn command_words() -> Vec<String> {
+    let mut words = Vec::new();
+    for c in capabot::bot::command::COMMANDS {
+        words.push(c.name.to_string());
+        words.extend(c.aliases.iter().map(|a| a.to_string()));
+        words.extend(c.subcommands.iter().map(|s| format!("{} {}", c.name, s.words)));
+    }
+    words
 }
 
 /// A prefix a chat uses for itself is refused, with which marks are kept for the chat apps; with a

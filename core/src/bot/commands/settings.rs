@@ -133,13 +133,18 @@ impl Bot {
 
     pub(super) fn notify_setting(&self, cx: &Ctx<'_>, on: Option<bool>) -> Res<Response> {
         let conn = self.conn()?;
-        let me = self.me(&conn, cx)?;
         let text = match on {
             None => {
-                let now = players::dm_notices(&conn, me.id)?;
+                // Only read: someone capabot does not know yet has the default (on), and asking
+                // writes nothing down.
+                let now = match players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? {
+                    Some(me) => players::dm_notices(&conn, me.id)?,
+                    None => true,
+                };
                 msg!("notify-show", state = if now { "on" } else { "off" }, p = cx.p())
             }
             Some(v) => {
+                let me = self.me(&conn, cx)?;
                 players::set_dm_notices(&conn, me.id, v)?;
                 if v { msg!("notify-on") } else { msg!("notify-off") }
             }
@@ -149,11 +154,14 @@ impl Bot {
 
     /// `lang [en|tr|default]`: the language capabot speaks to this person (what only they read,
     /// their direct messages); `default` goes back to the chat's (or their client's) language.
+    /// Asking (no choice) and a language capabot does not speak write nothing down.
     pub(super) fn lang_setting(&self, cx: &Ctx<'_>, choice: Option<String>) -> Res<Response> {
         let conn = self.conn()?;
-        let me = self.me(&conn, cx)?;
         let Some(choice) = choice else {
-            let own = players::lang(&conn, me.id)?.as_deref().and_then(Lang::parse);
+            let own = match players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? {
+                Some(me) => players::lang(&conn, me.id)?.as_deref().and_then(Lang::parse),
+                None => None,
+            };
             let text = match own {
                 Some(l) => msg!("lang-show-own", lang = l.code(), p = cx.p()),
                 None => msg!("lang-show-default", lang = cx.author_lang.code(), p = cx.p()),
@@ -161,10 +169,12 @@ impl Bot {
             return Ok(self.private(cx, text));
         };
         if matches!(choice.as_str(), "default" | "none" | "off" | "auto") {
+            let me = self.me(&conn, cx)?;
             players::set_lang(&conn, me.id, None)?;
             return Ok(self.private_in(cx, cx.lang(), msg!("lang-cleared")));
         }
         let Some(lang) = Lang::parse(&choice) else { return user(msg!("lang-unknown", given = choice)) };
+        let me = self.me(&conn, cx)?;
         players::set_lang(&conn, me.id, Some(lang.code()))?;
         Ok(self.private_in(cx, lang, msg!("lang-set")))
     }
