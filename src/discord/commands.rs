@@ -152,8 +152,8 @@ fn slash_option(
                 );
             }
         }
-        OptionKind::Choice(words) => {
-            for w in words {
+        OptionKind::Choice(_) | OptionKind::KeyedChoice(..) => {
+            for w in o.kind.choices() {
                 let id = format!("choice-{}-{w}", o.name);
                 let en = crate::i18n::tr(Lang::En, &id, &[]);
                 opt = opt.add_string_choice_localized(en, *w, others(|l| crate::i18n::tr(l, &id, &[])));

@@ -224,3 +224,56 @@ fn linking_accounts_across_platforms() {
     assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!unlink")).text().contains("Unlinked"));
     assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!unlink")).text().contains("not linked"));
 }
+
+/// The board themes of the pictures in `r` that go to a chat, in order.
+fn themes(r: &Response) -> Vec<capabot::render::Theme> {
+    use capabot::bot::Drawing;
+    r.replies
+        .iter()
+        .filter(|x| matches!(x.target, Target::Chat(_)))
+        .filter_map(|x| match &x.drawing {
+            Some(Drawing::Board(b)) => Some(b.theme),
+            Some(Drawing::Game(g)) => Some(g.theme),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `settings theme:contrast` (for colour-blind readers): the chat's pictures are drawn in it from
+/// then on, whatever made them; a community's theme is its chats' that choose none; a theme capabot
+/// does not know is refused with the names and changes nothing; `settings` says which is in force.
+/// (Before: the renderer's three themes were there, and every picture was drawn in wood.)
+#[test]
+fn a_chats_board_theme_draws_its_pictures() {
+    use capabot::bot::{BotConfig, Scope, UserRef};
+    use capabot::render::Theme;
+    let tb = crate::common::new_bot_with(BotConfig { pictures: true, ..BotConfig::default() });
+    let before = tb.fingerprint();
+    let out = admin(&tb, "!settings theme:purple").text();
+    assert!(out.contains("I know no board theme 'purple'; the themes are wood, green, contrast"), "{out}");
+    assert_eq!(tb.fingerprint(), before, "a refused setting changes nothing");
+
+    let r = say(&tb, "Alice", "!challenge @Bob chess color:white");
+    assert!(r.text().contains("Challenge #"), "{}", r.text());
+    assert_eq!(themes(&say(&tb, "Bob", "!accept")), [Theme::Wood], "the default");
+    assert!(admin(&tb, "!settings community theme:green").text().contains("theme:green"));
+    assert_eq!(themes(&say(&tb, "Alice", "e4")), [Theme::Green], "the community's");
+    assert!(admin(&tb, "!settings theme:colourblind").text().contains("theme:contrast"));
+    let moved = say(&tb, "Bob", "e5");
+    assert_eq!(themes(&moved), [Theme::Contrast], "the chat's own");
+    assert!(say(&tb, "Bob", "!settings").text().contains("board theme contrast"));
+    // Drawn so: the same board in another theme is other pixels.
+    let contrast = moved.replies.iter().find(|x| x.drawing.is_some()).expect("a board").clone();
+    let mut wood = contrast.clone();
+    wood.drawing.as_mut().expect("a drawing").set_theme(Theme::Wood);
+    let pixels = |r: Reply| crate::common::pixels(&r.drawn().png.expect("a picture"));
+    assert_ne!(pixels(contrast), pixels(wood));
+    // Another chat of the community, with no theme of its own, has the community's.
+    let side = Scope::chat("test", "side").in_community("g");
+    let input = |who: &str, text: &str| {
+        Input::text(side.clone(), UserRef::new(who.to_lowercase(), who), text)
+            .with_mentions(vec![UserRef::new("dave", "Dave")])
+    };
+    tb.bot.handle(&input("Carol", "!challenge @Dave chess color:white"));
+    assert_eq!(themes(&tb.bot.handle(&input("Dave", "!accept"))), [Theme::Green]);
+}

@@ -44,6 +44,7 @@ opt-community = Change the community's settings, which its chats inherit
 opt-dm = Direct-message notices
 opt-game = Game number (when you have several games here)
 opt-gif = Post the game as an animated picture when it ends
+opt-theme = The board theme of the pictures (contrast: for colour-blind readers)
 opt-global = Global ratings instead of this community's
 opt-level = AI level, 1 (weakest) to 8
 opt-move = Your move, e.g. e4, Nxf7#, Me1^e5
@@ -87,6 +88,9 @@ opt-round = Which round
 choice-system-roundrobin = Round robin
 choice-system-double = Double round robin
 choice-system-swiss = Swiss
+choice-theme-wood = Wood (cream and brown)
+choice-theme-green = Green (cream and green)
+choice-theme-contrast = High contrast (colour-blind friendly)
 
 # Subcommands (`sub-COMMAND-SUB`, at most 100 characters) and their own option descriptions
 # (`sub-COMMAND-SUB-OPTION`, else `cmd-COMMAND-OPTION`, else `opt-OPTION`).
@@ -182,6 +186,7 @@ optname-dm = dm
 optname-event = event
 optname-game = game
 optname-gif = gif
+optname-theme = theme
 optname-global = global
 optname-language = language
 optname-command = command

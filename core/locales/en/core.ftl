@@ -30,7 +30,7 @@ settings-community-hint = { " " }({ $p }settings community ... for the whole com
 settings-show = { $whose ->
         [community] This community's defaults
        *[chat] Settings here
-    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on lang:tr{ $community }.
+    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }.
 settings-admins-only = Only the community's administrators may change settings here.
 settings-saved = { $whose ->
         [community] Community settings saved ({ $what }); chats that set nothing of their own follow them.
@@ -63,10 +63,11 @@ parse-setup = setup must be a number, not '{ $given }'
 parse-level = level must be 1 to 8, not '{ $given }'
 parse-unknown-option = unknown option '{ $given }'; options are days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } is on or off, not '{ $given }'
-parse-settings = settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, rated:choice|always|never, lang:en|tr
+parse-settings = settings take [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, lang:en|tr
 parse-prefix = a prefix is 1 to 3 symbols such as ! or ?, and does not start with what chats use themselves (@ # / < > : ` * _ ~ |)
 parse-rated = rated is choice, always or never, not '{ $given }'
-parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, rated, lang
+parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, theme, rated, lang
+parse-theme = I know no board theme '{ $given }'; the themes are { $themes } (contrast is for colour-blind readers)
 parse-which-move = say which move, e.g. !move e4 or !move #12 Nf3
 parse-game-decline = { $word } takes at most a game number like #12 and 'accept' or 'decline', not '{ $given }'
 parse-pgn = { $word } takes at most a game number like #12 and 'analysed', not '{ $given }'

@@ -44,6 +44,7 @@ opt-community = Sohbetlerinin uyduğu topluluk ayarlarını değiştir
 opt-dm = Özel mesaj bildirimleri
 opt-game = Oyun numarası (burada birden çok oyunun varsa)
 opt-gif = Oyun bitince hareketli resmini gönder
+opt-theme = Resimlerin tahta teması (contrast: renk körü okurlar için)
 opt-global = Bu topluluğunki yerine genel puanlar
 opt-level = Yapay zekâ seviyesi, 1 (en zayıf) ile 8 arası
 opt-move = Hamlen, ör. e4, Nxf7#, Me1^e5
@@ -89,6 +90,9 @@ opt-round = Hangi tur
 choice-system-roundrobin = Lig
 choice-system-double = Çift devreli lig
 choice-system-swiss = İsviçre sistemi
+choice-theme-wood = Ahşap (krem ve kahverengi)
+choice-theme-green = Yeşil (krem ve yeşil)
+choice-theme-contrast = Yüksek karşıtlık (renk körlüğüne uygun)
 
 # Alt komutlar ve kendi seçeneklerinin açıklamaları.
 sub-ladder-standings = Bu topluluğun bütün merdivenleri, durumları ve açık meydan okumaları
@@ -178,6 +182,7 @@ optname-dm = özel-mesaj
 optname-event = olay
 optname-game = oyun
 optname-gif = gif
+optname-theme = tema
 optname-global = genel
 optname-language = dil
 optname-command = komut

@@ -30,7 +30,7 @@ settings-community-hint = { " " }(bütün topluluk için { $p }settings communit
 settings-show = { $whose ->
         [community] Bu topluluğun varsayılanları
        *[chat] Buradaki ayarlar
-    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on lang:en{ $community }.
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
 settings-saved = { $whose ->
         [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
@@ -63,10 +63,11 @@ parse-setup = setup bir sayı olmalı, '{ $given }' değil
 parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; seçenekler days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } on ya da off olur, '{ $given }' değil
-parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, rated:choice|always|never, lang:en|tr
+parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, lang:en|tr
 parse-prefix = önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
 parse-rated = rated choice, always ya da never olur, '{ $given }' değil
-parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, rated, lang
+parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, lang
+parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir)
 parse-which-move = hangi hamle olduğunu söyle, ör. !move e4 ya da !move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'accept' ya da 'decline' alır, '{ $given }' değil
 parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil

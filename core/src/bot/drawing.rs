@@ -291,6 +291,18 @@ impl GameDrawing {
 }
 
 impl Drawing {
+    /// Draws the picture in `theme`.
+    pub fn set_theme(&mut self, theme: Theme) {
+        match self {
+            Drawing::Board(d) => d.theme = theme,
+            Drawing::Game(d) => d.theme = theme,
+            Drawing::Card(d) => d.theme = theme,
+            Drawing::Chart(d) => d.theme = theme,
+            Drawing::Course(d) => d.theme = theme,
+            Drawing::Arrows(d) => d.board.theme = theme,
+        }
+    }
+
     /// The picture's format: an animation for a whole game, else a still.
     pub fn format(&self) -> PictureFormat {
         match self {

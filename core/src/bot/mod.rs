@@ -114,6 +114,8 @@ pub struct Effective {
     pub lang: Lang,
     /// Whether the chat or its community chose the language (else a platform's locale may).
     pub lang_chosen: bool,
+    /// The board theme its pictures are drawn in.
+    pub theme: crate::render::Theme,
 }
 
 /// One input being handled, with the settings in force where it was said.
@@ -279,6 +281,7 @@ impl Bot {
             gif_at_end: s.gif_at_end.unwrap_or(false),
             lang: s.lang.as_deref().and_then(Lang::parse).unwrap_or(self.config.lang),
             lang_chosen: s.lang.as_deref().and_then(Lang::parse).is_some(),
+            theme: s.theme.as_deref().and_then(crate::render::Theme::by_name).unwrap_or_default(),
         }
     }
 

@@ -216,6 +216,7 @@ impl Bot {
             let conn = self.store.conn()?;
             for r in &mut response.replies {
                 r.keep_private();
+                self.in_chats_theme(&conn, r)?;
             }
             let rows = response
                 .replies
@@ -254,6 +255,16 @@ impl Bot {
             std::process::abort();
         }
         Ok(Some(response))
+    }
+
+    /// Draws a picture for a chat in the board theme the chat chose (or its community): every
+    /// picture queued, whatever the command or the scheduler's item that made it. One person's
+    /// direct messages keep the drawing's own (the default).
+    fn in_chats_theme(&self, conn: &crate::store::Connection, r: &mut Reply) -> crate::store::Result<()> {
+        let (Some(drawing), Target::Chat(scope)) = (r.drawing.as_mut(), &r.target) else { return Ok(()) };
+        let s = crate::store::settings::effective(conn, &scope.platform, scope.community.as_deref(), &scope.chat)?;
+        drawing.set_theme(s.theme.as_deref().and_then(crate::render::Theme::by_name).unwrap_or_default());
+        Ok(())
     }
 
     /// The rows of one chat waiting to be delivered, oldest first (at most `limit`). A row that

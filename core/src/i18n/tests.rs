@@ -208,6 +208,9 @@ fn every_id_the_code_uses_exists_with_exactly_the_arguments_it_takes() {
         for o in c.options {
             assert!(en.contains_key(&c.option_id(None, o)), "{} {}", c.name, o.name);
             assert!(en.contains_key(&format!("optname-{}", o.name)), "optname-{}", o.name);
+            for w in o.kind.choices() {
+                assert!(en.contains_key(&format!("choice-{}-{w}", o.name)), "choice-{}-{w}", o.name);
+            }
         }
         for sub in c.subcommands {
             for id in [c.subcommand_summary_id(sub), c.subcommand_name_id(sub)] {
@@ -216,10 +219,8 @@ fn every_id_the_code_uses_exists_with_exactly_the_arguments_it_takes() {
             for o in sub.options {
                 assert!(en.contains_key(&c.option_id(Some(sub), o)), "{} {} {}", c.name, sub.name, o.name);
                 assert!(en.contains_key(&format!("optname-{}", o.name)), "optname-{}", o.name);
-                if let crate::bot::command::OptionKind::Choice(words) = o.kind {
-                    for w in words {
-                        assert!(en.contains_key(&format!("choice-{}-{w}", o.name)), "choice-{}-{w}", o.name);
-                    }
+                for w in o.kind.choices() {
+                    assert!(en.contains_key(&format!("choice-{}-{w}", o.name)), "choice-{}-{w}", o.name);
                 }
             }
         }

@@ -49,6 +49,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V26__outbox_ids", include_str!("../../migrations/postgres/V26__outbox_ids.sql")),
     ("V27__recent_finished", include_str!("../../migrations/postgres/V27__recent_finished.sql")),
     ("V28__outbox_room", include_str!("../../migrations/postgres/V28__outbox_room.sql")),
+    ("V29__theme", include_str!("../../migrations/postgres/V29__theme.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

@@ -83,6 +83,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V26__outbox_ids", include_str!("../../migrations/0026_outbox_ids.sql")),
     sql("V27__recent_finished", include_str!("../../migrations/0027_recent_finished.sql")),
     sql("V28__outbox_room", include_str!("../../migrations/0028_outbox_room.sql")),
+    sql("V29__theme", include_str!("../../migrations/0029_theme.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

@@ -1,5 +1,6 @@
 //! Settings of chats and communities: command prefix, default variant, default days per move,
-//! whether each game gets its own thread and whether a finished game is posted as an animation. A chat inherits what it does not set from its community,
+//! whether each game gets its own thread, whether a finished game is posted as an animation, the
+//! language and the board theme. A chat inherits what it does not set from its community,
 //! and the community from the configuration.
 
 use super::Result;
@@ -17,6 +18,8 @@ pub struct Settings {
     pub gif_at_end: Option<bool>,
     /// The language replies are written in (`en`, `tr`).
     pub lang: Option<String>,
+    /// The board theme pictures are drawn in (`wood`, `green`, `contrast`).
+    pub theme: Option<String>,
 }
 
 impl Settings {
@@ -29,6 +32,7 @@ impl Settings {
             thread_per_game: self.thread_per_game.or(parent.thread_per_game),
             gif_at_end: self.gif_at_end.or(parent.gif_at_end),
             lang: self.lang.clone().or_else(|| parent.lang.clone()),
+            theme: self.theme.clone().or_else(|| parent.theme.clone()),
         }
     }
 }
@@ -41,17 +45,20 @@ fn days_from_db(d: Option<u32>) -> Option<Option<u32>> {
     d.map(|d| (d != 0).then_some(d))
 }
 
-/// A level of settings read by a left join (seven columns from `at` on, the seventh its row's
+/// A level of settings read by a left join ([`LEVEL`] columns from `at` on, the last its row's
 /// `platform`): `None` where the level has no row.
 fn level_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::Result<Option<Settings>> {
-    Ok(match r.get::<Option<String>>(at + 6)? {
+    Ok(match r.get::<Option<String>>(at + LEVEL - 1)? {
         Some(_) => Some(settings_at(r, at)?),
         None => None,
     })
 }
 
-/// A level of settings from the six columns from `at` on (prefix, default variant, default days,
-/// thread per game, animation at the end, language).
+/// The columns of one level in [`BOTH`] and [`INPUT`]: the settings' and the row's `platform`.
+const LEVEL: usize = 8;
+
+/// A level of settings from the seven columns from `at` on (prefix, default variant, default days,
+/// thread per game, animation at the end, language, theme).
 fn settings_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::Result<Settings> {
     Ok(Settings {
         prefix: r.get(at)?,
@@ -60,6 +67,7 @@ fn settings_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::
         thread_per_game: r.get(at + 3)?,
         gif_at_end: r.get(at + 4)?,
         lang: r.get(at + 5)?,
+        theme: r.get(at + 6)?,
     })
 }
 
@@ -68,19 +76,20 @@ fn read(conn: &Connection, table: &'static [&'static str], sql: &'static str, a:
 }
 
 /// [`chat`]'s statement, the key of its answers kept in a unit of work.
-const CHAT: &str = "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM chat_settings
+const CHAT: &str =
+    "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang, theme FROM chat_settings
          WHERE platform = ?1 AND chat_id = ?2";
 
 /// [`community`]'s statement, the key of its answers kept in a unit of work.
 const COMMUNITY: &str =
-    "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang FROM community_settings
+    "SELECT prefix, default_variant, default_days, thread_per_game, gif_at_end, lang, theme FROM community_settings
          WHERE platform = ?1 AND community_id = ?2";
 
 /// A chat's settings and its community's in one statement (`?1` the platform, `?2` the chat, `?3`
 /// the community), each level's `platform` telling whether it has a row.
 const BOTH: &str =
-    "SELECT c.prefix, c.default_variant, c.default_days, c.thread_per_game, c.gif_at_end, c.lang, c.platform,
-           m.prefix, m.default_variant, m.default_days, m.thread_per_game, m.gif_at_end, m.lang, m.platform
+    "SELECT c.prefix, c.default_variant, c.default_days, c.thread_per_game, c.gif_at_end, c.lang, c.theme, c.platform,
+           m.prefix, m.default_variant, m.default_days, m.thread_per_game, m.gif_at_end, m.lang, m.theme, m.platform
          FROM (SELECT 1 AS one) AS d
          LEFT JOIN chat_settings c ON c.platform = ?1 AND c.chat_id = ?2
          LEFT JOIN community_settings m ON m.platform = ?1 AND m.community_id = ?3";
@@ -107,7 +116,7 @@ pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, 
     let (own, parent): Levels = conn
         .query_opt_in_unit(&["chat_settings", "community_settings"], BOTH, params![platform, chat_id, c], |r| {
             ran.set(true);
-            Ok((level_at(r, 0)?, level_at(r, 7)?))
+            Ok((level_at(r, 0)?, level_at(r, LEVEL)?))
         })?
         .unwrap_or_default();
     if ran.get() {
@@ -132,8 +141,8 @@ pub fn prefetch_input(
         return Ok(());
     }
     let (own, parent) = conn.query_row(INPUT.as_str(), params![platform, chat_id, community_id, user_id], |r| {
-        super::players::keep_found(conn, platform, user_id, r, 14)?;
-        Ok((level_at(r, 0)?, level_at(r, 7)?))
+        super::players::keep_found(conn, platform, user_id, r, 2 * LEVEL)?;
+        Ok((level_at(r, 0)?, level_at(r, LEVEL)?))
     })?;
     conn.keep_in_unit(&["chat_settings"], CHAT, params![platform, chat_id], own.clone());
     if let Some(c) = community_id {
@@ -148,8 +157,8 @@ pub fn prefetch_input(
 /// [`super::players::FOUND_COLUMNS`] of the account `?4`.
 static INPUT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "SELECT c.prefix, c.default_variant, c.default_days, c.thread_per_game, c.gif_at_end, c.lang, c.platform,
-           m.prefix, m.default_variant, m.default_days, m.thread_per_game, m.gif_at_end, m.lang, m.platform, {}
+        "SELECT c.prefix, c.default_variant, c.default_days, c.thread_per_game, c.gif_at_end, c.lang, c.theme, c.platform,
+           m.prefix, m.default_variant, m.default_days, m.thread_per_game, m.gif_at_end, m.lang, m.theme, m.platform, {}
          FROM (SELECT 1 AS one) AS d
          LEFT JOIN chat_settings c ON c.platform = ?1 AND c.chat_id = ?2
          LEFT JOIN community_settings m ON m.platform = ?1 AND m.community_id = ?3
@@ -170,11 +179,12 @@ pub fn set_chat(
 ) -> Result<()> {
     conn.execute(
         "INSERT INTO chat_settings (platform, chat_id, community_id, prefix, default_variant, default_days, thread_per_game,
-           gif_at_end, lang)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+           gif_at_end, lang, theme)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
          ON CONFLICT (platform, chat_id) DO UPDATE SET community_id = excluded.community_id, prefix = excluded.prefix,
            default_variant = excluded.default_variant, default_days = excluded.default_days,
-           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end, lang = excluded.lang",
+           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end, lang = excluded.lang,
+           theme = excluded.theme",
         params![
             platform,
             chat_id,
@@ -184,7 +194,8 @@ pub fn set_chat(
             days_to_db(s.default_days),
             s.thread_per_game,
             s.gif_at_end,
-            s.lang
+            s.lang,
+            s.theme
         ],
     )?;
     Ok(())
@@ -194,11 +205,12 @@ pub fn set_chat(
 pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &Settings) -> Result<()> {
     conn.execute(
         "INSERT INTO community_settings (platform, community_id, prefix, default_variant, default_days, thread_per_game,
-           gif_at_end, lang)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+           gif_at_end, lang, theme)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
          ON CONFLICT (platform, community_id) DO UPDATE SET prefix = excluded.prefix,
            default_variant = excluded.default_variant, default_days = excluded.default_days,
-           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end, lang = excluded.lang",
+           thread_per_game = excluded.thread_per_game, gif_at_end = excluded.gif_at_end, lang = excluded.lang,
+           theme = excluded.theme",
         params![
             platform,
             community_id,
@@ -207,7 +219,8 @@ pub fn set_community(conn: &Connection, platform: &str, community_id: &str, s: &
             days_to_db(s.default_days),
             s.thread_per_game,
             s.gif_at_end,
-            s.lang
+            s.lang,
+            s.theme
         ],
     )?;
     Ok(())
@@ -344,6 +357,7 @@ mod tests {
             thread_per_game: Some(true),
             gif_at_end: Some(true),
             lang: Some("tr".into()),
+            theme: Some("green".into()),
         };
         set_community(&c, "discord", "g1", &guild).unwrap();
         assert_eq!(effective(&c, "discord", Some("g1"), "c1").unwrap(), guild);
@@ -363,6 +377,7 @@ mod tests {
         assert_eq!(e.thread_per_game, Some(true));
         assert_eq!(e.gif_at_end, Some(false), "the chat's own off wins over the community's on");
         assert_eq!(e.lang.as_deref(), Some("en"), "the chat's own language wins over the community's");
+        assert_eq!(e.theme.as_deref(), Some("green"), "the community's theme, the chat choosing none");
         // Another community's chats see nothing of it.
         assert_eq!(effective(&c, "discord", Some("g2"), "c9").unwrap(), Settings::default());
         assert_eq!(chat(&c, "discord", "c1").unwrap(), own);

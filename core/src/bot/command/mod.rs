@@ -15,7 +15,7 @@ pub use help::{command_help, help_text};
 pub use parse::{OptionValue, from_options, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
-    SYSTEMS, SubcommandSpec, WAIT, near_word, spec,
+    SYSTEMS, SubcommandSpec, THEMES, WAIT, near_word, spec,
 };
 
 use crate::i18n::Msg;
@@ -210,6 +210,8 @@ pub struct SettingsArgs {
     pub lang: Option<String>,
     /// The community's web pages (a community setting).
     pub web: Option<bool>,
+    /// The board theme the chat's (or community's) pictures are drawn in (its name, `contrast`).
+    pub theme: Option<String>,
 }
 
 /// A command the user typed wrongly, with a message saying how to type it (rendered in the

@@ -236,6 +236,10 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
             "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
             "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
             "web" => s.web = Some(parse_switch("web", v)?),
+            "theme" | "board" | "colors" | "colours" => match crate::render::Theme::by_name(v) {
+                Some(t) => s.theme = Some(t.name().to_string()),
+                None => return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", "))),
+            },
             "lang" | "language" | "dil" => match Lang::parse(v) {
                 Some(l) => s.lang = Some(l.code().to_string()),
                 None => return Err(msg!("parse-lang", given = v)),
@@ -483,7 +487,7 @@ pub fn from_options(
             (OptionKind::Setup, _) => format!("setup:{text}"),
             (OptionKind::Level, _) => format!("level:{text}"),
             (OptionKind::Game, _) => format!("#{}", text.trim_start_matches('#')),
-            (OptionKind::Keyed(k), _) => format!("{k}:{text}"),
+            (OptionKind::Keyed(k) | OptionKind::KeyedChoice(k, _), _) => format!("{k}:{text}"),
             (OptionKind::Number(r), _) => format!("{}:{text}", r.key),
             (OptionKind::Flag(yes, no), OptionValue::Bool(b)) => (if *b { yes } else { no }).to_string(),
             (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),

@@ -53,6 +53,18 @@ pub enum OptionKind {
     Count(Range),
     /// One of a few words (a slash command's choices).
     Choice(&'static [&'static str]),
+    /// One of a few words written `key:word` (`theme:contrast`; a slash command's choices).
+    KeyedChoice(&'static str, &'static [&'static str]),
+}
+
+impl OptionKind {
+    /// The words a slash command offers as its choices, for the kinds that have a few.
+    pub fn choices(self) -> &'static [&'static str] {
+        match self {
+            OptionKind::Choice(words) | OptionKind::KeyedChoice(_, words) => words,
+            _ => &[],
+        }
+    }
 }
 
 /// The whole numbers an option takes: the parser refuses others, and a front end with typed
@@ -97,6 +109,9 @@ pub const SEASON: Range = Range::from_one("season");
 pub const ROUND: Range = Range::from_one("round");
 /// The pairing systems of `tournament create`, as typed.
 pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
+
+/// The board themes' names, as `settings theme:NAME` takes them (the renderer's [`crate::render::Theme`]).
+pub const THEMES: &[&str] = &["wood", "green", "contrast"];
 
 /// One option of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -468,7 +483,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "settings",
         aliases: &["set"],
-        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [rated:choice|always|never] [web:on|off]",
+        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [rated:choice|always|never] [web:on|off]",
         example: "settings prefix:? variant:chess days:3",
         options: &[
             opt("community", OptionKind::Flag("community", "")),
@@ -477,6 +492,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("days", OptionKind::Days),
             opt("thread", OptionKind::Switch("thread")),
             opt("gif", OptionKind::Switch("gif")),
+            opt("theme", OptionKind::KeyedChoice("theme", THEMES)),
             opt("rated", OptionKind::Keyed("rated")),
             opt("web", OptionKind::Switch("web")),
         ],

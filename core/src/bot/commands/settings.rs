@@ -57,6 +57,7 @@ impl Bot {
                 days = days_text(e.default_days),
                 thread = on_off(e.thread_per_game),
                 gif = on_off(e.gif_at_end),
+                theme = e.theme.name(),
                 rule = rule,
                 lang = e.lang.code(),
                 p = p,
@@ -94,6 +95,10 @@ impl Bot {
         if let Some(g) = args.gif {
             s.gif_at_end = Some(g);
             what.push(format!("gif:{}", switch(g)));
+        }
+        if let Some(theme) = &args.theme {
+            s.theme = Some(theme.clone());
+            what.push(format!("theme:{theme}"));
         }
         // The confirmation is read in the chat's new language.
         let lang = args.lang.as_deref().and_then(Lang::parse).unwrap_or(cx.lang());
