@@ -135,6 +135,8 @@ fn random_text_never_panics_or_writes() {
                 "konuşuyorum",
                 "notices on:",
                 "notices off:",
+                "From now on I draw",
+                "theme is forgotten",
                 "link code",
                 "rematch",
             ]
@@ -154,14 +156,21 @@ fn random_text_never_panics_or_writes() {
     }
 }
 
-/// Asking capabot about one's own settings (`notify`, `lang`) or naming a language it does not
-/// speak writes nothing, not even the asker's player row. (Before: each made a player of someone
+/// Asking capabot about one's own settings (`notify`, `lang`, `theme`) or naming a language or a
+/// theme it does not know writes nothing, not even the asker's player row. (Before: each made a player of someone
 /// who had only asked.)
 #[test]
 fn asking_about_ones_settings_writes_nothing() {
     let tb = game_in_progress();
     let before = tb.fingerprint();
-    for (who, text) in [("carol", "notify"), ("dave", "lang"), ("erin", "lang xx"), ("bob", "notify")] {
+    for (who, text) in [
+        ("carol", "notify"),
+        ("dave", "lang"),
+        ("erin", "lang xx"),
+        ("bob", "notify"),
+        ("frank", "theme"),
+        ("gina", "theme purple"),
+    ] {
         let out = [dm(&tb, who, text).text(), tb.raw(who, &format!("!{text}")).text()];
         assert!(out.iter().all(|t| !t.is_empty() && !t.contains("error id")), "{text}: {out:?}");
     }

@@ -277,3 +277,47 @@ fn a_chats_board_theme_draws_its_pictures() {
     tb.bot.handle(&input("Carol", "!challenge @Dave chess color:white"));
     assert_eq!(themes(&tb.bot.handle(&input("Dave", "!accept"))), [Theme::Green]);
 }
+
+/// The board themes of every picture in `r`, in order, with whether it goes to one person's direct
+/// messages.
+fn themes_all(r: &Response) -> Vec<(bool, capabot::render::Theme)> {
+    use capabot::bot::Drawing;
+    r.replies
+        .iter()
+        .filter_map(|x| {
+            let direct = matches!(x.target, Target::Direct { .. });
+            match &x.drawing {
+                Some(Drawing::Board(b)) => Some((direct, b.theme)),
+                Some(Drawing::Game(g)) => Some((direct, g.theme)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
+/// `theme contrast`: the pictures only the person reads are drawn in it (their own secret-bomb
+/// board in their direct messages; said in their direct chat, that chat's games against capabot
+/// too), a shared chat's stay in the chat's theme; `theme default` forgets it.
+#[test]
+fn a_persons_own_theme_draws_what_only_they_read() {
+    use crate::common::dm;
+    use capabot::bot::BotConfig;
+    use capabot::render::Theme;
+    let tb = crate::common::new_bot_with(BotConfig { pictures: true, ..BotConfig::default() });
+    tb.say("alice", "!challenge @bob bomb color:white");
+    tb.say("bob", "!accept");
+    let out = dm(&tb, "alice", "theme").text();
+    assert!(out.contains("I draw the pictures only you read in wood"), "{out}");
+    let out = dm(&tb, "alice", "theme contrast").text();
+    assert!(out.contains("From now on I draw the pictures only you read in contrast"), "{out}");
+    assert_eq!(themes_all(&dm(&tb, "alice", "bomb b1")), [(true, Theme::Contrast)], "her own board");
+    dm(&tb, "bob", "bomb e7");
+    assert_eq!(themes_all(&tb.raw("alice", "e4")), [(false, Theme::Wood)], "the shared chat's");
+    assert_eq!(themes_all(&dm(&tb, "bob", "bomb")), [(true, Theme::Wood)], "bob's own: his default");
+    // Her game against capabot in her direct chat.
+    let play = dm(&tb, "alice", "play chess color:white level:1");
+    assert!(play.text().contains("starts"), "{}", play.text());
+    assert!(themes_all(&play).iter().all(|(_, t)| *t == Theme::Contrast), "{:?}", themes_all(&play));
+    assert!(dm(&tb, "alice", "theme default").text().contains("Your own board theme is forgotten"));
+    assert_eq!(themes_all(&dm(&tb, "alice", "bomb")), [(true, Theme::Wood)]);
+}

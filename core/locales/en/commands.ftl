@@ -23,6 +23,7 @@ cmd-noswap = Capablanca Relocation setup phase: keep your pieces where they are
 cmd-moves = The legal moves in a game, or those of one piece
 cmd-moves-square = A piece's square, to list its moves alone, e.g. g1
 cmd-bomb = Secret-bomb chess: choose your bomb by direct message, or see your board with it marked
+cmd-theme = Your own board theme, for the pictures only you read (contrast: for colour-blind readers)
 cmd-variants = The variants capabot plays
 cmd-rules = The rules of a variant
 cmd-settings = This chat's (or with community, the whole community's) defaults
@@ -91,6 +92,7 @@ choice-system-swiss = Swiss
 choice-theme-wood = Wood (cream and brown)
 choice-theme-green = Green (cream and green)
 choice-theme-contrast = High contrast (colour-blind friendly)
+choice-theme-default = Default (wood)
 
 # Subcommands (`sub-COMMAND-SUB`, at most 100 characters) and their own option descriptions
 # (`sub-COMMAND-SUB-OPTION`, else `cmd-COMMAND-OPTION`, else `opt-OPTION`).
@@ -141,6 +143,7 @@ cmdname-swap = swap
 cmdname-noswap = noswap
 cmdname-moves = moves
 cmdname-bomb = bomb
+cmdname-theme = theme
 cmdname-variants = variants
 cmdname-rules = rules
 cmdname-settings = settings

@@ -22,6 +22,7 @@ cmd-noswap = Capablanca Relocation dizilim aşaması: taşlarını yerinde bıra
 cmd-moves = Bir oyundaki yasal hamleler ya da tek bir taşın hamleleri
 cmd-moves-square = Yalnızca hamleleri listelenecek taşın karesi, ör. g1
 cmd-bomb = Gizli bomba satrancı: bombanı özel mesajla seç ya da bombası işaretli tahtanı gör
+cmd-theme = Yalnızca senin okuduğun resimler için kendi tahta teman (contrast: renk körü okurlar için)
 cmd-variants = capabot'un oynadığı varyantlar
 cmd-rules = Bir varyantın kuralları
 cmd-settings = Bu sohbetin (community ile bütün topluluğun) varsayılan ayarları
@@ -93,6 +94,7 @@ choice-system-swiss = İsviçre sistemi
 choice-theme-wood = Ahşap (krem ve kahverengi)
 choice-theme-green = Yeşil (krem ve yeşil)
 choice-theme-contrast = Yüksek karşıtlık (renk körlüğüne uygun)
+choice-theme-default = Varsayılan (ahşap)
 
 # Alt komutlar ve kendi seçeneklerinin açıklamaları.
 sub-ladder-standings = Bu topluluğun bütün merdivenleri, durumları ve açık meydan okumaları
@@ -138,6 +140,7 @@ cmdname-swap = değiştir
 cmdname-noswap = değiştirme
 cmdname-moves = hamleler
 cmdname-bomb = bomba
+cmdname-theme = tema
 cmdname-variants = varyantlar
 cmdname-rules = kurallar
 cmdname-settings = ayarlar

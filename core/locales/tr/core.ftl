@@ -52,6 +52,11 @@ lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang defa
 lang-show-default = Seninle { $lang } konuşuyorum (sohbetin ya da uygulamanın dili); kendi dilini { $p }lang tr ya da { $p }lang en ile seçersin.
 lang-set = Bundan sonra seninle Türkçe konuşuyorum.
 lang-cleared = Kendi dil seçimin silindi: seninle yine sohbetin dilinde konuşuyorum.
+theme-show-own = Yalnızca senin okuduğun resimleri { $theme } temasıyla çiziyorum (senin seçimin); { $p }theme default ahşaba döner. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
+theme-show-default = Yalnızca senin okuduğun resimleri ahşap (wood) temasıyla çiziyorum; { $p }theme contrast (renk körü okurlar için) ya da { $p }theme green kendi temanı seçer. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
+theme-set = Bundan sonra yalnızca senin okuduğun resimleri { $theme } temasıyla çiziyorum; ortak bir sohbetinkiler onun kendi temasına uyar ({ $p }settings theme:…).
+theme-cleared = Kendi tahta teman unutuldu: yalnızca senin okuduğun resimler yine ahşap temasıyla çiziliyor.
+theme-usage = theme tek sözcük alır: wood, green, contrast ya da default
 
 # Yanlış yazılmış komutlar. $given yazılan şeydir.
 parse-about-everyone = { $word } herkesle ilgilidir; '{ $given }' yazma

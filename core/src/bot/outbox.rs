@@ -257,13 +257,21 @@ impl Bot {
         Ok(Some(response))
     }
 
-    /// Draws a picture for a chat in the board theme the chat chose (or its community): every
-    /// picture queued, whatever the command or the scheduler's item that made it. One person's
-    /// direct messages keep the drawing's own (the default).
+    /// Draws a picture in the board theme of whoever reads it: a chat's (or its community's), or
+    /// for one person's direct messages their own (`theme`): every picture queued, whatever the
+    /// command or the scheduler's item that made it.
     fn in_chats_theme(&self, conn: &crate::store::Connection, r: &mut Reply) -> crate::store::Result<()> {
-        let (Some(drawing), Target::Chat(scope)) = (r.drawing.as_mut(), &r.target) else { return Ok(()) };
-        let s = crate::store::settings::effective(conn, &scope.platform, scope.community.as_deref(), &scope.chat)?;
-        drawing.set_theme(s.theme.as_deref().and_then(crate::render::Theme::by_name).unwrap_or_default());
+        let Some(drawing) = r.drawing.as_mut() else { return Ok(()) };
+        let theme = match &r.target {
+            Target::Chat(scope) => {
+                crate::store::settings::effective(conn, &scope.platform, scope.community.as_deref(), &scope.chat)?.theme
+            }
+            Target::Direct { platform, user, .. } => match players::find(conn, platform, &user.id)? {
+                Some(p) => players::theme(conn, p.id)?,
+                None => None,
+            },
+        };
+        drawing.set_theme(theme.as_deref().and_then(crate::render::Theme::by_name).unwrap_or_default());
         Ok(())
     }
 

@@ -2,7 +2,7 @@
 //! is a player too, on the pseudo-platform `capabot`.
 
 use super::Result;
-use crate::store::sql::{Connection, Row, params, query_by_ids};
+use crate::store::sql::{Connection, OptionalExtension, Row, params, query_by_ids};
 use std::collections::HashMap;
 
 /// Player id (the `players.id` column).
@@ -228,12 +228,45 @@ pub fn lang(conn: &Connection, player: PlayerId) -> Result<Option<String>> {
 
 /// Sets (or with `None` forgets) a person's own language.
 pub fn set_lang(conn: &Connection, player: PlayerId, lang: Option<&str>) -> Result<()> {
-    conn.execute(
-        "INSERT INTO player_prefs (player_id, lang) VALUES (?1, ?2)
-         ON CONFLICT (player_id) DO UPDATE SET lang = excluded.lang",
-        params![player, lang],
-    )?;
+    set_pref(conn, player, OwnPref::Lang, lang)
+}
+
+/// A person's own setting kept as text in `player_prefs`.
+#[derive(Clone, Copy)]
+enum OwnPref {
+    Lang,
+    Theme,
+}
+
+/// Sets (or with `None` forgets) one of a person's own settings, the others kept.
+fn set_pref(conn: &Connection, player: PlayerId, which: OwnPref, value: Option<&str>) -> Result<()> {
+    let sql = match which {
+        OwnPref::Lang => {
+            "INSERT INTO player_prefs (player_id, lang) VALUES (?1, ?2)
+             ON CONFLICT (player_id) DO UPDATE SET lang = excluded.lang"
+        }
+        OwnPref::Theme => {
+            "INSERT INTO player_prefs (player_id, theme) VALUES (?1, ?2)
+             ON CONFLICT (player_id) DO UPDATE SET theme = excluded.theme"
+        }
+    };
+    conn.execute(sql, params![player, value])?;
     Ok(())
+}
+
+/// A person's own board theme, for the pictures only they read (none chosen: `None`). Read on its
+/// own: only a picture for someone's direct messages asks.
+pub fn theme(conn: &Connection, player: PlayerId) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT theme FROM player_prefs WHERE player_id = ?1")?
+        .query_row([player], |r| r.get::<Option<String>>(0))
+        .optional()?
+        .flatten())
+}
+
+/// Sets (or with `None` forgets) a person's own board theme.
+pub fn set_theme(conn: &Connection, player: PlayerId, theme: Option<&str>) -> Result<()> {
+    set_pref(conn, player, OwnPref::Theme, theme)
 }
 
 #[cfg(test)]

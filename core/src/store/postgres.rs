@@ -50,6 +50,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V27__recent_finished", include_str!("../../migrations/postgres/V27__recent_finished.sql")),
     ("V28__outbox_room", include_str!("../../migrations/postgres/V28__outbox_room.sql")),
     ("V29__theme", include_str!("../../migrations/postgres/V29__theme.sql")),
+    ("V30__player_theme", include_str!("../../migrations/postgres/V30__player_theme.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

@@ -84,6 +84,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V27__recent_finished", include_str!("../../migrations/0027_recent_finished.sql")),
     sql("V28__outbox_room", include_str!("../../migrations/0028_outbox_room.sql")),
     sql("V29__theme", include_str!("../../migrations/0029_theme.sql")),
+    sql("V30__player_theme", include_str!("../../migrations/0030_player_theme.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

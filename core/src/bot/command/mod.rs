@@ -81,6 +81,9 @@ pub enum Command {
     Notify(Option<bool>),
     /// `lang [en|tr|default]`: the language capabot speaks to this person; none shows it.
     Lang(Option<String>),
+    /// `theme [wood|green|contrast|default]`: the board theme of the pictures only this person
+    /// reads; none shows it.
+    Theme(Option<String>),
     /// `rating [@user] [variant] [global]`.
     Rating(RatingArgs),
     /// `leaderboard [variant] [global]`.
@@ -331,6 +334,7 @@ impl Command {
                 Some(b) => format!("notify {}", if *b { "on" } else { "off" }),
             },
             Command::Lang(l) => format!("lang {}", l.as_deref().unwrap_or("")).trim_end().to_string(),
+            Command::Theme(t) => format!("theme {}", t.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Link(code) => format!("link {}", code.as_deref().unwrap_or("")).trim_end().to_string(),
             Command::Unlink => "unlink".into(),
             Command::Web => "web".into(),

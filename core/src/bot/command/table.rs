@@ -113,6 +113,9 @@ pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
 /// The board themes' names, as `settings theme:NAME` takes them (the renderer's [`crate::render::Theme`]).
 pub const THEMES: &[&str] = &["wood", "green", "contrast"];
 
+/// [`THEMES`] and `default` (a person's own theme forgotten), as `theme` takes them.
+const THEMES_OR_DEFAULT: &[&str] = &["wood", "green", "contrast", "default"];
+
 /// One option of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
@@ -526,6 +529,20 @@ pub static COMMANDS: &[CommandSpec] = &[
             [] => Ok(Command::Lang(None)),
             [v] => Ok(Command::Lang(Some(v.to_lowercase()))),
             _ => Err(msg!("lang-usage")),
+        },
+    },
+    CommandSpec {
+        name: "theme",
+        aliases: &["colors", "colours"],
+        usage: "[wood|green|contrast|default]",
+        example: "theme contrast",
+        options: &[opt("theme", OptionKind::Choice(THEMES_OR_DEFAULT))],
+        subcommands: &[],
+        admin: false,
+        parse: |_, a| match a {
+            [] => Ok(Command::Theme(None)),
+            [v] => Ok(Command::Theme(Some(v.to_lowercase()))),
+            _ => Err(msg!("theme-usage")),
         },
     },
     CommandSpec {

@@ -302,6 +302,7 @@ impl Bot {
                 }
             }
             Command::Lang(choice) => self.lang_setting(cx, choice),
+            Command::Theme(choice) => self.theme_setting(cx, choice),
             Command::Variants => Ok(self.for_asker(cx, info::variants_text)),
             Command::Rules(name) => {
                 let v = variant_named(name.as_deref().unwrap_or(&cx.settings.default_variant))?;

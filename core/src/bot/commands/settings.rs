@@ -5,6 +5,7 @@ use super::{Bot, Ctx, Res, user, variant_named};
 use crate::bot::command::SettingsArgs;
 use crate::bot::io::Response;
 use crate::i18n::{Lang, with_lang};
+use crate::render::Theme;
 use crate::store::players;
 use crate::store::settings::{self, Settings};
 use crate::{msg, t};
@@ -155,6 +156,51 @@ impl Bot {
             }
         };
         Ok(self.private(cx, text))
+    }
+
+    /// `theme [wood|green|contrast|default]`: the board theme of the pictures only this person
+    /// reads (their direct messages; said in their direct chat with capabot, that chat's too, where
+    /// their games against capabot are played); a shared chat's pictures follow the chat's
+    /// (`settings theme:`). Asking and a theme capabot does not know write nothing down.
+    pub(super) fn theme_setting(&self, cx: &Ctx<'_>, choice: Option<String>) -> Res<Response> {
+        let conn = self.conn()?;
+        let p = cx.p();
+        let Some(choice) = choice else {
+            let own = match players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? {
+                Some(me) => players::theme(&conn, me.id)?,
+                None => None,
+            };
+            let text = match own.as_deref().and_then(Theme::by_name) {
+                Some(t) => msg!("theme-show-own", theme = t.name(), p = p),
+                None => msg!("theme-show-default", p = p),
+            };
+            return Ok(self.private(cx, text));
+        };
+        let theme = if matches!(choice.as_str(), "default" | "none" | "off" | "auto") {
+            None
+        } else {
+            match Theme::by_name(&choice) {
+                Some(t) => Some(t.name()),
+                None => {
+                    return user(msg!("parse-theme", given = choice, themes = crate::bot::command::THEMES.join(", ")));
+                }
+            }
+        };
+        let me = self.me(&conn, cx)?;
+        players::set_theme(&conn, me.id, theme)?;
+        let scope = cx.scope();
+        if scope.direct {
+            let mut own = settings::chat(&conn, &scope.platform, &scope.chat)?;
+            own.theme = theme.map(str::to_string);
+            settings::set_chat(&conn, &scope.platform, None, &scope.chat, &own)?;
+        }
+        Ok(self.private(
+            cx,
+            match theme {
+                Some(t) => msg!("theme-set", theme = t, p = p),
+                None => msg!("theme-cleared"),
+            },
+        ))
     }
 
     /// `lang [en|tr|default]`: the language capabot speaks to this person (what only they read,
