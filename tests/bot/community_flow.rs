@@ -278,6 +278,32 @@ fn a_chats_board_theme_draws_its_pictures() {
     assert_eq!(themes(&tb.bot.handle(&input("Dave", "!accept"))), [Theme::Green]);
 }
 
+/// A community's web pages draw its games in the community's theme (`settings community
+/// theme:contrast`), and a game's animation there in its chat's, as the chat gets it.
+#[test]
+fn the_web_pages_draw_in_the_communitys_theme() {
+    use capabot::bot::{BotConfig, Drawing};
+    use capabot::render::Theme;
+    let tb = crate::common::new_bot_with(BotConfig {
+        pictures: true,
+        web_url: Some("https://chess.example.org".into()),
+        ..BotConfig::default()
+    });
+    assert!(admin(&tb, "!settings community web:on theme:contrast").text().contains("theme:contrast"));
+    say(&tb, "Alice", "!challenge @Bob chess color:white");
+    let started = say(&tb, "Bob", "!accept");
+    let url = started.replies.iter().find_map(|r| r.card.as_ref()?.web_url.clone()).expect("the game's address");
+    let slug = url.rsplit('/').next().expect("a slug");
+    let page = tb.bot.web_game(slug).unwrap().expect("the page");
+    assert!(page.boards.iter().all(|b| b.theme == Theme::Contrast), "{:?}", page.boards);
+    assert!(admin(&tb, "!settings theme:green").text().contains("theme:green"));
+    assert!(say(&tb, "Alice", "e4").text().contains("played by"));
+    match tb.bot.web_gif(slug).unwrap() {
+        Some(Drawing::Game(g)) => assert_eq!(g.theme, Theme::Green, "the chat's, as it gets it"),
+        other => panic!("an animation: {other:?}"),
+    }
+}
+
 /// The board themes of every picture in `r`, in order, with whether it goes to one person's direct
 /// messages.
 fn themes_all(r: &Response) -> Vec<(bool, capabot::render::Theme)> {

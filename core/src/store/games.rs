@@ -305,6 +305,8 @@ pub struct ForPage {
     pub web: bool,
     /// The language the community chose for itself, if any.
     pub lang: Option<String>,
+    /// The board theme the community chose for itself, if any (`contrast`).
+    pub theme: Option<String>,
     /// The moves in coordinates, in order (none before the first).
     pub moves: Vec<String>,
     /// White and black (`None` for a player row that is gone).
@@ -330,13 +332,13 @@ pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
     Ok(Some(page))
 }
 
-/// The statement of [`for_page`]: the game's [`COLUMNS`] (0–27), the setting and language (28,
-/// 29), the moves (30), each player's id, name and AI flag (31–33, 34–36), each side's rating's
-/// [`ratings::COLUMNS`] (37–45, 46–54).
+/// The statement of [`for_page`]: the game's [`COLUMNS`] (0–27), the setting, language and theme
+/// (28–30), the moves (31), each player's id, name and AI flag (32–34, 35–37), each side's rating's
+/// [`ratings::COLUMNS`] (38–46, 47–55).
 fn for_page_sql() -> String {
     let key = ratings::community_key_sql("g.platform", "g.community_id");
     format!(
-        "SELECT {}, s.web, s.lang, m.moves, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {} \
+        "SELECT {}, s.web, s.lang, s.theme, m.moves, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {} \
          FROM games g \
          LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
          LEFT JOIN game_moves m ON m.game_id = g.id \
@@ -368,11 +370,12 @@ fn for_page_row(r: &Row<'_>) -> crate::store::sql::Result<(ForPage, Option<Vec<u
         row: row_to_game(r)?,
         web: r.get::<Option<bool>>(28)?.unwrap_or(false),
         lang: r.get(29)?,
+        theme: r.get(30)?,
         moves: Vec::new(),
-        players: [player(31)?, player(34)?],
-        ratings: [ratings::maybe_from_row_at(r, 37)?, ratings::maybe_from_row_at(r, 46)?],
+        players: [player(32)?, player(35)?],
+        ratings: [ratings::maybe_from_row_at(r, 38)?, ratings::maybe_from_row_at(r, 47)?],
     };
-    Ok((page, r.get(30)?))
+    Ok((page, r.get(31)?))
 }
 
 /// What a live page follows of the game at a web address ([`to_follow`]).

@@ -209,7 +209,9 @@ impl Bot {
 
     /// A shown game's page from what [`games::for_page`] read.
     fn web_game_of(&self, slug: &str, read: games::ForPage) -> Result<WebGame, BotError> {
-        let games::ForPage { row, moves: stored, players: people, ratings: rated, .. } = read;
+        let games::ForPage { row, moves: stored, players: people, ratings: rated, theme, .. } = read;
+        // The boards in the community's own theme (`settings community theme:…`).
+        let theme = theme.as_deref().and_then(Theme::by_name).unwrap_or_default();
         let v = variant_named(&row.variant)?;
         let game = if row.status == Status::Setup {
             crate::rules::Game::new(start_position(&row)?)
@@ -219,12 +221,12 @@ impl Bot {
         let mut moves = Vec::with_capacity(game.moves().len());
         let mut boards = Vec::with_capacity(game.moves().len() + 1);
         let positions = game.positions();
-        boards.push(BoardDrawing::new(&positions[0], None, Color::White, None, PICTURE_SIZE, Theme::default()));
+        boards.push(BoardDrawing::new(&positions[0], None, Color::White, None, PICTURE_SIZE, theme));
         for (i, m) in game.moves().iter().enumerate() {
             let before = &positions[i];
             moves.push(super::move_label(before, &crate::notation::san::write(before, *m)));
             let after = positions.get(i + 1).unwrap_or(game.position());
-            boards.push(BoardDrawing::new(after, Some(*m), Color::White, None, PICTURE_SIZE, Theme::default()));
+            boards.push(BoardDrawing::new(after, Some(*m), Color::White, None, PICTURE_SIZE, theme));
         }
         let pos = game.position();
         let status = match row.status {
@@ -286,12 +288,17 @@ impl Bot {
         Ok(Some(self.pgn_of(&conn, &row)?))
     }
 
-    /// The animation of a game at a web address, as the chat gets it (`gif`).
+    /// The animation of a game at a web address, as the chat gets it (`gif`: in its theme too).
     pub fn web_gif(&self, slug: &str) -> Result<Option<Drawing>, BotError> {
         let conn = self.conn()?;
         let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
         match self.gif_reply(&conn, &row, super::game_target(&row), Color::White) {
-            Ok(r) => Ok(r.drawing),
+            Ok(r) => Ok(r.drawing.map(|mut d| {
+                let s =
+                    crate::store::settings::effective(&conn, &row.platform, row.community_id.as_deref(), &row.chat_id);
+                d.set_theme(s.ok().and_then(|s| s.theme).as_deref().and_then(Theme::by_name).unwrap_or_default());
+                d
+            })),
             Err(BotError::User(_)) => Ok(None),
             Err(e) => Err(e),
         }
