@@ -1036,6 +1036,10 @@ fn a_challenge_in_a_direct_chat_is_refused_and_the_ai_played() {
             .with_mentions(vec![UserRef::new("bob", "bob")]),
     );
     assert!(r.text().contains("challenge people in a chat you share with them"), "{}", r.text());
+    // A name the platform did not link is refused the same way (before: "I could not tell who you
+    // mentioned; mention them so the chat links their name", which would not have helped).
+    let out = say("challenge @zed chess").text();
+    assert!(out.contains("nobody could accept a challenge made here"), "{out}");
     assert_eq!(tb.fingerprint(), before, "nothing made");
     // Its hints say so too (before: "Start one with !challenge @someone or !play").
     for typed in ["games", "board"] {

@@ -39,6 +39,11 @@ impl Bot {
     pub(super) fn challenge(&self, cx: &Ctx<'_>, args: ChallengeArgs, play: bool) -> Res<Response> {
         let target = cx.inp.mentions.first();
         if args.mentions_someone && target.is_none() && !play {
+            // In a direct chat whoever was meant could not accept: that first (capabot itself,
+            // mentioned, is a mention the platform links).
+            if cx.scope().direct {
+                return user(msg!("challenge-in-direct", p = cx.p()));
+            }
             return user(msg!("mention-unclear"));
         }
         let opponent = match target {
