@@ -69,11 +69,29 @@ pub struct ConsoleOutput {
     out: Mutex<Box<dyn Write + Send>>,
     opts: ConsoleOptions,
     pictures: Mutex<u64>,
+    /// The chat lines are typed in now (`/chat NAME`): a reply for another chat is printed with
+    /// that chat's name (`capabot [main]> `), as a tournament's announcement in its own chat is.
+    current: Mutex<String>,
 }
 
 impl ConsoleOutput {
     pub fn new(out: Box<dyn Write + Send>, opts: ConsoleOptions) -> ConsoleOutput {
-        ConsoleOutput { out: Mutex::new(out), opts, pictures: Mutex::new(0) }
+        ConsoleOutput { out: Mutex::new(out), opts, pictures: Mutex::new(0), current: Mutex::new(FIRST_CHAT.into()) }
+    }
+
+    /// Lines are typed in `chat` from now on.
+    fn typing_in(&self, chat: &str) {
+        if let Ok(mut current) = self.current.lock() {
+            chat.clone_into(&mut current);
+        }
+    }
+
+    /// `capabot> `, or for a shared chat other than the one typed in, `capabot [NAME]> `.
+    fn sign(&self, chat: &str) -> String {
+        match self.current.lock() {
+            Ok(current) if *current != chat => format!("capabot [{chat}]> "),
+            _ => "capabot> ".to_string(),
+        }
     }
 
     /// Writes a line of the console's own (not a reply).
@@ -100,13 +118,17 @@ impl ConsoleOutput {
             Target::Chat(scope) if scope.direct => scope.chat.strip_prefix(DIRECT_CHAT).map(str::to_string),
             Target::Chat(_) => None,
         };
+        let sign = match &r.target {
+            Target::Chat(scope) => self.sign(&scope.chat),
+            Target::Direct { .. } => "capabot> ".to_string(),
+        };
         if !r.notify.is_empty() && direct.is_none() {
             let names: Vec<String> = r.notify.iter().map(|u| format!("@{}", u.id)).collect();
             text = format!("{} {text}", names.join(" "));
         }
         let mut lines = vec![match direct {
             Some(to) => format!("capabot → @{to}: {text}"),
-            None => format!("capabot> {text}"),
+            None => format!("{sign}{text}"),
         }];
         if let (Some((format, bytes)), Some(dir)) = (r.picture(), &self.opts.boards_dir) {
             let n = {
@@ -195,7 +217,7 @@ pub async fn run(host: Arc<Host>, output: Arc<ConsoleOutput>, input: Box<dyn Buf
         }
     });
     let stop = host.stopping();
-    let mut s = Session { speaker: "alice".into(), chat: "main".into() };
+    let mut s = Session { speaker: "alice".into(), chat: FIRST_CHAT.into() };
     output.prompt(&s.speaker)?;
     loop {
         let line = tokio::select! {
@@ -233,6 +255,7 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
             }
             (Some("chat"), Some(name)) => {
                 s.chat = name.to_string();
+                output.typing_in(name);
                 output.note(&format!("(in chat {name})"))?;
             }
             (Some("tick"), None) => host.tick().await,
@@ -261,6 +284,9 @@ async fn line_to_host(host: &Arc<Host>, output: &ConsoleOutput, s: &mut Session,
 /// The name people address the bot by in the console's chats (`capabot: games`, `@capabot games`),
 /// as it signs its lines.
 const BOT_NAME: &str = "capabot";
+
+/// The chat lines are typed in until `/chat NAME`.
+const FIRST_CHAT: &str = "main";
 
 /// How a person's direct chat with the bot is named: this, then their lower-case name.
 const DIRECT_CHAT: &str = "dm-";

@@ -119,14 +119,17 @@ impl World {
     }
 }
 
-/// The replies among the console's printed lines: a reply begins with `capabot> ` or
-/// `capabot → @name: ` and goes on over the lines indented under it; the console's own notes are
+/// The replies among the console's printed lines: a reply begins with `capabot> ` (or
+/// `capabot [chat]> ` for another chat) or `capabot → @name: ` and goes on over the lines indented under it; the console's own notes are
 /// left out. A picture's line is read as its label and a hash of what it shows.
 fn blocks(printed: &[String], dir: &Path) -> Vec<Block> {
     let mut out: Vec<Block> = Vec::new();
     for line in printed {
         if let Some(text) = line.strip_prefix("capabot> ") {
             out.push(Block { reader: Reader::Everyone, lines: vec![text.to_string()] });
+        } else if let Some((chat, text)) = line.strip_prefix("capabot [").and_then(|l| l.split_once("]> ")) {
+            // A reply for a shared chat other than the one typed in, named.
+            out.push(Block { reader: Reader::Everyone, lines: vec![format!("[{chat}] {text}")] });
         } else if let Some((to, text)) = line.strip_prefix("capabot → @").and_then(|l| l.split_once(": ")) {
             out.push(Block { reader: Reader::Only(to.to_string()), lines: vec![text.to_string()] });
         } else if let (Some(block), Some(more)) = (out.last_mut(), line.strip_prefix("          ")) {

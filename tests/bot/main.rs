@@ -13,6 +13,7 @@ mod bot_concurrency;
 mod bot_flow;
 mod community_flow;
 mod console_bomb;
+mod console_chats;
 mod console_crash;
 mod console_gif;
 mod console_lang;
