@@ -290,6 +290,11 @@ impl GameDrawing {
     }
 }
 
+/// A stored theme's name as a theme: none, or one no longer known, is the default (wood).
+pub fn theme_named(name: Option<&str>) -> Theme {
+    name.and_then(Theme::by_name).unwrap_or_default()
+}
+
 impl Drawing {
     /// Draws the picture in `theme`.
     pub fn set_theme(&mut self, theme: Theme) {

@@ -281,7 +281,7 @@ impl Bot {
             gif_at_end: s.gif_at_end.unwrap_or(false),
             lang: s.lang.as_deref().and_then(Lang::parse).unwrap_or(self.config.lang),
             lang_chosen: s.lang.as_deref().and_then(Lang::parse).is_some(),
-            theme: s.theme.as_deref().and_then(crate::render::Theme::by_name).unwrap_or_default(),
+            theme: drawing::theme_named(s.theme.as_deref()),
         }
     }
 

@@ -216,7 +216,7 @@ impl Bot {
             let conn = self.store.conn()?;
             for r in &mut response.replies {
                 r.keep_private();
-                self.in_chats_theme(&conn, r)?;
+                self.in_readers_theme(&conn, r)?;
             }
             let rows = response
                 .replies
@@ -260,7 +260,7 @@ impl Bot {
     /// Draws a picture in the board theme of whoever reads it: a chat's (or its community's), or
     /// for one person's direct messages their own (`theme`): every picture queued, whatever the
     /// command or the scheduler's item that made it.
-    fn in_chats_theme(&self, conn: &crate::store::Connection, r: &mut Reply) -> crate::store::Result<()> {
+    fn in_readers_theme(&self, conn: &crate::store::Connection, r: &mut Reply) -> crate::store::Result<()> {
         let Some(drawing) = r.drawing.as_mut() else { return Ok(()) };
         let theme = match &r.target {
             Target::Chat(scope) => {
@@ -271,7 +271,7 @@ impl Bot {
                 None => None,
             },
         };
-        drawing.set_theme(theme.as_deref().and_then(crate::render::Theme::by_name).unwrap_or_default());
+        drawing.set_theme(super::drawing::theme_named(theme.as_deref()));
         Ok(())
     }
 

@@ -10,13 +10,12 @@
 use super::bombs::bombs_words;
 use super::ratings::TOP;
 use super::{Bot, BotError, Ctx, Res, alt_text, color_word, replay, start_position, user, variant_named};
-use crate::bot::drawing::{BoardDrawing, Drawing};
+use crate::bot::drawing::{BoardDrawing, Drawing, theme_named};
 use crate::bot::io::Response;
 use crate::bot::seams::PICTURE_SIZE;
 use crate::community::tiebreak::TieBreak;
 use crate::community::tournament::Outcome as SeriesOutcome;
 use crate::i18n::{Lang, with_lang};
-use crate::render::Theme;
 use crate::rules::{Color, VARIANTS};
 use crate::store::games::{self, GameRow, Status};
 use crate::store::players::{self, PlayerId};
@@ -211,7 +210,7 @@ impl Bot {
     fn web_game_of(&self, slug: &str, read: games::ForPage) -> Result<WebGame, BotError> {
         let games::ForPage { row, moves: stored, players: people, ratings: rated, theme, .. } = read;
         // The boards in the community's own theme (`settings community theme:…`).
-        let theme = theme.as_deref().and_then(Theme::by_name).unwrap_or_default();
+        let theme = theme_named(theme.as_deref());
         let v = variant_named(&row.variant)?;
         let game = if row.status == Status::Setup {
             crate::rules::Game::new(start_position(&row)?)
@@ -296,7 +295,7 @@ impl Bot {
             Ok(r) => Ok(r.drawing.map(|mut d| {
                 let s =
                     crate::store::settings::effective(&conn, &row.platform, row.community_id.as_deref(), &row.chat_id);
-                d.set_theme(s.ok().and_then(|s| s.theme).as_deref().and_then(Theme::by_name).unwrap_or_default());
+                d.set_theme(theme_named(s.ok().and_then(|s| s.theme).as_deref()));
                 d
             })),
             Err(BotError::User(_)) => Ok(None),
