@@ -227,9 +227,12 @@ fn capabot_chooses_its_own_bomb_at_once() {
 fn a_bomb_without_a_number_goes_to_the_only_game_it_fits() {
     let tb = new_bot();
     tb.say("alice", "!challenge @bob bomb color:white");
-    tb.say("bob", "!accept");
+    // With one secret-bomb game, the prompt's example is the plain form.
+    assert!(tb.say("bob", "!accept").contains("(bomb a7)"));
     tb.say("alice", "!challenge @carol bomb color:black");
-    tb.say("carol", "!accept #2");
+    // With several, it names the game (before: the plain form, which is refused for want of a number
+    // where the square fits two of the person's games).
+    assert!(tb.say("carol", "!accept #2").contains("(bomb #2 a7)"));
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'active'"), 2);
     // b1 is hers only in game #1 (White), e7 only in game #2 (Black).
     assert!(dm(&tb, "alice", "bomb b1").text().contains("Game #1: your bomb is the knight on b1"));

@@ -219,7 +219,14 @@ impl Bot {
         let start = super::start_position(row)?;
         let opponent = self.name_of(conn, row.player(color.other()))?;
         let candidates = bomb_candidates(&start, color);
-        let example = candidates.first().map(|s| s.to_string()).unwrap_or_else(|| "g1".into());
+        let square = candidates.first().map_or_else(|| "g1".into(), ToString::to_string);
+        // With several secret-bomb games (a round robin's), the example names this one.
+        let several = games::open_of_player(conn, player)?
+            .iter()
+            .filter(|g| super::variant_named(&g.variant).is_ok_and(|v| v.bombs))
+            .nth(1)
+            .is_some();
+        let example = if several { format!("#{} {square}", row.id) } else { square };
         let target = Target::Direct { platform: row.platform.clone(), user: account.clone(), fallback: None };
         let lang = self.player_lang(player, self.lang_in(&game_scope(row)));
         let mut r = with_lang(lang, || {
