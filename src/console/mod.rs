@@ -118,17 +118,15 @@ impl ConsoleOutput {
             Target::Chat(scope) if scope.direct => scope.chat.strip_prefix(DIRECT_CHAT).map(str::to_string),
             Target::Chat(_) => None,
         };
-        let sign = match &r.target {
-            Target::Chat(scope) => self.sign(&scope.chat),
-            Target::Direct { .. } => "capabot> ".to_string(),
-        };
         if !r.notify.is_empty() && direct.is_none() {
             let names: Vec<String> = r.notify.iter().map(|u| format!("@{}", u.id)).collect();
             text = format!("{} {text}", names.join(" "));
         }
         let mut lines = vec![match direct {
             Some(to) => format!("capabot → @{to}: {text}"),
-            None => format!("{sign}{text}"),
+            None => {
+                format!("{}{text}", r.target.chat().map_or_else(|| "capabot> ".to_string(), |s| self.sign(&s.chat)))
+            }
         }];
         if let (Some((format, bytes)), Some(dir)) = (r.picture(), &self.opts.boards_dir) {
             let n = {

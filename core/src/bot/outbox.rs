@@ -260,7 +260,11 @@ impl Bot {
     /// Draws a picture in the board theme of whoever reads it: a chat's (or its community's), or
     /// for one person's direct messages their own (`theme`): every picture queued, whatever the
     /// command or the scheduler's item that made it.
-    fn in_readers_theme(&self, conn: &crate::store::Connection, r: &mut Reply) -> crate::store::Result<()> {
+    pub(in crate::bot) fn in_readers_theme(
+        &self,
+        conn: &crate::store::Connection,
+        r: &mut Reply,
+    ) -> crate::store::Result<()> {
         let Some(drawing) = r.drawing.as_mut() else { return Ok(()) };
         let theme = match &r.target {
             Target::Chat(scope) => {

@@ -38,14 +38,6 @@ enum Opponent {
 impl Bot {
     pub(super) fn challenge(&self, cx: &Ctx<'_>, args: ChallengeArgs, play: bool) -> Res<Response> {
         let target = cx.inp.mentions.first();
-        if args.mentions_someone && target.is_none() && !play {
-            // In a direct chat whoever was meant could not accept: that first (capabot itself,
-            // mentioned, is a mention the platform links).
-            if cx.scope().direct {
-                return user(msg!("challenge-in-direct", p = cx.p()));
-            }
-            return user(msg!("mention-unclear"));
-        }
         let opponent = match target {
             _ if play => Opponent::Ai,
             Some(m) if self.is_self_mention(m) => Opponent::Ai,
@@ -54,9 +46,13 @@ impl Bot {
         };
         // A direct chat is the author's and capabot's alone: nobody else could ever read (let
         // alone accept) a challenge made there, and a game there would be out of the opponent's
-        // reach. The AI may be played there.
+        // reach; whoever an unlinked name meant, too (capabot itself, mentioned, is a mention the
+        // platform links). The AI may be played there.
         if cx.scope().direct && !matches!(opponent, Opponent::Ai) {
             return user(msg!("challenge-in-direct", p = cx.p()));
+        }
+        if args.mentions_someone && target.is_none() && !play {
+            return user(msg!("mention-unclear"));
         }
         self.offer(cx, args, opponent)
     }

@@ -176,7 +176,7 @@ impl Bot {
             };
             return Ok(self.private(cx, text));
         };
-        let theme = if matches!(choice.as_str(), "default" | "none" | "off" | "auto") {
+        let theme = if forgets(&choice) {
             None
         } else {
             match Theme::by_name(&choice) {
@@ -219,7 +219,7 @@ impl Bot {
             };
             return Ok(self.private(cx, text));
         };
-        if matches!(choice.as_str(), "default" | "none" | "off" | "auto") {
+        if forgets(&choice) {
             let me = self.me(&conn, cx)?;
             players::set_lang(&conn, me.id, None)?;
             return Ok(self.private_in(cx, cx.lang(), msg!("lang-cleared")));
@@ -229,4 +229,9 @@ impl Bot {
         players::set_lang(&conn, me.id, Some(lang.code()))?;
         Ok(self.private_in(cx, lang, msg!("lang-set")))
     }
+}
+
+/// Whether `choice` (of `lang` or `theme`) forgets the person's own choice (`default`).
+fn forgets(choice: &str) -> bool {
+    matches!(choice, "default" | "none" | "off" | "auto")
 }

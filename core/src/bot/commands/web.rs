@@ -292,12 +292,10 @@ impl Bot {
         let conn = self.conn()?;
         let Some(row) = self.shown_row(&conn, slug)? else { return Ok(None) };
         match self.gif_reply(&conn, &row, super::game_target(&row), Color::White) {
-            Ok(r) => Ok(r.drawing.map(|mut d| {
-                let s =
-                    crate::store::settings::effective(&conn, &row.platform, row.community_id.as_deref(), &row.chat_id);
-                d.set_theme(theme_named(s.ok().and_then(|s| s.theme).as_deref()));
-                d
-            })),
+            Ok(mut r) => {
+                self.in_readers_theme(&conn, &mut r)?;
+                Ok(r.drawing)
+            }
             Err(BotError::User(_)) => Ok(None),
             Err(e) => Err(e),
         }
