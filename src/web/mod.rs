@@ -223,6 +223,8 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
         .route("/g/{slug}", get(game_page))
         .route("/g/{slug}/board/{ply}", get(game_board))
         .route("/g/{slug}/pgn", get(game_pgn))
+        .route("/g/{slug}/pgn/analysed", get(game_pgn_analysed))
+        .route("/g/{slug}/course", get(game_course))
         .route("/g/{slug}/gif", get(game_gif))
         .route("/g/{slug}/events", get(game_events))
         .route("/c/{platform}/{community}", get(community_page))
@@ -512,16 +514,46 @@ async fn game_gif(State(web): State<Web>, Path(slug): Path<String>) -> Response 
     r
 }
 
+/// The course chart of a finished game's analysis (404 without one), in its page's language.
+async fn game_course(State(web): State<Web>, Path(slug): Path<String>, headers: HeaderMap) -> Response {
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    let fallback = request_lang(&headers).unwrap_or(web.bot.config().lang);
+    picture(&web, "public, max-age=60", move |bot| {
+        Ok(bot.web_game_in(&slug, fallback)?.1.and_then(|g| g.analysis).map(|a| a.course))
+    })
+    .await
+}
+
 async fn game_pgn(State(web): State<Web>, Path(slug): Path<String>) -> Response {
     if !crate::store::games::is_slug(&slug) {
         return bad_request();
     }
     let bot = web.bot.clone();
-    match web.blocking(move || bot.web_pgn(&slug)).await {
+    pgn_download(&web, "game.pgn", move || bot.web_pgn(&slug)).await
+}
+
+/// The PGN of a finished game with its analysis in it (404 without one).
+async fn game_pgn_analysed(State(web): State<Web>, Path(slug): Path<String>) -> Response {
+    if !crate::store::games::is_slug(&slug) {
+        return bad_request();
+    }
+    let bot = web.bot.clone();
+    pgn_download(&web, "game-analysed.pgn", move || bot.web_pgn_analysed(&slug)).await
+}
+
+/// A PGN read by `read` off the async threads, as a download named `file`.
+async fn pgn_download(
+    web: &Web,
+    file: &'static str,
+    read: impl FnOnce() -> Result<Option<String>, BotError> + Send + 'static,
+) -> Response {
+    match web.blocking(read).await {
         Some(Ok(Some(pgn))) => (
             [
-                (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8"),
-                (header::CONTENT_DISPOSITION, "attachment; filename=\"game.pgn\""),
+                (header::CONTENT_TYPE, "application/x-chess-pgn; charset=utf-8".to_string()),
+                (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{file}\"")),
             ],
             pgn,
         )

@@ -3,7 +3,7 @@
 //! its alt text, every control labelled; the script and the style are files of their own
 //! ([`SCRIPT`], [`STYLE`]) so that the Content-Security-Policy allows no inline code.
 
-use crate::bot::{WebCommunity, WebGame, WebPlayer, WebSide};
+use crate::bot::{WebAnalysis, WebCommunity, WebGame, WebPlayer, WebSide};
 use crate::store::ratings::Standing;
 use crate::t;
 use maud::{DOCTYPE, Markup, html};
@@ -142,6 +142,7 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
         }
     };
     let days_left = g.deadline.map(|d| ((d - now).max(0) / 86_400).to_string());
+    let marks = g.analysis.as_ref().map_or(&[][..], |a| &a.marks[..]);
     let body = html! {
         main #game data-ply=(latest) data-shown=(shown) data-board=(format!("{base}/board/"))
             data-page=(base) data-events=[g.active.then(|| format!("{base}/events?ply={}", g.ply))]
@@ -179,16 +180,23 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
                             li {
                                 a href=(format!("{base}?ply={}", i + 1)) data-ply=(i + 1) data-alt=(alt_after(i + 1))
                                     aria-current=[(i + 1 == shown).then_some("step")] { (m) }
+                                @if let Some(mark) = marks.get(i).and_then(Option::as_ref) {
+                                    span class=(format!("mark {}", mark.kind)) title=(mark.note) { (mark.glyph) }
+                                }
                             }
                         }
                     }
                 }
             }
+            @if let Some(a) = &g.analysis { (analysis(a, &base)) }
             section {
                 h2 { (t!("web-downloads")) }
                 ul {
                     @if !g.moves.is_empty() || !g.active {
                         li { a href=(format!("{base}/pgn")) download { (t!("web-pgn")) } }
+                    }
+                    @if g.analysis.is_some() {
+                        li { a href=(format!("{base}/pgn/analysed")) download { (t!("web-pgn-analysed")) } }
                     }
                     @if !g.moves.is_empty() {
                         li { a href=(format!("{base}/gif")) download { (t!("web-gif")) } }
@@ -199,6 +207,31 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
         }
     };
     layout(&title, body)
+}
+
+/// A finished game's computer analysis: each side's accuracy, the course chart, and every marked
+/// move with what it cost and what was better, each a link to the board before it.
+fn analysis(a: &WebAnalysis, base: &str) -> Markup {
+    html! {
+        section #analysis {
+            h2 { (t!("web-analysis")) }
+            p { (a.head) }
+            ul.accuracy { @for line in &a.sides { li { (line) } } }
+            figure { img.chart src=(format!("{base}/course")) alt=(a.course_alt); }
+            h3 { (t!("web-analysis-marked")) }
+            @if a.marks.iter().all(Option::is_none) {
+                p { (t!("web-analysis-none-marked")) }
+            } @else {
+                ul.marked {
+                    @for (ply, mark) in a.marks.iter().enumerate() {
+                        @if let Some(mark) = mark {
+                            li { a class=(mark.kind) href=(format!("{base}?ply={ply}")) { (mark.note) } }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 fn standing_rows(rows: &[Standing], base: &str) -> Markup {

@@ -885,3 +885,50 @@ async fn the_home_page_says_what_capabot_is_and_lists_no_community() {
     let turkish = text_in(&site.url("/"), "tr").await;
     assert!(turkish.contains("<html lang=\"tr\">") && turkish.contains("Çeşitler"), "{turkish}");
 }
+
+#[tokio::test]
+async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
+    let (page, course, analysed) = (
+        site.url(&format!("/g/{slug}")),
+        site.url(&format!("/g/{slug}/course")),
+        site.url(&format!("/g/{slug}/pgn/analysed")),
+    );
+    // Before anyone asked: no analysis, no chart, no annotated PGN.
+    let before = text(&page).await;
+    assert!(!before.contains("id=\"analysis\"") && !before.contains("/pgn/analysed"), "{before}");
+    assert_eq!(status(&course).await, 404);
+    assert_eq!(status(&analysed).await, 404);
+
+    let asked = site.say("bob", "!analyse", false);
+    assert_eq!(asked.analyses.len(), 1, "{}", asked.text());
+    let chat: Vec<String> = site.bot.run_analyses_inline(asked.analyses).into_iter().map(|r| r.text).collect();
+    let shown = text(&page).await;
+    assert!(shown.contains("id=\"analysis\""), "{shown}");
+    // What the chat was told is what the page says: each side's accuracy and mistakes, and every
+    // turning point (the chat's replies after its summary) with what was better.
+    let sides: Vec<&str> = chat[0].lines().filter(|l| l.contains("accuracy")).collect();
+    assert_eq!(sides.len(), 2, "{chat:?}");
+    for line in sides.iter().copied().chain(chat[1..].iter().map(String::as_str)) {
+        assert!(shown.contains(line), "{line:?} is not on the page:\n{shown}");
+    }
+    // Black's 3... Nf6 let the mate in: a blunder, marked in the moves and linked to the board
+    // before it (ply 5).
+    assert!(chat.iter().any(|t| t.contains("Nf6??")), "{chat:?}");
+    assert!(shown.contains("<span class=\"mark blunder\""), "{shown}");
+    assert!(shown.contains(&format!("<a class=\"blunder\" href=\"/g/{slug}?ply=5\">3... Nf6??")), "{shown}");
+    assert!(shown.contains("/pgn/analysed"), "{shown}");
+    let png = get(&course).await;
+    assert_eq!(png.status(), 200);
+    assert_eq!(png.headers()["content-type"], "image/png");
+    assert!(png.bytes().await.unwrap().starts_with(b"\x89PNG"));
+    let pgn = text(&analysed).await;
+    assert!(pgn.contains("[%eval") && pgn.contains("Nf6??"), "{pgn}");
+    // A community that leaves the web takes them down with its pages.
+    site.web_on(false);
+    for u in [&page, &course, &analysed] {
+        assert_eq!(status(u).await, 404, "{u}");
+    }
+}

@@ -25,7 +25,9 @@ pub mod textboard;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
-pub use commands::web::{WebBoard, WebCommunity, WebFollow, WebGame, WebLadder, WebPlayer, WebSide, WebTournament};
+pub use commands::web::{
+    WebAnalysis, WebBoard, WebCommunity, WebFollow, WebGame, WebLadder, WebMark, WebPlayer, WebSide, WebTournament,
+};
 pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;
 pub use io::{

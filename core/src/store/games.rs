@@ -313,6 +313,9 @@ pub struct ForPage {
     pub players: [Option<Player>; 2],
     /// White's and black's ratings in the game's variant in its community, where they have one.
     pub ratings: [Option<PlayerRating>; 2],
+    /// The game's computer analysis, once one is stored ([`super::analyses`]): the nodes a
+    /// position and the evaluations as stored.
+    pub analysis: Option<(u64, String)>,
 }
 
 /// The game at a web address with everything its page shows, in one statement: on PostgreSQL
@@ -334,11 +337,12 @@ pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
 
 /// The statement of [`for_page`]: the game's [`COLUMNS`] (0–27), the setting, language and theme
 /// (28–30), the moves (31), each player's id, name and AI flag (32–34, 35–37), each side's rating's
-/// [`ratings::COLUMNS`] (38–46, 47–55).
+/// [`ratings::COLUMNS`] (38–46, 47–55), the stored analysis's nodes and evaluations (56–57).
 fn for_page_sql() -> String {
     let key = ratings::community_key_sql("g.platform", "g.community_id");
     format!(
-        "SELECT {}, s.web, s.lang, s.theme, m.moves, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {} \
+        "SELECT {}, s.web, s.lang, s.theme, m.moves, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {}, \
+         a.nodes, a.evals \
          FROM games g \
          LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
          LEFT JOIN game_moves m ON m.game_id = g.id \
@@ -346,6 +350,7 @@ fn for_page_sql() -> String {
          LEFT JOIN players pb ON pb.id = g.black_id \
          LEFT JOIN ratings rw ON rw.scope = {key} AND rw.variant = g.variant AND rw.player_id = g.white_id \
          LEFT JOIN ratings rb ON rb.scope = {key} AND rb.variant = g.variant AND rb.player_id = g.black_id \
+         LEFT JOIN analyses a ON a.game_id = g.id \
          WHERE g.web_slug = ?1",
         qualified(COLUMNS, "g"),
         qualified(ratings::COLUMNS, "rw"),
@@ -374,6 +379,10 @@ fn for_page_row(r: &Row<'_>) -> crate::store::sql::Result<(ForPage, Option<Vec<u
         moves: Vec::new(),
         players: [player(32)?, player(35)?],
         ratings: [ratings::maybe_from_row_at(r, 38)?, ratings::maybe_from_row_at(r, 47)?],
+        analysis: match r.get::<Option<i64>>(56)? {
+            Some(nodes) => Some((nodes.max(0) as u64, r.get(57)?)),
+            None => None,
+        },
     };
     Ok((page, r.get(31)?))
 }
@@ -1480,8 +1489,21 @@ mod tests {
         many_addresses_are_read_at_once,
         the_moves_view_reads_the_stored_bytes_as_the_store_does,
         stored_moves_that_do_not_decode_are_corrupt,
-        a_web_address_is_kept_in_sixteen_bytes_and_shown_in_hexadecimal
+        a_web_address_is_kept_in_sixteen_bytes_and_shown_in_hexadecimal,
+        a_page_reads_its_games_stored_analysis_with_it
     );
+
+    /// The page's one statement brings the game's stored analysis (none before one is stored, and
+    /// another game's never).
+    fn a_page_reads_its_games_stored_analysis_with_it(store: &Store) {
+        let c = store.conn().unwrap();
+        let ids: Vec<GameId> = (0..2).map(|i| create(&c, &chess_game(&c, "w", Status::Finished), i).unwrap()).collect();
+        let page = |id| for_page(&c, &slug(&c, id).unwrap().unwrap()).unwrap().unwrap();
+        assert_eq!(page(ids[0]).analysis, None);
+        assert!(crate::store::analyses::put(&c, ids[0], 60_000_000_000, "evals of the first", 5).unwrap());
+        assert_eq!(page(ids[0]).analysis, Some((60_000_000_000, "evals of the first".to_string())));
+        assert_eq!(page(ids[1]).analysis, None);
+    }
 
     /// A game's address is 16 bytes in the row (and its index) and 32 lowercase hexadecimal digits
     /// wherever it is read; the page, the live page and the game are found by those digits, and by no

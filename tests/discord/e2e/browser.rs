@@ -464,6 +464,62 @@ async fn a_secret_bomb_is_not_on_its_games_page() {
     .await;
 }
 
+/// A finished game's page once someone analysed it in its chat: the analysis (each side's
+/// accuracy, the course chart, the marked moves) is on the page, the moves carry their marks, and
+/// the page still passes the accessibility check (the marks' colours included).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_analysed_games_page_in_a_browser() {
+    scenario(async {
+        let (env, running, fake) = start_with_web_links().await;
+        web_setting(&fake, true).await;
+        let (site, stop) = serve_pages(&running).await;
+        let browser = Browser::start().await;
+        let ended = fools_mate(&fake).await;
+        let slug = env.slug_of(&running, 1);
+        browser.open(&format!("{site}/g/{slug}")).await;
+        assert!(browser.texts("#analysis").await.is_empty(), "no analysis before one is asked for");
+
+        fake.click_button(GENERAL, CAROL, message_of(&ended), &button(&ended, "analyse #1"));
+        let head = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Analysis of game #1"));
+        let result = fake.wait_for(head, WAIT_IN_BACKGROUND).await;
+        browser.client().refresh().await.expect("the page again");
+        let sides = browser.texts("#analysis .accuracy li").await;
+        let said = result.content().unwrap_or_default().to_string();
+        assert_eq!(sides.len(), 2, "{sides:?}");
+        for line in &sides {
+            assert!(said.contains(line.as_str()), "{line:?} is not what the chat was told: {said}");
+        }
+        let marks = browser.texts("#moves .mark").await;
+        let listed = browser.texts("#analysis .marked a").await;
+        assert!(!marks.is_empty() && marks.len() == listed.len(), "{marks:?} {listed:?}");
+        // The chart on the page is the chat's, drawn by the server.
+        let until = Instant::now() + PAGE_WAIT;
+        loop {
+            let width = browser
+                .client()
+                .execute(
+                    "const c = document.querySelector('#analysis img'); return c.complete ? c.naturalWidth : 0;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            if width == CHART_PX.0 {
+                break;
+            }
+            assert!(Instant::now() < until, "the course chart did not load: {width}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        browser.check_accessibility("analysed game").await;
+        browser.client().execute("document.getElementById('analysis').scrollIntoView();", vec![]).await.unwrap();
+        browser.screenshot("analysis").await;
+
+        browser.close().await;
+        stop.cancel();
+        env.finish(running, &[]).await;
+    })
+    .await;
+}
+
 /// The names of the chat's ladder standings (`1. bob (1500?) — challenged by …`), in order, each
 /// with its open challenge's other player when it is the challenged one.
 fn chat_ladder(answer: &str) -> Vec<(String, Option<String>)> {

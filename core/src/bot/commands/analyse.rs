@@ -27,9 +27,12 @@ const TURNING_POINTS: usize = 3;
 /// The game's stored analysis, if it has one, read back against the game.
 fn stored_analysis(conn: &Conn<'_>, row: &GameRow, game: &Game) -> Res<Option<Analysis>> {
     let Some(stored) = analyses::get(conn, row.id)? else { return Ok(None) };
-    Analysis::decode(game, stored.nodes, &stored.evals)
-        .map(Some)
-        .map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))
+    decoded(row.id, game, stored.nodes, &stored.evals).map(Some)
+}
+
+/// A stored analysis of game `id` read back against the game.
+pub(in crate::bot) fn decoded(id: i64, game: &Game, nodes: u64, evals: &str) -> Res<Analysis> {
+    Analysis::decode(game, nodes, evals).map_err(|e| BotError::Internal(format!("game {id}: {e}")))
 }
 
 impl Bot {
@@ -174,21 +177,9 @@ impl Bot {
             text.push(' ');
             text.push_str(&t!("analysis-again"));
         }
-        for (side, name) in [(Color::White, &white), (Color::Black, &black)] {
-            let s = analysis.summary(side);
+        for line in side_lines(analysis, [&white, &black]) {
             text.push('\n');
-            text.push_str(&match s.accuracy {
-                Some(a) => t!(
-                    "analysis-side",
-                    name = name.as_str(),
-                    color = color_word(side),
-                    accuracy = a.round() as i64,
-                    inaccuracies = s.inaccuracies,
-                    mistakes = s.mistakes,
-                    blunders = s.blunders
-                ),
-                None => t!("analysis-side-no-moves", name = name.as_str(), color = color_word(side)),
-            });
+            text.push_str(&line);
         }
         let points = analysis.turning_points(TURNING_POINTS);
         text.push('\n');
@@ -204,35 +195,9 @@ impl Bot {
         let mut head = Reply::new(target.clone(), text);
         head.slot = slot;
         if self.config.pictures {
-            let chances = analysis.white_chances();
-            let marks: Vec<CourseMark> = analysis
-                .moves
-                .iter()
-                .filter_map(|m| m.judgement.map(|j| CourseMark { ply: m.ply, severity: severity(j) }))
-                .collect();
-            let words = CourseWords {
-                inaccuracy: t!("analysis-word-inaccuracy"),
-                mistake: t!("analysis-word-mistake"),
-                blunder: t!("analysis-word-blunder"),
-            };
-            head.drawing = Some(Drawing::Course(CourseDrawing {
-                white: white.clone(),
-                black: black.clone(),
-                variant: variant.to_string(),
-                result: result.to_string(),
-                chances: chances.clone(),
-                marks: marks.clone(),
-                theme: Theme::default(),
-                words,
-            }));
-            let pct = |p: Option<&f64>| p.map_or(50, |p| p.round() as i64);
-            head.alt_text = Some(t!(
-                "analysis-chart-alt",
-                id = row.id,
-                start = pct(chances.first()),
-                end = pct(chances.last()),
-                count = marks.len()
-            ));
+            let (course, alt) = course_of(row.id, analysis, [&white, &black], variant, result, Theme::default());
+            head.drawing = Some(Drawing::Course(course));
+            head.alt_text = Some(alt);
         }
         let mut out = vec![head];
         for m in points {
@@ -246,16 +211,7 @@ impl Bot {
     fn turning_point_reply(&self, game: &Game, m: &MoveReview, target: Target) -> Reply {
         let pos = &game.positions()[m.ply.min(game.positions().len() - 1)];
         let label = point_label(game, m);
-        let better = m.best.filter(|b| pos.is_legal(*b)).map(|b| san::write(pos, b));
-        let text = t!(
-            "analysis-point",
-            label = label.as_str(),
-            color = color_word(m.mover),
-            before = mover_chances(m.before, m.mover),
-            after = mover_chances(m.after, m.mover),
-            better = better.clone().unwrap_or_else(|| "-".into())
-        );
-        let mut r = Reply::new(target, text);
+        let mut r = Reply::new(target, point_text(game, m));
         if self.config.pictures {
             let arrow =
                 |m: crate::rules::Move, kind| DrawnArrow { from: m.from.to_string(), to: m.to.to_string(), kind };
@@ -277,6 +233,76 @@ impl Bot {
         r.text_board = Some(crate::bot::text_board(pos));
         r
     }
+}
+
+/// Each side's accuracy and mistakes in words, White's first (`names`: White's and Black's).
+pub(in crate::bot) fn side_lines(analysis: &Analysis, names: [&str; 2]) -> [String; 2] {
+    [Color::White, Color::Black].map(|side| {
+        let (s, name) = (analysis.summary(side), names[side.index()]);
+        match s.accuracy {
+            Some(a) => t!(
+                "analysis-side",
+                name = name,
+                color = color_word(side),
+                accuracy = a.round() as i64,
+                inaccuracies = s.inaccuracies,
+                mistakes = s.mistakes,
+                blunders = s.blunders
+            ),
+            None => t!("analysis-side-no-moves", name = name, color = color_word(side)),
+        }
+    })
+}
+
+/// The course chart of game `id`'s analysis and its alt text, in the language in force.
+pub(in crate::bot) fn course_of(
+    id: i64,
+    analysis: &Analysis,
+    [white, black]: [&str; 2],
+    variant: &str,
+    result: &str,
+    theme: Theme,
+) -> (CourseDrawing, String) {
+    let chances = analysis.white_chances();
+    let marks: Vec<CourseMark> = analysis
+        .moves
+        .iter()
+        .filter_map(|m| m.judgement.map(|j| CourseMark { ply: m.ply, severity: severity(j) }))
+        .collect();
+    let pct = |p: Option<&f64>| p.map_or(50, |p| p.round() as i64);
+    let alt =
+        t!("analysis-chart-alt", id = id, start = pct(chances.first()), end = pct(chances.last()), count = marks.len());
+    let words = CourseWords {
+        inaccuracy: t!("analysis-word-inaccuracy"),
+        mistake: t!("analysis-word-mistake"),
+        blunder: t!("analysis-word-blunder"),
+    };
+    let course = CourseDrawing {
+        white: white.to_string(),
+        black: black.to_string(),
+        variant: variant.to_string(),
+        result: result.to_string(),
+        chances,
+        marks,
+        theme,
+        words,
+    };
+    (course, alt)
+}
+
+/// What a marked move cost and what was better, in words (`14. Qxb7?? (white): winning chances
+/// 62% → 12%; better was Rb1.`).
+pub(in crate::bot) fn point_text(game: &Game, m: &MoveReview) -> String {
+    let pos = &game.positions()[m.ply.min(game.positions().len() - 1)];
+    let better = m.best.filter(|b| pos.is_legal(*b)).map(|b| san::write(pos, b));
+    t!(
+        "analysis-point",
+        label = point_label(game, m).as_str(),
+        color = color_word(m.mover),
+        before = mover_chances(m.before, m.mover),
+        after = mover_chances(m.after, m.mover),
+        better = better.unwrap_or_else(|| "-".into())
+    )
 }
 
 /// `14. Qxb7??`: the move as played, with its mark.

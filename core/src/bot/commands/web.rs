@@ -61,6 +61,44 @@ pub struct WebGame {
     pub deadline: Option<i64>,
     pub rated: bool,
     pub ply: u32,
+    /// The computer analysis of a finished game, once someone asked for one in its chat.
+    pub analysis: Option<WebAnalysis>,
+}
+
+/// A finished game's computer analysis as its page shows it (what `analyse` answers in the chat),
+/// in the page's language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WebAnalysis {
+    /// How it was made (`capabot's engine, 60,000 nodes a position`).
+    pub head: String,
+    /// Each side's accuracy, inaccuracies, mistakes and blunders, White's first.
+    pub sides: [String; 2],
+    /// Each move's mark, beside [`WebGame::moves`]: `None` for a move not marked.
+    pub marks: Vec<Option<WebMark>>,
+    /// The course chart ([`Drawing::Course`]) in the community's theme, and its alt text.
+    pub course: Drawing,
+    pub course_alt: String,
+}
+
+/// The page's name for a mark (its style's class).
+fn mark_kind(j: crate::ai::analysis::Judgement) -> &'static str {
+    use crate::ai::analysis::Judgement;
+    match j {
+        Judgement::Inaccuracy => "inaccuracy",
+        Judgement::Mistake => "mistake",
+        Judgement::Blunder => "blunder",
+    }
+}
+
+/// A marked move on a game's page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebMark {
+    /// `?!`, `?` or `??`.
+    pub glyph: &'static str,
+    /// `inaccuracy`, `mistake` or `blunder` (the page's style colours each).
+    pub kind: &'static str,
+    /// What it cost and what was better, in words.
+    pub note: String,
 }
 
 /// What a live game page follows: the game, the chat its changes are announced in, and its
@@ -208,7 +246,7 @@ impl Bot {
 
     /// A shown game's page from what [`games::for_page`] read.
     fn web_game_of(&self, slug: &str, read: games::ForPage) -> Result<WebGame, BotError> {
-        let games::ForPage { row, moves: stored, players: people, ratings: rated, theme, .. } = read;
+        let games::ForPage { row, moves: stored, players: people, ratings: rated, theme, analysis, .. } = read;
         // The boards in the community's own theme (`settings community theme:…`).
         let theme = theme_named(theme.as_deref());
         let v = variant_named(&row.variant)?;
@@ -247,14 +285,43 @@ impl Bot {
             Ok(WebSide { player: p.id, name: super::info::side_name(p, &row), rating, is_ai: p.is_ai })
         };
         let active = matches!(row.status, Status::Active | Status::Setup);
+        let (white, black) = (side(Color::White)?, side(Color::Black)?);
+        // Only a finished game is analysed; its bombs are public by then.
+        let analysis = match analysis.filter(|_| row.status == Status::Finished) {
+            Some((nodes, evals)) => {
+                let a = super::analyse::decoded(row.id, &game, nodes, &evals)?;
+                let names = [white.name.as_str(), black.name.as_str()];
+                let result = row.outcome().map_or("*", |o| o.result_str());
+                let (course, course_alt) = super::analyse::course_of(row.id, &a, names, v.display_name, result, theme);
+                let marks = (0..game.moves().len())
+                    .map(|ply| {
+                        let m = a.moves.iter().find(|m| m.ply == ply)?;
+                        let j = m.judgement?;
+                        Some(WebMark {
+                            glyph: j.glyph(),
+                            kind: mark_kind(j),
+                            note: super::analyse::point_text(&game, m),
+                        })
+                    })
+                    .collect();
+                Some(WebAnalysis {
+                    head: t!("web-analysis-head", nodes = crate::i18n::grouped(crate::i18n::current(), a.nodes)),
+                    sides: super::analyse::side_lines(&a, names),
+                    marks,
+                    course: Drawing::Course(course),
+                    course_alt,
+                })
+            }
+            None => None,
+        };
         Ok(WebGame {
             id: row.id,
             slug: slug.to_string(),
             platform: row.platform.clone(),
             community: row.community_id.clone().unwrap_or_default(),
             variant: v.display_name.to_string(),
-            white: side(Color::White)?,
-            black: side(Color::Black)?,
+            white,
+            black,
             moves,
             boards,
             alt: alt_text(pos, game.moves().last().copied()),
@@ -264,6 +331,7 @@ impl Bot {
             deadline: row.deadline.filter(|_| row.status == Status::Active),
             rated: row.rated,
             ply: row.ply,
+            analysis,
         })
     }
 
@@ -285,6 +353,17 @@ impl Bot {
         let conn = self.conn()?;
         let Some(row) = self.shown_row(&conn, slug)?.filter(|r| r.status != Status::Setup) else { return Ok(None) };
         Ok(Some(self.pgn_of(&conn, &row)?))
+    }
+
+    /// The PGN of a finished game at a web address with its stored analysis in it (what `pgn #N
+    /// analysed` gives in the chat); `None` without one.
+    pub fn web_pgn_analysed(&self, slug: &str) -> Result<Option<String>, BotError> {
+        let conn = self.conn()?;
+        let Some(row) = self.shown_row(&conn, slug)?.filter(|r| r.status == Status::Finished) else { return Ok(None) };
+        let game = self.load_game(&conn, &row)?;
+        let Some(stored) = crate::store::analyses::get(&conn, row.id)? else { return Ok(None) };
+        let analysis = super::analyse::decoded(row.id, &game, stored.nodes, &stored.evals)?;
+        Ok(Some(self.pgn_with(&conn, &row, &game, &super::analyse::annotations(&game, &analysis))?))
     }
 
     /// The animation of a game at a web address, as the chat gets it (`gif`: in its theme too).
