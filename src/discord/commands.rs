@@ -93,7 +93,8 @@ fn slash_options(spec: &CommandSpec, sub: Option<&SubcommandSpec>, options: &[Op
     // In an autocomplete request Discord sends the other options as typed, unvalidated: a number
     // there could be any text, which serenity cannot read as an integer option (the whole
     // interaction would be dropped), so a command with autocomplete takes its game number as text.
-    let autocompleted = options.iter().any(|o| matches!(o.kind, OptionKind::Move | OptionKind::Square));
+    // A `game` option is autocompleted itself (the person's games here), so it is always text.
+    let autocompleted = options.iter().any(|o| matches!(o.kind, OptionKind::Move | OptionKind::Square) || is_game(o));
     options.iter().map(|o| slash_option(spec, sub, o, autocompleted)).collect()
 }
 
@@ -170,12 +171,18 @@ fn slash_option(
         }
         OptionKind::Level => opt = opt.min_int_value(1).max_int_value(8),
         OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
+        OptionKind::Game if is_game(o) => opt = opt.max_length(20).set_autocomplete(true),
         OptionKind::Game if autocompleted => opt = opt.max_length(20),
         OptionKind::Game => opt = opt.min_int_value(1).max_int_value(MAX_INTEGER),
         OptionKind::Move | OptionKind::Square | OptionKind::Ladder => opt = opt.set_autocomplete(true),
         _ => {}
     }
     opt
+}
+
+/// A game's number (not a challenge's or a tournament's): suggested from the person's games.
+fn is_game(o: &OptionSpec) -> bool {
+    o.kind == OptionKind::Game && o.name == "game"
 }
 
 /// The command of a slash command's options (a subcommand comes as the only option, with the
@@ -217,6 +224,8 @@ fn others(text: impl Fn(Lang) -> String) -> Vec<(&'static str, String)> {
 #[derive(Debug, PartialEq)]
 pub struct Autocompleting {
     pub kind: Option<OptionKind>,
+    /// The focused option's name.
+    pub option: String,
     pub typed: String,
     pub game: Option<i64>,
 }
@@ -231,11 +240,12 @@ pub fn autocomplete_query(name: &str, options: &[CommandDataOption]) -> Autocomp
         _ => (None, options),
     };
     let table = sub.map_or_else(|| spec.map_or(&[][..], |c| c.options), |s| s.options);
-    let mut query = Autocompleting { kind: None, typed: String::new(), game: None };
+    let mut query = Autocompleting { kind: None, option: String::new(), typed: String::new(), game: None };
     for o in options {
         match &o.value {
             CommandDataOptionValue::Autocomplete { value, .. } => {
                 query.typed = value.clone();
+                query.option = o.name.clone();
                 query.kind = table.iter().find(|spec| spec.name == o.name).map(|spec| spec.kind);
             }
             CommandDataOptionValue::Integer(i) if o.name == "game" => query.game = Some(*i),

@@ -386,7 +386,11 @@ impl Handler {
         let scope = Source::of_command(cmd).scope();
         let query = autocomplete_query(&cmd.data.name, &cmd.data.options);
         let (bot, user) = (self.host.bot().clone(), cmd.user.id.to_string());
+        let (command, lang) = (cmd.data.name.clone(), Lang::parse(&cmd.locale).unwrap_or_default());
         let suggested = tokio::task::spawn_blocking(move || match query.kind {
+            Some(OptionKind::Game) if query.option == "game" => {
+                crate::i18n::with_lang(lang, || bot.suggest_games(&scope, &user, &command, &query.typed))
+            }
             Some(OptionKind::Ladder) => bot.suggest_ladders(&scope, &query.typed),
             Some(OptionKind::Move) => {
                 bot.suggest_moves(&scope, &user, query.game, &query.typed).into_iter().map(|m| (m.clone(), m)).collect()

@@ -1379,6 +1379,48 @@ fn the_squares_that_can_move_are_suggested_with_their_moves() {
     assert!(black.iter().all(|(_, sq)| sq.ends_with('7') || sq.ends_with('8')), "{black:?}");
 }
 
+/// The games a front end offers for a command's `game` option: the author's in this chat that the
+/// command can act on, those waiting for their move first, then (for commands about games over)
+/// the games over, newest first; named with number, variant, opponent and where each stands, and
+/// valued as the number; what is typed keeps the numbers starting with it, or the names holding it.
+#[test]
+fn a_persons_games_here_are_suggested_for_a_game_option() {
+    use capabot::bot::Scope;
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "f3");
+    tb.say("bob", "e5");
+    tb.say("alice", "g4");
+    tb.say("bob", "Qh4#");
+    tb.say("carol", "!challenge @alice capablanca color:white");
+    tb.say("alice", "!accept");
+    tb.say("alice", "!challenge @dave chess color:white");
+    tb.say("dave", "!accept");
+    tb.say_in("elsewhere", "alice", "!challenge @erin chess color:black");
+    tb.say_in("elsewhere", "erin", "!accept");
+    let here = Scope::chat("test", "main");
+    let names = |command: &str, typed: &str| -> Vec<String> {
+        let offered = tb.bot.suggest_games(&here, "alice", command, typed);
+        assert!(offered.iter().all(|(name, id)| name.starts_with(&format!("#{id} "))), "{offered:?}");
+        offered.into_iter().map(|(name, _)| name).collect()
+    };
+    // Game #3 waits for alice (White), #2 for carol (White); #1 is over; #4 is elsewhere.
+    let open = ["#3 Chess vs dave — your move", "#2 Capablanca Chess vs carol — their move"];
+    assert_eq!(names("move", ""), open);
+    assert_eq!(names("board", ""), [open[0], open[1], "#1 Chess vs bob — 0-1"]);
+    assert_eq!(names("analyse", ""), ["#1 Chess vs bob — 0-1"]);
+    assert_eq!(names("board", "#2"), [open[1]]);
+    assert_eq!(names("board", "CAROL"), [open[1]]);
+    assert_eq!(names("board", "9"), Vec::<String>::new());
+    assert!(tb.bot.suggest_games(&here, "frank", "board", "").is_empty(), "nobody's games");
+    let elsewhere = tb.bot.suggest_games(&Scope::chat("test", "elsewhere"), "alice", "move", "");
+    assert_eq!(elsewhere, [("#4 Chess vs erin — their move".to_string(), "4".to_string())]);
+    let turkish =
+        capabot::i18n::with_lang(capabot::i18n::Lang::Tr, || tb.bot.suggest_games(&here, "alice", "move", ""));
+    assert_eq!(turkish[0].0, "#3 Chess, rakip dave — sıra sende");
+}
+
 /// `moves` lists the legal moves of the side to move, by kind of piece, or one piece's; anyone in the
 /// game's chat may ask (by number), and what cannot be listed says why, changing nothing.
 #[test]

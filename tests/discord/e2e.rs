@@ -2118,6 +2118,62 @@ async fn autocomplete_reads_the_other_options_as_typed() {
     .await;
 }
 
+/// A command's `game` option suggests the person's games in the channel as they type (each named
+/// with number, opponent and where it stands, valued as its number), in their app's language; the
+/// chosen value is the game. `/analyse` offers only games over.
+#[tokio::test(flavor = "current_thread")]
+async fn the_game_option_suggests_ones_games_here() {
+    scenario(async {
+        let mut env = Env::new(world()).await;
+        let bot = env.start().await;
+        let fake = env.fake.clone();
+        fools_mate(&fake).await;
+        new_game(&fake, GENERAL, "chess", &[]).await;
+        let commands = registered_in_guild(&fake).await;
+        for name in ["board", "move", "pgn", "analyse", "resign"] {
+            let c = commands.iter().find(|c| c["name"] == name).expect("registered");
+            let game = child(c, "game");
+            assert_eq!((game["type"].clone(), game["autocomplete"].clone()), (json!(3), json!(true)), "/{name}");
+        }
+        let offered = |command: &str, user: u64, typed: &str| {
+            let fake = fake.clone();
+            let typing = fake.autocomplete(
+                GENERAL,
+                user,
+                command,
+                json!([{ "name": "game", "type": 3, "value": typed, "focused": true }]),
+            );
+            async move {
+                let answer = |s: &Sent| {
+                    s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 }
+                };
+                let choices = fake.wait_for(answer, WAIT).await.payload["choices"].clone();
+                choices
+                    .as_array()
+                    .cloned()
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|c| format!("{}={}", c["name"].as_str().unwrap_or("?"), c["value"].as_str().unwrap_or("?")))
+                    .collect::<Vec<_>>()
+            }
+        };
+        assert_eq!(
+            offered("board", ALICE, "").await,
+            ["#2 Chess vs bob — your move=2", "#1 Chess vs bob — 0-1=1"],
+            "the open game first, then the one over"
+        );
+        assert_eq!(offered("analyse", BOB, "").await, ["#1 Chess vs alice — 0-1=1"]);
+        assert_eq!(offered("move", BOB, "#1").await, Vec::<String>::new(), "game #1 is over");
+        assert!(offered("board", CAROL, "").await.is_empty(), "none of Carol's");
+        // The chosen value is the game.
+        let (_, board) =
+            command(&fake, GENERAL, CAROL, "board", json!([{ "name": "game", "type": 3, "value": "1" }])).await;
+        assert!(board.content().unwrap_or_default().contains("Game #1"), "{board:?}");
+        env.finish(bot, &[]).await;
+    })
+    .await;
+}
+
 /// `/moves` offers, as its square is typed, the squares of the pieces that can move (anyone in the
 /// channel may ask, by the game's number), and answers with that piece's moves in the channel.
 #[tokio::test(flavor = "current_thread")]

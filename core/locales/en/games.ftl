@@ -295,6 +295,14 @@ games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
         [here] {""}
        *[elsewhere] { " " }(another chat)
     }
+suggest-game = #{ $id } { $variant } vs { $other } — { $state ->
+        [setup] setup phase
+        [bomb] choose your bomb
+        [yours] your move
+        [theirs] their move
+        [aborted] aborted
+       *[finished] { $result }
+    }
 games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
 games-sent-line = { $open ->
         [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here

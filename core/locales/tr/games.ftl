@@ -292,6 +292,14 @@ games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $sta
         [here] {""}
        *[elsewhere] { " " }(başka bir sohbette)
     }
+suggest-game = #{ $id } { $variant }, rakip { $other } — { $state ->
+        [setup] dizilim aşaması
+        [bomb] bombanı seç
+        [yours] sıra sende
+        [theirs] sıra rakipte
+        [aborted] iptal edildi
+       *[finished] { $result }
+    }
 games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
 games-sent-line = { $open ->
         [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor

@@ -626,6 +626,24 @@ pub fn latest_over_in_chat(
     )
 }
 
+/// The games over (finished or aborted) in a chat with a player in it, newest first, at most
+/// `limit` (read, not locked: for suggestions).
+pub fn over_in_chat(
+    conn: &Connection,
+    platform: &str,
+    chat_id: &str,
+    player: PlayerId,
+    limit: usize,
+) -> Result<Vec<GameRow>> {
+    select(
+        conn,
+        &format!(
+            "platform = ?1 AND chat_id = ?2 AND (white_id = ?3 OR black_id = ?3) AND {OVER} ORDER BY id DESC LIMIT ?4"
+        ),
+        params![platform, chat_id, player, limit.min(i64::MAX as usize) as i64],
+    )
+}
+
 /// Open games of a player anywhere, oldest first.
 pub fn open_of_player(conn: &Connection, player: PlayerId) -> Result<Vec<GameRow>> {
     select(conn, &open_of_player_filter(), [player])

@@ -10,11 +10,106 @@ use crate::notation::{pgn, san};
 use crate::render::Theme;
 use crate::render::gif::MAX_PLIES;
 use crate::rules::{Color, Game, Role, Square, VARIANTS};
+use crate::store::Conn;
 use crate::store::challenges;
 use crate::store::games::{self, GameRow, Status};
 use crate::store::offers::{self, OfferKind};
-use crate::store::{Conn, players};
+use crate::store::players::{self, PlayerId};
 use crate::{msg, t};
+
+/// Where an open game stands for player `me`: `setup`, `bomb` (theirs still to choose), `yours`
+/// or `theirs` (whose move).
+fn open_state(g: &GameRow, me: PlayerId) -> Res<&'static str> {
+    let mine = if g.white == me { Color::White } else { Color::Black };
+    Ok(if g.status == Status::Setup {
+        "setup"
+    } else if super::bombs::bomb_owed(g, mine)? {
+        "bomb"
+    } else if g.player(turn_of_fen(&g.fen)) == me {
+        "yours"
+    } else {
+        "theirs"
+    })
+}
+
+/// Commands whose game may be over: their game option suggests the games over too (newest first,
+/// after the open ones), and only those for `analyse` and `rematch`.
+const OVER_TOO: &[&str] = &["analyse", "pgn", "gif", "rematch", "board", "fen"];
+const OVER_ONLY: &[&str] = &["analyse", "rematch"];
+
+impl Bot {
+    /// For a command's `game` option (Discord's autocomplete): the author's games in this chat
+    /// that `command` can act on, each named with its number, variant, opponent and where it
+    /// stands (`#12 Chess vs bob — your move`, `#9 Chess vs carol — 1-0`) and valued as its
+    /// number: the open ones first (those waiting for the author's move before the others), then
+    /// for commands about games over ([`OVER_TOO`]) the most recent of those. `typed` keeps the
+    /// games whose number starts with it (a leading `#` ignored), else whose name contains it
+    /// (case-insensitive); at most [`super::moves::MAX_SUGGESTIONS`]. In the language in force.
+    pub fn suggest_games(
+        &self,
+        scope: &crate::bot::Scope,
+        user_id: &str,
+        command: &str,
+        typed: &str,
+    ) -> Vec<(String, String)> {
+        let run = || -> Res<Vec<(String, String)>> {
+            let conn = self.conn()?;
+            let Some(me) = players::find(&conn, &scope.platform, user_id)? else { return Ok(vec![]) };
+            let max = super::moves::MAX_SUGGESTIONS;
+            let mut open = Vec::new();
+            if !OVER_ONLY.contains(&command) {
+                for g in games::open_in_chat(&conn, &scope.platform, &scope.chat, me.id)? {
+                    let state = open_state(&g, me.id)?;
+                    open.push((g, state));
+                }
+                // Those waiting for the author first (a stable sort keeps each group's order).
+                open.sort_by_key(|(_, state)| !matches!(*state, "yours" | "bomb" | "setup"));
+            }
+            if OVER_TOO.contains(&command) {
+                let over = games::over_in_chat(&conn, &scope.platform, &scope.chat, me.id, max)?;
+                // An aborted game has nothing to analyse.
+                for g in over.into_iter().filter(|g| command != "analyse" || g.status == Status::Finished) {
+                    let state = if g.status == Status::Aborted { "aborted" } else { "finished" };
+                    open.push((g, state));
+                }
+            }
+            let ids: Vec<PlayerId> =
+                open.iter().map(|(g, _)| if g.white == me.id { g.black } else { g.white }).collect();
+            let names = players::get_many(&conn, &ids)?;
+            let typed = typed.trim().trim_start_matches('#').trim().to_lowercase();
+            let mut out = Vec::new();
+            for (g, state) in open {
+                let opp = if g.white == me.id { g.black } else { g.white };
+                let other = names.get(&opp).map_or_else(|| t!("player-fallback", id = opp), |p| p.name.clone());
+                let variant = variant_named(&g.variant).map_or(g.variant.as_str(), |v| v.display_name);
+                let name = t!(
+                    "suggest-game",
+                    id = g.id,
+                    variant = variant,
+                    other = other.as_str(),
+                    state = state,
+                    result = g.result.as_deref().unwrap_or("")
+                );
+                let number = g.id.to_string();
+                let fits = typed.is_empty()
+                    || number.starts_with(&typed)
+                    || (!typed.bytes().all(|b| b.is_ascii_digit()) && name.to_lowercase().contains(&typed));
+                if !fits {
+                    continue;
+                }
+                out.push((super::moves::choice_name(name), number));
+                if out.len() == max {
+                    break;
+                }
+            }
+            Ok(out)
+        };
+        run().unwrap_or_else(|e| {
+            tracing::warn!("game suggestions failed: {e}");
+            vec![]
+        })
+    }
+}
 
 /// The `variants` text.
 pub(super) fn variants_text() -> String {
@@ -163,16 +258,7 @@ impl Bot {
         for g in games::open_of_player(&conn, me.id)? {
             let opp = if g.white == me.id { g.black } else { g.white };
             let here = g.platform == cx.scope().platform && g.chat_id == cx.scope().chat;
-            let mine = if g.white == me.id { Color::White } else { Color::Black };
-            let state = if g.status == Status::Setup {
-                "setup"
-            } else if super::bombs::bomb_owed(&g, mine)? {
-                "bomb"
-            } else if g.player(turn_of_fen(&g.fen)) == me.id {
-                "yours"
-            } else {
-                "theirs"
-            };
+            let state = open_state(&g, me.id)?;
             lines.push(t!(
                 "games-line",
                 id = g.id,

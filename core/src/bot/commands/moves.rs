@@ -615,6 +615,12 @@ impl Bot {
 /// Most move suggestions a front end shows (Discord's autocomplete takes 25).
 pub const MAX_SUGGESTIONS: usize = 25;
 
+/// A suggestion's name as a front end can show it: at most 100 characters (Discord's limit for a
+/// choice), a longer one cut with "…".
+pub(super) fn choice_name(name: String) -> String {
+    if name.chars().count() > 100 { name.chars().take(99).collect::<String>() + "…" } else { name }
+}
+
 impl Bot {
     /// The author's legal moves in SAN, in their game in this chat where they are to move (`game`
     /// picks one when they have several), those starting with `typed` first (case-insensitive,
@@ -691,12 +697,7 @@ impl Bot {
                 if !square.starts_with(&want) {
                     continue;
                 }
-                // A choice's name is at most 100 characters (Discord): a long list ends in "…".
-                let mut name = format!("{square}: {}", moves.join(", "));
-                if name.chars().count() > 100 {
-                    name = name.chars().take(99).collect::<String>() + "…";
-                }
-                out.push((name, square));
+                out.push((choice_name(format!("{square}: {}", moves.join(", "))), square));
                 if out.len() == MAX_SUGGESTIONS {
                     break;
                 }
