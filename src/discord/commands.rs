@@ -93,8 +93,10 @@ fn slash_options(spec: &CommandSpec, sub: Option<&SubcommandSpec>, options: &[Op
     // In an autocomplete request Discord sends the other options as typed, unvalidated: a number
     // there could be any text, which serenity cannot read as an integer option (the whole
     // interaction would be dropped), so a command with autocomplete takes its game number as text.
-    // A `game` option is autocompleted itself (the person's games here), so it is always text.
-    let autocompleted = options.iter().any(|o| matches!(o.kind, OptionKind::Move | OptionKind::Square) || is_game(o));
+    // A game's or a challenge's number is autocompleted itself (the person's games or challenges
+    // here), so it is always text.
+    let autocompleted =
+        options.iter().any(|o| matches!(o.kind, OptionKind::Move | OptionKind::Square) || is_suggested(o));
     options.iter().map(|o| slash_option(spec, sub, o, autocompleted)).collect()
 }
 
@@ -171,7 +173,7 @@ fn slash_option(
         }
         OptionKind::Level => opt = opt.min_int_value(1).max_int_value(8),
         OptionKind::Setup => opt = opt.min_int_value(0).max_int_value(1_000_000),
-        OptionKind::Game if is_game(o) => opt = opt.max_length(20).set_autocomplete(true),
+        OptionKind::Game if is_suggested(o) => opt = opt.max_length(20).set_autocomplete(true),
         OptionKind::Game if autocompleted => opt = opt.max_length(20),
         OptionKind::Game => opt = opt.min_int_value(1).max_int_value(MAX_INTEGER),
         OptionKind::Move | OptionKind::Square | OptionKind::Ladder => opt = opt.set_autocomplete(true),
@@ -180,9 +182,10 @@ fn slash_option(
     opt
 }
 
-/// A game's number (not a challenge's or a tournament's): suggested from the person's games.
-fn is_game(o: &OptionSpec) -> bool {
-    o.kind == OptionKind::Game && o.name == "game"
+/// A game's or a challenge's number (not a tournament's): suggested from the person's games or
+/// the challenges they can answer.
+fn is_suggested(o: &OptionSpec) -> bool {
+    o.kind == OptionKind::Game && matches!(o.name, "game" | "challenge")
 }
 
 /// The command of a slash command's options (a subcommand comes as the only option, with the

@@ -391,6 +391,9 @@ impl Handler {
             Some(OptionKind::Game) if query.option == "game" => {
                 crate::i18n::with_lang(lang, || bot.suggest_games(&scope, &user, &command, &query.typed))
             }
+            Some(OptionKind::Game) if query.option == "challenge" => {
+                crate::i18n::with_lang(lang, || bot.suggest_challenges(&scope, &user, &command, &query.typed))
+            }
             Some(OptionKind::Ladder) => bot.suggest_ladders(&scope, &query.typed),
             Some(OptionKind::Move) => {
                 bot.suggest_moves(&scope, &user, query.game, &query.typed).into_iter().map(|m| (m.clone(), m)).collect()

@@ -1421,6 +1421,34 @@ fn a_persons_games_here_are_suggested_for_a_game_option() {
     assert_eq!(turkish[0].0, "#3 Chess, rakip dave — sıra sende");
 }
 
+/// The challenges a front end offers for `accept`'s and `decline`'s number: those made to the
+/// person, then open ones (accept) or their own (decline, which withdraws them); nothing from
+/// another chat, nothing expired.
+#[test]
+fn the_challenges_one_can_answer_are_suggested() {
+    use capabot::bot::Scope;
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess");
+    tb.say("carol", "!challenge capablanca");
+    tb.say("bob", "!challenge @dave atomic");
+    tb.say_in("elsewhere", "erin", "!challenge @bob chess");
+    let here = Scope::chat("test", "main");
+    let offered = |command: &str, typed: &str| tb.bot.suggest_challenges(&here, "bob", command, typed);
+    let from_alice = ("#1 from alice — Chess".to_string(), "1".to_string());
+    let open = ("#2 open, from carol — Capablanca Chess".to_string(), "2".to_string());
+    let own = ("#3 yours, to dave — Atomic Chess".to_string(), "3".to_string());
+    assert_eq!(offered("accept", ""), [from_alice.clone(), open.clone()]);
+    assert_eq!(offered("decline", ""), [from_alice.clone(), own.clone()]);
+    assert_eq!(offered("accept", "caro"), [open]);
+    assert_eq!(offered("decline", "#3"), [own]);
+    assert!(tb.bot.suggest_challenges(&here, "carol", "accept", "").is_empty(), "none made to her, hers her own");
+    let carol_own = tb.bot.suggest_challenges(&here, "carol", "decline", "");
+    assert_eq!(carol_own, [("#2 yours, open to anyone — Capablanca Chess".to_string(), "2".to_string())]);
+    // Three days later every challenge has expired (they wait 48 hours).
+    tb.clock.advance(3 * 86_400);
+    assert!(offered("accept", "").is_empty() && offered("decline", "").is_empty());
+}
+
 /// `moves` lists the legal moves of the side to move, by kind of piece, or one piece's; anyone in the
 /// game's chat may ask (by number), and what cannot be listed says why, changing nothing.
 #[test]

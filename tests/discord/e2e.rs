@@ -2120,7 +2120,8 @@ async fn autocomplete_reads_the_other_options_as_typed() {
 
 /// A command's `game` option suggests the person's games in the channel as they type (each named
 /// with number, opponent and where it stands, valued as its number), in their app's language; the
-/// chosen value is the game. `/analyse` offers only games over.
+/// chosen value is the game. `/analyse` offers only games over, `/accept` the challenges made to
+/// one.
 #[tokio::test(flavor = "current_thread")]
 async fn the_game_option_suggests_ones_games_here() {
     scenario(async {
@@ -2130,18 +2131,20 @@ async fn the_game_option_suggests_ones_games_here() {
         fools_mate(&fake).await;
         new_game(&fake, GENERAL, "chess", &[]).await;
         let commands = registered_in_guild(&fake).await;
-        for name in ["board", "move", "pgn", "analyse", "resign"] {
+        for (name, option) in
+            [("board", "game"), ("move", "game"), ("pgn", "game"), ("analyse", "game"), ("accept", "challenge")]
+        {
             let c = commands.iter().find(|c| c["name"] == name).expect("registered");
-            let game = child(c, "game");
-            assert_eq!((game["type"].clone(), game["autocomplete"].clone()), (json!(3), json!(true)), "/{name}");
+            let number = child(c, option);
+            assert_eq!((number["type"].clone(), number["autocomplete"].clone()), (json!(3), json!(true)), "/{name}");
         }
-        let offered = |command: &str, user: u64, typed: &str| {
+        let offered_for = |command: &str, option: &str, user: u64, typed: &str| {
             let fake = fake.clone();
             let typing = fake.autocomplete(
                 GENERAL,
                 user,
                 command,
-                json!([{ "name": "game", "type": 3, "value": typed, "focused": true }]),
+                json!([{ "name": option, "type": 3, "value": typed, "focused": true }]),
             );
             async move {
                 let answer = |s: &Sent| {
@@ -2157,6 +2160,7 @@ async fn the_game_option_suggests_ones_games_here() {
                     .collect::<Vec<_>>()
             }
         };
+        let offered = |command: &str, user: u64, typed: &str| offered_for(command, "game", user, typed);
         assert_eq!(
             offered("board", ALICE, "").await,
             ["#2 Chess vs bob — your move=2", "#1 Chess vs bob — 0-1=1"],
@@ -2169,6 +2173,14 @@ async fn the_game_option_suggests_ones_games_here() {
         let (_, board) =
             command(&fake, GENERAL, CAROL, "board", json!([{ "name": "game", "type": 3, "value": "1" }])).await;
         assert!(board.content().unwrap_or_default().contains("Game #1"), "{board:?}");
+        // `/accept`'s number offers the challenges made to one (the two games' were #1 and #2).
+        let challenge = json!([
+            { "name": "opponent", "type": 6, "value": CAROL.to_string() },
+            { "name": "variant", "type": 3, "value": "atomic" },
+        ]);
+        command(&fake, GENERAL, ALICE, "challenge", challenge).await;
+        assert_eq!(offered_for("accept", "challenge", CAROL, "").await, ["#3 from alice — Atomic Chess=3"]);
+        assert!(offered_for("accept", "challenge", BOB, "").await.is_empty(), "not made to Bob");
         env.finish(bot, &[]).await;
     })
     .await;

@@ -303,6 +303,12 @@ suggest-game = #{ $id } { $variant } vs { $other } — { $state ->
         [aborted] aborted
        *[finished] { $result }
     }
+suggest-challenge = #{ $id } { $kind ->
+        [to-you] from { $name }
+        [open] open, from { $name }
+        [yours] yours, to { $name }
+       *[yours-open] yours, open to anyone
+    } — { $variant }
 games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
 games-sent-line = { $open ->
         [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here

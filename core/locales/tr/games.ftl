@@ -300,6 +300,12 @@ suggest-game = #{ $id } { $variant }, rakip { $other } — { $state ->
         [aborted] iptal edildi
        *[finished] { $result }
     }
+suggest-challenge = #{ $id } { $kind ->
+        [to-you] { $name } teklif ediyor
+        [open] herkese açık, { $name } teklif ediyor
+        [yours] senin teklifin, { $name } için
+       *[yours-open] senin teklifin, herkese açık
+    } — { $variant }
 games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
 games-sent-line = { $open ->
         [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor

@@ -42,9 +42,8 @@ impl Bot {
     /// that `command` can act on, each named with its number, variant, opponent and where it
     /// stands (`#12 Chess vs bob — your move`, `#9 Chess vs carol — 1-0`) and valued as its
     /// number: the open ones first (those waiting for the author's move before the others), then
-    /// for commands about games over ([`OVER_TOO`]) the most recent of those. `typed` keeps the
-    /// games whose number starts with it (a leading `#` ignored), else whose name contains it
-    /// (case-insensitive); at most [`super::moves::MAX_SUGGESTIONS`]. In the language in force.
+    /// for commands about games over ([`OVER_TOO`]) the most recent of those; `typed` keeps them as
+    /// [`suggestions`] says. In the language in force.
     pub fn suggest_games(
         &self,
         scope: &crate::bot::Scope,
@@ -52,63 +51,134 @@ impl Bot {
         command: &str,
         typed: &str,
     ) -> Vec<(String, String)> {
-        let run = || -> Res<Vec<(String, String)>> {
-            let conn = self.conn()?;
-            let Some(me) = players::find(&conn, &scope.platform, user_id)? else { return Ok(vec![]) };
-            let max = super::moves::MAX_SUGGESTIONS;
-            let mut open = Vec::new();
+        self.suggested(scope, user_id, ("game", typed), |conn, me| {
+            let mut listed = Vec::new();
             if !OVER_ONLY.contains(&command) {
-                for g in games::open_in_chat(&conn, &scope.platform, &scope.chat, me.id)? {
-                    let state = open_state(&g, me.id)?;
-                    open.push((g, state));
+                for g in games::open_in_chat(conn, &scope.platform, &scope.chat, me)? {
+                    let state = open_state(&g, me)?;
+                    listed.push((g, state));
                 }
                 // Those waiting for the author first (a stable sort keeps each group's order).
-                open.sort_by_key(|(_, state)| !matches!(*state, "yours" | "bomb" | "setup"));
+                listed.sort_by_key(|(_, state)| !matches!(*state, "yours" | "bomb" | "setup"));
             }
             if OVER_TOO.contains(&command) {
-                let over = games::over_in_chat(&conn, &scope.platform, &scope.chat, me.id, max)?;
+                let over = games::over_in_chat(conn, &scope.platform, &scope.chat, me, super::moves::MAX_SUGGESTIONS)?;
                 // An aborted game has nothing to analyse.
                 for g in over.into_iter().filter(|g| command != "analyse" || g.status == Status::Finished) {
                     let state = if g.status == Status::Aborted { "aborted" } else { "finished" };
-                    open.push((g, state));
+                    listed.push((g, state));
                 }
             }
-            let ids: Vec<PlayerId> =
-                open.iter().map(|(g, _)| if g.white == me.id { g.black } else { g.white }).collect();
-            let names = players::get_many(&conn, &ids)?;
-            let typed = typed.trim().trim_start_matches('#').trim().to_lowercase();
-            let mut out = Vec::new();
-            for (g, state) in open {
-                let opp = if g.white == me.id { g.black } else { g.white };
-                let other = names.get(&opp).map_or_else(|| t!("player-fallback", id = opp), |p| p.name.clone());
-                let variant = variant_named(&g.variant).map_or(g.variant.as_str(), |v| v.display_name);
-                let name = t!(
-                    "suggest-game",
-                    id = g.id,
-                    variant = variant,
-                    other = other.as_str(),
-                    state = state,
-                    result = g.result.as_deref().unwrap_or("")
-                );
-                let number = g.id.to_string();
-                let fits = typed.is_empty()
-                    || number.starts_with(&typed)
-                    || (!typed.bytes().all(|b| b.is_ascii_digit()) && name.to_lowercase().contains(&typed));
-                if !fits {
-                    continue;
+            let others: Vec<PlayerId> =
+                listed.iter().map(|(g, _)| if g.white == me { g.black } else { g.white }).collect();
+            let names = self.names_of(conn, &others)?;
+            Ok(listed
+                .into_iter()
+                .zip(names)
+                .map(|((g, state), other)| {
+                    let variant = variant_named(&g.variant).map_or(g.variant.as_str(), |v| v.display_name);
+                    let name = t!(
+                        "suggest-game",
+                        id = g.id,
+                        variant = variant,
+                        other = other.as_str(),
+                        state = state,
+                        result = g.result.as_deref().unwrap_or("")
+                    );
+                    (name, g.id)
+                })
+                .collect())
+        })
+    }
+
+    /// For `accept`'s and `decline`'s `challenge` option (Discord's autocomplete): the challenges
+    /// in this chat the author can answer — those made to them, then open ones (`accept`), or those
+    /// made to them, then their own, which `decline` withdraws —, each named with its number, who
+    /// made it to whom and the variant, valued as its number, newest first in each group; `typed`
+    /// keeps them as [`suggestions`] says. In the language in force.
+    pub fn suggest_challenges(
+        &self,
+        scope: &crate::bot::Scope,
+        user_id: &str,
+        command: &str,
+        typed: &str,
+    ) -> Vec<(String, String)> {
+        self.suggested(scope, user_id, ("challenge", typed), |conn, me| {
+            let now = self.clock.now();
+            let answerable = challenges::acceptable(conn, &scope.platform, &scope.chat, me, now)?;
+            let (to_me, open): (Vec<_>, Vec<_>) = answerable.into_iter().partition(|c| c.challenged == Some(me));
+            let mut listed: Vec<(challenges::Challenge, &str)> = to_me.into_iter().map(|c| (c, "to-you")).collect();
+            if command == "decline" {
+                let own = challenges::made_by(conn, &scope.platform, &scope.chat, me)?;
+                for c in own.into_iter().filter(|c| c.expires_at > now) {
+                    let kind = if c.challenged.is_some() { "yours" } else { "yours-open" };
+                    listed.push((c, kind));
                 }
-                out.push((super::moves::choice_name(name), number));
-                if out.len() == max {
-                    break;
-                }
+            } else {
+                listed.extend(open.into_iter().map(|c| (c, "open")));
             }
-            Ok(out)
+            // The other side: the challenger, or for one's own the challenged (none if open).
+            let others: Vec<PlayerId> = listed
+                .iter()
+                .map(|(c, _)| if c.challenger == me { c.challenged.unwrap_or(me) } else { c.challenger })
+                .collect();
+            let names = self.names_of(conn, &others)?;
+            Ok(listed
+                .into_iter()
+                .zip(names)
+                .map(|((c, kind), name)| {
+                    let variant = variant_named(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
+                    (t!("suggest-challenge", id = c.id, kind = kind, name = name, variant = variant), c.id)
+                })
+                .collect())
+        })
+    }
+
+    /// A suggestion list for the author (`what`, for the log): `list` names the numbered things
+    /// from the store and the author's player, [`suggestions`] keeps what fits `typed`. Empty when
+    /// capabot does not know the author, or (logged) when the store fails.
+    fn suggested(
+        &self,
+        scope: &crate::bot::Scope,
+        user_id: &str,
+        (what, typed): (&str, &str),
+        list: impl FnOnce(&Conn<'_>, PlayerId) -> Res<Vec<(String, i64)>>,
+    ) -> Vec<(String, String)> {
+        let run = || -> Res<Vec<(String, String)>> {
+            let conn = self.conn()?;
+            let Some(me) = players::find(&conn, &scope.platform, user_id)? else { return Ok(vec![]) };
+            Ok(suggestions(list(&conn, me.id)?, typed))
         };
         run().unwrap_or_else(|e| {
-            tracing::warn!("game suggestions failed: {e}");
+            tracing::warn!("{what} suggestions failed: {e}");
             vec![]
         })
     }
+
+    /// The names of players, in order, read in one statement (a player gone: "player N").
+    fn names_of(&self, conn: &Conn<'_>, ids: &[PlayerId]) -> Res<Vec<String>> {
+        let names = players::get_many(conn, ids)?;
+        Ok(ids
+            .iter()
+            .map(|id| names.get(id).map_or_else(|| t!("player-fallback", id = *id), |p| p.name.clone()))
+            .collect())
+    }
+}
+
+/// Named things with numbers as a front end offers them for what was `typed`: those whose number
+/// starts with it (a leading `#` ignored), else, for a text that is not a number, whose name
+/// contains it (case-insensitive); in order, at most [`super::moves::MAX_SUGGESTIONS`], each name
+/// cut to what a front end shows ([`super::moves::choice_name`]) and valued as its number.
+fn suggestions(named: impl IntoIterator<Item = (String, i64)>, typed: &str) -> Vec<(String, String)> {
+    let typed = typed.trim().trim_start_matches('#').trim().to_lowercase();
+    let number_typed = typed.bytes().all(|b| b.is_ascii_digit());
+    named
+        .into_iter()
+        .map(|(name, id)| (name, id.to_string()))
+        .filter(|(name, id)| id.starts_with(&typed) || (!number_typed && name.to_lowercase().contains(&typed)))
+        .take(super::moves::MAX_SUGGESTIONS)
+        .map(|(name, id)| (super::moves::choice_name(name), id))
+        .collect()
 }
 
 /// The `variants` text.
