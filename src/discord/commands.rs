@@ -182,10 +182,10 @@ fn slash_option(
     opt
 }
 
-/// A game's or a challenge's number (not a tournament's): suggested from the person's games or
-/// the challenges they can answer.
+/// A game's, a challenge's or a tournament's number: suggested from the person's games, the
+/// challenges they can answer or the community's tournaments.
 fn is_suggested(o: &OptionSpec) -> bool {
-    o.kind == OptionKind::Game && matches!(o.name, "game" | "challenge")
+    o.kind == OptionKind::Game && matches!(o.name, "game" | "challenge" | "tournament")
 }
 
 /// The command of a slash command's options (a subcommand comes as the only option, with the
@@ -229,6 +229,8 @@ pub struct Autocompleting {
     pub kind: Option<OptionKind>,
     /// The focused option's name.
     pub option: String,
+    /// The subcommand it is in, if any.
+    pub sub: Option<String>,
     pub typed: String,
     pub game: Option<i64>,
 }
@@ -243,7 +245,13 @@ pub fn autocomplete_query(name: &str, options: &[CommandDataOption]) -> Autocomp
         _ => (None, options),
     };
     let table = sub.map_or_else(|| spec.map_or(&[][..], |c| c.options), |s| s.options);
-    let mut query = Autocompleting { kind: None, option: String::new(), typed: String::new(), game: None };
+    let mut query = Autocompleting {
+        kind: None,
+        option: String::new(),
+        sub: sub.map(|s| s.name.to_string()),
+        typed: String::new(),
+        game: None,
+    };
     for o in options {
         match &o.value {
             CommandDataOptionValue::Autocomplete { value, .. } => {

@@ -391,6 +391,10 @@ impl Handler {
             Some(OptionKind::Game) if query.option == "game" => {
                 crate::i18n::with_lang(lang, || bot.suggest_games(&scope, &user, &command, &query.typed))
             }
+            Some(OptionKind::Game) if query.option == "tournament" => {
+                let sub = query.sub.as_deref().unwrap_or_default();
+                crate::i18n::with_lang(lang, || bot.suggest_tournaments(&scope, sub, &query.typed))
+            }
             Some(OptionKind::Game) if query.option == "challenge" => {
                 crate::i18n::with_lang(lang, || bot.suggest_challenges(&scope, &user, &command, &query.typed))
             }

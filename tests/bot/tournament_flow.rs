@@ -450,3 +450,29 @@ fn a_secret_bomb_swiss_asks_each_player_for_a_bomb_in_each_game() {
     // Said once: the scheduler's look for announcements owed asks nobody again.
     assert!(direct_replies(&tb.tick()).is_empty());
 }
+
+/// The tournaments a front end offers for `tournament SUB`'s number: those open for registration
+/// for joining, leaving, starting and cancelling, every one for standings and rounds, newest
+/// first; none outside a community.
+#[test]
+fn the_communitys_tournaments_are_suggested_for_their_number() {
+    let tb = new_bot();
+    let first = admin(&tb, "!tournament create roundrobin chess signup:0 Spring Open").text();
+    let t1 = number_after(&first, "Tournament #");
+    for who in ["Alice", "Bob"] {
+        say(&tb, who, &format!("!tournament #{t1} join"));
+    }
+    admin(&tb, &format!("!tournament #{t1} start"));
+    let second = admin(&tb, "!tournament create swiss capatomic rounds:3 signup:0 Winter Cup").text();
+    let t2 = number_after(&second, "Tournament #");
+    let here = capabot::bot::Scope { community: Some("g".into()), ..capabot::bot::Scope::chat("test", "main") };
+    let winter =
+        (format!("#{t2} Winter Cup — Swiss, 3 rounds, Capatomic Random Chess, registration open"), t2.to_string());
+    let spring = (format!("#{t1} Spring Open — round robin, Chess, running"), t1.to_string());
+    assert_eq!(tb.bot.suggest_tournaments(&here, "join", ""), std::slice::from_ref(&winter));
+    assert_eq!(tb.bot.suggest_tournaments(&here, "standings", ""), [winter.clone(), spring.clone()]);
+    assert_eq!(tb.bot.suggest_tournaments(&here, "standings", "spring"), [spring]);
+    assert_eq!(tb.bot.suggest_tournaments(&here, "round", &format!("#{t2}")), [winter]);
+    let direct = capabot::bot::Scope { direct: true, ..capabot::bot::Scope::chat("test", "dm-carol") };
+    assert!(tb.bot.suggest_tournaments(&direct, "standings", "").is_empty(), "no community there");
+}

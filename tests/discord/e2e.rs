@@ -2121,7 +2121,7 @@ async fn autocomplete_reads_the_other_options_as_typed() {
 /// A command's `game` option suggests the person's games in the channel as they type (each named
 /// with number, opponent and where it stands, valued as its number), in their app's language; the
 /// chosen value is the game. `/analyse` offers only games over, `/accept` the challenges made to
-/// one.
+/// one, `/tournament join` the community's tournaments open for registration.
 #[tokio::test(flavor = "current_thread")]
 async fn the_game_option_suggests_ones_games_here() {
     scenario(async {
@@ -2181,6 +2181,22 @@ async fn the_game_option_suggests_ones_games_here() {
         command(&fake, GENERAL, ALICE, "challenge", challenge).await;
         assert_eq!(offered_for("accept", "challenge", CAROL, "").await, ["#3 from alice — Atomic Chess=3"]);
         assert!(offered_for("accept", "challenge", BOB, "").await.is_empty(), "not made to Bob");
+        // `/tournament join`'s number offers the community's tournaments open for registration.
+        let create = json!([
+            { "name": "system", "type": 3, "value": "roundrobin" },
+            { "name": "variant", "type": 3, "value": "chess" },
+            { "name": "signup", "type": 4, "value": 0 },
+            { "name": "name", "type": 3, "value": "Club Cup" },
+        ]);
+        subcommand(&fake, (GENERAL, ALICE), "tournament", "create", create).await;
+        let focused = json!([{ "name": "tournament", "type": 3, "value": "", "focused": true }]);
+        let typing =
+            fake.autocomplete(GENERAL, CAROL, "tournament", json!([{ "name": "join", "type": 1, "options": focused }]));
+        let answer = |s: &Sent| {
+            s.interaction_id == Some(typing.id) && s.kind == SentKind::InteractionResponse { callback_type: 8 }
+        };
+        let choices = fake.wait_for(answer, WAIT).await.payload["choices"].clone();
+        assert_eq!(choices, json!([{ "name": "#1 Club Cup — round robin, Chess, registration open", "value": "1" }]));
         env.finish(bot, &[]).await;
     })
     .await;

@@ -309,6 +309,15 @@ suggest-challenge = #{ $id } { $kind ->
         [yours] yours, to { $name }
        *[yours-open] yours, open to anyone
     } — { $variant }
+suggest-tournament = #{ $id } { $name } — { $system ->
+        [roundrobin] round robin
+        [double] double round robin
+       *[swiss] Swiss, { $rounds } rounds
+    }, { $variant }, { $status ->
+        [registration] registration open
+        [running] running
+       *[finished] finished
+    }
 games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
 games-sent-line = { $open ->
         [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here

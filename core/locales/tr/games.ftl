@@ -306,6 +306,15 @@ suggest-challenge = #{ $id } { $kind ->
         [yours] senin teklifin, { $name } için
        *[yours-open] senin teklifin, herkese açık
     } — { $variant }
+suggest-tournament = #{ $id } { $name } — { $system ->
+        [roundrobin] lig
+        [double] çift devreli lig
+       *[swiss] İsviçre sistemi, { $rounds } tur
+    }, { $variant }, { $status ->
+        [registration] kayıt açık
+        [running] sürüyor
+       *[finished] bitti
+    }
 games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
 games-sent-line = { $open ->
         [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor

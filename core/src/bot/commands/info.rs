@@ -169,7 +169,7 @@ impl Bot {
 /// starts with it (a leading `#` ignored), else, for a text that is not a number, whose name
 /// contains it (case-insensitive); in order, at most [`super::moves::MAX_SUGGESTIONS`], each name
 /// cut to what a front end shows ([`super::moves::choice_name`]) and valued as its number.
-fn suggestions(named: impl IntoIterator<Item = (String, i64)>, typed: &str) -> Vec<(String, String)> {
+pub(super) fn suggestions(named: impl IntoIterator<Item = (String, i64)>, typed: &str) -> Vec<(String, String)> {
     let typed = typed.trim().trim_start_matches('#').trim().to_lowercase();
     let number_typed = typed.bytes().all(|b| b.is_ascii_digit());
     named

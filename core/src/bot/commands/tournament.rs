@@ -245,6 +245,49 @@ impl Bot {
         }
     }
 
+    /// For the `tournament` option of `tournament SUB` (Discord's autocomplete): the community's
+    /// tournaments that `sub` can act on — those open for registration for `join`, `leave`,
+    /// `start` and `cancel`, every one for `standings` and `round` —, newest first, each named with
+    /// its number, name, system, variant and where it stands, valued as its number; `typed` keeps
+    /// them as [`super::info::suggestions`] says. In the language in force. Empty outside a
+    /// community.
+    pub fn suggest_tournaments(&self, scope: &Scope, sub: &str, typed: &str) -> Vec<(String, String)> {
+        let Some(community) = scope.community.as_deref() else { return vec![] };
+        let registration_only = matches!(sub, "join" | "leave" | "start" | "cancel");
+        let run = || -> Res<Vec<(String, String)>> {
+            let listed = tournaments::list(&*self.conn()?, &scope.platform, community)?;
+            let named =
+                listed.into_iter().filter(|t| !registration_only || t.status == Status::Registration).map(|t| {
+                    let variant = variant_named(&t.variant).map_or(t.variant.as_str(), |v| v.display_name);
+                    let (system, rounds) = match t.system {
+                        System::RoundRobin => ("roundrobin", 0),
+                        System::DoubleRoundRobin => ("double", 0),
+                        System::Swiss { rounds } => ("swiss", rounds),
+                    };
+                    let status = match t.status {
+                        Status::Registration => "registration",
+                        Status::Running => "running",
+                        Status::Finished => "finished",
+                    };
+                    let text = t!(
+                        "suggest-tournament",
+                        id = t.id,
+                        name = short(&t.name),
+                        system = system,
+                        rounds = rounds,
+                        variant = variant,
+                        status = status
+                    );
+                    (text, t.id)
+                });
+            Ok(super::info::suggestions(named, typed))
+        };
+        run().unwrap_or_else(|e| {
+            tracing::warn!("tournament suggestions failed: {e}");
+            vec![]
+        })
+    }
+
     fn load_tournament(&self, conn: &Connection, id: TournamentId) -> Res<Tournament> {
         tournaments::load(conn, id)?.ok_or_else(|| crate::bot::BotError::Internal(format!("tournament {id} vanished")))
     }
