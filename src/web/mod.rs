@@ -437,7 +437,8 @@ async fn game_page(State(web): State<Web>, Path(slug): Path<String>, headers: He
             };
             let outcome = match game {
                 Some(g) if ply.is_none_or(|p| p <= g.moves.len()) => {
-                    Outcome::Page(with_lang(lang, || pages::game(&g, ply, bot.now())))
+                    let public = bot.config().web_url.clone();
+                    Outcome::Page(with_lang(lang, || pages::game(&g, ply, bot.now(), public.as_deref())))
                 }
                 _ => Outcome::NotFound,
             };

@@ -44,6 +44,19 @@ fn community_path(platform: &str, community: &str) -> String {
 }
 
 fn layout(title: &str, body: Markup) -> String {
+    layout_with(title, None, body)
+}
+
+/// How a page shows where its link is shared (Open Graph: the card a chat app or a social site
+/// draws for a pasted link): its public address, a line about it, and a picture.
+pub struct Preview {
+    pub url: String,
+    pub description: String,
+    /// A picture's public address.
+    pub image: Option<String>,
+}
+
+fn layout_with(title: &str, preview: Option<&Preview>, body: Markup) -> String {
     let lang = crate::i18n::current().code();
     html! {
         (DOCTYPE)
@@ -51,6 +64,18 @@ fn layout(title: &str, body: Markup) -> String {
             head {
                 meta charset="utf-8";
                 meta name="viewport" content="width=device-width, initial-scale=1";
+                @if let Some(p) = preview {
+                    meta property="og:site_name" content=(t!("web-site"));
+                    meta property="og:type" content="website";
+                    meta property="og:title" content=(title);
+                    meta property="og:description" content=(p.description);
+                    meta property="og:url" content=(p.url);
+                    meta name="description" content=(p.description);
+                    @if let Some(image) = &p.image {
+                        meta property="og:image" content=(image);
+                        meta name="twitter:card" content="summary_large_image";
+                    }
+                }
                 title { (title) " · " (t!("web-site")) }
                 link rel="stylesheet" href="/static/style.css";
                 script src="/static/app.js" defer {}
@@ -121,8 +146,9 @@ fn side(g: &WebGame, s: &WebSide, color: String) -> Markup {
     }
 }
 
-/// A game's page, showing the board after `ply` (the latest when `None`).
-pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
+/// A game's page, showing the board after `ply` (the latest when `None`); with `public` (where
+/// people reach the pages) its link shows as a card with the latest board where it is shared.
+pub fn game(g: &WebGame, ply: Option<usize>, now: i64, public: Option<&str>) -> String {
     let latest = g.moves.len();
     let shown = ply.unwrap_or(latest).min(latest);
     let title =
@@ -206,7 +232,20 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64) -> String {
             p.back { a href=(community_path(&g.platform, &g.community)) { (t!("web-community-title", id = g.community.as_str())) } }
         }
     };
-    layout(&title, body)
+    let preview = public.map(|site| {
+        let site = site.trim_end_matches('/');
+        Preview {
+            url: format!("{site}{base}"),
+            description: format!(
+                "{} · {} · {}",
+                g.variant,
+                if g.rated { t!("web-rated") } else { t!("web-casual") },
+                g.status
+            ),
+            image: Some(format!("{site}{base}/board/{latest}")),
+        }
+    });
+    layout_with(&title, preview.as_ref(), body)
 }
 
 /// A finished game's computer analysis: each side's accuracy, the course chart, and every marked

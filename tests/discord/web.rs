@@ -932,3 +932,24 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
         assert_eq!(status(u).await, 404, "{u}");
     }
 }
+
+#[tokio::test]
+async fn a_games_link_shows_as_a_card_with_its_latest_board_where_it_is_shared() {
+    let site = Site::start(WebOptions::default()).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4", "e5", "Nf3"]);
+    let page = text(&site.url(&format!("/g/{slug}"))).await;
+    // The addresses are the public ones (the configuration's `public_url`), the board the latest.
+    let public = format!("https://chess.example.org/g/{slug}");
+    for tag in [
+        format!("<meta property=\"og:url\" content=\"{public}\">"),
+        format!("<meta property=\"og:image\" content=\"{public}/board/3\">"),
+        "<meta property=\"og:title\" content=\"alice vs bob, Chess\">".to_string(),
+        "<meta property=\"og:description\" content=\"Chess · rated · bob (black) to move\">".to_string(),
+    ] {
+        assert!(page.contains(&tag), "no {tag} in {page}");
+    }
+    // The picture it names is served.
+    let board = get(&site.url(&format!("/g/{slug}/board/3"))).await;
+    assert_eq!(board.headers()["content-type"], "image/png");
+}
