@@ -214,7 +214,14 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64, public: Option<&str>) -> 
                     }
                 }
             }
-            @if let Some(a) = &g.analysis { (analysis(a, &base)) }
+            @if let Some(a) = &g.analysis {
+                (analysis(a, &base))
+            } @else if g.analysable {
+                section #analysis-ask {
+                    h2 { (t!("web-analysis")) }
+                    p { (t!("web-analysis-ask")) }
+                }
+            }
             section {
                 h2 { (t!("web-downloads")) }
                 ul {

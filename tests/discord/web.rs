@@ -899,6 +899,7 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
     // Before anyone asked: no analysis, no chart, no annotated PGN.
     let before = text(&page).await;
     assert!(!before.contains("id=\"analysis\"") && !before.contains("/pgn/analysed"), "{before}");
+    assert!(before.contains("id=\"analysis-ask\"") && before.contains("(analyse)"), "how to get one: {before}");
     assert_eq!(status(&course).await, 404);
     assert_eq!(status(&analysed).await, 404);
 
@@ -906,7 +907,7 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
     assert_eq!(asked.analyses.len(), 1, "{}", asked.text());
     let chat: Vec<String> = site.bot.run_analyses_inline(asked.analyses).into_iter().map(|r| r.text).collect();
     let shown = text(&page).await;
-    assert!(shown.contains("id=\"analysis\""), "{shown}");
+    assert!(shown.contains("id=\"analysis\"") && !shown.contains("analysis-ask"), "{shown}");
     // What the chat was told is what the page says: each side's accuracy and mistakes, and every
     // turning point (the chat's replies after its summary) with what was better.
     let sides: Vec<&str> = chat[0].lines().filter(|l| l.contains("accuracy")).collect();
@@ -949,6 +950,7 @@ async fn a_games_link_shows_as_a_card_with_its_latest_board_where_it_is_shared()
     ] {
         assert!(page.contains(&tag), "no {tag} in {page}");
     }
+    assert!(!page.contains("analysis"), "no analysis of a game in progress: {page}");
     // The picture it names is served.
     let board = get(&site.url(&format!("/g/{slug}/board/3"))).await;
     assert_eq!(board.headers()["content-type"], "image/png");

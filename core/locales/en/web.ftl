@@ -30,6 +30,7 @@ web-gif = Animation (GIF)
 web-pgn-analysed = PGN with the analysis
 web-analysis = Computer analysis
 web-analysis-head = By capabot's engine, { $nodes } nodes a position.
+web-analysis-ask = None yet: anyone who watched the game can ask for one in its chat (analyse), and it shows here too.
 web-analysis-marked = Inaccuracies (?!), mistakes (?) and blunders (??)
 web-analysis-none-marked = Nobody made a mistake the engine saw.
 web-live = Live: moves appear here as they are played.

@@ -29,6 +29,7 @@ web-gif = Canlandırma (GIF)
 web-pgn-analysed = Analizli PGN
 web-analysis = Bilgisayar analizi
 web-analysis-head = capabot'un motoruyla, konum başına { $nodes } düğüm.
+web-analysis-ask = Henüz yok: oyunu izleyen herkes oyunun sohbetinde isteyebilir (analyse); burada da görünür.
 web-analysis-marked = Kusurlu hamleler (?!), hatalar (?) ve büyük hatalar (??)
 web-analysis-none-marked = Motorun gördüğü bir hata yapılmadı.
 web-live = Canlı: hamleler oynandıkça burada görünür.

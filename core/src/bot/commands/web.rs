@@ -63,6 +63,8 @@ pub struct WebGame {
     pub ply: u32,
     /// The computer analysis of a finished game, once someone asked for one in its chat.
     pub analysis: Option<WebAnalysis>,
+    /// A finished game with moves: one that can be analysed (in its chat).
+    pub analysable: bool,
 }
 
 /// A finished game's computer analysis as its page shows it (what `analyse` answers in the chat),
@@ -332,6 +334,7 @@ impl Bot {
             rated: row.rated,
             ply: row.ply,
             analysis,
+            analysable: row.status == Status::Finished && !game.moves().is_empty(),
         })
     }
 
