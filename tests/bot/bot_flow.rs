@@ -106,7 +106,8 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
     let r = tb.raw("alice", "e4");
     let out = r.text();
     assert!(
-        out.contains("Several of your games here wait for your move (#1, #2)") && out.contains("like !move #2 e4"),
+        out.contains("Several of your games here wait for your move (#1 vs bob, #2 vs carol)")
+            && out.contains("like !move #2 e4"),
         "{out}"
     );
     assert!(!out.contains("not your move"), "{out}");
@@ -122,7 +123,7 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
     // the process ran).
     tb.say("bob", "Nc6");
     tb.say("carol", "e5");
-    assert!(tb.say("alice", "d4").contains("Several of your games here wait for your move (#1, #2)"));
+    assert!(tb.say("alice", "d4").contains("Several of your games here wait for your move (#1 vs bob, #2 vs carol)"));
     assert_eq!(tb.say("alice", "d3"), "", "once while the games stay as they are");
 }
 
@@ -140,10 +141,12 @@ fn which_game_answers_show_the_command_asked() {
         [("!draw", "!draw #1"), ("!resign", "!resign #1"), ("!takeback decline", "!takeback decline #1")]
     {
         let out = tb.say("alice", typed);
-        assert!(out.contains(&format!("You have 2 games here (#1, #2); add the number, e.g. {example}.")), "{out}");
+        let games = "You have 2 games here (#1 vs bob, #2 vs bob)";
+        assert!(out.contains(&format!("{games}; add the number, e.g. {example}.")), "{out}");
     }
     tb.say("alice", "!lang tr");
-    assert!(tb.say("alice", "!fen").contains("numarasını ekle, ör. !fen #1."));
+    let turkish = tb.say("alice", "!fen");
+    assert!(turkish.contains("(#1 (bob ile), #2 (bob ile)); numarasını ekle, ör. !fen #1."), "{turkish}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'active'"), 2, "nothing ended");
 }
 
@@ -673,7 +676,7 @@ fn two_games_in_one_channel() {
     tb.say("alice", "!challenge @carol capablanca color:white");
     tb.say("carol", "!accept");
     let out = tb.say("alice", "!move e4");
-    assert!(out.contains("#1, #2") && out.contains("!move #1"), "{out}");
+    assert!(out.contains("#1 vs bob, #2 vs carol") && out.contains("!move #1"), "{out}");
     let out = tb.say("alice", "!move #2 e4");
     assert!(out.contains("Game #2: 1. e4"), "{out}");
     // Now only game #1 waits for Alice: a bare move goes there.
@@ -1062,7 +1065,7 @@ fn a_move_command_in_a_direct_chat_says_where_the_games_are() {
     for typed in ["move Nf3", "!move Nf3", "move zz9"] {
         let out = dm(&tb, "alice", typed).text();
         assert!(
-            out.contains("Your games (#1) are played in the chats where they started: make your move there"),
+            out.contains("Your games (#1 vs bob) are played in the chats where they started: make your move there"),
             "{typed}: {out}"
         );
     }
@@ -1315,7 +1318,7 @@ fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
     for typed in ["e4", "Nf3"] {
         let out = dm(typed);
         assert!(
-            out.contains(&format!("{typed} reads as a move, but your games (#1) are played in the chats where")),
+            out.contains(&format!("{typed} reads as a move, but your games (#1 vs bob) are played in the chats where")),
             "{out}"
         );
     }

@@ -21,6 +21,9 @@ no-game-in-progress = You have no game in progress here. { $direct ->
         [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
        *[no] Start one with { $p }challenge @someone or { $p }play.
     }
+comma-list = { $head }, { $tail }
+comma-list-none = {""}
+game-against = #{ $id } vs { $other }
 games-which = You have { $count } games here ({ $ids }); add the number, e.g. { $example }.
 position-changed = Game #{ $id }: the position changed meanwhile (another move came first). Look at { $p }board and try again.
 bare-not-your-move = Game #{ $id }: not your move; { $mover } is to move.

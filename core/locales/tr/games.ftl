@@ -22,6 +22,9 @@ no-game-in-progress = Burada süren bir oyunun yok. { $direct ->
         [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
        *[no] { $p }challenge @biri ya da { $p }play ile başlat.
     }
+comma-list = { $head }, { $tail }
+comma-list-none = {""}
+game-against = #{ $id } ({ $other } ile)
 games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $example }.
 position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
 bare-not-your-move = Oyun #{ $id }: sıra sende değil; sıra { $mover } adlı oyuncuda.

@@ -154,15 +154,6 @@ impl Bot {
             vec![]
         })
     }
-
-    /// The names of players, in order, read in one statement (a player gone: "player N").
-    fn names_of(&self, conn: &Conn<'_>, ids: &[PlayerId]) -> Res<Vec<String>> {
-        let names = players::get_many(conn, ids)?;
-        Ok(ids
-            .iter()
-            .map(|id| names.get(id).map_or_else(|| t!("player-fallback", id = *id), |p| p.name.clone()))
-            .collect())
-    }
 }
 
 /// Named things with numbers as a front end offers them for what was `typed`: those whose number

@@ -121,6 +121,13 @@ pub(in crate::bot) fn start_position(row: &GameRow) -> Res<Position> {
         .map_err(|e| BotError::Internal(format!("game {}: bad start FEN: {e}", row.id)))
 }
 
+/// Messages in a row, with commas between them (`a, b, c`), said in the reader's language.
+pub(in crate::bot) fn comma_list(items: Vec<Msg>) -> Msg {
+    let mut items = items.into_iter().rev();
+    let last = items.next().unwrap_or_else(|| msg!("comma-list-none"));
+    items.fold(last, |tail, head| msg!("comma-list", head = head, tail = tail))
+}
+
 /// User text cut to 40 characters without control characters, for echoing back.
 pub(in crate::bot) fn short(s: &str) -> String {
     s.chars().filter(|c| !c.is_control()).take(40).collect()
@@ -362,6 +369,24 @@ impl Bot {
         Ok(players::get(conn, id)?.map_or_else(|| t!("player-fallback", id = id), |p| p.name))
     }
 
+    /// The names of players, in order, read in one statement (a player gone: "player N").
+    pub(in crate::bot) fn names_of(&self, conn: &Conn<'_>, ids: &[PlayerId]) -> Res<Vec<String>> {
+        let names = players::get_many(conn, ids)?;
+        Ok(ids
+            .iter()
+            .map(|id| names.get(id).map_or_else(|| t!("player-fallback", id = *id), |p| p.name.clone()))
+            .collect())
+    }
+
+    /// Games named for someone choosing among them: `#1 vs capabot, #2 vs bob` (`me`'s opponents,
+    /// read in one statement), as a message said in its reader's language.
+    pub(in crate::bot) fn games_named(&self, conn: &Conn<'_>, rows: &[&GameRow], me: PlayerId) -> Res<Msg> {
+        let others: Vec<PlayerId> = rows.iter().map(|g| if g.white == me { g.black } else { g.white }).collect();
+        let names = self.names_of(conn, &others)?;
+        let named = rows.iter().zip(names).map(|(g, other)| msg!("game-against", id = g.id, other = other));
+        Ok(comma_list(named.collect()))
+    }
+
     pub(in crate::bot) fn notify_of(&self, conn: &Conn<'_>, platform: &str, id: PlayerId) -> Res<Vec<UserRef>> {
         let name = self.name_of(conn, id)?;
         Ok(players::accounts_on(conn, id, platform)?
@@ -422,15 +447,10 @@ impl Bot {
                         Ok((me, row))
                     }
                     _ => {
-                        let ids: Vec<String> = open.iter().map(|g| format!("#{}", g.id)).collect();
+                        let named = self.games_named(&conn, &open.iter().collect::<Vec<_>>(), me.id)?;
                         // The person's own command with the first game's number (`!draw #1`).
                         let example = input_command(cx).unwrap_or(Command::Board(None)).about_game(open[0].id);
-                        user(msg!(
-                            "games-which",
-                            count = open.len(),
-                            ids = ids.join(", "),
-                            example = example.typed(cx.p())
-                        ))
+                        user(msg!("games-which", count = open.len(), ids = named, example = example.typed(cx.p())))
                     }
                 }
             }

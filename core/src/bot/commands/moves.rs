@@ -56,7 +56,7 @@ impl Bot {
                 };
             }
             if mine.len() > 1 {
-                return self.which_game(cx, &conn, &mine, text);
+                return self.which_game(cx, &conn, (&mine, me.id), text);
             }
             // A move in a game of theirs still choosing its setup (Capablanca Relocation's swaps).
             for row in setup {
@@ -90,7 +90,13 @@ impl Bot {
     /// is not guessed (the help promises bare moves for one game only). If the text reads as a
     /// move in any of them, the person is told to name the game, once while those games stay as
     /// they are, with the command for the first game where the move is legal; other text is chatter.
-    fn which_game(&self, cx: &Ctx<'_>, conn: &Conn<'_>, mine: &[GameRow], text: &str) -> Res<Response> {
+    fn which_game(
+        &self,
+        cx: &Ctx<'_>,
+        conn: &Conn<'_>,
+        (mine, me): (&[GameRow], PlayerId),
+        text: &str,
+    ) -> Res<Response> {
         let mut legal_in = None;
         let mut reads = false;
         for row in mine {
@@ -106,7 +112,7 @@ impl Bot {
         if !reads {
             return Ok(Response::default());
         }
-        let (games, told) = which_games(mine);
+        let (games, told) = self.which_games(conn, mine, me)?;
         let id = legal_in.unwrap_or(mine[0].id);
         let example = crate::bot::command::Command::Move { game: Some(id), text: short(text) }.typed(cx.p());
         Ok(self.tell_once(cx, told, msg!("bare-which-game", games = games, example = example)))
@@ -131,7 +137,7 @@ impl Bot {
                     }
                 }
                 if !there.is_empty() {
-                    let (games, told) = which_games(&there);
+                    let (games, told) = self.which_games(&conn, &there, me.id)?;
                     let answer = msg!("direct-move-elsewhere", word = short(text), games = games);
                     return Ok(self.tell_once(cx, told, answer));
                 }
@@ -185,7 +191,8 @@ impl Bot {
                             .filter(|g| g.platform == cx.scope().platform)
                             .collect();
                         if !elsewhere.is_empty() {
-                            return user(msg!("direct-move-command-elsewhere", games = which_games(&elsewhere).0));
+                            let games = self.which_games(&conn, &elsewhere, me.id)?.0;
+                            return user(msg!("direct-move-command-elsewhere", games = games));
                         }
                     }
                     return if explicit {
@@ -203,13 +210,13 @@ impl Bot {
                     [] if open.len() == 1 => open[0].clone(),
                     [] => return user(msg!("not-your-turn-anywhere")),
                     many => {
-                        let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
+                        let first = format!("#{}", many[0].id);
                         return user(msg!(
                             "your-turn-which",
                             count = many.len(),
-                            ids = ids.join(", "),
+                            ids = self.games_named(&conn, many, me.id)?,
                             p = prefix,
-                            first = ids[0].as_str(),
+                            first = first,
                             text = short(text)
                         ));
                     }
@@ -711,12 +718,15 @@ impl Bot {
     }
 }
 
-/// Games a bare move could be for: their numbers as said (`#1, #2`), and the notice that asks
-/// which, told once while they stay as they are ([`Told::WhichGame`]).
-fn which_games(games: &[GameRow]) -> (String, Told) {
-    let numbers = games.iter().map(|g| format!("#{}", g.id)).collect::<Vec<_>>().join(", ");
-    let positions: Vec<(i64, u32)> = games.iter().map(|g| (g.id, g.ply)).collect();
-    (numbers, Told::WhichGame(Told::key(positions)))
+impl Bot {
+    /// Games a bare move could be for, named with `me`'s opponents (`#1 vs capabot, #2 vs bob`),
+    /// and the notice that asks which, told once while they stay as they are
+    /// ([`Told::WhichGame`]: the games and their positions).
+    fn which_games(&self, conn: &Conn<'_>, games: &[GameRow], me: PlayerId) -> Res<(crate::i18n::Msg, Told)> {
+        let named = self.games_named(conn, &games.iter().collect::<Vec<_>>(), me)?;
+        let positions: Vec<(i64, u32)> = games.iter().map(|g| (g.id, g.ply)).collect();
+        Ok((named, Told::WhichGame(Told::key(positions))))
+    }
 }
 
 /// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
