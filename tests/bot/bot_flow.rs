@@ -638,15 +638,10 @@ fn open_challenge_and_decline() {
     assert_eq!(tb.fingerprint(), before);
     assert!(tb.say("alice", "!challenge @bob atomic").contains("Challenge #"));
     assert!(tb.say("alice", "!challenge @carol chess").contains("Challenge #"));
-    // Several open for bob: which, with their numbers.
+    // Several open for bob: which, with their numbers and who made them.
     let out = tb.say("bob", "!decline");
-    assert!(
-        out.contains(&format!(
-            "Several challenges are open (#{}, #{waiting}); say which, e.g. !decline #",
-            waiting + 1
-        )),
-        "{out}"
-    );
+    let open = format!("#{} from alice — Atomic Chess, #{waiting} from alice — Chess", waiting + 1);
+    assert!(out.contains(&format!("Several challenges are open ({open}); say which, e.g. !decline #")), "{out}");
     let out = tb.say("alice", &format!("!decline #{waiting}"));
     assert!(out.contains("cancelled"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 1);
@@ -1326,7 +1321,7 @@ fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
     for typed in ["board", "moves", "resign", "draw"] {
         let out = dm(typed);
         assert!(
-            out.contains("Your games (#1) are played in the chats where they started: ask there."),
+            out.contains("Your games (#1 vs bob) are played in the chats where they started: ask there."),
             "{typed}: {out}"
         );
     }
@@ -1438,15 +1433,15 @@ fn the_challenges_one_can_answer_are_suggested() {
     let here = Scope::chat("test", "main");
     let offered = |command: &str, typed: &str| tb.bot.suggest_challenges(&here, "bob", command, typed);
     let from_alice = ("#1 from alice — Chess".to_string(), "1".to_string());
-    let open = ("#2 open, from carol — Capablanca Chess".to_string(), "2".to_string());
-    let own = ("#3 yours, to dave — Atomic Chess".to_string(), "3".to_string());
+    let open = ("#2 from carol (open to anyone) — Capablanca Chess".to_string(), "2".to_string());
+    let own = ("#3 yours to dave — Atomic Chess".to_string(), "3".to_string());
     assert_eq!(offered("accept", ""), [from_alice.clone(), open.clone()]);
     assert_eq!(offered("decline", ""), [from_alice.clone(), own.clone()]);
     assert_eq!(offered("accept", "caro"), [open]);
     assert_eq!(offered("decline", "#3"), [own]);
     assert!(tb.bot.suggest_challenges(&here, "carol", "accept", "").is_empty(), "none made to her, hers her own");
     let carol_own = tb.bot.suggest_challenges(&here, "carol", "decline", "");
-    assert_eq!(carol_own, [("#2 yours, open to anyone — Capablanca Chess".to_string(), "2".to_string())]);
+    assert_eq!(carol_own, [("#2 yours (open to anyone) — Capablanca Chess".to_string(), "2".to_string())]);
     // Three days later every challenge has expired (they wait 48 hours).
     tb.clock.advance(3 * 86_400);
     assert!(offered("accept", "").is_empty() && offered("decline", "").is_empty());

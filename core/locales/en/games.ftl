@@ -308,9 +308,9 @@ suggest-game = #{ $id } { $variant } vs { $other } — { $state ->
     }
 suggest-challenge = #{ $id } { $kind ->
         [to-you] from { $name }
-        [open] open, from { $name }
-        [yours] yours, to { $name }
-       *[yours-open] yours, open to anyone
+        [open] from { $name } (open to anyone)
+        [yours] yours to { $name }
+       *[yours-open] yours (open to anyone)
     } — { $variant }
 suggest-tournament = #{ $id } { $name } — { $system ->
         [roundrobin] round robin

@@ -305,9 +305,9 @@ suggest-game = #{ $id } { $variant }, rakip { $other } — { $state ->
     }
 suggest-challenge = #{ $id } { $kind ->
         [to-you] { $name } teklif ediyor
-        [open] herkese açık, { $name } teklif ediyor
-        [yours] senin teklifin, { $name } için
-       *[yours-open] senin teklifin, herkese açık
+        [open] { $name } teklif ediyor (herkese açık)
+        [yours] { $name } adlı oyuncuya teklifin
+       *[yours-open] herkese açık teklifin
     } — { $variant }
 suggest-tournament = #{ $id } { $name } — { $system ->
         [roundrobin] lig

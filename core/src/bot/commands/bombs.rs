@@ -138,8 +138,8 @@ impl Bot {
                     if let [g] = many.iter().filter(fits).collect::<Vec<_>>().as_slice() {
                         return Ok((*g).clone());
                     }
-                    let ids: Vec<String> = many.iter().map(|g| format!("#{}", g.id)).collect();
-                    user(msg!("bomb-which", count = many.len(), ids = ids.join(", "), first = ids[0].as_str()))
+                    let ids = self.games_named(conn, &many.iter().collect::<Vec<_>>(), me.id)?;
+                    user(msg!("bomb-which", count = many.len(), ids = ids, first = format!("#{}", many[0].id)))
                 }
             },
         }

@@ -276,8 +276,16 @@ impl Bot {
                         };
                     }
                     _ => {
-                        let ids: Vec<String> = list.iter().map(|c| format!("#{}", c.id)).collect();
-                        return user(msg!("accept-which", ids = ids.join(", "), p = cx.p(), first = ids[0].as_str()));
+                        let first = format!("#{}", list[0].id);
+                        let listed: Vec<(challenges::Challenge, &str)> = list
+                            .into_iter()
+                            .map(|c| {
+                                let kind = if c.challenged == Some(me_id) { "to-you" } else { "open" };
+                                (c, kind)
+                            })
+                            .collect();
+                        let ids = super::comma_list(self.challenges_named(&conn, &listed, me_id)?);
+                        return user(msg!("accept-which", ids = ids, p = cx.p(), first = first));
                     }
                 }
             }
@@ -497,8 +505,15 @@ impl Bot {
                 ([], [c]) => (c.clone(), "cancelled"),
                 ([], []) => return user(msg!("decline-none")),
                 _ => {
-                    let ids: Vec<String> = list.iter().chain(&own).map(|c| format!("#{}", c.id)).collect();
-                    return user(msg!("decline-which", ids = ids.join(", "), first = ids[0].as_str(), p = cx.p()));
+                    let first = format!("#{}", list.first().or(own.first()).map_or(0, |c| c.id));
+                    let mut listed: Vec<(challenges::Challenge, &str)> =
+                        list.into_iter().map(|c| (c, "to-you")).collect();
+                    for c in own {
+                        let kind = if c.challenged.is_some() { "yours" } else { "yours-open" };
+                        listed.push((c, kind));
+                    }
+                    let ids = super::comma_list(self.challenges_named(&conn, &listed, me.id)?);
+                    return user(msg!("decline-which", ids = ids, first = first, p = cx.p()));
                 }
             },
         };

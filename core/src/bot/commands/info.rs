@@ -117,21 +117,35 @@ impl Bot {
             } else {
                 listed.extend(open.into_iter().map(|c| (c, "open")));
             }
-            // The other side: the challenger, or for one's own the challenged (none if open).
-            let others: Vec<PlayerId> = listed
-                .iter()
-                .map(|(c, _)| if c.challenger == me { c.challenged.unwrap_or(me) } else { c.challenger })
-                .collect();
-            let names = self.names_of(conn, &others)?;
-            Ok(listed
-                .into_iter()
-                .zip(names)
-                .map(|((c, kind), name)| {
-                    let variant = variant_named(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
-                    (t!("suggest-challenge", id = c.id, kind = kind, name = name, variant = variant), c.id)
-                })
-                .collect())
+            let lang = crate::i18n::current();
+            let named = self.challenges_named(conn, &listed, me)?;
+            Ok(named.into_iter().zip(&listed).map(|(m, (c, _))| (m.render(lang), c.id)).collect())
         })
+    }
+
+    /// Challenges named for `me` choosing among them, each with how it stands for them (`kind`:
+    /// `to-you`, `open`, `yours`, `yours-open`): `#3 from alice — Chess` (the other sides read in
+    /// one statement), as messages said in their reader's language.
+    pub(in crate::bot) fn challenges_named(
+        &self,
+        conn: &Conn<'_>,
+        listed: &[(challenges::Challenge, &str)],
+        me: PlayerId,
+    ) -> Res<Vec<crate::i18n::Msg>> {
+        // The other side: the challenger, or for one's own the challenged (none if open).
+        let others: Vec<PlayerId> = listed
+            .iter()
+            .map(|(c, _)| if c.challenger == me { c.challenged.unwrap_or(me) } else { c.challenger })
+            .collect();
+        let names = self.names_of(conn, &others)?;
+        Ok(listed
+            .iter()
+            .zip(names)
+            .map(|((c, kind), name)| {
+                let variant = variant_named(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
+                crate::msg!("suggest-challenge", id = c.id, kind = *kind, name = name, variant = variant)
+            })
+            .collect())
     }
 
     /// A suggestion list for the author (`what`, for the log): `list` names the numbered things

@@ -429,15 +429,16 @@ impl Bot {
                         Some(row) => Ok((me, row)),
                         // In a direct chat, which only the person reads: where their games are.
                         None if cx.scope().direct => {
-                            let elsewhere: Vec<String> = games::open_of_player(&conn, me.id)?
-                                .iter()
-                                .filter(|g| g.platform == cx.scope().platform)
-                                .map(|g| format!("#{}", g.id))
-                                .collect();
+                            let open = games::open_of_player(&conn, me.id)?;
+                            let elsewhere: Vec<&GameRow> =
+                                open.iter().filter(|g| g.platform == cx.scope().platform).collect();
                             if elsewhere.is_empty() {
                                 user(msg!("no-game-in-chat", p = cx.p(), direct = cx.direct_word()))
                             } else {
-                                user(msg!("direct-games-elsewhere", games = elsewhere.join(", ")))
+                                user(msg!(
+                                    "direct-games-elsewhere",
+                                    games = self.games_named(&conn, &elsewhere, me.id)?
+                                ))
                             }
                         }
                         None => user(msg!("no-game-in-chat", p = cx.p(), direct = cx.direct_word())),
