@@ -227,11 +227,20 @@ impl Bot {
     /// round trip; the page took thirteen before (the address read twice, the setting and the
     /// language apart, the moves in a transaction of their own, each rating apart).
     pub fn web_game_in(&self, slug: &str, fallback: Lang) -> Result<(Lang, Option<WebGame>), BotError> {
+        self.web_game_read(slug, fallback, true)
+    }
+
+    /// [`Bot::web_game_in`], with the stored analysis read into the game or left out (`analysis`:
+    /// a board's picture needs none).
+    fn web_game_read(&self, slug: &str, fallback: Lang, analysis: bool) -> Result<(Lang, Option<WebGame>), BotError> {
         if !games::is_slug(slug) {
             return Ok((fallback, None));
         }
         // The connection goes back to the pool before the moves are replayed.
-        let Some(read) = games::for_page(&*self.conn()?, slug)? else { return Ok((fallback, None)) };
+        let Some(mut read) = games::for_page(&*self.conn()?, slug)? else { return Ok((fallback, None)) };
+        if !analysis {
+            read.analysis = None;
+        }
         let lang = read.lang.as_deref().and_then(Lang::parse).unwrap_or(fallback);
         if !read.web || read.row.community_id.is_none() {
             return Ok((lang, None));
@@ -241,9 +250,10 @@ impl Bot {
     }
 
     /// The game at a web address as anyone may see it, its words in this thread's language
-    /// ([`Bot::web_game_in`]); `None` when there is no such game or it may not be shown.
+    /// ([`Bot::web_game_in`]) and without its analysis (for its boards' pictures); `None` when
+    /// there is no such game or it may not be shown.
     pub fn web_game(&self, slug: &str) -> Result<Option<WebGame>, BotError> {
-        Ok(self.web_game_in(slug, crate::i18n::current())?.1)
+        Ok(self.web_game_read(slug, crate::i18n::current(), false)?.1)
     }
 
     /// A shown game's page from what [`games::for_page`] read.
@@ -295,17 +305,13 @@ impl Bot {
                 let names = [white.name.as_str(), black.name.as_str()];
                 let result = row.outcome().map_or("*", |o| o.result_str());
                 let (course, course_alt) = super::analyse::course_of(row.id, &a, names, v.display_name, result, theme);
-                let marks = (0..game.moves().len())
-                    .map(|ply| {
-                        let m = a.moves.iter().find(|m| m.ply == ply)?;
-                        let j = m.judgement?;
-                        Some(WebMark {
-                            glyph: j.glyph(),
-                            kind: mark_kind(j),
-                            note: super::analyse::point_text(&game, m),
-                        })
-                    })
-                    .collect();
+                let mut marks = vec![None; game.moves().len()];
+                for m in &a.moves {
+                    if let (Some(j), Some(slot)) = (m.judgement, marks.get_mut(m.ply)) {
+                        let note = super::analyse::point_text(&game, m);
+                        *slot = Some(WebMark { glyph: j.glyph(), kind: mark_kind(j), note });
+                    }
+                }
                 Some(WebAnalysis {
                     head: t!("web-analysis-head", nodes = crate::i18n::grouped(crate::i18n::current(), a.nodes)),
                     sides: super::analyse::side_lines(&a, names),
