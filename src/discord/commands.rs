@@ -93,8 +93,8 @@ fn slash_options(spec: &CommandSpec, sub: Option<&SubcommandSpec>, options: &[Op
     // In an autocomplete request Discord sends the other options as typed, unvalidated: a number
     // there could be any text, which serenity cannot read as an integer option (the whole
     // interaction would be dropped), so a command with autocomplete takes its game number as text.
-    // A game's or a challenge's number is autocompleted itself (the person's games or challenges
-    // here), so it is always text.
+    // A game's, a challenge's or a tournament's number is autocompleted itself ([`is_suggested`]),
+    // so it is always text.
     let autocompleted =
         options.iter().any(|o| matches!(o.kind, OptionKind::Move | OptionKind::Square) || is_suggested(o));
     options.iter().map(|o| slash_option(spec, sub, o, autocompleted)).collect()
