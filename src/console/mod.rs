@@ -161,7 +161,7 @@ impl ConsoleOutput {
         {
             lines.extend(tb.lines().map(|l| format!("          {l}")));
         }
-        if let Some(url) = r.card.as_ref().and_then(|c| c.web_url.as_deref()) {
+        if let Some(url) = r.web_url() {
             lines.push(format!("          {}", crate::tl!(r.lang, "web-game-link", url = url)));
         }
         if !r.choices.is_empty() {

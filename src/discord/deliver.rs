@@ -207,7 +207,7 @@ fn parts(reply: &Reply) -> Parts {
     });
     let mentions = CreateAllowedMentions::new().everyone(false).empty_roles().replied_user(false).users(pinged);
     // A game's web page, where its community opted in: a "View" link button under the message.
-    let link = reply.card.as_ref().and_then(|c| c.web_url.as_deref()).map(|url| (tl!(lang, "discord-view"), url));
+    let link = reply.web_url().map(|url| (tl!(lang, "discord-view"), url));
     Parts { content, embed, files, rows: with_link(&reply.choices, link), mentions, ephemeral }
 }
 

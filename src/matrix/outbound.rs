@@ -523,7 +523,7 @@ pub fn text_content(reply: &Reply) -> RoomMessageEventContent {
         plain.push_str(&format!("\n{board}"));
         html.push_str(&format!("<pre><code>{}</code></pre>", escape(board)));
     }
-    if let Some(url) = reply.card.as_ref().and_then(|c| c.web_url.as_deref()) {
+    if let Some(url) = reply.web_url() {
         let line = crate::tl!(reply.lang, "web-game-link", url = url);
         plain.push_str(&format!("\n{line}"));
         html.push_str(&format!("<br>{}", escape(&line)));

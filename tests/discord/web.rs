@@ -905,7 +905,11 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
 
     let asked = site.say("bob", "!analyse", false);
     assert_eq!(asked.analyses.len(), 1, "{}", asked.text());
-    let chat: Vec<String> = site.bot.run_analyses_inline(asked.analyses).into_iter().map(|r| r.text).collect();
+    let replies = site.bot.run_analyses_inline(asked.analyses);
+    // The chat's answer links to the analysis on the game's page.
+    let linked = format!("https://chess.example.org/g/{slug}#analysis");
+    assert_eq!(replies[0].web_url(), Some(linked.as_str()), "{:?}", replies[0]);
+    let chat: Vec<String> = replies.into_iter().map(|r| r.text).collect();
     let shown = text(&page).await;
     assert!(shown.contains("id=\"analysis\"") && !shown.contains("analysis-ask"), "{shown}");
     // What the chat was told is what the page says: each side's accuracy and mistakes, and every

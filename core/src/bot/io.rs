@@ -426,6 +426,10 @@ pub struct Reply {
     pub file: Option<Attachment>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub card: Option<GameCard>,
+    /// A web page this reply is about, for a reply without a game's card (a card carries its
+    /// game's: [`GameCard::web_url`]); see [`Reply::web_url`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub web_link: Option<String>,
     pub choices: Vec<Choice>,
     /// Users to notify (ping); nobody else is pinged.
     pub notify: Vec<UserRef>,
@@ -454,6 +458,11 @@ pub struct Reply {
 }
 
 impl Reply {
+    /// The web page a front end links the reply to: its game's (the card's), else its own link.
+    pub fn web_url(&self) -> Option<&str> {
+        self.card.as_ref().and_then(|c| c.web_url.as_deref()).or(self.web_link.as_deref())
+    }
+
     /// A plain text reply.
     pub fn new(target: Target, text: impl Into<String>) -> Reply {
         Reply {
@@ -467,6 +476,7 @@ impl Reply {
             text_board: None,
             file: None,
             card: None,
+            web_link: None,
             choices: vec![],
             notify: vec![],
             slot: None,

@@ -482,6 +482,9 @@ async fn an_analysed_games_page_in_a_browser() {
         fake.click_button(GENERAL, CAROL, message_of(&ended), &button(&ended, "analyse #1"));
         let head = |s: &Sent| s.content().is_some_and(|c| c.starts_with("Analysis of game #1"));
         let result = fake.wait_for(head, WAIT_IN_BACKGROUND).await;
+        // The chat's answer links to the same analysis on the page.
+        let page = format!("https://chess.example.org/g/{slug}#analysis");
+        assert_eq!(link_buttons(&result), vec![("View".to_owned(), page)], "{result:?}");
         browser.client().refresh().await.expect("the page again");
         let sides = browser.texts("#analysis .accuracy li").await;
         let said = result.content().unwrap_or_default().to_string();

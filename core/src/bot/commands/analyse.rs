@@ -194,6 +194,8 @@ impl Bot {
 
         let mut head = Reply::new(target.clone(), text);
         head.slot = slot;
+        // The same analysis on the game's web page, where its community opted in.
+        head.web_link = self.web_link(conn, row)?.map(|page| format!("{page}#analysis"));
         if self.config.pictures {
             let (course, alt) = course_of(row.id, analysis, [&white, &black], variant, result, Theme::default());
             head.drawing = Some(Drawing::Course(course));
