@@ -106,7 +106,7 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
     let r = tb.raw("alice", "e4");
     let out = r.text();
     assert!(
-        out.contains("Several of your games here wait for your move (#1 vs bob, #2 vs carol)")
+        out.contains("Several of your games here wait for your move (#1 as white vs bob, #2 as white vs carol)")
             && out.contains("like !move #2 e4"),
         "{out}"
     );
@@ -123,7 +123,10 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
     // the process ran).
     tb.say("bob", "Nc6");
     tb.say("carol", "e5");
-    assert!(tb.say("alice", "d4").contains("Several of your games here wait for your move (#1 vs bob, #2 vs carol)"));
+    assert!(
+        tb.say("alice", "d4")
+            .contains("Several of your games here wait for your move (#1 as white vs bob, #2 as white vs carol)")
+    );
     assert_eq!(tb.say("alice", "d3"), "", "once while the games stay as they are");
 }
 
@@ -141,12 +144,15 @@ fn which_game_answers_show_the_command_asked() {
         [("!draw", "!draw #1"), ("!resign", "!resign #1"), ("!takeback decline", "!takeback decline #1")]
     {
         let out = tb.say("alice", typed);
-        let games = "You have 2 games here (#1 vs bob, #2 vs bob)";
+        let games = "You have 2 games here (#1 as white vs bob, #2 as black vs bob)";
         assert!(out.contains(&format!("{games}; add the number, e.g. {example}.")), "{out}");
     }
     tb.say("alice", "!lang tr");
     let turkish = tb.say("alice", "!fen");
-    assert!(turkish.contains("(#1 (bob ile), #2 (bob ile)); numarasını ekle, ör. !fen #1."), "{turkish}");
+    assert!(
+        turkish.contains("(#1 (bob ile, sen beyaz), #2 (bob ile, sen siyah)); numarasını ekle, ör. !fen #1."),
+        "{turkish}"
+    );
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'active'"), 2, "nothing ended");
 }
 
@@ -671,7 +677,7 @@ fn two_games_in_one_channel() {
     tb.say("alice", "!challenge @carol capablanca color:white");
     tb.say("carol", "!accept");
     let out = tb.say("alice", "!move e4");
-    assert!(out.contains("#1 vs bob, #2 vs carol") && out.contains("!move #1"), "{out}");
+    assert!(out.contains("#1 as white vs bob, #2 as white vs carol") && out.contains("!move #1"), "{out}");
     let out = tb.say("alice", "!move #2 e4");
     assert!(out.contains("Game #2: 1. e4"), "{out}");
     // Now only game #1 waits for Alice: a bare move goes there.
@@ -1060,7 +1066,9 @@ fn a_move_command_in_a_direct_chat_says_where_the_games_are() {
     for typed in ["move Nf3", "!move Nf3", "move zz9"] {
         let out = dm(&tb, "alice", typed).text();
         assert!(
-            out.contains("Your games (#1 vs bob) are played in the chats where they started: make your move there"),
+            out.contains(
+                "Your games (#1 as white vs bob) are played in the chats where they started: make your move there"
+            ),
             "{typed}: {out}"
         );
     }
@@ -1313,7 +1321,9 @@ fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
     for typed in ["e4", "Nf3"] {
         let out = dm(typed);
         assert!(
-            out.contains(&format!("{typed} reads as a move, but your games (#1 vs bob) are played in the chats where")),
+            out.contains(&format!(
+                "{typed} reads as a move, but your games (#1 as white vs bob) are played in the chats where"
+            )),
             "{out}"
         );
     }
@@ -1321,7 +1331,7 @@ fn a_move_in_a_direct_chat_for_a_game_elsewhere_says_where() {
     for typed in ["board", "moves", "resign", "draw"] {
         let out = dm(typed);
         assert!(
-            out.contains("Your games (#1 vs bob) are played in the chats where they started: ask there."),
+            out.contains("Your games (#1 as white vs bob) are played in the chats where they started: ask there."),
             "{typed}: {out}"
         );
     }

@@ -246,7 +246,10 @@ fn a_bomb_without_a_number_goes_to_the_only_game_it_fits() {
     tb.say("erin", "!accept #4");
     let before = tb.fingerprint();
     let out = dm(&tb, "bob", "bomb d2").text();
-    assert!(out.contains("(#1 vs alice, #3 vs dave, #4 vs erin); add the number"), "each named: {out}");
+    assert!(
+        out.contains("(#1 as black vs alice, #3 as white vs dave, #4 as white vs erin); add the number"),
+        "each named: {out}"
+    );
     assert_eq!(tb.fingerprint(), before, "an ambiguous choice changes nothing");
 }
 

@@ -23,7 +23,10 @@ no-game-in-progress = You have no game in progress here. { $direct ->
     }
 comma-list = { $head }, { $tail }
 comma-list-none = {""}
-game-against = #{ $id } vs { $other }
+game-against = #{ $id } as { $color ->
+        [white] white
+       *[black] black
+    } vs { $other }
 games-which = You have { $count } games here ({ $ids }); add the number, e.g. { $example }.
 position-changed = Game #{ $id }: the position changed meanwhile (another move came first). Look at { $p }board and try again.
 bare-not-your-move = Game #{ $id }: not your move; { $mover } is to move.

@@ -24,7 +24,10 @@ no-game-in-progress = Burada süren bir oyunun yok. { $direct ->
     }
 comma-list = { $head }, { $tail }
 comma-list-none = {""}
-game-against = #{ $id } ({ $other } ile)
+game-against = #{ $id } ({ $other } ile, sen { $color ->
+        [white] beyaz
+       *[black] siyah
+    })
 games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $example }.
 position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
 bare-not-your-move = Oyun #{ $id }: sıra sende değil; sıra { $mover } adlı oyuncuda.

@@ -378,12 +378,16 @@ impl Bot {
             .collect())
     }
 
-    /// Games named for someone choosing among them: `#1 vs capabot, #2 vs bob` (`me`'s opponents,
-    /// read in one statement), as a message said in its reader's language.
+    /// Games named for someone choosing among them by `me`'s side and opponent (`#1 as black vs
+    /// capabot, #2 as white vs bob`; the opponents read in one statement), as a message said in its
+    /// reader's language.
     pub(in crate::bot) fn games_named(&self, conn: &Conn<'_>, rows: &[&GameRow], me: PlayerId) -> Res<Msg> {
         let others: Vec<PlayerId> = rows.iter().map(|g| if g.white == me { g.black } else { g.white }).collect();
         let names = self.names_of(conn, &others)?;
-        let named = rows.iter().zip(names).map(|(g, other)| msg!("game-against", id = g.id, other = other));
+        let named = rows.iter().zip(names).map(|(g, other)| {
+            let color = if g.white == me { "white" } else { "black" };
+            msg!("game-against", id = g.id, color = color, other = other)
+        });
         Ok(comma_list(named.collect()))
     }
 
