@@ -208,6 +208,7 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64, public: Option<&str>) -> 
                                     aria-current=[(i + 1 == shown).then_some("step")] { (m) }
                                 @if let Some(mark) = marks.get(i).and_then(Option::as_ref) {
                                     span class=(format!("mark {}", mark.kind)) title=(mark.note) { (mark.glyph) }
+                                    span.hidden { " (" (mark.word) ")" }
                                 }
                             }
                         }

@@ -923,6 +923,7 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
     // before it (ply 5).
     assert!(chat.iter().any(|t| t.contains("Nf6??")), "{chat:?}");
     assert!(shown.contains("<span class=\"mark blunder\""), "{shown}");
+    assert!(shown.contains("<span class=\"hidden\"> (blunder)</span>"), "the kind in words too: {shown}");
     assert!(shown.contains(&format!("<a class=\"blunder\" href=\"/g/{slug}?ply=5\">3... Nf6??")), "{shown}");
     assert!(shown.contains("/pgn/analysed"), "{shown}");
     let png = get(&course).await;

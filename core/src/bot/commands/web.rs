@@ -99,6 +99,8 @@ pub struct WebMark {
     pub glyph: &'static str,
     /// `inaccuracy`, `mistake` or `blunder` (the page's style colours each).
     pub kind: &'static str,
+    /// The kind in words, for readers who do not see the colour or read the glyph.
+    pub word: String,
     /// What it cost and what was better, in words.
     pub note: String,
 }
@@ -309,7 +311,8 @@ impl Bot {
                 for m in &a.moves {
                     if let (Some(j), Some(slot)) = (m.judgement, marks.get_mut(m.ply)) {
                         let note = super::analyse::point_text(&game, m);
-                        *slot = Some(WebMark { glyph: j.glyph(), kind: mark_kind(j), note });
+                        let word = crate::i18n::t(&format!("analysis-word-{}", mark_kind(j)), &[]);
+                        *slot = Some(WebMark { glyph: j.glyph(), kind: mark_kind(j), word, note });
                     }
                 }
                 Some(WebAnalysis {
