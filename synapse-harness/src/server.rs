@@ -72,6 +72,16 @@ impl Synapse {
     /// empty (or a previous Synapse's) and `psycopg2` is installed first if needed
     /// ([`ensure_postgres_driver`]).
     pub fn start_on(database: Database) -> Result<Synapse, HarnessError> {
+        Self::start_trying(database, None)
+    }
+
+    /// [`start_on`](Self::start_on), its first try on `port` instead of a free one: what happens
+    /// when two harnesses are given one port at once (for the harness's own tests).
+    pub fn start_trying_port(database: Database, port: u16) -> Result<Synapse, HarnessError> {
+        Self::start_trying(database, Some(port))
+    }
+
+    fn start_trying(database: Database, first_port: Option<u16>) -> Result<Synapse, HarnessError> {
         let python = match database {
             Database::Sqlite => ensure_installed()?,
             Database::Postgres(_) => ensure_postgres_driver()?,
@@ -110,7 +120,10 @@ impl Synapse {
         synapse.write(config::SIGNING_KEY_FILE, &format!("ed25519 a_test {signing_key}\n"))?;
         let (macaroon_secret, form_secret) = (random_hex(16)?, random_hex(16)?);
         for attempt in 1..=PORT_ATTEMPTS {
-            synapse.port = free_port()?;
+            synapse.port = match first_port {
+                Some(port) if attempt == 1 => port,
+                _ => free_port()?,
+            };
             let config = ServerConfig {
                 server_name: Self::SERVER_NAME,
                 port: synapse.port,
@@ -383,6 +396,17 @@ impl Synapse {
         self.child = Some(child);
         let deadline = Instant::now() + START_TIMEOUT;
         let url = format!("{}/_matrix/client/versions", self.homeserver_url());
+        // Ready when this process says it listens on the port (in what it logged since it was
+        // started) and the port answers: another Synapse holding the port (two harnesses given one
+        // free port at once) would answer the probe too, with another registration secret.
+        let (log, logged_before) = (self.log_path(), fs::metadata(self.log_path()).map_or(0, |m| m.len()));
+        let listening = format!("Synapse now listening on TCP port {}", self.port);
+        let says_listening = || {
+            fs::read(&log).is_ok_and(|bytes| {
+                let since = bytes.get(logged_before as usize..).unwrap_or_default();
+                String::from_utf8_lossy(since).contains(&listening)
+            })
+        };
         let probe: ureq::Agent =
             ureq::Agent::config_builder().timeout_global(Some(Duration::from_secs(2))).build().into();
         loop {
@@ -392,7 +416,7 @@ impl Synapse {
                 self.child = None;
                 return Err(self.error(format!("Synapse exited while starting ({status})")));
             }
-            if probe.get(&url).call().is_ok() {
+            if says_listening() && probe.get(&url).call().is_ok() {
                 return Ok(());
             }
             if Instant::now() >= deadline {

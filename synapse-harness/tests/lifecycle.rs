@@ -42,3 +42,19 @@ fn start_register_restart_pause_stop() {
     assert!(!synapse.is_running());
     assert!(!versions_answer(&synapse, Duration::from_millis(500)));
 }
+
+/// Two harnesses given one port at once (a free port probed by both): the second's Synapse cannot
+/// bind it, and the harness must not take the first one's answers for its own (before: it did,
+/// and registering a user there failed with "HMAC incorrect", the other server's secret); it
+/// starts again on another port, where its own users register.
+#[test]
+fn a_harness_whose_port_another_synapse_holds_starts_on_another() {
+    let first = Synapse::start().unwrap_or_else(|e| panic!("{e}"));
+    let taken = first.port();
+    let second = Synapse::start_trying_port(synapse_harness::Database::Sqlite, taken).unwrap_or_else(|e| panic!("{e}"));
+    assert_ne!(second.port(), taken, "it moved to another port");
+    let users = second.register_users(&["bot"]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(users[0].user_id, "@bot:localhost");
+    // The first one knows nothing of it.
+    assert!(first.register_users(&["bot"]).is_ok(), "the name is free on the first server");
+}
