@@ -70,6 +70,14 @@ fn only_finished_games_of_this_chat_are_analysed() {
     t.say("alice", "!abort");
     let r = t.say("alice", "!analyse #2");
     assert!(r.analyses.is_empty() && r.text().contains("was aborted"), "{}", r.text());
+    // Without a number: the last finished game here, past the aborted one and a rematch begun since
+    // (before: "Game #3 is not finished").
+    t.say("alice", "!rematch #1");
+    assert!(t.say("bob", "!accept").text().contains("Game #3 starts"));
+    let r = t.say("alice", "!analyse");
+    assert!(r.analyses.len() == 1 && r.text().contains("game #1"), "{}", r.text());
+    assert!(t.say("bob", "!pgn analysed").text().contains("Game #1 has not been analysed yet"), "the same game");
+    drop(r);
     assert_eq!(t.analyses_stored(), 0);
     assert_eq!(t.bot.analyses_running(), 0);
 }

@@ -24,6 +24,10 @@ use crate::{msg, t};
 /// Turning points shown.
 const TURNING_POINTS: usize = 3;
 
+/// A person's recent games over in a chat among which `analyse` without a number looks for the
+/// last finished one (an aborted game in between is passed over).
+const RECENT_OVER: usize = 10;
+
 /// The game's stored analysis, if it has one, read back against the game.
 fn stored_analysis(conn: &Conn<'_>, row: &GameRow, game: &Game) -> Res<Option<Analysis>> {
     let Some(stored) = analyses::get(conn, row.id)? else { return Ok(None) };
@@ -37,7 +41,8 @@ pub(in crate::bot) fn decoded(id: i64, game: &Game, nodes: u64, evals: &str) -> 
 
 impl Bot {
     /// The finished game of this chat that `analyse` or `pgn … analysed` is about: `#id`, or the
-    /// author's last game here.
+    /// author's last finished game here (a rematch begun since is not the one meant), else their
+    /// last game here, which is then said not to be finished.
     fn finished_game_here(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<GameRow> {
         let conn = self.conn()?;
         let row = match id {
@@ -46,9 +51,16 @@ impl Bot {
                 None => return user(msg!("game-none", id = id)),
             },
             None => {
-                let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+                let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
+                let me = players::find(&conn, platform, &cx.inp.author.id)?;
                 let last = match me {
-                    Some(me) => games::latest_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?,
+                    Some(me) => {
+                        let over = games::over_in_chat(&conn, platform, chat, me.id, RECENT_OVER)?;
+                        match over.into_iter().find(|g| g.status == Status::Finished) {
+                            Some(finished) => Some(finished),
+                            None => games::latest_in_chat(&conn, platform, chat, me.id)?,
+                        }
+                    }
                     None => None,
                 };
                 match last {
