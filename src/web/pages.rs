@@ -169,14 +169,14 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64, public: Option<&str>) -> 
     };
     let days_left = g.deadline.map(|d| ((d - now).max(0) / 86_400).to_string());
     let marks = g.analysis.as_ref().map_or(&[][..], |a| &a.marks[..]);
+    // The variant, rated or casual, where it stands: on the page and in its link's card.
+    let facts = format!("{} · {} · {}", g.variant, if g.rated { t!("web-rated") } else { t!("web-casual") }, g.status);
     let body = html! {
         main #game data-ply=(latest) data-shown=(shown) data-board=(format!("{base}/board/"))
             data-page=(base) data-events=[g.active.then(|| format!("{base}/events?ply={}", g.ply))]
             data-alt-start=(t!("web-board-start")) data-alt-latest=(g.alt) {
             h1 { (t!("web-game-heading", white = short(&g.white.name), black = short(&g.black.name))) }
-            p.facts {
-                (g.variant) " · " (if g.rated { t!("web-rated") } else { t!("web-casual") }) " · " (g.status)
-            }
+            p.facts { (facts) }
             @if let Some(d) = days_left {
                 p.clock { (t!("web-days-left", days = d.parse::<i64>().unwrap_or(0))) }
             }
@@ -244,12 +244,7 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64, public: Option<&str>) -> 
         let site = site.trim_end_matches('/');
         Preview {
             url: format!("{site}{base}"),
-            description: format!(
-                "{} · {} · {}",
-                g.variant,
-                if g.rated { t!("web-rated") } else { t!("web-casual") },
-                g.status
-            ),
+            description: facts,
             image: Some(format!("{site}{base}/board/{latest}")),
         }
     });

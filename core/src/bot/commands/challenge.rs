@@ -277,14 +277,7 @@ impl Bot {
                     }
                     _ => {
                         let first = format!("#{}", list[0].id);
-                        let listed: Vec<(challenges::Challenge, &str)> = list
-                            .into_iter()
-                            .map(|c| {
-                                let kind = if c.challenged == Some(me_id) { "to-you" } else { "open" };
-                                (c, kind)
-                            })
-                            .collect();
-                        let ids = super::comma_list(self.challenges_named(&conn, &listed, me_id)?);
+                        let ids = super::comma_list(self.challenges_named(&conn, &list, me_id)?);
                         return user(msg!("accept-which", ids = ids, p = cx.p(), first = first));
                     }
                 }
@@ -506,12 +499,7 @@ impl Bot {
                 ([], []) => return user(msg!("decline-none")),
                 _ => {
                     let first = format!("#{}", list.first().or(own.first()).map_or(0, |c| c.id));
-                    let mut listed: Vec<(challenges::Challenge, &str)> =
-                        list.into_iter().map(|c| (c, "to-you")).collect();
-                    for c in own {
-                        let kind = if c.challenged.is_some() { "yours" } else { "yours-open" };
-                        listed.push((c, kind));
-                    }
+                    let listed: Vec<challenges::Challenge> = list.into_iter().chain(own).collect();
                     let ids = super::comma_list(self.challenges_named(&conn, &listed, me.id)?);
                     return user(msg!("decline-which", ids = ids, first = first, p = cx.p()));
                 }

@@ -106,44 +106,44 @@ impl Bot {
         self.suggested(scope, user_id, ("challenge", typed), |conn, me| {
             let now = self.clock.now();
             let answerable = challenges::acceptable(conn, &scope.platform, &scope.chat, me, now)?;
-            let (to_me, open): (Vec<_>, Vec<_>) = answerable.into_iter().partition(|c| c.challenged == Some(me));
-            let mut listed: Vec<(challenges::Challenge, &str)> = to_me.into_iter().map(|c| (c, "to-you")).collect();
+            let (mut listed, open): (Vec<_>, Vec<_>) = answerable.into_iter().partition(|c| c.challenged == Some(me));
             if command == "decline" {
                 let own = challenges::made_by(conn, &scope.platform, &scope.chat, me)?;
-                for c in own.into_iter().filter(|c| c.expires_at > now) {
-                    let kind = if c.challenged.is_some() { "yours" } else { "yours-open" };
-                    listed.push((c, kind));
-                }
+                listed.extend(own.into_iter().filter(|c| c.expires_at > now));
             } else {
-                listed.extend(open.into_iter().map(|c| (c, "open")));
+                listed.extend(open);
             }
             let lang = crate::i18n::current();
             let named = self.challenges_named(conn, &listed, me)?;
-            Ok(named.into_iter().zip(&listed).map(|(m, (c, _))| (m.render(lang), c.id)).collect())
+            Ok(named.into_iter().zip(&listed).map(|(m, c)| (m.render(lang), c.id)).collect())
         })
     }
 
-    /// Challenges named for `me` choosing among them, each with how it stands for them (`kind`:
-    /// `to-you`, `open`, `yours`, `yours-open`): `#3 from alice — Chess` (the other sides read in
-    /// one statement), as messages said in their reader's language.
+    /// Challenges named for `me` choosing among them, each with how it stands for them (made to
+    /// them, open, theirs to someone, theirs open to anyone): `#3 from alice — Chess` (the other
+    /// sides read in one statement), as messages said in their reader's language.
     pub(in crate::bot) fn challenges_named(
         &self,
         conn: &Conn<'_>,
-        listed: &[(challenges::Challenge, &str)],
+        listed: &[challenges::Challenge],
         me: PlayerId,
     ) -> Res<Vec<crate::i18n::Msg>> {
         // The other side: the challenger, or for one's own the challenged (none if open).
-        let others: Vec<PlayerId> = listed
-            .iter()
-            .map(|(c, _)| if c.challenger == me { c.challenged.unwrap_or(me) } else { c.challenger })
-            .collect();
+        let others: Vec<PlayerId> =
+            listed.iter().map(|c| if c.challenger == me { c.challenged.unwrap_or(me) } else { c.challenger }).collect();
         let names = self.names_of(conn, &others)?;
         Ok(listed
             .iter()
             .zip(names)
-            .map(|((c, kind), name)| {
+            .map(|(c, name)| {
+                let kind = match (c.challenger == me, c.challenged) {
+                    (true, Some(_)) => "yours",
+                    (true, None) => "yours-open",
+                    (false, Some(them)) if them == me => "to-you",
+                    (false, _) => "open",
+                };
                 let variant = variant_named(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
-                crate::msg!("suggest-challenge", id = c.id, kind = *kind, name = name, variant = variant)
+                crate::msg!("suggest-challenge", id = c.id, kind = kind, name = name, variant = variant)
             })
             .collect())
     }
