@@ -1,12 +1,12 @@
 //! Languages: every sentence a person reads comes from the message catalogues in Project Fluent
-//! format (`locales/en/*.ftl`, `locales/tr/*.ftl`), embedded in the binary, looked up by id with
+//! format (`locales/en/*.ftl`, `locales/tr/*.ftl`, `locales/de/*.ftl`), embedded in the binary, looked up by id with
 //! named arguments. Plural and number forms are Fluent's (`{ $count -> [one] … *[other] … }`).
 //!
 //! The core renders a reply when it makes it, in its reader's language: the chat's for what the
 //! chat sees, the person's own for what only they see. The language in force while a piece of
 //! work runs is set with [`with_lang`] and read by [`t!`]; an explicit one goes to [`tl!`]. Errors
 //! for the author travel as [`Msg`]s (id and arguments) and are rendered in the author's language
-//! when answered. A message missing in Turkish, or one that fails to format there, falls back to
+//! when answered. A message missing in Turkish or German, or one that fails to format there, falls back to
 //! English; a missing argument panics in the crate's own tests (and is caught by the catalogue
 //! tests), never in the product.
 
@@ -15,35 +15,38 @@ use fluent_bundle::{FluentArgs, FluentResource, FluentValue};
 use std::cell::Cell;
 use std::sync::LazyLock;
 
-/// A language capabot speaks (stored and sent as its code, `en` or `tr`).
+/// A language capabot speaks (stored and sent as its code, `en`, `tr` or `de`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
     #[default]
     En,
     Tr,
+    De,
 }
 
 impl Lang {
     /// Every language, English first.
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Tr];
+    pub const ALL: [Lang; 3] = [Lang::En, Lang::Tr, Lang::De];
 
-    /// The language code (`en`, `tr`), as stored and as typed in `lang tr`.
+    /// The language code (`en`, `tr`, `de`), as stored and as typed in `lang tr`.
     pub fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Tr => "tr",
+            Lang::De => "de",
         }
     }
 
-    /// A language from a code or a platform's locale (`tr`, `tr-TR`, `en-US`, `en_GB`, `EN`);
+    /// A language from a code or a platform's locale (`tr`, `tr-TR`, `de-AT`, `en-US`, `en_GB`, `EN`);
     /// `None` for a language capabot does not speak.
     pub fn parse(s: &str) -> Option<Lang> {
         let base = s.trim().split(['-', '_']).next().unwrap_or("").to_lowercase();
         // A locale's tag (Discord's `en-US`, Matrix's `tr`), or a language's name as people write it.
         match base.as_str() {
-            "en" | "english" | "ingilizce" | "i̇ngilizce" => Some(Lang::En),
-            "tr" | "turkish" | "türkçe" | "turkce" => Some(Lang::Tr),
+            "en" | "english" | "ingilizce" | "i̇ngilizce" | "englisch" => Some(Lang::En),
+            "tr" | "turkish" | "türkçe" | "turkce" | "türkisch" | "tuerkisch" => Some(Lang::Tr),
+            "de" | "german" | "deutsch" | "almanca" => Some(Lang::De),
             _ => None,
         }
     }
@@ -52,6 +55,7 @@ impl Lang {
         match self {
             Lang::En => 0,
             Lang::Tr => 1,
+            Lang::De => 2,
         }
     }
 }
@@ -59,11 +63,12 @@ impl Lang {
 /// The catalogue files, by name, for each language in [`Lang::ALL`] order.
 macro_rules! catalogues {
     ($($name:literal),* $(,)?) => {
-        /// Each catalogue file: its name and its text per language (English, Turkish).
-        pub const CATALOGUES: &[(&str, [&str; 2])] = &[
+        /// Each catalogue file: its name and its text per language (English, Turkish, German).
+        pub const CATALOGUES: &[(&str, [&str; 3])] = &[
             $(($name, [
                 include_str!(concat!("../locales/en/", $name, ".ftl")),
                 include_str!(concat!("../locales/tr/", $name, ".ftl")),
+                include_str!(concat!("../locales/de/", $name, ".ftl")),
             ]),)*
         ];
     };
@@ -201,11 +206,11 @@ thread_local! {
 }
 
 /// A count written with its thousands grouped as `lang` writes them: 60,000 in English, 60.000 in
-/// Turkish (for counts people read as amounts; ratings and years are written plain).
+/// Turkish and German (for counts people read as amounts; ratings and years are written plain).
 pub fn grouped(lang: Lang, n: u64) -> String {
     let sep = match lang {
         Lang::En => ',',
-        Lang::Tr => '.',
+        Lang::Tr | Lang::De => '.',
     };
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);

@@ -803,8 +803,10 @@ mod tests {
     #[test]
     fn the_readers_language_is_the_first_capabot_speaks() {
         let mut h = HeaderMap::new();
-        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("de-DE,tr;q=0.8,en;q=0.5"));
+        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("fr-FR,tr;q=0.8,en;q=0.5"));
         assert_eq!(request_lang(&h), Some(Lang::Tr));
+        h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("de-DE,tr;q=0.8,en;q=0.5"));
+        assert_eq!(request_lang(&h), Some(Lang::De));
         h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("en-GB;q=0.4, tr-TR;q=0.9"));
         assert_eq!(request_lang(&h), Some(Lang::Tr));
         h.insert(header::ACCEPT_LANGUAGE, HeaderValue::from_static("fr"));

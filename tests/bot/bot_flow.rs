@@ -1017,8 +1017,8 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
     assert!(out.contains("'atomik' diye bir varyant bilmiyorum. Şunu mu demek istedin: atomic?"), "{out}");
     // A language by its name; an unknown one in a setting without a doubled full stop.
     assert!(said("dave", "lang turkish").contains("Türkçe"));
-    let out = tb.say("alice", "!settings lang:de");
-    assert!(out.contains("not 'de'. Say !help settings for how to write it."), "{out}");
+    let out = tb.say("alice", "!settings lang:fr");
+    assert!(out.contains("not 'fr'. Say !help settings for how to write it."), "{out}");
 }
 
 /// A challenge made in someone's direct chat with capabot could never be read, let alone accepted,

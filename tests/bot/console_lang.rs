@@ -49,3 +49,35 @@ fn a_persons_own_language_is_theirs_alone() {
     assert_eq!(out.matches("Commands (prefix !):").count(), 1, "{out}");
     assert!(out.contains("Her alışın patladığı satranç") && !out.contains("every capture explodes"), "{out}");
 }
+
+/// German, the third language: the chat's setting, a game with its refusals and its end, the help
+/// and a variant's rules; a person's own `lang deutsch`; and a language capabot does not speak
+/// named with the three it does.
+#[test]
+fn a_whole_game_in_german() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !challenge @bob chess color:white\nbob> !accept\n\
+         alice> f3\nbob> e5\nbob> e6\nalice> Nf4\nalice> g4\nbob> Qh4#\nalice> !help\nalice> !rules chess\n\
+         carol> !lang english\ncarol> !move #9 e5\ncarol> !lang deutsch\ncarol> !move #9 e5\ncarol> !lang fr\n",
+    );
+    assert!(out.contains("Einstellungen gespeichert: lang:de."), "{out}");
+    assert!(out.contains("Partie #1: 1. f3, gespielt von alice. bob (Schwarz) ist am Zug."), "{out}");
+    assert!(out.contains("Partie #1: Du bist nicht am Zug; alice ist am Zug."), "{out}");
+    // The reason and the legal alternatives in German, the notation in English letters.
+    assert!(
+        out.contains(
+            "Nf4 ist nicht legal: keine deiner Figuren vom Typ Springer kann f4 erreichen; Springer-Züge: Na3, Nc3, Nh3"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Partie beendet: 0-1 — bob gewinnt durch Schachmatt."), "{out}");
+    assert!(out.contains("Befehle (Präfix !):") && out.contains("N Springer"), "{out}");
+    assert!(out.contains("Normales Schach (FIDE-Regeln)"), "{out}");
+    assert!(!out.contains("played by") && !out.contains("Game over") && !out.contains("is not legal"), "{out}");
+    // Carol's own language: English in a German chat, then German again by its name.
+    assert!(out.contains("There is no game #9."), "{out}");
+    assert!(out.contains("Ab jetzt spreche ich Deutsch mit dir.") && out.contains("Es gibt keine Partie #9."), "{out}");
+    assert!(out.contains("Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht 'fr'."), "{out}");
+}

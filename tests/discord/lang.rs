@@ -1,8 +1,8 @@
 //! Languages on Discord, end to end: the real serenity client and host against the in-repo fake
 //! Discord. A server whose preferred language is Turkish, a Turkish-locale user and an
-//! English-locale user in the same channel: the slash commands carry Turkish names and
-//! descriptions, the channel's replies and buttons are Turkish, and each person's private answers
-//! are in their own app's language.
+//! English-locale user in the same channel (and a German-locale one): the slash commands carry
+//! Turkish and German names and descriptions, the channel's replies and buttons are Turkish, and
+//! each person's private answers are in their own app's language.
 
 use crate::common;
 
@@ -21,6 +21,7 @@ const GUILD: u64 = 10;
 const GENERAL: u64 = 11;
 const ALICE: u64 = 12;
 const BOB: u64 = 13;
+const CAROL: u64 = 14;
 const WAIT: Duration = Duration::from_secs(30);
 const SCENARIO: Duration = Duration::from_secs(240);
 
@@ -29,7 +30,8 @@ fn world() -> FakeConfig {
         GuildSpec::new(GUILD, "Satranç kulübü")
             .text_channel(GENERAL, "genel")
             .member(ALICE, "alice")
-            .member(BOB, "bob"),
+            .member(BOB, "bob")
+            .member(CAROL, "carol"),
     )
 }
 
@@ -63,6 +65,7 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         fake.set_guild_locale(GUILD, "tr");
         fake.set_locale(BOB, "tr");
         fake.set_locale(ALICE, "en-US");
+        fake.set_locale(CAROL, "de");
         let bot = Bot::new(
             Store::open(dir.path().join("capabot.db")).expect("store"),
             Arc::new(ManualClock::new(common::T0)),
@@ -98,6 +101,13 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         assert!(mv["description"].as_str().is_some_and(|d| d.starts_with("Make a move")), "English stays the default");
         let challenge = commands.iter().find(|c| c["name"] == "challenge").expect("the challenge command");
         assert_eq!(challenge["name_localizations"]["tr"], "meydan-oku");
+        // … and German ones (Discord's locale `de`).
+        assert_eq!(mv["name_localizations"]["de"], "zug", "{mv}");
+        assert!(
+            mv["description_localizations"]["de"].as_str().is_some_and(|d| d.starts_with("Mach einen Zug")),
+            "{mv}"
+        );
+        assert_eq!(challenge["name_localizations"]["de"], "herausfordern");
 
         // Bob (Turkish) challenges Alice: the channel reads Turkish, buttons included.
         let offer = command(
@@ -138,6 +148,11 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         let again = command(&fake, BOB, "move", json!([{ "name": "move", "type": 3, "value": "d4" }])).await;
         assert!(again.is_ephemeral(), "{again:?}");
         assert_eq!(text(&again), "Oyun #1 içinde sıra sende değil: sıra alice (siyah) oyuncusunda.");
+
+        // Carol, whose app is German and who plays in no game here: told privately, in German.
+        let none = command(&fake, CAROL, "move", json!([{ "name": "move", "type": 3, "value": "e5" }])).await;
+        assert!(none.is_ephemeral(), "{none:?}");
+        assert_eq!(text(&none), "Du hast hier keine Partie. Starte eine mit !challenge @jemand oder !play.");
 
         // Alice's own language setting wins over her app's for what only she reads.
         let set = command(&fake, ALICE, "lang", json!([{ "name": "language", "type": 3, "value": "tr" }])).await;

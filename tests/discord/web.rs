@@ -408,9 +408,11 @@ async fn a_page_is_in_the_communitys_language_else_the_readers() {
     site.web_on(true);
     let url = site.url("/c/test/g");
     // No language of its own: the first the reader's browser asks for that capabot speaks.
-    let page = text_in(&url, "de-DE, tr;q=0.9, en;q=0.5").await;
+    let page = text_in(&url, "fr-FR, tr;q=0.9, en;q=0.5").await;
     assert!(page.contains("<html lang=\"tr\">") && page.contains("Sıralamalar"), "{page}");
     assert!(text_in(&url, "fr, en;q=0.4").await.contains("<html lang=\"en\">"));
+    let page = text_in(&url, "de-AT, en;q=0.4").await;
+    assert!(page.contains("<html lang=\"de\">") && page.contains("Bestenlisten"), "{page}");
     let missing = text_in(&site.url("/c/test/nobody"), "tr").await;
     assert!(missing.contains("Bulunamadı"), "an unknown community, in the reader's language: {missing}");
     // The community's own language comes first.

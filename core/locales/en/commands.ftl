@@ -117,8 +117,8 @@ sub-tournament-leave = Withdraw from a tournament before it starts
 sub-tournament-create = Administrators: create a tournament
 sub-tournament-start = Administrators: start a tournament before its registration ends
 sub-tournament-cancel = Administrators: cancel a tournament before it starts
-cmd-lang = The language capabot speaks to you: en (English) or tr (Turkish); default follows the chat
-opt-language = en, tr, or default
+cmd-lang = The language capabot speaks to you: en (English), tr (Turkish), de (German); default: the chat's
+opt-language = en, tr, de, or default
 opt-command = A command to explain in full, e.g. analyse
 
 # Slash command names (Discord shows the Turkish ones to Turkish-locale users; the commands stay
@@ -258,7 +258,7 @@ matrix-react-key = { $key } { $label } (or type { $typed })
 matrix-type-choice = { $label }: type { $typed }
 matrix-react = React { $choices }
 matrix-board = the board
-matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say !help for the commands, or address me by name: capabot: help. Türkçe için: !lang tr.
+matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say !help for the commands, or address me by name: capabot: help. Türkçe için: !lang tr. Auf Deutsch: !lang de.
 host-busy = I am very busy right now: try again in a minute.
 host-slow-down = Slow down, please: I am ignoring your messages here for a minute. Your games are safe.
 

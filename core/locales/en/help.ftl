@@ -7,7 +7,7 @@ help-one-aliases = Also: { $aliases }
 help-one-options = Options:
 help-one-subcommands = Subcommands:
 help-one-foot = { $p }help lists every command.
-help-foot = Days per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: { $moves }, Me1^e5 (a Capatomic launch), @e4 or boom e4 (a secret bomb's detonation). { $p }variants, { $p }rules capatomic. Language: { $p }lang tr (Türkçe) or { $p }lang en.
+help-foot = Days per move: 1, 2, 3, 5, 7, 10, 14 or none. Moves: { $moves }, Me1^e5 (a Capatomic launch), @e4 or boom e4 (a secret bomb's detonation). { $p }variants, { $p }rules capatomic. Language: { $p }lang tr (Türkçe), { $p }lang de (Deutsch) or { $p }lang en.
 
 # A variant's rules page: its name, then the page below.
 rules-page = { $variant }: { $page }

@@ -7,7 +7,6 @@ web-game-title = { $white } vs { $black }, { $variant }
 web-game-heading = { $white } vs { $black }
 web-white = White
 web-black = Black
-web-unrated = unrated
 web-rated = rated
 web-casual = casual
 web-moves = Moves

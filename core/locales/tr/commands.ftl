@@ -35,7 +35,7 @@ cmd-unlink = Bu hesabın başka platformlardaki hesaplarınla bağını kopar
 cmd-ladder = Topluluğun sıralama merdivenleri: durum, katılma, yukarıya meydan okuma, sezonlar
 cmd-tournament = Topluluğun turnuvaları: lig ya da İsviçre sistemi, kayıt, eşleşmeler ve puan durumu
 cmd-help = Komutlar
-cmd-lang = capabot'un seninle konuştuğu dil: en (İngilizce) ya da tr (Türkçe); default sohbetinkine uyar
+cmd-lang = capabot'un konuştuğu dil: en (İngilizce), tr (Türkçe), de (Almanca); default: sohbetinki
 
 opt-casual = Puansız
 opt-challenge = Teklif numarası
@@ -64,7 +64,7 @@ opt-system = Lig, çift devreli lig ya da İsviçre sistemi (varsayılan: lig)
 opt-thread = Her oyun için bir konu aç
 opt-tournament = Hangi turnuva (numarası)
 opt-wait = Bir meydan okumanın yanıt bekleyebileceği gün sayısı (varsayılan 3)
-opt-language = en, tr ya da default
+opt-language = en, tr, de ya da default
 opt-command = Ayrıntılı anlatılacak komut, ör. analyse
 cmd-challenge-variant = Hangi varyant
 cmd-challenge-days = Hamle başına gün
@@ -251,7 +251,7 @@ matrix-react-key = { $key } { $label } (ya da { $typed } yaz)
 matrix-type-choice = { $label }: { $typed } yaz
 matrix-react = Tepki ver: { $choices }
 matrix-board = tahta
-matrix-greeting = Merhaba! Ben capabot: sohbette satranç çeşitleri (Capatomic, Capablanca, atom satrancı, satranç). Komutlar için !help yaz ya da bana adımla seslen: capabot: help. For English: !lang en.
+matrix-greeting = Merhaba! Ben capabot: sohbette satranç çeşitleri (Capatomic, Capablanca, atom satrancı, satranç). Komutlar için !help yaz ya da bana adımla seslen: capabot: help. For English: !lang en. Auf Deutsch: !lang de.
 host-busy = Şu anda çok meşgulüm: bir dakika sonra yeniden dene.
 host-slow-down = Biraz yavaş lütfen: buradaki mesajlarını bir dakika boyunca görmezden geliyorum. Oyunların güvende.
 

@@ -7,7 +7,7 @@ help-one-aliases = Diğer adları: { $aliases }
 help-one-options = Seçenekler:
 help-one-subcommands = Alt komutlar:
 help-one-foot = { $p }help bütün komutları listeler.
-help-foot = Hamle başına gün: 1, 2, 3, 5, 7, 10, 14 ya da none. Hamleler: { $moves }, Me1^e5 (Capatomic füze atışı), @e4 ya da boom e4 (gizli bombanın patlatılması). { $p }variants, { $p }rules capatomic. Hamleler her satranç sunucusunda olduğu gibi İngilizce harflerle yazılır: K şah (King), Q vezir (Queen), R kale (Rook), B fil (Bishop), N at (kNight), A arkfil (Archbishop: fil + at), C şansölye (Chancellor: kale + at), M füze (Missile); piyonun harfi yoktur (e4, exd5). Dil: { $p }lang en (English) ya da { $p }lang tr.
+help-foot = Hamle başına gün: 1, 2, 3, 5, 7, 10, 14 ya da none. Hamleler: { $moves }, Me1^e5 (Capatomic füze atışı), @e4 ya da boom e4 (gizli bombanın patlatılması). { $p }variants, { $p }rules capatomic. Hamleler her satranç sunucusunda olduğu gibi İngilizce harflerle yazılır: K şah (King), Q vezir (Queen), R kale (Rook), B fil (Bishop), N at (kNight), A arkfil (Archbishop: fil + at), C şansölye (Chancellor: kale + at), M füze (Missile); piyonun harfi yoktur (e4, exd5). Dil: { $p }lang en (English), { $p }lang de (Deutsch) ya da { $p }lang tr.
 
 # Bir varyantın kural sayfası: adı, sonra sayfa ve hamle harfleri.
 rules-page = { $variant }: { $page } Hamle harfleri İngilizcedir: K şah, Q vezir, R kale, B fil, N at, A arkfil, C şansölye, M füze; piyonun harfi yoktur.

@@ -7,7 +7,6 @@ web-game-title = { $white } - { $black }, { $variant }
 web-game-heading = { $white } - { $black }
 web-white = Beyaz
 web-black = Siyah
-web-unrated = puansız
 web-rated = puanlı
 web-casual = dostluk
 web-moves = Hamleler

@@ -33,14 +33,17 @@ fn messages(lang: Lang) -> BTreeMap<String, BTreeSet<String>> {
 }
 
 #[test]
-fn both_catalogues_have_the_same_ids_and_arguments() {
+fn every_catalogue_has_the_same_ids_and_arguments_as_the_english() {
     let en = messages(Lang::En);
-    let tr = messages(Lang::Tr);
-    let only_en: Vec<&String> = en.keys().filter(|k| !tr.contains_key(*k)).collect();
-    let only_tr: Vec<&String> = tr.keys().filter(|k| !en.contains_key(*k)).collect();
-    assert!(only_en.is_empty() && only_tr.is_empty(), "only in en: {only_en:?}; only in tr: {only_tr:?}");
-    for (id, vars) in &en {
-        assert_eq!(vars, &tr[id], "message {id}: arguments differ between en and tr");
+    for lang in Lang::ALL.into_iter().filter(|l| *l != Lang::En) {
+        let other = messages(lang);
+        let code = lang.code();
+        let only_en: Vec<&String> = en.keys().filter(|k| !other.contains_key(*k)).collect();
+        let only_other: Vec<&String> = other.keys().filter(|k| !en.contains_key(*k)).collect();
+        assert!(only_en.is_empty() && only_other.is_empty(), "only in en: {only_en:?}; only in {code}: {only_other:?}");
+        for (id, vars) in &en {
+            assert_eq!(vars, &other[id], "message {id}: arguments differ between en and {code}");
+        }
     }
     assert!(en.len() > 100, "the catalogues were read ({} messages)", en.len());
 }
@@ -76,10 +79,18 @@ fn plurals_and_languages_come_from_fluent() {
     );
     assert_eq!(Lang::parse("tr-TR"), Some(Lang::Tr));
     assert_eq!(Lang::parse("en_GB"), Some(Lang::En));
-    assert_eq!(Lang::parse("de"), None);
-    // A language's name as people write it (`lang turkish`, `lang Türkçe`, `lang İngilizce`).
-    for (name, lang) in [("turkish", Lang::Tr), ("Türkçe", Lang::Tr), ("English", Lang::En), ("İngilizce", Lang::En)]
-    {
+    assert_eq!(Lang::parse("de-AT"), Some(Lang::De));
+    assert_eq!(Lang::parse("fr"), None);
+    // A language's name as people write it (`lang turkish`, `lang Türkçe`, `lang İngilizce`,
+    // `lang Deutsch`).
+    for (name, lang) in [
+        ("turkish", Lang::Tr),
+        ("Türkçe", Lang::Tr),
+        ("English", Lang::En),
+        ("İngilizce", Lang::En),
+        ("Deutsch", Lang::De),
+        ("german", Lang::De),
+    ] {
         assert_eq!(Lang::parse(name), Some(lang), "{name}");
     }
 }
@@ -390,6 +401,7 @@ fn slash_command_names_are_valid_in_every_language() {
 fn counts_are_grouped_as_each_language_writes_them() {
     for (n, en, tr) in [(0, "0", "0"), (999, "999", "999"), (1_000, "1,000", "1.000"), (60_000, "60,000", "60.000")] {
         assert_eq!((grouped(Lang::En, n).as_str(), grouped(Lang::Tr, n).as_str()), (en, tr));
+        assert_eq!(grouped(Lang::De, n), tr, "German groups as Turkish does");
     }
     assert_eq!(grouped(Lang::En, 20_160_060), "20,160,060");
 }

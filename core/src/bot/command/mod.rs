@@ -79,7 +79,7 @@ pub enum Command {
     Settings(SettingsArgs),
     /// `notify on|off`: direct-message notices (reminders, "your move"); none shows the setting.
     Notify(Option<bool>),
-    /// `lang [en|tr|default]`: the language capabot speaks to this person; none shows it.
+    /// `lang [en|tr|de|default]`: the language capabot speaks to this person; none shows it.
     Lang(Option<String>),
     /// `theme [wood|green|contrast|default]`: the board theme of the pictures only this person
     /// reads; none shows it.

@@ -520,7 +520,7 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "lang",
         aliases: &["language", "dil"],
-        usage: "[en|tr|default]",
+        usage: "[en|tr|de|default]",
         example: "lang tr",
         options: &[opt("language", OptionKind::Text)],
         subcommands: &[],

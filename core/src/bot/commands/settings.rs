@@ -203,7 +203,7 @@ impl Bot {
         ))
     }
 
-    /// `lang [en|tr|default]`: the language capabot speaks to this person (what only they read,
+    /// `lang [en|tr|de|default]`: the language capabot speaks to this person (what only they read,
     /// their direct messages); `default` goes back to the chat's (or their client's) language.
     /// Asking (no choice) and a language capabot does not speak write nothing down.
     pub(super) fn lang_setting(&self, cx: &Ctx<'_>, choice: Option<String>) -> Res<Response> {

@@ -1,0 +1,126 @@
+# Der Kern: Fehler, Einstellungen, Sprachen. Argumente: $p ist, wie hier ein Befehl geschrieben wird (das
+# Präfix des Chats, oder / wo nur Slash-Befehle capabot erreichen).
+
+internal-error = Entschuldige, bei mir ist etwas schiefgelaufen (Fehler-ID { $id }).
+not-saved = Das wurde nicht gespeichert, und nichts hat sich geändert: Ich konnte es gerade nicht festhalten. Bitte versuch es noch einmal.
+input-too-long = Diese Nachricht ist zu lang ({ $count } Zeichen); Befehle sind kurz. Schreib { $p }help für die Liste.
+parse-error = { $error }. Schreib { $p }help für die Befehle.
+parse-error-command = { $error }. Schreib { $p }help { $command }, um zu sehen, wie man ihn schreibt.
+command-unknown = Den Befehl '{ $word }' kenne ich nicht. Schreib { $p }help für die Liste.
+command-unknown-near = Den Befehl '{ $word }' kenne ich nicht. Meintest du { $p }{ $near }? Schreib { $p }help für die Liste.
+direct-move-elsewhere = { $word } sieht aus wie ein Zug, aber deine Partien ({ $games }) werden in den Chats gespielt, in denen sie begonnen haben: Zieh dort.
+direct-games-elsewhere = Deine Partien ({ $games }) werden in den Chats gespielt, in denen sie begonnen haben: Frag dort.
+direct-move-command-elsewhere = Deine Partien ({ $games }) werden in den Chats gespielt, in denen sie begonnen haben: Mach deinen Zug dort.
+direct-unknown = '{ $word }' kenne ich nicht. Hier ist jede Zeile für mich, Befehle brauchen also kein { $p }: help listet sie auf.
+direct-unknown-near = '{ $word }' kenne ich nicht. Meintest du { $near }? Hier ist jede Zeile für mich, Befehle brauchen also kein { $p }: help listet sie auf.
+variant-unknown = Die Variante '{ $name }' kenne ich nicht. Varianten: { $names }.
+variant-unknown-near = Die Variante '{ $name }' kenne ich nicht. Meintest du { $near }? Varianten: { $names }.
+no-setup = keine Aufstellung { $number }
+word-or = { " oder " }
+color-white = Weiß
+color-black = Schwarz
+
+settings-days-none = keine
+settings-on = an
+settings-off = aus
+settings-rated-community = rated: ist eine Regel der Community: { $p }settings community rated:choice|always|never.
+settings-no-community = Dieser Chat gehört zu keiner Community; lass 'community' weg, um die Einstellungen dieses Chats zu ändern.
+settings-rated-rule = , gewertete Partien: { $rule }
+settings-community-hint = { " " }({ $p }settings community ... für die ganze Community)
+settings-show = { $whose ->
+        [community] Die Standardeinstellungen dieser Community
+       *[chat] Einstellungen hier
+    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:de{ $community }.
+settings-admins-only = Nur die Administratoren der Community dürfen hier Einstellungen ändern.
+settings-saved = { $whose ->
+        [community] Einstellungen der Community gespeichert ({ $what }); Chats ohne eigene Einstellungen folgen ihnen.
+       *[chat] Einstellungen gespeichert: { $what }.
+    }{ $prefix_now }
+settings-prefix-now = { " " }Befehle beginnen hier jetzt mit { $prefix }, z. B. { $prefix }help.
+
+notify-show = Benachrichtigungen per Direktnachricht (Erinnerungen, „du bist am Zug“) sind { $state ->
+        [on] für dich an; { $p }notify off schaltet sie aus.
+       *[off] für dich aus; { $p }notify on schaltet sie ein.
+    }
+notify-on = Benachrichtigungen per Direktnachricht an: Erinnerungen und „du bist am Zug“-Hinweise kommen in deine Direktnachrichten.
+notify-off = Benachrichtigungen per Direktnachricht aus: Erinnerungen kommen in den Chat der Partie.
+
+lang-usage = lang nimmt en, tr, de oder default
+lang-unknown = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'.
+parse-lang = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'
+lang-show-own = Ich spreche mit dir die Sprache { $lang } (deine Wahl); mit { $p }lang default gilt wieder die Sprache des Chats.
+lang-show-default = Ich spreche mit dir die Sprache { $lang } (die des Chats oder deiner App); mit { $p }lang de, { $p }lang en oder { $p }lang tr wählst du deine eigene.
+lang-set = Ab jetzt spreche ich Deutsch mit dir.
+lang-cleared = Deine eigene Sprache ist vergessen: Ich spreche wieder die Sprache des Chats mit dir.
+theme-show-own = Die Bilder, die nur du liest, zeichne ich im Design { $theme } (deine Wahl); { $p }theme default kehrt zu Holz (wood) zurück. Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
+theme-show-default = Die Bilder, die nur du liest, zeichne ich in Holz (wood); mit { $p }theme contrast (für Farbenblinde) oder { $p }theme green wählst du dein eigenes Design. Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
+theme-set = Ab jetzt zeichne ich die Bilder, die nur du liest, im Design { $theme }; die eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
+theme-cleared = Dein eigenes Brettdesign ist vergessen: Die Bilder, die nur du liest, werden wieder in Holz gezeichnet.
+theme-usage = theme nimmt ein Wort: wood, green, contrast oder default
+
+# Falsch geschriebene Befehle. $given ist das, was geschrieben wurde.
+parse-about-everyone = { $word } betrifft alle; lass '{ $given }' weg
+parse-not-understood = '{ $given }' verstehe ich hier nicht
+parse-only-game = { $word } nimmt höchstens eine Partienummer wie #12, nicht '{ $given }'
+parse-days = days muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '{ $given }'
+parse-color = color muss white, black oder random sein, nicht '{ $given }'
+parse-setup = setup muss eine Zahl sein, nicht '{ $given }'
+parse-level = level muss 1 bis 8 sein, nicht '{ $given }'
+parse-unknown-option = unbekannte Option '{ $given }'; die Optionen sind days:N, color:white|black|random, setup:N, level:N
+parse-switch = { $key } ist on oder off, nicht '{ $given }'
+parse-settings = settings nimmt [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
+parse-prefix = ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und beginnt nicht mit etwas, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
+parse-rated = rated ist choice, always oder never, nicht '{ $given }'
+parse-unknown-setting = unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
+parse-theme = ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde)
+parse-which-move = sag, welchen Zug, z. B. !move e4 oder !move #12 Nf3
+parse-game-decline = { $word } nimmt höchstens eine Partienummer wie #12 und 'accept' oder 'decline', nicht '{ $given }'
+parse-pgn = { $word } nimmt höchstens eine Partienummer wie #12 und 'analysed', nicht '{ $given }'
+parse-which-swap = sag, welchen Tausch, z. B. !swap K b (König mit der Figur auf b) oder !noswap
+parse-bomb = { $word } nimmt eine Partienummer wie #12 und ein Feld wie g1, nicht '{ $given }'
+parse-moves = { $word } nimmt eine Partienummer wie #12 und höchstens ein Feld wie g1, nicht '{ $given }'
+parse-rules = rules nimmt einen Variantennamen, z. B. rules capatomic
+parse-help = help nimmt den Namen eines Befehls, z. B. help analyse
+parse-notify = notify nimmt on oder off
+parse-no-args = { $word } nimmt nichts danach, nicht '{ $given }'
+parse-positive = { $key ->
+        [event] die Ereignisnummer
+        [season] die Saison
+        [tournament] die Turniernummer
+        [round] die Runde
+        [reach] reach
+        [wait] wait
+       *[rounds] rounds
+    } muss eine Zahl ab 1 sein, nicht '{ $given }'
+parse-ladder-variant = ladder nimmt hier einen Variantennamen, nicht '{ $given }'
+parse-ladder-days = eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
+parse-ladder-create-key = ladder create nimmt days:N, reach:N und wait:N, nicht '{ $given }'
+parse-ladder-create-variant = ladder create nimmt eine Variante, nicht noch '{ $given }'
+parse-ladder-create-which = sag, welche Variante, z. B. ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = sag, welches Leiter-Ereignis rückgängig gemacht werden soll und warum, z. B. ladder undo 5 falsches Ergebnis
+parse-ladder-season = schreib ladder season close, oder ladder season N, um eine abgeschlossene Saison zu sehen
+parse-ladder-action = unbekannte Leiter-Aktion '{ $given }'; Aktionen: standings, join, leave, challenge, accept, decline, create, remove, undo, season
+parse-tournament-two = nenne ein Turnier, nicht zwei
+parse-tournament-only-number = tournament { $action } nimmt nur die Nummer des Turniers, nicht '{ $given }'
+parse-tournament-round = sag, welche Runde, z. B. tournament round 2
+parse-tournament-action = unbekannte Turnier-Aktion '{ $given }'; Aktionen: join, leave, create, start, cancel, round N
+parse-tournament-days = ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
+parse-signup = signup ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
+parse-tournament-create-key = tournament create nimmt rounds:N, days:N und signup:N, nicht '{ $given }:'
+parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
+parse-tournament-system = Turniere sind Rundenturnier (roundrobin), doppeltes Rundenturnier (double) oder Schweizer System (swiss), nicht '{ $given }'
+parse-unknown-command = unbekannter Befehl '{ $name }'
+parse-subcommand-needed = { $name } braucht eine seiner Aktionen: { $subcommands }
+parse-option-needed = { $name } braucht die Option '{ $option }'
+parse-option-person = die Option '{ $option }' muss eine Person sein
+parse-option-bool = die Option '{ $option }' ist wahr oder falsch
+parse-option-one-word = die Option '{ $option }' ist ein einziges Wort, nicht '{ $given }'
+parse-option-unknown = { $name } hat keine Option '{ $option }'
+parse-option-type = die Option '{ $option }' hat einen Typ, den ich nicht annehme
+settings-web-community = web: ist eine Regel der Community: { $p }settings community web:on|off.
+settings-web-rule = , Webseiten { $web }
+web-no-community = Die Webseiten gehören einer Community; dieser Chat gehört zu keiner.
+web-not-served = capabot stellt hier keine Webseiten bereit (kein [web] public_url in seiner Konfiguration).
+web-off = Diese Community ist nicht im Web. Ein Administrator kann das einschalten: { $p }settings community web:on.
+web-address = Diese Community im Web: { $url }
+web-game-link = Zuschauen: { $url }
