@@ -357,7 +357,7 @@ fn run(cli: Cli) -> Result<(), String> {
             );
             let progress = |line: &str| eprintln!("migrate: {line}");
             let report =
-                capabot::store::copy::copy_reporting(&source, bot.store(), |id| bot.verify_game(id), &progress)
+                capabot::store::copy::copy_reporting(&source, bot.store(), |ids| bot.verify_games(ids), &progress)
                     .map_err(|e| format!("nothing was copied: {e}"))?;
             for (table, rows) in &report.tables {
                 outln!("{table}: {rows} rows");

@@ -90,4 +90,93 @@ fn capabot_migrate_copies_a_played_database_once() {
     assert!(stderr.contains("not empty"), "{stderr}");
     assert!(!stderr.contains(&database.url()), "the password is shown: {stderr}");
     assert_eq!(counts(&target), after_game);
+
+    // A file one of whose games does not replay to its stored position (its FEN changed by hand)
+    // is refused by the replay before the commit: the new target stays empty.
+    let broken = dir.path().join("broken.db");
+    std::fs::copy(&db, &broken).unwrap();
+    Store::open(&broken)
+        .unwrap()
+        .conn()
+        .unwrap()
+        .execute("UPDATE games SET fen = '8/8/8/8/8/8/8/K6k w - - 0 1' WHERE id = 3", ())
+        .unwrap();
+    let empty = server.create_database().unwrap();
+    let out = Command::new(bin)
+        .current_dir(dir.path())
+        .args(["migrate", "--from"])
+        .arg(&broken)
+        .env("CAPABOT_DATABASE_URL", empty.url())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && stderr.contains("game 3 does not replay"), "{out:?}");
+    let empty = Store::open_postgres(&empty.url(), 2).unwrap();
+    assert_eq!(count(&empty, "games"), 0, "nothing copied");
+}
+
+/// Every value of every table arrives as it was, in copies that take several batches: a database
+/// with 2,500 players (an account and a global rating each, a few rows with nothing in their
+/// optional columns) and a finished game's moves, copied by `store::copy` into an empty PostgreSQL
+/// database, each table's rows compared value by value (as sets: the two sort text differently).
+#[test]
+fn a_copy_carries_every_value_across_its_batches() {
+    use capabot::store::sql::Column;
+    use capabot::store::{Store, copy, players, ratings};
+
+    let dir = tempfile::tempdir().unwrap();
+    let source = Store::open(dir.path().join("many.db")).unwrap();
+    source
+        .unit(|| {
+            let c = source.conn()?;
+            for i in 0..2_500i64 {
+                let p = players::ensure(&c, "discord", &format!("{i}"), &format!("player {i} «ü»"), 1_000 + i)?;
+                if i % 7 != 0 {
+                    let mut rating = ratings::PlayerRating::new(p.id);
+                    rating.rating.rating = 1_400.0 + i as f64 / 3.0;
+                    (rating.games, rating.wins, rating.last_game_at) = (3, 3, Some(2_000 + i));
+                    ratings::upsert(&c, &ratings::Scope::Global, "chess", &rating)?;
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+    let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+    let database = server.create_database().unwrap();
+    let target = Store::open_postgres(&database.url(), 2).unwrap();
+    let report = copy::copy(&source, &target, |_| Ok(())).unwrap();
+    let copied: usize = report.tables.iter().map(|(_, n)| n).sum();
+    assert!(copied >= 5_000, "{report:?}");
+
+    // A row as text, each value by its kind, the same on both backends.
+    let dump = |store: &Store, table: &str| -> Vec<String> {
+        let c = store.conn().unwrap();
+        let mut rows = Vec::new();
+        c.for_each_row(&format!("SELECT * FROM {table}"), (), |r| {
+            let mut line = String::new();
+            for i in 0..r.column_count() {
+                line.push_str(&match r.column(i)? {
+                    Column::Null => "null".to_string(),
+                    Column::I64(n) => n.to_string(),
+                    Column::F64(x) => format!("{x:?}"),
+                    Column::Text(t) => format!("{t:?}"),
+                    Column::Bytes(b) => format!("{b:?}"),
+                });
+                line.push('|');
+            }
+            rows.push(line);
+            Ok(())
+        })
+        .unwrap();
+        rows.sort();
+        rows
+    };
+    for (table, n) in &report.tables {
+        let (from, to) = (dump(&source, table), dump(&target, table));
+        assert_eq!(from.len(), *n, "{table}");
+        assert_eq!(from, to, "{table}: the values differ");
+    }
+    for table in ["players", "accounts", "ratings"] {
+        assert!(dump(&target, table).len() >= 2_000, "{table}: more rows than one batch holds");
+    }
 }

@@ -6,9 +6,11 @@
 //!
 //! The tables and their columns are read from the target's catalogue, so a table added by a later
 //! migration is copied without a change here (`tests/pg/schema.rs` keeps the two schemas equal).
-//! Each table is read row by row as it is written into the target (`Connection::for_each_row`), so
-//! the copy's memory does not grow with the database (a million games' tables are gigabytes), with
-//! its progress told every [`PROGRESS_EVERY`] rows.
+//! Each table is read row by row as it is written into the target (`Connection::for_each_row`), a
+//! few hundred rows to a multi-row `INSERT` ([`VALUES_A_BATCH`] values), so the copy's memory does
+//! not grow with the database (a million games' tables are gigabytes) and a batch costs one round
+//! trip, with its progress told every [`PROGRESS_EVERY`] rows; the games are replayed a run of
+//! [`REPLAY_BATCH`] at a time (`docs/scale.md`, "`capabot migrate` in batches").
 
 use super::sql::{Connection, Dialect, params};
 use super::{Result, Store, StoreError};
@@ -22,10 +24,10 @@ pub struct CopyReport {
     pub games: usize,
 }
 
-/// Copies `from` into the empty PostgreSQL store `to` in one transaction; `replay(game_id)` is
-/// called for every copied game inside that transaction (on `to`'s unit of work) and any error
-/// it returns aborts the copy.
-pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Result<(), String>) -> Result<CopyReport> {
+/// Copies `from` into the empty PostgreSQL store `to` in one transaction; `replay(game_ids)` is
+/// called for every copied game inside that transaction (on `to`'s unit of work), with runs of
+/// [`REPLAY_BATCH`] ids in order, and the first game it names as not replaying aborts the copy.
+pub fn copy(from: &Store, to: &Store, replay: impl Fn(&[i64]) -> ReplayResult) -> Result<CopyReport> {
     copy_reporting(from, to, replay, &|_| {})
 }
 
@@ -34,7 +36,7 @@ pub fn copy(from: &Store, to: &Store, replay: impl Fn(i64) -> std::result::Resul
 pub fn copy_reporting(
     from: &Store,
     to: &Store,
-    replay: impl Fn(i64) -> std::result::Result<(), String>,
+    replay: impl Fn(&[i64]) -> ReplayResult,
     progress: &dyn Fn(&str),
 ) -> Result<CopyReport> {
     if to.dialect() != Dialect::Postgres {
@@ -55,20 +57,36 @@ pub fn copy_reporting(
         progress(&format!("copying {table}…"));
         let columns = columns_of(&target, table)?;
         let list = columns.iter().map(|(name, _)| name.as_str()).collect::<Vec<_>>().join(", ");
-        let slots = (1..=columns.len()).map(|i| format!("?{i}")).collect::<Vec<_>>().join(", ");
-        let insert = format!("INSERT INTO {table} ({list}) VALUES ({slots})");
         let total: i64 = source.query_row(&format!("SELECT count(*) FROM {table}"), (), |r| r.get(0))?;
         let (started, mut rows) = (std::time::Instant::now(), 0usize);
+        let batch = batch_rows(columns.len());
+        let mut pending: Vec<super::sql::Column<'static>> = Vec::with_capacity(batch * columns.len());
         let mut failed = None;
+        // The rows read, written `batch` at a time, the last few as they come: one statement and
+        // round trip a batch instead of one a row.
+        let write = |pending: &mut Vec<super::sql::Column<'static>>| -> std::result::Result<(), StoreError> {
+            let n = pending.len() / columns.len().max(1);
+            if n == 0 {
+                return Ok(());
+            }
+            let insert = format!("INSERT INTO {table} ({list}) VALUES {}", super::sql::values_rows(n, columns.len()));
+            let values: Vec<_> = pending.iter().map(super::sql::ToSql::to_value).collect();
+            target.execute(&insert, values).map_err(|e| StoreError::Corrupt(format!("copying {table}: {e}")))?;
+            pending.clear();
+            Ok(())
+        };
         source
             .for_each_row(&format!("SELECT {list} FROM {table}"), (), |r| {
-                let row = (0..columns.len()).map(|i| r.column(i)).collect::<super::sql::Result<Vec<_>>>()?;
-                let values: Vec<_> = row.iter().map(super::sql::ToSql::to_value).collect();
-                if let Err(e) = target.execute(&insert, values) {
-                    failed = Some(StoreError::Corrupt(format!("copying {table}: {e}")));
-                    return Err(super::sql::Error::NoRows);
+                for i in 0..columns.len() {
+                    pending.push(r.column(i)?.into_owned());
                 }
                 rows += 1;
+                if pending.len() >= batch * columns.len()
+                    && let Err(e) = write(&mut pending)
+                {
+                    failed = Some(e);
+                    return Err(super::sql::Error::NoRows);
+                }
                 if rows.is_multiple_of(PROGRESS_EVERY) {
                     let rate = rows as f64 / started.elapsed().as_secs_f64().max(1e-9);
                     progress(&format!("copying {table}: {rows} of {total} rows ({rate:.0} a second)"));
@@ -76,6 +94,7 @@ pub fn copy_reporting(
                 Ok(())
             })
             .map_err(|e| failed.take().unwrap_or(StoreError::Db(e)))?;
+        write(&mut pending)?;
         for (column, _) in columns.iter().filter(|(_, identity)| *identity) {
             // The next id handed out comes after the copied ones.
             target.query_row(
@@ -94,10 +113,12 @@ pub fn copy_reporting(
         report.tables.push((table.clone(), rows));
     }
     let games: Vec<i64> = target.query_all("SELECT id FROM games ORDER BY id", (), |r| r.get(0))?;
-    for (i, id) in games.iter().enumerate() {
-        replay(*id).map_err(|e| StoreError::Corrupt(format!("game {id} does not replay: {e}")))?;
-        if (i + 1).is_multiple_of(10_000) || i + 1 == games.len() {
-            progress(&format!("replayed {} of {} games", i + 1, games.len()));
+    let mut replayed = 0;
+    for run in games.chunks(REPLAY_BATCH) {
+        replay(run).map_err(|(id, e)| StoreError::Corrupt(format!("game {id} does not replay: {e}")))?;
+        replayed += run.len();
+        if replayed.is_multiple_of(10_000) || replayed == games.len() {
+            progress(&format!("replayed {replayed} of {} games", games.len()));
         }
     }
     report.games = games.len();
@@ -109,6 +130,22 @@ pub fn copy_reporting(
 
 /// Rows between two progress lines while a table is copied.
 pub const PROGRESS_EVERY: usize = 100_000;
+
+/// Games a call of the copy's replay checks (read in one statement: one round trip a thousand
+/// games instead of several a game).
+pub const REPLAY_BATCH: usize = 1_000;
+
+/// What the copy's replay says of a run of games: all replay, or the first that does not, with why.
+pub type ReplayResult = std::result::Result<(), (i64, String)>;
+
+/// Values one `INSERT` of the copy carries at most (PostgreSQL takes up to 65,535 parameters a
+/// statement; a batch of a few thousand values costs one round trip where a row each cost many).
+const VALUES_A_BATCH: usize = 4_000;
+
+/// Rows one `INSERT` of a table of `width` columns carries (at least one).
+fn batch_rows(width: usize) -> usize {
+    (VALUES_A_BATCH / width.max(1)).max(1)
+}
 
 fn refused(why: &str) -> StoreError {
     StoreError::Refused(why.to_owned())

@@ -758,7 +758,39 @@ pub struct MoveRow {
 /// [`encode_moves`] writes them (about two bytes a ply), and their times as [`encode_times`] writes
 /// them.
 pub fn moves(conn: &Connection, id: GameId) -> Result<Vec<MoveRow>> {
-    let Some((moves, times)) = stored_moves(conn, id)? else {
+    decoded_moves(id, stored_moves(conn, id)?)
+}
+
+/// The games whose ids run from `first` to `last`, each with its moves, in id order, read in one
+/// statement and kept nowhere (`capabot migrate` replays every game it copied, a run of ids at a
+/// time).
+pub fn with_moves_between(conn: &Connection, first: GameId, last: GameId) -> Result<Vec<(GameRow, Vec<MoveRow>)>> {
+    let width = COLUMNS.split(',').count();
+    let rows: Vec<(GameRow, Option<StoredMoves>)> = conn.query_all(
+        &format!(
+            "SELECT {COLUMNS}, m.moves, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id
+             WHERE games.id BETWEEN ?1 AND ?2 ORDER BY games.id"
+        ),
+        params![first, last],
+        |r| {
+            let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
+                (Some(moves), Some(times)) => Some((moves, times)),
+                _ => None,
+            };
+            Ok((row_to_game(r)?, moves))
+        },
+    )?;
+    rows.into_iter()
+        .map(|(row, stored)| {
+            let moves = decoded_moves(row.id, stored)?;
+            Ok((row, moves))
+        })
+        .collect()
+}
+
+/// A game's stored moves and their times ([`stored_moves`]), decoded; none without a row.
+fn decoded_moves(id: GameId, stored: Option<StoredMoves>) -> Result<Vec<MoveRow>> {
+    let Some((moves, times)) = stored else {
         return Ok(Vec::new());
     };
     let moves = decode_moves(&moves).ok_or_else(|| corrupt_moves(id, "the moves do not decode"))?;

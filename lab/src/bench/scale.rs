@@ -794,7 +794,7 @@ fn postgres_copied(from: &Db, scale: f64, out: &dyn Fn(&str)) -> Result<Db, Stri
     // The copy tells its progress every so many rows already; each line with the time since the start.
     let progress = |line: &str| out(&format!("  [{:.0} s] {line}", t.elapsed().as_secs_f64()));
     let report =
-        capabot::store::copy::copy_reporting(&source, b.store(), |id| b.verify_game(id), &progress).map_err(err)?;
+        capabot::store::copy::copy_reporting(&source, b.store(), |ids| b.verify_games(ids), &progress).map_err(err)?;
     out(&format!(
         "copied as `capabot migrate` does ({} tables, {} games replayed) in {:.1} s",
         report.tables.len(),

@@ -492,15 +492,30 @@ impl Bot {
 
     /// Checks a stored game replays to its FEN (for start-up checks and tests).
     pub fn verify_game(&self, id: i64) -> Result<(), String> {
-        let conn = self.conn().map_err(|_| "no connection".to_string())?; // i18n: operator
-        let row = games::get(&conn, id).map_err(|e| e.to_string())?.ok_or("no such game")?; // i18n: operator
-        if row.status == Status::Setup {
-            return Ok(());
+        self.verify_games(&[id]).map_err(|(_, why)| why)
+    }
+
+    /// Checks that the stored games `ids` — a run of the games' ids in order, as `capabot migrate`
+    /// goes through every game — replay to their FENs, reading them and their moves in one
+    /// statement; the first that does not, with why.
+    pub fn verify_games(&self, ids: &[i64]) -> Result<(), (i64, String)> {
+        let (Some(&first), Some(&last)) = (ids.first(), ids.last()) else { return Ok(()) };
+        let conn = self.conn().map_err(|_| (first, "no connection".to_string()))?; // i18n: operator
+        let read = games::with_moves_between(&conn, first, last).map_err(|e| (first, e.to_string()))?;
+        let mut read = read.into_iter();
+        for &id in ids {
+            let Some((row, moves)) = read.by_ref().find(|(row, _)| row.id >= id).filter(|(row, _)| row.id == id) else {
+                return Err((id, "no such game".to_string())); // i18n: operator
+            };
+            if row.status == Status::Setup {
+                continue;
+            }
+            replay(&row, moves.iter().map(|m| (m.ply, m.uci.as_str()))).map_err(|e| match e {
+                BotError::User(m) => (id, m.to_string()),
+                BotError::Internal(s) => (id, s),
+            })?;
         }
-        self.load_game(&conn, &row).map(|_| ()).map_err(|e| match e {
-            BotError::User(m) => m.to_string(),
-            BotError::Internal(s) => s,
-        })
+        Ok(())
     }
 
     pub(in crate::bot) fn board_reply(
