@@ -360,7 +360,10 @@ impl Bot {
             kind::CHALLENGE_EXPIRY => self.expiry_item(id, now)?,
             kind::HOUSEKEEPING => {
                 let conn = self.conn()?;
-                events::prune(&conn, now)?;
+                // The claims are swept a few thousand a tick, from where the last sweep stopped.
+                let after = self.claims_swept.lock().unwrap_or_else(|e| e.into_inner()).clone();
+                let (_, next) = events::prune(&conn, now, &after)?;
+                *self.claims_swept.lock().unwrap_or_else(|e| e.into_inner()) = next;
                 // Delivered and failed outbox rows are kept a week for the operator's counts.
                 crate::store::outbox::prune(&conn, now)?;
                 Response::default()

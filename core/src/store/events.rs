@@ -19,9 +19,45 @@ pub fn claim(conn: &Connection, platform: &str, event_id: &str, now: i64) -> Res
     Ok(n == 1)
 }
 
-/// Forgets event ids older than [`KEEP_EVENTS_SECS`].
-pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
-    Ok(conn.execute("DELETE FROM processed_events WHERE handled_at < ?1", [now - KEEP_EVENTS_SECS])?)
+/// Claims one [`prune`] looks at: each tick's housekeeping sweeps this many in key order from where
+/// the last one stopped (a few milliseconds), so the claims of a week of up to fourteen million
+/// events a day are all looked at within a day, with no index by age for every claim to write.
+pub const PRUNE_SWEEP: usize = 5_000;
+
+/// Where a sweep of the claims stopped: the last key it looked at (`None`: at the start).
+pub type SweptTo = Option<(String, String)>;
+
+/// Forgets the event ids older than [`KEEP_EVENTS_SECS`] among the next [`PRUNE_SWEEP`] claims in key
+/// order after `after`; returns how many it forgot and where the next sweep starts (`None` once this
+/// one reached the last claim: the next starts again from the first).
+pub fn prune(conn: &Connection, now: i64, after: &SweptTo) -> Result<(usize, SweptTo)> {
+    prune_sweeping(conn, now, after, PRUNE_SWEEP)
+}
+
+/// [`prune`], looking at `sweep` claims (a test's small sweep stands for a large one).
+fn prune_sweeping(conn: &Connection, now: i64, after: &SweptTo, sweep: usize) -> Result<(usize, SweptTo)> {
+    let (platform, event) = after.clone().unwrap_or_default();
+    // The sweep's last key: the claim `sweep` places on, or none when fewer are left.
+    let last: Option<(String, String)> = conn
+        .prepare_cached(
+            "SELECT platform, event_id FROM processed_events WHERE (platform, event_id) > (?1, ?2)
+             ORDER BY platform, event_id LIMIT 1 OFFSET ?3",
+        )?
+        .query_row(params![platform, event, sweep.max(1) as i64 - 1], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let cutoff = now - KEEP_EVENTS_SECS;
+    let forgotten = match &last {
+        Some((to_platform, to_event)) => conn.execute(
+            "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2) AND (platform, event_id) <= (?3, ?4)
+               AND handled_at < ?5",
+            params![platform, event, to_platform, to_event, cutoff],
+        )?,
+        None => conn.execute(
+            "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2) AND handled_at < ?3",
+            params![platform, event, cutoff],
+        )?,
+    };
+    Ok((forgotten, last))
 }
 
 /// The platform message id held under a slot key.
@@ -54,14 +90,67 @@ mod tests {
     use crate::store::Store;
     use crate::store::testing::on_both_backends;
 
-    on_both_backends!(an_event_is_claimed_once_and_slots_keep_the_latest_message);
+    on_both_backends!(
+        an_event_is_claimed_once_and_slots_keep_the_latest_message,
+        week_old_claims_are_forgotten_by_sweeps_in_key_order
+    );
+
+    /// Sweeps of three claims at a time go through the claims in key order and start again at the
+    /// first after the last: each forgets the week-old claims among the ones it looks at and keeps
+    /// the others, and after one round every week-old claim is forgotten.
+    fn week_old_claims_are_forgotten_by_sweeps_in_key_order(store: &Store) {
+        let c = store.conn().unwrap();
+        let now = 10 * KEEP_EVENTS_SECS;
+        // Old and new claims mixed in key order, on two platforms.
+        for (i, platform) in ["discord", "matrix"].iter().enumerate() {
+            for n in 0..5i64 {
+                let at = if n % 2 == 0 { now - KEEP_EVENTS_SECS - 1 } else { now - 10 };
+                assert!(claim(&c, platform, &format!("ev{n}"), at - i as i64).unwrap());
+            }
+        }
+        let left = |c: &crate::store::sql::Connection| -> Vec<(String, String)> {
+            c.query_all("SELECT platform, event_id FROM processed_events ORDER BY platform, event_id", (), |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap()
+        };
+        let (forgotten, after) = prune_sweeping(&c, now, &None, 3).unwrap();
+        assert_eq!(forgotten, 2, "discord ev0 and ev2 of the first three");
+        assert_eq!(after, Some(("discord".into(), "ev2".into())));
+        assert_eq!(left(&c).len(), 8);
+        let (forgotten, after) = prune_sweeping(&c, now, &after, 3).unwrap();
+        assert_eq!((forgotten, after.clone()), (2, Some(("matrix".into(), "ev0".into()))), "discord ev4, matrix ev0");
+        let (forgotten, after) = prune_sweeping(&c, now, &after, 3).unwrap();
+        assert_eq!((forgotten, after.clone()), (1, Some(("matrix".into(), "ev3".into()))), "matrix ev2");
+        let (forgotten, after) = prune_sweeping(&c, now, &after, 3).unwrap();
+        assert_eq!((forgotten, after.clone()), (1, None), "matrix ev4, the last: back to the start");
+        let kept: Vec<String> = left(&c).into_iter().map(|(p, e)| format!("{p} {e}")).collect();
+        assert_eq!(kept, ["discord ev1", "discord ev3", "matrix ev1", "matrix ev3"]);
+        assert_eq!(prune_sweeping(&c, now, &after, 3).unwrap(), (0, Some(("matrix".into(), "ev1".into()))));
+        // A forgotten id is a new event again; a kept one is still claimed.
+        assert!(claim(&c, "discord", "ev0", now).unwrap());
+        assert!(!claim(&c, "matrix", "ev3", now).unwrap());
+    }
+
+    /// A claim is one page of SQLite's log: its key's b-tree alone (migration 31 dropped the index by
+    /// age, a second page for every event handled).
+    #[test]
+    fn a_claim_writes_one_page() {
+        let (_dir, raw) = crate::store::testing::sqlite_schema();
+        let c = crate::store::sql::Connection::Sqlite(raw);
+        assert!(claim(&c, "discord", "first", 1).unwrap());
+        let pages = crate::store::testing::log_pages(&c, || {
+            assert!(claim(&c, "discord", "second", 2).unwrap());
+        });
+        assert_eq!(pages, 1, "a claim wrote {pages} pages");
+    }
 
     fn an_event_is_claimed_once_and_slots_keep_the_latest_message(store: &Store) {
         let c = store.conn().unwrap();
         assert!(claim(&c, "discord", "ev1", 100).unwrap());
         assert!(!claim(&c, "discord", "ev1", 101).unwrap());
         assert!(claim(&c, "matrix", "ev1", 101).unwrap(), "ids are per platform");
-        assert_eq!(prune(&c, 100 + KEEP_EVENTS_SECS + 1).unwrap(), 1);
+        assert_eq!(prune(&c, 100 + KEEP_EVENTS_SECS + 1, &None).unwrap(), (1, None));
         assert!(claim(&c, "discord", "ev1", 100 + KEEP_EVENTS_SECS + 2).unwrap());
         assert_eq!(slot(&c, "discord", "k").unwrap(), None);
         set_slot(&c, "discord", "k", "m1", 1).unwrap();

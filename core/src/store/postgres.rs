@@ -51,6 +51,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V28__outbox_room", include_str!("../../migrations/postgres/V28__outbox_room.sql")),
     ("V29__theme", include_str!("../../migrations/postgres/V29__theme.sql")),
     ("V30__player_theme", include_str!("../../migrations/postgres/V30__player_theme.sql")),
+    ("V31__claims_without_age_index", include_str!("../../migrations/postgres/V31__claims_without_age_index.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.
