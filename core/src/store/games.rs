@@ -530,19 +530,9 @@ fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<Ga
 /// [`select`], each game's stored moves read in the same statement and kept in a unit of work as
 /// [`stored_moves`]' answer for it.
 fn select_with_moves(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<GameRow>> {
-    let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS}, m.moves, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id WHERE {filter}"
-    ))?;
-    let width = COLUMNS.split(',').count();
-    let rows: Vec<(GameRow, Option<StoredMoves>)> = st
-        .query_map(params, |r| {
-            let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
-                (Some(moves), Some(times)) => Some((moves, times)),
-                _ => None,
-            };
-            Ok((row_to_game(r)?, moves))
-        })?
-        .collect::<std::result::Result<_, _>>()?;
+    let mut st = conn.prepare_cached(&with_moves_sql(filter))?;
+    let rows: Vec<(GameRow, Option<StoredMoves>)> =
+        st.query_map(params, row_with_moves)?.collect::<std::result::Result<_, _>>()?;
     Ok(rows
         .into_iter()
         .map(|(row, moves)| {
@@ -765,27 +755,31 @@ pub fn moves(conn: &Connection, id: GameId) -> Result<Vec<MoveRow>> {
 /// statement and kept nowhere (`capabot migrate` replays every game it copied, a run of ids at a
 /// time).
 pub fn with_moves_between(conn: &Connection, first: GameId, last: GameId) -> Result<Vec<(GameRow, Vec<MoveRow>)>> {
-    let width = COLUMNS.split(',').count();
-    let rows: Vec<(GameRow, Option<StoredMoves>)> = conn.query_all(
-        &format!(
-            "SELECT {COLUMNS}, m.moves, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id
-             WHERE games.id BETWEEN ?1 AND ?2 ORDER BY games.id"
-        ),
-        params![first, last],
-        |r| {
-            let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
-                (Some(moves), Some(times)) => Some((moves, times)),
-                _ => None,
-            };
-            Ok((row_to_game(r)?, moves))
-        },
-    )?;
+    let sql = with_moves_sql("games.id BETWEEN ?1 AND ?2 ORDER BY games.id");
+    let rows = conn.query_all(&sql, params![first, last], row_with_moves)?;
     rows.into_iter()
         .map(|(row, stored)| {
             let moves = decoded_moves(row.id, stored)?;
             Ok((row, moves))
         })
         .collect()
+}
+
+/// The statement reading the games matching `filter` with their stored moves ([`row_with_moves`]).
+fn with_moves_sql(filter: &str) -> String {
+    format!(
+        "SELECT {COLUMNS}, m.moves, m.times FROM games LEFT JOIN game_moves m ON m.game_id = games.id WHERE {filter}"
+    )
+}
+
+/// A row of [`with_moves_sql`]'s statement: the game and its stored moves, if it has any.
+fn row_with_moves(r: &crate::store::sql::Row<'_>) -> crate::store::sql::Result<(GameRow, Option<StoredMoves>)> {
+    let width = COLUMNS.split(',').count();
+    let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
+        (Some(moves), Some(times)) => Some((moves, times)),
+        _ => None,
+    };
+    Ok((row_to_game(r)?, moves))
 }
 
 /// A game's stored moves and their times ([`stored_moves`]), decoded; none without a row.
