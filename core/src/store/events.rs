@@ -34,28 +34,28 @@ pub fn prune(conn: &Connection, now: i64, after: &SweptTo) -> Result<(usize, Swe
     prune_sweeping(conn, now, after, PRUNE_SWEEP)
 }
 
+/// A sweep's last key: the claim `?3` places past the key (`?1`, `?2`).
+const SWEEP_END: &str = "SELECT platform, event_id FROM processed_events WHERE (platform, event_id) > (?1, ?2)
+     ORDER BY platform, event_id LIMIT 1 OFFSET ?3";
+/// The week-old claims (before `?5`) past the key (`?1`, `?2`), up to (`?3`, `?4`).
+const FORGET_UP_TO: &str = "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2)
+     AND (platform, event_id) <= (?3, ?4) AND handled_at < ?5";
+/// The week-old claims (before `?3`) past the key (`?1`, `?2`), to the last.
+const FORGET_TO_LAST: &str = "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2) AND handled_at < ?3";
+
 /// [`prune`], looking at `sweep` claims (a test's small sweep stands for a large one).
 fn prune_sweeping(conn: &Connection, now: i64, after: &SweptTo, sweep: usize) -> Result<(usize, SweptTo)> {
     let (platform, event) = after.clone().unwrap_or_default();
-    // The sweep's last key: the claim `sweep` places on, or none when fewer are left.
     let last: Option<(String, String)> = conn
-        .prepare_cached(
-            "SELECT platform, event_id FROM processed_events WHERE (platform, event_id) > (?1, ?2)
-             ORDER BY platform, event_id LIMIT 1 OFFSET ?3",
-        )?
+        .prepare_cached(SWEEP_END)?
         .query_row(params![platform, event, sweep.max(1) as i64 - 1], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     let cutoff = now - KEEP_EVENTS_SECS;
     let forgotten = match &last {
-        Some((to_platform, to_event)) => conn.execute(
-            "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2) AND (platform, event_id) <= (?3, ?4)
-               AND handled_at < ?5",
-            params![platform, event, to_platform, to_event, cutoff],
-        )?,
-        None => conn.execute(
-            "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2) AND handled_at < ?3",
-            params![platform, event, cutoff],
-        )?,
+        Some((to_platform, to_event)) => {
+            conn.execute(FORGET_UP_TO, params![platform, event, to_platform, to_event, cutoff])?
+        }
+        None => conn.execute(FORGET_TO_LAST, params![platform, event, cutoff])?,
     };
     Ok((forgotten, last))
 }
@@ -130,6 +130,17 @@ mod tests {
         // A forgotten id is a new event again; a kept one is still claimed.
         assert!(claim(&c, "discord", "ev0", now).unwrap());
         assert!(!claim(&c, "matrix", "ev3", now).unwrap());
+    }
+
+    /// A sweep reads a range of the claims' key, never the whole table (SQLite's plans).
+    #[test]
+    fn a_sweep_reads_a_range_of_the_claims_key() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        for sql in [SWEEP_END, FORGET_UP_TO, FORGET_TO_LAST] {
+            let plan = crate::store::testing::sqlite_plan(&conn, sql);
+            assert!(plan.contains("SEARCH processed_events USING PRIMARY KEY"), "{sql}: {plan}");
+            assert!(!plan.contains("SCAN"), "{sql}: {plan}");
+        }
     }
 
     /// A claim is one page of SQLite's log: its key's b-tree alone (migration 31 dropped the index by
