@@ -68,7 +68,7 @@ fn a_whole_game_in_german() {
     // The reason and the legal alternatives in German, the notation in English letters.
     assert!(
         out.contains(
-            "Nf4 ist nicht legal: keine deiner Figuren vom Typ Springer kann f4 erreichen; Springer-Züge: Na3, Nc3, Nh3"
+            "Nf4 ist nicht legal: keine deiner Figuren vom Typ Springer kann f4 erreichen; Springer: Na3, Nc3, Nh3"
         ),
         "{out}"
     );
