@@ -210,8 +210,6 @@ pub struct Bot {
     command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
     /// Who has an analysis running or waiting.
     pub(crate) desk: Arc<analysis::Desk>,
-    /// Where the housekeeping's sweep of the event claims stopped ([`crate::store::events::prune`]).
-    pub(crate) claims_swept: std::sync::Mutex<crate::store::events::SweptTo>,
 }
 
 impl Bot {
@@ -226,7 +224,6 @@ impl Bot {
             told: std::sync::Mutex::new(crate::bot::recent::Recent::new(TOLD)),
             command_styles: Default::default(),
             desk: Default::default(),
-            claims_swept: Default::default(),
         }
     }
 

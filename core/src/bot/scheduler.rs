@@ -361,9 +361,7 @@ impl Bot {
             kind::HOUSEKEEPING => {
                 let conn = self.conn()?;
                 // The claims are swept a few thousand a tick, from where the last sweep stopped.
-                let after = self.claims_swept.lock().unwrap_or_else(|e| e.into_inner()).clone();
-                let (_, next) = events::prune(&conn, now, &after)?;
-                *self.claims_swept.lock().unwrap_or_else(|e| e.into_inner()) = next;
+                events::prune(&conn, now)?;
                 // Delivered and failed outbox rows are kept a week for the operator's counts.
                 crate::store::outbox::prune(&conn, now)?;
                 Response::default()

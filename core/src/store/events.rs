@@ -27,11 +27,35 @@ pub const PRUNE_SWEEP: usize = 5_000;
 /// Where a sweep of the claims stopped: the last key it looked at (`None`: at the start).
 pub type SweptTo = Option<(String, String)>;
 
+/// The claims' sweep's row in `sweeps`, where its place is kept across restarts and shared by every
+/// process on the database (migration 32).
+const CLAIMS_SWEEP: &str = "claims";
+
 /// Forgets the event ids older than [`KEEP_EVENTS_SECS`] among the next [`PRUNE_SWEEP`] claims in key
-/// order after `after`; returns how many it forgot and where the next sweep starts (`None` once this
-/// one reached the last claim: the next starts again from the first).
-pub fn prune(conn: &Connection, now: i64, after: &SweptTo) -> Result<(usize, SweptTo)> {
-    prune_sweeping(conn, now, after, PRUNE_SWEEP)
+/// order after where the last sweep stopped, and keeps where this one stopped (after the last claim the
+/// next sweep starts again from the first); returns how many it forgot. Run inside a unit of work: the
+/// place is read and written with the claims it names.
+pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
+    prune_kept(conn, now, PRUNE_SWEEP)
+}
+
+/// [`prune`], looking at `sweep` claims.
+fn prune_kept(conn: &Connection, now: i64, sweep: usize) -> Result<usize> {
+    let after: SweptTo = conn
+        .prepare_cached("SELECT platform, event_id FROM sweeps WHERE name = ?1")?
+        .query_row(params![CLAIMS_SWEEP], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let (forgotten, next) = prune_sweeping(conn, now, &after, sweep)?;
+    match &next {
+        Some((platform, event)) => conn.execute(
+            "INSERT INTO sweeps (name, platform, event_id) VALUES (?1, ?2, ?3)
+             ON CONFLICT (name) DO UPDATE SET platform = excluded.platform, event_id = excluded.event_id",
+            params![CLAIMS_SWEEP, platform, event],
+        )?,
+        None if after.is_some() => conn.execute("DELETE FROM sweeps WHERE name = ?1", params![CLAIMS_SWEEP])?,
+        None => 0,
+    };
+    Ok(forgotten)
 }
 
 /// A sweep's last key: the claim `?3` places past the key (`?1`, `?2`).
@@ -43,7 +67,7 @@ const FORGET_UP_TO: &str = "DELETE FROM processed_events WHERE (platform, event_
 /// The week-old claims (before `?3`) past the key (`?1`, `?2`), to the last.
 const FORGET_TO_LAST: &str = "DELETE FROM processed_events WHERE (platform, event_id) > (?1, ?2) AND handled_at < ?3";
 
-/// [`prune`], looking at `sweep` claims (a test's small sweep stands for a large one).
+/// One sweep of `sweep` claims after `after`: how many it forgot and where the next starts.
 fn prune_sweeping(conn: &Connection, now: i64, after: &SweptTo, sweep: usize) -> Result<(usize, SweptTo)> {
     let (platform, event) = after.clone().unwrap_or_default();
     let last: Option<(String, String)> = conn
@@ -92,7 +116,8 @@ mod tests {
 
     on_both_backends!(
         an_event_is_claimed_once_and_slots_keep_the_latest_message,
-        week_old_claims_are_forgotten_by_sweeps_in_key_order
+        week_old_claims_are_forgotten_by_sweeps_in_key_order,
+        a_sweep_goes_on_where_the_last_stopped_on_any_connection
     );
 
     /// Sweeps of three claims at a time go through the claims in key order and start again at the
@@ -132,6 +157,36 @@ mod tests {
         assert!(!claim(&c, "matrix", "ev3", now).unwrap());
     }
 
+    /// The sweep's place is kept in the database, not in a process: sweeps made on new connections
+    /// (a restart, another process) go on where the last stopped and start again after the last claim.
+    fn a_sweep_goes_on_where_the_last_stopped_on_any_connection(store: &Store) {
+        let now = 10 * KEEP_EVENTS_SECS;
+        let (old, recent) = (now - KEEP_EVENTS_SECS - 1, now - 10);
+        {
+            // Three recent claims first in key order, then four week-old ones.
+            let c = store.conn().unwrap();
+            for n in 0..7i64 {
+                assert!(claim(&c, "discord", &format!("ev{n}"), if n < 3 { recent } else { old }).unwrap());
+            }
+        }
+        let place = || -> Option<String> {
+            let c = store.conn().unwrap();
+            c.query_row("SELECT event_id FROM sweeps WHERE name = 'claims'", (), |r| r.get(0)).optional().unwrap()
+        };
+        // Each sweep on a connection of its own, as after a restart.
+        let sweep = || prune_kept(&store.conn().unwrap(), now, 3).unwrap();
+        assert_eq!(sweep(), 0, "ev0 to ev2 are recent");
+        assert_eq!(place().as_deref(), Some("ev2"));
+        assert_eq!(sweep(), 3, "ev3 to ev5, not ev0 to ev2 again");
+        assert_eq!(place().as_deref(), Some("ev5"));
+        assert_eq!(sweep(), 1, "ev6, the last");
+        assert_eq!(place(), None, "the next sweep starts from the first");
+        let c = store.conn().unwrap();
+        let left: i64 = c.query_row("SELECT count(*) FROM processed_events", (), |r| r.get(0)).unwrap();
+        assert_eq!(left, 3);
+        assert_eq!(prune(&c, recent + KEEP_EVENTS_SECS + 1).unwrap(), 3, "a week later the first round's recent ones");
+    }
+
     /// A sweep reads a range of the claims' key, never the whole table (SQLite's plans).
     #[test]
     fn a_sweep_reads_a_range_of_the_claims_key() {
@@ -161,7 +216,7 @@ mod tests {
         assert!(claim(&c, "discord", "ev1", 100).unwrap());
         assert!(!claim(&c, "discord", "ev1", 101).unwrap());
         assert!(claim(&c, "matrix", "ev1", 101).unwrap(), "ids are per platform");
-        assert_eq!(prune(&c, 100 + KEEP_EVENTS_SECS + 1, &None).unwrap(), (1, None));
+        assert_eq!(prune(&c, 100 + KEEP_EVENTS_SECS + 1).unwrap(), 1);
         assert!(claim(&c, "discord", "ev1", 100 + KEEP_EVENTS_SECS + 2).unwrap());
         assert_eq!(slot(&c, "discord", "k").unwrap(), None);
         set_slot(&c, "discord", "k", "m1", 1).unwrap();

@@ -52,6 +52,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V29__theme", include_str!("../../migrations/postgres/V29__theme.sql")),
     ("V30__player_theme", include_str!("../../migrations/postgres/V30__player_theme.sql")),
     ("V31__claims_without_age_index", include_str!("../../migrations/postgres/V31__claims_without_age_index.sql")),
+    ("V32__sweeps", include_str!("../../migrations/postgres/V32__sweeps.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.
