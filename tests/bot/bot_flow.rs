@@ -768,6 +768,31 @@ fn playing_the_ai() {
     assert!(out.contains("declines"), "{out}");
 }
 
+/// An AI move chosen for a position the game has left lands nowhere, even when the game came back to
+/// the same ply by another road (a takeback and another move while the search ran) and the move is
+/// legal there too.
+#[test]
+fn an_ai_move_for_a_position_taken_back_is_dropped() {
+    let tb = new_bot();
+    tb.say("alice", "!play chess level:2 color:white");
+    // The search for the position after 1. e4 is under way when alice takes e4 back and plays d4.
+    let r = tb.raw("alice", "e4");
+    let stale = r.ai_jobs[0].clone();
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("taken back"), "{out}");
+    let r = tb.raw("alice", "d4");
+    let fresh = r.ai_jobs[0].clone();
+    assert_eq!((stale.ply, fresh.ply), (1, 1), "both searches are for ply 1");
+    // 1... Nf6 is legal after e4 and after d4: the stale search's move must not land on d4.
+    let nf6 = capabot::notation::uci::parse(stale.game.position(), "g8f6").unwrap();
+    let r = tb.bot.finish_ai_job(&stale, Some(nf6));
+    assert!(r.replies.is_empty(), "{}", r.text());
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 1, "the game still waits for the AI's answer to d4");
+    let r = tb.bot.finish_ai_job(&fresh, tb.bot.run_ai_job(&fresh));
+    assert!(r.text().contains("played by capabot"), "{}", r.text());
+    assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
+}
+
 /// Plays the first legal move and claims that levels 8 and up take two seconds (the real AI's budgets
 /// are checked in `bot::seams`).
 struct SlowAtTopLevel;
@@ -1493,4 +1518,50 @@ fn moves_lists_the_legal_moves_of_a_game_or_of_one_piece() {
     );
     tb.say("bob", "!resign");
     assert!(tb.say("alice", "!moves #1").contains("Game #1 is over: it has no moves left to list."));
+}
+
+/// A game whose chat is gone is paused, and goes on only where the opponent can follow: a move in
+/// another shared chat takes it there, still paused, and its clock starts again only once the
+/// opponent has moved there too; a move in a direct chat is refused with the reason and moves
+/// nothing; reading it from elsewhere moves nothing either. (Before: `board #1` in Alice's direct
+/// chat took the game there, where Bob could not answer, and he lost on time; a move in another
+/// server did the same, and rated the game there.)
+#[test]
+fn a_paused_game_goes_on_only_where_the_opponent_can_follow() {
+    let tb = new_bot();
+    let in_community = |chat: &str, community: &str, who: &str, text: &str| {
+        let mut i = msg_in(chat, who, text);
+        i.scope.community = Some(community.into());
+        tb.bot.handle(&i).text()
+    };
+    in_community("main", "g", "alice", "!challenge @bob chess color:white days:1");
+    assert!(in_community("main", "g", "bob", "!accept").contains("Game #1 starts"));
+    in_community("main", "g", "alice", "e4");
+    let told = tb.bot.community_gone("test", "g").text();
+    assert!(told.contains("Game #1 is paused") && told.contains("not in a direct message"), "{told}");
+    let place = || tb.query_str("SELECT chat_id || ' ' || paused || ' ' || community_id FROM games WHERE id = 1");
+    let clock = || tb.query_i64("SELECT count(*) FROM games WHERE id = 1 AND deadline IS NOT NULL");
+    assert_eq!(place(), "main 1 g");
+    // Reading it, or moving in a direct chat: read or refused, nothing moves.
+    let out = dm(&tb, "bob", "board #1").text();
+    assert!(out.contains("not in this chat"), "{out}");
+    let out = dm(&tb, "bob", "move #1 e5").text();
+    assert!(out.contains("Game #1 is paused") && out.contains("not in a direct message"), "{out}");
+    assert_eq!((place(), tb.query_i64("SELECT ply FROM games WHERE id = 1")), ("main 1 g".into(), 1));
+    // Bob's move in a chat of another server takes the game there, still paused and without a
+    // clock (Alice may not read that server), and still in its community.
+    let out = in_community("lounge", "elsewhere", "bob", "!move #1 e5");
+    assert!(out.contains("1... e5 played by bob") && out.contains("once alice has moved here too"), "{out}");
+    assert_eq!((place(), clock()), ("lounge 1 g".into(), 0));
+    tb.clock.advance(30 * 86_400);
+    tb.tick();
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "active", "no loss on time");
+    // Alice cannot follow there: she takes it to a chat of hers, still paused.
+    let out = in_community("hall", "g", "alice", "!move #1 Nf3");
+    assert!(out.contains("2. Nf3 played by alice") && out.contains("once bob has moved here too"), "{out}");
+    assert_eq!((place(), clock()), ("hall 1 g".into(), 0));
+    // Bob follows her there: both have moved in one chat, and the clock runs again.
+    let out = in_community("hall", "g", "bob", "Nc6");
+    assert!(out.contains("2... Nc6 played by bob") && out.contains("1 day"), "{out}");
+    assert_eq!((place(), clock()), ("hall 0 g".into(), 1));
 }

@@ -187,6 +187,13 @@ fn on(platform: &str, who: &str, id: &str, text: &str) -> Input {
     i
 }
 
+/// [`on`] in the person's direct chat with capabot.
+fn on_direct(platform: &str, who: &str, id: &str, text: &str) -> Input {
+    let mut i = on(platform, who, id, text);
+    (i.scope.chat, i.scope.direct, i.scope.community) = (format!("dm-{id}"), true, None);
+    i
+}
+
 #[test]
 fn linking_accounts_across_platforms() {
     let tb = new_bot();
@@ -206,20 +213,33 @@ fn linking_accounts_across_platforms() {
     assert_eq!(code.len(), 9, "{text}");
     // Before linking, the Matrix account has no games.
     assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!games")).text().contains("no games"));
-    let r = tb.bot.handle(&on("matrix", "alice", "@alice:m", &format!("!link {code}")));
+    let r = tb.bot.handle(&on_direct("matrix", "alice", "@alice:m", &format!("!link {code}")));
     assert!(r.text().contains("Linked"), "{}", r.text());
     let games = tb.bot.handle(&on("matrix", "alice", "@alice:m", "!games")).text();
     assert!(games.contains("#1 chess vs bob"), "{games}");
     // A code works once.
-    let r = tb.bot.handle(&on("telegram", "x", "t-x", &format!("!link {code}")));
+    let r = tb.bot.handle(&on_direct("telegram", "x", "t-x", &format!("!link {code}")));
     assert!(r.text().contains("already been used"), "{}", r.text());
     // Codes expire after ten minutes.
     let r = tb.bot.handle(&on("discord", "Bob", "d-bob", "!link"));
     let code = r.replies[0].text.split_whitespace().nth(4).unwrap().trim_end_matches('.').to_string();
     tb.clock.advance(10 * 60);
-    let r = tb.bot.handle(&on("matrix", "bob", "@bob:m", &format!("!link {code}")));
+    let r = tb.bot.handle(&on_direct("matrix", "bob", "@bob:m", &format!("!link {code}")));
     assert!(r.text().contains("expired"), "{}", r.text());
-    assert!(tb.bot.handle(&on("matrix", "bob", "@bob:m", "!link nonsense")).text().contains("not a link code"));
+    assert!(tb.bot.handle(&on_direct("matrix", "bob", "@bob:m", "!link nonsense")).text().contains("not a link code"));
+    // A code typed where others read it is spent, whether or not it would have linked (here it
+    // could not: the same platform), and its author alone is told so: whoever read it here cannot
+    // join their account to Bob's with it.
+    let r = tb.bot.handle(&on("discord", "Bob", "d-bob", "!link"));
+    let code = r.replies[0].text.split_whitespace().nth(4).unwrap().trim_end_matches('.').to_string();
+    let r = tb.bot.handle(&on("discord", "Bob", "d-bob", &format!("!link {code}")));
+    assert_eq!(r.replies.len(), 1);
+    assert!(matches!(&r.replies[0].audience, Audience::Author), "nothing secret in it: {:?}", r.replies[0]);
+    assert!(r.text().contains("direct message with me") && r.text().contains("no longer works"), "{}", r.text());
+    let r = tb.bot.handle(&on_direct("matrix", "mallory", "@mallory:m", &format!("!link {code}")));
+    assert!(r.text().contains("already been used"), "{}", r.text());
+    let games = tb.bot.handle(&on("matrix", "mallory", "@mallory:m", "!games")).text();
+    assert!(games.contains("no games"), "{games}");
     // Unlinking gives the Matrix account its own player again.
     assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!unlink")).text().contains("Unlinked"));
     assert!(tb.bot.handle(&on("matrix", "alice", "@alice:m", "!unlink")).text().contains("not linked"));

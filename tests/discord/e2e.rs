@@ -1523,7 +1523,11 @@ async fn a_deleted_channel_pauses_its_games_and_tells_the_players() {
         .await;
         assert_eq!(move_of(&moved), Some("e5"), "{moved:?}");
         assert_eq!(env.query_text(&bot, "SELECT chat_id FROM games WHERE id = 1"), OTHER.to_string());
+        // Its clock starts again once Alice has moved there too.
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 1);
+        play(&fake, OTHER, ALICE, "Nf3").await;
         assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 0);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND deadline IS NOT NULL"), 1);
         let _ = bob_dm;
         let refusals = [(404, format!("/channels/{GENERAL}/messages")), (403, format!("/channels/{bob_dm}/messages"))];
         let refusals: Vec<(u16, &str)> = refusals.iter().map(|(code, path)| (*code, path.as_str())).collect();
@@ -1563,8 +1567,11 @@ fn dms_with(fake: &FakeDiscord, user: u64, part: &str) -> usize {
 /// Access on its channels, and no DM to whoever shares no other server with it): the games there
 /// are paused at once with their clocks stopped, the players told by DM where Discord lets the bot
 /// (Alice, met in another server; not Bob), a reply waiting for a retry is tried once more and
-/// failed for good, and `capabot outbox` shows the count. (Before: nothing happened on the
-/// removal; the games' clocks ran on, and only a later reply paused the one chat it went to.)
+/// failed for good, and `capabot outbox` shows the count; Alice takes the game to her other
+/// server, which Bob cannot read: it stays paused there, its clock stopped, until Bob moves there
+/// too, and stays in its own server's ratings. (Before: nothing happened on the removal; the
+/// games' clocks ran on, and only a later reply paused the one chat it went to. Then Alice's move
+/// in her other server started Bob's clock where he could not answer, and rated the game there.)
 #[tokio::test(flavor = "current_thread")]
 async fn a_removed_bot_pauses_the_servers_games_and_retries_nothing_for_ever() {
     use fake_discord::FaultKind;
@@ -1632,7 +1639,7 @@ async fn a_removed_bot_pauses_the_servers_games_and_retries_nothing_for_ever() {
         assert!(text.contains("discord failed:chat-gone 1"), "{text}");
         assert!(text.contains("discord failed:direct-closed 1"), "{text}");
 
-        // Alice takes the game up in the other server.
+        // Alice takes the game up in the other server, where Bob cannot follow: no clock for him.
         let (_, moved) = command(
             &fake,
             LOUNGE,
@@ -1642,8 +1649,10 @@ async fn a_removed_bot_pauses_the_servers_games_and_retries_nothing_for_ever() {
         )
         .await;
         assert_eq!(move_of(&moved), Some("Nf3"), "{moved:?}");
-        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 0);
-        assert_eq!(env.query_text(&bot, "SELECT community_id FROM games WHERE id = 1"), GUILD2.to_string());
+        assert_eq!(env.query_text(&bot, "SELECT chat_id FROM games WHERE id = 1"), LOUNGE.to_string());
+        assert_eq!(env.query(&bot, "SELECT paused FROM games WHERE id = 1"), 1);
+        assert_eq!(env.query(&bot, "SELECT count(*) FROM games WHERE id = 1 AND deadline IS NULL"), 1, "clock stopped");
+        assert_eq!(env.query_text(&bot, "SELECT community_id FROM games WHERE id = 1"), GUILD.to_string());
         let refusals = [(503, general.clone()), (403, general.clone()), (403, format!("/channels/{bob_dm}/messages"))];
         let refusals: Vec<(u16, &str)> = refusals.iter().map(|(code, path)| (*code, path.as_str())).collect();
         env.finish(bot, &refusals).await;

@@ -1303,8 +1303,10 @@ async fn an_analysis_shows_its_progress_as_edits_of_one_event() {
 
 /// The bot is kicked from a room with a game: the game is paused at once with its clock stopped,
 /// both players are told by direct message (once, even when a later reply for the room fails as
-/// well), and a player goes on in the direct room. (Before: nothing happened on the kick; the
-/// clock ran on and nobody was told until a reply for the room failed.)
+/// well), and a player goes on in another room, not in his direct room, where his opponent could
+/// not follow. (Before: nothing happened on the kick; the clock ran on and nobody was told until a
+/// reply for the room failed. Then the game went on in the direct room, where Alice could not
+/// answer.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kicked_bot_pauses_the_rooms_game_and_tells_the_players() {
     let Scene { synapse, users, _data, db, store, clock, mut alice, mut bob, carol } = Scene::start().await;
@@ -1337,11 +1339,19 @@ async fn a_kicked_bot_pauses_the_rooms_game_and_tells_the_players() {
     let again = bot.host.bot().outbox_failed(0, &late, capabot::bot::outbox::Failure::ChatGone, "kicked");
     assert!(again.replies.is_empty(), "told once: {:?}", again.replies);
 
-    // Bob goes on in his direct room with the bot.
+    // Not in his direct room with the bot, which Alice cannot read; in a new room of theirs.
     bob.say(&to_bob.room, "move #1 e5", &[]).await;
-    bob.expect(&to_bob.room, &bot_id, "e5", answers(1, "e5")).await;
+    bob.expect_text(&to_bob.room, &bot_id, "not in a direct message").await;
+    assert_eq!(query::<i64>(&db, "SELECT paused FROM games WHERE id = 1"), 1);
+    let again = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    bob.say(&again, "!move #1 e5", &[]).await;
+    bob.expect(&again, &bot_id, "e5", answers(1, "e5")).await;
+    assert_eq!(query::<String>(&db, "SELECT chat_id FROM games WHERE id = 1"), again.to_string());
+    // The clock starts again once Alice has moved there too.
+    assert_eq!(query::<i64>(&db, "SELECT paused FROM games WHERE id = 1"), 1);
+    alice.say(&again, "Nf3", &[]).await;
+    alice.expect(&again, &bot_id, "Nf3", answers(1, "Nf3")).await;
     assert_eq!(query::<i64>(&db, "SELECT paused FROM games WHERE id = 1"), 0);
-    assert_eq!(query::<String>(&db, "SELECT chat_id FROM games WHERE id = 1"), to_bob.room.to_string());
     let more = alice.drain(Duration::from_secs(2)).await;
     assert!(more.iter().all(|s| !s.content.body().contains("paused")), "told again: {more:?}");
     bot.stop().await;

@@ -11,7 +11,8 @@ link-two-accounts = Du hast schon ein Konto auf { $platform } verknüpft; trenne
 link-histories-meet = Diese Konten haben gegeneinander gespielt oder teilen eine Leiter oder ein Turnier, daher können sie nicht zusammengeführt werden.
 link-not-linked = Dieses Konto ist mit keinem anderen verknüpft.
 link-unknown-account = Dieses Konto hat den Bot noch nicht benutzt.
-link-code = Dein Verknüpfungscode ist { $code }. Schreib auf deiner anderen Plattform innerhalb von { $minutes } Minuten { $p }link { $code }; er funktioniert einmal. Behalte ihn für dich: Wer ihn benutzt, verbindet sein Konto mit deinem.
+link-code = Dein Verknüpfungscode ist { $code }. Schick mir auf deiner anderen Plattform innerhalb von { $minutes } Minuten { $p }link { $code } als Direktnachricht; er funktioniert einmal. Behalte ihn für dich: Wer ihn benutzt, verbindet sein Konto mit deinem.
+link-not-here = Verknüpfungscodes gehören in eine Direktnachricht an mich, wo niemand sonst mitliest. Diesen hier könnten andere gelesen haben, deshalb gilt er nicht mehr: Hol dir auf der Plattform, von der du kommst, mit { $p }link einen neuen und schick ihn mir direkt.
 link-done = Verknüpft: Dieses { $platform }-Konto und dein anderes Konto sind jetzt ein Spieler, { $name }, mit all ihren Partien. { $p }unlink macht es rückgängig.
 unlink-done = Getrennt: Dieses { $platform }-Konto ist wieder ein eigener Spieler; der gemeinsame Verlauf bleibt bei deinen anderen Konten.
 

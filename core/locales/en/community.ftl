@@ -11,7 +11,8 @@ link-two-accounts = You already have an account on { $platform } linked; unlink 
 link-histories-meet = These accounts have played each other or share a ladder or tournament, so they cannot be merged.
 link-not-linked = This account is not linked to any other.
 link-unknown-account = This account has not used the bot yet.
-link-code = Your link code is { $code }. On your other platform say { $p }link { $code } within { $minutes } minutes; it works once. Keep it to yourself: whoever uses it joins their account to yours.
+link-code = Your link code is { $code }. On your other platform send me { $p }link { $code } in a direct message within { $minutes } minutes; it works once. Keep it to yourself: whoever uses it joins their account to yours.
+link-not-here = Link codes are for a direct message with me, where nobody else reads them. Others here may have read this one, so it no longer works: make a new one with { $p }link on the platform you started from, and send it to me directly.
 link-done = Linked: this { $platform } account and your other account are now one player, { $name }, with all their games. { $p }unlink undoes it.
 unlink-done = Unlinked: this { $platform } account is a player of its own again; the shared history stays with your other accounts.
 

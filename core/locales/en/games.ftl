@@ -385,8 +385,11 @@ bombs-revealed = The bombs, where they started: { $white }; { $black }.
 # Why an AI move was dropped (logged, not shown).
 ai-game-vanished = game vanished
 ai-game-moved-on = the game moved on
-game-paused = Game #{ $id } is paused: I can no longer post in its chat (it was deleted, or I was removed). Its clock is stopped. You can go on with `move #{ $id } …` in any chat where I am, or here.
-game-paused-closed = Game #{ $id } is paused: I may no longer post in its chat (it was locked, or my permission to post there was taken away). Its clock is stopped. You can go on with `move #{ $id } …` in any chat where I am, or here.
+game-paused = Game #{ $id } is paused: I can no longer post in its chat (it was deleted, or I was removed). Its clock is stopped. Either of you can go on with `move #{ $id } …` in another chat where I am (not in a direct message); its clock starts again once you have both moved there.
+game-paused-closed = Game #{ $id } is paused: I may no longer post in its chat (it was locked, or my permission to post there was taken away). Its clock is stopped. Either of you can go on with `move #{ $id } …` in another chat where I am (not in a direct message); its clock starts again once you have both moved there.
+game-taken-up = The game goes on here; its clock starts again once { $name } has moved here too.
+game-paused-not-direct = Game #{ $id } is paused. Go on with it where your opponent can follow: `move #{ $id } …` in a chat you share, not in a direct message.
+
 games-moved-here = { $count ->
         [one] Game { $ids } goes on here: its chat was replaced by this one.
        *[other] Games { $ids } go on here: their chat was replaced by this one.

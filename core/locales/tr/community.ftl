@@ -11,7 +11,8 @@ link-two-accounts = { $platform } üzerinde zaten bağlı bir hesabın var; baş
 link-histories-meet = Bu hesaplar birbiriyle oynamış ya da aynı merdivende veya turnuvada yer alıyor; birleştirilemezler.
 link-not-linked = Bu hesap başka hiçbir hesaba bağlı değil.
 link-unknown-account = Bu hesap botu henüz kullanmadı.
-link-code = Bağlantı kodun { $code }. Öbür platformunda { $minutes } dakika içinde { $p }link { $code } yaz; kod bir kez çalışır. Kimseyle paylaşma: onu kullanan, hesabını seninkine katar.
+link-code = Bağlantı kodun { $code }. Öbür platformunda { $minutes } dakika içinde bana doğrudan mesajla { $p }link { $code } yaz; kod bir kez çalışır. Kimseyle paylaşma: onu kullanan, hesabını seninkine katar.
+link-not-here = Bağlantı kodları yalnızca bana doğrudan mesajla yazılır; orada başkası okumaz. Bu kodu buradakiler görmüş olabilir, bu yüzden artık geçmiyor: başladığın platformda { $p }link ile yeni bir kod al ve bana doğrudan gönder.
 link-done = Bağlandı: bu { $platform } hesabın ile öbür hesabın artık bütün oyunlarıyla tek oyuncu: { $name }. { $p }unlink bunu geri alır.
 unlink-done = Bağ koparıldı: bu { $platform } hesabı yeniden kendi başına bir oyuncu; ortak geçmiş öbür hesaplarında kalır.
 

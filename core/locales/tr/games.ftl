@@ -389,8 +389,11 @@ bombs-revealed = Bombalar, başladıkları yerler: { $white }; { $black }.
 # Yapay zekâ hamlesinin neden bırakıldığı (günlüğe yazılır, gösterilmez).
 ai-game-vanished = oyun bulunamadı
 ai-game-moved-on = oyun ilerledi
-game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. Bulunduğum herhangi bir sohbette ya da burada `move #{ $id } …` ile sürdürebilirsin.
-game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. Bulunduğum herhangi bir sohbette ya da burada `move #{ $id } …` ile sürdürebilirsin.
+game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (doğrudan mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
+game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (doğrudan mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
+game-taken-up = Oyun burada sürüyor; { $name } de burada hamle yapınca saati yeniden işler.
+game-paused-not-direct = Oyun #{ $id } duraklatıldı. Rakibinin de izleyebileceği bir yerde sürdür: doğrudan mesajda değil, birlikte bulunduğunuz bir sohbette `move #{ $id } …` yaz.
+
 games-moved-here = { $count ->
         [one] Oyun { $ids } burada sürüyor: sohbeti bu sohbetle değiştirildi.
        *[other] Oyunlar { $ids } burada sürüyor: sohbetleri bu sohbetle değiştirildi.

@@ -1370,20 +1370,29 @@ fn pause_where(conn: &Connection, place: &str, platform: &str, key: &str, now: i
     Ok(rows)
 }
 
-/// Moves a paused game to another chat of its platform (a player went on with it there; the chat
-/// `interaction_only` or not); its clock starts again with the next move.
+/// Moves a paused game to a chat of its platform where a player goes on with it (the chat
+/// `interaction_only` or not), out of its thread. It keeps its community, where it is rated and
+/// shown. With `resume` its clock starts again with the next move; else it stays paused.
 pub fn relocate(
     conn: &Connection,
     id: GameId,
-    (chat, community, interaction_only): (&str, Option<&str>, bool),
+    (chat, interaction_only): (&str, bool),
+    resume: bool,
     now: i64,
 ) -> Result<bool> {
     let n = conn.execute(
-        "UPDATE games SET chat_id = ?2, community_id = ?3, thread_id = NULL, paused = 0, updated_at = ?4,
-         interaction_only = ?5 WHERE id = ?1 AND paused = 1",
-        params![id, chat, community, now, interaction_only],
+        "UPDATE games SET chat_id = ?2, thread_id = NULL, paused = ?3, updated_at = ?4, interaction_only = ?5
+         WHERE id = ?1 AND paused = 1",
+        params![id, chat, !resume, now, interaction_only],
     )?;
     Ok(n == 1)
+}
+
+/// A move stored in a paused game (taken to a new chat, where the opponent has not moved yet):
+/// the game stays paused, its clock stopped.
+pub fn keep_paused(conn: &Connection, id: GameId) -> Result<()> {
+    conn.execute("UPDATE games SET paused = 1 WHERE id = ?1 AND status = 'active'", params![id])?;
+    Ok(())
 }
 
 /// A chat was replaced by another of its platform (a Matrix room upgraded to a new room): its open

@@ -190,6 +190,18 @@ pub fn redeem(
     Ok(Ok(Linked { player: keep, merged: Some(drop) }))
 }
 
+/// A code typed where others read it: it no longer works (whoever read it could have used it).
+/// Says nothing of whether the code existed.
+pub fn burn(conn: &Connection, typed: &str, now: i64) -> Result<()> {
+    if let Ok(code) = LinkCode::parse(typed) {
+        conn.execute(
+            "UPDATE link_codes SET used_at = ?2 WHERE code = ?1 AND used_at IS NULL",
+            params![code.as_str(), now],
+        )?;
+    }
+    Ok(())
+}
+
 /// Detaches the account (`platform`, `user_id`) from its player, giving it a new player named
 /// `name`; the shared history stays with the old player. Returns the new player.
 pub fn unlink(conn: &Connection, platform: &str, user_id: &str, name: &str, now: i64) -> Result<Answer<PlayerId>> {

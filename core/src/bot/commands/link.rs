@@ -11,8 +11,16 @@ impl Bot {
     pub(super) fn link(&self, cx: &Ctx<'_>, code: Option<String>) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
-        let me = self.me(&conn, cx)?;
         let p = cx.p();
+        if let Some(code) = &code
+            && !cx.inp.is_private()
+        {
+            // Others read the code here: it is spent (an unknown code changes nothing), and its
+            // author is told so. Not a user error, whose unit would be rolled back with the spending.
+            links::burn(&conn, code, now)?;
+            return Ok(self.private(cx, msg!("link-not-here", p = p)));
+        }
+        let me = self.me(&conn, cx)?;
         let Some(code) = code else {
             let code = match links::create_code(&conn, &cx.scope().platform, &cx.inp.author.id, now)? {
                 Ok(c) => c,

@@ -417,7 +417,6 @@ impl Bot {
         match id {
             Some(id) => {
                 let Some(row) = games::get(&conn, id)? else { return user(msg!("game-none", id = id)) };
-                let row = self.take_up_paused(&conn, cx, &me, row)?;
                 if row.platform != cx.scope().platform || row.chat_id != cx.scope().chat {
                     return user(msg!("game-not-here", id = id));
                 }
@@ -447,10 +446,7 @@ impl Bot {
                         }
                         None => user(msg!("no-game-in-chat", p = cx.p(), direct = cx.direct_word())),
                     },
-                    1 => {
-                        let row = self.take_up_paused(&conn, cx, &me, open.into_iter().next().expect("one"))?;
-                        Ok((me, row))
-                    }
+                    1 => Ok((me, open.into_iter().next().expect("one"))),
                     _ => {
                         let named = self.games_named(&conn, &open.iter().collect::<Vec<_>>(), me.id)?;
                         // The person's own command with the first game's number (`!draw #1`).
@@ -463,15 +459,28 @@ impl Bot {
     }
 
     /// A paused game (its chat or thread gone or closed to the bot) goes on where one of its
-    /// players takes it up: it moves to this chat, out of its thread, so that its replies are no
-    /// longer sent where they cannot be posted (and its players are not told again).
-    fn take_up_paused(&self, conn: &Conn<'_>, cx: &Ctx<'_>, me: &Player, row: GameRow) -> Res<GameRow> {
+    /// players plays a move in it: it moves to this chat, out of its thread, so that its replies are
+    /// no longer sent where they cannot be posted (and its players are not told again). Its clock
+    /// starts again only once both players have moved in the same chat: a game taken to another
+    /// chat stays paused there until the opponent moves there too, so that nobody loses on time in
+    /// a chat they cannot read; never to a direct chat, which only one of them reads. Reading a
+    /// paused game (`board #N`) moves nothing.
+    pub(in crate::bot) fn take_up_paused(
+        &self,
+        conn: &Conn<'_>,
+        cx: &Ctx<'_>,
+        me: &Player,
+        row: GameRow,
+    ) -> Res<GameRow> {
         if !row.paused || row.platform != cx.scope().platform || row.color_of(me.id).is_none() {
             return Ok(row);
         }
         let (scope, id) = (cx.scope(), row.id);
-        let place = (scope.chat.as_str(), scope.community.as_deref(), scope.interaction_only);
-        games::relocate(conn, id, place, self.clock.now())?;
+        let here = row.chat_id == scope.chat;
+        if !here && scope.direct {
+            return user(msg!("game-paused-not-direct", id = id));
+        }
+        games::relocate(conn, id, (scope.chat.as_str(), scope.interaction_only), here, self.clock.now())?;
         games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))
     }
 

@@ -177,10 +177,15 @@ impl Bot {
             };
         };
         let row = match id {
-            Some(_) => {
-                drop(conn);
-                self.game_for(cx, id)?.1
-            }
+            Some(id) => match games::get(&conn, id)? {
+                // A paused game of the author's, wherever it is: the move takes it up here (where
+                // [`Bot::take_up_paused`] allows), in `play_move`.
+                Some(row) if row.paused && row.platform == cx.scope().platform && row.color_of(me.id).is_some() => row,
+                _ => {
+                    drop(conn);
+                    self.game_for(cx, Some(id))?.1
+                }
+            },
             None => {
                 let open = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
                 if open.is_empty() {
@@ -293,12 +298,16 @@ impl Bot {
         let after = game.position().clone();
         let outcome = game.outcome();
         let fen_after = fen::write(&after);
-        let (deadline, remind_at) = clock_after(row.days_per_move, now);
+        // A paused game taken to this chat: no clock until the opponent has moved here too.
+        let (deadline, remind_at) = if row.paused { (None, None) } else { clock_after(row.days_per_move, now) };
         let update = MoveUpdate { uci: &uci_text, fen_after: &fen_after, deadline, remind_at, outcome };
         let mut notes = Vec::new();
         let mut on_end = |c: &crate::store::Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
         if !games::apply_move(conn, id, row.ply, &update, now, &mut on_end)? {
             return user(msg!("move-raced", id = id));
+        }
+        if row.paused && outcome.is_none() {
+            games::keep_paused(conn, id)?;
         }
         // Both players with their settings and accounts in one statement, kept for the replies
         // below (the next player's name, the opponent's mention and notice): one statement where
@@ -325,6 +334,8 @@ impl Bot {
             }
             if deadline.is_some() {
                 text.push_str(&format!(" {}", t!("days-to-reply", count = row.days_per_move.unwrap_or(0))));
+            } else if row.paused {
+                text.push_str(&format!(" {}", t!("game-taken-up", name = next_name.as_str())));
             }
         }
         let viewer = if outcome.is_some() { mover_color(row, mover.id) } else { next };
@@ -436,12 +447,17 @@ impl Bot {
         if row.status != Status::Active || row.ply != job.ply {
             return user(msg!("ai-game-moved-on"));
         }
+        let mut game = self.load_game(&conn, &row)?;
+        // The same ply is not the same game: a takeback and another move while the search ran bring
+        // the game back to the job's ply by another road, where the move was not chosen.
+        if game.moves() != job.game.moves() || game.start() != job.game.start() {
+            return user(msg!("ai-game-moved-on"));
+        }
         let ai = players::ai(&conn, self.clock.now())?;
         let Some(mv) = mv.filter(|m| job.game.position().is_legal(*m)) else {
             let r = self.reply_game(&row, t!("ai-no-move", id = row.id, p = self.hint_for(&game_scope(&row))));
             return Ok(Response::one(r));
         };
-        let mut game = self.load_game(&conn, &row)?;
         self.commit_move(&conn, &row, &mut game, mv, &ai)
     }
 
