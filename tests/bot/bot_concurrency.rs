@@ -181,6 +181,9 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     for (chat, white, black) in [("a", "alice", "bob"), ("b", "carol", "dave"), ("c", "erin", "frank")] {
         tb.say_in(chat, white, &format!("!challenge @{black} chess color:white days:1"));
         tb.say_in(chat, black, "!accept");
+        // Both sides move (before that, running out of time aborts a game).
+        tb.say_in(chat, white, "e4");
+        tb.say_in(chat, black, "e5");
     }
     // Game 2 is broken: its variant is unknown.
     let conn = tb.bot.store().conn().unwrap();
@@ -216,12 +219,14 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
 }
 
-/// A game of one day a move in each of `chats`, `w<chat>` against `b<chat>`, then two days on the
-/// clock: each one's time is up.
+/// A game of one day a move in each of `chats`, `w<chat>` against `b<chat>`, both sides moved
+/// once, then two days on the clock: each one's time is up.
 fn daily_games_out_of_time(tb: &TestBot, chats: [&str; 3]) {
     for chat in chats {
         tb.say_in(chat, &format!("w{chat}"), &format!("!challenge @b{chat} chess color:white days:1"));
         tb.say_in(chat, &format!("b{chat}"), "!accept");
+        tb.say_in(chat, &format!("w{chat}"), "e4");
+        tb.say_in(chat, &format!("b{chat}"), "e5");
     }
     tb.clock.advance(2 * 86_400);
 }

@@ -354,6 +354,8 @@ fn reminder_then_timeout_with_fast_forward_clock() {
     tb.say("alice", "!challenge @bob chess color:white days:5");
     tb.say("bob", "!accept");
     tb.say("alice", "e4");
+    tb.say("bob", "e5");
+    tb.say("alice", "Nf3");
     // Bob has 5 days; the reminder comes when 1 day (20 %) is left.
     tb.clock.advance(3 * 86_400);
     assert!(tb.tick().replies.is_empty());
@@ -368,7 +370,7 @@ fn reminder_then_timeout_with_fast_forward_clock() {
     assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 1"), "timeout");
     let out = tb.say("bob", "e5");
     assert!(out.is_empty() || out.contains("over"), "{out}");
-    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 1);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 3);
 }
 
 /// Says `text` as `who` in chat `main` of `platform` (another platform than the test bot's own).
@@ -376,6 +378,25 @@ fn say_on(tb: &TestBot, platform: &str, who: &str, text: &str) -> capabot::bot::
     let mut input = msg_in("main", who, text);
     input.scope.platform = platform.into();
     tb.bot.handle(&input)
+}
+
+/// Alice (White) against Bob on `platform`, a day a move, Bob to move after both sides have moved
+/// (before that, running out of time aborts a game rather than losing it).
+fn daily_game_bob_to_move(tb: &TestBot, platform: &str) {
+    say_on(tb, platform, "alice", "!challenge @bob chess color:white days:1");
+    say_on(tb, platform, "bob", "!accept");
+    for (who, san) in [("alice", "e4"), ("bob", "e5"), ("alice", "Nf3")] {
+        assert!(say_on(tb, platform, who, san).text().contains("played by"), "{san}");
+    }
+}
+
+/// Gina (White) against capabot on othernet, a day a move, capabot to move after both sides have
+/// moved; its job for that move is never run here.
+fn gina_waits_for_capabot(tb: &TestBot) {
+    say_on(tb, "othernet", "gina", "!play chess color:white days:1");
+    let r = say_on(tb, "othernet", "gina", "e4");
+    tb.bot.run_ai_jobs_inline(r.ai_jobs);
+    assert!(say_on(tb, "othernet", "gina", "d4").text().contains("played by gina"));
 }
 
 /// A process does only what it can deliver: a tick handles the reminders, losses on time and
@@ -388,9 +409,7 @@ fn a_tick_handles_only_the_platforms_its_process_serves() {
     // Within the window after which any process takes a platform's overdue items (a week here).
     let tb = new_bot_with(BotConfig { pictures: false, unserved_expiry_secs: 7 * 86_400, ..BotConfig::default() });
     for platform in ["test", "othernet"] {
-        say_on(&tb, platform, "alice", "!challenge @bob chess color:white days:1");
-        say_on(&tb, platform, "bob", "!accept");
-        say_on(&tb, platform, "alice", "e4");
+        daily_game_bob_to_move(&tb, platform);
         say_on(&tb, platform, "carl", "!challenge @dora chess");
     }
     let status = |platform: &str| {
@@ -493,11 +512,8 @@ fn the_overdue_items_of_a_platform_nobody_serves_are_run_and_its_reminders_dropp
     let tb = new_bot();
     // On othernet, which no process serves: a game of a day a move, one against capabot with
     // capabot to move (its job is never run here), a challenge.
-    say_on(&tb, "othernet", "alice", "!challenge @bob chess color:white days:1");
-    say_on(&tb, "othernet", "bob", "!accept");
-    say_on(&tb, "othernet", "alice", "e4");
-    say_on(&tb, "othernet", "gina", "!play chess color:white days:1");
-    say_on(&tb, "othernet", "gina", "e4");
+    daily_game_bob_to_move(&tb, "othernet");
+    gina_waits_for_capabot(&tb);
     say_on(&tb, "othernet", "carl", "!challenge @dora chess");
     let state = |nth: usize| {
         tb.query_str(&format!(
@@ -549,11 +565,15 @@ fn timeout_against_lone_king_is_a_draw() {
     let tb = new_bot();
     tb.say("alice", "!challenge @bob chess color:white days:1");
     tb.say("bob", "!accept");
-    // Put the game in a position where Black has only a king and White is to move.
+    // Put the game in a position where Black has only a king, and play until White is to move
+    // after both sides have moved (before that, running out of time aborts a game).
     {
         let c = tb.bot.store().conn().unwrap();
-        let f = "4k3/8/8/8/8/8/8/3QK3 w - - 0 1";
+        let f = "4k3/8/8/8/8/8/8/3QK3 b - - 0 1";
         c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [f]).unwrap();
+    }
+    for (who, san) in [("bob", "Kf7"), ("alice", "Ke2"), ("bob", "Kg6")] {
+        assert!(tb.say(who, san).contains("played by"), "{san}");
     }
     tb.clock.advance(2 * 86_400);
     let r = tb.tick();
@@ -1564,4 +1584,30 @@ fn a_paused_game_goes_on_only_where_the_opponent_can_follow() {
     let out = in_community("hall", "g", "bob", "Nc6");
     assert!(out.contains("2... Nc6 played by bob") && out.contains("1 day"), "{out}");
     assert_eq!((place(), clock()), ("hall 0 g".into(), 1));
+}
+
+/// Running out of time before both sides have moved ends a game as resigning then does: aborted,
+/// without a result or a rating change, and said so. (Before: the first mover who never moved lost
+/// 242 rating points on time, where resigning at that point changed nothing.) A tournament's game
+/// is lost on time all the same (`tournament_flow`).
+#[test]
+fn running_out_of_time_before_both_sides_moved_aborts_the_game() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white days:1");
+    tb.say("bob", "!accept");
+    tb.say_in("other", "carol", "!challenge @dave chess color:white days:1");
+    tb.say_in("other", "dave", "!accept");
+    tb.say_in("other", "carol", "e4");
+    tb.clock.advance(2 * 86_400);
+    let text = tb.tick().text();
+    assert!(text.contains("Game #1 aborted: alice did not move in time"), "{text}");
+    assert!(
+        text.contains("Game #2 aborted: dave did not move in time") && text.contains("no rating changes"),
+        "{text}"
+    );
+    assert!(!text.contains("ran out of time"), "{text}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'aborted' AND result IS NULL"), 2);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings"), 0, "nobody rated");
+    let out = tb.say("alice", "e4");
+    assert!(!out.contains("played by"), "{out}");
 }

@@ -126,6 +126,7 @@ fn gif_on_posts_the_animation_at_every_kind_of_end() {
     t.say("alice", "!challenge @bob chess color:white days:1");
     t.say("bob", "!accept");
     t.say("alice", "d4");
+    t.say("bob", "d5");
     t.clock.advance(2 * 86_400);
     let r = t.bot.tick(&capabot::bot::Served::new("test", ["test"]));
     assert!(r.text().contains("ran out of time"), "{}", r.text());

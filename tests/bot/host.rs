@@ -552,7 +552,9 @@ async fn a_hosts_scheduler_leaves_the_games_of_platforms_it_does_not_serve() {
     for (host, p) in [(&here, "chatnet"), (&there, "othernet")] {
         host.handle(say(p, "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
         host.handle(say(p, "bob", "!accept")).await.unwrap();
+        // Both sides move (before that, running out of time aborts a game).
         host.handle(say(p, "alice", "e4")).await.unwrap();
+        host.handle(say(p, "bob", "e5")).await.unwrap();
     }
     let status = |platform: &str| {
         let conn = here.bot().store().conn().unwrap();
@@ -592,6 +594,8 @@ async fn a_platform_nobody_serves_has_its_games_decided_by_another_process() {
     there.handle(say("othernet", "alice", "!challenge @bob chess days:1 color:white")).await.unwrap();
     there.handle(say("othernet", "bob", "!accept")).await.unwrap();
     there.handle(say("othernet", "alice", "e4")).await.unwrap();
+    there.handle(say("othernet", "bob", "e5")).await.unwrap();
+    there.handle(say("othernet", "alice", "Nf3")).await.unwrap();
     // othernet's process ticks for the last time (it reminds bob), then stops for good.
     clock.advance(20 * 3600);
     there.tick().await;

@@ -273,6 +273,7 @@ abort-tournament = Partie #{ $id } ist eine Turnierpartie und kann nicht abgebro
 abort-too-late = Partie #{ $id }: Beide Seiten haben gezogen, daher kann sie nicht mehr abgebrochen werden; nutze stattdessen { $p }resign oder { $p }draw.
 game-aborted = Partie #{ $id } wurde von { $name } abgebrochen.
 game-aborted-unplayed = Partie #{ $id } abgebrochen: { $name } hat aufgegeben, bevor beide Seiten gezogen hatten, also endet die Partie ohne Ergebnis, und keine Wertung ändert sich.
+game-aborted-timeout = Partie #{ $id } abgebrochen: { $name } hat nicht rechtzeitig gezogen, bevor beide Seiten gezogen hatten; die Partie endet daher ohne Ergebnis, und keine Wertung ändert sich.
 
 # Die Aufstellungsphase von Capablanca Relocation.
 swap-no-setup = Partie #{ $id } ist nicht in einer Aufstellungsphase; Tauschen gibt es bei Capablanca Relocation vor dem ersten Zug.

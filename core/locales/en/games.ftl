@@ -260,6 +260,7 @@ abort-tournament = Game #{ $id } is a tournament game, which cannot be aborted; 
 abort-too-late = Game #{ $id }: both sides have moved, so it can no longer be aborted; { $p }resign or { $p }draw instead.
 game-aborted = Game #{ $id } aborted by { $name }.
 game-aborted-unplayed = Game #{ $id } aborted: { $name } resigned before both sides had moved, so the game ends without a result and no rating changes.
+game-aborted-timeout = Game #{ $id } aborted: { $name } did not move in time, before both sides had moved, so the game ends without a result and no rating changes.
 
 # Capablanca Relocation's setup phase.
 swap-no-setup = Game #{ $id } is not in a setup phase; swaps are for Capablanca Relocation before the first move.

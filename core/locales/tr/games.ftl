@@ -257,6 +257,7 @@ abort-tournament = Oyun #{ $id } bir turnuva oyunu, iptal edilemez; onun yerine 
 abort-too-late = Oyun #{ $id }: iki taraf da hamle yaptı, artık iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
 game-aborted = Oyun #{ $id }, { $name } tarafından iptal edildi.
 game-aborted-unplayed = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan terk etti; oyun sonuçsuz biter, puanlar değişmez.
+game-aborted-timeout = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan süresi içinde oynamadı; oyun sonuçsuz biter, puanlar değişmez.
 
 # Capablanca Relocation dizilim aşaması.
 swap-no-setup = Oyun #{ $id } dizilim aşamasında değil; yer değiştirmeler ilk hamleden önce Capablanca Relocation içindir.

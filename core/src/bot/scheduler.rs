@@ -390,6 +390,19 @@ impl Bot {
         // Both players are named and notified below (and named by the ratings' lines): read at once.
         players::read_pair(&conn, &row.platform, row.white, row.black)?;
         let turn = turn_of_fen(&row.fen);
+        if row.ply < 2 && !self.is_competition_game(row.id)? {
+            // Before both sides have moved, running out of time ends the game as resigning then
+            // does: aborted, without a result or a rating change (a ladder's or a tournament's
+            // game is lost on time all the same).
+            if games::abort(&conn, row.id, row.ply, now)? {
+                let name = self.name_of(&conn, row.player(turn))?;
+                let mut r = self.reply_game(&row, crate::tl!(lang, "game-aborted-timeout", id = row.id, name = name));
+                r.notify = self.notify_of(&conn, &row.platform, row.white)?;
+                r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
+                out.replies.push(r);
+            }
+            return Ok(out);
+        }
         let winner = turn.other();
         let o = if self.current_position(&conn, &row)?.has_insufficient_material(winner) {
             Outcome::Draw(DrawReason::TimeoutVsInsufficientMaterial)

@@ -225,7 +225,7 @@ impl Bot {
     }
 
     /// Whether `game` was paired by a tournament or is a ladder challenge's.
-    fn is_competition_game(&self, game: i64) -> Res<bool> {
+    pub(in crate::bot) fn is_competition_game(&self, game: i64) -> Res<bool> {
         let conn = self.conn()?;
         Ok(self.is_tournament_game(&conn, game)? || crate::store::ladders::find_by_game(&conn, game)?.is_some())
     }
