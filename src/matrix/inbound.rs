@@ -373,10 +373,8 @@ async fn message(event: OriginalSyncRoomMessageEvent, room: Room, shared: &Share
     // Addressed by name or pill in the room: everyone there read it (`Via::Addressed`).
     let input =
         if addressed { Input::addressed(scope, author, rest) } else { Input::text(scope, author, said.clone()) };
-    let mut input = input
-        .with_mentions(mentions)
-        .with_event_id(event.event_id.to_string())
-        .as_admin(is_admin(&room, &event.sender).await);
+    let admin = is_admin(&shared.front, &room, input.scope.community.as_deref(), &event.sender).await;
+    let mut input = input.with_mentions(mentions).with_event_id(event.event_id.to_string()).as_admin(admin);
     if input.scope.direct {
         input.scope.community = None;
     }
@@ -402,11 +400,12 @@ async fn reaction(event: OriginalSyncReactionEvent, room: Room, shared: &Shared)
         return;
     }
     let thread = shared.front.prompt_thread(&relates.event_id);
-    let mut input =
-        Input::command(scope(&shared.front, &room, thread).await, user_ref(&room, &event.sender).await, choice.command)
-            .with_event_id(event.event_id.to_string())
-            .via(Via::Reaction)
-            .as_admin(is_admin(&room, &event.sender).await);
+    let scope = scope(&shared.front, &room, thread).await;
+    let admin = is_admin(&shared.front, &room, scope.community.as_deref(), &event.sender).await;
+    let mut input = Input::command(scope, user_ref(&room, &event.sender).await, choice.command)
+        .with_event_id(event.event_id.to_string())
+        .via(Via::Reaction)
+        .as_admin(admin);
     if input.scope.direct {
         input.scope.community = None;
     }
@@ -463,8 +462,20 @@ async fn after_joining(room: &Room, me: &UserId, at: MilliSecondsSinceUnixEpoch)
     }
 }
 
-/// Power level 50 or more in the room.
-async fn is_admin(room: &Room, id: &UserId) -> bool {
+/// Whether `id` administers the community of `room`: power level 50 or more in its space, else
+/// (a room outside any space is its own community) in the room. A moderator of one room of a space
+/// does not change the whole space's settings, ladders and tournaments.
+async fn is_admin(front: &MatrixFrontEnd, room: &Room, community: Option<&str>, id: &UserId) -> bool {
+    let space = community
+        .and_then(|c| RoomId::parse(c).ok())
+        .filter(|c| c != room.room_id())
+        .and_then(|c| front.client.get_room(&c))
+        .filter(|r| r.is_space());
+    power_of_50(space.as_ref().unwrap_or(room), id).await
+}
+
+/// Power level 50 or more in `room`.
+async fn power_of_50(room: &Room, id: &UserId) -> bool {
     match room.power_levels().await {
         Ok(levels) => match levels.for_user(id) {
             UserPowerLevel::Infinite => true,

@@ -1781,7 +1781,8 @@ async fn a_reminder_for_a_player_who_left_the_direct_room_comes_to_the_games_roo
 /// A space with rooms A and B (each naming the space as its parent, the space listing both, as
 /// Element makes them) and room C outside it; the bot is in all four. A ladder made in A is seen
 /// and challengeable from B, and not from C. (Before: each room was its own community, so B saw
-/// no ladder.)
+/// no ladder.) The space's administrators administer the community: a moderator of room B alone
+/// does not change the space's settings. (Before: power level 50 in any room of the space did.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_ladder_spans_the_rooms_of_a_space() {
     use matrix_sdk::ruma::api::client::room::create_room::v3::CreationContent;
@@ -1849,6 +1850,12 @@ async fn a_ladder_spans_the_rooms_of_a_space() {
     let communities: i64 = query(&db, "SELECT count(DISTINCT community_id) FROM ladders");
     assert_eq!(communities, 1);
     assert_eq!(query::<String>(&db, "SELECT community_id FROM ladders"), space.to_string());
+
+    alice.room(&b).update_power_levels(vec![(&bob.id(), matrix_sdk::ruma::int!(50))]).await.expect("bob moderates B");
+    bob.say(&b, "!settings community gif:on", &[]).await;
+    alice.expect_text(&b, &bot_id, "Only the community's administrators").await;
+    alice.say(&b, "!settings community gif:on", &[]).await;
+    alice.expect_text(&b, &bot_id, "gif:on").await;
     bot.stop().await;
     for h in [alice, bob, carol] {
         h.sync.abort();
