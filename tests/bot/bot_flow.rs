@@ -1136,9 +1136,9 @@ fn a_direct_chat_answers_in_the_persons_language() {
         let r = tb.bot.handle(&Input::text(dm.clone(), alice.clone(), text));
         r.replies.iter().map(|r| r.text.as_str()).collect()
     };
-    assert!(say("help").contains("Commands (prefix"));
+    assert!(say("help").contains("Commands (here every line is for me"));
     say("lang tr");
-    assert!(say("help").contains("Komutlar (önek"), "in Turkish now");
+    assert!(say("help").contains("Komutlar (burada yazdığın"), "in Turkish now");
     assert!(say("help play").contains("capabot'un yapay zekâsına karşı oyna"), "one command too");
     let r = tb.bot.handle(&Input::text(Scope::chat("test", "shared"), alice.clone(), "!help"));
     assert!(r.text().contains("Komutlar (önek"), "her own help: {}", r.text());
@@ -1197,7 +1197,7 @@ fn a_direct_line_that_is_no_command_is_answered_once() {
     assert_eq!(dm("alice", "hello"), "", "told once");
     assert_eq!(tb.fingerprint(), before, "nothing written");
     assert!(dm("bob", "hi").contains("I don't know 'hi'"), "each person once");
-    assert!(dm("alice", "help").contains("Commands (prefix"), "commands still answered");
+    assert!(dm("alice", "help").contains("Commands (here every line is for me"), "commands still answered");
     dm("alice", "lang tr");
     assert_eq!(dm("alice", "merhaba"), "", "still once, in any language");
     assert!(dm("carol", "lang tr").contains("Türkçe"));

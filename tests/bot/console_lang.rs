@@ -12,7 +12,7 @@ fn a_whole_game_in_turkish() {
          alice> f3\nbob> e5\nbob> e6\nalice> Nf4\nalice> !move e2e5\nalice> g4\nbob> Qh4#\nalice> !help\nalice> !rules chess\n",
     );
     assert!(out.contains("Ayarlar kaydedildi: lang:tr."), "{out}");
-    assert!(out.contains("Seninle tr konuşuyorum"), "{out}");
+    assert!(out.contains("Seninle Türkçe konuşuyorum"), "{out}");
     assert!(out.contains("Oyun #1: 1. f3, oynayan alice. Sıra bob (siyah) oyuncusunda."), "{out}");
     // bob moves out of turn: told in Turkish, and the game is unchanged
     assert!(out.contains("Oyun #1: sıra sende değil; sıra alice adlı oyuncuda."), "{out}");
@@ -67,9 +67,7 @@ fn a_whole_game_in_german() {
     assert!(out.contains("Partie #1: Du bist nicht am Zug; alice ist am Zug."), "{out}");
     // The reason and the legal alternatives in German, the notation in English letters.
     assert!(
-        out.contains(
-            "Nf4 ist nicht legal: keine deiner Figuren vom Typ Springer kann f4 erreichen; Springer: Na3, Nc3, Nh3"
-        ),
+        out.contains("Nf4 ist nicht legal: keiner deiner Springer kann f4 erreichen; Springer: Na3, Nc3, Nh3"),
         "{out}"
     );
     assert!(out.contains("Partie beendet: 0-1 — bob gewinnt durch Schachmatt."), "{out}");
@@ -80,4 +78,98 @@ fn a_whole_game_in_german() {
     assert!(out.contains("There is no game #9."), "{out}");
     assert!(out.contains("Ab jetzt spreche ich Deutsch mit dir.") && out.contains("Es gibt keine Partie #9."), "{out}");
     assert!(out.contains("Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht 'fr'."), "{out}");
+}
+
+/// A secret-bomb game in a German chat, the bombs chosen in direct messages: the chat's notices
+/// are German (the chat's), the answers in the direct chats are each player's own language, else
+/// the game's chat's (bob's Turkish, alice's German), refusals too. (Before: the chat's notices
+/// and every direct answer were written in the direct chat's language, English.)
+#[test]
+fn secret_bombs_chosen_in_direct_messages_speak_the_games_languages() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nbob> !lang tr\nalice> !challenge @bob bomb color:white\nbob> !accept\n\
+         alice> /dm bomb e1\nalice> /dm bomb e2\nalice> /dm bomb d2\nalice> /dm board\nbob> /dm bomb e7\n",
+    );
+    assert!(
+        out.contains("capabot> Partie #1: alice (Weiß) hat eine geheime Bombe gewählt. alice ist am Zug."),
+        "{out}"
+    );
+    assert!(
+        out.contains("capabot> Partie #1: bob (Schwarz) hat eine geheime Bombe gewählt. Beide Bomben sind gesetzt."),
+        "{out}"
+    );
+    assert!(out.contains("capabot → @alice: Partie #1: Deine Bombe muss eine deiner eigenen Figuren"), "{out}");
+    assert!(out.contains("capabot → @alice: Partie #1: Deine Bombe ist der Bauer auf e2."), "{out}");
+    assert!(out.contains("capabot → @alice: Partie #1: Deine Bombe ist schon gewählt"), "{out}");
+    assert!(out.contains("capabot → @alice: Partie #1: deine Bombe war zu Beginn der Bauer auf e2"), "{out}");
+    assert!(out.contains("capabot → @bob: Oyun #1: bomban e7 karesindeki piyon."), "{out}");
+    for english in ["has chosen", "Both bombs", "your bomb", "Game #1"] {
+        assert!(!out.contains(english), "{english}: {out}");
+    }
+}
+
+/// A chat's language is forgotten with `lang:default`, as a person's is with `lang default` (before:
+/// refused), in each language; `help settings` names `lang:`; `lang` names languages by their names
+/// in the reader's language (before: by their codes); a German chat's `settings` suggests another
+/// language than its own.
+#[test]
+fn a_chats_language_is_reset_and_languages_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !lang\nalice> !settings\nalice> !settings lang:default\nalice> !lang\n\
+         alice> !settings lang:tr\nalice> !lang\nalice> !settings lang:default\nalice> !help settings\n\
+         bob> !lang tr\nbob> !lang\n",
+    );
+    assert!(out.contains("Ich spreche Deutsch mit dir (die Sprache des Chats oder deiner App)"), "{out}");
+    assert!(out.contains("Sprache Deutsch. Ändern mit !settings") && out.contains("theme:contrast lang:en ("), "{out}");
+    assert!(out.contains("Settings saved: lang:default."), "{out}");
+    assert!(out.contains("I speak English to you (the chat's or your app's language)"), "{out}");
+    assert!(out.contains("Seninle Türkçe konuşuyorum (sohbetin ya da uygulamanın dili)"), "{out}");
+    assert!(out.contains("Seninle Türkçe konuşuyorum (senin seçimin)"), "{out}");
+    assert_eq!(out.matches("Settings saved: lang:default.").count(), 2, "{out}");
+    assert!(out.contains("[lang:en|tr|de|default]") && out.contains("language — The chat's language"), "{out}");
+    assert!(!out.contains("parse-lang") && !out.contains("not 'default'"), "{out}");
+}
+
+/// In a direct chat the help lists the commands as typed there, without the prefix; in Turkish and
+/// German the placeholders of the usages are the reader's words, the typed words stay English.
+#[test]
+fn help_is_written_for_where_and_in_what_language_it_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> /dm help\nalice> /dm help move\nalice> !settings lang:de\nalice> !help\nalice> !lang tr\nalice> !help\n",
+    );
+    assert!(out.contains("Commands (here every line is for me, so no prefix is needed):"), "{out}");
+    assert!(out.contains("\n          challenge [@user] [variant] [days:N]"), "{out}");
+    assert!(out.contains("move [#game] <move> — Make a move") && out.contains("help lists every command."), "{out}");
+    assert!(!out.contains("capabot → @alice: Commands (prefix !)"), "{out}");
+    assert!(
+        out.contains("!move [#Partie] <Zug> —") && out.contains("!swap [#Partie] <K|Q> <Linie oder Figur>"),
+        "{out}"
+    );
+    assert!(out.contains("!challenge [@Person] [Variante] [days:N] [color:white|black|random]"), "{out}");
+    assert!(out.contains("!move [#oyun] <hamle> —") && out.contains("!rules [varyant] —"), "{out}");
+    assert!(!out.contains("ohne @user"), "{out}");
+}
+
+/// German slips: "keinen Tausch", how a command is written, a kind that cannot reach a square.
+#[test]
+fn german_reads_as_german() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !challenge @bob caparelocation color:white\nbob> !accept\n\
+         bob> !noswap\nalice> !noswap\nalice> !ladder undo 99999999999999999999 x\n\
+         alice> !challenge @bob chess color:white\nbob> !accept #2\nalice> !move #2 hxg8=Q\nalice> !move #2 Qd3\n",
+    );
+    assert!(out.contains("Partie #1: Schwarz hat keinen Tausch gewählt."), "{out}");
+    assert!(out.contains("Partie #1: Weiß hat keinen Tausch gewählt;"), "{out}");
+    assert!(out.contains("Wie der Befehl geht, zeigt dir !help ladder."), "{out}");
+    assert!(out.contains("keiner deiner Bauern kann g8 erreichen"), "{out}");
+    assert!(out.contains("keine deiner Damen kann d3 erreichen"), "{out}");
+    assert!(!out.contains("vom Typ") && !out.contains("kein Tausch"), "{out}");
 }

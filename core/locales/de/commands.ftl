@@ -2,7 +2,7 @@
 # 100 Zeichen) als cmd-NAME, und die Beschreibungen seiner Optionen als opt-OPTION (gemeinsam) oder
 # cmd-NAME-OPTION.
 
-cmd-challenge = Fordere jemanden (oder ohne @user alle hier) zu einer Partie heraus
+cmd-challenge = Fordere jemanden (oder ohne @Person alle hier) zu einer Partie heraus
 cmd-play = Spiel gegen capabots KI
 cmd-accept = Nimm eine Herausforderung an
 cmd-decline = Lehne eine Herausforderung ab (oder zieh deine eigene zurück)
@@ -74,6 +74,7 @@ cmd-takeback-decline = Die Bitte deines Gegners ablehnen
 cmd-rules-variant = Welche Variante
 cmd-settings-variant = Standardvariante
 cmd-settings-days = Standardzahl der Tage pro Zug
+cmd-settings-language = Die Sprache des Chats: en, tr, de oder default (die der Community)
 cmd-rating-player = Wessen Wertung (Standard: deine)
 cmd-rating-variant = Welche Variante
 cmd-leaderboard-variant = Welche Variante
@@ -93,6 +94,10 @@ choice-theme-wood = Holz (Creme und Braun)
 choice-theme-green = Grün (Creme und Grün)
 choice-theme-contrast = Hoher Kontrast (für Farbenblinde)
 choice-theme-default = Standard (Holz)
+choice-language-en = Englisch (English)
+choice-language-tr = Türkisch (Türkçe)
+choice-language-de = Deutsch
+choice-language-default = Standard (die der Community)
 
 # Unterbefehle (`sub-BEFEHL-UNTER`, höchstens 100 Zeichen) und die Beschreibungen ihrer eigenen Optionen
 # (`sub-BEFEHL-UNTER-OPTION`, sonst `cmd-BEFEHL-OPTION`, sonst `opt-OPTION`).

@@ -5,7 +5,7 @@ internal-error = Entschuldige, bei mir ist etwas schiefgelaufen (Fehler-ID { $id
 not-saved = Das wurde nicht gespeichert, und nichts hat sich geändert: Ich konnte es gerade nicht festhalten. Bitte versuch es noch einmal.
 input-too-long = Diese Nachricht ist zu lang ({ $count } Zeichen); Befehle sind kurz. Schreib { $p }help für die Liste.
 parse-error = { $error }. Schreib { $p }help für die Befehle.
-parse-error-command = { $error }. Schreib { $p }help { $command }, um zu sehen, wie man ihn schreibt.
+parse-error-command = { $error }. Wie der Befehl geht, zeigt dir { $p }help { $command }.
 command-unknown = Den Befehl '{ $word }' kenne ich nicht. Schreib { $p }help für die Liste.
 command-unknown-near = Den Befehl '{ $word }' kenne ich nicht. Meintest du { $p }{ $near }? Schreib { $p }help für die Liste.
 direct-move-elsewhere = { $word } sieht aus wie ein Zug, aber deine Partien ({ $games }) werden in den Chats gespielt, in denen sie begonnen haben: Zieh dort.
@@ -30,7 +30,7 @@ settings-community-hint = { " " }({ $p }settings community ... für die ganze Co
 settings-show = { $whose ->
         [community] Die Standardeinstellungen dieser Community
        *[chat] Einstellungen hier
-    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:de{ $community }.
+    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }.
 settings-admins-only = Nur die Administratoren der Community dürfen hier Einstellungen ändern.
 settings-saved = { $whose ->
         [community] Einstellungen der Community gespeichert ({ $what }); Chats ohne eigene Einstellungen folgen ihnen.
@@ -48,8 +48,14 @@ notify-off = Benachrichtigungen per Direktnachricht aus: Erinnerungen kommen in 
 lang-usage = lang nimmt en, tr, de oder default
 lang-unknown = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'.
 parse-lang = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'
-lang-show-own = Ich spreche mit dir die Sprache { $lang } (deine Wahl); mit { $p }lang default gilt wieder die Sprache des Chats.
-lang-show-default = Ich spreche mit dir die Sprache { $lang } (die des Chats oder deiner App); mit { $p }lang de, { $p }lang en oder { $p }lang tr wählst du deine eigene.
+# Eine Sprache mit ihrem Namen; $code ist en, tr oder de.
+lang-name = { $code ->
+        [tr] Türkisch
+        [de] Deutsch
+       *[en] Englisch
+    }
+lang-show-own = Ich spreche { $lang } mit dir (deine Wahl); mit { $p }lang default gilt wieder die Sprache des Chats.
+lang-show-default = Ich spreche { $lang } mit dir (die Sprache des Chats oder deiner App); mit { $p }lang de, { $p }lang en oder { $p }lang tr wählst du deine eigene.
 lang-set = Ab jetzt spreche ich Deutsch mit dir.
 lang-cleared = Deine eigene Sprache ist vergessen: Ich spreche wieder die Sprache des Chats mit dir.
 theme-show-own = Die Bilder, die nur du liest, zeichne ich im Design { $theme } (deine Wahl); { $p }theme default kehrt zu Holz (wood) zurück. Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).

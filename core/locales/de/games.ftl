@@ -104,12 +104,35 @@ refusal-castle-impossible = die Rochade zu dieser Seite ist jetzt nicht möglich
 refusal-promotion = sag, in welche Figur umgewandelt wird: { $choices }
 refusal-promotion-coordinates = sag, in welche Figur umgewandelt wird, zum Beispiel e8q
 refusal-no-such-role = die Figur { $role } gibt es in dieser Variante nicht
-refusal-no-piece-of-role = du hast keine Figur vom Typ { $role }
+# In den nächsten beiden ist $role der englische Name der Figur (pawn, knight, …), dekliniert.
+refusal-no-piece-of-role = du hast { $role ->
+        [pawn] keinen Bauern
+        [knight] keinen Springer
+        [bishop] keinen Läufer
+        [rook] keinen Turm
+        [queen] keine Dame
+        [king] keinen König
+        [archbishop] keinen Erzbischof
+        [chancellor] keinen Kanzler
+        [missile] keine Rakete
+       *[other] keine solche Figur
+    }
 refusal-irradiated = { $square } ist verstrahlt: Dort darf keine Figur stehen (C5)
 refusal-own-piece = auf { $square } steht deine eigene Figur
 refusal-check-not-answered = du stehst im Schach, und dieser { $role }-Zug wehrt es nicht ab
 refusal-into-check = dieser { $role }-Zug würde deinen König im Schach lassen
-refusal-cannot-reach = keine deiner Figuren vom Typ { $role } kann { $square } erreichen
+refusal-cannot-reach = { $role ->
+        [pawn] keiner deiner Bauern kann { $square } erreichen
+        [knight] keiner deiner Springer kann { $square } erreichen
+        [bishop] keiner deiner Läufer kann { $square } erreichen
+        [rook] keiner deiner Türme kann { $square } erreichen
+        [queen] keine deiner Damen kann { $square } erreichen
+        [king] dein König kann { $square } nicht erreichen
+        [archbishop] keiner deiner Erzbischöfe kann { $square } erreichen
+        [chancellor] keiner deiner Kanzler kann { $square } erreichen
+        [missile] keine deiner Raketen kann { $square } erreichen
+       *[other] keine deiner Figuren kann { $square } erreichen
+    }
 refusal-no-piece-on = auf { $square } steht keine Figur
 refusal-not-yours = die Figur auf { $square } ({ $role }) gehört { $owner ->
         [white] Weiß
@@ -289,7 +312,7 @@ swap-black-chose-next = Partie #{ $id }: Schwarz hat { $swap } gewählt. { $name
 timeout = Partie #{ $id }: { $name } hat die Zeit überschritten. { $end }
 reminder = Partie #{ $id }: Erinnerung: { $name } ({ $color }) ist am Zug, noch { $hours } h { $minutes } min.
 challenge-expired-notice = Herausforderung #{ $id } ist abgelaufen.
-swap-none = kein Tausch
+swap-none = keinen Tausch
 
 # Partien ansehen: das Brett, die Liste, Animationen.
 variants-head = Varianten:

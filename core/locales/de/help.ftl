@@ -2,6 +2,7 @@
 
 help-head-slash = Befehle (tippe / und wähl einen aus; seine Optionen werden dir unterwegs angeboten; Angebote kommen mit Buttons):
 help-head = Befehle (Präfix { $p }):
+help-head-direct = Befehle (hier ist jede Zeile für mich, ein Präfix ist also nicht nötig):
 help-example = , z. B. { $p }{ $example }
 help-one-aliases = Auch: { $aliases }
 help-one-options = Optionen:
@@ -22,3 +23,37 @@ rules-atomic-nocheck = Atomschach ohne Schach (Regeln des Internet Chess Club): 
 rules-atomic-deathmatch = Atomschach, in dem ein Schlagen, das beide Könige zugleich sprengt, legal ist: Die Partie geht dann ohne Könige (ohne Schach) weiter, bis eine Seite keine Figuren oder Bauern mehr hat, und diese Seite verliert; ein leeres Brett oder eine königlose Seite ohne legalen Zug ist Remis. Nur den eigenen König zu sprengen bleibt illegal.
 rules-atomic-pawnsafe = Atomschach, in dem Bauern keine Explosionen auslösen: Schlägt ein Bauer (auch en passant und mit Umwandlung), ist das ein gewöhnliches Schlagen. Schlagen mit Figuren explodiert wie üblich, und die Explosion zerstört jede Figur auf den acht Feldern ringsum, Bauern eingeschlossen. Schach wie im Atomschach.
 rules-bomb = Schach, in dem jede Seite vor ihrem ersten Zug heimlich eine ihrer Figuren außer dem König (Bauern erlaubt) zur Bombe bestimmt. Statt zu ziehen, kannst du sie zünden (@e4 oder boom e4): Die Bombe und alle Figuren beider Farben auf den acht Feldern ringsum werden entfernt. Fällt dabei der gegnerische König, gewinnst du, fällt nur dein eigener, verlierst du, fallen beide, ist es Remis; im Schach muss eine Zündung deinen König am Leben und sicher lassen. Eine geschlagene Bombe ist weg; wird ein Bomben-Bauer umgewandelt, ist die neue Figur die Bombe.
+
+# Wie jeder Befehl nach seinem Namen geschrieben wird (in der Hilfe): Die getippten Wörter bleiben,
+# die Platzhalter (Variante, Partie, Zug …) werden übersetzt.
+usage-challenge = [@Person] [Variante] [days:N] [color:white|black|random] [setup:N] [casual]
+usage-play = [Variante] [level:1-8] [days:N] [color:Farbe] [setup:N]
+usage-accept = [#Nr]
+usage-decline = [#Nr]
+usage-move = [#Partie] <Zug>
+usage-board = [#Partie]
+usage-resign = [#Partie]
+usage-draw = [#Partie] [decline]
+usage-takeback = [#Partie] [decline]
+usage-abort = [#Partie]
+usage-fen = [#Partie]
+usage-pgn = [#Partie] [analysed]
+usage-analyse = [#Partie]
+usage-gif = [#Partie]
+usage-rematch = [#Partie]
+usage-swap = [#Partie] <K|Q> <Linie oder Figur>
+usage-noswap = [#Partie]
+usage-moves = [#Partie] [Feld]
+usage-bomb = [#Partie] [Feld]
+usage-rules = [Variante]
+usage-settings = [community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de|default] [rated:choice|always|never] [web:on|off]
+usage-notify = [on|off]
+usage-lang = [en|tr|de|default]
+usage-theme = [wood|green|contrast|default]
+usage-rating = [@Person] [Variante] [global]
+usage-leaderboard = [Variante] [global]
+usage-history = [@Person] [Variante] [global]
+usage-link = [CODE]
+usage-ladder = [standings|join|leave|challenge @Person|accept|decline|create|remove @Person|undo N Grund|season close|season N] [Variante]
+usage-tournament = [#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [Variante] [rounds:N] [days:N] [signup:N] [Name])
+usage-help = [Befehl]

@@ -74,6 +74,7 @@ cmd-takeback-decline = Refuse your opponent's request
 cmd-rules-variant = Which variant
 cmd-settings-variant = Default variant
 cmd-settings-days = Default days per move
+cmd-settings-language = The chat's language: en, tr, de, or default (the community's)
 cmd-rating-player = Whose rating (default: yours)
 cmd-rating-variant = Which variant
 cmd-leaderboard-variant = Which variant
@@ -93,6 +94,10 @@ choice-theme-wood = Wood (cream and brown)
 choice-theme-green = Green (cream and green)
 choice-theme-contrast = High contrast (colour-blind friendly)
 choice-theme-default = Default (wood)
+choice-language-en = English
+choice-language-tr = Turkish (Türkçe)
+choice-language-de = German (Deutsch)
+choice-language-default = Default (the community's)
 
 # Subcommands (`sub-COMMAND-SUB`, at most 100 characters) and their own option descriptions
 # (`sub-COMMAND-SUB-OPTION`, else `cmd-COMMAND-OPTION`, else `opt-OPTION`).

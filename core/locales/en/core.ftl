@@ -48,6 +48,12 @@ notify-off = Direct-message notices off: reminders come to the game's chat.
 lang-usage = lang takes en, tr, de or default
 lang-unknown = I speak en (English), tr (Turkish) and de (German), not '{ $given }'.
 parse-lang = I speak en (English), tr (Turkish) and de (German), not '{ $given }'
+# A language by its name; $code is en, tr or de.
+lang-name = { $code ->
+        [tr] Turkish
+        [de] German
+       *[en] English
+    }
 lang-show-own = I speak { $lang } to you (your choice); { $p }lang default goes back to the chat's language.
 lang-show-default = I speak { $lang } to you (the chat's or your app's language); { $p }lang tr, { $p }lang de or { $p }lang en chooses your own.
 lang-set = From now on I speak English to you.

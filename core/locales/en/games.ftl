@@ -103,12 +103,18 @@ refusal-castle-impossible = castling that way is not possible now (moved king or
 refusal-promotion = say which piece to promote to: { $choices }
 refusal-promotion-coordinates = say which piece to promote to, for example e8q
 refusal-no-such-role = there is no { $role } in this variant
-refusal-no-piece-of-role = you have no { $role }
+# In the next two, $role is the piece's English name (pawn, knight, …), which piece-name words: a
+# language that declines the name selects its own form there.
+refusal-no-piece-of-role = you have no { $role ->
+       *[other] { piece-name }
+    }
 refusal-irradiated = { $square } is irradiated: no piece may stand there (C5)
 refusal-own-piece = your own piece stands on { $square }
 refusal-check-not-answered = you are in check, and that { $role } move does not answer it
 refusal-into-check = that { $role } move would leave your king in check
-refusal-cannot-reach = no { $role } of yours can reach { $square }
+refusal-cannot-reach = no { $role ->
+       *[other] { piece-name }
+    } of yours can reach { $square }
 refusal-no-piece-on = there is no piece on { $square }
 refusal-not-yours = the { $role } on { $square } belongs to { $owner }, and it is { $turn }'s turn
 refusal-no-legal-move = your { $role } on { $from } has no legal move

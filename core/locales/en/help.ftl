@@ -2,6 +2,7 @@
 
 help-head-slash = Commands (type / and pick one; its options are offered as you go; offers come with buttons):
 help-head = Commands (prefix { $p }):
+help-head-direct = Commands (here every line is for me, so no prefix is needed):
 help-example = , e.g. { $p }{ $example }
 help-one-aliases = Also: { $aliases }
 help-one-options = Options:
@@ -22,3 +23,37 @@ rules-atomic-nocheck = Atomic chess without check (the Internet Chess Club's rul
 rules-atomic-deathmatch = Atomic chess where a capture that blows up both kings at once is legal: the game then goes on without kings (no check) until one side has no pieces or pawns left, and that side loses; an empty board, or a kingless side with no legal move, is a draw. Blowing up only your own king stays illegal.
 rules-atomic-pawnsafe = Atomic chess where pawns do not set off explosions: a capture by a pawn (en passant and promotion included) is an ordinary capture. Captures by pieces explode as usual, and the explosion destroys every piece on the eight squares around, pawns included. Check as in atomic.
 rules-bomb = Chess where each side secretly names one of its pieces other than the king (pawns allowed) as its bomb before its first move. Instead of moving you may detonate it (@e4 or boom e4): the bomb and every piece on the eight squares around, of both colours, are removed. Removing the enemy king wins, only your own loses, both draws; in check a detonation must leave your king alive and safe. A captured bomb is gone; a promoted bomb pawn's new piece is the bomb.
+
+# How each command is written after its name, in help: the words typed stay as they are typed;
+# the placeholders (variant, game, move…) are the reader's.
+usage-challenge = [@user] [variant] [days:N] [color:white|black|random] [setup:N] [casual]
+usage-play = [variant] [level:1-8] [days:N] [color:C] [setup:N]
+usage-accept = [#id]
+usage-decline = [#id]
+usage-move = [#game] <move>
+usage-board = [#game]
+usage-resign = [#game]
+usage-draw = [#game] [decline]
+usage-takeback = [#game] [decline]
+usage-abort = [#game]
+usage-fen = [#game]
+usage-pgn = [#game] [analysed]
+usage-analyse = [#game]
+usage-gif = [#game]
+usage-rematch = [#game]
+usage-swap = [#game] <K|Q> <file or piece>
+usage-noswap = [#game]
+usage-moves = [#game] [square]
+usage-bomb = [#game] [square]
+usage-rules = [variant]
+usage-settings = [community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de|default] [rated:choice|always|never] [web:on|off]
+usage-notify = [on|off]
+usage-lang = [en|tr|de|default]
+usage-theme = [wood|green|contrast|default]
+usage-rating = [@user] [variant] [global]
+usage-leaderboard = [variant] [global]
+usage-history = [@user] [variant] [global]
+usage-link = [CODE]
+usage-ladder = [standings|join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]
+usage-tournament = [#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])
+usage-help = [command]

@@ -76,6 +76,7 @@ cmd-takeback-decline = Rakibinin isteğini reddet
 cmd-rules-variant = Hangi varyant
 cmd-settings-variant = Varsayılan varyant
 cmd-settings-days = Varsayılan hamle başına gün
+cmd-settings-language = Sohbetin dili: en, tr, de ya da default (topluluğunki)
 cmd-rating-player = Kimin puanı (varsayılan: seninki)
 cmd-rating-variant = Hangi varyant
 cmd-leaderboard-variant = Hangi varyant
@@ -95,6 +96,10 @@ choice-theme-wood = Ahşap (krem ve kahverengi)
 choice-theme-green = Yeşil (krem ve yeşil)
 choice-theme-contrast = Yüksek karşıtlık (renk körlüğüne uygun)
 choice-theme-default = Varsayılan (ahşap)
+choice-language-en = İngilizce (English)
+choice-language-tr = Türkçe
+choice-language-de = Almanca (Deutsch)
+choice-language-default = Varsayılan (topluluğunki)
 
 # Alt komutlar ve kendi seçeneklerinin açıklamaları.
 sub-ladder-standings = Bu topluluğun bütün merdivenleri, durumları ve açık meydan okumaları

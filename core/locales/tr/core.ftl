@@ -48,6 +48,12 @@ notify-off = Özel mesaj bildirimleri kapalı: hatırlatmalar oyunun sohbetine g
 lang-usage = lang yanına en, tr, de ya da default alır
 lang-unknown = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil.
 parse-lang = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil
+# Bir dilin adı; $code en, tr ya da de.
+lang-name = { $code ->
+        [tr] Türkçe
+        [de] Almanca
+       *[en] İngilizce
+    }
 lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang default ile sohbetin diline dönersin.
 lang-show-default = Seninle { $lang } konuşuyorum (sohbetin ya da uygulamanın dili); kendi dilini { $p }lang tr, { $p }lang de ya da { $p }lang en ile seçersin.
 lang-set = Bundan sonra seninle Türkçe konuşuyorum.

@@ -98,12 +98,17 @@ refusal-castle-impossible = o tarafa rok şu anda olmaz (şah ya da kale oynamı
 refusal-promotion = piyonun hangi taşa terfi edeceğini söyle: { $choices }
 refusal-promotion-coordinates = piyonun hangi taşa terfi edeceğini söyle, örneğin e8q
 refusal-no-such-role = bu varyantta { $role } yok
-refusal-no-piece-of-role = hiç { $role } kalmadı
+# Sonraki ikisinde $role taşın İngilizce adı (pawn, knight, …); piece-name onu Türkçe yazar.
+refusal-no-piece-of-role = hiç { $role ->
+       *[other] { piece-name }
+    } kalmadı
 refusal-irradiated = { $square } karesi radyasyonlu: orada hiçbir taş duramaz (C5)
 refusal-own-piece = { $square } karesinde kendi taşın duruyor
 refusal-check-not-answered = şah çekildi ve bu { $role } hamlesi şahı savuşturmuyor
 refusal-into-check = bu { $role } hamlesinden sonra şahın şah altında kalır
-refusal-cannot-reach = { $square } karesine gidebilecek { $role } yok
+refusal-cannot-reach = { $square } karesine gidebilecek { $role ->
+       *[other] { piece-name }
+    } yok
 refusal-no-piece-on = { $square } karesinde taş yok
 refusal-not-yours = { $square } karesindeki { $role } { $owner ->
         [white] Beyazın

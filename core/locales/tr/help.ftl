@@ -2,6 +2,7 @@
 
 help-head-slash = Komutlar (/ yazıp birini seç; seçenekleri sen yazdıkça sunulur; teklifler düğmelerle gelir):
 help-head = Komutlar (önek { $p }):
+help-head-direct = Komutlar (burada yazdığın her satır bana gelir, önek gerekmez):
 help-example = , ör. { $p }{ $example }
 help-one-aliases = Diğer adları: { $aliases }
 help-one-options = Seçenekler:
@@ -22,3 +23,37 @@ rules-atomic-nocheck = Şah çekmenin olmadığı atom satrancı (Internet Chess
 rules-atomic-deathmatch = İki şahı birden patlatan alışın yasal olduğu atom satrancı: oyun şahsız (şah çekmeden) sürer, taşı ya da piyonu kalmayan taraf kaybeder; boş tahta ya da yasal hamlesi olmayan şahsız taraf beraberliktir. Yalnızca kendi şahını patlatmak yine yasaktır.
 rules-atomic-pawnsafe = Piyonların patlama başlatmadığı atom satrancı: piyonla alış (geçerken alma ve terfi dahil) sıradan bir alıştır. Taşlarla alışlar her zamanki gibi patlar ve patlama, piyonlar dahil çevredeki sekiz karedeki her taşı yok eder. Şah çekme atom satrancındaki gibidir.
 rules-bomb = Her tarafın ilk hamlesinden önce şah dışındaki taşlarından birini (piyon da olur) gizlice bombası seçtiği satranç. Hamle yapmak yerine bombanı patlatabilirsin (@e4 ya da boom e4): bomba ve çevredeki sekiz karedeki iki renkten bütün taşlar kalkar. Rakip şahı kaldıran kazanır, yalnızca kendi şahını kaldıran kaybeder, ikisi birden beraberliktir; şah altındayken patlatma şahını sağ ve güvende bırakmalıdır. Alınan bomba gider; bomba olan piyon terfi ederse yeni taş bombadır.
+
+# Her komutun adından sonra nasıl yazıldığı (yardımda): yazılan sözcükler olduğu gibi kalır,
+# yer tutucular (varyant, oyun, hamle…) çevrilir.
+usage-challenge = [@kişi] [varyant] [days:N] [color:white|black|random] [setup:N] [casual]
+usage-play = [varyant] [level:1-8] [days:N] [color:renk] [setup:N]
+usage-accept = [#no]
+usage-decline = [#no]
+usage-move = [#oyun] <hamle>
+usage-board = [#oyun]
+usage-resign = [#oyun]
+usage-draw = [#oyun] [decline]
+usage-takeback = [#oyun] [decline]
+usage-abort = [#oyun]
+usage-fen = [#oyun]
+usage-pgn = [#oyun] [analysed]
+usage-analyse = [#oyun]
+usage-gif = [#oyun]
+usage-rematch = [#oyun]
+usage-swap = [#oyun] <K|Q> <sütun ya da taş>
+usage-noswap = [#oyun]
+usage-moves = [#oyun] [kare]
+usage-bomb = [#oyun] [kare]
+usage-rules = [varyant]
+usage-settings = [community] [prefix:?] [variant:AD] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de|default] [rated:choice|always|never] [web:on|off]
+usage-notify = [on|off]
+usage-lang = [en|tr|de|default]
+usage-theme = [wood|green|contrast|default]
+usage-rating = [@kişi] [varyant] [global]
+usage-leaderboard = [varyant] [global]
+usage-history = [@kişi] [varyant] [global]
+usage-link = [KOD]
+usage-ladder = [standings|join|leave|challenge @kişi|accept|decline|create|remove @kişi|undo N gerekçe|season close|season N] [varyant]
+usage-tournament = [#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [varyant] [rounds:N] [days:N] [signup:N] [ad])
+usage-help = [komut]

@@ -24,6 +24,17 @@ impl std::fmt::Display for BotError {
 
 impl std::error::Error for BotError {}
 
+impl BotError {
+    /// The same error with a user's mistake already written in `lang` (for work that knows its
+    /// reader's language better than the input does: a game's, asked about in a direct chat).
+    pub fn rendered_in(self, lang: crate::i18n::Lang) -> BotError {
+        match self {
+            BotError::User(m) => BotError::User(Msg::raw(m.render(lang))),
+            internal => internal,
+        }
+    }
+}
+
 impl From<StoreError> for BotError {
     fn from(e: StoreError) -> Self {
         BotError::Internal(e.to_string())

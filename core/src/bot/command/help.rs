@@ -16,6 +16,13 @@ impl CommandSpec {
         crate::i18n::tr(lang, &self.summary_id(), &[])
     }
 
+    /// The arguments as typed after the word, with the placeholders in `lang` (`[#game] <move>`;
+    /// empty for a command without any): `usage-NAME` in the catalogues.
+    pub fn usage(&self, lang: Lang) -> String {
+        let id = format!("usage-{}", self.name);
+        if crate::i18n::has(Lang::En, &id) { crate::i18n::tr(lang, &id, &[]) } else { String::new() }
+    }
+
     /// The message id of an option's description (at most 100 characters): `sub-NAME-SUB-OPTION`
     /// where the option of subcommand `sub` has its own, else `cmd-NAME-OPTION` where the command
     /// has its own, else the shared `opt-OPTION`.
@@ -56,13 +63,20 @@ impl CommandSpec {
 /// platform's slash commands, whose options the platform shows as they are typed.
 pub fn help_text(p: &str, slash: bool) -> String {
     let lang = crate::i18n::current();
-    let mut s = if slash { crate::t!("help-head-slash") } else { crate::t!("help-head", p = p) };
+    let mut s = if slash {
+        crate::t!("help-head-slash")
+    } else if p.is_empty() {
+        crate::t!("help-head-direct")
+    } else {
+        crate::t!("help-head", p = p)
+    };
     for c in COMMANDS {
         if slash {
             s.push_str(&format!("\n/{} — {}", c.name, c.summary(lang)));
             continue;
         }
-        let usage = if c.usage.is_empty() { String::new() } else { format!(" {}", c.usage) };
+        let usage = c.usage(lang);
+        let usage = if usage.is_empty() { usage } else { format!(" {usage}") };
         s.push_str(&format!("\n{p}{}{usage} — {}", c.name, c.summary(lang)));
         if c.example != c.name {
             s.push_str(&crate::t!("help-example", p = p, example = c.example));
@@ -79,7 +93,8 @@ pub fn help_text(p: &str, slash: bool) -> String {
 /// [`help_text`], as commands are given where it is read.
 pub fn command_help(c: &CommandSpec, p: &str, slash: bool) -> String {
     let lang = crate::i18n::current();
-    let usage = if slash || c.usage.is_empty() { String::new() } else { format!(" {}", c.usage) };
+    let usage = if slash { String::new() } else { c.usage(lang) };
+    let usage = if usage.is_empty() { usage } else { format!(" {usage}") };
     let mut s = format!("{p}{}{usage} — {}", c.name, c.summary(lang));
     if c.example != c.name {
         s.push_str(&crate::t!("help-example", p = p, example = c.example));

@@ -12,6 +12,7 @@ mod parse;
 mod table;
 
 pub use help::{command_help, help_text};
+pub(crate) use parse::forgets;
 pub use parse::{OptionValue, from_options, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
@@ -209,8 +210,9 @@ pub struct SettingsArgs {
     pub rated: Option<crate::store::settings::RatedGames>,
     /// Post the game as an animated picture when it ends.
     pub gif: Option<bool>,
-    /// The chat's (or community's) language, a code such as `tr`.
-    pub lang: Option<String>,
+    /// The chat's (or community's) language, a code such as `tr`; `Some(None)`: its own forgotten
+    /// (`lang:default`), so the community's (or the configuration's) applies again.
+    pub lang: Option<Option<String>>,
     /// The community's web pages (a community setting).
     pub web: Option<bool>,
     /// The board theme the chat's (or community's) pictures are drawn in (its name, `contrast`).

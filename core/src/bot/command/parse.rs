@@ -207,6 +207,12 @@ pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
     }
 }
 
+/// Whether a setting's value forgets a choice, so that the one above applies again (`default`,
+/// as `lang` and `theme` take it; `none` too, as `days:none`).
+pub(crate) fn forgets(v: &str) -> bool {
+    matches!(v.to_lowercase().as_str(), "default" | "none" | "off" | "auto")
+}
+
 pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
     let mut s = SettingsArgs::default();
     for a in args {
@@ -241,7 +247,9 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
                 None => return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", "))),
             },
             "lang" | "language" | "dil" => match Lang::parse(v) {
-                Some(l) => s.lang = Some(l.code().to_string()),
+                Some(l) => s.lang = Some(Some(l.code().to_string())),
+                // As `lang default` forgets a person's own language.
+                None if forgets(v) => s.lang = Some(None),
                 None => return Err(msg!("parse-lang", given = v)),
             },
             "rated" => {

@@ -1,4 +1,4 @@
-//! The table of commands ([`COMMANDS`]): each command's words, usage, example, options or
+//! The table of commands ([`COMMANDS`]): each command's words, example, options or
 //! subcommands, whether it needs an administrator, and its parser; the kinds of options and the number
 //! ranges they take; and the lookup of a command by its word ([`spec`]).
 
@@ -116,6 +116,9 @@ pub const THEMES: &[&str] = &["wood", "green", "contrast"];
 /// [`THEMES`] and `default` (a person's own theme forgotten), as `theme` takes them.
 const THEMES_OR_DEFAULT: &[&str] = &["wood", "green", "contrast", "default"];
 
+/// The languages' codes and `default` (the chat's own forgotten), as `settings lang:` takes them.
+const LANGS_OR_DEFAULT: &[&str] = &["en", "tr", "de", "default"];
+
 /// One option of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct OptionSpec {
@@ -130,8 +133,6 @@ pub struct CommandSpec {
     /// The command word (and slash command name).
     pub name: &'static str,
     pub aliases: &'static [&'static str],
-    /// Arguments as typed after the word, for the help text.
-    pub usage: &'static str,
     /// What to type after the prefix, for the help text.
     pub example: &'static str,
     pub options: &'static [OptionSpec],
@@ -234,7 +235,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "challenge",
         aliases: &["c"],
-        usage: "[@user] [variant] [days:N] [color:white|black|random] [setup:N] [casual]",
         example: "challenge @bob capatomic days:3",
         options: &[
             opt("opponent", OptionKind::User),
@@ -251,7 +251,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "play",
         aliases: &[],
-        usage: "[variant] [level:1-8] [days:N] [color:C] [setup:N]",
         example: "play chess level:2",
         options: &[
             opt("variant", OptionKind::Variant),
@@ -267,7 +266,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "accept",
         aliases: &[],
-        usage: "[#id]",
         example: "accept #4",
         options: &[opt("challenge", OptionKind::Game)],
         subcommands: &[],
@@ -277,7 +275,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "decline",
         aliases: &["cancel"],
-        usage: "[#id]",
         example: "decline #4",
         options: &[opt("challenge", OptionKind::Game)],
         subcommands: &[],
@@ -287,7 +284,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "move",
         aliases: &["m"],
-        usage: "[#game] <move>",
         example: "move Nf3",
         options: &[req("move", OptionKind::Move), GAME_OPT],
         subcommands: &[],
@@ -300,7 +296,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "board",
         aliases: &["b", "show"],
-        usage: "[#game]",
         example: "board",
         options: GAME_ONLY,
         subcommands: &[],
@@ -310,7 +305,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "games",
         aliases: &["list"],
-        usage: "",
         example: "games",
         options: &[],
         subcommands: &[],
@@ -320,7 +314,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "resign",
         aliases: &[],
-        usage: "[#game]",
         example: "resign",
         options: GAME_ONLY,
         subcommands: &[],
@@ -330,7 +323,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "draw",
         aliases: &[],
-        usage: "[#game] [decline]",
         example: "draw",
         options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
         subcommands: &[],
@@ -340,7 +332,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "takeback",
         aliases: &["undo"],
-        usage: "[#game] [decline]",
         example: "takeback",
         options: &[GAME_OPT, opt("decline", OptionKind::Flag("decline", ""))],
         subcommands: &[],
@@ -350,7 +341,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "abort",
         aliases: &[],
-        usage: "[#game]",
         example: "abort",
         options: GAME_ONLY,
         subcommands: &[],
@@ -360,7 +350,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "fen",
         aliases: &[],
-        usage: "[#game]",
         example: "fen",
         options: GAME_ONLY,
         subcommands: &[],
@@ -370,7 +359,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "pgn",
         aliases: &[],
-        usage: "[#game] [analysed]",
         example: "pgn #12 analysed",
         options: &[GAME_OPT, opt("analysed", OptionKind::Flag("analysed", ""))],
         subcommands: &[],
@@ -383,7 +371,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "analyse",
         aliases: &["analyze", "analysis"],
-        usage: "[#game]",
         example: "analyse #12",
         options: GAME_ONLY,
         subcommands: &[],
@@ -393,7 +380,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "gif",
         aliases: &["replay", "animate"],
-        usage: "[#game]",
         example: "gif #12",
         options: GAME_ONLY,
         subcommands: &[],
@@ -403,7 +389,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "rematch",
         aliases: &["again"],
-        usage: "[#game]",
         example: "rematch #12",
         options: GAME_ONLY,
         subcommands: &[],
@@ -413,7 +398,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "swap",
         aliases: &[],
-        usage: "[#game] <K|Q> <file or piece>",
         example: "swap K b",
         options: &[req("swap", OptionKind::Text), GAME_OPT],
         subcommands: &[],
@@ -426,7 +410,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "noswap",
         aliases: &[],
-        usage: "[#game]",
         example: "noswap",
         options: GAME_ONLY,
         subcommands: &[],
@@ -436,7 +419,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "moves",
         aliases: &["legal"],
-        usage: "[#game] [square]",
         example: "moves g1",
         options: &[opt("square", OptionKind::Square), GAME_OPT],
         subcommands: &[],
@@ -449,7 +431,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "bomb",
         aliases: &[],
-        usage: "[#game] [square]",
         example: "bomb g1",
         options: &[opt("square", OptionKind::Text), GAME_OPT],
         subcommands: &[],
@@ -462,7 +443,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "variants",
         aliases: &[],
-        usage: "",
         example: "variants",
         options: &[],
         subcommands: &[],
@@ -472,7 +452,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "rules",
         aliases: &[],
-        usage: "[variant]",
         example: "rules capatomic",
         options: &[opt("variant", OptionKind::Variant)],
         subcommands: &[],
@@ -486,7 +465,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "settings",
         aliases: &["set"],
-        usage: "[community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [rated:choice|always|never] [web:on|off]",
         example: "settings prefix:? variant:chess days:3",
         options: &[
             opt("community", OptionKind::Flag("community", "")),
@@ -496,6 +474,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("thread", OptionKind::Switch("thread")),
             opt("gif", OptionKind::Switch("gif")),
             opt("theme", OptionKind::KeyedChoice("theme", THEMES)),
+            opt("language", OptionKind::KeyedChoice("lang", LANGS_OR_DEFAULT)),
             opt("rated", OptionKind::Keyed("rated")),
             opt("web", OptionKind::Switch("web")),
         ],
@@ -506,7 +485,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "notify",
         aliases: &[],
-        usage: "[on|off]",
         example: "notify off",
         options: &[opt("dm", OptionKind::Flag("on", "off"))],
         subcommands: &[],
@@ -520,7 +498,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "lang",
         aliases: &["language", "dil"],
-        usage: "[en|tr|de|default]",
         example: "lang tr",
         options: &[opt("language", OptionKind::Text)],
         subcommands: &[],
@@ -534,7 +511,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "theme",
         aliases: &["colors", "colours"],
-        usage: "[wood|green|contrast|default]",
         example: "theme contrast",
         options: &[opt("theme", OptionKind::Choice(THEMES_OR_DEFAULT))],
         subcommands: &[],
@@ -548,7 +524,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "rating",
         aliases: &["elo"],
-        usage: "[@user] [variant] [global]",
         example: "rating capatomic",
         options: &[
             opt("player", OptionKind::User),
@@ -562,7 +537,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "leaderboard",
         aliases: &["top"],
-        usage: "[variant] [global]",
         example: "leaderboard chess",
         options: &[opt("variant", OptionKind::Variant), opt("global", OptionKind::Flag("global", ""))],
         subcommands: &[],
@@ -572,7 +546,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "history",
         aliases: &[],
-        usage: "[@user] [variant] [global]",
         example: "history capatomic",
         options: &[
             opt("player", OptionKind::User),
@@ -586,7 +559,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "link",
         aliases: &[],
-        usage: "[CODE]",
         example: "link ABCD-EFGH",
         options: &[opt("code", OptionKind::Text)],
         subcommands: &[],
@@ -599,7 +571,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "unlink",
         aliases: &[],
-        usage: "",
         example: "unlink",
         options: &[],
         subcommands: &[],
@@ -609,7 +580,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "web",
         aliases: &[],
-        usage: "",
         example: "web",
         options: &[],
         subcommands: &[],
@@ -619,7 +589,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "ladder",
         aliases: &[],
-        usage: "[standings|join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]",
         example: "ladder challenge @bob chess",
         options: &[],
         subcommands: LADDER_ACTIONS,
@@ -629,7 +598,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "tournament",
         aliases: &["tourney"],
-        usage: "[#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])",
         example: "tournament create swiss capatomic rounds:5 days:3 Winter Cup",
         options: &[],
         subcommands: TOURNAMENT_ACTIONS,
@@ -639,7 +607,6 @@ pub static COMMANDS: &[CommandSpec] = &[
     CommandSpec {
         name: "help",
         aliases: &["h", "commands"],
-        usage: "[command]",
         example: "help analyse",
         options: &[opt("command", OptionKind::Text)],
         subcommands: &[],

@@ -16,7 +16,7 @@ use crate::bot::drawing::{BoardDrawing, Drawing};
 use crate::bot::io::{Audience, ChoiceStyle, Reply, Response, Target};
 use crate::bot::seams::PICTURE_SIZE;
 use crate::bot::textboard::text_board;
-use crate::i18n::{Msg, with_lang};
+use crate::i18n::{Lang, Msg, with_lang};
 use crate::render::Theme;
 use crate::rules::{Color, Position, Role, Square};
 use crate::store::Conn;
@@ -90,24 +90,49 @@ impl Bot {
         };
         let row = self.bomb_game_of(&conn, &me, id, square.as_deref())?;
         let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
-        match square {
+        // The game is known: from here on the work speaks about it. Whatever it writes for the game's
+        // chat is in that chat's language (the language in force), whatever only the author reads in
+        // theirs (`mine`), wherever the command was said: a direct chat's language is neither.
+        let mine = self.reader_lang(cx, &row);
+        let _chat_lang = crate::i18n::scoped(self.lang_in(&game_scope(&row)));
+        let done = match square {
             Some(sq) => self.choose_bomb(cx, &conn, &me, &row, color, &sq),
-            None => {
+            None => (|| {
                 let to = self.direct_to(cx, &row);
                 let mut out = match stored_bombs(&row)?[color.index()] {
                     None => Response {
                         replies: self.bomb_prompt(&conn, &row, color)?.into_iter().collect(),
                         ..Default::default()
                     },
-                    Some(_) => Response::one(self.own_board(&conn, &row, color, to)?),
+                    Some(_) => Response::one(with_lang(mine, || self.own_board(&conn, &row, color, to))?),
                 };
                 if !cx.inp.is_private() {
                     // Says only where to look: nothing secret, so the chat may read it.
                     out.extend(self.private(cx, msg!("bomb-sent-dm")));
                 }
                 Ok(out)
-            }
+            })(),
+        };
+        // A refusal about the game is the author's to read, in the same language as its answers.
+        done.map_err(|e| e.rendered_in(mine))
+    }
+
+    /// The language of what only the author reads about `row`: their own (or their app's), else
+    /// the chat's where they said it; said in a direct chat, which belongs to no game, the game's
+    /// chat's (as the prompt to choose a bomb, [`Bot::bomb_prompt`]).
+    fn reader_lang(&self, cx: &Ctx<'_>, row: &GameRow) -> Lang {
+        if !cx.scope().direct {
+            return cx.author_lang;
         }
+        self.person_lang(&cx.scope().platform, &cx.inp.author.id)
+            .or_else(|| cx.inp.locale.as_deref().and_then(Lang::parse))
+            .unwrap_or_else(|| self.lang_in(&game_scope(row)))
+    }
+
+    /// A notice to the chat `row` is played in, written by `text` in that chat's language whatever
+    /// the language in force (the input that led to it may have been said in a direct chat).
+    fn notice_to_game(&self, row: &GameRow, text: impl FnOnce() -> String) -> Reply {
+        with_lang(self.lang_in(&game_scope(row)), || Reply::new(game_target(row), text()))
     }
 
     /// The author's secret-bomb game: `#id`, or their only open one anywhere on this platform; or,
@@ -160,14 +185,14 @@ impl Bot {
         typed: &str,
     ) -> Res<Response> {
         let id = row.id;
+        let mine = self.reader_lang(cx, row);
         if row.status != Status::Active {
             return user(msg!("game-not-in-progress", id = id));
         }
         let start = super::start_position(row)?;
-        let mine_lang = cx.author_lang;
         if let Some(b) = stored_bombs(row)?[color.index()] {
-            let piece = with_lang(mine_lang, || piece_words(&start, b));
-            return Ok(Response::one(private_reply(cx, msg!("bomb-already", id = id, piece = piece))));
+            let piece = with_lang(mine, || piece_words(&start, b));
+            return Ok(Response::one(private_reply(cx, mine, msg!("bomb-already", id = id, piece = piece))));
         }
         let Some(sq) = Square::parse(typed.trim())
             .filter(|s| s.file() < start.variant().width && s.rank() < start.variant().height)
@@ -182,11 +207,10 @@ impl Bot {
         }
         let row = games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))?;
         let mut out = Response::default();
-        let mut mine = with_lang(mine_lang, || self.own_board(conn, &row, color, self.direct_to(cx, &row)))?;
-        mine.text = with_lang(mine_lang, || {
-            t!("bomb-chosen", id = id, piece = piece_words(&start, sq), square = sq.to_string())
-        });
-        out.replies.push(mine);
+        let mut own = with_lang(mine, || self.own_board(conn, &row, color, self.direct_to(cx, &row)))?;
+        own.text =
+            with_lang(mine, || t!("bomb-chosen", id = id, piece = piece_words(&start, sq), square = sq.to_string()));
+        out.replies.push(own);
         out.replies.push(self.chosen_notice(&row, color, me)?);
         Ok(out)
     }
@@ -195,17 +219,18 @@ impl Bot {
     fn chosen_notice(&self, row: &GameRow, color: Color, who: &Player) -> Res<Reply> {
         let bombs = stored_bombs(row)?;
         let pos_turn = super::turn_of_fen(&row.fen);
-        let mut text = t!("bomb-chosen-notice", id = row.id, name = who.name.as_str(), color = color_word(color));
-        if bombs.iter().all(Option::is_some) {
-            text.push(' ');
-            text.push_str(&t!("bomb-both-set"));
-        }
-        let mut r = Reply::new(game_target(row), text);
-        if pos_turn == color {
-            r.text.push(' ');
-            r.text.push_str(&t!("bomb-to-move", name = who.name.as_str()));
-        }
-        Ok(r)
+        Ok(self.notice_to_game(row, || {
+            let mut text = t!("bomb-chosen-notice", id = row.id, name = who.name.as_str(), color = color_word(color));
+            if bombs.iter().all(Option::is_some) {
+                text.push(' ');
+                text.push_str(&t!("bomb-both-set"));
+            }
+            if pos_turn == color {
+                text.push(' ');
+                text.push_str(&t!("bomb-to-move", name = who.name.as_str()));
+            }
+            text
+        }))
     }
 
     /// The prompt that asks `color`'s player to choose a bomb: their own side's pieces as buttons,
@@ -294,7 +319,8 @@ impl Bot {
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else { return Ok(None) };
         let Ok(row) = self.bomb_game_of(&conn, &me, id, None) else { return Ok(None) };
         let color = row.color_of(me.id).ok_or_else(|| BotError::Internal("player without colour".into()))?;
-        let board = with_lang(cx.author_lang, || self.own_board(&conn, &row, color, self.direct_to(cx, &row)))?;
+        let board =
+            with_lang(self.reader_lang(cx, &row), || self.own_board(&conn, &row, color, self.direct_to(cx, &row)))?;
         Ok(Some(Response::one(board)))
     }
 
@@ -309,7 +335,7 @@ impl Bot {
         if !bomb_owed(row, color)? {
             return Ok(None);
         }
-        let mut out = Response::one(private_reply(cx, msg!("bomb-missing", id = row.id)));
+        let mut out = Response::one(private_reply(cx, self.reader_lang(cx, row), msg!("bomb-missing", id = row.id)));
         out.replies.extend(self.bomb_prompt(conn, row, color)?);
         Ok(Some(out))
     }
@@ -343,7 +369,7 @@ impl Bot {
             out.replies.push(r);
         }
         let mut note =
-            Reply::new(game_target(&row), t!("bomb-random-notice", id = row.id, name = name, color = color_word(turn)));
+            self.notice_to_game(&row, || t!("bomb-random-notice", id = row.id, name = name, color = color_word(turn)));
         note.notify = self.notify_of(conn, &row.platform, row.player(turn))?;
         out.replies.push(note);
         Ok(true)
@@ -379,9 +405,9 @@ pub(in crate::bot) fn bombs_words(row: &GameRow) -> Res<Option<String>> {
 
 /// A reply for the author alone ([`Audience::Only`]): whatever a bomb command answers may name the
 /// bomb, so it never goes where others read it.
-fn private_reply(cx: &Ctx<'_>, text: Msg) -> Reply {
-    let mut r = Reply::only_for(&cx.scope().platform, cx.inp.author.clone(), text.render(cx.author_lang));
-    r.lang = cx.author_lang;
+fn private_reply(cx: &Ctx<'_>, lang: Lang, text: Msg) -> Reply {
+    let mut r = Reply::only_for(&cx.scope().platform, cx.inp.author.clone(), text.render(lang));
+    r.lang = lang;
     r
 }
 

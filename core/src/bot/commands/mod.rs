@@ -299,7 +299,17 @@ impl Bot {
             // also work) is answered with the slash commands.
             Command::Help(which) => {
                 let slash = cx.slash() || cx.inp.via == Via::Interaction;
-                let p = if slash { "/" } else { cx.p() };
+                // In a direct chat every line is for capabot: `help` said there without the prefix
+                // lists the commands as typed there, without it (`!help` still lists them with it).
+                let bare =
+                    matches!(&cx.inp.body, Body::Text(t) if !t.trim_start().starts_with(cx.settings.prefix.as_str()));
+                let p = if slash {
+                    "/"
+                } else if cx.scope().direct && bare {
+                    ""
+                } else {
+                    cx.p()
+                };
                 match which {
                     None => Ok(self.for_asker(cx, || command::help_text(p, slash))),
                     Some(word) => match command::spec(&word) {

@@ -556,12 +556,12 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         }
         R::PromotionCoordinates => msg!("refusal-promotion-coordinates"),
         R::NoSuchRole { role } => msg!("refusal-no-such-role", role = piece_name(*role)),
-        R::NoPieceOfRole { role } => msg!("refusal-no-piece-of-role", role = piece_name(*role)),
+        R::NoPieceOfRole { role } => msg!("refusal-no-piece-of-role", role = role.name()),
         R::Irradiated { square } => msg!("refusal-irradiated", square = sq(square)),
         R::OwnPiece { square } => msg!("refusal-own-piece", square = sq(square)),
         R::CheckNotAnswered { role } => msg!("refusal-check-not-answered", role = piece_name(*role)),
         R::IntoCheck { role } => msg!("refusal-into-check", role = piece_name(*role)),
-        R::CannotReach { role, square } => msg!("refusal-cannot-reach", role = piece_name(*role), square = sq(square)),
+        R::CannotReach { role, square } => msg!("refusal-cannot-reach", role = role.name(), square = sq(square)),
         R::NoPieceOn { square } => msg!("refusal-no-piece-on", square = sq(square)),
         R::NotYours { role, square, owner } => msg!(
             "refusal-not-yours",

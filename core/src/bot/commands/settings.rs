@@ -2,7 +2,7 @@
 //! animation when it ends, language), and a person's direct-message notices and language.
 
 use super::{Bot, Ctx, Res, user, variant_named};
-use crate::bot::command::SettingsArgs;
+use crate::bot::command::{SettingsArgs, forgets};
 use crate::bot::io::Response;
 use crate::i18n::{Lang, with_lang};
 use crate::render::Theme;
@@ -60,7 +60,7 @@ impl Bot {
                 gif = on_off(e.gif_at_end),
                 theme = e.theme.name(),
                 rule = rule,
-                lang = e.lang.code(),
+                lang = msg!("lang-name", code = e.lang.code()),
                 p = p,
                 community = community,
             )));
@@ -101,11 +101,13 @@ impl Bot {
             s.theme = Some(theme.clone());
             what.push(format!("theme:{theme}"));
         }
-        // The confirmation is read in the chat's new language.
-        let lang = args.lang.as_deref().and_then(Lang::parse).unwrap_or(cx.lang());
-        if let Some(l) = args.lang {
-            what.push(format!("lang:{}", lang.code()));
-            s.lang = Some(l);
+        match &args.lang {
+            Some(Some(l)) => what.push(format!("lang:{l}")),
+            Some(None) => what.push("lang:default".to_string()),
+            None => {}
+        }
+        if let Some(l) = &args.lang {
+            s.lang.clone_from(l);
         }
         let saved: Settings = s;
         let community = scope.community.as_deref().unwrap_or("");
@@ -128,6 +130,17 @@ impl Bot {
             if args.community { settings::chat(&conn, &scope.platform, &scope.chat)?.prefix.is_none() } else { true };
         let what = what.join(" ");
         let whose = if args.community { "community" } else { "chat" };
+        // The confirmation is read in the chat's new language (after `lang:default`, the one it
+        // follows again: its community's, its platform's, or the configuration's).
+        let lang = match &args.lang {
+            Some(Some(l)) => Lang::parse(l).unwrap_or(cx.lang()),
+            Some(None) => {
+                let e = self.effective_settings(scope)?;
+                let locale = cx.inp.chat_locale.as_deref().and_then(Lang::parse).filter(|_| !e.lang_chosen);
+                if scope.direct { cx.author_lang } else { locale.unwrap_or(e.lang) }
+            }
+            None => cx.lang(),
+        };
         Ok(with_lang(lang, || {
             let prefix_now = match &args.prefix {
                 Some(prefix) if own_prefix && !cx.slash() => t!("settings-prefix-now", prefix = prefix.as_str()),
@@ -214,8 +227,8 @@ impl Bot {
                 None => None,
             };
             let text = match own {
-                Some(l) => msg!("lang-show-own", lang = l.code(), p = cx.p()),
-                None => msg!("lang-show-default", lang = cx.author_lang.code(), p = cx.p()),
+                Some(l) => msg!("lang-show-own", lang = msg!("lang-name", code = l.code()), p = cx.p()),
+                None => msg!("lang-show-default", lang = msg!("lang-name", code = cx.author_lang.code()), p = cx.p()),
             };
             return Ok(self.private(cx, text));
         };
@@ -229,9 +242,4 @@ impl Bot {
         players::set_lang(&conn, me.id, Some(lang.code()))?;
         Ok(self.private_in(cx, lang, msg!("lang-set")))
     }
-}
-
-/// Whether `choice` (of `lang` or `theme`) forgets the person's own choice (`default`).
-fn forgets(choice: &str) -> bool {
-    matches!(choice, "default" | "none" | "off" | "auto")
 }
