@@ -283,6 +283,9 @@ fn format(lang: Lang, id: &str, args: &[(&str, Arg)]) -> Result<String, String> 
     for (k, v) in args {
         let value: FluentValue = match v {
             Arg::Str(s) => s.clone().into(),
+            // Fluent's numbers are `f64`s: past 2^53 an integer would be written rounded, as a float
+            // (9223372036854776000); it is written as the integer it is (no plural form picks it).
+            Arg::Num(n) if n.unsigned_abs() > 1 << 53 => n.to_string().into(),
             Arg::Num(n) => (*n).into(),
             Arg::Msg(m) => m.render(lang).into(),
         };

@@ -212,3 +212,39 @@ fn a_prefix_stays_clear_of_the_chats_own_marks_and_its_chatter() {
     let out = tb.say("bob", "+games");
     assert!(out.contains("You have no games") && out.contains("+challenge"), "{out}");
 }
+
+/// A game or challenge number that cannot exist is answered that there is none, as typed (before:
+/// "'#0 e4' is not a move I can read", "accept takes at most a game number", and a large number
+/// written as a float); `days:0` is refused like `days:4` (before: a game without a clock); a
+/// second person, or `rated` with `casual`, or an option given twice, is refused (before: one was
+/// silently taken); a setup past any number is echoed as typed. Nothing changes.
+#[test]
+fn numbers_that_name_nothing_and_doubled_options_are_refused() {
+    let tb = game_in_progress();
+    let before = tb.fingerprint();
+    for (typed, answer) in [
+        ("!move #0 e5", "There is no game #0."),
+        ("!move #-1 e5", "There is no game #-1."),
+        ("!move #99999999999999999999999 e5", "There is no game #99999999999999999999999."),
+        ("!board #9223372036854775807", "There is no game #9223372036854775807."),
+        ("!resign #0", "There is no game #0."),
+        ("!accept #99999999999999999999", "There is no challenge #99999999999999999999."),
+        ("!decline #0", "There is no challenge #0."),
+        ("!accept foo", "accept takes at most a challenge number like #4, not 'foo'"),
+        ("!challenge @carol days:0", "days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '0'"),
+        ("!challenge @carol @dave chess", "a challenge is for one person"),
+        ("!challenge @carol chess casual rated", "say rated or casual once, not both 'casual' and 'rated'"),
+        ("!challenge @carol chess color:white color:black", "color is given twice ('color:white' and 'color:black')"),
+        (
+            "!challenge @carol caparandom setup:99999999999999999999",
+            "Capablanca Random Chess has setups 0 to 21835, not 99999999999999999999.",
+        ),
+    ] {
+        let out = tb.say("bob", typed);
+        assert!(out.contains(answer), "{typed}: {out}");
+        assert!(!out.contains("e+") && !out.contains("776000"), "{typed}: a number as a float: {out}");
+    }
+    assert_eq!(tb.fingerprint(), before);
+    // `days:none` still means no clock.
+    assert!(tb.say("bob", "!challenge @carol chess days:none").contains("no clock"));
+}

@@ -970,6 +970,79 @@ fn relocation_setup_with_the_ai_and_bad_swaps() {
     assert!(out.contains("The game begins"), "{out}");
 }
 
+/// A swap without a game's number goes to the only game in its setup phase, even beside a game in
+/// play (before: "You have 2 games here …; e.g. !swap #1 K b", naming a game that takes no swap);
+/// with several in setup, only those are named. A swap the rules forbid says the rules' reason
+/// (before: "I can't read the swap 'K a'"); text that is no swap is still not read. None of it
+/// changes anything.
+#[test]
+fn swaps_find_their_game_and_forbidden_ones_say_why() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept #1");
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept #2");
+    let before = tb.fingerprint();
+    for (typed, why) in [
+        ("!swap K a", "The rooks never move in the swap"),
+        ("!swap K j", "The rooks never move in the swap"),
+        ("!swap K f", "Your king already stands on file f"),
+        ("!swap Q e", "Your queen already stands on file e"),
+        ("!swap Q d", "Swapping your queen with the bishop on d would put both bishops on squares of one colour"),
+        ("!swap K g", "Swapping your king with the bishop on g would put both bishops on squares of one colour"),
+        ("!swap KN", "You have two knights, on b and i"),
+        ("!swap X c", "I can't read the swap 'X c'"),
+    ] {
+        let out = tb.say("bob", typed);
+        assert!(out.contains(why) && !out.contains("games here"), "{typed}: {out}");
+    }
+    assert_eq!(tb.fingerprint(), before, "a refused swap changes nothing");
+    // White's swap (not yet due) and the right one both find game #2.
+    assert!(tb.say("alice", "!noswap").contains("Game #2: bob (black) chooses the swap now."));
+    assert!(tb.say("bob", "!swap K b").contains("Game #2: Black chose K<->N (b)."));
+    // Two games in setup beside one in play: the one where it is the person's choice is taken;
+    // where both are, only those two are named, and the example is one of them.
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept #3");
+    assert!(tb.say("bob", "!noswap").contains("Game #3: Black chose no swap."));
+    let before = tb.fingerprint();
+    let out = tb.say("alice", "!noswap");
+    assert!(out.contains("You have 2 games here (#2 as white vs bob, #3 as white vs bob)"), "{out}");
+    assert!(out.contains("!noswap #2") && !out.contains("#1"), "{out}");
+    assert_eq!(tb.fingerprint(), before);
+}
+
+/// A pawn cannot become a king, in any variant: said so (before: "no pawn of yours can reach g8",
+/// then hxg8=Q listed). A move that does not answer check says "you are in check" once (before:
+/// "…does not answer it; you are in check").
+#[test]
+fn promotion_to_a_king_and_check_are_answered_plainly() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    for (who, m) in [("alice", "e4"), ("bob", "f5"), ("alice", "exf5"), ("bob", "g5"), ("alice", "fxg6")] {
+        tb.say(who, m);
+    }
+    for (who, m) in [("bob", "a6"), ("alice", "gxh7"), ("bob", "a5")] {
+        tb.say(who, m);
+    }
+    for typed in ["hxg8=K", "!move hxg8K", "!move h7g8k"] {
+        let out = tb.say("alice", typed);
+        assert!(out.contains("a pawn cannot promote to a king: choose =Q, =R, =B, =N"), "{typed}: {out}");
+    }
+    // In check from a knight, with no pawn move at all: the reason says "in check", once.
+    tb.say_in("check", "carol", "!challenge @dave chess color:white");
+    tb.say_in("check", "dave", "!accept");
+    for (who, m) in [("carol", "e4"), ("dave", "Nc6"), ("carol", "Ke2"), ("dave", "Nd4+")] {
+        tb.say_in("check", who, m);
+    }
+    for typed in ["d3", "!move d4"] {
+        let out = tb.say_in("check", "carol", typed);
+        assert!(out.contains("you are in check, and that pawn move does not answer it"), "{typed}: {out}");
+        assert_eq!(out.matches("in check").count(), 1, "{typed}: {out}");
+    }
+}
+
 /// `help` lists the commands the way the person gave theirs: `/help` (a platform interaction) in a
 /// direct chat, where typed commands work too, lists the slash commands; `!help` there lists the
 /// typed ones. (Before: `/help` in a DM listed the `!` forms.)

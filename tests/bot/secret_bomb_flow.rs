@@ -253,6 +253,39 @@ fn a_bomb_without_a_number_goes_to_the_only_game_it_fits() {
     assert_eq!(tb.fingerprint(), before, "an ambiguous choice changes nothing");
 }
 
+/// A detonation after one's bomb was captured: the chat hears the refusal any impossible
+/// detonation gets (whose bomb a capture took stays secret), its player alone, by direct message,
+/// that the bomb is gone (before: only "no detonation there now: name your own bomb's square…").
+#[test]
+fn a_detonation_after_the_bomb_was_taken_says_it_is_gone() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob bomb color:white");
+    tb.say("bob", "!accept");
+    dm(&tb, "alice", "bomb e2");
+    dm(&tb, "bob", "bomb d7");
+    // Alice's pawn takes Bob's bomb (on d5); hers goes on to d5.
+    for (who, m) in [("alice", "e4"), ("bob", "d5"), ("alice", "exd5")] {
+        tb.say(who, m);
+    }
+    for typed in ["@d7", "!move @d5"] {
+        let before = tb.fingerprint();
+        let r = tb.raw("bob", typed);
+        assert_eq!(tb.fingerprint(), before);
+        let mut w = Watch { secrets: vec![], seen: vec![] };
+        w.take(r.clone());
+        let (to_bob, to_chat): (Vec<&Reply>, Vec<&Reply>) =
+            r.replies.iter().partition(|r| reader(r).as_deref() == Some("bob"));
+        let chat: String = to_chat.iter().map(|r| r.text.as_str()).collect();
+        let his: String = to_bob.iter().map(|r| r.text.as_str()).collect();
+        assert!(chat.contains("no detonation there now") && !chat.contains("gone"), "{typed}: {chat}");
+        assert!(his.contains("Game #1: your bomb (the pawn on d7 at the start) is gone."), "{typed}: {his}");
+    }
+    // Alice's bomb is still there: a wrong square gets the usual refusal alone.
+    tb.say("bob", "Nf6");
+    let out = tb.say("alice", "!move @e7");
+    assert!(out.contains("no detonation there now") && !out.contains("gone"), "{out}");
+}
+
 /// A secret-bomb ladder (before: refused, "ladders and tournaments do not offer it yet"): its
 /// challenge accepted starts a game whose players are each asked for their bomb by direct message,
 /// on the ladder's clock, and a resignation moves the ladder as in any variant.

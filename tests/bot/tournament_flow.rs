@@ -476,3 +476,30 @@ fn the_communitys_tournaments_are_suggested_for_their_number() {
     let direct = capabot::bot::Scope { direct: true, ..capabot::bot::Scope::chat("test", "dm-carol") };
     assert!(tb.bot.suggest_tournaments(&direct, "standings", "").is_empty(), "no community there");
 }
+
+/// Swiss rounds are bounded where the tournament is made, by the start's own cap for the largest
+/// field paired (before: `rounds:999999` accepted and announced); a start that plays fewer rounds
+/// than asked says so (before: silently 3 of 10).
+#[test]
+fn swiss_rounds_are_bounded_and_a_cut_is_told() {
+    let tb = new_bot();
+    let before = tb.fingerprint();
+    let out = admin(&tb, "!tournament create swiss chess rounds:999999").text();
+    assert!(out.contains("rounds must be a number from 1 to 63, not '999999'"), "{out}");
+    assert_eq!(tb.fingerprint(), before);
+    let out = admin(&tb, "!tournament create swiss chess rounds:10 signup:0 Big").text();
+    assert!(out.contains("10 rounds"), "{out}");
+    for p in ["bob", "carol", "dave", "erin"] {
+        say(&tb, p, "!tournament join");
+    }
+    let out = admin(&tb, "!tournament start").text();
+    assert!(out.contains("It plays 3 rounds, not the 10 asked for: 4 players can play no more"), "{out}");
+    assert!(out.contains("Round 1 of 3"), "{out}");
+    // Rounds the field allows are not remarked on.
+    admin(&tb, "!tournament create swiss chess rounds:2 signup:0 Small");
+    for p in ["bob", "carol", "dave", "erin"] {
+        say(&tb, p, "!tournament #2 join");
+    }
+    let out = admin(&tb, "!tournament #2 start").text();
+    assert!(out.contains("Round 1 of 2") && !out.contains("asked for"), "{out}");
+}

@@ -241,6 +241,10 @@ tournament-result-last = ; das war die letzte Partie, der Endstand folgt.
 tournament-result-next = ; Runde { $round } ist komplett, und Runde { $next } ist gepaart.
 tournament-not-started = Turnier #{ $id } { $name }: Die Anmeldung wurde mit { $players } geschlossen, daher hat es nicht begonnen ({ $reason }). Ein Administrator kann es starten, sobald mehr Spieler dabei sind, oder es absagen.
 tournament-starts = Turnier #{ $id } { $name } beginnt mit { $players }. Spiel deine Partien hier ({ $p }move #N ...); { $days } pro Zug.
+tournament-rounds-cut = Es werden { $rounds ->
+        [one] eine Runde
+       *[other] { $rounds } Runden
+    } gespielt, nicht die gewünschten { $asked }: { $players } Spieler können nicht mehr spielen, ohne zweimal aufeinanderzutreffen.
 tournament-round-paired = Turnier #{ $id } { $name }: Runde { $round } ist gepaart.
 tournament-bombs-first = Schach mit geheimer Bombe: Vor dem ersten Zug jeder Partie wählt jeder Spieler eine geheime Bombe; ich habe jedem Spieler für jede seiner Partien eine Direktnachricht geschickt.
 tournament-over = Turnier #{ $id } { $name } ist vorbei. Endstand:

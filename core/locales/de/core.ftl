@@ -68,7 +68,11 @@ theme-usage = theme nimmt ein Wort: wood, green, contrast oder default
 parse-about-everyone = { $word } betrifft alle; lass '{ $given }' weg
 parse-not-understood = '{ $given }' verstehe ich hier nicht
 parse-only-game = { $word } nimmt höchstens eine Partienummer wie #12, nicht '{ $given }'
+parse-only-challenge = { $word } nimmt höchstens eine Herausforderungsnummer wie #4, nicht '{ $given }'
 parse-days = days muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '{ $given }'
+parse-challenge-two-people = eine Herausforderung gilt einer Person: erwähne eine, oder niemanden für eine offene Herausforderung
+parse-rated-casual = sag rated oder casual einmal, nicht beides ('{ $first }' und '{ $second }')
+parse-option-twice = { $key } ist zweimal angegeben ('{ $first }' und '{ $second }'); gib es nur einmal an
 parse-color = color muss white, black oder random sein, nicht '{ $given }'
 parse-setup = setup muss eine Zahl sein, nicht '{ $given }'
 parse-level = level muss 1 bis 8 sein, nicht '{ $given }'
@@ -98,6 +102,10 @@ parse-positive = { $key ->
         [wait] wait
        *[rounds] rounds
     } muss eine Zahl ab 1 sein, nicht '{ $given }'
+parse-in-range = { $key ->
+        [signup] signup
+       *[rounds] rounds
+    } muss eine Zahl von { $min } bis { $max } sein, nicht '{ $given }'
 parse-ladder-variant = ladder nimmt hier einen Variantennamen, nicht '{ $given }'
 parse-ladder-days = eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-ladder-create-key = ladder create nimmt days:N, reach:N und wait:N, nicht '{ $given }'

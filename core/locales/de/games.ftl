@@ -103,6 +103,7 @@ refusal-castle-in-check = aus dem Schach heraus darfst du nicht rochieren
 refusal-castle-impossible = die Rochade zu dieser Seite ist jetzt nicht möglich (König oder Turm hat gezogen, Figuren stehen im Weg oder ein Feld wird angegriffen)
 refusal-promotion = sag, in welche Figur umgewandelt wird: { $choices }
 refusal-promotion-coordinates = sag, in welche Figur umgewandelt wird, zum Beispiel e8q
+refusal-promotion-to = ein Bauer kann nicht in diese Figur umgewandelt werden ({ $role }): wähle { $choices }
 refusal-no-such-role = die Figur { $role } gibt es in dieser Variante nicht
 # In den nächsten beiden ist $role der englische Name der Figur (pawn, knight, …), dekliniert.
 refusal-no-piece-of-role = du hast { $role ->
@@ -301,6 +302,16 @@ game-aborted-timeout = Partie #{ $id } abgebrochen: { $name } hat nicht rechtzei
 # Die Aufstellungsphase von Capablanca Relocation.
 swap-no-setup = Partie #{ $id } ist nicht in einer Aufstellungsphase; Tauschen gibt es bei Capablanca Relocation vor dem ersten Zug.
 swap-unreadable = Den Tausch '{ $text }' kann ich nicht lesen. Schreib König (K) oder Dame (Q) und die Figur oder Linie, mit der getauscht wird: { $p }swap K b, { $p }swap Q h, { $p }swap KA oder { $p }noswap.
+swap-rook = Die Türme bleiben beim Tausch stehen: Tausch deinen König oder deine Dame mit einem Springer, Erzbischof, Läufer oder Kanzler oder die beiden miteinander ({ $p }swap K b, { $p }swap Q h), oder behalte die Aufstellung mit { $p }noswap.
+swap-own-file = { $who ->
+        [queen] Deine Dame steht
+       *[king] Dein König steht
+    } schon auf der { $file }-Linie: Nenn die Linie der Figur, mit der getauscht werden soll ({ $p }swap K b, { $p }swap Q h), oder behalte die Aufstellung mit { $p }noswap.
+swap-bishops = Ein Tausch { $who ->
+        [queen] deiner Dame
+       *[king] deines Königs
+    } mit dem Läufer auf der { $file }-Linie würde beide Läufer auf Felder einer Farbe stellen, und das verbieten die Regeln: Wähl eine andere Figur oder { $p }noswap.
+swap-which-knight = Du hast zwei Springer, auf der { $first }- und der { $second }-Linie: Nenn die Linie des gemeinten, z. B. { $example }.
 swap-other-chooses = Partie #{ $id }: { $name } ({ $color }) wählt jetzt den Tausch.
 swap-already = Partie #{ $id }: Dieser Tausch wurde schon gewählt.
 swap-setup-over = Partie #{ $id }: Die Aufstellung ist schon beendet.

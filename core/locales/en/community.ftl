@@ -241,6 +241,10 @@ tournament-result-last = ; that was the last game, the final standings follow.
 tournament-result-next = ; round { $round } is complete and round { $next } is paired.
 tournament-not-started = Tournament #{ $id } { $name }: registration has closed with { $players }, so it did not start ({ $reason }). An administrator may start it once more have joined, or cancel it.
 tournament-starts = Tournament #{ $id } { $name } starts with { $players }. Play your games here ({ $p }move #N ...); { $days } per move.
+tournament-rounds-cut = It plays { $rounds ->
+        [one] one round
+       *[other] { $rounds } rounds
+    }, not the { $asked } asked for: { $players } players can play no more without meeting twice.
 tournament-round-paired = Tournament #{ $id } { $name }: round { $round } is paired.
 tournament-bombs-first = Secret-bomb chess: before their first move in each game, each player chooses a secret bomb; I sent every player a direct message for each of their games.
 tournament-over = Tournament #{ $id } { $name } is over. Final standings:

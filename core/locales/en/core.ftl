@@ -68,7 +68,11 @@ theme-usage = theme takes one word: wood, green, contrast or default
 parse-about-everyone = { $word } is about everyone; leave out '{ $given }'
 parse-not-understood = I don't understand '{ $given }' here
 parse-only-game = { $word } takes at most a game number like #12, not '{ $given }'
+parse-only-challenge = { $word } takes at most a challenge number like #4, not '{ $given }'
 parse-days = days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '{ $given }'
+parse-challenge-two-people = a challenge is for one person: mention one, or nobody for an open challenge
+parse-rated-casual = say rated or casual once, not both '{ $first }' and '{ $second }'
+parse-option-twice = { $key } is given twice ('{ $first }' and '{ $second }'); give it once
 parse-color = color must be white, black or random, not '{ $given }'
 parse-setup = setup must be a number, not '{ $given }'
 parse-level = level must be 1 to 8, not '{ $given }'
@@ -98,6 +102,10 @@ parse-positive = { $key ->
         [wait] wait
        *[rounds] rounds
     } must be a number from 1, not '{ $given }'
+parse-in-range = { $key ->
+        [signup] signup
+       *[rounds] rounds
+    } must be a number from { $min } to { $max }, not '{ $given }'
 parse-ladder-variant = ladder takes one variant name here, not '{ $given }'
 parse-ladder-days = a ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14
 parse-ladder-create-key = ladder create takes days:N, reach:N and wait:N, not '{ $given }'

@@ -102,6 +102,7 @@ refusal-castle-in-check = you cannot castle out of check
 refusal-castle-impossible = castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)
 refusal-promotion = say which piece to promote to: { $choices }
 refusal-promotion-coordinates = say which piece to promote to, for example e8q
+refusal-promotion-to = a pawn cannot promote to a { $role }: choose { $choices }
 refusal-no-such-role = there is no { $role } in this variant
 # In the next two, $role is the piece's English name (pawn, knight, …), which piece-name words: a
 # language that declines the name selects its own form there.
@@ -271,6 +272,16 @@ game-aborted-timeout = Game #{ $id } aborted: { $name } did not move in time, be
 # Capablanca Relocation's setup phase.
 swap-no-setup = Game #{ $id } is not in a setup phase; swaps are for Capablanca Relocation before the first move.
 swap-unreadable = I can't read the swap '{ $text }'. Write the king or queen and the piece or file to swap with: { $p }swap K b, { $p }swap Q h, { $p }swap KA, or { $p }noswap.
+swap-rook = The rooks never move in the swap: swap your king or queen with a knight, archbishop, bishop or chancellor, or the two with each other ({ $p }swap K b, { $p }swap Q h), or keep the array with { $p }noswap.
+swap-own-file = Your { $who ->
+        [queen] queen
+       *[king] king
+    } already stands on file { $file }: name the file of the piece to swap it with ({ $p }swap K b, { $p }swap Q h), or keep the array with { $p }noswap.
+swap-bishops = Swapping your { $who ->
+        [queen] queen
+       *[king] king
+    } with the bishop on { $file } would put both bishops on squares of one colour, which the rules forbid: choose another piece, or { $p }noswap.
+swap-which-knight = You have two knights, on { $first } and { $second }: name the file of the one you mean, e.g. { $example }.
 swap-other-chooses = Game #{ $id }: { $name } ({ $color }) chooses the swap now.
 swap-already = Game #{ $id }: that swap was already chosen.
 swap-setup-over = Game #{ $id }: the setup already ended.

@@ -207,6 +207,7 @@ tournament-result-last = ; bu son oyundu, son sıralama aşağıda.
 tournament-result-next = ; { $round }. tur tamamlandı ve { $next }. tur eşleştirildi.
 tournament-not-started = Turnuva #{ $id } { $name }: kayıt { $players } ile kapandı, bu yüzden başlamadı ({ $reason }). Daha çok oyuncu katılınca bir yönetici başlatabilir ya da iptal edebilir.
 tournament-starts = Turnuva #{ $id } { $name }, { $players } ile başlıyor. Oyunlarını burada oyna ({ $p }move #N ...); hamle başına { $days }.
+tournament-rounds-cut = İstenen { $asked } tur yerine { $rounds } tur oynanacak: { $players } oyuncu, kimse aynı rakiple iki kez karşılaşmadan daha fazlasını oynayamaz.
 tournament-round-paired = Turnuva #{ $id } { $name }: { $round }. tur eşleştirildi.
 tournament-bombs-first = Gizli bombalı satranç: her oyuncu her oyunundaki ilk hamlesinden önce gizli bir bomba seçer; her oyuncuya her oyunu için özel mesaj gönderdim.
 tournament-over = Turnuva #{ $id } { $name } bitti. Son sıralama:

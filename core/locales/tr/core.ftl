@@ -68,7 +68,11 @@ theme-usage = theme tek sözcük alır: wood, green, contrast ya da default
 parse-about-everyone = { $word } herkesle ilgilidir; '{ $given }' yazma
 parse-not-understood = Burada '{ $given }' ne demek anlamadım
 parse-only-game = { $word } yanına en çok #12 gibi bir oyun numarası alır, '{ $given }' değil
+parse-only-challenge = { $word } yanına en çok #4 gibi bir teklif numarası alır, '{ $given }' değil
 parse-days = days 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
+parse-challenge-two-people = bir teklif tek kişiye yapılır: bir kişiyi an ya da açık teklif için kimseyi anma
+parse-rated-casual = rated ya da casual'dan birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
+parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
 parse-color = color white, black ya da random olmalı, '{ $given }' değil
 parse-setup = setup bir sayı olmalı, '{ $given }' değil
 parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
@@ -98,6 +102,10 @@ parse-positive = { $key ->
         [wait] wait
        *[rounds] rounds
     } 1'den başlayan bir sayı olmalı, '{ $given }' değil
+parse-in-range = { $key ->
+        [signup] signup
+       *[rounds] rounds
+    } { $min } ile { $max } arası bir sayı olmalı, '{ $given }' değil
 parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
 parse-ladder-days = bir merdivenin hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
 parse-ladder-create-key = ladder create days:N, reach:N ve wait:N alır, '{ $given }' değil

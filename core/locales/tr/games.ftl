@@ -97,6 +97,7 @@ refusal-castle-in-check = şah çekilmişken rok yapamazsın
 refusal-castle-impossible = o tarafa rok şu anda olmaz (şah ya da kale oynamış, arada taş var ya da geçilen bir kare tehdit altında)
 refusal-promotion = piyonun hangi taşa terfi edeceğini söyle: { $choices }
 refusal-promotion-coordinates = piyonun hangi taşa terfi edeceğini söyle, örneğin e8q
+refusal-promotion-to = piyon terfi ederek { $role } olamaz: { $choices } arasından seç
 refusal-no-such-role = bu varyantta { $role } yok
 # Sonraki ikisinde $role taşın İngilizce adı (pawn, knight, …); piece-name onu Türkçe yazar.
 refusal-no-piece-of-role = hiç { $role ->
@@ -267,6 +268,16 @@ game-aborted-timeout = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle 
 # Capablanca Relocation dizilim aşaması.
 swap-no-setup = Oyun #{ $id } dizilim aşamasında değil; yer değiştirmeler ilk hamleden önce Capablanca Relocation içindir.
 swap-unreadable = '{ $text }' yer değiştirmesini okuyamadım. Şahı ya da veziri ve yer değiştireceği taşı ya da sütunu yaz: { $p }swap K b, { $p }swap Q h, { $p }swap KA ya da { $p }noswap.
+swap-rook = Yer değiştirmede kaleler yerinden oynamaz: şahını ya da vezirini at, arkfil, fil ya da şansölyeyle veya ikisini birbiriyle değiştir ({ $p }swap K b, { $p }swap Q h) ya da dizilimi { $p }noswap ile koru.
+swap-own-file = { $who ->
+        [queen] Vezirin
+       *[king] Şahın
+    } zaten { $file } sütununda: yer değiştireceği taşın sütununu yaz ({ $p }swap K b, { $p }swap Q h) ya da dizilimi { $p }noswap ile koru.
+swap-bishops = { $who ->
+        [queen] Vezirini
+       *[king] Şahını
+    } { $file } sütunundaki fille değiştirmek iki fili de aynı renk karelere koyar, kurallar buna izin vermez: başka bir taş seç ya da { $p }noswap yaz.
+swap-which-knight = İki atın var, { $first } ve { $second } sütunlarında: hangisini kastettiğini sütunuyla yaz, ör. { $example }.
 swap-other-chooses = Oyun #{ $id }: şimdi yer değiştirmeyi { $name } ({ $color }) seçiyor.
 swap-already = Oyun #{ $id }: bu yer değiştirme zaten seçildi.
 swap-setup-over = Oyun #{ $id }: dizilim aşaması zaten bitti.

@@ -41,6 +41,14 @@ use std::fmt;
 /// Search steps allowed per attempt before a pairing is declared impossible.
 pub const SEARCH_LIMIT: u64 = 200_000;
 
+/// The largest field the pairing is known to handle within [`SEARCH_LIMIT`] (see the module's
+/// notes on the search).
+pub const PLAYERS_PAIRED: usize = 64;
+
+/// The most rounds a Swiss may be created with: as many as [`PLAYERS_PAIRED`] players can play
+/// without a rematch, the same cap ([`Swiss::max_rounds`]) its start applies to its real field.
+pub const MAX_ROUNDS: usize = Swiss::max_rounds(PLAYERS_PAIRED);
+
 /// A Swiss tournament: its players in seed order and its number of rounds.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Swiss {
@@ -192,7 +200,7 @@ impl Swiss {
     }
 
     /// The most rounds `n` players can play without a rematch: `n − 1`, or `n` when odd.
-    pub fn max_rounds(n: usize) -> usize {
+    pub const fn max_rounds(n: usize) -> usize {
         if n.is_multiple_of(2) { n.saturating_sub(1) } else { n }
     }
 

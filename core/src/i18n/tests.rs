@@ -77,6 +77,11 @@ fn plurals_and_languages_come_from_fluent() {
         (m.render(Lang::En), m.render(Lang::Tr)),
         ("There is no game #7.".into(), "#7 numaralı oyun yok.".into())
     );
+    // Integers past 2^53 are written as the integers they are, not as rounded floats.
+    for (n, written) in [(i64::MAX, "9223372036854775807"), (-(1 << 60) - 1, "-1152921504606846977")] {
+        assert_eq!(crate::msg!("game-none", id = n).render(Lang::En), format!("There is no game #{written}."));
+    }
+    assert_eq!(tr(Lang::En, "days-to-reply", &[("count", Arg::Num(1 << 53))]), "9007199254740992 days to reply.");
     assert_eq!(Lang::parse("tr-TR"), Some(Lang::Tr));
     assert_eq!(Lang::parse("en_GB"), Some(Lang::En));
     assert_eq!(Lang::parse("de-AT"), Some(Lang::De));

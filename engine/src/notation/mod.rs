@@ -62,6 +62,8 @@ pub enum Refusal {
     Promotion { roles: Vec<Role> },
     /// The same in coordinates (`e8q`).
     PromotionCoordinates,
+    /// A promotion to a piece a pawn may not become here (`=K`); `roles` are the choices.
+    PromotionTo { role: Role, roles: Vec<Role> },
     /// A piece letter of a piece the variant does not have.
     NoSuchRole { role: Role },
     /// The mover has no piece of that kind left.
@@ -133,6 +135,10 @@ impl fmt::Display for Refusal {
                 write!(f, "say which piece to promote to: {}", letters.join(", "))
             }
             R::PromotionCoordinates => write!(f, "say which piece to promote to, for example e8q"),
+            R::PromotionTo { role, roles } => {
+                let letters: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
+                write!(f, "a pawn cannot promote to a {}: choose {}", role.name(), letters.join(", "))
+            }
             R::NoSuchRole { role } => write!(f, "there is no {} in this variant", role.name()),
             R::NoPieceOfRole { role } => write!(f, "you have no {}", role.name()),
             R::Irradiated { square } => write!(f, "{square} is irradiated: no piece may stand there (C5)"),

@@ -88,6 +88,13 @@ pub fn detonation_refusal(pos: &Position) -> Refusal {
     if pos.variant().bombs { Refusal::Detonation } else { Refusal::NoBombs }
 }
 
+/// Why a pawn cannot promote to `role` in this variant (a king, a pawn, a piece it does not have):
+/// `None` where it may.
+pub(super) fn promotion_refusal(pos: &Position, role: Role) -> Option<Refusal> {
+    let roles = pos.variant().promotion_roles;
+    (!roles.contains(&role)).then(|| Refusal::PromotionTo { role, roles: roles.to_vec() })
+}
+
 /// Reads `@e4`, `boom e4`, `boom@e4` or a bare `boom` (lower-case, spaces removed): `Some(square)`,
 /// `Some(None)` for a bare `boom`, `None` when the text is not a detonation.
 fn detonation_square(compact_lower: &str) -> Option<Option<Square>> {
@@ -309,6 +316,9 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
         _ => (raw.to_string(), None),
     };
     let (head, to) = take_last_square(&raw).ok_or_else(syntax)?;
+    if let Some(refusal) = promo.and_then(|r| promotion_refusal(pos, r)) {
+        return Err(MoveError::Illegal { input: trimmed.to_string(), reason: refusal, hints: Vec::new() });
+    }
     let mut readings: Vec<(Role, Option<u8>, Option<u8>)> = Vec::new();
     let mut chars = head.chars();
     match chars.next() {
@@ -432,8 +442,10 @@ fn explain_illegal(
     } else {
         Refusal::CannotReach { role, square: to }
     };
+    // "You are in check" beside a reason that says so already would say it twice.
+    let says_check = matches!(reason, Refusal::CheckNotAnswered { .. });
     let hints = if role_moves.is_empty() {
-        if pos.is_check() { vec![Hint::InCheck] } else { Vec::new() }
+        if pos.is_check() && !says_check { vec![Hint::InCheck] } else { Vec::new() }
     } else {
         vec![Hint::Moves { role, moves: role_moves }]
     };
@@ -613,6 +625,36 @@ mod tests {
         let e = parse(&pos, "a8").unwrap_err().to_string();
         assert!(e.contains("promote"), "{e}");
         assert_eq!(write(&pos, parse(&pos, "a8q").unwrap()), "a8=Q+");
+    }
+
+    #[test]
+    fn check_is_said_once() {
+        // White in check from the rook on e8: no pawn move answers it, so no pawn move is legal.
+        let pos = parse_position(&CHESS, "4r1k1/8/8/8/8/8/3P4/4K3 w - - 0 1").unwrap();
+        for typed in ["d4", "d3"] {
+            let e = parse(&pos, typed).unwrap_err();
+            let MoveError::Illegal { reason, hints, .. } = &e else { panic!("{typed}: {e}") };
+            assert!(matches!(reason, Refusal::CheckNotAnswered { role: Role::Pawn }), "{typed}: {e}");
+            assert!(!hints.contains(&Hint::InCheck), "{typed}: {e}");
+            assert_eq!(e.to_string().matches("in check").count(), 1, "{typed}: {e}");
+        }
+    }
+
+    #[test]
+    fn no_promotion_to_a_king() {
+        use crate::rules::variant::VARIANTS;
+        for v in VARIANTS {
+            assert!(!v.promotion_roles.contains(&Role::King), "{}", v.name);
+        }
+        let pos = parse_position(&CHESS, "6n1/7P/8/8/8/8/8/k3K3 w - - 0 1").unwrap();
+        for typed in ["hxg8=K", "hxg8K", "h8=K", "h8=P"] {
+            let e = parse(&pos, typed).unwrap_err();
+            assert!(matches!(&e, MoveError::Illegal { reason: Refusal::PromotionTo { .. }, .. }), "{typed}: {e}");
+        }
+        assert!(parse(&pos, "hxg8=K").unwrap_err().to_string().contains("cannot promote to a king"));
+        let e = crate::notation::uci::parse(&pos, "h7g8k").unwrap_err();
+        assert!(matches!(e, MoveError::Illegal { reason: Refusal::PromotionTo { role: Role::King, .. }, .. }), "{e}");
+        assert_eq!(write(&pos, parse(&pos, "hxg8=Q").unwrap()), "hxg8=Q");
     }
 
     #[test]

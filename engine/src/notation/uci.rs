@@ -159,7 +159,13 @@ fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
         Some(pc) if pc.color != pos.turn() => Refusal::NotYours { role: pc.role, square: p.from, owner: pc.color },
         Some(pc) => {
             let hints = hints_from(p.from);
-            let reason = if p.launch {
+            let refused_promotion = p.promo.filter(|_| pc.role == Role::Pawn).and_then(|r| {
+                let promotes = legal.iter().any(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some());
+                promotes.then(|| super::san::promotion_refusal(pos, r)).flatten()
+            });
+            let reason = if let Some(refusal) = refused_promotion {
+                refusal
+            } else if p.launch {
                 super::san::launch_refusal(pos, p.from, p.to)
             } else if hints.is_empty() {
                 Refusal::NoLegalMove { role: pc.role, from: p.from }

@@ -113,45 +113,68 @@ pub fn relocation_swap_name(index: usize) -> String {
 /// Parses a swap as typed in chat: `none`, `K b` / `Kb1` / `king b` (the piece on file b), `KQ`, `Q-C`
 /// (upper case: a piece letter, when unambiguous), `q<->h`.
 pub fn parse_relocation_swap(input: &str) -> Option<usize> {
+    read_relocation_swap(input).ok()
+}
+
+/// Why a swap as typed is not one of the twelve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwapRefusal {
+    /// Not a swap's shape: no king or queen first, or no single file or piece letter after it.
+    Unreadable,
+    /// A rook (file a or j, or `R`): the rules swap any other piece, never a rook.
+    Rook,
+    /// The king's or queen's own file (`K f`, `QQ`): nothing to swap with.
+    OwnFile { king: bool },
+    /// The bishop whose move would put both bishops on one colour (`K g`, `Q d`).
+    BishopsOneColour { king: bool, file: u8 },
+    /// Two pieces of the kind named (`KN`: the knights on b and i): name the file.
+    Ambiguous { king: bool, files: [u8; 2] },
+}
+
+/// Reads a swap as [`parse_relocation_swap`] does, saying why one is refused: the rules' reason for
+/// a swap they forbid, apart from text that is no swap at all.
+pub fn read_relocation_swap(input: &str) -> Result<usize, SwapRefusal> {
     let s: String = input.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
     let lower = s.to_ascii_lowercase();
     if matches!(lower.as_str(), "none" | "no" | "noswap" | "pass" | "0") {
-        return Some(0);
+        return Ok(0);
     }
     // Upper case after the king/queen letter names a piece (KB = king and bishop); lower case names a
     // file (K b = king and the piece on b).
     let s = s.replace("king", "K").replace("King", "K").replace("queen", "Q").replace("Queen", "Q");
     let mut chars = s.chars();
-    let who = match chars.next()?.to_ascii_lowercase() {
-        'k' => 5u8,
-        'q' => 4u8,
-        _ => return None,
+    let who = match chars.next().map(|c| c.to_ascii_lowercase()) {
+        Some('k') => 5u8,
+        Some('q') => 4u8,
+        _ => return Err(SwapRefusal::Unreadable),
     };
+    let king = who == 5;
     let rest: String = chars.collect();
     let rest = rest.strip_suffix('1').unwrap_or(&rest);
     let mut rc = rest.chars();
-    let (Some(c), None) = (rc.next(), rc.next()) else { return None };
+    let (Some(c), None) = (rc.next(), rc.next()) else { return Err(SwapRefusal::Unreadable) };
     let by_file = c.is_ascii_lowercase() && ('a'..='j').contains(&c);
-    let candidates: Vec<usize> = (1..12)
-        .filter(|&i| {
-            let (a, b) = RELOCATION_SWAPS[i];
-            let other = if a == who {
-                b
-            } else if b == who {
-                a
-            } else {
-                return false;
-            };
-            if by_file {
-                other == c as u8 - b'a'
-            } else {
-                CAPA_ARRAY[other as usize].upper_char() == c.to_ascii_uppercase()
-            }
+    // The files the text names (one by its file; by a piece letter, every file with that piece).
+    let named: Vec<u8> = (0..10u8)
+        .filter(|&f| {
+            if by_file { f == c as u8 - b'a' } else { CAPA_ARRAY[f as usize].upper_char() == c.to_ascii_uppercase() }
         })
         .collect();
-    match candidates.as_slice() {
-        [one] => Some(*one),
-        _ => None,
+    let swap_with = |other: u8| {
+        (1..12).find(|&i| {
+            let (a, b) = RELOCATION_SWAPS[i];
+            (a == who && b == other) || (b == who && a == other)
+        })
+    };
+    let allowed: Vec<usize> = named.iter().filter_map(|&f| swap_with(f)).collect();
+    match (allowed.as_slice(), named.as_slice()) {
+        ([one], _) => Ok(*one),
+        ([_, _], &[a, b]) => Err(SwapRefusal::Ambiguous { king, files: [a, b] }),
+        (_, []) => Err(SwapRefusal::Unreadable),
+        _ if named.iter().all(|&f| CAPA_ARRAY[f as usize] == Role::Rook) => Err(SwapRefusal::Rook),
+        _ if named.contains(&who) => Err(SwapRefusal::OwnFile { king }),
+        // What is left of the array's pieces is the bishop that would share its partner's colour.
+        _ => Err(SwapRefusal::BishopsOneColour { king, file: named[0] }),
     }
 }
 
@@ -297,6 +320,28 @@ mod tests {
         assert_eq!(parse_relocation_swap("KN"), None, "two knights: ambiguous");
         assert_eq!(parse_relocation_swap("Kg"), None, "bishops would share a colour");
         assert_eq!(parse_relocation_swap("zz"), None);
+    }
+
+    #[test]
+    fn forbidden_swaps_say_why() {
+        use SwapRefusal as R;
+        for typed in ["K a", "K j", "Q a", "Qj1", "KR", "q-r"] {
+            assert_eq!(read_relocation_swap(typed), Err(R::Rook), "{typed}");
+        }
+        assert_eq!(read_relocation_swap("K f"), Err(R::OwnFile { king: true }));
+        assert_eq!(read_relocation_swap("KK"), Err(R::OwnFile { king: true }));
+        assert_eq!(read_relocation_swap("Q e"), Err(R::OwnFile { king: false }));
+        assert_eq!(read_relocation_swap("K g"), Err(R::BishopsOneColour { king: true, file: 6 }));
+        assert_eq!(read_relocation_swap("Q d"), Err(R::BishopsOneColour { king: false, file: 3 }));
+        assert_eq!(read_relocation_swap("KN"), Err(R::Ambiguous { king: true, files: [1, 8] }));
+        for typed in ["X c", "K", "K b extra", "zz", "", "K z", "K P"] {
+            assert_eq!(read_relocation_swap(typed), Err(R::Unreadable), "{typed}");
+        }
+        // The twelve allowed choices are read as before.
+        for (i, &(who, other)) in RELOCATION_SWAPS.iter().enumerate().skip(1) {
+            let typed = format!("{} {}", if who == 5 { 'K' } else { 'Q' }, (b'a' + other) as char);
+            assert_eq!(read_relocation_swap(&typed), Ok(i), "{typed}");
+        }
     }
 
     #[test]

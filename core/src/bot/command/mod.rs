@@ -13,7 +13,7 @@ mod table;
 
 pub use help::{command_help, help_text};
 pub(crate) use parse::forgets;
-pub use parse::{OptionValue, from_options, parse};
+pub use parse::{OptionValue, from_options, is_answer, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
     SYSTEMS, SubcommandSpec, THEMES, WAIT, near_word, spec,
@@ -180,7 +180,8 @@ pub struct ChallengeArgs {
     /// `Some(None)` = `days:none`.
     pub days: Option<Option<u32>>,
     pub color: Option<String>,
-    pub setup: Option<u64>,
+    /// `setup:N` as typed (digits only; its range is the variant's).
+    pub setup: Option<String>,
     pub level: Option<u8>,
     /// `rated` / `casual` as a bare word; `None` leaves it to the community's rule.
     pub rated: Option<bool>,

@@ -43,28 +43,73 @@ fn game_ref(tok: &str) -> Option<i64> {
     tok.strip_prefix('#').and_then(|n| n.parse().ok()).filter(|&n: &i64| n > 0)
 }
 
-/// Splits off a leading or trailing `#N` game reference.
-pub(super) fn split_game(args: &[&str]) -> (Option<i64>, Vec<String>) {
+/// What a `#N` word numbers: the answer to a number that names none says which.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Numbered {
+    Game,
+    Challenge,
+}
+
+/// `#` and a whole number that no game or challenge can have (`#0`, `#-1`, more digits than any
+/// number has): the answer that there is none, with the number as typed.
+fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
+    let n = tok.strip_prefix('#')?;
+    let digits = n.strip_prefix('-').unwrap_or(n);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || game_ref(tok).is_some() {
+        return None;
+    }
+    let id = crate::bot::commands::short(n);
+    Some(match what {
+        Numbered::Game => msg!("game-none", id = id),
+        Numbered::Challenge => msg!("challenge-none", id = id),
+    })
+}
+
+/// Whether a parser's error is an answer in itself (there is no game #0), not a command written
+/// wrongly: it is said without the pointer to the command's help.
+pub fn is_answer(e: &ParseError) -> bool {
+    matches!(e.id.as_str(), "game-none" | "challenge-none")
+}
+
+/// Splits off a leading or trailing `#N` game reference; `#0` or a number too large for any game is
+/// answered that there is no such game.
+pub(super) fn split_game(args: &[&str]) -> Result<(Option<i64>, Vec<String>), ParseError> {
+    split_numbered(args, Numbered::Game)
+}
+
+fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<String>), ParseError> {
     let mut game = None;
     let mut rest = Vec::new();
     for a in args {
-        if game.is_none()
-            && let Some(n) = game_ref(a)
-        {
-            game = Some(n);
-            continue;
+        if game.is_none() {
+            if let Some(n) = game_ref(a) {
+                game = Some(n);
+                continue;
+            }
+            if let Some(e) = no_such_number(a, what) {
+                return Err(e);
+            }
         }
         rest.push(a.to_string());
     }
-    (game, rest)
+    Ok((game, rest))
 }
 
 pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
-    let (game, rest) = split_game(args);
+    let (game, rest) = split_game(args)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-game", word = word, given = rest.join(" ")));
     }
     Ok(game)
+}
+
+/// `accept` and `decline`: at most a challenge's number.
+pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
+    let (id, rest) = split_numbered(args, Numbered::Challenge)?;
+    if !rest.is_empty() {
+        return Err(msg!("parse-only-challenge", word = word, given = rest.join(" ")));
+    }
+    Ok(id)
 }
 
 /// An optional game number and at most one square (lower-cased), as `bomb` and `moves` take them;
@@ -73,7 +118,7 @@ pub(super) fn game_and_square(
     args: &[&str],
     wrong: impl Fn(String) -> ParseError,
 ) -> Result<(Option<i64>, Option<String>), ParseError> {
-    let (game, rest) = split_game(args);
+    let (game, rest) = split_game(args)?;
     match rest.as_slice() {
         [] => Ok((game, None)),
         [sq] => Ok((game, Some(sq.to_lowercase()))),
@@ -83,7 +128,7 @@ pub(super) fn game_and_square(
 
 /// `pgn`: an optional game number, then nothing or `analysed` (`analyzed`, `analysis`).
 pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), ParseError> {
-    let (game, rest) = split_game(args);
+    let (game, rest) = split_game(args)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         [] => Ok((game, false)),
         [r] if matches!(r.as_str(), "analysed" | "analyzed" | "analysis") => Ok((game, true)),
@@ -99,7 +144,7 @@ pub(super) fn offer_or_decline(
     offer: fn(Option<i64>) -> Command,
     decline: fn(Option<i64>) -> Command,
 ) -> Result<Command, ParseError> {
-    let (game, rest) = split_game(args);
+    let (game, rest) = split_game(args)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         // `draw accept`: the same as `draw`, which accepts the opponent's offer where there is one.
         [] => Ok(offer(game)),
@@ -111,7 +156,7 @@ pub(super) fn offer_or_decline(
 
 /// An optional game number and the words after it, which must not be empty (`hint` says what to write).
 pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), ParseError> {
-    let (game, rest) = split_game(args);
+    let (game, rest) = split_game(args)?;
     if rest.is_empty() {
         return Err(hint);
     }
@@ -119,7 +164,8 @@ pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, St
 }
 
 fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
-    if matches!(v, "none" | "0" | "off") {
+    // Not `0`: a clock of no days is no choice, and is refused like `days:4`.
+    if matches!(v, "none" | "off") {
         return Ok(None);
     }
     match v.parse::<u32>() {
@@ -128,15 +174,31 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
     }
 }
 
-/// `setup:N`: digits, however many (more than any variant has is told with the variant's range,
-/// where the variant is known).
-fn parse_setup(v: &str) -> Result<u64, ParseError> {
-    match v.parse::<u64>() {
-        Ok(n) => Ok(n),
-        Err(_) if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) => Ok(u64::MAX),
-        Err(_) => Err(msg!("parse-setup", given = v)),
+/// `setup:N`: digits, however many, kept as typed (more than any variant has is told with the
+/// variant's range, where the variant is known, and the number as it was written).
+fn parse_setup(v: &str) -> Result<String, ParseError> {
+    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
+        Ok(v.to_string())
+    } else {
+        Err(msg!("parse-setup", given = v))
     }
 }
+
+/// Sets an option met in a challenge's words, refusing a second value for it (`days:3 days:5`,
+/// `casual rated`): which one was meant is not guessed.
+fn once<T>(slot: &mut Option<T>, value: T, key: &str, typed: &str, seen: &mut Vec<(String, String)>) -> PResult<()> {
+    if let Some((_, first)) = seen.iter().find(|(k, _)| k == key) {
+        return Err(match key {
+            "rated" => msg!("parse-rated-casual", first = first.as_str(), second = typed),
+            _ => msg!("parse-option-twice", key = key, first = first.as_str(), second = typed),
+        });
+    }
+    seen.push((key.to_string(), typed.to_string()));
+    *slot = Some(value);
+    Ok(())
+}
+
+type PResult<T> = Result<T, ParseError>;
 
 /// `challenge` and `play`: options, `casual`/`rated`, and the variant (its short name, or its full
 /// name in several words). For `challenge` (`person_expected`) a word that is no variant, alone or
@@ -146,33 +208,43 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
     use crate::bot::commands::{find_variant, near_variant, short, variant_names};
     let mut c = ChallengeArgs::default();
     let mut words: Vec<&str> = Vec::new();
+    let mut seen = Vec::new();
+    let mut mentions = 0;
     for a in args {
         if a.starts_with('@') || a.starts_with("<@") {
+            // A challenge is for one person: a second is refused, not dropped.
+            mentions += 1;
+            if mentions > 1 {
+                return Err(msg!("parse-challenge-two-people"));
+            }
             c.mentions_someone = true;
             continue;
         }
         let lower = a.to_lowercase();
         if let Some((k, v)) = lower.split_once(':').or_else(|| lower.split_once('=')) {
             match k {
-                "days" | "d" => c.days = Some(parse_days(v)?),
-                "color" | "colour" | "side" => match v {
-                    "white" | "w" => c.color = Some("white".into()),
-                    "black" | "b" => c.color = Some("black".into()),
-                    "random" | "r" | "any" => c.color = Some("random".into()),
-                    _ => return Err(msg!("parse-color", given = v)),
-                },
+                "days" | "d" => once(&mut c.days, parse_days(v)?, "days", a, &mut seen)?,
+                "color" | "colour" | "side" => {
+                    let color = match v {
+                        "white" | "w" => "white",
+                        "black" | "b" => "black",
+                        "random" | "r" | "any" => "random",
+                        _ => return Err(msg!("parse-color", given = v)),
+                    };
+                    once(&mut c.color, color.to_string(), "color", a, &mut seen)?
+                }
                 // A number too large for any variant is answered with the variant's range.
-                "setup" => c.setup = Some(parse_setup(v)?),
+                "setup" => once(&mut c.setup, parse_setup(v)?, "setup", a, &mut seen)?,
                 "level" | "lvl" => match v.parse::<u8>() {
-                    Ok(l @ 1..=8) => c.level = Some(l),
+                    Ok(l @ 1..=8) => once(&mut c.level, l, "level", a, &mut seen)?,
                     _ => return Err(msg!("parse-level", given = v)),
                 },
                 _ => return Err(msg!("parse-unknown-option", given = k)),
             }
         } else if matches!(lower.as_str(), "casual" | "unrated") {
-            c.rated = Some(false);
+            once(&mut c.rated, false, "rated", a, &mut seen)?;
         } else if lower == "rated" {
-            c.rated = Some(true);
+            once(&mut c.rated, true, "rated", a, &mut seen)?;
         } else {
             words.push(a);
         }
@@ -432,7 +504,7 @@ pub fn parse(body: &str) -> Result<Command, ParseError> {
     match spec(word) {
         Some(s) => (s.parse)(&word.to_lowercase(), args),
         None => {
-            let (game, rest) = split_game(&toks);
+            let (game, rest) = split_game(&toks)?;
             Ok(Command::Other { game, text: rest.join(" ") })
         }
     }
@@ -541,7 +613,7 @@ mod tests {
                 variant: Some("capatomic".into()),
                 days: Some(Some(3)),
                 color: Some("black".into()),
-                setup: Some(17),
+                setup: Some("17".into()),
                 level: None,
                 rated: None
             })
@@ -790,7 +862,14 @@ mod tests {
         let chess = Command::Ladder(LadderCmd::Show(Some("chess".into())));
         assert_eq!((parse("ladder standings chess"), parse("ladder chess")), (Ok(chess.clone()), Ok(chess)));
         assert!(parse("ladder standings chess atomic").is_err());
-        assert_eq!(ROUNDS.parse("4294967295"), Ok(u32::MAX));
-        assert!(ROUNDS.parse("4294967296").is_err() && SIGNUP.parse("0").is_ok());
+        assert_eq!(ROUND.parse("4294967295"), Ok(u32::MAX));
+        assert!(ROUND.parse("4294967296").is_err() && SIGNUP.parse("0").is_ok());
+        // Swiss rounds are bounded where the tournament is made, and the refusal names the range.
+        assert_eq!(ROUNDS.parse("63"), Ok(63));
+        for typed in ["64", "999999", "4294967296"] {
+            let e = ROUNDS.parse(typed).unwrap_err().to_string();
+            assert!(e.contains("from 1 to 63") && e.contains(typed), "{e}");
+        }
+        assert!(parse("tournament create swiss chess rounds:999999").is_err());
     }
 }

@@ -3,8 +3,8 @@
 //! ranges they take; and the lookup of a command by its word ([`spec`]).
 
 use super::parse::{
-    game_and_square, game_and_text, no_args, offer_or_decline, only_game, parse_challenge, parse_ladder, parse_pgn,
-    parse_rating, parse_settings, parse_switch, parse_tournament,
+    game_and_square, game_and_text, no_args, offer_or_decline, only_challenge, only_game, parse_challenge,
+    parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
 };
 use super::{Command, ParseError};
 use crate::msg;
@@ -88,13 +88,18 @@ impl Range {
     pub(super) fn parse(&self, given: &str) -> Result<u32, ParseError> {
         match given.parse::<u32>() {
             Ok(n) if (self.min..=self.max).contains(&n) => Ok(n),
+            // A range with a limit of its own names both ends.
+            _ if self.max < u32::MAX => {
+                Err(msg!("parse-in-range", key = self.key, min = self.min, max = self.max, given = given))
+            }
             _ => Err(msg!("parse-positive", key = self.key, given = given)),
         }
     }
 }
 
-/// Swiss rounds (`rounds:N`); more than the field allows are cut at the start.
-pub const ROUNDS: Range = Range::from_one("rounds");
+/// Swiss rounds (`rounds:N`): at most [`crate::community::swiss::MAX_ROUNDS`]; more than the field
+/// allows are cut at the start (and the start says so).
+pub const ROUNDS: Range = Range { key: "rounds", min: 1, max: crate::community::swiss::MAX_ROUNDS as u32 };
 /// Days of registration before a tournament starts by itself; 0: an administrator starts it.
 pub const SIGNUP: Range = Range { key: "signup", min: 0, max: 30 };
 /// How many places up a ladder challenge may reach.
@@ -270,7 +275,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[opt("challenge", OptionKind::Game)],
         subcommands: &[],
         admin: false,
-        parse: |w, a| Ok(Command::Accept(only_game(w, a)?)),
+        parse: |w, a| Ok(Command::Accept(only_challenge(w, a)?)),
     },
     CommandSpec {
         name: "decline",
@@ -279,7 +284,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[opt("challenge", OptionKind::Game)],
         subcommands: &[],
         admin: false,
-        parse: |w, a| Ok(Command::Decline(only_game(w, a)?)),
+        parse: |w, a| Ok(Command::Decline(only_challenge(w, a)?)),
     },
     CommandSpec {
         name: "move",

@@ -288,6 +288,36 @@ impl Bot {
         Ok(out)
     }
 
+    /// A detonation refused because the mover's bomb is gone (captured, or already detonated): the
+    /// chat hears `refused`, the answer to any detonation that is not possible, as whose bomb a
+    /// capture took is a secret; the player alone is told why, in their direct messages (only that,
+    /// where they typed it privately). `None` for any other refusal.
+    pub(super) fn bomb_gone(
+        &self,
+        cx: &Ctx<'_>,
+        row: &GameRow,
+        pos: &Position,
+        e: &crate::notation::MoveError,
+        refused: impl FnOnce() -> Response,
+    ) -> Res<Option<Response>> {
+        use crate::notation::{MoveError, Refusal};
+        let color = pos.turn();
+        let started = match e {
+            MoveError::Illegal { reason: Refusal::Detonation, .. } if pos.bomb(color).is_none() => {
+                stored_bombs(row)?[color.index()]
+            }
+            _ => None,
+        };
+        let Some(square) = started else { return Ok(None) };
+        let start = super::start_position(row)?;
+        let text = with_lang(cx.author_lang, || {
+            t!("bomb-own-board", id = row.id, state = t!("bomb-gone", piece = piece_words(&start, square)))
+        });
+        let mut out = if cx.inp.is_private() { Response::default() } else { refused() };
+        out.extend(self.secret(cx, text));
+        Ok(Some(out))
+    }
+
     /// `color`'s own board, bomb marked: for that player's direct messages only.
     fn own_board(&self, conn: &Conn<'_>, row: &GameRow, color: Color, to: Target) -> Res<Reply> {
         let game = self.load_game(conn, row)?;

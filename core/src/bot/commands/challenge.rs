@@ -63,9 +63,9 @@ impl Bot {
         let now = self.clock.now();
         let vname = args.variant.clone().unwrap_or_else(|| cx.settings.default_variant.clone());
         let v = playable_variant(&vname)?;
-        if let Some(s) = args.setup
-            && s >= setups::count(v) as u64
-        {
+        // Digits past any `u64` are past every variant's setups too.
+        let number = args.setup.as_deref().map(|s| s.parse::<u64>().ok().filter(|&n| n < setups::count(v) as u64));
+        if let (Some(typed), Some(None)) = (&args.setup, number) {
             if setups::count(v) <= 1 {
                 // The variants `setup:N` is for: random setups (Relocation's come from its swaps).
                 let random: Vec<&str> = crate::rules::VARIANTS
@@ -75,19 +75,19 @@ impl Bot {
                     .collect();
                 return user(msg!("setup-one", variant = v.display_name, list = random.join(", ")));
             }
-            // As text: a number past 2^53 would be rounded as Fluent's number.
+            // As typed: a number past 2^53 would be rounded as Fluent's number.
             return user(msg!(
                 "setup-range",
                 variant = v.display_name,
                 max = setups::count(v) - 1,
-                given = s.to_string()
+                given = super::short(typed)
             ));
         }
         if args.setup.is_some() && v.setups == SetupKind::Relocation {
             return user(msg!("relocation-no-setup"));
         }
         // Below the variant's count of setups, so it fits.
-        let setup = args.setup.and_then(|s| u32::try_from(s).ok());
+        let setup = number.flatten().and_then(|s| u32::try_from(s).ok());
         let days = args.days.unwrap_or(cx.settings.default_days);
         let color = args.color.clone().unwrap_or_else(|| "random".into());
         let vs_ai = matches!(opponent, Opponent::Ai);
@@ -570,7 +570,7 @@ impl Bot {
             setup: row
                 .setup
                 .filter(|_| variant_named(&row.variant).is_ok_and(|v| v.setups != SetupKind::Relocation))
-                .map(u64::from),
+                .map(|s| s.to_string()),
             level: row.ai_level,
             ..ChallengeArgs::default()
         };

@@ -87,7 +87,7 @@ pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {
 
 /// The command of the input: as sent (a slash command, a button), or read from its text (after the
 /// chat's prefix, if it has it).
-fn input_command(cx: &Ctx<'_>) -> Option<Command> {
+pub(super) fn input_command(cx: &Ctx<'_>) -> Option<Command> {
     match &cx.inp.body {
         Body::Command(c) => Some(c.clone()),
         Body::Text(raw) => {
@@ -267,6 +267,8 @@ impl Bot {
                 match command::parse(body) {
                     Ok(c) => c,
                     // A known command written wrongly: where its own help is.
+                    // A number that names nothing (`move #0 e4`): said as it is.
+                    Err(e) if command::is_answer(&e) => return user(e),
                     Err(e) => {
                         return match body.split_whitespace().next().and_then(command::spec) {
                             Some(c) => user(msg!("parse-error-command", error = e, p = p, command = c.name)),

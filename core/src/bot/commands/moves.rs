@@ -47,11 +47,16 @@ impl Bot {
                         drop(conn);
                         self.play_move(cx, me, row, text)
                     }
-                    Err(e) if reads_as_move(&e) => Ok(self.tell_once(
-                        cx,
-                        Told::BareMove { game: row.id, ply: row.ply, text: Told::key(text) },
-                        msg!("game-move-error", id = row.id, error = move_error(&e)),
-                    )),
+                    Err(e) if reads_as_move(&e) => {
+                        let told = || {
+                            self.tell_once(
+                                cx,
+                                Told::BareMove { game: row.id, ply: row.ply, text: Told::key(text) },
+                                msg!("game-move-error", id = row.id, error = move_error(&e)),
+                            )
+                        };
+                        Ok(self.bomb_gone(cx, row, &pos, &e, told)?.unwrap_or_else(told))
+                    }
                     Err(_) => Ok(Response::default()),
                 };
             }
@@ -272,7 +277,13 @@ impl Bot {
         let pos = game.position().clone();
         let mv = match notation::parse_move(&pos, text) {
             Ok(m) => m,
-            Err(e) => return user(msg!("game-move-error", id = id, error = move_error(&e))),
+            Err(e) => {
+                let refused = msg!("game-move-error", id = id, error = move_error(&e));
+                return match self.bomb_gone(cx, &row, &pos, &e, || self.private(cx, refused.clone()))? {
+                    Some(out) => Ok(out),
+                    None => user(refused),
+                };
+            }
         };
         self.commit_move(&conn, &row, &mut game, mv, me)
     }
@@ -555,6 +566,10 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
             msg!("refusal-promotion", choices = choices.join(", "))
         }
         R::PromotionCoordinates => msg!("refusal-promotion-coordinates"),
+        R::PromotionTo { role, roles } => {
+            let choices: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
+            msg!("refusal-promotion-to", role = piece_name(*role), choices = choices.join(", "))
+        }
         R::NoSuchRole { role } => msg!("refusal-no-such-role", role = piece_name(*role)),
         R::NoPieceOfRole { role } => msg!("refusal-no-piece-of-role", role = role.name()),
         R::Irradiated { square } => msg!("refusal-irradiated", square = sq(square)),

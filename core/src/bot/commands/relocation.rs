@@ -2,28 +2,82 @@
 //! back-rank piece (or keep the array); then the game starts from the chosen setup.
 
 use super::{Bot, BotError, Ctx, Res, clock_after, color_msg, game_target, short, user, variant_named};
+use crate::bot::command::Command;
 use crate::bot::io::Response;
+use crate::i18n::Msg;
 use crate::notation::fen;
+use crate::rules::setups::SwapRefusal;
 use crate::rules::{Color, Game, setups};
-use crate::store::games::{self, Status};
-use crate::store::players;
+use crate::store::games::{self, GameRow, Status};
+use crate::store::players::{self, Player};
 use crate::{msg, t};
+
+/// Why a typed swap is refused, as a message: the rules' reason, or that it cannot be read.
+fn swap_refusal(r: SwapRefusal, text: &str, p: &str) -> Msg {
+    let who = |king: bool| if king { "king" } else { "queen" };
+    let file = |f: u8| char::from(b'a' + f).to_string();
+    match r {
+        SwapRefusal::Unreadable => msg!("swap-unreadable", text = short(text), p = p),
+        SwapRefusal::Rook => msg!("swap-rook", p = p),
+        SwapRefusal::OwnFile { king } => {
+            msg!("swap-own-file", who = who(king), file = file(if king { 5 } else { 4 }), p = p)
+        }
+        SwapRefusal::BishopsOneColour { king, file: f } => {
+            msg!("swap-bishops", who = who(king), file = file(f), p = p)
+        }
+        SwapRefusal::Ambiguous { king, files: [a, b] } => {
+            let example = format!("{p}swap {} {}", if king { 'K' } else { 'Q' }, file(a));
+            msg!("swap-which-knight", first = file(a), second = file(b), example = example)
+        }
+    }
+}
 
 impl Bot {
     pub(super) fn swap(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str) -> Res<Response> {
-        let (me, row) = self.game_for(cx, id)?;
+        let (me, row) = match id {
+            Some(_) => self.game_for(cx, id)?,
+            None => match self.only_swap_game(cx)? {
+                Some(found) => found,
+                None => self.game_for(cx, None)?,
+            },
+        };
         if row.status != Status::Setup {
             return user(msg!("swap-no-setup", id = row.id));
         }
-        let Some(swap) = setups::parse_relocation_swap(text) else {
-            return user(msg!("swap-unreadable", text = short(text), p = cx.p()));
-        };
+        let swap = setups::read_relocation_swap(text).or_else(|r| user(swap_refusal(r, text, cx.p())))?;
         let color = if row.black_swap.is_none() { Color::Black } else { Color::White };
         if row.player(color) != me.id {
             let name = self.name_of(&self.conn()?, row.player(color))?;
             return user(msg!("swap-other-chooses", id = row.id, name = name, color = color_msg(color)));
         }
         self.swap_as(row.id, color, swap as u32, cx.p())
+    }
+
+    /// For a swap without a game's number: the author's only game here in its setup phase (of
+    /// several, the only one where it is their turn to choose), or which of those games is meant
+    /// (never a game that cannot take a swap); `None` where none is in its setup, for
+    /// [`Bot::game_for`] to answer.
+    fn only_swap_game(&self, cx: &Ctx<'_>) -> Res<Option<(Player, GameRow)>> {
+        let conn = self.conn()?;
+        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else { return Ok(None) };
+        let setup: Vec<GameRow> = games::open_in_chat(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?
+            .into_iter()
+            .filter(|g| g.status == Status::Setup)
+            .collect();
+        let chooser = |g: &GameRow| g.player(if g.black_swap.is_none() { Color::Black } else { Color::White });
+        let mine: Vec<&GameRow> = setup.iter().filter(|g| chooser(g) == me.id).collect();
+        let row = match (setup.as_slice(), mine.as_slice()) {
+            ([], _) => return Ok(None),
+            ([g], _) => g.clone(),
+            (_, [g]) => (*g).clone(),
+            (many, _) => {
+                let many: Vec<&GameRow> = many.iter().collect();
+                let named = self.games_named(&conn, &many, me.id)?;
+                let example = super::input_command(cx).unwrap_or(Command::NoSwap(None)).about_game(many[0].id);
+                return user(msg!("games-which", count = many.len(), ids = named, example = example.typed(cx.p())));
+            }
+        };
+        Ok(Some((me, row)))
     }
 
     /// Records `color`'s swap; when both have chosen, the game starts.

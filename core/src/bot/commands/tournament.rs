@@ -222,9 +222,9 @@ impl Bot {
             }
             TournamentCmd::Start(id) => {
                 let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
-                answer(self.start_tournament(&conn, &info)?)?;
+                let asked = answer(self.start_tournament(&conn, &info)?)?;
                 let mut out = Response::default();
-                out.extend(self.tournament_owed_in(&conn)?);
+                out.extend(self.tournament_owed_in(&conn, asked.map(|a| (info.id, a)))?);
                 if out.replies.is_empty() {
                     out = cx.say(t!("tournament-started", tournament = info.name.as_str()));
                 }
@@ -471,7 +471,7 @@ impl Bot {
         &self,
         conn: &Conn<'_>,
         info: &TournamentInfo,
-    ) -> Res<Result<(), TournamentError>> {
+    ) -> Res<Result<Option<usize>, TournamentError>> {
         let tx = crate::store::immediate(conn)?;
         let t = self.load_tournament(&tx, info.id)?;
         if t.info.status != Status::Registration {
@@ -488,12 +488,15 @@ impl Bot {
         }
         seeded.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
         let seeds: Vec<PlayerId> = seeded.iter().map(|s| s.2).collect();
+        // The rounds asked for, where the field allows fewer (told in the start announcement).
+        let mut cut = None;
         if let System::Swiss { rounds } = info.system {
             let max = Swiss::max_rounds(seeds.len());
             let wanted = if rounds == 0 { default_swiss_rounds(seeds.len()) } else { rounds.min(max) };
             if wanted != rounds {
                 tournaments::set_rounds(&tx, info.id, wanted)?;
             }
+            cut = (rounds > max).then_some(rounds);
         }
         let rounds = match tournaments::start_in(&tx, info.id, Some(&seeds))? {
             Ok(r) => r,
@@ -503,7 +506,7 @@ impl Bot {
             self.create_round_games(&tx, info, i + 1, r)?;
         }
         tx.commit()?;
-        Ok(Ok(()))
+        Ok(Ok(cut))
     }
 
     /// Creates the games of round `number` (one random setup for all its boards) and notes them on
@@ -619,7 +622,9 @@ impl Bot {
             return Ok(out);
         }
         match self.start_tournament(&conn, &info)? {
-            Ok(()) => {}
+            // Announced at once where the rounds were cut, so the announcement can say so.
+            Ok(Some(asked)) => out.extend(self.tournament_owed_in(&conn, Some((tid, asked)))?),
+            Ok(None) => {}
             Err(e) => {
                 tournaments::set_signup_until(&conn, tid, None)?;
                 if let Some(scope) = tournament_scope(&info) {
@@ -643,12 +648,15 @@ impl Bot {
     /// The announcements owed after any command: new rounds and final standings.
     pub(in crate::bot) fn tournament_owed(&self) -> Res<Response> {
         let conn = self.conn()?;
-        self.tournament_owed_in(&conn)
+        self.tournament_owed_in(&conn, None)
     }
 
     /// New rounds' pairings (their players mentioned) and final standings not yet announced. Each
     /// is claimed in the database first, so two threads never announce the same thing.
-    fn tournament_owed_in(&self, conn: &Conn<'_>) -> Res<Response> {
+    ///
+    /// `cut`: a tournament just started with fewer Swiss rounds than its creator asked for (how
+    /// many were asked), which its start announcement says.
+    fn tournament_owed_in(&self, conn: &Conn<'_>, cut: Option<(TournamentId, usize)>) -> Res<Response> {
         let mut out = Response::default();
         for tid in tournaments::unannounced(conn)? {
             let Some(t) = tournaments::load(conn, tid)? else { continue };
@@ -678,7 +686,7 @@ impl Bot {
                         players = players_text(t.players.len()),
                         p = prefix.as_str(),
                         days = t!("n-days", count = info.days_per_move)
-                    )
+                    ) + &rounds_cut_note(&t, cut)
                 } else {
                     t!("tournament-round-paired", id = info.id, name = info.name.as_str(), round = first)
                 });
@@ -757,6 +765,18 @@ fn round_start(v: &'static Variant) -> (Option<u32>, Position) {
 }
 
 /// A refusal as the user's message.
+/// " It plays 3 rounds, not the 99 asked for: …" where `cut` says `t` started with fewer rounds
+/// than asked; else nothing.
+fn rounds_cut_note(t: &Tournament, cut: Option<(TournamentId, usize)>) -> String {
+    match (cut, &t.info.system) {
+        (Some((id, asked)), &System::Swiss { rounds }) if id == t.info.id && asked > rounds => {
+            let note = t!("tournament-rounds-cut", rounds = rounds, asked = asked, players = t.players.len());
+            format!(" {note}")
+        }
+        _ => String::new(),
+    }
+}
+
 fn answer<T>(a: Result<T, TournamentError>) -> Res<T> {
     a.or_else(|e| user(e.msg()))
 }
