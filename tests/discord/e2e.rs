@@ -2859,7 +2859,7 @@ async fn ladder_and_tournament_register_subcommands_with_integer_ranges() {
         let range = |o: &Value| (o["type"].clone(), o["min_value"].clone(), o["max_value"].clone());
         let create = child(&tournament, "create");
         assert_eq!(range(&child(&create, "signup")), (json!(4), json!(0), json!(30)));
-        assert_eq!(range(&child(&create, "rounds")), (json!(4), json!(1), json!(u32::MAX)));
+        assert_eq!(range(&child(&create, "rounds")), (json!(4), json!(1), json!(63)));
         let days = child(&create, "days");
         assert_eq!(days["type"], 4, "{days}");
         let values: Vec<Value> =

@@ -401,6 +401,17 @@ async fn room_with_bot_and_bob(alice: &mut Human, bob: &Human, bot_id: &OwnedUse
     room
 }
 
+/// A direct room `human` opens with the bot, once the bot has joined it (its greeting came).
+async fn direct_room_with_bot(human: &mut Human, bot_id: &OwnedUserId) -> OwnedRoomId {
+    let mut request = CreateRoom::new();
+    request.invite = vec![bot_id.clone()];
+    request.is_direct = true;
+    request.preset = Some(RoomPreset::TrustedPrivateChat);
+    let room = human.client.create_room(request).await.expect("create a direct room").room_id().to_owned();
+    human.expect_text(&room, bot_id, "!help").await;
+    room
+}
+
 /// Game #1 of chess in `room`: Alice (White) challenges Bob, who accepts.
 async fn chess_game_one(alice: &mut Human, bob: &Human, room: &OwnedRoomId, bot_id: &OwnedUserId) {
     alice.say(room, &format!("!challenge @{} chess color:white", bob.id().localpart()), &[bob]).await;
@@ -1474,12 +1485,14 @@ async fn capabot_run_serves_discord_and_matrix_at_once() {
     fake.wait_for_sessions(1, WAIT).await;
     let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
 
-    // Linked accounts: a code from Discord, redeemed on Matrix.
+    // Linked accounts: a code from Discord, redeemed on Matrix in a direct room (a code typed in
+    // the shared room would be spent).
     for (discord, human) in [(ALICE, &mut alice), (BOB, &mut bob)] {
         let given = slash(&fake, discord, "link", json!([]), "link code is").await;
         let code = code_in(given.content().unwrap_or_default());
-        human.say(&room, &format!("!link {code}"), &[]).await;
-        human.expect_anywhere(&bot_id, "Linked:").await;
+        let direct = direct_room_with_bot(human, &bot_id).await;
+        human.say(&direct, &format!("link {code}"), &[]).await;
+        human.expect_text(&direct, &bot_id, "Linked:").await;
     }
 
     // A game on each platform between the same two players.
