@@ -1742,3 +1742,19 @@ fn capatomic_refusals_say_why_in_the_players_words() {
     assert!(tb.say("alice", "e9").contains("say which piece to promote to, for example e9=Q"));
     assert!(tb.say("alice", "e8e9q").contains("played by alice"));
 }
+
+/// `!rules capatomic` says whose attack stops a launch (the missile's, not the target's) and how
+/// to write castling with missiles; the help's move line shows it beside the launch.
+#[test]
+fn capatomic_rules_show_how_missiles_are_written() {
+    let tb = new_bot();
+    let out = tb.say("alice", "!rules capatomic");
+    assert!(
+        out.contains("as long as no enemy piece attacks the missile itself")
+            && out.contains("written Me1^e5")
+            && out.contains("O-O[e1,g1] brings both, O-O[g1] one"),
+        "{out}"
+    );
+    let out = tb.say("alice", "!help");
+    assert!(out.contains("Me1^e5 (a Capatomic launch), O-O[e1,g1] (castling with missiles)"), "{out}");
+}
