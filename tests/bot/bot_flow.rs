@@ -1036,9 +1036,13 @@ fn promotion_to_a_king_and_check_are_answered_plainly() {
     for (who, m) in [("carol", "e4"), ("dave", "Nc6"), ("carol", "Ke2"), ("dave", "Nd4+")] {
         tb.say_in("check", who, m);
     }
-    for typed in ["d3", "!move d4"] {
+    // (d4 holds the knight: no pawn can go there, check or not.)
+    for (typed, want) in [
+        ("d3", "you are in check, and that pawn move does not answer it"),
+        ("!move d4", "no pawn of yours can reach d4; you are in check"),
+    ] {
         let out = tb.say_in("check", "carol", typed);
-        assert!(out.contains("you are in check, and that pawn move does not answer it"), "{typed}: {out}");
+        assert!(out.contains(want), "{typed}: {out}");
         assert_eq!(out.matches("in check").count(), 1, "{typed}: {out}");
     }
 }
@@ -1683,4 +1687,74 @@ fn running_out_of_time_before_both_sides_moved_aborts_the_game() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM ratings"), 0, "nobody rated");
     let out = tb.say("alice", "e4");
     assert!(!out.contains("played by"), "{out}");
+}
+
+/// Capatomic's refusals as players read them in a shared chat: unreadable texts shaped as only a
+/// Capatomic move is (`Mj1^k4`, `O-O[e1 g1]`) answered once like other bare moves (before: no
+/// answer at all), with examples for this board; chatter with `^` left alone; a missile's real
+/// hindrance in castling; a pinned en passant said to leave the king in check (before: "no pawn
+/// of yours can reach e4", as the stored FEN drops that en passant); promotion examples in the
+/// notation typed.
+#[test]
+fn capatomic_refusals_say_why_in_the_players_words() {
+    let set_fen = |tb: &TestBot, f: &str| {
+        let c = tb.bot.store().conn().unwrap();
+        c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [f]).unwrap();
+    };
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white");
+    tb.say("bob", "!accept");
+    set_fen(&tb, "4m1m3/r4k3r/10/10/10/10/10/10/R4K3R/4M1M3 w AJaj - 0 1 e1,g1,e10,g10 -");
+    let out = tb.say("alice", "O-O[e1]");
+    assert!(
+        out.contains("O-O[e1] is not legal: the missile on e1 cannot come along: a piece on g1 blocks its path")
+            && out.contains("castling moves: O-O-O, O-O-O[e1], O-O-O[e1,g1], O-O, O-O[g1], O-O[e1,g1]")
+            && !out.contains("(C"),
+        "{out}"
+    );
+    for typed in ["Mj1^k4", "O-O[e1 g1]"] {
+        let out = tb.say("alice", typed);
+        assert!(
+            out.contains(&format!("'{typed}' is not a move I can read"))
+                && out.contains("e9=Q, O-O[e1,g1], Me1^e5 or coordinates like e3e5")
+                && !out.contains("e8=Q"),
+            "{typed}: {out}"
+        );
+        assert_eq!(tb.say("alice", typed), "", "{typed}: told once");
+    }
+    for chatter in ["^^", "^^ nice one", "x^2", "hello"] {
+        assert_eq!(tb.say("alice", chatter), "", "{chatter}");
+    }
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white");
+    tb.say("bob", "!accept");
+    set_fen(&tb, "10/10/10/10/10/k2p5R/10/4P5/10/K9 w - - 0 1 - -");
+    assert!(tb.say("alice", "e5").contains("played by alice"));
+    for typed in ["dxe4", "!move dxe4", "d5e4"] {
+        let out = tb.say("bob", typed);
+        assert!(out.contains("that pawn move would leave your king in check"), "{typed}: {out}");
+    }
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white");
+    tb.say("bob", "!accept");
+    set_fen(&tb, "k9/10/4P5/10/10/10/10/10/10/K9 w - - 0 1 - -");
+    assert!(tb.say("alice", "e8e9").contains("say which piece to promote to, for example e8e9q"));
+    assert!(tb.say("alice", "e9").contains("say which piece to promote to, for example e9=Q"));
+    assert!(tb.say("alice", "e8e9q").contains("played by alice"));
+}
+
+/// `!rules capatomic` says whose attack stops a launch (the missile's, not the target's) and how
+/// to write castling with missiles; the help's move line shows it beside the launch.
+#[test]
+fn capatomic_rules_show_how_missiles_are_written() {
+    let tb = new_bot();
+    let out = tb.say("alice", "!rules capatomic");
+    assert!(
+        out.contains("as long as no enemy piece attacks the missile itself")
+            && out.contains("written Me1^e5")
+            && out.contains("O-O[e1,g1] brings both, O-O[g1] one"),
+        "{out}"
+    );
+    let out = tb.say("alice", "!help");
+    assert!(out.contains("Me1^e5 (a Capatomic launch), O-O[e1,g1] (castling with missiles)"), "{out}");
 }

@@ -69,7 +69,7 @@ ai-no-move = Partie #{ $id }: capabot hat keinen Zug gefunden (keine KI in diese
 
 move-error-empty = kein Zug angegeben
 move-error-too-long = das ist zu lang für einen Zug
-move-error-syntax = '{ $input }' ist kein Zug, den ich lesen kann; versuch SAN mit englischen Buchstaben wie Nf3 (N = Springer), exd5, O-O, e8=Q oder Koordinaten wie e2e4
+move-error-syntax = '{ $input }' ist kein Zug, den ich lesen kann; versuch SAN mit englischen Buchstaben (N = Springer) wie { $san } oder Koordinaten wie { $coordinates }
 move-error-illegal = { $input } ist nicht legal: { $reason }
 move-error-illegal-hints = { $input } ist nicht legal: { $reason }; { $hints }
 move-error-hint-list = { $first }; { $rest }
@@ -94,15 +94,21 @@ refusal-no-missiles = in dieser Variante gibt es keinen Raketenabschuss
 refusal-not-a-missile = die Figur auf { $from } ({ $role }) ist keine Rakete
 refusal-no-missile-on = du hast keine Rakete auf { $from }
 refusal-off-board = { $square } liegt nicht auf diesem Brett
-refusal-unarmed = bisher wurde keine Figur außer Bauern geschlagen, also ist noch kein Abschuss von Raketen erlaubt (C8)
-refusal-missile-attacked = deine Rakete auf { $from } wird angegriffen, also ist kein Abschuss erlaubt (C8)
-refusal-shielded = { $square } liegt im Schild eines Königs (C7)
+refusal-unarmed = bisher wurde keine Figur außer Bauern geschlagen, also ist noch kein Abschuss von Raketen erlaubt
+refusal-missile-attacked = deine Rakete auf { $from } wird angegriffen ({ $role } auf { $by }), und eine angegriffene Rakete darf nicht abgeschossen werden
+refusal-shielded = { $square } liegt im Schild eines Königs: Kein Abschuss darf das Feld eines Königs oder ein Feld daneben treffen
 refusal-launch-into-check = der Abschuss würde deinen König im Schach lassen
-refusal-castle-missiles = diese Raketen können nicht mitkommen (C12): Jede braucht einen freien, unverstrahlten Weg und darf nie gezogen haben
+refusal-castle-missiles = diese Raketen können nicht mitkommen
+refusal-list = { $first }; { $rest }
+missile-hold-none = du hast auf { $missile } keine Rakete, die mitkommen könnte
+missile-hold-moved = die Rakete auf { $missile } hat schon gezogen und kann deshalb nicht mitkommen
+missile-hold-king-stays = der König bleibt auf seiner Linie, also kommt keine Rakete mit
+missile-hold-blocked = die Rakete auf { $missile } kann nicht mitkommen: Eine Figur auf { $square } versperrt ihr den Weg
+missile-hold-irradiated = die Rakete auf { $missile } kann nicht mitkommen: { $square } auf ihrem Weg ist verstrahlt
 refusal-castle-in-check = aus dem Schach heraus darfst du nicht rochieren
 refusal-castle-impossible = die Rochade zu dieser Seite ist jetzt nicht möglich (König oder Turm hat gezogen, Figuren stehen im Weg oder ein Feld wird angegriffen)
-refusal-promotion = sag, in welche Figur umgewandelt wird: { $choices }
-refusal-promotion-coordinates = sag, in welche Figur umgewandelt wird, zum Beispiel e8q
+refusal-promotion = sag, in welche Figur umgewandelt wird, zum Beispiel { $example }: { $choices }
+refusal-promotion-coordinates = sag, in welche Figur umgewandelt wird, zum Beispiel { $example }
 refusal-promotion-to = ein Bauer kann nicht in diese Figur umgewandelt werden ({ $role }): wähle { $choices }
 refusal-no-such-role = die Figur { $role } gibt es in dieser Variante nicht
 # In den nächsten beiden ist $role der englische Name der Figur (pawn, knight, …), dekliniert.
@@ -118,10 +124,11 @@ refusal-no-piece-of-role = du hast { $role ->
         [missile] keine Rakete
        *[other] keine solche Figur
     }
-refusal-irradiated = { $square } ist verstrahlt: Dort darf keine Figur stehen (C5)
+refusal-irradiated = { $square } ist verstrahlt: Dort darf keine Figur stehen
 refusal-own-piece = auf { $square } steht deine eigene Figur
 refusal-check-not-answered = du stehst im Schach, und dieser { $role }-Zug wehrt es nicht ab
 refusal-into-check = dieser { $role }-Zug würde deinen König im Schach lassen
+refusal-explodes-own-king = dieser { $role }-Schlagzug würde deinen eigenen König in die Luft sprengen
 refusal-cannot-reach = { $role ->
         [pawn] keiner deiner Bauern kann { $square } erreichen
         [knight] keiner deiner Springer kann { $square } erreichen

@@ -68,7 +68,7 @@ ai-no-move = Game #{ $id }: capabot could not find a move (no AI in this build?)
 
 move-error-empty = no move given
 move-error-too-long = that is too long to be a move
-move-error-syntax = '{ $input }' is not a move I can read; try SAN like Nf3, exd5, O-O, e8=Q or coordinates like e2e4
+move-error-syntax = '{ $input }' is not a move I can read; try SAN like { $san } or coordinates like { $coordinates }
 move-error-illegal = { $input } is not legal: { $reason }
 move-error-illegal-hints = { $input } is not legal: { $reason }; { $hints }
 move-error-hint-list = { $first }; { $rest }
@@ -93,15 +93,21 @@ refusal-no-missiles = there are no missile launches in this variant
 refusal-not-a-missile = the piece on { $from } is a { $role }, not a missile
 refusal-no-missile-on = you have no missile on { $from }
 refusal-off-board = { $square } is not on this board
-refusal-unarmed = no piece other than a pawn has been captured yet, so missiles cannot launch (C8)
-refusal-missile-attacked = your missile on { $from } is attacked, so it cannot launch (C8)
-refusal-shielded = { $square } is shielded by a king (C7)
+refusal-unarmed = no piece other than a pawn has been captured yet, so missiles cannot launch
+refusal-missile-attacked = your missile on { $from } is attacked by the { $role } on { $by }, and an attacked missile cannot launch
+refusal-shielded = { $square } is shielded by a king: no launch may hit a king's square or a square next to it
 refusal-launch-into-check = the launch would leave your king in check
-refusal-castle-missiles = those missiles cannot come along (C12): each needs a clear, unirradiated path and must never have moved
+refusal-castle-missiles = those missiles cannot come along
+refusal-list = { $first }; { $rest }
+missile-hold-none = you have no missile on { $missile } that could come along
+missile-hold-moved = the missile on { $missile } has moved, so it cannot come along
+missile-hold-king-stays = the king keeps its file, so no missile comes along
+missile-hold-blocked = the missile on { $missile } cannot come along: a piece on { $square } blocks its path
+missile-hold-irradiated = the missile on { $missile } cannot come along: { $square } on its path is irradiated
 refusal-castle-in-check = you cannot castle out of check
 refusal-castle-impossible = castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)
-refusal-promotion = say which piece to promote to: { $choices }
-refusal-promotion-coordinates = say which piece to promote to, for example e8q
+refusal-promotion = say which piece to promote to, for example { $example }: { $choices }
+refusal-promotion-coordinates = say which piece to promote to, for example { $example }
 refusal-promotion-to = a pawn cannot promote to a { $role }: choose { $choices }
 refusal-no-such-role = there is no { $role } in this variant
 # In the next two, $role is the piece's English name (pawn, knight, …), which piece-name words: a
@@ -109,10 +115,11 @@ refusal-no-such-role = there is no { $role } in this variant
 refusal-no-piece-of-role = you have no { $role ->
        *[other] { piece-name }
     }
-refusal-irradiated = { $square } is irradiated: no piece may stand there (C5)
+refusal-irradiated = { $square } is irradiated: no piece may stand there
 refusal-own-piece = your own piece stands on { $square }
 refusal-check-not-answered = you are in check, and that { $role } move does not answer it
 refusal-into-check = that { $role } move would leave your king in check
+refusal-explodes-own-king = that { $role } capture would blow up your own king
 refusal-cannot-reach = no { $role ->
        *[other] { piece-name }
     } of yours can reach { $square }

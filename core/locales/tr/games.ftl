@@ -63,7 +63,7 @@ ai-no-move = Oyun #{ $id }: capabot bir hamle bulamadı (bu sürümde yapay zek�
 
 move-error-empty = hamle yazılmadı
 move-error-too-long = bu bir hamle olamayacak kadar uzun
-move-error-syntax = '{ $input }' okuyabildiğim bir hamle değil; Nf3, exd5, O-O, e8=Q gibi SAN ya da e2e4 gibi koordinat dene
+move-error-syntax = '{ $input }' okuyabildiğim bir hamle değil; { $san } gibi SAN ya da { $coordinates } gibi koordinat dene
 move-error-illegal = { $input } oynanamaz: { $reason }
 move-error-illegal-hints = { $input } oynanamaz: { $reason }; { $hints }
 move-error-hint-list = { $first }; { $rest }
@@ -88,25 +88,32 @@ refusal-no-missiles = bu varyantta füze atışı yok
 refusal-not-a-missile = { $from } karesindeki taş { $role }, füze değil
 refusal-no-missile-on = { $from } karesinde füzen yok
 refusal-off-board = { $square } bu tahtada yok
-refusal-unarmed = henüz piyon dışında hiçbir taş alınmadı, bu yüzden füzeler atılamaz (C8)
-refusal-missile-attacked = { $from } karesindeki füzen tehdit altında, bu yüzden atılamaz (C8)
-refusal-shielded = { $square } karesi bir şahın kalkanı altında (C7)
+refusal-unarmed = henüz piyon dışında hiçbir taş alınmadı, bu yüzden füzeler atılamaz
+refusal-missile-attacked = { $from } karesindeki füzeni { $by } karesindeki { $role } tehdit ediyor ve tehdit altındaki bir füze atılamaz
+refusal-shielded = { $square } karesi bir şahın kalkanı altında: şahın durduğu kareye ve yanındaki karelere füze atılamaz
 refusal-launch-into-check = bu atıştan sonra şahın şah altında kalır
-refusal-castle-missiles = bu füzeler roka katılamaz (C12): her birinin yolu açık ve radyasyonsuz olmalı, kendisi de hiç oynamamış olmalı
+refusal-castle-missiles = bu füzeler roka katılamaz
+refusal-list = { $first }; { $rest }
+missile-hold-none = { $missile } karesinde roka katılabilecek bir füzen yok
+missile-hold-moved = { $missile } karesindeki füze daha önce oynadığı için roka katılamaz
+missile-hold-king-stays = şahın sütunu değişmiyor, bu yüzden hiçbir füze roka katılmaz
+missile-hold-blocked = { $missile } karesindeki füze roka katılamaz: yolundaki { $square } karesinde bir taş var
+missile-hold-irradiated = { $missile } karesindeki füze roka katılamaz: yolundaki { $square } karesi radyasyonlu
 refusal-castle-in-check = şah çekilmişken rok yapamazsın
 refusal-castle-impossible = o tarafa rok şu anda olmaz (şah ya da kale oynamış, arada taş var ya da geçilen bir kare tehdit altında)
-refusal-promotion = piyonun hangi taşa terfi edeceğini söyle: { $choices }
-refusal-promotion-coordinates = piyonun hangi taşa terfi edeceğini söyle, örneğin e8q
+refusal-promotion = piyonun hangi taşa terfi edeceğini söyle, örneğin { $example }: { $choices }
+refusal-promotion-coordinates = piyonun hangi taşa terfi edeceğini söyle, örneğin { $example }
 refusal-promotion-to = piyon terfi ederek { $role } olamaz: { $choices } arasından seç
 refusal-no-such-role = bu varyantta { $role } yok
 # Sonraki ikisinde $role taşın İngilizce adı (pawn, knight, …); piece-name onu Türkçe yazar.
 refusal-no-piece-of-role = hiç { $role ->
        *[other] { piece-name }
     } kalmadı
-refusal-irradiated = { $square } karesi radyasyonlu: orada hiçbir taş duramaz (C5)
+refusal-irradiated = { $square } karesi radyasyonlu: orada hiçbir taş duramaz
 refusal-own-piece = { $square } karesinde kendi taşın duruyor
 refusal-check-not-answered = şah çekildi ve bu { $role } hamlesi şahı savuşturmuyor
 refusal-into-check = bu { $role } hamlesinden sonra şahın şah altında kalır
+refusal-explodes-own-king = bu { $role } alışının patlaması kendi şahını havaya uçurur
 refusal-cannot-reach = { $square } karesine gidebilecek { $role ->
        *[other] { piece-name }
     } yok

@@ -48,6 +48,20 @@ fn every_catalogue_has_the_same_ids_and_arguments_as_the_english() {
     assert!(en.len() > 100, "the catalogues were read ({} messages)", en.len());
 }
 
+/// Players never see the rulings' ids (C1–C16): a message says the rule itself (before: "(C8)").
+#[test]
+fn no_message_cites_a_ruling_id() {
+    for lang in Lang::ALL {
+        for (name, texts) in CATALOGUES {
+            for line in texts[lang.index()].lines().filter(|l| !l.starts_with('#')) {
+                let cites =
+                    line.match_indices("(C").any(|(i, _)| line[i + 2..].starts_with(|c: char| c.is_ascii_digit()));
+                assert!(!cites, "{name}.ftl ({}): {line}", lang.code());
+            }
+        }
+    }
+}
+
 #[test]
 fn every_catalogue_parses_and_every_message_renders() {
     for lang in Lang::ALL {

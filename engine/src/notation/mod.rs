@@ -9,6 +9,7 @@ pub mod pgn;
 pub mod san;
 pub mod uci;
 
+use crate::rules::variant::Variant;
 use crate::rules::{Color, Move, Position, Role, Square};
 use std::fmt;
 
@@ -19,12 +20,68 @@ pub enum MoveError {
     Empty,
     /// Longer than any move can be.
     TooLong,
-    /// Not a move in any notation capabot reads.
-    Syntax(String),
+    /// Not a move in any notation capabot reads; `examples` are moves of the shapes it reads, on
+    /// this variant's board.
+    Syntax { input: String, examples: Examples },
     /// A well-formed move that is not legal here; `reason` says why, `hints` lists close legal moves.
     Illegal { input: String, reason: Refusal, hints: Vec<Hint> },
     /// More than one legal move matches.
     Ambiguous { input: String, candidates: Vec<String> },
+}
+
+/// Moves of each shape capabot reads, drawn on one variant's board (its size, pawn and promotion
+/// ranks, Capatomic's launches and missiles along), for telling someone how to write a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Examples {
+    /// In SAN: `Nf3, exd5, O-O, e8=Q` in chess; `Nf4, exd6, O-O, e9=Q, O-O[e1,g1], Me1^e5` in Capatomic.
+    pub san: Vec<String>,
+    /// In coordinates: `e2e4` in chess, `e3e5` in Capatomic.
+    pub coordinates: Vec<String>,
+}
+
+impl Examples {
+    /// The examples for `variant`'s board.
+    pub fn of(variant: &Variant) -> Examples {
+        let rank = |r: u8| r + 1;
+        // White's pieces stand on the castling rank, its pawns on the pawn rank.
+        let (pieces, pawns, promotion) =
+            (rank(variant.castling_rank), rank(variant.pawn_rank), rank(variant.promotion_rank));
+        let mut san = vec![
+            format!("Nf{}", pieces + 2),
+            format!("exd{}", pawns + 3),
+            "O-O".to_string(),
+            format!("e{promotion}=Q"),
+        ];
+        let mut coordinates = vec![format!("e{pawns}e{}", pawns + 2)];
+        if let Some(missiles) = variant.missile_rank_of(Color::White).map(rank) {
+            san.push(format!("O-O[e{missiles},g{missiles}]"));
+            san.push(format!("Me{missiles}^e{}", pawns + 2));
+            coordinates.push(format!("e{missiles}^e{}", pawns + 2));
+        }
+        Examples { san, coordinates }
+    }
+}
+
+impl MoveError {
+    /// Not a move at all, with examples for `pos`'s variant.
+    pub fn syntax(pos: &Position, input: &str) -> MoveError {
+        MoveError::Syntax { input: input.to_string(), examples: Examples::of(pos.variant()) }
+    }
+}
+
+/// Why a missile named in castling (`O-O[e1]`) cannot come along.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MissileHold {
+    /// No missile of the mover's stands there, or not diagonally behind the king.
+    NoMissile,
+    /// The missile has moved (or its right to come along ended otherwise).
+    Moved,
+    /// The king keeps its file, so nothing comes along.
+    KingStays,
+    /// A piece stands on that square of its path.
+    Blocked(Square),
+    /// That square of its path is irradiated.
+    Irradiated(Square),
 }
 
 /// Why a well-formed move is not legal here, as data: the chat layers put it in words in the
@@ -46,22 +103,23 @@ pub enum Refusal {
     OffBoard { square: Square },
     /// Missiles cannot launch before a piece other than a pawn is captured (C8).
     Unarmed,
-    /// An attacked missile cannot launch (C8).
-    MissileAttacked { from: Square },
+    /// An attacked missile cannot launch (C8); `role` on `by` is one attacker.
+    MissileAttacked { from: Square, by: Square, role: Role },
     /// A king's shield protects the target (C7).
     Shielded { square: Square },
     /// The launch would leave the mover's king in check.
     LaunchIntoCheck,
-    /// The named missiles cannot castle along (C12).
-    CastleMissiles,
+    /// The named missiles cannot castle along (C12): each one that cannot, with why.
+    CastleMissiles { held: Vec<(Square, MissileHold)> },
     /// Castling out of check.
     CastleInCheck,
     /// Castling that way is not possible now.
     CastleImpossible,
-    /// A pawn reaching the last rank without a promotion piece named (SAN); `roles` are the choices.
-    Promotion { roles: Vec<Role> },
-    /// The same in coordinates (`e8q`).
-    PromotionCoordinates,
+    /// A pawn reaching the last rank without a promotion piece named (SAN); `roles` are the choices,
+    /// `example` the move with the first of them (`e8=Q`).
+    Promotion { roles: Vec<Role>, example: String },
+    /// The same in coordinates; `example` is the move with a queen (`e7e8q`).
+    PromotionCoordinates { example: String },
     /// A promotion to a piece a pawn may not become here (`=K`); `roles` are the choices.
     PromotionTo { role: Role, roles: Vec<Role> },
     /// A piece letter of a piece the variant does not have.
@@ -76,6 +134,8 @@ pub enum Refusal {
     CheckNotAnswered { role: Role },
     /// The move would leave the mover's king in check.
     IntoCheck { role: Role },
+    /// Atomic: the capture's explosion would take the mover's own king.
+    ExplodesOwnKing { role: Role },
     /// No piece of that kind can reach the square.
     CannotReach { role: Role, square: Square },
     /// Coordinates from an empty square.
@@ -116,37 +176,50 @@ impl fmt::Display for Refusal {
             R::NoMissileOn { from } => write!(f, "you have no missile on {from}"),
             R::OffBoard { square } => write!(f, "{square} is not on this board"),
             R::Unarmed => {
-                write!(f, "no piece other than a pawn has been captured yet, so missiles cannot launch (C8)")
+                write!(f, "no piece other than a pawn has been captured yet, so missiles cannot launch")
             }
-            R::MissileAttacked { from } => write!(f, "your missile on {from} is attacked, so it cannot launch (C8)"),
-            R::Shielded { square } => write!(f, "{square} is shielded by a king (C7)"),
-            R::LaunchIntoCheck => write!(f, "the launch would leave your king in check"),
-            R::CastleMissiles => write!(
+            R::MissileAttacked { from, by, role } => write!(
                 f,
-                "those missiles cannot come along (C12): each needs a clear, unirradiated path and must never have moved"
+                "your missile on {from} is attacked by the {} on {by}, and an attacked missile cannot launch",
+                role.name()
             ),
+            R::Shielded { square } => {
+                write!(f, "{square} is shielded by a king: no launch may hit a king's square or a square next to it")
+            }
+            R::LaunchIntoCheck => write!(f, "the launch would leave your king in check"),
+            R::CastleMissiles { held } => {
+                let why: Vec<String> = held.iter().map(|(sq, hold)| missile_hold_text(*sq, *hold)).collect();
+                if why.is_empty() {
+                    write!(f, "those missiles cannot come along")
+                } else {
+                    write!(f, "{}", why.join("; "))
+                }
+            }
             R::CastleInCheck => write!(f, "you cannot castle out of check"),
             R::CastleImpossible => write!(
                 f,
                 "castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)"
             ),
-            R::Promotion { roles } => {
+            R::Promotion { roles, example } => {
                 let letters: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
-                write!(f, "say which piece to promote to: {}", letters.join(", "))
+                write!(f, "say which piece to promote to, for example {example}: {}", letters.join(", "))
             }
-            R::PromotionCoordinates => write!(f, "say which piece to promote to, for example e8q"),
+            R::PromotionCoordinates { example } => write!(f, "say which piece to promote to, for example {example}"),
             R::PromotionTo { role, roles } => {
                 let letters: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
                 write!(f, "a pawn cannot promote to a {}: choose {}", role.name(), letters.join(", "))
             }
             R::NoSuchRole { role } => write!(f, "there is no {} in this variant", role.name()),
             R::NoPieceOfRole { role } => write!(f, "you have no {}", role.name()),
-            R::Irradiated { square } => write!(f, "{square} is irradiated: no piece may stand there (C5)"),
+            R::Irradiated { square } => write!(f, "{square} is irradiated: no piece may stand there"),
             R::OwnPiece { square } => write!(f, "your own piece stands on {square}"),
             R::CheckNotAnswered { role } => {
                 write!(f, "you are in check, and that {} move does not answer it", role.name())
             }
             R::IntoCheck { role } => write!(f, "that {} move would leave your king in check", role.name()),
+            R::ExplodesOwnKing { role } => {
+                write!(f, "that {} capture would blow up your own king", role.name())
+            }
             R::CannotReach { role, square } => write!(f, "no {} of yours can reach {square}", role.name()),
             R::NoPieceOn { square } => write!(f, "there is no piece on {square}"),
             R::NotYours { role, square, owner } => {
@@ -172,7 +245,7 @@ impl fmt::Display for Hint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Hint::Moves { role, moves } => write!(f, "{} moves: {}", role.name(), moves.join(", ")),
-            Hint::Castling(moves) => write!(f, "castling moves: {}", moves.join(" ")),
+            Hint::Castling(moves) => write!(f, "castling moves: {}", moves.join(", ")),
             Hint::InCheck => write!(f, "you are in check"),
             Hint::Launches(moves) => write!(f, "launches: {}", moves.join(", ")),
         }
@@ -184,9 +257,12 @@ impl fmt::Display for MoveError {
         match self {
             MoveError::Empty => write!(f, "no move given"),
             MoveError::TooLong => write!(f, "that is too long to be a move"),
-            MoveError::Syntax(s) => {
-                write!(f, "'{s}' is not a move I can read; try SAN like Nf3, exd5, O-O, e8=Q or coordinates like e2e4")
-            }
+            MoveError::Syntax { input, examples } => write!(
+                f,
+                "'{input}' is not a move I can read; try SAN like {} or coordinates like {}",
+                examples.san.join(", "),
+                examples.coordinates.join(", ")
+            ),
             MoveError::Illegal { input, reason, hints } => {
                 write!(f, "{input} is not legal: {reason}")?;
                 for h in hints {
@@ -202,6 +278,48 @@ impl fmt::Display for MoveError {
 }
 
 impl std::error::Error for MoveError {}
+
+/// Why a missile cannot come along, in English (for tools and logs).
+fn missile_hold_text(missile: Square, hold: MissileHold) -> String {
+    match hold {
+        MissileHold::NoMissile => format!("you have no missile on {missile} that could come along"),
+        MissileHold::Moved => format!("the missile on {missile} has moved, so it cannot come along"),
+        MissileHold::KingStays => "the king keeps its file, so no missile comes along".to_string(),
+        MissileHold::Blocked(sq) => {
+            format!("the missile on {missile} cannot come along: a piece on {sq} blocks its path")
+        }
+        MissileHold::Irradiated(sq) => {
+            format!("the missile on {missile} cannot come along: {sq} on its path is irradiated")
+        }
+    }
+}
+
+/// Whether `text` has the shape of a move only a chess-variant player would type, though it may
+/// not read as one: a Capatomic launch (`Mj1^k4`) or castling with missiles in brackets
+/// (`O-O[e1 g1]`). Chat about anything else never has these shapes, so an answer to such a text
+/// is welcome where other unreadable text is left alone.
+pub fn looks_like_move(text: &str) -> bool {
+    let t = text.trim();
+    if t.len() > 40 || !t.is_ascii() {
+        return false;
+    }
+    let lower = t.to_ascii_lowercase();
+    // Castling with brackets: `O-O[…]`, `0-0-0 [ … ]`.
+    if let Some(rest) = ["o-o-o", "0-0-0", "o-o", "0-0"].iter().find_map(|c| lower.strip_prefix(c)) {
+        return rest.trim_start().starts_with('[');
+    }
+    // A launch without spaces: an optional `M`, a square or part of one, `^`, a file letter and a number.
+    let Some((head, target)) = lower.split_once('^') else { return false };
+    if t.contains(char::is_whitespace) {
+        return false;
+    }
+    let head = head.strip_prefix('m').unwrap_or(head);
+    let head = head.strip_prefix(|c: char| c.is_ascii_lowercase()).unwrap_or(head);
+    let target = target.trim_end_matches(['+', '#', '!', '?']);
+    let Some(number) = target.strip_prefix(|c: char| c.is_ascii_lowercase()) else { return false };
+    let digits = |s: &str, most: usize| s.len() <= most && s.chars().all(|c| c.is_ascii_digit());
+    digits(head, 2) && !number.is_empty() && digits(number, 3)
+}
 
 /// Reads a move typed in chat: SAN (lenient), coordinate notation, or Capatomic launch forms.
 pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
@@ -225,5 +343,149 @@ pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
             // A coordinate-shaped input gets the coordinate explanation.
             Err(san_err) => Err(if uci::looks_like_coordinates(text) { coord_err } else { san_err }),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::fen::parse_position;
+    use crate::rules::variant::{ATOMIC, CAPATOMIC, CHESS, VARIANTS};
+
+    fn sq(s: &str) -> Square {
+        Square::parse(s).unwrap()
+    }
+
+    fn refusal(pos: &Position, typed: &str) -> Refusal {
+        match parse_move(pos, typed) {
+            Err(MoveError::Illegal { reason, .. }) => reason,
+            other => panic!("{typed}: {other:?}"),
+        }
+    }
+
+    /// The examples of an unreadable move fit each variant's board: each reads as a move there
+    /// (legal or not), and promotes on its promotion rank (before: `e8=Q` on Capatomic's 10×10
+    /// board, where rank 8 promotes nothing).
+    #[test]
+    fn syntax_examples_fit_the_variant() {
+        for v in VARIANTS {
+            let pos = Position::start(v);
+            let MoveError::Syntax { examples, .. } = parse_move(&pos, "zz").unwrap_err() else { panic!() };
+            for typed in examples.san.iter().chain(&examples.coordinates) {
+                assert!(!matches!(parse_move(&pos, typed), Err(MoveError::Syntax { .. })), "{}: {typed}", v.name);
+            }
+            let promotion = examples.san.iter().find(|s| s.contains('=')).unwrap();
+            assert_eq!(promotion, &format!("e{}=Q", v.promotion_rank + 1), "{}", v.name);
+            assert_eq!(examples.san.iter().any(|s| s.contains('^')), v.missiles, "{}", v.name);
+        }
+        let e = parse_move(&Position::start(&CHESS), "zz").unwrap_err().to_string();
+        assert!(e.ends_with("try SAN like Nf3, exd5, O-O, e8=Q or coordinates like e2e4"), "{e}");
+        let e = parse_move(&Position::start(&CAPATOMIC), "Mj1^k4").unwrap_err().to_string();
+        assert!(e.contains("Nf4, exd6, O-O, e9=Q, O-O[e1,g1], Me1^e5 or coordinates like e3e5, e1^e5"), "{e}");
+    }
+
+    /// A pawn on the last rank without its piece is given an example in the notation used, on
+    /// that board (before: `e8q` whatever was typed, which does not even read on 10×10).
+    #[test]
+    fn promotion_examples_are_moves_here() {
+        let pos = parse_position(&CAPATOMIC, "k9/10/4P5/10/10/10/10/10/10/K9 w - - 0 1 - -").unwrap();
+        assert_eq!(refusal(&pos, "e8e9"), Refusal::PromotionCoordinates { example: "e8e9q".into() });
+        let Refusal::Promotion { example, .. } = refusal(&pos, "e9") else { panic!() };
+        assert_eq!(example, "e9=Q");
+        for typed in ["e8e9q", "e9=Q"] {
+            assert!(parse_move(&pos, typed).is_ok(), "{typed}");
+        }
+        let pos = parse_position(&CHESS, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1").unwrap();
+        assert_eq!(refusal(&pos, "a7a8"), Refusal::PromotionCoordinates { example: "a7a8q".into() });
+    }
+
+    /// A piece that could make the move but for its king is told so, pawns and en passant
+    /// included, in SAN and coordinates (before: "no pawn of yours can reach e4").
+    #[test]
+    fn pinned_pieces_are_told_about_the_king() {
+        let into_check = Refusal::IntoCheck { role: Role::Pawn };
+        // Chess: an en passant that would open the rank, a pawn pinned on a diagonal.
+        let pos = parse_position(&CHESS, "8/8/8/K2pP2r/8/8/8/7k w - d6 0 1").unwrap();
+        assert_eq!(refusal(&pos, "exd6"), into_check);
+        assert_eq!(refusal(&pos, "e5d6"), into_check);
+        let pos = parse_position(&CHESS, "4k3/8/8/b7/8/8/3P4/4K3 w - - 0 1").unwrap();
+        for typed in ["d3", "d4", "d2d3"] {
+            assert_eq!(refusal(&pos, typed), into_check, "{typed}");
+        }
+        assert_eq!(refusal(&pos, "d5"), Refusal::CannotReach { role: Role::Pawn, square: sq("d5") });
+        // Capatomic drops an en passant that a pin forbids from its position (C16): still explained.
+        let pos = parse_position(&CAPATOMIC, "10/10/10/10/10/k2p5R/10/4P5/10/K9 w - - 0 1 - -").unwrap();
+        let pos = pos.play(parse_move(&pos, "e5").unwrap());
+        assert_eq!(pos.ep_square(), None);
+        assert_eq!(refusal(&pos, "dxe4"), into_check);
+        assert_eq!(refusal(&pos, "d5e4"), into_check);
+        // Atomic: a capture whose blast takes the own king.
+        let pos = parse_position(&ATOMIC, "8/8/8/8/8/8/3p4/3RK2k w - - 0 1").unwrap();
+        assert_eq!(refusal(&pos, "Rxd2"), Refusal::ExplodesOwnKing { role: Role::Rook });
+    }
+
+    /// Missiles named in castling are refused with the hindrance of each (before: one sentence
+    /// for every cause, with a ruling id players never see).
+    #[test]
+    fn castling_missiles_say_what_holds_them() {
+        let base = "4m1m3/r4k3r/10/10/10/10/10/10/R4K3R/4M1M3 w AJaj - 0 1 e1,g1,e10,g10 -";
+        let pos = parse_position(&CAPATOMIC, base).unwrap();
+        let held = |typed: &str| match refusal(&pos, typed) {
+            Refusal::CastleMissiles { held } => held,
+            other => panic!("{typed}: {other:?}"),
+        };
+        assert_eq!(held("O-O[e1]"), vec![(sq("e1"), MissileHold::Blocked(sq("g1")))]);
+        assert_eq!(held("f2j2[e1]"), vec![(sq("e1"), MissileHold::Blocked(sq("g1")))]);
+        assert_eq!(held("O-O-O[g1]"), vec![(sq("g1"), MissileHold::Blocked(sq("e1")))]);
+        assert_eq!(held("O-O[d1]"), vec![(sq("d1"), MissileHold::NoMissile)]);
+        let MoveError::Illegal { hints, .. } = parse_move(&pos, "O-O[e1]").unwrap_err() else { panic!() };
+        let e = parse_move(&pos, "O-O[e1]").unwrap_err().to_string();
+        assert!(e.contains("a piece on g1 blocks its path; castling moves: O-O-O, O-O-O[e1], "), "{e}");
+        assert!(!hints.is_empty());
+        let pos = parse_position(&CAPATOMIC, &base.replace("4M1M3 w", "4M1M*2 w")).unwrap();
+        let held = |typed: &str| match refusal(&pos, typed) {
+            Refusal::CastleMissiles { held } => held,
+            other => panic!("{typed}: {other:?}"),
+        };
+        let h1 = MissileHold::Irradiated(sq("h1"));
+        assert_eq!(held("O-O[e1,g1]"), vec![(sq("e1"), h1), (sq("g1"), h1)]);
+        let pos = parse_position(&CAPATOMIC, &base.replace("e1,g1,", "g1,")).unwrap();
+        assert_eq!(refusal(&pos, "O-O-O[e1]"), Refusal::CastleMissiles { held: vec![(sq("e1"), MissileHold::Moved)] });
+        let stays = "4m1m3/r4k3r/10/10/10/10/10/10/R7KR/7M1M w AJaj - 0 1 h1,j1,e10,g10 -";
+        let pos = parse_position(&CAPATOMIC, stays).unwrap();
+        assert_eq!(
+            refusal(&pos, "O-O[h1]"),
+            Refusal::CastleMissiles { held: vec![(sq("h1"), MissileHold::KingStays)] }
+        );
+    }
+
+    /// An attacked missile's refusal names an attacker; a missile's hints list its launches in
+    /// the board's order, as `!moves` does (before: a1, a10, a2 …); no refusal shows a ruling id.
+    #[test]
+    fn launch_refusals_in_plain_words() {
+        let pos = parse_position(&CAPATOMIC, "k9/10/10/10/4b5/10/10/10/10/K8M w - - 0 1 - +").unwrap();
+        let want = Refusal::MissileAttacked { from: sq("j1"), by: sq("e6"), role: Role::Bishop };
+        assert_eq!(refusal(&pos, "Mj1^e5"), want);
+        assert!(want.to_string().contains("attacked by the bishop on e6"), "{want}");
+        let pos = parse_position(&CAPATOMIC, "k9/10/10/10/10/10/10/10/10/K8M w - - 0 1 - +").unwrap();
+        let MoveError::Illegal { hints, .. } = parse_move(&pos, "j1j5").unwrap_err() else { panic!() };
+        assert_eq!(hints, san::listed_moves(&pos, Some(sq("j1"))));
+        assert!(matches!(hints.last(), Some(Hint::Launches(l)) if l[0] == "Mj1^c1" && l.last().unwrap() == "Mj1^j10"));
+        let unarmed = parse_position(&CAPATOMIC, "k9/10/10/10/10/10/10/10/10/K8M w - - 0 1 - -").unwrap();
+        for (pos, typed) in [(&unarmed, "Mj1^e5"), (&pos, "Mj1^a1")] {
+            let e = parse_move(pos, typed).unwrap_err().to_string();
+            assert!(!e.contains("(C"), "{e}");
+        }
+    }
+
+    /// Text only a player types is move-shaped; chat is not.
+    #[test]
+    fn move_shaped_text() {
+        for text in ["Mj1^k4", "j1^e5", "M^e5", "Mj^a10+", "O-O[e1 g1]", "o-o [e1, g1]", "0-0-0[x]"] {
+            assert!(looks_like_move(text), "{text}");
+        }
+        for text in ["^^", "^^ nice", "x^2", "2^10", "hello", "O-O", "lol ^ this", "a^b"] {
+            assert!(!looks_like_move(text), "{text}");
+        }
     }
 }

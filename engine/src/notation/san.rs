@@ -2,7 +2,7 @@
 //! `ed5`, `e8q`, `launch e1 e5`). Capatomic adds `O-O[e1,g1]` and launches `Me1^e5` (C16); secret-bomb
 //! chess adds detonations, written `@e4` and read as `@e4`, `boom e4` or a bare `boom`.
 
-use super::{Hint, MoveError, Refusal};
+use super::{Hint, MissileHold, MoveError, Refusal};
 use crate::rules::{Bitboard, Move, MoveKind, Position, Role, Square};
 
 /// SAN without the check suffix.
@@ -123,8 +123,9 @@ pub fn launch_refusal(pos: &Position, from: Square, to: Square) -> Refusal {
     if !pos.armed() {
         return Refusal::Unarmed;
     }
-    if pos.is_attacked(from, pos.turn().other()) {
-        return Refusal::MissileAttacked { from };
+    if let Some(by) = pos.attackers_to(from, pos.turn().other(), pos.occupied()).first() {
+        let role = pos.piece_at(by).map_or(Role::Pawn, |p| p.role);
+        return Refusal::MissileAttacked { from, by, role };
     }
     if pos.shields().contains(to) {
         return Refusal::Shielded { square: to };
@@ -192,7 +193,9 @@ fn parse_castle(
         "o-o-o" | "0-0-0" | "ooo" | "000" => false,
         _ => return None,
     };
-    let wanted = missiles.unwrap_or_default();
+    let mut wanted = missiles.unwrap_or_default();
+    wanted.sort();
+    wanted.dedup();
     let legal = pos.legal_moves();
     let found = legal.iter().copied().find(|m| {
         m.is_castle() && (m.to.file() > m.from.file()) == kingside && {
@@ -208,7 +211,7 @@ fn parse_castle(
         None => {
             let any_side = legal.iter().any(|m| m.is_castle() && (m.to.file() > m.from.file()) == kingside);
             let reason = if any_side {
-                Refusal::CastleMissiles
+                Refusal::CastleMissiles { held: missiles_held(pos, kingside, &wanted) }
             } else if pos.is_check() {
                 Refusal::CastleInCheck
             } else {
@@ -220,6 +223,47 @@ fn parse_castle(
             Err(MoveError::Illegal { input: input.to_string(), reason, hints })
         }
     })
+}
+
+/// Why each of the missiles `wanted` cannot come along when castling on that side (C12), castling
+/// itself being possible; those that could come are left out.
+pub(super) fn missiles_held(pos: &Position, kingside: bool, wanted: &[Square]) -> Vec<(Square, MissileHold)> {
+    let v = pos.variant();
+    let us = pos.turn();
+    let (Some(king), Some(rank)) = (pos.king(us), v.missile_rank_of(us)) else {
+        return wanted.iter().map(|&sq| (sq, MissileHold::NoMissile)).collect();
+    };
+    let kdest = Square::new(v.castle_king_files[usize::from(!kingside)], king.rank());
+    let offset = kdest.file() as i32 - king.file() as i32;
+    let mut held = Vec::new();
+    for &missile in wanted {
+        let beside = missile.rank() == rank && missile.file().abs_diff(king.file()) == 1;
+        let own = pos.piece_at(missile).is_some_and(|p| p.color == us && p.role == Role::Missile);
+        let hold = if !beside || !own {
+            Some(MissileHold::NoMissile)
+        } else if !pos.missile_rights().contains(missile) {
+            Some(MissileHold::Moved)
+        } else if offset == 0 {
+            Some(MissileHold::KingStays)
+        } else {
+            // Its path along the rank, up to and including its destination; another named missile
+            // moves out of the way.
+            let step = offset.signum();
+            (1..=offset.abs()).filter_map(|i| missile.offset(step * i, 0)).find_map(|sq| {
+                if pos.irradiated().contains(sq) {
+                    Some(MissileHold::Irradiated(sq))
+                } else if pos.occupied().contains(sq) && !wanted.contains(&sq) {
+                    Some(MissileHold::Blocked(sq))
+                } else {
+                    None
+                }
+            })
+        };
+        if let Some(hold) = hold {
+            held.push((missile, hold));
+        }
+    }
+    held
 }
 
 fn split_missiles(s: &str) -> Result<(String, Option<Vec<Square>>), ()> {
@@ -252,7 +296,7 @@ fn take_last_square(s: &str) -> Option<(&str, Square)> {
 /// Reads SAN leniently and finds the legal move it means.
 pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     let trimmed = input.trim();
-    let syntax = || MoveError::Syntax(trimmed.to_string());
+    let syntax = || MoveError::syntax(pos, trimmed);
     if !trimmed.is_ascii() {
         return Err(syntax());
     }
@@ -396,9 +440,21 @@ fn explain_illegal(
     needs_promo: bool,
 ) -> MoveError {
     let input = input.to_string();
+    let fits = |m: &Move| {
+        m.to == to
+            && !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch | MoveKind::Detonate)
+            && readings.iter().any(|&(role, file, rank)| {
+                pos.piece_at(m.from).is_some_and(|p| p.role == role)
+                    && file.is_none_or(|f| f == m.from.file())
+                    && rank.is_none_or(|r| r == m.from.rank())
+            })
+    };
     if needs_promo {
         let roles = pos.variant().promotion_roles.to_vec();
-        return MoveError::Illegal { input, reason: Refusal::Promotion { roles }, hints: Vec::new() };
+        let legal = pos.legal_moves();
+        let promotion = legal.iter().copied().find(|m| fits(m) && m.promotion_role() == roles.first().copied());
+        let example = promotion.map_or_else(|| format!("{to}=Q"), |m| write_plain(pos, m));
+        return MoveError::Illegal { input, reason: Refusal::Promotion { roles, example }, hints: Vec::new() };
     }
     let role = readings[0].0;
     let us = pos.turn();
@@ -422,23 +478,16 @@ fn explain_illegal(
         .map(|m| write(pos, *m))
         .collect();
     role_moves.dedup();
-    // A piece that reaches the square by its pattern, but the move would expose the king.
-    let reaches = Iterator::any(&mut mine.into_iter(), |from| {
-        let p = pos.piece_at(from);
-        p.is_some_and(|p| {
-            let pattern = pos.attacks_from(from, p);
-            let pawn_push = role == Role::Pawn && from.file() == to.file();
-            (pattern.contains(to) && pos.piece_at(to).is_none_or(|t| t.color != us)) || pawn_push
-        })
-    });
+    // A piece that makes the move by its pattern, where the rules then refuse it for the king's sake
+    // (a pin, a check, an explosion): the reason is that, whatever the piece.
+    let reaching = pos.pseudo_legal_moves().iter().copied().find(|m| fits(m));
     let reason = if pos.irradiated().contains(to) {
         Refusal::Irradiated { square: to }
     } else if pos.piece_at(to).is_some_and(|p| p.color == us) {
         Refusal::OwnPiece { square: to }
-    } else if reaches && pos.is_check() {
-        Refusal::CheckNotAnswered { role }
-    } else if reaches && role != Role::Pawn {
-        Refusal::IntoCheck { role }
+    } else if let Some(m) = reaching {
+        let role = pos.piece_at(m.from).map_or(role, |p| p.role);
+        king_refusal(pos, m, role)
     } else {
         Refusal::CannotReach { role, square: to }
     };
@@ -450,6 +499,19 @@ fn explain_illegal(
         vec![Hint::Moves { role, moves: role_moves }]
     };
     MoveError::Illegal { input, reason, hints }
+}
+
+/// Why `m`, a move the piece's pattern allows, is not legal: it explodes the own king (atomic), does
+/// not answer a check, or leaves the king in check.
+pub(super) fn king_refusal(pos: &Position, m: Move, role: Role) -> Refusal {
+    let after = pos.play_unchecked(m);
+    if pos.variant().atomic && after.king(pos.turn()).is_none() {
+        Refusal::ExplodesOwnKing { role }
+    } else if pos.is_check() {
+        Refusal::CheckNotAnswered { role }
+    } else {
+        Refusal::IntoCheck { role }
+    }
 }
 
 /// The legal moves of the side to move in SAN, for people to read: the moves of each kind of piece

@@ -2,7 +2,7 @@
 //! (king to destination in fixed arrays, king onto rook in random setups), Capatomic launches `e1^e5`
 //! and missiles along `f2j2[e1,g1]` (C16); a secret bomb's detonation is its square twice, `e4e4`.
 
-use super::{Hint, MoveError, Refusal};
+use super::{MoveError, Refusal};
 use crate::rules::variant::CastlingNotation;
 use crate::rules::{Move, MoveKind, Position, Role, Square};
 
@@ -104,7 +104,7 @@ fn split(text: &str) -> Option<Parsed> {
 
 /// Reads a coordinate move and finds it among the legal moves.
 pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
-    let p = split(text).ok_or_else(|| MoveError::Syntax(text.to_string()))?;
+    let p = split(text).ok_or_else(|| MoveError::syntax(pos, text))?;
     let legal = pos.legal_moves();
     let missiles_of = |m: &Move| pos.castling_missiles(*m);
     let wanted_missiles = p.missiles.clone().map(|mut v| {
@@ -146,19 +146,30 @@ fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
     if p.from == p.to && pos.variant().bombs {
         return MoveError::Illegal { input, reason: super::san::detonation_refusal(pos), hints: Vec::new() };
     }
-    let hints_from = |sq: Square| -> Vec<String> {
-        // Hints never list a detonation: they may be read by others.
-        let mut h: Vec<String> =
-            legal.iter().filter(|m| m.from == sq && !m.is_detonation()).map(|m| super::san::write(pos, *m)).collect();
-        h.sort();
-        h.dedup();
-        h
-    };
     let reason = match pos.piece_at(p.from) {
         None => Refusal::NoPieceOn { square: p.from },
         Some(pc) if pc.color != pos.turn() => Refusal::NotYours { role: pc.role, square: p.from, owner: pc.color },
         Some(pc) => {
-            let hints = hints_from(p.from);
+            // The piece's moves as `!moves` lists them (board order, castling and launches apart);
+            // never a detonation, as hints may be read by others.
+            let hints = super::san::listed_moves(pos, Some(p.from));
+            // The move as the piece's pattern allows it, refused for the king's sake (a pin, a check).
+            let pseudo = pos.pseudo_legal_moves().iter().copied().find(|m| {
+                m.from == p.from
+                    && m.to == p.to
+                    && match m.kind {
+                        MoveKind::Normal | MoveKind::EnPassant => p.promo.is_none() && !p.launch,
+                        MoveKind::Promotion(r) => p.promo.is_none_or(|w| w == r) && !p.launch,
+                        _ => false,
+                    }
+            });
+            let promotion = legal
+                .iter()
+                .copied()
+                .find(|m| m.from == p.from && m.to == p.to && m.promotion_role() == Some(Role::Queen))
+                .or_else(|| {
+                    legal.iter().copied().find(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some())
+                });
             let refused_promotion = p.promo.filter(|_| pc.role == Role::Pawn).and_then(|r| {
                 let promotes = legal.iter().any(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some());
                 promotes.then(|| super::san::promotion_refusal(pos, r)).flatten()
@@ -167,22 +178,29 @@ fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
                 refusal
             } else if p.launch {
                 super::san::launch_refusal(pos, p.from, p.to)
+            } else if let (Some(m), None) = (promotion, p.promo) {
+                Refusal::PromotionCoordinates { example: write(pos, m) }
+            } else if let Some(m) = pseudo {
+                super::san::king_refusal(pos, m, pc.role)
             } else if hints.is_empty() {
                 Refusal::NoLegalMove { role: pc.role, from: p.from }
-            } else if p.promo.is_none()
-                && legal.iter().any(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some())
-            {
-                Refusal::PromotionCoordinates
-            } else if p.missiles.is_some() {
-                Refusal::CastleMissiles
+            } else if let Some(wanted) = p.missiles.as_ref().filter(|_| pc.role == Role::King) {
+                let kingside = p.to.file() > p.from.file();
+                let side = legal
+                    .iter()
+                    .any(|m| m.is_castle() && m.from == p.from && (m.to.file() > m.from.file()) == kingside);
+                let mut wanted = wanted.clone();
+                wanted.sort();
+                wanted.dedup();
+                if side {
+                    Refusal::CastleMissiles { held: super::san::missiles_held(pos, kingside, &wanted) }
+                } else {
+                    Refusal::CastleImpossible
+                }
             } else {
                 Refusal::CannotGo { role: pc.role, from: p.from, to: p.to }
             };
-            let mut hint_list = Vec::new();
-            if !hints.is_empty() {
-                hint_list.push(Hint::Moves { role: pc.role, moves: hints });
-            }
-            return MoveError::Illegal { input, reason, hints: hint_list };
+            return MoveError::Illegal { input, reason, hints };
         }
     };
     MoveError::Illegal { input, reason, hints: Vec::new() }
@@ -219,7 +237,7 @@ mod tests {
     #[test]
     fn syntax_and_meaning_errors() {
         let pos = Position::start(&CHESS);
-        assert!(matches!(parse(&pos, "hello"), Err(MoveError::Syntax(_))));
+        assert!(matches!(parse(&pos, "hello"), Err(MoveError::Syntax { .. })));
         assert!(matches!(parse(&pos, "e2e5"), Err(MoveError::Illegal { .. })));
         let e = parse(&pos, "e3e4").unwrap_err().to_string();
         assert!(e.contains("no piece on e3"), "{e}");

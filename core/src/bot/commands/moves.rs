@@ -23,7 +23,9 @@ impl Bot {
     /// player to move, one per move tried there), so a player knows; other text is ignored (people
     /// talk in chats).
     pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
-        if text.is_empty() || text.len() > 40 || text.contains(char::is_whitespace) {
+        // Spaces mean chatter, except inside a Capatomic castling's brackets (`O-O[e1 g1]`).
+        let spaced = text.contains(char::is_whitespace) && !notation::looks_like_move(text);
+        if text.is_empty() || text.len() > 40 || spaced {
             return Ok(Response::default());
         }
         let conn = self.conn()?;
@@ -47,7 +49,7 @@ impl Bot {
                         drop(conn);
                         self.play_move(cx, me, row, text)
                     }
-                    Err(e) if reads_as_move(&e) => {
+                    Err(e) if reads_as_move(&e, text) => {
                         let told = || {
                             self.tell_once(
                                 cx,
@@ -111,7 +113,7 @@ impl Bot {
                     legal_in = legal_in.or(Some(row.id));
                     reads = true;
                 }
-                Err(e) => reads |= reads_as_move(&e),
+                Err(e) => reads |= reads_as_move(&e, text),
             }
         }
         if !reads {
@@ -132,7 +134,7 @@ impl Bot {
             return Ok(out);
         }
         // A move in the person's games in other chats: where to play it (before: "I don't know 'e4'").
-        if !text.contains(char::is_whitespace) && text.len() <= 40 {
+        if (!text.contains(char::is_whitespace) || notation::looks_like_move(text)) && text.len() <= 40 {
             let conn = self.conn()?;
             if let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? {
                 let mut there = Vec::new();
@@ -237,7 +239,7 @@ impl Bot {
             // A bare word that is not a move in this game: probably a mistyped command.
             let v = variant_named(&row.variant)?;
             if let Ok(pos) = fen::parse_position(v, &row.fen)
-                && let Err(notation::MoveError::Syntax(_)) = notation::parse_move(&pos, text)
+                && let Err(notation::MoveError::Syntax { .. }) = notation::parse_move(&pos, text)
             {
                 return unknown();
             }
@@ -500,13 +502,17 @@ impl Bot {
 
 impl Bot {
     /// A game's position as its side to move knows it: from the stored FEN, or in secret-bomb chess
-    /// replayed with that side's own bomb and without the other side's.
+    /// replayed with that side's own bomb and without the other side's, or in Capatomic replayed
+    /// (its FEN drops an en passant that a pin forbids, which a refusal then could not explain).
     fn position_for_mover(&self, conn: &Conn<'_>, row: &GameRow) -> Res<crate::rules::Position> {
         let v = variant_named(&row.variant)?;
         if v.bombs {
             let game = self.load_game(conn, row)?;
             let pos = game.position();
             return Ok(pos.without_bomb(pos.turn().other()));
+        }
+        if v.missiles {
+            return Ok(self.load_game(conn, row)?.position().clone());
         }
         fen::parse_position(v, &row.fen).map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))
     }
@@ -530,7 +536,12 @@ pub(in crate::bot) fn move_error(e: &notation::MoveError) -> crate::i18n::Msg {
     match e {
         E::Empty => msg!("move-error-empty"),
         E::TooLong => msg!("move-error-too-long"),
-        E::Syntax(s) => msg!("move-error-syntax", input = s.as_str()),
+        E::Syntax { input, examples } => msg!(
+            "move-error-syntax",
+            input = input.as_str(),
+            san = examples.san.join(", "),
+            coordinates = examples.coordinates.join(", ")
+        ),
         E::Illegal { input, reason, hints } => match hint_list(hints, true) {
             None => msg!("move-error-illegal", input = input.as_str(), reason = refusal(reason)),
             Some(hints) => {
@@ -555,17 +566,23 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         R::NoMissileOn { from } => msg!("refusal-no-missile-on", from = sq(from)),
         R::OffBoard { square } => msg!("refusal-off-board", square = sq(square)),
         R::Unarmed => msg!("refusal-unarmed"),
-        R::MissileAttacked { from } => msg!("refusal-missile-attacked", from = sq(from)),
+        R::MissileAttacked { from, by, role } => {
+            msg!("refusal-missile-attacked", from = sq(from), by = sq(by), role = piece_name(*role))
+        }
         R::Shielded { square } => msg!("refusal-shielded", square = sq(square)),
         R::LaunchIntoCheck => msg!("refusal-launch-into-check"),
-        R::CastleMissiles => msg!("refusal-castle-missiles"),
+        R::CastleMissiles { held } => {
+            let why = held.iter().rev().map(|&(missile, hold)| missile_hold(missile, hold));
+            why.reduce(|tail, first| msg!("refusal-list", first = first, rest = tail))
+                .unwrap_or_else(|| msg!("refusal-castle-missiles"))
+        }
         R::CastleInCheck => msg!("refusal-castle-in-check"),
         R::CastleImpossible => msg!("refusal-castle-impossible"),
-        R::Promotion { roles } => {
+        R::Promotion { roles, example } => {
             let choices: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
-            msg!("refusal-promotion", choices = choices.join(", "))
+            msg!("refusal-promotion", choices = choices.join(", "), example = example.as_str())
         }
-        R::PromotionCoordinates => msg!("refusal-promotion-coordinates"),
+        R::PromotionCoordinates { example } => msg!("refusal-promotion-coordinates", example = example.as_str()),
         R::PromotionTo { role, roles } => {
             let choices: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
             msg!("refusal-promotion-to", role = piece_name(*role), choices = choices.join(", "))
@@ -576,6 +593,7 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         R::OwnPiece { square } => msg!("refusal-own-piece", square = sq(square)),
         R::CheckNotAnswered { role } => msg!("refusal-check-not-answered", role = piece_name(*role)),
         R::IntoCheck { role } => msg!("refusal-into-check", role = piece_name(*role)),
+        R::ExplodesOwnKing { role } => msg!("refusal-explodes-own-king", role = piece_name(*role)),
         R::CannotReach { role, square } => msg!("refusal-cannot-reach", role = role.name(), square = sq(square)),
         R::NoPieceOn { square } => msg!("refusal-no-piece-on", square = sq(square)),
         R::NotYours { role, square, owner } => msg!(
@@ -589,6 +607,19 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         R::CannotGo { role, from, to } => {
             msg!("refusal-cannot-go", role = piece_name(*role), from = sq(from), to = sq(to))
         }
+    }
+}
+
+/// Why a missile named in castling cannot come along, as a message.
+fn missile_hold(missile: crate::rules::Square, hold: notation::MissileHold) -> crate::i18n::Msg {
+    use notation::MissileHold as H;
+    let missile = missile.to_string();
+    match hold {
+        H::NoMissile => msg!("missile-hold-none", missile = missile),
+        H::Moved => msg!("missile-hold-moved", missile = missile),
+        H::KingStays => msg!("missile-hold-king-stays"),
+        H::Blocked(square) => msg!("missile-hold-blocked", missile = missile, square = square.to_string()),
+        H::Irradiated(square) => msg!("missile-hold-irradiated", missile = missile, square = square.to_string()),
     }
 }
 
@@ -606,7 +637,7 @@ pub(super) fn hint_list(hints: &[notation::Hint], by_kind: bool) -> Option<crate
             msg!("hint-moves", role = piece_name(*role), moves = moves.join(", "))
         }
         H::Moves { moves, .. } => msg!("hint-plain", moves = moves.join(", ")),
-        H::Castling(moves) => msg!("hint-castling", moves = moves.join(" ")),
+        H::Castling(moves) => msg!("hint-castling", moves = moves.join(", ")),
         H::InCheck => msg!("hint-in-check"),
         H::Launches(moves) => msg!("hint-launches", moves = moves.join(", ")),
     };
@@ -761,16 +792,21 @@ impl Bot {
 }
 
 /// Whether a parse error still says the text was meant as a move (well-formed, but not legal or
-/// ambiguous here), rather than chatter.
-fn reads_as_move(e: &notation::MoveError) -> bool {
-    matches!(e, notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. })
+/// ambiguous here; or unreadable but shaped as only a move is, `Mj1^k4`), rather than chatter.
+fn reads_as_move(e: &notation::MoveError, text: &str) -> bool {
+    match e {
+        notation::MoveError::Illegal { .. } | notation::MoveError::Ambiguous { .. } => true,
+        // Unreadable, but shaped like a launch or castling with missiles: no chat looks like that.
+        notation::MoveError::Syntax { .. } => notation::looks_like_move(text),
+        notation::MoveError::Empty | notation::MoveError::TooLong => false,
+    }
 }
 
 /// Whether `text` reads as a move in `row`'s position as stored, legal or not (a stored position
 /// that cannot be read: no).
 fn reads_as_move_in(row: &GameRow, text: &str) -> Res<bool> {
     let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { return Ok(false) };
-    Ok(notation::parse_move(&pos, text).map_or_else(|e| reads_as_move(&e), |_| true))
+    Ok(notation::parse_move(&pos, text).map_or_else(|e| reads_as_move(&e, text), |_| true))
 }
 
 /// What an explosion took, said after the move (`fxe5` in atomic chess, a Capatomic launch, a

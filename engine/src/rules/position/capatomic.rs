@@ -135,6 +135,7 @@ impl Position {
             && self.legal_ep_square().is_none()
         {
             self.ep_square = None;
+            self.ep_refused = Some(ep);
             self.hash ^= zobrist::ep_file(ep.file());
         }
     }

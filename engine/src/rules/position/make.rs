@@ -32,6 +32,7 @@ impl Position {
             return None;
         }
         let mut p = self.clone();
+        p.ep_refused = None;
         if let Some(ep) = p.ep_square.take() {
             p.hash ^= zobrist::ep_file(ep.file());
         }
@@ -81,6 +82,7 @@ impl Position {
     fn do_move(&mut self, m: Move) {
         let us = self.turn;
         let v = self.variant;
+        self.ep_refused = None;
         if let Some(ep) = self.ep_square.take() {
             self.hash ^= zobrist::ep_file(ep.file());
         }

@@ -42,6 +42,10 @@ pub struct Position {
     missile_rights: Bitboard,
     /// Set after a double step when an enemy pawn stands ready to take en passant.
     ep_square: Option<Square>,
+    /// Capatomic: the en-passant square dropped because the capture would leave the mover's king in
+    /// check (C16 keeps the square only while the capture is legal). Not part of the position's
+    /// identity (equality, hash, FEN): kept only so a refusal can say why `dxe4` is not legal.
+    ep_refused: Option<Square>,
     turn: Color,
     halfmoves: u32,
     fullmoves: u32,

@@ -94,6 +94,24 @@ impl Position {
         }
     }
 
+    /// The moves the pieces' patterns allow, before the check that the mover's king survives and is
+    /// not left in check (castling out of check excepted, as it never is): for explaining why a move
+    /// was refused ("that would leave your king in check"), never for playing. Includes Capatomic's en
+    /// passant that its positions drop because it would expose the king.
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut list = MoveList::with_capacity(64);
+        if self.king(self.turn).is_none() && !self.variant.death_match {
+            return list;
+        }
+        self.gen_pseudo(&mut list);
+        if let Some(ep) = self.ep_refused {
+            for from in pawn_attacks(self.turn.other(), ep) & self.pieces(self.turn, Role::Pawn) {
+                list.push(Move { from, to: ep, kind: MoveKind::EnPassant });
+            }
+        }
+        list
+    }
+
     /// Number of legal moves (no list kept).
     pub fn count_legal(&self) -> usize {
         self.legal_moves().len()

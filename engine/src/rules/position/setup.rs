@@ -123,6 +123,7 @@ impl Position {
             castling: Bitboard::EMPTY,
             missile_rights: Bitboard::EMPTY,
             ep_square: None,
+            ep_refused: None,
             turn: setup.turn,
             halfmoves: setup.halfmoves,
             fullmoves: setup.fullmoves,
