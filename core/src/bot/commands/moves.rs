@@ -50,6 +50,7 @@ impl Bot {
                         self.play_move(cx, me, row, text)
                     }
                     Err(e) if reads_as_move(&e, text) => {
+                        let e = self.refusal_in_full(&conn, row, text, e);
                         let told = || {
                             self.tell_once(
                                 cx,
@@ -501,18 +502,34 @@ impl Bot {
 }
 
 impl Bot {
+    /// Why `text` is refused in `row`, for its player: `e` as read from the stored position, or in
+    /// Capatomic as read from the replayed game, whose position remembers an en passant that a pin
+    /// forbids (its FEN drops it, so `dxe4` would read as "cannot reach" instead of "would leave your
+    /// king in check"). Replayed only for a refusal, not for every move.
+    fn refusal_in_full(
+        &self,
+        conn: &Conn<'_>,
+        row: &GameRow,
+        text: &str,
+        e: notation::MoveError,
+    ) -> notation::MoveError {
+        if !variant_named(&row.variant).is_ok_and(|v| v.missiles) {
+            return e;
+        }
+        match self.load_game(conn, row) {
+            Ok(game) => notation::parse_move(game.position(), text).err().unwrap_or(e),
+            Err(_) => e,
+        }
+    }
+
     /// A game's position as its side to move knows it: from the stored FEN, or in secret-bomb chess
-    /// replayed with that side's own bomb and without the other side's, or in Capatomic replayed
-    /// (its FEN drops an en passant that a pin forbids, which a refusal then could not explain).
+    /// replayed with that side's own bomb and without the other side's.
     fn position_for_mover(&self, conn: &Conn<'_>, row: &GameRow) -> Res<crate::rules::Position> {
         let v = variant_named(&row.variant)?;
         if v.bombs {
             let game = self.load_game(conn, row)?;
             let pos = game.position();
             return Ok(pos.without_bomb(pos.turn().other()));
-        }
-        if v.missiles {
-            return Ok(self.load_game(conn, row)?.position().clone());
         }
         fen::parse_position(v, &row.fen).map_err(|e| BotError::Internal(format!("game {}: {e}", row.id)))
     }
