@@ -49,6 +49,7 @@ blast-removes = Die Explosion auf { $square } entfernt { $pieces }.
 blast-nothing = Die Explosion auf { $square } entfernt nichts.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } ist für immer verstrahlt.
+death-match-kingless = Beide Könige sind weg, und die Partie geht ohne sie weiter (kein Schach mehr): Wer keine Figuren und Bauern mehr hat, verliert; leert eine Explosion das Brett oder hat die Seite am Zug keinen legalen Zug, ist es Remis.
 to-move = { $name } ({ $color }) ist am Zug.
 check = Schach!
 days-to-reply = { $count ->

@@ -48,6 +48,7 @@ blast-removes = The blast on { $square } removes { $pieces }.
 blast-nothing = The blast on { $square } removes nothing.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } is irradiated for good.
+death-match-kingless = Both kings are gone, and the game goes on without them (no more check): a side left with no pieces or pawns loses; a blast that empties the board, or no legal move for the side to move, is a draw.
 to-move = { $name } ({ $color }) to move.
 check = Check!
 days-to-reply = { $count ->

@@ -49,6 +49,7 @@ blast-removes = { $square } karesindeki patlamada giden taşlar: { $pieces }.
 blast-nothing = { $square } karesindeki patlamada hiçbir taş gitmedi.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } artık kalıcı olarak ışınlanmış.
+death-match-kingless = İki şah da gitti; oyun şahsız sürüyor (artık şah çekilmez): taşı ve piyonu kalmayan taraf kaybeder; tahtayı boşaltan bir patlama ya da sıradaki tarafın yasal hamlesinin olmaması beraberliktir.
 to-move = Sıra { $name } ({ $color }) oyuncusunda.
 check = Şah!
 days-to-reply = Yanıt için { $count } gün var.

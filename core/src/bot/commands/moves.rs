@@ -333,6 +333,11 @@ impl Bot {
             text.push(' ');
             text.push_str(&blast);
         }
+        // A death match's double explosion: the game goes on, and how it is won is now different.
+        if outcome.is_none() && kings_just_gone(&before, &after) {
+            text.push(' ');
+            text.push_str(&t!("death-match-kingless"));
+        }
         if let Some(o) = outcome {
             text.push_str(&format!(" {}", self.end_text(conn, row, o)?));
             for n in &notes {
@@ -771,6 +776,12 @@ fn reads_as_move(e: &notation::MoveError) -> bool {
 fn reads_as_move_in(row: &GameRow, text: &str) -> Res<bool> {
     let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { return Ok(false) };
     Ok(notation::parse_move(&pos, text).map_or_else(|e| reads_as_move(&e), |_| true))
+}
+
+/// Whether this move blew up the last kings on the board (a death match goes on without them).
+fn kings_just_gone(before: &crate::rules::Position, after: &crate::rules::Position) -> bool {
+    let kings = |p: &crate::rules::Position| p.by_role(crate::rules::Role::King);
+    after.variant().death_match && kings(before).any() && kings(after).is_empty()
 }
 
 /// What an explosion took, said after the move (`fxe5` in atomic chess, a Capatomic launch, a
