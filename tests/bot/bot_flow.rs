@@ -724,6 +724,13 @@ fn two_games_in_one_channel() {
     assert!(out.contains("your open challenge #4 (stones), waiting for anyone here: !decline #4"), "{out}");
     let out = tb.say("dave", "!games");
     assert!(out.contains("challenge #3 from alice (atomic): !accept #3") && !out.contains("your"), "{out}");
+    // In another chat, a challenge waiting for them is listed as their games elsewhere are: where it
+    // is answered (before: only their games elsewhere).
+    let out = tb.say_in("elsewhere", "dave", "!games");
+    assert!(out.contains("challenge #3 from alice (atomic) in another chat: accept or decline it there"), "{out}");
+    assert!(!out.contains("#4"), "an open challenge there is not his to answer: {out}");
+    let out = tb.say_in("elsewhere", "alice", "!games");
+    assert!(out.contains("#1 chess vs bob, move 1, their turn (another chat)") && !out.contains("#3"), "{out}");
     let solo = new_bot();
     solo.say("erin", "!challenge @frank chess");
     let out = solo.say("erin", "!games");

@@ -374,6 +374,7 @@ suggest-tournament = #{ $id } { $name } — { $system ->
        *[finished] beendet
     }
 games-challenge-line = Herausforderung #{ $id } von { $name } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = Herausforderung #{ $id } von { $name } ({ $variant }) in einem anderen Chat: Nimm sie dort an oder lehne sie ab
 games-sent-line = { $open ->
         [yes] deine offene Herausforderung #{ $id } ({ $variant }) wartet auf jemanden hier
        *[no] deine Herausforderung #{ $id } an { $name } ({ $variant }) wartet auf Antwort

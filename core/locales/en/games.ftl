@@ -344,6 +344,7 @@ suggest-tournament = #{ $id } { $name } — { $system ->
        *[finished] finished
     }
 games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = challenge #{ $id } from { $name } ({ $variant }) in another chat: accept or decline it there
 games-sent-line = { $open ->
         [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here
        *[no] your challenge #{ $id } to { $name } ({ $variant }), waiting for their answer

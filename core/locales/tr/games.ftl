@@ -340,6 +340,7 @@ suggest-tournament = #{ $id } { $name } — { $system ->
        *[finished] bitti
     }
 games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }), başka bir sohbette: orada kabul et ya da reddet
 games-sent-line = { $open ->
         [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor
        *[no] { $name } adlı oyuncuya teklifin #{ $id } ({ $variant }), yanıtını bekliyor
