@@ -110,7 +110,7 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
             && out.contains("like !move #2 e4"),
         "{out}"
     );
-    assert!(!out.contains("not your move"), "{out}");
+    assert!(!out.contains("not your turn"), "{out}");
     assert!(r.replies.iter().all(|r| r.audience.is_personal()), "to alice alone: {:?}", r.replies);
     assert_eq!(tb.say("alice", "Nf3"), "", "told once");
     assert_eq!(tb.say("alice", "hello"), "", "chatter");
@@ -191,11 +191,16 @@ fn illegal_and_out_of_turn_moves_are_explained() {
     assert!(out.contains("Nf4 is not legal") && out.contains("Nf3"), "{out}");
     let out = tb.say("bob", "!move e5");
     assert!(out.contains("not your turn"), "{out}");
+    // Someone not playing is told who does, by `move #1` as by a bare move (before: "Game #1 is not
+    // yours" here, "Game #1 is between alice and bob" there).
     let out = tb.say("carol", "!move #1 e4");
-    assert!(out.contains("not yours") || out.contains("no games"), "{out}");
+    assert!(out.contains("Game #1 is between alice and bob; only they move in it."), "{out}");
     tb.say("carol", "!challenge @dave chess");
     let out = tb.say("carol", "!move #1 e4");
-    assert!(out.contains("not yours"), "{out}");
+    assert!(out.contains("Game #1 is between alice and bob; only they move in it."), "{out}");
+    assert!(tb.say("carol", "e4").contains("Game #1 is between alice and bob; only they move in it."));
+    // The same for the player out of turn (before: "Game #1: not your move; alice is to move." bare).
+    assert!(tb.say("bob", "e5").contains("It is not your turn in game #1: alice (white) is to move."));
     let out = tb.say("alice", "!frobnicate");
     assert!(out.contains("help"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
@@ -706,7 +711,7 @@ fn two_games_in_one_channel() {
     let out = tb.say("carol", "e5");
     assert!(out.contains("Game #2: 1... e5"), "{out}");
     let out = tb.say("bob", "!move #2 e5");
-    assert!(out.contains("not yours"), "{out}");
+    assert!(out.contains("Game #2 is between alice and carol; only they move in it."), "{out}");
     let out = tb.say("alice", "!board");
     assert!(out.contains("2 games"), "{out}");
     let out = tb.say("alice", "!games");
@@ -1255,7 +1260,7 @@ fn an_addressed_line_that_is_no_command_is_answered() {
     let out = said("e4", Via::Addressed);
     assert!(out.contains("Game #1: 1. e4 played by alice."), "{out}");
     let out = said("Nf4", Via::Addressed);
-    assert!(out.contains("Nf4 is not legal") || out.contains("not your move"), "{out}");
+    assert!(out.contains("Nf4 is not legal") || out.contains("not your turn"), "{out}");
     assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 1);
 }
 
@@ -1314,10 +1319,10 @@ fn every_refused_bare_move_in_a_direct_chat_is_answered() {
     assert!(tb.say("bob", "Ke2").contains("Ke2 is not legal"), "another move tried");
     assert_eq!(tb.say("bob", "Ke2"), "", "once each");
     // Out of turn: once per position.
-    assert!(tb.say("carol", "e5").contains("not your move"));
+    assert!(tb.say("carol", "e5").contains("not your turn"));
     assert_eq!(tb.say("carol", "d5"), "", "out of turn, once per position");
     assert!(tb.say("bob", "e4").contains("1. e4 played by bob"));
-    assert!(tb.say("bob", "d5").contains("not your move"), "a new position: told again");
+    assert!(tb.say("bob", "d5").contains("not your turn"), "a new position: told again");
     assert!(tb.say("carol", "e4").contains("e4 is not legal"), "the game moved on: told again");
     assert_eq!(tb.say("carol", "e4"), "", "and once there");
 }

@@ -30,8 +30,7 @@ game-against = #{ $id } als { $color ->
     } gegen { $other }
 games-which = Du hast hier { $count } Partien ({ $ids }); gib die Nummer an, z. B. { $example }.
 position-changed = Partie #{ $id }: Die Stellung hat sich inzwischen geändert (ein anderer Zug kam zuerst). Sieh dir { $p }board an und versuch es noch einmal.
-bare-not-your-move = Partie #{ $id }: Du bist nicht am Zug; { $mover } ist am Zug.
-bare-not-playing = Partie #{ $id } läuft zwischen { $white } und { $black }; nur sie ziehen darin.
+move-not-playing = Partie #{ $id } läuft zwischen { $white } und { $black }; nur sie ziehen darin.
 bare-which-game = Mehrere deiner Partien hier warten auf deinen Zug ({ $games }), ein bloßer Zug sagt also nicht, welche: Nenne die Partie, etwa { $example }
 not-your-turn-anywhere = Du bist in keiner deiner Partien hier am Zug.
 your-turn-which = Du bist hier in { $count } Partien am Zug ({ $ids }); sag, in welcher: { $p }move { $first } { $text }.

@@ -29,8 +29,7 @@ game-against = #{ $id } as { $color ->
     } vs { $other }
 games-which = You have { $count } games here ({ $ids }); add the number, e.g. { $example }.
 position-changed = Game #{ $id }: the position changed meanwhile (another move came first). Look at { $p }board and try again.
-bare-not-your-move = Game #{ $id }: not your move; { $mover } is to move.
-bare-not-playing = Game #{ $id } is between { $white } and { $black }; only they move in it.
+move-not-playing = Game #{ $id } is between { $white } and { $black }; only they move in it.
 bare-which-game = Several of your games here wait for your move ({ $games }), so a bare move does not say which: name the game, like { $example }
 not-your-turn-anywhere = It is not your turn in any of your games here.
 your-turn-which = It is your turn in { $count } games here ({ $ids }); say which: { $p }move { $first } { $text }.

@@ -30,8 +30,7 @@ game-against = #{ $id } ({ $other } ile, sen { $color ->
     })
 games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $example }.
 position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
-bare-not-your-move = Oyun #{ $id }: sıra sende değil; sıra { $mover } adlı oyuncuda.
-bare-not-playing = Oyun #{ $id }, { $white } ile { $black } arasında; hamleyi yalnızca onlar yapar.
+move-not-playing = Oyun #{ $id }, { $white } ile { $black } arasında; hamleyi yalnızca onlar yapar.
 bare-which-game = Burada hamleni bekleyen birden çok oyunun var ({ $games }); yalnız bir hamle hangisi için olduğunu söylemez: oyunu belirt, örneğin { $example }
 not-your-turn-anywhere = Buradaki oyunlarının hiçbirinde sıra sende değil.
 your-turn-which = Burada { $count } oyunda sıra sende ({ $ids }); hangisi olduğunu söyle: { $p }move { $first } { $text }.
