@@ -206,6 +206,23 @@ fn illegal_and_out_of_turn_moves_are_explained() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
 }
 
+/// Figurines (either colour's) and full-width letters read as SAN's letters, typed or bare (before:
+/// "'♘f3' is not a move I can read").
+#[test]
+fn figurine_and_full_width_moves_are_read_as_letters() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    assert!(tb.say("alice", "!move ♘f3").contains("1. Nf3 played by alice"));
+    assert!(tb.say("bob", "♞c6").contains("1... Nc6 played by bob"));
+    assert!(tb.say("alice", "!move Ｎｃ３").contains("2. Nc3 played by alice"));
+    assert!(tb.say("bob", "♟e5").contains("2... e5 played by bob"), "a pawn's figurine names no piece");
+    let out = tb.say("alice", "!move ♕h5");
+    assert!(out.contains("Game #1: Qh5 is not legal"), "refused in letters: {out}");
+    assert!(tb.say("alice", "ｅ２ｅ４").contains("3. e4 played by alice"));
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 5);
+}
+
 #[test]
 fn resign_and_draw_agreement() {
     let tb = new_bot();
@@ -774,7 +791,9 @@ fn pgn_headers_of_a_random_setup_game() {
 fn playing_the_ai() {
     let tb = new_bot();
     let out = tb.say("alice", "!play chess level:2 color:white");
-    assert!(out.contains("Game #1 starts") && out.contains("capabot (level 2)"), "{out}");
+    // The level beside the name, without doubled parentheses (before: "capabot (level 2) (white)").
+    assert!(out.contains("Game #1 starts: alice (white) vs capabot, level 2 (black)"), "{out}");
+    assert!(tb.say("alice", "!pgn").contains("[Black \"capabot, level 2\"]"), "the record names it alike");
     let out = tb.say("alice", "e4");
     assert!(
         out.contains("1. e4 played by alice") && out.contains("1... ") && out.contains("played by capabot"),
@@ -1115,6 +1134,13 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
     let out = tb.say("alice", "!challenge @bob capablanka");
     assert!(out.contains("I don't know the variant 'capablanka'. Did you mean capablanca? Variants: "), "{out}");
     assert!(tb.say("alice", "!rules atomik").contains("Did you mean atomic?"));
+    // Several words are one name: a variant's full name, with or without "chess", or a name answered
+    // with the variants (before: "rules takes one variant name, e.g. rules capatomic", without the
+    // prefix).
+    assert!(tb.say("alice", "!rules capablanca random chess").starts_with("Capablanca Random Chess: "));
+    assert!(tb.say("alice", "!rules Capablanca Random").starts_with("Capablanca Random Chess: "));
+    let out = tb.say("alice", "!rules capablanca shuffled");
+    assert!(out.starts_with("I don't know the variant 'capablanca shuffled'.") && out.contains("caparandom"), "{out}");
     let out = tb.say("alice", "!challenge capatomc");
     assert!(out.contains("did you mean capatomic? To challenge someone, mention them: @capatomc"), "{out}");
     // (`feb`: one edit from both `fen` and `web`.)
@@ -1385,7 +1411,7 @@ fn a_rematch_swaps_the_colours_and_meets_the_opponents_own() {
     assert!(out.contains("Game #3 starts"), "{out}");
     tb.say("carol", "!resign");
     let out = tb.say("carol", "!rematch");
-    assert!(out.contains("Rematch of game #3. Game #4 starts: capabot (level 2) (white) vs carol (black)"), "{out}");
+    assert!(out.contains("Rematch of game #3. Game #4 starts: capabot, level 2 (white) vs carol (black)"), "{out}");
     assert!(tb.say("carol", "!rematch").contains("Game #4, the return game of game #3, is under way"));
     assert_eq!(
         tb.query_i64("SELECT count(*) FROM games WHERE black_id = (SELECT black_id FROM games WHERE id = 4)"),

@@ -188,7 +188,11 @@ alt-board = Brett ({ $variant }), { $color } am Zug.{ $last } Weiß: { $white }.
 alt-last-move = { " " }Letzter Zug von { $from } nach { $to }.
 
 # Herausforderungen und der Beginn einer Partie.
-color-random = eine zufällige Farbe
+challenge-colors = { $color ->
+        [white] { $name } spielt Weiß
+        [black] { $name } spielt Schwarz
+       *[random] Farben werden ausgelost
+    }
 clock-text = { $days ->
         [0] keine Bedenkzeit
         [one] { $days } Tag pro Zug
@@ -197,7 +201,7 @@ clock-text = { $days ->
 clock-rated = { $clock }, gewertet
 clock-casual = { $clock }, ungewertet
 setup-suffix = , Aufstellung { $number }
-level-suffix = { " " }(Stufe { $level })
+level-suffix = , Stufe { $level }
 setup-range = { $variant } hat die Aufstellungen 0 bis { $max }, nicht { $given }.
 setup-one = { $variant } hat nur eine Startstellung; setup:N ist für die Varianten mit mehreren ({ $list }).
 relocation-no-setup = Capablanca Relocation wählt seine Aufstellung nach dem Annehmen durch Tauschen; lass setup:N weg.
@@ -215,8 +219,8 @@ challenge-answer-slash = der Button „Annehmen“ oder „Ablehnen“, oder /ac
 challenge-anyone-slash = der Button „Annehmen“ oder /accept { $id }
 challenge-answer-typed = { $p }accept oder { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Herausforderung #{ $id }: { $name } fordert { $other } zu einer Partie { $variant } heraus ({ $terms }{ $setup }, { $name } spielt { $color }). { $other }: { $answer } (läuft in { $hours } h ab).
-challenge-open = Offene Herausforderung #{ $id }: { $name } möchte { $variant } spielen ({ $terms }{ $setup }, { $name } spielt { $color }). Alle hier: { $anyone } (läuft in { $hours } h ab).
+challenge-direct = Herausforderung #{ $id }: { $name } fordert { $other } zu einer Partie { $variant } heraus ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } (läuft in { $hours } h ab).
+challenge-open = Offene Herausforderung #{ $id }: { $name } möchte { $variant } spielen ({ $terms }{ $setup }, { $colors }). Alle hier: { $anyone } (läuft in { $hours } h ab).
 button-accept = Annehmen
 button-decline = Ablehnen
 button-withdraw = Zurückziehen
@@ -383,7 +387,7 @@ games-none = Keine laufenden Partien. { $direct ->
        *[no] Starte eine mit { $p }challenge @jemand oder { $p }play.
     }
 games-head = Deine Partien:
-ai-name-level = capabot (Stufe { $level })
+ai-name-level = capabot, Stufe { $level }
 pictures-off = Bilder sind bei diesem Bot ausgeschaltet; { $p }pgn gibt die Partie als Text aus.
 gif-in-setup = Partie #{ $id } ist noch in der Aufstellungsphase: Es gibt noch nichts zu animieren.
 gif-no-moves = Partie #{ $id } hat noch keine Züge: Es gibt nichts zu animieren.

@@ -164,7 +164,11 @@ alt-board = { $variant } board, { $color } to move.{ $last } White: { $white }. 
 alt-last-move = { " " }Last move { $from } to { $to }.
 
 # Challenges and the start of a game.
-color-random = random
+challenge-colors = { $color ->
+        [white] { $name } plays white
+        [black] { $name } plays black
+       *[random] colours drawn at random
+    }
 clock-text = { $days ->
         [0] no clock
         [one] { $days } day per move
@@ -173,7 +177,7 @@ clock-text = { $days ->
 clock-rated = { $clock }, rated
 clock-casual = { $clock }, casual
 setup-suffix = , setup { $number }
-level-suffix = { " " }(level { $level })
+level-suffix = , level { $level }
 setup-range = { $variant } has setups 0 to { $max }, not { $given }.
 setup-one = { $variant } has one starting position; setup:N is for the variants with several ({ $list }).
 relocation-no-setup = Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.
@@ -191,8 +195,8 @@ challenge-answer-slash = the Accept or Decline button, or /accept and /decline
 challenge-anyone-slash = the Accept button or /accept { $id }
 challenge-answer-typed = { $p }accept or { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Challenge #{ $id }: { $name } challenges { $other } to { $variant } ({ $terms }{ $setup }, { $name } plays { $color }). { $other }: { $answer } (expires in { $hours } h).
-challenge-open = Open challenge #{ $id }: { $name } wants to play { $variant } ({ $terms }{ $setup }, { $name } plays { $color }). Anyone here: { $anyone } (expires in { $hours } h).
+challenge-direct = Challenge #{ $id }: { $name } challenges { $other } to { $variant } ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } (expires in { $hours } h).
+challenge-open = Open challenge #{ $id }: { $name } wants to play { $variant } ({ $terms }{ $setup }, { $colors }). Anyone here: { $anyone } (expires in { $hours } h).
 button-accept = Accept
 button-decline = Decline
 button-withdraw = Withdraw
@@ -353,7 +357,7 @@ games-none = No games in progress. { $direct ->
        *[no] Start one with { $p }challenge @someone or { $p }play.
     }
 games-head = Your games:
-ai-name-level = capabot (level { $level })
+ai-name-level = capabot, level { $level }
 pictures-off = Pictures are switched off on this bot; { $p }pgn gives the game as text.
 gif-in-setup = Game #{ $id } is still in its setup phase: there is nothing to animate yet.
 gif-no-moves = Game #{ $id } has no moves yet: there is nothing to animate.

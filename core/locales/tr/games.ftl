@@ -158,7 +158,11 @@ alt-board = { $variant } tahtası, sıra { $color } tarafta.{ $last } Beyaz: { $
 alt-last-move = { " " }Son hamle { $from } karesinden { $to } karesine.
 
 # Teklifler ve oyunun başlaması.
-color-random = rastgele
+challenge-colors = { $color ->
+        [white] { $name } beyaz oynar
+        [black] { $name } siyah oynar
+       *[random] renkler kurayla belirlenir
+    }
 clock-text = { $days ->
         [0] süre yok
        *[other] hamle başına { $days } gün
@@ -166,7 +170,7 @@ clock-text = { $days ->
 clock-rated = { $clock }, puanlı
 clock-casual = { $clock }, puansız
 setup-suffix = , dizilim { $number }
-level-suffix = { " " }(seviye { $level })
+level-suffix = , seviye { $level }
 setup-range = { $variant } dizilimleri 0 ile { $max } arasındadır, { $given } değil.
 setup-one = { $variant } tek bir başlangıç dizilimiyle oynanır; setup:N birden çok dizilimi olan varyantlar içindir ({ $list }).
 relocation-no-setup = Capablanca Relocation dizilimini kabulden sonra yer değiştirmelerle seçer; setup:N yazma.
@@ -184,8 +188,8 @@ challenge-answer-slash = Kabul ya da Reddet düğmesi, veya /accept ve /decline
 challenge-anyone-slash = Kabul düğmesi ya da /accept { $id }
 challenge-answer-typed = { $p }accept ya da { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Teklif #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamayı teklif ediyor ({ $terms }{ $setup }, { $name } { $color } oynar). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
-challenge-open = Açık teklif #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $name } { $color } oynar). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-direct = Teklif #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamayı teklif ediyor ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-open = Açık teklif #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $colors }). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
 button-accept = Kabul
 button-decline = Reddet
 button-withdraw = Geri çek
@@ -349,7 +353,7 @@ games-none = Süren oyun yok. { $direct ->
        *[no] { $p }challenge @biri ya da { $p }play ile başlat.
     }
 games-head = Oyunların:
-ai-name-level = capabot (seviye { $level })
+ai-name-level = capabot, seviye { $level }
 pictures-off = Bu botta resimler kapalı; { $p }pgn oyunu metin olarak verir.
 gif-in-setup = Oyun #{ $id } hâlâ dizilim aşamasında: canlandırılacak bir şey yok.
 gif-no-moves = Oyun #{ $id } içinde henüz hamle yok: canlandırılacak bir şey yok.
