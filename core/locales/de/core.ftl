@@ -93,10 +93,10 @@ parse-help = help nimmt den Namen eines Befehls, z. B. help analyse
 parse-notify = notify nimmt on oder off
 parse-no-args = { $word } nimmt nichts danach, nicht '{ $given }'
 parse-positive = { $key ->
-        [event] die Ereignisnummer
-        [season] die Saison
-        [tournament] die Turniernummer
-        [round] die Runde
+        [event] Die Ereignisnummer
+        [season] Die Saison
+        [tournament] Die Turniernummer
+        [round] Die Runde
         [reach] reach
         [wait] wait
        *[rounds] rounds

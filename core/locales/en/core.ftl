@@ -93,10 +93,10 @@ parse-help = help takes one command's name, e.g. help analyse
 parse-notify = notify takes on or off
 parse-no-args = { $word } takes nothing after it, not '{ $given }'
 parse-positive = { $key ->
-        [event] the event number
-        [season] the season
-        [tournament] the tournament number
-        [round] the round
+        [event] The event number
+        [season] The season
+        [tournament] The tournament number
+        [round] The round
         [reach] reach
         [wait] wait
        *[rounds] rounds

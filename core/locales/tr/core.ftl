@@ -93,10 +93,10 @@ parse-help = help yanına tek bir komut adı alır, ör. help analyse
 parse-notify = notify yanına on ya da off alır
 parse-no-args = { $word } yanına bir şey almaz, '{ $given }' de
 parse-positive = { $key ->
-        [event] olay numarası
-        [season] sezon
-        [tournament] turnuva numarası
-        [round] tur
+        [event] Olay numarası
+        [season] Sezon
+        [tournament] Turnuva numarası
+        [round] Tur
         [reach] reach
         [wait] wait
        *[rounds] rounds
