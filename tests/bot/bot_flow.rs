@@ -606,12 +606,18 @@ fn timeout_against_lone_king_is_a_draw() {
 #[test]
 fn challenges_expire() {
     let tb = new_bot();
-    tb.say("alice", "!challenge @bob chess");
+    let out = tb.say("alice", "!challenge @bob chess");
+    // No colour chosen: said as drawn at random (before: "alice plays random").
+    assert!(out.contains("(no clock, rated, colours drawn at random)"), "{out}");
+    tb.say("carol", "!challenge atomic");
     tb.clock.advance(47 * 3600);
     assert!(tb.tick().replies.is_empty());
     tb.clock.advance(2 * 3600);
     let r = tb.tick();
-    assert!(r.text().contains("Challenge #1 expired"), "{}", r.text());
+    // The notice names the opponent (or says it was open) and the variant (before: "Challenge #1
+    // expired." alone).
+    assert!(r.text().contains("Your Chess challenge #1 to bob expired unanswered."), "{}", r.text());
+    assert!(r.text().contains("Your open Atomic Chess challenge #2 expired unanswered."), "{}", r.text());
     let out = tb.say("bob", "!accept");
     assert!(out.contains("no challenge"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 0);

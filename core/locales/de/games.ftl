@@ -326,7 +326,10 @@ swap-black-chose-next = Partie #{ $id }: Schwarz hat { $swap } gewählt. { $name
 # Der Zeitplaner: Zeit, Erinnerungen, Ablauf.
 timeout = Partie #{ $id }: { $name } hat die Zeit überschritten. { $end }
 reminder = Partie #{ $id }: Erinnerung: { $name } ({ $color }) ist am Zug, noch { $hours } h { $minutes } min.
-challenge-expired-notice = Herausforderung #{ $id } ist abgelaufen.
+challenge-expired-notice = { $open ->
+        [yes] Deine offene Herausforderung #{ $id } ({ $variant }) ist unbeantwortet abgelaufen.
+       *[no] Deine Herausforderung #{ $id } an { $name } ({ $variant }) ist unbeantwortet abgelaufen.
+    }
 swap-none = keinen Tausch
 
 # Partien ansehen: das Brett, die Liste, Animationen.

@@ -296,7 +296,10 @@ swap-black-chose-next = Game #{ $id }: Black chose { $swap }. { $name } (white):
 # The scheduler: time, reminders, expiry.
 timeout = Game #{ $id }: { $name } ran out of time. { $end }
 reminder = Game #{ $id }: reminder: { $name } ({ $color }) to move, { $hours }h { $minutes }m left.
-challenge-expired-notice = Challenge #{ $id } expired.
+challenge-expired-notice = { $open ->
+        [yes] Your open { $variant } challenge #{ $id } expired unanswered.
+       *[no] Your { $variant } challenge #{ $id } to { $name } expired unanswered.
+    }
 swap-none = no swap
 
 # Looking at games: the board, the list, animations.

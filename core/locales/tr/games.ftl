@@ -292,7 +292,10 @@ swap-black-chose-next = Oyun #{ $id }: Siyah { $swap } seçti. { $name } (beyaz)
 # Zamanlayıcı: süre, hatırlatmalar, geçerlilik.
 timeout = Oyun #{ $id }: { $name } süresini doldurdu. { $end }
 reminder = Oyun #{ $id }: hatırlatma: sıra { $name } ({ $color }) oyuncusunda, { $hours } sa { $minutes } dk kaldı.
-challenge-expired-notice = Teklif #{ $id } geçerliliğini yitirdi.
+challenge-expired-notice = { $open ->
+        [yes] Herkese açık teklifin #{ $id } ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
+       *[no] { $name } adlı oyuncuya yaptığın teklif #{ $id } ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
+    }
 swap-none = yer değiştirmeme
 
 # Oyunlara bakmak: tahta, liste, hareketli resimler.
