@@ -43,6 +43,34 @@ fn atomic_family_is_listed_explained_and_played_by_name() {
     assert!(out.contains("The blast on d5 removes Pd5 (white), Nd5 (black). alice (white) to move."), "{out}");
 }
 
+/// A death match's double explosion says that the game goes on without kings and how it is won
+/// now (before: only what the blast removed, and whose move it was).
+#[test]
+fn death_match_double_explosion_says_how_the_game_goes_on() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob atomic-deathmatch color:white");
+    tb.say("bob", "!accept");
+    let walk =
+        ["e4", "e5", "Ke2", "Ke7", "Ke3", "Ke6", "Kd3", "Kd6", "Kc4", "Kc6", "Kd5", "Bd6", "Nc3", "h6", "Nb5", "h5"];
+    for (i, mv) in walk.iter().enumerate() {
+        let out = tb.say(if i % 2 == 0 { "alice" } else { "bob" }, mv);
+        assert!(out.contains("played by") && !out.contains("kings are gone"), "{mv}: {out}");
+    }
+    let out = tb.say("alice", "Nxd6");
+    assert!(out.contains("The blast on d6 removes Bd6 (black), Nd6 (white), Kd5 (white), Kc6 (black)."), "{out}");
+    assert!(
+        out.contains(
+            "Both kings are gone, and the game goes on without them (no more check): a side left with no pieces or \
+             pawns loses; a blast that empties the board, or no legal move for the side to move, is a draw. bob \
+             (black) to move."
+        ),
+        "{out}"
+    );
+    // Said once, when it happens.
+    let out = tb.say("bob", "Qh4");
+    assert!(out.contains("played by bob") && !out.contains("kings are gone"), "{out}");
+}
+
 #[test]
 fn secret_bomb_starts_with_the_choice_by_direct_message() {
     let tb = new_bot();

@@ -56,7 +56,7 @@ fn fixed_nasty_inputs_change_nothing() {
     }
     // Carol trying Bob's move in Alice and Bob's game.
     let out = tb.say("carol", "!move #1 e5");
-    assert!(out.contains("not yours"), "{out}");
+    assert!(out.contains("only they move in it"), "{out}");
     assert_eq!(tb.fingerprint(), before);
 }
 

@@ -110,7 +110,7 @@ fn a_bare_move_with_two_games_waiting_asks_which() {
             && out.contains("like !move #2 e4"),
         "{out}"
     );
-    assert!(!out.contains("not your move"), "{out}");
+    assert!(!out.contains("not your turn"), "{out}");
     assert!(r.replies.iter().all(|r| r.audience.is_personal()), "to alice alone: {:?}", r.replies);
     assert_eq!(tb.say("alice", "Nf3"), "", "told once");
     assert_eq!(tb.say("alice", "hello"), "", "chatter");
@@ -191,14 +191,36 @@ fn illegal_and_out_of_turn_moves_are_explained() {
     assert!(out.contains("Nf4 is not legal") && out.contains("Nf3"), "{out}");
     let out = tb.say("bob", "!move e5");
     assert!(out.contains("not your turn"), "{out}");
+    // Someone not playing is told who does, by `move #1` as by a bare move (before: "Game #1 is not
+    // yours" here, "Game #1 is between alice and bob" there).
     let out = tb.say("carol", "!move #1 e4");
-    assert!(out.contains("not yours") || out.contains("no games"), "{out}");
+    assert!(out.contains("Game #1 is between alice and bob; only they move in it."), "{out}");
     tb.say("carol", "!challenge @dave chess");
     let out = tb.say("carol", "!move #1 e4");
-    assert!(out.contains("not yours"), "{out}");
+    assert!(out.contains("Game #1 is between alice and bob; only they move in it."), "{out}");
+    assert!(tb.say("carol", "e4").contains("Game #1 is between alice and bob; only they move in it."));
+    // The same for the player out of turn (before: "Game #1: not your move; alice is to move." bare).
+    assert!(tb.say("bob", "e5").contains("It is not your turn in game #1: alice (white) is to move."));
     let out = tb.say("alice", "!frobnicate");
     assert!(out.contains("help"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
+}
+
+/// Figurines (either colour's) and full-width letters read as SAN's letters, typed or bare (before:
+/// "'♘f3' is not a move I can read").
+#[test]
+fn figurine_and_full_width_moves_are_read_as_letters() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    assert!(tb.say("alice", "!move ♘f3").contains("1. Nf3 played by alice"));
+    assert!(tb.say("bob", "♞c6").contains("1... Nc6 played by bob"));
+    assert!(tb.say("alice", "!move Ｎｃ３").contains("2. Nc3 played by alice"));
+    assert!(tb.say("bob", "♟e5").contains("2... e5 played by bob"), "a pawn's figurine names no piece");
+    let out = tb.say("alice", "!move ♕h5");
+    assert!(out.contains("Game #1: Qh5 is not legal"), "refused in letters: {out}");
+    assert!(tb.say("alice", "ｅ２ｅ４").contains("3. e4 played by alice"));
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 5);
 }
 
 #[test]
@@ -584,12 +606,18 @@ fn timeout_against_lone_king_is_a_draw() {
 #[test]
 fn challenges_expire() {
     let tb = new_bot();
-    tb.say("alice", "!challenge @bob chess");
+    let out = tb.say("alice", "!challenge @bob chess");
+    // No colour chosen: said as drawn at random (before: "alice plays random").
+    assert!(out.contains("(no clock, rated, colours drawn at random)"), "{out}");
+    tb.say("carol", "!challenge atomic");
     tb.clock.advance(47 * 3600);
     assert!(tb.tick().replies.is_empty());
     tb.clock.advance(2 * 3600);
     let r = tb.tick();
-    assert!(r.text().contains("Challenge #1 expired"), "{}", r.text());
+    // The notice names the opponent (or says it was open) and the variant (before: "Challenge #1
+    // expired." alone).
+    assert!(r.text().contains("Your Chess challenge #1 to bob expired unanswered."), "{}", r.text());
+    assert!(r.text().contains("Your open Atomic Chess challenge #2 expired unanswered."), "{}", r.text());
     let out = tb.say("bob", "!accept");
     assert!(out.contains("no challenge"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 0);
@@ -706,7 +734,7 @@ fn two_games_in_one_channel() {
     let out = tb.say("carol", "e5");
     assert!(out.contains("Game #2: 1... e5"), "{out}");
     let out = tb.say("bob", "!move #2 e5");
-    assert!(out.contains("not yours"), "{out}");
+    assert!(out.contains("Game #2 is between alice and carol; only they move in it."), "{out}");
     let out = tb.say("alice", "!board");
     assert!(out.contains("2 games"), "{out}");
     let out = tb.say("alice", "!games");
@@ -724,6 +752,13 @@ fn two_games_in_one_channel() {
     assert!(out.contains("your open challenge #4 (stones), waiting for anyone here: !decline #4"), "{out}");
     let out = tb.say("dave", "!games");
     assert!(out.contains("challenge #3 from alice (atomic): !accept #3") && !out.contains("your"), "{out}");
+    // In another chat, a challenge waiting for them is listed as their games elsewhere are: where it
+    // is answered (before: only their games elsewhere).
+    let out = tb.say_in("elsewhere", "dave", "!games");
+    assert!(out.contains("challenge #3 from alice (atomic) in another chat: accept or decline it there"), "{out}");
+    assert!(!out.contains("#4"), "an open challenge there is not his to answer: {out}");
+    let out = tb.say_in("elsewhere", "alice", "!games");
+    assert!(out.contains("#1 chess vs bob, move 1, their turn (another chat)") && !out.contains("#3"), "{out}");
     let solo = new_bot();
     solo.say("erin", "!challenge @frank chess");
     let out = solo.say("erin", "!games");
@@ -762,7 +797,9 @@ fn pgn_headers_of_a_random_setup_game() {
 fn playing_the_ai() {
     let tb = new_bot();
     let out = tb.say("alice", "!play chess level:2 color:white");
-    assert!(out.contains("Game #1 starts") && out.contains("capabot (level 2)"), "{out}");
+    // The level beside the name, without doubled parentheses (before: "capabot (level 2) (white)").
+    assert!(out.contains("Game #1 starts: alice (white) vs capabot, level 2 (black)"), "{out}");
+    assert!(tb.say("alice", "!pgn").contains("[Black \"capabot, level 2\"]"), "the record names it alike");
     let out = tb.say("alice", "e4");
     assert!(
         out.contains("1. e4 played by alice") && out.contains("1... ") && out.contains("played by capabot"),
@@ -1107,6 +1144,13 @@ fn a_slip_of_the_keyboard_is_answered_with_the_word_meant() {
     let out = tb.say("alice", "!challenge @bob capablanka");
     assert!(out.contains("I don't know the variant 'capablanka'. Did you mean capablanca? Variants: "), "{out}");
     assert!(tb.say("alice", "!rules atomik").contains("Did you mean atomic?"));
+    // Several words are one name: a variant's full name, with or without "chess", or a name answered
+    // with the variants (before: "rules takes one variant name, e.g. rules capatomic", without the
+    // prefix).
+    assert!(tb.say("alice", "!rules capablanca random chess").starts_with("Capablanca Random Chess: "));
+    assert!(tb.say("alice", "!rules Capablanca Random").starts_with("Capablanca Random Chess: "));
+    let out = tb.say("alice", "!rules capablanca shuffled");
+    assert!(out.starts_with("I don't know the variant 'capablanca shuffled'.") && out.contains("caparandom"), "{out}");
     let out = tb.say("alice", "!challenge capatomc");
     assert!(out.contains("did you mean capatomic? To challenge someone, mention them: @capatomc"), "{out}");
     // (`feb`: one edit from both `fen` and `web`.)
@@ -1252,7 +1296,7 @@ fn an_addressed_line_that_is_no_command_is_answered() {
     let out = said("e4", Via::Addressed);
     assert!(out.contains("Game #1: 1. e4 played by alice."), "{out}");
     let out = said("Nf4", Via::Addressed);
-    assert!(out.contains("Nf4 is not legal") || out.contains("not your move"), "{out}");
+    assert!(out.contains("Nf4 is not legal") || out.contains("not your turn"), "{out}");
     assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 1);
 }
 
@@ -1311,10 +1355,10 @@ fn every_refused_bare_move_in_a_direct_chat_is_answered() {
     assert!(tb.say("bob", "Ke2").contains("Ke2 is not legal"), "another move tried");
     assert_eq!(tb.say("bob", "Ke2"), "", "once each");
     // Out of turn: once per position.
-    assert!(tb.say("carol", "e5").contains("not your move"));
+    assert!(tb.say("carol", "e5").contains("not your turn"));
     assert_eq!(tb.say("carol", "d5"), "", "out of turn, once per position");
     assert!(tb.say("bob", "e4").contains("1. e4 played by bob"));
-    assert!(tb.say("bob", "d5").contains("not your move"), "a new position: told again");
+    assert!(tb.say("bob", "d5").contains("not your turn"), "a new position: told again");
     assert!(tb.say("carol", "e4").contains("e4 is not legal"), "the game moved on: told again");
     assert_eq!(tb.say("carol", "e4"), "", "and once there");
 }
@@ -1377,7 +1421,7 @@ fn a_rematch_swaps_the_colours_and_meets_the_opponents_own() {
     assert!(out.contains("Game #3 starts"), "{out}");
     tb.say("carol", "!resign");
     let out = tb.say("carol", "!rematch");
-    assert!(out.contains("Rematch of game #3. Game #4 starts: capabot (level 2) (white) vs carol (black)"), "{out}");
+    assert!(out.contains("Rematch of game #3. Game #4 starts: capabot, level 2 (white) vs carol (black)"), "{out}");
     assert!(tb.say("carol", "!rematch").contains("Game #4, the return game of game #3, is under way"));
     assert_eq!(
         tb.query_i64("SELECT count(*) FROM games WHERE black_id = (SELECT black_id FROM games WHERE id = 4)"),

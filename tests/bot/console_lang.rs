@@ -15,7 +15,7 @@ fn a_whole_game_in_turkish() {
     assert!(out.contains("Seninle Türkçe konuşuyorum"), "{out}");
     assert!(out.contains("Oyun #1: 1. f3, oynayan alice. Sıra bob (siyah) oyuncusunda."), "{out}");
     // bob moves out of turn: told in Turkish, and the game is unchanged
-    assert!(out.contains("Oyun #1: sıra sende değil; sıra alice adlı oyuncuda."), "{out}");
+    assert!(out.contains("Oyun #1 içinde sıra sende değil: sıra alice (beyaz) oyuncusunda."), "{out}");
     // illegal moves (typed bare, then as a command): the reason and the legal alternatives in Turkish,
     // notation in English letters
     assert!(out.contains("Nf4 oynanamaz: f4 karesine gidebilecek at yok; at hamleleri: Na3, Nc3, Nh3"), "{out}");
@@ -64,7 +64,7 @@ fn a_whole_game_in_german() {
     );
     assert!(out.contains("Einstellungen gespeichert: lang:de."), "{out}");
     assert!(out.contains("Partie #1: 1. f3, gespielt von alice. bob (Schwarz) ist am Zug."), "{out}");
-    assert!(out.contains("Partie #1: Du bist nicht am Zug; alice ist am Zug."), "{out}");
+    assert!(out.contains("Du bist in Partie #1 nicht am Zug: alice (Weiß) ist am Zug."), "{out}");
     // The reason and the legal alternatives in German, the notation in English letters.
     assert!(
         out.contains("Nf4 ist nicht legal: keiner deiner Springer kann f4 erreichen; Springer: Na3, Nc3, Nh3"),

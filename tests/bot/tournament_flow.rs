@@ -313,6 +313,18 @@ fn registration_window_starts_the_tournament_by_itself() {
     assert!(say(&tb, "Alice", "!tournament create swiss").text().contains("only the community's administrators"));
     assert!(say(&tb, "Alice", "!tournament").text().contains("no tournament yet"));
     assert!(admin(&tb, "!tournament create swiss rounds:0").text().contains("rounds must be a number from 1"));
+    // A sentence that starts with words, not an option's name, starts with a capital (before: "the
+    // round must be…").
+    let out = say(&tb, "Alice", "!tournament round 0").text();
+    assert!(out.starts_with("The round must be a number from 1, not '0'."), "{out}");
+    // A number no tournament can have is answered as such, as typed (before: "the tournament number
+    // must be a number from 1"), as game numbers are; a word is still a number written wrongly.
+    for n in ["99999999999999999999", "0", "-3"] {
+        let out = say(&tb, "Alice", &format!("!tournament #{n}")).text();
+        assert_eq!(out, format!("There is no tournament #{n}."));
+    }
+    let out = say(&tb, "Alice", "!tournament #abc").text();
+    assert!(out.starts_with("The tournament number must be a number from 1, not 'abc'."), "{out}");
     assert!(admin(&tb, "!tournament create roundrobin rounds:3").text().contains("rounds:N is for a Swiss"));
     assert!(admin(&tb, "!tournament create rr days:4").text().contains("days must be one of"));
 

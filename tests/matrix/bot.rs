@@ -741,7 +741,7 @@ async fn real_clients_are_understood_and_downtime_is_caught_up() {
         .collect();
     let count = |needle: &str| said.iter().filter(|b| b.contains(needle)).count();
     assert_eq!(count("Game #1 is between alice and Bob; only they move in it."), 1, "{said:#?}");
-    assert_eq!(count("Game #1: not your move; Bob is to move."), 1, "{said:#?}");
+    assert_eq!(count("It is not your turn in game #1: Bob (black) is to move."), 1, "{said:#?}");
     assert_eq!(count("Nd5 is not legal"), 1, "{said:#?}");
     assert_eq!(count("Nd4 is not legal"), 1, "{said:#?}");
     assert_eq!(count(" Nc6 played by Bob"), 1, "{said:#?}");

@@ -211,6 +211,7 @@ tournament-begun = { $tournament } (#{ $id }) hat begonnen: Die Anmeldung ist ge
 tournament-cannot-cancel-over = { $tournament } ist vorbei; da gibt es nichts mehr abzusagen.
 tournament-cancelled = Turnier #{ $id } ({ $tournament }) wurde von einem Administrator abgesagt.
 tournament-no-such = Diese Community hat kein Turnier #{ $id }.
+tournament-none = Es gibt kein Turnier #{ $id }.
 tournament-none-open = Kein Turnier dieser Community ist zur Anmeldung offen; { $p }tournament listet sie auf.
 tournament-none-yet = Diese Community hat noch kein Turnier; ein Administrator kann eins mit { $p }tournament create swiss capatomic anlegen.
 tournament-which = Es gibt mehrere ({ $names }); gib die Nummer an, z. B. #{ $first }.

@@ -89,15 +89,14 @@ parse-pgn = { $word } nimmt höchstens eine Partienummer wie #12 und 'analysed',
 parse-which-swap = sag, welchen Tausch, z. B. !swap K b (König mit der Figur auf b) oder !noswap
 parse-bomb = { $word } nimmt eine Partienummer wie #12 und ein Feld wie g1, nicht '{ $given }'
 parse-moves = { $word } nimmt eine Partienummer wie #12 und höchstens ein Feld wie g1, nicht '{ $given }'
-parse-rules = rules nimmt einen Variantennamen, z. B. rules capatomic
 parse-help = help nimmt den Namen eines Befehls, z. B. help analyse
 parse-notify = notify nimmt on oder off
 parse-no-args = { $word } nimmt nichts danach, nicht '{ $given }'
 parse-positive = { $key ->
-        [event] die Ereignisnummer
-        [season] die Saison
-        [tournament] die Turniernummer
-        [round] die Runde
+        [event] Die Ereignisnummer
+        [season] Die Saison
+        [tournament] Die Turniernummer
+        [round] Die Runde
         [reach] reach
         [wait] wait
        *[rounds] rounds

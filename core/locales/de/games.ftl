@@ -30,8 +30,7 @@ game-against = #{ $id } als { $color ->
     } gegen { $other }
 games-which = Du hast hier { $count } Partien ({ $ids }); gib die Nummer an, z. B. { $example }.
 position-changed = Partie #{ $id }: Die Stellung hat sich inzwischen geändert (ein anderer Zug kam zuerst). Sieh dir { $p }board an und versuch es noch einmal.
-bare-not-your-move = Partie #{ $id }: Du bist nicht am Zug; { $mover } ist am Zug.
-bare-not-playing = Partie #{ $id } läuft zwischen { $white } und { $black }; nur sie ziehen darin.
+move-not-playing = Partie #{ $id } läuft zwischen { $white } und { $black }; nur sie ziehen darin.
 bare-which-game = Mehrere deiner Partien hier warten auf deinen Zug ({ $games }), ein bloßer Zug sagt also nicht, welche: Nenne die Partie, etwa { $example }
 not-your-turn-anywhere = Du bist in keiner deiner Partien hier am Zug.
 your-turn-which = Du bist hier in { $count } Partien am Zug ({ $ids }); sag, in welcher: { $p }move { $first } { $text }.
@@ -49,6 +48,7 @@ blast-removes = Die Explosion auf { $square } entfernt { $pieces }.
 blast-nothing = Die Explosion auf { $square } entfernt nichts.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } ist für immer verstrahlt.
+death-match-kingless = Beide Könige sind weg, und die Partie geht ohne sie weiter (kein Schach mehr): Wer keine Figuren und Bauern mehr hat, verliert; leert eine Explosion das Brett oder hat die Seite am Zug keinen legalen Zug, ist es Remis.
 to-move = { $name } ({ $color }) ist am Zug.
 check = Schach!
 days-to-reply = { $count ->
@@ -195,7 +195,11 @@ alt-board = Brett ({ $variant }), { $color } am Zug.{ $last } Weiß: { $white }.
 alt-last-move = { " " }Letzter Zug von { $from } nach { $to }.
 
 # Herausforderungen und der Beginn einer Partie.
-color-random = eine zufällige Farbe
+challenge-colors = { $color ->
+        [white] { $name } spielt Weiß
+        [black] { $name } spielt Schwarz
+       *[random] Farben werden ausgelost
+    }
 clock-text = { $days ->
         [0] keine Bedenkzeit
         [one] { $days } Tag pro Zug
@@ -204,7 +208,7 @@ clock-text = { $days ->
 clock-rated = { $clock }, gewertet
 clock-casual = { $clock }, ungewertet
 setup-suffix = , Aufstellung { $number }
-level-suffix = { " " }(Stufe { $level })
+level-suffix = , Stufe { $level }
 setup-range = { $variant } hat die Aufstellungen 0 bis { $max }, nicht { $given }.
 setup-one = { $variant } hat nur eine Startstellung; setup:N ist für die Varianten mit mehreren ({ $list }).
 relocation-no-setup = Capablanca Relocation wählt seine Aufstellung nach dem Annehmen durch Tauschen; lass setup:N weg.
@@ -222,8 +226,8 @@ challenge-answer-slash = der Button „Annehmen“ oder „Ablehnen“, oder /ac
 challenge-anyone-slash = der Button „Annehmen“ oder /accept { $id }
 challenge-answer-typed = { $p }accept oder { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Herausforderung #{ $id }: { $name } fordert { $other } zu einer Partie { $variant } heraus ({ $terms }{ $setup }, { $name } spielt { $color }). { $other }: { $answer } (läuft in { $hours } h ab).
-challenge-open = Offene Herausforderung #{ $id }: { $name } möchte { $variant } spielen ({ $terms }{ $setup }, { $name } spielt { $color }). Alle hier: { $anyone } (läuft in { $hours } h ab).
+challenge-direct = Herausforderung #{ $id }: { $name } fordert { $other } zu einer Partie { $variant } heraus ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } (läuft in { $hours } h ab).
+challenge-open = Offene Herausforderung #{ $id }: { $name } möchte { $variant } spielen ({ $terms }{ $setup }, { $colors }). Alle hier: { $anyone } (läuft in { $hours } h ab).
 button-accept = Annehmen
 button-decline = Ablehnen
 button-withdraw = Zurückziehen
@@ -329,7 +333,10 @@ swap-black-chose-next = Partie #{ $id }: Schwarz hat { $swap } gewählt. { $name
 # Der Zeitplaner: Zeit, Erinnerungen, Ablauf.
 timeout = Partie #{ $id }: { $name } hat die Zeit überschritten. { $end }
 reminder = Partie #{ $id }: Erinnerung: { $name } ({ $color }) ist am Zug, noch { $hours } h { $minutes } min.
-challenge-expired-notice = Herausforderung #{ $id } ist abgelaufen.
+challenge-expired-notice = { $open ->
+        [yes] Deine offene Herausforderung #{ $id } ({ $variant }) ist unbeantwortet abgelaufen.
+       *[no] Deine Herausforderung #{ $id } an { $name } ({ $variant }) ist unbeantwortet abgelaufen.
+    }
 swap-none = keinen Tausch
 
 # Partien ansehen: das Brett, die Liste, Animationen.
@@ -380,6 +387,7 @@ suggest-tournament = #{ $id } { $name } — { $system ->
        *[finished] beendet
     }
 games-challenge-line = Herausforderung #{ $id } von { $name } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = Herausforderung #{ $id } von { $name } ({ $variant }) in einem anderen Chat: Nimm sie dort an oder lehne sie ab
 games-sent-line = { $open ->
         [yes] deine offene Herausforderung #{ $id } ({ $variant }) wartet auf jemanden hier
        *[no] deine Herausforderung #{ $id } an { $name } ({ $variant }) wartet auf Antwort
@@ -389,7 +397,7 @@ games-none = Keine laufenden Partien. { $direct ->
        *[no] Starte eine mit { $p }challenge @jemand oder { $p }play.
     }
 games-head = Deine Partien:
-ai-name-level = capabot (Stufe { $level })
+ai-name-level = capabot, Stufe { $level }
 pictures-off = Bilder sind bei diesem Bot ausgeschaltet; { $p }pgn gibt die Partie als Text aus.
 gif-in-setup = Partie #{ $id } ist noch in der Aufstellungsphase: Es gibt noch nichts zu animieren.
 gif-no-moves = Partie #{ $id } hat noch keine Züge: Es gibt nichts zu animieren.

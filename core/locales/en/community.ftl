@@ -211,6 +211,7 @@ tournament-begun = { $tournament } (#{ $id }) has begun: its registration has cl
 tournament-cannot-cancel-over = { $tournament } is over; there is nothing left to cancel.
 tournament-cancelled = Tournament #{ $id } ({ $tournament }) is cancelled by an administrator.
 tournament-no-such = This community has no tournament #{ $id }.
+tournament-none = There is no tournament #{ $id }.
 tournament-none-open = No tournament of this community is open for registration; { $p }tournament lists them.
 tournament-none-yet = This community has no tournament yet; an administrator can make one with { $p }tournament create swiss capatomic.
 tournament-which = There are several ({ $names }); add the number, e.g. #{ $first }.

@@ -89,15 +89,14 @@ parse-pgn = { $word } takes at most a game number like #12 and 'analysed', not '
 parse-which-swap = say which swap, e.g. !swap K b (king with the piece on b) or !noswap
 parse-bomb = { $word } takes a game number like #12 and one square like g1, not '{ $given }'
 parse-moves = { $word } takes a game number like #12 and at most one square like g1, not '{ $given }'
-parse-rules = rules takes one variant name, e.g. rules capatomic
 parse-help = help takes one command's name, e.g. help analyse
 parse-notify = notify takes on or off
 parse-no-args = { $word } takes nothing after it, not '{ $given }'
 parse-positive = { $key ->
-        [event] the event number
-        [season] the season
-        [tournament] the tournament number
-        [round] the round
+        [event] The event number
+        [season] The season
+        [tournament] The tournament number
+        [round] The round
         [reach] reach
         [wait] wait
        *[rounds] rounds

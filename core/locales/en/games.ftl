@@ -29,8 +29,7 @@ game-against = #{ $id } as { $color ->
     } vs { $other }
 games-which = You have { $count } games here ({ $ids }); add the number, e.g. { $example }.
 position-changed = Game #{ $id }: the position changed meanwhile (another move came first). Look at { $p }board and try again.
-bare-not-your-move = Game #{ $id }: not your move; { $mover } is to move.
-bare-not-playing = Game #{ $id } is between { $white } and { $black }; only they move in it.
+move-not-playing = Game #{ $id } is between { $white } and { $black }; only they move in it.
 bare-which-game = Several of your games here wait for your move ({ $games }), so a bare move does not say which: name the game, like { $example }
 not-your-turn-anywhere = It is not your turn in any of your games here.
 your-turn-which = It is your turn in { $count } games here ({ $ids }); say which: { $p }move { $first } { $text }.
@@ -48,6 +47,7 @@ blast-removes = The blast on { $square } removes { $pieces }.
 blast-nothing = The blast on { $square } removes nothing.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } is irradiated for good.
+death-match-kingless = Both kings are gone, and the game goes on without them (no more check): a side left with no pieces or pawns loses; a blast that empties the board, or no legal move for the side to move, is a draw.
 to-move = { $name } ({ $color }) to move.
 check = Check!
 days-to-reply = { $count ->
@@ -171,7 +171,11 @@ alt-board = { $variant } board, { $color } to move.{ $last } White: { $white }. 
 alt-last-move = { " " }Last move { $from } to { $to }.
 
 # Challenges and the start of a game.
-color-random = random
+challenge-colors = { $color ->
+        [white] { $name } plays white
+        [black] { $name } plays black
+       *[random] colours drawn at random
+    }
 clock-text = { $days ->
         [0] no clock
         [one] { $days } day per move
@@ -180,7 +184,7 @@ clock-text = { $days ->
 clock-rated = { $clock }, rated
 clock-casual = { $clock }, casual
 setup-suffix = , setup { $number }
-level-suffix = { " " }(level { $level })
+level-suffix = , level { $level }
 setup-range = { $variant } has setups 0 to { $max }, not { $given }.
 setup-one = { $variant } has one starting position; setup:N is for the variants with several ({ $list }).
 relocation-no-setup = Capablanca Relocation chooses its setup with swaps after accepting; leave out setup:N.
@@ -198,8 +202,8 @@ challenge-answer-slash = the Accept or Decline button, or /accept and /decline
 challenge-anyone-slash = the Accept button or /accept { $id }
 challenge-answer-typed = { $p }accept or { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Challenge #{ $id }: { $name } challenges { $other } to { $variant } ({ $terms }{ $setup }, { $name } plays { $color }). { $other }: { $answer } (expires in { $hours } h).
-challenge-open = Open challenge #{ $id }: { $name } wants to play { $variant } ({ $terms }{ $setup }, { $name } plays { $color }). Anyone here: { $anyone } (expires in { $hours } h).
+challenge-direct = Challenge #{ $id }: { $name } challenges { $other } to { $variant } ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } (expires in { $hours } h).
+challenge-open = Open challenge #{ $id }: { $name } wants to play { $variant } ({ $terms }{ $setup }, { $colors }). Anyone here: { $anyone } (expires in { $hours } h).
 button-accept = Accept
 button-decline = Decline
 button-withdraw = Withdraw
@@ -299,7 +303,10 @@ swap-black-chose-next = Game #{ $id }: Black chose { $swap }. { $name } (white):
 # The scheduler: time, reminders, expiry.
 timeout = Game #{ $id }: { $name } ran out of time. { $end }
 reminder = Game #{ $id }: reminder: { $name } ({ $color }) to move, { $hours }h { $minutes }m left.
-challenge-expired-notice = Challenge #{ $id } expired.
+challenge-expired-notice = { $open ->
+        [yes] Your open { $variant } challenge #{ $id } expired unanswered.
+       *[no] Your { $variant } challenge #{ $id } to { $name } expired unanswered.
+    }
 swap-none = no swap
 
 # Looking at games: the board, the list, animations.
@@ -350,6 +357,7 @@ suggest-tournament = #{ $id } { $name } — { $system ->
        *[finished] finished
     }
 games-challenge-line = challenge #{ $id } from { $name } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = challenge #{ $id } from { $name } ({ $variant }) in another chat: accept or decline it there
 games-sent-line = { $open ->
         [yes] your open challenge #{ $id } ({ $variant }), waiting for anyone here
        *[no] your challenge #{ $id } to { $name } ({ $variant }), waiting for their answer
@@ -359,7 +367,7 @@ games-none = No games in progress. { $direct ->
        *[no] Start one with { $p }challenge @someone or { $p }play.
     }
 games-head = Your games:
-ai-name-level = capabot (level { $level })
+ai-name-level = capabot, level { $level }
 pictures-off = Pictures are switched off on this bot; { $p }pgn gives the game as text.
 gif-in-setup = Game #{ $id } is still in its setup phase: there is nothing to animate yet.
 gif-no-moves = Game #{ $id } has no moves yet: there is nothing to animate.

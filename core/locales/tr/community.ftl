@@ -177,6 +177,7 @@ tournament-begun = { $tournament } (#{ $id }) başladı: kaydı kapandı.
 tournament-cannot-cancel-over = { $tournament } bitti; iptal edilecek bir şey kalmadı.
 tournament-cancelled = Turnuva #{ $id } ({ $tournament }) bir yönetici tarafından iptal edildi.
 tournament-no-such = Bu topluluğun #{ $id } numaralı turnuvası yok.
+tournament-none = #{ $id } numaralı turnuva yok.
 tournament-none-open = Bu toplulukta kaydı açık turnuva yok; liste için { $p }tournament.
 tournament-none-yet = Bu topluluğun henüz turnuvası yok; bir yönetici { $p }tournament create swiss capatomic ile açabilir.
 tournament-which = Birden çok turnuva var ({ $names }); numarasını ekle, ör. #{ $first }.

@@ -89,15 +89,14 @@ parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' 
 parse-which-swap = hangi yer değiştirme olduğunu söyle, ör. !swap K b (şah b'deki taşla) ya da !noswap
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
-parse-rules = rules yanına tek bir varyant adı alır, ör. rules capatomic
 parse-help = help yanına tek bir komut adı alır, ör. help analyse
 parse-notify = notify yanına on ya da off alır
 parse-no-args = { $word } yanına bir şey almaz, '{ $given }' de
 parse-positive = { $key ->
-        [event] olay numarası
-        [season] sezon
-        [tournament] turnuva numarası
-        [round] tur
+        [event] Olay numarası
+        [season] Sezon
+        [tournament] Turnuva numarası
+        [round] Tur
         [reach] reach
         [wait] wait
        *[rounds] rounds

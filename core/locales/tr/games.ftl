@@ -30,8 +30,7 @@ game-against = #{ $id } ({ $other } ile, sen { $color ->
     })
 games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $example }.
 position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
-bare-not-your-move = Oyun #{ $id }: sıra sende değil; sıra { $mover } adlı oyuncuda.
-bare-not-playing = Oyun #{ $id }, { $white } ile { $black } arasında; hamleyi yalnızca onlar yapar.
+move-not-playing = Oyun #{ $id }, { $white } ile { $black } arasında; hamleyi yalnızca onlar yapar.
 bare-which-game = Burada hamleni bekleyen birden çok oyunun var ({ $games }); yalnız bir hamle hangisi için olduğunu söylemez: oyunu belirt, örneğin { $example }
 not-your-turn-anywhere = Buradaki oyunlarının hiçbirinde sıra sende değil.
 your-turn-which = Burada { $count } oyunda sıra sende ({ $ids }); hangisi olduğunu söyle: { $p }move { $first } { $text }.
@@ -49,6 +48,7 @@ blast-removes = { $square } karesindeki patlamada giden taşlar: { $pieces }.
 blast-nothing = { $square } karesindeki patlamada hiçbir taş gitmedi.
 blast-piece = { $piece } ({ $color })
 blast-irradiated = { $square } artık kalıcı olarak ışınlanmış.
+death-match-kingless = İki şah da gitti; oyun şahsız sürüyor (artık şah çekilmez): taşı ve piyonu kalmayan taraf kaybeder; tahtayı boşaltan bir patlama ya da sıradaki tarafın yasal hamlesinin olmaması beraberliktir.
 to-move = Sıra { $name } ({ $color }) oyuncusunda.
 check = Şah!
 days-to-reply = Yanıt için { $count } gün var.
@@ -165,7 +165,11 @@ alt-board = { $variant } tahtası, sıra { $color } tarafta.{ $last } Beyaz: { $
 alt-last-move = { " " }Son hamle { $from } karesinden { $to } karesine.
 
 # Teklifler ve oyunun başlaması.
-color-random = rastgele
+challenge-colors = { $color ->
+        [white] { $name } beyaz oynar
+        [black] { $name } siyah oynar
+       *[random] renkler kurayla belirlenir
+    }
 clock-text = { $days ->
         [0] süre yok
        *[other] hamle başına { $days } gün
@@ -173,7 +177,7 @@ clock-text = { $days ->
 clock-rated = { $clock }, puanlı
 clock-casual = { $clock }, puansız
 setup-suffix = , dizilim { $number }
-level-suffix = { " " }(seviye { $level })
+level-suffix = , seviye { $level }
 setup-range = { $variant } dizilimleri 0 ile { $max } arasındadır, { $given } değil.
 setup-one = { $variant } tek bir başlangıç dizilimiyle oynanır; setup:N birden çok dizilimi olan varyantlar içindir ({ $list }).
 relocation-no-setup = Capablanca Relocation dizilimini kabulden sonra yer değiştirmelerle seçer; setup:N yazma.
@@ -191,8 +195,8 @@ challenge-answer-slash = Kabul ya da Reddet düğmesi, veya /accept ve /decline
 challenge-anyone-slash = Kabul düğmesi ya da /accept { $id }
 challenge-answer-typed = { $p }accept ya da { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Teklif #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamayı teklif ediyor ({ $terms }{ $setup }, { $name } { $color } oynar). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
-challenge-open = Açık teklif #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $name } { $color } oynar). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-direct = Teklif #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamayı teklif ediyor ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-open = Açık teklif #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $colors }). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
 button-accept = Kabul
 button-decline = Reddet
 button-withdraw = Geri çek
@@ -295,7 +299,10 @@ swap-black-chose-next = Oyun #{ $id }: Siyah { $swap } seçti. { $name } (beyaz)
 # Zamanlayıcı: süre, hatırlatmalar, geçerlilik.
 timeout = Oyun #{ $id }: { $name } süresini doldurdu. { $end }
 reminder = Oyun #{ $id }: hatırlatma: sıra { $name } ({ $color }) oyuncusunda, { $hours } sa { $minutes } dk kaldı.
-challenge-expired-notice = Teklif #{ $id } geçerliliğini yitirdi.
+challenge-expired-notice = { $open ->
+        [yes] Herkese açık teklifin #{ $id } ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
+       *[no] { $name } adlı oyuncuya yaptığın teklif #{ $id } ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
+    }
 swap-none = yer değiştirmeme
 
 # Oyunlara bakmak: tahta, liste, hareketli resimler.
@@ -346,6 +353,7 @@ suggest-tournament = #{ $id } { $name } — { $system ->
        *[finished] bitti
     }
 games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }), başka bir sohbette: orada kabul et ya da reddet
 games-sent-line = { $open ->
         [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor
        *[no] { $name } adlı oyuncuya teklifin #{ $id } ({ $variant }), yanıtını bekliyor
@@ -355,7 +363,7 @@ games-none = Süren oyun yok. { $direct ->
        *[no] { $p }challenge @biri ya da { $p }play ile başlat.
     }
 games-head = Oyunların:
-ai-name-level = capabot (seviye { $level })
+ai-name-level = capabot, seviye { $level }
 pictures-off = Bu botta resimler kapalı; { $p }pgn oyunu metin olarak verir.
 gif-in-setup = Oyun #{ $id } hâlâ dizilim aşamasında: canlandırılacak bir şey yok.
 gif-no-moves = Oyun #{ $id } içinde henüz hamle yok: canlandırılacak bir şey yok.

@@ -478,7 +478,20 @@ impl Bot {
         if challenges::close(&conn, c.id, "expired", None)? {
             let target = challenge_target(&c);
             let lang = target.chat().map_or(self.config.lang, |s| self.lang_in(s));
-            let mut r = Reply::new(target, crate::tl!(lang, "challenge-expired-notice", id = c.id));
+            let name = match c.challenged {
+                Some(them) => self.name_of(&conn, them)?,
+                None => String::new(),
+            };
+            let variant = super::commands::find_variant(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
+            let text = crate::tl!(
+                lang,
+                "challenge-expired-notice",
+                id = c.id,
+                open = if c.challenged.is_none() { "yes" } else { "no" },
+                variant = variant,
+                name = name
+            );
+            let mut r = Reply::new(target, text);
             r.notify = self.notify_of(&conn, &c.platform, c.challenger)?;
             out.replies.push(r);
         }

@@ -107,9 +107,33 @@ pub fn acceptable(
     player: PlayerId,
     now: i64,
 ) -> Result<Vec<Challenge>> {
+    let here =
+        "platform = ?1 AND chat_id = ?2 AND (challenged_id = ?3 OR (challenged_id IS NULL AND challenger_id <> ?3))";
+    open_where(conn, here, (platform, chat_id), player, now)
+}
+
+/// Open, unexpired challenges addressed to `player` in chats other than `chat`, on any platform (as
+/// a linked account's games are), newest first: answered where they were made.
+pub fn addressed_elsewhere(
+    conn: &Connection,
+    chat: (&str, &str),
+    player: PlayerId,
+    now: i64,
+) -> Result<Vec<Challenge>> {
+    open_where(conn, "challenged_id = ?3 AND NOT (platform = ?1 AND chat_id = ?2)", chat, player, now)
+}
+
+/// Open, unexpired challenges that meet `condition` (on `?1` platform, `?2` chat, `?3` player),
+/// newest first.
+fn open_where(
+    conn: &Connection,
+    condition: &str,
+    (platform, chat_id): (&str, &str),
+    player: PlayerId,
+    now: i64,
+) -> Result<Vec<Challenge>> {
     let mut st = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM challenges WHERE platform = ?1 AND chat_id = ?2 AND status = 'open' AND expires_at > ?4
-           AND (challenged_id = ?3 OR (challenged_id IS NULL AND challenger_id <> ?3)) ORDER BY id DESC"
+        "SELECT {COLUMNS} FROM challenges WHERE status = 'open' AND expires_at > ?4 AND {condition} ORDER BY id DESC"
     ))?;
     let rows = st.query_map(params![platform, chat_id, player, now], row)?;
     Ok(rows.collect::<std::result::Result<_, _>>()?)

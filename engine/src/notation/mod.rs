@@ -321,9 +321,32 @@ pub fn looks_like_move(text: &str) -> bool {
     digits(head, 2) && !number.is_empty() && digits(number, 3)
 }
 
+/// `text` with figurines (`♘f3`, `♞f6`: the piece's letter; a pawn's dropped, as SAN names no pawn)
+/// and full-width forms (`Ｎｆ３`, as East Asian keyboards type them) as the ASCII that SAN and
+/// coordinates are written in; ASCII text as it is.
+fn plain_letters(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.is_ascii() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let plain = text.chars().filter_map(|c| match c {
+        '♔' | '♚' => Some('K'),
+        '♕' | '♛' => Some('Q'),
+        '♖' | '♜' => Some('R'),
+        '♗' | '♝' => Some('B'),
+        '♘' | '♞' => Some('N'),
+        // The emoji form of a figurine (`♞️`) adds a variation selector.
+        '♙' | '♟' | '\u{FE0E}' | '\u{FE0F}' => None,
+        // Full-width `！` to `～` are ASCII `!` to `~` moved up by 0xFEE0.
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(u32::from(c) - 0xFEE0),
+        c => Some(c),
+    });
+    std::borrow::Cow::Owned(plain.collect())
+}
+
 /// Reads a move typed in chat: SAN (lenient), coordinate notation, or Capatomic launch forms.
 pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
-    let text = input.trim();
+    let plain = plain_letters(input.trim());
+    let text = plain.as_ref();
     if text.is_empty() {
         return Err(MoveError::Empty);
     }

@@ -48,9 +48,10 @@ fn game_ref(tok: &str) -> Option<i64> {
 pub(super) enum Numbered {
     Game,
     Challenge,
+    Tournament,
 }
 
-/// `#` and a whole number that no game or challenge can have (`#0`, `#-1`, more digits than any
+/// `#` and a whole number that no game, challenge or tournament can have (`#0`, `#-1`, more digits than any
 /// number has): the answer that there is none, with the number as typed.
 fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
     let n = tok.strip_prefix('#')?;
@@ -62,13 +63,14 @@ fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
     Some(match what {
         Numbered::Game => msg!("game-none", id = id),
         Numbered::Challenge => msg!("challenge-none", id = id),
+        Numbered::Tournament => msg!("tournament-none", id = id),
     })
 }
 
 /// Whether a parser's error is an answer in itself (there is no game #0), not a command written
 /// wrongly: it is said without the pointer to the command's help.
 pub fn is_answer(e: &ParseError) -> bool {
-    matches!(e.id.as_str(), "game-none" | "challenge-none")
+    matches!(e.id.as_str(), "game-none" | "challenge-none" | "tournament-none")
 }
 
 /// Splits off a leading or trailing `#N` game reference; `#0` or a number too large for any game is
@@ -410,6 +412,9 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseErro
     for a in args {
         match a.strip_prefix('#') {
             Some(n) if id.is_none() => {
+                if let Some(none) = no_such_number(a, Numbered::Tournament) {
+                    return Err(none);
+                }
                 id = Some(game_ref(a).ok_or_else(|| msg!("parse-positive", key = "tournament", given = n))?)
             }
             Some(_) => return Err(msg!("parse-tournament-two")),
@@ -850,7 +855,7 @@ mod tests {
         };
         assert!(refused("tournament", Some("create"), &[("signup", Integer(31))]).contains("0 to 30"));
         assert!(refused("tournament", Some("round"), &[("round", Integer(0))]).contains("from 1"));
-        assert!(refused("tournament", Some("join"), &[("tournament", Integer(-2))]).contains("from 1, not '-2'"));
+        assert_eq!(refused("tournament", Some("join"), &[("tournament", Integer(-2))]), "There is no tournament #-2.");
         assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("from 1"));
         assert!(refused("ladder", Some("create"), &[("variant", text("chess")), ("days", Integer(4))]).contains("14"));
         assert!(refused("ladder", Some("challenge"), &[]).contains("needs the option 'player'"));

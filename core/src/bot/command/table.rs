@@ -461,10 +461,11 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[opt("variant", OptionKind::Variant)],
         subcommands: &[],
         admin: false,
+        // Several words are one name (`rules capablanca random chess`, a variant's full name); a
+        // name no variant has is answered with the variants.
         parse: |_, a| match a {
             [] => Ok(Command::Rules(None)),
-            [v] => Ok(Command::Rules(Some(v.to_lowercase()))),
-            _ => Err(msg!("parse-rules")),
+            words => Ok(Command::Rules(Some(words.join(" ").to_lowercase()))),
         },
     },
     CommandSpec {

@@ -17,12 +17,11 @@ pub(in crate::bot) fn clock_text(days: Option<u32>) -> String {
 }
 
 /// A challenge's colour choice (`white`, `black`, `random`) in the language in force.
-fn color_choice(color: &str) -> String {
-    match color {
-        "white" => t!("color-white"),
-        "black" => t!("color-black"),
-        _ => t!("color-random"),
-    }
+/// Who plays which colour, as a challenge says it: the challenger's chosen colour, or colours drawn
+/// at random.
+fn color_choice(name: &str, color: &str) -> String {
+    let color = if matches!(color, "white" | "black") { color } else { "random" };
+    t!("challenge-colors", name = name, color = color)
 }
 
 /// Whom a challenge is for.
@@ -178,7 +177,7 @@ impl Bot {
         } else {
             (t!("challenge-answer-typed", p = p), t!("challenge-anyone-typed", p = p, id = id))
         };
-        let color_text = color_choice(&color);
+        let color_text = color_choice(&me.name, &color);
         let mut r = match &challenged {
             Some(c) => {
                 let mut r = self.reply_in(
@@ -191,7 +190,7 @@ impl Bot {
                         variant = v.display_name,
                         terms = clock.as_str(),
                         setup = setup.as_str(),
-                        color = color_text.as_str(),
+                        colors = color_text.as_str(),
                         answer = answer,
                         hours = hours
                     ),
@@ -208,7 +207,7 @@ impl Bot {
                     variant = v.display_name,
                     terms = clock.as_str(),
                     setup = setup.as_str(),
-                    color = color_text.as_str(),
+                    colors = color_text.as_str(),
                     anyone = anyone,
                     hours = hours
                 ),

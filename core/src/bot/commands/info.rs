@@ -353,6 +353,15 @@ impl Bot {
                 p = prefix
             ));
         }
+        // Challenges to them in other chats, answered there (as their games elsewhere are played there).
+        for c in challenges::addressed_elsewhere(&conn, (&cx.scope().platform, &cx.scope().chat), me.id, now)? {
+            lines.push(t!(
+                "games-challenge-elsewhere-line",
+                id = c.id,
+                name = self.name_of(&conn, c.challenger)?,
+                variant = c.variant.as_str()
+            ));
+        }
         // Their own challenges still waiting here, with how to withdraw them.
         let mine = challenges::made_by(&conn, &cx.scope().platform, &cx.scope().chat, me.id)?;
         for c in mine.into_iter().filter(|c| c.expires_at > now) {

@@ -53,11 +53,16 @@ pub(in crate::bot) fn turn_of_fen(fen_text: &str) -> Color {
     if fen_text.split_whitespace().nth(1) == Some("b") { Color::Black } else { Color::White }
 }
 
-/// The variant a person named, by its short name or its full name (spaces and case aside).
+/// The variant a person named, by its short name or its full name (spaces and case aside), the
+/// full name with or without its last word "Chess" (`capablanca random`).
 pub(in crate::bot) fn find_variant(name: &str) -> Option<&'static Variant> {
     let lower = name.to_lowercase();
     Variant::by_name(&lower).or_else(|| {
-        VARIANTS.iter().copied().find(|v| v.display_name.to_lowercase().replace(' ', "") == lower.replace(' ', ""))
+        let typed = lower.replace(' ', "");
+        VARIANTS.iter().copied().find(|v| {
+            let full = v.display_name.to_lowercase().replace(' ', "");
+            full == typed || (!typed.is_empty() && full.strip_suffix("chess") == Some(typed.as_str()))
+        })
     })
 }
 

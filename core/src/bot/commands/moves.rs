@@ -79,15 +79,11 @@ impl Bot {
             if !reads_as_move_in(&row, text)? {
                 continue;
             }
-            let mover = self.name_of(&conn, row.player(turn_of_fen(&row.fen)))?;
+            let turn = turn_of_fen(&row.fen);
+            let mover = self.name_of(&conn, row.player(turn))?;
             let answer = match me.as_ref().and_then(|m| row.color_of(m.id)) {
-                Some(_) => msg!("bare-not-your-move", id = row.id, mover = mover),
-                None => msg!(
-                    "bare-not-playing",
-                    id = row.id,
-                    white = self.name_of(&conn, row.white)?,
-                    black = self.name_of(&conn, row.black)?
-                ),
+                Some(_) => msg!("not-your-turn", id = row.id, other = mover, color = color_msg(turn)),
+                None => self.not_playing(&conn, &row)?,
             };
             return Ok(self.tell_once(cx, Told::BareMove { game: row.id, ply: row.ply, text: 0 }, answer));
         }
@@ -173,7 +169,19 @@ impl Bot {
         let prefix = cx.p();
         let conn = self.conn()?;
         let unknown = || user(super::unknown_command(text.split_whitespace().next().unwrap_or(""), prefix));
-        let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
+        let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+        // A move in a game of this chat by someone not playing in it: who does, as a bare move is
+        // answered.
+        if let Some(id) = id
+            && let Some(row) = games::get(&conn, id)?
+            && row.platform == cx.scope().platform
+            && row.chat_id == cx.scope().chat
+            && me.as_ref().is_none_or(|m| row.color_of(m.id).is_none())
+            && (explicit || reads_as_move_in(&row, text)?)
+        {
+            return user(self.not_playing(&conn, &row)?);
+        }
+        let Some(me) = me else {
             if id.is_some() {
                 drop(conn);
                 self.game_for(cx, id)?;
@@ -266,7 +274,7 @@ impl Bot {
             Status::Active => {}
         }
         let Some(_) = row.color_of(me.id) else {
-            return user(msg!("game-not-yours", id = id));
+            return user(self.not_playing(&conn, &row)?);
         };
         let turn = turn_of_fen(&row.fen);
         if row.player(turn) != me.id {
@@ -289,6 +297,16 @@ impl Bot {
             }
         };
         self.commit_move(&conn, &row, &mut game, mv, me)
+    }
+
+    /// The answer to a move in `row` by someone not playing in it: who plays it.
+    fn not_playing(&self, conn: &Conn<'_>, row: &GameRow) -> Res<crate::i18n::Msg> {
+        Ok(msg!(
+            "move-not-playing",
+            id = row.id,
+            white = self.name_of(conn, row.white)?,
+            black = self.name_of(conn, row.black)?
+        ))
     }
 
     /// Applies `mv` (legal in `game`) as ply `row.ply + 1` and builds the replies.
@@ -335,6 +353,11 @@ impl Bot {
         if let Some(blast) = blast_note(&before, &after, mv) {
             text.push(' ');
             text.push_str(&blast);
+        }
+        // A death match's double explosion: the game goes on, and how it is won is now different.
+        if outcome.is_none() && kings_just_gone(&before, &after) {
+            text.push(' ');
+            text.push_str(&t!("death-match-kingless"));
         }
         if let Some(o) = outcome {
             text.push_str(&format!(" {}", self.end_text(conn, row, o)?));
@@ -824,6 +847,12 @@ fn reads_as_move(e: &notation::MoveError, text: &str) -> bool {
 fn reads_as_move_in(row: &GameRow, text: &str) -> Res<bool> {
     let Ok(pos) = fen::parse_position(variant_named(&row.variant)?, &row.fen) else { return Ok(false) };
     Ok(notation::parse_move(&pos, text).map_or_else(|e| reads_as_move(&e, text), |_| true))
+}
+
+/// Whether this move blew up the last kings on the board (a death match goes on without them).
+fn kings_just_gone(before: &crate::rules::Position, after: &crate::rules::Position) -> bool {
+    let kings = |p: &crate::rules::Position| p.by_role(crate::rules::Role::King);
+    after.variant().death_match && kings(before).any() && kings(after).is_empty()
 }
 
 /// What an explosion took, said after the move (`fxe5` in atomic chess, a Capatomic launch, a
