@@ -665,7 +665,7 @@ fn open_challenge_and_decline() {
         let out = tb.say(who, "!decline #1");
         assert!(
             out.contains(
-                "Challenge #1 is open to anyone here: nobody declines it, and only alice can withdraw it; !accept #1 \
+                "Challenge #1 is open to anyone here: it cannot be declined, and only alice can withdraw it; !accept #1 \
                  takes it up."
             ),
             "{out}"
@@ -711,7 +711,7 @@ fn open_challenge_and_decline() {
     assert!(open.text().contains(&format!("Open challenge #{id}")), "{}", open.text());
     let out = tb.say("carol", &format!("!decline #{id}"));
     assert!(
-        out.contains(&format!("Challenge #{id} is open to anyone here: nobody declines it, and only dave")),
+        out.contains(&format!("Challenge #{id} is open to anyone here: it cannot be declined, and only dave")),
         "{out}"
     );
     assert!(tb.say("dave", &format!("!decline #{id}")).contains("cancelled"));
@@ -1721,12 +1721,13 @@ fn running_out_of_time_before_both_sides_moved_aborts_the_game() {
     tb.say_in("other", "carol", "e4");
     tb.clock.advance(2 * 86_400);
     let text = tb.tick().text();
-    assert!(text.contains("Game #1 aborted: alice did not move in time"), "{text}");
+    assert!(text.contains("Game #1 aborted: alice ran out of time before both sides had moved"), "{text}");
     assert!(
-        text.contains("Game #2 aborted: dave did not move in time") && text.contains("no rating changes"),
+        text.contains("Game #2 aborted: dave ran out of time before both sides had moved")
+            && text.contains("no rating changes"),
         "{text}"
     );
-    assert!(!text.contains("ran out of time"), "{text}");
+    assert!(!text.contains("wins") && !text.contains("1-0") && !text.contains("0-1"), "{text}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'aborted' AND result IS NULL"), 2);
     assert_eq!(tb.query_i64("SELECT count(*) FROM ratings"), 0, "nobody rated");
     let out = tb.say("alice", "e4");

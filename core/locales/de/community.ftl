@@ -11,7 +11,7 @@ link-two-accounts = Du hast schon ein Konto auf { $platform } verknüpft; trenne
 link-histories-meet = Diese Konten haben gegeneinander gespielt oder teilen eine Leiter oder ein Turnier, daher können sie nicht zusammengeführt werden.
 link-not-linked = Dieses Konto ist mit keinem anderen verknüpft.
 link-unknown-account = Dieses Konto hat den Bot noch nicht benutzt.
-link-code = Dein Verknüpfungscode ist { $code }. Schick mir auf deiner anderen Plattform innerhalb von { $minutes } Minuten { $p }link { $code } als Direktnachricht; er funktioniert einmal. Behalte ihn für dich: Wer ihn benutzt, verbindet sein Konto mit deinem.
+link-code = Dein Verknüpfungscode ist { $code }. Schick mir auf deiner anderen Plattform innerhalb von { $minutes } Minuten { $p }link { $code } als Direktnachricht; er gilt nur ein einziges Mal. Behalte ihn für dich: Wer ihn benutzt, verbindet sein Konto mit deinem.
 link-not-here = Verknüpfungscodes gehören in eine Direktnachricht an mich, wo niemand sonst mitliest. Diesen hier könnten andere gelesen haben, deshalb gilt er nicht mehr: Hol dir auf der Plattform, von der du kommst, mit { $p }link einen neuen und schick ihn mir direkt.
 link-done = Verknüpft: Dieses { $platform }-Konto und dein anderes Konto sind jetzt ein Spieler, { $name }, mit all ihren Partien. { $p }unlink macht es rückgängig.
 unlink-done = Getrennt: Dieses { $platform }-Konto ist wieder ein eigener Spieler; der gemeinsame Verlauf bleibt bei deinen anderen Konten.
@@ -33,7 +33,7 @@ rating-line = { $name } — { $variant } { $scope ->
        *[global] global
     }: { $rating } (±{ $deviation }), { $record }.
 rating-global = Global { $rating }.
-rating-provisional = (? = vorläufig: noch zu wenige Partien, um sicher zu sein.)
+rating-provisional = (? = vorläufig: noch zu wenige Partien für eine verlässliche Wertung.)
 leaderboard-empty = Noch keine gewerteten Partien in { $variant } { $scope ->
         [community] in dieser Community
        *[global] global
@@ -64,9 +64,9 @@ history-none = Diese Person hat { $scope ->
 history-line = Wertung von { $name } in { $variant } { $scope ->
         [community] in dieser Community
        *[global] global
-    }: { $first } → { $last } in { $count ->
-        [one] { $count } gewerteten Partie
-       *[other] { $count } gewerteten Partien
+    }: { $first } → { $last } über { $count ->
+        [one] { $count } gewertete Partie
+       *[other] { $count } gewertete Partien
     }; Höchstwert { $high }.
 history-alt = Diagramm: { $text }
 
@@ -81,16 +81,16 @@ ladder-too-far = Du darfst höchstens { $max ->
        *[other] { $max } Plätze
     } nach oben herausfordern: { $name } steht { $distance } Plätze über dir.
 ladder-you-have-open = Du hast schon eine offene Leiter-Herausforderung mit { $name }; bring sie zu Ende, bevor du eine neue beginnst.
-ladder-they-have-open = { $name } hat schon eine offene Leiter-Herausforderung; versuch es wieder, wenn sie vorbei ist.
+ladder-they-have-open = { $name } hat schon eine offene Leiter-Herausforderung; versuch es noch einmal, wenn sie vorbei ist.
 ladder-no-challenge = Niemand hat dich auf dieser Leiter herausgefordert.
-ladder-nothing-to-withdraw = Du hast keine ausstehende Leiter-Herausforderung zum Zurückziehen.
+ladder-nothing-to-withdraw = Du hast keine offene Leiter-Herausforderung, die du zurückziehen könntest.
 ladder-unknown-challenge = Es gibt in dieser Saison keine Leiter-Herausforderung Nummer { $id }.
 ladder-not-played = Leiter-Herausforderung { $id } wird nicht gespielt, daher kann sie kein Ergebnis bekommen.
-ladder-deadline-passed = Die Zeit, diese Herausforderung anzunehmen, ist vorbei: Sie gilt als kampflos verloren.
+ladder-deadline-passed = Die Frist zum Annehmen dieser Herausforderung ist abgelaufen: Sie gilt als kampflos verloren.
 ladder-unknown-event = Es gibt in dieser Saison kein Leiter-Ereignis Nummer { $id }.
 ladder-not-result = Leiter-Ereignis { $id } ist kein Ergebnis; nur Ergebnisse lassen sich rückgängig machen.
 ladder-already-undone = Das Ergebnis in Leiter-Ereignis { $id } wurde schon rückgängig gemacht.
-ladder-reason-required = Sag, warum das Ergebnis rückgängig gemacht wird; der Grund bleibt im Verlauf.
+ladder-reason-required = Sag, warum das Ergebnis rückgängig gemacht wird; der Grund wird im Verlauf festgehalten.
 ladder-corrupt = Die gespeicherte Leiter ist widersprüchlich: { $detail }
 n-days = { $count ->
         [one] { $count } Tag
@@ -106,14 +106,14 @@ interaction-only-no-tournaments = Turniere gibt es hier nicht: Ich nehme an dies
 ladder-admins-only = Tut mir leid, nur die Administratoren der Community dürfen das mit einer Leiter tun.
 ladder-none-yet = Diese Community hat noch keine Leiter; ein Administrator kann eine mit { $p }ladder create chess anlegen.
 ladder-exists = Diese Community hat schon eine Leiter für { $variant }.
-ladder-created = Die Leiter { $variant } ist eröffnet: { $days } pro Zug, Herausforderungen bis { $reach } nach oben, { $wait } zum Annehmen. Tritt bei mit { $p }ladder join.
+ladder-created = Die Leiter { $variant } ist eröffnet: { $days } pro Zug, Herausforderungen bis { $reach } nach oben, { $wait } zum Annehmen. Beitreten mit { $p }ladder join.
 ladder-joined = { $name } tritt der Leiter { $ladder } auf Platz { $place } bei.
 ladder-left = { $name } verlässt die Leiter { $ladder }.
 ladder-remove-whom = Sag, wen du entfernen willst, z. B. { $p }ladder remove @bob.
 ladder-removed = { $name } wurde von einem Administrator von der Leiter { $ladder } entfernt.
 ladder-undone = Ereignis { $event } der Leiter { $ladder } wurde von einem Administrator rückgängig gemacht (Grund: { $reason }).
-ladder-season-closed = Saison { $number } der Leiter { $ladder } ist abgeschlossen und ihr Endstand archiviert ({ $p }ladder season { $number }). Saison { $next } beginnt mit derselben Reihenfolge; offene Leiter-Herausforderungen sind abgesagt.
-ladder-no-season = Die Leiter { $ladder } hat keine abgeschlossene Saison { $number }; sie ist in Saison { $current }.
+ladder-season-closed = Saison { $number } der Leiter { $ladder } ist abgeschlossen und ihr Endstand archiviert ({ $p }ladder season { $number }). Saison { $next } beginnt mit derselben Reihenfolge; offene Leiter-Herausforderungen wurden abgesagt.
+ladder-no-season = Die Leiter { $ladder } hat keine abgeschlossene Saison { $number }; zurzeit läuft Saison { $current }.
 ladder-season-head = Leiter { $ladder }, Saison { $number } (abgeschlossen), Endstand:
 ladder-season-empty = Niemand stand darauf.
 ladder-no-such = Diese Community hat keine Leiter für { $variant }.
@@ -126,7 +126,7 @@ ladder-standings-challenge = { " " }— { $dir ->
         [challenges] Herausforderung an
        *[challenged] herausgefordert von
     } { $name } ({ $state })
-ladder-standings-empty = Noch niemand ist darauf: { $p }ladder join { $variant }.
+ladder-standings-empty = Noch steht niemand darauf: { $p }ladder join { $variant }.
 ladder-challenge-whom = Sag, wen du herausforderst, z. B. { $p }ladder challenge @bob.
 ladder-challenge = Leiter-Herausforderung #{ $id }: { $name } (Platz { $place }) fordert { $other } (Platz { $other_place }) auf der Leiter { $variant } heraus. { $other }: { $p }accept #{ $id } oder { $p }decline #{ $id }, Frist: { $wait }; Ablehnen oder keine Antwort zählt als Sieg für { $name }.
 ladder-withdrawn = { $name } zieht die eigene Herausforderung auf der Leiter { $ladder } zurück.
@@ -184,8 +184,8 @@ in-days-hours = in { $days ->
        *[other] { $days } Tagen
     }{ $hours ->
         [0] {""}
-        [one] { " " }{ $hours } Stunde
-       *[other] { " " }{ $hours } Stunden
+        [one] { " " }und { $hours } Stunde
+       *[other] { " " }und { $hours } Stunden
     }
 result-playing = läuft
 tournament-no-community = Turniere gehören zu einer Community (einem Server oder Space); dieser Chat ist in keiner.
@@ -200,9 +200,9 @@ tournament-default-name = { $variant } { $kind ->
     }
 tournament-start-by-hand = Ein Administrator startet es mit { $p }tournament #{ $id } start.
 tournament-start-by-itself = Die Anmeldung schließt, und das Turnier beginnt von selbst { $when } (ein Administrator kann es mit { $p }tournament #{ $id } start früher starten).
-tournament-created = Turnier #{ $id }, { $name }: { $variant }, { $system }, { $days } pro Zug. Melde dich an mit { $p }tournament #{ $id } join. { $start }
+tournament-created = Turnier #{ $id }, { $name }: { $variant }, { $system }, { $days } pro Zug. Anmelden mit { $p }tournament #{ $id } join. { $start }
 button-join = Teilnehmen
-tournament-joined = { $name } nimmt an { $tournament } (#{ $id }) teil; { $players } angemeldet.
+tournament-joined = { $name } meldet sich für { $tournament } (#{ $id }) an; { $players } angemeldet.
 tournament-leave-running = { $tournament } (#{ $id }) hat begonnen: Aus einem laufenden Turnier steigt niemand aus. Spiel deine Partien oder gib sie auf ({ $p }resign #N); eine Partie, in der du nicht rechtzeitig ziehst, ist verloren.
 tournament-left = { $name } verlässt { $tournament } (#{ $id }).
 tournament-started = { $tournament } hat begonnen.
@@ -222,8 +222,8 @@ tournament-state-running = läuft, { $players }
 tournament-state-finished = beendet
 tournaments-details = Details: { $p }tournament #N.
 tournament-head = Turnier #{ $id } { $name }: { $variant }, { $system }, { $days } pro Zug.
-tournament-registration-until = Die Anmeldung ist offen; es beginnt { $when }.
-tournament-registration-by-hand = Die Anmeldung ist offen; ein Administrator startet es.
+tournament-registration-until = Die Anmeldung ist offen; das Turnier beginnt { $when }.
+tournament-registration-by-hand = Die Anmeldung ist offen; gestartet wird das Turnier von einem Administrator.
 tournament-players-head = Spieler ({ $count }):
 tournament-nobody-yet = Noch niemand: { $p }tournament #{ $id } join.
 standings-head = { $kind ->
@@ -239,7 +239,7 @@ round-bye = Freilos: { $name } ({ $points } { $one ->
     })
 tournament-result = Turnier #{ $id } { $name }: Das Ergebnis an Brett { $board } in Runde { $round } steht fest
 tournament-result-last = ; das war die letzte Partie, der Endstand folgt.
-tournament-result-next = ; Runde { $round } ist komplett, und Runde { $next } ist gepaart.
+tournament-result-next = ; Runde { $round } ist abgeschlossen, und Runde { $next } ist gepaart.
 tournament-not-started = Turnier #{ $id } { $name }: Die Anmeldung wurde mit { $players } geschlossen, daher hat es nicht begonnen ({ $reason }). Ein Administrator kann es starten, sobald mehr Spieler dabei sind, oder es absagen.
 tournament-starts = Turnier #{ $id } { $name } beginnt mit { $players }. Spiel deine Partien hier ({ $p }move #N ...); { $days } pro Zug.
 tournament-rounds-cut = Es werden { $rounds ->

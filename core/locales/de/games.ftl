@@ -29,9 +29,9 @@ game-against = #{ $id } als { $color ->
        *[black] Schwarz
     } gegen { $other }
 games-which = Du hast hier { $count } Partien ({ $ids }); gib die Nummer an, z. B. { $example }.
-position-changed = Partie #{ $id }: Die Stellung hat sich inzwischen geändert (ein anderer Zug kam zuerst). Sieh dir { $p }board an und versuch es noch einmal.
+position-changed = Partie #{ $id }: Die Stellung hat sich inzwischen geändert (ein anderer Zug war schneller). Sieh dir { $p }board an und versuch es noch einmal.
 move-not-playing = Partie #{ $id } läuft zwischen { $white } und { $black }; nur sie ziehen darin.
-bare-which-game = Mehrere deiner Partien hier warten auf deinen Zug ({ $games }), ein bloßer Zug sagt also nicht, welche: Nenne die Partie, etwa { $example }
+bare-which-game = Mehrere deiner Partien hier warten auf deinen Zug ({ $games }), daher ist bei einem bloßen Zug unklar, welche gemeint ist: Nenne die Partie, etwa { $example }
 not-your-turn-anywhere = Du bist in keiner deiner Partien hier am Zug.
 your-turn-which = Du bist hier in { $count } Partien am Zug ({ $ids }); sag, in welcher: { $p }move { $first } { $text }.
 game-in-setup = Partie #{ $id } ist noch in der Aufstellungsphase: Wähle einen Tausch mit { $p }swap oder { $p }noswap.
@@ -42,7 +42,7 @@ game-over-already = Partie #{ $id } ist vorbei ({ $result ->
 game-aborted-already = Partie #{ $id } wurde abgebrochen.
 not-your-turn = Du bist in Partie #{ $id } nicht am Zug: { $other } ({ $color }) ist am Zug.
 move-not-legal = Partie #{ $id }: Dieser Zug ist hier nicht legal.
-move-raced = Partie #{ $id }: Die Stellung hat sich geändert, bevor dein Zug ankam (ein anderer Zug kam zuerst). Sieh dir das Brett an und versuch es noch einmal.
+move-raced = Partie #{ $id }: Die Stellung hat sich geändert, bevor dein Zug ankam (ein anderer Zug war schneller). Sieh dir das Brett an und versuch es noch einmal.
 move-played = Partie #{ $id }: { $label }, gespielt von { $name }.
 blast-removes = Die Explosion auf { $square } entfernt { $pieces }.
 blast-nothing = Die Explosion auf { $square } entfernt nichts.
@@ -89,7 +89,7 @@ piece-name = { $role ->
        *[other] Figur
     }
 refusal-no-bombs = in dieser Variante gibt es keine Bomben
-refusal-detonation = dort ist jetzt keine Zündung möglich: Nenne das Feld deiner eigenen Bombe, und im Schach muss die Explosion deinen König am Leben und aus dem Schach lassen
+refusal-detonation = dort ist jetzt keine Zündung möglich: Nenne das Feld deiner eigenen Bombe, und im Schach muss die Explosion deinen König verschonen und das Schach aufheben
 refusal-no-missiles = in dieser Variante gibt es keinen Raketenabschuss
 refusal-not-a-missile = die Figur auf { $from } ({ $role }) ist keine Rakete
 refusal-no-missile-on = du hast keine Rakete auf { $from }
@@ -126,8 +126,8 @@ refusal-no-piece-of-role = du hast { $role ->
     }
 refusal-irradiated = { $square } ist verstrahlt: Dort darf keine Figur stehen
 refusal-own-piece = auf { $square } steht deine eigene Figur
-refusal-check-not-answered = du stehst im Schach, und dieser { $role }-Zug wehrt es nicht ab
-refusal-into-check = dieser { $role }-Zug würde deinen König im Schach lassen
+refusal-check-not-answered = du stehst im Schach, und dieser Zug ({ $role }) hebt es nicht auf
+refusal-into-check = dieser Zug ({ $role }) würde deinen König im Schach lassen
 refusal-explodes-own-king = dieser { $role }-Schlagzug würde deinen eigenen König in die Luft sprengen
 refusal-cannot-reach = { $role ->
         [pawn] keiner deiner Bauern kann { $square } erreichen
@@ -168,7 +168,7 @@ moves-piece = Partie #{ $id }: { $piece } hat { $count ->
 moves-none = Partie #{ $id }: { $mover } ist am Zug und hat keinen legalen Zug.
 moves-piece-none = Partie #{ $id }: { $piece } hat keinen legalen Zug.
 moves-in-check = { $mover } steht im Schach.
-moves-no-detonations = Die Zündung einer Bombe wird hier, wo andere mitlesen, nie aufgelistet ({ $p }bomb zeigt dir deine, nur dir).
+moves-no-detonations = Bombenzündungen werden hier, wo andere mitlesen, nie aufgelistet ({ $p }bomb zeigt dir deine, und zwar nur dir).
 moves-not-square = Partie #{ $id }: '{ $text }' ist kein Feld dieses Bretts; nenne eins wie g1.
 moves-no-piece = Partie #{ $id }: Auf { $square } steht keine Figur.
 moves-not-turn = Partie #{ $id }: { $piece } gehört { $owner }, und { $mover } ist am Zug.
@@ -187,7 +187,7 @@ reason-threefold-repetition = dreifache Stellungswiederholung
 reason-fifty-move-rule = 50-Züge-Regel
 reason-insufficient-material = ungenügendes Material
 reason-agreement = Einigung
-reason-time-out-but-no-mating-material = Zeitüberschreitung, aber kein Mattmaterial
+reason-time-out-but-no-mating-material = Zeitüberschreitung bei fehlendem Mattmaterial
 reason-both-kings-exploded = Explosion beider Könige
 
 # Bilder: die Beschreibung eines Bretts für Screenreader.
@@ -210,8 +210,8 @@ clock-casual = { $clock }, ungewertet
 setup-suffix = , Aufstellung { $number }
 level-suffix = , Stufe { $level }
 setup-range = { $variant } hat die Aufstellungen 0 bis { $max }, nicht { $given }.
-setup-one = { $variant } hat nur eine Startstellung; setup:N ist für die Varianten mit mehreren ({ $list }).
-relocation-no-setup = Capablanca Relocation wählt seine Aufstellung nach dem Annehmen durch Tauschen; lass setup:N weg.
+setup-one = { $variant } hat nur eine Startstellung; setup:N gilt nur für Varianten mit mehreren ({ $list }).
+relocation-no-setup = Bei Capablanca Relocation entsteht die Aufstellung nach dem Annehmen durch Tauschen; lass setup:N weg.
 challenge-mention = Eine Variante namens '{ $name }' kenne ich nicht. Um jemanden herauszufordern, erwähne die Person: @{ $name }. Varianten: { $names }
 challenge-mention-near = Eine Variante namens '{ $name }' kenne ich nicht: Meintest du { $near }? Um jemanden herauszufordern, erwähne die Person: @{ $name }. Varianten: { $names }
 rating-mention = Eine Variante namens '{ $name }' kenne ich nicht. Um nach jemandem zu fragen, erwähne die Person: @{ $name }. Varianten: { $names }
@@ -220,7 +220,7 @@ community-rated-only = Diese Community spielt nur gewertete Partien; lass casual
 community-casual-only = Diese Community spielt nur ungewertete Partien; lass rated weg.
 level-only-ai = level:N ist für Partien gegen mich: { $p }play [Variante] level:N.
 ai-games-mine = Du hast schon { $count } laufende Partien gegen mich, mehr spiele ich mit einer Person nicht gleichzeitig. Beende zuerst eine oder gib sie mit { $p }resign auf ({ $p }games listet sie auf).
-ai-games-all = Ich spiele gerade { $count } Partien gleichzeitig, mehr schaffe ich im Moment nicht. Versuch es wieder, wenn einige vorbei sind.
+ai-games-all = Ich spiele gerade { $count } Partien gleichzeitig, mehr schaffe ich im Moment nicht. Versuch es noch einmal, wenn einige vorbei sind.
 challenge-self = Du kannst dich nicht selbst herausfordern.
 challenge-answer-slash = der Button „Annehmen“ oder „Ablehnen“, oder /accept und /decline
 challenge-anyone-slash = der Button „Annehmen“ oder /accept { $id }
@@ -240,10 +240,10 @@ game-starts-relocation = Partie #{ $id } beginnt: { $white } (Weiß) gegen { $bl
 game-starts = Partie #{ $id } beginnt: { $white } (Weiß) gegen { $black } (Schwarz), { $variant }{ $setup }, { $clock }. { $mover } (Weiß) ist am Zug.
 bombs-first = { $ai ->
         [yes] Zuerst wählst du deine geheime Bombe: Ich habe dir eine Direktnachricht geschickt (capabot hat seine schon gewählt).
-       *[no] Zuerst wählt jeder Spieler eine geheime Bombe: Ich habe euch beiden eine Direktnachricht geschickt.
+       *[no] Zuerst wählt jeder Spieler eine geheime Bombe: Ich habe jedem von euch eine Direktnachricht geschickt.
     }
 ai-thinking = Partie #{ $id }: capabot denkt nach…
-decline-open = Herausforderung #{ $id } ist für alle hier offen: Niemand lehnt sie ab, und nur { $name } kann sie zurückziehen; { $p }accept #{ $id } nimmt sie an.
+decline-open = Herausforderung #{ $id } ist für alle hier offen: Ablehnen kann sie niemand, und nur { $name } kann sie zurückziehen; mit { $p }accept #{ $id } nimmst du sie an.
 decline-none-for-you = Hier gibt es keine Herausforderung, die du ablehnen kannst.
 decline-unknown = Hier gibt es keine offene Herausforderung #{ $id }, die du ablehnen oder zurückziehen kannst.
 decline-none = Hier gibt es keine Herausforderung, die du ablehnen oder zurückziehen kannst.
@@ -274,16 +274,16 @@ position-changed-retry = Partie #{ $id }: Die Stellung hat sich inzwischen geän
 game-ended = Partie #{ $id }: { $end }
 draw-already-offered = Partie #{ $id }: Du hast schon Remis angeboten; das Angebot gilt bis zum nächsten Zug.
 draw-ai-declines = Partie #{ $id }: capabot lehnt das Remis ab und spielt weiter.
-draw-offered = Partie #{ $id }: { $name } bietet Remis an. { $other }: { $p }draw zum Annehmen, { $p }draw decline zum Ablehnen; jeder Zug lehnt ebenfalls ab.
+draw-offered = Partie #{ $id }: { $name } bietet Remis an. { $other }: { $p }draw zum Annehmen, { $p }draw decline zum Ablehnen; auch jeder Zug gilt als Ablehnung.
 button-accept-draw = Remis annehmen
 button-decline-draw = Remis ablehnen
-takeback-already-asked = Partie #{ $id }: Du hast schon um eine Zurücknahme gebeten; wir warten auf deinen Gegner.
+takeback-already-asked = Partie #{ $id }: Du hast schon um eine Zurücknahme gebeten; die Antwort deines Gegners steht noch aus.
 takeback-nothing = Partie #{ $id }: Es gibt keinen Zug zum Zurücknehmen.
 takeback-asked = Partie #{ $id }: { $name } möchte den letzten eigenen Zug zurücknehmen. { $other }: { $p }takeback zum Zustimmen, { $p }takeback decline zum Ablehnen.
 button-allow-takeback = Zurücknahme erlauben
 button-decline-takeback = Zurücknahme ablehnen
 button-analyse = Analysieren
-takeback-nothing-yours = Partie #{ $id }: Es gibt keinen Zug von dir zum Zurücknehmen.
+takeback-nothing-yours = Partie #{ $id }: Es gibt keinen Zug von dir, den du zurücknehmen könntest.
 takeback-done = Partie #{ $id }: { $count ->
         [one] { $count } Zug
        *[other] { $count } Züge
@@ -307,12 +307,12 @@ offer-declined = Partie #{ $id }: { $name } hat { $what ->
 abort-tournament = Partie #{ $id } ist eine Turnierpartie und kann nicht abgebrochen werden; nutze stattdessen { $p }resign oder { $p }draw.
 abort-too-late = Partie #{ $id }: Beide Seiten haben gezogen, daher kann sie nicht mehr abgebrochen werden; nutze stattdessen { $p }resign oder { $p }draw.
 game-aborted = Partie #{ $id } wurde von { $name } abgebrochen.
-game-aborted-unplayed = Partie #{ $id } abgebrochen: { $name } hat aufgegeben, bevor beide Seiten gezogen hatten, also endet die Partie ohne Ergebnis, und keine Wertung ändert sich.
-game-aborted-timeout = Partie #{ $id } abgebrochen: { $name } hat nicht rechtzeitig gezogen, bevor beide Seiten gezogen hatten; die Partie endet daher ohne Ergebnis, und keine Wertung ändert sich.
+game-aborted-unplayed = Partie #{ $id } abgebrochen: { $name } hat aufgegeben, bevor beide Seiten gezogen hatten; die Partie endet daher ohne Ergebnis und ohne Wertungsänderung.
+game-aborted-timeout = Partie #{ $id } abgebrochen: { $name } hat die Zeit überschritten, bevor beide Seiten gezogen hatten; die Partie endet daher ohne Ergebnis und ohne Wertungsänderung.
 
 # Die Aufstellungsphase von Capablanca Relocation.
-swap-no-setup = Partie #{ $id } ist nicht in einer Aufstellungsphase; Tauschen gibt es bei Capablanca Relocation vor dem ersten Zug.
-swap-unreadable = Den Tausch '{ $text }' kann ich nicht lesen. Schreib König (K) oder Dame (Q) und die Figur oder Linie, mit der getauscht wird: { $p }swap K b, { $p }swap Q h, { $p }swap KA oder { $p }noswap.
+swap-no-setup = Partie #{ $id } ist nicht in einer Aufstellungsphase; getauscht wird nur bei Capablanca Relocation vor dem ersten Zug.
+swap-unreadable = Den Tausch '{ $text }' kann ich nicht lesen. Schreib König (K) oder Dame (Q) und die Figur oder Linie, mit der getauscht werden soll: { $p }swap K b, { $p }swap Q h, { $p }swap KA oder { $p }noswap.
 swap-rook = Die Türme bleiben beim Tausch stehen: Tausch deinen König oder deine Dame mit einem Springer, Erzbischof, Läufer oder Kanzler oder die beiden miteinander ({ $p }swap K b, { $p }swap Q h), oder behalte die Aufstellung mit { $p }noswap.
 swap-own-file = { $who ->
         [queen] Deine Dame steht
@@ -321,8 +321,8 @@ swap-own-file = { $who ->
 swap-bishops = Ein Tausch { $who ->
         [queen] deiner Dame
        *[king] deines Königs
-    } mit dem Läufer auf der { $file }-Linie würde beide Läufer auf Felder einer Farbe stellen, und das verbieten die Regeln: Wähl eine andere Figur oder { $p }noswap.
-swap-which-knight = Du hast zwei Springer, auf der { $first }- und der { $second }-Linie: Nenn die Linie des gemeinten, z. B. { $example }.
+    } mit dem Läufer auf der { $file }-Linie würde beide Läufer auf gleichfarbige Felder stellen, was die Regeln verbieten: Wähl eine andere Figur oder { $p }noswap.
+swap-which-knight = Du hast zwei Springer, auf der { $first }- und der { $second }-Linie: Nenn die Linie des Springers, den du meinst, z. B. { $example }.
 swap-other-chooses = Partie #{ $id }: { $name } ({ $color }) wählt jetzt den Tausch.
 swap-already = Partie #{ $id }: Dieser Tausch wurde schon gewählt.
 swap-setup-over = Partie #{ $id }: Die Aufstellung ist schon beendet.
@@ -406,7 +406,7 @@ gif-caption = Partie #{ $id }, { $white } (Weiß) gegen { $black } (Schwarz), { 
         [one] { $count } Zug
        *[other] { $count } Züge
     }, { $state }.
-gif-alt = Animiertes Brett der Partie #{ $id }, { $variant }: { $white } (Weiß) gegen { $black } (Schwarz), ein Bild pro Zug ab dem Start. Züge: { $moves }. Ergebnis: { $state }.
+gif-alt = Animiertes Brett der Partie #{ $id }, { $variant }: { $white } (Weiß) gegen { $black } (Schwarz), ein Einzelbild pro Zug ab der Ausgangsstellung. Züge: { $moves }. Ergebnis: { $state }.
 
 # Schach mit geheimer Bombe. $role ist der englische Name einer Figur (pawn, knight, bishop, rook, queen,
 # king, archbishop, chancellor, missile oder piece).
@@ -422,10 +422,10 @@ piece-on = { $role ->
         [missile] die Rakete
        *[other] die Figur
     } auf { $square }
-bomb-not-here = Nicht hier: Alle in diesem Chat können das lesen. Wähle deine Bombe in einer Direktnachricht an mich (antworte auf die Nachricht, die ich dir geschickt habe, oder schreib dort bomb). Es wurde nichts gewählt, du kannst also noch jede Figur nehmen.
+bomb-not-here = Nicht hier: Alle in diesem Chat können das lesen. Wähle deine Bombe in einer Direktnachricht an mich (antworte auf die Nachricht, die ich dir geschickt habe, oder schreib dort bomb). Es wurde nichts gewählt, du kannst also noch jede Figur wählen.
 bomb-no-game = Du hast keine Partie mit geheimer Bombe.
 bomb-sent-dm = Ich habe es dir per Direktnachricht geschickt.
-bomb-not-yours = Partie #{ $id } ist keine laufende Partie mit geheimer Bombe von dir.
+bomb-not-yours = Partie #{ $id } ist keine deiner laufenden Partien mit geheimer Bombe.
 bomb-no-game-in-progress = Du hast keine laufende Partie mit geheimer Bombe.
 bomb-which = Du hast { $count } Partien mit geheimer Bombe ({ $ids }); gib die Nummer an, z. B. bomb { $first } g1.
 game-not-in-progress = Partie #{ $id } läuft nicht.
@@ -454,7 +454,7 @@ bomb-side-never = { $side ->
         [white] Weiß
        *[black] Schwarz
     } hat nie eine gewählt
-bombs-revealed = Die Bomben, wo sie begannen: { $white }; { $black }.
+bombs-revealed = Die Bomben in der Ausgangsstellung: { $white }; { $black }.
 
 # Warum ein Zug der KI verworfen wurde (geloggt, nicht angezeigt).
 ai-game-vanished = Partie verschwunden
@@ -489,10 +489,10 @@ analysis-no-turning-points = Kein Zug hat seine Seite 5 Prozentpunkte Gewinnchan
 analysis-pgn-hint = Die kommentierte Partie: { $p }pgn #{ $id } analysed
 analysis-point = { $label } ({ $color }): Gewinnchance { $before } % → { $after } %; besser war { $better }.
 analysis-point-alt = Das Brett vor { $label }: der gespielte Zug ({ $played }) als roter Pfeil, der bessere Zug ({ $better }) als grüner.
-analysis-chart-alt = Diagramm der Gewinnchancen von Weiß in Partie #{ $id } nach jedem Zug, von { $start } % zu Beginn bis { $end } % am Ende, mit { $count ->
-        [one] 1 Zug
-       *[other] { $count } Zügen
-    }, markiert als Ungenauigkeit, Fehler oder grober Fehler.
+analysis-chart-alt = Diagramm der Gewinnchancen von Weiß in Partie #{ $id } nach jedem Zug, von { $start } % zu Beginn bis { $end } % am Ende; { $count ->
+        [one] 1 Zug ist
+       *[other] { $count } Züge sind
+    } als Ungenauigkeit, Fehler oder grober Fehler markiert.
 analysis-word-inaccuracy = Ungenauigkeit
 analysis-word-mistake = Fehler
 analysis-word-blunder = Grober Fehler
@@ -508,7 +508,7 @@ analysis-busy-full = capabot ist schon mit { $count ->
         [one] einer anderen Analyse
        *[other] { $count } Analysen
     } beschäftigt; bitte versuch es in einer Minute noch einmal.
-analysis-none-yet = Partie #{ $id } wurde noch nicht analysiert: zuerst { $p }analyse #{ $id }.
+analysis-none-yet = Partie #{ $id } wurde noch nicht analysiert: Schreib zuerst { $p }analyse #{ $id }.
 
 rematch-no-game = Du hast in diesem Chat keine beendete Partie, die du noch einmal spielen könntest; nenne eine mit ihrer Nummer, etwa { $p }rematch #12.
 rematch-not-here = Partie #{ $id } wurde nicht in diesem Chat gespielt: Frag nach der Revanche dort, wo sie gespielt wurde.
@@ -516,7 +516,7 @@ rematch-not-player = Du hast Partie #{ $id } nicht gespielt: Nur ihre Spieler k�
 rematch-unfinished = Partie #{ $id } läuft noch; eine Revanche kann folgen, sobald sie vorbei ist ({ $p }resign #{ $id } oder { $p }draw #{ $id } beenden sie früher).
 rematch-already = Deine Herausforderung #{ $id } an { $name } wartet schon auf Antwort; { $p }decline #{ $id } zieht sie zurück.
 challenge-in-direct = Nur du und ich lesen diesen Chat, also könnte niemand eine Herausforderung von hier annehmen: Fordere Leute in einem Chat heraus, den du mit ihnen teilst. Gegen mich geht { $p }play auch hier.
-rematch-playing = Partie #{ $id }, die Revanche zu Partie #{ $game }, läuft: Spiel sie zuerst ({ $p }board #{ $id }).
+rematch-playing = Partie #{ $id }, die Revanche zu Partie #{ $game }, läuft bereits: Spiel zuerst diese Partie zu Ende ({ $p }board #{ $id }).
 rematch-gone = { $name } kann hier nicht mehr herausgefordert werden.
 rematch-of = Revanche zu Partie #{ $game }. { $text }
 button-rematch = Revanche

@@ -16,10 +16,10 @@ web-board-start = Brett zu Beginn
 web-first = Erster
 web-previous = Vorheriger
 web-next = Nächster
-web-last = Neuester
+web-last = Letzter
 web-keys = Mit den Pfeiltasten gehst du durch die Züge.
 web-days-left = { $days ->
-        [0] Weniger als ein Tag Zeit für den Zug.
+        [0] Noch weniger als ein Tag Zeit für den Zug.
         [one] Noch ein Tag Zeit für den Zug.
        *[other] Noch { $days } Tage Zeit für den Zug.
     }
@@ -31,7 +31,7 @@ web-analysis = Computeranalyse
 web-analysis-head = Von capabots Engine, { $nodes } Knoten pro Stellung.
 web-analysis-ask = Noch keine: Wer die Partie verfolgt hat, kann in ihrem Chat eine anfordern (analyse), und sie erscheint dann auch hier.
 web-analysis-marked = Ungenauigkeiten (?!), Fehler (?) und grobe Fehler (??)
-web-analysis-none-marked = Niemand hat einen Fehler gemacht, den die Engine gesehen hat.
+web-analysis-none-marked = Niemand hat einen Fehler gemacht, den die Engine erkannt hat.
 web-live = Live: Züge erscheinen hier, sobald sie gespielt werden.
 web-community-title = Community { $id }
 web-leaderboards = Bestenlisten

@@ -219,7 +219,7 @@ bombs-first = { $ai ->
        *[no] First each player chooses a secret bomb: I sent each of you a direct message.
     }
 ai-thinking = Game #{ $id }: capabot is thinking…
-decline-open = Challenge #{ $id } is open to anyone here: nobody declines it, and only { $name } can withdraw it; { $p }accept #{ $id } takes it up.
+decline-open = Challenge #{ $id } is open to anyone here: it cannot be declined, and only { $name } can withdraw it; { $p }accept #{ $id } takes it up.
 decline-none-for-you = There is no challenge here for you to decline.
 decline-unknown = There is no open challenge #{ $id } here for you to decline or cancel.
 decline-none = There is no challenge here for you to decline or cancel.
@@ -278,7 +278,7 @@ abort-tournament = Game #{ $id } is a tournament game, which cannot be aborted; 
 abort-too-late = Game #{ $id }: both sides have moved, so it can no longer be aborted; { $p }resign or { $p }draw instead.
 game-aborted = Game #{ $id } aborted by { $name }.
 game-aborted-unplayed = Game #{ $id } aborted: { $name } resigned before both sides had moved, so the game ends without a result and no rating changes.
-game-aborted-timeout = Game #{ $id } aborted: { $name } did not move in time, before both sides had moved, so the game ends without a result and no rating changes.
+game-aborted-timeout = Game #{ $id } aborted: { $name } ran out of time before both sides had moved, so the game ends without a result and no rating changes.
 
 # Capablanca Relocation's setup phase.
 swap-no-setup = Game #{ $id } is not in a setup phase; swaps are for Capablanca Relocation before the first move.

@@ -212,7 +212,7 @@ bombs-first = { $ai ->
        *[no] Önce her oyuncu gizli bir bomba seçer: ikinize de özel mesaj gönderdim.
     }
 ai-thinking = Oyun #{ $id }: capabot düşünüyor…
-decline-open = Teklif #{ $id } buradaki herkese açık: kimse onu reddetmez, yalnızca { $name } geri çekebilir; { $p }accept #{ $id } ile kabul edersin.
+decline-open = Teklif #{ $id } buradaki herkese açık: reddedilemez, yalnızca { $name } geri çekebilir; { $p }accept #{ $id } ile kabul edersin.
 decline-none-for-you = Burada reddedebileceğin bir teklif yok.
 decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir teklif yok.
 decline-none = Burada reddedebileceğin ya da geri çekebileceğin bir teklif yok.
@@ -274,7 +274,7 @@ abort-tournament = Oyun #{ $id } bir turnuva oyunu, iptal edilemez; onun yerine 
 abort-too-late = Oyun #{ $id }: iki taraf da hamle yaptı, artık iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
 game-aborted = Oyun #{ $id }, { $name } tarafından iptal edildi.
 game-aborted-unplayed = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan terk etti; oyun sonuçsuz biter, puanlar değişmez.
-game-aborted-timeout = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan süresi içinde oynamadı; oyun sonuçsuz biter, puanlar değişmez.
+game-aborted-timeout = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan süresini doldurdu; oyun sonuçsuz biter, puanlar değişmez.
 
 # Capablanca Relocation dizilim aşaması.
 swap-no-setup = Oyun #{ $id } dizilim aşamasında değil; yer değiştirmeler ilk hamleden önce Capablanca Relocation içindir.
