@@ -290,6 +290,26 @@ mod tests {
         assert_eq!(game["type"], 3, "{game}");
     }
 
+    /// Every choice's name that the commands look up in the catalogues is there in every language
+    /// (a missing one is registered as its id: Discord showed `color-random` to German users).
+    #[test]
+    fn every_choice_name_is_in_every_catalogue() {
+        let mut ids: Vec<String> = ["white", "black", "random"].iter().map(|c| format!("color-{c}")).collect();
+        let options =
+            COMMANDS.iter().flat_map(|c| c.options.iter().chain(c.subcommands.iter().flat_map(|s| s.options)));
+        for o in options {
+            if matches!(o.kind, OptionKind::Choice(_) | OptionKind::KeyedChoice(..)) {
+                ids.extend(o.kind.choices().iter().map(|w| format!("choice-{}-{w}", o.name)));
+            }
+        }
+        assert!(ids.len() > 3, "{ids:?}");
+        for lang in Lang::ALL {
+            for id in &ids {
+                assert!(crate::i18n::has(lang, id), "{id} is missing in {}", lang.code());
+            }
+        }
+    }
+
     #[test]
     fn global_commands_say_where_they_are_offered() {
         let json: Vec<serenity::json::Value> =

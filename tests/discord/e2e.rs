@@ -2280,8 +2280,14 @@ async fn texts_name_what_works_where_they_are_read() {
             )
             .await;
         assert!(games.content().is_some_and(|c| c.contains("alice")), "{games:?}");
-        // In a DM typed commands reach the bot: the hint there is the prefix.
+        // In a DM typed commands reach the bot: the challenge waiting in the server is listed there…
         let dm = fake.dm_channel(BOB);
+        fake.send_dm(BOB, "!games");
+        let answer = said(&fake, dm, "in another chat").await;
+        assert!(answer.content().is_some_and(|c| c.contains("challenge #1 from alice")), "{answer:?}");
+        // …and with nothing waiting, the hint there is the prefix.
+        fake.send_message(GENERAL, BOB, "<@1000> decline #1");
+        said(&fake, GENERAL, "declined by bob").await;
         fake.send_dm(BOB, "!games");
         let answer = said(&fake, dm, "!play").await;
         assert_eq!(answer.channel_id, Some(dm));

@@ -19,6 +19,7 @@ no-setup = Aufstellung { $number } gibt es nicht
 word-or = { " oder " }
 color-white = Weiß
 color-black = Schwarz
+color-random = zufällig
 
 settings-days-none = keine
 settings-on = an

@@ -19,6 +19,7 @@ no-setup = no setup { $number }
 word-or = { " or " }
 color-white = white
 color-black = black
+color-random = random
 
 settings-days-none = none
 settings-on = on

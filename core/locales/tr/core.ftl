@@ -19,6 +19,7 @@ no-setup = { $number } numaralı dizilim yok
 word-or = { " ya da " }
 color-white = beyaz
 color-black = siyah
+color-random = rastgele
 
 settings-days-none = yok
 settings-on = açık
