@@ -136,7 +136,7 @@ fn random_text_never_panics_or_writes() {
                 "notices on:",
                 "notices off:",
                 "From now on I draw",
-                "theme is forgotten",
+                "theme is reset",
                 "link code",
                 "rematch",
             ]

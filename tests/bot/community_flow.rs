@@ -353,9 +353,9 @@ fn a_persons_own_theme_draws_what_only_they_read() {
     tb.say("alice", "!challenge @bob bomb color:white");
     tb.say("bob", "!accept");
     let out = dm(&tb, "alice", "theme").text();
-    assert!(out.contains("I draw the pictures only you read in wood"), "{out}");
+    assert!(out.contains("I draw the pictures sent to you alone in wood"), "{out}");
     let out = dm(&tb, "alice", "theme contrast").text();
-    assert!(out.contains("From now on I draw the pictures only you read in contrast"), "{out}");
+    assert!(out.contains("From now on I draw the pictures sent to you alone in contrast"), "{out}");
     assert_eq!(themes_all(&dm(&tb, "alice", "bomb b1")), [(true, Theme::Contrast)], "her own board");
     dm(&tb, "bob", "bomb e7");
     assert_eq!(themes_all(&tb.raw("alice", "e4")), [(false, Theme::Wood)], "the shared chat's");
@@ -364,6 +364,6 @@ fn a_persons_own_theme_draws_what_only_they_read() {
     let play = dm(&tb, "alice", "play chess color:white level:1");
     assert!(play.text().contains("starts"), "{}", play.text());
     assert!(themes_all(&play).iter().all(|(_, t)| *t == Theme::Contrast), "{:?}", themes_all(&play));
-    assert!(dm(&tb, "alice", "theme default").text().contains("Your own board theme is forgotten"));
+    assert!(dm(&tb, "alice", "theme default").text().contains("Your own board theme is reset"));
     assert_eq!(themes_all(&dm(&tb, "alice", "bomb")), [(true, Theme::Wood)]);
 }

@@ -59,10 +59,10 @@ lang-show-own = I speak { $lang } to you (your choice); { $p }lang default goes 
 lang-show-default = I speak { $lang } to you (the chat's or your app's language); { $p }lang tr, { $p }lang de or { $p }lang en chooses your own.
 lang-set = From now on I speak English to you.
 lang-cleared = Your own language is forgotten: I speak the chat's language to you again.
-theme-show-own = I draw the pictures only you read in { $theme } (your choice); { $p }theme default goes back to wood. A shared chat's pictures are drawn in its own theme ({ $p }settings theme:…).
-theme-show-default = I draw the pictures only you read in wood; { $p }theme contrast (for colour-blind readers) or { $p }theme green chooses your own. A shared chat's pictures are drawn in its own theme ({ $p }settings theme:…).
-theme-set = From now on I draw the pictures only you read in { $theme }; a shared chat's follow its own theme ({ $p }settings theme:…).
-theme-cleared = Your own board theme is forgotten: the pictures only you read are drawn in wood again.
+theme-show-own = I draw the pictures sent to you alone in { $theme } (your choice); { $p }theme default goes back to wood. A shared chat's pictures are drawn in its own theme ({ $p }settings theme:…).
+theme-show-default = I draw the pictures sent to you alone in wood; { $p }theme contrast (for colour-blind readers) or { $p }theme green chooses your own. A shared chat's pictures are drawn in its own theme ({ $p }settings theme:…).
+theme-set = From now on I draw the pictures sent to you alone in { $theme }; a shared chat's follow its own theme ({ $p }settings theme:…).
+theme-cleared = Your own board theme is reset: the pictures sent to you alone are drawn in wood again.
 theme-usage = theme takes one word: wood, green, contrast or default
 
 # Commands typed wrongly. $given is what was typed.
