@@ -22,7 +22,6 @@ use crate::bot::{Bot, BotError, Drawing, WebFollow};
 use crate::host::changes::{Changes, Follower, Heard};
 use crate::host::listen::Listening;
 use crate::i18n::{Lang, with_lang};
-use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -30,6 +29,7 @@ use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::{Extension, Router};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use std::collections::{HashMap, VecDeque};
 use std::net::{IpAddr, SocketAddr};
@@ -128,6 +128,10 @@ impl WebOptions {
 struct Web {
     bot: Arc<Bot>,
     limiter: Arc<DefaultKeyedRateLimiter<IpAddr>>,
+    /// Requests checked by `limiter`: every [`FORGET_CLIENTS_EVERY`]th forgets the clients whose
+    /// allowance is whole again, so its memory follows the clients of the moment, not every
+    /// address ever seen.
+    checked: Arc<std::sync::atomic::AtomicU64>,
     options: WebOptions,
     stop: CancellationToken,
     pictures: Arc<Mutex<Pictures>>,
@@ -211,6 +215,7 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
     let state = Web {
         bot,
         limiter: Arc::new(RateLimiter::keyed(quota)),
+        checked: Arc::default(),
         options,
         stop,
         pictures: Arc::new(Mutex::new(pictures)),
@@ -249,13 +254,61 @@ pub async fn serve(
         .await
         .map_err(|e| format!("cannot listen on {addr} for the web pages: {e}"))?;
     let bound = listener.local_addr().map_err(|e| format!("web listener: {e}"))?;
-    let app = router(bot, options, stop.clone()).into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await {
-            tracing::warn!("the web pages stopped: {e}");
-        }
-    });
+    let app = router(bot, options, stop.clone());
+    tokio::spawn(accept(listener, app, stop));
     Ok(bound)
+}
+
+/// Connections served at once; more wait in the listener's backlog until one ends.
+pub const MAX_CONNECTIONS: usize = 1_024;
+/// A request's headers must have arrived this long after the connection began waiting for them
+/// (a new connection, or a kept-alive one between requests), else the connection is closed: a
+/// client that opens connections and sends nothing, or half a request, holds none for long.
+pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once, each
+/// request's headers within [`HEADER_READ_TIMEOUT`], until `stop` is cancelled (connections then
+/// finish their requests and close).
+async fn accept(listener: tokio::net::TcpListener, app: Router, stop: CancellationToken) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let slot = tokio::select! {
+            () = stop.cancelled() => return,
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => return,
+            },
+        };
+        let (stream, peer) = tokio::select! {
+            () = stop.cancelled() => return,
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of file descriptors and the like: wait a moment rather than spin.
+                    tracing::debug!("web: accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone().layer(Extension(ConnectInfo(peer))));
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let mut builder = hyper::server::conn::http1::Builder::new();
+            builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(conn);
+            tokio::select! {
+                _ = conn.as_mut() => {}
+                () = stop.cancelled() => {
+                    conn.as_mut().graceful_shutdown();
+                    let _ = conn.await;
+                }
+            }
+        });
+    }
 }
 
 /// The address a request counts against: the peer's, or the client a local reverse proxy names.
@@ -272,9 +325,22 @@ fn client_of(req: &Request, options: &WebOptions) -> IpAddr {
     }
 }
 
+/// How often (in requests) the rate limiter forgets the clients whose allowance is whole again.
+pub const FORGET_CLIENTS_EVERY: u64 = 4_096;
+
+/// Counts a request checked by `limiter`, and every [`FORGET_CLIENTS_EVERY`]th forgets the
+/// clients whose allowance is whole again.
+fn forget_clients_if_due(limiter: &DefaultKeyedRateLimiter<IpAddr>, checked: &std::sync::atomic::AtomicU64) {
+    if checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % FORGET_CLIENTS_EVERY == FORGET_CLIENTS_EVERY - 1 {
+        limiter.retain_recent();
+        limiter.shrink_to_fit();
+    }
+}
+
 /// Rate limit, then the security headers on every answer.
 async fn guard(State(web): State<Web>, req: Request, next: Next) -> Response {
     let client = client_of(&req, &web.options);
+    forget_clients_if_due(&web.limiter, &web.checked);
     let lang = request_lang(req.headers());
     let mut res = if web.limiter.check_key(&client).is_err() {
         let mut r = error_page(StatusCode::TOO_MANY_REQUESTS, lang);
@@ -770,6 +836,26 @@ fn static_file(mime: &'static str, body: &'static str) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rate limiter's memory follows the clients of the moment: every
+    /// `FORGET_CLIENTS_EVERY`th request forgets those whose allowance is whole again. (Before: every
+    /// address ever seen stayed, 6.4 MB more for 60,000 addresses, never given back.)
+    #[test]
+    fn the_rate_limiter_forgets_clients_whose_allowance_is_whole_again() {
+        let limiter = RateLimiter::keyed(Quota::per_second(NonZeroU32::new(1_000).expect("1000")));
+        let checked = std::sync::atomic::AtomicU64::new(0);
+        let client = |i: u64| IpAddr::from([10, 0, (i >> 8) as u8, i as u8]);
+        for i in 0..FORGET_CLIENTS_EVERY - 1 {
+            assert!(limiter.check_key(&client(i)).is_ok());
+            forget_clients_if_due(&limiter, &checked);
+        }
+        assert_eq!(limiter.len(), (FORGET_CLIENTS_EVERY - 1) as usize, "each client kept while its allowance refills");
+        // A millisecond refills one; after a while every allowance is whole again.
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(limiter.check_key(&client(FORGET_CLIENTS_EVERY)).is_ok());
+        forget_clients_if_due(&limiter, &checked);
+        assert!(limiter.len() <= 1, "{} clients kept", limiter.len());
+    }
 
     #[test]
     fn pages_poll_slowly_only_while_the_listener_is_up() {

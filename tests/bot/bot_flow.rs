@@ -1688,6 +1688,9 @@ fn a_paused_game_goes_on_only_where_the_opponent_can_follow() {
     assert!(out.contains("not in this chat"), "{out}");
     let out = dm(&tb, "bob", "move #1 e5").text();
     assert!(out.contains("Game #1 is paused") && out.contains("not in a direct message"), "{out}");
+    // Nor a private group (a chat of no community): the community's pages would show it too.
+    let out = tb.bot.handle(&msg_in("group", "bob", "!move #1 e5")).text();
+    assert!(out.contains("not in a direct message or a private group"), "{out}");
     assert_eq!((place(), tb.query_i64("SELECT ply FROM games WHERE id = 1")), ("main 1 g".into(), 1));
     // Bob's move in a chat of another server takes the game there, still paused and without a
     // clock (Alice may not read that server), and still in its community.

@@ -367,3 +367,36 @@ fn a_persons_own_theme_draws_what_only_they_read() {
     assert!(dm(&tb, "alice", "theme default").text().contains("Your own board theme is reset"));
     assert_eq!(themes_all(&dm(&tb, "alice", "bomb")), [(true, Theme::Wood)]);
 }
+
+/// A secret-bomb game's page names the bombs once the game has a result, as the chat and the PGN
+/// do, and not when it was aborted (whose notice names none). (Before: an aborted game's page
+/// showed both.)
+#[test]
+fn an_aborted_secret_bomb_games_page_keeps_its_bombs() {
+    use capabot::bot::BotConfig;
+    let tb = crate::common::new_bot_with(BotConfig {
+        web_url: Some("https://chess.example.org".into()),
+        ..BotConfig::default()
+    });
+    assert!(admin(&tb, "!settings community web:on").text().contains("web:on"));
+    let mut slugs = Vec::new();
+    for _ in 0..2 {
+        say(&tb, "Alice", "!challenge @Bob bomb color:white");
+        let started = say(&tb, "Bob", "!accept");
+        let url = started.replies.iter().find_map(|r| r.card.as_ref()?.web_url.clone()).expect("the game's address");
+        slugs.push(url.rsplit('/').next().expect("a slug").to_string());
+        assert!(crate::common::dm(&tb, "Alice", "bomb g1").text().contains("your bomb is"));
+        assert!(crate::common::dm(&tb, "Bob", "bomb b8").text().contains("your bomb is"));
+    }
+    // The first aborted before both sides moved, the second resigned after they did.
+    assert!(say(&tb, "Alice", "!abort #1").text().contains("aborted"));
+    for (who, m) in [("Alice", "e4"), ("Bob", "e5")] {
+        assert!(say(&tb, who, &format!("!move #2 {m}")).text().contains("played by"));
+    }
+    assert!(say(&tb, "Bob", "!resign #2").text().contains("resignation"));
+    let aborted = tb.bot.web_game(&slugs[0]).unwrap().expect("the page");
+    assert_eq!(aborted.bombs, None, "an aborted game's bombs stay secret");
+    let finished = tb.bot.web_game(&slugs[1]).unwrap().expect("the page");
+    let bombs = finished.bombs.expect("a finished game's bombs are told");
+    assert!(bombs.contains("g1") && bombs.contains("b8"), "{bombs}");
+}

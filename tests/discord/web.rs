@@ -99,6 +99,36 @@ async fn text(url: &str) -> String {
     r.text().await.unwrap()
 }
 
+/// A connection that sends nothing, or half a request, is closed once its headers are
+/// `HEADER_READ_TIMEOUT` late, while whole requests are answered beside it: one client cannot hold
+/// the server's connections (and the process's files) by opening many and saying nothing. (Before:
+/// `axum::serve` kept them open for ever; 19,995 of them left the process without files.)
+#[tokio::test]
+async fn a_connection_that_says_nothing_is_closed_and_others_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let site = Site::start(WebOptions::default()).await;
+    let mut silent = tokio::net::TcpStream::connect(site.addr).await.expect("connect");
+    let mut half = tokio::net::TcpStream::connect(site.addr).await.expect("connect");
+    half.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.expect("half a request");
+    assert_eq!(status(&site.url("/")).await, 200, "a whole request is answered meanwhile");
+    let limit = web::HEADER_READ_TIMEOUT + Duration::from_secs(10);
+    for (what, conn) in [("silent", &mut silent), ("half", &mut half)] {
+        let mut buf = [0u8; 1024];
+        let mut read = 0;
+        let closed = tokio::time::timeout(limit, async {
+            loop {
+                match conn.read(&mut buf).await {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => read += n,
+                }
+            }
+        })
+        .await;
+        assert!(closed.is_ok(), "the {what} connection is still open after {limit:?}");
+        assert!(read == 0 || what == "half", "{what}: answered {read} bytes");
+    }
+}
+
 #[tokio::test]
 async fn nothing_of_a_community_is_served_before_it_opts_in_nor_after_it_opts_out() {
     let site = Site::start(WebOptions::default()).await;

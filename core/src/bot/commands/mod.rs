@@ -494,7 +494,10 @@ impl Bot {
         }
         let (scope, id) = (cx.scope(), row.id);
         let here = row.chat_id == scope.chat;
-        if !here && scope.direct {
+        // Not to a direct chat, nor from a community to a chat of none (a private group): the
+        // opponent could not follow there, and the community's pages would show what is played
+        // in private.
+        if !here && (scope.direct || (scope.community.is_none() && row.community_id.is_some())) {
             return user(msg!("game-paused-not-direct", id = id));
         }
         games::relocate(conn, id, (scope.chat.as_str(), scope.interaction_only), here, self.clock.now())?;

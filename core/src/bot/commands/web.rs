@@ -337,7 +337,9 @@ impl Bot {
             boards,
             alt: alt_text(pos, game.moves().last().copied()),
             status,
-            bombs: if active { None } else { bombs_words(&row)? },
+            // Revealed only by a result, as the chat and the PGN reveal them: an aborted game's
+            // bombs stay secret.
+            bombs: if row.status == Status::Finished { bombs_words(&row)? } else { None },
             active,
             deadline: row.deadline.filter(|_| row.status == Status::Active),
             rated: row.rated,
