@@ -132,6 +132,8 @@ struct Web {
     /// allowance is whole again, so its memory follows the clients of the moment, not every
     /// address ever seen.
     checked: Arc<std::sync::atomic::AtomicU64>,
+    /// Live-update streams open, by client ([`STREAMS_PER_CLIENT`] at most each).
+    streams: Arc<Mutex<HashMap<IpAddr, usize>>>,
     options: WebOptions,
     stop: CancellationToken,
     pictures: Arc<Mutex<Pictures>>,
@@ -216,6 +218,7 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
         bot,
         limiter: Arc::new(RateLimiter::keyed(quota)),
         checked: Arc::default(),
+        streams: Arc::default(),
         options,
         stop,
         pictures: Arc::new(Mutex::new(pictures)),
@@ -646,6 +649,11 @@ async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Requ
         return bad_request();
     }
     let Ok(page_ply) = ply_query(req.uri().query()) else { return bad_request() };
+    let Some(slot) = StreamSlot::take(&web.streams, client_of(&req, &web.options)) else {
+        let mut r = error_page(StatusCode::TOO_MANY_REQUESTS, None);
+        r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
+        return r;
+    };
     // Following before looking: a change committed between the look and the first wait is heard
     // (by the watcher this starts; one that runs already follows since before).
     let follower = web.options.live.as_ref().map(Changes::follow);
@@ -659,6 +667,7 @@ async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Requ
         until: tokio::time::Instant::now() + STREAM_FOR,
         seen: if behind { (u32::MAX, i64::MIN) } else { game.version },
         versions: subscribe(&web, slug, game, follower),
+        _slot: slot,
     };
     let stream = futures_util::stream::unfold(live, |mut live| async move {
         let ply = live.next_change().await?;
@@ -743,6 +752,44 @@ struct Live {
     until: tokio::time::Instant,
     seen: (u32, i64),
     versions: watch::Receiver<Version>,
+    /// The client's place among its open streams, given back when the stream ends or is left.
+    _slot: StreamSlot,
+}
+
+/// Live-update streams one client may hold open at once (a person's tabs of a tournament's games);
+/// more are answered 429. Each stream lasts up to [`STREAM_FOR`]: without a bound, a client could
+/// open hundreds a minute and keep them all.
+pub const STREAMS_PER_CLIENT: usize = 16;
+
+/// A client's place among its open live streams.
+struct StreamSlot {
+    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    client: IpAddr,
+}
+
+impl StreamSlot {
+    /// A place for `client`, unless it holds [`STREAMS_PER_CLIENT`] already.
+    fn take(open: &Arc<Mutex<HashMap<IpAddr, usize>>>, client: IpAddr) -> Option<StreamSlot> {
+        let mut map = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let n = map.entry(client).or_default();
+        if *n >= STREAMS_PER_CLIENT {
+            return None;
+        }
+        *n += 1;
+        Some(StreamSlot { open: open.clone(), client })
+    }
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        let mut map = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = map.get_mut(&self.client) {
+            *n -= 1;
+            if *n == 0 {
+                map.remove(&self.client);
+            }
+        }
+    }
 }
 
 impl Live {

@@ -476,6 +476,31 @@ async fn fed_site() -> (Site, Changes, String) {
     (site, changes, slug)
 }
 
+/// One client holds at most `STREAMS_PER_CLIENT` live streams at once; one more is answered 429,
+/// and a place comes back when a stream is left. (Before: any number, each kept up to 30 minutes.)
+#[tokio::test]
+async fn a_client_holds_a_bounded_number_of_live_streams() {
+    let (site, _changes, slug) = fed_site().await;
+    let url = site.url(&format!("/g/{slug}/events?ply=1"));
+    let mut open = Vec::new();
+    for _ in 0..web::STREAMS_PER_CLIENT {
+        open.push(open_stream(&url).await);
+    }
+    assert_eq!(status(&url).await, 429, "one stream too many");
+    drop(open.pop());
+    // The server sees the stream left at its next write or keep-alive; wait for the place (bounded).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = get(&url).await;
+        if r.status() == 200 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the place did not come back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(status(&site.url(&format!("/g/{slug}"))).await, 200, "pages are served all along");
+}
+
 #[tokio::test]
 async fn a_live_page_hears_of_a_move_from_the_hosts_feed_not_by_polling() {
     // The fallback poll is an hour away: only the feed can wake the stream in time.
