@@ -396,10 +396,8 @@ impl Bot {
             // game is lost on time all the same).
             if games::abort(&conn, row.id, row.ply, now)? {
                 let name = self.name_of(&conn, row.player(turn))?;
-                let mut r = self.reply_game(&row, crate::tl!(lang, "game-aborted-timeout", id = row.id, name = name));
-                r.notify = self.notify_of(&conn, &row.platform, row.white)?;
-                r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
-                out.replies.push(r);
+                let text = crate::tl!(lang, "game-aborted-timeout", id = row.id, name = name);
+                out.replies.push(self.to_both_players(&conn, &row, text)?);
             }
             return Ok(out);
         }
@@ -418,13 +416,18 @@ impl Bot {
             for n in &notes {
                 text.push_str(&format!("\n{n}"));
             }
-            let mut r = self.reply_game(&row, text);
-            r.notify = self.notify_of(&conn, &row.platform, row.white)?;
-            r.notify.extend(self.notify_of(&conn, &row.platform, row.black)?);
-            out.replies.push(r);
+            out.replies.push(self.to_both_players(&conn, &row, text)?);
             self.at_game_end(&conn, row.id, &mut out.replies);
         }
         Ok(out)
+    }
+
+    /// `text` in `row`'s chat, notifying both its players (where their platform reaches them).
+    fn to_both_players(&self, conn: &crate::store::Conn<'_>, row: &games::GameRow, text: String) -> Res<Reply> {
+        let mut r = self.reply_game(row, text);
+        r.notify = self.notify_of(conn, &row.platform, row.white)?;
+        r.notify.extend(self.notify_of(conn, &row.platform, row.black)?);
+        Ok(r)
     }
 
     /// The position of `row`, just read in this unit (so the game's own): its stored FEN read with

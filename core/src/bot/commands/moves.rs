@@ -170,16 +170,20 @@ impl Bot {
         let conn = self.conn()?;
         let unknown = || user(super::unknown_command(text.split_whitespace().next().unwrap_or(""), prefix));
         let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
+        // The game named, read once for the two looks below.
+        let named = match id {
+            Some(id) => games::get(&conn, id)?,
+            None => None,
+        };
         // A move in a game of this chat by someone not playing in it: who does, as a bare move is
         // answered.
-        if let Some(id) = id
-            && let Some(row) = games::get(&conn, id)?
+        if let Some(row) = &named
             && row.platform == cx.scope().platform
             && row.chat_id == cx.scope().chat
             && me.as_ref().is_none_or(|m| row.color_of(m.id).is_none())
-            && (explicit || reads_as_move_in(&row, text)?)
+            && (explicit || reads_as_move_in(row, text)?)
         {
-            return user(self.not_playing(&conn, &row)?);
+            return user(self.not_playing(&conn, row)?);
         }
         let Some(me) = me else {
             if id.is_some() {
@@ -193,7 +197,7 @@ impl Bot {
             };
         };
         let row = match id {
-            Some(id) => match games::get(&conn, id)? {
+            Some(id) => match named {
                 // A paused game of the author's, wherever it is: the move takes it up here (where
                 // [`Bot::take_up_paused`] allows), in `play_move`.
                 Some(row) if row.paused && row.platform == cx.scope().platform && row.color_of(me.id).is_some() => row,
