@@ -88,6 +88,8 @@ pub struct DiscordFrontEnd {
     pub pending: Arc<PendingMap>,
     /// Typed messages in servers reach the bot (the message-content intent is on).
     pub message_content: bool,
+    /// The slash commands' ids: the commands a reply names are sent as mentions.
+    pub mentions: super::mentions::Shared,
 }
 
 /// Prefix of a button's custom id for a command sent when clicked.
@@ -508,6 +510,16 @@ impl FrontEnd for DiscordFrontEnd {
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
+        // The commands the text names, as mentions each client shows in its own language
+        // (before the split: a mention is longer than the name).
+        let rewritten;
+        let reply = match super::mentions::rewrite(&self.mentions, &reply.text) {
+            std::borrow::Cow::Borrowed(_) => reply,
+            std::borrow::Cow::Owned(text) => {
+                rewritten = Reply { text, ..reply.clone() };
+                &rewritten
+            }
+        };
         let mut receipt = Receipt::default();
         let mut shows_once = true;
         // The last piece, which carries the card, picture, buttons and slot, is the receipt's.

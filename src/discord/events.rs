@@ -40,6 +40,8 @@ pub struct Handler {
     pub pending: Arc<PendingMap>,
     /// Read plain messages (the message-content intent is on).
     pub message_content: bool,
+    /// The slash commands' ids, for the commands an answer names.
+    pub mentions: super::mentions::Shared,
     /// Interactions seen lately, so that one delivered twice is answered once.
     pub seen: RecentIds,
     /// The shards of this process that are connected, and how many it runs (0 until known: with
@@ -368,7 +370,8 @@ impl Handler {
             Ok(c) => c,
             Err(e) => {
                 let lang = Lang::parse(&cmd.locale).unwrap_or_default();
-                return private(ctx, cmd.id, &cmd.token, e.render(lang), vec![]).await;
+                let text = super::mentions::rewrite(&self.mentions, &e.render(lang)).into_owned();
+                return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
             }
         };
         let author = user_ref(&cmd.user, cmd.member.as_deref());

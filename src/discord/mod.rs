@@ -16,6 +16,7 @@ pub mod deliver;
 pub mod events;
 pub mod gateway;
 pub mod guilds;
+pub mod mentions;
 pub mod permissions;
 pub mod redact;
 pub mod split;
@@ -157,11 +158,13 @@ async fn run_until(
     })?;
     let pending = Arc::new(deliver::PendingMap::default());
     let guilds = Arc::new(guilds::Guilds::default());
+    let mentions = mentions::Shared::default();
     let handler = events::Handler {
         host: host.clone(),
         guilds: guilds.clone(),
         pending: pending.clone(),
         message_content: opts.message_content,
+        mentions: mentions.clone(),
         seen: events::RecentIds::default(),
         shards: events::ShardHealth::new(opts.shards.map_or(0, |s| s.last - s.first + 1)),
     };
@@ -174,14 +177,22 @@ async fn run_until(
     let http = client.http.clone();
     http.set_application_id(app.id);
     let commands = commands::slash_commands(opts.guild.is_none());
-    match opts.guild {
-        Some(g) => GuildId::new(g).set_commands(http.clone(), commands).await.map(|_| ()),
-        None => AppCommand::set_global_commands(http.clone(), commands).await.map(|_| ()),
+    let registered = match opts.guild {
+        Some(g) => GuildId::new(g).set_commands(http.clone(), commands).await,
+        None => AppCommand::set_global_commands(http.clone(), commands).await,
     }
     .map_err(|e| format!("cannot register the slash commands: {}", redact::describe(&e)))?;
+    // Set before any event is handled: the gateway connects below.
+    let _ = mentions.set(mentions::Mentions::from_registered(&registered));
     let message_content = opts.message_content;
-    let front_end =
-        deliver::DiscordFrontEnd { http: http.clone(), cache: client.cache.clone(), guilds, pending, message_content };
+    let front_end = deliver::DiscordFrontEnd {
+        http: http.clone(),
+        cache: client.cache.clone(),
+        guilds,
+        pending,
+        message_content,
+        mentions,
+    };
     host.register(Arc::new(front_end));
     let scheduler = host.start_scheduler();
     // The games where the AI owes a move are listed before the gateway connects (so no new input

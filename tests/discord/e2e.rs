@@ -2258,14 +2258,29 @@ async fn texts_name_what_works_where_they_are_read() {
         let opts = json!([{ "name": "opponent", "type": 6, "value": BOB.to_string() }]);
         let (_, offer) = command(&fake, GENERAL, ALICE, "challenge", opts).await;
         let text = offer.content().unwrap_or_default();
-        assert!(text.contains("/accept") && text.contains("Accept or Decline button") && !text.contains('!'), "{text}");
+        // Each command named as a mention of the registered command, which every client shows by
+        // its own language's name. (Before: "/accept", which a German client lists as /annehmen.)
+        let id_of = |name: &str| {
+            let registered = fake.commands(env.commands_in);
+            let command = registered.iter().find(|c| c["name"] == name).expect("registered");
+            command["id"].as_str().expect("an id").to_owned()
+        };
+        let accept = format!("</accept:{}>", id_of("accept"));
+        assert!(text.contains(&accept) && text.contains("Accept or Decline button") && !text.contains('!'), "{text}");
         let (help, first) = command(&fake, GENERAL, BOB, "help", json!([])).await;
         settle(&fake, Duration::from_millis(300)).await;
         let whole: Vec<String> =
             fake.sent().iter().filter(|s| answers(help.id)(s)).filter_map(|s| s.content().map(str::to_owned)).collect();
         let whole = whole.join("\n");
         assert!(first.content().is_some_and(|c| c.starts_with("Commands")), "{first:?}");
-        assert!(whole.contains("\n/challenge — ") && !whole.contains('!'), "{whole}");
+        let challenge = format!("\n</challenge:{}> — ", id_of("challenge"));
+        assert!(whole.contains(&challenge) && !whole.contains('!'), "{whole}");
+        // A subcommand named with its command is a mention of both; a command with subcommands
+        // named alone (help's `/ladder`) stays text, since Discord mentions only subcommands.
+        assert!(whole.contains("\n/ladder — "), "{whole}");
+        let (_, none) = subcommand(&fake, (GENERAL, BOB), "ladder", "standings", json!([])).await;
+        let create = format!("</ladder create:{}> chess", id_of("ladder"));
+        assert!(none.content().is_some_and(|c| c.contains(&create)), "{none:?}");
         // A message that starts with the bot's mention reaches it even without the intent (Discord
         // gives such messages their content), and is a command. (Before: ignored in servers.)
         fake.send_message(GENERAL, BOB, "<@1000> games");
