@@ -435,3 +435,32 @@ fn a_hung_query_times_out_and_the_connection_serves_on() {
     let shown: String = client.query_one("SHOW statement_timeout", &[]).unwrap().get(0);
     assert_eq!(shown, "500ms", "migrations left the session's timeout as it was");
 }
+
+/// A pool's connection over TCP probes a silent network after
+/// [`capabot::store::postgres::KEEPALIVE_IDLE`] (30 s), so a database whose host is gone or cut
+/// off ends the connection with an error within about a minute instead of holding the unit of
+/// work's thread and connection. Read from the kernel's own table of sockets (`ss`), whose
+/// keepalive timer counts down from the idle time. (Before: the operating system's two hours,
+/// `timer:(keepalive,119min,0)`.)
+#[test]
+fn a_pool_connection_probes_a_silent_network() {
+    let database = server().create_database().unwrap();
+    let pool = open_pool(&database.url(), 1).unwrap();
+    let held = pool.get().unwrap();
+    let out = std::process::Command::new("ss")
+        .args(["-tnoH", "state", "established", "dport", "=", &format!(":{}", server().port())])
+        .output()
+        .expect("ss (iproute2) runs");
+    let table = String::from_utf8_lossy(&out.stdout);
+    // `timer:(keepalive,29sec,0)`: the seconds (or less) left before the first probe.
+    let probes_within = |line: &str| -> Option<u64> {
+        let timer = line.split("timer:(keepalive,").nth(1)?.split(',').next()?;
+        if let Some(ms) = timer.strip_suffix("ms") {
+            return ms.parse::<u64>().ok().map(|_| 0);
+        }
+        timer.strip_suffix("sec")?.parse().ok()
+    };
+    let idle = capabot::store::postgres::KEEPALIVE_IDLE.as_secs();
+    assert!(table.lines().filter_map(probes_within).any(|s| s <= idle), "no socket probing within {idle} s:\n{table}");
+    drop(held);
+}

@@ -227,6 +227,23 @@ pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// caller for ever. The bot's statements take milliseconds; migrations are exempt.
 pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How long a connection waits on a database that no longer answers at the network level (its host
+/// gone, a network cut, a failover that moved its address), where `statement_timeout` cannot help
+/// (the server's cancellation never arrives): TCP keepalive probes after [`KEEPALIVE_IDLE`] of
+/// silence, every [`KEEPALIVE_INTERVAL`], [`KEEPALIVE_RETRIES`] unanswered ending the connection;
+/// and data sent but not acknowledged for [`TCP_USER_TIMEOUT`] ends it too. The operating system's
+/// own limits are about two hours and fifteen minutes, for which a unit of work would hold its
+/// thread and connection. (A URL's own `keepalives_*` or `tcp_user_timeout` wins.)
+pub const KEEPALIVE_IDLE: Duration = Duration::from_secs(30);
+/// Between two keepalive probes.
+pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(10);
+/// Keepalive probes unanswered before the connection is given up.
+pub const KEEPALIVE_RETRIES: u32 = 3;
+/// Data sent and not acknowledged this long ends the connection.
+pub const TCP_USER_TIMEOUT: Duration = Duration::from_secs(60);
+/// The driver's keepalive idle time when the URL sets none (libpq's and the driver's default).
+const DRIVER_KEEPALIVE_IDLE: Duration = Duration::from_secs(2 * 60 * 60);
+
 /// How long connecting and each statement may take ([`CONNECT_TIMEOUT`], [`STATEMENT_TIMEOUT`]
 /// unless the URL sets `connect_timeout` or a `statement_timeout` in `options` itself).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -302,10 +319,23 @@ pub fn open_pool_and_dialer(url: &str, max_connections: u32, timeouts: Timeouts)
     Ok((pool, Dialer { config, connector }))
 }
 
-/// Sets the connect timeout and the sessions' `statement_timeout` where the URL left them out.
+/// Sets the connect timeout, the sessions' `statement_timeout` and the network's limits
+/// ([`KEEPALIVE_IDLE`] and the rest) where the URL left them out.
 fn with_timeouts(config: &mut Config, timeouts: Timeouts) {
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(timeouts.connect);
+    }
+    if config.get_keepalives() && config.get_keepalives_idle() == DRIVER_KEEPALIVE_IDLE {
+        config.keepalives_idle(KEEPALIVE_IDLE);
+    }
+    if config.get_keepalives_interval().is_none() {
+        config.keepalives_interval(KEEPALIVE_INTERVAL);
+    }
+    if config.get_keepalives_retries().is_none() {
+        config.keepalives_retries(KEEPALIVE_RETRIES);
+    }
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(TCP_USER_TIMEOUT);
     }
     let options = config.get_options().unwrap_or_default().to_string();
     if !options.contains("statement_timeout") {
@@ -350,5 +380,28 @@ mod tests {
         let mut config: Config = "host=127.0.0.1 user=bob options='-c statement_timeout=5s'".parse().unwrap();
         with_timeouts(&mut config, Timeouts::default());
         assert_eq!(config.get_options(), Some("-c statement_timeout=5s"));
+    }
+
+    #[test]
+    fn a_silent_network_ends_a_connection_unless_the_url_says_otherwise() {
+        let mut config: Config = "postgres://bob@127.0.0.1/db".parse().unwrap();
+        with_timeouts(&mut config, Timeouts::default());
+        assert!(config.get_keepalives());
+        assert_eq!(config.get_keepalives_idle(), KEEPALIVE_IDLE);
+        assert_eq!(config.get_keepalives_interval(), Some(KEEPALIVE_INTERVAL));
+        assert_eq!(config.get_keepalives_retries(), Some(KEEPALIVE_RETRIES));
+        assert_eq!(config.get_tcp_user_timeout(), Some(&TCP_USER_TIMEOUT));
+        let mut config: Config =
+            "host=127.0.0.1 user=bob keepalives_idle=5 keepalives_interval=2 keepalives_retries=9 tcp_user_timeout=7"
+                .parse()
+                .unwrap();
+        with_timeouts(&mut config, Timeouts::default());
+        assert_eq!(config.get_keepalives_idle(), Duration::from_secs(5));
+        assert_eq!(config.get_keepalives_interval(), Some(Duration::from_secs(2)));
+        assert_eq!(config.get_keepalives_retries(), Some(9));
+        assert_eq!(config.get_tcp_user_timeout(), Some(&Duration::from_secs(7)));
+        let mut config: Config = "host=127.0.0.1 user=bob keepalives=0".parse().unwrap();
+        with_timeouts(&mut config, Timeouts::default());
+        assert!(!config.get_keepalives(), "turned off by the URL, left off");
     }
 }
