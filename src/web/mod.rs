@@ -92,6 +92,9 @@ pub struct WebOptions {
     /// is read and made for its request). A change told on `live` in a chat of the community
     /// drops its pages at once; the community's setting is read for every request all the same.
     pub pages_fresh: Duration,
+    /// How long a connection may wait for a request's headers, a new one or a kept-alive one
+    /// between requests, before it is closed ([`HEADER_READ_TIMEOUT`]).
+    pub header_read_timeout: Duration,
 }
 
 impl Default for WebOptions {
@@ -107,6 +110,7 @@ impl Default for WebOptions {
             pictures_kept: PICTURES_KEPT,
             readers: crate::host::default_core_threads(),
             pages_fresh: PAGES_FRESH,
+            header_read_timeout: HEADER_READ_TIMEOUT,
         }
     }
 }
@@ -257,8 +261,9 @@ pub async fn serve(
         .await
         .map_err(|e| format!("cannot listen on {addr} for the web pages: {e}"))?;
     let bound = listener.local_addr().map_err(|e| format!("web listener: {e}"))?;
+    let header_read_timeout = options.header_read_timeout;
     let app = router(bot, options, stop.clone());
-    tokio::spawn(accept(listener, app, stop));
+    tokio::spawn(accept(listener, app, header_read_timeout, stop));
     Ok(bound)
 }
 
@@ -270,9 +275,14 @@ pub const MAX_CONNECTIONS: usize = 1_024;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once, each
-/// request's headers within [`HEADER_READ_TIMEOUT`], until `stop` is cancelled (connections then
-/// finish their requests and close).
-async fn accept(listener: tokio::net::TcpListener, app: Router, stop: CancellationToken) {
+/// request's headers within `header_read_timeout` ([`HEADER_READ_TIMEOUT`]), until `stop` is
+/// cancelled (connections then finish their requests and close).
+async fn accept(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    header_read_timeout: Duration,
+    stop: CancellationToken,
+) {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
@@ -300,7 +310,7 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, stop: Cancellati
         tokio::spawn(async move {
             let _slot = slot;
             let mut builder = hyper::server::conn::http1::Builder::new();
-            builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+            builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout);
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(conn);
             tokio::select! {

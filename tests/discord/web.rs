@@ -129,6 +129,68 @@ async fn a_connection_that_says_nothing_is_closed_and_others_are_served() {
     }
 }
 
+/// One whole answer read off a kept-alive connection (its headers, then `Content-Length` bytes of
+/// body): its status.
+async fn read_answer(conn: &mut tokio::net::TcpStream) -> u16 {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = conn.read(&mut buf).await.expect("read");
+        assert!(n > 0, "closed before an answer: {}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&got[..head_end]).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no content-length: {head}"));
+    while got.len() < head_end + length {
+        let n = conn.read(&mut buf).await.expect("read");
+        assert!(n > 0, "closed in the middle of an answer");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got.len(), head_end + length, "more than one answer");
+    head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status")
+}
+
+/// A kept-alive connection that was answered and then says nothing is closed once the next
+/// request's headers are late, as a new connection is; one that asks again in time is served on
+/// the same connection, however long it lives in all. (hyper 1.x starts `header_read_timeout`
+/// anew whenever a kept-alive connection waits for its next request; checked here, not trusted.)
+#[tokio::test]
+async fn a_kept_alive_connection_that_falls_silent_is_closed_and_one_that_asks_again_is_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limit = Duration::from_secs(2);
+    let site = Site::start(WebOptions { header_read_timeout: limit, ..WebOptions::default() }).await;
+    let request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    // Three requests half the limit apart: longer than the limit in all, each in time.
+    let mut asking = tokio::net::TcpStream::connect(site.addr).await.expect("connect");
+    for i in 0..3 {
+        if i > 0 {
+            tokio::time::sleep(limit / 2).await;
+        }
+        asking.write_all(request).await.expect("a request");
+        assert_eq!(read_answer(&mut asking).await, 200, "request {i} on the same connection");
+    }
+
+    let mut silent = tokio::net::TcpStream::connect(site.addr).await.expect("connect");
+    silent.write_all(request).await.expect("a request");
+    assert_eq!(read_answer(&mut silent).await, 200);
+    let answered = std::time::Instant::now();
+    let mut buf = [0u8; 1024];
+    let closed = tokio::time::timeout(limit + Duration::from_secs(5), silent.read(&mut buf)).await;
+    let waited = answered.elapsed();
+    assert!(closed.is_ok(), "a silent kept-alive connection is still open after {waited:?}");
+    assert!(matches!(closed, Ok(Ok(0) | Err(_))), "said something after its answer: {closed:?}");
+    assert!(waited >= limit / 2, "closed after {waited:?}: not kept alive at all");
+}
+
 #[tokio::test]
 async fn nothing_of_a_community_is_served_before_it_opts_in_nor_after_it_opts_out() {
     let site = Site::start(WebOptions::default()).await;
