@@ -776,6 +776,90 @@ async fn the_community_and_player_pages_say_what_reading_row_by_row_says() {
     assert_eq!(player.ratings.len(), 2, "chess and {}: {:?}", other.name, player.ratings);
 }
 
+/// A community with a long history: its page shows what goes on (the ladders' current seasons,
+/// the tournaments under way, the newest first) and only the last `FINISHED_SHOWN` closed
+/// seasons and finished tournaments, the last first, saying how many older ones it leaves out;
+/// past `OPEN_SHOWN` tournaments under way, the newest of them. (Before, the page read and showed
+/// every tournament and every season the community ever had.)
+#[tokio::test]
+async fn a_community_page_shows_what_goes_on_and_only_the_last_finished() {
+    use capabot::bot::{FINISHED_SHOWN, OPEN_SHOWN};
+    use capabot::store::{ladders, tournaments};
+    let site = Site::start(WebOptions { pages_fresh: Duration::ZERO, ..WebOptions::default() }).await;
+    site.web_on(true);
+    for line in ["!ladder create chess", "!ladder join", "!ladder create atomic"] {
+        site.say("alice", line, true);
+    }
+    site.say("bob", "!ladder join chess", false);
+    let created = |name: &str| {
+        let out =
+            site.say("Admin", &format!("!tournament create roundrobin chess days:7 signup:0 {name}"), true).text();
+        assert!(out.contains(name), "{out}");
+    };
+    for i in 1..=14 {
+        created(&format!("Cup {i}"));
+    }
+    {
+        let conn = site.bot.store().conn().unwrap();
+        // Cups 1 to 12 are over, 13 runs, 14 takes players.
+        for (id, status) in (1..=12).map(|i| (i, "finished")).chain([(13, "running")]) {
+            conn.execute("UPDATE tournaments SET status = ?2 WHERE id = ?1", capabot::store_params![id, status])
+                .unwrap();
+        }
+        let chess = ladders::find(&conn, "test", "g", "chess").unwrap().unwrap().id;
+        for _ in 0..13 {
+            ladders::close_season(&conn, chess, T0).unwrap();
+        }
+    }
+    assert_eq!((FINISHED_SHOWN, OPEN_SHOWN), (10, 20), "the numbers docs/web.md gives");
+
+    let page = site.bot.web_community("test", "g").unwrap().expect("opted in");
+    let shown: Vec<(&str, &str)> = page.tournaments.iter().map(|t| (t.name.as_str(), t.status)).collect();
+    let mut want = vec![("Cup 14", "registration"), ("Cup 13", "running")];
+    let finished: Vec<String> = (3..=12).rev().map(|i| format!("Cup {i}")).collect();
+    want.extend(finished.iter().map(|n| (n.as_str(), "finished")));
+    assert_eq!(shown, want);
+    assert_eq!((page.more_open_tournaments, page.older_tournaments), (0, 2));
+    let ladders: Vec<(&str, u32)> = page.ladders.iter().map(|l| (l.variant.as_str(), l.season)).collect();
+    assert_eq!(ladders, [("Atomic Chess", 1), ("Chess", 14)]);
+    let seasons: Vec<(&str, u32)> = page.seasons.iter().map(|s| (s.variant.as_str(), s.season)).collect();
+    assert_eq!(seasons, (4..=13).rev().map(|n| ("Chess", n)).collect::<Vec<_>>());
+    let podium: Vec<&str> = page.seasons[0].podium.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(podium, ["alice", "bob"]);
+    assert_eq!(page.older_seasons, 3);
+
+    let html = text(&site.url("/c/test/g")).await;
+    let at = |what: &str| html.find(what).unwrap_or_else(|| panic!("{what} is not on the page"));
+    let mut last = 0;
+    for name in ["Cup 14", "Cup 13"].iter().copied().chain(finished.iter().map(String::as_str)) {
+        let here = at(&format!("<h3>{name} ("));
+        assert!(here > last, "{name} out of order");
+        last = here;
+    }
+    for gone in ["Cup 1 (", "Cup 2 ("] {
+        assert!(!html.contains(gone), "{gone}");
+    }
+    assert!(at("2 older finished tournaments are not shown.") > last);
+    assert!(at("Chess, season 13: 1. <a") < at("Chess, season 4: "));
+    assert!(!html.contains("Chess, season 3:"));
+    at("3 older seasons are not shown.");
+    assert!(!html.contains("more tournaments under way"));
+
+    // Past `OPEN_SHOWN` tournaments under way: the newest of them, and how many more there are.
+    for i in 15..=36 {
+        created(&format!("Cup {i}"));
+    }
+    let page = site.bot.web_community("test", "g").unwrap().expect("opted in");
+    let open: Vec<&str> = page.tournaments.iter().filter(|t| t.status != "finished").map(|t| t.name.as_str()).collect();
+    let newest: Vec<String> = (17..=36).rev().map(|i| format!("Cup {i}")).collect();
+    assert_eq!(open, newest.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!((page.tournaments.len(), page.more_open_tournaments, page.older_tournaments), (30, 4, 2));
+    let html = text(&site.url("/c/test/g")).await;
+    assert!(html.contains("4 more tournaments under way are not shown here"), "{html}");
+    let conn = site.bot.store().conn().unwrap();
+    assert_eq!(tournaments::counted_in(&conn, "test", "g").unwrap(), (24, 12));
+}
+
 /// A tournament's board in round `round`: board number, White's and Black's names, its game.
 fn tournament_boards(site: &Site, round: usize) -> Vec<(i64, String, String, i64)> {
     let conn = site.bot.store().conn().unwrap();
