@@ -15,8 +15,10 @@
 
 mod kept;
 pub mod pages;
+mod stall;
 
 pub use kept::PAGES_FRESH;
+pub use stall::WRITE_STALL_LIMIT;
 
 use crate::bot::{Bot, BotError, Drawing, WebFollow};
 use crate::host::changes::{Changes, Follower, Heard};
@@ -95,6 +97,9 @@ pub struct WebOptions {
     /// How long a connection may wait for a request's headers, a new one or a kept-alive one
     /// between requests, before it is closed ([`HEADER_READ_TIMEOUT`]).
     pub header_read_timeout: Duration,
+    /// How long an answer's write may wait for the client to read before the connection is
+    /// closed ([`WRITE_STALL_LIMIT`]).
+    pub write_stall_limit: Duration,
 }
 
 impl Default for WebOptions {
@@ -111,6 +116,7 @@ impl Default for WebOptions {
             readers: crate::host::default_core_threads(),
             pages_fresh: PAGES_FRESH,
             header_read_timeout: HEADER_READ_TIMEOUT,
+            write_stall_limit: WRITE_STALL_LIMIT,
         }
     }
 }
@@ -261,9 +267,9 @@ pub async fn serve(
         .await
         .map_err(|e| format!("cannot listen on {addr} for the web pages: {e}"))?;
     let bound = listener.local_addr().map_err(|e| format!("web listener: {e}"))?;
-    let header_read_timeout = options.header_read_timeout;
+    let limits = (options.header_read_timeout, options.write_stall_limit);
     let app = router(bot, options, stop.clone());
-    tokio::spawn(accept(listener, app, header_read_timeout, stop));
+    tokio::spawn(accept(listener, app, limits, stop));
     Ok(bound)
 }
 
@@ -275,12 +281,13 @@ pub const MAX_CONNECTIONS: usize = 1_024;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once, each
-/// request's headers within `header_read_timeout` ([`HEADER_READ_TIMEOUT`]), until `stop` is
-/// cancelled (connections then finish their requests and close).
+/// request's headers within the first of `limits` ([`HEADER_READ_TIMEOUT`]) and each write
+/// waiting for the client to read no longer than the second ([`WRITE_STALL_LIMIT`]), until
+/// `stop` is cancelled (connections then finish their requests and close).
 async fn accept(
     listener: tokio::net::TcpListener,
     app: Router,
-    header_read_timeout: Duration,
+    (header_read_timeout, write_stall_limit): (Duration, Duration),
     stop: CancellationToken,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
@@ -311,7 +318,8 @@ async fn accept(
             let _slot = slot;
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout);
-            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            let io = TokioIo::new(stall::StallBound::new(stream, write_stall_limit));
+            let conn = builder.serve_connection(io, service);
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}

@@ -191,6 +191,59 @@ async fn a_kept_alive_connection_that_falls_silent_is_closed_and_one_that_asks_a
     assert!(waited >= limit / 2, "closed after {waited:?}: not kept alive at all");
 }
 
+/// A client that asks for more than the sockets hold (pictures asked for at once on one
+/// connection) and then reads nothing loses its connection once an answer's write has waited
+/// `write_stall_limit`; one that reads gets every answer. (Before, hyper having no write timeout,
+/// the silent reader kept its connection, one of the 1,024 places, for as long as it liked: all
+/// its answers were still there to read after 20 s.)
+#[tokio::test]
+async fn a_client_that_stops_reading_its_answers_loses_the_connection() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limit = Duration::from_secs(1);
+    let options = WebOptions { write_stall_limit: limit, per_minute: 60_000, burst: 10_000, ..WebOptions::default() };
+    let site = Site::start(options).await;
+    site.web_on(true);
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+", "Nc3", "Nxe4", "O-O",
+        "Bxc3", "d5", "Bf6", "Re1", "Ne7", "Rxe4", "d6",
+    ];
+    let slug = site.chess_game(&moves);
+    let gif = get(&site.url(&format!("/g/{slug}/gif"))).await.bytes().await.unwrap().len();
+    // About 14 MB of answers: more than the server's send buffer (4 MB at most) and the client's
+    // receive buffer (64 KB here) hold.
+    const ASKED: usize = 150;
+    let ask = || async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket.set_recv_buffer_size(64 << 10).expect("a receive buffer");
+        let mut conn = socket.connect(site.addr).await.expect("connect");
+        let request = format!("GET /g/{slug}/gif HTTP/1.1\r\nHost: x\r\n\r\n").repeat(ASKED);
+        conn.write_all(request.as_bytes()).await.expect("the requests");
+        conn
+    };
+    // Everything there is to read, until the server closes or `enough` bytes came.
+    let read = |mut conn: tokio::net::TcpStream, enough: usize| async move {
+        let mut buf = vec![0u8; 1 << 16];
+        let mut total = 0;
+        while total < enough {
+            match conn.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+        total
+    };
+    let whole = ASKED * gif;
+    let reading = tokio::time::timeout(Duration::from_secs(60), read(ask().await, whole)).await;
+    assert!(reading.as_ref().is_ok_and(|&n| n >= whole), "a reader gets every answer: {reading:?} of {whole} bytes");
+
+    let silent = ask().await;
+    tokio::time::sleep(limit * 4).await;
+    let read_late = tokio::time::timeout(Duration::from_secs(60), read(silent, whole)).await;
+    assert!(read_late.is_ok(), "the connection was neither closed nor read to the end");
+    let got = read_late.unwrap_or_default();
+    assert!(got < whole / 2, "the silent reader's connection was kept: {got} of {whole} bytes read after it");
+}
+
 #[tokio::test]
 async fn nothing_of_a_community_is_served_before_it_opts_in_nor_after_it_opts_out() {
     let site = Site::start(WebOptions::default()).await;
