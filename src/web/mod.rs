@@ -339,10 +339,22 @@ fn client_of(req: &Request, options: &WebOptions) -> IpAddr {
         let v = req.headers().get("x-forwarded-for")?.to_str().ok()?;
         v.rsplit(',').next()?.trim().parse::<IpAddr>().ok()
     };
-    match peer {
+    let ip = match peer {
         Some(ip) if ip.is_loopback() && options.trust_loopback_proxy => forwarded().unwrap_or(ip),
         Some(ip) => ip,
         None => IpAddr::from([0, 0, 0, 0]),
+    };
+    client_key(ip)
+}
+
+/// What a client counts under (its rate and its live streams): an IPv4 address, or the /64 network
+/// of an IPv6 one. A host or a household is given a whole /64: counted by each address, one client
+/// had 2⁶⁴ allowances and as many times [`STREAMS_PER_CLIENT`] streams, all the server's
+/// connections.
+fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !(u128::from(u64::MAX)))),
+        v4 => v4,
     }
 }
 
@@ -920,6 +932,17 @@ mod tests {
         assert!(limiter.check_key(&client(FORGET_CLIENTS_EVERY)).is_ok());
         forget_clients_if_due(&limiter, &checked);
         assert!(limiter.len() <= 1, "{} clients kept", limiter.len());
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_by_its_64_network() {
+        let key = |s: &str| client_key(s.parse().expect("an address"));
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+        assert_eq!(key("2001:db8:1:2:abcd::9"), "2001:db8:1:2::".parse::<IpAddr>().expect("a network"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("203.0.113.9"), "203.0.113.9".parse::<IpAddr>().expect("an address"));
+        assert_ne!(key("203.0.113.9"), key("203.0.113.10"));
+        assert_eq!(key("::ffff:203.0.113.9"), key("203.0.113.9"), "an IPv4 address written as IPv6");
     }
 
     #[test]

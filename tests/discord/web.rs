@@ -409,6 +409,27 @@ async fn one_address_is_slowed_down_by_the_rate_limit() {
     assert_eq!(other.status(), 404);
 }
 
+/// An IPv6 client is counted by its /64 network, not by each of its addresses: four addresses of
+/// one /64 share an allowance of three, another /64 has its own. (Before, each address had its own,
+/// and one host its 2⁶⁴ allowances and as many times 16 live streams.)
+#[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_network() {
+    let site = Site::start(WebOptions { per_minute: 1, burst: 3, ..WebOptions::default() }).await;
+    let from = |address: &'static str| {
+        let url = site.url("/nothing");
+        async move {
+            let r = reqwest::Client::new().get(url).header("x-forwarded-for", address).send().await.unwrap();
+            r.status().as_u16()
+        }
+    };
+    let mut statuses = Vec::new();
+    for address in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ab::3", "2001:db8:1:2:cd::4"] {
+        statuses.push(from(address).await);
+    }
+    assert_eq!(statuses, [404, 404, 404, 429]);
+    assert_eq!(from("2001:db8:1:3::1").await, 404, "another network");
+}
+
 #[tokio::test]
 async fn a_bomb_games_page_does_not_depend_on_where_the_bombs_are() {
     // Two games with the same moves and Black's bomb on different squares: every page, picture
