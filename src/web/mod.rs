@@ -15,8 +15,10 @@
 
 mod kept;
 pub mod pages;
+mod stall;
 
 pub use kept::PAGES_FRESH;
+pub use stall::WRITE_STALL_LIMIT;
 
 use crate::bot::{Bot, BotError, Drawing, WebFollow};
 use crate::host::changes::{Changes, Follower, Heard};
@@ -92,6 +94,12 @@ pub struct WebOptions {
     /// is read and made for its request). A change told on `live` in a chat of the community
     /// drops its pages at once; the community's setting is read for every request all the same.
     pub pages_fresh: Duration,
+    /// How long a connection may wait for a request's headers, a new one or a kept-alive one
+    /// between requests, before it is closed ([`HEADER_READ_TIMEOUT`]).
+    pub header_read_timeout: Duration,
+    /// How long an answer's write may wait for the client to read before the connection is
+    /// closed ([`WRITE_STALL_LIMIT`]).
+    pub write_stall_limit: Duration,
 }
 
 impl Default for WebOptions {
@@ -107,6 +115,8 @@ impl Default for WebOptions {
             pictures_kept: PICTURES_KEPT,
             readers: crate::host::default_core_threads(),
             pages_fresh: PAGES_FRESH,
+            header_read_timeout: HEADER_READ_TIMEOUT,
+            write_stall_limit: WRITE_STALL_LIMIT,
         }
     }
 }
@@ -257,8 +267,9 @@ pub async fn serve(
         .await
         .map_err(|e| format!("cannot listen on {addr} for the web pages: {e}"))?;
     let bound = listener.local_addr().map_err(|e| format!("web listener: {e}"))?;
+    let limits = (options.header_read_timeout, options.write_stall_limit);
     let app = router(bot, options, stop.clone());
-    tokio::spawn(accept(listener, app, stop));
+    tokio::spawn(accept(listener, app, limits, stop));
     Ok(bound)
 }
 
@@ -270,9 +281,15 @@ pub const MAX_CONNECTIONS: usize = 1_024;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once, each
-/// request's headers within [`HEADER_READ_TIMEOUT`], until `stop` is cancelled (connections then
-/// finish their requests and close).
-async fn accept(listener: tokio::net::TcpListener, app: Router, stop: CancellationToken) {
+/// request's headers within the first of `limits` ([`HEADER_READ_TIMEOUT`]) and each write
+/// waiting for the client to read no longer than the second ([`WRITE_STALL_LIMIT`]), until
+/// `stop` is cancelled (connections then finish their requests and close).
+async fn accept(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    (header_read_timeout, write_stall_limit): (Duration, Duration),
+    stop: CancellationToken,
+) {
     use hyper_util::rt::{TokioIo, TokioTimer};
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
     loop {
@@ -300,8 +317,9 @@ async fn accept(listener: tokio::net::TcpListener, app: Router, stop: Cancellati
         tokio::spawn(async move {
             let _slot = slot;
             let mut builder = hyper::server::conn::http1::Builder::new();
-            builder.timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
-            let conn = builder.serve_connection(TokioIo::new(stream), service);
+            builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout);
+            let io = TokioIo::new(stall::StallBound::new(stream, write_stall_limit));
+            let conn = builder.serve_connection(io, service);
             tokio::pin!(conn);
             tokio::select! {
                 _ = conn.as_mut() => {}
@@ -321,10 +339,22 @@ fn client_of(req: &Request, options: &WebOptions) -> IpAddr {
         let v = req.headers().get("x-forwarded-for")?.to_str().ok()?;
         v.rsplit(',').next()?.trim().parse::<IpAddr>().ok()
     };
-    match peer {
+    let ip = match peer {
         Some(ip) if ip.is_loopback() && options.trust_loopback_proxy => forwarded().unwrap_or(ip),
         Some(ip) => ip,
         None => IpAddr::from([0, 0, 0, 0]),
+    };
+    client_key(ip)
+}
+
+/// What a client counts under (its rate and its live streams): an IPv4 address, or the /64 network
+/// of an IPv6 one. A host or a household is given a whole /64: counted by each address, one client
+/// had 2⁶⁴ allowances and as many times [`STREAMS_PER_CLIENT`] streams, all the server's
+/// connections.
+fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(v6) => IpAddr::V6(std::net::Ipv6Addr::from(u128::from(v6) & !(u128::from(u64::MAX)))),
+        v4 => v4,
     }
 }
 
@@ -902,6 +932,17 @@ mod tests {
         assert!(limiter.check_key(&client(FORGET_CLIENTS_EVERY)).is_ok());
         forget_clients_if_due(&limiter, &checked);
         assert!(limiter.len() <= 1, "{} clients kept", limiter.len());
+    }
+
+    #[test]
+    fn an_ipv6_client_counts_by_its_64_network() {
+        let key = |s: &str| client_key(s.parse().expect("an address"));
+        assert_eq!(key("2001:db8:1:2::1"), key("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+        assert_eq!(key("2001:db8:1:2:abcd::9"), "2001:db8:1:2::".parse::<IpAddr>().expect("a network"));
+        assert_ne!(key("2001:db8:1:2::1"), key("2001:db8:1:3::1"));
+        assert_eq!(key("203.0.113.9"), "203.0.113.9".parse::<IpAddr>().expect("an address"));
+        assert_ne!(key("203.0.113.9"), key("203.0.113.10"));
+        assert_eq!(key("::ffff:203.0.113.9"), key("203.0.113.9"), "an IPv4 address written as IPv6");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! its alt text, every control labelled; the script and the style are files of their own
 //! ([`SCRIPT`], [`STYLE`]) so that the Content-Security-Policy allows no inline code.
 
-use crate::bot::{WebAnalysis, WebCommunity, WebGame, WebPlayer, WebSide};
+use crate::bot::{WebAnalysis, WebCommunity, WebGame, WebPlayer, WebSide, WebTournament};
 use crate::store::ratings::Standing;
 use crate::t;
 use maud::{DOCTYPE, Markup, html};
@@ -334,56 +334,29 @@ pub fn community(c: &WebCommunity) -> String {
                         } }
                     }
                 }
+                @if !c.seasons.is_empty() {
+                    h3 { (t!("web-seasons-closed")) }
+                    ul.seasons { @for s in &c.seasons {
+                        li {
+                            (t!("web-season-closed", variant = s.variant.as_str(), season = s.season))
+                            @for (i, (id, name)) in s.podium.iter().enumerate() {
+                                @if i == 0 { ": " } @else { ", " }
+                                (i + 1) ". " a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) }
+                            }
+                        }
+                    } }
+                }
+                @if c.older_seasons > 0 { p.older { (t!("web-older-seasons", count = c.older_seasons)) } }
             }
             section {
                 h2 { (t!("web-tournaments")) }
                 @if c.tournaments.is_empty() { p { (t!("web-none")) } }
-                @for tour in &c.tournaments {
-                    h3 { (t!("web-tournament", name = short(&tour.name), variant = tour.variant.as_str(), status = tour.status)) }
-                    table.standings {
-                        caption { (t!("web-standings")) }
-                        thead { tr {
-                            th scope="col" { (t!("web-place")) } th scope="col" { (t!("web-player")) }
-                            th scope="col" { (t!("web-score")) }
-                            @for tb in &tour.tiebreaks { th scope="col" { (tb) } }
-                        } }
-                        tbody { @for (place, id, name, score, tbs) in &tour.standings {
-                            tr {
-                                td { (place) }
-                                td { a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) } }
-                                td { (score) }
-                                @for v in tbs { td { (v) } }
-                            }
-                        } }
-                    }
-                    @if tour.standings.len() > 1 {
-                        table.crosstable {
-                            caption { (t!("web-crosstable")) }
-                            thead { tr {
-                                th scope="col" { (t!("web-player")) }
-                                @for (place, ..) in &tour.standings { th scope="col" { (place) } }
-                            } }
-                            tbody { @for (row, (place, _, name, ..)) in tour.crosstable.iter().zip(&tour.standings) {
-                                tr {
-                                    th scope="row" { (place) ". " (short(name)) }
-                                    @for cell in row { td { (cell) } }
-                                }
-                            } }
-                        }
-                    }
-                    @for (i, (pairings, bye)) in tour.rounds.iter().enumerate() {
-                        h4 { (t!("web-round", number = i + 1)) }
-                        ul.round {
-                            @for (white, black, result, slug) in pairings {
-                                li {
-                                    (short(white)) " – " (short(black)) " "
-                                    @if let Some(s) = slug { a href=(format!("/g/{s}")) { (result) } } @else { (result) }
-                                }
-                            }
-                            @if let Some(b) = bye { li { (t!("web-bye", name = short(b))) } }
-                        }
-                    }
+                @for tour in c.tournaments.iter().filter(|t| t.status != "finished") { (tournament(tour, &base)) }
+                @if c.more_open_tournaments > 0 {
+                    p.older { (t!("web-more-open-tournaments", count = c.more_open_tournaments)) }
                 }
+                @for tour in c.tournaments.iter().filter(|t| t.status == "finished") { (tournament(tour, &base)) }
+                @if c.older_tournaments > 0 { p.older { (t!("web-older-tournaments", count = c.older_tournaments)) } }
             }
             section {
                 h2 { (t!("web-recent")) }
@@ -406,6 +379,56 @@ pub fn community(c: &WebCommunity) -> String {
         }
     };
     layout(&title, body)
+}
+
+/// A tournament on its community's page: its standings with tie-breaks, crosstable and rounds.
+fn tournament(tour: &WebTournament, base: &str) -> Markup {
+    html! {
+        h3 { (t!("web-tournament", name = short(&tour.name), variant = tour.variant.as_str(), status = tour.status)) }
+        table.standings {
+            caption { (t!("web-standings")) }
+            thead { tr {
+                th scope="col" { (t!("web-place")) } th scope="col" { (t!("web-player")) }
+                th scope="col" { (t!("web-score")) }
+                @for tb in &tour.tiebreaks { th scope="col" { (tb) } }
+            } }
+            tbody { @for (place, id, name, score, tbs) in &tour.standings {
+                tr {
+                    td { (place) }
+                    td { a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) } }
+                    td { (score) }
+                    @for v in tbs { td { (v) } }
+                }
+            } }
+        }
+        @if tour.standings.len() > 1 {
+            table.crosstable {
+                caption { (t!("web-crosstable")) }
+                thead { tr {
+                    th scope="col" { (t!("web-player")) }
+                    @for (place, ..) in &tour.standings { th scope="col" { (place) } }
+                } }
+                tbody { @for (row, (place, _, name, ..)) in tour.crosstable.iter().zip(&tour.standings) {
+                    tr {
+                        th scope="row" { (place) ". " (short(name)) }
+                        @for cell in row { td { (cell) } }
+                    }
+                } }
+            }
+        }
+        @for (i, (pairings, bye)) in tour.rounds.iter().enumerate() {
+            h4 { (t!("web-round", number = i + 1)) }
+            ul.round {
+                @for (white, black, result, slug) in pairings {
+                    li {
+                        (short(white)) " – " (short(black)) " "
+                        @if let Some(s) = slug { a href=(format!("/g/{s}")) { (result) } } @else { (result) }
+                    }
+                }
+                @if let Some(b) = bye { li { (t!("web-bye", name = short(b))) } }
+            }
+        }
+    }
 }
 
 /// A player's page in a community.

@@ -129,6 +129,121 @@ async fn a_connection_that_says_nothing_is_closed_and_others_are_served() {
     }
 }
 
+/// One whole answer read off a kept-alive connection (its headers, then `Content-Length` bytes of
+/// body): its status.
+async fn read_answer(conn: &mut tokio::net::TcpStream) -> u16 {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let head_end = loop {
+        if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+            break i + 4;
+        }
+        let n = conn.read(&mut buf).await.expect("read");
+        assert!(n > 0, "closed before an answer: {}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&buf[..n]);
+    };
+    let head = String::from_utf8_lossy(&got[..head_end]).to_ascii_lowercase();
+    let length: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no content-length: {head}"));
+    while got.len() < head_end + length {
+        let n = conn.read(&mut buf).await.expect("read");
+        assert!(n > 0, "closed in the middle of an answer");
+        got.extend_from_slice(&buf[..n]);
+    }
+    assert_eq!(got.len(), head_end + length, "more than one answer");
+    head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("a status")
+}
+
+/// A kept-alive connection that was answered and then says nothing is closed once the next
+/// request's headers are late, as a new connection is; one that asks again in time is served on
+/// the same connection, however long it lives in all. (hyper 1.x starts `header_read_timeout`
+/// anew whenever a kept-alive connection waits for its next request; checked here, not trusted.)
+#[tokio::test]
+async fn a_kept_alive_connection_that_falls_silent_is_closed_and_one_that_asks_again_is_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limit = Duration::from_secs(2);
+    let site = Site::start(WebOptions { header_read_timeout: limit, ..WebOptions::default() }).await;
+    let request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+
+    // Three requests half the limit apart: longer than the limit in all, each in time.
+    let mut asking = tokio::net::TcpStream::connect(site.addr).await.expect("connect");
+    for i in 0..3 {
+        if i > 0 {
+            tokio::time::sleep(limit / 2).await;
+        }
+        asking.write_all(request).await.expect("a request");
+        assert_eq!(read_answer(&mut asking).await, 200, "request {i} on the same connection");
+    }
+
+    let mut silent = tokio::net::TcpStream::connect(site.addr).await.expect("connect");
+    silent.write_all(request).await.expect("a request");
+    assert_eq!(read_answer(&mut silent).await, 200);
+    let answered = std::time::Instant::now();
+    let mut buf = [0u8; 1024];
+    let closed = tokio::time::timeout(limit + Duration::from_secs(5), silent.read(&mut buf)).await;
+    let waited = answered.elapsed();
+    assert!(closed.is_ok(), "a silent kept-alive connection is still open after {waited:?}");
+    assert!(matches!(closed, Ok(Ok(0) | Err(_))), "said something after its answer: {closed:?}");
+    assert!(waited >= limit / 2, "closed after {waited:?}: not kept alive at all");
+}
+
+/// A client that asks for more than the sockets hold (pictures asked for at once on one
+/// connection) and then reads nothing loses its connection once an answer's write has waited
+/// `write_stall_limit`; one that reads gets every answer. (Before, hyper having no write timeout,
+/// the silent reader kept its connection, one of the 1,024 places, for as long as it liked: all
+/// its answers were still there to read after 20 s.)
+#[tokio::test]
+async fn a_client_that_stops_reading_its_answers_loses_the_connection() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let limit = Duration::from_secs(1);
+    let options = WebOptions { write_stall_limit: limit, per_minute: 60_000, burst: 10_000, ..WebOptions::default() };
+    let site = Site::start(options).await;
+    site.web_on(true);
+    let moves = [
+        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+", "Nc3", "Nxe4", "O-O",
+        "Bxc3", "d5", "Bf6", "Re1", "Ne7", "Rxe4", "d6",
+    ];
+    let slug = site.chess_game(&moves);
+    let gif = get(&site.url(&format!("/g/{slug}/gif"))).await.bytes().await.unwrap().len();
+    // About 14 MB of answers: more than the server's send buffer (4 MB at most) and the client's
+    // receive buffer (64 KB here) hold.
+    const ASKED: usize = 150;
+    let ask = || async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket.set_recv_buffer_size(64 << 10).expect("a receive buffer");
+        let mut conn = socket.connect(site.addr).await.expect("connect");
+        let request = format!("GET /g/{slug}/gif HTTP/1.1\r\nHost: x\r\n\r\n").repeat(ASKED);
+        conn.write_all(request.as_bytes()).await.expect("the requests");
+        conn
+    };
+    // Everything there is to read, until the server closes or `enough` bytes came.
+    let read = |mut conn: tokio::net::TcpStream, enough: usize| async move {
+        let mut buf = vec![0u8; 1 << 16];
+        let mut total = 0;
+        while total < enough {
+            match conn.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => total += n,
+            }
+        }
+        total
+    };
+    let whole = ASKED * gif;
+    let reading = tokio::time::timeout(Duration::from_secs(60), read(ask().await, whole)).await;
+    assert!(reading.as_ref().is_ok_and(|&n| n >= whole), "a reader gets every answer: {reading:?} of {whole} bytes");
+
+    let silent = ask().await;
+    tokio::time::sleep(limit * 4).await;
+    let read_late = tokio::time::timeout(Duration::from_secs(60), read(silent, whole)).await;
+    assert!(read_late.is_ok(), "the connection was neither closed nor read to the end");
+    let got = read_late.unwrap_or_default();
+    assert!(got < whole / 2, "the silent reader's connection was kept: {got} of {whole} bytes read after it");
+}
+
 #[tokio::test]
 async fn nothing_of_a_community_is_served_before_it_opts_in_nor_after_it_opts_out() {
     let site = Site::start(WebOptions::default()).await;
@@ -292,6 +407,27 @@ async fn one_address_is_slowed_down_by_the_rate_limit() {
     let other =
         reqwest::Client::new().get(site.url("/nothing")).header("x-forwarded-for", "203.0.113.9").send().await.unwrap();
     assert_eq!(other.status(), 404);
+}
+
+/// An IPv6 client is counted by its /64 network, not by each of its addresses: four addresses of
+/// one /64 share an allowance of three, another /64 has its own. (Before, each address had its own,
+/// and one host its 2⁶⁴ allowances and as many times 16 live streams.)
+#[tokio::test]
+async fn an_ipv6_client_is_counted_by_its_network() {
+    let site = Site::start(WebOptions { per_minute: 1, burst: 3, ..WebOptions::default() }).await;
+    let from = |address: &'static str| {
+        let url = site.url("/nothing");
+        async move {
+            let r = reqwest::Client::new().get(url).header("x-forwarded-for", address).send().await.unwrap();
+            r.status().as_u16()
+        }
+    };
+    let mut statuses = Vec::new();
+    for address in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ab::3", "2001:db8:1:2:cd::4"] {
+        statuses.push(from(address).await);
+    }
+    assert_eq!(statuses, [404, 404, 404, 429]);
+    assert_eq!(from("2001:db8:1:3::1").await, 404, "another network");
 }
 
 #[tokio::test]
@@ -712,6 +848,90 @@ async fn the_community_and_player_pages_say_what_reading_row_by_row_says() {
         mine.iter().map(|r| (slug(r.id), name(if r.white == bob { r.black } else { r.white }))).collect();
     assert_eq!(player.recent.iter().map(|(s, o, _, _)| (s.clone(), o.clone())).collect::<Vec<_>>(), expected);
     assert_eq!(player.ratings.len(), 2, "chess and {}: {:?}", other.name, player.ratings);
+}
+
+/// A community with a long history: its page shows what goes on (the ladders' current seasons,
+/// the tournaments under way, the newest first) and only the last `FINISHED_SHOWN` closed
+/// seasons and finished tournaments, the last first, saying how many older ones it leaves out;
+/// past `OPEN_SHOWN` tournaments under way, the newest of them. (Before, the page read and showed
+/// every tournament and every season the community ever had.)
+#[tokio::test]
+async fn a_community_page_shows_what_goes_on_and_only_the_last_finished() {
+    use capabot::bot::{FINISHED_SHOWN, OPEN_SHOWN};
+    use capabot::store::{ladders, tournaments};
+    let site = Site::start(WebOptions { pages_fresh: Duration::ZERO, ..WebOptions::default() }).await;
+    site.web_on(true);
+    for line in ["!ladder create chess", "!ladder join", "!ladder create atomic"] {
+        site.say("alice", line, true);
+    }
+    site.say("bob", "!ladder join chess", false);
+    let created = |name: &str| {
+        let out =
+            site.say("Admin", &format!("!tournament create roundrobin chess days:7 signup:0 {name}"), true).text();
+        assert!(out.contains(name), "{out}");
+    };
+    for i in 1..=14 {
+        created(&format!("Cup {i}"));
+    }
+    {
+        let conn = site.bot.store().conn().unwrap();
+        // Cups 1 to 12 are over, 13 runs, 14 takes players.
+        for (id, status) in (1..=12).map(|i| (i, "finished")).chain([(13, "running")]) {
+            conn.execute("UPDATE tournaments SET status = ?2 WHERE id = ?1", capabot::store_params![id, status])
+                .unwrap();
+        }
+        let chess = ladders::find(&conn, "test", "g", "chess").unwrap().unwrap().id;
+        for _ in 0..13 {
+            ladders::close_season(&conn, chess, T0).unwrap();
+        }
+    }
+    assert_eq!((FINISHED_SHOWN, OPEN_SHOWN), (10, 20), "the numbers docs/web.md gives");
+
+    let page = site.bot.web_community("test", "g").unwrap().expect("opted in");
+    let shown: Vec<(&str, &str)> = page.tournaments.iter().map(|t| (t.name.as_str(), t.status)).collect();
+    let mut want = vec![("Cup 14", "registration"), ("Cup 13", "running")];
+    let finished: Vec<String> = (3..=12).rev().map(|i| format!("Cup {i}")).collect();
+    want.extend(finished.iter().map(|n| (n.as_str(), "finished")));
+    assert_eq!(shown, want);
+    assert_eq!((page.more_open_tournaments, page.older_tournaments), (0, 2));
+    let ladders: Vec<(&str, u32)> = page.ladders.iter().map(|l| (l.variant.as_str(), l.season)).collect();
+    assert_eq!(ladders, [("Atomic Chess", 1), ("Chess", 14)]);
+    let seasons: Vec<(&str, u32)> = page.seasons.iter().map(|s| (s.variant.as_str(), s.season)).collect();
+    assert_eq!(seasons, (4..=13).rev().map(|n| ("Chess", n)).collect::<Vec<_>>());
+    let podium: Vec<&str> = page.seasons[0].podium.iter().map(|(_, n)| n.as_str()).collect();
+    assert_eq!(podium, ["alice", "bob"]);
+    assert_eq!(page.older_seasons, 3);
+
+    let html = text(&site.url("/c/test/g")).await;
+    let at = |what: &str| html.find(what).unwrap_or_else(|| panic!("{what} is not on the page"));
+    let mut last = 0;
+    for name in ["Cup 14", "Cup 13"].iter().copied().chain(finished.iter().map(String::as_str)) {
+        let here = at(&format!("<h3>{name} ("));
+        assert!(here > last, "{name} out of order");
+        last = here;
+    }
+    for gone in ["Cup 1 (", "Cup 2 ("] {
+        assert!(!html.contains(gone), "{gone}");
+    }
+    assert!(at("2 older finished tournaments are not shown.") > last);
+    assert!(at("Chess, season 13: 1. <a") < at("Chess, season 4: "));
+    assert!(!html.contains("Chess, season 3:"));
+    at("3 older seasons are not shown.");
+    assert!(!html.contains("more tournaments under way"));
+
+    // Past `OPEN_SHOWN` tournaments under way: the newest of them, and how many more there are.
+    for i in 15..=36 {
+        created(&format!("Cup {i}"));
+    }
+    let page = site.bot.web_community("test", "g").unwrap().expect("opted in");
+    let open: Vec<&str> = page.tournaments.iter().filter(|t| t.status != "finished").map(|t| t.name.as_str()).collect();
+    let newest: Vec<String> = (17..=36).rev().map(|i| format!("Cup {i}")).collect();
+    assert_eq!(open, newest.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!((page.tournaments.len(), page.more_open_tournaments, page.older_tournaments), (30, 4, 2));
+    let html = text(&site.url("/c/test/g")).await;
+    assert!(html.contains("4 more tournaments under way are not shown here"), "{html}");
+    let conn = site.bot.store().conn().unwrap();
+    assert_eq!(tournaments::counted_in(&conn, "test", "g").unwrap(), (24, 12));
 }
 
 /// A tournament's board in round `round`: board number, White's and Black's names, its game.

@@ -48,6 +48,20 @@ web-challenge = { $challenger }, { $challenged } oyuncusuna meydan okudu{ $accep
         [yes] { " " }(kabul edildi)
        *[no] {""}
     }
+web-seasons-closed = Kapanan sezonlar
+web-season-closed = { $variant }, { $season }. sezon
+web-older-seasons = { $count ->
+        [one] Daha eski bir sezon gösterilmiyor.
+       *[other] Daha eski { $count } sezon gösterilmiyor.
+    }
+web-more-open-tournaments = { $count ->
+        [one] Süren bir turnuva daha burada gösterilmiyor; sohbet hepsini listeler (tournament).
+       *[other] Süren { $count } turnuva daha burada gösterilmiyor; sohbet hepsini listeler (tournament).
+    }
+web-older-tournaments = { $count ->
+        [one] Daha önce bitmiş bir turnuva daha gösterilmiyor.
+       *[other] Daha önce bitmiş { $count } turnuva daha gösterilmiyor.
+    }
 web-tournaments = Turnuvalar
 web-tournament = { $name } ({ $variant }, { $status ->
         [registration] kayıt açık

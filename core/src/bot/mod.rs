@@ -26,7 +26,8 @@ pub mod textboard;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
 pub use commands::web::{
-    WebAnalysis, WebBoard, WebCommunity, WebFollow, WebGame, WebLadder, WebMark, WebPlayer, WebSide, WebTournament,
+    FINISHED_SHOWN, OPEN_SHOWN, WebAnalysis, WebBoard, WebCommunity, WebFollow, WebGame, WebLadder, WebMark, WebPlayer,
+    WebSeason, WebSide, WebTournament,
 };
 pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;

@@ -195,6 +195,28 @@ fn standings_of(conn: &Connection, id: LadderId, season: u32, kind: &str) -> Res
 
 /// Loads a ladder with its current season and its archive.
 pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
+    let Some(ladder) = load_current(conn, id)? else { return Ok(None) };
+    let mut parts = ladder.parts().clone();
+    let mut st = conn.prepare_cached(
+        "SELECT season, opened_at, closed_at FROM ladder_seasons WHERE ladder_id = ?1 ORDER BY season",
+    )?;
+    let seasons: Vec<(u32, i64, i64)> =
+        st.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<std::result::Result<_, _>>()?;
+    for (number, opened_at, closed_at) in seasons {
+        parts.archive.push(Season {
+            number,
+            opened_at,
+            closed_at,
+            standings: standings_of(conn, id, number, "final")?,
+        });
+    }
+    Ladder::restore(parts).map(Some).map_err(|e| StoreError::Corrupt(format!("ladder {id}: {e}")))
+}
+
+/// Loads a ladder's current season alone, its archive left empty: what reading it for a page
+/// needs, whatever number of seasons it closed before. Never to be changed and stored (use
+/// [`update`]).
+pub fn load_current(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
     let head = conn
         .query_row(
             "SELECT days_per_move, max_places_up, accept_days, season, season_opened_at FROM ladders WHERE id = ?1",
@@ -254,17 +276,71 @@ pub fn load(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
         let (c, status) = row?;
         challenges.push(LadderChallenge { status: status_from_db(&status)?, ..c });
     }
-    let mut st = conn.prepare_cached(
-        "SELECT season, opened_at, closed_at FROM ladder_seasons WHERE ladder_id = ?1 ORDER BY season",
-    )?;
-    let seasons: Vec<(u32, i64, i64)> =
-        st.query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<std::result::Result<_, _>>()?;
-    let mut archive = Vec::new();
-    for (number, opened_at, closed_at) in seasons {
-        archive.push(Season { number, opened_at, closed_at, standings: standings_of(conn, id, number, "final")? });
-    }
+    let archive = Vec::new();
     let parts = LadderParts { settings, season, season_opened_at, season_start, events, challenges, archive };
     Ladder::restore(parts).map(Some).map_err(|e| StoreError::Corrupt(format!("ladder {id}: {e}")))
+}
+
+/// A closed season as a community's page lists it: the ladder's variant, the season's number,
+/// when it closed, and its first final places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClosedSeason {
+    pub ladder: LadderId,
+    pub variant: String,
+    pub season: u32,
+    pub closed_at: i64,
+    /// The first `podium` players of its final standings, by place.
+    pub podium: Vec<PlayerId>,
+}
+
+/// The statement of [`recently_closed`]: `?1` platform, `?2` community, `?3` seasons at most,
+/// `?4` places each. Each ladder's last `?3` seasons are a range of `ladder_seasons`' key (closed
+/// seasons are numbered 1 to the current one's less one), and its places a range of
+/// `ladder_standings`' key: a community of few ladders (one a variant at most) reads a few
+/// dozen rows, however many seasons it closed.
+const RECENTLY_CLOSED: &str = "WITH recent AS (
+         SELECT s.ladder_id, l.variant, s.season, s.closed_at FROM ladders l
+         JOIN ladder_seasons s ON s.ladder_id = l.id AND s.season >= l.season - ?3
+         WHERE l.platform = ?1 AND l.community_id = ?2
+         ORDER BY s.closed_at DESC, s.ladder_id, s.season DESC LIMIT ?3)
+     SELECT r.ladder_id, r.variant, r.season, r.closed_at, st.player_id FROM recent r
+     LEFT JOIN ladder_standings st ON st.ladder_id = r.ladder_id AND st.season = r.season
+         AND st.kind = 'final' AND st.place <= ?4
+     ORDER BY r.closed_at DESC, r.ladder_id, r.season DESC, st.place";
+
+/// A community's seasons closed last, the latest first, at most `most`, each with its first
+/// `podium` final places: in one statement, reading a bounded number of rows (see
+/// [`RECENTLY_CLOSED`]). How many it closed in all is each ladder's season less one
+/// ([`LadderInfo::season`]).
+pub fn recently_closed(
+    conn: &Connection,
+    platform: &str,
+    community_id: &str,
+    most: usize,
+    podium: usize,
+) -> Result<Vec<ClosedSeason>> {
+    let mut st = conn.prepare_cached(RECENTLY_CLOSED)?;
+    let rows = st.query_map(params![platform, community_id, most as i64, podium as i64], |r| {
+        Ok((
+            r.get::<LadderId>(0)?,
+            r.get::<String>(1)?,
+            r.get::<u32>(2)?,
+            r.get::<i64>(3)?,
+            r.get::<Option<PlayerId>>(4)?,
+        ))
+    })?;
+    let mut seasons: Vec<ClosedSeason> = Vec::new();
+    for row in rows {
+        let (ladder, variant, season, closed_at, player) = row?;
+        let same = seasons.last().is_some_and(|s| s.ladder == ladder && s.season == season);
+        if !same {
+            seasons.push(ClosedSeason { ladder, variant, season, closed_at, podium: Vec::new() });
+        }
+        if let (Some(p), Some(last)) = (player, seasons.last_mut()) {
+            last.podium.push(p);
+        }
+    }
+    Ok(seasons)
 }
 
 fn write_standings(tx: &Connection, id: LadderId, season: u32, kind: &str, players: &[PlayerId]) -> Result<()> {
@@ -534,6 +610,7 @@ mod tests {
         create_find_and_list,
         operations_round_trip_and_refusals_change_nothing,
         games_find_their_challenge_and_seasons_are_archived,
+        the_seasons_closed_last_are_read_a_few_at_most,
     );
 
     /// Five players, `u1`…`u5`.
@@ -620,5 +697,63 @@ mod tests {
         assert_eq!(find_by_game(&c, game).unwrap(), None);
         // Closing inside update is refused.
         assert!(update(&c, id, |l| Ok(l.close_season(200).number)).is_err());
+    }
+
+    /// A community's page reads the seasons closed last, at most as many as it asks for, each
+    /// with its first places, however many its ladders closed; and a ladder's current season
+    /// without its archive.
+    fn the_seasons_closed_last_are_read_a_few_at_most(store: &Store) {
+        let p = five_players(store);
+        let c = store.conn().unwrap();
+        let new = |community: &str, variant: &str| {
+            create(&c, "discord", community, variant, LadderSettings::default(), 0).unwrap().unwrap()
+        };
+        let (chess, atomic, elsewhere) = (new("g1", "chess"), new("g1", "atomic"), new("g2", "chess"));
+        update(&c, chess, |l| p.iter().try_for_each(|&x| l.join(x, 1).map(|_| ()))).unwrap().unwrap();
+        update(&c, atomic, |l| l.join(p[4], 1).map(|_| ())).unwrap().unwrap();
+        // Chess closes twelve seasons (at 10, 20, … 120), atomic three (15, 35, 55), and the
+        // other community's ladder one, the latest of all.
+        for i in 1..=12 {
+            close_season(&c, chess, i * 10).unwrap();
+        }
+        for at in [15, 35, 55] {
+            close_season(&c, atomic, at).unwrap();
+        }
+        close_season(&c, elsewhere, 1_000).unwrap();
+        let closed_in_all: u32 = list(&c, "discord", "g1").unwrap().iter().map(|l| l.season - 1).sum();
+        assert_eq!(closed_in_all, 15);
+
+        let got = recently_closed(&c, "discord", "g1", 10, 3).unwrap();
+        let seasons: Vec<(&str, u32, i64)> = got.iter().map(|s| (s.variant.as_str(), s.season, s.closed_at)).collect();
+        let mut want: Vec<(&str, u32, i64)> = (6..=12).rev().map(|n| ("chess", n, i64::from(n) * 10)).collect();
+        want.extend([("atomic", 3, 55), ("chess", 5, 50), ("chess", 4, 40)]);
+        assert_eq!(seasons, want);
+        for s in &got {
+            assert_eq!(s.podium, if s.variant == "chess" { &p[..3] } else { &p[4..] }, "{s:?}");
+        }
+        assert_eq!(recently_closed(&c, "discord", "g1", 3, 1).unwrap().len(), 3);
+        assert!(recently_closed(&c, "discord", "g1", 3, 1).unwrap().iter().all(|s| s.podium.len() == 1));
+        assert!(recently_closed(&c, "discord", "g3", 10, 3).unwrap().is_empty());
+
+        let current = load_current(&c, chess).unwrap().unwrap();
+        let whole = load(&c, chess).unwrap().unwrap();
+        assert!(current.archive().is_empty());
+        assert_eq!(whole.archive().len(), 12);
+        assert_eq!((current.season(), current.standings()), (whole.season(), whole.standings()));
+    }
+
+    /// The seasons closed last are read on the tables' keys, a few rows a ladder (SQLite's plan;
+    /// PostgreSQL's was checked by hand, docs/web.md).
+    #[test]
+    fn the_seasons_closed_last_are_read_on_the_keys() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = crate::store::testing::sqlite_plan(&conn, RECENTLY_CLOSED);
+        for step in [
+            "SEARCH s USING PRIMARY KEY (ladder_id=? AND season>?)",
+            "SEARCH st USING PRIMARY KEY (ladder_id=? AND season=? AND kind=? AND place<?)",
+        ] {
+            assert!(plan.contains(step), "{plan}");
+        }
+        assert!(!plan.contains("SCAN s") && !plan.contains("SCAN st"), "{plan}");
     }
 }

@@ -222,6 +222,57 @@ pub fn list(conn: &Connection, platform: &str, community_id: &str) -> Result<Vec
     rows.map(|r| decode(r?)).collect()
 }
 
+/// A community's tournaments not finished (registering or running), the newest first, at most
+/// `most`: each status read from the newest down on `tournaments_community` (migration 33),
+/// `most` rows at most each.
+pub fn open_in(conn: &Connection, platform: &str, community_id: &str, most: usize) -> Result<Vec<TournamentInfo>> {
+    let mut st = conn.prepare_cached(&open_in_sql())?;
+    let rows = st.query_map(params![platform, community_id, most as i64], info_from)?;
+    rows.map(|r| decode(r?)).collect()
+}
+
+fn open_in_sql() -> String {
+    let newest = |status: &str| {
+        format!("{INFO} WHERE platform = ?1 AND community_id = ?2 AND status = '{status}' {NEWEST_FIRST}")
+    };
+    format!(
+        "SELECT * FROM (SELECT * FROM ({}) AS registering UNION ALL SELECT * FROM ({}) AS running) AS open
+         ORDER BY id DESC LIMIT ?3",
+        newest("registration"),
+        newest("running")
+    )
+}
+
+const NEWEST_FIRST: &str = "ORDER BY id DESC LIMIT ?3";
+
+/// A community's finished tournaments, the last first, at most `most`: read from the newest down
+/// on `tournaments_community` (migration 33), `most` rows at most.
+pub fn finished_in(conn: &Connection, platform: &str, community_id: &str, most: usize) -> Result<Vec<TournamentInfo>> {
+    let mut st = conn.prepare_cached(&finished_in_sql())?;
+    let rows = st.query_map(params![platform, community_id, most as i64], info_from)?;
+    rows.map(|r| decode(r?)).collect()
+}
+
+fn finished_in_sql() -> String {
+    format!("{INFO} WHERE platform = ?1 AND community_id = ?2 AND status = 'finished' {NEWEST_FIRST}")
+}
+
+/// How many tournaments a community has not finished, and finished: counted on
+/// `tournaments_community`'s entries, no row read.
+pub fn counted_in(conn: &Connection, platform: &str, community_id: &str) -> Result<(usize, usize)> {
+    let mut st = conn.prepare_cached(COUNTED_IN)?;
+    let rows = st.query_map(params![platform, community_id], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))?;
+    let (mut open, mut finished) = (0, 0);
+    for row in rows {
+        let (status, n) = row?;
+        *(if status == "finished" { &mut finished } else { &mut open }) += n as usize;
+    }
+    Ok((open, finished))
+}
+
+const COUNTED_IN: &str =
+    "SELECT status, count(*) FROM tournaments WHERE platform = ?1 AND community_id = ?2 GROUP BY status";
+
 /// A tournament with its players and rounds.
 pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
     let Some(info) = info(conn, id)? else { return Ok(None) };
@@ -579,7 +630,12 @@ mod tests {
     use crate::store::testing::on_both_backends;
     use crate::store::{Store, players};
 
-    on_both_backends!(registration_and_seeds, round_robin_runs_to_the_end, swiss_pairs_round_by_round);
+    on_both_backends!(
+        registration_and_seeds,
+        round_robin_runs_to_the_end,
+        swiss_pairs_round_by_round,
+        a_communitys_lists_are_the_newest_few,
+    );
 
     /// `n` players, `u1`, `u2`, ….
     fn new_players(store: &Store, n: usize) -> Vec<PlayerId> {
@@ -671,5 +727,53 @@ mod tests {
         let byes: std::collections::HashSet<_> = t.rounds.iter().map(|r| r.bye.unwrap()).collect();
         assert_eq!(byes.len(), 3);
         assert_eq!(t.scoring(), Scoring::SWISS);
+    }
+
+    /// A community's page reads its newest tournaments under way and its last finished ones, at
+    /// most as many as it asks for each, and counts the others.
+    fn a_communitys_lists_are_the_newest_few(store: &Store) {
+        let c = store.conn().unwrap();
+        let new = |community: &str, status: &str| {
+            let id = create(&c, "discord", community, "Cup", "chess", System::RoundRobin, 3, None, 0).unwrap();
+            c.execute("UPDATE tournaments SET status = ?2 WHERE id = ?1", params![id, status]).unwrap();
+            id
+        };
+        let mut finished = Vec::new();
+        let mut open = Vec::new();
+        for i in 0..15 {
+            finished.push(new("g", "finished"));
+            if i % 5 == 0 {
+                open.push(new("g", if i == 5 { "registration" } else { "running" }));
+            }
+            new("other", "finished");
+        }
+        new("other", "running");
+        let ids = |l: Vec<TournamentInfo>| l.into_iter().map(|t| t.id).collect::<Vec<_>>();
+        let newest = |l: &[TournamentId], n: usize| l.iter().rev().take(n).copied().collect::<Vec<_>>();
+        assert_eq!(ids(finished_in(&c, "discord", "g", 10).unwrap()), newest(&finished, 10));
+        assert_eq!(ids(finished_in(&c, "discord", "g", 20).unwrap()), newest(&finished, 15));
+        assert_eq!(ids(open_in(&c, "discord", "g", 20).unwrap()), newest(&open, 3));
+        assert_eq!(ids(open_in(&c, "discord", "g", 2).unwrap()), newest(&open, 2));
+        assert_eq!(counted_in(&c, "discord", "g").unwrap(), (3, 15));
+        assert_eq!(counted_in(&c, "discord", "none").unwrap(), (0, 0));
+        assert!(finished_in(&c, "discord", "none", 10).unwrap().is_empty());
+    }
+
+    /// Each list is read from the newest down on the community's index and cut short, never the
+    /// community's tournaments sorted (SQLite's plan; PostgreSQL's was checked by hand,
+    /// docs/web.md).
+    #[test]
+    fn a_communitys_lists_read_the_index_in_order() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = |sql: &str| crate::store::testing::sqlite_plan(&conn, sql);
+        let index = "SEARCH tournaments USING INDEX tournaments_community (platform=? AND community_id=? AND status=?)";
+        let finished = plan(&finished_in_sql());
+        assert!(finished.contains(index), "{finished}");
+        assert!(!finished.contains("TEMP B-TREE"), "{finished}");
+        let open = plan(&open_in_sql());
+        assert_eq!(open.matches(index).count(), 2, "{open}");
+        assert!(!open.contains("SCAN tournaments"), "{open}");
+        let counted = plan(COUNTED_IN);
+        assert!(counted.contains("COVERING INDEX tournaments_community"), "{counted}");
     }
 }

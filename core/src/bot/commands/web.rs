@@ -155,14 +155,36 @@ pub struct WebTournament {
 /// game's address.
 pub type WebPairing = (String, String, String, Option<String>);
 
-/// A community's page.
+/// A closed ladder season on a community's page: the ladder's variant, the season's number and
+/// its first final places.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WebSeason {
+    pub variant: String,
+    pub season: u32,
+    pub podium: Vec<(PlayerId, String)>,
+}
+
+/// A community's page. What it holds is bounded whatever the community's history: its ladders
+/// (one a variant at most) in their current seasons, the [`FINISHED_SHOWN`] seasons closed last,
+/// at most [`OPEN_SHOWN`] tournaments under way and the [`FINISHED_SHOWN`] finished last, each
+/// list with how many it leaves out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WebCommunity {
     pub platform: String,
     pub community: String,
     pub boards: Vec<WebBoard>,
     pub ladders: Vec<WebLadder>,
+    /// The seasons closed last, the latest first.
+    pub seasons: Vec<WebSeason>,
+    /// Closed seasons older than those in `seasons`.
+    pub older_seasons: usize,
+    /// The tournaments under way (the newest first, at most [`OPEN_SHOWN`]), then the finished
+    /// ones (the last first, at most [`FINISHED_SHOWN`]).
     pub tournaments: Vec<WebTournament>,
+    /// Tournaments under way not in `tournaments`.
+    pub more_open_tournaments: usize,
+    /// Finished tournaments older than those in `tournaments`.
+    pub older_tournaments: usize,
     /// The latest games: address, white, black, variant, status.
     pub recent: Vec<(String, String, String, String, String)>,
 }
@@ -182,6 +204,15 @@ pub struct WebPlayer {
 
 /// Games listed on a community's and a player's page.
 const RECENT: usize = 20;
+
+/// Finished tournaments, and closed ladder seasons, listed on a community's page: the last ones.
+pub const FINISHED_SHOWN: usize = 10;
+
+/// Tournaments under way listed on a community's page at most (the newest).
+pub const OPEN_SHOWN: usize = 20;
+
+/// Places of a closed ladder season shown on a community's page.
+pub const PODIUM: usize = 3;
 
 impl Bot {
     /// Whether a community shows itself on the web.
@@ -410,10 +441,13 @@ impl Bot {
 
     /// A community's page; `None` when it did not opt in.
     ///
-    /// A handful of statements whatever the page holds (on PostgreSQL each is a round trip): the
-    /// variants rated here first, so only their leaderboards are read; the ladders and
-    /// tournaments; the recent games; then every game's address and every player's name the page
-    /// shows, each in one statement.
+    /// Bounded whatever the community's history: the variants rated here first, so only their
+    /// leaderboards are read; the ladders (one a variant at most), each in its current season, and
+    /// the [`FINISHED_SHOWN`] seasons closed last (one statement); the [`OPEN_SHOWN`] newest
+    /// tournaments under way and the [`FINISHED_SHOWN`] finished last (each list one statement
+    /// with a `LIMIT`, on an index in that order; how many are left out counted in one), each
+    /// tournament shown then read whole; the recent games; then every game's address and every
+    /// player's name the page shows, each in one statement.
     pub fn web_community(&self, platform: &str, community: &str) -> Result<Option<WebCommunity>, BotError> {
         let conn = self.conn()?;
         if !settings::web(&conn, platform, community)? {
@@ -429,14 +463,24 @@ impl Bot {
                 boards.push(WebBoard { variant: v.display_name.to_string(), board });
             }
         }
+        // Ladders: one a variant at most, each read in its current season alone; of the seasons
+        // they closed, the last few.
+        let ladder_list = ladders::list(&conn, platform, community)?;
+        let closed_in_all: usize = ladder_list.iter().map(|l| l.season as usize - 1).sum();
         let mut ladders_read = Vec::new();
-        for info in ladders::list(&conn, platform, community)? {
-            if let Some(l) = ladders::load(&conn, info.id)? {
+        for info in ladder_list {
+            if let Some(l) = ladders::load_current(&conn, info.id)? {
                 ladders_read.push((info, l));
             }
         }
+        let closed = ladders::recently_closed(&conn, platform, community, FINISHED_SHOWN, PODIUM)?;
+        // Tournaments: the newest under way and the last finished, each list cut short.
+        let (open_in_all, finished_in_all) = tournaments::counted_in(&conn, platform, community)?;
+        let mut listed = tournaments::open_in(&conn, platform, community, OPEN_SHOWN)?;
+        let open_shown = listed.len();
+        listed.extend(tournaments::finished_in(&conn, platform, community, FINISHED_SHOWN)?);
         let mut tournaments_read = Vec::new();
-        for info in tournaments::list(&conn, platform, community)? {
+        for info in &listed {
             if let Some(t) = tournaments::load(&conn, info.id)? {
                 tournaments_read.push(t);
             }
@@ -444,6 +488,7 @@ impl Bot {
         let rows = games::recent_in_community(&conn, platform, community, None, RECENT)?;
 
         let mut ids: Vec<PlayerId> = rows.iter().flat_map(|r| [r.white, r.black]).collect();
+        ids.extend(closed.iter().flat_map(|s| s.podium.iter().copied()));
         for (_, l) in &ladders_read {
             ids.extend(l.standings().iter().copied());
             ids.extend(l.parts().challenges.iter().flat_map(|c| [c.challenger, c.challenged]));
@@ -486,12 +531,24 @@ impl Bot {
                 Some((slug, name(row.white), name(row.black), variant, game_state(row)))
             })
             .collect();
+        let seasons = closed
+            .iter()
+            .map(|s| WebSeason {
+                variant: variant_named(&s.variant).map_or(s.variant.clone(), |v| v.display_name.to_string()),
+                season: s.season,
+                podium: s.podium.iter().map(|&p| (p, name(p))).collect(),
+            })
+            .collect();
         Ok(Some(WebCommunity {
             platform: platform.to_string(),
             community: community.to_string(),
             boards,
             ladders: ladders_out,
+            older_seasons: closed_in_all.saturating_sub(closed.len()),
+            seasons,
             tournaments: tournaments_out,
+            more_open_tournaments: open_in_all.saturating_sub(open_shown),
+            older_tournaments: finished_in_all.saturating_sub(listed.len() - open_shown),
             recent,
         }))
     }
