@@ -97,6 +97,8 @@ pub struct WebOptions {
     /// How long a connection may wait for a request's headers, a new one or a kept-alive one
     /// between requests, before it is closed ([`HEADER_READ_TIMEOUT`]).
     pub header_read_timeout: Duration,
+    /// Live-update streams open at once, all clients together ([`STREAMS_AT_ONCE`]).
+    pub streams_at_once: usize,
     /// How long an answer's write may wait for the client to read before the connection is
     /// closed ([`WRITE_STALL_LIMIT`]).
     pub write_stall_limit: Duration,
@@ -116,6 +118,7 @@ impl Default for WebOptions {
             readers: crate::host::default_core_threads(),
             pages_fresh: PAGES_FRESH,
             header_read_timeout: HEADER_READ_TIMEOUT,
+            streams_at_once: STREAMS_AT_ONCE,
             write_stall_limit: WRITE_STALL_LIMIT,
         }
     }
@@ -142,8 +145,8 @@ struct Web {
     /// allowance is whole again, so its memory follows the clients of the moment, not every
     /// address ever seen.
     checked: Arc<std::sync::atomic::AtomicU64>,
-    /// Live-update streams open, by client ([`STREAMS_PER_CLIENT`] at most each).
-    streams: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    /// Live-update streams open, by client ([`STREAMS_PER_CLIENT`] at most each) and in all.
+    streams: Arc<Mutex<Streams>>,
     options: WebOptions,
     stop: CancellationToken,
     pictures: Arc<Mutex<Pictures>>,
@@ -679,7 +682,8 @@ async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Requ
         return bad_request();
     }
     let Ok(page_ply) = ply_query(req.uri().query()) else { return bad_request() };
-    let Some(slot) = StreamSlot::take(&web.streams, client_of(&req, &web.options)) else {
+    let client = client_of(&req, &web.options);
+    let Some(slot) = StreamSlot::take(&web.streams, client, web.options.streams_at_once) else {
         let mut r = error_page(StatusCode::TOO_MANY_REQUESTS, None);
         r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
         return r;
@@ -791,33 +795,51 @@ struct Live {
 /// open hundreds a minute and keep them all.
 pub const STREAMS_PER_CLIENT: usize = 16;
 
-/// A client's place among its open live streams.
+/// Live-update streams open at once, all clients together: a quarter of the server's
+/// [`MAX_CONNECTIONS`] stays for pages and pictures whoever holds streams (64 addresses with
+/// [`STREAMS_PER_CLIENT`] each would otherwise hold every connection for up to [`STREAM_FOR`]).
+/// More are answered 429; a page whose stream is refused still shows, without live updates.
+pub const STREAMS_AT_ONCE: usize = MAX_CONNECTIONS * 3 / 4;
+
+/// The live streams open: by client, and in all.
+#[derive(Default)]
+struct Streams {
+    by_client: HashMap<IpAddr, usize>,
+    total: usize,
+}
+
+/// A client's place among the open live streams.
 struct StreamSlot {
-    open: Arc<Mutex<HashMap<IpAddr, usize>>>,
+    open: Arc<Mutex<Streams>>,
     client: IpAddr,
 }
 
 impl StreamSlot {
-    /// A place for `client`, unless it holds [`STREAMS_PER_CLIENT`] already.
-    fn take(open: &Arc<Mutex<HashMap<IpAddr, usize>>>, client: IpAddr) -> Option<StreamSlot> {
-        let mut map = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let n = map.entry(client).or_default();
+    /// A place for `client`, unless it holds [`STREAMS_PER_CLIENT`] already or `at_once` are open.
+    fn take(open: &Arc<Mutex<Streams>>, client: IpAddr, at_once: usize) -> Option<StreamSlot> {
+        let mut streams = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if streams.total >= at_once {
+            return None;
+        }
+        let n = streams.by_client.entry(client).or_default();
         if *n >= STREAMS_PER_CLIENT {
             return None;
         }
         *n += 1;
+        streams.total += 1;
         Some(StreamSlot { open: open.clone(), client })
     }
 }
 
 impl Drop for StreamSlot {
     fn drop(&mut self) {
-        let mut map = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = map.get_mut(&self.client) {
+        let mut streams = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(n) = streams.by_client.get_mut(&self.client) {
             *n -= 1;
             if *n == 0 {
-                map.remove(&self.client);
+                streams.by_client.remove(&self.client);
             }
+            streams.total -= 1;
         }
     }
 }

@@ -637,6 +637,42 @@ async fn a_client_holds_a_bounded_number_of_live_streams() {
     assert_eq!(status(&site.url(&format!("/g/{slug}"))).await, 200, "pages are served all along");
 }
 
+/// All clients together hold at most `streams_at_once` live streams (`STREAMS_AT_ONCE`, three
+/// quarters of the server's connections): one more, from a client holding none, is answered 429
+/// while pages are served, and a place comes back when a stream is left. (Before: 64 addresses
+/// with 16 streams each held every connection the server takes.)
+#[tokio::test]
+async fn the_live_streams_of_all_clients_leave_room_for_pages() {
+    let changes = Changes::default();
+    let options = WebOptions { poll_every: Duration::from_secs(3600), streams_at_once: 3, ..WebOptions::live(changes) };
+    let site = Site::start(options).await;
+    site.web_on(true);
+    let slug = site.chess_game(&["e4"]);
+    let url = site.url(&format!("/g/{slug}/events?ply=1"));
+    let from = |address: &'static str| {
+        let url = url.clone();
+        async move { reqwest::Client::new().get(url).header("x-forwarded-for", address).send().await.unwrap() }
+    };
+    let mut open = Vec::new();
+    for address in ["192.0.2.1", "192.0.2.1", "192.0.2.2"] {
+        let r = from(address).await;
+        assert_eq!(r.status(), 200, "{address}");
+        open.push(r);
+    }
+    assert_eq!(from("192.0.2.3").await.status(), 429, "a fourth stream, from a client holding none");
+    assert_eq!(status(&site.url(&format!("/g/{slug}"))).await, 200, "the page is served");
+    drop(open.pop());
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let r = from("192.0.2.3").await;
+        if r.status() == 200 {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "the place did not come back");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 #[tokio::test]
 async fn a_live_page_hears_of_a_move_from_the_hosts_feed_not_by_polling() {
     // The fallback poll is an hour away: only the feed can wake the stream in time.
