@@ -190,7 +190,10 @@ fn is_suggested(o: &OptionSpec) -> bool {
 
 /// The command of a slash command's options (a subcommand comes as the only option, with the
 /// options given inside it), and the users its user options name.
-pub fn command_from(name: &str, options: &[ResolvedOption<'_>]) -> Result<(Command, Vec<UserRef>), crate::i18n::Msg> {
+pub fn command_from(
+    name: &str,
+    options: &[ResolvedOption<'_>],
+) -> Result<(Command, Vec<UserRef>), crate::bot::command::ParseError> {
     let (subcommand, options) = match options {
         [ResolvedOption { name: sub, value: ResolvedValue::SubCommand(inner), .. }] => (Some(*sub), inner.as_slice()),
         _ => (None, options),
@@ -209,7 +212,7 @@ pub fn command_from(name: &str, options: &[ResolvedOption<'_>]) -> Result<(Comma
             ResolvedValue::Unresolved(Unresolved::User(id)) => {
                 OptionValue::User(UserRef::new(id.to_string(), "player"))
             }
-            _ => return Err(crate::msg!("parse-option-type", option = o.name)),
+            _ => return Err(crate::msg!("parse-option-type", option = o.name).into()),
         };
         values.push((o.name, value));
     }

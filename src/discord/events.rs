@@ -368,7 +368,7 @@ impl Handler {
             Ok(c) => c,
             Err(e) => {
                 let lang = Lang::parse(&cmd.locale).unwrap_or_default();
-                return private(ctx, cmd.id, &cmd.token, e.render(lang), vec![]).await;
+                return private(ctx, cmd.id, &cmd.token, e.answer("/").render(lang), vec![]).await;
             }
         };
         let author = user_ref(&cmd.user, cmd.member.as_deref());

@@ -981,6 +981,32 @@ fn chat_settings_change_the_prefix() {
     assert!(out.contains("Chess (3 days per move"), "{out}");
 }
 
+/// A refusal's examples write commands with the chat's prefix, in every language (before: `!move
+/// e4` whatever the prefix).
+#[test]
+fn a_refusal_writes_its_examples_with_the_chats_prefix() {
+    let tb = new_bot();
+    tb.say("alice", "!settings prefix:?");
+    let cases = [
+        ("?move", "?move e4 "),
+        ("?move #3", "?move #12 Nf3"),
+        ("?swap", "?swap K b ("),
+        ("?help ladder join", "?help analyse"),
+        ("?ladder create", "?ladder create chess days:3"),
+        ("?ladder undo", "?ladder undo 5 "),
+        ("?ladder season", "?ladder season close"),
+        ("?tournament round", "?tournament round 2"),
+    ];
+    for lang in ["en", "tr", "de"] {
+        tb.say("alice", &format!("?settings lang:{lang}"));
+        for (typed, example) in cases {
+            let out = tb.say("alice", typed);
+            assert!(out.contains(example), "{lang} {typed}: {out}");
+            assert!(!out.contains('!'), "{lang} {typed}: {out}");
+        }
+    }
+}
+
 #[test]
 fn relocation_setup_with_the_ai_and_bad_swaps() {
     let tb = new_bot();

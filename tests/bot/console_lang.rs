@@ -163,7 +163,7 @@ fn german_reads_as_german() {
     let out = console(
         dir.path(),
         "alice> !settings lang:de\nalice> !challenge @bob caparelocation color:white\nbob> !accept\n\
-         bob> !noswap\nalice> !noswap\nalice> !ladder undo 99999999999999999999 x\n\
+         bob> !noswap\nalice> !noswap\nalice> !ladder undo x y\n\
          alice> !challenge @bob chess color:white\nbob> !accept #2\nalice> !move #2 hxg8=Q\nalice> !move #2 Qd3\n",
     );
     assert!(out.contains("Partie #1: Schwarz hat keinen Tausch gewählt."), "{out}");

@@ -2813,7 +2813,7 @@ async fn a_tournament_subcommand_refuses_values_out_of_range() {
         let (_, refused) =
             subcommand(&fake, alice, "tournament", "round", json!([{ "name": "round", "type": 4, "value": 0 }])).await;
         assert!(refused.is_ephemeral(), "{refused:?}");
-        assert_eq!(refused.content(), Some("The round must be a number from 1, not '0'"), "{refused:?}");
+        assert_eq!(refused.content(), Some("There is no round 0; rounds are numbered from 1."), "{refused:?}");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM tournaments"), 0);
 
         let create = json!([

@@ -263,7 +263,7 @@ matrix-react-key = { $key } { $label } (oder schreib { $typed })
 matrix-type-choice = { $label }: schreib { $typed }
 matrix-react = Reagiere mit { $choices }
 matrix-board = das Brett
-matrix-greeting = Hallo! Ich bin capabot: Schachvarianten im Chat (Capatomic, Capablanca, Atomschach, Schach). Schreib !help für die Befehle oder sprich mich mit Namen an: capabot: help. For English: !lang en. Türkçe için: !lang tr.
+matrix-greeting = Hallo! Ich bin capabot: Schachvarianten im Chat (Capatomic, Capablanca, Atomschach, Schach). Schreib { $p }help für die Befehle oder sprich mich mit Namen an: capabot: help. For English: { $p }lang en. Türkçe için: { $p }lang tr.
 host-busy = Ich bin gerade sehr beschäftigt: Versuch es in einer Minute noch einmal.
 host-slow-down = Bitte langsamer: Ich ignoriere deine Nachrichten hier eine Minute lang. Deinen Partien passiert nichts.
 

@@ -84,39 +84,40 @@ parse-prefix = ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nic
 parse-rated = rated ist choice, always oder never, nicht '{ $given }'
 parse-unknown-setting = unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
 parse-theme = ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde)
-parse-which-move = gib den Zug an, z. B. !move e4 oder !move #12 Nf3
+parse-which-move = gib den Zug an, z. B. { $p }move e4 oder { $p }move #12 Nf3
 parse-game-decline = { $word } erwartet höchstens eine Partienummer wie #12 und 'accept' oder 'decline', nicht '{ $given }'
 parse-pgn = { $word } erwartet höchstens eine Partienummer wie #12 und 'analysed', nicht '{ $given }'
-parse-which-swap = gib den Tausch an, z. B. !swap K b (König mit der Figur auf der b-Linie) oder !noswap
+parse-which-swap = gib den Tausch an, z. B. { $p }swap K b (den König mit der Figur auf der b-Linie) oder { $p }noswap
 parse-bomb = { $word } erwartet eine Partienummer wie #12 und ein Feld wie g1, nicht '{ $given }'
 parse-moves = { $word } erwartet eine Partienummer wie #12 und höchstens ein Feld wie g1, nicht '{ $given }'
-parse-help = help erwartet den Namen eines Befehls, z. B. help analyse
+parse-help = help erwartet den Namen eines Befehls, z. B. { $p }help analyse
 parse-notify = notify erwartet on oder off
 parse-no-args = nach { $word } kommt nichts mehr, nicht '{ $given }'
 parse-positive = { $key ->
         [event] Die Ereignisnummer
         [season] Die Saison
         [tournament] Die Turniernummer
-        [round] Die Runde
+       *[round] Die Runde
+    } muss eine ganze Zahl ab 1 sein, nicht '{ $given }'
+season-none = Es gibt keine Saison { $number }; Saisons werden ab 1 gezählt.
+round-none = Es gibt keine Runde { $number }; Runden werden ab 1 gezählt.
+parse-in-range = { $key ->
+        [signup] signup
         [reach] reach
         [wait] wait
        *[rounds] rounds
-    } muss eine Zahl ab 1 sein, nicht '{ $given }'
-parse-in-range = { $key ->
-        [signup] signup
-       *[rounds] rounds
-    } muss eine Zahl von { $min } bis { $max } sein, nicht '{ $given }'
+    } muss eine ganze Zahl von { $min } bis { $max } sein, nicht '{ $given }'
 parse-ladder-variant = ladder erwartet hier einen Variantennamen, nicht '{ $given }'
 parse-ladder-days = eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-ladder-create-key = ladder create erwartet days:N, reach:N und wait:N, nicht '{ $given }'
 parse-ladder-create-variant = ladder create erwartet nur eine Variante, nicht zusätzlich '{ $given }'
-parse-ladder-create-which = gib die Variante an, z. B. ladder create chess days:3 reach:3 wait:3
-parse-ladder-undo = sag, welches Leiter-Ereignis rückgängig gemacht werden soll und warum, z. B. ladder undo 5 falsches Ergebnis
-parse-ladder-season = schreib ladder season close oder, um eine abgeschlossene Saison zu sehen, ladder season N
+parse-ladder-create-which = gib die Variante an, z. B. { $p }ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = sag, welches Leiter-Ereignis rückgängig gemacht werden soll und warum, z. B. { $p }ladder undo 5 falsches Ergebnis
+parse-ladder-season = schreib { $p }ladder season close oder, um eine abgeschlossene Saison zu sehen, { $p }ladder season N
 parse-ladder-action = unbekannte Leiter-Aktion '{ $given }'; Aktionen: standings, join, leave, challenge, accept, decline, create, remove, undo, season
 parse-tournament-two = nenne ein Turnier, nicht zwei
 parse-tournament-only-number = tournament { $action } erwartet nur die Nummer des Turniers, nicht '{ $given }'
-parse-tournament-round = gib die Runde an, z. B. tournament round 2
+parse-tournament-round = gib die Runde an, z. B. { $p }tournament round 2
 parse-tournament-action = unbekannte Turnier-Aktion '{ $given }'; Aktionen: join, leave, create, start, cancel, round N
 parse-tournament-days = ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-signup = signup ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'

@@ -263,7 +263,7 @@ matrix-react-key = { $key } { $label } (or type { $typed })
 matrix-type-choice = { $label }: type { $typed }
 matrix-react = React { $choices }
 matrix-board = the board
-matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say !help for the commands, or address me by name: capabot: help. Türkçe için: !lang tr. Auf Deutsch: !lang de.
+matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say { $p }help for the commands, or address me by name: capabot: help. Türkçe için: { $p }lang tr. Auf Deutsch: { $p }lang de.
 host-busy = I am very busy right now: try again in a minute.
 host-slow-down = Slow down, please: I am ignoring your messages here for a minute. Your games are safe.
 

@@ -84,39 +84,40 @@ parse-prefix = a prefix is 1 to 3 symbols such as ! or ?, and does not start wit
 parse-rated = rated is choice, always or never, not '{ $given }'
 parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, theme, rated, web, lang
 parse-theme = I know no board theme '{ $given }'; the themes are { $themes } (contrast is for colour-blind readers)
-parse-which-move = say which move, e.g. !move e4 or !move #12 Nf3
+parse-which-move = say which move, e.g. { $p }move e4 or { $p }move #12 Nf3
 parse-game-decline = { $word } takes at most a game number like #12 and 'accept' or 'decline', not '{ $given }'
 parse-pgn = { $word } takes at most a game number like #12 and 'analysed', not '{ $given }'
-parse-which-swap = say which swap, e.g. !swap K b (king with the piece on b) or !noswap
+parse-which-swap = say which swap, e.g. { $p }swap K b (the king with the piece on file b) or { $p }noswap
 parse-bomb = { $word } takes a game number like #12 and one square like g1, not '{ $given }'
 parse-moves = { $word } takes a game number like #12 and at most one square like g1, not '{ $given }'
-parse-help = help takes one command's name, e.g. help analyse
+parse-help = help takes one command's name, e.g. { $p }help analyse
 parse-notify = notify takes on or off
 parse-no-args = { $word } takes nothing after it, not '{ $given }'
 parse-positive = { $key ->
         [event] The event number
         [season] The season
         [tournament] The tournament number
-        [round] The round
+       *[round] The round
+    } must be a whole number, 1 or more, not '{ $given }'
+season-none = There is no season { $number }; seasons are numbered from 1.
+round-none = There is no round { $number }; rounds are numbered from 1.
+parse-in-range = { $key ->
+        [signup] signup
         [reach] reach
         [wait] wait
        *[rounds] rounds
-    } must be a number from 1, not '{ $given }'
-parse-in-range = { $key ->
-        [signup] signup
-       *[rounds] rounds
-    } must be a number from { $min } to { $max }, not '{ $given }'
+    } must be a whole number from { $min } to { $max }, not '{ $given }'
 parse-ladder-variant = ladder takes one variant name here, not '{ $given }'
 parse-ladder-days = a ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14
 parse-ladder-create-key = ladder create takes days:N, reach:N and wait:N, not '{ $given }'
 parse-ladder-create-variant = ladder create takes one variant, not also '{ $given }'
-parse-ladder-create-which = say which variant, e.g. ladder create chess days:3 reach:3 wait:3
-parse-ladder-undo = say which ladder event to undo and why, e.g. ladder undo 5 wrong result
-parse-ladder-season = say ladder season close, or ladder season N to see a closed season
+parse-ladder-create-which = say which variant, e.g. { $p }ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = say which ladder event to undo and why, e.g. { $p }ladder undo 5 wrong result
+parse-ladder-season = say { $p }ladder season close, or { $p }ladder season N to see a closed season
 parse-ladder-action = unknown ladder action '{ $given }'; actions: standings, join, leave, challenge, accept, decline, create, remove, undo, season
 parse-tournament-two = name one tournament, not two
 parse-tournament-only-number = tournament { $action } takes only the tournament's number, not '{ $given }'
-parse-tournament-round = say which round, e.g. tournament round 2
+parse-tournament-round = say which round, e.g. { $p }tournament round 2
 parse-tournament-action = unknown tournament action '{ $given }'; actions: join, leave, create, start, cancel, round N
 parse-tournament-days = a tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14
 parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'

@@ -256,7 +256,7 @@ matrix-react-key = { $key } { $label } (ya da { $typed } yaz)
 matrix-type-choice = { $label }: { $typed } yaz
 matrix-react = Tepki ver: { $choices }
 matrix-board = tahta
-matrix-greeting = Merhaba! Ben capabot: sohbette satranç çeşitleri (Capatomic, Capablanca, atom satrancı, satranç). Komutlar için !help yaz ya da bana adımla seslen: capabot: help. For English: !lang en. Auf Deutsch: !lang de.
+matrix-greeting = Merhaba! Ben capabot: sohbette satranç çeşitleri (Capatomic, Capablanca, atom satrancı, satranç). Komutlar için { $p }help yaz ya da bana adımla seslen: capabot: help. For English: { $p }lang en. Auf Deutsch: { $p }lang de.
 host-busy = Şu anda çok meşgulüm: bir dakika sonra yeniden dene.
 host-slow-down = Biraz yavaş lütfen: buradaki mesajlarını bir dakika boyunca görmezden geliyorum. Oyunların güvende.
 

@@ -84,39 +84,40 @@ parse-prefix = önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin ke
 parse-rated = rated choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang
 parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir)
-parse-which-move = hangi hamle olduğunu söyle, ör. !move e4 ya da !move #12 Nf3
+parse-which-move = hangi hamle olduğunu söyle, ör. { $p }move e4 ya da { $p }move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'accept' ya da 'decline' alır, '{ $given }' değil
 parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil
-parse-which-swap = hangi yer değiştirme olduğunu söyle, ör. !swap K b (şah b'deki taşla) ya da !noswap
+parse-which-swap = hangi yer değiştirme olduğunu söyle, ör. { $p }swap K b (şahı b hattındaki taşla) ya da { $p }noswap
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
-parse-help = help yanına tek bir komut adı alır, ör. help analyse
+parse-help = help yanına tek bir komut adı alır, ör. { $p }help analyse
 parse-notify = notify yanına on ya da off alır
 parse-no-args = { $word } yanına bir şey almaz, '{ $given }' de
 parse-positive = { $key ->
         [event] Olay numarası
         [season] Sezon
         [tournament] Turnuva numarası
-        [round] Tur
+       *[round] Tur
+    } 1 ya da daha büyük bir tam sayı olmalı, '{ $given }' değil
+season-none = { $number }. sezon yok; sezonlar 1'den başlayarak numaralanır.
+round-none = { $number }. tur yok; turlar 1'den başlayarak numaralanır.
+parse-in-range = { $key ->
+        [signup] signup
         [reach] reach
         [wait] wait
        *[rounds] rounds
-    } 1'den başlayan bir sayı olmalı, '{ $given }' değil
-parse-in-range = { $key ->
-        [signup] signup
-       *[rounds] rounds
-    } { $min } ile { $max } arası bir sayı olmalı, '{ $given }' değil
+    } { $min } ile { $max } arası bir tam sayı olmalı, '{ $given }' değil
 parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
 parse-ladder-days = bir merdivenin hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
 parse-ladder-create-key = ladder create days:N, reach:N ve wait:N alır, '{ $given }' değil
 parse-ladder-create-variant = ladder create tek bir varyant alır, ayrıca '{ $given }' değil
-parse-ladder-create-which = hangi varyant olduğunu söyle, ör. ladder create chess days:3 reach:3 wait:3
-parse-ladder-undo = hangi merdiven olayının neden geri alınacağını söyle, ör. ladder undo 5 yanlış sonuç
-parse-ladder-season = ladder season close ya da kapanmış bir sezonu görmek için ladder season N yaz
+parse-ladder-create-which = hangi varyant olduğunu söyle, ör. { $p }ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = hangi merdiven olayının neden geri alınacağını söyle, ör. { $p }ladder undo 5 yanlış sonuç
+parse-ladder-season = { $p }ladder season close ya da kapanmış bir sezonu görmek için { $p }ladder season N yaz
 parse-ladder-action = '{ $given }' diye bir merdiven işlemi yok; işlemler: standings, join, leave, challenge, accept, decline, create, remove, undo, season
 parse-tournament-two = tek bir turnuva adlandır, iki değil
 parse-tournament-only-number = tournament { $action } yalnızca turnuvanın numarasını alır, '{ $given }' değil
-parse-tournament-round = hangi tur olduğunu söyle, ör. tournament round 2
+parse-tournament-round = hangi tur olduğunu söyle, ör. { $p }tournament round 2
 parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: join, leave, create, start, cancel, round N
 parse-tournament-days = bir turnuvanın hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
 parse-signup = signup kayıt günleridir, 0 ile 30 arası, '{ $given }' değil

@@ -13,7 +13,7 @@ mod table;
 
 pub use help::{command_help, help_text};
 pub(crate) use parse::forgets;
-pub use parse::{OptionValue, from_options, is_answer, parse};
+pub use parse::{OptionValue, from_options, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
     SYSTEMS, SubcommandSpec, THEMES, WAIT, near_word, spec,
@@ -220,9 +220,43 @@ pub struct SettingsArgs {
     pub theme: Option<String>,
 }
 
-/// A command the user typed wrongly, with a message saying how to type it (rendered in the
-/// reader's language).
-pub type ParseError = Msg;
+/// A command the user typed wrongly, with a message saying how to type it. Its examples write
+/// commands with the prefix of the chat where it is answered, which the parser does not know: the
+/// message becomes text only through [`ParseError::answer`], given that prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(Msg);
+
+/// A parser's message before it is a [`ParseError`].
+type Wrong = Msg;
+
+impl ParseError {
+    /// The message, its commands written with `p` (the chat's prefix, `/` for a slash command).
+    pub fn answer(self, p: &str) -> Msg {
+        let Msg { id, mut args } = self.0;
+        args.retain(|(k, _)| k != "p");
+        args.push(("p".into(), p.into()));
+        Msg { id, args }
+    }
+
+    /// Whether the error is an answer in itself (there is no game #0), not a command written
+    /// wrongly: it is said without the pointer to the command's help.
+    pub fn is_answer(&self) -> bool {
+        parse::is_answer(&self.0)
+    }
+}
+
+impl From<Msg> for ParseError {
+    fn from(m: Msg) -> ParseError {
+        ParseError(m)
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    /// In English, with commands written with `!` (the default prefix): for logs and tests.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.clone().answer("!").fmt(f)
+    }
+}
 
 impl TournamentCmd {
     /// The command as typed after the prefix.
@@ -376,6 +410,17 @@ mod tests {
             let t = c.typed("?");
             assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");
         }
+    }
+
+    /// A parser's examples write commands as the chat where it is answered does: with its prefix,
+    /// or `/` for a slash command (before: `!` always).
+    #[test]
+    fn a_parse_error_writes_its_examples_as_answered() {
+        use crate::i18n::Lang;
+        let typed = parse("move").unwrap_err();
+        assert_eq!(typed.answer("?").render(Lang::En), "say which move, e.g. ?move e4 or ?move #12 Nf3");
+        let slash = from_options("help", None, &[("command", OptionValue::Text("ladder join".into()))]).unwrap_err();
+        assert_eq!(slash.answer("/").render(Lang::De), "help erwartet den Namen eines Befehls, z. B. /help analyse");
     }
 
     /// Every command that names a game, about game 9, is typed with `#9` and parses back to itself

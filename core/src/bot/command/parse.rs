@@ -4,12 +4,12 @@
 
 use super::{
     ChallengeArgs, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS, RatingArgs,
-    SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, spec,
+    SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
 };
 use crate::i18n::{Lang, Msg};
 use crate::msg;
 
-pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, ParseError> {
+pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, Wrong> {
     let mut r = RatingArgs::default();
     for a in args {
         if a.starts_with('@') || a.starts_with("<@") {
@@ -53,7 +53,7 @@ pub(super) enum Numbered {
 
 /// `#` and a whole number that no game, challenge or tournament can have (`#0`, `#-1`, more digits than any
 /// number has): the answer that there is none, with the number as typed.
-fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
+fn no_such_number(tok: &str, what: Numbered) -> Option<Wrong> {
     let n = tok.strip_prefix('#')?;
     let digits = n.strip_prefix('-').unwrap_or(n);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || game_ref(tok).is_some() {
@@ -69,17 +69,20 @@ fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
 
 /// Whether a parser's error is an answer in itself (there is no game #0), not a command written
 /// wrongly: it is said without the pointer to the command's help.
-pub fn is_answer(e: &ParseError) -> bool {
-    matches!(e.id.as_str(), "game-none" | "challenge-none" | "tournament-none")
+pub(super) fn is_answer(e: &Wrong) -> bool {
+    matches!(
+        e.id.as_str(),
+        "game-none" | "challenge-none" | "tournament-none" | "ladder-unknown-event" | "season-none" | "round-none"
+    )
 }
 
 /// Splits off a leading or trailing `#N` game reference; `#0` or a number too large for any game is
 /// answered that there is no such game.
-pub(super) fn split_game(args: &[&str]) -> Result<(Option<i64>, Vec<String>), ParseError> {
+pub(super) fn split_game(args: &[&str]) -> Result<(Option<i64>, Vec<String>), Wrong> {
     split_numbered(args, Numbered::Game)
 }
 
-fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<String>), ParseError> {
+fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<String>), Wrong> {
     let mut game = None;
     let mut rest = Vec::new();
     for a in args {
@@ -97,7 +100,7 @@ fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<Str
     Ok((game, rest))
 }
 
-pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
+pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong> {
     let (game, rest) = split_game(args)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-game", word = word, given = rest.join(" ")));
@@ -106,7 +109,7 @@ pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseE
 }
 
 /// `accept` and `decline`: at most a challenge's number.
-pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
+pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong> {
     let (id, rest) = split_numbered(args, Numbered::Challenge)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-challenge", word = word, given = rest.join(" ")));
@@ -118,8 +121,8 @@ pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, P
 /// more words are refused with `wrong`'s message (given them).
 pub(super) fn game_and_square(
     args: &[&str],
-    wrong: impl Fn(String) -> ParseError,
-) -> Result<(Option<i64>, Option<String>), ParseError> {
+    wrong: impl Fn(String) -> Wrong,
+) -> Result<(Option<i64>, Option<String>), Wrong> {
     let (game, rest) = split_game(args)?;
     match rest.as_slice() {
         [] => Ok((game, None)),
@@ -129,7 +132,7 @@ pub(super) fn game_and_square(
 }
 
 /// `pgn`: an optional game number, then nothing or `analysed` (`analyzed`, `analysis`).
-pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), ParseError> {
+pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), Wrong> {
     let (game, rest) = split_game(args)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         [] => Ok((game, false)),
@@ -145,7 +148,7 @@ pub(super) fn offer_or_decline(
     args: &[&str],
     offer: fn(Option<i64>) -> Command,
     decline: fn(Option<i64>) -> Command,
-) -> Result<Command, ParseError> {
+) -> Result<Command, Wrong> {
     let (game, rest) = split_game(args)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         // `draw accept`: the same as `draw`, which accepts the opponent's offer where there is one.
@@ -157,7 +160,7 @@ pub(super) fn offer_or_decline(
 }
 
 /// An optional game number and the words after it, which must not be empty (`hint` says what to write).
-pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), ParseError> {
+pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), Wrong> {
     let (game, rest) = split_game(args)?;
     if rest.is_empty() {
         return Err(hint);
@@ -165,7 +168,7 @@ pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, St
     Ok((game, rest.join(" ")))
 }
 
-fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
+fn parse_days(v: &str) -> Result<Option<u32>, Wrong> {
     // Not `0`: a clock of no days is no choice, and is refused like `days:4`.
     if matches!(v, "none" | "off") {
         return Ok(None);
@@ -178,7 +181,7 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
 
 /// `setup:N`: digits, however many, kept as typed (more than any variant has is told with the
 /// variant's range, where the variant is known, and the number as it was written).
-fn parse_setup(v: &str) -> Result<String, ParseError> {
+fn parse_setup(v: &str) -> Result<String, Wrong> {
     if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
         Ok(v.to_string())
     } else {
@@ -200,13 +203,13 @@ fn once<T>(slot: &mut Option<T>, value: T, key: &str, typed: &str, seen: &mut Ve
     Ok(())
 }
 
-type PResult<T> = Result<T, ParseError>;
+type PResult<T> = Result<T, Wrong>;
 
 /// `challenge` and `play`: options, `casual`/`rated`, and the variant (its short name, or its full
 /// name in several words). For `challenge` (`person_expected`) a word that is no variant, alone or
 /// beside one, without anyone mentioned, is most likely a person written without the mention
 /// (`!challenge bob chess`): the answer says to mention them.
-pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<ChallengeArgs, ParseError> {
+pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<ChallengeArgs, Wrong> {
     use crate::bot::commands::{find_variant, near_variant, short, variant_names};
     let mut c = ChallengeArgs::default();
     let mut words: Vec<&str> = Vec::new();
@@ -273,7 +276,7 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
     Ok(c)
 }
 
-pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
+pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, Wrong> {
     match v.to_lowercase().as_str() {
         "on" | "yes" | "true" | "1" => Ok(true),
         "off" | "no" | "false" | "0" => Ok(false),
@@ -287,7 +290,7 @@ pub(crate) fn forgets(v: &str) -> bool {
     matches!(v.to_lowercase().as_str(), "default" | "none" | "off" | "auto")
 }
 
-pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
+pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, Wrong> {
     let mut s = SettingsArgs::default();
     for a in args {
         if matches!(a.to_lowercase().as_str(), "community" | "server" | "space") {
@@ -340,15 +343,15 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
     Ok(s)
 }
 
-pub(super) fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
+pub(super) fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, Wrong> {
     if args.is_empty() { Ok(cmd) } else { Err(msg!("parse-no-args", word = word, given = args.join(" "))) }
 }
 
 /// `ladder` and its subcommands; `@user` words are skipped (the mentions say who).
-pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
+pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
     let words: Vec<String> =
         args.iter().filter(|a| !a.starts_with('@') && !a.starts_with("<@")).map(|a| a.to_lowercase()).collect();
-    let variant = |rest: &[String]| -> Result<Option<String>, ParseError> {
+    let variant = |rest: &[String]| -> Result<Option<String>, Wrong> {
         match rest {
             [] => Ok(None),
             [v] => Ok(Some(v.clone())),
@@ -406,7 +409,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
 
 /// `tournament` and its actions. `#N` anywhere names the tournament; after `create`, the system,
 /// variant and `key:value` options may come in any order and the other words are the name.
-pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let mut id = None;
     let mut words = Vec::new();
     for a in args {
@@ -422,7 +425,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseErro
         }
     }
     let Some((action, rest)) = words.split_first() else { return Ok(TournamentCmd::Show { id, round: None }) };
-    let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, ParseError> {
+    let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, Wrong> {
         match rest {
             [] => Ok(cmd),
             _ => Err(msg!("parse-tournament-only-number", action = *action, given = rest.join(" "))),
@@ -446,7 +449,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseErro
     }
 }
 
-fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None, None, None);
     let mut name = Vec::new();
     for w in args {
@@ -502,6 +505,10 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
 
 /// Parses the text after the prefix.
 pub fn parse(body: &str) -> Result<Command, ParseError> {
+    read(body).map_err(ParseError::from)
+}
+
+fn read(body: &str) -> Result<Command, Wrong> {
     let toks: Vec<&str> = body.split_whitespace().collect();
     let Some((&word, args)) = toks.split_first() else {
         return Ok(Command::Help(None));
@@ -533,6 +540,14 @@ pub fn from_options(
     subcommand: Option<&str>,
     values: &[(&str, OptionValue)],
 ) -> Result<(Command, Vec<crate::bot::UserRef>), ParseError> {
+    command_of_options(name, subcommand, values).map_err(ParseError::from)
+}
+
+fn command_of_options(
+    name: &str,
+    subcommand: Option<&str>,
+    values: &[(&str, OptionValue)],
+) -> Result<(Command, Vec<crate::bot::UserRef>), Wrong> {
     let spec = spec(name).ok_or_else(|| msg!("parse-unknown-command", name = name))?;
     let (mut words, options): (Vec<String>, _) = match (subcommand, spec.subcommands) {
         (None, []) => (Vec::new(), spec.options),
@@ -856,7 +871,11 @@ mod tests {
         assert!(refused("tournament", Some("create"), &[("signup", Integer(31))]).contains("0 to 30"));
         assert!(refused("tournament", Some("round"), &[("round", Integer(0))]).contains("from 1"));
         assert_eq!(refused("tournament", Some("join"), &[("tournament", Integer(-2))]), "There is no tournament #-2.");
-        assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("from 1"));
+        assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("a whole number, 1 or more"));
+        assert_eq!(
+            refused("ladder", Some("undo"), &[("event", Integer(0))]),
+            "There is no ladder event number 0 this season."
+        );
         assert!(refused("ladder", Some("create"), &[("variant", text("chess")), ("days", Integer(4))]).contains("14"));
         assert!(refused("ladder", Some("challenge"), &[]).contains("needs the option 'player'"));
         assert!(refused("ladder", None, &[]).contains("join, leave"));

@@ -6,7 +6,7 @@ use super::parse::{
     game_and_square, game_and_text, no_args, offer_or_decline, only_challenge, only_game, parse_challenge,
     parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
 };
-use super::{Command, ParseError};
+use super::{Command, Wrong};
 use crate::msg;
 
 /// The days-per-move values a correspondence game may have.
@@ -78,23 +78,35 @@ pub struct Range {
 }
 
 impl Range {
-    /// Numbers from 1 with no limit of their own (the parser's `u32`).
+    /// Numbers from 1 with no limit of their own (the parser's `u32`): what numbers something
+    /// (an event, a season, a round), so that any other number names nothing.
     const fn from_one(key: &'static str) -> Range {
         Range { key, min: 1, max: u32::MAX }
     }
 
-    /// `given` as a number of the range; out of it, `parse-positive`'s message, so a range with a
-    /// message of its own (`signup`) says it itself.
-    pub(super) fn parse(&self, given: &str) -> Result<u32, ParseError> {
+    /// `given` as a number of the range. A whole number out of it that numbers something (an
+    /// event, a season, a round) is answered that there is none such, with the number as typed
+    /// however long; a range with a limit of its own names both ends; anything else is said to be
+    /// no whole number from 1.
+    pub(super) fn parse(&self, given: &str) -> Result<u32, Wrong> {
+        let digits = !given.is_empty() && given.bytes().all(|b| b.is_ascii_digit());
         match given.parse::<u32>() {
             Ok(n) if (self.min..=self.max).contains(&n) => Ok(n),
-            // A range with a limit of its own names both ends.
             _ if self.max < u32::MAX => {
-                Err(msg!("parse-in-range", key = self.key, min = self.min, max = self.max, given = given))
+                Err(msg!("parse-in-range", key = self.key, min = self.min, max = self.max, given = short(given)))
             }
-            _ => Err(msg!("parse-positive", key = self.key, given = given)),
+            _ if digits => Err(match self.key {
+                "event" => msg!("ladder-unknown-event", id = short(given)),
+                "season" => msg!("season-none", number = short(given)),
+                _ => msg!("round-none", number = short(given)),
+            }),
+            _ => Err(msg!("parse-positive", key = self.key, given = short(given))),
         }
     }
+}
+
+fn short(given: &str) -> String {
+    crate::bot::commands::short(given)
 }
 
 /// Swiss rounds (`rounds:N`): at most [`crate::community::swiss::MAX_ROUNDS`]; more than the field
@@ -103,9 +115,9 @@ pub const ROUNDS: Range = Range { key: "rounds", min: 1, max: crate::community::
 /// Days of registration before a tournament starts by itself; 0: an administrator starts it.
 pub const SIGNUP: Range = Range { key: "signup", min: 0, max: 30 };
 /// How many places up a ladder challenge may reach.
-pub const REACH: Range = Range::from_one("reach");
+pub const REACH: Range = Range { key: "reach", min: 1, max: 100 };
 /// Days a ladder challenge may wait for an answer.
-pub const WAIT: Range = Range::from_one("wait");
+pub const WAIT: Range = Range { key: "wait", min: 1, max: 30 };
 /// A ladder event's number (`ladder undo N`).
 pub const EVENT: Range = Range::from_one("event");
 /// A ladder season's number.
@@ -146,7 +158,7 @@ pub struct CommandSpec {
     pub subcommands: &'static [SubcommandSpec],
     /// Needs a community administrator when used in a community.
     pub admin: bool,
-    pub(super) parse: fn(&str, &[&str]) -> Result<Command, ParseError>,
+    pub(super) parse: fn(&str, &[&str]) -> Result<Command, Wrong>,
 }
 
 /// One action of a command (Discord's SUB_COMMAND): its name, the words it stands for after the
