@@ -981,6 +981,51 @@ fn chat_settings_change_the_prefix() {
     assert!(out.contains("Chess (3 days per move"), "{out}");
 }
 
+/// Every setting a chat or a community can set goes back with `default` to what it would be without
+/// it (the community's value, else the built-in one), as `lang:default` alone did (before:
+/// `theme:default` was refused, and prefix, variant, days, thread, gif, rated and web had no way
+/// back); `help settings` says so.
+#[test]
+fn every_setting_goes_back_with_default() {
+    use crate::common::{community_admin as admin, community_say};
+    let tb = new_bot();
+    let fresh = tb.say_in("other", "alice", "!settings");
+    tb.say("alice", "!settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:de");
+    assert_ne!(tb.say("alice", "?settings"), fresh);
+    let out = tb.say(
+        "alice",
+        "?settings prefix:default variant:default days:default thread:default gif:default theme:default lang:default",
+    );
+    assert_eq!(
+        out,
+        "Settings saved: variant:default prefix:default days:default thread:default gif:default theme:default \
+         lang:default. Commands here now start with !, e.g. !help."
+    );
+    assert_eq!(tb.say("alice", "!settings"), fresh);
+    assert!(tb.say("alice", "!settings theme:auto").contains("theme:default"));
+    let help = tb.say("alice", "!help settings");
+    assert!(help.contains("[web:on|off] (each also :default)"), "{help}");
+
+    // In a community: the chat's own goes back to the community's, the community's rules to the
+    // built-in ones.
+    let said = |text: &str| community_say(&tb, "Admin", text).text();
+    admin(&tb, "!settings community variant:atomic days:7 rated:always web:on");
+    admin(&tb, "!settings variant:chess days:1");
+    assert!(said("!settings").contains("variant chess, days 1,"), "{}", said("!settings"));
+    admin(&tb, "!settings variant:default days:default");
+    assert!(said("!settings").contains("variant atomic, days 7,"), "{}", said("!settings"));
+    let out = admin(&tb, "!settings community variant:default rated:default web:default").text();
+    assert_eq!(
+        out,
+        "Community settings saved (variant:default rated:default web:default); chats that set nothing of their own follow them."
+    );
+    let shown = said("!settings");
+    assert!(
+        shown.contains("variant capatomic, days 7,") && shown.contains(", rated games: choice, web pages off"),
+        "{shown}"
+    );
+}
+
 /// A refusal's examples write commands with the chat's prefix, in every language (before: `!move
 /// e4` whatever the prefix).
 #[test]

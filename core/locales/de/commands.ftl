@@ -45,7 +45,7 @@ opt-community = Die Einstellungen der Community ändern, die ihre Chats überneh
 opt-dm = Benachrichtigungen per Direktnachricht
 opt-game = Partienummer (wenn du hier mehrere Partien hast)
 opt-gif = Die Partie am Ende als animiertes Bild posten
-opt-theme = Das Brettdesign der Bilder (contrast: für Farbenblinde)
+opt-theme = Dein Brettdesign (contrast: für Farbenblinde; default: Holz)
 opt-global = Globale Wertungen statt der Wertungen dieser Community
 opt-level = KI-Stufe, 1 (schwächste) bis 8
 opt-move = Dein Zug, z. B. e4, Nxf7#, Me1^e5
@@ -72,9 +72,10 @@ cmd-draw-decline = Das Angebot deines Gegners ablehnen
 cmd-pgn-analysed = Mit der Computeranalyse darin (Bewertungen, Markierungen, bessere Züge)
 cmd-takeback-decline = Die Bitte deines Gegners ablehnen
 cmd-rules-variant = Welche Variante
-cmd-settings-variant = Standardvariante
-cmd-settings-days = Standardwert für die Tage pro Zug
-cmd-settings-language = Die Sprache des Chats: en, tr, de oder default (die der Community)
+cmd-settings-variant = Variante, wenn eine Herausforderung keine nennt (default: wie in der Community, sonst Grundwert)
+cmd-settings-days = Tage pro Zug, wenn eine Herausforderung keine nennt (default: wie in der Community, sonst Grundwert)
+cmd-settings-theme = Das Brettdesign der Bilder dieses Chats (default: wie in der Community, sonst Holz)
+cmd-settings-language = Die Sprache des Chats: en, tr, de (default: wie in der Community, sonst Grundwert)
 cmd-rating-player = Wessen Wertung (Standard: deine)
 cmd-rating-variant = Welche Variante
 cmd-leaderboard-variant = Welche Variante
@@ -93,11 +94,11 @@ choice-system-swiss = Schweizer System
 choice-theme-wood = Holz (Creme und Braun)
 choice-theme-green = Grün (Creme und Grün)
 choice-theme-contrast = Hoher Kontrast (für Farbenblinde)
-choice-theme-default = Standard (Holz)
+choice-theme-default = Standard (als wäre nichts gewählt)
 choice-language-en = Englisch (English)
 choice-language-tr = Türkisch (Türkçe)
 choice-language-de = Deutsch
-choice-language-default = Standard (die der Community)
+choice-language-default = Standard (als wäre nichts gewählt)
 
 # Unterbefehle (`sub-BEFEHL-UNTER`, höchstens 100 Zeichen) und die Beschreibungen ihrer eigenen Optionen
 # (`sub-BEFEHL-UNTER-OPTION`, sonst `cmd-BEFEHL-OPTION`, sonst `opt-OPTION`).
@@ -226,6 +227,7 @@ choice-days = { $count ->
        *[other] { $count } Tage
     }
 choice-no-clock = none (keine Bedenkzeit)
+choice-default = Standard (als wäre nichts gewählt)
 
 # Die eigenen Worte der Discord-Anbindung.
 discord-restarting = capabot startet neu; versuch es in einer Minute noch einmal.

@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... für die ganze Co
 settings-show = { $whose ->
         [community] Die Standardeinstellungen dieser Community
        *[chat] Einstellungen hier
-    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }.
+    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; Einstellung:default (etwa theme:default) kehrt zum Wert der Community oder zum Grundwert zurück.
 settings-admins-only = Nur die Administratoren der Community dürfen hier Einstellungen ändern.
 settings-saved = { $whose ->
         [community] Einstellungen der Community gespeichert ({ $what }); Chats ohne eigene Einstellungen folgen ihnen.
@@ -79,7 +79,7 @@ parse-setup = setup muss eine Zahl sein, nicht '{ $given }'
 parse-level = level muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
 parse-unknown-option = unbekannte Option '{ $given }'; die Optionen sind days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } ist on oder off, nicht '{ $given }'
-parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
+parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, jede davon auch mit :default (zurück zum Wert der Community oder zum Grundwert)
 parse-prefix = ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
 parse-rated = rated ist choice, always oder never, nicht '{ $given }'
 parse-unknown-setting = unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang

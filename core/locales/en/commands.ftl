@@ -45,7 +45,7 @@ opt-community = Change the community's settings, which its chats inherit
 opt-dm = Direct-message notices
 opt-game = Game number (when you have several games here)
 opt-gif = Post the game as an animated picture when it ends
-opt-theme = The board theme of the pictures (contrast: for colour-blind readers)
+opt-theme = Your board theme (contrast: for colour-blind readers; default: wood)
 opt-global = Global ratings instead of this community's
 opt-level = AI level, 1 (weakest) to 8
 opt-move = Your move, e.g. e4, Nxf7#, Me1^e5
@@ -72,9 +72,10 @@ cmd-draw-decline = Refuse your opponent's offer
 cmd-pgn-analysed = With the computer analysis in it (evaluations, marks, better moves)
 cmd-takeback-decline = Refuse your opponent's request
 cmd-rules-variant = Which variant
-cmd-settings-variant = Default variant
-cmd-settings-days = Default days per move
-cmd-settings-language = The chat's language: en, tr, de, or default (the community's)
+cmd-settings-variant = Variant when a challenge names none (default: the community's, or the built-in one)
+cmd-settings-days = Days per move when a challenge names none (default: the community's, or the built-in one)
+cmd-settings-theme = The board theme of this chat's pictures (default: the community's, or wood)
+cmd-settings-language = The chat's language: en, tr, de (default: the community's, or the built-in one)
 cmd-rating-player = Whose rating (default: yours)
 cmd-rating-variant = Which variant
 cmd-leaderboard-variant = Which variant
@@ -93,11 +94,11 @@ choice-system-swiss = Swiss
 choice-theme-wood = Wood (cream and brown)
 choice-theme-green = Green (cream and green)
 choice-theme-contrast = High contrast (colour-blind friendly)
-choice-theme-default = Default (wood)
+choice-theme-default = Default (as if none was chosen)
 choice-language-en = English
 choice-language-tr = Turkish (Türkçe)
 choice-language-de = German (Deutsch)
-choice-language-default = Default (the community's)
+choice-language-default = Default (as if none was chosen)
 
 # Subcommands (`sub-COMMAND-SUB`, at most 100 characters) and their own option descriptions
 # (`sub-COMMAND-SUB-OPTION`, else `cmd-COMMAND-OPTION`, else `opt-OPTION`).
@@ -226,6 +227,7 @@ choice-days = { $count ->
        *[other] { $count } days
     }
 choice-no-clock = none (no clock)
+choice-default = Default (as if none was chosen)
 
 # The Discord front end's own words.
 discord-restarting = capabot is restarting; try again in a minute.

@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... for the whole com
 settings-show = { $whose ->
         [community] This community's defaults
        *[chat] Settings here
-    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }.
+    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }; a setting:default (as theme:default) goes back to the community's value, or the built-in one.
 settings-admins-only = Only the community's administrators may change settings here.
 settings-saved = { $whose ->
         [community] Community settings saved ({ $what }); chats that set nothing of their own follow them.
@@ -79,7 +79,7 @@ parse-setup = setup must be a number, not '{ $given }'
 parse-level = level must be 1 to 8, not '{ $given }'
 parse-unknown-option = unknown option '{ $given }'; options are days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } is on or off, not '{ $given }'
-parse-settings = settings takes [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
+parse-settings = settings takes [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, and each of them :default (back to the community's value, or the built-in one)
 parse-prefix = a prefix is 1 to 3 symbols such as ! or ?, and does not start with what chats use themselves (@ # / < > : ` * _ ~ |)
 parse-rated = rated is choice, always or never, not '{ $given }'
 parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, theme, rated, web, lang

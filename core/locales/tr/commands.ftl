@@ -45,7 +45,7 @@ opt-community = Sohbetlerinin uyduğu topluluk ayarlarını değiştir
 opt-dm = Özel mesaj bildirimleri
 opt-game = Oyun numarası (burada birden çok oyunun varsa)
 opt-gif = Oyun bitince hareketli resmini gönder
-opt-theme = Resimlerin tahta teması (contrast: renk körü okurlar için)
+opt-theme = Tahta teman (contrast: renk körü okurlar için; default: ahşap)
 opt-global = Bu topluluğunki yerine genel puanlar
 opt-level = Yapay zekâ seviyesi, 1 (en zayıf) ile 8 arası
 opt-move = Hamlen, ör. e4, Nxf7#, Me1^e5
@@ -74,9 +74,10 @@ cmd-draw-decline = Rakibinin teklifini reddet
 cmd-pgn-analysed = Bilgisayar analiziyle birlikte (değerlendirmeler, işaretler, daha iyi hamleler)
 cmd-takeback-decline = Rakibinin isteğini reddet
 cmd-rules-variant = Hangi varyant
-cmd-settings-variant = Varsayılan varyant
-cmd-settings-days = Varsayılan hamle başına gün
-cmd-settings-language = Sohbetin dili: en, tr, de ya da default (topluluğunki)
+cmd-settings-variant = Teklif varyant belirtmezse oynanan varyant (default: topluluğunki ya da yerleşik olan)
+cmd-settings-days = Teklif belirtmezse hamle başına gün (default: topluluğunki ya da yerleşik olan)
+cmd-settings-theme = Bu sohbetin resimlerinin tahta teması (default: topluluğunki ya da ahşap)
+cmd-settings-language = Sohbetin dili: en, tr, de (default: topluluğunki ya da yerleşik olan)
 cmd-rating-player = Kimin puanı (varsayılan: seninki)
 cmd-rating-variant = Hangi varyant
 cmd-leaderboard-variant = Hangi varyant
@@ -95,11 +96,11 @@ choice-system-swiss = İsviçre sistemi
 choice-theme-wood = Ahşap (krem ve kahverengi)
 choice-theme-green = Yeşil (krem ve yeşil)
 choice-theme-contrast = Yüksek karşıtlık (renk körlüğüne uygun)
-choice-theme-default = Varsayılan (ahşap)
+choice-theme-default = Varsayılan (hiç seçilmemiş gibi)
 choice-language-en = İngilizce (English)
 choice-language-tr = Türkçe
 choice-language-de = Almanca (Deutsch)
-choice-language-default = Varsayılan (topluluğunki)
+choice-language-default = Varsayılan (hiç seçilmemiş gibi)
 
 # Alt komutlar ve kendi seçeneklerinin açıklamaları.
 sub-ladder-standings = Bu topluluğun bütün merdivenleri, durumları ve açık meydan okumaları
@@ -219,6 +220,7 @@ optname-wait = bekleme
 # Eğik çizgi komutu seçenekleri.
 choice-days = { $count } gün
 choice-no-clock = none (süre yok)
+choice-default = Varsayılan (hiç seçilmemiş gibi)
 
 # Discord ön yüzünün kendi sözleri.
 discord-restarting = capabot yeniden başlıyor; bir dakika sonra yeniden dene.

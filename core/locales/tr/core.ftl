@@ -31,7 +31,7 @@ settings-community-hint = { " " }(bütün topluluk için { $p }settings communit
 settings-show = { $whose ->
         [community] Bu topluluğun varsayılanları
        *[chat] Buradaki ayarlar
-    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }.
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayar:default (theme:default gibi) topluluğun değerine ya da yerleşik olana döner.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
 settings-saved = { $whose ->
         [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
@@ -79,7 +79,7 @@ parse-setup = setup bir sayı olmalı, '{ $given }' değil
 parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; seçenekler days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } on ya da off olur, '{ $given }' değil
-parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
+parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de; her biri :default da alır (topluluğun değerine ya da yerleşik olana dönüş)
 parse-prefix = önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
 parse-rated = rated choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang

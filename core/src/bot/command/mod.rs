@@ -197,27 +197,53 @@ pub struct RatingArgs {
     pub global: bool,
 }
 
-/// Options of `settings`.
+/// What `settings` does to one setting: sets it, or (`default`) forgets the chat's (or the
+/// community's) own value, so that the community's (or the built-in one) applies again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change<T> {
+    Set(T),
+    Default,
+}
+
+impl<T> Change<T> {
+    /// The value this level keeps of its own: none after `default`.
+    pub fn own(self) -> Option<T> {
+        match self {
+            Change::Set(v) => Some(v),
+            Change::Default => None,
+        }
+    }
+
+    /// The same change of another kind of value.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Change<U> {
+        match self {
+            Change::Set(v) => Change::Set(f(v)),
+            Change::Default => Change::Default,
+        }
+    }
+}
+
+/// Options of `settings`; each `None` where the command leaves the setting as it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsArgs {
     /// `settings community ...`: the community's settings, which its chats inherit.
     pub community: bool,
-    pub prefix: Option<String>,
-    pub variant: Option<String>,
-    pub days: Option<Option<u32>>,
+    pub prefix: Option<Change<String>>,
+    pub variant: Option<Change<String>>,
+    /// `Set(None)` = `days:none` (no clock).
+    pub days: Option<Change<Option<u32>>>,
     /// Open a thread for each new game.
-    pub thread: Option<bool>,
-    /// The community's rule for rated games.
-    pub rated: Option<crate::store::settings::RatedGames>,
+    pub thread: Option<Change<bool>>,
+    /// The community's rule for rated games (its default: choice).
+    pub rated: Option<Change<crate::store::settings::RatedGames>>,
     /// Post the game as an animated picture when it ends.
-    pub gif: Option<bool>,
-    /// The chat's (or community's) language, a code such as `tr`; `Some(None)`: its own forgotten
-    /// (`lang:default`), so the community's (or the configuration's) applies again.
-    pub lang: Option<Option<String>>,
-    /// The community's web pages (a community setting).
-    pub web: Option<bool>,
+    pub gif: Option<Change<bool>>,
+    /// The chat's (or community's) language, a code such as `tr`.
+    pub lang: Option<Change<String>>,
+    /// The community's web pages (a community setting; its default: off).
+    pub web: Option<Change<bool>>,
     /// The board theme the chat's (or community's) pictures are drawn in (its name, `contrast`).
-    pub theme: Option<String>,
+    pub theme: Option<Change<String>>,
 }
 
 /// A command the user typed wrongly, with a message saying how to type it. Its examples write

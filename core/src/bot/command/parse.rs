@@ -3,8 +3,8 @@
 //! into the same words and so the same command ([`from_options`]).
 
 use super::{
-    ChallengeArgs, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS, RatingArgs,
-    SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
+    ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS,
+    RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
 };
 use crate::i18n::{Lang, Msg};
 use crate::msg;
@@ -287,7 +287,19 @@ pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, Wrong> {
 /// Whether a setting's value forgets a choice, so that the one above applies again (`default`,
 /// as `lang` and `theme` take it; `none` too, as `days:none`).
 pub(crate) fn forgets(v: &str) -> bool {
-    matches!(v.to_lowercase().as_str(), "default" | "none" | "off" | "auto")
+    resets(v) || matches!(v.to_lowercase().as_str(), "none" | "off")
+}
+
+/// Whether a `settings` value is the word that takes every setting back to what the chat (or the
+/// community) would have without its own: `default` (or `auto`). Not `none` or `off`, which are
+/// values of `days:` and of the switches.
+fn resets(v: &str) -> bool {
+    matches!(v.to_lowercase().as_str(), "default" | "auto")
+}
+
+/// A setting's value: `default` (or `auto`) forgets this level's own, anything else is read by `read`.
+fn change<T>(v: &str, read: impl FnOnce(&str) -> Result<T, Wrong>) -> Result<Change<T>, Wrong> {
+    if resets(v) { Ok(Change::Default) } else { read(v).map(Change::Set) }
 }
 
 pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, Wrong> {
@@ -302,38 +314,45 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, Wrong> {
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
-                // Not the chat apps' own marks at its start: mentions and detonations (`@`), game
-                // numbers (`#`), the apps' slash commands (`/`), Discord's mentions and quotes
-                // (`<`, `>`), emoji (`:`), Markdown (`` ` `` `*` `_` `~` `|`).
-                let ok = !v.is_empty()
-                    && v.chars().count() <= 3
-                    && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace())
-                    && !v.starts_with(['@', '#', '/', '<', '>', ':', '`', '*', '_', '~', '|']);
-                if !ok {
-                    return Err(msg!("parse-prefix"));
-                }
-                s.prefix = Some(v.to_string());
+                s.prefix = Some(change(v, |v| {
+                    // Not the chat apps' own marks at its start: mentions and detonations (`@`),
+                    // game numbers (`#`), the apps' slash commands (`/`), Discord's mentions and
+                    // quotes (`<`, `>`), emoji (`:`), Markdown (`` ` `` `*` `_` `~` `|`).
+                    let ok = !v.is_empty()
+                        && v.chars().count() <= 3
+                        && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace())
+                        && !v.starts_with(['@', '#', '/', '<', '>', ':', '`', '*', '_', '~', '|']);
+                    if ok { Ok(v.to_string()) } else { Err(msg!("parse-prefix")) }
+                })?)
             }
-            "variant" => s.variant = Some(v.to_lowercase()),
-            "days" => s.days = Some(parse_days(&v.to_lowercase())?),
-            "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
-            "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
-            "web" => s.web = Some(parse_switch("web", v)?),
-            "theme" | "board" | "colors" | "colours" => match crate::render::Theme::by_name(v) {
-                Some(t) => s.theme = Some(t.name().to_string()),
-                None => return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", "))),
-            },
-            "lang" | "language" | "dil" => match Lang::parse(v) {
-                Some(l) => s.lang = Some(Some(l.code().to_string())),
-                // As `lang default` forgets a person's own language.
-                None if forgets(v) => s.lang = Some(None),
-                None => return Err(msg!("parse-lang", given = v)),
-            },
+            "variant" => s.variant = Some(change(v, |v| Ok(v.to_lowercase()))?),
+            "days" => s.days = Some(change(v, |v| parse_days(&v.to_lowercase()))?),
+            "thread" | "threads" => s.thread = Some(change(v, |v| parse_switch("thread", v))?),
+            "gif" | "animation" => s.gif = Some(change(v, |v| parse_switch("gif", v))?),
+            "web" => s.web = Some(change(v, |v| parse_switch("web", v))?),
+            "theme" | "board" | "colors" | "colours" => {
+                s.theme = Some(match crate::render::Theme::by_name(v) {
+                    Some(t) => Change::Set(t.name().to_string()),
+                    // As `theme default` forgets a person's own theme.
+                    None if forgets(v) => Change::Default,
+                    None => {
+                        return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", ")));
+                    }
+                })
+            }
+            "lang" | "language" | "dil" => {
+                s.lang = Some(match Lang::parse(v) {
+                    Some(l) => Change::Set(l.code().to_string()),
+                    // As `lang default` forgets a person's own language.
+                    None if forgets(v) => Change::Default,
+                    None => return Err(msg!("parse-lang", given = v)),
+                })
+            }
             "rated" => {
-                s.rated = Some(
+                s.rated = Some(change(v, |v| {
                     crate::store::settings::RatedGames::parse(&v.to_lowercase())
-                        .ok_or_else(|| msg!("parse-rated", given = v))?,
-                )
+                        .ok_or_else(|| msg!("parse-rated", given = v))
+                })?)
             }
             other => {
                 return Err(msg!("parse-unknown-setting", given = other));
@@ -582,7 +601,7 @@ fn command_of_options(
                 format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
             }
             (OptionKind::User, _) => return Err(msg!("parse-option-person", option = o.name)),
-            (OptionKind::Days | OptionKind::DaysPerMove, _) => format!("days:{text}"),
+            (OptionKind::Days | OptionKind::DaysOrDefault | OptionKind::DaysPerMove, _) => format!("days:{text}"),
             (OptionKind::Color, _) => format!("color:{text}"),
             (OptionKind::Setup, _) => format!("setup:{text}"),
             (OptionKind::Level, _) => format!("level:{text}"),
@@ -771,7 +790,7 @@ mod tests {
         assert!(from_options("play", None, &[("level", OptionValue::Integer(9))]).is_err());
         assert_eq!(
             from_options("settings", None, &[("gif", OptionValue::Bool(true))]).unwrap().0,
-            Command::Settings(SettingsArgs { gif: Some(true), ..SettingsArgs::default() })
+            Command::Settings(SettingsArgs { gif: Some(Change::Set(true)), ..SettingsArgs::default() })
         );
         assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
         assert_eq!(parse("analyze #3").unwrap(), Command::Analyse(Some(3)));
@@ -788,7 +807,11 @@ mod tests {
             )
             .unwrap()
             .0,
-            Command::Settings(SettingsArgs { community: true, thread: Some(true), ..SettingsArgs::default() })
+            Command::Settings(SettingsArgs {
+                community: true,
+                thread: Some(Change::Set(true)),
+                ..SettingsArgs::default()
+            })
         );
     }
 

@@ -21,6 +21,9 @@ pub enum OptionKind {
     Variant,
     /// `days:N` (choices: [`DAYS_CHOICES`] and none).
     Days,
+    /// `days:N` of a chat's (a community's) settings: [`DAYS_CHOICES`], none, and default (the
+    /// chat's own forgotten).
+    DaysOrDefault,
     /// `days:N` for something that always has a clock (ladders, tournaments): [`DAYS_CHOICES`] only.
     DaysPerMove,
     /// `color:white|black|random`.
@@ -130,7 +133,8 @@ pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
 /// The board themes' names, as `settings theme:NAME` takes them (the renderer's [`crate::render::Theme`]).
 pub const THEMES: &[&str] = &["wood", "green", "contrast"];
 
-/// [`THEMES`] and `default` (a person's own theme forgotten), as `theme` takes them.
+/// [`THEMES`] and `default` (a person's, a chat's or a community's own theme forgotten), as `theme`
+/// and `settings theme:` take them.
 const THEMES_OR_DEFAULT: &[&str] = &["wood", "green", "contrast", "default"];
 
 /// The languages' codes and `default` (the chat's own forgotten), as `settings lang:` takes them.
@@ -488,10 +492,10 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("community", OptionKind::Flag("community", "")),
             opt("prefix", OptionKind::Keyed("prefix")),
             opt("variant", OptionKind::Keyed("variant")),
-            opt("days", OptionKind::Days),
+            opt("days", OptionKind::DaysOrDefault),
             opt("thread", OptionKind::Switch("thread")),
             opt("gif", OptionKind::Switch("gif")),
-            opt("theme", OptionKind::KeyedChoice("theme", THEMES)),
+            opt("theme", OptionKind::KeyedChoice("theme", THEMES_OR_DEFAULT)),
             opt("language", OptionKind::KeyedChoice("lang", LANGS_OR_DEFAULT)),
             opt("rated", OptionKind::Keyed("rated")),
             opt("web", OptionKind::Switch("web")),
