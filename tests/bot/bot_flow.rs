@@ -1026,6 +1026,22 @@ fn every_setting_goes_back_with_default() {
     );
 }
 
+/// A challenge whose setup no longer exists (its variant's setups changed meanwhile) is answered with
+/// a sentence that says why the game cannot start and what to do (before: "no setup 99999").
+#[test]
+fn a_challenge_for_a_setup_that_is_gone_says_why_it_cannot_start() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparandom setup:5");
+    tb.bot.store().conn().unwrap().execute("UPDATE challenges SET setup = ?1", [99999]).unwrap();
+    let out = tb.say("bob", "!accept");
+    assert_eq!(
+        out,
+        "Capablanca Random Chess has no setup 99999 (its setups are 0 to 21835), so this game cannot start; \
+         challenge again with another setup:N, or without one."
+    );
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 0);
+}
+
 /// A refusal's examples write commands with the chat's prefix, in every language (before: `!move
 /// e4` whatever the prefix).
 #[test]

@@ -15,7 +15,7 @@ direct-unknown = '{ $word }' kenne ich nicht. Hier ist jede Zeile für mich, Bef
 direct-unknown-near = '{ $word }' kenne ich nicht. Meintest du { $near }? Hier ist jede Zeile für mich, Befehle brauchen also kein { $p }: help listet sie auf.
 variant-unknown = Die Variante '{ $name }' kenne ich nicht. Varianten: { $names }.
 variant-unknown-near = Die Variante '{ $name }' kenne ich nicht. Meintest du { $near }? Varianten: { $names }.
-no-setup = Aufstellung { $number } gibt es nicht
+no-setup = { $variant } hat keine Aufstellung { $number } (ihre Aufstellungen gehen von 0 bis { $max }), daher kann diese Partie nicht beginnen; fordere erneut heraus, mit einem anderen setup:N oder ohne.
 word-or = { " oder " }
 color-white = Weiß
 color-black = Schwarz
@@ -46,7 +46,7 @@ notify-show = Benachrichtigungen per Direktnachricht (Erinnerungen, „du bist a
 notify-on = Benachrichtigungen per Direktnachricht an: Erinnerungen und „du bist am Zug“-Hinweise kommen in deine Direktnachrichten.
 notify-off = Benachrichtigungen per Direktnachricht aus: Erinnerungen kommen in den Chat der Partie.
 
-lang-usage = lang erwartet en, tr, de oder default
+lang-usage = lang erwartet ein Wort: en, tr, de oder default
 lang-unknown = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'.
 parse-lang = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'
 # Eine Sprache mit ihrem Namen; $code ist en, tr oder de.

@@ -1,6 +1,6 @@
 # Hilfe- und Regelseiten. $p ist, wie hier ein Befehl geschrieben wird.
 
-help-head-slash = Befehle (tippe / und wähl einen aus; seine Optionen werden dir dabei angeboten; auf Angebote antwortest du per Button):
+help-head-slash = Befehle: Tippe / und wähle einen aus der Liste; dann werden dir seine Optionen zum Ausfüllen angezeigt. Hat eine meiner Antworten Buttons, bewirkt ein Klick dasselbe wie der Befehl:
 help-head = Befehle (Präfix { $p }):
 help-head-direct = Befehle (hier ist jede Zeile für mich, ein Präfix ist also nicht nötig):
 help-example = , z. B. { $p }{ $example }

@@ -15,7 +15,7 @@ direct-unknown = I don't know '{ $word }'. Here every line is for me, so command
 direct-unknown-near = I don't know '{ $word }'. Did you mean { $near }? Here every line is for me, so commands need no { $p }: help lists them.
 variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.
 variant-unknown-near = I don't know the variant '{ $name }'. Did you mean { $near }? Variants: { $names }.
-no-setup = no setup { $number }
+no-setup = { $variant } has no setup { $number } (its setups are 0 to { $max }), so this game cannot start; challenge again with another setup:N, or without one.
 word-or = { " or " }
 color-white = white
 color-black = black
@@ -46,7 +46,7 @@ notify-show = Direct-message notices (reminders, "your move") are { $state ->
 notify-on = Direct-message notices on: reminders and "your move" notices come to your direct messages.
 notify-off = Direct-message notices off: reminders come to the game's chat.
 
-lang-usage = lang takes en, tr, de or default
+lang-usage = lang takes one word: en, tr, de or default
 lang-unknown = I speak en (English), tr (Turkish) and de (German), not '{ $given }'.
 parse-lang = I speak en (English), tr (Turkish) and de (German), not '{ $given }'
 # A language by its name; $code is en, tr or de.

@@ -15,7 +15,7 @@ direct-unknown = '{ $word }' ne demek bilmiyorum. Burada her satır bana, komutl
 direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: { $near }? Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 variant-unknown-near = '{ $name }' diye bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Varyantlar: { $names }.
-no-setup = { $number } numaralı dizilim yok
+no-setup = { $variant } için { $number } numaralı dizilim yok (dizilimleri 0 ile { $max } arası), bu yüzden bu oyun başlayamaz; başka bir setup:N ile ya da setup:N olmadan yeniden teklif et.
 word-or = { " ya da " }
 color-white = beyaz
 color-black = siyah
@@ -46,7 +46,7 @@ notify-show = Özel mesaj bildirimleri (hatırlatmalar, "sıra sende") { $state 
 notify-on = Özel mesaj bildirimleri açık: hatırlatmalar ve "sıra sende" bildirimleri özel mesajlarına gelir.
 notify-off = Özel mesaj bildirimleri kapalı: hatırlatmalar oyunun sohbetine gelir.
 
-lang-usage = lang yanına en, tr, de ya da default alır
+lang-usage = lang tek sözcük alır: en, tr, de ya da default
 lang-unknown = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil.
 parse-lang = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil
 # Bir dilin adı; $code en, tr ya da de.

@@ -1,6 +1,6 @@
 # Yardım ve kural sayfaları. $p bir komutun burada nasıl yazıldığıdır.
 
-help-head-slash = Komutlar (/ yazıp birini seç; seçenekleri sen yazdıkça sunulur; teklifler düğmelerle gelir):
+help-head-slash = Komutlar: / yazıp listeden birini seç; ardından seçenekleri doldurman için gösterilir. Bir cevabımda düğmeler varsa, birine basmak o komutla aynı işi görür:
 help-head = Komutlar (önek { $p }):
 help-head-direct = Komutlar (burada yazdığın her satır bana gelir, önek gerekmez):
 help-example = , ör. { $p }{ $example }

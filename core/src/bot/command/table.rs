@@ -661,6 +661,23 @@ mod tests {
     use crate::bot::command::{help_text, parse};
     use crate::i18n::Lang;
 
+    /// The help where only slash commands reach capabot says how to use them and the buttons, and
+    /// the bomb's square option says which square (before: "offers come with buttons", "The square
+    /// of your piece to make your bomb").
+    #[test]
+    fn slash_help_and_the_bomb_square_say_plainly_what_to_do() {
+        let help = crate::i18n::with_lang(Lang::En, || help_text("/", true));
+        let head = "Commands: type / and pick one from the list; its options are then shown for you to fill \
+                    in. Where an answer of mine has buttons, pressing one does the same as its command:\n/challenge — ";
+        assert!(help.starts_with(head), "{help}");
+        let bomb = spec("bomb").unwrap();
+        let square = bomb.options.iter().find(|o| o.name == "square").unwrap();
+        assert_eq!(
+            bomb.option_description(None, square, Lang::En),
+            "The square of the piece that becomes your bomb (not the king), e.g. g1; leave out to see your board"
+        );
+    }
+
     #[test]
     fn every_command_word_is_in_the_table_once() {
         let mut words: Vec<&str> =
