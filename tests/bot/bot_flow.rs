@@ -1043,7 +1043,7 @@ fn a_challenge_for_a_setup_that_is_gone_says_why_it_cannot_start() {
 }
 
 /// A refusal's examples write commands with the chat's prefix, in every language (before: `!move
-/// e4` whatever the prefix).
+/// e4` whatever the prefix), in a sentence that starts with a capital.
 #[test]
 fn a_refusal_writes_its_examples_with_the_chats_prefix() {
     let tb = new_bot();
@@ -1064,6 +1064,11 @@ fn a_refusal_writes_its_examples_with_the_chats_prefix() {
             let out = tb.say("alice", typed);
             assert!(out.contains(example), "{lang} {typed}: {out}");
             assert!(!out.contains('!'), "{lang} {typed}: {out}");
+            // A sentence, from its first letter, unless it starts with a command as typed (before:
+            // "say which move, …").
+            let word = typed[1..].split(' ').next().unwrap();
+            let typed_first = out.starts_with(word) || out.starts_with('?');
+            assert!(out.starts_with(char::is_uppercase) || typed_first, "{lang} {typed}: {out}");
         }
     }
 }

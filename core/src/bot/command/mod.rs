@@ -444,7 +444,7 @@ mod tests {
     fn a_parse_error_writes_its_examples_as_answered() {
         use crate::i18n::Lang;
         let typed = parse("move").unwrap_err();
-        assert_eq!(typed.answer("?").render(Lang::En), "say which move, e.g. ?move e4 or ?move #12 Nf3");
+        assert_eq!(typed.answer("?").render(Lang::En), "Say which move, e.g. ?move e4 or ?move #12 Nf3");
         let slash = from_options("help", None, &[("command", OptionValue::Text("ladder join".into()))]).unwrap_err();
         assert_eq!(slash.answer("/").render(Lang::De), "help erwartet den Namen eines Befehls, z. B. /help analyse");
     }

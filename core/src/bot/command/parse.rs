@@ -727,7 +727,7 @@ mod tests {
         };
         assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Knockout Cup"));
         assert!(parse("tournament #1 #2").is_err());
-        assert!(parse("tournament dance").unwrap_err().to_string().contains("unknown tournament action"));
+        assert!(parse("tournament dance").unwrap_err().to_string().contains("Unknown tournament action"));
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
