@@ -2876,7 +2876,8 @@ async fn ladder_and_tournament_register_subcommands_with_integer_ranges() {
         let number = child(&child(&tournament, "join"), "tournament");
         assert_eq!((number["type"].clone(), number["autocomplete"].clone()), (json!(3), json!(true)), "{number}");
         assert_eq!(range(&child(&child(&ladder, "undo"), "event")), (json!(4), json!(1), json!(u32::MAX)));
-        assert_eq!(range(&child(&child(&ladder, "create"), "reach")), (json!(4), json!(1), json!(u32::MAX)));
+        assert_eq!(range(&child(&child(&ladder, "create"), "reach")), (json!(4), json!(1), json!(100)));
+        assert_eq!(range(&child(&child(&ladder, "create"), "wait")), (json!(4), json!(1), json!(30)));
         let player = child(&child(&ladder, "challenge"), "player");
         assert_eq!((player["type"].clone(), player["required"].clone()), (json!(6), json!(true)));
         assert_eq!(child(&ladder, "season-close")["name_localizations"]["tr"], "sezonu-kapat");
