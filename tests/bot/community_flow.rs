@@ -298,6 +298,8 @@ fn a_chats_board_theme_draws_its_pictures() {
     let before = tb.fingerprint();
     let out = admin(&tb, "!settings theme:purple").text();
     assert!(out.contains("I know no board theme 'purple'; the themes are wood, green, contrast"), "{out}");
+    // The refusal names the way back too, which `settings theme:` takes as `theme` does.
+    assert!(out.contains("and default goes back to the one you would have without a choice"), "{out}");
     assert_eq!(tb.fingerprint(), before, "a refused setting changes nothing");
 
     let r = say(&tb, "Alice", "!challenge @Bob chess color:white");

@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... für die ganze Co
 settings-show = { $whose ->
         [community] Die Standardeinstellungen dieser Community
        *[chat] Einstellungen hier
-    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; Einstellung:default (etwa theme:default) kehrt zum Wert der Community oder zum Grundwert zurück.
+    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; :default hinter einer Einstellung (etwa theme:default) stellt den Wert der Community oder den Grundwert wieder her.
 settings-admins-only = Nur die Administratoren der Community dürfen hier Einstellungen ändern.
 settings-saved = { $whose ->
         [community] Einstellungen der Community gespeichert ({ $what }); Chats ohne eigene Einstellungen folgen ihnen.
@@ -83,7 +83,7 @@ parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, t
 parse-prefix = Ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
 parse-rated = rated ist choice, always oder never, nicht '{ $given }'
 parse-unknown-setting = Unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde)
+parse-theme = Ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde), und default kehrt zu dem zurück, das ohne Wahl gilt
 parse-which-move = Gib den Zug an, z. B. { $p }move e4 oder { $p }move #12 Nf3
 parse-game-decline = { $word } erwartet höchstens eine Partienummer wie #12 und 'accept' oder 'decline', nicht '{ $given }'
 parse-pgn = { $word } erwartet höchstens eine Partienummer wie #12 und 'analysed', nicht '{ $given }'

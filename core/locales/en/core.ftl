@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... for the whole com
 settings-show = { $whose ->
         [community] This community's defaults
        *[chat] Settings here
-    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }; a setting:default (as theme:default) goes back to the community's value, or the built-in one.
+    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }; :default after a setting (as theme:default) takes it back to the community's value, or the built-in one.
 settings-admins-only = Only the community's administrators may change settings here.
 settings-saved = { $whose ->
         [community] Community settings saved ({ $what }); chats that set nothing of their own follow them.
@@ -83,7 +83,7 @@ parse-settings = settings takes [community] prefix:X, variant:NAME, days:N, thre
 parse-prefix = A prefix is 1 to 3 symbols such as ! or ?, and does not start with what chats use themselves (@ # / < > : ` * _ ~ |)
 parse-rated = rated is choice, always or never, not '{ $given }'
 parse-unknown-setting = Unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = I know no board theme '{ $given }'; the themes are { $themes } (contrast is for colour-blind readers)
+parse-theme = I know no board theme '{ $given }'; the themes are { $themes } (contrast is for colour-blind readers), and default goes back to the one you would have without a choice
 parse-which-move = Say which move, e.g. { $p }move e4 or { $p }move #12 Nf3
 parse-game-decline = { $word } takes at most a game number like #12 and 'accept' or 'decline', not '{ $given }'
 parse-pgn = { $word } takes at most a game number like #12 and 'analysed', not '{ $given }'

@@ -31,7 +31,7 @@ settings-community-hint = { " " }(bütün topluluk için { $p }settings communit
 settings-show = { $whose ->
         [community] Bu topluluğun varsayılanları
        *[chat] Buradaki ayarlar
-    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayar:default (theme:default gibi) topluluğun değerine ya da yerleşik olana döner.
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayarın ardından :default (theme:default gibi) onu topluluğun değerine ya da yerleşik olana döndürür.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
 settings-saved = { $whose ->
         [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
@@ -83,7 +83,7 @@ parse-settings = settings şunları alır: [community] prefix:X, variant:AD, day
 parse-prefix = Önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
 parse-rated = rated choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir)
+parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir); default ise seçim yokken geçerli olana döner
 parse-which-move = Hangi hamle olduğunu söyle, ör. { $p }move e4 ya da { $p }move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'accept' ya da 'decline' alır, '{ $given }' değil
 parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil
