@@ -132,7 +132,7 @@ fn slash_option(
                 opt = opt.add_string_choice(v.display_name, v.name);
             }
         }
-        OptionKind::Days => {
+        OptionKind::Days | OptionKind::DaysOrDefault => {
             for d in DAYS_CHOICES {
                 opt = opt.add_string_choice_localized(
                     crate::tl!(Lang::En, "choice-days", count = d),
@@ -145,6 +145,13 @@ fn slash_option(
                 "none",
                 others(|l| crate::tl!(l, "choice-no-clock")),
             );
+            if o.kind == OptionKind::DaysOrDefault {
+                opt = opt.add_string_choice_localized(
+                    crate::tl!(Lang::En, "choice-default"),
+                    "default",
+                    others(|l| crate::tl!(l, "choice-default")),
+                );
+            }
         }
         OptionKind::DaysPerMove => {
             for d in DAYS_CHOICES {
@@ -190,7 +197,10 @@ fn is_suggested(o: &OptionSpec) -> bool {
 
 /// The command of a slash command's options (a subcommand comes as the only option, with the
 /// options given inside it), and the users its user options name.
-pub fn command_from(name: &str, options: &[ResolvedOption<'_>]) -> Result<(Command, Vec<UserRef>), crate::i18n::Msg> {
+pub fn command_from(
+    name: &str,
+    options: &[ResolvedOption<'_>],
+) -> Result<(Command, Vec<UserRef>), crate::bot::command::ParseError> {
     let (subcommand, options) = match options {
         [ResolvedOption { name: sub, value: ResolvedValue::SubCommand(inner), .. }] => (Some(*sub), inner.as_slice()),
         _ => (None, options),
@@ -209,7 +219,7 @@ pub fn command_from(name: &str, options: &[ResolvedOption<'_>]) -> Result<(Comma
             ResolvedValue::Unresolved(Unresolved::User(id)) => {
                 OptionValue::User(UserRef::new(id.to_string(), "player"))
             }
-            _ => return Err(crate::msg!("parse-option-type", option = o.name)),
+            _ => return Err(crate::msg!("parse-option-type", option = o.name).into()),
         };
         values.push((o.name, value));
     }
@@ -335,12 +345,31 @@ mod tests {
         assert!(guild.iter().all(|c| !c.contains("\"contexts\"")), "{guild:?}");
     }
 
+    /// The guild's slash commands as JSON values.
+    fn guild_commands_json() -> Vec<serenity::json::Value> {
+        serde_json_like(&slash_commands(false)).iter().map(|c| serenity::json::from_str(c).expect("JSON")).collect()
+    }
+
+    /// `/settings` offers `default` among the choices of every option that has choices, as the
+    /// typed `settings theme:default` takes it (before: only the language had it).
+    #[test]
+    fn settings_choices_offer_the_way_back_to_the_default() {
+        let json = guild_commands_json();
+        let settings = json.iter().find(|c| c["name"] == "settings").expect("registered");
+        let mut with_choices = 0;
+        for o in settings["options"].as_array().expect("options") {
+            let Some(choices) = o["choices"].as_array().filter(|c| !c.is_empty()) else { continue };
+            with_choices += 1;
+            let default = choices.iter().find(|c| c["value"] == "default").unwrap_or_else(|| panic!("{o}"));
+            assert_eq!(default["name"], "Default (as if none was chosen)", "{o}");
+            assert_eq!(default["name_localizations"]["de"], "Standard (als wäre nichts gewählt)", "{o}");
+        }
+        assert_eq!(with_choices, 3, "days, theme and language: {settings}");
+    }
+
     #[test]
     fn ladder_and_tournament_actions_are_subcommands_with_typed_options() {
-        let json: Vec<serenity::json::Value> = serde_json_like(&slash_commands(false))
-            .iter()
-            .map(|c| serenity::json::from_str(c).expect("JSON"))
-            .collect();
+        let json = guild_commands_json();
         for spec in COMMANDS.iter().filter(|c| !c.subcommands.is_empty()) {
             let c = json.iter().find(|c| c["name"] == spec.name).expect("registered");
             let subs = c["options"].as_array().expect("options");

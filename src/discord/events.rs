@@ -370,7 +370,7 @@ impl Handler {
             Ok(c) => c,
             Err(e) => {
                 let lang = Lang::parse(&cmd.locale).unwrap_or_default();
-                let text = super::mentions::rewrite(&self.mentions, &e.render(lang)).into_owned();
+                let text = super::mentions::rewrite(&self.mentions, &e.answer("/").render(lang)).into_owned();
                 return private(ctx, cmd.id, &cmd.token, text, vec![]).await;
             }
         };

@@ -84,7 +84,8 @@ pub async fn serve_with(host: Arc<Host>, client: Client, options: Options) -> Ar
     if !has_synced_before(&client).await {
         skip_history(&host, &client).await;
     }
-    let front = MatrixFrontEnd::new(client.clone(), options, host.bot().config().lang).await;
+    let config = host.bot().config();
+    let front = MatrixFrontEnd::new(client.clone(), options, config.lang, config.prefix.clone()).await;
     host.register(front.clone());
     // Connected: what the outbox holds for Matrix goes out (replies a crash or restart left behind).
     host.start_drainer();

@@ -82,6 +82,8 @@ pub struct MatrixFrontEnd {
     /// The language of the greeting in a room just joined (the configuration's: nobody there has
     /// chosen one yet).
     greeting_lang: crate::i18n::Lang,
+    /// The prefix the greeting writes commands with (the configuration's: nobody there has set one).
+    greeting_prefix: String,
 }
 
 impl MatrixFrontEnd {
@@ -89,6 +91,7 @@ impl MatrixFrontEnd {
         client: Client,
         mut options: super::Options,
         greeting_lang: crate::i18n::Lang,
+        greeting_prefix: String,
     ) -> std::sync::Arc<MatrixFrontEnd> {
         // At least one send at a time, whatever the options say (taken once, here).
         options.sends_at_once = options.sends_at_once.max(1);
@@ -106,6 +109,7 @@ impl MatrixFrontEnd {
             handling: Mutex::default(),
             sending,
             greeting_lang,
+            greeting_prefix,
         })
     }
 
@@ -184,7 +188,7 @@ impl MatrixFrontEnd {
 
     /// A short greeting in a room the bot has just joined.
     pub async fn greet(&self, room: &Room) {
-        let text = crate::tl!(self.greeting_lang, "matrix-greeting");
+        let text = greeting(self.greeting_lang, &self.greeting_prefix);
         let Ok(_place) = self.sending.acquire().await else { return };
         if let Err(e) = room.send(RoomMessageEventContent::text_plain(text)).await {
             tracing::warn!(room = %room.room_id(), "could not greet: {e}");
@@ -652,10 +656,25 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
     Some((w, h))
 }
 
+/// The greeting in a room just joined, in `lang`, its commands written with `prefix`.
+fn greeting(lang: crate::i18n::Lang, prefix: &str) -> String {
+    crate::tl!(lang, "matrix-greeting", p = prefix)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::bot::{Command, Scope};
+
+    /// The greeting writes commands with the configured prefix (before: `!` whatever it was).
+    #[test]
+    fn the_greeting_writes_commands_with_the_configured_prefix() {
+        for lang in crate::i18n::Lang::ALL {
+            let text = greeting(lang, "?");
+            assert!(text.contains("?help") && text.contains("?lang"), "{text}");
+            assert!(!text.contains("!help") && !text.contains("!lang"), "{text}");
+        }
+    }
     use matrix_sdk::ruma::events::room::message::MessageType;
 
     #[test]

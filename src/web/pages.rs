@@ -220,7 +220,7 @@ pub fn game(g: &WebGame, ply: Option<usize>, now: i64, public: Option<&str>) -> 
             } @else if g.analysable {
                 section #analysis-ask {
                     h2 { (t!("web-analysis")) }
-                    p { (t!("web-analysis-ask")) }
+                    p { (t!("web-analysis-ask", command = g.analyse_command.as_str())) }
                 }
             }
             section {

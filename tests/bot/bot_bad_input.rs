@@ -232,8 +232,8 @@ fn numbers_that_name_nothing_and_doubled_options_are_refused() {
         ("!decline #0", "There is no challenge #0."),
         ("!accept foo", "accept takes at most a challenge number like #4, not 'foo'"),
         ("!challenge @carol days:0", "days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '0'"),
-        ("!challenge @carol @dave chess", "a challenge is for one person"),
-        ("!challenge @carol chess casual rated", "say rated or casual once, not both 'casual' and 'rated'"),
+        ("!challenge @carol @dave chess", "A challenge is for one person"),
+        ("!challenge @carol chess casual rated", "Say rated or casual once, not both 'casual' and 'rated'"),
         ("!challenge @carol chess color:white color:black", "color is given twice ('color:white' and 'color:black')"),
         (
             "!challenge @carol caparandom setup:99999999999999999999",

@@ -981,6 +981,98 @@ fn chat_settings_change_the_prefix() {
     assert!(out.contains("Chess (3 days per move"), "{out}");
 }
 
+/// Every setting a chat or a community can set goes back with `default` to what it would be without
+/// it (the community's value, else the built-in one), as `lang:default` alone did (before:
+/// `theme:default` was refused, and prefix, variant, days, thread, gif, rated and web had no way
+/// back); `help settings` says so.
+#[test]
+fn every_setting_goes_back_with_default() {
+    use crate::common::{community_admin as admin, community_say};
+    let tb = new_bot();
+    let fresh = tb.say_in("other", "alice", "!settings");
+    tb.say("alice", "!settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:de");
+    assert_ne!(tb.say("alice", "?settings"), fresh);
+    let out = tb.say(
+        "alice",
+        "?settings prefix:default variant:default days:default thread:default gif:default theme:default lang:default",
+    );
+    assert_eq!(
+        out,
+        "Settings saved: variant:default prefix:default days:default thread:default gif:default theme:default \
+         lang:default. Commands here now start with !, e.g. !help."
+    );
+    assert_eq!(tb.say("alice", "!settings"), fresh);
+    assert!(tb.say("alice", "!settings theme:auto").contains("theme:default"));
+    let help = tb.say("alice", "!help settings");
+    assert!(help.contains("[web:on|off] (each also :default)"), "{help}");
+
+    // In a community: the chat's own goes back to the community's, the community's rules to the
+    // built-in ones.
+    let said = |text: &str| community_say(&tb, "Admin", text).text();
+    admin(&tb, "!settings community variant:atomic days:7 rated:always web:on");
+    admin(&tb, "!settings variant:chess days:1");
+    assert!(said("!settings").contains("variant chess, days 1,"), "{}", said("!settings"));
+    admin(&tb, "!settings variant:default days:default");
+    assert!(said("!settings").contains("variant atomic, days 7,"), "{}", said("!settings"));
+    let out = admin(&tb, "!settings community variant:default rated:default web:default").text();
+    assert_eq!(
+        out,
+        "Community settings saved (variant:default rated:default web:default); chats that set nothing of their own follow them."
+    );
+    let shown = said("!settings");
+    assert!(
+        shown.contains("variant capatomic, days 7,") && shown.contains(", rated games: choice, web pages off"),
+        "{shown}"
+    );
+}
+
+/// A challenge whose setup no longer exists (its variant's setups changed meanwhile) is answered with
+/// a sentence that says why the game cannot start and what to do (before: "no setup 99999").
+#[test]
+fn a_challenge_for_a_setup_that_is_gone_says_why_it_cannot_start() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparandom setup:5");
+    tb.bot.store().conn().unwrap().execute("UPDATE challenges SET setup = ?1", [99999]).unwrap();
+    let out = tb.say("bob", "!accept");
+    assert_eq!(
+        out,
+        "Capablanca Random Chess has no setup 99999 (its setups are 0 to 21835), so this game cannot start; \
+         challenge again with another setup:N, or without one."
+    );
+    assert_eq!(tb.query_i64("SELECT count(*) FROM games"), 0);
+}
+
+/// A refusal's examples write commands with the chat's prefix, in every language (before: `!move
+/// e4` whatever the prefix), in a sentence that starts with a capital.
+#[test]
+fn a_refusal_writes_its_examples_with_the_chats_prefix() {
+    let tb = new_bot();
+    tb.say("alice", "!settings prefix:?");
+    let cases = [
+        ("?move", "?move e4 "),
+        ("?move #3", "?move #12 Nf3"),
+        ("?swap", "?swap K b ("),
+        ("?help ladder join", "?help analyse"),
+        ("?ladder create", "?ladder create chess days:3"),
+        ("?ladder undo", "?ladder undo 5 "),
+        ("?ladder season", "?ladder season close"),
+        ("?tournament round", "?tournament round 2"),
+    ];
+    for lang in ["en", "tr", "de"] {
+        tb.say("alice", &format!("?settings lang:{lang}"));
+        for (typed, example) in cases {
+            let out = tb.say("alice", typed);
+            assert!(out.contains(example), "{lang} {typed}: {out}");
+            assert!(!out.contains('!'), "{lang} {typed}: {out}");
+            // A sentence, from its first letter, unless it starts with a command as typed (before:
+            // "say which move, …").
+            let word = typed[1..].split(' ').next().unwrap();
+            let typed_first = out.starts_with(word) || out.starts_with('?');
+            assert!(out.starts_with(char::is_uppercase) || typed_first, "{lang} {typed}: {out}");
+        }
+    }
+}
+
 #[test]
 fn relocation_setup_with_the_ai_and_bad_swaps() {
     let tb = new_bot();

@@ -25,6 +25,33 @@ fn order(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// A number that no ladder event, season or round has (0, `#0`, more digits than any number) is
+/// answered that there is none, as an event number nobody used is; a word that is no number, and a
+/// number out of `reach:` or `wait:`'s range, are told the range (before: "must be a number from 1"
+/// for all of them, also for 99999999999999999999).
+#[test]
+fn a_number_nothing_has_is_answered_plainly() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    for (typed, shown) in [("0", "0"), ("#0", "0"), ("99999999999999999999", "99999999999999999999"), ("9", "9")] {
+        let out = admin(&tb, &format!("!ladder undo {typed} oops")).text();
+        assert_eq!(out, format!("There is no ladder event number {shown} this season."));
+    }
+    let out = admin(&tb, "!ladder undo five oops").text();
+    assert!(out.starts_with("The event number must be a whole number, 1 or more, not 'five'. "), "{out}");
+    let out = say(&tb, "Alice", "!ladder season 0").text();
+    assert_eq!(out, "There is no season 0; seasons are numbered from 1.");
+    let out = say(&tb, "Alice", "!ladder season 4294967296").text();
+    assert_eq!(out, "There is no season 4294967296; seasons are numbered from 1.");
+    let out = say(&tb, "Alice", "!tournament round 99999999999999999999").text();
+    assert_eq!(out, "There is no round 99999999999999999999; rounds are numbered from 1.");
+    let out = admin(&tb, "!ladder create atomic reach:99999999999999999999").text();
+    assert!(out.starts_with("reach must be a whole number from 1 to 100, not '99999999999999999999'. "), "{out}");
+    let out = admin(&tb, "!ladder create atomic wait:0").text();
+    assert!(out.starts_with("wait must be a whole number from 1 to 30, not '0'. "), "{out}");
+    assert!(admin(&tb, "!ladder create atomic reach:100 wait:30").text().contains("ladder is open"));
+}
+
 #[test]
 fn ladder_season_from_joining_to_the_archive() {
     let tb = new_bot();
@@ -271,6 +298,8 @@ fn a_chats_board_theme_draws_its_pictures() {
     let before = tb.fingerprint();
     let out = admin(&tb, "!settings theme:purple").text();
     assert!(out.contains("I know no board theme 'purple'; the themes are wood, green, contrast"), "{out}");
+    // The refusal names the way back too, which `settings theme:` takes as `theme` does.
+    assert!(out.contains("and default goes back to the one you would have without a choice"), "{out}");
     assert_eq!(tb.fingerprint(), before, "a refused setting changes nothing");
 
     let r = say(&tb, "Alice", "!challenge @Bob chess color:white");

@@ -312,11 +312,17 @@ fn registration_window_starts_the_tournament_by_itself() {
     assert!(r.text().contains("Tournaments belong to a community"), "{}", r.text());
     assert!(say(&tb, "Alice", "!tournament create swiss").text().contains("only the community's administrators"));
     assert!(say(&tb, "Alice", "!tournament").text().contains("no tournament yet"));
-    assert!(admin(&tb, "!tournament create swiss rounds:0").text().contains("rounds must be a number from 1"));
+    assert!(
+        admin(&tb, "!tournament create swiss rounds:0")
+            .text()
+            .contains("rounds must be a whole number from 1 to 63, not '0'")
+    );
     // A sentence that starts with words, not an option's name, starts with a capital (before: "the
     // round must be…").
+    let out = say(&tb, "Alice", "!tournament round x").text();
+    assert!(out.starts_with("The round must be a whole number, 1 or more, not 'x'."), "{out}");
     let out = say(&tb, "Alice", "!tournament round 0").text();
-    assert!(out.starts_with("The round must be a number from 1, not '0'."), "{out}");
+    assert_eq!(out, "There is no round 0; rounds are numbered from 1.");
     // A number no tournament can have is answered as such, as typed (before: "the tournament number
     // must be a number from 1"), as game numbers are; a word is still a number written wrongly.
     for n in ["99999999999999999999", "0", "-3"] {
@@ -324,7 +330,7 @@ fn registration_window_starts_the_tournament_by_itself() {
         assert_eq!(out, format!("There is no tournament #{n}."));
     }
     let out = say(&tb, "Alice", "!tournament #abc").text();
-    assert!(out.starts_with("The tournament number must be a number from 1, not 'abc'."), "{out}");
+    assert!(out.starts_with("The tournament number must be a whole number, 1 or more, not 'abc'."), "{out}");
     assert!(admin(&tb, "!tournament create roundrobin rounds:3").text().contains("rounds:N is for a Swiss"));
     assert!(admin(&tb, "!tournament create rr days:4").text().contains("days must be one of"));
 
@@ -497,7 +503,7 @@ fn swiss_rounds_are_bounded_and_a_cut_is_told() {
     let tb = new_bot();
     let before = tb.fingerprint();
     let out = admin(&tb, "!tournament create swiss chess rounds:999999").text();
-    assert!(out.contains("rounds must be a number from 1 to 63, not '999999'"), "{out}");
+    assert!(out.contains("rounds must be a whole number from 1 to 63, not '999999'"), "{out}");
     assert_eq!(tb.fingerprint(), before);
     let out = admin(&tb, "!tournament create swiss chess rounds:10 signup:0 Big").text();
     assert!(out.contains("10 rounds"), "{out}");

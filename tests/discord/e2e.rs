@@ -2828,7 +2828,7 @@ async fn a_tournament_subcommand_refuses_values_out_of_range() {
         let (_, refused) =
             subcommand(&fake, alice, "tournament", "round", json!([{ "name": "round", "type": 4, "value": 0 }])).await;
         assert!(refused.is_ephemeral(), "{refused:?}");
-        assert_eq!(refused.content(), Some("The round must be a number from 1, not '0'"), "{refused:?}");
+        assert_eq!(refused.content(), Some("There is no round 0; rounds are numbered from 1."), "{refused:?}");
         assert_eq!(env.query(&bot, "SELECT count(*) FROM tournaments"), 0);
 
         let create = json!([
@@ -2891,7 +2891,8 @@ async fn ladder_and_tournament_register_subcommands_with_integer_ranges() {
         let number = child(&child(&tournament, "join"), "tournament");
         assert_eq!((number["type"].clone(), number["autocomplete"].clone()), (json!(3), json!(true)), "{number}");
         assert_eq!(range(&child(&child(&ladder, "undo"), "event")), (json!(4), json!(1), json!(u32::MAX)));
-        assert_eq!(range(&child(&child(&ladder, "create"), "reach")), (json!(4), json!(1), json!(u32::MAX)));
+        assert_eq!(range(&child(&child(&ladder, "create"), "reach")), (json!(4), json!(1), json!(100)));
+        assert_eq!(range(&child(&child(&ladder, "create"), "wait")), (json!(4), json!(1), json!(30)));
         let player = child(&child(&ladder, "challenge"), "player");
         assert_eq!((player["type"].clone(), player["required"].clone()), (json!(6), json!(true)));
         assert_eq!(child(&ladder, "season-close")["name_localizations"]["tr"], "sezonu-kapat");

@@ -1212,7 +1212,13 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
     // Before anyone asked: no analysis, no chart, no annotated PGN.
     let before = text(&page).await;
     assert!(!before.contains("id=\"analysis\"") && !before.contains("/pgn/analysed"), "{before}");
-    assert!(before.contains("id=\"analysis-ask\"") && before.contains("(analyse)"), "how to get one: {before}");
+    // Who may ask, where, and the command as typed there (before: "anyone who watched the game can
+    // ask for one in its chat (analyse)").
+    assert!(before.contains("id=\"analysis-ask\""), "{before}");
+    assert!(
+        before.contains("anyone in the chat where this game was played can ask for one there: !analyse #"),
+        "how to get one: {before}"
+    );
     assert_eq!(status(&course).await, 404);
     assert_eq!(status(&analysed).await, 404);
 
@@ -1225,6 +1231,7 @@ async fn a_finished_games_page_shows_its_analysis_once_one_is_made_in_its_chat()
     let chat: Vec<String> = replies.into_iter().map(|r| r.text).collect();
     let shown = text(&page).await;
     assert!(shown.contains("id=\"analysis\"") && !shown.contains("analysis-ask"), "{shown}");
+    assert!(shown.contains(" nodes per position."), "as the chat says it (before: 'nodes a position'): {shown}");
     // What the chat was told is what the page says: each side's accuracy and mistakes, and every
     // turning point (the chat's replies after its summary) with what was better.
     let sides: Vec<&str> = chat[0].lines().filter(|l| l.contains("accuracy")).collect();

@@ -45,7 +45,7 @@ opt-community = Die Einstellungen der Community ändern, die ihre Chats überneh
 opt-dm = Benachrichtigungen per Direktnachricht
 opt-game = Partienummer (wenn du hier mehrere Partien hast)
 opt-gif = Die Partie am Ende als animiertes Bild posten
-opt-theme = Das Brettdesign der Bilder (contrast: für Farbenblinde)
+opt-theme = Dein Brettdesign (contrast: für Farbenblinde; default: Holz)
 opt-global = Globale Wertungen statt der Wertungen dieser Community
 opt-level = KI-Stufe, 1 (schwächste) bis 8
 opt-move = Dein Zug, z. B. e4, Nxf7#, Me1^e5
@@ -53,17 +53,17 @@ opt-name = Der Name des Turniers (Standard: aus Variante und System)
 opt-opponent = Wen du herausforderst (weglassen für eine offene Herausforderung)
 opt-prefix = Befehlspräfix, 1 bis 3 Zeichen
 opt-rated = Community-Regel: gewertet nach Wahl (choice), immer (always) oder nie (never)
-opt-reach = Wie viele Plätze nach oben ein Spieler herausfordern darf (Standard 3)
+opt-reach = Wie viele Plätze nach oben ein Spieler herausfordern darf (1 bis 100, Standard 3)
 opt-reason = Warum das Ergebnis zurückgenommen wird
 opt-rounds = Runden im Schweizer System (Standard: genug für einen klaren Sieger)
 opt-setup = Aufstellungsnummer (Varianten mit zufälliger Aufstellung)
 opt-signup = Tage Anmeldefrist, bevor das Turnier von selbst beginnt (0: Start von Hand)
-opt-square = Das Feld der Figur, die deine Bombe werden soll, z. B. g1
+opt-square = Das Feld der Figur, die deine Bombe wird (nicht der König), z. B. g1; weglassen zeigt dein Brett
 opt-swap = K oder Q und eine Linie oder Figur, z. B. K b
 opt-system = Rundenturnier, doppeltes Rundenturnier oder Schweizer System (Standard: Rundenturnier)
 opt-thread = Für jede Partie einen Thread öffnen
 opt-tournament = Welches Turnier (seine Nummer)
-opt-wait = Tage, die eine Herausforderung auf eine Antwort warten darf (Standard 3)
+opt-wait = Tage, die eine Herausforderung auf eine Antwort warten darf (1 bis 30, Standard 3)
 cmd-challenge-variant = Welche Variante
 cmd-challenge-days = Tage pro Zug
 cmd-play-variant = Welche Variante
@@ -72,9 +72,10 @@ cmd-draw-decline = Das Angebot deines Gegners ablehnen
 cmd-pgn-analysed = Mit der Computeranalyse darin (Bewertungen, Markierungen, bessere Züge)
 cmd-takeback-decline = Die Bitte deines Gegners ablehnen
 cmd-rules-variant = Welche Variante
-cmd-settings-variant = Standardvariante
-cmd-settings-days = Standardwert für die Tage pro Zug
-cmd-settings-language = Die Sprache des Chats: en, tr, de oder default (die der Community)
+cmd-settings-variant = Variante, wenn eine Herausforderung keine nennt (default: wie in der Community, sonst Grundwert)
+cmd-settings-days = Tage pro Zug, wenn eine Herausforderung keine nennt (default: wie in der Community, sonst Grundwert)
+cmd-settings-theme = Das Brettdesign der Bilder dieses Chats (default: wie in der Community, sonst Holz)
+cmd-settings-language = Die Sprache des Chats: en, tr, de (default: wie in der Community, sonst Grundwert)
 cmd-rating-player = Wessen Wertung (Standard: deine)
 cmd-rating-variant = Welche Variante
 cmd-leaderboard-variant = Welche Variante
@@ -84,7 +85,7 @@ cmd-ladder-variant = Welche Leiter (nach Variante, z. B. capatomic), falls es me
 cmd-ladder-days = Tage pro Zug (Standard 3)
 cmd-tournament-variant = Welche Variante
 cmd-tournament-days = Tage pro Zug
-opt-event = Die Nummer des Leiter-Ereignisses, wie sie im Verlauf des Stands steht
+opt-event = Die Nummer, die mit dem Ergebnis angekündigt wurde, wie in (Ergebnis 7)
 opt-season = Die Nummer einer abgeschlossenen Saison
 opt-round = Welche Runde
 choice-system-roundrobin = Rundenturnier
@@ -93,11 +94,11 @@ choice-system-swiss = Schweizer System
 choice-theme-wood = Holz (Creme und Braun)
 choice-theme-green = Grün (Creme und Grün)
 choice-theme-contrast = Hoher Kontrast (für Farbenblinde)
-choice-theme-default = Standard (Holz)
+choice-theme-default = Standard (als wäre nichts gewählt)
 choice-language-en = Englisch (English)
 choice-language-tr = Türkisch (Türkçe)
 choice-language-de = Deutsch
-choice-language-default = Standard (die der Community)
+choice-language-default = Standard (als wäre nichts gewählt)
 
 # Unterbefehle (`sub-BEFEHL-UNTER`, höchstens 100 Zeichen) und die Beschreibungen ihrer eigenen Optionen
 # (`sub-BEFEHL-UNTER-OPTION`, sonst `cmd-BEFEHL-OPTION`, sonst `opt-OPTION`).
@@ -226,6 +227,7 @@ choice-days = { $count ->
        *[other] { $count } Tage
     }
 choice-no-clock = none (keine Bedenkzeit)
+choice-default = Standard (als wäre nichts gewählt)
 
 # Die eigenen Worte der Discord-Anbindung.
 discord-restarting = capabot startet neu; versuch es in einer Minute noch einmal.
@@ -263,7 +265,7 @@ matrix-react-key = { $key } { $label } (oder schreib { $typed })
 matrix-type-choice = { $label }: schreib { $typed }
 matrix-react = Reagiere mit { $choices }
 matrix-board = das Brett
-matrix-greeting = Hallo! Ich bin capabot: Schachvarianten im Chat (Capatomic, Capablanca, Atomschach, Schach). Schreib !help für die Befehle oder sprich mich mit Namen an: capabot: help. For English: !lang en. Türkçe için: !lang tr.
+matrix-greeting = Hallo! Ich bin capabot: Schachvarianten im Chat (Capatomic, Capablanca, Atomschach, Schach). Schreib { $p }help für die Befehle oder sprich mich mit Namen an: capabot: help. For English: { $p }lang en. Türkçe için: { $p }lang tr.
 host-busy = Ich bin gerade sehr beschäftigt: Versuch es in einer Minute noch einmal.
 host-slow-down = Bitte langsamer: Ich ignoriere deine Nachrichten hier eine Minute lang. Deinen Partien passiert nichts.
 

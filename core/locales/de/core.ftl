@@ -15,7 +15,7 @@ direct-unknown = '{ $word }' kenne ich nicht. Hier ist jede Zeile für mich, Bef
 direct-unknown-near = '{ $word }' kenne ich nicht. Meintest du { $near }? Hier ist jede Zeile für mich, Befehle brauchen also kein { $p }: help listet sie auf.
 variant-unknown = Die Variante '{ $name }' kenne ich nicht. Varianten: { $names }.
 variant-unknown-near = Die Variante '{ $name }' kenne ich nicht. Meintest du { $near }? Varianten: { $names }.
-no-setup = Aufstellung { $number } gibt es nicht
+no-setup = { $variant } hat keine Aufstellung { $number } (ihre Aufstellungen gehen von 0 bis { $max }), daher kann diese Partie nicht beginnen; fordere erneut heraus, mit einem anderen setup:N oder ohne.
 word-or = { " oder " }
 color-white = Weiß
 color-black = Schwarz
@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... für die ganze Co
 settings-show = { $whose ->
         [community] Die Standardeinstellungen dieser Community
        *[chat] Einstellungen hier
-    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }.
+    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; :default hinter einer Einstellung (etwa theme:default) stellt den Wert der Community oder den Grundwert wieder her.
 settings-admins-only = Nur die Administratoren der Community dürfen hier Einstellungen ändern.
 settings-saved = { $whose ->
         [community] Einstellungen der Community gespeichert ({ $what }); Chats ohne eigene Einstellungen folgen ihnen.
@@ -46,7 +46,7 @@ notify-show = Benachrichtigungen per Direktnachricht (Erinnerungen, „du bist a
 notify-on = Benachrichtigungen per Direktnachricht an: Erinnerungen und „du bist am Zug“-Hinweise kommen in deine Direktnachrichten.
 notify-off = Benachrichtigungen per Direktnachricht aus: Erinnerungen kommen in den Chat der Partie.
 
-lang-usage = lang erwartet en, tr, de oder default
+lang-usage = lang erwartet ein Wort: en, tr, de oder default
 lang-unknown = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'.
 parse-lang = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'
 # Eine Sprache mit ihrem Namen; $code ist en, tr oder de.
@@ -71,66 +71,67 @@ parse-not-understood = '{ $given }' verstehe ich hier nicht
 parse-only-game = { $word } erwartet höchstens eine Partienummer wie #12, nicht '{ $given }'
 parse-only-challenge = { $word } erwartet höchstens eine Herausforderungsnummer wie #4, nicht '{ $given }'
 parse-days = days muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '{ $given }'
-parse-challenge-two-people = eine Herausforderung gilt einer einzigen Person: erwähne eine oder, für eine offene Herausforderung, niemanden
-parse-rated-casual = sag entweder rated oder casual, nicht beides ('{ $first }' und '{ $second }')
+parse-challenge-two-people = Eine Herausforderung gilt einer einzigen Person: erwähne eine oder, für eine offene Herausforderung, niemanden
+parse-rated-casual = Sag entweder rated oder casual, nicht beides ('{ $first }' und '{ $second }')
 parse-option-twice = { $key } ist zweimal angegeben ('{ $first }' und '{ $second }'); gib es nur einmal an
 parse-color = color muss white, black oder random sein, nicht '{ $given }'
 parse-setup = setup muss eine Zahl sein, nicht '{ $given }'
 parse-level = level muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
-parse-unknown-option = unbekannte Option '{ $given }'; die Optionen sind days:N, color:white|black|random, setup:N, level:N
+parse-unknown-option = Unbekannte Option '{ $given }'; die Optionen sind days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } ist on oder off, nicht '{ $given }'
-parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
-parse-prefix = ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
+parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, jede davon auch mit :default (zurück zum Wert der Community oder zum Grundwert)
+parse-prefix = Ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
 parse-rated = rated ist choice, always oder never, nicht '{ $given }'
-parse-unknown-setting = unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde)
-parse-which-move = gib den Zug an, z. B. !move e4 oder !move #12 Nf3
+parse-unknown-setting = Unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
+parse-theme = Ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde), und default kehrt zu dem zurück, das ohne Wahl gilt
+parse-which-move = Gib den Zug an, z. B. { $p }move e4 oder { $p }move #12 Nf3
 parse-game-decline = { $word } erwartet höchstens eine Partienummer wie #12 und 'accept' oder 'decline', nicht '{ $given }'
 parse-pgn = { $word } erwartet höchstens eine Partienummer wie #12 und 'analysed', nicht '{ $given }'
-parse-which-swap = gib den Tausch an, z. B. !swap K b (König mit der Figur auf der b-Linie) oder !noswap
+parse-which-swap = Gib den Tausch an, z. B. { $p }swap K b (den König mit der Figur auf der b-Linie) oder { $p }noswap
 parse-bomb = { $word } erwartet eine Partienummer wie #12 und ein Feld wie g1, nicht '{ $given }'
 parse-moves = { $word } erwartet eine Partienummer wie #12 und höchstens ein Feld wie g1, nicht '{ $given }'
-parse-help = help erwartet den Namen eines Befehls, z. B. help analyse
+parse-help = help erwartet den Namen eines Befehls, z. B. { $p }help analyse
 parse-notify = notify erwartet on oder off
-parse-no-args = nach { $word } kommt nichts mehr, nicht '{ $given }'
+parse-no-args = Nach { $word } kommt nichts mehr, nicht '{ $given }'
 parse-positive = { $key ->
         [event] Die Ereignisnummer
         [season] Die Saison
         [tournament] Die Turniernummer
-        [round] Die Runde
+       *[round] Die Runde
+    } muss eine ganze Zahl ab 1 sein, nicht '{ $given }'
+season-none = Es gibt keine Saison { $number }; Saisons werden ab 1 gezählt.
+round-none = Es gibt keine Runde { $number }; Runden werden ab 1 gezählt.
+parse-in-range = { $key ->
+        [signup] signup
         [reach] reach
         [wait] wait
        *[rounds] rounds
-    } muss eine Zahl ab 1 sein, nicht '{ $given }'
-parse-in-range = { $key ->
-        [signup] signup
-       *[rounds] rounds
-    } muss eine Zahl von { $min } bis { $max } sein, nicht '{ $given }'
+    } muss eine ganze Zahl von { $min } bis { $max } sein, nicht '{ $given }'
 parse-ladder-variant = ladder erwartet hier einen Variantennamen, nicht '{ $given }'
-parse-ladder-days = eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
+parse-ladder-days = Eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-ladder-create-key = ladder create erwartet days:N, reach:N und wait:N, nicht '{ $given }'
 parse-ladder-create-variant = ladder create erwartet nur eine Variante, nicht zusätzlich '{ $given }'
-parse-ladder-create-which = gib die Variante an, z. B. ladder create chess days:3 reach:3 wait:3
-parse-ladder-undo = sag, welches Leiter-Ereignis rückgängig gemacht werden soll und warum, z. B. ladder undo 5 falsches Ergebnis
-parse-ladder-season = schreib ladder season close oder, um eine abgeschlossene Saison zu sehen, ladder season N
-parse-ladder-action = unbekannte Leiter-Aktion '{ $given }'; Aktionen: standings, join, leave, challenge, accept, decline, create, remove, undo, season
-parse-tournament-two = nenne ein Turnier, nicht zwei
+parse-ladder-create-which = Gib die Variante an, z. B. { $p }ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = Sag, welches Ergebnis (mit der Nummer aus seiner Ankündigung) rückgängig gemacht werden soll und warum, z. B. { $p }ladder undo 5 falsches Ergebnis
+parse-ladder-season = Schreib { $p }ladder season close oder, um eine abgeschlossene Saison zu sehen, { $p }ladder season N
+parse-ladder-action = Unbekannte Leiter-Aktion '{ $given }'; Aktionen: standings, join, leave, challenge, accept, decline, create, remove, undo, season
+parse-tournament-two = Nenne ein Turnier, nicht zwei
 parse-tournament-only-number = tournament { $action } erwartet nur die Nummer des Turniers, nicht '{ $given }'
-parse-tournament-round = gib die Runde an, z. B. tournament round 2
-parse-tournament-action = unbekannte Turnier-Aktion '{ $given }'; Aktionen: join, leave, create, start, cancel, round N
-parse-tournament-days = ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
+parse-tournament-round = Gib die Runde an, z. B. { $p }tournament round 2
+parse-tournament-action = Unbekannte Turnier-Aktion '{ $given }'; Aktionen: join, leave, create, start, cancel, round N
+parse-tournament-days = Ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-signup = signup ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
 parse-tournament-create-key = tournament create erwartet rounds:N, days:N und signup:N, nicht '{ $given }:'
 parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
-parse-tournament-system = das Turniersystem ist Rundenturnier (roundrobin), doppeltes Rundenturnier (double) oder Schweizer System (swiss), nicht '{ $given }'
-parse-unknown-command = unbekannter Befehl '{ $name }'
+parse-tournament-system = Das Turniersystem ist Rundenturnier (roundrobin), doppeltes Rundenturnier (double) oder Schweizer System (swiss), nicht '{ $given }'
+parse-unknown-command = Unbekannter Befehl '{ $name }'
 parse-subcommand-needed = { $name } braucht eine seiner Aktionen: { $subcommands }
 parse-option-needed = { $name } braucht die Option '{ $option }'
-parse-option-person = die Option '{ $option }' muss eine Person sein
-parse-option-bool = die Option '{ $option }' kann nur wahr oder falsch sein
-parse-option-one-word = die Option '{ $option }' ist ein einziges Wort, nicht '{ $given }'
+parse-option-person = Die Option '{ $option }' muss eine Person sein
+parse-option-bool = Die Option '{ $option }' kann nur wahr oder falsch sein
+parse-option-one-word = Die Option '{ $option }' ist ein einziges Wort, nicht '{ $given }'
 parse-option-unknown = { $name } hat keine Option '{ $option }'
-parse-option-type = die Option '{ $option }' hat einen Typ, den ich nicht verarbeiten kann
+parse-option-type = Die Option '{ $option }' hat einen Typ, den ich nicht verarbeiten kann
 settings-web-community = web: ist eine Regel der Community: { $p }settings community web:on|off.
 settings-web-rule = , Webseiten { $web }
 web-no-community = Webseiten gibt es nur für Communitys; dieser Chat gehört zu keiner.

@@ -1,6 +1,6 @@
 # Hilfe- und Regelseiten. $p ist, wie hier ein Befehl geschrieben wird.
 
-help-head-slash = Befehle (tippe / und wähl einen aus; seine Optionen werden dir dabei angeboten; auf Angebote antwortest du per Button):
+help-head-slash = Befehle: Tippe / und wähle einen aus der Liste; dann werden dir seine Optionen zum Ausfüllen angezeigt. Hat eine meiner Antworten Buttons, bewirkt ein Klick dasselbe wie der Befehl:
 help-head = Befehle (Präfix { $p }):
 help-head-direct = Befehle (hier ist jede Zeile für mich, ein Präfix ist also nicht nötig):
 help-example = , z. B. { $p }{ $example }
@@ -46,7 +46,7 @@ usage-noswap = [#Partie]
 usage-moves = [#Partie] [Feld]
 usage-bomb = [#Partie] [Feld]
 usage-rules = [Variante]
-usage-settings = [community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de|default] [rated:choice|always|never] [web:on|off]
+usage-settings = [community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de] [rated:choice|always|never] [web:on|off] (jede auch :default)
 usage-notify = [on|off]
 usage-lang = [en|tr|de|default]
 usage-theme = [wood|green|contrast|default]

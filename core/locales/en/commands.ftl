@@ -45,7 +45,7 @@ opt-community = Change the community's settings, which its chats inherit
 opt-dm = Direct-message notices
 opt-game = Game number (when you have several games here)
 opt-gif = Post the game as an animated picture when it ends
-opt-theme = The board theme of the pictures (contrast: for colour-blind readers)
+opt-theme = Your board theme (contrast: for colour-blind readers; default: wood)
 opt-global = Global ratings instead of this community's
 opt-level = AI level, 1 (weakest) to 8
 opt-move = Your move, e.g. e4, Nxf7#, Me1^e5
@@ -53,17 +53,17 @@ opt-name = The tournament's name (default: from the variant and system)
 opt-opponent = Who to challenge (leave out for an open challenge)
 opt-prefix = Command prefix, 1 to 3 symbols
 opt-rated = Community rule: choice, always or never rated
-opt-reach = How many places up a player may challenge (default 3)
+opt-reach = How many places up a player may challenge (1 to 100, default 3)
 opt-reason = Why the result is undone
 opt-rounds = Swiss rounds (default: enough for a clear winner)
 opt-setup = Setup number (random-setup variants)
 opt-signup = Days of registration before it starts by itself (0: start by hand)
-opt-square = The square of your piece to make your bomb, e.g. g1
+opt-square = The square of the piece that becomes your bomb (not the king), e.g. g1; leave out to see your board
 opt-swap = K or Q and a file or piece, e.g. K b
 opt-system = Round robin, double round robin or Swiss (default: round robin)
 opt-thread = Open a thread for each game
 opt-tournament = Which tournament (its number)
-opt-wait = Days a challenge may wait for an answer (default 3)
+opt-wait = Days a challenge may wait for an answer (1 to 30, default 3)
 cmd-challenge-variant = Which variant
 cmd-challenge-days = Days per move
 cmd-play-variant = Which variant
@@ -72,9 +72,10 @@ cmd-draw-decline = Refuse your opponent's offer
 cmd-pgn-analysed = With the computer analysis in it (evaluations, marks, better moves)
 cmd-takeback-decline = Refuse your opponent's request
 cmd-rules-variant = Which variant
-cmd-settings-variant = Default variant
-cmd-settings-days = Default days per move
-cmd-settings-language = The chat's language: en, tr, de, or default (the community's)
+cmd-settings-variant = Variant when a challenge names none (default: the community's, or the built-in one)
+cmd-settings-days = Days per move when a challenge names none (default: the community's, or the built-in one)
+cmd-settings-theme = The board theme of this chat's pictures (default: the community's, or wood)
+cmd-settings-language = The chat's language: en, tr, de (default: the community's, or the built-in one)
 cmd-rating-player = Whose rating (default: yours)
 cmd-rating-variant = Which variant
 cmd-leaderboard-variant = Which variant
@@ -84,7 +85,7 @@ cmd-ladder-variant = Which ladder, by its variant (e.g. capatomic), where there 
 cmd-ladder-days = Days per move (default 3)
 cmd-tournament-variant = Which variant
 cmd-tournament-days = Days per move
-opt-event = The number of the ladder event, as the standings history shows it
+opt-event = The number announced with the result, as in (result 7)
 opt-season = The number of a closed season
 opt-round = Which round
 choice-system-roundrobin = Round robin
@@ -93,11 +94,11 @@ choice-system-swiss = Swiss
 choice-theme-wood = Wood (cream and brown)
 choice-theme-green = Green (cream and green)
 choice-theme-contrast = High contrast (colour-blind friendly)
-choice-theme-default = Default (wood)
+choice-theme-default = Default (as if none was chosen)
 choice-language-en = English
 choice-language-tr = Turkish (Türkçe)
 choice-language-de = German (Deutsch)
-choice-language-default = Default (the community's)
+choice-language-default = Default (as if none was chosen)
 
 # Subcommands (`sub-COMMAND-SUB`, at most 100 characters) and their own option descriptions
 # (`sub-COMMAND-SUB-OPTION`, else `cmd-COMMAND-OPTION`, else `opt-OPTION`).
@@ -226,6 +227,7 @@ choice-days = { $count ->
        *[other] { $count } days
     }
 choice-no-clock = none (no clock)
+choice-default = Default (as if none was chosen)
 
 # The Discord front end's own words.
 discord-restarting = capabot is restarting; try again in a minute.
@@ -263,7 +265,7 @@ matrix-react-key = { $key } { $label } (or type { $typed })
 matrix-type-choice = { $label }: type { $typed }
 matrix-react = React { $choices }
 matrix-board = the board
-matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say !help for the commands, or address me by name: capabot: help. Türkçe için: !lang tr. Auf Deutsch: !lang de.
+matrix-greeting = Hello! I am capabot: chess variants in chat (Capatomic, Capablanca, atomic, chess). Say { $p }help for the commands, or address me by name: capabot: help. Türkçe için: { $p }lang tr. Auf Deutsch: { $p }lang de.
 host-busy = I am very busy right now: try again in a minute.
 host-slow-down = Slow down, please: I am ignoring your messages here for a minute. Your games are safe.
 

@@ -15,7 +15,7 @@ direct-unknown = I don't know '{ $word }'. Here every line is for me, so command
 direct-unknown-near = I don't know '{ $word }'. Did you mean { $near }? Here every line is for me, so commands need no { $p }: help lists them.
 variant-unknown = I don't know the variant '{ $name }'. Variants: { $names }.
 variant-unknown-near = I don't know the variant '{ $name }'. Did you mean { $near }? Variants: { $names }.
-no-setup = no setup { $number }
+no-setup = { $variant } has no setup { $number } (its setups are 0 to { $max }), so this game cannot start; challenge again with another setup:N, or without one.
 word-or = { " or " }
 color-white = white
 color-black = black
@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... for the whole com
 settings-show = { $whose ->
         [community] This community's defaults
        *[chat] Settings here
-    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }.
+    }: prefix { $prefix }, variant { $variant }, days { $days }, thread per game { $thread }, animation at the end { $gif }, board theme { $theme }{ $rule }, language { $lang }. Change with { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:tr{ $community }; :default after a setting (as theme:default) takes it back to the community's value, or the built-in one.
 settings-admins-only = Only the community's administrators may change settings here.
 settings-saved = { $whose ->
         [community] Community settings saved ({ $what }); chats that set nothing of their own follow them.
@@ -46,7 +46,7 @@ notify-show = Direct-message notices (reminders, "your move") are { $state ->
 notify-on = Direct-message notices on: reminders and "your move" notices come to your direct messages.
 notify-off = Direct-message notices off: reminders come to the game's chat.
 
-lang-usage = lang takes en, tr, de or default
+lang-usage = lang takes one word: en, tr, de or default
 lang-unknown = I speak en (English), tr (Turkish) and de (German), not '{ $given }'.
 parse-lang = I speak en (English), tr (Turkish) and de (German), not '{ $given }'
 # A language by its name; $code is en, tr or de.
@@ -71,66 +71,67 @@ parse-not-understood = I don't understand '{ $given }' here
 parse-only-game = { $word } takes at most a game number like #12, not '{ $given }'
 parse-only-challenge = { $word } takes at most a challenge number like #4, not '{ $given }'
 parse-days = days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '{ $given }'
-parse-challenge-two-people = a challenge is for one person: mention one, or nobody for an open challenge
-parse-rated-casual = say rated or casual once, not both '{ $first }' and '{ $second }'
+parse-challenge-two-people = A challenge is for one person: mention one, or nobody for an open challenge
+parse-rated-casual = Say rated or casual once, not both '{ $first }' and '{ $second }'
 parse-option-twice = { $key } is given twice ('{ $first }' and '{ $second }'); give it once
 parse-color = color must be white, black or random, not '{ $given }'
 parse-setup = setup must be a number, not '{ $given }'
 parse-level = level must be 1 to 8, not '{ $given }'
-parse-unknown-option = unknown option '{ $given }'; options are days:N, color:white|black|random, setup:N, level:N
+parse-unknown-option = Unknown option '{ $given }'; options are days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } is on or off, not '{ $given }'
-parse-settings = settings takes [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
-parse-prefix = a prefix is 1 to 3 symbols such as ! or ?, and does not start with what chats use themselves (@ # / < > : ` * _ ~ |)
+parse-settings = settings takes [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, and each of them :default (back to the community's value, or the built-in one)
+parse-prefix = A prefix is 1 to 3 symbols such as ! or ?, and does not start with what chats use themselves (@ # / < > : ` * _ ~ |)
 parse-rated = rated is choice, always or never, not '{ $given }'
-parse-unknown-setting = unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = I know no board theme '{ $given }'; the themes are { $themes } (contrast is for colour-blind readers)
-parse-which-move = say which move, e.g. !move e4 or !move #12 Nf3
+parse-unknown-setting = Unknown setting '{ $given }'; settings are prefix, variant, days, thread, gif, theme, rated, web, lang
+parse-theme = I know no board theme '{ $given }'; the themes are { $themes } (contrast is for colour-blind readers), and default goes back to the one you would have without a choice
+parse-which-move = Say which move, e.g. { $p }move e4 or { $p }move #12 Nf3
 parse-game-decline = { $word } takes at most a game number like #12 and 'accept' or 'decline', not '{ $given }'
 parse-pgn = { $word } takes at most a game number like #12 and 'analysed', not '{ $given }'
-parse-which-swap = say which swap, e.g. !swap K b (king with the piece on b) or !noswap
+parse-which-swap = Say which swap, e.g. { $p }swap K b (the king with the piece on file b) or { $p }noswap
 parse-bomb = { $word } takes a game number like #12 and one square like g1, not '{ $given }'
 parse-moves = { $word } takes a game number like #12 and at most one square like g1, not '{ $given }'
-parse-help = help takes one command's name, e.g. help analyse
+parse-help = help takes one command's name, e.g. { $p }help analyse
 parse-notify = notify takes on or off
 parse-no-args = { $word } takes nothing after it, not '{ $given }'
 parse-positive = { $key ->
         [event] The event number
         [season] The season
         [tournament] The tournament number
-        [round] The round
+       *[round] The round
+    } must be a whole number, 1 or more, not '{ $given }'
+season-none = There is no season { $number }; seasons are numbered from 1.
+round-none = There is no round { $number }; rounds are numbered from 1.
+parse-in-range = { $key ->
+        [signup] signup
         [reach] reach
         [wait] wait
        *[rounds] rounds
-    } must be a number from 1, not '{ $given }'
-parse-in-range = { $key ->
-        [signup] signup
-       *[rounds] rounds
-    } must be a number from { $min } to { $max }, not '{ $given }'
+    } must be a whole number from { $min } to { $max }, not '{ $given }'
 parse-ladder-variant = ladder takes one variant name here, not '{ $given }'
-parse-ladder-days = a ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14
+parse-ladder-days = A ladder needs days per move: 1, 2, 3, 5, 7, 10 or 14
 parse-ladder-create-key = ladder create takes days:N, reach:N and wait:N, not '{ $given }'
 parse-ladder-create-variant = ladder create takes one variant, not also '{ $given }'
-parse-ladder-create-which = say which variant, e.g. ladder create chess days:3 reach:3 wait:3
-parse-ladder-undo = say which ladder event to undo and why, e.g. ladder undo 5 wrong result
-parse-ladder-season = say ladder season close, or ladder season N to see a closed season
-parse-ladder-action = unknown ladder action '{ $given }'; actions: standings, join, leave, challenge, accept, decline, create, remove, undo, season
-parse-tournament-two = name one tournament, not two
+parse-ladder-create-which = Say which variant, e.g. { $p }ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = Say which result to undo, by the number announced with it, and why, e.g. { $p }ladder undo 5 wrong result
+parse-ladder-season = Say { $p }ladder season close, or { $p }ladder season N to see a closed season
+parse-ladder-action = Unknown ladder action '{ $given }'; actions: standings, join, leave, challenge, accept, decline, create, remove, undo, season
+parse-tournament-two = Name one tournament, not two
 parse-tournament-only-number = tournament { $action } takes only the tournament's number, not '{ $given }'
-parse-tournament-round = say which round, e.g. tournament round 2
-parse-tournament-action = unknown tournament action '{ $given }'; actions: join, leave, create, start, cancel, round N
-parse-tournament-days = a tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14
+parse-tournament-round = Say which round, e.g. { $p }tournament round 2
+parse-tournament-action = Unknown tournament action '{ $given }'; actions: join, leave, create, start, cancel, round N
+parse-tournament-days = A tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14
 parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'
 parse-tournament-create-key = tournament create takes rounds:N, days:N and signup:N, not '{ $given }:'
 parse-rounds-swiss = rounds:N is for a Swiss; a round robin has as many rounds as it needs
-parse-tournament-system = tournaments are round robin (roundrobin), double round robin (double) or Swiss (swiss), not '{ $given }'
-parse-unknown-command = unknown command '{ $name }'
+parse-tournament-system = Tournaments are round robin (roundrobin), double round robin (double) or Swiss (swiss), not '{ $given }'
+parse-unknown-command = Unknown command '{ $name }'
 parse-subcommand-needed = { $name } needs one of its actions: { $subcommands }
 parse-option-needed = { $name } needs the option '{ $option }'
-parse-option-person = the option '{ $option }' must be a person
-parse-option-bool = the option '{ $option }' is true or false
-parse-option-one-word = the option '{ $option }' is one word, not '{ $given }'
+parse-option-person = The option '{ $option }' must be a person
+parse-option-bool = The option '{ $option }' is true or false
+parse-option-one-word = The option '{ $option }' is one word, not '{ $given }'
 parse-option-unknown = { $name } has no option '{ $option }'
-parse-option-type = the option '{ $option }' has a type I do not take
+parse-option-type = The option '{ $option }' has a type I do not take
 settings-web-community = web: is a community rule: { $p }settings community web:on|off.
 settings-web-rule = , web pages { $web }
 web-no-community = The web pages are a community's; this chat belongs to none.

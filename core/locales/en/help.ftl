@@ -1,6 +1,6 @@
 # Help and rules pages. $p is how a command is written here.
 
-help-head-slash = Commands (type / and pick one; its options are offered as you go; offers come with buttons):
+help-head-slash = Commands: type / and pick one from the list; its options are then shown for you to fill in. Where an answer of mine has buttons, pressing one does the same as its command:
 help-head = Commands (prefix { $p }):
 help-head-direct = Commands (here every line is for me, so no prefix is needed):
 help-example = , e.g. { $p }{ $example }
@@ -46,7 +46,7 @@ usage-noswap = [#game]
 usage-moves = [#game] [square]
 usage-bomb = [#game] [square]
 usage-rules = [variant]
-usage-settings = [community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de|default] [rated:choice|always|never] [web:on|off]
+usage-settings = [community] [prefix:?] [variant:NAME] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de] [rated:choice|always|never] [web:on|off] (each also :default)
 usage-notify = [on|off]
 usage-lang = [en|tr|de|default]
 usage-theme = [wood|green|contrast|default]

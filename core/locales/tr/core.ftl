@@ -15,7 +15,7 @@ direct-unknown = '{ $word }' ne demek bilmiyorum. Burada her satır bana, komutl
 direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: { $near }? Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 variant-unknown-near = '{ $name }' diye bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Varyantlar: { $names }.
-no-setup = { $number } numaralı dizilim yok
+no-setup = { $variant } için { $number } numaralı dizilim yok (dizilimleri 0 ile { $max } arası), bu yüzden bu oyun başlayamaz; başka bir setup:N ile ya da setup:N olmadan yeniden teklif et.
 word-or = { " ya da " }
 color-white = beyaz
 color-black = siyah
@@ -31,7 +31,7 @@ settings-community-hint = { " " }(bütün topluluk için { $p }settings communit
 settings-show = { $whose ->
         [community] Bu topluluğun varsayılanları
        *[chat] Buradaki ayarlar
-    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }.
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayarın ardından :default (theme:default gibi) onu topluluğun değerine ya da yerleşik olana döndürür.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
 settings-saved = { $whose ->
         [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
@@ -46,7 +46,7 @@ notify-show = Özel mesaj bildirimleri (hatırlatmalar, "sıra sende") { $state 
 notify-on = Özel mesaj bildirimleri açık: hatırlatmalar ve "sıra sende" bildirimleri özel mesajlarına gelir.
 notify-off = Özel mesaj bildirimleri kapalı: hatırlatmalar oyunun sohbetine gelir.
 
-lang-usage = lang yanına en, tr, de ya da default alır
+lang-usage = lang tek sözcük alır: en, tr, de ya da default
 lang-unknown = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil.
 parse-lang = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil
 # Bir dilin adı; $code en, tr ya da de.
@@ -71,7 +71,7 @@ parse-not-understood = Burada '{ $given }' ne demek anlamadım
 parse-only-game = { $word } yanına en çok #12 gibi bir oyun numarası alır, '{ $given }' değil
 parse-only-challenge = { $word } yanına en çok #4 gibi bir teklif numarası alır, '{ $given }' değil
 parse-days = days 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
-parse-challenge-two-people = bir teklif tek kişiye yapılır: bir kişiyi an ya da açık teklif için kimseyi anma
+parse-challenge-two-people = Bir teklif tek kişiye yapılır: bir kişiyi an ya da açık teklif için kimseyi anma
 parse-rated-casual = rated ya da casual'dan birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
 parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
 parse-color = color white, black ya da random olmalı, '{ $given }' değil
@@ -79,50 +79,51 @@ parse-setup = setup bir sayı olmalı, '{ $given }' değil
 parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; seçenekler days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } on ya da off olur, '{ $given }' değil
-parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de
-parse-prefix = önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
+parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de; her biri :default da alır (topluluğun değerine ya da yerleşik olana dönüş)
+parse-prefix = Önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
 parse-rated = rated choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir)
-parse-which-move = hangi hamle olduğunu söyle, ör. !move e4 ya da !move #12 Nf3
+parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir); default ise seçim yokken geçerli olana döner
+parse-which-move = Hangi hamle olduğunu söyle, ör. { $p }move e4 ya da { $p }move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'accept' ya da 'decline' alır, '{ $given }' değil
 parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil
-parse-which-swap = hangi yer değiştirme olduğunu söyle, ör. !swap K b (şah b'deki taşla) ya da !noswap
+parse-which-swap = Hangi yer değiştirme olduğunu söyle, ör. { $p }swap K b (şahı b hattındaki taşla) ya da { $p }noswap
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
-parse-help = help yanına tek bir komut adı alır, ör. help analyse
+parse-help = help yanına tek bir komut adı alır, ör. { $p }help analyse
 parse-notify = notify yanına on ya da off alır
 parse-no-args = { $word } yanına bir şey almaz, '{ $given }' de
 parse-positive = { $key ->
         [event] Olay numarası
         [season] Sezon
         [tournament] Turnuva numarası
-        [round] Tur
+       *[round] Tur
+    } 1 ya da daha büyük bir tam sayı olmalı, '{ $given }' değil
+season-none = { $number }. sezon yok; sezonlar 1'den başlayarak numaralanır.
+round-none = { $number }. tur yok; turlar 1'den başlayarak numaralanır.
+parse-in-range = { $key ->
+        [signup] signup
         [reach] reach
         [wait] wait
        *[rounds] rounds
-    } 1'den başlayan bir sayı olmalı, '{ $given }' değil
-parse-in-range = { $key ->
-        [signup] signup
-       *[rounds] rounds
-    } { $min } ile { $max } arası bir sayı olmalı, '{ $given }' değil
+    } { $min } ile { $max } arası bir tam sayı olmalı, '{ $given }' değil
 parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
-parse-ladder-days = bir merdivenin hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
+parse-ladder-days = Bir merdivenin hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
 parse-ladder-create-key = ladder create days:N, reach:N ve wait:N alır, '{ $given }' değil
 parse-ladder-create-variant = ladder create tek bir varyant alır, ayrıca '{ $given }' değil
-parse-ladder-create-which = hangi varyant olduğunu söyle, ör. ladder create chess days:3 reach:3 wait:3
-parse-ladder-undo = hangi merdiven olayının neden geri alınacağını söyle, ör. ladder undo 5 yanlış sonuç
-parse-ladder-season = ladder season close ya da kapanmış bir sezonu görmek için ladder season N yaz
+parse-ladder-create-which = Hangi varyant olduğunu söyle, ör. { $p }ladder create chess days:3 reach:3 wait:3
+parse-ladder-undo = Hangi sonucun (duyurusundaki numarayla) neden geri alınacağını söyle, ör. { $p }ladder undo 5 yanlış sonuç
+parse-ladder-season = { $p }ladder season close ya da kapanmış bir sezonu görmek için { $p }ladder season N yaz
 parse-ladder-action = '{ $given }' diye bir merdiven işlemi yok; işlemler: standings, join, leave, challenge, accept, decline, create, remove, undo, season
-parse-tournament-two = tek bir turnuva adlandır, iki değil
+parse-tournament-two = Tek bir turnuva adlandır, iki değil
 parse-tournament-only-number = tournament { $action } yalnızca turnuvanın numarasını alır, '{ $given }' değil
-parse-tournament-round = hangi tur olduğunu söyle, ör. tournament round 2
+parse-tournament-round = Hangi tur olduğunu söyle, ör. { $p }tournament round 2
 parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: join, leave, create, start, cancel, round N
-parse-tournament-days = bir turnuvanın hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
+parse-tournament-days = Bir turnuvanın hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
 parse-signup = signup kayıt günleridir, 0 ile 30 arası, '{ $given }' değil
 parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
-parse-tournament-system = turnuvalar lig (roundrobin), çift devreli lig (double) ya da İsviçre sistemi (swiss) olur, '{ $given }' değil
+parse-tournament-system = Turnuvalar lig (roundrobin), çift devreli lig (double) ya da İsviçre sistemi (swiss) olur, '{ $given }' değil
 parse-unknown-command = '{ $name }' diye bir komut yok
 parse-subcommand-needed = { $name } işlemlerinden biriyle kullanılır: { $subcommands }
 parse-option-needed = { $name } için '{ $option }' seçeneği gerekli

@@ -1,6 +1,6 @@
 # Yardım ve kural sayfaları. $p bir komutun burada nasıl yazıldığıdır.
 
-help-head-slash = Komutlar (/ yazıp birini seç; seçenekleri sen yazdıkça sunulur; teklifler düğmelerle gelir):
+help-head-slash = Komutlar: / yazıp listeden birini seç; ardından seçenekleri doldurman için gösterilir. Bir cevabımda düğmeler varsa, birine basmak o komutla aynı işi görür:
 help-head = Komutlar (önek { $p }):
 help-head-direct = Komutlar (burada yazdığın her satır bana gelir, önek gerekmez):
 help-example = , ör. { $p }{ $example }
@@ -46,7 +46,7 @@ usage-noswap = [#oyun]
 usage-moves = [#oyun] [kare]
 usage-bomb = [#oyun] [kare]
 usage-rules = [varyant]
-usage-settings = [community] [prefix:?] [variant:AD] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de|default] [rated:choice|always|never] [web:on|off]
+usage-settings = [community] [prefix:?] [variant:AD] [days:N] [thread:on|off] [gif:on|off] [theme:wood|green|contrast] [lang:en|tr|de] [rated:choice|always|never] [web:on|off] (her biri :default da alır)
 usage-notify = [on|off]
 usage-lang = [en|tr|de|default]
 usage-theme = [wood|green|contrast|default]

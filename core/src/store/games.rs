@@ -316,6 +316,8 @@ pub struct ForPage {
     /// The game's computer analysis, once one is stored ([`super::analyses`]): the nodes a
     /// position and the evaluations as stored.
     pub analysis: Option<(u64, String)>,
+    /// The prefix of the game's chat: its own, else its community's (`None`: the configuration's).
+    pub prefix: Option<String>,
 }
 
 /// The game at a web address with everything its page shows, in one statement: on PostgreSQL
@@ -337,14 +339,16 @@ pub fn for_page(conn: &Connection, slug: &str) -> Result<Option<ForPage>> {
 
 /// The statement of [`for_page`]: the game's [`COLUMNS`] (0–27), the setting, language and theme
 /// (28–30), the moves (31), each player's id, name and AI flag (32–34, 35–37), each side's rating's
-/// [`ratings::COLUMNS`] (38–46, 47–55), the stored analysis's nodes and evaluations (56–57).
+/// [`ratings::COLUMNS`] (38–46, 47–55), the stored analysis's nodes and evaluations (56–57), the
+/// chat's prefix, else the community's (58).
 fn for_page_sql() -> String {
     let key = ratings::community_key_sql("g.platform", "g.community_id");
     format!(
         "SELECT {}, s.web, s.lang, s.theme, m.moves, pw.id, pw.name, pw.is_ai, pb.id, pb.name, pb.is_ai, {}, {}, \
-         a.nodes, a.evals \
+         a.nodes, a.evals, COALESCE(c.prefix, s.prefix) \
          FROM games g \
          LEFT JOIN community_settings s ON s.platform = g.platform AND s.community_id = g.community_id \
+         LEFT JOIN chat_settings c ON c.platform = g.platform AND c.chat_id = g.chat_id \
          LEFT JOIN game_moves m ON m.game_id = g.id \
          LEFT JOIN players pw ON pw.id = g.white_id \
          LEFT JOIN players pb ON pb.id = g.black_id \
@@ -383,6 +387,7 @@ fn for_page_row(r: &Row<'_>) -> crate::store::sql::Result<(ForPage, Option<Vec<u
             Some(nodes) => Some((nodes.max(0) as u64, r.get(57)?)),
             None => None,
         },
+        prefix: r.get(58)?,
     };
     Ok((page, r.get(31)?))
 }

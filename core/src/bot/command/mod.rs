@@ -13,7 +13,7 @@ mod table;
 
 pub use help::{command_help, help_text};
 pub(crate) use parse::forgets;
-pub use parse::{OptionValue, from_options, is_answer, parse};
+pub use parse::{OptionValue, from_options, parse};
 pub use table::{
     COMMANDS, CommandSpec, DAYS_CHOICES, EVENT, OptionKind, OptionSpec, REACH, ROUND, ROUNDS, Range, SEASON, SIGNUP,
     SYSTEMS, SubcommandSpec, THEMES, WAIT, near_word, spec,
@@ -197,32 +197,92 @@ pub struct RatingArgs {
     pub global: bool,
 }
 
-/// Options of `settings`.
+/// What `settings` does to one setting: sets it, or (`default`) forgets the chat's (or the
+/// community's) own value, so that the community's (or the built-in one) applies again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change<T> {
+    Set(T),
+    Default,
+}
+
+impl<T> Change<T> {
+    /// The value this level keeps of its own: none after `default`.
+    pub fn own(self) -> Option<T> {
+        match self {
+            Change::Set(v) => Some(v),
+            Change::Default => None,
+        }
+    }
+
+    /// The same change of another kind of value.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Change<U> {
+        match self {
+            Change::Set(v) => Change::Set(f(v)),
+            Change::Default => Change::Default,
+        }
+    }
+}
+
+/// Options of `settings`; each `None` where the command leaves the setting as it is.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SettingsArgs {
     /// `settings community ...`: the community's settings, which its chats inherit.
     pub community: bool,
-    pub prefix: Option<String>,
-    pub variant: Option<String>,
-    pub days: Option<Option<u32>>,
+    pub prefix: Option<Change<String>>,
+    pub variant: Option<Change<String>>,
+    /// `Set(None)` = `days:none` (no clock).
+    pub days: Option<Change<Option<u32>>>,
     /// Open a thread for each new game.
-    pub thread: Option<bool>,
-    /// The community's rule for rated games.
-    pub rated: Option<crate::store::settings::RatedGames>,
+    pub thread: Option<Change<bool>>,
+    /// The community's rule for rated games (its default: choice).
+    pub rated: Option<Change<crate::store::settings::RatedGames>>,
     /// Post the game as an animated picture when it ends.
-    pub gif: Option<bool>,
-    /// The chat's (or community's) language, a code such as `tr`; `Some(None)`: its own forgotten
-    /// (`lang:default`), so the community's (or the configuration's) applies again.
-    pub lang: Option<Option<String>>,
-    /// The community's web pages (a community setting).
-    pub web: Option<bool>,
+    pub gif: Option<Change<bool>>,
+    /// The chat's (or community's) language, a code such as `tr`.
+    pub lang: Option<Change<String>>,
+    /// The community's web pages (a community setting; its default: off).
+    pub web: Option<Change<bool>>,
     /// The board theme the chat's (or community's) pictures are drawn in (its name, `contrast`).
-    pub theme: Option<String>,
+    pub theme: Option<Change<String>>,
 }
 
-/// A command the user typed wrongly, with a message saying how to type it (rendered in the
-/// reader's language).
-pub type ParseError = Msg;
+/// A command the user typed wrongly, with a message saying how to type it. Its examples write
+/// commands with the prefix of the chat where it is answered, which the parser does not know: the
+/// message becomes text only through [`ParseError::answer`], given that prefix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError(Msg);
+
+/// A parser's message before it is a [`ParseError`].
+type Wrong = Msg;
+
+impl ParseError {
+    /// The message, its commands written with `p` (the chat's prefix, `/` for a slash command).
+    pub fn answer(self, p: &str) -> Msg {
+        let Msg { id, mut args } = self.0;
+        args.retain(|(k, _)| k != "p");
+        args.push(("p".into(), p.into()));
+        Msg { id, args }
+    }
+
+    /// Whether the error is an answer in itself (there is no game #0), not a command written
+    /// wrongly: it is said without the pointer to the command's help.
+    pub fn is_answer(&self) -> bool {
+        parse::is_answer(&self.0)
+    }
+}
+
+impl From<Msg> for ParseError {
+    fn from(m: Msg) -> ParseError {
+        ParseError(m)
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    /// In English, with commands written with `!` (the default prefix): for logs and tests.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.clone().answer("!").fmt(f)
+    }
+}
 
 impl TournamentCmd {
     /// The command as typed after the prefix.
@@ -376,6 +436,17 @@ mod tests {
             let t = c.typed("?");
             assert_eq!(parse(t.strip_prefix('?').unwrap()).unwrap(), c, "{t}");
         }
+    }
+
+    /// A parser's examples write commands as the chat where it is answered does: with its prefix,
+    /// or `/` for a slash command (before: `!` always).
+    #[test]
+    fn a_parse_error_writes_its_examples_as_answered() {
+        use crate::i18n::Lang;
+        let typed = parse("move").unwrap_err();
+        assert_eq!(typed.answer("?").render(Lang::En), "Say which move, e.g. ?move e4 or ?move #12 Nf3");
+        let slash = from_options("help", None, &[("command", OptionValue::Text("ladder join".into()))]).unwrap_err();
+        assert_eq!(slash.answer("/").render(Lang::De), "help erwartet den Namen eines Befehls, z. B. /help analyse");
     }
 
     /// Every command that names a game, about game 9, is typed with `#9` and parses back to itself

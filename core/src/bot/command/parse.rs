@@ -3,13 +3,13 @@
 //! into the same words and so the same command ([`from_options`]).
 
 use super::{
-    ChallengeArgs, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS, RatingArgs,
-    SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, spec,
+    ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS,
+    RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
 };
 use crate::i18n::{Lang, Msg};
 use crate::msg;
 
-pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, ParseError> {
+pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, Wrong> {
     let mut r = RatingArgs::default();
     for a in args {
         if a.starts_with('@') || a.starts_with("<@") {
@@ -53,7 +53,7 @@ pub(super) enum Numbered {
 
 /// `#` and a whole number that no game, challenge or tournament can have (`#0`, `#-1`, more digits than any
 /// number has): the answer that there is none, with the number as typed.
-fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
+fn no_such_number(tok: &str, what: Numbered) -> Option<Wrong> {
     let n = tok.strip_prefix('#')?;
     let digits = n.strip_prefix('-').unwrap_or(n);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || game_ref(tok).is_some() {
@@ -69,17 +69,20 @@ fn no_such_number(tok: &str, what: Numbered) -> Option<ParseError> {
 
 /// Whether a parser's error is an answer in itself (there is no game #0), not a command written
 /// wrongly: it is said without the pointer to the command's help.
-pub fn is_answer(e: &ParseError) -> bool {
-    matches!(e.id.as_str(), "game-none" | "challenge-none" | "tournament-none")
+pub(super) fn is_answer(e: &Wrong) -> bool {
+    matches!(
+        e.id.as_str(),
+        "game-none" | "challenge-none" | "tournament-none" | "ladder-unknown-event" | "season-none" | "round-none"
+    )
 }
 
 /// Splits off a leading or trailing `#N` game reference; `#0` or a number too large for any game is
 /// answered that there is no such game.
-pub(super) fn split_game(args: &[&str]) -> Result<(Option<i64>, Vec<String>), ParseError> {
+pub(super) fn split_game(args: &[&str]) -> Result<(Option<i64>, Vec<String>), Wrong> {
     split_numbered(args, Numbered::Game)
 }
 
-fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<String>), ParseError> {
+fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<String>), Wrong> {
     let mut game = None;
     let mut rest = Vec::new();
     for a in args {
@@ -97,7 +100,7 @@ fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<Str
     Ok((game, rest))
 }
 
-pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
+pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong> {
     let (game, rest) = split_game(args)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-game", word = word, given = rest.join(" ")));
@@ -106,7 +109,7 @@ pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, ParseE
 }
 
 /// `accept` and `decline`: at most a challenge's number.
-pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, ParseError> {
+pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong> {
     let (id, rest) = split_numbered(args, Numbered::Challenge)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-challenge", word = word, given = rest.join(" ")));
@@ -118,8 +121,8 @@ pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, P
 /// more words are refused with `wrong`'s message (given them).
 pub(super) fn game_and_square(
     args: &[&str],
-    wrong: impl Fn(String) -> ParseError,
-) -> Result<(Option<i64>, Option<String>), ParseError> {
+    wrong: impl Fn(String) -> Wrong,
+) -> Result<(Option<i64>, Option<String>), Wrong> {
     let (game, rest) = split_game(args)?;
     match rest.as_slice() {
         [] => Ok((game, None)),
@@ -129,7 +132,7 @@ pub(super) fn game_and_square(
 }
 
 /// `pgn`: an optional game number, then nothing or `analysed` (`analyzed`, `analysis`).
-pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), ParseError> {
+pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), Wrong> {
     let (game, rest) = split_game(args)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         [] => Ok((game, false)),
@@ -145,7 +148,7 @@ pub(super) fn offer_or_decline(
     args: &[&str],
     offer: fn(Option<i64>) -> Command,
     decline: fn(Option<i64>) -> Command,
-) -> Result<Command, ParseError> {
+) -> Result<Command, Wrong> {
     let (game, rest) = split_game(args)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         // `draw accept`: the same as `draw`, which accepts the opponent's offer where there is one.
@@ -157,7 +160,7 @@ pub(super) fn offer_or_decline(
 }
 
 /// An optional game number and the words after it, which must not be empty (`hint` says what to write).
-pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), ParseError> {
+pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), Wrong> {
     let (game, rest) = split_game(args)?;
     if rest.is_empty() {
         return Err(hint);
@@ -165,7 +168,7 @@ pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, St
     Ok((game, rest.join(" ")))
 }
 
-fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
+fn parse_days(v: &str) -> Result<Option<u32>, Wrong> {
     // Not `0`: a clock of no days is no choice, and is refused like `days:4`.
     if matches!(v, "none" | "off") {
         return Ok(None);
@@ -178,7 +181,7 @@ fn parse_days(v: &str) -> Result<Option<u32>, ParseError> {
 
 /// `setup:N`: digits, however many, kept as typed (more than any variant has is told with the
 /// variant's range, where the variant is known, and the number as it was written).
-fn parse_setup(v: &str) -> Result<String, ParseError> {
+fn parse_setup(v: &str) -> Result<String, Wrong> {
     if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
         Ok(v.to_string())
     } else {
@@ -200,13 +203,13 @@ fn once<T>(slot: &mut Option<T>, value: T, key: &str, typed: &str, seen: &mut Ve
     Ok(())
 }
 
-type PResult<T> = Result<T, ParseError>;
+type PResult<T> = Result<T, Wrong>;
 
 /// `challenge` and `play`: options, `casual`/`rated`, and the variant (its short name, or its full
 /// name in several words). For `challenge` (`person_expected`) a word that is no variant, alone or
 /// beside one, without anyone mentioned, is most likely a person written without the mention
 /// (`!challenge bob chess`): the answer says to mention them.
-pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<ChallengeArgs, ParseError> {
+pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<ChallengeArgs, Wrong> {
     use crate::bot::commands::{find_variant, near_variant, short, variant_names};
     let mut c = ChallengeArgs::default();
     let mut words: Vec<&str> = Vec::new();
@@ -273,7 +276,7 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
     Ok(c)
 }
 
-pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
+pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, Wrong> {
     match v.to_lowercase().as_str() {
         "on" | "yes" | "true" | "1" => Ok(true),
         "off" | "no" | "false" | "0" => Ok(false),
@@ -284,10 +287,22 @@ pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, ParseError> {
 /// Whether a setting's value forgets a choice, so that the one above applies again (`default`,
 /// as `lang` and `theme` take it; `none` too, as `days:none`).
 pub(crate) fn forgets(v: &str) -> bool {
-    matches!(v.to_lowercase().as_str(), "default" | "none" | "off" | "auto")
+    resets(v) || matches!(v.to_lowercase().as_str(), "none" | "off")
 }
 
-pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> {
+/// Whether a `settings` value is the word that takes every setting back to what the chat (or the
+/// community) would have without its own: `default` (or `auto`). Not `none` or `off`, which are
+/// values of `days:` and of the switches.
+fn resets(v: &str) -> bool {
+    matches!(v.to_lowercase().as_str(), "default" | "auto")
+}
+
+/// A setting's value: `default` (or `auto`) forgets this level's own, anything else is read by `read`.
+fn change<T>(v: &str, read: impl FnOnce(&str) -> Result<T, Wrong>) -> Result<Change<T>, Wrong> {
+    if resets(v) { Ok(Change::Default) } else { read(v).map(Change::Set) }
+}
+
+pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, Wrong> {
     let mut s = SettingsArgs::default();
     for a in args {
         if matches!(a.to_lowercase().as_str(), "community" | "server" | "space") {
@@ -299,38 +314,45 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
         };
         match k.to_lowercase().as_str() {
             "prefix" => {
-                // Not the chat apps' own marks at its start: mentions and detonations (`@`), game
-                // numbers (`#`), the apps' slash commands (`/`), Discord's mentions and quotes
-                // (`<`, `>`), emoji (`:`), Markdown (`` ` `` `*` `_` `~` `|`).
-                let ok = !v.is_empty()
-                    && v.chars().count() <= 3
-                    && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace())
-                    && !v.starts_with(['@', '#', '/', '<', '>', ':', '`', '*', '_', '~', '|']);
-                if !ok {
-                    return Err(msg!("parse-prefix"));
-                }
-                s.prefix = Some(v.to_string());
+                s.prefix = Some(change(v, |v| {
+                    // Not the chat apps' own marks at its start: mentions and detonations (`@`),
+                    // game numbers (`#`), the apps' slash commands (`/`), Discord's mentions and
+                    // quotes (`<`, `>`), emoji (`:`), Markdown (`` ` `` `*` `_` `~` `|`).
+                    let ok = !v.is_empty()
+                        && v.chars().count() <= 3
+                        && !v.chars().any(|c| c.is_alphanumeric() || c.is_whitespace())
+                        && !v.starts_with(['@', '#', '/', '<', '>', ':', '`', '*', '_', '~', '|']);
+                    if ok { Ok(v.to_string()) } else { Err(msg!("parse-prefix")) }
+                })?)
             }
-            "variant" => s.variant = Some(v.to_lowercase()),
-            "days" => s.days = Some(parse_days(&v.to_lowercase())?),
-            "thread" | "threads" => s.thread = Some(parse_switch("thread", v)?),
-            "gif" | "animation" => s.gif = Some(parse_switch("gif", v)?),
-            "web" => s.web = Some(parse_switch("web", v)?),
-            "theme" | "board" | "colors" | "colours" => match crate::render::Theme::by_name(v) {
-                Some(t) => s.theme = Some(t.name().to_string()),
-                None => return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", "))),
-            },
-            "lang" | "language" | "dil" => match Lang::parse(v) {
-                Some(l) => s.lang = Some(Some(l.code().to_string())),
-                // As `lang default` forgets a person's own language.
-                None if forgets(v) => s.lang = Some(None),
-                None => return Err(msg!("parse-lang", given = v)),
-            },
+            "variant" => s.variant = Some(change(v, |v| Ok(v.to_lowercase()))?),
+            "days" => s.days = Some(change(v, |v| parse_days(&v.to_lowercase()))?),
+            "thread" | "threads" => s.thread = Some(change(v, |v| parse_switch("thread", v))?),
+            "gif" | "animation" => s.gif = Some(change(v, |v| parse_switch("gif", v))?),
+            "web" => s.web = Some(change(v, |v| parse_switch("web", v))?),
+            "theme" | "board" | "colors" | "colours" => {
+                s.theme = Some(match crate::render::Theme::by_name(v) {
+                    Some(t) => Change::Set(t.name().to_string()),
+                    // As `theme default` forgets a person's own theme.
+                    None if forgets(v) => Change::Default,
+                    None => {
+                        return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", ")));
+                    }
+                })
+            }
+            "lang" | "language" | "dil" => {
+                s.lang = Some(match Lang::parse(v) {
+                    Some(l) => Change::Set(l.code().to_string()),
+                    // As `lang default` forgets a person's own language.
+                    None if forgets(v) => Change::Default,
+                    None => return Err(msg!("parse-lang", given = v)),
+                })
+            }
             "rated" => {
-                s.rated = Some(
+                s.rated = Some(change(v, |v| {
                     crate::store::settings::RatedGames::parse(&v.to_lowercase())
-                        .ok_or_else(|| msg!("parse-rated", given = v))?,
-                )
+                        .ok_or_else(|| msg!("parse-rated", given = v))
+                })?)
             }
             other => {
                 return Err(msg!("parse-unknown-setting", given = other));
@@ -340,15 +362,15 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, ParseError> 
     Ok(s)
 }
 
-pub(super) fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, ParseError> {
+pub(super) fn no_args(word: &str, args: &[&str], cmd: Command) -> Result<Command, Wrong> {
     if args.is_empty() { Ok(cmd) } else { Err(msg!("parse-no-args", word = word, given = args.join(" "))) }
 }
 
 /// `ladder` and its subcommands; `@user` words are skipped (the mentions say who).
-pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
+pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
     let words: Vec<String> =
         args.iter().filter(|a| !a.starts_with('@') && !a.starts_with("<@")).map(|a| a.to_lowercase()).collect();
-    let variant = |rest: &[String]| -> Result<Option<String>, ParseError> {
+    let variant = |rest: &[String]| -> Result<Option<String>, Wrong> {
         match rest {
             [] => Ok(None),
             [v] => Ok(Some(v.clone())),
@@ -406,7 +428,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, ParseError> {
 
 /// `tournament` and its actions. `#N` anywhere names the tournament; after `create`, the system,
 /// variant and `key:value` options may come in any order and the other words are the name.
-pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let mut id = None;
     let mut words = Vec::new();
     for a in args {
@@ -422,7 +444,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseErro
         }
     }
     let Some((action, rest)) = words.split_first() else { return Ok(TournamentCmd::Show { id, round: None }) };
-    let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, ParseError> {
+    let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, Wrong> {
         match rest {
             [] => Ok(cmd),
             _ => Err(msg!("parse-tournament-only-number", action = *action, given = rest.join(" "))),
@@ -446,7 +468,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, ParseErro
     }
 }
 
-fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
+fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None, None, None);
     let mut name = Vec::new();
     for w in args {
@@ -502,6 +524,10 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, ParseError> {
 
 /// Parses the text after the prefix.
 pub fn parse(body: &str) -> Result<Command, ParseError> {
+    read(body).map_err(ParseError::from)
+}
+
+fn read(body: &str) -> Result<Command, Wrong> {
     let toks: Vec<&str> = body.split_whitespace().collect();
     let Some((&word, args)) = toks.split_first() else {
         return Ok(Command::Help(None));
@@ -533,6 +559,14 @@ pub fn from_options(
     subcommand: Option<&str>,
     values: &[(&str, OptionValue)],
 ) -> Result<(Command, Vec<crate::bot::UserRef>), ParseError> {
+    command_of_options(name, subcommand, values).map_err(ParseError::from)
+}
+
+fn command_of_options(
+    name: &str,
+    subcommand: Option<&str>,
+    values: &[(&str, OptionValue)],
+) -> Result<(Command, Vec<crate::bot::UserRef>), Wrong> {
     let spec = spec(name).ok_or_else(|| msg!("parse-unknown-command", name = name))?;
     let (mut words, options): (Vec<String>, _) = match (subcommand, spec.subcommands) {
         (None, []) => (Vec::new(), spec.options),
@@ -567,7 +601,7 @@ pub fn from_options(
                 format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
             }
             (OptionKind::User, _) => return Err(msg!("parse-option-person", option = o.name)),
-            (OptionKind::Days | OptionKind::DaysPerMove, _) => format!("days:{text}"),
+            (OptionKind::Days | OptionKind::DaysOrDefault | OptionKind::DaysPerMove, _) => format!("days:{text}"),
             (OptionKind::Color, _) => format!("color:{text}"),
             (OptionKind::Setup, _) => format!("setup:{text}"),
             (OptionKind::Level, _) => format!("level:{text}"),
@@ -693,7 +727,7 @@ mod tests {
         };
         assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Knockout Cup"));
         assert!(parse("tournament #1 #2").is_err());
-        assert!(parse("tournament dance").unwrap_err().to_string().contains("unknown tournament action"));
+        assert!(parse("tournament dance").unwrap_err().to_string().contains("Unknown tournament action"));
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
@@ -756,7 +790,7 @@ mod tests {
         assert!(from_options("play", None, &[("level", OptionValue::Integer(9))]).is_err());
         assert_eq!(
             from_options("settings", None, &[("gif", OptionValue::Bool(true))]).unwrap().0,
-            Command::Settings(SettingsArgs { gif: Some(true), ..SettingsArgs::default() })
+            Command::Settings(SettingsArgs { gif: Some(Change::Set(true)), ..SettingsArgs::default() })
         );
         assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
         assert_eq!(parse("analyze #3").unwrap(), Command::Analyse(Some(3)));
@@ -773,7 +807,11 @@ mod tests {
             )
             .unwrap()
             .0,
-            Command::Settings(SettingsArgs { community: true, thread: Some(true), ..SettingsArgs::default() })
+            Command::Settings(SettingsArgs {
+                community: true,
+                thread: Some(Change::Set(true)),
+                ..SettingsArgs::default()
+            })
         );
     }
 
@@ -856,7 +894,11 @@ mod tests {
         assert!(refused("tournament", Some("create"), &[("signup", Integer(31))]).contains("0 to 30"));
         assert!(refused("tournament", Some("round"), &[("round", Integer(0))]).contains("from 1"));
         assert_eq!(refused("tournament", Some("join"), &[("tournament", Integer(-2))]), "There is no tournament #-2.");
-        assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("from 1"));
+        assert!(refused("ladder", Some("undo"), &[("event", Integer(-1))]).contains("a whole number, 1 or more"));
+        assert_eq!(
+            refused("ladder", Some("undo"), &[("event", Integer(0))]),
+            "There is no ladder event number 0 this season."
+        );
         assert!(refused("ladder", Some("create"), &[("variant", text("chess")), ("days", Integer(4))]).contains("14"));
         assert!(refused("ladder", Some("challenge"), &[]).contains("needs the option 'player'"));
         assert!(refused("ladder", None, &[]).contains("join, leave"));

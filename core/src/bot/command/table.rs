@@ -6,7 +6,7 @@ use super::parse::{
     game_and_square, game_and_text, no_args, offer_or_decline, only_challenge, only_game, parse_challenge,
     parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
 };
-use super::{Command, ParseError};
+use super::{Command, Wrong};
 use crate::msg;
 
 /// The days-per-move values a correspondence game may have.
@@ -21,6 +21,9 @@ pub enum OptionKind {
     Variant,
     /// `days:N` (choices: [`DAYS_CHOICES`] and none).
     Days,
+    /// `days:N` of a chat's (a community's) settings: [`DAYS_CHOICES`], none, and default (the
+    /// chat's own forgotten).
+    DaysOrDefault,
     /// `days:N` for something that always has a clock (ladders, tournaments): [`DAYS_CHOICES`] only.
     DaysPerMove,
     /// `color:white|black|random`.
@@ -78,23 +81,35 @@ pub struct Range {
 }
 
 impl Range {
-    /// Numbers from 1 with no limit of their own (the parser's `u32`).
+    /// Numbers from 1 with no limit of their own (the parser's `u32`): what numbers something
+    /// (an event, a season, a round), so that any other number names nothing.
     const fn from_one(key: &'static str) -> Range {
         Range { key, min: 1, max: u32::MAX }
     }
 
-    /// `given` as a number of the range; out of it, `parse-positive`'s message, so a range with a
-    /// message of its own (`signup`) says it itself.
-    pub(super) fn parse(&self, given: &str) -> Result<u32, ParseError> {
+    /// `given` as a number of the range. A whole number out of it that numbers something (an
+    /// event, a season, a round) is answered that there is none such, with the number as typed
+    /// however long; a range with a limit of its own names both ends; anything else is said to be
+    /// no whole number from 1.
+    pub(super) fn parse(&self, given: &str) -> Result<u32, Wrong> {
+        let digits = !given.is_empty() && given.bytes().all(|b| b.is_ascii_digit());
         match given.parse::<u32>() {
             Ok(n) if (self.min..=self.max).contains(&n) => Ok(n),
-            // A range with a limit of its own names both ends.
             _ if self.max < u32::MAX => {
-                Err(msg!("parse-in-range", key = self.key, min = self.min, max = self.max, given = given))
+                Err(msg!("parse-in-range", key = self.key, min = self.min, max = self.max, given = short(given)))
             }
-            _ => Err(msg!("parse-positive", key = self.key, given = given)),
+            _ if digits => Err(match self.key {
+                "event" => msg!("ladder-unknown-event", id = short(given)),
+                "season" => msg!("season-none", number = short(given)),
+                _ => msg!("round-none", number = short(given)),
+            }),
+            _ => Err(msg!("parse-positive", key = self.key, given = short(given))),
         }
     }
+}
+
+fn short(given: &str) -> String {
+    crate::bot::commands::short(given)
 }
 
 /// Swiss rounds (`rounds:N`): at most [`crate::community::swiss::MAX_ROUNDS`]; more than the field
@@ -103,9 +118,9 @@ pub const ROUNDS: Range = Range { key: "rounds", min: 1, max: crate::community::
 /// Days of registration before a tournament starts by itself; 0: an administrator starts it.
 pub const SIGNUP: Range = Range { key: "signup", min: 0, max: 30 };
 /// How many places up a ladder challenge may reach.
-pub const REACH: Range = Range::from_one("reach");
+pub const REACH: Range = Range { key: "reach", min: 1, max: 100 };
 /// Days a ladder challenge may wait for an answer.
-pub const WAIT: Range = Range::from_one("wait");
+pub const WAIT: Range = Range { key: "wait", min: 1, max: 30 };
 /// A ladder event's number (`ladder undo N`).
 pub const EVENT: Range = Range::from_one("event");
 /// A ladder season's number.
@@ -118,7 +133,8 @@ pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
 /// The board themes' names, as `settings theme:NAME` takes them (the renderer's [`crate::render::Theme`]).
 pub const THEMES: &[&str] = &["wood", "green", "contrast"];
 
-/// [`THEMES`] and `default` (a person's own theme forgotten), as `theme` takes them.
+/// [`THEMES`] and `default` (a person's, a chat's or a community's own theme forgotten), as `theme`
+/// and `settings theme:` take them.
 const THEMES_OR_DEFAULT: &[&str] = &["wood", "green", "contrast", "default"];
 
 /// The languages' codes and `default` (the chat's own forgotten), as `settings lang:` takes them.
@@ -146,7 +162,7 @@ pub struct CommandSpec {
     pub subcommands: &'static [SubcommandSpec],
     /// Needs a community administrator when used in a community.
     pub admin: bool,
-    pub(super) parse: fn(&str, &[&str]) -> Result<Command, ParseError>,
+    pub(super) parse: fn(&str, &[&str]) -> Result<Command, Wrong>,
 }
 
 /// One action of a command (Discord's SUB_COMMAND): its name, the words it stands for after the
@@ -476,10 +492,10 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("community", OptionKind::Flag("community", "")),
             opt("prefix", OptionKind::Keyed("prefix")),
             opt("variant", OptionKind::Keyed("variant")),
-            opt("days", OptionKind::Days),
+            opt("days", OptionKind::DaysOrDefault),
             opt("thread", OptionKind::Switch("thread")),
             opt("gif", OptionKind::Switch("gif")),
-            opt("theme", OptionKind::KeyedChoice("theme", THEMES)),
+            opt("theme", OptionKind::KeyedChoice("theme", THEMES_OR_DEFAULT)),
             opt("language", OptionKind::KeyedChoice("lang", LANGS_OR_DEFAULT)),
             opt("rated", OptionKind::Keyed("rated")),
             opt("web", OptionKind::Switch("web")),
@@ -644,6 +660,23 @@ mod tests {
     use super::*;
     use crate::bot::command::{help_text, parse};
     use crate::i18n::Lang;
+
+    /// The help where only slash commands reach capabot says how to use them and the buttons, and
+    /// the bomb's square option says which square (before: "offers come with buttons", "The square
+    /// of your piece to make your bomb").
+    #[test]
+    fn slash_help_and_the_bomb_square_say_plainly_what_to_do() {
+        let help = crate::i18n::with_lang(Lang::En, || help_text("/", true));
+        let head = "Commands: type / and pick one from the list; its options are then shown for you to fill \
+                    in. Where an answer of mine has buttons, pressing one does the same as its command:\n/challenge — ";
+        assert!(help.starts_with(head), "{help}");
+        let bomb = spec("bomb").unwrap();
+        let square = bomb.options.iter().find(|o| o.name == "square").unwrap();
+        assert_eq!(
+            bomb.option_description(None, square, Lang::En),
+            "The square of the piece that becomes your bomb (not the king), e.g. g1; leave out to see your board"
+        );
+    }
 
     #[test]
     fn every_command_word_is_in_the_table_once() {

@@ -326,8 +326,10 @@ impl Bot {
             (None, Position::start(v))
         } else if v.has_setups() {
             let idx = setup.unwrap_or_else(|| setups::random_index(v, &mut rand::rng()) as u32);
-            let pos = setups::position(v, idx as usize)
-                .ok_or_else(|| BotError::User(crate::msg!("no-setup", number = idx)))?;
+            let pos = setups::position(v, idx as usize).ok_or_else(|| {
+                let max = setups::count(v).saturating_sub(1);
+                BotError::User(crate::msg!("no-setup", variant = v.display_name, number = idx, max = max))
+            })?;
             (Some(idx), pos)
         } else {
             (None, Position::start(v))

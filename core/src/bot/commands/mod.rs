@@ -273,11 +273,12 @@ impl Bot {
                     Ok(c) => c,
                     // A known command written wrongly: where its own help is.
                     // A number that names nothing (`move #0 e4`): said as it is.
-                    Err(e) if command::is_answer(&e) => return user(e),
+                    Err(e) if e.is_answer() => return user(e.answer(&p)),
                     Err(e) => {
+                        let error = e.answer(&p);
                         return match body.split_whitespace().next().and_then(command::spec) {
-                            Some(c) => user(msg!("parse-error-command", error = e, p = p, command = c.name)),
-                            None => user(msg!("parse-error", error = e, p = p)),
+                            Some(c) => user(msg!("parse-error-command", error = error, p = p, command = c.name)),
+                            None => user(msg!("parse-error", error = error, p = p)),
                         };
                     }
                 }

@@ -2,7 +2,7 @@
 //! animation when it ends, language), and a person's direct-message notices and language.
 
 use super::{Bot, Ctx, Res, user, variant_named};
-use crate::bot::command::{SettingsArgs, forgets};
+use crate::bot::command::{Change, SettingsArgs, forgets};
 use crate::bot::io::Response;
 use crate::i18n::{Lang, with_lang};
 use crate::render::Theme;
@@ -12,6 +12,16 @@ use crate::{msg, t};
 
 fn days_text(d: Option<u32>) -> String {
     d.map_or_else(|| t!("settings-days-none"), |d| d.to_string())
+}
+
+/// A `days:` change as typed (`days:none` for no clock).
+fn days_typed(d: &Change<Option<u32>>) -> Change<String> {
+    d.clone().map(|d| d.map_or_else(|| "none".to_string(), |d| d.to_string()))
+}
+
+/// A switch's change as typed (`on`, `off`).
+fn switch_typed(c: &Change<bool>) -> Change<String> {
+    c.clone().map(|on| if on { "on" } else { "off" }.to_string())
 }
 
 fn on_off(on: bool) -> String {
@@ -73,52 +83,55 @@ impl Bot {
         } else {
             settings::chat(&conn, &scope.platform, &scope.chat)?
         };
-        // What was set, as it is typed (`variant:chess`), for the confirmation.
+        // What was set, as it is typed (`variant:chess`, `theme:default`), for the confirmation.
         let mut what = Vec::new();
-        let switch = |on: bool| if on { "on" } else { "off" };
+        let typed = |key: &str, c: &Change<String>| match c {
+            Change::Set(v) => format!("{key}:{v}"),
+            Change::Default => format!("{key}:default"),
+        };
         if let Some(v) = &args.variant {
-            let name = variant_named(v)?.name;
-            s.default_variant = Some(name.to_string());
-            what.push(format!("variant:{name}"));
+            let named = match v {
+                Change::Set(v) => Change::Set(variant_named(v)?.name.to_string()),
+                Change::Default => Change::Default,
+            };
+            what.push(typed("variant", &named));
+            s.default_variant = named.own();
         }
         if let Some(prefix) = &args.prefix {
-            s.prefix = Some(prefix.clone());
-            what.push(format!("prefix:{prefix}"));
+            what.push(typed("prefix", prefix));
+            s.prefix = prefix.clone().own();
         }
-        if let Some(d) = args.days {
-            s.default_days = Some(d);
-            what.push(format!("days:{}", d.map_or_else(|| "none".to_string(), |d| d.to_string())));
+        if let Some(d) = &args.days {
+            what.push(typed("days", &days_typed(d)));
+            s.default_days = d.clone().own();
         }
-        if let Some(t) = args.thread {
-            s.thread_per_game = Some(t);
-            what.push(format!("thread:{}", switch(t)));
+        if let Some(t) = &args.thread {
+            what.push(typed("thread", &switch_typed(t)));
+            s.thread_per_game = t.clone().own();
         }
-        if let Some(g) = args.gif {
-            s.gif_at_end = Some(g);
-            what.push(format!("gif:{}", switch(g)));
+        if let Some(g) = &args.gif {
+            what.push(typed("gif", &switch_typed(g)));
+            s.gif_at_end = g.clone().own();
         }
         if let Some(theme) = &args.theme {
-            s.theme = Some(theme.clone());
-            what.push(format!("theme:{theme}"));
-        }
-        match &args.lang {
-            Some(Some(l)) => what.push(format!("lang:{l}")),
-            Some(None) => what.push("lang:default".to_string()),
-            None => {}
+            what.push(typed("theme", theme));
+            s.theme = theme.clone().own();
         }
         if let Some(l) = &args.lang {
-            s.lang.clone_from(l);
+            what.push(typed("lang", l));
+            s.lang = l.clone().own();
         }
         let saved: Settings = s;
         let community = scope.community.as_deref().unwrap_or("");
         if args.community {
-            if let Some(rule) = args.rated {
-                settings::set_rated_games(&conn, &scope.platform, community, rule)?;
-                what.push(format!("rated:{}", rule.as_str()));
+            // A community's rules have no level above them: `default` is the built-in rule.
+            if let Some(rule) = &args.rated {
+                settings::set_rated_games(&conn, &scope.platform, community, rule.clone().own().unwrap_or_default())?;
+                what.push(typed("rated", &rule.clone().map(|r| r.as_str().to_string())));
             }
-            if let Some(on) = args.web {
-                settings::set_web(&conn, &scope.platform, community, on)?;
-                what.push(format!("web:{}", switch(on)));
+            if let Some(on) = &args.web {
+                settings::set_web(&conn, &scope.platform, community, on.clone().own().unwrap_or(false))?;
+                what.push(typed("web", &switch_typed(on)));
             }
             settings::set_community(&conn, &scope.platform, community, &saved)?;
         } else {
@@ -133,17 +146,23 @@ impl Bot {
         // The confirmation is read in the chat's new language (after `lang:default`, the one it
         // follows again: its community's, its platform's, or the configuration's).
         let lang = match &args.lang {
-            Some(Some(l)) => Lang::parse(l).unwrap_or(cx.lang()),
-            Some(None) => {
+            Some(Change::Set(l)) => Lang::parse(l).unwrap_or(cx.lang()),
+            Some(Change::Default) => {
                 let e = self.effective_settings(scope)?;
                 let locale = cx.inp.chat_locale.as_deref().and_then(Lang::parse).filter(|_| !e.lang_chosen);
                 if scope.direct { cx.author_lang } else { locale.unwrap_or(e.lang) }
             }
             None => cx.lang(),
         };
+        // After `prefix:default`, the prefix the chat follows again.
+        let prefix = match &args.prefix {
+            Some(Change::Set(p)) => Some(p.clone()),
+            Some(Change::Default) => Some(self.effective_settings(scope)?.prefix),
+            None => None,
+        };
         Ok(with_lang(lang, || {
-            let prefix_now = match &args.prefix {
-                Some(prefix) if own_prefix && !cx.slash() => t!("settings-prefix-now", prefix = prefix.as_str()),
+            let prefix_now = match prefix {
+                Some(prefix) if own_prefix && !cx.slash() => t!("settings-prefix-now", prefix = prefix),
                 _ => String::new(),
             };
             cx.say(t!("settings-saved", whose = whose, what = what.as_str(), prefix_now = prefix_now))

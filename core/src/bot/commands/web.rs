@@ -65,13 +65,15 @@ pub struct WebGame {
     pub analysis: Option<WebAnalysis>,
     /// A finished game with moves: one that can be analysed (in its chat).
     pub analysable: bool,
+    /// How its analysis is asked for in its chat, as typed there (`!analyse #12`).
+    pub analyse_command: String,
 }
 
 /// A finished game's computer analysis as its page shows it (what `analyse` answers in the chat),
 /// in the page's language.
 #[derive(Clone, Debug, PartialEq)]
 pub struct WebAnalysis {
-    /// How it was made (`capabot's engine, 60,000 nodes a position`).
+    /// How it was made (`capabot's engine, 60,000 nodes per position`).
     pub head: String,
     /// Each side's accuracy, inaccuracies, mistakes and blunders, White's first.
     pub sides: [String; 2],
@@ -289,9 +291,20 @@ impl Bot {
         Ok(self.web_game_read(slug, crate::i18n::current(), false)?.1)
     }
 
+    /// `command` as it is written in the chat where game `row` is played, whose prefix (its own or
+    /// its community's) is `prefix`: with the prefix, or `/` where only slash commands reach capabot.
+    fn typed_in_chat_of(&self, row: &GameRow, prefix: Option<String>, command: &crate::bot::Command) -> String {
+        let mut scope = crate::bot::Scope::chat(row.platform.as_str(), row.chat_id.as_str());
+        scope.community.clone_from(&row.community_id);
+        if self.command_style(&row.platform).slash_in(&scope) {
+            return command.typed("/");
+        }
+        command.typed(&prefix.unwrap_or_else(|| self.config.prefix.clone()))
+    }
+
     /// A shown game's page from what [`games::for_page`] read.
     fn web_game_of(&self, slug: &str, read: games::ForPage) -> Result<WebGame, BotError> {
-        let games::ForPage { row, moves: stored, players: people, ratings: rated, theme, analysis, .. } = read;
+        let games::ForPage { row, moves: stored, players: people, ratings: rated, theme, analysis, prefix, .. } = read;
         // The boards in the community's own theme (`settings community theme:…`).
         let theme = theme_named(theme.as_deref());
         let v = variant_named(&row.variant)?;
@@ -377,6 +390,7 @@ impl Bot {
             ply: row.ply,
             analysis,
             analysable: row.status == Status::Finished && !game.moves().is_empty(),
+            analyse_command: self.typed_in_chat_of(&row, prefix, &crate::bot::Command::Analyse(Some(row.id))),
         })
     }
 
