@@ -15,12 +15,12 @@ fn a_whole_game_in_turkish() {
     assert!(out.contains("Seninle Türkçe konuşuyorum"), "{out}");
     assert!(out.contains("Oyun #1: 1. f3, oynayan alice. Sıra bob (siyah) oyuncusunda."), "{out}");
     // bob moves out of turn: told in Turkish, and the game is unchanged
-    assert!(out.contains("Oyun #1 içinde sıra sende değil: sıra alice (beyaz) oyuncusunda."), "{out}");
+    assert!(out.contains("#1 numaralı oyunda sıra sende değil: sıra alice (beyaz) oyuncusunda."), "{out}");
     // illegal moves (typed bare, then as a command): the reason and the legal alternatives in Turkish,
     // notation in English letters
-    assert!(out.contains("Nf4 oynanamaz: f4 karesine gidebilecek at yok; at hamleleri: Na3, Nc3, Nh3"), "{out}");
+    assert!(out.contains("Nf4 oynanamaz: f4 karesine gidebilecek atın yok; at hamleleri: Na3, Nc3, Nh3"), "{out}");
     assert!(out.contains("e2e5 oynanamaz: e2 karesindeki piyon e5 karesine gidemez; piyon hamleleri: e3, e4"), "{out}");
-    assert!(out.contains("Oyun bitti: 0-1 — bob, şah mat ile kazandı."), "{out}");
+    assert!(out.contains("Oyun bitti: 0-1 — bob mat ederek kazandı."), "{out}");
     assert!(out.contains("Komutlar (önek !):") && out.contains("K şah (King), Q vezir (Queen)"), "{out}");
     assert!(out.contains("Standart satranç (FIDE kuralları)"), "{out}");
     assert!(!out.contains("played by") && !out.contains("Game over"), "{out}");

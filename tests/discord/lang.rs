@@ -122,7 +122,10 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         )
         .await;
         assert!(!offer.is_ephemeral(), "{offer:?}");
-        assert!(text(&offer).contains("Teklif #1: bob, alice adlı oyuncuya Chess oynamayı teklif ediyor"), "{offer:?}");
+        assert!(
+            text(&offer).contains("Meydan okuma #1: bob, alice adlı oyuncuya Chess oynamak için meydan okuyor"),
+            "{offer:?}"
+        );
         let offered = labels(&offer);
         assert!(offered.contains(&"Kabul".to_string()) && offered.contains(&"Reddet".to_string()), "{offered:?}");
 
@@ -147,7 +150,7 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         // Bob moves again out of turn: told privately, in Turkish.
         let again = command(&fake, BOB, "move", json!([{ "name": "move", "type": 3, "value": "d4" }])).await;
         assert!(again.is_ephemeral(), "{again:?}");
-        assert_eq!(text(&again), "Oyun #1 içinde sıra sende değil: sıra alice (siyah) oyuncusunda.");
+        assert_eq!(text(&again), "#1 numaralı oyunda sıra sende değil: sıra alice (siyah) oyuncusunda.");
 
         // Carol, whose app is German and who plays in no game here: told privately, in German.
         let none = command(&fake, CAROL, "move", json!([{ "name": "move", "type": 3, "value": "e5" }])).await;

@@ -392,7 +392,7 @@ bomb-already = Game #{ $id }: your bomb is already chosen ({ $piece } at the sta
 bomb-not-square = '{ $text }' is not a square: name one like g1.
 bomb-bad-square = Game #{ $id }: your bomb must be one of your own pieces other than the king, as they stand at the start; { $square } is not.
 bomb-raced = Game #{ $id }: your bomb was chosen meanwhile; say bomb to see it.
-bomb-chosen = Game #{ $id }: your bomb is { $piece }. It moves with its piece (a promoted pawn's new piece keeps it). On your turn, instead of a move, detonate it with @ and its square (move @{ $square } while it is there): it and every piece next to it are removed.
+bomb-chosen = Game #{ $id }: your bomb is { $piece }. It moves with its piece (a promoted pawn's new piece keeps it). On your turn, instead of a move, detonate it with @ and its square (type @{ $square } while it is there): it and every piece next to it are removed.
 bomb-chosen-notice = Game #{ $id }: { $name } ({ $color }) has chosen a secret bomb.
 bomb-both-set = Both bombs are set.
 bomb-to-move = { $name } to move.
@@ -444,7 +444,7 @@ analysis-side = { $name } ({ $color }): accuracy { $accuracy }%, { $inaccuracies
     }.
 analysis-side-no-moves = { $name } ({ $color }): no moves.
 analysis-turning-points = Turning points: { $moves }.
-analysis-no-turning-points = No move cost its side 5 points of winning chances or more: no turning points.
+analysis-no-turning-points = No move cost its side 5 percentage points of winning chances or more: no turning points.
 analysis-pgn-hint = The annotated game: { $p }pgn #{ $id } analysed
 analysis-point = { $label } ({ $color }): winning chances { $before }% → { $after }%; better was { $better }.
 analysis-point-alt = The board before { $label }: the move played ({ $played }) as a red arrow, the better move ({ $better }) as a green one.

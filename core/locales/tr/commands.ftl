@@ -1,13 +1,13 @@
 # Komutlar: her komutun tek satırlık özeti (yardım ve eğik çizgi komutunun açıklaması, en çok 100
 # karakter) cmd-AD olarak; seçeneklerin açıklamaları opt-SEÇENEK (ortak) ya da cmd-AD-SEÇENEK.
 
-cmd-challenge = Birine (ya da @kişi yazmadan buradaki herkese) oyun teklif et
+cmd-challenge = Birine (ya da @kişi yazmadan buradaki herkese) meydan oku
 cmd-play = capabot'un yapay zekâsına karşı oyna
-cmd-accept = Bir oyun teklifini kabul et
-cmd-decline = Bir oyun teklifini reddet (ya da kendi teklifini geri çek)
+cmd-accept = Bir meydan okumayı kabul et
+cmd-decline = Bir meydan okumayı reddet (ya da kendi meydan okumanı geri çek)
 cmd-move = Hamle yap; sıra sende olan tek oyunun varsa e4 gibi yalın bir hamle de olur
 cmd-board = Tahtayı göster
-cmd-games = Oyunların ve seni bekleyen teklifler
+cmd-games = Oyunların ve seni bekleyen meydan okumalar
 cmd-resign = Oyunu terk et (iki taraf da hamle yapmadan önce oyunu iptal eder)
 cmd-draw = Beraberlik teklif et, rakibinin teklifini kabul et ya da reddet
 cmd-takeback = Son hamleni geri almayı iste, rakibinin isteğini kabul et ya da reddet
@@ -38,7 +38,7 @@ cmd-help = Komutlar
 cmd-lang = capabot'un konuştuğu dil: en (İngilizce), tr (Türkçe), de (Almanca); default: sohbetinki
 
 opt-casual = Puansız
-opt-challenge = Teklif numarası
+opt-challenge = Meydan okuma numarası
 opt-code = Öbür platformdan aldığın kod (yeni kod almak için boş bırak)
 opt-color = Rengin
 opt-community = Sohbetlerinin uyduğu topluluk ayarlarını değiştir
@@ -50,7 +50,7 @@ opt-global = Bu topluluğunki yerine genel puanlar
 opt-level = Yapay zekâ seviyesi, 1 (en zayıf) ile 8 arası
 opt-move = Hamlen, ör. e4, Nxf7#, Me1^e5
 opt-name = Turnuvanın adı (varsayılan: varyanttan ve sistemden)
-opt-opponent = Kime teklif edilecek (herkese açık teklif için boş bırak)
+opt-opponent = Kime meydan okunacak (herkese açık meydan okuma için boş bırak)
 opt-prefix = Komut öneki, 1 ile 3 arası sembol
 opt-rated = Topluluk kuralı: choice (seçime bağlı), always (hep) ya da never (hiç) puanlı
 opt-reach = Bir oyuncunun kaç basamak yukarıya meydan okuyabileceği (1 ile 100 arası, varsayılan 3)
@@ -61,7 +61,7 @@ opt-signup = Kendiliğinden başlamadan önceki kayıt günleri (0: elle başlat
 opt-square = Bomban olacak taşın karesi (şah olamaz), ör. g1; tahtanı görmek için boş bırak
 opt-swap = K ya da Q ve bir sütun ya da taş, ör. K b
 opt-system = Lig, çift devreli lig ya da İsviçre sistemi (varsayılan: lig)
-opt-thread = Her oyun için bir konu aç
+opt-thread = Her oyun için bir alt başlık aç
 opt-tournament = Hangi turnuva (numarası)
 opt-wait = Bir meydan okumanın yanıt bekleyebileceği gün sayısı (1 ile 30 arası, varsayılan 3)
 opt-language = en, tr, de ya da default
@@ -180,7 +180,7 @@ subname-tournament-start = başlat
 subname-tournament-cancel = iptal
 
 optname-casual = puansız
-optname-challenge = teklif
+optname-challenge = meydan-okuma
 optname-code = kod
 optname-color = renk
 optname-community = topluluk
@@ -212,7 +212,7 @@ optname-signup = kayıt
 optname-square = kare
 optname-swap = değişim
 optname-system = sistem
-optname-thread = konu
+optname-thread = alt-başlık
 optname-tournament = turnuva
 optname-variant = varyant
 optname-wait = bekleme

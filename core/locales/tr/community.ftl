@@ -11,8 +11,8 @@ link-two-accounts = { $platform } üzerinde zaten bağlı bir hesabın var; baş
 link-histories-meet = Bu hesaplar birbiriyle oynamış ya da aynı merdivende veya turnuvada yer alıyor; birleştirilemezler.
 link-not-linked = Bu hesap başka hiçbir hesaba bağlı değil.
 link-unknown-account = Bu hesap botu henüz kullanmadı.
-link-code = Bağlantı kodun { $code }. Öbür platformunda { $minutes } dakika içinde bana doğrudan mesajla { $p }link { $code } yaz; kod bir kez çalışır. Kimseyle paylaşma: onu kullanan, hesabını seninkine katar.
-link-not-here = Bağlantı kodları yalnızca bana doğrudan mesajla yazılır; orada başkası okumaz. Bu kodu buradakiler görmüş olabilir, bu yüzden artık geçmiyor: başladığın platformda { $p }link ile yeni bir kod al ve bana doğrudan gönder.
+link-code = Bağlantı kodun { $code }. Öbür platformunda { $minutes } dakika içinde bana özel mesajla { $p }link { $code } yaz; kod bir kez çalışır. Kimseyle paylaşma: onu kullanan, hesabını seninkine katar.
+link-not-here = Bağlantı kodları yalnızca bana özel mesajla yazılır; orada başkası okumaz. Bu kodu buradakiler görmüş olabilir, bu yüzden artık geçersiz: başladığın platformda { $p }link ile yeni bir kod al ve bana özel mesajla gönder.
 link-done = Bağlandı: bu { $platform } hesabın ile öbür hesabın artık bütün oyunlarıyla tek oyuncu: { $name }. { $p }unlink bunu geri alır.
 unlink-done = Bağ koparıldı: bu { $platform } hesabı yeniden kendi başına bir oyuncu; ortak geçmiş öbür hesaplarında kalır.
 
@@ -23,7 +23,7 @@ ratings-changed = Puanlar: { $white }, { $black }.
 rating-record = { $count } oyun: +{ $wins } ={ $draws } −{ $losses }
 rating-none = { $name } adlı oyuncunun { $scope ->
         [community] bu toplulukta
-       *[global] genelde
+       *[global] hiçbir yerde
     } henüz puanlı { $variant } oyunu yok.
 rating-line = { $name } — { $variant }, { $scope ->
         [community] bu toplulukta
@@ -33,7 +33,7 @@ rating-global = Genel puan { $rating }.
 rating-provisional = (? = geçici: emin olmak için henüz oyun sayısı az.)
 leaderboard-empty = { $scope ->
         [community] Bu toplulukta
-       *[global] Genelde
+       *[global] Hiçbir yerde
     } henüz puanlı { $variant } oyunu yok.
 leaderboard-rated-variants = Buradaki puanlı oyunlar şu varyantlarda: { $list }; ör. { $example } yaz.
 leaderboard-head = { $variant } sıralaması, { $scope ->
@@ -56,7 +56,7 @@ leaderboard-alt = { $title }, { $subtitle }: sıralamada { $count } oyuncu.
 leaderboard-alt-many = { $title }, { $subtitle }: sıralamada { $count } oyuncudan fazlası.
 history-none = Bu kişinin { $scope ->
         [community] bu toplulukta
-       *[global] genelde
+       *[global] hiçbir yerde
     } henüz puanlı { $variant } oyunu yok.
 history-line = { $name } adlı oyuncunun { $scope ->
         [community] bu topluluktaki
@@ -74,10 +74,10 @@ ladder-too-far = En çok { $max } basamak yukarıya meydan okuyabilirsin: { $nam
 ladder-you-have-open = { $name } ile zaten açık bir merdiven meydan okuman var; yenisine başlamadan önce onu bitir.
 ladder-they-have-open = { $name } adlı oyuncunun zaten açık bir merdiven meydan okuması var; o bitince yeniden dene.
 ladder-no-challenge = Bu merdivende sana kimse meydan okumadı.
-ladder-nothing-to-withdraw = Geri çekecek bekleyen bir merdiven meydan okuman yok.
+ladder-nothing-to-withdraw = Geri çekebileceğin, yanıt bekleyen bir merdiven meydan okuman yok.
 ladder-unknown-challenge = Bu sezon { $id } numaralı bir merdiven meydan okuması yok.
-ladder-not-played = { $id } numaralı merdiven meydan okuması oynanmıyor, bu yüzden sonuç alamaz.
-ladder-deadline-passed = Bu meydan okumayı kabul süresi geçti: hükmen kaybedilmiş sayılır.
+ladder-not-played = { $id } numaralı merdiven meydan okuması oynanmıyor, bu yüzden sonuç girilemez.
+ladder-deadline-passed = Bu meydan okumanın kabul süresi geçti: hükmen yenilgi sayılır.
 ladder-unknown-event = Bu sezon { $id } numaralı bir merdiven olayı yok.
 ladder-not-result = { $id } numaralı merdiven olayı bir sonuç değil; yalnızca sonuçlar geri alınabilir.
 ladder-already-undone = { $id } numaralı merdiven olayındaki sonuç zaten geri alındı.
@@ -86,8 +86,8 @@ ladder-corrupt = Kayıtlı merdiven tutarsız: { $detail }
 n-days = { $count } gün
 n-places = { $count } basamak
 ladder-no-community = Merdivenler bir topluluğa (sunucu ya da alan) aittir; bu sohbet hiçbirinde değil.
-interaction-only-no-ladders = Merdivenler burada kullanılamaz: bu sohbete yalnızca sizin komutlarınızla katılıyorum, oysa merdivenin sıralaması ve meydan okumaları bir komut olmadan gönderilir. Merdiven oynamak için beni bir sunucuya ekleyin.
-interaction-only-no-tournaments = Turnuvalar burada kullanılamaz: bu sohbete yalnızca sizin komutlarınızla katılıyorum, oysa turnuvanın turları ve eşleşmeleri bir komut olmadan gönderilir. Turnuva düzenlemek için beni bir sunucuya ekleyin.
+interaction-only-no-ladders = Merdivenler burada kullanılamaz: bu sohbete yalnızca senin komutlarınla katılıyorum, oysa merdivenin sıralaması ve meydan okumaları bir komut olmadan gönderilir. Merdiven oynamak için beni bir sunucuya ekle.
+interaction-only-no-tournaments = Turnuvalar burada kullanılamaz: bu sohbete yalnızca senin komutlarınla katılıyorum, oysa turnuvanın turları ve eşleşmeleri bir komut olmadan gönderilir. Turnuva düzenlemek için beni bir sunucuya ekle.
 ladder-admins-only = Kusura bakma, merdivende bunu yalnızca topluluğun yöneticileri yapabilir.
 ladder-none-yet = Bu topluluğun henüz merdiveni yok; bir yönetici { $p }ladder create chess ile açabilir.
 ladder-exists = Bu topluluğun zaten bir { $variant } merdiveni var.
@@ -127,13 +127,13 @@ ladder-aborted = Merdiven: meydan okuma oyunla birlikte iptal edildi; sıralama 
 ladder-forfeit = Merdiven: { $name }, { $other } adlı oyuncunun { $ladder } merdiven meydan okumasını zamanında kabul etmedi; bu hükmen yenilgi sayılır. { $effect }
 
 # Turnuvalar.
-swiss-too-few = İsviçre sistemi bir turnuva en az iki oyuncu ister.
+swiss-too-few = İsviçre sistemi turnuva için en az iki oyuncu gerekir.
 swiss-duplicate = Bir oyuncu iki kez kayıtlı.
 swiss-too-many-rounds = { $rounds } tur çok fazla: bu kadar oyuncuyla en çok { $max } tur olabilir.
 swiss-round-incomplete = { $round }. tur henüz bitmedi: bir sonraki tur, bütün oyunları bitince eşleştirilir.
 swiss-finished = Bütün turlar oynandı: turnuva bitti.
-swiss-unknown-player = Bir tur, turnuvada olmayan bir oyuncuyu adlandırıyor.
-swiss-no-pairing = Rövanş ya da renk dengesizliği olmadan eşleştirme yapılamıyor: turnuva burada bitmek zorunda.
+swiss-unknown-player = Bir turda, turnuvada olmayan bir oyuncu geçiyor.
+swiss-no-pairing = Aynı iki oyuncuyu ikinci kez eşleştirmeden ya da renk dengesini bozmadan eşleştirme yapılamıyor: turnuva burada bitmek zorunda.
 tournament-unknown = Böyle bir turnuva yok.
 tournament-not-registering = Bu turnuvanın kaydı kapandı.
 tournament-already-registered = Bu turnuvaya zaten kayıtlısın.
@@ -159,7 +159,7 @@ in-days-hours = { $days } gün{ $hours ->
 result-playing = oynanıyor
 tournament-no-community = Turnuvalar bir topluluğa (sunucu ya da alan) aittir; bu sohbet hiçbirinde değil.
 tournament-admins-only = Kusura bakma, turnuvayı yalnızca topluluğun yöneticileri açabilir, başlatabilir ya da iptal edebilir.
-tournament-rounds-so-far = { $name } şimdiye kadar { $count } tur oynadı.
+tournament-rounds-so-far = { $name }: şimdiye kadar { $count } tur var.
 tournament-default-name = { $variant } { $kind ->
         [swiss] İsviçre Turnuvası
        *[roundrobin] Lig Turnuvası
@@ -168,9 +168,9 @@ tournament-start-by-hand = Bir yönetici { $p }tournament #{ $id } start ile ba�
 tournament-start-by-itself = Kayıt { $when } kapanır ve turnuva kendiliğinden başlar (bir yönetici { $p }tournament #{ $id } start ile daha erken başlatabilir).
 tournament-created = Turnuva #{ $id }, { $name }: { $variant }, { $system }, hamle başına { $days }. Katılmak için { $p }tournament #{ $id } join. { $start }
 button-join = Katıl
-tournament-joined = { $name }, { $tournament } turnuvasına katıldı (#{ $id }); { $players } kayıtlı.
+tournament-joined = { $name } katıldı: { $tournament } (#{ $id }); { $players } kayıtlı.
 tournament-leave-running = { $tournament } (#{ $id }) başladı: başlamış bir turnuvadan ayrılınmaz. Oyunlarını oyna ya da terk et ({ $p }resign #N); süresinde yanıtlanmayan oyun kaybedilir.
-tournament-left = { $name }, { $tournament } turnuvasından ayrıldı (#{ $id }).
+tournament-left = { $name } ayrıldı: { $tournament } (#{ $id }).
 tournament-started = { $tournament } başladı.
 tournament-cannot-cancel = { $tournament } başladı; süren bir turnuva iptal edilemez.
 tournament-begun = { $tournament } (#{ $id }) başladı: kaydı kapandı.
@@ -193,10 +193,10 @@ tournament-registration-by-hand = Kayıt açık; bir yönetici başlatacak.
 tournament-players-head = Oyuncular ({ $count }):
 tournament-nobody-yet = Henüz kimse yok: { $p }tournament #{ $id } join.
 standings-head = { $kind ->
-        [final] Son sıralama
-       *[current] Sıralama
+        [final] Son puan durumu
+       *[current] Puan durumu
     }:
-round-head = { $number }. tur ({ $total } turdan):
+round-head = { $number }. tur (toplam { $total }):
 round-game = { " " }(oyun #{ $id })
 round-board = Masa { $board }: { $white } – { $black }{ $game }: { $result }
 round-bye = Bay: { $name } ({ $points } puan{ $one ->
@@ -204,14 +204,14 @@ round-bye = Bay: { $name } ({ $points } puan{ $one ->
        *[other] {""}
     })
 tournament-result = Turnuva #{ $id } { $name }: { $round }. turun { $board }. masasının sonucu kesinleşti
-tournament-result-last = ; bu son oyundu, son sıralama aşağıda.
+tournament-result-last = ; bu son oyundu, son puan durumu aşağıda.
 tournament-result-next = ; { $round }. tur tamamlandı ve { $next }. tur eşleştirildi.
 tournament-not-started = Turnuva #{ $id } { $name }: kayıt { $players } ile kapandı, bu yüzden başlamadı ({ $reason }). Daha çok oyuncu katılınca bir yönetici başlatabilir ya da iptal edebilir.
 tournament-starts = Turnuva #{ $id } { $name }, { $players } ile başlıyor. Oyunlarını burada oyna ({ $p }move #N ...); hamle başına { $days }.
-tournament-rounds-cut = İstenen { $asked } tur yerine { $rounds } tur oynanacak: { $players } oyuncu, kimse aynı rakiple iki kez karşılaşmadan daha fazlasını oynayamaz.
+tournament-rounds-cut = İstenen { $asked } tur yerine { $rounds } tur oynanacak: { $players } oyuncuyla, aynı iki oyuncu ikinci kez karşılaşmadan daha fazla tur oynanamaz.
 tournament-round-paired = Turnuva #{ $id } { $name }: { $round }. tur eşleştirildi.
-tournament-bombs-first = Gizli bombalı satranç: her oyuncu her oyunundaki ilk hamlesinden önce gizli bir bomba seçer; her oyuncuya her oyunu için özel mesaj gönderdim.
-tournament-over = Turnuva #{ $id } { $name } bitti. Son sıralama:
+tournament-bombs-first = Gizli bomba satrancı: her oyuncu her oyunundaki ilk hamlesinden önce gizli bir bomba seçer; her oyuncuya her oyunu için özel mesaj gönderdim.
+tournament-over = Turnuva #{ $id } { $name } bitti. Son puan durumu:
 tournament-congratulations = Tebrikler, { $name }!
 
 # Puan resimlerine çizilen sözcükler.

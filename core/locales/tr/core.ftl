@@ -11,8 +11,8 @@ command-unknown-near = '{ $word }' diye bir komut bilmiyorum. Şunu mu demek ist
 direct-move-elsewhere = { $word } bir hamle gibi okunuyor, ama oyunların ({ $games }) başladıkları sohbetlerde oynanıyor: hamleni orada yap.
 direct-games-elsewhere = Oyunların ({ $games }) başladıkları sohbetlerde oynanıyor: orada sor.
 direct-move-command-elsewhere = Oyunların ({ $games }) başladıkları sohbetlerde oynanıyor: hamleni orada yap.
-direct-unknown = '{ $word }' ne demek bilmiyorum. Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
-direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: { $near }? Burada her satır bana, komutlara { $p } gerekmez: liste için help yaz.
+direct-unknown = '{ $word }' ne demek bilmiyorum. Burada yazdığın her satır bana gelir, bu yüzden komutların başında { $p } gerekmez: liste için help yaz.
+direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: { $near }? Burada yazdığın her satır bana gelir, bu yüzden komutların başında { $p } gerekmez: liste için help yaz.
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 variant-unknown-near = '{ $name }' diye bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Varyantlar: { $names }.
 no-setup = { $variant } için { $number } numaralı dizilim yok (dizilimleri 0 ile { $max } arası), bu yüzden bu oyun başlayamaz; başka bir setup:N ile ya da setup:N olmadan yeniden teklif et.
@@ -31,7 +31,7 @@ settings-community-hint = { " " }(bütün topluluk için { $p }settings communit
 settings-show = { $whose ->
         [community] Bu topluluğun varsayılanları
        *[chat] Buradaki ayarlar
-    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna konu { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayarın ardından :default (theme:default gibi) onu topluluğun değerine ya da yerleşik olana döndürür.
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna alt başlık { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayarın ardından :default (theme:default gibi) onu topluluğun değerine ya da yerleşik olana döndürür.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
 settings-saved = { $whose ->
         [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
@@ -69,9 +69,9 @@ theme-usage = theme tek sözcük alır: wood, green, contrast ya da default
 parse-about-everyone = { $word } herkesle ilgilidir; '{ $given }' yazma
 parse-not-understood = Burada '{ $given }' ne demek anlamadım
 parse-only-game = { $word } yanına en çok #12 gibi bir oyun numarası alır, '{ $given }' değil
-parse-only-challenge = { $word } yanına en çok #4 gibi bir teklif numarası alır, '{ $given }' değil
+parse-only-challenge = { $word } yanına en çok #4 gibi bir meydan okuma numarası alır, '{ $given }' değil
 parse-days = days 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
-parse-challenge-two-people = Bir teklif tek kişiye yapılır: bir kişiyi an ya da açık teklif için kimseyi anma
+parse-challenge-two-people = Bir meydan okuma tek bir kişiye yöneliktir: bir kişiyi etiketle ya da herkese açık meydan okuma için kimseyi etiketleme
 parse-rated-casual = rated ya da casual'dan birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
 parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
 parse-color = color white, black ya da random olmalı, '{ $given }' değil
@@ -80,7 +80,7 @@ parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; seçenekler days:N, color:white|black|random, setup:N, level:N
 parse-switch = { $key } on ya da off olur, '{ $given }' değil
 parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de; her biri :default da alır (topluluğun değerine ya da yerleşik olana dönüş)
-parse-prefix = Önek, ! ya da ? gibi 1 ile 3 arası semboldür ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
+parse-prefix = Önek, ! ya da ? gibi 1 ile 3 sembolden oluşur ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
 parse-rated = rated choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang
 parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir); default ise seçim yokken geçerli olana döner
@@ -92,7 +92,7 @@ parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir ka
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
 parse-help = help yanına tek bir komut adı alır, ör. { $p }help analyse
 parse-notify = notify yanına on ya da off alır
-parse-no-args = { $word } yanına bir şey almaz, '{ $given }' de
+parse-no-args = { $word } yanına hiçbir şey almaz; '{ $given }' fazla
 parse-positive = { $key ->
         [event] Olay numarası
         [season] Sezon
@@ -108,19 +108,19 @@ parse-in-range = { $key ->
        *[rounds] rounds
     } { $min } ile { $max } arası bir tam sayı olmalı, '{ $given }' değil
 parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
-parse-ladder-days = Bir merdivenin hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
+parse-ladder-days = Merdivende hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
 parse-ladder-create-key = ladder create days:N, reach:N ve wait:N alır, '{ $given }' değil
-parse-ladder-create-variant = ladder create tek bir varyant alır, ayrıca '{ $given }' değil
+parse-ladder-create-variant = ladder create tek bir varyant alır; '{ $given }' fazla
 parse-ladder-create-which = Hangi varyant olduğunu söyle, ör. { $p }ladder create chess days:3 reach:3 wait:3
 parse-ladder-undo = Hangi sonucun (duyurusundaki numarayla) neden geri alınacağını söyle, ör. { $p }ladder undo 5 yanlış sonuç
 parse-ladder-season = { $p }ladder season close ya da kapanmış bir sezonu görmek için { $p }ladder season N yaz
 parse-ladder-action = '{ $given }' diye bir merdiven işlemi yok; işlemler: standings, join, leave, challenge, accept, decline, create, remove, undo, season
-parse-tournament-two = Tek bir turnuva adlandır, iki değil
+parse-tournament-two = Yalnızca bir turnuva belirt, iki değil
 parse-tournament-only-number = tournament { $action } yalnızca turnuvanın numarasını alır, '{ $given }' değil
 parse-tournament-round = Hangi tur olduğunu söyle, ör. { $p }tournament round 2
 parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: join, leave, create, start, cancel, round N
-parse-tournament-days = Bir turnuvanın hamle başına günü olmalı: 1, 2, 3, 5, 7, 10 ya da 14
-parse-signup = signup kayıt günleridir, 0 ile 30 arası, '{ $given }' değil
+parse-tournament-days = Turnuvada hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
+parse-signup = signup kaydın açık kalacağı gün sayısıdır, 0 ile 30 arası olmalı, '{ $given }' değil
 parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
 parse-tournament-system = Turnuvalar lig (roundrobin), çift devreli lig (double) ya da İsviçre sistemi (swiss) olur, '{ $given }' değil
@@ -134,7 +134,7 @@ parse-option-unknown = { $name } komutunun '{ $option }' diye bir seçeneği yok
 parse-option-type = '{ $option }' seçeneğinin türünü kabul etmiyorum
 settings-web-community = web: bir topluluk kuralıdır: { $p }settings community web:on|off.
 settings-web-rule = , web sayfaları { $web }
-web-no-community = Web sayfaları topluluklarındır; bu sohbet hiçbir topluluğa bağlı değil.
+web-no-community = Web sayfaları bir topluluğa aittir; bu sohbet hiçbir topluluğa bağlı değil.
 web-not-served = capabot burada web sayfası sunmuyor (yapılandırmasında [web] public_url yok).
 web-off = Bu topluluk web'de değil. Bir yönetici açabilir: { $p }settings community web:on.
 web-address = Bu topluluk web'de: { $url }

@@ -31,7 +31,7 @@ game-against = #{ $id } ({ $other } ile, sen { $color ->
 games-which = Burada { $count } oyunun var ({ $ids }); numarasını ekle, ör. { $example }.
 position-changed = Oyun #{ $id }: bu arada konum değişti (önce başka bir hamle geldi). { $p }board ile tahtaya bakıp yeniden dene.
 move-not-playing = Oyun #{ $id }, { $white } ile { $black } arasında; hamleyi yalnızca onlar yapar.
-bare-which-game = Burada hamleni bekleyen birden çok oyunun var ({ $games }); yalnız bir hamle hangisi için olduğunu söylemez: oyunu belirt, örneğin { $example }
+bare-which-game = Burada hamleni bekleyen birden çok oyunun var ({ $games }); yalın bir hamle hangisi için olduğunu söylemez: oyunu belirt, örneğin { $example }
 not-your-turn-anywhere = Buradaki oyunlarının hiçbirinde sıra sende değil.
 your-turn-which = Burada { $count } oyunda sıra sende ({ $ids }); hangisi olduğunu söyle: { $p }move { $first } { $text }.
 game-in-setup = Oyun #{ $id } hâlâ dizilim aşamasında: { $p }swap ya da { $p }noswap ile seçimini yap.
@@ -40,14 +40,14 @@ game-over-already = Oyun #{ $id } bitti ({ $result ->
        *[other] { $result }
     }); yenisini { $p }challenge ile başlat.
 game-aborted-already = Oyun #{ $id } iptal edildi.
-not-your-turn = Oyun #{ $id } içinde sıra sende değil: sıra { $other } ({ $color }) oyuncusunda.
+not-your-turn = #{ $id } numaralı oyunda sıra sende değil: sıra { $other } ({ $color }) oyuncusunda.
 move-not-legal = Oyun #{ $id }: bu hamle burada kurallara uygun değil.
 move-raced = Oyun #{ $id }: hamlen ulaşmadan konum değişti (önce başka bir hamle geldi). Tahtaya bakıp yeniden dene.
 move-played = Oyun #{ $id }: { $label }, oynayan { $name }.
 blast-removes = { $square } karesindeki patlamada giden taşlar: { $pieces }.
 blast-nothing = { $square } karesindeki patlamada hiçbir taş gitmedi.
 blast-piece = { $piece } ({ $color })
-blast-irradiated = { $square } artık kalıcı olarak ışınlanmış.
+blast-irradiated = { $square } karesi artık kalıcı olarak radyasyonlu.
 death-match-kingless = İki şah da gitti; oyun şahsız sürüyor (artık şah çekilmez): taşı ve piyonu kalmayan taraf kaybeder; tahtayı boşaltan bir patlama ya da sıradaki tarafın yasal hamlesinin olmaması beraberliktir.
 to-move = Sıra { $name } ({ $color }) oyuncusunda.
 check = Şah!
@@ -56,7 +56,11 @@ your-move-notice = { $name } ile oynadığın #{ $id } numaralı oyunda ({ $vari
 game-over-win = Oyun bitti: { $result } — { $why ->
         [king-exploded] { $name }, rakibin şahını patlatarak kazandı
         [no-material-left] { $name } kazandı: rakibin hiç taşı kalmadı
-       *[other] { $name }, { $reason } ile kazandı
+        [checkmate] { $name } mat ederek kazandı
+        [resignation] { $name } kazandı: rakibi oyunu terk etti
+        [time-forfeit] { $name } kazandı: rakibinin süresi doldu
+        [forfeit] { $name } hükmen kazandı
+       *[other] { $name } kazandı ({ $reason })
     }.
 game-over-draw = Oyun bitti: { $result } — { $reason } ile berabere.
 ai-no-move = Oyun #{ $id }: capabot bir hamle bulamadı (bu sürümde yapay zekâ yok mu?). Oyunu { $p }abort ile iptal edebilirsin.
@@ -107,7 +111,16 @@ refusal-promotion-to = piyon terfi ederek { $role } olamaz: { $choices } arasın
 refusal-no-such-role = bu varyantta { $role } yok
 # Sonraki ikisinde $role taşın İngilizce adı (pawn, knight, …); piece-name onu Türkçe yazar.
 refusal-no-piece-of-role = hiç { $role ->
-       *[other] { piece-name }
+        [pawn] piyonun
+        [knight] atın
+        [bishop] filin
+        [rook] kalen
+        [queen] vezirin
+        [king] şahın
+        [archbishop] arkfilin
+        [chancellor] şansölyen
+        [missile] füzen
+       *[other] taşın
     } kalmadı
 refusal-irradiated = { $square } karesi radyasyonlu: orada hiçbir taş duramaz
 refusal-own-piece = { $square } karesinde kendi taşın duruyor
@@ -115,7 +128,16 @@ refusal-check-not-answered = şah çekildi ve bu { $role } hamlesi şahı savuş
 refusal-into-check = bu { $role } hamlesinden sonra şahın şah altında kalır
 refusal-explodes-own-king = bu { $role } alışının patlaması kendi şahını havaya uçurur
 refusal-cannot-reach = { $square } karesine gidebilecek { $role ->
-       *[other] { piece-name }
+        [pawn] piyonun
+        [knight] atın
+        [bishop] filin
+        [rook] kalen
+        [queen] vezirin
+        [king] şahın
+        [archbishop] arkfilin
+        [chancellor] şansölyen
+        [missile] füzen
+       *[other] taşın
     } yok
 refusal-no-piece-on = { $square } karesinde taş yok
 refusal-not-yours = { $square } karesindeki { $role } { $owner ->
@@ -157,7 +179,7 @@ reason-threefold-repetition = üç kez tekrar
 reason-fifty-move-rule = elli hamle kuralı
 reason-insufficient-material = yetersiz taş
 reason-agreement = anlaşma
-reason-time-out-but-no-mating-material = süre aşımı, ama mat edecek taş yok
+reason-time-out-but-no-mating-material = mat edecek taşı olmayan rakibe karşı süre aşımı
 reason-both-kings-exploded = iki şahın da patlaması
 
 # Resimler: ekran okuyucular için tahtanın tarifi.
@@ -183,27 +205,27 @@ setup-one = { $variant } tek bir başlangıç dizilimiyle oynanır; setup:N bird
 relocation-no-setup = Capablanca Relocation dizilimini kabulden sonra yer değiştirmelerle seçer; setup:N yazma.
 challenge-mention = '{ $name }' adında bir varyant bilmiyorum. Birine meydan okumak için onu etiketle: @{ $name }. Varyantlar: { $names }
 challenge-mention-near = '{ $name }' adında bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Birine meydan okumak için onu etiketle: @{ $name }. Varyantlar: { $names }
-rating-mention = '{ $name }' adında bir varyant bilmiyorum. Birini sormak için onu etiketle: @{ $name }. Varyantlar: { $names }
-mention-unclear = Kimi andığını anlayamadım; sohbet adını bağlasın diye onu etiketle.
+rating-mention = '{ $name }' adında bir varyant bilmiyorum. Birinin puanını sormak için onu etiketle: @{ $name }. Varyantlar: { $names }
+mention-unclear = Kimi kastettiğini anlayamadım; adı bağlantıya dönüşecek şekilde onu etiketle.
 community-rated-only = Bu toplulukta yalnızca puanlı oyun oynanır; casual yazma.
 community-casual-only = Bu toplulukta yalnızca puansız oyun oynanır; rated yazma.
 level-only-ai = level:N bana karşı oyunlar içindir: { $p }play [varyant] level:N.
-ai-games-mine = Bana karşı zaten { $count } oyunun sürüyor, bir kişiyle aynı anda oynadığım en çok oyun bu. Önce birini bitir ya da { $p }resign ile terk et (liste için { $p }games).
+ai-games-mine = Bana karşı zaten { $count } oyunun sürüyor; bir kişiyle aynı anda en çok bu kadar oyun oynarım. Önce birini bitir ya da { $p }resign ile terk et (liste için { $p }games).
 ai-games-all = Şu anda aynı anda { $count } oyun oynuyorum, kaldırabileceğim bu kadar. Bazıları bitince yeniden dene.
 challenge-self = Kendine meydan okuyamazsın.
-challenge-answer-slash = Kabul ya da Reddet düğmesi, veya /accept ve /decline
+challenge-answer-slash = Kabul ya da Reddet düğmesi veya /accept ve /decline
 challenge-anyone-slash = Kabul düğmesi ya da /accept { $id }
 challenge-answer-typed = { $p }accept ya da { $p }decline
 challenge-anyone-typed = { $p }accept #{ $id }
-challenge-direct = Teklif #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamayı teklif ediyor ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
-challenge-open = Açık teklif #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $colors }). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-direct = Meydan okuma #{ $id }: { $name }, { $other } adlı oyuncuya { $variant } oynamak için meydan okuyor ({ $terms }{ $setup }, { $colors }). { $other }: { $answer } ({ $hours } saat içinde geçerliliğini yitirir).
+challenge-open = Açık meydan okuma #{ $id }: { $name } { $variant } oynamak istiyor ({ $terms }{ $setup }, { $colors }). Buradaki herkes: { $anyone } ({ $hours } saat içinde geçerliliğini yitirir).
 button-accept = Kabul
 button-decline = Reddet
 button-withdraw = Geri çek
-accept-none = Burada kabul edebileceğin bir teklif yok.
-accept-which = Birden çok açık teklif var ({ $ids }); hangisi olduğunu söyle, ör. { $p }accept { $first }.
-challenge-duplicate = Aynı koşullardaki teklifin #{ $id } ({ $variant }) hâlâ yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
-challenge-closed = Teklif #{ $id } artık açık değil.
+accept-none = Burada kabul edebileceğin bir meydan okuma yok.
+accept-which = Birden çok açık meydan okuma var ({ $ids }); hangisi olduğunu söyle, ör. { $p }accept { $first }.
+challenge-duplicate = Aynı koşullardaki #{ $id } numaralı meydan okuman ({ $variant }) hâlâ yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
+challenge-closed = Meydan okuma #{ $id } artık açık değil.
 thread-title = Oyun #{ $id }: { $white } - { $black } ({ $variant })
 game-starts-relocation = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }, { $clock }. Dizilim aşaması: önce { $black } (siyah) seçer: { $p }swap K b (şah b sütunundaki taşla yer değiştirir), { $p }swap Q h, ... ya da { $p }noswap.
 game-starts = Oyun #{ $id } başlıyor: { $white } (beyaz) - { $black } (siyah), { $variant }{ $setup }, { $clock }. Sıra { $mover } (beyaz) oyuncusunda.
@@ -212,28 +234,28 @@ bombs-first = { $ai ->
        *[no] Önce her oyuncu gizli bir bomba seçer: ikinize de özel mesaj gönderdim.
     }
 ai-thinking = Oyun #{ $id }: capabot düşünüyor…
-decline-open = Teklif #{ $id } buradaki herkese açık: reddedilemez, yalnızca { $name } geri çekebilir; { $p }accept #{ $id } ile kabul edersin.
-decline-none-for-you = Burada reddedebileceğin bir teklif yok.
-decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir teklif yok.
-decline-none = Burada reddedebileceğin ya da geri çekebileceğin bir teklif yok.
-decline-which = Birden çok açık teklif var ({ $ids }); hangisi olduğunu söyle, ör. { $p }decline { $first }.
-challenge-ended = Teklif #{ $id }, { $name } tarafından { $status ->
+decline-open = Meydan okuma #{ $id } buradaki herkese açık: reddedilemez, yalnızca { $name } geri çekebilir; { $p }accept #{ $id } ile kabul edersin.
+decline-none-for-you = Burada reddedebileceğin bir meydan okuma yok.
+decline-unknown = Burada reddedebileceğin ya da geri çekebileceğin #{ $id } numaralı açık bir meydan okuma yok.
+decline-none = Burada reddedebileceğin ya da geri çekebileceğin bir meydan okuma yok.
+decline-which = Birden çok açık meydan okuma var ({ $ids }); hangisi olduğunu söyle, ör. { $p }decline { $first }.
+challenge-ended = Meydan okuma #{ $id }, { $name } tarafından { $status ->
         [declined] reddedildi
        *[cancelled] geri çekildi
     }.
-challenge-none = #{ $id } numaralı teklif yok.
-challenge-not-here = Teklif #{ $id } bu sohbette değil.
-challenge-not-open = Teklif #{ $id } artık açık değil ({ $status ->
+challenge-none = #{ $id } numaralı meydan okuma yok.
+challenge-not-here = Meydan okuma #{ $id } bu sohbette değil.
+challenge-not-open = Meydan okuma #{ $id } artık açık değil ({ $status ->
         [accepted] kabul edildi
         [declined] reddedildi
         [cancelled] geri çekildi
         [expired] süresi doldu
        *[other] { $status }
     }).
-challenge-expired = Teklif #{ $id } geçerliliğini yitirdi.
-challenge-own = Teklif #{ $id } senin kendi teklifin; { $p }decline #{ $id } ile geri çekersin.
-challenge-for-other = Teklif #{ $id }, { $name } için; senin için değil.
-challenge-none-open = Burada kabul edebileceğin #{ $id } numaralı açık bir teklif yok.
+challenge-expired = Meydan okuma #{ $id } geçerliliğini yitirdi.
+challenge-own = Meydan okuma #{ $id } senin; { $p }decline #{ $id } ile geri çekersin.
+challenge-for-other = Meydan okuma #{ $id } { $name } için, senin için değil.
+challenge-none-open = Burada kabul edebileceğin #{ $id } numaralı açık bir meydan okuma yok.
 
 # Terk, teklifler, geri almalar, iptal.
 game-still-setup = Oyun #{ $id } hâlâ dizilim aşamasında.
@@ -246,7 +268,7 @@ draw-ai-declines = Oyun #{ $id }: capabot beraberliği reddediyor ve oynamaya de
 draw-offered = Oyun #{ $id }: { $name } beraberlik teklif ediyor. { $other }: kabul için { $p }draw, reddetmek için { $p }draw decline; herhangi bir hamle de reddetmek sayılır.
 button-accept-draw = Beraberliği kabul et
 button-decline-draw = Beraberliği reddet
-takeback-already-asked = Oyun #{ $id }: zaten geri alma istedin; rakibini bekliyoruz.
+takeback-already-asked = Oyun #{ $id }: zaten geri alma istedin; rakibinin yanıtı bekleniyor.
 takeback-nothing = Oyun #{ $id }: geri alınacak hamle yok.
 takeback-asked = Oyun #{ $id }: { $name } son hamlesini geri almak istiyor. { $other }: kabul için { $p }takeback, reddetmek için { $p }takeback decline.
 button-allow-takeback = Geri almaya izin ver
@@ -255,8 +277,8 @@ button-analyse = Analiz et
 takeback-nothing-yours = Oyun #{ $id }: geri alınacak bir hamlen yok.
 takeback-done = Oyun #{ $id }: { $count } hamle geri alındı. Sıra { $name } ({ $color }) oyuncusunda.
 offer-yours = Oyun #{ $id }: { $what ->
-        [draw] beraberlik teklifi senin; rakibin kabul
-       *[takeback] geri alma isteği senin; rakibin kabul
+        [draw] beraberliği sen teklif ettin; rakibin kabul edebilir
+       *[takeback] geri almayı sen istedin; rakibin kabul edebilir
     } ya da reddedebilir.
 offer-none = Oyun #{ $id }: reddedilecek bir { $what ->
         [draw] beraberlik teklifi
@@ -279,7 +301,7 @@ game-aborted-timeout = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle 
 # Capablanca Relocation dizilim aşaması.
 swap-no-setup = Oyun #{ $id } dizilim aşamasında değil; yer değiştirmeler ilk hamleden önce Capablanca Relocation içindir.
 swap-unreadable = '{ $text }' yer değiştirmesini okuyamadım. Şahı ya da veziri ve yer değiştireceği taşı ya da sütunu yaz: { $p }swap K b, { $p }swap Q h, { $p }swap KA ya da { $p }noswap.
-swap-rook = Yer değiştirmede kaleler yerinden oynamaz: şahını ya da vezirini at, arkfil, fil ya da şansölyeyle veya ikisini birbiriyle değiştir ({ $p }swap K b, { $p }swap Q h) ya da dizilimi { $p }noswap ile koru.
+swap-rook = Yer değiştirmede kaleler yerinden oynamaz: şahını ya da vezirini bir atla, arkfille, fille ya da şansölyeyle değiştir veya ikisini birbiriyle değiştir ({ $p }swap K b, { $p }swap Q h) ya da dizilimi { $p }noswap ile koru.
 swap-own-file = { $who ->
         [queen] Vezirin
        *[king] Şahın
@@ -292,24 +314,24 @@ swap-which-knight = İki atın var, { $first } ve { $second } sütunlarında: ha
 swap-other-chooses = Oyun #{ $id }: şimdi yer değiştirmeyi { $name } ({ $color }) seçiyor.
 swap-already = Oyun #{ $id }: bu yer değiştirme zaten seçildi.
 swap-setup-over = Oyun #{ $id }: dizilim aşaması zaten bitti.
-swap-white-chose = Oyun #{ $id }: Beyaz { $swap } seçti; dizilim { $setup }. Oyun başlıyor: sıra { $name } (beyaz) oyuncusunda.
-swap-black-chose = Oyun #{ $id }: Siyah { $swap } seçti.
-swap-black-chose-next = Oyun #{ $id }: Siyah { $swap } seçti. { $name } (beyaz): { $p }swap K b, { $p }swap Q h, ... ya da { $p }noswap.
+swap-white-chose = Oyun #{ $id }: Beyaz seçimini yaptı ({ $swap }); dizilim { $setup }. Oyun başlıyor: sıra { $name } (beyaz) oyuncusunda.
+swap-black-chose = Oyun #{ $id }: Siyah seçimini yaptı ({ $swap }).
+swap-black-chose-next = Oyun #{ $id }: Siyah seçimini yaptı ({ $swap }). { $name } (beyaz): { $p }swap K b, { $p }swap Q h, ... ya da { $p }noswap.
 
 # Zamanlayıcı: süre, hatırlatmalar, geçerlilik.
 timeout = Oyun #{ $id }: { $name } süresini doldurdu. { $end }
 reminder = Oyun #{ $id }: hatırlatma: sıra { $name } ({ $color }) oyuncusunda, { $hours } sa { $minutes } dk kaldı.
 challenge-expired-notice = { $open ->
-        [yes] Herkese açık teklifin #{ $id } ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
-       *[no] { $name } adlı oyuncuya yaptığın teklif #{ $id } ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
+        [yes] #{ $id } numaralı herkese açık meydan okuman ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
+       *[no] { $name } adlı oyuncuya #{ $id } numaralı meydan okuman ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
     }
-swap-none = yer değiştirmeme
+swap-none = yer değiştirme yok
 
 # Oyunlara bakmak: tahta, liste, hareketli resimler.
 variants-head = Varyantlar:
 status-setup = dizilim aşaması
 status-to-move = sıra { $name } ({ $color }) oyuncusunda
-status-finished = bitti { $result }
+status-finished = bitti: { $result }
 status-aborted = iptal edildi
 status-in-progress = sürüyor
 board-head = Oyun #{ $id }: { $white } (beyaz) - { $black } (siyah), { $variant }; { $status }.
@@ -322,7 +344,7 @@ no-games = Hiç oyunun yok. { $direct ->
     }
 games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
         [setup] dizilim aşaması
-        [bomb] bombanı seç (bana doğrudan mesajla)
+        [bomb] bombanı seç (bana özel mesajla)
         [yours] sıra sende
        *[theirs] sıra rakipte
     }{ $here ->
@@ -338,10 +360,10 @@ suggest-game = #{ $id } { $variant }, rakip { $other } — { $state ->
        *[finished] { $result }
     }
 suggest-challenge = #{ $id } { $kind ->
-        [to-you] { $name } teklif ediyor
-        [open] { $name } teklif ediyor (herkese açık)
-        [yours] { $name } adlı oyuncuya teklifin
-       *[yours-open] herkese açık teklifin
+        [to-you] { $name } meydan okuyor
+        [open] { $name } meydan okuyor (herkese açık)
+        [yours] { $name } adlı oyuncuya meydan okuman
+       *[yours-open] herkese açık meydan okuman
     } — { $variant }
 suggest-tournament = #{ $id } { $name } — { $system ->
         [roundrobin] lig
@@ -352,11 +374,11 @@ suggest-tournament = #{ $id } { $name } — { $system ->
         [running] sürüyor
        *[finished] bitti
     }
-games-challenge-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }): { $p }accept #{ $id }
-games-challenge-elsewhere-line = { $name } adlı oyuncudan teklif #{ $id } ({ $variant }), başka bir sohbette: orada kabul et ya da reddet
+games-challenge-line = { $name } adlı oyuncudan meydan okuma #{ $id } ({ $variant }): { $p }accept #{ $id }
+games-challenge-elsewhere-line = { $name } adlı oyuncudan meydan okuma #{ $id } ({ $variant }), başka bir sohbette: orada kabul et ya da reddet
 games-sent-line = { $open ->
-        [yes] herkese açık teklifin #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor
-       *[no] { $name } adlı oyuncuya teklifin #{ $id } ({ $variant }), yanıtını bekliyor
+        [yes] herkese açık meydan okuman #{ $id } ({ $variant }), buradan birinin kabulünü bekliyor
+       *[no] { $name } adlı oyuncuya meydan okuman #{ $id } ({ $variant }), yanıtını bekliyor
     }: geri çekmek için { $p }decline #{ $id }
 games-none = Süren oyun yok. { $direct ->
         [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
@@ -366,7 +388,7 @@ games-head = Oyunların:
 ai-name-level = capabot, seviye { $level }
 pictures-off = Bu botta resimler kapalı; { $p }pgn oyunu metin olarak verir.
 gif-in-setup = Oyun #{ $id } hâlâ dizilim aşamasında: canlandırılacak bir şey yok.
-gif-no-moves = Oyun #{ $id } içinde henüz hamle yok: canlandırılacak bir şey yok.
+gif-no-moves = #{ $id } numaralı oyunda henüz hamle yok: canlandırılacak bir şey yok.
 gif-too-long = Oyun #{ $id }: oyunda { $plies } yarım hamle var; hareketli resimler { $max } yarım hamlede durur; { $p }pgn oyunu metin olarak verir.
 gif-caption = Oyun #{ $id }, { $white } (beyaz) - { $black } (siyah), { $variant }: { $count } hamle, { $state }.
 gif-alt = #{ $id } numaralı oyunun hareketli tahtası, { $variant }: { $white } (beyaz) - { $black } (siyah), başlangıçtan itibaren her hamleye bir kare. Hamleler: { $moves }. Sonuç: { $state }.
@@ -395,7 +417,7 @@ bomb-already = Oyun #{ $id }: bomban zaten seçildi (başlangıçta { $piece });
 bomb-not-square = '{ $text }' bir kare değil: g1 gibi bir kare söyle.
 bomb-bad-square = Oyun #{ $id }: bomban, başlangıçtaki hâliyle şah dışındaki kendi taşlarından biri olmalı; { $square } öyle değil.
 bomb-raced = Oyun #{ $id }: bu arada bomban seçildi; görmek için bomb yaz.
-bomb-chosen = Oyun #{ $id }: bomban { $piece }. Taşıyla birlikte gider (terfi eden piyonun yeni taşı da bombayı taşır). Sıra sendeyken hamle yerine @ ve karesiyle patlatabilirsin (oradayken @{ $square } oyna): bomba ve yanındaki her taş tahtadan kalkar.
+bomb-chosen = Oyun #{ $id }: bomban { $piece }. Bomba taşıyla birlikte hareket eder (terfi eden piyonun yeni taşı da bombayı taşır). Sıra sendeyken hamle yerine @ ve karesiyle patlatabilirsin (oradayken @{ $square } oyna): bomba ve yanındaki her taş tahtadan kalkar.
 bomb-chosen-notice = Oyun #{ $id }: { $name } ({ $color }) gizli bombasını seçti.
 bomb-both-set = İki bomba da hazır.
 bomb-to-move = Sıra { $name } oyuncusunda.
@@ -421,10 +443,10 @@ bombs-revealed = Bombalar, başladıkları yerler: { $white }; { $black }.
 # Yapay zekâ hamlesinin neden bırakıldığı (günlüğe yazılır, gösterilmez).
 ai-game-vanished = oyun bulunamadı
 ai-game-moved-on = oyun ilerledi
-game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (doğrudan mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
-game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (doğrudan mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
-game-taken-up = Oyun burada sürüyor; { $name } de burada hamle yapınca saati yeniden işler.
-game-paused-not-direct = Oyun #{ $id } duraklatıldı. Rakibinin de izleyebileceği bir yerde sürdür: doğrudan mesajda ya da özel bir grupta değil, birlikte bulunduğunuz bir sunucunun ya da alanın sohbetinde `move #{ $id } …` yaz.
+game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (özel mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
+game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (özel mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
+game-taken-up = Oyun burada sürüyor; { $name } adlı oyuncu da burada hamle yapınca saati yeniden işler.
+game-paused-not-direct = Oyun #{ $id } duraklatıldı. Rakibinin de izleyebileceği bir yerde sürdür: özel mesajda ya da özel bir grupta değil, birlikte bulunduğunuz bir sunucunun ya da alanın sohbetinde `move #{ $id } …` yaz.
 
 games-moved-here = { $count ->
         [one] Oyun { $ids } burada sürüyor: sohbeti bu sohbetle değiştirildi.
@@ -433,25 +455,25 @@ games-moved-here = { $count ->
 
 # Bilgisayar analizi (`analyse`). Kazanma şansı ve isabet tam sayı yüzdelerdir.
 analysis-progress = Oyun #{ $id } analiz ediliyor: { $total } konumdan { $done } tanesi bitti…
-analysis-head = Oyun #{ $id } analizi, { $white } (beyaz) - { $black } (siyah), { $variant }, { $result } (konum başına { $nodes } düğüm).
+analysis-head = #{ $id } numaralı oyunun analizi, { $white } (beyaz) - { $black } (siyah), { $variant }, { $result } (konum başına { $nodes } düğüm).
 analysis-again = (daha önce analiz edildi)
 analysis-side = { $name } ({ $color }): isabet %{ $accuracy }, { $inaccuracies } kusurlu hamle, { $mistakes } hata, { $blunders } büyük hata.
 analysis-side-no-moves = { $name } ({ $color }): hamle yok.
 analysis-turning-points = Dönüm noktaları: { $moves }.
-analysis-no-turning-points = Hiçbir hamle kazanma şansından 5 puan ya da daha fazla kaybettirmedi: dönüm noktası yok.
+analysis-no-turning-points = Hiçbir hamle, oynayan tarafın kazanma şansını 5 yüzde puan ya da daha fazla düşürmedi: dönüm noktası yok.
 analysis-pgn-hint = Açıklamalı oyun: { $p }pgn #{ $id } analysed
 analysis-point = { $label } ({ $color }): kazanma şansı %{ $before } → %{ $after }; daha iyisi { $better } idi.
 analysis-point-alt = { $label } öncesindeki tahta: oynanan hamle ({ $played }) kırmızı okla, daha iyi hamle ({ $better }) yeşil okla gösteriliyor.
-analysis-chart-alt = Oyun #{ $id } içinde her hamleden sonra Beyaz'ın kazanma şansını gösteren grafik: başta %{ $start }, sonda %{ $end }; { $count } hamle kusur, hata ya da büyük hata olarak işaretli.
+analysis-chart-alt = #{ $id } numaralı oyunda her hamleden sonra Beyazın kazanma şansını gösteren grafik: başta %{ $start }, sonda %{ $end }; { $count } hamle kusur, hata ya da büyük hata olarak işaretli.
 analysis-word-inaccuracy = kusur
 analysis-word-mistake = hata
 analysis-word-blunder = büyük hata
-analysis-failed = Oyun #{ $id } analiz edilemedi; özür dileriz. Lütfen daha sonra yeniden dene.
+analysis-failed = Oyun #{ $id } analiz edilemedi, kusura bakma. Lütfen daha sonra yeniden dene.
 analysis-no-game = Bu sohbette analiz edilecek oyunun yok; numarasıyla bir oyun söyle, örneğin { $p }analyse #12.
 analysis-not-here = Oyun #{ $id } bu sohbette oynanmadı: analizini oynandığı yerde iste.
 analysis-unfinished = Oyun #{ $id } bitmedi: yalnızca biten oyunlar analiz edilir.
 analysis-aborted = Oyun #{ $id } iptal edildi: analiz edilecek bir şey yok.
-analysis-no-moves = Oyun #{ $id } içinde hamle yok: analiz edilecek bir şey yok.
+analysis-no-moves = #{ $id } numaralı oyunda hamle yok: analiz edilecek bir şey yok.
 analysis-too-long = Oyun #{ $id } { $plies } yarım hamle sürdü; analizler { $max } yarım hamlede durur.
 analysis-busy-you = Analizin hâlâ sürüyor: yenisini istemeden önce onu bekle.
 analysis-busy-full = capabot şu anda zaten { $count } analizle meşgul; lütfen bir dakika sonra yeniden dene.
@@ -461,10 +483,10 @@ rematch-no-game = Bu sohbette yeniden oynanacak bitmiş bir oyunun yok; numaras�
 rematch-not-here = Oyun #{ $id } bu sohbette oynanmadı: rövanşı oyunun oynandığı yerde iste.
 rematch-not-player = Oyun #{ $id } senin oyunun değildi: rövanşı yalnızca oyuncuları isteyebilir.
 rematch-unfinished = Oyun #{ $id } hâlâ sürüyor; rövanş oyun bitince istenebilir ({ $p }resign #{ $id } ya da { $p }draw #{ $id } onu daha erken bitirir).
-rematch-already = { $name } adlı oyuncuya teklifin #{ $id } zaten yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
+rematch-already = { $name } adlı oyuncuya #{ $id } numaralı meydan okuman zaten yanıt bekliyor; { $p }decline #{ $id } onu geri çeker.
 challenge-in-direct = Bu sohbeti yalnızca sen ve ben okuyoruz; burada yapılan bir meydan okumayı kimse kabul edemez: insanlara, onlarla paylaştığın bir sohbette meydan oku. Bana karşı { $p }play burada da olur.
 rematch-playing = Oyun #{ $id }, #{ $game } numaralı oyunun rövanşı, sürüyor: önce onu oyna ({ $p }board #{ $id }).
-rematch-gone = { $name } adlı oyuncuya artık burada teklif yapılamaz.
+rematch-gone = { $name } adlı oyuncuya artık burada meydan okunamaz.
 rematch-of = Oyun #{ $game } için rövanş. { $text }
 button-rematch = Rövanş
 game-end-next = Sırada: { $p }analyse #{ $id } oyunun nerede döndüğünü gösterir, { $p }rematch #{ $id } rövanş teklif eder.

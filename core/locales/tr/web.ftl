@@ -1,18 +1,18 @@
 # Web sayfaları (src/web): başlıklar ve etiketler.
 web-site = capabot
 web-home-title = sohbetinde satranç çeşitleri
-web-home-text = capabot, Discord sunucularında ve Matrix odalarında satranç çeşitleri oynatır: meydan okumalar, yazılan ya da tıklanan hamleler, her hamleden sonra tahtanın resmi, puanlar, merdivenler ve turnuvalar, oyundan sonra da bilgisayar incelemesi. Web'de olmayı seçen bir topluluğun burada bir sayfası, her oyununun da bir sayfası vardır; bunlara oynandıkları sohbetten bağlantı verilir (orada web yaz). Burada hiçbiri listelenmez.
-web-home-variants = Çeşitler
+web-home-text = capabot, Discord sunucularındaki ve Matrix odalarındaki insanlarla satranç çeşitleri oynar: meydan okumalar, yazılan ya da tıklanan hamleler, her hamleden sonra tahtanın resmi, puanlar, merdivenler ve turnuvalar, oyundan sonra da bilgisayar analizi. Web'de olmayı seçen bir topluluğun burada bir sayfası, her oyununun da bir sayfası vardır; bunlara oynandıkları sohbetten bağlantı verilir (orada web yaz). Burada hiçbiri listelenmez.
+web-home-variants = Varyantlar
 web-game-title = { $white } - { $black }, { $variant }
 web-game-heading = { $white } - { $black }
 web-white = Beyaz
 web-black = Siyah
 web-rated = puanlı
-web-casual = dostluk
+web-casual = puansız
 web-moves = Hamleler
 web-no-moves = Henüz hamle yok.
 web-board-after = { $move } sonrası tahta
-web-board-start = Başlangıçta tahta
+web-board-start = Başlangıçtaki tahta
 web-first = İlk
 web-previous = Önceki
 web-next = Sonraki
@@ -40,7 +40,7 @@ web-player = Oyuncu
 web-rating = Puan
 web-games = Oyun
 web-provisional = Geçici
-web-nobody = Henüz yerleşik puanı olan yok.
+web-nobody = Henüz kimsenin puanı kesinleşmedi.
 web-ladders = Merdivenler
 web-ladder = { $variant } merdiveni, { $season }. sezon
 web-open-challenges = Açık meydan okumalar
@@ -68,7 +68,7 @@ web-tournament = { $name } ({ $variant }, { $status ->
         [running] sürüyor
        *[finished] bitti
     })
-web-standings = Sıralama
+web-standings = Puan durumu
 web-score = Puan
 web-crosstable = Çapraz tablo
 web-round = { $number }. tur
