@@ -364,7 +364,7 @@ mod tests {
             assert_eq!(default["name"], "Default (as if none was chosen)", "{o}");
             assert_eq!(default["name_localizations"]["de"], "Standard (als wäre nichts gewählt)", "{o}");
         }
-        assert_eq!(with_choices, 3, "days, theme and language: {settings}");
+        assert_eq!(with_choices, 6, "days, thread, gif, theme, language and web: {settings}");
     }
 
     #[test]

@@ -380,9 +380,9 @@ async fn command(fake: &FakeDiscord, channel: u64, user: u64, name: &str, option
     (interaction, answer)
 }
 
-/// `/settings community:true thread:true`'s options: a thread per game in the whole server.
+/// `/settings community:true thread:on`'s options: a thread per game in the whole server.
 fn threads_on() -> Value {
-    json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 5, "value": true }])
+    json!([{ "name": "community", "type": 5, "value": true }, { "name": "thread", "type": 3, "value": "on" }])
 }
 
 /// Plays `san` by `/move` and checks it was accepted: a public board embed with the move in it.
@@ -652,7 +652,7 @@ async fn a_finished_game_as_an_animated_picture() {
         let mut env = Env::new(world()).await;
         let bot = env.start().await;
         let fake = env.fake.clone();
-        let gif_on = json!([{ "name": "gif", "type": 5, "value": true }]);
+        let gif_on = json!([{ "name": "gif", "type": 3, "value": "on" }]);
         let (_, changed) = command(&fake, GENERAL, ALICE, "settings", gif_on).await;
         assert!(!changed.is_ephemeral(), "{changed:?}");
 
@@ -3758,9 +3758,10 @@ async fn answers_retried_after_the_token_expired_go_to_the_channel() {
 // ---------------------------------------------------------------------------------------------
 // Links to the web pages.
 
-/// `/settings community:true web:<on>` by Alice, who manages the server.
+/// `/settings community:true web:on or web:off` by Alice, who manages the server.
 async fn web_setting(fake: &FakeDiscord, on: bool) {
-    let options = json!([{ "name": "community", "type": 5, "value": true }, { "name": "web", "type": 5, "value": on }]);
+    let on = if on { "on" } else { "off" };
+    let options = json!([{ "name": "community", "type": 5, "value": true }, { "name": "web", "type": 3, "value": on }]);
     let (_, answer) = command(fake, GENERAL, ALICE, "settings", options).await;
     assert!(answer.content().is_some_and(|c| c.contains("saved")), "{answer:?}");
 }

@@ -99,6 +99,15 @@ choice-language-en = Englisch (English)
 choice-language-tr = Türkisch (Türkçe)
 choice-language-de = Deutsch
 choice-language-default = Standard (als wäre nichts gewählt)
+choice-thread-on = An: jede neue Partie in einem eigenen Thread
+choice-thread-off = Aus: Partien im Kanal selbst
+choice-thread-default = Standard (als wäre nichts gewählt)
+choice-gif-on = An: am Ende eine Animation der ganzen Partie
+choice-gif-off = Aus: keine Animation am Ende
+choice-gif-default = Standard (als wäre nichts gewählt)
+choice-web-on = An: die Community und ihre Partien im Web
+choice-web-off = Aus: nichts von der Community im Web
+choice-web-default = Standard (als wäre nichts gewählt)
 
 # Unterbefehle (`sub-BEFEHL-UNTER`, höchstens 100 Zeichen) und die Beschreibungen ihrer eigenen Optionen
 # (`sub-BEFEHL-UNTER-OPTION`, sonst `cmd-BEFEHL-OPTION`, sonst `opt-OPTION`).

@@ -99,6 +99,15 @@ choice-language-en = English
 choice-language-tr = Turkish (Türkçe)
 choice-language-de = German (Deutsch)
 choice-language-default = Default (as if none was chosen)
+choice-thread-on = On: each new game in a thread of its own
+choice-thread-off = Off: games are played in the channel itself
+choice-thread-default = Default (as if none was chosen)
+choice-gif-on = On: an animation of the whole game at its end
+choice-gif-off = Off: no animation at the end
+choice-gif-default = Default (as if none was chosen)
+choice-web-on = On: the community and its games on the web
+choice-web-off = Off: nothing of the community on the web
+choice-web-default = Default (as if none was chosen)
 
 # Subcommands (`sub-COMMAND-SUB`, at most 100 characters) and their own option descriptions
 # (`sub-COMMAND-SUB-OPTION`, else `cmd-COMMAND-OPTION`, else `opt-OPTION`).

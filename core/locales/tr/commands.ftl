@@ -101,6 +101,15 @@ choice-language-en = İngilizce (English)
 choice-language-tr = Türkçe
 choice-language-de = Almanca (Deutsch)
 choice-language-default = Varsayılan (hiç seçilmemiş gibi)
+choice-thread-on = Açık: her yeni oyun kendi alt başlığında
+choice-thread-off = Kapalı: oyunlar kanalın kendisinde oynanır
+choice-thread-default = Varsayılan (hiç seçilmemiş gibi)
+choice-gif-on = Açık: oyun bitince bütün oyunun hareketli resmi
+choice-gif-off = Kapalı: bitişte hareketli resim yok
+choice-gif-default = Varsayılan (hiç seçilmemiş gibi)
+choice-web-on = Açık: topluluk ve oyunları web sayfasında
+choice-web-off = Kapalı: topluluktan web sayfasında hiçbir şey yok
+choice-web-default = Varsayılan (hiç seçilmemiş gibi)
 
 # Alt komutlar ve kendi seçeneklerinin açıklamaları.
 sub-ladder-standings = Bu topluluğun bütün merdivenleri, durumları ve açık meydan okumaları

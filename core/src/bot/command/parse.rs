@@ -788,17 +788,30 @@ mod tests {
         assert!(from_options("move", None, &[]).unwrap_err().to_string().contains("needs the option 'move'"));
         assert!(from_options("board", None, &[("nope", OptionValue::Bool(true))]).is_err());
         assert!(from_options("play", None, &[("level", OptionValue::Integer(9))]).is_err());
+        // A client that still holds the yes/no option of before (Discord caches commands): `true`
+        // is read as `on`.
         assert_eq!(
             from_options("settings", None, &[("gif", OptionValue::Bool(true))]).unwrap().0,
             Command::Settings(SettingsArgs { gif: Some(Change::Set(true)), ..SettingsArgs::default() })
         );
+        // The slash command's three choices, `default` among them.
+        let thread = |word: &str| {
+            let args = [("thread", OptionValue::Text(word.into()))];
+            match from_options("settings", None, &args).unwrap().0 {
+                Command::Settings(s) => s.thread,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(thread("on"), Some(Change::Set(true)));
+        assert_eq!(thread("off"), Some(Change::Set(false)));
+        assert_eq!(thread("default"), Some(Change::Default));
         assert_eq!(parse("replay #3").unwrap(), Command::Gif(Some(3)));
         assert_eq!(parse("analyze #3").unwrap(), Command::Analyse(Some(3)));
         assert_eq!(parse("pgn #3 Analysed").unwrap(), Command::Pgn { game: Some(3), analysed: true });
         assert_eq!(parse("pgn").unwrap(), Command::Pgn { game: None, analysed: false });
         assert!(parse("pgn #3 with-evals").is_err());
         assert!(parse("gif everything").is_err());
-        assert!(parse("settings gif:maybe").unwrap_err().to_string().contains("gif is on or off"));
+        assert!(parse("settings gif:maybe").unwrap_err().to_string().contains("gif is on, off or default"));
         assert_eq!(
             from_options(
                 "settings",

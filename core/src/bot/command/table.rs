@@ -139,6 +139,9 @@ const THEMES_OR_DEFAULT: &[&str] = &["wood", "green", "contrast", "default"];
 
 /// The languages' codes and `default` (the chat's own forgotten), as `settings lang:` takes them.
 const LANGS_OR_DEFAULT: &[&str] = &["en", "tr", "de", "default"];
+/// A setting that is on or off, or back to what it would be without it (`thread:default`): three
+/// words rather than a yes/no option, which a slash command could not take back.
+const ON_OFF_DEFAULT: &[&str] = &["on", "off", "default"];
 
 /// One option of a command.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -493,12 +496,12 @@ pub static COMMANDS: &[CommandSpec] = &[
             opt("prefix", OptionKind::Keyed("prefix")),
             opt("variant", OptionKind::Keyed("variant")),
             opt("days", OptionKind::DaysOrDefault),
-            opt("thread", OptionKind::Switch("thread")),
-            opt("gif", OptionKind::Switch("gif")),
+            opt("thread", OptionKind::KeyedChoice("thread", ON_OFF_DEFAULT)),
+            opt("gif", OptionKind::KeyedChoice("gif", ON_OFF_DEFAULT)),
             opt("theme", OptionKind::KeyedChoice("theme", THEMES_OR_DEFAULT)),
             opt("language", OptionKind::KeyedChoice("lang", LANGS_OR_DEFAULT)),
             opt("rated", OptionKind::Keyed("rated")),
-            opt("web", OptionKind::Switch("web")),
+            opt("web", OptionKind::KeyedChoice("web", ON_OFF_DEFAULT)),
         ],
         subcommands: &[],
         admin: true,
