@@ -144,7 +144,8 @@ struct Parts {
     ephemeral: bool,
 }
 
-fn parts(reply: &Reply) -> Parts {
+/// The messages' parts of `reply`, the commands its text names written as `mentions` of them.
+fn parts(reply: &Reply, mentions: &super::mentions::Shared) -> Parts {
     let ephemeral = reply.audience.is_personal();
     let pinged: Vec<UserId> = if ephemeral {
         vec![]
@@ -159,7 +160,7 @@ fn parts(reply: &Reply) -> Parts {
             content.push(' ');
         }
     }
-    content.push_str(&reply.text);
+    content.push_str(&super::mentions::rewrite(mentions, &reply.text));
     if content.trim().is_empty() {
         content = "…".into();
     }
@@ -303,7 +304,7 @@ impl DiscordFrontEnd {
 
     /// Answers an interaction (response, edit of "thinking…", or follow-up).
     async fn answer(&self, p: &mut Pending, reply: &Reply) -> Result<Option<MessageId>, serenity::Error> {
-        let m = parts(reply);
+        let m = parts(reply, &self.mentions);
         let http = self.http.as_ref();
         if !m.ephemeral
             && let Some(rows) = p.settle_offer.take()
@@ -423,7 +424,7 @@ impl DiscordFrontEnd {
     /// slot's reply that pings someone (the AI's move replacing "thinking…", the player to move
     /// pinged) is posted anew and the old message deleted.
     async fn post_once(&self, channel: ChannelId, reply: &Reply, piece: usize) -> Result<MessageId, serenity::Error> {
-        let m = parts(reply);
+        let m = parts(reply, &self.mentions);
         let http = self.http.as_ref();
         let previous = reply.slot.as_ref().and_then(|s| s.previous.as_deref()).and_then(|p| p.parse::<u64>().ok());
         let pings = !reply.audience.is_personal() && !reply.notify.is_empty();
@@ -510,20 +511,10 @@ impl FrontEnd for DiscordFrontEnd {
     }
 
     async fn deliver(&self, reply: &Reply) -> Result<Receipt, DeliveryError> {
-        // The commands the text names, as mentions each client shows in its own language
-        // (before the split: a mention is longer than the name).
-        let rewritten;
-        let reply = match super::mentions::rewrite(&self.mentions, &reply.text) {
-            std::borrow::Cow::Borrowed(_) => reply,
-            std::borrow::Cow::Owned(text) => {
-                rewritten = Reply { text, ..reply.clone() };
-                &rewritten
-            }
-        };
         let mut receipt = Receipt::default();
         let mut shows_once = true;
         // The last piece, which carries the card, picture, buttons and slot, is the receipt's.
-        for (piece, part) in pieces_of(reply).iter().enumerate() {
+        for (piece, part) in pieces_of(reply, &self.mentions).iter().enumerate() {
             receipt = self.deliver_piece(part, piece).await?;
             shows_once &= receipt.shows_once_if_repeated;
         }
@@ -534,12 +525,15 @@ impl FrontEnd for DiscordFrontEnd {
 
 /// A reply as the messages Discord takes: one, or for a text over [`split::CONTENT`] several,
 /// split at paragraphs or lines. The first pings whom the reply pings; the others only whom
-/// their own text names; the last carries the card, picture, file, buttons, slot and thread.
-fn pieces_of(reply: &Reply) -> Vec<std::borrow::Cow<'_, Reply>> {
+/// their own text names; the last carries the card, picture, file, buttons, slot and thread. The
+/// lengths are those of the text as sent, its commands written as `mentions` (longer than their
+/// names; [`parts`] writes them, and leaves a text already written so as it is).
+fn pieces_of<'a>(reply: &'a Reply, mentions: &super::mentions::Shared) -> Vec<std::borrow::Cow<'a, Reply>> {
     // Room for the pings `parts` writes before a text that does not name them.
     let tags: usize =
         reply.notify.iter().filter(|u| !reply.text.contains(&format!("<@{}>", u.id))).map(|u| u.id.len() + 4).sum();
-    let texts = split::pieces(&reply.text, split::CONTENT.saturating_sub(tags).max(split::CONTENT / 2));
+    let sent = super::mentions::rewrite(mentions, &reply.text);
+    let texts = split::pieces(&sent, split::CONTENT.saturating_sub(tags).max(split::CONTENT / 2));
     if texts.len() == 1 {
         // The usual case: the reply itself, its picture not copied.
         return vec![std::borrow::Cow::Borrowed(reply)];
@@ -623,7 +617,7 @@ impl DiscordFrontEnd {
         let http = self.http.as_ref();
         let sent = match previous {
             Some(prev) if !pings && p.answer != Answer::Open => {
-                let m = parts(reply);
+                let m = parts(reply, &self.mentions);
                 let mut b = CreateInteractionResponseFollowup::new()
                     .content(m.content)
                     .components(m.rows)

@@ -135,6 +135,9 @@ mod tests {
         assert_eq!(m.rewrite("(/accept)"), "(</accept:11>)");
         assert_eq!(m.rewrite("Join with /ladder join."), "Join with </ladder join:13>.");
         assert_eq!(m.rewrite("Nobody yet: /ladder join chess"), "Nobody yet: </ladder join:13> chess");
+        // A text written so already is left as it is (the split measures it, the message writes it).
+        let once = m.rewrite("Say /help, then /ladder join.").into_owned();
+        assert_eq!(m.rewrite(&once), once);
     }
 
     #[test]
