@@ -300,7 +300,8 @@ fn missile_hold_text(missile: Square, hold: MissileHold) -> String {
 /// is welcome where other unreadable text is left alone.
 pub fn looks_like_move(text: &str) -> bool {
     let t = text.trim();
-    if t.len() > 40 || !t.is_ascii() {
+    // Both shapes need a `[` or a `^`: most chat lines are told apart here, with no copy made.
+    if t.len() > 40 || !t.is_ascii() || !t.contains(['[', '^']) {
         return false;
     }
     let lower = t.to_ascii_lowercase();

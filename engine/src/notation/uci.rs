@@ -170,10 +170,10 @@ fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
                 .or_else(|| {
                     legal.iter().copied().find(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some())
                 });
-            let refused_promotion = p.promo.filter(|_| pc.role == Role::Pawn).and_then(|r| {
-                let promotes = legal.iter().any(|m| m.from == p.from && m.to == p.to && m.promotion_role().is_some());
-                promotes.then(|| super::san::promotion_refusal(pos, r)).flatten()
-            });
+            let refused_promotion = p
+                .promo
+                .filter(|_| pc.role == Role::Pawn && promotion.is_some())
+                .and_then(|r| super::san::promotion_refusal(pos, r));
             let reason = if let Some(refusal) = refused_promotion {
                 refusal
             } else if p.launch {

@@ -294,9 +294,7 @@ impl Bot {
     /// `command` as it is written in the chat where game `row` is played, whose prefix (its own or
     /// its community's) is `prefix`: with the prefix, or `/` where only slash commands reach capabot.
     fn typed_in_chat_of(&self, row: &GameRow, prefix: Option<String>, command: &crate::bot::Command) -> String {
-        let mut scope = crate::bot::Scope::chat(row.platform.as_str(), row.chat_id.as_str());
-        scope.community.clone_from(&row.community_id);
-        if self.command_style(&row.platform).slash_in(&scope) {
+        if self.command_style(&row.platform).slash_in(&super::game_scope(row)) {
             return command.typed("/");
         }
         command.typed(&prefix.unwrap_or_else(|| self.config.prefix.clone()))
