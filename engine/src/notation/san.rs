@@ -193,36 +193,58 @@ fn parse_castle(
         "o-o-o" | "0-0-0" | "ooo" | "000" => false,
         _ => return None,
     };
-    let mut wanted = missiles.unwrap_or_default();
-    wanted.sort();
-    wanted.dedup();
+    let wanted = missiles.unwrap_or_default();
     let legal = pos.legal_moves();
-    let found = legal.iter().copied().find(|m| {
-        m.is_castle() && (m.to.file() > m.from.file()) == kingside && {
-            let mut ms = pos.castling_missiles(*m);
-            ms.sort();
-            let mut w = wanted.clone();
-            w.sort();
-            ms == w
-        }
-    });
-    Some(match found {
-        Some(m) => Ok(m),
-        None => {
-            let any_side = legal.iter().any(|m| m.is_castle() && (m.to.file() > m.from.file()) == kingside);
-            let reason = if any_side {
-                Refusal::CastleMissiles { held: missiles_held(pos, kingside, &wanted) }
-            } else if pos.is_check() {
-                Refusal::CastleInCheck
-            } else {
-                Refusal::CastleImpossible
-            };
-            let mut options: Vec<String> = legal.iter().filter(|m| m.is_castle()).map(|m| write(pos, *m)).collect();
-            options.dedup();
-            let hints = if options.is_empty() { vec![] } else { vec![Hint::Castling(options)] };
-            Err(MoveError::Illegal { input: input.to_string(), reason, hints })
-        }
-    })
+    let found = legal.iter().copied().find(|m| castles_on(*m, kingside) && takes_missiles(pos, *m, &wanted));
+    Some(found.ok_or_else(|| castle_refused(pos, &legal, input, kingside, &wanted)))
+}
+
+/// Whether `m` castles on that side.
+pub(super) fn castles_on(m: Move, kingside: bool) -> bool {
+    m.is_castle() && (m.to.file() > m.from.file()) == kingside
+}
+
+/// Whether castling move `m` takes exactly the missiles `wanted` along, as [`missile_list`]
+/// gives them.
+pub(super) fn takes_missiles(pos: &Position, m: Move, wanted: &[Square]) -> bool {
+    let mut along = pos.castling_missiles(m);
+    along.sort();
+    along == wanted
+}
+
+/// The missiles named in a castling's brackets (`e1,g1`), each once and in one order, so that
+/// `[g1,e1,e1]` names what `[e1,g1]` does, in SAN and in coordinates alike; `None` if a part is
+/// no square.
+pub(super) fn missile_list(inner: &str) -> Option<Vec<Square>> {
+    let mut named =
+        inner.split(',').map(str::trim).filter(|p| !p.is_empty()).map(Square::parse).collect::<Option<Vec<_>>>()?;
+    named.sort();
+    named.dedup();
+    Some(named)
+}
+
+/// Castling on one side that is not legal as typed, in SAN (`O-O[e1]`) or in coordinates
+/// (`f2j2[e1]`, `e1g1`): one answer for both. Where castling that way is possible, what holds
+/// each named missile back; else castling out of check; else that castling is not possible now;
+/// with the legal castling moves beside it.
+pub(super) fn castle_refused(
+    pos: &Position,
+    legal: &[Move],
+    input: &str,
+    kingside: bool,
+    wanted: &[Square],
+) -> MoveError {
+    let reason = if legal.iter().any(|m| castles_on(*m, kingside)) {
+        Refusal::CastleMissiles { held: missiles_held(pos, kingside, wanted) }
+    } else if pos.is_check() {
+        Refusal::CastleInCheck
+    } else {
+        Refusal::CastleImpossible
+    };
+    let mut options: Vec<String> = legal.iter().filter(|m| m.is_castle()).map(|m| write(pos, *m)).collect();
+    options.dedup();
+    let hints = if options.is_empty() { vec![] } else { vec![Hint::Castling(options)] };
+    MoveError::Illegal { input: input.to_string(), reason, hints }
 }
 
 /// Why each of the missiles `wanted` cannot come along when castling on that side (C12), castling
@@ -271,11 +293,7 @@ fn split_missiles(s: &str) -> Result<(String, Option<Vec<Square>>), ()> {
         None => Ok((s.to_string(), None)),
         Some(i) => {
             let inner = s[i + 1..].strip_suffix(']').ok_or(())?;
-            let mut v = Vec::new();
-            for part in inner.split(',').filter(|p| !p.is_empty()) {
-                v.push(Square::parse(part).ok_or(())?);
-            }
-            Ok((s[..i].to_string(), Some(v)))
+            Ok((s[..i].to_string(), Some(missile_list(inner).ok_or(())?)))
         }
     }
 }
@@ -424,7 +442,7 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     }
     match matches.as_slice() {
         [m] => Ok(*m),
-        [] => Err(explain_illegal(pos, trimmed, &readings, to, needs_promo)),
+        [] => Err(explain_illegal(pos, &legal, trimmed, &readings, to, needs_promo)),
         many => Err(MoveError::Ambiguous {
             input: trimmed.to_string(),
             candidates: many.iter().map(|m| write(pos, *m)).collect(),
@@ -434,6 +452,7 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
 
 fn explain_illegal(
     pos: &Position,
+    legal: &[Move],
     input: &str,
     readings: &[(Role, Option<u8>, Option<u8>)],
     to: Square,
@@ -451,14 +470,12 @@ fn explain_illegal(
     };
     if needs_promo {
         let roles = pos.variant().promotion_roles.to_vec();
-        let legal = pos.legal_moves();
         let promotion = legal.iter().copied().find(|m| fits(m) && m.promotion_role() == roles.first().copied());
         let example = promotion.map_or_else(|| format!("{to}=Q"), |m| write_plain(pos, m));
         return MoveError::Illegal { input, reason: Refusal::Promotion { roles, example }, hints: Vec::new() };
     }
     let role = readings[0].0;
     let us = pos.turn();
-    let legal = pos.legal_moves();
     if !pos.variant().contains(to) {
         return MoveError::Illegal { input, reason: Refusal::OffBoard { square: to }, hints: Vec::new() };
     }

@@ -78,11 +78,7 @@ fn split(text: &str) -> Option<Parsed> {
     let (body, missiles) = match lower.find('[') {
         Some(i) => {
             let inner = lower[i + 1..].strip_suffix(']')?;
-            let mut v = Vec::new();
-            for part in inner.split(',').filter(|p| !p.is_empty()) {
-                v.push(Square::parse(part)?);
-            }
-            (lower[..i].to_string(), Some(v))
+            (lower[..i].to_string(), Some(super::san::missile_list(inner)?))
         }
         None => (lower, None),
     };
@@ -106,11 +102,7 @@ fn split(text: &str) -> Option<Parsed> {
 pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let p = split(text).ok_or_else(|| MoveError::syntax(pos, text))?;
     let legal = pos.legal_moves();
-    let missiles_of = |m: &Move| pos.castling_missiles(*m);
-    let wanted_missiles = p.missiles.clone().map(|mut v| {
-        v.sort();
-        v
-    });
+    let wanted_missiles = p.missiles.as_deref().unwrap_or_default();
     let candidates: Vec<Move> = legal
         .iter()
         .copied()
@@ -121,7 +113,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
             MoveKind::Castle { .. } => {
                 p.promo.is_none()
                     && (m.to == p.to || castle_king_destination(pos, *m) == p.to)
-                    && wanted_missiles.clone().unwrap_or_default() == missiles_of(m)
+                    && super::san::takes_missiles(pos, *m, wanted_missiles)
             }
             MoveKind::Promotion(r) => m.to == p.to && p.promo == Some(r),
             _ => m.to == p.to && p.promo.is_none() && p.missiles.is_none(),
@@ -132,7 +124,7 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let chosen = if ordinary.len() == 1 { ordinary } else { candidates };
     match chosen.as_slice() {
         [m] => Ok(*m),
-        [] => Err(illegal_reason(pos, text, &p)),
+        [] => Err(illegal_reason(pos, &legal, text, &p)),
         many => Err(MoveError::Ambiguous {
             input: text.to_string(),
             candidates: many.iter().map(|m| write(pos, *m)).collect(),
@@ -140,9 +132,25 @@ pub fn parse(pos: &Position, text: &str) -> Result<Move, MoveError> {
     }
 }
 
-fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
+/// The castling side a king's coordinate move that is no legal move means, if it means one: the
+/// missiles named in brackets, or the king two files or more along its castling rank onto a
+/// castling destination, or onto its own rook there.
+fn castling_meant(pos: &Position, p: &Parsed) -> Option<bool> {
+    let v = pos.variant();
+    let us = pos.turn();
+    let on_rank = p.from.rank() == v.castling_rank_of(us) && p.to.rank() == p.from.rank() && p.to != p.from;
+    if p.launch || p.promo.is_some() || !on_rank {
+        return None;
+    }
+    let kingside = p.to.file() > p.from.file();
+    let destination =
+        p.to.file() == v.castle_king_files[usize::from(!kingside)] && p.to.file().abs_diff(p.from.file()) >= 2;
+    let own_rook = pos.piece_at(p.to).is_some_and(|pc| pc.color == us && pc.role == Role::Rook);
+    (p.missiles.is_some() || destination || own_rook).then_some(kingside)
+}
+
+fn illegal_reason(pos: &Position, legal: &[Move], text: &str, p: &Parsed) -> MoveError {
     let input = text.trim().to_string();
-    let legal = pos.legal_moves();
     if p.from == p.to && pos.variant().bombs {
         return MoveError::Illegal { input, reason: super::san::detonation_refusal(pos), hints: Vec::new() };
     }
@@ -180,23 +188,13 @@ fn illegal_reason(pos: &Position, text: &str, p: &Parsed) -> MoveError {
                 super::san::launch_refusal(pos, p.from, p.to)
             } else if let (Some(m), None) = (promotion, p.promo) {
                 Refusal::PromotionCoordinates { example: write(pos, m) }
+            } else if let Some(kingside) = castling_meant(pos, p).filter(|_| pc.role == Role::King) {
+                let wanted = p.missiles.as_deref().unwrap_or_default();
+                return super::san::castle_refused(pos, legal, &input, kingside, wanted);
             } else if let Some(m) = pseudo {
                 super::san::king_refusal(pos, m, pc.role)
             } else if hints.is_empty() {
                 Refusal::NoLegalMove { role: pc.role, from: p.from }
-            } else if let Some(wanted) = p.missiles.as_ref().filter(|_| pc.role == Role::King) {
-                let kingside = p.to.file() > p.from.file();
-                let side = legal
-                    .iter()
-                    .any(|m| m.is_castle() && m.from == p.from && (m.to.file() > m.from.file()) == kingside);
-                let mut wanted = wanted.clone();
-                wanted.sort();
-                wanted.dedup();
-                if side {
-                    Refusal::CastleMissiles { held: super::san::missiles_held(pos, kingside, &wanted) }
-                } else {
-                    Refusal::CastleImpossible
-                }
             } else {
                 Refusal::CannotGo { role: pc.role, from: p.from, to: p.to }
             };
@@ -243,5 +241,105 @@ mod tests {
         assert!(e.contains("no piece on e3"), "{e}");
         let e = parse(&pos, "e7e5").unwrap_err().to_string();
         assert!(e.contains("belongs to black"), "{e}");
+    }
+
+    /// Castling is read and refused alike whichever notation names it: at every position of
+    /// random Capatomic games from castling-ready setups, each side with every choice of
+    /// missiles (none, one, both, a square with no missile, a missile named twice) is the same
+    /// move, or the same refusal, typed as `O-O[…]` and as the king's coordinates; a missile
+    /// named twice is the missile named once; and where castling with missiles is refused, the
+    /// refusal names what holds them (before: `f2j2[e1,e1]` refused where `O-O[e1,e1]` was
+    /// played, and castling in check by coordinates "not possible now" where SAN said "in check").
+    #[test]
+    fn castling_reads_alike_in_both_notations() {
+        use crate::notation::{Refusal, parse_move};
+        use crate::rules::variant::CAPATOMIC;
+        let read = |pos: &Position, typed: &str| match parse_move(pos, typed) {
+            Ok(m) => Ok(m),
+            Err(MoveError::Illegal { reason, .. }) => Err(reason),
+            Err(other) => panic!("{typed}: {other:?}"),
+        };
+        let setups = [
+            "4m1m3/r4k3r/10/10/10/10/10/10/R4K3R/4M1M3 w AJaj - 0 1 e1,g1,e10,g10 -",
+            "4m1m3/r4k3r/10/10/10/10/10/10/R4K3R/4M1M*2 w AJaj - 0 1 e1,g1,e10,g10 -",
+            "4m1m3/r4k3r/10/10/10/5r4/10/10/R4K3R/4M1M3 w AJaj - 0 1 e1,g1,e10,g10 -",
+            "4m1m3/r4k3r/10/10/10/10/10/10/R4K3R/6M3 w AJaj - 0 1 g1,e10,g10 -",
+            "4m1m3/r4k2r1/10/10/10/10/10/10/R2B1K3R/4M1M3 b AJa - 0 1 e1,g1,e10,g10 +",
+            "10/r4k3r/10/10/10/10/10/10/R7KR/7M1M w AJaj - 0 1 h1,j1 -",
+        ];
+        let (mut played, mut refused_in_check, mut seed) = (0, 0, 7u64);
+        for fen in setups {
+            let mut pos = parse_position(&CAPATOMIC, fen).unwrap();
+            for _ in 0..12 {
+                let us = pos.turn();
+                let (Some(king), Some(rank)) = (pos.king(us), CAPATOMIC.missile_rank_of(us)) else { break };
+                let at = |df: i32| Square::try_new(king.file() as i32 + df, rank as i32);
+                let (left, right, off) = (at(-1), at(1), at(2).or(at(-2)).unwrap());
+                let mut choices: Vec<Vec<Square>> = vec![vec![], vec![off]];
+                for m in [left, right].into_iter().flatten() {
+                    choices.push(vec![m]);
+                    choices.push(vec![m, m]);
+                }
+                if let (Some(l), Some(r)) = (left, right) {
+                    choices.push(vec![r, l]);
+                }
+                for kingside in [true, false] {
+                    let dest = Square::new(CAPATOMIC.castle_king_files[usize::from(!kingside)], king.rank());
+                    for wanted in &choices {
+                        let list = wanted.iter().map(Square::to_string).collect::<Vec<_>>().join(",");
+                        let brackets = if wanted.is_empty() { String::new() } else { format!("[{list}]") };
+                        let san = format!("{}{brackets}", if kingside { "O-O" } else { "O-O-O" });
+                        let by_san = read(&pos, &san);
+                        if king.rank() == CAPATOMIC.castling_rank_of(us) && dest.file().abs_diff(king.file()) >= 2 {
+                            let coordinates = format!("{king}{dest}{brackets}");
+                            assert_eq!(
+                                read(&pos, &coordinates),
+                                by_san,
+                                "{coordinates} and {san} in {}",
+                                crate::notation::fen::write(&pos)
+                            );
+                        }
+                        let mut once = wanted.clone();
+                        once.dedup();
+                        let once_list = once.iter().map(Square::to_string).collect::<Vec<_>>().join(",");
+                        let once_san = format!("{}[{once_list}]", if kingside { "O-O" } else { "O-O-O" });
+                        if !once.is_empty() {
+                            assert_eq!(read(&pos, &once_san), by_san, "{san} and {once_san}");
+                        }
+                        match &by_san {
+                            Ok(m) => {
+                                played += 1;
+                                assert_eq!(read(&pos, &super::super::san::write(&pos, *m)), by_san);
+                                assert_eq!(read(&pos, &write(&pos, *m)), by_san);
+                            }
+                            Err(Refusal::CastleMissiles { held }) => assert!(!held.is_empty(), "{san}"),
+                            Err(Refusal::CastleInCheck) => refused_in_check += 1,
+                            Err(_) => {}
+                        }
+                    }
+                }
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                pos = pos.play(legal[(seed >> 33) as usize % legal.len()]);
+            }
+        }
+        assert!(played >= 20 && refused_in_check >= 1, "castled {played}, refused in check {refused_in_check}");
+    }
+
+    /// Castling in check is castling in check however it is typed, in chess too (before: `e1g1`
+    /// said the king cannot go there).
+    #[test]
+    fn castling_in_check_is_told_in_coordinates() {
+        use crate::notation::{Refusal, parse_move};
+        let pos = parse_position(&CHESS, "4k3/8/8/8/4r3/8/8/R3K2R w KQ - 0 1").unwrap();
+        for typed in ["O-O", "e1g1", "e1h1", "O-O-O", "e1c1", "e1a1"] {
+            match parse_move(&pos, typed) {
+                Err(MoveError::Illegal { reason, .. }) => assert_eq!(reason, Refusal::CastleInCheck, "{typed}"),
+                other => panic!("{typed}: {other:?}"),
+            }
+        }
     }
 }
