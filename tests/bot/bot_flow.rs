@@ -223,6 +223,29 @@ fn figurine_and_full_width_moves_are_read_as_letters() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 5);
 }
 
+/// Moves copied with their numbers are read without them, typed or bare (before: `1. e4` bare was
+/// taken for chatter and `!move 1.e4` was not a move); a file or rank typed that no such piece
+/// stands on is named as the reason (before: "no pawn of yours can reach e4", and e4 among the
+/// pawn moves listed beside it).
+#[test]
+fn moves_with_their_numbers_are_read_and_a_wrong_origin_is_named() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let out = tb.say("alice", "1e4");
+    assert!(out.contains("no pawn of yours on rank 1 can reach e4"), "{out}");
+    let out = tb.say("alice", "!move Nbf3");
+    assert!(out.contains("no knight of yours on the b-file can reach f3"), "{out}");
+    assert!(tb.say("alice", "1. e4").contains("1. e4 played by alice"));
+    assert!(tb.say("bob", "1... e5").contains("1... e5 played by bob"));
+    assert!(tb.say("alice", "!move 2.Nf3").contains("2. Nf3 played by alice"));
+    assert!(tb.say("bob", "2…Nc6").contains("2... Nc6 played by bob"));
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 4);
+    // Chatter that starts with a number stays chatter.
+    assert_eq!(tb.say("alice", "3. lol"), "");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 4);
+}
+
 #[test]
 fn resign_and_draw_agreement() {
     let tb = new_bot();
@@ -248,6 +271,43 @@ fn resign_and_draw_agreement() {
     let out = tb.say("bob", "!draw");
     assert!(out.contains("1/2-1/2") && out.contains("agreement"), "{out}");
     assert_eq!(tb.query_str("SELECT termination FROM games WHERE id = 2"), "agreement");
+}
+
+/// A declined draw offer or takeback request is not made again before the next move (before: as
+/// often as typed, each pinging the opponent); the one who declined may make their own, and a move
+/// lets the first ask again.
+#[test]
+fn a_declined_offer_waits_for_the_next_move() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    tb.say("alice", "!draw");
+    assert!(tb.say("bob", "!draw decline").contains("bob declined alice's draw offer"));
+    let before = tb.fingerprint();
+    let r = tb.raw("alice", "!draw");
+    let out = r.text();
+    assert!(out.contains("Game #1: your draw offer was declined; you can make it again after the next move."), "{out}");
+    assert!(r.replies.iter().all(|r| r.notify.is_empty()), "nobody pinged: {r:?}");
+    assert_eq!(tb.fingerprint(), before);
+    // Nothing is pending: not shown with the board, nothing to decline or accept.
+    assert!(!tb.say("alice", "!board").contains("offer"));
+    assert!(tb.say("bob", "!draw decline").contains("there is no draw offer to decline"));
+    assert!(tb.say("alice", "!takeback").contains("asks to take back"));
+    assert!(tb.say("bob", "!takeback decline").contains("bob declined alice's takeback request"));
+    let out = tb.say("alice", "!takeback");
+    assert!(out.contains("your takeback request was declined; you can make it again after the next move"), "{out}");
+    // Bob may offer a draw of his own; Alice accepts it.
+    assert!(tb.say("bob", "!draw").contains("bob offers a draw"));
+    let out = tb.say("alice", "!draw");
+    assert!(out.contains("1/2-1/2") && out.contains("agreement"), "{out}");
+
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "!draw");
+    tb.say("bob", "!draw decline");
+    tb.say("alice", "e4");
+    assert!(tb.say("alice", "!draw").contains("alice offers a draw"), "a move lets her offer again");
 }
 
 #[test]
@@ -316,7 +376,7 @@ fn takeback_request_can_be_declined() {
     let out = r.text();
     assert!(out.contains("bob declined alice's takeback request"), "{out}");
     assert!(r.replies.iter().any(|r| r.notify.iter().any(|u| u.id == "alice")), "the asker is notified: {r:?}");
-    assert_eq!(tb.query_i64("SELECT count(*) FROM offers"), 0);
+    assert_eq!(tb.query_i64("SELECT count(*) FROM offers WHERE declined_at IS NULL"), 0);
     assert_eq!(tb.query_i64("SELECT ply FROM games WHERE id = 1"), 2);
     // Declined means gone: Bob's own takeback is now a new request, not an agreement.
     let out = tb.say("bob", "!takeback");
@@ -686,7 +746,16 @@ fn open_challenge_and_decline() {
     // The same challenge again while it waits: its number instead of a second one (before: as
     // many as typed); other terms, another variant or another person make a new one.
     let waiting = tb.query_i64("SELECT max(id) FROM challenges");
+    // Someone else's challenge is said to be theirs, by decline as by accept (before: "There is no
+    // challenge here for you to decline."), for a player known or not.
     let before = tb.fingerprint();
+    for who in ["carol", "erin"] {
+        for verb in ["!accept", "!decline"] {
+            let out = tb.say(who, &format!("{verb} #{waiting}"));
+            assert!(out.contains(&format!("Challenge #{waiting} is for bob, not for you.")), "{who} {verb}: {out}");
+        }
+    }
+    assert_eq!(tb.fingerprint(), before);
     let out = tb.say("alice", "!challenge @bob chess");
     assert!(out.contains(&format!("Your challenge #{waiting} (Chess) on the same terms is still waiting")), "{out}");
     assert_eq!(tb.fingerprint(), before);

@@ -36,7 +36,7 @@ fn a_persons_own_language_is_theirs_alone() {
          bob> !move #9 e5\nalice> !move #9 e5\nbob> !help\nalice> !help\nbob> !rules atomic\nbob> !lang default\n\
          bob> !move #9 e5\n",
     );
-    assert!(out.contains("Bundan sonra seninle Türkçe konuşuyorum."), "{out}");
+    assert!(out.contains("Bundan sonra seninle Türkçe konuşuyorum: özel mesajlarda"), "{out}");
     // the chat stays English; bob's own mistakes are told to him in Turkish, alice's in English
     assert!(out.contains("Game #1: 1. e4 played by alice."), "{out}");
     assert!(out.contains("#9 numaralı oyun yok."), "{out}");
@@ -76,7 +76,11 @@ fn a_whole_game_in_german() {
     assert!(!out.contains("played by") && !out.contains("Game over") && !out.contains("is not legal"), "{out}");
     // Carol's own language: English in a German chat, then German again by its name.
     assert!(out.contains("There is no game #9."), "{out}");
-    assert!(out.contains("Ab jetzt spreche ich Deutsch mit dir.") && out.contains("Es gibt keine Partie #9."), "{out}");
+    assert!(
+        out.contains("Ab jetzt spreche ich Deutsch mit dir: in Direktnachrichten")
+            && out.contains("Es gibt keine Partie #9."),
+        "{out}"
+    );
     assert!(out.contains("Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht 'fr'."), "{out}");
 }
 

@@ -57,7 +57,7 @@ lang-name = { $code ->
     }
 lang-show-own = Ich spreche { $lang } mit dir (deine Wahl); mit { $p }lang default gilt wieder die Sprache des Chats.
 lang-show-default = Ich spreche { $lang } mit dir (die Sprache des Chats oder deiner App); mit { $p }lang de, { $p }lang en oder { $p }lang tr wählst du deine eigene.
-lang-set = Ab jetzt spreche ich Deutsch mit dir.
+lang-set = Ab jetzt spreche ich Deutsch mit dir: in Direktnachrichten und in Antworten, die nur du siehst. Was alle in einem Chat lesen, bleibt in der Sprache des Chats.
 lang-cleared = Deine eigene Spracheinstellung ist zurückgesetzt: Ich spreche wieder die Sprache des Chats mit dir.
 theme-show-own = Die Bilder, die nur du siehst, zeichne ich im Design { $theme } (deine Wahl); mit { $p }theme default geht es zurück zu Holz (wood). Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
 theme-show-default = Die Bilder, die nur du siehst, zeichne ich in Holz (wood); mit { $p }theme contrast (für Farbenblinde) oder { $p }theme green wählst du dein eigenes Design. Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).

@@ -141,6 +141,12 @@ refusal-cannot-reach = { $role ->
         [missile] keine deiner Raketen kann { $square } erreichen
        *[other] keine deiner Figuren kann { $square } erreichen
     }
+refusal-not-from = von { $place } aus kann keine deiner Figuren ({ $role ->
+       *[other] { piece-name }
+    }) { $square } erreichen
+place-file = der { $file }-Linie
+place-rank = Reihe { $rank }
+place-square = { $square }
 refusal-no-piece-on = auf { $square } steht keine Figur
 refusal-not-yours = die Figur auf { $square } ({ $role }) gehört { $owner ->
         [white] Weiß
@@ -300,6 +306,10 @@ offer-gone = Partie #{ $id }: { $what ->
         [draw] Das Remisangebot
        *[takeback] Die Bitte um Zurücknahme
     } steht nicht mehr aus.
+offer-declined-wait = Partie #{ $id }: { $what ->
+        [draw] Dein Remisangebot wurde
+       *[takeback] Deine Bitte um Zurücknahme wurde
+    } abgelehnt; nach dem nächsten Zug kannst du es erneut versuchen.
 offer-declined = Partie #{ $id }: { $name } hat { $what ->
         [draw] das Remisangebot
        *[takeback] die Bitte um Zurücknahme

@@ -57,7 +57,7 @@ lang-name = { $code ->
     }
 lang-show-own = I speak { $lang } to you (your choice); { $p }lang default goes back to the chat's language.
 lang-show-default = I speak { $lang } to you (the chat's or your app's language); { $p }lang tr, { $p }lang de or { $p }lang en chooses your own.
-lang-set = From now on I speak English to you.
+lang-set = From now on I speak English to you: in direct messages and in answers only you see. What everyone in a chat reads stays in the chat's language.
 lang-cleared = Your own language is forgotten: I speak the chat's language to you again.
 theme-show-own = I draw the pictures sent to you alone in { $theme } (your choice); { $p }theme default goes back to wood. A shared chat's pictures are drawn in its own theme ({ $p }settings theme:…).
 theme-show-default = I draw the pictures sent to you alone in wood; { $p }theme contrast (for colour-blind readers) or { $p }theme green chooses your own. A shared chat's pictures are drawn in its own theme ({ $p }settings theme:…).

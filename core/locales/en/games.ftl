@@ -123,6 +123,12 @@ refusal-explodes-own-king = that { $role } capture would blow up your own king
 refusal-cannot-reach = no { $role ->
        *[other] { piece-name }
     } of yours can reach { $square }
+refusal-not-from = no { $role ->
+       *[other] { piece-name }
+    } of yours on { $place } can reach { $square }
+place-file = the { $file }-file
+place-rank = rank { $rank }
+place-square = { $square }
 refusal-no-piece-on = there is no piece on { $square }
 refusal-not-yours = the { $role } on { $square } belongs to { $owner }, and it is { $turn }'s turn
 refusal-no-legal-move = your { $role } on { $from } has no legal move
@@ -270,6 +276,10 @@ offer-gone = Game #{ $id }: the { $what ->
         [draw] draw offer
        *[takeback] takeback request
     } is no longer pending.
+offer-declined-wait = Game #{ $id }: your { $what ->
+        [draw] draw offer was
+       *[takeback] takeback request was
+    } declined; you can make it again after the next move.
 offer-declined = Game #{ $id }: { $name } declined { $other }'s { $what ->
         [draw] draw offer
        *[takeback] takeback request

@@ -57,7 +57,7 @@ lang-name = { $code ->
     }
 lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang default ile sohbetin diline dönersin.
 lang-show-default = Seninle { $lang } konuşuyorum (sohbetin ya da uygulamanın dili); kendi dilini { $p }lang tr, { $p }lang de ya da { $p }lang en ile seçersin.
-lang-set = Bundan sonra seninle Türkçe konuşuyorum.
+lang-set = Bundan sonra seninle Türkçe konuşuyorum: özel mesajlarda ve yalnızca senin gördüğün cevaplarda. Sohbetteki herkesin okuduğu mesajlar sohbetin dilinde kalır.
 lang-cleared = Kendi dil seçimin silindi: seninle yine sohbetin dilinde konuşuyorum.
 theme-show-own = Yalnızca senin okuduğun resimleri { $theme } temasıyla çiziyorum (senin seçimin); { $p }theme default ahşaba döner. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
 theme-show-default = Yalnızca senin okuduğun resimleri ahşap (wood) temasıyla çiziyorum; { $p }theme contrast (renk körü okurlar için) ya da { $p }theme green kendi temanı seçer. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).

@@ -139,6 +139,21 @@ refusal-cannot-reach = { $square } karesine gidebilecek { $role ->
         [missile] füzen
        *[other] taşın
     } yok
+refusal-not-from = { $place } { $square } karesine gidebilecek { $role ->
+        [pawn] piyonun
+        [knight] atın
+        [bishop] filin
+        [rook] kalen
+        [queen] vezirin
+        [king] şahın
+        [archbishop] arkfilin
+        [chancellor] şansölyen
+        [missile] füzen
+       *[other] taşın
+    } yok
+place-file = { $file } dikeyinde
+place-rank = { $rank }. yatayda
+place-square = { $square } karesinde
 refusal-no-piece-on = { $square } karesinde taş yok
 refusal-not-yours = { $square } karesindeki { $role } { $owner ->
         [white] Beyazın
@@ -288,6 +303,10 @@ offer-gone = Oyun #{ $id }: { $what ->
         [draw] beraberlik teklifi
        *[takeback] geri alma isteği
     } artık beklemede değil.
+offer-declined-wait = Oyun #{ $id }: { $what ->
+        [draw] beraberlik teklifin
+       *[takeback] geri alma isteğin
+    } reddedildi; bir sonraki hamleden sonra yeniden deneyebilirsin.
 offer-declined = Oyun #{ $id }: { $name }, { $other } adlı oyuncunun { $what ->
         [draw] beraberlik teklifini
        *[takeback] geri alma isteğini

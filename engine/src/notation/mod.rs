@@ -138,6 +138,9 @@ pub enum Refusal {
     ExplodesOwnKing { role: Role },
     /// No piece of that kind can reach the square.
     CannotReach { role: Role, square: Square },
+    /// A piece of that kind can reach the square, but none from the file or rank (or square)
+    /// typed: `Nbd2` with no knight on the b-file, `1e4` (a pawn from rank 1).
+    NotFrom { role: Role, square: Square, file: Option<u8>, rank: Option<u8> },
     /// Coordinates from an empty square.
     NoPieceOn { square: Square },
     /// Coordinates from the other side's piece; `owner` is that side (the other is to move).
@@ -221,6 +224,16 @@ impl fmt::Display for Refusal {
                 write!(f, "that {} capture would blow up your own king", role.name())
             }
             R::CannotReach { role, square } => write!(f, "no {} of yours can reach {square}", role.name()),
+            R::NotFrom { role, square, file, rank } => {
+                let file = file.map(|f| char::from(b'a' + f));
+                let place = match (file, rank) {
+                    (Some(file), Some(rank)) => format!("{file}{}", rank + 1),
+                    (Some(file), None) => format!("the {file}-file"),
+                    (None, Some(rank)) => format!("rank {}", rank + 1),
+                    (None, None) => "there".to_string(),
+                };
+                write!(f, "no {} of yours on {place} can reach {square}", role.name())
+            }
             R::NoPieceOn { square } => write!(f, "there is no piece on {square}"),
             R::NotYours { role, square, owner } => {
                 write!(f, "the {} on {square} belongs to {owner}, and it is {}'s turn", role.name(), owner.other())
@@ -344,10 +357,27 @@ fn plain_letters(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(plain.collect())
 }
 
-/// Reads a move typed in chat: SAN (lenient), coordinate notation, or Capatomic launch forms.
+/// `text` without a move number in front (`1. e4`, `1.e4`, `12... Nf6`, `3…O-O`), as moves are
+/// copied from a game's record; other text as it is. A move never starts with digits and a dot
+/// (castling's `0-0` has a dash).
+pub fn without_move_number(text: &str) -> &str {
+    let t = text.trim_start();
+    let rest = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    if rest.len() == t.len() || t.len() - rest.len() > 4 {
+        return text;
+    }
+    let after = rest.trim_start_matches(['.', '…']);
+    if after.len() == rest.len() || after.trim().is_empty() {
+        return text;
+    }
+    after.trim_start()
+}
+
+/// Reads a move typed in chat: SAN (lenient), coordinate notation, or Capatomic launch forms; a
+/// move number in front is left out.
 pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
     let plain = plain_letters(input.trim());
-    let text = plain.as_ref();
+    let text = without_move_number(plain.as_ref());
     if text.is_empty() {
         return Err(MoveError::Empty);
     }

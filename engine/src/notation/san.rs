@@ -459,9 +459,10 @@ fn explain_illegal(
     needs_promo: bool,
 ) -> MoveError {
     let input = input.to_string();
+    let fits_kind = |m: &Move| !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch | MoveKind::Detonate);
     let fits = |m: &Move| {
         m.to == to
-            && !matches!(m.kind, MoveKind::Castle { .. } | MoveKind::Launch | MoveKind::Detonate)
+            && fits_kind(m)
             && readings.iter().any(|&(role, file, rank)| {
                 pos.piece_at(m.from).is_some_and(|p| p.role == role)
                     && file.is_none_or(|f| f == m.from.file())
@@ -505,6 +506,13 @@ fn explain_illegal(
     } else if let Some(m) = reaching {
         let role = pos.piece_at(m.from).map_or(role, |p| p.role);
         king_refusal(pos, m, role)
+    } else if let Some(&(role, file, rank)) = readings.iter().find(|&&(role, file, rank)| {
+        // The file or rank typed is what keeps the move out: say so, rather than that no such
+        // piece can reach the square while the hints list a move there.
+        (file.is_some() || rank.is_some())
+            && legal.iter().any(|m| m.to == to && fits_kind(m) && pos.piece_at(m.from).is_some_and(|p| p.role == role))
+    }) {
+        Refusal::NotFrom { role, square: to, file, rank }
     } else {
         Refusal::CannotReach { role, square: to }
     };
@@ -669,6 +677,39 @@ mod tests {
             }
         }
         assert!(seen_launches, "Capatomic's launches were listed");
+    }
+
+    /// A move number in front is left out; digits with a dash (castling) or without a dot are
+    /// no move number.
+    #[test]
+    fn move_numbers_are_left_out() {
+        use crate::notation::{parse_move, without_move_number};
+        for (text, want) in [
+            ("1. e4", "e4"),
+            ("1.e4", "e4"),
+            ("12...Nf6", "Nf6"),
+            ("3… O-O", "O-O"),
+            ("0-0", "0-0"),
+            ("1e4", "1e4"),
+            ("1.", "1."),
+            ("e4", "e4"),
+            ("12345.e4", "12345.e4"),
+        ] {
+            assert_eq!(without_move_number(text), want, "{text}");
+        }
+        let pos = Position::start(&CHESS);
+        assert_eq!(parse_move(&pos, "1. e4"), parse_move(&pos, "e4"));
+        let refused = |typed: &str| match parse_move(&pos, typed) {
+            Err(MoveError::Illegal { reason, .. }) => reason,
+            other => panic!("{typed}: {other:?}"),
+        };
+        let at = |s: &str| Square::parse(s).unwrap();
+        assert_eq!(refused("1e4"), Refusal::NotFrom { role: Role::Pawn, square: at("e4"), file: None, rank: Some(0) });
+        assert_eq!(
+            refused("Nbf3"),
+            Refusal::NotFrom { role: Role::Knight, square: at("f3"), file: Some(1), rank: None }
+        );
+        assert_eq!(refused("Ne5"), Refusal::CannotReach { role: Role::Knight, square: at("e5") });
     }
 
     #[test]

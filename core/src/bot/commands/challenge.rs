@@ -466,17 +466,22 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
-        // Someone else's open challenge here: nobody declines it (before: "no challenge for you").
+        // A challenge here between others: said as `accept` says it (before: "no challenge for
+        // you"); someone else's open challenge: nobody declines it.
         if let Some(c) = id.map(|id| challenges::get(&conn, id)).transpose()?.flatten()
             && c.status == "open"
             && c.expires_at > now
-            && c.challenged.is_none()
             && c.platform == cx.scope().platform
             && c.chat_id == cx.scope().chat
-            && me.as_ref().is_none_or(|me| me.id != c.challenger)
+            && me.as_ref().is_none_or(|me| me.id != c.challenger && c.challenged != Some(me.id))
         {
-            let name = self.name_of(&conn, c.challenger)?;
-            return user(msg!("decline-open", id = c.id, name = name, p = cx.p()));
+            return match c.challenged {
+                None => {
+                    let name = self.name_of(&conn, c.challenger)?;
+                    user(msg!("decline-open", id = c.id, name = name, p = cx.p()))
+                }
+                Some(other) => user(msg!("challenge-for-other", id = c.id, name = self.name_of(&conn, other)?)),
+            };
         }
         let Some(me) = me else {
             return user(msg!("decline-none-for-you"));

@@ -226,11 +226,11 @@ impl Bot {
             text.push(' ');
             text.push_str(&t!("time-left", hours = left.max(0) / 3600, minutes = left.max(0) % 3600 / 60));
         }
-        if let Some(o) = offers::get(&conn, row.id, OfferKind::Draw)? {
+        if let Some(o) = offers::get(&conn, row.id, OfferKind::Draw)?.filter(|o| !o.declined) {
             text.push(' ');
             text.push_str(&t!("draw-pending", name = self.name_of(&conn, o.by_player)?));
         }
-        if let Some(o) = offers::get(&conn, row.id, OfferKind::Takeback)? {
+        if let Some(o) = offers::get(&conn, row.id, OfferKind::Takeback)?.filter(|o| !o.declined) {
             text.push(' ');
             text.push_str(&t!("takeback-pending", name = self.name_of(&conn, o.by_player)?));
         }

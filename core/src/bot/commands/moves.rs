@@ -23,6 +23,8 @@ impl Bot {
     /// player to move, one per move tried there), so a player knows; other text is ignored (people
     /// talk in chats).
     pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
+        // `1. e4`, `12...Nf6`: a move copied with its number.
+        let text = notation::without_move_number(text);
         // Spaces mean chatter, except inside a Capatomic castling's brackets (`O-O[e1 g1]`).
         let spaced = text.contains(char::is_whitespace) && !notation::looks_like_move(text);
         if text.is_empty() || text.len() > 40 || spaced {
@@ -639,6 +641,16 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         R::IntoCheck { role } => msg!("refusal-into-check", role = piece_name(*role)),
         R::ExplodesOwnKing { role } => msg!("refusal-explodes-own-king", role = piece_name(*role)),
         R::CannotReach { role, square } => msg!("refusal-cannot-reach", role = role.name(), square = sq(square)),
+        R::NotFrom { role, square, file, rank } => {
+            let file = file.map(|f| char::from(b'a' + f).to_string());
+            let place = match (file, rank) {
+                (Some(file), Some(rank)) => msg!("place-square", square = format!("{file}{}", rank + 1)),
+                (Some(file), None) => msg!("place-file", file = file),
+                (None, Some(rank)) => msg!("place-rank", rank = (rank + 1).to_string()),
+                (None, None) => return msg!("refusal-cannot-reach", role = role.name(), square = sq(square)),
+            };
+            msg!("refusal-not-from", role = role.name(), place = place, square = sq(square))
+        }
         R::NoPieceOn { square } => msg!("refusal-no-piece-on", square = sq(square)),
         R::NotYours { role, square, owner } => msg!(
             "refusal-not-yours",

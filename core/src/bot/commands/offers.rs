@@ -60,12 +60,15 @@ impl Bot {
         let (me, row) = self.active_game(cx, id)?;
         let conn = self.conn()?;
         let opp = row.player(mover_color(&row, me.id).other());
-        if let Some(o) = offers::get(&conn, row.id, OfferKind::Draw)? {
-            if o.by_player == opp {
+        match offers::get(&conn, row.id, OfferKind::Draw)? {
+            Some(o) if o.pending_by(opp) => {
                 drop(conn);
                 return self.finish_with(cx, &row, Outcome::Draw(DrawReason::Agreement), opp);
             }
-            return user(msg!("draw-already-offered", id = row.id));
+            Some(o) if o.pending_by(me.id) => return user(msg!("draw-already-offered", id = row.id)),
+            Some(o) if o.by_player == me.id => return user(msg!("offer-declined-wait", id = row.id, what = "draw")),
+            // None, or the opponent's offer declined: a new offer (in its place).
+            _ => {}
         }
         if row.ai_level.is_some() && players::get(&conn, opp)?.is_some_and(|p| p.is_ai) {
             return Ok(cx.say(t!("draw-ai-declines", id = row.id)));
@@ -108,12 +111,14 @@ impl Bot {
         let vs_ai = players::get(&conn, opp)?.is_some_and(|p| p.is_ai);
         let pending = offers::get(&conn, row.id, OfferKind::Takeback)?;
         let requester = match &pending {
-            Some(o) if o.by_player == opp => Some(my_color.other()),
-            Some(_) => {
-                return user(msg!("takeback-already-asked", id = row.id));
+            Some(o) if o.pending_by(opp) => Some(my_color.other()),
+            Some(o) if o.pending_by(me.id) => return user(msg!("takeback-already-asked", id = row.id)),
+            Some(o) if o.by_player == me.id && !vs_ai => {
+                return user(msg!("offer-declined-wait", id = row.id, what = "takeback"));
             }
-            None if vs_ai => Some(my_color),
-            None => None,
+            _ if vs_ai => Some(my_color),
+            // None, or the opponent's request declined: a new request (in its place).
+            _ => None,
         };
         // The requester's last move is the last ply, or the one before it when the other side
         // has replied: with none, there is nothing to ask for (or to agree to).
@@ -190,13 +195,11 @@ impl Bot {
         let conn = self.conn()?;
         let opp = row.player(mover_color(&row, me.id).other());
         match offers::get(&conn, row.id, kind)? {
-            Some(o) if o.by_player == opp => {}
-            Some(_) => {
-                return user(msg!("offer-yours", id = row.id, what = what));
-            }
-            None => return user(msg!("offer-none", id = row.id, what = what)),
+            Some(o) if o.pending_by(opp) => {}
+            Some(o) if o.pending_by(me.id) => return user(msg!("offer-yours", id = row.id, what = what)),
+            _ => return user(msg!("offer-none", id = row.id, what = what)),
         }
-        if !offers::remove(&conn, row.id, kind, opp)? {
+        if !offers::decline(&conn, row.id, kind, opp, self.clock.now())? {
             return user(msg!("offer-gone", id = row.id, what = what));
         }
         let text =
