@@ -240,6 +240,9 @@ fn moves_with_their_numbers_are_read_and_a_wrong_origin_is_named() {
     assert!(tb.say("bob", "1... e5").contains("1... e5 played by bob"));
     assert!(tb.say("alice", "!move 2.Nf3").contains("2. Nf3 played by alice"));
     assert!(tb.say("bob", "2…Nc6").contains("2... Nc6 played by bob"));
+    // A spectator here gets the record of the game in progress, as its board (before: "not yours").
+    let out = tb.say("carol", "!pgn #1");
+    assert!(out.contains("[Event \"capabot game #1\"]") && out.contains("2. Nf3 Nc6 *"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 4);
     // Chatter that starts with a number stays chatter.
     assert_eq!(tb.say("alice", "3. lol"), "");

@@ -385,15 +385,15 @@ impl Bot {
     }
 
     /// The game whose record (`pgn`, `gif`) someone asks for, and the side they see it from: their
-    /// own game as [`Bot::game_for`] finds it, or, by number, a finished game played in this chat,
-    /// which everyone here watched (an unfinished one could show a secret bomb to a spectator).
+    /// own game as [`Bot::game_for`] finds it, or, by number, a game of this chat, which everyone
+    /// here watches (a game in progress's record names no secret bomb: only a detonation, which
+    /// everyone saw, shows one).
     fn record_for(&self, cx: &Ctx<'_>, id: Option<i64>) -> Res<(Color, GameRow)> {
         if let Some(id) = id {
             let conn = self.conn()?;
             if let Some(row) = games::get(&conn, id)?
                 && row.platform == cx.scope().platform
                 && row.chat_id == cx.scope().chat
-                && matches!(row.status, Status::Finished | Status::Aborted)
             {
                 let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
                 let viewer = me.and_then(|me| row.color_of(me.id)).unwrap_or(Color::White);
