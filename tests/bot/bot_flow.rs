@@ -167,6 +167,16 @@ fn capatomic_bare_launch_notation() {
     let mut turn = Color::White;
     for s in &sans {
         let who = if turn == Color::White { "alice" } else { "bob" };
+        if s.contains('^') {
+            // Launches are counted by missile in the whole list (before: each of some 180 listed);
+            // a missile's square lists its own.
+            let out = tb.say(who, "!moves");
+            let (missile, _) = s.trim_start_matches('M').split_once('^').unwrap();
+            assert!(out.contains("Launches, by missile: M") && !out.contains('^'), "{out}");
+            assert!(out.contains(&format!("M{missile}: ")) && out.contains("lists one missile's"), "{out}");
+            let one = tb.say(who, &format!("!moves {missile}"));
+            assert!(one.contains(&format!("M{missile}^")), "{one}");
+        }
         let out = tb.say(who, s);
         assert!(out.contains("played by"), "{s}: {out}");
         if s.contains('^') {

@@ -173,6 +173,7 @@ moves-piece = Partie #{ $id }: { $piece } hat { $count ->
     }: { $list }.
 moves-none = Partie #{ $id }: { $mover } ist am Zug und hat keinen legalen Zug.
 moves-piece-none = Partie #{ $id }: { $piece } hat keinen legalen Zug.
+moves-launches-counted = Raketenstarts je Rakete: { $missiles } ({ $p }moves { $square } listet die einer Rakete auf).
 moves-in-check = { $mover } steht im Schach.
 moves-no-detonations = Bombenzündungen werden hier, wo andere mitlesen, nie aufgelistet ({ $p }bomb zeigt dir deine, und zwar nur dir).
 moves-not-square = Partie #{ $id }: '{ $text }' ist kein Feld dieses Bretts; nenne eins wie g1.

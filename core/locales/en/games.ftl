@@ -149,6 +149,7 @@ moves-piece = Game #{ $id }: { $piece } has { $count ->
     }: { $list }.
 moves-none = Game #{ $id }: { $mover } to move has no legal move.
 moves-piece-none = Game #{ $id }: { $piece } has no legal move.
+moves-launches-counted = Launches, by missile: { $missiles } ({ $p }moves { $square } lists one missile's).
 moves-in-check = { $mover } is in check.
 moves-no-detonations = A bomb's detonation is never listed here, where others read ({ $p }bomb shows yours to you alone).
 moves-not-square = Game #{ $id }: '{ $text }' is not a square of this board; name one like g1.

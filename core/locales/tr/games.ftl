@@ -174,6 +174,7 @@ moves-all = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamles
 moves-piece = Oyun #{ $id }: { $piece } için { $count } yasal hamle var: { $list }.
 moves-none = Oyun #{ $id }: sıra { $mover } oyuncusunda ve yasal hamlesi yok.
 moves-piece-none = Oyun #{ $id }: { $piece } için yasal hamle yok.
+moves-launches-counted = Füzeye göre fırlatmalar: { $missiles } (bir füzeninkileri { $p }moves { $square } listeler).
 moves-in-check = { $mover } şah altında.
 moves-no-detonations = Bir bombanın patlatılması burada, herkesin okuduğu yerde hiç listelenmez ({ $p }bomb seninkini yalnızca sana gösterir).
 moves-not-square = Oyun #{ $id }: '{ $text }' bu tahtada bir kare değil; g1 gibi bir kare söyle.

@@ -300,8 +300,20 @@ impl Bot {
                 }
             }
         };
-        let listed = san::listed_moves(pos, from.as_ref().map(|(sq, _)| *sq));
+        let mut listed = san::listed_moves(pos, from.as_ref().map(|(sq, _)| *sq));
         let count: usize = listed.iter().map(|h| h.moves().len()).sum();
+        // Capatomic's launches, a missile to nearly every square, are counted by missile in the
+        // whole list (before: some 180 launches in one message); a missile's square lists its own.
+        let launches = match listed.last() {
+            Some(crate::notation::Hint::Launches(all))
+                if from.is_none() && all.len() > LAUNCHES_LISTED && listed.len() > 1 =>
+            {
+                let all = all.clone();
+                listed.pop();
+                Some(launches_by_missile(&all))
+            }
+            _ => None,
+        };
         // One piece's moves need no label of its kind: only castling and launches are set apart.
         let mut text = match (&from, super::moves::hint_list(&listed, from.is_none())) {
             (None, Some(list)) => t!("moves-all", id = id, mover = mover.as_str(), count = count, list = list),
@@ -311,6 +323,10 @@ impl Bot {
             (None, None) => t!("moves-none", id = id, mover = mover.as_str()),
             (Some((_, piece)), None) => t!("moves-piece-none", id = id, piece = piece.as_str()),
         };
+        if let Some((missiles, first)) = launches {
+            text.push(' ');
+            text.push_str(&t!("moves-launches-counted", missiles = missiles, p = cx.p(), square = first));
+        }
         if pos.is_check() {
             text.push(' ');
             text.push_str(&t!("moves-in-check", mover = mover.as_str()));
@@ -614,4 +630,22 @@ pub(super) fn pgn_reply(target: Target, file_name: &str, text: String) -> Reply 
 /// How a game's record names one of its sides: capabot by its level, anyone else by name.
 pub(super) fn side_name(p: &players::Player, row: &GameRow) -> String {
     if p.is_ai { t!("ai-name-level", level = row.ai_level.unwrap_or(0)) } else { p.name.clone() }
+}
+
+/// Launches listed one by one in `moves` without a square; more are counted by missile.
+const LAUNCHES_LISTED: usize = 12;
+
+/// Launches (`Mh1^a1`, in the board's order) counted by missile: `Mh1: 82, Mj1: 80`, and the first
+/// missile's square.
+fn launches_by_missile(launches: &[String]) -> (String, String) {
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for launch in launches {
+        let missile = launch.split_once('^').map_or(launch.as_str(), |(missile, _)| missile);
+        match counted.last_mut() {
+            Some((m, n)) if *m == missile => *n += 1,
+            _ => counted.push((missile, 1)),
+        }
+    }
+    let first = counted.first().map_or(String::new(), |(m, _)| m.trim_start_matches('M').to_string());
+    (counted.iter().map(|(m, n)| format!("{m}: {n}")).collect::<Vec<_>>().join(", "), first)
 }
