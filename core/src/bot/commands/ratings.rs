@@ -269,16 +269,28 @@ impl Bot {
         let (Some(p), Some(first), Some(last)) = (&who, points.first(), points.last()) else {
             return Ok(cx.say(t!("history-none", variant = v.display_name, scope = where_)));
         };
-        let high = points.iter().map(|h| h.rating_after).fold(f64::MIN, f64::max);
+        // Shown as the game's end and `rating` show them: `1742?` while provisional (before: the
+        // same rating without its mark here).
+        let shown = |rating: f64, deviation: f64| {
+            crate::community::rating::Rating { rating, deviation, ..crate::community::rating::Rating::new() }.display()
+        };
+        let high = points.iter().max_by(|a, b| a.rating_after.total_cmp(&b.rating_after)).unwrap_or(last);
+        // Where the whole history is listed, its first game began at a new player's rating;
+        // otherwise the deviation before the first change listed is not known.
+        let first = if points.len() < ratings::MAX_HISTORY {
+            shown(first.rating_before, crate::community::rating::MAX_DEVIATION)
+        } else {
+            (first.rating_before.round() as i64).to_string()
+        };
         let text = t!(
             "history-line",
             name = p.name.as_str(),
             variant = v.display_name,
             scope = where_,
-            first = first.rating_before.round() as i64,
-            last = last.rating_after.round() as i64,
+            first = first,
+            last = shown(last.rating_after, last.deviation_after),
             count = points.len(),
-            high = high.round() as i64
+            high = shown(high.rating_after, high.deviation_after)
         );
         let mut r = Reply::new(cx.target(), text.clone());
         r.drawing = Some(history_chart(p, v, &points));
