@@ -178,3 +178,40 @@ fn german_reads_as_german() {
     assert!(out.contains("keine deiner Damen kann d3 erreichen"), "{out}");
     assert!(!out.contains("vom Typ") && !out.contains("kein Tausch"), "{out}");
 }
+
+/// What the help shows is what is read, in a German chat: options by the names `help challenge`
+/// lists (`tage`, `farbe`, `ungewertet`), and by the English ones; a game's or challenge's number
+/// without `#` (`accept 1`, `move 1 e4`, `resign game 1`); an unknown option answered with the
+/// command's own options in the chat's language; a swap's number told to be written with `#`.
+/// (Before: "Unbekannte Option 'tage'; die Optionen sind days:N, …, level:N", and "accept takes at
+/// most a challenge number like #4, not '1'".)
+#[test]
+fn options_by_the_helps_names_and_numbers_without_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !help challenge\nalice> !challenge @bob chess tage:3 farbe:white ungewertet\n\
+         bob> !accept 1\nalice> !move 1 e4\nbob> !board 1\nbob> !challenge @alice chess tempo:3\nalice> !draw 1\n\
+         bob> !draw 1 ablehnen\nbob> !swap 1 K b\nbob> !resign game 1\nalice> !challenge @bob chess days:5 gün:5\n",
+    );
+    assert!(out.contains("            tage — Tage pro Zug\n            farbe — Deine Farbe"), "{out}");
+    assert!(out.contains("(3 Tage pro Zug, ungewertet, alice spielt Weiß)"), "{out}");
+    assert!(out.contains("Partie #1 beginnt: alice (Weiß) gegen bob (Schwarz)"), "{out}");
+    assert!(out.contains("Partie #1: 1. e4, gespielt von alice."), "{out}");
+    assert!(out.contains("Partie #1: alice (Weiß) gegen bob (Schwarz), Chess; bob (Schwarz) ist am Zug."), "{out}");
+    assert!(
+        out.contains(
+            "Unbekannte Option 'tempo'; die Optionen von !challenge sind gegner, variante, tage, farbe, aufstellung, \
+             ungewertet."
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Partie #1: alice bietet Remis an."), "{out}");
+    assert!(out.contains("bob hat das Remisangebot von alice abgelehnt"), "{out}");
+    assert!(out.contains("Schreib #1 für Partie 1, z. B. !swap #1 K b."), "{out}");
+    assert!(out.contains("Partie #1 abgebrochen: bob hat aufgegeben"), "{out}");
+    // One option by two of its names is one option given twice (written as the usage writes it).
+    assert!(out.contains("days ist zweimal angegeben ('days:5' und 'days:5')"), "{out}");
+    assert!(!out.contains("Herausforderung #2"), "{out}");
+    assert!(!out.contains("Unbekannte Option 'tage'") && !out.contains("nicht '1'"), "{out}");
+}

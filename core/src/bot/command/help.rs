@@ -108,7 +108,8 @@ pub fn command_help(c: &CommandSpec, p: &str, slash: bool) -> String {
         s.push('\n');
         s.push_str(&crate::t!("help-one-options"));
         for o in c.options {
-            // Named as the slash command shows it in this language (not typed: the usage says how).
+            // Named as the slash command shows it in this language, a name typed commands read too
+            // (`tage:3`; the usage says how each is typed).
             let name = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]);
             s.push_str(&format!("\n  {name} — {}", c.option_description(None, o, lang)));
         }

@@ -4,10 +4,13 @@
 //! descriptions are in the catalogues (`locales/*/commands.ftl`), by the command's and option's names.
 //!
 //! This file holds what a parsed [`Command`] is and how it is typed back; `table.rs` the table and
-//! its option kinds, `parse.rs` the parsers of typed text and of a slash command's options, and
-//! `help.rs` the help text and the catalogue ids of summaries and option descriptions.
+//! its option kinds, `parse.rs` the parsers of typed text and of a slash command's options,
+//! `names.rs` the names an option is typed by in each language (read into the English words the
+//! parsers take), and `help.rs` the help text and the catalogue ids of summaries and option
+//! descriptions.
 
 mod help;
+mod names;
 mod parse;
 mod table;
 

@@ -2,6 +2,7 @@
 //! parser in the table), the words of each command's options, and a slash command's typed options
 //! into the same words and so the same command ([`from_options`]).
 
+use super::names::{listed, read_names, word_of};
 use super::{
     ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS,
     RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
@@ -43,6 +44,25 @@ fn game_ref(tok: &str) -> Option<i64> {
     tok.strip_prefix('#').and_then(|n| n.parse().ok()).filter(|&n: &i64| n > 0)
 }
 
+/// Whether `tok` is a whole number written without `#` (`4`).
+fn bare_number(tok: &str) -> bool {
+    !tok.is_empty() && tok.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Whether `tok` is a number from 1 written without `#`, as a game's or a tournament's is (not more
+/// digits than any number has, which are no such number's).
+fn positive(tok: &str) -> bool {
+    bare_number(tok) && tok.parse::<u64>().is_ok_and(|n| n > 0)
+}
+
+/// How a command takes a game's (a challenge's) number: `#N` only, or (where no other word of the
+/// command can be a number) a bare `N` too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Hash {
+    Needed,
+    Optional,
+}
+
 /// What a `#N` word numbers: the answer to a number that names none says which.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Numbered {
@@ -52,11 +72,16 @@ pub(super) enum Numbered {
 }
 
 /// `#` and a whole number that no game, challenge or tournament can have (`#0`, `#-1`, more digits than any
-/// number has): the answer that there is none, with the number as typed.
-fn no_such_number(tok: &str, what: Numbered) -> Option<Wrong> {
-    let n = tok.strip_prefix('#')?;
+/// number has), or such a number without `#` where `hash` allows it: the answer that there is none,
+/// with the number as typed.
+fn no_such_number(tok: &str, what: Numbered, hash: Hash) -> Option<Wrong> {
+    let n = match tok.strip_prefix('#') {
+        Some(n) => n,
+        None if hash == Hash::Optional && bare_number(tok) => tok,
+        None => return None,
+    };
     let digits = n.strip_prefix('-').unwrap_or(n);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || game_ref(tok).is_some() {
+    if !bare_number(digits) || game_ref(&format!("#{n}")).is_some() {
         return None;
     }
     let id = crate::bot::commands::short(n);
@@ -76,22 +101,23 @@ pub(super) fn is_answer(e: &Wrong) -> bool {
     )
 }
 
-/// Splits off a leading or trailing `#N` game reference; `#0` or a number too large for any game is
-/// answered that there is no such game.
-pub(super) fn split_game(args: &[&str]) -> Result<(Option<i64>, Vec<String>), Wrong> {
-    split_numbered(args, Numbered::Game)
+/// Splits off the first `#N` game reference (or bare `N`, where `hash` allows it); `#0` or a number
+/// too large for any game is answered that there is no such game.
+pub(super) fn split_game(args: &[&str], hash: Hash) -> Result<(Option<i64>, Vec<String>), Wrong> {
+    split_numbered(args, Numbered::Game, hash)
 }
 
-fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<String>), Wrong> {
+fn split_numbered(args: &[&str], what: Numbered, hash: Hash) -> Result<(Option<i64>, Vec<String>), Wrong> {
     let mut game = None;
     let mut rest = Vec::new();
     for a in args {
         if game.is_none() {
-            if let Some(n) = game_ref(a) {
+            let bare = (hash == Hash::Optional && bare_number(a)).then(|| a.parse().ok()).flatten().filter(|&n| n > 0);
+            if let Some(n) = game_ref(a).or(bare) {
                 game = Some(n);
                 continue;
             }
-            if let Some(e) = no_such_number(a, what) {
+            if let Some(e) = no_such_number(a, what, hash) {
                 return Err(e);
             }
         }
@@ -101,7 +127,7 @@ fn split_numbered(args: &[&str], what: Numbered) -> Result<(Option<i64>, Vec<Str
 }
 
 pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong> {
-    let (game, rest) = split_game(args)?;
+    let (game, rest) = split_game(args, Hash::Optional)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-game", word = word, given = rest.join(" ")));
     }
@@ -110,7 +136,7 @@ pub(super) fn only_game(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong>
 
 /// `accept` and `decline`: at most a challenge's number.
 pub(super) fn only_challenge(word: &str, args: &[&str]) -> Result<Option<i64>, Wrong> {
-    let (id, rest) = split_numbered(args, Numbered::Challenge)?;
+    let (id, rest) = split_numbered(args, Numbered::Challenge, Hash::Optional)?;
     if !rest.is_empty() {
         return Err(msg!("parse-only-challenge", word = word, given = rest.join(" ")));
     }
@@ -123,7 +149,7 @@ pub(super) fn game_and_square(
     args: &[&str],
     wrong: impl Fn(String) -> Wrong,
 ) -> Result<(Option<i64>, Option<String>), Wrong> {
-    let (game, rest) = split_game(args)?;
+    let (game, rest) = split_game(args, Hash::Optional)?;
     match rest.as_slice() {
         [] => Ok((game, None)),
         [sq] => Ok((game, Some(sq.to_lowercase()))),
@@ -133,7 +159,7 @@ pub(super) fn game_and_square(
 
 /// `pgn`: an optional game number, then nothing or `analysed` (`analyzed`, `analysis`).
 pub(super) fn parse_pgn(word: &str, args: &[&str]) -> Result<(Option<i64>, bool), Wrong> {
-    let (game, rest) = split_game(args)?;
+    let (game, rest) = split_game(args, Hash::Optional)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         [] => Ok((game, false)),
         [r] if matches!(r.as_str(), "analysed" | "analyzed" | "analysis") => Ok((game, true)),
@@ -149,7 +175,7 @@ pub(super) fn offer_or_decline(
     offer: fn(Option<i64>) -> Command,
     decline: fn(Option<i64>) -> Command,
 ) -> Result<Command, Wrong> {
-    let (game, rest) = split_game(args)?;
+    let (game, rest) = split_game(args, Hash::Optional)?;
     match rest.iter().map(|r| r.to_lowercase()).collect::<Vec<_>>().as_slice() {
         // `draw accept`: the same as `draw`, which accepts the opponent's offer where there is one.
         [] => Ok(offer(game)),
@@ -161,11 +187,23 @@ pub(super) fn offer_or_decline(
 
 /// An optional game number and the words after it, which must not be empty (`hint` says what to write).
 pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, String), Wrong> {
-    let (game, rest) = split_game(args)?;
+    let (game, rest) = split_game(args, Hash::Optional)?;
     if rest.is_empty() {
         return Err(hint);
     }
     Ok((game, rest.join(" ")))
+}
+
+/// `swap`: an optional `#N` and the swap. Not a bare number for the game, as a swap's words may be
+/// numbers (`0`: none; `K b 1`); a swap never starts with one other than `0`, so `swap 2 K b` is
+/// answered how to write game 2.
+pub(super) fn game_and_swap(args: &[&str]) -> Result<(Option<i64>, String), Wrong> {
+    let (game, rest) = split_game(args, Hash::Needed)?;
+    match rest.first() {
+        None => Err(msg!("parse-which-swap")),
+        Some(n) if positive(n) => Err(msg!("parse-swap-number", number = n.as_str())),
+        Some(_) => Ok((game, rest.join(" "))),
+    }
 }
 
 fn parse_days(v: &str) -> Result<Option<u32>, Wrong> {
@@ -244,7 +282,12 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                     Ok(l @ 1..=8) => once(&mut c.level, l, "level", a, &mut seen)?,
                     _ => return Err(msg!("parse-level", given = v)),
                 },
-                _ => return Err(msg!("parse-unknown-option", given = k)),
+                _ => {
+                    // The options of the command typed (`play`'s has no person), as its help lists them.
+                    let word = if person_expected { "challenge" } else { "play" };
+                    let options = spec(word).map(listed).unwrap_or_else(|| Msg::raw(""));
+                    return Err(msg!("parse-unknown-option", given = k, word = word, options = options));
+                }
             }
         } else if matches!(lower.as_str(), "casual" | "unrated") {
             once(&mut c.rated, false, "rated", a, &mut seen)?;
@@ -434,7 +477,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     for a in args {
         match a.strip_prefix('#') {
             Some(n) if id.is_none() => {
-                if let Some(none) = no_such_number(a, Numbered::Tournament) {
+                if let Some(none) = no_such_number(a, Numbered::Tournament, Hash::Needed) {
                     return Err(none);
                 }
                 id = Some(game_ref(a).ok_or_else(|| msg!("parse-positive", key = "tournament", given = n))?)
@@ -444,9 +487,13 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
         }
     }
     let Some((action, rest)) = words.split_first() else { return Ok(TournamentCmd::Show { id, round: None }) };
+    // A bare number is a round's (`tournament round 2`): one where the tournament's goes is
+    // answered how to write that.
+    let write_hash = |n: &str| msg!("parse-tournament-number", number = n);
     let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, Wrong> {
         match rest {
             [] => Ok(cmd),
+            [n] if positive(n) => Err(write_hash(n)),
             _ => Err(msg!("parse-tournament-only-number", action = *action, given = rest.join(" "))),
         }
     };
@@ -458,9 +505,11 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
         "cancel" => none_after(TournamentCmd::Cancel(id)),
         "round" => match rest {
             [n] => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
+            [_, n] if positive(n) => Err(write_hash(n)),
             _ => Err(msg!("parse-tournament-round")),
         },
         "create" => parse_tournament_create(rest),
+        a if positive(a) => Err(write_hash(a)),
         a => match a.strip_prefix("round:") {
             Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
             _ => Err(msg!("parse-tournament-action", given = a.chars().take(20).collect::<String>())),
@@ -533,9 +582,14 @@ fn read(body: &str) -> Result<Command, Wrong> {
         return Ok(Command::Help(None));
     };
     match spec(word) {
-        Some(s) => (s.parse)(&word.to_lowercase(), args),
+        Some(s) => {
+            let args = read_names(s, args);
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            (s.parse)(&word.to_lowercase(), &args)
+        }
         None => {
-            let (game, rest) = split_game(&toks)?;
+            // Not a command: a bare number is no game's (a move is told by its `#N`).
+            let (game, rest) = split_game(&toks, Hash::Needed)?;
             Ok(Command::Other { game, text: rest.join(" ") })
         }
     }
@@ -600,25 +654,13 @@ fn command_of_options(
                 mentions.push(u.clone());
                 format!("@{}", u.name.split_whitespace().next().unwrap_or("user"))
             }
-            (OptionKind::User, _) => return Err(msg!("parse-option-person", option = o.name)),
-            (OptionKind::Days | OptionKind::DaysOrDefault | OptionKind::DaysPerMove, _) => format!("days:{text}"),
-            (OptionKind::Color, _) => format!("color:{text}"),
-            (OptionKind::Setup, _) => format!("setup:{text}"),
-            (OptionKind::Level, _) => format!("level:{text}"),
-            (OptionKind::Game, _) => format!("#{}", text.trim_start_matches('#')),
-            (OptionKind::Keyed(k) | OptionKind::KeyedChoice(k, _), _) => format!("{k}:{text}"),
-            (OptionKind::Number(r), _) => format!("{}:{text}", r.key),
             (OptionKind::Flag(yes, no), OptionValue::Bool(b)) => (if *b { yes } else { no }).to_string(),
             (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),
-            (OptionKind::Flag(..) | OptionKind::Switch(_), _) => {
-                return Err(msg!("parse-option-bool", option = o.name));
-            }
-            (
-                OptionKind::Variant | OptionKind::Ladder | OptionKind::Move | OptionKind::Square | OptionKind::Text,
-                _,
-            ) => text,
-            (OptionKind::Count(_), _) => text,
-            (OptionKind::Choice(_), _) => text,
+            (kind, _) => match word_of(kind, &text) {
+                Some(word) => word,
+                None if kind == OptionKind::User => return Err(msg!("parse-option-person", option = o.name)),
+                None => return Err(msg!("parse-option-bool", option = o.name)),
+            },
         };
         if word.is_empty() {
             continue;
@@ -684,6 +726,47 @@ mod tests {
         assert_eq!(parse("help Analyse").unwrap(), Command::Help(Some("analyse".into())));
         assert_eq!(parse("help !ladder").unwrap(), Command::Help(Some("ladder".into())));
         assert!(parse("help ladder join").unwrap_err().to_string().contains("help analyse"));
+    }
+
+    /// A game's or challenge's number is read without `#` where no other word of the command can
+    /// be a number (before: "accept takes at most a challenge number like #4, not '1'"); where one
+    /// can (a swap's `0`, a tournament's round), the refusal says to write `#`.
+    #[test]
+    fn numbers_are_read_without_hash_where_nothing_else_is_a_number() {
+        let text = |t: &str| t.to_string();
+        for (typed, command) in [
+            ("accept 1", Command::Accept(Some(1))),
+            ("decline 2", Command::Decline(Some(2))),
+            ("board 1", Command::Board(Some(1))),
+            ("draw 1", Command::Draw(Some(1))),
+            ("draw 1 decline", Command::DrawDecline(Some(1))),
+            ("resign 3", Command::Resign(Some(3))),
+            ("rematch 5", Command::Rematch(Some(5))),
+            ("move 1 e4", Command::Move { game: Some(1), text: text("e4") }),
+            ("move #1 e4 e5", Command::Move { game: Some(1), text: text("e4 e5") }),
+            ("moves 3 g1", Command::Moves { game: Some(3), square: Some(text("g1")) }),
+            ("bomb 3 g1", Command::Bomb { game: Some(3), square: Some(text("g1")) }),
+            ("pgn 3 analysed", Command::Pgn { game: Some(3), analysed: true }),
+            ("swap #2 K b", Command::Swap { game: Some(2), text: text("K b") }),
+            ("swap K b 1", Command::Swap { game: None, text: text("K b 1") }),
+            ("swap 0", Command::Swap { game: None, text: text("0") }),
+            ("tournament round 2", Command::Tournament(TournamentCmd::Show { id: None, round: Some(2) })),
+            // Not a command: a number is no game's without `#`.
+            ("1 e4", Command::Other { game: None, text: text("1 e4") }),
+        ] {
+            assert_eq!(parse(typed), Ok(command), "{typed}");
+        }
+        for (typed, answer) in [
+            ("board 0", "There is no game #0."),
+            ("accept 99999999999999999999", "There is no challenge #99999999999999999999."),
+            ("swap 2 K b", "Write #2 for game 2, e.g. !swap #2 K b"),
+            ("tournament 3", "Write #3 for tournament 3, e.g. !tournament #3 join"),
+            ("tournament join 3", "Write #3 for tournament 3"),
+            ("tournament round 2 3", "Write #3 for tournament 3"),
+        ] {
+            let refused = parse(typed).unwrap_err().to_string();
+            assert!(refused.starts_with(answer), "{typed}: {refused}");
+        }
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! ranges they take; and the lookup of a command by its word ([`spec`]).
 
 use super::parse::{
-    game_and_square, game_and_text, no_args, offer_or_decline, only_challenge, only_game, parse_challenge,
-    parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
+    game_and_square, game_and_swap, game_and_text, no_args, offer_or_decline, only_challenge, only_game,
+    parse_challenge, parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
 };
 use super::{Command, Wrong};
 use crate::msg;
@@ -427,7 +427,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         subcommands: &[],
         admin: false,
         parse: |_, a| {
-            let (game, text) = game_and_text(a, msg!("parse-which-swap"))?;
+            let (game, text) = game_and_swap(a)?;
             Ok(Command::Swap { game, text })
         },
     },
