@@ -7,8 +7,14 @@ use super::{CommandSpec, OptionKind, OptionSpec};
 use crate::i18n::{Lang, Msg};
 use crate::msg;
 
-/// Every name `o` is known by, lower case: its own, then its name in each catalogue.
-pub(super) fn names(o: &OptionSpec) -> Vec<String> {
+/// Every name `o` is known by, lower case: its own, then its name in each catalogue; looked up in
+/// the catalogues once an option for the process (every typed command reads them).
+pub(super) fn names(o: &OptionSpec) -> &'static [String] {
+    static KNOWN: std::sync::LazyLock<std::sync::RwLock<std::collections::HashMap<&'static str, &'static [String]>>> =
+        std::sync::LazyLock::new(Default::default);
+    if let Some(names) = KNOWN.read().unwrap_or_else(|e| e.into_inner()).get(o.name) {
+        return names;
+    }
     let mut names = vec![o.name.to_string()];
     for lang in Lang::ALL {
         let name = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]).to_lowercase();
@@ -16,7 +22,9 @@ pub(super) fn names(o: &OptionSpec) -> Vec<String> {
             names.push(name);
         }
     }
-    names
+    // Leaked once per option name: a few dozen short lists for the process's life.
+    let names: &'static [String] = Vec::leak(names);
+    KNOWN.write().unwrap_or_else(|e| e.into_inner()).entry(o.name).or_insert(names)
 }
 
 /// The options of `c` and of each of its subcommands (which one is meant is the parser's to read).
@@ -119,7 +127,7 @@ mod tests {
             let mut seen: Vec<(String, &OptionSpec)> = Vec::new();
             for o in all_options(c) {
                 let key = word_of(o.kind, "").and_then(|w| w.strip_suffix(':').map(str::to_string));
-                for name in names(o).into_iter().chain(key) {
+                for name in names(o).iter().cloned().chain(key) {
                     assert!(
                         !name.is_empty() && !name.contains([':', '#']) && !name.contains(char::is_whitespace),
                         "{} {}: '{name}'",
