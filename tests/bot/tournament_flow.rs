@@ -64,6 +64,23 @@ fn decide(tb: &TestBot, b: &Board, winner: Option<&str>) -> Response {
     }
 }
 
+/// A name's invisible direction overrides and zero-width spaces are not kept (before: echoed as
+/// typed): a tournament's name cannot be written to read as another or to turn the rest of a line
+/// around.
+#[test]
+fn a_tournaments_name_keeps_no_invisible_direction_marks() {
+    let tb = new_bot();
+    let r = admin(&tb, "!tournament create roundrobin chess days:7 signup:0 Spring\u{202E}puC\u{200B} \u{2067}X");
+    assert!(r.text().contains("SpringpuC X: Chess, round robin"), "{}", r.text());
+    assert!(!r.text().contains(['\u{202E}', '\u{200B}', '\u{2067}']), "{:?}", r.text());
+    let listed = say(&tb, "Alice", "!tournament").text();
+    assert!(listed.contains("SpringpuC X") && !listed.contains('\u{202E}'), "{listed:?}");
+    // A Swiss tournament whose rounds the players will set is listed so (before: "Swiss, 0 rounds").
+    admin(&tb, "!tournament create swiss chess days:2 signup:0 Open");
+    let listed = say(&tb, "Alice", "!tournament").text();
+    assert!(listed.contains("Open: Chess, Swiss (rounds set by the number of players)"), "{listed}");
+}
+
 #[test]
 fn six_player_round_robin_with_sonneborn_berger() {
     let tb = new_bot();

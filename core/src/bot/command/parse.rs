@@ -567,7 +567,7 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     if rounds.is_some() && kind != TournamentKind::Swiss {
         return Err(msg!("parse-rounds-swiss"));
     }
-    let name: String = name.join(" ").chars().filter(|c| !c.is_control()).take(60).collect();
+    let name: String = name.join(" ").chars().filter(|&c| crate::bot::commands::shows(c)).take(60).collect();
     Ok(TournamentCmd::Create { kind, rounds, variant, days, signup, name })
 }
 

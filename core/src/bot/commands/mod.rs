@@ -133,9 +133,23 @@ pub(in crate::bot) fn comma_list(items: Vec<Msg>) -> Msg {
     items.fold(last, |tail, head| msg!("comma-list", head = head, tail = tail))
 }
 
-/// User text cut to 40 characters without control characters, for echoing back.
+/// User text cut to 40 characters of what [`shows`], for echoing back.
 pub(in crate::bot) fn short(s: &str) -> String {
-    s.chars().filter(|c| !c.is_control()).take(40).collect()
+    s.chars().filter(|&c| shows(c)).take(40).collect()
+}
+
+/// Whether a character of user text (a name, a tournament's name) is kept where capabot writes it:
+/// not a control character, and none of the invisible ones that change how the text around them
+/// reads — the direction overrides and isolates (`U+202E` makes "alice" of "ecila" and turns the
+/// rest of a line around), the direction marks, zero-width spaces and the byte-order mark — so
+/// that a name cannot pass for another or garble the message it stands in. The zero-width
+/// joiners, which Persian and emoji sequences need, stay.
+pub(in crate::bot) fn shows(c: char) -> bool {
+    !c.is_control()
+        && !matches!(
+            c,
+            '\u{061C}' | '\u{200B}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}'
+        )
 }
 
 pub(super) fn move_label(pos: &Position, san_text: &str) -> String {

@@ -37,6 +37,8 @@ fn system_text(s: System) -> String {
     match s {
         System::RoundRobin => t!("system-roundrobin"),
         System::DoubleRoundRobin => t!("system-double"),
+        // Rounds not set: as many as the players call for (before, "0 rounds" in the list).
+        System::Swiss { rounds: 0 } => t!("system-swiss-auto"),
         System::Swiss { rounds } => t!("system-swiss", rounds = rounds),
     }
 }
@@ -147,10 +149,7 @@ impl Bot {
                     tournaments::set_signup_until(&conn, id, Some(until))?;
                     t!("tournament-start-by-itself", when = time_left(until - now), p = p.as_str(), id = id)
                 };
-                let rounds_text = match system {
-                    System::Swiss { rounds: 0 } => t!("system-swiss-auto"),
-                    s => system_text(s),
-                };
+                let rounds_text = system_text(system);
                 let mut r = self.reply_in(
                     cx.scope(),
                     t!(
