@@ -1883,6 +1883,37 @@ fn capatomic_refusals_say_why_in_the_players_words() {
     assert!(tb.say("alice", "e8e9q").contains("played by alice"));
 }
 
+/// A Capatomic refusal is put in full (its pinned en passant found) only when it is said: one
+/// told already costs no more than chatter (before: the whole game was replayed for it, and the
+/// answer dropped), and is still said in full the first time in a new position.
+#[test]
+fn a_capatomic_refusal_left_unsaid_costs_what_chatter_does() {
+    use capabot::store::sql::{reads_kept, statements_sent};
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white");
+    tb.say("bob", "!accept");
+    let c = tb.bot.store().conn().unwrap();
+    let fen = "n9/10/10/10/10/k2p5R/10/4P5/10/K9 w - - 0 1 - -";
+    c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [fen]).unwrap();
+    for (who, m) in [("alice", "Kb1"), ("bob", "Nb8"), ("alice", "Ka1"), ("bob", "Na10"), ("alice", "e5")] {
+        assert!(tb.say(who, m).contains("played by"), "{m}");
+    }
+    // Statements sent and reads answered from what the unit had read: what the store was asked.
+    let asked = || statements_sent() + reads_kept();
+    let cost = |text: &str| {
+        let before = asked();
+        let out = tb.say("bob", text);
+        (asked() - before, out)
+    };
+    let (chatter, out) = cost("hello");
+    assert_eq!(out, "");
+    let (_, out) = cost("dxe4");
+    assert!(out.contains("that pawn move would leave your king in check"), "{out}");
+    let (unsaid, out) = cost("dxe4");
+    assert_eq!(out, "", "told once");
+    assert_eq!(unsaid, chatter, "the store's work for a refusal left unsaid, for chatter");
+}
+
 /// `!rules capatomic` says whose attack stops a launch (the missile's, not the target's) and how
 /// to write castling with missiles; the help's move line shows it beside the launch.
 #[test]
