@@ -1753,6 +1753,20 @@ fn moves_lists_the_legal_moves_of_a_game_or_of_one_piece() {
     assert!(tb.say("alice", "!moves #1").contains("Game #1 is over: it has no moves left to list."));
 }
 
+/// A paused game's notices write its move command as the game's chat does, with its prefix
+/// (before: `move #1 …` with none, in the notice and in the refusal of a move in a direct chat).
+#[test]
+fn a_paused_games_notices_write_the_chats_prefix() {
+    let tb = new_bot();
+    tb.say("alice", "!settings prefix:?");
+    tb.say("alice", "?challenge @bob chess color:white");
+    assert!(tb.say("bob", "?accept").contains("Game #1 starts"));
+    let told = tb.bot.chat_gone("test", "main").text();
+    assert!(told.contains("Game #1 is paused") && told.contains("with `?move #1 …` in another chat"), "{told}");
+    let out = dm(&tb, "bob", "move #1 e5").text();
+    assert!(out.contains("Game #1 is paused") && out.contains("`?move #1 …` in a chat of a server"), "{out}");
+}
+
 /// A game whose chat is gone is paused, and goes on only where the opponent can follow: a move in
 /// another shared chat takes it there, still paused, and its clock starts again only once the
 /// opponent has moved there too; a move in a direct chat is refused with the reason and moves

@@ -3,8 +3,8 @@
 //! into the same words and so the same command ([`from_options`]).
 
 use super::{
-    ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS,
-    RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
+    ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, PREFIX_UNTIL_ANSWERED, ParseError,
+    REACH, ROUND, ROUNDS, RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
 };
 use crate::i18n::{Lang, Msg};
 use crate::msg;
@@ -401,11 +401,11 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
                     None => return Err(msg!("parse-ladder-create-variant", given = w.as_str())),
                 }
             }
-            let variant = v.ok_or_else(|| msg!("parse-ladder-create-which"))?;
+            let variant = v.ok_or_else(|| msg!("parse-ladder-create-which", p = PREFIX_UNTIL_ANSWERED))?;
             LadderCmd::Create { variant, days, reach, wait }
         }
         "undo" => {
-            let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo"))?;
+            let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo", p = PREFIX_UNTIL_ANSWERED))?;
             let event = EVENT.parse(n.trim_start_matches('#'))?;
             let reason: Vec<&str> =
                 args.iter().skip_while(|a| !a.eq_ignore_ascii_case("undo")).skip(2).copied().collect();
@@ -414,7 +414,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
         "season" => match rest.split_first() {
             Some((c, more)) if c == "close" => LadderCmd::SeasonClose(variant(more)?),
             Some((n, more)) => LadderCmd::Season { number: SEASON.parse(n)?, variant: variant(more)? },
-            None => return Err(msg!("parse-ladder-season")),
+            None => return Err(msg!("parse-ladder-season", p = PREFIX_UNTIL_ANSWERED)),
         },
         // `ladder chess`: that ladder's standings.
         other if rest.is_empty() && crate::bot::commands::find_variant(other).is_some() => {
@@ -458,7 +458,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
         "cancel" => none_after(TournamentCmd::Cancel(id)),
         "round" => match rest {
             [n] => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
-            _ => Err(msg!("parse-tournament-round")),
+            _ => Err(msg!("parse-tournament-round", p = PREFIX_UNTIL_ANSWERED)),
         },
         "create" => parse_tournament_create(rest),
         a => match a.strip_prefix("round:") {

@@ -6,7 +6,7 @@ use super::parse::{
     game_and_square, game_and_text, no_args, offer_or_decline, only_challenge, only_game, parse_challenge,
     parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
 };
-use super::{Command, Wrong};
+use super::{Command, PREFIX_UNTIL_ANSWERED, Wrong};
 use crate::msg;
 
 /// The days-per-move values a correspondence game may have.
@@ -338,7 +338,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         subcommands: &[],
         admin: false,
         parse: |_, a| {
-            let (game, text) = game_and_text(a, msg!("parse-which-move"))?;
+            let (game, text) = game_and_text(a, msg!("parse-which-move", p = PREFIX_UNTIL_ANSWERED))?;
             Ok(Command::Move { game, text })
         },
     },
@@ -452,7 +452,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         subcommands: &[],
         admin: false,
         parse: |_, a| {
-            let (game, text) = game_and_text(a, msg!("parse-which-swap"))?;
+            let (game, text) = game_and_text(a, msg!("parse-which-swap", p = PREFIX_UNTIL_ANSWERED))?;
             Ok(Command::Swap { game, text })
         },
     },
@@ -665,7 +665,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             [] => Ok(Command::Help(None)),
             // Written as it is typed elsewhere too: `help !move`, `help /move`.
             [c] => Ok(Command::Help(Some(c.trim_start_matches(|ch: char| ch.is_ascii_punctuation()).to_lowercase()))),
-            _ => Err(msg!("parse-help")),
+            _ => Err(msg!("parse-help", p = PREFIX_UNTIL_ANSWERED)),
         },
     },
 ];
