@@ -1897,6 +1897,35 @@ fn capatomic_refusals_say_why_in_the_players_words() {
     assert!(tb.say("alice", "e8e9q").contains("played by alice"));
 }
 
+/// A typed move is read once a line, however it came: bare, after the prefix as a word of its own,
+/// or with `move` (before: `!e5`, `!e4` and a bare legal move were read twice, first from the
+/// stored position, then again from the game's). A refusal answered as a user error is read once
+/// in each of the unit's two runs: the first, without savepoints, is undone and run again with
+/// them (docs/postgres.md, "Inputs run without savepoints first"), so that a refused move changes nothing.
+#[test]
+fn a_typed_move_is_read_once_a_line() {
+    use capabot::notation::moves_read;
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let reads = |who: &str, text: &str| {
+        let before = moves_read();
+        let out = tb.say(who, text);
+        (moves_read() - before, out)
+    };
+    for (typed, runs) in [("!e5", 2), ("e5", 1), ("!move e5", 2)] {
+        let (n, out) = reads("alice", typed);
+        assert!(out.contains("e5 is not legal"), "{typed}: {out}");
+        assert_eq!(n, runs, "{typed}: reads");
+    }
+    let (n, out) = reads("alice", "!e4");
+    assert!(out.contains("1. e4 played by alice"), "{out}");
+    assert_eq!(n, 1, "!e4: reads");
+    let (n, out) = reads("bob", "e5");
+    assert!(out.contains("1... e5 played by bob"), "{out}");
+    assert_eq!(n, 1, "e5: reads");
+}
+
 /// A Capatomic refusal is put in full (its pinned en passant found) only when it is said: one
 /// told already costs no more than chatter (before: the whole game was replayed for it, and the
 /// answer dropped), and is still said in full the first time in a new position.

@@ -358,8 +358,20 @@ fn plain_letters(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(plain.collect())
 }
 
+thread_local! {
+    /// Typed moves read on this thread ([`moves_read`]).
+    static MOVES_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many typed moves this thread has read with [`parse_move`] so far: tests count what
+/// answering a line costs with it (each read of a line that is no legal move makes its refusal).
+pub fn moves_read() -> u64 {
+    MOVES_READ.with(std::cell::Cell::get)
+}
+
 /// Reads a move typed in chat: SAN (lenient), coordinate notation, or Capatomic launch forms.
 pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
+    MOVES_READ.with(|n| n.set(n.get() + 1));
     let plain = plain_letters(input.trim());
     let text = plain.as_ref();
     if text.is_empty() {

@@ -44,10 +44,10 @@ impl Bot {
                     return Ok(Response::default());
                 };
                 return match notation::parse_move(&pos, text) {
-                    Ok(_) => {
+                    Ok(m) => {
                         let row = row.clone();
                         drop(conn);
-                        self.play_move(cx, me, row, text)
+                        self.play_move(cx, me, row, text, Some(Reading { pos, read: Ok(m) }))
                     }
                     Err(e) if reads_as_move(&e, text) => {
                         // Put in full only when it is said (once a person and position).
@@ -257,19 +257,31 @@ impl Bot {
                 }
             }
         };
+        let mut reading = None;
         if !explicit {
             // A bare word that is not a move in this game: probably a mistyped command.
             let v = variant_named(&row.variant)?;
-            if let Ok(pos) = fen::parse_position(v, &row.fen)
-                && let Err(notation::MoveError::Syntax { .. }) = notation::parse_move(&pos, text)
-            {
-                return unknown();
+            if let Ok(pos) = fen::parse_position(v, &row.fen) {
+                let read = notation::parse_move(&pos, text);
+                if let Err(notation::MoveError::Syntax { .. }) = read {
+                    return unknown();
+                }
+                reading = Some(Reading { pos, read });
             }
         }
-        self.play_move(cx, &me, row, text)
+        self.play_move(cx, &me, row, text, reading)
     }
 
-    pub(super) fn play_move(&self, cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
+    /// Plays `text` in `row` for `me`, or says why not; `reading` is `text` as read already from
+    /// the game's stored position, used again where the game's own position reads it alike.
+    pub(super) fn play_move(
+        &self,
+        cx: &Ctx<'_>,
+        me: &Player,
+        row: GameRow,
+        text: &str,
+        reading: Option<Reading>,
+    ) -> Res<Response> {
         let conn = self.conn()?;
         let row = self.take_up_paused(&conn, cx, me, row)?;
         let id = row.id;
@@ -299,7 +311,11 @@ impl Bot {
         }
         let mut game = self.load_game(&conn, &row)?;
         let pos = game.position().clone();
-        let mv = match notation::parse_move(&pos, text) {
+        let read = match reading {
+            Some(Reading { pos: read_in, read }) if read_in == pos && (read.is_ok() || !pos.variant().missiles) => read,
+            _ => notation::parse_move(&pos, text),
+        };
+        let mv = match read {
             Ok(m) => m,
             Err(e) => {
                 let refused = msg!("game-move-error", id = id, error = move_error(&e));
@@ -535,6 +551,15 @@ impl Bot {
             Vec::new()
         })
     }
+}
+
+/// A typed move as read from a game's stored position (its FEN), for [`Bot::play_move`]: the game's
+/// replayed position reads it alike when the two are equal, but for a secret bomb (which the FEN
+/// does not show, so the two differ) and a Capatomic refusal (whose en passant forbidden by a pin
+/// the FEN drops, while equal positions may differ in it: see [`Bot::refusal_in_full`]).
+pub(super) struct Reading {
+    pos: crate::rules::Position,
+    read: Result<Move, notation::MoveError>,
 }
 
 impl Bot {
