@@ -203,6 +203,22 @@ enum Command {
         #[arg(long, default_value_t = 2000)]
         keep_pages_ms: u64,
     },
+    /// Chat lines that are no moves: reading one as a move in each variant's start position, and
+    /// through the bot core beside a Capatomic game (chatter, and a move-shaped line told about
+    /// already); medians of the runs, µs a line.
+    BenchChatter {
+        /// Lines read a run in notation (the core's runs, a tenth of them).
+        #[arg(long, default_value_t = 20_000)]
+        lines: usize,
+        #[arg(long, default_value_t = 7)]
+        runs: usize,
+        /// Plies of the core's Capatomic game.
+        #[arg(long, default_value_t = 60)]
+        plies: usize,
+        /// Only these variants in notation (default: chess, capablanca, capatomic).
+        #[arg(long, num_args = 1..)]
+        variants: Vec<String>,
+    },
     /// Animated games: a game of P plies at S px as a GIF, encode time (median of R runs), size, and
     /// the same frames written whole; the palette's colour error.
     BenchGif {
@@ -967,6 +983,16 @@ fn run(cli: Cli) -> Result<(), String> {
         #[cfg(not(feature = "web"))]
         Command::BenchWeb { .. } => {
             return Err("bench-web needs the laboratory built with its `web` feature (the default)".into());
+        }
+        Command::BenchChatter { lines, runs, plies, variants } => {
+            let names = if variants.is_empty() {
+                vec!["chess".into(), "capablanca".into(), "capatomic".into()]
+            } else {
+                variants
+            };
+            let variants = names.iter().map(|n| tools::variant(n)).collect::<Result<Vec<_>, _>>()?;
+            let opts = bench::chatter::ChatterOptions { variants, lines, runs, plies };
+            outln!("{}", bench::chatter::bench(&opts)?);
         }
         Command::BenchGif { plies, size, runs, variant, theme, out } => {
             let v = tools::variant(&variant)?;

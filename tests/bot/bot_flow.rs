@@ -1835,6 +1835,20 @@ fn moves_lists_the_legal_moves_of_a_game_or_of_one_piece() {
     assert!(tb.say("alice", "!moves #1").contains("Game #1 is over: it has no moves left to list."));
 }
 
+/// A paused game's notices write its move command as the game's chat does, with its prefix
+/// (before: `move #1 …` with none, in the notice and in the refusal of a move in a direct chat).
+#[test]
+fn a_paused_games_notices_write_the_chats_prefix() {
+    let tb = new_bot();
+    tb.say("alice", "!settings prefix:?");
+    tb.say("alice", "?challenge @bob chess color:white");
+    assert!(tb.say("bob", "?accept").contains("Game #1 starts"));
+    let told = tb.bot.chat_gone("test", "main").text();
+    assert!(told.contains("Game #1 is paused") && told.contains("with `?move #1 …` in another chat"), "{told}");
+    let out = dm(&tb, "bob", "move #1 e5").text();
+    assert!(out.contains("Game #1 is paused") && out.contains("`?move #1 …` in a chat of a server"), "{out}");
+}
+
 /// A game whose chat is gone is paused, and goes on only where the opponent can follow: a move in
 /// another shared chat takes it there, still paused, and its clock starts again only once the
 /// opponent has moved there too; a move in a direct chat is refused with the reason and moves
@@ -1963,6 +1977,66 @@ fn capatomic_refusals_say_why_in_the_players_words() {
     assert!(tb.say("alice", "e8e9").contains("say which piece to promote to, for example e8e9q"));
     assert!(tb.say("alice", "e9").contains("say which piece to promote to, for example e9=Q"));
     assert!(tb.say("alice", "e8e9q").contains("played by alice"));
+}
+
+/// A typed move is read once a line, however it came: bare, after the prefix as a word of its own,
+/// or with `move` (before: `!e5`, `!e4` and a bare legal move were read twice, first from the
+/// stored position, then again from the game's). A refusal answered as a user error is read once
+/// in each of the unit's two runs: the first, without savepoints, is undone and run again with
+/// them (docs/postgres.md, "Inputs run without savepoints first"), so that a refused move changes nothing.
+#[test]
+fn a_typed_move_is_read_once_a_line() {
+    use capabot::notation::moves_read;
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    let reads = |who: &str, text: &str| {
+        let before = moves_read();
+        let out = tb.say(who, text);
+        (moves_read() - before, out)
+    };
+    for (typed, runs) in [("!e5", 2), ("e5", 1), ("!move e5", 2)] {
+        let (n, out) = reads("alice", typed);
+        assert!(out.contains("e5 is not legal"), "{typed}: {out}");
+        assert_eq!(n, runs, "{typed}: reads");
+    }
+    let (n, out) = reads("alice", "!e4");
+    assert!(out.contains("1. e4 played by alice"), "{out}");
+    assert_eq!(n, 1, "!e4: reads");
+    let (n, out) = reads("bob", "e5");
+    assert!(out.contains("1... e5 played by bob"), "{out}");
+    assert_eq!(n, 1, "e5: reads");
+}
+
+/// A Capatomic refusal is put in full (its pinned en passant found) only when it is said: one
+/// told already costs no more than chatter (before: the whole game was replayed for it, and the
+/// answer dropped), and is still said in full the first time in a new position.
+#[test]
+fn a_capatomic_refusal_left_unsaid_costs_what_chatter_does() {
+    use capabot::store::sql::{reads_kept, statements_sent};
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white");
+    tb.say("bob", "!accept");
+    let c = tb.bot.store().conn().unwrap();
+    let fen = "n9/10/10/10/10/k2p5R/10/4P5/10/K9 w - - 0 1 - -";
+    c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [fen]).unwrap();
+    for (who, m) in [("alice", "Kb1"), ("bob", "Nb8"), ("alice", "Ka1"), ("bob", "Na10"), ("alice", "e5")] {
+        assert!(tb.say(who, m).contains("played by"), "{m}");
+    }
+    // Statements sent and reads answered from what the unit had read: what the store was asked.
+    let asked = || statements_sent() + reads_kept();
+    let cost = |text: &str| {
+        let before = asked();
+        let out = tb.say("bob", text);
+        (asked() - before, out)
+    };
+    let (chatter, out) = cost("hello");
+    assert_eq!(out, "");
+    let (_, out) = cost("dxe4");
+    assert!(out.contains("that pawn move would leave your king in check"), "{out}");
+    let (unsaid, out) = cost("dxe4");
+    assert_eq!(out, "", "told once");
+    assert_eq!(unsaid, chatter, "the store's work for a refusal left unsaid, for chatter");
 }
 
 /// `!rules capatomic` says whose attack stops a launch (the missile's, not the target's) and how

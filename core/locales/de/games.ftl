@@ -470,10 +470,10 @@ bombs-revealed = Die Bomben in der Ausgangsstellung: { $white }; { $black }.
 # Warum ein Zug der KI verworfen wurde (geloggt, nicht angezeigt).
 ai-game-vanished = Partie verschwunden
 ai-game-moved-on = die Partie ist weitergegangen
-game-paused = Partie #{ $id } ist pausiert: Ich kann nicht mehr in ihren Chat schreiben (er wurde gelöscht, oder ich wurde entfernt). Ihre Uhr ist angehalten. Jeder von euch kann mit `move #{ $id } …` in einem anderen Chat, in dem ich bin, weiterspielen (nicht in einer Direktnachricht); die Uhr läuft wieder, sobald ihr beide dort gezogen habt.
-game-paused-closed = Partie #{ $id } ist pausiert: Ich darf nicht mehr in ihren Chat schreiben (er wurde gesperrt, oder mir wurde das Schreiben dort untersagt). Ihre Uhr ist angehalten. Jeder von euch kann mit `move #{ $id } …` in einem anderen Chat, in dem ich bin, weiterspielen (nicht in einer Direktnachricht); die Uhr läuft wieder, sobald ihr beide dort gezogen habt.
+game-paused = Partie #{ $id } ist pausiert: Ich kann nicht mehr in ihren Chat schreiben (er wurde gelöscht, oder ich wurde entfernt). Ihre Uhr ist angehalten. Jeder von euch kann mit `{ $p }move #{ $id } …` in einem anderen Chat, in dem ich bin, weiterspielen (nicht in einer Direktnachricht); die Uhr läuft wieder, sobald ihr beide dort gezogen habt.
+game-paused-closed = Partie #{ $id } ist pausiert: Ich darf nicht mehr in ihren Chat schreiben (er wurde gesperrt, oder mir wurde das Schreiben dort untersagt). Ihre Uhr ist angehalten. Jeder von euch kann mit `{ $p }move #{ $id } …` in einem anderen Chat, in dem ich bin, weiterspielen (nicht in einer Direktnachricht); die Uhr läuft wieder, sobald ihr beide dort gezogen habt.
 game-taken-up = Die Partie geht hier weiter; ihre Uhr läuft wieder, sobald auch { $name } hier gezogen hat.
-game-paused-not-direct = Partie #{ $id } ist pausiert. Spiel dort weiter, wo dein Gegner mitlesen kann: `move #{ $id } …` in einem Chat eines gemeinsamen Servers oder Space, nicht in einer Direktnachricht oder privaten Gruppe.
+game-paused-not-direct = Partie #{ $id } ist pausiert. Spiel dort weiter, wo dein Gegner mitlesen kann: `{ $p }move #{ $id } …` in einem Chat eines gemeinsamen Servers oder Space, nicht in einer Direktnachricht oder privaten Gruppe.
 
 games-moved-here = { $count ->
         [one] Partie { $ids } geht hier weiter: Ihr Chat wurde durch diesen ersetzt.

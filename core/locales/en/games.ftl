@@ -429,10 +429,10 @@ bombs-revealed = The bombs, where they started: { $white }; { $black }.
 # Why an AI move was dropped (logged, not shown).
 ai-game-vanished = game vanished
 ai-game-moved-on = the game moved on
-game-paused = Game #{ $id } is paused: I can no longer post in its chat (it was deleted, or I was removed). Its clock is stopped. Either of you can go on with `move #{ $id } …` in another chat where I am (not in a direct message); its clock starts again once you have both moved there.
-game-paused-closed = Game #{ $id } is paused: I may no longer post in its chat (it was locked, or my permission to post there was taken away). Its clock is stopped. Either of you can go on with `move #{ $id } …` in another chat where I am (not in a direct message); its clock starts again once you have both moved there.
+game-paused = Game #{ $id } is paused: I can no longer post in its chat (it was deleted, or I was removed). Its clock is stopped. Either of you can go on with `{ $p }move #{ $id } …` in another chat where I am (not in a direct message); its clock starts again once you have both moved there.
+game-paused-closed = Game #{ $id } is paused: I may no longer post in its chat (it was locked, or my permission to post there was taken away). Its clock is stopped. Either of you can go on with `{ $p }move #{ $id } …` in another chat where I am (not in a direct message); its clock starts again once you have both moved there.
 game-taken-up = The game goes on here; its clock starts again once { $name } has moved here too.
-game-paused-not-direct = Game #{ $id } is paused. Go on with it where your opponent can follow: `move #{ $id } …` in a chat of a server or space you share, not in a direct message or a private group.
+game-paused-not-direct = Game #{ $id } is paused. Go on with it where your opponent can follow: `{ $p }move #{ $id } …` in a chat of a server or space you share, not in a direct message or a private group.
 
 games-moved-here = { $count ->
         [one] Game { $ids } goes on here: its chat was replaced by this one.

@@ -463,10 +463,10 @@ bombs-revealed = Bombalar, başladıkları yerler: { $white }; { $black }.
 # Yapay zekâ hamlesinin neden bırakıldığı (günlüğe yazılır, gösterilmez).
 ai-game-vanished = oyun bulunamadı
 ai-game-moved-on = oyun ilerledi
-game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (özel mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
-game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `move #{ $id } …` ile sürdürebilir (özel mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
+game-paused = Oyun #{ $id } duraklatıldı: artık sohbetine yazamıyorum (sohbet silindi ya da ben çıkarıldım). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `{ $p }move #{ $id } …` ile sürdürebilir (özel mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
+game-paused-closed = Oyun #{ $id } duraklatıldı: sohbetine artık yazmama izin verilmiyor (sohbet kilitlendi ya da yazma iznim kaldırıldı). Saati durdu. İkinizden biri, bulunduğum başka bir sohbette `{ $p }move #{ $id } …` ile sürdürebilir (özel mesajda değil); ikiniz de orada hamle yapınca saat yeniden işler.
 game-taken-up = Oyun burada sürüyor; { $name } adlı oyuncu da burada hamle yapınca saati yeniden işler.
-game-paused-not-direct = Oyun #{ $id } duraklatıldı. Rakibinin de izleyebileceği bir yerde sürdür: özel mesajda ya da özel bir grupta değil, birlikte bulunduğunuz bir sunucunun ya da alanın sohbetinde `move #{ $id } …` yaz.
+game-paused-not-direct = Oyun #{ $id } duraklatıldı. Rakibinin de izleyebileceği bir yerde sürdür: özel mesajda ya da özel bir grupta değil, birlikte bulunduğunuz bir sunucunun ya da alanın sohbetinde `{ $p }move #{ $id } …` yaz.
 
 games-moved-here = { $count ->
         [one] Oyun { $ids } burada sürüyor: sohbeti bu sohbetle değiştirildi.

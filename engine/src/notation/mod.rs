@@ -9,9 +9,10 @@ pub mod pgn;
 pub mod san;
 pub mod uci;
 
-use crate::rules::variant::Variant;
+use crate::rules::variant::{VARIANTS, Variant};
 use crate::rules::{Color, Move, Position, Role, Square};
 use std::fmt;
+use std::sync::{Arc, LazyLock};
 
 /// Why a typed move was not accepted.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,8 +22,8 @@ pub enum MoveError {
     /// Longer than any move can be.
     TooLong,
     /// Not a move in any notation capabot reads; `examples` are moves of the shapes it reads, on
-    /// this variant's board.
-    Syntax { input: String, examples: Examples },
+    /// this variant's board (one copy a variant, shared by all its errors: see [`Examples::of`]).
+    Syntax { input: String, examples: Arc<Examples> },
     /// A well-formed move that is not legal here; `reason` says why, `hints` lists close legal moves.
     Illegal { input: String, reason: Refusal, hints: Vec<Hint> },
     /// More than one legal move matches.
@@ -39,9 +40,22 @@ pub struct Examples {
     pub coordinates: Vec<String>,
 }
 
+/// Each variant's [`Examples`], in the order of [`VARIANTS`]: a chat line that is no move is the
+/// commonest input there is, so its refusal shares these instead of writing them anew.
+static EXAMPLES: LazyLock<Vec<Arc<Examples>>> =
+    LazyLock::new(|| VARIANTS.iter().map(|v| Arc::new(Examples::drawn(v))).collect());
+
 impl Examples {
-    /// The examples for `variant`'s board.
-    pub fn of(variant: &Variant) -> Examples {
+    /// The examples for `variant`'s board: the one copy of a listed variant's, shared.
+    pub fn of(variant: &Variant) -> Arc<Examples> {
+        match VARIANTS.iter().position(|v| std::ptr::eq(*v, variant)) {
+            Some(i) => Arc::clone(&EXAMPLES[i]),
+            None => Arc::new(Examples::drawn(variant)),
+        }
+    }
+
+    /// The examples drawn on `variant`'s board.
+    fn drawn(variant: &Variant) -> Examples {
         let rank = |r: u8| r + 1;
         // White's pieces stand on the castling rank, its pawns on the pawn rank.
         let (pieces, pawns, promotion) =
@@ -373,9 +387,21 @@ pub fn without_move_number(text: &str) -> &str {
     after.trim_start()
 }
 
+thread_local! {
+    /// Typed moves read on this thread ([`moves_read`]).
+    static MOVES_READ: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many typed moves this thread has read with [`parse_move`] so far: tests count what
+/// answering a line costs with it (each read of a line that is no legal move makes its refusal).
+pub fn moves_read() -> u64 {
+    MOVES_READ.with(std::cell::Cell::get)
+}
+
 /// Reads a move typed in chat: SAN (lenient), coordinate notation, or Capatomic launch forms; a
 /// move number in front is left out.
 pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
+    MOVES_READ.with(|n| n.set(n.get() + 1));
     let plain = plain_letters(input.trim());
     let text = without_move_number(plain.as_ref());
     if text.is_empty() {
@@ -387,17 +413,27 @@ pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveError> {
     // An upper-case piece letter first means SAN (`A5c6`: archbishop from rank 5), even where the text
     // also reads as coordinates (`a5c6`); otherwise coordinates are tried first.
     let san_first = text.chars().next().is_some_and(|c| c.is_ascii_uppercase() && Role::from_char(c).is_some());
-    if san_first && let Ok(m) = san::parse(pos, text) {
-        return Ok(m);
+    // SAN is read once: a refusal from the first try is kept for the answer.
+    let mut san_err = None;
+    if san_first {
+        match san::parse(pos, text) {
+            Ok(m) => return Ok(m),
+            Err(e) => san_err = Some(e),
+        }
     }
-    match uci::parse(pos, text) {
-        Ok(m) => Ok(m),
-        Err(coord_err) => match san::parse(pos, text) {
-            Ok(m) => Ok(m),
-            // A coordinate-shaped input gets the coordinate explanation.
-            Err(san_err) => Err(if uci::looks_like_coordinates(text) { coord_err } else { san_err }),
+    let coord_err = match uci::parse(pos, text) {
+        Ok(m) => return Ok(m),
+        Err(e) => e,
+    };
+    let san_err = match san_err {
+        Some(e) => e,
+        None => match san::parse(pos, text) {
+            Ok(m) => return Ok(m),
+            Err(e) => e,
         },
-    }
+    };
+    // A coordinate-shaped input gets the coordinate explanation.
+    Err(if uci::looks_like_coordinates(text) { coord_err } else { san_err })
 }
 
 #[cfg(test)]
@@ -529,6 +565,23 @@ mod tests {
         for (pos, typed) in [(&unarmed, "Mj1^e5"), (&pos, "Mj1^a1")] {
             let e = parse_move(pos, typed).unwrap_err().to_string();
             assert!(!e.contains("(C"), "{e}");
+        }
+    }
+
+    /// An unreadable line's examples are drawn once a variant and shared by every refusal that
+    /// shows them (before: written anew, several `format!`s, for each of them, two or three a line).
+    #[test]
+    fn syntax_examples_are_shared() {
+        for v in VARIANTS {
+            let pos = Position::start(v);
+            let (first, second) = (parse_move(&pos, "hello").unwrap_err(), parse_move(&pos, "Nice").unwrap_err());
+            let examples = |e: &MoveError| -> *const Examples {
+                let MoveError::Syntax { examples, .. } = e else { panic!("{}: {e:?}", v.name) };
+                let examples: &Examples = examples;
+                examples
+            };
+            assert!(std::ptr::eq(examples(&first), examples(&second)), "{}", v.name);
+            assert!(std::ptr::eq(examples(&first), examples(&MoveError::syntax(&pos, "gg"))), "{}", v.name);
         }
     }
 

@@ -3,10 +3,12 @@
 //! 127.0.0.1 (`bench-discord`, with the `discord` feature), over several processes on one database
 //! (`bench-shards`, with the `discord` and `postgres` features), the Matrix front end in many rooms
 //! of a real Synapse (`bench-matrix-rooms`, with the `matrix` feature), and the web pages
-//! (`bench-web`, with the `web` feature; `--pg` with `postgres`). The AI's speed runs (`bench-ai`,
+//! (`bench-web`, with the `web` feature; `--pg` with `postgres`); chat lines that are no moves
+//! (`bench-chatter`). The AI's speed runs (`bench-ai`,
 //! `bench-deadline`) sit with the rest of the AI tooling in [`crate::engine`].
 
 pub mod bot;
+pub mod chatter;
 #[cfg(feature = "discord")]
 pub mod discord;
 pub mod gif;

@@ -258,6 +258,10 @@ pub struct ParseError(Msg);
 /// A parser's message before it is a [`ParseError`].
 type Wrong = Msg;
 
+/// The prefix a parser's message writes its commands with (`p`): the parser does not know the
+/// chat's, which [`ParseError::answer`] puts in its place.
+const PREFIX_UNTIL_ANSWERED: &str = "!";
+
 impl ParseError {
     /// The message, its commands written with `p` (the chat's prefix, `/` for a slash command).
     pub fn answer(self, p: &str) -> Msg {

@@ -4,8 +4,8 @@
 
 use super::names::{listed, read_names, word_of};
 use super::{
-    ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, ParseError, REACH, ROUND, ROUNDS,
-    RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
+    ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, PREFIX_UNTIL_ANSWERED, ParseError,
+    REACH, ROUND, ROUNDS, RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
 };
 use crate::i18n::{Lang, Msg};
 use crate::msg;
@@ -200,8 +200,8 @@ pub(super) fn game_and_text(args: &[&str], hint: Msg) -> Result<(Option<i64>, St
 pub(super) fn game_and_swap(args: &[&str]) -> Result<(Option<i64>, String), Wrong> {
     let (game, rest) = split_game(args, Hash::Needed)?;
     match rest.first() {
-        None => Err(msg!("parse-which-swap")),
-        Some(n) if positive(n) => Err(msg!("parse-swap-number", number = n.as_str())),
+        None => Err(msg!("parse-which-swap", p = PREFIX_UNTIL_ANSWERED)),
+        Some(n) if positive(n) => Err(msg!("parse-swap-number", number = n.as_str(), p = PREFIX_UNTIL_ANSWERED)),
         Some(_) => Ok((game, rest.join(" "))),
     }
 }
@@ -286,7 +286,13 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                     // The options of the command typed (`play`'s has no person), as its help lists them.
                     let word = if person_expected { "challenge" } else { "play" };
                     let options = spec(word).map(listed).unwrap_or_else(|| Msg::raw(""));
-                    return Err(msg!("parse-unknown-option", given = k, word = word, options = options));
+                    return Err(msg!(
+                        "parse-unknown-option",
+                        given = k,
+                        word = word,
+                        options = options,
+                        p = PREFIX_UNTIL_ANSWERED
+                    ));
                 }
             }
         } else if matches!(lower.as_str(), "casual" | "unrated") {
@@ -444,11 +450,11 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
                     None => return Err(msg!("parse-ladder-create-variant", given = w.as_str())),
                 }
             }
-            let variant = v.ok_or_else(|| msg!("parse-ladder-create-which"))?;
+            let variant = v.ok_or_else(|| msg!("parse-ladder-create-which", p = PREFIX_UNTIL_ANSWERED))?;
             LadderCmd::Create { variant, days, reach, wait }
         }
         "undo" => {
-            let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo"))?;
+            let n = rest.first().ok_or_else(|| msg!("parse-ladder-undo", p = PREFIX_UNTIL_ANSWERED))?;
             let event = EVENT.parse(n.trim_start_matches('#'))?;
             let reason: Vec<&str> =
                 args.iter().skip_while(|a| !a.eq_ignore_ascii_case("undo")).skip(2).copied().collect();
@@ -457,7 +463,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
         "season" => match rest.split_first() {
             Some((c, more)) if c == "close" => LadderCmd::SeasonClose(variant(more)?),
             Some((n, more)) => LadderCmd::Season { number: SEASON.parse(n)?, variant: variant(more)? },
-            None => return Err(msg!("parse-ladder-season")),
+            None => return Err(msg!("parse-ladder-season", p = PREFIX_UNTIL_ANSWERED)),
         },
         // `ladder chess`: that ladder's standings.
         other if rest.is_empty() && crate::bot::commands::find_variant(other).is_some() => {
@@ -489,7 +495,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let Some((action, rest)) = words.split_first() else { return Ok(TournamentCmd::Show { id, round: None }) };
     // A bare number is a round's (`tournament round 2`): one where the tournament's goes is
     // answered how to write that.
-    let write_hash = |n: &str| msg!("parse-tournament-number", number = n);
+    let write_hash = |n: &str| msg!("parse-tournament-number", number = n, p = PREFIX_UNTIL_ANSWERED);
     let none_after = |cmd: TournamentCmd| -> Result<TournamentCmd, Wrong> {
         match rest {
             [] => Ok(cmd),
@@ -506,7 +512,7 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
         "round" => match rest {
             [n] => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
             [_, n] if positive(n) => Err(write_hash(n)),
-            _ => Err(msg!("parse-tournament-round")),
+            _ => Err(msg!("parse-tournament-round", p = PREFIX_UNTIL_ANSWERED)),
         },
         "create" => parse_tournament_create(rest),
         a if positive(a) => Err(write_hash(a)),

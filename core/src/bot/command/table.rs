@@ -6,7 +6,7 @@ use super::parse::{
     game_and_square, game_and_swap, game_and_text, no_args, offer_or_decline, only_challenge, only_game,
     parse_challenge, parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
 };
-use super::{Command, Wrong};
+use super::{Command, PREFIX_UNTIL_ANSWERED, Wrong};
 use crate::msg;
 
 /// The days-per-move values a correspondence game may have.
@@ -78,31 +78,56 @@ pub struct Range {
     pub key: &'static str,
     pub min: u32,
     pub max: u32,
+    /// What the numbers number, when they do (an event, a season, a round): a whole number out of
+    /// the range is answered that there is none such.
+    pub counts: Option<Counted>,
+}
+
+/// What a [`Range`]'s numbers number, each with its answer that there is none such.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// A ladder's events (`ladder undo N`).
+    LadderEvent,
+    /// A ladder's seasons.
+    Season,
+    /// A tournament's rounds.
+    Round,
+}
+
+impl Counted {
+    /// The answer that there is no such thing numbered `given` (as typed, however long).
+    fn none(self, given: &str) -> Wrong {
+        match self {
+            Counted::LadderEvent => msg!("ladder-unknown-event", id = short(given)),
+            Counted::Season => msg!("season-none", number = short(given)),
+            Counted::Round => msg!("round-none", number = short(given)),
+        }
+    }
 }
 
 impl Range {
-    /// Numbers from 1 with no limit of their own (the parser's `u32`): what numbers something
-    /// (an event, a season, a round), so that any other number names nothing.
-    const fn from_one(key: &'static str) -> Range {
-        Range { key, min: 1, max: u32::MAX }
+    /// Numbers from `min` to `max`, numbering nothing.
+    const fn limited(key: &'static str, min: u32, max: u32) -> Range {
+        Range { key, min, max, counts: None }
     }
 
-    /// `given` as a number of the range. A whole number out of it that numbers something (an
-    /// event, a season, a round) is answered that there is none such, with the number as typed
-    /// however long; a range with a limit of its own names both ends; anything else is said to be
-    /// no whole number from 1.
+    /// Numbers from 1 with no limit of their own (the parser's `u32`) that number `counts`, so that
+    /// any other number names nothing.
+    const fn from_one(key: &'static str, counts: Counted) -> Range {
+        Range { key, min: 1, max: u32::MAX, counts: Some(counts) }
+    }
+
+    /// `given` as a number of the range. A whole number out of it that numbers something is
+    /// answered that there is none such, with the number as typed however long; a range with a
+    /// limit of its own names both ends; anything else is said to be no whole number from 1.
     pub(super) fn parse(&self, given: &str) -> Result<u32, Wrong> {
         let digits = !given.is_empty() && given.bytes().all(|b| b.is_ascii_digit());
         match given.parse::<u32>() {
             Ok(n) if (self.min..=self.max).contains(&n) => Ok(n),
+            _ if digits && let Some(counted) = self.counts => Err(counted.none(given)),
             _ if self.max < u32::MAX => {
                 Err(msg!("parse-in-range", key = self.key, min = self.min, max = self.max, given = short(given)))
             }
-            _ if digits => Err(match self.key {
-                "event" => msg!("ladder-unknown-event", id = short(given)),
-                "season" => msg!("season-none", number = short(given)),
-                _ => msg!("round-none", number = short(given)),
-            }),
             _ => Err(msg!("parse-positive", key = self.key, given = short(given))),
         }
     }
@@ -114,19 +139,19 @@ fn short(given: &str) -> String {
 
 /// Swiss rounds (`rounds:N`): at most [`crate::community::swiss::MAX_ROUNDS`]; more than the field
 /// allows are cut at the start (and the start says so).
-pub const ROUNDS: Range = Range { key: "rounds", min: 1, max: crate::community::swiss::MAX_ROUNDS as u32 };
+pub const ROUNDS: Range = Range::limited("rounds", 1, crate::community::swiss::MAX_ROUNDS as u32);
 /// Days of registration before a tournament starts by itself; 0: an administrator starts it.
-pub const SIGNUP: Range = Range { key: "signup", min: 0, max: 30 };
+pub const SIGNUP: Range = Range::limited("signup", 0, 30);
 /// How many places up a ladder challenge may reach.
-pub const REACH: Range = Range { key: "reach", min: 1, max: 100 };
+pub const REACH: Range = Range::limited("reach", 1, 100);
 /// Days a ladder challenge may wait for an answer.
-pub const WAIT: Range = Range { key: "wait", min: 1, max: 30 };
+pub const WAIT: Range = Range::limited("wait", 1, 30);
 /// A ladder event's number (`ladder undo N`).
-pub const EVENT: Range = Range::from_one("event");
+pub const EVENT: Range = Range::from_one("event", Counted::LadderEvent);
 /// A ladder season's number.
-pub const SEASON: Range = Range::from_one("season");
+pub const SEASON: Range = Range::from_one("season", Counted::Season);
 /// A tournament round's number.
-pub const ROUND: Range = Range::from_one("round");
+pub const ROUND: Range = Range::from_one("round", Counted::Round);
 /// The pairing systems of `tournament create`, as typed.
 pub const SYSTEMS: &[&str] = &["roundrobin", "double", "swiss"];
 
@@ -313,7 +338,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         subcommands: &[],
         admin: false,
         parse: |_, a| {
-            let (game, text) = game_and_text(a, msg!("parse-which-move"))?;
+            let (game, text) = game_and_text(a, msg!("parse-which-move", p = PREFIX_UNTIL_ANSWERED))?;
             Ok(Command::Move { game, text })
         },
     },
@@ -640,7 +665,7 @@ pub static COMMANDS: &[CommandSpec] = &[
             [] => Ok(Command::Help(None)),
             // Written as it is typed elsewhere too: `help !move`, `help /move`.
             [c] => Ok(Command::Help(Some(c.trim_start_matches(|ch: char| ch.is_ascii_punctuation()).to_lowercase()))),
-            _ => Err(msg!("parse-help")),
+            _ => Err(msg!("parse-help", p = PREFIX_UNTIL_ANSWERED)),
         },
     },
 ];
@@ -663,6 +688,24 @@ mod tests {
     use super::*;
     use crate::bot::command::{help_text, parse};
     use crate::i18n::Lang;
+
+    /// A number nothing has is answered by what the range numbers, whatever its key is called
+    /// (before: by the key's spelling, so that a renamed `season` said "there is no round").
+    #[test]
+    fn a_number_nothing_has_is_answered_by_what_the_range_numbers() {
+        for (range, id) in [(EVENT, "ladder-unknown-event"), (SEASON, "season-none"), (ROUND, "round-none")] {
+            for range in [range, Range { key: "renamed", ..range }] {
+                for given in ["0", "99999999999"] {
+                    assert_eq!(range.parse(given).unwrap_err().id, id, "{} {given}", range.key);
+                }
+                assert_eq!(range.parse("x").unwrap_err().id, "parse-positive", "{}", range.key);
+                assert_eq!(range.parse("7"), Ok(7));
+            }
+        }
+        for range in [ROUNDS, SIGNUP, REACH, WAIT, Range { key: "season", ..REACH }] {
+            assert_eq!(range.parse("999").unwrap_err().id, "parse-in-range", "{}", range.key);
+        }
+    }
 
     /// The help where only slash commands reach capabot says how to use them and the buttons, and
     /// the bomb's square option says which square (before: "offers come with buttons", "The square

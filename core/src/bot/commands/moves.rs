@@ -46,18 +46,22 @@ impl Bot {
                     return Ok(Response::default());
                 };
                 return match notation::parse_move(&pos, text) {
-                    Ok(_) => {
+                    Ok(m) => {
                         let row = row.clone();
                         drop(conn);
-                        self.play_move(cx, me, row, text)
+                        self.play_move(cx, me, row, text, Some(Reading { pos, read: Ok(m) }))
                     }
                     Err(e) if reads_as_move(&e, text) => {
-                        let e = self.refusal_in_full(&conn, row, text, e);
+                        // Put in full only when it is said (once a person and position).
                         let told = || {
-                            self.tell_once(
+                            self.tell_once_with(
                                 cx,
                                 Told::BareMove { game: row.id, ply: row.ply, text: Told::key(text) },
-                                msg!("game-move-error", id = row.id, error = move_error(&e)),
+                                || {
+                                    let full = self.refusal_in_full(&conn, row, &pos, text, &e);
+                                    let e = full.as_ref().unwrap_or(&e);
+                                    msg!("game-move-error", id = row.id, error = move_error(e))
+                                },
                             )
                         };
                         Ok(self.bomb_gone(cx, row, &pos, &e, told)?.unwrap_or_else(told))
@@ -162,9 +166,14 @@ impl Bot {
     /// there is what the line was); a line that is no command stays once, so that two programs that
     /// answer every line do not answer each other for ever.
     fn tell_once(&self, cx: &Ctx<'_>, what: Told, text: crate::i18n::Msg) -> Response {
+        self.tell_once_with(cx, what, || text)
+    }
+
+    /// [`Self::tell_once`] with the text made only when it is told.
+    fn tell_once_with(&self, cx: &Ctx<'_>, what: Told, text: impl FnOnce() -> crate::i18n::Msg) -> Response {
         let always = cx.scope().direct && what != Told::DirectLine;
         let first = always || self.told.lock().is_ok_and(|mut told| told.first_time((what, cx.inp.author.id.clone())));
-        if first { self.private(cx, text) } else { Response::default() }
+        if first { self.private(cx, text()) } else { Response::default() }
     }
 
     pub(super) fn move_cmd(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str, explicit: bool) -> Res<Response> {
@@ -250,19 +259,31 @@ impl Bot {
                 }
             }
         };
+        let mut reading = None;
         if !explicit {
             // A bare word that is not a move in this game: probably a mistyped command.
             let v = variant_named(&row.variant)?;
-            if let Ok(pos) = fen::parse_position(v, &row.fen)
-                && let Err(notation::MoveError::Syntax { .. }) = notation::parse_move(&pos, text)
-            {
-                return unknown();
+            if let Ok(pos) = fen::parse_position(v, &row.fen) {
+                let read = notation::parse_move(&pos, text);
+                if let Err(notation::MoveError::Syntax { .. }) = read {
+                    return unknown();
+                }
+                reading = Some(Reading { pos, read });
             }
         }
-        self.play_move(cx, &me, row, text)
+        self.play_move(cx, &me, row, text, reading)
     }
 
-    pub(super) fn play_move(&self, cx: &Ctx<'_>, me: &Player, row: GameRow, text: &str) -> Res<Response> {
+    /// Plays `text` in `row` for `me`, or says why not; `reading` is `text` as read already from
+    /// the game's stored position, used again where the game's own position reads it alike.
+    pub(super) fn play_move(
+        &self,
+        cx: &Ctx<'_>,
+        me: &Player,
+        row: GameRow,
+        text: &str,
+        reading: Option<Reading>,
+    ) -> Res<Response> {
         let conn = self.conn()?;
         let row = self.take_up_paused(&conn, cx, me, row)?;
         let id = row.id;
@@ -292,7 +313,11 @@ impl Bot {
         }
         let mut game = self.load_game(&conn, &row)?;
         let pos = game.position().clone();
-        let mv = match notation::parse_move(&pos, text) {
+        let read = match reading {
+            Some(Reading { pos: read_in, read }) if read_in == pos && (read.is_ok() || !pos.variant().missiles) => read,
+            _ => notation::parse_move(&pos, text),
+        };
+        let mv = match read {
             Ok(m) => m,
             Err(e) => {
                 let refused = msg!("game-move-error", id = id, error = move_error(&e));
@@ -530,25 +555,48 @@ impl Bot {
     }
 }
 
+/// A typed move as read from a game's stored position (its FEN), for [`Bot::play_move`]: the game's
+/// replayed position reads it alike when the two are equal, but for a secret bomb (which the FEN
+/// does not show, so the two differ) and a Capatomic refusal (whose en passant forbidden by a pin
+/// the FEN drops, while equal positions may differ in it: see [`Bot::refusal_in_full`]).
+pub(super) struct Reading {
+    pos: crate::rules::Position,
+    read: Result<Move, notation::MoveError>,
+}
+
 impl Bot {
-    /// Why `text` is refused in `row`, for its player: `e` as read from the stored position, or in
-    /// Capatomic as read from the replayed game, whose position remembers an en passant that a pin
-    /// forbids (its FEN drops it, so `dxe4` would read as "cannot reach" instead of "would leave your
-    /// king in check"). Replayed only for a refusal, not for every move.
+    /// Why `text` is refused in `row`, for its player, when `e` (as read from `pos`, its stored
+    /// position) does not say it all: Capatomic's FEN drops an en passant that a pin forbids (C16),
+    /// and only that can change a refusal (`dxe4` "would leave your king in check", not "no pawn
+    /// of yours can reach e4"). So only when the last move was a double step whose en passant `pos`
+    /// lacks is the refusal read again, from `pos` with that en passant: the last stored move is
+    /// read, no game replayed. `None`: `e` says it all.
     fn refusal_in_full(
         &self,
         conn: &Conn<'_>,
         row: &GameRow,
+        pos: &crate::rules::Position,
         text: &str,
-        e: notation::MoveError,
-    ) -> notation::MoveError {
-        if !variant_named(&row.variant).is_ok_and(|v| v.missiles) {
-            return e;
+        e: &notation::MoveError,
+    ) -> Option<notation::MoveError> {
+        if !pos.variant().missiles || pos.ep_square().is_some() || !matches!(e, notation::MoveError::Illegal { .. }) {
+            return None;
         }
-        match self.load_game(conn, row) {
-            Ok(game) => notation::parse_move(game.position(), text).err().unwrap_or(e),
-            Err(_) => e,
-        }
+        let moves = games::moves(conn, row.id).ok()?;
+        let last = moves.last().filter(|m| m.ply == row.ply)?;
+        let them = pos.turn().other();
+        let ahead: i32 = if them == crate::rules::Color::White { 1 } else { -1 };
+        let from_rank = i32::from(pos.variant().pawn_rank_of(them));
+        // The pawn of theirs that stepped two squares last, if one did.
+        let passed = pos.pieces(them, crate::rules::Role::Pawn).find_map(|to| {
+            let from = crate::rules::Square::try_new(to.file() as i32, from_rank)?;
+            let double = i32::from(to.rank()) == from_rank + 2 * ahead && last.uci == format!("{from}{to}");
+            double.then(|| crate::rules::Square::try_new(to.file() as i32, from_rank + ahead)).flatten()
+        })?;
+        let mut setup = pos.to_setup();
+        setup.ep_square = Some(passed);
+        let with_ep = crate::rules::Position::from_setup(pos.variant(), &setup).ok()?;
+        notation::parse_move(&with_ep, text).err()
     }
 
     /// A game's position as its side to move knows it: from the stored FEN, or in secret-bomb chess
