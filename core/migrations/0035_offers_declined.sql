@@ -1,4 +1,4 @@
--- capabot schema, version 34: a declined offer is remembered until the next move.
+-- capabot schema, version 35: a declined offer is remembered until the next move.
 --
 -- A declined draw offer or takeback request was deleted, so its maker could make it again at once, as
 -- often as they liked, each time pinging the opponent. It now stays with the time it was declined: its
