@@ -317,9 +317,8 @@ pub struct LadderNow {
 /// A community's ladders (by variant) in their current seasons: their standings as kept
 /// (`ladders.standings`), and their open challenges from the index of open ones (migration 34).
 /// Two statements (one without a ladder), however many ladders, events and challenges the seasons
-/// have; a ladder not
-/// changed since migration 34 keeps no standings yet and is replayed ([`load_current`]) until it
-/// is.
+/// have. A ladder keeping no standings (not changed since migration 34, before the store opened
+/// and wrote them: [`keep_missing_standings`]) is replayed ([`load_current`]).
 pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Result<Vec<LadderNow>> {
     let mut st = conn.prepare_cached(
         "SELECT id, platform, community_id, variant, days_per_move, max_places_up, accept_days, season, standings
@@ -346,6 +345,27 @@ pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Resu
         }
     }
     Ok(ladders)
+}
+
+/// Writes the standings of the ladders that keep none (not changed since migration 34), each in a
+/// transaction of its own; how many it wrote. Run as a store opens ([`crate::store::Store::open`]),
+/// so a page never replays a season; after the first time there are none (every change keeps
+/// them), and two processes opening at once write each ladder's once.
+pub fn keep_missing_standings(conn: &Connection) -> Result<usize> {
+    let mut st = conn.prepare_cached("SELECT id FROM ladders WHERE standings IS NULL ORDER BY id")?;
+    let missing: Vec<LadderId> = st.query_map((), |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+    let mut written = 0;
+    for id in missing {
+        let tx = super::immediate(conn)?;
+        if let Some(l) = load_current(&tx, id)? {
+            written += tx.execute(
+                "UPDATE ladders SET standings = ?2 WHERE id = ?1 AND standings IS NULL",
+                params![id, standings_text(l.standings())],
+            )?;
+        }
+        tx.commit()?;
+    }
+    Ok(written)
 }
 
 /// The statement of [`current_in`]'s open challenges: those of each ladder's current season, read
@@ -870,8 +890,14 @@ mod tests {
         let now = check();
         assert_eq!((now[1].info.season, now[1].open.len()), (2, 0));
 
-        // Kept by no change since migration 34: replayed.
+        // Kept by no change since migration 34: replayed, until the store writes them as it opens.
         c.execute("UPDATE ladders SET standings = NULL WHERE id = ?1", [chess]).unwrap();
+        assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
+        assert_eq!(keep_missing_standings(&c).unwrap(), 1);
+        let kept: Option<String> =
+            c.query_row("SELECT standings FROM ladders WHERE id = ?1", [chess], |r| r.get(0)).unwrap();
+        assert_eq!(kept, Some(standings_text(&[p[0], p[2], p[3], p[4]])));
+        assert_eq!(keep_missing_standings(&c).unwrap(), 0, "none left");
         assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
     }
 
