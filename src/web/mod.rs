@@ -15,10 +15,11 @@
 
 mod kept;
 pub mod pages;
+mod places;
 mod stall;
 
 pub use kept::PAGES_FRESH;
-pub use stall::WRITE_STALL_LIMIT;
+pub use stall::{MIN_WRITE_RATE, WAITING_PER_CLIENT, WRITE_GRACE, WRITE_STALL_LIMIT};
 
 use crate::bot::{Bot, BotError, Drawing, WebFollow};
 use crate::host::changes::{Changes, Follower, Heard};
@@ -102,6 +103,14 @@ pub struct WebOptions {
     /// How long an answer's write may wait for the client to read before the connection is
     /// closed ([`WRITE_STALL_LIMIT`]).
     pub write_stall_limit: Duration,
+    /// The least average pace, in bytes a second, at which a client must read while an answer
+    /// waits for it ([`MIN_WRITE_RATE`]; 0: none), with at most `write_grace` of waiting in hand
+    /// ([`WRITE_GRACE`]).
+    pub min_write_rate: u32,
+    pub write_grace: Duration,
+    /// Connections of one client whose answers may wait for it to read at once
+    /// ([`WAITING_PER_CLIENT`]).
+    pub waiting_per_client: usize,
 }
 
 impl Default for WebOptions {
@@ -120,6 +129,9 @@ impl Default for WebOptions {
             header_read_timeout: HEADER_READ_TIMEOUT,
             streams_at_once: STREAMS_AT_ONCE,
             write_stall_limit: WRITE_STALL_LIMIT,
+            min_write_rate: MIN_WRITE_RATE,
+            write_grace: WRITE_GRACE,
+            waiting_per_client: WAITING_PER_CLIENT,
         }
     }
 }
@@ -146,7 +158,7 @@ struct Web {
     /// address ever seen.
     checked: Arc<std::sync::atomic::AtomicU64>,
     /// Live-update streams open, by client ([`STREAMS_PER_CLIENT`] at most each) and in all.
-    streams: Arc<Mutex<Streams>>,
+    streams: Arc<places::Places>,
     options: WebOptions,
     stop: CancellationToken,
     pictures: Arc<Mutex<Pictures>>,
@@ -231,7 +243,7 @@ pub fn router(bot: Arc<Bot>, options: WebOptions, stop: CancellationToken) -> Ro
         bot,
         limiter: Arc::new(RateLimiter::keyed(quota)),
         checked: Arc::default(),
-        streams: Arc::default(),
+        streams: places::Places::new(STREAMS_PER_CLIENT, options.streams_at_once),
         options,
         stop,
         pictures: Arc::new(Mutex::new(pictures)),
@@ -270,7 +282,12 @@ pub async fn serve(
         .await
         .map_err(|e| format!("cannot listen on {addr} for the web pages: {e}"))?;
     let bound = listener.local_addr().map_err(|e| format!("web listener: {e}"))?;
-    let limits = (options.header_read_timeout, options.write_stall_limit);
+    let bounds = stall::Bounds {
+        stall: options.write_stall_limit,
+        pace: stall::Pace { rate: options.min_write_rate, grace: options.write_grace },
+        waiting: places::Places::new(options.waiting_per_client, usize::MAX),
+    };
+    let limits = (options.header_read_timeout, bounds);
     let app = router(bot, options, stop.clone());
     tokio::spawn(accept(listener, app, limits, stop));
     Ok(bound)
@@ -284,13 +301,14 @@ pub const MAX_CONNECTIONS: usize = 1_024;
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once, each
-/// request's headers within the first of `limits` ([`HEADER_READ_TIMEOUT`]) and each write
-/// waiting for the client to read no longer than the second ([`WRITE_STALL_LIMIT`]), until
-/// `stop` is cancelled (connections then finish their requests and close).
+/// request's headers within the first of `limits` ([`HEADER_READ_TIMEOUT`]) and its answers'
+/// waits for the client to read within the second ([`stall`]: [`WRITE_STALL_LIMIT`] without
+/// progress, [`MIN_WRITE_RATE`], [`WAITING_PER_CLIENT`]), until `stop` is cancelled (connections
+/// then finish their requests and close).
 async fn accept(
     listener: tokio::net::TcpListener,
     app: Router,
-    (header_read_timeout, write_stall_limit): (Duration, Duration),
+    (header_read_timeout, bounds): (Duration, stall::Bounds),
     stop: CancellationToken,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
@@ -315,13 +333,17 @@ async fn accept(
                 }
             },
         };
-        let service = hyper_util::service::TowerToHyperService::new(app.clone().layer(Extension(ConnectInfo(peer))));
-        let stop = stop.clone();
+        // Who the connection's answers wait for: the peer, until a request names its client.
+        let client = stall::ConnClient::new(client_key(peer.ip()));
+        let service = hyper_util::service::TowerToHyperService::new(
+            app.clone().layer(Extension(ConnectInfo(peer))).layer(Extension(client.clone())),
+        );
+        let (stop, bounds) = (stop.clone(), bounds.clone());
         tokio::spawn(async move {
             let _slot = slot;
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout);
-            let io = TokioIo::new(stall::StallBound::new(stream, write_stall_limit));
+            let io = TokioIo::new(stall::StallBound::new(stream, bounds, client));
             let conn = builder.serve_connection(io, service);
             tokio::pin!(conn);
             tokio::select! {
@@ -373,9 +395,13 @@ fn forget_clients_if_due(limiter: &DefaultKeyedRateLimiter<IpAddr>, checked: &st
     }
 }
 
-/// Rate limit, then the security headers on every answer.
+/// Rate limit, then the security headers on every answer. The connection's answer waits for
+/// the request's client from here on ([`stall`]).
 async fn guard(State(web): State<Web>, req: Request, next: Next) -> Response {
     let client = client_of(&req, &web.options);
+    if let Some(conn) = req.extensions().get::<stall::ConnClient>() {
+        conn.set(client);
+    }
     forget_clients_if_due(&web.limiter, &web.checked);
     let lang = request_lang(req.headers());
     let mut res = if web.limiter.check_key(&client).is_err() {
@@ -683,7 +709,7 @@ async fn game_events(State(web): State<Web>, Path(slug): Path<String>, req: Requ
     }
     let Ok(page_ply) = ply_query(req.uri().query()) else { return bad_request() };
     let client = client_of(&req, &web.options);
-    let Some(slot) = StreamSlot::take(&web.streams, client, web.options.streams_at_once) else {
+    let Some(slot) = web.streams.take(client) else {
         let mut r = error_page(StatusCode::TOO_MANY_REQUESTS, None);
         r.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("60"));
         return r;
@@ -787,7 +813,7 @@ struct Live {
     seen: (u32, i64),
     versions: watch::Receiver<Version>,
     /// The client's place among its open streams, given back when the stream ends or is left.
-    _slot: StreamSlot,
+    _slot: places::Place,
 }
 
 /// Live-update streams one client may hold open at once (a person's tabs of a tournament's games);
@@ -800,49 +826,6 @@ pub const STREAMS_PER_CLIENT: usize = 16;
 /// [`STREAMS_PER_CLIENT`] each would otherwise hold every connection for up to [`STREAM_FOR`]).
 /// More are answered 429; a page whose stream is refused still shows, without live updates.
 pub const STREAMS_AT_ONCE: usize = MAX_CONNECTIONS * 3 / 4;
-
-/// The live streams open: by client, and in all.
-#[derive(Default)]
-struct Streams {
-    by_client: HashMap<IpAddr, usize>,
-    total: usize,
-}
-
-/// A client's place among the open live streams.
-struct StreamSlot {
-    open: Arc<Mutex<Streams>>,
-    client: IpAddr,
-}
-
-impl StreamSlot {
-    /// A place for `client`, unless it holds [`STREAMS_PER_CLIENT`] already or `at_once` are open.
-    fn take(open: &Arc<Mutex<Streams>>, client: IpAddr, at_once: usize) -> Option<StreamSlot> {
-        let mut streams = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if streams.total >= at_once {
-            return None;
-        }
-        let n = streams.by_client.entry(client).or_default();
-        if *n >= STREAMS_PER_CLIENT {
-            return None;
-        }
-        *n += 1;
-        streams.total += 1;
-        Some(StreamSlot { open: open.clone(), client })
-    }
-}
-
-impl Drop for StreamSlot {
-    fn drop(&mut self) {
-        let mut streams = self.open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(n) = streams.by_client.get_mut(&self.client) {
-            *n -= 1;
-            if *n == 0 {
-                streams.by_client.remove(&self.client);
-            }
-            streams.total -= 1;
-        }
-    }
-}
 
 impl Live {
     /// Waits until the game's version differs from the last one told and returns its ply; `None`

@@ -3,7 +3,7 @@
 //! its alt text, every control labelled; the script and the style are files of their own
 //! ([`SCRIPT`], [`STYLE`]) so that the Content-Security-Policy allows no inline code.
 
-use crate::bot::{WebAnalysis, WebCommunity, WebGame, WebPlayer, WebSide, WebTournament};
+use crate::bot::{LeftOut, WebAnalysis, WebCommunity, WebGame, WebPlayer, WebSide, WebTournament};
 use crate::store::ratings::Standing;
 use crate::t;
 use maud::{DOCTYPE, Markup, html};
@@ -17,6 +17,11 @@ pub const STYLE: &str = include_str!("style.css");
 /// Characters of a name shown at most (a longer one is cut with an ellipsis; the full name is
 /// still text in a `title`).
 const NAME_CHARS: usize = 60;
+
+/// A count past which a page says only "more than", written as the page's language groups it.
+fn many(n: usize) -> String {
+    crate::i18n::grouped(crate::i18n::current(), n as u64)
+}
 
 fn short(name: &str) -> String {
     if name.chars().count() <= NAME_CHARS {
@@ -352,11 +357,17 @@ pub fn community(c: &WebCommunity) -> String {
                 h2 { (t!("web-tournaments")) }
                 @if c.tournaments.is_empty() { p { (t!("web-none")) } }
                 @for tour in c.tournaments.iter().filter(|t| t.status != "finished") { (tournament(tour, &base)) }
-                @if c.more_open_tournaments > 0 {
-                    p.older { (t!("web-more-open-tournaments", count = c.more_open_tournaments)) }
+                @match c.more_open_tournaments {
+                    LeftOut::Counted(0) => {}
+                    LeftOut::Counted(n) => p.older { (t!("web-more-open-tournaments", count = n)) },
+                    LeftOut::MoreThan(n) => p.older { (t!("web-more-open-tournaments-many", count = many(n))) },
                 }
                 @for tour in c.tournaments.iter().filter(|t| t.status == "finished") { (tournament(tour, &base)) }
-                @if c.older_tournaments > 0 { p.older { (t!("web-older-tournaments", count = c.older_tournaments)) } }
+                @match c.older_tournaments {
+                    LeftOut::Counted(0) => {}
+                    LeftOut::Counted(n) => p.older { (t!("web-older-tournaments", count = n)) },
+                    LeftOut::MoreThan(n) => p.older { (t!("web-older-tournaments-many", count = many(n))) },
+                }
             }
             section {
                 h2 { (t!("web-recent")) }

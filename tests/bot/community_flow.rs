@@ -429,3 +429,100 @@ fn an_aborted_secret_bomb_games_page_keeps_its_bombs() {
     let bombs = finished.bombs.expect("a finished game's bombs are told");
     assert!(bombs.contains("g1") && bombs.contains("b8"), "{bombs}");
 }
+
+/// A community's page runs as many statements with one ladder and one tournament as with three
+/// ladders and five tournaments (the ladders' seasons as kept, the tournaments read together),
+/// on SQLite and on PostgreSQL (`tests/pg`). Before: four statements more a ladder shown (its
+/// season replayed from its events) and five more a tournament.
+#[test]
+fn a_community_page_runs_as_many_statements_whatever_it_shows() {
+    use capabot::store::sql::statements_sent;
+    let tb = new_bot();
+    assert!(admin(&tb, "!settings community web:on").text().contains("saved"));
+    let players = ["Alice", "Bob", "Carol"];
+    let ladder = |variant: &str| {
+        assert!(admin(&tb, &format!("!ladder create {variant}")).text().contains("ladder is open"));
+        for who in players {
+            assert!(say(&tb, who, &format!("!ladder join {variant}")).text().contains("joins"));
+        }
+    };
+    let tournament = |name: &str| {
+        let created = admin(&tb, &format!("!tournament create roundrobin chess days:7 signup:0 {name}")).text();
+        let t = number_after(&created, "Tournament #");
+        for who in players {
+            let joined = say(&tb, who, &format!("!tournament #{t} join")).text();
+            assert!(joined.contains("joins"), "{joined}");
+        }
+        assert!(admin(&tb, &format!("!tournament #{t} start")).text().contains("starts with 3 players"));
+    };
+    let read = || {
+        let before = statements_sent();
+        let page = tb.bot.web_community("test", "g").unwrap().expect("shown");
+        (statements_sent() - before, page)
+    };
+    ladder("chess");
+    let challenged = say(&tb, "Carol", "!ladder challenge @Bob chess").text();
+    assert!(challenged.contains("Ladder challenge #"), "{challenged}");
+    tournament("Cup 1");
+    let (few, page) = read();
+    assert_eq!((page.ladders.len(), page.tournaments.len()), (1, 1));
+    assert_eq!(page.ladders[0].challenges, [("Carol".to_string(), "Bob".to_string(), false)]);
+
+    ladder("atomic");
+    ladder("caparandom");
+    for i in 2..=5 {
+        tournament(&format!("Cup {i}"));
+    }
+    let (more, page) = read();
+    assert_eq!((page.ladders.len(), page.tournaments.len()), (3, 5));
+    assert!(page.ladders.iter().all(|l| l.standings.len() == 3), "{:?}", page.ladders);
+    assert!(page.tournaments.iter().all(|t| t.rounds.len() == 3 && t.standings.len() == 3));
+    assert_eq!(more, few, "statements with 3 ladders and 5 tournaments, and with 1 and 1");
+
+    // The standings are read as kept, not replayed from the seasons' events (which only grow).
+    tb.bot.store().conn().unwrap().execute("DELETE FROM ladder_events", ()).unwrap();
+    let (_, page) = read();
+    assert!(page.ladders.iter().all(|l| l.standings.len() == 3), "{:?}", page.ladders);
+}
+
+/// How many older finished tournaments a community's page leaves out is counted up to
+/// `LEFT_OUT_COUNTED` (1,000) past the ten it shows, and past that it says "more than 1,000", in
+/// the page's language: the counting reads a bounded number of index entries whatever the
+/// community's history. (Before: every tournament of the community was counted.)
+#[test]
+fn a_community_page_counts_what_it_leaves_out_up_to_a_thousand() {
+    use capabot::bot::{LEFT_OUT_COUNTED, LeftOut};
+    let tb = new_bot();
+    assert!(admin(&tb, "!settings community web:on").text().contains("saved"));
+    let finished = |n: usize| {
+        let sql = format!(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n})
+             INSERT INTO tournaments (platform, community_id, name, variant, system, days_per_move, status, created_at)
+             SELECT 'test', 'g', 'Old Cup', 'chess', 'roundrobin', 7, 'finished', 0 FROM n"
+        );
+        tb.bot.store().conn().unwrap().execute(&sql, ()).unwrap();
+    };
+    let page = || tb.bot.web_community("test", "g").unwrap().expect("shown");
+    assert_eq!(LEFT_OUT_COUNTED, 1_000);
+    finished(1_010);
+    let counted = page();
+    assert_eq!((counted.tournaments.len(), counted.older_tournaments), (10, LeftOut::Counted(1_000)));
+    finished(1);
+    let many = page();
+    assert_eq!(many.older_tournaments, LeftOut::MoreThan(1_000));
+    #[cfg(feature = "web")]
+    {
+        use capabot::i18n::{Lang, with_lang};
+        let html = |lang| with_lang(lang, || capabot::web::pages::community(&many));
+        for (lang, said) in [
+            (Lang::En, "More than 1,000 older finished tournaments are not shown."),
+            (Lang::Tr, "Daha önce bitmiş ve gösterilmeyen turnuvaların sayısı 1.000 üzerinde."),
+            (Lang::De, "Mehr als 1.000 ältere beendete Turniere werden nicht gezeigt."),
+        ] {
+            let page = html(lang);
+            assert!(page.contains(said), "{lang:?}: {page}");
+        }
+        let page = with_lang(Lang::En, || capabot::web::pages::community(&counted));
+        assert!(page.contains("1000 older finished tournaments are not shown."), "{page}");
+    }
+}

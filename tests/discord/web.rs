@@ -3,7 +3,7 @@
 //! the headers, the rate limit and the leaderboard's order against the chat's answer.
 
 use crate::common::{self, T0};
-use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, ManualClock, Response, Scope, UserRef};
+use capabot::bot::{Bot, BotConfig, FirstLegalMove, Input, LeftOut, ManualClock, Response, Scope, UserRef};
 use capabot::community::rating::Rating;
 use capabot::host::changes::Changes;
 use capabot::store::players;
@@ -191,6 +191,59 @@ async fn a_kept_alive_connection_that_falls_silent_is_closed_and_one_that_asks_a
     assert!(waited >= limit / 2, "closed after {waited:?}: not kept alive at all");
 }
 
+/// The moves of a game whose animation is about 93 KB.
+const LONG_GAME: [&str; 22] = [
+    "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+", "Nc3", "Nxe4", "O-O", "Bxc3",
+    "d5", "Bf6", "Re1", "Ne7", "Rxe4", "d6",
+];
+
+/// Answers asked for at once on one connection by the tests of slow readers: about 14 MB of
+/// animations, more than the server's send buffer (4 MB at most) and the client's receive buffer
+/// (64 KB here) hold.
+const ASKED: usize = 150;
+
+/// A connection from `from` (a loopback address; any when `None`) with a 64 KB receive buffer
+/// that asks for `slug`'s animation [`ASKED`] times at once, each request with the header lines
+/// `headers`, and reads nothing yet.
+async fn ask_gifs(site: &Site, slug: &str, headers: &str, from: Option<std::net::IpAddr>) -> tokio::net::TcpStream {
+    use tokio::io::AsyncWriteExt;
+    let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+    socket.set_recv_buffer_size(64 << 10).expect("a receive buffer");
+    if let Some(ip) = from {
+        socket.bind(SocketAddr::new(ip, 0)).expect("bind");
+    }
+    let mut conn = socket.connect(site.addr).await.expect("connect");
+    let request = format!("GET /g/{slug}/gif HTTP/1.1\r\nHost: x\r\n{headers}\r\n").repeat(ASKED);
+    conn.write_all(request.as_bytes()).await.expect("the requests");
+    conn
+}
+
+/// What `conn` gives, read in `chunk`s a `pause` apart, until the server closes or `enough` bytes
+/// came.
+async fn read_from(mut conn: tokio::net::TcpStream, enough: usize, chunk: usize, pause: Duration) -> usize {
+    use tokio::io::AsyncReadExt;
+    let mut buf = vec![0u8; chunk];
+    let mut total = 0;
+    while total < enough {
+        tokio::time::sleep(pause).await;
+        match conn.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => total += n,
+        }
+    }
+    total
+}
+
+/// A site whose pages are served with `options` (the rate limit out of the way), the long game
+/// played there, and the bytes of [`ASKED`] animations of it.
+async fn gif_site(options: WebOptions) -> (Site, String, usize) {
+    let site = Site::start(WebOptions { per_minute: 60_000, burst: 10_000, ..options }).await;
+    site.web_on(true);
+    let slug = site.chess_game(&LONG_GAME);
+    let gif = get(&site.url(&format!("/g/{slug}/gif"))).await.bytes().await.unwrap().len();
+    (site, slug, ASKED * gif)
+}
+
 /// A client that asks for more than the sockets hold (pictures asked for at once on one
 /// connection) and then reads nothing loses its connection once an answer's write has waited
 /// `write_stall_limit`; one that reads gets every answer. (Before, hyper having no write timeout,
@@ -198,50 +251,86 @@ async fn a_kept_alive_connection_that_falls_silent_is_closed_and_one_that_asks_a
 /// its answers were still there to read after 20 s.)
 #[tokio::test]
 async fn a_client_that_stops_reading_its_answers_loses_the_connection() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let limit = Duration::from_secs(1);
-    let options = WebOptions { write_stall_limit: limit, per_minute: 60_000, burst: 10_000, ..WebOptions::default() };
-    let site = Site::start(options).await;
-    site.web_on(true);
-    let moves = [
-        "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+", "Nc3", "Nxe4", "O-O",
-        "Bxc3", "d5", "Bf6", "Re1", "Ne7", "Rxe4", "d6",
-    ];
-    let slug = site.chess_game(&moves);
-    let gif = get(&site.url(&format!("/g/{slug}/gif"))).await.bytes().await.unwrap().len();
-    // About 14 MB of answers: more than the server's send buffer (4 MB at most) and the client's
-    // receive buffer (64 KB here) hold.
-    const ASKED: usize = 150;
-    let ask = || async {
-        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
-        socket.set_recv_buffer_size(64 << 10).expect("a receive buffer");
-        let mut conn = socket.connect(site.addr).await.expect("connect");
-        let request = format!("GET /g/{slug}/gif HTTP/1.1\r\nHost: x\r\n\r\n").repeat(ASKED);
-        conn.write_all(request.as_bytes()).await.expect("the requests");
-        conn
-    };
-    // Everything there is to read, until the server closes or `enough` bytes came.
-    let read = |mut conn: tokio::net::TcpStream, enough: usize| async move {
-        let mut buf = vec![0u8; 1 << 16];
-        let mut total = 0;
-        while total < enough {
-            match conn.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => total += n,
-            }
-        }
-        total
-    };
-    let whole = ASKED * gif;
-    let reading = tokio::time::timeout(Duration::from_secs(60), read(ask().await, whole)).await;
+    let (site, slug, whole) = gif_site(WebOptions { write_stall_limit: limit, ..WebOptions::default() }).await;
+    let read = |conn| read_from(conn, whole, 1 << 16, Duration::ZERO);
+    let reading = tokio::time::timeout(Duration::from_secs(60), read(ask_gifs(&site, &slug, "", None).await)).await;
     assert!(reading.as_ref().is_ok_and(|&n| n >= whole), "a reader gets every answer: {reading:?} of {whole} bytes");
 
-    let silent = ask().await;
+    let silent = ask_gifs(&site, &slug, "", None).await;
     tokio::time::sleep(limit * 4).await;
-    let read_late = tokio::time::timeout(Duration::from_secs(60), read(silent, whole)).await;
+    let read_late = tokio::time::timeout(Duration::from_secs(60), read(silent)).await;
     assert!(read_late.is_ok(), "the connection was neither closed nor read to the end");
     let got = read_late.unwrap_or_default();
     assert!(got < whole / 2, "the silent reader's connection was kept: {got} of {whole} bytes read after it");
+}
+
+/// A client that reads, but slower than the least pace (`min_write_rate`), loses its connection
+/// once its allowance of waiting (`write_grace`) is spent, though each write progresses well
+/// within the stall limit; one reading at full speed gets every answer. (Before, a trickle of a
+/// byte every 29 s kept its connection and its answers as long as it liked: a few hundred such
+/// clients held all 1,024 connections.)
+#[tokio::test]
+async fn a_client_that_reads_too_slowly_loses_the_connection_and_a_reader_is_served() {
+    // 256 KB/s with 4 s in hand: the trickle below, 80 KB/s, is cut after about 6 s of waiting.
+    let options =
+        WebOptions { min_write_rate: 256 << 10, write_grace: Duration::from_secs(4), ..WebOptions::default() };
+    assert_eq!(options.write_stall_limit, web::WRITE_STALL_LIMIT, "30 s: never reached by the trickle");
+    let (site, slug, whole) = gif_site(options).await;
+    let reading = tokio::time::timeout(
+        Duration::from_secs(60),
+        read_from(ask_gifs(&site, &slug, "", None).await, whole, 1 << 16, Duration::ZERO),
+    )
+    .await;
+    assert!(reading.as_ref().is_ok_and(|&n| n >= whole), "a reader gets every answer: {reading:?} of {whole} bytes");
+
+    let trickle = ask_gifs(&site, &slug, "", None).await;
+    let bound = Duration::from_secs(20);
+    let read = tokio::time::timeout(bound, read_from(trickle, whole, 8 << 10, Duration::from_millis(100))).await;
+    let got = read.expect("the trickle still had its connection after 20 s");
+    assert!(got < whole / 2, "the trickle read {got} of {whole} bytes");
+}
+
+/// One client has at most `waiting_per_client` connections whose answers wait for it to read:
+/// one more that waits is closed at once, while another client's waits as long as the limits
+/// allow. The client is the one the rate limiter counts: behind the reverse proxy (the peer on
+/// loopback) each request's `X-Forwarded-For`, and a direct peer's own address, whatever
+/// `X-Forwarded-For` it sends. (Before, any number: one client that trickled could hold every
+/// connection.)
+#[tokio::test]
+async fn a_client_holds_its_share_of_connections_waiting_for_it_directly_and_behind_the_proxy() {
+    for proxied in [true, false] {
+        let options = WebOptions { waiting_per_client: 2, trust_loopback_proxy: proxied, ..WebOptions::default() };
+        let (site, slug, whole) = gif_site(options).await;
+        let mut conns = Vec::new();
+        for i in 1..=3 {
+            // Behind the proxy the forwarded address names the client; directly, it is ignored.
+            let forwarded = if proxied { "192.0.2.1".to_string() } else { format!("192.0.2.{i}") };
+            conns.push(ask_gifs(&site, &slug, &format!("X-Forwarded-For: {forwarded}\r\n"), None).await);
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        let other = if proxied {
+            ask_gifs(&site, &slug, "X-Forwarded-For: 192.0.2.2\r\n", None).await
+        } else {
+            ask_gifs(&site, &slug, "", Some([127, 0, 0, 2].into())).await
+        };
+        // Longer than it takes to fill the buffers, well within the stall limit and the grace.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let read =
+            |conn| tokio::time::timeout(Duration::from_secs(60), read_from(conn, whole, 1 << 16, Duration::ZERO));
+        let mut served = 0;
+        for conn in conns {
+            let got = read(conn).await.expect("read to the end or closed");
+            if got >= whole {
+                served += 1;
+            } else {
+                assert!(got < whole / 2, "a connection closed late: {got} of {whole} bytes");
+            }
+        }
+        assert_eq!(served, 2, "the client's connections served whole (proxied: {proxied})");
+        let got = read(other).await.expect("read to the end");
+        assert!(got >= whole, "another client is served (proxied: {proxied}): {got} of {whole} bytes");
+    }
 }
 
 #[tokio::test]
@@ -929,7 +1018,7 @@ async fn a_community_page_shows_what_goes_on_and_only_the_last_finished() {
     let finished: Vec<String> = (3..=12).rev().map(|i| format!("Cup {i}")).collect();
     want.extend(finished.iter().map(|n| (n.as_str(), "finished")));
     assert_eq!(shown, want);
-    assert_eq!((page.more_open_tournaments, page.older_tournaments), (0, 2));
+    assert_eq!((page.more_open_tournaments, page.older_tournaments), (LeftOut::Counted(0), LeftOut::Counted(2)));
     let ladders: Vec<(&str, u32)> = page.ladders.iter().map(|l| (l.variant.as_str(), l.season)).collect();
     assert_eq!(ladders, [("Atomic Chess", 1), ("Chess", 14)]);
     let seasons: Vec<(&str, u32)> = page.seasons.iter().map(|s| (s.variant.as_str(), s.season)).collect();
@@ -963,11 +1052,14 @@ async fn a_community_page_shows_what_goes_on_and_only_the_last_finished() {
     let open: Vec<&str> = page.tournaments.iter().filter(|t| t.status != "finished").map(|t| t.name.as_str()).collect();
     let newest: Vec<String> = (17..=36).rev().map(|i| format!("Cup {i}")).collect();
     assert_eq!(open, newest.iter().map(String::as_str).collect::<Vec<_>>());
-    assert_eq!((page.tournaments.len(), page.more_open_tournaments, page.older_tournaments), (30, 4, 2));
+    assert_eq!(
+        (page.tournaments.len(), page.more_open_tournaments, page.older_tournaments),
+        (30, LeftOut::Counted(4), LeftOut::Counted(2))
+    );
     let html = text(&site.url("/c/test/g")).await;
     assert!(html.contains("4 more tournaments under way are not shown here"), "{html}");
     let conn = site.bot.store().conn().unwrap();
-    assert_eq!(tournaments::counted_in(&conn, "test", "g").unwrap(), (24, 12));
+    assert_eq!(tournaments::counted_in(&conn, "test", "g", 1_000).unwrap(), (24, 12));
 }
 
 /// A tournament's board in round `round`: board number, White's and Black's names, its game.

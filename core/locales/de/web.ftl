@@ -59,10 +59,12 @@ web-more-open-tournaments = { $count ->
         [one] Ein weiteres nicht beendetes Turnier wird hier nicht gezeigt; der Chat listet alle auf (tournament).
        *[other] { $count } weitere nicht beendete Turniere werden hier nicht gezeigt; der Chat listet alle auf (tournament).
     }
+web-more-open-tournaments-many = Mehr als { $count } weitere nicht beendete Turniere werden hier nicht gezeigt; der Chat listet alle auf (tournament).
 web-older-tournaments = { $count ->
         [one] Ein älteres beendetes Turnier wird nicht gezeigt.
        *[other] { $count } ältere beendete Turniere werden nicht gezeigt.
     }
+web-older-tournaments-many = Mehr als { $count } ältere beendete Turniere werden nicht gezeigt.
 web-tournaments = Turniere
 web-tournament = { $name } ({ $variant }, { $status ->
         [registration] Anmeldung offen

@@ -59,10 +59,12 @@ web-more-open-tournaments = { $count ->
         [one] One more tournament under way is not shown here; the chat lists them all (tournament).
        *[other] { $count } more tournaments under way are not shown here; the chat lists them all (tournament).
     }
+web-more-open-tournaments-many = More than { $count } other tournaments under way are not shown here; the chat lists them all (tournament).
 web-older-tournaments = { $count ->
         [one] One older finished tournament is not shown.
        *[other] { $count } older finished tournaments are not shown.
     }
+web-older-tournaments-many = More than { $count } older finished tournaments are not shown.
 web-tournaments = Tournaments
 web-tournament = { $name } ({ $variant }, { $status ->
         [registration] registration open

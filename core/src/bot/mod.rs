@@ -26,8 +26,8 @@ pub mod textboard;
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use command::Command;
 pub use commands::web::{
-    FINISHED_SHOWN, OPEN_SHOWN, WebAnalysis, WebBoard, WebCommunity, WebFollow, WebGame, WebLadder, WebMark, WebPlayer,
-    WebSeason, WebSide, WebTournament,
+    FINISHED_SHOWN, LEFT_OUT_COUNTED, LeftOut, OPEN_SHOWN, WebAnalysis, WebBoard, WebCommunity, WebFollow, WebGame,
+    WebLadder, WebMark, WebPlayer, WebSeason, WebSide, WebTournament,
 };
 pub use drawing::{BoardDrawing, CardDrawing, ChartDrawing, Drawing, GameDrawing};
 pub use error::BotError;

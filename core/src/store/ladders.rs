@@ -53,8 +53,8 @@ pub fn create(
     Ok(conn
         .query_row(
             "INSERT INTO ladders (platform, community_id, variant, days_per_move, max_places_up, accept_days,
-                              season, season_opened_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7) ON CONFLICT DO NOTHING RETURNING id",
+                              season, season_opened_at, created_at, standings)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 1, ?7, ?7, '') ON CONFLICT DO NOTHING RETURNING id",
             params![
                 platform,
                 community_id,
@@ -252,33 +252,132 @@ pub fn load_current(conn: &Connection, id: LadderId) -> Result<Option<Ladder>> {
         let (eid, at, row) = row?;
         events.push(LadderEvent { id: eid, at, kind: row.into_kind()? });
     }
-    let mut st = conn.prepare_cached(
-        "SELECT id, challenger_id, challenged_id, status, issued_at, accept_by, accepted_at, game_id
-         FROM ladder_challenges WHERE ladder_id = ?1 AND season = ?2 ORDER BY id",
-    )?;
-    let rows = st.query_map(params![id, season], |r| {
-        Ok((
-            LadderChallenge {
-                id: r.get(0)?,
-                challenger: r.get(1)?,
-                challenged: r.get(2)?,
-                status: ChallengeStatus::Pending,
-                issued_at: r.get(4)?,
-                accept_by: r.get(5)?,
-                accepted_at: r.get(6)?,
-                game: r.get(7)?,
-            },
-            r.get::<String>(3)?,
-        ))
-    })?;
+    let mut st = conn.prepare_cached(&format!(
+        "SELECT {CHALLENGE} FROM ladder_challenges WHERE ladder_id = ?1 AND season = ?2 ORDER BY id"
+    ))?;
+    let rows = st.query_map(params![id, season], |r| challenge_from(r, 0))?;
     let mut challenges = Vec::new();
     for row in rows {
-        let (c, status) = row?;
-        challenges.push(LadderChallenge { status: status_from_db(&status)?, ..c });
+        challenges.push(challenge_status(row?)?);
     }
     let archive = Vec::new();
     let parts = LadderParts { settings, season, season_opened_at, season_start, events, challenges, archive };
     Ladder::restore(parts).map(Some).map_err(|e| StoreError::Corrupt(format!("ladder {id}: {e}")))
+}
+
+/// A ladder challenge's columns, for [`challenge_from`].
+const CHALLENGE: &str = "id, challenger_id, challenged_id, status, issued_at, accept_by, accepted_at, game_id";
+
+/// A challenge from the [`CHALLENGE`] columns starting at column `at`, with its status as stored.
+fn challenge_from(r: &Row<'_>, at: usize) -> crate::store::sql::Result<(LadderChallenge, String)> {
+    Ok((
+        LadderChallenge {
+            id: r.get(at)?,
+            challenger: r.get(at + 1)?,
+            challenged: r.get(at + 2)?,
+            status: ChallengeStatus::Pending,
+            issued_at: r.get(at + 4)?,
+            accept_by: r.get(at + 5)?,
+            accepted_at: r.get(at + 6)?,
+            game: r.get(at + 7)?,
+        },
+        r.get::<String>(at + 3)?,
+    ))
+}
+
+fn challenge_status((c, status): (LadderChallenge, String)) -> Result<LadderChallenge> {
+    Ok(LadderChallenge { status: status_from_db(&status)?, ..c })
+}
+
+/// A ladder's current standings as `ladders.standings` keeps them (migration 34): player ids,
+/// comma-separated, the top first.
+fn standings_text(players: &[PlayerId]) -> String {
+    players.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn standings_from_text(id: LadderId, text: &str) -> Result<Vec<PlayerId>> {
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    text.split(',')
+        .map(|p| p.parse().map_err(|_| StoreError::Corrupt(format!("ladder {id} keeps standings {text:?}"))))
+        .collect()
+}
+
+/// A ladder's current season as a community's page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LadderNow {
+    pub info: LadderInfo,
+    /// The current order, the top first.
+    pub standings: Vec<PlayerId>,
+    /// The season's challenges not decided yet (pending or accepted), by number.
+    pub open: Vec<LadderChallenge>,
+}
+
+/// A community's ladders (by variant) in their current seasons: their standings as kept
+/// (`ladders.standings`), and their open challenges from the index of open ones (migration 34).
+/// Two statements (one without a ladder), however many ladders, events and challenges the seasons
+/// have. A ladder keeping no standings (not changed since migration 34, before the store opened
+/// and wrote them: [`keep_missing_standings`]) is replayed ([`load_current`]).
+pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Result<Vec<LadderNow>> {
+    let mut st = conn.prepare_cached(
+        "SELECT id, platform, community_id, variant, days_per_move, max_places_up, accept_days, season, standings
+         FROM ladders WHERE platform = ?1 AND community_id = ?2 ORDER BY variant",
+    )?;
+    let rows = st.query_map(params![platform, community_id], |r| Ok((info_from(r)?, r.get::<Option<String>>(8)?)))?;
+    let mut ladders = Vec::new();
+    for row in rows {
+        let (info, kept) = row?;
+        let standings = match kept {
+            Some(text) => standings_from_text(info.id, &text)?,
+            None => load_current(conn, info.id)?.map(|l| l.standings().to_vec()).unwrap_or_default(),
+        };
+        ladders.push(LadderNow { info, standings, open: Vec::new() });
+    }
+    if ladders.is_empty() {
+        return Ok(ladders);
+    }
+    let mut st = conn.prepare_cached(&open_in_sql())?;
+    for row in st.query_map(params![platform, community_id], |r| Ok((r.get::<LadderId>(0)?, challenge_from(r, 1)?)))? {
+        let (ladder, challenge) = row?;
+        if let Some(l) = ladders.iter_mut().find(|l| l.info.id == ladder) {
+            l.open.push(challenge_status(challenge)?);
+        }
+    }
+    Ok(ladders)
+}
+
+/// Writes the standings of the ladders that keep none (not changed since migration 34), each in a
+/// transaction of its own; how many it wrote. Run as a store opens ([`crate::store::Store::open`]),
+/// so a page never replays a season; after the first time there are none (every change keeps
+/// them), and two processes opening at once write each ladder's once.
+pub fn keep_missing_standings(conn: &Connection) -> Result<usize> {
+    let mut st = conn.prepare_cached("SELECT id FROM ladders WHERE standings IS NULL ORDER BY id")?;
+    let missing: Vec<LadderId> = st.query_map((), |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
+    let mut written = 0;
+    for id in missing {
+        let tx = super::immediate(conn)?;
+        if let Some(l) = load_current(&tx, id)? {
+            written += tx.execute(
+                "UPDATE ladders SET standings = ?2 WHERE id = ?1 AND standings IS NULL",
+                params![id, standings_text(l.standings())],
+            )?;
+        }
+        tx.commit()?;
+    }
+    Ok(written)
+}
+
+/// The statement of [`current_in`]'s open challenges: those of each ladder's current season, read
+/// on `ladder_challenges_open`.
+fn open_in_sql() -> String {
+    let columns = CHALLENGE.split(", ").map(|c| format!("c.{c}")).collect::<Vec<_>>().join(", ");
+    format!(
+        "SELECT c.ladder_id, {columns} FROM ladders l
+         JOIN ladder_challenges c ON c.ladder_id = l.id AND c.season = l.season
+         WHERE l.platform = ?1 AND l.community_id = ?2 AND c.status IN ('pending', 'accepted')
+         ORDER BY c.ladder_id, c.id"
+    )
 }
 
 /// A closed season as a community's page lists it: the ladder's variant, the season's number,
@@ -361,8 +460,8 @@ fn write_standings(tx: &Connection, id: LadderId, season: u32, kind: &str, playe
 fn save(tx: &Connection, id: LadderId, ladder: &Ladder) -> Result<()> {
     let p = ladder.parts();
     tx.execute(
-        "UPDATE ladders SET season = ?2, season_opened_at = ?3 WHERE id = ?1",
-        params![id, p.season, p.season_opened_at],
+        "UPDATE ladders SET season = ?2, season_opened_at = ?3, standings = ?4 WHERE id = ?1",
+        params![id, p.season, p.season_opened_at, standings_text(ladder.standings())],
     )?;
     write_standings(tx, id, p.season, "start", &p.season_start)?;
     let mut st = tx.prepare_cached(
@@ -611,6 +710,7 @@ mod tests {
         operations_round_trip_and_refusals_change_nothing,
         games_find_their_challenge_and_seasons_are_archived,
         the_seasons_closed_last_are_read_a_few_at_most,
+        a_ladders_current_season_is_read_as_kept,
     );
 
     /// Five players, `u1`…`u5`.
@@ -740,6 +840,74 @@ mod tests {
         assert!(current.archive().is_empty());
         assert_eq!(whole.archive().len(), 12);
         assert_eq!((current.season(), current.standings()), (whole.season(), whole.standings()));
+    }
+
+    /// A community's ladders in their current seasons, in two statements: the standings as kept
+    /// by each change (the replay's, through results, an undo, a player leaving and a season
+    /// closed), the open challenges only, other communities left out; a ladder from before
+    /// migration 34, keeping none, is replayed.
+    fn a_ladders_current_season_is_read_as_kept(store: &Store) {
+        let p = five_players(store);
+        let c = store.conn().unwrap();
+        let new = |community: &str, variant: &str| {
+            create(&c, "discord", community, variant, LadderSettings::default(), 0).unwrap().unwrap()
+        };
+        let (chess, atomic, _elsewhere) = (new("g1", "chess"), new("g1", "atomic"), new("g2", "chess"));
+        let read = || current_in(&c, "discord", "g1").unwrap();
+        let replayed = |id| load(&c, id).unwrap().unwrap();
+        let now = read();
+        assert_eq!(
+            now.iter().map(|l| (l.info.variant.as_str(), l.standings.len())).collect::<Vec<_>>(),
+            [("atomic", 0), ("chess", 0)]
+        );
+        update(&c, chess, |l| p.iter().try_for_each(|&x| l.join(x, 1).map(|_| ()))).unwrap().unwrap();
+        update(&c, atomic, |l| l.join(p[4], 1).map(|_| ())).unwrap().unwrap();
+        let won = update(&c, chess, |l| l.challenge_player(p[4], p[2], 2)).unwrap().unwrap();
+        update(&c, chess, |l| l.accept(p[2], 3)).unwrap().unwrap();
+        update(&c, chess, |l| l.record_result(won, ChallengeResult::ChallengerWon, 4)).unwrap().unwrap();
+        let accepted = update(&c, chess, |l| l.challenge_player(p[1], p[0], 5)).unwrap().unwrap();
+        update(&c, chess, |l| l.accept(p[0], 6)).unwrap().unwrap();
+        let pending = update(&c, chess, |l| l.challenge_player(p[3], p[4], 7)).unwrap().unwrap();
+        let check = || {
+            let now = read();
+            assert_eq!(now.len(), 2);
+            for l in &now {
+                let whole = replayed(l.info.id);
+                assert_eq!((l.info.season, l.standings.as_slice()), (whole.season(), whole.standings()));
+                let open: Vec<_> = whole.challenges().iter().filter(|c| c.status.is_open()).cloned().collect();
+                assert_eq!(l.open, open, "{}", l.info.variant);
+            }
+            now
+        };
+        let now = check();
+        assert_eq!(now[1].standings, [p[0], p[1], p[4], p[2], p[3]]);
+        assert_eq!(now[1].open.iter().map(|c| c.id).collect::<Vec<_>>(), [accepted, pending]);
+        update(&c, chess, |l| l.undo(6, "wrong result", 8)).unwrap().unwrap();
+        update(&c, chess, |l| l.withdraw(p[3]).map(|_| ())).unwrap().unwrap();
+        update(&c, chess, |l| l.leave(p[1], 10).map(|_| ())).unwrap().unwrap();
+        assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
+        close_season(&c, chess, 100).unwrap();
+        let now = check();
+        assert_eq!((now[1].info.season, now[1].open.len()), (2, 0));
+
+        // Kept by no change since migration 34: replayed, until the store writes them as it opens.
+        c.execute("UPDATE ladders SET standings = NULL WHERE id = ?1", [chess]).unwrap();
+        assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
+        assert_eq!(keep_missing_standings(&c).unwrap(), 1);
+        let kept: Option<String> =
+            c.query_row("SELECT standings FROM ladders WHERE id = ?1", [chess], |r| r.get(0)).unwrap();
+        assert_eq!(kept, Some(standings_text(&[p[0], p[2], p[3], p[4]])));
+        assert_eq!(keep_missing_standings(&c).unwrap(), 0, "none left");
+        assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
+    }
+
+    /// A community's ladders' open challenges are read on the index of open challenges, not the
+    /// season's every challenge (SQLite's plan).
+    #[test]
+    fn a_communitys_ladders_read_only_their_open_challenges() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = crate::store::testing::sqlite_plan(&conn, &open_in_sql());
+        assert!(plan.contains("SEARCH c USING COVERING INDEX ladder_challenges_open"), "{plan}");
     }
 
     /// The seasons closed last are read on the tables' keys, a few rows a ladder (SQLite's plan;

@@ -825,7 +825,7 @@ impl Store {
         let mut conn = store_connection(&path)?;
         migrate(&mut conn)?;
         let checkpointer = Checkpointer::start(&path)?;
-        Ok(Store {
+        let store = Store {
             backend: Backend::Sqlite {
                 path,
                 idle: Mutex::new(Vec::new()),
@@ -840,7 +840,17 @@ impl Store {
             failing_commits: Default::default(),
             unit_tries: UNIT_TRIES.into(),
             origin: new_origin(),
-        })
+        };
+        store.after_migrations()?;
+        Ok(store)
+    }
+
+    /// What the schema's migrations leave to code, once the store is open: the standings of
+    /// ladders not changed since migration 34 ([`ladders::keep_missing_standings`]).
+    fn after_migrations(&self) -> Result<()> {
+        let conn = self.conn()?;
+        ladders::keep_missing_standings(&conn)?;
+        Ok(())
     }
 
     /// Opens the database a `db` setting names: a `postgres://` URL (with the `postgres` feature),
@@ -861,12 +871,14 @@ impl Store {
     pub fn open_postgres(url: &str, max_connections: u32) -> Result<Store> {
         let (pool, dialer) = postgres::open_pool_and_dialer(url, max_connections, postgres::Timeouts::default())
             .map_err(StoreError::Postgres)?;
-        Ok(Store {
+        let store = Store {
             backend: Backend::Postgres(pool, Box::new(dialer)),
             failing_commits: Default::default(),
             unit_tries: UNIT_TRIES.into(),
             origin: new_origin(),
-        })
+        };
+        store.after_migrations()?;
+        Ok(store)
     }
 
     /// This store among those sharing its database: the origin of its change notices

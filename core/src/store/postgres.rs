@@ -54,6 +54,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V31__claims_without_age_index", include_str!("../../migrations/postgres/V31__claims_without_age_index.sql")),
     ("V32__sweeps", include_str!("../../migrations/postgres/V32__sweeps.sql")),
     ("V33__community_tournaments", include_str!("../../migrations/postgres/V33__community_tournaments.sql")),
+    ("V34__ladder_standings_kept", include_str!("../../migrations/postgres/V34__ladder_standings_kept.sql")),
     ("V35__offers_declined", include_str!("../../migrations/postgres/V35__offers_declined.sql")),
 ];
 

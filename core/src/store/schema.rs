@@ -88,6 +88,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V31__claims_without_age_index", include_str!("../../migrations/0031_claims_without_age_index.sql")),
     sql("V32__sweeps", include_str!("../../migrations/0032_sweeps.sql")),
     sql("V33__community_tournaments", include_str!("../../migrations/0033_community_tournaments.sql")),
+    sql("V34__ladder_standings_kept", include_str!("../../migrations/0034_ladder_standings_kept.sql")),
     sql("V35__offers_declined", include_str!("../../migrations/0035_offers_declined.sql")),
 ];
 

@@ -12,7 +12,8 @@ use crate::community::roundrobin::berger;
 use crate::community::swiss::{Swiss, SwissError};
 use crate::community::tiebreak::{Scoring, Standing, standings};
 use crate::community::tournament::{Game, Outcome, Round};
-use crate::store::sql::{Connection, OptionalExtension, Row, params};
+use crate::store::sql::{Connection, OptionalExtension, Row, params, query_by_ids};
+use std::collections::HashMap;
 use std::fmt;
 
 /// Tournament id (the `tournaments.id` column).
@@ -257,38 +258,56 @@ fn finished_in_sql() -> String {
     format!("{INFO} WHERE platform = ?1 AND community_id = ?2 AND status = 'finished' {NEWEST_FIRST}")
 }
 
-/// How many tournaments a community has not finished, and finished: counted on
-/// `tournaments_community`'s entries, no row read.
-pub fn counted_in(conn: &Connection, platform: &str, community_id: &str) -> Result<(usize, usize)> {
+/// How many tournaments a community has not finished, and finished, each counted up to `most`:
+/// on `tournaments_community`'s entries, no row read, `most` entries at most each.
+pub fn counted_in(conn: &Connection, platform: &str, community_id: &str, most: usize) -> Result<(usize, usize)> {
     let mut st = conn.prepare_cached(COUNTED_IN)?;
-    let rows = st.query_map(params![platform, community_id], |r| Ok((r.get::<String>(0)?, r.get::<i64>(1)?)))?;
-    let (mut open, mut finished) = (0, 0);
-    for row in rows {
-        let (status, n) = row?;
-        *(if status == "finished" { &mut finished } else { &mut open }) += n as usize;
-    }
-    Ok((open, finished))
+    let (open, finished) =
+        st.query_row(params![platform, community_id, most as i64], |r| Ok((r.get::<i64>(0)?, r.get::<i64>(1)?)))?;
+    Ok((open as usize, finished as usize))
 }
 
-const COUNTED_IN: &str =
-    "SELECT status, count(*) FROM tournaments WHERE platform = ?1 AND community_id = ?2 GROUP BY status";
+const COUNTED_IN: &str = "SELECT
+     (SELECT count(*) FROM (SELECT 1 FROM tournaments WHERE platform = ?1 AND community_id = ?2
+         AND status IN ('registration', 'running') LIMIT ?3) AS open),
+     (SELECT count(*) FROM (SELECT 1 FROM tournaments WHERE platform = ?1 AND community_id = ?2
+         AND status = 'finished' LIMIT ?3) AS finished)";
 
 /// A tournament with its players and rounds.
 pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
     let Some(info) = info(conn, id)? else { return Ok(None) };
-    let mut st =
-        conn.prepare_cached("SELECT player_id FROM tournament_players WHERE tournament_id = ?1 ORDER BY seed")?;
-    let players = st.query_map([id], |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-    let mut st = conn.prepare_cached(
-        "SELECT round, board, white_id, black_id, result FROM tournament_games WHERE tournament_id = ?1
-         ORDER BY round, board",
-    )?;
-    let rows = st.query_map([id], |r| {
-        Ok((r.get::<usize>(0)?, r.get::<PlayerId>(2)?, r.get::<Option<PlayerId>>(3)?, r.get::<Option<String>>(4)?))
+    Ok(with_rounds(conn, vec![info])?.pop().map(|(t, _)| t))
+}
+
+/// The games of a tournament's boards as [`with_rounds`] gives them: `(round, board, game)` by
+/// round and board, the game once started.
+pub type Boards = Vec<(usize, usize, Option<i64>)>;
+
+/// The tournaments of `infos` with their players and rounds, and the games of their boards, in
+/// that order: two statements however many they are (an `IN` list of their ids, at most
+/// [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) a statement).
+pub fn with_rounds(conn: &Connection, infos: Vec<TournamentInfo>) -> Result<Vec<(Tournament, Boards)>> {
+    let ids: Vec<TournamentId> = infos.iter().map(|i| i.id).collect();
+    let mut players: HashMap<TournamentId, Vec<PlayerId>> = HashMap::new();
+    let sql = |list: &str| {
+        format!("SELECT tournament_id, player_id FROM tournament_players WHERE tournament_id IN ({list}) ORDER BY seed")
+    };
+    for (t, p) in query_by_ids(conn, &ids, sql, |r| Ok((r.get::<TournamentId>(0)?, r.get::<PlayerId>(1)?)))? {
+        players.entry(t).or_default().push(p);
+    }
+    let sql = |list: &str| {
+        format!(
+            "SELECT tournament_id, round, board, white_id, black_id, result, game_id FROM tournament_games
+             WHERE tournament_id IN ({list}) ORDER BY round, board"
+        )
+    };
+    let games = query_by_ids(conn, &ids, sql, |r| {
+        let at = (r.get::<TournamentId>(0)?, r.get::<usize>(1)?, r.get::<usize>(2)?);
+        Ok((at, r.get::<PlayerId>(3)?, r.get::<Option<PlayerId>>(4)?, r.get::<Option<String>>(5)?, r.get(6)?))
     })?;
-    let mut rounds: Vec<Round> = Vec::new();
-    for row in rows {
-        let (round, white, black, result) = row?;
+    let mut rounds: HashMap<TournamentId, (Vec<Round>, Boards)> = HashMap::new();
+    for ((t, round, board), white, black, result, game) in games {
+        let (rounds, boards) = rounds.entry(t).or_default();
         while rounds.len() < round {
             rounds.push(Round::default());
         }
@@ -304,10 +323,18 @@ pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
                     Some(x) => return Err(StoreError::Corrupt(format!("tournament result {x:?}"))),
                 };
                 r.games.push(Game { white, black, outcome });
+                boards.push((round, board, game));
             }
         }
     }
-    Ok(Some(Tournament { info, players, rounds }))
+    Ok(infos
+        .into_iter()
+        .map(|info| {
+            let (rounds, boards) = rounds.remove(&info.id).unwrap_or_default();
+            let players = players.remove(&info.id).unwrap_or_default();
+            (Tournament { info, players, rounds }, boards)
+        })
+        .collect())
 }
 
 /// Registers `player`; returns their seed (registration order).
@@ -614,16 +641,6 @@ pub fn round_games(conn: &Connection, id: TournamentId, round: usize) -> Result<
     Ok(rows.collect::<std::result::Result<_, _>>()?)
 }
 
-/// The games of every round's boards, in one statement: `(round, board, game)` by round and board.
-pub fn all_round_games(conn: &Connection, id: TournamentId) -> Result<Vec<(usize, usize, Option<i64>)>> {
-    let mut st = conn.prepare_cached(
-        "SELECT round, board, game_id FROM tournament_games WHERE tournament_id = ?1 AND board > 0
-         ORDER BY round, board",
-    )?;
-    let rows = st.query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    Ok(rows.collect::<std::result::Result<_, _>>()?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -754,8 +771,10 @@ mod tests {
         assert_eq!(ids(finished_in(&c, "discord", "g", 20).unwrap()), newest(&finished, 15));
         assert_eq!(ids(open_in(&c, "discord", "g", 20).unwrap()), newest(&open, 3));
         assert_eq!(ids(open_in(&c, "discord", "g", 2).unwrap()), newest(&open, 2));
-        assert_eq!(counted_in(&c, "discord", "g").unwrap(), (3, 15));
-        assert_eq!(counted_in(&c, "discord", "none").unwrap(), (0, 0));
+        assert_eq!(counted_in(&c, "discord", "g", 100).unwrap(), (3, 15));
+        assert_eq!(counted_in(&c, "discord", "g", 10).unwrap(), (3, 10), "each counted up to the bound");
+        assert_eq!(counted_in(&c, "discord", "g", 2).unwrap(), (2, 2));
+        assert_eq!(counted_in(&c, "discord", "none", 100).unwrap(), (0, 0));
         assert!(finished_in(&c, "discord", "none", 10).unwrap().is_empty());
     }
 
@@ -774,6 +793,6 @@ mod tests {
         assert_eq!(open.matches(index).count(), 2, "{open}");
         assert!(!open.contains("SCAN tournaments"), "{open}");
         let counted = plan(COUNTED_IN);
-        assert!(counted.contains("COVERING INDEX tournaments_community"), "{counted}");
+        assert_eq!(counted.matches("COVERING INDEX tournaments_community").count(), 2, "{counted}");
     }
 }

@@ -22,6 +22,7 @@ use crate::store::players::{self, PlayerId};
 use crate::store::ratings::{self, Leaderboard, Scope as RatingScope};
 use crate::store::{Conn, ladders, settings, tournaments};
 use crate::{msg, t};
+use std::collections::HashMap;
 
 /// One side of a game on its page.
 #[derive(Clone, Debug, PartialEq)]
@@ -184,9 +185,9 @@ pub struct WebCommunity {
     /// ones (the last first, at most [`FINISHED_SHOWN`]).
     pub tournaments: Vec<WebTournament>,
     /// Tournaments under way not in `tournaments`.
-    pub more_open_tournaments: usize,
+    pub more_open_tournaments: LeftOut,
     /// Finished tournaments older than those in `tournaments`.
-    pub older_tournaments: usize,
+    pub older_tournaments: LeftOut,
     /// The latest games: address, white, black, variant, status.
     pub recent: Vec<(String, String, String, String, String)>,
 }
@@ -212,6 +213,31 @@ pub const FINISHED_SHOWN: usize = 10;
 
 /// Tournaments under way listed on a community's page at most (the newest).
 pub const OPEN_SHOWN: usize = 20;
+
+/// How many of a list a community's page leaves out is counted up to this many; past it the page
+/// says only that more are, so the counting reads a bounded number of index entries whatever the
+/// community's history.
+pub const LEFT_OUT_COUNTED: usize = 1_000;
+
+/// How many of a community page's list are left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeftOut {
+    /// This many (none: 0).
+    Counted(usize),
+    /// More than [`LEFT_OUT_COUNTED`].
+    MoreThan(usize),
+}
+
+impl LeftOut {
+    /// What a list of `shown` leaves out of `counted`, counted up to at least `shown` and
+    /// [`LEFT_OUT_COUNTED`] more, and one.
+    pub fn of(counted: usize, shown: usize) -> LeftOut {
+        match counted.saturating_sub(shown) {
+            n if n > LEFT_OUT_COUNTED => LeftOut::MoreThan(LEFT_OUT_COUNTED),
+            n => LeftOut::Counted(n),
+        }
+    }
+}
 
 /// Places of a closed ladder season shown on a community's page.
 pub const PODIUM: usize = 3;
@@ -457,9 +483,12 @@ impl Bot {
     /// leaderboards are read; the ladders (one a variant at most), each in its current season, and
     /// the [`FINISHED_SHOWN`] seasons closed last (one statement); the [`OPEN_SHOWN`] newest
     /// tournaments under way and the [`FINISHED_SHOWN`] finished last (each list one statement
-    /// with a `LIMIT`, on an index in that order; how many are left out counted in one), each
-    /// tournament shown then read whole; the recent games; then every game's address and every
-    /// player's name the page shows, each in one statement.
+    /// with a `LIMIT`, on an index in that order; how many are left out counted in one, up to
+    /// [`LEFT_OUT_COUNTED`]), the tournaments shown with their players and rounds (two statements
+    /// for all); the recent games; then every game's address and every player's name the page
+    /// shows, each in one statement (a statement an `IN` list of 64). The ladders' current
+    /// seasons are read as kept (two statements for all), not replayed from their events. So the
+    /// statements a page runs do not depend on how many ladders and tournaments it shows.
     pub fn web_community(&self, platform: &str, community: &str) -> Result<Option<WebCommunity>, BotError> {
         let conn = self.conn()?;
         if !settings::web(&conn, platform, community)? {
@@ -475,37 +504,29 @@ impl Bot {
                 boards.push(WebBoard { variant: v.display_name.to_string(), board });
             }
         }
-        // Ladders: one a variant at most, each read in its current season alone; of the seasons
-        // they closed, the last few.
-        let ladder_list = ladders::list(&conn, platform, community)?;
-        let closed_in_all: usize = ladder_list.iter().map(|l| l.season as usize - 1).sum();
-        let mut ladders_read = Vec::new();
-        for info in ladder_list {
-            if let Some(l) = ladders::load_current(&conn, info.id)? {
-                ladders_read.push((info, l));
-            }
-        }
+        // Ladders: one a variant at most, each in its current season as kept (its standings and
+        // open challenges, not its history); of the seasons they closed, the last few.
+        let ladders_read = ladders::current_in(&conn, platform, community)?;
+        let closed_in_all: usize = ladders_read.iter().map(|l| l.info.season as usize - 1).sum();
         let closed = ladders::recently_closed(&conn, platform, community, FINISHED_SHOWN, PODIUM)?;
-        // Tournaments: the newest under way and the last finished, each list cut short.
-        let (open_in_all, finished_in_all) = tournaments::counted_in(&conn, platform, community)?;
+        // Tournaments: the newest under way and the last finished, each list cut short, and how
+        // many each leaves out counted up to `LEFT_OUT_COUNTED` past what it shows.
+        let counted_up_to = OPEN_SHOWN.max(FINISHED_SHOWN) + LEFT_OUT_COUNTED + 1;
+        let (open_in_all, finished_in_all) = tournaments::counted_in(&conn, platform, community, counted_up_to)?;
         let mut listed = tournaments::open_in(&conn, platform, community, OPEN_SHOWN)?;
         let open_shown = listed.len();
         listed.extend(tournaments::finished_in(&conn, platform, community, FINISHED_SHOWN)?);
-        let mut tournaments_read = Vec::new();
-        for info in &listed {
-            if let Some(t) = tournaments::load(&conn, info.id)? {
-                tournaments_read.push(t);
-            }
-        }
+        let finished_shown = listed.len() - open_shown;
+        let tournaments_read = tournaments::with_rounds(&conn, listed)?;
         let rows = games::recent_in_community(&conn, platform, community, None, RECENT)?;
 
         let mut ids: Vec<PlayerId> = rows.iter().flat_map(|r| [r.white, r.black]).collect();
         ids.extend(closed.iter().flat_map(|s| s.podium.iter().copied()));
-        for (_, l) in &ladders_read {
-            ids.extend(l.standings().iter().copied());
-            ids.extend(l.parts().challenges.iter().flat_map(|c| [c.challenger, c.challenged]));
+        for l in &ladders_read {
+            ids.extend(l.standings.iter().copied());
+            ids.extend(l.open.iter().flat_map(|c| [c.challenger, c.challenged]));
         }
-        for t in &tournaments_read {
+        for (t, _) in &tournaments_read {
             ids.extend(t.standings().iter().map(|s| s.player));
             for r in &t.rounds {
                 ids.extend(r.games.iter().flat_map(|g| [g.white, g.black]));
@@ -517,24 +538,23 @@ impl Bot {
 
         let ladders_out = ladders_read
             .iter()
-            .map(|(info, l)| WebLadder {
-                variant: variant_named(&info.variant).map_or(info.variant.clone(), |v| v.display_name.to_string()),
-                season: l.season(),
-                standings: l.standings().iter().map(|&p| (p, name(p))).collect(),
+            .map(|l| WebLadder {
+                variant: variant_named(&l.info.variant).map_or(l.info.variant.clone(), |v| v.display_name.to_string()),
+                season: l.info.season,
+                standings: l.standings.iter().map(|&p| (p, name(p))).collect(),
                 challenges: l
-                    .parts()
-                    .challenges
+                    .open
                     .iter()
-                    .filter(|c| c.status.is_open())
                     .map(|c| (name(c.challenger), name(c.challenged), c.accepted_at.is_some()))
                     .collect(),
             })
             .collect();
-        let mut tournaments_out = Vec::new();
-        for t in &tournaments_read {
-            tournaments_out.push(self.web_tournament(&conn, t, &name)?);
-        }
-        let slugs = games::slugs(&conn, &rows.iter().map(|r| r.id).collect::<Vec<_>>())?;
+        // Every game's address the page links to, recent or a tournament's, in one reading.
+        let mut game_ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        game_ids.extend(tournaments_read.iter().flat_map(|(_, boards)| boards.iter().filter_map(|&(_, _, g)| g)));
+        let slugs = games::slugs(&conn, &game_ids)?;
+        let tournaments_out =
+            tournaments_read.iter().map(|(t, boards)| web_tournament(t, boards, &slugs, &name)).collect();
         let recent = rows
             .iter()
             .filter_map(|row| {
@@ -559,89 +579,89 @@ impl Bot {
             older_seasons: closed_in_all.saturating_sub(closed.len()),
             seasons,
             tournaments: tournaments_out,
-            more_open_tournaments: open_in_all.saturating_sub(open_shown),
-            older_tournaments: finished_in_all.saturating_sub(listed.len() - open_shown),
+            more_open_tournaments: LeftOut::of(open_in_all, open_shown),
+            older_tournaments: LeftOut::of(finished_in_all, finished_shown),
             recent,
         }))
     }
+}
 
-    fn web_tournament(
-        &self,
-        conn: &Conn<'_>,
-        t: &tournaments::Tournament,
-        name: &impl Fn(PlayerId) -> String,
-    ) -> Res<WebTournament> {
-        let standings = t.standings();
-        let scoring = t.scoring();
-        let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
-        let crosstable = order
-            .iter()
-            .map(|&row| {
-                order
-                    .iter()
-                    .map(|&col| {
-                        if row == col {
-                            return String::new();
-                        }
-                        let cells: Vec<String> = t
-                            .rounds
-                            .iter()
-                            .filter_map(|r| r.game_of(row))
-                            .filter(|g| g.opponent_of(row) == Some(col))
-                            .map(|g| if g.outcome.is_some() { g.points_of(row).to_string() } else { "·".into() })
-                            .collect();
-                        cells.join(" ")
-                    })
-                    .collect()
-            })
-            .collect();
-        let boards = tournaments::all_round_games(conn, t.info.id)?;
-        let slugs = games::slugs(conn, &boards.iter().filter_map(|&(_, _, id)| id).collect::<Vec<_>>())?;
-        let mut rounds = Vec::new();
-        for (i, r) in t.rounds.iter().enumerate() {
-            let mut pairings = Vec::new();
-            for (b, g) in r.games.iter().enumerate() {
-                let result = match g.outcome {
-                    Some(SeriesOutcome::WhiteWins) => "1-0",
-                    Some(SeriesOutcome::BlackWins) => "0-1",
-                    Some(SeriesOutcome::Draw) => "½-½",
-                    None => "*",
-                };
-                let game = boards
-                    .iter()
-                    .find(|&&(round, board, _)| round == i + 1 && board == b + 1)
-                    .and_then(|&(_, _, id)| id);
-                let slug = game.and_then(|id| slugs.get(&id).cloned());
-                pairings.push((name(g.white), name(g.black), result.to_string(), slug));
-            }
-            rounds.push((pairings, r.bye.map(name)));
-        }
-        Ok(WebTournament {
-            name: t.info.name.clone(),
-            variant: variant_named(&t.info.variant).map_or(t.info.variant.clone(), |v| v.display_name.to_string()),
-            status: match t.info.status {
-                tournaments::Status::Registration => "registration",
-                tournaments::Status::Running => "running",
-                tournaments::Status::Finished => "finished",
-            },
-            tiebreaks: scoring.tiebreaks.iter().map(|tb: &TieBreak| tb.short_name()).collect(),
-            standings: standings
+/// A tournament as its community's page shows it, with the games of its boards (`boards`) and
+/// the addresses of the games (`slugs`).
+fn web_tournament(
+    t: &tournaments::Tournament,
+    boards: &tournaments::Boards,
+    slugs: &HashMap<i64, String>,
+    name: &impl Fn(PlayerId) -> String,
+) -> WebTournament {
+    let standings = t.standings();
+    let scoring = t.scoring();
+    let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
+    let crosstable = order
+        .iter()
+        .map(|&row| {
+            order
                 .iter()
-                .map(|s| {
-                    (
-                        s.place,
-                        s.player,
-                        name(s.player),
-                        s.score.to_string(),
-                        s.tiebreaks.iter().map(ToString::to_string).collect(),
-                    )
+                .map(|&col| {
+                    if row == col {
+                        return String::new();
+                    }
+                    let cells: Vec<String> = t
+                        .rounds
+                        .iter()
+                        .filter_map(|r| r.game_of(row))
+                        .filter(|g| g.opponent_of(row) == Some(col))
+                        .map(|g| if g.outcome.is_some() { g.points_of(row).to_string() } else { "·".into() })
+                        .collect();
+                    cells.join(" ")
                 })
-                .collect(),
-            crosstable,
-            rounds,
+                .collect()
         })
+        .collect();
+    let mut rounds = Vec::new();
+    for (i, r) in t.rounds.iter().enumerate() {
+        let mut pairings = Vec::new();
+        for (b, g) in r.games.iter().enumerate() {
+            let result = match g.outcome {
+                Some(SeriesOutcome::WhiteWins) => "1-0",
+                Some(SeriesOutcome::BlackWins) => "0-1",
+                Some(SeriesOutcome::Draw) => "½-½",
+                None => "*",
+            };
+            let game =
+                boards.iter().find(|&&(round, board, _)| round == i + 1 && board == b + 1).and_then(|&(_, _, id)| id);
+            let slug = game.and_then(|id| slugs.get(&id).cloned());
+            pairings.push((name(g.white), name(g.black), result.to_string(), slug));
+        }
+        rounds.push((pairings, r.bye.map(name)));
     }
+    WebTournament {
+        name: t.info.name.clone(),
+        variant: variant_named(&t.info.variant).map_or(t.info.variant.clone(), |v| v.display_name.to_string()),
+        status: match t.info.status {
+            tournaments::Status::Registration => "registration",
+            tournaments::Status::Running => "running",
+            tournaments::Status::Finished => "finished",
+        },
+        tiebreaks: scoring.tiebreaks.iter().map(|tb: &TieBreak| tb.short_name()).collect(),
+        standings: standings
+            .iter()
+            .map(|s| {
+                (
+                    s.place,
+                    s.player,
+                    name(s.player),
+                    s.score.to_string(),
+                    s.tiebreaks.iter().map(ToString::to_string).collect(),
+                )
+            })
+            .collect(),
+        crosstable,
+        rounds,
+    }
+}
 
+impl Bot {
     /// A player's page in a community; `None` when the community did not opt in or the player
     /// has neither a rating nor a game there.
     pub fn web_player(&self, platform: &str, community: &str, id: PlayerId) -> Result<Option<WebPlayer>, BotError> {
