@@ -98,7 +98,7 @@ fn ladder_season_from_joining_to_the_archive() {
     );
     // Bob declines Dave's: a forfeit, Dave climbs over Carol to Bob's place.
     let r = say(&tb, "Bob", "!ladder decline");
-    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob. (result 6)"), "{}", r.text());
+    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob. (ladder result 6)"), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Carol", "Erin"]);
     assert_eq!(standings(&r).slot.as_ref().unwrap().previous.as_deref(), Some("m1"));
 
@@ -110,7 +110,7 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(say(&tb, "Admin", "!ladder").text().contains(&format!("Erin (1500?) — challenges Carol (game #{game})")));
     // The lower challenger wins: Erin takes Carol's place, Carol moves down one.
     let r = say(&tb, "Carol", "!resign");
-    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol. (result 7)"), "{}", r.text());
+    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol. (ladder result 7)"), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
     // The rated ladder game moved both ratings, and the standings show them.
     let erin = standings(&r).text.lines().find(|l| l.starts_with("4. Erin")).unwrap().to_string();
@@ -124,7 +124,7 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(r.text().contains("Game #"), "{}", r.text());
     say(&tb, "Erin", "!draw");
     let r = say(&tb, "Dave", "!draw");
-    assert!(r.text().contains("Ladder: a draw changes nothing. (result 8)"), "{}", r.text());
+    assert!(r.text().contains("Ladder: a draw changes nothing. (ladder result 8)"), "{}", r.text());
     assert!(r.replies.iter().all(|r| r.slot.is_none()), "no standings message when nothing moved");
 
     // Not accepted in time: forfeited by the scheduler.
@@ -143,7 +143,7 @@ fn ladder_season_from_joining_to_the_archive() {
     // Each result is announced with its number in the season's history, which `undo` takes (before:
     // nothing told an administrator the numbers). Events: 5 joins, Dave's forfeit (6), Erin's win
     // (7), the draw (8), Carol's forfeit (9).
-    assert_eq!(number_after(&r.text(), "(result "), 9, "{}", r.text());
+    assert_eq!(number_after(&r.text(), "(ladder result "), 9, "{}", r.text());
 
     // Undo with a reason (administrators only).
     assert!(say(&tb, "Bob", "!ladder undo 9 I was away").text().contains("only the community's administrators"));

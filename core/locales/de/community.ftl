@@ -88,7 +88,7 @@ ladder-unknown-challenge = Es gibt in dieser Saison keine Leiter-Herausforderung
 ladder-not-played = Leiter-Herausforderung { $id } wird nicht gespielt, daher kann für sie kein Ergebnis eingetragen werden.
 ladder-deadline-passed = Die Frist zum Annehmen dieser Herausforderung ist abgelaufen: Sie gilt als kampflos verloren.
 ladder-unknown-event = Es gibt in dieser Saison kein Leiter-Ereignis Nummer { $id }.
-ladder-not-result = Leiter-Ereignis { $id } ist kein Ergebnis; nur Ergebnisse lassen sich rückgängig machen.
+ladder-not-result = Leiter-Ereignis { $id } ist kein Ergebnis; nur Ergebnisse lassen sich rückgängig machen, mit der Nummer, die hinter jedem steht, etwa (Leiter-Ergebnis 5).
 ladder-already-undone = Das Ergebnis in Leiter-Ereignis { $id } wurde schon rückgängig gemacht.
 ladder-reason-required = Sag, warum das Ergebnis rückgängig gemacht wird; der Grund wird im Verlauf festgehalten.
 ladder-corrupt = Die gespeicherte Leiter ist widersprüchlich: { $detail }
@@ -137,7 +137,7 @@ ladder-unchanged = Der Stand bleibt, wie er ist.
 ladder-note-draw = ein Remis ändert nichts.
 ladder-note-unchanged = der Stand bleibt, wie er ist.
 ladder-note = Leiter: { $line }
-ladder-result-tag = (Ergebnis { $event })
+ladder-result-tag = (Leiter-Ergebnis { $event })
 ladder-aborted = Leiter: Die Herausforderung wird mit der Partie abgesagt; der Stand bleibt, wie er ist.
 ladder-forfeit = Leiter: { $name } hat die Herausforderung von { $other } auf der Leiter { $ladder } nicht rechtzeitig angenommen; das gilt als kampflos verloren. { $effect }
 

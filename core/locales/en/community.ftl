@@ -88,7 +88,7 @@ ladder-unknown-challenge = There is no ladder challenge number { $id } this seas
 ladder-not-played = Ladder challenge { $id } is not being played, so no result can be recorded for it.
 ladder-deadline-passed = The time to accept this challenge has passed: it counts as forfeited.
 ladder-unknown-event = There is no ladder event number { $id } this season.
-ladder-not-result = Ladder event { $id } is not a result; only results can be undone.
+ladder-not-result = Ladder event { $id } is not a result; only results can be undone, by the number written after each, like (ladder result 5).
 ladder-already-undone = The result in ladder event { $id } has already been undone.
 ladder-reason-required = Say why the result is undone; the reason is kept in the history.
 ladder-corrupt = The stored ladder is inconsistent: { $detail }
@@ -128,7 +128,7 @@ ladder-standings-challenge = { " " }— { $dir ->
     } { $name } ({ $state })
 ladder-standings-empty = Nobody is on it yet: { $p }ladder join { $variant }.
 ladder-challenge-whom = Say whom you challenge, e.g. { $p }ladder challenge @bob.
-ladder-challenge = Ladder challenge #{ $id }: { $name } (place { $place }) challenges { $other } (place { $other_place }) on the { $variant } ladder. { $other }: { $p }accept #{ $id } or { $p }decline #{ $id } within { $wait }; declining or not answering counts as a win of { $name }.
+ladder-challenge = Ladder challenge #{ $id }: { $name } (place { $place }) challenges { $other } (place { $other_place }) on the { $variant } ladder. { $other }: { $p }accept #{ $id } or { $p }decline #{ $id } within { $wait }; declining or not answering counts as a win for { $name }.
 ladder-withdrawn = { $name } withdraws their { $ladder } ladder challenge.
 ladder-declined = { $name } declines the { $ladder } ladder challenge of { $other }, which counts as forfeited. { $effect }
 ladder-accepted = { $name } accepts the { $ladder } ladder challenge of { $other }.
@@ -137,7 +137,7 @@ ladder-unchanged = The standings stay as they are.
 ladder-note-draw = a draw changes nothing.
 ladder-note-unchanged = the standings stay as they are.
 ladder-note = Ladder: { $line }
-ladder-result-tag = (result { $event })
+ladder-result-tag = (ladder result { $event })
 ladder-aborted = Ladder: the challenge is cancelled with the game; the standings stay as they are.
 ladder-forfeit = Ladder: { $name } did not accept the { $ladder } ladder challenge of { $other } in time, which counts as forfeited. { $effect }
 

@@ -79,7 +79,7 @@ ladder-unknown-challenge = Bu sezon { $id } numaralı bir merdiven meydan okumas
 ladder-not-played = { $id } numaralı merdiven meydan okuması oynanmıyor, bu yüzden sonuç girilemez.
 ladder-deadline-passed = Bu meydan okumanın kabul süresi geçti: hükmen yenilgi sayılır.
 ladder-unknown-event = Bu sezon { $id } numaralı bir merdiven olayı yok.
-ladder-not-result = { $id } numaralı merdiven olayı bir sonuç değil; yalnızca sonuçlar geri alınabilir.
+ladder-not-result = { $id } numaralı merdiven olayı bir sonuç değil; yalnızca sonuçlar geri alınabilir, her birinin ardında yazan numarayla, örneğin (merdiven sonucu 5).
 ladder-already-undone = { $id } numaralı merdiven olayındaki sonuç zaten geri alındı.
 ladder-reason-required = Sonucun neden geri alındığını söyle; sebep geçmişte saklanır.
 ladder-corrupt = Kayıtlı merdiven tutarsız: { $detail }
@@ -122,7 +122,7 @@ ladder-unchanged = Sıralama olduğu gibi kalıyor.
 ladder-note-draw = beraberlik hiçbir şeyi değiştirmez.
 ladder-note-unchanged = sıralama olduğu gibi kalıyor.
 ladder-note = Merdiven: { $line }
-ladder-result-tag = (sonuç { $event })
+ladder-result-tag = (merdiven sonucu { $event })
 ladder-aborted = Merdiven: meydan okuma oyunla birlikte iptal edildi; sıralama olduğu gibi kalıyor.
 ladder-forfeit = Merdiven: { $name }, { $other } adlı oyuncunun { $ladder } merdiven meydan okumasını zamanında kabul etmedi; bu hükmen yenilgi sayılır. { $effect }
 

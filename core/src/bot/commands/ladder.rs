@@ -604,7 +604,7 @@ impl Bot {
 }
 
 /// Ends a result's announcement with its number in the season's history, by which an
-/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (result 7)".
+/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (ladder result 7)".
 fn tag_result(text: &mut String, event: Option<EventId>) {
     if let Some(event) = event {
         text.push(' ');
