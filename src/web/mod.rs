@@ -111,6 +111,9 @@ pub struct WebOptions {
     /// Connections of one client whose answers may wait for it to read at once
     /// ([`WAITING_PER_CLIENT`]).
     pub waiting_per_client: usize,
+    /// Connections open at once from one peer (an IPv4 address, an IPv6 /64), but for the local
+    /// reverse proxy when it is trusted ([`CONNECTIONS_PER_PEER`]).
+    pub connections_per_peer: usize,
 }
 
 impl Default for WebOptions {
@@ -132,6 +135,7 @@ impl Default for WebOptions {
             min_write_rate: MIN_WRITE_RATE,
             write_grace: WRITE_GRACE,
             waiting_per_client: WAITING_PER_CLIENT,
+            connections_per_peer: CONNECTIONS_PER_PEER,
         }
     }
 }
@@ -287,10 +291,40 @@ pub async fn serve(
         pace: stall::Pace { rate: options.min_write_rate, grace: options.write_grace },
         waiting: places::Places::new(options.waiting_per_client, usize::MAX),
     };
+    // The local reverse proxy, trusted to name its clients, opens connections for all of them.
+    let peers = Peers {
+        places: places::Places::new(options.connections_per_peer, usize::MAX),
+        proxy_exempt: options.trust_loopback_proxy,
+    };
     let limits = (options.header_read_timeout, bounds);
     let app = router(bot, options, stop.clone());
-    tokio::spawn(accept(listener, app, limits, stop));
+    tokio::spawn(accept(listener, app, limits, peers, stop));
     Ok(bound)
+}
+
+/// Connections open at once from one peer that is not the trusted local proxy. A peer opening
+/// sockets and sending nothing holds each until the header-read limit, and opening them again
+/// held all [`MAX_CONNECTIONS`] from one host; now it holds at most this many, and a connection
+/// beyond them is closed as it is accepted. Sixteen times what a browser opens to a site, for a
+/// household or an office behind one address.
+pub const CONNECTIONS_PER_PEER: usize = 96;
+
+/// The connections open by peer ([`CONNECTIONS_PER_PEER`]).
+struct Peers {
+    places: Arc<places::Places>,
+    /// The loopback peer is the reverse proxy (`trust_loopback_proxy`), not counted.
+    proxy_exempt: bool,
+}
+
+impl Peers {
+    /// A place for a connection from `peer`: `Some(None)` for the trusted proxy, `None` when the
+    /// peer holds its share.
+    fn take(&self, peer: IpAddr) -> Option<Option<places::Place>> {
+        if self.proxy_exempt && peer.to_canonical().is_loopback() {
+            return Some(None);
+        }
+        self.places.take(client_key(peer)).map(Some)
+    }
 }
 
 /// Connections served at once; more wait in the listener's backlog until one ends.
@@ -300,7 +334,8 @@ pub const MAX_CONNECTIONS: usize = 1_024;
 /// client that opens connections and sends nothing, or half a request, holds none for long.
 pub const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once, each
+/// Serves each connection of `listener` with `app`, at most [`MAX_CONNECTIONS`] at once and
+/// [`CONNECTIONS_PER_PEER`] of one peer (but the trusted local proxy), each
 /// request's headers within the first of `limits` ([`HEADER_READ_TIMEOUT`]) and its answers'
 /// waits for the client to read within the second ([`stall`]: [`WRITE_STALL_LIMIT`] without
 /// progress, [`MIN_WRITE_RATE`], [`WAITING_PER_CLIENT`]), until `stop` is cancelled (connections
@@ -309,6 +344,7 @@ async fn accept(
     listener: tokio::net::TcpListener,
     app: Router,
     (header_read_timeout, bounds): (Duration, stall::Bounds),
+    peers: Peers,
     stop: CancellationToken,
 ) {
     use hyper_util::rt::{TokioIo, TokioTimer};
@@ -333,6 +369,11 @@ async fn accept(
                 }
             },
         };
+        let Some(peer_place) = peers.take(peer.ip()) else {
+            // Closed at once: the peer holds its share of the connections.
+            tracing::debug!(peer = %client_key(peer.ip()), "web: a peer holds its share of connections; closed");
+            continue;
+        };
         // Who the connection's answers wait for: the peer, until a request names its client.
         let client = stall::ConnClient::new(client_key(peer.ip()));
         let service = hyper_util::service::TowerToHyperService::new(
@@ -340,7 +381,7 @@ async fn accept(
         );
         let (stop, bounds) = (stop.clone(), bounds.clone());
         tokio::spawn(async move {
-            let _slot = slot;
+            let _slots = (slot, peer_place);
             let mut builder = hyper::server::conn::http1::Builder::new();
             builder.timer(TokioTimer::new()).header_read_timeout(header_read_timeout);
             let io = TokioIo::new(stall::StallBound::new(stream, bounds, client));

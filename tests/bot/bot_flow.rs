@@ -744,6 +744,9 @@ fn open_challenge_and_decline() {
             "{out}"
         );
     }
+    // Someone the bot has not met is shown it with how to take it up (before: "no games").
+    let out = tb.say("dave", "!games");
+    assert!(out.contains("challenge #1 from alice (stones): !accept #1"), "{out}");
     assert_eq!(tb.fingerprint(), before);
     let out = tb.say("alice", "!accept");
     assert!(out.contains("Challenge #1 is your own; !decline #1 cancels it."), "cannot accept one's own: {out}");

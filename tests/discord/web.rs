@@ -191,6 +191,47 @@ async fn a_kept_alive_connection_that_falls_silent_is_closed_and_one_that_asks_a
     assert!(waited >= limit / 2, "closed after {waited:?}: not kept alive at all");
 }
 
+/// One peer holds at most its share of the connections (before: a host opening sockets and saying
+/// nothing held all 1,024 of them, each until the header-read limit, again and again): one more
+/// is closed as it is accepted, another host is served meanwhile, and a place given back is taken
+/// again. The trusted local proxy, which connects for every client, is not counted.
+#[tokio::test]
+async fn a_peer_holds_its_share_of_connections_and_others_are_served() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let request = b"GET / HTTP/1.1\r\nHost: x\r\n\r\n";
+    for proxied in [false, true] {
+        let options = WebOptions { connections_per_peer: 3, trust_loopback_proxy: proxied, ..WebOptions::default() };
+        let site = Site::start(options).await;
+        let from = |ip: [u8; 4]| async move {
+            let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+            socket.bind(SocketAddr::new(ip.into(), 0)).expect("bind");
+            socket.connect(site.addr).await.expect("connect")
+        };
+        let mut silent = Vec::new();
+        for _ in 0..3 {
+            silent.push(from([127, 0, 0, 1]).await);
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let mut extra = from([127, 0, 0, 1]).await;
+        if proxied {
+            extra.write_all(request).await.expect("a request");
+            assert_eq!(read_answer(&mut extra).await, 200, "the proxy's connections are not counted");
+            continue;
+        }
+        let mut buf = [0u8; 64];
+        let closed = tokio::time::timeout(Duration::from_secs(5), extra.read(&mut buf)).await;
+        assert!(matches!(closed, Ok(Ok(0) | Err(_))), "one more than the peer's share is closed at once: {closed:?}");
+        let mut other = from([127, 0, 0, 2]).await;
+        other.write_all(request).await.expect("a request");
+        assert_eq!(read_answer(&mut other).await, 200, "another peer is served");
+        drop(silent.pop());
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let mut again = from([127, 0, 0, 1]).await;
+        again.write_all(request).await.expect("a request");
+        assert_eq!(read_answer(&mut again).await, 200, "a place given back is taken again");
+    }
+}
+
 /// The moves of a game whose animation is about 93 KB.
 const LONG_GAME: [&str; 22] = [
     "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d4", "exd4", "cxd4", "Bb4+", "Nc3", "Nxe4", "O-O", "Bxc3",

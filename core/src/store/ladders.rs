@@ -357,11 +357,20 @@ pub fn keep_missing_standings(conn: &Connection) -> Result<usize> {
     let mut written = 0;
     for id in missing {
         let tx = super::immediate(conn)?;
-        if let Some(l) = load_current(&tx, id)? {
-            written += tx.execute(
-                "UPDATE ladders SET standings = ?2 WHERE id = ?1 AND standings IS NULL",
-                params![id, standings_text(l.standings())],
-            )?;
+        // A ladder that cannot be read is left to be replayed (its page says what is wrong), not
+        // a store that cannot open.
+        match load_current(&tx, id) {
+            Ok(Some(l)) => {
+                written += tx.execute(
+                    "UPDATE ladders SET standings = ?2 WHERE id = ?1 AND standings IS NULL",
+                    params![id, standings_text(l.standings())],
+                )?;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::warn!(ladder = id, "a ladder's standings could not be read to keep them: {e}");
+                continue;
+            }
         }
         tx.commit()?;
     }

@@ -102,6 +102,12 @@ const PLAYER_COLUMNS: &[(&str, &str)] = &[
 
 /// Moves everything of player `from` to player `into`.
 fn merge(tx: &Connection, into: PlayerId, from: PlayerId, now: i64) -> Result<()> {
+    // The standings a ladder keeps name the merged player's id: forgotten, they are replayed from
+    // the ladder's events (moved below) until the store writes them again.
+    tx.execute(
+        "UPDATE ladders SET standings = NULL WHERE id IN (SELECT ladder_id FROM ladder_members WHERE player_id = ?1)",
+        params![from],
+    )?;
     for (table, column) in PLAYER_COLUMNS {
         tx.execute(&format!("UPDATE {table} SET {column} = ?1 WHERE {column} = ?2"), params![into, from])?;
     }
@@ -355,6 +361,9 @@ mod tests {
         }
         assert_eq!((sides(&c, g1), sides(&c, g2)), ((old, other), (other, old)));
         assert_eq!(crate::store::ladders::load(&c, l).unwrap().unwrap().standings(), [old]);
+        // The standings the ladder keeps name the kept player too (before: the merged one's id).
+        let now = crate::store::ladders::current_in(&c, "matrix", "!r").unwrap();
+        assert_eq!(now[0].standings, [old]);
         let merged: PlayerId =
             c.query_row("SELECT kept_id FROM player_merges WHERE merged_id = ?1", [new], |r| r.get(0)).unwrap();
         assert_eq!(merged, old);

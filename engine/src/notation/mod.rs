@@ -371,9 +371,10 @@ fn plain_letters(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(plain.collect())
 }
 
-/// `text` without a move number in front (`1. e4`, `1.e4`, `12... Nf6`, `3…O-O`), as moves are
-/// copied from a game's record; other text as it is. A move never starts with digits and a dot
-/// (castling's `0-0` has a dash).
+/// `text` without a move number in front (`1. e4`, `1.e4`, `12... Nf6`, `3…O-O`, `5. 0-0`), as
+/// moves are copied from a game's record; other text as it is. What follows the number must start
+/// as a move does, with a letter or castling's `0-`: `12.00` (a time) or `1.000` (a thousand, in
+/// German) are no castling.
 pub fn without_move_number(text: &str) -> &str {
     let t = text.trim_start();
     let rest = t.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -381,10 +382,12 @@ pub fn without_move_number(text: &str) -> &str {
         return text;
     }
     let after = rest.trim_start_matches(['.', '…']);
-    if after.len() == rest.len() || after.trim().is_empty() {
+    let after_trimmed = after.trim_start();
+    let starts_a_move = after_trimmed.starts_with(|c: char| c.is_ascii_alphabetic()) || after_trimmed.starts_with("0-");
+    if after.len() == rest.len() || !starts_a_move {
         return text;
     }
-    after.trim_start()
+    after_trimmed
 }
 
 thread_local! {

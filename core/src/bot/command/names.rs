@@ -62,9 +62,14 @@ fn in_english(c: &CommandSpec, typed: &str) -> Option<String> {
     let named = |name: &str| all_options(c).find(|o| names(o).iter().any(|n| n == name));
     match typed.split_once(':') {
         Some((name, value)) if !value.is_empty() => {
-            let o = named(&name.to_lowercase())?;
+            let name = name.to_lowercase();
+            let o = named(&name)?;
             match o.kind {
                 OptionKind::User => Some(value.to_string()),
+                // A count is typed with its own key, as its parser reads it (`round:2`, `season:3`,
+                // where the subcommand is named alike): another name of it becomes that key, the
+                // key itself is left as typed.
+                OptionKind::Count(_) => (name != o.name).then(|| format!("{}:{value}", o.name)),
                 kind => word_of(kind, value),
             }
         }
@@ -87,10 +92,19 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Vec<String> {
         let name = name.to_lowercase();
         all_options(c).any(|o| o.kind == OptionKind::Game && names(o).contains(&name))
     };
+    // After a subcommand that takes free text (a tournament's name, a reason), a name followed by
+    // a number is that text's ("Tournament 2025"), not a number to read.
+    let free_text = |word: &str| {
+        c.subcommands
+            .iter()
+            .any(|s| s.name.eq_ignore_ascii_case(word) && s.options.iter().any(|o| o.kind == OptionKind::Text))
+    };
+    let mut in_text = false;
     let mut words = Vec::with_capacity(args.len());
     let mut rest = args;
     while let Some((a, after)) = rest.split_first() {
         if let Some(n) = after.first().map(|n| n.strip_prefix('#').unwrap_or(n))
+            && !in_text
             && !n.is_empty()
             && n.bytes().all(|b| b.is_ascii_digit())
             && numbered(a)
@@ -99,6 +113,7 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Vec<String> {
             rest = &after[1..];
             continue;
         }
+        in_text |= free_text(a);
         words.push(in_english(c, a).unwrap_or_else(|| a.to_string()));
         rest = after;
     }
@@ -208,5 +223,32 @@ mod tests {
             answer("play chess süre:3", Lang::Tr),
             "'süre' diye bir seçenek yok; !play seçenekleri: varyant, seviye, gün, renk, dizilim"
         );
+    }
+
+    /// What the names must not take (a review of stop 103): a count typed with its own key stays
+    /// readable (`round:2` was read as a tournament's number), free text keeps its words and
+    /// numbers (`Tournament 2025` was read as tournament #2025 and the name lost), and castling
+    /// typed with zeros is a move, not a game's number (`move 00` was "there is no game #00").
+    #[test]
+    fn keys_free_text_and_zeros_are_read_as_before() {
+        use super::super::{Command, LadderCmd, TournamentCmd};
+        assert_eq!(parse("tournament round:2"), parse("tournament round 2"));
+        assert_eq!(parse("tournament runde:2"), parse("tournament round 2"));
+        assert!(matches!(
+            parse("tournament round 2"),
+            Ok(Command::Tournament(TournamentCmd::Show { round: Some(2), .. }))
+        ));
+        match parse("tournament create swiss chess Tournament 2025") {
+            Ok(Command::Tournament(TournamentCmd::Create { name, .. })) => assert_eq!(name, "Tournament 2025"),
+            other => panic!("{other:?}"),
+        }
+        match parse("ladder undo 5 game 3 was a mistake") {
+            Ok(Command::Ladder(LadderCmd::Undo { reason, .. })) => assert_eq!(reason, "game 3 was a mistake"),
+            other => panic!("{other:?}"),
+        }
+        for castle in ["00", "000"] {
+            assert_eq!(parse(&format!("move {castle}")), Ok(Command::Move { game: None, text: castle.into() }));
+        }
+        assert_eq!(parse("move 1 e4"), Ok(Command::Move { game: Some(1), text: "e4".into() }));
     }
 }

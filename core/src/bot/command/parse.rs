@@ -51,6 +51,12 @@ fn bare_number(tok: &str) -> bool {
 
 /// Whether `tok` is a number from 1 written without `#`, as a game's or a tournament's is (not more
 /// digits than any number has, which are no such number's).
+/// Digits with a zero in front (`00`, `000`: castling, as some write it; `007`): never a game's
+/// number written without `#`.
+fn zero_led(tok: &str) -> bool {
+    tok.len() > 1 && tok.starts_with('0')
+}
+
 fn positive(tok: &str) -> bool {
     bare_number(tok) && tok.parse::<u64>().is_ok_and(|n| n > 0)
 }
@@ -77,7 +83,7 @@ pub(super) enum Numbered {
 fn no_such_number(tok: &str, what: Numbered, hash: Hash) -> Option<Wrong> {
     let n = match tok.strip_prefix('#') {
         Some(n) => n,
-        None if hash == Hash::Optional && bare_number(tok) => tok,
+        None if hash == Hash::Optional && bare_number(tok) && !zero_led(tok) => tok,
         None => return None,
     };
     let digits = n.strip_prefix('-').unwrap_or(n);
@@ -112,7 +118,10 @@ fn split_numbered(args: &[&str], what: Numbered, hash: Hash) -> Result<(Option<i
     let mut rest = Vec::new();
     for a in args {
         if game.is_none() {
-            let bare = (hash == Hash::Optional && bare_number(a)).then(|| a.parse().ok()).flatten().filter(|&n| n > 0);
+            let bare = (hash == Hash::Optional && bare_number(a) && !zero_led(a))
+                .then(|| a.parse().ok())
+                .flatten()
+                .filter(|&n| n > 0);
             if let Some(n) = game_ref(a).or(bare) {
                 game = Some(n);
                 continue;

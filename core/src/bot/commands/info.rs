@@ -343,7 +343,13 @@ impl Bot {
         let conn = self.conn()?;
         let now = self.clock.now();
         let Some(me) = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)? else {
-            return user(msg!("no-games", p = prefix, direct = cx.direct_word()));
+            // Someone capabot has not met yet: the challenges here open to anyone (before: "no
+            // games", though `accept` took them up).
+            let lines = self.challenge_lines(&conn, cx, NOBODY, now)?;
+            if lines.is_empty() {
+                return user(msg!("no-games", p = prefix, direct = cx.direct_word()));
+            }
+            return Ok(cx.say(format!("{}\n{}", t!("games-head"), lines.join("\n"))));
         };
         let mut lines = Vec::new();
         for g in games::open_of_player(&conn, me.id)? {
@@ -360,15 +366,7 @@ impl Bot {
                 here = if here { "here" } else { "elsewhere" }
             ));
         }
-        for c in challenges::acceptable(&conn, &cx.scope().platform, &cx.scope().chat, me.id, now)? {
-            lines.push(t!(
-                "games-challenge-line",
-                id = c.id,
-                name = self.name_of(&conn, c.challenger)?,
-                variant = c.variant.as_str(),
-                p = prefix
-            ));
-        }
+        lines.extend(self.challenge_lines(&conn, cx, me.id, now)?);
         // Challenges to them in other chats, answered there (as their games elsewhere are played there).
         for c in challenges::addressed_elsewhere(&conn, (&cx.scope().platform, &cx.scope().chat), me.id, now)? {
             lines.push(t!(
@@ -398,6 +396,21 @@ impl Bot {
             return Ok(cx.say(t!("games-none", p = prefix, direct = cx.direct_word())));
         }
         Ok(cx.say(format!("{}\n{}", t!("games-head"), lines.join("\n"))))
+    }
+
+    /// The challenges in this chat that `me` may take up, a line each with how.
+    fn challenge_lines(&self, conn: &Conn<'_>, cx: &Ctx<'_>, me: PlayerId, now: i64) -> Res<Vec<String>> {
+        let mut lines = Vec::new();
+        for c in challenges::acceptable(conn, &cx.scope().platform, &cx.scope().chat, me, now)? {
+            lines.push(t!(
+                "games-challenge-line",
+                id = c.id,
+                name = self.name_of(conn, c.challenger)?,
+                variant = c.variant.as_str(),
+                p = cx.p()
+            ));
+        }
+        Ok(lines)
     }
 
     /// The game whose record (`pgn`, `gif`) someone asks for, and the side they see it from: their
@@ -649,3 +662,6 @@ fn launches_by_missile(launches: &[String]) -> (String, String) {
     let first = counted.first().map_or(String::new(), |(m, _)| m.trim_start_matches('M').to_string());
     (counted.iter().map(|(m, n)| format!("{m}: {n}")).collect::<Vec<_>>().join(", "), first)
 }
+
+/// No player's id (ids start at 1): what is open to anyone is open to someone capabot has not met.
+const NOBODY: PlayerId = 0;
