@@ -31,11 +31,11 @@ impl Places {
         if taken.total >= self.at_once {
             return None;
         }
-        let n = taken.by_client.entry(client).or_default();
-        if *n >= self.per_client {
+        // Checked before an entry is made: a share of none leaves no empty entry behind.
+        if taken.by_client.get(&client).copied().unwrap_or(0) >= self.per_client {
             return None;
         }
-        *n += 1;
+        *taken.by_client.entry(client).or_default() += 1;
         taken.total += 1;
         Some(Place { places: self.clone(), client })
     }
@@ -75,5 +75,15 @@ mod tests {
         assert!(places.take(b).is_none(), "three in all");
         drop(a1);
         assert!(places.take(b).is_some(), "a place given back is taken again");
+    }
+
+    /// A share of none refuses every client and remembers none of them.
+    #[test]
+    fn a_share_of_none_keeps_no_client() {
+        let places = Places::new(0, 3);
+        for last in 1..=100u8 {
+            assert!(places.take(IpAddr::from([192, 0, 2, last])).is_none());
+        }
+        assert!(places.taken.lock().unwrap().by_client.is_empty());
     }
 }
