@@ -304,14 +304,10 @@ impl Bot {
         let count: usize = listed.iter().map(|h| h.moves().len()).sum();
         // Capatomic's launches, a missile to nearly every square, are counted by missile in the
         // whole list (before: some 180 launches in one message); a missile's square lists its own.
-        let launches = match listed.last() {
-            Some(crate::notation::Hint::Launches(all))
-                if from.is_none() && all.len() > LAUNCHES_LISTED && listed.len() > 1 =>
-            {
-                let all = all.clone();
-                listed.pop();
-                Some(launches_by_missile(&all))
-            }
+        let counted = matches!(listed.last(), Some(crate::notation::Hint::Launches(all))
+            if from.is_none() && all.len() > LAUNCHES_LISTED && listed.len() > 1);
+        let launches = match listed.pop_if(|_| counted) {
+            Some(crate::notation::Hint::Launches(all)) => Some(launches_by_missile(&all)),
             _ => None,
         };
         // One piece's moves need no label of its kind: only castling and launches are set apart.
