@@ -177,8 +177,13 @@ fn capatomic_bare_launch_notation() {
             let one = tb.say(who, &format!("!moves {missile}"));
             assert!(one.contains(&format!("M{missile}^")), "{one}");
         }
-        let out = tb.say(who, s);
-        assert!(out.contains("played by"), "{s}: {out}");
+        // A launch is played in words, bare as with `move` (before: no answer, nothing played).
+        let typed = match s.trim_start_matches('M').split_once('^') {
+            Some((missile, target)) => format!("launch {missile} {}", target.trim_end_matches(['+', '#'])),
+            None => s.clone(),
+        };
+        let out = tb.say(who, &typed);
+        assert!(out.contains("played by"), "{typed}: {out}");
         if s.contains('^') {
             // The launch says the square it irradiated, and what its blast took (or that it took
             // nothing).
@@ -1951,7 +1956,7 @@ fn capatomic_refusals_say_why_in_the_players_words() {
             && !out.contains("(C"),
         "{out}"
     );
-    for typed in ["Mj1^k4", "O-O[e1 g1]"] {
+    for typed in ["Mj1^k4", "O-O[e1 g1]", "M j1^k4", "launch j1 k4"] {
         let out = tb.say("alice", typed);
         assert!(
             out.contains(&format!("'{typed}' is not a move I can read"))

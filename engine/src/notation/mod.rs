@@ -322,13 +322,28 @@ fn missile_hold_text(missile: Square, hold: MissileHold) -> String {
 }
 
 /// Whether `text` has the shape of a move only a chess-variant player would type, though it may
-/// not read as one: a Capatomic launch (`Mj1^k4`) or castling with missiles in brackets
+/// not read as one: a Capatomic launch (`Mj1^k4`, `M j1^e5`, `launch j1 e5`) or castling with missiles in brackets
 /// (`O-O[e1 g1]`). Chat about anything else never has these shapes, so an answer to such a text
 /// is welcome where other unreadable text is left alone.
 pub fn looks_like_move(text: &str) -> bool {
     let t = text.trim();
-    // Both shapes need a `[` or a `^`: most chat lines are told apart here, with no copy made.
-    if t.len() > 40 || !t.is_ascii() || !t.contains(['[', '^']) {
+    if t.len() > 40 || !t.is_ascii() {
+        return false;
+    }
+    // A launch in words: `launch e1 e5` (as `move` reads it).
+    if let Some(rest) = t.get(..7).filter(|w| w.eq_ignore_ascii_case("launch ")).map(|_| &t[7..]) {
+        let mut squares = rest.split_whitespace();
+        let square = |s: Option<&str>| {
+            s.and_then(|s| s.get(1..).map(|n| (s, n))).is_some_and(|(s, n)| {
+                s.as_bytes()[0].is_ascii_alphabetic()
+                    && (1..=2).contains(&n.len())
+                    && n.bytes().all(|b| b.is_ascii_digit())
+            })
+        };
+        return square(squares.next()) && square(squares.next()) && squares.next().is_none();
+    }
+    // The other shapes need a `[` or a `^`: most chat lines are told apart here, with no copy made.
+    if !t.contains(['[', '^']) {
         return false;
     }
     let lower = t.to_ascii_lowercase();
@@ -336,12 +351,13 @@ pub fn looks_like_move(text: &str) -> bool {
     if let Some(rest) = ["o-o-o", "0-0-0", "o-o", "0-0"].iter().find_map(|c| lower.strip_prefix(c)) {
         return rest.trim_start().starts_with('[');
     }
-    // A launch without spaces: an optional `M`, a square or part of one, `^`, a file letter and a number.
+    // A launch: an optional `M` (`M g10^b3` spaced too), a square or part of one, `^`, a file letter
+    // and a number; no other spaces.
     let Some((head, target)) = lower.split_once('^') else { return false };
-    if t.contains(char::is_whitespace) {
+    let head = head.strip_prefix('m').map_or(head, str::trim_start);
+    if head.contains(char::is_whitespace) || target.contains(char::is_whitespace) {
         return false;
     }
-    let head = head.strip_prefix('m').unwrap_or(head);
     let head = head.strip_prefix(|c: char| c.is_ascii_lowercase()).unwrap_or(head);
     let target = target.trim_end_matches(['+', '#', '!', '?']);
     let Some(number) = target.strip_prefix(|c: char| c.is_ascii_lowercase()) else { return false };
@@ -591,10 +607,36 @@ mod tests {
     /// Text only a player types is move-shaped; chat is not.
     #[test]
     fn move_shaped_text() {
-        for text in ["Mj1^k4", "j1^e5", "M^e5", "Mj^a10+", "O-O[e1 g1]", "o-o [e1, g1]", "0-0-0[x]"] {
+        for text in [
+            "Mj1^k4",
+            "j1^e5",
+            "M^e5",
+            "Mj^a10+",
+            "O-O[e1 g1]",
+            "o-o [e1, g1]",
+            "0-0-0[x]",
+            "M g10^b3",
+            "m g10^b3",
+            "launch e1 e5",
+            "Launch g10  b3",
+        ] {
             assert!(looks_like_move(text), "{text}");
         }
-        for text in ["^^", "^^ nice", "x^2", "2^10", "hello", "O-O", "lol ^ this", "a^b"] {
+        for text in [
+            "^^",
+            "^^ nice",
+            "x^2",
+            "2^10",
+            "hello",
+            "O-O",
+            "lol ^ this",
+            "a^b",
+            "M g10 ^ b3",
+            "launch the rocket",
+            "launch e1 e5 now",
+            "launch e1",
+            "launching e1 e5",
+        ] {
             assert!(!looks_like_move(text), "{text}");
         }
     }

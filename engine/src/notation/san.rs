@@ -381,7 +381,7 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     if let Some(refusal) = promo.and_then(|r| promotion_refusal(pos, r)) {
         return Err(MoveError::Illegal { input: trimmed.to_string(), reason: refusal, hints: Vec::new() });
     }
-    let mut readings: Vec<(Role, Option<u8>, Option<u8>)> = Vec::new();
+    let mut readings: Vec<Reading> = Vec::new();
     let mut chars = head.chars();
     match chars.next() {
         None => readings.push((Role::Pawn, None, None)),
@@ -442,7 +442,7 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     }
     match matches.as_slice() {
         [m] => Ok(*m),
-        [] => Err(explain_illegal(pos, &legal, trimmed, &readings, to, needs_promo)),
+        [] => Err(explain_illegal(pos, &legal, trimmed, &readings_to_explain(pos, pawn_first, to), to, needs_promo)),
         many => Err(MoveError::Ambiguous {
             input: trimmed.to_string(),
             candidates: many.iter().map(|m| write(pos, *m)).collect(),
@@ -450,11 +450,24 @@ pub fn parse(pos: &Position, input: &str) -> Result<Move, MoveError> {
     }
 }
 
+/// A reading of a typed move: the piece, and the file and rank it comes from when typed.
+type Reading = (Role, Option<u8>, Option<u8>);
+
+/// The readings a refusal speaks of, in the order the move was tried (a lower-case letter's pawn
+/// first): without a piece the variant does not have (`cxd5` in chess is no chancellor's move) or a
+/// pawn on a file too far to reach the square (`bd3` is no pawn's), unless that leaves none.
+fn readings_to_explain(pos: &Position, readings: Vec<Reading>, to: Square) -> Vec<Reading> {
+    let possible = |&(role, file, _): &Reading| {
+        pos.variant().has_role(role) && (role != Role::Pawn || file.is_none_or(|f| f.abs_diff(to.file()) <= 1))
+    };
+    if readings.iter().any(possible) { readings.into_iter().filter(possible).collect() } else { readings }
+}
+
 fn explain_illegal(
     pos: &Position,
     legal: &[Move],
     input: &str,
-    readings: &[(Role, Option<u8>, Option<u8>)],
+    readings: &[Reading],
     to: Square,
     needs_promo: bool,
 ) -> MoveError {
@@ -714,6 +727,42 @@ mod tests {
             Refusal::NotFrom { role: Role::Knight, square: at("f3"), file: Some(1), rank: None }
         );
         assert_eq!(refused("Ne5"), Refusal::CannotReach { role: Role::Knight, square: at("e5") });
+    }
+
+    /// A lower-case letter is a pawn's file before it is a piece, in the refusal as in the reading:
+    /// `cxd5` in chess is no chancellor's move (there is none), `bxc5` is told of the pawn with the
+    /// pawn's moves beside it, and `bd3` (a file no pawn could come from) of the bishop.
+    #[test]
+    fn a_lower_case_letter_is_refused_as_it_is_read() {
+        use crate::notation::parse_move;
+        use crate::rules::variant::ATOMIC;
+        let at = |s: &str| Square::parse(s).unwrap();
+        let refusal = |pos: &Position, typed: &str| match parse_move(pos, typed) {
+            Err(MoveError::Illegal { reason, hints, .. }) => (reason, hints),
+            other => panic!("{typed}: {other:?}"),
+        };
+        let pos = parse_position(&CHESS, "rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2").unwrap();
+        for (typed, rank) in [("cxd5", None), ("c4xd5", Some(3)), ("cd5", None)] {
+            let (reason, hints) = refusal(&pos, typed);
+            assert_eq!(reason, Refusal::NotFrom { role: Role::Pawn, square: at("d5"), file: Some(2), rank }, "{typed}");
+            assert!(
+                matches!(&hints[..], [Hint::Moves { role: Role::Pawn, moves }] if moves.contains(&"exd5".to_string())),
+                "{typed}: {hints:?}"
+            );
+        }
+        let (reason, hints) = refusal(&pos, "bxc5");
+        assert_eq!(reason, Refusal::CannotReach { role: Role::Pawn, square: at("c5") });
+        assert!(matches!(&hints[..], [Hint::Moves { role: Role::Pawn, .. }]), "{hints:?}");
+        let (reason, _) = refusal(&Position::start(&CHESS), "bd3");
+        assert_eq!(reason, Refusal::CannotReach { role: Role::Bishop, square: at("d3") });
+        // Atomic: the pawn's capture is refused for what it would blow up.
+        let mut pos = Position::start(&ATOMIC);
+        for san in ["e3", "d5", "Ke2", "Kd7", "Kd3", "Kd6", "Kd4", "a6", "c4", "a5"] {
+            pos = pos.play_unchecked(parse_move(&pos, san).unwrap());
+        }
+        for typed in ["cxd5", "c4xd5"] {
+            assert_eq!(refusal(&pos, typed).0, Refusal::ExplodesOwnKing { role: Role::Pawn }, "{typed}");
+        }
     }
 
     #[test]
