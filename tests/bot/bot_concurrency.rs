@@ -219,6 +219,28 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
 }
 
+/// The tick's own items (housekeeping, the ladders' standings, the tournaments' announcements,
+/// each with no id of its own) count their failures in a row like every other item: one that
+/// goes through forgets those before (before: kept for good, so that three failures months apart
+/// set the item aside and the outbox and event claims were never pruned again).
+#[test]
+fn the_ticks_own_items_forget_their_failures_when_they_go_through() {
+    let tb = new_bot();
+    let conn = tb.bot.store().conn().unwrap();
+    for kind in ["housekeeping", "ladder-standings", "tournament-announce"] {
+        conn.execute(
+            "INSERT INTO scheduler_failures (kind, item_id, tries, last_error, last_at, set_aside)
+             VALUES (?1, 0, 2, 'database is locked', 0, 0)",
+            [kind],
+        )
+        .unwrap();
+    }
+    drop(conn);
+    assert_eq!(tb.bot.scheduler_failures().unwrap().len(), 3);
+    tb.tick();
+    assert_eq!(tb.bot.scheduler_failures().unwrap(), vec![], "went through, so forgotten");
+}
+
 /// A game of one day a move in each of `chats`, `w<chat>` against `b<chat>`, both sides moved
 /// once, then two days on the clock: each one's time is up.
 fn daily_games_out_of_time(tb: &TestBot, chats: [&str; 3]) {

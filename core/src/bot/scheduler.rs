@@ -368,9 +368,10 @@ impl Bot {
             }
             other => return Err(BotError::Internal(format!("unknown scheduled item kind {other}"))),
         };
-        if id != 0 {
-            schedule::clear(&*self.conn()?, kind, id)?;
-        }
+        // Failures are counted in a row, for the tick's own items (id 0) as for the others: a
+        // success forgets them (before, the tick's items kept every failure for good, so three over
+        // months set one aside).
+        schedule::clear(&*self.conn()?, kind, id)?;
         Ok(out)
     }
 

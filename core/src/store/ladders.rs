@@ -347,34 +347,30 @@ pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Resu
     Ok(ladders)
 }
 
-/// Writes the standings of the ladders that keep none (not changed since migration 34), each in a
-/// transaction of its own; how many it wrote. Run as a store opens ([`crate::store::Store::open`]),
-/// so a page never replays a season; after the first time there are none (every change keeps
-/// them), and two processes opening at once write each ladder's once.
-pub fn keep_missing_standings(conn: &Connection) -> Result<usize> {
+/// The ladders that keep no standings: not changed since migration 34, or whose players were
+/// merged since ([`crate::store::links`]); each is replayed when read until [`keep_standings`]
+/// writes them ([`crate::store::Store::keep_missing_standings`], as a store opens).
+pub fn missing_standings(conn: &Connection) -> Result<Vec<LadderId>> {
     let mut st = conn.prepare_cached("SELECT id FROM ladders WHERE standings IS NULL ORDER BY id")?;
-    let missing: Vec<LadderId> = st.query_map((), |r| r.get(0))?.collect::<std::result::Result<_, _>>()?;
-    let mut written = 0;
-    for id in missing {
-        let tx = super::immediate(conn)?;
-        // A ladder that cannot be read is left to be replayed (its page says what is wrong), not
-        // a store that cannot open.
-        match load_current(&tx, id) {
-            Ok(Some(l)) => {
-                written += tx.execute(
-                    "UPDATE ladders SET standings = ?2 WHERE id = ?1 AND standings IS NULL",
-                    params![id, standings_text(l.standings())],
-                )?;
-            }
-            Ok(None) => {}
-            Err(e) => {
-                tracing::warn!(ladder = id, "a ladder's standings could not be read to keep them: {e}");
-                continue;
-            }
+    st.query_map((), |r| r.get(0))?.collect::<std::result::Result<_, _>>().map_err(Into::into)
+}
+
+/// Writes ladder `id`'s standings when it keeps none; whether it wrote them. A read-modify-write
+/// of the ladder's row: run inside a unit of work, as every other. A ladder that cannot be read is
+/// left to be replayed (its page says what is wrong), with a warning.
+pub fn keep_standings(conn: &Connection, id: LadderId) -> Result<bool> {
+    match load_current(conn, id) {
+        Ok(Some(l)) => Ok(conn.execute(
+            "UPDATE ladders SET standings = ?2 WHERE id = ?1 AND standings IS NULL",
+            params![id, standings_text(l.standings())],
+        )? == 1),
+        Ok(None) => Ok(false),
+        Err(e @ StoreError::Corrupt(_)) => {
+            tracing::warn!(ladder = id, "a ladder's standings could not be read to keep them: {e}");
+            Ok(false)
         }
-        tx.commit()?;
+        Err(e) => Err(e),
     }
-    Ok(written)
 }
 
 /// The statement of [`current_in`]'s open challenges: those of each ladder's current season, read
@@ -902,12 +898,54 @@ mod tests {
         // Kept by no change since migration 34: replayed, until the store writes them as it opens.
         c.execute("UPDATE ladders SET standings = NULL WHERE id = ?1", [chess]).unwrap();
         assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
-        assert_eq!(keep_missing_standings(&c).unwrap(), 1);
+        assert_eq!(store.keep_missing_standings().unwrap(), 1);
         let kept: Option<String> =
             c.query_row("SELECT standings FROM ladders WHERE id = ?1", [chess], |r| r.get(0)).unwrap();
         assert_eq!(kept, Some(standings_text(&[p[0], p[2], p[3], p[4]])));
-        assert_eq!(keep_missing_standings(&c).unwrap(), 0, "none left");
+        assert_eq!(store.keep_missing_standings().unwrap(), 0, "none left");
         assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);
+    }
+
+    /// A store opening while another process changes a ladder that keeps no standings opens, and
+    /// writes them: the standings are kept in a unit of work, run again when it met the change
+    /// (before: their own transaction, whose serialization failure left the store unopened).
+    #[cfg(feature = "postgres")]
+    #[test]
+    fn a_store_opens_beside_a_change_of_a_ladder_keeping_no_standings() {
+        let server = pg_harness::PgServer::shared().unwrap_or_else(|e| panic!("{e}"));
+        let database = server.create_database().unwrap();
+        let store = Store::open_postgres(&database.url(), 1).unwrap();
+        let p = five_players(&store);
+        let c = store.conn().unwrap();
+        let id = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
+        update(&c, id, |l| p.iter().try_for_each(|&x| l.join(x, 1).map(|_| ()))).unwrap().unwrap();
+        drop(c);
+        drop(store);
+        let mut other = database.connect().unwrap();
+        other.batch_execute("UPDATE ladders SET standings = NULL").unwrap();
+        let mut change = other.transaction().unwrap();
+        change.execute("UPDATE ladders SET season_opened_at = season_opened_at WHERE id = $1", &[&id]).unwrap();
+        let url = database.url();
+        let opening = std::thread::spawn(move || Store::open_postgres(&url, 1).map(|_| ()));
+        // The opening store waits for the change's lock on the ladder's row; then the change commits.
+        let mut watch = database.connect().unwrap();
+        let waiting = (0..1000).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            let n: i64 = watch
+                .query_one(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+                    &[],
+                )
+                .unwrap()
+                .get(0);
+            n > 0
+        });
+        assert!(waiting, "the opening store never waited for the ladder's row");
+        change.commit().unwrap();
+        opening.join().unwrap().unwrap_or_else(|e| panic!("the store did not open: {e}"));
+        let kept: Option<String> =
+            other.query_one("SELECT standings FROM ladders WHERE id = $1", &[&id]).unwrap().get(0);
+        assert_eq!(kept, Some(standings_text(&p)));
     }
 
     /// A community's ladders' open challenges are read on the index of open challenges, not the

@@ -846,11 +846,27 @@ impl Store {
     }
 
     /// What the schema's migrations leave to code, once the store is open: the standings of
-    /// ladders not changed since migration 34 ([`ladders::keep_missing_standings`]).
+    /// ladders not changed since migration 34 ([`Store::keep_missing_standings`]).
     fn after_migrations(&self) -> Result<()> {
-        let conn = self.conn()?;
-        ladders::keep_missing_standings(&conn)?;
+        self.keep_missing_standings()?;
         Ok(())
+    }
+
+    /// Writes the standings of the ladders that keep none ([`ladders::missing_standings`]), each
+    /// ladder in a unit of work of its own, as every read-modify-write is: two processes opening
+    /// at once, or one opening while another changes a ladder, meet as units do (on PostgreSQL one
+    /// runs again and finds the standings written). A ladder whose unit cannot be saved is left to
+    /// be replayed when read, with a warning: no reason for a store not to open. How many it wrote.
+    pub fn keep_missing_standings(&self) -> Result<usize> {
+        let missing = ladders::missing_standings(&*self.conn()?)?;
+        let mut written = 0;
+        for id in missing {
+            match self.unit(|| ladders::keep_standings(&*self.conn()?, id)) {
+                Ok(wrote) => written += usize::from(wrote),
+                Err(e) => tracing::warn!(ladder = id, "a ladder's standings could not be kept: {e}"),
+            }
+        }
+        Ok(written)
     }
 
     /// Opens the database a `db` setting names: a `postgres://` URL (with the `postgres` feature),
