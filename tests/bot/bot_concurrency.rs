@@ -172,6 +172,22 @@ fn an_input_whose_unit_does_not_commit_is_answered_not_saved_and_changes_nothing
     assert!(r.text().contains("kaydedilmedi"), "{}", r.text());
 }
 
+/// A notice told once (a bare move not taken) is remembered as told only when its unit commits:
+/// told by a unit that was not saved, it is told when the line comes again (before: the failed
+/// unit's telling was remembered, and the person never heard why their move was not taken).
+#[test]
+fn a_notice_told_by_a_unit_not_saved_is_told_again() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.bot.store().fail_next_commits(1);
+    let r = tb.bot.handle(&msg_in("main", "alice", "Ke2"));
+    assert!(r.text().contains("not saved"), "{}", r.text());
+    let out = tb.say("alice", "Ke2");
+    assert!(out.contains("Ke2 is not legal"), "{out}");
+    assert_eq!(tb.say("alice", "Ke2"), "", "told once");
+}
+
 /// One scheduled item that keeps failing (a game whose stored variant no longer exists) stops
 /// nothing else: the other games' losses on time and reminders go on at every tick; the bad one is
 /// tried three times, then set aside (listed with its error), and tried again after a retry.

@@ -185,6 +185,44 @@ pub(crate) enum Told {
     WhichGame(u64),
 }
 
+thread_local! {
+    /// The notices the unit of work running on this thread tells ([`Bot::first_telling`]), kept in
+    /// [`Bot::told`] only once it commits: a unit run again (a conflict, the input's second run
+    /// with savepoints) tells them again, and one not saved leaves them untold (before, the first
+    /// run's telling was remembered, so the notice was never given).
+    static TOLD_IN_UNIT: std::cell::RefCell<Vec<(Told, String)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Bot {
+    /// Whether `key`'s notice is told now: not told before, nor already by this run of the unit.
+    pub(crate) fn first_telling(&self, key: (Told, String)) -> bool {
+        let before = self.told.lock().is_ok_and(|told| told.get(&key).is_some());
+        !before
+            && TOLD_IN_UNIT.with(|told| {
+                let mut told = told.borrow_mut();
+                !told.contains(&key) && {
+                    told.push(key);
+                    true
+                }
+            })
+    }
+
+    /// A run of a unit of work begins: what an earlier run told is forgotten.
+    fn unit_tells_again() {
+        TOLD_IN_UNIT.with(|told| told.borrow_mut().clear());
+    }
+
+    /// The unit committed (`kept`) or not: what it told is remembered, or forgotten.
+    fn unit_told(&self, kept: bool) {
+        let told = TOLD_IN_UNIT.with(std::cell::RefCell::take);
+        if kept && let Ok(mut all) = self.told.lock() {
+            for key in told {
+                all.insert(key, ());
+            }
+        }
+    }
+}
+
 impl Told {
     /// What a notice is about (a text typed, games and their plies) as the number it is told
     /// once for: another text, or another position of any of the games, is another number.

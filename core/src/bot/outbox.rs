@@ -209,6 +209,7 @@ impl Bot {
         let gave_up = std::cell::Cell::new(false);
         let done = self.store.unit(|| {
             gave_up.set(false);
+            Bot::unit_tells_again();
             let Some(mut response) = work() else {
                 gave_up.set(true);
                 return Err(crate::store::StoreError::Refused("work given up".into())); // i18n: operator (never shown: see below)
@@ -237,6 +238,7 @@ impl Bot {
             }
             Ok(response)
         });
+        self.unit_told(done.is_ok());
         let mut response = match done {
             Ok(r) => r,
             Err(_) if gave_up.get() => return Ok(None),

@@ -172,7 +172,7 @@ impl Bot {
     /// [`Self::tell_once`] with the text made only when it is told.
     fn tell_once_with(&self, cx: &Ctx<'_>, what: Told, text: impl FnOnce() -> crate::i18n::Msg) -> Response {
         let always = cx.scope().direct && what != Told::DirectLine;
-        let first = always || self.told.lock().is_ok_and(|mut told| told.first_time((what, cx.inp.author.id.clone())));
+        let first = always || self.first_telling((what, cx.inp.author.id.clone()));
         if first { self.private(cx, text()) } else { Response::default() }
     }
 
