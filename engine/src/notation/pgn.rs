@@ -85,20 +85,18 @@ pub fn write_annotated(game: &Game, headers: &PgnHeaders, outcome: Option<Outcom
             let dots = if pos.turn() == crate::rules::Color::White { "." } else { "..." };
             format!("{}{}", pos.fullmoves(), dots)
         };
-        if white || interrupted {
-            tokens.push(number(pos));
-        }
+        // A move with its number, a comment and a variation are each kept on one line.
         let note = notes.get(i);
         let mark = note.and_then(|n| n.mark).unwrap_or("");
-        tokens.push(format!("{}{mark}", san::write(pos, *m)));
+        let san = san::write(pos, *m);
+        tokens.push(if white || interrupted { format!("{} {san}{mark}", number(pos)) } else { format!("{san}{mark}") });
         interrupted = false;
         if let Some(eval) = note.and_then(|n| n.eval.as_deref()) {
-            tokens.extend(["{".to_string(), format!("[%eval {}]", quote_comment(eval)), "}".to_string()]);
+            tokens.push(format!("{{ [%eval {}] }}", quote_comment(eval)));
             interrupted = true;
         }
         if let Some(better) = note.and_then(|n| n.better).filter(|b| b != m && pos.is_legal(*b)) {
-            tokens.push(format!("({}", number(pos)));
-            tokens.push(format!("{})", san::write(pos, better)));
+            tokens.push(format!("({} {})", number(pos), san::write(pos, better)));
             interrupted = true;
         }
     }
@@ -183,5 +181,30 @@ mod tests {
             write(&game, &PgnHeaders::default(), None)
         );
         assert!(write(&game, &PgnHeaders::default(), None).contains("1. f3 e5 2. g4 Qh4# *"));
+    }
+
+    /// Lines are cut between a move and what follows it, never inside: a move keeps its number,
+    /// a comment its braces and a variation its brackets (before: `(2.` at a line's end, `d4)`
+    /// on the next).
+    #[test]
+    fn an_annotated_record_is_cut_between_moves_only() {
+        let mut game = Game::new(Position::start(&crate::rules::variant::CHESS));
+        let mut notes = Vec::new();
+        for _ in 0..40 {
+            let pos = game.position().clone();
+            let legal = pos.legal_moves();
+            let (Some(&m), Some(&better)) = (legal.first(), legal.last()) else { break };
+            notes.push(MoveNote { eval: Some("-12.34".into()), mark: Some("?!"), better: Some(better) });
+            assert!(game.play(m));
+        }
+        let pgn = write_annotated(&game, &PgnHeaders::default(), None, &notes);
+        let moves = pgn.split("\n\n").nth(1).unwrap();
+        assert!(moves.lines().count() > 20, "{moves}");
+        for line in moves.lines() {
+            assert!(line.len() <= 79, "{line}");
+            let count = |c: char| line.matches(c).count();
+            assert_eq!((count('('), count('{')), (count(')'), count('}')), "{line}");
+            assert!(!line.ends_with('.'), "a move number without its move: {line}");
+        }
     }
 }
