@@ -192,6 +192,12 @@ fn capatomic_bare_launch_notation() {
     panic!("no launch in the playout");
 }
 
+/// Game #1, before any move, starts from `fen` instead.
+fn put_game_1_at(tb: &TestBot, fen: &str) {
+    let c = tb.bot.store().conn().unwrap();
+    c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [fen]).unwrap();
+}
+
 #[test]
 fn illegal_and_out_of_turn_moves_are_explained() {
     let tb = new_bot();
@@ -214,6 +220,35 @@ fn illegal_and_out_of_turn_moves_are_explained() {
     let out = tb.say("alice", "!frobnicate");
     assert!(out.contains("help"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
+}
+
+/// A Capatomic move that an irradiated square stops says which square, in the mover's language,
+/// typed in SAN or in coordinates (before: "no pawn of yours can reach e5", "your pawn on e3 cannot
+/// go to e5", castling "not possible now (moved king or rook, …)").
+#[test]
+fn a_move_stopped_by_radiation_names_the_square() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white setup:0");
+    tb.say("bob", "!accept");
+    put_game_1_at(&tb, "10/5k4/10/10/10/*9/3**5/2NPP5/R4K1*1R/10 w AJ - 0 1 - -");
+    for typed in ["e5", "e3e5"] {
+        let out = tb.say("alice", typed);
+        assert!(out.contains("e4 on the way to e5 is irradiated: no piece may move through it"), "{typed}: {out}");
+    }
+    let out = tb.say("alice", "O-O");
+    assert!(out.contains("h2 is irradiated, and castling may not cross an irradiated square or end on one"), "{out}");
+    tb.say("alice", "!lang tr");
+    let out = tb.say("alice", "a2a7");
+    assert!(out.contains("a7 karesine giden yoldaki a5 karesi radyasyonlu: hiçbir taş oradan geçemez"), "{out}");
+    let out = tb.say("alice", "f2j2");
+    assert!(out.contains("h2 karesi radyasyonlu ve rok radyasyonlu bir kareden geçemez"), "{out}");
+    tb.say("alice", "!lang de");
+    let out = tb.say("alice", "Rg2");
+    assert!(out.contains("h2 auf dem Weg nach g2 ist verstrahlt: Keine Figur darf hindurchziehen"), "{out}");
+    let out = tb.say("alice", "e3e4");
+    assert!(out.contains("e4 ist verstrahlt: Dort darf keine Figur stehen"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
+    assert!(tb.say("alice", "Nd5").contains("Nd5"), "the knight leaps over d4");
 }
 
 /// Figurines (either colour's) and full-width letters read as SAN's letters, typed or bare (before:
@@ -662,11 +697,7 @@ fn timeout_against_lone_king_is_a_draw() {
     tb.say("bob", "!accept");
     // Put the game in a position where Black has only a king, and play until White is to move
     // after both sides have moved (before that, running out of time aborts a game).
-    {
-        let c = tb.bot.store().conn().unwrap();
-        let f = "4k3/8/8/8/8/8/8/3QK3 b - - 0 1";
-        c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [f]).unwrap();
-    }
+    put_game_1_at(&tb, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
     for (who, san) in [("bob", "Kf7"), ("alice", "Ke2"), ("bob", "Kg6")] {
         assert!(tb.say(who, san).contains("played by"), "{san}");
     }
