@@ -198,6 +198,32 @@ fn put_game_1_at(tb: &TestBot, fen: &str) {
     c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [fen]).unwrap();
 }
 
+/// A side whose only legal moves are launches gets them counted by missile too, with the count of
+/// its moves and what they are (before: all 87 listed one by one, the counted form being kept for a
+/// side that had other moves as well).
+#[test]
+fn launches_alone_are_counted_by_missile() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white setup:0");
+    tb.say("bob", "!accept");
+    // White's king and missile are walled in by radiation; the game is armed.
+    put_game_1_at(&tb, "10/5k4/10/10/10/10/10/10/**6**/K*6*M w - - 0 1 - +");
+    let out = tb.say("alice", "!moves");
+    assert!(
+        out.contains("alice (white) to move has 87 legal moves, all of them launches. Launches, by missile: Mj1: 87 (!moves j1 lists one missile's)."),
+        "{out}"
+    );
+    assert!(!out.contains('^'), "{out}");
+    assert!(tb.say("alice", "!moves j1").contains("Mj1^a3"));
+    // The list is read by the chat, in the chat's language.
+    tb.say("alice", "!settings lang:tr");
+    assert!(
+        tb.say("alice", "!moves").contains("87 yasal hamlesi var, hepsi fırlatma. Füzeye göre fırlatmalar: Mj1: 87")
+    );
+    tb.say("alice", "!settings lang:de");
+    assert!(tb.say("alice", "!moves").contains("hat 87 legale Züge, alle sind Raketenstarts."));
+}
+
 #[test]
 fn illegal_and_out_of_turn_moves_are_explained() {
     let tb = new_bot();

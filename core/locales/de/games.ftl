@@ -173,6 +173,7 @@ moves-piece = Partie #{ $id }: { $piece } hat { $count ->
         [one] einen legalen Zug
        *[other] { $count } legale Züge
     }: { $list }.
+moves-all-launches = Partie #{ $id }: { $mover } ist am Zug und hat { $count } legale Züge, alle sind Raketenstarts.
 moves-none = Partie #{ $id }: { $mover } ist am Zug und hat keinen legalen Zug.
 moves-piece-none = Partie #{ $id }: { $piece } hat keinen legalen Zug.
 moves-launches-counted = Raketenstarts je Rakete: { $missiles } ({ $p }moves { $square } listet die einer Rakete auf).

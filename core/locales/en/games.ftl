@@ -149,6 +149,7 @@ moves-piece = Game #{ $id }: { $piece } has { $count ->
         [one] one legal move
        *[other] { $count } legal moves
     }: { $list }.
+moves-all-launches = Game #{ $id }: { $mover } to move has { $count } legal moves, all of them launches.
 moves-none = Game #{ $id }: { $mover } to move has no legal move.
 moves-piece-none = Game #{ $id }: { $piece } has no legal move.
 moves-launches-counted = Launches, by missile: { $missiles } ({ $p }moves { $square } lists one missile's).

@@ -174,6 +174,7 @@ hint-launches = atışlar: { $moves }
 moves-mover = { $name } ({ $color })
 moves-all = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var. { $list }.
 moves-piece = Oyun #{ $id }: { $piece } için { $count } yasal hamle var: { $list }.
+moves-all-launches = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var, hepsi fırlatma.
 moves-none = Oyun #{ $id }: sıra { $mover } oyuncusunda ve yasal hamlesi yok.
 moves-piece-none = Oyun #{ $id }: { $piece } için yasal hamle yok.
 moves-launches-counted = Füzeye göre fırlatmalar: { $missiles } (bir füzeninkileri { $p }moves { $square } listeler).
