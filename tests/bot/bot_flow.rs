@@ -927,12 +927,41 @@ fn pgn_headers_of_a_random_setup_game() {
         "[Black \"alice\"]",
         "[Result \"1-0\"]",
         "[SetUp \"1\"]",
+        "[SetupNumber \"42\"]",
         "[Termination \"resignation\"]",
     ] {
         assert!(pgn.contains(h), "missing {h} in\n{pgn}");
     }
     assert!(pgn.contains("[Variant \"") && pgn.contains("[FEN \""), "{pgn}");
     assert!(pgn.contains("1. e4 e5 1-0"), "{pgn}");
+}
+
+/// The setup number the game's start names (drawn at random, or chosen by Capablanca Relocation's
+/// swaps) is the PGN's `SetupNumber`; a variant with one start position has none (before: the
+/// PGN gave only the FEN).
+#[test]
+fn a_games_pgn_names_the_setup_its_start_named() {
+    let tb = new_bot();
+    let number = |text: &str, word: &str| -> String {
+        let at = text.find(word).unwrap_or_else(|| panic!("no '{word}' in {text}")) + word.len();
+        text[at..].chars().take_while(char::is_ascii_digit).collect()
+    };
+    let start = tb.say("alice", "!play capatomic color:white");
+    let drawn = number(&start, ", setup ");
+    tb.say("alice", "!resign");
+    assert!(tb.say("alice", "!pgn").contains(&format!("[SetupNumber \"{drawn}\"]\n")), "setup {drawn}");
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept");
+    tb.say("bob", "!swap Q h");
+    let begins = tb.say("alice", "!swap K c");
+    let chosen = number(&begins, "; setup ");
+    tb.say("alice", "!resign");
+    let pgn = tb.say("alice", "!pgn");
+    assert!(pgn.contains(&format!("[SetupNumber \"{chosen}\"]\n")), "setup {chosen}: {pgn}");
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "!resign");
+    assert!(!tb.say("alice", "!pgn").contains("SetupNumber"));
 }
 
 #[test]

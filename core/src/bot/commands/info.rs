@@ -594,6 +594,7 @@ impl Bot {
             white: name(row.white)?,
             black: name(row.black)?,
             round: String::new(),
+            setup: row.setup,
         };
         Ok(pgn::write_annotated(game, &headers, row.outcome(), notes))
     }
