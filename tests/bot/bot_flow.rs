@@ -197,6 +197,38 @@ fn capatomic_bare_launch_notation() {
     panic!("no launch in the playout");
 }
 
+/// Game #1, before any move, starts from `fen` instead.
+fn put_game_1_at(tb: &TestBot, fen: &str) {
+    let c = tb.bot.store().conn().unwrap();
+    c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [fen]).unwrap();
+}
+
+/// A side whose only legal moves are launches gets them counted by missile too, with the count of
+/// its moves and what they are (before: all 87 listed one by one, the counted form being kept for a
+/// side that had other moves as well).
+#[test]
+fn launches_alone_are_counted_by_missile() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white setup:0");
+    tb.say("bob", "!accept");
+    // White's king and missile are walled in by radiation; the game is armed.
+    put_game_1_at(&tb, "10/5k4/10/10/10/10/10/10/**6**/K*6*M w - - 0 1 - +");
+    let out = tb.say("alice", "!moves");
+    assert!(
+        out.contains("alice (white) to move has 87 legal moves, all of them launches. Launches, by missile: Mj1: 87 (!moves j1 lists one missile's)."),
+        "{out}"
+    );
+    assert!(!out.contains('^'), "{out}");
+    assert!(tb.say("alice", "!moves j1").contains("Mj1^a3"));
+    // The list is read by the chat, in the chat's language.
+    tb.say("alice", "!settings lang:tr");
+    assert!(
+        tb.say("alice", "!moves").contains("87 yasal hamlesi var, hepsi fırlatma. Füzeye göre fırlatmalar: Mj1: 87")
+    );
+    tb.say("alice", "!settings lang:de");
+    assert!(tb.say("alice", "!moves").contains("hat 87 legale Züge, alle sind Raketenstarts."));
+}
+
 #[test]
 fn illegal_and_out_of_turn_moves_are_explained() {
     let tb = new_bot();
@@ -219,6 +251,35 @@ fn illegal_and_out_of_turn_moves_are_explained() {
     let out = tb.say("alice", "!frobnicate");
     assert!(out.contains("help"), "{out}");
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
+}
+
+/// A Capatomic move that an irradiated square stops says which square, in the mover's language,
+/// typed in SAN or in coordinates (before: "no pawn of yours can reach e5", "your pawn on e3 cannot
+/// go to e5", castling "not possible now (moved king or rook, …)").
+#[test]
+fn a_move_stopped_by_radiation_names_the_square() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob capatomic color:white setup:0");
+    tb.say("bob", "!accept");
+    put_game_1_at(&tb, "10/5k4/10/10/10/*9/3**5/2NPP5/R4K1*1R/10 w AJ - 0 1 - -");
+    for typed in ["e5", "e3e5"] {
+        let out = tb.say("alice", typed);
+        assert!(out.contains("e4 on the way to e5 is irradiated: no piece may move through it"), "{typed}: {out}");
+    }
+    let out = tb.say("alice", "O-O");
+    assert!(out.contains("h2 is irradiated, and castling may not cross an irradiated square or end on one"), "{out}");
+    tb.say("alice", "!lang tr");
+    let out = tb.say("alice", "a2a7");
+    assert!(out.contains("a7 karesine giden yoldaki a5 karesi radyasyonlu: hiçbir taş oradan geçemez"), "{out}");
+    let out = tb.say("alice", "f2j2");
+    assert!(out.contains("h2 karesi radyasyonlu ve rok radyasyonlu bir kareden geçemez"), "{out}");
+    tb.say("alice", "!lang de");
+    let out = tb.say("alice", "Rg2");
+    assert!(out.contains("h2 auf dem Weg nach g2 ist verstrahlt: Keine Figur darf hindurchziehen"), "{out}");
+    let out = tb.say("alice", "e3e4");
+    assert!(out.contains("e4 ist verstrahlt: Dort darf keine Figur stehen"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 0);
+    assert!(tb.say("alice", "Nd5").contains("Nd5"), "the knight leaps over d4");
 }
 
 /// Figurines (either colour's) and full-width letters read as SAN's letters, typed or bare (before:
@@ -667,11 +728,7 @@ fn timeout_against_lone_king_is_a_draw() {
     tb.say("bob", "!accept");
     // Put the game in a position where Black has only a king, and play until White is to move
     // after both sides have moved (before that, running out of time aborts a game).
-    {
-        let c = tb.bot.store().conn().unwrap();
-        let f = "4k3/8/8/8/8/8/8/3QK3 b - - 0 1";
-        c.execute("UPDATE games SET start_fen = ?1, fen = ?1 WHERE id = 1", [f]).unwrap();
-    }
+    put_game_1_at(&tb, "4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
     for (who, san) in [("bob", "Kf7"), ("alice", "Ke2"), ("bob", "Kg6")] {
         assert!(tb.say(who, san).contains("played by"), "{san}");
     }
@@ -875,12 +932,41 @@ fn pgn_headers_of_a_random_setup_game() {
         "[Black \"alice\"]",
         "[Result \"1-0\"]",
         "[SetUp \"1\"]",
+        "[SetupNumber \"42\"]",
         "[Termination \"resignation\"]",
     ] {
         assert!(pgn.contains(h), "missing {h} in\n{pgn}");
     }
     assert!(pgn.contains("[Variant \"") && pgn.contains("[FEN \""), "{pgn}");
     assert!(pgn.contains("1. e4 e5 1-0"), "{pgn}");
+}
+
+/// The setup number the game's start names (drawn at random, or chosen by Capablanca Relocation's
+/// swaps) is the PGN's `SetupNumber`; a variant with one start position has none (before: the
+/// PGN gave only the FEN).
+#[test]
+fn a_games_pgn_names_the_setup_its_start_named() {
+    let tb = new_bot();
+    let number = |text: &str, word: &str| -> String {
+        let at = text.find(word).unwrap_or_else(|| panic!("no '{word}' in {text}")) + word.len();
+        text[at..].chars().take_while(char::is_ascii_digit).collect()
+    };
+    let start = tb.say("alice", "!play capatomic color:white");
+    let drawn = number(&start, ", setup ");
+    tb.say("alice", "!resign");
+    assert!(tb.say("alice", "!pgn").contains(&format!("[SetupNumber \"{drawn}\"]\n")), "setup {drawn}");
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept");
+    tb.say("bob", "!swap Q h");
+    let begins = tb.say("alice", "!swap K c");
+    let chosen = number(&begins, "; setup ");
+    tb.say("alice", "!resign");
+    let pgn = tb.say("alice", "!pgn");
+    assert!(pgn.contains(&format!("[SetupNumber \"{chosen}\"]\n")), "setup {chosen}: {pgn}");
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "!resign");
+    assert!(!tb.say("alice", "!pgn").contains("SetupNumber"));
 }
 
 #[test]

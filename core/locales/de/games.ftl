@@ -107,6 +107,7 @@ missile-hold-blocked = die Rakete auf { $missile } kann nicht mitkommen: Eine Fi
 missile-hold-irradiated = die Rakete auf { $missile } kann nicht mitkommen: { $square } auf ihrem Weg ist verstrahlt
 refusal-castle-in-check = aus dem Schach heraus darfst du nicht rochieren
 refusal-castle-impossible = die Rochade zu dieser Seite ist jetzt nicht möglich (König oder Turm hat gezogen, Figuren stehen im Weg oder ein Feld wird angegriffen)
+refusal-castle-irradiated = die Rochade zu dieser Seite ist nicht möglich: { $square } ist verstrahlt, und eine Rochade darf kein verstrahltes Feld überqueren oder darauf enden
 refusal-promotion = sag, in welche Figur umgewandelt wird, zum Beispiel { $example }: { $choices }
 refusal-promotion-coordinates = sag, in welche Figur umgewandelt wird, zum Beispiel { $example }
 refusal-promotion-to = ein Bauer kann nicht in diese Figur umgewandelt werden ({ $role }): wähle { $choices }
@@ -125,6 +126,7 @@ refusal-no-piece-of-role = du hast { $role ->
        *[other] keine solche Figur
     }
 refusal-irradiated = { $square } ist verstrahlt: Dort darf keine Figur stehen
+refusal-irradiated-on-the-way = { $square } auf dem Weg nach { $to } ist verstrahlt: Keine Figur darf hindurchziehen
 refusal-own-piece = auf { $square } steht deine eigene Figur
 refusal-check-not-answered = du stehst im Schach, und dieser Zug ({ $role }) hebt es nicht auf
 refusal-into-check = dieser Zug ({ $role }) würde deinen König im Schach lassen
@@ -171,6 +173,7 @@ moves-piece = Partie #{ $id }: { $piece } hat { $count ->
         [one] einen legalen Zug
        *[other] { $count } legale Züge
     }: { $list }.
+moves-all-launches = Partie #{ $id }: { $mover } ist am Zug und hat { $count } legale Züge, alle sind Raketenstarts.
 moves-none = Partie #{ $id }: { $mover } ist am Zug und hat keinen legalen Zug.
 moves-piece-none = Partie #{ $id }: { $piece } hat keinen legalen Zug.
 moves-launches-counted = Raketenstarts je Rakete: { $missiles } ({ $p }moves { $square } listet die einer Rakete auf).

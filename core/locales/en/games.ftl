@@ -106,6 +106,7 @@ missile-hold-blocked = the missile on { $missile } cannot come along: a piece on
 missile-hold-irradiated = the missile on { $missile } cannot come along: { $square } on its path is irradiated
 refusal-castle-in-check = you cannot castle out of check
 refusal-castle-impossible = castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)
+refusal-castle-irradiated = castling that way is not possible: { $square } is irradiated, and castling may not cross an irradiated square or end on one
 refusal-promotion = say which piece to promote to, for example { $example }: { $choices }
 refusal-promotion-coordinates = say which piece to promote to, for example { $example }
 refusal-promotion-to = a pawn cannot promote to a { $role }: choose { $choices }
@@ -116,6 +117,7 @@ refusal-no-piece-of-role = you have no { $role ->
        *[other] { piece-name }
     }
 refusal-irradiated = { $square } is irradiated: no piece may stand there
+refusal-irradiated-on-the-way = { $square } on the way to { $to } is irradiated: no piece may move through it
 refusal-own-piece = your own piece stands on { $square }
 refusal-check-not-answered = you are in check, and that { $role } move does not answer it
 refusal-into-check = that { $role } move would leave your king in check
@@ -147,6 +149,7 @@ moves-piece = Game #{ $id }: { $piece } has { $count ->
         [one] one legal move
        *[other] { $count } legal moves
     }: { $list }.
+moves-all-launches = Game #{ $id }: { $mover } to move has { $count } legal moves, all of them launches.
 moves-none = Game #{ $id }: { $mover } to move has no legal move.
 moves-piece-none = Game #{ $id }: { $piece } has no legal move.
 moves-launches-counted = Launches, by missile: { $missiles } ({ $p }moves { $square } lists one missile's).

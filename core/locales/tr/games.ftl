@@ -105,6 +105,7 @@ missile-hold-blocked = { $missile } karesindeki füze roka katılamaz: yolundaki
 missile-hold-irradiated = { $missile } karesindeki füze roka katılamaz: yolundaki { $square } karesi radyasyonlu
 refusal-castle-in-check = şah çekilmişken rok yapamazsın
 refusal-castle-impossible = o tarafa rok şu anda olmaz (şah ya da kale oynamış, arada taş var ya da geçilen bir kare tehdit altında)
+refusal-castle-irradiated = o tarafa rok olmaz: { $square } karesi radyasyonlu ve rok radyasyonlu bir kareden geçemez, orada da bitemez
 refusal-promotion = piyonun hangi taşa terfi edeceğini söyle, örneğin { $example }: { $choices }
 refusal-promotion-coordinates = piyonun hangi taşa terfi edeceğini söyle, örneğin { $example }
 refusal-promotion-to = piyon terfi ederek { $role } olamaz: { $choices } arasından seç
@@ -123,6 +124,7 @@ refusal-no-piece-of-role = hiç { $role ->
        *[other] taşın
     } kalmadı
 refusal-irradiated = { $square } karesi radyasyonlu: orada hiçbir taş duramaz
+refusal-irradiated-on-the-way = { $to } karesine giden yoldaki { $square } karesi radyasyonlu: hiçbir taş oradan geçemez
 refusal-own-piece = { $square } karesinde kendi taşın duruyor
 refusal-check-not-answered = şah çekildi ve bu { $role } hamlesi şahı savuşturmuyor
 refusal-into-check = bu { $role } hamlesinden sonra şahın şah altında kalır
@@ -172,6 +174,7 @@ hint-launches = atışlar: { $moves }
 moves-mover = { $name } ({ $color })
 moves-all = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var. { $list }.
 moves-piece = Oyun #{ $id }: { $piece } için { $count } yasal hamle var: { $list }.
+moves-all-launches = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var, hepsi fırlatma.
 moves-none = Oyun #{ $id }: sıra { $mover } oyuncusunda ve yasal hamlesi yok.
 moves-piece-none = Oyun #{ $id }: { $piece } için yasal hamle yok.
 moves-launches-counted = Füzeye göre fırlatmalar: { $missiles } (bir füzeninkileri { $p }moves { $square } listeler).

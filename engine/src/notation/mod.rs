@@ -129,6 +129,8 @@ pub enum Refusal {
     CastleInCheck,
     /// Castling that way is not possible now.
     CastleImpossible,
+    /// Castling that way is kept out by an irradiated square it would cross or end on (C11).
+    CastleIrradiated { square: Square },
     /// A pawn reaching the last rank without a promotion piece named (SAN); `roles` are the choices,
     /// `example` the move with the first of them (`e8=Q`).
     Promotion { roles: Vec<Role>, example: String },
@@ -142,6 +144,9 @@ pub enum Refusal {
     NoPieceOfRole { role: Role },
     /// No piece may stand on an irradiated square (C5).
     Irradiated { square: Square },
+    /// No piece may move through an irradiated square (C5): `square` lies on the way to `to` (a
+    /// slider's line, a pawn's double step).
+    IrradiatedOnTheWay { square: Square, to: Square },
     /// The mover's own piece stands on the target.
     OwnPiece { square: Square },
     /// In check, and the move does not answer it.
@@ -213,6 +218,11 @@ impl fmt::Display for Refusal {
                 }
             }
             R::CastleInCheck => write!(f, "you cannot castle out of check"),
+            R::CastleIrradiated { square } => write!(
+                f,
+                "castling that way is not possible: {square} is irradiated, and castling may not cross an irradiated \
+                 square or end on one"
+            ),
             R::CastleImpossible => write!(
                 f,
                 "castling that way is not possible now (moved king or rook, pieces in the way, or an attacked square)"
@@ -229,6 +239,9 @@ impl fmt::Display for Refusal {
             R::NoSuchRole { role } => write!(f, "there is no {} in this variant", role.name()),
             R::NoPieceOfRole { role } => write!(f, "you have no {}", role.name()),
             R::Irradiated { square } => write!(f, "{square} is irradiated: no piece may stand there"),
+            R::IrradiatedOnTheWay { square, to } => {
+                write!(f, "{square} on the way to {to} is irradiated: no piece may move through it")
+            }
             R::OwnPiece { square } => write!(f, "your own piece stands on {square}"),
             R::CheckNotAnswered { role } => {
                 write!(f, "you are in check, and that {} move does not answer it", role.name())

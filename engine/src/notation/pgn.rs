@@ -1,5 +1,6 @@
-//! PGN export of a game with the Seven Tag Roster plus `Variant`, `SetUp`/`FEN` and `Termination`; a finished
-//! secret-bomb game also names where the bombs started (`WhiteBomb`, `BlackBomb`), a game in progress never.
+//! PGN export of a game with the Seven Tag Roster plus `Variant`, `SetUp`/`FEN` (with `SetupNumber`, the number
+//! of a numbered setup) and `Termination`; a finished secret-bomb game also names where the bombs started
+//! (`WhiteBomb`, `BlackBomb`), a game in progress never.
 
 use super::{fen, san};
 use crate::rules::{Game, Outcome};
@@ -14,6 +15,9 @@ pub struct PgnHeaders {
     pub white: String,
     pub black: String,
     pub round: String,
+    /// The number of the game's numbered setup (Capablanca Random, Capatomic, Capablanca
+    /// Relocation), written as `SetupNumber` beside `FEN`.
+    pub setup: Option<u32>,
 }
 
 fn quote(s: &str) -> String {
@@ -65,6 +69,12 @@ pub fn write_annotated(game: &Game, headers: &PgnHeaders, outcome: Option<Outcom
     if start_fen != v.start_fen || v.has_setups() {
         out.push_str("[SetUp \"1\"]\n");
         out.push_str(&format!("[FEN \"{}\"]\n", quote(&start_fen)));
+        // PGN has no standard tag for a numbered start position (`SetUp` is only the flag that
+        // `FEN` follows): a tag of our own, named for what it holds, as the game's start text
+        // says it ("setup 42").
+        if let Some(number) = headers.setup.filter(|_| v.has_setups()) {
+            out.push_str(&format!("[SetupNumber \"{number}\"]\n"));
+        }
     }
     if let Some(o) = outcome {
         out.push_str(&format!("[Termination \"{}\"]\n", quote(o.reason_str())));

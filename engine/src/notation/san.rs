@@ -238,6 +238,8 @@ pub(super) fn castle_refused(
         Refusal::CastleMissiles { held: missiles_held(pos, kingside, wanted) }
     } else if pos.is_check() {
         Refusal::CastleInCheck
+    } else if let Some(square) = pos.castling_irradiated(kingside) {
+        Refusal::CastleIrradiated { square }
     } else {
         Refusal::CastleImpossible
     };
@@ -519,6 +521,14 @@ fn explain_illegal(
     } else if let Some(m) = reaching {
         let role = pos.piece_at(m.from).map_or(role, |p| p.role);
         king_refusal(pos, m, role)
+    } else if let Some(square) = readings.iter().find_map(|&(role, file, rank)| {
+        // A piece of the kind typed, from the file or rank typed, that only radiation on its way stops.
+        pos.pieces(us, role)
+            .into_iter()
+            .filter(|from| file.is_none_or(|f| f == from.file()) && rank.is_none_or(|r| r == from.rank()))
+            .find_map(|from| pos.irradiated_in_the_way(from, to))
+    }) {
+        Refusal::IrradiatedOnTheWay { square, to }
     } else if let Some(&(role, file, rank)) = readings.iter().find(|&&(role, file, rank)| {
         // The file or rank typed is what keeps the move out: say so, rather than that no such
         // piece can reach the square while the hints list a move there.

@@ -193,6 +193,11 @@ fn illegal_reason(pos: &Position, legal: &[Move], text: &str, p: &Parsed) -> Mov
                 return super::san::castle_refused(pos, legal, &input, kingside, wanted);
             } else if let Some(m) = pseudo {
                 super::san::king_refusal(pos, m, pc.role)
+            } else if pos.irradiated().contains(p.to) {
+                // As SAN says it of a move to an irradiated square, whatever the piece.
+                Refusal::Irradiated { square: p.to }
+            } else if let Some(square) = pos.irradiated_in_the_way(p.from, p.to) {
+                Refusal::IrradiatedOnTheWay { square, to: p.to }
             } else if hints.is_empty() {
                 Refusal::NoLegalMove { role: pc.role, from: p.from }
             } else {
@@ -341,5 +346,49 @@ mod tests {
                 other => panic!("{typed}: {other:?}"),
             }
         }
+    }
+
+    /// A move that an irradiated square stops says so, the same in SAN and in coordinates (C5,
+    /// C11): the square it would end on, the square on its way (a pawn's double step, a rook's
+    /// line), the square castling would cross. Before: "no pawn of yours can reach e5" in SAN,
+    /// "your pawn on e3 cannot go to e5" in coordinates, "castling … not possible now (moved king
+    /// or rook, …)". A knight leaps over radiation, and the moves that avoid it stay legal.
+    #[test]
+    fn radiation_that_stops_a_move_is_named_alike_in_both_notations() {
+        use crate::notation::{Refusal, parse_move, san};
+        use crate::rules::variant::CAPATOMIC;
+        let pos = parse_position(&CAPATOMIC, "10/5k4/10/10/10/*9/3**5/2NPP5/R4K1*1R/10 w AJ - 0 1 - -").unwrap();
+        let at = |s: &str| Square::parse(s).unwrap();
+        let refused = |typed: &str| match parse_move(&pos, typed) {
+            Err(MoveError::Illegal { reason, .. }) => reason,
+            other => panic!("{typed}: {other:?}"),
+        };
+        let on_the_way = |square, to| Refusal::IrradiatedOnTheWay { square: at(square), to: at(to) };
+        for (typed, want) in [
+            (["e5", "e3e5"], on_the_way("e4", "e5")),
+            (["e4", "e3e4"], Refusal::Irradiated { square: at("e4") }),
+            (["d4", "d3d4"], Refusal::Irradiated { square: at("d4") }),
+            (["Ra7", "a2a7"], on_the_way("a5", "a7")),
+            (["Ra5", "a2a5"], Refusal::Irradiated { square: at("a5") }),
+            // The a2 rook is stopped by the king, the j2 rook by radiation.
+            (["Rg2", "j2g2"], on_the_way("h2", "g2")),
+            (["O-O", "f2j2"], Refusal::CastleIrradiated { square: at("h2") }),
+            (["O-O", "f2i2"], Refusal::CastleIrradiated { square: at("h2") }),
+            (["Ne4", "c3e4"], Refusal::Irradiated { square: at("e4") }),
+        ] {
+            for typed in typed {
+                assert_eq!(refused(typed), want, "{typed}");
+            }
+        }
+        assert!(refused("f2i2").to_string().contains("h2 is irradiated"));
+        assert_eq!(refused("e5").to_string(), "e4 on the way to e5 is irradiated: no piece may move through it");
+        // Not radiation: a piece in the way, a square out of the piece's reach.
+        assert_eq!(refused("a2g2"), Refusal::CannotGo { role: Role::Rook, from: at("a2"), to: at("g2") });
+        assert_eq!(refused("Ne6"), Refusal::CannotReach { role: Role::Knight, square: at("e6") });
+        // The knight leaps over d4; the moves radiation leaves open are played.
+        for typed in ["Nd5", "c3d5", "O-O-O", "Ra4", "Ri2", "j2i2"] {
+            assert!(parse_move(&pos, typed).is_ok(), "{typed}");
+        }
+        assert_eq!(san::write(&pos, parse_move(&pos, "c3d5").unwrap()), "Nd5");
     }
 }

@@ -303,9 +303,10 @@ impl Bot {
         let mut listed = san::listed_moves(pos, from.as_ref().map(|(sq, _)| *sq));
         let count: usize = listed.iter().map(|h| h.moves().len()).sum();
         // Capatomic's launches, a missile to nearly every square, are counted by missile in the
-        // whole list (before: some 180 launches in one message); a missile's square lists its own.
+        // whole list (before: some 180 launches in one message), also where they are all the side
+        // has; a missile's square lists its own.
         let counted = matches!(listed.last(), Some(crate::notation::Hint::Launches(all))
-            if from.is_none() && all.len() > LAUNCHES_LISTED && listed.len() > 1);
+            if from.is_none() && all.len() > LAUNCHES_LISTED);
         let launches = match listed.pop_if(|_| counted) {
             Some(crate::notation::Hint::Launches(all)) => Some(launches_by_missile(&all)),
             _ => None,
@@ -315,6 +316,9 @@ impl Bot {
             (None, Some(list)) => t!("moves-all", id = id, mover = mover.as_str(), count = count, list = list),
             (Some((_, piece)), Some(list)) => {
                 t!("moves-piece", id = id, piece = piece.as_str(), count = count, list = list)
+            }
+            (None, None) if launches.is_some() => {
+                t!("moves-all-launches", id = id, mover = mover.as_str(), count = count)
             }
             (None, None) => t!("moves-none", id = id, mover = mover.as_str()),
             (Some((_, piece)), None) => t!("moves-piece-none", id = id, piece = piece.as_str()),
@@ -590,6 +594,7 @@ impl Bot {
             white: name(row.white)?,
             black: name(row.black)?,
             round: String::new(),
+            setup: row.setup,
         };
         Ok(pgn::write_annotated(game, &headers, row.outcome(), notes))
     }

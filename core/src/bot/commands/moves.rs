@@ -672,6 +672,7 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         }
         R::CastleInCheck => msg!("refusal-castle-in-check"),
         R::CastleImpossible => msg!("refusal-castle-impossible"),
+        R::CastleIrradiated { square } => msg!("refusal-castle-irradiated", square = sq(square)),
         R::Promotion { roles, example } => {
             let choices: Vec<String> = roles.iter().map(|r| format!("={}", r.upper_char())).collect();
             msg!("refusal-promotion", choices = choices.join(", "), example = example.as_str())
@@ -684,6 +685,9 @@ fn refusal(r: &notation::Refusal) -> crate::i18n::Msg {
         R::NoSuchRole { role } => msg!("refusal-no-such-role", role = piece_name(*role)),
         R::NoPieceOfRole { role } => msg!("refusal-no-piece-of-role", role = role.name()),
         R::Irradiated { square } => msg!("refusal-irradiated", square = sq(square)),
+        R::IrradiatedOnTheWay { square, to } => {
+            msg!("refusal-irradiated-on-the-way", square = sq(square), to = sq(to))
+        }
         R::OwnPiece { square } => msg!("refusal-own-piece", square = sq(square)),
         R::CheckNotAnswered { role } => msg!("refusal-check-not-answered", role = piece_name(*role)),
         R::IntoCheck { role } => msg!("refusal-into-check", role = piece_name(*role)),

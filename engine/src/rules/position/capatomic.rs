@@ -3,7 +3,7 @@
 //! non-pawn piece, and the en-passant square kept only while the capture is legal (C16).
 
 use super::Position;
-use crate::rules::attacks::king_attacks;
+use crate::rules::attacks::{between, king_attacks};
 use crate::rules::bitboard::Bitboard;
 use crate::rules::moves::{Move, MoveKind, MoveList};
 use crate::rules::types::{Piece, Role, Square};
@@ -90,6 +90,58 @@ impl Position {
             }
         }
         out
+    }
+
+    /// Capatomic: the irradiated square that keeps the piece on `from` from moving to `to` as its
+    /// pattern allows (C5), where radiation is what stops it: `to` itself, else the irradiated square
+    /// on its way nearest to `from` (a slider's line, a pawn's double step). `None` where the piece
+    /// gets there anyway, or would not without radiation either (a knight's leap is never stopped
+    /// on its way). For explaining a refusal, never for playing.
+    pub fn irradiated_in_the_way(&self, from: Square, to: Square) -> Option<Square> {
+        if self.irradiated.is_empty() {
+            return None;
+        }
+        let reaches = |pos: &Position| {
+            pos.pseudo_legal_moves().iter().any(|m| m.from == from && m.to == to && !m.is_castle() && !m.is_launch())
+        };
+        let cleared = Position { irradiated: Bitboard::EMPTY, ..self.clone() };
+        if reaches(self) || !reaches(&cleared) {
+            return None;
+        }
+        if self.irradiated.contains(to) {
+            return Some(to);
+        }
+        (between(from, to) & self.irradiated).into_iter().min_by_key(|sq| sq.distance(from))
+    }
+
+    /// Capatomic: the irradiated square that keeps the side to move from castling on that side
+    /// (C11: the king may not cross or land on one, nor may anything between king and rook or the
+    /// rook's destination be one), where radiation is what stops it; the one nearest the king.
+    /// `None` where castling that way is possible, or would not be without radiation either.
+    pub fn castling_irradiated(&self, kingside: bool) -> Option<Square> {
+        if self.irradiated.is_empty() {
+            return None;
+        }
+        let castles = |pos: &Position| {
+            pos.pseudo_legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.is_castle() && (m.to.file() > m.from.file()) == kingside)
+        };
+        let cleared = Position { irradiated: Bitboard::EMPTY, ..self.clone() };
+        if castles(self).is_some() {
+            return None;
+        }
+        let m = castles(&cleared)?;
+        let (king, rook) = (m.from, m.to);
+        let side = usize::from(!kingside);
+        let files =
+            [king.file(), rook.file(), self.variant.castle_king_files[side], self.variant.castle_rook_files[side]];
+        let (lo, hi) = (files.iter().min()?, files.iter().max()?);
+        (*lo..=*hi)
+            .map(|f| Square::new(f, king.rank()))
+            .filter(|sq| self.irradiated.contains(*sq))
+            .min_by_key(|sq| sq.distance(king))
     }
 
     /// Missiles of the side to move that may launch now (C8 1–2); targets are checked per move.
