@@ -1123,7 +1123,7 @@ fn tournament_boards(site: &Site, round: usize) -> Vec<(i64, String, String, i64
 type StandingLine = (String, String, String, Vec<(String, String)>);
 
 /// The chat's standings (`!tournament standings`): each line's place, name, score and tie-breaks
-/// by name, as in "2. P3 2½ (SB 3.75)".
+/// by name, as in "2. P3 2½ (SB 3¾)".
 fn chat_standings(answer: &str) -> Vec<StandingLine> {
     let start = answer.rfind("tandings:").unwrap_or_else(|| panic!("no standings in {answer}"));
     answer[start..]
