@@ -1224,7 +1224,7 @@ async fn the_tournament_pages_tie_breaks_are_the_chats() {
             }
             let chat = chat_standings(&site.say("P1", "!tournament #1 standings", false).text());
             assert_eq!(chat.len(), players.len(), "{chat:?}");
-            quarters |= chat.iter().flat_map(|(.., tbs)| tbs).any(|(_, v)| v.contains(".25") || v.contains(".75"));
+            quarters |= chat.iter().flat_map(|(.., tbs)| tbs).any(|(_, v)| v.contains(['¼', '¾']));
             let page = text(&site.url("/c/test/g")).await;
             assert_eq!(page_standings(&page), chat, "{system}, after round {round}");
             round += 1;
