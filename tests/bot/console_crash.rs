@@ -86,10 +86,12 @@ fn a_crash_while_pairing_the_next_round_leaves_all_or_nothing() {
         let c = rusqlite::Connection::open(&db).unwrap();
         c.query_row(sql, [], |r| r.get(0)).unwrap()
     };
-    // Four players: round 1 is p1–p3 and p4–p2; the higher seeds win.
+    // Four players: round 1 is p1–p3 and p4–p2; the higher seeds win, each game after a move on
+    // both sides (a game resigned before them is not rated).
     let out = run(
         "p1> !tournament create swiss chess rounds:2 signup:0\np1> !tournament join\np2> !tournament join\n\
-         p3> !tournament join\np4> !tournament join\np1> !tournament start\np3> !resign\np4> !resign\n",
+         p3> !tournament join\np4> !tournament join\np1> !tournament start\np1> !move #1 e4\np3> !move #1 e5\n\
+         p4> !move #2 d4\np2> !move #2 d5\np3> !resign\np4> !resign\n",
         Some("after-next-round"),
     );
     assert!(!out.status.success(), "the process died at the failpoint");

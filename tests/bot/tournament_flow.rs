@@ -38,7 +38,7 @@ fn boards(tb: &TestBot, t: i64, round: Option<i64>) -> Vec<Board> {
     .collect()
 }
 
-/// The standings lines ("1. Alice 3½ (SB 7.75)") of the last standings in `text`.
+/// The standings lines ("1. Alice 3½ (SB 7¾)") of the last standings in `text`.
 fn standings_lines(text: &str) -> Vec<String> {
     let start = text.rfind("standings:").unwrap_or_else(|| panic!("no standings in {text}"));
     text[start..]
@@ -116,21 +116,36 @@ fn six_player_round_robin_with_sonneborn_berger() {
     assert!(
         admin(&tb, &format!("!tournament #{t} join")).text().contains("Registration for this tournament has closed")
     );
-    // A player who asks to leave once it runs is told what leaving means now (before: "No
-    // tournament of this community is open for registration"); someone else gets the plain answer.
+    // A player who asks to leave once it runs is told that it is a withdrawal now and how to
+    // confirm it (a button for them alone); nothing changes yet.
     for typed in ["!tournament leave".to_string(), format!("!tournament #{t} leave")] {
-        let out = say(&tb, "Bob", &typed).text();
+        let out = say(&tb, "Bob", &typed);
         assert!(
-            out.contains(&format!("Autumn Cup (#{t}) has begun: nobody leaves a tournament once it runs")),
-            "{out}"
+            out.text().contains(&format!("Autumn Cup (#{t}) has begun: leaving it now is a withdrawal.")),
+            "{}",
+            out.text()
         );
+        assert!(out.text().contains(&format!("To withdraw, say !tournament #{t} withdraw.")), "{}", out.text());
+        let button = &out.replies[0].choices[0];
+        assert_eq!(button.command, Command::Tournament(TournamentCmd::Withdraw(Some(t))));
+        assert_eq!(button.for_user.as_ref().map(|u| u.id.as_str()), Some("bob"));
     }
-    // Someone else is told that the one tournament under way has begun (before: "No tournament of
-    // this community is open for registration", as if there were none); so is a late joiner.
-    for (who, typed) in [("Zed", "!tournament leave"), ("Zed", "!tournament join")] {
-        let out = say(&tb, who, typed).text();
-        assert!(out.contains(&format!("Autumn Cup (#{t}) has begun: its registration has closed")), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM tournament_players WHERE withdrawn_at IS NOT NULL"), 0);
+    // Someone else is told they are not in it (before: "Registration for this tournament has
+    // closed"); a late joiner that the one tournament under way has begun.
+    for typed in
+        ["!tournament leave".to_string(), format!("!tournament #{t} leave"), format!("!tournament #{t} withdraw")]
+    {
+        let out = say(&tb, "Zed", &typed).text();
+        let want = if typed.contains('#') {
+            format!("You are not a player of Autumn Cup (#{t}).")
+        } else {
+            "You are in no tournament of this community that is open or running.".to_string()
+        };
+        assert!(out.contains(&want), "{typed}: {out}");
     }
+    let out = say(&tb, "Zed", "!tournament join").text();
+    assert!(out.contains(&format!("Autumn Cup (#{t}) has begun: its registration has closed")), "{out}");
 
     let all = boards(&tb, t, None);
     assert_eq!(all.len(), 15, "every pair meets once");
@@ -191,12 +206,12 @@ fn six_player_round_robin_with_sonneborn_berger() {
     assert_eq!(
         standings_lines(&last),
         [
-            "1. Alice 3½ (SB 7.75)",
-            "2. Bob 3½ (SB 6.75)",
-            "3. Erin 2½ (SB 6.75)",
-            "4. Dave 2½ (SB 5.75)",
-            "5. Carol 1½ (SB 3.25)",
-            "6. Frank 1½ (SB 3.25)",
+            "1. Alice 3½ (SB 7¾)",
+            "2. Bob 3½ (SB 6¾)",
+            "3. Erin 2½ (SB 6¾)",
+            "4. Dave 2½ (SB 5¾)",
+            "5. Carol 1½ (SB 3¼)",
+            "6. Frank 1½ (SB 3¼)",
         ]
     );
     assert!(last.contains("Congratulations, Alice!"));
@@ -204,8 +219,45 @@ fn six_player_round_robin_with_sonneborn_berger() {
     assert!(!say(&tb, "Bob", "!help").text().contains("is over"));
     let shown = say(&tb, "Bob", &format!("!tournament #{t} round 1")).text();
     assert!(shown.contains("Final standings:") && shown.contains("Round 1 of 5:"), "{shown}");
-    // Everyone's rating moved with the rated games.
-    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE scope = 'test:g' AND variant = 'caparandom'"), 6);
+    // Every game was decided before both sides moved: each counted for the tournament, none was
+    // rated (before: every resignation moved both ratings by hundreds of points).
+    assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE variant = 'caparandom'"), 0);
+}
+
+/// A tournament game that ends before both sides have moved (a resignation, a loss on time)
+/// scores for the tournament but is not rated, and its end says so; one played is rated.
+#[test]
+fn a_tournament_game_without_moves_scores_but_is_not_rated() {
+    let tb = new_bot();
+    let t = number_after(&admin(&tb, "!tournament create roundrobin chess days:1 signup:0 Cup").text(), "Tournament #");
+    for who in ["Alice", "Bob", "Carol", "Dave"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let first = boards(&tb, t, Some(1));
+    let (b1, b2) = (&first[0], &first[1]);
+    // Resigned at once: the point counts, the ratings do not move.
+    let r = say(&tb, &b1.black, &format!("!resign #{}", b1.game)).text();
+    assert!(r.contains("Not rated: the game ended before both sides had moved."), "{r}");
+    assert!(!r.contains("Ratings:"), "{r}");
+    let shown = say(&tb, "Alice", &format!("!tournament #{t}")).text();
+    assert!(shown.contains(&format!("1. {} 1 ", b1.white)), "{shown}");
+    // Played, then resigned: rated as ever.
+    say(&tb, &b2.white, &format!("!move #{} e4", b2.game));
+    say(&tb, &b2.black, &format!("!move #{} e5", b2.game));
+    let r = say(&tb, &b2.black, &format!("!resign #{}", b2.game)).text();
+    assert!(r.contains("Ratings:") && !r.contains("Not rated"), "{r}");
+    // Every other game runs out of time with no move (one with White's first move only): lost on
+    // time for the tournament, not rated.
+    let later = boards(&tb, t, Some(2));
+    say(&tb, &later[0].white, &format!("!move #{} e4", later[0].game));
+    tb.clock.advance(DAY + 1);
+    let r = tb.tick().text();
+    assert_eq!(r.matches("ran out of time").count(), 4, "{r}");
+    assert_eq!(r.matches("Not rated: the game ended before both sides had moved.").count(), 4, "{r}");
+    assert!(!r.contains("Ratings:"), "{r}");
+    assert_eq!(tb.query_i64("SELECT count(DISTINCT game_id) FROM rating_history"), 1);
+    assert_eq!(tb.query_i64(&format!("SELECT count(*) FROM rating_history WHERE game_id = {}", b2.game)), 4);
 }
 
 fn ids(bs: &[Board]) -> String {
@@ -395,7 +447,8 @@ fn registration_window_starts_the_tournament_by_itself() {
     // The bye goes to the lowest-ranked player.
     assert!(text.contains("Round 1 of 3:\nBoard 1: Alice – Bob") && text.contains("Bye: Carol (1 point)"), "{text}");
     let pinged: Vec<&str> = r.replies.iter().flat_map(|r| r.notify.iter().map(|u| u.id.as_str())).collect();
-    assert_eq!(pinged, ["alice", "bob"], "the paired players are mentioned");
+    // The paired players are mentioned, and so is the one with the bye (before: only named).
+    assert_eq!(pinged, ["alice", "bob", "carol"]);
     // A running tournament cannot be cancelled, and the administrator is told so, with or without
     // its number (before: "No tournament of this community is open for registration" without).
     for typed in [format!("!tournament #{t} cancel"), "!tournament cancel".to_string()] {
@@ -537,4 +590,190 @@ fn swiss_rounds_are_bounded_and_a_cut_is_told() {
     }
     let out = admin(&tb, "!tournament #2 start").text();
     assert!(out.contains("Round 1 of 2") && !out.contains("asked for"), "{out}");
+}
+
+/// The rows of the last crosstable in `text` (between its fences), each cut into its cells.
+fn crosstable_rows(text: &str) -> Vec<Vec<String>> {
+    let start = text.find("```\n").unwrap_or_else(|| panic!("no crosstable in {text}")) + 4;
+    let body = &text[start..];
+    let body = &body[..body.find("```").expect("its end")];
+    body.lines().skip(1).map(|l| l.split_whitespace().map(str::to_string).collect()).collect()
+}
+
+/// A round robin's player withdraws after one of their three games (FIDE: fewer than half, so
+/// their results are not counted): their game in progress (moves played) and their game not
+/// begun are lost by forfeit at once, the first rated, the second not; the standings list them
+/// last without counting them, the crosstable shows the forfeits; they cannot withdraw twice.
+/// Before, `!tournament withdraw` was an unknown action and `leave` refused once it ran.
+#[test]
+fn a_round_robin_player_withdraws_and_their_games_are_forfeited() {
+    let tb = new_bot();
+    let t = number_after(&admin(&tb, "!tournament create roundrobin chess days:3 signup:0 Cup").text(), "Tournament #");
+    for who in ["Alice", "Bob", "Carol", "Dave"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let all = boards(&tb, t, None);
+    let bobs: Vec<&Board> = all.iter().filter(|b| b.white == "Bob" || b.black == "Bob").collect();
+    assert_eq!(bobs.len(), 3);
+    // Bob's round-1 game is decided; in round 2 both sides move; round 3 is not begun.
+    let first = bobs.iter().find(|b| b.round == 1).unwrap();
+    say(&tb, "Bob", &format!("!resign #{}", first.game));
+    let second = bobs.iter().find(|b| b.round == 2).unwrap();
+    say(&tb, &second.white, &format!("!move #{} e4", second.game));
+    say(&tb, &second.black, &format!("!move #{} e5", second.game));
+    let third = bobs.iter().find(|b| b.round == 3).unwrap();
+
+    let r = say(&tb, "Bob", "!tournament withdraw");
+    let text = r.text();
+    assert!(text.contains(&format!("Bob withdraws from tournament #{t} Cup.")), "{text}");
+    assert!(text.contains("Bob completed fewer than half of their games, so by FIDE's rule"), "{text}");
+    let opp = |b: &Board| if b.white == "Bob" { b.black.clone() } else { b.white.clone() };
+    for b in [second, third] {
+        assert!(text.contains(&format!("Game #{}: Game over:", b.game)), "{text}");
+        assert!(text.contains(&format!("{} wins by forfeit", opp(b))), "{text}");
+    }
+    assert_eq!(text.matches("Ratings:").count(), 1, "the game with moves is rated: {text}");
+    assert_eq!(text.matches("Not rated").count(), 1, "the one not begun is not: {text}");
+    let pinged: HashSet<String> = r.replies[0].notify.iter().map(|u| u.id.clone()).collect();
+    assert_eq!(pinged, [opp(second), opp(third)].iter().map(|n| n.to_lowercase()).collect::<HashSet<_>>());
+    let decided = format!("SELECT count(*) FROM tournament_games WHERE tournament_id = {t} AND result IS NOT NULL");
+    assert_eq!(tb.query_i64(&decided), 3);
+
+    // Once withdrawn: not twice, and `leave` says so too.
+    for typed in ["!tournament withdraw", "!tournament leave"] {
+        let out = say(&tb, "Bob", typed).text();
+        assert!(out.contains("You have withdrawn from this tournament already."), "{typed}: {out}");
+    }
+    // The standings leave Bob's results out and list him last.
+    let shown = say(&tb, "Alice", &format!("!tournament #{t}")).text();
+    assert!(shown.contains("\n– Bob (withdrawn, results not counted)"), "{shown}");
+    // The crosstable keeps them: + for his opponent in the game never begun, − for him.
+    let cross = say(&tb, "Alice", "!tournament crosstable").text();
+    let rows = crosstable_rows(&cross);
+    let bob = rows.iter().find(|r| r[1] == "Bob").unwrap_or_else(|| panic!("{cross}"));
+    assert_eq!(bob[0], "–.", "{cross}");
+    assert!(bob.contains(&"−".to_string()) && bob.contains(&"0".to_string()), "{cross}");
+    let forfeited = rows.iter().find(|r| r[1] == opp(third)).unwrap();
+    assert!(forfeited.contains(&"+".to_string()), "{cross}");
+}
+
+/// A Swiss player who withdraws loses their game of the round and is not paired in the next;
+/// the next round's bye is mentioned with the paired players (before: named, not mentioned).
+#[test]
+fn a_swiss_player_withdraws_and_is_paired_no_more() {
+    let tb = new_bot();
+    let t = number_after(
+        &admin(&tb, "!tournament create swiss chess days:3 signup:0 rounds:3 Open").text(),
+        "Tournament #",
+    );
+    for who in ["P1", "P2", "P3", "P4", "P5", "P6"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let first = boards(&tb, t, Some(1));
+    let leaver = first[0].black.clone();
+    // Leaving once it runs asks first; the button withdraws.
+    let asked = say(&tb, &leaver, "!tournament leave");
+    let withdraw = asked.replies[0].choices[0].command.clone();
+    assert_eq!(withdraw, Command::Tournament(TournamentCmd::Withdraw(Some(t))));
+    let out = say(&tb, &leaver, &format!("!tournament #{t} withdraw")).text();
+    assert!(out.contains(&format!("{leaver} keeps the points scored; later rounds do not pair them.")), "{out}");
+    assert!(out.contains(&format!("{} wins by forfeit", first[0].white)), "{out}");
+    // The rest of round 1: the round completes and round 2 is paired without the leaver: five
+    // players, so one has the bye, and is mentioned.
+    let mut last = None;
+    for b in &first[1..] {
+        last = Some(decide(&tb, b, Some(b.white.as_str())));
+    }
+    let last = last.unwrap();
+    let second = boards(&tb, t, Some(2));
+    assert_eq!(second.len(), 2);
+    assert!(second.iter().all(|b| b.white != leaver && b.black != leaver), "{second:?}");
+    let announced = last.replies.iter().find(|r| r.text.contains("Round 2 of 3:")).expect("round 2 announced");
+    let bye = announced.text.split("Bye: ").nth(1).and_then(|r| r.split(' ').next());
+    let bye = bye.unwrap_or_else(|| panic!("no bye in {}", announced.text)).to_string();
+    assert_ne!(bye, leaver);
+    let pinged: HashSet<String> = announced.notify.iter().map(|u| u.id.clone()).collect();
+    assert!(pinged.contains(&bye.to_lowercase()), "{pinged:?} {}", announced.text);
+    let shown = say(&tb, "P1", &format!("!tournament #{t}")).text();
+    assert!(shown.contains(&format!("{leaver} 0 (Buch")) && shown.contains("withdrawn)"), "{shown}");
+}
+
+/// The crosstable in chat: a monospace table in standings order; a field too big for one message
+/// is cut, saying how many are shown and where the whole table is. Before: an unknown action.
+#[test]
+fn the_crosstable_fits_one_message_and_says_what_is_cut() {
+    use capabot::bot::BotConfig;
+    let tb = crate::common::new_bot_with(BotConfig {
+        web_url: Some("https://chess.example.org".into()),
+        ..BotConfig::default()
+    });
+    let small = number_after(&admin(&tb, "!tournament create roundrobin chess signup:0 Small").text(), "Tournament #");
+    let out = say(&tb, "Alice", &format!("!tournament #{small} crosstable")).text();
+    assert!(out.contains("Small (#1) has not started"), "{out}");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, &format!("!tournament #{small} join"));
+    }
+    admin(&tb, &format!("!tournament #{small} start"));
+    let b = &boards(&tb, small, Some(1))[0];
+    decide(&tb, b, None);
+    let out = say(&tb, "Alice", &format!("!tournament #{small} crosstable")).text();
+    assert!(out.starts_with(&format!("Tournament #{small} Small: crosstable")), "{out}");
+    let rows = crosstable_rows(&out);
+    assert_eq!(rows.len(), 3, "{out}");
+    // Each row: place, name, three cells (× against oneself), points.
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.len(), 6, "{out}");
+        assert_eq!(row[2 + i], "×", "{out}");
+    }
+    assert!(out.contains(" ½ ") && out.contains(" · "), "a draw and games being played: {out}");
+
+    // Forty players: cut, with the community's page when it has one.
+    let big = number_after(&admin(&tb, "!tournament create swiss chess signup:0 Big").text(), "Tournament #");
+    for i in 1..=40 {
+        say(&tb, &format!("Player{i:02}"), &format!("!tournament #{big} join"));
+    }
+    admin(&tb, &format!("!tournament #{big} start"));
+    let out = say(&tb, "Alice", &format!("!tournament #{big} crosstable")).text();
+    assert!(out.chars().count() <= 2000, "{} characters", out.chars().count());
+    let shown = crosstable_rows(&out).len();
+    assert!((10..40).contains(&shown), "{shown}: {out}");
+    assert!(out.ends_with(&format!("The first {shown} of 40 players are shown.")), "{out}");
+    admin(&tb, "!settings community web:on");
+    let out = say(&tb, "Alice", &format!("!tournament #{big} crosstable")).text();
+    assert!(out.ends_with("the whole table is on the community's page: https://chess.example.org/c/test/g"), "{out}");
+}
+
+/// Clearer answers: with several tournaments open, a whole command to write; leaving a finished
+/// one; a round past the last of a finished one.
+#[test]
+fn several_open_a_finished_one_and_its_rounds_are_answered_plainly() {
+    let tb = new_bot();
+    let one = number_after(&admin(&tb, "!tournament create roundrobin chess signup:0 Doppel").text(), "Tournament #");
+    let two = number_after(&admin(&tb, "!tournament create roundrobin chess signup:0 BombCup").text(), "Tournament #");
+    let out = say(&tb, "Alice", "!tournament join").text();
+    assert!(
+        out.contains(&format!(
+            "There are several tournaments here (#{two} BombCup, #{one} Doppel); say which one, e.g. !tournament #{two} join."
+        )),
+        "{out}"
+    );
+    for who in ["Alice", "Bob"] {
+        say(&tb, who, &format!("!tournament #{one} join"));
+    }
+    admin(&tb, &format!("!tournament #{one} start"));
+    let b = &boards(&tb, one, Some(1))[0];
+    decide(&tb, b, Some(b.white.as_str()));
+    let out = say(&tb, "Zed", &format!("!tournament #{one} leave")).text();
+    assert!(out.contains(&format!("Doppel (#{one}) is over; there is nothing left to leave.")), "{out}");
+    let out = say(&tb, "Alice", &format!("!tournament #{one} round 2")).text();
+    assert!(out.contains("Doppel had 1 round: round 1."), "{out}");
+    // Under way, a round robin has all its rounds: "has", not "so far".
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, &format!("!tournament #{two} join"));
+    }
+    admin(&tb, &format!("!tournament #{two} start"));
+    let out = say(&tb, "Alice", &format!("!tournament #{two} round 4")).text();
+    assert!(out.contains("BombCup has 3 rounds: round 1 to 3."), "{out}");
 }

@@ -1123,7 +1123,7 @@ fn tournament_boards(site: &Site, round: usize) -> Vec<(i64, String, String, i64
 type StandingLine = (String, String, String, Vec<(String, String)>);
 
 /// The chat's standings (`!tournament standings`): each line's place, name, score and tie-breaks
-/// by name, as in "2. P3 2½ (SB 3.75)".
+/// by name, as in "2. P3 2½ (SB 3¾)".
 fn chat_standings(answer: &str) -> Vec<StandingLine> {
     let start = answer.rfind("tandings:").unwrap_or_else(|| panic!("no standings in {answer}"));
     answer[start..]
@@ -1224,7 +1224,7 @@ async fn the_tournament_pages_tie_breaks_are_the_chats() {
             }
             let chat = chat_standings(&site.say("P1", "!tournament #1 standings", false).text());
             assert_eq!(chat.len(), players.len(), "{chat:?}");
-            quarters |= chat.iter().flat_map(|(.., tbs)| tbs).any(|(_, v)| v.contains(".25") || v.contains(".75"));
+            quarters |= chat.iter().flat_map(|(.., tbs)| tbs).any(|(_, v)| v.contains(['¼', '¾']));
             let page = text(&site.url("/c/test/g")).await;
             assert_eq!(page_standings(&page), chat, "{system}, after round {round}");
             round += 1;

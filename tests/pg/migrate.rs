@@ -31,7 +31,7 @@ fn capabot_migrate_copies_a_played_database_once() {
          alice> !accept\nalice> !resign\n\
          alice> !tournament create roundrobin chess days:7 signup:0 Mini Cup\nalice> !tournament join\n\
          bob> !tournament join\ncarol> !tournament join\nalice> !tournament start\n\
-         alice> !move #4 e4\nbob> !move #4 e5\nbob> !resign #4\ncarol> !resign #2\ncarol> !resign #3\n",
+         carol> !move #4 e4\nalice> !move #4 e5\nalice> !resign #4\ncarol> !resign #2\nbob> !resign #3\n",
     );
     assert!(week.contains("Mini Cup is over"), "{week}");
 

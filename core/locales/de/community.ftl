@@ -18,6 +18,7 @@ unlink-done = Getrennt: Dieses { $platform }-Konto ist wieder ein eigener Spiele
 
 player-fallback = Spieler { $id }
 ratings-changed = Wertungen: { $white }, { $black }.
+ratings-no-move = Nicht gewertet: Die Partie endete, bevor beide Seiten gezogen hatten.
 
 # Wertungen. $scope ist community (die Wertungen dieser Community) oder global.
 rating-record = { $count ->
@@ -203,7 +204,7 @@ tournament-start-by-itself = Die Anmeldung schließt, und das Turnier beginnt vo
 tournament-created = Turnier #{ $id }, { $name }: { $variant }, { $system }, { $days } pro Zug. Anmelden mit { $p }tournament #{ $id } join. { $start }
 button-join = Teilnehmen
 tournament-joined = { $name } meldet sich für { $tournament } (#{ $id }) an; { $players } angemeldet.
-tournament-leave-running = { $tournament } (#{ $id }) hat begonnen: Aus einem laufenden Turnier steigt niemand aus. Spiel deine Partien oder gib sie auf ({ $p }resign #N); eine Partie, in der du nicht rechtzeitig ziehst, ist verloren.
+tournament-leave-running = { $tournament } (#{ $id }) hat begonnen: Wer jetzt geht, zieht sich zurück. Deine offenen Partien darin sind verloren, und spätere Runden paaren dich nicht mehr. Zum Rückzug schreib { $p }tournament #{ $id } withdraw.
 tournament-left = { $name } verlässt { $tournament } (#{ $id }).
 tournament-started = { $tournament } hat begonnen.
 tournament-cannot-cancel = { $tournament } hat begonnen; ein laufendes Turnier kann nicht abgesagt werden.
@@ -214,7 +215,7 @@ tournament-no-such = Diese Community hat kein Turnier #{ $id }.
 tournament-none = Es gibt kein Turnier #{ $id }.
 tournament-none-open = Kein Turnier dieser Community ist zur Anmeldung offen; { $p }tournament listet sie auf.
 tournament-none-yet = Diese Community hat noch kein Turnier; ein Administrator kann eins mit { $p }tournament create swiss capatomic anlegen.
-tournament-which = Es gibt mehrere ({ $names }); gib die Nummer an, z. B. #{ $first }.
+tournament-which = Hier gibt es mehrere Turniere ({ $names }); sag, welches, z. B. { $example }.
 tournaments-head = Turniere:
 tournament-state-signup-until = Anmeldung, bisher { $players }, Start { $when }
 tournament-state-signup = Anmeldung, bisher { $players }
@@ -274,3 +275,30 @@ picture-month = { $month ->
         [nov] Nov
        *[dec] Dez
     }
+tournament-rounds-all = { $name } { $over ->
+        [yes] hatte
+       *[no] hat
+    } { $count ->
+        [one] { $count } Runde
+       *[other] { $count } Runden
+    }: Runde 1{ $count ->
+        [one] {""}
+       *[other] { " " }bis { $count }
+    }.
+tournament-already-withdrawn = Du hast dich von diesem Turnier bereits zurückgezogen.
+tournament-not-in = Du spielst nicht in { $tournament } (#{ $id }).
+tournament-over-leave = { $tournament } (#{ $id }) ist vorbei; da gibt es nichts mehr zu verlassen.
+tournament-in-none = Du spielst in keinem Turnier dieser Community, das offen ist oder läuft.
+button-tournament-withdraw = Zurückziehen
+tournament-withdrew = { $name } zieht sich von Turnier #{ $id } { $tournament } zurück.
+tournament-withdrew-void = { $name } hat weniger als die Hälfte der Partien beendet; nach der FIDE-Regel zählen die Ergebnisse daher nicht für die Tabelle (die Kreuztabelle behält sie).
+tournament-withdrew-counted = { $name } hat mindestens die Hälfte der Partien beendet: Die Ergebnisse bleiben, die übrigen Partien sind kampflos verloren.
+tournament-withdrew-swiss = { $name } behält die erzielten Punkte; spätere Runden paaren { $name } nicht mehr.
+tournament-ended-early = ; keine weitere Runde lässt sich paaren (die Verbliebenen sind zu wenige oder haben alle gegeneinander gespielt), also war Runde { $round } die letzte: Die Endtabelle folgt.
+standings-withdrawn = zurückgezogen
+standings-void = zurückgezogen, Ergebnisse zählen nicht
+crosstable-head = Turnier #{ $id } { $name }: Kreuztabelle (+ und − sind Partien, die gewonnen wurden, bevor beide Seiten gezogen hatten, · eine laufende).
+crosstable-not-started = { $name } (#{ $id }) hat noch nicht begonnen: Es gibt noch keine Partien zu zeigen.
+crosstable-cut = Gezeigt sind die ersten { $shown } von { $count } Spielern.
+crosstable-cut-web = Gezeigt sind die ersten { $shown } von { $count } Spielern; die ganze Tabelle steht auf der Seite der Community: { $url }
+crosstable-points = Pkt

@@ -55,5 +55,5 @@ usage-leaderboard = [Variante] [global]
 usage-history = [@Person] [Variante] [global]
 usage-link = [CODE]
 usage-ladder = [standings|join|leave|challenge @Person|accept|decline|create|remove @Person|undo N Grund|season close|season N] [Variante]
-usage-tournament = [#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [Variante] [rounds:N] [days:N] [signup:N] [Name])
+usage-tournament = [#N] [standings|round N|crosstable|join|leave|withdraw|create|start|cancel] (create: [roundrobin|double|swiss] [Variante] [rounds:N] [days:N] [signup:N] [Name])
 usage-help = [Befehl]

@@ -18,6 +18,7 @@ unlink-done = Unlinked: this { $platform } account is a player of its own again;
 
 player-fallback = player { $id }
 ratings-changed = Ratings: { $white }, { $black }.
+ratings-no-move = Not rated: the game ended before both sides had moved.
 
 # Ratings. $scope is community (this community's ratings) or global.
 rating-record = { $count ->
@@ -203,7 +204,7 @@ tournament-start-by-itself = Registration closes and the tournament starts by it
 tournament-created = Tournament #{ $id }, { $name }: { $variant }, { $system }, { $days } per move. Join with { $p }tournament #{ $id } join. { $start }
 button-join = Join
 tournament-joined = { $name } joins { $tournament } (#{ $id }); { $players } registered.
-tournament-leave-running = { $tournament } (#{ $id }) has begun: nobody leaves a tournament once it runs. Play your games or resign them ({ $p }resign #N); a game not answered in time is lost.
+tournament-leave-running = { $tournament } (#{ $id }) has begun: leaving it now is a withdrawal. Your unfinished games in it are lost and later rounds do not pair you. To withdraw, say { $p }tournament #{ $id } withdraw.
 tournament-left = { $name } leaves { $tournament } (#{ $id }).
 tournament-started = { $tournament } has started.
 tournament-cannot-cancel = { $tournament } has started; a running tournament cannot be cancelled.
@@ -214,7 +215,7 @@ tournament-no-such = This community has no tournament #{ $id }.
 tournament-none = There is no tournament #{ $id }.
 tournament-none-open = No tournament of this community is open for registration; { $p }tournament lists them.
 tournament-none-yet = This community has no tournament yet; an administrator can make one with { $p }tournament create swiss capatomic.
-tournament-which = There are several ({ $names }); add the number, e.g. #{ $first }.
+tournament-which = There are several tournaments here ({ $names }); say which one, e.g. { $example }.
 tournaments-head = Tournaments:
 tournament-state-signup-until = registration, { $players } so far, starts { $when }
 tournament-state-signup = registration, { $players } so far
@@ -274,3 +275,30 @@ picture-month = { $month ->
         [nov] Nov
        *[dec] Dec
     }
+tournament-rounds-all = { $name } { $over ->
+        [yes] had
+       *[no] has
+    } { $count ->
+        [one] { $count } round
+       *[other] { $count } rounds
+    }: round 1{ $count ->
+        [one] {""}
+       *[other] { " " }to { $count }
+    }.
+tournament-already-withdrawn = You have withdrawn from this tournament already.
+tournament-not-in = You are not a player of { $tournament } (#{ $id }).
+tournament-over-leave = { $tournament } (#{ $id }) is over; there is nothing left to leave.
+tournament-in-none = You are in no tournament of this community that is open or running.
+button-tournament-withdraw = Withdraw
+tournament-withdrew = { $name } withdraws from tournament #{ $id } { $tournament }.
+tournament-withdrew-void = { $name } completed fewer than half of their games, so by FIDE's rule their results are not counted in the standings (the crosstable keeps them).
+tournament-withdrew-counted = { $name } completed at least half of their games: their results stand, and their games left are lost by forfeit.
+tournament-withdrew-swiss = { $name } keeps the points scored; later rounds do not pair them.
+tournament-ended-early = ; no further round can be paired (the players left are too few or have all met), so round { $round } was the last: the final standings follow.
+standings-withdrawn = withdrawn
+standings-void = withdrawn, results not counted
+crosstable-head = Tournament #{ $id } { $name }: crosstable (+ and − are games won before both sides moved, · one still being played).
+crosstable-not-started = { $name } (#{ $id }) has not started: there are no games to show yet.
+crosstable-cut = The first { $shown } of { $count } players are shown.
+crosstable-cut-web = The first { $shown } of { $count } players are shown; the whole table is on the community's page: { $url }
+crosstable-points = Pts

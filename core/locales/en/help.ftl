@@ -55,5 +55,5 @@ usage-leaderboard = [variant] [global]
 usage-history = [@user] [variant] [global]
 usage-link = [CODE]
 usage-ladder = [standings|join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]
-usage-tournament = [#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])
+usage-tournament = [#N] [standings|round N|crosstable|join|leave|withdraw|create|start|cancel] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])
 usage-help = [command]

@@ -18,6 +18,7 @@ unlink-done = Bağ koparıldı: bu { $platform } hesabı yeniden kendi başına 
 
 player-fallback = oyuncu { $id }
 ratings-changed = Puanlar: { $white }, { $black }.
+ratings-no-move = Puanlanmadı: oyun, iki taraf da hamle yapmadan bitti.
 
 # Puanlar. $scope community (bu topluluğun puanları) ya da global (genel).
 rating-record = { $count } oyun: +{ $wins } ={ $draws } −{ $losses }
@@ -169,7 +170,7 @@ tournament-start-by-itself = Kayıt { $when } kapanır ve turnuva kendiliğinden
 tournament-created = Turnuva #{ $id }, { $name }: { $variant }, { $system }, hamle başına { $days }. Katılmak için { $p }tournament #{ $id } join. { $start }
 button-join = Katıl
 tournament-joined = { $name } katıldı: { $tournament } (#{ $id }); { $players } kayıtlı.
-tournament-leave-running = { $tournament } (#{ $id }) başladı: başlamış bir turnuvadan ayrılınmaz. Oyunlarını oyna ya da terk et ({ $p }resign #N); süresinde yanıtlanmayan oyun kaybedilir.
+tournament-leave-running = { $tournament } (#{ $id }) başladı: şimdi ayrılmak çekilmek demektir. Bitmemiş oyunlarını kaybedersin ve sonraki turlarda eşleştirilmezsin. Çekilmek için { $p }tournament #{ $id } withdraw yaz.
 tournament-left = { $name } ayrıldı: { $tournament } (#{ $id }).
 tournament-started = { $tournament } başladı.
 tournament-cannot-cancel = { $tournament } başladı; süren bir turnuva iptal edilemez.
@@ -180,7 +181,7 @@ tournament-no-such = Bu topluluğun #{ $id } numaralı turnuvası yok.
 tournament-none = #{ $id } numaralı turnuva yok.
 tournament-none-open = Bu toplulukta kaydı açık turnuva yok; liste için { $p }tournament.
 tournament-none-yet = Bu topluluğun henüz turnuvası yok; bir yönetici { $p }tournament create swiss capatomic ile açabilir.
-tournament-which = Birden çok turnuva var ({ $names }); numarasını ekle, ör. #{ $first }.
+tournament-which = Burada birden çok turnuva var ({ $names }); hangisi olduğunu söyle, ör. { $example }.
 tournaments-head = Turnuvalar:
 tournament-state-signup-until = kayıt açık, şimdiye kadar { $players }, { $when } başlıyor
 tournament-state-signup = kayıt açık, şimdiye kadar { $players }
@@ -237,3 +238,27 @@ picture-month = { $month ->
         [nov] Kas
        *[dec] Ara
     }
+tournament-rounds-all = { $name }: { $over ->
+        [yes] { $count } tur oynandı
+       *[no] { $count } tur var
+    }; tur 1{ $count ->
+        [one] {""}
+       *[other] { " " }ile { $count } arası
+    }.
+tournament-already-withdrawn = Bu turnuvadan zaten çekildin.
+tournament-not-in = { $tournament } (#{ $id }) turnuvasında oynamıyorsun.
+tournament-over-leave = { $tournament } (#{ $id }) bitti; ayrılacak bir şey kalmadı.
+tournament-in-none = Bu topluluğun açık ya da süren hiçbir turnuvasında oynamıyorsun.
+button-tournament-withdraw = Çekil
+tournament-withdrew = { $name }, #{ $id } { $tournament } turnuvasından çekiliyor.
+tournament-withdrew-void = { $name } oyunlarının yarısından azını bitirdi; FIDE kuralına göre sonuçları puan durumunda sayılmaz (çapraz tablo onları gösterir).
+tournament-withdrew-counted = { $name } oyunlarının en az yarısını bitirdi: sonuçları geçerli, kalan oyunları hükmen kaybedilir.
+tournament-withdrew-swiss = { $name } aldığı puanları korur; sonraki turlarda eşleştirilmez.
+tournament-ended-early = ; başka tur eşleştirilemiyor (kalan oyuncular çok az ya da hepsi karşılaştı), bu yüzden son tur { $round }. turdu: final puan durumu geliyor.
+standings-withdrawn = çekildi
+standings-void = çekildi, sonuçlar sayılmaz
+crosstable-head = #{ $id } { $name } turnuvası: çapraz tablo (+ ve − iki taraf da hamle yapmadan kazanılan oyunlar, · süren bir oyun).
+crosstable-not-started = { $name } (#{ $id }) daha başlamadı: gösterilecek oyun yok.
+crosstable-cut = { $count } oyuncunun ilk { $shown } tanesi gösteriliyor.
+crosstable-cut-web = { $count } oyuncunun ilk { $shown } tanesi gösteriliyor; tablonun tamamı topluluğun sayfasında: { $url }
+crosstable-points = Puan

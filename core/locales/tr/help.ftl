@@ -55,5 +55,5 @@ usage-leaderboard = [varyant] [global]
 usage-history = [@kişi] [varyant] [global]
 usage-link = [KOD]
 usage-ladder = [standings|join|leave|challenge @kişi|accept|decline|create|remove @kişi|undo N gerekçe|season close|season N] [varyant]
-usage-tournament = [#N] [standings|join|leave|create|start|cancel|round N] (create: [roundrobin|double|swiss] [varyant] [rounds:N] [days:N] [signup:N] [ad])
+usage-tournament = [#N] [standings|round N|crosstable|join|leave|withdraw|create|start|cancel] (create: [roundrobin|double|swiss] [varyant] [rounds:N] [days:N] [signup:N] [ad])
 usage-help = [komut]

@@ -221,10 +221,21 @@ impl Swiss {
 
     /// Pairs the next round after the finished rounds `played`.
     pub fn pair_next(&self, played: &[Round]) -> Result<Round, SwissError> {
+        self.pair_next_without(played, &[])
+    }
+
+    /// [`Swiss::pair_next`] leaving out the players of `absent` (withdrawn): their past games still
+    /// count (their opponents met them, their scores rank them), but they are paired no more and
+    /// take no bye.
+    pub fn pair_next_without(&self, played: &[Round], absent: &[PlayerId]) -> Result<Round, SwissError> {
         if played.len() >= self.rounds {
             return Err(SwissError::Finished);
         }
         let mut entries = self.entries(played)?;
+        entries.retain(|e| !absent.contains(&e.id));
+        if entries.len() < 2 {
+            return Err(SwissError::TooFewPlayers);
+        }
         // Rank: score, then seed.
         entries.sort_by(|a, b| b.score.cmp(&a.score).then(a.seed.cmp(&b.seed)));
         let all: Vec<usize> = (0..entries.len()).collect();
@@ -541,6 +552,20 @@ mod tests {
         let r2 = swiss.pair_next(&played).unwrap();
         assert_eq!(r2.bye, Some(2));
         assert_eq!(pairs(&r2), [(3, 1)]);
+    }
+
+    /// A withdrawn player is paired no more and takes no bye; their game still counts for the
+    /// others (no rematch with them, their score ranks them).
+    #[test]
+    fn the_absent_are_not_paired() {
+        let swiss = Swiss::new(vec![1, 2, 3, 4, 5], 3).unwrap();
+        let r1 = swiss.pair_next(&[]).unwrap();
+        assert_eq!(r1.bye, Some(5));
+        let played = vec![finish(r1, &[WhiteWins, WhiteWins])];
+        let r2 = swiss.pair_next_without(&played, &[5]).unwrap();
+        assert!(r2.bye.is_none() && r2.games.len() == 2, "{r2:?}");
+        assert!(r2.games.iter().all(|g| g.white != 5 && g.black != 5), "{r2:?}");
+        assert_eq!(swiss.pair_next_without(&played, &[1, 2, 3, 4]), Err(SwissError::TooFewPlayers));
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub struct Standing {
     pub score: Points,
     /// The values of the tie-breaks asked for, in the same order.
     pub tiebreaks: Vec<Points>,
+    /// Whether the player's results count: not for one whose results were voided (a round robin's
+    /// withdrawal before half their games), who is listed after everyone else.
+    pub counted: bool,
 }
 
 /// Each player's score, by id.
@@ -119,17 +122,43 @@ pub fn tiebreak(tb: TieBreak, p: PlayerId, players: &[PlayerId], rounds: &[Round
 /// The standings of `players` (listed in seed or registration order, the last resort for ties)
 /// after `rounds`, ordered by score, then the tie-breaks of `scoring` in order, then that list order.
 pub fn standings(players: &[PlayerId], rounds: &[Round], scoring: &Scoring) -> Vec<Standing> {
+    standings_voiding(players, rounds, scoring, &[])
+}
+
+/// [`standings`] where the results of `void` players (and their opponents' against them) are not
+/// counted: FIDE's rule for a round robin's player who withdrew before completing half their
+/// games. Their games are left out for everyone (scores and tie-breaks alike), and they are listed
+/// last with nothing counted.
+pub fn standings_voiding(
+    players: &[PlayerId],
+    rounds: &[Round],
+    scoring: &Scoring,
+    void: &[PlayerId],
+) -> Vec<Standing> {
+    let kept: Vec<Round> = rounds
+        .iter()
+        .map(|r| Round {
+            games: r.games.iter().filter(|g| !void.contains(&g.white) && !void.contains(&g.black)).copied().collect(),
+            bye: r.bye.filter(|p| !void.contains(p)),
+        })
+        .collect();
+    let rounds = &kept[..];
     let scores = score_table(players, rounds, scoring.bye);
     let mut lines: Vec<(usize, Standing)> = players
         .iter()
         .enumerate()
         .map(|(i, &p)| {
+            let counted = !void.contains(&p);
             let tiebreaks = scoring.tiebreaks.iter().map(|&tb| value(tb, p, rounds, &scores)).collect();
-            (i, Standing { place: 0, player: p, score: scores[&p], tiebreaks })
+            (i, Standing { place: 0, player: p, score: scores[&p], tiebreaks, counted })
         })
         .collect();
     lines.sort_by(|(ia, a), (ib, b)| {
-        b.score.cmp(&a.score).then_with(|| b.tiebreaks.cmp(&a.tiebreaks)).then_with(|| ia.cmp(ib))
+        b.counted
+            .cmp(&a.counted)
+            .then_with(|| b.score.cmp(&a.score))
+            .then_with(|| b.tiebreaks.cmp(&a.tiebreaks))
+            .then_with(|| ia.cmp(ib))
     });
     lines.into_iter().enumerate().map(|(place, (_, s))| Standing { place: place + 1, ..s }).collect()
 }
@@ -193,12 +222,36 @@ mod tests {
         let table = standings(&players, &rounds, &Scoring::ROUND_ROBIN);
         let got: Vec<(PlayerId, String, String)> =
             table.iter().map(|s| (s.player, s.score.to_string(), s.tiebreaks[0].to_string())).collect();
-        let want =
-            [(5, "4", "7½"), (1, "3½", "7.75"), (2, "3½", "6"), (4, "2", "3½"), (3, "1½", "2.25"), (6, "½", "1")];
+        let want = [(5, "4", "7½"), (1, "3½", "7¾"), (2, "3½", "6"), (4, "2", "3½"), (3, "1½", "2¼"), (6, "½", "1")];
         let want: Vec<(PlayerId, String, String)> =
             want.iter().map(|&(p, s, t)| (p, s.to_string(), t.to_string())).collect();
         assert_eq!(got, want);
         assert_eq!(table.iter().map(|s| s.place).collect::<Vec<_>>(), [1, 2, 3, 4, 5, 6]);
+    }
+
+    /// A voided player's games count for nobody: 1 beat 3, 3 beat 2, 2 drew 1; with 3's results
+    /// voided, 1 and 2 have ½ each (their draw), 3 is last with nothing counted.
+    #[test]
+    fn voided_results_count_for_nobody() {
+        use crate::community::tournament::Game;
+        let g = |white, black, o| Game { white, black, outcome: Some(o) };
+        let rounds = vec![
+            Round { games: vec![g(1, 3, WhiteWins)], bye: Some(2) },
+            Round { games: vec![g(3, 2, WhiteWins)], bye: Some(1) },
+            Round { games: vec![g(2, 1, Draw)], bye: Some(3) },
+        ];
+        let s = standings_voiding(&[1, 2, 3], &rounds, &Scoring::ROUND_ROBIN, &[3]);
+        let got: Vec<_> = s.iter().map(|s| (s.player, s.score, s.tiebreaks[0], s.counted)).collect();
+        assert_eq!(
+            got,
+            [
+                (1, Points::DRAW, Points(1), true),
+                (2, Points::DRAW, Points(1), true),
+                (3, Points::ZERO, Points::ZERO, false)
+            ]
+        );
+        // Counted, 1 would lead with 1½ against 3's 1.
+        assert_eq!(standings(&[1, 2, 3], &rounds, &Scoring::ROUND_ROBIN)[0].score, Points(6));
     }
 
     #[test]

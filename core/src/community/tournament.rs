@@ -101,16 +101,16 @@ impl std::iter::Sum for Points {
     }
 }
 
-/// `3`, `3½`, `3.25`, `3.75`.
+/// `3`, `3½`, `3¼`, `¾`: whole points and a fraction sign, scores and tie-breaks alike (before,
+/// quarters were decimals beside halves as signs: "1½ (SB 1.25)").
 impl fmt::Display for Points {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let whole = self.0 / 4;
-        match self.0 % 4 {
-            0 => write!(f, "{whole}"),
-            2 if whole == 0 => write!(f, "½"),
-            2 => write!(f, "{whole}½"),
-            1 => write!(f, "{whole}.25"),
-            _ => write!(f, "{whole}.75"),
+        let fraction = ["", "¼", "½", "¾"][(self.0 % 4) as usize];
+        match (whole, fraction) {
+            (0, "") => write!(f, "0"),
+            (0, _) => write!(f, "{fraction}"),
+            _ => write!(f, "{whole}{fraction}"),
         }
     }
 }
@@ -136,9 +136,14 @@ mod tests {
     #[test]
     fn points_display_and_game_scoring() {
         assert_eq!(Points(14).to_string(), "3½");
-        assert_eq!(Points(13).to_string(), "3.25");
+        assert_eq!(Points(13).to_string(), "3¼");
+        assert_eq!(Points(15).to_string(), "3¾");
         assert_eq!(Points(8).to_string(), "2");
         assert_eq!(Points(2).to_string(), "½");
+        assert_eq!(
+            (Points(1).to_string(), Points(3).to_string(), Points(0).to_string()),
+            ("¼".into(), "¾".into(), "0".into())
+        );
         let g = Game { white: 1, black: 2, outcome: Some(Outcome::BlackWins) };
         assert_eq!((g.points_of(1), g.points_of(2), g.points_of(3)), (Points::ZERO, Points::WIN, Points::ZERO));
         let d = Game { outcome: Some(Outcome::Draw), ..g };

@@ -1251,8 +1251,8 @@ pub fn create_played(
     Ok(id)
 }
 
-/// Ends an active game at `expected_ply` with an outcome (resignation, agreement, timeout), running
-/// `on_end` in the same transaction.
+/// Ends an active game (or one in setup: a tournament's forfeit) at `expected_ply` with an outcome
+/// (resignation, agreement, timeout, forfeit), running `on_end` in the same transaction.
 pub fn finish(
     conn: &Connection,
     id: GameId,
@@ -1266,7 +1266,7 @@ pub fn finish(
     let finished = update_kept(
         &tx,
         "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
-           updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status = 'active'",
+           updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status IN ('setup', 'active')",
         params![r, t, now, id, expected_ply],
     )?;
     if !finished {

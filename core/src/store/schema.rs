@@ -90,6 +90,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V33__community_tournaments", include_str!("../../migrations/0033_community_tournaments.sql")),
     sql("V34__ladder_standings_kept", include_str!("../../migrations/0034_ladder_standings_kept.sql")),
     sql("V35__offers_declined", include_str!("../../migrations/0035_offers_declined.sql")),
+    sql("V36__tournament_withdrawals", include_str!("../../migrations/0036_tournament_withdrawals.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

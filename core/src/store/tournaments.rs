@@ -10,10 +10,10 @@ use super::{Result, StoreError};
 use crate::community::PlayerId;
 use crate::community::roundrobin::berger;
 use crate::community::swiss::{Swiss, SwissError};
-use crate::community::tiebreak::{Scoring, Standing, standings};
+use crate::community::tiebreak::{Scoring, Standing, standings_voiding};
 use crate::community::tournament::{Game, Outcome, Round};
 use crate::store::sql::{Connection, OptionalExtension, Row, params, query_by_ids};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 /// Tournament id (the `tournaments.id` column).
@@ -62,6 +62,20 @@ pub struct Tournament {
     pub info: TournamentInfo,
     pub players: Vec<PlayerId>,
     pub rounds: Vec<Round>,
+    /// The players who withdrew, in seed order.
+    pub withdrawn: Vec<Withdrawal>,
+    /// The boards `(round, board)` won before both sides moved: forfeits, written `+` and `−` in
+    /// the crosstable (a resignation or a loss on time at once, or a withdrawal's game).
+    pub forfeits: Forfeits,
+}
+
+/// A player's withdrawal from a running tournament.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Withdrawal {
+    pub player: PlayerId,
+    pub at: i64,
+    /// Their results are not counted (a round robin left before half their games were completed).
+    pub void: bool,
 }
 
 impl Tournament {
@@ -73,9 +87,42 @@ impl Tournament {
         }
     }
 
-    /// The standings so far.
+    /// The standings so far (a withdrawn player whose results are void last, nothing counted).
     pub fn standings(&self) -> Vec<Standing> {
-        standings(&self.players, &self.rounds, &self.scoring())
+        let void: Vec<PlayerId> = self.withdrawn.iter().filter(|w| w.void).map(|w| w.player).collect();
+        standings_voiding(&self.players, &self.rounds, &self.scoring(), &void)
+    }
+
+    /// The withdrawal of `p`, if they withdrew.
+    pub fn withdrawal_of(&self, p: PlayerId) -> Option<&Withdrawal> {
+        self.withdrawn.iter().find(|w| w.player == p)
+    }
+
+    /// The crosstable of the players in `order`: each cell what the row's player scored against the
+    /// column's (`1`, `½`, `0`; `+` and `−` for a game decided before both sides moved; `·` not
+    /// over yet; empty against oneself), several games joined with spaces.
+    pub fn crosstable(&self, order: &[PlayerId]) -> Vec<Vec<String>> {
+        let cell = |row: PlayerId, col: PlayerId| -> String {
+            if row == col {
+                return String::new();
+            }
+            let mut cells = Vec::new();
+            for (r, round) in self.rounds.iter().enumerate() {
+                let Some((b, g)) = round.games.iter().enumerate().find(|(_, g)| g.opponent_of(row) == Some(col)) else {
+                    continue;
+                };
+                cells.push(match g.outcome {
+                    None => "·".to_string(),
+                    Some(_) if self.forfeits.contains(&(r + 1, b + 1)) => {
+                        if g.points_of(row) == crate::community::tournament::Points::WIN { "+" } else { "−" }
+                            .to_string()
+                    }
+                    Some(_) => g.points_of(row).to_string(),
+                });
+            }
+            cells.join(" ")
+        };
+        order.iter().map(|&row| order.iter().map(|&col| cell(row, col)).collect()).collect()
     }
 }
 
@@ -91,6 +138,8 @@ pub enum TournamentError {
     /// Given seeds are not exactly the registered players.
     SeedsMismatch,
     NotRunning,
+    /// The player has withdrawn already.
+    AlreadyWithdrawn,
     /// A round robin has all its rounds from the start.
     NothingToPair,
     UnknownBoard {
@@ -116,6 +165,7 @@ impl TournamentError {
             TournamentError::TooFewPlayers => msg!("tournament-too-few"),
             TournamentError::SeedsMismatch => msg!("tournament-seeds-mismatch"),
             TournamentError::NotRunning => msg!("tournament-not-running"),
+            TournamentError::AlreadyWithdrawn => msg!("tournament-already-withdrawn"),
             TournamentError::NothingToPair => msg!("tournament-nothing-to-pair"),
             TournamentError::UnknownBoard { round, board } => {
                 msg!("tournament-unknown-board", round = *round, board = *board)
@@ -279,6 +329,9 @@ pub fn load(conn: &Connection, id: TournamentId) -> Result<Option<Tournament>> {
     Ok(with_rounds(conn, vec![info])?.pop().map(|(t, _)| t))
 }
 
+/// The boards `(round, board)` won before both sides moved ([`Tournament::forfeits`]).
+pub type Forfeits = HashSet<(usize, usize)>;
+
 /// The games of a tournament's boards as [`with_rounds`] gives them: `(round, board, game)` by
 /// round and board, the game once started.
 pub type Boards = Vec<(usize, usize, Option<i64>)>;
@@ -288,26 +341,41 @@ pub type Boards = Vec<(usize, usize, Option<i64>)>;
 /// [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) a statement).
 pub fn with_rounds(conn: &Connection, infos: Vec<TournamentInfo>) -> Result<Vec<(Tournament, Boards)>> {
     let ids: Vec<TournamentId> = infos.iter().map(|i| i.id).collect();
-    let mut players: HashMap<TournamentId, Vec<PlayerId>> = HashMap::new();
-    let sql = |list: &str| {
-        format!("SELECT tournament_id, player_id FROM tournament_players WHERE tournament_id IN ({list}) ORDER BY seed")
-    };
-    for (t, p) in query_by_ids(conn, &ids, sql, |r| Ok((r.get::<TournamentId>(0)?, r.get::<PlayerId>(1)?)))? {
-        players.entry(t).or_default().push(p);
-    }
+    let mut players: HashMap<TournamentId, (Vec<PlayerId>, Vec<Withdrawal>)> = HashMap::new();
     let sql = |list: &str| {
         format!(
-            "SELECT tournament_id, round, board, white_id, black_id, result, game_id FROM tournament_games
-             WHERE tournament_id IN ({list}) ORDER BY round, board"
+            "SELECT tournament_id, player_id, withdrawn_at, results_void FROM tournament_players
+             WHERE tournament_id IN ({list}) ORDER BY seed"
+        )
+    };
+    let read = query_by_ids(conn, &ids, sql, |r| {
+        Ok((r.get::<TournamentId>(0)?, r.get::<PlayerId>(1)?, r.get::<Option<i64>>(2)?, r.get::<bool>(3)?))
+    })?;
+    for (t, player, withdrawn_at, void) in read {
+        let (list, withdrawn) = players.entry(t).or_default();
+        list.push(player);
+        withdrawn.extend(withdrawn_at.map(|at| Withdrawal { player, at, void }));
+    }
+    // A board's game's ply, to tell the results reached before both sides moved (forfeits).
+    let sql = |list: &str| {
+        format!(
+            "SELECT t.tournament_id, t.round, t.board, t.white_id, t.black_id, t.result, t.game_id, g.ply
+             FROM tournament_games t LEFT JOIN games g ON g.id = t.game_id
+             WHERE t.tournament_id IN ({list}) ORDER BY t.round, t.board"
         )
     };
     let games = query_by_ids(conn, &ids, sql, |r| {
         let at = (r.get::<TournamentId>(0)?, r.get::<usize>(1)?, r.get::<usize>(2)?);
-        Ok((at, r.get::<PlayerId>(3)?, r.get::<Option<PlayerId>>(4)?, r.get::<Option<String>>(5)?, r.get(6)?))
+        let ply = r.get::<Option<i64>>(7)?;
+        Ok((at, r.get::<PlayerId>(3)?, r.get::<Option<PlayerId>>(4)?, r.get::<Option<String>>(5)?, r.get(6)?, ply))
     })?;
-    let mut rounds: HashMap<TournamentId, (Vec<Round>, Boards)> = HashMap::new();
-    for ((t, round, board), white, black, result, game) in games {
-        let (rounds, boards) = rounds.entry(t).or_default();
+    let mut rounds: HashMap<TournamentId, (Vec<Round>, Boards, Forfeits)> = HashMap::new();
+    for ((t, round, board), white, black, result, game, ply) in games {
+        let (rounds, boards, forfeits) = rounds.entry(t).or_default();
+        // A draw agreed at once is a draw: only a decisive result can be a forfeit.
+        if result.as_deref().is_some_and(|r| r != "1/2-1/2") && ply.is_some_and(|p| p < 2) {
+            forfeits.insert((round, board));
+        }
         while rounds.len() < round {
             rounds.push(Round::default());
         }
@@ -330,9 +398,9 @@ pub fn with_rounds(conn: &Connection, infos: Vec<TournamentInfo>) -> Result<Vec<
     Ok(infos
         .into_iter()
         .map(|info| {
-            let (rounds, boards) = rounds.remove(&info.id).unwrap_or_default();
-            let players = players.remove(&info.id).unwrap_or_default();
-            (Tournament { info, players, rounds }, boards)
+            let (rounds, boards, forfeits) = rounds.remove(&info.id).unwrap_or_default();
+            let (players, withdrawn) = players.remove(&info.id).unwrap_or_default();
+            (Tournament { info, players, rounds, withdrawn, forfeits }, boards)
         })
         .collect())
 }
@@ -464,13 +532,57 @@ pub fn pair_next_in(tx: &Connection, id: TournamentId) -> Result<Answer<(usize, 
         return Ok(Err(TournamentError::NotRunning));
     }
     let System::Swiss { rounds } = t.info.system else { return Ok(Err(TournamentError::NothingToPair)) };
-    let round = match Swiss::new(t.players.clone(), rounds).and_then(|s| s.pair_next(&t.rounds)) {
+    let absent: Vec<PlayerId> = t.withdrawn.iter().map(|w| w.player).collect();
+    let round = match Swiss::new(t.players.clone(), rounds).and_then(|s| s.pair_next_without(&t.rounds, &absent)) {
         Ok(r) => r,
         Err(e) => return Ok(Err(TournamentError::Swiss(e))),
     };
     let number = t.rounds.len() + 1;
     insert_round(tx, id, number, &round)?;
     Ok(Ok((number, round)))
+}
+
+/// Notes that `player` withdraws from the running tournament `id` at `now` (later rounds do not
+/// pair them); inside the caller's transaction, which then ends their games left. Returns whether
+/// their results are void: in a round robin, by FIDE's rule, when they completed fewer than half
+/// of their games (their games in progress are not completed); in a Swiss their points stay.
+pub fn withdraw_in(tx: &Connection, id: TournamentId, player: PlayerId, now: i64) -> Result<Answer<bool>> {
+    let Some(t) = load(tx, id)? else { return Ok(Err(TournamentError::UnknownTournament)) };
+    if t.info.status != Status::Running {
+        return Ok(Err(TournamentError::NotRunning));
+    }
+    if !t.players.contains(&player) {
+        return Ok(Err(TournamentError::NotRegistered));
+    }
+    if t.withdrawal_of(player).is_some() {
+        return Ok(Err(TournamentError::AlreadyWithdrawn));
+    }
+    let void = match t.info.system {
+        System::Swiss { .. } => false,
+        System::RoundRobin | System::DoubleRoundRobin => {
+            let theirs: Vec<&Game> = t.rounds.iter().filter_map(|r| r.game_of(player)).collect();
+            let completed = theirs.iter().filter(|g| g.outcome.is_some()).count();
+            completed * 2 < theirs.len()
+        }
+    };
+    tx.execute(
+        "UPDATE tournament_players SET withdrawn_at = ?3, results_void = ?4 WHERE tournament_id = ?1 AND player_id = ?2",
+        params![id, player, now, void],
+    )?;
+    Ok(Ok(void))
+}
+
+/// Ends a Swiss whose next round cannot be paired (withdrawals left too few players, or none who
+/// have not met): the rounds played are all it has, and it is finished. Inside the caller's
+/// transaction.
+pub fn end_early_in(tx: &Connection, id: TournamentId) -> Result<()> {
+    tx.execute(
+        "UPDATE tournaments SET rounds = (SELECT coalesce(max(round), 0) FROM tournament_games WHERE tournament_id = ?1),
+                                status = 'finished'
+         WHERE id = ?1 AND status = 'running'",
+        [id],
+    )?;
+    Ok(())
 }
 
 /// Notes the game played on a board (boards count from 1).
@@ -652,7 +764,67 @@ mod tests {
         round_robin_runs_to_the_end,
         swiss_pairs_round_by_round,
         a_communitys_lists_are_the_newest_few,
+        withdrawals_void_a_round_robins_early_leaver_and_unpair_a_swiss_one,
     );
+
+    /// A round robin's player who withdraws before completing half their games has their results
+    /// voided; one who completed half keeps them. A Swiss's withdrawn player is paired no more,
+    /// and a Swiss whose players left cannot be paired ends early.
+    fn withdrawals_void_a_round_robins_early_leaver_and_unpair_a_swiss_one(store: &Store) {
+        let p = new_players(store, 4);
+        let c = store.conn().unwrap();
+        let id = create(&c, "discord", "g", "RR", "chess", System::RoundRobin, 3, None, 5).unwrap();
+        for &x in &p {
+            register(&c, id, x, 6).unwrap().unwrap();
+        }
+        assert_eq!(withdraw_in(&c, id, p[0], 7).unwrap(), Err(TournamentError::NotRunning));
+        start(&c, id, None).unwrap().unwrap();
+        // Round 1: 1–4 and 2–3 decided; everyone has completed 1 of 3 games.
+        record_result(&c, id, 1, 1, Outcome::WhiteWins).unwrap().unwrap();
+        record_result(&c, id, 1, 2, Outcome::Draw).unwrap().unwrap();
+        assert_eq!(withdraw_in(&c, id, p[3], 8).unwrap(), Ok(true), "1 of 3 completed: void");
+        assert_eq!(withdraw_in(&c, id, p[3], 9).unwrap(), Err(TournamentError::AlreadyWithdrawn));
+        let stranger = new_players(store, 5)[4];
+        assert_eq!(withdraw_in(&c, id, stranger, 9).unwrap(), Err(TournamentError::NotRegistered));
+        let t = load(&c, id).unwrap().unwrap();
+        assert_eq!(t.withdrawn, [Withdrawal { player: p[3], at: 8, void: true }]);
+        // P1's win over the voided P4 counts for nobody: P2 and P3 lead with their draw's ½.
+        let s = t.standings();
+        assert_eq!(s.last().map(|s| (s.player, s.counted)), Some((p[3], false)));
+        assert!(s.iter().all(|s| s.score.0 <= 2), "{s:?}");
+        // Round 2 decided: P2 has completed 2 of 3 and keeps their results on withdrawing.
+        record_result(&c, id, 2, 1, Outcome::WhiteWins).unwrap().unwrap();
+        record_result(&c, id, 2, 2, Outcome::BlackWins).unwrap().unwrap();
+        assert_eq!(withdraw_in(&c, id, p[1], 10).unwrap(), Ok(false));
+
+        // A Swiss of five: the withdrawn player is not paired in the next round.
+        let sw = create(&c, "discord", "g", "Swiss", "chess", System::Swiss { rounds: 3 }, 3, None, 5).unwrap();
+        let q = new_players(store, 5);
+        for &x in &q {
+            register(&c, sw, x, 6).unwrap().unwrap();
+        }
+        let first = start(&c, sw, None).unwrap().unwrap();
+        let leaver = first[0].games[0].black;
+        assert_eq!(withdraw_in(&c, sw, leaver, 7).unwrap(), Ok(false));
+        for board in 1..=2 {
+            record_result(&c, sw, 1, board, Outcome::WhiteWins).unwrap().unwrap();
+        }
+        let (n, second) = pair_next(&c, sw).unwrap().unwrap();
+        assert_eq!(n, 2);
+        assert!(second.bye.is_none() && second.games.iter().all(|g| g.opponent_of(leaver).is_none()), "{second:?}");
+        // Two more leave: one player is left, who cannot be paired; the Swiss ends after round 2.
+        let t = load(&c, sw).unwrap().unwrap();
+        withdraw_in(&c, sw, second.games[0].white, 8).unwrap().unwrap();
+        withdraw_in(&c, sw, second.games[0].black, 8).unwrap().unwrap();
+        for board in 1..=2 {
+            record_result(&c, sw, 2, board, Outcome::Draw).unwrap().unwrap();
+        }
+        assert_eq!(pair_next(&c, sw).unwrap(), Err(TournamentError::Swiss(SwissError::NoPairing)));
+        end_early_in(&c, sw).unwrap();
+        let ended = load(&c, sw).unwrap().unwrap();
+        assert_eq!((ended.info.status, ended.info.system), (Status::Finished, System::Swiss { rounds: 2 }));
+        assert_eq!(t.rounds.len(), 2);
+    }
 
     /// `n` players, `u1`, `u2`, ….
     fn new_players(store: &Store, n: usize) -> Vec<PlayerId> {

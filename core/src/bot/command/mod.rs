@@ -139,7 +139,12 @@ pub enum TournamentCmd {
         name: String,
     },
     Join(Option<i64>),
+    /// Before the start: unregister. Once it runs: asks the player to confirm with `withdraw`.
     Leave(Option<i64>),
+    /// Withdraw from a running tournament: the games left are lost, later rounds do not pair them.
+    Withdraw(Option<i64>),
+    /// The crosstable, as monospace text.
+    Crosstable(Option<i64>),
     Start(Option<i64>),
     Cancel(Option<i64>),
 }
@@ -301,6 +306,8 @@ impl TournamentCmd {
             TournamentCmd::Create { .. } => "tournament create".into(),
             TournamentCmd::Join(id) => format!("tournament{} join", n(id)),
             TournamentCmd::Leave(id) => format!("tournament{} leave", n(id)),
+            TournamentCmd::Withdraw(id) => format!("tournament{} withdraw", n(id)),
+            TournamentCmd::Crosstable(id) => format!("tournament{} crosstable", n(id)),
             TournamentCmd::Start(id) => format!("tournament{} start", n(id)),
             TournamentCmd::Cancel(id) => format!("tournament{} cancel", n(id)),
         }

@@ -479,7 +479,11 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
             LadderCmd::Show(Some(other.to_string()))
         }
         other => {
-            return Err(msg!("parse-ladder-action", given = other));
+            return Err(msg!(
+                "parse-ladder-action",
+                given = other,
+                actions = actions_list(super::table::LADDER_ACTIONS)
+            ));
         }
     })
 }
@@ -516,6 +520,8 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
         "standings" => none_after(TournamentCmd::Show { id, round: None }),
         "join" => none_after(TournamentCmd::Join(id)),
         "leave" => none_after(TournamentCmd::Leave(id)),
+        "withdraw" => none_after(TournamentCmd::Withdraw(id)),
+        "crosstable" => none_after(TournamentCmd::Crosstable(id)),
         "start" => none_after(TournamentCmd::Start(id)),
         "cancel" => none_after(TournamentCmd::Cancel(id)),
         "round" => match rest {
@@ -527,9 +533,25 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
         a if positive(a) => Err(write_hash(a)),
         a => match a.strip_prefix("round:") {
             Some(n) if rest.is_empty() => Ok(TournamentCmd::Show { id, round: Some(ROUND.parse(n)?) }),
-            _ => Err(msg!("parse-tournament-action", given = a.chars().take(20).collect::<String>())),
+            _ => Err(msg!(
+                "parse-tournament-action",
+                given = a.chars().take(20).collect::<String>(),
+                actions = actions_list(super::table::TOURNAMENT_ACTIONS)
+            )),
         },
     }
+}
+
+/// The actions of a command with subcommands as its refusal of an unknown one lists them: each
+/// subcommand's typed words, a count option after them (`round N`). From the table, so that the
+/// list names every action the parser takes (before, `standings` was missing from it).
+fn actions_list(subs: &[super::table::SubcommandSpec]) -> String {
+    let words =
+        subs.iter().map(|s| match s.options.iter().find(|o| matches!(o.kind, super::table::OptionKind::Count(_))) {
+            Some(_) => format!("{} N", s.words),
+            None => s.words.to_string(),
+        });
+    words.collect::<Vec<_>>().join(", ")
 }
 
 fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
@@ -826,6 +848,20 @@ mod tests {
         assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Knockout Cup"));
         assert!(parse("tournament #1 #2").is_err());
         assert!(parse("tournament dance").unwrap_err().to_string().contains("Unknown tournament action"));
+        // The refusal lists every action there is, each of which parses (before: a list by hand,
+        // without `standings`, and no `crosstable` or `withdraw` at all).
+        let refused = parse("tournament dance").unwrap_err().to_string();
+        assert!(
+            refused.ends_with("actions: standings, round N, crosstable, join, leave, withdraw, create, start, cancel"),
+            "{refused}"
+        );
+        for action in super::super::table::TOURNAMENT_ACTIONS.iter().filter(|a| a.name != "round") {
+            assert!(parse(&format!("tournament {}", action.words)).is_ok(), "{}", action.words);
+        }
+        assert_eq!(parse("tournament #3 withdraw").unwrap(), Command::Tournament(TournamentCmd::Withdraw(Some(3))));
+        assert_eq!(parse("tournament crosstable").unwrap(), Command::Tournament(TournamentCmd::Crosstable(None)));
+        let ladder = parse("ladder dance").unwrap_err().to_string();
+        assert!(ladder.contains("standings, join, leave, challenge, accept, decline, season N,"), "{ladder}");
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
@@ -965,6 +1001,8 @@ mod tests {
             ("tournament", "round", vec![("round", Integer(2)), ("tournament", Integer(4))], "tournament round 2 #4"),
             ("tournament", "join", vec![], "tournament join"),
             ("tournament", "leave", vec![("tournament", Integer(4))], "tourney #4 leave"),
+            ("tournament", "withdraw", vec![("tournament", Integer(4))], "tournament #4 withdraw"),
+            ("tournament", "crosstable", vec![], "tournament crosstable"),
             (
                 "tournament",
                 "create",

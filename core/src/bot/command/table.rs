@@ -234,7 +234,7 @@ const GAME_ONLY: &[OptionSpec] = &[GAME_OPT];
 const LADDER: OptionSpec = opt("variant", OptionKind::Ladder);
 
 /// `ladder`'s actions; who is challenged or removed is a person option (the mentions).
-static LADDER_ACTIONS: &[SubcommandSpec] = &[
+pub(super) static LADDER_ACTIONS: &[SubcommandSpec] = &[
     sub("standings", &[LADDER]),
     sub("join", &[LADDER]),
     sub("leave", &[LADDER]),
@@ -259,11 +259,13 @@ static LADDER_ACTIONS: &[SubcommandSpec] = &[
 const TOURNAMENT: OptionSpec = opt("tournament", OptionKind::Game);
 
 /// `tournament`'s actions; the tournament's number is `#N` among the words.
-static TOURNAMENT_ACTIONS: &[SubcommandSpec] = &[
+pub(super) static TOURNAMENT_ACTIONS: &[SubcommandSpec] = &[
     sub("standings", &[TOURNAMENT]),
     sub("round", &[req("round", OptionKind::Count(ROUND)), TOURNAMENT]),
+    sub("crosstable", &[TOURNAMENT]),
     sub("join", &[TOURNAMENT]),
     sub("leave", &[TOURNAMENT]),
+    sub("withdraw", &[TOURNAMENT]),
     admin_sub(
         "create",
         &[

@@ -40,10 +40,17 @@ impl Bot {
     }
 
     /// Rates a finished rated game, globally and in its community, and announces the community's
-    /// (or, outside communities, the global) changes.
+    /// (or, outside communities, the global) changes. A game that ended before both sides moved
+    /// (only a tournament's or a ladder's ends so rather than being aborted: a resignation, a loss
+    /// on time, a withdrawal's forfeit) counts for its event but is not rated, as nothing was
+    /// played; the note says so.
     fn rate_game(&self, conn: &Connection, row: &GameRow, notes: &mut Vec<String>) -> crate::store::Result<()> {
         let Some(outcome) = row.outcome() else { return Ok(()) };
         if !row.rated || row.white == row.black {
+            return Ok(());
+        }
+        if row.ply < 2 {
+            notes.push(crate::t!("ratings-no-move"));
             return Ok(());
         }
         let score = match outcome {

@@ -1,5 +1,6 @@
-//! Tournament commands: creation with a registration window, joining and leaving, the start
-//! (seeded by rating), the standings with their tie-breaks and each round's pairings, the result
+//! Tournament commands: creation with a registration window, joining and leaving, withdrawing
+//! once it runs, the start (seeded by rating), the standings with their tie-breaks, each round's
+//! pairings and the crosstable, the result
 //! of a tournament game (inside the end hook's transaction, where a finished Swiss round also gets
 //! the next one paired and its games created), and the announcements the scheduler and every
 //! command owe: new rounds' pairings with their players mentioned, and the final standings.
@@ -9,15 +10,15 @@
 //! play), with the tournament's days per move; a loss on time is a loss like any other. Each
 //! round of a random-setup variant uses one setup on all its boards.
 
-use super::{Bot, Ctx, DAY, Res, choice, clock_after, playable_variant, short, user, variant_named};
+use super::{Bot, Ctx, DAY, Res, choice, clock_after, mover_color, playable_variant, short, user, variant_named};
 use crate::bot::command::{Command, DAYS_CHOICES, TournamentCmd, TournamentKind};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Target};
 use crate::community::PlayerId;
-use crate::community::swiss::Swiss;
+use crate::community::swiss::{Swiss, SwissError};
 use crate::community::tournament::{Outcome as TOutcome, Round};
 use crate::i18n::with_lang;
 use crate::notation::fen;
-use crate::rules::{Color, Outcome, Position, SetupKind, Variant, setups};
+use crate::rules::{Color, Outcome, Position, SetupKind, Variant, WinReason, setups};
 use crate::store::Connection;
 use crate::store::games::{self, GameRow, NewGame, Status as GameStatus};
 use crate::store::ratings::{self, Scope as RatingScope};
@@ -104,12 +105,13 @@ impl Bot {
                 }
             }
             TournamentCmd::Show { id, round } => {
-                let info = self.pick_tournament(&conn, cx, &community, id, None)?;
+                let info =
+                    self.pick_tournament(&conn, cx, &community, id, None, &|id| TournamentCmd::Show { id, round })?;
                 let t = self.load_tournament(&conn, info.id)?;
                 if let Some(r) = round
                     && (r as usize > t.rounds.len() || r == 0)
                 {
-                    return user(msg!("tournament-rounds-so-far", name = t.info.name.as_str(), count = t.rounds.len()));
+                    return user(rounds_refusal(&t));
                 }
                 Ok(cx.say(self.tournament_text(&conn, &t, round.map(|r| r as usize), &p, now)?))
             }
@@ -173,7 +175,8 @@ impl Bot {
                 Ok(Response::one(r))
             }
             TournamentCmd::Join(id) => {
-                let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
+                let info =
+                    self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration), &TournamentCmd::Join)?;
                 let me = self.me(&conn, cx)?;
                 let seed = answer(tournaments::register(&conn, info.id, me.id, now)?)?;
                 Ok(cx.say(t!(
@@ -184,43 +187,72 @@ impl Bot {
                     players = players_text(seed)
                 )))
             }
-            TournamentCmd::Leave(id) => {
+            TournamentCmd::Leave(id) | TournamentCmd::Withdraw(id) => {
+                let withdraw = matches!(cmd, TournamentCmd::Withdraw(_));
                 let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?;
-                let info = match self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration)) {
-                    Ok(info) => info,
-                    Err(e) => {
-                        // A player of a tournament that has begun: what leaving means now.
-                        let running = tournaments::list(&conn, &cx.scope().platform, &community)?
-                            .into_iter()
-                            .filter(|t| t.status == Status::Running && id.is_none_or(|id| id == t.id));
-                        for t in running {
-                            if let (Some(me), Some(full)) = (&me, tournaments::load(&conn, t.id)?)
-                                && full.players.contains(&me.id)
+                let info = match id {
+                    Some(_) => self.pick_tournament(&conn, cx, &community, id, None, &TournamentCmd::Leave)?,
+                    // Without a number: the one tournament not finished that the person is in.
+                    None => {
+                        let open = open_ones(&tournaments::list(&conn, &cx.scope().platform, &community)?);
+                        let mut mine = Vec::new();
+                        for t in open {
+                            if let Some(me) = &me
+                                && self.load_tournament(&conn, t.id)?.players.contains(&me.id)
                             {
-                                return user(msg!(
-                                    "tournament-leave-running",
-                                    tournament = t.name.as_str(),
-                                    id = t.id,
-                                    p = cx.p()
-                                ));
+                                mine.push(t);
                             }
                         }
-                        return Err(e);
+                        match &mine[..] {
+                            [] => return user(msg!("tournament-in-none")),
+                            [one] => one.clone(),
+                            _ => return user(which(&mine, cx.p(), &cmd)),
+                        }
                     }
                 };
-                let Some(me) = me else {
-                    return user(TournamentError::NotRegistered.msg());
+                let (tournament, tid) = (info.name.as_str(), info.id);
+                if info.status == Status::Finished {
+                    return user(msg!("tournament-over-leave", tournament = tournament, id = tid));
+                }
+                let t = self.load_tournament(&conn, tid)?;
+                let Some(me) = me.filter(|me| t.players.contains(&me.id)) else {
+                    return user(msg!("tournament-not-in", tournament = tournament, id = tid));
                 };
-                answer(tournaments::unregister(&conn, info.id, me.id)?)?;
-                Ok(cx.say(t!(
-                    "tournament-left",
-                    name = me.name.as_str(),
-                    tournament = info.name.as_str(),
-                    id = info.id
-                )))
+                if t.withdrawal_of(me.id).is_some() {
+                    return user(TournamentError::AlreadyWithdrawn.msg());
+                }
+                match info.status {
+                    Status::Registration => {
+                        answer(tournaments::unregister(&conn, tid, me.id)?)?;
+                        Ok(cx.say(t!("tournament-left", name = me.name.as_str(), tournament = tournament, id = tid)))
+                    }
+                    // Leaving a running tournament is a withdrawal, which costs games: `leave`
+                    // (which before the start costs nothing) asks to confirm it with `withdraw`.
+                    _ if !withdraw => {
+                        let mut r = self.reply_in(
+                            cx.scope(),
+                            t!("tournament-leave-running", tournament = tournament, id = tid, p = cx.p()),
+                        );
+                        r.choices = vec![choice(
+                            &t!("button-tournament-withdraw"),
+                            Command::Tournament(TournamentCmd::Withdraw(Some(tid))),
+                            ChoiceStyle::Danger,
+                            Some(cx.inp.author.clone()),
+                            cx.p(),
+                        )];
+                        Ok(Response::one(r))
+                    }
+                    _ => self.withdraw(&conn, cx, &info, &me),
+                }
+            }
+            TournamentCmd::Crosstable(id) => {
+                let info = self.pick_tournament(&conn, cx, &community, id, None, &TournamentCmd::Crosstable)?;
+                let t = self.load_tournament(&conn, info.id)?;
+                Ok(cx.say(self.crosstable_text(&conn, &t)?))
             }
             TournamentCmd::Start(id) => {
-                let info = self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration))?;
+                let info =
+                    self.pick_tournament(&conn, cx, &community, id, Some(Status::Registration), &TournamentCmd::Start)?;
                 let asked = answer(self.start_tournament(&conn, &info)?)?;
                 let mut out = Response::default();
                 out.extend(self.tournament_owed_in(&conn, asked.map(|a| (info.id, a)))?);
@@ -232,7 +264,7 @@ impl Bot {
             TournamentCmd::Cancel(id) => {
                 // Any of the open ones (several: which one is asked, as cancelling cannot be undone),
                 // so that one that has begun or ended is told as such.
-                let info = self.pick_tournament(&conn, cx, &community, id, None)?;
+                let info = self.pick_tournament(&conn, cx, &community, id, None, &TournamentCmd::Cancel)?;
                 if info.status == Status::Finished {
                     return user(msg!("tournament-cannot-cancel-over", tournament = info.name.as_str()));
                 }
@@ -252,33 +284,37 @@ impl Bot {
     /// community.
     pub fn suggest_tournaments(&self, scope: &Scope, sub: &str, typed: &str) -> Vec<(String, String)> {
         let Some(community) = scope.community.as_deref() else { return vec![] };
-        let registration_only = matches!(sub, "join" | "leave" | "start" | "cancel");
+        let wanted = |s: Status| match sub {
+            "join" | "start" | "cancel" => s == Status::Registration,
+            "leave" => s != Status::Finished,
+            "withdraw" => s == Status::Running,
+            _ => true,
+        };
         let run = || -> Res<Vec<(String, String)>> {
             let listed = tournaments::list(&*self.conn()?, &scope.platform, community)?;
-            let named =
-                listed.into_iter().filter(|t| !registration_only || t.status == Status::Registration).map(|t| {
-                    let variant = variant_named(&t.variant).map_or(t.variant.as_str(), |v| v.display_name);
-                    let (system, rounds) = match t.system {
-                        System::RoundRobin => ("roundrobin", 0),
-                        System::DoubleRoundRobin => ("double", 0),
-                        System::Swiss { rounds } => ("swiss", rounds),
-                    };
-                    let status = match t.status {
-                        Status::Registration => "registration",
-                        Status::Running => "running",
-                        Status::Finished => "finished",
-                    };
-                    let text = t!(
-                        "suggest-tournament",
-                        id = t.id,
-                        name = short(&t.name),
-                        system = system,
-                        rounds = rounds,
-                        variant = variant,
-                        status = status
-                    );
-                    (text, t.id)
-                });
+            let named = listed.into_iter().filter(|t| wanted(t.status)).map(|t| {
+                let variant = variant_named(&t.variant).map_or(t.variant.as_str(), |v| v.display_name);
+                let (system, rounds) = match t.system {
+                    System::RoundRobin => ("roundrobin", 0),
+                    System::DoubleRoundRobin => ("double", 0),
+                    System::Swiss { rounds } => ("swiss", rounds),
+                };
+                let status = match t.status {
+                    Status::Registration => "registration",
+                    Status::Running => "running",
+                    Status::Finished => "finished",
+                };
+                let text = t!(
+                    "suggest-tournament",
+                    id = t.id,
+                    name = short(&t.name),
+                    system = system,
+                    rounds = rounds,
+                    variant = variant,
+                    status = status
+                );
+                (text, t.id)
+            });
             Ok(super::info::suggestions(named, typed))
         };
         run().unwrap_or_else(|e| {
@@ -292,7 +328,8 @@ impl Bot {
     }
 
     /// The tournament a command is about: `#id` (of this community), or the community's only one
-    /// in `status` (without a status: the only one not finished, else the latest).
+    /// in `status` (without a status: the only one not finished, else the latest). Where several
+    /// fit, the answer names them and shows the command (`example` with a number) written whole.
     fn pick_tournament(
         &self,
         conn: &Connection,
@@ -300,6 +337,7 @@ impl Bot {
         community: &str,
         id: Option<i64>,
         status: Option<Status>,
+        example: &dyn Fn(Option<i64>) -> TournamentCmd,
     ) -> Res<TournamentInfo> {
         let platform = &cx.scope().platform;
         if let Some(id) = id {
@@ -329,10 +367,7 @@ impl Bot {
             },
             0 => user(msg!("tournament-none-yet", p = cx.p())),
             1 => Ok(fitting.remove(0)),
-            _ => {
-                let names: Vec<String> = fitting.iter().map(|t| format!("#{} {}", t.id, t.name)).collect();
-                user(msg!("tournament-which", names = names.join(", "), first = fitting[0].id))
-            }
+            _ => user(which(&fitting, cx.p(), &example(Some(fitting[0].id)))),
         }
     }
 
@@ -417,15 +452,143 @@ impl Bot {
         Ok(text)
     }
 
+    /// "1. alice 3 (SB 3)", a withdrawn player's line marked so; one whose results are void
+    /// listed last, unnumbered, without score.
     fn standings_table(&self, conn: &Connection, t: &Tournament) -> Res<String> {
         let scoring = t.scoring();
         let mut lines = Vec::new();
         for s in t.standings() {
-            let tbs: Vec<String> =
+            let who = name(conn, s.player)?;
+            if !s.counted {
+                lines.push(format!("– {who} ({})", t!("standings-void")));
+                continue;
+            }
+            let mut notes: Vec<String> =
                 scoring.tiebreaks.iter().zip(&s.tiebreaks).map(|(tb, v)| format!("{} {v}", tb.short_name())).collect();
-            lines.push(format!("{}. {} {} ({})", s.place, name(conn, s.player)?, s.score, tbs.join(", ")));
+            if t.withdrawal_of(s.player).is_some() {
+                notes.push(t!("standings-withdrawn"));
+            }
+            lines.push(format!("{}. {who} {} ({})", s.place, s.score, notes.join(", ")));
         }
         Ok(lines.join("\n"))
+    }
+
+    /// A player's withdrawal from a running tournament, in one transaction: noted (later rounds do
+    /// not pair them), then each of their games left ends as lost by forfeit through the ordinary
+    /// end (a game with moves played is rated as any; one without is a forfeit for the event only),
+    /// which may complete a Swiss round and pair the next without them. The chat is told with
+    /// each game's end; the opponents are mentioned.
+    fn withdraw(&self, conn: &Conn<'_>, cx: &Ctx<'_>, info: &TournamentInfo, me: &players::Player) -> Res<Response> {
+        let now = self.clock.now();
+        let tx = crate::store::immediate(conn)?;
+        let void = answer(tournaments::withdraw_in(&tx, info.id, me.id, now)?)?;
+        let t = self.load_tournament(&tx, info.id)?;
+        let mut ended = Vec::new();
+        for (r, round) in t.rounds.iter().enumerate() {
+            let games = tournaments::round_games(&tx, info.id, r + 1)?;
+            for (b, g) in round.games.iter().enumerate() {
+                if g.outcome.is_some() || g.opponent_of(me.id).is_none() {
+                    continue;
+                }
+                let Some(row) = games.iter().find(|(board, _)| *board == b + 1).and_then(|(_, id)| *id) else {
+                    continue;
+                };
+                let Some(row) = games::get(&tx, row)? else { continue };
+                let o = Outcome::Decisive { winner: mover_color(&row, me.id).other(), reason: WinReason::Forfeit };
+                let mut notes = Vec::new();
+                let mut on_end = |c: &Connection, r: &GameRow| self.on_game_end(c, r, &mut notes);
+                if games::finish(&tx, row.id, row.ply, o, now, &mut on_end)? {
+                    ended.push((row, o, notes));
+                }
+            }
+        }
+        tx.commit()?;
+        let (who, tournament) = (me.name.as_str(), info.name.as_str());
+        let rule = match (info.system, void) {
+            (System::Swiss { .. }, _) => t!("tournament-withdrew-swiss", name = who),
+            (_, true) => t!("tournament-withdrew-void", name = who),
+            (_, false) => t!("tournament-withdrew-counted", name = who),
+        };
+        let mut text =
+            format!("{} {rule}", t!("tournament-withdrew", name = who, tournament = tournament, id = info.id));
+        let mut replies = Vec::new();
+        let mut notify = Vec::new();
+        for (row, o, notes) in &ended {
+            text.push_str("\n\n");
+            text.push_str(&t!("game-ended", id = row.id, end = self.end_text(conn, row, *o)?));
+            for n in notes {
+                text.push('\n');
+                text.push_str(n);
+            }
+            notify.extend(self.notify_of(conn, &cx.scope().platform, row.player(mover_color(row, me.id).other()))?);
+            self.at_game_end(conn, row.id, &mut replies);
+        }
+        let mut r = self.reply_in(cx.scope(), text);
+        r.notify = notify;
+        replies.insert(0, r);
+        Ok(Response { replies, ..Response::default() })
+    }
+
+    /// The crosstable as monospace text: place, name, a column per opponent by place, points. Cut
+    /// to the first players that fit one message (Discord's 2,000 characters), saying so and where
+    /// the whole one is (the community's page, where it has one).
+    fn crosstable_text(&self, conn: &Conn<'_>, t: &Tournament) -> Res<String> {
+        let (name_of, id) = (t.info.name.as_str(), t.info.id);
+        if t.info.status == Status::Registration {
+            return user(msg!("crosstable-not-started", name = name_of, id = id));
+        }
+        let standings = t.standings();
+        let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
+        let cells = t.crosstable(&order);
+        let names: Vec<String> =
+            order.iter().map(|&p| name(conn, p).map(|n| n.chars().take(12).collect())).collect::<Res<_>>()?;
+        let place = |i: usize| if standings[i].counted { (i + 1).to_string() } else { "–".into() };
+        let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+        let place_w = order.len().to_string().len();
+        let cell_w = cells.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(1).max(place_w);
+        let pad = |text: &str, w: usize| format!("{text:>w$}");
+        let mut head = format!("{} {:name_w$}", pad("", place_w + 1), "");
+        for i in 0..order.len() {
+            head.push(' ');
+            head.push_str(&pad(&(i + 1).to_string(), cell_w));
+        }
+        head.push_str(&format!(" {}", t!("crosstable-points")));
+        let rows: Vec<String> = (0..order.len())
+            .map(|i| {
+                let mut line = format!("{}. {:name_w$}", pad(&place(i), place_w), names[i]);
+                for (j, c) in cells[i].iter().enumerate() {
+                    line.push(' ');
+                    line.push_str(&pad(if i == j { "×" } else { c }, cell_w));
+                }
+                line.push_str(&format!(" {}", standings[i].score));
+                line
+            })
+            .collect();
+        let title = t!("crosstable-head", name = name_of, id = id);
+        // Room for the title, the fence, and the note on a cut with an address.
+        const LIMIT: usize = 2000;
+        let budget = LIMIT.saturating_sub(title.chars().count() + 8 + 300);
+        let mut used = head.chars().count() + 1;
+        let shown = rows.iter().take_while(|r| {
+            used += r.chars().count() + 1;
+            used <= budget
+        });
+        let shown: Vec<&String> = shown.collect();
+        let mut text = format!("{title}\n```\n{head}\n");
+        for r in &shown {
+            text.push_str(r);
+            text.push('\n');
+        }
+        text.push_str("```");
+        if shown.len() < rows.len() {
+            text.push('\n');
+            let (n, count) = (shown.len(), rows.len());
+            text.push_str(&match self.community_url(conn, &t.info.platform, &t.info.community_id)? {
+                Some(url) => t!("crosstable-cut-web", shown = n, count = count, url = url),
+                None => t!("crosstable-cut", shown = n, count = count),
+            });
+        }
+        Ok(text)
     }
 
     /// "Round 2 of 5:" and its boards with game numbers and results, and the bye.
@@ -593,6 +756,11 @@ impl Bot {
                     super::results::failpoint("after-next-round");
                     line.push_str(&t!("tournament-result-next", round = round, next = n));
                 }
+                // Withdrawals left too few players, or only ones who have met: the Swiss ends here.
+                Err(TournamentError::Swiss(SwissError::NoPairing | SwissError::TooFewPlayers)) => {
+                    tournaments::end_early_in(conn, tid)?;
+                    line.push_str(&t!("tournament-ended-early", round = round));
+                }
                 Err(e) => {
                     tracing::error!(tournament = tid, "next round not paired: {e}");
                     line.push('.');
@@ -694,6 +862,8 @@ impl Bot {
                     for g in &t.rounds[n - 1].games {
                         notify.extend([g.white, g.black]);
                     }
+                    // The player with the bye is told too: their point is news to them.
+                    notify.extend(t.rounds[n - 1].bye);
                 }
                 if variant_named(&info.variant).is_ok_and(|v| v.bombs) {
                     parts[0].push(' ');
@@ -773,6 +943,39 @@ fn rounds_cut_note(t: &Tournament, cut: Option<(TournamentId, usize)>) -> String
             format!(" {note}")
         }
         _ => String::new(),
+    }
+}
+
+/// "There are several tournaments here (#2 BombCup, #1 Doppel); say which one, e.g. !tournament #2
+/// join." — `example` written whole, with the first one's number where it had none.
+fn which(fitting: &[TournamentInfo], p: &str, example: &TournamentCmd) -> crate::i18n::Msg {
+    let names: Vec<String> = fitting.iter().map(|t| format!("#{} {}", t.id, t.name)).collect();
+    let first = Some(fitting[0].id);
+    let example = match example.clone() {
+        TournamentCmd::Join(None) => TournamentCmd::Join(first),
+        TournamentCmd::Leave(None) => TournamentCmd::Leave(first),
+        TournamentCmd::Withdraw(None) => TournamentCmd::Withdraw(first),
+        TournamentCmd::Crosstable(None) => TournamentCmd::Crosstable(first),
+        TournamentCmd::Start(None) => TournamentCmd::Start(first),
+        TournamentCmd::Cancel(None) => TournamentCmd::Cancel(first),
+        TournamentCmd::Show { id: None, round } => TournamentCmd::Show { id: first, round },
+        other => other,
+    };
+    msg!("tournament-which", names = names.join(", "), example = Command::Tournament(example).typed(p))
+}
+
+/// The refusal of a round `t` does not have: how many it has so far (a Swiss under way), or has
+/// (all paired: a round robin) or had (over).
+fn rounds_refusal(t: &Tournament) -> crate::i18n::Msg {
+    let (name, count) = (t.info.name.as_str(), t.rounds.len());
+    let all_paired = match t.info.system {
+        System::Swiss { rounds } => rounds == count,
+        _ => true,
+    };
+    match t.info.status {
+        Status::Finished => msg!("tournament-rounds-all", name = name, count = count, over = "yes"),
+        _ if all_paired => msg!("tournament-rounds-all", name = name, count = count, over = "no"),
+        _ => msg!("tournament-rounds-so-far", name = name, count = count),
     }
 }
 

@@ -145,10 +145,9 @@ pub struct WebTournament {
     pub status: &'static str,
     /// The tie-breaks' short names, in the order of each line's values.
     pub tiebreaks: Vec<&'static str>,
-    /// Place, player, name, score and tie-break values (as the chat writes them: `2½`, `3.75`).
+    /// Place, player, name, score and tie-break values (as the chat writes them: `2½`, `3¾`).
     pub standings: Vec<(usize, PlayerId, String, String, Vec<String>)>,
-    /// The crosstable in standings order: each cell what the row's player scored against the
-    /// column's (`1`, `½`, `0`, `·` unplayed, empty against oneself); several games are joined.
+    /// The crosstable in standings order, as [`tournaments::Tournament::crosstable`] writes it.
     pub crosstable: Vec<Vec<String>>,
     /// Each round's pairings, then the player with the bye.
     pub rounds: Vec<(Vec<WebPairing>, Option<String>)>,
@@ -597,27 +596,7 @@ fn web_tournament(
     let standings = t.standings();
     let scoring = t.scoring();
     let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
-    let crosstable = order
-        .iter()
-        .map(|&row| {
-            order
-                .iter()
-                .map(|&col| {
-                    if row == col {
-                        return String::new();
-                    }
-                    let cells: Vec<String> = t
-                        .rounds
-                        .iter()
-                        .filter_map(|r| r.game_of(row))
-                        .filter(|g| g.opponent_of(row) == Some(col))
-                        .map(|g| if g.outcome.is_some() { g.points_of(row).to_string() } else { "·".into() })
-                        .collect();
-                    cells.join(" ")
-                })
-                .collect()
-        })
-        .collect();
+    let crosstable = t.crosstable(&order);
     let mut rounds = Vec::new();
     for (i, r) in t.rounds.iter().enumerate() {
         let mut pairings = Vec::new();
@@ -714,12 +693,27 @@ impl Bot {
     /// `web`: the address of the community's page (or why there is none).
     pub(super) fn web_cmd(&self, cx: &Ctx<'_>) -> Res<Response> {
         let Some(community) = cx.scope().community.clone() else { return user(msg!("web-no-community")) };
-        let Some(base) = &self.config.web_url else { return user(msg!("web-not-served")) };
-        if !settings::web(&*self.conn()?, &cx.scope().platform, &community)? {
-            return user(msg!("web-off", p = cx.p()));
+        if self.config.web_url.is_none() {
+            return user(msg!("web-not-served"));
         }
-        let url = format!("{base}/c/{}/{}", cx.scope().platform, community);
-        Ok(cx.say(t!("web-address", url = url)))
+        match self.community_url(&*self.conn()?, &cx.scope().platform, &community)? {
+            Some(url) => Ok(cx.say(t!("web-address", url = url))),
+            None => user(msg!("web-off", p = cx.p())),
+        }
+    }
+
+    /// The address of a community's page, when the web is served and the community opted in.
+    pub(in crate::bot) fn community_url(
+        &self,
+        conn: &crate::store::Connection,
+        platform: &str,
+        community: &str,
+    ) -> Res<Option<String>> {
+        let Some(base) = &self.config.web_url else { return Ok(None) };
+        if !settings::web(conn, platform, community)? {
+            return Ok(None);
+        }
+        Ok(Some(format!("{base}/c/{platform}/{community}")))
     }
 }
 
