@@ -167,21 +167,61 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(tb.bot.now() > T0);
 }
 
+/// A ladder game cannot be aborted, not even before anyone has moved (before: accepting and then
+/// aborting called the challenge off at no cost, where declining it counts as a forfeit); resigning
+/// at once concedes it for the ladder.
 #[test]
-fn aborted_ladder_game_cancels_the_challenge() {
+fn a_ladder_game_is_not_aborted() {
     let tb = new_bot();
     admin(&tb, "!ladder create chess");
-    say(&tb, "Alice", "!ladder join");
-    say(&tb, "Bob", "!ladder join");
-    say(&tb, "Bob", "!ladder challenge @Alice");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!ladder join");
+    }
+    say(&tb, "Carol", "!ladder challenge @Alice");
     let r = say(&tb, "Alice", "!accept");
-    assert!(r.text().contains("Game #"), "{}", r.text());
-    let r = say(&tb, "Bob", "!abort");
-    assert!(r.text().contains("Ladder: the challenge is cancelled"), "{}", r.text());
-    // Both are free again.
-    assert!(say(&tb, "Bob", "!ladder challenge @Alice").text().contains("Ladder challenge #"));
-    // Withdrawing with the ordinary decline of one's own challenge.
-    assert!(say(&tb, "Bob", "!decline").text().contains("Bob withdraws"));
+    assert!(r.text().contains("Game #1 starts"), "{}", r.text());
+    for who in ["Alice", "Carol"] {
+        let r = say(&tb, who, "!abort");
+        assert!(r.text().contains("Game #1 is a ladder game, which cannot be aborted"), "{}", r.text());
+    }
+    assert!(say(&tb, "Alice", "!games").text().contains("#1"), "the game goes on");
+    // Resigning before anyone moved concedes: Carol takes Alice's place.
+    let r = say(&tb, "Alice", "!resign");
+    assert!(r.text().contains("Carol takes place 1 from Alice"), "{}", r.text());
+    assert_eq!(order(&standings(&r).text), ["Carol", "Alice", "Bob"]);
+}
+
+/// Leaving escapes no challenge (before: the challenge vanished silently, and a game under way went
+/// on as a plain game whose end had no ladder line): challenged and leaving counts as a forfeit,
+/// the challenger is told and pinged; leaving during the game resigns it; one's own challenge not
+/// yet accepted is withdrawn, and the one challenged is told.
+#[test]
+fn leaving_forfeits_the_open_challenge_and_tells_the_other_side() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    for who in ["Alice", "Bob", "Carol", "Dave", "Erin"] {
+        say(&tb, who, "!ladder join");
+    }
+    say(&tb, "Carol", "!ladder challenge @Alice");
+    let r = say(&tb, "Alice", "!ladder leave");
+    let text = r.text();
+    assert!(text.contains("Alice leaves the Chess ladder"), "{text}");
+    assert!(text.contains("counts as lost by Alice. Carol takes place 1 from Alice."), "{text}");
+    assert!(r.replies.iter().any(|r| r.notify.iter().any(|u| u.id == "carol")), "Carol is pinged: {r:?}");
+    assert_eq!(order(&standings(&r).text), ["Carol", "Bob", "Dave", "Erin"]);
+    // During the game: the leaver resigns it, and the ladder counts it.
+    say(&tb, "Dave", "!ladder challenge @Bob");
+    assert!(say(&tb, "Bob", "!accept").text().contains("Game #1 starts"));
+    let r = say(&tb, "Bob", "!ladder leave");
+    let text = r.text();
+    assert!(text.contains("Game #1: Game over") && text.contains("Ladder: Dave takes place 2 from Bob"), "{text}");
+    assert_eq!(order(&standings(&r).text), ["Carol", "Dave", "Erin"]);
+    assert!(!say(&tb, "Bob", "!games").text().contains("#1"), "the game is over");
+    // The challenger leaving: their challenge is withdrawn, and the one challenged hears of it.
+    say(&tb, "Erin", "!ladder challenge @Carol");
+    let r = say(&tb, "Erin", "!ladder leave");
+    assert!(r.text().contains("The challenge of Erin to Carol is withdrawn"), "{}", r.text());
+    assert!(say(&tb, "Dave", "!ladder challenge @Carol").text().contains("Ladder challenge #"));
 }
 
 /// With several ladders, one ladder's standings are asked for by its variant (`ladder standings

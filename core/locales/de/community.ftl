@@ -109,6 +109,8 @@ ladder-exists = Diese Community hat schon eine Leiter für { $variant }.
 ladder-created = Die Leiter { $variant } ist eröffnet: { $days } pro Zug, Herausforderungen bis { $reach } nach oben, { $wait } zum Annehmen. Beitreten mit { $p }ladder join.
 ladder-joined = { $name } tritt der Leiter { $ladder } auf Platz { $place } bei.
 ladder-left = { $name } verlässt die Leiter { $ladder }.
+ladder-left-forfeit = Die offene Leiter-Herausforderung zwischen { $name } und { $other } gilt als von { $name } verloren. { $effect }
+ladder-left-withdrawn = Die Herausforderung von { $name } an { $other } ist zurückgezogen.
 ladder-remove-whom = Sag, wen du entfernen willst, z. B. { $p }ladder remove @bob.
 ladder-removed = { $name } wurde von einem Administrator von der Leiter { $ladder } entfernt.
 ladder-undone = Ereignis { $event } der Leiter { $ladder } wurde von einem Administrator rückgängig gemacht (Grund: { $reason }).
@@ -138,7 +140,6 @@ ladder-note-draw = ein Remis ändert nichts.
 ladder-note-unchanged = der Stand bleibt, wie er ist.
 ladder-note = Leiter: { $line }
 ladder-result-tag = (Leiter-Ergebnis { $event })
-ladder-aborted = Leiter: Die Herausforderung wird mit der Partie abgesagt; der Stand bleibt, wie er ist.
 ladder-forfeit = Leiter: { $name } hat die Herausforderung von { $other } auf der Leiter { $ladder } nicht rechtzeitig angenommen; das gilt als kampflos verloren. { $effect }
 
 # Turniere.

@@ -109,6 +109,8 @@ ladder-exists = This community already has a { $variant } ladder.
 ladder-created = The { $variant } ladder is open: { $days } per move, challenges up to { $reach } up, { $wait } to accept. Join with { $p }ladder join.
 ladder-joined = { $name } joins the { $ladder } ladder in place { $place }.
 ladder-left = { $name } leaves the { $ladder } ladder.
+ladder-left-forfeit = The open ladder challenge between { $name } and { $other } counts as lost by { $name }. { $effect }
+ladder-left-withdrawn = The challenge of { $name } to { $other } is withdrawn.
 ladder-remove-whom = Say whom to remove, e.g. { $p }ladder remove @bob.
 ladder-removed = { $name } is removed from the { $ladder } ladder by an administrator.
 ladder-undone = Ladder event { $event } of the { $ladder } ladder is undone by an administrator (reason: { $reason }).
@@ -138,7 +140,6 @@ ladder-note-draw = a draw changes nothing.
 ladder-note-unchanged = the standings stay as they are.
 ladder-note = Ladder: { $line }
 ladder-result-tag = (ladder result { $event })
-ladder-aborted = Ladder: the challenge is cancelled with the game; the standings stay as they are.
 ladder-forfeit = Ladder: { $name } did not accept the { $ladder } ladder challenge of { $other } in time, which counts as forfeited. { $effect }
 
 # Tournaments.

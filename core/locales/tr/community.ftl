@@ -94,6 +94,8 @@ ladder-exists = Bu topluluğun zaten bir { $variant } merdiveni var.
 ladder-created = { $variant } merdiveni açıldı: hamle başına { $days }, en çok { $reach } yukarıya meydan okuma, kabul için { $wait }. { $p }ladder join ile katıl.
 ladder-joined = { $name }, { $ladder } merdivenine { $place }. sıradan katıldı.
 ladder-left = { $name }, { $ladder } merdiveninden ayrıldı.
+ladder-left-forfeit = { $name } ile { $other } arasındaki açık merdiven meydan okumasını { $name } kaybetmiş sayılır. { $effect }
+ladder-left-withdrawn = { $name } adlı oyuncunun { $other } adlı oyuncuya meydan okuması geri çekildi.
 ladder-remove-whom = Kimin çıkarılacağını söyle, ör. { $p }ladder remove @bob.
 ladder-removed = { $name }, bir yönetici tarafından { $ladder } merdiveninden çıkarıldı.
 ladder-undone = { $ladder } merdiveninin { $event } numaralı olayı bir yönetici tarafından geri alındı (sebep: { $reason }).
@@ -123,7 +125,6 @@ ladder-note-draw = beraberlik hiçbir şeyi değiştirmez.
 ladder-note-unchanged = sıralama olduğu gibi kalıyor.
 ladder-note = Merdiven: { $line }
 ladder-result-tag = (merdiven sonucu { $event })
-ladder-aborted = Merdiven: meydan okuma oyunla birlikte iptal edildi; sıralama olduğu gibi kalıyor.
 ladder-forfeit = Merdiven: { $name }, { $other } adlı oyuncunun { $ladder } merdiven meydan okumasını zamanında kabul etmedi; bu hükmen yenilgi sayılır. { $effect }
 
 # Turnuvalar.

@@ -313,6 +313,7 @@ offer-declined = Oyun #{ $id }: { $name }, { $other } adlı oyuncunun { $what ->
        *[takeback] geri alma isteğini
     } reddetti; oyun sürüyor.
 abort-tournament = Oyun #{ $id } bir turnuva oyunu, iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
+abort-ladder = Oyun #{ $id } bir merdiven oyunu, iptal edilemez: meydan okuma sonuna kadar oynanır; { $p }resign ile her hamlede teslim olabilirsin ya da { $p }draw.
 abort-too-late = Oyun #{ $id }: iki taraf da hamle yaptı, artık iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
 game-aborted = Oyun #{ $id }, { $name } tarafından iptal edildi.
 game-aborted-unplayed = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan terk etti; oyun sonuçsuz biter, puanlar değişmez.

@@ -2,6 +2,9 @@
 //!
 //! Rules:
 //! - Joining puts a player at the bottom; leaving (or being removed) moves everyone below up one.
+//!   Leaving never escapes a challenge: an open challenge of the one who leaves counts as lost by
+//!   them (recorded before they go, so a challenger left behind takes their place first); only their
+//!   own challenge not yet accepted is simply withdrawn, as they could have withdrawn it anyway.
 //! - A player may challenge someone at most [`LadderSettings::max_places_up`] places above them.
 //!   Each player has at most one open ladder challenge (pending or being played), as challenger
 //!   or as challenged.
@@ -150,6 +153,17 @@ pub enum Effect {
         to: usize,
     },
     Unchanged,
+}
+
+/// What leaving (or being removed) did to the departing player's open challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// They had none.
+    Free,
+    /// Their own challenge, not yet accepted, is withdrawn.
+    Withdrawn(ChallengeId),
+    /// The challenge (pending or being played) counts as lost by them; the effect of its result.
+    Forfeited(ChallengeId, Effect),
 }
 
 /// Everything a ladder holds, as plain data for storage; [`Ladder::restore`] checks it.
@@ -437,8 +451,9 @@ impl Ladder {
         Ok(self.standings.len())
     }
 
-    /// `p` leaves; everyone below moves up one and `p`'s open challenge is cancelled (returned).
-    pub fn leave(&mut self, p: PlayerId, now: i64) -> Result<Option<ChallengeId>, LadderError> {
+    /// `p` leaves; everyone below moves up one. Their open challenge is lost by them, or withdrawn
+    /// if it is their own and not yet accepted (see [`Departure`]).
+    pub fn leave(&mut self, p: PlayerId, now: i64) -> Result<Departure, LadderError> {
         if self.place_of(p).is_none() {
             return Err(LadderError::NotOnLadder);
         }
@@ -446,20 +461,29 @@ impl Ladder {
     }
 
     /// An administrator removes `p`, as if they had left.
-    pub fn remove(&mut self, p: PlayerId, now: i64) -> Result<Option<ChallengeId>, LadderError> {
+    pub fn remove(&mut self, p: PlayerId, now: i64) -> Result<Departure, LadderError> {
         if self.place_of(p).is_none() {
             return Err(LadderError::PlayerNotOnLadder(p));
         }
         Ok(self.depart(p, now, EventKind::Removed(p)))
     }
 
-    fn depart(&mut self, p: PlayerId, now: i64, kind: EventKind) -> Option<ChallengeId> {
-        let cancelled = self.parts.challenges.iter_mut().find(|c| c.status.is_open() && c.involves(p)).map(|c| {
-            c.status = ChallengeStatus::Cancelled;
-            c.id
-        });
+    fn depart(&mut self, p: PlayerId, now: i64, kind: EventKind) -> Departure {
+        let open = self.open_challenge_of(p).map(|c| (c.id, c.status, c.challenger == p));
+        let departure = match open {
+            None => Departure::Free,
+            Some((id, ChallengeStatus::Pending, true)) => {
+                self.parts.challenges[id as usize - 1].status = ChallengeStatus::Withdrawn;
+                Departure::Withdrawn(id)
+            }
+            Some((id, _, is_challenger)) => {
+                let result =
+                    if is_challenger { ChallengeResult::ChallengedWon } else { ChallengeResult::ChallengerWon };
+                Departure::Forfeited(id, self.forfeit(id, result, now))
+            }
+        };
         self.push_event(now, kind);
-        cancelled
+        departure
     }
 
     /// `challenger` challenges `challenged`, who must accept within the set days.
@@ -526,7 +550,7 @@ impl Ladder {
     /// `player` declines the challenge waiting for them, which forfeits it.
     pub fn decline(&mut self, player: PlayerId, now: i64) -> Result<(ChallengeId, Effect), LadderError> {
         let id = self.pending_for(player)?;
-        Ok((id, self.forfeit(id, now)))
+        Ok((id, self.forfeit(id, ChallengeResult::ChallengerWon, now)))
     }
 
     /// The challenger takes back a challenge not yet accepted.
@@ -566,11 +590,11 @@ impl Ladder {
         self.parts.challenges.iter().find(|c| c.status == ChallengeStatus::Accepted && c.game == Some(game))
     }
 
-    fn forfeit(&mut self, id: ChallengeId, now: i64) -> Effect {
+    /// Ends an open challenge without a game result: `result` is the side that did not forfeit.
+    fn forfeit(&mut self, id: ChallengeId, result: ChallengeResult, now: i64) -> Effect {
         let c = &mut self.parts.challenges[id as usize - 1];
         c.status = ChallengeStatus::Forfeited;
         let (challenger, challenged) = (c.challenger, c.challenged);
-        let result = ChallengeResult::ChallengerWon;
         self.push_event(now, EventKind::Result { challenge: id, challenger, challenged, result, forfeit: true })
     }
 
@@ -594,7 +618,7 @@ impl Ladder {
             .filter(|c| c.status == ChallengeStatus::Pending && c.accept_by <= now)
             .map(|c| c.id)
             .collect();
-        due.into_iter().map(|id| (id, self.forfeit(id, now))).collect()
+        due.into_iter().map(|id| (id, self.forfeit(id, ChallengeResult::ChallengerWon, now))).collect()
     }
 
     /// An administrator undoes the result in event `id`, giving `reason`.
@@ -662,12 +686,12 @@ mod tests {
     fn join_leave_and_remove() {
         let mut l = ladder(4);
         assert_eq!(l.join(2, T0), Err(LadderError::AlreadyOnLadder { place: 2 }));
-        assert_eq!(l.leave(2, T0).unwrap(), None);
+        assert_eq!(l.leave(2, T0).unwrap(), Departure::Free);
         assert_eq!(l.standings(), [1, 3, 4]);
         assert_eq!(l.leave(2, T0), Err(LadderError::NotOnLadder));
         assert_eq!(l.remove(9, T0), Err(LadderError::PlayerNotOnLadder(9)));
         assert_eq!(l.join(2, T0).unwrap(), 4);
-        assert_eq!(l.remove(1, T0).unwrap(), None);
+        assert_eq!(l.remove(1, T0).unwrap(), Departure::Free);
         assert_eq!(l.standings(), [3, 4, 2]);
     }
 
@@ -750,12 +774,32 @@ mod tests {
     }
 
     #[test]
-    fn leaving_cancels_the_open_challenge() {
+    fn leaving_forfeits_the_open_challenge() {
+        // Challenged and leaving: a win of the challenger, who takes the place before it is vacated.
         let mut l = ladder(4);
         let id = l.challenge_player(4, 2, T0).unwrap();
-        assert_eq!(l.leave(2, T0).unwrap(), Some(id));
-        assert_eq!(l.challenge(id).unwrap().status, ChallengeStatus::Cancelled);
+        let won = Effect::Climbed { winner: 4, from: 4, to: 2 };
+        assert_eq!(l.leave(2, T0).unwrap(), Departure::Forfeited(id, won));
+        assert_eq!(l.challenge(id).unwrap().status, ChallengeStatus::Forfeited);
+        assert_eq!(l.standings(), [1, 4, 3]);
+        assert!(matches!(l.events()[4].kind, EventKind::Result { forfeit: true, .. }));
         assert!(l.challenge_player(4, 1, T0).is_ok());
+        // A challenger leaving during the game loses it: nothing moves but they are gone.
+        let mut l = ladder(4);
+        let id = l.challenge_player(4, 2, T0).unwrap();
+        l.accept(2, T0).unwrap();
+        l.attach_game(id, 9).unwrap();
+        assert_eq!(l.remove(4, T0).unwrap(), Departure::Forfeited(id, Effect::Unchanged));
+        assert_eq!(l.standings(), [1, 2, 3]);
+        // Their own challenge not yet accepted is only withdrawn; leaving with none is free.
+        let mut l = ladder(4);
+        let id = l.challenge_player(4, 2, T0).unwrap();
+        assert_eq!(l.leave(4, T0).unwrap(), Departure::Withdrawn(id));
+        assert_eq!(l.challenge(id).unwrap().status, ChallengeStatus::Withdrawn);
+        assert_eq!(l.leave(1, T0).unwrap(), Departure::Free);
+        assert_eq!(l.standings(), [2, 3]);
+        // Replaying the season gives the same standings (the result before the departure).
+        assert_eq!(Ladder::restore(l.parts().clone()).unwrap(), l);
     }
 
     #[test]

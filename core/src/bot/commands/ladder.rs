@@ -1,6 +1,6 @@
 //! Rank ladder commands: standings, joining and leaving, ladder challenges (offered as ordinary
 //! challenges so that `accept`/`decline` answer them), administration (create, remove, undo,
-//! seasons), the result of a ladder game (inside the end hook's transaction), aborted games, and
+//! seasons), the result of a ladder game (inside the end hook's transaction), and
 //! the scheduler's forfeits of challenges not accepted in time.
 //!
 //! After every change that moves places, the standings go to the chat where the ladder was created
@@ -11,14 +11,15 @@ use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
 use crate::community::ladder::{
-    ChallengeResult, ChallengeStatus, Effect, EventId, Ladder, LadderError, LadderSettings,
+    ChallengeResult, ChallengeStatus, Departure, Effect, EventId, Ladder, LadderError, LadderSettings,
 };
 use crate::i18n::with_lang;
-use crate::rules::{Color, Outcome};
+use crate::rules::{Color, Outcome, WinReason};
 use crate::store::Connection;
 use crate::store::challenges::{self, NewChallenge};
-use crate::store::games::GameRow;
+use crate::store::games::{GameRow, Status};
 use crate::store::ladders::{self, LadderId, LadderInfo};
+use crate::store::players::Player;
 use crate::store::{Conn, events, games, players};
 use crate::{msg, t};
 
@@ -112,11 +113,8 @@ impl Bot {
             LadderCmd::Leave(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let me = self.me(&conn, cx)?;
-                let cancelled = self.ladder_op(&conn, &info, |l| l.leave(me.id, now))?;
-                self.close_linked(&conn, &info, cancelled, "cancelled")?;
-                let mut out = cx.say(t!("ladder-left", name = me.name.as_str(), ladder = self.ladder_name(&info)));
-                out.replies.push(self.standings_reply(&conn, &info)?);
-                Ok(out)
+                drop(conn);
+                self.ladder_departure(cx, &info, &me, false)
             }
             LadderCmd::Remove(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
@@ -126,11 +124,8 @@ impl Bot {
                 let Some(p) = players::find(&conn, &platform, &who.id)? else {
                     return user(msg!("ladder-player-not-on", name = short(&who.name)));
                 };
-                let cancelled = self.ladder_op(&conn, &info, |l| l.remove(p.id, now))?;
-                self.close_linked(&conn, &info, cancelled, "cancelled")?;
-                let mut out = cx.say(t!("ladder-removed", name = p.name.as_str(), ladder = self.ladder_name(&info)));
-                out.replies.push(self.standings_reply(&conn, &info)?);
-                Ok(out)
+                drop(conn);
+                self.ladder_departure(cx, &info, &p, true)
             }
             LadderCmd::Challenge(v) => self.ladder_challenge(cx, &conn, &community, v.as_deref()),
             LadderCmd::Accept(v) | LadderCmd::Decline(v) => {
@@ -402,6 +397,74 @@ impl Bot {
         Ok(Response::one(r))
     }
 
+    /// `who` leaves the ladder (or an administrator removes them). Leaving escapes no challenge: a
+    /// ladder game under way is resigned first (its end, ratings and ladder line are any finished
+    /// game's), a game still in its setup is aborted, and a challenge open otherwise counts as lost
+    /// by them; the other side is told and pinged.
+    fn ladder_departure(&self, cx: &Ctx<'_>, info: &LadderInfo, who: &Player, removed: bool) -> Res<Response> {
+        let now = self.clock.now();
+        let depart = |l: &mut Ladder| if removed { l.remove(who.id, now) } else { l.leave(who.id, now) };
+        let mut conn = self.conn()?;
+        let game = self.load_ladder(&conn, info.id)?.open_challenge_of(who.id).and_then(|c| c.game);
+        let row = game.map(|g| games::get(&conn, g)).transpose()?.flatten();
+        let mut out = Response::default();
+        if let Some(row) = row.as_ref().filter(|r| r.status == Status::Active) {
+            drop(conn);
+            let c = super::mover_color(row, who.id);
+            let resigned = Outcome::Decisive { winner: c.other(), reason: WinReason::Resignation };
+            out = self.finish_with(cx, row, resigned, row.player(c.other()))?;
+            conn = self.conn()?;
+        }
+        let departure = self.ladder_op(&conn, info, depart)?;
+        let ladder = self.ladder_name(info);
+        let name = who.name.as_str();
+        let mut text = if removed {
+            t!("ladder-removed", name = name, ladder = ladder)
+        } else {
+            t!("ladder-left", name = name, ladder = ladder)
+        };
+        let mut notify = Vec::new();
+        match departure {
+            Departure::Free => {}
+            Departure::Withdrawn(lc) => {
+                self.close_linked(&conn, info, Some(lc), "cancelled")?;
+                let l = self.load_ladder(&conn, info.id)?;
+                let other = l.challenge(lc).map_or(who.id, |c| c.challenged);
+                text.push(' ');
+                text.push_str(&t!("ladder-left-withdrawn", name = name, other = self.name_of(&conn, other)?));
+                notify = self.notify_of(&conn, &info.platform, other)?;
+            }
+            Departure::Forfeited(lc, effect) => {
+                self.close_linked(&conn, info, Some(lc), "declined")?;
+                let l = self.load_ladder(&conn, info.id)?;
+                let c = l.challenge(lc).cloned().ok_or_else(|| BotError::Internal("challenge vanished".into()))?;
+                let other = if c.challenger == who.id { c.challenged } else { c.challenger };
+                text.push(' ');
+                text.push_str(&t!(
+                    "ladder-left-forfeit",
+                    name = name,
+                    other = self.name_of(&conn, other)?,
+                    effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
+                ));
+                tag_result(&mut text, l.result_event(lc));
+                // A game still in its setup (no move yet) ends with the challenge.
+                if let Some(row) = row.filter(|r| r.status == Status::Setup)
+                    && games::abort(&conn, row.id, row.ply, now)?
+                {
+                    text.push('\n');
+                    text.push_str(&t!("game-aborted", id = row.id, name = name));
+                }
+                notify = self.notify_of(&conn, &info.platform, other)?;
+            }
+        }
+        let mut r = self.reply_in(cx.scope(), text);
+        r.notify = notify;
+        out.replies.push(r);
+        // One standings message, also when the resigned game's end owes one.
+        ladders::mark_standings_due(&conn, info.id)?;
+        Ok(out)
+    }
+
     /// `accept`/`decline` of an ordinary challenge that offers a ladder challenge; `None` for others.
     pub(in crate::bot) fn ladder_via_challenge(
         &self,
@@ -542,16 +605,6 @@ impl Bot {
             Err(e) => tracing::warn!(game = row.id, "ladder result not recorded: {e}"),
         }
         Ok(())
-    }
-
-    /// An aborted ladder game cancels its ladder challenge; returns the line to announce.
-    pub(in crate::bot) fn ladder_game_aborted(&self, game: i64) -> Res<Option<String>> {
-        let conn = self.conn()?;
-        let Some((lid, lc)) = ladders::find_by_game(&conn, game)? else { return Ok(None) };
-        Ok(match ladders::update(&conn, lid, |l| l.cancel(lc))? {
-            Ok(()) => Some(t!("ladder-aborted")),
-            Err(_) => None,
-        })
     }
 
     /// The scheduler's step for one ladder: its challenges not accepted in time are forfeited. The
