@@ -25,7 +25,7 @@ fn order(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A number that no ladder event, season or round has (0, `#0`, more digits than any number) is
+/// A number that no ladder result, season or round has (0, `#0`, more digits than any number) is
 /// answered that there is none, as an event number nobody used is; a word that is no number, and a
 /// number out of `reach:` or `wait:`'s range, are told the range (before: "must be a number from 1"
 /// for all of them, also for 99999999999999999999).
@@ -35,7 +35,8 @@ fn a_number_nothing_has_is_answered_plainly() {
     admin(&tb, "!ladder create chess");
     for (typed, shown) in [("0", "0"), ("#0", "0"), ("99999999999999999999", "99999999999999999999"), ("9", "9")] {
         let out = admin(&tb, &format!("!ladder undo {typed} oops")).text();
-        assert_eq!(out, format!("There is no ladder event number {shown} this season."));
+        let want = format!("There is no ladder result {shown} this season; each result is announced with its number");
+        assert!(out.starts_with(&want), "{out}");
     }
     let out = admin(&tb, "!ladder undo five oops").text();
     assert!(out.starts_with("The event number must be a whole number, 1 or more, not 'five'. "), "{out}");
@@ -98,7 +99,7 @@ fn ladder_season_from_joining_to_the_archive() {
     );
     // Bob declines Dave's: a forfeit, Dave climbs over Carol to Bob's place.
     let r = say(&tb, "Bob", "!ladder decline");
-    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob. (ladder result 6)"), "{}", r.text());
+    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob. (ladder result 1)"), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Carol", "Erin"]);
     assert_eq!(standings(&r).slot.as_ref().unwrap().previous.as_deref(), Some("m1"));
 
@@ -110,7 +111,7 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(say(&tb, "Admin", "!ladder").text().contains(&format!("Erin (1500?) — challenges Carol (game #{game})")));
     // The lower challenger wins: Erin takes Carol's place, Carol moves down one.
     let r = say(&tb, "Carol", "!resign");
-    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol. (ladder result 7)"), "{}", r.text());
+    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol. (ladder result 2)"), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
     // The rated ladder game moved both ratings, and the standings show them.
     let erin = standings(&r).text.lines().find(|l| l.starts_with("4. Erin")).unwrap().to_string();
@@ -124,7 +125,7 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(r.text().contains("Game #"), "{}", r.text());
     say(&tb, "Erin", "!draw");
     let r = say(&tb, "Dave", "!draw");
-    assert!(r.text().contains("Ladder: a draw changes nothing. (ladder result 8)"), "{}", r.text());
+    assert!(r.text().contains("Ladder: a draw changes nothing. (ladder result 3)"), "{}", r.text());
     assert!(r.replies.iter().all(|r| r.slot.is_none()), "no standings message when nothing moved");
 
     // Not accepted in time: forfeited by the scheduler.
@@ -140,17 +141,21 @@ fn ladder_season_from_joining_to_the_archive() {
     );
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Carol", "Bob", "Erin"]);
     assert!(!tb.tick().text().contains("expired"), "the ordinary challenge expired with it");
-    // Each result is announced with its number in the season's history, which `undo` takes (before:
-    // nothing told an administrator the numbers). Events: 5 joins, Dave's forfeit (6), Erin's win
-    // (7), the draw (8), Carol's forfeit (9).
-    assert_eq!(number_after(&r.text(), "(ladder result "), 9, "{}", r.text());
+    // Each result is announced with its number among the season's results, which `undo` takes
+    // (before: the number counted the joins too, and the texts named it event, result and ladder
+    // result). Dave's forfeit (1), Erin's win (2), the draw (3), Carol's forfeit (4).
+    assert_eq!(number_after(&r.text(), "(ladder result "), 4, "{}", r.text());
 
     // Undo with a reason (administrators only).
-    assert!(say(&tb, "Bob", "!ladder undo 9 I was away").text().contains("only the community's administrators"));
-    assert!(admin(&tb, "!ladder undo 9").text().contains("Say why"));
-    assert!(admin(&tb, "!ladder undo 2 oops").text().contains("not a result"));
-    let r = admin(&tb, "!ladder undo 9 Bob was in hospital");
+    assert!(say(&tb, "Bob", "!ladder undo 4 I was away").text().contains("only the community's administrators"));
+    assert!(admin(&tb, "!ladder undo 4").text().contains("Say why"));
+    let r = admin(&tb, "!ladder undo 5 oops").text();
+    assert!(r.starts_with("There is no ladder result 5 this season"), "{r}");
+    let r = admin(&tb, "!ladder undo 4 Bob was in hospital");
+    assert!(r.text().starts_with("Ladder result 4 of the Chess ladder is undone"), "{}", r.text());
     assert!(r.text().contains("reason: Bob was in hospital"), "{}", r.text());
+    assert!(!r.text().contains("rating"), "a forfeit had no game: {}", r.text());
+    assert!(admin(&tb, "!ladder undo 4 again").text().contains("Ladder result 4 has already been undone"));
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
     assert!(say(&tb, "Carol", "!ladder remove @Bob").text().contains("only the community's administrators"));
 
@@ -222,6 +227,24 @@ fn leaving_forfeits_the_open_challenge_and_tells_the_other_side() {
     let r = say(&tb, "Erin", "!ladder leave");
     assert!(r.text().contains("The challenge of Erin to Carol is withdrawn"), "{}", r.text());
     assert!(say(&tb, "Dave", "!ladder challenge @Carol").text().contains("Ladder challenge #"));
+}
+
+/// Undoing a played result says what stays: the game and its rating changes (before: nothing said
+/// whether the ratings were taken back).
+#[test]
+fn undoing_a_games_result_keeps_its_rating_changes() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    say(&tb, "Alice", "!ladder join");
+    say(&tb, "Bob", "!ladder join");
+    say(&tb, "Bob", "!ladder challenge @Alice");
+    say(&tb, "Alice", "!accept");
+    let r = say(&tb, "Alice", "!resign");
+    assert!(r.text().contains("Ladder: Bob takes place 1 from Alice. (ladder result 1)"), "{}", r.text());
+    let r = admin(&tb, "!ladder undo 1 a mouse slip");
+    let text = r.text();
+    assert!(text.contains("Game #1 and its rating changes stay as they were"), "{text}");
+    assert_eq!(order(&standings(&r).text), ["Alice", "Bob"]);
 }
 
 /// With several ladders, one ladder's standings are asked for by its variant (`ladder standings

@@ -12,6 +12,8 @@
 //!   letting the time run out, forfeits: it counts as a win of the challenger.
 //! - When the challenger wins they take the loser's place and everyone between moves down one.
 //!   A win of the (higher) challenged player or a draw changes nothing.
+//! - Results (games and forfeits) are numbered on their own within the season: "ladder result 2" is
+//!   the season's second, whatever joined or left between; an administrator names one by it.
 //! - An administrator may undo a result (or forfeit) with a reason: the standings become what they
 //!   would be had it never happened, which is computed by replaying the season's other events
 //!   (joins, departures, results) from the season's opening order. The result stays in the history,
@@ -28,8 +30,11 @@ use std::fmt;
 
 /// A challenge's number within its season (1, 2, …).
 pub type ChallengeId = u32;
-/// An event's number within its season (1, 2, …); administrators name results by it.
+/// An event's number within its season (1, 2, …), joins and departures included.
 pub type EventId = u32;
+/// A result's number within its season (1, 2, …), counting results only: what announcements show
+/// ("ladder result 2") and administrators undo.
+pub type ResultNo = u32;
 
 const DAY: i64 = 24 * 60 * 60;
 
@@ -228,9 +233,8 @@ pub enum LadderError {
     NotBeingPlayed(ChallengeId),
     /// The time to accept is over; the challenge is about to be forfeited.
     AcceptDeadlinePassed,
-    UnknownEvent(EventId),
-    NotAResult(EventId),
-    AlreadyUndone(EventId),
+    UnknownResult(ResultNo),
+    AlreadyUndone(ResultNo),
     ReasonRequired,
     /// Stored data that does not describe a ladder.
     Corrupt(String),
@@ -263,8 +267,7 @@ impl LadderError {
             LadderError::UnknownChallenge(id) => msg!("ladder-unknown-challenge", id = *id),
             LadderError::NotBeingPlayed(id) => msg!("ladder-not-played", id = *id),
             LadderError::AcceptDeadlinePassed => msg!("ladder-deadline-passed"),
-            LadderError::UnknownEvent(id) => msg!("ladder-unknown-event", id = *id),
-            LadderError::NotAResult(id) => msg!("ladder-not-result", id = *id),
+            LadderError::UnknownResult(id) => msg!("ladder-unknown-event", id = *id),
             LadderError::AlreadyUndone(id) => msg!("ladder-already-undone", id = *id),
             LadderError::ReasonRequired => msg!("ladder-reason-required"),
             LadderError::Corrupt(s) => msg!("ladder-corrupt", detail = s.as_str()),
@@ -382,13 +385,28 @@ impl Ladder {
         &self.parts.events
     }
 
-    /// The event that recorded `challenge`'s result this season (its latest: a result undone and
-    /// recorded again has a new one), which an administrator's [`Ladder::undo`] takes.
-    pub fn result_event(&self, challenge: ChallengeId) -> Option<EventId> {
-        self.parts.events.iter().rev().find_map(|e| match e.kind {
-            EventKind::Result { challenge: c, .. } if c == challenge => Some(e.id),
+    /// The number of `challenge`'s result among the season's results (its latest), which an
+    /// administrator's [`Ladder::undo`] takes.
+    pub fn result_number(&self, challenge: ChallengeId) -> Option<ResultNo> {
+        let results = self.parts.events.iter().filter(|e| matches!(e.kind, EventKind::Result { .. }));
+        let numbered = results
+            .zip(1..)
+            .filter(|(e, _)| matches!(e.kind, EventKind::Result { challenge: c, .. } if c == challenge));
+        numbered.last().map(|(_, n)| n)
+    }
+
+    /// The event recording the season's result number `n`.
+    fn result_event(&self, n: ResultNo) -> Option<&LadderEvent> {
+        let mut results = self.parts.events.iter().filter(|e| matches!(e.kind, EventKind::Result { .. }));
+        results.nth((n as usize).checked_sub(1)?)
+    }
+
+    /// The game played for the season's result number `n`, if it was played (not a forfeit).
+    pub fn result_game(&self, n: ResultNo) -> Option<i64> {
+        match self.result_event(n)?.kind {
+            EventKind::Result { challenge, forfeit: false, .. } => self.challenge(challenge)?.game,
             _ => None,
-        })
+        }
     }
 
     /// The current season's challenges.
@@ -621,18 +639,15 @@ impl Ladder {
         due.into_iter().map(|id| (id, self.forfeit(id, ChallengeResult::ChallengerWon, now))).collect()
     }
 
-    /// An administrator undoes the result in event `id`, giving `reason`.
-    pub fn undo(&mut self, id: EventId, reason: &str, now: i64) -> Result<(), LadderError> {
+    /// An administrator undoes the season's result number `n`, giving `reason`.
+    pub fn undo(&mut self, n: ResultNo, reason: &str, now: i64) -> Result<(), LadderError> {
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(LadderError::ReasonRequired);
         }
-        let e = self.parts.events.get((id as usize).wrapping_sub(1)).ok_or(LadderError::UnknownEvent(id))?;
-        if !matches!(e.kind, EventKind::Result { .. }) {
-            return Err(LadderError::NotAResult(id));
-        }
+        let id = self.result_event(n).ok_or(LadderError::UnknownResult(n))?.id;
         if self.is_undone(id) {
-            return Err(LadderError::AlreadyUndone(id));
+            return Err(LadderError::AlreadyUndone(n));
         }
         self.push_event(now, EventKind::Undone { event: id, reason: reason.to_string() });
         self.replay();
@@ -805,22 +820,31 @@ mod tests {
     #[test]
     fn undo_replays_the_rest_of_the_season() {
         let mut l = ladder(5);
-        play(&mut l, 4, 1, ChallengeResult::ChallengerWon); // 4 1 2 3 5
+        let first = l.challenge_player(4, 1, T0).unwrap();
+        l.accept(1, T0).unwrap();
+        l.attach_game(first, 77).unwrap();
+        l.record_result(first, ChallengeResult::ChallengerWon, T0).unwrap(); // 4 1 2 3 5
         let undone = l.events().last().unwrap().id;
+        // Results are numbered on their own: the first is result 1, though five joins came before.
+        assert_eq!((undone, l.result_number(first)), (6, Some(1)));
         play(&mut l, 5, 3, ChallengeResult::ChallengerWon); // 4 1 2 5 3
+        assert_eq!(l.result_number(2), Some(2));
         l.join(6, T0).unwrap(); // 4 1 2 5 3 6
         assert_eq!(l.standings(), [4, 1, 2, 5, 3, 6]);
-        assert_eq!(l.undo(undone, "  ", T0), Err(LadderError::ReasonRequired));
-        assert_eq!(l.undo(1, "oops", T0), Err(LadderError::NotAResult(1)));
-        assert_eq!(l.undo(999, "oops", T0), Err(LadderError::UnknownEvent(999)));
-        l.undo(undone, "engine use", T0).unwrap();
+        assert_eq!(l.undo(1, "  ", T0), Err(LadderError::ReasonRequired));
+        assert_eq!(l.undo(3, "oops", T0), Err(LadderError::UnknownResult(3)));
+        assert_eq!(l.undo(0, "oops", T0), Err(LadderError::UnknownResult(0)));
+        l.undo(1, "engine use", T0).unwrap();
         // As if 4 had never beaten 1: 1 2 3 4 5, then 5 over 3: 1 2 5 3 4, then 6 joins.
         assert_eq!(l.standings(), [1, 2, 5, 3, 4, 6]);
         assert!(l.is_undone(undone));
         assert!(
             matches!(&l.events().last().unwrap().kind, EventKind::Undone { event, reason } if *event == undone && reason == "engine use")
         );
-        assert_eq!(l.undo(undone, "again", T0), Err(LadderError::AlreadyUndone(undone)));
+        assert_eq!(l.undo(1, "again", T0), Err(LadderError::AlreadyUndone(1)));
+        // An undone result keeps its number; the game played for it is named.
+        assert_eq!(l.result_number(2), Some(2));
+        assert_eq!((l.result_game(1), l.result_game(2), l.result_game(3)), (Some(77), None, None));
         // Restoring the stored parts gives the same ladder.
         assert_eq!(Ladder::restore(l.parts().clone()).unwrap(), l);
     }

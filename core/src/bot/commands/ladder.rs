@@ -11,7 +11,7 @@ use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
 use crate::community::ladder::{
-    ChallengeResult, ChallengeStatus, Departure, Effect, EventId, Ladder, LadderError, LadderSettings,
+    ChallengeResult, ChallengeStatus, Departure, Effect, Ladder, LadderError, LadderSettings, ResultNo,
 };
 use crate::i18n::with_lang;
 use crate::rules::{Color, Outcome, WinReason};
@@ -146,12 +146,14 @@ impl Bot {
             LadderCmd::Undo { event, reason } => {
                 let info = self.pick_ladder(&conn, cx, &community, None)?;
                 self.ladder_op(&conn, &info, |l| l.undo(event, &reason, now))?;
-                let mut out = cx.say(t!(
-                    "ladder-undone",
-                    event = event,
-                    ladder = self.ladder_name(&info),
-                    reason = short(reason.trim())
-                ));
+                let mut text =
+                    t!("ladder-undone", event = event, ladder = self.ladder_name(&info), reason = short(reason.trim()));
+                // Only the ladder forgets the result: the game and its rating changes stand.
+                if let Some(game) = self.load_ladder(&conn, info.id)?.result_game(event) {
+                    text.push(' ');
+                    text.push_str(&t!("ladder-undone-game-stays", id = game));
+                }
+                let mut out = cx.say(text);
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
             }
@@ -446,7 +448,7 @@ impl Bot {
                     other = self.name_of(&conn, other)?,
                     effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
                 ));
-                tag_result(&mut text, l.result_event(lc));
+                tag_result(&mut text, l.result_number(lc));
                 // A game still in its setup (no move yet) ends with the challenge.
                 if let Some(row) = row.filter(|r| r.status == Status::Setup)
                     && games::abort(&conn, row.id, row.ply, now)?
@@ -505,7 +507,7 @@ impl Bot {
                         effect = self.effect_line(&conn, effect, challenger, me.id)?
                     ),
                 );
-                tag_result(&mut r.text, ladder.result_event(lc));
+                tag_result(&mut r.text, ladder.result_number(lc));
                 r.notify = self.notify_of(&conn, &cx.scope().platform, challenger)?;
                 let mut out = Response::one(r);
                 out.replies.push(self.standings_reply(&conn, info)?);
@@ -587,7 +589,7 @@ impl Bot {
                 if winner == challenger_color { ChallengeResult::ChallengerWon } else { ChallengeResult::ChallengedWon }
             }
         };
-        let recorded = |l: &mut Ladder| l.record_result(lc, result, now).map(|effect| (effect, l.result_event(lc)));
+        let recorded = |l: &mut Ladder| l.record_result(lc, result, now).map(|effect| (effect, l.result_number(lc)));
         match ladders::update_in(conn, lid, recorded)? {
             Ok((effect, event)) => {
                 let line = match (effect, result) {
@@ -634,7 +636,7 @@ impl Bot {
                     effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
                 ))
             })?;
-            with_lang(lang, || tag_result(&mut r.text, ladder.result_event(lc)));
+            with_lang(lang, || tag_result(&mut r.text, ladder.result_number(lc)));
             r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
             r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
             out.replies.push(r);
@@ -656,9 +658,9 @@ impl Bot {
     }
 }
 
-/// Ends a result's announcement with its number in the season's history, by which an
-/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (ladder result 7)".
-fn tag_result(text: &mut String, event: Option<EventId>) {
+/// Ends a result's announcement with its number among the season's results, by which an
+/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (ladder result 2)".
+fn tag_result(text: &mut String, event: Option<ResultNo>) {
     if let Some(event) = event {
         text.push(' ');
         text.push_str(&t!("ladder-result-tag", event = event));
