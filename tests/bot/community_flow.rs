@@ -306,7 +306,7 @@ fn linking_accounts_across_platforms() {
     let r = tb.bot.handle(&on_direct("matrix", "alice", "@alice:m", &format!("!link {code}")));
     assert!(r.text().contains("Linked"), "{}", r.text());
     let games = tb.bot.handle(&on("matrix", "alice", "@alice:m", "!games")).text();
-    assert!(games.contains("#1 chess vs bob"), "{games}");
+    assert!(games.contains("#1 Chess vs bob"), "{games}");
     // A code works once.
     let r = tb.bot.handle(&on_direct("telegram", "x", "t-x", &format!("!link {code}")));
     assert!(r.text().contains("already been used"), "{}", r.text());

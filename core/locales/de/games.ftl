@@ -366,6 +366,7 @@ no-games = Du hast keine Partien. { $direct ->
         [yes] Starte hier eine mit { $p }play; andere forderst du in einem Chat heraus, den du mit ihnen teilst.
        *[no] Starte eine mit { $p }challenge @jemand oder { $p }play.
     }
+games-time-left = , noch { $hours } h { $minutes } min
 games-line = #{ $id } { $variant } gegen { $other }, Zug { $number }, { $state ->
         [setup] Aufstellungsphase
         [bomb] wähle deine Bombe (in einer Direktnachricht an mich)

@@ -336,6 +336,7 @@ no-games = You have no games. { $direct ->
         [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
        *[no] Start one with { $p }challenge @someone or { $p }play.
     }
+games-time-left = , { $hours }h { $minutes }m left
 games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
         [setup] setup phase
         [bomb] choose your bomb (in a direct message to me)

@@ -363,6 +363,7 @@ no-games = Hiç oyunun yok. { $direct ->
         [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
        *[no] { $p }challenge @biri ya da { $p }play ile başlat.
     }
+games-time-left = , kalan süre { $hours } sa { $minutes } dk
 games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
         [setup] dizilim aşaması
         [bomb] bombanı seç (bana özel mesajla)

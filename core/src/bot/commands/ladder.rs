@@ -85,12 +85,12 @@ impl Bot {
                     accept_days: wait.unwrap_or(d.accept_days),
                 };
                 let Some(id) = ladders::create(&conn, &platform, &community, v.name, settings, now)? else {
-                    return user(msg!("ladder-exists", variant = v.display_name));
+                    return user(msg!("ladder-exists", variant = super::variant_title(v.name)));
                 };
                 ladders::set_chat(&conn, id, &cx.scope().chat, cx.scope().thread.as_deref())?;
                 Ok(cx.say(t!(
                     "ladder-created",
-                    variant = v.display_name,
+                    variant = super::variant_title(v.name),
                     days = days_text(settings.days_per_move),
                     reach = places_text(settings.max_places_up as i64),
                     wait = days_text(settings.accept_days),
@@ -228,7 +228,7 @@ impl Bot {
     }
 
     fn ladder_name(&self, info: &LadderInfo) -> String {
-        variant_named(&info.variant).map_or_else(|_| info.variant.clone(), |v| v.display_name.to_string())
+        super::variant_text(&info.variant)
     }
 
     fn load_ladder(&self, conn: &Connection, id: LadderId) -> Res<Ladder> {
@@ -243,7 +243,7 @@ impl Bot {
             let v = variant_named(v)?;
             return match ladders::find(conn, platform, community, v.name)? {
                 Some(l) => Ok(l),
-                None => user(msg!("ladder-no-such", variant = v.display_name)),
+                None => user(msg!("ladder-no-such", variant = super::variant_title(v.name))),
             };
         }
         let mut all = ladders::list(conn, platform, community)?;
@@ -385,7 +385,7 @@ impl Bot {
                 place = ladder.place_of(me.id).unwrap_or(0),
                 other = other.name.as_str(),
                 other_place = ladder.place_of(other.id).unwrap_or(0),
-                variant = v.display_name,
+                variant = super::variant_title(v.name),
                 p = p,
                 wait = wait
             ),
