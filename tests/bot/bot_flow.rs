@@ -840,7 +840,10 @@ fn two_games_in_one_channel() {
     // In another chat, a challenge waiting for them is listed as their games elsewhere are: where it
     // is answered (before: only their games elsewhere).
     let out = tb.say_in("elsewhere", "dave", "!games");
-    assert!(out.contains("challenge #3 from alice (Atomic Chess) in another chat: accept or decline it there"), "{out}");
+    assert!(
+        out.contains("challenge #3 from alice (Atomic Chess) in another chat: accept or decline it there"),
+        "{out}"
+    );
     assert!(!out.contains("#4"), "an open challenge there is not his to answer: {out}");
     let out = tb.say_in("elsewhere", "alice", "!games");
     assert!(out.contains("#1 Chess vs bob, move 1, their turn (another chat)") && !out.contains("#3"), "{out}");
