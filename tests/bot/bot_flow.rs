@@ -808,7 +808,7 @@ fn open_challenge_and_decline() {
     }
     // Someone the bot has not met is shown it with how to take it up (before: "no games").
     let out = tb.say("dave", "!games");
-    assert!(out.contains("challenge #1 from alice (stones): !accept #1"), "{out}");
+    assert!(out.contains("challenge #1 from alice (Stone's Chess): !accept #1"), "{out}");
     assert_eq!(tb.fingerprint(), before);
     let out = tb.say("alice", "!accept");
     assert!(out.contains("Challenge #1 is your own; !decline #1 cancels it."), "cannot accept one's own: {out}");
@@ -885,27 +885,30 @@ fn two_games_in_one_channel() {
     let out = tb.say("alice", "!board");
     assert!(out.contains("2 games"), "{out}");
     let out = tb.say("alice", "!games");
-    assert!(out.contains("#1 chess vs bob, move 1, their turn"), "{out}");
-    assert!(out.contains("#2 capablanca vs carol, move 2, your turn"), "{out}");
+    assert!(out.contains("#1 Chess vs bob, move 1, their turn"), "{out}");
+    assert!(out.contains("#2 Capablanca Chess vs carol, move 2, your turn"), "{out}");
     // Her own challenges still waiting are listed with how to withdraw them (before: only the
     // games and the challenges made to her; "No games in progress" with nothing else).
     tb.say("alice", "!challenge @dave atomic");
     tb.say("alice", "!challenge stones");
     let out = tb.say("alice", "!games");
     assert!(
-        out.contains("your challenge #3 to dave (atomic), waiting for their answer: !decline #3 withdraws it"),
+        out.contains("your challenge #3 to dave (Atomic Chess), waiting for their answer: !decline #3 withdraws it"),
         "{out}"
     );
-    assert!(out.contains("your open challenge #4 (stones), waiting for anyone here: !decline #4"), "{out}");
+    assert!(out.contains("your open challenge #4 (Stone's Chess), waiting for anyone here: !decline #4"), "{out}");
     let out = tb.say("dave", "!games");
-    assert!(out.contains("challenge #3 from alice (atomic): !accept #3") && !out.contains("your"), "{out}");
+    assert!(out.contains("challenge #3 from alice (Atomic Chess): !accept #3") && !out.contains("your"), "{out}");
     // In another chat, a challenge waiting for them is listed as their games elsewhere are: where it
     // is answered (before: only their games elsewhere).
     let out = tb.say_in("elsewhere", "dave", "!games");
-    assert!(out.contains("challenge #3 from alice (atomic) in another chat: accept or decline it there"), "{out}");
+    assert!(
+        out.contains("challenge #3 from alice (Atomic Chess) in another chat: accept or decline it there"),
+        "{out}"
+    );
     assert!(!out.contains("#4"), "an open challenge there is not his to answer: {out}");
     let out = tb.say_in("elsewhere", "alice", "!games");
-    assert!(out.contains("#1 chess vs bob, move 1, their turn (another chat)") && !out.contains("#3"), "{out}");
+    assert!(out.contains("#1 Chess vs bob, move 1, their turn (another chat)") && !out.contains("#3"), "{out}");
     let solo = new_bot();
     solo.say("erin", "!challenge @frank chess");
     let out = solo.say("erin", "!games");
@@ -1860,7 +1863,7 @@ fn a_persons_games_here_are_suggested_for_a_game_option() {
     assert_eq!(elsewhere, [("#4 Chess vs erin — their move".to_string(), "4".to_string())]);
     let turkish =
         capabot::i18n::with_lang(capabot::i18n::Lang::Tr, || tb.bot.suggest_games(&here, "alice", "move", ""));
-    assert_eq!(turkish[0].0, "#3 Chess, rakip dave — sıra sende");
+    assert_eq!(turkish[0].0, "#3 Satranç, rakip dave — sıra sende");
 }
 
 /// The challenges a front end offers for `accept`'s and `decline`'s number: those made to the
@@ -2147,4 +2150,21 @@ fn capatomic_rules_show_how_missiles_are_written() {
     );
     let out = tb.say("alice", "!help");
     assert!(out.contains("Me1^e5 (a Capatomic launch), O-O[e1,g1] (castling with missiles)"), "{out}");
+}
+
+/// `games` shows the time left where the choice is the player's and the game has a clock (before:
+/// only `board` did); a game without a clock shows none, nor does the line of the one waiting.
+#[test]
+fn games_shows_the_time_left_on_your_turn() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess days:1 color:white");
+    tb.say("bob", "!accept");
+    tb.clock.advance(3600 + 120);
+    let mine = tb.say("alice", "!games");
+    assert!(mine.contains("#1 Chess vs bob, move 1, your turn, 22h 58m left"), "{mine}");
+    assert!(!tb.say("bob", "!games").contains(" left"), "not bob's turn");
+    tb.say("alice", "!challenge @carol chess color:white");
+    tb.say("carol", "!accept");
+    let text = tb.say("carol", "!games");
+    assert!(text.contains("#2 Chess vs alice") && !text.contains(" left"), "no clock: {text}");
 }

@@ -25,7 +25,7 @@ fn order(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// A number that no ladder event, season or round has (0, `#0`, more digits than any number) is
+/// A number that no ladder result, season or round has (0, `#0`, more digits than any number) is
 /// answered that there is none, as an event number nobody used is; a word that is no number, and a
 /// number out of `reach:` or `wait:`'s range, are told the range (before: "must be a number from 1"
 /// for all of them, also for 99999999999999999999).
@@ -35,7 +35,8 @@ fn a_number_nothing_has_is_answered_plainly() {
     admin(&tb, "!ladder create chess");
     for (typed, shown) in [("0", "0"), ("#0", "0"), ("99999999999999999999", "99999999999999999999"), ("9", "9")] {
         let out = admin(&tb, &format!("!ladder undo {typed} oops")).text();
-        assert_eq!(out, format!("There is no ladder event number {shown} this season."));
+        let want = format!("There is no ladder result {shown} this season; each result is announced with its number");
+        assert!(out.starts_with(&want), "{out}");
     }
     let out = admin(&tb, "!ladder undo five oops").text();
     assert!(out.starts_with("The event number must be a whole number, 1 or more, not 'five'. "), "{out}");
@@ -98,7 +99,7 @@ fn ladder_season_from_joining_to_the_archive() {
     );
     // Bob declines Dave's: a forfeit, Dave climbs over Carol to Bob's place.
     let r = say(&tb, "Bob", "!ladder decline");
-    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob. (ladder result 6)"), "{}", r.text());
+    assert!(r.text().contains("counts as forfeited. Dave takes place 2 from Bob. (ladder result 1)"), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Carol", "Erin"]);
     assert_eq!(standings(&r).slot.as_ref().unwrap().previous.as_deref(), Some("m1"));
 
@@ -112,7 +113,7 @@ fn ladder_season_from_joining_to_the_archive() {
     // both sides moved, the game counts for the ladder but is not rated (before: ±242 for a game
     // nobody played).
     let r = say(&tb, "Carol", "!resign");
-    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol. (ladder result 7)"), "{}", r.text());
+    assert!(r.text().contains("Ladder: Erin takes place 4 from Carol. (ladder result 2)"), "{}", r.text());
     assert!(r.text().contains("Not rated: the game ended before both sides had moved."), "{}", r.text());
     assert!(!r.text().contains("Ratings:"), "{}", r.text());
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
@@ -127,7 +128,7 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(r.text().contains("Game #"), "{}", r.text());
     say(&tb, "Erin", "!draw");
     let r = say(&tb, "Dave", "!draw");
-    assert!(r.text().contains("Ladder: a draw changes nothing. (ladder result 8)"), "{}", r.text());
+    assert!(r.text().contains("Ladder: a draw changes nothing. (ladder result 3)"), "{}", r.text());
     assert!(r.replies.iter().all(|r| r.slot.is_none()), "no standings message when nothing moved");
 
     // Not accepted in time: forfeited by the scheduler.
@@ -143,17 +144,21 @@ fn ladder_season_from_joining_to_the_archive() {
     );
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Carol", "Bob", "Erin"]);
     assert!(!tb.tick().text().contains("expired"), "the ordinary challenge expired with it");
-    // Each result is announced with its number in the season's history, which `undo` takes (before:
-    // nothing told an administrator the numbers). Events: 5 joins, Dave's forfeit (6), Erin's win
-    // (7), the draw (8), Carol's forfeit (9).
-    assert_eq!(number_after(&r.text(), "(ladder result "), 9, "{}", r.text());
+    // Each result is announced with its number among the season's results, which `undo` takes
+    // (before: the number counted the joins too, and the texts named it event, result and ladder
+    // result). Dave's forfeit (1), Erin's win (2), the draw (3), Carol's forfeit (4).
+    assert_eq!(number_after(&r.text(), "(ladder result "), 4, "{}", r.text());
 
     // Undo with a reason (administrators only).
-    assert!(say(&tb, "Bob", "!ladder undo 9 I was away").text().contains("only the community's administrators"));
-    assert!(admin(&tb, "!ladder undo 9").text().contains("Say why"));
-    assert!(admin(&tb, "!ladder undo 2 oops").text().contains("not a result"));
-    let r = admin(&tb, "!ladder undo 9 Bob was in hospital");
+    assert!(say(&tb, "Bob", "!ladder undo 4 I was away").text().contains("only the community's administrators"));
+    assert!(admin(&tb, "!ladder undo 4").text().contains("Say why"));
+    let r = admin(&tb, "!ladder undo 5 oops").text();
+    assert!(r.starts_with("There is no ladder result 5 this season"), "{r}");
+    let r = admin(&tb, "!ladder undo 4 Bob was in hospital");
+    assert!(r.text().starts_with("Ladder result 4 of the Chess ladder is undone"), "{}", r.text());
     assert!(r.text().contains("reason: Bob was in hospital"), "{}", r.text());
+    assert!(!r.text().contains("rating"), "a forfeit had no game: {}", r.text());
+    assert!(admin(&tb, "!ladder undo 4 again").text().contains("Ladder result 4 has already been undone"));
     assert_eq!(order(&standings(&r).text), ["Alice", "Dave", "Bob", "Erin", "Carol"]);
     assert!(say(&tb, "Carol", "!ladder remove @Bob").text().contains("only the community's administrators"));
 
@@ -170,21 +175,79 @@ fn ladder_season_from_joining_to_the_archive() {
     assert!(tb.bot.now() > T0);
 }
 
+/// A ladder game cannot be aborted, not even before anyone has moved (before: accepting and then
+/// aborting called the challenge off at no cost, where declining it counts as a forfeit); resigning
+/// at once concedes it for the ladder.
 #[test]
-fn aborted_ladder_game_cancels_the_challenge() {
+fn a_ladder_game_is_not_aborted() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!ladder join");
+    }
+    say(&tb, "Carol", "!ladder challenge @Alice");
+    let r = say(&tb, "Alice", "!accept");
+    assert!(r.text().contains("Game #1 starts"), "{}", r.text());
+    for who in ["Alice", "Carol"] {
+        let r = say(&tb, who, "!abort");
+        assert!(r.text().contains("Game #1 is a ladder game, which cannot be aborted"), "{}", r.text());
+    }
+    assert!(say(&tb, "Alice", "!games").text().contains("#1"), "the game goes on");
+    // Resigning before anyone moved concedes: Carol takes Alice's place.
+    let r = say(&tb, "Alice", "!resign");
+    assert!(r.text().contains("Carol takes place 1 from Alice"), "{}", r.text());
+    assert_eq!(order(&standings(&r).text), ["Carol", "Alice", "Bob"]);
+}
+
+/// Leaving escapes no challenge (before: the challenge vanished silently, and a game under way went
+/// on as a plain game whose end had no ladder line): challenged and leaving counts as a forfeit,
+/// the challenger is told and pinged; leaving during the game resigns it; one's own challenge not
+/// yet accepted is withdrawn, and the one challenged is told.
+#[test]
+fn leaving_forfeits_the_open_challenge_and_tells_the_other_side() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    for who in ["Alice", "Bob", "Carol", "Dave", "Erin"] {
+        say(&tb, who, "!ladder join");
+    }
+    say(&tb, "Carol", "!ladder challenge @Alice");
+    let r = say(&tb, "Alice", "!ladder leave");
+    let text = r.text();
+    assert!(text.contains("Alice leaves the Chess ladder"), "{text}");
+    assert!(text.contains("counts as lost by Alice. Carol takes place 1 from Alice."), "{text}");
+    assert!(r.replies.iter().any(|r| r.notify.iter().any(|u| u.id == "carol")), "Carol is pinged: {r:?}");
+    assert_eq!(order(&standings(&r).text), ["Carol", "Bob", "Dave", "Erin"]);
+    // During the game: the leaver resigns it, and the ladder counts it.
+    say(&tb, "Dave", "!ladder challenge @Bob");
+    assert!(say(&tb, "Bob", "!accept").text().contains("Game #1 starts"));
+    let r = say(&tb, "Bob", "!ladder leave");
+    let text = r.text();
+    assert!(text.contains("Game #1: Game over") && text.contains("Ladder: Dave takes place 2 from Bob"), "{text}");
+    assert_eq!(order(&standings(&r).text), ["Carol", "Dave", "Erin"]);
+    assert!(!say(&tb, "Bob", "!games").text().contains("#1"), "the game is over");
+    // The challenger leaving: their challenge is withdrawn, and the one challenged hears of it.
+    say(&tb, "Erin", "!ladder challenge @Carol");
+    let r = say(&tb, "Erin", "!ladder leave");
+    assert!(r.text().contains("The challenge of Erin to Carol is withdrawn"), "{}", r.text());
+    assert!(say(&tb, "Dave", "!ladder challenge @Carol").text().contains("Ladder challenge #"));
+}
+
+/// Undoing a played result says what stays: the game and its rating changes (before: nothing said
+/// whether the ratings were taken back).
+#[test]
+fn undoing_a_games_result_keeps_its_rating_changes() {
     let tb = new_bot();
     admin(&tb, "!ladder create chess");
     say(&tb, "Alice", "!ladder join");
     say(&tb, "Bob", "!ladder join");
     say(&tb, "Bob", "!ladder challenge @Alice");
-    let r = say(&tb, "Alice", "!accept");
-    assert!(r.text().contains("Game #"), "{}", r.text());
-    let r = say(&tb, "Bob", "!abort");
-    assert!(r.text().contains("Ladder: the challenge is cancelled"), "{}", r.text());
-    // Both are free again.
-    assert!(say(&tb, "Bob", "!ladder challenge @Alice").text().contains("Ladder challenge #"));
-    // Withdrawing with the ordinary decline of one's own challenge.
-    assert!(say(&tb, "Bob", "!decline").text().contains("Bob withdraws"));
+    say(&tb, "Alice", "!accept");
+    let r = say(&tb, "Alice", "!resign");
+    assert!(r.text().contains("Ladder: Bob takes place 1 from Alice. (ladder result 1)"), "{}", r.text());
+    let r = admin(&tb, "!ladder undo 1 a mouse slip");
+    let text = r.text();
+    assert!(text.contains("Game #1 and its rating changes stay as they were"), "{text}");
+    assert_eq!(order(&standings(&r).text), ["Alice", "Bob"]);
 }
 
 /// With several ladders, one ladder's standings are asked for by its variant (`ladder standings
@@ -246,7 +309,7 @@ fn linking_accounts_across_platforms() {
     let r = tb.bot.handle(&on_direct("matrix", "alice", "@alice:m", &format!("!link {code}")));
     assert!(r.text().contains("Linked"), "{}", r.text());
     let games = tb.bot.handle(&on("matrix", "alice", "@alice:m", "!games")).text();
-    assert!(games.contains("#1 chess vs bob"), "{games}");
+    assert!(games.contains("#1 Chess vs bob"), "{games}");
     // A code works once.
     let r = tb.bot.handle(&on_direct("telegram", "x", "t-x", &format!("!link {code}")));
     assert!(r.text().contains("already been used"), "{}", r.text());

@@ -38,7 +38,10 @@ fn a_bomb_addressed_by_name_in_the_shared_chat_is_refused_as_typed() {
     let refusals =
         text.lines().filter(|l| l.starts_with("capabot> Not here: everyone in this chat can read that")).count();
     assert_eq!(refusals, 3, "{text}");
-    assert!(text.contains("capabot> Your games:\n          #1 bomb vs bob, move 1, choose your bomb"), "{text}");
+    assert!(
+        text.contains("capabot> Your games:\n          #1 Secret-Bomb Chess vs bob, move 1, choose your bomb"),
+        "{text}"
+    );
     // Chosen in the direct chat, and only said there.
     assert!(text.contains("capabot → @alice: Game #1: your bomb is the pawn on e2"), "{text}");
     let shared: Vec<&str> = text.lines().filter(|l| !l.starts_with("capabot → ")).collect();

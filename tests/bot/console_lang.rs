@@ -194,11 +194,11 @@ fn options_by_the_helps_names_and_numbers_without_hash() {
          bob> !accept 1\nalice> !move 1 e4\nbob> !board 1\nbob> !challenge @alice chess tempo:3\nalice> !draw 1\n\
          bob> !draw 1 ablehnen\nbob> !swap 1 K b\nbob> !resign game 1\nalice> !challenge @bob chess days:5 gün:5\n",
     );
-    assert!(out.contains("            tage — Tage pro Zug\n            farbe — Deine Farbe"), "{out}");
+    assert!(out.contains("            tage — Tage pro Zug (nach 80 % der Zeit kommt eine Erinnerung per Direktnachricht)\n            farbe — Deine Farbe"), "{out}");
     assert!(out.contains("(3 Tage pro Zug, ungewertet, alice spielt Weiß)"), "{out}");
     assert!(out.contains("Partie #1 beginnt: alice (Weiß) gegen bob (Schwarz)"), "{out}");
     assert!(out.contains("Partie #1: 1. e4, gespielt von alice."), "{out}");
-    assert!(out.contains("Partie #1: alice (Weiß) gegen bob (Schwarz), Chess; bob (Schwarz) ist am Zug."), "{out}");
+    assert!(out.contains("Partie #1: alice (Weiß) gegen bob (Schwarz), Schach; bob (Schwarz) ist am Zug."), "{out}");
     assert!(
         out.contains(
             "Unbekannte Option 'tempo'; die Optionen von !challenge sind gegner, variante, tage, farbe, aufstellung, \
@@ -214,4 +214,24 @@ fn options_by_the_helps_names_and_numbers_without_hash() {
     assert!(out.contains("days ist zweimal angegeben ('days:5' und 'days:5')"), "{out}");
     assert!(!out.contains("Herausforderung #2"), "{out}");
     assert!(!out.contains("Unbekannte Option 'tage'") && !out.contains("nicht '1'"), "{out}");
+}
+
+/// German and Turkish chats read the variants by their own names, in every message, `games`
+/// included (before: "Leiter Chess", "#1 bomb gegen carol", "Secret-Bomb Chess" beside the DM's
+/// "Schach mit geheimer Bombe"); and a German tournament starts "angemeldet: 3 Spieler" (before:
+/// "beginnt mit 3 Spieler", the dative wanting "Spielern").
+#[test]
+fn variants_are_named_in_the_chats_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !tournament create roundrobin bomb signup:0\nbob> !tournament join\n\
+         carol> !tournament join\nalice> !tournament join\nalice> !tournament start\nalice> !games\n\
+         alice> !ladder create chess\n/chat tr\nalice> !settings lang:tr\nalice> !challenge @bob atomic\nbob> !games\n",
+    );
+    assert!(out.contains("beginnt (angemeldet: 3 Spieler)"), "{out}");
+    assert!(out.contains("#1 Schach mit geheimer Bombe gegen carol"), "{out}");
+    assert!(out.contains("Die Leiter für Schach ist eröffnet"), "{out}");
+    assert!(out.contains("Atomik Satranç"), "{out}");
+    assert!(!out.contains("Chess") && !out.contains("#1 bomb"), "{out}");
 }

@@ -258,7 +258,7 @@ fn case(seed: u64, probes: usize) -> Result<(), TestCaseError> {
     let set = worlds[0].say("alice> !games");
     worlds[1].say("alice> !games");
     prop_assert!(
-        set.iter().any(|b| b.lines.iter().any(|l| l.contains("#1 bomb vs bob, move 1"))),
+        set.iter().any(|b| b.lines.iter().any(|l| l.contains("#1 Secret-Bomb Chess vs bob, move 1"))),
         "the game is on: {:?}",
         set
     );

@@ -118,7 +118,7 @@ fn a_whole_bomb_game_keeps_both_secrets_until_the_blast() {
     assert_eq!(tb.query_i64("SELECT COUNT(*) FROM moves"), 0);
     // Her list of games says what the game waits for.
     let out = w.take(tb.raw("alice", "!games"));
-    assert!(out.contains("#1 bomb vs bob, move 1, choose your bomb (in a direct message to me)"), "{out}");
+    assert!(out.contains("#1 Secret-Bomb Chess vs bob, move 1, choose your bomb (in a direct message to me)"), "{out}");
     let before = tb.fingerprint();
     let refused = tb.raw("alice", "!bomb c2");
     assert!(refused.text().contains("Not here"), "{}", refused.text());

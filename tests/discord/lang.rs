@@ -123,7 +123,7 @@ async fn a_turkish_user_and_an_english_user_in_a_turkish_server() {
         .await;
         assert!(!offer.is_ephemeral(), "{offer:?}");
         assert!(
-            text(&offer).contains("Meydan okuma #1: bob, alice adlı oyuncuya Chess oynamak için meydan okuyor"),
+            text(&offer).contains("Meydan okuma #1: bob, alice adlı oyuncuya Satranç oynamak için meydan okuyor"),
             "{offer:?}"
         );
         let offered = labels(&offer);

@@ -143,3 +143,18 @@ web-not-served = capabot stellt hier keine Webseiten bereit (kein [web] public_u
 web-off = Diese Community ist nicht im Web. Ein Administrator kann das einschalten: { $p }settings community web:on.
 web-address = Diese Community im Web: { $url }
 web-game-link = Zuschauen: { $url }
+# Der Name einer Variante, wie Chats ihn lesen, nach ihrem Kurznamen (getippt wird weiter der Kurzname).
+variant-name = { $variant ->
+        [chess] Schach
+        [capablanca] Capablanca-Schach
+        [caparandom] Capablanca-Zufallsschach
+        [caparelocation] Capablanca-Umstellungsschach
+        [stones] Stones Schach
+        [atomic] Atomschach
+        [capatomic] Capatomic-Zufallsschach
+        [atomic-nocheck] Atomschach ohne Schach
+        [atomic-deathmatch] Todesmatch-Atomschach
+        [atomic-pawnsafe] Atomschach mit sicheren Bauern
+        [bomb] Schach mit geheimer Bombe
+       *[other] { $variant }
+    }

@@ -319,6 +319,7 @@ offer-declined = Partie #{ $id }: { $name } hat { $what ->
        *[takeback] die Bitte um Zurücknahme
     } von { $other } abgelehnt; die Partie geht weiter.
 abort-tournament = Partie #{ $id } ist eine Turnierpartie und kann nicht abgebrochen werden; nutze stattdessen { $p }resign oder { $p }draw.
+abort-ladder = Partie #{ $id } ist eine Leiterpartie und kann nicht abgebrochen werden: Die Herausforderung wird ausgespielt; mit { $p }resign gibst du sie bei jedem Zug auf, oder { $p }draw.
 abort-too-late = Partie #{ $id }: Beide Seiten haben gezogen, daher kann sie nicht mehr abgebrochen werden; nutze stattdessen { $p }resign oder { $p }draw.
 game-aborted = Partie #{ $id } wurde von { $name } abgebrochen.
 game-aborted-unplayed = Partie #{ $id } abgebrochen: { $name } hat aufgegeben, bevor beide Seiten gezogen hatten; die Partie endet daher ohne Ergebnis und ohne Wertungsänderung.
@@ -368,6 +369,7 @@ no-games = Du hast keine Partien. { $direct ->
         [yes] Starte hier eine mit { $p }play; andere forderst du in einem Chat heraus, den du mit ihnen teilst.
        *[no] Starte eine mit { $p }challenge @jemand oder { $p }play.
     }
+games-time-left = , noch { $hours } h { $minutes } min
 games-line = #{ $id } { $variant } gegen { $other }, Zug { $number }, { $state ->
         [setup] Aufstellungsphase
         [bomb] wähle deine Bombe (in einer Direktnachricht an mich)

@@ -143,3 +143,18 @@ web-not-served = capabot serves no web pages here (no [web] public_url in its co
 web-off = This community is not on the web. An administrator can turn it on: { $p }settings community web:on.
 web-address = This community on the web: { $url }
 web-game-link = Watch: { $url }
+# A variant's name as chats read it, by its short name (what is typed stays the short name).
+variant-name = { $variant ->
+        [chess] Chess
+        [capablanca] Capablanca Chess
+        [caparandom] Capablanca Random Chess
+        [caparelocation] Capablanca Relocation Chess
+        [stones] Stone's Chess
+        [atomic] Atomic Chess
+        [capatomic] Capatomic Random Chess
+        [atomic-nocheck] No-Check Atomic Chess
+        [atomic-deathmatch] Death-Match Atomic Chess
+        [atomic-pawnsafe] Pawn-Safe Atomic Chess
+        [bomb] Secret-Bomb Chess
+       *[other] { $variant }
+    }

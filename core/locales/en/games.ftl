@@ -289,6 +289,7 @@ offer-declined = Game #{ $id }: { $name } declined { $other }'s { $what ->
        *[takeback] takeback request
     }; the game goes on.
 abort-tournament = Game #{ $id } is a tournament game, which cannot be aborted; { $p }resign or { $p }draw instead.
+abort-ladder = Game #{ $id } is a ladder game, which cannot be aborted: the challenge is played out; { $p }resign concedes it at any move, or { $p }draw.
 abort-too-late = Game #{ $id }: both sides have moved, so it can no longer be aborted; { $p }resign or { $p }draw instead.
 game-aborted = Game #{ $id } aborted by { $name }.
 game-aborted-unplayed = Game #{ $id } aborted: { $name } resigned before both sides had moved, so the game ends without a result and no rating changes.
@@ -338,6 +339,7 @@ no-games = You have no games. { $direct ->
         [yes] Start one here with { $p }play; people are challenged in a chat you share with them.
        *[no] Start one with { $p }challenge @someone or { $p }play.
     }
+games-time-left = , { $hours }h { $minutes }m left
 games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
         [setup] setup phase
         [bomb] choose your bomb (in a direct message to me)

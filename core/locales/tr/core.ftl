@@ -143,3 +143,18 @@ web-not-served = capabot burada web sayfası sunmuyor (yapılandırmasında [web
 web-off = Bu topluluk web'de değil. Bir yönetici açabilir: { $p }settings community web:on.
 web-address = Bu topluluk web'de: { $url }
 web-game-link = İzle: { $url }
+# Bir varyantın sohbetlerde okunan adı, kısa adına göre (yazılan yine kısa addır).
+variant-name = { $variant ->
+        [chess] Satranç
+        [capablanca] Capablanca Satrancı
+        [caparandom] Capablanca Rastgele Satrancı
+        [caparelocation] Capablanca Yer Değiştirme Satrancı
+        [stones] Stone Satrancı
+        [atomic] Atomik Satranç
+        [capatomic] Capatomic Rastgele Satranç
+        [atomic-nocheck] Şahsız Atomik Satranç
+        [atomic-deathmatch] Ölüm Maçı Atomik Satranç
+        [atomic-pawnsafe] Piyonu Güvenli Atomik Satranç
+        [bomb] Gizli Bomba Satrancı
+       *[other] { $variant }
+    }

@@ -316,6 +316,7 @@ offer-declined = Oyun #{ $id }: { $name }, { $other } adlı oyuncunun { $what ->
        *[takeback] geri alma isteğini
     } reddetti; oyun sürüyor.
 abort-tournament = Oyun #{ $id } bir turnuva oyunu, iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
+abort-ladder = Oyun #{ $id } bir merdiven oyunu, iptal edilemez: meydan okuma sonuna kadar oynanır; { $p }resign ile her hamlede teslim olabilirsin ya da { $p }draw.
 abort-too-late = Oyun #{ $id }: iki taraf da hamle yaptı, artık iptal edilemez; onun yerine { $p }resign ya da { $p }draw.
 game-aborted = Oyun #{ $id }, { $name } tarafından iptal edildi.
 game-aborted-unplayed = Oyun #{ $id } iptal edildi: { $name } iki taraf da hamle yapmadan terk etti; oyun sonuçsuz biter, puanlar değişmez.
@@ -365,6 +366,7 @@ no-games = Hiç oyunun yok. { $direct ->
         [yes] Burada { $p }play ile başlat; insanlara, onlarla paylaştığın bir sohbette meydan okunur.
        *[no] { $p }challenge @biri ya da { $p }play ile başlat.
     }
+games-time-left = , kalan süre { $hours } sa { $minutes } dk
 games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
         [setup] dizilim aşaması
         [bomb] bombanı seç (bana özel mesajla)

@@ -486,7 +486,7 @@ impl Bot {
                 Some(them) => self.name_of(&conn, them)?,
                 None => String::new(),
             };
-            let variant = super::commands::find_variant(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
+            let variant = super::commands::variant_title(&c.variant);
             let text = crate::tl!(
                 lang,
                 "challenge-expired-notice",

@@ -2,6 +2,9 @@
 //!
 //! Rules:
 //! - Joining puts a player at the bottom; leaving (or being removed) moves everyone below up one.
+//!   Leaving never escapes a challenge: an open challenge of the one who leaves counts as lost by
+//!   them (recorded before they go, so a challenger left behind takes their place first); only their
+//!   own challenge not yet accepted is simply withdrawn, as they could have withdrawn it anyway.
 //! - A player may challenge someone at most [`LadderSettings::max_places_up`] places above them.
 //!   Each player has at most one open ladder challenge (pending or being played), as challenger
 //!   or as challenged.
@@ -9,6 +12,8 @@
 //!   letting the time run out, forfeits: it counts as a win of the challenger.
 //! - When the challenger wins they take the loser's place and everyone between moves down one.
 //!   A win of the (higher) challenged player or a draw changes nothing.
+//! - Results (games and forfeits) are numbered on their own within the season: "ladder result 2" is
+//!   the season's second, whatever joined or left between; an administrator names one by it.
 //! - An administrator may undo a result (or forfeit) with a reason: the standings become what they
 //!   would be had it never happened, which is computed by replaying the season's other events
 //!   (joins, departures, results) from the season's opening order. The result stays in the history,
@@ -25,8 +30,11 @@ use std::fmt;
 
 /// A challenge's number within its season (1, 2, …).
 pub type ChallengeId = u32;
-/// An event's number within its season (1, 2, …); administrators name results by it.
+/// An event's number within its season (1, 2, …), joins and departures included.
 pub type EventId = u32;
+/// A result's number within its season (1, 2, …), counting results only: what announcements show
+/// ("ladder result 2") and administrators undo.
+pub type ResultNo = u32;
 
 const DAY: i64 = 24 * 60 * 60;
 
@@ -152,6 +160,17 @@ pub enum Effect {
     Unchanged,
 }
 
+/// What leaving (or being removed) did to the departing player's open challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Departure {
+    /// They had none.
+    Free,
+    /// Their own challenge, not yet accepted, is withdrawn.
+    Withdrawn(ChallengeId),
+    /// The challenge (pending or being played) counts as lost by them; the effect of its result.
+    Forfeited(ChallengeId, Effect),
+}
+
 /// Everything a ladder holds, as plain data for storage; [`Ladder::restore`] checks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LadderParts {
@@ -214,9 +233,8 @@ pub enum LadderError {
     NotBeingPlayed(ChallengeId),
     /// The time to accept is over; the challenge is about to be forfeited.
     AcceptDeadlinePassed,
-    UnknownEvent(EventId),
-    NotAResult(EventId),
-    AlreadyUndone(EventId),
+    UnknownResult(ResultNo),
+    AlreadyUndone(ResultNo),
     ReasonRequired,
     /// Stored data that does not describe a ladder.
     Corrupt(String),
@@ -249,8 +267,7 @@ impl LadderError {
             LadderError::UnknownChallenge(id) => msg!("ladder-unknown-challenge", id = *id),
             LadderError::NotBeingPlayed(id) => msg!("ladder-not-played", id = *id),
             LadderError::AcceptDeadlinePassed => msg!("ladder-deadline-passed"),
-            LadderError::UnknownEvent(id) => msg!("ladder-unknown-event", id = *id),
-            LadderError::NotAResult(id) => msg!("ladder-not-result", id = *id),
+            LadderError::UnknownResult(id) => msg!("ladder-unknown-event", id = *id),
             LadderError::AlreadyUndone(id) => msg!("ladder-already-undone", id = *id),
             LadderError::ReasonRequired => msg!("ladder-reason-required"),
             LadderError::Corrupt(s) => msg!("ladder-corrupt", detail = s.as_str()),
@@ -368,13 +385,28 @@ impl Ladder {
         &self.parts.events
     }
 
-    /// The event that recorded `challenge`'s result this season (its latest: a result undone and
-    /// recorded again has a new one), which an administrator's [`Ladder::undo`] takes.
-    pub fn result_event(&self, challenge: ChallengeId) -> Option<EventId> {
-        self.parts.events.iter().rev().find_map(|e| match e.kind {
-            EventKind::Result { challenge: c, .. } if c == challenge => Some(e.id),
+    /// The number of `challenge`'s result among the season's results (its latest), which an
+    /// administrator's [`Ladder::undo`] takes.
+    pub fn result_number(&self, challenge: ChallengeId) -> Option<ResultNo> {
+        let results = self.parts.events.iter().filter(|e| matches!(e.kind, EventKind::Result { .. }));
+        let numbered = results
+            .zip(1..)
+            .filter(|(e, _)| matches!(e.kind, EventKind::Result { challenge: c, .. } if c == challenge));
+        numbered.last().map(|(_, n)| n)
+    }
+
+    /// The event recording the season's result number `n`.
+    fn result_event(&self, n: ResultNo) -> Option<&LadderEvent> {
+        let mut results = self.parts.events.iter().filter(|e| matches!(e.kind, EventKind::Result { .. }));
+        results.nth((n as usize).checked_sub(1)?)
+    }
+
+    /// The game played for the season's result number `n`, if it was played (not a forfeit).
+    pub fn result_game(&self, n: ResultNo) -> Option<i64> {
+        match self.result_event(n)?.kind {
+            EventKind::Result { challenge, forfeit: false, .. } => self.challenge(challenge)?.game,
             _ => None,
-        })
+        }
     }
 
     /// The current season's challenges.
@@ -437,8 +469,9 @@ impl Ladder {
         Ok(self.standings.len())
     }
 
-    /// `p` leaves; everyone below moves up one and `p`'s open challenge is cancelled (returned).
-    pub fn leave(&mut self, p: PlayerId, now: i64) -> Result<Option<ChallengeId>, LadderError> {
+    /// `p` leaves; everyone below moves up one. Their open challenge is lost by them, or withdrawn
+    /// if it is their own and not yet accepted (see [`Departure`]).
+    pub fn leave(&mut self, p: PlayerId, now: i64) -> Result<Departure, LadderError> {
         if self.place_of(p).is_none() {
             return Err(LadderError::NotOnLadder);
         }
@@ -446,20 +479,29 @@ impl Ladder {
     }
 
     /// An administrator removes `p`, as if they had left.
-    pub fn remove(&mut self, p: PlayerId, now: i64) -> Result<Option<ChallengeId>, LadderError> {
+    pub fn remove(&mut self, p: PlayerId, now: i64) -> Result<Departure, LadderError> {
         if self.place_of(p).is_none() {
             return Err(LadderError::PlayerNotOnLadder(p));
         }
         Ok(self.depart(p, now, EventKind::Removed(p)))
     }
 
-    fn depart(&mut self, p: PlayerId, now: i64, kind: EventKind) -> Option<ChallengeId> {
-        let cancelled = self.parts.challenges.iter_mut().find(|c| c.status.is_open() && c.involves(p)).map(|c| {
-            c.status = ChallengeStatus::Cancelled;
-            c.id
-        });
+    fn depart(&mut self, p: PlayerId, now: i64, kind: EventKind) -> Departure {
+        let open = self.open_challenge_of(p).map(|c| (c.id, c.status, c.challenger == p));
+        let departure = match open {
+            None => Departure::Free,
+            Some((id, ChallengeStatus::Pending, true)) => {
+                self.parts.challenges[id as usize - 1].status = ChallengeStatus::Withdrawn;
+                Departure::Withdrawn(id)
+            }
+            Some((id, _, is_challenger)) => {
+                let result =
+                    if is_challenger { ChallengeResult::ChallengedWon } else { ChallengeResult::ChallengerWon };
+                Departure::Forfeited(id, self.forfeit(id, result, now))
+            }
+        };
         self.push_event(now, kind);
-        cancelled
+        departure
     }
 
     /// `challenger` challenges `challenged`, who must accept within the set days.
@@ -526,7 +568,7 @@ impl Ladder {
     /// `player` declines the challenge waiting for them, which forfeits it.
     pub fn decline(&mut self, player: PlayerId, now: i64) -> Result<(ChallengeId, Effect), LadderError> {
         let id = self.pending_for(player)?;
-        Ok((id, self.forfeit(id, now)))
+        Ok((id, self.forfeit(id, ChallengeResult::ChallengerWon, now)))
     }
 
     /// The challenger takes back a challenge not yet accepted.
@@ -566,11 +608,11 @@ impl Ladder {
         self.parts.challenges.iter().find(|c| c.status == ChallengeStatus::Accepted && c.game == Some(game))
     }
 
-    fn forfeit(&mut self, id: ChallengeId, now: i64) -> Effect {
+    /// Ends an open challenge without a game result: `result` is the side that did not forfeit.
+    fn forfeit(&mut self, id: ChallengeId, result: ChallengeResult, now: i64) -> Effect {
         let c = &mut self.parts.challenges[id as usize - 1];
         c.status = ChallengeStatus::Forfeited;
         let (challenger, challenged) = (c.challenger, c.challenged);
-        let result = ChallengeResult::ChallengerWon;
         self.push_event(now, EventKind::Result { challenge: id, challenger, challenged, result, forfeit: true })
     }
 
@@ -594,21 +636,18 @@ impl Ladder {
             .filter(|c| c.status == ChallengeStatus::Pending && c.accept_by <= now)
             .map(|c| c.id)
             .collect();
-        due.into_iter().map(|id| (id, self.forfeit(id, now))).collect()
+        due.into_iter().map(|id| (id, self.forfeit(id, ChallengeResult::ChallengerWon, now))).collect()
     }
 
-    /// An administrator undoes the result in event `id`, giving `reason`.
-    pub fn undo(&mut self, id: EventId, reason: &str, now: i64) -> Result<(), LadderError> {
+    /// An administrator undoes the season's result number `n`, giving `reason`.
+    pub fn undo(&mut self, n: ResultNo, reason: &str, now: i64) -> Result<(), LadderError> {
         let reason = reason.trim();
         if reason.is_empty() {
             return Err(LadderError::ReasonRequired);
         }
-        let e = self.parts.events.get((id as usize).wrapping_sub(1)).ok_or(LadderError::UnknownEvent(id))?;
-        if !matches!(e.kind, EventKind::Result { .. }) {
-            return Err(LadderError::NotAResult(id));
-        }
+        let id = self.result_event(n).ok_or(LadderError::UnknownResult(n))?.id;
         if self.is_undone(id) {
-            return Err(LadderError::AlreadyUndone(id));
+            return Err(LadderError::AlreadyUndone(n));
         }
         self.push_event(now, EventKind::Undone { event: id, reason: reason.to_string() });
         self.replay();
@@ -662,12 +701,12 @@ mod tests {
     fn join_leave_and_remove() {
         let mut l = ladder(4);
         assert_eq!(l.join(2, T0), Err(LadderError::AlreadyOnLadder { place: 2 }));
-        assert_eq!(l.leave(2, T0).unwrap(), None);
+        assert_eq!(l.leave(2, T0).unwrap(), Departure::Free);
         assert_eq!(l.standings(), [1, 3, 4]);
         assert_eq!(l.leave(2, T0), Err(LadderError::NotOnLadder));
         assert_eq!(l.remove(9, T0), Err(LadderError::PlayerNotOnLadder(9)));
         assert_eq!(l.join(2, T0).unwrap(), 4);
-        assert_eq!(l.remove(1, T0).unwrap(), None);
+        assert_eq!(l.remove(1, T0).unwrap(), Departure::Free);
         assert_eq!(l.standings(), [3, 4, 2]);
     }
 
@@ -750,33 +789,62 @@ mod tests {
     }
 
     #[test]
-    fn leaving_cancels_the_open_challenge() {
+    fn leaving_forfeits_the_open_challenge() {
+        // Challenged and leaving: a win of the challenger, who takes the place before it is vacated.
         let mut l = ladder(4);
         let id = l.challenge_player(4, 2, T0).unwrap();
-        assert_eq!(l.leave(2, T0).unwrap(), Some(id));
-        assert_eq!(l.challenge(id).unwrap().status, ChallengeStatus::Cancelled);
+        let won = Effect::Climbed { winner: 4, from: 4, to: 2 };
+        assert_eq!(l.leave(2, T0).unwrap(), Departure::Forfeited(id, won));
+        assert_eq!(l.challenge(id).unwrap().status, ChallengeStatus::Forfeited);
+        assert_eq!(l.standings(), [1, 4, 3]);
+        assert!(matches!(l.events()[4].kind, EventKind::Result { forfeit: true, .. }));
         assert!(l.challenge_player(4, 1, T0).is_ok());
+        // A challenger leaving during the game loses it: nothing moves but they are gone.
+        let mut l = ladder(4);
+        let id = l.challenge_player(4, 2, T0).unwrap();
+        l.accept(2, T0).unwrap();
+        l.attach_game(id, 9).unwrap();
+        assert_eq!(l.remove(4, T0).unwrap(), Departure::Forfeited(id, Effect::Unchanged));
+        assert_eq!(l.standings(), [1, 2, 3]);
+        // Their own challenge not yet accepted is only withdrawn; leaving with none is free.
+        let mut l = ladder(4);
+        let id = l.challenge_player(4, 2, T0).unwrap();
+        assert_eq!(l.leave(4, T0).unwrap(), Departure::Withdrawn(id));
+        assert_eq!(l.challenge(id).unwrap().status, ChallengeStatus::Withdrawn);
+        assert_eq!(l.leave(1, T0).unwrap(), Departure::Free);
+        assert_eq!(l.standings(), [2, 3]);
+        // Replaying the season gives the same standings (the result before the departure).
+        assert_eq!(Ladder::restore(l.parts().clone()).unwrap(), l);
     }
 
     #[test]
     fn undo_replays_the_rest_of_the_season() {
         let mut l = ladder(5);
-        play(&mut l, 4, 1, ChallengeResult::ChallengerWon); // 4 1 2 3 5
+        let first = l.challenge_player(4, 1, T0).unwrap();
+        l.accept(1, T0).unwrap();
+        l.attach_game(first, 77).unwrap();
+        l.record_result(first, ChallengeResult::ChallengerWon, T0).unwrap(); // 4 1 2 3 5
         let undone = l.events().last().unwrap().id;
+        // Results are numbered on their own: the first is result 1, though five joins came before.
+        assert_eq!((undone, l.result_number(first)), (6, Some(1)));
         play(&mut l, 5, 3, ChallengeResult::ChallengerWon); // 4 1 2 5 3
+        assert_eq!(l.result_number(2), Some(2));
         l.join(6, T0).unwrap(); // 4 1 2 5 3 6
         assert_eq!(l.standings(), [4, 1, 2, 5, 3, 6]);
-        assert_eq!(l.undo(undone, "  ", T0), Err(LadderError::ReasonRequired));
-        assert_eq!(l.undo(1, "oops", T0), Err(LadderError::NotAResult(1)));
-        assert_eq!(l.undo(999, "oops", T0), Err(LadderError::UnknownEvent(999)));
-        l.undo(undone, "engine use", T0).unwrap();
+        assert_eq!(l.undo(1, "  ", T0), Err(LadderError::ReasonRequired));
+        assert_eq!(l.undo(3, "oops", T0), Err(LadderError::UnknownResult(3)));
+        assert_eq!(l.undo(0, "oops", T0), Err(LadderError::UnknownResult(0)));
+        l.undo(1, "engine use", T0).unwrap();
         // As if 4 had never beaten 1: 1 2 3 4 5, then 5 over 3: 1 2 5 3 4, then 6 joins.
         assert_eq!(l.standings(), [1, 2, 5, 3, 4, 6]);
         assert!(l.is_undone(undone));
         assert!(
             matches!(&l.events().last().unwrap().kind, EventKind::Undone { event, reason } if *event == undone && reason == "engine use")
         );
-        assert_eq!(l.undo(undone, "again", T0), Err(LadderError::AlreadyUndone(undone)));
+        assert_eq!(l.undo(1, "again", T0), Err(LadderError::AlreadyUndone(1)));
+        // An undone result keeps its number; the game played for it is named.
+        assert_eq!(l.result_number(2), Some(2));
+        assert_eq!((l.result_game(1), l.result_game(2), l.result_game(3)), (Some(77), None, None));
         // Restoring the stored parts gives the same ladder.
         assert_eq!(Ladder::restore(l.parts().clone()).unwrap(), l);
     }

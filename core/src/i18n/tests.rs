@@ -424,3 +424,17 @@ fn counts_are_grouped_as_each_language_writes_them() {
     }
     assert_eq!(grouped(Lang::En, 20_160_060), "20,160,060");
 }
+
+/// Every variant has its name in every catalogue (a variant left out would be shown by its short
+/// name), the English one is the engine's display name, and the others are their own words.
+#[test]
+fn every_variant_is_named_in_every_language() {
+    for v in crate::rules::VARIANTS {
+        let named = |lang| tr(lang, "variant-name", &[("variant", Arg::from(v.name))]);
+        assert_eq!(named(Lang::En), v.display_name);
+        for lang in [Lang::Tr, Lang::De] {
+            assert_ne!(named(lang), v.name, "{} in {lang:?}", v.name);
+            assert_ne!(named(lang), v.display_name, "{} in {lang:?}", v.name);
+        }
+    }
+}

@@ -755,7 +755,7 @@ mod tests {
         assert_eq!(load(&c, id).unwrap().unwrap().standings(), p.as_slice());
         update(&c, id, |l| l.record_result(ch, ChallengeResult::ChallengerWon, 40)).unwrap().unwrap();
         let ch2 = update(&c, id, |l| l.challenge_player(p[1], p[0], 50)).unwrap().unwrap();
-        update(&c, id, |l| l.undo(6, "wrong result reported", 60)).unwrap().unwrap();
+        update(&c, id, |l| l.undo(1, "wrong result reported", 60)).unwrap().unwrap();
         let l = load(&c, id).unwrap().unwrap();
         assert_eq!(l.standings(), p.as_slice());
         assert_eq!(l.challenge(ch2).unwrap().status, ChallengeStatus::Pending);
@@ -887,7 +887,7 @@ mod tests {
         let now = check();
         assert_eq!(now[1].standings, [p[0], p[1], p[4], p[2], p[3]]);
         assert_eq!(now[1].open.iter().map(|c| c.id).collect::<Vec<_>>(), [accepted, pending]);
-        update(&c, chess, |l| l.undo(6, "wrong result", 8)).unwrap().unwrap();
+        update(&c, chess, |l| l.undo(1, "wrong result", 8)).unwrap().unwrap();
         update(&c, chess, |l| l.withdraw(p[3]).map(|_| ())).unwrap().unwrap();
         update(&c, chess, |l| l.leave(p[1], 10).map(|_| ())).unwrap().unwrap();
         assert_eq!(check()[1].standings, [p[0], p[2], p[3], p[4]]);

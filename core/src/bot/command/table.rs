@@ -146,7 +146,7 @@ pub const SIGNUP: Range = Range::limited("signup", 0, 30);
 pub const REACH: Range = Range::limited("reach", 1, 100);
 /// Days a ladder challenge may wait for an answer.
 pub const WAIT: Range = Range::limited("wait", 1, 30);
-/// A ladder event's number (`ladder undo N`).
+/// A ladder result's number within its season (`ladder undo N`).
 pub const EVENT: Range = Range::from_one("event", Counted::LadderEvent);
 /// A ladder season's number.
 pub const SEASON: Range = Range::from_one("season", Counted::Season);

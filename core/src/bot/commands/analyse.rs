@@ -6,7 +6,7 @@
 //! is shown again at once from the store.
 
 use super::info::pgn_reply;
-use super::{Bot, BotError, Ctx, Res, color_word, move_label, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, color_word, move_label, user};
 use crate::ai::analysis::{Analysis, AnalysisError, Judgement, MAX_PLIES, MoveReview};
 use crate::bot::analysis::{Busy, progress_slot};
 use crate::bot::drawing::{ArrowsDrawing, BoardDrawing, CourseDrawing, Drawing, DrawnArrow};
@@ -174,14 +174,14 @@ impl Bot {
     ) -> Res<Vec<Reply>> {
         let white = self.record_name(conn, row, row.white)?;
         let black = self.record_name(conn, row, row.black)?;
-        let variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name);
+        let variant = super::variant_text(&row.variant);
         let result = row.outcome().map_or("*", |o| o.result_str());
         let mut text = t!(
             "analysis-head",
             id = row.id,
             white = white.as_str(),
             black = black.as_str(),
-            variant = variant,
+            variant = variant.as_str(),
             result = result,
             nodes = crate::i18n::grouped(crate::i18n::current(), analysis.nodes)
         );
@@ -209,7 +209,7 @@ impl Bot {
         // The same analysis on the game's web page, where its community opted in.
         head.web_link = self.web_link(conn, row)?.map(|page| format!("{page}#analysis"));
         if self.config.pictures {
-            let (course, alt) = course_of(row.id, analysis, [&white, &black], variant, result, Theme::default());
+            let (course, alt) = course_of(row.id, analysis, [&white, &black], &variant, result, Theme::default());
             head.drawing = Some(Drawing::Course(course));
             head.alt_text = Some(alt);
         }

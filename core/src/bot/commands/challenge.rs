@@ -72,12 +72,12 @@ impl Bot {
                     .filter(|v| v.has_setups() && v.setups != SetupKind::Relocation)
                     .map(|v| v.name)
                     .collect();
-                return user(msg!("setup-one", variant = v.display_name, list = random.join(", ")));
+                return user(msg!("setup-one", variant = super::variant_title(v.name), list = random.join(", ")));
             }
             // As typed: a number past 2^53 would be rounded as Fluent's number.
             return user(msg!(
                 "setup-range",
-                variant = v.display_name,
+                variant = super::variant_title(v.name),
                 max = setups::count(v) - 1,
                 given = super::short(typed)
             ));
@@ -144,7 +144,12 @@ impl Bot {
                 && c.rated == rated
                 && c.expires_at > now;
             if same && crate::store::ladders::challenge_link(&conn, c.id)?.is_none() {
-                return user(msg!("challenge-duplicate", id = c.id, variant = v.display_name, p = cx.p()));
+                return user(msg!(
+                    "challenge-duplicate",
+                    id = c.id,
+                    variant = super::variant_title(v.name),
+                    p = cx.p()
+                ));
             }
         }
         let expires = now + self.config.challenge_expiry_secs;
@@ -187,7 +192,7 @@ impl Bot {
                         id = id,
                         name = me.name.as_str(),
                         other = c.name.as_str(),
-                        variant = v.display_name,
+                        variant = super::variant_title(v.name),
                         terms = clock.as_str(),
                         setup = setup.as_str(),
                         colors = color_text.as_str(),
@@ -204,7 +209,7 @@ impl Bot {
                     "challenge-open",
                     id = id,
                     name = me.name.as_str(),
-                    variant = v.display_name,
+                    variant = super::variant_title(v.name),
                     terms = clock.as_str(),
                     setup = setup.as_str(),
                     colors = color_text.as_str(),
@@ -328,7 +333,7 @@ impl Bot {
             let idx = setup.unwrap_or_else(|| setups::random_index(v, &mut rand::rng()) as u32);
             let pos = setups::position(v, idx as usize).ok_or_else(|| {
                 let max = setups::count(v).saturating_sub(1);
-                BotError::User(crate::msg!("no-setup", variant = v.display_name, number = idx, max = max))
+                BotError::User(crate::msg!("no-setup", variant = super::variant_title(v.name), number = idx, max = max))
             })?;
             (Some(idx), pos)
         } else {
@@ -369,7 +374,7 @@ impl Bot {
                 id = id,
                 white = white.name.as_str(),
                 black = black.name.as_str(),
-                variant = v.display_name
+                variant = super::variant_title(v.name)
             ),
         });
         let setup_txt = setup.map(|s| t!("setup-suffix", number = s)).unwrap_or_default();
@@ -384,7 +389,7 @@ impl Bot {
                     id = id,
                     white = white.name.as_str(),
                     black = black.name.as_str(),
-                    variant = v.display_name,
+                    variant = super::variant_title(v.name),
                     clock = clock.as_str(),
                     p = p
                 ),
@@ -411,7 +416,7 @@ impl Bot {
                 id = id,
                 white = format!("{}{}", white.name, if white.is_ai { &level } else { "" }),
                 black = format!("{}{}", black.name, if black.is_ai { &level } else { "" }),
-                variant = v.display_name,
+                variant = super::variant_title(v.name),
                 setup = setup_txt.as_str(),
                 clock = clock.as_str(),
                 mover = to_move.name.as_str()

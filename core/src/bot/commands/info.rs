@@ -2,7 +2,7 @@
 //! whole game as an animated picture.
 
 use super::moves::reason_text;
-use super::{Bot, BotError, Ctx, Res, color_word, game_scope, game_target, turn_of_fen, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, color_word, game_scope, game_target, turn_of_fen, user};
 use crate::bot::drawing::{Drawing, GameDrawing};
 use crate::bot::io::{Attachment, Reply, Response, Target};
 use crate::bot::seams::PICTURE_SIZE;
@@ -76,7 +76,7 @@ impl Bot {
                 .into_iter()
                 .zip(names)
                 .map(|((g, state), other)| {
-                    let variant = variant_named(&g.variant).map_or(g.variant.as_str(), |v| v.display_name);
+                    let variant = super::variant_title(&g.variant);
                     let name = t!(
                         "suggest-game",
                         id = g.id,
@@ -142,7 +142,7 @@ impl Bot {
                     (false, Some(them)) if them == me => "to-you",
                     (false, _) => "open",
                 };
-                let variant = variant_named(&c.variant).map_or(c.variant.as_str(), |v| v.display_name);
+                let variant = super::variant_title(&c.variant);
                 crate::msg!("suggest-challenge", id = c.id, kind = kind, name = name, variant = variant)
             })
             .collect())
@@ -190,7 +190,7 @@ pub(super) fn suggestions(named: impl IntoIterator<Item = (String, i64)>, typed:
 pub(super) fn variants_text() -> String {
     let mut s = t!("variants-head");
     for v in VARIANTS {
-        s.push_str(&format!("\n{} — {}", v.name, v.display_name));
+        s.push_str(&format!("\n{} — {}", v.name, super::variant_text(v.name)));
     }
     s
 }
@@ -219,7 +219,7 @@ impl Bot {
         let white = self.name_of(&conn, row.white)?;
         let black = self.name_of(&conn, row.black)?;
         // As the game's start named it (Capatomic Random Chess), not as it is typed (capatomic).
-        let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+        let variant = super::variant_title(&row.variant);
         let mut text = t!("board-head", id = row.id, white = white, black = black, variant = variant, status = status);
         if let Some(dl) = row.deadline.filter(|_| row.status == Status::Active) {
             let left = dl - self.clock.now();
@@ -356,15 +356,21 @@ impl Bot {
             let opp = if g.white == me.id { g.black } else { g.white };
             let here = g.platform == cx.scope().platform && g.chat_id == cx.scope().chat;
             let state = open_state(&g, me.id)?;
-            lines.push(t!(
+            let mut line = t!(
                 "games-line",
                 id = g.id,
-                variant = g.variant.as_str(),
+                variant = super::variant_title(&g.variant),
                 other = self.name_of(&conn, opp)?,
                 number = g.ply / 2 + 1,
                 state = state,
                 here = if here { "here" } else { "elsewhere" }
-            ));
+            );
+            // What the clock leaves for the player's own choice (a paused game has none).
+            if let Some(dl) = g.deadline.filter(|_| matches!(state, "yours" | "bomb")) {
+                let left = (dl - now).max(0);
+                line.push_str(&t!("games-time-left", hours = left / 3600, minutes = left % 3600 / 60));
+            }
+            lines.push(line);
         }
         lines.extend(self.challenge_lines(&conn, cx, me.id, now)?);
         // Challenges to them in other chats, answered there (as their games elsewhere are played there).
@@ -373,7 +379,7 @@ impl Bot {
                 "games-challenge-elsewhere-line",
                 id = c.id,
                 name = self.name_of(&conn, c.challenger)?,
-                variant = c.variant.as_str()
+                variant = super::variant_title(&c.variant)
             ));
         }
         // Their own challenges still waiting here, with how to withdraw them.
@@ -388,7 +394,7 @@ impl Bot {
                 id = c.id,
                 name = to,
                 open = if c.challenged.is_none() { "yes" } else { "no" },
-                variant = c.variant.as_str(),
+                variant = super::variant_title(&c.variant),
                 p = prefix
             ));
         }
@@ -406,7 +412,7 @@ impl Bot {
                 "games-challenge-line",
                 id = c.id,
                 name = self.name_of(conn, c.challenger)?,
-                variant = c.variant.as_str(),
+                variant = super::variant_title(&c.variant),
                 p = cx.p()
             ));
         }
@@ -496,19 +502,19 @@ impl Bot {
         }
         let drawing =
             GameDrawing::new(&game, &white, &black, result.as_deref(), viewer, PICTURE_SIZE, Theme::default());
-        let variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name);
+        let variant = super::variant_text(&row.variant);
         let state = result.as_deref().map_or_else(|| t!("status-in-progress"), |r| r.to_string());
         let text = t!(
             "gif-caption",
             id = row.id,
             white = white.as_str(),
             black = black.as_str(),
-            variant = variant,
+            variant = variant.as_str(),
             count = plies.div_ceil(2),
             state = state.as_str()
         );
         let mut r = Reply::new(target, text);
-        r.alt_text = Some(gif_alt_text(&game, row.id, variant, &white, &black, &state));
+        r.alt_text = Some(gif_alt_text(&game, row.id, &variant, &white, &black, &state));
         r.drawing = Some(Drawing::Game(drawing));
         Ok(r)
     }

@@ -1,6 +1,6 @@
 //! Rank ladder commands: standings, joining and leaving, ladder challenges (offered as ordinary
 //! challenges so that `accept`/`decline` answer them), administration (create, remove, undo,
-//! seasons), the result of a ladder game (inside the end hook's transaction), aborted games, and
+//! seasons), the result of a ladder game (inside the end hook's transaction), and
 //! the scheduler's forfeits of challenges not accepted in time.
 //!
 //! After every change that moves places, the standings go to the chat where the ladder was created
@@ -11,14 +11,15 @@ use crate::bot::command::{Command, LadderCmd};
 use crate::bot::io::{ChoiceStyle, Reply, Response, Scope, Slot, Target};
 use crate::community::PlayerId;
 use crate::community::ladder::{
-    ChallengeResult, ChallengeStatus, Effect, EventId, Ladder, LadderError, LadderSettings,
+    ChallengeResult, ChallengeStatus, Departure, Effect, Ladder, LadderError, LadderSettings, ResultNo,
 };
 use crate::i18n::with_lang;
-use crate::rules::{Color, Outcome};
+use crate::rules::{Color, Outcome, WinReason};
 use crate::store::Connection;
 use crate::store::challenges::{self, NewChallenge};
-use crate::store::games::GameRow;
+use crate::store::games::{GameRow, Status};
 use crate::store::ladders::{self, LadderId, LadderInfo};
+use crate::store::players::Player;
 use crate::store::{Conn, events, games, players};
 use crate::{msg, t};
 
@@ -84,12 +85,12 @@ impl Bot {
                     accept_days: wait.unwrap_or(d.accept_days),
                 };
                 let Some(id) = ladders::create(&conn, &platform, &community, v.name, settings, now)? else {
-                    return user(msg!("ladder-exists", variant = v.display_name));
+                    return user(msg!("ladder-exists", variant = super::variant_title(v.name)));
                 };
                 ladders::set_chat(&conn, id, &cx.scope().chat, cx.scope().thread.as_deref())?;
                 Ok(cx.say(t!(
                     "ladder-created",
-                    variant = v.display_name,
+                    variant = super::variant_title(v.name),
                     days = days_text(settings.days_per_move),
                     reach = places_text(settings.max_places_up as i64),
                     wait = days_text(settings.accept_days),
@@ -112,11 +113,8 @@ impl Bot {
             LadderCmd::Leave(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
                 let me = self.me(&conn, cx)?;
-                let cancelled = self.ladder_op(&conn, &info, |l| l.leave(me.id, now))?;
-                self.close_linked(&conn, &info, cancelled, "cancelled")?;
-                let mut out = cx.say(t!("ladder-left", name = me.name.as_str(), ladder = self.ladder_name(&info)));
-                out.replies.push(self.standings_reply(&conn, &info)?);
-                Ok(out)
+                drop(conn);
+                self.ladder_departure(cx, &info, &me, false)
             }
             LadderCmd::Remove(v) => {
                 let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
@@ -126,11 +124,8 @@ impl Bot {
                 let Some(p) = players::find(&conn, &platform, &who.id)? else {
                     return user(msg!("ladder-player-not-on", name = short(&who.name)));
                 };
-                let cancelled = self.ladder_op(&conn, &info, |l| l.remove(p.id, now))?;
-                self.close_linked(&conn, &info, cancelled, "cancelled")?;
-                let mut out = cx.say(t!("ladder-removed", name = p.name.as_str(), ladder = self.ladder_name(&info)));
-                out.replies.push(self.standings_reply(&conn, &info)?);
-                Ok(out)
+                drop(conn);
+                self.ladder_departure(cx, &info, &p, true)
             }
             LadderCmd::Challenge(v) => self.ladder_challenge(cx, &conn, &community, v.as_deref()),
             LadderCmd::Accept(v) | LadderCmd::Decline(v) => {
@@ -151,12 +146,14 @@ impl Bot {
             LadderCmd::Undo { event, reason } => {
                 let info = self.pick_ladder(&conn, cx, &community, None)?;
                 self.ladder_op(&conn, &info, |l| l.undo(event, &reason, now))?;
-                let mut out = cx.say(t!(
-                    "ladder-undone",
-                    event = event,
-                    ladder = self.ladder_name(&info),
-                    reason = short(reason.trim())
-                ));
+                let mut text =
+                    t!("ladder-undone", event = event, ladder = self.ladder_name(&info), reason = short(reason.trim()));
+                // Only the ladder forgets the result: the game and its rating changes stand.
+                if let Some(game) = self.load_ladder(&conn, info.id)?.result_game(event) {
+                    text.push(' ');
+                    text.push_str(&t!("ladder-undone-game-stays", id = game));
+                }
+                let mut out = cx.say(text);
                 out.replies.push(self.standings_reply(&conn, &info)?);
                 Ok(out)
             }
@@ -231,7 +228,7 @@ impl Bot {
     }
 
     fn ladder_name(&self, info: &LadderInfo) -> String {
-        variant_named(&info.variant).map_or_else(|_| info.variant.clone(), |v| v.display_name.to_string())
+        super::variant_text(&info.variant)
     }
 
     fn load_ladder(&self, conn: &Connection, id: LadderId) -> Res<Ladder> {
@@ -246,7 +243,7 @@ impl Bot {
             let v = variant_named(v)?;
             return match ladders::find(conn, platform, community, v.name)? {
                 Some(l) => Ok(l),
-                None => user(msg!("ladder-no-such", variant = v.display_name)),
+                None => user(msg!("ladder-no-such", variant = super::variant_title(v.name))),
             };
         }
         let mut all = ladders::list(conn, platform, community)?;
@@ -388,7 +385,7 @@ impl Bot {
                 place = ladder.place_of(me.id).unwrap_or(0),
                 other = other.name.as_str(),
                 other_place = ladder.place_of(other.id).unwrap_or(0),
-                variant = v.display_name,
+                variant = super::variant_title(v.name),
                 p = p,
                 wait = wait
             ),
@@ -400,6 +397,74 @@ impl Bot {
             choice(&t!("button-decline"), Command::Decline(Some(ch)), ChoiceStyle::Secondary, them, p),
         ];
         Ok(Response::one(r))
+    }
+
+    /// `who` leaves the ladder (or an administrator removes them). Leaving escapes no challenge: a
+    /// ladder game under way is resigned first (its end, ratings and ladder line are any finished
+    /// game's), a game still in its setup is aborted, and a challenge open otherwise counts as lost
+    /// by them; the other side is told and pinged.
+    fn ladder_departure(&self, cx: &Ctx<'_>, info: &LadderInfo, who: &Player, removed: bool) -> Res<Response> {
+        let now = self.clock.now();
+        let depart = |l: &mut Ladder| if removed { l.remove(who.id, now) } else { l.leave(who.id, now) };
+        let mut conn = self.conn()?;
+        let game = self.load_ladder(&conn, info.id)?.open_challenge_of(who.id).and_then(|c| c.game);
+        let row = game.map(|g| games::get(&conn, g)).transpose()?.flatten();
+        let mut out = Response::default();
+        if let Some(row) = row.as_ref().filter(|r| r.status == Status::Active) {
+            drop(conn);
+            let c = super::mover_color(row, who.id);
+            let resigned = Outcome::Decisive { winner: c.other(), reason: WinReason::Resignation };
+            out = self.finish_with(cx, row, resigned, row.player(c.other()))?;
+            conn = self.conn()?;
+        }
+        let departure = self.ladder_op(&conn, info, depart)?;
+        let ladder = self.ladder_name(info);
+        let name = who.name.as_str();
+        let mut text = if removed {
+            t!("ladder-removed", name = name, ladder = ladder)
+        } else {
+            t!("ladder-left", name = name, ladder = ladder)
+        };
+        let mut notify = Vec::new();
+        match departure {
+            Departure::Free => {}
+            Departure::Withdrawn(lc) => {
+                self.close_linked(&conn, info, Some(lc), "cancelled")?;
+                let l = self.load_ladder(&conn, info.id)?;
+                let other = l.challenge(lc).map_or(who.id, |c| c.challenged);
+                text.push(' ');
+                text.push_str(&t!("ladder-left-withdrawn", name = name, other = self.name_of(&conn, other)?));
+                notify = self.notify_of(&conn, &info.platform, other)?;
+            }
+            Departure::Forfeited(lc, effect) => {
+                self.close_linked(&conn, info, Some(lc), "declined")?;
+                let l = self.load_ladder(&conn, info.id)?;
+                let c = l.challenge(lc).cloned().ok_or_else(|| BotError::Internal("challenge vanished".into()))?;
+                let other = if c.challenger == who.id { c.challenged } else { c.challenger };
+                text.push(' ');
+                text.push_str(&t!(
+                    "ladder-left-forfeit",
+                    name = name,
+                    other = self.name_of(&conn, other)?,
+                    effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
+                ));
+                tag_result(&mut text, l.result_number(lc));
+                // A game still in its setup (no move yet) ends with the challenge.
+                if let Some(row) = row.filter(|r| r.status == Status::Setup)
+                    && games::abort(&conn, row.id, row.ply, now)?
+                {
+                    text.push('\n');
+                    text.push_str(&t!("game-aborted", id = row.id, name = name));
+                }
+                notify = self.notify_of(&conn, &info.platform, other)?;
+            }
+        }
+        let mut r = self.reply_in(cx.scope(), text);
+        r.notify = notify;
+        out.replies.push(r);
+        // One standings message, also when the resigned game's end owes one.
+        ladders::mark_standings_due(&conn, info.id)?;
+        Ok(out)
     }
 
     /// `accept`/`decline` of an ordinary challenge that offers a ladder challenge; `None` for others.
@@ -442,7 +507,7 @@ impl Bot {
                         effect = self.effect_line(&conn, effect, challenger, me.id)?
                     ),
                 );
-                tag_result(&mut r.text, ladder.result_event(lc));
+                tag_result(&mut r.text, ladder.result_number(lc));
                 r.notify = self.notify_of(&conn, &cx.scope().platform, challenger)?;
                 let mut out = Response::one(r);
                 out.replies.push(self.standings_reply(&conn, info)?);
@@ -524,7 +589,7 @@ impl Bot {
                 if winner == challenger_color { ChallengeResult::ChallengerWon } else { ChallengeResult::ChallengedWon }
             }
         };
-        let recorded = |l: &mut Ladder| l.record_result(lc, result, now).map(|effect| (effect, l.result_event(lc)));
+        let recorded = |l: &mut Ladder| l.record_result(lc, result, now).map(|effect| (effect, l.result_number(lc)));
         match ladders::update_in(conn, lid, recorded)? {
             Ok((effect, event)) => {
                 let line = match (effect, result) {
@@ -542,16 +607,6 @@ impl Bot {
             Err(e) => tracing::warn!(game = row.id, "ladder result not recorded: {e}"),
         }
         Ok(())
-    }
-
-    /// An aborted ladder game cancels its ladder challenge; returns the line to announce.
-    pub(in crate::bot) fn ladder_game_aborted(&self, game: i64) -> Res<Option<String>> {
-        let conn = self.conn()?;
-        let Some((lid, lc)) = ladders::find_by_game(&conn, game)? else { return Ok(None) };
-        Ok(match ladders::update(&conn, lid, |l| l.cancel(lc))? {
-            Ok(()) => Some(t!("ladder-aborted")),
-            Err(_) => None,
-        })
     }
 
     /// The scheduler's step for one ladder: its challenges not accepted in time are forfeited. The
@@ -581,7 +636,7 @@ impl Bot {
                     effect = self.effect_line(&conn, effect, c.challenger, c.challenged)?
                 ))
             })?;
-            with_lang(lang, || tag_result(&mut r.text, ladder.result_event(lc)));
+            with_lang(lang, || tag_result(&mut r.text, ladder.result_number(lc)));
             r.notify = self.notify_of(&conn, &info.platform, c.challenger)?;
             r.notify.extend(self.notify_of(&conn, &info.platform, c.challenged)?);
             out.replies.push(r);
@@ -603,9 +658,9 @@ impl Bot {
     }
 }
 
-/// Ends a result's announcement with its number in the season's history, by which an
-/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (ladder result 7)".
-fn tag_result(text: &mut String, event: Option<EventId>) {
+/// Ends a result's announcement with its number among the season's results, by which an
+/// administrator undoes it (`ladder undo N reason`): "… takes place 2 from alice. (ladder result 2)".
+fn tag_result(text: &mut String, event: Option<ResultNo>) {
     if let Some(event) = event {
         text.push(' ');
         text.push_str(&t!("ladder-result-tag", event = event));

@@ -66,6 +66,20 @@ pub(in crate::bot) fn find_variant(name: &str) -> Option<&'static Variant> {
     })
 }
 
+/// A variant's name in the reader's language ("Schach" in a German chat; the catalogues'
+/// `variant-name`), as a message argument, by its short name; a name no variant has stays as given.
+pub(in crate::bot) fn variant_title(id: &str) -> Msg {
+    match Variant::by_name(id) {
+        Some(v) => msg!("variant-name", variant = v.name),
+        None => Msg::raw(id),
+    }
+}
+
+/// [`variant_title`] rendered in the language in force.
+pub(in crate::bot) fn variant_text(id: &str) -> String {
+    variant_title(id).render(crate::i18n::current())
+}
+
 /// The variants' short names, for the messages that list them.
 pub(in crate::bot) fn variant_names() -> String {
     VARIANTS.iter().map(|v| v.name).collect::<Vec<_>>().join(", ")
@@ -599,7 +613,7 @@ impl Bot {
         };
         Ok(GameCard {
             game_id: row.id,
-            variant: v.display_name.to_string(),
+            variant: variant_text(v.name),
             white: self.name_of(conn, row.white)?,
             black: self.name_of(conn, row.black)?,
             last_move: last,
@@ -637,7 +651,7 @@ fn alt_text(pos: &Position, last: Option<Move>) -> String {
     let last = last.map(|m| t!("alt-last-move", from = m.from.to_string(), to = m.to.to_string())).unwrap_or_default();
     t!(
         "alt-board",
-        variant = v.display_name,
+        variant = variant_title(v.name),
         color = color_word(pos.turn()),
         last = last,
         white = white.join(" "),
@@ -671,7 +685,7 @@ pub(in crate::bot) fn color_msg(c: Color) -> Msg {
 pub(in crate::bot) fn rules_page(v: &Variant) -> String {
     let id = format!("rules-{}", v.name);
     let page = crate::i18n::t(&id, &[]);
-    t!("rules-page", variant = v.display_name, page = page)
+    t!("rules-page", variant = variant_title(v.name), page = page)
 }
 
 /// The game a stored row and its moves (ply, coordinates) make: each move replayed from the start

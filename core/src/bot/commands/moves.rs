@@ -444,7 +444,7 @@ impl Bot {
                 "your-move-notice",
                 id = id,
                 name = mover.name.as_str(),
-                variant = variant_named(&row.variant).map_or(row.variant.as_str(), |v| v.display_name),
+                variant = super::variant_title(&row.variant),
                 label = label.as_str(),
                 days = row.days_per_move.unwrap_or(0)
             );

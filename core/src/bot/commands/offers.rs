@@ -220,6 +220,11 @@ impl Bot {
         if self.is_tournament_game(&conn, row.id)? {
             return user(msg!("abort-tournament", id = row.id, p = cx.p()));
         }
+        // A ladder game is never aborted: an abort right after accepting would undo the challenge
+        // at no cost, where declining it counts as a forfeit. Resigning concedes it at any ply.
+        if crate::store::ladders::find_by_game(&conn, row.id)?.is_some() {
+            return user(msg!("abort-ladder", id = row.id, p = cx.p()));
+        }
         if row.ply >= 2 && !vs_ai {
             return user(msg!("abort-too-late", id = row.id, p = cx.p()));
         }
@@ -240,14 +245,11 @@ impl Bot {
         if !games::abort(&conn, row.id, row.ply, self.clock.now())? {
             return user(msg!("position-changed-retry", id = row.id));
         }
-        let mut text = if resigned {
+        let text = if resigned {
             t!("game-aborted-unplayed", id = row.id, name = me.name.as_str())
         } else {
             t!("game-aborted", id = row.id, name = me.name.as_str())
         };
-        if let Some(line) = self.ladder_game_aborted(row.id)? {
-            text.push_str(&format!("\n{line}"));
-        }
         let mut r = self.reply_game(row, text);
         r.notify = self.notify_of(&conn, &cx.scope().platform, opp)?;
         Ok(Response::one(r))

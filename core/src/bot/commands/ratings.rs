@@ -72,7 +72,7 @@ fn history_chart(p: &Player, v: &Variant, points: &[ratings::HistoryPoint]) -> D
         points.iter().map(|h| ChartPoint { at: h.at, rating: h.rating_after, deviation: h.deviation_after }).collect();
     Drawing::Chart(ChartDrawing {
         player: p.name.clone(),
-        variant: v.display_name.to_string(),
+        variant: super::variant_text(v.name),
         points: chart,
         provisional_above: PROVISIONAL_DEVIATION,
         theme: Theme::default(),
@@ -121,7 +121,12 @@ impl Bot {
         let Some(p) = who else {
             let name = if args.someone { cx.inp.mentions.first().map(|m| m.name.as_str()) } else { None };
             let name = name.unwrap_or(&cx.inp.author.name);
-            return Ok(cx.say(t!("rating-none", name = super::short(name), variant = v.display_name, scope = where_)));
+            return Ok(cx.say(t!(
+                "rating-none",
+                name = super::short(name),
+                variant = super::variant_title(v.name),
+                scope = where_
+            )));
         };
         let conn = self.conn()?;
         let now = self.clock.now();
@@ -130,7 +135,7 @@ impl Bot {
             let mut text = t!(
                 "rating-line",
                 name = p.name.as_str(),
-                variant = v.display_name,
+                variant = super::variant_title(v.name),
                 scope = where_,
                 rating = cur.display(),
                 deviation = cur.deviation.round() as i64,
@@ -149,7 +154,12 @@ impl Bot {
             // here, most games first, rather than a "no games" that reads as if they had none.
             let rated = if args.variant.is_none() { rated_variants(&conn, p.id, &scope)? } else { Vec::new() };
             if rated.is_empty() {
-                return Ok(cx.say(t!("rating-none", name = p.name.as_str(), variant = v.display_name, scope = where_)));
+                return Ok(cx.say(t!(
+                    "rating-none",
+                    name = p.name.as_str(),
+                    variant = super::variant_title(v.name),
+                    scope = where_
+                )));
             }
             let lines: Vec<String> = rated.iter().map(|(v, r)| line(v, r)).collect::<Res<_>>()?;
             let mut text = lines.join("\n");
@@ -174,7 +184,7 @@ impl Bot {
         let me = players::find(&conn, &cx.scope().platform, &cx.inp.author.id)?.map(|p| p.id);
         let board = ratings::leaderboard(&conn, &scope, v.name, TOP, me, self.clock.now())?;
         if board.top.is_empty() && board.provisional.is_empty() {
-            let mut text = t!("leaderboard-empty", variant = v.display_name, scope = where_);
+            let mut text = t!("leaderboard-empty", variant = super::variant_title(v.name), scope = where_);
             // Asked without a variant, where the chat's default has no games: the variants that have.
             if args.variant.is_none() {
                 let all: Vec<&str> = crate::rules::VARIANTS.iter().map(|v| v.name).collect();
@@ -195,7 +205,7 @@ impl Bot {
             }
             return Ok(cx.say(text));
         }
-        let mut text = t!("leaderboard-head", variant = v.display_name, scope = where_);
+        let mut text = t!("leaderboard-head", variant = super::variant_title(v.name), scope = where_);
         for s in &board.top {
             text.push_str(&format!(
                 "\n{}. {} {} ({})",
@@ -230,7 +240,7 @@ impl Bot {
         let rows: Vec<CardRow> = board.top.iter().map(|s| card_row(s, me)).collect();
         let prov: Vec<CardRow> = board.provisional.iter().map(|s| card_row(s, me)).collect();
         let mine = board.me.as_ref().map(|s| card_row(s, me));
-        let title = t!("leaderboard-title", variant = v.display_name);
+        let title = t!("leaderboard-title", variant = super::variant_title(v.name));
         let subtitle = t!("leaderboard-subtitle", scope = where_);
         let mut r = Reply::new(cx.target(), text);
         let (t, st, count) = (title.as_str(), subtitle.as_str(), board.established);
@@ -267,7 +277,7 @@ impl Bot {
             points = ratings::history(&conn, p.id, &scope, v.name, ratings::MAX_HISTORY)?;
         }
         let (Some(p), Some(first), Some(last)) = (&who, points.first(), points.last()) else {
-            return Ok(cx.say(t!("history-none", variant = v.display_name, scope = where_)));
+            return Ok(cx.say(t!("history-none", variant = super::variant_title(v.name), scope = where_)));
         };
         // Shown as the game's end and `rating` show them: `1742?` while provisional (before: the
         // same rating without its mark here).
@@ -285,7 +295,7 @@ impl Bot {
         let text = t!(
             "history-line",
             name = p.name.as_str(),
-            variant = v.display_name,
+            variant = super::variant_title(v.name),
             scope = where_,
             first = first,
             last = shown(last.rating_after, last.deviation_after),

@@ -126,7 +126,7 @@ impl Bot {
                 };
                 let name = if name.trim().is_empty() {
                     let kind = if kind == TournamentKind::Swiss { "swiss" } else { "roundrobin" };
-                    t!("tournament-default-name", variant = v.display_name, kind = kind)
+                    t!("tournament-default-name", variant = super::variant_title(v.name), kind = kind)
                 } else {
                     name.trim().to_string()
                 };
@@ -158,7 +158,7 @@ impl Bot {
                         "tournament-created",
                         id = id,
                         name = name.as_str(),
-                        variant = v.display_name,
+                        variant = super::variant_title(v.name),
                         system = rounds_text,
                         days = t!("n-days", count = days),
                         p = p.as_str(),
@@ -293,7 +293,7 @@ impl Bot {
         let run = || -> Res<Vec<(String, String)>> {
             let listed = tournaments::list(&*self.conn()?, &scope.platform, community)?;
             let named = listed.into_iter().filter(|t| wanted(t.status)).map(|t| {
-                let variant = variant_named(&t.variant).map_or(t.variant.as_str(), |v| v.display_name);
+                let variant = super::variant_title(&t.variant);
                 let (system, rounds) = match t.system {
                     System::RoundRobin => ("roundrobin", 0),
                     System::DoubleRoundRobin => ("double", 0),
@@ -383,7 +383,7 @@ impl Bot {
         let open = all.iter().filter(|t| t.status != Status::Finished);
         let done = all.iter().filter(|t| t.status == Status::Finished).take(5);
         for t in open.chain(done) {
-            let v = variant_named(&t.variant).map_or(t.variant.clone(), |v| v.display_name.to_string());
+            let v = super::variant_title(&t.variant);
             let n = self.load_tournament(conn, t.id)?.players.len();
             let state = match t.status {
                 Status::Registration => match t.signup_until {
@@ -412,7 +412,7 @@ impl Bot {
         now: i64,
     ) -> Res<String> {
         let info = &t.info;
-        let v = variant_named(&info.variant).map_or(info.variant.clone(), |v| v.display_name.to_string());
+        let v = super::variant_title(&info.variant);
         let system = match info.system {
             System::Swiss { rounds: 0 } => t!("system-swiss-plain"),
             s => system_text(s),
