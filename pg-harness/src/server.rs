@@ -28,6 +28,10 @@ const INITDB_TIMEOUT: Duration = Duration::from_secs(120);
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a fast shutdown may take before the server is killed.
 const STOP_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often a copy of a template that a session still holds is tried again
+/// ([`PgServer::create_database_from`]; PostgreSQL itself waits up to five seconds a try).
+const TEMPLATE_BUSY_TRIES: u32 = 5;
 /// Launch attempts when the chosen port turns out to be taken.
 const PORT_ATTEMPTS: usize = 3;
 /// The longest path of a Unix socket (`sun_path` holds 108 bytes with the closing NUL).
@@ -203,8 +207,32 @@ impl PgServer {
     /// is connected to: PostgreSQL refuses to copy one in use), dropped like
     /// [`create_database`](Self::create_database)'s. A schema made once and copied for each test
     /// costs a file copy instead of its statements again.
+    /// PostgreSQL copies a template only while no session is connected to it: a session left on
+    /// it (a pool's connection still being made as the pool was dropped, which lived on for
+    /// seconds) is ended first, and a copy refused as the template is in use (SQLSTATE 55006:
+    /// another session came meanwhile) is tried again, [`TEMPLATE_BUSY_TRIES`] times at most.
     pub fn create_database_from(&self, template: &TestDatabase<'_>) -> Result<TestDatabase<'_>, HarnessError> {
-        self.create(&format!(" TEMPLATE {}", template.name))
+        let clause = format!(" TEMPLATE {}", template.name);
+        let mut tries = 0;
+        loop {
+            let mut admin = self.connect("postgres")?;
+            admin
+                .execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                    &[&template.name],
+                )
+                .map_err(|e| self.error(format!("cannot end the sessions on {}: {e}", template.name)))?;
+            let name = format!("test_{}", self.databases.fetch_add(1, Ordering::Relaxed) + 1);
+            match admin.batch_execute(&format!("CREATE DATABASE {name}{clause}")) {
+                Ok(()) => return Ok(TestDatabase { server: self, name }),
+                Err(e)
+                    if e.code() == Some(&postgres::error::SqlState::OBJECT_IN_USE) && tries < TEMPLATE_BUSY_TRIES =>
+                {
+                    tries += 1;
+                }
+                Err(e) => return Err(self.error(format!("cannot create the database {name}: {e}"))),
+            }
+        }
     }
 
     fn create(&self, clause: &str) -> Result<TestDatabase<'_>, HarnessError> {
