@@ -285,3 +285,8 @@ cmd-web = Die Adresse der Webseite dieser Community
 opt-web = Community-Regel: Partien, Leitern und Turniere im Web zeigen (on oder off)
 cmdname-web = web
 optname-web = web
+
+# Die Wörter für ja und nein, als Wert einer Ja/Nein-Option gelesen (ungewertet:ja), in jeder Sprache.
+word-yes = ja
+word-no = nein
+parse-yes-no = { $option } ist ja oder nein, nicht '{ $given }'

@@ -285,3 +285,8 @@ cmd-web = The address of this community's web page
 opt-web = Community rule: show the games, ladders and tournaments on the web (on or off)
 cmdname-web = web
 optname-web = web
+
+# The words for yes and no, read as a yes/no option's value (casual:yes) in any language.
+word-yes = yes
+word-no = no
+parse-yes-no = { $option } is yes or no, not '{ $given }'

@@ -278,3 +278,8 @@ cmd-web = Bu topluluğun web sayfasının adresi
 opt-web = Topluluk kuralı: oyunları, merdivenleri ve turnuvaları web'de göster (on ya da off)
 cmdname-web = web
 optname-web = web
+
+# Evet ve hayır sözcükleri: bir evet/hayır seçeneğinin değeri olarak okunur (puansız:evet), her dilde.
+word-yes = evet
+word-no = hayır
+parse-yes-no = { $option } evet ya da hayır olur, '{ $given }' değil
