@@ -25,6 +25,9 @@ impl Bot {
     pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
         // `1. e4`, `12...Nf6`: a move copied with its number.
         let text = notation::without_move_number(text);
+        if let Some(refused) = self.bomb_without_prefix(cx, text)? {
+            return Ok(refused);
+        }
         // Spaces mean chatter, except inside a Capatomic castling's brackets (`O-O[e1 g1]`).
         let spaced = text.contains(char::is_whitespace) && !notation::looks_like_move(text);
         if text.is_empty() || text.len() > 40 || spaced {
@@ -94,6 +97,30 @@ impl Bot {
             return Ok(self.tell_once(cx, Told::BareMove { game: row.id, ply: row.ply, text: 0 }, answer));
         }
         Ok(Response::default())
+    }
+
+    /// `bomb g1` typed without the prefix in a shared chat by someone whose game here waits for
+    /// their bomb: refused as `bomb g1` with the prefix is there (naming nothing), rather than met
+    /// with silence; the same words from anyone else are chatter.
+    fn bomb_without_prefix(&self, cx: &Ctx<'_>, text: &str) -> Res<Option<Response>> {
+        let first = text.split_whitespace().next().unwrap_or("");
+        if cx.inp.is_private() || crate::bot::command::spec(first).is_none_or(|c| c.name != "bomb") {
+            return Ok(None);
+        }
+        let Ok(crate::bot::command::Command::Bomb { square: Some(_), .. }) = crate::bot::command::parse(text) else {
+            return Ok(None);
+        };
+        let conn = self.conn()?;
+        let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
+        let Some(me) = players::find(&conn, platform, &cx.inp.author.id)? else { return Ok(None) };
+        for g in games::open_in_chat(&conn, platform, chat, me.id)? {
+            if let Some(color) = g.color_of(me.id)
+                && super::bombs::bomb_owed(&g, color)?
+            {
+                return user(msg!("bomb-not-here"));
+            }
+        }
+        Ok(None)
     }
 
     /// A bare move from someone with several games here waiting for their move: which one is meant
