@@ -174,12 +174,18 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
 }
 
 /// `refusal` with each word it quotes (`given`, `first`, `second`) as it was typed where the
-/// parser read it by another name (`'tage:3'`, not `'days:3'`).
+/// parser read it by another name (`'tage:3'`, not `'days:3'`): the first word read so, or for
+/// `second` the last (`days:5 gün:5` is quoted `'days:5'` and `'gün:5'`).
 pub(super) fn quoted_as_typed(mut refusal: Msg, words: &[Word]) -> Msg {
     for (key, value) in &mut refusal.args {
-        if let (true, Arg::Str(quoted)) = (matches!(key.as_str(), "given" | "first" | "second"), value)
-            && let Some(typed) = words.iter().find(|w| w.read == *quoted).and_then(|w| w.typed.as_ref())
-        {
+        let Arg::Str(quoted) = value else { continue };
+        let mut read_so = words.iter().filter(|w| w.read == *quoted);
+        let word = match key.as_str() {
+            "given" | "first" => read_so.next(),
+            "second" => read_so.next_back(),
+            _ => None,
+        };
+        if let Some(typed) = word.and_then(|w| w.typed.as_ref()) {
             *quoted = typed.clone();
         }
     }
@@ -376,6 +382,11 @@ mod tests {
                 "challenge @bob chess tage:3 tage:5",
                 Lang::De,
                 "tage ist zweimal angegeben ('tage:3' und 'tage:5'); gib es nur einmal an",
+            ),
+            (
+                "challenge @bob chess days:5 gün:5",
+                Lang::De,
+                "tage ist zweimal angegeben ('days:5' und 'gün:5'); gib es nur einmal an",
             ),
             (
                 "challenge @bob chess puansız puanlı",
