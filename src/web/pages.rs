@@ -18,8 +18,10 @@ pub const STYLE: &str = include_str!("style.css");
 /// still text in a `title`).
 const NAME_CHARS: usize = 60;
 
-/// A count past which a page says only "more than", written as the page's language groups it.
-fn many(n: usize) -> String {
+/// A count shown on a page (how many are left out, or "more than" so many), written as the page's
+/// language groups it: 1,000 in English, 1.000 in German and Turkish (Fluent writes a number as
+/// `1000`: a message's count selects its plural form, and this is what it shows).
+fn amount(n: usize) -> String {
     crate::i18n::grouped(crate::i18n::current(), n as u64)
 }
 
@@ -351,7 +353,7 @@ pub fn community(c: &WebCommunity) -> String {
                         }
                     } }
                 }
-                @if c.older_seasons > 0 { p.older { (t!("web-older-seasons", count = c.older_seasons)) } }
+                @if c.older_seasons > 0 { p.older { (t!("web-older-seasons", count = c.older_seasons, amount = amount(c.older_seasons))) } }
             }
             section {
                 h2 { (t!("web-tournaments")) }
@@ -359,14 +361,14 @@ pub fn community(c: &WebCommunity) -> String {
                 @for tour in c.tournaments.iter().filter(|t| t.status != "finished") { (tournament(tour, &base)) }
                 @match c.more_open_tournaments {
                     LeftOut::Counted(0) => {}
-                    LeftOut::Counted(n) => p.older { (t!("web-more-open-tournaments", count = n)) },
-                    LeftOut::MoreThan(n) => p.older { (t!("web-more-open-tournaments-many", count = many(n))) },
+                    LeftOut::Counted(n) => p.older { (t!("web-more-open-tournaments", count = n, amount = amount(n))) },
+                    LeftOut::MoreThan(n) => p.older { (t!("web-more-open-tournaments-many", count = amount(n))) },
                 }
                 @for tour in c.tournaments.iter().filter(|t| t.status == "finished") { (tournament(tour, &base)) }
                 @match c.older_tournaments {
                     LeftOut::Counted(0) => {}
-                    LeftOut::Counted(n) => p.older { (t!("web-older-tournaments", count = n)) },
-                    LeftOut::MoreThan(n) => p.older { (t!("web-older-tournaments-many", count = many(n))) },
+                    LeftOut::Counted(n) => p.older { (t!("web-older-tournaments", count = n, amount = amount(n))) },
+                    LeftOut::MoreThan(n) => p.older { (t!("web-older-tournaments-many", count = amount(n))) },
                 }
             }
             section {
@@ -491,4 +493,44 @@ pub fn player(platform: &str, community: &str, p: &WebPlayer) -> String {
         }
     };
     layout(&short(&p.name), body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::{Lang, with_lang};
+
+    /// What a community page leaves out is counted as the page's language groups numbers, alike
+    /// when it is counted and when it is "more than" so many (before: "1000 more tournaments" beside
+    /// "More than 1,000 older finished tournaments").
+    #[test]
+    fn a_community_pages_counts_are_grouped_as_its_language_writes_them() {
+        let c = WebCommunity {
+            platform: "test".into(),
+            community: "g".into(),
+            boards: vec![],
+            ladders: vec![],
+            seasons: vec![],
+            older_seasons: 1_500,
+            tournaments: vec![],
+            more_open_tournaments: LeftOut::Counted(1_000),
+            older_tournaments: LeftOut::MoreThan(1_000),
+            recent: vec![],
+        };
+        let en = with_lang(Lang::En, || community(&c));
+        for said in [
+            "1,500 older seasons are not shown.",
+            "1,000 more tournaments under way are not shown here",
+            "More than 1,000 older finished tournaments are not shown.",
+        ] {
+            assert!(en.contains(said), "{said}: {en}");
+        }
+        let de = with_lang(Lang::De, || community(&c));
+        assert!(de.contains("1.500 ältere Saisons") && de.contains("1.000 weitere nicht beendete Turniere"), "{de}");
+        let tr = with_lang(Lang::Tr, || community(&c));
+        assert!(tr.contains("Daha eski 1.500 sezon") && tr.contains("Süren 1.000 turnuva"), "{tr}");
+        let one = WebCommunity { older_seasons: 1, older_tournaments: LeftOut::Counted(1), ..c };
+        let en = with_lang(Lang::En, || community(&one));
+        assert!(en.contains("One older season is not shown.") && en.contains("One older finished tournament"), "{en}");
+    }
 }

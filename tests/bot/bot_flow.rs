@@ -325,6 +325,28 @@ fn moves_with_their_numbers_are_read_and_a_wrong_origin_is_named() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 4);
 }
 
+/// `bc4`, read as a bishop's move and as the b-pawn's, where neither is legal but a pawn from
+/// elsewhere reaches c4: the refusal speaks of the bishop whose moves it lists too, and offers the
+/// move that was likely meant (before: "no pawn of yours on the b-file can reach c4; bishop moves:
+/// Bd2, …", the bishop never named in the reason). A wrong file alone offers the move the same way.
+#[test]
+fn a_wrong_origin_offers_the_move_meant_and_names_the_piece_whose_moves_are_listed() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "d4");
+    tb.say("bob", "d5");
+    assert_eq!(
+        tb.say("alice", "bc4"),
+        "Game #1: bc4 is not legal: no bishop of yours can reach c4, and no pawn of yours on the b-file can reach \
+         c4; bishop moves: Bd2, Be3, Bf4, Bg5, Bh6; did you mean c4?"
+    );
+    let out = tb.say("alice", "!move Nfd2");
+    assert!(out.contains("no knight of yours on the f-file can reach d2; knight moves: "), "{out}");
+    assert!(out.ends_with("; did you mean Nd2?"), "{out}");
+    assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 2);
+}
+
 #[test]
 fn resign_and_draw_agreement() {
     let tb = new_bot();
@@ -1932,18 +1954,37 @@ fn moves_lists_the_legal_moves_of_a_game_or_of_one_piece() {
     assert!(tb.say("alice", "!moves #1").contains("Game #1 is over: it has no moves left to list."));
 }
 
-/// A paused game's notices write its move command as the game's chat does, with its prefix
-/// (before: `move #1 …` with none, in the notice and in the refusal of a move in a direct chat).
+/// A paused game's notices write its move command as the other chats where it goes on do: with
+/// its community's prefix, not the prefix its own chat has for itself (before: `%move #1 …`, which
+/// no other chat reads), and with the built-in one where the game has no community or the bot left
+/// it (first: `move #1 …` with none).
 #[test]
-fn a_paused_games_notices_write_the_chats_prefix() {
+fn a_paused_games_notices_write_the_prefix_of_the_chats_where_it_goes_on() {
     let tb = new_bot();
-    tb.say("alice", "!settings prefix:?");
-    tb.say("alice", "?challenge @bob chess color:white");
-    assert!(tb.say("bob", "?accept").contains("Game #1 starts"));
+    community_admin(&tb, "!settings community prefix:?");
+    community_admin(&tb, "?settings prefix:%");
+    community_say(&tb, "alice", "%challenge @bob chess color:white");
+    assert!(community_say(&tb, "bob", "%accept").text().contains("Game #1 starts"));
     let told = tb.bot.chat_gone("test", "main").text();
     assert!(told.contains("Game #1 is paused") && told.contains("with `?move #1 …` in another chat"), "{told}");
     let out = dm(&tb, "bob", "move #1 e5").text();
     assert!(out.contains("Game #1 is paused") && out.contains("`?move #1 …` in a chat of a server"), "{out}");
+    // A game in no community: other chats write the built-in prefix, whatever this one's own.
+    tb.say_in("side", "carol", "!settings prefix:$");
+    tb.say_in("side", "carol", "$challenge @dave chess color:white");
+    assert!(tb.say_in("side", "dave", "$accept").contains("Game #2 starts"));
+    let told = tb.bot.chat_gone("test", "side").text();
+    assert!(told.contains("Game #2 is paused") && told.contains("with `!move #2 …` in another chat"), "{told}");
+    // The bot left the community: other chats are another community's, whose prefix is not this one's.
+    let hall = |who: &str, text: &str| {
+        let mut i = msg_in("hall", who, text);
+        i.scope.community = Some("g".into());
+        tb.bot.handle(&i).text()
+    };
+    hall("erin", "?challenge @frank chess color:white");
+    assert!(hall("frank", "?accept").contains("Game #3 starts"));
+    let told = tb.bot.community_gone("test", "g").text();
+    assert!(told.contains("Game #3 is paused") && told.contains("with `!move #3 …` in another chat"), "{told}");
 }
 
 /// A game whose chat is gone is paused, and goes on only where the opponent can follow: a move in

@@ -47,3 +47,21 @@ fn a_bomb_addressed_by_name_in_the_shared_chat_is_refused_as_typed() {
     let shared: Vec<&str> = text.lines().filter(|l| !l.starts_with("capabot → ")).collect();
     assert!(!shared.iter().any(|l| l.contains("pawn on e2")), "{text}");
 }
+
+/// `bomb e2` typed without the prefix in the shared chat, by a player whose game there waits for
+/// their bomb, is refused like `!bomb e2` (naming no piece); the same words from someone without
+/// such a game, or once the bomb is chosen, stay chatter. (Before: silence, as if it were chatter.)
+#[test]
+fn a_bomb_typed_without_the_prefix_in_the_shared_chat_is_refused_as_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = "alice> !challenge @bob bomb color:white\nbob> !accept\n\
+                  alice> bomb e2\nalice> Bomb #1 e2\ncarol> bomb e2\nalice> bombs away\n\
+                  alice> /dm bomb d2\nalice> bomb e2\n";
+    let text = common::console_script(dir.path(), script);
+    let refusals =
+        text.lines().filter(|l| l.starts_with("capabot> Not here: everyone in this chat can read that")).count();
+    assert_eq!(refusals, 2, "{text}");
+    assert!(text.contains("capabot → @alice: Game #1: your bomb is the pawn on d2"), "{text}");
+    let shared: Vec<&str> = text.lines().filter(|l| !l.starts_with("capabot → ")).collect();
+    assert!(!shared.iter().any(|l| l.contains("pawn on e2") || l.contains("pawn on d2")), "{text}");
+}

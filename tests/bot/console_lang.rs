@@ -210,8 +210,9 @@ fn options_by_the_helps_names_and_numbers_without_hash() {
     assert!(out.contains("bob hat das Remisangebot von alice abgelehnt"), "{out}");
     assert!(out.contains("Schreib #1 für Partie 1, z. B. !swap #1 K b."), "{out}");
     assert!(out.contains("Partie #1 abgebrochen: bob hat aufgegeben"), "{out}");
-    // One option by two of its names is one option given twice (written as the usage writes it).
-    assert!(out.contains("days ist zweimal angegeben ('days:5' und 'days:5')"), "{out}");
+    // One option by two of its names is one option given twice: named as the reader's language
+    // names it, each quoted as typed (before: 'days:5' and 'days:5').
+    assert!(out.contains("tage ist zweimal angegeben ('days:5' und 'gün:5')"), "{out}");
     assert!(!out.contains("Herausforderung #2"), "{out}");
     assert!(!out.contains("Unbekannte Option 'tage'") && !out.contains("nicht '1'"), "{out}");
 }

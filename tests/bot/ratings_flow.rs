@@ -60,13 +60,29 @@ fn a_rated_game_changes_both_ratings_and_says_so() {
         r.text()
     );
     assert!(r.replies[0].png.as_ref().is_some_and(|p| p.starts_with(b"\x89PNG")));
-    assert!(tb.say("carol", "!rating chess").contains("carol has no rated Chess games globally yet"));
+    // carol has never played: she has no rating in any variant (before: "carol has no rated Chess
+    // games globally yet").
+    assert_eq!(tb.say("carol", "!rating chess"), "You have played no game with me yet, so you have no rating.");
     // Without a variant, and none in the chat's default (Capatomic): the variants they are rated in.
     let r = tb.say("bob", "!rating");
     assert!(r.contains("bob — Chess globally: ") && r.contains("1 game: +1 =0 −0"), "{r}");
     assert!(!r.contains("no rated"), "{r}");
     assert!(tb.say("bob", "!rating capatomic").contains("bob has no rated Capatomic Random Chess games globally yet"));
-    assert!(tb.say("carol", "!rating").contains("carol has no rated Capatomic Random Chess games globally yet"));
+    // Rated in no variant: said so, not that she has none in the default one nobody asked about
+    // (before: "carol has no rated Capatomic Random Chess games globally yet").
+    tb.say("erin", "!challenge @frank chess");
+    assert_eq!(tb.say("carol", "!rating @frank"), "frank has no rated games anywhere yet, in any variant.");
+    let r = tb.say("carol", "!rating @frank chess");
+    assert_eq!(r, "frank has no rated Chess games globally yet.");
+    // Someone capabot has never met: said so, with no variant (before: "nobody has no rated
+    // Capatomic Random Chess games globally yet"), whether a variant is named or not.
+    for asked in ["!rating @nobody", "!rating @nobody chess"] {
+        let r = tb.say("carol", asked);
+        assert_eq!(
+            r, "I have not met nobody yet: they have played no game with me, so they have no rating.",
+            "{asked}"
+        );
+    }
     let r = tb.say("alice", "!history");
     assert!(r.contains("alice's Chess rating globally: 1500? → "), "the variant she played: {r}");
 }

@@ -289,3 +289,8 @@ sub-tournament-crosstable = Die Kreuztabelle: das Ergebnis jedes Spielers gegen 
 sub-tournament-withdraw = Aus einem laufenden Turnier zurückziehen: offene Partien sind verloren
 subname-tournament-crosstable = kreuztabelle
 subname-tournament-withdraw = zurückziehen
+
+# Die Wörter für ja und nein, als Wert einer Ja/Nein-Option gelesen (ungewertet:ja), in jeder Sprache.
+word-yes = ja
+word-no = nein
+parse-yes-no = { $option } ist ja oder nein, nicht '{ $given }'

@@ -29,6 +29,12 @@ rating-none = { $name } hat { $scope ->
         [community] in dieser Community
        *[global] global
     } noch keine gewerteten Partien in { $variant }.
+rating-none-any = { $name } hat { $scope ->
+        [community] in dieser Community
+       *[global] bisher nirgends
+    } noch keine gewerteten Partien, in keiner Variante.
+rating-not-met = { $name } kenne ich noch nicht: Mit mir wurde noch keine Partie gespielt, also gibt es keine Wertung.
+rating-not-met-self = Du hast noch keine Partie mit mir gespielt, also hast du keine Wertung.
 rating-line = { $name } — { $variant } { $scope ->
         [community] in dieser Community
        *[global] global

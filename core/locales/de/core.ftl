@@ -70,20 +70,20 @@ parse-about-everyone = { $word } betrifft alle; lass '{ $given }' weg
 parse-not-understood = '{ $given }' verstehe ich hier nicht
 parse-only-game = { $word } erwartet höchstens eine Partienummer wie #12, nicht '{ $given }'
 parse-only-challenge = { $word } erwartet höchstens eine Herausforderungsnummer wie #4, nicht '{ $given }'
-parse-days = days muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '{ $given }'
+parse-days = tage muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '{ $given }'
 parse-challenge-two-people = Eine Herausforderung gilt einer einzigen Person: erwähne eine oder, für eine offene Herausforderung, niemanden
-parse-rated-casual = Sag entweder rated oder casual, nicht beides ('{ $first }' und '{ $second }')
+parse-rated-casual = Sag entweder gewertet oder ungewertet, nicht beides ('{ $first }' und '{ $second }')
 parse-option-twice = { $key } ist zweimal angegeben ('{ $first }' und '{ $second }'); gib es nur einmal an
-parse-color = color muss white, black oder random sein, nicht '{ $given }'
-parse-setup = setup muss eine Zahl sein, nicht '{ $given }'
-parse-level = level muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
+parse-color = farbe muss white, black oder random sein, nicht '{ $given }'
+parse-setup = aufstellung muss eine Zahl sein, nicht '{ $given }'
+parse-level = stufe muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
 parse-unknown-option = Unbekannte Option '{ $given }'; die Optionen von { $p }{ $word } sind { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
 parse-switch = { $key } ist on, off oder default, nicht '{ $given }'
 parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, jede davon auch mit :default (zurück zum Wert der Community oder zum Grundwert)
 parse-prefix = Ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
-parse-rated = rated ist choice, always oder never, nicht '{ $given }'
+parse-rated = gewertet ist choice, always oder never, nicht '{ $given }'
 parse-unknown-setting = Unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
 parse-theme = Ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde), und default kehrt zu dem zurück, das ohne Wahl gilt
 parse-which-move = Gib den Zug an, z. B. { $p }move e4 oder { $p }move #12 Nf3
@@ -105,10 +105,10 @@ parse-positive = { $key ->
 season-none = Es gibt keine Saison { $number }; Saisons werden ab 1 gezählt.
 round-none = Es gibt keine Runde { $number }; Runden werden ab 1 gezählt.
 parse-in-range = { $key ->
-        [signup] signup
-        [reach] reach
-        [wait] wait
-       *[rounds] rounds
+        [signup] anmeldung
+        [reach] reichweite
+        [wait] wartezeit
+       *[rounds] runden
     } muss eine ganze Zahl von { $min } bis { $max } sein, nicht '{ $given }'
 parse-ladder-variant = ladder erwartet hier einen Variantennamen, nicht '{ $given }'
 parse-ladder-days = Eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
@@ -124,7 +124,7 @@ parse-tournament-round = Gib die Runde an, z. B. { $p }tournament round 2
 parse-tournament-number = Schreib #{ $number } für Turnier { $number }, z. B. { $p }tournament #{ $number } join (eine Zahl ohne # ist eine Runde: { $p }tournament round { $number })
 parse-tournament-action = Unbekannte Turnier-Aktion '{ $given }'; Aktionen: { $actions }
 parse-tournament-days = Ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
-parse-signup = signup ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
+parse-signup = anmeldung ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
 parse-tournament-create-key = tournament create erwartet rounds:N, days:N und signup:N, nicht '{ $given }:'
 parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
 parse-tournament-system = Das Turniersystem ist Rundenturnier (roundrobin), doppeltes Rundenturnier (double) oder Schweizer System (swiss), nicht '{ $given }'

@@ -159,6 +159,8 @@ refusal-not-yours = die Figur auf { $square } ({ $role }) gehört { $owner ->
     } ist am Zug
 refusal-no-legal-move = deine Figur auf { $from } ({ $role }) hat keinen legalen Zug
 refusal-cannot-go = deine Figur auf { $from } ({ $role }) kann nicht nach { $to } ziehen
+refusal-and = { $first }, und { $rest }
+hint-meant = meintest du { $moves }?
 hint-moves = { $role }: { $moves }
 hint-castling = Rochaden: { $moves }
 hint-in-check = du stehst im Schach

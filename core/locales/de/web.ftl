@@ -53,16 +53,16 @@ web-seasons-closed = Abgeschlossene Saisons
 web-season-closed = { $variant }, Saison { $season }
 web-older-seasons = { $count ->
         [one] Eine ältere Saison wird nicht gezeigt.
-       *[other] { $count } ältere Saisons werden nicht gezeigt.
+       *[other] { $amount } ältere Saisons werden nicht gezeigt.
     }
 web-more-open-tournaments = { $count ->
         [one] Ein weiteres nicht beendetes Turnier wird hier nicht gezeigt; der Chat listet alle auf (tournament).
-       *[other] { $count } weitere nicht beendete Turniere werden hier nicht gezeigt; der Chat listet alle auf (tournament).
+       *[other] { $amount } weitere nicht beendete Turniere werden hier nicht gezeigt; der Chat listet alle auf (tournament).
     }
 web-more-open-tournaments-many = Mehr als { $count } weitere nicht beendete Turniere werden hier nicht gezeigt; der Chat listet alle auf (tournament).
 web-older-tournaments = { $count ->
         [one] Ein älteres beendetes Turnier wird nicht gezeigt.
-       *[other] { $count } ältere beendete Turniere werden nicht gezeigt.
+       *[other] { $amount } ältere beendete Turniere werden nicht gezeigt.
     }
 web-older-tournaments-many = Mehr als { $count } ältere beendete Turniere werden nicht gezeigt.
 web-tournaments = Turniere

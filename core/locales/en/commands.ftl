@@ -289,3 +289,8 @@ sub-tournament-crosstable = The crosstable: every player's result against every 
 sub-tournament-withdraw = Withdraw from a running tournament: your games left are lost
 subname-tournament-crosstable = crosstable
 subname-tournament-withdraw = withdraw
+
+# The words for yes and no, read as a yes/no option's value (casual:yes) in any language.
+word-yes = yes
+word-no = no
+parse-yes-no = { $option } is yes or no, not '{ $given }'

@@ -29,6 +29,13 @@ rating-none = { $name } has no rated { $variant } games { $scope ->
         [community] in this community
        *[global] globally
     } yet.
+# No variant asked, and none rated: in no variant at all.
+rating-none-any = { $name } has no rated games { $scope ->
+        [community] in this community
+       *[global] anywhere
+    } yet, in any variant.
+rating-not-met = I have not met { $name } yet: they have played no game with me, so they have no rating.
+rating-not-met-self = You have played no game with me yet, so you have no rating.
 rating-line = { $name } — { $variant } { $scope ->
         [community] in this community
        *[global] globally

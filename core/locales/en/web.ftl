@@ -53,16 +53,16 @@ web-seasons-closed = Seasons closed
 web-season-closed = { $variant }, season { $season }
 web-older-seasons = { $count ->
         [one] One older season is not shown.
-       *[other] { $count } older seasons are not shown.
+       *[other] { $amount } older seasons are not shown.
     }
 web-more-open-tournaments = { $count ->
         [one] One more tournament under way is not shown here; the chat lists them all (tournament).
-       *[other] { $count } more tournaments under way are not shown here; the chat lists them all (tournament).
+       *[other] { $amount } more tournaments under way are not shown here; the chat lists them all (tournament).
     }
 web-more-open-tournaments-many = More than { $count } other tournaments under way are not shown here; the chat lists them all (tournament).
 web-older-tournaments = { $count ->
         [one] One older finished tournament is not shown.
-       *[other] { $count } older finished tournaments are not shown.
+       *[other] { $amount } older finished tournaments are not shown.
     }
 web-older-tournaments-many = More than { $count } older finished tournaments are not shown.
 web-tournaments = Tournaments

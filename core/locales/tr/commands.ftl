@@ -282,3 +282,8 @@ sub-tournament-crosstable = Çapraz tablo: her oyuncunun diğer herkese karşı 
 sub-tournament-withdraw = Süren bir turnuvadan çekil: kalan oyunların kaybedilir
 subname-tournament-crosstable = çapraz-tablo
 subname-tournament-withdraw = çekil
+
+# Evet ve hayır sözcükleri: bir evet/hayır seçeneğinin değeri olarak okunur (puansız:evet), her dilde.
+word-yes = evet
+word-no = hayır
+parse-yes-no = { $option } evet ya da hayır olur, '{ $given }' değil

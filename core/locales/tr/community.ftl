@@ -26,6 +26,12 @@ rating-none = { $name } adlı oyuncunun { $scope ->
         [community] bu toplulukta
        *[global] hiçbir yerde
     } henüz puanlı { $variant } oyunu yok.
+rating-none-any = { $name } adlı oyuncunun { $scope ->
+        [community] bu toplulukta
+       *[global] hiçbir yerde
+    } henüz hiçbir varyantta puanlı oyunu yok.
+rating-not-met = { $name } adlı kişiyle henüz tanışmadım: benimle hiç oyun oynamadı, bu yüzden puanı yok.
+rating-not-met-self = Benimle henüz hiç oyun oynamadın, bu yüzden puanın yok.
 rating-line = { $name } — { $variant }, { $scope ->
         [community] bu toplulukta
        *[global] genel

@@ -70,20 +70,20 @@ parse-about-everyone = { $word } herkesle ilgilidir; '{ $given }' yazma
 parse-not-understood = Burada '{ $given }' ne demek anlamadım
 parse-only-game = { $word } yanına en çok #12 gibi bir oyun numarası alır, '{ $given }' değil
 parse-only-challenge = { $word } yanına en çok #4 gibi bir meydan okuma numarası alır, '{ $given }' değil
-parse-days = days 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
+parse-days = gün 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
 parse-challenge-two-people = Bir meydan okuma tek bir kişiye yöneliktir: bir kişiyi etiketle ya da herkese açık meydan okuma için kimseyi etiketleme
-parse-rated-casual = rated ya da casual'dan birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
+parse-rated-casual = puanlı ya da puansız sözcüklerinden birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
 parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
-parse-color = color white, black ya da random olmalı, '{ $given }' değil
-parse-setup = setup bir sayı olmalı, '{ $given }' değil
-parse-level = level 1 ile 8 arası olmalı, '{ $given }' değil
+parse-color = renk white, black ya da random olmalı, '{ $given }' değil
+parse-setup = dizilim bir sayı olmalı, '{ $given }' değil
+parse-level = seviye 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; { $p }{ $word } seçenekleri: { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
 parse-switch = { $key } on, off ya da default olur, '{ $given }' değil
 parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de; her biri :default da alır (topluluğun değerine ya da yerleşik olana dönüş)
 parse-prefix = Önek, ! ya da ? gibi 1 ile 3 sembolden oluşur ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
-parse-rated = rated choice, always ya da never olur, '{ $given }' değil
+parse-rated = puanlı choice, always ya da never olur, '{ $given }' değil
 parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang
 parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir); default ise seçim yokken geçerli olana döner
 parse-which-move = Hangi hamle olduğunu söyle, ör. { $p }move e4 ya da { $p }move #12 Nf3
@@ -105,10 +105,10 @@ parse-positive = { $key ->
 season-none = { $number }. sezon yok; sezonlar 1'den başlayarak numaralanır.
 round-none = { $number }. tur yok; turlar 1'den başlayarak numaralanır.
 parse-in-range = { $key ->
-        [signup] signup
-        [reach] reach
-        [wait] wait
-       *[rounds] rounds
+        [signup] kayıt
+        [reach] erim
+        [wait] bekleme
+       *[rounds] turlar
     } { $min } ile { $max } arası bir tam sayı olmalı, '{ $given }' değil
 parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
 parse-ladder-days = Merdivende hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
@@ -124,7 +124,7 @@ parse-tournament-round = Hangi tur olduğunu söyle, ör. { $p }tournament round
 parse-tournament-number = { $number } numaralı turnuva için #{ $number } yaz, ör. { $p }tournament #{ $number } join (# olmayan bir sayı turdur: { $p }tournament round { $number })
 parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: { $actions }
 parse-tournament-days = Turnuvada hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
-parse-signup = signup kaydın açık kalacağı gün sayısıdır, 0 ile 30 arası olmalı, '{ $given }' değil
+parse-signup = kayıt, kaydın açık kalacağı gün sayısıdır, 0 ile 30 arası olmalı, '{ $given }' değil
 parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
 parse-tournament-system = Turnuvalar lig (roundrobin), çift devreli lig (double) ya da İsviçre sistemi (swiss) olur, '{ $given }' değil

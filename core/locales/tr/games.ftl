@@ -166,6 +166,8 @@ refusal-not-yours = { $square } karesindeki { $role } { $owner ->
     }
 refusal-no-legal-move = { $from } karesindeki { $role } için yasal hamle yok
 refusal-cannot-go = { $from } karesindeki { $role } { $to } karesine gidemez
+refusal-and = { $first }, ayrıca { $rest }
+hint-meant = { $moves } mi demek istedin?
 hint-moves = { $role } hamleleri: { $moves }
 hint-castling = rok hamleleri: { $moves }
 hint-in-check = şah altındasın

@@ -52,16 +52,16 @@ web-seasons-closed = Kapanan sezonlar
 web-season-closed = { $variant }, { $season }. sezon
 web-older-seasons = { $count ->
         [one] Daha eski bir sezon gösterilmiyor.
-       *[other] Daha eski { $count } sezon gösterilmiyor.
+       *[other] Daha eski { $amount } sezon gösterilmiyor.
     }
 web-more-open-tournaments = { $count ->
         [one] Süren bir turnuva daha burada gösterilmiyor; sohbet hepsini listeler (tournament).
-       *[other] Süren { $count } turnuva daha burada gösterilmiyor; sohbet hepsini listeler (tournament).
+       *[other] Süren { $amount } turnuva daha burada gösterilmiyor; sohbet hepsini listeler (tournament).
     }
 web-more-open-tournaments-many = Süren ve burada gösterilmeyen turnuvaların sayısı { $count } üzerinde; sohbet hepsini listeler (tournament).
 web-older-tournaments = { $count ->
         [one] Daha önce bitmiş bir turnuva daha gösterilmiyor.
-       *[other] Daha önce bitmiş { $count } turnuva daha gösterilmiyor.
+       *[other] Daha önce bitmiş { $amount } turnuva daha gösterilmiyor.
     }
 web-older-tournaments-many = Daha önce bitmiş ve gösterilmeyen turnuvaların sayısı { $count } üzerinde.
 web-tournaments = Turnuvalar

@@ -310,6 +310,23 @@ impl Bot {
         self.effective_settings(scope).map_or_else(|_| self.config.prefix.clone(), |s| s.hint)
     }
 
+    /// How commands are written in another chat than `row`'s, where a paused game goes on: as its
+    /// community writes them (a chat's own prefix is that chat's alone), or, where the game has no
+    /// community or (`community_gone`) the bot left it, with the built-in prefix; `/` where the
+    /// platform's communities take slash commands only.
+    pub(crate) fn hint_elsewhere(&self, row: &crate::store::games::GameRow, community_gone: bool) -> String {
+        let scope = commands::game_scope(row);
+        if self.command_style(&scope.platform).slash_in(&scope) {
+            return "/".into();
+        }
+        let community = scope.community.as_deref().filter(|_| !community_gone);
+        let stored = match community {
+            Some(c) => self.store.conn().and_then(|conn| crate::store::settings::community(&conn, &scope.platform, c)),
+            None => Ok(Settings::default()),
+        };
+        stored.map_or_else(|_| self.config.prefix.clone(), |s| self.resolve(&s).hint)
+    }
+
     /// The settings stored, with the configuration's defaults (commands written as typed).
     fn resolve(&self, s: &Settings) -> Effective {
         let prefix = s.prefix.clone().unwrap_or_else(|| self.config.prefix.clone());

@@ -680,8 +680,9 @@ impl Bot {
                 // Their own language, else the paused game's chat's.
                 let lang = self.player_lang(pid, self.lang_in(&super::commands::game_scope(&row)));
                 let target = Target::Direct { platform: platform.to_string(), user: account, fallback: None };
-                // Commands written as in the game's chat (its community's prefix, or `/`).
-                let p = self.hint_for(&super::commands::game_scope(&row));
+                // Commands written as in another chat, where the game goes on (not with the prefix
+                // of its own chat, which is no longer the bot's).
+                let p = self.hint_elsewhere(&row, matches!(place, Place::Community(_)));
                 let reply = crate::i18n::with_lang(lang, || {
                     let text = match why {
                         Why::Gone => crate::t!("game-paused", id = row.id, p = p.as_str()),

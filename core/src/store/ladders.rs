@@ -318,8 +318,12 @@ pub struct LadderNow {
 /// (`ladders.standings`), and their open challenges from the index of open ones (migration 34).
 /// Two statements (one without a ladder), however many ladders, events and challenges the seasons
 /// have. A ladder keeping no standings (not changed since migration 34, before the store opened
-/// and wrote them: [`keep_missing_standings`]) is replayed ([`load_current`]).
+/// and wrote them: [`crate::store::Store::keep_missing_standings`]) is replayed ([`load_current`]). Both statements read
+/// one snapshot (a read transaction, SQLite's or PostgreSQL's REPEATABLE READ): a change committed
+/// between them (a result that moves the standings and settles a challenge) is in both or in neither.
 pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Result<Vec<LadderNow>> {
+    let tx = super::snapshot(conn)?;
+    let conn: &Connection = &tx;
     let mut st = conn.prepare_cached(
         "SELECT id, platform, community_id, variant, days_per_move, max_places_up, accept_days, season, standings
          FROM ladders WHERE platform = ?1 AND community_id = ?2 ORDER BY variant",
@@ -335,8 +339,11 @@ pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Resu
         ladders.push(LadderNow { info, standings, open: Vec::new() });
     }
     if ladders.is_empty() {
+        tx.commit()?;
         return Ok(ladders);
     }
+    #[cfg(test)]
+    BETWEEN_READS.with(|between| between.borrow_mut().take().map(|run| run()));
     let mut st = conn.prepare_cached(&open_in_sql())?;
     for row in st.query_map(params![platform, community_id], |r| Ok((r.get::<LadderId>(0)?, challenge_from(r, 1)?)))? {
         let (ladder, challenge) = row?;
@@ -344,7 +351,15 @@ pub fn current_in(conn: &Connection, platform: &str, community_id: &str) -> Resu
             l.open.push(challenge_status(challenge)?);
         }
     }
+    drop(st);
+    tx.commit()?;
     Ok(ladders)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Run once between [`current_in`]'s two statements: a test's write from another connection.
+    static BETWEEN_READS: std::cell::RefCell<Option<Box<dyn FnOnce()>>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The ladders that keep no standings: not changed since migration 34, or whose players were
@@ -716,6 +731,7 @@ mod tests {
         games_find_their_challenge_and_seasons_are_archived,
         the_seasons_closed_last_are_read_a_few_at_most,
         a_ladders_current_season_is_read_as_kept,
+        a_ladders_current_season_is_read_from_one_snapshot,
     );
 
     /// Five players, `u1`…`u5`.
@@ -845,6 +861,48 @@ mod tests {
         assert!(current.archive().is_empty());
         assert_eq!(whole.archive().len(), 12);
         assert_eq!((current.season(), current.standings()), (whole.season(), whole.standings()));
+    }
+
+    /// What is written between the two statements of [`current_in`] (here: a challenge accepted and
+    /// won, which moves the standings and closes it, and a new one) is read by neither: the
+    /// standings and the open challenges are of one state (before: the standings before the result
+    /// beside the open challenges after it, the won challenge gone and the new one listed).
+    fn a_ladders_current_season_is_read_from_one_snapshot(store: &Store) {
+        let p = five_players(store);
+        let c = store.conn().unwrap();
+        let chess = create(&c, "discord", "g1", "chess", LadderSettings::default(), 0).unwrap().unwrap();
+        update(&c, chess, |l| p.iter().try_for_each(|&x| l.join(x, 1).map(|_| ()))).unwrap().unwrap();
+        let won = update(&c, chess, |l| l.challenge_player(p[4], p[2], 2)).unwrap().unwrap();
+        update(&c, chess, |l| l.accept(p[2], 3)).unwrap().unwrap();
+        let before = current_in(&c, "discord", "g1").unwrap();
+        assert_eq!(before[0].open.iter().map(|c| c.id).collect::<Vec<_>>(), [won]);
+        // The write runs on a thread of its own, with its own connection, while the read waits
+        // between its statements.
+        let (go, done) =
+            (std::sync::Arc::new(std::sync::Barrier::new(2)), std::sync::Arc::new(std::sync::Barrier::new(2)));
+        let (challenger, challenged) = (p[3], p[1]);
+        let newer = std::thread::scope(|s| {
+            let (go_too, done_too) = (go.clone(), done.clone());
+            let writer = s.spawn(move || {
+                go_too.wait();
+                let other = store.conn().unwrap();
+                update(&other, chess, |l| l.record_result(won, ChallengeResult::ChallengerWon, 4)).unwrap().unwrap();
+                let newer = update(&other, chess, |l| l.challenge_player(challenger, challenged, 5)).unwrap().unwrap();
+                done_too.wait();
+                newer
+            });
+            BETWEEN_READS.with(|between| {
+                *between.borrow_mut() = Some(Box::new(move || {
+                    go.wait();
+                    done.wait();
+                }))
+            });
+            assert_eq!(current_in(&c, "discord", "g1").unwrap(), before);
+            writer.join().unwrap()
+        });
+        let after = current_in(&c, "discord", "g1").unwrap();
+        assert_eq!(after[0].open.iter().map(|c| c.id).collect::<Vec<_>>(), [newer]);
+        assert_ne!(after[0].standings, before[0].standings);
     }
 
     /// A community's ladders in their current seasons, in two statements: the standings as kept

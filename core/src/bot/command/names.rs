@@ -4,7 +4,7 @@
 //! `partie:4` is `#4`. The parsers themselves read only the English words these become.
 
 use super::{CommandSpec, OptionKind, OptionSpec};
-use crate::i18n::{Lang, Msg};
+use crate::i18n::{Arg, Lang, Msg};
 use crate::msg;
 
 /// Every name `o` is known by, lower case: its own, then its name in each catalogue; looked up in
@@ -54,40 +54,84 @@ pub(super) fn word_of(kind: OptionKind, value: &str) -> Option<String> {
     })
 }
 
-/// The word `typed` stands for among `c`'s arguments: `name:value`, with `name` any name of one of
-/// its options, is the word that option is typed as (a person as written after the name); a
-/// yes/no option typed as its own name (`casual`, `decline`) is that word by any of its names.
-/// Anything else is left to the parser as typed.
-fn in_english(c: &CommandSpec, typed: &str) -> Option<String> {
-    let named = |name: &str| all_options(c).find(|o| names(o).iter().any(|n| n == name));
-    match typed.split_once(':') {
-        Some((name, value)) if !value.is_empty() => {
-            let name = name.to_lowercase();
-            let o = named(&name)?;
-            match o.kind {
-                OptionKind::User => Some(value.to_string()),
-                // A count is typed with its own key, as its parser reads it (`round:2`, `season:3`,
-                // where the subcommand is named alike): another name of it becomes that key, the
-                // key itself is left as typed.
-                OptionKind::Count(_) => (name != o.name).then(|| format!("{}:{value}", o.name)),
-                kind => word_of(kind, value),
-            }
+/// One word of a command's arguments as its parser reads it, with the word typed where that was
+/// another (`tage:3` read as `days:3`), so that a refusal quoting it quotes what was typed.
+pub(super) struct Word {
+    pub read: String,
+    /// What was typed, where it became this one word and not the same.
+    typed: Option<String>,
+}
+
+/// The names of the word a yes/no option `o` is "no" by, where that word is a name of its own
+/// (`rated` of `casual`, `gewertet`): `rated:no` is `casual`.
+fn inverse_names(o: &OptionSpec) -> &'static [String] {
+    match o.kind {
+        OptionKind::Flag(_, no) if !no.is_empty() && crate::i18n::has(Lang::En, &format!("optname-{no}")) => {
+            names(&OptionSpec { name: no, ..*o })
         }
-        Some(_) => None,
-        None => {
-            let o = named(&typed.to_lowercase())?;
-            match o.kind {
-                OptionKind::Flag(yes, _) if yes == o.name => Some(yes.to_string()),
-                _ => None,
-            }
-        }
+        _ => &[],
     }
+}
+
+/// The words `typed` stands for among `c`'s arguments (`before`: the word typed before it):
+/// `name:value`, with `name` any name of one of its options, is the word that option is typed as
+/// (a person as written after the name; a yes/no option its word for yes or no, or none where "no"
+/// is leaving it out; a count the words of its subcommand and the number); a yes/no option typed
+/// as its own name (`casual`, `decline`) is that word by any of its names. `None`: left to the
+/// parser as typed. A yes/no option given neither yes nor no is refused.
+fn in_english(c: &CommandSpec, typed: &str, before: Option<&str>) -> Result<Option<Vec<String>>, Msg> {
+    let named = |name: &str| {
+        all_options(c).find_map(|o| {
+            if names(o).iter().any(|n| n == name) {
+                Some((o, false))
+            } else {
+                inverse_names(o).iter().any(|n| n == name).then_some((o, true))
+            }
+        })
+    };
+    let Some((name, value)) = typed.split_once(':') else {
+        return Ok(named(&typed.to_lowercase()).and_then(|(o, inverse)| match o.kind {
+            OptionKind::Flag(yes, _) if yes == o.name && !inverse => Some(vec![yes.to_string()]),
+            OptionKind::Flag(_, no) if inverse => Some(vec![no.to_string()]),
+            _ => None,
+        }));
+    };
+    if value.is_empty() {
+        return Ok(None);
+    }
+    let lower = name.to_lowercase();
+    let Some((o, inverse)) = named(&lower) else { return Ok(None) };
+    Ok(match o.kind {
+        OptionKind::User => Some(vec![value.to_string()]),
+        OptionKind::Flag(yes, no) => {
+            let Some(said) = super::parse::yes_or_no(value) else {
+                return Err(msg!("parse-yes-no", option = name, given = value));
+            };
+            let word = if said != inverse { yes } else { no };
+            Some(if word.is_empty() { vec![] } else { vec![word.to_string()] })
+        }
+        // A count is typed after its subcommand's words (`ladder season 3`): after them it is its
+        // number, and where it names its subcommand (`season:3`, `round:2`) it is those words too.
+        OptionKind::Count(_) => {
+            let sub = c.subcommands.iter().find(|s| s.options.iter().any(|x| std::ptr::eq(x, o)));
+            match sub {
+                Some(s) if before.is_some_and(|b| s.words.split(' ').next_back() == Some(&*b.to_lowercase())) => {
+                    Some(vec![value.to_string()])
+                }
+                Some(s) if s.name == o.name => {
+                    Some(s.words.split(' ').map(str::to_string).chain([value.to_string()]).collect())
+                }
+                _ => (lower != o.name).then(|| vec![format!("{}:{value}", o.name)]),
+            }
+        }
+        kind => word_of(kind, value).map(|w| vec![w]),
+    })
 }
 
 /// `args` with each option written by another of its names ([`in_english`]) as the parser of `c`
 /// reads it, and a game's (a challenge's, a tournament's) number written after its option's name
 /// (`game 4`, `partie #4`) as `#4`.
-pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Vec<String> {
+pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Msg> {
     let numbered = |name: &str| {
         let name = name.to_lowercase();
         all_options(c).any(|o| o.kind == OptionKind::Game && names(o).contains(&name))
@@ -101,6 +145,7 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Vec<String> {
     };
     let mut in_text = false;
     let mut words = Vec::with_capacity(args.len());
+    let mut before = None;
     let mut rest = args;
     while let Some((a, after)) = rest.split_first() {
         if let Some(n) = after.first().map(|n| n.strip_prefix('#').unwrap_or(n))
@@ -109,15 +154,42 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Vec<String> {
             && n.bytes().all(|b| b.is_ascii_digit())
             && numbered(a)
         {
-            words.push(format!("#{n}"));
+            words.push(Word { read: format!("#{n}"), typed: None });
+            before = after.first().copied();
             rest = &after[1..];
             continue;
         }
         in_text |= free_text(a);
-        words.push(in_english(c, a).unwrap_or_else(|| a.to_string()));
+        match in_english(c, a, before)? {
+            Some(read) => {
+                let one = read.len() == 1 && read[0] != *a;
+                words.extend(read.into_iter().map(|read| Word { read, typed: one.then(|| a.to_string()) }));
+            }
+            None => words.push(Word { read: a.to_string(), typed: None }),
+        }
+        before = Some(*a);
         rest = after;
     }
-    words
+    Ok(words)
+}
+
+/// `refusal` with each word it quotes (`given`, `first`, `second`) as it was typed where the
+/// parser read it by another name (`'tage:3'`, not `'days:3'`): the first word read so, or for
+/// `second` the last (`days:5 gün:5` is quoted `'days:5'` and `'gün:5'`).
+pub(super) fn quoted_as_typed(mut refusal: Msg, words: &[Word]) -> Msg {
+    for (key, value) in &mut refusal.args {
+        let Arg::Str(quoted) = value else { continue };
+        let mut read_so = words.iter().filter(|w| w.read == *quoted);
+        let word = match key.as_str() {
+            "given" | "first" => read_so.next(),
+            "second" => read_so.next_back(),
+            _ => None,
+        };
+        if let Some(typed) = word.and_then(|w| w.typed.as_ref()) {
+            *quoted = typed.clone();
+        }
+    }
+    refusal
 }
 
 /// The names of `c`'s options as its help lists them, in the language the message is read in:
@@ -202,6 +274,142 @@ mod tests {
         // A word that only looks like a name stays as typed.
         assert_eq!(parse("rules variante"), Ok(super::super::Command::Rules(Some("variante".into()))));
         assert!(parse("lang sprache:").is_ok() && parse("challenge @bob partie:2").is_err());
+    }
+
+    /// Every option of every command (and subcommand), typed `name:value` by its name in any
+    /// language, is read as the same option given to the slash command (before: `casual:yes`,
+    /// `decline:yes`, `global:yes`, `analysed:yes`, `community:yes`, `dm:on` and `season:2` after
+    /// `ladder season` were refused, though the help lists them).
+    #[test]
+    fn every_option_the_help_lists_is_read_typed_as_name_value() {
+        use super::super::{OptionValue, from_options};
+        let bob = crate::bot::UserRef::new("u2", "Bob");
+        // A value of each kind: given to the slash command, and as typed after `name:`.
+        let sample = |kind: OptionKind, yes: bool, lang: Lang| -> (OptionValue, String) {
+            let text = |t: &str| (OptionValue::Text(t.into()), t.to_string());
+            let number = |n: i64| (OptionValue::Integer(n), n.to_string());
+            match kind {
+                OptionKind::User => (OptionValue::User(bob.clone()), "@bob".into()),
+                OptionKind::Flag(..) | OptionKind::Switch(_) => {
+                    let word = crate::i18n::tr(lang, if yes { "word-yes" } else { "word-no" }, &[]);
+                    (OptionValue::Bool(yes), word)
+                }
+                OptionKind::Variant | OptionKind::Ladder | OptionKind::Keyed("variant") => text("chess"),
+                OptionKind::Keyed("prefix") => text("?"),
+                OptionKind::Keyed("rated") => text("always"),
+                OptionKind::Days | OptionKind::DaysOrDefault | OptionKind::DaysPerMove => number(3),
+                OptionKind::Color => text("black"),
+                OptionKind::Setup => text("5"),
+                OptionKind::Level | OptionKind::Count(_) => number(2),
+                OptionKind::Game => number(4),
+                OptionKind::Move => text("e4"),
+                OptionKind::Square => text("g1"),
+                OptionKind::Number(r) => number(i64::from(r.min.max(2))),
+                OptionKind::Choice(words) | OptionKind::KeyedChoice(_, words) => text(words[0]),
+                OptionKind::Text | OptionKind::Keyed(_) => text("word"),
+            }
+        };
+        let mut checked = 0;
+        for c in COMMANDS {
+            let subs: Vec<Option<&super::super::SubcommandSpec>> = match c.subcommands {
+                [] => vec![None],
+                subs => subs.iter().map(Some).collect(),
+            };
+            for sub in subs {
+                let options = sub.map_or(c.options, |s| s.options);
+                for o in options {
+                    for lang in Lang::ALL {
+                        for yes in [true, false] {
+                            let name = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]);
+                            // What the option needs beside it: the options the command requires,
+                            // and a Swiss for its rounds.
+                            let mut given = Vec::new();
+                            let mut typed = vec![c.name.to_string()];
+                            typed.extend(sub.map(|s| s.words.to_string()));
+                            for other in options {
+                                if other.name == o.name {
+                                    let (value, text) = sample(o.kind, yes, lang);
+                                    given.push((o.name, value));
+                                    typed.push(format!("{name}:{text}"));
+                                } else if other.required || (o.name == "rounds" && other.name == "system") {
+                                    let (value, text) = sample(other.kind, true, Lang::En);
+                                    let text = if other.name == "system" { "swiss".into() } else { text };
+                                    let value =
+                                        if other.name == "system" { OptionValue::Text(text.clone()) } else { value };
+                                    given.push((other.name, value));
+                                    typed.push(format!("{}:{text}", other.name));
+                                }
+                            }
+                            let typed = typed.join(" ");
+                            let slash = from_options(c.name, sub.map(|s| s.name), &given)
+                                .unwrap_or_else(|e| panic!("/{} {:?} {given:?}: {e}", c.name, sub.map(|s| s.name)));
+                            assert_eq!(parse(&typed), Ok(slash.0), "{typed}");
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 300, "{checked}");
+        // `rated` is the other word of `casual`: `rated:no` is casual, by its name in any language.
+        for (typed, english) in [
+            ("challenge @bob chess rated:no", "challenge @bob chess casual"),
+            ("challenge @bob chess gewertet:nein", "challenge @bob chess casual"),
+            ("challenge @bob chess puanlı:evet", "challenge @bob chess rated"),
+            ("challenge @bob chess gewertet", "challenge @bob chess rated"),
+            ("challenge @bob chess casual:no", "challenge @bob chess rated"),
+            // A count names its subcommand without its words before it.
+            ("ladder saison:2 chess", "ladder season 2 chess"),
+            ("tournament #4 tur:3", "tournament #4 round 3"),
+        ] {
+            assert_eq!(parse(typed), parse(english), "{typed}");
+            assert!(parse(english).is_ok(), "{english}");
+        }
+        // Neither yes nor no: refused, quoting the option as typed.
+        let refused = parse("challenge @bob chess Ungewertet:vielleicht").unwrap_err();
+        assert_eq!(refused.answer("!").render(Lang::De), "Ungewertet ist ja oder nein, nicht 'vielleicht'");
+    }
+
+    /// A refusal of an option typed by another of its names quotes it as it was typed, and names
+    /// it as the reader's language does (before: `tage:3 tage:5` was "days is given twice
+    /// ('days:3' and 'days:5')", and `tage:4` "days muss …").
+    #[test]
+    fn refusals_quote_options_as_typed_and_name_them_in_the_readers_language() {
+        let answer = |typed: &str, lang: Lang| parse(typed).unwrap_err().answer("!").render(lang);
+        for (typed, lang, refusal) in [
+            ("challenge @bob chess tage:4", Lang::De, "tage muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '4'"),
+            (
+                "challenge @bob chess tage:3 tage:5",
+                Lang::De,
+                "tage ist zweimal angegeben ('tage:3' und 'tage:5'); gib es nur einmal an",
+            ),
+            (
+                "challenge @bob chess days:5 gün:5",
+                Lang::De,
+                "tage ist zweimal angegeben ('days:5' und 'gün:5'); gib es nur einmal an",
+            ),
+            (
+                "challenge @bob chess puansız puanlı",
+                Lang::Tr,
+                "puanlı ya da puansız sözcüklerinden birini bir kez yaz, ikisini birden değil ('puansız' ve 'puanlı')",
+            ),
+            ("challenge @bob chess renk:mor", Lang::Tr, "renk white, black ya da random olmalı, 'mor' değil"),
+            ("play chess seviye:9", Lang::Tr, "seviye 1 ile 8 arası olmalı, '9' değil"),
+            (
+                "tournament create swiss runden:99",
+                Lang::De,
+                "runden muss eine ganze Zahl von 1 bis 63 sein, nicht '99'",
+            ),
+            ("settings alt-başlık:belki", Lang::Tr, "alt-başlık on, off ya da default olur, 'belki' değil"),
+            (
+                "accept herausforderung:abc",
+                Lang::De,
+                "accept erwartet höchstens eine Herausforderungsnummer wie #4, nicht 'herausforderung:abc'",
+            ),
+            ("challenge @bob chess days:4", Lang::En, "days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '4'"),
+        ] {
+            assert_eq!(answer(typed, lang), refusal, "{typed}");
+        }
     }
 
     /// An unknown option is answered with the options of the command typed, as its help lists them

@@ -2,7 +2,7 @@
 //! parser in the table), the words of each command's options, and a slash command's typed options
 //! into the same words and so the same command ([`from_options`]).
 
-use super::names::{listed, read_names, word_of};
+use super::names::{listed, quoted_as_typed, read_names, word_of};
 use super::{
     ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, PREFIX_UNTIL_ANSWERED, ParseError,
     REACH, ROUND, ROUNDS, RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
@@ -242,7 +242,7 @@ fn once<T>(slot: &mut Option<T>, value: T, key: &str, typed: &str, seen: &mut Ve
     if let Some((_, first)) = seen.iter().find(|(k, _)| k == key) {
         return Err(match key {
             "rated" => msg!("parse-rated-casual", first = first.as_str(), second = typed),
-            _ => msg!("parse-option-twice", key = key, first = first.as_str(), second = typed),
+            _ => msg!("parse-option-twice", key = option_name(key), first = first.as_str(), second = typed),
         });
     }
     seen.push((key.to_string(), typed.to_string()));
@@ -335,10 +335,27 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
 }
 
 pub(super) fn parse_switch(key: &str, v: &str) -> Result<bool, Wrong> {
-    match v.to_lowercase().as_str() {
-        "on" | "yes" | "true" | "1" => Ok(true),
-        "off" | "no" | "false" | "0" => Ok(false),
-        _ => Err(msg!("parse-switch", key = key, given = v)),
+    yes_or_no(v).ok_or_else(|| msg!("parse-switch", key = option_name(key), given = v))
+}
+
+/// An option's name as the reader's language writes it (`tage` for `days`), where the catalogues
+/// have one; a command's word (`notify`) as it is.
+fn option_name(key: &str) -> Msg {
+    let id = format!("optname-{key}");
+    if crate::i18n::has(Lang::En, &id) { Msg::new(&id, vec![]) } else { Msg::raw(key) }
+}
+
+/// `v` as yes or no: `on`, `yes`, `true`, `1` and their opposites, or the words for yes and no
+/// of any catalogue (`ja`, `hayır`).
+pub(super) fn yes_or_no(v: &str) -> Option<bool> {
+    let v = v.to_lowercase();
+    let said = |word: &str| Lang::ALL.iter().any(|&l| crate::i18n::tr(l, word, &[]).to_lowercase() == v);
+    match v.as_str() {
+        "on" | "yes" | "true" | "1" => Some(true),
+        "off" | "no" | "false" | "0" => Some(false),
+        _ if said("word-yes") => Some(true),
+        _ if said("word-no") => Some(false),
+        _ => None,
     }
 }
 
@@ -620,9 +637,9 @@ fn read(body: &str) -> Result<Command, Wrong> {
     };
     match spec(word) {
         Some(s) => {
-            let args = read_names(s, args);
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            (s.parse)(&word.to_lowercase(), &args)
+            let words = read_names(s, args)?;
+            let args: Vec<&str> = words.iter().map(|w| w.read.as_str()).collect();
+            (s.parse)(&word.to_lowercase(), &args).map_err(|e| quoted_as_typed(e, &words))
         }
         None => {
             // Not a command: a bare number is no game's (a move is told by its `#N`).

@@ -527,7 +527,7 @@ impl Bot {
         // opponent could not follow there, and the community's pages would show what is played
         // in private.
         if !here && (scope.direct || (scope.community.is_none() && row.community_id.is_some())) {
-            return user(msg!("game-paused-not-direct", id = id, p = self.hint_for(&game_scope(&row))));
+            return user(msg!("game-paused-not-direct", id = id, p = self.hint_elsewhere(&row, false)));
         }
         games::relocate(conn, id, (scope.chat.as_str(), scope.interaction_only), here, self.clock.now())?;
         games::get(conn, id)?.ok_or_else(|| BotError::Internal(format!("game {id} vanished")))

@@ -25,6 +25,9 @@ impl Bot {
     pub(super) fn plain_text(&self, cx: &Ctx<'_>, text: &str) -> Res<Response> {
         // `1. e4`, `12...Nf6`: a move copied with its number.
         let text = notation::without_move_number(text);
+        if let Some(refused) = self.bomb_without_prefix(cx, text)? {
+            return Ok(refused);
+        }
         // Spaces mean chatter, except inside a Capatomic castling's brackets (`O-O[e1 g1]`).
         let spaced = text.contains(char::is_whitespace) && !notation::looks_like_move(text);
         if text.is_empty() || text.len() > 40 || spaced {
@@ -60,7 +63,7 @@ impl Bot {
                                 || {
                                     let full = self.refusal_in_full(&conn, row, &pos, text, &e);
                                     let e = full.as_ref().unwrap_or(&e);
-                                    msg!("game-move-error", id = row.id, error = move_error(e))
+                                    msg!("game-move-error", id = row.id, error = move_error(&pos, e))
                                 },
                             )
                         };
@@ -94,6 +97,30 @@ impl Bot {
             return Ok(self.tell_once(cx, Told::BareMove { game: row.id, ply: row.ply, text: 0 }, answer));
         }
         Ok(Response::default())
+    }
+
+    /// `bomb g1` typed without the prefix in a shared chat by someone whose game here waits for
+    /// their bomb: refused as `bomb g1` with the prefix is there (naming nothing), rather than met
+    /// with silence; the same words from anyone else are chatter.
+    fn bomb_without_prefix(&self, cx: &Ctx<'_>, text: &str) -> Res<Option<Response>> {
+        let first = text.split_whitespace().next().unwrap_or("");
+        if cx.inp.is_private() || crate::bot::command::spec(first).is_none_or(|c| c.name != "bomb") {
+            return Ok(None);
+        }
+        let Ok(crate::bot::command::Command::Bomb { square: Some(_), .. }) = crate::bot::command::parse(text) else {
+            return Ok(None);
+        };
+        let conn = self.conn()?;
+        let (platform, chat) = (&cx.scope().platform, &cx.scope().chat);
+        let Some(me) = players::find(&conn, platform, &cx.inp.author.id)? else { return Ok(None) };
+        for g in games::open_in_chat(&conn, platform, chat, me.id)? {
+            if let Some(color) = g.color_of(me.id)
+                && super::bombs::bomb_owed(&g, color)?
+            {
+                return user(msg!("bomb-not-here"));
+            }
+        }
+        Ok(None)
     }
 
     /// A bare move from someone with several games here waiting for their move: which one is meant
@@ -320,7 +347,7 @@ impl Bot {
         let mv = match read {
             Ok(m) => m,
             Err(e) => {
-                let refused = msg!("game-move-error", id = id, error = move_error(&e));
+                let refused = msg!("game-move-error", id = id, error = move_error(&pos, &e));
                 return match self.bomb_gone(cx, &row, &pos, &e, || self.private(cx, refused.clone()))? {
                     Some(out) => Ok(out),
                     None => user(refused),
@@ -624,8 +651,8 @@ pub(in crate::bot) fn reason_text(o: Outcome) -> String {
     if crate::i18n::has(Lang::En, &id) { crate::i18n::t(&id, &[]) } else { o.reason_str().to_string() }
 }
 
-/// A move that was not taken, as a message in its reader's language.
-pub(in crate::bot) fn move_error(e: &notation::MoveError) -> crate::i18n::Msg {
+/// A move that was not taken in `pos`, as a message in its reader's language.
+pub(in crate::bot) fn move_error(pos: &crate::rules::Position, e: &notation::MoveError) -> crate::i18n::Msg {
     use notation::MoveError as E;
     match e {
         E::Empty => msg!("move-error-empty"),
@@ -636,16 +663,64 @@ pub(in crate::bot) fn move_error(e: &notation::MoveError) -> crate::i18n::Msg {
             san = examples.san.join(", "),
             coordinates = examples.coordinates.join(", ")
         ),
-        E::Illegal { input, reason, hints } => match hint_list(hints, true) {
-            None => msg!("move-error-illegal", input = input.as_str(), reason = refusal(reason)),
-            Some(hints) => {
-                msg!("move-error-illegal-hints", input = input.as_str(), reason = refusal(reason), hints = hints)
+        E::Illegal { input, reason, hints } => {
+            let (reason, meant) = match reason {
+                notation::Refusal::NotFrom { role, square, .. } => not_from(pos, reason, hints, *role, *square),
+                other => (refusal(other), None),
+            };
+            let hints = match (meant, hint_list(hints, true)) {
+                (Some(meant), Some(hints)) => Some(msg!("move-error-hint-list", first = hints, rest = meant)),
+                (meant, hints) => meant.or(hints),
+            };
+            match hints {
+                None => msg!("move-error-illegal", input = input.as_str(), reason = reason),
+                Some(hints) => msg!("move-error-illegal-hints", input = input.as_str(), reason = reason, hints = hints),
             }
-        },
+        }
         E::Ambiguous { input, candidates } => {
             msg!("move-error-ambiguous", input = input.as_str(), candidates = candidates.join(&t!("word-or")))
         }
     }
+}
+
+/// A move refused because no `role` from the file or rank typed reaches `square`, though one from
+/// elsewhere does: the refusal, and the moves there that were likely meant (`c4` for `bc4`). Where
+/// the letter was read as another piece first (`b`: a bishop), whose moves the hints list, the
+/// refusal says that this piece cannot reach the square either, so that it speaks of the moves it
+/// lists beside it.
+fn not_from(
+    pos: &crate::rules::Position,
+    reason: &notation::Refusal,
+    hints: &[notation::Hint],
+    role: crate::rules::Role,
+    square: crate::rules::Square,
+) -> (crate::i18n::Msg, Option<crate::i18n::Msg>) {
+    let listed = hints.iter().find_map(|h| match h {
+        notation::Hint::Moves { role: other, .. } if *other != role => Some(*other),
+        _ => None,
+    });
+    let why = match listed {
+        Some(other) => msg!(
+            "refusal-and",
+            first = msg!("refusal-cannot-reach", role = other.name(), square = square.to_string()),
+            rest = refusal(reason)
+        ),
+        None => refusal(reason),
+    };
+    let meant: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .filter(|m| {
+            m.to == square
+                && !m.is_castle()
+                && !m.is_launch()
+                && !m.is_detonation()
+                && pos.piece_at(m.from).is_some_and(|p| p.role == role)
+        })
+        .map(|m| san::write(pos, *m))
+        .collect();
+    let meant = (!meant.is_empty()).then(|| msg!("hint-meant", moves = meant.join(&t!("word-or"))));
+    (why, meant)
 }
 
 /// Why a move is not legal, as a message.

@@ -118,15 +118,13 @@ impl Bot {
     pub(super) fn rating_cmd(&self, cx: &Ctx<'_>, args: RatingArgs) -> Res<Response> {
         let (v, who) = self.rating_subject(cx, &args)?;
         let (scope, where_) = self.rating_scope(cx, args.global);
+        // Someone capabot has never met has no rating in any variant: said so, not that they have
+        // none in one variant (the chat's default, which nobody asked about).
         let Some(p) = who else {
-            let name = if args.someone { cx.inp.mentions.first().map(|m| m.name.as_str()) } else { None };
-            let name = name.unwrap_or(&cx.inp.author.name);
-            return Ok(cx.say(t!(
-                "rating-none",
-                name = super::short(name),
-                variant = super::variant_title(v.name),
-                scope = where_
-            )));
+            return Ok(cx.say(match cx.inp.mentions.first().filter(|_| args.someone) {
+                Some(m) => t!("rating-not-met", name = super::short(&m.name)),
+                None => t!("rating-not-met-self"),
+            }));
         };
         let conn = self.conn()?;
         let now = self.clock.now();
@@ -152,14 +150,17 @@ impl Bot {
         let Some(r) = ratings::get(&conn, p.id, &scope, v.name)? else {
             // No variant asked and none in the chat's default: the variants they are rated in
             // here, most games first, rather than a "no games" that reads as if they had none.
-            let rated = if args.variant.is_none() { rated_variants(&conn, p.id, &scope)? } else { Vec::new() };
-            if rated.is_empty() {
+            if args.variant.is_some() {
                 return Ok(cx.say(t!(
                     "rating-none",
                     name = p.name.as_str(),
                     variant = super::variant_title(v.name),
                     scope = where_
                 )));
+            }
+            let rated = rated_variants(&conn, p.id, &scope)?;
+            if rated.is_empty() {
+                return Ok(cx.say(t!("rating-none-any", name = p.name.as_str(), scope = where_)));
             }
             let lines: Vec<String> = rated.iter().map(|(v, r)| line(v, r)).collect::<Res<_>>()?;
             let mut text = lines.join("\n");
