@@ -407,7 +407,7 @@ mod tests {
         let undo = sub("ladder", "undo");
         assert_eq!(
             undo["description"],
-            "Administrators: undo a result (or forfeit) by the number announced with it: \"(result 7)\""
+            "Administrators: undo a result (or forfeit) by the number announced with it: (ladder result 2)"
         );
     }
 

@@ -325,10 +325,10 @@ fn moves_with_their_numbers_are_read_and_a_wrong_origin_is_named() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 4);
 }
 
-/// `bc4`, read as a bishop's move and as the b-pawn's, where neither is legal but a pawn from
-/// elsewhere reaches c4: the refusal speaks of the bishop whose moves it lists too, and offers the
-/// move that was likely meant (before: "no pawn of yours on the b-file can reach c4; bishop moves:
-/// Bd2, …", the bishop never named in the reason). A wrong file alone offers the move the same way.
+/// `bc4`, read as the b-pawn's move first (as SAN means a lower-case file) and as a bishop's, where
+/// neither is legal but a pawn from elsewhere reaches c4: the refusal speaks of the pawn, lists the
+/// pawn's moves, and offers the move that was likely meant (before: "no pawn of yours on the b-file
+/// can reach c4; bishop moves: Bd2, …"). A wrong file alone offers the move the same way.
 #[test]
 fn a_wrong_origin_offers_the_move_meant_and_names_the_piece_whose_moves_are_listed() {
     let tb = new_bot();
@@ -338,8 +338,8 @@ fn a_wrong_origin_offers_the_move_meant_and_names_the_piece_whose_moves_are_list
     tb.say("bob", "d5");
     assert_eq!(
         tb.say("alice", "bc4"),
-        "Game #1: bc4 is not legal: no bishop of yours can reach c4, and no pawn of yours on the b-file can reach \
-         c4; bishop moves: Bd2, Be3, Bf4, Bg5, Bh6; did you mean c4?"
+        "Game #1: bc4 is not legal: no pawn of yours on the b-file can reach c4; pawn moves: a3, a4, b3, b4, c3, c4, \
+         e3, e4, f3, f4, g3, g4, h3, h4; did you mean c4?"
     );
     let out = tb.say("alice", "!move Nfd2");
     assert!(out.contains("no knight of yours on the f-file can reach d2; knight moves: "), "{out}");
