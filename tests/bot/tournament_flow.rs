@@ -794,9 +794,11 @@ fn a_relocation_tournament_is_not_held_by_a_setup_nobody_chooses() {
     let first = boards(&tb, t, Some(1));
     assert_eq!(first.len(), 2);
     for b in &first {
-        let due =
-            tb.query_str(&format!("SELECT status || '/' || (deadline IS NOT NULL) FROM games WHERE id = {}", b.game));
-        assert_eq!(due, "setup/1", "game {}", b.game);
+        let due = format!(
+            "SELECT status || CASE WHEN deadline IS NULL THEN '' ELSE '/due' END FROM games WHERE id = {}",
+            b.game
+        );
+        assert_eq!(tb.query_str(&due), "setup/due", "game {}", b.game);
     }
     tb.clock.advance(DAY + 1);
     let r = tb.tick().text();
