@@ -2209,3 +2209,64 @@ fn games_shows_the_time_left_on_your_turn() {
     let text = tb.say("carol", "!games");
     assert!(text.contains("#2 Chess vs alice") && !text.contains(" left"), "no clock: {text}");
 }
+
+/// A Capablanca Relocation game's setup phase runs on the game's clock (before: no deadline, so a
+/// player who never chose held the game for ever). The start says how long Black has, and `!games`
+/// shows Black that time; Black is reminded by direct message when 20 % of it is left; when it runs
+/// out, no swap counts for Black and White's choice gets a day of its own; White's running out
+/// starts the game from Capablanca's array, on the move clock.
+#[test]
+fn a_relocation_setup_left_unanswered_runs_out_as_no_swap() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparelocation color:white days:1");
+    let out = tb.say("bob", "!accept");
+    assert!(out.contains("(black) chooses first") && out.contains("Time to choose: 24h 0m; without a"), "{out}");
+    assert!(tb.say("bob", "!games").contains("setup phase, 24h 0m left"));
+    assert!(!tb.say("alice", "!games").contains("0m left"), "not alice's choice yet");
+    // The reminder at 80 % of the day, to Bob directly, once.
+    tb.clock.advance(19 * 3600 + 11 * 60);
+    assert!(tb.tick().replies.is_empty());
+    tb.clock.advance(60);
+    let r = tb.tick();
+    assert_eq!(r.replies.len(), 1, "{}", r.text());
+    assert!(matches!(&r.replies[0].target, capabot::bot::Target::Direct { user, .. } if user.id == "bob"));
+    let text = r.text();
+    assert!(
+        text.contains("reminder: bob (black) to choose the setup: !swap K b") && text.contains("4h 48m left"),
+        "{text}"
+    );
+    assert!(tb.tick().replies.is_empty(), "the reminder is sent once");
+    // Black's time runs out: no swap for Black, and White's day starts.
+    tb.clock.advance(4 * 3600 + 48 * 60);
+    let text = tb.tick().text();
+    assert!(text.contains("Game #1: bob (black) did not choose in time, so no swap counts for black."), "{text}");
+    assert!(text.contains("Black chose no swap. alice (white): !swap K b") && text.contains("24h 0m"), "{text}");
+    assert_eq!(tb.query_str("SELECT status || '/' || black_swap FROM games WHERE id = 1"), "setup/0");
+    assert!(tb.say("alice", "!games").contains("setup phase, 24h 0m left"));
+    // White's too, with its reminder due in the same tick: the game starts, and no reminder of the
+    // setup comes once it has.
+    tb.clock.advance(86_400);
+    let text = tb.tick().text();
+    assert!(text.contains("alice (white) did not choose in time") && text.contains("The game begins"), "{text}");
+    assert!(!text.contains("reminder"), "{text}");
+    assert_eq!(tb.query_str("SELECT status || '/' || setup FROM games WHERE id = 1"), "active/0");
+    assert!(tb.say("alice", "e4").contains("played by alice"));
+}
+
+/// A swap made in time stops its side's clock: White then has a day of its own, and nothing of
+/// Black's runs out later.
+#[test]
+fn a_relocation_swap_made_in_time_hands_the_clock_to_white() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparelocation color:white days:2");
+    tb.say("bob", "!accept");
+    tb.clock.advance(86_400);
+    let out = tb.say("bob", "!swap K b");
+    assert!(out.contains("Black chose K<->N (b).") && out.contains("Time to choose: 48h 0m"), "{out}");
+    tb.clock.advance(86_400 + 60);
+    assert!(tb.tick().replies.is_empty(), "Black chose: nothing of Black's is due");
+    tb.clock.advance(86_400);
+    let text = tb.tick().text();
+    assert!(text.contains("alice (white) did not choose in time") && text.contains("The game begins"), "{text}");
+    assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "active");
+}

@@ -777,3 +777,39 @@ fn several_open_a_finished_one_and_its_rounds_are_answered_plainly() {
     let out = say(&tb, "Alice", &format!("!tournament #{two} round 4")).text();
     assert!(out.contains("BombCup has 3 rounds: round 1 to 3."), "{out}");
 }
+
+/// A tournament's Capablanca Relocation games run their setup phase on the tournament's clock
+/// (before: no deadline, so a player who never chose held the round, and every later one, for
+/// ever): Black's choice, then White's, runs out as "no swap", the game begins, its loss on time
+/// comes, and the next round is paired.
+#[test]
+fn a_relocation_tournament_is_not_held_by_a_setup_nobody_chooses() {
+    let tb = new_bot();
+    let r = admin(&tb, "!tournament create swiss caparelocation days:1 rounds:2 signup:0 Relay");
+    let t = number_after(&r.text(), "Tournament #");
+    for who in ["Alice", "Bob", "Carol", "Dave"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let first = boards(&tb, t, Some(1));
+    assert_eq!(first.len(), 2);
+    for b in &first {
+        let due = format!(
+            "SELECT status || CASE WHEN deadline IS NULL THEN '' ELSE '/due' END FROM games WHERE id = {}",
+            b.game
+        );
+        assert_eq!(tb.query_str(&due), "setup/due", "game {}", b.game);
+    }
+    tb.clock.advance(DAY + 1);
+    let r = tb.tick().text();
+    assert_eq!(r.matches("(black) did not choose in time").count(), 2, "{r}");
+    tb.clock.advance(DAY + 1);
+    let r = tb.tick().text();
+    assert_eq!(r.matches("(white) did not choose in time").count(), 2, "{r}");
+    assert_eq!(r.matches("The game begins").count(), 2, "{r}");
+    assert!(boards(&tb, t, Some(2)).is_empty(), "round 1 is still being played");
+    tb.clock.advance(DAY + 1);
+    let r = tb.tick().text();
+    assert_eq!(r.matches("ran out of time").count(), 2, "{r}");
+    assert_eq!(boards(&tb, t, Some(2)).len(), 2, "round 2 is paired: {r}");
+}

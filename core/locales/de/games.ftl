@@ -350,6 +350,9 @@ swap-black-chose-next = Partie #{ $id }: Schwarz hat { $swap } gewählt. { $name
 # Der Zeitplaner: Zeit, Erinnerungen, Ablauf.
 timeout = Partie #{ $id }: { $name } hat die Zeit überschritten. { $end }
 reminder = Partie #{ $id }: Erinnerung: { $name } ({ $color }) ist am Zug, noch { $hours } h { $minutes } min.
+reminder-setup = Partie #{ $id }: Erinnerung: { $name } ({ $color }) wählt die Aufstellung: { $p }swap K b, { $p }swap Q h, ... oder { $p }noswap, noch { $hours } h { $minutes } min; danach gilt: kein Tausch.
+setup-clock = Zeit für die Wahl: { $hours } h { $minutes } min; wer bis dahin nicht wählt, tauscht nicht.
+setup-timeout = Partie #{ $id }: { $name } ({ $color }) hat nicht rechtzeitig gewählt, also gilt für { $color }: kein Tausch.
 challenge-expired-notice = { $open ->
         [yes] Deine offene Herausforderung #{ $id } ({ $variant }) ist unbeantwortet abgelaufen.
        *[no] Deine Herausforderung #{ $id } an { $name } ({ $variant }) ist unbeantwortet abgelaufen.

@@ -320,6 +320,9 @@ swap-black-chose-next = Game #{ $id }: Black chose { $swap }. { $name } (white):
 # The scheduler: time, reminders, expiry.
 timeout = Game #{ $id }: { $name } ran out of time. { $end }
 reminder = Game #{ $id }: reminder: { $name } ({ $color }) to move, { $hours }h { $minutes }m left.
+reminder-setup = Game #{ $id }: reminder: { $name } ({ $color }) to choose the setup: { $p }swap K b, { $p }swap Q h, ... or { $p }noswap, { $hours }h { $minutes }m left; after that, no swap counts.
+setup-clock = Time to choose: { $hours }h { $minutes }m; without a choice by then, no swap counts.
+setup-timeout = Game #{ $id }: { $name } ({ $color }) did not choose in time, so no swap counts for { $color }.
 challenge-expired-notice = { $open ->
         [yes] Your open { $variant } challenge #{ $id } expired unanswered.
        *[no] Your { $variant } challenge #{ $id } to { $name } expired unanswered.

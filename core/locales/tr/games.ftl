@@ -347,6 +347,9 @@ swap-black-chose-next = Oyun #{ $id }: Siyah seçimini yaptı ({ $swap }). { $na
 # Zamanlayıcı: süre, hatırlatmalar, geçerlilik.
 timeout = Oyun #{ $id }: { $name } süresini doldurdu. { $end }
 reminder = Oyun #{ $id }: hatırlatma: sıra { $name } ({ $color }) oyuncusunda, { $hours } sa { $minutes } dk kaldı.
+reminder-setup = Oyun #{ $id }: hatırlatma: dizilimi seçme sırası { $name } ({ $color }) oyuncusunda: { $p }swap K b, { $p }swap Q h, ... ya da { $p }noswap; { $hours } sa { $minutes } dk kaldı, süre dolunca yer değiştirme yapılmamış sayılır.
+setup-clock = Seçim için süre: { $hours } sa { $minutes } dk; bu sürede seçim yapılmazsa yer değiştirme yapılmamış sayılır.
+setup-timeout = Oyun #{ $id }: { $name } ({ $color }) zamanında seçim yapmadı; { $color } için yer değiştirme yapılmamış sayılır.
 challenge-expired-notice = { $open ->
         [yes] #{ $id } numaralı herkese açık meydan okuman ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.
        *[no] { $name } adlı oyuncuya #{ $id } numaralı meydan okuman ({ $variant }) yanıtsız kaldı ve geçerliliğini yitirdi.

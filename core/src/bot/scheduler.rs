@@ -36,10 +36,16 @@ use super::error::{BotError, Res};
 use super::io::{Reply, Response};
 use crate::i18n::with_lang;
 use crate::notation::fen;
-use crate::rules::{DrawReason, Outcome, Position, WinReason};
+use crate::rules::{Color, DrawReason, Outcome, Position, WinReason};
 use crate::store::{challenges, events, games, ladders, players, schedule, served, tournaments};
 use crate::t;
 use std::cell::RefCell;
+
+/// The side whose turn it is in `row`: to choose its swap in a relocation game's setup phase, else
+/// to move.
+fn to_act(row: &games::GameRow) -> Color {
+    row.setup_chooser().unwrap_or_else(|| turn_of_fen(&row.fen))
+}
 
 /// Items run in one unit of work ([`Bot::tick`]): enough that a tick of a thousand costs a few
 /// commits, few enough that a batch holds SQLite's one writer for milliseconds, not seconds.
@@ -140,7 +146,7 @@ impl Bot {
             for platform in unserved {
                 let mut n = 0;
                 for row in games::due_reminders(&conn, since, &[platform.as_str()])? {
-                    let to_move = row.player(turn_of_fen(&row.fen));
+                    let to_move = row.player(to_act(&row));
                     if games::mark_reminded(&conn, row.id, row.ply)?
                         && !players::get(&conn, to_move)?.is_some_and(|p| p.is_ai)
                     {
@@ -384,6 +390,10 @@ impl Bot {
         // What the game's chat reads is in its language.
         let lang = self.lang_in(&game_scope(&row));
         let _lang = crate::i18n::scoped(lang);
+        // A relocation game's setup phase: no swap chosen in time counts as "no swap".
+        if let Some(color) = row.setup_chooser() {
+            return self.no_swap_in_time(&conn, &row, color);
+        }
         // Secret-bomb chess: no bomb chosen by the first move's deadline is a bomb at random.
         if self.bomb_at_random(&conn, &row, &mut out)? {
             return Ok(out);
@@ -423,6 +433,26 @@ impl Bot {
         Ok(out)
     }
 
+    /// A relocation game whose side `color` did not choose its swap in time: "no swap" counts for
+    /// it, said in the game's chat, and the setup goes on as after that choice (White's turn to
+    /// choose, on the clock, or the game begins).
+    fn no_swap_in_time(&self, conn: &crate::store::Conn<'_>, row: &games::GameRow, color: Color) -> Res<Response> {
+        let mut out = Response::default();
+        let name = self.name_of(conn, row.player(color))?;
+        let text = t!("setup-timeout", id = row.id, name = name, color = color_word(color));
+        let p = self.effective_settings(&game_scope(row))?.hint;
+        match self.swap_as(row.id, color, 0, &p) {
+            Ok(r) => {
+                out.replies.push(self.reply_game(row, text));
+                out.extend(r);
+            }
+            // The side chose after all, just now: nothing is owed.
+            Err(BotError::User(_)) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(out)
+    }
+
     /// `text` in `row`'s chat, notifying both its players (where their platform reaches them).
     fn to_both_players(&self, conn: &crate::store::Conn<'_>, row: &games::GameRow, text: String) -> Res<Reply> {
         let mut r = self.reply_game(row, text);
@@ -451,23 +481,31 @@ impl Bot {
         if !games::mark_reminded(&conn, row.id, row.ply)? {
             return Ok(out);
         }
-        let turn = turn_of_fen(&row.fen);
+        let turn = to_act(&row);
         let p = row.player(turn);
         if players::get(&conn, p)?.is_some_and(|p| p.is_ai) {
             return Ok(out);
         }
-        let left = row.deadline.unwrap_or(now) - now;
-        let lang = self.player_lang(p, self.lang_in(&game_scope(&row)));
+        let left = (row.deadline.unwrap_or(now) - now).max(0);
+        let settings = self.effective_settings(&game_scope(&row))?;
+        let lang = self.player_lang(p, settings.lang);
         let name = self.name_of(&conn, p)?;
+        let (hours, minutes) = (left / 3600, left % 3600 / 60);
         let text = with_lang(lang, || {
-            t!(
-                "reminder",
-                id = row.id,
-                name = name,
-                color = color_word(turn),
-                hours = left.max(0) / 3600,
-                minutes = left.max(0) % 3600 / 60
-            )
+            let color = color_word(turn);
+            match row.status {
+                // In the setup phase the reminder is to choose a swap, with how to.
+                games::Status::Setup => t!(
+                    "reminder-setup",
+                    id = row.id,
+                    name = name,
+                    color = color,
+                    p = settings.hint.as_str(),
+                    hours = hours,
+                    minutes = minutes
+                ),
+                _ => t!("reminder", id = row.id, name = name, color = color, hours = hours, minutes = minutes),
+            }
         });
         // To the player's direct messages (the game's chat where that cannot be).
         out.replies.extend(self.direct_notice(&conn, &row, p, text, true)?);

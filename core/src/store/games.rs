@@ -82,6 +82,12 @@ pub struct GameRow {
 }
 
 impl GameRow {
+    /// The side to choose its swap in a relocation game's setup phase (Black first, then White);
+    /// `None` outside the setup phase.
+    pub fn setup_chooser(&self) -> Option<Color> {
+        (self.status == Status::Setup).then(|| if self.black_swap.is_none() { Color::Black } else { Color::White })
+    }
+
     /// The player of one colour.
     pub fn player(&self, c: Color) -> PlayerId {
         if c == Color::White { self.white } else { self.black }
@@ -651,8 +657,8 @@ fn open_of_player_filter() -> String {
     format!("({OPEN} AND white_id = ?1) OR ({OPEN} AND black_id = ?1) ORDER BY id")
 }
 
-/// What an active game has next due, the earlier of its reminder and its deadline (of those set),
-/// as the index `games_due` (migration 25) writes it in `dialect`: a query names
+/// What an open game (active, or in its setup phase) has next due, the earlier of its reminder and its deadline (of those set),
+/// as the index `games_due` (migrations 25 and 37) writes it in `dialect`: a query names
 /// it exactly so to be read from that index.
 pub fn due_at(dialect: Dialect) -> &'static str {
     match dialect {
@@ -662,7 +668,7 @@ pub fn due_at(dialect: Dialect) -> &'static str {
     }
 }
 
-/// Active games of `platforms` whose deadline has passed, the earliest first (ties by id).
+/// Open games (active or in setup) of `platforms` whose deadline has passed, the earliest first (ties by id).
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 ///
 /// Read a platform at a time in the order of the partial index `games_due` (platform, what is
@@ -674,7 +680,7 @@ pub fn due_timeouts(conn: &Connection, now: i64, platforms: &[&str]) -> Result<V
     Ok(due)
 }
 
-/// Active games of `platforms` whose time in `column` has passed, each platform's read from the
+/// Open games of `platforms` whose time in `column` has passed, each platform's read from the
 /// index of what is due next (which comes no later than `column`'s time), in its order.
 fn due_by(conn: &Connection, column: &str, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
     let filter = format!("{}{}", due_filter(conn.dialect(), column), conn.take_due());
@@ -684,23 +690,23 @@ fn due_by(conn: &Connection, column: &str, now: i64, platforms: &[&str]) -> Resu
 /// [`due_by`]'s condition and order (platform `?1`, the time now `?2`).
 fn due_filter(dialect: Dialect, column: &str) -> String {
     let due = due_at(dialect);
-    format!("platform = ?1 AND status = 'active' AND {due} <= ?2 AND {column} <= ?2 ORDER BY {due}, id")
+    format!("platform = ?1 AND {OPEN} AND {due} <= ?2 AND {column} <= ?2 ORDER BY {due}, id")
 }
 
 /// Game `id` if its deadline has passed, taken for the caller's unit of work
 /// ([`Connection::take_due`]): `None` when it is not due (any more), or another process has it.
 pub fn due_timeout(conn: &Connection, id: GameId, now: i64) -> Result<Option<GameRow>> {
-    let filter = format!("id = ?1 AND status = 'active' AND deadline <= ?2{}", conn.take_due());
+    let filter = format!("id = ?1 AND {OPEN} AND deadline <= ?2{}", conn.take_due());
     Ok(select(conn, &filter, params![id, now])?.into_iter().next())
 }
 
 /// Game `id` if its reminder is due, taken like [`due_timeout`].
 pub fn due_reminder(conn: &Connection, id: GameId, now: i64) -> Result<Option<GameRow>> {
-    let filter = format!("id = ?1 AND status = 'active' AND remind_at <= ?2{}", conn.take_due());
+    let filter = format!("id = ?1 AND {OPEN} AND remind_at <= ?2{}", conn.take_due());
     Ok(select(conn, &filter, params![id, now])?.into_iter().next())
 }
 
-/// Active games of `platforms` whose reminder time has passed, the earliest first (ties by id),
+/// Open games of `platforms` whose reminder time has passed, the earliest first (ties by id),
 /// read from the partial index `games_due` as [`due_timeouts`] reads it.
 /// Taken for the caller's transaction ([`Connection::take_due`]).
 pub fn due_reminders(conn: &Connection, now: i64, platforms: &[&str]) -> Result<Vec<GameRow>> {
@@ -711,7 +717,7 @@ pub fn due_reminders(conn: &Connection, now: i64, platforms: &[&str]) -> Result<
 
 /// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.
 pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
-    let sql = format!("SELECT min({}) FROM games WHERE status = 'active'", due_at(conn.dialect()));
+    let sql = format!("SELECT min({}) FROM games WHERE {OPEN}", due_at(conn.dialect()));
     Ok(conn.query_row(&sql, (), |r| r.get(0))?)
 }
 
@@ -1334,6 +1340,22 @@ pub fn set_swap(conn: &Connection, id: GameId, color: Color, swap: u32, now: i64
     Ok(n == 1)
 }
 
+/// Starts the clock of the side to choose next in the setup phase (White, once Black has chosen).
+/// Returns `false` if the game is no longer in setup, or is paused (its clock stopped).
+pub fn set_setup_clock(
+    conn: &Connection,
+    id: GameId,
+    deadline: Option<i64>,
+    remind_at: Option<i64>,
+    now: i64,
+) -> Result<bool> {
+    let n = conn.execute(
+        "UPDATE games SET deadline = ?1, remind_at = ?2, updated_at = ?3 WHERE id = ?4 AND status = 'setup' AND paused = 0",
+        params![deadline, remind_at, now, id],
+    )?;
+    Ok(n == 1)
+}
+
 /// Ends the setup phase: the game starts from `start_fen` (setup index `setup`).
 pub fn start_after_setup(
     conn: &Connection,
@@ -1468,7 +1490,7 @@ pub fn set_thread(conn: &Connection, id: GameId, thread_id: &str) -> Result<bool
 /// Clears the reminder of a game at `expected_ply` (it was sent).
 pub fn mark_reminded(conn: &Connection, id: GameId, expected_ply: u32) -> Result<bool> {
     let n = conn.execute(
-        "UPDATE games SET remind_at = NULL WHERE id = ?1 AND ply = ?2 AND status = 'active'",
+        &format!("UPDATE games SET remind_at = NULL WHERE id = ?1 AND ply = ?2 AND {OPEN}"),
         params![id, expected_ply],
     )?;
     Ok(n == 1)
@@ -1548,8 +1570,36 @@ mod tests {
         the_moves_view_reads_the_stored_bytes_as_the_store_does,
         stored_moves_that_do_not_decode_are_corrupt,
         a_web_address_is_kept_in_sixteen_bytes_and_shown_in_hexadecimal,
-        a_page_reads_its_games_stored_analysis_with_it
+        a_page_reads_its_games_stored_analysis_with_it,
+        a_game_in_its_setup_phase_comes_due_as_an_active_one_does
     );
+
+    /// A relocation game's setup phase runs on its clock: its reminder and deadline are found by
+    /// the scheduler's queries as an active game's are (and its reminder is marked sent), the next
+    /// side's clock is set while the setup lasts, and none once the game has started.
+    fn a_game_in_its_setup_phase_comes_due_as_an_active_one_does(store: &Store) {
+        let c = store.conn().unwrap();
+        let new = NewGame { deadline: Some(1000), remind_at: Some(800), ..chess_game(&c, "w", Status::Setup) };
+        let id = create(&c, &new, 0).unwrap();
+        let ids = |rows: Vec<GameRow>| rows.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        assert_eq!(next_due(&c).unwrap(), Some(800));
+        assert_eq!(ids(due_reminders(&c, 799, &["t"]).unwrap()), Vec::<GameId>::new());
+        assert_eq!(ids(due_reminders(&c, 800, &["t"]).unwrap()), [id]);
+        assert_eq!(due_reminder(&c, id, 800).unwrap().map(|g| g.id), Some(id));
+        assert!(mark_reminded(&c, id, 0).unwrap());
+        assert_eq!(ids(due_reminders(&c, 900, &["t"]).unwrap()), Vec::<GameId>::new());
+        assert_eq!(ids(due_timeouts(&c, 999, &["t"]).unwrap()), Vec::<GameId>::new());
+        assert_eq!(ids(due_timeouts(&c, 1000, &["t"]).unwrap()), [id]);
+        assert_eq!(due_timeout(&c, id, 1000).unwrap().map(|g| g.setup_chooser()), Some(Some(Color::Black)));
+        assert!(set_swap(&c, id, Color::Black, 0, 1000).unwrap());
+        assert!(set_setup_clock(&c, id, Some(2000), Some(1800), 1000).unwrap());
+        let row = get(&c, id).unwrap().unwrap();
+        assert_eq!((row.deadline, row.remind_at, row.setup_chooser()), (Some(2000), Some(1800), Some(Color::White)));
+        assert_eq!(next_due(&c).unwrap(), Some(1800));
+        assert!(start_after_setup(&c, id, 0, "start", None, None, 2000).unwrap());
+        assert!(!set_setup_clock(&c, id, Some(3000), Some(2800), 2000).unwrap(), "the setup is over");
+        assert_eq!(get(&c, id).unwrap().unwrap().setup_chooser(), None);
+    }
 
     /// The page's one statement brings the game's stored analysis (none before one is stored, and
     /// another game's never).

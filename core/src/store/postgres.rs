@@ -57,6 +57,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V34__ladder_standings_kept", include_str!("../../migrations/postgres/V34__ladder_standings_kept.sql")),
     ("V35__offers_declined", include_str!("../../migrations/postgres/V35__offers_declined.sql")),
     ("V36__tournament_withdrawals", include_str!("../../migrations/postgres/V36__tournament_withdrawals.sql")),
+    ("V37__setup_clock", include_str!("../../migrations/postgres/V37__setup_clock.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

@@ -57,12 +57,12 @@ const UNSERVED_WAITING: &str = "WITH RECURSIVE waiting (platform) AS (
      SELECT w.platform FROM waiting w WHERE w.platform IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = w.platform AND s.seen_at > ?1)";
 
-/// The platforms of `table` with rows in `status` that have a time in `due` (a row without one
+/// The platforms of `table` with rows in the state `open` that have a time in `due` (a row without one
 /// never comes due), found by a loose index scan of the scheduler's partial due-time indexes,
 /// which lead with the platform: a step a platform (and one for each row stepped over without a
 /// time, a game without a clock), not a read of its rows.
-fn platforms_with(table: &str, status: &str, due: &str) -> String {
-    let row = format!("status = '{status}' AND {due} IS NOT NULL");
+fn platforms_with(table: &str, open: &str, due: &str) -> String {
+    let row = format!("{open} AND {due} IS NOT NULL");
     format!(
         "WITH RECURSIVE p (platform) AS (
            SELECT min(platform) FROM {table} WHERE {row}
@@ -77,23 +77,24 @@ fn platforms_with(table: &str, status: &str, due: &str) -> String {
 const LADDERS_WAITING: &str = "SELECT DISTINCT l.platform FROM ladders l
      WHERE l.id IN (SELECT ladder_id FROM ladder_challenges WHERE status = 'pending' AND accept_by <= ?1)";
 
-/// The tables of the scheduler's items, the state in which a row of them may come due, and its
-/// time that does (in the dialect's words: a game's is an expression, [`super::games::due_at`]).
+/// The tables of the scheduler's items, the condition (the state) in which a row of them may come
+/// due, written as their partial index writes it, and its time that does (in the dialect's words: a
+/// game's is an expression, [`super::games::due_at`]). A game comes due in its setup phase too.
 fn scheduled(dialect: Dialect) -> [(&'static str, &'static str, &'static str); 3] {
     [
-        ("games", "active", super::games::due_at(dialect)),
-        ("challenges", "open", "expires_at"),
-        ("tournaments", "registration", "signup_until"),
+        ("games", "status IN ('setup', 'active')", super::games::due_at(dialect)),
+        ("challenges", "status = 'open'", "expires_at"),
+        ("tournaments", "status = 'registration'", "signup_until"),
     ]
 }
 
-/// The platforms other than `own` that may have scheduled items (active games, open challenges,
+/// The platforms other than `own` that may have scheduled items (open games, open challenges,
 /// tournaments in registration, ladder challenges unanswered since `since`) and that no process
 /// has served since `since` (a platform never served counts as such), in name order.
 pub fn unserved_with_work(conn: &Connection, since: i64, own: &[&str]) -> Result<Vec<String>> {
     let mut found = std::collections::BTreeSet::new();
-    for (table, status, due) in scheduled(conn.dialect()) {
-        found.extend(conn.query_all(&platforms_with(table, status, due), (), |r| r.get::<String>(0))?);
+    for (table, open, due) in scheduled(conn.dialect()) {
+        found.extend(conn.query_all(&platforms_with(table, open, due), (), |r| r.get::<String>(0))?);
     }
     found.extend(conn.query_all(LADDERS_WAITING, params![since], |r| r.get::<String>(0))?);
     let served: Vec<String> = last_served(conn)?.into_iter().filter(|(_, at)| *at > since).map(|(p, _)| p).collect();
@@ -151,8 +152,8 @@ mod tests {
         assert!(waiting.contains("outbox_pending (platform>?)"), "one step a platform: {waiting}");
         // The platforms with scheduled work, a step each in a due-time index.
         let partial = ["games_due", "challenges_expiry", "tournaments_signup"];
-        for ((table, status, due), index) in scheduled(Dialect::Sqlite).into_iter().zip(partial) {
-            let plan = plan(&platforms_with(table, status, due));
+        for ((table, open, due), index) in scheduled(Dialect::Sqlite).into_iter().zip(partial) {
+            let plan = plan(&platforms_with(table, open, due));
             let uses = plan.matches(&format!("INDEX {index}")).count() == 2;
             assert!(uses && !plan.contains(&format!("SCAN {table}")), "{plan}");
             assert!(plan.contains("(platform>?)"), "one step a platform: {plan}");
@@ -162,7 +163,7 @@ mod tests {
     }
 
     /// The platforms whose scheduled items any process may take: those with something that may
-    /// come due (an active game, an open challenge, a tournament in registration, a ladder
+    /// come due (an open game, active or in its setup phase, an open challenge, a tournament in registration, a ladder
     /// challenge unanswered since `since`) that no process has served since `since` (never
     /// served counts), the process's own excepted.
     fn the_platforms_with_work_that_nobody_served_for_a_while_are_named(store: &Store) {
@@ -182,6 +183,8 @@ mod tests {
         for p in ["games", "mine", "served-lately", "served-long-ago"] {
             game(p, Status::Active, Some(since - 10));
         }
+        // A relocation game in its setup phase runs on its clock too.
+        game("setup", Status::Setup, Some(since - 10));
         game("finished", Status::Finished, None);
         // A game without a clock never comes due.
         game("no-clock", Status::Active, None);
@@ -222,9 +225,9 @@ mod tests {
         beat(&c, "p3", &["served-lately"], since + 1).unwrap();
         assert_eq!(
             unserved_with_work(&c, since, &["mine"]).unwrap(),
-            ["challenges", "games", "ladders", "served-long-ago", "tournaments"],
+            ["challenges", "games", "ladders", "served-long-ago", "setup", "tournaments"],
         );
-        assert_eq!(unserved_with_work(&c, since, &["mine", "games", "tournaments"]).unwrap().len(), 3);
+        assert_eq!(unserved_with_work(&c, since, &["mine", "games", "tournaments"]).unwrap().len(), 4);
         beat(&c, "p1", &["games"], since + 1).unwrap();
         assert!(!unserved_with_work(&c, since, &["mine"]).unwrap().contains(&"games".to_string()), "served again");
     }

@@ -340,7 +340,8 @@ impl Bot {
             (None, Position::start(v))
         };
         let start_fen = fen::write(&start);
-        let (deadline, remind_at) = if relocation { (None, None) } else { clock_after(days, now) };
+        // A relocation game's setup phase runs on the clock too: Black chooses first.
+        let (deadline, remind_at) = clock_after(days, now);
         let id = games::create(
             &conn,
             &NewGame {
@@ -382,21 +383,21 @@ impl Bot {
         let level = ai_level.map(|l| t!("level-suffix", level = l)).unwrap_or_default();
         let mut out = Response::default();
         if relocation {
-            let mut r = self.board_reply(
-                start_target.clone(),
-                t!(
-                    "game-starts-relocation",
-                    id = id,
-                    white = white.name.as_str(),
-                    black = black.name.as_str(),
-                    variant = super::variant_title(v.name),
-                    clock = clock.as_str(),
-                    p = p
-                ),
-                &start,
-                None,
-                Color::Black,
+            let mut text = t!(
+                "game-starts-relocation",
+                id = id,
+                white = white.name.as_str(),
+                black = black.name.as_str(),
+                variant = super::variant_title(v.name),
+                clock = clock.as_str(),
+                p = p
             );
+            // Black's choice runs on the clock (the AI's is made at once).
+            if let Some(d) = deadline.filter(|_| !black.is_ai) {
+                text.push(' ');
+                text.push_str(&super::relocation::setup_clock_text(d - now));
+            }
+            let mut r = self.board_reply(start_target.clone(), text, &start, None, Color::Black);
             r.notify = self.notify_of(&conn, &cx.scope().platform, black.id)?;
             r.new_thread = thread;
             out.replies.push(r);

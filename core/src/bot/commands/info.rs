@@ -365,8 +365,10 @@ impl Bot {
                 state = state,
                 here = if here { "here" } else { "elsewhere" }
             );
-            // What the clock leaves for the player's own choice (a paused game has none).
-            if let Some(dl) = g.deadline.filter(|_| matches!(state, "yours" | "bomb")) {
+            // What the clock leaves for the player's own choice, a move or a setup's swap (a paused
+            // game has none).
+            let chooses = g.setup_chooser().is_some_and(|c| g.player(c) == me.id);
+            if let Some(dl) = g.deadline.filter(|_| matches!(state, "yours" | "bomb") || chooses) {
                 let left = (dl - now).max(0);
                 line.push_str(&t!("games-time-left", hours = left / 3600, minutes = left % 3600 / 60));
             }

@@ -32,6 +32,12 @@ fn swap_refusal(r: SwapRefusal, text: &str, p: &str) -> Msg {
     }
 }
 
+/// How long the side to choose in the setup phase has, and what counts when that time runs out.
+pub(super) fn setup_clock_text(left: i64) -> String {
+    let left = left.max(0);
+    t!("setup-clock", hours = left / 3600, minutes = left % 3600 / 60)
+}
+
 impl Bot {
     pub(super) fn swap(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str) -> Res<Response> {
         let (me, row) = match id {
@@ -81,7 +87,7 @@ impl Bot {
     }
 
     /// Records `color`'s swap; when both have chosen, the game starts.
-    pub(super) fn swap_as(&self, id: i64, color: Color, swap: u32, p: &str) -> Res<Response> {
+    pub(in crate::bot) fn swap_as(&self, id: i64, color: Color, swap: u32, p: &str) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
         if !games::set_swap(&conn, id, color, swap, now)? {
@@ -124,10 +130,16 @@ impl Bot {
                     out.extend(self.swap_as(id, Color::White, 0, p)?);
                     return Ok(out);
                 }
-                let mut r = self.reply_game(
-                    &row,
-                    t!("swap-black-chose-next", id = id, swap = name.as_str(), name = white.name.as_str(), p = p),
-                );
+                // White's choice now runs on the clock as Black's did.
+                let (deadline, remind_at) = clock_after(row.days_per_move, now);
+                games::set_setup_clock(&conn, id, deadline, remind_at, now)?;
+                let mut text =
+                    t!("swap-black-chose-next", id = id, swap = name.as_str(), name = white.name.as_str(), p = p);
+                if let Some(d) = deadline.filter(|_| !row.paused) {
+                    text.push(' ');
+                    text.push_str(&setup_clock_text(d - now));
+                }
+                let mut r = self.reply_game(&row, text);
                 r.notify = self.notify_of(&conn, &row.platform, white.id)?;
                 out.replies.push(r);
             }

@@ -687,7 +687,8 @@ impl Bot {
         let start_fen = fen::write(&start);
         let now = self.clock.now();
         let relocation = v.setups == SetupKind::Relocation;
-        let (deadline, remind_at) = if relocation { (None, None) } else { clock_after(Some(info.days_per_move), now) };
+        // A relocation game's setup phase runs on the clock too: Black chooses first.
+        let (deadline, remind_at) = clock_after(Some(info.days_per_move), now);
         let rated = rated_games(tx, &info.platform, &info.community_id)? != RatedGames::Never;
         let chat = info.chat_id.clone().unwrap_or_default();
         for (i, g) in round.games.iter().enumerate() {
