@@ -253,6 +253,23 @@ fn a_bomb_without_a_number_goes_to_the_only_game_it_fits() {
     assert_eq!(tb.fingerprint(), before, "an ambiguous choice changes nothing");
 }
 
+/// A bomb named in the shared chat after it was chosen in private is refused without saying that
+/// any piece may still be chosen (before: "Nothing was chosen, so any piece is still yours to
+/// pick", untrue once the choice is made, and the same words before it): the refusal says only that
+/// this message chose and changed nothing, which is true either way and names nothing.
+#[test]
+fn a_bomb_named_in_the_shared_chat_is_refused_alike_before_and_after_the_choice() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob bomb color:white");
+    tb.say("bob", "!accept");
+    let before = tb.say("alice", "!bomb b1");
+    assert!(dm(&tb, "alice", "bomb g1").text().contains("your bomb is the knight on g1"));
+    let after = tb.say("alice", "!bomb b1");
+    assert_eq!(before, after, "the refusal tells nothing of the choice");
+    assert!(after.contains("This message chose nothing and changed nothing."), "{after}");
+    assert!(!after.contains("still yours"), "{after}");
+}
+
 /// A detonation after one's bomb was captured: the chat hears the refusal any impossible
 /// detonation gets (whose bomb a capture took stays secret), its player alone, by direct message,
 /// that the bomb is gone (before: only "no detonation there now: name your own bomb's square…").

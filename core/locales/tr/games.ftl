@@ -436,7 +436,7 @@ piece-on = { $square } karesindeki { $role ->
         [missile] füze
        *[other] taş
     }
-bomb-not-here = Burada olmaz: bu sohbetteki herkes onu okuyabilir. Bombanı bana özel mesajla seç (gönderdiğim mesaja yanıt ver ya da orada bomb yaz). Hiçbir şey seçilmedi; istediğin taşı seçmekte hâlâ serbestsin.
+bomb-not-here = Burada olmaz: bu sohbetteki herkes onu okuyabilir. Bombanı bana özel mesajla seç (gönderdiğim mesaja yanıt ver ya da orada bomb yaz). Bu mesajla hiçbir şey seçilmedi, hiçbir şey değişmedi.
 bomb-no-game = Gizli bomba oyunun yok.
 bomb-sent-dm = Özel mesajlarına gönderdim.
 bomb-not-yours = Oyun #{ $id }, süren bir gizli bomba oyunun değil.
