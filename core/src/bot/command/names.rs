@@ -79,7 +79,12 @@ fn inverse_names(o: &OptionSpec) -> &'static [String] {
 /// is leaving it out; a count the words of its subcommand and the number); a yes/no option typed
 /// as its own name (`casual`, `decline`) is that word by any of its names. `None`: left to the
 /// parser as typed. A yes/no option given neither yes nor no is refused.
-fn in_english(c: &CommandSpec, typed: &str, before: Option<&str>) -> Result<Option<Vec<String>>, Msg> {
+fn in_english(
+    c: &CommandSpec,
+    typed: &str,
+    before: Option<&str>,
+    sub_named: Option<&str>,
+) -> Result<Option<Vec<String>>, Msg> {
     let named = |name: &str| {
         all_options(c).find_map(|o| {
             if names(o).iter().any(|n| n == name) {
@@ -118,9 +123,12 @@ fn in_english(c: &CommandSpec, typed: &str, before: Option<&str>) -> Result<Opti
                 Some(s) if before.is_some_and(|b| s.words.split(' ').next_back() == Some(&*b.to_lowercase())) => {
                     Some(vec![value.to_string()])
                 }
-                Some(s) if s.name == o.name => {
+                // Only where no other subcommand was named: `round:3` after `create` is no round
+                // of a tournament (before, it became "round 3", taken as the new one's name).
+                Some(s) if s.name == o.name && sub_named.is_none_or(|n| n == s.name) => {
                     Some(s.words.split(' ').map(str::to_string).chain([value.to_string()]).collect())
                 }
+                Some(s) if sub_named.is_some_and(|n| n != s.name) => None,
                 _ => (lower != o.name).then(|| vec![format!("{}:{value}", o.name)]),
             }
         }
@@ -143,6 +151,11 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
             .iter()
             .any(|s| s.name.eq_ignore_ascii_case(word) && s.options.iter().any(|o| o.kind == OptionKind::Text))
     };
+    // The subcommand named first, as its first word (what a count's key may stand for depends on it).
+    let subcommand = |word: &str| {
+        c.subcommands.iter().find(|s| s.words.split(' ').next().is_some_and(|w| w.eq_ignore_ascii_case(word)))
+    };
+    let mut sub_named: Option<&str> = None;
     let mut in_text = false;
     let mut words = Vec::with_capacity(args.len());
     let mut before = None;
@@ -160,7 +173,10 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
             continue;
         }
         in_text |= free_text(a);
-        match in_english(c, a, before)? {
+        if sub_named.is_none() {
+            sub_named = subcommand(a).map(|s| s.name);
+        }
+        match in_english(c, a, before, sub_named)? {
             Some(read) => {
                 let one = read.len() == 1 && read[0] != *a;
                 words.extend(read.into_iter().map(|read| Word { read, typed: one.then(|| a.to_string()) }));
@@ -442,6 +458,17 @@ mod tests {
         use super::super::{Command, LadderCmd, TournamentCmd};
         assert_eq!(parse("tournament round:2"), parse("tournament round 2"));
         assert_eq!(parse("tournament runde:2"), parse("tournament round 2"));
+        // After another subcommand a count's key is no round: refused as typed, not made part of
+        // a new tournament's name (before: "round 3 Test").
+        for typed in ["round:3", "tur:3"] {
+            match parse(&format!("tournament create swiss chess {typed} days:1 Test")) {
+                // Quoted as typed (its key before the colon).
+                Err(e) => {
+                    assert!(format!("{e:?}").contains(&format!("{:?}", &typed[..typed.len() - 2])), "{typed}: {e:?}")
+                }
+                other => panic!("{typed}: {other:?}"),
+            }
+        }
         assert!(matches!(
             parse("tournament round 2"),
             Ok(Command::Tournament(TournamentCmd::Show { round: Some(2), .. }))
