@@ -576,7 +576,7 @@ async fn the_matrix_bot_plays_through_a_real_synapse() {
             alice.say(&room, "!games", &[]).await;
             bot = start_bot(&synapse, &users[0], &db, &store, clock.clone()).await;
             assert_eq!(bot.front.client.device_id(), Some(&*device), "the same device after a restart");
-            alice.expect_text(&room, &bot_id, "#1 capatomic vs").await;
+            alice.expect_text(&room, &bot_id, "#1 Capatomic Random Chess vs").await;
             let replayed = alice.drain(Duration::from_secs(2)).await;
             assert!(replayed.iter().all(|s| s.sender != bot_id), "history replayed: {replayed:?}");
             // The prompt from before the restart still works: its choices are in the message.
