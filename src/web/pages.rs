@@ -109,7 +109,7 @@ pub fn home() -> String {
                 h2 { (t!("web-home-variants")) }
                 dl {
                     @for v in crate::rules::VARIANTS {
-                        dt { (v.display_name) " (" code { (v.name) } ")" }
+                        dt { (t!("variant-name", variant = v.name)) " (" code { (v.name) } ")" }
                         dd { (crate::i18n::t(&format!("rules-{}", v.name), &[])) }
                     }
                 }
@@ -406,9 +406,19 @@ fn tournament(tour: &WebTournament, base: &str) -> Markup {
                 @for tb in &tour.tiebreaks { th scope="col" { (tb) } }
             } }
             tbody { @for (place, id, name, score, tbs) in &tour.standings {
+                @let withdrawn = tour.withdrawn.iter().find(|(p, _)| p == id).map(|&(_, counted)| counted);
                 tr {
-                    td { (place) }
-                    td { a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) } }
+                    // A withdrawn player is marked as the chat marks them; one whose results do
+                    // not count has no place (the chat's "–").
+                    td { @if withdrawn == Some(false) { "–" } @else { (place) } }
+                    td {
+                        a href=(format!("{base}/p/{id}")) title=(name) { (short(name)) }
+                        @match withdrawn {
+                            Some(true) => { " (" (t!("standings-withdrawn")) ")" }
+                            Some(false) => { " (" (t!("standings-void")) ")" }
+                            None => {}
+                        }
+                    }
                     td { (score) }
                     @for v in tbs { td { (v) } }
                 }

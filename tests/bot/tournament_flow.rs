@@ -656,6 +656,21 @@ fn a_round_robin_player_withdraws_and_their_games_are_forfeited() {
     assert!(bob.contains(&"−".to_string()) && bob.contains(&"0".to_string()), "{cross}");
     let forfeited = rows.iter().find(|r| r[1] == opp(third)).unwrap();
     assert!(forfeited.contains(&"+".to_string()), "{cross}");
+    // The community's page marks him as the chat does (before: a place and no mark).
+    assert!(admin(&tb, "!settings community web:on").text().contains("saved"));
+    let page = tb.bot.web_community("test", "g").unwrap().expect("shown");
+    let cup = page.tournaments.iter().find(|x| x.name == "Cup").expect("the cup on its page");
+    let bob_id = cup.standings.iter().find(|s| s.2 == "Bob").map(|s| s.1).unwrap();
+    assert_eq!(cup.withdrawn, [(bob_id, false)]);
+    // Its variant is named in the page's language (before: English whatever the language).
+    assert_eq!(cup.variant, "Chess");
+    let turkish = capabot::i18n::with_lang(capabot::i18n::Lang::Tr, || tb.bot.web_community("test", "g"));
+    assert_eq!(turkish.unwrap().unwrap().tournaments[0].variant, "Satranç");
+    #[cfg(feature = "web")]
+    {
+        let html = capabot::i18n::with_lang(capabot::i18n::Lang::En, || capabot::web::pages::community(&page));
+        assert!(html.contains("Bob</a> (withdrawn, results not counted)"), "{html}");
+    }
 }
 
 /// A Swiss player who withdraws loses their game of the round and is not paired in the next;

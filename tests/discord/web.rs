@@ -1330,6 +1330,8 @@ async fn the_home_page_says_what_capabot_is_and_lists_no_community() {
     assert!(!page.contains("/c/") && !page.contains("/g/"), "nothing listed: {page}");
     let turkish = text_in(&site.url("/"), "tr").await;
     assert!(turkish.contains("<html lang=\"tr\">") && turkish.contains("<h2>Varyantlar</h2>"), "{turkish}");
+    // The variants by their names in the reader's language (before: the English ones).
+    assert!(turkish.contains("<dt>Capatomic Rastgele Satranç (<code>capatomic</code>)</dt>"), "{turkish}");
 }
 
 #[tokio::test]

@@ -9,7 +9,7 @@
 
 use super::bombs::bombs_words;
 use super::ratings::TOP;
-use super::{Bot, BotError, Ctx, Res, alt_text, color_word, replay, start_position, user, variant_named};
+use super::{Bot, BotError, Ctx, Res, alt_text, color_word, replay, start_position, user, variant_named, variant_text};
 use crate::bot::drawing::{BoardDrawing, Drawing, theme_named};
 use crate::bot::io::Response;
 use crate::bot::seams::PICTURE_SIZE;
@@ -147,6 +147,9 @@ pub struct WebTournament {
     pub tiebreaks: Vec<&'static str>,
     /// Place, player, name, score and tie-break values (as the chat writes them: `2½`, `3¾`).
     pub standings: Vec<(usize, PlayerId, String, String, Vec<String>)>,
+    /// The players who withdrew while it ran, each with whether their results count (a round
+    /// robin's early leaver's do not, FIDE's rule: listed last, without a place).
+    pub withdrawn: Vec<(PlayerId, bool)>,
     /// The crosstable in standings order, as [`tournaments::Tournament::crosstable`] writes it.
     pub crosstable: Vec<Vec<String>>,
     /// Each round's pairings, then the player with the bye.
@@ -373,7 +376,8 @@ impl Bot {
                 let a = super::analyse::decoded(row.id, &game, nodes, &evals)?;
                 let names = [white.name.as_str(), black.name.as_str()];
                 let result = row.outcome().map_or("*", |o| o.result_str());
-                let (course, course_alt) = super::analyse::course_of(row.id, &a, names, v.display_name, result, theme);
+                let (course, course_alt) =
+                    super::analyse::course_of(row.id, &a, names, &variant_text(v.name), result, theme);
                 let mut marks = vec![None; game.moves().len()];
                 for m in &a.moves {
                     if let (Some(j), Some(slot)) = (m.judgement, marks.get_mut(m.ply)) {
@@ -397,7 +401,7 @@ impl Bot {
             slug: slug.to_string(),
             platform: row.platform.clone(),
             community: row.community_id.clone().unwrap_or_default(),
-            variant: v.display_name.to_string(),
+            variant: variant_text(v.name),
             white,
             black,
             moves,
@@ -500,7 +504,7 @@ impl Bot {
         for v in VARIANTS.iter().filter(|v| rated.iter().any(|r| r == v.name)) {
             let board = ratings::leaderboard(&conn, &scope, v.name, TOP, None, self.clock.now())?;
             if !board.top.is_empty() || !board.provisional.is_empty() {
-                boards.push(WebBoard { variant: v.display_name.to_string(), board });
+                boards.push(WebBoard { variant: variant_text(v.name), board });
             }
         }
         // Ladders: one a variant at most, each in its current season as kept (its standings and
@@ -538,7 +542,7 @@ impl Bot {
         let ladders_out = ladders_read
             .iter()
             .map(|l| WebLadder {
-                variant: variant_named(&l.info.variant).map_or(l.info.variant.clone(), |v| v.display_name.to_string()),
+                variant: variant_named(&l.info.variant).map_or(l.info.variant.clone(), |v| variant_text(v.name)),
                 season: l.info.season,
                 standings: l.standings.iter().map(|&p| (p, name(p))).collect(),
                 challenges: l
@@ -558,14 +562,14 @@ impl Bot {
             .iter()
             .filter_map(|row| {
                 let slug = slugs.get(&row.id)?.clone();
-                let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+                let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| variant_text(v.name));
                 Some((slug, name(row.white), name(row.black), variant, game_state(row)))
             })
             .collect();
         let seasons = closed
             .iter()
             .map(|s| WebSeason {
-                variant: variant_named(&s.variant).map_or(s.variant.clone(), |v| v.display_name.to_string()),
+                variant: variant_named(&s.variant).map_or(s.variant.clone(), |v| variant_text(v.name)),
                 season: s.season,
                 podium: s.podium.iter().map(|&p| (p, name(p))).collect(),
             })
@@ -616,7 +620,7 @@ fn web_tournament(
     }
     WebTournament {
         name: t.info.name.clone(),
-        variant: variant_named(&t.info.variant).map_or(t.info.variant.clone(), |v| v.display_name.to_string()),
+        variant: variant_named(&t.info.variant).map_or(t.info.variant.clone(), |v| variant_text(v.name)),
         status: match t.info.status {
             tournaments::Status::Registration => "registration",
             tournaments::Status::Running => "running",
@@ -634,6 +638,11 @@ fn web_tournament(
                     s.tiebreaks.iter().map(ToString::to_string).collect(),
                 )
             })
+            .collect(),
+        withdrawn: standings
+            .iter()
+            .filter(|s| t.withdrawal_of(s.player).is_some())
+            .map(|s| (s.player, s.counted))
             .collect(),
         crosstable,
         rounds,
@@ -657,7 +666,7 @@ impl Bot {
         for v in VARIANTS.iter() {
             let Some(at) = stored.iter().position(|(variant, _)| variant == v.name) else { continue };
             let (_, r) = stored.swap_remove(at);
-            rated.push((v.display_name.to_string(), r.rating_at(now).display(), super::ratings::record(&r)));
+            rated.push((variant_text(v.name), r.rating_at(now).display(), super::ratings::record(&r)));
             if chart.is_none() {
                 chart = super::ratings::chart_drawing(&conn, &p, &scope, v)?;
             }
@@ -674,7 +683,7 @@ impl Bot {
             let Some(slug) = slugs.get(&row.id) else { continue };
             let other = names.get(&other).ok_or_else(|| BotError::Internal("player vanished".into()))?;
             let other = super::info::side_name(other, row);
-            let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| v.display_name.to_string());
+            let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| variant_text(v.name));
             recent.push((slug.clone(), other, variant, game_state(row)));
         }
         Ok(Some(WebPlayer { id, name: p.name, ratings: rated, chart, recent }))
