@@ -155,7 +155,12 @@ fn ladder_season_from_joining_to_the_archive() {
     let r = admin(&tb, "!ladder undo 5 oops").text();
     assert!(r.starts_with("There is no ladder result 5 this season"), "{r}");
     let r = admin(&tb, "!ladder undo 4 Bob was in hospital");
-    assert!(r.text().starts_with("Ladder result 4 of the Chess ladder is undone"), "{}", r.text());
+    // It names the result as the players know it (before: the number alone).
+    assert!(
+        r.text().starts_with("Ladder result 4 of the Chess ladder (Carol against Bob: forfeited by Bob) is undone"),
+        "{}",
+        r.text()
+    );
     assert!(r.text().contains("reason: Bob was in hospital"), "{}", r.text());
     assert!(!r.text().contains("rating"), "a forfeit had no game: {}", r.text());
     assert!(admin(&tb, "!ladder undo 4 again").text().contains("Ladder result 4 has already been undone"));
@@ -246,6 +251,7 @@ fn undoing_a_games_result_keeps_its_rating_changes() {
     assert!(r.text().contains("Ladder: Bob takes place 1 from Alice. (ladder result 1)"), "{}", r.text());
     let r = admin(&tb, "!ladder undo 1 a mouse slip");
     let text = r.text();
+    assert!(text.contains("(Bob against Alice: a win for Bob)"), "{text}");
     assert!(text.contains("Game #1 and its rating changes stay as they were"), "{text}");
     assert_eq!(order(&standings(&r).text), ["Alice", "Bob"]);
 }

@@ -150,6 +150,15 @@ fn every_variant_keeps_its_own_rating() {
     }
     assert_eq!(tb.query_i64("SELECT count(DISTINCT variant) FROM ratings"), playable.len() as i64);
     assert_eq!(tb.query_i64("SELECT count(*) FROM ratings WHERE rating > 1500 AND games = 1"), playable.len() as i64);
+    // `rating` is about the chat's default variant; `rating all` (any language's word) about every
+    // one they are rated in (before: "To ask about someone, mention them: @all").
+    let lines = |text: &str| tb.say("bob", text).lines().filter(|l| l.starts_with("alice — ")).count();
+    assert_eq!(lines("!rating @alice"), 1);
+    for typed in ["!rating @alice all", "!rating all @alice", "!rating @alice hepsi", "!rating @alice ALLE"] {
+        assert_eq!(lines(typed), playable.len(), "{typed}");
+    }
+    let out = tb.say("bob", "!history @alice all");
+    assert!(out.contains("I don't know the variant 'all'"), "a chart is of one variant: {out}");
 }
 
 /// The console killed (abort) after the result is written and before the rating, and after the

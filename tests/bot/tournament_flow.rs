@@ -805,7 +805,15 @@ fn a_relocation_tournament_is_not_held_by_a_setup_nobody_chooses() {
     for who in ["Alice", "Bob", "Carol", "Dave"] {
         say(&tb, who, "!tournament join");
     }
-    admin(&tb, "!tournament start");
+    // The start says that each game begins with its setup on the clock (before: only each game's own
+    // start said so).
+    let start = admin(&tb, "!tournament start").text();
+    assert!(
+        start.contains(
+            "Capablanca Relocation Chess: each game begins with its setup phase, Black choosing first, then White"
+        ) && start.contains("!noswap), 1 day each; a side that does not choose in time keeps no swap."),
+        "{start}"
+    );
     let first = boards(&tb, t, Some(1));
     assert_eq!(first.len(), 2);
     for b in &first {

@@ -119,7 +119,14 @@ ladder-left-forfeit = Die offene Leiter-Herausforderung zwischen { $name } und {
 ladder-left-withdrawn = Die Herausforderung von { $name } an { $other } ist zurückgezogen.
 ladder-remove-whom = Sag, wen du entfernen willst, z. B. { $p }ladder remove @bob.
 ladder-removed = { $name } wurde von einem Administrator von der Leiter für { $ladder } entfernt.
-ladder-undone = Leiter-Ergebnis { $event } der Leiter für { $ladder } wurde von einem Administrator rückgängig gemacht (Grund: { $reason }).
+ladder-undone = Leiter-Ergebnis { $event } der Leiter für { $ladder } ({ $what }) wurde von einem Administrator rückgängig gemacht (Grund: { $reason }).
+ladder-undone-what = { $challenger } gegen { $challenged }: { $result ->
+        [challenger] Sieg für { $challenger }
+        [challenged] Sieg für { $challenged }
+        [challenger-forfeit] kampflos verloren von { $challenged }
+        [challenged-forfeit] kampflos verloren von { $challenger }
+       *[draw] remis
+    }
 ladder-undone-game-stays = Partie #{ $id } und ihre Wertungsänderungen bleiben, wie sie sind; nur die Leiter vergisst das Ergebnis.
 ladder-season-closed = Saison { $number } der Leiter für { $ladder } ist abgeschlossen und ihr Endstand archiviert ({ $p }ladder season { $number }). Saison { $next } beginnt mit derselben Reihenfolge; offene Leiter-Herausforderungen wurden abgesagt.
 ladder-no-season = Die Leiter für { $ladder } hat keine abgeschlossene Saison { $number }; zurzeit läuft Saison { $current }.
@@ -256,6 +263,7 @@ tournament-rounds-cut = Es werden { $rounds ->
     } gespielt, nicht die gewünschten { $asked }: { $players } Spieler können nicht mehr spielen, ohne zweimal aufeinanderzutreffen.
 tournament-round-paired = Turnier #{ $id } { $name }: Runde { $round } ist gepaart.
 tournament-bombs-first = Schach mit geheimer Bombe: Vor dem ersten Zug jeder Partie wählt jeder Spieler eine geheime Bombe; ich habe jedem Spieler für jede seiner Partien eine Direktnachricht geschickt.
+tournament-setup-first = { $variant }: Jede Partie beginnt mit ihrer Aufstellungsphase, zuerst wählt Schwarz, dann Weiß ({ $p }swap K b, { $p }swap Q h, ... oder { $p }noswap), je { $days }; wer nicht rechtzeitig wählt, tauscht nicht.
 tournament-over = Turnier #{ $id } { $name } ist vorbei. Endstand:
 tournament-congratulations = Glückwunsch, { $name }!
 

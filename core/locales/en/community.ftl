@@ -120,7 +120,14 @@ ladder-left-forfeit = The open ladder challenge between { $name } and { $other }
 ladder-left-withdrawn = The challenge of { $name } to { $other } is withdrawn.
 ladder-remove-whom = Say whom to remove, e.g. { $p }ladder remove @bob.
 ladder-removed = { $name } is removed from the { $ladder } ladder by an administrator.
-ladder-undone = Ladder result { $event } of the { $ladder } ladder is undone by an administrator (reason: { $reason }).
+ladder-undone = Ladder result { $event } of the { $ladder } ladder ({ $what }) is undone by an administrator (reason: { $reason }).
+ladder-undone-what = { $challenger } against { $challenged }: { $result ->
+        [challenger] a win for { $challenger }
+        [challenged] a win for { $challenged }
+        [challenger-forfeit] forfeited by { $challenged }
+        [challenged-forfeit] forfeited by { $challenger }
+       *[draw] a draw
+    }
 ladder-undone-game-stays = Game #{ $id } and its rating changes stay as they were; only the ladder forgets the result.
 ladder-season-closed = Season { $number } of the { $ladder } ladder is closed and its final standings archived ({ $p }ladder season { $number }). Season { $next } opens with the same order; open ladder challenges are cancelled.
 ladder-no-season = The { $ladder } ladder has no closed season { $number }; it is in season { $current }.
@@ -257,6 +264,7 @@ tournament-rounds-cut = It plays { $rounds ->
     }, not the { $asked } asked for: { $players } players can play no more without meeting twice.
 tournament-round-paired = Tournament #{ $id } { $name }: round { $round } is paired.
 tournament-bombs-first = Secret-bomb chess: before their first move in each game, each player chooses a secret bomb; I sent every player a direct message for each of their games.
+tournament-setup-first = { $variant }: each game begins with its setup phase, Black choosing first, then White ({ $p }swap K b, { $p }swap Q h, ... or { $p }noswap), { $days } each; a side that does not choose in time keeps no swap.
 tournament-over = Tournament #{ $id } { $name } is over. Final standings:
 tournament-congratulations = Congratulations, { $name }!
 

@@ -104,7 +104,14 @@ ladder-left-forfeit = { $name } ile { $other } arasındaki açık merdiven meyda
 ladder-left-withdrawn = { $name } adlı oyuncunun { $other } adlı oyuncuya meydan okuması geri çekildi.
 ladder-remove-whom = Kimin çıkarılacağını söyle, ör. { $p }ladder remove @bob.
 ladder-removed = { $name }, bir yönetici tarafından { $ladder } merdiveninden çıkarıldı.
-ladder-undone = { $ladder } merdiveninin { $event } numaralı sonucu bir yönetici tarafından geri alındı (sebep: { $reason }).
+ladder-undone = { $ladder } merdiveninin { $event } numaralı sonucu ({ $what }) bir yönetici tarafından geri alındı (sebep: { $reason }).
+ladder-undone-what = { $challenger } – { $challenged }: { $result ->
+        [challenger] { $challenger } kazandı
+        [challenged] { $challenged } kazandı
+        [challenger-forfeit] { $challenged } hükmen kaybetti
+        [challenged-forfeit] { $challenger } hükmen kaybetti
+       *[draw] berabere
+    }
 ladder-undone-game-stays = Oyun #{ $id } ve puan değişiklikleri olduğu gibi kalıyor; sonucu yalnızca merdiven unutuyor.
 ladder-season-closed = { $ladder } merdiveninin { $number }. sezonu kapandı ve son sıralaması arşivlendi ({ $p }ladder season { $number }). { $next }. sezon aynı sırayla açılıyor; açık merdiven meydan okumaları iptal edildi.
 ladder-no-season = { $ladder } merdiveninin kapanmış { $number }. sezonu yok; şu an { $current }. sezonda.
@@ -219,6 +226,7 @@ tournament-starts = Turnuva #{ $id } { $name }, { $players } ile başlıyor. Oyu
 tournament-rounds-cut = İstenen { $asked } tur yerine { $rounds } tur oynanacak: { $players } oyuncuyla, aynı iki oyuncu ikinci kez karşılaşmadan daha fazla tur oynanamaz.
 tournament-round-paired = Turnuva #{ $id } { $name }: { $round }. tur eşleştirildi.
 tournament-bombs-first = Gizli bomba satrancı: her oyuncu her oyunundaki ilk hamlesinden önce gizli bir bomba seçer; her oyuncuya her oyunu için özel mesaj gönderdim.
+tournament-setup-first = { $variant }: her oyun kurulum aşamasıyla başlar; önce Siyah, sonra Beyaz seçer ({ $p }swap K b, { $p }swap Q h, ... ya da { $p }noswap), her biri için { $days }; zamanında seçmeyen taraf değişim yapmamış sayılır.
 tournament-over = Turnuva #{ $id } { $name } bitti. Son puan durumu:
 tournament-congratulations = Tebrikler, { $name }!
 

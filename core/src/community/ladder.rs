@@ -401,6 +401,16 @@ impl Ladder {
         results.nth((n as usize).checked_sub(1)?)
     }
 
+    /// The season's result number `n`: who challenged whom, how it ended, whether by forfeit.
+    pub fn result_of(&self, n: ResultNo) -> Option<(PlayerId, PlayerId, ChallengeResult, bool)> {
+        match self.result_event(n)?.kind {
+            EventKind::Result { challenger, challenged, result, forfeit, .. } => {
+                Some((challenger, challenged, result, forfeit))
+            }
+            _ => None,
+        }
+    }
+
     /// The game played for the season's result number `n`, if it was played (not a forfeit).
     pub fn result_game(&self, n: ResultNo) -> Option<i64> {
         match self.result_event(n)?.kind {

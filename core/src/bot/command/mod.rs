@@ -203,6 +203,8 @@ pub struct RatingArgs {
     pub variant: Option<String>,
     /// The global ratings even in a community.
     pub global: bool,
+    /// Every variant they are rated in (`rating all`), not the chat's default one.
+    pub all: bool,
 }
 
 /// What `settings` does to one setting: sets it, or (`default`) forgets the chat's (or the

@@ -10,7 +10,12 @@ use super::{
 use crate::i18n::{Lang, Msg};
 use crate::msg;
 
-pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<RatingArgs, Wrong> {
+/// The words that ask `rating` for every variant, in each language the bot speaks.
+const EVERY_VARIANT: [&str; 5] = ["all", "every", "alle", "hepsi", "tümü"];
+
+/// `people`: whether it may be about someone (`@name`); `every`: whether it may be about every
+/// variant (`all`).
+pub(super) fn parse_rating(word: &str, args: &[&str], people: bool, every: bool) -> Result<RatingArgs, Wrong> {
     let mut r = RatingArgs::default();
     for a in args {
         if a.starts_with('@') || a.starts_with("<@") {
@@ -20,7 +25,10 @@ pub(super) fn parse_rating(word: &str, args: &[&str], people: bool) -> Result<Ra
             r.someone = true;
         } else if a.eq_ignore_ascii_case("global") {
             r.global = true;
-        } else if r.variant.is_none() {
+        } else if every && r.variant.is_none() && !r.all && EVERY_VARIANT.iter().any(|w| a.to_lowercase() == *w) {
+            // `rating all`: before, taken for a person named without a mention ("mention them: @all").
+            r.all = true;
+        } else if r.variant.is_none() && !r.all {
             r.variant = Some(a.to_lowercase());
         } else {
             return Err(msg!("parse-not-understood", given = *a));

@@ -584,7 +584,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         subcommands: &[],
         admin: false,
-        parse: |w, a| Ok(Command::Rating(parse_rating(w, a, true)?)),
+        parse: |w, a| Ok(Command::Rating(parse_rating(w, a, true, true)?)),
     },
     CommandSpec {
         name: "leaderboard",
@@ -593,7 +593,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         options: &[opt("variant", OptionKind::Variant), opt("global", OptionKind::Flag("global", ""))],
         subcommands: &[],
         admin: false,
-        parse: |w, a| Ok(Command::Leaderboard(parse_rating(w, a, false)?)),
+        parse: |w, a| Ok(Command::Leaderboard(parse_rating(w, a, false, false)?)),
     },
     CommandSpec {
         name: "history",
@@ -606,7 +606,7 @@ pub static COMMANDS: &[CommandSpec] = &[
         ],
         subcommands: &[],
         admin: false,
-        parse: |w, a| Ok(Command::History(parse_rating(w, a, true)?)),
+        parse: |w, a| Ok(Command::History(parse_rating(w, a, true, false)?)),
     },
     CommandSpec {
         name: "link",

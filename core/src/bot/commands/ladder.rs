@@ -146,10 +146,32 @@ impl Bot {
             LadderCmd::Undo { event, reason } => {
                 let info = self.pick_ladder(&conn, cx, &community, None)?;
                 self.ladder_op(&conn, &info, |l| l.undo(event, &reason, now))?;
-                let mut text =
-                    t!("ladder-undone", event = event, ladder = self.ladder_name(&info), reason = short(reason.trim()));
+                let ladder = self.load_ladder(&conn, info.id)?;
+                // Which result it was, as the players know it (a number alone is easily mistyped).
+                let what = match ladder.result_of(event) {
+                    Some((challenger, challenged, result, forfeit)) => t!(
+                        "ladder-undone-what",
+                        challenger = self.name_of(&conn, challenger)?,
+                        challenged = self.name_of(&conn, challenged)?,
+                        result = match (result, forfeit) {
+                            (ChallengeResult::ChallengerWon, false) => "challenger",
+                            (ChallengeResult::ChallengedWon, false) => "challenged",
+                            (ChallengeResult::ChallengerWon, true) => "challenger-forfeit",
+                            (ChallengeResult::ChallengedWon, true) => "challenged-forfeit",
+                            (ChallengeResult::Draw, _) => "draw",
+                        }
+                    ),
+                    None => String::new(),
+                };
+                let mut text = t!(
+                    "ladder-undone",
+                    event = event,
+                    ladder = self.ladder_name(&info),
+                    what = what,
+                    reason = short(reason.trim())
+                );
                 // Only the ladder forgets the result: the game and its rating changes stand.
-                if let Some(game) = self.load_ladder(&conn, info.id)?.result_game(event) {
+                if let Some(game) = ladder.result_game(event) {
                     text.push(' ');
                     text.push_str(&t!("ladder-undone-game-stays", id = game));
                 }

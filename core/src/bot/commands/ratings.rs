@@ -147,7 +147,8 @@ impl Bot {
             }
             Ok(text)
         };
-        let Some(r) = ratings::get(&conn, p.id, &scope, v.name)? else {
+        let asked = if args.all { None } else { ratings::get(&conn, p.id, &scope, v.name)? };
+        let Some(r) = asked else {
             // No variant asked and none in the chat's default: the variants they are rated in
             // here, most games first, rather than a "no games" that reads as if they had none.
             if args.variant.is_some() {

@@ -866,6 +866,17 @@ impl Bot {
                     // The player with the bye is told too: their point is news to them.
                     notify.extend(t.rounds[n - 1].bye);
                 }
+                // Capablanca Relocation: each game's setup phase runs on the clock first, which the
+                // players learn here (before: only from each game's own start).
+                if variant_named(&info.variant).is_ok_and(|v| v.setups == SetupKind::Relocation) {
+                    parts[0].push(' ');
+                    parts[0].push_str(&t!(
+                        "tournament-setup-first",
+                        variant = super::variant_title(&info.variant),
+                        p = prefix.as_str(),
+                        days = t!("n-days", count = info.days_per_move)
+                    ));
+                }
                 if variant_named(&info.variant).is_ok_and(|v| v.bombs) {
                     parts[0].push(' ');
                     parts[0].push_str(&t!("tournament-bombs-first"));
