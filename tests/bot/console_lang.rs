@@ -236,3 +236,19 @@ fn variants_are_named_in_the_chats_language() {
     assert!(out.contains("Atomik Satranç"), "{out}");
     assert!(!out.contains("Chess") && !out.contains("#1 bomb"), "{out}");
 }
+
+/// A refusal is its author's to read, in their language, all of it: the piece, its owner and the
+/// side to move too (before: "Game #1: der Bauer auf e4 is Weiß's, and bob (Schwarz) is to move."
+/// for alice, who reads English, in a German chat).
+#[test]
+fn a_refusal_is_one_language_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !lang en\nbob> !lang tr\nalice> !challenge @bob chess color:white\n\
+         bob> !accept\nalice> e4\nalice> !moves e4\nbob> e5\nbob> !moves e5\n",
+    );
+    assert!(out.contains("Game #1: the pawn on e4 is white's, and bob (black) is to move."), "{out}");
+    assert!(out.contains("Oyun #1: e5 karesindeki piyon siyah tarafın, sıra ise alice (beyaz) oyuncusunda."), "{out}");
+    assert!(!out.contains("der Bauer auf") && !out.contains("Weiß's"), "{out}");
+}

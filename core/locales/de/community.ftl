@@ -64,9 +64,12 @@ leaderboard-subtitle = { $scope ->
     }
 leaderboard-alt = { $title }, { $subtitle }: { $count } Spieler in der Wertung.
 leaderboard-alt-many = { $title }, { $subtitle }: mehr als { $count } Spieler in der Wertung.
-history-none = Diese Person hat { $scope ->
+history-none = { $whose ->
+        [own] Du hast
+       *[other] { $name } hat
+    } { $scope ->
         [community] in dieser Community
-       *[global] global
+       *[global] überhaupt
     } noch keine gewerteten Partien in { $variant }.
 history-line = Wertung von { $name } in { $variant } { $scope ->
         [community] in dieser Community
