@@ -149,7 +149,7 @@ variant-name = { $variant ->
         [capablanca] Capablanca-Schach
         [caparandom] Capablanca-Zufallsschach
         [caparelocation] Capablanca-Umstellungsschach
-        [stones] Stones Schach
+        [stones] Stones-Schach
         [atomic] Atomschach
         [capatomic] Capatomic-Zufallsschach
         [atomic-nocheck] Atomschach ohne Schach
