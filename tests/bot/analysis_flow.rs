@@ -129,21 +129,32 @@ fn a_watcher_analyses_a_finished_game_and_the_result_is_stored() {
     assert!(!t.say("alice", "!pgn #1").text().contains("%eval"));
 }
 
+/// The desk is bounded; its refusal is the asker's own to read, in their language. The analysis is
+/// posted in the chat for everyone there, in the chat's language whoever asked (before: alice's in
+/// English, bob's in Turkish and carol's in German, all in one German chat).
 #[test]
-fn the_desk_is_bounded_and_turkish_readers_get_turkish() {
+fn the_desk_is_bounded_and_the_analysis_speaks_the_chats_language() {
     let t = bot(1);
+    t.say("alice", "!settings lang:tr");
+    t.say("alice", "!lang en");
+    t.say("bob", "!lang de");
     t.fools_mate();
     let first = t.say("alice", "!analyse #1");
     assert_eq!(first.analyses.len(), 1);
+    assert!(first.text().contains("analiz ediliyor"), "{}", first.text());
     let full = t.say("bob", "!analyse #1");
-    assert!(full.analyses.is_empty() && full.text().contains("busy with another analysis"), "{}", full.text());
-    drop(first);
-    assert_eq!(t.bot.analyses_running(), 0, "a job dropped unrun gives its place back");
-    t.say("bob", "!lang tr");
-    let r = t.say("bob", "!analyse #1");
-    assert!(r.text().contains("analiz ediliyor"), "{}", r.text());
-    let replies = t.bot.run_analyses_inline(r.analyses);
-    assert!(replies[0].text.contains("isabet"), "{}", replies[0].text);
+    assert!(
+        full.analyses.is_empty() && full.text().contains("mit einer anderen Analyse beschäftigt"),
+        "{}",
+        full.text()
+    );
+    let replies = t.bot.run_analyses_inline(first.analyses);
+    assert!(replies[0].text.contains("isabet") && !replies[0].text.contains("accuracy"), "{}", replies[0].text);
+    assert_eq!(t.bot.analyses_running(), 0, "the job gives its place back");
+    for who in ["bob", "carol"] {
+        let shown = t.say(who, "!analyse #1");
+        assert!(shown.text().contains("isabet") && !shown.text().contains("Genauigkeit"), "{}", shown.text());
+    }
 }
 
 #[test]

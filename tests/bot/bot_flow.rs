@@ -222,9 +222,7 @@ fn launches_alone_are_counted_by_missile() {
     assert!(tb.say("alice", "!moves j1").contains("Mj1^a3"));
     // The list is read by the chat, in the chat's language.
     tb.say("alice", "!settings lang:tr");
-    assert!(
-        tb.say("alice", "!moves").contains("87 yasal hamlesi var, hepsi fırlatma. Füzeye göre fırlatmalar: Mj1: 87")
-    );
+    assert!(tb.say("alice", "!moves").contains("87 yasal hamlesi var, hepsi atış. Füzeye göre atışlar: Mj1: 87"));
     tb.say("alice", "!settings lang:de");
     assert!(tb.say("alice", "!moves").contains("hat 87 legale Züge, alle sind Raketenstarts."));
 }

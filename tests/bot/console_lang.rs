@@ -94,7 +94,8 @@ fn secret_bombs_chosen_in_direct_messages_speak_the_games_languages() {
     let out = console(
         dir.path(),
         "alice> !settings lang:de\nbob> !lang tr\nalice> !challenge @bob bomb color:white\nbob> !accept\n\
-         alice> /dm bomb e1\nalice> /dm bomb e2\nalice> /dm bomb d2\nalice> /dm board\nbob> /dm bomb e7\n",
+         alice> /dm bomb e1\nalice> /dm bomb e2\nalice> /dm bomb d2\nalice> /dm board\nbob> /dm bomb e7\n\
+         alice> e4\nbob> e5\nalice> !resign\n",
     );
     assert!(
         out.contains("capabot> Partie #1: alice (Weiß) hat eine geheime Bombe gewählt. alice ist am Zug."),
@@ -109,6 +110,11 @@ fn secret_bombs_chosen_in_direct_messages_speak_the_games_languages() {
     assert!(out.contains("capabot → @alice: Partie #1: Deine Bombe ist schon gewählt"), "{out}");
     assert!(out.contains("capabot → @alice: Partie #1: deine Bombe war zu Beginn der Bauer auf e2"), "{out}");
     assert!(out.contains("capabot → @bob: Oyun #1: bomban e7 karesindeki piyon."), "{out}");
+    // At the end each side's bomb is a sentence of its own (before: "…auf e2; Die von Schwarz war…").
+    assert!(
+        out.contains("Die Bomben in der Ausgangsstellung: Die von Weiß war der Bauer auf e2. Die von Schwarz war der Bauer auf e7."),
+        "{out}"
+    );
     for english in ["has chosen", "Both bombs", "your bomb", "Game #1"] {
         assert!(!out.contains(english), "{english}: {out}");
     }
@@ -235,4 +241,47 @@ fn variants_are_named_in_the_chats_language() {
     assert!(out.contains("Die Leiter für Schach ist eröffnet"), "{out}");
     assert!(out.contains("Atomik Satranç"), "{out}");
     assert!(!out.contains("Chess") && !out.contains("#1 bomb"), "{out}");
+}
+
+/// A refusal is its author's to read, in their language, all of it: the piece, its owner and the
+/// side to move too (before: "Game #1: der Bauer auf e4 is Weiß's, and bob (Schwarz) is to move."
+/// for alice, who reads English, in a German chat).
+#[test]
+fn a_refusal_is_one_language_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !lang en\nbob> !lang tr\nalice> !challenge @bob chess color:white\n\
+         bob> !accept\nalice> e4\nalice> !moves e4\nbob> e5\nbob> !moves e5\n",
+    );
+    assert!(out.contains("Game #1: the pawn on e4 is white's, and bob (black) is to move."), "{out}");
+    assert!(out.contains("Oyun #1: e5 karesindeki piyon siyah tarafın, sıra ise alice (beyaz) oyuncusunda."), "{out}");
+    assert!(!out.contains("der Bauer auf") && !out.contains("Weiß's"), "{out}");
+}
+
+/// German and Turkish wording: one withdraws "aus" a tournament, Stone's Chess is "Stones-Schach",
+/// a tournament's default name reads as German ("Schweizer Turnier in Stones-Schach"; before:
+/// "Stones Schach Schweizer System"); Capatomic's rules name Capablanca Random Chess in the chat's
+/// language (before: English in both); Atomic without check is no Atomic "without kings" in Turkish.
+#[test]
+fn german_and_turkish_wording() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings lang:de\nalice> !tournament create swiss stones signup:0\nbob> !tournament join\n\
+         carol> !tournament join\nalice> !tournament join\nalice> !tournament start\ncarol> !tournament withdraw\n\
+         carol> !tournament withdraw\nalice> !rules capatomic\n/chat tr\nalice> !settings lang:tr\nalice> !rules capatomic\n\
+         alice> !variants\nalice> !swap\n",
+    );
+    assert!(out.contains("Turnier #1, Schweizer Turnier in Stones-Schach: Stones-Schach, Schweizer System"), "{out}");
+    assert!(out.contains("carol zieht sich aus Turnier #1 Schweizer Turnier in Stones-Schach zurück."), "{out}");
+    assert!(out.contains("Du hast dich aus diesem Turnier bereits zurückgezogen."), "{out}");
+    assert!(out.contains("Capatomic-Zufallsschach: Capablanca-Zufallsschach auf 10×10 mit zwei Raketen"), "{out}");
+    assert!(out.contains("bulunan, 10×10 tahtada Capablanca Rastgele Satrancı."), "{out}");
+    assert!(out.contains("atomic-nocheck — Şah Çekmesiz Atomik Satranç"), "{out}");
+    // A file is "sütun" in every Turkish message (before: "hat" here alone).
+    assert!(out.contains("(şahı b sütunundaki taşla)"), "{out}");
+    for wrong in ["Capablanca Random", "Stones Schach", "von Turnier", "von diesem Turnier", "Şahsız"] {
+        assert!(!out.contains(wrong), "{wrong}: {out}");
+    }
 }

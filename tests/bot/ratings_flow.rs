@@ -277,3 +277,22 @@ fn a_games_web_page_is_read_in_one_statement() {
     tb.say("dave", "!accept");
     assert_eq!(read(3, Lang::En), (Lang::En, None));
 }
+
+/// `history` with no games to show says whose they are: the asker's own are "yours" (before: "…yet
+/// for that person", "Diese Person hat…", "Bu kişinin…" to the asker about themselves), another's by
+/// their name.
+#[test]
+fn an_empty_history_is_the_askers_own_or_named() {
+    let tb = new_bot();
+    assert_eq!(tb.say("alice", "!history chess"), "You have no rated Chess games globally yet.");
+    assert_eq!(tb.say("alice", "!history @alice chess"), "You have no rated Chess games globally yet.");
+    let in_chat = |chat: &str, who: &str, text: &str| tb.bot.handle(&msg_in(chat, who, text)).text();
+    in_chat("tr", "bob", "!settings lang:tr");
+    assert_eq!(in_chat("tr", "bob", "!history chess"), "Hiçbir yerde henüz puanlı Satranç oyunun yok.");
+    in_chat("de", "carol", "!settings lang:de");
+    assert_eq!(
+        in_chat("de", "carol", "!history @bob chess"),
+        "bob hat überhaupt noch keine gewerteten Partien in Schach."
+    );
+    assert_eq!(in_chat("de", "carol", "!history chess"), "Du hast überhaupt noch keine gewerteten Partien in Schach.");
+}

@@ -172,7 +172,8 @@ fn a_whole_bomb_game_keeps_both_secrets_until_the_blast() {
     w.secrets.clear();
     let end = w.take(tb.raw("alice", "@e7"));
     assert!(end.contains("alice wins"), "{end}");
-    assert!(end.contains("White's was the knight on b1") && end.contains("Black's was the pawn on h7"), "{end}");
+    // Each side's bomb is a sentence of its own (before: "…; Die von Schwarz war…" in German).
+    assert!(end.contains("White's was the knight on b1. Black's was the pawn on h7."), "{end}");
     let pgn = tb.raw("bob", "!pgn").text();
     assert!(pgn.contains("[WhiteBomb \"b1\"]") && pgn.contains("[BlackBomb \"h7\"]"), "{pgn}");
     assert!(w.seen.len() > 20);

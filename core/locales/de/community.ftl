@@ -64,9 +64,12 @@ leaderboard-subtitle = { $scope ->
     }
 leaderboard-alt = { $title }, { $subtitle }: { $count } Spieler in der Wertung.
 leaderboard-alt-many = { $title }, { $subtitle }: mehr als { $count } Spieler in der Wertung.
-history-none = Diese Person hat { $scope ->
+history-none = { $whose ->
+        [own] Du hast
+       *[other] { $name } hat
+    } { $scope ->
         [community] in dieser Community
-       *[global] global
+       *[global] überhaupt
     } noch keine gewerteten Partien in { $variant }.
 history-line = Wertung von { $name } in { $variant } { $scope ->
         [community] in dieser Community
@@ -209,10 +212,10 @@ tournament-rounds-so-far = { $name } hat bisher { $count ->
         [one] { $count } Runde
        *[other] { $count } Runden
     }.
-tournament-default-name = { $variant } { $kind ->
-        [swiss] Schweizer System
+tournament-default-name = { $kind ->
+        [swiss] Schweizer Turnier
        *[roundrobin] Rundenturnier
-    }
+    } in { $variant }
 tournament-start-by-hand = Ein Administrator startet es mit { $p }tournament #{ $id } start.
 tournament-start-by-itself = Die Anmeldung schließt, und das Turnier beginnt von selbst { $when } (ein Administrator kann es mit { $p }tournament #{ $id } start früher starten).
 tournament-created = Turnier #{ $id }, { $name }: { $variant }, { $system }, { $days } pro Zug. Anmelden mit { $p }tournament #{ $id } join. { $start }
@@ -300,12 +303,12 @@ tournament-rounds-all = { $name } { $over ->
         [one] {""}
        *[other] { " " }bis { $count }
     }.
-tournament-already-withdrawn = Du hast dich von diesem Turnier bereits zurückgezogen.
+tournament-already-withdrawn = Du hast dich aus diesem Turnier bereits zurückgezogen.
 tournament-not-in = Du spielst nicht in { $tournament } (#{ $id }).
 tournament-over-leave = { $tournament } (#{ $id }) ist vorbei; da gibt es nichts mehr zu verlassen.
 tournament-in-none = Du spielst in keinem Turnier dieser Community, das offen ist oder läuft.
 button-tournament-withdraw = Zurückziehen
-tournament-withdrew = { $name } zieht sich von Turnier #{ $id } { $tournament } zurück.
+tournament-withdrew = { $name } zieht sich aus Turnier #{ $id } { $tournament } zurück.
 tournament-withdrew-void = { $name } hat weniger als die Hälfte der Partien beendet; nach der FIDE-Regel zählen die Ergebnisse daher nicht für die Tabelle (die Kreuztabelle behält sie).
 tournament-withdrew-counted = { $name } hat mindestens die Hälfte der Partien beendet: Die Ergebnisse bleiben, die übrigen Partien sind kampflos verloren.
 tournament-withdrew-swiss = { $name } behält die erzielten Punkte; spätere Runden paaren { $name } nicht mehr.

@@ -16,7 +16,7 @@ direct-unknown-near = '{ $word }' kenne ich nicht. Meintest du { $near }? Hier i
 variant-unknown = Die Variante '{ $name }' kenne ich nicht. Varianten: { $names }.
 variant-unknown-near = Die Variante '{ $name }' kenne ich nicht. Meintest du { $near }? Varianten: { $names }.
 no-setup = { $variant } hat keine Aufstellung { $number } (ihre Aufstellungen gehen von 0 bis { $max }), daher kann diese Partie nicht beginnen; fordere erneut heraus, mit einem anderen setup:N oder ohne.
-word-or = { " oder " }
+or-list = { $head } oder { $tail }
 color-white = Weiß
 color-black = Schwarz
 color-random = zufällig
@@ -149,7 +149,7 @@ variant-name = { $variant ->
         [capablanca] Capablanca-Schach
         [caparandom] Capablanca-Zufallsschach
         [caparelocation] Capablanca-Umstellungsschach
-        [stones] Stones Schach
+        [stones] Stones-Schach
         [atomic] Atomschach
         [capatomic] Capatomic-Zufallsschach
         [atomic-nocheck] Atomschach ohne Schach

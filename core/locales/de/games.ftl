@@ -475,7 +475,7 @@ bomb-side-never = { $side ->
         [white] Weiß
        *[black] Schwarz
     } hat nie eine gewählt
-bombs-revealed = Die Bomben in der Ausgangsstellung: { $white }; { $black }.
+bombs-revealed = Die Bomben in der Ausgangsstellung: { $white }. { $black }.
 
 # Warum ein Zug der KI verworfen wurde (geloggt, nicht angezeigt).
 ai-game-vanished = Partie verschwunden

@@ -65,10 +65,13 @@ leaderboard-subtitle = { $scope ->
     }
 leaderboard-alt = { $title }, { $subtitle }: { $count } ranked players.
 leaderboard-alt-many = { $title }, { $subtitle }: more than { $count } ranked players.
-history-none = No rated { $variant } games { $scope ->
+history-none = { $whose ->
+        [own] You have
+       *[other] { $name } has
+    } no rated { $variant } games { $scope ->
         [community] in this community
        *[global] globally
-    } yet for that person.
+    } yet.
 history-line = { $name }'s { $variant } rating { $scope ->
         [community] in this community
        *[global] globally

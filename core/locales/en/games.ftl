@@ -426,6 +426,7 @@ bomb-own-board-alt = Your board in game #{ $id }; { $state }.
 bomb-missing = Game #{ $id }: choose your secret bomb before your first move; I sent you the choice in a direct message.
 bomb-random-own = Game #{ $id }: your time to choose ran out, so I chose your bomb at random: { $piece }. Your move time starts again.
 bomb-random-notice = Game #{ $id }: { $name } ({ $color }) did not choose a bomb in time, so one was chosen at random. { $name } to move.
+# A side's bomb as a sentence of its own: bombs-revealed writes them one after the other.
 bomb-side-was = { $side ->
         [white] White's
        *[black] Black's
@@ -434,7 +435,7 @@ bomb-side-never = { $side ->
         [white] White
        *[black] Black
     } never chose one
-bombs-revealed = The bombs, where they started: { $white }; { $black }.
+bombs-revealed = The bombs, where they started: { $white }. { $black }.
 
 # Why an AI move was dropped (logged, not shown).
 ai-game-vanished = game vanished

@@ -61,10 +61,16 @@ leaderboard-subtitle = { $scope ->
     }
 leaderboard-alt = { $title }, { $subtitle }: sıralamada { $count } oyuncu.
 leaderboard-alt-many = { $title }, { $subtitle }: sıralamada { $count } oyuncudan fazlası.
-history-none = Bu kişinin { $scope ->
-        [community] bu toplulukta
-       *[global] hiçbir yerde
-    } henüz puanlı { $variant } oyunu yok.
+history-none = { $whose ->
+        [own] { $scope ->
+            [community] Bu toplulukta
+           *[global] Hiçbir yerde
+        } henüz puanlı { $variant } oyunun yok.
+       *[other] { $name } adlı oyuncunun { $scope ->
+            [community] bu toplulukta
+           *[global] hiçbir yerde
+        } henüz puanlı { $variant } oyunu yok.
+    }
 history-line = { $name } adlı oyuncunun { $scope ->
         [community] bu topluluktaki
        *[global] genel

@@ -16,7 +16,7 @@ direct-unknown-near = '{ $word }' ne demek bilmiyorum. Şunu mu demek istedin: {
 variant-unknown = '{ $name }' diye bir varyant bilmiyorum. Varyantlar: { $names }.
 variant-unknown-near = '{ $name }' diye bir varyant bilmiyorum. Şunu mu demek istedin: { $near }? Varyantlar: { $names }.
 no-setup = { $variant } için { $number } numaralı dizilim yok (dizilimleri 0 ile { $max } arası), bu yüzden bu oyun başlayamaz; başka bir setup:N ile ya da setup:N olmadan yeniden teklif et.
-word-or = { " ya da " }
+or-list = { $head } ya da { $tail }
 color-white = beyaz
 color-black = siyah
 color-random = rastgele
@@ -89,7 +89,7 @@ parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes
 parse-which-move = Hangi hamle olduğunu söyle, ör. { $p }move e4 ya da { $p }move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'accept' ya da 'decline' alır, '{ $given }' değil
 parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil
-parse-which-swap = Hangi yer değiştirme olduğunu söyle, ör. { $p }swap K b (şahı b hattındaki taşla) ya da { $p }noswap
+parse-which-swap = Hangi yer değiştirme olduğunu söyle, ör. { $p }swap K b (şahı b sütunundaki taşla) ya da { $p }noswap
 parse-swap-number = { $number } numaralı oyun için #{ $number } yaz, ör. { $p }swap #{ $number } K b
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
@@ -152,7 +152,7 @@ variant-name = { $variant ->
         [stones] Stone Satrancı
         [atomic] Atomik Satranç
         [capatomic] Capatomic Rastgele Satranç
-        [atomic-nocheck] Şahsız Atomik Satranç
+        [atomic-nocheck] Şah Çekmesiz Atomik Satranç
         [atomic-deathmatch] Ölüm Maçı Atomik Satranç
         [atomic-pawnsafe] Piyonu Güvenli Atomik Satranç
         [bomb] Gizli Bomba Satrancı

@@ -176,10 +176,10 @@ hint-launches = atışlar: { $moves }
 moves-mover = { $name } ({ $color })
 moves-all = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var. { $list }.
 moves-piece = Oyun #{ $id }: { $piece } için { $count } yasal hamle var: { $list }.
-moves-all-launches = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var, hepsi fırlatma.
+moves-all-launches = Oyun #{ $id }: sıra { $mover } oyuncusunda, { $count } yasal hamlesi var, hepsi atış.
 moves-none = Oyun #{ $id }: sıra { $mover } oyuncusunda ve yasal hamlesi yok.
 moves-piece-none = Oyun #{ $id }: { $piece } için yasal hamle yok.
-moves-launches-counted = Füzeye göre fırlatmalar: { $missiles } (bir füzeninkileri { $p }moves { $square } listeler).
+moves-launches-counted = Füzeye göre atışlar: { $missiles } (bir füzeninkileri { $p }moves { $square } listeler).
 moves-in-check = { $mover } şah altında.
 moves-no-detonations = Bir bombanın patlatılması burada, herkesin okuduğu yerde hiç listelenmez ({ $p }bomb seninkini yalnızca sana gösterir).
 moves-not-square = Oyun #{ $id }: '{ $text }' bu tahtada bir kare değil; g1 gibi bir kare söyle.
@@ -468,7 +468,7 @@ bomb-side-never = { $side ->
         [white] Beyaz
        *[black] Siyah
     } hiç seçmedi
-bombs-revealed = Bombalar, başladıkları yerler: { $white }; { $black }.
+bombs-revealed = Bombalar, başladıkları yerler: { $white }. { $black }.
 
 # Yapay zekâ hamlesinin neden bırakıldığı (günlüğe yazılır, gösterilmez).
 ai-game-vanished = oyun bulunamadı

@@ -111,15 +111,16 @@ impl Bot {
             match with_lang(job.lang, || self.all_or_nothing(work)) {
                 Ok(r) => r,
                 Err(e) => {
+                    let lang = job.requester_lang;
                     let text = match e {
-                        BotError::User(m) => m.render(job.lang),
+                        BotError::User(m) => m.render(lang),
                         BotError::Internal(detail) => {
                             tracing::error!(game = job.game_id, "analysis not stored: {detail}");
-                            crate::tl!(job.lang, "analysis-failed", id = job.game_id)
+                            crate::tl!(lang, "analysis-failed", id = job.game_id)
                         }
                     };
                     let mut r = Reply::new(job.target.clone(), text);
-                    r.lang = job.lang;
+                    r.lang = lang;
                     r.audience = super::Audience::Author;
                     r.in_reply_to.clone_from(&job.origin);
                     Response::one(r)

@@ -555,9 +555,12 @@ pub struct AnalysisJob {
     pub nodes: u64,
     /// The chat the request came from; progress and the result go there.
     pub target: Target,
-    /// Who asked, and in which language the result is written.
+    /// Who asked.
     pub requester: UserRef,
+    /// The chat's language: everyone there reads the progress and the result.
     pub lang: crate::i18n::Lang,
+    /// The requester's own language, for a failure told to them alone.
+    pub requester_lang: crate::i18n::Lang,
     /// The event that asked for it.
     pub origin: Option<String>,
     /// Held, never read: the last copy dropped gives the requester's place back.

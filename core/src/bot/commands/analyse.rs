@@ -87,7 +87,8 @@ impl Bot {
         if game.moves().is_empty() {
             return user(msg!("analysis-no-moves", id = row.id));
         }
-        let lang = cx.author_lang;
+        // Posted in the chat, where everyone reads it: in the chat's language, whoever asked.
+        let lang = cx.lang();
         if let Some(analysis) = stored_analysis(&conn, &row, &game)? {
             let replies = crate::i18n::with_lang(lang, || {
                 self.analysis_replies(&conn, &row, &game, &analysis, cx.target(), true, None)
@@ -110,6 +111,7 @@ impl Bot {
             target: cx.target(),
             requester: cx.inp.author.clone(),
             lang,
+            requester_lang: cx.author_lang,
             origin: cx.inp.event_id.clone(),
             ticket,
         };

@@ -276,23 +276,24 @@ impl Bot {
         let game = self.load_game(&conn, &row)?;
         let pos = &super::public_position(game.position());
         let turn = pos.turn();
-        let mover = t!("moves-mover", name = self.name_of(&conn, row.player(turn))?, color = color_word(turn));
+        // Messages, not texts: a refusal below is read by its author, in their language, and its
+        // parts must be in that language too.
+        let mover = msg!("moves-mover", name = self.name_of(&conn, row.player(turn))?, color = super::color_msg(turn));
         let from = match square {
             None => None,
             Some(text) => {
                 let Some(sq) = Square::parse(text).filter(|sq| pos.variant().contains(*sq)) else {
                     return user(msg!("moves-not-square", id = id, text = text));
                 };
-                let piece = |role: Role| t!("piece-on", role = role.name(), square = sq.to_string());
+                let piece = |role: Role| msg!("piece-on", role = role.name(), square = sq.to_string());
                 match pos.piece_at(sq) {
                     None => return user(msg!("moves-no-piece", id = id, square = sq.to_string())),
                     Some(p) if p.color != turn => {
-                        let owner = color_word(p.color);
                         return user(msg!(
                             "moves-not-turn",
                             id = id,
                             piece = piece(p.role),
-                            owner = owner,
+                            owner = super::color_msg(p.color),
                             mover = mover
                         ));
                     }
@@ -313,15 +314,15 @@ impl Bot {
         };
         // One piece's moves need no label of its kind: only castling and launches are set apart.
         let mut text = match (&from, super::moves::hint_list(&listed, from.is_none())) {
-            (None, Some(list)) => t!("moves-all", id = id, mover = mover.as_str(), count = count, list = list),
+            (None, Some(list)) => t!("moves-all", id = id, mover = mover.clone(), count = count, list = list),
             (Some((_, piece)), Some(list)) => {
-                t!("moves-piece", id = id, piece = piece.as_str(), count = count, list = list)
+                t!("moves-piece", id = id, piece = piece.clone(), count = count, list = list)
             }
             (None, None) if launches.is_some() => {
-                t!("moves-all-launches", id = id, mover = mover.as_str(), count = count)
+                t!("moves-all-launches", id = id, mover = mover.clone(), count = count)
             }
-            (None, None) => t!("moves-none", id = id, mover = mover.as_str()),
-            (Some((_, piece)), None) => t!("moves-piece-none", id = id, piece = piece.as_str()),
+            (None, None) => t!("moves-none", id = id, mover = mover.clone()),
+            (Some((_, piece)), None) => t!("moves-piece-none", id = id, piece = piece.clone()),
         };
         if let Some((missiles, first)) = launches {
             text.push(' ');
@@ -329,7 +330,7 @@ impl Bot {
         }
         if pos.is_check() {
             text.push(' ');
-            text.push_str(&t!("moves-in-check", mover = mover.as_str()));
+            text.push_str(&t!("moves-in-check", mover = mover.clone()));
         }
         if pos.variant().bombs {
             text.push(' ');

@@ -203,7 +203,7 @@ impl Bot {
                 let Some(s) = ladder.archive().iter().find(|s| s.number == number) else {
                     return user(msg!(
                         "ladder-no-season",
-                        ladder = self.ladder_name(&info),
+                        ladder = super::variant_title(&info.variant),
                         number = number,
                         current = ladder.season()
                     ));

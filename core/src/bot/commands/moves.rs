@@ -678,7 +678,7 @@ pub(in crate::bot) fn move_error(pos: &crate::rules::Position, e: &notation::Mov
             }
         }
         E::Ambiguous { input, candidates } => {
-            msg!("move-error-ambiguous", input = input.as_str(), candidates = candidates.join(&t!("word-or")))
+            msg!("move-error-ambiguous", input = input.as_str(), candidates = or_list(candidates))
         }
     }
 }
@@ -719,7 +719,7 @@ fn not_from(
         })
         .map(|m| san::write(pos, *m))
         .collect();
-    let meant = (!meant.is_empty()).then(|| msg!("hint-meant", moves = meant.join(&t!("word-or"))));
+    let meant = (!meant.is_empty()).then(|| msg!("hint-meant", moves = or_list(&meant)));
     (why, meant)
 }
 
@@ -804,6 +804,13 @@ fn missile_hold(missile: crate::rules::Square, hold: notation::MissileHold) -> c
         H::Blocked(square) => msg!("missile-hold-blocked", missile = missile, square = square.to_string()),
         H::Irradiated(square) => msg!("missile-hold-irradiated", missile = missile, square = square.to_string()),
     }
+}
+
+/// Texts as alternatives (`Nbd2 or Nfd2`), said in the reader's language.
+fn or_list(items: &[String]) -> crate::i18n::Msg {
+    let mut items = items.iter().rev();
+    let last = crate::i18n::Msg::raw(items.next().cloned().unwrap_or_default());
+    items.fold(last, |tail, head| msg!("or-list", head = head, tail = tail))
 }
 
 /// A piece's name in the reader's language.

@@ -279,7 +279,14 @@ impl Bot {
             points = ratings::history(&conn, p.id, &scope, v.name, ratings::MAX_HISTORY)?;
         }
         let (Some(p), Some(first), Some(last)) = (&who, points.first(), points.last()) else {
-            return Ok(cx.say(t!("history-none", variant = super::variant_title(v.name), scope = where_)));
+            // One's own history is said to be one's own (before: "…yet for that person" to the asker).
+            let other = cx.inp.mentions.first().filter(|m| args.someone && m.id != cx.inp.author.id);
+            let (whose, name) = match other {
+                Some(m) => ("other", super::short(&m.name)),
+                None => ("own", String::new()),
+            };
+            let variant = super::variant_title(v.name);
+            return Ok(cx.say(t!("history-none", whose = whose, name = name, variant = variant, scope = where_)));
         };
         // Shown as the game's end and `rating` show them: `1742?` while provisional (before: the
         // same rating without its mark here).
