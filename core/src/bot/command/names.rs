@@ -284,7 +284,8 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
             sub_named = Some(s.name);
             in_text |= s.options.iter().any(|o| o.kind == OptionKind::Text);
             words.extend(s.words.split(' ').map(|w| Word { read: w.to_string(), typed: None }));
-            before = Some(*a);
+            // As its English words stand before what follows (`create` before a system).
+            before = s.words.split(' ').next_back();
             rest = after;
             continue;
         }
@@ -614,6 +615,8 @@ mod tests {
             ("ladder meydan-oku @bob chess", "ladder challenge @bob chess"),
             ("ladder sezonu-kapat", "ladder season close"),
             ("ladder saison 2 chess", "ladder season 2 chess"),
+            ("tournament oluştur isviçre-sistemi chess Kış Kupası", "tournament create swiss chess Kış Kupası"),
+            ("tournament erstellen doppelrunde tage:3 Cup", "tournament create double days:3 Cup"),
         ] {
             assert!(parse(english).is_ok(), "{english}");
             assert_eq!(parse(typed), parse(english), "{typed}");
@@ -708,6 +711,21 @@ mod tests {
             }
         }
         assert!(checked > 40, "{checked}");
+        // The actions the usage of `ladder` and `tournament` lists, each read as one.
+        for (c, lang) in
+            [("ladder", Lang::Tr), ("ladder", Lang::De), ("tournament", Lang::Tr), ("tournament", Lang::De)]
+        {
+            let usage = spec(c).unwrap().usage(lang);
+            let actions = usage.split(['[', ']']).find(|part| part.contains('|') && !part.starts_with('#')).unwrap();
+            for action in actions.split('|').map(|a| a.split(' ').next().unwrap()) {
+                let answer = parse(&format!("{c} {action}")).map_err(|e| e.answer("!").render(Lang::En));
+                assert!(
+                    !answer.as_ref().is_err_and(|e| e.starts_with("Unknown")),
+                    "usage-{c} ({}): {action}: {answer:?}",
+                    lang.code()
+                );
+            }
+        }
         // The words shown alone (`notify açık|kapalı`, `theme holz|…`) are read too.
         for (c, lang) in [("notify", Lang::Tr), ("notify", Lang::De), ("theme", Lang::Tr), ("theme", Lang::De)] {
             let usage = spec(c).unwrap().usage(lang);
