@@ -313,3 +313,6 @@ optvalue-never = nie
 optvalue-roundrobin = rundenturnier
 optvalue-double = doppelrunde
 optvalue-swiss = schweizer-system
+# Auch gelesen, nie gezeigt: andere Wörter, die man für an und aus schreibt.
+optvalue-on-also = ein
+optvalue-off-also = deaktiviert

@@ -313,3 +313,6 @@ optvalue-never = never
 optvalue-roundrobin = roundrobin
 optvalue-double = double
 optvalue-swiss = swiss
+# Read too, never shown: other words people type for on and off.
+optvalue-on-also = enabled
+optvalue-off-also = disabled

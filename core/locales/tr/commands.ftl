@@ -306,3 +306,6 @@ optvalue-never = asla
 optvalue-roundrobin = tek-devre
 optvalue-double = çift-devre
 optvalue-swiss = isviçre-sistemi
+# Okunur ama gösterilmez: açık ve kapalı için yazılan başka sözcükler.
+optvalue-on-also = aktif
+optvalue-off-also = pasif

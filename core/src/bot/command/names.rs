@@ -87,8 +87,8 @@ fn value_words(kind: OptionKind) -> &'static [&'static str] {
 /// that word in some catalogue (`beyaz`, `Weiss` and `white` are `white`).
 pub(super) fn english_value(kind: OptionKind, typed: &str) -> Option<&'static str> {
     value_words(kind).iter().copied().find(|w| {
-        let id = format!("optvalue-{w}");
-        crate::i18n::has(Lang::En, &id) && said(typed, &id)
+        let (id, also) = (format!("optvalue-{w}"), format!("optvalue-{w}-also"));
+        crate::i18n::has(Lang::En, &id) && (said(typed, &id) || crate::i18n::has(Lang::En, &also) && said(typed, &also))
     })
 }
 
@@ -573,6 +573,8 @@ mod tests {
             ("notify açık", "notify on"),
             ("notify özel-mesaj:kapalı", "notify off"),
             ("notify direktnachricht:an", "notify on"),
+            ("notify ein", "notify on"),
+            ("settings thread:Ein gif:aktif web:pasif", "settings thread:on gif:on web:off"),
             ("challenge @bob chess puansız:evet", "challenge @bob chess casual"),
             ("challenge @bob chess puansız:hayir", "challenge @bob chess rated"),
             ("theme holz", "theme wood"),
@@ -637,7 +639,7 @@ mod tests {
     fn refusals_of_values_list_them_in_the_readers_language() {
         let answer = |typed: &str, lang: Lang| parse(typed).unwrap_err().answer("!").render(lang);
         for (typed, lang, refusal) in [
-            ("challenge @bob chess farbe:lila", Lang::De, "farbe muss weiß, schwarz oder zufällig sein, nicht 'lila'"),
+            ("challenge @bob chess farbe:Lila", Lang::De, "farbe muss weiß, schwarz oder zufällig sein, nicht 'Lila'"),
             ("challenge @bob chess color:purple", Lang::En, "color must be white, black or random, not 'purple'"),
             (
                 "challenge @bob chess renk:beyaz renk:siyah",

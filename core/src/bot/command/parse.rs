@@ -282,6 +282,8 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
         }
         let lower = a.to_lowercase();
         if let Some((k, v)) = lower.split_once(':').or_else(|| lower.split_once('=')) {
+            // The value as typed, for a refusal to quote (`renk:Mor` is refused as 'Mor').
+            let as_typed = a.split_once(':').or_else(|| a.split_once('=')).map_or(v, |(_, t)| t);
             match k {
                 "days" | "d" => once(&mut c.days, parse_days(v)?, "days", a, &mut seen)?,
                 "color" | "colour" | "side" => {
@@ -289,7 +291,7 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                         "white" | "w" => "white",
                         "black" | "b" => "black",
                         "random" | "r" | "any" => "random",
-                        _ => return Err(msg!("parse-color", given = v)),
+                        _ => return Err(msg!("parse-color", given = as_typed)),
                     };
                     once(&mut c.color, color.to_string(), "color", a, &mut seen)?
                 }
@@ -297,7 +299,7 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                 "setup" => once(&mut c.setup, parse_setup(v)?, "setup", a, &mut seen)?,
                 "level" | "lvl" => match v.parse::<u8>() {
                     Ok(l @ 1..=8) => once(&mut c.level, l, "level", a, &mut seen)?,
-                    _ => return Err(msg!("parse-level", given = v)),
+                    _ => return Err(msg!("parse-level", given = as_typed)),
                 },
                 _ => {
                     // The options of the command typed (`play`'s has no person), as its help lists them.
@@ -361,8 +363,8 @@ pub(super) fn yes_or_no(v: &str) -> Option<bool> {
     match lower.as_str() {
         "on" | "yes" | "true" | "1" => Some(true),
         "off" | "no" | "false" | "0" => Some(false),
-        _ if said(v, "word-yes") || said(v, "optvalue-on") => Some(true),
-        _ if said(v, "word-no") || said(v, "optvalue-off") => Some(false),
+        _ if ["word-yes", "optvalue-on", "optvalue-on-also"].iter().any(|id| said(v, id)) => Some(true),
+        _ if ["word-no", "optvalue-off", "optvalue-off-also"].iter().any(|id| said(v, id)) => Some(false),
         _ => None,
     }
 }
