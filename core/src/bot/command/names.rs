@@ -1,7 +1,10 @@
 //! The names a command's options are typed by: each option's own (English) name and its name in
 //! every catalogue (`optname-*`, as the help lists the options and Discord shows them), so that
 //! what the help shows in any language is read: `tage:3` is `days:3`, `ungewertet` is `casual`,
-//! `partie:4` is `#4`. The parsers themselves read only the English words these become.
+//! `partie:4` is `#4`; likewise the values that are words (`optvalue-*`: `renk:beyaz` is
+//! `color:white`, `gif:aus` is `gif:off`) and the subcommands (`subname-*`: `tournament çekil` is
+//! `tournament withdraw`), case aside and with or without their marks. The parsers themselves read
+//! only the English words these become.
 
 use super::{CommandSpec, OptionKind, OptionSpec};
 use crate::i18n::{Arg, Lang, Msg};
