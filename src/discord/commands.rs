@@ -219,7 +219,16 @@ pub fn command_from(
             ResolvedValue::Unresolved(Unresolved::User(id)) => {
                 OptionValue::User(UserRef::new(id.to_string(), "player"))
             }
-            _ => return Err(crate::msg!("parse-option-type", option = o.name).into()),
+            _ => {
+                // Named as the person's client shows the option: its name in their language.
+                let id = format!("optname-{}", o.name);
+                let option = if crate::i18n::has(Lang::En, &id) {
+                    crate::i18n::Msg::new(&id, vec![])
+                } else {
+                    crate::i18n::Msg::raw(o.name)
+                };
+                return Err(crate::msg!("parse-option-type", option = option).into());
+            }
         };
         values.push((o.name, value));
     }

@@ -11,7 +11,7 @@ fn a_whole_game_in_turkish() {
         "alice> !settings lang:tr\nalice> !lang\nalice> !challenge @bob chess color:white\nbob> !accept\n\
          alice> f3\nbob> e5\nbob> e6\nalice> Nf4\nalice> !move e2e5\nalice> g4\nbob> Qh4#\nalice> !help\nalice> !rules chess\n",
     );
-    assert!(out.contains("Ayarlar kaydedildi: lang:tr."), "{out}");
+    assert!(out.contains("Ayarlar kaydedildi: dil:tr."), "{out}");
     assert!(out.contains("Seninle Türkçe konuşuyorum"), "{out}");
     assert!(out.contains("Oyun #1: 1. f3, oynayan alice. Sıra bob (siyah) oyuncusunda."), "{out}");
     // bob moves out of turn: told in Turkish, and the game is unchanged
@@ -62,7 +62,7 @@ fn a_whole_game_in_german() {
          alice> f3\nbob> e5\nbob> e6\nalice> Nf4\nalice> g4\nbob> Qh4#\nalice> !help\nalice> !rules chess\n\
          carol> !lang english\ncarol> !move #9 e5\ncarol> !lang deutsch\ncarol> !move #9 e5\ncarol> !lang fr\n",
     );
-    assert!(out.contains("Einstellungen gespeichert: lang:de."), "{out}");
+    assert!(out.contains("Einstellungen gespeichert: sprache:de."), "{out}");
     assert!(out.contains("Partie #1: 1. f3, gespielt von alice. bob (Schwarz) ist am Zug."), "{out}");
     assert!(out.contains("Du bist in Partie #1 nicht am Zug: alice (Weiß) ist am Zug."), "{out}");
     // The reason and the legal alternatives in German, the notation in English letters.
@@ -134,7 +134,10 @@ fn a_chats_language_is_reset_and_languages_are_named() {
          bob> !lang tr\nbob> !lang\n",
     );
     assert!(out.contains("Ich spreche Deutsch mit dir (die Sprache des Chats oder deiner App)"), "{out}");
-    assert!(out.contains("Sprache Deutsch. Ändern mit !settings") && out.contains("theme:contrast lang:en ("), "{out}");
+    assert!(
+        out.contains("Sprache Deutsch. Ändern mit !settings") && out.contains("design:kontrast sprache:en ("),
+        "{out}"
+    );
     assert!(out.contains("Settings saved: lang:default."), "{out}");
     assert!(out.contains("I speak English to you (the chat's or your app's language)"), "{out}");
     assert!(out.contains("Seninle Türkçe konuşuyorum (sohbetin ya da uygulamanın dili)"), "{out}");
@@ -146,7 +149,8 @@ fn a_chats_language_is_reset_and_languages_are_named() {
 }
 
 /// In a direct chat the help lists the commands as typed there, without the prefix; in Turkish and
-/// German the placeholders of the usages are the reader's words, the typed words stay English.
+/// German the placeholders, the options' names and their values are the reader's words (before:
+/// `[days:N] [color:white|black|random]` in every language).
 #[test]
 fn help_is_written_for_where_and_in_what_language_it_is_read() {
     let dir = tempfile::tempdir().unwrap();
@@ -162,7 +166,8 @@ fn help_is_written_for_where_and_in_what_language_it_is_read() {
         out.contains("!move [#Partie] <Zug> —") && out.contains("!swap [#Partie] <K|Q> <Linie oder Figur>"),
         "{out}"
     );
-    assert!(out.contains("!challenge [@Person] [Variante] [days:N] [color:white|black|random]"), "{out}");
+    assert!(out.contains("!challenge [@Person] [Variante] [tage:N] [farbe:weiß|schwarz|zufällig]"), "{out}");
+    assert!(out.contains("!challenge [@kişi] [varyant] [gün:N] [renk:beyaz|siyah|rastgele]"), "{out}");
     assert!(out.contains("!move [#oyun] <hamle> —") && out.contains("!rules [varyant] —"), "{out}");
     assert!(!out.contains("ohne @user"), "{out}");
 }
@@ -284,4 +289,60 @@ fn german_and_turkish_wording() {
     for wrong in ["Capablanca Random", "Stones Schach", "von Turnier", "von diesem Turnier", "Şahsız"] {
         assert!(!out.contains(wrong), "{wrong}: {out}");
     }
+}
+
+/// Option values, variants and subcommands by the words a Turkish chat reads (before: `renk:beyaz`,
+/// `gif:kapalı`, `notify kapalı`, `satranç` and `çekil` were refused, and the settings showed
+/// `tahta teması green`, `puanlı oyunlar: choice`).
+#[test]
+fn turkish_values_variants_and_subcommands_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings dil:tr\nalice> !challenge @bob satranç renk:beyaz\nbob> !accept\nalice> e4\n\
+         alice> !settings gif:kapalı tema:yeşil\nalice> !settings\nalice> !notify kapalı\n\
+         alice> !notify özel-mesaj:acik\nalice> !challenge @bob chess renk:mor\nalice> !tournament çekil\n\
+         alice> !rules atomik satranç\n",
+    );
+    // The challenger is white, as `renk:beyaz` asked, in a game of chess.
+    assert!(out.contains("Satranç oynamak için meydan okuyor (süre yok, puanlı, alice beyaz oynar)"), "{out}");
+    assert!(out.contains("Oyun #1: 1. e4, oynayan alice."), "{out}");
+    assert!(out.contains("Ayarlar kaydedildi: gif:kapalı tema:yeşil."), "{out}");
+    assert!(out.contains("bitişte hareketli resim kapalı, tahta teması yeşil, puanlı oyunlar: serbest"), "{out}");
+    assert!(out.contains("Özel mesaj bildirimleri kapalı") && out.contains("Özel mesaj bildirimleri açık"), "{out}");
+    assert!(out.contains("renk beyaz, siyah ya da rastgele olmalı, 'mor' değil"), "{out}");
+    // `çekil` is `withdraw`: answered that there is no tournament to withdraw from, not refused.
+    assert!(out.contains("Bu topluluğun açık ya da süren hiçbir turnuvasında oynamıyorsun."), "{out}");
+    assert!(out.contains("Atomik Satranç: Her alışın patladığı satranç"), "{out}");
+    assert!(!out.contains("bilmiyorum") && !out.contains("green") && !out.contains("choice"), "{out}");
+}
+
+/// The same in German: `schach`, `atomschach` and a full name as the announcements write them,
+/// `farbe:weiss` without its ß, `design:holz`, `gif:aus`, `notify aus`, `zurückziehen`; a slip in a
+/// variant's German name is answered with the variant meant.
+#[test]
+fn german_values_variants_and_subcommands_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = console(
+        dir.path(),
+        "alice> !settings sprache:de\nalice> !challenge @bob schach farbe:weiss\nbob> !accept\nalice> e4\n\
+         alice> !settings variante:schach design:holz gif:aus\nalice> !settings\nalice> !rules atomschach\n\
+         alice> !rules Schach mit geheimer Bombe\nalice> !rules schack\nalice> !play schach stufe:1 farbe:schwarz\n\
+         alice> !notify aus\nalice> !tournament #3 zurückziehen\nalice> !settings gif:vielleicht\n",
+    );
+    assert!(
+        out.contains("alice fordert bob zu einer Partie Schach heraus (keine Bedenkzeit, gewertet, alice spielt Weiß)"),
+        "{out}"
+    );
+    assert!(out.contains("Partie #1: 1. e4, gespielt von alice."), "{out}");
+    assert!(out.contains("Einstellungen gespeichert: variante:chess gif:aus design:holz."), "{out}");
+    assert!(out.contains("Brettdesign holz, gewertete Partien: wahl"), "{out}");
+    assert!(out.contains("Atomschach: Schach, bei dem jedes Schlagen eine Explosion auslöst"), "{out}");
+    assert!(out.contains("Schach mit geheimer Bombe: Schach, in dem jede Seite"), "{out}");
+    assert!(out.contains("Die Variante 'schack' kenne ich nicht. Meintest du chess?"), "{out}");
+    assert!(out.contains("capabot, Stufe 1 (Weiß) gegen alice (Schwarz), Schach"), "{out}");
+    assert!(out.contains("Benachrichtigungen per Direktnachricht aus"), "{out}");
+    assert!(out.contains("Diese Community hat kein Turnier #3."), "{out}");
+    assert!(out.contains("gif ist an, aus oder standard, nicht 'vielleicht'"), "{out}");
+    assert!(!out.contains("Die Variante 'schach'") && !out.contains("Unbekannte"), "{out}");
 }

@@ -294,3 +294,25 @@ subname-tournament-withdraw = zurückziehen
 word-yes = ja
 word-no = nein
 parse-yes-no = { $option } ist ja oder nein, nicht '{ $given }'
+
+# Die Wörter der Optionswerte (farbe:weiß, gif:aus, design:holz): in jeder Sprache wie die
+# englischen gelesen, in der des Lesers gezeigt; je ein Wort.
+optvalue-white = weiß
+optvalue-black = schwarz
+optvalue-random = zufällig
+optvalue-on = an
+optvalue-off = aus
+optvalue-default = standard
+optvalue-none = keine
+optvalue-wood = holz
+optvalue-green = grün
+optvalue-contrast = kontrast
+optvalue-choice = wahl
+optvalue-always = immer
+optvalue-never = nie
+optvalue-roundrobin = rundenturnier
+optvalue-double = doppelrunde
+optvalue-swiss = schweizer-system
+# Auch gelesen, nie gezeigt: andere Wörter, die man für an und aus schreibt.
+optvalue-on-also = ein
+optvalue-off-also = deaktiviert

@@ -31,7 +31,7 @@ settings-community-hint = { " " }({ $p }settings community ... für die ganze Co
 settings-show = { $whose ->
         [community] Die Standardeinstellungen dieser Community
        *[chat] Einstellungen hier
-    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; :default hinter einer Einstellung (etwa theme:default) stellt den Wert der Community oder den Grundwert wieder her.
+    }: Präfix { $prefix }, Variante { $variant }, Tage { $days }, Thread pro Partie { $thread }, Animation am Ende { $gif }, Brettdesign { $theme }{ $rule }, Sprache { $lang }. Ändern mit { $p }settings präfix:? variante:chess tage:3 thread:{ optvalue-on } gif:{ optvalue-on } design:{ optvalue-contrast } sprache:en{ $community }; :{ optvalue-default } hinter einer Einstellung (etwa design:{ optvalue-default }) stellt den Wert der Community oder den Grundwert wieder her.
 settings-admins-only = Nur die Administratoren der Community dürfen hier Einstellungen ändern.
 settings-saved = { $whose ->
         [community] Einstellungen der Community gespeichert ({ $what }); Chats ohne eigene Einstellungen folgen ihnen.
@@ -46,7 +46,7 @@ notify-show = Benachrichtigungen per Direktnachricht (Erinnerungen, „du bist a
 notify-on = Benachrichtigungen per Direktnachricht an: Erinnerungen und „du bist am Zug“-Hinweise kommen in deine Direktnachrichten.
 notify-off = Benachrichtigungen per Direktnachricht aus: Erinnerungen kommen in den Chat der Partie.
 
-lang-usage = lang erwartet ein Wort: en, tr, de oder default
+lang-usage = lang erwartet ein Wort: en, tr, de oder { optvalue-default }
 lang-unknown = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'.
 parse-lang = Ich spreche en (Englisch), tr (Türkisch) und de (Deutsch), nicht '{ $given }'
 # Eine Sprache mit ihrem Namen; $code ist en, tr oder de.
@@ -55,37 +55,37 @@ lang-name = { $code ->
         [de] Deutsch
        *[en] Englisch
     }
-lang-show-own = Ich spreche { $lang } mit dir (deine Wahl); mit { $p }lang default gilt wieder die Sprache des Chats.
+lang-show-own = Ich spreche { $lang } mit dir (deine Wahl); mit { $p }lang { optvalue-default } gilt wieder die Sprache des Chats.
 lang-show-default = Ich spreche { $lang } mit dir (die Sprache des Chats oder deiner App); mit { $p }lang de, { $p }lang en oder { $p }lang tr wählst du deine eigene.
 lang-set = Ab jetzt spreche ich Deutsch mit dir: in Direktnachrichten und in Antworten, die nur du siehst. Was alle in einem Chat lesen, bleibt in der Sprache des Chats.
 lang-cleared = Deine eigene Spracheinstellung ist zurückgesetzt: Ich spreche wieder die Sprache des Chats mit dir.
-theme-show-own = Die Bilder, die nur du siehst, zeichne ich im Design { $theme } (deine Wahl); mit { $p }theme default geht es zurück zu Holz (wood). Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
-theme-show-default = Die Bilder, die nur du siehst, zeichne ich in Holz (wood); mit { $p }theme contrast (für Farbenblinde) oder { $p }theme green wählst du dein eigenes Design. Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
+theme-show-own = Die Bilder, die nur du siehst, zeichne ich im Design { $theme } (deine Wahl); mit { $p }theme { optvalue-default } geht es zurück zu Holz ({ optvalue-wood }). Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
+theme-show-default = Die Bilder, die nur du siehst, zeichne ich in Holz ({ optvalue-wood }); mit { $p }theme { optvalue-contrast } (für Farbenblinde) oder { $p }theme { optvalue-green } wählst du dein eigenes Design. Die Bilder eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
 theme-set = Ab jetzt zeichne ich die Bilder, die nur du siehst, im Design { $theme }; die eines gemeinsamen Chats folgen dessen eigenem Design ({ $p }settings theme:…).
 theme-cleared = Dein eigenes Brettdesign ist zurückgesetzt: Die Bilder, die nur du siehst, werden wieder in Holz gezeichnet.
-theme-usage = theme erwartet ein Wort: wood, green, contrast oder default
+theme-usage = theme erwartet ein Wort: { optvalue-wood }, { optvalue-green }, { optvalue-contrast } oder { optvalue-default }
 
 # Falsch geschriebene Befehle. $given ist das, was geschrieben wurde.
 parse-about-everyone = { $word } betrifft alle; lass '{ $given }' weg
 parse-not-understood = '{ $given }' verstehe ich hier nicht
 parse-only-game = { $word } erwartet höchstens eine Partienummer wie #12, nicht '{ $given }'
 parse-only-challenge = { $word } erwartet höchstens eine Herausforderungsnummer wie #4, nicht '{ $given }'
-parse-days = tage muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '{ $given }'
+parse-days = tage muss 1, 2, 3, 5, 7, 10, 14 oder { optvalue-none } sein, nicht '{ $given }'
 parse-challenge-two-people = Eine Herausforderung gilt einer einzigen Person: erwähne eine oder, für eine offene Herausforderung, niemanden
 parse-rated-casual = Sag entweder gewertet oder ungewertet, nicht beides ('{ $first }' und '{ $second }')
 parse-option-twice = { $key } ist zweimal angegeben ('{ $first }' und '{ $second }'); gib es nur einmal an
-parse-color = farbe muss white, black oder random sein, nicht '{ $given }'
+parse-color = farbe muss { optvalue-white }, { optvalue-black } oder { optvalue-random } sein, nicht '{ $given }'
 parse-setup = aufstellung muss eine Zahl sein, nicht '{ $given }'
 parse-level = stufe muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
 parse-unknown-option = Unbekannte Option '{ $given }'; die Optionen von { $p }{ $word } sind { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
-parse-switch = { $key } ist on, off oder default, nicht '{ $given }'
-parse-settings = settings erwartet [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, jede davon auch mit :default (zurück zum Wert der Community oder zum Grundwert)
+parse-switch = { $key } ist { optvalue-on }, { optvalue-off } oder { optvalue-default }, nicht '{ $given }'
+parse-settings = settings erwartet [community] präfix:X, variante:NAME, tage:N, thread:{ optvalue-on }|{ optvalue-off }, gif:{ optvalue-on }|{ optvalue-off }, design:{ optvalue-wood }|{ optvalue-green }|{ optvalue-contrast }, gewertet:{ optvalue-choice }|{ optvalue-always }|{ optvalue-never }, web:{ optvalue-on }|{ optvalue-off }, sprache:en|tr|de, jede davon auch mit :{ optvalue-default } (zurück zum Wert der Community oder zum Grundwert)
 parse-prefix = Ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)
-parse-rated = gewertet ist choice, always oder never, nicht '{ $given }'
-parse-unknown-setting = Unbekannte Einstellung '{ $given }'; die Einstellungen sind prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = Ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } (contrast ist für Farbenblinde), und default kehrt zu dem zurück, das ohne Wahl gilt
+parse-rated = gewertet ist { optvalue-choice } (die Spieler wählen), { optvalue-always } oder { optvalue-never }, nicht '{ $given }'
+parse-unknown-setting = Unbekannte Einstellung '{ $given }'; die Einstellungen sind präfix, variante, tage, thread, gif, design, gewertet, web, sprache
+parse-theme = Ein Brettdesign '{ $given }' kenne ich nicht; die Designs sind { $themes } ({ optvalue-contrast } ist für Farbenblinde), und { optvalue-default } kehrt zu dem zurück, das ohne Wahl gilt
 parse-which-move = Gib den Zug an, z. B. { $p }move e4 oder { $p }move #12 Nf3
 parse-game-decline = { $word } erwartet höchstens eine Partienummer wie #12 und 'accept' oder 'decline', nicht '{ $given }'
 parse-pgn = { $word } erwartet höchstens eine Partienummer wie #12 und 'analysed', nicht '{ $given }'
@@ -94,7 +94,7 @@ parse-swap-number = Schreib #{ $number } für Partie { $number }, z. B. { $p }sw
 parse-bomb = { $word } erwartet eine Partienummer wie #12 und ein Feld wie g1, nicht '{ $given }'
 parse-moves = { $word } erwartet eine Partienummer wie #12 und höchstens ein Feld wie g1, nicht '{ $given }'
 parse-help = help erwartet den Namen eines Befehls, z. B. { $p }help analyse
-parse-notify = notify erwartet on oder off
+parse-notify = notify erwartet { optvalue-on } oder { optvalue-off }
 parse-no-args = Nach { $word } kommt nichts mehr, nicht '{ $given }'
 parse-positive = { $key ->
         [event] Die Ereignisnummer
@@ -112,7 +112,7 @@ parse-in-range = { $key ->
     } muss eine ganze Zahl von { $min } bis { $max } sein, nicht '{ $given }'
 parse-ladder-variant = ladder erwartet hier einen Variantennamen, nicht '{ $given }'
 parse-ladder-days = Eine Leiter braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
-parse-ladder-create-key = ladder create erwartet days:N, reach:N und wait:N, nicht '{ $given }'
+parse-ladder-create-key = ladder create erwartet tage:N, reichweite:N und wartezeit:N, nicht '{ $given }'
 parse-ladder-create-variant = ladder create erwartet nur eine Variante, nicht zusätzlich '{ $given }'
 parse-ladder-create-which = Gib die Variante an, z. B. { $p }ladder create chess days:3 reach:3 wait:3
 parse-ladder-undo = Sag, welches Ergebnis (mit der Nummer aus seiner Ankündigung) rückgängig gemacht werden soll und warum, z. B. { $p }ladder undo 5 falsches Ergebnis
@@ -125,9 +125,9 @@ parse-tournament-number = Schreib #{ $number } für Turnier { $number }, z. B. {
 parse-tournament-action = Unbekannte Turnier-Aktion '{ $given }'; Aktionen: { $actions }
 parse-tournament-days = Ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-signup = anmeldung ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
-parse-tournament-create-key = tournament create erwartet rounds:N, days:N und signup:N, nicht '{ $given }:'
+parse-tournament-create-key = tournament create erwartet runden:N, tage:N und anmeldung:N, nicht '{ $given }:'
 parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
-parse-tournament-system = Das Turniersystem ist Rundenturnier (roundrobin), doppeltes Rundenturnier (double) oder Schweizer System (swiss), nicht '{ $given }'
+parse-tournament-system = Das Turniersystem ist Rundenturnier ({ optvalue-roundrobin }), doppeltes Rundenturnier ({ optvalue-double }) oder Schweizer System ({ optvalue-swiss }), nicht '{ $given }'
 parse-unknown-command = Unbekannter Befehl '{ $name }'
 parse-subcommand-needed = { $name } braucht eine seiner Aktionen: { $subcommands }
 parse-option-needed = { $name } braucht die Option '{ $option }'

@@ -294,3 +294,25 @@ subname-tournament-withdraw = withdraw
 word-yes = yes
 word-no = no
 parse-yes-no = { $option } is yes or no, not '{ $given }'
+
+# The words of option values (color:white, gif:off, theme:wood), read in any language as the
+# English ones (renk:beyaz, gif:aus) and shown in the reader's own: one word each.
+optvalue-white = white
+optvalue-black = black
+optvalue-random = random
+optvalue-on = on
+optvalue-off = off
+optvalue-default = default
+optvalue-none = none
+optvalue-wood = wood
+optvalue-green = green
+optvalue-contrast = contrast
+optvalue-choice = choice
+optvalue-always = always
+optvalue-never = never
+optvalue-roundrobin = roundrobin
+optvalue-double = double
+optvalue-swiss = swiss
+# Read too, never shown: other words people type for on and off.
+optvalue-on-also = enabled
+optvalue-off-also = disabled

@@ -287,3 +287,25 @@ subname-tournament-withdraw = çekil
 word-yes = evet
 word-no = hayır
 parse-yes-no = { $option } evet ya da hayır olur, '{ $given }' değil
+
+# Seçenek değerlerinin sözcükleri (renk:beyaz, gif:kapalı, tema:ahşap): her dilde İngilizcesi gibi
+# okunur, okurun dilinde gösterilir; her biri tek sözcük.
+optvalue-white = beyaz
+optvalue-black = siyah
+optvalue-random = rastgele
+optvalue-on = açık
+optvalue-off = kapalı
+optvalue-default = varsayılan
+optvalue-none = yok
+optvalue-wood = ahşap
+optvalue-green = yeşil
+optvalue-contrast = karşıtlık
+optvalue-choice = serbest
+optvalue-always = daima
+optvalue-never = asla
+optvalue-roundrobin = tek-devre
+optvalue-double = çift-devre
+optvalue-swiss = isviçre-sistemi
+# Okunur ama gösterilmez: açık ve kapalı için yazılan başka sözcükler.
+optvalue-on-also = aktif
+optvalue-off-also = pasif

@@ -31,7 +31,7 @@ settings-community-hint = { " " }(bütün topluluk için { $p }settings communit
 settings-show = { $whose ->
         [community] Bu topluluğun varsayılanları
        *[chat] Buradaki ayarlar
-    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna alt başlık { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings prefix:? variant:chess days:3 thread:on gif:on theme:contrast lang:en{ $community }; bir ayarın ardından :default (theme:default gibi) onu topluluğun değerine ya da yerleşik olana döndürür.
+    }: önek { $prefix }, varyant { $variant }, gün { $days }, her oyuna alt başlık { $thread }, bitişte hareketli resim { $gif }, tahta teması { $theme }{ $rule }, dil { $lang }. Değiştirmek için { $p }settings önek:? varyant:chess gün:3 alt-başlık:{ optvalue-on } gif:{ optvalue-on } tema:{ optvalue-contrast } dil:en{ $community }; bir ayarın ardından :{ optvalue-default } (tema:{ optvalue-default } gibi) onu topluluğun değerine ya da yerleşik olana döndürür.
 settings-admins-only = Buradaki ayarları yalnızca topluluğun yöneticileri değiştirebilir.
 settings-saved = { $whose ->
         [community] Topluluk ayarları kaydedildi ({ $what }); kendi ayarı olmayan sohbetler bunlara uyar.
@@ -46,7 +46,7 @@ notify-show = Özel mesaj bildirimleri (hatırlatmalar, "sıra sende") { $state 
 notify-on = Özel mesaj bildirimleri açık: hatırlatmalar ve "sıra sende" bildirimleri özel mesajlarına gelir.
 notify-off = Özel mesaj bildirimleri kapalı: hatırlatmalar oyunun sohbetine gelir.
 
-lang-usage = lang tek sözcük alır: en, tr, de ya da default
+lang-usage = lang tek sözcük alır: en, tr, de ya da { optvalue-default }
 lang-unknown = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil.
 parse-lang = en (İngilizce), tr (Türkçe) ve de (Almanca) konuşurum, '{ $given }' değil
 # Bir dilin adı; $code en, tr ya da de.
@@ -55,37 +55,37 @@ lang-name = { $code ->
         [de] Almanca
        *[en] İngilizce
     }
-lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang default ile sohbetin diline dönersin.
+lang-show-own = Seninle { $lang } konuşuyorum (senin seçimin); { $p }lang { optvalue-default } ile sohbetin diline dönersin.
 lang-show-default = Seninle { $lang } konuşuyorum (sohbetin ya da uygulamanın dili); kendi dilini { $p }lang tr, { $p }lang de ya da { $p }lang en ile seçersin.
 lang-set = Bundan sonra seninle Türkçe konuşuyorum: özel mesajlarda ve yalnızca senin gördüğün cevaplarda. Sohbetteki herkesin okuduğu mesajlar sohbetin dilinde kalır.
 lang-cleared = Kendi dil seçimin silindi: seninle yine sohbetin dilinde konuşuyorum.
-theme-show-own = Yalnızca senin okuduğun resimleri { $theme } temasıyla çiziyorum (senin seçimin); { $p }theme default ahşaba döner. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
-theme-show-default = Yalnızca senin okuduğun resimleri ahşap (wood) temasıyla çiziyorum; { $p }theme contrast (renk körü okurlar için) ya da { $p }theme green kendi temanı seçer. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
+theme-show-own = Yalnızca senin okuduğun resimleri { $theme } temasıyla çiziyorum (senin seçimin); { $p }theme { optvalue-default } ahşaba döner. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
+theme-show-default = Yalnızca senin okuduğun resimleri ahşap ({ optvalue-wood }) temasıyla çiziyorum; { $p }theme { optvalue-contrast } (renk körü okurlar için) ya da { $p }theme { optvalue-green } kendi temanı seçer. Ortak bir sohbetin resimleri onun kendi temasıyla çizilir ({ $p }settings theme:…).
 theme-set = Bundan sonra yalnızca senin okuduğun resimleri { $theme } temasıyla çiziyorum; ortak bir sohbetinkiler onun kendi temasına uyar ({ $p }settings theme:…).
 theme-cleared = Kendi tahta teman unutuldu: yalnızca senin okuduğun resimler yine ahşap temasıyla çiziliyor.
-theme-usage = theme tek sözcük alır: wood, green, contrast ya da default
+theme-usage = theme tek sözcük alır: { optvalue-wood }, { optvalue-green }, { optvalue-contrast } ya da { optvalue-default }
 
 # Yanlış yazılmış komutlar. $given yazılan şeydir.
 parse-about-everyone = { $word } herkesle ilgilidir; '{ $given }' yazma
 parse-not-understood = Burada '{ $given }' ne demek anlamadım
 parse-only-game = { $word } yanına en çok #12 gibi bir oyun numarası alır, '{ $given }' değil
 parse-only-challenge = { $word } yanına en çok #4 gibi bir meydan okuma numarası alır, '{ $given }' değil
-parse-days = gün 1, 2, 3, 5, 7, 10, 14 ya da none olmalı, '{ $given }' değil
+parse-days = gün 1, 2, 3, 5, 7, 10, 14 ya da { optvalue-none } olmalı, '{ $given }' değil
 parse-challenge-two-people = Bir meydan okuma tek bir kişiye yöneliktir: bir kişiyi etiketle ya da herkese açık meydan okuma için kimseyi etiketleme
 parse-rated-casual = puanlı ya da puansız sözcüklerinden birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
 parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
-parse-color = renk white, black ya da random olmalı, '{ $given }' değil
+parse-color = renk { optvalue-white }, { optvalue-black } ya da { optvalue-random } olmalı, '{ $given }' değil
 parse-setup = dizilim bir sayı olmalı, '{ $given }' değil
 parse-level = seviye 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; { $p }{ $word } seçenekleri: { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
-parse-switch = { $key } on, off ya da default olur, '{ $given }' değil
-parse-settings = settings şunları alır: [community] prefix:X, variant:AD, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de; her biri :default da alır (topluluğun değerine ya da yerleşik olana dönüş)
+parse-switch = { $key } { optvalue-on }, { optvalue-off } ya da { optvalue-default } olur, '{ $given }' değil
+parse-settings = settings şunları alır: [topluluk] önek:X, varyant:AD, gün:N, alt-başlık:{ optvalue-on }|{ optvalue-off }, gif:{ optvalue-on }|{ optvalue-off }, tema:{ optvalue-wood }|{ optvalue-green }|{ optvalue-contrast }, puanlı:{ optvalue-choice }|{ optvalue-always }|{ optvalue-never }, web:{ optvalue-on }|{ optvalue-off }, dil:en|tr|de; her biri :{ optvalue-default } da alır (topluluğun değerine ya da yerleşik olana dönüş)
 parse-prefix = Önek, ! ya da ? gibi 1 ile 3 sembolden oluşur ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz
-parse-rated = puanlı choice, always ya da never olur, '{ $given }' değil
-parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar prefix, variant, days, thread, gif, theme, rated, web, lang
-parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } (contrast renk körü okurlar içindir); default ise seçim yokken geçerli olana döner
+parse-rated = puanlı { optvalue-choice } (oyuncular seçer), { optvalue-always } ya da { optvalue-never } olur, '{ $given }' değil
+parse-unknown-setting = '{ $given }' diye bir ayar yok; ayarlar önek, varyant, gün, alt-başlık, gif, tema, puanlı, web, dil
+parse-theme = '{ $given }' diye bir tahta teması bilmiyorum; temalar: { $themes } ({ optvalue-contrast } renk körü okurlar içindir); { optvalue-default } ise seçim yokken geçerli olana döner
 parse-which-move = Hangi hamle olduğunu söyle, ör. { $p }move e4 ya da { $p }move #12 Nf3
 parse-game-decline = { $word } yanına en çok #12 gibi bir oyun numarası ve 'accept' ya da 'decline' alır, '{ $given }' değil
 parse-pgn = { $word } yanına en çok #12 gibi bir oyun numarası ve 'analysed' alır, '{ $given }' değil
@@ -94,7 +94,7 @@ parse-swap-number = { $number } numaralı oyun için #{ $number } yaz, ör. { $p
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
 parse-help = help yanına tek bir komut adı alır, ör. { $p }help analyse
-parse-notify = notify yanına on ya da off alır
+parse-notify = notify yanına { optvalue-on } ya da { optvalue-off } alır
 parse-no-args = { $word } yanına hiçbir şey almaz; '{ $given }' fazla
 parse-positive = { $key ->
         [event] Olay numarası
@@ -112,7 +112,7 @@ parse-in-range = { $key ->
     } { $min } ile { $max } arası bir tam sayı olmalı, '{ $given }' değil
 parse-ladder-variant = ladder burada tek bir varyant adı alır, '{ $given }' değil
 parse-ladder-days = Merdivende hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
-parse-ladder-create-key = ladder create days:N, reach:N ve wait:N alır, '{ $given }' değil
+parse-ladder-create-key = ladder create gün:N, erim:N ve bekleme:N alır, '{ $given }' değil
 parse-ladder-create-variant = ladder create tek bir varyant alır; '{ $given }' fazla
 parse-ladder-create-which = Hangi varyant olduğunu söyle, ör. { $p }ladder create chess days:3 reach:3 wait:3
 parse-ladder-undo = Hangi sonucun (duyurusundaki numarayla) neden geri alınacağını söyle, ör. { $p }ladder undo 5 yanlış sonuç
@@ -125,9 +125,9 @@ parse-tournament-number = { $number } numaralı turnuva için #{ $number } yaz, 
 parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: { $actions }
 parse-tournament-days = Turnuvada hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
 parse-signup = kayıt, kaydın açık kalacağı gün sayısıdır, 0 ile 30 arası olmalı, '{ $given }' değil
-parse-tournament-create-key = tournament create rounds:N, days:N ve signup:N alır, '{ $given }:' değil
+parse-tournament-create-key = tournament create turlar:N, gün:N ve kayıt:N alır, '{ $given }:' değil
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
-parse-tournament-system = Turnuvalar lig (roundrobin), çift devreli lig (double) ya da İsviçre sistemi (swiss) olur, '{ $given }' değil
+parse-tournament-system = Turnuvalar lig ({ optvalue-roundrobin }), çift devreli lig ({ optvalue-double }) ya da İsviçre sistemi ({ optvalue-swiss }) olur, '{ $given }' değil
 parse-unknown-command = '{ $name }' diye bir komut yok
 parse-subcommand-needed = { $name } işlemlerinden biriyle kullanılır: { $subcommands }
 parse-option-needed = { $name } için '{ $option }' seçeneği gerekli

@@ -15,6 +15,7 @@ mod parse;
 mod table;
 
 pub use help::{command_help, help_text};
+pub(crate) use names::{same_word, value_name, values_listed};
 pub(crate) use parse::forgets;
 pub use parse::{OptionValue, from_options, parse};
 pub use table::{

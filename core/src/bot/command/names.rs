@@ -1,7 +1,10 @@
 //! The names a command's options are typed by: each option's own (English) name and its name in
 //! every catalogue (`optname-*`, as the help lists the options and Discord shows them), so that
 //! what the help shows in any language is read: `tage:3` is `days:3`, `ungewertet` is `casual`,
-//! `partie:4` is `#4`. The parsers themselves read only the English words these become.
+//! `partie:4` is `#4`; likewise the values that are words (`optvalue-*`: `renk:beyaz` is
+//! `color:white`, `gif:aus` is `gif:off`) and the subcommands (`subname-*`: `tournament çekil` is
+//! `tournament withdraw`), case aside and with or without their marks. The parsers themselves read
+//! only the English words these become.
 
 use super::{CommandSpec, OptionKind, OptionSpec};
 use crate::i18n::{Arg, Lang, Msg};
@@ -25,6 +28,85 @@ pub(super) fn names(o: &OptionSpec) -> &'static [String] {
     // Leaked once per option name: a few dozen short lists for the process's life.
     let names: &'static [String] = Vec::leak(names);
     KNOWN.write().unwrap_or_else(|e| e.into_inner()).entry(o.name).or_insert(names)
+}
+
+/// `word` as a keyboard without its marks types it, lower case: `acik` for `açık`, `weiss` for
+/// `weiß`, `zufallig` for `zufällig` (and, with `german`, `zufaellig`).
+fn plain(word: &str, german: bool) -> String {
+    let mut out = String::with_capacity(word.len());
+    for ch in word.to_lowercase().chars() {
+        match ch {
+            'ä' | 'ö' | 'ü' if german => {
+                out.push(match ch {
+                    'ä' => 'a',
+                    'ö' => 'o',
+                    _ => 'u',
+                });
+                out.push('e');
+            }
+            'ß' => out.push_str("ss"),
+            'ç' => out.push('c'),
+            'ğ' => out.push('g'),
+            'ı' => out.push('i'),
+            'ş' => out.push('s'),
+            'ä' | 'â' | 'à' | 'á' => out.push('a'),
+            'ö' | 'ô' => out.push('o'),
+            'ü' | 'û' => out.push('u'),
+            'é' | 'è' | 'ê' => out.push('e'),
+            'î' => out.push('i'),
+            // The dot a lower-cased `İ` keeps.
+            '\u{307}' => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// Whether `typed` is `word` (a catalogue's), case aside and typed with or without its marks.
+pub(crate) fn same_word(typed: &str, word: &str) -> bool {
+    let typed = plain(typed, false);
+    !typed.is_empty() && (typed == plain(word, false) || typed == plain(word, true))
+}
+
+/// Whether `typed` is the word `id` of any catalogue (`word-yes`, `optvalue-off`).
+pub(crate) fn said(typed: &str, id: &str) -> bool {
+    Lang::ALL.iter().any(|&l| same_word(typed, &crate::i18n::tr(l, id, &[])))
+}
+
+/// The words an option of `kind` takes as its value (`white`), each read by its word in any
+/// catalogue too (`optvalue-white`: `beyaz`, `weiß`); none where its values are no words.
+fn value_words(kind: OptionKind) -> &'static [&'static str] {
+    match kind {
+        OptionKind::Color => &["white", "black", "random"],
+        OptionKind::Days | OptionKind::DaysPerMove => &["none"],
+        OptionKind::DaysOrDefault => &["none", "default"],
+        OptionKind::Keyed("rated") => &["choice", "always", "never", "default"],
+        OptionKind::Choice(words) | OptionKind::KeyedChoice(_, words) => words,
+        _ => &[],
+    }
+}
+
+/// `typed`, a value of an option of `kind`, as the English word the parsers read, where it is
+/// that word in some catalogue (`beyaz`, `Weiss` and `white` are `white`).
+pub(super) fn english_value(kind: OptionKind, typed: &str) -> Option<&'static str> {
+    value_words(kind).iter().copied().find(|w| {
+        let (id, also) = (format!("optvalue-{w}"), format!("optvalue-{w}-also"));
+        crate::i18n::has(Lang::En, &id) && (said(typed, &id) || crate::i18n::has(Lang::En, &also) && said(typed, &also))
+    })
+}
+
+/// A value's word in the language the message is read in (`beyaz` for `white`), where the
+/// catalogues have one; else as it is.
+pub(crate) fn value_name(word: &str) -> Msg {
+    let id = format!("optvalue-{word}");
+    if crate::i18n::has(Lang::En, &id) { Msg::new(&id, vec![]) } else { Msg::raw(word) }
+}
+
+/// `words` as a list in the reader's language, each by its [`value_name`]: `holz, grün, kontrast`.
+pub(crate) fn values_listed(words: &[&str]) -> Msg {
+    let mut names = words.iter().rev().map(|w| value_name(w));
+    let last = names.next().unwrap_or_else(|| Msg::raw(""));
+    names.fold(last, |rest, first| msg!("list-more", first = first, rest = rest))
 }
 
 /// The options of `c` and of each of its subcommands (which one is meant is the parser's to read).
@@ -95,11 +177,26 @@ fn in_english(
         })
     };
     let Some((name, value)) = typed.split_once(':') else {
-        return Ok(named(&typed.to_lowercase()).and_then(|(o, inverse)| match o.kind {
+        let flag = named(&typed.to_lowercase()).and_then(|(o, inverse)| match o.kind {
             OptionKind::Flag(yes, _) if yes == o.name && !inverse => Some(vec![yes.to_string()]),
             OptionKind::Flag(_, no) if inverse => Some(vec![no.to_string()]),
             _ => None,
-        }));
+        });
+        // A choice typed as its word in any language (`theme holz`; `tournament create isviçre`,
+        // only right after `create`, so that a tournament's name keeps its words).
+        let choice = || {
+            let at_its_place =
+                |o: &OptionSpec| match c.subcommands.iter().find(|s| s.options.iter().any(|x| std::ptr::eq(x, o))) {
+                    Some(s) => before
+                        .is_some_and(|b| s.words.split(' ').next_back().is_some_and(|w| w.eq_ignore_ascii_case(b))),
+                    None => true,
+                };
+            all_options(c)
+                .filter(|o| matches!(o.kind, OptionKind::Choice(_)) && at_its_place(o))
+                .find_map(|o| english_value(o.kind, typed))
+                .map(|w| vec![w.to_string()])
+        };
+        return Ok(flag.or_else(choice));
     };
     if value.is_empty() {
         return Ok(None);
@@ -132,7 +229,7 @@ fn in_english(
                 _ => (lower != o.name).then(|| vec![format!("{}:{value}", o.name)]),
             }
         }
-        kind => word_of(kind, value).map(|w| vec![w]),
+        kind => word_of(kind, english_value(kind, value).unwrap_or(value)).map(|w| vec![w]),
     })
 }
 
@@ -155,6 +252,14 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
     let subcommand = |word: &str| {
         c.subcommands.iter().find(|s| s.words.split(' ').next().is_some_and(|w| w.eq_ignore_ascii_case(word)))
     };
+    // A subcommand by its name in any catalogue (`çekil`, `zurückziehen`: withdraw), as its first
+    // word only (after a `#N` or a person), so that a name or a reason later keeps its words.
+    let localized_sub = |word: &str| {
+        c.subcommands
+            .iter()
+            .find(|s| Lang::ALL.iter().any(|&l| same_word(word, &crate::i18n::tr(l, &c.subcommand_name_id(s), &[]))))
+    };
+    let mut first = true;
     let mut sub_named: Option<&str> = None;
     let mut in_text = false;
     let mut words = Vec::with_capacity(args.len());
@@ -172,6 +277,22 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
             rest = &after[1..];
             continue;
         }
+        if first
+            && !a.starts_with(['#', '@', '<'])
+            && !a.contains(':')
+            && subcommand(a).is_none()
+            && let Some(s) = localized_sub(a)
+        {
+            first = false;
+            sub_named = Some(s.name);
+            in_text |= s.options.iter().any(|o| o.kind == OptionKind::Text);
+            words.extend(s.words.split(' ').map(|w| Word { read: w.to_string(), typed: None }));
+            // As its English words stand before what follows (`create` before a system).
+            before = s.words.split(' ').next_back();
+            rest = after;
+            continue;
+        }
+        first &= a.starts_with(['#', '@', '<']);
         in_text |= free_text(a);
         if sub_named.is_none() {
             sub_named = subcommand(a).map(|s| s.name);
@@ -219,7 +340,7 @@ pub(super) fn listed(c: &CommandSpec) -> Msg {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bot::command::{COMMANDS, parse};
+    use crate::bot::command::{COMMANDS, parse, spec};
 
     /// Each name a command's options are typed by (in any catalogue, and the key a value is typed
     /// with, `lang:` of `language`) names one option of the command (with its subcommands'), and
@@ -393,7 +514,7 @@ mod tests {
     fn refusals_quote_options_as_typed_and_name_them_in_the_readers_language() {
         let answer = |typed: &str, lang: Lang| parse(typed).unwrap_err().answer("!").render(lang);
         for (typed, lang, refusal) in [
-            ("challenge @bob chess tage:4", Lang::De, "tage muss 1, 2, 3, 5, 7, 10, 14 oder none sein, nicht '4'"),
+            ("challenge @bob chess tage:4", Lang::De, "tage muss 1, 2, 3, 5, 7, 10, 14 oder keine sein, nicht '4'"),
             (
                 "challenge @bob chess tage:3 tage:5",
                 Lang::De,
@@ -409,14 +530,14 @@ mod tests {
                 Lang::Tr,
                 "puanlı ya da puansız sözcüklerinden birini bir kez yaz, ikisini birden değil ('puansız' ve 'puanlı')",
             ),
-            ("challenge @bob chess renk:mor", Lang::Tr, "renk white, black ya da random olmalı, 'mor' değil"),
+            ("challenge @bob chess renk:mor", Lang::Tr, "renk beyaz, siyah ya da rastgele olmalı, 'mor' değil"),
             ("play chess seviye:9", Lang::Tr, "seviye 1 ile 8 arası olmalı, '9' değil"),
             (
                 "tournament create swiss runden:99",
                 Lang::De,
                 "runden muss eine ganze Zahl von 1 bis 63 sein, nicht '99'",
             ),
-            ("settings alt-başlık:belki", Lang::Tr, "alt-başlık on, off ya da default olur, 'belki' değil"),
+            ("settings alt-başlık:belki", Lang::Tr, "alt-başlık açık, kapalı ya da varsayılan olur, 'belki' değil"),
             (
                 "accept herausforderung:abc",
                 Lang::De,
@@ -425,6 +546,202 @@ mod tests {
             ("challenge @bob chess days:4", Lang::En, "days must be one of 1, 2, 3, 5, 7, 10, 14 or none, not '4'"),
         ] {
             assert_eq!(answer(typed, lang), refusal, "{typed}");
+        }
+    }
+
+    /// An option's value is read by its word in any language, case aside and typed with or
+    /// without its marks (before: `renk:beyaz`, `gif:kapalı`, `design:holz`, `notify aus` and
+    /// `özel-mesaj:kapalı` were refused, though the help in those languages names them).
+    #[test]
+    fn option_values_are_read_in_every_language() {
+        for (typed, english) in [
+            ("challenge @bob chess renk:beyaz", "challenge @bob chess color:white"),
+            ("challenge @bob chess renk:SİYAH", "challenge @bob chess color:black"),
+            ("challenge @bob chess color:rastgele", "challenge @bob chess color:random"),
+            ("challenge @bob chess farbe:weiß", "challenge @bob chess color:white"),
+            ("challenge @bob chess farbe:Weiss", "challenge @bob chess color:white"),
+            ("play chess farbe:zufällig", "play chess color:random"),
+            ("play chess farbe:zufaellig", "play chess color:random"),
+            ("play chess farbe:zufallig gün:yok", "play chess color:random days:none"),
+            ("settings gif:kapalı alt-başlık:acik web:aus", "settings gif:off thread:on web:off"),
+            ("settings design:holz", "settings theme:wood"),
+            ("settings tema:yeşil dil:varsayılan", "settings theme:green lang:default"),
+            ("settings tema:karsitlik tage:keine", "settings theme:contrast days:none"),
+            ("settings community puanlı:daima", "settings community rated:always"),
+            ("settings community gewertet:nie", "settings community rated:never"),
+            ("settings community gewertet:Wahl", "settings community rated:choice"),
+            ("settings gif:standard", "settings gif:default"),
+            ("notify kapalı", "notify off"),
+            ("notify aus", "notify off"),
+            ("notify açık", "notify on"),
+            ("notify özel-mesaj:kapalı", "notify off"),
+            ("notify direktnachricht:an", "notify on"),
+            ("notify ein", "notify on"),
+            ("settings thread:Ein gif:aktif web:pasif", "settings thread:on gif:on web:off"),
+            ("challenge @bob chess puansız:evet", "challenge @bob chess casual"),
+            ("challenge @bob chess puansız:hayir", "challenge @bob chess rated"),
+            ("theme holz", "theme wood"),
+            ("theme Yeşil", "theme green"),
+            ("theme varsayılan", "theme default"),
+            ("lang varsayilan", "lang default"),
+            ("tournament create isviçre-sistemi chess Kış Kupası", "tournament create swiss chess Kış Kupası"),
+            ("tournament create doppelrunde chess Cup", "tournament create double chess Cup"),
+        ] {
+            assert!(parse(english).is_ok(), "{english}");
+            assert_eq!(parse(typed), parse(english), "{typed}");
+        }
+        // A value's word is read only as that option's value: not as a variant, a person or a
+        // tournament's name, nor as another option's value.
+        match parse("challenge @bob beyaz") {
+            Ok(super::super::Command::Challenge(a)) => assert_eq!((a.variant, a.color), (Some("beyaz".into()), None)),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse("settings gif:holz").is_err());
+        match parse("tournament create chess Schweizer-System Open") {
+            Ok(super::super::Command::Tournament(super::super::TournamentCmd::Create { name, .. })) => {
+                assert_eq!(name, "Schweizer-System Open")
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A subcommand is read by the name its help and Discord show in each language, as the first
+    /// word after the command (before: `tournament çekil` and `tournament zurückziehen` were
+    /// unknown actions, though the help names them); later words keep theirs.
+    #[test]
+    fn subcommands_are_read_by_their_names_in_every_language() {
+        use super::super::{Command, LadderCmd, TournamentCmd};
+        for (typed, english) in [
+            ("tournament çekil", "tournament withdraw"),
+            ("tournament #3 Zurückziehen", "tournament #3 withdraw"),
+            ("tournament turnier 3 cekil", "tournament #3 withdraw"),
+            ("tournament katıl", "tournament join"),
+            ("tournament kreuztabelle", "tournament crosstable"),
+            ("ladder meydan-oku @bob chess", "ladder challenge @bob chess"),
+            ("ladder sezonu-kapat", "ladder season close"),
+            ("ladder saison 2 chess", "ladder season 2 chess"),
+            ("tournament oluştur isviçre-sistemi chess Kış Kupası", "tournament create swiss chess Kış Kupası"),
+            ("tournament erstellen doppelrunde tage:3 Cup", "tournament create double days:3 Cup"),
+        ] {
+            assert!(parse(english).is_ok(), "{english}");
+            assert_eq!(parse(typed), parse(english), "{typed}");
+        }
+        match parse("tournament create swiss chess Katıl Cup") {
+            Ok(Command::Tournament(TournamentCmd::Create { name, .. })) => assert_eq!(name, "Katıl Cup"),
+            other => panic!("{other:?}"),
+        }
+        match parse("ladder undo 5 çekil") {
+            Ok(Command::Ladder(LadderCmd::Undo { reason, .. })) => assert_eq!(reason, "çekil"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// A refusal of a value lists the values in the reader's language, and quotes the option as
+    /// it was typed (before: "renk white, black ya da random olmalı", "gif ist on, off oder default").
+    #[test]
+    fn refusals_of_values_list_them_in_the_readers_language() {
+        let answer = |typed: &str, lang: Lang| parse(typed).unwrap_err().answer("!").render(lang);
+        for (typed, lang, refusal) in [
+            ("challenge @bob chess farbe:Lila", Lang::De, "farbe muss weiß, schwarz oder zufällig sein, nicht 'Lila'"),
+            ("challenge @bob chess color:purple", Lang::En, "color must be white, black or random, not 'purple'"),
+            (
+                "challenge @bob chess renk:beyaz renk:siyah",
+                Lang::Tr,
+                "renk iki kez verilmiş ('renk:beyaz' ve 'renk:siyah'); bir kez ver",
+            ),
+            ("settings gif:vielleicht", Lang::De, "gif ist an, aus oder standard, nicht 'vielleicht'"),
+            ("notify belki", Lang::Tr, "notify açık, kapalı ya da varsayılan olur, 'belki' değil"),
+            (
+                "settings tema:mor",
+                Lang::Tr,
+                "'mor' diye bir tahta teması bilmiyorum; temalar: ahşap, yeşil, karşıtlık (karşıtlık renk körü okurlar \
+                 içindir); varsayılan ise seçim yokken geçerli olana döner",
+            ),
+        ] {
+            assert_eq!(answer(typed, lang), refusal, "{typed}");
+        }
+    }
+
+    /// Every usage line of every language names its options by names the parser reads for that
+    /// command, and each word value it shows (`renk:beyaz|siyah`) is read (before: the Turkish
+    /// and German help showed `days:N`, `color:white|black|random`).
+    #[test]
+    fn every_usage_line_names_options_the_parser_reads() {
+        let mut checked = 0;
+        for c in COMMANDS {
+            for lang in Lang::ALL {
+                let usage = c.usage(lang);
+                let words = usage.split(|ch: char| ch.is_whitespace() || "[]()".contains(ch));
+                // Not a label (`(create: …)`), nor `:default` after them.
+                for word in words.filter(|w| w.contains(':') && !w.starts_with(':') && !w.ends_with(':')) {
+                    let (name, values) = word.split_once(':').unwrap();
+                    let option = all_options(c).find(|o| {
+                        let key = word_of(o.kind, "").and_then(|w| w.strip_suffix(':').map(str::to_string));
+                        names(o).iter().chain(key.as_ref()).any(|n| *n == name.to_lowercase())
+                    });
+                    let Some(o) = option else {
+                        panic!("usage-{} ({}): '{name}:' is no option of {}", c.name, lang.code(), c.name)
+                    };
+                    // In the language's own words: its name, and each value's word.
+                    let own = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]);
+                    assert!(
+                        lang == Lang::En || name == own,
+                        "usage-{} ({}): '{name}:', not '{own}:'",
+                        c.name,
+                        lang.code()
+                    );
+                    for value in values.split('|') {
+                        if let Some(w) = english_value(o.kind, value) {
+                            let own = crate::i18n::tr(lang, &format!("optvalue-{w}"), &[]);
+                            assert_eq!(value, own, "usage-{} ({}): {name}:{value}", c.name, lang.code());
+                        }
+                    }
+                    // Each value that is a word (not a placeholder such as N or NAME), typed.
+                    for value in values.split('|').filter(|v| v.chars().all(|ch| ch.is_lowercase() || ch == '-')) {
+                        let before = match c.name {
+                            "challenge" => "@bob chess ",
+                            _ => "",
+                        };
+                        let typed = format!("{} {before}{name}:{value}", c.name);
+                        assert!(
+                            parse(&typed).is_ok(),
+                            "usage-{} ({}): {typed}: {:?}",
+                            c.name,
+                            lang.code(),
+                            parse(&typed)
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 40, "{checked}");
+        // The actions the usage of `ladder` and `tournament` lists, each read as one.
+        for (c, lang) in
+            [("ladder", Lang::Tr), ("ladder", Lang::De), ("tournament", Lang::Tr), ("tournament", Lang::De)]
+        {
+            let usage = spec(c).unwrap().usage(lang);
+            let actions = usage.split(['[', ']']).find(|part| part.contains('|') && !part.starts_with('#')).unwrap();
+            for action in actions.split('|').map(|a| a.split(' ').next().unwrap()) {
+                let answer = parse(&format!("{c} {action}")).map_err(|e| e.answer("!").render(Lang::En));
+                assert!(
+                    !answer.as_ref().is_err_and(|e| e.starts_with("Unknown")),
+                    "usage-{c} ({}): {action}: {answer:?}",
+                    lang.code()
+                );
+            }
+        }
+        // The words shown alone (`notify açık|kapalı`, `theme holz|…`) are read too.
+        for (c, lang) in [("notify", Lang::Tr), ("notify", Lang::De), ("theme", Lang::Tr), ("theme", Lang::De)] {
+            let usage = spec(c).unwrap().usage(lang);
+            for value in usage.trim_matches(['[', ']']).split('|') {
+                let english = parse(&format!("{c} {value}"));
+                assert!(
+                    matches!(english, Ok(super::super::Command::Notify(Some(_))))
+                        || matches!(&english, Ok(super::super::Command::Theme(Some(t))) if crate::render::Theme::by_name(t).is_some() || t == "default"),
+                    "{c} {value}: {english:?}"
+                );
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! parser in the table), the words of each command's options, and a slash command's typed options
 //! into the same words and so the same command ([`from_options`]).
 
-use super::names::{listed, quoted_as_typed, read_names, word_of};
+use super::names::{listed, quoted_as_typed, read_names, said, values_listed, word_of};
 use super::{
     ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, PREFIX_UNTIL_ANSWERED, ParseError,
     REACH, ROUND, ROUNDS, RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
@@ -282,6 +282,8 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
         }
         let lower = a.to_lowercase();
         if let Some((k, v)) = lower.split_once(':').or_else(|| lower.split_once('=')) {
+            // The value as typed, for a refusal to quote (`renk:Mor` is refused as 'Mor').
+            let as_typed = a.split_once(':').or_else(|| a.split_once('=')).map_or(v, |(_, t)| t);
             match k {
                 "days" | "d" => once(&mut c.days, parse_days(v)?, "days", a, &mut seen)?,
                 "color" | "colour" | "side" => {
@@ -289,7 +291,7 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                         "white" | "w" => "white",
                         "black" | "b" => "black",
                         "random" | "r" | "any" => "random",
-                        _ => return Err(msg!("parse-color", given = v)),
+                        _ => return Err(msg!("parse-color", given = as_typed)),
                     };
                     once(&mut c.color, color.to_string(), "color", a, &mut seen)?
                 }
@@ -297,7 +299,7 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                 "setup" => once(&mut c.setup, parse_setup(v)?, "setup", a, &mut seen)?,
                 "level" | "lvl" => match v.parse::<u8>() {
                     Ok(l @ 1..=8) => once(&mut c.level, l, "level", a, &mut seen)?,
-                    _ => return Err(msg!("parse-level", given = v)),
+                    _ => return Err(msg!("parse-level", given = as_typed)),
                 },
                 _ => {
                     // The options of the command typed (`play`'s has no person), as its help lists them.
@@ -354,15 +356,15 @@ fn option_name(key: &str) -> Msg {
 }
 
 /// `v` as yes or no: `on`, `yes`, `true`, `1` and their opposites, or the words for yes and no
-/// of any catalogue (`ja`, `hayır`).
+/// and for on and off of any catalogue (`ja`, `hayır`, `açık`, `aus`), typed with or without
+/// their marks (`hayir`, `acik`).
 pub(super) fn yes_or_no(v: &str) -> Option<bool> {
-    let v = v.to_lowercase();
-    let said = |word: &str| Lang::ALL.iter().any(|&l| crate::i18n::tr(l, word, &[]).to_lowercase() == v);
-    match v.as_str() {
+    let lower = v.to_lowercase();
+    match lower.as_str() {
         "on" | "yes" | "true" | "1" => Some(true),
         "off" | "no" | "false" | "0" => Some(false),
-        _ if said("word-yes") => Some(true),
-        _ if said("word-no") => Some(false),
+        _ if ["word-yes", "optvalue-on", "optvalue-on-also"].iter().any(|id| said(v, id)) => Some(true),
+        _ if ["word-no", "optvalue-off", "optvalue-off-also"].iter().any(|id| said(v, id)) => Some(false),
         _ => None,
     }
 }
@@ -419,7 +421,11 @@ pub(super) fn parse_settings(args: &[&str]) -> Result<SettingsArgs, Wrong> {
                     // As `theme default` forgets a person's own theme.
                     None if forgets(v) => Change::Default,
                     None => {
-                        return Err(msg!("parse-theme", given = v, themes = crate::bot::command::THEMES.join(", ")));
+                        return Err(msg!(
+                            "parse-theme",
+                            given = v,
+                            themes = values_listed(crate::bot::command::THEMES)
+                        ));
                     }
                 })
             }
@@ -619,7 +625,7 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
             Some((k, _)) if name.is_empty() => {
                 return Err(msg!("parse-tournament-create-key", given = k));
             }
-            _ if variant.is_none() && name.is_empty() && crate::rules::Variant::by_name(&lower).is_some() => {
+            _ if variant.is_none() && name.is_empty() && crate::bot::commands::find_variant(&lower).is_some() => {
                 variant = Some(lower)
             }
             _ => name.push(*w),
@@ -698,10 +704,12 @@ fn command_of_options(
         }
     };
     let mut mentions = Vec::new();
+    // A refusal names an option as the person's client shows it (Discord's name in their
+    // language, `optname-*`), the parsers' refusals through [`option_name`] alike.
     for o in options {
         let Some((_, v)) = values.iter().find(|(n, _)| *n == o.name) else {
             if o.required {
-                return Err(msg!("parse-option-needed", name = name, option = o.name));
+                return Err(msg!("parse-option-needed", name = name, option = option_name(o.name)));
             }
             continue;
         };
@@ -720,15 +728,17 @@ fn command_of_options(
             (OptionKind::Switch(k), OptionValue::Bool(b)) => format!("{k}:{}", if *b { "on" } else { "off" }),
             (kind, _) => match word_of(kind, &text) {
                 Some(word) => word,
-                None if kind == OptionKind::User => return Err(msg!("parse-option-person", option = o.name)),
-                None => return Err(msg!("parse-option-bool", option = o.name)),
+                None if kind == OptionKind::User => {
+                    return Err(msg!("parse-option-person", option = option_name(o.name)));
+                }
+                None => return Err(msg!("parse-option-bool", option = option_name(o.name))),
             },
         };
         if word.is_empty() {
             continue;
         }
         if word.chars().any(char::is_whitespace) && !matches!(o.kind, OptionKind::Move | OptionKind::Text) {
-            return Err(msg!("parse-option-one-word", option = o.name, given = word));
+            return Err(msg!("parse-option-one-word", option = option_name(o.name), given = word));
         }
         words.push(word);
     }
@@ -985,6 +995,21 @@ mod tests {
                 ..SettingsArgs::default()
             })
         );
+    }
+
+    /// A slash command's refusal names an option as the person's client shows it, in their
+    /// language (before: 'move' and 'player' to a reader whose Discord shows `zug`, `oyuncu`).
+    #[test]
+    fn slash_refusals_name_options_as_the_client_shows_them() {
+        let refused = |name: &str, sub: Option<&str>, lang: Lang| {
+            from_options(name, sub, &[]).unwrap_err().answer("/").render(lang)
+        };
+        let de = refused("move", None, Lang::De);
+        assert!(de.starts_with("move braucht die Option 'zug'"), "{de}");
+        let tr = refused("ladder", Some("challenge"), Lang::Tr);
+        assert!(tr.contains("'oyuncu' seçeneği gerekli"), "{tr}");
+        let en = refused("move", None, Lang::En);
+        assert!(en.starts_with("move needs the option 'move'"), "{en}");
     }
 
     #[test]

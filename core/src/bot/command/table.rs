@@ -556,6 +556,8 @@ pub static COMMANDS: &[CommandSpec] = &[
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Lang(None)),
+            // `default` in any language (`varsayılan`) forgets one's own; a language by its code or name.
+            [v] if super::names::said(v, "optvalue-default") => Ok(Command::Lang(Some("default".into()))),
             [v] => Ok(Command::Lang(Some(v.to_lowercase()))),
             _ => Err(msg!("lang-usage")),
         },

@@ -54,16 +54,46 @@ pub(in crate::bot) fn turn_of_fen(fen_text: &str) -> Color {
 }
 
 /// The variant a person named, by its short name or its full name (spaces and case aside), the
-/// full name with or without its last word "Chess" (`capablanca random`).
+/// full name with or without its last word "Chess" (`capablanca random`), or its name in any
+/// catalogue, as every message names it (`Schach`, `Atomik Satranç`; marks aside: `satranc`).
 pub(in crate::bot) fn find_variant(name: &str) -> Option<&'static Variant> {
     let lower = name.to_lowercase();
     Variant::by_name(&lower).or_else(|| {
         let typed = lower.replace(' ', "");
-        VARIANTS.iter().copied().find(|v| {
-            let full = v.display_name.to_lowercase().replace(' ', "");
-            full == typed || (!typed.is_empty() && full.strip_suffix("chess") == Some(typed.as_str()))
-        })
+        VARIANTS
+            .iter()
+            .copied()
+            .find(|v| {
+                let full = v.display_name.to_lowercase().replace(' ', "");
+                full == typed || (!typed.is_empty() && full.strip_suffix("chess") == Some(typed.as_str()))
+            })
+            .or_else(|| {
+                let typed = compact(&typed);
+                localized_names().iter().find(|(_, n)| command::same_word(&typed, n)).map(|(v, _)| *v)
+            })
     })
+}
+
+/// `name` without its spaces and hyphens, as a variant's name is compared.
+fn compact(name: &str) -> String {
+    name.chars().filter(|c| !c.is_whitespace() && *c != '-').collect::<String>().to_lowercase()
+}
+
+/// Each variant's name in each catalogue (`variant-name`), lower case, without spaces and hyphens.
+fn localized_names() -> &'static [(&'static Variant, String)] {
+    static NAMES: std::sync::LazyLock<Vec<(&'static Variant, String)>> = std::sync::LazyLock::new(|| {
+        let mut names = Vec::new();
+        for v in VARIANTS.iter().copied() {
+            for lang in Lang::ALL {
+                let name = compact(&msg!("variant-name", variant = v.name).render(lang));
+                if !names.iter().any(|(w, n): &(&Variant, String)| w.name == v.name && *n == name) {
+                    names.push((v, name));
+                }
+            }
+        }
+        names
+    });
+    &NAMES
 }
 
 /// A variant's name in the reader's language ("Schach" in a German chat; the catalogues'
@@ -89,7 +119,14 @@ pub(in crate::bot) fn variant_names() -> String {
 /// for a word of four letters or more: a shorter one is more often a person's name (`!challenge
 /// bob` is no slip for `bomb`).
 pub(in crate::bot) fn near_variant(name: &str) -> Option<&'static str> {
-    (name.chars().count() >= 4).then(|| super::near::nearest(name, VARIANTS.iter().map(|v| v.name))).flatten()
+    if name.chars().count() < 4 {
+        return None;
+    }
+    super::near::nearest(name, VARIANTS.iter().map(|v| v.name)).or_else(|| {
+        // A slip in its name in a catalogue (`schack`: Schach).
+        let near = super::near::nearest(&compact(name), localized_names().iter().map(|(_, n)| n.as_str()))?;
+        localized_names().iter().find(|(_, n)| n == near).map(|(v, _)| v.name)
+    })
 }
 
 pub(super) fn variant_named(name: &str) -> Res<&'static Variant> {

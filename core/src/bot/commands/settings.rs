@@ -2,7 +2,7 @@
 //! animation when it ends, language), and a person's direct-message notices and language.
 
 use super::{Bot, Ctx, Res, user, variant_named};
-use crate::bot::command::{Change, SettingsArgs, forgets};
+use crate::bot::command::{Change, SettingsArgs, THEMES, forgets, value_name, values_listed};
 use crate::bot::io::Response;
 use crate::i18n::{Lang, with_lang};
 use crate::render::Theme;
@@ -47,8 +47,10 @@ impl Bot {
             let e = &cx.settings;
             let rule = match &scope.community {
                 Some(c) => {
-                    t!("settings-rated-rule", rule = settings::rated_games(&conn, &scope.platform, c)?.as_str())
-                        + t!("settings-web-rule", web = on_off(settings::web(&conn, &scope.platform, c)?)).as_str()
+                    t!(
+                        "settings-rated-rule",
+                        rule = value_name(settings::rated_games(&conn, &scope.platform, c)?.as_str())
+                    ) + t!("settings-web-rule", web = on_off(settings::web(&conn, &scope.platform, c)?)).as_str()
                 }
                 None => String::new(),
             };
@@ -68,7 +70,7 @@ impl Bot {
                 days = days_text(e.default_days),
                 thread = on_off(e.thread_per_game),
                 gif = on_off(e.gif_at_end),
-                theme = e.theme.name(),
+                theme = value_name(e.theme.name()),
                 rule = rule,
                 lang = msg!("lang-name", code = e.lang.code()),
                 p = p,
@@ -83,11 +85,12 @@ impl Bot {
         } else {
             settings::chat(&conn, &scope.platform, &scope.chat)?
         };
-        // What was set, as it is typed (`variant:chess`, `theme:default`), for the confirmation.
-        let mut what = Vec::new();
-        let typed = |key: &str, c: &Change<String>| match c {
-            Change::Set(v) => format!("{key}:{v}"),
-            Change::Default => format!("{key}:default"),
+        // What was set, as it is typed (`variant:chess`, `theme:default`; in Turkish `tema:varsayılan`),
+        // for the confirmation: each option's name and its value, written in the reader's language.
+        let mut what: Vec<(&str, String)> = Vec::new();
+        let typed = |option: &'static str, c: &Change<String>| match c {
+            Change::Set(v) => (option, v.clone()),
+            Change::Default => (option, "default".to_string()),
         };
         if let Some(v) = &args.variant {
             let named = match v {
@@ -118,7 +121,7 @@ impl Bot {
             s.theme = theme.clone().own();
         }
         if let Some(l) = &args.lang {
-            what.push(typed("lang", l));
+            what.push(typed("language", l));
             s.lang = l.clone().own();
         }
         let saved: Settings = s;
@@ -141,7 +144,17 @@ impl Bot {
         // is said with how commands are typed now.
         let own_prefix =
             if args.community { settings::chat(&conn, &scope.platform, &scope.chat)?.prefix.is_none() } else { true };
-        let what = what.join(" ");
+        let what = |lang: Lang| {
+            let written = what.iter().map(|(option, value)| {
+                // English keeps the words typed (`lang:`, not `language:`).
+                let name = match (lang, *option) {
+                    (Lang::En, "language") => "lang".to_string(),
+                    _ => crate::i18n::tr(lang, &format!("optname-{option}"), &[]),
+                };
+                format!("{name}:{}", value_name(value).render(lang))
+            });
+            written.collect::<Vec<_>>().join(" ")
+        };
         let whose = if args.community { "community" } else { "chat" };
         // The confirmation is read in the chat's new language (after `lang:default`, the one it
         // follows again: its community's, its platform's, or the configuration's).
@@ -165,7 +178,7 @@ impl Bot {
                 Some(prefix) if own_prefix && !cx.slash() => t!("settings-prefix-now", prefix = prefix),
                 _ => String::new(),
             };
-            cx.say(t!("settings-saved", whose = whose, what = what.as_str(), prefix_now = prefix_now))
+            cx.say(t!("settings-saved", whose = whose, what = what(lang), prefix_now = prefix_now))
         }))
     }
 
@@ -203,7 +216,7 @@ impl Bot {
                 None => None,
             };
             let text = match own.as_deref().and_then(Theme::by_name) {
-                Some(t) => msg!("theme-show-own", theme = t.name(), p = p),
+                Some(t) => msg!("theme-show-own", theme = value_name(t.name()), p = p),
                 None => msg!("theme-show-default", p = p),
             };
             return Ok(self.private(cx, text));
@@ -214,7 +227,7 @@ impl Bot {
             match Theme::by_name(&choice) {
                 Some(t) => Some(t.name()),
                 None => {
-                    return user(msg!("parse-theme", given = choice, themes = crate::bot::command::THEMES.join(", ")));
+                    return user(msg!("parse-theme", given = choice, themes = values_listed(THEMES)));
                 }
             }
         };
@@ -229,7 +242,7 @@ impl Bot {
         Ok(self.private(
             cx,
             match theme {
-                Some(t) => msg!("theme-set", theme = t, p = p),
+                Some(t) => msg!("theme-set", theme = value_name(t), p = p),
                 None => msg!("theme-cleared"),
             },
         ))
