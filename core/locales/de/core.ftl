@@ -94,7 +94,7 @@ parse-swap-number = Schreib #{ $number } für Partie { $number }, z. B. { $p }sw
 parse-bomb = { $word } erwartet eine Partienummer wie #12 und ein Feld wie g1, nicht '{ $given }'
 parse-moves = { $word } erwartet eine Partienummer wie #12 und höchstens ein Feld wie g1, nicht '{ $given }'
 parse-help = help erwartet den Namen eines Befehls, z. B. { $p }help analyse
-parse-notify = notify erwartet { optvalue-on } oder { optvalue-off }
+parse-notify = notify erwartet { optvalue-on } oder { optvalue-off }, nicht '{ $given }'
 parse-no-args = Nach { $word } kommt nichts mehr, nicht '{ $given }'
 parse-positive = { $key ->
         [event] Die Ereignisnummer

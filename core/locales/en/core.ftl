@@ -94,7 +94,7 @@ parse-swap-number = Write #{ $number } for game { $number }, e.g. { $p }swap #{ 
 parse-bomb = { $word } takes a game number like #12 and one square like g1, not '{ $given }'
 parse-moves = { $word } takes a game number like #12 and at most one square like g1, not '{ $given }'
 parse-help = help takes one command's name, e.g. { $p }help analyse
-parse-notify = notify takes on or off
+parse-notify = notify takes on or off, not '{ $given }'
 parse-no-args = { $word } takes nothing after it, not '{ $given }'
 parse-positive = { $key ->
         [event] The event number

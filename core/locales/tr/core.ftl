@@ -94,7 +94,7 @@ parse-swap-number = { $number } numaralı oyun için #{ $number } yaz, ör. { $p
 parse-bomb = { $word } yanına #12 gibi bir oyun numarası ve g1 gibi tek bir kare alır, '{ $given }' değil
 parse-moves = { $word } yanına #12 gibi bir oyun numarası ve en çok bir kare (g1 gibi) alır, '{ $given }' değil
 parse-help = help yanına tek bir komut adı alır, ör. { $p }help analyse
-parse-notify = notify yanına { optvalue-on } ya da { optvalue-off } alır
+parse-notify = notify yanına { optvalue-on } ya da { optvalue-off } alır, '{ $given }' değil
 parse-no-args = { $word } yanına hiçbir şey almaz; '{ $given }' fazla
 parse-positive = { $key ->
         [event] Olay numarası

@@ -455,6 +455,21 @@ mod tests {
         }
     }
 
+    /// `notify` takes on or off only, and its refusal says so with what was typed (before: "on, off
+    /// or default", and `notify default` refused too).
+    #[test]
+    fn notify_is_on_or_off() {
+        use crate::i18n::Lang;
+        assert_eq!(parse("notify aus").unwrap(), Command::Notify(Some(false)));
+        for (typed, lang, said) in [
+            ("notify maybe", Lang::En, "notify takes on or off, not 'maybe'"),
+            ("notify default", Lang::En, "notify takes on or off, not 'default'"),
+            ("notify belki", Lang::Tr, "notify yanına açık ya da kapalı alır, 'belki' değil"),
+        ] {
+            assert_eq!(parse(typed).unwrap_err().answer("!").render(lang), said, "{typed}");
+        }
+    }
+
     /// A parser's examples write commands as the chat where it is answered does: with its prefix,
     /// or `/` for a slash command (before: `!` always).
     #[test]

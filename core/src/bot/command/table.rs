@@ -4,7 +4,7 @@
 
 use super::parse::{
     game_and_square, game_and_swap, game_and_text, no_args, offer_or_decline, only_challenge, only_game,
-    parse_challenge, parse_ladder, parse_pgn, parse_rating, parse_settings, parse_switch, parse_tournament,
+    parse_challenge, parse_ladder, parse_pgn, parse_rating, parse_settings, parse_tournament, yes_or_no,
 };
 use super::{Command, PREFIX_UNTIL_ANSWERED, Wrong};
 use crate::msg;
@@ -543,8 +543,10 @@ pub static COMMANDS: &[CommandSpec] = &[
         admin: false,
         parse: |_, a| match a {
             [] => Ok(Command::Notify(None)),
-            [v] => Ok(Command::Notify(Some(parse_switch("notify", v)?))),
-            _ => Err(msg!("parse-notify")),
+            // On or off only: a person's own choice has no default above it to go back to (before:
+            // refused as "on, off or default", and `notify default` then refused too).
+            [v] => yes_or_no(v).map(|on| Command::Notify(Some(on))).ok_or_else(|| msg!("parse-notify", given = *v)),
+            _ => Err(msg!("parse-notify", given = a.join(" "))),
         },
     },
     CommandSpec {
