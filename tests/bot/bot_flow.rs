@@ -2270,3 +2270,27 @@ fn a_relocation_swap_made_in_time_hands_the_clock_to_white() {
     assert!(text.contains("alice (white) did not choose in time") && text.contains("The game begins"), "{text}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "active");
 }
+
+/// Capablanca Relocation: once Black has chosen, White chooses against the board with Black's swap
+/// made, as the announcement names it: `board` and `fen` show it (before: Capablanca's array until
+/// White had chosen too). The game then starts from both swaps.
+#[test]
+fn relocation_board_shows_blacks_swap_while_white_chooses() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept");
+    let out = tb.say("alice", "!fen");
+    assert!(out.contains("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w"), "{out}");
+    assert!(tb.say("bob", "!swap Q b").contains("Black chose Q<->N (b)"));
+    let out = tb.say("alice", "!fen");
+    assert!(out.contains("rqabnkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w"), "{out}");
+    for (who, typed) in [("alice", "!board"), ("bob", "!board #1")] {
+        // The text board is drawn from the position the picture is (`board_reply`).
+        let r = tb.raw(who, typed);
+        let board = r.replies[0].text_board.clone().unwrap_or_default();
+        assert!(board.contains("8 r q a b n k b c n r") && board.contains("1 R N A B Q K B C N R"), "{board}");
+    }
+    tb.say("alice", "!swap K i");
+    let out = tb.say("alice", "!fen");
+    assert!(out.contains("rqabnkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQNBCKR w"), "{out}");
+}
