@@ -126,6 +126,7 @@ parse-tournament-action = Unbekannte Turnier-Aktion '{ $given }'; Aktionen: { $a
 parse-tournament-days = Ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-signup = anmeldung ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
 parse-tournament-create-key = tournament create erwartet rounds:N, days:N und signup:N, nicht '{ $given }:'
+parse-tournament-two-variants = '{ $first }' und '{ $second }' sind beide Varianten; ein Turnier wird in einer gespielt. Ein Name, der mit dem Namen einer Variante beginnt, braucht ein anderes Wort davor, z. B. Der { $second }-Pokal
 parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
 parse-tournament-system = Das Turniersystem ist Rundenturnier (roundrobin), doppeltes Rundenturnier (double) oder Schweizer System (swiss), nicht '{ $given }'
 parse-unknown-command = Unbekannter Befehl '{ $name }'

@@ -580,8 +580,9 @@ fn actions_list(subs: &[super::table::SubcommandSpec]) -> String {
 }
 
 fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
-    let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None, None, None);
+    let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None::<String>, None, None);
     let mut name = Vec::new();
+    let mut seen = Vec::new();
     for w in args {
         let lower = w.to_lowercase();
         let system = match lower.as_str() {
@@ -605,23 +606,30 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
             return Err(msg!("parse-tournament-system", given = *w));
         }
         match lower.split_once(':') {
-            Some(("rounds", x)) => rounds = Some(ROUNDS.parse(x)?),
+            // Each once, as a challenge's options (`days:3 days:5`): which one was meant is not guessed.
+            Some(("rounds", x)) => once(&mut rounds, ROUNDS.parse(x)?, "rounds", w, &mut seen)?,
             Some(("days" | "d", x)) => match parse_days(x)? {
-                Some(d) => days = Some(d),
+                Some(d) => once(&mut days, d, "days", w, &mut seen)?,
                 None => return Err(msg!("parse-tournament-days")),
             },
             Some(("signup", x)) => {
-                signup = Some(match x {
+                let n = match x {
                     "none" | "off" => 0,
                     _ => SIGNUP.parse(x).map_err(|_| msg!("parse-signup", given = x))?,
-                })
+                };
+                once(&mut signup, n, "signup", w, &mut seen)?
             }
             Some((k, _)) if name.is_empty() => {
                 return Err(msg!("parse-tournament-create-key", given = k));
             }
-            _ if variant.is_none() && name.is_empty() && crate::rules::Variant::by_name(&lower).is_some() => {
-                variant = Some(lower)
-            }
+            _ if name.is_empty() && crate::rules::Variant::by_name(&lower).is_some() => match &variant {
+                None => variant = Some(lower),
+                // A second variant where the name would begin is most likely a slip (as in a
+                // challenge); a name may still begin with one after another word.
+                Some(first) => {
+                    return Err(msg!("parse-tournament-two-variants", first = first.as_str(), second = *w));
+                }
+            },
             _ => name.push(*w),
         }
     }
@@ -872,6 +880,26 @@ mod tests {
         };
         assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Knockout Cup"));
         assert!(parse("tournament #1 #2").is_err());
+        // A second variant where the name begins is refused, as `challenge @bob chess atomic` is
+        // (before: a Chess tournament named "atomic"); after another word it is the name's.
+        let refused = parse("tournament create chess atomic signup:0").unwrap_err().to_string();
+        assert!(refused.contains("'chess' and 'atomic' are both variants"), "{refused}");
+        assert!(refused.contains("e.g. The atomic"), "{refused}");
+        let refused = parse("tournament create atomic swiss chess").unwrap_err().to_string();
+        assert!(refused.contains("'atomic' and 'chess' are both variants"), "{refused}");
+        assert!(matches!(
+            parse("tournament create chess The atomic Cup"),
+            Ok(Command::Tournament(TournamentCmd::Create { variant: Some(v), .. })) if v == "chess"
+        ));
+        // An option given twice is refused as a challenge's is (before: the last one counted).
+        for (typed, twice) in [
+            ("swiss chess signup:0 rounds:2 days:3 rounds:3", "rounds is given twice ('rounds:2' and 'rounds:3')"),
+            ("chess days:3 days:5", "days is given twice ('days:3' and 'days:5')"),
+            ("chess signup:0 Cup signup:2", "signup is given twice ('signup:0' and 'signup:2')"),
+        ] {
+            let refused = parse(&format!("tournament create {typed}")).unwrap_err().to_string();
+            assert!(refused.contains(twice), "{typed}: {refused}");
+        }
         assert!(parse("tournament dance").unwrap_err().to_string().contains("Unknown tournament action"));
         // The refusal lists every action there is, each of which parses (before: a list by hand,
         // without `standings`, and no `crosstable` or `withdraw` at all).
