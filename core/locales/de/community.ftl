@@ -90,6 +90,7 @@ ladder-too-far = Du darfst höchstens { $max ->
 ladder-you-have-open = Du hast schon eine offene Leiter-Herausforderung mit { $name }; bring sie zu Ende, bevor du eine neue beginnst.
 ladder-they-have-open = { $name } hat schon eine offene Leiter-Herausforderung; versuch es noch einmal, wenn sie vorbei ist.
 ladder-no-challenge = Niemand hat dich auf dieser Leiter herausgefordert.
+ladder-no-challenge-own = Niemand hat dich auf dieser Leiter herausgefordert. Deine Herausforderung an { $name } wartet auf Antwort; mit { $p }ladder withdraw ziehst du sie zurück.
 ladder-nothing-to-withdraw = Du hast keine offene Leiter-Herausforderung, die du zurückziehen könntest.
 ladder-unknown-challenge = Es gibt in dieser Saison keine Leiter-Herausforderung Nummer { $id }.
 ladder-not-played = Leiter-Herausforderung { $id } wird nicht gespielt, daher kann für sie kein Ergebnis eingetragen werden.

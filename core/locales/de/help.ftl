@@ -54,6 +54,6 @@ usage-rating = [@Person] [Variante|alle] [global]
 usage-leaderboard = [Variante] [global]
 usage-history = [@Person] [Variante] [global]
 usage-link = [CODE]
-usage-ladder = [standings|join|leave|challenge @Person|accept|decline|create|remove @Person|undo N Grund|season close|season N] [Variante]
+usage-ladder = [standings|join|leave|challenge @Person|accept|decline|withdraw|create|remove @Person|undo N Grund|season close|season N] [Variante]
 usage-tournament = [#N] [standings|round N|crosstable|join|leave|withdraw|create|start|cancel] (create: [roundrobin|double|swiss] [Variante] [rounds:N] [days:N] [signup:N] [Name])
 usage-help = [Befehl]

@@ -91,6 +91,7 @@ ladder-too-far = You may challenge at most { $max ->
 ladder-you-have-open = You already have an open ladder challenge with { $name }; finish it before starting another.
 ladder-they-have-open = { $name } already has an open ladder challenge; try again when it is over.
 ladder-no-challenge = Nobody has challenged you on this ladder.
+ladder-no-challenge-own = Nobody has challenged you on this ladder. Your challenge to { $name } waits for their answer; { $p }ladder withdraw takes it back.
 ladder-nothing-to-withdraw = You have no pending ladder challenge to withdraw.
 ladder-unknown-challenge = There is no ladder challenge number { $id } this season.
 ladder-not-played = Ladder challenge { $id } is not being played, so no result can be recorded for it.

@@ -81,6 +81,7 @@ ladder-too-far = En çok { $max } basamak yukarıya meydan okuyabilirsin: { $nam
 ladder-you-have-open = { $name } ile zaten açık bir merdiven meydan okuman var; yenisine başlamadan önce onu bitir.
 ladder-they-have-open = { $name } adlı oyuncunun zaten açık bir merdiven meydan okuması var; o bitince yeniden dene.
 ladder-no-challenge = Bu merdivende sana kimse meydan okumadı.
+ladder-no-challenge-own = Bu merdivende sana kimse meydan okumadı. Yanıt bekleyen bir meydan okuman var (rakibin: { $name }); { $p }ladder withdraw ile geri çekebilirsin.
 ladder-nothing-to-withdraw = Geri çekebileceğin, yanıt bekleyen bir merdiven meydan okuman yok.
 ladder-unknown-challenge = Bu sezon { $id } numaralı bir merdiven meydan okuması yok.
 ladder-not-played = { $id } numaralı merdiven meydan okuması oynanmıyor, bu yüzden sonuç girilemez.

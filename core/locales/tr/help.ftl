@@ -54,6 +54,6 @@ usage-rating = [@kişi] [varyant|hepsi] [global]
 usage-leaderboard = [varyant] [global]
 usage-history = [@kişi] [varyant] [global]
 usage-link = [KOD]
-usage-ladder = [standings|join|leave|challenge @kişi|accept|decline|create|remove @kişi|undo N gerekçe|season close|season N] [varyant]
+usage-ladder = [standings|join|leave|challenge @kişi|accept|decline|withdraw|create|remove @kişi|undo N gerekçe|season close|season N] [varyant]
 usage-tournament = [#N] [standings|round N|crosstable|join|leave|withdraw|create|start|cancel] (create: [roundrobin|double|swiss] [varyant] [rounds:N] [days:N] [signup:N] [ad])
 usage-help = [komut]

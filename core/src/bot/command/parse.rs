@@ -468,6 +468,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
         "challenge" => LadderCmd::Challenge(variant(rest)?),
         "accept" => LadderCmd::Accept(variant(rest)?),
         "decline" => LadderCmd::Decline(variant(rest)?),
+        "withdraw" => LadderCmd::Withdraw(variant(rest)?),
         "remove" => LadderCmd::Remove(variant(rest)?),
         "create" => {
             let (mut v, mut days, mut reach, mut wait) = (None, None, None, None);
@@ -914,7 +915,7 @@ mod tests {
         assert_eq!(parse("tournament #3 withdraw").unwrap(), Command::Tournament(TournamentCmd::Withdraw(Some(3))));
         assert_eq!(parse("tournament crosstable").unwrap(), Command::Tournament(TournamentCmd::Crosstable(None)));
         let ladder = parse("ladder dance").unwrap_err().to_string();
-        assert!(ladder.contains("standings, join, leave, challenge, accept, decline, season N,"), "{ladder}");
+        assert!(ladder.contains("standings, join, leave, challenge, accept, decline, withdraw, season N,"), "{ladder}");
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
@@ -1035,6 +1036,7 @@ mod tests {
             ),
             ("ladder", "accept", vec![], "ladder accept"),
             ("ladder", "decline", vec![("variant", text("chess"))], "ladder decline chess"),
+            ("ladder", "withdraw", vec![], "ladder withdraw"),
             ("ladder", "season", vec![("season", Integer(2)), ("variant", text("chess"))], "ladder season 2 chess"),
             (
                 "ladder",
