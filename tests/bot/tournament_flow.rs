@@ -836,3 +836,20 @@ fn a_relocation_tournament_is_not_held_by_a_setup_nobody_chooses() {
     assert_eq!(r.matches("ran out of time").count(), 2, "{r}");
     assert_eq!(boards(&tb, t, Some(2)).len(), 2, "round 2 is paired: {r}");
 }
+
+/// A double round robin's player withdrawing before any game ends loses two games to each
+/// opponent; each opponent is pinged once (before: "@carol @alice @carol @alice").
+#[test]
+fn a_withdrawal_pings_each_opponent_once() {
+    let tb = new_bot();
+    admin(&tb, "!tournament create double chess signup:0 Twice");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let r = say(&tb, "Bob", "!tournament withdraw");
+    assert_eq!(r.text().matches("wins by forfeit").count(), 4, "{}", r.text());
+    let mut pinged: Vec<String> = r.replies[0].notify.iter().map(|u| u.id.clone()).collect();
+    pinged.sort();
+    assert_eq!(pinged, ["alice", "carol"]);
+}

@@ -512,7 +512,9 @@ impl Bot {
         let mut text =
             format!("{} {rule}", t!("tournament-withdrew", name = who, tournament = tournament, id = info.id));
         let mut replies = Vec::new();
-        let mut notify = Vec::new();
+        // Each opponent once, however many games they had with the one withdrawing (two in a
+        // double round robin).
+        let mut opponents: Vec<PlayerId> = Vec::new();
         for (row, o, notes) in &ended {
             text.push_str("\n\n");
             text.push_str(&t!("game-ended", id = row.id, end = self.end_text(conn, row, *o)?));
@@ -520,11 +522,16 @@ impl Bot {
                 text.push('\n');
                 text.push_str(n);
             }
-            notify.extend(self.notify_of(conn, &cx.scope().platform, row.player(mover_color(row, me.id).other()))?);
+            let opponent = row.player(mover_color(row, me.id).other());
+            if !opponents.contains(&opponent) {
+                opponents.push(opponent);
+            }
             self.at_game_end(conn, row.id, &mut replies);
         }
         let mut r = self.reply_in(cx.scope(), text);
-        r.notify = notify;
+        for opponent in opponents {
+            r.notify.extend(self.notify_of(conn, &cx.scope().platform, opponent)?);
+        }
         replies.insert(0, r);
         Ok(Response { replies, ..Response::default() })
     }
