@@ -853,3 +853,52 @@ fn a_withdrawal_pings_each_opponent_once() {
     pinged.sort();
     assert_eq!(pinged, ["alice", "carol"]);
 }
+
+/// The crosstable's legend calls `−` a loss by forfeit (before: "+ and − are games won before both
+/// sides moved"), and a Swiss bye has its column, so that each row adds up to its points (before:
+/// the bye's point was in the points only).
+#[test]
+fn the_crosstable_shows_byes_and_says_what_minus_is() {
+    let tb = new_bot();
+    let t = number_after(&admin(&tb, "!tournament create swiss chess signup:0 rounds:2 Trio").text(), "Tournament #");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let first = &boards(&tb, t, Some(1))[0];
+    decide(&tb, first, Some(first.white.as_str()));
+    let out = say(&tb, "Alice", "!tournament crosstable").text();
+    assert!(out.contains("+ and − are games won and lost by forfeit"), "{out}");
+    assert!(out.contains("Bye Pts"), "{out}");
+    let rows = crosstable_rows(&out);
+    // In halves: `+` is a win, `−`, `·` and `×` nothing, numbers as written (`1½`).
+    let halves = |cell: &str| match cell {
+        "+" => 2,
+        _ => cell.trim_end_matches('½').parse::<i32>().unwrap_or(0) * 2 + i32::from(cell.ends_with('½')),
+    };
+    for row in &rows {
+        // Place, name, the cells (an empty one for a game not paired yet), the bye's, points.
+        let points = halves(row.last().unwrap());
+        let sum: i32 = row[2..row.len() - 1].iter().map(|c| halves(c)).sum();
+        assert_eq!(sum, points, "{row:?} in {out}");
+    }
+    // The bye column, read by its place under its head: round 1's bye and round 2's (paired once
+    // round 1 was over) each scored 1.
+    let lines: Vec<Vec<char>> = out.lines().skip(2).take(4).map(|l| l.chars().collect()).collect();
+    let start = lines[0].windows(3).position(|w| w == ['B', 'y', 'e']).expect("its head");
+    let byes: Vec<String> = lines[1..].iter().map(|l| l[start..start + 3].iter().collect::<String>()).collect();
+    let mut byes: Vec<&str> = byes.iter().map(|b| b.trim()).collect();
+    byes.sort();
+    assert_eq!(byes, ["", "1", "1"], "{out}");
+    // The community's page has the column too.
+    admin(&tb, "!settings community web:on");
+    let page = tb.bot.web_community("test", "g").unwrap().expect("shown");
+    let mut shown = page.tournaments[0].byes.clone().expect("a bye column");
+    shown.sort();
+    assert_eq!(shown, ["", "1", "1"]);
+    #[cfg(feature = "web")]
+    {
+        let html = capabot::i18n::with_lang(capabot::i18n::Lang::En, || capabot::web::pages::community(&page));
+        assert!(html.contains(r#"<th scope="col">Bye</th>"#), "{html}");
+    }
+}

@@ -547,17 +547,23 @@ impl Bot {
         let standings = t.standings();
         let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
         let cells = t.crosstable(&order);
+        let byes = t.bye_cells(&order);
         let names: Vec<String> =
             order.iter().map(|&p| name(conn, p).map(|n| n.chars().take(12).collect())).collect::<Res<_>>()?;
         let place = |i: usize| if standings[i].counted { (i + 1).to_string() } else { "–".into() };
         let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
         let place_w = order.len().to_string().len();
         let cell_w = cells.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(1).max(place_w);
+        let bye_head = t!("crosstable-bye");
+        let bye_w = byes.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(0).max(bye_head.chars().count());
         let pad = |text: &str, w: usize| format!("{text:>w$}");
         let mut head = format!("{} {:name_w$}", pad("", place_w + 1), "");
         for i in 0..order.len() {
             head.push(' ');
             head.push_str(&pad(&(i + 1).to_string(), cell_w));
+        }
+        if byes.is_some() {
+            head.push_str(&format!(" {}", pad(&bye_head, bye_w)));
         }
         head.push_str(&format!(" {}", t!("crosstable-points")));
         let rows: Vec<String> = (0..order.len())
@@ -566,6 +572,9 @@ impl Bot {
                 for (j, c) in cells[i].iter().enumerate() {
                     line.push(' ');
                     line.push_str(&pad(if i == j { "×" } else { c }, cell_w));
+                }
+                if let Some(byes) = &byes {
+                    line.push_str(&format!(" {}", pad(&byes[i], bye_w)));
                 }
                 line.push_str(&format!(" {}", standings[i].score));
                 line
