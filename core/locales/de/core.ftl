@@ -75,7 +75,6 @@ parse-challenge-two-people = Eine Herausforderung gilt einer einzigen Person: er
 parse-rated-casual = Sag entweder gewertet oder ungewertet, nicht beides ('{ $first }' und '{ $second }')
 parse-option-twice = { $key } ist zweimal angegeben ('{ $first }' und '{ $second }'); gib es nur einmal an
 parse-color = farbe muss white, black oder random sein, nicht '{ $given }'
-parse-setup = aufstellung muss eine Zahl sein, nicht '{ $given }'
 parse-level = stufe muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
 parse-unknown-option = Unbekannte Option '{ $given }'; die Optionen von { $p }{ $word } sind { $options }
 # A list of names, one more before the rest.

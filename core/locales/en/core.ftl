@@ -75,7 +75,6 @@ parse-challenge-two-people = A challenge is for one person: mention one, or nobo
 parse-rated-casual = Say rated or casual once, not both '{ $first }' and '{ $second }'
 parse-option-twice = { $key } is given twice ('{ $first }' and '{ $second }'); give it once
 parse-color = color must be white, black or random, not '{ $given }'
-parse-setup = setup must be a number, not '{ $given }'
 parse-level = level must be 1 to 8, not '{ $given }'
 parse-unknown-option = Unknown option '{ $given }'; the options of { $p }{ $word } are { $options }
 # A list of names, one more before the rest.

@@ -75,7 +75,6 @@ parse-challenge-two-people = Bir meydan okuma tek bir kişiye yöneliktir: bir k
 parse-rated-casual = puanlı ya da puansız sözcüklerinden birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
 parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
 parse-color = renk white, black ya da random olmalı, '{ $given }' değil
-parse-setup = dizilim bir sayı olmalı, '{ $given }' değil
 parse-level = seviye 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; { $p }{ $word } seçenekleri: { $options }
 # A list of names, one more before the rest.

@@ -234,16 +234,6 @@ fn parse_days(v: &str) -> Result<Option<u32>, Wrong> {
     }
 }
 
-/// `setup:N`: digits, however many, kept as typed (more than any variant has is told with the
-/// variant's range, where the variant is known, and the number as it was written).
-fn parse_setup(v: &str) -> Result<String, Wrong> {
-    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-        Ok(v.to_string())
-    } else {
-        Err(msg!("parse-setup", given = v))
-    }
-}
-
 /// Sets an option met in a challenge's words, refusing a second value for it (`days:3 days:5`,
 /// `casual rated`): which one was meant is not guessed.
 fn once<T>(slot: &mut Option<T>, value: T, key: &str, typed: &str, seen: &mut Vec<(String, String)>) -> PResult<()> {
@@ -293,8 +283,9 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                     };
                     once(&mut c.color, color.to_string(), "color", a, &mut seen)?
                 }
-                // A number too large for any variant is answered with the variant's range.
-                "setup" => once(&mut c.setup, parse_setup(v)?, "setup", a, &mut seen)?,
+                // Kept as typed: what is none of the variant's setups (`-1`, `x1`, more digits than
+                // any number has) is answered with the variant's range once the variant is known.
+                "setup" => once(&mut c.setup, v.to_string(), "setup", a, &mut seen)?,
                 "level" | "lvl" => match v.parse::<u8>() {
                     Ok(l @ 1..=8) => once(&mut c.level, l, "level", a, &mut seen)?,
                     _ => return Err(msg!("parse-level", given = v)),
