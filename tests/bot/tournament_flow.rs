@@ -454,6 +454,9 @@ fn registration_window_starts_the_tournament_by_itself() {
     for typed in [format!("!tournament #{t} cancel"), "!tournament cancel".to_string()] {
         let out = admin(&tb, &typed).text();
         assert!(out.contains("Blitz Night has started; a running tournament cannot be cancelled"), "{typed}: {out}");
+        // And what can be done instead (before: nothing more).
+        assert!(out.contains("It ends when its rounds are played."), "{out}");
+        assert!(out.contains(&format!("!tournament #{t} withdraw (their games left are lost by forfeit")), "{out}");
     }
     let shown = say(&tb, "Bob", &format!("!tournament #{t}")).text();
     assert!(shown.contains("Standings:\n1. Carol 1 (Buch 0, Buch-1 0)\n2. Alice 0"), "{shown}");

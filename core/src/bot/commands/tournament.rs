@@ -269,7 +269,12 @@ impl Bot {
                     return user(msg!("tournament-cannot-cancel-over", tournament = info.name.as_str()));
                 }
                 if info.status != Status::Registration || !tournaments::cancel(&conn, info.id)? {
-                    return user(msg!("tournament-cannot-cancel", tournament = info.name.as_str()));
+                    return user(msg!(
+                        "tournament-cannot-cancel",
+                        tournament = info.name.as_str(),
+                        id = info.id,
+                        p = cx.p()
+                    ));
                 }
                 Ok(cx.say(t!("tournament-cancelled", id = info.id, tournament = info.name.as_str())))
             }
