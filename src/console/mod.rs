@@ -54,10 +54,12 @@ pub fn split_line<'l>(line: &'l str, current: &'l str) -> Option<(&'l str, &'l s
     Some((current, line.trim()))
 }
 
-/// `@name` words of a message as mentions (console user ids are lower-case names).
+/// `@name` words of a message as mentions (console user ids are lower-case names), also as a
+/// person option's value (`opponent:@bob`, `player=@bob`): the console has only the text to find
+/// them in, where Discord and Matrix give mentions apart from it.
 pub fn mentions_in(text: &str) -> Vec<UserRef> {
     text.split_whitespace()
-        .filter_map(|w| w.strip_prefix('@'))
+        .filter_map(|w| w.strip_prefix('@').or_else(|| w.split_once([':', '=']).and_then(|(_, v)| v.strip_prefix('@'))))
         .map(|n| n.trim_end_matches([',', '.', ':', ';', '!', '?']))
         .filter(|n| !n.is_empty() && n.len() <= 32)
         .map(|n| UserRef { id: n.to_lowercase(), name: n.to_string() })
@@ -319,5 +321,11 @@ mod tests {
         assert_eq!(split_line("x y> z", "alice"), Some(("alice", "x y> z")));
         let m = mentions_in("!challenge @Bob, capatomic");
         assert_eq!(m, vec![UserRef { id: "bob".into(), name: "Bob".into() }]);
+        // A person option written with its key, as help lists it (before: "I could not tell who
+        // you mentioned"); only the console reads mentions from text.
+        for typed in ["!challenge opponent:@Bob chess", "!challenge gegner:@Bob", "!ladder remove player=@Bob"] {
+            assert_eq!(mentions_in(typed), vec![UserRef { id: "bob".into(), name: "Bob".into() }], "{typed}");
+        }
+        assert_eq!(mentions_in("!challenge days:3 a@b chess"), vec![], "an @ inside a word is no mention");
     }
 }

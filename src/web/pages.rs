@@ -430,11 +430,13 @@ fn tournament(tour: &WebTournament, base: &str) -> Markup {
                 thead { tr {
                     th scope="col" { (t!("web-player")) }
                     @for (place, ..) in &tour.standings { th scope="col" { (place) } }
+                    @if tour.byes.is_some() { th scope="col" { (t!("crosstable-bye")) } }
                 } }
-                tbody { @for (row, (place, _, name, ..)) in tour.crosstable.iter().zip(&tour.standings) {
+                tbody { @for (i, (row, (place, _, name, ..))) in tour.crosstable.iter().zip(&tour.standings).enumerate() {
                     tr {
                         th scope="row" { (place) ". " (short(name)) }
                         @for cell in row { td { (cell) } }
+                        @if let Some(byes) = &tour.byes { td { (byes[i]) } }
                     }
                 } }
             }

@@ -76,8 +76,19 @@ fn a_setup_out_of_range_is_told_the_variants_range() {
         let out = tb.say("alice", &format!("!play chess setup:{given}"));
         assert!(out.contains("Chess has one starting position"), "{given}: {out}");
     }
-    let out = tb.say("alice", "!challenge @bob caparandom setup:x1");
-    assert!(out.contains("setup must be a number, not 'x1'"), "{out}");
+    // What is no number at all is told the range too (before: "setup must be a number, not
+    // '-1'", which `-1` is), and a variant of one starting position refuses even `setup:0` (before:
+    // accepted and announced "setup 0", while `setup:3` was refused).
+    for given in ["x1", "-1"] {
+        let out = tb.say("alice", &format!("!play capatomic setup:{given}"));
+        assert!(out.contains(&format!("Capatomic Random Chess has setups 0 to 21835, not {given}.")), "{out}");
+        let out = tb.say("alice", &format!("!challenge @bob chess setup:{given}"));
+        assert!(out.contains("Chess has one starting position"), "{given}: {out}");
+    }
+    for variant in ["chess", "capablanca", "stones"] {
+        let out = tb.say("alice", &format!("!challenge @bob {variant} setup:0"));
+        assert!(out.contains("has one starting position; setup:N is for the variants with several"), "{out}");
+    }
     assert_eq!(tb.fingerprint(), before, "nothing made");
     let out = tb.say("alice", "!challenge @bob caparandom setup:21835");
     assert!(out.contains("Challenge #1") && out.contains("setup 21835"), "{out}");

@@ -1502,11 +1502,14 @@ fn a_challenge_in_a_direct_chat_is_refused_and_the_ai_played() {
     let out = say("challenge @zed chess").text();
     assert!(out.contains("nobody could accept a challenge made here"), "{out}");
     assert_eq!(tb.fingerprint(), before, "nothing made");
-    // Its hints say so too (before: "Start one with !challenge @someone or !play").
+    // Its hints say so too (before: "Start one with !challenge @someone or !play"), written as the
+    // command was: without the prefix, which a direct chat needs not.
     for typed in ["games", "board"] {
         let out = say(typed).text();
-        assert!(out.contains("Start one here with !play; people are challenged in a chat you share"), "{typed}: {out}");
+        assert!(out.contains("Start one here with play; people are challenged in a chat you share"), "{typed}: {out}");
     }
+    let out = say("!games").text();
+    assert!(out.contains("Start one here with !play; people are challenged in a chat you share"), "{out}");
     assert!(tb.say("alice", "!board").contains("Start one with !challenge @someone or !play"));
     assert!(say("play chess").text().contains("Game #1 starts"));
 }
@@ -1531,7 +1534,7 @@ fn a_move_command_in_a_direct_chat_says_where_the_games_are() {
     }
     assert_eq!(tb.fingerprint(), before, "nothing changed");
     // Without a game anywhere, the hint to start one.
-    assert!(dm(&tb, "carol", "move Nf3").text().contains("Start one here with !play"));
+    assert!(dm(&tb, "carol", "move Nf3").text().contains("Start one here with play"));
 }
 
 /// A direct chat is the person's own: after `lang tr` there, its answers (the help among them) are
@@ -2267,4 +2270,40 @@ fn a_relocation_swap_made_in_time_hands_the_clock_to_white() {
     let text = tb.tick().text();
     assert!(text.contains("alice (white) did not choose in time") && text.contains("The game begins"), "{text}");
     assert_eq!(tb.query_str("SELECT status FROM games WHERE id = 1"), "active");
+}
+
+/// Capablanca Relocation: once Black has chosen, White chooses against the board with Black's swap
+/// made, as the announcement names it: `board` and `fen` show it (before: Capablanca's array until
+/// White had chosen too). The game then starts from both swaps.
+#[test]
+fn relocation_board_shows_blacks_swap_while_white_chooses() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob caparelocation color:white");
+    tb.say("bob", "!accept");
+    let out = tb.say("alice", "!fen");
+    assert!(out.contains("rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w"), "{out}");
+    assert!(tb.say("bob", "!swap Q b").contains("Black chose Q<->N (b)"));
+    let out = tb.say("alice", "!fen");
+    assert!(out.contains("rqabnkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w"), "{out}");
+    for (who, typed) in [("alice", "!board"), ("bob", "!board #1")] {
+        // The text board is drawn from the position the picture is (`board_reply`).
+        let r = tb.raw(who, typed);
+        let board = r.replies[0].text_board.clone().unwrap_or_default();
+        assert!(board.contains("8 r q a b n k b c n r") && board.contains("1 R N A B Q K B C N R"), "{board}");
+    }
+    tb.say("alice", "!swap K i");
+    let out = tb.say("alice", "!fen");
+    assert!(out.contains("rqabnkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQNBCKR w"), "{out}");
+}
+
+/// In a direct chat commands need no prefix, and its answers write them so (before: "Against me,
+/// !play works here too."); in a shared chat they keep it.
+#[test]
+fn a_direct_chats_hints_write_commands_without_the_prefix() {
+    let tb = new_bot();
+    let out = dm(&tb, "alice", "challenge @bob chess").text();
+    assert!(out.contains("Against me, play works here too."), "{out}");
+    let out = dm(&tb, "alice", "games").text();
+    assert!(out.contains("Start one here with play;"), "{out}");
+    assert!(tb.say("alice", "!games").contains("Start one with !challenge @someone or !play."));
 }

@@ -599,3 +599,31 @@ fn a_community_page_counts_what_it_leaves_out_up_to_a_thousand() {
         assert!(page.contains("1,000 older finished tournaments are not shown."), "{page}");
     }
 }
+
+/// A challenger takes back their ladder challenge with `ladder withdraw` (before: "Unknown ladder
+/// action 'withdraw'"), as `decline #N` does; `ladder decline` typed by the challenger says how
+/// (before: only "Nobody has challenged you on this ladder.").
+#[test]
+fn a_challenger_withdraws_with_ladder_withdraw() {
+    let tb = new_bot();
+    admin(&tb, "!ladder create chess");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!ladder join");
+    }
+    assert!(say(&tb, "Carol", "!ladder withdraw").text().contains("You have no pending ladder challenge to withdraw"));
+    say(&tb, "Carol", "!ladder challenge @Bob");
+    let before = tb.fingerprint();
+    for typed in ["!ladder decline", "!ladder accept"] {
+        let text = say(&tb, "Carol", typed).text();
+        assert!(text.contains("Nobody has challenged you on this ladder"), "{typed}: {text}");
+        assert!(
+            text.contains("Your challenge to Bob waits for their answer; !ladder withdraw takes it back"),
+            "{text}"
+        );
+    }
+    assert_eq!(tb.fingerprint(), before, "a refusal changes nothing");
+    let r = say(&tb, "Carol", "!ladder withdraw");
+    assert!(r.text().contains("Carol withdraws their Chess ladder challenge"), "{}", r.text());
+    assert!(say(&tb, "Bob", "!accept").text().contains("no challenge"), "the challenge is gone");
+    assert!(say(&tb, "Carol", "!ladder challenge @Alice").text().contains("Ladder challenge #"), "free again");
+}

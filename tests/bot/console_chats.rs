@@ -17,3 +17,13 @@ fn a_reply_for_another_chat_is_printed_with_its_name() {
     // Back in `main`, its replies are unnamed again.
     assert!(text.contains("\ncapabot> Your games:"), "{text}");
 }
+
+/// A person option written with its key, as help lists it (`opponent:@bob`), names the person in the
+/// console too (before: "I could not tell who you mentioned").
+#[test]
+fn a_person_option_with_its_key_is_a_mention() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = common::console_script(dir.path(), "alice> !challenge opponent:@bob chess\nbob> !accept\n");
+    assert!(text.contains("Challenge #1: alice challenges bob to Chess"), "{text}");
+    assert!(text.contains("Game #1 starts"), "{text}");
+}

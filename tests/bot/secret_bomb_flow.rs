@@ -269,6 +269,10 @@ fn a_bomb_named_in_the_shared_chat_is_refused_alike_before_and_after_the_choice(
     assert_eq!(before, after, "the refusal tells nothing of the choice");
     assert!(after.contains("This message chose nothing and changed nothing."), "{after}");
     assert!(!after.contains("still yours"), "{after}");
+    // Nor does it tell a player whose bomb is chosen to choose it (before: "Choose your bomb in a
+    // direct message…", as before the choice): its words are true either way.
+    assert!(!after.contains("Choose your bomb"), "{after}");
+    assert!(after.contains("say bomb there to see yours, or to choose it if you have not yet"), "{after}");
 }
 
 /// A detonation after one's bomb was captured: the chat hears the refusal any impossible

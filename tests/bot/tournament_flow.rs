@@ -454,6 +454,9 @@ fn registration_window_starts_the_tournament_by_itself() {
     for typed in [format!("!tournament #{t} cancel"), "!tournament cancel".to_string()] {
         let out = admin(&tb, &typed).text();
         assert!(out.contains("Blitz Night has started; a running tournament cannot be cancelled"), "{typed}: {out}");
+        // And what can be done instead (before: nothing more).
+        assert!(out.contains("It ends when its rounds are played."), "{out}");
+        assert!(out.contains(&format!("!tournament #{t} withdraw (their games left are lost by forfeit")), "{out}");
     }
     let shown = say(&tb, "Bob", &format!("!tournament #{t}")).text();
     assert!(shown.contains("Standings:\n1. Carol 1 (Buch 0, Buch-1 0)\n2. Alice 0"), "{shown}");
@@ -835,4 +838,70 @@ fn a_relocation_tournament_is_not_held_by_a_setup_nobody_chooses() {
     let r = tb.tick().text();
     assert_eq!(r.matches("ran out of time").count(), 2, "{r}");
     assert_eq!(boards(&tb, t, Some(2)).len(), 2, "round 2 is paired: {r}");
+}
+
+/// A double round robin's player withdrawing before any game ends loses two games to each
+/// opponent; each opponent is pinged once (before: "@carol @alice @carol @alice").
+#[test]
+fn a_withdrawal_pings_each_opponent_once() {
+    let tb = new_bot();
+    admin(&tb, "!tournament create double chess signup:0 Twice");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let r = say(&tb, "Bob", "!tournament withdraw");
+    assert_eq!(r.text().matches("wins by forfeit").count(), 4, "{}", r.text());
+    let mut pinged: Vec<String> = r.replies[0].notify.iter().map(|u| u.id.clone()).collect();
+    pinged.sort();
+    assert_eq!(pinged, ["alice", "carol"]);
+}
+
+/// The crosstable's legend calls `−` a loss by forfeit (before: "+ and − are games won before both
+/// sides moved"), and a Swiss bye has its column, so that each row adds up to its points (before:
+/// the bye's point was in the points only).
+#[test]
+fn the_crosstable_shows_byes_and_says_what_minus_is() {
+    let tb = new_bot();
+    let t = number_after(&admin(&tb, "!tournament create swiss chess signup:0 rounds:2 Trio").text(), "Tournament #");
+    for who in ["Alice", "Bob", "Carol"] {
+        say(&tb, who, "!tournament join");
+    }
+    admin(&tb, "!tournament start");
+    let first = &boards(&tb, t, Some(1))[0];
+    decide(&tb, first, Some(first.white.as_str()));
+    let out = say(&tb, "Alice", "!tournament crosstable").text();
+    assert!(out.contains("+ and − are games won and lost by forfeit"), "{out}");
+    assert!(out.contains("Bye Pts"), "{out}");
+    let rows = crosstable_rows(&out);
+    // In halves: `+` is a win, `−`, `·` and `×` nothing, numbers as written (`1½`).
+    let halves = |cell: &str| match cell {
+        "+" => 2,
+        _ => cell.trim_end_matches('½').parse::<i32>().unwrap_or(0) * 2 + i32::from(cell.ends_with('½')),
+    };
+    for row in &rows {
+        // Place, name, the cells (an empty one for a game not paired yet), the bye's, points.
+        let points = halves(row.last().unwrap());
+        let sum: i32 = row[2..row.len() - 1].iter().map(|c| halves(c)).sum();
+        assert_eq!(sum, points, "{row:?} in {out}");
+    }
+    // The bye column, read by its place under its head: round 1's bye and round 2's (paired once
+    // round 1 was over) each scored 1.
+    let lines: Vec<Vec<char>> = out.lines().skip(2).take(4).map(|l| l.chars().collect()).collect();
+    let start = lines[0].windows(3).position(|w| w == ['B', 'y', 'e']).expect("its head");
+    let byes: Vec<String> = lines[1..].iter().map(|l| l[start..start + 3].iter().collect::<String>()).collect();
+    let mut byes: Vec<&str> = byes.iter().map(|b| b.trim()).collect();
+    byes.sort();
+    assert_eq!(byes, ["", "1", "1"], "{out}");
+    // The community's page has the column too.
+    admin(&tb, "!settings community web:on");
+    let page = tb.bot.web_community("test", "g").unwrap().expect("shown");
+    let mut shown = page.tournaments[0].byes.clone().expect("a bye column");
+    shown.sort();
+    assert_eq!(shown, ["", "1", "1"]);
+    #[cfg(feature = "web")]
+    {
+        let html = capabot::i18n::with_lang(capabot::i18n::Lang::En, || capabot::web::pages::community(&page));
+        assert!(html.contains(r#"<th scope="col">Bye</th>"#), "{html}");
+    }
 }

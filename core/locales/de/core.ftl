@@ -75,7 +75,6 @@ parse-challenge-two-people = Eine Herausforderung gilt einer einzigen Person: er
 parse-rated-casual = Sag entweder gewertet oder ungewertet, nicht beides ('{ $first }' und '{ $second }')
 parse-option-twice = { $key } ist zweimal angegeben ('{ $first }' und '{ $second }'); gib es nur einmal an
 parse-color = farbe muss { optvalue-white }, { optvalue-black } oder { optvalue-random } sein, nicht '{ $given }'
-parse-setup = aufstellung muss eine Zahl sein, nicht '{ $given }'
 parse-level = stufe muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
 parse-unknown-option = Unbekannte Option '{ $given }'; die Optionen von { $p }{ $word } sind { $options }
 # A list of names, one more before the rest.
@@ -126,6 +125,7 @@ parse-tournament-action = Unbekannte Turnier-Aktion '{ $given }'; Aktionen: { $a
 parse-tournament-days = Ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder 14
 parse-signup = anmeldung ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
 parse-tournament-create-key = tournament create erwartet runden:N, tage:N und anmeldung:N, nicht '{ $given }:'
+parse-tournament-two-variants = '{ $first }' und '{ $second }' sind beide Varianten; ein Turnier wird in einer gespielt. Ein Name, der mit dem Namen einer Variante beginnt, braucht ein anderes Wort davor, z. B. Der { $second }-Pokal
 parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
 parse-tournament-system = Das Turniersystem ist Rundenturnier ({ optvalue-roundrobin }), doppeltes Rundenturnier ({ optvalue-double }) oder Schweizer System ({ optvalue-swiss }), nicht '{ $given }'
 parse-unknown-command = Unbekannter Befehl '{ $name }'

@@ -443,7 +443,7 @@ piece-on = { $role ->
         [missile] die Rakete
        *[other] die Figur
     } auf { $square }
-bomb-not-here = Nicht hier: Alle in diesem Chat können das lesen. Wähle deine Bombe in einer Direktnachricht an mich (antworte auf die Nachricht, die ich dir geschickt habe, oder schreib dort bomb). Diese Nachricht hat nichts gewählt und nichts geändert.
+bomb-not-here = Nicht hier: Alle in diesem Chat können das lesen. Die Bombe wird in einer Direktnachricht an mich gewählt, einmal pro Partie: Schreib dort bomb, um deine zu sehen oder sie zu wählen, falls du es noch nicht getan hast. Diese Nachricht hat nichts gewählt und nichts geändert.
 bomb-no-game = Du hast keine Partie mit geheimer Bombe.
 bomb-sent-dm = Ich habe es dir per Direktnachricht geschickt.
 bomb-not-yours = Partie #{ $id } ist keine deiner laufenden Partien mit geheimer Bombe.

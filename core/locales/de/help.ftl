@@ -54,6 +54,6 @@ usage-rating = [@Person] [Variante|alle] [global]
 usage-leaderboard = [Variante] [global]
 usage-history = [@Person] [Variante] [global]
 usage-link = [CODE]
-usage-ladder = [stand|beitreten|verlassen|herausfordern @Person|annehmen|ablehnen|erstellen|entfernen @Person|rückgängig N Grund|saison-abschließen|saison N] [Variante]
+usage-ladder = [stand|beitreten|verlassen|herausfordern @Person|annehmen|ablehnen|zurückziehen|erstellen|entfernen @Person|rückgängig N Grund|saison-abschließen|saison N] [Variante]
 usage-tournament = [#N] [tabelle|runde N|kreuztabelle|anmelden|abmelden|zurückziehen|erstellen|starten|absagen] (erstellen: [rundenturnier|doppelrunde|schweizer-system] [Variante] [runden:N] [tage:N] [anmeldung:N] [Name])
 usage-help = [Befehl]

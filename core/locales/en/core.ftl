@@ -75,7 +75,6 @@ parse-challenge-two-people = A challenge is for one person: mention one, or nobo
 parse-rated-casual = Say rated or casual once, not both '{ $first }' and '{ $second }'
 parse-option-twice = { $key } is given twice ('{ $first }' and '{ $second }'); give it once
 parse-color = color must be white, black or random, not '{ $given }'
-parse-setup = setup must be a number, not '{ $given }'
 parse-level = level must be 1 to 8, not '{ $given }'
 parse-unknown-option = Unknown option '{ $given }'; the options of { $p }{ $word } are { $options }
 # A list of names, one more before the rest.
@@ -126,6 +125,7 @@ parse-tournament-action = Unknown tournament action '{ $given }'; actions: { $ac
 parse-tournament-days = A tournament needs days per move: 1, 2, 3, 5, 7, 10 or 14
 parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'
 parse-tournament-create-key = tournament create takes rounds:N, days:N and signup:N, not '{ $given }:'
+parse-tournament-two-variants = '{ $first }' and '{ $second }' are both variants; a tournament is played in one. A name that begins with a variant's name needs another word before it, e.g. The { $second } Cup
 parse-rounds-swiss = rounds:N is for a Swiss; a round robin has as many rounds as it needs
 parse-tournament-system = Tournaments are round robin (roundrobin), double round robin (double) or Swiss (swiss), not '{ $given }'
 parse-unknown-command = Unknown command '{ $name }'

@@ -402,7 +402,7 @@ gif-alt = Animated board of game #{ $id }, { $variant }: { $white } (white) vs {
 # Secret-bomb chess. $role is a piece's English name (pawn, knight, bishop, rook, queen, king,
 # archbishop, chancellor, missile, or piece).
 piece-on = the { $role } on { $square }
-bomb-not-here = Not here: everyone in this chat can read that. Choose your bomb in a direct message to me (answer the message I sent you, or say bomb there). This message chose nothing and changed nothing.
+bomb-not-here = Not here: everyone in this chat can read that. A bomb is chosen in a direct message to me, once per game: say bomb there to see yours, or to choose it if you have not yet. This message chose nothing and changed nothing.
 bomb-no-game = You have no secret-bomb game.
 bomb-sent-dm = I sent it to your direct messages.
 bomb-not-yours = Game #{ $id } is not a secret-bomb game of yours in progress.

@@ -54,6 +54,6 @@ usage-rating = [@user] [variant|all] [global]
 usage-leaderboard = [variant] [global]
 usage-history = [@user] [variant] [global]
 usage-link = [CODE]
-usage-ladder = [standings|join|leave|challenge @user|accept|decline|create|remove @user|undo N reason|season close|season N] [variant]
+usage-ladder = [standings|join|leave|challenge @user|accept|decline|withdraw|create|remove @user|undo N reason|season close|season N] [variant]
 usage-tournament = [#N] [standings|round N|crosstable|join|leave|withdraw|create|start|cancel] (create: [roundrobin|double|swiss] [variant] [rounds:N] [days:N] [signup:N] [name])
 usage-help = [command]

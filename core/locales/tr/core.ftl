@@ -75,7 +75,6 @@ parse-challenge-two-people = Bir meydan okuma tek bir kişiye yöneliktir: bir k
 parse-rated-casual = puanlı ya da puansız sözcüklerinden birini bir kez yaz, ikisini birden değil ('{ $first }' ve '{ $second }')
 parse-option-twice = { $key } iki kez verilmiş ('{ $first }' ve '{ $second }'); bir kez ver
 parse-color = renk { optvalue-white }, { optvalue-black } ya da { optvalue-random } olmalı, '{ $given }' değil
-parse-setup = dizilim bir sayı olmalı, '{ $given }' değil
 parse-level = seviye 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; { $p }{ $word } seçenekleri: { $options }
 # A list of names, one more before the rest.
@@ -126,6 +125,7 @@ parse-tournament-action = '{ $given }' diye bir turnuva işlemi yok; işlemler: 
 parse-tournament-days = Turnuvada hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14 olmalı
 parse-signup = kayıt, kaydın açık kalacağı gün sayısıdır, 0 ile 30 arası olmalı, '{ $given }' değil
 parse-tournament-create-key = tournament create turlar:N, gün:N ve kayıt:N alır, '{ $given }:' değil
+parse-tournament-two-variants = '{ $first }' ve '{ $second }' ikisi de varyant; bir turnuva tek varyantta oynanır. Varyant adıyla başlayan bir isim için önüne başka bir kelime koy, ör. Büyük { $second } Kupası
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
 parse-tournament-system = Turnuvalar lig ({ optvalue-roundrobin }), çift devreli lig ({ optvalue-double }) ya da İsviçre sistemi ({ optvalue-swiss }) olur, '{ $given }' değil
 parse-unknown-command = '{ $name }' diye bir komut yok

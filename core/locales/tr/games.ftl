@@ -436,7 +436,7 @@ piece-on = { $square } karesindeki { $role ->
         [missile] füze
        *[other] taş
     }
-bomb-not-here = Burada olmaz: bu sohbetteki herkes onu okuyabilir. Bombanı bana özel mesajla seç (gönderdiğim mesaja yanıt ver ya da orada bomb yaz). Bu mesajla hiçbir şey seçilmedi, hiçbir şey değişmedi.
+bomb-not-here = Burada olmaz: bu sohbetteki herkes onu okuyabilir. Bomba bana özel mesajla, oyun başına bir kez seçilir: orada bomb yaz, bombanı görürsün; henüz seçmediysen seçersin. Bu mesajla hiçbir şey seçilmedi, hiçbir şey değişmedi.
 bomb-no-game = Gizli bomba oyunun yok.
 bomb-sent-dm = Özel mesajlarına gönderdim.
 bomb-not-yours = Oyun #{ $id }, süren bir gizli bomba oyunun değil.

@@ -54,6 +54,6 @@ usage-rating = [@kişi] [varyant|hepsi] [genel]
 usage-leaderboard = [varyant] [genel]
 usage-history = [@kişi] [varyant] [genel]
 usage-link = [KOD]
-usage-ladder = [durum|katıl|ayrıl|meydan-oku @kişi|kabul|reddet|oluştur|çıkar @kişi|geri-al N gerekçe|sezonu-kapat|sezon N] [varyant]
+usage-ladder = [durum|katıl|ayrıl|meydan-oku @kişi|kabul|reddet|vazgeç|oluştur|çıkar @kişi|geri-al N gerekçe|sezonu-kapat|sezon N] [varyant]
 usage-tournament = [#N] [puan-durumu|tur N|çapraz-tablo|katıl|ayrıl|çekil|oluştur|başlat|iptal] (oluştur: [tek-devre|çift-devre|isviçre-sistemi] [varyant] [turlar:N] [gün:N] [kayıt:N] [ad])
 usage-help = [komut]

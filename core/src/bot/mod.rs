@@ -508,6 +508,14 @@ impl Bot {
         if inp.scope.direct {
             // A direct chat is the person's own: everything in it is said in their language.
             settings.lang = author_lang;
+            // Every line there is for capabot: a command typed without the prefix is answered
+            // with its hints written so too (`play`, not `!play`), as help answers in the form
+            // it was asked.
+            if let Body::Text(text) = &inp.body
+                && !text.trim_start().starts_with(settings.prefix.as_str())
+            {
+                settings.hint = String::new();
+            }
         }
         with_lang(settings.lang, || self.dispatch(&Ctx { inp, settings: settings.clone(), author_lang }))
     }

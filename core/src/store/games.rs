@@ -1329,13 +1329,17 @@ pub fn take_back(
     Ok(true)
 }
 
-/// Records a relocation swap of one colour during the setup phase. Returns `false` if the game is
-/// no longer in setup or that colour already chose.
-pub fn set_swap(conn: &Connection, id: GameId, color: Color, swap: u32, now: i64) -> Result<bool> {
+/// Records a relocation swap of one colour during the setup phase; `shown`, where given, is the
+/// position the game shows from now on (Black's swap made while White chooses), as its start and
+/// current FEN. Returns `false` if the game is no longer in setup or that colour already chose.
+pub fn set_swap(conn: &Connection, id: GameId, color: Color, swap: u32, shown: Option<&str>, now: i64) -> Result<bool> {
     let col = if color == Color::White { "white_swap" } else { "black_swap" };
     let n = conn.execute(
-        &format!("UPDATE games SET {col} = ?1, updated_at = ?2 WHERE id = ?3 AND status = 'setup' AND {col} IS NULL"),
-        params![swap, now, id],
+        &format!(
+            "UPDATE games SET {col} = ?1, updated_at = ?2, fen = COALESCE(?4, fen), start_fen = COALESCE(?4, start_fen)
+               WHERE id = ?3 AND status = 'setup' AND {col} IS NULL"
+        ),
+        params![swap, now, id, shown],
     )?;
     Ok(n == 1)
 }
@@ -1591,7 +1595,7 @@ mod tests {
         assert_eq!(ids(due_timeouts(&c, 999, &["t"]).unwrap()), Vec::<GameId>::new());
         assert_eq!(ids(due_timeouts(&c, 1000, &["t"]).unwrap()), [id]);
         assert_eq!(due_timeout(&c, id, 1000).unwrap().map(|g| g.setup_chooser()), Some(Some(Color::Black)));
-        assert!(set_swap(&c, id, Color::Black, 0, 1000).unwrap());
+        assert!(set_swap(&c, id, Color::Black, 0, None, 1000).unwrap());
         assert!(set_setup_clock(&c, id, Some(2000), Some(1800), 1000).unwrap());
         let row = get(&c, id).unwrap().unwrap();
         assert_eq!((row.deadline, row.remind_at, row.setup_chooser()), (Some(2000), Some(1800), Some(Color::White)));

@@ -124,6 +124,21 @@ impl Tournament {
         };
         order.iter().map(|&row| order.iter().map(|&col| cell(row, col)).collect()).collect()
     }
+
+    /// The crosstable's bye column for the players in `order`: what each bye scored them (`1`,
+    /// several joined with spaces; empty for none), so that a row adds up to its points; `None`
+    /// where no bye scores (a round robin's rest is no point) or none was given.
+    pub fn bye_cells(&self, order: &[PlayerId]) -> Option<Vec<String>> {
+        let bye = self.scoring().bye;
+        if bye == crate::community::tournament::Points::ZERO || self.rounds.iter().all(|r| r.bye.is_none()) {
+            return None;
+        }
+        let cell = |p: PlayerId| {
+            let byes = self.rounds.iter().filter(|r| r.bye == Some(p)).map(|_| bye.to_string());
+            byes.collect::<Vec<_>>().join(" ")
+        };
+        Some(order.iter().map(|&p| cell(p)).collect())
+    }
 }
 
 /// Why a tournament operation was refused.

@@ -158,6 +158,35 @@ mod tests {
         assert_eq!(game.position().bomb(Color::Black), None);
     }
 
+    /// The `Variant` tag names a variant as the programs that know it read it: lichess "Atomic",
+    /// Fairy-Stockfish's names (as PyChess and XBoard write them) for Capablanca's; the full name
+    /// where no program knows the variant; none for chess (before: "Atomic Chess", which lichess
+    /// does not import, and "Capablanca Chess").
+    #[test]
+    fn the_variant_tag_uses_the_names_other_programs_read() {
+        use crate::rules::VARIANTS;
+        let tag = |name: &str| {
+            let v = VARIANTS.iter().find(|v| v.name == name).unwrap();
+            let pgn = write(&Game::new(Position::start(v)), &PgnHeaders::default(), None);
+            pgn.lines().find_map(|l| l.strip_prefix("[Variant \"")?.strip_suffix("\"]").map(str::to_string))
+        };
+        assert_eq!(tag("chess"), None);
+        for (name, expected) in [
+            ("atomic", "Atomic"),
+            ("capablanca", "Capablanca"),
+            ("caparandom", "Caparandom"),
+            ("atomic-nocheck", "Nocheckatomic"),
+            ("caparelocation", "Capablanca Relocation Chess"),
+            ("stones", "Stone's Chess"),
+            ("capatomic", "Capatomic Random Chess"),
+            ("atomic-deathmatch", "Death-Match Atomic Chess"),
+            ("atomic-pawnsafe", "Pawn-Safe Atomic Chess"),
+            ("bomb", "Secret-Bomb Chess"),
+        ] {
+            assert_eq!(tag(name).as_deref(), Some(expected), "{name}");
+        }
+    }
+
     #[test]
     fn annotations_write_evals_marks_and_variations() {
         let mut game = Game::new(Position::start(&crate::rules::variant::CHESS));

@@ -71,7 +71,10 @@ pub struct Variant {
     pub setups: SetupKind,
     /// The AI's evaluation table for this variant.
     pub eval_family: EvalFamily,
-    /// The value of PGN's `Variant` tag; `None` for standard chess, which has no such tag.
+    /// The value of PGN's `Variant` tag; `None` for standard chess, which has no such tag. Where
+    /// other programs know the variant, their name (lichess's `Atomic`; Fairy-Stockfish's, as
+    /// PyChess and XBoard write them: `Capablanca`, `Caparandom`, `Nocheckatomic`), so that they
+    /// import the record; else the full name.
     pub pgn_variant: Option<&'static str>,
     /// Pieces that exist in the variant (promotion, parsing, rendering).
     pub roles: &'static [Role],
@@ -160,7 +163,7 @@ pub static CAPABLANCA: Variant = Variant {
     start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1",
     start_rank: &[R, N, A, B, Q, K, B, C, N, R],
     eval_family: EvalFamily::Capablanca,
-    pgn_variant: Some("Capablanca Chess"),
+    pgn_variant: Some("Capablanca"),
     roles: CAPA_ROLES,
     promotion_roles: &[Role::Queen, Role::Chancellor, Role::Archbishop, Role::Rook, Role::Bishop, Role::Knight],
     castle_king_files: [8, 2],
@@ -173,7 +176,7 @@ pub static CAPARANDOM: Variant = Variant {
     display_name: "Capablanca Random Chess",
     start_fen: "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w JAja - 0 1",
     setups: SetupKind::CapaRandom,
-    pgn_variant: Some("Capablanca Random Chess"),
+    pgn_variant: Some("Caparandom"),
     castling_notation: CastlingNotation::KingOntoRook,
     fen_castling: FenCastling::Shredder,
     ..CAPABLANCA
@@ -202,7 +205,7 @@ pub static ATOMIC: Variant = Variant {
     name: "atomic",
     display_name: "Atomic Chess",
     eval_family: EvalFamily::Atomic,
-    pgn_variant: Some("Atomic Chess"),
+    pgn_variant: Some("Atomic"),
     atomic: true,
     ..CHESS
 };
@@ -239,7 +242,7 @@ pub static CAPATOMIC: Variant = Variant {
 pub static ATOMIC_NOCHECK: Variant = Variant {
     name: "atomic-nocheck",
     display_name: "No-Check Atomic Chess",
-    pgn_variant: Some("No-Check Atomic Chess"),
+    pgn_variant: Some("Nocheckatomic"),
     check: false,
     ..ATOMIC
 };

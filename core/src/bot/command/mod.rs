@@ -167,6 +167,8 @@ pub enum LadderCmd {
     Challenge(Option<String>),
     Accept(Option<String>),
     Decline(Option<String>),
+    /// The author's own challenge, not yet answered, taken back.
+    Withdraw(Option<String>),
     /// Removal of the first mentioned user.
     Remove(Option<String>),
     Undo {
@@ -330,6 +332,7 @@ impl LadderCmd {
             LadderCmd::Challenge(x) => format!("ladder challenge{}", v(x)),
             LadderCmd::Accept(x) => format!("ladder accept{}", v(x)),
             LadderCmd::Decline(x) => format!("ladder decline{}", v(x)),
+            LadderCmd::Withdraw(x) => format!("ladder withdraw{}", v(x)),
             LadderCmd::Remove(x) => format!("ladder remove{}", v(x)),
             LadderCmd::Undo { event, reason } => format!("ladder undo {event} {reason}"),
             LadderCmd::SeasonClose(x) => format!("ladder season close{}", v(x)),

@@ -234,16 +234,6 @@ fn parse_days(v: &str) -> Result<Option<u32>, Wrong> {
     }
 }
 
-/// `setup:N`: digits, however many, kept as typed (more than any variant has is told with the
-/// variant's range, where the variant is known, and the number as it was written).
-fn parse_setup(v: &str) -> Result<String, Wrong> {
-    if !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit()) {
-        Ok(v.to_string())
-    } else {
-        Err(msg!("parse-setup", given = v))
-    }
-}
-
 /// Sets an option met in a challenge's words, refusing a second value for it (`days:3 days:5`,
 /// `casual rated`): which one was meant is not guessed.
 fn once<T>(slot: &mut Option<T>, value: T, key: &str, typed: &str, seen: &mut Vec<(String, String)>) -> PResult<()> {
@@ -295,8 +285,9 @@ pub(super) fn parse_challenge(args: &[&str], person_expected: bool) -> Result<Ch
                     };
                     once(&mut c.color, color.to_string(), "color", a, &mut seen)?
                 }
-                // A number too large for any variant is answered with the variant's range.
-                "setup" => once(&mut c.setup, parse_setup(v)?, "setup", a, &mut seen)?,
+                // Kept as typed: what is none of the variant's setups (`-1`, `x1`, more digits than
+                // any number has) is answered with the variant's range once the variant is known.
+                "setup" => once(&mut c.setup, v.to_string(), "setup", a, &mut seen)?,
                 "level" | "lvl" => match v.parse::<u8>() {
                     Ok(l @ 1..=8) => once(&mut c.level, l, "level", a, &mut seen)?,
                     _ => return Err(msg!("parse-level", given = as_typed)),
@@ -474,6 +465,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
         "challenge" => LadderCmd::Challenge(variant(rest)?),
         "accept" => LadderCmd::Accept(variant(rest)?),
         "decline" => LadderCmd::Decline(variant(rest)?),
+        "withdraw" => LadderCmd::Withdraw(variant(rest)?),
         "remove" => LadderCmd::Remove(variant(rest)?),
         "create" => {
             let (mut v, mut days, mut reach, mut wait) = (None, None, None, None);
@@ -586,8 +578,9 @@ fn actions_list(subs: &[super::table::SubcommandSpec]) -> String {
 }
 
 fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
-    let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None, None, None);
+    let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None::<String>, None, None);
     let mut name = Vec::new();
+    let mut seen = Vec::new();
     for w in args {
         let lower = w.to_lowercase();
         let system = match lower.as_str() {
@@ -611,23 +604,30 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
             return Err(msg!("parse-tournament-system", given = *w));
         }
         match lower.split_once(':') {
-            Some(("rounds", x)) => rounds = Some(ROUNDS.parse(x)?),
+            // Each once, as a challenge's options (`days:3 days:5`): which one was meant is not guessed.
+            Some(("rounds", x)) => once(&mut rounds, ROUNDS.parse(x)?, "rounds", w, &mut seen)?,
             Some(("days" | "d", x)) => match parse_days(x)? {
-                Some(d) => days = Some(d),
+                Some(d) => once(&mut days, d, "days", w, &mut seen)?,
                 None => return Err(msg!("parse-tournament-days")),
             },
             Some(("signup", x)) => {
-                signup = Some(match x {
+                let n = match x {
                     "none" | "off" => 0,
                     _ => SIGNUP.parse(x).map_err(|_| msg!("parse-signup", given = x))?,
-                })
+                };
+                once(&mut signup, n, "signup", w, &mut seen)?
             }
             Some((k, _)) if name.is_empty() => {
                 return Err(msg!("parse-tournament-create-key", given = k));
             }
-            _ if variant.is_none() && name.is_empty() && crate::bot::commands::find_variant(&lower).is_some() => {
-                variant = Some(lower)
-            }
+            _ if name.is_empty() && crate::bot::commands::find_variant(&lower).is_some() => match &variant {
+                None => variant = Some(lower),
+                // A second variant where the name would begin is most likely a slip (as in a
+                // challenge); a name may still begin with one after another word.
+                Some(first) => {
+                    return Err(msg!("parse-tournament-two-variants", first = first.as_str(), second = *w));
+                }
+            },
             _ => name.push(*w),
         }
     }
@@ -882,6 +882,26 @@ mod tests {
         };
         assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Knockout Cup"));
         assert!(parse("tournament #1 #2").is_err());
+        // A second variant where the name begins is refused, as `challenge @bob chess atomic` is
+        // (before: a Chess tournament named "atomic"); after another word it is the name's.
+        let refused = parse("tournament create chess atomic signup:0").unwrap_err().to_string();
+        assert!(refused.contains("'chess' and 'atomic' are both variants"), "{refused}");
+        assert!(refused.contains("e.g. The atomic"), "{refused}");
+        let refused = parse("tournament create atomic swiss chess").unwrap_err().to_string();
+        assert!(refused.contains("'atomic' and 'chess' are both variants"), "{refused}");
+        assert!(matches!(
+            parse("tournament create chess The atomic Cup"),
+            Ok(Command::Tournament(TournamentCmd::Create { variant: Some(v), .. })) if v == "chess"
+        ));
+        // An option given twice is refused as a challenge's is (before: the last one counted).
+        for (typed, twice) in [
+            ("swiss chess signup:0 rounds:2 days:3 rounds:3", "rounds is given twice ('rounds:2' and 'rounds:3')"),
+            ("chess days:3 days:5", "days is given twice ('days:3' and 'days:5')"),
+            ("chess signup:0 Cup signup:2", "signup is given twice ('signup:0' and 'signup:2')"),
+        ] {
+            let refused = parse(&format!("tournament create {typed}")).unwrap_err().to_string();
+            assert!(refused.contains(twice), "{typed}: {refused}");
+        }
         assert!(parse("tournament dance").unwrap_err().to_string().contains("Unknown tournament action"));
         // The refusal lists every action there is, each of which parses (before: a list by hand,
         // without `standings`, and no `crosstable` or `withdraw` at all).
@@ -896,7 +916,7 @@ mod tests {
         assert_eq!(parse("tournament #3 withdraw").unwrap(), Command::Tournament(TournamentCmd::Withdraw(Some(3))));
         assert_eq!(parse("tournament crosstable").unwrap(), Command::Tournament(TournamentCmd::Crosstable(None)));
         let ladder = parse("ladder dance").unwrap_err().to_string();
-        assert!(ladder.contains("standings, join, leave, challenge, accept, decline, season N,"), "{ladder}");
+        assert!(ladder.contains("standings, join, leave, challenge, accept, decline, withdraw, season N,"), "{ladder}");
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
@@ -1032,6 +1052,7 @@ mod tests {
             ),
             ("ladder", "accept", vec![], "ladder accept"),
             ("ladder", "decline", vec![("variant", text("chess"))], "ladder decline chess"),
+            ("ladder", "withdraw", vec![], "ladder withdraw"),
             ("ladder", "season", vec![("season", Integer(2)), ("variant", text("chess"))], "ladder season 2 chess"),
             (
                 "ladder",

@@ -241,6 +241,7 @@ pub(super) static LADDER_ACTIONS: &[SubcommandSpec] = &[
     sub("challenge", &[req("player", OptionKind::User), LADDER]),
     sub("accept", &[LADDER]),
     sub("decline", &[LADDER]),
+    sub("withdraw", &[LADDER]),
     sub("season", &[req("season", OptionKind::Count(SEASON)), LADDER]),
     admin_sub(
         "create",

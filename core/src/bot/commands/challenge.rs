@@ -62,10 +62,21 @@ impl Bot {
         let now = self.clock.now();
         let vname = args.variant.clone().unwrap_or_else(|| cx.settings.default_variant.clone());
         let v = playable_variant(&vname)?;
-        // Digits past any `u64` are past every variant's setups too.
-        let number = args.setup.as_deref().map(|s| s.parse::<u64>().ok().filter(|&n| n < setups::count(v) as u64));
-        if let (Some(typed), Some(None)) = (&args.setup, number) {
-            if setups::count(v) <= 1 {
+        // Digits past any `u64` are past every variant's setups too; text that is no number (`-1`)
+        // is none of them either.
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let number =
+            args.setup.as_deref().map(|s| s.parse::<u64>().ok().filter(|&n| digits(s) && n < setups::count(v) as u64));
+        if args.setup.is_some() && v.setups == SetupKind::Relocation {
+            return user(msg!("relocation-no-setup"));
+        }
+        // A variant of one starting position takes no setup:N, not even 0 (which would be announced
+        // as "setup 0" of a variant that has no numbered setups).
+        let one = setups::count(v) <= 1;
+        if let Some(typed) = &args.setup
+            && (one || number == Some(None))
+        {
+            if one {
                 // The variants `setup:N` is for: random setups (Relocation's come from its swaps).
                 let random: Vec<&str> = crate::rules::VARIANTS
                     .iter()
@@ -81,9 +92,6 @@ impl Bot {
                 max = setups::count(v) - 1,
                 given = super::short(typed)
             ));
-        }
-        if args.setup.is_some() && v.setups == SetupKind::Relocation {
-            return user(msg!("relocation-no-setup"));
         }
         // Below the variant's count of setups, so it fits.
         let setup = number.flatten().and_then(|s| u32::try_from(s).ok());

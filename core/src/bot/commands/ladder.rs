@@ -134,14 +134,29 @@ impl Bot {
                     return user(LadderError::NoChallengeToAnswer.msg(|_| String::new()));
                 };
                 let ladder = self.load_ladder(&conn, info.id)?;
-                let Some(c) =
-                    ladder.challenges().iter().find(|c| c.status == ChallengeStatus::Pending && c.challenged == me.id)
-                else {
+                let pending = |by_me: bool| {
+                    ladder.challenges().iter().find(move |c| {
+                        c.status == ChallengeStatus::Pending
+                            && if by_me { c.challenger == me.id } else { c.challenged == me.id }
+                    })
+                };
+                let Some(c) = pending(false) else {
+                    // The challenger answering their own challenge: how to take it back.
+                    if let Some(own) = pending(true) {
+                        let name = self.name_of(&conn, own.challenged)?;
+                        return user(msg!("ladder-no-challenge-own", name = name, p = cx.p()));
+                    }
                     return user(LadderError::NoChallengeToAnswer.msg(|_| String::new()));
                 };
                 let linked = ladders::linked_challenge(&conn, info.id, ladder.season(), c.id)?;
                 drop(conn);
                 self.ladder_answer(cx, &info, linked, if accept { Answer::Accept } else { Answer::Decline })
+            }
+            LadderCmd::Withdraw(v) => {
+                let info = self.pick_ladder(&conn, cx, &community, v.as_deref())?;
+                drop(conn);
+                // The ladder says when there is nothing to withdraw; its challenge's offer is closed too.
+                self.ladder_answer(cx, &info, None, Answer::Withdraw)
             }
             LadderCmd::Undo { event, reason } => {
                 let info = self.pick_ladder(&conn, cx, &community, None)?;

@@ -182,8 +182,11 @@ impl Bot {
         }
         let first = text.split_whitespace().next().unwrap_or("");
         let answer = match crate::bot::command::near_word(first) {
-            Some(near) => msg!("direct-unknown-near", word = short(first), near = near, p = cx.p()),
-            None => msg!("direct-unknown", word = short(first), p = cx.p()),
+            // The prefix itself is what needs not be typed here.
+            Some(near) => {
+                msg!("direct-unknown-near", word = short(first), near = near, p = cx.settings.prefix.as_str())
+            }
+            None => msg!("direct-unknown", word = short(first), p = cx.settings.prefix.as_str()),
         };
         Ok(self.tell_once(cx, Told::DirectLine, answer))
     }

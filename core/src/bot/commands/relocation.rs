@@ -38,6 +38,12 @@ pub(super) fn setup_clock_text(left: i64) -> String {
     t!("setup-clock", hours = left / 3600, minutes = left % 3600 / 60)
 }
 
+/// Relocation setup `idx` (Black's swap `idx / 12`, then White's `idx % 12`) of game `row`.
+fn setup_position(row: &GameRow, idx: usize) -> Res<crate::rules::Position> {
+    setups::position(variant_named(&row.variant)?, idx)
+        .ok_or_else(|| BotError::Internal(format!("game {}: no relocation setup {idx}", row.id)))
+}
+
 impl Bot {
     pub(super) fn swap(&self, cx: &Ctx<'_>, id: Option<i64>, text: &str) -> Res<Response> {
         let (me, row) = match id {
@@ -90,7 +96,16 @@ impl Bot {
     pub(in crate::bot) fn swap_as(&self, id: i64, color: Color, swap: u32, p: &str) -> Res<Response> {
         let conn = self.conn()?;
         let now = self.clock.now();
-        if !games::set_swap(&conn, id, color, swap, now)? {
+        // Black's swap is public: White chooses against the board with it made (setup `swap × 12`,
+        // White's array still Capablanca's), and `board`, `fen` and the web page show that board.
+        let shown = match color {
+            Color::Black => {
+                let row = games::get(&conn, id)?.ok_or_else(|| BotError::Internal("game vanished".into()))?;
+                Some(fen::write(&setup_position(&row, swap as usize * 12)?))
+            }
+            Color::White => None,
+        };
+        if !games::set_swap(&conn, id, color, swap, shown.as_deref(), now)? {
             return user(msg!("swap-already", id = id));
         }
         let row = games::get(&conn, id)?.ok_or_else(|| BotError::Internal("game vanished".into()))?;
@@ -101,8 +116,7 @@ impl Bot {
         match (row.black_swap, row.white_swap) {
             (Some(b), Some(w)) => {
                 let idx = b * 12 + w;
-                let start = setups::position(variant_named(&row.variant)?, idx as usize)
-                    .ok_or_else(|| BotError::Internal(format!("no relocation setup {idx}")))?;
+                let start = setup_position(&row, idx as usize)?;
                 let start_fen = fen::write(&start);
                 let (deadline, remind_at) = clock_after(row.days_per_move, now);
                 if !games::start_after_setup(&conn, id, idx, &start_fen, deadline, remind_at, now)? {

@@ -269,7 +269,12 @@ impl Bot {
                     return user(msg!("tournament-cannot-cancel-over", tournament = info.name.as_str()));
                 }
                 if info.status != Status::Registration || !tournaments::cancel(&conn, info.id)? {
-                    return user(msg!("tournament-cannot-cancel", tournament = info.name.as_str()));
+                    return user(msg!(
+                        "tournament-cannot-cancel",
+                        tournament = info.name.as_str(),
+                        id = info.id,
+                        p = cx.p()
+                    ));
                 }
                 Ok(cx.say(t!("tournament-cancelled", id = info.id, tournament = info.name.as_str())))
             }
@@ -512,7 +517,9 @@ impl Bot {
         let mut text =
             format!("{} {rule}", t!("tournament-withdrew", name = who, tournament = tournament, id = info.id));
         let mut replies = Vec::new();
-        let mut notify = Vec::new();
+        // Each opponent once, however many games they had with the one withdrawing (two in a
+        // double round robin).
+        let mut opponents: Vec<PlayerId> = Vec::new();
         for (row, o, notes) in &ended {
             text.push_str("\n\n");
             text.push_str(&t!("game-ended", id = row.id, end = self.end_text(conn, row, *o)?));
@@ -520,11 +527,16 @@ impl Bot {
                 text.push('\n');
                 text.push_str(n);
             }
-            notify.extend(self.notify_of(conn, &cx.scope().platform, row.player(mover_color(row, me.id).other()))?);
+            let opponent = row.player(mover_color(row, me.id).other());
+            if !opponents.contains(&opponent) {
+                opponents.push(opponent);
+            }
             self.at_game_end(conn, row.id, &mut replies);
         }
         let mut r = self.reply_in(cx.scope(), text);
-        r.notify = notify;
+        for opponent in opponents {
+            r.notify.extend(self.notify_of(conn, &cx.scope().platform, opponent)?);
+        }
         replies.insert(0, r);
         Ok(Response { replies, ..Response::default() })
     }
@@ -540,17 +552,23 @@ impl Bot {
         let standings = t.standings();
         let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
         let cells = t.crosstable(&order);
+        let byes = t.bye_cells(&order);
         let names: Vec<String> =
             order.iter().map(|&p| name(conn, p).map(|n| n.chars().take(12).collect())).collect::<Res<_>>()?;
         let place = |i: usize| if standings[i].counted { (i + 1).to_string() } else { "–".into() };
         let name_w = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
         let place_w = order.len().to_string().len();
         let cell_w = cells.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(1).max(place_w);
+        let bye_head = t!("crosstable-bye");
+        let bye_w = byes.iter().flatten().map(|c| c.chars().count()).max().unwrap_or(0).max(bye_head.chars().count());
         let pad = |text: &str, w: usize| format!("{text:>w$}");
         let mut head = format!("{} {:name_w$}", pad("", place_w + 1), "");
         for i in 0..order.len() {
             head.push(' ');
             head.push_str(&pad(&(i + 1).to_string(), cell_w));
+        }
+        if byes.is_some() {
+            head.push_str(&format!(" {}", pad(&bye_head, bye_w)));
         }
         head.push_str(&format!(" {}", t!("crosstable-points")));
         let rows: Vec<String> = (0..order.len())
@@ -559,6 +577,9 @@ impl Bot {
                 for (j, c) in cells[i].iter().enumerate() {
                     line.push(' ');
                     line.push_str(&pad(if i == j { "×" } else { c }, cell_w));
+                }
+                if let Some(byes) = &byes {
+                    line.push_str(&format!(" {}", pad(&byes[i], bye_w)));
                 }
                 line.push_str(&format!(" {}", standings[i].score));
                 line

@@ -152,6 +152,8 @@ pub struct WebTournament {
     pub withdrawn: Vec<(PlayerId, bool)>,
     /// The crosstable in standings order, as [`tournaments::Tournament::crosstable`] writes it.
     pub crosstable: Vec<Vec<String>>,
+    /// Its bye column, in the same order, where a bye scores ([`tournaments::Tournament::bye_cells`]).
+    pub byes: Option<Vec<String>>,
     /// Each round's pairings, then the player with the bye.
     pub rounds: Vec<(Vec<WebPairing>, Option<String>)>,
 }
@@ -601,6 +603,7 @@ fn web_tournament(
     let scoring = t.scoring();
     let order: Vec<PlayerId> = standings.iter().map(|s| s.player).collect();
     let crosstable = t.crosstable(&order);
+    let byes = t.bye_cells(&order);
     let mut rounds = Vec::new();
     for (i, r) in t.rounds.iter().enumerate() {
         let mut pairings = Vec::new();
@@ -645,6 +648,7 @@ fn web_tournament(
             .map(|s| (s.player, s.counted))
             .collect(),
         crosstable,
+        byes,
         rounds,
     }
 }
