@@ -650,7 +650,7 @@ mod tests {
                 "renk iki kez verilmiş ('renk:beyaz' ve 'renk:siyah'); bir kez ver",
             ),
             ("settings gif:vielleicht", Lang::De, "gif ist an, aus oder standard, nicht 'vielleicht'"),
-            ("notify belki", Lang::Tr, "notify açık, kapalı ya da varsayılan olur, 'belki' değil"),
+            ("notify belki", Lang::Tr, "notify yanına açık ya da kapalı alır, 'belki' değil"),
             (
                 "settings tema:mor",
                 Lang::Tr,
