@@ -227,7 +227,7 @@ fn leaving_forfeits_the_open_challenge_and_tells_the_other_side() {
     assert!(say(&tb, "Bob", "!accept").text().contains("Game #1 starts"));
     let r = say(&tb, "Bob", "!ladder leave");
     let text = r.text();
-    assert!(text.contains("Game #1: Game over") && text.contains("Ladder: Dave takes place 2 from Bob"), "{text}");
+    assert!(text.contains("Game #1 is over: ") && text.contains("Ladder: Dave takes place 2 from Bob"), "{text}");
     assert_eq!(order(&standings(&r).text), ["Carol", "Dave", "Erin"]);
     assert!(!say(&tb, "Bob", "!games").text().contains("#1"), "the game is over");
     // The challenger leaving: their challenge is withdrawn, and the one challenged hears of it.

@@ -59,12 +59,12 @@ your-move-notice = Du bist am Zug in Partie #{ $id } gegen { $name } ({ $variant
         [one] { $days } Tag Zeit zum Antworten.
        *[other] { $days } Tage Zeit zum Antworten.
     }
-game-over-win = Partie beendet: { $result } — { $why ->
+game-over-win = { $head }: { $result } — { $why ->
         [king-exploded] { $name } gewinnt: Der gegnerische König ist explodiert
         [no-material-left] { $name } gewinnt: Die andere Seite hat kein Material mehr
        *[other] { $name } gewinnt durch { $reason }
     }.
-game-over-draw = Partie beendet: { $result } — Remis durch { $reason }.
+game-over-draw = { $head }: { $result } — Remis durch { $reason }.
 ai-no-move = Partie #{ $id }: capabot hat keinen Zug gefunden (keine KI in diesem Build?). Du kannst die Partie mit { $p }abort abbrechen.
 
 move-error-empty = kein Zug angegeben
@@ -283,7 +283,9 @@ game-still-setup = Partie #{ $id } ist noch in der Aufstellungsphase.
 game-already-over = Partie #{ $id } ist schon vorbei.
 position-changed-short = Partie #{ $id }: Die Stellung hat sich inzwischen geändert; sieh dir { $p }board an und versuch es noch einmal.
 position-changed-retry = Partie #{ $id }: Die Stellung hat sich inzwischen geändert; versuch es noch einmal.
-game-ended = Partie #{ $id }: { $end }
+# How a game's end begins: in a move's answer (the game named before it), or alone.
+game-over-head = Partie beendet
+game-over-head-numbered = Partie #{ $id } ist beendet
 draw-already-offered = Partie #{ $id }: Du hast schon Remis angeboten; das Angebot gilt bis zum nächsten Zug.
 draw-ai-declines = Partie #{ $id }: capabot lehnt das Remis ab und spielt weiter.
 draw-offered = Partie #{ $id }: { $name } bietet Remis an. { $other }: { $p }draw zum Annehmen, { $p }draw decline zum Ablehnen; auch jeder Zug gilt als Ablehnung.

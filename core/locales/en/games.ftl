@@ -58,12 +58,12 @@ your-move-notice = Your move in game #{ $id } against { $name } ({ $variant }): 
         [one] { $days } day to reply.
        *[other] { $days } days to reply.
     }
-game-over-win = Game over: { $result } — { $why ->
+game-over-win = { $head }: { $result } — { $why ->
         [king-exploded] { $name } wins by blowing up the king
         [no-material-left] { $name } wins: the other side has no material left
        *[other] { $name } wins by { $reason }
     }.
-game-over-draw = Game over: { $result } — draw by { $reason }.
+game-over-draw = { $head }: { $result } — draw by { $reason }.
 ai-no-move = Game #{ $id }: capabot could not find a move (no AI in this build?). You can { $p }abort the game.
 
 move-error-empty = no move given
@@ -253,7 +253,9 @@ game-still-setup = Game #{ $id } is still in its setup phase.
 game-already-over = Game #{ $id } is already over.
 position-changed-short = Game #{ $id }: the position changed meanwhile; look at { $p }board and try again.
 position-changed-retry = Game #{ $id }: the position changed meanwhile; try again.
-game-ended = Game #{ $id }: { $end }
+# How a game's end begins: in a move's answer (the game named before it), or alone.
+game-over-head = Game over
+game-over-head-numbered = Game #{ $id } is over
 draw-already-offered = Game #{ $id }: you already offered a draw; it stands until the next move.
 draw-ai-declines = Game #{ $id }: capabot declines the draw and plays on.
 draw-offered = Game #{ $id }: { $name } offers a draw. { $other }: { $p }draw to accept, { $p }draw decline to refuse; any move declines.

@@ -53,7 +53,7 @@ to-move = Sıra { $name } ({ $color }) oyuncusunda.
 check = Şah!
 days-to-reply = Yanıt için { $count } gün var.
 your-move-notice = { $name } ile oynadığın #{ $id } numaralı oyunda ({ $variant }) sıra sende: { $label }. Yanıt için { $days } gün var.
-game-over-win = Oyun bitti: { $result } — { $why ->
+game-over-win = { $head }: { $result } — { $why ->
         [king-exploded] { $name }, rakibin şahını patlatarak kazandı
         [no-material-left] { $name } kazandı: rakibin hiç taşı kalmadı
         [checkmate] { $name } mat ederek kazandı
@@ -62,7 +62,7 @@ game-over-win = Oyun bitti: { $result } — { $why ->
         [forfeit] { $name } hükmen kazandı
        *[other] { $name } kazandı ({ $reason })
     }.
-game-over-draw = Oyun bitti: { $result } — { $reason } ile berabere.
+game-over-draw = { $head }: { $result } — { $reason } ile berabere.
 ai-no-move = Oyun #{ $id }: capabot bir hamle bulamadı (bu sürümde yapay zekâ yok mu?). Oyunu { $p }abort ile iptal edebilirsin.
 
 move-error-empty = hamle yazılmadı
@@ -283,7 +283,9 @@ game-still-setup = Oyun #{ $id } hâlâ dizilim aşamasında.
 game-already-over = Oyun #{ $id } zaten bitti.
 position-changed-short = Oyun #{ $id }: bu arada konum değişti; { $p }board ile tahtaya bakıp yeniden dene.
 position-changed-retry = Oyun #{ $id }: bu arada konum değişti; yeniden dene.
-game-ended = Oyun #{ $id }: { $end }
+# How a game's end begins: in a move's answer (the game named before it), or alone.
+game-over-head = Oyun bitti
+game-over-head-numbered = Oyun #{ $id } bitti
 draw-already-offered = Oyun #{ $id }: zaten beraberlik teklif ettin; teklifin bir sonraki hamleye kadar geçerli.
 draw-ai-declines = Oyun #{ $id }: capabot beraberliği reddediyor ve oynamaya devam ediyor.
 draw-offered = Oyun #{ $id }: { $name } beraberlik teklif ediyor. { $other }: kabul için { $p }draw, reddetmek için { $p }draw decline; herhangi bir hamle de reddetmek sayılır.

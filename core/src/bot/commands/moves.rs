@@ -483,18 +483,31 @@ impl Bot {
         Ok(out)
     }
 
+    /// How game `row` ended, "Game over: 1-0 — …", where the game is named before it (a move's
+    /// answer, a notice that begins with it).
     pub(in crate::bot) fn end_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
+        self.end_text_headed(conn, row, o, msg!("game-over-head"))
+    }
+
+    /// [`Bot::end_text`] said alone, naming the game: "Game #4 is over: 1-0 — …" (before: "Game #4:
+    /// Game over: …").
+    pub(in crate::bot) fn ended_text(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome) -> Res<String> {
+        self.end_text_headed(conn, row, o, msg!("game-over-head-numbered", id = row.id))
+    }
+
+    fn end_text_headed(&self, conn: &Conn<'_>, row: &GameRow, o: Outcome, head: crate::i18n::Msg) -> Res<String> {
         let reason = reason_text(o);
         let mut text = match o {
             // `why` picks a sentence where "wins by …" does not read ("wins by king exploded").
             Outcome::Decisive { winner, .. } => t!(
                 "game-over-win",
+                head = head,
                 result = o.result_str(),
                 name = self.name_of(conn, row.player(winner))?,
                 reason = reason,
                 why = reason_key(o)
             ),
-            Outcome::Draw(_) => t!("game-over-draw", result = o.result_str(), reason = reason),
+            Outcome::Draw(_) => t!("game-over-draw", head = head, result = o.result_str(), reason = reason),
         };
         // Secret-bomb chess: the secret ends with the game.
         if let Some(reveal) = self.bombs_revealed(conn, row)? {

@@ -27,7 +27,7 @@ impl Bot {
         if !games::finish(&conn, row.id, row.ply, o, self.clock.now(), &mut on_end)? {
             return user(msg!("position-changed-short", id = row.id, p = cx.p()));
         }
-        let mut text = t!("game-ended", id = row.id, end = self.end_text(&conn, row, o)?);
+        let mut text = self.ended_text(&conn, row, o)?;
         for n in &notes {
             text.push_str(&format!("\n{n}"));
         }

@@ -522,7 +522,7 @@ impl Bot {
         let mut opponents: Vec<PlayerId> = Vec::new();
         for (row, o, notes) in &ended {
             text.push_str("\n\n");
-            text.push_str(&t!("game-ended", id = row.id, end = self.end_text(conn, row, *o)?));
+            text.push_str(&self.ended_text(conn, row, *o)?);
             for n in notes {
                 text.push('\n');
                 text.push_str(n);
