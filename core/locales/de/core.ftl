@@ -79,6 +79,10 @@ parse-level = stufe muss eine Zahl von 1 bis 8 sein, nicht '{ $given }'
 parse-unknown-option = Unbekannte Option '{ $given }'; die Optionen von { $p }{ $word } sind { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
+action-word = { $name }{ $count ->
+        [yes] { " " }N
+       *[no] { "" }
+    }
 parse-switch = { $key } ist { optvalue-on }, { optvalue-off } oder { optvalue-default }, nicht '{ $given }'
 parse-settings = settings erwartet [community] präfix:X, variante:NAME, tage:N, thread:{ optvalue-on }|{ optvalue-off }, gif:{ optvalue-on }|{ optvalue-off }, design:{ optvalue-wood }|{ optvalue-green }|{ optvalue-contrast }, gewertet:{ optvalue-choice }|{ optvalue-always }|{ optvalue-never }, web:{ optvalue-on }|{ optvalue-off }, sprache:en|tr|de, jede davon auch mit :{ optvalue-default } (zurück zum Wert der Community oder zum Grundwert)
 parse-prefix = Ein Präfix besteht aus 1 bis 3 Zeichen wie ! oder ? und darf nicht mit einem Zeichen beginnen, das Chats selbst verwenden (@ # / < > : ` * _ ~ |)

@@ -79,6 +79,12 @@ parse-level = level must be 1 to 8, not '{ $given }'
 parse-unknown-option = Unknown option '{ $given }'; the options of { $p }{ $word } are { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
+# An action in the list of a command's actions: its name in the reader's language, and N where it
+# takes a number.
+action-word = { $name }{ $count ->
+        [yes] { " " }N
+       *[no] { "" }
+    }
 parse-switch = { $key } is on, off or default, not '{ $given }'
 parse-settings = settings takes [community] prefix:X, variant:NAME, days:N, thread:on|off, gif:on|off, theme:wood|green|contrast, rated:choice|always|never, web:on|off, lang:en|tr|de, and each of them :default (back to the community's value, or the built-in one)
 parse-prefix = A prefix is 1 to 3 symbols such as ! or ?, and does not start with what chats use themselves (@ # / < > : ` * _ ~ |)

@@ -79,6 +79,10 @@ parse-level = seviye 1 ile 8 arası olmalı, '{ $given }' değil
 parse-unknown-option = '{ $given }' diye bir seçenek yok; { $p }{ $word } seçenekleri: { $options }
 # A list of names, one more before the rest.
 list-more = { $first }, { $rest }
+action-word = { $name }{ $count ->
+        [yes] { " " }N
+       *[no] { "" }
+    }
 parse-switch = { $key } { optvalue-on }, { optvalue-off } ya da { optvalue-default } olur, '{ $given }' değil
 parse-settings = settings şunları alır: [topluluk] önek:X, varyant:AD, gün:N, alt-başlık:{ optvalue-on }|{ optvalue-off }, gif:{ optvalue-on }|{ optvalue-off }, tema:{ optvalue-wood }|{ optvalue-green }|{ optvalue-contrast }, puanlı:{ optvalue-choice }|{ optvalue-always }|{ optvalue-never }, web:{ optvalue-on }|{ optvalue-off }, dil:en|tr|de; her biri :{ optvalue-default } da alır (topluluğun değerine ya da yerleşik olana dönüş)
 parse-prefix = Önek, ! ya da ? gibi 1 ile 3 sembolden oluşur ve sohbetlerin kendi kullandığı işaretlerle (@ # / < > : ` * _ ~ |) başlamaz

@@ -505,7 +505,7 @@ pub(super) fn parse_ladder(args: &[&str]) -> Result<LadderCmd, Wrong> {
             return Err(msg!(
                 "parse-ladder-action",
                 given = other,
-                actions = actions_list(super::table::LADDER_ACTIONS)
+                actions = actions_list("ladder", super::table::LADDER_ACTIONS)
             ));
         }
     })
@@ -559,22 +559,28 @@ pub(super) fn parse_tournament(args: &[&str]) -> Result<TournamentCmd, Wrong> {
             _ => Err(msg!(
                 "parse-tournament-action",
                 given = a.chars().take(20).collect::<String>(),
-                actions = actions_list(super::table::TOURNAMENT_ACTIONS)
+                actions = actions_list("tournament", super::table::TOURNAMENT_ACTIONS)
             )),
         },
     }
 }
 
 /// The actions of a command with subcommands as its refusal of an unknown one lists them: each
-/// subcommand's typed words, a count option after them (`round N`). From the table, so that the
-/// list names every action the parser takes (before, `standings` was missing from it).
-fn actions_list(subs: &[super::table::SubcommandSpec]) -> String {
-    let words =
-        subs.iter().map(|s| match s.options.iter().find(|o| matches!(o.kind, super::table::OptionKind::Count(_))) {
-            Some(_) => format!("{} N", s.words),
-            None => s.words.to_string(),
-        });
-    words.collect::<Vec<_>>().join(", ")
+/// subcommand's name, a count option after them (`round N`). From the table, so that the list
+/// names every action the parser takes (before, `standings` was missing from it); in the reader's
+/// language, each by its name there (`durum`, `tur N`; `season-close` in English), which is read
+/// too (before: the English words in every language).
+fn actions_list(command: &str, subs: &[super::table::SubcommandSpec]) -> Msg {
+    let mut words = subs.iter().rev().map(|s| {
+        let count = s.options.iter().any(|o| matches!(o.kind, super::table::OptionKind::Count(_)));
+        msg!(
+            "action-word",
+            name = Msg::new(&format!("subname-{command}-{}", s.name), vec![]),
+            count = if count { "yes" } else { "no" }
+        )
+    });
+    let last = words.next().unwrap_or_else(|| Msg::raw(""));
+    words.fold(last, |rest, first| msg!("list-more", first = first, rest = rest))
 }
 
 fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
@@ -917,6 +923,36 @@ mod tests {
         assert_eq!(parse("tournament crosstable").unwrap(), Command::Tournament(TournamentCmd::Crosstable(None)));
         let ladder = parse("ladder dance").unwrap_err().to_string();
         assert!(ladder.contains("standings, join, leave, challenge, accept, decline, withdraw, season N,"), "{ladder}");
+        // In Turkish and German, by the names read there (before: the English words), each of which
+        // is read as that action.
+        use crate::i18n::Lang;
+        let said = |typed: &str, lang| parse(typed).unwrap_err().answer("!").render(lang);
+        let turkish = said("tournament dance", Lang::Tr);
+        assert!(
+            turkish
+                .ends_with("işlemler: puan-durumu, tur N, çapraz-tablo, katıl, ayrıl, çekil, oluştur, başlat, iptal"),
+            "{turkish}"
+        );
+        let german = said("ladder tanz", Lang::De);
+        let english = said("ladder dance", Lang::En);
+        for (command, list) in [("tournament", turkish), ("ladder", german), ("ladder", english)] {
+            let listed = list.rsplit(": ").next().unwrap();
+            for (action, english) in listed.split(", ").zip(if command == "ladder" {
+                super::super::table::LADDER_ACTIONS
+            } else {
+                super::super::table::TOURNAMENT_ACTIONS
+            }) {
+                let read = parse(&format!("{command} {}", action.replace(" N", " 2")));
+                let expected = parse(&format!(
+                    "{command} {}",
+                    english.words.to_string() + if action.ends_with(" N") { " 2" } else { "" }
+                ));
+                assert_eq!(read.is_ok(), expected.is_ok(), "{command} {action}");
+                if let (Ok(read), Ok(expected)) = (read, expected) {
+                    assert_eq!(read, expected, "{command} {action}");
+                }
+            }
+        }
         // A slash command's options give the same command.
         let (c, _) = from_options(
             "tournament",
