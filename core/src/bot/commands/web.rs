@@ -544,7 +544,7 @@ impl Bot {
         let ladders_out = ladders_read
             .iter()
             .map(|l| WebLadder {
-                variant: variant_named(&l.info.variant).map_or(l.info.variant.clone(), |v| variant_text(v.name)),
+                variant: variant_text(&l.info.variant),
                 season: l.info.season,
                 standings: l.standings.iter().map(|&p| (p, name(p))).collect(),
                 challenges: l
@@ -564,14 +564,14 @@ impl Bot {
             .iter()
             .filter_map(|row| {
                 let slug = slugs.get(&row.id)?.clone();
-                let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| variant_text(v.name));
+                let variant = variant_text(&row.variant);
                 Some((slug, name(row.white), name(row.black), variant, game_state(row)))
             })
             .collect();
         let seasons = closed
             .iter()
             .map(|s| WebSeason {
-                variant: variant_named(&s.variant).map_or(s.variant.clone(), |v| variant_text(v.name)),
+                variant: variant_text(&s.variant),
                 season: s.season,
                 podium: s.podium.iter().map(|&p| (p, name(p))).collect(),
             })
@@ -623,7 +623,7 @@ fn web_tournament(
     }
     WebTournament {
         name: t.info.name.clone(),
-        variant: variant_named(&t.info.variant).map_or(t.info.variant.clone(), |v| variant_text(v.name)),
+        variant: variant_text(&t.info.variant),
         status: match t.info.status {
             tournaments::Status::Registration => "registration",
             tournaments::Status::Running => "running",
@@ -687,7 +687,7 @@ impl Bot {
             let Some(slug) = slugs.get(&row.id) else { continue };
             let other = names.get(&other).ok_or_else(|| BotError::Internal("player vanished".into()))?;
             let other = super::info::side_name(other, row);
-            let variant = variant_named(&row.variant).map_or(row.variant.clone(), |v| variant_text(v.name));
+            let variant = variant_text(&row.variant);
             recent.push((slug.clone(), other, variant, game_state(row)));
         }
         Ok(Some(WebPlayer { id, name: p.name, ratings: rated, chart, recent }))
