@@ -938,6 +938,36 @@ fn two_games_in_one_channel() {
     assert!(solo.say("erin", "!games").contains("No games in progress"));
 }
 
+/// Games and challenges are numbered apart, so one list may show a game #2 and a challenge #2:
+/// each line says which it is, in every language (before: the game's line was "#2 Chess vs
+/// capabot" under "challenge #2 from bob"), and each number is taken as before.
+#[test]
+fn games_and_challenges_of_one_number_are_told_apart() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white");
+    tb.say("bob", "!accept");
+    tb.say("alice", "!play chess color:white");
+    let out = tb.say("bob", "!challenge @alice atomic");
+    assert!(out.contains("Challenge #2"), "{out}");
+    for (lang, game, challenge) in [
+        ("en", "game #2 Chess vs capabot", "challenge #2 from bob (Atomic Chess): !accept #2"),
+        ("tr", "oyun #2 Satranç, rakip capabot", "bob adlı oyuncudan meydan okuma #2 (Atomik Satranç): !accept #2"),
+        ("de", "Partie #2 Schach gegen capabot", "Herausforderung #2 von bob (Atomschach): !accept #2"),
+    ] {
+        tb.say("alice", &format!("!settings lang:{lang}"));
+        let out = tb.say("alice", "!games");
+        let lines: Vec<&str> = out.lines().skip(1).map(str::trim).collect();
+        assert!(lines.iter().any(|l| l.starts_with(game)), "{lang}: {out}");
+        assert!(lines.contains(&challenge), "{lang}: {out}");
+        // No line shows a bare number.
+        assert!(lines.iter().all(|l| !l.starts_with('#')), "{lang}: {out}");
+    }
+    // The numbers are read as before: #2 a game for a move, a challenge for accept.
+    tb.say("alice", "!settings lang:en");
+    assert!(tb.say("alice", "!move #2 e4").contains("Game #2: 1. e4"));
+    assert!(tb.say("alice", "!accept #2").contains("Game #3 starts"));
+}
+
 #[test]
 fn pgn_headers_of_a_random_setup_game() {
     let tb = new_bot();

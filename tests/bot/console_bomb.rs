@@ -39,7 +39,7 @@ fn a_bomb_addressed_by_name_in_the_shared_chat_is_refused_as_typed() {
         text.lines().filter(|l| l.starts_with("capabot> Not here: everyone in this chat can read that")).count();
     assert_eq!(refusals, 3, "{text}");
     assert!(
-        text.contains("capabot> Your games:\n          #1 Secret-Bomb Chess vs bob, move 1, choose your bomb"),
+        text.contains("capabot> Your games:\n          game #1 Secret-Bomb Chess vs bob, move 1, choose your bomb"),
         "{text}"
     );
     // Chosen in the direct chat, and only said there.

@@ -377,7 +377,7 @@ no-games = Du hast keine Partien. { $direct ->
        *[no] Starte eine mit { $p }challenge @jemand oder { $p }play.
     }
 games-time-left = , noch { $hours } h { $minutes } min
-games-line = #{ $id } { $variant } gegen { $other }, Zug { $number }, { $state ->
+games-line = Partie #{ $id } { $variant } gegen { $other }, Zug { $number }, { $state ->
         [setup] Aufstellungsphase
         [bomb] wähle deine Bombe (in einer Direktnachricht an mich)
         [yours] du bist am Zug

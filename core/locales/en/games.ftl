@@ -347,7 +347,7 @@ no-games = You have no games. { $direct ->
        *[no] Start one with { $p }challenge @someone or { $p }play.
     }
 games-time-left = , { $hours }h { $minutes }m left
-games-line = #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
+games-line = game #{ $id } { $variant } vs { $other }, move { $number }, { $state ->
         [setup] setup phase
         [bomb] choose your bomb (in a direct message to me)
         [yours] your turn

@@ -374,7 +374,7 @@ no-games = Hiç oyunun yok. { $direct ->
        *[no] { $p }challenge @biri ya da { $p }play ile başlat.
     }
 games-time-left = , kalan süre { $hours } sa { $minutes } dk
-games-line = #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
+games-line = oyun #{ $id } { $variant }, rakip { $other }, { $number }. hamle, { $state ->
         [setup] dizilim aşaması
         [bomb] bombanı seç (bana özel mesajla)
         [yours] sıra sende
