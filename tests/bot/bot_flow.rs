@@ -1240,9 +1240,9 @@ fn every_setting_goes_back_with_default() {
     let said = |text: &str| community_say(&tb, "Admin", text).text();
     admin(&tb, "!settings community variant:atomic days:7 rated:always web:on");
     admin(&tb, "!settings variant:chess days:1");
-    assert!(said("!settings").contains("variant chess, days 1,"), "{}", said("!settings"));
+    assert!(said("!settings").contains("variant Chess, days 1,"), "{}", said("!settings"));
     admin(&tb, "!settings variant:default days:default");
-    assert!(said("!settings").contains("variant atomic, days 7,"), "{}", said("!settings"));
+    assert!(said("!settings").contains("variant Atomic Chess, days 7,"), "{}", said("!settings"));
     let out = admin(&tb, "!settings community variant:default rated:default web:default").text();
     assert_eq!(
         out,
@@ -1250,9 +1250,32 @@ fn every_setting_goes_back_with_default() {
     );
     let shown = said("!settings");
     assert!(
-        shown.contains("variant capatomic, days 7,") && shown.contains(", rated games: choice, web pages off"),
+        shown.contains("variant Capatomic Random Chess, days 7,")
+            && shown.contains(", rated games: choice, web pages off"),
         "{shown}"
     );
+}
+
+/// `settings` names the chat's variant as every other message does, by its name in the chat's
+/// language (before: its short id, `caparandom`, in every language); it is still set by that id,
+/// or by its name in any language.
+#[test]
+fn settings_name_the_variant_in_the_chats_language() {
+    let tb = new_bot();
+    tb.say("alice", "!settings variant:caparandom");
+    for (lang, shown) in [
+        ("en", "variant Capablanca Random Chess, days"),
+        ("tr", "varyant Capablanca Rastgele Satrancı, gün"),
+        ("de", "Variante Capablanca-Zufallsschach, Tage"),
+    ] {
+        tb.say("alice", &format!("!settings lang:{lang}"));
+        let out = tb.say("alice", "!settings");
+        assert!(out.contains(shown), "{lang}: {out}");
+        assert!(!out.contains("caparandom"), "{lang}: {out}");
+    }
+    tb.say("alice", "!settings lang:de variant:Schach");
+    assert!(tb.say("alice", "!settings").contains("Variante Schach, Tage"));
+    assert_eq!(tb.query_str("SELECT default_variant FROM chat_settings"), "chess");
 }
 
 /// A challenge whose setup no longer exists (its variant's setups changed meanwhile) is answered with

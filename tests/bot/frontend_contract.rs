@@ -114,7 +114,7 @@ fn community_settings_are_inherited_and_overridden_and_need_an_admin() {
     tb.bot.handle(&in_guild("c3", "erin", "!accept"));
     // A chat outside the community sees none of it.
     let r = tb.bot.handle(&msg_in("elsewhere", "bob", "!settings"));
-    assert!(r.text().contains("variant capatomic, days none, thread per game off"), "{}", r.text());
+    assert!(r.text().contains("variant Capatomic Random Chess, days none, thread per game off"), "{}", r.text());
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn a_schema_1_database_upgrades_in_place_with_nothing_lost() {
         bot.handle(&i).text()
     };
     let s = side("carol", "?settings");
-    assert!(s.contains("prefix ?, variant stones, days 5"), "{s}");
+    assert!(s.contains("prefix ?, variant Stone's Chess, days 5"), "{s}");
     // The game in progress goes on: game 1 (alice white, bob black) is at ply 3 with a draw offer by bob.
     let main = |who: &str, text: &str| {
         let mut i = msg_in("main", who, text);

@@ -1,7 +1,7 @@
 //! Settings: a chat's or a community's defaults (prefix, variant, days, thread per game, the game's
 //! animation when it ends, language), and a person's direct-message notices and language.
 
-use super::{Bot, Ctx, Res, user, variant_named};
+use super::{Bot, Ctx, Res, user, variant_named, variant_title};
 use crate::bot::command::{Change, SettingsArgs, THEMES, forgets, value_name, values_listed};
 use crate::bot::io::Response;
 use crate::i18n::{Lang, with_lang};
@@ -62,11 +62,13 @@ impl Bot {
             };
             let community =
                 if scope.community.is_some() { t!("settings-community-hint", p = p) } else { String::new() };
+            // The variant by its name in the reader's language (`Schach`), as every other message
+            // names it; `variant:` still takes its short name too.
             return Ok(cx.say(t!(
                 "settings-show",
                 whose = if args.community { "community" } else { "chat" },
                 prefix = e.prefix.as_str(),
-                variant = e.default_variant.as_str(),
+                variant = variant_title(&e.default_variant),
                 days = days_text(e.default_days),
                 thread = on_off(e.thread_per_game),
                 gif = on_off(e.gif_at_end),
