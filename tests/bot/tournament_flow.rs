@@ -81,6 +81,19 @@ fn a_tournaments_name_keeps_no_invisible_direction_marks() {
     assert!(listed.contains("Open: Chess, Swiss (rounds set by the number of players)"), "{listed}");
 }
 
+/// Two systems where one goes are refused, naming both, and nothing is created (before: `swiss
+/// double Spring Cup` made a Swiss named "double Spring Cup"), in any language.
+#[test]
+fn two_systems_create_no_tournament() {
+    let tb = new_bot();
+    let r = admin(&tb, "!tournament create swiss double Spring Cup");
+    assert!(r.text().starts_with("'swiss' and 'double' are both tournament systems"), "{}", r.text());
+    admin(&tb, "!settings lang:tr");
+    let r = admin(&tb, "!tournament oluştur tek-devre satranç isviçre-sistemi Bahar Kupası");
+    assert!(r.text().starts_with("'tek-devre' ve 'isviçre-sistemi' ikisi de turnuva sistemi"), "{}", r.text());
+    assert_eq!(tb.query_i64("SELECT count(*) FROM tournaments"), 0);
+}
+
 #[test]
 fn six_player_round_robin_with_sonneborn_berger() {
     let tb = new_bot();

@@ -130,6 +130,7 @@ parse-tournament-days = Ein Turnier braucht Tage pro Zug: 1, 2, 3, 5, 7, 10 oder
 parse-signup = anmeldung ist die Zahl der Anmeldetage, 0 bis 30, nicht '{ $given }'
 parse-tournament-create-key = tournament create erwartet runden:N, tage:N und anmeldung:N, nicht '{ $given }:'
 parse-tournament-two-variants = '{ $first }' und '{ $second }' sind beide Varianten; ein Turnier wird in einer gespielt. Ein Name, der mit dem Namen einer Variante beginnt, braucht ein anderes Wort davor, z. B. Der { $second }-Pokal
+parse-tournament-two-systems = '{ $first }' und '{ $second }' sind beide Turniersysteme; ein Turnier hat nur eines. Ein Name, der mit dem Wort eines Systems beginnt, braucht ein anderes Wort davor, z. B. Der { $second }-Pokal
 parse-rounds-swiss = rounds:N gilt für das Schweizer System; ein Rundenturnier hat so viele Runden, wie es braucht
 parse-tournament-system = Das Turniersystem ist Rundenturnier ({ optvalue-roundrobin }), doppeltes Rundenturnier ({ optvalue-double }) oder Schweizer System ({ optvalue-swiss }), nicht '{ $given }'
 parse-unknown-command = Unbekannter Befehl '{ $name }'

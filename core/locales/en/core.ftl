@@ -132,6 +132,7 @@ parse-tournament-days = A tournament needs days per move: 1, 2, 3, 5, 7, 10 or 1
 parse-signup = signup is the days of registration, 0 to 30, not '{ $given }'
 parse-tournament-create-key = tournament create takes rounds:N, days:N and signup:N, not '{ $given }:'
 parse-tournament-two-variants = '{ $first }' and '{ $second }' are both variants; a tournament is played in one. A name that begins with a variant's name needs another word before it, e.g. The { $second } Cup
+parse-tournament-two-systems = '{ $first }' and '{ $second }' are both tournament systems; a tournament has one. A name that begins with a system's word needs another word before it, e.g. The { $second } Cup
 parse-rounds-swiss = rounds:N is for a Swiss; a round robin has as many rounds as it needs
 parse-tournament-system = Tournaments are round robin (roundrobin), double round robin (double) or Swiss (swiss), not '{ $given }'
 parse-unknown-command = Unknown command '{ $name }'

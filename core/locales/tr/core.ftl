@@ -130,6 +130,7 @@ parse-tournament-days = Turnuvada hamle başına gün 1, 2, 3, 5, 7, 10 ya da 14
 parse-signup = kayıt, kaydın açık kalacağı gün sayısıdır, 0 ile 30 arası olmalı, '{ $given }' değil
 parse-tournament-create-key = tournament create turlar:N, gün:N ve kayıt:N alır, '{ $given }:' değil
 parse-tournament-two-variants = '{ $first }' ve '{ $second }' ikisi de varyant; bir turnuva tek varyantta oynanır. Varyant adıyla başlayan bir isim için önüne başka bir kelime koy, ör. Büyük { $second } Kupası
+parse-tournament-two-systems = '{ $first }' ve '{ $second }' ikisi de turnuva sistemi; bir turnuvanın tek sistemi olur. Sistem adıyla başlayan bir isim için önüne başka bir kelime koy, ör. Büyük { $second } Kupası
 parse-rounds-swiss = rounds:N İsviçre sistemi içindir; lig usulü turnuva gerektiği kadar tur oynar
 parse-tournament-system = Turnuvalar lig ({ optvalue-roundrobin }), çift devreli lig ({ optvalue-double }) ya da İsviçre sistemi ({ optvalue-swiss }) olur, '{ $given }' değil
 parse-unknown-command = '{ $name }' diye bir komut yok

@@ -2,10 +2,11 @@
 //! parser in the table), the words of each command's options, and a slash command's typed options
 //! into the same words and so the same command ([`from_options`]).
 
-use super::names::{listed, quoted_as_typed, read_names, said, values_listed, word_of};
+use super::names::{english_value, listed, quoted_as_typed, read_names, said, values_listed, word_of};
 use super::{
     ChallengeArgs, Change, Command, DAYS_CHOICES, EVENT, LadderCmd, OptionKind, PREFIX_UNTIL_ANSWERED, ParseError,
-    REACH, ROUND, ROUNDS, RatingArgs, SEASON, SIGNUP, SettingsArgs, TournamentCmd, TournamentKind, WAIT, Wrong, spec,
+    REACH, ROUND, ROUNDS, RatingArgs, SEASON, SIGNUP, SYSTEMS, SettingsArgs, TournamentCmd, TournamentKind, WAIT,
+    Wrong, spec,
 };
 use crate::i18n::{Lang, Msg};
 use crate::msg;
@@ -587,6 +588,8 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None::<String>, None, None);
     let mut name = Vec::new();
     let mut seen = Vec::new();
+    // The system's word as read, for a refusal of a second one.
+    let mut first_system = None;
     for w in args {
         let lower = w.to_lowercase();
         let system = match lower.as_str() {
@@ -599,7 +602,16 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
             && kind.is_none()
         {
             kind = Some(k);
+            first_system = Some(*w);
             continue;
+        }
+        // A second system where the name would begin (`swiss double Spring Cup`), by any of its
+        // words in any language: which was meant is not guessed, nor is it taken into the name.
+        if let Some(first) = first_system
+            && name.is_empty()
+            && (system.is_some() || english_value(OptionKind::Choice(SYSTEMS), w).is_some())
+        {
+            return Err(msg!("parse-tournament-two-systems", first = first, second = *w));
         }
         // A system capabot does not run, where the system goes: refused, not taken into the name
         // of a round robin.
@@ -844,6 +856,68 @@ mod tests {
         ] {
             let refused = parse(typed).unwrap_err().to_string();
             assert!(refused.starts_with(answer), "{typed}: {refused}");
+        }
+    }
+
+    /// Two systems where one goes are refused, naming both as typed, for every word of each
+    /// system in every language (before: `swiss double Spring Cup` made a Swiss named "double
+    /// Spring Cup", and `isviçre-sistemi çift-devre Kupa` one named "çift-devre Kupa"); after a
+    /// word of the name, a system's word is the name's.
+    #[test]
+    fn two_systems_for_one_tournament_are_refused() {
+        let mut words: Vec<String> = ["round-robin", "rr", "doubleroundrobin", "drr", "Swiss"].map(String::from).into();
+        for lang in Lang::ALL {
+            for system in SYSTEMS {
+                let word = crate::i18n::tr(lang, &format!("optvalue-{system}"), &[]);
+                // Typed without its marks too (`isvicre-sistemi`).
+                words.push(word.replace('ç', "c"));
+                words.push(word);
+            }
+        }
+        words.dedup();
+        let mut refused = 0;
+        for first in &words {
+            for second in &words {
+                for (typed, lang) in [
+                    (format!("tournament create {first} {second} Spring Cup"), Lang::En),
+                    (format!("tournament create {first} chess {second} days:3"), Lang::De),
+                    (format!("tournament oluştur {first} {second} Kupa"), Lang::Tr),
+                ] {
+                    let answer = match parse(&typed) {
+                        Err(e) => e.answer("!").render(lang),
+                        Ok(c) => panic!("{typed}: {c:?}"),
+                    };
+                    assert!(
+                        answer.contains(&format!("'{first}'")) && answer.contains(&format!("'{second}'")),
+                        "{typed}: {answer}"
+                    );
+                    refused += 1;
+                }
+            }
+        }
+        assert!(refused > 300, "{refused}");
+        assert_eq!(
+            parse("tournament create swiss double Spring Cup").unwrap_err().to_string(),
+            "'swiss' and 'double' are both tournament systems; a tournament has one. A name that begins with a \
+             system's word needs another word before it, e.g. The double Cup"
+        );
+        let answer = |typed: &str, lang: Lang| parse(typed).unwrap_err().answer("!").render(lang);
+        assert_eq!(
+            answer("tournament create isviçre-sistemi çift-devre Kupa", Lang::Tr),
+            "'isviçre-sistemi' ve 'çift-devre' ikisi de turnuva sistemi; bir turnuvanın tek sistemi olur. Sistem \
+             adıyla başlayan bir isim için önüne başka bir kelime koy, ör. Büyük çift-devre Kupası"
+        );
+        assert_eq!(
+            answer("tournament create schweizer-system chess doppelrunde", Lang::De),
+            "'schweizer-system' und 'doppelrunde' sind beide Turniersysteme; ein Turnier hat nur eines. Ein Name, \
+             der mit dem Wort eines Systems beginnt, braucht ein anderes Wort davor, z. B. Der doppelrunde-Pokal"
+        );
+        // After a word of the name, the name's.
+        match parse("tournament create swiss chess Spring double Cup") {
+            Ok(Command::Tournament(TournamentCmd::Create { kind, name, .. })) => {
+                assert_eq!((kind, name.as_str()), (TournamentKind::Swiss, "Spring double Cup"))
+            }
+            other => panic!("{other:?}"),
         }
     }
 
