@@ -68,9 +68,34 @@ pub(crate) fn same_word(typed: &str, word: &str) -> bool {
     !typed.is_empty() && (typed == plain(word, false) || typed == plain(word, true))
 }
 
-/// Whether `typed` is the word `id` of any catalogue (`word-yes`, `optvalue-off`).
+/// Whether `typed` is the word `id` of any catalogue (`word-yes`, `optvalue-off`), as
+/// [`same_word`] compares them.
 pub(crate) fn said(typed: &str, id: &str) -> bool {
-    Lang::ALL.iter().any(|&l| same_word(typed, &crate::i18n::tr(l, id, &[])))
+    let typed = plain(typed, false);
+    !typed.is_empty() && plain_words(id).contains(&typed)
+}
+
+/// The word `id` of every catalogue as [`same_word`] compares it: [`plain`], and with German's
+/// `ae`, `oe`, `ue`; looked up and written so once an id for the process (every typed command reads
+/// some), as [`names`] are.
+fn plain_words(id: &str) -> &'static [String] {
+    static KNOWN: std::sync::LazyLock<std::sync::RwLock<std::collections::HashMap<String, &'static [String]>>> =
+        std::sync::LazyLock::new(Default::default);
+    if let Some(words) = KNOWN.read().unwrap_or_else(|e| e.into_inner()).get(id) {
+        return words;
+    }
+    let mut words = Vec::new();
+    for lang in Lang::ALL {
+        let word = crate::i18n::tr(lang, id, &[]);
+        for plain in [plain(&word, false), plain(&word, true)] {
+            if !words.contains(&plain) {
+                words.push(plain);
+            }
+        }
+    }
+    // Leaked once per id: the ids are the code's own (`word-yes`, `optvalue-*`), a few dozen.
+    let words: &'static [String] = Vec::leak(words);
+    KNOWN.write().unwrap_or_else(|e| e.into_inner()).entry(id.to_string()).or_insert(words)
 }
 
 /// The words an option of `kind` takes as its value (`white`), each read by its word in any
@@ -802,5 +827,39 @@ mod tests {
             assert_eq!(parse(&format!("move {castle}")), Ok(Command::Move { game: None, text: castle.into() }));
         }
         assert_eq!(parse("move 1 e4"), Ok(Command::Move { game: Some(1), text: "e4".into() }));
+    }
+
+    /// `said`, which reads the catalogues once an id, answers as comparing with each catalogue's
+    /// word does, for each word typed as any catalogue writes it, with other letters' case, without
+    /// its marks or with German's `ae`, and for words that are none.
+    #[test]
+    fn said_answers_as_each_catalogues_word() {
+        let ids = [
+            "word-yes",
+            "word-no",
+            "optvalue-on",
+            "optvalue-off",
+            "optvalue-default",
+            "optvalue-white",
+            "optvalue-random",
+            "optvalue-green",
+        ];
+        let ids = ids.iter().map(|id| id.to_string()).chain(
+            value_words(OptionKind::Choice(crate::bot::command::SYSTEMS)).iter().map(|w| format!("optvalue-{w}")),
+        );
+        let mut checked = 0;
+        for id in ids {
+            let mut typed: Vec<String> = vec!["".into(), "maybe".into(), "#4".into()];
+            for lang in Lang::ALL {
+                let word = crate::i18n::tr(lang, &id, &[]);
+                typed.extend([word.to_uppercase(), plain(&word, false), plain(&word, true), word]);
+            }
+            for t in &typed {
+                let each = Lang::ALL.iter().any(|&l| same_word(t, &crate::i18n::tr(l, &id, &[])));
+                assert_eq!(said(t, &id), each, "{id}: '{t}'");
+                checked += 1;
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 }
