@@ -584,12 +584,21 @@ fn actions_list(command: &str, subs: &[super::table::SubcommandSpec]) -> Msg {
     words.fold(last, |rest, first| msg!("list-more", first = first, rest = rest))
 }
 
+/// Put by a slash command before its `name` option's words: what follows is the name, word for
+/// word, whatever system, variant or option it begins with (the option says it is the name; only
+/// typed text needs the words read for what they are). Not a word anyone types.
+const NAME_FOLLOWS: &str = "\u{1}name";
+
 fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
     let (mut kind, mut rounds, mut variant, mut days, mut signup) = (None, None, None::<String>, None, None);
     let mut name = Vec::new();
     let mut seen = Vec::new();
     // The system's word as read, for a refusal of a second one.
     let mut first_system = None;
+    let (args, named) = match args.iter().position(|w| *w == NAME_FOLLOWS) {
+        Some(at) => (&args[..at], &args[at + 1..]),
+        None => (args, &[][..]),
+    };
     for w in args {
         let lower = w.to_lowercase();
         let system = match lower.as_str() {
@@ -649,6 +658,7 @@ fn parse_tournament_create(args: &[&str]) -> Result<TournamentCmd, Wrong> {
             _ => name.push(*w),
         }
     }
+    name.extend(named);
     let kind = kind.unwrap_or(TournamentKind::RoundRobin);
     if rounds.is_some() && kind != TournamentKind::Swiss {
         return Err(msg!("parse-rounds-swiss"));
@@ -754,6 +764,9 @@ fn command_of_options(
         };
         if word.is_empty() {
             continue;
+        }
+        if name == "tournament" && o.name == "name" {
+            words.push(NAME_FOLLOWS.to_string());
         }
         if word.chars().any(char::is_whitespace) && !matches!(o.kind, OptionKind::Move | OptionKind::Text) {
             return Err(msg!("parse-option-one-word", option = option_name(o.name), given = word));
@@ -1051,6 +1064,32 @@ mod tests {
             })
         );
         assert_eq!(Command::Tournament(TournamentCmd::Join(Some(3))).typed("!"), "!tournament #3 join");
+    }
+
+    /// A slash command's `name` option is the name word for word: one beginning with a system's or
+    /// a variant's word, or holding an option's shape, is not read as them (before: "Double
+    /// Trouble" with the system swiss was refused as two systems, "Chess Masters" with the variant
+    /// chess as two variants, and "Cup days:3" set the days). Typed, the words are read as before.
+    #[test]
+    fn a_slash_commands_name_is_the_name_whatever_it_begins_with() {
+        let created = |system: &str, name: &str| {
+            let given = [
+                ("system", OptionValue::Text(system.into())),
+                ("variant", OptionValue::Text("chess".into())),
+                ("name", OptionValue::Text(name.into())),
+            ];
+            match from_options("tournament", Some("create"), &given) {
+                Ok((Command::Tournament(TournamentCmd::Create { kind, variant, days, name, .. }), _)) => {
+                    (kind, variant, days, name)
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+        };
+        for name in ["Double Trouble", "Chess Masters", "Swiss Open", "Cup days:3", "rounds:4 of fun"] {
+            assert_eq!(created("swiss", name), (TournamentKind::Swiss, Some("chess".into()), None, name.into()));
+        }
+        assert_eq!(created("round-robin", "isviçre-sistemi Kupası").3, "isviçre-sistemi Kupası");
+        assert!(parse("tournament create swiss chess Double Trouble").is_err(), "typed, read as before");
     }
 
     #[test]
