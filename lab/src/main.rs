@@ -173,6 +173,12 @@ enum Command {
         /// The host's core_threads in the host's run (default: the host's own, as many as the cores).
         #[arg(long)]
         core_threads: Option<usize>,
+        /// On SQLite: a reader holds a snapshot through the moves, so that the write-ahead log keeps
+        /// all they wrote; then its frames are named by table and index (`dbstat`), with what
+        /// checkpoints every 200 ms and less often would copy of them. The checkpoints themselves copy
+        /// nothing meanwhile, so "written" is then the log alone.
+        #[arg(long, conflicts_with = "postgres")]
+        log_pages: bool,
     },
     /// The web pages under a steady load: p50/p99 latency and size per page (feature `web`).
     BenchWeb {
@@ -715,11 +721,13 @@ fn run(cli: Cli) -> Result<(), String> {
             wal_stats,
             seed,
             core_threads,
+            log_pages,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
                 core_threads,
+                log_pages,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {

@@ -33,6 +33,9 @@ pub struct BenchOptions {
     /// `bench-discord`: the fake Discord and the players on a runtime of their own (one thread,
     /// `fake-discord`) instead of the bot's, so that the bot's own processor time shows apart.
     pub fake_apart: bool,
+    /// On SQLite, what the run's write-ahead log holds, by table and index, and what its checkpoints
+    /// copy ([`super::log_pages`]): the report's [`BenchReport::log_pages`].
+    pub log_pages: bool,
 }
 
 impl BenchOptions {
@@ -48,6 +51,7 @@ impl BenchOptions {
             core_threads: None,
             draw_threads: None,
             fake_apart: false,
+            log_pages: false,
         }
     }
 
@@ -86,6 +90,11 @@ pub struct BenchReport {
     /// On SQLite, the commits made while the moves were played and the units of work they
     /// committed (several units share a commit when they come together: `store::Writer`).
     pub commits: Option<(u64, u64)>,
+    /// On SQLite, the part of [`BenchReport::written`] the store's checkpointer threads wrote
+    /// (copies of the log's pages into the database file); the rest is the log.
+    pub checkpoints: Option<u64>,
+    /// With [`BenchOptions::log_pages`], the log's frames and the checkpoints' copies by b-tree.
+    pub log_pages: Option<String>,
 }
 
 impl BenchReport {
@@ -107,6 +116,8 @@ impl BenchReport {
             outbox_bytes: 0,
             wal: None,
             commits: None,
+            checkpoints: None,
+            log_pages: None,
         }
     }
 
@@ -128,7 +139,7 @@ impl BenchReport {
     pub fn summary(&self, opts: &BenchOptions) -> String {
         format!(
             "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
-             latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused; written {} a move, \
+             latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused; written {} a move{}, \
              outbox rows {:.1} KB a move{}",
             opts.games,
             opts.threads,
@@ -142,6 +153,10 @@ impl BenchReport {
             self.pictures,
             self.refused,
             self.written_per_move().map_or_else(|| "?".to_string(), |b| format!("{:.1} KB", b / 1024.0)),
+            self.checkpoints.map_or_else(String::new, |c| format!(
+                " ({:.1} KB of it by the checkpoints)",
+                c as f64 / self.accepted.max(1) as f64 / 1024.0
+            )),
             self.outbox_per_move() / 1024.0,
             self.commits.map_or_else(String::new, |(commits, units)| format!(
                 "; {units} units in {commits} commits ({:.2} a commit)",
@@ -291,10 +306,14 @@ pub fn run_both_on_postgres(
 /// The two-line summary of [`run_both`]: core, host, and the host's share of the core's throughput.
 pub fn summary_both(core: &BenchReport, host: &BenchReport, opts: &BenchOptions) -> String {
     format!(
-        "core: {}\nhost: {}\nhost/core throughput {:.1} %",
+        "core: {}\nhost: {}\nhost/core throughput {:.1} %{}",
         core.summary(opts),
         host.summary(opts),
-        100.0 * host.moves_per_sec() / core.moves_per_sec().max(1e-9)
+        100.0 * host.moves_per_sec() / core.moves_per_sec().max(1e-9),
+        [("core", core), ("host", host)]
+            .iter()
+            .filter_map(|(name, r)| r.log_pages.as_ref().map(|l| format!("\n{name}'s {l}")))
+            .collect::<String>()
     )
 }
 
@@ -485,6 +504,8 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
         }));
     }
     let postgres = capabot::store::is_postgres_url(&db.to_string_lossy());
+    let tap = if opts.log_pages && !postgres { Some(super::log_pages::Tap::start(db)?) } else { None };
+    let checkpoints0 = super::log_pages::checkpointer_writes();
     let (written0, outbox0) = (if postgres { wal_position(&bot) } else { bytes_written() }, outbox_bytes(&bot)?);
     let commits0 = bot.store().sqlite_commits();
     let t0 = Instant::now();
@@ -562,6 +583,13 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     let mut report = BenchReport::of(all, refused, pictures, elapsed);
     let written1 = if postgres { wal_position(&bot) } else { bytes_written() };
     report.written = written1.zip(written0).map(|(b, a)| b.saturating_sub(a));
+    if !postgres {
+        report.checkpoints =
+            Some(super::log_pages::checkpointer_written(&checkpoints0, &super::log_pages::checkpointer_writes()));
+    }
+    if let Some(tap) = tap {
+        report.log_pages = Some(tap.finish(report.accepted)?);
+    }
     report.commits = bot.store().sqlite_commits().zip(commits0).map(|(b, a)| (b.0 - a.0, b.1 - a.1));
     report.wal = if postgres { written0.zip(written1) } else { None };
     report.outbox_bytes = outbox_bytes(&bot)?.saturating_sub(outbox0);
@@ -712,6 +740,7 @@ mod tests {
             core_threads: None,
             draw_threads: None,
             fake_apart: false,
+            log_pages: false,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
@@ -735,6 +764,7 @@ mod tests {
             core_threads: None,
             draw_threads: None,
             fake_apart: false,
+            log_pages: false,
         };
         let out = unit_rounds(&opts, 1).unwrap();
         assert_eq!(out.matches("4 accepted moves").count(), 4, "{out}");

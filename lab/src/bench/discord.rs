@@ -888,6 +888,7 @@ mod tests {
             core_threads: None,
             draw_threads: None,
             fake_apart: true,
+            log_pages: false,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_discord(&dir.path().join("d.db"), &opts, None).unwrap();
@@ -912,6 +913,7 @@ mod tests {
             core_threads: None,
             draw_threads: None,
             fake_apart: false,
+            log_pages: false,
         };
         let limits = LimitConfig::default();
         let flood = Flood {

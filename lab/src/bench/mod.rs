@@ -14,6 +14,7 @@ pub mod discord;
 pub mod gif;
 #[cfg(feature = "discord")]
 pub mod guilds;
+pub mod log_pages;
 #[cfg(feature = "matrix")]
 pub mod matrix_rooms;
 pub mod perft;
