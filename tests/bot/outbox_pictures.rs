@@ -52,7 +52,9 @@ fn host_on(bot: Bot) -> (Arc<Host>, Arc<Recorder>) {
 fn rows(bot: &Bot) -> Vec<(String, serde_json::Value, Option<i64>)> {
     let conn = bot.store().conn().unwrap();
     let mut st = conn.prepare_cached("SELECT chat_key, reply, length(picture) FROM outbox ORDER BY id").unwrap();
-    st.query_map((), |r| Ok((r.get::<String>(0)?, r.get::<String>(1)?, r.get::<Option<i64>>(2)?)))
+    // The reply as its JSON, however SQLite keeps it (deflated when shorter).
+    let reply = |r: &capabot::store::sql::Row<'_>| capabot::store::outbox::reply_text(r.column(1)?, 1);
+    st.query_map((), |r| Ok((r.get::<String>(0)?, reply(r)?, r.get::<Option<i64>>(2)?)))
         .unwrap()
         .map(|row| {
             let (key, json, picture) = row.unwrap();

@@ -122,7 +122,7 @@ fn capabot_migrate_copies_a_played_database_once() {
 #[test]
 fn a_copy_carries_every_value_across_its_batches() {
     use capabot::store::sql::Column;
-    use capabot::store::{Store, copy, players, ratings};
+    use capabot::store::{Store, copy, outbox, players, ratings};
 
     let dir = tempfile::tempdir().unwrap();
     let source = Store::open(dir.path().join("many.db")).unwrap();
@@ -138,6 +138,12 @@ fn a_copy_carries_every_value_across_its_batches() {
                     ratings::upsert(&c, &ratings::Scope::Global, "chess", &rating)?;
                 }
             }
+            // Replies waiting in the outbox: SQLite keeps a long one deflated, PostgreSQL as text.
+            let board = "10 . . . . . . . . . .\\n".repeat(10);
+            for (i, reply) in [format!(r#"{{"text":"a move","text_board":"{board}"}}"#), "{}".into()].iter().enumerate()
+            {
+                outbox::push(&c, "discord", "c:1", reply, None, 100 + i as i64)?;
+            }
             Ok(())
         })
         .unwrap();
@@ -145,6 +151,11 @@ fn a_copy_carries_every_value_across_its_batches() {
     let database = server.create_database().unwrap();
     let target = Store::open_postgres(&database.url(), 2).unwrap();
     let report = copy::copy(&source, &target, |_| Ok(())).unwrap();
+    let replies = |store: &Store| -> Vec<String> {
+        outbox::pending_in(&store.conn().unwrap(), "discord", "c:1", 10).unwrap().into_iter().map(|p| p.reply).collect()
+    };
+    assert_eq!(replies(&target), replies(&source));
+    assert!(replies(&target)[0].contains("a move"));
     let copied: usize = report.tables.iter().map(|(_, n)| n).sum();
     assert!(copied >= 5_000, "{report:?}");
 
@@ -155,7 +166,14 @@ fn a_copy_carries_every_value_across_its_batches() {
         c.for_each_row(&format!("SELECT * FROM {table}"), (), |r| {
             let mut line = String::new();
             for i in 0..r.column_count() {
-                line.push_str(&match r.column(i)? {
+                // The outbox's reply as its text, however the backend keeps it (its fourth column).
+                let column = match r.column(i)? {
+                    reply @ Column::Bytes(_) if table == "outbox" && i == 3 => {
+                        Column::Text(outbox::reply_text(reply, i)?.into())
+                    }
+                    column => column,
+                };
+                line.push_str(&match column {
                     Column::Null => "null".to_string(),
                     Column::I64(n) => n.to_string(),
                     Column::F64(x) => format!("{x:?}"),

@@ -77,8 +77,14 @@ pub fn copy_reporting(
         };
         source
             .for_each_row(&format!("SELECT {list} FROM {table}"), (), |r| {
-                for i in 0..columns.len() {
-                    pending.push(r.column(i)?.into_owned());
+                for (i, (column, _)) in columns.iter().enumerate() {
+                    let value = r.column(i)?.into_owned();
+                    // PostgreSQL keeps a reply as text; SQLite may keep it deflated.
+                    pending.push(if table == "outbox" && column == "reply" {
+                        super::sql::Column::Text(super::outbox::reply_text(value, i)?.into())
+                    } else {
+                        value
+                    });
                 }
                 rows += 1;
                 if pending.len() >= batch * columns.len()

@@ -82,7 +82,8 @@ pub struct BenchReport {
     /// `/proc/self/io`: the database's write-ahead log and its checkpoints), on PostgreSQL the
     /// server's write-ahead log (`pg_current_wal_lsn()`); `None` where the system does not say.
     pub written: Option<u64>,
-    /// Bytes of outbox rows (the reply's JSON and any picture beside it) the moves added.
+    /// Bytes of outbox rows as stored (the reply's JSON, deflated on SQLite when shorter, and any
+    /// picture beside it) the moves added.
     pub outbox_bytes: u64,
     /// On PostgreSQL, the write-ahead log's positions before and after the moves (for
     /// `pg_waldump`: [`run_both_on_postgres`]).
