@@ -91,6 +91,18 @@ impl Stats {
     }
 }
 
+/// What the pruning of a node's quiet moves depends on besides the move ([`Searcher::prunes_quiet`]).
+#[derive(Clone, Copy)]
+struct QuietPrune {
+    depth: i32,
+    /// Moves searched so far at the node.
+    searched: usize,
+    improving: bool,
+    /// The node's score guess (static, or the table's where it fits).
+    guess: i32,
+    alpha: i32,
+}
+
 /// Number of distinct (piece, destination) keys: roles times squares of the largest board.
 const KEYS: usize = Role::COUNT * 100;
 
@@ -512,6 +524,8 @@ impl<'a> Searcher<'a> {
         quiets.clear();
         captures_tried.clear();
         let mut child_pv = Vec::new();
+        // Where a move may check from, once a quiet move could be pruned.
+        let mut check_squares = None;
         for i in 0..list.len() {
             let mut bi = i;
             for j in i + 1..list.len() {
@@ -524,6 +538,17 @@ impl<'a> Searcher<'a> {
             let capture_like = is_tactical(pos, m);
             let tactical = capture_like && order > 0;
             let losing_capture = capture_like && order < 0 && Some(m) != tt_move;
+            let prunable = !pv_node && !in_check && searched > 0 && best_score > -MATE_BOUND;
+            let quiet_prune = QuietPrune { depth, searched, improving, guess, alpha };
+            // A quiet move that cannot check is pruned below or not whatever its child: dropped
+            // without making it (most of the moves of a node at shallow depth).
+            if prunable
+                && !capture_like
+                && !check_squares.get_or_insert_with(|| pos.check_squares()).may_give_check(pos, m)
+                && self.prunes_quiet(pos, m, &quiet_prune, None)
+            {
+                continue;
+            }
             let child = pos.play_unchecked(m);
             self.tt.prefetch(child.hash());
             let gives_check = child.is_check();
@@ -540,30 +565,9 @@ impl<'a> Searcher<'a> {
                         && *quiet_see.insert(eval::see(pos, self.params, m.from, m.to)) < 0
                 };
             let quiet = !tactical && (!gives_check || unsafe_check);
-            if !pv_node && !in_check && searched > 0 && quiet && best_score > -MATE_BOUND {
+            if prunable && quiet {
                 if !capture_like {
-                    // The depth this move would get after its late-move reduction.
-                    let lmr_depth = (depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32).max(0);
-                    // Late-move pruning: the tail of the quiet moves at shallow depth.
-                    if !st.no_lmp
-                        && depth <= 8
-                        && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 }
-                    {
-                        continue;
-                    }
-                    // Futility: a quiet move cannot lift a hopeless static score to alpha.
-                    if !st.no_futility && lmr_depth <= 6 && guess + 120 + 110 * lmr_depth <= alpha {
-                        continue;
-                    }
-                    // A quiet move that hangs material by the exchange count, the more the shallower (not in
-                    // atomic, where a capture blows up the capturer too).
-                    if !st.no_see_prune
-                        && lmr_depth <= 6
-                        && !self.atomic
-                        && !matches!(m.kind, MoveKind::Castle { .. })
-                        && quiet_see.unwrap_or_else(|| eval::see(pos, self.params, m.from, m.to))
-                            < -22 * (lmr_depth + 1) * (lmr_depth + 1)
-                    {
+                    if self.prunes_quiet(pos, m, &quiet_prune, quiet_see) {
                         continue;
                     }
                 } else if !st.no_see_prune && losing_capture && depth <= 3 && order + 400_000 < -120 * depth {
@@ -695,6 +699,31 @@ impl<'a> Searcher<'a> {
         };
         self.tt.store(hash, best_move, Self::score_to_tt(best_score, ply), depth, bound, eval_to_tt(static_eval));
         best_score
+    }
+
+    /// Whether the late-move pruning, futility or exchange-count pruning of a node (`prune`) drops the
+    /// quiet move `m`; `quiet_see`: its exchange count if already known.
+    fn prunes_quiet(&self, pos: &Position, m: Move, prune: &QuietPrune, quiet_see: Option<i32>) -> bool {
+        let st = self.limits.style;
+        let QuietPrune { depth, searched, improving, guess, alpha } = *prune;
+        // The depth this move would get after its late-move reduction.
+        let lmr_depth = (depth - 1 - self.lmr[(depth as usize).min(63)][searched.min(63)] as i32).max(0);
+        // Late-move pruning: the tail of the quiet moves at shallow depth.
+        if !st.no_lmp && depth <= 8 && searched >= (3 + (depth * depth) as usize) / if improving { 1 } else { 2 } {
+            return true;
+        }
+        // Futility: a quiet move cannot lift a hopeless static score to alpha.
+        if !st.no_futility && lmr_depth <= 6 && guess + 120 + 110 * lmr_depth <= alpha {
+            return true;
+        }
+        // A quiet move that hangs material by the exchange count, the more the shallower (not in
+        // atomic, where a capture blows up the capturer too).
+        !st.no_see_prune
+            && lmr_depth <= 6
+            && !self.atomic
+            && !matches!(m.kind, MoveKind::Castle { .. })
+            && quiet_see.unwrap_or_else(|| eval::see(pos, self.params, m.from, m.to))
+                < -22 * (lmr_depth + 1) * (lmr_depth + 1)
     }
 
     /// After a cut-off: raise the capture history of the capture that caused it (if it was one) and

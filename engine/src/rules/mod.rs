@@ -17,6 +17,6 @@ mod zobrist;
 pub use bitboard::Bitboard;
 pub use game::Game;
 pub use moves::{Move, MoveKind, MoveList};
-pub use position::{DrawReason, Outcome, Position, PositionError, Setup, WinReason};
+pub use position::{CheckSquares, DrawReason, Outcome, Position, PositionError, Setup, WinReason};
 pub use types::{Color, Piece, Role, Square};
 pub use variant::{EvalFamily, SetupKind, VARIANTS, Variant};

@@ -21,6 +21,7 @@ mod movegen;
 mod outcome;
 mod setup;
 
+pub use check::CheckSquares;
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use setup::{PositionError, Setup};
 
