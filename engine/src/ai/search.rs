@@ -549,7 +549,8 @@ impl<'a> Searcher<'a> {
             {
                 continue;
             }
-            let child = pos.play_unchecked(m);
+            let mut child = pos.clone();
+            child.play_unchecked_in_place(m);
             self.tt.prefetch(child.hash());
             let gives_check = child.is_check();
             // A check that hangs the checking piece by exchange count (not in atomic, where captures
@@ -874,7 +875,8 @@ impl<'a> Searcher<'a> {
         let mut best = stand;
         let mut best_move = None;
         for &(m, order_g) in &list {
-            let child = pos.play_unchecked(m);
+            let mut child = pos.clone();
+            child.play_unchecked_in_place(m);
             self.tt.prefetch(child.hash());
             if !in_check && !legal_after(pos, m, &child) {
                 continue;

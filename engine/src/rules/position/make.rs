@@ -24,6 +24,13 @@ impl Position {
         p
     }
 
+    /// [`Position::play_unchecked`] in place: the caller copies the position where the new one is to
+    /// be (a search's child), so the position is copied once, not built aside and copied again.
+    #[inline]
+    pub fn play_unchecked_in_place(&mut self, m: Move) {
+        self.do_move(m);
+    }
+
     /// The same position with the other side to move and no en-passant square: a "pass", which the
     /// search uses for null-move pruning. `None` when the side to move is in check (passing would leave
     /// its king attacked) or a king is gone.
