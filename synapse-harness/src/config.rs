@@ -76,6 +76,21 @@ impl ServerConfig<'_> {
             "  enabled: false".into(),
             "user_directory:".into(),
             "  enabled: false".into(),
+            // What an operator of a homeserver of bots turns off, each a cost on every event Synapse
+            // persists (docs/scale.md, "A tuned Synapse"): push rules evaluated for every member and
+            // the notification counts, which pile up where nobody sends read receipts (bots do not;
+            // nobody here has a phone to push to), the full-text search index, the room statistics,
+            // and the federation sender (this server federates with nobody, but its sender still
+            // looked up every new event's servers).
+            "push:".into(),
+            "  enabled: false".into(),
+            "enable_search: false".into(),
+            "stats:".into(),
+            "  enabled: false".into(),
+            "federation_sender_instances: []".into(),
+            // The oldest generations of Python's garbage collector, which walk every object of
+            // Synapse's caches, at most once a minute and once in ten (Synapse's default: 10 s, 30 s).
+            "gc_min_interval: ['1s', '1m', '10m']".into(),
             format!("rc_message: {DEFAULT_MESSAGE_LIMIT}"),
             format!("rc_registration: {UNLIMITED}"),
             format!("rc_registration_token_validity: {UNLIMITED}"),
@@ -164,17 +179,22 @@ fn yaml_string(text: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_config_names_the_port_and_keeps_federation_off() {
-        let config = ServerConfig {
+    /// A configuration on port 4321 with fixed secrets.
+    fn test_config<'a>(data_dir: &'a Path, database: &'a Database) -> ServerConfig<'a> {
+        ServerConfig {
             server_name: "localhost",
             port: 4321,
-            data_dir: Path::new("/tmp/it's here"),
+            data_dir,
             shared_secret: "s",
             macaroon_secret: "m",
             form_secret: "f",
-            database: &Database::Sqlite,
-        };
+            database,
+        }
+    }
+
+    #[test]
+    fn the_config_names_the_port_and_keeps_federation_off() {
+        let config = test_config(Path::new("/tmp/it's here"), &Database::Sqlite);
         let yaml = config.homeserver_yaml();
         assert!(yaml.contains("  - port: 4321\n"));
         assert!(yaml.contains("database: '/tmp/it''s here/homeserver.db'"));
@@ -182,6 +202,25 @@ mod tests {
         assert!(!yaml.contains("federation]"));
         assert!(yaml.contains("rc_message: {per_second: 0.2, burst_count: 10}\n"));
         assert!(config.log_yaml().contains("filename: '/tmp/it''s here/homeserver.log'"));
+    }
+
+    #[test]
+    fn the_config_turns_off_what_a_homeserver_of_bots_does_without() {
+        let config = test_config(Path::new("/tmp/here"), &Database::Sqlite);
+        let yaml = config.homeserver_yaml();
+        for line in [
+            "push:\n  enabled: false\n",
+            "enable_search: false\n",
+            "stats:\n  enabled: false\n",
+            "federation_sender_instances: []\n",
+            "gc_min_interval: ['1s', '1m', '10m']\n",
+        ] {
+            assert!(yaml.contains(line), "{line:?} missing from:\n{yaml}");
+        }
+        // What the bot and its tests rely on stays: the default limit on sending, and no setting
+        // of Synapse's about encryption or `m.mentions` is written at all.
+        assert!(yaml.contains("rc_message: {per_second: 0.2, burst_count: 10}\n"));
+        assert!(!yaml.contains("encryption") && !yaml.contains("mentions"), "{yaml}");
     }
 
     #[test]
@@ -193,15 +232,7 @@ mod tests {
             password: "it's secret".into(),
             dbname: "test_1".into(),
         });
-        let config = ServerConfig {
-            server_name: "localhost",
-            port: 4321,
-            data_dir: Path::new("/tmp/here"),
-            shared_secret: "s",
-            macaroon_secret: "m",
-            form_secret: "f",
-            database: &database,
-        };
+        let config = test_config(Path::new("/tmp/here"), &database);
         let yaml = config.homeserver_yaml();
         assert!(
             yaml.contains("database:\n  name: psycopg2\n  args:\n    host: '/dev/shm/pg-harness-x/data'\n"),
