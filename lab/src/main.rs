@@ -179,6 +179,10 @@ enum Command {
         /// nothing meanwhile, so "written" is then the log alone.
         #[arg(long, conflicts_with = "postgres")]
         log_pages: bool,
+        /// The ids of the host's events, their claims' keys: `snowflake` as Discord's (in key
+        /// order), `hashed` as Matrix's (in none), `counter` as the benchmark's before stop 105.
+        #[arg(long, value_enum, default_value = "snowflake")]
+        event_ids: bench::bot::EventIds,
     },
     /// The web pages under a steady load: p50/p99 latency and size per page (feature `web`).
     BenchWeb {
@@ -722,12 +726,14 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             core_threads,
             log_pages,
+            event_ids,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
                 core_threads,
                 log_pages,
+                event_ids,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {

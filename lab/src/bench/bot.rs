@@ -36,6 +36,62 @@ pub struct BenchOptions {
     /// On SQLite, what the run's write-ahead log holds, by table and index, and what its checkpoints
     /// copy ([`super::log_pages`]): the report's [`BenchReport::log_pages`].
     pub log_pages: bool,
+    /// The event ids the host's moves carry (their claims' keys).
+    pub event_ids: EventIds,
+}
+
+/// The ids of the events the host's moves come as: each is claimed in `processed_events` under its
+/// id, and where a new claim's key falls in that b-tree decides how many of its pages a move writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EventIds {
+    /// As Discord's: snowflakes, numbers that grow with time (each a new largest key).
+    Snowflake,
+    /// As Matrix's (rooms of version 4 on): `$` and 43 characters of a hash, in no order.
+    Hashed,
+    /// `e0`, `e1`, … (the benchmark's ids before stop 105): rising one by one as text, but back
+    /// before the earlier ones each time the counter gains a digit (`e10` sorts before `e2`).
+    Counter,
+}
+
+impl EventIds {
+    /// The id of the `seq`-th event; `last` is the largest snowflake handed out so far.
+    fn id(self, seq: u64, last: &std::sync::atomic::AtomicU64) -> String {
+        match self {
+            EventIds::Snowflake => {
+                // Milliseconds since Discord's epoch (2015) above 22 bits of worker, process and
+                // increment; never below the last one handed out.
+                let ms = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis() as u64)
+                    .saturating_sub(1_420_070_400_000);
+                let next = |l: u64| (ms << 22).max(l + 1);
+                let ordering = std::sync::atomic::Ordering::Relaxed;
+                let prev = last.fetch_update(ordering, ordering, |l| Some(next(l))).unwrap_or_else(|l| l);
+                next(prev).to_string()
+            }
+            EventIds::Hashed => {
+                const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+                // splitmix64's steps: five words of a hash-like spread, 6 bits a character.
+                let mut state = seq.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                let mut word = || {
+                    state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    let mut z = state;
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    z ^ (z >> 31)
+                };
+                let words = [word(), word(), word(), word(), word()];
+                let mut id = String::with_capacity(44);
+                id.push('$');
+                for i in 0..43 {
+                    let bits = (words[i / 10] >> (6 * (i % 10))) & 63;
+                    id.push(ALPHABET[bits as usize] as char);
+                }
+                id
+            }
+            EventIds::Counter => format!("e{seq}"),
+        }
+    }
 }
 
 impl BenchOptions {
@@ -52,6 +108,7 @@ impl BenchOptions {
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
+            event_ids: EventIds::Snowflake,
         }
     }
 
@@ -432,9 +489,12 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     let tally = Arc::new(Tally::default());
     host.register(tally.clone());
     let seq = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let last_snowflake = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let event_ids = opts.event_ids;
     // One move through the chosen path: (announced, pictures).
     let drive = {
         let (bot, host, tally, handle) = (bot.clone(), host.clone(), tally.clone(), rt.handle().clone());
+        let last_snowflake = last_snowflake.clone();
         move |input: Input| -> (bool, usize) {
             match through {
                 Through::Core => {
@@ -444,7 +504,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
                     (r.text().contains("played by"), r.replies.iter().filter(|r| r.png.is_some()).count())
                 }
                 Through::Host => {
-                    let id = format!("e{}", seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
+                    let id = event_ids.id(seq.fetch_add(1, std::sync::atomic::Ordering::Relaxed), &last_snowflake);
                     let _ = handle.block_on(host.handle(input.with_event_id(id.clone())));
                     tally.seen.lock().ok().and_then(|mut s| s.remove(&id)).unwrap_or((false, 0))
                 }
@@ -742,6 +802,7 @@ mod tests {
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
+            event_ids: EventIds::Snowflake,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
@@ -751,6 +812,25 @@ mod tests {
         assert!(summary_both(&core, &host, &opts).contains("host/core throughput"));
         let line = r.summary(&opts);
         assert!(line.starts_with("bench-bot 2 games on 1 threads (chess): 8 accepted moves in "), "{line}");
+    }
+
+    /// Snowflakes come in key order (each a new largest text of the same length), as Discord's;
+    /// hashed ids (Matrix's) in none; the old counter's not when it gains a digit.
+    #[test]
+    fn event_ids_come_in_the_order_of_their_platform() {
+        let ids = |kind: EventIds| {
+            let last = std::sync::atomic::AtomicU64::new(0);
+            (0..2_000).map(|seq| kind.id(seq, &last)).collect::<Vec<_>>()
+        };
+        let in_order = |ids: &[String]| ids.windows(2).all(|w| w[0] < w[1]);
+        let snowflakes = ids(EventIds::Snowflake);
+        assert!(in_order(&snowflakes) && snowflakes.iter().all(|id| id.len() == 19), "{snowflakes:?}");
+        let hashed = ids(EventIds::Hashed);
+        assert!(hashed.iter().all(|id| id.len() == 44 && id.starts_with('$')), "{hashed:?}");
+        assert_eq!(hashed.iter().collect::<std::collections::BTreeSet<_>>().len(), hashed.len(), "all distinct");
+        let rises = hashed.windows(2).filter(|w| w[0] < w[1]).count();
+        assert!((800..1_200).contains(&rises), "about every other one rises: {rises}");
+        assert!(!in_order(&ids(EventIds::Counter)), "e10 comes before e2");
     }
 
     #[test]
@@ -766,6 +846,7 @@ mod tests {
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
+            event_ids: EventIds::Snowflake,
         };
         let out = unit_rounds(&opts, 1).unwrap();
         assert_eq!(out.matches("4 accepted moves").count(), 4, "{out}");

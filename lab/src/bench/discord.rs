@@ -889,6 +889,7 @@ mod tests {
             draw_threads: None,
             fake_apart: true,
             log_pages: false,
+            event_ids: crate::bench::bot::EventIds::Snowflake,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_discord(&dir.path().join("d.db"), &opts, None).unwrap();
@@ -914,6 +915,7 @@ mod tests {
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
+            event_ids: crate::bench::bot::EventIds::Snowflake,
         };
         let limits = LimitConfig::default();
         let flood = Flood {
