@@ -542,12 +542,17 @@ impl<'a> Searcher<'a> {
             let quiet_prune = QuietPrune { depth, searched, improving, guess, alpha };
             // A quiet move that cannot check is pruned below or not whatever its child: dropped
             // without making it (most of the moves of a node at shallow depth).
+            let mut pruning_asked = false;
             if prunable
                 && !capture_like
                 && !check_squares.get_or_insert_with(|| pos.check_squares()).may_give_check(pos, m)
-                && self.prunes_quiet(pos, m, &quiet_prune, None)
             {
-                continue;
+                if self.prunes_quiet(pos, m, &quiet_prune, None) {
+                    continue;
+                }
+                // Kept: the move cannot check, so it is quiet below and the same question (its
+                // exchange count among it) would get the same answer there.
+                pruning_asked = true;
             }
             let mut child = pos.clone();
             child.play_unchecked_in_place(m);
@@ -568,7 +573,7 @@ impl<'a> Searcher<'a> {
             let quiet = !tactical && (!gives_check || unsafe_check);
             if prunable && quiet {
                 if !capture_like {
-                    if self.prunes_quiet(pos, m, &quiet_prune, quiet_see) {
+                    if !pruning_asked && self.prunes_quiet(pos, m, &quiet_prune, quiet_see) {
                         continue;
                     }
                 } else if !st.no_see_prune && losing_capture && depth <= 3 && order + 400_000 < -120 * depth {
