@@ -10,24 +10,33 @@ use super::{CommandSpec, OptionKind, OptionSpec};
 use crate::i18n::{Arg, Lang, Msg};
 use crate::msg;
 
+/// Lists of words read from the catalogues, each once a key for the process ([`remembered`]).
+type Known = std::sync::LazyLock<std::sync::RwLock<std::collections::HashMap<String, &'static [String]>>>;
+
+/// `key`'s list in `known`, made by `make` the first time it is asked for and kept for the
+/// process's life (leaked once a key: the keys are the code's own, a few dozen short lists).
+fn remembered(known: &Known, key: &str, make: impl FnOnce() -> Vec<String>) -> &'static [String] {
+    if let Some(list) = known.read().unwrap_or_else(|e| e.into_inner()).get(key) {
+        return list;
+    }
+    let list: &'static [String] = Vec::leak(make());
+    known.write().unwrap_or_else(|e| e.into_inner()).entry(key.to_string()).or_insert(list)
+}
+
 /// Every name `o` is known by, lower case: its own, then its name in each catalogue; looked up in
 /// the catalogues once an option for the process (every typed command reads them).
 pub(super) fn names(o: &OptionSpec) -> &'static [String] {
-    static KNOWN: std::sync::LazyLock<std::sync::RwLock<std::collections::HashMap<&'static str, &'static [String]>>> =
-        std::sync::LazyLock::new(Default::default);
-    if let Some(names) = KNOWN.read().unwrap_or_else(|e| e.into_inner()).get(o.name) {
-        return names;
-    }
-    let mut names = vec![o.name.to_string()];
-    for lang in Lang::ALL {
-        let name = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]).to_lowercase();
-        if !names.contains(&name) {
-            names.push(name);
+    static KNOWN: Known = std::sync::LazyLock::new(Default::default);
+    remembered(&KNOWN, o.name, || {
+        let mut names = vec![o.name.to_string()];
+        for lang in Lang::ALL {
+            let name = crate::i18n::tr(lang, &format!("optname-{}", o.name), &[]).to_lowercase();
+            if !names.contains(&name) {
+                names.push(name);
+            }
         }
-    }
-    // Leaked once per option name: a few dozen short lists for the process's life.
-    let names: &'static [String] = Vec::leak(names);
-    KNOWN.write().unwrap_or_else(|e| e.into_inner()).entry(o.name).or_insert(names)
+        names
+    })
 }
 
 /// `word` as a keyboard without its marks types it, lower case: `acik` for `açık`, `weiss` for
@@ -79,23 +88,19 @@ pub(crate) fn said(typed: &str, id: &str) -> bool {
 /// `ae`, `oe`, `ue`; looked up and written so once an id for the process (every typed command reads
 /// some), as [`names`] are.
 fn plain_words(id: &str) -> &'static [String] {
-    static KNOWN: std::sync::LazyLock<std::sync::RwLock<std::collections::HashMap<String, &'static [String]>>> =
-        std::sync::LazyLock::new(Default::default);
-    if let Some(words) = KNOWN.read().unwrap_or_else(|e| e.into_inner()).get(id) {
-        return words;
-    }
-    let mut words = Vec::new();
-    for lang in Lang::ALL {
-        let word = crate::i18n::tr(lang, id, &[]);
-        for plain in [plain(&word, false), plain(&word, true)] {
-            if !words.contains(&plain) {
-                words.push(plain);
+    static KNOWN: Known = std::sync::LazyLock::new(Default::default);
+    remembered(&KNOWN, id, || {
+        let mut words = Vec::new();
+        for lang in Lang::ALL {
+            let word = crate::i18n::tr(lang, id, &[]);
+            for plain in [plain(&word, false), plain(&word, true)] {
+                if !words.contains(&plain) {
+                    words.push(plain);
+                }
             }
         }
-    }
-    // Leaked once per id: the ids are the code's own (`word-yes`, `optvalue-*`), a few dozen.
-    let words: &'static [String] = Vec::leak(words);
-    KNOWN.write().unwrap_or_else(|e| e.into_inner()).entry(id.to_string()).or_insert(words)
+        words
+    })
 }
 
 /// The words an option of `kind` takes as its value (`white`), each read by its word in any
