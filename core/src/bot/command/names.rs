@@ -284,11 +284,8 @@ pub(super) fn read_names(c: &CommandSpec, args: &[&str]) -> Result<Vec<Word>, Ms
     };
     // A subcommand by its name in any catalogue (`çekil`, `zurückziehen`: withdraw), as its first
     // word only (after a `#N` or a person), so that a name or a reason later keeps its words.
-    let localized_sub = |word: &str| {
-        c.subcommands
-            .iter()
-            .find(|s| Lang::ALL.iter().any(|&l| same_word(word, &crate::i18n::tr(l, &c.subcommand_name_id(s), &[]))))
-    };
+    // (The catalogues' words are looked up once a process, as [`said`] keeps them.)
+    let localized_sub = |word: &str| c.subcommands.iter().find(|s| said(word, &c.subcommand_name_id(s)));
     let mut first = true;
     let mut sub_named: Option<&str> = None;
     let mut in_text = false;
