@@ -159,9 +159,9 @@ enum Command {
         /// With `--postgres`: connect over TCP to 127.0.0.1 instead, as to a server elsewhere.
         #[arg(long, requires = "postgres")]
         postgres_tcp: bool,
-        /// With `--postgres`: the server logs every statement it runs (`log_statement = all`), and
-        /// its log is copied to this file at the end (two runs of different plies give the
-        /// statements a move costs: `docs/load.md`).
+        /// With `--postgres`: the server logs every statement it runs with the time it took
+        /// (`log_min_duration_statement = 0`), and its log is copied to this file at the end (two
+        /// runs of different plies give the statements a move costs: `docs/load.md`).
         #[arg(long, requires = "postgres")]
         statements_log: Option<PathBuf>,
         /// With `--postgres`: what each run wrote to the server's write-ahead log, by kind of

@@ -153,6 +153,10 @@ pub struct BenchReport {
     pub checkpoints: Option<u64>,
     /// With [`BenchOptions::log_pages`], the log's frames and the checkpoints' copies by b-tree.
     pub log_pages: Option<String>,
+    /// On PostgreSQL, the processor time the server's processes (the postmaster, its backends and
+    /// helpers) spent while the moves were played, from `/proc` (the harness's server runs nothing
+    /// else meanwhile): the server's share of a move, whatever the machine's load.
+    pub server_cpu: Option<Duration>,
 }
 
 impl BenchReport {
@@ -176,6 +180,7 @@ impl BenchReport {
             commits: None,
             checkpoints: None,
             log_pages: None,
+            server_cpu: None,
         }
     }
 
@@ -198,7 +203,7 @@ impl BenchReport {
         format!(
             "bench-bot {} games on {} threads ({}): {} accepted moves in {:.2} s = {:.0} moves/s; \
              latency p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {} pictures; {} refused; written {} a move{}, \
-             outbox rows {:.1} KB a move{}",
+             outbox rows {:.1} KB a move{}{}",
             opts.games,
             opts.threads,
             opts.variant.name,
@@ -219,6 +224,10 @@ impl BenchReport {
             self.commits.map_or_else(String::new, |(commits, units)| format!(
                 "; {units} units in {commits} commits ({:.2} a commit)",
                 units as f64 / commits.max(1) as f64
+            )),
+            self.server_cpu.map_or_else(String::new, |cpu| format!(
+                "; the server's processor time {:.3} ms a move",
+                cpu.as_secs_f64() * 1e3 / self.accepted.max(1) as f64
             ))
         )
     }
@@ -266,8 +275,9 @@ impl PgLink {
 }
 
 /// [`run_both`] on two new databases of the harness's PostgreSQL server (dropped at the end). With
-/// `statements_log`, the server logs every statement from the start (`log_statement = all`, for
-/// the whole server) and its log is copied there at the end; with `wal_stats`, what each run wrote
+/// `statements_log`, the server logs every statement from the start with the time it took
+/// (`log_min_duration_statement = 0`, for the whole server: a statement sent as parse, bind and
+/// execute is logged at each step that ran) and its log is copied there at the end; with `wal_stats`, what each run wrote
 /// to the write-ahead log, by kind of record (`pg_waldump --stats=record`), is written there.
 #[cfg(feature = "postgres")]
 pub fn run_both_on_postgres(
@@ -290,7 +300,7 @@ pub fn run_both_on_postgres(
     if statements_log.is_some() {
         let store = Store::open_setting(&core_db.url()).map_err(|e| e.to_string())?;
         let conn = store.conn().map_err(|e| e.to_string())?;
-        conn.execute_batch("ALTER SYSTEM SET log_statement = 'all'").map_err(|e| e.to_string())?;
+        conn.execute_batch("ALTER SYSTEM SET log_min_duration_statement = 0").map_err(|e| e.to_string())?;
         let _: bool = conn.query_row("SELECT pg_reload_conf()", (), |r| r.get(0)).map_err(|e| e.to_string())?;
     }
     let core = run_through(Path::new(&bot_url(&core_db)?), opts, Through::Core)?;
@@ -569,6 +579,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     let checkpoints0 = super::log_pages::checkpointer_writes();
     let (written0, outbox0) = (if postgres { wal_position(&bot) } else { bytes_written() }, outbox_bytes(&bot)?);
     let commits0 = bot.store().sqlite_commits();
+    let server0 = if postgres { server_cpu_ticks(&bot) } else { None };
     let t0 = Instant::now();
     let mut handles = Vec::new();
     for t in 0..opts.threads.max(1) {
@@ -642,6 +653,8 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
         let _ = rt.block_on(l);
     }
     let mut report = BenchReport::of(all, refused, pictures, elapsed);
+    let server1 = if postgres { server_cpu_ticks(&bot) } else { None };
+    report.server_cpu = server1.zip(server0).map(|(b, a)| Duration::from_millis(10 * b.saturating_sub(a)));
     let written1 = if postgres { wal_position(&bot) } else { bytes_written() };
     report.written = written1.zip(written0).map(|(b, a)| b.saturating_sub(a));
     if !postgres {
@@ -708,6 +721,35 @@ fn wal_position(bot: &Bot) -> Option<u64> {
     let lsn: i64 =
         conn.query_row("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint", (), |r| r.get(0)).ok()?;
     u64::try_from(lsn).ok()
+}
+
+/// The processor time, in clock ticks (USER_HZ, 100 a second on Linux), that the PostgreSQL server
+/// of the bot's store has used so far: its postmaster (found as the parent of this connection's
+/// backend) with the children it has reaped, and every process it runs now. `None` where `/proc`
+/// does not say.
+fn server_cpu_ticks(bot: &Bot) -> Option<u64> {
+    let conn = bot.store().conn().ok()?;
+    let backend: i32 = conn.query_row("SELECT pg_backend_pid()", (), |r| r.get(0)).ok()?;
+    // The fields after the command's name (which may hold spaces) in /proc/PID/stat, from field 3.
+    let fields = |pid: &str| -> Option<Vec<u64>> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let rest = &stat[stat.rfind(')')? + 2..];
+        Some(rest.split(' ').skip(1).map(|f| f.parse().unwrap_or(0)).collect())
+    };
+    // From field 4: ppid is [0]; utime, stime, cutime, cstime are fields 14–17, [10..14].
+    let postmaster = fields(&backend.to_string())?.first()?.to_string();
+    let own = fields(&postmaster)?;
+    let mut ticks: u64 = own.get(10..14)?.iter().sum();
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if pid.bytes().all(|b| b.is_ascii_digit())
+            && let Some(f) = fields(&pid)
+            && f.first().map(u64::to_string) == Some(postmaster.clone())
+        {
+            ticks += f.get(10..12).map_or(0, |t| t.iter().sum::<u64>());
+        }
+    }
+    Some(ticks)
 }
 
 /// Bytes held in the outbox's rows: the replies' JSON and the pictures beside them.
