@@ -1154,28 +1154,33 @@ pub fn apply_move(
     // entry of every index whose key or condition names a column the statement sets, changed or
     // not, and `status` is in the condition of the four indexes of open games (a page of each
     // written to the log a move, `docs/load.md`).
-    let moved = match m.outcome {
-        Some(o) => {
-            let (result, term) = outcome_to_db(o);
-            update_kept(
-                &tx,
-                "UPDATE games SET ply = ply + 1, fen = ?1, status = 'finished', result = ?2, termination = ?3,
-                   deadline = NULL, remind_at = NULL, updated_at = ?4, paused = 0
-                 WHERE id = ?5 AND ply = ?6 AND status = 'active'",
-                params![m.fen_after, result, term, now, id, expected_ply],
-            )?
-        }
-        None => update_kept(
-            &tx,
+    let outcome = m.outcome.map(outcome_to_db);
+    let (update, params) = match &outcome {
+        Some((result, term)) => (
+            "UPDATE games SET ply = ply + 1, fen = ?1, status = 'finished', result = ?2, termination = ?3,
+               deadline = NULL, remind_at = NULL, updated_at = ?4, paused = 0
+             WHERE id = ?5 AND ply = ?6 AND status = 'active'",
+            params![m.fen_after, *result, *term, now, id, expected_ply],
+        ),
+        None => (
             "UPDATE games SET ply = ply + 1, fen = ?1, deadline = ?2, remind_at = ?3, updated_at = ?4, paused = 0
              WHERE id = ?5 AND ply = ?6 AND status = 'active'",
             params![m.fen_after, m.deadline, m.remind_at, now, id, expected_ply],
-        )?,
+        ),
+    };
+    let moved = if conn.dialect() == crate::store::sql::Dialect::Sqlite {
+        let moved = update_kept(&tx, update, params)?;
+        if moved {
+            append_move(&tx, id, m.uci, now)?;
+            offers::clear(&tx, id)?;
+        }
+        moved
+    } else {
+        moved_storing_clearing(&tx, update, params, id, m.uci, now)?
     };
     if !moved {
         return Ok(false);
     }
-    append_move_clearing_offers(&tx, id, m.uci, now)?;
     if m.outcome.is_some() {
         run_end_hook(&tx, id, on_end)?;
     }
@@ -1183,17 +1188,38 @@ pub fn apply_move(
     Ok(true)
 }
 
-/// [`append_move`] and [`offers::clear`]: on PostgreSQL in one statement (a round trip fewer a
-/// move), on SQLite one after the other.
-fn append_move_clearing_offers(conn: &Connection, id: GameId, uci: &str, at: i64) -> Result<()> {
-    if conn.dialect() == crate::store::sql::Dialect::Sqlite {
-        append_move(conn, id, uci, at)?;
-        return offers::clear(conn, id);
+/// PostgreSQL's move in one statement (two round trips fewer than its three parts): `update` (an
+/// `UPDATE games … WHERE id = ?5 AND ply = ?6 …` of six parameters) with the game's row returned
+/// and kept as [`get`]'s answer, and only where it changed the row, the game's moves with `uci`
+/// played at `at` appended and its pending offers cleared (found by the game's key, `?5`: joined
+/// to the returned row instead, the plan walked every offer's key). Whether it changed the row. The moves
+/// are read before (the unit read them with the game); a game that moved on meanwhile changes
+/// nothing, as the guard in `update` says.
+fn moved_storing_clearing(
+    conn: &Connection,
+    update: &str,
+    params: &[&dyn crate::store::sql::ToSql],
+    id: GameId,
+    uci: &str,
+    at: i64,
+) -> Result<bool> {
+    let (moves, times) = appended(conn, id, uci, at)?;
+    let sql = format!(
+        "WITH moved AS ({update} RETURNING {COLUMNS}),
+           stored AS (INSERT INTO game_moves (game_id, moves, times) SELECT id, ?7, ?8 FROM moved
+             ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, times = excluded.times),
+           cleared AS (DELETE FROM offers WHERE game_id = ?5 AND EXISTS (SELECT 1 FROM moved))
+         SELECT {COLUMNS} FROM moved"
+    );
+    let mut all: Vec<&dyn crate::store::sql::ToSql> = params.to_vec();
+    all.extend([&moves as &dyn crate::store::sql::ToSql, &times]);
+    match conn.prepare_cached(&sql)?.query_row(all.as_slice(), row_to_game).optional()? {
+        Some(row) => {
+            keep(conn, &row);
+            Ok(true)
+        }
+        None => Ok(false),
     }
-    let (uci, times) = appended(conn, id, uci, at)?;
-    conn.prepare_cached(&format!("WITH stored AS ({STORE_MOVES}) DELETE FROM offers WHERE game_id = ?1"))?
-        .execute(params![id, uci, times])?;
-    Ok(())
 }
 
 /// Stores new game `g` with `moves` already played (the `i`-th at `times[i]`), in one transaction:

@@ -1185,6 +1185,16 @@ fn written_table(sql: &str) -> Option<&str> {
     (!table.is_empty() && !table.eq_ignore_ascii_case("OR")).then_some(table)
 }
 
+/// Whether `sql` has a `DELETE FROM table` among its words (any case, any spacing): a `WITH`
+/// statement deleting from another table (a move's offers) cascades from nothing.
+fn deletes_from(sql: &str, table: &str) -> bool {
+    let words: Vec<&str> =
+        sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    words.windows(3).any(|w| {
+        w[0].eq_ignore_ascii_case("DELETE") && w[1].eq_ignore_ascii_case("FROM") && w[2].eq_ignore_ascii_case(table)
+    })
+}
+
 /// The tables that rows of other tables refer to with `ON DELETE CASCADE`: a `DELETE` naming one of
 /// them forgets every read a unit kept (a test checks the schema against this list).
 pub const CASCADE_PARENTS: &[&str] = &["games", "ladders", "tournaments"];
@@ -1314,9 +1324,7 @@ impl Connection {
         // not name.
         let cascades = match table {
             Some(t) => CASCADE_PARENTS.contains(&t) && sql.trim_start()[..6].eq_ignore_ascii_case("DELETE"),
-            None => {
-                (sql.contains("DELETE") || sql.contains("delete")) && CASCADE_PARENTS.iter().any(|t| sql.contains(t))
-            }
+            None => CASCADE_PARENTS.iter().any(|t| deletes_from(sql, t)),
         };
         UNIT_READS.with(|r| {
             let r = &mut *r.borrow_mut();
@@ -1467,6 +1475,19 @@ mod tests {
         assert_eq!(written_table("INSERT OR REPLACE INTO games VALUES (1)"), None);
         assert_eq!(written_table("WITH x AS (DELETE FROM games RETURNING id) SELECT 1"), None);
         assert_eq!(written_table("SAVEPOINT work"), None);
+    }
+
+    /// A `WITH` statement cascades from a table only when it deletes from it: a move's one statement
+    /// (its game's row, its moves, its offers' clearing) keeps the unit's other reads.
+    #[test]
+    fn a_statement_deletes_from_a_table_only_when_it_says_so() {
+        assert!(deletes_from("WITH x AS (DELETE FROM games RETURNING id) SELECT 1", "games"));
+        assert!(deletes_from("with x as (delete\n   from Games where id = 1) select 1", "games"));
+        let the_move = "WITH moved AS (UPDATE games SET ply = ply + 1 WHERE id = ?5 RETURNING id),
+           cleared AS (DELETE FROM offers WHERE game_id IN (SELECT id FROM moved)) SELECT id FROM moved";
+        assert!(!deletes_from(the_move, "games"));
+        assert!(deletes_from(the_move, "offers"));
+        assert!(!deletes_from("WITH x AS (DELETE FROM games_due WHERE id = 1) SELECT 1", "games"));
     }
 
     #[test]
