@@ -411,11 +411,32 @@ impl Bot {
     fn handle_in_unit(&self, inp: &Input, savepoints: Savepoints) -> Option<Response> {
         // The event's claim stays even when the work is undone: a user error changes nothing, and
         // the event is still answered once.
+        // On PostgreSQL the claim reads the chat's settings and the author with it (one round trip).
+        let mut prefetched = false;
         if let Some(id) = &inp.event_id {
+            let s = &inp.scope;
             let claimed = self
                 .store
                 .conn()
-                .and_then(|c| events::claim(&c, &inp.scope.platform, id, self.clock.now()))
+                .and_then(|c| {
+                    let now = self.clock.now();
+                    let (community, author) = (s.community.as_deref(), &inp.author.id);
+                    match crate::store::settings::claim_prefetching_input(
+                        &c,
+                        &s.platform,
+                        id,
+                        now,
+                        community,
+                        &s.chat,
+                        author,
+                    )? {
+                        Some(claimed) => {
+                            prefetched = true;
+                            Ok(claimed)
+                        }
+                        None => events::claim(&c, &s.platform, id, now),
+                    }
+                })
                 .map_err(BotError::from);
             match claimed {
                 Ok(true) => {}
@@ -443,14 +464,14 @@ impl Bot {
         let result = match savepoints {
             Savepoints::Elided => {
                 let (result, clean) = crate::store::without_savepoints(|| {
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle_claimed(inp)))
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.handle_claimed(inp, prefetched)))
                 });
                 match result {
                     Ok(Ok(response)) if clean => Ok(response),
                     _ => return None,
                 }
             }
-            Savepoints::Kept => self.all_or_nothing(|| self.handle_claimed(inp)),
+            Savepoints::Kept => self.all_or_nothing(|| self.handle_claimed(inp, prefetched)),
         };
         Some(self.answer(inp, result))
     }
@@ -495,12 +516,20 @@ impl Bot {
         response
     }
 
-    fn handle_claimed(&self, inp: &Input) -> Result<Response, BotError> {
+    /// Handles a claimed input; `prefetched` when the claim read the chat's settings and the author.
+    fn handle_claimed(&self, inp: &Input, prefetched: bool) -> Result<Response, BotError> {
         // The chat's settings and the author, read together and kept in the unit for what follows.
-        let s = &inp.scope;
-        let conn = self.store.conn()?;
-        crate::store::settings::prefetch_input(&conn, &s.platform, s.community.as_deref(), &s.chat, &inp.author.id)?;
-        drop(conn);
+        if !prefetched {
+            let s = &inp.scope;
+            let conn = self.store.conn()?;
+            crate::store::settings::prefetch_input(
+                &conn,
+                &s.platform,
+                s.community.as_deref(),
+                &s.chat,
+                &inp.author.id,
+            )?;
+        }
         let mut settings = self.effective_settings(&inp.scope)?;
         // A thread is opened by posting in the chat, which the bot cannot do there.
         settings.thread_per_game &= !inp.scope.interaction_only;
