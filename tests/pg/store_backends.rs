@@ -83,6 +83,26 @@ fn an_event_claimed_by_two_stores_at_once_is_claimed_once() {
     });
 }
 
+/// An input's claim on PostgreSQL, read with the chat's settings and the author in one statement
+/// inside a unit of work (`settings::claim_prefetching_input`); the plain claim elsewhere.
+fn claim_reading(conn: &Connection) -> capabot::store::Result<bool> {
+    match capabot::store::settings::claim_prefetching_input(conn, "discord", "event-2", 0, None, "c1", "u1")? {
+        Some(claimed) => Ok(claimed),
+        None => claim(conn, "event-2"),
+    }
+}
+
+/// The claim read with the input's first statement keeps the claim's guarantee: the second store's
+/// (in a unit of work, so the one statement on PostgreSQL) waits for the first one's and then finds
+/// the event handled, or claims it itself when the first rolled back.
+#[test]
+fn an_event_claimed_with_the_inputs_first_read_by_two_stores_at_once_is_claimed_once() {
+    both_backends(|backend, pair, first_commits| {
+        let got = race(pair, claim_reading, first_commits);
+        assert_eq!(got, (true, !first_commits), "{backend}, first commits: {first_commits}");
+    });
+}
+
 #[test]
 fn a_move_guarded_by_its_ply_lands_once() {
     both_backends(|backend, pair, first_commits| {
