@@ -1,6 +1,7 @@
 //! The transposition table: a fixed-size array of two-entry buckets keyed by the position hash. The first
 //! entry of a bucket keeps the deepest result of the current search, the second is always replaced, so
-//! shallow quiescence results never push out the deep ones.
+//! shallow quiescence results never push out the deep ones. A bucket fills one cache line of its own, so
+//! that a probe waits for one line from memory, never two.
 
 use crate::rules::Move;
 
@@ -31,24 +32,31 @@ pub struct Entry {
 /// The stored static evaluation of a position in check or not yet evaluated.
 pub const NO_EVAL: i16 = i16::MIN;
 
+/// Two entries (48 bytes) padded to a 64-byte cache line and aligned to one: unaligned, half the buckets
+/// straddled two lines, and a probe of one waited for both.
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 2]);
+
 /// A transposition table whose bucket count is a power of two.
 pub struct Tt {
-    buckets: Vec<[Entry; 2]>,
+    buckets: Vec<Bucket>,
     mask: usize,
     generation: u8,
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (at least 512 buckets).
+    /// A table of about `mb` megabytes of entries (at least 512 buckets), a third more with the buckets'
+    /// padding: its bucket count, and so every search's course, is what it was before the padding.
     pub fn new(mb: usize) -> Tt {
         let want = (mb.max(1) << 20) / std::mem::size_of::<[Entry; 2]>();
         let size = (want.next_power_of_two() / 2).max(512);
-        Tt { buckets: vec![[Entry::default(); 2]; size], mask: size - 1, generation: 0 }
+        Tt { buckets: vec![Bucket::default(); size], mask: size - 1, generation: 0 }
     }
 
     /// Forgets everything (UCI `ucinewgame`).
     pub fn clear(&mut self) {
-        self.buckets.iter_mut().for_each(|b| *b = [Entry::default(); 2]);
+        self.buckets.fill(Bucket::default());
         self.generation = 0;
     }
 
@@ -64,7 +72,7 @@ impl Tt {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket: *const [Entry; 2] = &self.buckets[key as usize & self.mask];
+            let bucket: *const Bucket = &self.buckets[key as usize & self.mask];
             // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (the build's baseline);
             // a prefetch reads nothing through the pointer, which points into the table anyway.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
@@ -78,7 +86,7 @@ impl Tt {
         if key == 0 {
             return None;
         }
-        let b = &self.buckets[key as usize & self.mask];
+        let b = &self.buckets[key as usize & self.mask].0;
         b.iter().find(|e| e.key == key).copied()
     }
 
@@ -86,7 +94,7 @@ impl Tt {
     pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i32, bound: Bound, eval: i16) {
         let generation = self.generation;
         let depth = depth.clamp(-100, 1000) as i16;
-        let bucket = &mut self.buckets[key as usize & self.mask];
+        let bucket = &mut self.buckets[key as usize & self.mask].0;
         let slot = if let Some(i) = bucket.iter().position(|e| e.key == key) {
             let e = &bucket[i];
             // Keep a deeper result of this search unless the new one is exact.
@@ -125,6 +133,16 @@ mod tests {
         assert!(tt.probe(999).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());
+    }
+
+    #[test]
+    fn a_bucket_is_one_cache_line_and_the_counts_are_kept() {
+        assert_eq!((std::mem::size_of::<Bucket>(), std::mem::align_of::<Bucket>()), (64, 64));
+        // The bucket counts of 48-byte buckets: the searches' courses depend on them.
+        for (mb, buckets) in [(1, 1 << 14), (4, 1 << 16), (16, 1 << 18), (3, 1 << 15)] {
+            let tt = Tt::new(mb);
+            assert_eq!((tt.buckets.len(), tt.buckets.as_ptr() as usize % 64), (buckets, 0), "{mb} MB");
+        }
     }
 
     #[test]
