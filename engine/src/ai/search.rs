@@ -73,10 +73,13 @@ pub(crate) struct Stats {
 
 impl Stats {
     pub(crate) fn new() -> Stats {
+        // Zeroed memory comes from the kernel untouched: advised before it is first written.
+        let cont = [vec![0; 2 * KEYS * KEYS], vec![0; 2 * KEYS * KEYS]];
+        cont.iter().for_each(|t| super::advise_huge_pages(t));
         Stats {
             history: vec![0; 2 * 100 * 100],
             counter: vec![None; 100 * 100],
-            cont: [vec![0; 2 * KEYS * KEYS], vec![0; 2 * KEYS * KEYS]],
+            cont,
             captures: vec![0; 2 * Role::COUNT * 100 * Role::COUNT],
         }
     }

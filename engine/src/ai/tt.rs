@@ -51,7 +51,11 @@ impl Tt {
     pub fn new(mb: usize) -> Tt {
         let want = (mb.max(1) << 20) / std::mem::size_of::<[Entry; 2]>();
         let size = (want.next_power_of_two() / 2).max(512);
-        Tt { buckets: vec![Bucket::default(); size], mask: size - 1, generation: 0 }
+        // Allocated, advised, then written: the kernel backs the pages when they are first written.
+        let mut buckets = Vec::with_capacity(size);
+        super::advise_huge_pages(buckets.spare_capacity_mut());
+        buckets.resize(size, Bucket::default());
+        Tt { buckets, mask: size - 1, generation: 0 }
     }
 
     /// Forgets everything (UCI `ucinewgame`).
