@@ -126,11 +126,20 @@ pub struct MatrixSection {
     /// The most inputs of one room waiting for the core; one more is answered "busy" (the Matrix
     /// front end's `ROOM_QUEUE` by default).
     pub room_queue: usize,
+    /// The bot's own account counts no notifications (its `.m.rule.master` push rule enabled at
+    /// start-up); `false` where people share the account and want them.
+    pub mute_notifications: bool,
 }
 
 impl Default for MatrixSection {
     fn default() -> Self {
-        MatrixSection { store: PathBuf::from("matrix-store"), allow: Vec::new(), max_rooms: 500, room_queue: 32 }
+        MatrixSection {
+            store: PathBuf::from("matrix-store"),
+            allow: Vec::new(),
+            max_rooms: 500,
+            room_queue: 32,
+            mute_notifications: true,
+        }
     }
 }
 
@@ -410,6 +419,15 @@ mod tests {
         assert_eq!(cfg.matrix.room_queue, 4);
         #[cfg(feature = "matrix")]
         assert_eq!(MatrixSection::default().room_queue, crate::matrix::ROOM_QUEUE);
+    }
+
+    #[test]
+    fn the_bot_mutes_its_own_notifications_unless_the_file_says_not_to() {
+        assert!(Config::default().matrix.mute_notifications);
+        let cfg: Config = toml::from_str("[matrix]\nmute_notifications = false\n").unwrap();
+        assert!(!cfg.matrix.mute_notifications);
+        #[cfg(feature = "matrix")]
+        assert!(crate::matrix::Options::default().mute_notifications);
     }
 
     #[test]

@@ -351,6 +351,14 @@ enum Command {
         /// socket, a new one each round), as production servers run it, instead of its SQLite file.
         #[arg(long)]
         synapse_postgres: bool,
+        /// Synapse with push rules and notification counts on, as a homeserver of people runs (the
+        /// harness turns them off).
+        #[arg(long)]
+        synapse_push: bool,
+        /// The bot leaves its own account's notifications on (`[matrix] mute_notifications = false`):
+        /// the bot as it was before stop 106, for comparison with `--synapse-push`.
+        #[arg(long)]
+        bot_unmuted: bool,
     },
     /// A flood through Discord (the fake): the games of `bench-discord`, paced, while one person
     /// sends N commands at once in a chat of their own; the others' latency p50/p99 with and without
@@ -802,8 +810,17 @@ fn run(cli: Cli) -> Result<(), String> {
             return Err("bench-guilds needs the laboratory built with its `discord` feature (the default)".into());
         }
         #[cfg(feature = "matrix")]
-        Command::BenchMatrixRooms { rooms, runs, capabot, restart_with, synapse_postgres } => {
-            let out = bench::matrix_rooms::rooms_rounds(capabot, rooms, runs, &restart_with, synapse_postgres)?;
+        Command::BenchMatrixRooms {
+            rooms,
+            runs,
+            capabot,
+            restart_with,
+            synapse_postgres,
+            synapse_push,
+            bot_unmuted,
+        } => {
+            let setup = bench::matrix_rooms::RoomsSetup { synapse_postgres, synapse_push, bot_unmuted };
+            let out = bench::matrix_rooms::rooms_rounds(capabot, rooms, runs, &restart_with, setup)?;
             outln!("{out}");
         }
         #[cfg(not(feature = "matrix"))]

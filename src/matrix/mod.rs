@@ -4,11 +4,13 @@
 //!
 //! No game logic lives here: [`session`] starts the client, [`inbound`] translates events (and
 //! follows room upgrades), [`community`] tells a room's community (its space), [`outbound`]
-//! translates replies, and this module wires them to the sync loop.
+//! translates replies, [`notifications`] keeps the bot's own account from counting
+//! notifications, and this module wires them to the sync loop.
 
 pub mod community;
 pub mod inbound;
 pub mod mentions;
+pub mod notifications;
 pub mod outbound;
 pub mod session;
 pub mod undecrypted;
@@ -46,7 +48,8 @@ pub async fn has_synced_before(client: &Client) -> bool {
 }
 
 /// Everything [`run`] does except the sync loop: returns the front end, registered with the host
-/// and listening. On the very first login the history before start-up is skipped first; after a
+/// and listening, the bot's own notifications muted ([`Options::mute_notifications`]). On the very
+/// first login the history before start-up is skipped first; after a
 /// restart nothing is skipped: the next sync resumes from the stored token, its events are handled
 /// (the core's event-id store keeps any from answering twice).
 pub async fn serve(host: Arc<Host>, client: Client) -> Arc<MatrixFrontEnd> {
@@ -71,16 +74,28 @@ pub struct Options {
     /// Messages being sent at once at most ([`outbound::SENDS_AT_ONCE`]; the rooms delivered to at
     /// once are twice as many).
     pub sends_at_once: usize,
+    /// The bot's own account counts no notifications ([`notifications`]): on, unless people share
+    /// the account.
+    pub mute_notifications: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { allow: Vec::new(), max_rooms: 500, room_queue: ROOM_QUEUE, sends_at_once: outbound::SENDS_AT_ONCE }
+        Options {
+            allow: Vec::new(),
+            max_rooms: 500,
+            room_queue: ROOM_QUEUE,
+            sends_at_once: outbound::SENDS_AT_ONCE,
+            mute_notifications: true,
+        }
     }
 }
 
 /// [`serve`] with the operator's [`Options`].
 pub async fn serve_with(host: Arc<Host>, client: Client, options: Options) -> Arc<MatrixFrontEnd> {
+    if options.mute_notifications {
+        notifications::mute_at_start(&client).await;
+    }
     if !has_synced_before(&client).await {
         skip_history(&host, &client).await;
     }

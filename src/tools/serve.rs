@@ -177,6 +177,7 @@ pub fn run_front_ends(cfg: Config, discord: bool, matrix: bool) -> Result<(), St
                 allow: cfg.matrix.allow.clone(),
                 max_rooms: cfg.matrix.max_rooms,
                 room_queue: cfg.matrix.room_queue,
+                mute_notifications: cfg.matrix.mute_notifications,
                 ..Default::default()
             };
             tasks.spawn(async move {

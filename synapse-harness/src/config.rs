@@ -24,6 +24,8 @@ pub(crate) struct ServerConfig<'a> {
     pub macaroon_secret: &'a str,
     pub form_secret: &'a str,
     pub database: &'a Database,
+    /// Push rules evaluated and notifications counted, as on a homeserver of people.
+    pub push: bool,
 }
 
 /// File names inside the data directory.
@@ -79,11 +81,11 @@ impl ServerConfig<'_> {
             // What an operator of a homeserver of bots turns off, each a cost on every event Synapse
             // persists (docs/scale.md, "A tuned Synapse"): push rules evaluated for every member and
             // the notification counts, which pile up where nobody sends read receipts (bots do not;
-            // nobody here has a phone to push to), the full-text search index, the room statistics,
-            // and the federation sender (this server federates with nobody, but its sender still
-            // looked up every new event's servers).
+            // nobody here has a phone to push to) unless a test asks for them, the full-text search
+            // index, the room statistics, and the federation sender (this server federates with
+            // nobody, but its sender still looked up every new event's servers).
             "push:".into(),
-            "  enabled: false".into(),
+            format!("  enabled: {}", self.push),
             "enable_search: false".into(),
             "stats:".into(),
             "  enabled: false".into(),
@@ -189,6 +191,7 @@ mod tests {
             macaroon_secret: "m",
             form_secret: "f",
             database,
+            push: false,
         }
     }
 
@@ -221,6 +224,14 @@ mod tests {
         // of Synapse's about encryption or `m.mentions` is written at all.
         assert!(yaml.contains("rc_message: {per_second: 0.2, burst_count: 10}\n"));
         assert!(!yaml.contains("encryption") && !yaml.contains("mentions"), "{yaml}");
+    }
+
+    #[test]
+    fn push_is_on_where_a_test_asks_for_it() {
+        let config = ServerConfig { push: true, ..test_config(Path::new("/tmp/here"), &Database::Sqlite) };
+        let yaml = config.homeserver_yaml();
+        assert!(yaml.contains("push:\n  enabled: true\n"), "{yaml}");
+        assert!(!yaml.contains("push:\n  enabled: false"), "{yaml}");
     }
 
     #[test]

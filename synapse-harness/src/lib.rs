@@ -22,4 +22,4 @@ pub use error::HarnessError;
 pub use install::{PSYCOPG2_VERSION, SYNAPSE_VERSION, ensure_installed, ensure_postgres_driver, venv_dir};
 pub use proxy::Proxy;
 pub use register::RegisteredUser;
-pub use server::Synapse;
+pub use server::{Settings, Synapse};

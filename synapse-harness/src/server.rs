@@ -54,6 +54,18 @@ pub struct Synapse {
     admin_token: std::sync::Mutex<Option<String>>,
 }
 
+/// What a caller may change in the server the harness starts; the [`Default`] is the harness's own
+/// (SQLite, push off).
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// Where Synapse keeps its data.
+    pub database: Database,
+    /// Push rules evaluated and notifications counted for the members of a room, as a homeserver
+    /// of people has them; the harness turns them off otherwise (`docs/scale.md`, "A tuned
+    /// Synapse").
+    pub push: bool,
+}
+
 /// The local part of the administrator the harness registers for its admin API calls.
 const ADMIN_LOCALPART: &str = "synapse-harness-admin";
 
@@ -72,16 +84,22 @@ impl Synapse {
     /// empty (or a previous Synapse's) and `psycopg2` is installed first if needed
     /// ([`ensure_postgres_driver`]).
     pub fn start_on(database: Database) -> Result<Synapse, HarnessError> {
-        Self::start_trying(database, None)
+        Self::start_with(Settings { database, ..Settings::default() })
+    }
+
+    /// [`start`](Self::start) with the caller's [`Settings`] (a database, push on).
+    pub fn start_with(settings: Settings) -> Result<Synapse, HarnessError> {
+        Self::start_trying(settings, None)
     }
 
     /// [`start_on`](Self::start_on), its first try on `port` instead of a free one: what happens
     /// when two harnesses are given one port at once (for the harness's own tests).
     pub fn start_trying_port(database: Database, port: u16) -> Result<Synapse, HarnessError> {
-        Self::start_trying(database, Some(port))
+        Self::start_trying(Settings { database, ..Settings::default() }, Some(port))
     }
 
-    fn start_trying(database: Database, first_port: Option<u16>) -> Result<Synapse, HarnessError> {
+    fn start_trying(settings: Settings, first_port: Option<u16>) -> Result<Synapse, HarnessError> {
+        let Settings { database, push } = settings;
         let python = match database {
             Database::Sqlite => ensure_installed()?,
             Database::Postgres(_) => ensure_postgres_driver()?,
@@ -132,6 +150,7 @@ impl Synapse {
                 macaroon_secret: &macaroon_secret,
                 form_secret: &form_secret,
                 database: &synapse.database,
+                push,
             };
             synapse.write(config::CONFIG_FILE, &config.homeserver_yaml())?;
             synapse.write(config::LOG_CONFIG_FILE, &config.log_yaml())?;
@@ -323,34 +342,43 @@ impl Synapse {
     /// were forgotten.
     pub fn forget_transaction_ids(&mut self) -> Result<u64, HarnessError> {
         self.stop()?;
+        let forgotten = self.query_number("DELETE FROM event_txn_id_device_id")?;
+        self.start_again()?;
+        Ok(forgotten)
+    }
+
+    /// One number out of Synapse's database, running or stopped: the first column of the first row
+    /// `sql` gives (`SELECT count(*) FROM event_push_actions`), or the rows it changed. The
+    /// statement runs in a transaction of its own through the harness's Python (`sqlite3`, or
+    /// `psycopg2` with the connection in libpq's environment: no password on a command line).
+    pub fn query_number(&self, sql: &str) -> Result<u64, HarnessError> {
+        let run = "cursor = db.cursor()\n\
+                   cursor.execute(sys.argv[1])\n\
+                   print(cursor.fetchone()[0] if cursor.description else cursor.rowcount)\n\
+                   db.commit()\n";
         let mut command = Command::new(&self.python);
         match &self.database {
             Database::Sqlite => {
-                let script = "import sqlite3, sys\n\
-                              db = sqlite3.connect(sys.argv[1])\n\
-                              print(db.execute('DELETE FROM event_txn_id_device_id').rowcount)\n\
-                              db.commit()\n";
-                command.arg("-c").arg(script).arg(self.data_dir.join(config::DATABASE_FILE));
+                let script = format!("import sqlite3, sys\ndb = sqlite3.connect(sys.argv[2], timeout=30)\n{run}");
+                command.arg("-c").arg(script).arg(sql).arg(self.data_dir.join(config::DATABASE_FILE));
             }
             Database::Postgres(pg) => {
-                // libpq takes the connection from the environment: no password on a command line.
-                let script = "import psycopg2\n\
-                              db = psycopg2.connect('')\n\
-                              cursor = db.cursor()\n\
-                              cursor.execute('DELETE FROM event_txn_id_device_id')\n\
-                              print(cursor.rowcount)\n\
-                              db.commit()\n";
-                command.arg("-c").arg(script).envs(pg.libpq_env());
+                let script = format!("import psycopg2, sys\ndb = psycopg2.connect('')\n{run}");
+                command.arg("-c").arg(script).arg(sql).envs(pg.libpq_env());
             }
         }
         let output = command.output().map_err(|e| self.error(format!("cannot run {}: {e}", self.python.display())))?;
-        if !output.status.success() {
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            return Err(self.error(format!("cannot delete Synapse's transaction ids: {}", stderr.trim())));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        match stdout.trim().parse() {
+            Ok(number) if output.status.success() => Ok(number),
+            _ => Err(self.error(format!("{sql}: {}{}", String::from_utf8_lossy(&output.stderr).trim(), stdout.trim()))),
         }
-        let forgotten = String::from_utf8_lossy(&output.stdout).trim().parse().unwrap_or(0);
-        self.start_again()?;
-        Ok(forgotten)
+    }
+
+    /// The process id of the running server (its processor time is in `/proc/PID/stat`, all its
+    /// threads together); `None` while it is stopped.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
     }
 
     /// Freezes the process (SIGSTOP): connections stay open but nothing answers, as with a hung

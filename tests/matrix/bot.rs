@@ -36,7 +36,7 @@ use matrix_sdk::{Client, Room, RoomState};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use synapse_harness::{Proxy, RegisteredUser, Synapse};
+use synapse_harness::{Proxy, RegisteredUser, Settings, Synapse};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
@@ -502,8 +502,16 @@ fn trace_to_test_output() {
 
 impl Scene {
     async fn start() -> Scene {
+        Scene::start_with(Settings::default()).await
+    }
+
+    /// [`start`](Self::start) on a Synapse with the given settings.
+    async fn start_with(settings: Settings) -> Scene {
         trace_to_test_output();
-        let synapse = tokio::task::spawn_blocking(Synapse::start).await.unwrap().unwrap_or_else(|e| panic!("{e}"));
+        let synapse = tokio::task::spawn_blocking(move || Synapse::start_with(settings))
+            .await
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{e}"));
         let users = synapse.register_users(&["capabot", "alice", "bob", "carol"]).unwrap_or_else(|e| panic!("{e}"));
         let data = tempfile::tempdir().unwrap();
         let (db, store) = (data.path().join("capabot.db"), data.path().join("matrix-store"));
@@ -1691,6 +1699,51 @@ async fn the_sync_filter_lazy_loads_members() {
     assert_eq!(all, 9, "without the filter every member comes");
     // Synapse also sends the members that name an unnamed room (up to five "heroes"): 6 here.
     assert!(lazy < all && lazy <= 7, "with it only the sender's, the heroes' and carol's own: {lazy}");
+    for h in [alice, bob, carol] {
+        h.sync.abort();
+    }
+}
+
+/// On a homeserver that counts notifications (push on, as a homeserver of people runs), the bot's
+/// own account counts none once it has started: Bob's messages in a room with the bot, one plain
+/// and one naming the bot, are no notification of the bot's — Synapse stores no push action for
+/// it (`event_push_actions`, `/notifications` empty) and the room's unread counts are zero — while
+/// they are Alice's. A second start finds the account muted and changes nothing. (Before: the
+/// bot's account counted both, one as a highlight.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bots_own_account_counts_no_notifications() {
+    use matrix_sdk::ruma::api::client::push::get_notifications::v3::Request as Notifications;
+    use matrix_sdk::ruma::api::client::sync::sync_events::v3::{Filter, Request as SyncRequest};
+    let settings = Settings { push: true, ..Settings::default() };
+    let Scene { synapse, users, _data, db, store, clock, mut alice, bob, carol } = Scene::start_with(settings).await;
+    let bot = start_bot(&synapse, &users[0], &db, &store, clock).await;
+    let bot_id = bot.front.me.user_id.clone();
+    let room = room_with_bot_and_bob(&mut alice, &bob, &bot_id).await;
+    bob.say(&room, "good game yesterday", &[]).await;
+    let pill = format!("<a href=\"https://matrix.to/#/{bot_id}\">capabot</a> are you there?");
+    bob.send_formatted(&room, "capabot are you there?", &pill, std::slice::from_ref(&bot_id), None).await;
+    alice.expect_text(&room, &bob.id(), "are you there?").await;
+
+    let rows = |user: &OwnedUserId| {
+        let sql = format!("SELECT count(*) FROM event_push_actions WHERE user_id = '{user}'");
+        synapse.query_number(&sql).unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert!(rows(&alice.id()) >= 2, "the server counts notifications: alice has {}", rows(&alice.id()));
+    assert_eq!(rows(&bot_id), 0, "the bot's account has push actions");
+    let client = &bot.front.client;
+    let listed = client.send(Notifications::new()).await.expect("the bot's notifications");
+    assert!(listed.notifications.is_empty(), "{:?}", listed.notifications);
+    let mut definition = matrix::sync_filter_definition();
+    definition.room.timeline.limit = Some(1u32.into());
+    let mut request = SyncRequest::new();
+    request.filter = Some(Filter::FilterDefinition(definition));
+    let synced = client.send(request).await.expect("a sync");
+    let counts = &synced.rooms.join.get(&room).expect("the bot is in the room").unread_notifications;
+    let count = |n: Option<matrix_sdk::ruma::UInt>| n.map_or(0, u64::from);
+    assert_eq!((count(counts.notification_count), count(counts.highlight_count)), (0, 0), "{counts:?}");
+
+    assert_eq!(matrix::notifications::mute(client).await.expect("asked"), matrix::notifications::Muted::Already);
+    bot.stop().await;
     for h in [alice, bob, carol] {
         h.sync.abort();
     }

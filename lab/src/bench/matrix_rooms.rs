@@ -15,7 +15,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-use synapse_harness::{Database, RegisteredUser, Synapse};
+use synapse_harness::{Database, RegisteredUser, Settings, Synapse};
 
 /// The command every room's person sends; its answer is one text message.
 const COMMAND: &str = "!variants";
@@ -150,6 +150,14 @@ struct RoomsReport {
     /// [`PACE_SENDERS`] at once: Synapse's own pace for as many events as a catch-up answers.
     waiting_sent: Duration,
     pace: Duration,
+    /// Synapse's processor time (all its threads) from the restart to the last answer, and while
+    /// it took the messages of `pace`.
+    synapse_cpu_restart: Duration,
+    synapse_cpu_pace: Duration,
+    /// The rows of Synapse's table of notifications (`event_push_actions`) after the restart's
+    /// answers: the bot's, and everyone's.
+    push_actions_bot: u64,
+    push_actions_all: u64,
 }
 
 /// A Matrix user of the run, speaking the client-server API.
@@ -361,6 +369,8 @@ struct BotProcess {
     homeserver: String,
     user: RegisteredUser,
     process: Processes,
+    /// `[matrix] mute_notifications` (the bot's default: on).
+    mute_notifications: bool,
 }
 
 impl BotProcess {
@@ -371,6 +381,7 @@ impl BotProcess {
             homeserver,
             user,
             process: Processes(Vec::new()),
+            mute_notifications: true,
         }
     }
 
@@ -380,7 +391,11 @@ impl BotProcess {
 
     fn start(&mut self, max_rooms: usize) -> Result<(), String> {
         // The default `max_rooms` (500) would decline invitations beyond it.
-        let config = format!("[matrix]\nmax_rooms = {max_rooms}\n");
+        let mut config = format!("[matrix]\nmax_rooms = {max_rooms}\n");
+        // Written only when off, so that builds from before the setting read the file too.
+        if !self.mute_notifications {
+            config.push_str("mute_notifications = false\n");
+        }
         std::fs::write(self.dir.join("capabot.toml"), config).map_err(|e| format!("cannot write capabot.toml: {e}"))?;
         let log = std::fs::OpenOptions::new()
             .create(true)
@@ -574,10 +589,11 @@ fn run_once(
     dir: &Path,
     rooms: usize,
     restart_with: &[PathBuf],
-    database: Database,
+    (settings, setup): (Settings, &RoomsSetup),
 ) -> Result<RoomsReport, String> {
     let mut report = RoomsReport::default();
-    let synapse = Synapse::start_on(database).map_err(|e| e.to_string())?;
+    let synapse = Synapse::start_with(settings).map_err(|e| e.to_string())?;
+    let synapse_cpu = || synapse.pid().ok_or_else(|| "Synapse is not running".to_string()).and_then(cpu_of);
     let bot_user = synapse.register_user("capabot", false).map_err(|e| e.to_string())?;
     progress("Synapse started");
     let people = register_people(&synapse, rooms)?;
@@ -585,6 +601,7 @@ fn run_once(
     let watcher = Watcher::start(people.watcher.clone())?;
     let bot_id = bot_user.user_id.clone();
     let mut bot = BotProcess::new(capabot, dir, synapse.homeserver_url(), bot_user);
+    bot.mute_notifications = !setup.bot_unmuted;
 
     // One room: the bot's start-up, and its footprint with a single room.
     let started = now_ms();
@@ -622,10 +639,15 @@ fn run_once(
     send_commands(&people, &all, "waiting")?;
     report.waiting_sent = sending.elapsed();
     let restarted = now_ms();
+    let synapse_before = synapse_cpu()?;
     bot.start(rooms + 10)?;
     let (_, first_answer, last_answer) = wait_for_answers(&watcher, &bot_id, &all)?;
+    report.synapse_cpu_restart = synapse_cpu()?.saturating_sub(synapse_before);
     report.restart_first = ms_between(restarted, first_answer);
     report.restart_all = ms_between(restarted, last_answer);
+    let rows = |whose: &str| synapse.query_number(&format!("SELECT count(*) FROM event_push_actions{whose}"));
+    report.push_actions_bot = rows(&format!(" WHERE user_id = '{bot_id}'")).map_err(|e| e.to_string())?;
+    report.push_actions_all = rows("").map_err(|e| e.to_string())?;
     std::thread::sleep(SETTLE);
     report.after_restart = bot.footprint()?;
     report.store_files_restart = bot.store_files();
@@ -654,10 +676,23 @@ fn run_once(
     bot.stop()?;
     // Synapse's own pace, the bot stopped: one message in every room, many at once.
     let sending = Instant::now();
+    let synapse_before = synapse_cpu()?;
     in_parallel_on(PACE_SENDERS, all.len(), |i| people.persons[i].say(&all[i], &format!("pace-{i}"), "pace"))?;
     report.pace = sending.elapsed();
+    report.synapse_cpu_pace = synapse_cpu()?.saturating_sub(synapse_before);
     progress(&format!("Synapse alone took {rooms} messages, {PACE_SENDERS} at once, in {:.2} s", secs(report.pace)));
     Ok(report)
+}
+
+/// How each round's Synapse and bot are set up (`lab bench-matrix-rooms`'s flags).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RoomsSetup {
+    /// Synapse on a database of the PostgreSQL harness's server instead of its SQLite file.
+    pub synapse_postgres: bool,
+    /// Synapse with push rules and notification counts on ([`Settings::push`]).
+    pub synapse_push: bool,
+    /// The bot with `[matrix] mute_notifications = false`.
+    pub bot_unmuted: bool,
 }
 
 /// Where each round's Synapse keeps its data: a SQLite file, or (`synapse_postgres`) a new
@@ -709,14 +744,21 @@ pub fn rooms_rounds(
     rooms: usize,
     runs: usize,
     restart_with: &[PathBuf],
-    synapse_postgres: bool,
+    setup: RoomsSetup,
 ) -> Result<String, String> {
+    let RoomsSetup { synapse_postgres, synapse_push, bot_unmuted } = setup;
     let capabot = capabot_binary(capabot)?;
     if !(2..=MAX_ROOMS).contains(&rooms) {
         return Err(format!("--rooms wants 2 to {MAX_ROOMS}"));
     }
     let data = SynapseData::new(synapse_postgres)?;
     let kept_in = if synapse_postgres { "PostgreSQL, through its Unix socket" } else { "SQLite" };
+    let push = match (synapse_push, bot_unmuted) {
+        (false, _) => "off (the harness's)",
+        (true, false) => "on, the bot's own notifications muted",
+        (true, true) => "on, the bot's own notifications not muted",
+    };
+    let kept_in = format!("{kept_in}; push {push}");
     progress(&format!("Synapse's database: {kept_in}"));
     let base = std::env::temp_dir().join(format!("capabot-bench-matrix-rooms-{}", std::process::id()));
     let mut reports = Vec::new();
@@ -724,7 +766,10 @@ pub fn rooms_rounds(
     for round in 1..=runs.max(1) {
         let dir = base.join(format!("round-{round}"));
         std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        match data.with_database(|database| run_once(&capabot, &dir, rooms, restart_with, database))? {
+        let settings = |database| Settings { database, push: synapse_push };
+        match data
+            .with_database(|database| run_once(&capabot, &dir, rooms, restart_with, (settings(database), &setup)))?
+        {
             Ok(r) => {
                 for (binary, first, all, after) in &r.more_restarts {
                     out.push_str(&format!("round {round}: {}\n", restart_line(binary, *first, *all, after)));
@@ -758,7 +803,8 @@ fn ms(d: Duration) -> f64 {
 fn round_line(r: &RoomsReport, rooms: usize) -> String {
     format!(
         "greeted 1 room in {:.2} s, {} more in {:.2} s; RSS {} → {} MiB; p50 {:.0} ms, p99 {:.0} ms; \
-         restart: all answered after {:.2} s",
+         restart: all answered after {:.2} s, Synapse's processor time {:.2} s; Synapse alone {:.2} s, its \
+         processor time {:.2} s; push actions: the bot's {}, everyone's {}",
         secs(r.first_greeting),
         rooms - 1,
         secs(r.greet_all),
@@ -767,6 +813,11 @@ fn round_line(r: &RoomsReport, rooms: usize) -> String {
         ms(r.commands.p50),
         ms(r.commands.p99),
         secs(r.restart_all),
+        secs(r.synapse_cpu_restart),
+        secs(r.pace),
+        secs(r.synapse_cpu_pace),
+        r.push_actions_bot,
+        r.push_actions_all,
     )
 }
 
@@ -856,6 +907,16 @@ fn median_table(reports: &[RoomsReport], rooms: usize) -> String {
          in every room sent in {:.2} s ({PACE_SENDERS} at once)\n",
         m(&|r| secs(r.waiting_sent)),
         m(&|r| secs(r.pace)),
+    ));
+    out.push_str(&format!(
+        "Synapse's processor time: the restart {:.2} s ({:.1} ms an answer); one message in every room {:.2} s \
+         ({:.1} ms an event); rows of `event_push_actions` after the restart: the bot's {:.0}, everyone's {:.0}\n",
+        m(&|r| secs(r.synapse_cpu_restart)),
+        m(&|r| ms(r.synapse_cpu_restart)) / rooms as f64,
+        m(&|r| secs(r.synapse_cpu_pace)),
+        m(&|r| ms(r.synapse_cpu_pace)) / rooms as f64,
+        m(&|r| r.push_actions_bot as f64),
+        m(&|r| r.push_actions_all as f64),
     ));
     out
 }
