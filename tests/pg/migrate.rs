@@ -168,7 +168,7 @@ fn a_copy_carries_every_value_across_its_batches() {
             for i in 0..r.column_count() {
                 // The outbox's reply as its text, however the backend keeps it (its fourth column).
                 let column = match r.column(i)? {
-                    reply @ Column::Bytes(_) if table == "outbox" && i == 3 => {
+                    reply @ Column::Bytes(_) if table == "outbox_rows" && i == 3 => {
                         Column::Text(outbox::reply_text(reply, i)?.into())
                     }
                     column => column,

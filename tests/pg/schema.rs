@@ -354,13 +354,16 @@ fn a_change_on_one_side_only_is_caught() {
     let sqlite = sqlite_schema(&sqlite_migrated());
     for (change, expected) in [
         ("ALTER TABLE players ALTER COLUMN name DROP NOT NULL", "players.name:"),
-        ("ALTER TABLE outbox ALTER COLUMN reply TYPE BYTEA USING reply::bytea", "outbox.reply:"),
+        (
+            "ALTER TABLE outbox_waiting ALTER COLUMN chat_key TYPE BYTEA USING chat_key::bytea",
+            "outbox_waiting.chat_key:",
+        ),
         (
             "ALTER TABLE offers DROP CONSTRAINT offers_pkey; ALTER TABLE offers ADD PRIMARY KEY (game_id)",
             "offers.kind:",
         ),
         ("ALTER TABLE games ALTER COLUMN id DROP IDENTITY", "games.id:"),
-        ("ALTER TABLE outbox ALTER COLUMN state SET DEFAULT 'sent'", "outbox.state:"),
+        ("ALTER TABLE outbox_rows ALTER COLUMN state SET DEFAULT 'sent'", "outbox_rows.state:"),
         ("ALTER TABLE game_moves DROP CONSTRAINT game_moves_game_id_fkey", "game_moves: foreign keys"),
         ("ALTER TABLE ladders DROP CONSTRAINT ladders_platform_community_id_variant_key", "ladders: unique"),
         ("CREATE TABLE extra (id BIGINT)", "extra: only in PostgreSQL"),

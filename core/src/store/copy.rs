@@ -80,7 +80,7 @@ pub fn copy_reporting(
                 for (i, (column, _)) in columns.iter().enumerate() {
                     let value = r.column(i)?.into_owned();
                     // PostgreSQL keeps a reply as text; SQLite may keep it deflated.
-                    pending.push(if table == "outbox" && column == "reply" {
+                    pending.push(if table == "outbox_rows" && column == "reply" {
                         super::sql::Column::Text(super::outbox::reply_text(value, i)?.into())
                     } else {
                         value

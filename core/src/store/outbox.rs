@@ -6,6 +6,15 @@
 //! ends `sent` (with the platform's message id) or `failed` (a permanent failure, classified);
 //! nothing is retried forever. The store keeps rows as text and bytes; the core encodes replies.
 //!
+//! What waits is a row's entry in `outbox_waiting` (platform, chat, id: a chat's waiting rows are
+//! read from its own entries; migration 38), and a delivery takes the entry out. On SQLite, whose
+//! log holds whole pages, a row (`outbox_rows`) is then written once, as queued: its delivery is a
+//! small mark in `outbox_sent` (its message id and when, dozens to a page), where rewriting the
+//! row wrote its page a second time (`docs/load.md`, "Delivery marks apart"). On PostgreSQL, whose
+//! log holds the bytes that changed, the row itself is changed, in its own page. A row that fails
+//! or waits for a retry is changed in place on both. The view `outbox` reads a row as it was read
+//! before (sent once marked).
+//!
 //! On SQLite a reply's text is kept deflated when that is shorter ([`stored_reply`]): a row is
 //! written whole into the write-ahead log's page when queued and again when marked sent, and a
 //! move's answer (its text board and card, about 760 bytes of JSON) and its turn notice (about 320)
@@ -81,13 +90,28 @@ pub fn push(
 ) -> Result<i64> {
     let deflated = stored_reply(conn.dialect(), reply);
     let reply = deflated.as_deref().map_or(Value::Text(reply), Value::Bytes);
-    Ok(conn
-        .prepare_cached(
-            "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
-        )?
-        .query_row(params![platform, chat_key, reply, picture, now, now + WRITER_GRACE_SECS], |r| r.get(0))?)
+    let values = params![platform, chat_key, reply, picture, now, now + WRITER_GRACE_SECS];
+    match conn.dialect() {
+        Dialect::Sqlite => {
+            let id: i64 = conn.prepare_cached(INSERT_ROW)?.query_row(values, |r| r.get(0))?;
+            conn.prepare_cached("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES (?1, ?2, ?3)")?
+                .execute(params![platform, chat_key, id])?;
+            Ok(id)
+        }
+        // One statement: the row and its waiting entry.
+        Dialect::Postgres => Ok(conn
+            .prepare_cached(&format!(
+                "WITH queued AS ({INSERT_ROW}, platform, chat_key),
+                 waiting AS (INSERT INTO outbox_waiting (platform, chat_key, id) SELECT platform, chat_key, id FROM queued)
+                 SELECT id FROM queued"
+            ))?
+            .query_row(values, |r| r.get(0))?),
+    }
 }
+
+/// A row queued ([`push`]); its waiting entry is written beside it.
+const INSERT_ROW: &str = "INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id";
 
 /// A row for [`push_all`]: platform, chat key, the reply's JSON and any picture beside it.
 pub type NewRow<'a> = (&'a str, String, String, Option<&'a [u8]>);
@@ -104,7 +128,9 @@ pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<()> 
     // The ids come from the sequence in the order of the `VALUES` list (one `INSERT`, one
     // transaction: nobody else's row comes between them either way).
     let sql = format!(
-        "INSERT INTO outbox (platform, chat_key, reply, picture, created_at, next_attempt_at) VALUES {}",
+        "WITH queued AS (INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
+           VALUES {} RETURNING platform, chat_key, id)
+         INSERT INTO outbox_waiting (platform, chat_key, id) SELECT platform, chat_key, id FROM queued",
         crate::store::sql::values_rows(rows.len(), 6)
     );
     let mut values = Vec::with_capacity(6 * rows.len());
@@ -122,8 +148,11 @@ pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<()> 
     Ok(())
 }
 
-/// The columns of a [`Pending`] row, in [`pending_row`]'s order.
-const PENDING_COLUMNS: &str = "id, platform, chat_key, reply, picture, attempts, next_attempt_at";
+/// The columns of a [`Pending`] row (`r`, of [`WAITING_ROWS`]), in [`pending_row`]'s order.
+const PENDING_COLUMNS: &str = "r.id, r.platform, r.chat_key, r.reply, r.picture, r.attempts, r.next_attempt_at";
+
+/// The waiting rows: their entries (`w`, keyed by platform, chat and id) and the rows (`r`).
+const WAITING_ROWS: &str = "outbox_waiting w JOIN outbox_rows r ON r.id = w.id";
 
 fn pending_row(r: &crate::store::sql::Row<'_>) -> crate::store::sql::Result<Pending> {
     Ok(Pending {
@@ -168,8 +197,8 @@ pub fn take(
                    ON CONFLICT (platform, chat_key) DO UPDATE SET owner = excluded.owner, until = excluded.until
                    WHERE outbox_leases.owner = excluded.owner OR outbox_leases.until <= {now}
                    RETURNING 1)
-                 SELECT o.* FROM lease LEFT JOIN LATERAL (SELECT {PENDING_COLUMNS} FROM outbox
-                   WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' ORDER BY id LIMIT {limit}) o ON true"
+                 SELECT o.* FROM lease LEFT JOIN LATERAL (SELECT {PENDING_COLUMNS} FROM {WAITING_ROWS}
+                   WHERE w.platform = ?1 AND w.chat_key = ?2 ORDER BY w.id LIMIT {limit}) o ON true"
             );
             let found = conn.prepare_cached(&sql)?.query_map(params![platform, chat_key, owner, LEASE_SECS], |r| {
                 match r.get::<Option<i64>>(0)? {
@@ -225,7 +254,7 @@ pub fn sent_and_next(
         }
         crate::store::sql::Dialect::Postgres => {
             // Every part reads the statement's one snapshot: the row marked sent still reads as
-            // waiting there, hence `id <> ?1`.
+            // waiting there, hence `w.id <> ?1`.
             let release = match when_empty {
                 WhenEmpty::GiveUp => {
                     ", released AS (DELETE FROM outbox_leases WHERE platform = ?4 AND chat_key = ?5 AND owner = ?6
@@ -234,12 +263,10 @@ pub fn sent_and_next(
                 WhenEmpty::Keep => "",
             };
             let sql = format!(
-                "WITH sent AS (
-                   UPDATE outbox SET state = 'sent', message_id = ?2, done_at = ?3, attempts = attempts + 1,
-                     picture = NULL, error = NULL WHERE id = ?1 RETURNING id),
-                 next AS (SELECT {PENDING_COLUMNS} FROM outbox
-                   WHERE platform = ?4 AND chat_key = ?5 AND state = 'pending' AND id <> ?1 ORDER BY id LIMIT {limit}){release}
-                 SELECT {PENDING_COLUMNS} FROM next ORDER BY id"
+                "WITH {SENT_PARTS},
+                 next AS (SELECT {PENDING_COLUMNS} FROM {WAITING_ROWS}
+                   WHERE w.platform = ?4 AND w.chat_key = ?5 AND w.id <> ?1 ORDER BY w.id LIMIT {limit}){release}
+                 SELECT * FROM next ORDER BY id"
             );
             let mut values = vec![
                 Value::I64(id),
@@ -263,24 +290,27 @@ pub fn pending_in(conn: &Connection, platform: &str, chat_key: &str, limit: usiz
     // value, and a statement whose plan depended on a bound value is parsed and planned again
     // every time it is bound (about 100,000 instructions, twice a move on the delivery path).
     let mut st = conn.prepare_cached(&format!(
-        "SELECT {PENDING_COLUMNS} FROM outbox
-         WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' ORDER BY id LIMIT {limit}"
+        "SELECT {PENDING_COLUMNS} FROM {WAITING_ROWS} WHERE w.platform = ?1 AND w.chat_key = ?2 ORDER BY w.id LIMIT {limit}"
     ))?;
     let rows = st.query_map(params![platform, chat_key], pending_row)?;
     Ok(rows.collect::<crate::store::sql::Result<_>>()?)
 }
 
+/// [`due_chats`]'s statement, for platform `?1` at `?2`.
+const DUE_CHATS: &str = "SELECT w.platform, w.chat_key FROM outbox_waiting w JOIN outbox_rows r ON r.id = w.id
+     WHERE w.platform = ?1 AND r.next_attempt_at <= ?2
+       AND w.id = (SELECT min(p.id) FROM outbox_waiting p WHERE p.platform = w.platform AND p.chat_key = w.chat_key)
+     ORDER BY w.id";
+
+/// [`next_due`]'s statement, for platform `?1`.
+const NEXT_DUE: &str =
+    "SELECT min(r.next_attempt_at) FROM outbox_waiting w JOIN outbox_rows r ON r.id = w.id WHERE w.platform = ?1";
+
 /// Chats of these platforms whose oldest pending row is due at `now`, with that row's id (oldest
 /// first).
 pub fn due_chats(conn: &Connection, platforms: &[&str], now: i64) -> Result<Vec<(String, String)>> {
     let mut out = Vec::new();
-    let mut st = conn.prepare_cached(
-        "SELECT o.platform, o.chat_key FROM outbox o
-         WHERE o.platform = ?1 AND o.state = 'pending' AND o.next_attempt_at <= ?2
-           AND o.id = (SELECT min(id) FROM outbox p WHERE p.platform = o.platform AND p.chat_key = o.chat_key
-                       AND p.state = 'pending')
-         ORDER BY o.id",
-    )?;
+    let mut st = conn.prepare_cached(DUE_CHATS)?;
     for p in platforms {
         let rows = st.query_map(params![p, now], |r| Ok((r.get(0)?, r.get(1)?)))?;
         out.extend(rows.collect::<crate::store::sql::Result<Vec<_>>>()?);
@@ -292,11 +322,7 @@ pub fn due_chats(conn: &Connection, platforms: &[&str], now: i64) -> Result<Vec<
 pub fn next_due(conn: &Connection, platforms: &[&str]) -> Result<Option<i64>> {
     let mut best: Option<i64> = None;
     for p in platforms {
-        let t: Option<i64> = conn
-            .prepare_cached("SELECT min(next_attempt_at) FROM outbox WHERE platform = ?1 AND state = 'pending'")?
-            .query_row([p], |r| r.get(0))
-            .optional()?
-            .flatten();
+        let t: Option<i64> = conn.prepare_cached(NEXT_DUE)?.query_row([p], |r| r.get(0)).optional()?.flatten();
         best = match (best, t) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -305,28 +331,65 @@ pub fn next_due(conn: &Connection, platforms: &[&str]) -> Result<Option<i64>> {
     Ok(best)
 }
 
+/// Row `?1`'s waiting entry (found by its key, read from the row).
+const ITS_ENTRY: &str = "platform = (SELECT platform FROM outbox_rows WHERE id = ?1)
+     AND chat_key = (SELECT chat_key FROM outbox_rows WHERE id = ?1) AND id = ?1";
+
 /// Whether row `id` is still waiting (another task may have delivered it meanwhile).
 pub fn is_pending(conn: &Connection, id: i64) -> Result<bool> {
     Ok(conn
-        .prepare_cached("SELECT 1 FROM outbox WHERE id = ?1 AND state = 'pending'")?
+        .prepare_cached(&format!("SELECT 1 FROM outbox_waiting WHERE {ITS_ENTRY}"))?
         .query_row([id], |_| Ok(()))
         .optional()?
         .is_some())
 }
 
-/// What marking a row sent changes besides its message and when: the same in [`mark_sent`] and
-/// [`mark_all_sent`].
+/// Takes row `id` off the waiting rows (it was delivered or given up); true when it was waiting.
+fn unqueue(conn: &Connection, id: i64) -> Result<bool> {
+    Ok(conn.prepare_cached(&format!("DELETE FROM outbox_waiting WHERE {ITS_ENTRY}"))?.execute([id])? > 0)
+}
+
+/// On SQLite, writes row `?1`'s delivery down as its mark (message `?2`, at `?3`); a row marked
+/// again (delivered twice, a lease run out) keeps the last.
+const MARK_SENT: &str = "INSERT INTO outbox_sent (id, message_id, done_at)
+       SELECT id, ?2, ?3 FROM outbox_rows WHERE id = ?1
+       ON CONFLICT (id) DO UPDATE SET message_id = excluded.message_id, done_at = excluded.done_at";
+/// A delivered row's picture is not kept (it is in the chat now); a row without one is not written.
+const DROP_PICTURE: &str = "UPDATE outbox_rows SET picture = NULL WHERE id = ?1 AND picture IS NOT NULL";
+
+/// What marking a row sent changes in the row itself on PostgreSQL: the same in [`SENT_PARTS`]
+/// and [`mark_all_sent`].
 macro_rules! sent_set {
     () => {
         "state = 'sent', attempts = attempts + 1, picture = NULL, error = NULL,"
     };
 }
 
-/// Row `id` was delivered as `message_id`; its picture is no longer kept.
+/// On PostgreSQL, row `?1` of chat `?4`, `?5` delivered as message `?2` at `?3`, as parts of one
+/// statement (`WITH`): its waiting entry taken out and the row itself changed. Its log holds the
+/// bytes that changed, not the page, and since migration 38 no index names the row's state, so
+/// the change stays in the row's page (a heap-only update, in the room migration 28 leaves):
+/// cheaper there than a mark's row and its key (`docs/load.md`, "Delivery marks apart").
+const SENT_PARTS: &str = concat!(
+    "unqueued AS (DELETE FROM outbox_waiting WHERE platform = ?4 AND chat_key = ?5 AND id = ?1),
+     sent AS (UPDATE outbox_rows SET ",
+    sent_set!(),
+    " message_id = ?2, done_at = ?3 WHERE id = ?1)"
+);
+
+/// Row `id` was delivered as `message_id`: its waiting entry is taken out and its picture no longer
+/// kept. On SQLite its mark is written and the row itself is not (its page would be written
+/// again); on PostgreSQL the row is changed ([`SENT_PARTS`]).
 pub fn mark_sent(conn: &Connection, id: i64, message_id: Option<&str>, now: i64) -> Result<()> {
-    conn.prepare_cached(concat!("UPDATE outbox SET ", sent_set!(), " message_id = ?2, done_at = ?3 WHERE id = ?1"))?
-        .execute(params![id, message_id, now])?;
-    Ok(())
+    match conn.dialect() {
+        Dialect::Sqlite => {
+            conn.prepare_cached(MARK_SENT)?.execute(params![id, message_id, now])?;
+            unqueue(conn, id)?;
+            conn.prepare_cached(DROP_PICTURE)?.execute([id])?;
+            Ok(())
+        }
+        Dialect::Postgres => mark_all_sent(conn, &[(id, message_id, now)]),
+    }
 }
 
 /// Marks these rows sent, as [`mark_sent`] one after another would (`(id, message_id, when)`). On
@@ -334,9 +397,13 @@ pub fn mark_sent(conn: &Connection, id: i64, message_id: Option<&str>, now: i64)
 /// one round trip instead of one a row); its lists are padded to 8 or 64 rows by repeating the
 /// last, so that three statements serve every count.
 pub fn mark_all_sent(conn: &Connection, rows: &[(i64, Option<&str>, i64)]) -> Result<()> {
-    if rows.len() < 2 || conn.dialect() == crate::store::sql::Dialect::Sqlite {
-        for &(id, message_id, at) in rows {
-            mark_sent(conn, id, message_id, at)?;
+    if conn.dialect() == Dialect::Sqlite {
+        if rows.len() < 2 {
+            for &(id, message_id, at) in rows {
+                mark_sent(conn, id, message_id, at)?;
+            }
+        } else {
+            mark_all_sent_sqlite(conn, rows)?;
         }
         return Ok(());
     }
@@ -344,11 +411,15 @@ pub fn mark_all_sent(conn: &Connection, rows: &[(i64, Option<&str>, i64)]) -> Re
     static TEXTS: std::sync::OnceLock<[String; 2]> = std::sync::OnceLock::new();
     let texts = TEXTS.get_or_init(|| {
         [8, 64].map(|size| {
+            // A short list is padded with its last row (each row is changed once all the same).
             format!(
                 concat!(
-                    "UPDATE outbox SET ",
+                    "WITH v (id, message_id, done_at) AS (VALUES {}),
+                     unqueued AS (DELETE FROM outbox_waiting w USING outbox_rows r, v
+                       WHERE r.id = v.id AND w.platform = r.platform AND w.chat_key = r.chat_key AND w.id = r.id)
+                     UPDATE outbox_rows SET ",
                     sent_set!(),
-                    " message_id = v.column2, done_at = v.column3 FROM (VALUES {}) AS v WHERE outbox.id = v.column1"
+                    " message_id = v.message_id, done_at = v.done_at FROM v WHERE outbox_rows.id = v.id"
                 ),
                 crate::store::sql::typed_values_rows(size, &["BIGINT", "TEXT", "BIGINT"])
             )
@@ -366,10 +437,54 @@ pub fn mark_all_sent(conn: &Connection, rows: &[(i64, Option<&str>, i64)]) -> Re
     Ok(())
 }
 
+/// The three statements of [`mark_all_sent_sqlite`] for `size` rows: the marks (`size` triples),
+/// then the waiting entries and the pictures of their rows (`size` ids).
+fn sqlite_marks(size: usize) -> [String; 3] {
+    let ids = (1..=size).map(|n| format!("?{n}")).collect::<Vec<_>>().join(", ");
+    [
+        format!(
+            "INSERT INTO outbox_sent (id, message_id, done_at)
+             SELECT v.column1, v.column2, v.column3 FROM (VALUES {}) AS v JOIN outbox_rows r ON r.id = v.column1
+             WHERE true ON CONFLICT (id) DO UPDATE SET message_id = excluded.message_id, done_at = excluded.done_at",
+            crate::store::sql::values_rows(size, 3)
+        ),
+        format!(
+            "DELETE FROM outbox_waiting WHERE (platform, chat_key, id) IN
+               (SELECT platform, chat_key, id FROM outbox_rows WHERE id IN ({ids}))"
+        ),
+        format!("UPDATE outbox_rows SET picture = NULL WHERE id IN ({ids}) AND picture IS NOT NULL"),
+    ]
+}
+
+/// [`mark_all_sent`] on SQLite: three statements for up to 64 rows ([`MARK_SENT`],
+/// the waiting entries taken out, the pictures dropped), not three a row; the lists padded to 8
+/// or 64 rows by repeating the last, as on PostgreSQL (a mark written twice keeps the last).
+fn mark_all_sent_sqlite(conn: &Connection, rows: &[(i64, Option<&str>, i64)]) -> Result<()> {
+    static TEXTS: std::sync::OnceLock<[[String; 3]; 2]> = std::sync::OnceLock::new();
+    let texts = TEXTS.get_or_init(|| [8, 64].map(sqlite_marks));
+    for chunk in rows.chunks(64) {
+        let (size, [mark, unqueue, unpicture]) = if chunk.len() <= 8 { (8, &texts[0]) } else { (64, &texts[1]) };
+        let padded = (0..size).map(|i| chunk[i.min(chunk.len() - 1)]);
+        let marks: Vec<Value<'_>> = padded
+            .clone()
+            .flat_map(|(id, message_id, at)| {
+                [Value::I64(id), message_id.map_or(Value::Null, Value::Text), Value::I64(at)]
+            })
+            .collect();
+        let ids: Vec<Value<'_>> = padded.map(|(id, ..)| Value::I64(id)).collect();
+        conn.prepare_cached(mark)?.execute(marks)?;
+        conn.prepare_cached(unqueue)?.execute(ids.clone())?;
+        conn.prepare_cached(unpicture)?.execute(ids)?;
+    }
+    Ok(())
+}
+
 /// Row `id` failed `tries` times for a passing reason: tried again at `at`.
 pub fn retry_at(conn: &Connection, id: i64, tries: u32, at: i64, error: &str) -> Result<()> {
-    conn.prepare_cached("UPDATE outbox SET attempts = attempts + ?4, next_attempt_at = ?2, error = ?3 WHERE id = ?1")?
-        .execute(params![id, at, error, tries])?;
+    conn.prepare_cached(
+        "UPDATE outbox_rows SET attempts = attempts + ?4, next_attempt_at = ?2, error = ?3 WHERE id = ?1",
+    )?
+    .execute(params![id, at, error, tries])?;
     Ok(())
 }
 
@@ -378,8 +493,8 @@ pub fn retry_at(conn: &Connection, id: i64, tries: u32, at: i64, error: &str) ->
 pub fn wake(conn: &Connection, platform: &str, chat_key: &str, now: i64) -> Result<usize> {
     Ok(conn
         .prepare_cached(
-            "UPDATE outbox SET next_attempt_at = ?3
-             WHERE platform = ?1 AND chat_key = ?2 AND state = 'pending' AND next_attempt_at > ?3",
+            "UPDATE outbox_rows SET next_attempt_at = ?3
+             WHERE id IN (SELECT id FROM outbox_waiting WHERE platform = ?1 AND chat_key = ?2) AND next_attempt_at > ?3",
         )?
         .execute(params![platform, chat_key, now])?)
 }
@@ -388,21 +503,22 @@ pub fn wake(conn: &Connection, platform: &str, chat_key: &str, now: i64) -> Resu
 /// `written_before`; returns whether it was.
 pub fn expire_held(conn: &Connection, id: i64, written_before: i64, error: &str, now: i64) -> Result<bool> {
     let n = conn
-        .prepare_cached(
-            "UPDATE outbox SET state = 'failed', failure = ?2, error = ?3, done_at = ?4, picture = NULL
-             WHERE id = ?1 AND state = 'pending' AND created_at < ?5",
-        )?
+        .prepare_cached(&format!(
+            "UPDATE outbox_rows SET state = 'failed', failure = ?2, error = ?3, done_at = ?4, picture = NULL
+             WHERE id = ?1 AND created_at < ?5 AND EXISTS (SELECT 1 FROM outbox_waiting WHERE {ITS_ENTRY})"
+        ))?
         .execute(params![id, crate::store::served::EXPIRED, error, now, written_before])?;
-    Ok(n > 0)
+    Ok(n > 0 && unqueue(conn, id)?)
 }
 
 /// Row `id` cannot be delivered (`failure`: its kind); never tried again.
 pub fn mark_failed(conn: &Connection, id: i64, failure: &str, error: &str, now: i64) -> Result<()> {
     conn.prepare_cached(
-        "UPDATE outbox SET state = 'failed', failure = ?2, error = ?3, done_at = ?4, attempts = attempts + 1,
+        "UPDATE outbox_rows SET state = 'failed', failure = ?2, error = ?3, done_at = ?4, attempts = attempts + 1,
          picture = NULL WHERE id = ?1",
     )?
     .execute(params![id, failure, error, now])?;
+    unqueue(conn, id)?;
     Ok(())
 }
 
@@ -472,7 +588,8 @@ pub fn release_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &s
     Ok(())
 }
 
-/// Rows by platform and state (`failed` split by kind): what the operator sees.
+/// Rows by platform and state (`failed` split by kind): what the operator sees (from the view
+/// `outbox`, where a row is sent once its mark is written).
 pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
     let mut st = conn.prepare_cached(
         "SELECT platform, CASE WHEN state = 'failed' THEN 'failed:' || coalesce(failure, '?') ELSE state END AS s,
@@ -493,11 +610,16 @@ pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
 /// plus one (no `AUTOINCREMENT` since migration 26, which wrote a page more for every row queued),
 /// so while it stays no id is ever handed out twice (the front ends make Discord's nonces and
 /// Matrix's transaction ids of them).
+///
+/// A row is done when failed (or sent, before migration 38) or when its delivery's mark is written;
+/// the mark goes with its row (`ON DELETE CASCADE`).
 pub fn prune(conn: &Connection, now: i64) -> Result<usize> {
     Ok(conn.execute(
-        "DELETE FROM outbox WHERE state <> 'pending' AND done_at < ?1
-           AND id < coalesce((SELECT id FROM outbox WHERE created_at >= ?1 ORDER BY id LIMIT 1),
-                             (SELECT max(id) FROM outbox))",
+        "DELETE FROM outbox_rows
+         WHERE id < coalesce((SELECT id FROM outbox_rows WHERE created_at >= ?1 ORDER BY id LIMIT 1),
+                             (SELECT max(id) FROM outbox_rows))
+           AND (state <> 'pending' AND done_at < ?1
+                OR EXISTS (SELECT 1 FROM outbox_sent s WHERE s.id = outbox_rows.id AND s.done_at < ?1))",
         [now - KEEP_DONE_SECS],
     )?)
 }
@@ -537,9 +659,10 @@ mod tests {
     }
 
     /// On SQLite a move's two replies fit one page of the outbox together (kept deflated): queued,
-    /// they take one leaf page a move where as text they took one each (24 pages for 12 moves),
-    /// and marked sent, with the platform's message ids that make each row longer, they write
-    /// those pages once each and the waiting entries' (as text, a page each row).
+    /// they take one leaf page a move where as text they took one each (24 pages for 12 moves).
+    /// Marked sent, with Discord's message ids, they write the marks' page and the waiting
+    /// entries' leaf, not their rows' pages again (before migration 38, 13 pages: each move's row
+    /// page and the waiting index's leaf; as text, a page each row).
     #[test]
     fn a_moves_answer_and_notice_share_one_page_of_the_outbox() {
         let (_dir, raw) = crate::store::testing::sqlite_schema();
@@ -555,7 +678,7 @@ mod tests {
         let leaves: i64 = c
             .as_sqlite()
             .unwrap()
-            .query_row("SELECT count(*) FROM dbstat WHERE name = 'outbox' AND pagetype = 'leaf'", (), |r| r.get(0))
+            .query_row("SELECT count(*) FROM dbstat WHERE name = 'outbox_rows' AND pagetype = 'leaf'", (), |r| r.get(0))
             .unwrap();
         assert!(leaves <= moves as i64, "{moves} moves' replies took {leaves} pages of the outbox");
         // As the host writes a moment's deliveries down: in one transaction, with Discord's
@@ -568,7 +691,7 @@ mod tests {
             mark_all_sent(&c, &sent).unwrap();
             tx.commit().unwrap();
         });
-        assert!(pages <= moves as i64 + 2, "marking {moves} moves' replies sent wrote {pages} pages");
+        assert!(pages <= 3, "marking {moves} moves' replies sent wrote {pages} pages");
     }
 
     /// A reply reads back as it was queued, whether SQLite keeps it deflated (a long one) or as
@@ -588,11 +711,12 @@ mod tests {
         assert_eq!(kept(long), c.dialect() == Dialect::Sqlite, "kept deflated on SQLite alone");
         let old = c
             .query_row(
-                "INSERT INTO outbox (platform, chat_key, reply, created_at, next_attempt_at) VALUES ('discord', 'c:7', ?1, 100, 100) RETURNING id",
+                "INSERT INTO outbox_rows (platform, chat_key, reply, created_at, next_attempt_at) VALUES ('discord', 'c:7', ?1, 100, 100) RETURNING id",
                 [answer.as_str()],
                 |r| r.get::<i64>(0),
             )
             .unwrap();
+        c.execute("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES ('discord', 'c:7', ?1)", [old]).unwrap();
         assert!(!kept(old));
         let read: Vec<String> = pending_in(&c, "discord", "c:7", 10).unwrap().into_iter().map(|p| p.reply).collect();
         assert_eq!(read, [answer.clone(), "{}".into(), answer]);
@@ -670,6 +794,42 @@ mod tests {
             push(&c, "discord", "c:1", "second", None, 100).unwrap();
         });
         assert_eq!(pages, 2);
+    }
+
+    /// The waiting rows are read by their entries' key: a chat's from its own entries, a
+    /// platform's due chats and next time from the platform's, a row's entry by its row's key, and
+    /// a row by its id (SQLite's plans); none reads every row.
+    #[test]
+    fn the_waiting_rows_are_read_by_their_key() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let plan = |sql: &str| crate::store::testing::sqlite_plan(&conn, sql);
+        let chat = "USING PRIMARY KEY (platform=? AND chat_key=?)";
+        let entry = "USING PRIMARY KEY (platform=? AND chat_key=? AND id=?)";
+        let platform = "USING PRIMARY KEY (platform=?)";
+        let by_id = "USING INTEGER PRIMARY KEY (rowid=?)";
+        let reads = [
+            (
+                format!(
+                    "SELECT {PENDING_COLUMNS} FROM {WAITING_ROWS} WHERE w.platform = ?1 AND w.chat_key = ?2 ORDER BY w.id LIMIT 10"
+                ),
+                chat,
+            ),
+            (format!("SELECT 1 FROM outbox_waiting WHERE {ITS_ENTRY}"), entry),
+            (format!("DELETE FROM outbox_waiting WHERE {ITS_ENTRY}"), entry),
+            (MARK_SENT.to_string(), by_id),
+            (DROP_PICTURE.to_string(), by_id),
+            (DUE_CHATS.to_string(), platform),
+            (NEXT_DUE.to_string(), platform),
+        ];
+        let [mark, unqueue, unpicture] = sqlite_marks(8);
+        for (sql, key) in [(mark, "r USING INTEGER PRIMARY KEY (rowid=?)"), (unqueue, entry), (unpicture, by_id)] {
+            let plan = plan(&sql);
+            assert!(plan.contains(key) && !plan.contains("SCAN outbox") && !plan.contains("SCAN r"), "{sql}: {plan}");
+        }
+        for (sql, key) in reads {
+            let plan = plan(&sql);
+            assert!(plan.contains(key) && !plan.contains("SCAN"), "{sql}: {plan}");
+        }
     }
 
     /// [`push_all`] (one statement on PostgreSQL): the rows' ids follow the order they were given

@@ -58,6 +58,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V35__offers_declined", include_str!("../../migrations/postgres/V35__offers_declined.sql")),
     ("V36__tournament_withdrawals", include_str!("../../migrations/postgres/V36__tournament_withdrawals.sql")),
     ("V37__setup_clock", include_str!("../../migrations/postgres/V37__setup_clock.sql")),
+    ("V38__delivery_marks", include_str!("../../migrations/postgres/V38__delivery_marks.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

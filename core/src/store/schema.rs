@@ -92,6 +92,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V35__offers_declined", include_str!("../../migrations/0035_offers_declined.sql")),
     sql("V36__tournament_withdrawals", include_str!("../../migrations/0036_tournament_withdrawals.sql")),
     sql("V37__setup_clock", include_str!("../../migrations/0037_setup_clock.sql")),
+    sql("V38__delivery_marks", include_str!("../../migrations/0038_delivery_marks.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many

@@ -46,13 +46,13 @@ pub fn last_served(conn: &Connection) -> Result<Vec<(String, i64)>> {
 }
 
 /// The platforms with outbox rows waiting that no process has served since `?1`: each platform
-/// found by one step in the index `outbox_pending`, which leads with the platform (a loose index
+/// found by one step in the waiting entries (`outbox_waiting`), keyed first by the platform (a loose index
 /// scan), so that the rows themselves are read only for a platform nobody serves. Before, every
 /// tick read every waiting row (`docs/scale.md`, fix 10).
 const UNSERVED_WAITING: &str = "WITH RECURSIVE waiting (platform) AS (
-       SELECT min(platform) FROM outbox WHERE state = 'pending'
+       SELECT min(platform) FROM outbox_waiting
        UNION ALL
-       SELECT (SELECT min(o.platform) FROM outbox o WHERE o.state = 'pending' AND o.platform > w.platform)
+       SELECT (SELECT min(o.platform) FROM outbox_waiting o WHERE o.platform > w.platform)
        FROM waiting w WHERE w.platform IS NOT NULL)
      SELECT w.platform FROM waiting w WHERE w.platform IS NOT NULL
        AND NOT EXISTS (SELECT 1 FROM served_platforms s WHERE s.platform = w.platform AND s.seen_at > ?1)";
@@ -101,10 +101,15 @@ pub fn unserved_with_work(conn: &Connection, since: i64, own: &[&str]) -> Result
     Ok(found.into_iter().filter(|p| !own.contains(&p.as_str()) && !served.contains(p)).collect())
 }
 
-/// Expires the waiting rows of platform `?4` written at `?5` or before.
+/// Expires the waiting rows of platform `?4` written at `?5` or before; [`UNQUEUE_EXPIRED`] then
+/// takes their waiting entries out.
 const EXPIRE_WAITING: &str =
-    "UPDATE outbox SET state = 'failed', failure = ?1, error = ?2, done_at = ?3, picture = NULL
-     WHERE state = 'pending' AND platform = ?4 AND created_at <= ?5";
+    "UPDATE outbox_rows SET state = 'failed', failure = ?1, error = ?2, done_at = ?3, picture = NULL
+     WHERE id IN (SELECT id FROM outbox_waiting WHERE platform = ?4) AND created_at <= ?5";
+
+/// The waiting entries of platform `?1` whose rows are given up ([`EXPIRE_WAITING`]).
+const UNQUEUE_EXPIRED: &str = "DELETE FROM outbox_waiting WHERE platform = ?1
+     AND EXISTS (SELECT 1 FROM outbox_rows r WHERE r.id = outbox_waiting.id AND r.state = 'failed')";
 
 /// Expires the pending outbox rows, written at least `after` seconds before `now`, of every
 /// platform that no process has served within `after` seconds; forgets heartbeats older than
@@ -116,6 +121,7 @@ pub fn expire_unserved(conn: &Connection, now: i64, after: i64) -> Result<Vec<(S
     let waiting: Vec<String> = conn.query_all(UNSERVED_WAITING, params![since], |r| r.get(0))?;
     for platform in waiting {
         let n = conn.execute(EXPIRE_WAITING, params![EXPIRED, error, now, platform, since])?;
+        conn.execute(UNQUEUE_EXPIRED, params![platform])?;
         if n > 0 {
             expired.push((platform, n));
         }
@@ -137,19 +143,20 @@ mod tests {
         the_platforms_with_work_that_nobody_served_for_a_while_are_named,
     );
 
-    /// Every tick looks for rows to expire: it reads the waiting platforms from the index
-    /// `outbox_pending` (a few steps, not a read of every waiting row), and a platform's rows from
-    /// the same index (SQLite's plans).
+    /// Every tick looks for rows to expire: it reads the waiting platforms from the waiting
+    /// entries' key (a few steps, not a read of every waiting row), and a platform's rows from
+    /// the same key (SQLite's plans).
     #[test]
     fn a_tick_finds_the_platforms_waiting_in_an_index_not_by_reading_every_row() {
         let (_dir, conn) = crate::store::testing::sqlite_schema();
         let plan = |sql: &str| crate::store::testing::sqlite_plan(&conn, sql);
-        for sql in [UNSERVED_WAITING, EXPIRE_WAITING] {
+        for sql in [UNSERVED_WAITING, EXPIRE_WAITING, UNQUEUE_EXPIRED] {
             let plan = plan(sql);
-            assert!(plan.contains("INDEX outbox_pending") && !plan.contains("SCAN outbox"), "{plan}");
+            let keyed = plan.contains("USING PRIMARY KEY (platform");
+            assert!(keyed && !plan.contains("SCAN outbox") && !plan.contains("SCAN r"), "{plan}");
         }
         let waiting = plan(UNSERVED_WAITING);
-        assert!(waiting.contains("outbox_pending (platform>?)"), "one step a platform: {waiting}");
+        assert!(waiting.contains("SEARCH o USING PRIMARY KEY (platform>?)"), "one step a platform: {waiting}");
         // The platforms with scheduled work, a step each in a due-time index.
         let partial = ["games_due", "challenges_expiry", "tournaments_signup"];
         for ((table, open, due), index) in scheduled(Dialect::Sqlite).into_iter().zip(partial) {

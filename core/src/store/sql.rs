@@ -1197,7 +1197,7 @@ fn deletes_from(sql: &str, table: &str) -> bool {
 
 /// The tables that rows of other tables refer to with `ON DELETE CASCADE`: a `DELETE` naming one of
 /// them forgets every read a unit kept (a test checks the schema against this list).
-pub const CASCADE_PARENTS: &[&str] = &["games", "ladders", "tournaments"];
+pub const CASCADE_PARENTS: &[&str] = &["games", "ladders", "outbox_rows", "tournaments"];
 
 /// At most this many reads are kept in a unit (then all are forgotten, and keeping starts again: a
 /// move keeps about ten, a scheduler's batch of a hundred items far more).
