@@ -113,11 +113,7 @@ fn game_history_avoids_losing_nothing() {
 
 fn random_position(variant: &'static Variant, seed: u64, plies: usize) -> Position {
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut p = if variant.has_setups() {
-        setups::position(variant, setups::random_index(variant, &mut rng)).unwrap()
-    } else {
-        Position::start(variant)
-    };
+    let mut p = setups::random_start(variant, &mut rng);
     for _ in 0..plies {
         let moves = p.legal_moves();
         if moves.is_empty() || p.outcome().is_some() {

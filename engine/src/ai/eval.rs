@@ -1303,11 +1303,7 @@ mod tests {
         for v in VARIANTS {
             let mut evaluator = Evaluator::new(v);
             for game in 0..6 {
-                let mut pos = if v.has_setups() {
-                    setups::position(v, setups::random_index(v, &mut rng)).unwrap()
-                } else {
-                    Position::start(v)
-                };
+                let mut pos = setups::random_start(v, &mut rng);
                 for _ in 0..(30 + game * 20) {
                     let e = evaluate(&pos);
                     assert_eq!(evaluator.evaluate(&pos), e, "{pos:?}");

@@ -576,11 +576,7 @@ mod tests {
         let mut found = Vec::new();
         for (i, v) in VARIANTS.iter().enumerate() {
             let mut rng = StdRng::seed_from_u64(46 + i as u64);
-            let mut pos = if v.has_setups() {
-                setups::position(v, setups::random_index(v, &mut rng)).unwrap()
-            } else {
-                Position::start(v)
-            };
+            let mut pos = setups::random_start(v, &mut rng);
             let mut history = Vec::new();
             let mut memory = Memory::new(4);
             let limits = Limits { nodes: Some(5_000), ..Limits::default() };

@@ -1382,11 +1382,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(3);
         for v in VARIANTS {
             for game in 0..12 {
-                let mut pos = if v.has_setups() {
-                    setups::position(v, setups::random_index(v, &mut rng)).unwrap()
-                } else {
-                    Position::start(v)
-                };
+                let mut pos = setups::random_start(v, &mut rng);
                 for _ in 0..(20 + game * 6) {
                     let legal = pos.legal_moves();
                     if legal.is_empty() || pos.king(pos.turn().other()).is_none() {

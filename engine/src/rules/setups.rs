@@ -231,6 +231,15 @@ pub fn random_index<R: Rng + ?Sized>(variant: &Variant, rng: &mut R) -> usize {
     rng.random_range(0..count(variant))
 }
 
+/// A start of `variant`: one of its setups drawn from `rng` where it has several, its one start where
+/// it has not (drawing nothing then, so a seeded sequence of games stays as it was).
+pub fn random_start<R: Rng + ?Sized>(variant: &'static Variant, rng: &mut R) -> Position {
+    match variant.has_setups() {
+        true => position(variant, random_index(variant, rng)).expect("an index below the count is a setup"),
+        false => Position::start(variant),
+    }
+}
+
 /// Builds the start setup from White's and Black's back ranks (Black's given from file a too, one role per
 /// file of the board): pawns fill the pawn ranks, every rook may castle, and where the variant has
 /// missiles they stand behind the king on both sides of its file.

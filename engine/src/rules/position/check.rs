@@ -181,7 +181,7 @@ impl Position {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::{Position, VARIANTS, setups};
+    use crate::rules::{VARIANTS, setups};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
@@ -193,11 +193,7 @@ mod tests {
         let (mut ruled_out, mut moves, mut checks) = (0, 0, 0);
         for v in VARIANTS {
             for game in 0..8 {
-                let mut pos = if v.has_setups() {
-                    setups::position(v, setups::random_index(v, &mut rng)).unwrap()
-                } else {
-                    Position::start(v)
-                };
+                let mut pos = setups::random_start(v, &mut rng);
                 for _ in 0..(40 + game * 10) {
                     let legal = pos.legal_moves();
                     if legal.is_empty() || pos.outcome().is_some() {
