@@ -206,8 +206,8 @@ static CLAIM_INPUT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     )
 });
 
-/// The columns of [`super::players::FOUND_COLUMNS`].
-const FOUND_WIDTH: usize = 5;
+/// The columns of [`super::players::FOUND_COLUMNS`], counted from the list.
+const FOUND_WIDTH: usize = crate::store::sql::columns_in(super::players::FOUND_COLUMNS);
 
 /// [`prefetch_input`]'s statement: [`BOTH`]'s columns (`?3` the community, null for none), then
 /// [`super::players::FOUND_COLUMNS`] of the account `?4`.

@@ -1051,6 +1051,23 @@ pub fn values_rows(rows: usize, width: usize) -> String {
     values_list(rows, width, 5, |out, _, n| push_placeholders(out, n, 1))
 }
 
+/// How many columns a list of them names (`"p.id, p.name, coalesce(a, b)"`: 3), counted at compile
+/// time where the list is a constant: the commas outside parentheses, and one.
+pub const fn columns_in(list: &str) -> usize {
+    let bytes = list.as_bytes();
+    let (mut i, mut depth, mut columns) = (0, 0usize, 1);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'(' => depth += 1,
+            b')' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => columns += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    columns
+}
+
 /// [`values_rows`] with each column's type spelled out, `(CAST(?1 AS BIGINT), CAST(?2 AS TEXT))`:
 /// PostgreSQL types a `VALUES` list used as a table (`UPDATE … FROM (VALUES …)`) from its first
 /// row, and cannot infer a parameter's type there from the column it is compared with or set to.
@@ -1496,6 +1513,14 @@ mod tests {
             numbered_placeholders("SELECT '?1', \"a?\" FROM t WHERE x = ?1 AND y = ?12"),
             "SELECT '?1', \"a?\" FROM t WHERE x = $1 AND y = $12"
         );
+    }
+
+    #[test]
+    fn a_column_lists_columns_are_counted_outside_parentheses() {
+        assert_eq!(columns_in("p.id"), 1);
+        assert_eq!(columns_in("p.id, p.name, coalesce(a, b), f(g(x, y), z)"), 4);
+        const COUNTED: usize = columns_in("a, b, c");
+        assert_eq!(COUNTED, 3);
     }
 
     #[test]
