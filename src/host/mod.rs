@@ -184,6 +184,19 @@ fn batch_of(mut rows: Vec<Outgoing>, unwritten: &[i64]) -> (Vec<Outgoing>, bool)
     (rows, full)
 }
 
+/// The rows `response`'s unit of work queued in the chat (`platform`, `key`), as [`Written`], when
+/// each reply there carries its row's id and the rows beside them are known.
+fn written_in(response: &Response, platform: &str, key: &str, since: u64) -> Option<Box<Written>> {
+    let beside = response.waiting_beside.as_ref()?;
+    let mut rows = Vec::new();
+    for r in response.replies.iter().filter(|r| r.target.platform() == platform && core_outbox::lane_key(r) == key) {
+        // Not tried yet: due at once for its writer (`Host::deliver_row`).
+        rows.push(Outgoing { id: r.outbox_id?, reply: r.clone(), attempts: 0, not_before: 0 });
+    }
+    let beside = beside.iter().filter(|(p, k, _)| p == platform && k == key).map(|(.., id)| *id).collect();
+    Some(Box::new(Written { rows, beside, since }))
+}
+
 /// Who drains a chat, and so which rows it delivers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Drain {
@@ -247,6 +260,25 @@ struct KeptLease {
     /// out, and its lease there is not given up. A crash in between delivers them again after the
     /// restart, which the platform shows once.
     unwritten: Vec<core_outbox::Delivered>,
+    /// When this record of the lease began, and when a drain of the chat last ended, as stamps of
+    /// [`Host::drains`]: a unit of work that began after both knows its rows are not delivered yet
+    /// ([`Written`]).
+    since: u64,
+    drained: u64,
+}
+
+/// The rows a unit of work of this process queued in one chat, as it wrote them, with the rows that
+/// waited there beside them as it did ([`crate::bot::Response::waiting_beside`]) and the stamp of
+/// [`Host::drains`] taken before the unit began. The writer's drain under its kept lease delivers
+/// them without reading them back when nothing else can be waiting or delivered there since
+/// ([`Host::written_rows_current`]): every row beside them is among the deliveries it left to write
+/// down, no drain of the chat has ended since the unit began, and the lease has been kept all along
+/// (no other process delivers there meanwhile). Otherwise it looks, as before.
+#[derive(Debug)]
+struct Written {
+    rows: Vec<Outgoing>,
+    beside: Vec<i64>,
+    since: u64,
 }
 
 /// The outbox's bookkeeping at once at most (see `Host::outbox_lane`): short statements, each a
@@ -461,6 +493,11 @@ pub struct Host {
     leases: std::sync::Mutex<HashMap<(String, String), KeptLease>>,
     /// Whether the task that gives up the leases of quiet chats runs ([`Host::keep_leases`]).
     started_lease_keeper: std::sync::atomic::AtomicBool,
+    /// A count of the chats' drains ended and leases recorded ([`Host::stamp`]), and the stamp of the
+    /// last change to the outbox's rows made outside a drain (a chat gone or moved): what tells a
+    /// unit's own rows from rows another drain may have read meanwhile ([`Written`]).
+    drains: std::sync::atomic::AtomicU64,
+    changed_apart: std::sync::atomic::AtomicU64,
     /// The chats where a game may just have changed, told as each unit of work is settled.
     changes: changes::Changes,
     /// The listener for other processes' changes ([`Host::hear_other_processes`]), once started.
@@ -500,6 +537,8 @@ impl Host {
             owner: lease_owner(config.instance.as_deref()),
             leases: Default::default(),
             started_lease_keeper: Default::default(),
+            drains: Default::default(),
+            changed_apart: Default::default(),
             changes: changes::Changes::default(),
             listening: std::sync::OnceLock::new(),
         })
@@ -666,8 +705,8 @@ impl Host {
             .tracker
             .track_future(async move {
                 let origin = input.event_id.clone();
-                let response = me.in_core(input).await;
-                me.settle(response, origin).await
+                let (response, since) = me.in_core(input).await;
+                me.settle_written(response, origin, Some(since)).await
             })
             .await;
         metrics::input_handled(&platform, started.elapsed());
@@ -695,24 +734,26 @@ impl Host {
         let (started, platform, origin) =
             (std::time::Instant::now(), input.scope.platform.clone(), input.event_id.clone());
         let me = self.clone();
-        let response = self.tracker.track_future(async move { me.in_core(input).await }).await;
+        let (response, since) = self.tracker.track_future(async move { me.in_core(input).await }).await;
         let me = self.clone();
         Ok(self.tracker.spawn(async move {
-            let delivery = me.settle(response, origin).await;
+            let delivery = me.settle_written(response, origin, Some(since)).await;
             metrics::input_handled(&platform, started.elapsed());
             delivery
         }))
     }
 
-    /// The core's work on one input, on the blocking pool (counted while it waits or runs).
-    async fn in_core(&self, input: Input) -> Response {
+    /// The core's work on one input, on the blocking pool (counted while it waits or runs), with the
+    /// stamp of [`Host::drains`] taken before it began ([`Written`]).
+    async fn in_core(&self, input: Input) -> (Response, u64) {
         let bot = self.bot.clone();
         let (_running, _waiting) = (self.foreground.running(), self.in_core.running());
         // After the threads being opened in its chat are recorded: a move made in a game's thread
         // as soon as it appears is then handled by a core that knows the thread.
         let scope = &input.scope;
         self.openings.wait(&scope.platform, &scope.chat, openings::OPENING_WAIT).await;
-        self.blocking(move || bot.handle(&input)).await.unwrap_or_default()
+        let since = self.drains.load(std::sync::atomic::Ordering::SeqCst);
+        (self.blocking(move || bot.handle(&input)).await.unwrap_or_default(), since)
     }
 
     /// Whether the limits turn `input` away: `Some(Some(refusal))` answers it with that refusal
@@ -810,12 +851,23 @@ impl Host {
     /// is the event that caused it all: the AI's replies answer it too (a Discord interaction gets
     /// the AI's move as its follow-up while it is still open).
     fn settle(self: &Arc<Self>, response: Response, origin: Option<String>) -> Settling {
-        // Boxed with `Send` spelled out: settling may lead to settling again (failure notices).
-        let me = self.clone();
-        Box::pin(async move { me.settle_now(response, origin).await })
+        self.settle_written(response, origin, None)
     }
 
-    async fn settle_now(self: &Arc<Self>, mut response: Response, origin: Option<String>) -> Delivery {
+    /// [`Host::settle`] for a response whose unit of work began at stamp `since` of
+    /// [`Host::drains`] ([`Written`]).
+    fn settle_written(self: &Arc<Self>, response: Response, origin: Option<String>, since: Option<u64>) -> Settling {
+        // Boxed with `Send` spelled out: settling may lead to settling again (failure notices).
+        let me = self.clone();
+        Box::pin(async move { me.settle_now(response, origin, since).await })
+    }
+
+    async fn settle_now(
+        self: &Arc<Self>,
+        mut response: Response,
+        origin: Option<String>,
+        since: Option<u64>,
+    ) -> Delivery {
         metrics::moves_announced(&response.replies);
         // Committed already: followers may read the change now, before the platform shows it.
         self.changes.tell_response(&response);
@@ -834,7 +886,8 @@ impl Host {
                 .into_iter()
                 .map(|(platform, key)| {
                     let me = self.clone();
-                    self.tracker.spawn(async move { me.drain(&platform, &key, Drain::Writer).await })
+                    let written = since.and_then(|since| written_in(&response, &platform, &key, since));
+                    self.tracker.spawn(async move { me.drain(&platform, &key, Drain::Writer, written).await })
                 })
                 .collect();
             for drain in drains {
@@ -883,7 +936,7 @@ impl Host {
     /// is delivered by one process at a time (the one holding its lease in the database).
     /// `false` when rows are left waiting.
     pub async fn drain_chat(self: &Arc<Self>, platform: &str, key: &str) -> bool {
-        self.drain(platform, key, Drain::Now).await
+        self.drain(platform, key, Drain::Now, None).await
     }
 
     /// Waits for the chat's turn, then for a place of its platform's (when its front end bounds
@@ -892,7 +945,7 @@ impl Host {
     /// in each of thousands of Matrix rooms, every chat's drain waited at once inside the front
     /// end's `deliver` for one of its few places to send (issue 45). The turn is taken first: a
     /// drain waiting for a place counts as the chat's (the drainer starts no second one).
-    async fn drain(self: &Arc<Self>, platform: &str, key: &str, how: Drain) -> bool {
+    async fn drain(self: &Arc<Self>, platform: &str, key: &str, how: Drain, written: Option<Box<Written>>) -> bool {
         if self.front_end(platform).is_none() {
             return false;
         }
@@ -905,11 +958,43 @@ impl Host {
             },
             None => None,
         };
-        Box::pin(self.drain_in_turn(platform, key, how)).await
+        let drained = Box::pin(self.drain_in_turn(platform, key, how, written)).await;
+        // Still in the chat's turn: a unit that began before this knows another drain may have
+        // read its rows.
+        let stamp = self.stamp();
+        if let Some(lease) = self.kept_leases().get_mut(&(platform.to_string(), key.to_string())) {
+            lease.drained = stamp;
+        }
+        drained
+    }
+
+    /// The next stamp of [`Host::drains`]: later than any a unit of work took before.
+    fn stamp(&self) -> u64 {
+        self.drains.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1
+    }
+
+    /// Whether `written`'s rows are all the chat's waiting rows not yet delivered ([`Written`]).
+    /// The caller holds the chat's turn and its kept lease.
+    fn written_rows_current(&self, platform: &str, key: &str, written: &Written) -> bool {
+        if self.changed_apart.load(std::sync::atomic::Ordering::SeqCst) > written.since {
+            return false;
+        }
+        let leases = self.kept_leases();
+        let Some(lease) = leases.get(&(platform.to_string(), key.to_string())) else { return false };
+        lease.held
+            && lease.since <= written.since
+            && lease.drained <= written.since
+            && written.beside.iter().all(|id| lease.unwritten.iter().any(|d| d.id == *id))
     }
 
     /// [`Host::drain`] once the chat's turn (and place) is held.
-    async fn drain_in_turn(self: &Arc<Self>, platform: &str, key: &str, how: Drain) -> bool {
+    async fn drain_in_turn(
+        self: &Arc<Self>,
+        platform: &str,
+        key: &str,
+        how: Drain,
+        written: Option<Box<Written>>,
+    ) -> bool {
         // Across processes on one database: the chat's lease, taken with the first rows in one unit
         // of work, renewed before a row once half of it has gone by. The writer's drain keeps it
         // after its last look at the chat, and its next drain there (the game's next move) reads
@@ -927,7 +1012,13 @@ impl Host {
         let (mut rows, mut released_by_look) = match self.kept_lease(platform, key) {
             Some(at) => {
                 renewed = at;
-                match self.look(platform, key).await {
+                let written = written.filter(|w| self.written_rows_current(platform, key, w));
+                let looked = match written {
+                    // All that waits, as the unit wrote it: no look (nor decoding its rows again).
+                    Some(written) => Some((written.rows, false)),
+                    None => self.look(platform, key).await,
+                };
+                match looked {
                     Some((rows, filled)) => {
                         full = filled;
                         (rows, false)
@@ -1215,11 +1306,14 @@ impl Host {
     /// This process took or renewed its lease on the chat at `at`.
     fn lease_renewed(&self, platform: &str, key: &str, at: std::time::Instant) {
         let mut leases = self.kept_leases();
+        let since = self.stamp();
         let lease = leases.entry((platform.to_string(), key.to_string())).or_insert_with(|| KeptLease {
             renewed: at,
             quiet_since: None,
             held: true,
             unwritten: Vec::new(),
+            since,
+            drained: since,
         });
         (lease.renewed, lease.quiet_since, lease.held) = (at, None, true);
     }
@@ -1432,6 +1526,9 @@ impl Host {
     }
 
     async fn settle_closed(self: &Arc<Self>, work: impl FnOnce() -> Response + Send + 'static) {
+        // Rows may be marked failed or moved to another chat: no unit's rows are known as written.
+        let stamp = self.stamp();
+        self.changed_apart.fetch_max(stamp, std::sync::atomic::Ordering::SeqCst);
         if let Some(notices) = self.blocking(work).await.filter(|n| !n.replies.is_empty()) {
             self.settle(notices, None).await;
         }
@@ -1460,7 +1557,7 @@ impl Host {
                     Some((chats, next)) => {
                         for (platform, key) in me.not_being_drained(chats) {
                             let me2 = me.clone();
-                            me.tracker.spawn(async move { me2.drain(&platform, &key, Drain::Due).await });
+                            me.tracker.spawn(async move { me2.drain(&platform, &key, Drain::Due, None).await });
                         }
                         next
                     }
@@ -1936,9 +2033,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let host = host_in(dir.path(), HostConfig::default());
         let input = Input::text(Scope::chat("held", "!room"), UserRef::new("u", "u"), "!variants");
-        let drain = std::mem::size_of_val(&host.drain("held", "!room", Drain::Due));
+        let drain = std::mem::size_of_val(&host.drain("held", "!room", Drain::Due, None));
         let handling = std::mem::size_of_val(&host.handle_in_order(input));
-        let settling = std::mem::size_of_val(&host.settle_now(Response::default(), None));
+        let settling = std::mem::size_of_val(&host.settle_now(Response::default(), None, None));
         eprintln!("a drain {drain} bytes, an input's handling {handling}, a settling {settling}");
         assert!(drain <= 1024, "a drain waiting takes {drain} bytes");
         assert!(handling <= 4096, "an input waiting for the core takes {handling} bytes");

@@ -405,6 +405,18 @@ async fn the_writer_keeps_its_chats_lease_while_the_chat_is_busy_and_gives_it_up
     assert_eq!(seen.texts().len(), 2, "{:?}", seen.texts());
 }
 
+/// A host whose writer keeps its chats' leases and leaves its deliveries to be written down for an
+/// hour, with a front end of `chatnet` whose deliveries show once if made again.
+fn host_writing_down_later(dir: &std::path::Path) -> (Arc<Host>, Arc<Recorder>) {
+    let hour = Duration::from_secs(3600);
+    let config = HostConfig { lease_kept_quiet: hour, lease_keeper_every: hour, ..HostConfig::default() };
+    let host = host_configured(dir, Arc::new(ManualClock::new(T0)), config);
+    let seen = Recorder::new("chatnet", true, &[]);
+    seen.shows_once.store(true, std::sync::atomic::Ordering::SeqCst);
+    host.register(seen.clone());
+    (host, seen)
+}
+
 /// Under its kept lease the writer leaves a delivery that shows once if made again to be written
 /// down a moment later, with the others of that moment (one unit of work fewer for each answer):
 /// until then its looks at the chat leave the row out, nobody else may lease the chat, another
@@ -415,12 +427,7 @@ async fn the_writer_writes_down_deliveries_that_show_once_a_moment_later_and_nev
     use capabot::bot::outbox::chat_key;
     let key = chat_key(&Target::Chat(Scope::chat("chatnet", "main")));
     let dir = tempfile::tempdir().unwrap();
-    let hour = Duration::from_secs(3600);
-    let config = HostConfig { lease_kept_quiet: hour, lease_keeper_every: hour, ..HostConfig::default() };
-    let host = host_configured(dir.path(), Arc::new(ManualClock::new(T0)), config);
-    let seen = Recorder::new("chatnet", true, &[]);
-    seen.shows_once.store(true, std::sync::atomic::Ordering::SeqCst);
-    host.register(seen.clone());
+    let (host, seen) = host_writing_down_later(dir.path());
     let bot = host.bot().clone();
     let spent = three_answers_units(&host, &seen).await;
     // The input and the lease taken with the rows; then the input alone (with a delivery that
@@ -458,6 +465,41 @@ async fn the_writer_writes_down_deliveries_that_show_once_a_moment_later_and_nev
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert_eq!(seen.texts().len(), 1);
+}
+
+/// Under its kept lease the writer delivers a unit's answers as the unit wrote them, without
+/// reading them back from the outbox, when nothing else waits in the chat (each delivered once, in
+/// order); a row waiting beside them (another process's, here written without this host) is read
+/// and goes first, and the answer after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_writer_delivers_its_answers_as_written_unless_another_row_waits_in_their_chat() {
+    let dir = tempfile::tempdir().unwrap();
+    let (host, seen) = host_writing_down_later(dir.path());
+    let bot = host.bot().clone();
+    let mut read = Vec::new();
+    for who in ["alice", "bob", "alice"] {
+        let before = bot.outbox_rows_read();
+        host.handle(say("chatnet", who, "!help")).await.unwrap();
+        read.push(bot.outbox_rows_read() - before);
+    }
+    // The first answer is read with the lease it takes; the next two are delivered as written.
+    assert_eq!(read, [1, 0, 0], "rows read back an answer");
+    let other = bot.handle(&say("chatnet", "carol", "!variants"));
+    assert!(other.queued);
+    let before = bot.outbox_rows_read();
+    host.handle(say("chatnet", "bob", "!help")).await.unwrap();
+    // The look reads every waiting row: the three answers delivered and not yet written down (left
+    // out of the delivery), the row beside the answer and the answer.
+    assert_eq!(bot.outbox_rows_read() - before, 5, "rows read back with a row beside the answer");
+    let seen = seen.seen.lock().unwrap().clone();
+    let texts: Vec<&str> = seen.iter().map(|r| r.text.as_str()).collect();
+    assert_eq!(texts.len(), 5, "{texts:?}");
+    assert_eq!(texts[3], other.replies[0].text, "the waiting row first");
+    assert_eq!(texts[4], texts[1], "then the answer");
+    let unkeyed = |r: &Reply| Reply { outbox_id: None, ..r.clone() };
+    assert_eq!(unkeyed(&seen[2]), unkeyed(&seen[0]), "an answer as written is the answer read back");
+    let ids: Vec<i64> = seen.iter().map(|r| r.outbox_id.expect("a row's id")).collect();
+    assert!(ids.is_sorted() && ids.windows(2).all(|w| w[0] < w[1]), "each row once, in order: {ids:?}");
 }
 
 /// Several processes on one database (issue 47, `lab bench-shards`): a process whose drainer

@@ -591,6 +591,12 @@ pub struct Response {
     /// them from there. Otherwise (a response built by hand, or an apology when the database
     /// failed) it shows them directly.
     pub queued: bool,
+    /// When queued by one unit of work: the outbox rows that waited in the replies' chats beside
+    /// them as the unit wrote them (platform, chat key, id; see [`crate::store::outbox::Queued`]),
+    /// each reply carrying its own row's id ([`Reply::outbox_id`]). A host that knows nobody
+    /// delivered in those chats since can then deliver the replies as they are, without reading
+    /// them back. `None` when not known (responses of several units, or a chat with a backlog).
+    pub waiting_beside: Option<Vec<(String, String, i64)>>,
 }
 
 impl Response {
@@ -601,6 +607,12 @@ impl Response {
 
     /// Appends another response.
     pub fn extend(&mut self, other: Response) {
+        // The rows beside one unit's replies are not those beside another's.
+        self.waiting_beside = match (self.replies.is_empty(), other.replies.is_empty()) {
+            (_, true) => self.waiting_beside.take(),
+            (true, false) => other.waiting_beside,
+            (false, false) => None,
+        };
         self.replies.extend(other.replies);
         self.ai_jobs.extend(other.ai_jobs);
         self.analyses.extend(other.analyses);

@@ -249,6 +249,8 @@ pub struct Bot {
     command_styles: std::sync::RwLock<std::collections::HashMap<String, CommandStyle>>,
     /// Who has an analysis running or waiting.
     pub(crate) desk: Arc<analysis::Desk>,
+    /// Outbox rows read back for delivery ([`Bot::outbox_rows_read`]).
+    pub(crate) outbox_read: AtomicU64,
 }
 
 impl Bot {
@@ -263,6 +265,7 @@ impl Bot {
             told: std::sync::Mutex::new(crate::bot::recent::Recent::new(TOLD)),
             command_styles: Default::default(),
             desk: Default::default(),
+            outbox_read: AtomicU64::new(0),
         }
     }
 

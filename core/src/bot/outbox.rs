@@ -227,7 +227,12 @@ impl Bot {
                     Ok((r.target.platform(), lane_key(r), encoded, picture_beside(r)))
                 })
                 .collect::<crate::store::Result<Vec<_>>>()?;
-            outbox::push_all(&conn, &rows, now)?;
+            let queued = outbox::push_all(&conn, &rows, now)?;
+            drop(rows);
+            for (r, id) in response.replies.iter_mut().zip(&queued.ids) {
+                r.outbox_id = Some(*id);
+            }
+            response.waiting_beside = queued.beside;
             // Other processes sharing the database hear of it at commit, as the host's feed
             // does here (PostgreSQL; nothing on SQLite). Only where the deployment has web pages
             // (a public address): the notices are for their live pages, and PostgreSQL commits the
@@ -295,6 +300,7 @@ impl Bot {
         conn: &crate::store::Connection,
         rows: Vec<outbox::Pending>,
     ) -> crate::store::Result<Vec<Outgoing>> {
+        self.outbox_read.fetch_add(rows.len() as u64, std::sync::atomic::Ordering::Relaxed);
         let (out, unreadable) = decode_all(rows);
         self.mark_unreadable(conn, &unreadable)?;
         Ok(out)
@@ -389,6 +395,7 @@ impl Bot {
             outbox::pending_in(&conn, platform, key, limit)
         };
         let rows = read().map_err(|e| tracing::error!("cannot read the outbox: {e:?}")).ok()?;
+        self.outbox_read.fetch_add(rows.len() as u64, std::sync::atomic::Ordering::Relaxed);
         let (out, unreadable) = decode_all(rows);
         if !unreadable.is_empty() {
             let marked = self.store.unit(|| self.mark_unreadable(&*self.store.conn()?, &unreadable));
@@ -398,6 +405,13 @@ impl Bot {
             }
         }
         Some(out)
+    }
+
+    /// How many outbox rows were read back (and decoded) for delivery so far: the writer's drain
+    /// delivers a unit's rows as the unit wrote them when it may (the host's `Written`), and
+    /// tests count what it read.
+    pub fn outbox_rows_read(&self) -> u64 {
+        self.outbox_read.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Writes down, in one unit of work, the deliveries a host made and had not written yet
@@ -410,10 +424,7 @@ impl Bot {
             let conn = self.store.conn()?;
             let rows: Vec<_> = delivered.iter().map(|d| (d.id, d.message_id.as_deref(), d.at)).collect();
             outbox::mark_all_sent(&conn, &rows)?;
-            for (platform, key) in release {
-                outbox::release_chat(&conn, platform, key, owner)?;
-            }
-            Ok(())
+            outbox::release_chats(&conn, release, owner)
         });
         written.map_err(|e| tracing::error!("cannot write deliveries down: {e:?}")).is_ok()
     }

@@ -116,37 +116,102 @@ const INSERT_ROW: &str = "INSERT INTO outbox_rows (platform, chat_key, reply, pi
 /// A row for [`push_all`]: platform, chat key, the reply's JSON and any picture beside it.
 pub type NewRow<'a> = (&'a str, String, String, Option<&'a [u8]>);
 
-/// Queues `rows` in order, as [`push`] one after another would (their ids increase in `rows`'
-/// order). On PostgreSQL one statement for all of them (a move queues two: one round trip fewer).
-pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<()> {
-    if rows.len() < 2 || conn.dialect() == crate::store::sql::Dialect::Sqlite {
-        for (platform, key, reply, picture) in rows {
-            push(conn, platform, key, reply, *picture, now)?;
-        }
-        return Ok(());
-    }
-    // The ids come from the sequence in the order of the `VALUES` list (one `INSERT`, one
-    // transaction: nobody else's row comes between them either way).
-    let sql = format!(
-        "WITH queued AS (INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
-           VALUES {} RETURNING platform, chat_key, id)
-         INSERT INTO outbox_waiting (platform, chat_key, id) SELECT platform, chat_key, id FROM queued",
-        crate::store::sql::values_rows(rows.len(), 6)
-    );
-    let mut values = Vec::with_capacity(6 * rows.len());
-    for (platform, key, reply, picture) in rows {
-        values.extend([
-            Value::Text(platform),
-            Value::Text(key),
-            Value::Text(reply),
-            picture.map_or(Value::Null, Value::Bytes),
-            Value::I64(now),
-            Value::I64(now + WRITER_GRACE_SECS),
-        ]);
-    }
-    conn.prepare_cached(&sql)?.execute(values)?;
-    Ok(())
+/// What [`push_all`] queued: the rows' ids, in the order they were given, and the rows that waited
+/// in the same chats before them, so that the process that wrote the rows can deliver them as they
+/// are, without reading them back, when no other row waits there (`Host`'s writer drain).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Queued {
+    pub ids: Vec<i64>,
+    /// The other waiting rows of the new rows' chats, as platform, chat key and id (oldest first in
+    /// each chat), read in the unit that queued them: its own rows are not among them. `None` when a
+    /// chat had more than [`BESIDE_READ`] waiting (not all read).
+    pub beside: Option<Vec<(String, String, i64)>>,
 }
+
+/// The waiting rows of a chat [`push_all`] reads beside its own at most (a chat's few undelivered
+/// ones under a kept lease; more means a backlog, which a drain reads in its own batches).
+pub const BESIDE_READ: usize = 16;
+
+/// Queues `rows` in order, as [`push`] one after another would (their ids increase in `rows`'
+/// order), and reads which rows waited in their chats beside them ([`Queued`]). On PostgreSQL one
+/// statement for all of them (a move queues two: one round trip fewer), on SQLite one a row and
+/// its waiting entry, the read inside the row's.
+pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<Queued> {
+    if rows.is_empty() {
+        return Ok(Queued { ids: Vec::new(), beside: Some(Vec::new()) });
+    }
+    let mut ids = Vec::with_capacity(rows.len());
+    let mut beside = Vec::new();
+    if conn.dialect() == Dialect::Sqlite {
+        for (platform, key, reply, picture) in rows {
+            let deflated = stored_reply(Dialect::Sqlite, reply);
+            let reply = deflated.as_deref().map_or(Value::Text(reply), Value::Bytes);
+            let values = params![*platform, key.as_str(), reply, *picture, now, now + WRITER_GRACE_SECS];
+            let (id, waiting): (i64, Option<String>) =
+                conn.prepare_cached(&INSERT_ROW_BESIDE)?.query_row(values, |r| Ok((r.get(0)?, r.get(1)?)))?;
+            conn.prepare_cached("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES (?1, ?2, ?3)")?
+                .execute(params![*platform, key.as_str(), id])?;
+            // Read for a chat's first row: its next rows would find the first among them.
+            if !rows[..ids.len()].iter().any(|(p, k, ..)| p == platform && k == key) {
+                for waiting in waiting.iter().flat_map(|w| w.split(',')) {
+                    let id = waiting.parse().map_err(|_| crate::store::StoreError::Corrupt(waiting.to_string()))?;
+                    beside.push((platform.to_string(), key.clone(), id));
+                }
+            }
+            ids.push(id);
+        }
+    } else {
+        // The ids come from the sequence in the order of the `VALUES` list (one `INSERT`, one
+        // transaction: nobody else's row comes between them either way). The waiting rows are
+        // read in the statement's snapshot, which has none of the rows it inserts.
+        let sql = format!(
+            "WITH queued AS (INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
+               VALUES {} RETURNING platform, chat_key, id),
+             waiting AS (INSERT INTO outbox_waiting (platform, chat_key, id) SELECT platform, chat_key, id FROM queued)
+             SELECT NULL, NULL, id FROM queued
+             UNION ALL
+             SELECT c.platform, c.chat_key, b.id FROM (SELECT DISTINCT platform, chat_key FROM queued) c
+               CROSS JOIN LATERAL (SELECT w.id FROM outbox_waiting w WHERE w.platform = c.platform
+                 AND w.chat_key = c.chat_key ORDER BY w.id LIMIT {}) b",
+            crate::store::sql::values_rows(rows.len(), 6),
+            BESIDE_READ + 1
+        );
+        let mut values = Vec::with_capacity(6 * rows.len());
+        for (platform, key, reply, picture) in rows {
+            values.extend([
+                Value::Text(platform),
+                Value::Text(key),
+                Value::Text(reply),
+                picture.map_or(Value::Null, Value::Bytes),
+                Value::I64(now),
+                Value::I64(now + WRITER_GRACE_SECS),
+            ]);
+        }
+        let read = conn
+            .prepare_cached(&sql)?
+            .query_map(values, |r| Ok((r.get::<Option<String>>(0)?, r.get::<Option<String>>(1)?, r.get::<i64>(2)?)))?;
+        for row in read {
+            match row? {
+                (Some(platform), Some(key), id) => beside.push((platform, key, id)),
+                (_, _, id) => ids.push(id),
+            }
+        }
+        ids.sort_unstable();
+        beside.sort_by(|a, b| (&a.0, &a.1, a.2).cmp(&(&b.0, &b.1, b.2)));
+    }
+    let crowded = beside.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1).any(|chat| chat.len() > BESIDE_READ);
+    Ok(Queued { ids, beside: (!crowded).then_some(beside) })
+}
+
+/// [`push_all`]'s row on SQLite: [`INSERT_ROW`], with the ids waiting in its chat (at most
+/// [`BESIDE_READ`] and one, comma-separated), read before its own entry is written.
+static INSERT_ROW_BESIDE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    format!(
+        "{INSERT_ROW}, (SELECT group_concat(id) FROM (SELECT id FROM outbox_waiting
+           WHERE platform = ?1 AND chat_key = ?2 ORDER BY id LIMIT {}))",
+        BESIDE_READ + 1
+    )
+});
 
 /// The columns of a [`Pending`] row (`r`, of [`WAITING_ROWS`]), in [`pending_row`]'s order.
 const PENDING_COLUMNS: &str = "r.id, r.platform, r.chat_key, r.reply, r.picture, r.attempts, r.next_attempt_at";
@@ -588,6 +653,37 @@ pub fn release_chat(conn: &Connection, platform: &str, chat_key: &str, owner: &s
     Ok(())
 }
 
+/// Gives up `owner`'s leases on these chats (platform and chat key), as [`release_chat`] one after
+/// another would: one statement for up to 64 chats (the host gives up a moment's quiet chats
+/// together, where it sent a statement a chat), its list padded to 8 or 64 chats by repeating
+/// the last, so that three statements serve every count.
+pub fn release_chats(conn: &Connection, chats: &[(String, String)], owner: &str) -> Result<()> {
+    if let [(platform, key)] = chats {
+        return release_chat(conn, platform, key, owner);
+    }
+    static TEXTS: std::sync::OnceLock<[String; 2]> = std::sync::OnceLock::new();
+    let texts = TEXTS.get_or_init(|| {
+        [8, 64].map(|size| {
+            format!(
+                "DELETE FROM outbox_leases WHERE owner = ?{} AND (platform, chat_key) IN (VALUES {})",
+                2 * size + 1,
+                crate::store::sql::values_rows(size, 2)
+            )
+        })
+    });
+    for chunk in chats.chunks(64) {
+        let (size, sql) = if chunk.len() <= 8 { (8, &texts[0]) } else { (64, &texts[1]) };
+        let mut values = Vec::with_capacity(2 * size + 1);
+        for i in 0..size {
+            let (platform, key) = &chunk[i.min(chunk.len() - 1)];
+            values.extend([Value::Text(platform), Value::Text(key)]);
+        }
+        values.push(Value::Text(owner));
+        conn.prepare_cached(sql)?.execute(values)?;
+    }
+    Ok(())
+}
+
 /// Rows by platform and state (`failed` split by kind): what the operator sees (from the view
 /// `outbox`, where a row is sent once its mark is written).
 pub fn counts(conn: &Connection) -> Result<Vec<(String, String, i64)>> {
@@ -636,6 +732,8 @@ mod tests {
         a_held_row_expires_only_once_old_enough_and_still_pending,
         a_drain_takes_its_chat_and_its_rows_and_gives_the_chat_up_after_its_last_row,
         rows_queued_together_keep_their_order,
+        rows_queued_say_which_rows_waited_beside_them,
+        a_moments_quiet_chats_are_given_up_together,
         rows_done_a_week_ago_are_forgotten_in_the_order_they_were_written,
         a_lease_is_taken_over_only_from_its_holder,
         rows_marked_sent_together_are_each_marked_as_alone,
@@ -821,6 +919,9 @@ mod tests {
             (DUE_CHATS.to_string(), platform),
             (NEXT_DUE.to_string(), platform),
         ];
+        // The rows waiting beside a row queued, read with it (the scan is of the ids read).
+        let beside = plan(&INSERT_ROW_BESIDE);
+        assert!(beside.contains(chat) && !beside.contains("SCAN outbox"), "{beside}");
         let [mark, unqueue, unpicture] = sqlite_marks(8);
         for (sql, key) in [(mark, "r USING INTEGER PRIMARY KEY (rowid=?)"), (unqueue, entry), (unpicture, by_id)] {
             let plan = plan(&sql);
@@ -857,6 +958,59 @@ mod tests {
             got.iter().map(|r| r.chat_key.as_str()).collect::<Vec<_>>(),
             ["c:1", "c:1", "d:bob", "c:1", "d:bob", "c:1"]
         );
+    }
+
+    /// [`push_all`] says which rows waited in its rows' chats beside them, its own left out (the
+    /// writer's drain then delivers its rows without reading them back when those are delivered
+    /// already); a chat with more waiting than it reads is not known.
+    fn rows_queued_say_which_rows_waited_beside_them(store: &Store) {
+        let c = store.conn().unwrap();
+        let row = |key: &str, text: &str| ("discord", key.to_string(), text.to_string(), None);
+        let first = push_all(&c, &[row("c:1", "a"), row("d:bob", "b"), row("c:1", "c")], 100).unwrap();
+        assert_eq!(first.beside, Some(vec![]), "nothing waited before");
+        let waiting = |key| pending_in(&c, "discord", key, 10).unwrap().iter().map(|r| r.id).collect::<Vec<_>>();
+        assert!(first.ids.is_sorted() && first.ids.len() == 3, "{:?}", first.ids);
+        assert_eq!(waiting("c:1"), [first.ids[0], first.ids[2]], "each row's id, in the order given");
+        assert_eq!(waiting("d:bob"), [first.ids[1]]);
+
+        let second = push_all(&c, &[row("c:1", "d"), row("c:2", "e")], 100).unwrap();
+        let c1 = |id| ("discord".to_string(), "c:1".to_string(), id);
+        assert_eq!(second.beside, Some(vec![c1(first.ids[0]), c1(first.ids[2])]), "the earlier rows of c:1");
+        assert_eq!(second.ids.len(), 2);
+        mark_all_sent(&c, &[(first.ids[0], None, 101), (first.ids[2], None, 101)]).unwrap();
+        let third = push_all(&c, &[row("c:1", "f")], 102).unwrap();
+        assert_eq!(third.beside, Some(vec![c1(second.ids[0])]), "the rows marked sent no longer wait");
+
+        for n in 0..BESIDE_READ {
+            push(&c, "discord", "c:3", &format!("backlog {n}"), None, 100).unwrap();
+        }
+        assert!(push_all(&c, &[row("c:3", "g")], 103).unwrap().beside.is_some(), "{BESIDE_READ} waiting are read");
+        let crowded = push_all(&c, &[row("c:3", "h"), row("c:1", "i")], 103).unwrap();
+        assert_eq!(crowded.beside, None, "more than {BESIDE_READ} waiting: not all read");
+        assert_eq!(waiting("c:1").last(), crowded.ids.last(), "queued all the same");
+    }
+
+    /// [`release_chats`] gives up the owner's leases on the chats named, in one statement for up to
+    /// 64, and nobody else's, nor its other chats'.
+    fn a_moments_quiet_chats_are_given_up_together(store: &Store) {
+        let c = store.conn().unwrap();
+        for count in [2, 9, 70] {
+            let chats: Vec<(String, String)> = (0..=count).map(|n| ("discord".to_string(), format!("c:{n}"))).collect();
+            for (platform, key) in &chats {
+                assert!(lease_chat(&c, platform, key, "p1").unwrap());
+            }
+            assert!(lease_chat(&c, "discord", "c:other", "p2").unwrap());
+            let (given_up, kept) = chats.split_at(count);
+            let mut named = given_up.to_vec();
+            named.push(("discord".to_string(), "c:other".to_string()));
+            release_chats(&c, &named, "p1").unwrap();
+            for (platform, key) in given_up {
+                assert!(lease_chat(&c, platform, key, "p3").unwrap(), "{key} given up ({count})");
+            }
+            assert!(!lease_chat(&c, &kept[0].0, &kept[0].1, "p3").unwrap(), "the chat not named is kept");
+            assert!(!lease_chat(&c, "discord", "c:other", "p3").unwrap(), "another owner's is kept");
+            c.execute("DELETE FROM outbox_leases", ()).unwrap();
+        }
     }
 
     /// [`take`] and [`sent_and_next`] (one statement each on PostgreSQL, outside any transaction):
