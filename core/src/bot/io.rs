@@ -595,7 +595,8 @@ pub struct Response {
     /// them as the unit wrote them (platform, chat key, id; see [`crate::store::outbox::Queued`]),
     /// each reply carrying its own row's id ([`Reply::outbox_id`]). A host that knows nobody
     /// delivered in those chats since can then deliver the replies as they are, without reading
-    /// them back. `None` when not known (responses of several units, or a chat with a backlog).
+    /// them back. `None` when not known (responses of several units, a chat with a backlog, and on
+    /// PostgreSQL, where the unit does not read them: [`crate::store::outbox::Queued`]).
     pub waiting_beside: Option<Vec<(String, String, i64)>>,
 }
 

@@ -228,6 +228,7 @@ impl Bot {
                 })
                 .collect::<crate::store::Result<Vec<_>>>()?;
             let queued = outbox::push_all(&conn, &rows, now)?;
+            outbox::read_beside_after_commit(&conn, &queued.ids);
             drop(rows);
             for (r, id) in response.replies.iter_mut().zip(&queued.ids) {
                 r.outbox_id = Some(*id);
@@ -254,6 +255,11 @@ impl Bot {
             }
         };
         response.queued = !response.replies.is_empty();
+        if response.waiting_beside.is_none() {
+            // PostgreSQL: read with the commit.
+            let ids: Vec<i64> = response.replies.iter().filter_map(|r| r.outbox_id).collect();
+            response.waiting_beside = outbox::beside_read_after_commit(&ids);
+        }
         if let Ok(v) = std::env::var(super::commands::FAILPOINT_ENV)
             && let Some(text) = v.strip_prefix(FAILPOINT_PREFIX)
             && response.replies.iter().any(|r| r.text.contains(text))

@@ -116,15 +116,18 @@ const INSERT_ROW: &str = "INSERT INTO outbox_rows (platform, chat_key, reply, pi
 /// A row for [`push_all`]: platform, chat key, the reply's JSON and any picture beside it.
 pub type NewRow<'a> = (&'a str, String, String, Option<&'a [u8]>);
 
-/// What [`push_all`] queued: the rows' ids, in the order they were given, and the rows that waited
-/// in the same chats before them, so that the process that wrote the rows can deliver them as they
-/// are, without reading them back, when no other row waits there (`Host`'s writer drain).
+/// What [`push_all`] queued: the rows' ids, in the order they were given, and on SQLite the rows
+/// that waited in the same chats before them, so that the process that wrote the rows can deliver
+/// them as they are, without reading them back, when no other row waits there (`Host`'s writer
+/// drain). Not on PostgreSQL: there the read, inside a SERIALIZABLE unit, takes a predicate lock on
+/// the waiting entries' index page, which every other unit's rows are written into, and units of
+/// moves at once then failed each other (`docs/load.md`, "PostgreSQL a move, stop 107").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Queued {
     pub ids: Vec<i64>,
     /// The other waiting rows of the new rows' chats, as platform, chat key and id (oldest first in
     /// each chat), read in the unit that queued them: its own rows are not among them. `None` when a
-    /// chat had more than [`BESIDE_READ`] waiting (not all read).
+    /// chat had more than [`BESIDE_READ`] waiting (not all read), and on PostgreSQL.
     pub beside: Option<Vec<(String, String, i64)>>,
 }
 
@@ -133,9 +136,9 @@ pub struct Queued {
 pub const BESIDE_READ: usize = 16;
 
 /// Queues `rows` in order, as [`push`] one after another would (their ids increase in `rows`'
-/// order), and reads which rows waited in their chats beside them ([`Queued`]). On PostgreSQL one
-/// statement for all of them (a move queues two: one round trip fewer), on SQLite one a row and
-/// its waiting entry, the read inside the row's.
+/// order), and on SQLite reads which rows waited in their chats beside them ([`Queued`]). On
+/// PostgreSQL one statement for all of them (a move queues two: one round trip fewer), on SQLite
+/// one a row and its waiting entry, the read inside the row's.
 pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<Queued> {
     if rows.is_empty() {
         return Ok(Queued { ids: Vec::new(), beside: Some(Vec::new()) });
@@ -162,19 +165,13 @@ pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<Queu
         }
     } else {
         // The ids come from the sequence in the order of the `VALUES` list (one `INSERT`, one
-        // transaction: nobody else's row comes between them either way). The waiting rows are
-        // read in the statement's snapshot, which has none of the rows it inserts.
+        // transaction: nobody else's row comes between them either way).
         let sql = format!(
             "WITH queued AS (INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
                VALUES {} RETURNING platform, chat_key, id),
              waiting AS (INSERT INTO outbox_waiting (platform, chat_key, id) SELECT platform, chat_key, id FROM queued)
-             SELECT NULL, NULL, id FROM queued
-             UNION ALL
-             SELECT c.platform, c.chat_key, b.id FROM (SELECT DISTINCT platform, chat_key FROM queued) c
-               CROSS JOIN LATERAL (SELECT w.id FROM outbox_waiting w WHERE w.platform = c.platform
-                 AND w.chat_key = c.chat_key ORDER BY w.id LIMIT {}) b",
-            crate::store::sql::values_rows(rows.len(), 6),
-            BESIDE_READ + 1
+             SELECT id FROM queued",
+            crate::store::sql::values_rows(rows.len(), 6)
         );
         let mut values = Vec::with_capacity(6 * rows.len());
         for (platform, key, reply, picture) in rows {
@@ -187,20 +184,52 @@ pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<Queu
                 Value::I64(now + WRITER_GRACE_SECS),
             ]);
         }
-        let read = conn
-            .prepare_cached(&sql)?
-            .query_map(values, |r| Ok((r.get::<Option<String>>(0)?, r.get::<Option<String>>(1)?, r.get::<i64>(2)?)))?;
-        for row in read {
-            match row? {
-                (Some(platform), Some(key), id) => beside.push((platform, key, id)),
-                (_, _, id) => ids.push(id),
-            }
+        for id in conn.prepare_cached(&sql)?.query_map(values, |r| r.get::<i64>(0))? {
+            ids.push(id?);
         }
         ids.sort_unstable();
-        beside.sort_by(|a, b| (&a.0, &a.1, a.2).cmp(&(&b.0, &b.1, b.2)));
+        return Ok(Queued { ids, beside: None });
     }
     let crowded = beside.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1).any(|chat| chat.len() > BESIDE_READ);
     Ok(Queued { ids, beside: (!crowded).then_some(beside) })
+}
+
+/// On PostgreSQL, in the unit of work that queued the rows `ids` (in [`push_all`]): the rows that
+/// wait in their chats are read with the unit's `COMMIT`, in its round trip, once it has committed
+/// ([`crate::store::sql::read_after_commit`]; inside the unit the read's predicate lock made units
+/// fail each other: [`Queued`]); [`beside_read_after_commit`] gives them. Nothing on SQLite, whose
+/// [`push_all`] reads them in the unit.
+pub fn read_beside_after_commit(conn: &Connection, ids: &[i64]) {
+    if conn.dialect() != Dialect::Postgres || conn.is_autocommit() || ids.is_empty() {
+        return;
+    }
+    let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(",");
+    crate::store::sql::read_after_commit(crate::store::sql::AfterCommit {
+        name: "capabot_outbox_beside",
+        definition: "SELECT c.platform, c.chat_key, b.id
+             FROM (SELECT DISTINCT platform, chat_key FROM outbox_rows WHERE id = ANY($1::bigint[])) c
+             CROSS JOIN LATERAL (SELECT w.id FROM outbox_waiting w WHERE w.platform = c.platform
+               AND w.chat_key = c.chat_key ORDER BY w.id LIMIT $2::bigint) b",
+        values: format!("'{{{list}}}', {}", BESIDE_READ + 1 + ids.len()),
+    });
+}
+
+/// The rows read with the commit of the unit that queued rows `ids` ([`read_beside_after_commit`]),
+/// without those: as [`Queued::beside`]. `None` when nothing was read (SQLite, or no commit), or a
+/// chat had more than [`BESIDE_READ`] others waiting.
+pub fn beside_read_after_commit(ids: &[i64]) -> Option<Vec<(String, String, i64)>> {
+    let rows = crate::store::sql::take_read_after_commit()?;
+    let mut beside = Vec::new();
+    for row in rows {
+        let [Some(platform), Some(key), Some(id)] = <[Option<String>; 3]>::try_from(row).ok()? else { return None };
+        let id: i64 = id.parse().ok()?;
+        if !ids.contains(&id) {
+            beside.push((platform, key, id));
+        }
+    }
+    beside.sort_by(|a, b| (&a.0, &a.1, a.2).cmp(&(&b.0, &b.1, b.2)));
+    let crowded = beside.chunk_by(|a, b| a.0 == b.0 && a.1 == b.1).any(|chat| chat.len() > BESIDE_READ);
+    (!crowded).then_some(beside)
 }
 
 /// [`push_all`]'s row on SQLite: [`INSERT_ROW`], with the ids waiting in its chat (at most
@@ -733,6 +762,7 @@ mod tests {
         a_drain_takes_its_chat_and_its_rows_and_gives_the_chat_up_after_its_last_row,
         rows_queued_together_keep_their_order,
         rows_queued_say_which_rows_waited_beside_them,
+        the_rows_beside_are_read_with_the_commit_on_postgres,
         a_moments_quiet_chats_are_given_up_together,
         rows_done_a_week_ago_are_forgotten_in_the_order_they_were_written,
         a_lease_is_taken_over_only_from_its_holder,
@@ -967,7 +997,10 @@ mod tests {
         let c = store.conn().unwrap();
         let row = |key: &str, text: &str| ("discord", key.to_string(), text.to_string(), None);
         let first = push_all(&c, &[row("c:1", "a"), row("d:bob", "b"), row("c:1", "c")], 100).unwrap();
-        assert_eq!(first.beside, Some(vec![]), "nothing waited before");
+        let postgres = c.dialect() == Dialect::Postgres;
+        // Not read on PostgreSQL (its predicate locks: see `Queued`).
+        let beside = |rows: Vec<(String, String, i64)>| (!postgres).then_some(rows);
+        assert_eq!(first.beside, beside(vec![]), "nothing waited before");
         let waiting = |key| pending_in(&c, "discord", key, 10).unwrap().iter().map(|r| r.id).collect::<Vec<_>>();
         assert!(first.ids.is_sorted() && first.ids.len() == 3, "{:?}", first.ids);
         assert_eq!(waiting("c:1"), [first.ids[0], first.ids[2]], "each row's id, in the order given");
@@ -975,19 +1008,68 @@ mod tests {
 
         let second = push_all(&c, &[row("c:1", "d"), row("c:2", "e")], 100).unwrap();
         let c1 = |id| ("discord".to_string(), "c:1".to_string(), id);
-        assert_eq!(second.beside, Some(vec![c1(first.ids[0]), c1(first.ids[2])]), "the earlier rows of c:1");
+        assert_eq!(second.beside, beside(vec![c1(first.ids[0]), c1(first.ids[2])]), "the earlier rows of c:1");
         assert_eq!(second.ids.len(), 2);
         mark_all_sent(&c, &[(first.ids[0], None, 101), (first.ids[2], None, 101)]).unwrap();
         let third = push_all(&c, &[row("c:1", "f")], 102).unwrap();
-        assert_eq!(third.beside, Some(vec![c1(second.ids[0])]), "the rows marked sent no longer wait");
+        assert_eq!(third.beside, beside(vec![c1(second.ids[0])]), "the rows marked sent no longer wait");
 
         for n in 0..BESIDE_READ {
             push(&c, "discord", "c:3", &format!("backlog {n}"), None, 100).unwrap();
         }
-        assert!(push_all(&c, &[row("c:3", "g")], 103).unwrap().beside.is_some(), "{BESIDE_READ} waiting are read");
+        assert_eq!(
+            push_all(&c, &[row("c:3", "g")], 103).unwrap().beside.is_some(),
+            !postgres,
+            "{BESIDE_READ} are read"
+        );
         let crowded = push_all(&c, &[row("c:3", "h"), row("c:1", "i")], 103).unwrap();
         assert_eq!(crowded.beside, None, "more than {BESIDE_READ} waiting: not all read");
         assert_eq!(waiting("c:1").last(), crowded.ids.last(), "queued all the same");
+    }
+
+    /// On PostgreSQL the rows waiting beside a unit's own are read with its `COMMIT`, in its round
+    /// trip, once it has committed: every row waiting then, its own left out; a unit rolled back
+    /// reads nothing, and the next unit does not find an earlier unit's read. Nothing on SQLite
+    /// (read in the unit: [`rows_queued_say_which_rows_waited_beside_them`]).
+    fn the_rows_beside_are_read_with_the_commit_on_postgres(store: &Store) {
+        let postgres = store.conn().unwrap().dialect() == Dialect::Postgres;
+        let earlier = push(&store.conn().unwrap(), "discord", "c:1", "earlier", None, 100).unwrap();
+        let queue = |fail: bool| {
+            let ids = std::cell::RefCell::new(Vec::new());
+            let done = store.unit(|| {
+                let c = store.conn()?;
+                let row = |key: &str| ("discord", key.to_string(), "r".to_string(), None);
+                let queued = push_all(&c, &[row("c:1"), row("c:2")], 100)?;
+                read_beside_after_commit(&c, &queued.ids);
+                *ids.borrow_mut() = queued.ids;
+                if fail { Err(crate::store::StoreError::Refused("undone".into())) } else { Ok(()) }
+            });
+            assert_eq!(done.is_ok(), !fail);
+            let ids = ids.into_inner();
+            (beside_read_after_commit(&ids), ids)
+        };
+        let sent = crate::store::sql::statements_sent();
+        let (beside, ids) = queue(false);
+        if postgres {
+            // BEGIN, the rows, COMMIT with the read.
+            assert_eq!(crate::store::sql::statements_sent() - sent, 3, "statements");
+            assert_eq!(beside, Some(vec![("discord".to_string(), "c:1".to_string(), earlier)]));
+        } else {
+            assert_eq!(beside, None, "read in the unit on SQLite");
+        }
+        assert_eq!(ids.len(), 2);
+        // Again (the read prepared on the connection once it has run): the first unit's rows too.
+        let mut waiting = vec![(1, earlier), (1, ids[0]), (2, ids[1])];
+        for _ in 0..3 {
+            let (beside, ids) = queue(false);
+            let chat = |(n, id): &(u8, i64)| ("discord".to_string(), format!("c:{n}"), *id);
+            assert_eq!(beside, postgres.then(|| waiting.iter().map(chat).collect()));
+            waiting.extend([(1, ids[0]), (2, ids[1])]);
+            waiting.sort();
+        }
+        let (beside, _) = queue(true);
+        assert_eq!(beside, None, "a unit rolled back reads nothing");
+        assert_eq!(beside_read_after_commit(&ids), None, "read once");
     }
 
     /// [`release_chats`] gives up the owner's leases on the chats named, in one statement for up to

@@ -80,6 +80,9 @@ pub type Pool = r2d2_postgres::r2d2::Pool<Manager>;
 pub struct Session {
     client: Client,
     pub(crate) statements: HashMap<String, Vec<(String, Statement)>>,
+    /// The reads sent with a commit ([`crate::store::sql::AfterCommit`]) prepared on it by name
+    /// (SQL's `PREPARE`: a simple query's statement is otherwise parsed and planned every time).
+    pub(crate) prepared_reads: Vec<&'static str>,
     /// When the pool last had it back (or made it): how long it has been idle.
     idle_since: Instant,
 }
@@ -112,7 +115,12 @@ impl r2d2_postgres::r2d2::ManageConnection for Manager {
     type Error = r2d2_postgres::postgres::Error;
 
     fn connect(&self) -> Result<Session, Self::Error> {
-        Ok(Session { client: self.0.connect()?, statements: HashMap::new(), idle_since: Instant::now() })
+        Ok(Session {
+            client: self.0.connect()?,
+            statements: HashMap::new(),
+            prepared_reads: Vec::new(),
+            idle_since: Instant::now(),
+        })
     }
 
     /// Called as the pool lends a connection: an empty statement (a round trip) only for one idle

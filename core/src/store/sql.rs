@@ -206,6 +206,40 @@ fn note_conflict() {
 }
 
 thread_local! {
+    /// A read to send with this thread's next `COMMIT` on PostgreSQL ([`read_after_commit`]), and
+    /// what the last one read.
+    static AFTER_COMMIT: std::cell::RefCell<Option<AfterCommit>> = const { std::cell::RefCell::new(None) };
+    static READ_AFTER_COMMIT: std::cell::RefCell<Option<Vec<Vec<Option<String>>>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A read for [`read_after_commit`]: a statement named `name` (`definition`, its parameters `$1`,
+/// `$2`, …) and its values written out as SQL (`'{1,2}', 19`: literals of numbers only, nothing a
+/// user wrote).
+#[derive(Clone, Debug)]
+pub struct AfterCommit {
+    pub name: &'static str,
+    pub definition: &'static str,
+    pub values: String,
+}
+
+/// On PostgreSQL, inside a transaction: `read` is sent with the transaction's `COMMIT` in one round
+/// trip and runs once the transaction has committed, outside it, reading what is committed then
+/// (its rows, as text: [`take_read_after_commit`]); the statement is prepared by name on the
+/// connection after its first run, outside any transaction. It replaces one asked for earlier; a
+/// rollback forgets it. A read that cannot fail short of the connection's loss belongs here (the
+/// commit's outcome is then unknown in any case): its failure fails the commit that happened.
+/// Nothing on SQLite.
+pub fn read_after_commit(read: AfterCommit) {
+    AFTER_COMMIT.with(|a| *a.borrow_mut() = Some(read));
+}
+
+/// What the read sent with this thread's last commit read ([`read_after_commit`]), once.
+pub fn take_read_after_commit() -> Option<Vec<Vec<Option<String>>>> {
+    READ_AFTER_COMMIT.with(|r| r.borrow_mut().take())
+}
+
+thread_local! {
     /// Statements sent to the database on this thread ([`statements_sent`]).
     static SENT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
@@ -818,6 +852,8 @@ impl Connection {
                 };
                 sent();
                 pg.client.borrow_mut().batch_execute(sql)?;
+                AFTER_COMMIT.with(|a| a.borrow_mut().take());
+                READ_AFTER_COMMIT.with(|r| r.borrow_mut().take());
                 open.set(Some(write));
                 STATEMENT_FAILED.with(|f| f.set(false));
                 ABORTED_BY.with(|a| a.borrow_mut().take());
@@ -861,7 +897,38 @@ impl Connection {
             Connection::Postgres(pg, open) => {
                 open.set(None);
                 sent();
-                Ok(pg.client.borrow_mut().batch_execute(sql)?)
+                let after = AFTER_COMMIT.with(|a| a.borrow_mut().take()).filter(|_| sql == "COMMIT");
+                let Some(read) = after else { return Ok(pg.client.borrow_mut().batch_execute(sql)?) };
+                // One round trip: the statements of a simple query after a `COMMIT` run outside
+                // the committed transaction, each in its own.
+                let mut client = pg.client.borrow_mut();
+                let prepared = client.prepared_reads.contains(&read.name);
+                let text = if prepared {
+                    format!("COMMIT; EXECUTE {}({})", read.name, read.values)
+                } else {
+                    // The definition with its values in place of its parameters, once.
+                    let mut text = format!("COMMIT; {}", read.definition);
+                    let values: Vec<&str> = read.values.split(", ").collect();
+                    for (n, value) in values.iter().enumerate().rev() {
+                        text = text.replace(&format!("${}", n + 1), value);
+                    }
+                    text
+                };
+                let messages = client.simple_query(&text)?;
+                if !prepared && client.batch_execute(&format!("PREPARE {} AS {}", read.name, read.definition)).is_ok() {
+                    client.prepared_reads.push(read.name);
+                }
+                let rows = messages
+                    .iter()
+                    .filter_map(|m| match m {
+                        r2d2_postgres::postgres::SimpleQueryMessage::Row(row) => {
+                            Some((0..row.len()).map(|i| row.get(i).map(str::to_string)).collect())
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                READ_AFTER_COMMIT.with(|r| *r.borrow_mut() = Some(rows));
+                Ok(())
             }
         }
     }
