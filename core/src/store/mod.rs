@@ -14,6 +14,7 @@ pub mod changes;
 mod concurrency;
 #[cfg(feature = "postgres")]
 pub mod copy;
+mod deflated;
 pub mod events;
 pub mod games;
 pub mod ladders;

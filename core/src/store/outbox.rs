@@ -16,42 +16,37 @@
 //! before (sent once marked).
 //!
 //! On SQLite a reply's text is kept deflated when that is shorter ([`stored_reply`]): a row is
-//! written whole into the write-ahead log's page when queued and again when marked sent, and a
-//! move's answer (its text board and card, about 760 bytes of JSON) and its turn notice (about 320)
-//! then fit one 1 KiB page together instead of taking one each (`docs/load.md`, "What a move writes
-//! to SQLite, page by page").
+//! written whole into the write-ahead log's page, and a move's answer (its text board and card,
+//! about 760 bytes of JSON) and its turn notice (about 320) fit one 1 KiB page together deflated
+//! plain (stop 105, `docs/load.md`, "What a move writes to SQLite, page by page"), and two or three
+//! moves' a page deflated with a preset dictionary of the replies' JSON ([`super::deflated`], stop
+//! 107).
 
 use super::Result;
 use crate::store::sql::{Column, Connection, Dialect, OptionalExtension, Value, params};
 
-/// The deflate level of a reply kept on SQLite: the fastest (a move's two replies in a few tens of
-/// microseconds, inside the unit of work); the default level 6 saved 3 % more and took half as long
-/// again.
-const DEFLATE_LEVEL: u8 = 1;
-
-/// A reply's text as a row of `dialect` keeps it: on SQLite deflated (raw deflate, no header) as
-/// bytes when that is shorter, else the text as it is; PostgreSQL's `reply` is `text` (its log
-/// holds a row's change, not its page) and keeps the text.
+/// A reply's text as a row of `dialect` keeps it: on SQLite deflated with a preset dictionary
+/// ([`super::deflated::deflate`]) as bytes when that is shorter, else the text as it is;
+/// PostgreSQL's `reply` is `text` (its log holds a row's change, not its page) and keeps the text.
 pub fn stored_reply(dialect: Dialect, reply: &str) -> Option<Vec<u8>> {
     if dialect != Dialect::Sqlite {
         return None;
     }
-    let deflated = miniz_oxide::deflate::compress_to_vec(reply.as_bytes(), DEFLATE_LEVEL);
-    (deflated.len() < reply.len()).then_some(deflated)
+    super::deflated::deflate(reply.as_bytes()).filter(|deflated| deflated.len() < reply.len())
 }
 
 /// The largest reply text read back from deflated bytes (a reply is a few kilobytes at most).
 const REPLY_LIMIT: usize = 1 << 20;
 
-/// A reply's text from its stored column: the text, or the bytes [`stored_reply`] deflated.
+/// A reply's text from its stored column: the text, or the bytes [`stored_reply`] deflated (with a
+/// dictionary, or plain as before stop 107).
 pub fn reply_text(column: Column<'_>, index: usize) -> crate::store::sql::Result<String> {
     let wrong = crate::store::sql::Error::Type { column: index, wanted: "a reply's text, or its deflated bytes" };
     match column {
         Column::Text(text) => Ok(text.into_owned()),
-        Column::Bytes(bytes) => miniz_oxide::inflate::decompress_to_vec_with_limit(&bytes, REPLY_LIMIT)
-            .ok()
-            .and_then(|text| String::from_utf8(text).ok())
-            .ok_or(wrong),
+        Column::Bytes(bytes) => {
+            super::deflated::inflate(&bytes, REPLY_LIMIT).and_then(|text| String::from_utf8(text).ok()).ok_or(wrong)
+        }
         _ => Err(wrong),
     }
 }
@@ -786,8 +781,9 @@ mod tests {
         (answer, notice)
     }
 
-    /// On SQLite a move's two replies fit one page of the outbox together (kept deflated): queued,
-    /// they take one leaf page a move where as text they took one each (24 pages for 12 moves).
+    /// On SQLite a move's two replies fit one page of the outbox together (kept deflated), and
+    /// with the dictionary of stop 107 three moves' do: 12 moves take 4 leaf pages (12 deflated
+    /// plain, 24 as text).
     /// Marked sent, with Discord's message ids, they write the marks' page and the waiting
     /// entries' leaf, not their rows' pages again (before migration 38, 13 pages: each move's row
     /// page and the waiting index's leaf; as text, a page each row).
@@ -808,7 +804,7 @@ mod tests {
             .unwrap()
             .query_row("SELECT count(*) FROM dbstat WHERE name = 'outbox_rows' AND pagetype = 'leaf'", (), |r| r.get(0))
             .unwrap();
-        assert!(leaves <= moves as i64, "{moves} moves' replies took {leaves} pages of the outbox");
+        assert!(leaves <= moves as i64 / 2, "{moves} moves' replies took {leaves} pages of the outbox");
         // As the host writes a moment's deliveries down: in one transaction, with Discord's
         // message ids.
         let messages: Vec<String> = ids.iter().map(|id| format!("14469502795811{id:05}")).collect();
@@ -846,8 +842,24 @@ mod tests {
             .unwrap();
         c.execute("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES ('discord', 'c:7', ?1)", [old]).unwrap();
         assert!(!kept(old));
+        let mut expected = vec![answer.clone(), "{}".into(), answer.clone()];
+        if c.dialect() == Dialect::Sqlite {
+            // A row deflated plain, as stop 105 wrote them, before the dictionary.
+            let plain = miniz_oxide::deflate::compress_to_vec(answer.as_bytes(), 1);
+            let id = c
+                .query_row(
+                    "INSERT INTO outbox_rows (platform, chat_key, reply, created_at, next_attempt_at) VALUES ('discord', 'c:7', ?1, 100, 100) RETURNING id",
+                    [Value::Bytes(&plain)],
+                    |r| r.get::<i64>(0),
+                )
+                .unwrap();
+            c.execute("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES ('discord', 'c:7', ?1)", [id])
+                .unwrap();
+            assert!(kept(id));
+            expected.push(answer);
+        }
         let read: Vec<String> = pending_in(&c, "discord", "c:7", 10).unwrap().into_iter().map(|p| p.reply).collect();
-        assert_eq!(read, [answer.clone(), "{}".into(), answer]);
+        assert_eq!(read, expected);
     }
 
     /// [`mark_all_sent`] marks each row as [`mark_sent`] would, with its own message and time,
