@@ -6,7 +6,7 @@ use super::eval::{self, EvalParams, Evaluator, value};
 use super::tt::{Bound, Entry, NO_EVAL, Tt};
 use super::{Info, Limits, SearchResult};
 use crate::rules::attacks::{king_attacks, pawn_attacks};
-use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Position, Role, Variant};
+use crate::rules::{Bitboard, Color, Move, MoveKind, MoveList, Piece, Position, Role, Square, Variant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use std::sync::OnceLock;
@@ -57,19 +57,23 @@ pub(crate) struct Searcher<'a> {
     /// The moved piece and its destination at each ply of the current path ([`piece_to`]; `None`: a null
     /// move), the keys of the continuation histories.
     keys: Vec<Option<usize>>,
+    /// The move-ordering tables' numbering of the variant's squares.
+    squares: Squares,
 }
 
 /// What the searches of one game learn about moves, beyond the transposition table: kept from move to
-/// move, so each search starts with the order the last one found (cleared for a new game).
+/// move, so each search starts with the order the last one found (cleared for a new game). Its tables
+/// count squares by the game's variant ([`Squares`]): one game, one variant.
 pub(crate) struct Stats {
     /// History: how often a quiet move (side, from, to) refuted, minus how often it was tried in vain. In 16
-    /// bits, as [`gravity`] keeps every score within ±16,384 (40 KB, where 32 bits took 80).
+    /// bits, as [`gravity`] keeps every score within ±16,384 (40 KB, where 32 bits took 80; chess's moves
+    /// fill 16 KB of it).
     history: Vec<i16>,
     /// The quiet reply that last refuted each move (by its from and to squares).
     counter: Vec<Option<Move>>,
     /// Continuation histories: how well a quiet move did after the move one ply earlier (`cont[0]`, the
     /// opponent's reply) and two plies earlier (`cont[1]`, our own previous move), indexed by side to move,
-    /// then the earlier move's key, then this move's key.
+    /// then the earlier move's key, then this move's key ([`cont_index`]).
     cont: [Vec<i16>; 2],
     /// Capture history: how well each capture (side, moving role, destination, captured role) did.
     captures: Vec<i16>,
@@ -111,29 +115,73 @@ struct QuietPrune {
 }
 
 /// Number of distinct (piece, destination) keys: roles times squares of the largest board.
-const KEYS: usize = Role::COUNT * 100;
+const KEYS: usize = Role::COUNT * Square::COUNT;
+
+/// The move-ordering tables' numbering of one variant's squares: rank by rank over the variant's own
+/// files (`0..width × height`). The 10×10 grid's numbering spread chess's 64 squares over 100 slots and so a
+/// table's rows over more cache lines (a continuation-history row of chess 1,156 bytes where its keys take
+/// 768); the tables are as large as before, and each slot stands for the same (role,) square as before.
+#[derive(Clone, Copy)]
+struct Squares {
+    /// The variant's number of each square of the 10×10 grid (0 off the board).
+    index: [u8; Square::COUNT],
+    /// The variant's number of squares.
+    count: usize,
+}
+
+impl Squares {
+    fn of(v: &Variant) -> Squares {
+        let mut index = [0; Square::COUNT];
+        for rank in 0..v.height {
+            for file in 0..v.width {
+                index[Square::new(file, rank).index()] = rank * v.width + file;
+            }
+        }
+        Squares { index, count: v.width as usize * v.height as usize }
+    }
+
+    #[inline]
+    fn at(&self, sq: Square) -> usize {
+        self.index[sq.index()] as usize
+    }
+
+    /// The number of continuation-history keys ([`piece_to`]): roles times the variant's squares.
+    #[inline]
+    fn keys(&self) -> usize {
+        Role::COUNT * self.count
+    }
+}
 
 /// The continuation-history key of `m` in `pos`: the moving piece's role and the destination square.
 #[inline]
-fn piece_to(pos: &Position, m: Move) -> Option<usize> {
-    pos.piece_at(m.from).map(|p| p.role.index() * 100 + m.to.index())
+fn piece_to(pos: &Position, m: Move, squares: &Squares) -> Option<usize> {
+    pos.piece_at(m.from).map(|p| p.role.index() * squares.count + squares.at(m.to))
 }
 
 /// The capture-history slot of a capture `m` (not a launch) in `pos`.
 #[inline]
-fn capture_index(pos: &Position, m: Move) -> Option<usize> {
+fn capture_index(pos: &Position, m: Move, squares: &Squares) -> Option<usize> {
     if m.kind == MoveKind::Launch {
         return None;
     }
     let victim = if m.kind == MoveKind::EnPassant { Role::Pawn } else { pos.piece_at(m.to)?.role };
     let mover = pos.piece_at(m.from)?.role;
-    Some(((pos.turn().index() * Role::COUNT + mover.index()) * 100 + m.to.index()) * Role::COUNT + victim.index())
+    let to = squares.at(m.to);
+    Some(((pos.turn().index() * Role::COUNT + mover.index()) * squares.count + to) * Role::COUNT + victim.index())
 }
 
-/// The slot of a continuation-history table for the side to move, the earlier move's key and this move's key.
+/// The slot of a continuation-history table for the side to move, the earlier move's key and this move's
+/// key: a row for each side and earlier key, [`Squares::keys`] long.
 #[inline]
-fn cont_index(side: Color, earlier: usize, key: usize) -> usize {
-    (side.index() * KEYS + earlier) * KEYS + key
+fn cont_index(side: Color, earlier: usize, key: usize, squares: &Squares) -> usize {
+    let keys = squares.keys();
+    (side.index() * keys + earlier) * keys + key
+}
+
+/// The counter-move slot of the move `from`–`to`.
+#[inline]
+fn counter_index(prev: Move, squares: &Squares) -> usize {
+    squares.at(prev.from) * squares.count + squares.at(prev.to)
 }
 
 /// The static evaluation, taken from the transposition table when it has one.
@@ -165,8 +213,8 @@ fn gravity16(h: &mut i16, bonus: i32) {
     *h = v.clamp(-16_384, 16_384) as i16;
 }
 
-fn history_index(pos: &Position, m: Move) -> usize {
-    (pos.turn().index() * 100 + m.from.index()) * 100 + m.to.index()
+fn history_index(pos: &Position, m: Move, squares: &Squares) -> usize {
+    (pos.turn().index() * squares.count + squares.at(m.from)) * squares.count + squares.at(m.to)
 }
 
 /// Brings the best-scored of `moves[i..]` (scores beside them in `scores`) to place `i`, swapping it with
@@ -222,6 +270,7 @@ impl<'a> Searcher<'a> {
             lmr: lmr_table(),
             played: vec![None; MAX_PLY + 2],
             keys: vec![None; MAX_PLY + 2],
+            squares: Squares::of(variant),
         }
     }
 
@@ -278,8 +327,7 @@ impl<'a> Searcher<'a> {
         let p = self.params;
         let us = pos.turn();
         let mover = pos.piece_at(m.from).map(|x| value(p, x.role)).unwrap_or(0);
-        let victim_sq =
-            if m.kind == MoveKind::EnPassant { crate::rules::Square::new(m.to.file(), m.from.rank()) } else { m.to };
+        let victim_sq = if m.kind == MoveKind::EnPassant { Square::new(m.to.file(), m.from.rank()) } else { m.to };
         let victim = pos.piece_at(victim_sq).map(|x| value(p, x.role)).unwrap_or(0);
         let mut gain = victim - mover;
         let around = king_attacks(m.to) & pos.occupied() & !pos.by_role(Role::Pawn) & !Bitboard::from_square(m.from);
@@ -325,7 +373,8 @@ impl<'a> Searcher<'a> {
                 let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
                 let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
                 if g >= 0 {
-                    let learned = capture_index(pos, m).map(|i| self.stats.captures[i] as i32 / 8).unwrap_or(0);
+                    let learned =
+                        capture_index(pos, m, &self.squares).map(|i| self.stats.captures[i] as i32 / 8).unwrap_or(0);
                     return 2_000_000 + victim * 16 + learned - attacker;
                 }
                 return -400_000 + g;
@@ -344,22 +393,22 @@ impl<'a> Searcher<'a> {
         }
         if ply > 0
             && let Some(prev) = self.played[ply - 1]
-            && self.stats.counter[prev.from.index() * 100 + prev.to.index()] == Some(m)
+            && self.stats.counter[counter_index(prev, &self.squares)] == Some(m)
         {
             return 998_000;
         }
-        self.stats.history[history_index(pos, m)] as i32 + self.cont_score(pos, m, ply)
+        self.stats.history[history_index(pos, m, &self.squares)] as i32 + self.cont_score(pos, m, ply)
     }
 
     /// The continuation-history score of a quiet move at `ply`: how it did after the previous two moves.
     fn cont_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
-        let Some(key) = piece_to(pos, m) else { return 0 };
+        let Some(key) = piece_to(pos, m, &self.squares) else { return 0 };
         let mut s = 0;
         for (back, table) in self.stats.cont.iter().enumerate() {
             if ply > back
                 && let Some(earlier) = self.keys[ply - 1 - back]
             {
-                s += table[cont_index(pos.turn(), earlier, key)] as i32;
+                s += table[cont_index(pos.turn(), earlier, key, &self.squares)] as i32;
             }
         }
         s
@@ -605,7 +654,7 @@ impl<'a> Searcher<'a> {
             }
             self.path.push(child.hash());
             self.played[ply] = Some(m);
-            self.keys[ply] = piece_to(pos, m);
+            self.keys[ply] = piece_to(pos, m, &self.squares);
             // The child in check extends itself by a ply; an unsafe check takes that back.
             let new_depth = depth - 1 - unsafe_check as i32;
             let mut score;
@@ -760,8 +809,9 @@ impl<'a> Searcher<'a> {
     /// lower that of the captures tried before it.
     fn reward_captures(&mut self, pos: &Position, best: Option<Move>, tried: &[Move], depth: i32) {
         let bonus = (depth * depth).min(400);
+        let squares = self.squares;
         let mut bump = |mv: Move, b: i32| {
-            if let Some(i) = capture_index(pos, mv) {
+            if let Some(i) = capture_index(pos, mv, &squares) {
                 gravity16(&mut self.stats.captures[i], b);
             }
         };
@@ -782,12 +832,13 @@ impl<'a> Searcher<'a> {
         if ply > 0
             && let Some(prev) = self.played[ply - 1]
         {
-            self.stats.counter[prev.from.index() * 100 + prev.to.index()] = Some(m);
+            self.stats.counter[counter_index(prev, &self.squares)] = Some(m);
         }
         let bonus = (depth * depth).min(400);
-        gravity16(&mut self.stats.history[history_index(pos, m)], bonus);
+        let squares = self.squares;
+        gravity16(&mut self.stats.history[history_index(pos, m, &squares)], bonus);
         for &q in quiets {
-            gravity16(&mut self.stats.history[history_index(pos, q)], -bonus);
+            gravity16(&mut self.stats.history[history_index(pos, q, &squares)], -bonus);
         }
         let side = pos.turn();
         for back in 0..2 {
@@ -797,8 +848,8 @@ impl<'a> Searcher<'a> {
             let Some(earlier) = self.keys[ply - 1 - back] else { continue };
             let table = &mut self.stats.cont[back];
             let mut bump = |mv: Move, b: i32| {
-                if let Some(key) = piece_to(pos, mv) {
-                    gravity16(&mut table[cont_index(side, earlier, key)], b);
+                if let Some(key) = piece_to(pos, mv, &squares) {
+                    gravity16(&mut table[cont_index(side, earlier, key, &squares)], b);
                 }
             };
             bump(m, bonus);
@@ -945,6 +996,7 @@ impl<'a> Searcher<'a> {
     pub(crate) fn run(&mut self, root: &Position, on_info: &mut dyn FnMut(&Info)) -> SearchResult {
         self.params = eval::params_for(root.variant());
         self.atomic = root.variant().atomic;
+        self.squares = Squares::of(root.variant());
         self.tt.new_search();
         self.path.push(root.hash());
         let mut result = SearchResult { best: None, score: 0, depth: 0, nodes: 0, pv: Vec::new() };
@@ -986,7 +1038,7 @@ impl<'a> Searcher<'a> {
                     let child_check = child.is_check();
                     self.path.push(child.hash());
                     self.played[0] = Some(m);
-                    self.keys[0] = piece_to(root, m);
+                    self.keys[0] = piece_to(root, m, &self.squares);
                     let s = if i == 0 || noisy {
                         let lo = if noisy { -INF } else { a };
                         -self.search(&child, depth - 1, 1, -beta, -lo, &mut child_pv, false, false, child_check)
@@ -1273,7 +1325,7 @@ fn lmr(depth: i32, searched: usize) -> i32 {
 mod tests {
     use super::*;
     use crate::notation::fen;
-    use crate::rules::{Square, VARIANTS, setups, variant};
+    use crate::rules::{VARIANTS, setups, variant};
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
@@ -1324,11 +1376,36 @@ mod tests {
         }
     }
 
+    /// Each variant's numbering of its squares ([`Squares`]) gives each square of its board its own number
+    /// below its square count, so the tables' slots stand for what they stood for under the 10×10 grid's
+    /// numbering, and the largest slot of each table lies inside it.
+    #[test]
+    fn each_variant_numbers_its_squares_apart() {
+        for v in VARIANTS {
+            let squares = Squares::of(v);
+            let on_board: Vec<Square> = (0..Square::COUNT).map(Square::from_index).filter(|&s| v.contains(s)).collect();
+            assert_eq!(on_board.len(), squares.count, "{}", v.name);
+            let mut numbers: Vec<usize> = on_board.iter().map(|&s| squares.at(s)).collect();
+            numbers.sort_unstable();
+            assert_eq!(numbers, (0..squares.count).collect::<Vec<_>>(), "{}", v.name);
+            let stats = Stats::new();
+            let (last, last_sq) = (squares.count - 1, *on_board.last().unwrap());
+            let far = Move::normal(last_sq, last_sq);
+            assert!(counter_index(far, &squares) < stats.counter.len());
+            let last_key = (Role::COUNT - 1) * squares.count + last;
+            assert!(cont_index(Color::Black, last_key, last_key, &squares) < stats.cont[0].len(), "{}", v.name);
+            assert!((2 * squares.count) * squares.count <= stats.history.len());
+            assert!(2 * Role::COUNT * squares.count * Role::COUNT <= stats.captures.len());
+        }
+    }
+
     /// Capture-history slots tell the capturing role apart, and the capture from the quiet move; an en
     /// passant capture shares the slot of a pawn taking a pawn on the same square.
     #[test]
     fn capture_history_slots() {
         let pos = fen::parse_position(&variant::CHESS, "4k3/8/8/3p4/8/2N5/8/4K2Q w - - 0 1").unwrap();
+        let squares = Squares::of(&variant::CHESS);
+        let capture_index = |pos: &Position, m: Move| capture_index(pos, m, &squares);
         let by_knight = capture_index(&pos, Move::normal(sq("c3"), sq("d5"))).unwrap();
         let by_queen = capture_index(&pos, Move::normal(sq("h1"), sq("d5"))).unwrap();
         assert_ne!(by_knight, by_queen);
