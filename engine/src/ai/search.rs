@@ -123,32 +123,30 @@ const KEYS: usize = Role::COUNT * Square::COUNT;
 /// 768); the tables are as large as before, and each slot stands for the same (role,) square as before.
 #[derive(Clone, Copy)]
 struct Squares {
-    /// The variant's number of each square of the 10×10 grid (0 off the board).
-    index: [u8; Square::COUNT],
+    /// The variant's number of each square of the 10×10 grid (0 off the board), by the square's index
+    /// (256 places, one for each value of its byte, so that no index needs a bounds check).
+    index: [u8; 256],
     /// The variant's number of squares.
     count: usize,
+    /// The number of continuation-history keys ([`piece_to`]): roles times the variant's squares.
+    keys: usize,
 }
 
 impl Squares {
     fn of(v: &Variant) -> Squares {
-        let mut index = [0; Square::COUNT];
+        let mut index = [0; 256];
         for rank in 0..v.height {
             for file in 0..v.width {
                 index[Square::new(file, rank).index()] = rank * v.width + file;
             }
         }
-        Squares { index, count: v.width as usize * v.height as usize }
+        let count = v.width as usize * v.height as usize;
+        Squares { index, count, keys: Role::COUNT * count }
     }
 
     #[inline]
     fn at(&self, sq: Square) -> usize {
         self.index[sq.index()] as usize
-    }
-
-    /// The number of continuation-history keys ([`piece_to`]): roles times the variant's squares.
-    #[inline]
-    fn keys(&self) -> usize {
-        Role::COUNT * self.count
     }
 }
 
@@ -174,7 +172,7 @@ fn capture_index(pos: &Position, m: Move, squares: &Squares) -> Option<usize> {
 /// key: a row for each side and earlier key, [`Squares::keys`] long.
 #[inline]
 fn cont_index(side: Color, earlier: usize, key: usize, squares: &Squares) -> usize {
-    let keys = squares.keys();
+    let keys = squares.keys;
     (side.index() * keys + earlier) * keys + key
 }
 
