@@ -556,6 +556,34 @@ fn reminder_then_timeout_with_fast_forward_clock() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM moves"), 3);
 }
 
+/// A move leaves the game's entry in the index of what is due where it was (migration 39): a tick
+/// after the old reminder time sends nothing (nothing is due) and keys the entry again by the
+/// game's times; the reminder then comes when it is due, once.
+#[test]
+fn a_reminder_comes_when_due_though_moves_left_the_index_behind() {
+    let tb = new_bot();
+    tb.say("alice", "!challenge @bob chess color:white days:5");
+    tb.say("bob", "!accept");
+    tb.say("alice", "e4");
+    let entry_is_the_games_times = || {
+        tb.query_i64("SELECT count(*) FROM games WHERE id = 1 AND due_from = CASE WHEN remind_at < deadline THEN remind_at ELSE deadline END") == 1
+    };
+    assert!(entry_is_the_games_times());
+    // Bob answers after three days: Alice's times move three days on, the entry stays.
+    tb.clock.advance(3 * 86_400);
+    tb.say("bob", "e5");
+    assert!(!entry_is_the_games_times(), "the move left the entry behind");
+    // Where Bob's reminder would have been: nothing is due, the entry is keyed again.
+    tb.clock.advance(86_400 + 60);
+    assert!(tb.tick().replies.is_empty());
+    assert!(entry_is_the_games_times());
+    // Alice's own reminder, four days after Bob's move.
+    tb.clock.advance(3 * 86_400);
+    let r = tb.tick();
+    assert!(r.text().contains("reminder") && r.text().contains("alice"), "{}", r.text());
+    assert!(tb.tick().replies.is_empty(), "the reminder is sent once");
+}
+
 /// Says `text` as `who` in chat `main` of `platform` (another platform than the test bot's own).
 fn say_on(tb: &TestBot, platform: &str, who: &str, text: &str) -> capabot::bot::Response {
     let mut input = msg_in("main", who, text);

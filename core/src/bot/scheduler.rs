@@ -95,6 +95,7 @@ impl Bot {
         // Platforms nobody served since `since`: their items due since then are taken here.
         let since = now - self.config.unserved_expiry_secs;
         let unserved = self.unserved(since, served);
+        self.catch_up_due(now, served, &unserved);
         let items = match self.due_items(now, &served.names(), since, &unserved) {
             Ok(items) => items,
             Err(e) => {
@@ -131,6 +132,27 @@ impl Bot {
             tracing::error!("scheduler: cannot read which platforms nobody serves: {e}");
             Vec::new()
         })
+    }
+
+    /// Keys again by their real times the games of `served`'s and the `unserved` platforms whose
+    /// entry in the index of what is due came due with nothing due ([`games::catch_up_due`]), in a
+    /// unit of its own when there are any, so that [`Bot::due_items`] reads only what is due. A failure is logged: the
+    /// next tick tries again, and meanwhile the reads only step over those entries.
+    fn catch_up_due(&self, now: i64, served: &Served, unserved: &[String]) {
+        let mut platforms = served.names();
+        platforms.extend(unserved.iter().map(String::as_str));
+        match self.store.conn().and_then(|conn| games::due_behind(&conn, now, &platforms)) {
+            Ok(true) => {}
+            Ok(false) => return,
+            Err(e) => return tracing::error!("scheduler: cannot read whose times moved on: {e}"),
+        }
+        let done = self.store.unit(|| {
+            let conn = self.store.conn()?;
+            games::catch_up_due(&conn, now, &platforms)
+        });
+        if let Err(e) = done {
+            tracing::error!("scheduler: cannot key again the games whose times moved on: {e}");
+        }
     }
 
     /// Drops the reminders due since `since` or before in the games of the `unserved` platforms:

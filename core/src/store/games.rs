@@ -657,15 +657,57 @@ fn open_of_player_filter() -> String {
     format!("({OPEN} AND white_id = ?1) OR ({OPEN} AND black_id = ?1) ORDER BY id")
 }
 
-/// What an open game (active, or in its setup phase) has next due, the earlier of its reminder and its deadline (of those set),
-/// as the index `games_due` (migrations 25 and 37) writes it in `dialect`: a query names
-/// it exactly so to be read from that index.
-pub fn due_at(dialect: Dialect) -> &'static str {
+/// The key of the index `games_due` (migration 39), in `dialect`'s words: a time no later than what an
+/// open game (active, or in its setup phase) has next due, the earlier of its reminder and its
+/// deadline. A move that puts both later leaves it (the index's page is not written); a statement
+/// that sets them earlier brings it to them (the trigger `games_due_sooner`); the scheduler keys an
+/// entry that came due with nothing due again by the game's real times ([`catch_up_due`]).
+pub fn due_at(_dialect: Dialect) -> &'static str {
+    "due_from"
+}
+
+/// What an open game has next due, the earlier of its reminder and its deadline (of those set).
+fn next_due_of(dialect: Dialect) -> &'static str {
     match dialect {
         // SQLite's `min` of several values is NULL when one of them is.
         Dialect::Sqlite => "min(coalesce(remind_at, deadline), coalesce(deadline, remind_at))",
         Dialect::Postgres => "LEAST(remind_at, deadline)",
     }
+}
+
+/// Keys again by their real times the entries of `games_due` of `platforms` that came due at `now`
+/// or before while neither the game's reminder nor its deadline has (a move put them later since
+/// the entry was written, or the game was paused): the scheduler's reads then find only what is
+/// due, and an entry moves once a reminder period a game instead of once a move. Returns how many
+/// games were keyed again.
+pub fn catch_up_due(conn: &Connection, now: i64, platforms: &[&str]) -> Result<usize> {
+    let due = next_due_of(conn.dialect());
+    let sql = format!("UPDATE games SET due_from = {due} WHERE {}", behind_filter(conn.dialect()));
+    let mut n = 0;
+    for p in platforms {
+        n += conn.execute(&sql, params![p, now])?;
+    }
+    Ok(n)
+}
+
+/// Whether [`catch_up_due`] has an entry to key again (read first, so that a tick with none opens
+/// no unit of work for it).
+pub fn due_behind(conn: &Connection, now: i64, platforms: &[&str]) -> Result<bool> {
+    let sql =
+        format!("SELECT count(*) FROM (SELECT 1 FROM games WHERE {} LIMIT 1) behind", behind_filter(conn.dialect()));
+    for p in platforms {
+        if conn.query_row(&sql, params![p, now], |r| r.get::<i64>(0))? > 0 {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// The entries of `games_due` of platform `?1` that came due at `?2` or before while nothing of
+/// their game has.
+fn behind_filter(dialect: Dialect) -> String {
+    let due = next_due_of(dialect);
+    format!("platform = ?1 AND {OPEN} AND due_from <= ?2 AND ({due} IS NULL OR {due} > ?2)")
 }
 
 /// Open games (active or in setup) of `platforms` whose deadline has passed, the earliest first (ties by id).
@@ -715,7 +757,9 @@ pub fn due_reminders(conn: &Connection, now: i64, platforms: &[&str]) -> Result<
     Ok(due)
 }
 
-/// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler.
+/// The earliest pending deadline or reminder, for a front end deciding when to call the scheduler:
+/// read from the index of what is due, so no later than it (a game whose times moved on since its
+/// entry was written counts at the entry's time, until a tick keys it again: [`catch_up_due`]).
 pub fn next_due(conn: &Connection) -> Result<Option<i64>> {
     let sql = format!("SELECT min({}) FROM games WHERE {OPEN}", due_at(conn.dialect()));
     Ok(conn.query_row(&sql, (), |r| r.get(0))?)
@@ -1601,8 +1645,50 @@ mod tests {
         stored_moves_that_do_not_decode_are_corrupt,
         a_web_address_is_kept_in_sixteen_bytes_and_shown_in_hexadecimal,
         a_page_reads_its_games_stored_analysis_with_it,
-        a_game_in_its_setup_phase_comes_due_as_an_active_one_does
+        a_game_in_its_setup_phase_comes_due_as_an_active_one_does,
+        a_move_leaves_the_due_index_and_a_game_never_comes_due_late
     );
+
+    /// Migration 39: a move that puts a game's reminder and deadline later leaves its entry in the
+    /// index of what is due (`due_from`); the scheduler's reads find the game only once a time of its
+    /// own has passed, and [`catch_up_due`] keys the entry again by those times. Times set earlier
+    /// (a clock set again) bring the entry forward at once, and a paused game (no times) leaves the
+    /// index's due entries once keyed again: a game never comes due later than its times say.
+    fn a_move_leaves_the_due_index_and_a_game_never_comes_due_late(store: &Store) {
+        let c = store.conn().unwrap();
+        let ids = |rows: Vec<GameRow>| rows.into_iter().map(|g| g.id).collect::<Vec<_>>();
+        let due_from = |id: GameId| -> Option<i64> {
+            c.query_row("SELECT due_from FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+        };
+        let new = NewGame { deadline: Some(1000), remind_at: Some(800), ..chess_game(&c, "c", Status::Active) };
+        let id = create(&c, &new, 0).unwrap();
+        assert_eq!(due_from(id), Some(800), "a new game's entry is its reminder's time");
+        let m =
+            MoveUpdate { uci: "e2e4", fen_after: "after", deadline: Some(2000), remind_at: Some(1800), outcome: None };
+        assert!(apply_move(&c, id, 0, &m, 700, &mut no_end_hook).unwrap());
+        assert_eq!(due_from(id), Some(800), "the move left the entry");
+        assert_eq!(next_due(&c).unwrap(), Some(800), "no later than what is due");
+        assert_eq!(ids(due_reminders(&c, 900, &["t"]).unwrap()), Vec::<GameId>::new(), "nothing is due at 900");
+        assert_eq!(ids(due_timeouts(&c, 1500, &["t"]).unwrap()), Vec::<GameId>::new());
+        assert_eq!(catch_up_due(&c, 799, &["t"]).unwrap(), 0, "the entry has not come due");
+        assert!(due_behind(&c, 900, &["t"]).unwrap() && !due_behind(&c, 799, &["t"]).unwrap());
+        assert_eq!(catch_up_due(&c, 900, &["t"]).unwrap(), 1);
+        assert!(!due_behind(&c, 900, &["t"]).unwrap());
+        assert_eq!(due_from(id), Some(1800));
+        assert_eq!(catch_up_due(&c, 900, &["t"]).unwrap(), 0, "keyed once");
+        assert_eq!(ids(due_reminders(&c, 1800, &["t"]).unwrap()), [id]);
+        // A clock set earlier than the entry brings it forward.
+        assert!(set_clock(&c, id, 1, Some(1300), Some(1200), 900).unwrap());
+        assert_eq!(due_from(id), Some(1200));
+        assert_eq!(ids(due_reminders(&c, 1200, &["t"]).unwrap()), [id]);
+        assert_eq!(ids(due_timeouts(&c, 1300, &["t"]).unwrap()), [id]);
+        // Paused: no times; the entry is keyed again to none, and nothing of the game comes due.
+        assert_eq!(pause_in_chat(&c, "t", "c", 950).unwrap().len(), 1);
+        assert_eq!(catch_up_due(&c, 1250, &["t"]).unwrap(), 1);
+        assert_eq!(due_from(id), None);
+        assert_eq!(ids(due_timeouts(&c, 5000, &["t"]).unwrap()), Vec::<GameId>::new());
+        assert_eq!(next_due(&c).unwrap(), None);
+    }
 
     /// A relocation game's setup phase runs on its clock: its reminder and deadline are found by
     /// the scheduler's queries as an active game's are (and its reminder is marked sent), the next
@@ -1625,6 +1711,8 @@ mod tests {
         assert!(set_setup_clock(&c, id, Some(2000), Some(1800), 1000).unwrap());
         let row = get(&c, id).unwrap().unwrap();
         assert_eq!((row.deadline, row.remind_at, row.setup_chooser()), (Some(2000), Some(1800), Some(Color::White)));
+        // The index's entry stays where it was until the scheduler keys it again (migration 39).
+        assert_eq!(catch_up_due(&c, 1000, &["t"]).unwrap(), 1);
         assert_eq!(next_due(&c).unwrap(), Some(1800));
         assert!(start_after_setup(&c, id, 0, "start", None, None, 2000).unwrap());
         assert!(!set_setup_clock(&c, id, Some(3000), Some(2800), 2000).unwrap(), "the setup is over");
@@ -1880,10 +1968,11 @@ mod tests {
     }
 
     /// A move that does not end the game writes to SQLite's log the pages of what it changes: the
-    /// game's row, its moves, and the entries whose keys hold the deadline, the reminder or the
-    /// last change (three lists of recent games) — not the indexes of open games, whose keys and
-    /// condition it leaves as they were (when the statement named `status`, SQLite rewrote an entry
-    /// in each of the four: eleven pages). Counted by the frames of the move's one commit.
+    /// game's row and its moves — not the indexes of open games, whose keys and condition it leaves
+    /// as they were (when the statement named `status`, SQLite rewrote an entry in each of the four:
+    /// eleven pages), nor the index of what is due, whose key (`due_from`, migration 39) a move that
+    /// puts the reminder and deadline later leaves (before, its entry moved: three pages). Counted
+    /// by the frames of the move's one commit.
     #[test]
     fn a_move_writes_the_pages_of_what_it_changes_and_no_others() {
         let (_dir, raw) = crate::store::testing::sqlite_schema();
@@ -1906,7 +1995,7 @@ mod tests {
         };
         write_pages(0, 2_000);
         let pages = write_pages(1, 3_000);
-        assert!(pages <= 3, "a move wrote {pages} pages");
+        assert!(pages <= 2, "a move wrote {pages} pages");
         // Each frame of the log is a whole page and its 24-byte header: with the store's small
         // pages the move's commit stays within 4 KiB (with SQLite's default pages, 12 KiB).
         let page_size: i64 = c.as_sqlite().unwrap().query_row("PRAGMA page_size", (), |r| r.get(0)).unwrap();
@@ -1974,7 +2063,7 @@ mod tests {
         for column in ["deadline", "remind_at"] {
             let filter = due_filter(Dialect::Sqlite, column);
             let plan = crate::store::testing::sqlite_plan(&conn, &format!("SELECT id FROM games WHERE {filter}"));
-            assert!(plan.contains("USING INDEX games_due (platform=? AND <expr><?)"), "{column}: {plan}");
+            assert!(plan.contains("USING INDEX games_due (platform=? AND due_from<?)"), "{column}: {plan}");
             assert!(!plan.contains("TEMP B-TREE") && !plan.contains("SCAN games"), "{column}: {plan}");
         }
     }

@@ -59,6 +59,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V36__tournament_withdrawals", include_str!("../../migrations/postgres/V36__tournament_withdrawals.sql")),
     ("V37__setup_clock", include_str!("../../migrations/postgres/V37__setup_clock.sql")),
     ("V38__delivery_marks", include_str!("../../migrations/postgres/V38__delivery_marks.sql")),
+    ("V39__due_from", include_str!("../../migrations/postgres/V39__due_from.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

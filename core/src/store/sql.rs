@@ -1212,7 +1212,7 @@ pub fn numbered_placeholders(sql: &str) -> String {
 /// plain `SELECT` forgets what it may have changed, by name: each kept read names its tables, and a
 /// statement whose text contains one of them forgets it (a `DELETE` from a table others refer to
 /// with `ON DELETE CASCADE`, [`CASCADE_PARENTS`], DDL, and rolling back to a savepoint forget
-/// everything; the schema has no triggers). Reads outside a unit, or on another connection, are never kept.
+/// everything; a trigger writes only the table it is on). Reads outside a unit, or on another connection, are never kept.
 struct UnitReads {
     /// The unit's connection, by address (0: no unit open on this thread).
     conn: usize,
@@ -1255,8 +1255,8 @@ impl OwnedValue {
     }
 }
 
-/// The one table a plain `INSERT INTO t`, `UPDATE t` or `DELETE FROM t` writes (the schema has no
-/// triggers, and a cascade is [`CASCADE_PARENTS`]'s); `None` for any other statement (a `WITH`, say),
+/// The one table a plain `INSERT INTO t`, `UPDATE t` or `DELETE FROM t` writes (a trigger writes only
+/// its own table, and a cascade is [`CASCADE_PARENTS`]'s); `None` for any other statement (a `WITH`, say),
 /// which is then taken to write every table its text names.
 fn written_table(sql: &str) -> Option<&str> {
     let sql = sql.trim_start();

@@ -483,8 +483,8 @@ pub fn sqlite_plan(db: &Path, sql: &str, runs: usize) -> Result<(String, f64), S
     Ok((plan.join("; "), percentiles(times).0))
 }
 
-/// [`QUERIES`] in `dialect`'s words: `DUE_AT`, what an active game has next due, as the store
-/// writes it there (the expression its index `games_due` is on).
+/// [`QUERIES`] in `dialect`'s words: `DUE_AT`, the key of the index `games_due` (a time no later than
+/// what an active game has next due, migration 39), as the store writes it there.
 pub fn queries(dialect: capabot::store::sql::Dialect) -> Vec<(&'static str, String)> {
     let due = capabot::store::games::due_at(dialect);
     QUERIES.iter().map(|&(name, sql)| (name, sql.replace("DUE_AT", due))).collect()
