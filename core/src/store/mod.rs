@@ -1267,6 +1267,15 @@ pub(crate) mod testing {
         steps.collect::<Result<Vec<_>, _>>().expect("a plan").join("; ")
     }
 
+    /// How many temporary b-trees SQLite's program for `sql` opens (`OpenEphemeral`: each made
+    /// and dropped with a page cache of its own, every time the statement runs).
+    pub(crate) fn sqlite_temporary_btrees(conn: &rusqlite::Connection, sql: &str) -> usize {
+        let mut st = conn.prepare(&format!("EXPLAIN {sql}")).expect("a statement");
+        let ones = vec![1i64; st.parameter_count()];
+        let ops = st.query_map(rusqlite::params_from_iter(&ones), |r| r.get::<_, String>(1)).expect("a program");
+        ops.map(|op| op.expect("an instruction")).filter(|op| op == "OpenEphemeral").count()
+    }
+
     /// Runs `test`, naming `backend` in the message of a panic.
     fn on(backend: Backend, test: impl FnOnce()) {
         if let Err(panic) = catch_unwind(AssertUnwindSafe(test)) {

@@ -88,7 +88,7 @@ pub fn push(
     let values = params![platform, chat_key, reply, picture, now, now + WRITER_GRACE_SECS];
     match conn.dialect() {
         Dialect::Sqlite => {
-            let id: i64 = conn.prepare_cached(INSERT_ROW)?.query_row(values, |r| r.get(0))?;
+            let id = insert_row_sqlite(conn, values)?;
             conn.prepare_cached("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES (?1, ?2, ?3)")?
                 .execute(params![platform, chat_key, id])?;
             Ok(id)
@@ -96,7 +96,7 @@ pub fn push(
         // One statement: the row and its waiting entry.
         Dialect::Postgres => Ok(conn
             .prepare_cached(&format!(
-                "WITH queued AS ({INSERT_ROW}, platform, chat_key),
+                "WITH queued AS ({INSERT_ROW} RETURNING id, platform, chat_key),
                  waiting AS (INSERT INTO outbox_waiting (platform, chat_key, id) SELECT platform, chat_key, id FROM queued)
                  SELECT id FROM queued"
             ))?
@@ -104,9 +104,13 @@ pub fn push(
     }
 }
 
-/// A row queued ([`push`]); its waiting entry is written beside it.
-const INSERT_ROW: &str = "INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id";
+/// A row queued ([`push`]); its waiting entry is written beside it. Without `RETURNING`: SQLite
+/// gives that from a temporary b-tree made and dropped with a page cache of its own
+/// (`docs/scale.md`, "The tick's own costs"), and its rows take their id from the connection
+/// ([`insert_row_sqlite`]); PostgreSQL's statements add it.
+pub(crate) const INSERT_ROW: &str =
+    "INSERT INTO outbox_rows (platform, chat_key, reply, picture, created_at, next_attempt_at)
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 /// A row for [`push_all`]: platform, chat key, the reply's JSON and any picture beside it.
 pub type NewRow<'a> = (&'a str, String, String, Option<&'a [u8]>);
@@ -144,18 +148,20 @@ pub fn push_all(conn: &Connection, rows: &[NewRow<'_>], now: i64) -> Result<Queu
         for (platform, key, reply, picture) in rows {
             let deflated = stored_reply(Dialect::Sqlite, reply);
             let reply = deflated.as_deref().map_or(Value::Text(reply), Value::Bytes);
-            let values = params![*platform, key.as_str(), reply, *picture, now, now + WRITER_GRACE_SECS];
-            let (id, waiting): (i64, Option<String>) =
-                conn.prepare_cached(&INSERT_ROW_BESIDE)?.query_row(values, |r| Ok((r.get(0)?, r.get(1)?)))?;
-            conn.prepare_cached("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES (?1, ?2, ?3)")?
-                .execute(params![*platform, key.as_str(), id])?;
-            // Read for a chat's first row: its next rows would find the first among them.
+            // Read for a chat's first row, before its own entry is written: its next rows would
+            // find the first among them.
             if !rows[..ids.len()].iter().any(|(p, k, ..)| p == platform && k == key) {
+                let waiting: Option<String> =
+                    conn.prepare_cached(&WAITING_BESIDE)?.query_row(params![*platform, key.as_str()], |r| r.get(0))?;
                 for waiting in waiting.iter().flat_map(|w| w.split(',')) {
                     let id = waiting.parse().map_err(|_| crate::store::StoreError::Corrupt(waiting.to_string()))?;
                     beside.push((platform.to_string(), key.clone(), id));
                 }
             }
+            let values = params![*platform, key.as_str(), reply, *picture, now, now + WRITER_GRACE_SECS];
+            let id = insert_row_sqlite(conn, values)?;
+            conn.prepare_cached("INSERT INTO outbox_waiting (platform, chat_key, id) VALUES (?1, ?2, ?3)")?
+                .execute(params![*platform, key.as_str(), id])?;
             ids.push(id);
         }
     } else {
@@ -227,15 +233,22 @@ pub fn beside_read_after_commit(ids: &[i64]) -> Option<Vec<(String, String, i64)
     (!crowded).then_some(beside)
 }
 
-/// [`push_all`]'s row on SQLite: [`INSERT_ROW`], with the ids waiting in its chat (at most
-/// [`BESIDE_READ`] and one, comma-separated), read before its own entry is written.
-static INSERT_ROW_BESIDE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+/// [`push_all`]'s read on SQLite: the ids waiting in a chat (at most [`BESIDE_READ`] and one,
+/// comma-separated).
+pub(crate) static WAITING_BESIDE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
-        "{INSERT_ROW}, (SELECT group_concat(id) FROM (SELECT id FROM outbox_waiting
-           WHERE platform = ?1 AND chat_key = ?2 ORDER BY id LIMIT {}))",
+        "SELECT group_concat(id) FROM (SELECT id FROM outbox_waiting WHERE platform = ?1 AND chat_key = ?2
+           ORDER BY id LIMIT {})",
         BESIDE_READ + 1
     )
 });
+
+/// A row queued on SQLite ([`INSERT_ROW`]), its id taken from the connection.
+fn insert_row_sqlite(conn: &Connection, values: impl crate::store::sql::Params) -> Result<i64> {
+    conn.prepare_cached(INSERT_ROW)?.execute(values)?;
+    let sqlite = conn.as_sqlite().ok_or_else(|| crate::store::StoreError::Refused("not SQLite".into()))?;
+    Ok(sqlite.last_insert_rowid())
+}
 
 /// The columns of a [`Pending`] row (`r`, of [`WAITING_ROWS`]), in [`pending_row`]'s order.
 const PENDING_COLUMNS: &str = "r.id, r.platform, r.chat_key, r.reply, r.picture, r.attempts, r.next_attempt_at";
@@ -962,7 +975,7 @@ mod tests {
             (NEXT_DUE.to_string(), platform),
         ];
         // The rows waiting beside a row queued, read with it (the scan is of the ids read).
-        let beside = plan(&INSERT_ROW_BESIDE);
+        let beside = plan(&WAITING_BESIDE);
         assert!(beside.contains(chat) && !beside.contains("SCAN outbox"), "{beside}");
         let [mark, unqueue, unpicture] = sqlite_marks(8);
         for (sql, key) in [(mark, "r USING INTEGER PRIMARY KEY (rowid=?)"), (unqueue, entry), (unpicture, by_id)] {

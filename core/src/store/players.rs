@@ -128,23 +128,32 @@ pub fn get(conn: &Connection, id: PlayerId) -> Result<Option<Player>> {
 /// [`accounts_on`]'s statement, the key of its answers kept in a unit of work.
 const ACCOUNTS_ON: &str = "SELECT user_id FROM accounts WHERE player_id = ?1 AND platform = ?2";
 
+/// [`read_pair`]'s statement: each player looked up by their id, the two joined by `UNION ALL`
+/// (not `p.id IN (?1, ?2)`, which SQLite walks from a temporary b-tree made and dropped with a page
+/// cache of its own: `docs/scale.md`, "The tick's own costs"), in the order of the id and the
+/// account, which each part reads in that order from its indexes.
+pub(crate) static READ_PAIR: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let one = |id: &str| {
+        format!(
+            "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices, a.user_id FROM players p
+             LEFT JOIN player_prefs pp ON pp.player_id = p.id
+             LEFT JOIN accounts a ON a.player_id = p.id AND a.platform = ?3
+             WHERE p.id = {id}"
+        )
+    };
+    format!("{} UNION ALL {} ORDER BY 1, 6", one("?1"), one("?2"))
+});
+
 /// The two players of a game with their settings and their accounts on `platform`, in one
 /// statement, kept in a unit of work as [`get`]'s, [`lang`]'s, [`dm_notices`]' and [`accounts_on`]'s
 /// answers for each (a game's end names both players and notifies their accounts: four statements
 /// and two more for their settings, where this is one). Outside a unit it only reads.
 pub fn read_pair(conn: &Connection, platform: &str, a: PlayerId, b: PlayerId) -> Result<()> {
     type Found = Vec<(Player, Prefs, Option<String>)>;
-    let rows: Found = conn.query_all(
-        "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices, a.user_id FROM players p
-         LEFT JOIN player_prefs pp ON pp.player_id = p.id
-         LEFT JOIN accounts a ON a.player_id = p.id AND a.platform = ?3
-         WHERE p.id IN (?1, ?2) ORDER BY p.id, a.user_id",
-        params![a, b, platform],
-        |r| {
-            let (p, prefs) = with_prefs(r)?;
-            Ok((p, prefs, r.get(5)?))
-        },
-    )?;
+    let rows: Found = conn.query_all(&READ_PAIR, params![a, b, platform], |r| {
+        let (p, prefs) = with_prefs(r)?;
+        Ok((p, prefs, r.get(5)?))
+    })?;
     for id in [a, b] {
         let mine: Vec<&(Player, Prefs, Option<String>)> = rows.iter().filter(|(p, ..)| p.id == id).collect();
         let found = mine.first().map(|(p, prefs, _)| (p.clone(), prefs.clone()));

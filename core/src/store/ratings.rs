@@ -239,13 +239,11 @@ pub fn rate_in(
         return Ok(Vec::new());
     }
     let keys: Vec<String> = scopes.iter().map(|s| s.key()).collect();
-    let listed = (0..keys.len()).map(|i| format!("?{}", i + 4)).collect::<Vec<_>>().join(", ");
+    let sql = RateStatements::for_scopes(keys.len());
     let mut values = vec![Value::Text(variant), Value::I64(a), Value::I64(b)];
     values.extend(keys.iter().map(|k| Value::Text(k)));
     let stored: Vec<(String, PlayerRating)> = conn
-        .prepare_cached(&format!(
-            "SELECT scope, {COLUMNS} FROM ratings WHERE variant = ?1 AND player_id IN (?2, ?3) AND scope IN ({listed})"
-        ))?
+        .prepare_cached(&sql.read)?
         .query_map(values, |r| Ok((r.get::<String>(0)?, from_row_at(r, 1)?)))?
         .collect::<crate::store::sql::Result<_>>()?;
     let find = |key: &str, player: PlayerId| {
@@ -294,15 +292,7 @@ pub fn rate_in(
             Value::I64(*provisional_at),
         ]);
     }
-    conn.prepare_cached(&format!(
-        "INSERT INTO ratings (scope, variant, {COLUMNS}, provisional_at) VALUES {}
-         ON CONFLICT (scope, variant, player_id) DO UPDATE SET rating = excluded.rating,
-           deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,
-           wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
-           last_game_at = excluded.last_game_at, provisional_at = excluded.provisional_at",
-        crate::store::sql::values_rows(rows.len(), 12)
-    ))?
-    .execute(values)?;
+    conn.prepare_cached(&sql.upsert)?.execute(values)?;
     let mut values = Vec::with_capacity(rows.len() * 8);
     for (key, c) in &rows {
         values.extend([
@@ -316,13 +306,66 @@ pub fn rate_in(
             Value::F64(c.after.rating.deviation),
         ]);
     }
-    conn.prepare_cached(&format!(
-        "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
-           deviation_after) VALUES {}",
-        crate::store::sql::values_rows(rows.len(), 8)
-    ))?
-    .execute(values)?;
+    conn.prepare_cached(&sql.history)?.execute(values)?;
     Ok(changes)
+}
+
+/// [`rate_in`]'s three statements for a number of scopes, made once for the common numbers (each
+/// made anew cost about 25 thousand instructions a game's end, in the scheduler's tick).
+#[derive(Clone)]
+struct RateStatements {
+    /// The two players' stored ratings in each scope: one lookup by the whole key a player and
+    /// scope, joined by `UNION ALL`. Not `player_id IN (…) AND scope IN (…)`: SQLite walks a key's
+    /// `IN` lists from temporary b-trees, each made and dropped with a page cache of its own
+    /// (`docs/scale.md`, "The tick's own costs").
+    read: String,
+    /// The new ratings, two rows a scope.
+    upsert: String,
+    /// Their history, two rows a scope.
+    history: String,
+}
+
+impl RateStatements {
+    /// The statements for `scopes` scopes (made once for up to [`Self::KEPT`] scopes).
+    fn for_scopes(scopes: usize) -> std::borrow::Cow<'static, RateStatements> {
+        static KEPT: [std::sync::OnceLock<RateStatements>; RateStatements::KEPT] =
+            [const { std::sync::OnceLock::new() }; RateStatements::KEPT];
+        match KEPT.get(scopes.wrapping_sub(1)) {
+            Some(kept) => std::borrow::Cow::Borrowed(kept.get_or_init(|| RateStatements::new(scopes))),
+            None => std::borrow::Cow::Owned(RateStatements::new(scopes)),
+        }
+    }
+
+    /// Scopes a game is rated in at most, as games are: the global scope, a community's, a ladder's.
+    const KEPT: usize = 4;
+
+    fn new(scopes: usize) -> RateStatements {
+        let read = (0..scopes)
+            .flat_map(|i| {
+                ["?2", "?3"].map(|player| {
+                    format!(
+                        "SELECT scope, {COLUMNS} FROM ratings WHERE scope = ?{} AND variant = ?1 AND player_id = {player}",
+                        i + 4
+                    )
+                })
+            })
+            .collect::<Vec<_>>()
+            .join(" UNION ALL ");
+        let upsert = format!(
+            "INSERT INTO ratings (scope, variant, {COLUMNS}, provisional_at) VALUES {}
+             ON CONFLICT (scope, variant, player_id) DO UPDATE SET rating = excluded.rating,
+               deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games,
+               wins = excluded.wins, draws = excluded.draws, losses = excluded.losses,
+               last_game_at = excluded.last_game_at, provisional_at = excluded.provisional_at",
+            crate::store::sql::values_rows(2 * scopes, 12)
+        );
+        let history = format!(
+            "INSERT INTO rating_history (player_id, scope, variant, game_id, at, rating_before, rating_after,
+               deviation_after) VALUES {}",
+            crate::store::sql::values_rows(2 * scopes, 8)
+        );
+        RateStatements { read, upsert, history }
+    }
 }
 
 /// One leaderboard row.
@@ -567,6 +610,30 @@ pub fn history(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game's end reads and writes its players, ratings, offers and outbox rows without a
+    /// temporary b-tree (before stop 108 it opened six there: the `IN` lists of the players' and
+    /// ratings' keys, the offers' `DELETE`, the outbox's `RETURNING`); left are the ones of the
+    /// `CHECK (… IN (…))` constraints of the columns it sets: a game's `status` and `result`, a
+    /// row's `state` (`docs/scale.md`, "The tick's own costs").
+    #[test]
+    fn a_games_end_opens_no_temporary_b_tree_but_for_its_checks() {
+        let (_dir, conn) = crate::store::testing::sqlite_schema();
+        let btrees = |sql: &str| crate::store::testing::sqlite_temporary_btrees(&conn, sql);
+        for scopes in 1..=RateStatements::KEPT + 1 {
+            let sql = RateStatements::for_scopes(scopes);
+            assert_eq!(btrees(&sql.read), 0, "{}", sql.read);
+            assert_eq!(btrees(&sql.history), 0, "{}", sql.history);
+        }
+        assert_eq!(btrees(&crate::store::players::READ_PAIR), 0);
+        assert_eq!(btrees(crate::store::offers::ANY_OFFER), 0);
+        assert_eq!(btrees(&crate::store::outbox::WAITING_BESIDE), 0);
+        assert_eq!(btrees(crate::store::outbox::INSERT_ROW), 1, "the CHECK of `state`");
+        // What these replaced.
+        assert_eq!(btrees("SELECT id FROM players WHERE id IN (?1, ?2)"), 1);
+        assert_eq!(btrees(&format!("{} RETURNING id", crate::store::outbox::INSERT_ROW)), 2);
+        assert_eq!(btrees("DELETE FROM offers WHERE game_id = ?1"), 1);
+    }
     use crate::community::rating::{PROVISIONAL_DEVIATION, RATING_PERIOD_SECS};
     use crate::store::testing::on_both_backends;
     use crate::store::{Store, StoreError, players};
