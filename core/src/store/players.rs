@@ -141,7 +141,8 @@ pub(crate) static READ_PAIR: std::sync::LazyLock<String> = std::sync::LazyLock::
              WHERE p.id = {id}"
         )
     };
-    format!("{} UNION ALL {} ORDER BY 1, 6", one("?1"), one("?2"))
+    // The second part reads nothing when both are one player (as `p.id IN (?1, ?2)` read them once).
+    format!("{} UNION ALL {} ORDER BY 1, 6", one("?1"), one("?2 AND ?2 <> ?1"))
 });
 
 /// The two players of a game with their settings and their accounts on `platform`, in one
@@ -317,6 +318,9 @@ mod tests {
                 assert_eq!(statements_sent() - sent, 1, "everything from the one statement");
                 link(&c, bob.id, "t", "b1-here")?;
                 assert_eq!(accounts_on(&c, bob.id, "t")?, vec!["b1-here".to_string()]);
+                // One player named twice: their accounts once.
+                read_pair(&c, "t", ann.id, ann.id)?;
+                assert_eq!(accounts_on(&c, ann.id, "t")?, vec!["u1".to_string(), "u1-alt".to_string()]);
                 Ok(())
             })
             .unwrap();
