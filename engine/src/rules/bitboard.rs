@@ -109,14 +109,21 @@ impl Bitboard {
 impl Iterator for Bitboard {
     type Item = Square;
 
+    /// The lowest square first, as ever, but found half by half: a 128-bit count of trailing zeros and
+    /// clearing of the lowest bit take about a dozen instructions on a 64-bit processor, the lower half's
+    /// test, count and clearing four (the evaluation walks every piece of both sides this way).
     #[inline]
     fn next(&mut self) -> Option<Square> {
-        if self.0 == 0 {
-            None
+        let low = self.0 as u64;
+        let high = (self.0 >> 64) as u64;
+        if low != 0 {
+            self.0 = ((high as u128) << 64) | (low & (low - 1)) as u128;
+            Some(Square::from_index(low.trailing_zeros() as usize))
+        } else if high != 0 {
+            self.0 = ((high & (high - 1)) as u128) << 64;
+            Some(Square::from_index(64 + high.trailing_zeros() as usize))
         } else {
-            let sq = Square::from_index(self.0.trailing_zeros() as usize);
-            self.0 &= self.0 - 1;
-            Some(sq)
+            None
         }
     }
 
@@ -164,5 +171,33 @@ impl Not for Bitboard {
 impl std::fmt::Debug for Bitboard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(*self).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Walking a set gives its squares from the lowest up, in either half of the 128 bits and across
+    /// them, as testing each of the 100 squares in turn does.
+    #[test]
+    fn a_set_is_walked_from_its_lowest_square_up() {
+        let mut x = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut sets = vec![Bitboard::EMPTY, Bitboard::FULL, Bitboard(1), Bitboard(1 << 63), Bitboard(1 << 64)];
+        let mut random = move || ((next() as u128) << 64 | next() as u128) & Bitboard::FULL.0;
+        // Dense sets, and sparse ones (seven squares in eight dropped) as a side's pieces are.
+        sets.extend((0..2000).map(|_| Bitboard(random())));
+        sets.extend((0..2000).map(|_| Bitboard(random() & random() & random())));
+        for set in sets {
+            let walked: Vec<usize> = set.map(|sq| sq.index()).collect();
+            let tested: Vec<usize> = (0..100).filter(|&i| set.0 >> i & 1 == 1).collect();
+            assert_eq!(walked, tested, "{set:?}");
+        }
     }
 }
