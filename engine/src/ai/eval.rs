@@ -513,6 +513,32 @@ const fn spans(beside: bool) -> [[Bitboard; 100]; 2] {
     t
 }
 
+/// By colour and square of a king: the squares on its file and the files beside it, ahead of it by one
+/// or two ranks (where its own pawns shelter it) and by one to three ranks (where enemy pawns storm it).
+static SHELTER_ZONE: [[Bitboard; 100]; 2] = king_fronts(2);
+static STORM_ZONE: [[Bitboard; 100]; 2] = king_fronts(3);
+
+const fn king_fronts(ranks: u32) -> [[Bitboard; 100]; 2] {
+    let mut t = [[Bitboard::EMPTY; 100]; 2];
+    let mut i = 0;
+    while i < 100 {
+        let files = FILES[i % 10].0 | ADJACENT_FILES[i % 10].0;
+        let rank = (i / 10) as u32;
+        let mut near = 0u128;
+        let mut r = 0u32;
+        while r < 10 {
+            if r.abs_diff(rank) <= ranks {
+                near |= Bitboard::rank(r as u8).0;
+            }
+            r += 1;
+        }
+        t[0][i] = Bitboard(files & near & ahead_of_rank(Color::White, rank).0);
+        t[1][i] = Bitboard(files & near & ahead_of_rank(Color::Black, rank).0);
+        i += 1;
+    }
+    t
+}
+
 #[inline]
 fn file_mask(file: u8) -> Bitboard {
     FILES[file as usize]
@@ -957,9 +983,7 @@ fn eval_side(
     }
     if let Some(k) = pos.king(us) {
         // Pawn shelter in front of the king.
-        let files = file_mask(k.file()) | adjacent_files(k.file());
-        let shelter = pos.pieces(us, Role::Pawn) & files & ahead(us, k);
-        let near = shelter.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= 2).count() as i32;
+        let near = (own_pawns & SHELTER_ZONE[us.index()][k.index()]).count() as i32;
         mg += p.pawn_shelter * near;
         if (own_pawns & file_mask(k.file())).is_empty() {
             mg -= p.king_open_file;
@@ -1025,11 +1049,7 @@ fn king_danger(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &
         | (rook_attacks(k, blockers) & theirs.att_line);
     let safe = (checks & board & !mine.att_all & !pos.by_color(them)).count() as i32;
     let weak = (king_attacks(k) & board & theirs.att_pieces & !mine.att_pieces).count() as i32;
-    let files = file_mask(k.file()) | adjacent_files(k.file());
-    let storm = (pos.pieces(them, Role::Pawn) & files & ahead(us, k))
-        .into_iter()
-        .filter(|s| s.rank().abs_diff(k.rank()) <= 3)
-        .count() as i32;
+    let storm = (pos.pieces(them, Role::Pawn) & STORM_ZONE[us.index()][k.index()]).count() as i32;
     -(p.safe_check * safe + p.king_ring_weak * weak + p.pawn_storm * storm)
 }
 
@@ -1385,6 +1405,27 @@ mod tests {
         assert_eq!(white_king_count("4k5/10/10/10/2c7/3N6/10/K9 w - - 0 1", "king_ring_weak"), 0);
         // Black pawns on b3 and a4 are within three ranks in front of the king; the one on b6 is not.
         assert_eq!(white_king_count("4k5/10/1p8/10/p9/1p8/10/K9 w - - 0 1", "pawn_storm"), 2);
+    }
+
+    /// The king's shelter and storm zones are the squares on its file and the ones beside it, ahead of it
+    /// by at most two and three ranks: what the shelter and storm counts walked the pawns for before.
+    #[test]
+    fn king_zones_hold_the_files_and_ranks_in_front() {
+        for color in Color::ALL {
+            for k in (0..Square::COUNT).map(Square::from_index) {
+                let front = (file_mask(k.file()) | adjacent_files(k.file())) & ahead(color, k);
+                for (zone, ranks) in [(SHELTER_ZONE, 2), (STORM_ZONE, 3)] {
+                    let near = front.into_iter().filter(|s| s.rank().abs_diff(k.rank()) <= ranks);
+                    let near = near.fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s));
+                    assert_eq!(zone[color.index()][k.index()], near, "{color:?} {k:?}");
+                }
+            }
+        }
+        // A white king on b1: its shelter is a2-c3; a black pawn on c4 storms it, one on c5 does not.
+        let b1 = Square::from_index(1);
+        assert_eq!(SHELTER_ZONE[0][1].count(), 6);
+        assert!(STORM_ZONE[0][b1.index()].contains(Square::from_index(32)));
+        assert!(!STORM_ZONE[0][b1.index()].contains(Square::from_index(42)));
     }
 
     #[test]
