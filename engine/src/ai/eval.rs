@@ -665,7 +665,7 @@ fn fast_bits() -> bool {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,lzcnt")]
 fn evaluate_fast_bits(pos: &Position, p: &EvalParams, terms: &[(i32, i32)], pawns: &mut PawnCache) -> i32 {
-    let (pawn_att, pawn) = pawn_inputs(pos, p, Some(pawns));
+    let (pawn_att, pawn) = pawn_inputs(pos, p, Some(terms), Some(pawns));
     let white = eval_side_fast_bits(pos, p, Color::White, pawn_att, terms, &pawn);
     let black = eval_side_fast_bits(pos, p, Color::Black, pawn_att, terms, &pawn);
     combine(pos, p, &white, &black)
@@ -687,8 +687,8 @@ fn eval_side_fast_bits(
 }
 
 /// The terms that depend on nothing but both sides' pawns on one variant's board: doubled, isolated,
-/// passed and connected pawns (middlegame, endgame, per side), all but the passed pawns' king
-/// distances, which [`passed_pawn_kings`] adds per position from `passed`.
+/// passed and connected pawns and each pawn's [`square_terms`] (middlegame, endgame, per side), all but
+/// the passed pawns' king distances, which [`passed_pawn_kings`] adds per position from `passed`.
 #[derive(Clone, Copy, Default)]
 struct PawnTerms {
     /// White's and Black's pawns: what the terms were computed from.
@@ -717,14 +717,20 @@ impl PawnCache {
 
     /// [`pawn_terms`] of `pos`, from memory when its pawns were met before.
     #[inline(always)]
-    fn terms(&mut self, pos: &Position, p: &EvalParams, pawn_att: [Bitboard; 2]) -> PawnTerms {
+    fn terms(
+        &mut self,
+        pos: &Position,
+        p: &EvalParams,
+        pawn_att: [Bitboard; 2],
+        terms: Option<&[(i32, i32)]>,
+    ) -> PawnTerms {
         let pawns = [pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn)];
         let fold = |b: Bitboard| b.0 as u64 ^ (b.0 >> 64) as u64;
         let hash =
             fold(pawns[0]).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ fold(pawns[1]).wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         let entry = &mut self.entries[(hash >> (64 - PAWN_CACHE_BITS)) as usize];
         if entry.pawns != pawns {
-            *entry = pawn_terms(pos, p, pawn_att);
+            *entry = pawn_terms(pos, p, pawn_att, terms);
         }
         *entry
     }
@@ -776,7 +782,7 @@ fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
 /// pawn terms from `pawns` (the same evaluator's).
 #[inline(always)]
 fn evaluate_on(pos: &Position, p: &EvalParams, terms: Option<&[(i32, i32)]>, pawns: Option<&mut PawnCache>) -> i32 {
-    let (pawn_att, pawn) = pawn_inputs(pos, p, pawns);
+    let (pawn_att, pawn) = pawn_inputs(pos, p, terms, pawns);
     let white = eval_side_once(pos, p, Color::White, pawn_att, terms, &pawn);
     let black = eval_side_once(pos, p, Color::Black, pawn_att, terms, &pawn);
     combine(pos, p, &white, &black)
@@ -797,14 +803,19 @@ fn eval_side_once(
 
 /// The squares each side's pawns attack, and the pawn terms (from `pawns` when given).
 #[inline(always)]
-fn pawn_inputs(pos: &Position, p: &EvalParams, pawns: Option<&mut PawnCache>) -> ([Bitboard; 2], PawnTerms) {
+fn pawn_inputs(
+    pos: &Position,
+    p: &EvalParams,
+    terms: Option<&[(i32, i32)]>,
+    pawns: Option<&mut PawnCache>,
+) -> ([Bitboard; 2], PawnTerms) {
     let pawn_att = [
         pawn_attack_set(Color::White, pos.pieces(Color::White, Role::Pawn)),
         pawn_attack_set(Color::Black, pos.pieces(Color::Black, Role::Pawn)),
     ];
     let pawn = match pawns {
-        Some(cache) => cache.terms(pos, p, pawn_att),
-        None => pawn_terms(pos, p, pawn_att),
+        Some(cache) => cache.terms(pos, p, pawn_att, terms),
+        None => pawn_terms(pos, p, pawn_att, terms),
     };
     (pawn_att, pawn)
 }
@@ -886,6 +897,8 @@ fn eval_side(
                 material += p.material_mg[ri] * n;
                 phase += p.phase[ri] * n;
             }
+            // The pawns' square terms come with the pawn structure's (`pawn`).
+            let pieces = if role == Role::Pawn { Bitboard::EMPTY } else { pieces };
             for sq in pieces {
                 let (smg, seg) = match terms {
                     Some(t) => t[term_index(us, role, sq)],
@@ -893,9 +906,6 @@ fn eval_side(
                 };
                 mg += smg;
                 eg += seg;
-                if role == Role::Pawn {
-                    continue;
-                }
                 if role == Role::King {
                     let f = sq.file() as i32;
                     let mut steps = f.min(v.width as i32 - 1 - f);
@@ -1061,9 +1071,10 @@ fn phalanx_pawns(pawns: Bitboard) -> i32 {
     (pawns & Bitboard(right_neighbour | left_neighbour)).count() as i32
 }
 
-/// Both sides' [`PawnTerms`].
+/// Both sides' [`PawnTerms`], the pawns' square terms read from `terms` when given (an [`Evaluator`]'s
+/// for `p`).
 #[inline(always)]
-fn pawn_terms(pos: &Position, p: &EvalParams, pawn_att: [Bitboard; 2]) -> PawnTerms {
+fn pawn_terms(pos: &Position, p: &EvalParams, pawn_att: [Bitboard; 2], terms: Option<&[(i32, i32)]>) -> PawnTerms {
     let v = pos.variant();
     let mut t = PawnTerms {
         pawns: [pos.pieces(Color::White, Role::Pawn), pos.pieces(Color::Black, Role::Pawn)],
@@ -1072,7 +1083,15 @@ fn pawn_terms(pos: &Position, p: &EvalParams, pawn_att: [Bitboard; 2]) -> PawnTe
     for us in Color::ALL {
         let own_pawns = t.pawns[us.index()];
         let connected = (own_pawns & pawn_att[us.index()] & v.board()).count() as i32 + phalanx_pawns(own_pawns);
-        let (mg, eg, passed) = pawn_structure(pos, p, us);
+        let (mut mg, mut eg, passed) = pawn_structure(pos, p, us);
+        for sq in own_pawns {
+            let (smg, seg) = match terms {
+                Some(t) => t[term_index(us, Role::Pawn, sq)],
+                None => square_terms(v, p, us, Role::Pawn, sq),
+            };
+            mg += smg;
+            eg += seg;
+        }
         t.mg[us.index()] = mg + p.pawn_connected.0 * connected;
         t.eg[us.index()] = eg + p.pawn_connected.1 * connected;
         t.passed[us.index()] = passed;
@@ -1345,7 +1364,7 @@ mod tests {
     /// One side's terms, as [`evaluate_with`] computes them.
     fn side_of(pos: &Position, p: &EvalParams, us: Color) -> Side {
         let pawn_att = Color::ALL.map(|c| pawn_attack_set(c, pos.pieces(c, Role::Pawn)));
-        eval_side(pos, p, us, pawn_att, None, pawn_side(pos, p, us, &pawn_terms(pos, p, pawn_att)))
+        eval_side(pos, p, us, pawn_att, None, pawn_side(pos, p, us, &pawn_terms(pos, p, pawn_att, None)))
     }
 
     #[test]
