@@ -5,7 +5,9 @@
 //! Every value and weight lives in one [`EvalParams`] table per variant ([`params_for`]); the code here
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
-use crate::rules::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::rules::attacks::{
+    bishop_attacks, bishop_pseudo_attacks, king_attacks, knight_attacks, rook_attacks, rook_pseudo_attacks,
+};
 use crate::rules::{Bitboard, Color, EvalFamily, Piece, Position, Role, Square, Variant};
 
 /// Every number the evaluation uses for one variant. Arrays indexed by role are in [`Role::ALL`] order
@@ -1054,10 +1056,20 @@ fn king_danger(pos: &Position, p: &EvalParams, us: Color, mine: &Side, theirs: &
     let board = v.board();
     let blockers = pos.occupied() | pos.irradiated();
     let them = us.other();
-    let checks = (knight_attacks(k) & theirs.att_leap)
-        | (bishop_attacks(k, blockers) & theirs.att_diag)
-        | (rook_attacks(k, blockers) & theirs.att_line);
-    let safe = (checks & board & !mine.att_all & !pos.by_color(them)).count() as i32;
+    // The squares a check could come from that nothing of ours guards and no piece of theirs stands on;
+    // a slider's lines from the king are traced only where such a square lies on them on an empty board
+    // (their squares through blockers are among those, so nothing is lost where none does).
+    let open = board & !mine.att_all & !pos.by_color(them);
+    let mut checks = knight_attacks(k) & theirs.att_leap & open;
+    let diag = theirs.att_diag & open;
+    if (bishop_pseudo_attacks(k) & diag).any() {
+        checks |= bishop_attacks(k, blockers) & diag;
+    }
+    let line = theirs.att_line & open;
+    if (rook_pseudo_attacks(k) & line).any() {
+        checks |= rook_attacks(k, blockers) & line;
+    }
+    let safe = checks.count() as i32;
     let weak = (king_attacks(k) & board & theirs.att_pieces & !mine.att_pieces).count() as i32;
     let storm = (pos.pieces(them, Role::Pawn) & STORM_ZONE[us.index()][k.index()]).count() as i32;
     -(p.safe_check * safe + p.king_ring_weak * weak + p.pawn_storm * storm)
