@@ -1092,6 +1092,23 @@ mod tests {
             waiting.extend([(1, ids[0]), (2, ids[1])]);
             waiting.sort();
         }
+        if postgres {
+            // Planned once on the connection, not at every commit (PostgreSQL would otherwise keep
+            // planning it for the values given: a plan cost more than the read, `docs/load.md`).
+            for _ in 0..6 {
+                queue(false);
+            }
+            let plans: (i64, i64) = store
+                .conn()
+                .unwrap()
+                .query_row(
+                    "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE name = 'capabot_outbox_beside'",
+                    (),
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .unwrap();
+            assert_eq!(plans, (9, 0), "the reads' plans on the connection: generic, custom");
+        }
         let (beside, _) = queue(true);
         assert_eq!(beside, None, "a unit rolled back reads nothing");
         assert_eq!(beside_read_after_commit(&ids), None, "read once");

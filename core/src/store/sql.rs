@@ -904,7 +904,16 @@ impl Connection {
                 let mut client = pg.client.borrow_mut();
                 let prepared = client.prepared_reads.contains(&read.name);
                 let text = if prepared {
-                    format!("COMMIT; EXECUTE {}({})", read.name, read.values)
+                    // Its one plan, kept: left to itself PostgreSQL plans such a statement anew at
+                    // every `EXECUTE` when the plan for any values costs more by its estimates
+                    // than the plans for the values given, as an array parameter's does (ten
+                    // elements guessed against a move's one or two): a plan costs about 0.1 ms,
+                    // more than the read (`docs/load.md`, "Where PostgreSQL's time goes a move").
+                    // `RESET` gives back the session's own setting; a failure undoes the `SET`.
+                    format!(
+                        "COMMIT; SET plan_cache_mode = force_generic_plan; EXECUTE {}({}); RESET plan_cache_mode",
+                        read.name, read.values
+                    )
                 } else {
                     // The definition with its values in place of its parameters, once.
                     let mut text = format!("COMMIT; {}", read.definition);
