@@ -610,6 +610,9 @@ pub fn history(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::community::rating::{PROVISIONAL_DEVIATION, RATING_PERIOD_SECS};
+    use crate::store::testing::on_both_backends;
+    use crate::store::{Store, StoreError, players};
 
     /// A game's end reads and writes its players, ratings, offers and outbox rows without a
     /// temporary b-tree (before stop 108 it opened six there: the `IN` lists of the players' and
@@ -634,9 +637,6 @@ mod tests {
         assert_eq!(btrees(&format!("{} RETURNING id", crate::store::outbox::INSERT_ROW)), 2);
         assert_eq!(btrees("DELETE FROM offers WHERE game_id = ?1"), 1);
     }
-    use crate::community::rating::{PROVISIONAL_DEVIATION, RATING_PERIOD_SECS};
-    use crate::store::testing::on_both_backends;
-    use crate::store::{Store, StoreError, players};
 
     const DAY: i64 = 24 * 60 * 60;
 
