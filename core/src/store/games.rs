@@ -1232,13 +1232,16 @@ pub fn apply_move(
     Ok(true)
 }
 
-/// PostgreSQL's move in one statement (two round trips fewer than its three parts): `update` (an
+/// PostgreSQL's move in one statement (three round trips fewer than its four parts): `update` (an
 /// `UPDATE games … WHERE id = ?5 AND ply = ?6 …` of six parameters) with the game's row returned
 /// and kept as [`get`]'s answer, and only where it changed the row, the game's moves with `uci`
 /// played at `at` appended and its pending offers cleared (found by the game's key, `?5`: joined
-/// to the returned row instead, the plan walked every offer's key). Whether it changed the row. The moves
-/// are read before (the unit read them with the game); a game that moved on meanwhile changes
-/// nothing, as the guard in `update` says.
+/// to the returned row instead, the plan walked every offer's key), and both players with their
+/// settings and their accounts on the game's platform read and kept as
+/// [`players::read_pair`](super::players::read_pair) keeps them (the replies to a move name the
+/// next player and tell the opponent: that statement's round trip saved). Whether it changed the
+/// row. The moves are read before (the unit read them with the game); a game that moved on
+/// meanwhile changes nothing, as the guard in `update` says.
 fn moved_storing_clearing(
     conn: &Connection,
     update: &str,
@@ -1253,17 +1256,29 @@ fn moved_storing_clearing(
            stored AS (INSERT INTO game_moves (game_id, moves, times) SELECT id, ?7, ?8 FROM moved
              ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, times = excluded.times),
            cleared AS (DELETE FROM offers WHERE game_id = ?5 AND EXISTS (SELECT 1 FROM moved))
-         SELECT {COLUMNS} FROM moved"
+         SELECT {}, pair.* FROM moved
+         LEFT JOIN LATERAL ({}) pair ON true ORDER BY pair.id, pair.user_id",
+        qualified(COLUMNS, "moved"),
+        super::players::pair_sql("moved.white_id", "moved.black_id", "moved.platform")
     );
     let mut all: Vec<&dyn crate::store::sql::ToSql> = params.to_vec();
     all.extend([&moves as &dyn crate::store::sql::ToSql, &times]);
-    match conn.prepare_cached(&sql)?.query_row(all.as_slice(), row_to_game).optional()? {
-        Some(row) => {
-            keep(conn, &row);
-            Ok(true)
-        }
-        None => Ok(false),
-    }
+    let width = COLUMNS.split(',').count();
+    let rows = conn.prepare_cached(&sql)?.query_map(all.as_slice(), |r| {
+        let pair = match r.get::<Option<i64>>(width)? {
+            Some(_) => Some(super::players::pair_row_at(r, width)?),
+            None => None,
+        };
+        Ok((row_to_game(r)?, pair))
+    })?;
+    let rows: Vec<(GameRow, Option<super::players::PairRow>)> = rows.collect::<std::result::Result<_, _>>()?;
+    let Some((row, _)) = rows.first() else {
+        return Ok(false);
+    };
+    keep(conn, row);
+    let pair: Vec<super::players::PairRow> = rows.iter().filter_map(|(_, p)| p.clone()).collect();
+    super::players::keep_pair(conn, &row.platform, row.white, row.black, &pair);
+    Ok(true)
 }
 
 /// Stores new game `g` with `moves` already played (the `i`-th at `times[i]`), in one transaction:

@@ -132,31 +132,57 @@ const ACCOUNTS_ON: &str = "SELECT user_id FROM accounts WHERE player_id = ?1 AND
 /// (not `p.id IN (?1, ?2)`, which SQLite walks from a temporary b-tree made and dropped with a page
 /// cache of its own: `docs/scale.md`, "The tick's own costs"), in the order of the id and the
 /// account, which each part reads in that order from its indexes.
-pub(crate) static READ_PAIR: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+pub(crate) static READ_PAIR: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| format!("{} ORDER BY 1, 6", pair_sql("?1", "?2", "?3")));
+
+/// [`READ_PAIR`] without its order, for the players `a` and `b` and the platform `platform`, each
+/// an expression (parameters, or a row's columns where a statement reads the pair with a game it
+/// wrote: [`crate::store::games::apply_move`] on PostgreSQL). Its columns: [`with_prefs`]' five,
+/// then the account on the platform, if any.
+pub(crate) fn pair_sql(a: &str, b: &str, platform: &str) -> String {
     let one = |id: &str| {
         format!(
             "SELECT p.id, p.name, p.is_ai, pp.lang, pp.dm_notices, a.user_id FROM players p
              LEFT JOIN player_prefs pp ON pp.player_id = p.id
-             LEFT JOIN accounts a ON a.player_id = p.id AND a.platform = ?3
+             LEFT JOIN accounts a ON a.player_id = p.id AND a.platform = {platform}
              WHERE p.id = {id}"
         )
     };
     // The second part reads nothing when both are one player (as `p.id IN (?1, ?2)` read them once).
-    format!("{} UNION ALL {} ORDER BY 1, 6", one("?1"), one("?2 AND ?2 <> ?1"))
-});
+    format!("{} UNION ALL {}", one(a), one(&format!("{b} AND {b} <> {a}")))
+}
+
+/// What a row of [`pair_sql`]'s statement holds from column `at` on.
+pub(crate) type PairRow = (Player, Prefs, Option<String>);
+
+/// A row of [`pair_sql`]'s statement, its columns from `at` on.
+pub(crate) fn pair_row_at(r: &Row<'_>, at: usize) -> crate::store::sql::Result<PairRow> {
+    let (p, prefs) = with_prefs_at(r, at)?;
+    Ok((p, prefs, r.get(at + 5)?))
+}
 
 /// The two players of a game with their settings and their accounts on `platform`, in one
 /// statement, kept in a unit of work as [`get`]'s, [`lang`]'s, [`dm_notices`]' and [`accounts_on`]'s
 /// answers for each (a game's end names both players and notifies their accounts: four statements
-/// and two more for their settings, where this is one). Outside a unit it only reads.
+/// and two more for their settings, where this is one). Outside a unit it only reads. Nothing is
+/// read when the unit has kept both already ([`keep_pair`]: a move's statement read them on
+/// PostgreSQL).
 pub fn read_pair(conn: &Connection, platform: &str, a: PlayerId, b: PlayerId) -> Result<()> {
-    type Found = Vec<(Player, Prefs, Option<String>)>;
-    let rows: Found = conn.query_all(&READ_PAIR, params![a, b, platform], |r| {
-        let (p, prefs) = with_prefs(r)?;
-        Ok((p, prefs, r.get(5)?))
-    })?;
+    let kept =
+        |id: PlayerId| conn.is_kept_in_unit(GET, [id]) && conn.is_kept_in_unit(ACCOUNTS_ON, params![id, platform]);
+    if kept(a) && kept(b) {
+        return Ok(());
+    }
+    let rows: Vec<PairRow> = conn.query_all(&READ_PAIR, params![a, b, platform], |r| pair_row_at(r, 0))?;
+    keep_pair(conn, platform, a, b, &rows);
+    Ok(())
+}
+
+/// Keeps `rows` ([`pair_sql`]'s for `a`, `b` and `platform`, in any order) in the unit of work as
+/// [`read_pair`] does.
+pub(crate) fn keep_pair(conn: &Connection, platform: &str, a: PlayerId, b: PlayerId, rows: &[PairRow]) {
     for id in [a, b] {
-        let mine: Vec<&(Player, Prefs, Option<String>)> = rows.iter().filter(|(p, ..)| p.id == id).collect();
+        let mine: Vec<&PairRow> = rows.iter().filter(|(p, ..)| p.id == id).collect();
         let found = mine.first().map(|(p, prefs, _)| (p.clone(), prefs.clone()));
         if let Some((_, prefs)) = &found {
             keep_prefs(conn, id, prefs);
@@ -165,7 +191,6 @@ pub fn read_pair(conn: &Connection, platform: &str, a: PlayerId, b: PlayerId) ->
         let accounts: Vec<String> = mine.iter().filter_map(|(.., user)| user.clone()).collect();
         conn.keep_all_in_unit(&["accounts"], ACCOUNTS_ON, params![id, platform], accounts);
     }
-    Ok(())
 }
 
 /// Players by id, read in one statement for up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) of them (a web page's names);
@@ -193,7 +218,7 @@ pub fn accounts_on(conn: &Connection, player: PlayerId, platform: &str) -> Resul
 
 /// A player's own settings, as stored (none chosen: `None`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-struct Prefs {
+pub(crate) struct Prefs {
     lang: Option<String>,
     dm_notices: Option<bool>,
 }

@@ -1493,6 +1493,16 @@ impl Connection {
         });
     }
 
+    /// Whether this is the unit's connection and it keeps an answer to the read kept under `key`
+    /// with `params` (a read that would not reach the database).
+    pub(crate) fn is_kept_in_unit(&self, key: &'static str, params: impl Params) -> bool {
+        if !self.is_units() {
+            return false;
+        }
+        let params: Vec<OwnedValue> = params.values().iter().map(OwnedValue::of).collect();
+        UNIT_READS.with(|r| r.borrow().kept.iter().any(|k| k.sql == key && k.params == params))
+    }
+
     /// Keeps `rows` as the answer to [`Connection::query_all_in_unit`]'s `sql` with `params`, as
     /// [`Connection::keep_in_unit`] keeps one row's.
     pub fn keep_all_in_unit<T: Clone + 'static>(
