@@ -538,20 +538,16 @@ fn select(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<Ga
     Ok(rows)
 }
 
-/// [`select`], each game's stored moves read in the same statement and kept in a unit of work as
-/// [`stored_moves`]' answer for it.
-fn select_with_moves(conn: &Connection, filter: &str, params: impl Params) -> Result<Vec<GameRow>> {
-    let mut st = conn.prepare_cached(&with_moves_sql(filter))?;
-    let rows: Vec<(GameRow, Option<StoredMoves>)> =
-        st.query_map(params, row_with_moves)?.collect::<std::result::Result<_, _>>()?;
-    Ok(rows
-        .into_iter()
+/// The games of `rows` (as read now), each kept with its stored moves for the unit of work as
+/// [`get`]'s and [`stored_moves`]' answers.
+fn kept_with_moves(conn: &Connection, rows: Vec<WithMoves>) -> Vec<GameRow> {
+    rows.into_iter()
         .map(|(row, moves)| {
             keep(conn, &row);
             conn.keep_in_unit(&["game_moves"], STORED_MOVES, [row.id], moves);
             row
         })
-        .collect())
+        .collect()
 }
 
 /// The key under which a unit of work keeps [`get`]'s answers ([`Connection::query_opt_kept_as`]).
@@ -581,14 +577,57 @@ pub fn get(conn: &Connection, id: GameId) -> Result<Option<GameRow>> {
 }
 
 /// Games in a chat with a player in them, in setup or active, oldest first. Read with their stored
-/// moves, kept for the unit of work (a move looks its game up here, then loads it).
+/// moves, kept for the unit of work (a move looks its game up here, then loads it); on PostgreSQL
+/// usually read already by the input's first statement
+/// ([`settings::claim_prefetching_input`](super::settings::claim_prefetching_input)).
 pub fn open_in_chat(conn: &Connection, platform: &str, chat_id: &str, player: PlayerId) -> Result<Vec<GameRow>> {
-    select_with_moves(
-        conn,
-        "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = ?3 OR black_id = ?3)
-         ORDER BY id",
+    let rows = conn.query_all_in_unit(
+        &["games", "game_moves"],
+        OPEN_IN_CHAT.as_str(),
         params![platform, chat_id, player],
-    )
+        row_with_moves,
+    )?;
+    Ok(kept_with_moves(conn, rows))
+}
+
+/// [`open_in_chat`]'s statement, the key of its answers kept in a unit of work.
+static OPEN_IN_CHAT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| open_in_chat_sql("?3"));
+
+/// [`open_in_chat`]'s statement for the player `player` (an expression: a parameter, or a column
+/// of the statement it is part of), `?1` the platform and `?2` the chat; its rows are
+/// [`open_in_chat_row`]'s.
+pub(crate) fn open_in_chat_sql(player: &str) -> String {
+    with_moves_sql(&format!(
+        "platform = ?1 AND chat_id = ?2 AND status IN ('setup', 'active') AND (white_id = {player} OR black_id = {player})
+         ORDER BY id"
+    ))
+}
+
+/// The columns of [`open_in_chat_sql`]'s rows.
+pub(crate) const OPEN_IN_CHAT_WIDTH: usize = crate::store::sql::columns_in(COLUMNS) + 2;
+
+/// A game and its stored moves.
+pub(crate) type WithMoves = (GameRow, Option<StoredMoves>);
+
+/// A row of [`open_in_chat_sql`]'s statement (its columns first), `None` where a statement read it
+/// with an outer join and found no game.
+pub(crate) fn open_in_chat_row(r: &Row<'_>) -> crate::store::sql::Result<Option<WithMoves>> {
+    match r.get::<Option<GameId>>(0)? {
+        Some(_) => row_with_moves(r).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// Keeps `rows` (read now by [`open_in_chat_sql`]'s statement as part of another) as
+/// [`open_in_chat`]'s answer for `platform`, `chat_id` and `player` in the unit of work, if any.
+pub(crate) fn keep_open_in_chat(
+    conn: &Connection,
+    platform: &str,
+    chat_id: &str,
+    player: PlayerId,
+    rows: Vec<WithMoves>,
+) {
+    conn.keep_all_in_unit(&["games", "game_moves"], OPEN_IN_CHAT.as_str(), params![platform, chat_id, player], rows);
 }
 
 /// Active games in a chat, whoever plays them, oldest first. (`status IN ('setup', 'active')` is
@@ -865,7 +904,7 @@ fn stored_moves(conn: &Connection, id: GameId) -> Result<Option<StoredMoves>> {
 }
 
 /// A game's row of `game_moves`: its moves ([`encode_moves`]) and their times ([`encode_times`]).
-type StoredMoves = (Vec<u8>, Vec<u8>);
+pub(crate) type StoredMoves = (Vec<u8>, Vec<u8>);
 
 /// [`stored_moves`]' statement, the key of its answers kept in a unit of work.
 const STORED_MOVES: &str = "SELECT moves, times FROM game_moves WHERE game_id = ?1";
@@ -1651,6 +1690,7 @@ mod tests {
 
     on_both_backends!(
         ply_guard_lets_one_move_land,
+        a_moves_unit_reads_its_games_and_players_with_its_first_statement_and_its_move,
         a_failing_end_hook_leaves_neither_result_nor_consequence,
         a_replaced_chat_takes_its_open_games_along,
         a_game_stored_played_is_the_game_played_move_by_move,
@@ -2174,6 +2214,51 @@ mod tests {
             assert_eq!(moves(&c, by_move).unwrap(), moves(&c, played).unwrap());
             assert_eq!(b.ply as usize, plies);
         }
+    }
+
+    /// On PostgreSQL an input's first statement (its event's claim) also reads the author's open
+    /// games in the chat with their moves, and a move's statement both players with their
+    /// accounts: a move's lookups of its game, its moves and its players then reach the database
+    /// no more (each was a statement, a round trip). What they answer is what reading gives, on
+    /// either backend (on SQLite the claim reads nothing: `None`).
+    fn a_moves_unit_reads_its_games_and_players_with_its_first_statement_and_its_move(store: &Store) {
+        use crate::store::sql::statements_sent;
+        let c = store.conn().unwrap();
+        let ng = chess_game(&c, "c", Status::Active);
+        let (a, b) = (ng.white, ng.black);
+        players::link(&c, b, "t", "b-alt").unwrap();
+        let here = create(&c, &ng, 0).unwrap();
+        let m = MoveUpdate { uci: "e2e4", fen_after: "after", deadline: None, remind_at: None, outcome: None };
+        assert!(apply_move(&c, here, 0, &m, 1, &mut no_end_hook).unwrap());
+        create(&c, &chess_game(&c, "elsewhere", Status::Active), 0).unwrap();
+        let mut done = chess_game(&c, "c", Status::Active);
+        done.status = Status::Finished;
+        create(&c, &done, 0).unwrap();
+        drop(c);
+        let postgres = store.dialect() == Dialect::Postgres;
+        store
+            .unit(|| {
+                let c = store.conn()?;
+                let sent = statements_sent();
+                let claimed = crate::store::settings::claim_prefetching_input(&c, "t", "e1", 5, None, "c", "b")?;
+                assert_eq!(claimed, postgres.then_some(true), "claimed on PostgreSQL only");
+                assert_eq!(statements_sent() - sent, u64::from(postgres), "the claim");
+                let sent = statements_sent();
+                let open = open_in_chat(&c, "t", "c", b)?;
+                assert_eq!(open.iter().map(|g| g.id).collect::<Vec<_>>(), vec![here], "the open game here");
+                assert_eq!(moves(&c, here)?.iter().map(|m| m.uci.as_str()).collect::<Vec<_>>(), vec!["e2e4"]);
+                assert_eq!(statements_sent() - sent, u64::from(!postgres), "the games with their moves");
+                let m = MoveUpdate { uci: "e7e5", fen_after: "after2", deadline: None, remind_at: None, outcome: None };
+                assert!(apply_move(&c, here, 1, &m, 2, &mut no_end_hook)?);
+                let moved = statements_sent();
+                players::read_pair(&c, "t", a, b)?;
+                assert_eq!(players::get(&c, b)?.map(|p| p.name), Some("B".to_string()));
+                assert_eq!(players::accounts_on(&c, b, "t")?, vec!["b".to_string(), "b-alt".to_string()]);
+                assert_eq!(players::accounts_on(&c, a, "t")?, vec!["a".to_string()]);
+                assert_eq!(statements_sent() - moved, u64::from(!postgres), "the players");
+                Ok(())
+            })
+            .unwrap();
     }
 
     fn ply_guard_lets_one_move_land(store: &Store) {

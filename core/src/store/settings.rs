@@ -166,9 +166,11 @@ fn keep_levels(
     }
 }
 
-/// On PostgreSQL, inside a unit of work: an input's event claimed ([`super::events::claim`]) and
-/// [`prefetch_input`] in one statement, a round trip fewer for every input that comes with an event
-/// id; whether the event was claimed (`false`: handled before). `None` elsewhere, where nothing ran
+/// On PostgreSQL, inside a unit of work: an input's event claimed ([`super::events::claim`]),
+/// [`prefetch_input`] and the author's open games in the chat with their moves
+/// ([`super::games::open_in_chat`], kept for the unit as its answer) in one statement, two round
+/// trips fewer for every input that comes with an event id (a move looks its game up among those);
+/// whether the event was claimed (`false`: handled before). `None` elsewhere, where nothing ran
 /// (on SQLite a statement is a function call, and a data-modifying `WITH` does not exist there):
 /// the caller claims and prefetches apart.
 #[allow(clippy::too_many_arguments)]
@@ -184,25 +186,40 @@ pub fn claim_prefetching_input(
     if conn.dialect() == super::sql::Dialect::Sqlite || !conn.is_units() {
         return Ok(None);
     }
-    let claimed =
-        conn.query_row(CLAIM_INPUT.as_str(), params![platform, chat_id, community_id, user_id, event_id, now], |r| {
-            super::players::keep_found(conn, platform, user_id, r, 2 * LEVEL)?;
-            let (own, parent) = (level_at(r, 0)?, level_at(r, LEVEL)?);
+    // The open games' columns first, then the rest from `at` on, the same in every row (one a game).
+    let at = super::games::OPEN_IN_CHAT_WIDTH;
+    let (mut first, mut open) = (None, Vec::new());
+    conn.for_each_row(CLAIM_INPUT.as_str(), params![platform, chat_id, community_id, user_id, event_id, now], |r| {
+        if first.is_none() {
+            super::players::keep_found(conn, platform, user_id, r, at + 2 * LEVEL)?;
+            let (own, parent) = (level_at(r, at)?, level_at(r, at + LEVEL)?);
             keep_levels(conn, platform, community_id, chat_id, own, parent);
-            r.get::<i64>(2 * LEVEL + FOUND_WIDTH)
-        })?;
+            let author: Option<super::players::PlayerId> = r.get(at + 2 * LEVEL)?;
+            first = Some((r.get::<i64>(at + 2 * LEVEL + FOUND_WIDTH)?, author));
+        }
+        open.extend(super::games::open_in_chat_row(r)?);
+        Ok(())
+    })?;
+    let (claimed, author) = first.ok_or(super::sql::Error::NoRows)?;
+    if let Some(author) = author {
+        super::games::keep_open_in_chat(conn, platform, chat_id, author, open);
+    }
     Ok(Some(claimed == 1))
 }
 
-/// [`claim_prefetching_input`]'s statement: [`INPUT`]'s columns, then whether the claim (`?5` the
-/// event, `?6` the time) inserted its row. The claim's part sees nothing of the tables the rest
-/// reads, so the rest reads what [`INPUT`] alone would.
+/// [`claim_prefetching_input`]'s statement: the author's open games in the chat with their moves
+/// ([`super::games::open_in_chat_sql`]'s columns, null for none; a row each), [`INPUT`]'s
+/// columns, then whether the claim (`?5` the event, `?6` the time) inserted its row. The claim's
+/// part sees nothing of the tables the rest reads, so the rest reads what [`INPUT`] and
+/// [`super::games::open_in_chat`] alone would.
 static CLAIM_INPUT: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
     format!(
         "WITH claim AS (INSERT INTO processed_events (platform, event_id, handled_at) VALUES (?1, ?5, ?6)
            ON CONFLICT DO NOTHING RETURNING 1)
-         SELECT {}, (SELECT count(*) FROM claim){INPUT_FROM}",
-        *INPUT_COLUMNS
+         SELECT g.*, {}, (SELECT count(*) FROM claim){INPUT_FROM}
+         LEFT JOIN LATERAL ({}) g ON true ORDER BY g.id",
+        *INPUT_COLUMNS,
+        super::games::open_in_chat_sql("p.id")
     )
 });
 
