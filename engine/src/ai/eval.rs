@@ -6,7 +6,8 @@
 //! only combines them. Scores are centipawns from the point of view of the side to move.
 
 use crate::rules::attacks::{
-    bishop_attacks, bishop_pseudo_attacks, king_attacks, knight_attacks, rook_attacks, rook_pseudo_attacks,
+    bishop_attacks, bishop_pseudo_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    rook_pseudo_attacks,
 };
 use crate::rules::{Bitboard, Color, EvalFamily, Piece, Position, Role, Square, Variant};
 
@@ -1272,6 +1273,10 @@ fn launch_threats(pos: &Position, p: &EvalParams) -> i32 {
 
 /// Static exchange evaluation of a normal capture or move to `m_to` by the piece on `from` (non-atomic):
 /// the material balance of the best capture sequence on that square, for the side to move.
+///
+/// The pieces attacking `to` are those [`Position::attackers_to`] finds with the pieces taken so far
+/// removed from the blockers: the leapers' (knights, kings, missiles, pawns) are found once, and a slider
+/// line is traced again only when a piece leaves it (a piece elsewhere blocks none of them).
 pub fn see(pos: &Position, p: &EvalParams, from: Square, to: Square) -> i32 {
     let Some(attacker) = pos.piece_at(from) else { return 0 };
     let victim = pos.piece_at(to).map(|x| value(p, x.role)).unwrap_or(0);
@@ -1281,21 +1286,47 @@ pub fn see(pos: &Position, p: &EvalParams, from: Square, to: Square) -> i32 {
     let mut occ = pos.occupied() ^ Bitboard::from_square(from);
     let mut on_square = value(p, attacker.role);
     let mut side = pos.turn().other();
+    let role = |r: Role| pos.by_role(r);
+    let knights = role(Role::Knight) | role(Role::Archbishop) | role(Role::Chancellor);
+    let kings = role(Role::King) | role(Role::Missile);
+    let rooks = role(Role::Rook) | role(Role::Queen) | role(Role::Chancellor);
+    let bishops = role(Role::Bishop) | role(Role::Queen) | role(Role::Archbishop);
+    let leapers = (knight_attacks(to) & knights)
+        | (king_attacks(to) & kings)
+        | (pawn_attacks(Color::Black, to) & pos.pieces(Color::White, Role::Pawn))
+        | (pawn_attacks(Color::White, to) & pos.pieces(Color::Black, Role::Pawn));
+    let (lines, diagonals) = (rook_pseudo_attacks(to), bishop_pseudo_attacks(to));
+    let irradiated = pos.irradiated();
+    let on_lines = |occ: Bitboard| {
+        if (lines & rooks & occ).any() { rook_attacks(to, occ | irradiated) & rooks } else { Bitboard::EMPTY }
+    };
+    let on_diagonals = |occ: Bitboard| {
+        if (diagonals & bishops & occ).any() { bishop_attacks(to, occ | irradiated) & bishops } else { Bitboard::EMPTY }
+    };
+    let (mut line_attackers, mut diagonal_attackers) = (on_lines(occ), on_diagonals(occ));
     loop {
-        let atts = pos.attackers_to(to, side, occ) & occ;
+        let atts = (leapers | line_attackers | diagonal_attackers) & pos.by_color(side) & occ;
         let Some((sq, role)) = least_valuable(pos, atts) else { break };
         depth += 1;
         if depth >= gains.len() {
             break;
         }
         gains[depth] = on_square - gains[depth - 1];
-        if role == Role::King && pos.attackers_to(to, side.other(), occ ^ Bitboard::from_square(sq)).any() {
+        occ ^= Bitboard::from_square(sq);
+        if lines.contains(sq) {
+            line_attackers = on_lines(occ);
+        }
+        if diagonals.contains(sq) {
+            diagonal_attackers = on_diagonals(occ);
+        }
+        if role == Role::King
+            && ((leapers | line_attackers | diagonal_attackers) & pos.by_color(side.other()) & occ).any()
+        {
             // The king cannot take into a defended square.
             depth -= 1;
             break;
         }
         on_square = value(p, role);
-        occ ^= Bitboard::from_square(sq);
         side = side.other();
     }
     while depth > 0 {
@@ -1520,6 +1551,73 @@ mod tests {
         let open: fn(&mut EvalParams, i32) = |p, w| p.king_open_file = w;
         assert_eq!(term("4k3/8/8/8/8/8/3P1P2/4K3 w - - 0 1", Color::White, open), -10);
         assert_eq!(term("4k3/8/8/8/8/8/3PPP2/4K3 w - - 0 1", Color::White, open), 0);
+    }
+
+    /// The exchange count as a recursion over [`Position::attackers_to`], every attacker of the square
+    /// asked for again after each capture: what the piece on `from` moving to `to` wins, less what the
+    /// other side then wins by taking it if that is anything.
+    fn see_by_attackers_to(pos: &Position, p: &EvalParams, from: Square, to: Square) -> i32 {
+        /// What `side` wins by taking the piece on `to` (worth `on_square`) with its least valuable
+        /// attacker when that wins anything, `made` captures after the first (at most 39 are counted; a
+        /// king takes nothing defended).
+        fn taking(
+            pos: &Position,
+            p: &EvalParams,
+            to: Square,
+            side: Color,
+            occ: Bitboard,
+            on_square: i32,
+            made: usize,
+        ) -> i32 {
+            let Some((sq, role)) = least_valuable(pos, pos.attackers_to(to, side, occ) & occ) else { return 0 };
+            let occ = occ ^ Bitboard::from_square(sq);
+            if made + 1 >= 40 || (role == Role::King && pos.attackers_to(to, side.other(), occ).any()) {
+                return 0;
+            }
+            (on_square - taking(pos, p, to, side.other(), occ, value(p, role), made + 1)).max(0)
+        }
+        let Some(attacker) = pos.piece_at(from) else { return 0 };
+        let victim = pos.piece_at(to).map_or(0, |x| value(p, x.role));
+        let occ = pos.occupied() ^ Bitboard::from_square(from);
+        victim - taking(pos, p, to, pos.turn().other(), occ, value(p, attacker.role), 0)
+    }
+
+    /// The exchange count with the sliders' lines traced again only where a piece left them gives what
+    /// asking for every attacker after each capture gave: every variant's random games, each move of the
+    /// side to move and each piece of it onto each enemy piece and each square next to its king.
+    #[test]
+    fn see_keeps_the_attackers_to_count() {
+        use crate::rules::{VARIANTS, setups};
+        use rand::rngs::StdRng;
+        use rand::{RngExt, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(109);
+        let (mut asked, mut nonzero) = (0, 0);
+        for v in VARIANTS {
+            let p = params_for(v);
+            for game in 0..6 {
+                let mut pos = setups::random_start(v, &mut rng);
+                for _ in 0..(30 + game * 20) {
+                    let us = pos.turn();
+                    let legal = pos.legal_moves();
+                    let mut pairs: Vec<(Square, Square)> = legal.iter().map(|m| (m.from, m.to)).collect();
+                    let near_king = pos.king(us.other()).map(king_attacks).unwrap_or_default() & v.board();
+                    for from in pos.by_color(us) {
+                        pairs.extend((pos.by_color(us.other()) | near_king).map(|to| (from, to)));
+                    }
+                    for (from, to) in pairs {
+                        let s = see(&pos, p, from, to);
+                        assert_eq!(s, see_by_attackers_to(&pos, p, from, to), "{from:?} {to:?} {pos:?}");
+                        asked += 1;
+                        nonzero += (s != 0) as usize;
+                    }
+                    if legal.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    pos = pos.play(legal[rng.random_range(0..legal.len())]);
+                }
+            }
+        }
+        assert!(asked > 100_000 && nonzero > asked / 4, "{asked} {nonzero}");
     }
 
     #[test]
