@@ -18,8 +18,12 @@ const fn step(i: usize, (df, dr): (i32, i32)) -> Option<usize> {
     if f >= 0 && f < 10 && r >= 0 && r < 10 { Some((r * 10 + f) as usize) } else { None }
 }
 
-const fn leaps(steps: &[(i32, i32)]) -> [Bitboard; 100] {
-    let mut out = [Bitboard::EMPTY; 100];
+/// The length of a table by square: one entry for each value of a square's byte, those past square 99
+/// empty, so that reading one by a square (or by a bit's place in a set, below 128) needs no bounds check.
+pub const BY_SQUARE: usize = 256;
+
+const fn leaps(steps: &[(i32, i32)]) -> [Bitboard; BY_SQUARE] {
+    let mut out = [Bitboard::EMPTY; BY_SQUARE];
     let mut i = 0;
     while i < 100 {
         let mut bb = 0u128;
@@ -37,8 +41,8 @@ const fn leaps(steps: &[(i32, i32)]) -> [Bitboard; 100] {
 }
 
 /// Squares from each square in each direction of [`DIRS`] to the edge.
-const fn build_rays() -> [[Bitboard; 100]; 8] {
-    let mut out = [[Bitboard::EMPTY; 100]; 8];
+const fn build_rays() -> [[Bitboard; BY_SQUARE]; 8] {
+    let mut out = [[Bitboard::EMPTY; BY_SQUARE]; 8];
     let mut d = 0;
     while d < 8 {
         let mut i = 0;
@@ -58,8 +62,8 @@ const fn build_rays() -> [[Bitboard; 100]; 8] {
 }
 
 /// The union of the rays of `dirs` from each square: a slider's attacks on an empty board.
-const fn pseudo(dirs: [usize; 4]) -> [Bitboard; 100] {
-    let mut out = [Bitboard::EMPTY; 100];
+const fn pseudo(dirs: [usize; 4]) -> [Bitboard; BY_SQUARE] {
+    let mut out = [Bitboard::EMPTY; BY_SQUARE];
     let mut i = 0;
     while i < 100 {
         let mut k = 0;
@@ -98,12 +102,12 @@ const fn build_between_and_line() -> ([Bitboard; 100 * 100], [Bitboard; 100 * 10
 }
 
 // The tables, computed at compile time (no initialisation to check on each lookup).
-static KNIGHT: [Bitboard; 100] = leaps(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-static KING: [Bitboard; 100] = leaps(&DIRS);
-static PAWN: [[Bitboard; 100]; 2] = [leaps(&[(-1, 1), (1, 1)]), leaps(&[(-1, -1), (1, -1)])];
-static RAYS: [[Bitboard; 100]; 8] = build_rays();
-static ROOK_PSEUDO: [Bitboard; 100] = pseudo(ROOK_DIRS);
-static BISHOP_PSEUDO: [Bitboard; 100] = pseudo(BISHOP_DIRS);
+static KNIGHT: [Bitboard; BY_SQUARE] = leaps(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; BY_SQUARE] = leaps(&DIRS);
+static PAWN: [[Bitboard; BY_SQUARE]; 2] = [leaps(&[(-1, 1), (1, 1)]), leaps(&[(-1, -1), (1, -1)])];
+static RAYS: [[Bitboard; BY_SQUARE]; 8] = build_rays();
+static ROOK_PSEUDO: [Bitboard; BY_SQUARE] = pseudo(ROOK_DIRS);
+static BISHOP_PSEUDO: [Bitboard; BY_SQUARE] = pseudo(BISHOP_DIRS);
 static BETWEEN_AND_LINE: ([Bitboard; 100 * 100], [Bitboard; 100 * 100]) = build_between_and_line();
 
 /// Kept for callers that built the tables eagerly: they are built at compile time now.
@@ -281,6 +285,17 @@ mod tests {
                 assert_eq!(between(sq, other), strictly, "{i} {j}");
                 assert_eq!(line(sq, other), whole, "{i} {j}");
             }
+        }
+    }
+
+    /// Every table's entries past square 99 (read by no square of a board) are empty.
+    #[test]
+    fn tables_are_empty_past_the_grid() {
+        let tables = [&KNIGHT, &KING, &PAWN[0], &PAWN[1], &ROOK_PSEUDO, &BISHOP_PSEUDO];
+        for table in tables.into_iter().chain(&RAYS) {
+            assert_eq!(table.len(), BY_SQUARE);
+            assert!(table[..Square::COUNT].iter().any(|b| b.any()));
+            assert!(table[Square::COUNT..].iter().all(|b| b.is_empty()));
         }
     }
 
