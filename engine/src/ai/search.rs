@@ -117,6 +117,16 @@ struct QuietPrune {
 /// Number of distinct (piece, destination) keys: roles times squares of the largest board.
 const KEYS: usize = Role::COUNT * Square::COUNT;
 
+/// What the ordering of a node's quiet moves reads whatever the move ([`Searcher::quiet_keys`]).
+struct QuietKeys {
+    killers: [Option<Move>; 2],
+    /// The quiet reply that last refuted the move into the node.
+    counter: Option<Move>,
+    /// Where the side to move's row of each continuation history starts for the move one and two plies
+    /// earlier (none for a null move or before the root).
+    cont_rows: [Option<usize>; 2],
+}
+
 /// The move-ordering tables' numbering of one variant's squares: rank by rank over the variant's own
 /// files (`0..width × height`). The 10×10 grid's numbering spread chess's 64 squares over 100 slots and so a
 /// table's rows over more cache lines (a continuation-history row of chess 1,156 bytes where its keys take
@@ -360,7 +370,25 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, ply: usize) -> i32 {
+    /// What ordering the quiet moves of a node at `ply` in `pos` reads whatever the move: its killers, the
+    /// counter move of the move into it, and its rows of the continuation histories.
+    fn quiet_keys(&self, pos: &Position, ply: usize) -> QuietKeys {
+        let counter = if ply > 0
+            && let Some(prev) = self.played[ply - 1]
+        {
+            self.stats.counter[counter_index(prev, &self.squares)]
+        } else {
+            None
+        };
+        let row = |back: usize| {
+            let earlier = if ply > back { self.keys[ply - 1 - back] } else { None };
+            earlier.map(|earlier| cont_index(pos.turn(), earlier, 0, &self.squares))
+        };
+        QuietKeys { killers: self.killers[ply.min(MAX_PLY)], counter, cont_rows: [row(0), row(1)] }
+    }
+
+    /// The order score of `m` in `pos`, a node whose quiet moves read `keys` ([`Self::quiet_keys`]).
+    fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, keys: &QuietKeys) -> i32 {
         if Some(m) == tt_move {
             return 10_000_000;
         }
@@ -382,31 +410,26 @@ impl<'a> Searcher<'a> {
             }
             return -400_000 + g.max(-300_000);
         }
-        let k = &self.killers[ply.min(MAX_PLY)];
-        if k[0] == Some(m) {
+        if keys.killers[0] == Some(m) {
             return 1_000_000;
         }
-        if k[1] == Some(m) {
+        if keys.killers[1] == Some(m) {
             return 999_000;
         }
-        if ply > 0
-            && let Some(prev) = self.played[ply - 1]
-            && self.stats.counter[counter_index(prev, &self.squares)] == Some(m)
-        {
+        if keys.counter == Some(m) {
             return 998_000;
         }
-        self.stats.history[history_index(pos, m, &self.squares)] as i32 + self.cont_score(pos, m, ply)
+        self.stats.history[history_index(pos, m, &self.squares)] as i32 + self.cont_score(pos, m, keys)
     }
 
-    /// The continuation-history score of a quiet move at `ply`: how it did after the previous two moves.
-    fn cont_score(&self, pos: &Position, m: Move, ply: usize) -> i32 {
+    /// The continuation-history score of a quiet move: how it did after the previous two moves (the
+    /// rows of `keys`).
+    fn cont_score(&self, pos: &Position, m: Move, keys: &QuietKeys) -> i32 {
         let Some(key) = piece_to(pos, m, &self.squares) else { return 0 };
         let mut s = 0;
-        for (back, table) in self.stats.cont.iter().enumerate() {
-            if ply > back
-                && let Some(earlier) = self.keys[ply - 1 - back]
-            {
-                s += table[cont_index(pos.turn(), earlier, key, &self.squares)] as i32;
+        for (row, table) in keys.cont_rows.iter().zip(&self.stats.cont) {
+            if let Some(row) = row {
+                s += table[row + key] as i32;
             }
         }
         s
@@ -582,12 +605,13 @@ impl<'a> Searcher<'a> {
         let mut scores = std::mem::take(&mut self.score_bufs[ply]);
         scores.clear();
         let mut kept = 0;
+        let quiet_keys = self.quiet_keys(pos, ply);
         for i in 0..moves.len() {
             let m = moves[i];
             // Launches that destroy nothing only matter as check blocks (or at the root).
             if ply == 0 || in_check || m.kind != MoveKind::Launch || pos.is_capture(m) {
                 moves[kept] = m;
-                scores.push(self.order_score(pos, m, tt_move, ply));
+                scores.push(self.order_score(pos, m, tt_move, &quiet_keys));
                 kept += 1;
             }
         }
@@ -1002,10 +1026,11 @@ impl<'a> Searcher<'a> {
         if moves.is_empty() || terminal_score(root, 0).is_some() {
             return result;
         }
+        let root_keys = self.quiet_keys(root, 0);
         let mut root_moves: Vec<(Move, i32)> = moves
             .iter()
             .filter(|&&m| Some(m) != self.limits.excluded)
-            .map(|&m| (m, self.order_score(root, m, None, 0)))
+            .map(|&m| (m, self.order_score(root, m, None, &root_keys)))
             .collect();
         if root_moves.is_empty() {
             return result;
@@ -1452,6 +1477,76 @@ mod tests {
             }
         }
         assert!(seen > 50, "only {seen} quiet checks in all");
+    }
+
+    /// A quiet move's order score from the node's keys read once ([`Searcher::quiet_keys`]) is what reading
+    /// the killers, the counter move and the continuation rows for the move itself gives, at the root and
+    /// below it, after a null move and with random statistics (killers and counter moves often the
+    /// position's own moves).
+    #[test]
+    fn quiet_moves_are_scored_from_the_node_s_keys() {
+        let mut rng = StdRng::seed_from_u64(109);
+        let limits = Limits::default();
+        let (mut compared, mut by_killer_or_counter) = (0, 0);
+        for v in VARIANTS {
+            let (mut tt, mut stats) = (Tt::new(1), Stats::new());
+            let [cont0, cont1] = &mut stats.cont;
+            for (salt, t) in [&mut stats.history, cont0, cont1].into_iter().enumerate() {
+                // Scattered scores over the whole ±16,384 (a random number each took seconds).
+                t.iter_mut()
+                    .enumerate()
+                    .for_each(|(i, h)| *h = ((i * 7_919 + salt * 104_729) % 32_769) as i16 - 16_384);
+            }
+            let mut s = Searcher::new(&mut tt, &mut stats, &limits, &[], v);
+            let mut pos = setups::random_start(v, &mut rng);
+            for _ in 0..40 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() || pos.outcome().is_some() {
+                    break;
+                }
+                let mut any = || Some(legal[rng.random_range(0..legal.len())]);
+                for ply in 0..4 {
+                    s.killers[ply] = [any(), any()];
+                    s.played[ply] = if ply == 2 { None } else { any() };
+                    s.keys[ply] = s.played[ply].map(|m| piece_to(&pos, m, &s.squares).unwrap());
+                    if let Some(prev) = s.played[ply] {
+                        s.stats.counter[counter_index(prev, &s.squares)] = any();
+                    }
+                }
+                for ply in 0..5 {
+                    let keys = s.quiet_keys(&pos, ply);
+                    for &m in legal.iter().filter(|&&m| !is_tactical(&pos, m)) {
+                        let k = s.killers[ply];
+                        let counter = (ply > 0)
+                            .then(|| s.played[ply - 1])
+                            .flatten()
+                            .and_then(|prev| s.stats.counter[counter_index(prev, &s.squares)]);
+                        let expected = if k[0] == Some(m) {
+                            1_000_000
+                        } else if k[1] == Some(m) {
+                            999_000
+                        } else if counter == Some(m) {
+                            998_000
+                        } else {
+                            let key = piece_to(&pos, m, &s.squares).unwrap();
+                            let cont: i32 = (0..2)
+                                .filter(|&back| ply > back)
+                                .filter_map(|back| s.keys[ply - 1 - back].map(|earlier| (back, earlier)))
+                                .map(|(back, earlier)| {
+                                    s.stats.cont[back][cont_index(pos.turn(), earlier, key, &s.squares)] as i32
+                                })
+                                .sum();
+                            s.stats.history[history_index(&pos, m, &s.squares)] as i32 + cont
+                        };
+                        assert_eq!(s.order_score(&pos, m, None, &keys), expected, "{} {m:?} at {ply}", v.name);
+                        compared += 1;
+                        by_killer_or_counter += (expected >= 998_000) as usize;
+                    }
+                }
+                pos = pos.play(legal[rng.random_range(0..legal.len())]);
+            }
+        }
+        assert!(compared > 10_000 && by_killer_or_counter > 1_000, "{compared} {by_killer_or_counter}");
     }
 
     /// The quiescence search with quiet checks sees a knight's forking check win the queen, which the
