@@ -348,6 +348,18 @@ impl<'a> Searcher<'a> {
         gain
     }
 
+    /// Whether the ordinary or promoting capture `m` (not in atomic) surely has a [`Self::gain`] of zero or
+    /// more: its exchange count is never less than the victim's value less the capturer's (the other
+    /// side takes the capturer back at most), and a promotion adds to it.
+    #[inline]
+    fn never_loses(&self, pos: &Position, m: Move) -> bool {
+        let p = self.params;
+        let (Some(victim), Some(capturer)) = (pos.piece_at(m.to), pos.piece_at(m.from)) else { return false };
+        let promo = m.promotion_role().map(|r| value(p, r) - value(p, Role::Pawn)).unwrap_or(0);
+        matches!(m.kind, MoveKind::Normal | MoveKind::Promotion(_))
+            && value(p, victim.role) - value(p, capturer.role) + promo >= 0
+    }
+
     /// Expected material gain of a tactical move (for ordering and quiescence pruning).
     fn gain(&self, pos: &Position, m: Move) -> i32 {
         let p = self.params;
@@ -393,8 +405,11 @@ impl<'a> Searcher<'a> {
             return 10_000_000;
         }
         if is_tactical(pos, m) {
-            let g = self.gain(pos, m);
-            if m.kind != MoveKind::Launch && !self.atomic && pos.is_capture(m) {
+            let capture = m.kind != MoveKind::Launch && !self.atomic && pos.is_capture(m);
+            // A capture's gain counts below by its sign alone unless it is negative, which a capture of
+            // a piece worth no less than the capturer's never is: its exchange count is not computed.
+            let g = if capture && self.never_loses(pos, m) { 0 } else { self.gain(pos, m) };
+            if capture {
                 // MVV-LVA among non-losing captures.
                 let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
                 let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
@@ -1547,6 +1562,39 @@ mod tests {
             }
         }
         assert!(compared > 10_000 && by_killer_or_counter > 1_000, "{compared} {by_killer_or_counter}");
+    }
+
+    /// A capture [`Searcher::never_loses`] calls safe has a gain of zero or more, in every variant but the
+    /// atomic ones (where ordering does not ask): the exchange count it leaves uncomputed would only have
+    /// been compared with zero.
+    #[test]
+    fn captures_said_never_to_lose_gain_at_least_nothing() {
+        let mut rng = StdRng::seed_from_u64(109);
+        let limits = Limits::default();
+        let (mut safe, mut losing) = (0, 0);
+        for v in VARIANTS.iter().filter(|v| !v.atomic) {
+            let (mut tt, mut stats) = (Tt::new(1), Stats::new());
+            let s = Searcher::new(&mut tt, &mut stats, &limits, &[], v);
+            for game in 0..20 {
+                let mut pos = setups::random_start(v, &mut rng);
+                for _ in 0..(40 + game * 5) {
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() || pos.outcome().is_some() {
+                        break;
+                    }
+                    for &m in legal.iter().filter(|&&m| m.kind != MoveKind::Launch && pos.is_capture(m)) {
+                        let g = s.gain(&pos, m);
+                        if s.never_loses(&pos, m) {
+                            assert!(g >= 0, "{} {m:?} gains {g} in {pos:?}", v.name);
+                            safe += 1;
+                        }
+                        losing += (g < 0) as usize;
+                    }
+                    pos = pos.play(legal[rng.random_range(0..legal.len())]);
+                }
+            }
+        }
+        assert!(safe > 1_000 && losing > 1_000, "{safe} {losing}");
     }
 
     /// The quiescence search with quiet checks sees a knight's forking check win the queen, which the
