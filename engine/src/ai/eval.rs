@@ -1348,6 +1348,10 @@ fn least_valuable(pos: &Position, atts: Bitboard) -> Option<(Square, Role)> {
         Role::Queen,
         Role::King,
     ];
+    // Most exchanges end on a side with no attacker left: answered without asking each role.
+    if atts.is_empty() {
+        return None;
+    }
     for role in ORDER {
         if let Some(sq) = (atts & pos.by_role(role)).first() {
             return Some((sq, role));
