@@ -399,31 +399,37 @@ impl<'a> Searcher<'a> {
         QuietKeys { killers: self.killers[ply.min(MAX_PLY)], counter, cont_rows: [row(0), row(1)] }
     }
 
-    /// The order score of `m` in `pos`, a node whose quiet moves read `keys` ([`Self::quiet_keys`]).
+    /// The order score of the tactical move `m` (a capture, promotion or launch) in `pos`.
+    #[inline(never)]
+    fn tactical_order(&self, pos: &Position, m: Move) -> i32 {
+        let capture = m.kind != MoveKind::Launch && !self.atomic && pos.is_capture(m);
+        // A capture's gain counts below by its sign alone unless it is negative, which a capture of
+        // a piece worth no less than the capturer's never is: its exchange count is not computed.
+        let g = if capture && self.never_loses(pos, m) { 0 } else { self.gain(pos, m) };
+        if capture {
+            // MVV-LVA among non-losing captures.
+            let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
+            let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
+            if g >= 0 {
+                let learned =
+                    capture_index(pos, m, &self.squares).map(|i| self.stats.captures[i] as i32 / 8).unwrap_or(0);
+                return 2_000_000 + victim * 16 + learned - attacker;
+            }
+            return -400_000 + g;
+        }
+        if g >= 0 { 2_000_000 + g.min(50_000) } else { -400_000 + g.max(-300_000) }
+    }
+
+    /// The order score of `m` in `pos`, a node whose quiet moves read `keys` ([`Self::quiet_keys`]). Inlined
+    /// where a node scores its moves, the tactical moves' scoring apart ([`Self::tactical_order`]): most
+    /// moves are quiet, and a call that may count an exchange saved and restored registers for each.
+    #[inline]
     fn order_score(&self, pos: &Position, m: Move, tt_move: Option<Move>, keys: &QuietKeys) -> i32 {
         if Some(m) == tt_move {
             return 10_000_000;
         }
         if is_tactical(pos, m) {
-            let capture = m.kind != MoveKind::Launch && !self.atomic && pos.is_capture(m);
-            // A capture's gain counts below by its sign alone unless it is negative, which a capture of
-            // a piece worth no less than the capturer's never is: its exchange count is not computed.
-            let g = if capture && self.never_loses(pos, m) { 0 } else { self.gain(pos, m) };
-            if capture {
-                // MVV-LVA among non-losing captures.
-                let victim = pos.piece_at(m.to).map(|x| value(self.params, x.role)).unwrap_or(100);
-                let attacker = pos.piece_at(m.from).map(|x| x.role.index() as i32).unwrap_or(0);
-                if g >= 0 {
-                    let learned =
-                        capture_index(pos, m, &self.squares).map(|i| self.stats.captures[i] as i32 / 8).unwrap_or(0);
-                    return 2_000_000 + victim * 16 + learned - attacker;
-                }
-                return -400_000 + g;
-            }
-            if g >= 0 {
-                return 2_000_000 + g.min(50_000);
-            }
-            return -400_000 + g.max(-300_000);
+            return self.tactical_order(pos, m);
         }
         if keys.killers[0] == Some(m) {
             return 1_000_000;
