@@ -68,7 +68,7 @@ const fn pseudo(dirs: [usize; 4]) -> [Bitboard; BY_SQUARE] {
     while i < 100 {
         let mut k = 0;
         while k < 4 {
-            out[i] = Bitboard(out[i].0 | RAYS[dirs[k]][i].0);
+            out[i] = Bitboard(out[i].0 | COLUMN_RAYS[dirs[k]][i].0);
             k += 1;
         }
         i += 1;
@@ -85,7 +85,7 @@ const fn build_between_and_line() -> ([Bitboard; 100 * 100], [Bitboard; 100 * 10
     while a < 100 {
         let mut d = 0;
         while d < 8 {
-            let whole = Bitboard(RAYS[d][a].0 | RAYS[(d + 4) % 8][a].0 | 1u128 << a);
+            let whole = Bitboard(COLUMN_RAYS[d][a].0 | COLUMN_RAYS[(d + 4) % 8][a].0 | 1u128 << a);
             let mut so_far = 0u128;
             let mut cur = a;
             while let Some(n) = step(cur, DIRS[d]) {
@@ -101,13 +101,43 @@ const fn build_between_and_line() -> ([Bitboard; 100 * 100], [Bitboard; 100 * 10
     (between, line)
 }
 
+/// Each square's entries of `N` tables side by side: the entries of one square share cache lines, and
+/// the board's squares' entries of all the tables lie in one stretch of memory (tables of 256 entries
+/// one after the other would put every table's board squares in the same sets of the L1 cache).
+const fn by_square<const N: usize>(tables: [[Bitboard; BY_SQUARE]; N]) -> [[Bitboard; N]; BY_SQUARE] {
+    let mut out = [[Bitboard::EMPTY; N]; BY_SQUARE];
+    let mut i = 0;
+    while i < BY_SQUARE {
+        let mut t = 0;
+        while t < N {
+            out[i][t] = tables[t][i];
+            t += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 // The tables, computed at compile time (no initialisation to check on each lookup).
-static KNIGHT: [Bitboard; BY_SQUARE] = leaps(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-static KING: [Bitboard; BY_SQUARE] = leaps(&DIRS);
-static PAWN: [[Bitboard; BY_SQUARE]; 2] = [leaps(&[(-1, 1), (1, 1)]), leaps(&[(-1, -1), (1, -1)])];
-static RAYS: [[Bitboard; BY_SQUARE]; 8] = build_rays();
-static ROOK_PSEUDO: [Bitboard; BY_SQUARE] = pseudo(ROOK_DIRS);
-static BISHOP_PSEUDO: [Bitboard; BY_SQUARE] = pseudo(BISHOP_DIRS);
+static COLUMN_RAYS: [[Bitboard; BY_SQUARE]; 8] = build_rays();
+/// By square: the squares of each ray of [`DIRS`] to the edge.
+static RAYS: [[Bitboard; 8]; BY_SQUARE] = by_square(COLUMN_RAYS);
+/// The places of each pattern in [`PATTERNS`]' entries (a pawn's by its colour after `PAWN`).
+const KNIGHT: usize = 0;
+const KING: usize = 1;
+const PAWN: usize = 2;
+const ROOK_PSEUDO: usize = 4;
+const BISHOP_PSEUDO: usize = 5;
+/// By square: the knight's, king's and each colour's pawn's captures, and a rook's and a bishop's attacks
+/// on an empty board.
+static PATTERNS: [[Bitboard; 6]; BY_SQUARE] = by_square([
+    leaps(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]),
+    leaps(&DIRS),
+    leaps(&[(-1, 1), (1, 1)]),
+    leaps(&[(-1, -1), (1, -1)]),
+    pseudo(ROOK_DIRS),
+    pseudo(BISHOP_DIRS),
+]);
 static BETWEEN_AND_LINE: ([Bitboard; 100 * 100], [Bitboard; 100 * 100]) = build_between_and_line();
 
 /// Kept for callers that built the tables eagerly: they are built at compile time now.
@@ -115,37 +145,37 @@ pub fn init() {}
 
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
-    KNIGHT[sq.index()]
+    PATTERNS[sq.index()][KNIGHT]
 }
 
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    KING[sq.index()]
+    PATTERNS[sq.index()][KING]
 }
 
 /// Squares a pawn of `color` on `sq` captures on.
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
-    PAWN[color.index()][sq.index()]
+    PATTERNS[sq.index()][PAWN + color.index()]
 }
 
 /// Rook attacks from `sq` on an empty board.
 #[inline]
 pub fn rook_pseudo_attacks(sq: Square) -> Bitboard {
-    ROOK_PSEUDO[sq.index()]
+    PATTERNS[sq.index()][ROOK_PSEUDO]
 }
 
 /// Bishop attacks from `sq` on an empty board.
 #[inline]
 pub fn bishop_pseudo_attacks(sq: Square) -> Bitboard {
-    BISHOP_PSEUDO[sq.index()]
+    PATTERNS[sq.index()][BISHOP_PSEUDO]
 }
 
 /// The squares of ray `d` from `sq` up to and including the first blocker, without a branch (`d` is a
 /// constant wherever this is inlined).
 #[inline]
 fn ray(d: usize, sq: Square, blockers: Bitboard) -> Bitboard {
-    let r = RAYS[d][sq.index()].0;
+    let r = RAYS[sq.index()][d].0;
     let hit = r & blockers.0;
     if d < 4 {
         // Increasing indices: the nearest blocker is the lowest bit of `hit`, and `hit ^ (hit - 1)` is
@@ -155,7 +185,7 @@ fn ray(d: usize, sq: Square, blockers: Bitboard) -> Bitboard {
         // Decreasing indices: the nearest blocker is the highest bit. With none, `hit | 1` stops at
         // square 0, from which every decreasing ray is empty, so nothing is cut.
         let stop = 127 - (hit | 1).leading_zeros() as usize;
-        Bitboard(r ^ RAYS[d][stop].0)
+        Bitboard(r ^ RAYS[stop][d].0)
     }
 }
 
@@ -288,15 +318,19 @@ mod tests {
         }
     }
 
-    /// Every table's entries past square 99 (read by no square of a board) are empty.
+    /// Every table's entries past square 99 (read by no square of a board) are empty, and each of its
+    /// tables has entries on the board.
     #[test]
     fn tables_are_empty_past_the_grid() {
-        let tables = [&KNIGHT, &KING, &PAWN[0], &PAWN[1], &ROOK_PSEUDO, &BISHOP_PSEUDO];
-        for table in tables.into_iter().chain(&RAYS) {
-            assert_eq!(table.len(), BY_SQUARE);
-            assert!(table[..Square::COUNT].iter().any(|b| b.any()));
-            assert!(table[Square::COUNT..].iter().all(|b| b.is_empty()));
+        assert_eq!((PATTERNS.len(), RAYS.len()), (BY_SQUARE, BY_SQUARE));
+        for t in 0..6 {
+            assert!(PATTERNS[..Square::COUNT].iter().any(|e| e[t].any()), "{t}");
         }
+        for d in 0..8 {
+            assert!(RAYS[..Square::COUNT].iter().any(|e| e[d].any()), "{d}");
+        }
+        assert!(PATTERNS[Square::COUNT..].iter().all(|e| e.iter().all(|b| b.is_empty())));
+        assert!(RAYS[Square::COUNT..].iter().all(|e| e.iter().all(|b| b.is_empty())));
     }
 
     #[test]
