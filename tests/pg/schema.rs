@@ -417,6 +417,68 @@ fn the_postgres_schema_numbers_rows_and_keeps_its_checks() {
     assert_eq!(members, 0);
 }
 
+/// A game's values are checked by their types (migration 40), not by constraints of `games`, which
+/// PostgreSQL prepared again at every statement writing the table (a move's included): the table has
+/// no CHECK of its own, and every value the nine constraints refused is still refused, by an insert
+/// and by an update, while the values they let through still go in.
+#[test]
+fn a_games_values_are_checked_by_their_types_not_by_the_table() {
+    let (_database, mut client) = postgres_migrated(server());
+    let own_checks: i64 = client
+        .query_one("SELECT count(*) FROM pg_constraint WHERE conrelid = 'games'::regclass AND contype = 'c'", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(own_checks, 0, "the checks of a game's values are its columns' types");
+    let player: i64 =
+        client.query_one("INSERT INTO players (name, created_at) VALUES ('p', 0) RETURNING id", &[]).unwrap().get(0);
+    let insert = |client: &mut Client, column: &str, value: &str| {
+        let (status, active) = if column == "status" { ("", "") } else { ("status, ", "'active', ") };
+        client.execute(
+            &format!(
+                "INSERT INTO games (platform, chat_id, variant, start_fen, white_id, black_id, {status}fen, created_at,
+                   updated_at, {column}) VALUES ('console', 'c', 'chess', 'f', $1, $1, {active}'f', 0, 0, {value})"
+            ),
+            &[&player],
+        )
+    };
+    let refused = [
+        ("status", "'won'"),
+        ("result", "'2-0'"),
+        ("ai_level", "0"),
+        ("ai_level", "9"),
+        ("days_per_move", "4"),
+        ("ply", "-1"),
+        ("white_swap", "12"),
+        ("black_swap", "-1"),
+        ("rated", "2"),
+        ("interaction_only", "-1"),
+    ];
+    for (column, value) in refused {
+        assert!(insert(&mut client, column, value).is_err(), "{column} = {value} inserted");
+    }
+    let accepted = [
+        ("status", "'setup'"),
+        ("result", "'1/2-1/2'"),
+        ("result", "NULL"),
+        ("ai_level", "8"),
+        ("days_per_move", "14"),
+        ("ply", "0"),
+        ("white_swap", "11"),
+        ("black_swap", "0"),
+        ("rated", "1"),
+        ("interaction_only", "0"),
+    ];
+    for (column, value) in accepted {
+        assert_eq!(insert(&mut client, column, value).unwrap(), 1, "{column} = {value}");
+    }
+    for (column, value) in refused {
+        let update = client.execute(&format!("UPDATE games SET {column} = {value}"), &[]);
+        assert!(update.is_err(), "{column} = {value} set by an update");
+    }
+    let moved = client.execute("UPDATE games SET ply = ply + 1 WHERE status = 'active'", &[]).unwrap();
+    assert_eq!(moved, 9, "the moves of the games in play");
+}
+
 /// A statement that hangs (here `pg_sleep`; in life a lock never released or a stalled server
 /// backend) is cancelled by the pool's `statement_timeout` and fails as an error, and the
 /// connection goes on serving; migrations, which may wait for another process, are exempt.

@@ -94,6 +94,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V37__setup_clock", include_str!("../../migrations/0037_setup_clock.sql")),
     sql("V38__delivery_marks", include_str!("../../migrations/0038_delivery_marks.sql")),
     sql("V39__due_from", include_str!("../../migrations/0039_due_from.sql")),
+    sql("V40__game_domains", include_str!("../../migrations/0040_game_domains.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many
