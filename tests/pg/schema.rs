@@ -424,11 +424,16 @@ fn the_postgres_schema_numbers_rows_and_keeps_its_checks() {
 #[test]
 fn a_games_values_are_checked_by_their_types_not_by_the_table() {
     let (_database, mut client) = postgres_migrated(server());
-    let own_checks: i64 = client
-        .query_one("SELECT count(*) FROM pg_constraint WHERE conrelid = 'games'::regclass AND contype = 'c'", &[])
-        .unwrap()
-        .get(0);
-    assert_eq!(own_checks, 0, "the checks of a game's values are its columns' types");
+    for table in ["games", "outbox_rows", "game_moves"] {
+        let own_checks: i64 = client
+            .query_one(
+                "SELECT count(*) FROM pg_constraint WHERE conrelid = $1::text::regclass AND contype = 'c'",
+                &[&table],
+            )
+            .unwrap()
+            .get(0);
+        assert_eq!(own_checks, 0, "the checks of {table}'s values are its columns' types");
+    }
     let player: i64 =
         client.query_one("INSERT INTO players (name, created_at) VALUES ('p', 0) RETURNING id", &[]).unwrap().get(0);
     let insert = |client: &mut Client, column: &str, value: &str| {
@@ -477,6 +482,26 @@ fn a_games_values_are_checked_by_their_types_not_by_the_table() {
     }
     let moved = client.execute("UPDATE games SET ply = ply + 1 WHERE status = 'active'", &[]).unwrap();
     assert_eq!(moved, 9, "the moves of the games in play");
+    // The two other tables, through their views as the store reads them.
+    let game: i64 = client.query_one("SELECT min(id) FROM games", &[]).unwrap().get(0);
+    let moves = |client: &mut Client, bytes: &[u8]| {
+        client.execute("INSERT INTO game_moves (game_id, moves, times) VALUES ($1, $2::bytea, '')", &[&game, &bytes])
+    };
+    assert!(moves(&mut client, &[10]).is_err(), "a move is two bytes at least");
+    assert_eq!(moves(&mut client, &[10, 20]).unwrap(), 1);
+    let uci: String = client.query_one("SELECT uci FROM moves WHERE game_id = $1", &[&game]).unwrap().get(0);
+    assert_eq!(uci, "a2a3");
+    let row = |client: &mut Client, state: &str| {
+        client.execute(
+            "INSERT INTO outbox_rows (platform, chat_key, reply, created_at, next_attempt_at, state)
+             VALUES ('console', 'c', '{}', 0, 0, $1::text)",
+            &[&state],
+        )
+    };
+    assert!(row(&mut client, "lost").is_err(), "an outbox row's state is one of three");
+    assert_eq!(row(&mut client, "pending").unwrap(), 1);
+    let state: String = client.query_one("SELECT state FROM outbox", &[]).unwrap().get(0);
+    assert_eq!(state, "pending");
 }
 
 /// A statement that hangs (here `pg_sleep`; in life a lock never released or a stalled server
