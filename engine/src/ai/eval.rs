@@ -601,6 +601,50 @@ pub struct Evaluator {
     fast_bits: bool,
     /// The pawn terms of the pawn structures met so far.
     pawns: PawnCache,
+    /// The evaluations of the positions met so far.
+    scores: ScoreCache,
+}
+
+/// An [`Evaluator`]'s memory of whole evaluations, by the position's hash ([`Position::hash`], which
+/// covers everything the evaluation reads: the pieces, the side to move, castling and missile rights,
+/// radiation and the armed flag). A search meets most positions again (each iteration of its deepening
+/// walks the last one's leaves; the quiescence search's stand-pats are not kept in the transposition
+/// table), and an evaluation costs thousands of instructions where a lookup costs one read.
+///
+/// Each entry is one word: the hash's upper 48 bits and the score's 16; the entry's place is the hash's
+/// lower bits, so a hit matches all 64 (as the transposition table's entries do). A score outside
+/// `i16` is not kept; an empty entry (0) matches no hash, as no entry is written with upper bits and
+/// score all zero that could be told from it.
+struct ScoreCache {
+    entries: Box<[u64]>,
+}
+
+/// A score cache holds 2^16 evaluations (512 KB).
+const SCORE_CACHE_BITS: u32 = 16;
+
+impl ScoreCache {
+    fn new() -> ScoreCache {
+        ScoreCache { entries: vec![0; 1 << SCORE_CACHE_BITS].into_boxed_slice() }
+    }
+
+    #[inline(always)]
+    fn slot(&mut self, hash: u64) -> &mut u64 {
+        &mut self.entries[hash as usize & ((1 << SCORE_CACHE_BITS) - 1)]
+    }
+
+    /// The score kept for `hash`, if any.
+    #[inline(always)]
+    fn get(&mut self, hash: u64) -> Option<i32> {
+        let e = *self.slot(hash);
+        (e != 0 && e >> 16 == hash >> 16).then_some(e as u16 as i16 as i32)
+    }
+
+    #[inline(always)]
+    fn put(&mut self, hash: u64, score: i32) {
+        if let Ok(s) = i16::try_from(score) {
+            *self.slot(hash) = (hash & !0xFFFF) | s as u16 as u64;
+        }
+    }
 }
 
 impl Evaluator {
@@ -617,7 +661,7 @@ impl Evaluator {
                 }
             }
         }
-        Evaluator { variant, params, terms, fast_bits: fast_bits(), pawns: PawnCache::new() }
+        Evaluator { variant, params, terms, fast_bits: fast_bits(), pawns: PawnCache::new(), scores: ScoreCache::new() }
     }
 
     /// [`evaluate`] of a position of this evaluator's variant.
@@ -629,6 +673,18 @@ impl Evaluator {
             pos.variant().name,
             self.variant.name
         );
+        let hash = pos.hash();
+        if let Some(score) = self.scores.get(hash) {
+            return score;
+        }
+        let score = self.evaluate_afresh(pos);
+        self.scores.put(hash, score);
+        score
+    }
+
+    /// [`Self::evaluate`] without the score cache.
+    #[inline]
+    fn evaluate_afresh(&mut self, pos: &Position) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if self.fast_bits {
             // SAFETY: `fast_bits` is true only where the processor has the instructions that
@@ -1390,9 +1446,11 @@ mod tests {
             let mut evaluator = Evaluator::new(v);
             for game in 0..6 {
                 let mut pos = setups::random_start(v, &mut rng);
+                let mut seen = Vec::new();
                 for _ in 0..(30 + game * 20) {
                     let e = evaluate(&pos);
                     assert_eq!(evaluator.evaluate(&pos), e, "{pos:?}");
+                    seen.push((pos.clone(), e));
                     digest = e.to_le_bytes().iter().fold(digest, |h, &b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
                     n += 1;
                     let legal = pos.legal_moves();
@@ -1401,11 +1459,40 @@ mod tests {
                     }
                     pos = pos.play(legal[rng.random_range(0..legal.len())]);
                 }
+                // Met again (now from the evaluator's score cache, but where a later position took
+                // the place): the same scores.
+                for (pos, e) in &seen {
+                    assert_eq!(evaluator.evaluate(pos), *e, "{pos:?} again");
+                }
             }
         }
         // The scores of these positions before the evaluator existed (tables of square terms, pawn
         // attacks by shifts, Capatomic's blast sums by rows and files).
         assert_eq!((n, digest), (4694, 0x9387_1b63_309e_1bab));
+    }
+
+    /// The score cache gives back what was put for a hash, nothing for another hash in the same place
+    /// or an empty place, and keeps no score it cannot hold.
+    #[test]
+    fn the_score_cache_answers_only_for_its_own_hash() {
+        let mut cache = ScoreCache::new();
+        let h = 0x1234_5678_9abc_def0u64;
+        assert_eq!(cache.get(h), None);
+        cache.put(h, -321);
+        assert_eq!(cache.get(h), Some(-321));
+        // The same place (lower bits), another hash: no answer.
+        assert_eq!(cache.get(h ^ (1 << 40)), None);
+        assert_eq!(cache.get(h ^ 1), None);
+        cache.put(h, i16::MAX as i32 + 1);
+        assert_eq!(cache.get(h), Some(-321), "a score outside i16 is not kept");
+        cache.put(h, i16::MIN as i32);
+        assert_eq!(cache.get(h), Some(i16::MIN as i32));
+        // An empty place does not answer for a hash whose upper bits are zero.
+        assert_eq!(cache.get(0x0000_0000_0000_0042), None);
+        cache.put(0x42, 0);
+        assert_eq!(cache.get(0x42), None, "not told from an empty place: evaluated again, never wrong");
+        cache.put(0x42, 7);
+        assert_eq!(cache.get(0x42), Some(7));
     }
 
     /// One side's terms, as [`evaluate_with`] computes them.
