@@ -140,6 +140,9 @@ struct Squares {
     count: usize,
     /// The number of continuation-history keys ([`piece_to`]): roles times the variant's squares.
     keys: usize,
+    /// The keys the variant's pieces can have: those of its roles up to the last one it uses (the
+    /// first part of each continuation-history row; the rest is never read).
+    used_keys: usize,
 }
 
 impl Squares {
@@ -151,7 +154,8 @@ impl Squares {
             }
         }
         let count = v.width as usize * v.height as usize;
-        Squares { index, count, keys: Role::COUNT * count }
+        let roles = v.roles.iter().map(|r| r.index() + 1).max().unwrap_or(Role::COUNT);
+        Squares { index, count, keys: Role::COUNT * count, used_keys: roles * count }
     }
 
     #[inline]
@@ -190,6 +194,27 @@ fn cont_index(side: Color, earlier: usize, key: usize, squares: &Squares) -> usi
 #[inline]
 fn counter_index(prev: Move, squares: &Squares) -> usize {
     squares.at(prev.from) * squares.count + squares.at(prev.to)
+}
+
+/// Asks the processor to bring `table[start..start + len]` into its cache, a line at a time (a hint:
+/// nothing is read or changed; places past the table's end are left out).
+#[inline]
+fn prefetch_span(table: &[i16], start: usize, len: usize) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        const PER_LINE: usize = 64 / std::mem::size_of::<i16>();
+        let end = (start + len).min(table.len());
+        let mut at = start - start % PER_LINE;
+        while at < end {
+            // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 processor has (the build's
+            // baseline); a prefetch reads nothing through the pointer, which is inside the table.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(table.as_ptr().add(at).cast()) };
+            at += PER_LINE;
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, start, len);
 }
 
 /// The static evaluation, taken from the transposition table when it has one.
@@ -617,6 +642,14 @@ impl<'a> Searcher<'a> {
         if depth >= 4 && tt_move.is_none() && !st.no_iir {
             depth -= 1;
         }
+        // The rows of the continuation histories that score this node's quiet moves, asked for
+        // before the moves are generated: their lines come in meanwhile.
+        let quiet_keys = self.quiet_keys(pos, ply);
+        for (row, table) in quiet_keys.cont_rows.iter().zip(&self.stats.cont) {
+            if let Some(row) = *row {
+                prefetch_span(table, row, self.squares.used_keys);
+            }
+        }
         let mut moves = std::mem::take(&mut self.move_bufs[ply]);
         pos.legal_moves_into(&mut moves);
         if moves.is_empty() {
@@ -626,7 +659,6 @@ impl<'a> Searcher<'a> {
         let mut scores = std::mem::take(&mut self.score_bufs[ply]);
         scores.clear();
         let mut kept = 0;
-        let quiet_keys = self.quiet_keys(pos, ply);
         for i in 0..moves.len() {
             let m = moves[i];
             // Launches that destroy nothing only matter as check blocks (or at the root).
