@@ -12,7 +12,8 @@
 # A diagnostic: pg_stat_statements itself costs the server some time; compare runs made alike.
 # Usage: tools/pg_statements.sh LAB [bench-bot options without --postgres] > statements.txt
 #   BENCH=bench-scale tools/pg_statements.sh LAB --scales 0.01 --ticks-only --due 1000 --runs 1: another
-#   benchmark with `--postgres` (its whole run, seeding included, in the view; "µs a move" then means nothing)
+#   benchmark with `--postgres` (bench-scale empties the view before its ticks: the ticks alone in it, the idle
+#   ones included; "µs a move" then means nothing)
 #   e.g. tools/pg_statements.sh target/release/lab --games 50 --plies 40 --threads 4 --no-pictures
 set -euo pipefail
 lab=${1:?usage: tools/pg_statements.sh LAB [bench-bot options]}
@@ -51,8 +52,8 @@ trap 'kill -TERM \$child' TERM
 wait \$child; wait \$child
 SCRIPT
 chmod 755 "$wrap/postgres"
-out=$(PG_HARNESS_BIN_DIR="$wrap" "$lab" "${BENCH:-bench-bot}" --postgres "$@" 2>&1)
-echo "$out" | grep -E "^(core|host): bench-bot|^tick with" || true
+out=$(CAPABOT_LAB_STATEMENTS=ticks PG_HARNESS_BIN_DIR="$wrap" "$lab" "${BENCH:-bench-bot}" --postgres "$@" 2>&1)
+echo "$out" | grep -E "^(core|host): bench-bot|^tick with|^  the database server" || true
 moves=$(echo "$out" | grep -E "^host: bench-bot" | sed -E 's/.*: ([0-9]+) accepted moves.*/\1/' || true)
 awk -F'|' -v moves="${moves:-1}" '
   /^[0-9]+\|/ { if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } line[$1] = line[$1] $0 "\n" }

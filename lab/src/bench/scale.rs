@@ -664,6 +664,27 @@ impl Db {
         }
     }
 
+    /// With `CAPABOT_LAB_STATEMENTS=ticks` in the environment (`tools/pg_statements.sh` sets it for
+    /// `bench-scale`): PostgreSQL's statement statistics emptied, so that the view read at the end shows
+    /// the ticks alone, not the seeding. Nothing otherwise (and on SQLite).
+    fn statements_from_here(&self) -> Result<(), String> {
+        match self {
+            Db::Sqlite(_) => Ok(()),
+            #[cfg(feature = "postgres")]
+            Db::Postgres(db, ..) => {
+                if std::env::var("CAPABOT_LAB_STATEMENTS").as_deref() != Ok("ticks") {
+                    return Ok(());
+                }
+                let mut client = db.connect().map_err(|e| e.to_string())?;
+                client
+                    .batch_execute(
+                        "CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()",
+                    )
+                    .map_err(|e| e.to_string())
+            }
+        }
+    }
+
     /// The time the database server's processes have spent on a CPU (PostgreSQL: every process the
     /// server started, from `/proc`; SQLite runs inside the bot: none).
     fn server_cpu(&self) -> Option<Duration> {
@@ -894,6 +915,7 @@ fn measure_ticks(
         .and_then(|f| std::fs::read_to_string(f).ok())
         .and_then(|s| s.trim().parse().ok())
         .unwrap_or(0);
+    db.statements_from_here()?;
     let mut idle = Vec::new();
     for _ in 0..opts.runs.max(1) {
         idle.push(tick(b, clock, first_deadline - 1).1);
