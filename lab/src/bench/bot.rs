@@ -727,7 +727,7 @@ fn wal_position(bot: &Bot) -> Option<u64> {
 /// of the bot's store has used so far: its postmaster (found as the parent of this connection's
 /// backend) with the children it has reaped, and every process it runs now. `None` where `/proc`
 /// does not say.
-fn server_cpu_ticks(bot: &Bot) -> Option<u64> {
+pub(super) fn server_cpu_ticks(bot: &Bot) -> Option<u64> {
     let conn = bot.store().conn().ok()?;
     let backend: i32 = conn.query_row("SELECT pg_backend_pid()", (), |r| r.get(0)).ok()?;
     // The fields after the command's name (which may hold spaces) in /proc/PID/stat, from field 3.

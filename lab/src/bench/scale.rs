@@ -628,7 +628,7 @@ enum Db {
     /// A database of the harness's server; the cursor file of the SQLite database it was copied
     /// from, if it was (its timeouts already taken stay taken: the ticks go on after them).
     #[cfg(feature = "postgres")]
-    Postgres(pg_harness::TestDatabase<'static>, &'static pg_harness::PgServer, Option<std::path::PathBuf>),
+    Postgres(pg_harness::TestDatabase<'static>, Option<std::path::PathBuf>),
 }
 
 impl Db {
@@ -659,7 +659,7 @@ impl Db {
     fn cursor_start(&self) -> Option<std::path::PathBuf> {
         match self {
             #[cfg(feature = "postgres")]
-            Db::Postgres(_, _, from) => from.clone(),
+            Db::Postgres(_, from) => from.clone(),
             Db::Sqlite(_) => self.cursor_file(),
         }
     }
@@ -684,38 +684,6 @@ impl Db {
             }
         }
     }
-
-    /// The time the database server's processes have spent on a CPU (PostgreSQL: every process the
-    /// server started, from `/proc`; SQLite runs inside the bot: none).
-    fn server_cpu(&self) -> Option<Duration> {
-        match self {
-            Db::Sqlite(_) => None,
-            #[cfg(feature = "postgres")]
-            Db::Postgres(_, server, _) => server.pid().map(children_cpu_time),
-        }
-    }
-}
-
-/// The time on a CPU of process `parent` and its children (`/proc/PID/stat`'s `utime` and `stime`,
-/// in clock ticks of 10 ms).
-#[cfg(feature = "postgres")]
-fn children_cpu_time(parent: u32) -> Duration {
-    let ticks = |stat: &str| -> Option<(u32, u64)> {
-        // The fields after the command's name, which is in parentheses and may hold spaces.
-        let rest = &stat[stat.rfind(')')? + 2..];
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        Some((f.get(1)?.parse().ok()?, f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?))
-    };
-    let mut sum = 0;
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else { continue };
-        if let Some((ppid, t)) = std::fs::read_to_string(entry.path().join("stat")).ok().as_deref().and_then(ticks)
-            && (pid == parent || ppid == parent)
-        {
-            sum += t;
-        }
-    }
-    Duration::from_millis(sum * 10)
 }
 
 /// Runs `lab bench-scale`, printing as it goes through `out`.
@@ -792,7 +760,7 @@ fn postgres_seeded(opts: &ScaleOptions, sizes: &Sizes, scale: f64, out: &dyn Fn(
     let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
     let database = server.create_database().map_err(|e| e.to_string())?;
     out(&format!("\n## scale {scale}: {sizes:?} in PostgreSQL database {}", database.name()));
-    let db = Db::Postgres(database, server, None);
+    let db = Db::Postgres(database, None);
     let store = db.open()?;
     let report = seed(&store, sizes, NOW, opts.seed, out)?;
     out(&format!("seeded in {:.1} s", report.total.as_secs_f64()));
@@ -808,7 +776,7 @@ fn postgres_copied(from: &Db, scale: f64, out: &dyn Fn(&str)) -> Result<Db, Stri
     let server = pg_harness::PgServer::shared().map_err(|e| e.to_string())?;
     let database = server.create_database().map_err(|e| e.to_string())?;
     out(&format!("\n## scale {scale} copied into PostgreSQL database {}", database.name()));
-    let db = Db::Postgres(database, server, from.cursor_file());
+    let db = Db::Postgres(database, from.cursor_file());
     let (source, target) = (from.open()?, db.open()?);
     let (b, _) = bot(target, NOW);
     let t = Instant::now();
@@ -936,12 +904,12 @@ fn measure_ticks(
             let before = finished_count(b.store())?;
             let at = first_deadline + cursor + due as i64 - 1;
             reads_due.push(due_reads(b.store(), at)?);
-            let server = db.server_cpu();
+            let server = super::bot::server_cpu_ticks(b);
             let cpu = thread_cpu_time();
             let (_, dt) = tick(b, clock, at);
             on_cpu.push(thread_cpu_time().saturating_sub(cpu));
-            if let (Some(before), Some(after)) = (server, db.server_cpu()) {
-                on_server.push(after.saturating_sub(before));
+            if let (Some(before), Some(after)) = (server, super::bot::server_cpu_ticks(b)) {
+                on_server.push(Duration::from_millis(after.saturating_sub(before) * 10));
             }
             cursor += due as i64;
             handled.push(finished_count(b.store())? - before);
