@@ -627,22 +627,23 @@ impl ScoreCache {
         ScoreCache { entries: vec![0; 1 << SCORE_CACHE_BITS].into_boxed_slice() }
     }
 
+    /// Where `hash`'s entry lives: its lower 16 bits.
     #[inline(always)]
-    fn slot(&mut self, hash: u64) -> &mut u64 {
-        &mut self.entries[hash as usize & ((1 << SCORE_CACHE_BITS) - 1)]
+    fn index(hash: u64) -> usize {
+        hash as usize & ((1 << SCORE_CACHE_BITS) - 1)
     }
 
     /// The score kept for `hash`, if any.
     #[inline(always)]
-    fn get(&mut self, hash: u64) -> Option<i32> {
-        let e = *self.slot(hash);
+    fn get(&self, hash: u64) -> Option<i32> {
+        let e = self.entries[Self::index(hash)];
         (e != 0 && e >> 16 == hash >> 16).then_some(e as u16 as i16 as i32)
     }
 
     #[inline(always)]
     fn put(&mut self, hash: u64, score: i32) {
         if let Ok(s) = i16::try_from(score) {
-            *self.slot(hash) = (hash & !0xFFFF) | s as u16 as u64;
+            self.entries[Self::index(hash)] = (hash & !0xFFFF) | s as u16 as u64;
         }
     }
 }
