@@ -699,6 +699,11 @@ impl Evaluator {
     pub fn params(&self) -> &'static EvalParams {
         self.params
     }
+
+    /// The variant whose positions it evaluates.
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
 }
 
 /// Whether the processor has `popcnt`, `tzcnt` and `lzcnt` (x86-64 processors since about 2013). The

@@ -12,7 +12,7 @@ pub mod search;
 pub mod tt;
 pub mod uci;
 
-use crate::rules::{Game, Move, Position};
+use crate::rules::{Game, Move, Position, Variant};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -381,18 +381,32 @@ fn game_history(game: &Game) -> Vec<u64> {
 pub struct Memory {
     tt: tt::Tt,
     stats: Box<search::Stats>,
+    /// The evaluator of the last search's variant, with its caches of evaluations and pawn terms:
+    /// each a function of the position alone (its hash covers all they read), so a later search of
+    /// the same variant (the next position of an analysis, the next move of a game) finds there the
+    /// scores it would compute, without evaluating again.
+    evaluator: Option<eval::Evaluator>,
 }
 
 impl Memory {
     /// A memory with a transposition table of about `mb` megabytes.
     pub fn new(mb: usize) -> Memory {
-        Memory { tt: tt::Tt::new(mb), stats: Box::new(search::Stats::new()) }
+        Memory { tt: tt::Tt::new(mb), stats: Box::new(search::Stats::new()), evaluator: None }
     }
 
-    /// Forgets everything (a new game).
+    /// Forgets everything a search found (a new game). The evaluator's caches stay: they hold what
+    /// any search would compute again.
     pub fn clear(&mut self) {
         self.tt.clear();
         self.stats.clear();
+    }
+
+    /// The evaluator for `variant`: the one kept if it is that variant's, else a new one.
+    fn evaluator_for<'m>(slot: &'m mut Option<eval::Evaluator>, variant: &'static Variant) -> &'m mut eval::Evaluator {
+        if slot.as_ref().is_some_and(|e| !std::ptr::eq(e.variant(), variant)) {
+            *slot = None;
+        }
+        slot.get_or_insert_with(|| eval::Evaluator::new(variant))
     }
 
     /// Forgets the stored scores, keeping the move-ordering statistics (which hold no scores).
@@ -432,7 +446,8 @@ pub fn search_with(
     } else {
         pos
     };
-    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, limits, history, pos.variant());
+    let evaluator = Memory::evaluator_for(&mut memory.evaluator, pos.variant());
+    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, evaluator, limits, history, pos.variant());
     s.run(pos, on_info)
 }
 
@@ -549,6 +564,21 @@ mod tests {
         let fresh = search_with(&pos, &[], &limits, &mut memory, &mut |_| {});
         assert_eq!((fresh.nodes, fresh.best), (first.nodes, first.best));
         assert_eq!(best_move(&pos, &limits).nodes, first.nodes);
+    }
+
+    #[test]
+    fn a_memory_moved_to_another_variant_evaluates_with_that_variant() {
+        let limits = Limits::depth(5);
+        let chess = Position::start(&variant::CHESS);
+        let fresh = best_move(&chess, &limits);
+        // The memory's evaluator (and its caches) is Capablanca's after this search...
+        let mut memory = Memory::new(4);
+        search_with(&Position::start(&variant::CAPABLANCA), &[], &limits, &mut memory, &mut |_| {});
+        memory.clear();
+        // ... and chess's for the next: the same search as with a new memory.
+        let after = search_with(&chess, &[], &limits, &mut memory, &mut |_| {});
+        assert!(std::ptr::eq(memory.evaluator.as_ref().map_or(std::ptr::null(), |e| e.variant()), &variant::CHESS));
+        assert_eq!((after.nodes, after.score, after.best), (fresh.nodes, fresh.score, fresh.best));
     }
 
     /// What fixed-node searches find, pinned: a game of each variant played by 5,000-node searches

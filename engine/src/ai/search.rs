@@ -23,8 +23,9 @@ const MAX_PLY: usize = 120;
 
 pub(crate) struct Searcher<'a> {
     params: &'static EvalParams,
-    /// The static evaluation of the variant's positions.
-    evaluator: Evaluator,
+    /// The static evaluation of the variant's positions, kept by the caller with its caches of
+    /// scores and pawn terms (pure functions of the position, so they carry from one search to the next).
+    evaluator: &'a mut Evaluator,
     tt: &'a mut Tt,
     limits: &'a Limits,
     start: Instant,
@@ -274,12 +275,13 @@ impl<'a> Searcher<'a> {
     pub(crate) fn new(
         tt: &'a mut Tt,
         stats: &'a mut Stats,
+        evaluator: &'a mut Evaluator,
         limits: &'a Limits,
         history: &[u64],
         variant: &'static Variant,
     ) -> Searcher<'a> {
+        debug_assert!(std::ptr::eq(evaluator.variant(), variant), "an evaluator of another variant");
         let start = Instant::now();
-        let evaluator = Evaluator::new(variant);
         Searcher {
             params: evaluator.params(),
             evaluator,
@@ -580,7 +582,7 @@ impl<'a> Searcher<'a> {
                 return s;
             }
         }
-        let static_eval = if in_check { -INF } else { cached_eval(&mut self.evaluator, pos, tt_eval) };
+        let static_eval = if in_check { -INF } else { cached_eval(self.evaluator, pos, tt_eval) };
         self.evals[ply] = static_eval;
         // For pruning, a stored search score is a better guess than the static one where its bound
         // points the same way.
@@ -966,7 +968,7 @@ impl<'a> Searcher<'a> {
         }
         let orig_alpha = alpha;
         let in_check = in_check.unwrap_or_else(|| pos.is_check());
-        let stand = if in_check { -INF } else { cached_eval(&mut self.evaluator, pos, tt_eval) };
+        let stand = if in_check { -INF } else { cached_eval(self.evaluator, pos, tt_eval) };
         if !in_check {
             if stand >= beta {
                 return stand;
@@ -1542,7 +1544,7 @@ mod tests {
         let limits = Limits::default();
         let (mut compared, mut by_killer_or_counter) = (0, 0);
         for v in VARIANTS {
-            let (mut tt, mut stats) = (Tt::new(1), Stats::new());
+            let (mut tt, mut stats, mut evaluator) = (Tt::new(1), Stats::new(), Evaluator::new(v));
             let [cont0, cont1] = &mut stats.cont;
             for (salt, t) in [&mut stats.history, cont0, cont1].into_iter().enumerate() {
                 // Scattered scores over the whole ±16,384 (a random number each took seconds).
@@ -1550,7 +1552,7 @@ mod tests {
                     .enumerate()
                     .for_each(|(i, h)| *h = ((i * 7_919 + salt * 104_729) % 32_769) as i16 - 16_384);
             }
-            let mut s = Searcher::new(&mut tt, &mut stats, &limits, &[], v);
+            let mut s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[], v);
             let mut pos = setups::random_start(v, &mut rng);
             for _ in 0..40 {
                 let legal = pos.legal_moves();
@@ -1611,8 +1613,8 @@ mod tests {
         let limits = Limits::default();
         let (mut safe, mut losing) = (0, 0);
         for v in VARIANTS.iter().filter(|v| !v.atomic) {
-            let (mut tt, mut stats) = (Tt::new(1), Stats::new());
-            let s = Searcher::new(&mut tt, &mut stats, &limits, &[], v);
+            let (mut tt, mut stats, mut evaluator) = (Tt::new(1), Stats::new(), Evaluator::new(v));
+            let s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[], v);
             for game in 0..20 {
                 let mut pos = setups::random_start(v, &mut rng);
                 for _ in 0..(40 + game * 5) {
@@ -1645,7 +1647,8 @@ mod tests {
             let limits = Limits { style, ..Limits::default() };
             let mut tt = Tt::new(1);
             let mut stats = Stats::new();
-            let mut s = Searcher::new(&mut tt, &mut stats, &limits, &[], pos.variant());
+            let mut evaluator = Evaluator::new(pos.variant());
+            let mut s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[], pos.variant());
             s.qsearch(&pos, 0, -INF, INF, 0, None)
         };
         let play = q(super::super::Style::PLAY);
