@@ -447,7 +447,7 @@ pub fn search_with(
         pos
     };
     let evaluator = Memory::evaluator_for(&mut memory.evaluator, pos.variant());
-    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, evaluator, limits, history, pos.variant());
+    let mut s = search::Searcher::new(&mut memory.tt, &mut memory.stats, evaluator, limits, history);
     s.run(pos, on_info)
 }
 

@@ -278,9 +278,9 @@ impl<'a> Searcher<'a> {
         evaluator: &'a mut Evaluator,
         limits: &'a Limits,
         history: &[u64],
-        variant: &'static Variant,
     ) -> Searcher<'a> {
-        debug_assert!(std::ptr::eq(evaluator.variant(), variant), "an evaluator of another variant");
+        // The variant searched is the evaluator's.
+        let variant = evaluator.variant();
         let start = Instant::now();
         Searcher {
             params: evaluator.params(),
@@ -1552,7 +1552,7 @@ mod tests {
                     .enumerate()
                     .for_each(|(i, h)| *h = ((i * 7_919 + salt * 104_729) % 32_769) as i16 - 16_384);
             }
-            let mut s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[], v);
+            let mut s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[]);
             let mut pos = setups::random_start(v, &mut rng);
             for _ in 0..40 {
                 let legal = pos.legal_moves();
@@ -1614,7 +1614,7 @@ mod tests {
         let (mut safe, mut losing) = (0, 0);
         for v in VARIANTS.iter().filter(|v| !v.atomic) {
             let (mut tt, mut stats, mut evaluator) = (Tt::new(1), Stats::new(), Evaluator::new(v));
-            let s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[], v);
+            let s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[]);
             for game in 0..20 {
                 let mut pos = setups::random_start(v, &mut rng);
                 for _ in 0..(40 + game * 5) {
@@ -1648,7 +1648,7 @@ mod tests {
             let mut tt = Tt::new(1);
             let mut stats = Stats::new();
             let mut evaluator = Evaluator::new(pos.variant());
-            let mut s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[], pos.variant());
+            let mut s = Searcher::new(&mut tt, &mut stats, &mut evaluator, &limits, &[]);
             s.qsearch(&pos, 0, -INF, INF, 0, None)
         };
         let play = q(super::super::Style::PLAY);
