@@ -58,6 +58,15 @@ pub struct FakeConfig {
 /// together).
 pub const IDENTIFY_INTERVAL: std::time::Duration = std::time::Duration::from_secs(5);
 
+/// A heartbeat interval for tests: short enough that heartbeats happen in most of them, long
+/// enough to outlast a stalled test process. serenity restarts a shard whose last heartbeat is
+/// still unacknowledged when the next one is due, and reads the acknowledgement only after the
+/// events queued before it: at 1 s, a test's 150 GUILD_CREATEs on a shard, or a restarted
+/// process's catch-up, on a loaded two-core machine held it back past the next heartbeat ("Error
+/// heartbeating", a new session, the interaction sent meanwhile lost: the landing CI of 5e687fb,
+/// and the fresh-clone CI of 2f25b18). Discord asks for 41.25 s.
+pub const TEST_HEARTBEAT_INTERVAL_MS: u64 = 10_000;
+
 /// How many more sessions the bot may start (Discord's `session_start_limit`): `remaining` of
 /// `total`, refilled `reset_after` from the first `GET /gateway/bot`. An IDENTIFY while none
 /// remain is recorded as a problem ([`crate::FakeDiscord::assert_no_problems`]); Discord would
@@ -204,7 +213,8 @@ impl FakeConfig {
         self
     }
 
-    /// Sets the heartbeat interval (short ones make heartbeats happen during a test).
+    /// Sets the heartbeat interval (short ones make heartbeats happen during a test: see
+    /// [`TEST_HEARTBEAT_INTERVAL_MS`]).
     pub fn heartbeat_interval_ms(mut self, interval: u64) -> FakeConfig {
         self.heartbeat_interval_ms = interval;
         self

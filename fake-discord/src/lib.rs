@@ -44,7 +44,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::task::JoinHandle;
 
-pub use config::{FakeConfig, GuildSpec, IDENTIFY_INTERVAL, NONCE_LIFETIME, RateLimits, SessionStartLimit};
+pub use config::{
+    FakeConfig, GuildSpec, IDENTIFY_INTERVAL, NONCE_LIFETIME, RateLimits, SessionStartLimit, TEST_HEARTBEAT_INTERVAL_MS,
+};
 pub use rest::USER_INSTALL_FOLLOW_UPS;
 pub use state::{Fault, FaultKind, GatewayDrop, Interaction, ReceivedFile, RecordedRequest, Sent, SentKind};
 use state::{Shared, State};

@@ -163,7 +163,7 @@ async fn bot_client(fake: &FakeDiscord, token: &str, probe: Arc<Probe>) -> seren
 
 fn world(token: &str) -> FakeConfig {
     FakeConfig::new(token)
-        .heartbeat_interval_ms(1_000)
+        .heartbeat_interval_ms(fake_discord::TEST_HEARTBEAT_INTERVAL_MS)
         .guild(GuildSpec::new(GUILD, "Chess club").text_channel(GENERAL, "general").member(ALICE, "alice"))
 }
 

@@ -841,8 +841,19 @@ impl Host {
         if fresh.is_empty() {
             return None;
         }
-        let (bot, served) = (self.bot.clone(), crate::bot::Served::new(self.owner.clone(), fresh));
-        let jobs = self.blocking(move || bot.pending_ai_jobs(&served)).await.unwrap_or_default();
+        let (bot, served) = (self.bot.clone(), crate::bot::Served::new(self.owner.clone(), fresh.clone()));
+        let jobs = match self.blocking(move || bot.pending_ai_jobs(&served)).await {
+            Some(Ok(jobs)) => jobs,
+            failed => {
+                if let Some(Err(e)) = failed {
+                    tracing::error!("could not list the games where capabot is to move: {e}");
+                }
+                // Not marked as taken up: a later call (another front end's) lists them again.
+                let mut resumed = self.resumed_ai.lock().unwrap_or_else(|e| e.into_inner());
+                resumed.retain(|p| !fresh.contains(p));
+                return None;
+            }
+        };
         (!jobs.is_empty()).then(|| self.settle(Response { ai_jobs: jobs, ..Response::default() }, None))
     }
 

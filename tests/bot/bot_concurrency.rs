@@ -380,3 +380,29 @@ fn a_scheduler_batch_that_cannot_commit_is_run_again_item_by_item() {
     assert_eq!(tb.query_i64("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
     assert!(tb.bot.scheduler_failures().unwrap().is_empty());
 }
+
+/// Processes started together on a new database each list the games where capabot is to move,
+/// creating capabot's player if none has yet: each gets its list (on PostgreSQL all but one meet a
+/// serialization failure, which their unit of work runs again: before, it was logged and the
+/// AI's games were not taken up), and there is one player for capabot.
+#[test]
+fn processes_starting_together_each_list_the_ais_games() {
+    let tb = new_bot();
+    let path = db_path(tb.dir.path());
+    let n = 8;
+    let barrier = Arc::new(Barrier::new(n));
+    let handles: Vec<_> = (0..n)
+        .map(|_| {
+            let (path, clock, barrier) = (path.clone(), tb.clock.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let bot = open_bot(&path, clock, Arc::new(NoAi));
+                barrier.wait();
+                bot.pending_ai_jobs(&capabot::bot::Served::new("here", ["test"])).map(|jobs| jobs.len())
+            })
+        })
+        .collect();
+    for handle in handles {
+        assert_eq!(handle.join().unwrap(), Ok(0));
+    }
+    assert_eq!(tb.query_i64("SELECT count(*) FROM players WHERE is_ai <> 0"), 1);
+}

@@ -1160,8 +1160,8 @@ fn pending_ai_jobs_after_restart() {
     }
     let bot = open_bot(&path, clock, Arc::new(FirstLegalMove));
     // Another platform's process leaves the game to this one's.
-    assert!(bot.pending_ai_jobs(&capabot::bot::Served::new("elsewhere", ["othernet"])).is_empty());
-    let jobs = bot.pending_ai_jobs(&capabot::bot::Served::new("here", ["test"]));
+    assert!(bot.pending_ai_jobs(&capabot::bot::Served::new("elsewhere", ["othernet"])).unwrap().is_empty());
+    let jobs = bot.pending_ai_jobs(&capabot::bot::Served::new("here", ["test"])).unwrap();
     assert_eq!(jobs.len(), 1);
     let replies = bot.run_ai_jobs_inline(jobs);
     assert!(replies[0].text.contains("played by capabot"));

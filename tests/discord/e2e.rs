@@ -15,6 +15,7 @@ use capabot::rules::{Color, Position, Variant};
 use capabot::store::Store;
 use fake_discord::{
     FakeConfig, FakeDiscord, FaultKind, GatewayDrop, GuildSpec, IDENTIFY_INTERVAL, Interaction, Sent, SentKind,
+    TEST_HEARTBEAT_INTERVAL_MS,
 };
 use serde_json::{Value, json};
 use std::future::Future;
@@ -48,7 +49,7 @@ const BOARD_PX: (u32, u32) = (640, 640);
 const CHART_PX: (u32, u32) = (800, 450);
 
 fn world() -> FakeConfig {
-    FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
+    FakeConfig::new(TOKEN).heartbeat_interval_ms(TEST_HEARTBEAT_INTERVAL_MS).guild(
         GuildSpec::new(GUILD, "Chess club")
             .text_channel(GENERAL, "general")
             .role(MANAGERS, "managers", MANAGE_GUILD)
@@ -1350,7 +1351,7 @@ async fn the_binary_with_a_rejected_token_exits_2() {
 const OTHER: u64 = 16;
 
 fn two_channels() -> FakeConfig {
-    FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
+    FakeConfig::new(TOKEN).heartbeat_interval_ms(TEST_HEARTBEAT_INTERVAL_MS).guild(
         GuildSpec::new(GUILD, "Chess club")
             .text_channel(GENERAL, "general")
             .text_channel(OTHER, "other")
@@ -3233,12 +3234,7 @@ async fn two_hundred_games_on_three_processes_survive_kills_mid_burst() {
     // Two players of their own per channel: one person's moves in many channels would meet the
     // per-person rate limit (a burst of 10), which is not what this test is about.
     let players = |c: usize| (0x10_000 + c as u64, 0x20_000 + c as u64);
-    // Heartbeats every 10 s, not the other tests' 1 s: serenity restarts a shard whose last
-    // heartbeat is unacknowledged when the next is due, and with three processes, PostgreSQL and
-    // the fake on two cores a restarted process's catch-up can hold an acknowledgement back for a
-    // second (the fresh-clone CI of 2f25b18: shard 2 dropped 3 s after its restart, "Error
-    // heartbeating", and an interaction sent meanwhile was lost). Discord asks for 41.25 s.
-    let mut config = world().heartbeat_interval_ms(10_000).shards(SHARDS);
+    let mut config = world().shards(SHARDS);
     for s in 0..SHARDS as u64 {
         let mut spec = GuildSpec::new(guild(s), &format!("Club {s}"));
         for (c, &channel) in channels.iter().enumerate().filter(|(_, c)| **c >> 22 == SHARDS as u64 + s) {

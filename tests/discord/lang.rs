@@ -11,7 +11,7 @@ use capabot::bot::{Bot, BotConfig, FirstLegalMove};
 use capabot::discord::{self, DiscordOptions, Token};
 use capabot::host::{Host, HostConfig};
 use capabot::store::Store;
-use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
+use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind, TEST_HEARTBEAT_INTERVAL_MS};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,7 +26,7 @@ const WAIT: Duration = Duration::from_secs(30);
 const SCENARIO: Duration = Duration::from_secs(240);
 
 fn world() -> FakeConfig {
-    FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
+    FakeConfig::new(TOKEN).heartbeat_interval_ms(TEST_HEARTBEAT_INTERVAL_MS).guild(
         GuildSpec::new(GUILD, "Satranç kulübü")
             .text_channel(GENERAL, "genel")
             .member(ALICE, "alice")

@@ -1384,7 +1384,7 @@ async fn a_kicked_bot_pauses_the_rooms_game_and_tells_the_players() {
 
 mod both {
     use super::*;
-    use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind};
+    use fake_discord::{FakeConfig, FakeDiscord, GuildSpec, Sent, SentKind, TEST_HEARTBEAT_INTERVAL_MS};
     use serde_json::Value;
 
     pub const TOKEN: &str = "fake-bot-token";
@@ -1394,7 +1394,7 @@ mod both {
     pub const BOB: u64 = 13;
 
     pub fn world() -> FakeConfig {
-        FakeConfig::new(TOKEN).heartbeat_interval_ms(1_000).guild(
+        FakeConfig::new(TOKEN).heartbeat_interval_ms(TEST_HEARTBEAT_INTERVAL_MS).guild(
             GuildSpec::new(GUILD, "Chess club")
                 .text_channel(GENERAL, "general")
                 .member(ALICE, "alice")

@@ -579,22 +579,26 @@ impl Bot {
     }
 
     /// AI jobs for games where capabot is to move (after a restart), on the platforms `served`.
-    pub fn pending_ai_jobs(&self, served: &crate::bot::Served) -> Vec<AiJob> {
-        let run = || -> Res<Vec<AiJob>> {
-            let conn = self.conn()?;
+    ///
+    /// # Errors
+    /// When the store cannot be read (the caller asks again later).
+    pub fn pending_ai_jobs(&self, served: &crate::bot::Served) -> Res<Vec<AiJob>> {
+        let platforms: Vec<&str> = served.platforms.iter().map(String::as_str).collect();
+        // A unit of work: processes starting together each create capabot's player if none has
+        // yet, and on PostgreSQL all but one of them meet a serialization failure, which the unit
+        // runs again (before: logged, and the AI's games were not taken up).
+        let rows = self.store.unit(|| {
+            let conn = self.store.conn()?;
             let ai = players::ai(&conn, self.clock.now())?;
-            let mut jobs = Vec::new();
-            let platforms: Vec<&str> = served.platforms.iter().map(String::as_str).collect();
-            for row in games::ai_to_move(&conn, ai.id, &platforms)? {
-                let game = self.load_game(&conn, &row)?;
-                jobs.push(AiJob { game_id: row.id, ply: row.ply, level: row.ai_level.unwrap_or(3), game });
-            }
-            Ok(jobs)
-        };
-        run().unwrap_or_else(|e| {
-            tracing::error!("could not list pending AI games: {e:?}");
-            Vec::new()
-        })
+            games::ai_to_move(&conn, ai.id, &platforms)
+        })?;
+        let conn = self.conn()?;
+        let mut jobs = Vec::new();
+        for row in rows {
+            let game = self.load_game(&conn, &row)?;
+            jobs.push(AiJob { game_id: row.id, ply: row.ply, level: row.ai_level.unwrap_or(3), game });
+        }
+        Ok(jobs)
     }
 }
 
