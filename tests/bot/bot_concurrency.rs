@@ -202,9 +202,7 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
         tb.say_in(chat, black, "e5");
     }
     // Game 2 is broken: its variant is unknown.
-    let conn = tb.bot.store().conn().unwrap();
-    conn.execute("UPDATE games SET variant = 'no-such-variant' WHERE id = 2", ()).unwrap();
-    drop(conn);
+    tb.by_hand("UPDATE games SET variant = 'no-such-variant' WHERE id = 2", ());
     tb.clock.advance(2 * 86_400);
     let first = tb.tick().text();
     assert!(first.contains("#1") && first.contains("#3"), "games 1 and 3 end on time: {first}");
@@ -225,9 +223,7 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
     tb.tick();
     assert_eq!(tb.bot.scheduler_failures().unwrap()[0].tries, 3);
     // Fixed and retried: it ends on time like the others, and its failure is forgotten.
-    let conn = tb.bot.store().conn().unwrap();
-    conn.execute("UPDATE games SET variant = 'chess' WHERE id = 2", ()).unwrap();
-    drop(conn);
+    tb.by_hand("UPDATE games SET variant = 'chess' WHERE id = 2", ());
     assert_eq!(tb.bot.scheduler_retry(None).unwrap(), 1);
     let later = tb.tick().text();
     assert!(later.contains("#2"), "{later}");
@@ -242,16 +238,13 @@ fn one_bad_row_stops_nothing_else_in_the_scheduler() {
 #[test]
 fn the_ticks_own_items_forget_their_failures_when_they_go_through() {
     let tb = new_bot();
-    let conn = tb.bot.store().conn().unwrap();
     for kind in ["housekeeping", "ladder-standings", "tournament-announce"] {
-        conn.execute(
+        tb.by_hand(
             "INSERT INTO scheduler_failures (kind, item_id, tries, last_error, last_at, set_aside)
              VALUES (?1, 0, 2, 'database is locked', 0, 0)",
             [kind],
-        )
-        .unwrap();
+        );
     }
-    drop(conn);
     assert_eq!(tb.bot.scheduler_failures().unwrap().len(), 3);
     tb.tick();
     assert_eq!(tb.bot.scheduler_failures().unwrap(), vec![], "went through, so forgotten");
@@ -285,9 +278,7 @@ fn a_scheduler_batch_whose_items_all_succeed_opens_no_savepoint() {
     assert_eq!(savepoints_opened() - before, 0, "savepoints opened by a batch whose items all succeed");
 
     daily_games_out_of_time(&tb, ["d", "e", "f"]);
-    let conn = tb.bot.store().conn().unwrap();
-    conn.execute("UPDATE games SET variant = 'no-such-variant' WHERE id = 5", ()).unwrap();
-    drop(conn);
+    tb.by_hand("UPDATE games SET variant = 'no-such-variant' WHERE id = 5", ());
     let before = savepoints_opened();
     let text = tb.tick().text();
     assert!(text.contains("#4") && text.contains("#6") && !text.contains("we ran out of time"), "{text}");

@@ -552,7 +552,7 @@ fn a_community_page_runs_as_many_statements_whatever_it_shows() {
     assert_eq!(more, few, "statements with 3 ladders and 5 tournaments, and with 1 and 1");
 
     // The standings are read as kept, not replayed from the seasons' events (which only grow).
-    tb.bot.store().conn().unwrap().execute("DELETE FROM ladder_events", ()).unwrap();
+    tb.by_hand("DELETE FROM ladder_events", ());
     let (_, page) = read();
     assert!(page.ladders.iter().all(|l| l.standings.len() == 3), "{:?}", page.ladders);
 }
@@ -572,7 +572,7 @@ fn a_community_page_counts_what_it_leaves_out_up_to_a_thousand() {
              INSERT INTO tournaments (platform, community_id, name, variant, system, days_per_move, status, created_at)
              SELECT 'test', 'g', 'Old Cup', 'chess', 'roundrobin', 7, 'finished', 0 FROM n"
         );
-        tb.bot.store().conn().unwrap().execute(&sql, ()).unwrap();
+        tb.by_hand(&sql, ());
     };
     let page = || tb.bot.web_community("test", "g").unwrap().expect("shown");
     assert_eq!(LEFT_OUT_COUNTED, 1_000);

@@ -122,7 +122,26 @@ pub fn msg_in(chat: &str, who: &str, text: &str) -> Input {
     Input::text(Scope::chat("test", chat), UserRef::new(who.to_lowercase(), who), text).with_mentions(mentions)
 }
 
+/// On PostgreSQL, every write of the test's thread was in a unit of work: one outside is run once,
+/// and fails where another writer met it instead of running again (`capabot::store::lone_writes`).
+impl Drop for TestBot {
+    fn drop(&mut self) {
+        if on_postgres() && !std::thread::panicking() {
+            assert_eq!(capabot::store::lone_writes(), 0, "a write transaction outside a unit of work");
+        }
+    }
+}
+
 impl TestBot {
+    /// Changes the database by hand, as a test sets up what no command makes: one statement on
+    /// its own ([`Store::standalone`], so on PostgreSQL it is not one of the core's writes outside
+    /// a unit of work that the drop looks for). The number of rows changed.
+    pub fn by_hand(&self, sql: &str, params: impl capabot::store::sql::Params) -> usize {
+        let store = self.bot.store();
+        let values = params.values();
+        store.standalone(|| Ok(store.conn()?.execute(sql, values.clone())?)).unwrap_or_else(|e| panic!("{sql}: {e}"))
+    }
+
     /// Says `text` as `who` in chat `main`; runs AI jobs inline; returns all reply texts.
     pub fn say(&self, who: &str, text: &str) -> String {
         self.say_in("main", who, text)

@@ -575,7 +575,8 @@ impl Bot {
     /// A front end delivered `reply`: remembers the message under the reply's slot and the thread
     /// opened for a game, so later replies replace that message and go to that thread.
     pub fn delivered(&self, reply: &Reply, receipt: &Receipt) {
-        let run = || -> Result<(), BotError> { self.remember_delivery(&*self.store.conn()?, reply, receipt) };
+        // An upsert of the slot and an update of the game by id: statements each atomic by itself.
+        let run = || self.store.standalone(|| self.remember_delivery(&*self.store.conn()?, reply, receipt));
         if let Err(e) = run() {
             tracing::error!("could not record a delivery: {e:?}");
         }
@@ -593,7 +594,7 @@ impl Bot {
         conn: &crate::store::Connection,
         reply: &Reply,
         receipt: &Receipt,
-    ) -> Result<(), BotError> {
+    ) -> crate::store::Result<()> {
         let platform = reply.target.platform();
         if let (Some(slot), Some(mid)) = (&reply.slot, &receipt.message_id) {
             events::set_slot(conn, platform, &slot.key, mid, self.clock.now())?;

@@ -504,7 +504,6 @@ impl Bot {
                 let conn = self.store.conn()?;
                 outbox::mark_sent(&conn, id, receipt.message_id.as_deref(), now)?;
                 self.remember_delivery(&conn, reply, receipt)
-                    .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))
             })?;
             Ok(())
         };
@@ -535,8 +534,7 @@ impl Bot {
         let work = || {
             let conn = self.store.conn()?;
             if remember {
-                self.remember_delivery(&conn, reply, receipt)
-                    .map_err(|e| crate::store::StoreError::Corrupt(format!("{e:?}")))?;
+                self.remember_delivery(&conn, reply, receipt)?;
             }
             let rows = outbox::sent_and_next(&conn, id, receipt.message_id.as_deref(), now, lane, limit, when_empty)?;
             self.drained(&conn, rows, lane, when_empty)

@@ -721,6 +721,10 @@ pub struct Tx<'c> {
 }
 
 thread_local! {
+    /// Write transactions this thread opened on PostgreSQL outside any unit of work ([`lone_writes`]).
+    static LONE_WRITES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// This thread runs [`Store::standalone`]'s work on PostgreSQL.
+    static STANDALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// This thread's nested write transactions open no savepoint ([`without_savepoints`]).
     static ELIDING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// One of them ended without its commit: it could not be rolled back alone.
@@ -747,6 +751,26 @@ pub fn without_savepoints<T>(work: impl FnOnce() -> T) -> (T, bool) {
     (out, !undone)
 }
 
+/// How many write transactions (and statements changing rows on their own) this thread has run on
+/// PostgreSQL outside a unit of work ([`Store::unit`]) and outside [`Store::standalone`]'s
+/// statements declared atomic each by itself. Such a write runs once: a serialization failure or
+/// a read of what another writer changed meanwhile is an error or a lost update, not a try again.
+/// So the core's writes are all in those two, and the tests of its flows on PostgreSQL check that
+/// this stays 0 on their thread.
+#[doc(hidden)]
+pub fn lone_writes() -> u64 {
+    LONE_WRITES.with(std::cell::Cell::get)
+}
+
+/// Counts a write on PostgreSQL outside a unit of work ([`lone_writes`]).
+pub(crate) fn count_lone_write() {
+    if STANDALONE.with(std::cell::Cell::get) {
+        // Declared as statements each atomic by itself ([`Store::standalone`]).
+        return;
+    }
+    LONE_WRITES.with(|n| n.set(n.get() + 1));
+}
+
 /// Opens a [`Tx`] for writing.
 pub fn immediate(conn: &Connection) -> Result<Tx<'_>> {
     begin(conn, true)
@@ -771,6 +795,9 @@ fn begin(conn: &Connection, write: bool) -> Result<Tx<'_>> {
     } else if nested {
         conn.control("SAVEPOINT capabot_tx")?;
     } else if write {
+        if !conn.is_sqlite() {
+            count_lone_write();
+        }
         conn.begin_write()?;
     } else {
         conn.begin_read()?;
@@ -1028,7 +1055,14 @@ impl Store {
             Backend::Sqlite { .. } => self.unit(work),
             #[cfg(feature = "postgres")]
             Backend::Postgres(..) => {
+                struct Restore(bool);
+                impl Drop for Restore {
+                    fn drop(&mut self) {
+                        STANDALONE.with(|s| s.set(self.0));
+                    }
+                }
                 let mut work = work;
+                let _restore = Restore(STANDALONE.with(|s| s.replace(true)));
                 work()
             }
         }

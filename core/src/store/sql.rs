@@ -710,9 +710,14 @@ impl Connection {
                 Ok(conn.prepare_cached(sql)?.execute(rusqlite::params_from_iter(values.iter()))?)
             }
             #[cfg(feature = "postgres")]
-            Connection::Postgres(pg, _) => pg.with_statement(sql, &values, |client, statement| {
-                Ok(client.execute(statement, &pg::params(&values))? as usize)
-            }),
+            Connection::Postgres(pg, open) => {
+                if open.get().is_none() {
+                    super::count_lone_write();
+                }
+                pg.with_statement(sql, &values, |client, statement| {
+                    Ok(client.execute(statement, &pg::params(&values))? as usize)
+                })
+            }
         }
     }
 
@@ -817,6 +822,11 @@ impl Connection {
     }
 
     /// Whether no transaction is open.
+    /// Whether this is a SQLite connection.
+    pub fn is_sqlite(&self) -> bool {
+        matches!(self, Connection::Sqlite(_))
+    }
+
     pub fn is_autocommit(&self) -> bool {
         match self {
             Connection::Sqlite(conn) => conn.is_autocommit(),
