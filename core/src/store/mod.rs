@@ -721,7 +721,7 @@ pub struct Tx<'c> {
 }
 
 thread_local! {
-    /// Write transactions this thread opened on PostgreSQL outside any unit of work ([`lone_writes`]).
+    /// Writes this thread ran on PostgreSQL outside units of work and standalone work ([`lone_writes`]).
     static LONE_WRITES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// This thread runs [`Store::standalone`]'s work on PostgreSQL.
     static STANDALONE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -751,8 +751,8 @@ pub fn without_savepoints<T>(work: impl FnOnce() -> T) -> (T, bool) {
     (out, !undone)
 }
 
-/// How many write transactions (and statements changing rows on their own) this thread has run on
-/// PostgreSQL outside a unit of work ([`Store::unit`]) and outside [`Store::standalone`]'s
+/// How many write transactions (and statements run by `Connection::execute` outside a transaction)
+/// this thread has run on PostgreSQL outside a unit of work ([`Store::unit`]) and outside [`Store::standalone`]'s
 /// statements declared atomic each by itself. Such a write runs once: a serialization failure or
 /// a read of what another writer changed meanwhile is an error or a lost update, not a try again.
 /// So the core's writes are all in those two, and the tests of its flows on PostgreSQL check that

@@ -821,12 +821,12 @@ impl Connection {
         }
     }
 
-    /// Whether no transaction is open.
     /// Whether this is a SQLite connection.
     pub fn is_sqlite(&self) -> bool {
         matches!(self, Connection::Sqlite(_))
     }
 
+    /// Whether no transaction is open.
     pub fn is_autocommit(&self) -> bool {
         match self {
             Connection::Sqlite(conn) => conn.is_autocommit(),
