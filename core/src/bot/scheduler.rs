@@ -204,9 +204,13 @@ impl Bot {
             let (out, clean) = crate::store::without_savepoints(|| {
                 let mut out = Response::default();
                 for &(kind, id) in batch {
-                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.item(kind, id, now)));
+                    self.conn().ok()?.forget_kept();
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.item_work(kind, id, now)));
                     out.extend(r.ok()?.ok()?);
                 }
+                // Their earlier failures forgotten together (a statement each, one round trip an
+                // item on PostgreSQL, before).
+                schedule::clear_all(&*self.conn().ok()?, batch).ok()?;
                 Some(out)
             });
             out.filter(|_| clean)
@@ -228,6 +232,9 @@ impl Bot {
             failed.borrow_mut().clear();
             let mut out = Response::default();
             for &(kind, id) in batch {
+                if let Ok(conn) = self.conn() {
+                    conn.forget_kept();
+                }
                 match self.all_or_nothing(|| self.item(kind, id, now)) {
                     Ok(r) => out.extend(r),
                     Err(e) => {
@@ -376,9 +383,20 @@ impl Bot {
         Response::default()
     }
 
-    /// The work of one item, inside its unit.
+    /// The work of one item, inside its unit, its earlier failures forgotten when it went through.
     fn item(&self, kind: &str, id: i64, now: i64) -> Res<Response> {
-        let out = match kind {
+        let out = self.item_work(kind, id, now)?;
+        // Failures are counted in a row, for the tick's own items (id 0) as for the others: a
+        // success forgets them (before, the tick's items kept every failure for good, so three over
+        // months set one aside).
+        schedule::clear(&*self.conn()?, kind, id)?;
+        Ok(out)
+    }
+
+    /// The work of one item, inside its unit ([`Bot::item`] without forgetting its failures: a
+    /// batch that went through whole forgets its items' together).
+    fn item_work(&self, kind: &str, id: i64, now: i64) -> Res<Response> {
+        Ok(match kind {
             kind::TIMEOUT => self.timeout_item(id, now)?,
             kind::REMINDER => self.reminder_item(id, now)?,
             kind::LADDER => self.ladder_step(id)?,
@@ -395,12 +413,7 @@ impl Bot {
                 Response::default()
             }
             other => return Err(BotError::Internal(format!("unknown scheduled item kind {other}"))),
-        };
-        // Failures are counted in a row, for the tick's own items (id 0) as for the others: a
-        // success forgets them (before, the tick's items kept every failure for good, so three over
-        // months set one aside).
-        schedule::clear(&*self.conn()?, kind, id)?;
-        Ok(out)
+        })
     }
 
     /// A game whose move time ran out: lost on time (or drawn), or in secret-bomb chess with no
@@ -420,13 +433,13 @@ impl Bot {
         if self.bomb_at_random(&conn, &row, &mut out)? {
             return Ok(out);
         }
-        // Both players are named and notified below (and named by the ratings' lines): read at once.
-        players::read_pair(&conn, &row.platform, row.white, row.black)?;
         let turn = turn_of_fen(&row.fen);
         if row.ply < 2 && !self.is_competition_game(row.id)? {
             // Before both sides have moved, running out of time ends the game as resigning then
             // does: aborted, without a result or a rating change (a ladder's or a tournament's
             // game is lost on time all the same).
+            // Both players are named and notified below: read at once (as the game's end reads them).
+            players::read_pair(&conn, &row.platform, row.white, row.black)?;
             if games::abort(&conn, row.id, row.ply, now)? {
                 let name = self.name_of(&conn, row.player(turn))?;
                 let text = crate::tl!(lang, "game-aborted-timeout", id = row.id, name = name);

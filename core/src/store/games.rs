@@ -1382,7 +1382,8 @@ pub fn create_played(
 }
 
 /// Ends an active game (or one in setup: a tournament's forfeit) at `expected_ply` with an outcome
-/// (resignation, agreement, timeout, forfeit), running `on_end` in the same transaction.
+/// (resignation, agreement, timeout, forfeit), running `on_end` in the same transaction. In a unit
+/// of work, both players are read with it and kept (the end names and notifies them).
 pub fn finish(
     conn: &Connection,
     id: GameId,
@@ -1393,18 +1394,74 @@ pub fn finish(
 ) -> Result<bool> {
     let tx = super::immediate(conn)?;
     let (r, t) = outcome_to_db(outcome);
-    let finished = update_kept(
-        &tx,
+    let update =
         "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
-           updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status IN ('setup', 'active')",
-        params![r, t, now, id, expected_ply],
-    )?;
-    if !finished {
+           updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status IN ('setup', 'active')";
+    let params = params![r, t, now, id, expected_ply];
+    if tx.dialect() == crate::store::sql::Dialect::Sqlite {
+        if !update_kept(&tx, update, params)? {
+            return Ok(false);
+        }
+        offers::clear(&tx, id)?;
+        let row = get(&tx, id)?.ok_or_else(|| super::StoreError::Corrupt(format!("game {id} vanished")))?;
+        super::players::read_pair(&tx, &row.platform, row.white, row.black)?;
+    } else if !finished_clearing(&tx, update, params)? {
         return Ok(false);
     }
-    offers::clear(&tx, id)?;
     run_end_hook(&tx, id, on_end)?;
     tx.commit()?;
+    Ok(true)
+}
+
+/// PostgreSQL's game end in one statement (four round trips fewer than its parts): `update` (an
+/// `UPDATE games … WHERE id = ?4 …` of five parameters) with the game's row returned and kept as
+/// [`get`]'s answer, and only where it changed the row, the game's pending offers cleared; read
+/// with it and kept for the unit, what the end's hook and answers look up next: the ladder
+/// challenge and the tournament board the game is played for
+/// ([`ladders::find_by_game`](super::ladders::find_by_game),
+/// [`tournaments::find_by_game`](super::tournaments::find_by_game)), and both players with their
+/// settings and accounts ([`players::read_pair`](super::players::read_pair)). Whether it changed
+/// the row.
+fn finished_clearing(conn: &Connection, update: &str, params: &[&dyn crate::store::sql::ToSql]) -> Result<bool> {
+    use super::{ladders, tournaments};
+    let sql = format!(
+        "WITH ended AS ({update} RETURNING {COLUMNS}),
+           cleared AS (DELETE FROM offers WHERE game_id = ?4 AND EXISTS (SELECT 1 FROM ended))
+         SELECT {}, ladder.*, board.*, pair.* FROM ended
+         LEFT JOIN LATERAL ({} LIMIT 1) ladder ON true
+         LEFT JOIN LATERAL ({} LIMIT 1) board ON true
+         LEFT JOIN LATERAL ({}) pair ON true ORDER BY pair.id, pair.user_id",
+        qualified(COLUMNS, "ended"),
+        ladders::BY_GAME.replace("?1", "ended.id"),
+        tournaments::BY_GAME.replace("?1", "ended.id"),
+        super::players::pair_sql("ended.white_id", "ended.black_id", "ended.platform")
+    );
+    type Ends = (Option<(i64, u32)>, Option<(i64, usize, usize)>);
+    let width = COLUMNS.split(',').count();
+    let rows = conn.prepare_cached(&sql)?.query_map(params, |r| {
+        let ladder: Option<(i64, u32)> = match r.get::<Option<i64>>(width)? {
+            Some(l) => Some((l, r.get(width + 1)?)),
+            None => None,
+        };
+        let board: Option<(i64, usize, usize)> = match r.get::<Option<i64>>(width + 2)? {
+            Some(t) => Some((t, r.get(width + 3)?, r.get(width + 4)?)),
+            None => None,
+        };
+        let pair = match r.get::<Option<i64>>(width + 5)? {
+            Some(_) => Some(super::players::pair_row_at(r, width + 5)?),
+            None => None,
+        };
+        Ok((row_to_game(r)?, (ladder, board), pair))
+    })?;
+    let rows: Vec<(GameRow, Ends, Option<super::players::PairRow>)> = rows.collect::<std::result::Result<_, _>>()?;
+    let Some((row, (ladder, board), _)) = rows.first() else {
+        return Ok(false);
+    };
+    keep(conn, row);
+    conn.keep_in_unit(ladders::BY_GAME_TABLES, ladders::BY_GAME, [row.id], *ladder);
+    conn.keep_in_unit(tournaments::BY_GAME_TABLES, tournaments::BY_GAME, [row.id], *board);
+    let pair: Vec<super::players::PairRow> = rows.iter().filter_map(|(.., p)| p.clone()).collect();
+    super::players::keep_pair(conn, &row.platform, row.white, row.black, &pair);
     Ok(true)
 }
 
@@ -1691,6 +1748,7 @@ mod tests {
     on_both_backends!(
         ply_guard_lets_one_move_land,
         a_moves_unit_reads_its_games_and_players_with_its_first_statement_and_its_move,
+        a_games_end_reads_what_its_hook_looks_up_with_its_statement,
         a_failing_end_hook_leaves_neither_result_nor_consequence,
         a_replaced_chat_takes_its_open_games_along,
         a_game_stored_played_is_the_game_played_move_by_move,
@@ -2259,6 +2317,77 @@ mod tests {
                 Ok(())
             })
             .unwrap();
+    }
+
+    /// A game's end in a unit of work on PostgreSQL is one statement, which also clears the game's
+    /// offers and reads what its end hook and answers look up next: the game, the ladder challenge
+    /// and tournament board it is played for, both players with their accounts. Those lookups then
+    /// reach the database no more (each was a round trip), and answer what reading gives, on either
+    /// backend.
+    fn a_games_end_reads_what_its_hook_looks_up_with_its_statement(store: &Store) {
+        use crate::store::sql::statements_sent;
+        use crate::store::{ladders, offers, tournaments};
+        let c = store.conn().unwrap();
+        let ng = chess_game(&c, "c", Status::Active);
+        let (a, b) = (ng.white, ng.black);
+        players::link(&c, b, "t", "b-alt").unwrap();
+        let id = create(&c, &ng, 0).unwrap();
+        offers::put(&c, id, offers::OfferKind::Draw, a, 0, 1).unwrap();
+        let resign = Outcome::Decisive { winner: Color::White, reason: WinReason::Resignation };
+        // Another game's end first: its statements prepared.
+        let other = create(&c, &chess_game(&c, "c", Status::Active), 0).unwrap();
+        assert!(finish(&c, other, 0, resign, 2, &mut no_end_hook).unwrap());
+        drop(c);
+        let postgres = store.dialect() == Dialect::Postgres;
+        let hooked = std::cell::Cell::new(false);
+        store
+            .unit(|| {
+                let c = store.conn()?;
+                let sent = statements_sent();
+                let mut hook = |c: &Connection, row: &GameRow| {
+                    let looked = statements_sent();
+                    assert_eq!(ladders::find_by_game(c, row.id)?, None);
+                    assert_eq!(tournaments::find_by_game(c, row.id)?, None);
+                    players::read_pair(c, &row.platform, row.white, row.black)?;
+                    assert_eq!(players::get(c, b)?.map(|p| p.name), Some("B".to_string()));
+                    assert_eq!(players::accounts_on(c, b, "t")?, vec!["b".to_string(), "b-alt".to_string()]);
+                    assert_eq!(get(c, row.id)?.map(|g| g.status), Some(Status::Finished));
+                    let lookups = if postgres { 0 } else { 2 };
+                    assert_eq!(statements_sent() - looked, lookups, "the hook's lookups");
+                    hooked.set(true);
+                    Ok(())
+                };
+                // As the scheduler's batches run their items: no savepoint of its own (a round trip
+                // to open it, one to release it).
+                let (ended, clean) = crate::store::without_savepoints(|| finish(&c, id, 0, resign, 2, &mut hook));
+                assert!(ended? && clean && hooked.get());
+                if postgres {
+                    assert_eq!(statements_sent() - sent, 1, "the game's end with its hook's lookups");
+                }
+                assert_eq!(offers::get(&c, id, offers::OfferKind::Draw)?, None, "the offer cleared");
+                assert_eq!(players::get(&c, a)?.map(|p| p.name), Some("A".to_string()));
+                // The ratings' statement names a column `games`: it writes no game, and the game
+                // read with its end is not read again.
+                let scope = crate::store::ratings::Scope::Global;
+                crate::store::ratings::rate_in(
+                    &c,
+                    &[&scope],
+                    "chess",
+                    Some(id),
+                    a,
+                    b,
+                    crate::community::rating::Score::Win,
+                    2,
+                )?;
+                let rated = statements_sent();
+                assert_eq!(get(&c, id)?.map(|g| g.status), Some(Status::Finished));
+                assert_eq!(statements_sent() - rated, 0, "the game, kept");
+                Ok(())
+            })
+            .unwrap();
+        let c = store.conn().unwrap();
+        assert_eq!(offers::get(&c, id, offers::OfferKind::Draw).unwrap(), None);
+        assert_eq!(get(&c, id).unwrap().map(|g| g.status), Some(Status::Finished));
     }
 
     fn ply_guard_lets_one_move_land(store: &Store) {

@@ -675,16 +675,17 @@ pub fn close_season(conn: &Connection, id: LadderId, now: i64) -> Result<Season>
 }
 
 /// The ladder and challenge (of its current season) that game `game` is played for.
+/// Kept in a unit of work until it writes one of [`BY_GAME_TABLES`]; a game's end on PostgreSQL
+/// reads it with the game's row ([`games::finish`](super::games::finish)) and keeps its answer.
 pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(LadderId, ChallengeId)>> {
-    Ok(conn
-        .query_row(
-            "SELECT c.ladder_id, c.id FROM ladder_challenges c JOIN ladders l ON l.id = c.ladder_id
-             WHERE c.game_id = ?1 AND c.season = l.season AND c.status = 'accepted'",
-            [game],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
-        .optional()?)
+    Ok(conn.query_opt_in_unit(BY_GAME_TABLES, BY_GAME, [game], |r| Ok((r.get(0)?, r.get(1)?)))?)
 }
+
+/// [`find_by_game`]'s statement (the game's id is `?1`) and the tables it reads.
+pub(crate) const BY_GAME: &str =
+    "SELECT c.ladder_id, c.id FROM ladder_challenges c JOIN ladders l ON l.id = c.ladder_id
+     WHERE c.game_id = ?1 AND c.season = l.season AND c.status = 'accepted'";
+pub(crate) const BY_GAME_TABLES: &[&str] = &["ladder_challenges", "ladders"];
 
 /// Ladders of `platforms` with a pending challenge whose time to accept is over at `now` (to run
 /// [`Ladder::expire_due`] on), taken for the caller's transaction ([`Connection::take_due`]).

@@ -4,7 +4,7 @@
 //! until an operator retries it (`capabot scheduler retry`), while every other item goes on.
 
 use super::Result;
-use crate::store::sql::{Connection, params};
+use crate::store::sql::{Connection, Value, execute_by_ids, params};
 
 /// Tries after which a failing item is set aside.
 pub const SET_ASIDE_AFTER: u32 = 3;
@@ -40,6 +40,23 @@ pub fn record_failure(conn: &Connection, kind: &str, item_id: i64, error: &str, 
 /// An item went through: its failures are forgotten.
 pub fn clear(conn: &Connection, kind: &str, item_id: i64) -> Result<()> {
     conn.execute("DELETE FROM scheduler_failures WHERE kind = ?1 AND item_id = ?2", params![kind, item_id])?;
+    Ok(())
+}
+
+/// Items that went through together (a batch of the scheduler's): their failures are forgotten,
+/// in a statement for each kind (of up to [`IN_LIST_MAX`](crate::store::sql::IN_LIST_MAX) items)
+/// instead of [`clear`]'s one an item.
+pub fn clear_all(conn: &Connection, items: &[(&str, i64)]) -> Result<()> {
+    let mut kinds: Vec<&str> = items.iter().map(|&(kind, _)| kind).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    for kind in kinds {
+        let ids: Vec<i64> = items.iter().filter(|&&(k, _)| k == kind).map(|&(_, id)| id).collect();
+        let sql = |list: &str, next: usize| {
+            format!("DELETE FROM scheduler_failures WHERE item_id IN ({list}) AND kind = ?{next}")
+        };
+        execute_by_ids(conn, &ids, sql, &[Value::Text(kind)])?;
+    }
     Ok(())
 }
 

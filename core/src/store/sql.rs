@@ -1115,6 +1115,29 @@ pub fn query_by_ids<T>(
     Ok(found)
 }
 
+/// Runs `sql` (made from an `IN (…)` list's placeholders, `?1` to `?n`, and the number `n + 1`
+/// of the first placeholder after them) for each of `ids`, with `after` bound from `?n+1` on, in
+/// one statement per [`IN_LIST_MAX`] ids; the rows it changed. A batch's rows deleted in one round
+/// trip rather than one each.
+pub fn execute_by_ids(
+    conn: &Connection,
+    ids: &[i64],
+    sql: impl Fn(&str, usize) -> String,
+    after: &[Value<'_>],
+) -> Result<usize> {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut changed = 0;
+    for chunk in ids.chunks(IN_LIST_MAX) {
+        let (list, mut values) = in_list(chunk);
+        let next = values.len() + 1;
+        values.extend(after.iter().cloned());
+        changed += conn.execute(&sql(&list, next), values)?;
+    }
+    Ok(changed)
+}
+
 /// An `IN (…)` list of ids for one statement: its placeholders (`?1, ?2, …`) and its values.
 /// The list is padded to a power of two (repeating the last id, which changes no answer), so a
 /// page prepares and keeps a few statements, not one per length. Give at most [`IN_LIST_MAX`]
@@ -1134,7 +1157,13 @@ fn in_list(ids: &[i64]) -> (String, Vec<Value<'static>>) {
 /// Written into one string (a scheduled timeout's ratings wrote 80 placeholders, each formatted
 /// into a string of its own, about 5 % of the item: docs/scale.md, "The tick's ratings").
 pub fn values_rows(rows: usize, width: usize) -> String {
-    values_list(rows, width, 5, |out, _, n| push_placeholders(out, n, 1))
+    values_rows_after(0, rows, width)
+}
+
+/// [`values_rows`] numbered from `?before + 1` on: a second list in a statement whose first
+/// `before` values come ahead of it.
+pub fn values_rows_after(before: usize, rows: usize, width: usize) -> String {
+    values_list(rows, width, 5, |out, _, n| push_placeholders(out, before + n, 1))
 }
 
 /// How many columns a list of them names (`"p.id, p.name, coalesce(a, b)"`: 3), counted at compile
@@ -1288,6 +1317,35 @@ fn written_table(sql: &str) -> Option<&str> {
     (!table.is_empty() && !table.eq_ignore_ascii_case("OR")).then_some(table)
 }
 
+/// The tables a `WITH` statement writes: the word after each `INSERT INTO`, `UPDATE` and `DELETE
+/// FROM` in it (an `ON CONFLICT … DO UPDATE SET` names no table: `SET` is left out). `None` for
+/// any other statement. Its other names are not written: a column named like a table (`ratings`'
+/// `games`) no longer forgets that table's reads.
+fn with_targets(sql: &str) -> Option<Vec<&str>> {
+    let sql = sql.trim_start();
+    if !sql.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("WITH ")) {
+        return None;
+    }
+    let words: Vec<&str> =
+        sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
+    let mut targets = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let after = if w.eq_ignore_ascii_case("UPDATE") {
+            words.get(i + 1)
+        } else if (w.eq_ignore_ascii_case("INSERT") && words.get(i + 1).is_some_and(|n| n.eq_ignore_ascii_case("INTO")))
+            || (w.eq_ignore_ascii_case("DELETE") && words.get(i + 1).is_some_and(|n| n.eq_ignore_ascii_case("FROM")))
+        {
+            words.get(i + 2)
+        } else {
+            None
+        };
+        if let Some(&t) = after.filter(|t| !t.eq_ignore_ascii_case("SET") && !targets.contains(*t)) {
+            targets.push(t);
+        }
+    }
+    Some(targets)
+}
+
 /// Whether `sql` has a `DELETE FROM table` among its words (any case, any spacing): a `WITH`
 /// statement deleting from another table (a move's offers) cascades from nothing.
 fn deletes_from(sql: &str, table: &str) -> bool {
@@ -1429,15 +1487,31 @@ impl Connection {
             Some(t) => CASCADE_PARENTS.contains(&t) && sql.trim_start()[..6].eq_ignore_ascii_case("DELETE"),
             None => CASCADE_PARENTS.iter().any(|t| deletes_from(sql, t)),
         };
+        let targets = match table {
+            Some(t) => Some(vec![t]),
+            None => with_targets(sql),
+        };
         UNIT_READS.with(|r| {
             let r = &mut *r.borrow_mut();
-            if cascades {
-                r.forget_all();
-            } else {
-                r.forget_tables_in(table, sql);
+            match (cascades, &targets) {
+                (true, _) => r.forget_all(),
+                (false, Some(targets)) => targets.iter().for_each(|t| r.forget_tables_in(Some(t), sql)),
+                (false, None) => r.forget_tables_in(None, sql),
             }
-            r.note_written(table.unwrap_or(sql));
+            match &targets {
+                Some(targets) => targets.iter().for_each(|t| r.note_written(t)),
+                None => r.note_written(sql),
+            }
         });
+    }
+
+    /// Forgets every read the unit kept, when this is its connection: between the independent
+    /// items of a scheduler's batch, whose reads are of no use to the next item (kept, they would
+    /// fill the list, whose overflow forgets everything at some point within an item).
+    pub fn forget_kept(&self) {
+        if self.is_units() {
+            UNIT_READS.with(|r| r.borrow_mut().forget_all());
+        }
     }
 
     /// Everything the unit read is forgotten (a rollback to a savepoint, DDL).
@@ -1587,6 +1661,21 @@ mod tests {
         assert_eq!(written_table("UPDATE OR IGNORE games SET ply = 1"), None);
         assert_eq!(written_table("INSERT OR REPLACE INTO games VALUES (1)"), None);
         assert_eq!(written_table("WITH x AS (DELETE FROM games RETURNING id) SELECT 1"), None);
+        assert_eq!(with_targets("WITH x AS (DELETE FROM games RETURNING id) SELECT 1"), Some(vec!["games"]));
+        assert_eq!(
+            with_targets(
+                "WITH rated AS (INSERT INTO ratings (scope, games) VALUES (?1, ?2) ON CONFLICT (scope) DO UPDATE
+                 SET games = excluded.games) INSERT INTO rating_history (player_id) VALUES (?3)"
+            ),
+            Some(vec!["ratings", "rating_history"])
+        );
+        assert_eq!(
+            with_targets(
+                "with m as (update games set ply = 1 returning id), c as (delete from offers where 1) select * from m"
+            ),
+            Some(vec!["games", "offers"])
+        );
+        assert_eq!(with_targets("UPDATE games SET ply = 1"), None);
         assert_eq!(written_table("SAVEPOINT work"), None);
     }
 
@@ -1625,6 +1714,7 @@ mod tests {
         assert_eq!(values_rows(1, 1), "(?1)");
         assert_eq!(values_rows(3, 2), "(?1, ?2), (?3, ?4), (?5, ?6)");
         assert_eq!(values_rows(0, 4), "");
+        assert_eq!(values_rows_after(6, 2, 2), "(?7, ?8), (?9, ?10)");
         assert_eq!(
             typed_values_rows(2, &["BIGINT", "TEXT"]),
             "(CAST(?1 AS BIGINT), CAST(?2 AS TEXT)), (CAST(?3 AS BIGINT), CAST(?4 AS TEXT))"

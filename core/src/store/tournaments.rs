@@ -610,13 +610,15 @@ pub fn set_game(conn: &Connection, id: TournamentId, round: usize, board: usize,
 }
 
 /// The tournament, round and board that game `game` is played for.
+/// Kept in a unit of work until it writes `tournament_games`; a game's end on PostgreSQL reads it
+/// with the game's row ([`games::finish`](super::games::finish)) and keeps its answer.
 pub fn find_by_game(conn: &Connection, game: i64) -> Result<Option<(TournamentId, usize, usize)>> {
-    Ok(conn
-        .query_row("SELECT tournament_id, round, board FROM tournament_games WHERE game_id = ?1", [game], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
-        .optional()?)
+    Ok(conn.query_opt_in_unit(BY_GAME_TABLES, BY_GAME, [game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?)
 }
+
+/// [`find_by_game`]'s statement (the game's id is `?1`) and the tables it reads.
+pub(crate) const BY_GAME: &str = "SELECT tournament_id, round, board FROM tournament_games WHERE game_id = ?1";
+pub(crate) const BY_GAME_TABLES: &[&str] = &["tournament_games"];
 
 /// Records a board's result (a loss on time or by forfeit is recorded as the other side's win).
 /// Returns whether that finished the tournament.
