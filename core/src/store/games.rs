@@ -777,14 +777,43 @@ fn due_filter(dialect: Dialect, column: &str) -> String {
 /// Game `id` if its deadline has passed, taken for the caller's unit of work
 /// ([`Connection::take_due`]): `None` when it is not due (any more), or another process has it.
 pub fn due_timeout(conn: &Connection, id: GameId, now: i64) -> Result<Option<GameRow>> {
-    let filter = format!("id = ?1 AND {OPEN} AND deadline <= ?2{}", conn.take_due());
-    Ok(select(conn, &filter, params![id, now])?.into_iter().next())
+    taken_with_settings(conn, &format!("id = ?1 AND {OPEN} AND deadline <= ?2"), params![id, now])
 }
 
 /// Game `id` if its reminder is due, taken like [`due_timeout`].
 pub fn due_reminder(conn: &Connection, id: GameId, now: i64) -> Result<Option<GameRow>> {
-    let filter = format!("id = ?1 AND {OPEN} AND remind_at <= ?2{}", conn.take_due());
-    Ok(select(conn, &filter, params![id, now])?.into_iter().next())
+    taken_with_settings(conn, &format!("id = ?1 AND {OPEN} AND remind_at <= ?2"), params![id, now])
+}
+
+/// The game `filter` finds, taken for the caller's transaction ([`Connection::take_due`]). On
+/// PostgreSQL the settings in force in its chat are read with it and kept in the unit of work as
+/// [`settings::effective`](super::settings::effective)'s answer (what the scheduler's item says is
+/// in the chat's language: a round trip saved an item); on SQLite, where a read is no round trip,
+/// the row alone.
+fn taken_with_settings(
+    conn: &Connection,
+    filter: &str,
+    params: &[&dyn crate::store::sql::ToSql],
+) -> Result<Option<GameRow>> {
+    use super::settings;
+    if conn.dialect() == Dialect::Sqlite {
+        return Ok(select(conn, &format!("{filter}{}", conn.take_due()), params)?.into_iter().next());
+    }
+    // Only the game's row is locked (`OF games`): the settings are joined from the nullable side.
+    let sql = format!(
+        "SELECT {}, s.* FROM games LEFT JOIN LATERAL ({}) s ON true WHERE {filter} FOR UPDATE OF games SKIP LOCKED",
+        qualified(COLUMNS, "games"),
+        settings::in_force_of("games")
+    );
+    let width = COLUMNS.split(',').count();
+    let found = conn
+        .prepare_cached(&sql)?
+        .query_row(params, |r| Ok((row_to_game(r)?, settings::levels_at(r, width)?)))
+        .optional()?;
+    let Some((row, levels)) = found else { return Ok(None) };
+    keep(conn, &row);
+    settings::keep_in_force(conn, &row.platform, &row.chat_id, row.community_id.as_deref(), levels);
+    Ok(Some(row))
 }
 
 /// Open games of `platforms` whose reminder time has passed, the earliest first (ties by id),
@@ -1749,6 +1778,7 @@ mod tests {
         ply_guard_lets_one_move_land,
         a_moves_unit_reads_its_games_and_players_with_its_first_statement_and_its_move,
         a_games_end_reads_what_its_hook_looks_up_with_its_statement,
+        a_due_game_is_taken_with_its_chats_settings,
         a_failing_end_hook_leaves_neither_result_nor_consequence,
         a_replaced_chat_takes_its_open_games_along,
         a_game_stored_played_is_the_game_played_move_by_move,
@@ -2388,6 +2418,54 @@ mod tests {
         let c = store.conn().unwrap();
         assert_eq!(offers::get(&c, id, offers::OfferKind::Draw).unwrap(), None);
         assert_eq!(get(&c, id).unwrap().map(|g| g.status), Some(Status::Finished));
+    }
+
+    /// A timed-out or reminded game is taken with the settings in force in its chat on
+    /// PostgreSQL (its community's too, where it has one), kept as `settings::effective`'s answer:
+    /// the item's look at them sends nothing more, and answers what reading them gives, on either
+    /// backend.
+    fn a_due_game_is_taken_with_its_chats_settings(store: &Store) {
+        use crate::store::settings::{self, Settings};
+        use crate::store::sql::statements_sent;
+        let c = store.conn().unwrap();
+        let own = Settings { prefix: Some("?".into()), theme: Some("green".into()), ..Settings::default() };
+        let parent = Settings { lang: Some("tr".into()), prefix: Some("$".into()), ..Settings::default() };
+        settings::set_chat(&c, "t", Some("club"), "c", &own).unwrap();
+        settings::set_community(&c, "t", "club", &parent).unwrap();
+        let mut in_club = chess_game(&c, "c", Status::Active);
+        in_club.community_id = Some("club");
+        in_club.deadline = Some(10);
+        let mut alone = chess_game(&c, "d", Status::Active);
+        alone.deadline = Some(10);
+        alone.remind_at = Some(5);
+        let (club_game, lone_game) = (create(&c, &in_club, 0).unwrap(), create(&c, &alone, 0).unwrap());
+        let read = |community| settings::effective(&c, "t", community, if community.is_some() { "c" } else { "d" });
+        let expected = (read(Some("club")).unwrap(), read(None).unwrap());
+        assert_eq!(expected.0.lang.as_deref(), Some("tr"), "the community's level under the chat's");
+        assert_eq!(expected.0.prefix.as_deref(), Some("?"));
+        // Each statement prepared once before the measures.
+        store
+            .unit(|| {
+                let c = store.conn()?;
+                Ok(due_timeout(&c, club_game, 20)?.map(|g| g.id))
+            })
+            .unwrap();
+        drop(c);
+        let postgres = store.dialect() == Dialect::Postgres;
+        for (id, community, due) in [(club_game, Some("club"), "timeout"), (lone_game, None, "reminder")] {
+            store
+                .unit(|| {
+                    let c = store.conn()?;
+                    let row = if due == "timeout" { due_timeout(&c, id, 20)? } else { due_reminder(&c, id, 20)? };
+                    assert_eq!(row.map(|g| g.id), Some(id));
+                    let taken = statements_sent();
+                    let (chat, expected) = if community.is_some() { ("c", &expected.0) } else { ("d", &expected.1) };
+                    assert_eq!(&settings::effective(&c, "t", community, chat)?, expected);
+                    assert_eq!(statements_sent() - taken, u64::from(!postgres), "the settings, kept on PostgreSQL");
+                    Ok(())
+                })
+                .unwrap();
+        }
     }
 
     fn ply_guard_lets_one_move_land(store: &Store) {

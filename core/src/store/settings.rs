@@ -94,6 +94,41 @@ const BOTH: &str =
          LEFT JOIN chat_settings c ON c.platform = ?1 AND c.chat_id = ?2
          LEFT JOIN community_settings m ON m.platform = ?1 AND m.community_id = ?3";
 
+/// A chat's own settings and its community's, each `None` where it has no row.
+pub(crate) type Levels = (Option<Settings>, Option<Settings>);
+
+/// [`BOTH`] for the chat of a game's row read in the same statement: its values the columns
+/// `platform`, `chat_id` and `community_id` of `table` (joined laterally to the statement reading
+/// the row); its columns are read by [`levels_at`].
+pub(crate) fn in_force_of(table: &str) -> String {
+    BOTH.replace("?1", &format!("{table}.platform"))
+        .replace("?2", &format!("{table}.chat_id"))
+        .replace("?3", &format!("{table}.community_id"))
+}
+
+/// The two levels of a row of [`in_force_of`]'s, its columns from `at` on.
+pub(crate) fn levels_at(r: &crate::store::sql::Row<'_>, at: usize) -> crate::store::sql::Result<Levels> {
+    Ok((level_at(r, at)?, level_at(r, at + LEVEL)?))
+}
+
+/// Keeps `levels` (read by [`in_force_of`]) in the unit of work as [`effective`]'s answer for the
+/// chat, and each level as [`chat`]'s and [`community`]'s.
+pub(crate) fn keep_in_force(
+    conn: &Connection,
+    platform: &str,
+    chat_id: &str,
+    community_id: Option<&str>,
+    levels: Levels,
+) {
+    let (own, parent) = levels;
+    if let Some(c) = community_id {
+        let both = Some((own.clone(), parent.clone()));
+        conn.keep_in_unit(&["chat_settings", "community_settings"], BOTH, params![platform, chat_id, c], both);
+        conn.keep_in_unit(&["community_settings"], COMMUNITY, params![platform, c], parent);
+    }
+    conn.keep_in_unit(&["chat_settings"], CHAT, params![platform, chat_id], own);
+}
+
 /// A chat's own settings (all `None` when never set).
 pub fn chat(conn: &Connection, platform: &str, chat_id: &str) -> Result<Settings> {
     read(conn, &["chat_settings"], CHAT, platform, chat_id)
@@ -109,7 +144,6 @@ pub fn community(conn: &Connection, platform: &str, community_id: &str) -> Resul
 /// (each kept in a unit of work as [`chat`]'s and [`community`]'s answer).
 pub fn effective(conn: &Connection, platform: &str, community_id: Option<&str>, chat_id: &str) -> Result<Settings> {
     let Some(c) = community_id else { return chat(conn, platform, chat_id) };
-    type Levels = (Option<Settings>, Option<Settings>);
     // Set when the statement ran (its one row read), not when the unit's kept answer was given:
     // only a fresh answer is worth keeping again as each level's.
     let ran = std::cell::Cell::new(false);
