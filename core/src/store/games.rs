@@ -114,6 +114,9 @@ const COLUMNS: &str = "id, platform, chat_id, variant, setup, start_fen, white_i
      status, result, termination, fen, ply, deadline, remind_at, white_swap, black_swap, created_at, updated_at, community_id, thread_id, rated, paused, \
      white_bomb, black_bomb, interaction_only";
 
+/// How many columns [`COLUMNS`] names: where a statement's further columns begin.
+const WIDTH: usize = crate::store::sql::columns_in(COLUMNS);
+
 fn row_to_game(r: &Row<'_>) -> crate::store::sql::Result<GameRow> {
     Ok(GameRow {
         id: r.get(0)?,
@@ -805,7 +808,7 @@ fn taken_with_settings(
         qualified(COLUMNS, "games"),
         settings::in_force_of("games")
     );
-    let width = COLUMNS.split(',').count();
+    let width = WIDTH;
     let found = conn
         .prepare_cached(&sql)?
         .query_row(params, |r| Ok((row_to_game(r)?, settings::levels_at(r, width)?)))
@@ -897,7 +900,7 @@ fn with_moves_sql(filter: &str) -> String {
 
 /// A row of [`with_moves_sql`]'s statement: the game and its stored moves, if it has any.
 fn row_with_moves(r: &crate::store::sql::Row<'_>) -> crate::store::sql::Result<(GameRow, Option<StoredMoves>)> {
-    let width = COLUMNS.split(',').count();
+    let width = WIDTH;
     let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
         (Some(moves), Some(times)) => Some((moves, times)),
         _ => None,
@@ -1331,7 +1334,7 @@ fn moved_storing_clearing(
     );
     let mut all: Vec<&dyn crate::store::sql::ToSql> = params.to_vec();
     all.extend([&moves as &dyn crate::store::sql::ToSql, &times]);
-    let width = COLUMNS.split(',').count();
+    let width = WIDTH;
     let rows = conn.prepare_cached(&sql)?.query_map(all.as_slice(), |r| {
         let pair = match r.get::<Option<i64>>(width)? {
             Some(_) => Some(super::players::pair_row_at(r, width)?),
@@ -1427,17 +1430,21 @@ pub fn finish(
         "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
            updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status IN ('setup', 'active')";
     let params = params![r, t, now, id, expected_ply];
-    if tx.dialect() == crate::store::sql::Dialect::Sqlite {
+    let row = if tx.dialect() == Dialect::Sqlite {
         if !update_kept(&tx, update, params)? {
             return Ok(false);
         }
         offers::clear(&tx, id)?;
         let row = get(&tx, id)?.ok_or_else(|| super::StoreError::Corrupt(format!("game {id} vanished")))?;
         super::players::read_pair(&tx, &row.platform, row.white, row.black)?;
-    } else if !finished_clearing(&tx, update, params)? {
-        return Ok(false);
-    }
-    run_end_hook(&tx, id, on_end)?;
+        row
+    } else {
+        match finished_clearing(&tx, update, params)? {
+            Some(row) => row,
+            None => return Ok(false),
+        }
+    };
+    on_end(&tx, &row)?;
     tx.commit()?;
     Ok(true)
 }
@@ -1449,9 +1456,12 @@ pub fn finish(
 /// challenge and the tournament board the game is played for
 /// ([`ladders::find_by_game`](super::ladders::find_by_game),
 /// [`tournaments::find_by_game`](super::tournaments::find_by_game)), and both players with their
-/// settings and accounts ([`players::read_pair`](super::players::read_pair)). Whether it changed
-/// the row.
-fn finished_clearing(conn: &Connection, update: &str, params: &[&dyn crate::store::sql::ToSql]) -> Result<bool> {
+/// settings and accounts ([`players::read_pair`](super::players::read_pair)). The game's new row, `None` when it did not change.
+fn finished_clearing(
+    conn: &Connection,
+    update: &str,
+    params: &[&dyn crate::store::sql::ToSql],
+) -> Result<Option<GameRow>> {
     use super::{ladders, tournaments};
     let sql = format!(
         "WITH ended AS ({update} RETURNING {COLUMNS}),
@@ -1466,7 +1476,7 @@ fn finished_clearing(conn: &Connection, update: &str, params: &[&dyn crate::stor
         super::players::pair_sql("ended.white_id", "ended.black_id", "ended.platform")
     );
     type Ends = (Option<(i64, u32)>, Option<(i64, usize, usize)>);
-    let width = COLUMNS.split(',').count();
+    let width = WIDTH;
     let rows = conn.prepare_cached(&sql)?.query_map(params, |r| {
         let ladder: Option<(i64, u32)> = match r.get::<Option<i64>>(width)? {
             Some(l) => Some((l, r.get(width + 1)?)),
@@ -1484,14 +1494,14 @@ fn finished_clearing(conn: &Connection, update: &str, params: &[&dyn crate::stor
     })?;
     let rows: Vec<(GameRow, Ends, Option<super::players::PairRow>)> = rows.collect::<std::result::Result<_, _>>()?;
     let Some((row, (ladder, board), _)) = rows.first() else {
-        return Ok(false);
+        return Ok(None);
     };
     keep(conn, row);
     conn.keep_in_unit(ladders::BY_GAME_TABLES, ladders::BY_GAME, [row.id], *ladder);
     conn.keep_in_unit(tournaments::BY_GAME_TABLES, tournaments::BY_GAME, [row.id], *board);
     let pair: Vec<super::players::PairRow> = rows.iter().filter_map(|(.., p)| p.clone()).collect();
     super::players::keep_pair(conn, &row.platform, row.white, row.black, &pair);
-    Ok(true)
+    Ok(Some(row.clone()))
 }
 
 /// Aborts a game in setup or active at `expected_ply`.

@@ -1317,43 +1317,59 @@ fn written_table(sql: &str) -> Option<&str> {
     (!table.is_empty() && !table.eq_ignore_ascii_case("OR")).then_some(table)
 }
 
-/// The tables a `WITH` statement writes: the word after each `INSERT INTO`, `UPDATE` and `DELETE
-/// FROM` in it (an `ON CONFLICT … DO UPDATE SET` names no table: `SET` is left out). `None` for
-/// any other statement. Its other names are not written: a column named like a table (`ratings`'
-/// `games`) no longer forgets that table's reads.
-fn with_targets(sql: &str) -> Option<Vec<&str>> {
-    let sql = sql.trim_start();
-    if !sql.get(..5).is_some_and(|s| s.eq_ignore_ascii_case("WITH ")) {
-        return None;
-    }
+/// Each `INSERT INTO t`, `UPDATE t` and `DELETE FROM t` among a statement's words (any case, any
+/// spacing), in order: whether it deletes, and `t`. The statement's words are split once for what
+/// [`Connection::forget_written`] asks of them.
+fn dml_targets(sql: &str) -> Vec<(bool, &str)> {
     let words: Vec<&str> =
         sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
-    let mut targets = Vec::new();
+    let next_is = |i: usize, word: &str| words.get(i).is_some_and(|n| n.eq_ignore_ascii_case(word));
+    let mut found = Vec::new();
     for (i, w) in words.iter().enumerate() {
-        let after = if w.eq_ignore_ascii_case("UPDATE") {
-            words.get(i + 1)
-        } else if (w.eq_ignore_ascii_case("INSERT") && words.get(i + 1).is_some_and(|n| n.eq_ignore_ascii_case("INTO")))
-            || (w.eq_ignore_ascii_case("DELETE") && words.get(i + 1).is_some_and(|n| n.eq_ignore_ascii_case("FROM")))
-        {
-            words.get(i + 2)
+        let target = if w.eq_ignore_ascii_case("UPDATE") {
+            words.get(i + 1).map(|t| (false, *t))
+        } else if w.eq_ignore_ascii_case("INSERT") && next_is(i + 1, "INTO") {
+            words.get(i + 2).map(|t| (false, *t))
+        } else if w.eq_ignore_ascii_case("DELETE") && next_is(i + 1, "FROM") {
+            words.get(i + 2).map(|t| (true, *t))
         } else {
             None
         };
-        if let Some(&t) = after.filter(|t| !t.eq_ignore_ascii_case("SET") && !targets.contains(*t)) {
+        found.extend(target);
+    }
+    found
+}
+
+/// Whether a statement begins with `WITH`.
+fn is_with(sql: &str) -> bool {
+    sql.trim_start().get(..5).is_some_and(|s| s.eq_ignore_ascii_case("WITH "))
+}
+
+/// The tables of `dml` ([`dml_targets`]), each once (an `ON CONFLICT … DO UPDATE SET` names no
+/// table: `SET` is left out).
+fn written_by<'a>(dml: &[(bool, &'a str)]) -> Vec<&'a str> {
+    let mut targets: Vec<&str> = Vec::new();
+    for &(_, t) in dml {
+        if !t.eq_ignore_ascii_case("SET") && !targets.contains(&t) {
             targets.push(t);
         }
     }
-    Some(targets)
+    targets
+}
+
+/// The tables a `WITH` statement writes: the word after each `INSERT INTO`, `UPDATE` and `DELETE
+/// FROM` in it. `None` for any other statement. Its other names are not written: a column named
+/// like a table (`ratings`' `games`) no longer forgets that table's reads.
+#[cfg(test)]
+fn with_targets(sql: &str) -> Option<Vec<&str>> {
+    is_with(sql).then(|| written_by(&dml_targets(sql)))
 }
 
 /// Whether `sql` has a `DELETE FROM table` among its words (any case, any spacing): a `WITH`
 /// statement deleting from another table (a move's offers) cascades from nothing.
+#[cfg(test)]
 fn deletes_from(sql: &str, table: &str) -> bool {
-    let words: Vec<&str> =
-        sql.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).collect();
-    words.windows(3).any(|w| {
-        w[0].eq_ignore_ascii_case("DELETE") && w[1].eq_ignore_ascii_case("FROM") && w[2].eq_ignore_ascii_case(table)
-    })
+    dml_targets(sql).iter().any(|&(deletes, t)| deletes && t.eq_ignore_ascii_case(table))
 }
 
 /// The tables that rows of other tables refer to with `ON DELETE CASCADE`: a `DELETE` naming one of
@@ -1480,16 +1496,17 @@ impl Connection {
         if read_only || !self.is_units() {
             return;
         }
-        let table = written_table(sql);
         // A delete from a table others refer to with `ON DELETE CASCADE` reaches tables it does
         // not name.
-        let cascades = match table {
-            Some(t) => CASCADE_PARENTS.contains(&t) && sql.trim_start()[..6].eq_ignore_ascii_case("DELETE"),
-            None => CASCADE_PARENTS.iter().any(|t| deletes_from(sql, t)),
-        };
-        let targets = match table {
-            Some(t) => Some(vec![t]),
-            None => with_targets(sql),
+        let (cascades, targets) = match written_table(sql) {
+            Some(t) => {
+                (CASCADE_PARENTS.contains(&t) && sql.trim_start()[..6].eq_ignore_ascii_case("DELETE"), Some(vec![t]))
+            }
+            None => {
+                let dml = dml_targets(sql);
+                let deleted = |parent: &&str| dml.iter().any(|&(deletes, t)| deletes && t.eq_ignore_ascii_case(parent));
+                (CASCADE_PARENTS.iter().any(deleted), is_with(sql).then(|| written_by(&dml)))
+            }
         };
         UNIT_READS.with(|r| {
             let r = &mut *r.borrow_mut();
