@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Records the engine's profile for profile-guided optimisation: engine/pgo/engine.profdata, which
 # every optimised build of the engine then uses (tools/rustc-pgo). Run it after changing the engine's
-# hot code (a function whose code changed is compiled without its counts until then; rustc says so
-# when it builds the engine), and commit the new profile with its change.
+# hot code (a function whose code changed is compiled without its counts until then, as if there were
+# no profile; `CAPABOT_PGO=check cargo build --release` lists such functions), and commit the new
+# profile with its change.
 #
 # It builds the laboratory with the engine's functions counted (target/pgo-generate, about 5 minutes
 # cold), runs the engine's work in it — searches and analyses of games unlike the benchmarks' own, perft,
