@@ -554,3 +554,59 @@ fn a_pool_connection_probes_a_silent_network() {
     assert!(table.lines().filter_map(probes_within).any(|s| s <= idle), "no socket probing within {idle} s:\n{table}");
     drop(held);
 }
+
+/// The columns an `UPDATE … SET a = …, b = … WHERE …` sets, by name.
+fn columns_set(update: &str) -> Vec<String> {
+    let set = update.split_once(" SET ").expect("an UPDATE").1;
+    let set = set.split_once(" WHERE ").map_or(set, |(set, _)| set);
+    set.split(',').map(|part| part.split('=').next().unwrap().trim().to_string()).collect()
+}
+
+/// Whether `text` names `column` as a word of its own (`fen`, not `start_fen`).
+fn names_column(text: &str, column: &str) -> bool {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(column).any(|(at, _)| {
+        !text[..at].chars().next_back().is_some_and(word) && !text[at + column.len()..].chars().next().is_some_and(word)
+    })
+}
+
+#[test]
+fn a_move_sets_no_column_an_index_of_games_names() {
+    // PostgreSQL writes an update as a heap-only tuple (no index entry added, nothing for other
+    // SERIALIZABLE units' index reads to conflict on) only when none of the columns it changes is
+    // named by any index of the table: in a key, an expression or a partial index's condition.
+    let set = columns_set(store::games::MOVE_UPDATE);
+    assert_eq!(set, ["ply", "fen", "deadline", "remind_at", "updated_at", "paused"]);
+    let (_database, mut client) = postgres_migrated(server());
+    let indexes: Vec<(String, String)> = client
+        .query(
+            "SELECT indexrelid::regclass::text, pg_get_indexdef(indexrelid) FROM pg_index
+             WHERE indrelid = 'games'::regclass ORDER BY 1",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+    assert!(indexes.len() >= 10, "every index was read: {indexes:?}");
+    assert!(indexes.iter().any(|(name, def)| name == "games_community_done" && names_column(def, "ended_at")));
+    for (name, definition) in &indexes {
+        for column in &set {
+            assert!(!names_column(definition, column), "{name} names {column}, which a move sets: {definition}");
+        }
+    }
+    // SQLite's indexes are the same (the schemas agree), and a move leaves them alone too.
+    let sqlite = sqlite_migrated();
+    let mut st =
+        sqlite.prepare("SELECT name, sql FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'games'").unwrap();
+    let sqlite_indexes: Vec<(String, Option<String>)> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap().map(Result::unwrap).collect();
+    assert!(sqlite_indexes.len() >= 9, "{sqlite_indexes:?}");
+    for (name, definition) in sqlite_indexes {
+        for column in &set {
+            let definition = definition.as_deref().unwrap_or_default();
+            assert!(!names_column(definition, column), "{name} names {column}, which a move sets: {definition}");
+        }
+    }
+    assert!(names_column("x (a, fen)", "fen") && !names_column("x (start_fen)", "fen"));
+}

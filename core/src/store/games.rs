@@ -468,9 +468,9 @@ pub fn version(conn: &Connection, id: GameId) -> Result<Option<(u32, i64)>> {
 
 /// The last `limit` games of a community (newest change first), or only those `player` played;
 /// none aborted. Two reads: the games over, newest first from the indexes of games over by their
-/// last change ([`recent_over_filter`]), and the games in play from the indexes of open games
-/// (migration 27: a move, which changes `updated_at`, then moves no entry of these lists); the
-/// latest of both kept.
+/// end ([`recent_over_filter`]), and the games in play from the indexes of open games (migration
+/// 27: a move, which changes `updated_at`, then moves no entry of these lists); the latest of both
+/// kept, a game over's end being its last change.
 pub fn recent_in_community(
     conn: &Connection,
     platform: &str,
@@ -505,8 +505,8 @@ fn recent_open_filter() -> String {
 /// A game not over yet, as the partial indexes of open games (`games_*_open`) are written.
 const OPEN: &str = "status IN ('setup', 'active')";
 
-/// A game over, as the partial indexes of games over by their last change (`games_*_done`,
-/// migration 27) are written.
+/// A game over, as the partial indexes of games over by their end (`games_*_done`, migrations 27
+/// and 41) are written.
 const OVER: &str = "status IN ('finished', 'aborted')";
 
 /// The filter of [`recent_in_community`]'s finished games: `?1` platform, `?2` community, then `?3`
@@ -515,7 +515,9 @@ const OVER: &str = "status IN ('finished', 'aborted')";
 /// `games_black_done`), the latest of both kept: a few rows read either way, where
 /// `white_id = ?3 OR black_id = ?3` would walk the whole community's index looking for the player.
 fn recent_over_filter(player: bool) -> String {
-    const ORDER: &str = "ORDER BY updated_at DESC, id DESC";
+    // A game over's end is its last change (`ended_at`, migration 41: the indexes' key, which no
+    // move writes, so that PostgreSQL keeps a move off every index).
+    const ORDER: &str = "ORDER BY ended_at DESC, id DESC";
     let finished = format!("{OVER} AND status = 'finished'");
     if player {
         let side = |colour: &str| {
@@ -1253,6 +1255,15 @@ fn update_kept(conn: &Connection, update: &str, params: impl Params) -> Result<b
     }
 }
 
+/// A move that does not end its game: the columns it sets are named by no index of `games` (not in
+/// a key, an expression or a partial index's condition; `tests/pg/schema.rs` checks it), so that
+/// PostgreSQL writes it as a heap-only tuple, the new version beside the old on its page and no
+/// index entry added (migration 41: before it, `updated_at` keyed the indexes of games over, and a
+/// move in real time added an entry to each of the game's indexes). SQLite likewise leaves every
+/// index alone.
+pub const MOVE_UPDATE: &str = "UPDATE games SET ply = ply + 1, fen = ?1, deadline = ?2, remind_at = ?3, updated_at = ?4, \
+     paused = 0 WHERE id = ?5 AND ply = ?6 AND status = 'active'";
+
 /// Stores the move for ply `expected_ply + 1` if the game is still active at `expected_ply`, and
 /// clears pending offers; a move that ends the game runs `on_end` in the same transaction. Returns
 /// `false` (and changes nothing) when the game moved on meanwhile.
@@ -1273,15 +1284,11 @@ pub fn apply_move(
     let (update, params) = match &outcome {
         Some((result, term)) => (
             "UPDATE games SET ply = ply + 1, fen = ?1, status = 'finished', result = ?2, termination = ?3,
-               deadline = NULL, remind_at = NULL, updated_at = ?4, paused = 0
+               deadline = NULL, remind_at = NULL, updated_at = ?4, ended_at = ?4, paused = 0
              WHERE id = ?5 AND ply = ?6 AND status = 'active'",
             params![m.fen_after, *result, *term, now, id, expected_ply],
         ),
-        None => (
-            "UPDATE games SET ply = ply + 1, fen = ?1, deadline = ?2, remind_at = ?3, updated_at = ?4, paused = 0
-             WHERE id = ?5 AND ply = ?6 AND status = 'active'",
-            params![m.fen_after, m.deadline, m.remind_at, now, id, expected_ply],
-        ),
+        None => (MOVE_UPDATE, params![m.fen_after, m.deadline, m.remind_at, now, id, expected_ply]),
     };
     let moved = if conn.dialect() == crate::store::sql::Dialect::Sqlite {
         let moved = update_kept(&tx, update, params)?;
@@ -1392,7 +1399,7 @@ pub fn create_played(
         };
         tx.prepare_cached(
             "UPDATE games SET ply = ?1, fen = ?2, status = ?3, result = ?4, termination = ?5, deadline = ?6,
-               remind_at = ?7, updated_at = ?8 WHERE id = ?9",
+               remind_at = ?7, updated_at = ?8, ended_at = ?9 WHERE id = ?10",
         )?
         .execute(params![
             moves.len() as u32,
@@ -1403,6 +1410,7 @@ pub fn create_played(
             deadline,
             remind,
             at,
+            last.outcome.map(|_| at),
             id
         ])?;
         if last.outcome.is_some() {
@@ -1428,7 +1436,7 @@ pub fn finish(
     let (r, t) = outcome_to_db(outcome);
     let update =
         "UPDATE games SET status = 'finished', result = ?1, termination = ?2, deadline = NULL, remind_at = NULL,
-           updated_at = ?3 WHERE id = ?4 AND ply = ?5 AND status IN ('setup', 'active')";
+           updated_at = ?3, ended_at = ?3 WHERE id = ?4 AND ply = ?5 AND status IN ('setup', 'active')";
     let params = params![r, t, now, id, expected_ply];
     let row = if tx.dialect() == Dialect::Sqlite {
         if !update_kept(&tx, update, params)? {
@@ -1508,7 +1516,7 @@ fn finished_clearing(
 pub fn abort(conn: &Connection, id: GameId, expected_ply: u32, now: i64) -> Result<bool> {
     let tx = super::immediate(conn)?;
     let n = tx.execute(
-        "UPDATE games SET status = 'aborted', deadline = NULL, remind_at = NULL, updated_at = ?1
+        "UPDATE games SET status = 'aborted', deadline = NULL, remind_at = NULL, updated_at = ?1, ended_at = ?1
          WHERE id = ?2 AND ply = ?3 AND status IN ('setup', 'active')",
         params![now, id, expected_ply],
     )?;

@@ -61,6 +61,7 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     ("V38__delivery_marks", include_str!("../../migrations/postgres/V38__delivery_marks.sql")),
     ("V39__due_from", include_str!("../../migrations/postgres/V39__due_from.sql")),
     ("V40__game_domains", include_str!("../../migrations/postgres/V40__game_domains.sql")),
+    ("V41__ended_at", include_str!("../../migrations/postgres/V41__ended_at.sql")),
 ];
 
 /// The table in which refinery records the applied migrations.

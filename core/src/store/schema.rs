@@ -95,6 +95,7 @@ pub const MIGRATIONS: &[SqliteMigration] = &[
     sql("V38__delivery_marks", include_str!("../../migrations/0038_delivery_marks.sql")),
     sql("V39__due_from", include_str!("../../migrations/0039_due_from.sql")),
     sql("V40__game_domains", include_str!("../../migrations/0040_game_domains.sql")),
+    sql("V41__ended_at", include_str!("../../migrations/0041_ended_at.sql")),
 ];
 
 /// Brings the database on `conn` to the latest schema ([`MIGRATIONS`]) and returns how many
