@@ -183,6 +183,11 @@ enum Command {
         /// order), `hashed` as Matrix's (in none), `counter` as the benchmark's before stop 105.
         #[arg(long, value_enum, default_value = "snowflake")]
         event_ids: bench::bot::EventIds,
+        /// The bot's clock runs this many times faster than the wall clock from the run's start,
+        /// so that a game's moves fall seconds apart as in play (at 1 most of them fall within
+        /// the same second as the game's last change, which a database stores in whole seconds).
+        #[arg(long, default_value_t = 1)]
+        time_lapse: u32,
     },
     /// The web pages under a steady load: p50/p99 latency and size per page (feature `web`).
     BenchWeb {
@@ -735,6 +740,7 @@ fn run(cli: Cli) -> Result<(), String> {
             core_threads,
             log_pages,
             event_ids,
+            time_lapse,
         } => {
             let v = tools::variant(&variant)?;
             let opts = bench::bot::BenchOptions {
@@ -742,6 +748,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 core_threads,
                 log_pages,
                 event_ids,
+                time_lapse,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)
             };
             let (core, host) = if postgres {

@@ -38,6 +38,35 @@ pub struct BenchOptions {
     pub log_pages: bool,
     /// The event ids the host's moves carry (their claims' keys).
     pub event_ids: EventIds,
+    /// The bot's clock runs this many times faster than the wall clock ([`Lapse`]); 1: the system's.
+    pub time_lapse: u32,
+}
+
+/// A clock that runs `factor` times faster than the wall clock from when it was made: a game's
+/// moves in a run of a few seconds then fall seconds apart, as moves in play do, and each changes
+/// the game's `updated_at` (stored in whole seconds).
+struct Lapse {
+    start: std::time::Instant,
+    at_start: i64,
+    factor: u32,
+}
+
+impl capabot::bot::Clock for Lapse {
+    fn now(&self) -> i64 {
+        self.at_start + (self.start.elapsed().as_secs_f64() * f64::from(self.factor)) as i64
+    }
+}
+
+impl BenchOptions {
+    /// The bot's clock: the system's, or one [`BenchOptions::time_lapse`] times faster.
+    fn clock(&self) -> Arc<dyn capabot::bot::Clock> {
+        use capabot::bot::Clock;
+        if self.time_lapse > 1 {
+            Arc::new(Lapse { start: std::time::Instant::now(), at_start: SystemClock.now(), factor: self.time_lapse })
+        } else {
+            Arc::new(SystemClock)
+        }
+    }
 }
 
 /// The ids of the events the host's moves come as: each is claimed in `processed_events` under its
@@ -109,6 +138,7 @@ impl BenchOptions {
             fake_apart: false,
             log_pages: false,
             event_ids: EventIds::Snowflake,
+            time_lapse: 1,
         }
     }
 
@@ -489,7 +519,7 @@ pub fn run_loaded(db: &Path, opts: &BenchOptions, through: Through, analyses: us
     // A file, or a PostgreSQL URL ([`run_both_on_postgres`]).
     let store = Store::open_setting(&db.to_string_lossy()).map_err(|e| e.to_string())?;
     let config = BotConfig { pictures: opts.pictures, ..BotConfig::default() };
-    let bot = Arc::new(Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), config));
+    let bot = Arc::new(Bot::new(store, opts.clock(), Arc::new(NoAi), config));
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -845,6 +875,7 @@ mod tests {
             fake_apart: false,
             log_pages: false,
             event_ids: EventIds::Snowflake,
+            time_lapse: 1,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_with_db(Some(&dir.path().join("b.db")), &opts).unwrap();
@@ -889,6 +920,7 @@ mod tests {
             fake_apart: false,
             log_pages: false,
             event_ids: EventIds::Snowflake,
+            time_lapse: 1,
         };
         let out = unit_rounds(&opts, 1).unwrap();
         assert_eq!(out.matches("4 accepted moves").count(), 4, "{out}");

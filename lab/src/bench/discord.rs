@@ -890,6 +890,7 @@ mod tests {
             fake_apart: true,
             log_pages: false,
             event_ids: crate::bench::bot::EventIds::Snowflake,
+            time_lapse: 1,
         };
         let dir = tempfile::tempdir().unwrap();
         let r = run_discord(&dir.path().join("d.db"), &opts, None).unwrap();
@@ -916,6 +917,7 @@ mod tests {
             fake_apart: false,
             log_pages: false,
             event_ids: crate::bench::bot::EventIds::Snowflake,
+            time_lapse: 1,
         };
         let limits = LimitConfig::default();
         let flood = Flood {

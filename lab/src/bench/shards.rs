@@ -84,6 +84,9 @@ pub fn run_shards(
     let store = Store::open_setting(&url).map_err(|e| e.to_string())?;
     let bot = Bot::new(store, Arc::new(SystemClock), Arc::new(NoAi), BotConfig::default());
     let starts = set_up(&bot, opts, SHARDS)?;
+    // As `bench-bot` and `bench-discord` do: the statistics autovacuum gathers in a deployment that
+    // has run for a minute (without them PostgreSQL read every active game for a chat's).
+    super::bot::analyze_if_postgres(&bot)?;
     drop(bot);
     for range in ranges(setup.processes) {
         let _ = std::fs::remove_file(dir.join(format!("shards-{range}.log")));
