@@ -128,6 +128,13 @@ pub fn copy_reporting(
         }
     }
     report.games = games.len();
+    // The statistics the planner chooses its indexes by, gathered before the bot's first input
+    // rather than by autovacuum a minute or more later: without them PostgreSQL read a chat's
+    // games through another index led by the platform, every game in play for each input, and
+    // SERIALIZABLE failed units of different games on the pages those reads locked
+    // (`docs/load.md`, "A move in play's time on PostgreSQL").
+    progress("gathering the tables' statistics (ANALYZE)");
+    target.execute_batch("ANALYZE")?;
     drop(source);
     drop(target);
     unit.commit()?;
