@@ -810,10 +810,9 @@ fn taken_with_settings(
         qualified(COLUMNS, "games"),
         settings::in_force_of("games")
     );
-    let width = WIDTH;
     let found = conn
         .prepare_cached(&sql)?
-        .query_row(params, |r| Ok((row_to_game(r)?, settings::levels_at(r, width)?)))
+        .query_row(params, |r| Ok((row_to_game(r)?, settings::levels_at(r, WIDTH)?)))
         .optional()?;
     let Some((row, levels)) = found else { return Ok(None) };
     keep(conn, &row);
@@ -902,8 +901,7 @@ fn with_moves_sql(filter: &str) -> String {
 
 /// A row of [`with_moves_sql`]'s statement: the game and its stored moves, if it has any.
 fn row_with_moves(r: &crate::store::sql::Row<'_>) -> crate::store::sql::Result<(GameRow, Option<StoredMoves>)> {
-    let width = WIDTH;
-    let moves = match (r.get::<Option<Vec<u8>>>(width)?, r.get::<Option<Vec<u8>>>(width + 1)?) {
+    let moves = match (r.get::<Option<Vec<u8>>>(WIDTH)?, r.get::<Option<Vec<u8>>>(WIDTH + 1)?) {
         (Some(moves), Some(times)) => Some((moves, times)),
         _ => None,
     };
@@ -1341,10 +1339,9 @@ fn moved_storing_clearing(
     );
     let mut all: Vec<&dyn crate::store::sql::ToSql> = params.to_vec();
     all.extend([&moves as &dyn crate::store::sql::ToSql, &times]);
-    let width = WIDTH;
     let rows = conn.prepare_cached(&sql)?.query_map(all.as_slice(), |r| {
-        let pair = match r.get::<Option<i64>>(width)? {
-            Some(_) => Some(super::players::pair_row_at(r, width)?),
+        let pair = match r.get::<Option<i64>>(WIDTH)? {
+            Some(_) => Some(super::players::pair_row_at(r, WIDTH)?),
             None => None,
         };
         Ok((row_to_game(r)?, pair))
@@ -1484,18 +1481,17 @@ fn finished_clearing(
         super::players::pair_sql("ended.white_id", "ended.black_id", "ended.platform")
     );
     type Ends = (Option<(i64, u32)>, Option<(i64, usize, usize)>);
-    let width = WIDTH;
     let rows = conn.prepare_cached(&sql)?.query_map(params, |r| {
-        let ladder: Option<(i64, u32)> = match r.get::<Option<i64>>(width)? {
-            Some(l) => Some((l, r.get(width + 1)?)),
+        let ladder: Option<(i64, u32)> = match r.get::<Option<i64>>(WIDTH)? {
+            Some(l) => Some((l, r.get(WIDTH + 1)?)),
             None => None,
         };
-        let board: Option<(i64, usize, usize)> = match r.get::<Option<i64>>(width + 2)? {
-            Some(t) => Some((t, r.get(width + 3)?, r.get(width + 4)?)),
+        let board: Option<(i64, usize, usize)> = match r.get::<Option<i64>>(WIDTH + 2)? {
+            Some(t) => Some((t, r.get(WIDTH + 3)?, r.get(WIDTH + 4)?)),
             None => None,
         };
-        let pair = match r.get::<Option<i64>>(width + 5)? {
-            Some(_) => Some(super::players::pair_row_at(r, width + 5)?),
+        let pair = match r.get::<Option<i64>>(WIDTH + 5)? {
+            Some(_) => Some(super::players::pair_row_at(r, WIDTH + 5)?),
             None => None,
         };
         Ok((row_to_game(r)?, (ladder, board), pair))
