@@ -17,8 +17,13 @@ use std::path::{Path, PathBuf};
 pub struct HostSection {
     /// AI searches at once (default: one fewer than the cores, at least one).
     pub ai_threads: Option<usize>,
-    /// Inputs the core works on at once (default: the cores, at least two); the rest wait in order.
+    /// The core's other work at once: scheduler ticks, the AI's moves written down (default: the
+    /// cores, at least two); the rest waits in order.
     pub core_threads: Option<usize>,
+    /// People's inputs the core works on at once, beside that (default: the cores, at least two);
+    /// the rest wait in order. One on SQLite gives a tighter tail at saturation for a little
+    /// throughput (docs/load.md).
+    pub input_threads: Option<usize>,
     /// Pictures drawn at once (default: the cores, at least two); they hold no database connection.
     pub draw_threads: Option<usize>,
     /// Seconds between scheduler runs (reminders, timeouts, expiries).
@@ -37,6 +42,7 @@ impl Default for HostSection {
         HostSection {
             ai_threads: None,
             core_threads: None,
+            input_threads: None,
             draw_threads: None,
             tick_seconds: 30,
             shutdown_grace_seconds: 10,
@@ -320,6 +326,9 @@ impl Config {
         if self.host.core_threads == Some(0) {
             return Err("host.core_threads must be at least 1".into());
         }
+        if self.host.input_threads == Some(0) {
+            return Err("host.input_threads must be at least 1".into());
+        }
         if self.host.draw_threads == Some(0) {
             return Err("host.draw_threads must be at least 1".into());
         }
@@ -357,6 +366,7 @@ impl Config {
         crate::host::HostConfig {
             ai_threads: self.host.ai_threads.unwrap_or_else(crate::host::default_ai_threads),
             core_threads: self.host.core_threads.unwrap_or_else(crate::host::default_core_threads),
+            input_threads: self.host.input_threads.unwrap_or_else(crate::host::default_core_threads),
             draw_threads: self.host.draw_threads.unwrap_or_else(crate::host::default_core_threads),
             tick_every: std::time::Duration::from_secs(self.host.tick_seconds.max(1)),
             // The console is one person typing (or a script): no limits there; chat front ends
@@ -478,7 +488,7 @@ mod tests {
         let f = dir.path().join("c.toml");
         std::fs::write(
             &f,
-            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\ndraw_threads = 5\n[console]\nboards_dir = \"pics\"\n\
+            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\ninput_threads = 1\ndraw_threads = 5\n[console]\nboards_dir = \"pics\"\n\
              [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\nallow = [\"*:example.org\"]\n",
         )
         .unwrap();
@@ -488,6 +498,7 @@ mod tests {
         assert_eq!(cfg.console.boards_dir, PathBuf::from("pics"));
         assert_eq!(cfg.host_config().ai_threads, 3);
         assert_eq!(cfg.host_config().core_threads, 4);
+        assert_eq!(cfg.host_config().input_threads, 1);
         assert_eq!(cfg.host_config().draw_threads, 5);
         assert_eq!(cfg.discord.proxy.as_deref(), Some("http://127.0.0.1:9"));
         assert_eq!(cfg.matrix.store, PathBuf::from("/var/m"));
@@ -514,6 +525,7 @@ mod tests {
             "[discord]\ntoken = \"x\"\n",
             "[host]\nai_threads = 0\n",
             "[host]\ncore_threads = 0\n",
+            "[host]\ninput_threads = 0\n",
             "[host]\ndraw_threads = 0\n",
             "[host]\nmetrics = \"0.0.0.0:9187\"\n",
             "[host]\nmetrics = \"localhost\"\n",

@@ -173,6 +173,9 @@ enum Command {
         /// The host's core_threads in the host's run (default: the host's own, as many as the cores).
         #[arg(long)]
         core_threads: Option<usize>,
+        /// The host's input_threads in the host's run (default: the host's own, as many as the cores).
+        #[arg(long)]
+        input_threads: Option<usize>,
         /// On SQLite: a reader holds a snapshot through the moves, so that the write-ahead log keeps
         /// all they wrote; then its frames are named by table and index (`dbstat`), with what
         /// checkpoints every 200 ms and less often would copy of them. The checkpoints themselves copy
@@ -275,6 +278,9 @@ enum Command {
         /// The host's core_threads (default: the host's own default).
         #[arg(long)]
         core_threads: Option<usize>,
+        /// The host's input_threads (default: the host's own default).
+        #[arg(long)]
+        input_threads: Option<usize>,
         /// The host's draw_threads (default: the host's own default).
         #[arg(long)]
         draw_threads: Option<usize>,
@@ -738,6 +744,7 @@ fn run(cli: Cli) -> Result<(), String> {
             wal_stats,
             seed,
             core_threads,
+            input_threads,
             log_pages,
             event_ids,
             time_lapse,
@@ -746,6 +753,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions {
                 pictures: !no_pictures,
                 core_threads,
+                input_threads,
                 log_pages,
                 event_ids,
                 time_lapse,
@@ -769,6 +777,7 @@ fn run(cli: Cli) -> Result<(), String> {
             runs,
             seed,
             core_threads,
+            input_threads,
             draw_threads,
             rate,
             apart,
@@ -779,6 +788,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let opts = bench::bot::BenchOptions {
                 pictures: !plain,
                 core_threads,
+                input_threads,
                 draw_threads,
                 fake_apart: apart,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)

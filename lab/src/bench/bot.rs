@@ -28,6 +28,8 @@ pub struct BenchOptions {
     pub seed: u64,
     /// The host's [`HostConfig::core_threads`] (its default when `None`).
     pub core_threads: Option<usize>,
+    /// The host's [`HostConfig::input_threads`] (its default when `None`).
+    pub input_threads: Option<usize>,
     /// The host's [`HostConfig::draw_threads`] (its default when `None`).
     pub draw_threads: Option<usize>,
     /// `bench-discord`: the fake Discord and the players on a runtime of their own (one thread,
@@ -134,6 +136,7 @@ impl BenchOptions {
             pictures: true,
             seed,
             core_threads: None,
+            input_threads: None,
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
@@ -147,6 +150,9 @@ impl BenchOptions {
         let mut config = HostConfig { ai_threads: 1, tick_every: Duration::from_secs(3600), ..HostConfig::default() };
         if let Some(n) = self.core_threads {
             config.core_threads = n;
+        }
+        if let Some(n) = self.input_threads {
+            config.input_threads = n;
         }
         if let Some(n) = self.draw_threads {
             config.draw_threads = n;
@@ -871,6 +877,7 @@ mod tests {
             pictures: false,
             seed: 1,
             core_threads: None,
+            input_threads: None,
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
@@ -916,6 +923,7 @@ mod tests {
             pictures: true,
             seed: 2,
             core_threads: None,
+            input_threads: None,
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
