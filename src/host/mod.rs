@@ -333,7 +333,8 @@ pub struct HostConfig {
     /// writing connection). Inputs beyond it wait their turn in arrival order. One on SQLite trades a
     /// little throughput for a tighter tail when the bot is saturated: through the fake Discord at
     /// its limit the p99 66 against 78 ms, 951 against 1,007 moves/s; at half that rate the median
-    /// 2.9 against 2.4 ms (`docs/load.md`, "People's inputs in a lane of their own").
+    /// 2.9 against 2.4 ms (`docs/load.md`, "Where the slowest moves through the fake Discord come
+    /// from (stop 117)").
     pub input_threads: usize,
     /// Pictures drawn at once for delivery, outside any transaction (default: the cores, at least
     /// two). Apart from [`HostConfig::core_threads`]: drawing holds no database connection, so one
