@@ -24,6 +24,10 @@ pub struct HostSection {
     /// the rest wait in order. One on SQLite gives a tighter tail at saturation for a little
     /// throughput (docs/load.md).
     pub input_threads: Option<usize>,
+    /// Nice steps (0 to 19) that people's inputs and the AI's searches run behind the bot's other
+    /// threads, so that answers already decided go out first when the cores are busy (default 0:
+    /// beside them; a tighter tail at saturation for a little throughput, docs/load.md).
+    pub input_nice: Option<i32>,
     /// Pictures drawn at once (default: the cores, at least two); they hold no database connection.
     pub draw_threads: Option<usize>,
     /// Seconds between scheduler runs (reminders, timeouts, expiries).
@@ -43,6 +47,7 @@ impl Default for HostSection {
             ai_threads: None,
             core_threads: None,
             input_threads: None,
+            input_nice: None,
             draw_threads: None,
             tick_seconds: 30,
             shutdown_grace_seconds: 10,
@@ -329,6 +334,11 @@ impl Config {
         if self.host.input_threads == Some(0) {
             return Err("host.input_threads must be at least 1".into());
         }
+        if let Some(n) = self.host.input_nice
+            && !(0..=19).contains(&n)
+        {
+            return Err(format!("host.input_nice must be from 0 to 19, not {n}"));
+        }
         if self.host.draw_threads == Some(0) {
             return Err("host.draw_threads must be at least 1".into());
         }
@@ -367,6 +377,7 @@ impl Config {
             ai_threads: self.host.ai_threads.unwrap_or_else(crate::host::default_ai_threads),
             core_threads: self.host.core_threads.unwrap_or_else(crate::host::default_core_threads),
             input_threads: self.host.input_threads.unwrap_or_else(crate::host::default_core_threads),
+            input_nice: self.host.input_nice.unwrap_or(crate::host::DEFAULT_INPUT_NICE),
             draw_threads: self.host.draw_threads.unwrap_or_else(crate::host::default_core_threads),
             tick_every: std::time::Duration::from_secs(self.host.tick_seconds.max(1)),
             // The console is one person typing (or a script): no limits there; chat front ends
@@ -488,7 +499,7 @@ mod tests {
         let f = dir.path().join("c.toml");
         std::fs::write(
             &f,
-            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\ninput_threads = 1\ndraw_threads = 5\n[console]\nboards_dir = \"pics\"\n\
+            "db = \"/tmp/x.db\"\nprefix = \"?\"\n[host]\nai_threads = 3\ncore_threads = 4\ninput_threads = 1\ninput_nice = 3\ndraw_threads = 5\n[console]\nboards_dir = \"pics\"\n\
              [discord]\nproxy = \"http://127.0.0.1:9\"\n[matrix]\nstore = \"/var/m\"\nallow = [\"*:example.org\"]\n",
         )
         .unwrap();
@@ -499,6 +510,7 @@ mod tests {
         assert_eq!(cfg.host_config().ai_threads, 3);
         assert_eq!(cfg.host_config().core_threads, 4);
         assert_eq!(cfg.host_config().input_threads, 1);
+        assert_eq!(cfg.host_config().input_nice, 3);
         assert_eq!(cfg.host_config().draw_threads, 5);
         assert_eq!(cfg.discord.proxy.as_deref(), Some("http://127.0.0.1:9"));
         assert_eq!(cfg.matrix.store, PathBuf::from("/var/m"));
@@ -526,6 +538,8 @@ mod tests {
             "[host]\nai_threads = 0\n",
             "[host]\ncore_threads = 0\n",
             "[host]\ninput_threads = 0\n",
+            "[host]\ninput_nice = -1\n",
+            "[host]\ninput_nice = 20\n",
             "[host]\ndraw_threads = 0\n",
             "[host]\nmetrics = \"0.0.0.0:9187\"\n",
             "[host]\nmetrics = \"localhost\"\n",

@@ -176,6 +176,9 @@ enum Command {
         /// The host's input_threads in the host's run (default: the host's own, as many as the cores).
         #[arg(long)]
         input_threads: Option<usize>,
+        /// The host's input_nice in the host's run: nice steps behind its other threads (default: the host's own).
+        #[arg(long)]
+        input_nice: Option<i32>,
         /// On SQLite: a reader holds a snapshot through the moves, so that the write-ahead log keeps
         /// all they wrote; then its frames are named by table and index (`dbstat`), with what
         /// checkpoints every 200 ms and less often would copy of them. The checkpoints themselves copy
@@ -281,6 +284,9 @@ enum Command {
         /// The host's input_threads (default: the host's own default).
         #[arg(long)]
         input_threads: Option<usize>,
+        /// The host's input_nice: nice steps behind its other threads (default: the host's own default).
+        #[arg(long)]
+        input_nice: Option<i32>,
         /// The host's draw_threads (default: the host's own default).
         #[arg(long)]
         draw_threads: Option<usize>,
@@ -745,6 +751,7 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             core_threads,
             input_threads,
+            input_nice,
             log_pages,
             event_ids,
             time_lapse,
@@ -754,6 +761,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 pictures: !no_pictures,
                 core_threads,
                 input_threads,
+                input_nice,
                 log_pages,
                 event_ids,
                 time_lapse,
@@ -778,6 +786,7 @@ fn run(cli: Cli) -> Result<(), String> {
             seed,
             core_threads,
             input_threads,
+            input_nice,
             draw_threads,
             rate,
             apart,
@@ -789,6 +798,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 pictures: !plain,
                 core_threads,
                 input_threads,
+                input_nice,
                 draw_threads,
                 fake_apart: apart,
                 ..bench::bot::BenchOptions::with_pictures(games, threads, plies, v, seed)

@@ -18,6 +18,16 @@
 //! leave, which is nearly nothing (a scheduling weight of 3, against nice 19's 15 and a normal
 //! thread's 1,024).
 //!
+//! The same pools, at the normal policy and as many nice steps behind the runtime's threads as the
+//! operator chooses ([`Priority::Behind`], `[host] input_nice`, default 0: beside them), run the work
+//! that decides something new: people's inputs in the core and the AI's searches in games. Behind,
+//! when the cores are busy, the work that finishes answers already decided (drawing, sending, writing
+//! the delivery down, the platforms' connections) runs first and the inputs wait their turn in order:
+//! through the fake Discord at its limit, ten steps gave a p99 about a twelfth lower for about 4 % of
+//! the rate (`docs/load.md`, "People's inputs behind the answers on their way (stop 118)"). Both
+//! kinds of deciding work take the same step: an AI's search at the normal priority beside inputs
+//! behind it would take a core from them.
+//!
 //! The threads are started on the first job, and end when the host that owns them is dropped. A job
 //! that panics loses its own answer only ([`Background::run`] gives `None`); the thread goes on.
 
@@ -80,10 +90,21 @@ impl Foreground {
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// A few threads at the lowest OS priority, taking jobs in the order they come.
+/// How a pool's threads are scheduled by the operating system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Priority {
+    /// Behind every other thread: the idle policy where there is one, else nice 19.
+    Idle,
+    /// The normal policy, this many nice steps behind the thread that started the pool (0: beside
+    /// it), at most nice 19.
+    Behind(i32),
+}
+
+/// A few threads at a lower OS priority than the runtime's, taking jobs in the order they come.
 pub(crate) struct Background {
     name: &'static str,
     threads: usize,
+    priority: Priority,
     queue: OnceLock<Sender<Job>>,
 }
 
@@ -92,9 +113,14 @@ impl Background {
         Background::named("capabot-background", threads)
     }
 
-    /// `threads` threads named `name-0`, `name-1`, …
+    /// `threads` threads named `name-0`, `name-1`, …, at the idle policy.
     pub(crate) fn named(name: &'static str, threads: usize) -> Background {
-        Background { name, threads: threads.max(1), queue: OnceLock::new() }
+        Background::with_priority(name, threads, Priority::Idle)
+    }
+
+    /// `threads` threads named `name-0`, `name-1`, …, scheduled as `priority` says.
+    pub(crate) fn with_priority(name: &'static str, threads: usize, priority: Priority) -> Background {
+        Background { name, threads: threads.max(1), priority, queue: OnceLock::new() }
     }
 
     /// Runs `f` on one of the threads and gives its result; `None` when it panicked or the
@@ -113,8 +139,9 @@ impl Background {
         let (tx, rx) = channel::<Job>();
         let rx = Arc::new(Mutex::new(rx));
         for i in 0..self.threads {
-            let rx = rx.clone();
-            let started = std::thread::Builder::new().name(format!("{}-{i}", self.name)).spawn(move || work(&rx));
+            let (rx, priority) = (rx.clone(), self.priority);
+            let started =
+                std::thread::Builder::new().name(format!("{}-{i}", self.name)).spawn(move || work(&rx, priority));
             if let Err(e) = started {
                 tracing::error!("cannot start a background thread: {e}");
             }
@@ -143,8 +170,32 @@ fn lower_own_priority() {
     }
 }
 
-fn work(rx: &Mutex<Receiver<Job>>) {
-    lower_own_priority();
+/// Puts the calling thread `steps` nice steps behind where it is (the kernel stops at 19). On Linux
+/// a nice value is the thread's own, so the process's other threads keep theirs.
+fn step_back(steps: i32) {
+    if steps <= 0 {
+        return;
+    }
+    #[cfg(target_os = "linux")]
+    {
+        // `nice` may return -1 as a new value: only the error number tells a failure.
+        // SAFETY: errno is the calling thread's own; `nice` changes the calling thread alone.
+        let failed = unsafe {
+            *libc::__errno_location() = 0;
+            libc::nice(steps) == -1 && *libc::__errno_location() != 0
+        };
+        if failed {
+            // Still correct, only no longer ordered behind the answers when the cores are busy.
+            tracing::warn!("cannot lower a thread's priority: {}", std::io::Error::last_os_error());
+        }
+    }
+}
+
+fn work(rx: &Mutex<Receiver<Job>>, priority: Priority) {
+    match priority {
+        Priority::Idle => lower_own_priority(),
+        Priority::Behind(steps) => step_back(steps),
+    }
     loop {
         // The lock is held only while waiting: the next thread waits for the next job.
         let job = match rx.lock() {
@@ -159,7 +210,7 @@ fn work(rx: &Mutex<Receiver<Job>>) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// Linux's number of the idle scheduling policy, `SCHED_IDLE`.
@@ -167,7 +218,7 @@ mod tests {
 
     /// The calling thread's scheduling policy (`/proc/thread-self/stat`'s 41st field) and nice
     /// value (its 19th).
-    fn own_policy_and_nice() -> (i32, i32) {
+    pub(crate) fn own_policy_and_nice() -> (i32, i32) {
         let stat = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
         // The second field, the name in parentheses, may hold spaces: count from after it.
         let fields: Vec<&str> = stat[stat.rfind(')').unwrap() + 2..].split(' ').collect();
@@ -210,6 +261,16 @@ mod tests {
         let t = Instant::now();
         (pause.0)();
         assert!(t.elapsed() >= PAUSE_AT_MOST && foreground.is_busy());
+    }
+
+    #[tokio::test]
+    async fn jobs_behind_run_at_the_normal_policy_so_many_steps_behind() {
+        let (policy, nice) = own_policy_and_nice();
+        for steps in [0, 3] {
+            let behind = Background::with_priority("capabot-test", 1, Priority::Behind(steps));
+            assert_eq!(behind.run(own_policy_and_nice).await, Some((policy, (nice + steps).min(19))), "{steps}");
+        }
+        assert_eq!(own_policy_and_nice(), (policy, nice), "the caller's thread is untouched");
     }
 
     #[tokio::test]

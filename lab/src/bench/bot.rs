@@ -30,6 +30,8 @@ pub struct BenchOptions {
     pub core_threads: Option<usize>,
     /// The host's [`HostConfig::input_threads`] (its default when `None`).
     pub input_threads: Option<usize>,
+    /// The host's [`HostConfig::input_nice`] (its default when `None`).
+    pub input_nice: Option<i32>,
     /// The host's [`HostConfig::draw_threads`] (its default when `None`).
     pub draw_threads: Option<usize>,
     /// `bench-discord`: the fake Discord and the players on a runtime of their own (one thread,
@@ -137,6 +139,7 @@ impl BenchOptions {
             seed,
             core_threads: None,
             input_threads: None,
+            input_nice: None,
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
@@ -153,6 +156,9 @@ impl BenchOptions {
         }
         if let Some(n) = self.input_threads {
             config.input_threads = n;
+        }
+        if let Some(n) = self.input_nice {
+            config.input_nice = n;
         }
         if let Some(n) = self.draw_threads {
             config.draw_threads = n;
@@ -878,6 +884,7 @@ mod tests {
             seed: 1,
             core_threads: None,
             input_threads: None,
+            input_nice: None,
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
@@ -924,6 +931,7 @@ mod tests {
             seed: 2,
             core_threads: None,
             input_threads: None,
+            input_nice: None,
             draw_threads: None,
             fake_apart: false,
             log_pages: false,
