@@ -100,7 +100,8 @@ pub(crate) enum Priority {
     Behind(i32),
 }
 
-/// A few threads at a lower OS priority than the runtime's, taking jobs in the order they come.
+/// A few threads scheduled as their [`Priority`] says (idle, or some nice steps behind the runtime's),
+/// taking jobs in the order they come.
 pub(crate) struct Background {
     name: &'static str,
     threads: usize,
